@@ -1,0 +1,49 @@
+//! `specgen`: check spec files, or dump the generated Rust for review.
+//!
+//! ```text
+//! specgen check DIR        report every problem with file:line, exit 1 if any
+//! specgen dump DIR [GEN]   print the generated Rust module
+//! specgen stats DIR        count definitions and fields
+//! ```
+
+use std::path::Path;
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let (Some(cmd), Some(dir)) = (args.first(), args.get(1)) else {
+        eprintln!("usage: specgen check|dump|stats DIR");
+        return ExitCode::from(2);
+    };
+    let (spec, errors) = match gtsim_spec_gen::load(Path::new(dir)) {
+        Ok(x) => x,
+        Err(e) => {
+            eprintln!("specgen: cannot read {dir}: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    for e in &errors {
+        eprintln!("{e}");
+    }
+    match cmd.as_str() {
+        "check" => {
+            let fields: usize = spec.defs.values().map(|d| d.fields.len()).sum();
+            println!("{} definitions, {} enums, {fields} fields, {} problems", spec.defs.len(), spec.enums.len(), errors.len());
+        }
+        "dump" => {
+            if errors.is_empty() {
+                print!("{}", gtsim_spec_gen::codegen::generate(&spec, args.get(2).map_or("gen7", |s| s)));
+            }
+        }
+        "stats" => {
+            for d in spec.defs.values() {
+                println!("{:?}\t{}\t{}\t{}", d.kind, d.name, d.dwords, d.fields.len());
+            }
+        }
+        _ => {
+            eprintln!("usage: specgen check|dump|stats DIR");
+            return ExitCode::from(2);
+        }
+    }
+    if errors.is_empty() { ExitCode::SUCCESS } else { ExitCode::FAILURE }
+}

@@ -1,0 +1,226 @@
+//! The runtime field tables: what the decoder and pretty-printer walk. Generated code
+//! fills these statics from the spec files; nothing here knows a bit position.
+
+/// A named enumeration's values.
+#[derive(Debug)]
+pub struct EnumInfo {
+    /// The manual's name (or the field's, for an inline enum).
+    pub name: &'static str,
+    /// `(value, name)` pairs.
+    pub values: &'static [(u64, &'static str)],
+}
+
+impl EnumInfo {
+    /// The name of `value`, if the manual gives one.
+    pub fn name_of(&self, value: u64) -> Option<&'static str> {
+        self.values.iter().find(|(v, _)| *v == value).map(|(_, n)| *n)
+    }
+}
+
+/// A state base a pointer is relative to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Base {
+    /// General State Base Address.
+    General,
+    /// Surface State Base Address.
+    Surface,
+    /// Dynamic State Base Address.
+    Dynamic,
+    /// Indirect Object Base Address.
+    Indirect,
+    /// Instruction Base Address.
+    Instruction,
+    /// The binding table pool (the surface state base on Gen7).
+    BindingTable,
+    /// Not relative to a base.
+    None,
+}
+
+/// How many entries a pointer field points at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Count {
+    /// One.
+    One,
+    /// A fixed number.
+    Fixed(u32),
+    /// The value of a sibling field.
+    Field(&'static str),
+    /// Unknown: read until an empty entry, up to a limit.
+    Unknown,
+}
+
+/// What a pointer field points at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Target {
+    /// EU machine code.
+    Kernel,
+    /// Indirect state.
+    Struct {
+        /// Definition name.
+        name: &'static str,
+        /// How many.
+        count: Count,
+    },
+}
+
+/// A field's type.
+#[derive(Debug, Clone, Copy)]
+pub enum Ty {
+    /// Unsigned integer.
+    U,
+    /// Signed integer.
+    S,
+    /// Flag.
+    Bool,
+    /// Reserved, must be zero.
+    Mbz,
+    /// DWord Length.
+    Length,
+    /// Enumerated.
+    Enum(&'static EnumInfo),
+    /// Graphics address, bits in place.
+    Address,
+    /// Offset from a base, bits in place.
+    Offset(Base),
+    /// Unsigned fixed point (integer bits, fraction bits).
+    UFixed(u8, u8),
+    /// Signed fixed point (integer bits, fraction bits).
+    SFixed(u8, u8),
+    /// IEEE-754 binary32.
+    Float,
+    /// A nested definition.
+    Struct(&'static str),
+    /// An array of definitions; `None` = to the end of the command.
+    Array {
+        /// Element definition.
+        elem: &'static str,
+        /// Count, if fixed.
+        count: Option<u32>,
+    },
+}
+
+/// One field.
+#[derive(Debug)]
+pub struct Field {
+    /// The manual's name.
+    pub name: &'static str,
+    /// First bit (absolute over the definition).
+    pub start: u32,
+    /// Last bit, inclusive. For an open array: the end of its first element.
+    pub end: u32,
+    /// Type.
+    pub ty: Ty,
+    /// Fixed value (opcodes, fixed lengths).
+    pub fixed: Option<u64>,
+    /// Indirect state this field points at.
+    pub target: Option<Target>,
+    /// An alternative interpretation of bits another field also covers.
+    pub overlay: bool,
+}
+
+impl Field {
+    /// Width in bits.
+    pub fn width(&self) -> u32 {
+        self.end - self.start + 1
+    }
+
+    /// The raw bits of this field in `dw` (at most 64 bits; wider fields are nested).
+    pub fn raw(&self, dw: &[u32]) -> u64 {
+        crate::bits::get(dw, self.start, self.end.min(self.start + 63))
+    }
+
+    /// The field's value as a byte address/offset (raw bits shifted into place).
+    pub fn address(&self, dw: &[u32]) -> u64 {
+        self.raw(dw) << (self.start % 32)
+    }
+}
+
+/// What a definition is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DefKind {
+    /// In-memory state.
+    Struct,
+    /// A batch command.
+    Command {
+        /// Length varies (from the DWord Length field).
+        variable: bool,
+        /// DWord Length bias.
+        bias: u32,
+    },
+    /// MMIO register.
+    Register {
+        /// Byte offset.
+        offset: u32,
+    },
+}
+
+/// One definition (command, structure or register).
+#[derive(Debug)]
+pub struct Def {
+    /// The manual's name.
+    pub name: &'static str,
+    /// What it is.
+    pub kind: DefKind,
+    /// Fixed (minimum) size in dwords.
+    pub dwords: u32,
+    /// Provenance.
+    pub source: &'static str,
+    /// Recorded decisions.
+    pub notes: &'static [&'static str],
+    /// Dword-0 bits that identify a command.
+    pub opcode_mask: u32,
+    /// Their value.
+    pub opcode_value: u32,
+    /// Fields in spec order.
+    pub fields: &'static [Field],
+}
+
+impl Def {
+    /// Whether `dw0` is this command's header.
+    pub fn matches(&self, dw0: u32) -> bool {
+        matches!(self.kind, DefKind::Command { .. }) && self.opcode_mask != 0 && dw0 & self.opcode_mask == self.opcode_value
+    }
+
+    /// The command's length in dwords as dword 0 declares it (None if not a command).
+    pub fn length(&self, dw0: u32) -> Option<usize> {
+        let DefKind::Command { bias, .. } = self.kind else { return None };
+        match self.fields.iter().find(|f| matches!(f.ty, Ty::Length)) {
+            Some(f) if f.end < 32 => Some(f.raw(&[dw0]) as usize + bias as usize),
+            _ => Some(self.dwords as usize),
+        }
+    }
+
+    /// The field named `name`.
+    pub fn field(&self, name: &str) -> Option<&'static Field> {
+        self.fields.iter().find(|f| f.name == name)
+    }
+}
+
+/// All definitions and enums of one generation.
+#[derive(Debug, Clone, Copy)]
+pub struct Generation {
+    /// "gen7".
+    pub name: &'static str,
+    /// Definitions sorted by name.
+    pub defs: &'static [&'static Def],
+    /// Named enums sorted by name.
+    pub enums: &'static [&'static EnumInfo],
+}
+
+impl Generation {
+    /// Looks a definition up by its manual name.
+    pub fn def(&self, name: &str) -> Option<&'static Def> {
+        self.defs.binary_search_by(|d| d.name.cmp(name)).ok().map(|i| self.defs[i])
+    }
+
+    /// The command whose opcode `dw0` carries. Where several match (a generic header and a
+    /// specific one), the one with the most opcode bits wins.
+    pub fn identify(&self, dw0: u32) -> Option<&'static Def> {
+        self.defs.iter().filter(|d| d.matches(dw0)).max_by_key(|d| d.opcode_mask.count_ones()).copied()
+    }
+
+    /// The register at MMIO offset `offset`.
+    pub fn register(&self, offset: u32) -> Option<&'static Def> {
+        self.defs.iter().find(|d| d.kind == DefKind::Register { offset }).copied()
+    }
+}
