@@ -1,1 +1,18 @@
-//! placeholder
+//! # gtsim-gpu: the device
+//!
+//! The GPU as a driver sees it: a command streamer that reads batch buffers from the
+//! graphics address space, keeps per-context state, and routes work to the pipelines.
+//! This first layer holds what every later one builds on:
+//!
+//! * [`decode`]: walking batches the way the command streamer does (following
+//!   `MI_BATCH_BUFFER_START`, tracking `STATE_BASE_ADDRESS`) and naming every field and
+//!   every piece of indirect state through `gtsim-spec`'s tables — `gtsim decode`;
+//! * [`aub`]: reading and writing AUB traces (the format of Mesa's `intel_dump_gpu`), so a
+//!   captured submission can be decoded and later replayed.
+//!
+//! Execution (MI commands, post-sync writes, the 3D pipeline) arrives with the i915
+//! emulation and first-light issues.
+
+pub mod aub;
+pub mod decode;
+pub mod trace;
