@@ -1,1 +1,130 @@
-fn main() {}
+//! `gtsim`: the command line of gtsim, a functional model of Intel Gen graphics.
+//!
+//! ```text
+//! gtsim decode [FILE]   decode a raw batch or an AUB trace (the embedded sample if no FILE)
+//! ```
+
+use anyhow::{Context, Result, bail};
+use clap::{Parser, Subcommand, ValueEnum};
+use gtsim_gpu::aub;
+use gtsim_gpu::decode::{Decoder, Item, RenderOptions, render};
+use gtsim_mem::AddressSpace;
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "gtsim", version, about = "A functional model of Intel Gen graphics (Ivy Bridge first)")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum ColorWhen {
+    Auto,
+    Always,
+    Never,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Format {
+    /// An AUB trace if the file starts with an AUB header, else raw dwords.
+    Auto,
+    /// Little-endian dwords of one batch buffer.
+    Raw,
+    /// An AUB trace as Mesa's intel_dump_gpu writes it.
+    Aub,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Decode a batch buffer or an AUB trace: every command with every field named,
+    /// following MI_BATCH_BUFFER_START and the indirect state pointers reach.
+    Decode {
+        /// The file; without one, the embedded sample submission is decoded.
+        file: Option<PathBuf>,
+        /// GPU generation.
+        #[arg(long, default_value_t = 7)]
+        gen_: u32,
+        /// Input format.
+        #[arg(long, value_enum, default_value_t = Format::Auto)]
+        format: Format,
+        /// Graphics address of a raw batch's first dword.
+        #[arg(long, default_value = "0", value_parser = parse_addr)]
+        base: u64,
+        /// Show each dword's raw value beside its fields.
+        #[arg(long)]
+        raw: bool,
+        /// Colour the output.
+        #[arg(long, value_enum, default_value_t = ColorWhen::Auto)]
+        color: ColorWhen,
+    },
+}
+
+fn parse_addr(s: &str) -> Result<u64, String> {
+    let r = match s.strip_prefix("0x") {
+        Some(h) => u64::from_str_radix(h, 16),
+        None => s.parse(),
+    };
+    r.map_err(|e| format!("bad address `{s}`: {e}"))
+}
+
+fn main() -> ExitCode {
+    match run(Cli::parse()) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("gtsim: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<ExitCode> {
+    match cli.command {
+        Command::Decode { file, gen_, format, base, raw, color } => {
+            if gen_ != 7 {
+                bail!("generation {gen_} is not modelled yet (only --gen 7, Ivy Bridge)");
+            }
+            let generation = &gtsim_spec::gen7::GENERATION;
+            let bytes = match &file {
+                Some(f) => std::fs::read(f).with_context(|| format!("cannot read {}", f.display()))?,
+                None => gtsim_gpu::sample::aub().context("building the embedded sample")?,
+            };
+            let is_aub = match format {
+                Format::Aub => true,
+                Format::Raw => false,
+                Format::Auto => bytes.len() >= 4 && u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]) & 0xffff_0000 == aub::CMD_AUB_HEADER,
+            };
+            let items = if is_aub {
+                let trace = aub::parse(&bytes);
+                gtsim_gpu::trace::decode_trace(generation, &trace)
+            } else {
+                if bytes.len() % 4 != 0 {
+                    eprintln!("gtsim: warning: {} bytes is not a whole number of dwords; the last {} bytes are ignored", bytes.len(), bytes.len() % 4);
+                }
+                let len = bytes.len() / 4 * 4;
+                let mut mem = AddressSpace::new();
+                mem.load(base, &bytes[..len]);
+                let mut d = Decoder::new(generation, &mem);
+                d.decode_batch(base, Some(base + len as u64));
+                d.items
+            };
+            let color = match color {
+                ColorWhen::Always => true,
+                ColorWhen::Never => false,
+                ColorWhen::Auto => std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
+            };
+            let text = render(&items, RenderOptions { color, raw });
+            let mut out = std::io::stdout().lock();
+            // A closed pipe (`| head`) is not an error worth reporting.
+            let _ = out.write_all(text.as_bytes());
+            let errors = items.iter().filter(|i| matches!(i, Item::Diagnostic { .. })).count();
+            if errors > 0 {
+                eprintln!("gtsim: {errors} problem(s) found in the input");
+                return Ok(ExitCode::from(1));
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}

@@ -15,4 +15,5 @@
 
 pub mod aub;
 pub mod decode;
+pub mod sample;
 pub mod trace;

@@ -13,13 +13,15 @@ pub fn decode_trace(generation: &'static Generation, trace: &Trace) -> Vec<Item>
     let mut mem = AddressSpace::new();
     let mut items = vec![];
     let mut bases = Default::default();
-    for (i, ev) in trace.events.iter().enumerate() {
+    let mut submission = 0;
+    for ev in &trace.events {
         match ev {
             Event::Write { addr, data, .. } => mem.load(*addr, data),
             Event::Exec { ring, offset, commands } => {
                 let bytes: Vec<u8> = commands.iter().flat_map(|d| d.to_le_bytes()).collect();
                 mem.load(*offset, &bytes);
-                items.push(Item::Note { addr: *offset, msg: format!("submission {i} on ring {ring}: {} ring dwords", commands.len()) });
+                items.push(Item::Note { addr: *offset, msg: format!("submission {submission} on ring {ring}: {} ring dwords", commands.len()) });
+                submission += 1;
                 let mut d = Decoder::new(generation, &mem);
                 d.bases = bases;
                 d.decode_batch(*offset, Some(*offset + bytes.len() as u64));

@@ -70,7 +70,7 @@ pub fn snake(name: &str) -> String {
     out
 }
 
-/// `1-4 Samplers` -> `N1_4_SAMPLERS`.
+/// `1-4 Samplers` -> `_1_4_SAMPLERS`.
 pub fn screaming(name: &str) -> String {
     let mut out = String::new();
     for c in name.chars() {
@@ -82,7 +82,7 @@ pub fn screaming(name: &str) -> String {
     }
     let mut out = out.trim_matches('_').to_string();
     if out.is_empty() || out.starts_with(|c: char| c.is_ascii_digit()) {
-        out.insert(0, 'N');
+        out.insert(0, '_');
     }
     out
 }
@@ -503,7 +503,7 @@ mod tests {
         assert_eq!(snake("Kernel Start Pointer"), "kernel_start_pointer");
         assert_eq!(snake("3D Command Opcode"), "three_d_command_opcode");
         assert_eq!(snake("Type"), "type_");
-        assert_eq!(screaming("1-4 Samplers"), "N1_4_SAMPLERS");
+        assert_eq!(screaming("1-4 Samplers"), "_1_4_SAMPLERS");
         assert_eq!(screaming("R8G8B8A8_UNORM"), "R8G8B8A8_UNORM");
     }
 }
