@@ -38,7 +38,7 @@ fn bytes(dw: &[u32]) -> Vec<u8> {
 
 /// Offsets within the dynamic and surface state buffers.
 mod at {
-    pub const CC: u64 = 0x020;
+    pub const CC: u64 = 0x280;
     pub const BLEND: u64 = 0x040;
     pub const DEPTH_STENCIL: u64 = 0x0c0;
     pub const CC_VIEWPORT: u64 = 0x100;
