@@ -46,7 +46,7 @@ mod at {
     pub const SCISSOR: u64 = 0x180;
     pub const SAMPLER: u64 = 0x1c0;
     pub const BORDER: u64 = 0x200;
-    pub const BINDING_TABLE: u64 = 0x000;
+    pub const BINDING_TABLE: u64 = 0x020;
     pub const RENDER_SURFACE: u64 = 0x040;
     pub const PS_KERNEL: u64 = 0x040;
 }

@@ -11,6 +11,7 @@ pub mod codegen;
 pub mod model;
 pub mod parse;
 pub mod seedref;
+pub mod seedrows;
 
 pub use model::Spec;
 pub use parse::SpecError;

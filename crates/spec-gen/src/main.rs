@@ -4,6 +4,7 @@
 //! specgen check DIR        report every problem with file:line, exit 1 if any
 //! specgen dump DIR [GEN]   print the generated Rust module
 //! specgen stats DIR        count definitions and fields
+//! specgen seedcheck DIR [SEEDS]  compare bit ranges with the seeds' own tables
 //! ```
 
 use std::path::Path;
@@ -34,6 +35,18 @@ fn main() -> ExitCode {
             if errors.is_empty() {
                 print!("{}", gtsim_spec_gen::codegen::generate(&spec, args.get(2).map_or("gen7", |s| s)));
             }
+        }
+        "seedcheck" => {
+            let seeds = args.get(2).map_or("../shared/seeds", |s| s).to_string();
+            let exceptions = std::fs::read_to_string(Path::new(dir).join("seed-exceptions.txt")).unwrap_or_default();
+            let exceptions = gtsim_spec_gen::seedrows::parse_exceptions(&exceptions);
+            let read = |n: &str| -> Option<String> {
+                let entries = std::fs::read_dir(&seeds).ok()?;
+                let path = entries.filter_map(|e| e.ok()).map(|e| e.path()).find(|p| p.file_name().is_some_and(|f| f.to_string_lossy().starts_with(&format!("{n}_"))))?;
+                std::fs::read_to_string(path).ok()
+            };
+            let reports = gtsim_spec_gen::seedrows::check_spec(&spec, &read, &exceptions);
+            print!("{}", gtsim_spec_gen::seedrows::report(&reports));
         }
         "stats" => {
             for d in spec.defs.values() {

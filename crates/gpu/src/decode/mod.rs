@@ -118,8 +118,8 @@ pub enum Item {
 pub struct Limits {
     /// Stop after this many commands (runaway batches).
     pub max_commands: usize,
-    /// Entries read for a pointer whose count is unknown (stops earlier at an all-zero
-    /// entry).
+    /// One-dword entries (binding table entries) read for a pointer whose count is
+    /// unknown; reading stops earlier at an all-zero entry.
     pub unknown_count: usize,
     /// Upper bound for a count read from a field.
     pub max_count: usize,
@@ -127,7 +127,7 @@ pub struct Limits {
 
 impl Default for Limits {
     fn default() -> Self {
-        Self { max_commands: 100_000, unknown_count: 8, max_count: 64 }
+        Self { max_commands: 100_000, unknown_count: 32, max_count: 64 }
     }
 }
 
@@ -309,7 +309,9 @@ impl<'a> Decoder<'a> {
             return;
         }
         let size = def.dwords as u64 * 4;
-        let n = count.unwrap_or(self.limits.unknown_count);
+        // An unknown count: one-dword entries (binding tables) are read until an empty
+        // entry; larger state shows its first entry only, as nothing says how many follow.
+        let n = count.unwrap_or(if def.dwords == 1 { self.limits.unknown_count } else { 1 });
         for i in 0..n {
             let a = at.wrapping_add(i as u64 * size);
             let dwords = match self.mem.read_dwords(a, def.dwords as usize) {

@@ -1,0 +1,433 @@
+//! Extracts the bit-field rows of a seed's register/structure table, and compares them
+//! with a spec definition.
+//!
+//! The seeds are PDF-to-text conversions with noise (seeds/INDEX.md §3): rows appear as
+//! `DW⇥BITS⇥Name`, `⇥BITS⇥Name`, `BITS Name` in one cell, or inside HTML cells; enum
+//! value tables sit between the rows; DWord labels are often lost. The extractor is the
+//! contiguity state machine INDEX.md §3.2 describes: a row is accepted only if its bits
+//! continue the table (descending within a dword, a new dword starting again at bit 31 or
+//! carrying its own DWord label). What it cannot read with confidence it skips; the
+//! comparison reports how much it read.
+
+use crate::model::{Def, FieldType, Spec};
+
+/// One row read from a seed table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SeedRow {
+    /// 1-based line in the seed file.
+    pub line: usize,
+    /// Absolute first bit.
+    pub lo: u32,
+    /// Absolute last bit.
+    pub hi: u32,
+    /// The name as the seed spells it (cleaned of tags).
+    pub name: String,
+}
+
+impl SeedRow {
+    /// Whether the seed calls this row reserved.
+    pub fn reserved(&self) -> bool {
+        let n = self.name.to_ascii_lowercase();
+        n.starts_with("reserved") || n.starts_with("ignored") || n == "mbz"
+    }
+}
+
+fn strip_tags(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut in_tag = false;
+    let mut tag = String::new();
+    for c in line.chars() {
+        match (in_tag, c) {
+            (false, '<') => {
+                in_tag = true;
+                tag.clear();
+            }
+            (true, '>') => {
+                in_tag = false;
+                let t = tag.to_ascii_lowercase();
+                if t.starts_with("/td") || t.starts_with("/th") || t.starts_with("/p") || t.starts_with("br") {
+                    out.push('\t');
+                }
+            }
+            (true, c) => tag.push(c),
+            (false, c) => out.push(c),
+        }
+    }
+    out.replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">").replace("\\_", "_")
+}
+
+fn parse_bits(s: &str) -> Option<(u32, u32)> {
+    let s = s.trim();
+    let (h, l) = match s.split_once(':') {
+        Some((h, l)) => (h, l),
+        None => (s, s),
+    };
+    if h.is_empty() || l.is_empty() || !h.chars().all(|c| c.is_ascii_digit()) || !l.chars().all(|c| c.is_ascii_digit()) || h.len() > 3 || l.len() > 3 {
+        return None;
+    }
+    let (h, l) = (h.parse().ok()?, l.parse().ok()?);
+    (h >= l && h < 1024).then_some((h, l))
+}
+
+fn parse_dw(s: &str) -> Option<u32> {
+    let s = s.trim();
+    let first = s.split("..").next()?;
+    if first.is_empty() || first.len() > 3 || !first.chars().all(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    first.parse().ok()
+}
+
+fn clean_name(s: &str) -> Option<String> {
+    let mut n = s.trim();
+    for cut in [" Project:", " Format:", " Default Value:", " Exists If:", "Project:", "Format:"] {
+        if let Some(i) = n.find(cut) {
+            if i > 0 {
+                n = n[..i].trim();
+            }
+        }
+    }
+    // `Name: description` (message descriptor tables) keeps the name.
+    if let Some((head, _)) = n.split_once(':') {
+        if !head.is_empty() && head.split_whitespace().count() <= 6 {
+            n = head.trim();
+        }
+    }
+    let first = n.chars().next()?;
+    // Field names are Title Case (or start with "3D"); prose and enum values are not.
+    if !(first.is_ascii_uppercase() || n.starts_with("3D")) || n.ends_with(':') {
+        return None;
+    }
+    // Sentences and bare enum words are not rows.
+    const NOT_NAMES: &[&str] = &["Enable", "Disable", "Enabled", "Disabled", "Default Value", "Project", "Format", "Exists If", "Range", "Description", "Programming Notes", "Value", "Name", "Errata"];
+    if n.split_whitespace().count() > 8 || n.ends_with('.') || NOT_NAMES.contains(&n) {
+        return None;
+    }
+    // Enum value rows: ALL_CAPS_WITH_UNDERSCORES names.
+    if n.contains('_') && !n.chars().any(|c| c.is_ascii_lowercase()) && !n.to_ascii_lowercase().starts_with("reserved") {
+        return None;
+    }
+    let words: Vec<&str> = n.split_whitespace().take(12).collect();
+    Some(words.join(" "))
+}
+
+/// Reads the table rows in lines `first..=last` (1-based) of `text`.
+pub fn extract(text: &str, first: usize, last: usize) -> Vec<SeedRow> {
+    let mut rows: Vec<SeedRow> = vec![];
+    let mut dw: u32 = 0;
+    let mut prev_lo: Option<u32> = None; // within the current dword
+    for (i, raw) in text.lines().enumerate().skip(first.saturating_sub(1)).take(last + 1 - first.max(1)) {
+        let line = strip_tags(raw);
+        let cells: Vec<&str> = line.split('\t').map(str::trim).filter(|c| !c.is_empty()).collect();
+        if cells.is_empty() {
+            continue;
+        }
+        if cells[0] == "Value" || cells[0] == "Errata" || cells[0].starts_with("Value ") {
+            continue; // an enum or errata table's header row
+        }
+        // Candidate forms.
+        let mut label = None;
+        let mut bits = None;
+        let mut name = None;
+        if cells.len() >= 3 {
+            if let (Some(d), Some(b)) = (parse_dw(cells[0]), parse_bits(cells[1])) {
+                if let Some(n) = clean_name(cells[2]) {
+                    label = Some(d);
+                    bits = Some(b);
+                    name = Some(n);
+                }
+            }
+        }
+        if cells.len() >= 3 {
+            // `7:0⇥31:15⇥Name`: the previous dword's last row merged into this one's
+            // (INDEX.md §3.1, 3DSTATE_SF): the second cell is this row's bits.
+            if let (Some(_), Some(b), Some(n)) = (parse_bits(cells[0]), parse_bits(cells[1]), clean_name(cells[2])) {
+                if bits.is_none() {
+                    bits = Some(b);
+                    name = Some(n);
+                }
+            }
+        }
+        if bits.is_none() && cells.len() >= 2 {
+            if let Some(b) = parse_bits(cells[0]) {
+                if let Some(n) = clean_name(cells[1]) {
+                    bits = Some(b);
+                    name = Some(n);
+                }
+            }
+        }
+        if bits.is_none() {
+            if let Some((b, rest)) = cells[0].split_once(' ') {
+                if let (Some(bb), Some(n)) = (parse_bits(b), clean_name(rest)) {
+                    bits = Some(bb);
+                    name = Some(n);
+                }
+            }
+        }
+        if bits.is_none() && cells.len() >= 2 {
+            // `DW⇥BITS Name` (label, then bits and name in one cell).
+            if let (Some(d), Some((b, rest))) = (parse_dw(cells[0]), cells[1].split_once(' ')) {
+                if let (Some(bb), Some(n)) = (parse_bits(b), clean_name(rest)) {
+                    label = Some(d);
+                    bits = Some(bb);
+                    name = Some(n);
+                }
+            }
+        }
+        let (Some((hi, lo)), Some(name)) = (bits, name) else { continue };
+        // Contiguity.
+        let (hi_w, lo_w) = (hi % 32, lo % 32);
+        let wide = hi >= 32; // `3..4 63:32` style rows carry absolute-in-label bits
+        let accept_dw = match (label, prev_lo) {
+            (Some(d), _) if (d > dw || (d == dw && prev_lo.is_none())) && (hi_w == 31 || wide) => Some(d),
+            (Some(d), Some(p)) if d == dw && hi < p => Some(d),
+            // The table's first row: descriptor tables start below bit 31.
+            (None, None) => Some(dw),
+            (None, Some(p)) if hi < p => Some(dw),
+            (None, Some(p)) if hi == p.saturating_sub(0) && rows.last().is_some_and(|r| r.hi % 32 == hi_w && r.lo % 32 == lo_w) => Some(dw),
+            (None, Some(p)) if hi >= p && (hi == 31 || wide) => Some(dw + 1),
+            _ => None,
+        };
+        let Some(d) = accept_dw else { continue };
+
+        dw = d;
+        let (alo, ahi) = if wide { (d * 32 + lo, d * 32 + hi) } else { (d * 32 + lo_w, d * 32 + hi_w) };
+        prev_lo = Some(if wide { lo % 32 } else { lo_w });
+        if wide {
+            dw = d + hi / 32;
+            prev_lo = Some(lo % 32).filter(|_| lo / 32 == hi / 32).or(Some(0));
+        }
+        rows.push(SeedRow { line: i + 1, lo: alo, hi: ahi, name });
+    }
+    rows
+}
+
+/// A leaf field of a spec definition, flattened through nested structs.
+#[derive(Debug, Clone)]
+pub struct Leaf {
+    /// Dotted path.
+    pub name: String,
+    /// Absolute first bit.
+    pub lo: u32,
+    /// Absolute last bit.
+    pub hi: u32,
+    /// Reserved.
+    pub mbz: bool,
+}
+
+/// Flattens `def` into leaves (and the composite fields themselves).
+pub fn leaves(spec: &Spec, def: &Def, base: u32, prefix: &str, out: &mut Vec<Leaf>) {
+    for f in &def.fields {
+        let name = if prefix.is_empty() { f.name.clone() } else { format!("{prefix}.{}", f.name) };
+        out.push(Leaf { name: name.clone(), lo: base + f.start, hi: base + f.end, mbz: f.ty == FieldType::Mbz });
+        match &f.ty {
+            FieldType::Struct(s) => {
+                if let Some(sd) = spec.defs.get(s) {
+                    leaves(spec, sd, base + f.start, &name, out);
+                }
+            }
+            FieldType::Array { elem, count } => {
+                if let Some(sd) = spec.defs.get(elem) {
+                    for i in 0..count.unwrap_or(1) {
+                        leaves(spec, sd, base + f.start + i * sd.dwords * 32, &format!("{name}[{i}]"), out);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// How a seed row relates to the spec.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verdict {
+    /// A spec field has exactly this range.
+    Match(String),
+    /// A reserved seed row over bits the spec leaves reserved.
+    ReservedAgrees,
+    /// The spec disagrees: what it has there instead.
+    Mismatch(String),
+}
+
+/// Compares each row with the spec's leaves.
+pub fn compare(rows: &[SeedRow], leaves: &[Leaf]) -> Vec<(SeedRow, Verdict)> {
+    rows.iter()
+        .map(|r| {
+            if let Some(l) = leaves.iter().find(|l| l.lo == r.lo && l.hi == r.hi) {
+                return (r.clone(), Verdict::Match(l.name.clone()));
+            }
+            let overlapping: Vec<&Leaf> = leaves.iter().filter(|l| l.lo <= r.hi && r.lo <= l.hi).collect();
+            // Composite fields (nested structs) overlap everything inside them; only leaves
+            // that are not containers of other overlapping leaves count.
+            let real: Vec<&&Leaf> = overlapping.iter().filter(|l| !overlapping.iter().any(|m| !std::ptr::eq(**l, *m) && m.name.starts_with(&format!("{}.", l.name)) || m.name.starts_with(&format!("{}[", l.name)))).collect();
+            if r.reserved() && real.iter().all(|l| l.mbz) {
+                return (r.clone(), Verdict::ReservedAgrees);
+            }
+            let desc: Vec<String> = real.iter().map(|l| format!("{} (dw{} {}:{})", l.name, l.lo / 32, l.hi - l.lo / 32 * 32, l.lo % 32)).collect();
+            let desc = if desc.is_empty() { "nothing (reserved)".to_string() } else { desc.join(", ") };
+            (r.clone(), Verdict::Mismatch(desc))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_the_row_forms_of_index_md() {
+        let text = "3DSTATE_X\nDWord\tBit\tDescription\n0\t31:29\tCommand Type\n\t\tDefault Value:\t3h GFXPIPE\n\t28:27\tCommand SubType\nValue\tName\n0h\tFOO_BAR\n26:24 3D Command Opcode\n\t<p>23:16 Sub Opcode</p>\n1\t31:6\tKernel Start Pointer\n\t5:0\tReserved\n";
+        let rows = extract(text, 1, 11);
+        let got: Vec<(u32, u32, &str)> = rows.iter().map(|r| (r.hi, r.lo, r.name.as_str())).collect();
+        assert_eq!(got, vec![(31, 29, "Command Type"), (28, 27, "Command SubType"), (26, 24, "3D Command Opcode"), (23, 16, "Sub Opcode"), (63, 38, "Kernel Start Pointer"), (37, 32, "Reserved")]);
+    }
+
+    #[test]
+    fn enum_rows_and_out_of_order_bits_are_skipped() {
+        let text = "0\t31\tEnable\nValue\tName\n0\tBLENDFUNCTION_ADD\n1\tBLENDFUNCTION_SUB\n\t30:28\tMode\n\t29\tStray\n";
+        let rows = extract(text, 1, 6);
+        let got: Vec<&str> = rows.iter().map(|r| r.name.as_str()).collect();
+        assert_eq!(got, vec!["Enable", "Mode"]);
+    }
+}
+
+/// The comparison of one definition with its seed table.
+#[derive(Debug, Clone)]
+pub struct DefReport {
+    /// Definition name.
+    pub name: String,
+    /// The seed file number ("004").
+    pub seed: String,
+    /// Line range.
+    pub lines: (usize, usize),
+    /// Rows read from the seed.
+    pub rows: usize,
+    /// Rows whose bit range a spec field has exactly.
+    pub matched: usize,
+    /// Reserved rows over reserved spec bits.
+    pub reserved: usize,
+    /// Rows the spec disagrees with: (row, what the spec has), excluding excused ones.
+    pub mismatches: Vec<(SeedRow, String)>,
+    /// Rows excused by the exceptions file: (row, reason).
+    pub excused: Vec<(SeedRow, String)>,
+    /// Spec fields (non-reserved leaves) confirmed by a seed row.
+    pub fields_confirmed: usize,
+    /// Spec fields (non-reserved leaves) in all.
+    pub fields: usize,
+}
+
+/// An exception: a seed row the spec deliberately differs from, with the reason.
+#[derive(Debug, Clone)]
+pub struct Exception {
+    /// Definition.
+    pub def: String,
+    /// Seed line of the row.
+    pub line: usize,
+    /// Why.
+    pub reason: String,
+}
+
+/// Parses an exceptions file: `DEF L<line> reason...` per line, `#` comments.
+pub fn parse_exceptions(text: &str) -> Vec<Exception> {
+    text.lines()
+        .filter_map(|l| {
+            let l = l.split('#').next()?.trim();
+            let mut it = l.splitn(3, char::is_whitespace);
+            let def = it.next()?.to_string();
+            let line = it.next()?.strip_prefix('L')?.parse().ok()?;
+            let reason = it.next().unwrap_or("").trim().to_string();
+            Some(Exception { def, line, reason })
+        })
+        .collect()
+}
+
+/// Compares every definition that cites a seed line range with that range.
+/// `seed_text` maps a seed number ("004") to its text.
+pub fn check_spec(spec: &Spec, seed_text: &dyn Fn(&str) -> Option<String>, exceptions: &[Exception]) -> Vec<DefReport> {
+    let mut out = vec![];
+    let mut cache: std::collections::BTreeMap<String, Option<String>> = Default::default();
+    for def in spec.defs.values() {
+        let Some(r) = crate::seedref::parse(&def.source) else { continue };
+        let text = cache.entry(r.seed.clone()).or_insert_with(|| seed_text(&r.seed));
+        let Some(text) = text else { continue };
+        let rows = extract(text, r.first, r.last);
+        let mut lv = vec![];
+        leaves(spec, def, 0, "", &mut lv);
+        let verdicts = compare(&rows, &lv);
+        let mut rep = DefReport {
+            name: def.name.clone(),
+            seed: r.seed.clone(),
+            lines: (r.first, r.last),
+            rows: rows.len(),
+            matched: 0,
+            reserved: 0,
+            mismatches: vec![],
+            excused: vec![],
+            fields_confirmed: 0,
+            fields: 0,
+        };
+        for (row, v) in verdicts {
+            match v {
+                Verdict::Match(_) => rep.matched += 1,
+                Verdict::ReservedAgrees => rep.reserved += 1,
+                Verdict::Mismatch(m) => match exceptions.iter().find(|e| e.def == def.name && e.line == row.line) {
+                    Some(e) => rep.excused.push((row, e.reason.clone())),
+                    None => rep.mismatches.push((row, m)),
+                },
+            }
+        }
+        for l in lv.iter().filter(|l| !l.mbz) {
+            let composite = lv.iter().any(|m| m.name.starts_with(&format!("{}.", l.name)) || m.name.starts_with(&format!("{}[", l.name)));
+            if composite {
+                continue;
+            }
+            rep.fields += 1;
+            if rows.iter().any(|r| r.lo == l.lo && r.hi == l.hi) {
+                rep.fields_confirmed += 1;
+            }
+        }
+        out.push(rep);
+    }
+    out
+}
+
+/// A plain-text report of [`check_spec`]'s results.
+pub fn report(reports: &[DefReport]) -> String {
+    use std::fmt::Write;
+    let mut s = String::new();
+    let (mut rows, mut ok, mut fields, mut conf, mut bad, mut exc) = (0, 0, 0, 0, 0, 0);
+    for r in reports {
+        rows += r.rows;
+        ok += r.matched + r.reserved;
+        fields += r.fields;
+        conf += r.fields_confirmed;
+        bad += r.mismatches.len();
+        exc += r.excused.len();
+        let _ = writeln!(
+            s,
+            "{:<44} seed {} L{}-{}: {:>3} rows read, {:>3} agree, {:>2} excused, {:>2} differ; {:>3}/{:<3} spec fields confirmed",
+            r.name,
+            r.seed,
+            r.lines.0,
+            r.lines.1,
+            r.rows,
+            r.matched + r.reserved,
+            r.excused.len(),
+            r.mismatches.len(),
+            r.fields_confirmed,
+            r.fields
+        );
+        for (row, m) in &r.mismatches {
+            let _ = writeln!(s, "    DIFFERS seed L{}: dw{} {}:{} `{}` — spec has {m}", row.line, row.lo / 32, row.hi - row.lo / 32 * 32, row.lo % 32, row.name);
+        }
+    }
+    let pct = |a: usize, b: usize| if b == 0 { 0.0 } else { 100.0 * a as f64 / b as f64 };
+    let _ = writeln!(
+        s,
+        "TOTAL: {} definitions cite seed tables; {rows} seed rows read, {ok} agree ({:.1}%), {exc} excused, {bad} differ; {conf}/{fields} spec fields ({:.1}%) confirmed by a seed row",
+        reports.len(),
+        pct(ok, rows),
+        pct(conf, fields)
+    );
+    s
+}
