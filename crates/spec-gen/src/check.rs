@@ -173,6 +173,11 @@ fn check_def(spec: &Spec, def: &Def, errors: &mut Vec<SpecError>) {
             err(errors, &f.loc, "only offsets and addresses can point somewhere (`->`)");
         }
     }
+    if let DefKind::Command { bias, .. } = def.kind {
+        if def.dwords < bias {
+            err(errors, &def.loc, format!("{}: {} dwords is shorter than the length bias {bias}: the minimum length must be a legal command", def.name, def.dwords));
+        }
+    }
     if open_arrays > 1 {
         err(errors, &def.loc, "at most one open array");
     }
