@@ -1,0 +1,55 @@
+//! Every spec definition that cites a seed table (`seed NNN §x Lfirst-last`) is compared
+//! bit range by bit range with the rows a mechanical extractor reads from exactly those
+//! seed lines (`gtsim_spec_gen::seedrows`, the contiguity parser of seeds/INDEX.md §3.2).
+//! A row the spec disagrees with fails the test unless `defs/gen7/seed-exceptions.txt`
+//! explains it. The coverage reached is printed (`cargo test -p gtsim-spec --test
+//! seed_tables -- --nocapture`).
+//!
+//! The seeds live beside the repository in `shared/seeds` (or where `GTSIM_SEEDS` says).
+
+use gtsim_spec_gen::seedrows;
+use std::path::{Path, PathBuf};
+
+fn seeds_dir() -> PathBuf {
+    if let Some(d) = std::env::var_os("GTSIM_SEEDS") {
+        return PathBuf::from(d);
+    }
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    // crates/spec -> repository root -> its parent holds shared/.
+    manifest.join("../../../shared/seeds")
+}
+
+fn read_seed(dir: &Path, number: &str) -> Option<String> {
+    let entry = std::fs::read_dir(dir).ok()?.filter_map(Result::ok).find(|e| e.file_name().to_string_lossy().starts_with(&format!("{number}_")))?;
+    std::fs::read_to_string(entry.path()).ok()
+}
+
+#[test]
+fn spec_bit_ranges_agree_with_the_seed_tables() {
+    let dir = seeds_dir();
+    assert!(
+        dir.is_dir(),
+        "seed documents not found at {} (set GTSIM_SEEDS to the folder holding 000_*.txt and 004_*.txt)",
+        dir.display()
+    );
+    let defs = Path::new(env!("CARGO_MANIFEST_DIR")).join("defs/gen7");
+    let (spec, errors) = gtsim_spec_gen::load(&defs).expect("spec files readable");
+    assert!(errors.is_empty(), "{errors:?}");
+    let exceptions = seedrows::parse_exceptions(&std::fs::read_to_string(defs.join("seed-exceptions.txt")).unwrap_or_default());
+    let reports = seedrows::check_spec(&spec, &|n| read_seed(&dir, n), &exceptions);
+    let text = seedrows::report(&reports);
+    println!("{text}");
+
+    let differing: Vec<String> = reports.iter().flat_map(|r| r.mismatches.iter().map(move |(row, m)| format!("{} seed L{} `{}`: spec has {m}", r.name, row.line, row.name))).collect();
+    assert!(differing.is_empty(), "spec disagrees with the seed (fix the spec, or explain in seed-exceptions.txt):\n{}", differing.join("\n"));
+
+    // Every exception must still be needed: it names a row that would otherwise differ.
+    let used: usize = reports.iter().map(|r| r.excused.len()).sum();
+    assert_eq!(used, exceptions.len(), "seed-exceptions.txt has entries that no longer match a differing row");
+
+    // The extractor must actually read the seed: most cited tables yield rows.
+    let rows: usize = reports.iter().map(|r| r.rows).sum();
+    let agree: usize = reports.iter().map(|r| r.matched + r.reserved).sum();
+    assert!(reports.len() >= 100, "only {} definitions cite a seed table", reports.len());
+    assert!(rows >= 1000 && agree * 100 >= rows * 95, "{agree} of {rows} seed rows agree");
+}
