@@ -14,10 +14,15 @@ fn main() {
             for e in &errors {
                 println!("cargo::warning={generation}/{e}");
             }
-            panic!("{} problems in defs/{generation} (run `cargo run -p gtsim-spec-gen -- check crates/spec/defs/{generation}`)", errors.len());
+            panic!(
+                "{} problems in defs/{generation} (run `cargo run -p gtsim-spec-gen -- check crates/spec/defs/{generation}`)",
+                errors.len()
+            );
         }
         let code = gtsim_spec_gen::codegen::generate(&spec, generation);
-        let out = Path::new(&std::env::var("OUT_DIR").expect("OUT_DIR is set by cargo")).join(format!("{generation}.rs"));
-        std::fs::write(&out, code).unwrap_or_else(|e| panic!("cannot write {}: {e}", out.display()));
+        let out = Path::new(&std::env::var("OUT_DIR").expect("OUT_DIR is set by cargo"))
+            .join(format!("{generation}.rs"));
+        std::fs::write(&out, code)
+            .unwrap_or_else(|e| panic!("cannot write {}: {e}", out.display()));
     }
 }

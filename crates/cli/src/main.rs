@@ -14,7 +14,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "gtsim", version, about = "A functional model of Intel Gen graphics (Ivy Bridge first)")]
+#[command(
+    name = "gtsim",
+    version,
+    about = "A functional model of Intel Gen graphics (Ivy Bridge first)"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -82,26 +86,44 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
-        Command::Decode { file, gen_, format, base, raw, color } => {
+        Command::Decode {
+            file,
+            gen_,
+            format,
+            base,
+            raw,
+            color,
+        } => {
             if gen_ != 7 {
                 bail!("generation {gen_} is not modelled yet (only --gen 7, Ivy Bridge)");
             }
             let generation = &gtsim_spec::gen7::GENERATION;
             let bytes = match &file {
-                Some(f) => std::fs::read(f).with_context(|| format!("cannot read {}", f.display()))?,
+                Some(f) => {
+                    std::fs::read(f).with_context(|| format!("cannot read {}", f.display()))?
+                }
                 None => gtsim_gpu::sample::aub().context("building the embedded sample")?,
             };
             let is_aub = match format {
                 Format::Aub => true,
                 Format::Raw => false,
-                Format::Auto => bytes.len() >= 4 && u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]) & 0xffff_0000 == aub::CMD_AUB_HEADER,
+                Format::Auto => {
+                    bytes.len() >= 4
+                        && u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]])
+                            & 0xffff_0000
+                            == aub::CMD_AUB_HEADER
+                }
             };
             let items = if is_aub {
                 let trace = aub::parse(&bytes);
                 gtsim_gpu::trace::decode_trace(generation, &trace)
             } else {
                 if bytes.len() % 4 != 0 {
-                    eprintln!("gtsim: warning: {} bytes is not a whole number of dwords; the last {} bytes are ignored", bytes.len(), bytes.len() % 4);
+                    eprintln!(
+                        "gtsim: warning: {} bytes is not a whole number of dwords; the last {} bytes are ignored",
+                        bytes.len(),
+                        bytes.len() % 4
+                    );
                 }
                 let len = bytes.len() / 4 * 4;
                 let mut mem = AddressSpace::new();
@@ -113,13 +135,18 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let color = match color {
                 ColorWhen::Always => true,
                 ColorWhen::Never => false,
-                ColorWhen::Auto => std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
+                ColorWhen::Auto => {
+                    std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none()
+                }
             };
             let text = render(&items, RenderOptions { color, raw });
             let mut out = std::io::stdout().lock();
             // A closed pipe (`| head`) is not an error worth reporting.
             let _ = out.write_all(text.as_bytes());
-            let errors = items.iter().filter(|i| matches!(i, Item::Diagnostic { .. })).count();
+            let errors = items
+                .iter()
+                .filter(|i| matches!(i, Item::Diagnostic { .. }))
+                .count();
             if errors > 0 {
                 eprintln!("gtsim: {errors} problem(s) found in the input");
                 return Ok(ExitCode::from(1));

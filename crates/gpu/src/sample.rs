@@ -54,7 +54,12 @@ mod at {
 /// The batch's dwords (to be placed at [`layout::BATCH`]).
 pub fn batch() -> Result<Vec<u32>, PackError> {
     let mut b = vec![];
-    b.extend(PipelineSelect { pipeline_selection: pipeline_select::PipelineSelection::_3D }.pack()?);
+    b.extend(
+        PipelineSelect {
+            pipeline_selection: pipeline_select::PipelineSelection::_3D,
+        }
+        .pack()?,
+    );
     b.extend(
         StateBaseAddress {
             general_state_base_address_modify_enable: true,
@@ -74,14 +79,54 @@ pub fn batch() -> Result<Vec<u32>, PackError> {
         }
         .pack()?,
     );
-    b.extend(ThreeDStateCcStatePointers { pointer_to_color_calc_state: at::CC }.pack()?);
-    b.extend(ThreeDStateBlendStatePointers { pointer_to_blend_state: at::BLEND }.pack()?);
-    b.extend(ThreeDStateDepthStencilStatePointers { pointer_to_depth_stencil_state: at::DEPTH_STENCIL }.pack()?);
-    b.extend(ThreeDStateViewportStatePointersCc { pointer_to_cc_viewport: at::CC_VIEWPORT }.pack()?);
-    b.extend(ThreeDStateViewportStatePointersSfClip { pointer_to_sf_clip_viewport: at::SF_CLIP_VIEWPORT }.pack()?);
-    b.extend(ThreeDStateScissorStatePointers { pointer_to_scissor_rect: at::SCISSOR }.pack()?);
-    b.extend(ThreeDStateBindingTablePointersPs { pointer_to_ps_binding_table: at::BINDING_TABLE }.pack()?);
-    b.extend(ThreeDStateSamplerStatePointersPs { pointer_to_ps_sampler_state: at::SAMPLER }.pack()?);
+    b.extend(
+        ThreeDStateCcStatePointers {
+            pointer_to_color_calc_state: at::CC,
+        }
+        .pack()?,
+    );
+    b.extend(
+        ThreeDStateBlendStatePointers {
+            pointer_to_blend_state: at::BLEND,
+        }
+        .pack()?,
+    );
+    b.extend(
+        ThreeDStateDepthStencilStatePointers {
+            pointer_to_depth_stencil_state: at::DEPTH_STENCIL,
+        }
+        .pack()?,
+    );
+    b.extend(
+        ThreeDStateViewportStatePointersCc {
+            pointer_to_cc_viewport: at::CC_VIEWPORT,
+        }
+        .pack()?,
+    );
+    b.extend(
+        ThreeDStateViewportStatePointersSfClip {
+            pointer_to_sf_clip_viewport: at::SF_CLIP_VIEWPORT,
+        }
+        .pack()?,
+    );
+    b.extend(
+        ThreeDStateScissorStatePointers {
+            pointer_to_scissor_rect: at::SCISSOR,
+        }
+        .pack()?,
+    );
+    b.extend(
+        ThreeDStateBindingTablePointersPs {
+            pointer_to_ps_binding_table: at::BINDING_TABLE,
+        }
+        .pack()?,
+    );
+    b.extend(
+        ThreeDStateSamplerStatePointersPs {
+            pointer_to_ps_sampler_state: at::SAMPLER,
+        }
+        .pack()?,
+    );
     b.extend(ThreeDStateVs::default().pack()?);
     b.extend(
         ThreeDStatePs {
@@ -163,16 +208,44 @@ pub fn state() -> Result<Vec<(u64, Vec<u8>)>, PackError> {
     };
     let blend_rt0 = entry.clone();
     entry.color_buffer_blend_enable = false;
-    let mut blend = BlendState { entry: std::array::from_fn(|_| entry.clone()) };
+    let mut blend = BlendState {
+        entry: std::array::from_fn(|_| entry.clone()),
+    };
     blend.entry[0] = blend_rt0;
     Ok(vec![
-        (d + at::CC, bytes(&ColorCalcState { blend_constant_color_alpha: 1.0, ..Default::default() }.pack()?)),
+        (
+            d + at::CC,
+            bytes(
+                &ColorCalcState {
+                    blend_constant_color_alpha: 1.0,
+                    ..Default::default()
+                }
+                .pack()?,
+            ),
+        ),
         (d + at::BLEND, bytes(&blend.pack()?)),
         (
             d + at::DEPTH_STENCIL,
-            bytes(&DepthStencilState { depth_test_enable: true, depth_test_function: ThreeDCompareFunction::COMPAREFUNCTION_LESS, depth_buffer_write_enable: true, ..Default::default() }.pack()?),
+            bytes(
+                &DepthStencilState {
+                    depth_test_enable: true,
+                    depth_test_function: ThreeDCompareFunction::COMPAREFUNCTION_LESS,
+                    depth_buffer_write_enable: true,
+                    ..Default::default()
+                }
+                .pack()?,
+            ),
         ),
-        (d + at::CC_VIEWPORT, bytes(&CcViewport { minimum_depth: 0.0, maximum_depth: 1.0 }.pack()?)),
+        (
+            d + at::CC_VIEWPORT,
+            bytes(
+                &CcViewport {
+                    minimum_depth: 0.0,
+                    maximum_depth: 1.0,
+                }
+                .pack()?,
+            ),
+        ),
         (
             d + at::SF_CLIP_VIEWPORT,
             bytes(
@@ -192,7 +265,17 @@ pub fn state() -> Result<Vec<(u64, Vec<u8>)>, PackError> {
                 .pack()?,
             ),
         ),
-        (d + at::SCISSOR, bytes(&ScissorRect { scissor_rectangle_x_max: 63, scissor_rectangle_y_max: 63, ..Default::default() }.pack()?)),
+        (
+            d + at::SCISSOR,
+            bytes(
+                &ScissorRect {
+                    scissor_rectangle_x_max: 63,
+                    scissor_rectangle_y_max: 63,
+                    ..Default::default()
+                }
+                .pack()?,
+            ),
+        ),
         (
             d + at::SAMPLER,
             bytes(
@@ -209,8 +292,26 @@ pub fn state() -> Result<Vec<(u64, Vec<u8>)>, PackError> {
                 .pack()?,
             ),
         ),
-        (d + at::BORDER, bytes(&SamplerBorderColorState { border_color_float_red: 1.0, border_color_float_alpha: 1.0, ..Default::default() }.pack()?)),
-        (s + at::BINDING_TABLE, bytes(&BindingTableState { surface_state_pointer: at::RENDER_SURFACE }.pack()?)),
+        (
+            d + at::BORDER,
+            bytes(
+                &SamplerBorderColorState {
+                    border_color_float_red: 1.0,
+                    border_color_float_alpha: 1.0,
+                    ..Default::default()
+                }
+                .pack()?,
+            ),
+        ),
+        (
+            s + at::BINDING_TABLE,
+            bytes(
+                &BindingTableState {
+                    surface_state_pointer: at::RENDER_SURFACE,
+                }
+                .pack()?,
+            ),
+        ),
         (
             s + at::RENDER_SURFACE,
             bytes(
@@ -228,7 +329,13 @@ pub fn state() -> Result<Vec<(u64, Vec<u8>)>, PackError> {
             ),
         ),
         // Three vertices, x y z floats.
-        (layout::VERTICES, [-0.5f32, -0.5, 0.0, 0.5, -0.5, 0.0, 0.0, 0.5, 0.0].iter().flat_map(|f| f.to_le_bytes()).collect()),
+        (
+            layout::VERTICES,
+            [-0.5f32, -0.5, 0.0, 0.5, -0.5, 0.0, 0.0, 0.5, 0.0]
+                .iter()
+                .flat_map(|f| f.to_le_bytes())
+                .collect(),
+        ),
         // A pixel-shader placeholder: the EU ISA arrives with its own issue; a send with EOT
         // would live here. The decoder only reports where the kernel starts.
         (layout::INSTRUCTION + at::PS_KERNEL, vec![0u8; 64]),

@@ -17,10 +17,20 @@ pub fn decode_trace(generation: &'static Generation, trace: &Trace) -> Vec<Item>
     for ev in &trace.events {
         match ev {
             Event::Write { addr, data, .. } => mem.load(*addr, data),
-            Event::Exec { ring, offset, commands } => {
+            Event::Exec {
+                ring,
+                offset,
+                commands,
+            } => {
                 let bytes: Vec<u8> = commands.iter().flat_map(|d| d.to_le_bytes()).collect();
                 mem.load(*offset, &bytes);
-                items.push(Item::Note { addr: *offset, msg: format!("submission {submission} on ring {ring}: {} ring dwords", commands.len()) });
+                items.push(Item::Note {
+                    addr: *offset,
+                    msg: format!(
+                        "submission {submission} on ring {ring}: {} ring dwords",
+                        commands.len()
+                    ),
+                });
                 submission += 1;
                 let mut d = Decoder::new(generation, &mem);
                 d.bases = bases;
@@ -32,10 +42,16 @@ pub fn decode_trace(generation: &'static Generation, trace: &Trace) -> Vec<Item>
         }
     }
     for (at, msg) in &trace.diagnostics {
-        items.push(Item::Diagnostic { addr: *at as u64, msg: format!("AUB: {msg}") });
+        items.push(Item::Diagnostic {
+            addr: *at as u64,
+            msg: format!("AUB: {msg}"),
+        });
     }
     if let Some(e) = &trace.error {
-        items.push(Item::Diagnostic { addr: 0, msg: format!("AUB: {e}") });
+        items.push(Item::Diagnostic {
+            addr: 0,
+            msg: format!("AUB: {e}"),
+        });
     }
     items
 }

@@ -35,14 +35,20 @@ impl AddressSpace {
 
     fn page_range(addr: u64, len: u64) -> impl Iterator<Item = u64> {
         let first = addr / PAGE_SIZE;
-        let last = if len == 0 { first } else { addr.saturating_add(len - 1) / PAGE_SIZE };
+        let last = if len == 0 {
+            first
+        } else {
+            addr.saturating_add(len - 1) / PAGE_SIZE
+        };
         (first..=last).map(|p| p * PAGE_SIZE)
     }
 
     /// Maps zero-filled pages covering `addr..addr+len` (existing pages keep their data).
     pub fn map(&mut self, addr: u64, len: u64) {
         for p in Self::page_range(addr, len) {
-            self.pages.entry(p).or_insert_with(|| vec![0u8; PAGE_SIZE as usize].into_boxed_slice());
+            self.pages
+                .entry(p)
+                .or_insert_with(|| vec![0u8; PAGE_SIZE as usize].into_boxed_slice());
         }
     }
 
@@ -53,10 +59,20 @@ impl AddressSpace {
 
     fn check(&self, addr: u64, len: u64, kind: &'static str) -> Result<(), Fault> {
         if addr.checked_add(len).is_none() {
-            return Err(Fault { addr, len, page: u64::MAX & !(PAGE_SIZE - 1), kind });
+            return Err(Fault {
+                addr,
+                len,
+                page: u64::MAX & !(PAGE_SIZE - 1),
+                kind,
+            });
         }
         match Self::page_range(addr, len).find(|p| !self.pages.contains_key(p)) {
-            Some(page) => Err(Fault { addr, len, page, kind }),
+            Some(page) => Err(Fault {
+                addr,
+                len,
+                page,
+                kind,
+            }),
             None => Ok(()),
         }
     }
@@ -116,7 +132,9 @@ impl AddressSpace {
     pub fn read_dwords(&self, addr: u64, n: usize) -> Result<Vec<u32>, Fault> {
         let mut b = vec![0u8; n * 4];
         self.read(addr, &mut b)?;
-        Ok(b.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect())
+        Ok(b.chunks_exact(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect())
     }
 
     /// How many bytes from `addr` on are mapped contiguously.

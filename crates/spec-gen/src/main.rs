@@ -29,20 +29,32 @@ fn main() -> ExitCode {
     match cmd.as_str() {
         "check" => {
             let fields: usize = spec.defs.values().map(|d| d.fields.len()).sum();
-            println!("{} definitions, {} enums, {fields} fields, {} problems", spec.defs.len(), spec.enums.len(), errors.len());
+            println!(
+                "{} definitions, {} enums, {fields} fields, {} problems",
+                spec.defs.len(),
+                spec.enums.len(),
+                errors.len()
+            );
         }
         "dump" => {
             if errors.is_empty() {
-                print!("{}", gtsim_spec_gen::codegen::generate(&spec, args.get(2).map_or("gen7", |s| s)));
+                print!(
+                    "{}",
+                    gtsim_spec_gen::codegen::generate(&spec, args.get(2).map_or("gen7", |s| s))
+                );
             }
         }
         "seedcheck" => {
             let seeds = args.get(2).map_or("../shared/seeds", |s| s).to_string();
-            let exceptions = std::fs::read_to_string(Path::new(dir).join("seed-exceptions.txt")).unwrap_or_default();
+            let exceptions = std::fs::read_to_string(Path::new(dir).join("seed-exceptions.txt"))
+                .unwrap_or_default();
             let exceptions = gtsim_spec_gen::seedrows::parse_exceptions(&exceptions);
             let read = |n: &str| -> Option<String> {
                 let entries = std::fs::read_dir(&seeds).ok()?;
-                let path = entries.filter_map(|e| e.ok()).map(|e| e.path()).find(|p| p.file_name().is_some_and(|f| f.to_string_lossy().starts_with(&format!("{n}_"))))?;
+                let path = entries.filter_map(|e| e.ok()).map(|e| e.path()).find(|p| {
+                    p.file_name()
+                        .is_some_and(|f| f.to_string_lossy().starts_with(&format!("{n}_")))
+                })?;
                 std::fs::read_to_string(path).ok()
             };
             let reports = gtsim_spec_gen::seedrows::check_spec(&spec, &read, &exceptions);
@@ -58,5 +70,9 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     }
-    if errors.is_empty() { ExitCode::SUCCESS } else { ExitCode::FAILURE }
+    if errors.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
 }

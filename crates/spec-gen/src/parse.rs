@@ -42,7 +42,13 @@ struct Parser<'a> {
 
 impl Parser<'_> {
     fn err(&mut self, line: usize, msg: impl Into<String>) {
-        self.errors.push(SpecError { loc: Loc { file: self.file.to_string(), line }, msg: msg.into() });
+        self.errors.push(SpecError {
+            loc: Loc {
+                file: self.file.to_string(),
+                line,
+            },
+            msg: msg.into(),
+        });
     }
 
     fn close(&mut self) {
@@ -75,7 +81,10 @@ impl Parser<'_> {
 
     fn header(&mut self, line: usize, text: &str) {
         self.close();
-        let loc = Loc { file: self.file.to_string(), line };
+        let loc = Loc {
+            file: self.file.to_string(),
+            line,
+        };
         let mut words = text.split_whitespace();
         let kw = words.next().unwrap_or("");
         let Some(name) = words.next() else {
@@ -83,13 +92,24 @@ impl Parser<'_> {
         };
         let name = name.to_string();
         let rest: Vec<&str> = words.collect();
-        let attr = |key: &str| rest.iter().position(|w| *w == key).and_then(|i| rest.get(i + 1)).copied();
+        let attr = |key: &str| {
+            rest.iter()
+                .position(|w| *w == key)
+                .and_then(|i| rest.get(i + 1))
+                .copied()
+        };
         match kw {
             "enum" => {
                 if !rest.is_empty() {
                     self.err(line, "enum takes no attributes");
                 }
-                self.open = Open::Enum(EnumDef { name, values: vec![], source: String::new(), notes: vec![], loc });
+                self.open = Open::Enum(EnumDef {
+                    name,
+                    values: vec![],
+                    source: String::new(),
+                    notes: vec![],
+                    loc,
+                });
             }
             "struct" | "command" | "register" => {
                 let dwords_s = attr("dwords");
@@ -149,15 +169,29 @@ impl Parser<'_> {
                 }
                 // A variable struct is allowed (a struct ending in an open array) and is
                 // tracked through its array field; only commands record `variable`.
-                self.open = Open::Def(Def { name, kind, dwords, source: String::new(), notes: vec![], fields: vec![], loc });
+                self.open = Open::Def(Def {
+                    name,
+                    kind,
+                    dwords,
+                    source: String::new(),
+                    notes: vec![],
+                    fields: vec![],
+                    loc,
+                });
             }
-            _ => self.err(line, format!("unknown definition keyword `{kw}` (enum, struct, command, register)")),
+            _ => self.err(
+                line,
+                format!("unknown definition keyword `{kw}` (enum, struct, command, register)"),
+            ),
         }
     }
 
     fn body(&mut self, line: usize, text: &str) {
         let t = text.trim();
-        if let Some(src) = t.strip_prefix("source ").or_else(|| (t == "source").then_some("")) {
+        if let Some(src) = t
+            .strip_prefix("source ")
+            .or_else(|| (t == "source").then_some(""))
+        {
             let src = src.trim().to_string();
             match &mut self.open {
                 Open::Enum(e) if e.source.is_empty() => e.source = src,
@@ -188,7 +222,10 @@ impl Parser<'_> {
     fn enum_value(&mut self, line: usize, t: &str) {
         let (v, name) = t.split_once(char::is_whitespace).unwrap_or((t, ""));
         let Some(v) = num(v) else {
-            return self.err(line, format!("enum value line must be `<value> <Name>`, got `{t}`"));
+            return self.err(
+                line,
+                format!("enum value line must be `<value> <Name>`, got `{t}`"),
+            );
         };
         if name.trim().is_empty() {
             return self.err(line, "enum value without a name");
@@ -205,10 +242,17 @@ impl Parser<'_> {
         let mut bad = None;
         match (&mut self.open, v) {
             (Open::Def(d), Some(v)) if !name.is_empty() => match d.fields.last_mut() {
-                Some(Field { ty: FieldType::InlineEnum(vals), .. }) => vals.push((v, name)),
+                Some(Field {
+                    ty: FieldType::InlineEnum(vals),
+                    ..
+                }) => vals.push((v, name)),
                 _ => bad = Some("`= value Name` must follow a field of type `enum` (inline)"),
             },
-            _ => bad = Some("inline enum value must be `= <value> <Name>` under an inline `enum` field"),
+            _ => {
+                bad = Some(
+                    "inline enum value must be `= <value> <Name>` under an inline `enum` field",
+                )
+            }
         }
         if let Some(b) = bad {
             self.err(line, b);
@@ -222,15 +266,24 @@ impl Parser<'_> {
             let end = s.find(char::is_whitespace)?;
             Some((&s[..end], &s[end..]))
         }
-        let Some((dw, rest)) = word(t) else { return self.err(line, usage) };
-        let Some((bits, rest)) = word(rest) else { return self.err(line, usage) };
+        let Some((dw, rest)) = word(t) else {
+            return self.err(line, usage);
+        };
+        let Some((bits, rest)) = word(rest) else {
+            return self.err(line, usage);
+        };
         let Some((name, rhs)) = rest.split_once(':') else {
             return self.err(line, usage);
         };
         let name = name.trim().to_string();
-        let Some(dw) = num(dw) else { return self.err(line, format!("bad dword index `{dw}`")) };
+        let Some(dw) = num(dw) else {
+            return self.err(line, format!("bad dword index `{dw}`"));
+        };
         let dw = dw as u32;
-        let loc = Loc { file: self.file.to_string(), line };
+        let loc = Loc {
+            file: self.file.to_string(),
+            line,
+        };
         let toks: Vec<&str> = rhs.split_whitespace().collect();
         if toks.is_empty() {
             return self.err(line, "missing type after `:`");
@@ -245,7 +298,10 @@ impl Parser<'_> {
             "address" => FieldType::Address,
             "float" => FieldType::Float,
             "enum" => {
-                if toks.get(1).is_some_and(|n| !["=", "->", "overlay"].contains(n)) {
+                if toks
+                    .get(1)
+                    .is_some_and(|n| !["=", "->", "overlay"].contains(n))
+                {
                     i += 1;
                     FieldType::Enum(toks[1].to_string())
                 } else {
@@ -261,7 +317,10 @@ impl Parser<'_> {
             }
             "ufixed" | "sfixed" => {
                 i += 1;
-                let parsed = toks.get(1).and_then(|f| f.split_once('.')).and_then(|(a, b)| Some((num(a)? as u32, num(b)? as u32)));
+                let parsed = toks
+                    .get(1)
+                    .and_then(|f| f.split_once('.'))
+                    .and_then(|(a, b)| Some((num(a)? as u32, num(b)? as u32)));
                 match parsed {
                     Some((a, b)) if toks[0] == "ufixed" => FieldType::UFixed(a, b),
                     Some((a, b)) => FieldType::SFixed(a, b),
@@ -281,8 +340,15 @@ impl Parser<'_> {
                             _ => return self.err(line, format!("bad array count `{cnt}`")),
                         }
                     };
-                    FieldType::Array { elem: elem.to_string(), count }
-                } else if other.chars().next().is_some_and(|c| c.is_ascii_uppercase() || c.is_ascii_digit()) {
+                    FieldType::Array {
+                        elem: elem.to_string(),
+                        count,
+                    }
+                } else if other
+                    .chars()
+                    .next()
+                    .is_some_and(|c| c.is_ascii_uppercase() || c.is_ascii_digit())
+                {
                     FieldType::Struct(other.to_string())
                 } else {
                     return self.err(line, format!("unknown type `{other}`"));
@@ -307,7 +373,9 @@ impl Parser<'_> {
                     let rest = toks[i + 1..].join(" ");
                     let (tgt, after) = match rest.find('[') {
                         Some(b) if !rest[..b].contains(' ') => match rest[b..].find(']') {
-                            Some(e) => (rest[..b + e + 1].to_string(), rest[b + e + 1..].to_string()),
+                            Some(e) => {
+                                (rest[..b + e + 1].to_string(), rest[b + e + 1..].to_string())
+                            }
                             None => (rest.clone(), String::new()),
                         },
                         _ => {
@@ -347,11 +415,27 @@ impl Parser<'_> {
                 None => (num(bits), num(bits)),
             };
             match (hi, lo) {
-                (Some(h), Some(l)) if h >= l && h < 4096 => (dw * 32 + l as u32, dw * 32 + h as u32),
-                _ => return self.err(line, format!("bad bit range `{bits}` (want hi:lo with hi >= lo)")),
+                (Some(h), Some(l)) if h >= l && h < 4096 => {
+                    (dw * 32 + l as u32, dw * 32 + h as u32)
+                }
+                _ => {
+                    return self.err(
+                        line,
+                        format!("bad bit range `{bits}` (want hi:lo with hi >= lo)"),
+                    );
+                }
             }
         };
-        let f = Field { name, start, end, ty, fixed, target, overlay, loc };
+        let f = Field {
+            name,
+            start,
+            end,
+            ty,
+            fixed,
+            target,
+            overlay,
+            loc,
+        };
         if let Open::Def(d) = &mut self.open {
             d.fields.push(f);
         }
@@ -382,13 +466,21 @@ impl Parser<'_> {
             self.err(line, "`->` needs a target");
             return None;
         }
-        Some(Target::Struct { name: name.to_string(), count })
+        Some(Target::Struct {
+            name: name.to_string(),
+            count,
+        })
     }
 }
 
 /// Parses one file's text into `spec`, returning the problems found.
 pub fn parse_into(spec: &mut Spec, file: &str, text: &str) -> Vec<SpecError> {
-    let mut p = Parser { file, spec, errors: vec![], open: Open::None };
+    let mut p = Parser {
+        file,
+        spec,
+        errors: vec![],
+        open: Open::None,
+    };
     for (i, raw) in text.lines().enumerate() {
         let line = i + 1;
         let code = match raw.find('#') {
@@ -419,7 +511,10 @@ pub fn parse_dir(dir: &Path) -> Result<(Spec, Vec<SpecError>), std::io::Error> {
     let mut errors = vec![];
     for f in files {
         let text = std::fs::read_to_string(&f)?;
-        let name = f.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let name = f
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
         errors.extend(parse_into(&mut spec, &name, &text));
     }
     Ok((spec, errors))

@@ -39,7 +39,12 @@ pub fn parse(source: &str) -> Option<SeedRef> {
                 if first == 0 || last < first {
                     return None;
                 }
-                return Some(SeedRef { seed: seed.to_string(), section, first, last });
+                return Some(SeedRef {
+                    seed: seed.to_string(),
+                    section,
+                    first,
+                    last,
+                });
             }
         }
     }
@@ -53,7 +58,10 @@ mod tests {
     #[test]
     fn parses_citation_forms() {
         let r = parse("seed 004 §3.2.1.2 L2862-3033").unwrap();
-        assert_eq!((r.seed.as_str(), r.section.as_str(), r.first, r.last), ("004", "3.2.1.2", 2862, 3033));
+        assert_eq!(
+            (r.seed.as_str(), r.section.as_str(), r.first, r.last),
+            ("004", "3.2.1.2", 2862, 3033)
+        );
         let r = parse("Mesa gen7.xml; seed 000 L10-20 (names)").unwrap();
         assert_eq!((r.first, r.last), (10, 20));
         assert!(parse("seed 004 §1.3 (table lost)").is_none());

@@ -45,7 +45,11 @@ fn strip_tags(line: &str) -> String {
             (true, '>') => {
                 in_tag = false;
                 let t = tag.to_ascii_lowercase();
-                if t.starts_with("/td") || t.starts_with("/th") || t.starts_with("/p") || t.starts_with("br") {
+                if t.starts_with("/td")
+                    || t.starts_with("/th")
+                    || t.starts_with("/p")
+                    || t.starts_with("br")
+                {
                     out.push('\t');
                 }
             }
@@ -53,7 +57,10 @@ fn strip_tags(line: &str) -> String {
             (false, c) => out.push(c),
         }
     }
-    out.replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">").replace("\\_", "_")
+    out.replace("&amp;", "&")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("\\_", "_")
 }
 
 fn parse_bits(s: &str) -> Option<(u32, u32)> {
@@ -62,7 +69,13 @@ fn parse_bits(s: &str) -> Option<(u32, u32)> {
         Some((h, l)) => (h, l),
         None => (s, s),
     };
-    if h.is_empty() || l.is_empty() || !h.chars().all(|c| c.is_ascii_digit()) || !l.chars().all(|c| c.is_ascii_digit()) || h.len() > 3 || l.len() > 3 {
+    if h.is_empty()
+        || l.is_empty()
+        || !h.chars().all(|c| c.is_ascii_digit())
+        || !l.chars().all(|c| c.is_ascii_digit())
+        || h.len() > 3
+        || l.len() > 3
+    {
         return None;
     }
     let (h, l) = (h.parse().ok()?, l.parse().ok()?);
@@ -80,7 +93,14 @@ fn parse_dw(s: &str) -> Option<u32> {
 
 fn clean_name(s: &str) -> Option<String> {
     let mut n = s.trim();
-    for cut in [" Project:", " Format:", " Default Value:", " Exists If:", "Project:", "Format:"] {
+    for cut in [
+        " Project:",
+        " Format:",
+        " Default Value:",
+        " Exists If:",
+        "Project:",
+        "Format:",
+    ] {
         if let Some(i) = n.find(cut) {
             if i > 0 {
                 n = n[..i].trim();
@@ -99,12 +119,30 @@ fn clean_name(s: &str) -> Option<String> {
         return None;
     }
     // Sentences and bare enum words are not rows.
-    const NOT_NAMES: &[&str] = &["Enable", "Disable", "Enabled", "Disabled", "Default Value", "Project", "Format", "Exists If", "Range", "Description", "Programming Notes", "Value", "Name", "Errata"];
+    const NOT_NAMES: &[&str] = &[
+        "Enable",
+        "Disable",
+        "Enabled",
+        "Disabled",
+        "Default Value",
+        "Project",
+        "Format",
+        "Exists If",
+        "Range",
+        "Description",
+        "Programming Notes",
+        "Value",
+        "Name",
+        "Errata",
+    ];
     if n.split_whitespace().count() > 8 || n.ends_with('.') || NOT_NAMES.contains(&n) {
         return None;
     }
     // Enum value rows: ALL_CAPS_WITH_UNDERSCORES names.
-    if n.contains('_') && !n.chars().any(|c| c.is_ascii_lowercase()) && !n.to_ascii_lowercase().starts_with("reserved") {
+    if n.contains('_')
+        && !n.chars().any(|c| c.is_ascii_lowercase())
+        && !n.to_ascii_lowercase().starts_with("reserved")
+    {
         return None;
     }
     let words: Vec<&str> = n.split_whitespace().take(12).collect();
@@ -116,9 +154,18 @@ pub fn extract(text: &str, first: usize, last: usize) -> Vec<SeedRow> {
     let mut rows: Vec<SeedRow> = vec![];
     let mut dw: u32 = 0;
     let mut prev_lo: Option<u32> = None; // within the current dword
-    for (i, raw) in text.lines().enumerate().skip(first.saturating_sub(1)).take(last + 1 - first.max(1)) {
+    for (i, raw) in text
+        .lines()
+        .enumerate()
+        .skip(first.saturating_sub(1))
+        .take(last + 1 - first.max(1))
+    {
         let line = strip_tags(raw);
-        let cells: Vec<&str> = line.split('\t').map(str::trim).filter(|c| !c.is_empty()).collect();
+        let cells: Vec<&str> = line
+            .split('\t')
+            .map(str::trim)
+            .filter(|c| !c.is_empty())
+            .collect();
         if cells.is_empty() {
             continue;
         }
@@ -141,7 +188,11 @@ pub fn extract(text: &str, first: usize, last: usize) -> Vec<SeedRow> {
         if cells.len() >= 3 {
             // `7:0⇥31:15⇥Name`: the previous dword's last row merged into this one's
             // (INDEX.md §3.1, 3DSTATE_SF): the second cell is this row's bits.
-            if let (Some(_), Some(b), Some(n)) = (parse_bits(cells[0]), parse_bits(cells[1]), clean_name(cells[2])) {
+            if let (Some(_), Some(b), Some(n)) = (
+                parse_bits(cells[0]),
+                parse_bits(cells[1]),
+                clean_name(cells[2]),
+            ) {
                 if bits.is_none() {
                     bits = Some(b);
                     name = Some(n);
@@ -174,30 +225,50 @@ pub fn extract(text: &str, first: usize, last: usize) -> Vec<SeedRow> {
                 }
             }
         }
-        let (Some((hi, lo)), Some(name)) = (bits, name) else { continue };
+        let (Some((hi, lo)), Some(name)) = (bits, name) else {
+            continue;
+        };
         // Contiguity.
         let (hi_w, lo_w) = (hi % 32, lo % 32);
         let wide = hi >= 32; // `3..4 63:32` style rows carry absolute-in-label bits
         let accept_dw = match (label, prev_lo) {
-            (Some(d), _) if (d > dw || (d == dw && prev_lo.is_none())) && (hi_w == 31 || wide) => Some(d),
+            (Some(d), _) if (d > dw || (d == dw && prev_lo.is_none())) && (hi_w == 31 || wide) => {
+                Some(d)
+            }
             (Some(d), Some(p)) if d == dw && hi < p => Some(d),
             // The table's first row: descriptor tables start below bit 31.
             (None, None) => Some(dw),
             (None, Some(p)) if hi < p => Some(dw),
-            (None, Some(p)) if hi == p.saturating_sub(0) && rows.last().is_some_and(|r| r.hi % 32 == hi_w && r.lo % 32 == lo_w) => Some(dw),
+            (None, Some(p))
+                if hi == p.saturating_sub(0)
+                    && rows
+                        .last()
+                        .is_some_and(|r| r.hi % 32 == hi_w && r.lo % 32 == lo_w) =>
+            {
+                Some(dw)
+            }
             (None, Some(p)) if hi >= p && (hi == 31 || wide) => Some(dw + 1),
             _ => None,
         };
         let Some(d) = accept_dw else { continue };
 
         dw = d;
-        let (alo, ahi) = if wide { (d * 32 + lo, d * 32 + hi) } else { (d * 32 + lo_w, d * 32 + hi_w) };
+        let (alo, ahi) = if wide {
+            (d * 32 + lo, d * 32 + hi)
+        } else {
+            (d * 32 + lo_w, d * 32 + hi_w)
+        };
         prev_lo = Some(if wide { lo % 32 } else { lo_w });
         if wide {
             dw = d + hi / 32;
             prev_lo = Some(lo % 32).filter(|_| lo / 32 == hi / 32).or(Some(0));
         }
-        rows.push(SeedRow { line: i + 1, lo: alo, hi: ahi, name });
+        rows.push(SeedRow {
+            line: i + 1,
+            lo: alo,
+            hi: ahi,
+            name,
+        });
     }
     rows
 }
@@ -218,8 +289,17 @@ pub struct Leaf {
 /// Flattens `def` into leaves (and the composite fields themselves).
 pub fn leaves(spec: &Spec, def: &Def, base: u32, prefix: &str, out: &mut Vec<Leaf>) {
     for f in &def.fields {
-        let name = if prefix.is_empty() { f.name.clone() } else { format!("{prefix}.{}", f.name) };
-        out.push(Leaf { name: name.clone(), lo: base + f.start, hi: base + f.end, mbz: f.ty == FieldType::Mbz });
+        let name = if prefix.is_empty() {
+            f.name.clone()
+        } else {
+            format!("{prefix}.{}", f.name)
+        };
+        out.push(Leaf {
+            name: name.clone(),
+            lo: base + f.start,
+            hi: base + f.end,
+            mbz: f.ty == FieldType::Mbz,
+        });
         match &f.ty {
             FieldType::Struct(s) => {
                 if let Some(sd) = spec.defs.get(s) {
@@ -229,7 +309,13 @@ pub fn leaves(spec: &Spec, def: &Def, base: u32, prefix: &str, out: &mut Vec<Lea
             FieldType::Array { elem, count } => {
                 if let Some(sd) = spec.defs.get(elem) {
                     for i in 0..count.unwrap_or(1) {
-                        leaves(spec, sd, base + f.start + i * sd.dwords * 32, &format!("{name}[{i}]"), out);
+                        leaves(
+                            spec,
+                            sd,
+                            base + f.start + i * sd.dwords * 32,
+                            &format!("{name}[{i}]"),
+                            out,
+                        );
                     }
                 }
             }
@@ -256,15 +342,41 @@ pub fn compare(rows: &[SeedRow], leaves: &[Leaf]) -> Vec<(SeedRow, Verdict)> {
             if let Some(l) = leaves.iter().find(|l| l.lo == r.lo && l.hi == r.hi) {
                 return (r.clone(), Verdict::Match(l.name.clone()));
             }
-            let overlapping: Vec<&Leaf> = leaves.iter().filter(|l| l.lo <= r.hi && r.lo <= l.hi).collect();
+            let overlapping: Vec<&Leaf> = leaves
+                .iter()
+                .filter(|l| l.lo <= r.hi && r.lo <= l.hi)
+                .collect();
             // Composite fields (nested structs) overlap everything inside them; only leaves
             // that are not containers of other overlapping leaves count.
-            let real: Vec<&&Leaf> = overlapping.iter().filter(|l| !overlapping.iter().any(|m| !std::ptr::eq(**l, *m) && m.name.starts_with(&format!("{}.", l.name)) || m.name.starts_with(&format!("{}[", l.name)))).collect();
+            let real: Vec<&&Leaf> = overlapping
+                .iter()
+                .filter(|l| {
+                    !overlapping.iter().any(|m| {
+                        !std::ptr::eq(**l, *m) && m.name.starts_with(&format!("{}.", l.name))
+                            || m.name.starts_with(&format!("{}[", l.name))
+                    })
+                })
+                .collect();
             if r.reserved() && real.iter().all(|l| l.mbz) {
                 return (r.clone(), Verdict::ReservedAgrees);
             }
-            let desc: Vec<String> = real.iter().map(|l| format!("{} (dw{} {}:{})", l.name, l.lo / 32, l.hi - l.lo / 32 * 32, l.lo % 32)).collect();
-            let desc = if desc.is_empty() { "nothing (reserved)".to_string() } else { desc.join(", ") };
+            let desc: Vec<String> = real
+                .iter()
+                .map(|l| {
+                    format!(
+                        "{} (dw{} {}:{})",
+                        l.name,
+                        l.lo / 32,
+                        l.hi - l.lo / 32 * 32,
+                        l.lo % 32
+                    )
+                })
+                .collect();
+            let desc = if desc.is_empty() {
+                "nothing (reserved)".to_string()
+            } else {
+                desc.join(", ")
+            };
             (r.clone(), Verdict::Mismatch(desc))
         })
         .collect()
@@ -278,8 +390,19 @@ mod tests {
     fn reads_the_row_forms_of_index_md() {
         let text = "3DSTATE_X\nDWord\tBit\tDescription\n0\t31:29\tCommand Type\n\t\tDefault Value:\t3h GFXPIPE\n\t28:27\tCommand SubType\nValue\tName\n0h\tFOO_BAR\n26:24 3D Command Opcode\n\t<p>23:16 Sub Opcode</p>\n1\t31:6\tKernel Start Pointer\n\t5:0\tReserved\n";
         let rows = extract(text, 1, 11);
-        let got: Vec<(u32, u32, &str)> = rows.iter().map(|r| (r.hi, r.lo, r.name.as_str())).collect();
-        assert_eq!(got, vec![(31, 29, "Command Type"), (28, 27, "Command SubType"), (26, 24, "3D Command Opcode"), (23, 16, "Sub Opcode"), (63, 38, "Kernel Start Pointer"), (37, 32, "Reserved")]);
+        let got: Vec<(u32, u32, &str)> =
+            rows.iter().map(|r| (r.hi, r.lo, r.name.as_str())).collect();
+        assert_eq!(
+            got,
+            vec![
+                (31, 29, "Command Type"),
+                (28, 27, "Command SubType"),
+                (26, 24, "3D Command Opcode"),
+                (23, 16, "Sub Opcode"),
+                (63, 38, "Kernel Start Pointer"),
+                (37, 32, "Reserved")
+            ]
+        );
     }
 
     #[test]
@@ -343,12 +466,20 @@ pub fn parse_exceptions(text: &str) -> Vec<Exception> {
 
 /// Compares every definition that cites a seed line range with that range.
 /// `seed_text` maps a seed number ("004") to its text.
-pub fn check_spec(spec: &Spec, seed_text: &dyn Fn(&str) -> Option<String>, exceptions: &[Exception]) -> Vec<DefReport> {
+pub fn check_spec(
+    spec: &Spec,
+    seed_text: &dyn Fn(&str) -> Option<String>,
+    exceptions: &[Exception],
+) -> Vec<DefReport> {
     let mut out = vec![];
     let mut cache: std::collections::BTreeMap<String, Option<String>> = Default::default();
     for def in spec.defs.values() {
-        let Some(r) = crate::seedref::parse(&def.source) else { continue };
-        let text = cache.entry(r.seed.clone()).or_insert_with(|| seed_text(&r.seed));
+        let Some(r) = crate::seedref::parse(&def.source) else {
+            continue;
+        };
+        let text = cache
+            .entry(r.seed.clone())
+            .or_insert_with(|| seed_text(&r.seed));
         let Some(text) = text else { continue };
         let rows = extract(text, r.first, r.last);
         let mut lv = vec![];
@@ -370,14 +501,20 @@ pub fn check_spec(spec: &Spec, seed_text: &dyn Fn(&str) -> Option<String>, excep
             match v {
                 Verdict::Match(_) => rep.matched += 1,
                 Verdict::ReservedAgrees => rep.reserved += 1,
-                Verdict::Mismatch(m) => match exceptions.iter().find(|e| e.def == def.name && e.line == row.line) {
+                Verdict::Mismatch(m) => match exceptions
+                    .iter()
+                    .find(|e| e.def == def.name && e.line == row.line)
+                {
                     Some(e) => rep.excused.push((row, e.reason.clone())),
                     None => rep.mismatches.push((row, m)),
                 },
             }
         }
         for l in lv.iter().filter(|l| !l.mbz) {
-            let composite = lv.iter().any(|m| m.name.starts_with(&format!("{}.", l.name)) || m.name.starts_with(&format!("{}[", l.name)));
+            let composite = lv.iter().any(|m| {
+                m.name.starts_with(&format!("{}.", l.name))
+                    || m.name.starts_with(&format!("{}[", l.name))
+            });
             if composite {
                 continue;
             }
@@ -418,10 +555,24 @@ pub fn report(reports: &[DefReport]) -> String {
             r.fields
         );
         for (row, m) in &r.mismatches {
-            let _ = writeln!(s, "    DIFFERS seed L{}: dw{} {}:{} `{}` — spec has {m}", row.line, row.lo / 32, row.hi - row.lo / 32 * 32, row.lo % 32, row.name);
+            let _ = writeln!(
+                s,
+                "    DIFFERS seed L{}: dw{} {}:{} `{}` — spec has {m}",
+                row.line,
+                row.lo / 32,
+                row.hi - row.lo / 32 * 32,
+                row.lo % 32,
+                row.name
+            );
         }
     }
-    let pct = |a: usize, b: usize| if b == 0 { 0.0 } else { 100.0 * a as f64 / b as f64 };
+    let pct = |a: usize, b: usize| {
+        if b == 0 {
+            0.0
+        } else {
+            100.0 * a as f64 / b as f64
+        }
+    };
     let _ = writeln!(
         s,
         "TOTAL: {} definitions cite seed tables; {rows} seed rows read, {ok} agree ({:.1}%), {exc} excused, {bad} differ; {conf}/{fields} spec fields ({:.1}%) confirmed by a seed row",

@@ -16,7 +16,11 @@ pub fn get(dw: &[u32], start: u32, end: u32) -> u64 {
         let off = bit % 32;
         let take = (32 - off).min(end - bit + 1);
         let w = dw.get(word).copied().unwrap_or(0) as u64;
-        let mask = if take == 64 { u64::MAX } else { (1u64 << take) - 1 };
+        let mask = if take == 64 {
+            u64::MAX
+        } else {
+            (1u64 << take) - 1
+        };
         v |= ((w >> off) & mask) << (bit - start);
         bit += take;
     }
@@ -51,20 +55,48 @@ fn width_max(start: u32, end: u32) -> u64 {
 }
 
 /// Writes an unsigned value, failing if it does not fit.
-pub fn put(dw: &mut [u32], start: u32, end: u32, value: u64, def: &'static str, field: &'static str) -> Result<(), PackError> {
+pub fn put(
+    dw: &mut [u32],
+    start: u32,
+    end: u32,
+    value: u64,
+    def: &'static str,
+    field: &'static str,
+) -> Result<(), PackError> {
     if value > width_max(start, end) {
-        return Err(PackError::TooWide { def, field, value: value as i128, bits: end - start + 1 });
+        return Err(PackError::TooWide {
+            def,
+            field,
+            value: value as i128,
+            bits: end - start + 1,
+        });
     }
     set(dw, start, end, value);
     Ok(())
 }
 
 /// Writes a two's complement value, failing if it does not fit.
-pub fn put_signed(dw: &mut [u32], start: u32, end: u32, value: i64, def: &'static str, field: &'static str) -> Result<(), PackError> {
+pub fn put_signed(
+    dw: &mut [u32],
+    start: u32,
+    end: u32,
+    value: i64,
+    def: &'static str,
+    field: &'static str,
+) -> Result<(), PackError> {
     let w = end - start + 1;
-    let (lo, hi) = if w >= 64 { (i64::MIN, i64::MAX) } else { (-(1i64 << (w - 1)), (1i64 << (w - 1)) - 1) };
+    let (lo, hi) = if w >= 64 {
+        (i64::MIN, i64::MAX)
+    } else {
+        (-(1i64 << (w - 1)), (1i64 << (w - 1)) - 1)
+    };
     if value < lo || value > hi {
-        return Err(PackError::TooWide { def, field, value: value as i128, bits: w });
+        return Err(PackError::TooWide {
+            def,
+            field,
+            value: value as i128,
+            bits: w,
+        });
     }
     set(dw, start, end, value as u64);
     Ok(())
@@ -72,26 +104,56 @@ pub fn put_signed(dw: &mut [u32], start: u32, end: u32, value: i64, def: &'stati
 
 /// Writes an address or offset whose bits `lo..` are stored in place: the low `lo` bits
 /// of `value` must be zero.
-pub fn put_aligned(dw: &mut [u32], start: u32, end: u32, lo: u32, value: u64, def: &'static str, field: &'static str) -> Result<(), PackError> {
+pub fn put_aligned(
+    dw: &mut [u32],
+    start: u32,
+    end: u32,
+    lo: u32,
+    value: u64,
+    def: &'static str,
+    field: &'static str,
+) -> Result<(), PackError> {
     if lo > 0 && value & ((1u64 << lo) - 1) != 0 {
-        return Err(PackError::Misaligned { def, field, value, align: 1u64 << lo });
+        return Err(PackError::Misaligned {
+            def,
+            field,
+            value,
+            align: 1u64 << lo,
+        });
     }
     put(dw, start, end, value >> lo, def, field)
 }
 
 /// Writes a fixed-point value with `frac` fraction bits; it must be exactly representable.
-#[expect(clippy::too_many_arguments, reason = "generated call sites pass the field's whole description")]
-pub fn put_fixed(dw: &mut [u32], start: u32, end: u32, frac: u32, signed: bool, value: f64, def: &'static str, field: &'static str) -> Result<(), PackError> {
+#[expect(
+    clippy::too_many_arguments,
+    reason = "generated call sites pass the field's whole description"
+)]
+pub fn put_fixed(
+    dw: &mut [u32],
+    start: u32,
+    end: u32,
+    frac: u32,
+    signed: bool,
+    value: f64,
+    def: &'static str,
+    field: &'static str,
+) -> Result<(), PackError> {
     let scaled = value * (1u64 << frac) as f64;
     if !scaled.is_finite() || scaled.fract() != 0.0 {
         return Err(PackError::NotRepresentable { def, field, value });
     }
     if signed {
-        put_signed(dw, start, end, scaled as i64, def, field).map_err(|_| PackError::NotRepresentable { def, field, value })
+        put_signed(dw, start, end, scaled as i64, def, field)
+            .map_err(|_| PackError::NotRepresentable { def, field, value })
     } else if scaled < 0.0 {
         Err(PackError::NotRepresentable { def, field, value })
     } else {
-        put(dw, start, end, scaled as u64, def, field).map_err(|_| PackError::NotRepresentable { def, field, value })
+        put(dw, start, end, scaled as u64, def, field).map_err(|_| PackError::NotRepresentable {
+            def,
+            field,
+            value,
+        })
     }
 }
 
@@ -101,7 +163,12 @@ pub fn extract(dw: &[u32], start: u32, end: u32, dwords: usize) -> Vec<u32> {
     let mut bit = start;
     while bit <= end {
         let take = (end - bit + 1).min(32);
-        set(&mut out, bit - start, bit - start + take - 1, get(dw, bit, bit + take - 1));
+        set(
+            &mut out,
+            bit - start,
+            bit - start + take - 1,
+            get(dw, bit, bit + take - 1),
+        );
         bit += take;
     }
     out.truncate(dwords.max(1));
@@ -110,23 +177,45 @@ pub fn extract(dw: &[u32], start: u32, end: u32, dwords: usize) -> Vec<u32> {
 
 /// Inserts a packed nested structure into bits `start..=end`; bits of `src` beyond the
 /// field's width must be zero.
-pub fn insert(dw: &mut [u32], start: u32, end: u32, src: &[u32], def: &'static str, field: &'static str) -> Result<(), PackError> {
+pub fn insert(
+    dw: &mut [u32],
+    start: u32,
+    end: u32,
+    src: &[u32],
+    def: &'static str,
+    field: &'static str,
+) -> Result<(), PackError> {
     let width = end - start + 1;
     let total = src.len() as u32 * 32;
     if total > width && get(src, width, total - 1) != 0 {
-        return Err(PackError::TooWide { def, field, value: get(src, width, (total - 1).min(width + 63)) as i128, bits: width });
+        return Err(PackError::TooWide {
+            def,
+            field,
+            value: get(src, width, (total - 1).min(width + 63)) as i128,
+            bits: width,
+        });
     }
     let mut bit = 0;
     while bit < width {
         let take = (width - bit).min(32);
-        set(dw, start + bit, start + bit + take - 1, get(src, bit, bit + take - 1));
+        set(
+            dw,
+            start + bit,
+            start + bit + take - 1,
+            get(src, bit, bit + take - 1),
+        );
         bit += take;
     }
     Ok(())
 }
 
 /// Unpacks `N` consecutive structs of `elem` dwords starting at dword `at`.
-pub fn unpack_array<T: Default, const N: usize>(dw: &[u32], at: usize, elem: usize, f: fn(&[u32]) -> Result<T, UnpackError>) -> Result<[T; N], UnpackError> {
+pub fn unpack_array<T: Default, const N: usize>(
+    dw: &[u32],
+    at: usize,
+    elem: usize,
+    f: fn(&[u32]) -> Result<T, UnpackError>,
+) -> Result<[T; N], UnpackError> {
     let mut out: [T; N] = std::array::from_fn(|_| T::default());
     for (i, slot) in out.iter_mut().enumerate() {
         let s = at + i * elem;
@@ -136,10 +225,22 @@ pub fn unpack_array<T: Default, const N: usize>(dw: &[u32], at: usize, elem: usi
 }
 
 /// Unpacks the open array that fills a command from dword `at` to its end.
-pub fn unpack_tail<T>(def: &'static str, field: &'static str, dw: &[u32], at: usize, elem: usize, f: fn(&[u32]) -> Result<T, UnpackError>) -> Result<Vec<T>, UnpackError> {
+pub fn unpack_tail<T>(
+    def: &'static str,
+    field: &'static str,
+    dw: &[u32],
+    at: usize,
+    elem: usize,
+    f: fn(&[u32]) -> Result<T, UnpackError>,
+) -> Result<Vec<T>, UnpackError> {
     let rest = dw.get(at..).unwrap_or(&[]);
     if rest.len() % elem != 0 {
-        return Err(UnpackError::Ragged { def, field, elem_dwords: elem, have: rest.len() });
+        return Err(UnpackError::Ragged {
+            def,
+            field,
+            elem_dwords: elem,
+            have: rest.len(),
+        });
     }
     rest.chunks(elem).map(f).collect()
 }

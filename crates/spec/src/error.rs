@@ -40,7 +40,9 @@ pub enum UnpackError {
         have: usize,
     },
     /// An open array does not hold a whole number of elements.
-    #[error("{def}: `{field}` has {have} dwords, not a multiple of its {elem_dwords}-dword elements")]
+    #[error(
+        "{def}: `{field}` has {have} dwords, not a multiple of its {elem_dwords}-dword elements"
+    )]
     Ragged {
         /// Definition.
         def: &'static str,

@@ -29,10 +29,17 @@ pub use table::{Def, Field, Generation, Ty};
 
 /// Ivy Bridge (Gen7): seed 004 (3D pipeline), seed 000 (shared functions), and public
 /// sources for what the seeds lack.
-#[allow(missing_docs, reason = "generated code carries the manual's names, documented at their spec definitions")]
+#[allow(
+    missing_docs,
+    reason = "generated code carries the manual's names, documented at their spec definitions"
+)]
 pub mod gen7 {
     include!(concat!(env!("OUT_DIR"), "/gen7.rs"));
 
     /// The Gen7 tables.
-    pub static GENERATION: crate::table::Generation = crate::table::Generation { name: "gen7", defs: DEFS, enums: ENUMS };
+    pub static GENERATION: crate::table::Generation = crate::table::Generation {
+        name: "gen7",
+        defs: DEFS,
+        enums: ENUMS,
+    };
 }

@@ -50,18 +50,35 @@ pub fn describe(generation: &Generation, def: &Def, dw: &[u32]) -> Vec<Line> {
     out
 }
 
-fn walk(generation: &Generation, def: &Def, dw: &[u32], base_dword: usize, depth: usize, out: &mut Vec<Line>) {
+fn walk(
+    generation: &Generation,
+    def: &Def,
+    dw: &[u32],
+    base_dword: usize,
+    depth: usize,
+    out: &mut Vec<Line>,
+) {
     for f in def.fields {
         let dword = base_dword + (f.start / 32) as usize;
         match f.ty {
             Ty::Struct(s) => {
-                let Some(nested) = generation.def(s) else { continue };
-                out.push(Line { depth, dword, name: f.name.to_string(), value: String::new(), warning: false });
+                let Some(nested) = generation.def(s) else {
+                    continue;
+                };
+                out.push(Line {
+                    depth,
+                    dword,
+                    name: f.name.to_string(),
+                    value: String::new(),
+                    warning: false,
+                });
                 let sub = bits::extract(dw, f.start, f.end, nested.dwords as usize);
                 walk(generation, nested, &sub, dword, depth + 1, out);
             }
             Ty::Array { elem, count } => {
-                let Some(nested) = generation.def(elem) else { continue };
+                let Some(nested) = generation.def(elem) else {
+                    continue;
+                };
                 let size = nested.dwords as usize;
                 let first = (f.start / 32) as usize;
                 let n = match count {
@@ -70,15 +87,29 @@ fn walk(generation: &Generation, def: &Def, dw: &[u32], base_dword: usize, depth
                 };
                 for i in 0..n {
                     let at = first + i * size;
-                    let Some(sub) = dw.get(at..at + size) else { break };
-                    out.push(Line { depth, dword: base_dword + at, name: format!("{}[{i}]", f.name), value: String::new(), warning: false });
+                    let Some(sub) = dw.get(at..at + size) else {
+                        break;
+                    };
+                    out.push(Line {
+                        depth,
+                        dword: base_dword + at,
+                        name: format!("{}[{i}]", f.name),
+                        value: String::new(),
+                        warning: false,
+                    });
                     walk(generation, nested, sub, base_dword + at, depth + 1, out);
                 }
             }
             Ty::Mbz => {
                 let raw = f.raw(dw);
                 if raw != 0 {
-                    out.push(Line { depth, dword, name: f.name.to_string(), value: format!("{raw:#x} (must be zero)"), warning: true });
+                    out.push(Line {
+                        depth,
+                        dword,
+                        name: f.name.to_string(),
+                        value: format!("{raw:#x} (must be zero)"),
+                        warning: true,
+                    });
                 }
             }
             _ => {
@@ -91,7 +122,13 @@ fn walk(generation: &Generation, def: &Def, dw: &[u32], base_dword: usize, depth
                         warning = true;
                     }
                 }
-                out.push(Line { depth, dword, name: f.name.to_string(), value: v, warning });
+                out.push(Line {
+                    depth,
+                    dword,
+                    name: f.name.to_string(),
+                    value: v,
+                    warning,
+                });
             }
         }
     }

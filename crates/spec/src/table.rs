@@ -13,7 +13,10 @@ pub struct EnumInfo {
 impl EnumInfo {
     /// The name of `value`, if the manual gives one.
     pub fn name_of(&self, value: u64) -> Option<&'static str> {
-        self.values.iter().find(|(v, _)| *v == value).map(|(_, n)| *n)
+        self.values
+            .iter()
+            .find(|(v, _)| *v == value)
+            .map(|(_, n)| *n)
     }
 }
 
@@ -178,12 +181,16 @@ pub struct Def {
 impl Def {
     /// Whether `dw0` is this command's header.
     pub fn matches(&self, dw0: u32) -> bool {
-        matches!(self.kind, DefKind::Command { .. }) && self.opcode_mask != 0 && dw0 & self.opcode_mask == self.opcode_value
+        matches!(self.kind, DefKind::Command { .. })
+            && self.opcode_mask != 0
+            && dw0 & self.opcode_mask == self.opcode_value
     }
 
     /// The command's length in dwords as dword 0 declares it (None if not a command).
     pub fn length(&self, dw0: u32) -> Option<usize> {
-        let DefKind::Command { bias, .. } = self.kind else { return None };
+        let DefKind::Command { bias, .. } = self.kind else {
+            return None;
+        };
         match self.fields.iter().find(|f| matches!(f.ty, Ty::Length)) {
             Some(f) if f.end < 32 => Some(f.raw(&[dw0]) as usize + bias as usize),
             _ => Some(self.dwords as usize),
@@ -210,17 +217,27 @@ pub struct Generation {
 impl Generation {
     /// Looks a definition up by its manual name.
     pub fn def(&self, name: &str) -> Option<&'static Def> {
-        self.defs.binary_search_by(|d| d.name.cmp(name)).ok().map(|i| self.defs[i])
+        self.defs
+            .binary_search_by(|d| d.name.cmp(name))
+            .ok()
+            .map(|i| self.defs[i])
     }
 
     /// The command whose opcode `dw0` carries. Where several match (a generic header and a
     /// specific one), the one with the most opcode bits wins.
     pub fn identify(&self, dw0: u32) -> Option<&'static Def> {
-        self.defs.iter().filter(|d| d.matches(dw0)).max_by_key(|d| d.opcode_mask.count_ones()).copied()
+        self.defs
+            .iter()
+            .filter(|d| d.matches(dw0))
+            .max_by_key(|d| d.opcode_mask.count_ones())
+            .copied()
     }
 
     /// The register at MMIO offset `offset`.
     pub fn register(&self, offset: u32) -> Option<&'static Def> {
-        self.defs.iter().find(|d| d.kind == DefKind::Register { offset }).copied()
+        self.defs
+            .iter()
+            .find(|d| d.kind == DefKind::Register { offset })
+            .copied()
     }
 }

@@ -14,7 +14,10 @@ fn command_headers() {
     // Seed 004 §2.5.1 3DPRIMITIVE: 3h, 3h, Opcode 3h, Sub Opcode 0, length 5 (7 dwords).
     assert_eq!(ThreeDPrimitive::default().pack().unwrap()[0], 0x7b00_0005);
     // MI_BATCH_BUFFER_END: MI opcode 0Ah in 28:23 (IVB PRM Vol1 Part3) = 0x05000000.
-    assert_eq!(MiBatchBufferEnd::default().pack().unwrap(), vec![0x0500_0000]);
+    assert_eq!(
+        MiBatchBufferEnd::default().pack().unwrap(),
+        vec![0x0500_0000]
+    );
     // STATE_BASE_ADDRESS: 3h, SubType 0, Opcode 1, Sub Opcode 1, length 8 (10 dwords).
     assert_eq!(StateBaseAddress::default().pack().unwrap()[0], 0x6101_0008);
     // PIPELINE_SELECT 3D: 3h, SubType 1, Opcode 1, Sub Opcode 4, selection 0: 0x69040000.
@@ -26,14 +29,28 @@ fn command_headers() {
 #[test]
 fn variable_length_commands_compute_their_length() {
     // MI_LOAD_REGISTER_IMM (opcode 22h: 0x11000000) with one pair: 3 dwords, length 1.
-    let lri = MiLoadRegisterImm { registers: vec![MiLoadRegisterImmPair { register_offset: 0x2358, data_dword: 7 }], ..Default::default() };
+    let lri = MiLoadRegisterImm {
+        registers: vec![MiLoadRegisterImmPair {
+            register_offset: 0x2358,
+            data_dword: 7,
+        }],
+        ..Default::default()
+    };
     assert_eq!(lri.pack().unwrap(), vec![0x1100_0001, 0x2358, 7]);
     // Two vertex buffers: 1 + 2*4 dwords, DWord Length 7; Sub Opcode 08h.
-    let vb = ThreeDStateVertexBuffers { vertex_buffer_state: vec![VertexBufferState::default(), VertexBufferState::default()] };
+    let vb = ThreeDStateVertexBuffers {
+        vertex_buffer_state: vec![VertexBufferState::default(), VertexBufferState::default()],
+    };
     let dw = vb.pack().unwrap();
     assert_eq!((dw.len(), dw[0]), (9, 0x7808_0007));
     // And it unpacks back to two buffers.
-    assert_eq!(ThreeDStateVertexBuffers::unpack(&dw).unwrap().vertex_buffer_state.len(), 2);
+    assert_eq!(
+        ThreeDStateVertexBuffers::unpack(&dw)
+            .unwrap()
+            .vertex_buffer_state
+            .len(),
+        2
+    );
 }
 
 #[test]
@@ -74,18 +91,36 @@ fn state_structures() {
 #[test]
 fn values_that_do_not_fit_are_errors() {
     // Kernel Start Pointer is bits 31:6: a 64-byte aligned offset.
-    let vs = ThreeDStateVs { kernel_start_pointer: 0x41, ..Default::default() };
-    assert!(matches!(vs.pack(), Err(gtsim_spec::PackError::Misaligned { align: 64, .. })));
+    let vs = ThreeDStateVs {
+        kernel_start_pointer: 0x41,
+        ..Default::default()
+    };
+    assert!(matches!(
+        vs.pack(),
+        Err(gtsim_spec::PackError::Misaligned { align: 64, .. })
+    ));
     // A 3-bit enum field cannot hold 8.
-    let e = BlendStateEntry { color_blend_function: ThreeDColorBufferBlendFunction(8), ..Default::default() };
-    assert!(matches!(e.pack(), Err(gtsim_spec::PackError::TooWide { bits: 3, .. })));
+    let e = BlendStateEntry {
+        color_blend_function: ThreeDColorBufferBlendFunction(8),
+        ..Default::default()
+    };
+    assert!(matches!(
+        e.pack(),
+        Err(gtsim_spec::PackError::TooWide { bits: 3, .. })
+    ));
 }
 
 #[test]
 fn unpack_rejects_a_wrong_opcode_and_a_wrong_length() {
     // 3DSTATE_GS's header decoded as 3DSTATE_VS: Sub Opcode 11h instead of 10h.
-    assert!(matches!(ThreeDStateVs::unpack(&[0x7811_0004, 0, 0, 0, 0, 0]), Err(gtsim_spec::UnpackError::Mismatch { .. })));
-    assert!(matches!(ThreeDStateVs::unpack(&[0x7810_0004, 0, 0]), Err(gtsim_spec::UnpackError::Short { .. })));
+    assert!(matches!(
+        ThreeDStateVs::unpack(&[0x7811_0004, 0, 0, 0, 0, 0]),
+        Err(gtsim_spec::UnpackError::Mismatch { .. })
+    ));
+    assert!(matches!(
+        ThreeDStateVs::unpack(&[0x7810_0004, 0, 0]),
+        Err(gtsim_spec::UnpackError::Short { .. })
+    ));
 }
 
 #[test]

@@ -14,7 +14,14 @@ use proptest::test_runner::{Config, TestRunner};
 
 /// Marks in `mask` the bits of `def` (placed at bit `base`) that carry data, and records
 /// the fixed values to write.
-fn layout(generation: &Generation, def: &Def, base: u32, len_dwords: usize, mask: &mut [u32], fixed: &mut Vec<(u32, u32, u64)>) {
+fn layout(
+    generation: &Generation,
+    def: &Def,
+    base: u32,
+    len_dwords: usize,
+    mask: &mut [u32],
+    fixed: &mut Vec<(u32, u32, u64)>,
+) {
     for f in def.fields {
         let (s, e) = (base + f.start, base + f.end);
         if let Some(v) = f.fixed {
@@ -23,7 +30,14 @@ fn layout(generation: &Generation, def: &Def, base: u32, len_dwords: usize, mask
         }
         match f.ty {
             Ty::Mbz | Ty::Length => {}
-            Ty::Struct(n) => layout(generation, generation.def(n).expect("nested def"), s, len_dwords, mask, fixed),
+            Ty::Struct(n) => layout(
+                generation,
+                generation.def(n).expect("nested def"),
+                s,
+                len_dwords,
+                mask,
+                fixed,
+            ),
             Ty::Array { elem, count } => {
                 let ed = generation.def(elem).expect("element def");
                 let n = match count {
@@ -31,14 +45,25 @@ fn layout(generation: &Generation, def: &Def, base: u32, len_dwords: usize, mask
                     None => (len_dwords - (s / 32) as usize) / ed.dwords as usize,
                 };
                 for i in 0..n {
-                    layout(generation, ed, s + (i as u32) * ed.dwords * 32, len_dwords, mask, fixed);
+                    layout(
+                        generation,
+                        ed,
+                        s + (i as u32) * ed.dwords * 32,
+                        len_dwords,
+                        mask,
+                        fixed,
+                    );
                 }
             }
             _ => {
                 let mut b = s;
                 while b <= e {
                     let take = (e - b + 1).min(32 - b % 32);
-                    let m = if take == 32 { u32::MAX } else { ((1u32 << take) - 1) << (b % 32) };
+                    let m = if take == 32 {
+                        u32::MAX
+                    } else {
+                        ((1u32 << take) - 1) << (b % 32)
+                    };
                     if let Some(w) = mask.get_mut((b / 32) as usize) {
                         *w |= m;
                     }
@@ -54,13 +79,23 @@ fn layout(generation: &Generation, def: &Def, base: u32, len_dwords: usize, mask
 /// length up to its last optional field.
 fn lengths(generation: &Generation, def: &Def) -> Vec<usize> {
     let open = def.fields.iter().find_map(|f| match f.ty {
-        Ty::Array { elem, count: None } => Some((f.start / 32, generation.def(elem).expect("element").dwords)),
+        Ty::Array { elem, count: None } => {
+            Some((f.start / 32, generation.def(elem).expect("element").dwords))
+        }
         _ => None,
     });
     match (def.kind, open) {
-        (_, Some((at, size))) => (0..=3).map(|k| (at + k * size) as usize).filter(|&n| n >= def.dwords as usize).collect(),
+        (_, Some((at, size))) => (0..=3)
+            .map(|k| (at + k * size) as usize)
+            .filter(|&n| n >= def.dwords as usize)
+            .collect(),
         (DefKind::Command { variable: true, .. }, None) => {
-            let extent = def.fields.iter().map(|f| f.end / 32 + 1).max().unwrap_or(def.dwords) as usize;
+            let extent = def
+                .fields
+                .iter()
+                .map(|f| f.end / 32 + 1)
+                .max()
+                .unwrap_or(def.dwords) as usize;
             (def.dwords as usize..=extent.max(def.dwords as usize)).collect()
         }
         _ => vec![def.dwords as usize],
@@ -77,8 +112,17 @@ fn canonical(generation: &Generation, def: &Def, random: &[u32]) -> Vec<u32> {
         bits::set(&mut dw, s, e, v);
     }
     if let DefKind::Command { bias, .. } = def.kind {
-        if let Some(f) = def.fields.iter().find(|f| matches!(f.ty, Ty::Length) && f.fixed.is_none()) {
-            bits::set(&mut dw, f.start, f.end, (n as u64).wrapping_sub(bias as u64));
+        if let Some(f) = def
+            .fields
+            .iter()
+            .find(|f| matches!(f.ty, Ty::Length) && f.fixed.is_none())
+        {
+            bits::set(
+                &mut dw,
+                f.start,
+                f.end,
+                (n as u64).wrapping_sub(bias as u64),
+            );
         }
     }
     dw
@@ -89,14 +133,22 @@ fn every_definition_round_trips() {
     let mut checked = 0;
     let cases = std::cell::Cell::new(0usize);
     for (name, rt) in ROUNDTRIP {
-        let def = GENERATION.def(name).expect("every ROUNDTRIP entry has a table");
+        let def = GENERATION
+            .def(name)
+            .expect("every ROUNDTRIP entry has a table");
         for len in lengths(&GENERATION, def) {
             // A runner per definition and length: each gets its full set of cases.
-            let mut runner = TestRunner::new(Config { cases: 64, failure_persistence: None, ..Config::default() });
+            let mut runner = TestRunner::new(Config {
+                cases: 64,
+                failure_persistence: None,
+                ..Config::default()
+            });
             let result = runner.run(&proptest::collection::vec(any::<u32>(), len), |random| {
                 let dw = canonical(&GENERATION, def, &random);
                 cases.set(cases.get() + 1);
-                let back = rt(&dw).map_err(|e| TestCaseError::fail(format!("{name} ({len} dwords) {dw:08x?}: {e}")))?;
+                let back = rt(&dw).map_err(|e| {
+                    TestCaseError::fail(format!("{name} ({len} dwords) {dw:08x?}: {e}"))
+                })?;
                 prop_assert_eq!(&back, &dw, "{} ({} dwords) did not round-trip", name, len);
                 Ok(())
             });
@@ -109,18 +161,25 @@ fn every_definition_round_trips() {
     assert_eq!(ROUNDTRIP.len(), GENERATION.defs.len());
     let cases = cases.get();
     assert!(cases >= checked * 64, "only {cases} cases ran");
-    eprintln!("round-tripped {} definitions in {checked} lengths, {cases} cases", ROUNDTRIP.len());
+    eprintln!(
+        "round-tripped {} definitions in {checked} lengths, {cases} cases",
+        ROUNDTRIP.len()
+    );
 }
 
 #[test]
 fn unpack_never_panics_on_arbitrary_dwords() {
     for (name, rt) in ROUNDTRIP {
-        TestRunner::new(Config { cases: 32, failure_persistence: None, ..Config::default() })
-            .run(&proptest::collection::vec(any::<u32>(), 0..40), |random| {
-                let _ = rt(&random);
-                Ok(())
-            })
-            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        TestRunner::new(Config {
+            cases: 32,
+            failure_persistence: None,
+            ..Config::default()
+        })
+        .run(&proptest::collection::vec(any::<u32>(), 0..40), |random| {
+            let _ = rt(&random);
+            Ok(())
+        })
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
     }
 }
 
@@ -134,7 +193,18 @@ fn every_command_header_identifies_its_command() {
         let len = lengths(&GENERATION, def)[0];
         let dw = canonical(&GENERATION, def, &vec![0; len]);
         let found = GENERATION.identify(dw[0]).map(|d| d.name);
-        assert_eq!(found, Some(def.name), "header {:#010x} of {}", dw[0], def.name);
-        assert_eq!(def.length(dw[0]), Some(len), "{}: DWord Length of its own header", def.name);
+        assert_eq!(
+            found,
+            Some(def.name),
+            "header {:#010x} of {}",
+            dw[0],
+            def.name
+        );
+        assert_eq!(
+            def.length(dw[0]),
+            Some(len),
+            "{}: DWord Length of its own header",
+            def.name
+        );
     }
 }

@@ -20,7 +20,14 @@ fn seeds_dir() -> PathBuf {
 }
 
 fn read_seed(dir: &Path, number: &str) -> Option<String> {
-    let entry = std::fs::read_dir(dir).ok()?.filter_map(Result::ok).find(|e| e.file_name().to_string_lossy().starts_with(&format!("{number}_")))?;
+    let entry = std::fs::read_dir(dir)
+        .ok()?
+        .filter_map(Result::ok)
+        .find(|e| {
+            e.file_name()
+                .to_string_lossy()
+                .starts_with(&format!("{number}_"))
+        })?;
     std::fs::read_to_string(entry.path()).ok()
 }
 
@@ -35,21 +42,45 @@ fn spec_bit_ranges_agree_with_the_seed_tables() {
     let defs = Path::new(env!("CARGO_MANIFEST_DIR")).join("defs/gen7");
     let (spec, errors) = gtsim_spec_gen::load(&defs).expect("spec files readable");
     assert!(errors.is_empty(), "{errors:?}");
-    let exceptions = seedrows::parse_exceptions(&std::fs::read_to_string(defs.join("seed-exceptions.txt")).unwrap_or_default());
+    let exceptions = seedrows::parse_exceptions(
+        &std::fs::read_to_string(defs.join("seed-exceptions.txt")).unwrap_or_default(),
+    );
     let reports = seedrows::check_spec(&spec, &|n| read_seed(&dir, n), &exceptions);
     let text = seedrows::report(&reports);
     println!("{text}");
 
-    let differing: Vec<String> = reports.iter().flat_map(|r| r.mismatches.iter().map(move |(row, m)| format!("{} seed L{} `{}`: spec has {m}", r.name, row.line, row.name))).collect();
-    assert!(differing.is_empty(), "spec disagrees with the seed (fix the spec, or explain in seed-exceptions.txt):\n{}", differing.join("\n"));
+    let differing: Vec<String> = reports
+        .iter()
+        .flat_map(|r| {
+            r.mismatches.iter().map(move |(row, m)| {
+                format!("{} seed L{} `{}`: spec has {m}", r.name, row.line, row.name)
+            })
+        })
+        .collect();
+    assert!(
+        differing.is_empty(),
+        "spec disagrees with the seed (fix the spec, or explain in seed-exceptions.txt):\n{}",
+        differing.join("\n")
+    );
 
     // Every exception must still be needed: it names a row that would otherwise differ.
     let used: usize = reports.iter().map(|r| r.excused.len()).sum();
-    assert_eq!(used, exceptions.len(), "seed-exceptions.txt has entries that no longer match a differing row");
+    assert_eq!(
+        used,
+        exceptions.len(),
+        "seed-exceptions.txt has entries that no longer match a differing row"
+    );
 
     // The extractor must actually read the seed: most cited tables yield rows.
     let rows: usize = reports.iter().map(|r| r.rows).sum();
     let agree: usize = reports.iter().map(|r| r.matched + r.reserved).sum();
-    assert!(reports.len() >= 100, "only {} definitions cite a seed table", reports.len());
-    assert!(rows >= 1000 && agree * 100 >= rows * 95, "{agree} of {rows} seed rows agree");
+    assert!(
+        reports.len() >= 100,
+        "only {} definitions cite a seed table",
+        reports.len()
+    );
+    assert!(
+        rows >= 1000 && agree * 100 >= rows * 95,
+        "{agree} of {rows} seed rows agree"
+    );
 }

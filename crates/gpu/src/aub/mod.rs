@@ -20,7 +20,7 @@
 mod read;
 mod write;
 
-pub use read::{parse, AubError, Event, Trace};
+pub use read::{AubError, Event, Trace, parse};
 pub use write::AubWriter;
 
 /// `CMD_AUB` in bits 31:29.

@@ -53,7 +53,9 @@ pub enum Event {
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum AubError {
     /// The file ends inside a packet.
-    #[error("AUB byte offset {offset:#x}: file ends inside a {what} ({need} bytes needed, {have} left)")]
+    #[error(
+        "AUB byte offset {offset:#x}: file ends inside a {what} ({need} bytes needed, {have} left)"
+    )]
     Truncated {
         /// Byte offset of the packet.
         offset: usize,
@@ -65,7 +67,9 @@ pub enum AubError {
         have: usize,
     },
     /// Not an AUB packet header.
-    #[error("AUB byte offset {offset:#x}: dword {dw0:#010x} is not an AUB packet (bits 31:29 must be 7)")]
+    #[error(
+        "AUB byte offset {offset:#x}: dword {dw0:#010x} is not an AUB packet (bits 31:29 must be 7)"
+    )]
     NotAub {
         /// Byte offset.
         offset: usize,
@@ -93,7 +97,9 @@ impl Trace {
             Event::Header { comment, .. } => {
                 let id = comment.split("PCI-ID=").nth(1)?;
                 let id = id.trim_start_matches("0x").trim_start_matches("0X");
-                let end = id.find(|c: char| !c.is_ascii_hexdigit()).unwrap_or(id.len());
+                let end = id
+                    .find(|c: char| !c.is_ascii_hexdigit())
+                    .unwrap_or(id.len());
                 u32::from_str_radix(&id[..end], 16).ok()
             }
             _ => None,
@@ -123,7 +129,12 @@ pub fn parse(bytes: &[u8]) -> Trace {
         let dwords = (dw0 & 0xffff) as usize + 2;
         let need = dwords * 4;
         if at + need > bytes.len() {
-            t.error = Some(AubError::Truncated { offset: at, what: "packet header", need, have: bytes.len() - at });
+            t.error = Some(AubError::Truncated {
+                offset: at,
+                what: "packet header",
+                need,
+                have: bytes.len() - at,
+            });
             return t;
         }
         let pkt = &bytes[at..at + need];
@@ -131,17 +142,29 @@ pub fn parse(bytes: &[u8]) -> Trace {
             CMD_AUB_HEADER => {
                 // DW1 version, DW2-9 app name, DW10-11 timestamp, DW12 comment length, comment.
                 if dwords < 13 {
-                    t.diagnostics.push((at, format!("AUB header of {dwords} dwords is too short (13 needed); skipped")));
+                    t.diagnostics.push((
+                        at,
+                        format!("AUB header of {dwords} dwords is too short (13 needed); skipped"),
+                    ));
                 } else {
                     let v = dword(pkt, 4);
                     let clen = (dword(pkt, 48) as usize).min(need - 52);
-                    t.events.push(Event::Header { version: ((v >> 24) as u8, (v >> 16) as u8), app: text(&pkt[8..40]), comment: text(&pkt[52..52 + clen]) });
+                    t.events.push(Event::Header {
+                        version: ((v >> 24) as u8, (v >> 16) as u8),
+                        app: text(&pkt[8..40]),
+                        comment: text(&pkt[52..52 + clen]),
+                    });
                 }
                 at += need;
             }
             CMD_AUB_TRACE_HEADER_BLOCK => {
                 if dwords < 5 {
-                    t.error = Some(AubError::Truncated { offset: at, what: "trace block header", need: 20, have: need });
+                    t.error = Some(AubError::Truncated {
+                        offset: at,
+                        what: "trace block header",
+                        need: 20,
+                        have: need,
+                    });
                     return t;
                 }
                 let op = dword(pkt, 4);
@@ -153,7 +176,12 @@ pub fn parse(bytes: &[u8]) -> Trace {
                 let padded = size.div_ceil(4) * 4;
                 let data_at = at + need;
                 if data_at + padded > bytes.len() {
-                    t.error = Some(AubError::Truncated { offset: at, what: "trace block's data", need: padded, have: bytes.len() - data_at });
+                    t.error = Some(AubError::Truncated {
+                        offset: at,
+                        what: "trace block's data",
+                        need: padded,
+                        have: bytes.len() - data_at,
+                    });
                     return t;
                 }
                 let data = &bytes[data_at..data_at + size];
@@ -181,7 +209,12 @@ pub fn parse(bytes: &[u8]) -> Trace {
         }
     }
     if at < bytes.len() {
-        t.error = Some(AubError::Truncated { offset: at, what: "packet header", need: 4, have: bytes.len() - at });
+        t.error = Some(AubError::Truncated {
+            offset: at,
+            what: "packet header",
+            need: 4,
+            have: bytes.len() - at,
+        });
     }
     t
 }

@@ -52,7 +52,11 @@ impl AubWriter {
     /// `aub_write_trace_block` does, so the 16-bit-era tools stay happy).
     pub fn write_memory(&mut self, addr: u64, data: &[u8], kind: u32) {
         for (i, chunk) in data.chunks(32 * 1024).enumerate() {
-            self.block((MEMTYPE_GTT << 16) | (kind << 8) | OP_DATA_WRITE, addr + (i * 32 * 1024) as u64, chunk);
+            self.block(
+                (MEMTYPE_GTT << 16) | (kind << 8) | OP_DATA_WRITE,
+                addr + (i * 32 * 1024) as u64,
+                chunk,
+            );
         }
     }
 
@@ -61,7 +65,11 @@ impl AubWriter {
         // MI_BATCH_BUFFER_START, 2 dwords on Gen7 (see defs/gen7/mi.spec).
         let cmds = [(0x31u32 << 23), batch as u32];
         let bytes: Vec<u8> = cmds.iter().flat_map(|d| d.to_le_bytes()).collect();
-        self.block((MEMTYPE_GTT << 16) | (TYPE_RING_PRB0 << 8) | OP_COMMAND_WRITE, ring_offset, &bytes);
+        self.block(
+            (MEMTYPE_GTT << 16) | (TYPE_RING_PRB0 << 8) | OP_COMMAND_WRITE,
+            ring_offset,
+            &bytes,
+        );
     }
 
     /// The trace's bytes.

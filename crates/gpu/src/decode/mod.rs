@@ -9,7 +9,7 @@
 
 mod render;
 
-pub use render::{render, RenderOptions};
+pub use render::{RenderOptions, render};
 
 use gtsim_mem::AddressSpace;
 use gtsim_spec::print::{self, Line};
@@ -127,7 +127,11 @@ pub struct Limits {
 
 impl Default for Limits {
     fn default() -> Self {
-        Self { max_commands: 100_000, unknown_count: 32, max_count: 64 }
+        Self {
+            max_commands: 100_000,
+            unknown_count: 32,
+            max_count: 64,
+        }
     }
 }
 
@@ -146,7 +150,14 @@ pub struct Decoder<'a> {
 impl<'a> Decoder<'a> {
     /// A decoder over `mem` for one generation.
     pub fn new(generation: &'static Generation, mem: &'a AddressSpace) -> Self {
-        Self { generation, mem, bases: Bases::default(), items: vec![], limits: Limits::default(), commands: 0 }
+        Self {
+            generation,
+            mem,
+            bases: Bases::default(),
+            items: vec![],
+            limits: Limits::default(),
+            commands: 0,
+        }
     }
 
     /// Changes the limits.
@@ -170,24 +181,40 @@ impl<'a> Decoder<'a> {
                 break;
             }
             if self.commands >= self.limits.max_commands {
-                self.diag(p, format!("stopped after {} commands (runaway batch?)", self.commands));
+                self.diag(
+                    p,
+                    format!("stopped after {} commands (runaway batch?)", self.commands),
+                );
                 break;
             }
             let dw0 = match self.mem.read_u32(p) {
                 Ok(v) => v,
                 Err(f) => {
-                    self.diag(p, format!("cannot read the next command: {f} (batch without MI_BATCH_BUFFER_END?)"));
+                    self.diag(
+                        p,
+                        format!(
+                            "cannot read the next command: {f} (batch without MI_BATCH_BUFFER_END?)"
+                        ),
+                    );
                     break;
                 }
             };
             let Some(def) = self.generation.identify(dw0) else {
-                self.diag(p, format!("unknown command {dw0:#010x} ({}); skipped one dword", describe_header(dw0)));
+                self.diag(
+                    p,
+                    format!(
+                        "unknown command {dw0:#010x} ({}); skipped one dword",
+                        describe_header(dw0)
+                    ),
+                );
                 p += 4;
                 continue;
             };
             let len = def.length(dw0).unwrap_or(1);
             let fixed = match def.kind {
-                DefKind::Command { variable: false, .. } => Some(def.dwords as usize),
+                DefKind::Command {
+                    variable: false, ..
+                } => Some(def.dwords as usize),
                 _ => None,
             };
             if len < def.dwords as usize && fixed.is_some() || len == 0 {
@@ -220,18 +247,28 @@ impl<'a> Decoder<'a> {
             }
             self.commands += 1;
             let lines = print::describe(self.generation, def, &dwords);
-            self.items.push(Item::Command { addr: p, def, dwords: dwords.clone(), lines });
+            self.items.push(Item::Command {
+                addr: p,
+                def,
+                dwords: dwords.clone(),
+                lines,
+            });
             self.effects(p, def, &dwords);
             match def.name {
                 "MI_BATCH_BUFFER_END" => break,
                 "MI_BATCH_BUFFER_START" => {
-                    let Some(f) = def.fields.iter().find(|f| matches!(f.ty, Ty::Address)) else { break };
+                    let Some(f) = def.fields.iter().find(|f| matches!(f.ty, Ty::Address)) else {
+                        break;
+                    };
                     let target = f.address(&dwords);
                     if !batches.insert(target) {
                         self.diag(p, format!("MI_BATCH_BUFFER_START jumps to {target:#x}, a batch already decoded: stopping (loop)"));
                         break;
                     }
-                    self.items.push(Item::Note { addr: p, msg: format!("jump to batch at {target:#x}") });
+                    self.items.push(Item::Note {
+                        addr: p,
+                        msg: format!("jump to batch at {target:#x}"),
+                    });
                     p = target;
                     end = None;
                     continue;
@@ -287,15 +324,32 @@ impl<'a> Decoder<'a> {
                 continue;
             };
             let at = base_addr.wrapping_add(value);
-            let via = if base == Base::None { format!("{}.{}", def.name, f.name) } else { format!("{}.{} = {} + {value:#x}", def.name, f.name, Bases::name(base)) };
+            let via = if base == Base::None {
+                format!("{}.{}", def.name, f.name)
+            } else {
+                format!(
+                    "{}.{} = {} + {value:#x}",
+                    def.name,
+                    f.name,
+                    Bases::name(base)
+                )
+            };
             match target {
-                Target::Kernel => self.items.push(Item::Kernel { addr: at, via, depth }),
+                Target::Kernel => self.items.push(Item::Kernel {
+                    addr: at,
+                    via,
+                    depth,
+                }),
                 Target::Struct { name, count } => {
-                    let Some(tdef) = self.generation.def(name) else { continue };
+                    let Some(tdef) = self.generation.def(name) else {
+                        continue;
+                    };
                     let n = match count {
                         Count::One => Some(1),
                         Count::Fixed(k) => Some(k as usize),
-                        Count::Field(c) => def.field(c).map(|cf| (cf.raw(dwords) as usize).clamp(1, self.limits.max_count)),
+                        Count::Field(c) => def
+                            .field(c)
+                            .map(|cf| (cf.raw(dwords) as usize).clamp(1, self.limits.max_count)),
                         Count::Unknown => None,
                     };
                     self.follow_struct(at, tdef, n, via, depth);
@@ -304,14 +358,25 @@ impl<'a> Decoder<'a> {
         }
     }
 
-    fn follow_struct(&mut self, at: u64, def: &'static Def, count: Option<usize>, via: String, depth: usize) {
+    fn follow_struct(
+        &mut self,
+        at: u64,
+        def: &'static Def,
+        count: Option<usize>,
+        via: String,
+        depth: usize,
+    ) {
         if depth > 3 {
             return;
         }
         let size = def.dwords as u64 * 4;
         // An unknown count: one-dword entries (binding tables) are read until an empty
         // entry; larger state shows its first entry only, as nothing says how many follow.
-        let n = count.unwrap_or(if def.dwords == 1 { self.limits.unknown_count } else { 1 });
+        let n = count.unwrap_or(if def.dwords == 1 {
+            self.limits.unknown_count
+        } else {
+            1
+        });
         for i in 0..n {
             let a = at.wrapping_add(i as u64 * size);
             let dwords = match self.mem.read_dwords(a, def.dwords as usize) {
@@ -327,7 +392,15 @@ impl<'a> Decoder<'a> {
                 break;
             }
             let lines = print::describe(self.generation, def, &dwords);
-            self.items.push(Item::State { addr: a, def, index: i, dwords: dwords.clone(), lines, via: via.clone(), depth });
+            self.items.push(Item::State {
+                addr: a,
+                def,
+                index: i,
+                dwords: dwords.clone(),
+                lines,
+                via: via.clone(),
+                depth,
+            });
             self.follow_all(a, def, &dwords, depth + 1);
         }
     }
@@ -339,7 +412,12 @@ fn describe_header(dw0: u32) -> String {
     match ty {
         0 => format!("MI opcode {:#x}", (dw0 >> 23) & 0x3f),
         2 => format!("blitter opcode {:#x}", (dw0 >> 22) & 0x7f),
-        3 => format!("GFXPIPE subtype {}, opcode {}, sub-opcode {:#x}", (dw0 >> 27) & 3, (dw0 >> 24) & 7, (dw0 >> 16) & 0xff),
+        3 => format!(
+            "GFXPIPE subtype {}, opcode {}, sub-opcode {:#x}",
+            (dw0 >> 27) & 3,
+            (dw0 >> 24) & 7,
+            (dw0 >> 16) & 0xff
+        ),
         _ => format!("command type {ty}"),
     }
 }
