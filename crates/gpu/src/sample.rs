@@ -260,7 +260,6 @@ pub fn state() -> Result<Vec<(u64, Vec<u8>)>, PackError> {
                     x_max_clip_guardband: 1.0,
                     y_min_clip_guardband: -1.0,
                     y_max_clip_guardband: 1.0,
-                    ..Default::default()
                 }
                 .pack()?,
             ),

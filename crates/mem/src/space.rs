@@ -62,7 +62,7 @@ impl AddressSpace {
             return Err(Fault {
                 addr,
                 len,
-                page: u64::MAX & !(PAGE_SIZE - 1),
+                page: !(PAGE_SIZE - 1),
                 kind,
             });
         }

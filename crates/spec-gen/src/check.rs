@@ -190,10 +190,8 @@ fn check_def(spec: &Spec, def: &Def, errors: &mut Vec<SpecError>) {
                     a + b
                 ),
             ),
-            FieldType::Enum(e) => {
-                if !spec.enums.contains_key(e) {
-                    err(errors, &f.loc, format!("unknown enum `{e}`"));
-                }
+            FieldType::Enum(e) if !spec.enums.contains_key(e) => {
+                err(errors, &f.loc, format!("unknown enum `{e}`"));
             }
             FieldType::InlineEnum(v) => {
                 if v.is_empty() {
@@ -256,17 +254,16 @@ fn check_def(spec: &Spec, def: &Def, errors: &mut Vec<SpecError>) {
                         bias,
                     },
                 ) = (f.fixed, &def.kind)
+                    && v + *bias as u64 != def.dwords as u64
                 {
-                    if v + *bias as u64 != def.dwords as u64 {
-                        err(
-                            errors,
-                            &f.loc,
-                            format!(
-                                "{}: fixed DWord Length {v} + bias {bias} != dwords {}",
-                                def.name, def.dwords
-                            ),
-                        );
-                    }
+                    err(
+                        errors,
+                        &f.loc,
+                        format!(
+                            "{}: fixed DWord Length {v} + bias {bias} != dwords {}",
+                            def.name, def.dwords
+                        ),
+                    );
                 }
                 if variable_cmd && f.fixed.is_some() {
                     err(
@@ -304,14 +301,14 @@ fn check_def(spec: &Spec, def: &Def, errors: &mut Vec<SpecError>) {
             if !spec.defs.contains_key(name) {
                 err(errors, &f.loc, format!("unknown target struct `{name}`"));
             }
-            if let Count::Field(c) = count {
-                if !def.fields.iter().any(|g| &g.name == c) {
-                    err(
-                        errors,
-                        &f.loc,
-                        format!("count field `{c}` is not a field of {}", def.name),
-                    );
-                }
+            if let Count::Field(c) = count
+                && !def.fields.iter().any(|g| &g.name == c)
+            {
+                err(
+                    errors,
+                    &f.loc,
+                    format!("count field `{c}` is not a field of {}", def.name),
+                );
             }
         }
         if f.target.is_some()
@@ -327,17 +324,17 @@ fn check_def(spec: &Spec, def: &Def, errors: &mut Vec<SpecError>) {
             );
         }
     }
-    if let DefKind::Command { bias, .. } = def.kind {
-        if def.dwords < bias {
-            err(
-                errors,
-                &def.loc,
-                format!(
-                    "{}: {} dwords is shorter than the length bias {bias}: the minimum length must be a legal command",
-                    def.name, def.dwords
-                ),
-            );
-        }
+    if let DefKind::Command { bias, .. } = def.kind
+        && def.dwords < bias
+    {
+        err(
+            errors,
+            &def.loc,
+            format!(
+                "{}: {} dwords is shorter than the length bias {bias}: the minimum length must be a legal command",
+                def.name, def.dwords
+            ),
+        );
     }
     if open_arrays > 1 {
         err(errors, &def.loc, "at most one open array");
@@ -439,17 +436,17 @@ fn check_opcodes(spec: &Spec, errors: &mut Vec<SpecError>) {
     }
     let mut regs: BTreeMap<u32, &Def> = BTreeMap::new();
     for d in spec.defs.values() {
-        if let DefKind::Register { offset } = d.kind {
-            if let Some(prev) = regs.insert(offset, d) {
-                err(
-                    errors,
-                    &d.loc,
-                    format!(
-                        "register {} at {offset:#x} also defined as {} ({})",
-                        d.name, prev.name, prev.loc
-                    ),
-                );
-            }
+        if let DefKind::Register { offset } = d.kind
+            && let Some(prev) = regs.insert(offset, d)
+        {
+            err(
+                errors,
+                &d.loc,
+                format!(
+                    "register {} at {offset:#x} also defined as {} ({})",
+                    d.name, prev.name, prev.loc
+                ),
+            );
         }
     }
 }

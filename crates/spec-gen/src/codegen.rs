@@ -271,14 +271,16 @@ pub fn generate(spec: &Spec, generation: &str) -> String {
         let _ = writeln!(out, "    &{},", n.enum_static[name]);
     }
     let _ = writeln!(out, "];\n");
+    let _ = writeln!(out, "/// `unpack` then `pack` of one definition.");
+    let _ = writeln!(
+        out,
+        "pub type RoundTrip = fn(&[u32]) -> Result<Vec<u32>, CodecError>;"
+    );
     let _ = writeln!(
         out,
         "/// `unpack` then `pack` for every definition, by name: the round-trip oracle's entry points."
     );
-    let _ = writeln!(
-        out,
-        "pub static ROUNDTRIP: &[(&str, fn(&[u32]) -> Result<Vec<u32>, CodecError>)] = &["
-    );
+    let _ = writeln!(out, "pub static ROUNDTRIP: &[(&str, RoundTrip)] = &[");
     for name in spec.defs.keys() {
         let ty = &n.def_ty[name];
         let m = &n.def_mod[name];
@@ -293,7 +295,7 @@ pub fn generate(spec: &Spec, generation: &str) -> String {
 }
 
 fn field_rust_ty(
-    spec: &Spec,
+    _spec: &Spec,
     n: &Names,
     f: &Field,
     inline_ty: &BTreeMap<String, String>,
@@ -319,7 +321,6 @@ fn field_rust_ty(
         } => format!("[super::{}; {c}]", n.def_ty[elem]),
         FieldType::Array { elem, count: None } => format!("Vec<super::{}>", n.def_ty[elem]),
     })
-    .filter(|_| spec.defs.contains_key(&String::new()) || true)
 }
 
 fn ty_table(spec: &Spec, n: &Names, f: &Field, inline_static: &BTreeMap<String, String>) -> String {

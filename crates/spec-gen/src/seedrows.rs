@@ -101,17 +101,18 @@ fn clean_name(s: &str) -> Option<String> {
         "Project:",
         "Format:",
     ] {
-        if let Some(i) = n.find(cut) {
-            if i > 0 {
-                n = n[..i].trim();
-            }
+        if let Some(i) = n.find(cut)
+            && i > 0
+        {
+            n = n[..i].trim();
         }
     }
     // `Name: description` (message descriptor tables) keeps the name.
-    if let Some((head, _)) = n.split_once(':') {
-        if !head.is_empty() && head.split_whitespace().count() <= 6 {
-            n = head.trim();
-        }
+    if let Some((head, _)) = n.split_once(':')
+        && !head.is_empty()
+        && head.split_whitespace().count() <= 6
+    {
+        n = head.trim();
     }
     let first = n.chars().next()?;
     // Field names are Title Case (or start with "3D"); prose and enum values are not.
@@ -176,14 +177,13 @@ pub fn extract(text: &str, first: usize, last: usize) -> Vec<SeedRow> {
         let mut label = None;
         let mut bits = None;
         let mut name = None;
-        if cells.len() >= 3 {
-            if let (Some(d), Some(b)) = (parse_dw(cells[0]), parse_bits(cells[1])) {
-                if let Some(n) = clean_name(cells[2]) {
-                    label = Some(d);
-                    bits = Some(b);
-                    name = Some(n);
-                }
-            }
+        if cells.len() >= 3
+            && let (Some(d), Some(b)) = (parse_dw(cells[0]), parse_bits(cells[1]))
+            && let Some(n) = clean_name(cells[2])
+        {
+            label = Some(d);
+            bits = Some(b);
+            name = Some(n);
         }
         if cells.len() >= 3 {
             // `7:0⇥31:15⇥Name`: the previous dword's last row merged into this one's
@@ -192,37 +192,35 @@ pub fn extract(text: &str, first: usize, last: usize) -> Vec<SeedRow> {
                 parse_bits(cells[0]),
                 parse_bits(cells[1]),
                 clean_name(cells[2]),
-            ) {
-                if bits.is_none() {
-                    bits = Some(b);
-                    name = Some(n);
-                }
+            ) && bits.is_none()
+            {
+                bits = Some(b);
+                name = Some(n);
             }
         }
-        if bits.is_none() && cells.len() >= 2 {
-            if let Some(b) = parse_bits(cells[0]) {
-                if let Some(n) = clean_name(cells[1]) {
-                    bits = Some(b);
-                    name = Some(n);
-                }
-            }
+        if bits.is_none()
+            && cells.len() >= 2
+            && let Some(b) = parse_bits(cells[0])
+            && let Some(n) = clean_name(cells[1])
+        {
+            bits = Some(b);
+            name = Some(n);
         }
-        if bits.is_none() {
-            if let Some((b, rest)) = cells[0].split_once(' ') {
-                if let (Some(bb), Some(n)) = (parse_bits(b), clean_name(rest)) {
-                    bits = Some(bb);
-                    name = Some(n);
-                }
-            }
+        if bits.is_none()
+            && let Some((b, rest)) = cells[0].split_once(' ')
+            && let (Some(bb), Some(n)) = (parse_bits(b), clean_name(rest))
+        {
+            bits = Some(bb);
+            name = Some(n);
         }
         if bits.is_none() && cells.len() >= 2 {
             // `DW⇥BITS Name` (label, then bits and name in one cell).
-            if let (Some(d), Some((b, rest))) = (parse_dw(cells[0]), cells[1].split_once(' ')) {
-                if let (Some(bb), Some(n)) = (parse_bits(b), clean_name(rest)) {
-                    label = Some(d);
-                    bits = Some(bb);
-                    name = Some(n);
-                }
+            if let (Some(d), Some((b, rest))) = (parse_dw(cells[0]), cells[1].split_once(' '))
+                && let (Some(bb), Some(n)) = (parse_bits(b), clean_name(rest))
+            {
+                label = Some(d);
+                bits = Some(bb);
+                name = Some(n);
             }
         }
         let (Some((hi, lo)), Some(name)) = (bits, name) else {

@@ -116,11 +116,11 @@ fn walk(
                 let raw = f.raw(dw);
                 let mut v = value(&f.ty, raw, f.width(), f.start);
                 let mut warning = false;
-                if let Some(fixed) = f.fixed {
-                    if fixed != raw {
-                        let _ = write!(v, " (expected {fixed:#x})");
-                        warning = true;
-                    }
+                if let Some(fixed) = f.fixed
+                    && fixed != raw
+                {
+                    let _ = write!(v, " (expected {fixed:#x})");
+                    warning = true;
                 }
                 out.push(Line {
                     depth,

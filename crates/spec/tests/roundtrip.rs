@@ -111,19 +111,18 @@ fn canonical(generation: &Generation, def: &Def, random: &[u32]) -> Vec<u32> {
     for (s, e, v) in fixed {
         bits::set(&mut dw, s, e, v);
     }
-    if let DefKind::Command { bias, .. } = def.kind {
-        if let Some(f) = def
+    if let DefKind::Command { bias, .. } = def.kind
+        && let Some(f) = def
             .fields
             .iter()
             .find(|f| matches!(f.ty, Ty::Length) && f.fixed.is_none())
-        {
-            bits::set(
-                &mut dw,
-                f.start,
-                f.end,
-                (n as u64).wrapping_sub(bias as u64),
-            );
-        }
+    {
+        bits::set(
+            &mut dw,
+            f.start,
+            f.end,
+            (n as u64).wrapping_sub(bias as u64),
+        );
     }
     dw
 }

@@ -227,11 +227,11 @@ impl<'a> Decoder<'a> {
                 p += 4;
                 continue;
             }
-            if let Some(e) = end {
-                if p + len as u64 * 4 > e {
-                    self.diag(p, format!("{} truncated: needs {len} dwords, only {} before the end of the batch at {e:#x}", def.name, (e - p) / 4));
-                    break;
-                }
+            if let Some(e) = end
+                && p + len as u64 * 4 > e
+            {
+                self.diag(p, format!("{} truncated: needs {len} dwords, only {} before the end of the batch at {e:#x}", def.name, (e - p) / 4));
+                break;
             }
             let dwords = match self.mem.read_dwords(p, len) {
                 Ok(d) => d,
@@ -240,10 +240,10 @@ impl<'a> Decoder<'a> {
                     break;
                 }
             };
-            if let Some(n) = fixed {
-                if len != n {
-                    self.diag(p, format!("{}: DWord Length gives {len} dwords, the spec says {n}; decoded with the length given", def.name));
-                }
+            if let Some(n) = fixed
+                && len != n
+            {
+                self.diag(p, format!("{}: DWord Length gives {len} dwords, the spec says {n}; decoded with the length given", def.name));
             }
             self.commands += 1;
             let lines = print::describe(self.generation, def, &dwords);
