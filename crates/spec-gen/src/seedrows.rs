@@ -405,10 +405,10 @@ mod tests {
 
     #[test]
     fn enum_rows_and_out_of_order_bits_are_skipped() {
-        let text = "0\t31\tEnable\nValue\tName\n0\tBLENDFUNCTION_ADD\n1\tBLENDFUNCTION_SUB\n\t30:28\tMode\n\t29\tStray\n";
+        let text = "0\t31\tFoo Enable\nValue\tName\n0\tBLENDFUNCTION_ADD\n1\tBLENDFUNCTION_SUB\n\t30:28\tMode\n\t29\tStray\n";
         let rows = extract(text, 1, 6);
         let got: Vec<&str> = rows.iter().map(|r| r.name.as_str()).collect();
-        assert_eq!(got, vec!["Enable", "Mode"]);
+        assert_eq!(got, vec!["Foo Enable", "Mode"]);
     }
 }
 
