@@ -15,5 +15,6 @@
 
 pub mod aub;
 pub mod decode;
+pub mod device;
 pub mod sample;
 pub mod trace;

@@ -121,22 +121,6 @@ impl AddressSpace {
         Ok(())
     }
 
-    /// Reads one little-endian dword.
-    pub fn read_u32(&self, addr: u64) -> Result<u32, Fault> {
-        let mut b = [0u8; 4];
-        self.read(addr, &mut b)?;
-        Ok(u32::from_le_bytes(b))
-    }
-
-    /// Reads `n` little-endian dwords.
-    pub fn read_dwords(&self, addr: u64, n: usize) -> Result<Vec<u32>, Fault> {
-        let mut b = vec![0u8; n * 4];
-        self.read(addr, &mut b)?;
-        Ok(b.chunks_exact(4)
-            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-            .collect())
-    }
-
     /// How many bytes from `addr` on are mapped contiguously.
     pub fn mapped_run(&self, addr: u64) -> u64 {
         let mut page = addr & !(PAGE_SIZE - 1);
@@ -157,6 +141,7 @@ impl AddressSpace {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Memory;
 
     #[test]
     fn unmapped_access_faults_with_the_page() {

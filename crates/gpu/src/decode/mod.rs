@@ -11,7 +11,7 @@ mod render;
 
 pub use render::{RenderOptions, render};
 
-use gtsim_mem::AddressSpace;
+use gtsim_mem::Memory;
 use gtsim_spec::print::{self, Line};
 use gtsim_spec::table::{Base, Count, Def, DefKind, Generation, Target, Ty};
 use std::collections::BTreeSet;
@@ -138,7 +138,7 @@ impl Default for Limits {
 /// Walks batches in an address space.
 pub struct Decoder<'a> {
     generation: &'static Generation,
-    mem: &'a AddressSpace,
+    mem: &'a dyn Memory,
     /// Current state bases (updated by STATE_BASE_ADDRESS).
     pub bases: Bases,
     /// What was found, in order.
@@ -149,7 +149,7 @@ pub struct Decoder<'a> {
 
 impl<'a> Decoder<'a> {
     /// A decoder over `mem` for one generation.
-    pub fn new(generation: &'static Generation, mem: &'a AddressSpace) -> Self {
+    pub fn new(generation: &'static Generation, mem: &'a dyn Memory) -> Self {
         Self {
             generation,
             mem,

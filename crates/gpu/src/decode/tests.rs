@@ -1,4 +1,5 @@
 use super::*;
+use gtsim_mem::AddressSpace;
 use gtsim_spec::gen7::GENERATION;
 
 fn decode_raw(dwords: &[u32]) -> Vec<Item> {

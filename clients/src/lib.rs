@@ -1,0 +1,1 @@
+//! Shared setup of the test clients (placeholder until the clients land).

@@ -1,0 +1,275 @@
+//! The command streamer loop and the commands it executes.
+
+use super::registers::offset_of;
+use super::{Context, DeviceLimits, Hang, SubmitReport, fetch};
+use gtsim_mem::Memory;
+use gtsim_spec::UnpackError;
+use gtsim_spec::gen7::*;
+use gtsim_spec::table::{Def, DefKind};
+
+pub(super) struct CommandStreamer<'a> {
+    pub device_clock: &'a mut u64,
+    pub ctx: &'a mut Context,
+    pub mem: &'a mut dyn Memory,
+    pub limits: DeviceLimits,
+}
+
+fn decode<T>(def: &'static Def, addr: u64, r: Result<T, UnpackError>) -> Result<T, Hang> {
+    r.map_err(|error| Hang::Decode {
+        command: def.name,
+        addr,
+        error,
+    })
+}
+
+impl CommandStreamer<'_> {
+    fn clock(&self) -> u64 {
+        *self.device_clock
+    }
+
+    fn write_u32(&mut self, cmd: &'static str, at: u64, addr: u64, v: u32) -> Result<(), Hang> {
+        self.mem.write_u32(addr, v).map_err(|fault| Hang::Fault {
+            command: cmd,
+            addr: at,
+            fault,
+        })
+    }
+
+    fn write_u64(&mut self, cmd: &'static str, at: u64, addr: u64, v: u64) -> Result<(), Hang> {
+        self.mem.write_u64(addr, v).map_err(|fault| Hang::Fault {
+            command: cmd,
+            addr: at,
+            fault,
+        })
+    }
+
+    /// Runs from `start` until MI_BATCH_BUFFER_END (or a conditional end).
+    pub fn run(mut self, start: u64) -> Result<SubmitReport, Hang> {
+        let mut report = SubmitReport::default();
+        let mut p = start;
+        loop {
+            if report.commands >= self.limits.max_commands {
+                return Err(Hang::Runaway {
+                    start,
+                    limit: self.limits.max_commands,
+                });
+            }
+            let (def, dw) = fetch(self.mem, p)?;
+            report.commands += 1;
+            *self.device_clock += 1;
+            let next = p + dw.len() as u64 * 4;
+            match self.execute(def, p, &dw, &mut report)? {
+                Flow::Next => p = next,
+                Flow::Jump(to) => p = to,
+                Flow::End => return Ok(report),
+            }
+        }
+    }
+
+    fn execute(
+        &mut self,
+        def: &'static Def,
+        at: u64,
+        dw: &[u32],
+        report: &mut SubmitReport,
+    ) -> Result<Flow, Hang> {
+        let name = def.name;
+        match name {
+            "MI_NOOP" => {}
+            "MI_BATCH_BUFFER_END" => return Ok(Flow::End),
+            "MI_BATCH_BUFFER_START" => {
+                // IVB PRM Vol1 Part3 MI_BATCH_BUFFER_START: Gen7 has no second-level
+                // batches; the command chains to the new address.
+                let c = decode(def, at, MiBatchBufferStart::unpack(dw))?;
+                return Ok(Flow::Jump(c.batch_buffer_start_address));
+            }
+            "MI_CONDITIONAL_BATCH_BUFFER_END" => {
+                // Ends the batch when the dword at Compare Address is <= Compare Data
+                // (IVB PRM Vol1 Part3 MI_CONDITIONAL_BATCH_BUFFER_END).
+                let c = decode(def, at, MiConditionalBatchBufferEnd::unpack(dw))?;
+                if !c.compare_semaphore {
+                    return Ok(Flow::End);
+                }
+                let v = self
+                    .mem
+                    .read_u32(c.compare_address)
+                    .map_err(|fault| Hang::Fault {
+                        command: name,
+                        addr: at,
+                        fault,
+                    })?;
+                if v <= c.compare_data_dword {
+                    return Ok(Flow::End);
+                }
+            }
+            "MI_LOAD_REGISTER_IMM" => {
+                for r in decode(def, at, MiLoadRegisterImm::unpack(dw))?.registers {
+                    self.ctx
+                        .registers
+                        .write(r.register_offset as u32, r.data_dword);
+                }
+            }
+            "MI_LOAD_REGISTER_MEM" => {
+                let c = decode(def, at, MiLoadRegisterMem::unpack(dw))?;
+                let v = self
+                    .mem
+                    .read_u32(c.memory_address)
+                    .map_err(|fault| Hang::Fault {
+                        command: name,
+                        addr: at,
+                        fault,
+                    })?;
+                self.ctx.registers.write(c.register_address as u32, v);
+            }
+            "MI_STORE_REGISTER_MEM" => {
+                let c = decode(def, at, MiStoreRegisterMem::unpack(dw))?;
+                let v = self
+                    .ctx
+                    .registers
+                    .read(c.register_address as u32, self.clock());
+                self.write_u32(name, at, c.memory_address, v)?;
+            }
+            "MI_STORE_DATA_IMM" => {
+                // DWord Length 2 stores one dword, 3 a qword (IVB PRM Vol1 Part3).
+                let c = decode(def, at, MiStoreDataImm::unpack(dw))?;
+                self.write_u32(name, at, c.address, c.data_dword_0)?;
+                if let Some(hi) = c.data_dword_1.first() {
+                    self.write_u32(name, at, c.address + 4, hi.data_dword)?;
+                }
+            }
+            "MI_STORE_DATA_INDEX" => {
+                return Err(Hang::Unsupported {
+                    command: name,
+                    addr: at,
+                    what: "stores into the hardware status page".into(),
+                    reference: "IVB PRM Vol1 Part3 MI_STORE_DATA_INDEX",
+                });
+            }
+            "MI_PREDICATE" => self.predicate(def, at, dw)?,
+            "MI_REPORT_PERF_COUNT" => {
+                return Err(Hang::Unsupported {
+                    command: name,
+                    addr: at,
+                    what: "performance counter reports".into(),
+                    reference: "IVB PRM Vol1 Part3 MI_REPORT_PERF_COUNT",
+                });
+            }
+            // Flushes, arbitration, interrupts and topology filtering have no effect on
+            // memory in a model that executes in order and synchronously.
+            "MI_FLUSH" | "MI_ARB_ON_OFF" | "MI_ARB_CHECK" | "MI_USER_INTERRUPT"
+            | "MI_SUSPEND_FLUSH" | "MI_TOPOLOGY_FILTER" | "MI_URB_CLEAR" | "MI_WAIT_FOR_EVENT" => {}
+            "PIPE_CONTROL" => self.pipe_control(def, at, dw)?,
+            "3DPRIMITIVE" => {
+                let c = decode(def, at, ThreeDPrimitive::unpack(dw))?;
+                let predicated_off = c.predicate_enable
+                    && self.ctx.registers.read(offset_of("MI_PREDICATE_RESULT"), 0) & 1 == 0;
+                if !predicated_off {
+                    report.not_executed.push(format!(
+                        "3DPRIMITIVE at {at:#x} ({}, {} vertices x {} instances): the 3D pipeline is not modelled yet (seed 004 ch2-12)",
+                        c.primitive_topology_type.name().unwrap_or("unknown topology"),
+                        c.vertex_count_per_instance,
+                        c.instance_count
+                    ));
+                }
+            }
+            "GPGPU_WALKER"
+            | "GPGPU_OBJECT"
+            | "MEDIA_OBJECT"
+            | "MEDIA_OBJECT_PRT"
+            | "MEDIA_OBJECT_WALKER" => {
+                report.not_executed.push(format!("{name} at {at:#x}: the media/GPGPU pipeline is not modelled yet (seed 000 §2.8-2.11)"));
+            }
+            _ => match def.kind {
+                // State commands: latched into the context (seed 004 §1.4.1).
+                DefKind::Command { .. } if dw[0] >> 29 == 3 => {
+                    self.ctx.state.insert(name, dw.to_vec());
+                }
+                _ => {
+                    return Err(Hang::Unsupported {
+                        command: name,
+                        addr: at,
+                        what: "this command".into(),
+                        reference: "IVB PRM Vol1 Part3 (MI commands)",
+                    });
+                }
+            },
+        }
+        Ok(Flow::Next)
+    }
+
+    /// PIPE_CONTROL post-sync operations (seed 004 §1.10.4.1): after the flushes, write
+    /// the immediate data (a qword), PS_DEPTH_COUNT or TIMESTAMP to Address.
+    fn pipe_control(&mut self, def: &'static Def, at: u64, dw: &[u32]) -> Result<(), Hang> {
+        let c = decode(def, at, PipeControl::unpack(dw))?;
+        if c.store_data_index {
+            return Err(Hang::Unsupported {
+                command: def.name,
+                addr: at,
+                what: "Store Data Index (writes into the hardware status page)".into(),
+                reference: "seed 004 §1.10.4.1",
+            });
+        }
+        let value = match c.post_sync_operation {
+            pipe_control::PostSyncOperation::NO_WRITE => return Ok(()),
+            pipe_control::PostSyncOperation::WRITE_IMMEDIATE_DATA => c.immediate_data,
+            pipe_control::PostSyncOperation::WRITE_PS_DEPTH_COUNT => self
+                .ctx
+                .registers
+                .read64(offset_of("PS_DEPTH_COUNT"), self.clock()),
+            _ => self.clock(),
+        };
+        self.write_u64(def.name, at, c.address, value)
+    }
+
+    /// MI_PREDICATE (IVB PRM Vol1 Part3): compare, then load (KEEP/LOAD/LOADINV) and
+    /// combine (SET/AND/OR/XOR) into MI_PREDICATE_RESULT.
+    fn predicate(&mut self, def: &'static Def, at: u64, dw: &[u32]) -> Result<(), Hang> {
+        use mi_predicate::{CombineOperation as C, CompareOperation as Cmp, LoadOperation as L};
+        let c = decode(def, at, MiPredicate::unpack(dw))?;
+        let regs = &mut self.ctx.registers;
+        let src0 = regs.read64(offset_of("MI_PREDICATE_SRC0"), 0);
+        let src1 = regs.read64(offset_of("MI_PREDICATE_SRC1"), 0);
+        let compare = match c.compare_operation {
+            Cmp::COMPARE_TRUE => true,
+            Cmp::COMPARE_FALSE => false,
+            Cmp::COMPARE_SRCS_EQUAL => src0 == src1,
+            _ => {
+                return Err(Hang::Unsupported {
+                    command: def.name,
+                    addr: at,
+                    what: "COMPARE_DELTAS_EQUAL".into(),
+                    reference: "IVB PRM Vol1 Part3 MI_PREDICATE",
+                });
+            }
+        };
+        let loaded = match c.load_operation {
+            L::LOAD_KEEP => return Ok(()),
+            L::LOAD_LOAD => compare,
+            L::LOAD_LOADINV => !compare,
+            other => {
+                return Err(Hang::Unsupported {
+                    command: def.name,
+                    addr: at,
+                    what: format!("reserved Load Operation {}", other.0),
+                    reference: "IVB PRM Vol1 Part3 MI_PREDICATE",
+                });
+            }
+        };
+        let result_reg = offset_of("MI_PREDICATE_RESULT");
+        let old = regs.read(result_reg, 0) & 1 != 0;
+        let new = match c.combine_operation {
+            C::COMBINE_SET => loaded,
+            C::COMBINE_AND => old & loaded,
+            C::COMBINE_OR => old | loaded,
+            _ => old ^ loaded,
+        };
+        regs.write(result_reg, new as u32);
+        Ok(())
+    }
+}
+
+enum Flow {
+    Next,
+    Jump(u64),
+    End,
+}

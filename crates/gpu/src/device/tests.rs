@@ -1,0 +1,306 @@
+use super::*;
+use gtsim_mem::AddressSpace;
+use gtsim_spec::gen7::*;
+
+fn run(batch: &[u32]) -> (Device, AddressSpace, Result<SubmitReport, Hang>) {
+    let mut mem = AddressSpace::new();
+    mem.map(0x10000, 0x10000);
+    mem.write(
+        0x1000_0,
+        &batch
+            .iter()
+            .flat_map(|d| d.to_le_bytes())
+            .collect::<Vec<_>>(),
+    )
+    .unwrap();
+    let mut dev = Device::new();
+    let r = dev.submit(1, 0x10000, &mut mem);
+    (dev, mem, r)
+}
+
+fn cat(parts: &[Vec<u32>]) -> Vec<u32> {
+    parts.concat()
+}
+
+#[test]
+fn pipe_control_writes_its_immediate_qword() {
+    // The fence crocus polls: PIPE_CONTROL with post-sync Write Immediate Data (seed 004
+    // §1.10.4.1), hand-assembled: 0x7a000003, DW1 bit 14 (post-sync 01b), address, data.
+    let batch = [
+        0x7a00_0003,
+        1 << 14,
+        0x18000,
+        0xdead_beef,
+        0x1234_5678,
+        0x0500_0000,
+    ];
+    let (_, mem, r) = run(&batch);
+    assert_eq!(r.unwrap().commands, 2);
+    assert_eq!(mem.read_u64(0x18000).unwrap(), 0x1234_5678_dead_beef);
+}
+
+#[test]
+fn store_data_imm_and_register_round_trip() {
+    let lri = MiLoadRegisterImm {
+        registers: vec![MiLoadRegisterImmPair {
+            register_offset: 0x2400,
+            data_dword: 42,
+        }],
+        ..Default::default()
+    };
+    let srm = MiStoreRegisterMem {
+        register_address: 0x2400,
+        memory_address: 0x18010,
+        ..Default::default()
+    };
+    let sdi = MiStoreDataImm {
+        address: 0x18020,
+        data_dword_0: 7,
+        ..Default::default()
+    };
+    let batch = cat(&[
+        lri.pack().unwrap(),
+        srm.pack().unwrap(),
+        sdi.pack().unwrap(),
+        MiBatchBufferEnd::default().pack().unwrap(),
+    ]);
+    let (_, mem, r) = run(&batch);
+    r.unwrap();
+    assert_eq!(mem.read_u32(0x18010).unwrap(), 42);
+    assert_eq!(mem.read_u32(0x18020).unwrap(), 7);
+}
+
+#[test]
+fn masked_registers_change_only_the_selected_bits() {
+    // INSTPM (0x20c0) is masked: write 0xffff_0001 sets bit 0 and clears 1..15, then
+    // 0x0002_0002 sets bit 1 only (upper half selects which lower bits change).
+    let lri = |v: u32| {
+        MiLoadRegisterImm {
+            registers: vec![MiLoadRegisterImmPair {
+                register_offset: 0x20c0,
+                data_dword: v,
+            }],
+            ..Default::default()
+        }
+        .pack()
+        .unwrap()
+    };
+    let srm = MiStoreRegisterMem {
+        register_address: 0x20c0,
+        memory_address: 0x18000,
+        ..Default::default()
+    }
+    .pack()
+    .unwrap();
+    let (_, mem, r) = run(&cat(&[
+        lri(0xffff_0001),
+        lri(0x0002_0002),
+        srm,
+        vec![0x0500_0000],
+    ]));
+    r.unwrap();
+    assert_eq!(mem.read_u32(0x18000).unwrap(), 0b11);
+}
+
+#[test]
+fn predication_skips_a_draw_when_the_sources_differ() {
+    // SRC0 = 1, SRC1 = 0; MI_PREDICATE LOAD + SET + SRCS_EQUAL gives false, so a
+    // predicated 3DPRIMITIVE is skipped; LOADINV gives true and the draw is reported.
+    let lri = |off: u32, v: u32| {
+        MiLoadRegisterImm {
+            registers: vec![MiLoadRegisterImmPair {
+                register_offset: off as u64,
+                data_dword: v,
+            }],
+            ..Default::default()
+        }
+        .pack()
+        .unwrap()
+    };
+    let pred = |load| {
+        MiPredicate {
+            load_operation: load,
+            combine_operation: mi_predicate::CombineOperation::COMBINE_SET,
+            compare_operation: mi_predicate::CompareOperation::COMPARE_SRCS_EQUAL,
+        }
+        .pack()
+        .unwrap()
+    };
+    let draw = ThreeDPrimitive {
+        predicate_enable: true,
+        vertex_count_per_instance: 3,
+        instance_count: 1,
+        primitive_topology_type: ThreeDPrimTopoType::_3DPRIM_TRILIST,
+        ..Default::default()
+    }
+    .pack()
+    .unwrap();
+    let batch = |load| {
+        cat(&[
+            lri(0x2400, 1),
+            lri(0x2408, 0),
+            pred(load),
+            draw.clone(),
+            vec![0x0500_0000],
+        ])
+    };
+    let (_, _, r) = run(&batch(mi_predicate::LoadOperation::LOAD_LOAD));
+    assert!(r.unwrap().not_executed.is_empty());
+    let (_, _, r) = run(&batch(mi_predicate::LoadOperation::LOAD_LOADINV));
+    let rep = r.unwrap();
+    assert_eq!(rep.not_executed.len(), 1);
+    assert!(
+        rep.not_executed[0].contains("3DPRIM_TRILIST, 3 vertices x 1 instances"),
+        "{:?}",
+        rep.not_executed
+    );
+}
+
+#[test]
+fn timestamp_advances_one_tick_per_command() {
+    // PIPE_CONTROL post-sync 11b writes TIMESTAMP; it is the 2nd command, so 2 ticks.
+    let pc = PipeControl {
+        post_sync_operation: pipe_control::PostSyncOperation(3),
+        address: 0x18000,
+        ..Default::default()
+    }
+    .pack()
+    .unwrap();
+    let (dev, mem, r) = run(&cat(&[vec![0], pc, vec![0x0500_0000]]));
+    r.unwrap();
+    assert_eq!(mem.read_u64(0x18000).unwrap(), 2);
+    assert_eq!(dev.clock, 3);
+}
+
+#[test]
+fn guest_mistakes_are_hangs_with_context() {
+    let (_, _, r) = run(&[0, 0xe000_0000]);
+    assert_eq!(
+        r.unwrap_err(),
+        Hang::UnknownCommand {
+            addr: 0x10004,
+            dw0: 0xe000_0000
+        }
+    );
+    // A post-sync write to unmapped memory.
+    let pc = PipeControl {
+        post_sync_operation: pipe_control::PostSyncOperation::WRITE_IMMEDIATE_DATA,
+        address: 0x9000_0000,
+        ..Default::default()
+    }
+    .pack()
+    .unwrap();
+    let (_, _, r) = run(&cat(&[pc, vec![0x0500_0000]]));
+    assert!(
+        matches!(
+            r,
+            Err(Hang::Fault {
+                command: "PIPE_CONTROL",
+                addr: 0x10000,
+                ..
+            })
+        ),
+        "{r:?}"
+    );
+    // A batch that jumps to itself never ends.
+    let mut mem = AddressSpace::new();
+    mem.load(
+        0x10000,
+        &[0x1880_0000u32, 0x10000]
+            .iter()
+            .flat_map(|d| d.to_le_bytes())
+            .collect::<Vec<_>>(),
+    );
+    let mut dev = Device::new();
+    dev.limits.max_commands = 1000;
+    assert_eq!(
+        dev.submit(0, 0x10000, &mut mem),
+        Err(Hang::Runaway {
+            start: 0x10000,
+            limit: 1000
+        })
+    );
+    // Running off the end of memory.
+    let (_, _, r) = run(&[0; 4]);
+    assert!(
+        matches!(
+            r,
+            Err(Hang::Fault {
+                command: "command fetch",
+                ..
+            })
+        ),
+        "{r:?}"
+    );
+}
+
+#[test]
+fn state_is_latched_per_context_across_submissions() {
+    let mut mem = AddressSpace::new();
+    let vs = ThreeDStateVs {
+        maximum_number_of_threads: 7,
+        ..Default::default()
+    }
+    .pack()
+    .unwrap();
+    mem.load(
+        0x10000,
+        &cat(&[vs.clone(), vec![0x0500_0000]])
+            .iter()
+            .flat_map(|d| d.to_le_bytes())
+            .collect::<Vec<_>>(),
+    );
+    mem.load(
+        0x20000,
+        &[0x0500_0000u32]
+            .iter()
+            .flat_map(|d| d.to_le_bytes())
+            .collect::<Vec<_>>(),
+    );
+    let mut dev = Device::new();
+    dev.submit(1, 0x10000, &mut mem).unwrap();
+    dev.submit(1, 0x20000, &mut mem).unwrap();
+    assert_eq!(dev.context(1).state.get("3DSTATE_VS"), Some(&vs));
+    assert!(dev.context(2).state.is_empty());
+}
+
+#[test]
+fn conditional_batch_end_compares_memory() {
+    // MI_CONDITIONAL_BATCH_BUFFER_END ends the batch when mem <= data.
+    let cbe = |data| {
+        MiConditionalBatchBufferEnd {
+            compare_semaphore: true,
+            compare_data_dword: data,
+            compare_address: 0x18000,
+            ..Default::default()
+        }
+        .pack()
+        .unwrap()
+    };
+    let sdi = MiStoreDataImm {
+        address: 0x18100,
+        data_dword_0: 1,
+        ..Default::default()
+    }
+    .pack()
+    .unwrap();
+    for (data, stored) in [(5u32, 0u32), (3, 1)] {
+        let mut mem = AddressSpace::new();
+        mem.map(0x10000, 0x10000);
+        mem.write(0x18000, &4u32.to_le_bytes()).unwrap();
+        mem.write(
+            0x10000,
+            &cat(&[cbe(data), sdi.clone(), vec![0x0500_0000]])
+                .iter()
+                .flat_map(|d| d.to_le_bytes())
+                .collect::<Vec<_>>(),
+        )
+        .unwrap();
+        Device::new().submit(0, 0x10000, &mut mem).unwrap();
+        assert_eq!(
+            mem.read_u32(0x18100).unwrap(),
+            stored,
+            "compare data {data}"
+        );
+    }
+}
