@@ -2,6 +2,8 @@
 //!
 //! ```text
 //! gtsim decode [FILE]   decode a raw batch or an AUB trace (the embedded sample if no FILE)
+//! gtsim run [--capture FILE.aub] [--] APP [ARGS...]
+//!                       run a program on Mesa's crocus driver with the GPU emulated
 //! ```
 
 use anyhow::{Context, Result, bail};
@@ -64,7 +66,19 @@ enum Command {
         #[arg(long, value_enum, default_value_t = ColorWhen::Auto)]
         color: ColorWhen,
     },
+    /// Run a program with the i915 emulation preloaded, so Mesa's Ivy Bridge driver
+    /// (crocus) renders through gtsim (EGL surfaceless).
+    Run {
+        /// Record every submission (buffers and the exec) as an AUB trace.
+        #[arg(long, value_name = "FILE.aub")]
+        capture: Option<PathBuf>,
+        /// The program and its arguments.
+        #[arg(required = true, trailing_var_arg = true, allow_hyphen_values = true)]
+        command: Vec<std::ffi::OsString>,
+    },
 }
+
+mod run;
 
 fn parse_addr(s: &str) -> Result<u64, String> {
     let r = match s.strip_prefix("0x") {
@@ -86,6 +100,7 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
+        Command::Run { capture, command } => run::run(capture, command),
         Command::Decode {
             file,
             gen_,

@@ -1,1 +1,92 @@
-//! placeholder
+//! # gtsim-i915: the Linux i915 kernel driver, played for Mesa
+//!
+//! Preloaded into a program (`LD_PRELOAD`, or `gtsim run -- APP`), this library makes
+//! the process see an Ivy Bridge GT2 (PCI 8086:0162) behind `/dev/dri/renderD128`: the
+//! device nodes and their sysfs directory ([`vfs`]), and every i915 ioctl Mesa's crocus
+//! driver uses ([`kernel`]): buffer objects in memfds that both the CPU mapping and the
+//! model see, stable graphics addresses below 2 GiB, relocations, contexts, syncobjs,
+//! tiling records (never swizzled), timestamps. Every EXECBUFFER2 ([`execbuffer`]) runs
+//! on the `gtsim-gpu` device, synchronously; `GTSIM_CAPTURE=FILE.aub` records each
+//! submission as an AUB trace.
+//!
+//! The C entry points live in [`hooks`]; everything else is ordinary Rust over a single
+//! lock-protected [`kernel::Kernel`]. Client memory is only touched through checked
+//! copies ([`user`]).
+//!
+//! Environment: `GTSIM_CAPTURE=FILE` (capture), `GTSIM_I915_QUIET=1` (only errors on
+//! stderr).
+
+pub mod bo;
+pub mod errno;
+pub mod execbuffer;
+pub mod hooks;
+pub mod kernel;
+pub mod uapi;
+pub mod user;
+pub mod vfs;
+
+use std::sync::{Mutex, MutexGuard, OnceLock};
+
+static KERNEL: OnceLock<Mutex<kernel::Kernel>> = OnceLock::new();
+
+fn new_kernel() -> Mutex<kernel::Kernel> {
+    let mut k = kernel::Kernel::default();
+    if let Some(path) = std::env::var_os("GTSIM_CAPTURE") {
+        match std::fs::File::create(&path) {
+            Ok(file) => {
+                let app = std::env::args().next().unwrap_or_default();
+                let app = app.rsplit('/').next().unwrap_or("").to_string();
+                k.capture = Some(kernel::Capture {
+                    file,
+                    writer: gtsim_gpu::aub::AubWriter::new(&app, vfs::PCI_DEVICE),
+                });
+            }
+            Err(e) => log(&format!(
+                "cannot create capture file {}: {e}",
+                path.to_string_lossy()
+            )),
+        }
+    }
+    Mutex::new(k)
+}
+
+/// The kernel, created on first use.
+pub(crate) fn kernel() -> MutexGuard<'static, kernel::Kernel> {
+    KERNEL
+        .get_or_init(new_kernel)
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+}
+
+/// The kernel if any DRM node was opened (hooks on unrelated fds stay cheap).
+pub(crate) fn kernel_if_started() -> Option<MutexGuard<'static, kernel::Kernel>> {
+    KERNEL
+        .get()
+        .map(|m| m.lock().unwrap_or_else(|e| e.into_inner()))
+}
+
+/// Writes the made-up sysfs tree once per process.
+pub(crate) fn ensure_tree() {
+    static DONE: OnceLock<()> = OnceLock::new();
+    DONE.get_or_init(|| {
+        hooks::guarded((), || {
+            if let Err(e) = vfs::build_tree() {
+                log(&format!(
+                    "cannot write the emulated sysfs tree under {}: {e}",
+                    vfs::root().display()
+                ));
+            }
+        })
+    });
+}
+
+/// A line on stderr, written with one write(2) so threads do not interleave.
+pub fn log(msg: &str) {
+    let quiet = std::env::var_os("GTSIM_I915_QUIET").is_some();
+    if quiet && !(msg.contains("HANG") || msg.contains("unknown ioctl") || msg.contains("cannot")) {
+        return;
+    }
+    let line = format!("gtsim-i915: {msg}\n");
+    // SAFETY: writing our own buffer to fd 2.
+    unsafe { libc::write(2, line.as_ptr().cast(), line.len()) };
+}

@@ -72,6 +72,12 @@ impl AubWriter {
         );
     }
 
+    /// Takes the bytes written so far, leaving the writer ready to append more (for
+    /// streaming a capture to a file submission by submission).
+    pub fn drain(&mut self) -> Vec<u8> {
+        std::mem::take(&mut self.out)
+    }
+
     /// The trace's bytes.
     pub fn finish(self) -> Vec<u8> {
         self.out

@@ -28,7 +28,7 @@
 mod mi;
 mod registers;
 
-pub use registers::RegisterFile;
+pub use registers::{RegisterFile, offset_of as register_offset};
 
 use gtsim_mem::{Fault, Memory};
 use gtsim_spec::UnpackError;

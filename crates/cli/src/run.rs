@@ -1,0 +1,97 @@
+//! `gtsim run`: start a program with the i915 emulation preloaded and Mesa pointed at
+//! crocus, the way Mesa's own `intel_stub_gpu` launcher does for its stub.
+
+use anyhow::{Context, Result, bail};
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// Where Debian 12 (x86-64) installs Mesa's DRI drivers.
+const DRI_DIRS: &[&str] = &[
+    "/usr/lib/x86_64-linux-gnu/dri",
+    "/usr/lib/dri",
+    "/usr/lib64/dri",
+];
+
+fn find_library() -> Result<PathBuf> {
+    if let Some(p) = std::env::var_os("GTSIM_I915_LIB") {
+        return Ok(PathBuf::from(p));
+    }
+    let exe = std::env::current_exe().context("cannot find the gtsim executable's path")?;
+    let dir = exe.parent().unwrap_or(Path::new("."));
+    for cand in [
+        dir.join("libgtsim_i915.so"),
+        dir.join("deps/libgtsim_i915.so"),
+    ] {
+        if cand.is_file() {
+            return Ok(cand);
+        }
+    }
+    bail!(
+        "libgtsim_i915.so is not next to {} : build it with `cargo build --release --workspace` (or set GTSIM_I915_LIB)",
+        exe.display()
+    )
+}
+
+fn check_mesa() -> Result<()> {
+    if !cfg!(all(target_os = "linux", target_arch = "x86_64")) {
+        bail!("gtsim run needs Linux on x86-64 (the preload library plays the Linux i915 driver)");
+    }
+    let dirs: Vec<PathBuf> = match std::env::var_os("LIBGL_DRIVERS_PATH") {
+        Some(p) => std::env::split_paths(&p).collect(),
+        None => DRI_DIRS.iter().map(PathBuf::from).collect(),
+    };
+    if !dirs.iter().any(|d| d.join("crocus_dri.so").is_file()) {
+        bail!(
+            "Mesa's crocus driver (crocus_dri.so) is not installed: on Debian 12 run `apt-get install -y libgl1-mesa-dri libegl-mesa0 libegl1 libgbm1`"
+        );
+    }
+    Ok(())
+}
+
+/// Runs `command` under the emulation and returns its exit status.
+pub fn run(capture: Option<PathBuf>, command: Vec<OsString>) -> Result<ExitCode> {
+    check_mesa()?;
+    let lib = find_library()?;
+    let (program, args) = command.split_first().context("no program given")?;
+    let mut cmd = std::process::Command::new(program);
+    cmd.args(args);
+    let preload = match std::env::var_os("LD_PRELOAD") {
+        Some(old) if !old.is_empty() => {
+            let mut s = lib.clone().into_os_string();
+            s.push(":");
+            s.push(old);
+            s
+        }
+        _ => lib.clone().into_os_string(),
+    };
+    cmd.env("LD_PRELOAD", preload);
+    cmd.env("MESA_LOADER_DRIVER_OVERRIDE", "crocus");
+    cmd.env("EGL_PLATFORM", "surfaceless");
+    cmd.env_remove("LIBGL_ALWAYS_SOFTWARE");
+    cmd.env_remove("GALLIUM_DRIVER");
+    let vendor = Path::new("/usr/share/glvnd/egl_vendor.d/50_mesa.json");
+    if vendor.is_file() {
+        cmd.env("__EGL_VENDOR_LIBRARY_FILENAMES", vendor);
+    }
+    if let Some(c) = &capture {
+        let abs =
+            std::path::absolute(c).with_context(|| format!("bad capture path {}", c.display()))?;
+        cmd.env("GTSIM_CAPTURE", abs);
+    }
+    let status = cmd
+        .status()
+        .with_context(|| format!("cannot start {}", program.to_string_lossy()))?;
+    use std::os::unix::process::ExitStatusExt;
+    Ok(match (status.code(), status.signal()) {
+        (Some(c), _) => ExitCode::from(c as u8),
+        (None, Some(sig)) => {
+            eprintln!(
+                "gtsim: {} was killed by signal {sig}",
+                program.to_string_lossy()
+            );
+            ExitCode::from(128u8.wrapping_add(sig as u8))
+        }
+        _ => ExitCode::FAILURE,
+    })
+}

@@ -1,0 +1,270 @@
+//! Buffer objects and the graphics address space they are bound into.
+//!
+//! A buffer object is a memfd: the client maps it (GEM_MMAP_OFFSET + mmap on the DRM fd
+//! is redirected to the memfd) and the model sees the same pages through the kernel's own
+//! shared mapping, so CPU writes and GPU writes meet in one place as on a machine with an
+//! LLC (Ivy Bridge has one: I915_PARAM_HAS_LLC).
+
+use crate::errno::Errno;
+use gtsim_mem::{Fault, Memory};
+use std::collections::BTreeMap;
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::ptr::NonNull;
+
+/// Page size.
+pub const PAGE: u64 = 4096;
+
+/// One buffer object.
+#[derive(Debug)]
+pub struct Bo {
+    /// Size in bytes (page multiple).
+    pub size: u64,
+    /// The memory.
+    pub memfd: OwnedFd,
+    host: NonNull<u8>,
+    /// Graphics address once bound.
+    pub gpu: Option<u64>,
+    /// Tiling recorded by SET_TILING (I915_TILING_*).
+    pub tiling: u32,
+    /// Stride recorded by SET_TILING.
+    pub stride: u32,
+    /// Handles (across files) that refer to this object.
+    pub refs: u32,
+}
+
+// SAFETY: `host` is a MAP_SHARED mapping owned by this object for its whole life; every
+// access happens under the kernel's global lock.
+unsafe impl Send for Bo {}
+
+impl Bo {
+    /// Creates a zeroed object of at least `size` bytes.
+    pub fn new(size: u64) -> Result<Bo, Errno> {
+        if size == 0 || size > (1 << 31) {
+            return Err(Errno::EINVAL);
+        }
+        let size = size.div_ceil(PAGE) * PAGE;
+        // SAFETY: memfd_create with a static NUL-terminated name.
+        let fd = unsafe { libc::memfd_create(c"gtsim-bo".as_ptr(), libc::MFD_CLOEXEC) };
+        if fd < 0 {
+            return Err(Errno::ENOMEM);
+        }
+        // SAFETY: fd was just returned by memfd_create and is owned by nobody else.
+        let memfd = unsafe { OwnedFd::from_raw_fd(fd) };
+        // SAFETY: plain syscall on our own fd.
+        if unsafe { libc::ftruncate(memfd.as_raw_fd(), size as libc::off_t) } != 0 {
+            return Err(Errno::ENOMEM);
+        }
+        // SAFETY: mapping our own memfd, shared, readable and writable, at a kernel-chosen
+        // address; the result is checked.
+        let p = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                size as usize,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_SHARED,
+                memfd.as_raw_fd(),
+                0,
+            )
+        };
+        if p == libc::MAP_FAILED {
+            return Err(Errno::ENOMEM);
+        }
+        let host = NonNull::new(p.cast::<u8>()).ok_or(Errno::ENOMEM)?;
+        Ok(Bo {
+            size,
+            memfd,
+            host,
+            gpu: None,
+            tiling: 0,
+            stride: 0,
+            refs: 1,
+        })
+    }
+
+    /// Copies bytes out of the object.
+    pub fn read(&self, offset: u64, out: &mut [u8]) -> Result<(), Errno> {
+        let end = offset.checked_add(out.len() as u64).ok_or(Errno::EINVAL)?;
+        if end > self.size {
+            return Err(Errno::EINVAL);
+        }
+        // SAFETY: bounds checked above against the mapping's size; the mapping is live.
+        unsafe {
+            std::ptr::copy_nonoverlapping(
+                self.host.as_ptr().add(offset as usize),
+                out.as_mut_ptr(),
+                out.len(),
+            )
+        };
+        Ok(())
+    }
+
+    /// Copies bytes into the object.
+    pub fn write(&self, offset: u64, data: &[u8]) -> Result<(), Errno> {
+        let end = offset.checked_add(data.len() as u64).ok_or(Errno::EINVAL)?;
+        if end > self.size {
+            return Err(Errno::EINVAL);
+        }
+        // SAFETY: bounds checked above; the mapping is writable and live.
+        unsafe {
+            std::ptr::copy_nonoverlapping(
+                data.as_ptr(),
+                self.host.as_ptr().add(offset as usize),
+                data.len(),
+            )
+        };
+        Ok(())
+    }
+
+    /// The whole contents (for captures).
+    pub fn contents(&self) -> Vec<u8> {
+        let mut v = vec![0u8; self.size as usize];
+        let _ = self.read(0, &mut v);
+        v
+    }
+}
+
+impl Drop for Bo {
+    fn drop(&mut self) {
+        // SAFETY: unmapping exactly the mapping created in `new`.
+        unsafe { libc::munmap(self.host.as_ptr().cast(), self.size as usize) };
+    }
+}
+
+/// The graphics address allocator: stable addresses below 2 GiB (Gen7 relocations are
+/// 32-bit; GEM_CONTEXT_GETPARAM reports a 2 GiB GTT). Address 0 and the first 64 KiB stay
+/// unused so that a zero pointer always faults.
+#[derive(Debug, Clone)]
+pub struct Gtt {
+    free: BTreeMap<u64, u64>,
+}
+
+/// Bottom of the allocatable range.
+pub const GTT_START: u64 = 0x1_0000;
+/// End of the range (2 GiB).
+pub const GTT_END: u64 = 1 << 31;
+
+impl Default for Gtt {
+    fn default() -> Self {
+        Self {
+            free: BTreeMap::from([(GTT_START, GTT_END - GTT_START)]),
+        }
+    }
+}
+
+impl Gtt {
+    /// First-fit allocation of `size` bytes aligned to `align` (a power of two, at least a page).
+    pub fn alloc(&mut self, size: u64, align: u64) -> Option<u64> {
+        let align = align.max(PAGE).next_power_of_two();
+        let (&start, &len, at) = self.free.iter().find_map(|(s, l)| {
+            let at = s.div_ceil(align) * align;
+            (at + size <= s + l).then_some((s, l, at))
+        })?;
+        self.free.remove(&start);
+        if at > start {
+            self.free.insert(start, at - start);
+        }
+        if at + size < start + len {
+            self.free.insert(at + size, start + len - at - size);
+        }
+        Some(at)
+    }
+
+    /// Returns a range, merging it with its free neighbours.
+    pub fn free(&mut self, at: u64, size: u64) {
+        let (mut s, mut l) = (at, size);
+        if let Some((&ps, &pl)) = self.free.range(..at).next_back() {
+            if ps + pl == at {
+                self.free.remove(&ps);
+                s = ps;
+                l += pl;
+            }
+        }
+        if let Some(&nl) = self.free.get(&(at + size)) {
+            self.free.remove(&(at + size));
+            l += nl;
+        }
+        self.free.insert(s, l);
+    }
+}
+
+/// The GPU's view of bound objects: graphics address -> object.
+pub struct GttView<'a> {
+    /// Bound objects by graphics address.
+    pub map: &'a BTreeMap<u64, &'a Bo>,
+}
+
+impl GttView<'_> {
+    fn find(&self, addr: u64, len: usize, kind: &'static str) -> Result<(&Bo, u64), Fault> {
+        let fault = Fault {
+            addr,
+            len: len as u64,
+            page: addr & !(PAGE - 1),
+            kind,
+        };
+        let (&base, bo) = self.map.range(..=addr).next_back().ok_or(fault)?;
+        let off = addr - base;
+        if off + len as u64 > bo.size {
+            return Err(Fault {
+                page: (base + bo.size).max(addr & !(PAGE - 1)),
+                ..fault
+            });
+        }
+        Ok((bo, off))
+    }
+}
+
+impl Memory for GttView<'_> {
+    fn read(&self, addr: u64, out: &mut [u8]) -> Result<(), Fault> {
+        let (bo, off) = self.find(addr, out.len(), "read")?;
+        bo.read(off, out).map_err(|_| Fault {
+            addr,
+            len: out.len() as u64,
+            page: addr & !(PAGE - 1),
+            kind: "read",
+        })
+    }
+
+    fn write(&mut self, addr: u64, data: &[u8]) -> Result<(), Fault> {
+        let (bo, off) = self.find(addr, data.len(), "write")?;
+        bo.write(off, data).map_err(|_| Fault {
+            addr,
+            len: data.len() as u64,
+            page: addr & !(PAGE - 1),
+            kind: "write",
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gtt_allocates_aligned_stable_ranges_and_merges_frees() {
+        let mut g = Gtt::default();
+        let a = g.alloc(4096, 4096).unwrap();
+        let b = g.alloc(8192, 65536).unwrap();
+        assert_eq!(a, GTT_START);
+        assert_eq!(b % 65536, 0);
+        g.free(a, 4096);
+        g.free(b, 8192);
+        assert_eq!(g.free.len(), 1, "{:?}", g.free);
+        assert!(g.alloc(GTT_END, 4096).is_none());
+    }
+
+    #[test]
+    fn bo_memory_is_shared_with_the_gtt_view() {
+        let bo = Bo::new(100).unwrap();
+        assert_eq!(bo.size, 4096);
+        bo.write(8, &[1, 2, 3, 4]).unwrap();
+        let map = BTreeMap::from([(0x10000u64, &bo)]);
+        let mut view = GttView { map: &map };
+        assert_eq!(view.read_u32(0x10008).unwrap(), 0x0403_0201);
+        view.write_u32(0x10ffc, 9).unwrap();
+        assert!(view.read_u32(0x10ffe).is_err(), "crossing the end faults");
+        assert!(view.read_u32(0xfffc).is_err(), "below the object faults");
+        let mut b = [0u8; 4];
+        bo.read(0xffc, &mut b).unwrap();
+        assert_eq!(b, [9, 0, 0, 0]);
+    }
+}

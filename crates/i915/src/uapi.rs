@@ -1,0 +1,493 @@
+//! The parts of the Linux DRM and i915 user API that Mesa's Gen7 drivers use: ioctl
+//! numbers, parameter ids and argument structures. Facts from the Linux uapi headers
+//! `drm/drm.h` and `drm/i915_drm.h` (MIT licensed, also shipped by libdrm); the layouts
+//! are checked by size at compile time.
+
+#![allow(
+    missing_docs,
+    reason = "field names are the uapi header's own; see drm.h / i915_drm.h"
+)]
+
+/// `_IOC_NR`: the command number of an ioctl request.
+pub fn nr(req: u64) -> u32 {
+    (req & 0xff) as u32
+}
+
+/// `_IOC_TYPE`: the ioctl family ('d' for DRM).
+pub fn ty(req: u64) -> u32 {
+    ((req >> 8) & 0xff) as u32
+}
+
+/// `_IOC_SIZE`: the argument size the caller declared.
+pub fn size(req: u64) -> usize {
+    ((req >> 16) & 0x3fff) as usize
+}
+
+/// DRM ioctl type byte.
+pub const DRM_IOCTL_BASE: u32 = b'd' as u32;
+/// First driver-private command number.
+pub const DRM_COMMAND_BASE: u32 = 0x40;
+
+// Core DRM command numbers (drm.h).
+pub const DRM_VERSION: u32 = 0x00;
+pub const DRM_GET_UNIQUE: u32 = 0x01;
+pub const DRM_GEM_CLOSE: u32 = 0x09;
+pub const DRM_GEM_FLINK: u32 = 0x0a;
+pub const DRM_GEM_OPEN: u32 = 0x0b;
+pub const DRM_GET_CAP: u32 = 0x0c;
+pub const DRM_SET_CLIENT_CAP: u32 = 0x0d;
+pub const DRM_SET_MASTER: u32 = 0x1e;
+pub const DRM_DROP_MASTER: u32 = 0x1f;
+pub const DRM_PRIME_HANDLE_TO_FD: u32 = 0x2d;
+pub const DRM_PRIME_FD_TO_HANDLE: u32 = 0x2e;
+pub const DRM_SYNCOBJ_CREATE: u32 = 0xbf;
+pub const DRM_SYNCOBJ_DESTROY: u32 = 0xc0;
+pub const DRM_SYNCOBJ_HANDLE_TO_FD: u32 = 0xc1;
+pub const DRM_SYNCOBJ_FD_TO_HANDLE: u32 = 0xc2;
+pub const DRM_SYNCOBJ_WAIT: u32 = 0xc3;
+pub const DRM_SYNCOBJ_RESET: u32 = 0xc4;
+pub const DRM_SYNCOBJ_SIGNAL: u32 = 0xc5;
+
+pub const DRM_CAP_PRIME: u64 = 0x5;
+pub const DRM_CAP_SYNCOBJ: u64 = 0x13;
+pub const DRM_CAP_SYNCOBJ_TIMELINE: u64 = 0x14;
+pub const DRM_SYNCOBJ_CREATE_SIGNALED: u32 = 1;
+pub const DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL: u32 = 1;
+pub const DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT: u32 = 2;
+
+// i915 command numbers (i915_drm.h), relative to DRM_COMMAND_BASE.
+pub const I915_GETPARAM: u32 = 0x06;
+pub const I915_GEM_BUSY: u32 = 0x17;
+pub const I915_GEM_THROTTLE: u32 = 0x18;
+pub const I915_GEM_CREATE: u32 = 0x1b;
+pub const I915_GEM_PREAD: u32 = 0x1c;
+pub const I915_GEM_PWRITE: u32 = 0x1d;
+pub const I915_GEM_MMAP: u32 = 0x1e;
+pub const I915_GEM_SET_DOMAIN: u32 = 0x1f;
+pub const I915_GEM_SW_FINISH: u32 = 0x20;
+pub const I915_GEM_SET_TILING: u32 = 0x21;
+pub const I915_GEM_GET_TILING: u32 = 0x22;
+pub const I915_GEM_GET_APERTURE: u32 = 0x23;
+/// MMAP_GTT (16-byte argument) and MMAP_OFFSET (32-byte argument) share this number.
+pub const I915_GEM_MMAP_GTT: u32 = 0x24;
+pub const I915_GEM_MADVISE: u32 = 0x26;
+pub const I915_GEM_EXECBUFFER2: u32 = 0x29;
+pub const I915_GEM_WAIT: u32 = 0x2c;
+pub const I915_GEM_CONTEXT_CREATE: u32 = 0x2d;
+pub const I915_GEM_CONTEXT_DESTROY: u32 = 0x2e;
+pub const I915_GEM_SET_CACHING: u32 = 0x2f;
+pub const I915_GEM_GET_CACHING: u32 = 0x30;
+pub const I915_REG_READ: u32 = 0x31;
+pub const I915_GET_RESET_STATS: u32 = 0x32;
+pub const I915_GEM_USERPTR: u32 = 0x33;
+pub const I915_GEM_CONTEXT_GETPARAM: u32 = 0x34;
+pub const I915_GEM_CONTEXT_SETPARAM: u32 = 0x35;
+pub const I915_QUERY: u32 = 0x39;
+
+// GETPARAM ids.
+pub const I915_PARAM_CHIPSET_ID: i32 = 4;
+pub const I915_PARAM_HAS_GEM: i32 = 5;
+pub const I915_PARAM_NUM_FENCES_AVAIL: i32 = 6;
+pub const I915_PARAM_HAS_OVERLAY: i32 = 7;
+pub const I915_PARAM_HAS_PAGEFLIPPING: i32 = 8;
+pub const I915_PARAM_HAS_EXECBUF2: i32 = 9;
+pub const I915_PARAM_HAS_BSD: i32 = 10;
+pub const I915_PARAM_HAS_BLT: i32 = 11;
+pub const I915_PARAM_HAS_RELAXED_FENCING: i32 = 12;
+pub const I915_PARAM_HAS_COHERENT_RINGS: i32 = 13;
+pub const I915_PARAM_HAS_EXEC_CONSTANTS: i32 = 14;
+pub const I915_PARAM_HAS_RELAXED_DELTA: i32 = 15;
+pub const I915_PARAM_HAS_GEN7_SOL_RESET: i32 = 16;
+pub const I915_PARAM_HAS_LLC: i32 = 17;
+pub const I915_PARAM_HAS_ALIASING_PPGTT: i32 = 18;
+pub const I915_PARAM_HAS_WAIT_TIMEOUT: i32 = 19;
+pub const I915_PARAM_HAS_SEMAPHORES: i32 = 20;
+pub const I915_PARAM_HAS_PRIME_VMAP_FLUSH: i32 = 21;
+pub const I915_PARAM_HAS_VEBOX: i32 = 22;
+pub const I915_PARAM_HAS_SECURE_BATCHES: i32 = 23;
+pub const I915_PARAM_HAS_PINNED_BATCHES: i32 = 24;
+pub const I915_PARAM_HAS_EXEC_NO_RELOC: i32 = 25;
+pub const I915_PARAM_HAS_EXEC_HANDLE_LUT: i32 = 26;
+pub const I915_PARAM_HAS_WT: i32 = 27;
+pub const I915_PARAM_CMD_PARSER_VERSION: i32 = 28;
+pub const I915_PARAM_HAS_COHERENT_PHYS_GTT: i32 = 29;
+pub const I915_PARAM_MMAP_VERSION: i32 = 30;
+pub const I915_PARAM_HAS_BSD2: i32 = 31;
+pub const I915_PARAM_REVISION: i32 = 32;
+pub const I915_PARAM_SUBSLICE_TOTAL: i32 = 33;
+pub const I915_PARAM_EU_TOTAL: i32 = 34;
+pub const I915_PARAM_HAS_GPU_RESET: i32 = 35;
+pub const I915_PARAM_HAS_RESOURCE_STREAMER: i32 = 36;
+pub const I915_PARAM_HAS_EXEC_SOFTPIN: i32 = 37;
+pub const I915_PARAM_HAS_POOLED_EU: i32 = 38;
+pub const I915_PARAM_MIN_EU_IN_POOL: i32 = 39;
+pub const I915_PARAM_MMAP_GTT_VERSION: i32 = 40;
+pub const I915_PARAM_HAS_SCHEDULER: i32 = 41;
+pub const I915_PARAM_HUC_STATUS: i32 = 42;
+pub const I915_PARAM_HAS_EXEC_ASYNC: i32 = 43;
+pub const I915_PARAM_HAS_EXEC_FENCE: i32 = 44;
+pub const I915_PARAM_HAS_EXEC_CAPTURE: i32 = 45;
+pub const I915_PARAM_SLICE_MASK: i32 = 46;
+pub const I915_PARAM_SUBSLICE_MASK: i32 = 47;
+pub const I915_PARAM_HAS_EXEC_BATCH_FIRST: i32 = 48;
+pub const I915_PARAM_HAS_EXEC_FENCE_ARRAY: i32 = 49;
+pub const I915_PARAM_HAS_CONTEXT_ISOLATION: i32 = 50;
+pub const I915_PARAM_CS_TIMESTAMP_FREQUENCY: i32 = 51;
+pub const I915_PARAM_MMAP_GTT_COHERENT: i32 = 52;
+pub const I915_PARAM_HAS_EXEC_SUBMIT_FENCE: i32 = 53;
+pub const I915_PARAM_PERF_REVISION: i32 = 54;
+pub const I915_PARAM_HAS_EXEC_TIMELINE_FENCES: i32 = 55;
+pub const I915_PARAM_HAS_USERPTR_PROBE: i32 = 56;
+
+// Context parameters.
+pub const I915_CONTEXT_PARAM_BAN_PERIOD: u64 = 0x1;
+pub const I915_CONTEXT_PARAM_NO_ZEROMAP: u64 = 0x2;
+pub const I915_CONTEXT_PARAM_GTT_SIZE: u64 = 0x3;
+pub const I915_CONTEXT_PARAM_NO_ERROR_CAPTURE: u64 = 0x4;
+pub const I915_CONTEXT_PARAM_BANNABLE: u64 = 0x5;
+pub const I915_CONTEXT_PARAM_PRIORITY: u64 = 0x6;
+pub const I915_CONTEXT_PARAM_RECOVERABLE: u64 = 0x8;
+
+// Execbuffer flags.
+pub const I915_EXEC_RING_MASK: u64 = 0x3f;
+pub const I915_EXEC_DEFAULT: u64 = 0;
+pub const I915_EXEC_RENDER: u64 = 1;
+pub const I915_EXEC_NO_RELOC: u64 = 1 << 11;
+pub const I915_EXEC_HANDLE_LUT: u64 = 1 << 12;
+pub const I915_EXEC_FENCE_IN: u64 = 1 << 16;
+pub const I915_EXEC_FENCE_OUT: u64 = 1 << 17;
+pub const I915_EXEC_BATCH_FIRST: u64 = 1 << 18;
+pub const I915_EXEC_FENCE_ARRAY: u64 = 1 << 19;
+pub const I915_EXEC_FENCE_WAIT: u32 = 1;
+pub const I915_EXEC_FENCE_SIGNAL: u32 = 2;
+pub const EXEC_OBJECT_PINNED: u64 = 1 << 4;
+
+// Tiling.
+pub const I915_TILING_NONE: u32 = 0;
+pub const I915_TILING_X: u32 = 1;
+pub const I915_TILING_Y: u32 = 2;
+pub const I915_BIT_6_SWIZZLE_NONE: u32 = 0;
+
+pub const I915_MMAP_OFFSET_GTT: u64 = 0;
+pub const I915_MMAP_OFFSET_WC: u64 = 1;
+pub const I915_MMAP_OFFSET_WB: u64 = 2;
+pub const I915_MMAP_OFFSET_UC: u64 = 3;
+
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct DrmVersion {
+    pub version_major: i32,
+    pub version_minor: i32,
+    pub version_patchlevel: i32,
+    pub name_len: usize,
+    pub name: *mut u8,
+    pub date_len: usize,
+    pub date: *mut u8,
+    pub desc_len: usize,
+    pub desc: *mut u8,
+}
+
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct DrmGetCap {
+    pub capability: u64,
+    pub value: u64,
+}
+
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct DrmGemClose {
+    pub handle: u32,
+    pub pad: u32,
+}
+
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct DrmPrimeHandle {
+    pub handle: u32,
+    pub flags: u32,
+    pub fd: i32,
+}
+
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct DrmSyncobjCreate {
+    pub handle: u32,
+    pub flags: u32,
+}
+
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct DrmSyncobjDestroy {
+    pub handle: u32,
+    pub pad: u32,
+}
+
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct DrmSyncobjWait {
+    pub handles: u64,
+    pub timeout_nsec: i64,
+    pub count_handles: u32,
+    pub flags: u32,
+    pub first_signaled: u32,
+    pub pad: u32,
+}
+
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct DrmSyncobjArray {
+    pub handles: u64,
+    pub count_handles: u32,
+    pub pad: u32,
+}
+
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct I915Getparam {
+    pub param: i32,
+    pub value: *mut i32,
+}
+
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct I915GemCreate {
+    pub size: u64,
+    pub handle: u32,
+    pub pad: u32,
+}
+
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct I915GemPread {
+    pub handle: u32,
+    pub pad: u32,
+    pub offset: u64,
+    pub size: u64,
+    pub data_ptr: u64,
+}
+
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct I915GemMmap {
+    pub handle: u32,
+    pub pad: u32,
+    pub offset: u64,
+    pub size: u64,
+    pub addr_ptr: u64,
+    pub flags: u64,
+}
+
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct I915GemMmapGtt {
+    pub handle: u32,
+    pub pad: u32,
+    pub offset: u64,
+}
+
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct I915GemMmapOffset {
+    pub handle: u32,
+    pub pad: u32,
+    pub offset: u64,
+    pub flags: u64,
+    pub extensions: u64,
+}
+
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct I915GemSetDomain {
+    pub handle: u32,
+    pub read_domains: u32,
+    pub write_domain: u32,
+}
+
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct I915GemSetTiling {
+    pub handle: u32,
+    pub tiling_mode: u32,
+    pub stride: u32,
+    pub swizzle_mode: u32,
+}
+
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct I915GemGetTiling {
+    pub handle: u32,
+    pub tiling_mode: u32,
+    pub swizzle_mode: u32,
+    pub phys_swizzle_mode: u32,
+}
+
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct I915GemGetAperture {
+    pub aper_size: u64,
+    pub aper_available_size: u64,
+}
+
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct I915GemMadvise {
+    pub handle: u32,
+    pub madv: u32,
+    pub retained: u32,
+}
+
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct I915GemBusy {
+    pub handle: u32,
+    pub busy: u32,
+}
+
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct I915GemWait {
+    pub bo_handle: u32,
+    pub flags: u32,
+    pub timeout_ns: i64,
+}
+
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct I915GemCaching {
+    pub handle: u32,
+    pub caching: u32,
+}
+
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct I915GemExecObject2 {
+    pub handle: u32,
+    pub relocation_count: u32,
+    pub relocs_ptr: u64,
+    pub alignment: u64,
+    pub offset: u64,
+    pub flags: u64,
+    pub rsvd1: u64,
+    pub rsvd2: u64,
+}
+
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct I915GemRelocationEntry {
+    pub target_handle: u32,
+    pub delta: u32,
+    pub offset: u64,
+    pub presumed_offset: u64,
+    pub read_domains: u32,
+    pub write_domain: u32,
+}
+
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct I915GemExecbuffer2 {
+    pub buffers_ptr: u64,
+    pub buffer_count: u32,
+    pub batch_start_offset: u32,
+    pub batch_len: u32,
+    pub dr1: u32,
+    pub dr4: u32,
+    pub num_cliprects: u32,
+    pub cliprects_ptr: u64,
+    pub flags: u64,
+    pub rsvd1: u64,
+    pub rsvd2: u64,
+}
+
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct I915GemExecFence {
+    pub handle: u32,
+    pub flags: u32,
+}
+
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct I915GemContextCreate {
+    pub ctx_id: u32,
+    pub pad: u32,
+}
+
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct I915GemContextCreateExt {
+    pub ctx_id: u32,
+    pub flags: u32,
+    pub extensions: u64,
+}
+
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct I915GemContextDestroy {
+    pub ctx_id: u32,
+    pub pad: u32,
+}
+
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct I915GemContextParam {
+    pub ctx_id: u32,
+    pub size: u32,
+    pub param: u64,
+    pub value: u64,
+}
+
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct I915RegRead {
+    pub offset: u64,
+    pub val: u64,
+}
+
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct I915ResetStats {
+    pub ctx_id: u32,
+    pub flags: u32,
+    pub reset_count: u32,
+    pub batch_active: u32,
+    pub batch_pending: u32,
+    pub pad: u32,
+}
+
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct I915Query {
+    pub num_items: u32,
+    pub flags: u32,
+    pub items_ptr: u64,
+}
+
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct I915QueryItem {
+    pub query_id: u64,
+    pub length: i32,
+    pub flags: u32,
+    pub data_ptr: u64,
+}
+
+const _: () = {
+    assert!(size_of::<DrmVersion>() == 64);
+    assert!(size_of::<DrmGetCap>() == 16);
+    assert!(size_of::<DrmPrimeHandle>() == 12);
+    assert!(size_of::<DrmSyncobjWait>() == 32);
+    assert!(size_of::<DrmSyncobjArray>() == 16);
+    assert!(size_of::<I915Getparam>() == 16);
+    assert!(size_of::<I915GemCreate>() == 16);
+    assert!(size_of::<I915GemPread>() == 32);
+    assert!(size_of::<I915GemMmap>() == 40);
+    assert!(size_of::<I915GemMmapGtt>() == 16);
+    assert!(size_of::<I915GemMmapOffset>() == 32);
+    assert!(size_of::<I915GemExecObject2>() == 56);
+    assert!(size_of::<I915GemRelocationEntry>() == 32);
+    assert!(size_of::<I915GemExecbuffer2>() == 64);
+    assert!(size_of::<I915GemContextParam>() == 24);
+    assert!(size_of::<I915ResetStats>() == 24);
+    assert!(size_of::<I915QueryItem>() == 24);
+};
