@@ -66,6 +66,14 @@ enum Command {
         #[arg(long, value_enum, default_value_t = ColorWhen::Auto)]
         color: ColorWhen,
     },
+    /// Compare `gtsim decode` of a capture with Mesa's own decode of the same run
+    /// (`INTEL_DEBUG=bat` output), field by field.
+    CompareBat {
+        /// Mesa's INTEL_DEBUG=bat output (stderr of the run).
+        bat: PathBuf,
+        /// The AUB capture of the same run (`gtsim run --capture`).
+        capture: PathBuf,
+    },
     /// Run a program with the i915 emulation preloaded, so Mesa's Ivy Bridge driver
     /// (crocus) renders through gtsim (EGL surfaceless).
     Run {
@@ -101,6 +109,18 @@ fn main() -> ExitCode {
 fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Command::Run { capture, command } => run::run(capture, command),
+        Command::CompareBat { bat, capture } => {
+            let text = std::fs::read_to_string(&bat).with_context(|| format!("cannot read {}", bat.display()))?;
+            let bytes = std::fs::read(&capture).with_context(|| format!("cannot read {}", capture.display()))?;
+            let items = gtsim_gpu::trace::decode_trace(&gtsim_spec::gen7::GENERATION, &aub::parse(&bytes));
+            let mesa = gtsim_gpu::mesa_bat::parse_bat(&text);
+            if mesa.is_empty() {
+                bail!("{} holds no INTEL_DEBUG=bat batches", bat.display());
+            }
+            let c = gtsim_gpu::mesa_bat::compare(&mesa, &items);
+            print!("{}", c.report());
+            Ok(if c.differ.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) })
+        }
         Command::Decode {
             file,
             gen_,

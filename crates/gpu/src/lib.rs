@@ -16,5 +16,6 @@
 pub mod aub;
 pub mod decode;
 pub mod device;
+pub mod mesa_bat;
 pub mod sample;
 pub mod trace;

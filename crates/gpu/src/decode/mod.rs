@@ -284,6 +284,9 @@ impl<'a> Decoder<'a> {
         if def.name == "STATE_BASE_ADDRESS" {
             self.state_base_address(def, dwords);
         }
+        if def.name == "MI_LOAD_REGISTER_IMM" {
+            self.registers_written(addr, dwords);
+        }
         self.follow_all(addr, def, dwords, 1);
     }
 
@@ -304,6 +307,25 @@ impl<'a> Decoder<'a> {
         ] {
             if let Some(v) = load(name) {
                 *slot = Some(v);
+            }
+        }
+    }
+
+    /// MI_LOAD_REGISTER_IMM: names the registers written and decodes the values of those
+    /// the spec gives fields (defs/gen7/registers.spec).
+    fn registers_written(&mut self, addr: u64, dwords: &[u32]) {
+        let Ok(lri) = gtsim_spec::gen7::MiLoadRegisterImm::unpack(dwords) else { return };
+        for (i, pair) in lri.registers.iter().enumerate() {
+            let data_addr = addr + 4 * (2 + 2 * i as u64);
+            let offset = pair.register_offset as u32;
+            match self.generation.register(offset) {
+                Some(reg) if reg.dwords == 1 && !reg.fields.is_empty() => {
+                    let dw = vec![pair.data_dword];
+                    let lines = print::describe(self.generation, reg, &dw);
+                    self.items.push(Item::State { addr: data_addr, def: reg, index: 0, dwords: dw, lines, via: format!("MI_LOAD_REGISTER_IMM to {offset:#x}"), depth: 1 });
+                }
+                Some(reg) => self.items.push(Item::Note { addr: data_addr, msg: format!("MI_LOAD_REGISTER_IMM writes {:#010x} to {} ({offset:#x})", pair.data_dword, reg.name) }),
+                None => self.items.push(Item::Note { addr: data_addr, msg: format!("MI_LOAD_REGISTER_IMM writes {:#010x} to register {offset:#x}, which the spec does not name", pair.data_dword) }),
             }
         }
     }
