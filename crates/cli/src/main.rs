@@ -110,16 +110,23 @@ fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Command::Run { capture, command } => run::run(capture, command),
         Command::CompareBat { bat, capture } => {
-            let text = std::fs::read_to_string(&bat).with_context(|| format!("cannot read {}", bat.display()))?;
-            let bytes = std::fs::read(&capture).with_context(|| format!("cannot read {}", capture.display()))?;
-            let items = gtsim_gpu::trace::decode_trace(&gtsim_spec::gen7::GENERATION, &aub::parse(&bytes));
+            let text = std::fs::read_to_string(&bat)
+                .with_context(|| format!("cannot read {}", bat.display()))?;
+            let bytes = std::fs::read(&capture)
+                .with_context(|| format!("cannot read {}", capture.display()))?;
+            let items =
+                gtsim_gpu::trace::decode_trace(&gtsim_spec::gen7::GENERATION, &aub::parse(&bytes));
             let mesa = gtsim_gpu::mesa_bat::parse_bat(&text);
             if mesa.is_empty() {
                 bail!("{} holds no INTEL_DEBUG=bat batches", bat.display());
             }
             let c = gtsim_gpu::mesa_bat::compare(&mesa, &items);
             print!("{}", c.report());
-            Ok(if c.differ.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) })
+            Ok(if c.differ.is_empty() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            })
         }
         Command::Decode {
             file,

@@ -47,13 +47,21 @@ pub fn parse_bat(text: &str) -> Vec<Vec<BatField>> {
         let Some(fields) = cur.as_mut() else { continue };
         if let Some(rest) = line.strip_prefix("0x") {
             // `0x%08x:  0x%08x : Dword N` or a command header `0x%08x:  0x%08x:  NAME`.
-            addr = if rest.contains(" : Dword ") { u64::from_str_radix(&rest[..8.min(rest.len())], 16).ok() } else { None };
+            addr = if rest.contains(" : Dword ") {
+                u64::from_str_radix(&rest[..8.min(rest.len())], 16).ok()
+            } else {
+                None
+            };
             continue;
         }
         if let (Some(a), Some(f)) = (addr, line.strip_prefix("    ")) {
             if let Some((name, value)) = f.split_once(": ") {
                 if !name.starts_with(' ') && !value.starts_with("<struct") {
-                    fields.push(BatField { addr: a, name: name.to_string(), value: value.trim().to_string() });
+                    fields.push(BatField {
+                        addr: a,
+                        name: name.to_string(),
+                        value: value.trim().to_string(),
+                    });
                 }
             }
         } else if !line.starts_with("    ") {
@@ -119,8 +127,14 @@ pub fn parse_value(v: &str) -> Option<Num> {
 
 /// Normalises a field name for pairing.
 pub fn normalise(name: &str) -> String {
-    let lower = name.to_ascii_lowercase().replace("memory object control state", "mocs").replace("object control state", "mocs");
-    let mut s: String = lower.chars().filter(|c| c.is_ascii_alphanumeric()).collect();
+    let lower = name
+        .to_ascii_lowercase()
+        .replace("memory object control state", "mocs")
+        .replace("object control state", "mocs");
+    let mut s: String = lower
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric())
+        .collect();
     for (from, to) in ALIASES {
         if s == *from {
             s = to.to_string();
@@ -130,7 +144,11 @@ pub fn normalise(name: &str) -> String {
 }
 
 /// Names the seeds spell differently from Mesa's genxml, normalised (seed -> Mesa).
-const ALIASES: &[(&str, &str)] = &[("csstall", "commandstreamerstallenable"), ("instructiontype", "commandtype"), ("dwordcount", "dwordlength")];
+const ALIASES: &[(&str, &str)] = &[
+    ("csstall", "commandstreamerstallenable"),
+    ("instructiontype", "commandtype"),
+    ("dwordcount", "dwordlength"),
+];
 
 /// One gtsim field.
 #[derive(Debug, Clone)]
@@ -149,14 +167,23 @@ fn leaves(def: &'static Def, dw: &[u32], base: u64, out: &mut BTreeMap<u64, Vec<
                     let sub = bits::extract(dw, f.start, f.end, nested.dwords as usize);
                     leaves(nested, &sub, base + (f.start / 32) as u64 * 4, out);
                     if f.width() <= 64 {
-                        out.entry(at).or_default().push(Leaf { name: f.name.to_string(), value: Num::Int(f.raw(dw) as i128), def: def.name });
+                        out.entry(at).or_default().push(Leaf {
+                            name: f.name.to_string(),
+                            value: Num::Int(f.raw(dw) as i128),
+                            def: def.name,
+                        });
                     }
                 }
             }
             Ty::Array { elem, count } => {
-                let Some(nested) = GENERATION.def(elem) else { continue };
+                let Some(nested) = GENERATION.def(elem) else {
+                    continue;
+                };
                 let first = (f.start / 32) as usize;
-                let n = count.map_or(dw.len().saturating_sub(first) / nested.dwords as usize, |c| c as usize);
+                let n = count.map_or(
+                    dw.len().saturating_sub(first) / nested.dwords as usize,
+                    |c| c as usize,
+                );
                 for i in 0..n {
                     let s = first + i * nested.dwords as usize;
                     if let Some(sub) = dw.get(s..s + nested.dwords as usize) {
@@ -173,10 +200,16 @@ fn leaves(def: &'static Def, dw: &[u32], base: u64, out: &mut BTreeMap<u64, Vec<
                     Ty::Address | Ty::Offset(_) => Num::Int(f.address(dw) as i128),
                     Ty::Float => Num::Float(f32::from_bits(raw as u32) as f64),
                     Ty::UFixed(_, fr) => Num::Float(raw as f64 / (1u64 << fr) as f64),
-                    Ty::SFixed(_, fr) => Num::Float(bits::sext(raw, w) as f64 / (1u64 << fr) as f64),
+                    Ty::SFixed(_, fr) => {
+                        Num::Float(bits::sext(raw, w) as f64 / (1u64 << fr) as f64)
+                    }
                     _ => Num::Int(raw as i128),
                 };
-                out.entry(at).or_default().push(Leaf { name: f.name.to_string(), value, def: def.name });
+                out.entry(at).or_default().push(Leaf {
+                    name: f.name.to_string(),
+                    value,
+                    def: def.name,
+                });
             }
         }
     }
@@ -202,10 +235,16 @@ impl Comparison {
     pub fn report(&self) -> String {
         let mut s = String::new();
         for (b, addr, def, name, mesa, ours) in &self.differ {
-            let _ = writeln!(s, "DIFFER submission {b} {addr:#010x} {def}.{name}: Mesa {mesa}, gtsim {ours}");
+            let _ = writeln!(
+                s,
+                "DIFFER submission {b} {addr:#010x} {def}.{name}: Mesa {mesa}, gtsim {ours}"
+            );
         }
         for ((name, near), n) in &self.unpaired {
-            let _ = writeln!(s, "UNPAIRED {n}x Mesa `{name}` (gtsim fields there: {near})");
+            let _ = writeln!(
+                s,
+                "UNPAIRED {n}x Mesa `{name}` (gtsim fields there: {near})"
+            );
         }
         let _ = writeln!(
             s,
@@ -228,7 +267,12 @@ pub fn compare(mesa: &[Vec<BatField>], ours: &[Item]) -> Comparison {
     for it in ours {
         match it {
             Item::Note { msg, .. } if msg.starts_with("submission ") => per.push(BTreeMap::new()),
-            Item::Command { addr, def, dwords, .. } | Item::State { addr, def, dwords, .. } => {
+            Item::Command {
+                addr, def, dwords, ..
+            }
+            | Item::State {
+                addr, def, dwords, ..
+            } => {
                 // Mesa prints a register written by MI_LOAD_REGISTER_IMM at its MMIO offset.
                 let base = match def.kind {
                     gtsim_spec::table::DefKind::Register { offset } => offset as u64,
@@ -241,7 +285,10 @@ pub fn compare(mesa: &[Vec<BatField>], ours: &[Item]) -> Comparison {
             _ => {}
         }
     }
-    let mut c = Comparison { batches: mesa.len().min(per.len()), ..Default::default() };
+    let mut c = Comparison {
+        batches: mesa.len().min(per.len()),
+        ..Default::default()
+    };
     for (b, (fields, map)) in mesa.iter().zip(&per).enumerate() {
         for f in fields {
             let Some(mv) = parse_value(&f.value) else {
@@ -259,17 +306,31 @@ pub fn compare(mesa: &[Vec<BatField>], ours: &[Item]) -> Comparison {
                     .iter()
                     .filter(|l| {
                         let o = normalise(&l.name);
-                        !n.is_empty() && (o.ends_with(&n) || o.starts_with(&n) || n.ends_with(&o) || n.starts_with(&o)) && !o.is_empty()
+                        !n.is_empty()
+                            && (o.ends_with(&n)
+                                || o.starts_with(&n)
+                                || n.ends_with(&o)
+                                || n.starts_with(&o))
+                            && !o.is_empty()
                     })
                     .collect();
                 if m.len() == 1 { Some(m[0]) } else { None }
             };
             match exact.or_else(affix) {
                 Some(l) if l.value.agrees(mv) => c.agree += 1,
-                Some(l) => c.differ.push((b, f.addr, l.def.to_string(), l.name.clone(), f.value.clone(), l.value.to_string())),
+                Some(l) => c.differ.push((
+                    b,
+                    f.addr,
+                    l.def.to_string(),
+                    l.name.clone(),
+                    f.value.clone(),
+                    l.value.to_string(),
+                )),
                 None => {
                     let near: Vec<&str> = here.iter().map(|l| l.name.as_str()).collect();
-                    *c.unpaired.entry((f.name.clone(), near.join(", "))).or_default() += 1;
+                    *c.unpaired
+                        .entry((f.name.clone(), near.join(", ")))
+                        .or_default() += 1;
                 }
             }
         }
@@ -286,17 +347,40 @@ mod tests {
         let text = "x render batch [1] flush with 3068b\n0x00010000:  0x7a000003:  PIPE_CONTROL   \n0x00010000:  0x7a000003 : Dword 0\n    DWord Length: 3\n0x00010004:  0x00101021 : Dword 1\n    Post Sync Operation: 0 (No Write)\n    Vertex Buffer State[0]: <struct VERTEX_BUFFER_STATE>\npointer 0: 0x1a0\n";
         let b = parse_bat(text);
         assert_eq!(b.len(), 1);
-        assert_eq!(b[0], vec![BatField { addr: 0x10000, name: "DWord Length".into(), value: "3".into() }, BatField { addr: 0x10004, name: "Post Sync Operation".into(), value: "0 (No Write)".into() }]);
+        assert_eq!(
+            b[0],
+            vec![
+                BatField {
+                    addr: 0x10000,
+                    name: "DWord Length".into(),
+                    value: "3".into()
+                },
+                BatField {
+                    addr: 0x10004,
+                    name: "Post Sync Operation".into(),
+                    value: "0 (No Write)".into()
+                }
+            ]
+        );
     }
 
     #[test]
     fn values_and_names_normalise() {
-        assert_eq!(parse_value("199 (ISL_FORMAT_R8G8B8A8_UNORM)"), Some(Num::Int(199)));
+        assert_eq!(
+            parse_value("199 (ISL_FORMAT_R8G8B8A8_UNORM)"),
+            Some(Num::Int(199))
+        );
         assert_eq!(parse_value("true"), Some(Num::Int(1)));
         assert_eq!(parse_value("0x0001f000"), Some(Num::Int(0x1f000)));
         assert_eq!(parse_value("1.000000"), Some(Num::Float(1.0)));
-        assert_eq!(normalise("Post-Sync Operation"), normalise("Post Sync Operation"));
-        assert_eq!(normalise("General State Memory Object Control State"), normalise("General State MOCS"));
+        assert_eq!(
+            normalise("Post-Sync Operation"),
+            normalise("Post Sync Operation")
+        );
+        assert_eq!(
+            normalise("General State Memory Object Control State"),
+            normalise("General State MOCS")
+        );
         assert!(Num::Float(0.1).agrees(Num::Float(0.100000)));
         assert!(!Num::Int(1).agrees(Num::Int(2)));
     }

@@ -25,6 +25,9 @@ pub mod uapi;
 pub mod user;
 pub mod vfs;
 
+#[cfg(test)]
+mod tests;
+
 use std::sync::{Mutex, MutexGuard, OnceLock};
 
 static KERNEL: OnceLock<Mutex<kernel::Kernel>> = OnceLock::new();

@@ -314,7 +314,9 @@ impl<'a> Decoder<'a> {
     /// MI_LOAD_REGISTER_IMM: names the registers written and decodes the values of those
     /// the spec gives fields (defs/gen7/registers.spec).
     fn registers_written(&mut self, addr: u64, dwords: &[u32]) {
-        let Ok(lri) = gtsim_spec::gen7::MiLoadRegisterImm::unpack(dwords) else { return };
+        let Ok(lri) = gtsim_spec::gen7::MiLoadRegisterImm::unpack(dwords) else {
+            return;
+        };
         for (i, pair) in lri.registers.iter().enumerate() {
             let data_addr = addr + 4 * (2 + 2 * i as u64);
             let offset = pair.register_offset as u32;

@@ -1,0 +1,429 @@
+//! The emulated kernel driven directly (no preload): every ioctl with good and bad
+//! arguments, checked against what the i915 uapi documents.
+
+use crate::errno::Errno;
+use crate::kernel::{Kernel, Node};
+use crate::uapi::*;
+use gtsim_spec::gen7::*;
+
+const FD: i32 = 1000;
+
+fn req(nr: u32, size: usize) -> u64 {
+    (3u64 << 30) | ((size as u64) << 16) | ((DRM_IOCTL_BASE as u64) << 8) | nr as u64
+}
+
+fn i915<T>(k: &mut Kernel, nr: u32, arg: &mut T) -> Result<(), Errno> {
+    k.ioctl(
+        FD,
+        req(DRM_COMMAND_BASE + nr, size_of::<T>()),
+        arg as *mut T as u64,
+    )
+}
+
+fn kernel() -> Kernel {
+    let mut k = Kernel::default();
+    k.open_file(FD, Node::Render);
+    k
+}
+
+fn create(k: &mut Kernel, size: u64) -> u32 {
+    let mut c = I915GemCreate {
+        size,
+        handle: 0,
+        pad: 0,
+    };
+    i915(k, I915_GEM_CREATE, &mut c).unwrap();
+    c.handle
+}
+
+fn pwrite(k: &mut Kernel, handle: u32, offset: u64, data: &[u8]) -> Result<(), Errno> {
+    let mut p = I915GemPread {
+        handle,
+        pad: 0,
+        offset,
+        size: data.len() as u64,
+        data_ptr: data.as_ptr() as u64,
+    };
+    i915(k, I915_GEM_PWRITE, &mut p)
+}
+
+fn pread(k: &mut Kernel, handle: u32, offset: u64, n: usize) -> Vec<u8> {
+    let mut out = vec![0u8; n];
+    let mut p = I915GemPread {
+        handle,
+        pad: 0,
+        offset,
+        size: n as u64,
+        data_ptr: out.as_mut_ptr() as u64,
+    };
+    i915(k, I915_GEM_PREAD, &mut p).unwrap();
+    out
+}
+
+fn dwords(d: &[u32]) -> Vec<u8> {
+    d.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+#[test]
+fn getparam_answers_like_an_ivy_bridge_kernel() {
+    let mut k = kernel();
+    let mut v = 0i32;
+    let mut g = I915Getparam {
+        param: I915_PARAM_CHIPSET_ID,
+        value: &mut v,
+    };
+    i915(&mut k, I915_GETPARAM, &mut g).unwrap();
+    assert_eq!(v, 0x0162);
+    let mut g = I915Getparam {
+        param: I915_PARAM_CS_TIMESTAMP_FREQUENCY,
+        value: &mut v,
+    };
+    i915(&mut k, I915_GETPARAM, &mut g).unwrap();
+    assert_eq!(v, 12_500_000);
+    let mut g = I915Getparam {
+        param: I915_PARAM_EU_TOTAL,
+        value: &mut v,
+    };
+    assert_eq!(i915(&mut k, I915_GETPARAM, &mut g), Err(Errno::ENODEV));
+    let mut g = I915Getparam {
+        param: 9999,
+        value: &mut v,
+    };
+    assert_eq!(i915(&mut k, I915_GETPARAM, &mut g), Err(Errno::EINVAL));
+}
+
+#[test]
+fn buffer_objects_read_back_what_was_written() {
+    let mut k = kernel();
+    let h = create(&mut k, 100);
+    pwrite(&mut k, h, 4090, &[1, 2, 3, 4, 5, 6]).unwrap();
+    assert_eq!(pread(&mut k, h, 4090, 6), [1, 2, 3, 4, 5, 6]);
+    // Past the end (the object was rounded up to one page).
+    assert_eq!(pwrite(&mut k, h, 4094, &[0; 4]), Err(Errno::EINVAL));
+    // Unknown handle.
+    assert_eq!(pwrite(&mut k, 77, 0, &[0; 4]), Err(Errno::ENOENT));
+}
+
+#[test]
+fn bad_pointers_are_efault_not_crashes() {
+    let mut k = kernel();
+    for nr in [
+        I915_GEM_CREATE,
+        I915_GETPARAM,
+        I915_GEM_EXECBUFFER2,
+        I915_QUERY,
+    ] {
+        assert_eq!(
+            k.ioctl(FD, req(DRM_COMMAND_BASE + nr, 64), 0x10),
+            Err(Errno::EFAULT),
+            "nr {nr:#x}"
+        );
+    }
+    let h = create(&mut k, 4096);
+    let mut p = I915GemPread {
+        handle: h,
+        pad: 0,
+        offset: 0,
+        size: 16,
+        data_ptr: 0x1000,
+    };
+    assert_eq!(i915(&mut k, I915_GEM_PREAD, &mut p), Err(Errno::EFAULT));
+}
+
+#[test]
+fn tiling_is_recorded_and_never_swizzled() {
+    let mut k = kernel();
+    let h = create(&mut k, 4096);
+    let mut t = I915GemSetTiling {
+        handle: h,
+        tiling_mode: I915_TILING_X,
+        stride: 512,
+        swizzle_mode: 99,
+    };
+    i915(&mut k, I915_GEM_SET_TILING, &mut t).unwrap();
+    assert_eq!(t.swizzle_mode, I915_BIT_6_SWIZZLE_NONE);
+    let mut g = I915GemGetTiling {
+        handle: h,
+        tiling_mode: 0,
+        swizzle_mode: 9,
+        phys_swizzle_mode: 9,
+    };
+    i915(&mut k, I915_GEM_GET_TILING, &mut g).unwrap();
+    assert_eq!((g.tiling_mode, g.swizzle_mode), (I915_TILING_X, 0));
+    // A GTT map of a tiled object would need detiling: refused loudly.
+    let mut m = I915GemMmapGtt {
+        handle: h,
+        pad: 0,
+        offset: 0,
+    };
+    assert_eq!(i915(&mut k, I915_GEM_MMAP_GTT, &mut m), Err(Errno::ENODEV));
+    // A write-back MMAP_OFFSET works and names the object.
+    let mut m = I915GemMmapOffset {
+        handle: h,
+        pad: 0,
+        offset: 0,
+        flags: I915_MMAP_OFFSET_WB,
+        extensions: 0,
+    };
+    i915(&mut k, I915_GEM_MMAP_GTT, &mut m).unwrap();
+    assert!(k.mmap_target(m.offset).is_some());
+}
+
+/// A batch that stores 0xfeed into a second object through a relocation.
+fn store_batch(k: &mut Kernel) -> (u32, u32, Vec<I915GemRelocationEntry>) {
+    let target = create(k, 4096);
+    let batch = create(k, 4096);
+    let sdi = MiStoreDataImm {
+        address: 0,
+        data_dword_0: 0xfeed,
+        ..Default::default()
+    }
+    .pack()
+    .unwrap();
+    let mut b = sdi.clone();
+    b.push(0x0500_0000);
+    b.push(0);
+    pwrite(k, batch, 0, &dwords(&b)).unwrap();
+    // MI_STORE_DATA_IMM's Address is dword 2 (byte 8): relocate it to target + 0x40.
+    let relocs = vec![I915GemRelocationEntry {
+        target_handle: 0,
+        delta: 0x40,
+        offset: 8,
+        presumed_offset: 0,
+        read_domains: 0,
+        write_domain: 0,
+    }];
+    (target, batch, relocs)
+}
+
+fn exec(
+    k: &mut Kernel,
+    objs: &mut [I915GemExecObject2],
+    flags: u64,
+    ctx: u32,
+) -> Result<(), Errno> {
+    let mut eb = I915GemExecbuffer2 {
+        buffers_ptr: objs.as_mut_ptr() as u64,
+        buffer_count: objs.len() as u32,
+        batch_start_offset: 0,
+        batch_len: 0,
+        dr1: 0,
+        dr4: 0,
+        num_cliprects: 0,
+        cliprects_ptr: 0,
+        flags,
+        rsvd1: ctx as u64,
+        rsvd2: 0,
+    };
+    i915(k, I915_GEM_EXECBUFFER2, &mut eb)
+}
+
+fn obj(handle: u32, relocs: &mut [I915GemRelocationEntry]) -> I915GemExecObject2 {
+    I915GemExecObject2 {
+        handle,
+        relocation_count: relocs.len() as u32,
+        relocs_ptr: relocs.as_mut_ptr() as u64,
+        alignment: 0,
+        offset: 0,
+        flags: 0,
+        rsvd1: 0,
+        rsvd2: 0,
+    }
+}
+
+#[test]
+fn execbuffer_relocates_runs_and_writes_offsets_back() {
+    let mut k = kernel();
+    let (target, batch, mut relocs) = store_batch(&mut k);
+    let mut objs = [obj(target, &mut []), obj(batch, &mut relocs)];
+    exec(
+        &mut k,
+        &mut objs,
+        I915_EXEC_RENDER | I915_EXEC_HANDLE_LUT | I915_EXEC_NO_RELOC,
+        0,
+    )
+    .unwrap();
+    assert_eq!(pread(&mut k, target, 0x40, 4), 0xfeedu32.to_le_bytes());
+    let t = objs[0].offset;
+    assert!(t >= 0x10000 && t < 1 << 31 && t % 4096 == 0, "{t:#x}");
+    assert_eq!(relocs[0].presumed_offset, t, "presumed offset written back");
+    assert_eq!(
+        pread(&mut k, batch, 8, 4),
+        ((t + 0x40) as u32).to_le_bytes(),
+        "relocation patched"
+    );
+    // Addresses are stable across submissions.
+    exec(
+        &mut k,
+        &mut objs,
+        I915_EXEC_RENDER | I915_EXEC_HANDLE_LUT,
+        0,
+    )
+    .unwrap();
+    assert_eq!(objs[0].offset, t);
+}
+
+#[test]
+fn bad_execbuffers_get_the_kernels_errno_and_change_nothing() {
+    let mut k = kernel();
+    let (target, batch, mut relocs) = store_batch(&mut k);
+    let before = pread(&mut k, batch, 0, 64);
+    // A relocation outside its object.
+    let mut bad = relocs.clone();
+    bad[0].offset = 4096;
+    let mut objs = [obj(target, &mut []), obj(batch, &mut bad)];
+    assert_eq!(
+        exec(&mut k, &mut objs, I915_EXEC_HANDLE_LUT, 0),
+        Err(Errno::EINVAL)
+    );
+    // A relocation to an object not in the list (LUT index out of range).
+    let mut bad = relocs.clone();
+    bad[0].target_handle = 5;
+    let mut objs = [obj(target, &mut []), obj(batch, &mut bad)];
+    assert_eq!(
+        exec(&mut k, &mut objs, I915_EXEC_HANDLE_LUT, 0),
+        Err(Errno::ENOENT)
+    );
+    // An unknown handle.
+    let mut objs = [obj(999, &mut []), obj(batch, &mut relocs)];
+    assert_eq!(
+        exec(&mut k, &mut objs, I915_EXEC_HANDLE_LUT, 0),
+        Err(Errno::ENOENT)
+    );
+    // A context that does not exist (or was destroyed).
+    let mut objs = [obj(target, &mut []), obj(batch, &mut relocs)];
+    assert_eq!(
+        exec(&mut k, &mut objs, I915_EXEC_HANDLE_LUT, 7),
+        Err(Errno::ENOENT)
+    );
+    // The blitter ring is not modelled.
+    assert_eq!(
+        exec(&mut k, &mut objs, I915_EXEC_HANDLE_LUT | 3, 0),
+        Err(Errno::EINVAL)
+    );
+    // Nothing was bound, patched or run.
+    assert_eq!(pread(&mut k, batch, 0, 64), before);
+    assert_eq!(pread(&mut k, target, 0x40, 4), [0; 4]);
+    assert!(k.bound.is_empty());
+    assert_eq!(relocs[0].presumed_offset, 0);
+}
+
+#[test]
+fn contexts_keep_state_and_closed_contexts_are_gone() {
+    let mut k = kernel();
+    let mut c = I915GemContextCreate { ctx_id: 0, pad: 0 };
+    i915(&mut k, I915_GEM_CONTEXT_CREATE, &mut c).unwrap();
+    assert_eq!(c.ctx_id, 1);
+    let mut p = I915GemContextParam {
+        ctx_id: 1,
+        size: 0,
+        param: I915_CONTEXT_PARAM_GTT_SIZE,
+        value: 0,
+    };
+    i915(&mut k, I915_GEM_CONTEXT_GETPARAM, &mut p).unwrap();
+    assert_eq!(p.value, 1 << 31);
+    let mut d = I915GemContextDestroy { ctx_id: 1, pad: 0 };
+    i915(&mut k, I915_GEM_CONTEXT_DESTROY, &mut d).unwrap();
+    assert_eq!(
+        i915(&mut k, I915_GEM_CONTEXT_DESTROY, &mut d),
+        Err(Errno::ENOENT)
+    );
+    let (target, batch, mut relocs) = store_batch(&mut k);
+    let mut objs = [obj(target, &mut []), obj(batch, &mut relocs)];
+    assert_eq!(
+        exec(&mut k, &mut objs, I915_EXEC_HANDLE_LUT, 1),
+        Err(Errno::ENOENT)
+    );
+}
+
+#[test]
+fn fence_arrays_signal_syncobjs() {
+    let mut k = kernel();
+    let mut c = DrmSyncobjCreate {
+        handle: 0,
+        flags: 0,
+    };
+    k.ioctl(FD, req(DRM_SYNCOBJ_CREATE, 8), &mut c as *mut _ as u64)
+        .unwrap();
+    let handles = [c.handle];
+    let mut w = DrmSyncobjWait {
+        handles: handles.as_ptr() as u64,
+        timeout_nsec: 0,
+        count_handles: 1,
+        flags: DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL,
+        first_signaled: 0,
+        pad: 0,
+    };
+    assert_eq!(
+        k.ioctl(FD, req(DRM_SYNCOBJ_WAIT, 32), &mut w as *mut _ as u64),
+        Err(Errno::ETIME)
+    );
+    let (target, batch, mut relocs) = store_batch(&mut k);
+    let mut objs = [obj(target, &mut []), obj(batch, &mut relocs)];
+    let fences = [I915GemExecFence {
+        handle: c.handle,
+        flags: I915_EXEC_FENCE_SIGNAL,
+    }];
+    let mut eb = I915GemExecbuffer2 {
+        buffers_ptr: objs.as_mut_ptr() as u64,
+        buffer_count: 2,
+        batch_start_offset: 0,
+        batch_len: 0,
+        dr1: 0,
+        dr4: 0,
+        num_cliprects: 1,
+        cliprects_ptr: fences.as_ptr() as u64,
+        flags: I915_EXEC_HANDLE_LUT | I915_EXEC_FENCE_ARRAY,
+        rsvd1: 0,
+        rsvd2: 0,
+    };
+    i915(&mut k, I915_GEM_EXECBUFFER2, &mut eb).unwrap();
+    k.ioctl(FD, req(DRM_SYNCOBJ_WAIT, 32), &mut w as *mut _ as u64)
+        .unwrap();
+}
+
+#[test]
+fn a_hanging_batch_marks_the_context_guilty_and_the_process_survives() {
+    let mut k = kernel();
+    let batch = create(&mut k, 4096);
+    pwrite(&mut k, batch, 0, &dwords(&[0xe000_0000])).unwrap();
+    let mut objs = [obj(batch, &mut [])];
+    exec(&mut k, &mut objs, 0, 0).unwrap();
+    let mut s = I915ResetStats {
+        ctx_id: 0,
+        flags: 0,
+        reset_count: 0,
+        batch_active: 0,
+        batch_pending: 0,
+        pad: 0,
+    };
+    i915(&mut k, I915_GET_RESET_STATS, &mut s).unwrap();
+    assert_eq!(s.batch_active, 1);
+}
+
+#[test]
+fn closing_the_last_fd_releases_objects() {
+    let mut k = kernel();
+    let h = create(&mut k, 4096);
+    k.dup_fd(FD, FD + 1);
+    k.close_fd(FD);
+    let mut t = I915GemGetTiling {
+        handle: h,
+        tiling_mode: 0,
+        swizzle_mode: 0,
+        phys_swizzle_mode: 0,
+    };
+    let r = req(
+        DRM_COMMAND_BASE + I915_GEM_GET_TILING,
+        size_of::<I915GemGetTiling>(),
+    );
+    k.ioctl(FD + 1, r, &mut t as *mut _ as u64)
+        .expect("the object lives on through the dup'ed fd");
+    assert_eq!(k.ioctl(FD, r, &mut t as *mut _ as u64), Err(Errno::EBADF));
+    k.close_fd(FD + 1);
+    assert!(k.bos.is_empty());
+    assert!(
+        k.ioctl(FD, req(DRM_COMMAND_BASE + I915_GEM_CREATE, 16), 0)
+            .is_err()
+    );
+}
