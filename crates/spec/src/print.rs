@@ -31,9 +31,10 @@ pub fn value(ty: &Ty, raw: u64, width: u32, start: u32) -> String {
         Ty::S => format!("{}", bits::sext(raw, width)),
         Ty::Bool => format!("{}", raw != 0),
         Ty::Mbz => format!("{raw:#x}"),
+        // A value the manual gives no name prints as the bare number (as Mesa does).
         Ty::Enum(e) => match e.name_of(raw) {
             Some(n) => format!("{raw} ({n})"),
-            None => format!("{raw} (unknown {})", e.name),
+            None => format!("{raw}"),
         },
         Ty::Address | Ty::Offset(_) => format!("{:#010x}", raw << (start % 32)),
         Ty::UFixed(_, f) => format!("{}", raw as f64 / (1u64 << f) as f64),
