@@ -21,9 +21,17 @@ const CLIENTS: &[(&str, &str)] = &[
 ];
 
 fn mesa_present() -> bool {
-    let present = ["/usr/lib/x86_64-linux-gnu/dri/crocus_dri.so", "/usr/lib/x86_64-linux-gnu/libEGL.so.1"].iter().all(|p| Path::new(p).is_file());
+    let present = [
+        "/usr/lib/x86_64-linux-gnu/dri/crocus_dri.so",
+        "/usr/lib/x86_64-linux-gnu/libEGL.so.1",
+    ]
+    .iter()
+    .all(|p| Path::new(p).is_file());
     if !present {
-        assert!(std::env::var_os("CI").is_none(), "CI must install Mesa (libgl1-mesa-dri libegl-mesa0 libegl1 libgbm1)");
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must install Mesa (libgl1-mesa-dri libegl-mesa0 libegl1 libgbm1)"
+        );
         eprintln!("SKIPPED: Mesa's crocus driver or libEGL is not installed");
     }
     present
@@ -31,12 +39,19 @@ fn mesa_present() -> bool {
 
 /// target/<profile>/ (where gtsim and libgtsim_i915.so are built).
 fn target_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_BIN_EXE_clear")).parent().unwrap().to_path_buf()
+    PathBuf::from(env!("CARGO_BIN_EXE_clear"))
+        .parent()
+        .unwrap()
+        .to_path_buf()
 }
 
 fn gtsim() -> PathBuf {
     let p = target_dir().join("gtsim");
-    assert!(p.is_file(), "{} not built (cargo build --workspace)", p.display());
+    assert!(
+        p.is_file(),
+        "{} not built (cargo build --workspace)",
+        p.display()
+    );
     p
 }
 
@@ -48,8 +63,15 @@ fn tmp(name: &str) -> PathBuf {
 
 fn under_gtsim(client: &str, exe: &str, capture: &Path, bat: bool) -> Output {
     let mut cmd = Command::new(gtsim());
-    cmd.arg("run").arg("--capture").arg(capture).arg("--").arg(exe).arg("--out").arg(tmp(&format!("{client}-gtsim.png")));
-    cmd.env("GTSIM_I915_QUIET", "1").env("MESA_SHADER_CACHE_DISABLE", "true");
+    cmd.arg("run")
+        .arg("--capture")
+        .arg(capture)
+        .arg("--")
+        .arg(exe)
+        .arg("--out")
+        .arg(tmp(&format!("{client}-gtsim.png")));
+    cmd.env("GTSIM_I915_QUIET", "1")
+        .env("MESA_SHADER_CACHE_DISABLE", "true");
     if bat {
         cmd.env("INTEL_DEBUG", "bat");
     }
@@ -63,9 +85,23 @@ fn clients_render_on_llvmpipe() {
     }
     for (name, exe) in CLIENTS {
         let png = tmp(&format!("{name}-llvmpipe.png"));
-        let out = Command::new(exe).arg("--out").arg(&png).env("LIBGL_ALWAYS_SOFTWARE", "1").env("EGL_PLATFORM", "surfaceless").env_remove("LD_PRELOAD").output().unwrap();
-        assert!(out.status.success(), "{name} on llvmpipe: {}", String::from_utf8_lossy(&out.stderr));
-        assert!(String::from_utf8_lossy(&out.stderr).contains("llvmpipe"), "{name} did not run on llvmpipe");
+        let out = Command::new(exe)
+            .arg("--out")
+            .arg(&png)
+            .env("LIBGL_ALWAYS_SOFTWARE", "1")
+            .env("EGL_PLATFORM", "surfaceless")
+            .env_remove("LD_PRELOAD")
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{name} on llvmpipe: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains("llvmpipe"),
+            "{name} did not run on llvmpipe"
+        );
         assert!(std::fs::metadata(&png).unwrap().len() > 0);
     }
 }
@@ -80,10 +116,27 @@ fn clients_complete_on_crocus_over_gtsim_and_their_captures_decode() {
         let out = under_gtsim(name, exe, &capture, false);
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(out.status.success(), "{name} under gtsim: {stderr}");
-        assert!(stderr.contains("HD Graphics 4000 (IVB GT2)"), "{name}: crocus did not report the emulated GPU: {stderr}");
+        assert!(
+            stderr.contains("HD Graphics 4000 (IVB GT2)"),
+            "{name}: crocus did not report the emulated GPU: {stderr}"
+        );
         assert!(!stderr.contains("GPU HANG"), "{name}: {stderr}");
-        let dec = Command::new(gtsim()).arg("decode").arg("--color").arg("never").arg(&capture).output().unwrap();
-        assert!(dec.status.success(), "{name}: decoding the capture found problems: {}", String::from_utf8_lossy(&dec.stdout).lines().filter(|l| l.contains("error:")).collect::<Vec<_>>().join("\n"));
+        let dec = Command::new(gtsim())
+            .arg("decode")
+            .arg("--color")
+            .arg("never")
+            .arg(&capture)
+            .output()
+            .unwrap();
+        assert!(
+            dec.status.success(),
+            "{name}: decoding the capture found problems: {}",
+            String::from_utf8_lossy(&dec.stdout)
+                .lines()
+                .filter(|l| l.contains("error:"))
+                .collect::<Vec<_>>()
+                .join("\n")
+        );
         assert!(String::from_utf8_lossy(&dec.stdout).contains("3DPRIMITIVE"));
     }
 }
@@ -97,17 +150,31 @@ fn gtsim_decode_agrees_with_intel_debug_bat() {
     for (name, exe) in CLIENTS {
         let capture = tmp(&format!("{name}-bat.aub"));
         let out = under_gtsim(name, exe, &capture, true);
-        assert!(out.status.success(), "{name}: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{name}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         let mesa = gtsim_gpu::mesa_bat::parse_bat(&String::from_utf8_lossy(&out.stderr));
         assert!(!mesa.is_empty(), "{name}: no INTEL_DEBUG=bat output");
         let bytes = std::fs::read(&capture).unwrap();
-        let items = gtsim_gpu::trace::decode_trace(&gtsim_spec::gen7::GENERATION, &gtsim_gpu::aub::parse(&bytes));
+        let items = gtsim_gpu::trace::decode_trace(
+            &gtsim_spec::gen7::GENERATION,
+            &gtsim_gpu::aub::parse(&bytes),
+        );
         let c = gtsim_gpu::mesa_bat::compare(&mesa, &items);
         eprintln!("{name}: {}", c.report().lines().last().unwrap_or(""));
-        assert!(c.differ.is_empty(), "{name}: gtsim and Mesa disagree:\n{}", c.report());
+        assert!(
+            c.differ.is_empty(),
+            "{name}: gtsim and Mesa disagree:\n{}",
+            c.report()
+        );
         assert!(c.agree > 1000, "{name}: only {} fields compared", c.agree);
         total.0 += c.agree;
         total.1 += c.unpaired.values().sum::<usize>();
     }
-    eprintln!("all clients: {} fields agree, {} Mesa fields unpaired (naming), 0 differ", total.0, total.1);
+    eprintln!(
+        "all clients: {} fields agree, {} Mesa fields unpaired (naming), 0 differ",
+        total.0, total.1
+    );
 }

@@ -57,13 +57,24 @@ pub fn classify(path: &str) -> Option<Virtual> {
     None
 }
 
-/// Writes the tree (idempotent; every process may call it).
+/// Writes a file only if its content differs, atomically (write a temporary, rename), so
+/// processes building the tree at the same time never see a half-written file.
+fn put(path: &std::path::Path, content: &str) -> std::io::Result<()> {
+    if std::fs::read_to_string(path).is_ok_and(|c| c == content) {
+        return Ok(());
+    }
+    let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+    std::fs::write(&tmp, content)?;
+    std::fs::rename(&tmp, path)
+}
+
+/// Writes the tree (idempotent; every process may call it, concurrently).
 pub fn build_tree() -> std::io::Result<()> {
     let r = root();
     let dri = r.join("dev/dri");
     std::fs::create_dir_all(&dri)?;
     for n in ["card0", "renderD128"] {
-        std::fs::write(dri.join(n), b"")?;
+        put(&dri.join(n), "")?;
     }
     let slot = "0000:00:02.0";
     let device_files = [
@@ -85,13 +96,13 @@ pub fn build_tree() -> std::io::Result<()> {
         let dev = node.join("device");
         std::fs::create_dir_all(dev.join("drm/card0"))?;
         std::fs::create_dir_all(dev.join("drm/renderD128"))?;
-        std::fs::write(
-            node.join("uevent"),
-            format!("MAJOR={DRM_MAJOR}\nMINOR={minor}\nDEVNAME=dri/{name}\nDEVTYPE=drm_minor\n"),
+        put(
+            &node.join("uevent"),
+            &format!("MAJOR={DRM_MAJOR}\nMINOR={minor}\nDEVNAME=dri/{name}\nDEVTYPE=drm_minor\n"),
         )?;
-        std::fs::write(node.join("dev"), format!("{DRM_MAJOR}:{minor}\n"))?;
+        put(&node.join("dev"), &format!("{DRM_MAJOR}:{minor}\n"))?;
         for (f, content) in &device_files {
-            std::fs::write(dev.join(f), content)?;
+            put(&dev.join(f), content)?;
         }
         for (link, target) in [
             ("subsystem", "../../../../bus/pci"),
@@ -99,7 +110,10 @@ pub fn build_tree() -> std::io::Result<()> {
         ] {
             let p = dev.join(link);
             if std::fs::symlink_metadata(&p).is_err() {
-                std::os::unix::fs::symlink(target, &p)?;
+                match std::os::unix::fs::symlink(target, &p) {
+                    Err(e) if e.kind() != std::io::ErrorKind::AlreadyExists => return Err(e),
+                    _ => {}
+                }
             }
         }
     }
