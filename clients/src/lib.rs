@@ -414,7 +414,7 @@ impl Session {
         layout: &[(u32, i32)],
     ) -> Result<(glow::VertexArray, glow::Buffer), String> {
         let floats_per_vertex: i32 = layout.iter().map(|&(_, n)| n).sum();
-        if floats_per_vertex == 0 || data.len() % floats_per_vertex as usize != 0 {
+        if floats_per_vertex == 0 || !data.len().is_multiple_of(floats_per_vertex as usize) {
             return Err(format!(
                 "vertex data of {} floats does not fit a layout of {floats_per_vertex} floats per vertex",
                 data.len()

@@ -4,10 +4,11 @@
 //! with alpha 0.75 (upper right) overlapping it, both with
 //! `glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA)` for colour (alpha uses
 //! `GL_ONE, GL_ONE_MINUS_SRC_ALPHA` through `glBlendFuncSeparate` so the
-//! result stays opaque). Expected colours: white background; red over white
-//! = (255, 128, 128); blue over white = (64, 64, 255); the overlap, blue
-//! over red over white = (64, 32, 223). The two alphas differ so that
-//! blending in the wrong order would give a different overlap colour.
+//! result stays opaque). Expected colours (each channel +-1 for rounding):
+//! white background; red over white = (255, 127, 127); blue over white =
+//! (64, 64, 255); the overlap, blue over red over white = (64, 32, 223).
+//! The two alphas differ so that blending in the wrong order would give a
+//! different overlap colour.
 
 use std::process::ExitCode;
 

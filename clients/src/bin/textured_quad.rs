@@ -4,13 +4,13 @@
 //! A procedurally generated 64x64 RGBA8 checkerboard (8x8-texel squares,
 //! orange and blue) gets a full mipmap chain from `glGenerateMipmap` and is
 //! sampled with `GL_LINEAR_MIPMAP_LINEAR` and `GL_REPEAT`. It is mapped,
-//! repeated twice across and four times deep, onto a quad seen in
-//! perspective like a floor: the near edge spans the bottom of the image,
-//! the far edge is an eighth as wide at the top centre. Because of the
-//! perspective every row is minified more than the one below it, so the
-//! sampled level of detail goes from about 1 at the bottom to 6 at the top:
-//! crisp checks in front fade through blurred ones into the flat average
-//! colour in the distance. The background is dark grey.
+//! once across and eight times deep, onto a quad seen in perspective like a
+//! floor: the near edge spans the bottom of the image, the far edge is an
+//! eighth as wide at the top centre (clip-space w goes from 1 to 8). Near
+//! the bottom one texel covers about one pixel (level 0); every row further
+//! up is minified more, up to level 6 (the 1x1 level) at the top, so crisp
+//! checks in front shrink and blur into the flat average colour in the
+//! distance. The background is dark grey.
 
 use std::process::ExitCode;
 
@@ -54,9 +54,9 @@ void main() {
 const VERTICES: [f32; 24] = [
     // clip-space x, y, z, w (far edge: larger w)      s    t
     -1.0,  -1.0,  0.0, 1.0,                            0.0, 0.0,
-     1.0,  -1.0,  0.0, 1.0,                            2.0, 0.0,
-    -1.0,  FAR_W, 0.0, FAR_W,                          0.0, 4.0,
-     1.0,  FAR_W, 0.0, FAR_W,                          2.0, 4.0,
+     1.0,  -1.0,  0.0, 1.0,                            1.0, 0.0,
+    -1.0,  FAR_W, 0.0, FAR_W,                          0.0, 8.0,
+     1.0,  FAR_W, 0.0, FAR_W,                          1.0, 8.0,
 ];
 
 /// The level-0 checkerboard, rows bottom to top as GL expects.

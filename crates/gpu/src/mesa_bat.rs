@@ -55,14 +55,15 @@ pub fn parse_bat(text: &str) -> Vec<Vec<BatField>> {
             continue;
         }
         if let (Some(a), Some(f)) = (addr, line.strip_prefix("    ")) {
-            if let Some((name, value)) = f.split_once(": ") {
-                if !name.starts_with(' ') && !value.starts_with("<struct") {
-                    fields.push(BatField {
-                        addr: a,
-                        name: name.to_string(),
-                        value: value.trim().to_string(),
-                    });
-                }
+            if let Some((name, value)) = f.split_once(": ")
+                && !name.starts_with(' ')
+                && !value.starts_with("<struct")
+            {
+                fields.push(BatField {
+                    addr: a,
+                    name: name.to_string(),
+                    value: value.trim().to_string(),
+                });
             }
         } else if !line.starts_with("    ") {
             addr = None;

@@ -172,12 +172,12 @@ impl Gtt {
     /// Returns a range, merging it with its free neighbours.
     pub fn free(&mut self, at: u64, size: u64) {
         let (mut s, mut l) = (at, size);
-        if let Some((&ps, &pl)) = self.free.range(..at).next_back() {
-            if ps + pl == at {
-                self.free.remove(&ps);
-                s = ps;
-                l += pl;
-            }
+        if let Some((&ps, &pl)) = self.free.range(..at).next_back()
+            && ps + pl == at
+        {
+            self.free.remove(&ps);
+            s = ps;
+            l += pl;
         }
         if let Some(&nl) = self.free.get(&(at + size)) {
             self.free.remove(&(at + size));

@@ -121,7 +121,7 @@ pub fn execbuffer2(k: &mut Kernel, fd: i32, arg: u64) -> Result<(), Errno> {
         objects.len() - 1
     };
     let batch_size = k.bos[&ids[batch_index]].size;
-    if eb.batch_start_offset % 8 != 0
+    if !eb.batch_start_offset.is_multiple_of(8)
         || eb.batch_start_offset as u64 >= batch_size
         || (eb.batch_start_offset as u64 + eb.batch_len as u64) > batch_size
     {
@@ -223,10 +223,10 @@ fn capture(k: &mut Kernel, ids: &[u64], batch_addr: u64) {
         return;
     };
     for id in ids {
-        if let Some(bo) = k.bos.get(id) {
-            if let Some(a) = bo.gpu {
-                cap.writer.write_memory(a, &bo.contents(), 0);
-            }
+        if let Some(bo) = k.bos.get(id)
+            && let Some(a) = bo.gpu
+        {
+            cap.writer.write_memory(a, &bo.contents(), 0);
         }
     }
     cap.writer.exec(batch_addr, 0);

@@ -321,15 +321,15 @@ pub unsafe extern "C" fn ioctl(fd: c_int, req: c_ulong, arg: *mut c_void) -> c_i
         if !k.is_drm_fd(fd) {
             return None;
         }
-        Some(match k.ioctl(fd, req as u64, arg as u64) {
+        Some(match k.ioctl(fd, req, arg as u64) {
             Ok(()) => 0,
             Err(e) => {
                 if e == crate::errno::Errno::ENOTTY {
                     log(&format!(
                         "unknown ioctl {req:#x} (type {:#x}, nr {:#x}, size {}) on the DRM fd: refused with ENOTTY",
-                        crate::uapi::ty(req as u64),
-                        crate::uapi::nr(req as u64),
-                        crate::uapi::size(req as u64)
+                        crate::uapi::ty(req),
+                        crate::uapi::nr(req),
+                        crate::uapi::size(req)
                     ));
                 }
                 set_errno(e.0);

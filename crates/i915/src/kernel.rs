@@ -140,14 +140,12 @@ impl Kernel {
             }
             None => false,
         };
-        if last {
-            if let Some(f) = self.files.remove(&id) {
-                for bo in f.handles.values() {
-                    self.unref_bo(*bo);
-                }
-                for c in f.contexts.values() {
-                    self.device.destroy_context(c.device_id);
-                }
+        if last && let Some(f) = self.files.remove(&id) {
+            for bo in f.handles.values() {
+                self.unref_bo(*bo);
+            }
+            for c in f.contexts.values() {
+                self.device.destroy_context(c.device_id);
             }
         }
     }
@@ -161,11 +159,11 @@ impl Kernel {
             None => false,
         };
         if gone {
-            if let Some(bo) = self.bos.remove(&id) {
-                if let Some(a) = bo.gpu {
-                    self.bound.remove(&a);
-                    self.gtt.free(a, bo.size);
-                }
+            if let Some(bo) = self.bos.remove(&id)
+                && let Some(a) = bo.gpu
+            {
+                self.bound.remove(&a);
+                self.gtt.free(a, bo.size);
             }
             self.mmap_offsets.retain(|_, b| *b != id);
         }
@@ -212,7 +210,7 @@ impl Kernel {
             return Err(Errno::ENOTTY);
         }
         let n = nr(req);
-        if n >= DRM_COMMAND_BASE && n < 0xa0 {
+        if (DRM_COMMAND_BASE..0xa0).contains(&n) {
             return self.i915_ioctl(fd, n - DRM_COMMAND_BASE, req, arg);
         }
         match n {
@@ -455,7 +453,7 @@ impl Kernel {
                 let mut m: I915GemMmap = user::read(arg)?;
                 let bo = self.bo(fd, m.handle)?;
                 if m.offset.checked_add(m.size).is_none_or(|e| e > bo.size)
-                    || m.offset % crate::bo::PAGE != 0
+                    || !m.offset.is_multiple_of(crate::bo::PAGE)
                 {
                     return Err(Errno::EINVAL);
                 }

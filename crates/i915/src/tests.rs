@@ -245,7 +245,10 @@ fn execbuffer_relocates_runs_and_writes_offsets_back() {
     .unwrap();
     assert_eq!(pread(&mut k, target, 0x40, 4), 0xfeedu32.to_le_bytes());
     let t = objs[0].offset;
-    assert!(t >= 0x10000 && t < 1 << 31 && t % 4096 == 0, "{t:#x}");
+    assert!(
+        (0x10000..1 << 31).contains(&t) && t.is_multiple_of(4096),
+        "{t:#x}"
+    );
     assert_eq!(relocs[0].presumed_offset, t, "presumed offset written back");
     assert_eq!(
         pread(&mut k, batch, 8, 4),

@@ -46,12 +46,12 @@ pub fn classify(path: &str) -> Option<Virtual> {
     }
     for minor in ["226:128", "226:0"] {
         let base = format!("/sys/dev/char/{minor}");
-        if let Some(rest) = path.strip_prefix(&base) {
-            if rest.is_empty() || rest.starts_with('/') {
-                return Some(Virtual::Redirect(
-                    root().join(format!("sys/dev/char/{minor}{rest}")),
-                ));
-            }
+        if let Some(rest) = path.strip_prefix(&base)
+            && (rest.is_empty() || rest.starts_with('/'))
+        {
+            return Some(Virtual::Redirect(
+                root().join(format!("sys/dev/char/{minor}{rest}")),
+            ));
         }
     }
     None

@@ -6,7 +6,7 @@ fn run(batch: &[u32]) -> (Device, AddressSpace, Result<SubmitReport, Hang>) {
     let mut mem = AddressSpace::new();
     mem.map(0x10000, 0x10000);
     mem.write(
-        0x1000_0,
+        0x0001_0000,
         &batch
             .iter()
             .flat_map(|d| d.to_le_bytes())
