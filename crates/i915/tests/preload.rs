@@ -6,10 +6,18 @@ use std::path::PathBuf;
 use std::process::Command;
 
 fn library() -> PathBuf {
-    let exe = PathBuf::from(env!("CARGO_BIN_EXE_i915-stress"));
-    let lib = exe.parent().unwrap().join("libgtsim_i915.so");
-    assert!(lib.is_file(), "{} not built", lib.display());
-    lib
+    // `cargo build` puts the cdylib beside the binaries; `cargo test` leaves it in deps/.
+    let dir = PathBuf::from(env!("CARGO_BIN_EXE_i915-stress"))
+        .parent()
+        .unwrap()
+        .to_path_buf();
+    let found = [
+        dir.join("libgtsim_i915.so"),
+        dir.join("deps/libgtsim_i915.so"),
+    ]
+    .into_iter()
+    .find(|p| p.is_file());
+    found.unwrap_or_else(|| panic!("libgtsim_i915.so not built in {}", dir.display()))
 }
 
 #[test]
