@@ -84,17 +84,28 @@ impl AddressSpace {
         self.copy_in(addr, data);
     }
 
-    fn copy_in(&mut self, addr: u64, data: &[u8]) {
+    /// Splits `addr..addr+len` at page boundaries: `(page, offset in page, offset in the
+    /// buffer, length)`.
+    fn pieces(addr: u64, len: usize) -> impl Iterator<Item = (u64, usize, usize, usize)> {
         let mut done = 0usize;
-        while done < data.len() {
-            let a = addr + done as u64;
-            let page = a & !(PAGE_SIZE - 1);
-            let off = (a - page) as usize;
-            let n = (PAGE_SIZE as usize - off).min(data.len() - done);
+        std::iter::from_fn(move || {
+            (done < len).then(|| {
+                let a = addr + done as u64;
+                let page = a & !(PAGE_SIZE - 1);
+                let off = (a - page) as usize;
+                let n = (PAGE_SIZE as usize - off).min(len - done);
+                let piece = (page, off, done, n);
+                done += n;
+                piece
+            })
+        })
+    }
+
+    fn copy_in(&mut self, addr: u64, data: &[u8]) {
+        for (page, off, at, n) in Self::pieces(addr, data.len()) {
             if let Some(p) = self.pages.get_mut(&page) {
-                p[off..off + n].copy_from_slice(&data[done..done + n]);
+                p[off..off + n].copy_from_slice(&data[at..at + n]);
             }
-            done += n;
         }
     }
 
@@ -108,15 +119,8 @@ impl AddressSpace {
     /// Reads `out.len()` bytes at `addr`.
     pub fn read(&self, addr: u64, out: &mut [u8]) -> Result<(), Fault> {
         self.check(addr, out.len() as u64, "read")?;
-        let mut done = 0usize;
-        while done < out.len() {
-            let a = addr + done as u64;
-            let page = a & !(PAGE_SIZE - 1);
-            let off = (a - page) as usize;
-            let n = (PAGE_SIZE as usize - off).min(out.len() - done);
-            let p = &self.pages[&page];
-            out[done..done + n].copy_from_slice(&p[off..off + n]);
-            done += n;
+        for (page, off, at, n) in Self::pieces(addr, out.len()) {
+            out[at..at + n].copy_from_slice(&self.pages[&page][off..off + n]);
         }
         Ok(())
     }

@@ -1,0 +1,233 @@
+//! The generation-neutral instruction IR: what an instruction means, not where its bits
+//! are. Decoders fill it from a generation's encoding; encoders write it back; the
+//! disassembler prints it; the interpreter (gtsim-eu) executes it.
+
+use crate::opcode::Opcode;
+
+/// Register files (IVB PRM Vol4 Part3 "Register Files").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RegFile {
+    /// Architecture registers (null, a0, acc, f, sr, cr, n, ip, tdr, tm).
+    Arf,
+    /// General registers g0..g127.
+    Grf,
+    /// Message registers (pre-Gen7 only; Gen7 sends from the GRF).
+    Mrf,
+    /// An immediate (sources only).
+    Imm,
+}
+
+/// Data types. Register and immediate encodings differ per generation; the IR names the
+/// type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[allow(missing_docs, reason = "the PRM's type names")]
+pub enum Type {
+    UD,
+    D,
+    UW,
+    W,
+    UB,
+    B,
+    DF,
+    F,
+    HF,
+    UQ,
+    Q,
+    /// Packed unsigned half-byte vector (immediate only).
+    UV,
+    /// Packed signed half-byte vector (immediate only).
+    V,
+    /// Packed restricted float vector (immediate only).
+    VF,
+}
+
+impl Type {
+    /// Size of one element in bytes (vectors: the immediate's size).
+    pub fn size(self) -> u32 {
+        match self {
+            Type::UB | Type::B => 1,
+            Type::UW | Type::W | Type::HF => 2,
+            Type::UD | Type::D | Type::F | Type::UV | Type::V | Type::VF => 4,
+            Type::DF | Type::UQ | Type::Q => 8,
+        }
+    }
+
+    /// The suffix the disassembler prints.
+    pub fn suffix(self) -> &'static str {
+        match self {
+            Type::UD => "UD",
+            Type::D => "D",
+            Type::UW => "UW",
+            Type::W => "W",
+            Type::UB => "UB",
+            Type::B => "B",
+            Type::DF => "DF",
+            Type::F => "F",
+            Type::HF => "HF",
+            Type::UQ => "UQ",
+            Type::Q => "Q",
+            Type::UV => "UV",
+            Type::V => "V",
+            Type::VF => "VF",
+        }
+    }
+}
+
+/// How a register operand is addressed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Address {
+    /// Register number and subregister given directly.
+    Direct,
+    /// Through the address register: a0.`subnr` plus an immediate byte offset.
+    Indirect {
+        /// Address subregister (a0.N).
+        subnr: u8,
+        /// Signed byte offset.
+        offset: i16,
+    },
+}
+
+/// An align1 source region `<vstride;width,hstride>`, in elements (vstride and hstride
+/// are 0, 1, 2, 4, ... 32; width 1..16). `vstride == None` is the "VxH" indirect form.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Region {
+    /// Vertical stride in elements (None: VxH).
+    pub vstride: Option<u8>,
+    /// Width in elements.
+    pub width: u8,
+    /// Horizontal stride in elements.
+    pub hstride: u8,
+}
+
+/// An align16 source swizzle: one channel (0..3 = x y z w) per output channel.
+pub type Swizzle = [u8; 4];
+
+/// Source operand layout.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Layout {
+    /// Align1: a region.
+    Region(Region),
+    /// Align16: vertical stride (in elements) and a swizzle.
+    Swizzle {
+        /// Vertical stride (0 or 4, in elements).
+        vstride: u8,
+        /// The swizzle.
+        swizzle: Swizzle,
+    },
+}
+
+/// A source operand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Src {
+    /// A register.
+    Reg {
+        /// File.
+        file: RegFile,
+        /// Register number (ARF: the architecture register number, e.g. 0x20 for acc0).
+        nr: u8,
+        /// Subregister in bytes.
+        subnr: u8,
+        /// Type.
+        ty: Type,
+        /// Region or swizzle.
+        layout: Layout,
+        /// Direct or indirect.
+        address: Address,
+        /// Source modifier: negate.
+        negate: bool,
+        /// Source modifier: absolute value.
+        abs: bool,
+    },
+    /// An immediate: the raw bits (32 or 64) and the type.
+    Imm {
+        /// Type.
+        ty: Type,
+        /// Bits.
+        bits: u64,
+    },
+}
+
+/// Destination layout.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum DstLayout {
+    /// Align1 horizontal stride in elements (1, 2, 4; 0 is only legal for some ARFs).
+    HStride(u8),
+    /// Align16 write mask (bit 0 = x).
+    WriteMask(u8),
+}
+
+/// The destination operand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Dst {
+    /// File (never Imm).
+    pub file: RegFile,
+    /// Register number.
+    pub nr: u8,
+    /// Subregister in bytes.
+    pub subnr: u8,
+    /// Type.
+    pub ty: Type,
+    /// Stride or write mask.
+    pub layout: DstLayout,
+    /// Direct or indirect.
+    pub address: Address,
+}
+
+/// Predication (IVB PRM Vol4 Part3 "Predication").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Predicate {
+    /// The predicate control value as encoded (1 = normal; align1 2..7 = anyv/allv/
+    /// any2h/all2h/any4h/all4h ...; align16 2..7 = .x .y .z .w .any4h .all4h).
+    pub control: u8,
+    /// Inverted.
+    pub inverse: bool,
+}
+
+/// Everything an instruction says.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Instruction {
+    /// What it does.
+    pub opcode: Opcode,
+    /// Align16 (true) or align1.
+    pub align16: bool,
+    /// Executes on all channels regardless of the execution mask (WE_all).
+    pub mask_disable: bool,
+    /// Dependency control bits (bit 0 NoDDClr, bit 1 NoDDChk).
+    pub dep_control: u8,
+    /// Quarter control (channel group: 0..3).
+    pub qtr_control: u8,
+    /// Nibble control (Gen7: selects the second SIMD4 within a quarter).
+    pub nib_control: bool,
+    /// Thread control (0 normal, 1 atomic, 2 switch).
+    pub thread_control: u8,
+    /// Predication, if any.
+    pub predicate: Option<Predicate>,
+    /// Number of channels (1, 2, 4, 8, 16, 32).
+    pub exec_size: u8,
+    /// Conditional modifier (0 = none), for ALU instructions.
+    pub cond_modifier: u8,
+    /// Math function, for `math`; shared function id for `send`.
+    pub function: u8,
+    /// Flag register used by predication / conditional modifier: (f0 or f1, subregister).
+    pub flag: (u8, u8),
+    /// Accumulator write enable.
+    pub acc_write: bool,
+    /// Saturate the result to [0, 1] (float) or the type's range.
+    pub saturate: bool,
+    /// Debug breakpoint.
+    pub debug: bool,
+    /// End of thread (send).
+    pub eot: bool,
+    /// Destination.
+    pub dst: Dst,
+    /// Sources (0 to 3).
+    pub srcs: Vec<Src>,
+    /// Branch targets in bytes relative to this instruction (JIP, UIP).
+    pub jip: Option<i32>,
+    /// UIP.
+    pub uip: Option<i32>,
+    /// Message descriptor (send/sendc).
+    pub desc: Option<u32>,
+    /// The instruction was (or should be) encoded compacted (64 bits).
+    pub compacted: bool,
+}
