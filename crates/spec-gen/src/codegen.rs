@@ -606,7 +606,7 @@ fn emit_def(out: &mut String, spec: &Spec, n: &Names, name: &str, d: &Def) {
         let (s, e) = (f.start, f.end);
         let lo = s % 32;
         if let Some(v) = f.fixed {
-            let _ = writeln!(out, "            bits::set(&mut dw, {s}, {e}, {v:#x});");
+            let _ = writeln!(out, "            bits::or_in(&mut dw, {s}, {e}, {v:#x});");
             continue;
         }
         let Some(id) = field_ident.get(&f.name) else {
@@ -620,7 +620,7 @@ fn emit_def(out: &mut String, spec: &Spec, n: &Names, name: &str, d: &Def) {
             FieldType::S => {
                 format!("bits::put_signed(&mut dw, {s}, {e}, self.{id} as i64, {def_l}, {fl})?;")
             }
-            FieldType::Bool => format!("bits::set(&mut dw, {s}, {e}, self.{id} as u64);"),
+            FieldType::Bool => format!("bits::or_in(&mut dw, {s}, {e}, self.{id} as u64);"),
             FieldType::Enum(_) | FieldType::InlineEnum(_) => {
                 format!("bits::put(&mut dw, {s}, {e}, self.{id}.0 as u64, {def_l}, {fl})?;")
             }
@@ -634,7 +634,7 @@ fn emit_def(out: &mut String, spec: &Spec, n: &Names, name: &str, d: &Def) {
                 "bits::put_fixed(&mut dw, {s}, {e}, {fr}, true, self.{id}, {def_l}, {fl})?;"
             ),
             FieldType::Float => {
-                format!("bits::set(&mut dw, {s}, {e}, self.{id}.to_bits() as u64);")
+                format!("bits::or_in(&mut dw, {s}, {e}, self.{id}.to_bits() as u64);")
             }
             FieldType::Struct(_) => {
                 format!("bits::insert(&mut dw, {s}, {e}, &self.{id}.pack()?, {def_l}, {fl})?;")

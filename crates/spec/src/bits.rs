@@ -43,6 +43,14 @@ pub fn set(dw: &mut [u32], start: u32, end: u32, value: u64) {
     }
 }
 
+/// ORs `value` (truncated to the width) into bits `start..=end`. Generated `pack` code
+/// builds on a zeroed buffer with this, so alternative interpretations of the same bits
+/// (`overlay` fields) combine instead of erasing each other.
+pub fn or_in(dw: &mut [u32], start: u32, end: u32, value: u64) {
+    let old = get(dw, start, end);
+    set(dw, start, end, old | value);
+}
+
 /// Sign-extends the low `width` bits of `v`.
 pub fn sext(v: u64, width: u32) -> i64 {
     let sh = 64 - width;
@@ -71,7 +79,7 @@ pub fn put(
             bits: end - start + 1,
         });
     }
-    set(dw, start, end, value);
+    or_in(dw, start, end, value);
     Ok(())
 }
 
@@ -98,7 +106,8 @@ pub fn put_signed(
             bits: w,
         });
     }
-    set(dw, start, end, value as u64);
+    let mask = if w >= 64 { u64::MAX } else { (1u64 << w) - 1 };
+    or_in(dw, start, end, value as u64 & mask);
     Ok(())
 }
 
@@ -198,7 +207,7 @@ pub fn insert(
     let mut bit = 0;
     while bit < width {
         let take = (width - bit).min(32);
-        set(
+        or_in(
             dw,
             start + bit,
             start + bit + take - 1,
