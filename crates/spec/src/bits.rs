@@ -289,7 +289,11 @@ mod tests {
         assert_eq!(dw[0], 8);
         assert!(put_aligned(&mut dw, 6, 31, 6, 0x41, "T", "f").is_err());
         assert!(put_fixed(&mut dw, 0, 10, 7, false, 0.5 + 1.0 / 256.0, "T", "f").is_err());
+        let mut dw = [0u32; 1];
         put_fixed(&mut dw, 0, 10, 7, false, 1.5, "T", "f").unwrap();
         assert_eq!(dw[0] & 0x7ff, 0xc0);
+        // Puts OR into the buffer (pack starts from zero), so overlays combine.
+        put(&mut dw, 0, 3, 0x5, "T", "f").unwrap();
+        assert_eq!(dw[0] & 0x7ff, 0xc5);
     }
 }
