@@ -8,5 +8,6 @@
 //! Bit positions and the compaction tables are spec data (`gtsim-spec`,
 //! `defs/gen7/eu.spec`), like every other encoding in gtsim.
 
+pub mod gen7;
 pub mod ir;
 pub mod opcode;

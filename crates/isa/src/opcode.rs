@@ -174,7 +174,10 @@ impl Opcode {
     }
 
     fn entry(self) -> &'static (Opcode, &'static str, u8, Kind) {
-        TABLE.iter().find(|e| e.0 == self).expect("every opcode is in TABLE")
+        TABLE
+            .iter()
+            .find(|e| e.0 == self)
+            .expect("every opcode is in TABLE")
     }
 
     /// The mnemonic.

@@ -1,0 +1,594 @@
+//! Native Gen7 instructions to IR.
+
+use super::*;
+use crate::ir::*;
+use crate::opcode::{Kind, Opcode};
+use gtsim_spec::gen7::*;
+
+fn words(bytes: &[u8], n: usize) -> Result<Vec<u32>, DecodeError> {
+    if bytes.len() < n * 4 {
+        return Err(DecodeError::Truncated {
+            need: n * 4,
+            have: bytes.len(),
+        });
+    }
+    Ok(bytes[..n * 4]
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect())
+}
+
+fn bad<E: std::fmt::Display>(e: E) -> DecodeError {
+    DecodeError::Invalid(e.to_string())
+}
+
+fn file(f: EuRegfile) -> RegFile {
+    match f.0 {
+        0 => RegFile::Arf,
+        1 => RegFile::Grf,
+        2 => RegFile::Mrf,
+        _ => RegFile::Imm,
+    }
+}
+
+/// Decodes one instruction (native or compacted) at the start of `bytes`; returns it and
+/// its size in bytes.
+pub fn decode(bytes: &[u8]) -> Result<(Instruction, usize), DecodeError> {
+    let first = words(bytes, 2)?;
+    // Compaction Control is bit 29 of the first dword in both forms.
+    if first[0] & (1 << 29) != 0 {
+        let native = super::compact::uncompact([first[0], first[1]])?;
+        let mut ins = decode_native(&native)?;
+        ins.compacted = true;
+        return Ok((ins, 8));
+    }
+    let dw = words(bytes, 4)?;
+    Ok((decode_native(&dw)?, 16))
+}
+
+/// Decodes a native (128-bit) instruction.
+pub fn decode_native(dw: &[u32]) -> Result<Instruction, DecodeError> {
+    let common = EuInstructionAlign12src::unpack(dw).map_err(bad)?;
+    let opcode = common
+        .opcode
+        .name()
+        .and_then(Opcode::from_mnemonic)
+        .ok_or(DecodeError::UnknownOpcode(common.opcode.0))?;
+    let align16 = dw[0] & (1 << 8) != 0;
+    let mut ins = Instruction {
+        opcode,
+        align16,
+        mask_disable: common.mask_control.0 != 0,
+        dep_control: common.dependency_control.0 as u8,
+        qtr_control: common.quarter_control.0 as u8,
+        nib_control: common.nibble_control != 0,
+        thread_control: common.thread_control.0 as u8,
+        predicate: (common.predicate_control.0 != 0).then_some(Predicate {
+            control: common.predicate_control.0 as u8,
+            inverse: common.predicate_inverse,
+        }),
+        exec_size: exec_size_from_code(common.execution_size.0),
+        cond_modifier: 0,
+        function: 0,
+        flag: (common.flag_register_number, common.flag_subregister_number),
+        acc_write: common.accumulator_write_control,
+        saturate: common.saturate,
+        debug: common.debug_control,
+        eot: false,
+        dst: Dst {
+            file: RegFile::Grf,
+            nr: 0,
+            subnr: 0,
+            ty: Type::F,
+            layout: DstLayout::HStride(1),
+            address: Address::Direct,
+        },
+        srcs: vec![],
+        jip: None,
+        uip: None,
+        desc: None,
+        compacted: false,
+    };
+    match opcode.kind() {
+        Kind::Math => ins.function = common.math_function.0 as u8,
+        Kind::Send => {}
+        _ => ins.cond_modifier = common.conditional_modifier.0 as u8,
+    }
+    match opcode.kind() {
+        Kind::Send => decode_send(dw, &mut ins)?,
+        Kind::Branch => decode_branch(dw, &mut ins)?,
+        Kind::Alu3 => decode_3src(dw, &mut ins)?,
+        _ if align16 => decode_align16(dw, &mut ins)?,
+        _ => decode_align1(dw, &mut ins)?,
+    }
+    Ok(ins)
+}
+
+fn dst_align1(
+    file_: EuRegfile,
+    ty: Type,
+    mode: EuAddrmode,
+    nr: u8,
+    subnr: u8,
+    ia_sub: u8,
+    ia_imm: i16,
+    hstride: EuHstride,
+) -> Dst {
+    Dst {
+        file: file(file_),
+        nr,
+        subnr,
+        ty,
+        layout: DstLayout::HStride(stride_from_code(hstride.0)),
+        address: if mode.0 == 0 {
+            Address::Direct
+        } else {
+            Address::Indirect {
+                subnr: ia_sub,
+                offset: ia_imm,
+            }
+        },
+    }
+}
+
+#[allow(clippy::too_many_arguments, reason = "the fields of one align1 source")]
+fn src_align1(
+    f: EuRegfile,
+    ty: Type,
+    mode: EuAddrmode,
+    nr: u8,
+    subnr: u8,
+    ia_sub: u8,
+    ia_imm: i16,
+    vs: EuVstride,
+    w: EuWidth,
+    hs: EuHstride,
+    negate: bool,
+    abs: bool,
+) -> Src {
+    Src::Reg {
+        file: file(f),
+        nr,
+        subnr,
+        ty,
+        layout: Layout::Region(Region {
+            vstride: (vs.0 != 15).then(|| stride_from_code(vs.0)),
+            width: width_from_code(w.0),
+            hstride: stride_from_code(hs.0),
+        }),
+        address: if mode.0 == 0 {
+            Address::Direct
+        } else {
+            Address::Indirect {
+                subnr: ia_sub,
+                offset: ia_imm,
+            }
+        },
+        negate,
+        abs,
+    }
+}
+
+fn decode_align1(dw: &[u32], ins: &mut Instruction) -> Result<(), DecodeError> {
+    let n = ins.opcode.sources();
+    let src0_imm = (dw[1] >> 5) & 3 == 3;
+    let src1_imm = (dw[1] >> 10) & 3 == 3;
+    if src0_imm || (src1_imm && n >= 2) {
+        let i = EuInstructionAlign1Imm::unpack(dw).map_err(bad)?;
+        ins.dst = dst_align1(
+            i.dst_register_file,
+            reg_type(i.dst_register_type),
+            i.dst_address_mode,
+            i.dst_register_number,
+            i.dst_subregister_number,
+            i.dst_indirect_address_subregister,
+            i.dst_indirect_address_immediate,
+            i.dst_horizontal_stride,
+        );
+        if src0_imm {
+            ins.srcs.push(Src::Imm {
+                ty: imm_type(i.src0_immediate_type),
+                bits: i.immediate as u64,
+            });
+        } else {
+            ins.srcs.push(src_align1(
+                i.src0_register_file,
+                reg_type(i.src0_register_type),
+                i.src0_address_mode,
+                i.src0_register_number,
+                i.src0_subregister_number,
+                i.src0_indirect_address_subregister,
+                i.src0_indirect_address_immediate,
+                i.src0_vertical_stride,
+                i.src0_width,
+                i.src0_horizontal_stride,
+                i.src0_negate,
+                i.src0_absolute,
+            ));
+            ins.srcs.push(Src::Imm {
+                ty: imm_type(i.src1_register_type),
+                bits: i.immediate as u64,
+            });
+        }
+    } else {
+        let i = EuInstructionAlign12src::unpack(dw).map_err(bad)?;
+        ins.dst = dst_align1(
+            i.dst_register_file,
+            reg_type(i.dst_register_type),
+            i.dst_address_mode,
+            i.dst_register_number,
+            i.dst_subregister_number,
+            i.dst_indirect_address_subregister,
+            i.dst_indirect_address_immediate,
+            i.dst_horizontal_stride,
+        );
+        if n >= 1 {
+            ins.srcs.push(src_align1(
+                i.src0_register_file,
+                reg_type(i.src0_register_type),
+                i.src0_address_mode,
+                i.src0_register_number,
+                i.src0_subregister_number,
+                i.src0_indirect_address_subregister,
+                i.src0_indirect_address_immediate,
+                i.src0_vertical_stride,
+                i.src0_width,
+                i.src0_horizontal_stride,
+                i.src0_negate,
+                i.src0_absolute,
+            ));
+        }
+        if n >= 2 {
+            ins.srcs.push(src_align1(
+                i.src1_register_file,
+                reg_type(i.src1_register_type),
+                i.src1_address_mode,
+                i.src1_register_number,
+                i.src1_subregister_number,
+                i.src1_indirect_address_subregister,
+                i.src1_indirect_address_immediate,
+                i.src1_vertical_stride,
+                i.src1_width,
+                i.src1_horizontal_stride,
+                i.src1_negate,
+                i.src1_absolute,
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn swz(
+    x: EuSwizzleChannel,
+    y: EuSwizzleChannel,
+    z: EuSwizzleChannel,
+    w: EuSwizzleChannel,
+) -> Swizzle {
+    [x.0 as u8, y.0 as u8, z.0 as u8, w.0 as u8]
+}
+
+fn decode_align16(dw: &[u32], ins: &mut Instruction) -> Result<(), DecodeError> {
+    let n = ins.opcode.sources();
+    let src0_imm = (dw[1] >> 5) & 3 == 3;
+    let src1_imm = (dw[1] >> 10) & 3 == 3;
+    let dst16 = |f: EuRegfile,
+                 t: EuRegtype,
+                 mode: EuAddrmode,
+                 nr: u8,
+                 sub: u8,
+                 wm: u8,
+                 ia_sub: u8,
+                 ia_imm: i8| Dst {
+        file: file(f),
+        nr,
+        subnr: sub * 16,
+        ty: reg_type(t),
+        layout: DstLayout::WriteMask(wm),
+        address: if mode.0 == 0 {
+            Address::Direct
+        } else {
+            Address::Indirect {
+                subnr: ia_sub,
+                offset: ia_imm as i16 * 16,
+            }
+        },
+    };
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "the fields of one align16 source"
+    )]
+    fn src16(
+        f: EuRegfile,
+        t: EuRegtype,
+        mode: EuAddrmode,
+        nr: u8,
+        sub: u8,
+        vs: EuVstride,
+        s: Swizzle,
+        ia_sub: u8,
+        ia_imm: i8,
+        negate: bool,
+        abs: bool,
+    ) -> Src {
+        Src::Reg {
+            file: file(f),
+            nr,
+            subnr: sub * 16,
+            ty: reg_type(t),
+            layout: Layout::Swizzle {
+                vstride: stride_from_code(vs.0),
+                swizzle: s,
+            },
+            address: if mode.0 == 0 {
+                Address::Direct
+            } else {
+                Address::Indirect {
+                    subnr: ia_sub,
+                    offset: ia_imm as i16 * 16,
+                }
+            },
+            negate,
+            abs,
+        }
+    }
+    if src0_imm || (src1_imm && n >= 2) {
+        let i = EuInstructionAlign16Imm::unpack(dw).map_err(bad)?;
+        ins.dst = dst16(
+            i.dst_register_file,
+            i.dst_register_type,
+            i.dst_address_mode,
+            i.dst_register_number,
+            i.dst_subregister_number,
+            i.dst_writemask,
+            i.dst_indirect_address_subregister,
+            i.dst_indirect_address_immediate,
+        );
+        if src0_imm {
+            ins.srcs.push(Src::Imm {
+                ty: imm_type(i.src0_immediate_type),
+                bits: i.immediate as u64,
+            });
+        } else {
+            ins.srcs.push(src16(
+                i.src0_register_file,
+                i.src0_register_type,
+                i.src0_address_mode,
+                i.src0_register_number,
+                i.src0_subregister_number,
+                i.src0_vertical_stride,
+                swz(
+                    i.src0_swizzle_x,
+                    i.src0_swizzle_y,
+                    i.src0_swizzle_z,
+                    i.src0_swizzle_w,
+                ),
+                i.src0_indirect_address_subregister,
+                i.src0_indirect_address_immediate,
+                i.src0_negate,
+                i.src0_absolute,
+            ));
+            ins.srcs.push(Src::Imm {
+                ty: imm_type(i.src1_register_type),
+                bits: i.immediate as u64,
+            });
+        }
+    } else {
+        let i = EuInstructionAlign162src::unpack(dw).map_err(bad)?;
+        ins.dst = dst16(
+            i.dst_register_file,
+            i.dst_register_type,
+            i.dst_address_mode,
+            i.dst_register_number,
+            i.dst_subregister_number,
+            i.dst_writemask,
+            i.dst_indirect_address_subregister,
+            i.dst_indirect_address_immediate,
+        );
+        if n >= 1 {
+            ins.srcs.push(src16(
+                i.src0_register_file,
+                i.src0_register_type,
+                i.src0_address_mode,
+                i.src0_register_number,
+                i.src0_subregister_number,
+                i.src0_vertical_stride,
+                swz(
+                    i.src0_swizzle_x,
+                    i.src0_swizzle_y,
+                    i.src0_swizzle_z,
+                    i.src0_swizzle_w,
+                ),
+                i.src0_indirect_address_subregister,
+                i.src0_indirect_address_immediate,
+                i.src0_negate,
+                i.src0_absolute,
+            ));
+        }
+        if n >= 2 {
+            ins.srcs.push(src16(
+                i.src1_register_file,
+                i.src1_register_type,
+                i.src1_address_mode,
+                i.src1_register_number,
+                i.src1_subregister_number,
+                i.src1_vertical_stride,
+                swz(
+                    i.src1_swizzle_x,
+                    i.src1_swizzle_y,
+                    i.src1_swizzle_z,
+                    i.src1_swizzle_w,
+                ),
+                i.src1_indirect_address_subregister,
+                i.src1_indirect_address_immediate,
+                i.src1_negate,
+                i.src1_absolute,
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn decode_3src(dw: &[u32], ins: &mut Instruction) -> Result<(), DecodeError> {
+    let i = EuInstruction3src::unpack(dw).map_err(bad)?;
+    let st = three_src_type(i.src_register_type);
+    // Three-source subregister numbers count dwords (IVB PRM Vol4 Part3 3-src format).
+    ins.dst = Dst {
+        file: RegFile::Grf,
+        nr: i.dst_register_number,
+        subnr: i.dst_subregister_number * 4,
+        ty: three_src_type(i.dst_register_type),
+        layout: DstLayout::WriteMask(i.dst_writemask),
+        address: Address::Direct,
+    };
+    let src = |nr: u8, sub: u8, rep: bool, s: Swizzle, negate: bool, abs: bool| Src::Reg {
+        file: RegFile::Grf,
+        nr,
+        subnr: sub * 4,
+        ty: st,
+        // Replicate control reads one scalar for every channel: region <0;1,0>.
+        layout: if rep {
+            Layout::Region(Region {
+                vstride: Some(0),
+                width: 1,
+                hstride: 0,
+            })
+        } else {
+            Layout::Swizzle {
+                vstride: 4,
+                swizzle: s,
+            }
+        },
+        address: Address::Direct,
+        negate,
+        abs,
+    };
+    ins.srcs.push(src(
+        i.src0_register_number,
+        i.src0_subregister_number,
+        i.src0_replicate_control,
+        swz(
+            i.src0_swizzle_x,
+            i.src0_swizzle_y,
+            i.src0_swizzle_z,
+            i.src0_swizzle_w,
+        ),
+        i.src0_negate,
+        i.src0_absolute,
+    ));
+    ins.srcs.push(src(
+        i.src1_register_number,
+        i.src1_subregister_number,
+        i.src1_replicate_control,
+        swz(
+            i.src1_swizzle_x,
+            i.src1_swizzle_y,
+            i.src1_swizzle_z,
+            i.src1_swizzle_w,
+        ),
+        i.src1_negate,
+        i.src1_absolute,
+    ));
+    ins.srcs.push(src(
+        i.src2_register_number,
+        i.src2_subregister_number,
+        i.src2_replicate_control,
+        swz(
+            i.src2_swizzle_x,
+            i.src2_swizzle_y,
+            i.src2_swizzle_z,
+            i.src2_swizzle_w,
+        ),
+        i.src2_negate,
+        i.src2_absolute,
+    ));
+    Ok(())
+}
+
+fn decode_send(dw: &[u32], ins: &mut Instruction) -> Result<(), DecodeError> {
+    let i = EuInstructionSend::unpack(dw).map_err(bad)?;
+    ins.function = i.shared_function_id.0 as u8;
+    ins.dst = dst_align1(
+        i.dst_register_file,
+        reg_type(i.dst_register_type),
+        i.dst_address_mode,
+        i.dst_register_number,
+        i.dst_subregister_number,
+        i.dst_indirect_address_subregister,
+        i.dst_indirect_address_immediate,
+        i.dst_horizontal_stride,
+    );
+    ins.srcs.push(src_align1(
+        i.src0_register_file,
+        reg_type(i.src0_register_type),
+        i.src0_address_mode,
+        i.src0_register_number,
+        i.src0_subregister_number,
+        i.src0_indirect_address_subregister,
+        i.src0_indirect_address_immediate,
+        i.src0_vertical_stride,
+        i.src0_width,
+        i.src0_horizontal_stride,
+        i.src0_negate,
+        i.src0_absolute,
+    ));
+    if i.src1_register_file.0 == 3 {
+        ins.eot = i.end_of_thread;
+        ins.desc = Some(dw[3] & 0x7fff_ffff);
+    } else {
+        // Descriptor in a register (a0.0): the message is only known at run time.
+        ins.srcs.push(src_align1(
+            i.src1_register_file,
+            reg_type(EuRegtype(i.src1_register_type.0)),
+            i.src1_address_mode,
+            i.src1_register_number,
+            i.src1_subregister_number,
+            0,
+            0,
+            i.src1_vertical_stride,
+            i.src1_width,
+            i.src1_horizontal_stride,
+            i.src1_negate,
+            i.src1_absolute,
+        ));
+    }
+    Ok(())
+}
+
+fn decode_branch(dw: &[u32], ins: &mut Instruction) -> Result<(), DecodeError> {
+    let i = EuInstructionBranch::unpack(dw).map_err(bad)?;
+    ins.dst = dst_align1(
+        i.dst_register_file,
+        reg_type(i.dst_register_type),
+        i.dst_address_mode,
+        i.dst_register_number,
+        i.dst_subregister_number,
+        0,
+        0,
+        i.dst_horizontal_stride,
+    );
+    ins.srcs.push(src_align1(
+        i.src0_register_file,
+        reg_type(i.src0_register_type),
+        i.src0_address_mode,
+        i.src0_register_number,
+        i.src0_subregister_number,
+        0,
+        0,
+        i.src0_vertical_stride,
+        i.src0_width,
+        i.src0_horizontal_stride,
+        i.src0_negate,
+        i.src0_absolute,
+    ));
+    // Src1's file and type remain in dword 1 although JIP/UIP replace its immediate.
+    ins.srcs.push(Src::Imm {
+        ty: imm_type(i.src1_register_type),
+        bits: 0,
+    });
+    ins.jip = Some(i.jip as i32 * JUMP_UNIT);
+    // Opcodes with a single target (endif, while) carry only JIP (Mesa brw_disasm).
+    if !matches!(ins.opcode, Opcode::Endif | Opcode::While) {
+        ins.uip = Some(i.uip as i32 * JUMP_UNIT);
+    }
+    Ok(())
+}
