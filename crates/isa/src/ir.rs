@@ -230,4 +230,9 @@ pub struct Instruction {
     pub desc: Option<u32>,
     /// The instruction was (or should be) encoded compacted (64 bits).
     pub compacted: bool,
+    /// The type field of src1 when src1 carries no operand of its own (an immediate in
+    /// src0, or send's immediate descriptor). It has no effect, but encoders differ —
+    /// Mesa writes src0's type, intel-gen4asm writes 0 or D — and a bit-exact round trip
+    /// must keep it. `None` means the field is zero.
+    pub src1_type_field: Option<Type>,
 }

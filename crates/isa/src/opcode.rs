@@ -95,7 +95,8 @@ pub enum Opcode {
     Nop,
 }
 
-/// `(opcode, mnemonic, sources, kind)` for every opcode.
+/// `(opcode, mnemonic, sources, kind)` for every opcode. Control instructions that
+/// carry a jump offset or count take it as src1 (an immediate), so they list 2 sources.
 pub const TABLE: &[(Opcode, &str, u8, Kind)] = &[
     (Opcode::Illegal, "illegal", 0, Kind::Control),
     (Opcode::Mov, "mov", 1, Kind::Alu),
@@ -116,7 +117,7 @@ pub const TABLE: &[(Opcode, &str, u8, Kind)] = &[
     (Opcode::Bfe, "bfe", 3, Kind::Alu3),
     (Opcode::Bfi1, "bfi1", 2, Kind::Alu),
     (Opcode::Bfi2, "bfi2", 3, Kind::Alu3),
-    (Opcode::Jmpi, "jmpi", 1, Kind::Control),
+    (Opcode::Jmpi, "jmpi", 2, Kind::Control),
     (Opcode::Brd, "brd", 0, Kind::Branch),
     (Opcode::If, "if", 0, Kind::Branch),
     (Opcode::Iff, "iff", 0, Kind::Branch),
@@ -128,12 +129,12 @@ pub const TABLE: &[(Opcode, &str, u8, Kind)] = &[
     (Opcode::Break, "break", 0, Kind::Branch),
     (Opcode::Cont, "cont", 0, Kind::Branch),
     (Opcode::Halt, "halt", 0, Kind::Branch),
-    (Opcode::Msave, "msave", 0, Kind::Control),
-    (Opcode::Mrest, "mrest", 0, Kind::Control),
-    (Opcode::Push, "push", 0, Kind::Control),
-    (Opcode::Pop, "pop", 0, Kind::Control),
-    (Opcode::Call, "call", 1, Kind::Control),
-    (Opcode::Ret, "ret", 1, Kind::Control),
+    (Opcode::Msave, "msave", 2, Kind::Control),
+    (Opcode::Mrest, "mrest", 2, Kind::Control),
+    (Opcode::Push, "push", 2, Kind::Control),
+    (Opcode::Pop, "pop", 2, Kind::Control),
+    (Opcode::Call, "call", 2, Kind::Control),
+    (Opcode::Ret, "ret", 2, Kind::Control),
     (Opcode::Wait, "wait", 1, Kind::Control),
     (Opcode::Send, "send", 1, Kind::Send),
     (Opcode::Sendc, "sendc", 1, Kind::Send),

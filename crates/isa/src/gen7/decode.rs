@@ -48,7 +48,10 @@ pub fn decode(bytes: &[u8]) -> Result<(Instruction, usize), DecodeError> {
 
 /// Decodes a native (128-bit) instruction.
 pub fn decode_native(dw: &[u32]) -> Result<Instruction, DecodeError> {
-    let common = EuInstructionAlign12src::unpack(dw).map_err(bad)?;
+    // The header fields are common to every form; read them through the align1 layout
+    // with Access Mode masked (it is fixed per form in the spec).
+    let header = [dw[0] & !(1 << 8), dw[1], dw[2], dw[3]];
+    let common = EuInstructionAlign12src::unpack(&header).map_err(bad)?;
     let opcode = common
         .opcode
         .name()
@@ -88,6 +91,7 @@ pub fn decode_native(dw: &[u32]) -> Result<Instruction, DecodeError> {
         uip: None,
         desc: None,
         compacted: false,
+        src1_type_field: None,
     };
     match opcode.kind() {
         Kind::Math => ins.function = common.math_function.0 as u8,
@@ -190,6 +194,8 @@ fn decode_align1(dw: &[u32], ins: &mut Instruction) -> Result<(), DecodeError> {
                 ty: imm_type(i.src0_immediate_type),
                 bits: i.immediate as u64,
             });
+            ins.src1_type_field =
+                (i.src1_register_type.0 != 0).then(|| imm_type(i.src1_register_type));
         } else {
             ins.srcs.push(src_align1(
                 i.src0_register_file,
@@ -348,6 +354,8 @@ fn decode_align16(dw: &[u32], ins: &mut Instruction) -> Result<(), DecodeError> 
                 ty: imm_type(i.src0_immediate_type),
                 bits: i.immediate as u64,
             });
+            ins.src1_type_field =
+                (i.src1_register_type.0 != 0).then(|| imm_type(i.src1_register_type));
         } else {
             ins.srcs.push(src16(
                 i.src0_register_file,
@@ -430,6 +438,8 @@ fn decode_align16(dw: &[u32], ins: &mut Instruction) -> Result<(), DecodeError> 
 
 fn decode_3src(dw: &[u32], ins: &mut Instruction) -> Result<(), DecodeError> {
     let i = EuInstruction3src::unpack(dw).map_err(bad)?;
+    // The three-source form keeps the flag register in dword 1.
+    ins.flag = (i.flag_register_number, i.flag_subregister_number);
     let st = three_src_type(i.src_register_type);
     // Three-source subregister numbers count dwords (IVB PRM Vol4 Part3 3-src format).
     ins.dst = Dst {
@@ -533,6 +543,7 @@ fn decode_send(dw: &[u32], ins: &mut Instruction) -> Result<(), DecodeError> {
     ));
     if i.src1_register_file.0 == 3 {
         ins.eot = i.end_of_thread;
+        ins.src1_type_field = (i.src1_register_type.0 != 0).then(|| imm_type(i.src1_register_type));
         ins.desc = Some(dw[3] & 0x7fff_ffff);
     } else {
         // Descriptor in a register (a0.0): the message is only known at run time.
@@ -555,40 +566,57 @@ fn decode_send(dw: &[u32], ins: &mut Instruction) -> Result<(), DecodeError> {
 }
 
 fn decode_branch(dw: &[u32], ins: &mut Instruction) -> Result<(), DecodeError> {
+    // Dwords 0-2 are laid out as an align1 instruction (with its indirect forms); dword 3
+    // holds JIP and UIP instead of src1's register fields, but src1's file and type stay
+    // in dword 1 and encoders differ in what they put there (Mesa: IMM D; gen4asm: ARF).
     let i = EuInstructionBranch::unpack(dw).map_err(bad)?;
+    let a = EuInstructionAlign12src::unpack(&[dw[0] & !(1 << 8), dw[1], dw[2], 0]).map_err(bad)?;
     ins.dst = dst_align1(
-        i.dst_register_file,
-        reg_type(i.dst_register_type),
-        i.dst_address_mode,
-        i.dst_register_number,
-        i.dst_subregister_number,
-        0,
-        0,
-        i.dst_horizontal_stride,
+        a.dst_register_file,
+        reg_type(a.dst_register_type),
+        a.dst_address_mode,
+        a.dst_register_number,
+        a.dst_subregister_number,
+        a.dst_indirect_address_subregister,
+        a.dst_indirect_address_immediate,
+        a.dst_horizontal_stride,
     );
     ins.srcs.push(src_align1(
-        i.src0_register_file,
-        reg_type(i.src0_register_type),
-        i.src0_address_mode,
-        i.src0_register_number,
-        i.src0_subregister_number,
-        0,
-        0,
-        i.src0_vertical_stride,
-        i.src0_width,
-        i.src0_horizontal_stride,
-        i.src0_negate,
-        i.src0_absolute,
+        a.src0_register_file,
+        reg_type(a.src0_register_type),
+        a.src0_address_mode,
+        a.src0_register_number,
+        a.src0_subregister_number,
+        a.src0_indirect_address_subregister,
+        a.src0_indirect_address_immediate,
+        a.src0_vertical_stride,
+        a.src0_width,
+        a.src0_horizontal_stride,
+        a.src0_negate,
+        a.src0_absolute,
     ));
-    // Src1's file and type remain in dword 1 although JIP/UIP replace its immediate.
-    ins.srcs.push(Src::Imm {
-        ty: imm_type(i.src1_register_type),
-        bits: 0,
+    ins.srcs.push(if i.src1_register_file.0 == 3 {
+        Src::Imm {
+            ty: imm_type(i.src1_register_type),
+            bits: 0,
+        }
+    } else {
+        Src::Reg {
+            file: file(i.src1_register_file),
+            nr: 0,
+            subnr: 0,
+            ty: reg_type(EuRegtype(i.src1_register_type.0)),
+            layout: Layout::Region(Region {
+                vstride: Some(0),
+                width: 1,
+                hstride: 0,
+            }),
+            address: Address::Direct,
+            negate: false,
+            abs: false,
+        }
     });
     ins.jip = Some(i.jip as i32 * JUMP_UNIT);
-    // Opcodes with a single target (endif, while) carry only JIP (Mesa brw_disasm).
-    if !matches!(ins.opcode, Opcode::Endif | Opcode::While) {
-        ins.uip = Some(i.uip as i32 * JUMP_UNIT);
-    }
+    ins.uip = Some(i.uip as i32 * JUMP_UNIT);
     Ok(())
 }

@@ -182,8 +182,8 @@ fn align1(ins: &Instruction, h: &EuInstructionAlign12src) -> Result<[u32; 4], En
     let s0 = ins.srcs.first();
     let s1 = ins.srcs.get(1);
     if let Some((ty, bits)) = s0.and_then(imm_of) {
-        // An immediate in src0: src1 becomes an ARF operand of the same type (Mesa
-        // brw_set_src0 for immediates, required by the hardware).
+        // An immediate in src0: src1's file and type stay zero, as Mesa 22.3 and
+        // intel-gen4asm both encode it (the corpus shows it).
         let code = imm_type_code(ty)?;
         let i = EuInstructionAlign1Imm {
             saturate: h.saturate,
@@ -212,8 +212,10 @@ fn align1(ins: &Instruction, h: &EuInstructionAlign12src) -> Result<[u32; 4], En
             dst_register_file: d.file,
             src0_register_file: EuRegfile(3),
             src0_immediate_type: code,
-            src1_register_type: code,
-            src1_register_file: EuRegfile(0),
+            src1_register_type: match ins.src1_type_field {
+                Some(t) => imm_type_code(t)?,
+                None => EuImmtype(0),
+            },
             immediate: bits,
             ..Default::default()
         };
@@ -419,12 +421,10 @@ fn align16(ins: &Instruction, h: &EuInstructionAlign12src) -> Result<[u32; 4], E
             ..Default::default()
         };
         if which == 0 {
-            (
-                i.src0_register_file,
-                i.src0_immediate_type,
-                i.src1_register_type,
-                i.src1_register_file,
-            ) = (EuRegfile(3), code, code, EuRegfile(0));
+            (i.src0_register_file, i.src0_immediate_type) = (EuRegfile(3), code);
+            if let Some(t) = ins.src1_type_field {
+                i.src1_register_type = imm_type_code(t)?;
+            }
         } else {
             let a =
                 src16_fields(s0.ok_or_else(|| EncodeError::Unencodable("missing src0".into()))?)?;
@@ -564,7 +564,7 @@ fn three_src(ins: &Instruction, h: &EuInstructionAlign12src) -> Result<[u32; 4],
                 vstride: Some(0),
                 width: 1,
                 hstride: 0,
-            }) => (true, [0, 1, 2, 3]),
+            }) => (true, [0, 0, 0, 0]), // replicated scalars keep a .xxxx swizzle, as Mesa encodes
             Layout::Swizzle { swizzle, .. } => (false, swizzle),
             _ => {
                 return Err(EncodeError::Unencodable(
@@ -688,7 +688,10 @@ fn send(ins: &Instruction, h: &EuInstructionAlign12src) -> Result<[u32; 4], Enco
             i.function_control = desc & 0x7ffff;
             i.end_of_thread = ins.eot;
             i.src1_register_file = EuRegfile(3);
-            i.src1_register_type = EuImmtype(0);
+            i.src1_register_type = match ins.src1_type_field {
+                Some(t) => imm_type_code(t)?,
+                None => EuImmtype(0),
+            };
         }
         (None, Some(s)) => {
             let b = src1_fields(s)?;
@@ -726,61 +729,35 @@ fn send(ins: &Instruction, h: &EuInstructionAlign12src) -> Result<[u32; 4], Enco
 }
 
 fn branch(ins: &Instruction, h: &EuInstructionAlign12src) -> Result<[u32; 4], EncodeError> {
-    let d = dst1(&ins.dst)?;
-    let a = src1_fields(
-        ins.srcs
-            .first()
-            .ok_or_else(|| EncodeError::Unencodable("branch needs src0".into()))?,
-    )?;
-    let src1_ty = match ins.srcs.get(1) {
-        Some(Src::Imm { ty, .. }) => imm_type_code(*ty)?,
-        _ => EuImmtype(1),
+    // Dwords 0-2 as an align1 instruction (dst, src0, src1's file and type), dword 3 from
+    // the branch layout's JIP/UIP (see decode_branch).
+    let mut shadow = ins.clone();
+    shadow.align16 = false;
+    shadow.srcs.truncate(2);
+    let src1_imm = match shadow.srcs.get(1) {
+        Some(Src::Imm { ty, .. }) => Some(*ty),
+        _ => None,
     };
+    if let Some(ty) = src1_imm {
+        // Any immediate of the right type: only its file and type survive in dword 1.
+        shadow.srcs[1] = Src::Imm { ty, bits: 0 };
+    }
+    let mut dw = align1(&shadow, h)?;
     let jip = ins.jip.unwrap_or(0) / JUMP_UNIT;
     let uip = ins.uip.unwrap_or(0) / JUMP_UNIT;
-    let i = EuInstructionBranch {
-        saturate: h.saturate,
-        debug_control: h.debug_control,
-        accumulator_write_control: h.accumulator_write_control,
-        conditional_modifier: h.conditional_modifier,
-        execution_size: h.execution_size,
-        predicate_inverse: h.predicate_inverse,
-        predicate_control: h.predicate_control,
-        thread_control: h.thread_control,
-        quarter_control: h.quarter_control,
-        dependency_control: h.dependency_control,
-        mask_control: h.mask_control,
-        opcode: h.opcode,
-        nibble_control: h.nibble_control,
-        flag_register_number: h.flag_register_number,
-        flag_subregister_number: h.flag_subregister_number,
-        access_mode: EuAccessmode(ins.align16 as u32),
-        dst_address_mode: d.mode,
-        dst_horizontal_stride: d.hstride,
-        dst_register_number: d.nr,
-        dst_subregister_number: d.subnr,
-        dst_register_type: d.ty,
-        dst_register_file: d.file,
-        src0_register_file: a.file,
-        src0_register_type: a.ty,
-        src0_address_mode: a.mode,
-        src0_register_number: a.nr,
-        src0_subregister_number: a.subnr,
-        src0_vertical_stride: a.vs,
-        src0_width: a.w,
-        src0_horizontal_stride: a.hs,
-        src0_negate: a.neg,
-        src0_absolute: a.abs,
-        src1_register_file: EuRegfile(3),
-        src1_register_type: src1_ty,
+    let targets = EuInstructionBranch {
         jip: i16::try_from(jip).map_err(|_| {
             EncodeError::Unencodable(format!("JIP {} out of range", jip * JUMP_UNIT))
         })?,
         uip: i16::try_from(uip).map_err(|_| {
             EncodeError::Unencodable(format!("UIP {} out of range", uip * JUMP_UNIT))
         })?,
-    };
-    Ok(words(i.pack().map_err(un)?))
+        ..Default::default()
+    }
+    .pack()
+    .map_err(un)?;
+    dw[3] = targets[3];
+    Ok(dw)
 }
 
 /// Encodes an instruction: compacted when `ins.compacted` asks for it and the tables allow
