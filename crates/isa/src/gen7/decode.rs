@@ -515,36 +515,25 @@ fn decode_3src(dw: &[u32], ins: &mut Instruction) -> Result<(), DecodeError> {
 }
 
 fn decode_send(dw: &[u32], ins: &mut Instruction) -> Result<(), DecodeError> {
-    let i = EuInstructionSend::unpack(dw).map_err(bad)?;
+    // Dwords 0-2 hold dst and src0 in the instruction's access mode (align16 sends exist:
+    // Mesa's vec4 backend); src1's file/type and dword 3 hold the message descriptor.
+    let i = EuInstructionSend::unpack(&[dw[0] & !(1 << 8), dw[1], dw[2], dw[3]]).map_err(bad)?;
     ins.function = i.shared_function_id.0 as u8;
-    ins.dst = dst_align1(
-        i.dst_register_file,
-        reg_type(i.dst_register_type),
-        i.dst_address_mode,
-        i.dst_register_number,
-        i.dst_subregister_number,
-        i.dst_indirect_address_subregister,
-        i.dst_indirect_address_immediate,
-        i.dst_horizontal_stride,
-    );
-    ins.srcs.push(src_align1(
-        i.src0_register_file,
-        reg_type(i.src0_register_type),
-        i.src0_address_mode,
-        i.src0_register_number,
-        i.src0_subregister_number,
-        i.src0_indirect_address_subregister,
-        i.src0_indirect_address_immediate,
-        i.src0_vertical_stride,
-        i.src0_width,
-        i.src0_horizontal_stride,
-        i.src0_negate,
-        i.src0_absolute,
-    ));
+    // Read as a one-source instruction, so src1 (the descriptor) is not taken for an operand.
+    let shell = [dw[0], dw[1], dw[2], 0];
+    let mut view = ins.clone();
+    view.opcode = Opcode::Mov;
+    if ins.align16 {
+        decode_align16(&shell, &mut view)?;
+    } else {
+        decode_align1(&shell, &mut view)?;
+    }
+    ins.dst = view.dst;
+    ins.srcs = view.srcs;
     if i.src1_register_file.0 == 3 {
         ins.eot = i.end_of_thread;
-        ins.src1_type_field = (i.src1_register_type.0 != 0).then(|| imm_type(i.src1_register_type));
         ins.desc = Some(dw[3] & 0x7fff_ffff);
+        ins.src1_type_field = (i.src1_register_type.0 != 0).then(|| imm_type(i.src1_register_type));
     } else {
         // Descriptor in a register (a0.0): the message is only known at run time.
         ins.srcs.push(src_align1(

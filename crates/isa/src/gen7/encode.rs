@@ -634,61 +634,26 @@ fn three_src(ins: &Instruction, h: &EuInstructionAlign12src) -> Result<[u32; 4],
 }
 
 fn send(ins: &Instruction, h: &EuInstructionAlign12src) -> Result<[u32; 4], EncodeError> {
-    let d = dst1(&ins.dst)?;
-    let a = src1_fields(
-        ins.srcs
-            .first()
-            .ok_or_else(|| EncodeError::Unencodable("send needs a payload".into()))?,
-    )?;
-    let mut i = EuInstructionSend {
-        saturate: h.saturate,
-        debug_control: h.debug_control,
-        accumulator_write_control: h.accumulator_write_control,
-        shared_function_id: EuSfid(ins.function as u32),
-        execution_size: h.execution_size,
-        predicate_inverse: h.predicate_inverse,
-        predicate_control: h.predicate_control,
-        thread_control: h.thread_control,
-        quarter_control: h.quarter_control,
-        dependency_control: h.dependency_control,
-        mask_control: h.mask_control,
-        opcode: h.opcode,
-        nibble_control: h.nibble_control,
-        flag_register_number: h.flag_register_number,
-        flag_subregister_number: h.flag_subregister_number,
-        dst_address_mode: d.mode,
-        dst_horizontal_stride: d.hstride,
-        dst_register_number: d.nr,
-        dst_subregister_number: d.subnr,
-        dst_indirect_address_subregister: d.ia_sub,
-        dst_indirect_address_immediate: d.ia_imm,
-        dst_register_type: d.ty,
-        dst_register_file: d.file,
-        src0_register_file: a.file,
-        src0_register_type: a.ty,
-        src0_address_mode: a.mode,
-        src0_register_number: a.nr,
-        src0_subregister_number: a.subnr,
-        src0_indirect_address_subregister: a.ia_sub,
-        src0_indirect_address_immediate: a.ia_imm,
-        src0_vertical_stride: a.vs,
-        src0_width: a.w,
-        src0_horizontal_stride: a.hs,
-        src0_negate: a.neg,
-        src0_absolute: a.abs,
-        ..Default::default()
+    // dst and src0 in the instruction's access mode (see decode_send), then src1's file
+    // and type and the descriptor from the send layout.
+    let mut shell = ins.clone();
+    shell.opcode = Opcode::Mov;
+    shell.srcs.truncate(1);
+    let mut dw = if ins.align16 {
+        align16(&shell, h)?
+    } else {
+        align1(&shell, h)?
     };
+    let mut m = EuInstructionSend::default();
     match (ins.desc, ins.srcs.get(1)) {
         (Some(desc), _) => {
-            // The immediate descriptor: dword 3 (Message Length, Response Length, Header
-            // Present, Function Control), End Of Thread in bit 127; src1 file IMM, type UD.
-            i.message_length = ((desc >> 25) & 0xf) as u8;
-            i.response_length = ((desc >> 20) & 0x1f) as u8;
-            i.header_present = desc & (1 << 19) != 0;
-            i.function_control = desc & 0x7ffff;
-            i.end_of_thread = ins.eot;
-            i.src1_register_file = EuRegfile(3);
-            i.src1_register_type = match ins.src1_type_field {
+            m.message_length = ((desc >> 25) & 0xf) as u8;
+            m.response_length = ((desc >> 20) & 0x1f) as u8;
+            m.header_present = desc & (1 << 19) != 0;
+            m.function_control = desc & 0x7ffff;
+            m.end_of_thread = ins.eot;
+            m.src1_register_file = EuRegfile(3);
+            m.src1_register_type = match ins.src1_type_field {
                 Some(t) => imm_type_code(t)?,
                 None => EuImmtype(0),
             };
@@ -696,16 +661,16 @@ fn send(ins: &Instruction, h: &EuInstructionAlign12src) -> Result<[u32; 4], Enco
         (None, Some(s)) => {
             let b = src1_fields(s)?;
             (
-                i.src1_register_file,
-                i.src1_register_type,
-                i.src1_address_mode,
-                i.src1_register_number,
-                i.src1_subregister_number,
-                i.src1_vertical_stride,
-                i.src1_width,
-                i.src1_horizontal_stride,
-                i.src1_negate,
-                i.src1_absolute,
+                m.src1_register_file,
+                m.src1_register_type,
+                m.src1_address_mode,
+                m.src1_register_number,
+                m.src1_subregister_number,
+                m.src1_vertical_stride,
+                m.src1_width,
+                m.src1_horizontal_stride,
+                m.src1_negate,
+                m.src1_absolute,
             ) = (
                 b.file,
                 EuImmtype(b.ty.0),
@@ -721,9 +686,9 @@ fn send(ins: &Instruction, h: &EuInstructionAlign12src) -> Result<[u32; 4], Enco
         }
         (None, None) => return Err(EncodeError::Unencodable("send needs a descriptor".into())),
     }
-    let mut dw = words(i.pack().map_err(un)?);
-    if ins.align16 {
-        dw[0] |= 1 << 8;
+    let extra = m.pack().map_err(un)?;
+    for (d, e) in dw.iter_mut().zip(extra) {
+        *d |= e;
     }
     Ok(dw)
 }

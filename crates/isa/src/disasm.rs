@@ -1,0 +1,688 @@
+//! The disassembler: IR to the text Mesa 22.3's `INTEL_DEBUG` shader dumps print, byte for
+//! byte (the rules are collected in `crates/isa/DISASM_SYNTAX.md`; the oracle corpus in
+//! `tests/corpus` holds Mesa's own output). Message descriptors of `send` are decoded
+//! through the message-descriptor structures of the spec (seed 000 §2.13, §3.9).
+
+use crate::ir::*;
+use crate::opcode::{Kind, Opcode};
+use gtsim_spec::gen7::*;
+use std::collections::BTreeMap;
+
+/// Text with Mesa's column counter: `put` counts, `raw` does not, `pad(n)` prints at least
+/// one space and continues to column `n` (DISASM_SYNTAX.md §1.1).
+struct W {
+    s: String,
+    col: usize,
+}
+
+impl W {
+    fn put(&mut self, t: &str) {
+        self.s.push_str(t);
+        self.col += t.len();
+    }
+    fn raw(&mut self, t: &str) {
+        self.s.push_str(t);
+    }
+    fn pad(&mut self, n: usize) {
+        loop {
+            self.put(" ");
+            if self.col >= n {
+                break;
+            }
+        }
+    }
+    fn newline(&mut self) {
+        self.s.push('\n');
+        self.col = 0;
+    }
+}
+
+/// Labels of a kernel: byte offset -> label number.
+pub type Labels = BTreeMap<usize, usize>;
+
+const PRED_ALIGN1: [&str; 13] = [
+    "", "", ".anyv", ".allv", ".any2h", ".all2h", ".any4h", ".all4h", ".any8h", ".all8h",
+    ".any16h", ".all16h", ".any32h",
+];
+const PRED_ALIGN16: [&str; 8] = ["", "", ".x", ".y", ".z", ".w", ".any4h", ".all4h"];
+const COND: [&str; 10] = ["", ".z", ".nz", ".g", ".ge", ".l", ".le", ".r", ".o", ".u"];
+const MATH: [&str; 14] = [
+    "",
+    "inv",
+    "log",
+    "exp",
+    "sqrt",
+    "rsq",
+    "sin",
+    "cos",
+    "sincos",
+    "fdiv",
+    "pow",
+    "intdivmod",
+    "intdiv",
+    "intmod",
+];
+
+fn reg_name(file: RegFile, nr: u8) -> String {
+    match file {
+        RegFile::Grf => format!("g{nr}"),
+        RegFile::Mrf => format!("m{nr}"),
+        RegFile::Imm => "imm".into(),
+        RegFile::Arf => {
+            let n = nr & 0xf;
+            match nr & 0xf0 {
+                0x00 => "null".into(),
+                0x10 => format!("a{n}"),
+                0x20 => format!("acc{n}"),
+                0x30 => format!("f{n}"),
+                0x40 => format!("mask{n}"),
+                0x50 => format!("ms{n}"),
+                0x60 => format!("msd{n}"),
+                0x70 => format!("sr{n}"),
+                0x80 => format!("cr{n}"),
+                0x90 => format!("n{n}"),
+                0xa0 => "ip".into(),
+                0xb0 => "tdr0".into(),
+                0xc0 => format!("tm{n}"),
+                _ => format!("ARF{nr}"),
+            }
+        }
+    }
+}
+
+fn bare(file: RegFile, nr: u8) -> bool {
+    file == RegFile::Arf && matches!(nr & 0xf0, 0xa0 | 0xb0)
+}
+
+fn sub(w: &mut W, subnr: u8, ty: Type) {
+    if subnr != 0 {
+        w.put(&format!(".{}", subnr as u32 / ty.size()));
+    }
+}
+
+fn writemask(m: u8) -> String {
+    if m == 0xf {
+        return String::new();
+    }
+    let mut s = String::from(".");
+    for (i, c) in ['x', 'y', 'z', 'w'].iter().enumerate() {
+        if m & (1 << i) != 0 {
+            s.push(*c);
+        }
+    }
+    s
+}
+
+fn swizzle(s: Swizzle) -> String {
+    const C: [char; 4] = ['x', 'y', 'z', 'w'];
+    if s == [0, 1, 2, 3] {
+        String::new()
+    } else if s.iter().all(|c| *c == s[0]) {
+        format!(".{}", C[s[0] as usize & 3])
+    } else {
+        format!(
+            ".{}",
+            s.iter().map(|c| C[*c as usize & 3]).collect::<String>()
+        )
+    }
+}
+
+fn dst(w: &mut W, ins: &Instruction) {
+    let d = &ins.dst;
+    if ins.opcode.kind() == Kind::Alu3 {
+        w.put(&format!("g{}", d.nr));
+        sub(w, d.subnr, d.ty);
+        let wm = if let DstLayout::WriteMask(m) = d.layout {
+            m
+        } else {
+            0xf
+        };
+        w.put(&format!("<1>{}{}", writemask(wm), d.ty.suffix()));
+        return;
+    }
+    if bare(d.file, d.nr) {
+        w.put(&reg_name(d.file, d.nr));
+        return;
+    }
+    match (d.address, d.layout) {
+        (Address::Direct, DstLayout::HStride(h)) => {
+            w.put(&reg_name(d.file, d.nr));
+            sub(w, d.subnr, d.ty);
+            w.put(&format!("<{h}>{}", d.ty.suffix()));
+        }
+        (Address::Indirect { subnr, offset }, DstLayout::HStride(h)) => {
+            w.put("g[a0");
+            if subnr != 0 {
+                w.put(&format!(".{}", subnr as u32 / d.ty.size()));
+            }
+            if offset != 0 {
+                w.put(&format!(" {offset}"));
+            }
+            w.put(&format!("]<{h}>{}", d.ty.suffix()));
+        }
+        (Address::Direct, DstLayout::WriteMask(m)) => {
+            w.put(&reg_name(d.file, d.nr));
+            if d.subnr != 0 {
+                w.put(&format!(".{}", 16 / d.ty.size()));
+            }
+            w.put(&format!("<1>{}{}", writemask(m), d.ty.suffix()));
+        }
+        (Address::Indirect { .. }, DstLayout::WriteMask(_)) => {
+            w.put("Indirect align16 address mode not supported")
+        }
+    }
+}
+
+/// C's `%g` (6 significant digits, trailing zeros removed).
+pub fn fmt_g(v: f64) -> String {
+    if v.is_nan() {
+        return if v.is_sign_negative() {
+            "-nan".into()
+        } else {
+            "nan".into()
+        };
+    }
+    if v.is_infinite() {
+        return if v < 0.0 { "-inf".into() } else { "inf".into() };
+    }
+    if v == 0.0 {
+        return if v.is_sign_negative() {
+            "-0".into()
+        } else {
+            "0".into()
+        };
+    }
+    let e = format!("{:.5e}", v);
+    let (mant, exp) = e.split_once('e').unwrap_or((&e, "0"));
+    let exp: i32 = exp.parse().unwrap_or(0);
+    let strip = |s: String| {
+        if s.contains('.') {
+            s.trim_end_matches('0').trim_end_matches('.').to_string()
+        } else {
+            s
+        }
+    };
+    if !(-4..6).contains(&exp) {
+        let m = strip(mant.to_string());
+        format!("{m}e{}{:02}", if exp < 0 { '-' } else { '+' }, exp.abs())
+    } else {
+        let decimals = (5 - exp).max(0) as usize;
+        strip(format!("{v:.decimals$}"))
+    }
+}
+
+/// The value of a packed 8-bit restricted float (VF immediate element).
+pub fn vf_to_f32(b: u8) -> f32 {
+    if b & 0x7f == 0 {
+        return if b & 0x80 != 0 { -0.0 } else { 0.0 };
+    }
+    let exp = ((b as u32 >> 4) & 7) + 127 - 3;
+    f32::from_bits(((b as u32 & 0x80) << 24) | (exp << 23) | ((b as u32 & 0xf) << 19))
+}
+
+fn imm(w: &mut W, ty: Type, bits: u64) {
+    let b = bits as u32;
+    match ty {
+        Type::UD => w.put(&format!("0x{b:08x}UD")),
+        Type::D => w.put(&format!("{}D", b as i32)),
+        Type::UW => w.put(&format!("0x{:04x}UW", b & 0xffff)),
+        Type::W => w.put(&format!("{}W", b as u16 as i16)),
+        Type::V => w.put(&format!("0x{b:08x}V")),
+        Type::UV => w.put(&format!("0x{b:08x}UV")),
+        Type::F => {
+            w.put(&format!("0x{b:x}F"));
+            w.pad(48);
+            w.put(&format!(" /* {}F */", fmt_g(f32::from_bits(b) as f64)));
+        }
+        Type::VF => {
+            w.put(&format!("0x{b:x}VF"));
+            w.pad(48);
+            let v: Vec<String> = (0..4)
+                .map(|i| format!("{}F", fmt_g(vf_to_f32((b >> (8 * i)) as u8) as f64)))
+                .collect();
+            w.put(&format!("/* [{}]VF */", v.join(", ")));
+        }
+        other => w.raw(&format!("*** invalid immediate type {} ", other.suffix())),
+    }
+}
+
+fn src(w: &mut W, ins: &Instruction, s: &Src) {
+    let (file, nr, subnr, ty, layout, address, negate, abs) = match *s {
+        Src::Imm { ty, bits } => return imm(w, ty, bits),
+        Src::Reg {
+            file,
+            nr,
+            subnr,
+            ty,
+            layout,
+            address,
+            negate,
+            abs,
+        } => (file, nr, subnr, ty, layout, address, negate, abs),
+    };
+    if negate {
+        w.put("-");
+    }
+    if abs {
+        w.put("(abs)");
+    }
+    if ins.opcode.kind() == Kind::Alu3 {
+        w.put(&format!("g{nr}"));
+        match layout {
+            Layout::Region(_) => {
+                w.put(&format!(".{}", subnr as u32 / ty.size()));
+                w.put(&format!("<0,1,0>{}", ty.suffix()));
+            }
+            Layout::Swizzle { swizzle: sw, .. } => {
+                sub(w, subnr, ty);
+                w.put(&format!("<4,4,1>{}{}", swizzle(sw), ty.suffix()));
+            }
+        }
+        return;
+    }
+    if bare(file, nr) {
+        w.put(&reg_name(file, nr));
+        return;
+    }
+    match (address, layout) {
+        (Address::Direct, Layout::Region(r)) => {
+            w.put(&reg_name(file, nr));
+            sub(w, subnr, ty);
+            let vs = r.vstride.map_or("VxH".to_string(), |v| v.to_string());
+            w.put(&format!("<{vs},{},{}>{}", r.width, r.hstride, ty.suffix()));
+        }
+        (Address::Indirect { subnr: a, offset }, Layout::Region(r)) => {
+            w.put("g[a0");
+            if a != 0 {
+                w.put(&format!(".{a}"));
+            }
+            if offset != 0 {
+                w.put(&format!(" {offset}"));
+            }
+            let vs = r.vstride.map_or("VxH".to_string(), |v| v.to_string());
+            w.put(&format!("]<{vs},{},{}>{}", r.width, r.hstride, ty.suffix()));
+        }
+        (
+            Address::Direct,
+            Layout::Swizzle {
+                vstride,
+                swizzle: sw,
+            },
+        ) => {
+            w.put(&reg_name(file, nr));
+            if subnr != 0 {
+                w.put(&format!(".{}", 16 / ty.size()));
+            }
+            w.put(&format!("<{vstride}>{}{}", swizzle(sw), ty.suffix()));
+        }
+        (Address::Indirect { .. }, Layout::Swizzle { .. }) => {
+            w.put("Indirect align16 address mode not supported")
+        }
+    }
+}
+
+fn head(w: &mut W, ins: &Instruction) {
+    if let Some(p) = ins.predicate {
+        let suffix = if ins.align16 {
+            PRED_ALIGN16.get(p.control as usize).copied()
+        } else {
+            PRED_ALIGN1.get(p.control as usize).copied()
+        };
+        w.put(&format!(
+            "({}f{}.{}{}) ",
+            if p.inverse { '-' } else { '+' },
+            ins.flag.0,
+            ins.flag.1,
+            suffix.unwrap_or("")
+        ));
+    }
+    w.put(ins.opcode.mnemonic());
+    if ins.saturate && !matches!(ins.opcode, Opcode::Send | Opcode::Sendc) {
+        w.put(".sat");
+    }
+    if ins.debug {
+        w.put(".breakpoint");
+    }
+    match ins.opcode.kind() {
+        Kind::Math => w.put(&format!(
+            " {}",
+            MATH.get(ins.function as usize)
+                .copied()
+                .unwrap_or("unknown")
+        )),
+        Kind::Send => {}
+        _ if ins.cond_modifier != 0 => {
+            w.put(COND.get(ins.cond_modifier as usize).copied().unwrap_or(""));
+            if !matches!(ins.opcode, Opcode::Sel | Opcode::If | Opcode::While) {
+                w.put(&format!(".f{}.{}", ins.flag.0, ins.flag.1));
+            }
+        }
+        _ => {}
+    }
+    if ins.opcode != Opcode::Nop {
+        w.put(&format!("({})", ins.exec_size));
+    }
+}
+
+fn options(w: &mut W, ins: &Instruction) {
+    w.put("{");
+    w.put(if ins.align16 { " align16" } else { " align1" });
+    if ins.mask_disable {
+        w.put(" WE_all");
+    }
+    match ins.dep_control {
+        1 => w.put(" NoDDClr"),
+        2 => w.put(" NoDDChk"),
+        3 => w.put(" NoDDClr,NoDDChk"),
+        _ => {}
+    }
+    if ins.exec_size < 8 || ins.nib_control {
+        w.put(&format!(
+            " {}N",
+            ins.qtr_control * 2 + ins.nib_control as u8 + 1
+        ));
+    } else if ins.exec_size == 8 {
+        w.put(&format!(" {}Q", ins.qtr_control + 1));
+    } else if ins.exec_size == 16 {
+        w.put(if ins.qtr_control < 2 { " 1H" } else { " 2H" });
+    }
+    if ins.compacted {
+        w.put(" compacted");
+    }
+    match ins.thread_control {
+        1 => w.put(" atomic"),
+        2 => w.put(" switch"),
+        _ => {}
+    }
+    if ins.acc_write {
+        w.put(" AccWrEnable");
+    }
+    if ins.eot {
+        w.put(" EOT");
+    }
+    w.put(" };");
+}
+
+fn label(w: &mut W, labels: &Labels, target: Option<usize>) {
+    if let Some(n) = target.and_then(|t| labels.get(&t)) {
+        w.put(&format!(" LABEL{n}"));
+    }
+}
+
+/// Formats one instruction at byte `offset` of its kernel.
+pub fn format(ins: &Instruction, offset: usize, labels: &Labels) -> String {
+    let mut w = W {
+        s: String::new(),
+        col: 0,
+    };
+    head(&mut w, ins);
+    let target = |d: Option<i32>| d.map(|d| (offset as i64 + d as i64) as usize);
+    match ins.opcode {
+        Opcode::Nop => {
+            w.pad(64);
+            w.put(";");
+            return w.s;
+        }
+        Opcode::If
+        | Opcode::Break
+        | Opcode::Cont
+        | Opcode::Halt
+        | Opcode::Else
+        | Opcode::Endif
+        | Opcode::While => {
+            w.pad(16);
+            w.put("JIP: ");
+            label(&mut w, labels, target(ins.jip));
+            if has_uip(ins.opcode) {
+                w.pad(38);
+                w.put("UIP: ");
+                label(&mut w, labels, target(ins.uip));
+            }
+        }
+        Opcode::Jmpi => {
+            w.pad(16);
+            if let Some(s) = ins.srcs.get(1) {
+                src(&mut w, ins, s);
+            }
+        }
+        Opcode::Brd | Opcode::Brc | Opcode::Call | Opcode::Ret => {}
+        Opcode::Wait => {
+            w.pad(16);
+            dst(&mut w, ins);
+        }
+        Opcode::Send | Opcode::Sendc => {
+            w.pad(16);
+            dst(&mut w, ins);
+            w.pad(32);
+            if let Some(s) = ins.srcs.first() {
+                src(&mut w, ins, s);
+            }
+            w.pad(48);
+            match (ins.desc, ins.srcs.get(1)) {
+                (Some(d), _) => {
+                    w.raw(&format!("0x{:08x}", d | (ins.eot as u32) << 31));
+                    w.newline();
+                    w.pad(16);
+                    w.raw("            ");
+                    message(&mut w, ins.function, d);
+                }
+                (None, Some(s)) => {
+                    src(&mut w, ins, s);
+                    w.newline();
+                    w.pad(16);
+                    w.raw("            ");
+                    w.put(&format!("{} MsgDesc: indirect", sfid_name(ins.function)));
+                }
+                _ => {}
+            }
+        }
+        _ => {
+            w.pad(16);
+            dst(&mut w, ins);
+            let n = ins.opcode.sources() as usize;
+            for (i, s) in ins.srcs.iter().take(n).enumerate() {
+                w.pad(32 + 16 * i.min(2));
+                src(&mut w, ins, s);
+            }
+        }
+    }
+    w.pad(64);
+    options(&mut w, ins);
+    w.s
+}
+
+fn has_uip(op: Opcode) -> bool {
+    matches!(op, Opcode::If | Opcode::Break | Opcode::Cont | Opcode::Halt)
+}
+
+fn sfid_name(sfid: u8) -> String {
+    match sfid {
+        0 => "null".into(),
+        1 => "math".into(),
+        2 => "sampler".into(),
+        3 => "gateway".into(),
+        4 => "dp_sampler".into(),
+        5 => "render".into(),
+        6 => "urb".into(),
+        7 => "thread_spawner".into(),
+        9 => "const".into(),
+        10 => "data".into(),
+        11 => "pixel interp".into(),
+        n => format!("*** invalid SFID value {n} "),
+    }
+}
+
+const SAMPLER_MSG: [&str; 19] = [
+    "sample",
+    "sample_b",
+    "sample_l",
+    "sample_c",
+    "sample_d",
+    "sample_b_c",
+    "sample_l_c",
+    "ld",
+    "gather4",
+    "lod",
+    "resinfo",
+    "sampleinfo",
+    "gather4_c",
+    "gather4_po",
+    "gather4_po_c",
+    "sample_d_c",
+    "",
+    "",
+    "",
+];
+const SIMD: [&str; 4] = ["SIMD4x2", "SIMD8", "SIMD16", "SIMD32/64"];
+const RT_SUBTYPE: [&str; 8] = [
+    "SIMD16",
+    "SIMD16/RepData",
+    "SIMD8/DualSrcLow",
+    "SIMD8/DualSrcHigh",
+    "SIMD8",
+    "SIMD8/ImageWrite",
+    "",
+    "SIMD16/RepData-111",
+];
+
+/// The second line of a send: the shared function and its decoded descriptor.
+fn message(w: &mut W, sfid: u8, desc: u32) {
+    w.put(&sfid_name(sfid));
+    w.put(" MsgDesc:");
+    match sfid {
+        2 => {
+            if let Ok(d) = MessageDescriptorSamplingEngine::unpack(&[desc]) {
+                let t = SAMPLER_MSG
+                    .get(d.message_type.0 as usize)
+                    .copied()
+                    .unwrap_or("");
+                w.put(&format!(
+                    " {t} {} Surface = {} Sampler = {}",
+                    SIMD[d.simd_mode.0 as usize & 3],
+                    d.binding_table_index,
+                    d.sampler_index
+                ));
+            }
+        }
+        5 => {
+            if let Ok(d) =
+                MessageDescriptorRenderTargetWrite::unpack(&[desc & !(0xf << 14) | (12 << 14)])
+            {
+                let msg_type = (desc >> 14) & 0xf;
+                if msg_type == 12 {
+                    w.put(&format!(
+                        " RT write {}",
+                        RT_SUBTYPE[d.message_subtype.0 as usize & 7]
+                    ));
+                    if d.slot_group_select.0 != 0 {
+                        w.put(" Hi");
+                    }
+                    if d.last_render_target_select {
+                        w.put(" LastRT");
+                    }
+                } else {
+                    let name = match msg_type {
+                        4 => "media block read",
+                        5 => "typed surface read",
+                        6 => "typed atomic op",
+                        7 => "memory fence",
+                        10 => "media block write",
+                        13 => "typed surface write",
+                        _ => "",
+                    };
+                    w.put(&format!(" {name} MsgCtrl = 0x{}", (desc >> 8) & 0x3f));
+                }
+                w.put(&format!(" Surface = {}", d.binding_table_index));
+            }
+        }
+        6 => {
+            if let Ok(d) = MessageDescriptorUrb::unpack(&[desc]) {
+                w.put(&format!(
+                    " offset {} {}",
+                    d.global_offset,
+                    d.urb_opcode.name().unwrap_or("")
+                ));
+                if d.per_slot_offset {
+                    w.put(" per-slot");
+                }
+                if d.interleave {
+                    w.put(" interleave");
+                }
+                if d.complete {
+                    w.put(" complete");
+                }
+            }
+        }
+        3 => {
+            const GW: [&str; 8] = [
+                "open",
+                "close",
+                "forward msg",
+                "get timestamp",
+                "barrier msg",
+                "update state",
+                "mmio read/write",
+                "",
+            ];
+            w.put(&format!(" ({})", GW[desc as usize & 7]));
+        }
+        7 => {}
+        4 | 9 => w.put(&format!(
+            " (bti {}, msg_ctrl {}, msg_type {}, write_commit {})",
+            desc & 0xff,
+            (desc >> 8) & 0x3f,
+            (desc >> 14) & 0x7,
+            (desc >> 17) & 1
+        )),
+        _ => {
+            w.put(&format!("unsupported shared function ID {sfid}"));
+        }
+    }
+    w.put(&format!(" mlen {}", (desc >> 25) & 0xf));
+    w.put(&format!(" rlen {}", (desc >> 20) & 0x1f));
+}
+
+/// Labels for every branch target of a kernel (Mesa brw_label_assembly: UIP before JIP,
+/// numbered in order of creation).
+pub fn labels(instructions: &[(usize, Instruction)]) -> Labels {
+    let mut l = Labels::new();
+    for (off, ins) in instructions {
+        let mut add = |d: Option<i32>| {
+            if let Some(d) = d {
+                let t = (*off as i64 + d as i64) as usize;
+                let n = l.len();
+                l.entry(t).or_insert(n);
+            }
+        };
+        match ins.opcode {
+            op if has_uip(op) => {
+                add(ins.uip);
+                add(ins.jip);
+            }
+            Opcode::Else | Opcode::Endif | Opcode::While => add(ins.jip),
+            _ => {}
+        }
+    }
+    l
+}
+
+/// A kernel disassembled: one entry per line (instructions, and "LABELn:" lines).
+pub fn disassemble(bytes: &[u8]) -> Result<Vec<String>, crate::gen7::DecodeError> {
+    let mut ins = vec![];
+    let mut off = 0;
+    while off < bytes.len() {
+        let (i, len) = crate::gen7::decode::decode(&bytes[off..])?;
+        ins.push((off, i));
+        off += len;
+    }
+    let labels = labels(&ins);
+    let mut out = vec![];
+    for (off, i) in &ins {
+        if let Some(n) = labels.get(off) {
+            out.push(String::new());
+            out.push(format!("LABEL{n}:"));
+        }
+        out.push(format(i, *off, &labels));
+    }
+    Ok(out)
+}
