@@ -8,6 +8,7 @@
 //! Bit positions and the compaction tables are spec data (`gtsim-spec`,
 //! `defs/gen7/eu.spec`), like every other encoding in gtsim.
 
+pub mod asm;
 pub mod disasm;
 pub mod gen7;
 pub mod ir;

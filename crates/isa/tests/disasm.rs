@@ -60,3 +60,34 @@ fn every_mesa_kernel_disassembles_exactly_as_mesa_prints_it() {
         bad.iter().take(40).cloned().collect::<Vec<_>>().join("\n")
     );
 }
+
+#[test]
+fn every_mesa_kernel_reassembles_to_the_same_bytes() {
+    use gtsim_isa::asm::{Compaction, assemble};
+    let mut bad = vec![];
+    for (name, bytes, _) in kernels("all.pairs") {
+        let text = disassemble(&bytes).unwrap().join("\n");
+        match assemble(&text, Compaction::AsWritten) {
+            Ok(b) if b == bytes => {}
+            Ok(b) => {
+                // Find the first differing instruction for the report.
+                let lines: Vec<&str> = text.lines().filter(|l| l.ends_with(';')).collect();
+                let mut off = 0;
+                for l in lines {
+                    let len = if l.contains("compacted") { 8 } else { 16 };
+                    if b.get(off..off + len) != bytes.get(off..off + len) {
+                        bad.push(format!(
+                            "{name}: {l}\n    mesa {:02x?}\n    asm  {:02x?}",
+                            &bytes[off..off + len],
+                            b.get(off..off + len)
+                        ));
+                        break;
+                    }
+                    off += len;
+                }
+            }
+            Err(e) => bad.push(format!("{name}: {e}")),
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}

@@ -1,0 +1,811 @@
+//! The assembler: the syntax the disassembler prints (Mesa's `INTEL_DEBUG` dump syntax,
+//! DISASM_SYNTAX.md) back to instructions. Labels (`LABEL0:` or any `name:` line) name
+//! branch targets; Mesa's dump decorations (`START B0 ...`, `END B1 ->B2`) are skipped.
+//! Fields the text does not show take the values Mesa's compiler gives them.
+
+use crate::disasm::vf_to_f32;
+use crate::gen7::encode::encode_native;
+use crate::ir::*;
+use crate::opcode::{Kind, Opcode};
+use std::collections::BTreeMap;
+
+/// When to use the 64-bit compacted form.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Compaction {
+    /// Exactly where the text says `compacted` (fails if the tables cannot express it).
+    AsWritten,
+    /// Wherever the tables allow it (except branches, whose targets move with sizes).
+    Auto,
+    /// Never.
+    Never,
+}
+
+/// A problem in the assembly text.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}: {msg}")]
+pub struct AsmError {
+    /// 1-based line.
+    pub line: usize,
+    /// What is wrong.
+    pub msg: String,
+}
+
+fn err<T>(line: usize, msg: impl Into<String>) -> Result<T, AsmError> {
+    Err(AsmError {
+        line,
+        msg: msg.into(),
+    })
+}
+
+const PRED_ALIGN1: [&str; 13] = [
+    "", "", "anyv", "allv", "any2h", "all2h", "any4h", "all4h", "any8h", "all8h", "any16h",
+    "all16h", "any32h",
+];
+const PRED_ALIGN16: [&str; 8] = ["", "", "x", "y", "z", "w", "any4h", "all4h"];
+const COND: [&str; 10] = ["", "z", "nz", "g", "ge", "l", "le", "r", "o", "u"];
+const MATH: [&str; 14] = [
+    "",
+    "inv",
+    "log",
+    "exp",
+    "sqrt",
+    "rsq",
+    "sin",
+    "cos",
+    "sincos",
+    "fdiv",
+    "pow",
+    "intdivmod",
+    "intdiv",
+    "intmod",
+];
+const SFIDS: [(&str, u8); 11] = [
+    ("null", 0),
+    ("math", 1),
+    ("sampler", 2),
+    ("gateway", 3),
+    ("dp_sampler", 4),
+    ("render", 5),
+    ("urb", 6),
+    ("thread_spawner", 7),
+    ("const", 9),
+    ("data", 10),
+    ("pixel interp", 11),
+];
+
+fn strip_comments(s: &str) -> String {
+    let mut out = String::new();
+    let mut rest = s;
+    while let Some(i) = rest.find("/*") {
+        out.push_str(&rest[..i]);
+        match rest[i..].find("*/") {
+            Some(j) => rest = &rest[i + j + 2..],
+            None => return out,
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// One parsed instruction line and where its label references point.
+struct Parsed {
+    line: usize,
+    ins: Instruction,
+    jip: Option<String>,
+    uip: Option<String>,
+}
+
+fn ty_of(s: &str) -> Option<Type> {
+    Some(match s {
+        "UD" => Type::UD,
+        "D" => Type::D,
+        "UW" => Type::UW,
+        "W" => Type::W,
+        "UB" => Type::UB,
+        "B" => Type::B,
+        "DF" => Type::DF,
+        "F" => Type::F,
+        "UV" => Type::UV,
+        "V" => Type::V,
+        "VF" => Type::VF,
+        _ => return None,
+    })
+}
+
+/// Splits `s` into its type suffix (the trailing uppercase letters) and the rest.
+fn split_type(s: &str) -> Option<(&str, Type)> {
+    let cut = s.len()
+        - s.chars()
+            .rev()
+            .take_while(|c| c.is_ascii_uppercase())
+            .count();
+    ty_of(&s[cut..]).map(|t| (&s[..cut], t))
+}
+
+fn arf(name: &str) -> Option<u8> {
+    let num = |p: &str| name.strip_prefix(p).and_then(|n| n.parse::<u8>().ok());
+    Some(match name {
+        "null" => 0x00,
+        "ip" => 0xa0,
+        "tdr0" => 0xb0,
+        _ => {
+            if let Some(n) = num("acc") {
+                0x20 + n
+            } else if let Some(n) = num("mask") {
+                0x40 + n
+            } else if let Some(n) = num("msd") {
+                0x60 + n
+            } else if let Some(n) = num("ms") {
+                0x50 + n
+            } else if let Some(n) = num("sr") {
+                0x70 + n
+            } else if let Some(n) = num("cr") {
+                0x80 + n
+            } else if let Some(n) = num("tm") {
+                0xc0 + n
+            } else if let Some(n) = num("ARF") {
+                n
+            } else if let Some(n) = num("a") {
+                0x10 + n
+            } else if let Some(n) = num("f") {
+                0x30 + n
+            } else if let Some(n) = num("n") {
+                0x90 + n
+            } else {
+                return None;
+            }
+        }
+    })
+}
+
+/// A register reference: file, number, direct/indirect, and what follows the name.
+fn reg_head(s: &str) -> Option<(RegFile, u8, Address, &str)> {
+    if let Some(rest) = s.strip_prefix("g[a0") {
+        let close = rest.find(']')?;
+        let inner = &rest[..close];
+        let (sub, off) = match inner.trim().split_once(' ') {
+            Some((a, b)) => (a, b.trim()),
+            None => (inner.trim(), ""),
+        };
+        let subnr = if sub.is_empty() {
+            0
+        } else {
+            sub.strip_prefix('.')?.parse().ok()?
+        };
+        let offset = if off.is_empty() { 0 } else { off.parse().ok()? };
+        return Some((
+            RegFile::Grf,
+            0,
+            Address::Indirect { subnr, offset },
+            &rest[close + 1..],
+        ));
+    }
+    let end = s.find(['.', '<']).unwrap_or(s.len());
+    let name = &s[..end];
+    let rest = &s[end..];
+    if let Some(n) = name.strip_prefix('g').and_then(|n| n.parse::<u8>().ok()) {
+        return Some((RegFile::Grf, n, Address::Direct, rest));
+    }
+    if let Some(n) = name.strip_prefix('m').and_then(|n| n.parse::<u8>().ok()) {
+        return Some((RegFile::Mrf, n, Address::Direct, rest));
+    }
+    arf(name).map(|n| (RegFile::Arf, n, Address::Direct, rest))
+}
+
+fn letters(s: &str) -> Option<Vec<u8>> {
+    s.chars().map(|c| "xyzw".find(c).map(|i| i as u8)).collect()
+}
+
+fn parse_dst(s: &str, align16: bool, three: bool) -> Option<Dst> {
+    let (file, nr, address, rest) = reg_head(s)?;
+    if rest.is_empty() {
+        // A bare register (ip, tdr0): encoded with stride 1, type UD.
+        return Some(Dst {
+            file,
+            nr,
+            subnr: 0,
+            ty: Type::UD,
+            layout: DstLayout::HStride(1),
+            address,
+        });
+    }
+    let (rest, ty) = split_type(rest)?;
+    let (sub, rest) = match rest.strip_prefix('.') {
+        Some(r) => {
+            let n = r.find('<')?;
+            (Some(r[..n].parse::<u32>().ok()?), &r[n..])
+        }
+        None => (None, rest),
+    };
+    let close = rest.find('>')?;
+    let stride: u8 = rest[1..close].parse().ok()?;
+    let after = &rest[close + 1..];
+    if align16 || three {
+        let wm = match after.strip_prefix('.') {
+            None => 0xf,
+            Some("") => 0,
+            Some(l) => letters(l)?.iter().fold(0u8, |m, c| m | 1 << c),
+        };
+        let subnr = match (sub, three) {
+            (Some(n), true) => (n * ty.size()) as u8,
+            (Some(_), false) => 16,
+            (None, _) => 0,
+        };
+        Some(Dst {
+            file,
+            nr,
+            subnr,
+            ty,
+            layout: DstLayout::WriteMask(wm),
+            address,
+        })
+    } else {
+        if !after.is_empty() {
+            return None;
+        }
+        Some(Dst {
+            file,
+            nr,
+            subnr: (sub.unwrap_or(0) * ty.size()) as u8,
+            ty,
+            layout: DstLayout::HStride(stride),
+            address,
+        })
+    }
+}
+
+fn parse_imm(s: &str) -> Option<Src> {
+    let (num, ty) = split_type(s)?;
+    let bits: u64 = if let Some(h) = num.strip_prefix("0x") {
+        u64::from_str_radix(h, 16).ok()?
+    } else {
+        let v: i64 = num.parse().ok()?;
+        match ty {
+            Type::W | Type::UW => (v as u16 as u64) | ((v as u16 as u64) << 16),
+            _ => v as u32 as u64,
+        }
+    };
+    // 16-bit immediates are replicated in both halves of the dword (as encoders do).
+    let bits = match (ty, num.starts_with("0x")) {
+        (Type::UW | Type::W, true) => (bits & 0xffff) | ((bits & 0xffff) << 16),
+        _ => bits,
+    };
+    let _ = vf_to_f32;
+    Some(Src::Imm { ty, bits })
+}
+
+fn parse_src(s: &str, align16: bool, three: bool) -> Option<Src> {
+    // Immediates first: `-1D` is a negative immediate, not a negated register.
+    if s.trim_start_matches('-')
+        .starts_with(|c: char| c.is_ascii_digit())
+    {
+        return parse_imm(s);
+    }
+    let (negate, s) = match s.strip_prefix('-') {
+        Some(r) => (true, r),
+        None => (false, s),
+    };
+    let (abs, s) = match s.strip_prefix("(abs)") {
+        Some(r) => (true, r),
+        None => (false, s),
+    };
+    let (file, nr, address, rest) = reg_head(s)?;
+    if rest.is_empty() {
+        let layout = Layout::Region(Region {
+            vstride: Some(4),
+            width: 1,
+            hstride: 0,
+        });
+        return Some(Src::Reg {
+            file,
+            nr,
+            subnr: 0,
+            ty: Type::UD,
+            layout,
+            address,
+            negate,
+            abs,
+        });
+    }
+    let (rest, ty) = split_type(rest)?;
+    let (sub, rest) = match rest.strip_prefix('.') {
+        Some(r) => {
+            let n = r.find('<')?;
+            (Some(r[..n].parse::<u32>().ok()?), &r[n..])
+        }
+        None => (None, rest),
+    };
+    let close = rest.find('>')?;
+    let parts: Vec<&str> = rest[1..close].split(',').collect();
+    let after = &rest[close + 1..];
+    let swz = match after.strip_prefix('.') {
+        None => [0, 1, 2, 3],
+        Some(l) => {
+            let v = letters(l)?;
+            match v.len() {
+                1 => [v[0]; 4],
+                4 => [v[0], v[1], v[2], v[3]],
+                _ => return None,
+            }
+        }
+    };
+    let num = |p: &str| -> Option<u8> {
+        if p == "VxH" {
+            Some(0xff)
+        } else {
+            p.parse().ok()
+        }
+    };
+    let (subnr, layout) = match (parts.len(), three, align16) {
+        (3, true, _) => {
+            let r = (num(parts[0])?, num(parts[1])?, num(parts[2])?);
+            let layout = if r == (0, 1, 0) && after.is_empty() {
+                Layout::Region(Region {
+                    vstride: Some(0),
+                    width: 1,
+                    hstride: 0,
+                })
+            } else {
+                Layout::Swizzle {
+                    vstride: 4,
+                    swizzle: swz,
+                }
+            };
+            ((sub.unwrap_or(0) * ty.size()) as u8, layout)
+        }
+        (3, false, _) => {
+            let vs = num(parts[0])?;
+            let region = Region {
+                vstride: (vs != 0xff).then_some(vs),
+                width: num(parts[1])?,
+                hstride: num(parts[2])?,
+            };
+            ((sub.unwrap_or(0) * ty.size()) as u8, Layout::Region(region))
+        }
+        (1, false, true) => (
+            if sub.is_some() { 16 } else { 0 },
+            Layout::Swizzle {
+                vstride: num(parts[0])?,
+                swizzle: swz,
+            },
+        ),
+        _ => return None,
+    };
+    Some(Src::Reg {
+        file,
+        nr,
+        subnr,
+        ty,
+        layout,
+        address,
+        negate,
+        abs,
+    })
+}
+
+/// Splits operand text at spaces, keeping `g[a0.1 -4]` together.
+fn operands(s: &str) -> Vec<String> {
+    let mut out = vec![];
+    let mut cur = String::new();
+    let mut depth = 0;
+    for c in s.chars() {
+        match c {
+            '[' => depth += 1,
+            ']' => depth -= 1,
+            _ => {}
+        }
+        if c.is_whitespace() && depth == 0 {
+            if !cur.is_empty() {
+                out.push(std::mem::take(&mut cur));
+            }
+        } else {
+            cur.push(c);
+        }
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
+fn blank(opcode: Opcode) -> Instruction {
+    Instruction {
+        opcode,
+        align16: false,
+        mask_disable: false,
+        dep_control: 0,
+        qtr_control: 0,
+        nib_control: false,
+        thread_control: 0,
+        predicate: None,
+        exec_size: 1,
+        cond_modifier: 0,
+        function: 0,
+        flag: (0, 0),
+        acc_write: false,
+        saturate: false,
+        debug: false,
+        eot: false,
+        dst: Dst {
+            file: RegFile::Arf,
+            nr: 0,
+            subnr: 0,
+            ty: Type::UD,
+            layout: DstLayout::HStride(1),
+            address: Address::Direct,
+        },
+        srcs: vec![],
+        jip: None,
+        uip: None,
+        desc: None,
+        compacted: false,
+        src1_type_field: None,
+    }
+}
+
+fn parse_line(line: usize, text: &str) -> Result<Parsed, AsmError> {
+    let text = strip_comments(text);
+    let Some(open) = text.rfind('{') else {
+        return err(line, "missing `{ options };`");
+    };
+    let body = &text[..open];
+    let opts: Vec<&str> = text[open + 1..]
+        .trim_end()
+        .trim_end_matches(';')
+        .trim_end()
+        .trim_end_matches('}')
+        .split_whitespace()
+        .collect();
+    let align16 = opts.contains(&"align16");
+    let mut rest = body.trim();
+    // Predicate.
+    let mut pred: Option<(bool, u8, u8, String)> = None;
+    if let Some(r) = rest.strip_prefix('(') {
+        let Some(close) = r.find(')') else {
+            return err(line, "unclosed predicate");
+        };
+        let p = &r[..close];
+        let inverse = p.starts_with('-');
+        let parts: Vec<&str> = p[1..].split('.').collect();
+        let (Some(f), Some(s)) = (
+            parts
+                .first()
+                .and_then(|f| f.strip_prefix('f'))
+                .and_then(|n| n.parse().ok()),
+            parts.get(1).and_then(|n| n.parse().ok()),
+        ) else {
+            return err(line, format!("bad predicate `({p})`"));
+        };
+        pred = Some((inverse, f, s, parts.get(2).unwrap_or(&"").to_string()));
+        rest = r[close + 1..].trim_start();
+    }
+    // Mnemonic with modifiers, then (exec size).
+    let Some(paren) = rest.find('(') else {
+        return err(line, "missing execution size `(n)`");
+    };
+    let head = &rest[..paren];
+    let Some(close) = rest[paren..].find(')') else {
+        return err(line, "unclosed execution size");
+    };
+    let exec: u8 = match rest[paren + 1..paren + close].parse() {
+        Ok(v) => v,
+        Err(_) => return err(line, "bad execution size"),
+    };
+    let ops_text = &rest[paren + close + 1..];
+    let (mnemonic, math_fn) = match head.split_once(' ') {
+        Some((m, f)) => (m, Some(f.trim())),
+        None => (head, None),
+    };
+    let mut parts = mnemonic.split('.');
+    let base = parts.next().unwrap_or("");
+    let Some(opcode) = Opcode::from_mnemonic(base) else {
+        return err(line, format!("unknown opcode `{base}`"));
+    };
+    let mut ins = blank(opcode);
+    ins.align16 = align16;
+    ins.exec_size = exec;
+    let mods: Vec<&str> = parts.collect();
+    let mut i = 0;
+    while i < mods.len() {
+        match mods[i] {
+            "sat" => ins.saturate = true,
+            "breakpoint" => ins.debug = true,
+            m if m.starts_with('f') && m[1..].parse::<u8>().is_ok() => {
+                let s = mods.get(i + 1).and_then(|s| s.parse().ok()).unwrap_or(0);
+                ins.flag = (m[1..].parse().unwrap_or(0), s);
+                i += 1;
+            }
+            m => match COND.iter().position(|c| *c == m) {
+                Some(c) => ins.cond_modifier = c as u8,
+                None => return err(line, format!("unknown modifier `.{m}`")),
+            },
+        }
+        i += 1;
+    }
+    if let Some(f) = math_fn {
+        match MATH.iter().position(|m| *m == f) {
+            Some(n) => ins.function = n as u8,
+            None => return err(line, format!("unknown math function `{f}`")),
+        }
+    }
+    if let Some((inverse, f, s, suffix)) = pred {
+        let table: &[&str] = if align16 { &PRED_ALIGN16 } else { &PRED_ALIGN1 };
+        let control = if suffix.is_empty() {
+            1
+        } else {
+            table
+                .iter()
+                .skip(2)
+                .position(|t| *t == suffix)
+                .map(|p| p + 2)
+                .ok_or(AsmError {
+                    line,
+                    msg: format!("unknown predicate `.{suffix}`"),
+                })?
+        };
+        ins.predicate = Some(Predicate {
+            control: control as u8,
+            inverse,
+        });
+        if ins.cond_modifier == 0 || matches!(opcode, Opcode::Sel | Opcode::If | Opcode::While) {
+            ins.flag = (f, s);
+        }
+    }
+    // Options.
+    for o in &opts {
+        match *o {
+            "align1" | "align16" => {}
+            "WE_all" => ins.mask_disable = true,
+            "NoDDClr" => ins.dep_control |= 1,
+            "NoDDChk" => ins.dep_control |= 2,
+            "NoDDClr,NoDDChk" => ins.dep_control = 3,
+            "compacted" => ins.compacted = true,
+            "atomic" => ins.thread_control = 1,
+            "switch" => ins.thread_control = 2,
+            "AccWrEnable" => ins.acc_write = true,
+            "EOT" => ins.eot = true,
+            q if q.len() == 2 && q.ends_with('Q') => {
+                ins.qtr_control = q[..1].parse::<u8>().unwrap_or(1) - 1
+            }
+            "1H" => ins.qtr_control = 0,
+            "2H" => ins.qtr_control = 2,
+            n if n.ends_with('N') => {
+                let v = n[..n.len() - 1].parse::<u8>().unwrap_or(1) - 1;
+                ins.qtr_control = v / 2;
+                ins.nib_control = v % 2 == 1;
+            }
+            o => return err(line, format!("unknown option `{o}`")),
+        }
+    }
+    // Operands.
+    let ops = operands(ops_text);
+    let three = opcode.kind() == Kind::Alu3;
+    let bad = |what: &str, t: &str| AsmError {
+        line,
+        msg: format!("bad {what} `{t}`"),
+    };
+    let mut jip = None;
+    let mut uip = None;
+    match opcode.kind() {
+        Kind::Branch => {
+            // Mesa's Gen7 branches (brw_IF, brw_BREAK, ...): dst null<1>D, src0
+            // null<8,8,1>D, src1 an immediate D (W for while) whose dword holds JIP/UIP
+            // (the corpus bytes show exactly this).
+            ins.dst = Dst {
+                file: RegFile::Arf,
+                nr: 0,
+                subnr: 0,
+                ty: Type::D,
+                layout: DstLayout::HStride(1),
+                address: Address::Direct,
+            };
+            ins.srcs = vec![
+                Src::Reg {
+                    file: RegFile::Arf,
+                    nr: 0,
+                    subnr: 0,
+                    ty: Type::D,
+                    layout: Layout::Region(Region {
+                        vstride: Some(8),
+                        width: 8,
+                        hstride: 1,
+                    }),
+                    address: Address::Direct,
+                    negate: false,
+                    abs: false,
+                },
+                Src::Imm {
+                    ty: if opcode == Opcode::While {
+                        Type::W
+                    } else {
+                        Type::D
+                    },
+                    bits: 0,
+                },
+            ];
+            let mut it = ops.iter();
+            while let Some(t) = it.next() {
+                match t.as_str() {
+                    "JIP:" => jip = it.next().cloned(),
+                    "UIP:" => uip = it.next().cloned(),
+                    other => return Err(bad("branch operand", other)),
+                }
+            }
+        }
+        Kind::Send => {
+            let (Some(d), Some(s0)) = (ops.first(), ops.get(1)) else {
+                return err(line, "send needs dst, src0 and a descriptor");
+            };
+            ins.dst = parse_dst(d, align16, false).ok_or_else(|| bad("destination", d))?;
+            ins.srcs
+                .push(parse_src(s0, align16, false).ok_or_else(|| bad("source", s0))?);
+            let desc = ops
+                .get(2)
+                .and_then(|x| x.strip_prefix("0x"))
+                .and_then(|x| u32::from_str_radix(x, 16).ok())
+                .ok_or_else(|| bad("descriptor", ops.get(2).map_or("", |s| s.as_str())))?;
+            ins.desc = Some(desc & 0x7fff_ffff);
+            ins.eot = ins.eot || desc & (1 << 31) != 0;
+            let sfid_text = ops.get(3).map_or("", |s| s.as_str());
+            let two = ops.get(3..5).map(|v| v.join(" ")).unwrap_or_default();
+            ins.function = SFIDS
+                .iter()
+                .find(|(n, _)| *n == sfid_text || *n == two)
+                .map(|(_, v)| *v)
+                .ok_or_else(|| bad("shared function", sfid_text))?;
+        }
+        _ if opcode == Opcode::Jmpi => {
+            let t = ops.first().ok_or_else(|| bad("jmpi target", ""))?;
+            ins.dst = Dst {
+                file: RegFile::Arf,
+                nr: 0xa0,
+                subnr: 0,
+                ty: Type::UD,
+                layout: DstLayout::HStride(1),
+                address: Address::Direct,
+            };
+            ins.srcs = vec![
+                Src::Reg {
+                    file: RegFile::Arf,
+                    nr: 0xa0,
+                    subnr: 0,
+                    ty: Type::UD,
+                    layout: Layout::Region(Region {
+                        vstride: Some(4),
+                        width: 1,
+                        hstride: 0,
+                    }),
+                    address: Address::Direct,
+                    negate: false,
+                    abs: false,
+                },
+                parse_src(t, false, false).ok_or_else(|| bad("jmpi target", t))?,
+            ];
+        }
+        _ => {
+            if let Some(d) = ops.first() {
+                ins.dst = parse_dst(d, align16, three).ok_or_else(|| bad("destination", d))?;
+            }
+            for s in ops.iter().skip(1) {
+                ins.srcs
+                    .push(parse_src(s, align16, three).ok_or_else(|| bad("source", s))?);
+            }
+            if ins.srcs.len() != opcode.sources() as usize && opcode != Opcode::Math {
+                return err(
+                    line,
+                    format!(
+                        "{} takes {} sources, {} given",
+                        opcode.mnemonic(),
+                        opcode.sources(),
+                        ins.srcs.len()
+                    ),
+                );
+            }
+            // Mesa writes src0's type into the unused src1 type field of a full-size
+            // instruction whose src0 is an immediate (compacted forms cannot hold it).
+            if let (Some(Src::Imm { ty, .. }), false) = (ins.srcs.first(), ins.compacted) {
+                if ins.srcs.len() == 1 {
+                    ins.src1_type_field = Some(*ty).filter(|t| *t != Type::UD);
+                }
+            }
+        }
+    }
+    Ok(Parsed {
+        line,
+        ins,
+        jip,
+        uip,
+    })
+}
+
+/// Assembles a kernel.
+pub fn assemble(text: &str, mode: Compaction) -> Result<Vec<u8>, AsmError> {
+    // Join send's two lines; collect labels and instructions.
+    let mut items: Vec<Parsed> = vec![];
+    let mut label_at: BTreeMap<String, usize> = BTreeMap::new(); // label -> instruction index
+    let mut pending = String::new();
+    let mut pending_line = 0;
+    for (i, raw) in text.lines().enumerate() {
+        let line = i + 1;
+        let t = raw.trim();
+        if pending.is_empty() {
+            if t.is_empty()
+                || t.starts_with('#')
+                || t.starts_with("//")
+                || t.starts_with("START B")
+                || t.starts_with("END B")
+            {
+                continue;
+            }
+            if let Some(name) = t.strip_suffix(':').filter(|n| !n.contains(' ')) {
+                label_at.insert(name.to_string(), items.len());
+                continue;
+            }
+            pending_line = line;
+        }
+        pending.push_str(t);
+        pending.push(' ');
+        if t.ends_with(';') {
+            items.push(parse_line(pending_line, &pending)?);
+            pending.clear();
+        }
+    }
+    if !pending.is_empty() {
+        return err(pending_line, "instruction without its closing `;`");
+    }
+    // Sizes, then offsets.
+    let mut compact_it = vec![false; items.len()];
+    for (k, p) in items.iter().enumerate() {
+        compact_it[k] = match mode {
+            Compaction::AsWritten => p.ins.compacted,
+            Compaction::Never => false,
+            Compaction::Auto => {
+                p.ins.opcode.kind() != Kind::Branch
+                    && encode_native(&p.ins)
+                        .ok()
+                        .and_then(|n| crate::gen7::compact::compact(&n))
+                        .is_some()
+            }
+        };
+    }
+    let mut offsets = vec![0usize; items.len() + 1];
+    for k in 0..items.len() {
+        offsets[k + 1] = offsets[k] + if compact_it[k] { 8 } else { 16 };
+    }
+    let mut out = vec![];
+    for (k, p) in items.iter_mut().enumerate() {
+        let resolve = |name: &Option<String>| -> Result<Option<i32>, AsmError> {
+            match name {
+                None => Ok(None),
+                Some(n) => match label_at.get(n) {
+                    Some(&idx) => Ok(Some(offsets[idx] as i32 - offsets[k] as i32)),
+                    None => err(p.line, format!("unknown label `{n}`")),
+                },
+            }
+        };
+        p.ins.jip = resolve(&p.jip)?;
+        p.ins.uip = resolve(&p.uip)?.or(p.ins.uip);
+        if p.ins.opcode.kind() == Kind::Branch && p.ins.uip.is_none() {
+            p.ins.uip = Some(0);
+        }
+        p.ins.compacted = compact_it[k];
+        let native = encode_native(&p.ins).map_err(|e| AsmError {
+            line: p.line,
+            msg: e.to_string(),
+        })?;
+        if compact_it[k] {
+            match crate::gen7::compact::compact(&native) {
+                Some(c) => out.extend(c.iter().flat_map(|d| d.to_le_bytes())),
+                None => {
+                    return err(
+                        p.line,
+                        "`compacted` asked for, but the compaction tables cannot express this instruction",
+                    );
+                }
+            }
+        } else {
+            out.extend(native.iter().flat_map(|d| d.to_le_bytes()));
+        }
+    }
+    Ok(out)
+}
