@@ -2,6 +2,8 @@
 //!
 //! ```text
 //! gtsim decode [FILE]   decode a raw batch or an AUB trace (the embedded sample if no FILE)
+//! gtsim disasm FILE    disassemble EU machine code (native and compacted mixed)
+//! gtsim asm FILE.asm -o OUT   assemble Mesa's dump syntax
 //! gtsim run [--capture FILE.aub] [--] APP [ARGS...]
 //!                       run a program on Mesa's crocus driver with the GPU emulated
 //! ```
@@ -66,6 +68,35 @@ enum Command {
         #[arg(long, value_enum, default_value_t = ColorWhen::Auto)]
         color: ColorWhen,
     },
+    /// Disassemble EU machine code (a kernel's raw bytes, native and compacted
+    /// instructions mixed) in the syntax of Mesa's INTEL_DEBUG shader dumps.
+    Disasm {
+        /// Raw instruction bytes.
+        file: PathBuf,
+        /// GPU generation.
+        #[arg(long, default_value_t = 7)]
+        gen_: u32,
+        /// Print each instruction's bytes first, as INTEL_DEBUG=hex does.
+        #[arg(long)]
+        hex: bool,
+    },
+    /// Assemble the disassembler's syntax into EU machine code.
+    Asm {
+        /// The assembly text.
+        file: PathBuf,
+        /// Output file for the raw bytes.
+        #[arg(short, long)]
+        output: PathBuf,
+        /// GPU generation.
+        #[arg(long, default_value_t = 7)]
+        gen_: u32,
+        /// Never use compacted (64-bit) encodings.
+        #[arg(long, conflicts_with = "as_written")]
+        no_compact: bool,
+        /// Compact exactly the instructions marked `compacted` (default: wherever possible).
+        #[arg(long)]
+        as_written: bool,
+    },
     /// Compare `gtsim decode` of a capture with Mesa's own decode of the same run
     /// (`INTEL_DEBUG=bat` output), field by field.
     CompareBat {
@@ -109,6 +140,74 @@ fn main() -> ExitCode {
 fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Command::Run { capture, command } => run::run(capture, command),
+        Command::Disasm { file, gen_, hex } => {
+            if gen_ != 7 {
+                bail!("generation {gen_} is not modelled yet (only --gen 7, Ivy Bridge)");
+            }
+            let bytes =
+                std::fs::read(&file).with_context(|| format!("cannot read {}", file.display()))?;
+            let mut out = String::new();
+            let mut off = 0;
+            let mut ins = vec![];
+            while off < bytes.len() {
+                match gtsim_isa::gen7::decode::decode(&bytes[off..]) {
+                    Ok((i, len)) => {
+                        ins.push((off, i, len));
+                        off += len;
+                    }
+                    Err(e) => bail!("{}: byte offset {off:#x}: {e}", file.display()),
+                }
+            }
+            let pairs: Vec<(usize, gtsim_isa::ir::Instruction)> =
+                ins.iter().map(|(o, i, _)| (*o, i.clone())).collect();
+            let labels = gtsim_isa::disasm::labels(&pairs);
+            for (o, i, len) in &ins {
+                if let Some(n) = labels.get(o) {
+                    out.push_str(&format!("\nLABEL{n}:\n"));
+                }
+                if hex {
+                    let h: String = bytes[*o..*o + *len]
+                        .iter()
+                        .map(|b| format!("{b:02x} "))
+                        .collect();
+                    out.push_str(&format!("{h:<48}"));
+                }
+                out.push_str(&gtsim_isa::disasm::format(i, *o, &labels));
+                out.push('\n');
+            }
+            let _ = std::io::stdout().lock().write_all(out.as_bytes());
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Asm {
+            file,
+            output,
+            gen_,
+            no_compact,
+            as_written,
+        } => {
+            if gen_ != 7 {
+                bail!("generation {gen_} is not modelled yet (only --gen 7, Ivy Bridge)");
+            }
+            let text = std::fs::read_to_string(&file)
+                .with_context(|| format!("cannot read {}", file.display()))?;
+            let mode = if no_compact {
+                gtsim_isa::asm::Compaction::Never
+            } else if as_written {
+                gtsim_isa::asm::Compaction::AsWritten
+            } else {
+                gtsim_isa::asm::Compaction::Auto
+            };
+            let bytes = gtsim_isa::asm::assemble(&text, mode)
+                .map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
+            std::fs::write(&output, &bytes)
+                .with_context(|| format!("cannot write {}", output.display()))?;
+            eprintln!(
+                "gtsim: {} bytes written to {}",
+                bytes.len(),
+                output.display()
+            );
+            Ok(ExitCode::SUCCESS)
+        }
         Command::CompareBat { bat, capture } => {
             let text = std::fs::read_to_string(&bat)
                 .with_context(|| format!("cannot read {}", bat.display()))?;
