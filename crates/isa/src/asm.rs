@@ -162,16 +162,16 @@ fn arf(name: &str) -> Option<u8> {
 fn reg_head(s: &str) -> Option<(RegFile, u8, Address, &str)> {
     if let Some(rest) = s.strip_prefix("g[a0") {
         let close = rest.find(']')?;
-        let inner = &rest[..close];
-        let (sub, off) = match inner.trim().split_once(' ') {
-            Some((a, b)) => (a, b.trim()),
-            None => (inner.trim(), ""),
+        // `g[a0]`, `g[a0.3]`, `g[a0 32]`, `g[a0.7 -4]`.
+        let inner = rest[..close].trim();
+        let (sub, off) = match inner.strip_prefix('.') {
+            Some(r) => match r.split_once(' ') {
+                Some((a, b)) => (a, b.trim()),
+                None => (r, ""),
+            },
+            None => ("", inner),
         };
-        let subnr = if sub.is_empty() {
-            0
-        } else {
-            sub.strip_prefix('.')?.parse().ok()?
-        };
+        let subnr = if sub.is_empty() { 0 } else { sub.parse().ok()? };
         let offset = if off.is_empty() { 0 } else { off.parse().ok()? };
         return Some((
             RegFile::Grf,
@@ -445,6 +445,19 @@ fn blank(opcode: Opcode) -> Instruction {
 
 fn parse_line(line: usize, text: &str) -> Result<Parsed, AsmError> {
     let text = strip_comments(text);
+    if text.trim().trim_end_matches(';').trim() == "nop" {
+        // `nop` prints no exec size or options: it is the all-zero instruction but its
+        // opcode.
+        let mut ins = blank(Opcode::Nop);
+        ins.dst.layout = DstLayout::HStride(0);
+        ins.exec_size = 1;
+        return Ok(Parsed {
+            line,
+            ins,
+            jip: None,
+            uip: None,
+        });
+    }
     let Some(open) = text.rfind('{') else {
         return err(line, "missing `{ options };`");
     };
@@ -682,6 +695,26 @@ fn parse_line(line: usize, text: &str) -> Result<Parsed, AsmError> {
                 parse_src(t, false, false).ok_or_else(|| bad("jmpi target", t))?,
             ];
         }
+        _ if opcode == Opcode::Wait => {
+            // wait prints only its notification register; src0 is the same register
+            // read as a scalar (Mesa brw_WAIT).
+            let d = ops.first().ok_or_else(|| bad("wait register", ""))?;
+            ins.dst = parse_dst(d, align16, false).ok_or_else(|| bad("wait register", d))?;
+            ins.srcs = vec![Src::Reg {
+                file: ins.dst.file,
+                nr: ins.dst.nr,
+                subnr: ins.dst.subnr,
+                ty: ins.dst.ty,
+                layout: Layout::Region(Region {
+                    vstride: Some(0),
+                    width: 1,
+                    hstride: 0,
+                }),
+                address: Address::Direct,
+                negate: false,
+                abs: false,
+            }];
+        }
         _ => {
             if let Some(d) = ops.first() {
                 ins.dst = parse_dst(d, align16, three).ok_or_else(|| bad("destination", d))?;
@@ -777,6 +810,8 @@ pub fn assemble(text: &str, mode: Compaction) -> Result<Vec<u8>, AsmError> {
         let resolve = |name: &Option<String>| -> Result<Option<i32>, AsmError> {
             match name {
                 None => Ok(None),
+                // A byte offset relative to the branch (targets outside the kernel).
+                Some(n) if n.parse::<i32>().is_ok() => Ok(n.parse::<i32>().ok()),
                 Some(n) => match label_at.get(n) {
                     Some(&idx) => Ok(Some(offsets[idx] as i32 - offsets[k] as i32)),
                     None => err(p.line, format!("unknown label `{n}`")),

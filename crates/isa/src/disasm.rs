@@ -403,9 +403,13 @@ fn options(w: &mut W, ins: &Instruction) {
     w.put(" };");
 }
 
-fn label(w: &mut W, labels: &Labels, target: Option<usize>) {
-    if let Some(n) = target.and_then(|t| labels.get(&t)) {
-        w.put(&format!(" LABEL{n}"));
+/// A branch target: its label, or (gtsim extension, where Mesa would print nothing
+/// because the target has no label, e.g. outside the kernel) the signed byte offset.
+fn label(w: &mut W, labels: &Labels, target: Option<usize>, offset: usize) {
+    match target.map(|t| (t, labels.get(&t))) {
+        Some((_, Some(n))) => w.put(&format!(" LABEL{n}")),
+        Some((t, None)) => w.put(&format!(" {}", t as i64 - offset as i64)),
+        None => {}
     }
 }
 
@@ -423,20 +427,26 @@ pub fn format(ins: &Instruction, offset: usize, labels: &Labels) -> String {
             w.put(";");
             return w.s;
         }
+        // brd/brc/call/ret: Mesa prints no operands (it never emits them on Gen7); gtsim
+        // prints their targets like the other branches so the text keeps them.
         Opcode::If
         | Opcode::Break
         | Opcode::Cont
         | Opcode::Halt
         | Opcode::Else
         | Opcode::Endif
-        | Opcode::While => {
+        | Opcode::While
+        | Opcode::Brd
+        | Opcode::Brc
+        | Opcode::Call
+        | Opcode::Ret => {
             w.pad(16);
             w.put("JIP: ");
-            label(&mut w, labels, target(ins.jip));
+            label(&mut w, labels, target(ins.jip), offset);
             if has_uip(ins.opcode) {
                 w.pad(38);
                 w.put("UIP: ");
-                label(&mut w, labels, target(ins.uip));
+                label(&mut w, labels, target(ins.uip), offset);
             }
         }
         Opcode::Jmpi => {
@@ -445,7 +455,6 @@ pub fn format(ins: &Instruction, offset: usize, labels: &Labels) -> String {
                 src(&mut w, ins, s);
             }
         }
-        Opcode::Brd | Opcode::Brc | Opcode::Call | Opcode::Ret => {}
         Opcode::Wait => {
             w.pad(16);
             dst(&mut w, ins);
@@ -492,7 +501,10 @@ pub fn format(ins: &Instruction, offset: usize, labels: &Labels) -> String {
 }
 
 fn has_uip(op: Opcode) -> bool {
-    matches!(op, Opcode::If | Opcode::Break | Opcode::Cont | Opcode::Halt)
+    matches!(
+        op,
+        Opcode::If | Opcode::Break | Opcode::Cont | Opcode::Halt | Opcode::Brc
+    )
 }
 
 fn sfid_name(sfid: u8) -> String {

@@ -96,7 +96,8 @@ pub enum Opcode {
 }
 
 /// `(opcode, mnemonic, sources, kind)` for every opcode. Control instructions that
-/// carry a jump offset or count take it as src1 (an immediate), so they list 2 sources.
+/// carry a jump offset or count take it as src1 (an immediate), so they list 2 sources;
+/// call and ret keep their target in dword 3 like the structured branches.
 pub const TABLE: &[(Opcode, &str, u8, Kind)] = &[
     (Opcode::Illegal, "illegal", 0, Kind::Control),
     (Opcode::Mov, "mov", 1, Kind::Alu),
@@ -133,8 +134,8 @@ pub const TABLE: &[(Opcode, &str, u8, Kind)] = &[
     (Opcode::Mrest, "mrest", 2, Kind::Control),
     (Opcode::Push, "push", 2, Kind::Control),
     (Opcode::Pop, "pop", 2, Kind::Control),
-    (Opcode::Call, "call", 2, Kind::Control),
-    (Opcode::Ret, "ret", 2, Kind::Control),
+    (Opcode::Call, "call", 0, Kind::Branch),
+    (Opcode::Ret, "ret", 0, Kind::Branch),
     (Opcode::Wait, "wait", 1, Kind::Control),
     (Opcode::Send, "send", 1, Kind::Send),
     (Opcode::Sendc, "sendc", 1, Kind::Send),
