@@ -178,3 +178,80 @@ fn gtsim_decode_agrees_with_intel_debug_bat() {
         total.0, total.1
     );
 }
+
+/// Kernels in Mesa's INTEL_DEBUG=...,hex output: (name, bytes, lines as printed, with a
+/// blank line and `LABELn:` before labelled instructions and send's two lines joined).
+fn mesa_kernels(text: &str) -> Vec<(String, Vec<u8>, Vec<String>)> {
+    let mut out: Vec<(String, Vec<u8>, Vec<String>)> = vec![];
+    for line in text.lines() {
+        if let Some(name) = line.strip_prefix("Native code for ") {
+            out.push((name.to_string(), vec![], vec![]));
+            continue;
+        }
+        let Some(k) = out.last_mut() else { continue };
+        let hex = line.get(..48).unwrap_or("");
+        let is_hex = hex.len() == 48
+            && hex
+                .split_whitespace()
+                .all(|b| b.len() == 2 && u8::from_str_radix(b, 16).is_ok())
+            && !hex.trim().is_empty();
+        if is_hex {
+            k.1.extend(
+                hex.split_whitespace()
+                    .map(|b| u8::from_str_radix(b, 16).unwrap()),
+            );
+            k.2.push(line[48..].to_string());
+        } else if line.starts_with("                            ") && line.contains("MsgDesc:") {
+            if let Some(last) = k.2.last_mut() {
+                last.push('\n');
+                last.push_str(line);
+            }
+        } else if line.starts_with("LABEL") && line.ends_with(':') {
+            k.2.push(String::new());
+            k.2.push(line.to_string());
+        }
+    }
+    out.retain(|k| !k.1.is_empty());
+    out
+}
+
+#[test]
+fn every_shader_crocus_compiles_disassembles_as_mesa_prints_it() {
+    if !mesa_present() {
+        return;
+    }
+    let (mut kernels, mut instructions) = (0, 0);
+    for (name, exe) in CLIENTS {
+        let mut cmd = Command::new(gtsim());
+        cmd.arg("run")
+            .arg("--")
+            .arg(exe)
+            .arg("--out")
+            .arg(tmp(&format!("{name}-shaders.png")));
+        cmd.env("GTSIM_I915_QUIET", "1")
+            .env("MESA_SHADER_CACHE_DISABLE", "true")
+            .env("INTEL_DEBUG", "vs,gs,fs,cs,hex,blorp");
+        let out = cmd.output().unwrap();
+        assert!(
+            out.status.success(),
+            "{name}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let ks = mesa_kernels(&String::from_utf8_lossy(&out.stderr));
+        assert!(!ks.is_empty(), "{name}: no shader dumps");
+        for (kname, bytes, want) in ks {
+            let got = gtsim_isa::disasm::disassemble(&bytes)
+                .unwrap_or_else(|e| panic!("{name} {kname}: {e}"));
+            assert_eq!(got, want, "{name}: {kname}");
+            let back =
+                gtsim_isa::asm::assemble(&got.join("\n"), gtsim_isa::asm::Compaction::AsWritten)
+                    .unwrap();
+            assert_eq!(back, bytes, "{name}: {kname}: reassembly");
+            kernels += 1;
+            instructions += want.iter().filter(|l| l.ends_with(';')).count();
+        }
+    }
+    eprintln!(
+        "{kernels} kernels, {instructions} instructions: gtsim's disassembly equals Mesa's, and reassembles to Mesa's bytes"
+    );
+}
