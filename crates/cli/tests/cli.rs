@@ -86,27 +86,50 @@ fn unsupported_generation_and_missing_file_are_clear_errors() {
 fn disasm_and_asm_round_trip_a_kernel() {
     // A SIMD8 fragment kernel crocus compiled (tests/corpus of gtsim-isa): four compacted
     // movs and an EOT render-target write.
-    let words: [u32; 12] = [0x20010b01, 0x00027c00, 0x20150b01, 0x00027d00, 0x20190b01, 0x00027e00, 0x201d0b01, 0x00027f00, 0x05600032, 0x20000c28, 0x008d0f80, 0x88031400];
+    let words: [u32; 12] = [
+        0x20010b01, 0x00027c00, 0x20150b01, 0x00027d00, 0x20190b01, 0x00027e00, 0x201d0b01,
+        0x00027f00, 0x05600032, 0x20000c28, 0x008d0f80, 0x88031400,
+    ];
     let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
     let bin = temp("k.bin", &bytes);
     let (code, text, err) = gtsim(&["disasm", bin.to_str().unwrap()]);
     assert_eq!(code, 0, "{err}");
     assert!(text.contains("mov(8)          g124<1>F        g2<0,1,0>F                      { align1 1Q compacted };"), "{text}");
-    assert!(text.contains("render MsgDesc: RT write SIMD8 LastRT Surface = 0 mlen 4 rlen 0 { align1 1Q EOT };"), "{text}");
+    assert!(
+        text.contains(
+            "render MsgDesc: RT write SIMD8 LastRT Surface = 0 mlen 4 rlen 0 { align1 1Q EOT };"
+        ),
+        "{text}"
+    );
     let asm = temp("k.asm", text.as_bytes());
     let out = std::env::temp_dir().join(format!("gtsim-cli-{}-k2.bin", std::process::id()));
-    let (code, _, err) = gtsim(&["asm", "--as-written", asm.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    let (code, _, err) = gtsim(&[
+        "asm",
+        "--as-written",
+        asm.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
     assert_eq!(code, 0, "{err}");
     assert_eq!(std::fs::read(&out).unwrap(), bytes);
     // Without compaction every instruction takes 16 bytes.
-    let (code, _, _) = gtsim(&["asm", "--no-compact", asm.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    let (code, _, _) = gtsim(&[
+        "asm",
+        "--no-compact",
+        asm.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
     assert_eq!(code, 0);
     assert_eq!(std::fs::read(&out).unwrap().len(), 5 * 16);
 }
 
 #[test]
 fn asm_errors_name_the_line() {
-    let asm = temp("bad.asm", b"mov(8) g1<1>F g2<8,8,1>F { align1 1Q };\nfrobnicate(8) g1<1>F { align1 };\n");
+    let asm = temp(
+        "bad.asm",
+        b"mov(8) g1<1>F g2<8,8,1>F { align1 1Q };\nfrobnicate(8) g1<1>F { align1 };\n",
+    );
     let out = std::env::temp_dir().join("gtsim-cli-bad.bin");
     let (code, _, err) = gtsim(&["asm", asm.to_str().unwrap(), "-o", out.to_str().unwrap()]);
     assert_eq!(code, 2);

@@ -736,10 +736,10 @@ fn parse_line(line: usize, text: &str) -> Result<Parsed, AsmError> {
             }
             // Mesa writes src0's type into the unused src1 type field of a full-size
             // instruction whose src0 is an immediate (compacted forms cannot hold it).
-            if let (Some(Src::Imm { ty, .. }), false) = (ins.srcs.first(), ins.compacted) {
-                if ins.srcs.len() == 1 {
-                    ins.src1_type_field = Some(*ty).filter(|t| *t != Type::UD);
-                }
+            if let (Some(Src::Imm { ty, .. }), false) = (ins.srcs.first(), ins.compacted)
+                && ins.srcs.len() == 1
+            {
+                ins.src1_type_field = Some(*ty).filter(|t| *t != Type::UD);
             }
         }
     }

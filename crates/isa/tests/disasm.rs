@@ -18,14 +18,14 @@ fn kernels(name: &str) -> Vec<(String, Vec<u8>, Vec<String>)> {
                 k.2.push(String::new());
                 k.2.push(lab.to_string());
             }
-        } else if !l.starts_with('#') {
-            if let (Some(k), Some((hex, txt))) = (out.last_mut(), l.split_once(" | ")) {
-                k.1.extend(
-                    hex.split_whitespace()
-                        .flat_map(|w| u32::from_str_radix(w, 16).unwrap().to_le_bytes()),
-                );
-                k.2.push(txt.replace("\\n", "\n"));
-            }
+        } else if !l.starts_with('#')
+            && let (Some(k), Some((hex, txt))) = (out.last_mut(), l.split_once(" | "))
+        {
+            k.1.extend(
+                hex.split_whitespace()
+                    .flat_map(|w| u32::from_str_radix(w, 16).unwrap().to_le_bytes()),
+            );
+            k.2.push(txt.replace("\\n", "\n"));
         }
     }
     out

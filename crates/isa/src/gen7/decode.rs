@@ -108,6 +108,10 @@ pub fn decode_native(dw: &[u32]) -> Result<Instruction, DecodeError> {
     Ok(ins)
 }
 
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the fields of one align1 destination"
+)]
 fn dst_align1(
     file_: EuRegfile,
     ty: Type,

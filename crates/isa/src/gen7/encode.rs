@@ -729,10 +729,10 @@ fn branch(ins: &Instruction, h: &EuInstructionAlign12src) -> Result<[u32; 4], En
 /// it, native otherwise. Returns the bytes.
 pub fn encode(ins: &Instruction) -> Result<Vec<u8>, EncodeError> {
     let native = encode_native(ins)?;
-    if ins.compacted {
-        if let Some(c) = super::compact::compact(&native) {
-            return Ok(c.iter().flat_map(|d| d.to_le_bytes()).collect());
-        }
+    if ins.compacted
+        && let Some(c) = super::compact::compact(&native)
+    {
+        return Ok(c.iter().flat_map(|d| d.to_le_bytes()).collect());
     }
     let _ = Opcode::Nop;
     Ok(native.iter().flat_map(|d| d.to_le_bytes()).collect())
