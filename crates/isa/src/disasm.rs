@@ -646,6 +646,34 @@ fn message(w: &mut W, sfid: u8, desc: u32) {
             (desc >> 14) & 0x7,
             (desc >> 17) & 1
         )),
+        10 => {
+            // Data cache (seed 000 §3.9.2.1.1 message types); the text follows the newer
+            // Mesa form (DISASM_SYNTAX.md marks it unsure: no Gen7 client here emits it).
+            const DC: [&str; 16] = [
+                "DC OWORD block read",
+                "DC unaligned OWORD block read",
+                "DC OWORD dual block read",
+                "DC DWORD scattered read",
+                "DC byte scattered read",
+                "DC untyped surface read",
+                "DC untyped atomic",
+                "DC mfence",
+                "DC OWORD block write",
+                "",
+                "DC OWORD dual block write",
+                "DC DWORD scatterd write",
+                "DC byte scattered write",
+                "DC untyped surface write",
+                "",
+                "",
+            ];
+            w.put(&format!(
+                " ({}, bti {}, {})",
+                DC[(desc >> 14) as usize & 0xf],
+                desc & 0xff,
+                (desc >> 8) & 0x3f
+            ));
+        }
         _ => {
             w.put(&format!("unsupported shared function ID {sfid}"));
         }
