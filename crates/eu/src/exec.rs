@@ -1,0 +1,487 @@
+//! The thread and its run loop: fetch, decode (gtsim-isa), execute, control flow.
+
+use crate::region::Acc;
+use gtsim_isa::gen7::decode::decode;
+use gtsim_isa::ir::*;
+use gtsim_isa::opcode::{Kind, Opcode};
+use thiserror::Error;
+
+/// Instructions a thread may execute before it is declared runaway.
+pub const DEFAULT_BUDGET: u64 = 10_000_000;
+
+/// A thread that could not finish: what a GPU hang report would say about it.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum ExecError {
+    /// The bytes at `ip` are not an instruction.
+    #[error("invalid instruction at byte {ip:#x}: {msg}")]
+    Invalid {
+        /// Byte offset in the kernel.
+        ip: usize,
+        /// Why.
+        msg: String,
+    },
+    /// A register region leaves the register file.
+    #[error("instruction at byte {ip:#x} addresses register byte {byte:#x}, outside g0..g127")]
+    Region {
+        /// Byte offset of the instruction.
+        ip: usize,
+        /// First byte out of range.
+        byte: usize,
+    },
+    /// The thread ran out of its instruction budget.
+    #[error(
+        "runaway kernel: {budget} instructions executed without EOT (instruction budget exhausted at byte {ip:#x})"
+    )]
+    Budget {
+        /// The budget.
+        budget: u64,
+        /// Where it ran out.
+        ip: usize,
+    },
+    /// An instruction the model does not execute yet.
+    #[error("instruction at byte {ip:#x}: {what} is not modelled yet (IVB PRM Vol4 Part3)")]
+    Unsupported {
+        /// Byte offset.
+        ip: usize,
+        /// What.
+        what: String,
+    },
+}
+
+/// A message to a shared function (seed 000 §1.5: descriptor, header and payload
+/// registers, response length, end of thread).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Message {
+    /// Shared function id.
+    pub sfid: u8,
+    /// The 32-bit message descriptor.
+    pub desc: u32,
+    /// Execution size of the send.
+    pub exec_size: u8,
+    /// Channels enabled when it was sent (bit per channel).
+    pub channel_mask: u32,
+    /// The payload registers (message length of them, starting at src0), 32 bytes each.
+    pub payload: Vec<[u8; 32]>,
+    /// Response length in registers.
+    pub response_length: u8,
+    /// Destination register of the response.
+    pub dst: u8,
+    /// End of thread.
+    pub eot: bool,
+}
+
+/// The shared functions a thread talks to (sampler, data port, URB, ...).
+pub trait SharedFunctions {
+    /// Handles a message and returns its response registers (`response_length` of them).
+    fn send(&mut self, m: &Message) -> Vec<[u8; 32]>;
+}
+
+/// One EU thread.
+#[derive(Debug, Clone)]
+pub struct Thread {
+    pub(crate) grf: Vec<u8>,
+    pub(crate) acc: [[Acc; 16]; 2],
+    /// f0 and f1, each two 16-bit subregisters.
+    pub(crate) flags: [u32; 2],
+    pub(crate) a0: [u16; 8],
+    /// Byte offset of the current instruction.
+    pub ip: usize,
+    /// Dispatched channels.
+    pub dispatch_mask: u32,
+    /// Per channel: the instruction it waits for (structured control flow), if any.
+    pub(crate) waiting: [Option<usize>; 32],
+    /// SIMD width of the dispatch.
+    pub simd: u8,
+}
+
+impl Thread {
+    /// A thread with zeroed registers and `simd` channels dispatched.
+    pub fn new(simd: u8) -> Thread {
+        Thread {
+            grf: vec![0; 128 * 32],
+            acc: [[Acc::Zero; 16]; 2],
+            flags: [0; 2],
+            a0: [0; 8],
+            ip: 0,
+            dispatch_mask: if simd >= 32 {
+                u32::MAX
+            } else {
+                (1u32 << simd) - 1
+            },
+            waiting: [None; 32],
+            simd,
+        }
+    }
+
+    /// The register file as bytes (g0 at 0).
+    pub fn grf_bytes(&self) -> &[u8] {
+        &self.grf
+    }
+
+    /// The register file, writable.
+    pub fn grf_bytes_mut(&mut self) -> &mut [u8] {
+        &mut self.grf
+    }
+
+    /// Flag subregister `f<reg>.<sub>`.
+    pub fn flag(&self, reg: usize, sub: usize) -> u16 {
+        (self.flags[reg & 1] >> (16 * (sub & 1))) as u16
+    }
+
+    fn flag_bits(&self, ins: &Instruction) -> u32 {
+        self.flag(ins.flag.0 as usize, ins.flag.1 as usize) as u32
+    }
+
+    /// First channel of the instruction's channel group (quarter/nibble control).
+    fn group(ins: &Instruction) -> usize {
+        ins.qtr_control as usize * 8 + if ins.nib_control { 4 } else { 0 }
+    }
+
+    /// Channels (bit per channel, absolute) the instruction executes on.
+    pub(crate) fn exec_mask(&self, ins: &Instruction) -> u32 {
+        let g = Self::group(ins);
+        let span = if ins.exec_size >= 32 {
+            u32::MAX
+        } else {
+            ((1u32 << ins.exec_size) - 1) << g
+        };
+        let mut m = span;
+        if !ins.mask_disable {
+            m &= self.dispatch_mask & self.running();
+        }
+        if let Some(p) = ins.predicate {
+            let f = self.predicate_bits(ins, p) << g;
+            m &= if p.inverse { !f } else { f };
+        }
+        m
+    }
+
+    fn predicate_bits(&self, ins: &Instruction, p: Predicate) -> u32 {
+        let f = self.flag_bits(ins);
+        match (p.control, ins.align16) {
+            (1, _) => f,
+            // align1 any/all groups (IVB PRM Vol4 Part3 "Predication").
+            (2, false) => {
+                if f != 0 {
+                    u32::MAX
+                } else {
+                    0
+                }
+            }
+            (3, false) => {
+                if f & self.span_bits(ins) == self.span_bits(ins) {
+                    u32::MAX
+                } else {
+                    0
+                }
+            }
+            (c @ 4..=11, false) => {
+                let n = 2u32 << ((c - 4) / 2);
+                let all = c % 2 == 1;
+                let mut out = 0;
+                for ch in (0..32).step_by(n as usize) {
+                    let grp = (f >> ch) & ((1u64 << n) - 1) as u32;
+                    let hit = if all {
+                        grp == ((1u64 << n) - 1) as u32
+                    } else {
+                        grp != 0
+                    };
+                    if hit {
+                        out |= (((1u64 << n) - 1) as u32) << ch;
+                    }
+                }
+                out
+            }
+            // align16 channel replication .x .y .z .w and any4h/all4h.
+            (c @ 2..=5, true) => {
+                let k = c - 2;
+                let mut out = 0;
+                for v in 0..8 {
+                    if f & (1 << (v * 4 + k)) != 0 {
+                        out |= 0xf << (v * 4);
+                    }
+                }
+                out
+            }
+            (6 | 7, true) => {
+                let mut out = 0;
+                for v in 0..8 {
+                    let grp = (f >> (v * 4)) & 0xf;
+                    if if p.control == 7 { grp == 0xf } else { grp != 0 } {
+                        out |= 0xf << (v * 4);
+                    }
+                }
+                out
+            }
+            _ => f,
+        }
+    }
+
+    fn span_bits(&self, ins: &Instruction) -> u32 {
+        if ins.exec_size >= 32 {
+            u32::MAX
+        } else {
+            (1u32 << ins.exec_size) - 1
+        }
+    }
+
+    /// Channels not waiting in control flow.
+    pub(crate) fn running(&self) -> u32 {
+        let mut m = 0;
+        for (c, w) in self.waiting.iter().enumerate() {
+            if w.is_none() {
+                m |= 1 << c;
+            }
+        }
+        m
+    }
+
+    /// Runs `code` from byte 0 until EOT or the end of the code; returns the number of
+    /// instructions executed.
+    pub fn run(
+        &mut self,
+        code: &[u8],
+        sf: &mut dyn SharedFunctions,
+        budget: u64,
+    ) -> Result<u64, ExecError> {
+        let mut executed = 0;
+        self.ip = 0;
+        // Decoded instructions by 8-byte slot: each instruction is decoded once per run.
+        let mut decoded: Vec<Option<(Instruction, usize)>> = vec![None; code.len().div_ceil(8)];
+        while self.ip < code.len() {
+            if executed >= budget {
+                return Err(ExecError::Budget {
+                    budget,
+                    ip: self.ip,
+                });
+            }
+            // Wake the channels waiting for this instruction.
+            for w in self.waiting.iter_mut() {
+                if *w == Some(self.ip) {
+                    *w = None;
+                }
+            }
+            let slot = &mut decoded[self.ip / 8];
+            if slot.is_none() || !self.ip.is_multiple_of(8) {
+                let d = decode(&code[self.ip..]).map_err(|e| ExecError::Invalid {
+                    ip: self.ip,
+                    msg: e.to_string(),
+                })?;
+                *slot = Some(d);
+            }
+            let (ins, len) = slot.clone().expect("slot was just filled");
+            executed += 1;
+            let next = self.ip + len;
+            match self.step(&ins, next, sf)? {
+                Flow::Next => self.ip = next,
+                Flow::Jump(to) => self.ip = to,
+                Flow::End => return Ok(executed),
+            }
+        }
+        Ok(executed)
+    }
+
+    fn target(&self, rel: Option<i32>) -> usize {
+        (self.ip as i64 + rel.unwrap_or(0) as i64) as usize
+    }
+
+    fn wait(&mut self, mask: u32, at: usize) {
+        for c in 0..32 {
+            if mask & (1 << c) != 0 {
+                self.waiting[c] = Some(at);
+            }
+        }
+    }
+
+    /// Channels of the instruction's span that are dispatched and running.
+    fn live(&self, ins: &Instruction) -> u32 {
+        let g = Self::group(ins);
+        let span = if ins.exec_size >= 32 {
+            u32::MAX
+        } else {
+            ((1u32 << ins.exec_size) - 1) << g
+        };
+        span & self.dispatch_mask & self.running()
+    }
+
+    fn step(
+        &mut self,
+        ins: &Instruction,
+        next: usize,
+        sf: &mut dyn SharedFunctions,
+    ) -> Result<Flow, ExecError> {
+        match ins.opcode.kind() {
+            Kind::Branch => self.branch(ins, next),
+            Kind::Send => self.send(ins, sf),
+            _ => match ins.opcode {
+                Opcode::Nop => Ok(Flow::Next),
+                Opcode::Jmpi => {
+                    // Jumps for all channels, relative to the next instruction (IVB PRM
+                    // Vol4 Part3 JMPI: IP = IP + src1 where IP already points past jmpi, in
+                    // bytes on Gen7).
+                    let taken = match ins.predicate {
+                        Some(_) => self.exec_mask(ins) != 0,
+                        None => true,
+                    };
+                    let off = match ins.srcs.get(1) {
+                        Some(s) => self.read_src(s, 0)?.i(),
+                        None => 0,
+                    };
+                    Ok(if taken {
+                        Flow::Jump((next as i64 + off) as usize)
+                    } else {
+                        Flow::Next
+                    })
+                }
+                Opcode::Wait
+                | Opcode::Illegal
+                | Opcode::Msave
+                | Opcode::Mrest
+                | Opcode::Push
+                | Opcode::Pop
+                | Opcode::Movi => Err(ExecError::Unsupported {
+                    ip: self.ip,
+                    what: format!("`{}`", ins.opcode.mnemonic()),
+                }),
+                _ => {
+                    crate::ops::alu(self, ins)?;
+                    Ok(Flow::Next)
+                }
+            },
+        }
+    }
+
+    /// Structured control flow with per-channel waiting (see the crate docs).
+    fn branch(&mut self, ins: &Instruction, next: usize) -> Result<Flow, ExecError> {
+        let live = self.live(ins);
+        let cond = match ins.predicate {
+            Some(p) => {
+                let g = Self::group(ins);
+                let f = self.predicate_bits(ins, p) << g;
+                if p.inverse { !f } else { f }
+            }
+            None => u32::MAX,
+        };
+        let jip = self.target(ins.jip);
+        let uip = self.target(ins.uip);
+        match ins.opcode {
+            Opcode::If => {
+                // Channels failing the condition wait for JIP (the else block or endif).
+                let fail = live & !cond;
+                self.wait(fail, jip);
+                Ok(if live & cond == 0 {
+                    self.wake_jump(jip)
+                } else {
+                    Flow::Next
+                })
+            }
+            Opcode::Else => {
+                // The then-block's channels wait for JIP (endif); the else block's channels
+                // wake at the next instruction.
+                self.wait(live, jip);
+                let pending = self.waiting.contains(&Some(next));
+                Ok(if pending {
+                    Flow::Next
+                } else {
+                    self.wake_jump(jip)
+                })
+            }
+            Opcode::Endif => Ok(Flow::Next),
+            Opcode::Break | Opcode::Cont | Opcode::Halt => {
+                // Breaking channels wait for UIP (after the loop / the while / the end);
+                // if none is left running, jump to JIP.
+                let go = live & cond;
+                self.wait(go, uip);
+                Ok(if live & !go == 0 && go != 0 {
+                    self.wake_jump(jip)
+                } else {
+                    Flow::Next
+                })
+            }
+            Opcode::While => {
+                let again = live & cond;
+                if again != 0 {
+                    // Channels leaving the loop wait for the instruction after it.
+                    self.wait(live & !cond, next);
+                    Ok(Flow::Jump(jip))
+                } else {
+                    Ok(Flow::Next)
+                }
+            }
+            _ => Err(ExecError::Unsupported {
+                ip: self.ip,
+                what: format!("`{}`", ins.opcode.mnemonic()),
+            }),
+        }
+    }
+
+    /// Jumps to `to`, waking the channels that wait for it.
+    fn wake_jump(&mut self, to: usize) -> Flow {
+        Flow::Jump(to)
+    }
+
+    fn send(&mut self, ins: &Instruction, sf: &mut dyn SharedFunctions) -> Result<Flow, ExecError> {
+        let Some(desc) = ins.desc else {
+            return Err(ExecError::Unsupported {
+                ip: self.ip,
+                what: "send with a descriptor in a register".into(),
+            });
+        };
+        let Some(Src::Reg {
+            file: RegFile::Grf,
+            nr,
+            ..
+        }) = ins.srcs.first()
+        else {
+            return Err(ExecError::Unsupported {
+                ip: self.ip,
+                what: "send payload outside the GRF".into(),
+            });
+        };
+        let mlen = ((desc >> 25) & 0xf) as usize;
+        let rlen = ((desc >> 20) & 0x1f) as u8;
+        let mut payload = vec![];
+        for r in 0..mlen {
+            let at = (*nr as usize + r) * 32;
+            if at + 32 > self.grf.len() {
+                return Err(ExecError::Region {
+                    ip: self.ip,
+                    byte: at,
+                });
+            }
+            let mut b = [0u8; 32];
+            b.copy_from_slice(&self.grf[at..at + 32]);
+            payload.push(b);
+        }
+        let m = Message {
+            sfid: ins.function,
+            desc,
+            exec_size: ins.exec_size,
+            channel_mask: self.exec_mask(ins),
+            payload,
+            response_length: rlen,
+            dst: ins.dst.nr,
+            eot: ins.eot,
+        };
+        let reply = sf.send(&m);
+        if ins.dst.file == RegFile::Grf {
+            for (r, data) in reply.iter().take(rlen as usize).enumerate() {
+                let at = (ins.dst.nr as usize + r) * 32;
+                if at + 32 > self.grf.len() {
+                    return Err(ExecError::Region {
+                        ip: self.ip,
+                        byte: at,
+                    });
+                }
+                self.grf[at..at + 32].copy_from_slice(data);
+            }
+        }
+        Ok(if ins.eot { Flow::End } else { Flow::Next })
+    }
+}
+
+pub(crate) enum Flow {
+    Next,
+    Jump(usize),
+    End,
+}

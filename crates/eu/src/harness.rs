@@ -1,0 +1,169 @@
+//! The execution harness shared by `gtsim exec` and the tests: assemble a kernel, set
+//! registers from text, run it to EOT (or the end of the program) with a shared function
+//! that records messages, and print registers as text.
+//!
+//! Register text: `g10:f=1.5,2,-0,inf,nan` sets channels 0.. of g10 (and following
+//! registers, if more values than fit) as the given type; types are `ub b uw w ud d f df`
+//! (`hf` too). Dumps print `g10:f = v0 v1 ... v7`: integers in decimal, floats as Rust's
+//! shortest round-trip form (`1.5`, `-0`, `inf`, `NaN`).
+
+use crate::exec::{ExecError, Message, SharedFunctions, Thread};
+use gtsim_isa::asm::{Compaction, assemble};
+
+/// A run's outcome.
+#[derive(Debug, Clone)]
+pub struct Run {
+    /// The thread after it ended.
+    pub thread: Thread,
+    /// Messages the kernel sent, in order.
+    pub messages: Vec<Message>,
+    /// Instructions executed.
+    pub executed: u64,
+}
+
+/// A shared function that records every message and answers with zeros.
+#[derive(Debug, Default)]
+pub struct Recorder {
+    /// Messages received.
+    pub messages: Vec<Message>,
+}
+
+impl SharedFunctions for Recorder {
+    fn send(&mut self, m: &Message) -> Vec<[u8; 32]> {
+        self.messages.push(m.clone());
+        vec![[0u8; 32]; m.response_length as usize]
+    }
+}
+
+/// Element size and parser/printer of a register type name.
+fn ty_size(t: &str) -> Option<usize> {
+    Some(match t {
+        "ub" | "b" => 1,
+        "uw" | "w" | "hf" => 2,
+        "ud" | "d" | "f" => 4,
+        "df" => 8,
+        _ => return None,
+    })
+}
+
+fn encode_value(t: &str, v: &str) -> Result<Vec<u8>, String> {
+    let bad = || format!("`{v}` is not a {t} value");
+    let f = || -> Result<f64, String> {
+        match v.to_ascii_lowercase().as_str() {
+            "nan" => Ok(f64::NAN),
+            "inf" | "+inf" => Ok(f64::INFINITY),
+            "-inf" => Ok(f64::NEG_INFINITY),
+            _ => v.parse::<f64>().map_err(|_| bad()),
+        }
+    };
+    let int = || -> Result<i128, String> {
+        if let Some(h) = v.strip_prefix("0x") {
+            i128::from_str_radix(h, 16).map_err(|_| bad())
+        } else {
+            v.parse::<i128>().map_err(|_| bad())
+        }
+    };
+    Ok(match t {
+        "ub" | "b" => vec![int()? as u8],
+        "uw" | "w" => (int()? as u16).to_le_bytes().to_vec(),
+        "ud" | "d" => (int()? as u32).to_le_bytes().to_vec(),
+        "f" => (if v.starts_with("0x") {
+            int()? as u32
+        } else {
+            (f()? as f32).to_bits()
+        })
+        .to_le_bytes()
+        .to_vec(),
+        "hf" => half::f16::from_f64(f()?).to_bits().to_le_bytes().to_vec(),
+        "df" => f()?.to_bits().to_le_bytes().to_vec(),
+        _ => return Err(format!("unknown type `{t}`")),
+    })
+}
+
+fn parse_reg(spec: &str) -> Result<(usize, &str), String> {
+    let (r, t) = spec
+        .split_once(':')
+        .ok_or_else(|| format!("`{spec}`: want REG:TYPE, e.g. g10:f"))?;
+    let n: usize = r
+        .strip_prefix('g')
+        .and_then(|n| n.parse().ok())
+        .filter(|n| *n < 128)
+        .ok_or_else(|| format!("`{r}` is not a GRF register g0..g127"))?;
+    ty_size(t).ok_or_else(|| format!("unknown type `{t}` (ub b uw w ud d f df hf)"))?;
+    Ok((n, t))
+}
+
+/// Applies `REG:TYPE=v0,v1,...` to a thread.
+pub fn set(thread: &mut Thread, assignment: &str) -> Result<(), String> {
+    let (spec, values) = assignment
+        .split_once('=')
+        .ok_or_else(|| format!("`{assignment}`: want REG:TYPE=v0,v1,..."))?;
+    let (reg, t) = parse_reg(spec)?;
+    let mut bytes = vec![];
+    for v in values.split(',').map(str::trim).filter(|v| !v.is_empty()) {
+        bytes.extend(encode_value(t, v)?);
+    }
+    if reg * 32 + bytes.len() > 128 * 32 {
+        return Err(format!("`{assignment}` runs past g127"));
+    }
+    thread.grf_bytes_mut()[reg * 32..reg * 32 + bytes.len()].copy_from_slice(&bytes);
+    Ok(())
+}
+
+/// Prints `REG:TYPE` as `REG:TYPE = v0 v1 ...` with `channels` values.
+pub fn dump(thread: &Thread, spec: &str, channels: usize) -> Result<String, String> {
+    let (reg, t) = parse_reg(spec)?;
+    let size = ty_size(t).unwrap_or(4);
+    let g = thread.grf_bytes();
+    let mut vals = vec![];
+    for i in 0..channels {
+        let at = reg * 32 + i * size;
+        let Some(b) = g.get(at..at + size) else { break };
+        vals.push(match t {
+            "ub" => b[0].to_string(),
+            "b" => (b[0] as i8).to_string(),
+            "uw" => u16::from_le_bytes([b[0], b[1]]).to_string(),
+            "w" => i16::from_le_bytes([b[0], b[1]]).to_string(),
+            "ud" => u32::from_le_bytes([b[0], b[1], b[2], b[3]]).to_string(),
+            "d" => i32::from_le_bytes([b[0], b[1], b[2], b[3]]).to_string(),
+            "f" => f32::from_le_bytes([b[0], b[1], b[2], b[3]]).to_string(),
+            "hf" => half::f16::from_le_bytes([b[0], b[1]]).to_f32().to_string(),
+            _ => f64::from_le_bytes(b.try_into().unwrap_or([0; 8])).to_string(),
+        });
+    }
+    Ok(format!("{spec} = {}", vals.join(" ")))
+}
+
+/// Assembles `asm`, sets registers, runs with SIMD width `simd` (all channels enabled) and
+/// returns the outcome.
+pub fn run_asm(asm: &str, simd: u8, sets: &[&str]) -> Result<Run, String> {
+    let code = assemble(asm, Compaction::Never).map_err(|e| e.to_string())?;
+    run_bin(&code, simd, sets)
+}
+
+/// Runs raw kernel bytes.
+pub fn run_bin(code: &[u8], simd: u8, sets: &[&str]) -> Result<Run, String> {
+    run_bin_with_budget(code, simd, sets, crate::exec::DEFAULT_BUDGET)
+}
+
+/// Runs raw kernel bytes, failing after `budget` instructions without EOT.
+pub fn run_bin_with_budget(
+    code: &[u8],
+    simd: u8,
+    sets: &[&str],
+    budget: u64,
+) -> Result<Run, String> {
+    let mut thread = Thread::new(simd);
+    for s in sets {
+        set(&mut thread, s)?;
+    }
+    let mut rec = Recorder::default();
+    let executed = thread
+        .run(code, &mut rec, budget)
+        .map_err(|e: ExecError| e.to_string())?;
+    Ok(Run {
+        thread,
+        messages: rec.messages,
+        executed,
+    })
+}

@@ -1,0 +1,481 @@
+//! Arithmetic, logic, comparison and math semantics (IVB PRM Vol4 Part3, instruction
+//! reference; IEEE-754 for float arithmetic, which is done in f32 for F operands so every
+//! result is rounded exactly once, to nearest even).
+
+use crate::exec::{ExecError, Thread};
+use crate::region::{Acc, Val, is_float};
+use gtsim_isa::ir::*;
+use gtsim_isa::opcode::{Kind, Opcode};
+/// One channel's outcome: the value to write, the condition-modifier result, the
+/// accumulator update.
+type ChannelResult = (Val, Option<bool>, Option<Acc>);
+
+fn f32v(v: Val) -> f32 {
+    v.f() as f32
+}
+
+fn fv(x: f32) -> Val {
+    Val::F(x as f64)
+}
+
+/// A source's type (immediates included).
+fn src_ty(s: &Src) -> Type {
+    match *s {
+        Src::Reg { ty, .. } | Src::Imm { ty, .. } => ty,
+    }
+}
+
+/// Conditional modifier test (IVB PRM "Conditional Modifier"): NaN compares unordered.
+fn test(cond: u8, a: Val, b: Val) -> bool {
+    match (a, b) {
+        (Val::I(x), Val::I(y)) => match cond {
+            1 => x == y,
+            2 => x != y,
+            3 => x > y,
+            4 => x >= y,
+            5 => x < y,
+            6 => x <= y,
+            _ => false,
+        },
+        _ => {
+            let (x, y) = (a.f(), b.f());
+            match cond {
+                1 => x == y,
+                2 => x != y,
+                3 => x > y,
+                4 => x >= y,
+                5 => x < y,
+                6 => x <= y,
+                9 => x.is_nan() || y.is_nan(),
+                _ => false,
+            }
+        }
+    }
+}
+
+fn width_of(t: Type) -> u32 {
+    t.size() * 8
+}
+
+fn as_unsigned(v: i64, t: Type) -> u64 {
+    let w = width_of(t);
+    if w >= 64 {
+        v as u64
+    } else {
+        (v as u64) & ((1u64 << w) - 1)
+    }
+}
+
+fn as_signed(v: i64, t: Type) -> i64 {
+    let w = width_of(t);
+    if w >= 64 {
+        v
+    } else {
+        (v << (64 - w)) >> (64 - w)
+    }
+}
+
+/// Executes an ALU or math instruction on every enabled channel.
+pub(crate) fn alu(t: &mut Thread, ins: &Instruction) -> Result<(), ExecError> {
+    let group = ins.qtr_control as usize * 8 + if ins.nib_control { 4 } else { 0 };
+    let n = ins.exec_size as usize;
+    // sel chooses by predicate instead of masking by it.
+    let mut sel_ins;
+    let mask_ins = if ins.opcode == Opcode::Sel && ins.predicate.is_some() {
+        sel_ins = ins.clone();
+        sel_ins.predicate = None;
+        &sel_ins
+    } else {
+        ins
+    };
+    let mask = t.exec_mask(mask_ins);
+    let pred = ins.predicate.map(|p| {
+        let f = t.flag(ins.flag.0 as usize, ins.flag.1 as usize) as u32;
+        let bits = f << group;
+        if p.inverse { !bits } else { bits }
+    });
+    let float = ins.srcs.iter().any(|s| is_float(src_ty(s)));
+    let mut results: Vec<Option<ChannelResult>> = vec![None; n];
+    let mut remainders: Vec<Option<Val>> = vec![None; n];
+    // Vector ops (dp*, line, pln) need other channels' sources: read them all first.
+    let mut srcs: Vec<Vec<Val>> = vec![];
+    for s in &ins.srcs {
+        let mut v = Vec::with_capacity(n);
+        for c in 0..n {
+            v.push(if mask & (1 << (group + c)) != 0 || needs_all(ins.opcode) {
+                t.read_src(s, c).unwrap_or(Val::I(0))
+            } else {
+                Val::I(0)
+            });
+        }
+        srcs.push(v);
+    }
+    // Re-read enabled channels with errors reported (out-of-range regions).
+    for s in &ins.srcs {
+        for c in 0..n {
+            if mask & (1 << (group + c)) != 0 {
+                t.read_src(s, c)?;
+            }
+        }
+    }
+    for (c, slot) in results.iter_mut().enumerate() {
+        let abs = group + c;
+        if mask & (1 << abs) == 0 {
+            continue;
+        }
+        let a = srcs.first().map_or(Val::I(0), |v| v[c]);
+        let b = srcs.get(1).map_or(Val::I(0), |v| v[c]);
+        let x = srcs.get(2).map_or(Val::I(0), |v| v[c]);
+        let ta = ins.srcs.first().map_or(Type::UD, src_ty);
+        let tb = ins.srcs.get(1).map_or(Type::UD, src_ty);
+        let acc = t.acc[0][c.min(15)];
+        let mut flag = None;
+        let mut acc_out = None;
+        let r = match ins.opcode {
+            Opcode::Mov => a,
+            Opcode::Sel => {
+                let take_a = if ins.cond_modifier != 0 {
+                    // min/max: a NaN operand yields the other (IEEE minNum/maxNum).
+                    if float && f32v(a).is_nan() {
+                        false
+                    } else if float && f32v(b).is_nan() {
+                        true
+                    } else {
+                        test(ins.cond_modifier, a, b)
+                    }
+                } else {
+                    pred.is_none_or(|p| p & (1 << abs) != 0)
+                };
+                if take_a { a } else { b }
+            }
+            Opcode::Not => Val::I(!a.i()),
+            Opcode::And => Val::I(a.i() & b.i()),
+            Opcode::Or => Val::I(a.i() | b.i()),
+            Opcode::Xor => Val::I(a.i() ^ b.i()),
+            Opcode::Shl => Val::I((as_unsigned(a.i(), ta) << (b.i() & 31)) as i64),
+            Opcode::Shr => Val::I((as_unsigned(a.i(), ta) >> (b.i() & 31)) as i64),
+            Opcode::Asr => Val::I(as_signed(a.i(), ta) >> (b.i() & 31)),
+            Opcode::Add if float => fv(f32v(a) + f32v(b)),
+            Opcode::Add => Val::I(a.i().wrapping_add(b.i())),
+            Opcode::Mul if float => fv(f32v(a) * f32v(b)),
+            Opcode::Mul => {
+                let p = a.i().wrapping_mul(b.i());
+                acc_out = Some(Acc::Int(p));
+                Val::I(p)
+            }
+            Opcode::Avg => Val::I((a.i() + b.i() + 1) >> 1),
+            Opcode::Frc => fv(f32v(a) - f32v(a).floor()),
+            Opcode::Rndd => fv(f32v(a).floor()),
+            Opcode::Rndu => fv(f32v(a).ceil()),
+            Opcode::Rnde => fv(f32v(a).round_ties_even()),
+            Opcode::Rndz => fv(f32v(a).trunc()),
+            Opcode::Lzd => Val::I((as_unsigned(a.i(), Type::UD) as u32).leading_zeros() as i64),
+            Opcode::Fbh => {
+                let v = as_unsigned(a.i(), Type::UD) as u32;
+                let v = if ta == Type::D && (v as i32) < 0 {
+                    !v
+                } else {
+                    v
+                };
+                Val::I(if v == 0 { -1 } else { v.leading_zeros() as i64 })
+            }
+            Opcode::Fbl => {
+                let v = as_unsigned(a.i(), Type::UD) as u32;
+                Val::I(if v == 0 {
+                    -1
+                } else {
+                    v.trailing_zeros() as i64
+                })
+            }
+            Opcode::Cbit => Val::I((as_unsigned(a.i(), ta) as u32).count_ones() as i64),
+            Opcode::Bfrev => Val::I((as_unsigned(a.i(), Type::UD) as u32).reverse_bits() as i64),
+            Opcode::Bfe => {
+                // bfe dst, width, offset, value (IVB PRM BFE; Mesa brw_BFE operand order).
+                let (w, o) = ((a.i() & 31) as u32, (b.i() & 31) as u32);
+                let v = as_unsigned(x.i(), Type::UD) as u32;
+                let dst_signed = ins.dst.ty == Type::D;
+                if w == 0 {
+                    Val::I(0)
+                } else if w + o < 32 {
+                    let f = (v >> o) & ((1u32 << w) - 1);
+                    Val::I(if dst_signed {
+                        ((f << (32 - w)) as i32 >> (32 - w)) as i64
+                    } else {
+                        f as i64
+                    })
+                } else {
+                    Val::I(if dst_signed {
+                        ((v as i32) >> o) as i64
+                    } else {
+                        (v >> o) as i64
+                    })
+                }
+            }
+            Opcode::Bfi1 => {
+                let (w, o) = ((a.i() & 31) as u32, (b.i() & 31) as u32);
+                Val::I((((1u64 << w) - 1) << o) as u32 as i64)
+            }
+            Opcode::Bfi2 => Val::I((a.i() & b.i()) | (!a.i() & x.i())),
+            Opcode::Addc => {
+                let s = as_unsigned(a.i(), Type::UD) + as_unsigned(b.i(), Type::UD);
+                acc_out = Some(Acc::Int((s >> 32) as i64));
+                Val::I(s as u32 as i64)
+            }
+            Opcode::Subb => {
+                let (x1, y1) = (as_unsigned(a.i(), Type::UD), as_unsigned(b.i(), Type::UD));
+                acc_out = Some(Acc::Int((x1 < y1) as i64));
+                Val::I(x1.wrapping_sub(y1) as u32 as i64)
+            }
+            Opcode::Mac if float => fv(acc.as_val(Type::F).f() as f32 + f32v(a) * f32v(b)),
+            Opcode::Mac => Val::I(
+                acc.as_val(Type::D)
+                    .i()
+                    .wrapping_add(a.i().wrapping_mul(b.i())),
+            ),
+            Opcode::Mach => {
+                // High 32 bits of the 64-bit product (the idiom mul acc0; mach dst).
+                let p = if ta == Type::UD || tb == Type::UD {
+                    ((as_unsigned(a.i(), Type::UD) * as_unsigned(b.i(), Type::UD)) >> 32) as i64
+                } else {
+                    (as_signed(a.i(), Type::D) * as_signed(b.i(), Type::D)) >> 32
+                };
+                acc_out = Some(Acc::Int(
+                    as_signed(a.i(), Type::D).wrapping_mul(as_signed(b.i(), Type::D)),
+                ));
+                Val::I(p)
+            }
+            Opcode::Cmp | Opcode::Cmpn => {
+                let mut r = test(ins.cond_modifier, a, b);
+                // cmpn: a NaN in src1 makes the comparison true (IVB PRM CMPN), so min/max
+                // sequences keep the non-NaN operand.
+                if ins.opcode == Opcode::Cmpn && float && f32v(b).is_nan() && !f32v(a).is_nan() {
+                    r = true;
+                }
+                flag = Some(r);
+                Val::I(if r { -1 } else { 0 })
+            }
+            Opcode::Dp4 | Opcode::Dp3 | Opcode::Dp2 | Opcode::Dph => {
+                let base = c / 4 * 4;
+                let k = match ins.opcode {
+                    Opcode::Dp4 => 4,
+                    Opcode::Dp3 | Opcode::Dph => 3,
+                    _ => 2,
+                };
+                let mut s = 0f32;
+                for i in 0..k {
+                    s +=
+                        f32v(srcs[0][(base + i).min(n - 1)]) * f32v(srcs[1][(base + i).min(n - 1)]);
+                }
+                if ins.opcode == Opcode::Dph {
+                    s += f32v(srcs[1][(base + 3).min(n - 1)]);
+                }
+                fv(s)
+            }
+            Opcode::Line => {
+                // dst = src0[0] * src1 + src0[3] (src0 a scalar quad; IVB PRM LINE).
+                let (p, q) = (scalar(t, ins, 0)?, scalar(t, ins, 3)?);
+                fv(p * f32v(b) + q)
+            }
+            Opcode::Pln => {
+                // dst = src0[0]*x + src0[1]*y + src0[3], x and y the two registers at src1
+                // (per 8 channels; IVB PRM PLN).
+                let (p, q, r0) = (scalar(t, ins, 0)?, scalar(t, ins, 1)?, scalar(t, ins, 3)?);
+                let (xv, yv) = pln_xy(t, ins, c)?;
+                fv(p * xv + q * yv + r0)
+            }
+            Opcode::Mad => fv(f32v(b).mul_add(f32v(x), f32v(a))),
+            Opcode::Lrp => fv(f32v(a) * f32v(b) + (1.0 - f32v(a)) * f32v(x)),
+            Opcode::Math => {
+                if ins.function == 11 {
+                    remainders[c] = Some(divmod_vals(a, b, ins).1);
+                }
+                math(t, ins, a, b)?
+            }
+            Opcode::F32to16 => Val::I(half::f16::from_f32(f32v(a)).to_bits() as i64),
+            Opcode::F16to32 => {
+                fv(half::f16::from_bits(as_unsigned(a.i(), Type::UW) as u16).to_f32())
+            }
+            other => {
+                return Err(ExecError::Unsupported {
+                    ip: t.ip,
+                    what: format!("`{}`", other.mnemonic()),
+                });
+            }
+        };
+        if flag.is_none()
+            && ins.cond_modifier != 0
+            && ins.opcode.kind() != Kind::Math
+            && ins.opcode != Opcode::Sel
+        {
+            // The condition tests the result as it is written (after type conversion and
+            // saturation) against zero.
+            let written = crate::region::convert(r, ins.dst.ty, ins.saturate);
+            let rv = reread(&written, ins.dst.ty);
+            flag = Some(test(
+                ins.cond_modifier,
+                rv,
+                if matches!(rv, Val::F(_)) {
+                    Val::F(0.0)
+                } else {
+                    Val::I(0)
+                },
+            ));
+        }
+        if ins.acc_write && acc_out.is_none() {
+            acc_out = Some(Acc::from_val(r, ins.dst.ty));
+        }
+        *slot = Some((r, flag, acc_out));
+    }
+    // Write back: destination, flags, accumulator.
+    for (c, slot) in results.into_iter().enumerate() {
+        let _ = &remainders;
+        let Some((r, flag, acc_out)) = slot else {
+            continue;
+        };
+        t.write_dst(ins, c, r)?;
+        if let Some(f) = flag {
+            let bit = 1u32 << ((group + c) + 16 * ins.flag.1 as usize);
+            let reg = &mut t.flags[ins.flag.0 as usize & 1];
+            if f {
+                *reg |= bit;
+            } else {
+                *reg &= !bit;
+            }
+        }
+        if let Some(a) = acc_out {
+            t.acc[0][c.min(15)] = a;
+        }
+        if let Some(rem) = remainders[c] {
+            // intdivmod also writes the remainder to the next register.
+            let mut next = ins.clone();
+            next.dst.nr = next
+                .dst
+                .nr
+                .wrapping_add(if ins.exec_size > 8 { 2 } else { 1 });
+            t.write_dst(&next, c, rem)?;
+        }
+    }
+    Ok(())
+}
+
+fn needs_all(op: Opcode) -> bool {
+    matches!(op, Opcode::Dp4 | Opcode::Dp3 | Opcode::Dp2 | Opcode::Dph)
+}
+
+fn reread(bytes: &[u8], ty: Type) -> Val {
+    match ty {
+        Type::F => Val::F(f32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]) as f64),
+        Type::D => Val::I(i32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]) as i64),
+        Type::UD => Val::I(u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]) as i64),
+        Type::W => Val::I(i16::from_le_bytes([bytes[0], bytes[1]]) as i64),
+        Type::UW => Val::I(u16::from_le_bytes([bytes[0], bytes[1]]) as i64),
+        Type::B => Val::I(bytes[0] as i8 as i64),
+        Type::UB => Val::I(bytes[0] as i64),
+        Type::DF => Val::F(f64::from_le_bytes(bytes[..8].try_into().unwrap_or([0; 8]))),
+        _ => Val::I(0),
+    }
+}
+
+/// Element `k` of src0 read as a scalar quad (line/pln coefficients).
+fn scalar(t: &Thread, ins: &Instruction, k: usize) -> Result<f32, ExecError> {
+    let Some(Src::Reg {
+        file,
+        nr,
+        subnr,
+        ty,
+        address,
+        negate,
+        abs,
+        ..
+    }) = ins.srcs.first().cloned()
+    else {
+        return Ok(0.0);
+    };
+    let s = Src::Reg {
+        file,
+        nr,
+        subnr: subnr + (k as u32 * ty.size()) as u8,
+        ty,
+        layout: Layout::Region(Region {
+            vstride: Some(0),
+            width: 1,
+            hstride: 0,
+        }),
+        address,
+        negate,
+        abs,
+    };
+    Ok(f32v(t.read_src(&s, 0)?))
+}
+
+fn pln_xy(t: &Thread, ins: &Instruction, c: usize) -> Result<(f32, f32), ExecError> {
+    let Some(Src::Reg { file, nr, ty, .. }) = ins.srcs.get(1).cloned() else {
+        return Ok((0.0, 0.0));
+    };
+    let pair = (c / 8) as u8 * 2;
+    let rd = |reg: u8| -> Result<f32, ExecError> {
+        let s = Src::Reg {
+            file,
+            nr: reg,
+            subnr: 0,
+            ty,
+            layout: Layout::Region(Region {
+                vstride: Some(8),
+                width: 8,
+                hstride: 1,
+            }),
+            address: Address::Direct,
+            negate: false,
+            abs: false,
+        };
+        Ok(f32v(t.read_src(&s, c % 8)?))
+    };
+    Ok((rd(nr + pair)?, rd(nr + pair + 1)?))
+}
+
+/// Extended math (IVB PRM Vol4 Part3 "MATH", function codes in the conditional-modifier
+/// field). Results are computed in f64 and rounded once to f32; the hardware's documented
+/// precision is a few ULP for transcendental functions, exact for inv/sqrt/fdiv in IEEE
+/// mode.
+fn math(t: &Thread, ins: &Instruction, a: Val, b: Val) -> Result<Val, ExecError> {
+    let x = a.f() as f32 as f64;
+    let y = b.f() as f32 as f64;
+    let f = |v: f64| Val::F(v as f32 as f64);
+    Ok(match ins.function {
+        1 => fv(1.0 / x as f32),
+        2 => f(x.log2()),
+        3 => f(x.exp2()),
+        4 => fv((x as f32).sqrt()),
+        5 => fv(1.0 / (x as f32).sqrt()),
+        6 => f(x.sin()),
+        7 => f(x.cos()),
+        9 => fv(x as f32 / y as f32),
+        10 => f(x.powf(y)),
+        11 | 12 => divmod_vals(a, b, ins).0,
+        13 => divmod_vals(a, b, ins).1,
+        other => {
+            return Err(ExecError::Unsupported {
+                ip: t.ip,
+                what: format!("math function {other}"),
+            });
+        }
+    })
+}
+
+fn divmod_vals(a: Val, b: Val, ins: &Instruction) -> (Val, Val) {
+    let (a, b) = (a.i(), b.i());
+    let unsigned = matches!(ins.srcs.first().map(src_ty), Some(Type::UD));
+    if b == 0 {
+        return (Val::I(-1), Val::I(a));
+    }
+    if unsigned {
+        let (x, y) = (a as u32, b as u32);
+        (Val::I((x / y) as i64), Val::I((x % y) as i64))
+    } else {
+        let (x, y) = (a as i32, b as i32);
+        (
+            Val::I(x.wrapping_div(y) as i64),
+            Val::I(x.wrapping_rem(y) as i64),
+        )
+    }
+}

@@ -1,0 +1,374 @@
+//! Operand addressing: where each channel's element lives, and reading/writing values of
+//! every type (IVB PRM Vol4 Part3 "Register Region Restrictions" and "Data Types").
+
+use crate::exec::{ExecError, Thread};
+use gtsim_isa::ir::*;
+
+/// A value during execution: integers widened to i64, floats as f64 holding an exactly
+/// representable value of their own type (f32 math is done in f32).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Val {
+    I(i64),
+    F(f64),
+}
+
+impl Val {
+    pub(crate) fn f(self) -> f64 {
+        match self {
+            Val::I(i) => i as f64,
+            Val::F(f) => f,
+        }
+    }
+    pub(crate) fn i(self) -> i64 {
+        match self {
+            Val::I(i) => i,
+            Val::F(f) => f as i64,
+        }
+    }
+}
+
+pub(crate) fn is_float(t: Type) -> bool {
+    matches!(t, Type::F | Type::DF | Type::HF | Type::VF)
+}
+
+fn read_elem(bytes: &[u8], ty: Type) -> Val {
+    match ty {
+        Type::UB => Val::I(bytes[0] as i64),
+        Type::B => Val::I(bytes[0] as i8 as i64),
+        Type::UW => Val::I(u16::from_le_bytes([bytes[0], bytes[1]]) as i64),
+        Type::W => Val::I(i16::from_le_bytes([bytes[0], bytes[1]]) as i64),
+        Type::UD => Val::I(u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]) as i64),
+        Type::D => Val::I(i32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]) as i64),
+        Type::F => Val::F(f32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]) as f64),
+        Type::HF => Val::F(half::f16::from_le_bytes([bytes[0], bytes[1]]).to_f64()),
+        Type::DF => Val::F(f64::from_le_bytes(bytes[..8].try_into().unwrap_or([0; 8]))),
+        Type::UQ | Type::Q => Val::I(i64::from_le_bytes(bytes[..8].try_into().unwrap_or([0; 8]))),
+        Type::UV | Type::V | Type::VF => Val::I(0),
+    }
+}
+
+/// Converts a value for storing as `ty` (IVB PRM Vol4 Part3 "Type Conversion": float to
+/// integer rounds toward zero and saturates to the type's range, NaN becomes 0; integer
+/// to float rounds to nearest even; integers narrow by truncation; with `sat`, results
+/// clamp to [0,1] (floats, NaN to 0) or to the type's range (integers)).
+pub(crate) fn convert(v: Val, ty: Type, sat: bool) -> Vec<u8> {
+    let (lo, hi): (i64, i64) = match ty {
+        Type::UB => (0, u8::MAX as i64),
+        Type::B => (i8::MIN as i64, i8::MAX as i64),
+        Type::UW => (0, u16::MAX as i64),
+        Type::W => (i16::MIN as i64, i16::MAX as i64),
+        Type::UD => (0, u32::MAX as i64),
+        Type::D => (i32::MIN as i64, i32::MAX as i64),
+        _ => (i64::MIN, i64::MAX),
+    };
+    let int_bits = |v: Val| -> i64 {
+        match v {
+            Val::I(i) => {
+                if sat {
+                    i.clamp(lo, hi)
+                } else {
+                    i
+                }
+            }
+            Val::F(f) => {
+                if f.is_nan() {
+                    0
+                } else {
+                    (f.trunc().clamp(lo as f64, hi as f64)) as i64
+                }
+            }
+        }
+    };
+    match ty {
+        Type::UB | Type::B => vec![int_bits(v) as u8],
+        Type::UW | Type::W => (int_bits(v) as u16).to_le_bytes().to_vec(),
+        Type::UD | Type::D => (int_bits(v) as u32).to_le_bytes().to_vec(),
+        Type::UQ | Type::Q => int_bits(v).to_le_bytes().to_vec(),
+        Type::F | Type::VF => {
+            let mut f = match v {
+                Val::I(i) => i as f32,
+                Val::F(f) => f as f32,
+            };
+            if sat {
+                f = if f.is_nan() { 0.0 } else { f.clamp(0.0, 1.0) };
+            }
+            f.to_le_bytes().to_vec()
+        }
+        Type::HF => {
+            let mut f = v.f();
+            if sat {
+                f = if f.is_nan() { 0.0 } else { f.clamp(0.0, 1.0) };
+            }
+            half::f16::from_f64(f).to_le_bytes().to_vec()
+        }
+        Type::DF => {
+            let mut f = v.f();
+            if sat {
+                f = if f.is_nan() { 0.0 } else { f.clamp(0.0, 1.0) };
+            }
+            f.to_le_bytes().to_vec()
+        }
+        Type::UV | Type::V => vec![],
+    }
+}
+
+const GRF_BYTES: usize = 128 * 32;
+
+impl Thread {
+    fn check(&self, at: usize, size: usize) -> Result<(), ExecError> {
+        if at + size > GRF_BYTES {
+            return Err(ExecError::Region {
+                ip: self.ip,
+                byte: at,
+            });
+        }
+        Ok(())
+    }
+
+    /// Byte offset of channel `c`'s element of a register source.
+    fn src_offset(
+        &self,
+        s: &Src,
+        c: usize,
+    ) -> Result<(usize, Type, bool, bool, RegFile, u8), ExecError> {
+        let Src::Reg {
+            file,
+            nr,
+            subnr,
+            ty,
+            layout,
+            address,
+            negate,
+            abs,
+        } = *s
+        else {
+            unreachable!("immediates handled by the caller")
+        };
+        let size = ty.size() as usize;
+        let base = |row: usize| -> i64 {
+            match address {
+                Address::Direct => nr as i64 * 32 + subnr as i64,
+                Address::Indirect { subnr: a, offset } => {
+                    self.a0[(a as usize + row) % 8] as i64 + offset as i64
+                }
+            }
+        };
+        let off = match layout {
+            Layout::Region(r) => {
+                let w = r.width.max(1) as usize;
+                let (row, col) = (c / w, c % w);
+                match r.vstride {
+                    Some(vs) => {
+                        base(0) + ((row * vs as usize + col * r.hstride as usize) * size) as i64
+                    }
+                    // VxH: one address subregister per row (IVB PRM "Indirect Addressing").
+                    None => base(row) + (col * r.hstride as usize * size) as i64,
+                }
+            }
+            Layout::Swizzle { vstride, swizzle } => {
+                let (vec, comp) = (c / 4, c % 4);
+                base(0) + ((vec * vstride as usize + swizzle[comp] as usize) * size) as i64
+            }
+        };
+        if off < 0 {
+            return Err(ExecError::Region {
+                ip: self.ip,
+                byte: 0,
+            });
+        }
+        Ok((off as usize, ty, negate, abs, file, nr))
+    }
+
+    /// Channel `c`'s value of a source (immediates included), with source modifiers.
+    pub(crate) fn read_src(&self, s: &Src, c: usize) -> Result<Val, ExecError> {
+        let v = match *s {
+            Src::Imm { ty, bits } => imm(ty, bits, c),
+            Src::Reg {
+                file: RegFile::Arf,
+                nr,
+                ty,
+                ..
+            } => self.read_arf(nr, ty, c)?,
+            Src::Reg {
+                file: RegFile::Grf, ..
+            } => {
+                let (off, ty, ..) = self.src_offset(s, c)?;
+                let size = ty.size() as usize;
+                self.check(off, size)?;
+                read_elem(&self.grf[off..off + size], ty)
+            }
+            Src::Reg { file, .. } => {
+                return Err(ExecError::Unsupported {
+                    ip: self.ip,
+                    what: format!("{file:?} register file on Gen7"),
+                });
+            }
+        };
+        let (negate, abs) = match *s {
+            Src::Reg { negate, abs, .. } => (negate, abs),
+            Src::Imm { .. } => (false, false),
+        };
+        Ok(modify(v, negate, abs))
+    }
+
+    fn read_arf(&self, nr: u8, ty: Type, c: usize) -> Result<Val, ExecError> {
+        match nr & 0xf0 {
+            0x00 => Ok(Val::I(0)),
+            0x20 => Ok(self.acc[(nr & 1) as usize][c.min(15)].as_val(ty)),
+            0x30 => {
+                let f = self.flags[(nr & 1) as usize];
+                Ok(Val::I(match ty.size() {
+                    2 => ((f >> (16 * (c & 1))) & 0xffff) as i64,
+                    _ => f as i64,
+                }))
+            }
+            0x10 => Ok(Val::I(self.a0[c % 8] as i64)),
+            _ => Err(ExecError::Unsupported {
+                ip: self.ip,
+                what: format!("reading architecture register {nr:#x}"),
+            }),
+        }
+    }
+
+    /// Writes channel `c`'s result to the destination.
+    pub(crate) fn write_dst(
+        &mut self,
+        ins: &Instruction,
+        c: usize,
+        v: Val,
+    ) -> Result<(), ExecError> {
+        let d = &ins.dst;
+        match d.file {
+            RegFile::Arf => match d.nr & 0xf0 {
+                0x00 => Ok(()),
+                0x20 => {
+                    self.acc[(d.nr & 1) as usize][c.min(15)] = Acc::from_val(v, d.ty);
+                    Ok(())
+                }
+                0x10 => {
+                    self.a0[c % 8] = v.i() as u16;
+                    Ok(())
+                }
+                0x30 => {
+                    let f = &mut self.flags[(d.nr & 1) as usize];
+                    let sh = if d.ty.size() == 2 { 16 * (c & 1) } else { 0 };
+                    let mask: u32 = if d.ty.size() == 2 {
+                        0xffff << sh
+                    } else {
+                        u32::MAX
+                    };
+                    *f = (*f & !mask) | (((v.i() as u32) << sh) & mask);
+                    Ok(())
+                }
+                _ => Err(ExecError::Unsupported {
+                    ip: self.ip,
+                    what: format!("writing architecture register {:#x}", d.nr),
+                }),
+            },
+            RegFile::Grf => {
+                let size = d.ty.size() as usize;
+                let base = match d.address {
+                    Address::Direct => d.nr as i64 * 32 + d.subnr as i64,
+                    Address::Indirect { subnr, offset } => {
+                        self.a0[subnr as usize % 8] as i64 + offset as i64
+                    }
+                };
+                let off = match d.layout {
+                    DstLayout::HStride(h) => base + (c * h.max(1) as usize * size) as i64,
+                    DstLayout::WriteMask(wm) => {
+                        if wm & (1 << (c % 4)) == 0 {
+                            return Ok(());
+                        }
+                        base + (c * size) as i64
+                    }
+                };
+                if off < 0 {
+                    return Err(ExecError::Region {
+                        ip: self.ip,
+                        byte: 0,
+                    });
+                }
+                let off = off as usize;
+                self.check(off, size)?;
+                let bytes = convert(v, d.ty, ins.saturate);
+                self.grf[off..off + size].copy_from_slice(&bytes[..size]);
+                Ok(())
+            }
+            other => Err(ExecError::Unsupported {
+                ip: self.ip,
+                what: format!("{other:?} destination on Gen7"),
+            }),
+        }
+    }
+}
+
+fn modify(v: Val, negate: bool, abs: bool) -> Val {
+    let v = if abs {
+        match v {
+            Val::I(i) => Val::I(i.wrapping_abs()),
+            Val::F(f) => Val::F(f.abs()),
+        }
+    } else {
+        v
+    };
+    if negate {
+        match v {
+            Val::I(i) => Val::I(i.wrapping_neg()),
+            Val::F(f) => Val::F(-f),
+        }
+    } else {
+        v
+    }
+}
+
+/// Channel `c` of an immediate (vector immediates repeat every 8 (V/UV) or 4 (VF)
+/// channels; IVB PRM Vol4 Part3 "Immediate Vectors").
+fn imm(ty: Type, bits: u64, c: usize) -> Val {
+    let b = bits as u32;
+    match ty {
+        Type::UD => Val::I(b as i64),
+        Type::D => Val::I(b as i32 as i64),
+        Type::UW => Val::I((b & 0xffff) as i64),
+        Type::W => Val::I(b as u16 as i16 as i64),
+        Type::F => Val::F(f32::from_bits(b) as f64),
+        Type::UV => Val::I(((b >> (4 * (c % 8))) & 0xf) as i64),
+        Type::V => Val::I((((b >> (4 * (c % 8))) & 0xf) as i64 ^ 8) - 8),
+        Type::VF => Val::F(gtsim_isa::disasm::vf_to_f32((b >> (8 * (c % 4))) as u8) as f64),
+        _ => Val::I(b as i64),
+    }
+}
+
+/// One channel of an accumulator: Gen7 accumulators hold integers with 33+ bits or floats
+/// (IVB PRM Vol4 Part3 "Accumulator Registers"); the model keeps 64-bit integers.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub enum Acc {
+    /// No value written yet.
+    #[default]
+    Zero,
+    /// An integer.
+    Int(i64),
+    /// A float.
+    Float(f64),
+}
+
+impl Acc {
+    pub(crate) fn as_val(self, ty: Type) -> Val {
+        match self {
+            Acc::Zero => Val::I(0),
+            Acc::Int(i) => {
+                if is_float(ty) {
+                    Val::F(i as f64)
+                } else {
+                    Val::I(i)
+                }
+            }
+            Acc::Float(f) => Val::F(f),
+        }
+    }
+    pub(crate) fn from_val(v: Val, ty: Type) -> Acc {
+        match v {
+            Val::F(f) => Acc::Float(if ty == Type::F { f as f32 as f64 } else { f }),
+            Val::I(i) => Acc::Int(i),
+        }
+    }
+}

@@ -1,0 +1,92 @@
+//! Basic checks of the harness and interpreter, with expectations worked by hand.
+
+use gtsim_eu::harness::{dump, run_asm};
+
+#[test]
+fn add_floats_simd8() {
+    // 1+0.5, 2+0.5, ... exactly representable sums.
+    let r = run_asm(
+        "add(8) g10<1>F g2<8,8,1>F 0x3f000000F { align1 1Q };",
+        8,
+        &["g2:f=1,2,3,4,5,6,7,8"],
+    )
+    .unwrap();
+    assert_eq!(
+        dump(&r.thread, "g10:f", 8).unwrap(),
+        "g10:f = 1.5 2.5 3.5 4.5 5.5 6.5 7.5 8.5"
+    );
+}
+
+#[test]
+fn predicated_mov_keeps_masked_channels() {
+    // cmp.l sets f0.0 bits where g2 < g3: channels 0,2,4,6 (1<2, 3<4, ...).
+    let asm = "cmp.l.f0.0(8) null<1>F g2<8,8,1>F g3<8,8,1>F { align1 1Q };\n(+f0.0) mov(8) g10<1>F g2<8,8,1>F { align1 1Q };";
+    let r = run_asm(
+        asm,
+        8,
+        &[
+            "g2:f=1,5,3,5,5,9,7,9",
+            "g3:f=2,4,4,4,6,8,8,8",
+            "g10:f=-1,-1,-1,-1,-1,-1,-1,-1",
+        ],
+    )
+    .unwrap();
+    assert_eq!(r.thread.flag(0, 0), 0b0101_0101);
+    assert_eq!(
+        dump(&r.thread, "g10:f", 8).unwrap(),
+        "g10:f = 1 -1 3 -1 5 -1 7 -1"
+    );
+}
+
+#[test]
+fn divergent_if_else() {
+    // Channels with g2 < 0 take the then-block (write 1), others the else-block (write 2).
+    let asm = "cmp.l.f0.0(8) null<1>F g2<8,8,1>F 0x0F { align1 1Q };
+(+f0.0) if(8) JIP: LABEL1 UIP: LABEL0 { align1 1Q };
+mov(8) g10<1>F 0x3f800000F { align1 1Q };
+else(8) JIP: LABEL0 { align1 1Q };
+LABEL1:
+mov(8) g10<1>F 0x40000000F { align1 1Q };
+LABEL0:
+endif(8) JIP: LABEL2 { align1 1Q };
+LABEL2:
+add(8) g11<1>F g10<8,8,1>F 0x3f800000F { align1 1Q };";
+    let r = run_asm(asm, 8, &["g2:f=-1,1,-1,1,-1,1,-1,1"]).unwrap();
+    assert_eq!(
+        dump(&r.thread, "g10:f", 8).unwrap(),
+        "g10:f = 1 2 1 2 1 2 1 2"
+    );
+    assert_eq!(
+        dump(&r.thread, "g11:f", 8).unwrap(),
+        "g11:f = 2 3 2 3 2 3 2 3"
+    );
+}
+
+#[test]
+fn loop_runs_a_per_channel_count() {
+    // g10 counts up to g2 per channel: while (g10 < g2) g10 += 1.
+    let asm = "LABEL0:
+add(8) g10<1>D g10<8,8,1>D 1D { align1 1Q };
+cmp.l.f0.0(8) null<1>D g10<8,8,1>D g2<8,8,1>D { align1 1Q };
+(+f0.0) while(8) JIP: LABEL0 { align1 1Q };";
+    let r = run_asm(asm, 8, &["g2:d=1,2,3,4,5,6,7,8"]).unwrap();
+    assert_eq!(
+        dump(&r.thread, "g10:d", 8).unwrap(),
+        "g10:d = 1 2 3 4 5 6 7 8"
+    );
+}
+
+#[test]
+fn runaway_and_bad_regions_are_errors() {
+    let code = gtsim_isa::asm::assemble(
+        "LABEL0:\nwhile(8) JIP: LABEL0 { align1 1Q };",
+        gtsim_isa::asm::Compaction::Never,
+    )
+    .unwrap();
+    let e = gtsim_eu::harness::run_bin_with_budget(&code, 8, &[], 10_000).unwrap_err();
+    assert!(e.contains("budget"), "{e}");
+    let e = run_asm("mov(16) g10<1>F g127<8,8,1>F { align1 1H };", 16, &[]).unwrap_err();
+    assert!(e.contains("outside g0..g127"), "{e}");
+    let e = gtsim_eu::harness::run_bin(&[0xff; 16], 8, &[]).unwrap_err();
+    assert!(e.contains("invalid instruction"), "{e}");
+}
