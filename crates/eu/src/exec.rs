@@ -76,6 +76,18 @@ pub trait SharedFunctions {
     fn send(&mut self, m: &Message) -> Vec<[u8; 32]>;
 }
 
+/// The floating-point mode a thread is dispatched with (the "Floating Point Mode" field
+/// of the dispatching unit's state, e.g. 3DSTATE_VS/PS; IVB PRM Vol4 Part3 "Floating Point
+/// Modes").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum FpMode {
+    /// IEEE-754: infinities and NaNs are produced and propagate.
+    #[default]
+    Ieee,
+    /// Alternate: no infinities or NaNs are produced (they become ±FLT_MAX and 0).
+    Alt,
+}
+
 /// One EU thread.
 #[derive(Debug, Clone)]
 pub struct Thread {
@@ -92,6 +104,8 @@ pub struct Thread {
     pub(crate) waiting: [Option<usize>; 32],
     /// SIMD width of the dispatch.
     pub simd: u8,
+    /// Floating-point mode from the dispatching state.
+    pub fp_mode: FpMode,
 }
 
 impl Thread {
@@ -110,6 +124,7 @@ impl Thread {
             },
             waiting: [None; 32],
             simd,
+            fp_mode: FpMode::Ieee,
         }
     }
 
@@ -150,7 +165,8 @@ impl Thread {
             m &= self.dispatch_mask & self.running();
         }
         if let Some(p) = ins.predicate {
-            let f = self.predicate_bits(ins, p) << g;
+            // Flag bit n governs channel n (the quarter control picks the flag bits).
+            let f = self.predicate_bits(ins, p);
             m &= if p.inverse { !f } else { f };
         }
         m
@@ -274,15 +290,25 @@ impl Thread {
             let next = self.ip + len;
             match self.step(&ins, next, sf)? {
                 Flow::Next => self.ip = next,
-                Flow::Jump(to) => self.ip = to,
+                Flow::Jump(to) if to <= code.len() => self.ip = to,
+                Flow::Jump(to) => {
+                    return Err(ExecError::Invalid {
+                        ip: self.ip,
+                        msg: format!(
+                            "branch target {to:#x} is outside the kernel ({:#x} bytes)",
+                            code.len()
+                        ),
+                    });
+                }
                 Flow::End => return Ok(executed),
             }
         }
         Ok(executed)
     }
 
+    /// A branch target; a negative one maps past any kernel so the run loop reports it.
     fn target(&self, rel: Option<i32>) -> usize {
-        (self.ip as i64 + rel.unwrap_or(0) as i64) as usize
+        usize::try_from(self.ip as i64 + rel.unwrap_or(0) as i64).unwrap_or(usize::MAX)
     }
 
     fn wait(&mut self, mask: u32, at: usize) {
@@ -356,8 +382,7 @@ impl Thread {
         let live = self.live(ins);
         let cond = match ins.predicate {
             Some(p) => {
-                let g = Self::group(ins);
-                let f = self.predicate_bits(ins, p) << g;
+                let f = self.predicate_bits(ins, p);
                 if p.inverse { !f } else { f }
             }
             None => u32::MAX,
@@ -408,11 +433,65 @@ impl Thread {
                     Ok(Flow::Next)
                 }
             }
+            Opcode::Call => {
+                // CALL (IVB PRM Vol4 Part3): dst.0:ud receives the return IP (the byte
+                // offset of the next instruction) and dst.1:ud the channels taking the call;
+                // execution continues at JIP. Channels that do not take it wait for the
+                // return point.
+                let go = live & cond;
+                if go == 0 {
+                    return Ok(Flow::Next);
+                }
+                self.wait(live & !go, next);
+                let at = ins.dst.nr as usize * 32 + ins.dst.subnr as usize;
+                self.write_grf(at, &(next as u32).to_le_bytes())?;
+                self.write_grf(at + 4, &go.to_le_bytes())?;
+                Ok(Flow::Jump(jip))
+            }
+            Opcode::Ret => {
+                // RET: execution continues at the IP saved by CALL in src0.0:ud.
+                let Some(Src::Reg {
+                    file: RegFile::Grf,
+                    nr,
+                    subnr,
+                    ..
+                }) = ins.srcs.first()
+                else {
+                    return Err(ExecError::Unsupported {
+                        ip: self.ip,
+                        what: "ret with a source outside the GRF".into(),
+                    });
+                };
+                let at = *nr as usize * 32 + *subnr as usize;
+                let b = self.grf.get(at..at + 4).ok_or(ExecError::Region {
+                    ip: self.ip,
+                    byte: at,
+                })?;
+                let to = u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize;
+                Ok(if live != 0 {
+                    Flow::Jump(to)
+                } else {
+                    Flow::Next
+                })
+            }
             _ => Err(ExecError::Unsupported {
                 ip: self.ip,
-                what: format!("`{}`", ins.opcode.mnemonic()),
+                what: format!(
+                    "`{}` (diverging/converging branches are not modelled)",
+                    ins.opcode.mnemonic()
+                ),
             }),
         }
+    }
+
+    /// Writes bytes into the register file at byte `at`, checking the bounds.
+    fn write_grf(&mut self, at: usize, bytes: &[u8]) -> Result<(), ExecError> {
+        let ip = self.ip;
+        self.grf
+            .get_mut(at..at + bytes.len())
+            .ok_or(ExecError::Region { ip, byte: at })?
+            .copy_from_slice(bytes);
+        Ok(())
     }
 
     /// Jumps to `to`, waking the channels that wait for it.

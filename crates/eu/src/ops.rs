@@ -2,7 +2,7 @@
 //! reference; IEEE-754 for float arithmetic, which is done in f32 for F operands so every
 //! result is rounded exactly once, to nearest even).
 
-use crate::exec::{ExecError, Thread};
+use crate::exec::{ExecError, FpMode, Thread};
 use crate::region::{Acc, Val, is_float};
 use gtsim_isa::ir::*;
 use gtsim_isa::opcode::{Kind, Opcode};
@@ -75,6 +75,41 @@ fn as_signed(v: i64, t: Type) -> i64 {
     }
 }
 
+/// A single-precision denormal becomes zero of the same sign.
+fn flush_denormal(v: Val) -> Val {
+    match v {
+        Val::F(f) if (f as f32).is_subnormal() => {
+            Val::F(if f.is_sign_negative() { -0.0 } else { 0.0 })
+        }
+        other => other,
+    }
+}
+
+/// Applies the floating-point mode to a float result: in ALT mode infinities become
+/// ±FLT_MAX and NaN becomes +0 (IVB PRM Vol4 Part3 "Floating Point Modes", ALT mode does
+/// not produce infinities or NaNs).
+fn fp_result(mode: FpMode, v: Val) -> Val {
+    match (mode, v) {
+        (FpMode::Alt, Val::F(f)) if f.is_nan() => Val::F(0.0),
+        (FpMode::Alt, Val::F(f)) if f.is_infinite() || (f as f32).is_infinite() => {
+            Val::F(if f > 0.0 {
+                f32::MAX as f64
+            } else {
+                f32::MIN as f64
+            })
+        }
+        (_, other) => other,
+    }
+}
+
+/// Whether a source has a negate or absolute-value modifier.
+fn has_mods(s: &Src) -> bool {
+    match s {
+        Src::Reg { negate, abs, .. } => *negate || *abs,
+        _ => false,
+    }
+}
+
 /// Executes an ALU or math instruction on every enabled channel.
 pub(crate) fn alu(t: &mut Thread, ins: &Instruction) -> Result<(), ExecError> {
     let group = ins.qtr_control as usize * 8 + if ins.nib_control { 4 } else { 0 };
@@ -91,8 +126,9 @@ pub(crate) fn alu(t: &mut Thread, ins: &Instruction) -> Result<(), ExecError> {
     let mask = t.exec_mask(mask_ins);
     let pred = ins.predicate.map(|p| {
         let f = t.flag(ins.flag.0 as usize, ins.flag.1 as usize) as u32;
-        let bits = f << group;
-        if p.inverse { !bits } else { bits }
+        // Flag bit n governs channel n, whatever the quarter (IVB PRM Vol4 Part3
+        // "Predication": the quarter control selects the flag bits).
+        if p.inverse { !f } else { f }
     });
     let float = ins.srcs.iter().any(|s| is_float(src_ty(s)));
     let mut results: Vec<Option<ChannelResult>> = vec![None; n];
@@ -109,6 +145,22 @@ pub(crate) fn alu(t: &mut Thread, ins: &Instruction) -> Result<(), ExecError> {
             });
         }
         srcs.push(v);
+    }
+    // Single-precision denormals are flushed to sign-preserving zero on input to float
+    // arithmetic (Gen7 has no fp32 denormal support; IVB PRM Vol4 Part3 "Floating Point
+    // Modes"); a `mov` without modifiers or conversion is a raw copy.
+    let raw_mov = ins.opcode == Opcode::Mov
+        && !ins.saturate
+        && ins
+            .srcs
+            .first()
+            .is_some_and(|s| src_ty(s) == ins.dst.ty && !has_mods(s));
+    if float && !raw_mov {
+        for (s, v) in ins.srcs.iter().zip(srcs.iter_mut()) {
+            if src_ty(s) == Type::F {
+                v.iter_mut().for_each(|x| *x = flush_denormal(*x));
+            }
+        }
     }
     // Re-read enabled channels with errors reported (out-of-range regions).
     for s in &ins.srcs {
@@ -301,6 +353,11 @@ pub(crate) fn alu(t: &mut Thread, ins: &Instruction) -> Result<(), ExecError> {
                     what: format!("`{}`", other.mnemonic()),
                 });
             }
+        };
+        let r = if ins.dst.ty == Type::F && !raw_mov {
+            fp_result(t.fp_mode, flush_denormal(r))
+        } else {
+            r
         };
         if flag.is_none()
             && ins.cond_modifier != 0
