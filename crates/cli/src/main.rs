@@ -97,6 +97,30 @@ enum Command {
         #[arg(long)]
         as_written: bool,
     },
+    /// Run one EU kernel on a single thread from the given registers until EOT or the end
+    /// of the program; messages go to a null shared function that records them.
+    Exec {
+        /// The kernel: assembly in the disassembler's syntax, or raw bytes with --bin.
+        file: PathBuf,
+        /// The file holds machine code.
+        #[arg(long)]
+        bin: bool,
+        /// Dispatch width (channels enabled).
+        #[arg(long, default_value_t = 8)]
+        simd: u8,
+        /// Initial register contents, e.g. `g2:f=1.5,-0,inf,nan` (types ub b uw w ud d f df hf).
+        #[arg(long = "set", value_name = "REG:TYPE=v0,v1,...")]
+        sets: Vec<String>,
+        /// Print a register afterwards, one value per channel, e.g. `g10:f`.
+        #[arg(long = "dump", value_name = "REG:TYPE")]
+        dumps: Vec<String>,
+        /// Run in the ALT floating-point mode instead of IEEE.
+        #[arg(long)]
+        alt: bool,
+        /// Instructions before the thread is reported as runaway.
+        #[arg(long, default_value_t = gtsim_eu::exec::DEFAULT_BUDGET)]
+        budget: u64,
+    },
     /// Compare `gtsim decode` of a capture with Mesa's own decode of the same run
     /// (`INTEL_DEBUG=bat` output), field by field.
     CompareBat {
@@ -117,6 +141,7 @@ enum Command {
     },
 }
 
+mod exec;
 mod run;
 
 fn parse_addr(s: &str) -> Result<u64, String> {
@@ -140,6 +165,27 @@ fn main() -> ExitCode {
 fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Command::Run { capture, command } => run::run(capture, command),
+        Command::Exec {
+            file,
+            bin,
+            simd,
+            sets,
+            dumps,
+            alt,
+            budget,
+        } => {
+            let out = exec::exec(&exec::ExecArgs {
+                file: &file,
+                bin,
+                simd,
+                sets: &sets,
+                dumps: &dumps,
+                alt,
+                budget,
+            })?;
+            let _ = std::io::stdout().lock().write_all(out.as_bytes());
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Disasm { file, gen_, hex } => {
             if gen_ != 7 {
                 bail!("generation {gen_} is not modelled yet (only --gen 7, Ivy Bridge)");

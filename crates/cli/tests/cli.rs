@@ -135,3 +135,63 @@ fn asm_errors_name_the_line() {
     assert_eq!(code, 2);
     assert!(err.contains("line 2: unknown opcode `frobnicate`"), "{err}");
 }
+
+/// `gtsim exec` adds per channel as IEEE-754 says (1+0.5, inf+x = inf, NaN propagates,
+/// 7 + -0 = 7, 8 + -8 = +0) and reports the EOT message it recorded.
+#[test]
+fn exec_runs_a_kernel_and_dumps_registers() {
+    let k = temp(
+        "k.asm",
+        b"add(8) g10<1>F g2<8,8,1>F g3<8,8,1>F { align1 1Q };\n\
+          sendc(8) null<1>UW g124<8,8,1>UD 0x88031400\n\
+          render MsgDesc: RT write SIMD8 LastRT Surface = 0 mlen 4 rlen 0 { align1 1Q EOT };\n",
+    );
+    let p = k.to_str().unwrap();
+    let (code, out, err) = gtsim(&[
+        "exec",
+        p,
+        "--set",
+        "g2:f=1,2,3,4,5,6,7,8",
+        "--set",
+        "g3:f=0.5,0.5,0.5,0.5,inf,nan,-0,-8",
+        "--dump",
+        "g10:f",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("g10:f = 1.5 2.5 3.5 4.5 inf NaN 7 0\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("sfid 5 desc 0x08031400 mlen 4 rlen 0") && out.contains("EOT"),
+        "{out}"
+    );
+    // ALT mode: infinity becomes FLT_MAX = (2 - 2^-23) * 2^127, NaN becomes 0.
+    let (code, out, err) = gtsim(&[
+        "exec",
+        p,
+        "--alt",
+        "--set",
+        "g2:f=1,2,3,4,5,6,7,8",
+        "--set",
+        "g3:f=0.5,0.5,0.5,0.5,inf,nan,-0,-8",
+        "--dump",
+        "g10:f",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("g10:f = 1.5 2.5 3.5 4.5 3.4028235e38 0 7 0\n"),
+        "{out}"
+    );
+    // A runaway loop is a reported hang, not a stuck process.
+    let l = temp(
+        "loop.asm",
+        b"LABEL0:\nwhile(8) JIP: LABEL0 { align1 1Q };\n",
+    );
+    let (code, _, err) = gtsim(&["exec", l.to_str().unwrap(), "--budget", "1000"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("thread hang") && err.contains("runaway"),
+        "{err}"
+    );
+}

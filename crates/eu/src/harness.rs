@@ -110,6 +110,19 @@ pub fn set(thread: &mut Thread, assignment: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// The shortest text that reads back to the same value at `bits` precision; very large or
+/// small magnitudes in exponent form (`3.4028235e38`).
+fn float_text(v: f64, bits: u32) -> String {
+    let a = v.abs();
+    let plain = v == 0.0 || !v.is_finite() || (1e-5..1e9).contains(&a);
+    match (bits, plain) {
+        (64, true) => v.to_string(),
+        (64, false) => format!("{v:e}"),
+        (_, true) => (v as f32).to_string(),
+        (_, false) => format!("{:e}", v as f32),
+    }
+}
+
 /// Prints `REG:TYPE` as `REG:TYPE = v0 v1 ...` with `channels` values.
 pub fn dump(thread: &Thread, spec: &str, channels: usize) -> Result<String, String> {
     let (reg, t) = parse_reg(spec)?;
@@ -126,9 +139,9 @@ pub fn dump(thread: &Thread, spec: &str, channels: usize) -> Result<String, Stri
             "w" => i16::from_le_bytes([b[0], b[1]]).to_string(),
             "ud" => u32::from_le_bytes([b[0], b[1], b[2], b[3]]).to_string(),
             "d" => i32::from_le_bytes([b[0], b[1], b[2], b[3]]).to_string(),
-            "f" => f32::from_le_bytes([b[0], b[1], b[2], b[3]]).to_string(),
-            "hf" => half::f16::from_le_bytes([b[0], b[1]]).to_f32().to_string(),
-            _ => f64::from_le_bytes(b.try_into().unwrap_or([0; 8])).to_string(),
+            "f" => float_text(f32::from_le_bytes([b[0], b[1], b[2], b[3]]) as f64, 32),
+            "hf" => float_text(half::f16::from_le_bytes([b[0], b[1]]).to_f32() as f64, 16),
+            _ => float_text(f64::from_le_bytes(b.try_into().unwrap_or([0; 8])), 64),
         });
     }
     Ok(format!("{spec} = {}", vals.join(" ")))
@@ -157,6 +170,12 @@ pub fn run_bin_with_budget(
     for s in sets {
         set(&mut thread, s)?;
     }
+    run_thread(thread, code, budget)
+}
+
+/// Runs a prepared thread (registers set, mode chosen) on `code` with the recording null
+/// shared function.
+pub fn run_thread(mut thread: Thread, code: &[u8], budget: u64) -> Result<Run, String> {
     let mut rec = Recorder::default();
     let executed = thread
         .run(code, &mut rec, budget)
