@@ -76,6 +76,43 @@ pub trait SharedFunctions {
     fn send(&mut self, m: &Message) -> Vec<[u8; 32]>;
 }
 
+/// A kernel decoded once, for running many threads: instructions are decoded linearly
+/// from byte 0 up to the end or the first bytes that are not an instruction (those are
+/// decoded, and reported, only if execution reaches them).
+#[derive(Debug, Clone)]
+pub struct Program {
+    code: Vec<u8>,
+    /// By 8-byte slot: the instruction starting there and its length.
+    slots: Vec<Option<(Instruction, usize)>>,
+}
+
+impl Program {
+    /// Decodes `code`.
+    pub fn new(code: &[u8]) -> Program {
+        let mut slots = vec![None; code.len().div_ceil(8)];
+        let mut at = 0;
+        while at < code.len() {
+            let Ok((ins, len)) = decode(&code[at..]) else {
+                break;
+            };
+            slots[at / 8] = Some((ins, len));
+            at += len;
+        }
+        Program {
+            code: code.to_vec(),
+            slots,
+        }
+    }
+
+    fn at(&self, ip: usize) -> Option<&(Instruction, usize)> {
+        if ip.is_multiple_of(8) {
+            self.slots.get(ip / 8)?.as_ref()
+        } else {
+            None
+        }
+    }
+}
+
 /// The floating-point mode a thread is dispatched with (the "Floating Point Mode" field
 /// of the dispatching unit's state, e.g. 3DSTATE_VS/PS; IVB PRM Vol4 Part3 "Floating Point
 /// Modes").
@@ -102,10 +139,17 @@ pub struct Thread {
     pub dispatch_mask: u32,
     /// Per channel: the instruction it waits for (structured control flow), if any.
     pub(crate) waiting: [Option<usize>; 32],
+    /// Channels that left a loop by `break`: on Gen7 a break's UIP is the loop's `while`
+    /// itself (Mesa's brw_set_uip_jip: "Gfx7 UIP points to WHILE"), and those channels
+    /// resume after it, while `cont` channels waiting for the same `while` take part in it.
+    pub(crate) broken: u32,
     /// SIMD width of the dispatch.
     pub simd: u8,
     /// Floating-point mode from the dispatching state.
     pub fp_mode: FpMode,
+    /// Channel-instructions executed: per instruction, the channels of its span that were
+    /// dispatched and not waiting in control flow (the benchmark's unit).
+    pub channel_instructions: u64,
 }
 
 impl Thread {
@@ -123,8 +167,10 @@ impl Thread {
                 (1u32 << simd) - 1
             },
             waiting: [None; 32],
+            broken: 0,
             simd,
             fp_mode: FpMode::Ieee,
+            channel_instructions: 0,
         }
     }
 
@@ -260,10 +306,20 @@ impl Thread {
         sf: &mut dyn SharedFunctions,
         budget: u64,
     ) -> Result<u64, ExecError> {
+        self.run_program(&Program::new(code), sf, budget)
+    }
+
+    /// Runs a decoded kernel from byte 0 until EOT or its end; returns the number of
+    /// instructions executed.
+    pub fn run_program(
+        &mut self,
+        prog: &Program,
+        sf: &mut dyn SharedFunctions,
+        budget: u64,
+    ) -> Result<u64, ExecError> {
+        let code = prog.code.as_slice();
         let mut executed = 0;
         self.ip = 0;
-        // Decoded instructions by 8-byte slot: each instruction is decoded once per run.
-        let mut decoded: Vec<Option<(Instruction, usize)>> = vec![None; code.len().div_ceil(8)];
         while self.ip < code.len() {
             if executed >= budget {
                 return Err(ExecError::Budget {
@@ -271,24 +327,29 @@ impl Thread {
                     ip: self.ip,
                 });
             }
-            // Wake the channels waiting for this instruction.
-            for w in self.waiting.iter_mut() {
-                if *w == Some(self.ip) {
+            // Wake the channels waiting for this instruction (broken channels stay parked:
+            // they move past the `while` below).
+            for (c, w) in self.waiting.iter_mut().enumerate() {
+                if *w == Some(self.ip) && self.broken & (1 << c) == 0 {
                     *w = None;
                 }
             }
-            let slot = &mut decoded[self.ip / 8];
-            if slot.is_none() || !self.ip.is_multiple_of(8) {
-                let d = decode(&code[self.ip..]).map_err(|e| ExecError::Invalid {
-                    ip: self.ip,
-                    msg: e.to_string(),
-                })?;
-                *slot = Some(d);
-            }
-            let (ins, len) = slot.clone().expect("slot was just filled");
+            let on_the_fly;
+            let (ins, len) = match prog.at(self.ip) {
+                Some(d) => (&d.0, d.1),
+                None => {
+                    // A jump into the middle of the linear decode: decode here.
+                    on_the_fly = decode(&code[self.ip..]).map_err(|e| ExecError::Invalid {
+                        ip: self.ip,
+                        msg: e.to_string(),
+                    })?;
+                    (&on_the_fly.0, on_the_fly.1)
+                }
+            };
             executed += 1;
+            self.channel_instructions += self.live(ins).count_ones() as u64;
             let next = self.ip + len;
-            match self.step(&ins, next, sf)? {
+            match self.step(ins, next, sf)? {
                 Flow::Next => self.ip = next,
                 Flow::Jump(to) if to <= code.len() => self.ip = to,
                 Flow::Jump(to) => {
@@ -417,6 +478,9 @@ impl Thread {
                 // if none is left running, jump to JIP.
                 let go = live & cond;
                 self.wait(go, uip);
+                if ins.opcode == Opcode::Break {
+                    self.broken |= go;
+                }
                 Ok(if live & !go == 0 && go != 0 {
                     self.wake_jump(jip)
                 } else {
@@ -424,6 +488,13 @@ impl Thread {
                 })
             }
             Opcode::While => {
+                // Channels that broke out of this loop now wait for the instruction after it.
+                for c in 0..32 {
+                    if self.broken & (1 << c) != 0 && self.waiting[c] == Some(self.ip) {
+                        self.waiting[c] = Some(next);
+                        self.broken &= !(1 << c);
+                    }
+                }
                 let again = live & cond;
                 if again != 0 {
                     // Channels leaving the loop wait for the instruction after it.

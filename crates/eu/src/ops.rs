@@ -114,6 +114,12 @@ fn has_mods(s: &Src) -> bool {
 pub(crate) fn alu(t: &mut Thread, ins: &Instruction) -> Result<(), ExecError> {
     let group = ins.qtr_control as usize * 8 + if ins.nib_control { 4 } else { 0 };
     let n = ins.exec_size as usize;
+    if group + n > 32 {
+        return Err(ExecError::Invalid {
+            ip: t.ip,
+            msg: format!("execution size {n} from channel {group} passes channel 31"),
+        });
+    }
     // sel chooses by predicate instead of masking by it.
     let mut sel_ins;
     let mask_ins = if ins.opcode == Opcode::Sel && ins.predicate.is_some() {
@@ -131,20 +137,19 @@ pub(crate) fn alu(t: &mut Thread, ins: &Instruction) -> Result<(), ExecError> {
         if p.inverse { !f } else { f }
     });
     let float = ins.srcs.iter().any(|s| is_float(src_ty(s)));
-    let mut results: Vec<Option<ChannelResult>> = vec![None; n];
-    let mut remainders: Vec<Option<Val>> = vec![None; n];
+    let mut results: [Option<ChannelResult>; 32] = [None; 32];
+    let mut remainders: [Option<Val>; 32] = [None; 32];
     // Vector ops (dp*, line, pln) need other channels' sources: read them all first.
-    let mut srcs: Vec<Vec<Val>> = vec![];
-    for s in &ins.srcs {
-        let mut v = Vec::with_capacity(n);
-        for c in 0..n {
-            v.push(if mask & (1 << (group + c)) != 0 || needs_all(ins.opcode) {
-                t.read_src(s, c).unwrap_or(Val::I(0))
-            } else {
-                Val::I(0)
-            });
+    // Enabled channels report out-of-range regions; others are read only when needed.
+    let mut srcs: [[Val; 32]; 3] = [[Val::I(0); 32]; 3];
+    for (s, v) in ins.srcs.iter().zip(srcs.iter_mut()) {
+        for (c, x) in v.iter_mut().enumerate().take(n) {
+            if mask & (1 << (group + c)) != 0 {
+                *x = t.read_src(s, c)?;
+            } else if needs_all(ins.opcode) {
+                *x = t.read_src(s, c).unwrap_or(Val::I(0));
+            }
         }
-        srcs.push(v);
     }
     // Single-precision denormals are flushed to sign-preserving zero on input to float
     // arithmetic (Gen7 has no fp32 denormal support; IVB PRM Vol4 Part3 "Floating Point
@@ -162,15 +167,7 @@ pub(crate) fn alu(t: &mut Thread, ins: &Instruction) -> Result<(), ExecError> {
             }
         }
     }
-    // Re-read enabled channels with errors reported (out-of-range regions).
-    for s in &ins.srcs {
-        for c in 0..n {
-            if mask & (1 << (group + c)) != 0 {
-                t.read_src(s, c)?;
-            }
-        }
-    }
-    for (c, slot) in results.iter_mut().enumerate() {
+    for (c, slot) in results.iter_mut().enumerate().take(n) {
         let abs = group + c;
         if mask & (1 << abs) == 0 {
             continue;

@@ -90,3 +90,42 @@ fn runaway_and_bad_regions_are_errors() {
     let e = gtsim_eu::harness::run_bin(&[0xff; 16], 8, &[]).unwrap_err();
     assert!(e.contains("invalid instruction"), "{e}");
 }
+
+/// Collatz step counts with two `break`s whose UIP is the `while` itself, as Mesa emits
+/// for Gen7 (the shader_loops client's loop). Worked by hand: 1→0 steps, 2→1, 3→7 (3 10 5
+/// 16 8 4 2 1), 4→2, 5→5, 6→8, 7→16, 8→3; the `k < 200` bound never triggers.
+#[test]
+fn loop_with_breaks_to_the_while() {
+    let asm = "mov(8) g8<1>D 0D { align1 1Q };
+mov(8) g9<1>D 0D { align1 1Q };
+LABEL1:
+cmp.ge.f0.0(8) null<1>D g8<8,8,1>D 200D { align1 1Q };
+(+f0.0) break(8) JIP: LABEL0 UIP: LABEL0 { align1 1Q };
+cmp.z.f0.0(8) null<1>D g6<8,8,1>D 1D { align1 1Q };
+(+f0.0) break(8) JIP: LABEL0 UIP: LABEL0 { align1 1Q };
+and.z.f0.0(8) null<1>D g6<8,8,1>D 1D { align1 1Q };
+(+f0.0) if(8) JIP: LABEL2 UIP: LABEL3 { align1 1Q };
+asr(8) g6<1>D g6<8,8,1>D 1D { align1 1Q };
+else(8) JIP: LABEL3 UIP: LABEL3 { align1 1Q };
+LABEL2:
+mul(8) g6<1>D g6<8,8,1>D 3D { align1 1Q };
+add(8) g6<1>D g6<8,8,1>D 1D { align1 1Q };
+LABEL3:
+endif(8) JIP: LABEL4 { align1 1Q };
+LABEL4:
+add(8) g9<1>D g9<8,8,1>D 1D { align1 1Q };
+add(8) g8<1>D g8<8,8,1>D 1D { align1 1Q };
+LABEL0:
+while(8) JIP: LABEL1 { align1 1Q };
+add(8) g10<1>D g9<8,8,1>D 100D { align1 1Q };";
+    let r = run_asm(asm, 8, &["g6:d=1,2,3,4,5,6,7,8"]).unwrap();
+    assert_eq!(
+        dump(&r.thread, "g9:d", 8).unwrap(),
+        "g9:d = 0 1 7 2 5 8 16 3"
+    );
+    // Every channel resumes after the loop.
+    assert_eq!(
+        dump(&r.thread, "g10:d", 8).unwrap(),
+        "g10:d = 100 101 107 102 105 108 116 103"
+    );
+}
