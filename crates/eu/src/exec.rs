@@ -415,7 +415,11 @@ impl Thread {
                         None => 0,
                     };
                     Ok(if taken {
-                        Flow::Jump((next as i64 + off) as usize)
+                        // A target before byte 0 maps past the end, reported by the run loop.
+                        Flow::Jump(
+                            usize::try_from((next as i64).saturating_add(off))
+                                .unwrap_or(usize::MAX),
+                        )
                     } else {
                         Flow::Next
                     })

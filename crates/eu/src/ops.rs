@@ -212,7 +212,7 @@ pub(crate) fn alu(t: &mut Thread, ins: &Instruction) -> Result<(), ExecError> {
                 acc_out = Some(Acc::Int(p));
                 Val::I(p)
             }
-            Opcode::Avg => Val::I((a.i() + b.i() + 1) >> 1),
+            Opcode::Avg => Val::I(((a.i() as i128 + b.i() as i128 + 1) >> 1) as i64),
             Opcode::Frc => fv(f32v(a) - f32v(a).floor()),
             Opcode::Rndd => fv(f32v(a).floor()),
             Opcode::Rndu => fv(f32v(a).ceil()),
@@ -382,13 +382,24 @@ pub(crate) fn alu(t: &mut Thread, ins: &Instruction) -> Result<(), ExecError> {
     }
     // Write back: destination, flags, accumulator.
     for (c, slot) in results.into_iter().enumerate() {
-        let _ = &remainders;
         let Some((r, flag, acc_out)) = slot else {
             continue;
         };
         t.write_dst(ins, c, r)?;
         if let Some(f) = flag {
-            let bit = 1u32 << ((group + c) + 16 * ins.flag.1 as usize);
+            // A flag subregister holds 16 channels.
+            let Some(bit) = 1u32.checked_shl(((group + c) + 16 * ins.flag.1 as usize) as u32)
+            else {
+                return Err(ExecError::Invalid {
+                    ip: t.ip,
+                    msg: format!(
+                        "channel {} has no bit in f{}.{}",
+                        group + c,
+                        ins.flag.0,
+                        ins.flag.1
+                    ),
+                });
+            };
             let reg = &mut t.flags[ins.flag.0 as usize & 1];
             if f {
                 *reg |= bit;

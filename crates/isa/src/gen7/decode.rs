@@ -153,8 +153,19 @@ fn src_align1(
     hs: EuHstride,
     negate: bool,
     abs: bool,
-) -> Src {
-    Src::Reg {
+) -> Result<Src, DecodeError> {
+    // Vertical stride codes 7..14 and width codes 5..7 are reserved (IVB PRM Vol4 Part3
+    // "Region Parameters").
+    if (7..15).contains(&vs.0) {
+        return Err(DecodeError::Invalid(format!(
+            "reserved vertical stride code {}",
+            vs.0
+        )));
+    }
+    if w.0 > 4 {
+        return Err(DecodeError::Invalid(format!("reserved width code {}", w.0)));
+    }
+    Ok(Src::Reg {
         file: file(f),
         nr,
         subnr,
@@ -174,7 +185,7 @@ fn src_align1(
         },
         negate,
         abs,
-    }
+    })
 }
 
 fn decode_align1(dw: &[u32], ins: &mut Instruction) -> Result<(), DecodeError> {
@@ -214,7 +225,7 @@ fn decode_align1(dw: &[u32], ins: &mut Instruction) -> Result<(), DecodeError> {
                 i.src0_horizontal_stride,
                 i.src0_negate,
                 i.src0_absolute,
-            ));
+            )?);
             ins.srcs.push(Src::Imm {
                 ty: imm_type(i.src1_register_type),
                 bits: i.immediate as u64,
@@ -246,7 +257,7 @@ fn decode_align1(dw: &[u32], ins: &mut Instruction) -> Result<(), DecodeError> {
                 i.src0_horizontal_stride,
                 i.src0_negate,
                 i.src0_absolute,
-            ));
+            )?);
         }
         if n >= 2 {
             ins.srcs.push(src_align1(
@@ -262,7 +273,7 @@ fn decode_align1(dw: &[u32], ins: &mut Instruction) -> Result<(), DecodeError> {
                 i.src1_horizontal_stride,
                 i.src1_negate,
                 i.src1_absolute,
-            ));
+            )?);
         }
     }
     Ok(())
@@ -319,8 +330,16 @@ fn decode_align16(dw: &[u32], ins: &mut Instruction) -> Result<(), DecodeError> 
         ia_imm: i8,
         negate: bool,
         abs: bool,
-    ) -> Src {
-        Src::Reg {
+    ) -> Result<Src, DecodeError> {
+        // Align16 vertical strides are 0 or 4 (codes 0 and 3); codes 7..15 are reserved
+        // (IVB PRM Vol4 Part3 "Region Parameters").
+        if vs.0 > 6 {
+            return Err(DecodeError::Invalid(format!(
+                "reserved vertical stride code {}",
+                vs.0
+            )));
+        }
+        Ok(Src::Reg {
             file: file(f),
             nr,
             subnr: sub * 16,
@@ -339,7 +358,7 @@ fn decode_align16(dw: &[u32], ins: &mut Instruction) -> Result<(), DecodeError> 
             },
             negate,
             abs,
-        }
+        })
     }
     if src0_imm || (src1_imm && n >= 2) {
         let i = EuInstructionAlign16Imm::unpack(dw).map_err(bad)?;
@@ -378,7 +397,7 @@ fn decode_align16(dw: &[u32], ins: &mut Instruction) -> Result<(), DecodeError> 
                 i.src0_indirect_address_immediate,
                 i.src0_negate,
                 i.src0_absolute,
-            ));
+            )?);
             ins.srcs.push(Src::Imm {
                 ty: imm_type(i.src1_register_type),
                 bits: i.immediate as u64,
@@ -414,7 +433,7 @@ fn decode_align16(dw: &[u32], ins: &mut Instruction) -> Result<(), DecodeError> 
                 i.src0_indirect_address_immediate,
                 i.src0_negate,
                 i.src0_absolute,
-            ));
+            )?);
         }
         if n >= 2 {
             ins.srcs.push(src16(
@@ -434,7 +453,7 @@ fn decode_align16(dw: &[u32], ins: &mut Instruction) -> Result<(), DecodeError> 
                 i.src1_indirect_address_immediate,
                 i.src1_negate,
                 i.src1_absolute,
-            ));
+            )?);
         }
     }
     Ok(())
@@ -553,7 +572,7 @@ fn decode_send(dw: &[u32], ins: &mut Instruction) -> Result<(), DecodeError> {
             i.src1_horizontal_stride,
             i.src1_negate,
             i.src1_absolute,
-        ));
+        )?);
     }
     Ok(())
 }
@@ -587,7 +606,7 @@ fn decode_branch(dw: &[u32], ins: &mut Instruction) -> Result<(), DecodeError> {
         a.src0_horizontal_stride,
         a.src0_negate,
         a.src0_absolute,
-    ));
+    )?);
     ins.srcs.push(if i.src1_register_file.0 == 3 {
         Src::Imm {
             ty: imm_type(i.src1_register_type),
