@@ -137,6 +137,14 @@ pub(crate) fn alu(t: &mut Thread, ins: &Instruction) -> Result<(), ExecError> {
         if p.inverse { !f } else { f }
     });
     let float = ins.srcs.iter().any(|s| is_float(src_ty(s)));
+    // Double-precision arithmetic is not modelled: only moves and conversions touch DF.
+    let df = ins.dst.ty == Type::DF || ins.srcs.iter().any(|s| src_ty(s) == Type::DF);
+    if df && !matches!(ins.opcode, Opcode::Mov | Opcode::Sel) {
+        return Err(ExecError::Unsupported {
+            ip: t.ip,
+            what: format!("double-precision `{}`", ins.opcode.mnemonic()),
+        });
+    }
     let mut results: [Option<ChannelResult>; 32] = [None; 32];
     let mut remainders: [Option<Val>; 32] = [None; 32];
     // Vector ops (dp*, line, pln) need other channels' sources: read them all first.
@@ -264,7 +272,19 @@ pub(crate) fn alu(t: &mut Thread, ins: &Instruction) -> Result<(), ExecError> {
                 let (w, o) = ((a.i() & 31) as u32, (b.i() & 31) as u32);
                 Val::I((((1u64 << w) - 1) << o) as u32 as i64)
             }
-            Opcode::Bfi2 => Val::I((a.i() & b.i()) | (!a.i() & x.i())),
+            Opcode::Bfi2 => {
+                // dst = ((src1 << lsb(src0)) & src0) | (src2 & !src0): the insert value is
+                // shifted up to the mask's lowest set bit (IVB PRM BFI2, as NIR's `bfi`,
+                // which Mesa maps straight to BFI2).
+                let mask = as_unsigned(a.i(), Type::UD) as u32;
+                let ins_v = as_unsigned(b.i(), Type::UD) as u32;
+                let shifted = if mask == 0 {
+                    0
+                } else {
+                    ins_v << mask.trailing_zeros()
+                };
+                Val::I(((shifted & mask) | (as_unsigned(x.i(), Type::UD) as u32 & !mask)) as i64)
+            }
             Opcode::Addc => {
                 let s = as_unsigned(a.i(), Type::UD) + as_unsigned(b.i(), Type::UD);
                 acc_out = Some(Acc::Int((s >> 32) as i64));
@@ -385,7 +405,19 @@ pub(crate) fn alu(t: &mut Thread, ins: &Instruction) -> Result<(), ExecError> {
         let Some((r, flag, acc_out)) = slot else {
             continue;
         };
-        t.write_dst(ins, c, r)?;
+        if matches!(ins.opcode, Opcode::Cmp | Opcode::Cmpn) && is_float(ins.dst.ty) {
+            // cmp writes all ones (or zero) of the destination's size, whatever its type
+            // (IVB PRM Vol4 Part3 CMP; Mesa reads the result as a ~0/0 boolean).
+            let mut raw = ins.clone();
+            raw.dst.ty = match ins.dst.ty.size() {
+                2 => Type::UW,
+                8 => Type::UQ,
+                _ => Type::UD,
+            };
+            t.write_dst(&raw, c, r)?;
+        } else {
+            t.write_dst(ins, c, r)?;
+        }
         if let Some(f) = flag {
             // A flag subregister holds 16 channels.
             let Some(bit) = 1u32.checked_shl(((group + c) + 16 * ins.flag.1 as usize) as u32)

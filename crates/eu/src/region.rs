@@ -186,6 +186,24 @@ impl Thread {
             Src::Reg {
                 file: RegFile::Arf,
                 nr,
+                ..
+            } if matches!(nr & 0xf0, 0x10 | 0x30) => {
+                // a0 and the flag registers are read through the region like a GRF.
+                let (off, ty, ..) = self.src_offset(s, c)?;
+                let bytes = self.small_arf(nr);
+                let rel = off.wrapping_sub(nr as usize * 32);
+                let size = ty.size() as usize;
+                let b = bytes
+                    .get(rel..rel.saturating_add(size))
+                    .ok_or(ExecError::Region {
+                        ip: self.ip,
+                        byte: off,
+                    })?;
+                read_elem(b, ty)
+            }
+            Src::Reg {
+                file: RegFile::Arf,
+                nr,
                 ty,
                 ..
             } => self.read_arf(nr, ty, c)?,
@@ -209,6 +227,27 @@ impl Thread {
             Src::Imm { .. } => (false, false),
         };
         Ok(modify(v, negate, abs))
+    }
+
+    /// The bytes of a small architecture register: a0 (8 words) or f0/f1 (two 16-bit
+    /// subregisters each; IVB PRM Vol4 Part3 "Architecture Registers").
+    fn small_arf(&self, nr: u8) -> Vec<u8> {
+        if nr & 0xf0 == 0x30 {
+            self.flags[(nr & 1) as usize].to_le_bytes().to_vec()
+        } else {
+            self.a0.iter().flat_map(|w| w.to_le_bytes()).collect()
+        }
+    }
+
+    fn set_small_arf(&mut self, nr: u8, bytes: &[u8]) {
+        if nr & 0xf0 == 0x30 {
+            let b: [u8; 4] = bytes[..4].try_into().expect("4 flag bytes");
+            self.flags[(nr & 1) as usize] = u32::from_le_bytes(b);
+        } else {
+            for (w, b) in self.a0.iter_mut().zip(bytes.chunks(2)) {
+                *w = u16::from_le_bytes([b[0], b[1]]);
+            }
+        }
     }
 
     fn read_arf(&self, nr: u8, ty: Type, c: usize) -> Result<Val, ExecError> {
@@ -245,19 +284,22 @@ impl Thread {
                     self.acc[(d.nr & 1) as usize][c.min(15)] = Acc::from_val(v, d.ty);
                     Ok(())
                 }
-                0x10 => {
-                    self.a0[c % 8] = v.i() as u16;
-                    Ok(())
-                }
-                0x30 => {
-                    let f = &mut self.flags[(d.nr & 1) as usize];
-                    let sh = if d.ty.size() == 2 { 16 * (c & 1) } else { 0 };
-                    let mask: u32 = if d.ty.size() == 2 {
-                        0xffff << sh
-                    } else {
-                        u32::MAX
+                0x10 | 0x30 => {
+                    // a0 and the flags are written through the destination region.
+                    let size = d.ty.size() as usize;
+                    let rel = match d.layout {
+                        DstLayout::HStride(h) => d.subnr as usize + c * h.max(1) as usize * size,
+                        DstLayout::WriteMask(_) => d.subnr as usize + c * size,
                     };
-                    *f = (*f & !mask) | (((v.i() as u32) << sh) & mask);
+                    let mut bytes = self.small_arf(d.nr);
+                    let Some(slot) = bytes.get_mut(rel..rel + size) else {
+                        return Err(ExecError::Region {
+                            ip: self.ip,
+                            byte: d.nr as usize * 32 + rel,
+                        });
+                    };
+                    slot.copy_from_slice(&convert(v, d.ty, ins.saturate)[..size]);
+                    self.set_small_arf(d.nr, &bytes);
                     Ok(())
                 }
                 _ => Err(ExecError::Unsupported {

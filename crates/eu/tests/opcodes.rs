@@ -40,7 +40,9 @@ fn bytes(r: &Run, reg: usize, off: usize, len: usize) -> &[u8] {
 
 /// `n` dwords starting at `reg` (continuing into the following registers).
 fn ud(r: &Run, reg: usize, n: usize) -> Vec<u32> {
-    (0..n).map(|i| u32::from_le_bytes(bytes(r, reg, i * 4, 4).try_into().unwrap())).collect()
+    (0..n)
+        .map(|i| u32::from_le_bytes(bytes(r, reg, i * 4, 4).try_into().unwrap()))
+        .collect()
 }
 
 fn d(r: &Run, reg: usize, n: usize) -> Vec<i32> {
@@ -52,7 +54,9 @@ fn f(r: &Run, reg: usize, n: usize) -> Vec<f32> {
 }
 
 fn uw(r: &Run, reg: usize, n: usize) -> Vec<u16> {
-    (0..n).map(|i| u16::from_le_bytes(bytes(r, reg, i * 2, 2).try_into().unwrap())).collect()
+    (0..n)
+        .map(|i| u16::from_le_bytes(bytes(r, reg, i * 2, 2).try_into().unwrap()))
+        .collect()
 }
 
 fn ub(r: &Run, reg: usize, n: usize) -> Vec<u8> {
@@ -69,8 +73,17 @@ fn every<T: Copy>(v: &[T], step: usize) -> Vec<T> {
 fn assert_f32_exact(got: &[f32], want: &[f32], what: &str) {
     assert_eq!(got.len(), want.len(), "{what}: length");
     for (i, (g, w)) in got.iter().zip(want).enumerate() {
-        let ok = if w.is_nan() { g.is_nan() } else { g.to_bits() == w.to_bits() };
-        assert!(ok, "{what}: channel {i}: got {g:?} ({:#010x}), want {w:?} ({:#010x})\n got  {got:?}\n want {want:?}", g.to_bits(), w.to_bits());
+        let ok = if w.is_nan() {
+            g.is_nan()
+        } else {
+            g.to_bits() == w.to_bits()
+        };
+        assert!(
+            ok,
+            "{what}: channel {i}: got {g:?} ({:#010x}), want {w:?} ({:#010x})\n got  {got:?}\n want {want:?}",
+            g.to_bits(),
+            w.to_bits()
+        );
     }
 }
 
@@ -79,7 +92,10 @@ fn assert_f32_value(got: &[f32], want: &[f32], what: &str) {
     assert_eq!(got.len(), want.len(), "{what}: length");
     for (i, (g, w)) in got.iter().zip(want).enumerate() {
         let ok = if w.is_nan() { g.is_nan() } else { g == w };
-        assert!(ok, "{what}: channel {i}: got {g:?}, want {w:?}\n got  {got:?}\n want {want:?}");
+        assert!(
+            ok,
+            "{what}: channel {i}: got {g:?}, want {w:?}\n got  {got:?}\n want {want:?}"
+        );
     }
 }
 
@@ -97,7 +113,10 @@ fn assert_f32_close(got: &[f32], want: &[f64], rel: f64, abs: f64, what: &str) {
             let err = (g64 - w).abs();
             err <= abs || err <= rel * w.abs()
         };
-        assert!(ok, "{what}: channel {i}: got {g:?}, want {w:?} (rel {rel:e}, abs {abs:e})\n got  {got:?}");
+        assert!(
+            ok,
+            "{what}: channel {i}: got {g:?}, want {w:?} (rel {rel:e}, abs {abs:e})\n got  {got:?}"
+        );
     }
 }
 
@@ -112,7 +131,11 @@ fn assert_f32_close(got: &[f32], want: &[f64], rel: f64, abs: f64, what: &str) {
 fn mov_f_to_d_rounds_toward_zero() {
     // PRM "Type Conversion" / vISA 2_datatypes.md "Float to Integer": the fractional part
     // is discarded (round toward zero). -0.5 and -0 both give 0.
-    let r = run("mov(8) g10<1>D g2<8,8,1>F { align1 1Q };", 8, &["g2:f=1.5,-1.5,2.99,-2.99,0.5,-0.5,100,-0"]);
+    let r = run(
+        "mov(8) g10<1>D g2<8,8,1>F { align1 1Q };",
+        8,
+        &["g2:f=1.5,-1.5,2.99,-2.99,0.5,-0.5,100,-0"],
+    );
     assert_eq!(show(&r, "g10:d", 8), "g10:d = 1 -1 2 -2 0 0 100 0");
 }
 
@@ -126,7 +149,19 @@ fn mov_f_to_d_saturates_and_nan_gives_zero() {
         8,
         &["g2:f=3e9,-3e9,inf,-inf,nan,2147483520,2147483648,-2147483648"],
     );
-    assert_eq!(d(&r, 10, 8), vec![i32::MAX, i32::MIN, i32::MAX, i32::MIN, 0, 2147483520, i32::MAX, i32::MIN]);
+    assert_eq!(
+        d(&r, 10, 8),
+        vec![
+            i32::MAX,
+            i32::MIN,
+            i32::MAX,
+            i32::MIN,
+            0,
+            2147483520,
+            i32::MAX,
+            i32::MIN
+        ]
+    );
 }
 
 #[test]
@@ -138,7 +173,10 @@ fn mov_f_to_ud_saturates() {
         8,
         &["g2:f=3.7,4294967040,5e9,inf,nan,0.999,65536.5,-0"],
     );
-    assert_eq!(ud(&r, 10, 8), vec![3, 4294967040, u32::MAX, u32::MAX, 0, 0, 65536, 0]);
+    assert_eq!(
+        ud(&r, 10, 8),
+        vec![3, 4294967040, u32::MAX, u32::MAX, 0, 0, 65536, 0]
+    );
 }
 
 #[test]
@@ -151,7 +189,10 @@ fn mov_f_to_w_saturates_to_word_range() {
         8,
         &["g2:f=40000,-40000,1234.9,-1234.9,32767,-32768,nan,0.5"],
     );
-    let w: Vec<i16> = every(&uw(&r, 10, 16), 2).into_iter().map(|v| v as i16).collect();
+    let w: Vec<i16> = every(&uw(&r, 10, 16), 2)
+        .into_iter()
+        .map(|v| v as i16)
+        .collect();
     assert_eq!(w, vec![32767, -32768, 1234, -1234, 32767, -32768, 0, 0]);
 }
 
@@ -164,7 +205,10 @@ fn mov_f_to_ub_saturates_to_byte_range() {
         8,
         &["g2:f=300,255.9,128.5,0.2,inf,nan,1,254.999"],
     );
-    assert_eq!(every(&ub(&r, 10, 32), 4), vec![255, 255, 128, 0, 255, 0, 1, 254]);
+    assert_eq!(
+        every(&ub(&r, 10, 32), 4),
+        vec![255, 255, 128, 0, 255, 0, 1, 254]
+    );
 }
 
 #[test]
@@ -174,9 +218,19 @@ fn mov_d_to_ub_and_w_truncates() {
     // -129 = 0xffffff7f -> UB 0x7f; -32769 = 0xffff7fff -> UB 0xff, W 0x7fff.
     let asm = "mov(8) g10<4>UB g2<8,8,1>D { align1 1Q };
 mov(8) g11<2>W g2<8,8,1>D { align1 1Q };";
-    let r = run(asm, 8, &["g2:d=305419896,-1,256,65535,32768,-129,-32769,200"]);
-    assert_eq!(every(&ub(&r, 10, 32), 4), vec![120, 255, 0, 255, 0, 127, 255, 200]);
-    let w: Vec<i16> = every(&uw(&r, 11, 16), 2).into_iter().map(|v| v as i16).collect();
+    let r = run(
+        asm,
+        8,
+        &["g2:d=305419896,-1,256,65535,32768,-129,-32769,200"],
+    );
+    assert_eq!(
+        every(&ub(&r, 10, 32), 4),
+        vec![120, 255, 0, 255, 0, 127, 255, 200]
+    );
+    let w: Vec<i16> = every(&uw(&r, 11, 16), 2)
+        .into_iter()
+        .map(|v| v as i16)
+        .collect();
     assert_eq!(w, vec![22136, -1, 256, -1, -32768, -129, 32767, 200]);
 }
 
@@ -188,8 +242,14 @@ fn mov_sat_clamps_integers_to_destination_range() {
 mov.sat(8) g11<2>W g2<8,8,1>D { align1 1Q };
 mov.sat(8) g12<1>UD g2<8,8,1>D { align1 1Q };";
     let r = run(asm, 8, &["g2:d=-5,300,100,40000,-40000,255,0,-1"]);
-    assert_eq!(every(&ub(&r, 10, 32), 4), vec![0, 255, 100, 255, 0, 255, 0, 0]);
-    let w: Vec<i16> = every(&uw(&r, 11, 16), 2).into_iter().map(|v| v as i16).collect();
+    assert_eq!(
+        every(&ub(&r, 10, 32), 4),
+        vec![0, 255, 100, 255, 0, 255, 0, 0]
+    );
+    let w: Vec<i16> = every(&uw(&r, 11, 16), 2)
+        .into_iter()
+        .map(|v| v as i16)
+        .collect();
     assert_eq!(w, vec![-5, 300, 100, 32767, -32768, 255, 0, -1]);
     assert_eq!(ud(&r, 12, 8), vec![0, 300, 100, 40000, 0, 255, 0, 0]);
 }
@@ -204,12 +264,28 @@ mov(8) g11<1>D g2<8,8,1>UB { align1 1Q };
 mov(8) g12<1>D g3<8,8,1>W { align1 1Q };
 mov(8) g13<1>D g3<8,8,1>UW { align1 1Q };
 mov(8) g14<1>UD g3<8,8,1>W { align1 1Q };";
-    let r = run(asm, 8, &["g2:b=-1,-128,127,5,0,1,-2,100", "g3:w=-2,32767,-32768,1,0,-1,1000,-1000"]);
+    let r = run(
+        asm,
+        8,
+        &[
+            "g2:b=-1,-128,127,5,0,1,-2,100",
+            "g3:w=-2,32767,-32768,1,0,-1,1000,-1000",
+        ],
+    );
     assert_eq!(show(&r, "g10:d", 8), "g10:d = -1 -128 127 5 0 1 -2 100");
     assert_eq!(show(&r, "g11:d", 8), "g11:d = 255 128 127 5 0 1 254 100");
-    assert_eq!(show(&r, "g12:d", 8), "g12:d = -2 32767 -32768 1 0 -1 1000 -1000");
-    assert_eq!(show(&r, "g13:d", 8), "g13:d = 65534 32767 32768 1 0 65535 1000 64536");
-    assert_eq!(show(&r, "g14:ud", 8), "g14:ud = 4294967294 32767 4294934528 1 0 4294967295 1000 4294966296");
+    assert_eq!(
+        show(&r, "g12:d", 8),
+        "g12:d = -2 32767 -32768 1 0 -1 1000 -1000"
+    );
+    assert_eq!(
+        show(&r, "g13:d", 8),
+        "g13:d = 65534 32767 32768 1 0 65535 1000 64536"
+    );
+    assert_eq!(
+        show(&r, "g14:ud", 8),
+        "g14:ud = 4294967294 32767 4294934528 1 0 4294967295 1000 4294966296"
+    );
 }
 
 #[test]
@@ -231,10 +307,32 @@ mov(8) g11<1>F g3<8,8,1>UD { align1 1Q };";
     );
     assert_f32_exact(
         &f(&r, 10, 8),
-        &[16777216.0, 16777220.0, -7.0, 0.0, 2147483648.0, -2147483648.0, 33554436.0, 1.0],
+        &[
+            16777216.0,
+            16777220.0,
+            -7.0,
+            0.0,
+            2147483648.0,
+            -2147483648.0,
+            33554436.0,
+            1.0,
+        ],
         "D->F",
     );
-    assert_f32_exact(&f(&r, 11, 8), &[4294967296.0, 16777216.0, 0.0, 3000000000.0, 1.0, 2.0, 3.0, 4.0], "UD->F");
+    assert_f32_exact(
+        &f(&r, 11, 8),
+        &[
+            4294967296.0,
+            16777216.0,
+            0.0,
+            3000000000.0,
+            1.0,
+            2.0,
+            3.0,
+            4.0,
+        ],
+        "UD->F",
+    );
 }
 
 #[test]
@@ -250,7 +348,10 @@ mov(8) g13<1>F -(abs)g2<8,8,1>F { align1 1Q };";
     assert_eq!(show(&r, "g10:f", 8), "g10:f = -0 0 inf -inf NaN 1 -1 0.1");
     assert_eq!(show(&r, "g11:f", 8), "g11:f = 0 -0 -inf inf NaN -1 1 -0.1");
     assert_eq!(show(&r, "g12:f", 8), "g12:f = 0 0 inf inf NaN 1 1 0.1");
-    assert_eq!(show(&r, "g13:f", 8), "g13:f = -0 -0 -inf -inf NaN -1 -1 -0.1");
+    assert_eq!(
+        show(&r, "g13:f", 8),
+        "g13:f = -0 -0 -inf -inf NaN -1 -1 -0.1"
+    );
 }
 
 #[test]
@@ -262,7 +363,10 @@ mov(8) g11<1>F g3.2<0,1,0>F { align1 1Q };
 mov(8) g12<1>D -1D { align1 1Q };";
     let r = run(asm, 8, &["g3:f=0,0,7.5,0"]);
     assert_eq!(show(&r, "g10:f", 8), "g10:f = 1 1 1 1 1 1 1 1");
-    assert_eq!(show(&r, "g11:f", 8), "g11:f = 7.5 7.5 7.5 7.5 7.5 7.5 7.5 7.5");
+    assert_eq!(
+        show(&r, "g11:f", 8),
+        "g11:f = 7.5 7.5 7.5 7.5 7.5 7.5 7.5 7.5"
+    );
     assert_eq!(show(&r, "g12:d", 8), "g12:d = -1 -1 -1 -1 -1 -1 -1 -1");
 }
 
@@ -273,7 +377,9 @@ fn mov_strided_word_region() {
     let r = run(
         "mov(8) g10<1>UD g2<16,8,2>UW { align1 1Q };",
         8,
-        &["g2:ud=0x00010000,0x00010001,0x00010002,0x00010003,0x00010004,0x00010005,0x00010006,0x00010007"],
+        &[
+            "g2:ud=0x00010000,0x00010001,0x00010002,0x00010003,0x00010004,0x00010005,0x00010006,0x00010007",
+        ],
     );
     assert_eq!(ud(&r, 10, 8), vec![0, 1, 2, 3, 4, 5, 6, 7]);
 }
@@ -293,11 +399,23 @@ fn add_float_rounding_and_specials() {
     let r = run(
         "add(8) g10<1>F g2<8,8,1>F g3<8,8,1>F { align1 1Q };",
         8,
-        &["g2:f=1.5,1,1,inf,inf,-0,0,3e38", "g3:f=2.25,0x33800000,0x34400000,-inf,1,-0,-0,3e38"],
+        &[
+            "g2:f=1.5,1,1,inf,inf,-0,0,3e38",
+            "g3:f=2.25,0x33800000,0x34400000,-inf,1,-0,-0,3e38",
+        ],
     );
     assert_f32_exact(
         &f(&r, 10, 8),
-        &[3.75, 1.0, f32::from_bits(0x3f80_0002), f32::NAN, f32::INFINITY, -0.0, 0.0, f32::INFINITY],
+        &[
+            3.75,
+            1.0,
+            f32::from_bits(0x3f80_0002),
+            f32::NAN,
+            f32::INFINITY,
+            -0.0,
+            0.0,
+            f32::INFINITY,
+        ],
         "add F",
     );
 }
@@ -318,8 +436,14 @@ add(8) g12<1>UD g4<8,8,1>UD 0x00000001UD { align1 1Q };";
             "g4:ud=4294967295,0,5,2147483647,10,20,30,40",
         ],
     );
-    assert_eq!(d(&r, 10, 8), vec![i32::MIN, -2, 0, i32::MAX, 0, -200, 0, i32::MIN]);
-    assert_eq!(d(&r, 11, 8), vec![2147483646, -6, -1, i32::MAX, 99, -101, 6, 0]);
+    assert_eq!(
+        d(&r, 10, 8),
+        vec![i32::MIN, -2, 0, i32::MAX, 0, -200, 0, i32::MIN]
+    );
+    assert_eq!(
+        d(&r, 11, 8),
+        vec![2147483646, -6, -1, i32::MAX, 99, -101, 6, 0]
+    );
     assert_eq!(ud(&r, 12, 8), vec![0, 1, 6, 2147483648, 11, 21, 31, 41]);
 }
 
@@ -331,10 +455,19 @@ add(8) g11<1>F -g4<8,8,1>F g5<8,8,1>F { align1 1Q };";
     let r = run(
         asm,
         8,
-        &["g2:d=10,0,-5,7,100,1,2,3", "g3:d=3,5,-5,7,-100,2,2,-3", "g4:f=1,2,3,4,0.5,-1,0,10", "g5:f=1,1,1,1,1,1,1,1"],
+        &[
+            "g2:d=10,0,-5,7,100,1,2,3",
+            "g3:d=3,5,-5,7,-100,2,2,-3",
+            "g4:f=1,2,3,4,0.5,-1,0,10",
+            "g5:f=1,1,1,1,1,1,1,1",
+        ],
     );
     assert_eq!(d(&r, 10, 8), vec![7, -5, 0, 0, 200, -1, 0, 6]);
-    assert_f32_value(&f(&r, 11, 8), &[0.0, -1.0, -2.0, -3.0, 0.5, 2.0, 1.0, -9.0], "-a+b");
+    assert_f32_value(
+        &f(&r, 11, 8),
+        &[0.0, -1.0, -2.0, -3.0, 0.5, 2.0, 1.0, -9.0],
+        "-a+b",
+    );
 }
 
 #[test]
@@ -344,11 +477,23 @@ fn mul_float() {
     let r = run(
         "mul(8) g10<1>F g2<8,8,1>F g3<8,8,1>F { align1 1Q };",
         8,
-        &["g2:f=1.5,-0,0,1e20,3,-2,inf,0.5", "g3:f=-2,5,inf,1e20,0.5,-0.25,-1,0.5"],
+        &[
+            "g2:f=1.5,-0,0,1e20,3,-2,inf,0.5",
+            "g3:f=-2,5,inf,1e20,0.5,-0.25,-1,0.5",
+        ],
     );
     assert_f32_exact(
         &f(&r, 10, 8),
-        &[-3.0, -0.0, f32::NAN, f32::INFINITY, 1.5, 0.5, f32::NEG_INFINITY, 0.25],
+        &[
+            -3.0,
+            -0.0,
+            f32::NAN,
+            f32::INFINITY,
+            1.5,
+            0.5,
+            f32::NEG_INFINITY,
+            0.25,
+        ],
         "mul F",
     );
 }
@@ -363,15 +508,19 @@ fn mul_dword_by_word_immediate() {
         8,
         &["g2:d=0,1,-1,100,-100,715827882,-715827883,12345"],
     );
-    assert_eq!(d(&r, 10, 8), vec![0, 3, -3, 300, -300, 2147483646, 2147483647, 37035]);
+    assert_eq!(
+        d(&r, 10, 8),
+        vec![0, 3, -3, 300, -300, 2147483646, 2147483647, 37035]
+    );
 }
 
 #[test]
 fn mul_mach_give_full_64_bit_signed_product() {
     // Gen7 integer multiply through the accumulator (Mesa's Gen7 imul / imul_high
-    // sequence, brw_fs_visitor.cpp: mul acc0, a, b; mach dst, a, b (AccWrEnable); the
-    // accumulator then holds the low 32 bits of the full product and mach's dst the high
-    // 32 bits (PRM "mach": the high DWord of the 64-bit result).
+    // sequence, brw_fs_visitor.cpp: `mul acc0, a, b; mach dst, a, b` with AccWrEnable,
+    // then `mov result, acc0`): the accumulator then holds the low 32 bits of the full
+    // product and mach's dst the high 32 bits (PRM "mach": the high DWord of the 64-bit
+    // result).
     // Products (worked in Python with exact integers):
     //   65536*65536 = 2^32                 -> hi 1,          lo 0
     //   -1*1                               -> hi -1,         lo -1
@@ -392,8 +541,16 @@ mov(8) g11<1>D acc0<8,8,1>D { align1 1Q };";
             "g3:d=65536,1,2147483647,-2147483648,987654321,987654321,65537,5",
         ],
     );
-    assert_eq!(d(&r, 10, 8), vec![1, -1, 1073741823, 1073741824, 28389652, -28389653, 1, -1], "mach (high)");
-    assert_eq!(d(&r, 11, 8), vec![0, -1, 1, 0, -67153019, 67153019, 131073, -15], "acc (low)");
+    assert_eq!(
+        d(&r, 10, 8),
+        vec![1, -1, 1073741823, 1073741824, 28389652, -28389653, 1, -1],
+        "mach (high)"
+    );
+    assert_eq!(
+        d(&r, 11, 8),
+        vec![0, -1, 1, 0, -67153019, 67153019, 131073, -15],
+        "acc (low)"
+    );
 }
 
 #[test]
@@ -403,9 +560,19 @@ fn mul_mach_unsigned_magic_division_by_three() {
     let asm = "mul(8) acc0<1>UD g2<8,8,1>UD 0xaaaaaaabUD { align1 1Q };
 mach(8) g10<1>UD g2<8,8,1>UD 0xaaaaaaabUD { align1 1Q AccWrEnable };
 shr(8) g11<1>UD g10<8,8,1>UD 0x00000001UD { align1 1Q };";
-    let r = run(asm, 8, &["g2:ud=0,1,2,3,100,4294967295,1000000007,3000000000"]);
-    assert_eq!(ud(&r, 10, 8), vec![0, 0, 1, 2, 66, 2863311530, 666666671, 2000000000]);
-    assert_eq!(ud(&r, 11, 8), vec![0, 0, 0, 1, 33, 1431655765, 333333335, 1000000000]);
+    let r = run(
+        asm,
+        8,
+        &["g2:ud=0,1,2,3,100,4294967295,1000000007,3000000000"],
+    );
+    assert_eq!(
+        ud(&r, 10, 8),
+        vec![0, 0, 1, 2, 66, 2863311530, 666666671, 2000000000]
+    );
+    assert_eq!(
+        ud(&r, 11, 8),
+        vec![0, 0, 0, 1, 33, 1431655765, 333333335, 1000000000]
+    );
 }
 
 #[test]
@@ -418,9 +585,17 @@ mac(8) g10<1>F g2<8,8,1>F g3<8,8,1>F { align1 1Q };";
     let r = run(
         asm,
         8,
-        &["g2:f=1,2,3,4,5,6,7,8", "g3:f=2,2,2,2,-1,-1,0.5,0.5", "g4:f=0.5,1,-3,0,10,0,0.25,-4"],
+        &[
+            "g2:f=1,2,3,4,5,6,7,8",
+            "g3:f=2,2,2,2,-1,-1,0.5,0.5",
+            "g4:f=0.5,1,-3,0,10,0,0.25,-4",
+        ],
     );
-    assert_f32_value(&f(&r, 10, 8), &[2.5, 5.0, 3.0, 8.0, 5.0, -6.0, 3.75, 0.0], "mac");
+    assert_f32_value(
+        &f(&r, 10, 8),
+        &[2.5, 5.0, 3.0, 8.0, 5.0, -6.0, 3.75, 0.0],
+        "mac",
+    );
 }
 
 #[test]
@@ -444,51 +619,104 @@ avg(8) g11<1>UD g4<8,8,1>UD g5<8,8,1>UD { align1 1Q };";
         ],
     );
     assert_eq!(d(&r, 10, 8), vec![2, -1, i32::MAX, i32::MIN, -1, 6, -5, 4]);
-    assert_eq!(ud(&r, 11, 8), vec![u32::MAX, 2147483648, 2, 0, 11, 11, 3000000001, 1]);
+    assert_eq!(
+        ud(&r, 11, 8),
+        vec![u32::MAX, 2147483648, 2, 0, 11, 11, 3000000001, 1]
+    );
 }
 
 #[test]
 fn frc_is_x_minus_floor() {
     // PRM "frc": dst = src0 - floor(src0), in [0,1). frc(-1.25) = -1.25 - (-2) = 0.75;
     // frc(-3) = -3 - (-3) = +0.
-    let r = run("frc(8) g10<1>F g2<8,8,1>F { align1 1Q };", 8, &["g2:f=1.75,-1.25,0.5,-0.5,3,-3,100.125,-0.75"]);
-    assert_f32_value(&f(&r, 10, 8), &[0.75, 0.75, 0.5, 0.5, 0.0, 0.0, 0.125, 0.25], "frc");
+    let r = run(
+        "frc(8) g10<1>F g2<8,8,1>F { align1 1Q };",
+        8,
+        &["g2:f=1.75,-1.25,0.5,-0.5,3,-3,100.125,-0.75"],
+    );
+    assert_f32_value(
+        &f(&r, 10, 8),
+        &[0.75, 0.75, 0.5, 0.5, 0.0, 0.0, 0.125, 0.25],
+        "frc",
+    );
 }
 
 #[test]
 fn rndd_rounds_down() {
     // PRM "rndd": round toward -inf.
-    let r = run("rndd(8) g10<1>F g2<8,8,1>F { align1 1Q };", 8, &["g2:f=1.5,-1.5,2.7,-2.7,3,-0.2,0.99,-0.001"]);
-    assert_f32_value(&f(&r, 10, 8), &[1.0, -2.0, 2.0, -3.0, 3.0, -1.0, 0.0, -1.0], "rndd");
+    let r = run(
+        "rndd(8) g10<1>F g2<8,8,1>F { align1 1Q };",
+        8,
+        &["g2:f=1.5,-1.5,2.7,-2.7,3,-0.2,0.99,-0.001"],
+    );
+    assert_f32_value(
+        &f(&r, 10, 8),
+        &[1.0, -2.0, 2.0, -3.0, 3.0, -1.0, 0.0, -1.0],
+        "rndd",
+    );
 }
 
 #[test]
 fn rndu_rounds_up() {
     // PRM "rndu": round toward +inf (no inputs here whose result is a signed zero).
-    let r = run("rndu(8) g10<1>F g2<8,8,1>F { align1 1Q };", 8, &["g2:f=1.5,-1.5,2.1,-2.7,3,0.2,-3,7.0001"]);
-    assert_f32_value(&f(&r, 10, 8), &[2.0, -1.0, 3.0, -2.0, 3.0, 1.0, -3.0, 8.0], "rndu");
+    let r = run(
+        "rndu(8) g10<1>F g2<8,8,1>F { align1 1Q };",
+        8,
+        &["g2:f=1.5,-1.5,2.1,-2.7,3,0.2,-3,7.0001"],
+    );
+    assert_f32_value(
+        &f(&r, 10, 8),
+        &[2.0, -1.0, 3.0, -2.0, 3.0, 1.0, -3.0, 8.0],
+        "rndu",
+    );
 }
 
 #[test]
 fn rnde_rounds_half_to_even() {
     // PRM "rnde": round to nearest, ties to even: 0.5->0, 1.5->2, 2.5->2, 3.5->4,
     // -1.5->-2, -2.5->-2; non-ties to nearest: 2.4->2, 2.6->3.
-    let r = run("rnde(8) g10<1>F g2<8,8,1>F { align1 1Q };", 8, &["g2:f=0.5,1.5,2.5,3.5,-1.5,-2.5,2.4,2.6"]);
-    assert_f32_value(&f(&r, 10, 8), &[0.0, 2.0, 2.0, 4.0, -2.0, -2.0, 2.0, 3.0], "rnde");
+    let r = run(
+        "rnde(8) g10<1>F g2<8,8,1>F { align1 1Q };",
+        8,
+        &["g2:f=0.5,1.5,2.5,3.5,-1.5,-2.5,2.4,2.6"],
+    );
+    assert_f32_value(
+        &f(&r, 10, 8),
+        &[0.0, 2.0, 2.0, 4.0, -2.0, -2.0, 2.0, 3.0],
+        "rnde",
+    );
 }
 
 #[test]
 fn rnde_large_odd_half() {
     // 8388607.5 = 2^23 - 0.5 is a tie between 8388607 (odd) and 8388608 (even).
-    let r = run("rnde(8) g10<1>F g2<8,8,1>F { align1 1Q };", 8, &["g2:f=8388607.5,8388606.5,-8388607.5,16777216,0,1,2,3"]);
-    assert_f32_value(&f(&r, 10, 8), &[8388608.0, 8388606.0, -8388608.0, 16777216.0, 0.0, 1.0, 2.0, 3.0], "rnde big");
+    let r = run(
+        "rnde(8) g10<1>F g2<8,8,1>F { align1 1Q };",
+        8,
+        &["g2:f=8388607.5,8388606.5,-8388607.5,16777216,0,1,2,3"],
+    );
+    assert_f32_value(
+        &f(&r, 10, 8),
+        &[
+            8388608.0, 8388606.0, -8388608.0, 16777216.0, 0.0, 1.0, 2.0, 3.0,
+        ],
+        "rnde big",
+    );
 }
 
 #[test]
 fn rndz_truncates() {
     // PRM "rndz": round toward zero. 1e10 is an integer already.
-    let r = run("rndz(8) g10<1>F g2<8,8,1>F { align1 1Q };", 8, &["g2:f=1.7,-1.7,2.5,-2.5,3,-3,0.9,1e10"]);
-    assert_f32_value(&f(&r, 10, 8), &[1.0, -1.0, 2.0, -2.0, 3.0, -3.0, 0.0, 1e10], "rndz");
+    let r = run(
+        "rndz(8) g10<1>F g2<8,8,1>F { align1 1Q };",
+        8,
+        &["g2:f=1.7,-1.7,2.5,-2.5,3,-3,0.9,1e10"],
+    );
+    assert_f32_value(
+        &f(&r, 10, 8),
+        &[1.0, -1.0, 2.0, -2.0, 3.0, -3.0, 0.0, 1e10],
+        "rndz",
+    );
 }
 
 // ---------------------------------------------------------------------------------------
@@ -498,13 +726,24 @@ fn rndz_truncates() {
 #[test]
 fn sel_l_and_ge_are_min_and_max() {
     // PRM "sel" with a conditional modifier: .l selects the smaller source (min), .ge
-    // the larger (max); the flag is not written (Mesa prints no .f for sel).
+    // the larger (max).
     let asm = "sel.l(8) g10<1>F g2<8,8,1>F g3<8,8,1>F { align1 1Q };
 sel.ge(8) g11<1>F g2<8,8,1>F g3<8,8,1>F { align1 1Q };";
-    let r = run(asm, 8, &["g2:f=1,5,-3,-inf,2,7,0.5,-1", "g3:f=2,4,-4,0,2,inf,0.25,-1"]);
-    assert_f32_value(&f(&r, 10, 8), &[1.0, 4.0, -4.0, f32::NEG_INFINITY, 2.0, 7.0, 0.25, -1.0], "min");
-    assert_f32_value(&f(&r, 11, 8), &[2.0, 5.0, -3.0, 0.0, 2.0, f32::INFINITY, 0.5, -1.0], "max");
-    assert_eq!(r.thread.flag(0, 0), 0, "sel.l/sel.ge write no flag");
+    let r = run(
+        asm,
+        8,
+        &["g2:f=1,5,-3,-inf,2,7,0.5,-1", "g3:f=2,4,-4,0,2,inf,0.25,-1"],
+    );
+    assert_f32_value(
+        &f(&r, 10, 8),
+        &[1.0, 4.0, -4.0, f32::NEG_INFINITY, 2.0, 7.0, 0.25, -1.0],
+        "min",
+    );
+    assert_f32_value(
+        &f(&r, 11, 8),
+        &[2.0, 5.0, -3.0, 0.0, 2.0, f32::INFINITY, 0.5, -1.0],
+        "max",
+    );
 }
 
 #[test]
@@ -514,8 +753,24 @@ fn sel_min_max_with_one_nan_returns_the_other() {
     // NaN"), whichever source holds the NaN. Both NaN: NaN.
     let asm = "sel.l(8) g10<1>F g2<8,8,1>F g3<8,8,1>F { align1 1Q };
 sel.ge(8) g11<1>F g2<8,8,1>F g3<8,8,1>F { align1 1Q };";
-    let r = run(asm, 8, &["g2:f=nan,1,nan,-5,nan,inf,nan,nan", "g3:f=1,nan,-2,nan,inf,nan,-inf,nan"]);
-    let want = [1.0, 1.0, -2.0, -5.0, f32::INFINITY, f32::INFINITY, f32::NEG_INFINITY, f32::NAN];
+    let r = run(
+        asm,
+        8,
+        &[
+            "g2:f=nan,1,nan,-5,nan,inf,nan,nan",
+            "g3:f=1,nan,-2,nan,inf,nan,-inf,nan",
+        ],
+    );
+    let want = [
+        1.0,
+        1.0,
+        -2.0,
+        -5.0,
+        f32::INFINITY,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        f32::NAN,
+    ];
     assert_f32_value(&f(&r, 10, 8), &want, "min with NaN");
     assert_f32_value(&f(&r, 11, 8), &want, "max with NaN");
 }
@@ -527,10 +782,20 @@ fn sel_integer_compares_by_type() {
     let asm = "sel.l(8) g10<1>D g2<8,8,1>D g3<8,8,1>D { align1 1Q };
 sel.ge(8) g11<1>D g2<8,8,1>D g3<8,8,1>D { align1 1Q };
 sel.l(8) g12<1>UD g2<8,8,1>UD g3<8,8,1>UD { align1 1Q };";
-    let r = run(asm, 8, &["g2:d=-1,5,-2147483648,0,3,-7,100,-100", "g3:d=1,-5,2147483647,0,4,-8,-100,100"]);
+    let r = run(
+        asm,
+        8,
+        &[
+            "g2:d=-1,5,-2147483648,0,3,-7,100,-100",
+            "g3:d=1,-5,2147483647,0,4,-8,-100,100",
+        ],
+    );
     assert_eq!(d(&r, 10, 8), vec![-1, -5, i32::MIN, 0, 3, -8, -100, -100]);
     assert_eq!(d(&r, 11, 8), vec![1, 5, i32::MAX, 0, 4, -7, 100, 100]);
-    assert_eq!(ud(&r, 12, 8), vec![1, 5, 2147483647, 0, 3, 4294967288, 100, 100]);
+    assert_eq!(
+        ud(&r, 12, 8),
+        vec![1, 5, 2147483647, 0, 3, 4294967288, 100, 100]
+    );
 }
 
 #[test]
@@ -578,10 +843,28 @@ xor(8) g13<1>UD g2<8,8,1>UD g3<8,8,1>UD { align1 1Q };";
             "g3:ud=0x00ff00ff,0x0000ffff,0xffffffff,0xf0f0f0f0,1,0x55555555,3,0xffff0000",
         ],
     );
-    assert_eq!(ud(&r, 10, 8), vec![0xf0f0f0f0, 0, 0xffffffff, 0xedcba987, 0x7ffffffe, 0x55555555, 0xfffffffe, 0x21524110]);
-    assert_eq!(ud(&r, 11, 8), vec![0x000f000f, 0x0000ffff, 0, 0x10305070, 1, 0, 1, 0xdead0000]);
-    assert_eq!(ud(&r, 12, 8), vec![0x0fff0fff, 0xffffffff, 0xffffffff, 0xf2f4f6f8, 0x80000001, 0xffffffff, 3, 0xffffbeef]);
-    assert_eq!(ud(&r, 13, 8), vec![0x0ff00ff0, 0xffff0000, 0xffffffff, 0xe2c4a688, 0x80000000, 0xffffffff, 2, 0x2152beef]);
+    assert_eq!(
+        ud(&r, 10, 8),
+        vec![
+            0xf0f0f0f0, 0, 0xffffffff, 0xedcba987, 0x7ffffffe, 0x55555555, 0xfffffffe, 0x21524110
+        ]
+    );
+    assert_eq!(
+        ud(&r, 11, 8),
+        vec![0x000f000f, 0x0000ffff, 0, 0x10305070, 1, 0, 1, 0xdead0000]
+    );
+    assert_eq!(
+        ud(&r, 12, 8),
+        vec![
+            0x0fff0fff, 0xffffffff, 0xffffffff, 0xf2f4f6f8, 0x80000001, 0xffffffff, 3, 0xffffbeef
+        ]
+    );
+    assert_eq!(
+        ud(&r, 13, 8),
+        vec![
+            0x0ff00ff0, 0xffff0000, 0xffffffff, 0xe2c4a688, 0x80000000, 0xffffffff, 2, 0x2152beef
+        ]
+    );
 }
 
 #[test]
@@ -608,8 +891,16 @@ shl(8) g13<1>D g8<8,8,1>D 0x00000021UD { align1 1Q };";
             "g8:d=1,-1,3,-3,0x40000000,0,100,-100",
         ],
     );
-    assert_eq!(ud(&r, 10, 8), vec![0x80000000, 1, 2, 0xfffffff0, 1, 0x80000000, 2, 5]);
-    assert_eq!(ud(&r, 11, 8), vec![1, 0x80000000, 0x0f000000, 0x7fffffff, 7, 0x40000000, 0x1234, 0]);
+    assert_eq!(
+        ud(&r, 10, 8),
+        vec![0x80000000, 1, 2, 0xfffffff0, 1, 0x80000000, 2, 5]
+    );
+    assert_eq!(
+        ud(&r, 11, 8),
+        vec![
+            1, 0x80000000, 0x0f000000, 0x7fffffff, 7, 0x40000000, 0x1234, 0
+        ]
+    );
     assert_eq!(d(&r, 12, 8), vec![-4, -1, -1, i32::MIN, 1, -4, 3, -1]);
     assert_eq!(d(&r, 13, 8), vec![2, -2, 6, -6, i32::MIN, 0, 200, -200]);
 }
@@ -628,34 +919,61 @@ fn cmp_float_every_condition_with_nan_and_signed_zero() {
     //   g:   ch2            = 0x04     ge: ch1,2,4,5   = 0x36
     //   l:   ch0            = 0x01     le: ch0,1,4,5   = 0x33
     let sets = ["g2:f=1,2,3,nan,-0,inf,1,nan", "g3:f=2,2,1,1,0,inf,nan,nan"];
-    for (cm, want) in [("z", 0x32u16), ("nz", 0xcd), ("g", 0x04), ("ge", 0x36), ("l", 0x01), ("le", 0x33)] {
+    for (cm, want) in [
+        ("z", 0x32u16),
+        ("nz", 0xcd),
+        ("g", 0x04),
+        ("ge", 0x36),
+        ("l", 0x01),
+        ("le", 0x33),
+    ] {
         let asm = format!("cmp.{cm}.f0.0(8) null<1>F g2<8,8,1>F g3<8,8,1>F {{ align1 1Q }};");
         let r = run(&asm, 8, &sets);
-        assert_eq!(r.thread.flag(0, 0), want, "cmp.{cm}: got {:#06x}, want {want:#06x}", r.thread.flag(0, 0));
+        assert_eq!(
+            r.thread.flag(0, 0),
+            want,
+            "cmp.{cm}: got {:#06x}, want {want:#06x}",
+            r.thread.flag(0, 0)
+        );
     }
 }
 
 #[test]
-fn cmp_writes_all_ones_or_zero_to_its_destination() {
-    // vISA CMP.md (and Mesa's use of cmp results as ~0/0 booleans): a true channel gets
-    // all ones (-1 as D), a false one 0; the flag is written too.
-    // Float: g2 < g3 on channels 0,2,5 -> 0x25. Int: g4 >= g5 on channels 0,1,3,6,7 -> 0xcb.
-    let asm = "cmp.l.f0.0(8) g10<1>F g2<8,8,1>F g3<8,8,1>F { align1 1Q };
-cmp.ge.f0.1(8) g11<1>D g4<8,8,1>D g5<8,8,1>D { align1 1Q };";
+fn cmp_writes_all_ones_or_zero_to_an_integer_destination() {
+    // vISA CMP.md (and Mesa's use of cmp results as ~0/0 booleans on Gen6+): a true
+    // channel gets all ones (-1 as D), a false one 0; the flag is written too.
+    // g4 >= g5 on channels 0,1,3,6,7 -> 0xcb.
     let r = run(
-        asm,
+        "cmp.ge.f0.1(8) g11<1>D g4<8,8,1>D g5<8,8,1>D { align1 1Q };",
         8,
         &[
-            "g2:f=1,2,3,4,5,-6,7,nan",
-            "g3:f=2,2,4,4,4,6,6,1",
             "g4:d=5,5,-1,0,-10,1,2147483647,-2147483648",
             "g5:d=4,5,0,0,10,2,-1,-2147483648",
         ],
     );
-    assert_eq!(d(&r, 10, 8), vec![-1, 0, -1, 0, 0, -1, 0, 0]);
-    assert_eq!(r.thread.flag(0, 0), 0x25);
     assert_eq!(d(&r, 11, 8), vec![-1, -1, 0, -1, 0, 0, -1, -1]);
     assert_eq!(r.thread.flag(0, 1), 0xcb);
+}
+
+#[test]
+fn cmp_writes_all_ones_bits_to_a_float_destination() {
+    // The same all-ones bit pattern (0xffffffff, not the float -1.0) goes to a float
+    // destination: vISA CMP.md "Either all ones (0xFF, 0xFFFF, 0xFFFFFFFF ... based on type
+    // size) or all zeros", with a float destination required for float sources; Mesa's
+    // fs_builder::CMP retypes every cmp destination to the source type ("The destination
+    // type doesn't matter on newer generations") and then uses the result as a ~0/0
+    // boolean (e.g. b2i as -x, which would break on 0xbf800000).
+    // g2 < g3 on channels 0,2,5 -> 0x25.
+    let r = run(
+        "cmp.l.f0.0(8) g10<1>F g2<8,8,1>F g3<8,8,1>F { align1 1Q };",
+        8,
+        &["g2:f=1,2,3,4,5,-6,7,nan", "g3:f=2,2,4,4,4,6,6,1"],
+    );
+    assert_eq!(r.thread.flag(0, 0), 0x25);
+    assert_eq!(
+        ud(&r, 10, 8),
+        vec![0xffffffff, 0, 0xffffffff, 0, 0, 0xffffffff, 0, 0]
+    );
 }
 
 #[test]
@@ -666,7 +984,14 @@ fn cmp_integer_signedness_follows_the_type() {
     //     (100<ffffff9c) (ffffff9c<100) -> ch1,4,6 = 0x52
     let asm = "cmp.l.f0.0(8) null<1>D g2<8,8,1>D g3<8,8,1>D { align1 1Q };
 cmp.l.f0.1(8) null<1>UD g2<8,8,1>UD g3<8,8,1>UD { align1 1Q };";
-    let r = run(asm, 8, &["g2:d=-1,5,-2147483648,0,3,-7,100,-100", "g3:d=1,-5,2147483647,0,4,-8,-100,100"]);
+    let r = run(
+        asm,
+        8,
+        &[
+            "g2:d=-1,5,-2147483648,0,3,-7,100,-100",
+            "g3:d=1,-5,2147483647,0,4,-8,-100,100",
+        ],
+    );
     assert_eq!(r.thread.flag(0, 0), 0x95);
     assert_eq!(r.thread.flag(0, 1), 0x52);
 }
@@ -706,26 +1031,39 @@ fn cmp_writes_only_the_flag_bits_of_its_channels() {
     // cmp.z(16) of a register with itself: all 16 bits set (0xffff).
     // 1Q cmp.l g4 < g5: channels 1,3 -> low byte 0x0a -> f0.0 = 0xff0a.
     // 2Q cmp.g g6 > g7: channels 8+0, 8+7 -> high byte 0x81 -> f0.0 = 0x810a.
-    let asm = "cmp.z.f0.0(16) null<1>D g2<8,8,1>D g2<8,8,1>D { align1 1H };
-mov(8) g20<1>UD f0<0,1,0>UW { align1 WE_all 1Q };
-cmp.l.f0.0(8) null<1>D g4<8,8,1>D g5<8,8,1>D { align1 1Q };
-mov(8) g21<1>UD f0<0,1,0>UW { align1 WE_all 1Q };
-cmp.g.f0.0(8) null<1>D g6<8,8,1>D g7<8,8,1>D { align1 2Q };";
-    let r = run(
-        asm,
-        16,
-        &["g4:d=1,0,1,0,1,1,1,1", "g5:d=0,1,0,1,0,0,0,0", "g6:d=1,0,0,0,0,0,0,1", "g7:d=0,0,0,0,0,0,0,0"],
+    let sets = [
+        "g4:d=1,0,1,0,1,1,1,1",
+        "g5:d=0,1,0,1,0,0,0,0",
+        "g6:d=1,0,0,0,0,0,0,1",
+        "g7:d=0,0,0,0,0,0,0,0",
+    ];
+    let all = "cmp.z.f0.0(16) null<1>D g2<8,8,1>D g2<8,8,1>D { align1 1H };";
+    let q1 = "cmp.l.f0.0(8) null<1>D g4<8,8,1>D g5<8,8,1>D { align1 1Q };";
+    let q2 = "cmp.g.f0.0(8) null<1>D g6<8,8,1>D g7<8,8,1>D { align1 2Q };";
+    assert_eq!(
+        run(all, 16, &sets).thread.flag(0, 0),
+        0xffff,
+        "after cmp(16)"
     );
-    assert_eq!(ud(&r, 20, 1)[0], 0xffff, "after cmp(16)");
-    assert_eq!(ud(&r, 21, 1)[0], 0xff0a, "after 1Q cmp");
-    assert_eq!(r.thread.flag(0, 0), 0x810a, "after 2Q cmp");
+    assert_eq!(
+        run(&format!("{all}\n{q1}"), 16, &sets).thread.flag(0, 0),
+        0xff0a,
+        "after 1Q cmp"
+    );
+    assert_eq!(
+        run(&format!("{all}\n{q1}\n{q2}"), 16, &sets)
+            .thread
+            .flag(0, 0),
+        0x810a,
+        "after 2Q cmp"
+    );
 }
 
 #[test]
 fn conditional_modifiers_on_alu_results() {
     // A conditional modifier on a non-cmp instruction tests the result against zero
     // (PRM "Conditional Modifier"). Corpus idioms: and.nz.f0.0, and.z.f0.0.
-    //   add.l:  g2+g3 = 1,-1,0,-5,5,-100,0,2147483647+1 wraps to MIN (< 0) -> ch1,3,5,7 = 0xaa
+    //   add.l:  g2+g3 = 1,-1,0,-5,5,-100,0,-1 -> negative on ch1,3,5,7 = 0xaa
     //   mov.nz: g4 != 0 on ch0,2,3,7 -> 0x8d
     //   and.z:  (g5 & 1) == 0 on even values ch0,1,4,6 -> 0x53
     let asm = "add.l.f0.0(8) null<1>D g2<8,8,1>D g3<8,8,1>D { align1 1Q };
@@ -735,15 +1073,15 @@ and.z.f1.0(8) null<1>UD g5<8,8,1>UD 0x00000001UD { align1 1Q };";
         asm,
         8,
         &[
-            "g2:d=1,-1,5,-10,10,-50,3,2147483647",
-            "g3:d=0,0,-5,5,-5,-50,-3,1",
+            "g2:d=1,-1,5,-10,10,-50,3,3",
+            "g3:d=0,0,-5,5,-5,-50,-3,-4",
             "g4:d=1,0,-1,5,0,0,0,7",
             "g5:ud=2,4,1,3,0,7,100,9",
         ],
     );
     assert_eq!(r.thread.flag(0, 0), 0xaa);
     assert_eq!(r.thread.flag(0, 1), 0x8d);
-    assert_eq!(r.thread.flag(1, 0), 0x51);
+    assert_eq!(r.thread.flag(1, 0), 0x53);
 }
 
 #[test]
@@ -753,14 +1091,19 @@ fn cmpn_without_nan_is_cmp() {
     // g2 >= g3 on the others -> 0xd6.
     let asm = "cmpn.l.f0.0(8) null<1>F g2<8,8,1>F g3<8,8,1>F { align1 1Q };
 cmpn.ge.f0.1(8) null<1>F g2<8,8,1>F g3<8,8,1>F { align1 1Q };";
-    let r = run(asm, 8, &["g2:f=1,2,3,-4,5,-inf,7,8", "g3:f=2,2,1,4,5,0,-7,-inf"]);
+    let r = run(
+        asm,
+        8,
+        &["g2:f=1,2,3,-4,5,-inf,7,8", "g3:f=2,2,1,4,5,0,-7,-inf"],
+    );
     assert_eq!(r.thread.flag(0, 0), 0x29);
     assert_eq!(r.thread.flag(0, 1), 0xd6);
 }
 
 #[test]
 fn write_flag_register_directly() {
-    // Mesa writes flags with `mov(1) f0.1<1>UW ... { align1 WE_all 1N }`. Then
+    // Mesa writes flags with `mov(1) f0.1<1>UW g1.14<0,1,0>UW { align1 WE_all 1N }` (the
+    // discard mask of fragment shaders); f0.1 is bytes 2-3 of f0 (PRM "Flag Register"). Then
     // (+f0.1) mov enables the channels whose bits are set: 0x00a5 -> ch0,2,5,7.
     let asm = "mov(1) f0.1<1>UW 0x00a5UW { align1 WE_all 1N };
 (+f0.1) mov(8) g10<1>F g2<8,8,1>F { align1 1Q };";
@@ -773,6 +1116,19 @@ fn write_flag_register_directly() {
 // ---------------------------------------------------------------------------------------
 // Saturation and source modifiers
 // ---------------------------------------------------------------------------------------
+
+#[test]
+fn read_flag_subregister_as_a_source() {
+    // A flag subregister read as a scalar source (Mesa copies the discard flag this way):
+    // f0.1 is the second word of f0, and a <0,1,0> region gives every channel that one
+    // word. cmp.l sets f0.1 = 0x0f (channels 0-3), f0.0 stays 0.
+    let asm = "cmp.l.f0.1(8) null<1>F g2<8,8,1>F g3<8,8,1>F { align1 1Q };
+mov(8) g10<1>UD f0.1<0,1,0>UW { align1 1Q };
+mov(8) g11<1>UD f0<0,1,0>UW { align1 1Q };";
+    let r = run(asm, 8, &["g2:f=0,0,0,0,1,1,1,1", "g3:f=1,1,1,1,1,1,1,1"]);
+    assert_eq!(ud(&r, 10, 8), vec![0x0f; 8]);
+    assert_eq!(ud(&r, 11, 8), vec![0; 8]);
+}
 
 #[test]
 fn saturate_clamps_floats_to_unit_range_and_nan_to_zero() {
@@ -795,10 +1151,22 @@ mul.sat(8) g12<1>F g5<8,8,1>F g6<8,8,1>F { align1 1Q };";
             "g6:f=4,1,1,2,0,1,-3,4",
         ],
     );
-    assert_f32_value(&f(&r, 10, 8), &[0.75, 1.0, 0.0, 1.0, 0.0, 0.0, 1.0, 1.0], "add.sat");
-    assert_f32_value(&f(&r, 11, 8), &[1.0, 0.0, 0.5, 0.0, 1.0, 0.0, 0.999, 0.0], "mov.sat");
+    assert_f32_value(
+        &f(&r, 10, 8),
+        &[0.75, 1.0, 0.0, 1.0, 0.0, 0.0, 1.0, 1.0],
+        "add.sat",
+    );
+    assert_f32_value(
+        &f(&r, 11, 8),
+        &[1.0, 0.0, 0.5, 0.0, 1.0, 0.0, 0.999, 0.0],
+        "mov.sat",
+    );
     // inf*0 = NaN -> 0 after saturation.
-    assert_f32_value(&f(&r, 12, 8), &[1.0, 0.5, 0.0, 0.5, 0.0, 0.0, 0.0, 0.5], "mul.sat");
+    assert_f32_value(
+        &f(&r, 12, 8),
+        &[1.0, 0.5, 0.0, 0.5, 0.0, 0.0, 0.0, 0.5],
+        "mul.sat",
+    );
 }
 
 #[test]
@@ -817,8 +1185,14 @@ add.sat(8) g11<1>UD g4<8,8,1>UD g5<8,8,1>UD { align1 1Q };";
             "g5:ud=1,5,4294967295,2147483648,1,2,3,4",
         ],
     );
-    assert_eq!(d(&r, 10, 8), vec![i32::MAX, i32::MIN, 2, -8, i32::MAX, i32::MIN, 0, 0]);
-    assert_eq!(ud(&r, 11, 8), vec![u32::MAX, 5, u32::MAX, u32::MAX, 2, 4, 6, 8]);
+    assert_eq!(
+        d(&r, 10, 8),
+        vec![i32::MAX, i32::MIN, 2, -8, i32::MAX, i32::MIN, 0, 0]
+    );
+    assert_eq!(
+        ud(&r, 11, 8),
+        vec![u32::MAX, 5, u32::MAX, u32::MAX, 2, 4, 6, 8]
+    );
 }
 
 #[test]
@@ -830,9 +1204,15 @@ mov(8) g11<1>D (abs)g3<8,8,1>D { align1 1Q };";
     let r = run(
         asm,
         8,
-        &["g2:d=5,-5,0,-2147483648,2147483647,-1,100,-100", "g3:d=5,-5,0,-1,2147483647,-2147483647,100,-100"],
+        &[
+            "g2:d=5,-5,0,-2147483648,2147483647,-1,100,-100",
+            "g3:d=5,-5,0,-1,2147483647,-2147483647,100,-100",
+        ],
     );
-    assert_eq!(d(&r, 10, 8), vec![-5, 5, 0, i32::MIN, -2147483647, 1, -100, 100]);
+    assert_eq!(
+        d(&r, 10, 8),
+        vec![-5, 5, 0, i32::MIN, -2147483647, 1, -100, 100]
+    );
     assert_eq!(d(&r, 11, 8), vec![5, 5, 0, 1, i32::MAX, i32::MAX, 100, 100]);
 }
 
@@ -854,7 +1234,10 @@ mov(8) g11<1>UD acc0<8,8,1>UD { align1 1Q };";
             "g3:ud=1,6,0x80000000,0xffffffff,0,1,0xffffffff,456",
         ],
     );
-    assert_eq!(ud(&r, 10, 8), vec![0, 11, 0, 0xfffffffe, 0, 0x80000000, 0, 579]);
+    assert_eq!(
+        ud(&r, 10, 8),
+        vec![0, 11, 0, 0xfffffffe, 0, 0x80000000, 0, 579]
+    );
     assert_eq!(ud(&r, 11, 8), vec![1, 0, 1, 1, 0, 0, 1, 0]);
 }
 
@@ -866,9 +1249,17 @@ mov(8) g11<1>UD acc0<8,8,1>UD { align1 1Q };";
     let r = run(
         asm,
         8,
-        &["g2:ud=5,6,0,0,0x80000000,1,7,0xffffffff", "g3:ud=6,5,0,1,1,0x80000000,7,0"],
+        &[
+            "g2:ud=5,6,0,0,0x80000000,1,7,0xffffffff",
+            "g3:ud=6,5,0,1,1,0x80000000,7,0",
+        ],
     );
-    assert_eq!(ud(&r, 10, 8), vec![0xffffffff, 1, 0, 0xffffffff, 0x7fffffff, 0x80000001, 0, 0xffffffff]);
+    assert_eq!(
+        ud(&r, 10, 8),
+        vec![
+            0xffffffff, 1, 0, 0xffffffff, 0x7fffffff, 0x80000001, 0, 0xffffffff
+        ]
+    );
     assert_eq!(ud(&r, 11, 8), vec![1, 0, 0, 1, 0, 1, 0, 0]);
 }
 
@@ -942,7 +1333,12 @@ fn bfrev_reverses_bits() {
         8,
         &["g2:ud=1,0x12345678,0,0xffffffff,0x80000000,0xf0,3,0xffff"],
     );
-    assert_eq!(ud(&r, 10, 8), vec![0x80000000, 0x1e6a2c48, 0, 0xffffffff, 1, 0x0f000000, 0xc0000000, 0xffff0000]);
+    assert_eq!(
+        ud(&r, 10, 8),
+        vec![
+            0x80000000, 0x1e6a2c48, 0, 0xffffffff, 1, 0x0f000000, 0xc0000000, 0xffff0000
+        ]
+    );
 }
 
 #[test]
@@ -976,7 +1372,11 @@ fn bfe_signed_sign_extends_the_field() {
     let r = run(
         "bfe(8) g10<1>D g2<4,4,1>D g3<4,4,1>D g4<4,4,1>D { align16 1Q };",
         8,
-        &["g2:d=4,8,8,8,0,16,3,5", "g3:d=28,4,0,0,0,16,1,10", "g4:d=-2147483648,0xff0,0x7f,0x80,-1,0x7fff0000,10,0x7c00"],
+        &[
+            "g2:d=4,8,8,8,0,16,3,5",
+            "g3:d=28,4,0,0,0,16,1,10",
+            "g4:d=-2147483648,0xff0,0x7f,0x80,-1,0x7fff0000,10,0x7c00",
+        ],
     );
     assert_eq!(d(&r, 10, 8), vec![-8, -1, 127, -128, 0, 32767, -3, -1]);
 }
@@ -991,7 +1391,10 @@ fn bfi1_builds_a_mask() {
         8,
         &["g2:ud=8,0,31,1,32,16,5,4", "g3:ud=4,5,1,31,0,16,0,36"],
     );
-    assert_eq!(ud(&r, 10, 8), vec![0xff0, 0, 0xfffffffe, 0x80000000, 0, 0xffff0000, 0x1f, 0xf0]);
+    assert_eq!(
+        ud(&r, 10, 8),
+        vec![0xff0, 0, 0xfffffffe, 0x80000000, 0, 0xffff0000, 0x1f, 0xf0]
+    );
 }
 
 #[test]
@@ -1009,7 +1412,12 @@ fn bfi2_with_mask_starting_at_bit_zero() {
             "g4:ud=0xffffffff,0x12345678,0xcafebabe,0,0xffffffff,0,0xffffffff,8",
         ],
     );
-    assert_eq!(ud(&r, 10, 8), vec![0xfffffff5, 0x123456ab, 0xcafebabe, 0x12345678, 0xfffffffe, 7, 0xff34ff78, 0xa]);
+    assert_eq!(
+        ud(&r, 10, 8),
+        vec![
+            0xfffffff5, 0x123456ab, 0xcafebabe, 0x12345678, 0xfffffffe, 7, 0xff34ff78, 0xa
+        ]
+    );
 }
 
 #[test]
@@ -1035,7 +1443,9 @@ fn bfi2_shifts_insert_to_the_mask_position() {
     );
     assert_eq!(
         ud(&r, 10, 8),
-        vec![0x1234ab78, 0x50000000, 0xfffff12f, 0x80000000, 0x7fffffff, 0x1111abc1, 6, 0x12345678]
+        vec![
+            0x1234ab78, 0x50000000, 0xfffff12f, 0x80000000, 0x7fffffff, 0x1111abc1, 6, 0x12345678
+        ]
     );
 }
 
@@ -1055,7 +1465,8 @@ fn f32to16_rounds_to_nearest_even() {
     // 0x3c02; 1/3 -> 0x3555; 65519 -> 0x7bff; 0.5 -> 0x3800; -65504 -> 0xfbff.
     let asm = "f32to16(8) g10<2>W g2<8,8,1>F { align1 1Q };
 f32to16(8) g11<2>W g3<8,8,1>F { align1 1Q };";
-    let dead = "0xdead0000,0xdead0000,0xdead0000,0xdead0000,0xdead0000,0xdead0000,0xdead0000,0xdead0000";
+    let dead =
+        "0xdead0000,0xdead0000,0xdead0000,0xdead0000,0xdead0000,0xdead0000,0xdead0000,0xdead0000";
     let r = run(
         asm,
         8,
@@ -1067,18 +1478,35 @@ f32to16(8) g11<2>W g3<8,8,1>F { align1 1Q };";
         ],
     );
     let a = uw(&r, 10, 16);
-    assert_eq!(every(&a, 2), vec![0x3c00, 0xc000, 0x7bff, 0x7c00, 0x7c00, 0xfc00, 0x2e66, 0x8000]);
+    assert_eq!(
+        every(&a, 2),
+        vec![
+            0x3c00, 0xc000, 0x7bff, 0x7c00, 0x7c00, 0xfc00, 0x2e66, 0x8000
+        ]
+    );
     assert_eq!(every(&a[1..], 2), vec![0xdead; 8], "upper words untouched");
     let b = every(&uw(&r, 11, 16), 2);
-    assert_eq!(b, vec![0x3c00, 0x3c02, 0x3555, 0x7bff, 0x7c00, 0x3800, 0xfbff, 0xbc00]);
+    assert_eq!(
+        b,
+        vec![
+            0x3c00, 0x3c02, 0x3555, 0x7bff, 0x7c00, 0x3800, 0xfbff, 0xbc00
+        ]
+    );
 }
 
 #[test]
 fn f32to16_nan_stays_nan() {
     // NaN converts to a half NaN: exponent all ones, mantissa non-zero.
-    let r = run("f32to16(8) g10<2>W g2<8,8,1>F { align1 1Q };", 8, &["g2:f=nan,-nan,nan,nan,nan,nan,nan,nan"]);
+    let r = run(
+        "f32to16(8) g10<2>W g2<8,8,1>F { align1 1Q };",
+        8,
+        &["g2:f=nan,-nan,nan,nan,nan,nan,nan,nan"],
+    );
     for h in every(&uw(&r, 10, 16), 2) {
-        assert!(h & 0x7c00 == 0x7c00 && h & 0x03ff != 0, "{h:#06x} is not a half NaN");
+        assert!(
+            h & 0x7c00 == 0x7c00 && h & 0x03ff != 0,
+            "{h:#06x} is not a half NaN"
+        );
     }
 }
 
@@ -1091,11 +1519,22 @@ fn f16to32_converts_exactly() {
     let r = run(
         "f16to32(8) g10<1>F g2<16,8,2>W { align1 1Q };",
         8,
-        &["g2:ud=0xffff3c00,0x1234c000,0x00007bff,0xabcd7c00,0x0000fc00,0x00007e00,0xffff8000,0x00003555"],
+        &[
+            "g2:ud=0xffff3c00,0x1234c000,0x00007bff,0xabcd7c00,0x0000fc00,0x00007e00,0xffff8000,0x00003555",
+        ],
     );
     assert_f32_exact(
         &f(&r, 10, 8),
-        &[1.0, -2.0, 65504.0, f32::INFINITY, f32::NEG_INFINITY, f32::NAN, -0.0, f32::from_bits(0x3eaa_a000)],
+        &[
+            1.0,
+            -2.0,
+            65504.0,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+            -0.0,
+            f32::from_bits(0x3eaa_a000),
+        ],
         "f16to32",
     );
 }
@@ -1154,9 +1593,23 @@ fn pln_simd8_evaluates_the_plane() {
     //   plane 1 (g4.4): x - y + 4 -> -5, -14, ...
     let asm = "pln(8) g10<1>F g4<0,1,0>F g2<8,8,1>F { align1 1Q };
 pln(8) g11<1>F g4.4<0,1,0>F g2<8,8,1>F { align1 1Q };";
-    let r = run(asm, 8, &["g2:f=1,2,3,4,5,6,7,8", "g3:f=10,20,30,40,50,60,70,80", "g4:f=2,3,0,0.5,1,-1,0,4"]);
-    assert_eq!(show(&r, "g10:f", 8), "g10:f = 32.5 64.5 96.5 128.5 160.5 192.5 224.5 256.5");
-    assert_eq!(show(&r, "g11:f", 8), "g11:f = -5 -14 -23 -32 -41 -50 -59 -68");
+    let r = run(
+        asm,
+        8,
+        &[
+            "g2:f=1,2,3,4,5,6,7,8",
+            "g3:f=10,20,30,40,50,60,70,80",
+            "g4:f=2,3,0,0.5,1,-1,0,4",
+        ],
+    );
+    assert_eq!(
+        show(&r, "g10:f", 8),
+        "g10:f = 32.5 64.5 96.5 128.5 160.5 192.5 224.5 256.5"
+    );
+    assert_eq!(
+        show(&r, "g11:f", 8),
+        "g11:f = -5 -14 -23 -32 -41 -50 -59 -68"
+    );
 }
 
 #[test]
@@ -1184,9 +1637,17 @@ fn lrp_interpolates() {
     let r = run(
         "lrp(8) g10<1>F g2<4,4,1>F g3<4,4,1>F g4<4,4,1>F { align16 1Q };",
         8,
-        &["g2:f=0,1,0.5,0.25,0.75,0,1,0.5", "g3:f=8,8,8,8,8,100,3,-2", "g4:f=4,4,4,4,4,-100,7,2"],
+        &[
+            "g2:f=0,1,0.5,0.25,0.75,0,1,0.5",
+            "g3:f=8,8,8,8,8,100,3,-2",
+            "g4:f=4,4,4,4,4,-100,7,2",
+        ],
     );
-    assert_f32_value(&f(&r, 10, 8), &[4.0, 8.0, 6.0, 5.0, 7.0, -100.0, 3.0, 0.0], "lrp");
+    assert_f32_value(
+        &f(&r, 10, 8),
+        &[4.0, 8.0, 6.0, 5.0, 7.0, -100.0, 3.0, 0.0],
+        "lrp",
+    );
 }
 
 #[test]
@@ -1200,11 +1661,28 @@ mad(8) g12<1>F -g2<4,4,1>F g3<4,4,1>F g4<4,4,1>F { align16 1Q };";
     let r = run(
         asm,
         8,
-        &["g2:f=1,2,3,4,5,6,7,8", "g3:f=2,2,2,2,2,2,2,2", "g4:f=0.5,-1,3,0,10,0.25,-2,1", "g5:f=0,100"],
+        &[
+            "g2:f=1,2,3,4,5,6,7,8",
+            "g3:f=2,2,2,2,2,2,2,2",
+            "g4:f=0.5,-1,3,0,10,0.25,-2,1",
+            "g5:f=0,100",
+        ],
     );
-    assert_f32_value(&f(&r, 10, 8), &[2.0, 0.0, 9.0, 4.0, 25.0, 6.5, 3.0, 10.0], "mad");
-    assert_f32_value(&f(&r, 11, 8), &[101.0, 98.0, 106.0, 100.0, 120.0, 100.5, 96.0, 102.0], "mad scalar");
-    assert_f32_value(&f(&r, 12, 8), &[0.0, -4.0, 3.0, -4.0, 15.0, -5.5, -11.0, -6.0], "mad -src0");
+    assert_f32_value(
+        &f(&r, 10, 8),
+        &[2.0, 0.0, 9.0, 4.0, 25.0, 6.5, 3.0, 10.0],
+        "mad",
+    );
+    assert_f32_value(
+        &f(&r, 11, 8),
+        &[101.0, 98.0, 106.0, 100.0, 120.0, 100.5, 96.0, 102.0],
+        "mad scalar",
+    );
+    assert_f32_value(
+        &f(&r, 12, 8),
+        &[0.0, -4.0, 3.0, -4.0, 15.0, -5.5, -11.0, -6.0],
+        "mad -src0",
+    );
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1222,7 +1700,16 @@ fn math_inv_exact_cases_and_specials() {
     );
     assert_f32_exact(
         &f(&r, 10, 8),
-        &[0.5, 0.25, 2.0, -0.125, f32::INFINITY, f32::NEG_INFINITY, 0.0, -0.0],
+        &[
+            0.5,
+            0.25,
+            2.0,
+            -0.125,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            0.0,
+            -0.0,
+        ],
         "inv",
     );
 }
@@ -1256,7 +1743,11 @@ math rsq(8) g12<1>F g4<8,8,1>F null<8,8,1>F { align1 1Q };";
             "g4:f=4,0.25,0,-1,inf,2,100,1e-4",
         ],
     );
-    assert_f32_exact(&f(&r, 10, 8), &[2.0, 0.0, 1.0, 4.0, 0.5, f32::NAN, f32::INFINITY, f32::NAN], "sqrt exact");
+    assert_f32_exact(
+        &f(&r, 10, 8),
+        &[2.0, 0.0, 1.0, 4.0, 0.5, f32::NAN, f32::INFINITY, f32::NAN],
+        "sqrt exact",
+    );
     let x3 = [2.0f32, 3.0, 10.0, 1e-6, 12345.678, 0.5, 1e30, 7.0];
     let want3: Vec<f64> = x3.iter().map(|v| (*v as f64).sqrt()).collect();
     assert_f32_close(&f(&r, 11, 8), &want3, 1.0 / 1048576.0, 0.0, "sqrt");
@@ -1264,7 +1755,10 @@ math rsq(8) g12<1>F g4<8,8,1>F null<8,8,1>F { align1 1Q };";
     let want4: Vec<f64> = x4.iter().map(|v| 1.0 / (*v as f64).sqrt()).collect();
     assert_f32_close(&f(&r, 12, 8), &want4, 1.0 / 1048576.0, 0.0, "rsq");
     let g12 = f(&r, 12, 8);
-    assert!(g12[2] == f32::INFINITY && g12[3].is_nan() && g12[4] == 0.0, "rsq specials {g12:?}");
+    assert!(
+        g12[2] == f32::INFINITY && g12[3].is_nan() && g12[4] == 0.0,
+        "rsq specials {g12:?}"
+    );
 }
 
 #[test]
@@ -1273,7 +1767,16 @@ fn math_log_is_base_two() {
     // inf -> inf. Finite values within 2^-20 absolute.
     let asm = "math log(8) g10<1>F g2<8,8,1>F null<8,8,1>F { align1 1Q };";
     let r = run(asm, 8, &["g2:f=1,8,0.5,0,-1,inf,10,-0"]);
-    let want = [0.0, 3.0, -1.0, f64::NEG_INFINITY, f64::NAN, f64::INFINITY, 10f64.log2(), f64::NEG_INFINITY];
+    let want = [
+        0.0,
+        3.0,
+        -1.0,
+        f64::NEG_INFINITY,
+        f64::NAN,
+        f64::INFINITY,
+        10f64.log2(),
+        f64::NEG_INFINITY,
+    ];
     assert_f32_close(&f(&r, 10, 8), &want, 0.0, 1.0 / 1048576.0, "log2");
     let r = run(asm, 8, &["g2:f=1024,0.001,3,1e30,1e-30,2,100,0.75"]);
     let x = [1024.0f32, 0.001, 3.0, 1e30, 1e-30, 2.0, 100.0, 0.75];
@@ -1290,7 +1793,16 @@ fn math_exp_is_base_two() {
         8,
         &["g2:f=0,3,-1,-inf,inf,0.5,10,-126"],
     );
-    let want = [1.0, 8.0, 0.5, 0.0, f64::INFINITY, 2f64.sqrt(), 1024.0, 2f64.powi(-126)];
+    let want = [
+        1.0,
+        8.0,
+        0.5,
+        0.0,
+        f64::INFINITY,
+        2f64.sqrt(),
+        1024.0,
+        2f64.powi(-126),
+    ];
     assert_f32_close(&f(&r, 10, 8), &want, 1e-5, 0.0, "exp2");
     assert_eq!(f(&r, 10, 8)[3], 0.0, "2^-inf = 0");
 }
@@ -1302,15 +1814,33 @@ fn math_sin_cos() {
     let asm = "math sin(8) g10<1>F g2<8,8,1>F null<8,8,1>F { align1 1Q };
 math cos(8) g11<1>F g2<8,8,1>F null<8,8,1>F { align1 1Q };
 math sin(8) g12<1>F g3<8,8,1>F null<8,8,1>F { align1 1Q };";
-    let x = [0.0f32, std::f32::consts::FRAC_PI_2, std::f32::consts::PI, -std::f32::consts::FRAC_PI_2, 1.0, 10.0, -3.0, 0.5];
-    let set = format!("g2:f={}", x.iter().map(|v| format!("{v:?}")).collect::<Vec<_>>().join(","));
+    let x = [
+        0.0f32,
+        std::f32::consts::FRAC_PI_2,
+        std::f32::consts::PI,
+        -std::f32::consts::FRAC_PI_2,
+        1.0,
+        10.0,
+        -3.0,
+        0.5,
+    ];
+    let set = format!(
+        "g2:f={}",
+        x.iter()
+            .map(|v| format!("{v:?}"))
+            .collect::<Vec<_>>()
+            .join(",")
+    );
     let r = run(asm, 8, &[&set, "g3:f=inf,-inf,nan,0,0,0,0,0"]);
     let s: Vec<f64> = x.iter().map(|v| (*v as f64).sin()).collect();
     let c: Vec<f64> = x.iter().map(|v| (*v as f64).cos()).collect();
     assert_f32_close(&f(&r, 10, 8), &s, 0.0, 1e-3, "sin");
     assert_f32_close(&f(&r, 11, 8), &c, 0.0, 1e-3, "cos");
     let g12 = f(&r, 12, 3);
-    assert!(g12.iter().all(|v| v.is_nan()), "sin(inf/-inf/NaN) = NaN, got {g12:?}");
+    assert!(
+        g12.iter().all(|v| v.is_nan()),
+        "sin(inf/-inf/NaN) = NaN, got {g12:?}"
+    );
 }
 
 #[test]
@@ -1331,10 +1861,43 @@ math fdiv(8) g11<1>F g4<8,8,1>F g5<8,8,1>F { align1 1Q };";
             "g5:f=3,3,2,0,5,4,8,7",
         ],
     );
-    let pw = [1024.0, 2.0, 100.0, 1.0, 0.5, 0.25, 8f64.powf(0.33333334f32 as f64), 1.0];
+    let pw = [
+        1024.0,
+        2.0,
+        100.0,
+        1.0,
+        0.5,
+        0.25,
+        8f64.powf(0.33333334f32 as f64),
+        1.0,
+    ];
     assert_f32_close(&f(&r, 10, 8), &pw, 1e-4, 0.0, "pow");
-    let dv = [2.0, 1.0 / 3.0, -3.5, f64::INFINITY, 0.0, 2.5, -0.125, 100.0 / 7.0];
+    let dv = [
+        2.0,
+        1.0 / 3.0,
+        -3.5,
+        f64::INFINITY,
+        0.0,
+        2.5,
+        -0.125,
+        100.0 / 7.0,
+    ];
     assert_f32_close(&f(&r, 11, 8), &dv, 1.0 / 1048576.0, 0.0, "fdiv");
+}
+
+#[test]
+fn math_simd16_covers_both_halves() {
+    // Gen7 float math runs SIMD16 (integer division does not); both register halves are
+    // used: sqrt of the squares 0..15 is exact.
+    let r = run(
+        "math sqrt(16) g10<1>F g2<8,8,1>F null<8,8,1>F { align1 1H };",
+        16,
+        &["g2:f=0,1,4,9,16,25,36,49,64,81,100,121,144,169,196,225"],
+    );
+    assert_eq!(
+        show(&r, "g10:f", 16),
+        "g10:f = 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15"
+    );
 }
 
 #[test]
@@ -1345,8 +1908,18 @@ fn math_intdiv_intmod_signed_truncate_toward_zero() {
     //   100/7 = 14 r2; (2^31-1)/1; -2^31/2 = -2^30 r0.
     let asm = "math intdiv(8) g10<1>D g2<8,8,1>D g3<8,8,1>D { align1 1Q };
 math intmod(8) g11<1>D g2<8,8,1>D g3<8,8,1>D { align1 1Q };";
-    let r = run(asm, 8, &["g2:d=7,-7,7,-7,0,100,2147483647,-2147483648", "g3:d=2,2,-2,-2,5,7,1,2"]);
-    assert_eq!(d(&r, 10, 8), vec![3, -3, -3, 3, 0, 14, 2147483647, -1073741824]);
+    let r = run(
+        asm,
+        8,
+        &[
+            "g2:d=7,-7,7,-7,0,100,2147483647,-2147483648",
+            "g3:d=2,2,-2,-2,5,7,1,2",
+        ],
+    );
+    assert_eq!(
+        d(&r, 10, 8),
+        vec![3, -3, -3, 3, 0, 14, 2147483647, -1073741824]
+    );
     assert_eq!(d(&r, 11, 8), vec![1, -1, 1, -1, 0, 2, 0, 0]);
 }
 
@@ -1359,9 +1932,15 @@ math intmod(8) g11<1>UD g2<8,8,1>UD g3<8,8,1>UD { align1 1Q };";
     let r = run(
         asm,
         8,
-        &["g2:ud=4294967295,4294967295,10,3000000000,0x80000000,5,0,1", "g3:ud=2,4294967295,3,7,16,10,9,1"],
+        &[
+            "g2:ud=4294967295,4294967295,10,3000000000,0x80000000,5,0,1",
+            "g3:ud=2,4294967295,3,7,16,10,9,1",
+        ],
     );
-    assert_eq!(ud(&r, 10, 8), vec![0x7fffffff, 1, 3, 428571428, 0x08000000, 0, 0, 1]);
+    assert_eq!(
+        ud(&r, 10, 8),
+        vec![0x7fffffff, 1, 3, 428571428, 0x08000000, 0, 0, 1]
+    );
     assert_eq!(ud(&r, 11, 8), vec![1, 0, 1, 4, 0, 5, 0, 0]);
 }
 
@@ -1386,8 +1965,16 @@ fn math_intdiv_by_zero_and_overflow_do_not_crash() {
 math intmod(8) g11<1>D g2<8,8,1>D g3<8,8,1>D { align1 1Q };
 math intdiv(8) g12<1>UD g2<8,8,1>UD g3<8,8,1>UD { align1 1Q };
 mov(8) g13<1>D 7D { align1 1Q };";
-    let r = run(asm, 8, &["g2:d=1,-1,0,-2147483648,5,5,5,5", "g3:d=0,0,0,-1,1,1,1,1"]);
-    assert_eq!(show(&r, "g13:d", 8), "g13:d = 7 7 7 7 7 7 7 7", "execution continues");
+    let r = run(
+        asm,
+        8,
+        &["g2:d=1,-1,0,-2147483648,5,5,5,5", "g3:d=0,0,0,-1,1,1,1,1"],
+    );
+    assert_eq!(
+        show(&r, "g13:d", 8),
+        "g13:d = 7 7 7 7 7 7 7 7",
+        "execution continues"
+    );
     assert_eq!(&d(&r, 10, 8)[4..], &[5, 5, 5, 5]);
 }
 
@@ -1426,9 +2013,15 @@ fn simd16_add_spans_two_registers() {
     let r = run(
         "add(16) g10<1>F g2<8,8,1>F g4<8,8,1>F { align1 1H };",
         16,
-        &["g2:f=1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16", "g4:f=0.5,0.5,0.5,0.5,0.5,0.5,0.5,0.5,100,100,100,100,100,100,100,100"],
+        &[
+            "g2:f=1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16",
+            "g4:f=0.5,0.5,0.5,0.5,0.5,0.5,0.5,0.5,100,100,100,100,100,100,100,100",
+        ],
     );
-    assert_eq!(show(&r, "g10:f", 16), "g10:f = 1.5 2.5 3.5 4.5 5.5 6.5 7.5 8.5 109 110 111 112 113 114 115 116");
+    assert_eq!(
+        show(&r, "g10:f", 16),
+        "g10:f = 1.5 2.5 3.5 4.5 5.5 6.5 7.5 8.5 109 110 111 112 113 114 115 116"
+    );
 }
 
 #[test]
@@ -1456,7 +2049,10 @@ fn second_quarter_uses_upper_flag_bits() {
     assert_eq!(r.thread.flag(0, 0), 0x8309);
     assert_eq!(show(&r, "g20:f", 8), "g20:f = 10 11 -1 -1 -1 -1 -1 17");
     assert_eq!(show(&r, "g21:f", 8), "g21:f = 10 -1 -1 13 -1 -1 -1 -1");
-    assert_eq!(show(&r, "g22:f", 16), "g22:f = -1 11 12 -1 14 15 16 17 -1 -1 20 21 22 23 24 -1");
+    assert_eq!(
+        show(&r, "g22:f", 16),
+        "g22:f = -1 11 12 -1 14 15 16 17 -1 -1 20 21 22 23 24 -1"
+    );
 }
 
 #[test]
@@ -1466,7 +2062,10 @@ fn simd8_dispatch_leaves_channels_8_to_15_disabled() {
     let asm = "mov(16) g10<1>F 0x3f800000F { align1 1H };
 mov(8) g12<1>F 0x40000000F { align1 2Q };";
     let r = run(asm, 8, &[]);
-    assert_eq!(show(&r, "g10:f", 16), "g10:f = 1 1 1 1 1 1 1 1 0 0 0 0 0 0 0 0");
+    assert_eq!(
+        show(&r, "g10:f", 16),
+        "g10:f = 1 1 1 1 1 1 1 1 0 0 0 0 0 0 0 0"
+    );
     assert_eq!(show(&r, "g12:f", 8), "g12:f = 0 0 0 0 0 0 0 0");
 }
 
@@ -1489,7 +2088,8 @@ fn nested_if_else_simd16() {
     // outer else), an outer endif's JIP = the next instruction (Mesa brw_set_uip_jip).
     // Outer condition: channel n < 8 (first half). Inner: g4 == 0 (even channels).
     //   first half, even -> 1; first half, odd -> 2; second half -> 3.
-    // g11 counts the then-branch tail (10) only in the first half; g12 = g10 + 100 for all.
+    // g12 gets the then-branch tail (10) only in the first half; g14 = g10 + 100 for all.
+    // (SIMD16 D values span two registers: g10-11, g12-13, g14-15.)
     let asm = "cmp.l.f0.0(16) null<1>D g2<8,8,1>D 8D { align1 1H };
 (+f0.0) if(16) JIP: LABEL0 UIP: LABEL1 { align1 1H };
 cmp.z.f0.0(16) null<1>D g4<8,8,1>D 0D { align1 1H };
@@ -1500,7 +2100,7 @@ LABEL2:
 mov(16) g10<1>D 2D { align1 1H };
 LABEL3:
 endif(16) JIP: LABEL4 { align1 1H };
-mov(16) g11<1>D 10D { align1 1H };
+mov(16) g12<1>D 10D { align1 1H };
 LABEL4:
 else(16) JIP: LABEL1 { align1 1H };
 LABEL0:
@@ -1508,15 +2108,27 @@ mov(16) g10<1>D 3D { align1 1H };
 LABEL1:
 endif(16) JIP: LABEL5 { align1 1H };
 LABEL5:
-add(16) g12<1>D g10<8,8,1>D 100D { align1 1H };";
+add(16) g14<1>D g10<8,8,1>D 100D { align1 1H };";
     let r = run(
         asm,
         16,
-        &["g2:d=0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15", "g4:d=0,1,0,1,0,1,0,1,0,1,0,1,0,1,0,1"],
+        &[
+            "g2:d=0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15",
+            "g4:d=0,1,0,1,0,1,0,1,0,1,0,1,0,1,0,1",
+        ],
     );
-    assert_eq!(show(&r, "g10:d", 16), "g10:d = 1 2 1 2 1 2 1 2 3 3 3 3 3 3 3 3");
-    assert_eq!(show(&r, "g11:d", 16), "g11:d = 10 10 10 10 10 10 10 10 0 0 0 0 0 0 0 0");
-    assert_eq!(show(&r, "g12:d", 16), "g12:d = 101 102 101 102 101 102 101 102 103 103 103 103 103 103 103 103");
+    assert_eq!(
+        show(&r, "g10:d", 16),
+        "g10:d = 1 2 1 2 1 2 1 2 3 3 3 3 3 3 3 3"
+    );
+    assert_eq!(
+        show(&r, "g12:d", 16),
+        "g12:d = 10 10 10 10 10 10 10 10 0 0 0 0 0 0 0 0"
+    );
+    assert_eq!(
+        show(&r, "g14:d", 16),
+        "g14:d = 101 102 101 102 101 102 101 102 103 103 103 103 103 103 103 103"
+    );
 }
 
 #[test]
@@ -1529,7 +2141,14 @@ LABEL0:
 endif(8) JIP: LABEL1 { align1 1Q };
 LABEL1:
 add(8) g11<1>F g10<8,8,1>F 0x3f800000F { align1 1Q };";
-    let r = run(asm, 8, &["g2:f=1,-1,2,-2,3,-3,4,-4", "g10:f=0.5,0.5,0.5,0.5,0.5,0.5,0.5,0.5"]);
+    let r = run(
+        asm,
+        8,
+        &[
+            "g2:f=1,-1,2,-2,3,-3,4,-4",
+            "g10:f=0.5,0.5,0.5,0.5,0.5,0.5,0.5,0.5",
+        ],
+    );
     assert_eq!(show(&r, "g10:f", 8), "g10:f = 2 0.5 4 0.5 6 0.5 8 0.5");
     assert_eq!(show(&r, "g11:f", 8), "g11:f = 3 1.5 5 1.5 7 1.5 9 1.5");
 }
@@ -1584,7 +2203,10 @@ add(8) g12<1>D g10<8,8,1>D 1000D { align1 1Q };";
     let r = run(asm, 8, &["g2:d=0,1,2,3,4,5,6,7"]);
     assert_eq!(show(&r, "g10:d", 8), "g10:d = 0 1 2 3 4 5 6 7");
     assert_eq!(show(&r, "g11:d", 8), "g11:d = 0 1 3 6 10 15 21 28");
-    assert_eq!(show(&r, "g12:d", 8), "g12:d = 1000 1001 1002 1003 1004 1005 1006 1007");
+    assert_eq!(
+        show(&r, "g12:d", 8),
+        "g12:d = 1000 1001 1002 1003 1004 1005 1006 1007"
+    );
 }
 
 #[test]
@@ -1605,7 +2227,10 @@ add(8) g12<1>D g10<8,8,1>D 1000D { align1 1Q };";
     let r = run(asm, 8, &["g2:d=3,0,7,1,2,6,4,5"]);
     assert_eq!(show(&r, "g10:d", 8), "g10:d = 3 0 7 1 2 6 4 5");
     assert_eq!(show(&r, "g11:d", 8), "g11:d = 3 0 7 1 2 6 4 5");
-    assert_eq!(show(&r, "g12:d", 8), "g12:d = 1003 1000 1007 1001 1002 1006 1004 1005");
+    assert_eq!(
+        show(&r, "g12:d", 8),
+        "g12:d = 1003 1000 1007 1001 1002 1006 1004 1005"
+    );
 }
 
 #[test]
@@ -1670,8 +2295,14 @@ add(16) g12<1>D g12<8,8,1>D 1D { align1 1H };
 cmp.nz.f0.0(16) null<1>D g10<8,8,1>D 1D { align1 1H };
 (+f0.0) while(16) JIP: LABEL0 { align1 1H };";
     let r = run(asm, 16, &["g10:ud=2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17"]);
-    assert_eq!(show(&r, "g12:d", 16), "g12:d = 1 7 2 5 8 16 3 19 6 14 9 9 17 17 4 12");
-    assert_eq!(show(&r, "g10:ud", 16), "g10:ud = 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1");
+    assert_eq!(
+        show(&r, "g12:d", 16),
+        "g12:d = 1 7 2 5 8 16 3 19 6 14 9 9 17 17 4 12"
+    );
+    assert_eq!(
+        show(&r, "g10:ud", 16),
+        "g10:ud = 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1"
+    );
 }
 
 #[test]
@@ -1733,11 +2364,26 @@ mov(8) g10<1>F 0x3f800000F { align1 1Q };";
     assert_eq!(m.response_length, 0);
     assert_eq!(m.payload.len(), 4, "mlen 4");
     for (k, reg) in (124..128).enumerate() {
-        assert_eq!(&m.payload[k][..], bytes(&r, reg, 0, 32), "payload register {k} = g{reg}");
+        assert_eq!(
+            &m.payload[k][..],
+            bytes(&r, reg, 0, 32),
+            "payload register {k} = g{reg}"
+        );
     }
-    let p0: Vec<f32> = m.payload[0].chunks(4).map(|c| f32::from_le_bytes(c.try_into().unwrap())).collect();
-    assert_f32_exact(&p0, &[0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8], "payload g124");
-    assert_eq!(show(&r, "g10:f", 8), "g10:f = 0 0 0 0 0 0 0 0", "nothing runs after EOT");
+    let p0: Vec<f32> = m.payload[0]
+        .chunks(4)
+        .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
+        .collect();
+    assert_f32_exact(
+        &p0,
+        &[0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8],
+        "payload g124",
+    );
+    assert_eq!(
+        show(&r, "g10:f", 8),
+        "g10:f = 0 0 0 0 0 0 0 0",
+        "nothing runs after EOT"
+    );
 }
 
 #[test]
@@ -1749,7 +2395,11 @@ fn sampler_send_writes_its_response_and_continues() {
                             sampler MsgDesc: sample SIMD8 Surface = 1 Sampler = 0 mlen 2 rlen 4 { align1 1Q };
 mov(8) g10<1>F 0x3f800000F { align1 1Q };";
     let ones = "1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1";
-    let r = run(asm, 8, &[&format!("g124:f={ones}"), "g13:f=0.25,0.5", "g14:f=0.75"]);
+    let r = run(
+        asm,
+        8,
+        &[&format!("g124:f={ones}"), "g13:f=0.25,0.5", "g14:f=0.75"],
+    );
     assert_eq!(r.messages.len(), 1);
     let m = &r.messages[0];
     assert_eq!(m.sfid, 2, "sampler");
@@ -1758,11 +2408,19 @@ mov(8) g10<1>F 0x3f800000F { align1 1Q };";
     assert_eq!(m.response_length, 4);
     assert_eq!(m.dst, 124);
     assert_eq!(m.payload.len(), 2);
-    assert_eq!(&m.payload[0][..8], &[0, 0, 0x80, 0x3e, 0, 0, 0, 0x3f], "g13 = 0.25, 0.5");
+    assert_eq!(
+        &m.payload[0][..8],
+        &[0, 0, 0x80, 0x3e, 0, 0, 0, 0x3f],
+        "g13 = 0.25, 0.5"
+    );
     assert_eq!(&m.payload[1][..4], &[0, 0, 0x40, 0x3f], "g14 = 0.75");
     assert_eq!(show(&r, "g124:f", 8), "g124:f = 0 0 0 0 0 0 0 0");
     assert_eq!(show(&r, "g127:f", 8), "g127:f = 0 0 0 0 0 0 0 0");
-    assert_eq!(show(&r, "g10:f", 8), "g10:f = 1 1 1 1 1 1 1 1", "execution continued");
+    assert_eq!(
+        show(&r, "g10:f", 8),
+        "g10:f = 1 1 1 1 1 1 1 1",
+        "execution continued"
+    );
 }
 
 #[test]
@@ -1779,15 +2437,13 @@ fn program_without_eot_ends_at_its_last_instruction() {
 
 #[test]
 fn runaway_loop_reports_the_instruction_budget() {
-    let e = run_asm("LABEL0:\nwhile(8) JIP: LABEL0 { align1 1Q };", 8, &[]).unwrap_err();
-    assert!(e.contains("budget"), "{e}");
-    // A loop that does work but never ends.
-    let e = run_asm(
-        "LABEL0:\nadd(8) g10<1>D g10<8,8,1>D 1D { align1 1Q };\nwhile(8) JIP: LABEL0 { align1 1Q };",
-        8,
-        &[],
+    // A jmpi back to itself: -16 bytes from the next instruction.
+    let code = gtsim_isa::asm::assemble(
+        "jmpi(1) 0xfffffff0D { align1 WE_all };",
+        gtsim_isa::asm::Compaction::Never,
     )
-    .unwrap_err();
+    .unwrap();
+    let e = gtsim_eu::harness::run_bin_with_budget(&code, 8, &[], 5_000).unwrap_err();
     assert!(e.contains("budget"), "{e}");
 }
 
@@ -1839,9 +2495,16 @@ fn uncertain_float_denormals_flush_to_zero() {
     let r = run(
         "add(8) g10<1>F g2<8,8,1>F g3<8,8,1>F { align1 1Q };",
         8,
-        &["g2:f=0x00000001,0x80000001,0x00200000,0x00800000,1,1,1,1", "g3:f=0,-0,0x00200000,0x80000001,0,0,0,0"],
+        &[
+            "g2:f=0x00000001,0x80000001,0x00200000,0x00800000,1,1,1,1",
+            "g3:f=0,-0,0x00200000,0x80000001,0,0,0,0",
+        ],
     );
-    assert_f32_exact(&f(&r, 10, 4), &[0.0, -0.0, 0.0, f32::from_bits(0x0080_0000)], "denormal flush");
+    assert_f32_exact(
+        &f(&r, 10, 4),
+        &[0.0, -0.0, 0.0, f32::from_bits(0x0080_0000)],
+        "denormal flush",
+    );
 }
 
 #[test]
@@ -1852,11 +2515,22 @@ fn uncertain_half_denormals_are_kept() {
     // conversions; whether Ivy Bridge's f32to16/f16to32 keep them is not confirmed.
     let asm = "f32to16(8) g10<2>W g2<8,8,1>F { align1 1Q };
 f16to32(8) g11<1>F g3<16,8,2>W { align1 1Q };";
-    let r = run(asm, 8, &["g2:f=1e-5,-1e-5,0,0,0,0,0,0", "g3:ud=0x0001,0x03ff,0x8001,0,0,0,0,0"]);
+    let r = run(
+        asm,
+        8,
+        &[
+            "g2:f=1e-5,-1e-5,0,0,0,0,0,0",
+            "g3:ud=0x0001,0x03ff,0x8001,0,0,0,0,0",
+        ],
+    );
     assert_eq!(every(&uw(&r, 10, 4), 2), vec![0x00a8, 0x80a8]);
     assert_f32_exact(
         &f(&r, 11, 3),
-        &[f32::from_bits(0x3380_0000), 1023.0 * 2f32.powi(-24), -f32::from_bits(0x3380_0000)],
+        &[
+            f32::from_bits(0x3380_0000),
+            1023.0 * 2f32.powi(-24),
+            -f32::from_bits(0x3380_0000),
+        ],
         "f16to32 denormals",
     );
 }
@@ -1885,7 +2559,16 @@ fn uncertain_intdiv_by_zero_values() {
 math intmod(8) g11<1>UD g2<8,8,1>UD g3<8,8,1>UD { align1 1Q };
 math intdiv(8) g12<1>D g4<8,8,1>D g5<8,8,1>D { align1 1Q };
 math intmod(8) g13<1>D g4<8,8,1>D g5<8,8,1>D { align1 1Q };";
-    let r = run(asm, 8, &["g2:ud=5,0,7,7,7,7,7,7", "g3:ud=0,0,1,1,1,1,1,1", "g4:d=-2147483648", "g5:d=-1"]);
+    let r = run(
+        asm,
+        8,
+        &[
+            "g2:ud=5,0,7,7,7,7,7,7",
+            "g3:ud=0,0,1,1,1,1,1,1",
+            "g4:d=-2147483648",
+            "g5:d=-1",
+        ],
+    );
     assert_eq!(&ud(&r, 10, 2), &[u32::MAX, u32::MAX]);
     assert_eq!(&ud(&r, 11, 2), &[5, 0]);
     assert_eq!(d(&r, 12, 1)[0], i32::MIN);
@@ -1913,7 +2596,11 @@ fn uncertain_mul_dword_by_dword_to_grf() {
     // emits a plain D x D mul on Gen7. If that is literal, 65537 * 65537 gives
     // 65537 * 1 = 65537, not the low 32 bits of the product (131073). What a GRF
     // destination really receives (and how the low word's sign is treated) is unconfirmed.
-    let r = run("mul(8) g10<1>D g2<8,8,1>D g3<8,8,1>D { align1 1Q };", 8, &["g2:d=65537,3", "g3:d=65537,5"]);
+    let r = run(
+        "mul(8) g10<1>D g2<8,8,1>D g3<8,8,1>D { align1 1Q };",
+        8,
+        &["g2:d=65537,3", "g3:d=65537,5"],
+    );
     assert_eq!(&d(&r, 10, 2), &[65537, 15]);
 }
 
@@ -1923,7 +2610,11 @@ fn uncertain_negative_float_to_unsigned() {
     // The unsigned conversion table gives 0 for -0 and negative denormals but "qNaN
     // indefinite" for other negatives, which is not an integer. Clamping to 0 (saturation
     // to the unsigned range) is the expectation here.
-    let r = run("mov(8) g10<1>UD g2<8,8,1>F { align1 1Q };", 8, &["g2:f=-1,-1e9,-inf,-0.5"]);
+    let r = run(
+        "mov(8) g10<1>UD g2<8,8,1>F { align1 1Q };",
+        8,
+        &["g2:f=-1,-1e9,-inf,-0.5"],
+    );
     assert_eq!(&ud(&r, 10, 4), &[0, 0, 0, 0]);
 }
 
@@ -1952,11 +2643,41 @@ math sqrt(8) g11<1>F g2<8,8,1>F null<8,8,1>F { align1 1Q };
 math sin(8) g12<1>F g2<8,8,1>F null<8,8,1>F { align1 1Q };
 math exp(8) g13<1>F g2<8,8,1>F null<8,8,1>F { align1 1Q };";
     let x = [3.0f32, 0.7, 1.3, 2.9, 0.1, 1.9, 2.2, 0.45];
-    let set = format!("g2:f={}", x.iter().map(|v| format!("{v:?}")).collect::<Vec<_>>().join(","));
+    let set = format!(
+        "g2:f={}",
+        x.iter()
+            .map(|v| format!("{v:?}"))
+            .collect::<Vec<_>>()
+            .join(",")
+    );
     let r = run(asm, 8, &[&set]);
     let ulp = 1.0 / 8388608.0;
-    assert_f32_close(&f(&r, 10, 8), &x.iter().map(|v| 1.0 / *v as f64).collect::<Vec<_>>(), ulp, 0.0, "inv 1ulp");
-    assert_f32_close(&f(&r, 11, 8), &x.iter().map(|v| (*v as f64).sqrt()).collect::<Vec<_>>(), ulp, 0.0, "sqrt 1ulp");
-    assert_f32_close(&f(&r, 12, 8), &x.iter().map(|v| (*v as f64).sin()).collect::<Vec<_>>(), 0.0, 1.0 / 1048576.0, "sin");
-    assert_f32_close(&f(&r, 13, 8), &x.iter().map(|v| (*v as f64).exp2()).collect::<Vec<_>>(), 1.0 / 4194304.0, 0.0, "exp2");
+    assert_f32_close(
+        &f(&r, 10, 8),
+        &x.iter().map(|v| 1.0 / *v as f64).collect::<Vec<_>>(),
+        ulp,
+        0.0,
+        "inv 1ulp",
+    );
+    assert_f32_close(
+        &f(&r, 11, 8),
+        &x.iter().map(|v| (*v as f64).sqrt()).collect::<Vec<_>>(),
+        ulp,
+        0.0,
+        "sqrt 1ulp",
+    );
+    assert_f32_close(
+        &f(&r, 12, 8),
+        &x.iter().map(|v| (*v as f64).sin()).collect::<Vec<_>>(),
+        0.0,
+        1.0 / 1048576.0,
+        "sin",
+    );
+    assert_f32_close(
+        &f(&r, 13, 8),
+        &x.iter().map(|v| (*v as f64).exp2()).collect::<Vec<_>>(),
+        1.0 / 4194304.0,
+        0.0,
+        "exp2",
+    );
 }
