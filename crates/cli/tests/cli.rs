@@ -141,7 +141,7 @@ fn asm_errors_name_the_line() {
 #[test]
 fn exec_runs_a_kernel_and_dumps_registers() {
     let k = temp(
-        "k.asm",
+        "exec-add.asm",
         b"add(8) g10<1>F g2<8,8,1>F g3<8,8,1>F { align1 1Q };\n\
           sendc(8) null<1>UW g124<8,8,1>UD 0x88031400\n\
           render MsgDesc: RT write SIMD8 LastRT Surface = 0 mlen 4 rlen 0 { align1 1Q EOT };\n",
