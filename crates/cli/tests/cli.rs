@@ -185,7 +185,7 @@ fn exec_runs_a_kernel_and_dumps_registers() {
     );
     // A runaway loop is a reported hang, not a stuck process.
     let l = temp(
-        "loop.asm",
+        "exec-loop.asm",
         b"LABEL0:\nwhile(8) JIP: LABEL0 { align1 1Q };\n",
     );
     let (code, _, err) = gtsim(&["exec", l.to_str().unwrap(), "--budget", "1000"]);
