@@ -129,3 +129,40 @@ add(8) g10<1>D g9<8,8,1>D 100D { align1 1Q };";
         "g10:d = 100 101 107 102 105 108 116 103"
     );
 }
+
+/// Double precision is computed in f64: 0.1 + 0.2 is the double 0.30000000000000004 (in
+/// f32 it would print 0.3), 2^500 * 2^400 = 2^900 (infinite in f32), and the smallest
+/// double denormal 5e-324 survives an add (only fp32 denormals are flushed). Expected
+/// values from Python's float repr.
+#[test]
+fn double_precision_arithmetic() {
+    let asm = "add(4) g10<1>DF g2<4,4,1>DF g4<4,4,1>DF { align1 1N };
+mul(4) g12<1>DF g6<4,4,1>DF g8<4,4,1>DF { align1 1N };";
+    let r = run_asm(
+        asm,
+        8,
+        &[
+            "g2:df=0.1,5e-324,1,-0",
+            "g4:df=0.2,0,-1,-0",
+            "g6:df=3.273390607896142e150,1,1,1",
+            "g8:df=2.5822498780869086e120,1,1,1",
+        ],
+    )
+    .unwrap();
+    assert_eq!(
+        dump(&r.thread, "g10:df", 4).unwrap(),
+        "g10:df = 0.30000000000000004 5e-324 0 -0"
+    );
+    assert_eq!(
+        dump(&r.thread, "g12:df", 1).unwrap(),
+        "g12:df = 8.452712498170644e270"
+    );
+    // DF math is not modelled: a loud error, not an f32 answer.
+    let e = run_asm(
+        "math sqrt(4) g10<1>DF g2<4,4,1>DF null<8,8,1>F { align1 1N };",
+        8,
+        &[],
+    )
+    .unwrap_err();
+    assert!(e.contains("double-precision"), "{e}");
+}
