@@ -166,3 +166,61 @@ mul(4) g12<1>DF g6<4,4,1>DF g8<4,4,1>DF { align1 1N };";
     .unwrap_err();
     assert!(e.contains("double-precision"), "{e}");
 }
+
+/// call/ret (IVB PRM Vol4 Part3 CALL, RET): the call saves the return IP (byte offset of
+/// the instruction after it) in dst.0 and the calling channels in dst.1, and runs the
+/// subroutine; ret resumes at the saved IP. With f0.0 = 0x0f only channels 0..3 call: they
+/// get g10 = 1*7 + 100 = 107, the others skip the subroutine: 1 + 100 = 101.
+#[test]
+fn call_and_ret_with_predicated_channels() {
+    use gtsim_isa::ir::{Address, Dst, DstLayout, Layout, RegFile, Region, Src, Type};
+    let asm = "mov(8) g10<1>D 1D { align1 1Q };
+mov(1) f0<1>UW 0x000fUW { align1 WE_all 1N };
+(+f0.0) call(8) JIP: LABEL0 { align1 1Q };
+add(8) g10<1>D g10<8,8,1>D 100D { align1 1Q };
+sendc(8) null<1>UW g124<8,8,1>UD 0x88031400
+    render MsgDesc: RT write SIMD8 LastRT Surface = 0 mlen 4 rlen 0 { align1 1Q EOT };
+LABEL0:
+mul(8) g10<1>D g10<8,8,1>D 7D { align1 1Q };
+ret(8) JIP: LABEL0 { align1 1Q };";
+    let mut code = gtsim_isa::asm::assemble(asm, gtsim_isa::asm::Compaction::Never).unwrap();
+    // The text form has no operands for call/ret: put g20 in call's dst and ret's src0.
+    for at in [0x20usize, 0x60] {
+        let (mut ins, _) = gtsim_isa::gen7::decode::decode(&code[at..]).unwrap();
+        if at == 0x20 {
+            ins.dst = Dst {
+                file: RegFile::Grf,
+                nr: 20,
+                subnr: 0,
+                ty: Type::UD,
+                layout: DstLayout::HStride(1),
+                address: Address::Direct,
+            };
+        } else {
+            ins.srcs[0] = Src::Reg {
+                file: RegFile::Grf,
+                nr: 20,
+                subnr: 0,
+                ty: Type::UD,
+                layout: Layout::Region(Region {
+                    vstride: Some(2),
+                    width: 2,
+                    hstride: 1,
+                }),
+                address: Address::Direct,
+                negate: false,
+                abs: false,
+            };
+        }
+        let bytes = gtsim_isa::gen7::encode::encode(&ins).unwrap();
+        code[at..at + 16].copy_from_slice(&bytes);
+    }
+    let r = gtsim_eu::harness::run_bin(&code, 8, &[]).unwrap();
+    assert_eq!(
+        dump(&r.thread, "g10:d", 8).unwrap(),
+        "g10:d = 107 107 107 107 101 101 101 101"
+    );
+    // Return IP 0x30 (the add after the call), calling channels 0x0f.
+    assert_eq!(dump(&r.thread, "g20:ud", 2).unwrap(), "g20:ud = 48 15");
+    assert_eq!(r.messages.len(), 1);
+}
