@@ -9,8 +9,10 @@
 //! Later layers add tiling (X/Y/W), surface layouts and texel codecs on top; this crate
 //! starts with the flat address space that the batch decoder and AUB traces need.
 
+pub mod format;
 pub mod memory;
 pub mod space;
+pub mod tiling;
 
 pub use memory::Memory;
 pub use space::{AddressSpace, Fault, PAGE_SIZE};

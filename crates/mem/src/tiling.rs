@@ -1,0 +1,1 @@
+//! Tiling (being written)
