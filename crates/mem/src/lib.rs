@@ -10,6 +10,7 @@
 //! starts with the flat address space that the batch decoder and AUB traces need.
 
 pub mod format;
+pub mod layout;
 pub mod memory;
 pub mod space;
 pub mod tiling;

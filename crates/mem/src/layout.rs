@@ -1,0 +1,358 @@
+//! Surface layouts: where texel (x, y, slice or z, lod, sample) of a surface lives.
+//!
+//! The seeds define the fields (RENDER_SURFACE_STATE: Surface Type, Width/Height/Depth,
+//! MIP Count, Surface Horizontal/Vertical Alignment, Surface Array Spacing, Number of
+//! Multisamples and Multisampled Surface Storage Format; seed 000 §2.12.2 L1969-2617) and
+//! refer to "Memory Data Formats" for the geometry, which the seeds lack
+//! (`../shared/seeds/INDEX.md`, memory model row). The geometry here is the IVB PRM Vol1
+//! Part1 "Surface Layout" as publicly documented (and as Mesa's isl implements it for
+//! Gen7, `ISL_DIM_LAYOUT_GEN4_2D` / `GEN4_3D`):
+//!
+//! * **2D, 1D and cube (and their arrays)**: LOD0 at the top left, LOD1 below it, LOD2 and
+//!   every later LOD stacked below one another to the right of LOD1. Each LOD's size is
+//!   the minified size rounded up to the alignment unit (i = horizontal alignment,
+//!   j = vertical). Array slices (cube faces are slices 6·cube + face) follow each other
+//!   every QPitch rows: `h0 + h1 + 11·j` for full spacing, `h0` for LOD0-only spacing.
+//! * **3D**: every LOD stacked below the previous one; LOD L holds its `max(1, d >> L)`
+//!   slices in rows of `2^L` slices side by side.
+//! * **Multisampling**: array-style (UMS/CMS; each sample is a slice after the logical
+//!   slices' samples: physical slice = slice·samples + sample) or interleaved (IMS, depth
+//!   and stencil: samples interleave in 2×2 pixel groups, widening the surface).
+//! * **Compressed formats**: sizes and offsets in blocks; alignments are 4 (one block).
+//!
+//! Addresses then go through the surface's [`Tiling`].
+
+use crate::tiling::{Tiling, TilingError};
+use thiserror::Error;
+
+/// RENDER_SURFACE_STATE "Surface Type" (seed 000 §2.12.2, DW0 31:29).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SurfaceType {
+    /// SURFTYPE_1D.
+    D1,
+    /// SURFTYPE_2D.
+    D2,
+    /// SURFTYPE_3D.
+    D3,
+    /// SURFTYPE_CUBE: six faces per cube, stored as array slices.
+    Cube,
+    /// SURFTYPE_BUFFER: linear elements.
+    Buffer,
+}
+
+/// "Surface Array Spacing" (seed 000 L2110-2122).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ArraySpacing {
+    /// ARYSPC_FULL: room for every LOD between slices.
+    Full,
+    /// ARYSPC_LOD0: slices hold LOD0 only.
+    Lod0,
+}
+
+/// "Multisampled Surface Storage Format".
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum MsaaLayout {
+    /// MSFMT_MSS: samples as array slices (with or without an MCS).
+    Array,
+    /// MSFMT_DEPTH_STENCIL: samples interleaved in the plane.
+    Interleaved,
+}
+
+/// Everything that decides a surface's layout.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SurfaceDesc {
+    /// Surface type.
+    pub ty: SurfaceType,
+    /// Width in texels (buffer: elements).
+    pub width: u32,
+    /// Height in texels.
+    pub height: u32,
+    /// 3D: depth in texels; arrays: number of slices; cube: number of cubes.
+    pub depth: u32,
+    /// Number of LODs (MIP Count + 1).
+    pub levels: u32,
+    /// Samples per pixel (1, 2, 4 or 8).
+    pub samples: u32,
+    /// How samples are stored.
+    pub msaa_layout: MsaaLayout,
+    /// Horizontal alignment unit in texels (4, 8, or 16 for HiZ).
+    pub halign: u32,
+    /// Vertical alignment unit in texels (2, 4, or 8 for HiZ).
+    pub valign: u32,
+    /// Array spacing.
+    pub array_spacing: ArraySpacing,
+    /// Texels per block horizontally and vertically (1×1; 4×4 BCn; 8×4 FXT1 and HiZ).
+    pub block: (u32, u32),
+    /// Bytes per block (per texel for uncompressed formats).
+    pub block_bytes: u32,
+    /// Tiling.
+    pub tiling: Tiling,
+    /// Pitch in bytes.
+    pub pitch: u64,
+}
+
+/// A texel the layout cannot place.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum LayoutError {
+    /// A coordinate outside the surface.
+    #[error("{what} {value} is outside the surface (limit {limit})")]
+    Outside {
+        /// Which coordinate.
+        what: &'static str,
+        /// Its value.
+        value: u32,
+        /// The first value outside.
+        limit: u32,
+    },
+    /// A description the hardware does not allow.
+    #[error("invalid surface: {0}")]
+    Invalid(String),
+    /// The tiling refuses the address.
+    #[error(transparent)]
+    Tiling(#[from] TilingError),
+}
+
+fn align(v: u32, a: u32) -> u32 {
+    v.div_ceil(a) * a
+}
+
+fn minify(v: u32, lod: u32) -> u32 {
+    (v >> lod.min(31)).max(1)
+}
+
+impl SurfaceDesc {
+    fn check(&self) -> Result<(), LayoutError> {
+        let ok_samples = matches!(self.samples, 1 | 2 | 4 | 8);
+        if !ok_samples || self.levels == 0 || self.width == 0 || self.height == 0 {
+            return Err(LayoutError::Invalid(format!(
+                "{} samples, {} levels, {}x{}",
+                self.samples, self.levels, self.width, self.height
+            )));
+        }
+        if self.halign == 0 || self.valign == 0 || self.block.0 == 0 || self.block.1 == 0 {
+            return Err(LayoutError::Invalid("zero alignment or block size".into()));
+        }
+        Ok(())
+    }
+
+    /// Physical size of LOD0 in texels: interleaved multisampling widens it (IMS: 2x →
+    /// 2W×H, 4x → 2W×2H, 8x → 4W×2H, each rounded to whole 2×2 groups).
+    fn physical_size(&self) -> (u32, u32) {
+        if self.msaa_layout == MsaaLayout::Interleaved && self.samples > 1 {
+            let (sx, sy) = ims_scale(self.samples);
+            (align(self.width, 2) * sx, align(self.height, 2) * sy)
+        } else {
+            (self.width, self.height)
+        }
+    }
+
+    /// Aligned width and height of LOD `lod` in texels.
+    pub fn level_extent(&self, lod: u32) -> (u32, u32) {
+        let (w, h) = self.physical_size();
+        let (i, j) = self.alignment();
+        (align(minify(w, lod), i), align(minify(h, lod), j))
+    }
+
+    /// The alignment unit in texels (compressed formats: one block).
+    fn alignment(&self) -> (u32, u32) {
+        if self.block != (1, 1) {
+            self.block
+        } else {
+            (self.halign, self.valign)
+        }
+    }
+
+    /// Rows between array slices (QPitch), in texel rows.
+    pub fn qpitch(&self) -> u32 {
+        let (_, h0) = self.level_extent(0);
+        match self.array_spacing {
+            ArraySpacing::Lod0 => h0,
+            ArraySpacing::Full => {
+                let (_, h1) = self.level_extent(1);
+                h0 + h1 + 11 * self.alignment().1
+            }
+        }
+    }
+
+    /// Logical slices (array layers; cube: 6 per cube; 3D: 1) times array-style samples.
+    fn physical_slices(&self) -> u32 {
+        let layers = match self.ty {
+            SurfaceType::Cube => self.depth.max(1) * 6,
+            SurfaceType::D3 | SurfaceType::Buffer => 1,
+            _ => self.depth.max(1),
+        };
+        if self.msaa_layout == MsaaLayout::Array {
+            layers * self.samples
+        } else {
+            layers
+        }
+    }
+
+    /// Top-left texel of LOD `lod` of a 2D-layout slice, relative to the slice.
+    fn mip_origin_2d(&self, lod: u32) -> (u32, u32) {
+        if lod == 0 {
+            return (0, 0);
+        }
+        let (_, h0) = self.level_extent(0);
+        if lod == 1 {
+            return (0, h0);
+        }
+        let (w1, _) = self.level_extent(1);
+        let below: u32 = (2..lod).map(|l| self.level_extent(l).1).sum();
+        (w1, h0 + below)
+    }
+
+    /// Top-left texel of (slice or z, lod): the origin of that image in the surface.
+    pub fn image_origin(&self, slice: u32, lod: u32) -> Result<(u32, u32), LayoutError> {
+        self.check()?;
+        if lod >= self.levels {
+            return Err(LayoutError::Outside {
+                what: "LOD",
+                value: lod,
+                limit: self.levels,
+            });
+        }
+        match self.ty {
+            SurfaceType::D3 => {
+                let d = minify(self.depth.max(1), lod);
+                if slice >= d {
+                    return Err(LayoutError::Outside {
+                        what: "z",
+                        value: slice,
+                        limit: d,
+                    });
+                }
+                // LODs stacked; LOD L holds its slices 2^L to a row.
+                let mut y = 0;
+                for l in 0..lod {
+                    let per_row = 1u32 << l.min(31);
+                    y += minify(self.depth.max(1), l).div_ceil(per_row) * self.level_extent(l).1;
+                }
+                let per_row = 1u32 << lod.min(31);
+                let (w, h) = self.level_extent(lod);
+                Ok(((slice % per_row) * w, y + (slice / per_row) * h))
+            }
+            SurfaceType::Buffer => Err(LayoutError::Invalid(
+                "buffers have no images; use the element index".into(),
+            )),
+            _ => {
+                let slices = self.physical_slices();
+                if slice >= slices {
+                    return Err(LayoutError::Outside {
+                        what: "slice",
+                        value: slice,
+                        limit: slices,
+                    });
+                }
+                let (x, y) = self.mip_origin_2d(lod);
+                Ok((x, y + slice * self.qpitch()))
+            }
+        }
+    }
+
+    /// Byte offset from the surface base of texel (x, y) of `slice` (array layer, cube
+    /// face 6·cube + face, or 3D z), `lod` and `sample`.
+    pub fn texel_offset(
+        &self,
+        x: u32,
+        y: u32,
+        slice: u32,
+        lod: u32,
+        sample: u32,
+    ) -> Result<u64, LayoutError> {
+        self.check()?;
+        if self.ty == SurfaceType::Buffer {
+            if x >= self.width {
+                return Err(LayoutError::Outside {
+                    what: "element",
+                    value: x,
+                    limit: self.width,
+                });
+            }
+            return Ok(x as u64 * self.block_bytes as u64);
+        }
+        if sample >= self.samples {
+            return Err(LayoutError::Outside {
+                what: "sample",
+                value: sample,
+                limit: self.samples,
+            });
+        }
+        let (w, h) = (minify(self.width, lod), minify(self.height, lod));
+        if x >= w || y >= h {
+            let (what, value, limit) = if x >= w { ("x", x, w) } else { ("y", y, h) };
+            return Err(LayoutError::Outside { what, value, limit });
+        }
+        let (px, py, slice) = match self.msaa_layout {
+            MsaaLayout::Interleaved if self.samples > 1 => {
+                let (px, py) = ims_position(x, y, sample, self.samples);
+                (px, py, slice)
+            }
+            _ if self.samples > 1 => (x, y, slice * self.samples + sample),
+            _ => (x, y, slice),
+        };
+        let (ox, oy) = self.image_origin(slice, lod)?;
+        let (bw, bh) = self.block;
+        let bx = (ox + px) / bw;
+        let by = (oy + py) / bh;
+        Ok(self
+            .tiling
+            .offset(self.pitch, bx as u64 * self.block_bytes as u64, by as u64)?)
+    }
+
+    /// Rows (of blocks) the whole surface occupies.
+    pub fn total_rows(&self) -> Result<u32, LayoutError> {
+        self.check()?;
+        let texel_rows = match self.ty {
+            SurfaceType::Buffer => 1,
+            SurfaceType::D3 => {
+                let last = self.levels - 1;
+                let (_, y) = self.image_origin(0, last)?;
+                let per_row = 1u32 << last.min(31);
+                y + minify(self.depth.max(1), last).div_ceil(per_row) * self.level_extent(last).1
+            }
+            _ => {
+                let one = (0..self.levels)
+                    .map(|l| {
+                        let (_, y) = self.mip_origin_2d(l);
+                        y + self.level_extent(l).1
+                    })
+                    .max()
+                    .unwrap_or(0);
+                (self.physical_slices() - 1) * self.qpitch() + one
+            }
+        };
+        Ok(texel_rows.div_ceil(self.block.1))
+    }
+}
+
+/// IMS widening per sample count (horizontal, vertical).
+fn ims_scale(samples: u32) -> (u32, u32) {
+    match samples {
+        2 => (2, 1),
+        4 => (2, 2),
+        8 => (4, 2),
+        _ => (1, 1),
+    }
+}
+
+/// Physical position of sample `s` of pixel (x, y) in an interleaved (IMS) surface:
+/// samples interleave in 2×2 pixel groups (IVB PRM Vol1 Part1 "Interleaved
+/// Multisampled Surfaces"; the same mapping Mesa's BLORP documents for Gen7):
+/// 2x: X' = (X & !1)·2 + (S & 1)·2 + (X & 1), Y' = Y;
+/// 4x: X' as 2x, Y' = (Y & !1)·2 + (S & 2) + (Y & 1);
+/// 8x: X' = (X & !1)·4 + (S & 4) + (S & 1)·2 + (X & 1), Y' as 4x.
+pub fn ims_position(x: u32, y: u32, s: u32, samples: u32) -> (u32, u32) {
+    match samples {
+        2 => ((x & !1) * 2 + (s & 1) * 2 + (x & 1), y),
+        4 => (
+            (x & !1) * 2 + (s & 1) * 2 + (x & 1),
+            (y & !1) * 2 + (s & 2) + (y & 1),
+        ),
+        8 => (
+            (x & !1) * 4 + (s & 4) + (s & 1) * 2 + (x & 1),
+            (y & !1) * 2 + (s & 2) + (y & 1),
+        ),
+        _ => (x, y),
+    }
+}

@@ -1,0 +1,166 @@
+//! Surface layout offsets worked by hand from the Gen7 layout rules (see the module docs
+//! of `gtsim_mem::layout`): every expected number below is derived in its comment.
+
+use gtsim_mem::layout::{ArraySpacing, MsaaLayout, SurfaceDesc, SurfaceType, ims_position};
+use gtsim_mem::tiling::Tiling;
+
+fn desc(ty: SurfaceType, w: u32, h: u32, d: u32, levels: u32) -> SurfaceDesc {
+    SurfaceDesc {
+        ty,
+        width: w,
+        height: h,
+        depth: d,
+        levels,
+        samples: 1,
+        msaa_layout: MsaaLayout::Array,
+        halign: 4,
+        valign: 2,
+        array_spacing: ArraySpacing::Full,
+        block: (1, 1),
+        block_bytes: 4,
+        tiling: Tiling::Linear,
+        pitch: 1024,
+    }
+}
+
+#[test]
+fn mip_chain_2d() {
+    // 16x16, 5 LODs, i = 4, j = 2. LOD1 (8x8) below LOD0 at (0,16); LOD2 (4x4) right of
+    // LOD1 at (8,16); LOD3 (2x2 -> aligned 4x2) below LOD2 at (8,20); LOD4 (1x1 -> 4x2)
+    // at (8,22).
+    let d = desc(SurfaceType::D2, 16, 16, 1, 5);
+    let want = [(0, 0), (0, 16), (8, 16), (8, 20), (8, 22)];
+    for (lod, w) in want.iter().enumerate() {
+        assert_eq!(d.image_origin(0, lod as u32).unwrap(), *w, "LOD {lod}");
+    }
+    // Texel (1, 1) of LOD2, linear pitch 1024, 4 bytes: row 17, byte 9*4 = 36.
+    assert_eq!(d.texel_offset(1, 1, 0, 2, 0).unwrap(), 17 * 1024 + 36);
+}
+
+#[test]
+fn odd_sizes_align_up() {
+    // 13x7 with i = 8, j = 4: LOD0 aligned 16x8; LOD1 6x3 -> 8x4 at (0,8); LOD2 3x1 ->
+    // 8x4 at (8,8); LOD3 1x1 -> 8x4 at (8,12).
+    let mut d = desc(SurfaceType::D2, 13, 7, 1, 4);
+    d.halign = 8;
+    d.valign = 4;
+    assert_eq!(d.level_extent(1), (8, 4));
+    assert_eq!(d.image_origin(0, 2).unwrap(), (8, 8));
+    assert_eq!(d.image_origin(0, 3).unwrap(), (8, 12));
+}
+
+#[test]
+fn array_spacing_full_and_lod0() {
+    // 16x16 array of 3, j = 2: QPitch = h0 + h1 + 11j = 16 + 8 + 22 = 46 rows (full);
+    // LOD0-only spacing: 16 rows.
+    let mut d = desc(SurfaceType::D2, 16, 16, 3, 5);
+    assert_eq!(d.qpitch(), 46);
+    assert_eq!(d.image_origin(2, 1).unwrap(), (0, 2 * 46 + 16));
+    d.array_spacing = ArraySpacing::Lod0;
+    d.levels = 1;
+    assert_eq!(d.qpitch(), 16);
+    assert_eq!(d.image_origin(2, 0).unwrap(), (0, 32));
+    assert!(d.image_origin(3, 0).is_err());
+}
+
+#[test]
+fn cube_arrays_are_six_slices_per_cube() {
+    // 2 cubes of 8x8, 4 LODs, j = 2: QPitch = 8 + 4 + 22 = 34. Face 4 of cube 1 is slice
+    // 6 + 4 = 10 -> row 340; 12 slices in all.
+    let d = desc(SurfaceType::Cube, 8, 8, 2, 4);
+    assert_eq!(d.image_origin(10, 0).unwrap(), (0, 340));
+    assert!(d.image_origin(12, 0).is_err());
+    // Rows: 11 slices of 34, then the last slice's mip chain: LOD0..3 end at rows
+    // 8, 8+4 = 12, 8+4 (LOD2 at y 8, 2x2 -> aligned 4x2, ends 10), LOD3 (8+2, ends 12).
+    assert_eq!(d.total_rows().unwrap(), 11 * 34 + 12);
+}
+
+#[test]
+fn three_d_slices_per_row_double_each_lod() {
+    // 8x8x4, 4 LODs, i = 4, j = 2. LOD0: 4 slices one per row, 8 rows each: z at
+    // (0, 8z), 32 rows. LOD1 4x4x2: two slices in one row at y 32: (0,32), (4,32); 4 rows.
+    // LOD2 2x2x1 -> 4x2 at (0,36); LOD3 1x1x1 -> 4x2 at (0,38); 40 rows in all.
+    let d = desc(SurfaceType::D3, 8, 8, 4, 4);
+    assert_eq!(d.image_origin(3, 0).unwrap(), (0, 24));
+    assert_eq!(d.image_origin(1, 1).unwrap(), (4, 32));
+    assert_eq!(d.image_origin(0, 2).unwrap(), (0, 36));
+    assert_eq!(d.image_origin(0, 3).unwrap(), (0, 38));
+    assert!(d.image_origin(2, 1).is_err(), "LOD1 has 2 slices");
+    assert_eq!(d.total_rows().unwrap(), 40);
+}
+
+#[test]
+fn compressed_offsets_count_blocks() {
+    // BC1 (4x4 blocks of 8 bytes) 32x32, 3 LODs: alignment is one block. LOD1 at texel
+    // (0,32) = block row 8; LOD2 at (16,32) = block (4, 8). Texel (5,6) of LOD2 is in
+    // block (4+1, 8+1) -> linear pitch 64: 9*64 + 5*8 = 616.
+    let mut d = desc(SurfaceType::D2, 32, 32, 1, 3);
+    d.block = (4, 4);
+    d.block_bytes = 8;
+    d.pitch = 64;
+    assert_eq!(d.image_origin(0, 2).unwrap(), (16, 32));
+    assert_eq!(d.texel_offset(5, 6, 0, 2, 0).unwrap(), 616);
+}
+
+#[test]
+fn array_msaa_samples_are_slices() {
+    // 4x array-style, 2 layers, 8x8, one LOD, LOD0 spacing: QPitch 8; sample 3 of layer 1
+    // is physical slice 1*4 + 3 = 7 -> row 56. Texel (2,1): row 57, byte 8 at pitch 64.
+    let mut d = desc(SurfaceType::D2, 8, 8, 2, 1);
+    d.samples = 4;
+    d.array_spacing = ArraySpacing::Lod0;
+    d.pitch = 64;
+    assert_eq!(d.texel_offset(2, 1, 1, 0, 3).unwrap(), 57 * 64 + 8);
+}
+
+#[test]
+fn interleaved_msaa_positions() {
+    // 4x IMS, pixel (3, 5), sample 2: X' = (3&!1)*2 + 0 + 1 = 5, Y' = (5&!1)*2 + 2 + 1 = 11.
+    assert_eq!(ims_position(3, 5, 2, 4), (5, 11));
+    // 8x, pixel (1, 0), sample 5: X' = 0 + 4 + 2 + 1 = 7, Y' = 0.
+    assert_eq!(ims_position(1, 0, 5, 8), (7, 0));
+    // 2x, pixel (2, 3), sample 1: X' = 4 + 2 + 0 = 6, Y' = 3.
+    assert_eq!(ims_position(2, 3, 1, 2), (6, 3));
+    // Every sample of a 4x4-pixel region lands on a distinct physical texel (8x 16x8).
+    let mut seen = std::collections::HashSet::new();
+    for y in 0..4 {
+        for x in 0..4 {
+            for s in 0..8 {
+                assert!(seen.insert(ims_position(x, y, s, 8)));
+            }
+        }
+    }
+    assert!(seen.iter().all(|&(x, y)| x < 16 && y < 8));
+    // A 4x IMS 8x8 depth surface is 16x16 physical.
+    let mut d = desc(SurfaceType::D2, 8, 8, 1, 1);
+    d.samples = 4;
+    d.msaa_layout = MsaaLayout::Interleaved;
+    assert_eq!(d.level_extent(0), (16, 16));
+}
+
+#[test]
+fn tiled_surface_offsets_go_through_the_tiling() {
+    // Y-tiled 64x64 RGBA8 (pitch 256 = 2 tiles), texel (40, 33): byte 160 of row 33 ->
+    // tile row 1 (8192), tile column 1 (+4096); in the tile: byte 32 -> OWord column 2
+    // (1024), row 1 (16), byte 0 -> 8192 + 4096 + 1040 = 13328.
+    let mut d = desc(SurfaceType::D2, 64, 64, 1, 1);
+    d.tiling = Tiling::Y;
+    d.pitch = 256;
+    assert_eq!(d.texel_offset(40, 33, 0, 0, 0).unwrap(), 13328);
+}
+
+#[test]
+fn out_of_range_coordinates_are_errors() {
+    let d = desc(SurfaceType::D2, 16, 16, 1, 5);
+    assert!(d.texel_offset(16, 0, 0, 0, 0).is_err());
+    assert!(d.texel_offset(8, 0, 0, 1, 0).is_err(), "LOD1 is 8 wide");
+    assert!(d.texel_offset(0, 0, 0, 5, 0).is_err());
+    assert!(d.texel_offset(0, 0, 0, 0, 1).is_err());
+    let mut bad = d;
+    bad.samples = 3;
+    assert!(bad.texel_offset(0, 0, 0, 0, 0).is_err());
+    // Buffers: element index times element size.
+    let b = desc(SurfaceType::Buffer, 100, 1, 1, 1);
+    assert_eq!(b.texel_offset(99, 0, 0, 0, 0).unwrap(), 396);
+    assert!(b.texel_offset(100, 0, 0, 0, 0).is_err());
+}
