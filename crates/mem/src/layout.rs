@@ -356,3 +356,92 @@ pub fn ims_position(x: u32, y: u32, s: u32, samples: u32) -> (u32, u32) {
         _ => (x, y),
     }
 }
+
+/// Descriptions of the depth-related and auxiliary surfaces, whose alignments and
+/// formats are fixed by the hardware rather than by RENDER_SURFACE_STATE.
+impl SurfaceDesc {
+    /// A 2D (array) depth buffer (3DSTATE_DEPTH_BUFFER): Y-tiled, alignment 8×4 for
+    /// 16-bit depth and 4×4 otherwise (IVB PRM Vol1 Part1 alignment-unit table), samples
+    /// interleaved.
+    pub fn depth(
+        width: u32,
+        height: u32,
+        layers: u32,
+        levels: u32,
+        samples: u32,
+        bytes: u32,
+        pitch: u64,
+    ) -> SurfaceDesc {
+        SurfaceDesc {
+            ty: SurfaceType::D2,
+            width,
+            height,
+            depth: layers,
+            levels,
+            samples,
+            msaa_layout: MsaaLayout::Interleaved,
+            halign: if bytes == 2 { 8 } else { 4 },
+            valign: 4,
+            array_spacing: ArraySpacing::Full,
+            block: (1, 1),
+            block_bytes: bytes,
+            tiling: Tiling::Y,
+            pitch,
+        }
+    }
+
+    /// The separate stencil buffer (3DSTATE_STENCIL_BUFFER): S8, W-tiled, alignment 8×8,
+    /// samples interleaved (IVB PRM Vol1 Part1 alignment-unit table, "Separate Stencil").
+    pub fn separate_stencil(
+        width: u32,
+        height: u32,
+        layers: u32,
+        levels: u32,
+        samples: u32,
+        pitch: u64,
+    ) -> SurfaceDesc {
+        SurfaceDesc {
+            halign: 8,
+            valign: 8,
+            block_bytes: 1,
+            tiling: Tiling::W,
+            ..SurfaceDesc::depth(width, height, layers, levels, samples, 1, pitch)
+        }
+    }
+
+    /// The hierarchical depth buffer of a depth surface (3DSTATE_HIER_DEPTH_BUFFER): one
+    /// 16-byte block per 8×4 depth pixels, Y-tiled, alignment 16×8 whatever the depth
+    /// surface uses (seed 003 L17382 states this for the HiZ auxiliary surface; Mesa's
+    /// isl uses the same 8×4-block geometry on Gen7). It covers the depth surface's
+    /// physical (sample-interleaved) extent.
+    pub fn hiz(depth: &SurfaceDesc, pitch: u64) -> SurfaceDesc {
+        let (w, h) = depth.physical_size();
+        SurfaceDesc {
+            width: w,
+            height: h,
+            samples: 1,
+            halign: 16,
+            valign: 8,
+            block: (8, 4),
+            block_bytes: 16,
+            tiling: Tiling::Y,
+            pitch,
+            ..*depth
+        }
+    }
+
+    /// The multisample control surface of an array-style multisampled colour surface:
+    /// one element per pixel (8 bits for 2x and 4x, 32 bits for 8x: 3 bits per sample),
+    /// Y-tiled, single-sampled, same size and slices (Mesa isl MCS formats; IVB PRM Vol1
+    /// Part1 "Multisample Control Surface").
+    pub fn mcs(color: &SurfaceDesc, pitch: u64) -> SurfaceDesc {
+        SurfaceDesc {
+            samples: 1,
+            block: (1, 1),
+            block_bytes: if color.samples == 8 { 4 } else { 1 },
+            tiling: Tiling::Y,
+            pitch,
+            ..*color
+        }
+    }
+}

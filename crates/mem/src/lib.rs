@@ -6,8 +6,12 @@
 //! typed [`Fault`] with the address and access size, never a panic and never a silent
 //! zero: on real hardware such an access hangs or corrupts, and the model reports it.
 //!
-//! Later layers add tiling (X/Y/W), surface layouts and texel codecs on top; this crate
-//! starts with the flat address space that the batch decoder and AUB traces need.
+//! On top of the flat space:
+//! * [`tiling`]: linear, X-, Y- and W-major tile addressing (no bit-6 swizzling);
+//! * [`layout`]: surface layouts (1D/2D/3D/cube, arrays, mip chains with their alignment
+//!   units, array spacing, multisampling array-style and interleaved, depth, separate
+//!   stencil, HiZ and MCS geometry) mapping (x, y, slice, lod, sample) to a byte offset;
+//! * [`format`]: the SURFACE_FORMAT texel codecs, block decoders and capabilities.
 
 pub mod format;
 pub mod layout;

@@ -164,3 +164,32 @@ fn out_of_range_coordinates_are_errors() {
     assert_eq!(b.texel_offset(99, 0, 0, 0, 0).unwrap(), 396);
     assert!(b.texel_offset(100, 0, 0, 0, 0).is_err());
 }
+
+#[test]
+fn depth_stencil_hiz_mcs_geometry() {
+    // Z16 depth 20x10, 2 LODs: alignment 8x4 -> LOD0 24x12, LOD1 (10x5 -> 16x8) at (0,12).
+    let z = SurfaceDesc::depth(20, 10, 1, 2, 1, 2, 128);
+    assert_eq!(z.level_extent(0), (24, 12));
+    assert_eq!(z.image_origin(0, 1).unwrap(), (0, 12));
+    // Separate stencil 20x10: alignment 8x8 -> LOD0 24x16; W-tiled texel (9, 17) of a
+    // 1-LOD surface, pitch 64: tile row 0, inside: block column 1 (512), block row 2
+    // (128), x=1,y=1 interleave 1+2 = 3 -> 643.
+    let s = SurfaceDesc::separate_stencil(20, 18, 1, 1, 1, 64);
+    assert_eq!(s.level_extent(0), (24, 24));
+    assert_eq!(s.texel_offset(9, 17, 0, 0, 0).unwrap(), 643);
+    // HiZ of a 64x32 4x-interleaved depth buffer covers 128x64 physical pixels: 16x16
+    // blocks of 8x4 pixels, 16 bytes each -> rows of 256 bytes; 16 block rows.
+    let z4 = SurfaceDesc::depth(64, 32, 1, 1, 4, 4, 256);
+    let h = SurfaceDesc::hiz(&z4, 256);
+    assert_eq!((h.width, h.height), (128, 64));
+    assert_eq!(h.total_rows().unwrap(), 16);
+    // Pixel (15, 7) of the HiZ surface is in block (1, 1): Y-tiled byte 16 of row 1 ->
+    // OWord column 1 (512) + row 1 (16) = 528.
+    assert_eq!(h.texel_offset(15, 7, 0, 0, 0).unwrap(), 528);
+    // MCS: 8x colour -> 4 bytes per pixel; 4x -> 1 byte.
+    let mut c = SurfaceDesc::depth(16, 16, 1, 1, 8, 4, 256);
+    c.msaa_layout = MsaaLayout::Array;
+    assert_eq!(SurfaceDesc::mcs(&c, 128).block_bytes, 4);
+    c.samples = 4;
+    assert_eq!(SurfaceDesc::mcs(&c, 128).block_bytes, 1);
+}
