@@ -11,12 +11,13 @@
 //! * [`layout`]: surface layouts (1D/2D/3D/cube, arrays, mip chains with their alignment
 //!   units, array spacing, multisampling array-style and interleaved, depth, separate
 //!   stencil, HiZ and MCS geometry) mapping (x, y, slice, lod, sample) to a byte offset;
-//! * [`format`]: the SURFACE_FORMAT texel codecs, block decoders and capabilities.
+//! * [`format`](mod@format): the SURFACE_FORMAT texel codecs, block decoders and capabilities.
 
 pub mod format;
 pub mod layout;
 pub mod memory;
 pub mod space;
+pub mod surface;
 pub mod tiling;
 
 pub use memory::Memory;

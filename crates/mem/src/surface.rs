@@ -1,0 +1,104 @@
+//! A surface in GPU memory: base address, layout and format together, so a unit can read
+//! or write texel (x, y, slice, lod, sample) through any [`Memory`].
+
+use crate::format::bc::{BlockFormat, decode_block};
+use crate::format::texel::{self, FormatError, Texel};
+use crate::layout::{LayoutError, SurfaceDesc};
+use crate::{Fault, Memory};
+use gtsim_spec::gen7::SurfaceFormat;
+use thiserror::Error;
+
+/// Why a texel access failed.
+#[derive(Debug, Clone, PartialEq, Error)]
+pub enum SurfaceError {
+    /// The coordinates do not name a texel of the surface.
+    #[error(transparent)]
+    Layout(#[from] LayoutError),
+    /// The format cannot be read or written this way.
+    #[error(transparent)]
+    Format(#[from] FormatError),
+    /// A block-compressed block failed to decode.
+    #[error("compressed block: {0}")]
+    Block(String),
+    /// The memory is not mapped.
+    #[error(transparent)]
+    Fault(#[from] Fault),
+}
+
+/// Which texel: position in the LOD, array slice (cube face 6·cube + face, or 3D z),
+/// LOD and sample.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct TexelCoord {
+    /// Column.
+    pub x: u32,
+    /// Row.
+    pub y: u32,
+    /// Array slice, cube face or 3D depth.
+    pub slice: u32,
+    /// Level of detail.
+    pub lod: u32,
+    /// Sample index.
+    pub sample: u32,
+}
+
+impl TexelCoord {
+    /// Texel (x, y) of slice 0, LOD 0, sample 0.
+    pub fn xy(x: u32, y: u32) -> TexelCoord {
+        TexelCoord {
+            x,
+            y,
+            ..TexelCoord::default()
+        }
+    }
+}
+
+/// A surface: where it starts, how it is laid out, what its texels are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Surface {
+    /// Graphics address of the surface's first byte.
+    pub base: u64,
+    /// Layout.
+    pub desc: SurfaceDesc,
+    /// SURFACE_FORMAT.
+    pub format: SurfaceFormat,
+}
+
+impl Surface {
+    fn offset(&self, at: TexelCoord) -> Result<u64, LayoutError> {
+        self.desc
+            .texel_offset(at.x, at.y, at.slice, at.lod, at.sample)
+    }
+
+    /// Reads one texel. Block-compressed formats decode the whole block and pick the
+    /// texel.
+    pub fn read_texel(&self, mem: &dyn Memory, at: TexelCoord) -> Result<Texel, SurfaceError> {
+        let TexelCoord { x, y, .. } = at;
+        let off = self.offset(at)?;
+        let mut bytes = vec![0u8; self.desc.block_bytes as usize];
+        mem.read(self.base.wrapping_add(off), &mut bytes)?;
+        match BlockFormat::from_surface_format(self.format) {
+            Some(bf) => {
+                let texels =
+                    decode_block(bf, &bytes).map_err(|e| SurfaceError::Block(e.to_string()))?;
+                let (bw, bh) = bf.block_size();
+                let i = ((y % bh) * bw + x % bw) as usize;
+                let t = texels.get(i).copied().unwrap_or([0.0; 4]);
+                Ok(Texel::Float(t))
+            }
+            None => Ok(texel::decode(self.format, &bytes)?),
+        }
+    }
+
+    /// Writes one texel of an uncompressed format.
+    pub fn write_texel(
+        &self,
+        mem: &mut dyn Memory,
+        at: TexelCoord,
+        t: Texel,
+    ) -> Result<(), SurfaceError> {
+        let off = self.offset(at)?;
+        let bytes = texel::encode(self.format, t)?;
+        mem.write(self.base.wrapping_add(off), &bytes)?;
+        Ok(())
+    }
+}

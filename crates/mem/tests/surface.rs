@@ -1,0 +1,79 @@
+//! Texel access through memory: layout, tiling and codec together.
+
+use gtsim_mem::AddressSpace;
+use gtsim_mem::format::texel::Texel;
+use gtsim_mem::layout::{ArraySpacing, MsaaLayout, SurfaceDesc, SurfaceType};
+use gtsim_mem::surface::{Surface, SurfaceError, TexelCoord};
+use gtsim_mem::tiling::Tiling;
+use gtsim_spec::gen7::SurfaceFormat;
+
+fn desc(tiling: Tiling, pitch: u64, block: (u32, u32), block_bytes: u32) -> SurfaceDesc {
+    SurfaceDesc {
+        ty: SurfaceType::D2,
+        width: 64,
+        height: 64,
+        depth: 1,
+        levels: 1,
+        samples: 1,
+        msaa_layout: MsaaLayout::Array,
+        halign: 4,
+        valign: 2,
+        array_spacing: ArraySpacing::Full,
+        block,
+        block_bytes,
+        tiling,
+        pitch,
+    }
+}
+
+#[test]
+fn write_then_read_a_tiled_rgba8_texel() {
+    let mut mem = AddressSpace::new();
+    mem.map(0x10000, 64 * 256);
+    let s = Surface {
+        base: 0x10000,
+        desc: desc(Tiling::Y, 256, (1, 1), 4),
+        format: SurfaceFormat::R8G8B8A8_UNORM,
+    };
+    // Texel (40, 33) of a Y-tiled 256-byte-pitch surface is at byte 13328 (tests/layout.rs).
+    s.write_texel(
+        &mut mem,
+        TexelCoord::xy(40, 33),
+        Texel::Float([1.0, 0.0, 0.5, 1.0]),
+    )
+    .unwrap();
+    let mut b = [0u8; 4];
+    mem.read(0x10000 + 13328, &mut b).unwrap();
+    // 0.5 * 255 = 127.5 rounds to 128 (round to nearest even of 127.5 is 128).
+    assert_eq!(b, [255, 0, 128, 255]);
+    let t = s.read_texel(&mem, TexelCoord::xy(40, 33)).unwrap();
+    assert_eq!(t, Texel::Float([1.0, 0.0, 128.0 / 255.0, 1.0]));
+}
+
+#[test]
+fn read_a_bc1_texel_and_fault_outside_memory() {
+    let mut mem = AddressSpace::new();
+    mem.map(0x20000, 4096);
+    // BC1 block: color0 = 0xF800 (red), color1 = 0x001F (blue), 4-colour mode since
+    // color0 > color1; indices 0b01 for texel 1 (blue), 0b00 elsewhere.
+    let block = [0x00, 0xF8, 0x1F, 0x00, 0b0000_0100, 0, 0, 0];
+    mem.write(0x20000, &block).unwrap();
+    let s = Surface {
+        base: 0x20000,
+        desc: desc(Tiling::Linear, 512, (4, 4), 8),
+        format: SurfaceFormat::BC1_UNORM,
+    };
+    assert_eq!(
+        s.read_texel(&mem, TexelCoord::xy(0, 0)).unwrap(),
+        Texel::Float([1.0, 0.0, 0.0, 1.0])
+    );
+    assert_eq!(
+        s.read_texel(&mem, TexelCoord::xy(1, 0)).unwrap(),
+        Texel::Float([0.0, 0.0, 1.0, 1.0])
+    );
+    // Texel row 63 is block row 15, at 15 * 512 = 7680 bytes: past the one mapped page.
+    assert!(matches!(
+        s.read_texel(&mem, TexelCoord::xy(0, 63)),
+        Err(SurfaceError::Fault(_))
+    ));
+}
