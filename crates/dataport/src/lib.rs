@@ -1,0 +1,31 @@
+//! # gtsim-dataport: the data port and the colour calculator
+//!
+//! The render-target write path ends in the colour calculator (seed 004 chapter 12,
+//! "Color Calculator (Output Merger)"): alpha test, depth and stencil tests, pre-blend
+//! clamping, blending, post-blend clamping, logic ops and the buffer updates. This crate
+//! starts with those per-pixel functions, each a pure function of the state fields that
+//! select it, so that the pixel path and its unit tests share one definition:
+//!
+//! * [`compare`]: COMPAREFUNCTION_* (alpha, depth and stencil tests) and STENCILOP_*;
+//! * [`blend`]: blend factors, blend functions, colour clamping;
+//! * [`logic_op`]: the sixteen logic ops.
+//!
+//! State values that the seeds mark reserved are typed errors naming the field.
+
+pub mod blend;
+pub mod compare;
+pub mod logic_op;
+
+use thiserror::Error;
+
+/// A state field holding a value the hardware does not define.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("{field} = {value:#x} is reserved ({seed})")]
+pub struct ReservedValue {
+    /// The state field.
+    pub field: &'static str,
+    /// Its value.
+    pub value: u32,
+    /// Where the seed lists the defined values.
+    pub seed: &'static str,
+}
