@@ -1,0 +1,122 @@
+//! Triangle coverage: which pixels a screen-space triangle lights.
+//!
+//! * Positions are quantized to 4 or 8 fractional bits by rounding to nearest even
+//!   (seed 004 §10.3, L6861: "Vertex SubPixel Precision Select").
+//! * Pixels are sampled at the pixel origin plus the destination origin bias: 0.5 for
+//!   OpenGL's half-integer grid, 0 for the integer grid (§10.3.3, L6716-6722).
+//! * A sample strictly inside every edge is covered; a sample exactly on an edge is
+//!   covered only if that edge is a top edge (horizontal, interior below) or a left edge
+//!   (interior to its right) — the upper-left rule the seed names for polygons and
+//!   points (§10.3.4, L6733-6735, RASTRULE_UPPER_LEFT), so triangles sharing an edge
+//!   light each pixel once.
+//!
+//! Edge functions are evaluated exactly in 64-bit integers on the snapped positions.
+
+/// Fractional bits of the snapped positions: 4 or 8.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SubpixelBits {
+    /// 4 fractional bits (1/16 pixel).
+    Four,
+    /// 8 fractional bits (1/256 pixel).
+    Eight,
+}
+
+impl SubpixelBits {
+    fn bits(self) -> u32 {
+        match self {
+            SubpixelBits::Four => 4,
+            SubpixelBits::Eight => 8,
+        }
+    }
+}
+
+/// Snaps a screen coordinate to the subpixel grid, round to nearest even; `None` for NaN
+/// or a magnitude of 2^20 pixels or more — far outside any Gen7 guard band (render
+/// targets are at most 16K), so the clip stage never delivers such positions and edge
+/// products stay exact in 64 bits.
+pub fn snap(v: f32, bits: SubpixelBits) -> Option<i64> {
+    let scaled = (v as f64) * (1u64 << bits.bits()) as f64;
+    if !scaled.is_finite() || (v as f64).abs() >= (1u64 << 20) as f64 {
+        return None;
+    }
+    Some(scaled.round_ties_even() as i64)
+}
+
+/// The rasterizer's view of the state: subpixel precision, sampling grid and the
+/// inclusive drawing rectangle (§11.3.1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RasterState {
+    /// Subpixel precision.
+    pub subpixel: SubpixelBits,
+    /// Sample at pixel centres (bias 0.5, OpenGL) rather than integer points.
+    pub half_pixel_centers: bool,
+    /// Inclusive drawing rectangle: x min, y min, x max, y max.
+    pub rect: [u32; 4],
+}
+
+/// The triangle's winding in screen space (y down): `Ccw` when the vertices go
+/// counter-clockwise on screen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Winding {
+    /// Clockwise on screen.
+    Cw,
+    /// Counter-clockwise on screen.
+    Ccw,
+}
+
+/// Pixels a triangle covers (row by row, left to right) and its winding; an empty list
+/// for a degenerate or NaN triangle.
+pub fn triangle(v: [[f32; 2]; 3], s: &RasterState) -> (Vec<(u32, u32)>, Option<Winding>) {
+    let mut p = [[0i64; 2]; 3];
+    for (i, vert) in v.iter().enumerate() {
+        match (snap(vert[0], s.subpixel), snap(vert[1], s.subpixel)) {
+            (Some(x), Some(y)) => p[i] = [x, y],
+            _ => return (vec![], None),
+        }
+    }
+    // Twice the signed area; y points down, so a positive value is clockwise on screen.
+    let area =
+        (p[1][0] - p[0][0]) * (p[2][1] - p[0][1]) - (p[1][1] - p[0][1]) * (p[2][0] - p[0][0]);
+    if area == 0 {
+        return (vec![], None);
+    }
+    let winding = if area > 0 { Winding::Cw } else { Winding::Ccw };
+    if area < 0 {
+        p.swap(1, 2);
+    }
+    // Edge i from p[i] to p[i+1]: E(q) = A*qx + B*qy + C, positive inside.
+    let edges: Vec<(i64, i64, i64)> = (0..3)
+        .map(|i| {
+            let (a, b) = (p[i], p[(i + 1) % 3]);
+            let ea = -(b[1] - a[1]);
+            let eb = b[0] - a[0];
+            (ea, eb, -(ea * a[0] + eb * a[1]))
+        })
+        .collect();
+    let one = 1i64 << s.subpixel.bits();
+    let bias = if s.half_pixel_centers { one / 2 } else { 0 };
+    let [x0, y0, x1, y1] = s.rect;
+    // Bounding box of the triangle, in pixels, clipped to the drawing rectangle.
+    let lo = |c: usize| p.iter().map(|q| q[c]).min().unwrap_or(0);
+    let hi = |c: usize| p.iter().map(|q| q[c]).max().unwrap_or(0);
+    let px0 = ((lo(0) - bias).div_euclid(one)).max(x0 as i64);
+    let px1 = ((hi(0) - bias).div_euclid(one) + 1).min(x1 as i64);
+    let py0 = ((lo(1) - bias).div_euclid(one)).max(y0 as i64);
+    let py1 = ((hi(1) - bias).div_euclid(one) + 1).min(y1 as i64);
+    let mut out = vec![];
+    for py in py0..=py1 {
+        for px in px0..=px1 {
+            let (qx, qy) = (px * one + bias, py * one + bias);
+            let inside = edges.iter().all(|&(a, b, c)| {
+                let e = a * qx + b * qy + c;
+                // Top edge: horizontal (A = 0) with the interior below (B > 0);
+                // left edge: interior to the right (A > 0).
+                e > 0 || (e == 0 && (a > 0 || (a == 0 && b > 0)))
+            });
+            if inside {
+                out.push((px as u32, py as u32));
+            }
+        }
+    }
+    (out, Some(winding))
+}

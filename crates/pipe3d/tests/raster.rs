@@ -1,0 +1,118 @@
+//! Triangle coverage against hand-derived pixel sets (seed 004 §10.3).
+
+use gtsim_pipe3d::raster::{RasterState, SubpixelBits, Winding, snap, triangle};
+use std::collections::BTreeSet;
+
+const GL: RasterState = RasterState {
+    subpixel: SubpixelBits::Eight,
+    half_pixel_centers: true,
+    rect: [0, 0, 63, 63],
+};
+
+fn set(v: Vec<(u32, u32)>) -> BTreeSet<(u32, u32)> {
+    v.into_iter().collect()
+}
+
+#[test]
+fn shared_diagonal_lights_each_pixel_once() {
+    // Square [0,4]^2 split along x + y = 4. Pixel (i, j) has its centre at
+    // (i + .5, j + .5): strictly inside the upper-left triangle when i + j < 3 (6 pixels),
+    // exactly on the diagonal when i + j = 3 (4 pixels). The diagonal is a left edge of
+    // the lower-right triangle (its interior is to the right) and not of the other, so
+    // the lower-right triangle owns those 4 pixels: 6 + 10 = 16, no pixel twice.
+    let (a, wa) = triangle([[0.0, 0.0], [4.0, 0.0], [0.0, 4.0]], &GL);
+    let (b, wb) = triangle([[4.0, 0.0], [4.0, 4.0], [0.0, 4.0]], &GL);
+    let (a, b) = (set(a), set(b));
+    let want_a: BTreeSet<_> = (0..4)
+        .flat_map(|j| (0..4).map(move |i| (i, j)))
+        .filter(|(i, j)| i + j < 3)
+        .collect();
+    assert_eq!(a, want_a);
+    assert_eq!(b.len(), 10);
+    assert!(a.is_disjoint(&b));
+    assert_eq!(a.union(&b).count(), 16);
+    // (0,0) -> (4,0) -> (0,4) turns clockwise on a y-down screen; so does the second.
+    assert_eq!((wa, wb), (Some(Winding::Cw), Some(Winding::Cw)));
+}
+
+#[test]
+fn top_and_left_edges_are_inclusive_bottom_and_right_are_not() {
+    // Axis-aligned square [1,3]^2 as two triangles on the integer sampling grid: samples at
+    // integer points; x = 1 (left) and y = 1 (top) are in, x = 3 and y = 3 are out, so
+    // exactly the 4 samples (1..=2, 1..=2) are lit.
+    let grid = RasterState {
+        half_pixel_centers: false,
+        ..GL
+    };
+    let (a, _) = triangle([[1.0, 1.0], [3.0, 1.0], [1.0, 3.0]], &grid);
+    let (b, _) = triangle([[3.0, 1.0], [3.0, 3.0], [1.0, 3.0]], &grid);
+    let mut all = set(a);
+    all.extend(b);
+    let want: BTreeSet<_> = [(1, 1), (2, 1), (1, 2), (2, 2)].into_iter().collect();
+    assert_eq!(all, want);
+}
+
+#[test]
+fn winding_does_not_change_coverage() {
+    let (a, wa) = triangle([[0.0, 0.0], [4.0, 0.0], [0.0, 4.0]], &GL);
+    let (b, wb) = triangle([[0.0, 0.0], [0.0, 4.0], [4.0, 0.0]], &GL);
+    assert_eq!(set(a), set(b));
+    assert_eq!((wa, wb), (Some(Winding::Cw), Some(Winding::Ccw)));
+}
+
+#[test]
+fn subpixel_snapping_decides_edge_pixels() {
+    // 0.53125 = 8.5/16: with 4 bits it rounds to even, 8/16 = 0.5, putting the left edge
+    // exactly on column 0's sample points (left edge: lit); with 8 bits it stays at
+    // 136/256 > 0.5 and column 0 is out.
+    assert_eq!(snap(0.53125, SubpixelBits::Four), Some(8));
+    assert_eq!(snap(0.53125, SubpixelBits::Eight), Some(136));
+    assert_eq!(
+        snap(0.59375, SubpixelBits::Four),
+        Some(10),
+        "9.5 rounds to even 10"
+    );
+    let tri = [[0.53125, 0.0], [0.53125, 8.0], [8.0, 0.0]];
+    let four = RasterState {
+        subpixel: SubpixelBits::Four,
+        ..GL
+    };
+    assert!(set(triangle(tri, &four).0).contains(&(0, 0)));
+    assert!(!set(triangle(tri, &GL).0).contains(&(0, 0)));
+}
+
+#[test]
+fn degenerate_nan_and_drawing_rectangle() {
+    assert!(
+        triangle([[0.0, 0.0], [2.0, 2.0], [4.0, 4.0]], &GL)
+            .0
+            .is_empty()
+    );
+    assert!(
+        triangle([[f32::NAN, 0.0], [2.0, 2.0], [4.0, 0.0]], &GL)
+            .0
+            .is_empty()
+    );
+    // A big triangle (hypotenuse x + y = 200) clipped to the inclusive rectangle
+    // [2,3] x [2,3]: 4 pixels.
+    let small = RasterState {
+        rect: [2, 2, 3, 3],
+        ..GL
+    };
+    let (p, _) = triangle([[-100.0, -100.0], [300.0, -100.0], [-100.0, 300.0]], &small);
+    assert_eq!(
+        set(p),
+        [(2, 2), (3, 2), (2, 3), (3, 3)].into_iter().collect()
+    );
+}
+
+#[test]
+fn positions_beyond_the_guard_band_give_no_coverage_and_no_panic() {
+    assert_eq!(snap(1048576.0, SubpixelBits::Eight), None);
+    assert_eq!(snap(-3.0e38, SubpixelBits::Four), None);
+    assert!(
+        triangle([[0.0, 0.0], [2.0e6, 0.0], [0.0, 2.0e6]], &GL)
+            .0
+            .is_empty()
+    );
+}
