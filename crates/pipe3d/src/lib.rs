@@ -4,6 +4,7 @@
 //! WM ch.11). The crate starts with the rasterizer core ([`raster`]): subpixel snapping
 //! (§10.3 "Vertex X,Y Clamping and Quantization"), the pixel sampling grid (§10.3.3) and
 //! triangle coverage with the upper-left rule (§10.3.4), as pure functions the WM stage
-//! and its unit tests share.
+//! and its unit tests share, and vertex element assembly ([`vf`], §2.4).
 
 pub mod raster;
+pub mod vf;

@@ -1,0 +1,97 @@
+//! Vertex element assembly (seed 004 §2.4, VERTEX_ELEMENT_STATE and
+//! 3D_VertexComponentControl L2290-2338): one source element, converted by its
+//! SURFACE_FORMAT, becomes up to four dwords of the destination vertex, each chosen by
+//! its component control.
+
+use gtsim_mem::format::texel::{self, FormatError, Texel};
+use gtsim_spec::gen7::{SurfaceFormat, ThreeDVertexComponentControl as C};
+use thiserror::Error;
+
+/// A vertex element the VF cannot assemble.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum VfError {
+    /// Component control rules the seed states as "must" (L2312-2318).
+    #[error("VERTEX_ELEMENT_STATE Component {component} Control: {why} (seed 004 §2.4.2)")]
+    ComponentControl {
+        /// Component 0..3.
+        component: usize,
+        /// The broken rule.
+        why: &'static str,
+    },
+    /// The source element format.
+    #[error("VERTEX_ELEMENT_STATE Source Element Format: {0}")]
+    Format(#[from] FormatError),
+}
+
+/// The IDs the VF can store (VFCOMP_STORE_VID/IID/PID).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct VertexIds {
+    /// Vertex ID.
+    pub vertex: u32,
+    /// Instance ID.
+    pub instance: u32,
+    /// Primitive ID.
+    pub primitive: u32,
+}
+
+/// Assembles one element: returns the dwords stored (1 to 4; trailing NOSTORE
+/// components are not stored).
+pub fn assemble_element(
+    format: SurfaceFormat,
+    source: &[u8],
+    controls: [C; 4],
+    ids: VertexIds,
+) -> Result<Vec<u32>, VfError> {
+    check_controls(&controls)?;
+    let needs_source = controls.contains(&C::VFCOMP_STORE_SRC);
+    let src: [u32; 4] = if needs_source {
+        match texel::decode(format, source)? {
+            Texel::Float(f) => f.map(f32::to_bits),
+            Texel::Uint(u) => u,
+            Texel::Sint(i) => i.map(|v| v as u32),
+        }
+    } else {
+        [0; 4]
+    };
+    let mut out = vec![];
+    for (i, c) in controls.iter().enumerate() {
+        out.push(match *c {
+            C::VFCOMP_NOSTORE => break,
+            C::VFCOMP_STORE_SRC => src[i],
+            C::VFCOMP_STORE_0 => 0,
+            C::VFCOMP_STORE_1_FP => 1.0f32.to_bits(),
+            C::VFCOMP_STORE_1_INT => 1,
+            C::VFCOMP_STORE_VID => ids.vertex,
+            C::VFCOMP_STORE_IID => ids.instance,
+            _ => ids.primitive,
+        });
+    }
+    Ok(out)
+}
+
+/// The "no holes" rules: component 0 is stored; after a NOSTORE everything is NOSTORE;
+/// after a non-SRC control no SRC follows.
+fn check_controls(controls: &[C; 4]) -> Result<(), VfError> {
+    if controls[0] == C::VFCOMP_NOSTORE {
+        return Err(VfError::ComponentControl {
+            component: 0,
+            why: "VFCOMP_NOSTORE is not valid for component 0",
+        });
+    }
+    for i in 1..4 {
+        let prev = controls[i - 1];
+        if prev == C::VFCOMP_NOSTORE && controls[i] != C::VFCOMP_NOSTORE {
+            return Err(VfError::ComponentControl {
+                component: i,
+                why: "components after a VFCOMP_NOSTORE must also be VFCOMP_NOSTORE",
+            });
+        }
+        if prev != C::VFCOMP_STORE_SRC && controls[i] == C::VFCOMP_STORE_SRC {
+            return Err(VfError::ComponentControl {
+                component: i,
+                why: "VFCOMP_STORE_SRC may not follow another control",
+            });
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,104 @@
+//! Vertex element assembly against hand-worked dwords (seed 004 §2.4.2).
+
+use gtsim_pipe3d::vf::{VertexIds, VfError, assemble_element};
+use gtsim_spec::gen7::{SurfaceFormat as Sf, ThreeDVertexComponentControl as C};
+
+const SRC: C = C::VFCOMP_STORE_SRC;
+const IDS: VertexIds = VertexIds {
+    vertex: 7,
+    instance: 3,
+    primitive: 9,
+};
+
+#[test]
+fn float_vec3_padded_with_one() {
+    // R32G32B32_FLOAT (1.5, -2, 0.25) + STORE_1_FP: 0x3fc00000 0xc0000000 0x3e800000
+    // 0x3f800000.
+    let bytes: Vec<u8> = [1.5f32, -2.0, 0.25]
+        .iter()
+        .flat_map(|f| f.to_le_bytes())
+        .collect();
+    let d = assemble_element(
+        Sf::R32G32B32_FLOAT,
+        &bytes,
+        [SRC, SRC, SRC, C::VFCOMP_STORE_1_FP],
+        IDS,
+    )
+    .unwrap();
+    assert_eq!(d, vec![0x3fc0_0000, 0xc000_0000, 0x3e80_0000, 0x3f80_0000]);
+}
+
+#[test]
+fn unorm_bytes_and_integer_formats() {
+    // R8G8B8A8_UNORM (255, 0, 51, 128): 1.0, 0.0, 0.2 (51/255), 128/255.
+    let d = assemble_element(Sf::R8G8B8A8_UNORM, &[255, 0, 51, 128], [SRC; 4], IDS).unwrap();
+    assert_eq!(
+        d,
+        vec![
+            1.0f32.to_bits(),
+            0,
+            (51.0f32 / 255.0).to_bits(),
+            (128.0f32 / 255.0).to_bits()
+        ]
+    );
+    // R16G16_SINT (-2, 5) stays integer, sign-extended; then STORE_1_INT and VID.
+    let d = assemble_element(
+        Sf::R16G16_SINT,
+        &[0xfe, 0xff, 5, 0],
+        [SRC, SRC, C::VFCOMP_STORE_1_INT, C::VFCOMP_STORE_VID],
+        IDS,
+    )
+    .unwrap();
+    assert_eq!(d, vec![0xffff_fffe, 5, 1, 7]);
+    // R16G16_SSCALED (-2, 5) becomes floats -2.0, 5.0.
+    let d = assemble_element(
+        Sf::R16G16_SSCALED,
+        &[0xfe, 0xff, 5, 0],
+        [SRC, SRC, C::VFCOMP_NOSTORE, C::VFCOMP_NOSTORE],
+        IDS,
+    )
+    .unwrap();
+    assert_eq!(d, vec![(-2.0f32).to_bits(), 5.0f32.to_bits()]);
+}
+
+#[test]
+fn generated_ids_without_a_source() {
+    let d = assemble_element(
+        Sf::R32_FLOAT,
+        &[],
+        [
+            C::VFCOMP_STORE_IID,
+            C::VFCOMP_STORE_PID,
+            C::VFCOMP_STORE_0,
+            C::VFCOMP_NOSTORE,
+        ],
+        IDS,
+    )
+    .unwrap();
+    assert_eq!(d, vec![3, 9, 0]);
+}
+
+#[test]
+fn holes_are_errors() {
+    let e = assemble_element(Sf::R32_FLOAT, &[0; 4], [C::VFCOMP_NOSTORE; 4], IDS).unwrap_err();
+    assert!(matches!(e, VfError::ComponentControl { component: 0, .. }));
+    let e = assemble_element(
+        Sf::R32_FLOAT,
+        &[0; 4],
+        [SRC, C::VFCOMP_NOSTORE, SRC, C::VFCOMP_NOSTORE],
+        IDS,
+    )
+    .unwrap_err();
+    assert!(matches!(e, VfError::ComponentControl { component: 2, .. }));
+    let e = assemble_element(
+        Sf::R32_FLOAT,
+        &[0; 4],
+        [C::VFCOMP_STORE_0, SRC, SRC, SRC],
+        IDS,
+    )
+    .unwrap_err();
+    assert!(matches!(e, VfError::ComponentControl { component: 1, .. }));
+    // A source shorter than its format is a format error, not a panic.
+    let e = assemble_element(Sf::R32G32B32_FLOAT, &[0; 4], [SRC; 4], IDS).unwrap_err();
+    assert!(matches!(e, VfError::Format(_)), "{e}");
+}
