@@ -7,4 +7,5 @@
 //! and its unit tests share, and vertex element assembly ([`vf`], §2.4).
 
 pub mod raster;
+pub mod sf;
 pub mod vf;

@@ -1,0 +1,73 @@
+//! SF unit pieces: viewport transform (seed 004 §10.3.2) and face culling
+//! (§10.3.x "Cull", L6904-6914; 3DSTATE_SF Cull Mode and Front Winding, L5863-5898).
+
+use crate::raster::Winding;
+
+/// SF_VIEWPORT matrix elements (m00, m11, m22 scale; m30, m31, m32 translate).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Viewport {
+    /// x scale.
+    pub m00: f32,
+    /// y scale.
+    pub m11: f32,
+    /// z scale.
+    pub m22: f32,
+    /// x translate.
+    pub m30: f32,
+    /// y translate.
+    pub m31: f32,
+    /// z translate.
+    pub m32: f32,
+}
+
+impl Viewport {
+    /// x' = m00·x + m30, y' = m11·y + m31, z' = m22·z + m32 (seed 004 §10.3.2,
+    /// L6706-6712), each a multiply then an add rounded separately (the seed gives no
+    /// fused form).
+    pub fn transform(&self, p: [f32; 3]) -> [f32; 3] {
+        [
+            self.m00 * p[0] + self.m30,
+            self.m11 * p[1] + self.m31,
+            self.m22 * p[2] + self.m32,
+        ]
+    }
+}
+
+/// 3DSTATE_SF "Cull Mode".
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CullMode {
+    /// CULLMODE_BOTH (0): every triangle is discarded.
+    Both,
+    /// CULLMODE_NONE (1).
+    None,
+    /// CULLMODE_FRONT (2): front-facing triangles are discarded.
+    Front,
+    /// CULLMODE_BACK (3): back-facing triangles are discarded.
+    Back,
+}
+
+impl CullMode {
+    /// From the 2-bit field (all four values are defined).
+    pub fn from_field(v: u32) -> CullMode {
+        match v & 3 {
+            0 => CullMode::Both,
+            1 => CullMode::None,
+            2 => CullMode::Front,
+            _ => CullMode::Back,
+        }
+    }
+}
+
+/// Whether a triangle is discarded by face culling. `front` is the "Front Winding"
+/// (FRONTWINDING_CW = 0 means clockwise triangles face front); `invert` is the
+/// primitive-decomposition flag for odd triangles of strips (L6904). Orientation is
+/// taken in the screen's y-down space, as [`crate::raster::triangle`] reports it.
+pub fn culled(mode: CullMode, front: Winding, winding: Winding, invert: bool) -> bool {
+    let facing_front = (winding == front) != invert;
+    match mode {
+        CullMode::Both => true,
+        CullMode::None => false,
+        CullMode::Front => facing_front,
+        CullMode::Back => !facing_front,
+    }
+}
