@@ -6,6 +6,7 @@
 //! triangle coverage with the upper-left rule (§10.3.4), as pure functions the WM stage
 //! and its unit tests share, and vertex element assembly ([`vf`], §2.4).
 
+pub mod clip;
 pub mod raster;
 pub mod sf;
 pub mod vf;
