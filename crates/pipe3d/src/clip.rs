@@ -95,7 +95,7 @@ pub fn vertex_clip_test(
         c |= bits(below(z, near), OutCode::VP_N) | bits(above(z, 1.0), OutCode::VP_Z);
     }
     for (i, d) in clip_distances.iter().enumerate() {
-        if t.ucd_mask & (1 << i) != 0 && !(*d >= 0.0) {
+        if t.ucd_mask & (1 << i) != 0 && (*d < 0.0 || d.is_nan()) {
             c |= OutCode::ucf(i as u32);
         }
     }
