@@ -8,13 +8,15 @@
 //!
 //! * [`compare`]: COMPAREFUNCTION_* (alpha, depth and stencil tests) and STENCILOP_*;
 //! * [`blend`]: blend factors, blend functions, colour clamping;
-//! * [`logic_op`]: the sixteen logic ops.
+//! * [`logic_op`]: the sixteen logic ops;
+//! * [`rt_write`]: the colour path of one render-target write, ending in the format.
 //!
 //! State values that the seeds mark reserved are typed errors naming the field.
 
 pub mod blend;
 pub mod compare;
 pub mod logic_op;
+pub mod rt_write;
 
 use thiserror::Error;
 

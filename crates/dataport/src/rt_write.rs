@@ -1,0 +1,119 @@
+//! The colour half of a render-target write for one pixel (seed 004 §12.1.6–12.1.10):
+//! pre-blend clamp, blend, post-blend clamp, logic op, channel write masks, and the
+//! conversion to the render target's format (the surface-format range clamp is implied
+//! by the encode, §12.1.8 L10124).
+
+use crate::ReservedValue;
+use crate::blend::{BlendInputs, BlendState, ClampRange, Rgba, blend, clamp};
+use crate::logic_op::logic_op;
+use gtsim_mem::format::texel::{self, FormatError, Texel};
+use gtsim_spec::gen7::{SurfaceFormat, ThreeDLogicOpFunction};
+use thiserror::Error;
+
+/// Why a pixel could not be written.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum RtWriteError {
+    /// A reserved state value.
+    #[error(transparent)]
+    Reserved(#[from] ReservedValue),
+    /// The render target format.
+    #[error("render target format: {0}")]
+    Format(#[from] FormatError),
+    /// A combination the seed forbids.
+    #[error("{0}")]
+    Invalid(&'static str),
+}
+
+/// The colour-calculator state for one render target.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RtState {
+    /// Color Buffer Blend Enable and the blend state.
+    pub blend: Option<BlendState>,
+    /// Constant colour (COLOR_CALC_STATE).
+    pub constant: Rgba,
+    /// Pre-Blend Color Clamp Enable with its Color Clamp Range.
+    pub pre_clamp: Option<ClampRange>,
+    /// Post-Blend Color Clamp Enable with its range.
+    pub post_clamp: Option<ClampRange>,
+    /// LogicOp Enable and function.
+    pub logic_op: Option<ThreeDLogicOpFunction>,
+    /// Write Disable Red, Green, Blue, Alpha.
+    pub write_disable: [bool; 4],
+}
+
+/// The bytes to store for one pixel: `src` (and `src1` for dual-source blending) from the
+/// pixel shader, `dst` the pixel's current bytes in `format`.
+pub fn color_calc(
+    s: &RtState,
+    format: SurfaceFormat,
+    src: Texel,
+    src1: Rgba,
+    dst: &[u8],
+) -> Result<Vec<u8>, RtWriteError> {
+    if s.blend.is_some() && s.logic_op.is_some() {
+        return Err(RtWriteError::Invalid(
+            "Color Buffer Blending and Logic Ops must not be enabled together (seed 004 §12.1.10)",
+        ));
+    }
+    let dst_texel = texel::decode(format, dst)?;
+    let result = match (src, dst_texel) {
+        (Texel::Float(c), Texel::Float(d)) => {
+            let pre = |v: Rgba| s.pre_clamp.map_or(v, |r| clamp(v, r));
+            let c = pre(c);
+            let c = match &s.blend {
+                Some(b) => {
+                    // With blending, pre-blend clamping also applies to the destination
+                    // and constant colours (§12.1.6.2).
+                    let i = BlendInputs {
+                        src: c,
+                        src1: pre(src1),
+                        dst: pre(d),
+                        constant: pre(s.constant),
+                    };
+                    let out = blend(b, &i)?;
+                    s.post_clamp.map_or(out, |r| clamp(out, r))
+                }
+                None => c,
+            };
+            Texel::Float(c)
+        }
+        // Integer formats: no blending; the encode saturates to the format (§12.1.6.1).
+        (Texel::Uint(_) | Texel::Sint(_), _) if s.blend.is_some() => {
+            return Err(RtWriteError::Invalid(
+                "blending must be disabled on SINT/UINT render targets (seed 004 §12.1.6.1)",
+            ));
+        }
+        (t, _) => t,
+    };
+    let mut bytes = texel::encode(format, result)?;
+    if let Some(op) = s.logic_op {
+        // Logic ops work on the stored bits (UNORM surfaces only, §12.1.10).
+        for (b, d) in bytes.iter_mut().zip(dst) {
+            *b = logic_op(op, *b as u32, *d as u32) as u8;
+        }
+    }
+    if s.write_disable.iter().any(|&d| d) {
+        bytes = mask_channels(format, &bytes, dst, s.write_disable)?;
+    }
+    Ok(bytes)
+}
+
+/// Keeps the destination's value in every write-disabled channel.
+fn mask_channels(
+    format: SurfaceFormat,
+    new: &[u8],
+    dst: &[u8],
+    disable: [bool; 4],
+) -> Result<Vec<u8>, RtWriteError> {
+    let merged = match (texel::decode(format, new)?, texel::decode(format, dst)?) {
+        (Texel::Float(n), Texel::Float(d)) => Texel::Float(pick(n, d, disable)),
+        (Texel::Uint(n), Texel::Uint(d)) => Texel::Uint(pick(n, d, disable)),
+        (Texel::Sint(n), Texel::Sint(d)) => Texel::Sint(pick(n, d, disable)),
+        _ => return Err(RtWriteError::Invalid("texel classes differ")),
+    };
+    Ok(texel::encode(format, merged)?)
+}
+
+fn pick<T: Copy>(n: [T; 4], d: [T; 4], disable: [bool; 4]) -> [T; 4] {
+    [0, 1, 2, 3].map(|i| if disable[i] { d[i] } else { n[i] })
+}
