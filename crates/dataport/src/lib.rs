@@ -7,6 +7,7 @@
 //! select it, so that the pixel path and its unit tests share one definition:
 //!
 //! * [`compare`]: COMPAREFUNCTION_* (alpha, depth and stencil tests) and STENCILOP_*;
+//! * [`depth_stencil`]: the depth and stencil tests and buffer updates of one pixel;
 //! * [`blend`]: blend factors, blend functions, colour clamping;
 //! * [`logic_op`]: the sixteen logic ops;
 //! * [`rt_write`]: the colour path of one render-target write, ending in the format.
@@ -15,6 +16,7 @@
 
 pub mod blend;
 pub mod compare;
+pub mod depth_stencil;
 pub mod logic_op;
 pub mod rt_write;
 
