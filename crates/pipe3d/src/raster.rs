@@ -120,3 +120,16 @@ pub fn triangle(v: [[f32; 2]; 3], s: &RasterState) -> (Vec<(u32, u32)>, Option<W
     }
     (out, Some(winding))
 }
+
+/// Pixels a RECTLIST rectangle covers: V0 = lower right, V1 = lower left, V2 = upper left,
+/// implied V3 = V0 − V1 + V2 (seed 004 §1 primitive topologies, L398; "RectangleCompletion"
+/// L6354). It is rasterized as the two triangles (V0, V1, V2) and (V0, V2, V3), whose
+/// shared diagonal the upper-left rule gives to exactly one of them.
+pub fn rectangle(v: [[f32; 2]; 3], s: &RasterState) -> Vec<(u32, u32)> {
+    let v3 = [v[0][0] - v[1][0] + v[2][0], v[0][1] - v[1][1] + v[2][1]];
+    let (mut a, _) = triangle([v[0], v[1], v[2]], s);
+    let (b, _) = triangle([v[0], v[2], v3], s);
+    a.extend(b);
+    a.sort_by_key(|&(x, y)| (y, x));
+    a
+}

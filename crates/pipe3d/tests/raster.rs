@@ -116,3 +116,19 @@ fn positions_beyond_the_guard_band_give_no_coverage_and_no_panic() {
             .is_empty()
     );
 }
+
+#[test]
+fn rectlist_rectangles_cover_each_pixel_once() {
+    use gtsim_pipe3d::raster::rectangle;
+    // A BLORP-style 8x8 rectangle: V0 = (8,8) lower right, V1 = (0,8) lower left,
+    // V2 = (0,0) upper left, implied V3 = (8,0). Pixel centres (i + .5, j + .5) for
+    // i, j in 0..8 are all inside: 64 pixels, none twice.
+    let p = rectangle([[8.0, 8.0], [0.0, 8.0], [0.0, 0.0]], &GL);
+    assert_eq!(p.len(), 64);
+    let s = set(p);
+    assert_eq!(s.len(), 64);
+    assert!(s.iter().all(|&(x, y)| x < 8 && y < 8));
+    // Offset rectangle [2,5) x [1,3): 3 x 2 = 6 pixels.
+    let p = rectangle([[5.0, 3.0], [2.0, 3.0], [2.0, 1.0]], &GL);
+    assert_eq!(p, vec![(2, 1), (3, 1), (4, 1), (2, 2), (3, 2), (4, 2)]);
+}
