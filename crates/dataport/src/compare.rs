@@ -61,3 +61,30 @@ pub fn stencil_test(f: Cf, reference: u8, stencil: u8, mask: u8) -> Result<bool,
 pub fn stencil_write(old: u8, new: u8, write_mask: u8) -> u8 {
     (old & !write_mask) | (new & write_mask)
 }
+
+/// "Alpha Test Format" with its reference value (COLOR_CALC_STATE).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum AlphaReference {
+    /// ALPHATEST_UNORM8: the pixel's alpha is converted to UNORM8 before comparing.
+    Unorm8(u8),
+    /// ALPHATEST_FLOAT32.
+    Float32(f32),
+}
+
+/// The alpha test (seed 004 §12.1.2, L9937-9951): the pixel passes if
+/// `alpha FUNC reference`. For UNORM8 the alpha is clamped to [0, 1] and rounded to
+/// nearest (NaN to 0), as the render-target conversion does.
+pub fn alpha_test(f: Cf, alpha: f32, reference: AlphaReference) -> Result<bool, ReservedValue> {
+    match reference {
+        AlphaReference::Float32(r) => compare(f, alpha, r),
+        AlphaReference::Unorm8(r) => {
+            let a = if alpha.is_nan() {
+                0.0
+            } else {
+                alpha.clamp(0.0, 1.0)
+            };
+            let a = (a * 255.0).round_ties_even() as u8;
+            compare(f, a, r)
+        }
+    }
+}

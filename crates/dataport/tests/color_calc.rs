@@ -196,3 +196,29 @@ fn stencil_ops_tests_and_write_masks() {
     // Write mask 0x0f keeps the old high nibble.
     assert_eq!(stencil_write(0xa5, 0x3c, 0x0f), 0xac);
 }
+
+#[test]
+fn alpha_test_formats() {
+    use gtsim_dataport::compare::{AlphaReference, alpha_test};
+    // UNORM8: 0.5 -> 127.5 -> 128 (nearest even) equals the reference 128; 1.5 clamps to
+    // 255.
+    assert!(alpha_test(Cf::COMPAREFUNCTION_EQUAL, 0.5, AlphaReference::Unorm8(128)).unwrap());
+    assert!(alpha_test(Cf::COMPAREFUNCTION_EQUAL, 1.5, AlphaReference::Unorm8(255)).unwrap());
+    // FLOAT32: 0.5 < 128/255 = 0.50196...; compared unconverted.
+    assert!(
+        alpha_test(
+            Cf::COMPAREFUNCTION_LESS,
+            0.5,
+            AlphaReference::Float32(128.0 / 255.0)
+        )
+        .unwrap()
+    );
+    assert!(
+        !alpha_test(
+            Cf::COMPAREFUNCTION_GREATER,
+            f32::NAN,
+            AlphaReference::Float32(0.0)
+        )
+        .unwrap()
+    );
+}
