@@ -71,3 +71,16 @@ pub fn culled(mode: CullMode, front: Winding, winding: Winding, invert: bool) ->
         CullMode::Back => !facing_front,
     }
 }
+
+/// Attribute setup for one channel of a triangle's attribute: the deltas the pixel
+/// shader combines with the barycentrics (`a0 = A(v0)`, `a1 = A(v1) − A(v0)`,
+/// `a2 = A(v2) − A(v0)`, seed 004 §11.6), or, for a constant-interpolated attribute
+/// (3DSTATE_SBE "Constant Interpolation Enable"), the provoking vertex's value with zero
+/// deltas (3DSTATE_SF "Triangle Strip/List Provoking Vertex Select" picks vertex 0, 1
+/// or 2).
+pub fn attribute_setup(a: [f32; 3], constant_from: Option<usize>) -> [f32; 3] {
+    match constant_from {
+        Some(v) => [a[v.min(2)], 0.0, 0.0],
+        None => [a[0], a[1] - a[0], a[2] - a[0]],
+    }
+}

@@ -44,3 +44,17 @@ fn every_cull_mode() {
     assert!(!culled(CullMode::Back, Ccw, Ccw, false));
     assert_eq!(CullMode::from_field(2), CullMode::Front);
 }
+
+#[test]
+fn attribute_deltas_and_flat_shading() {
+    use gtsim_pipe3d::bary::interpolate;
+    use gtsim_pipe3d::sf::attribute_setup;
+    // A = (10, 14, 2): deltas (10, 4, -8); at b = (0.5, 0.5) -> 10 + 2 - 4 = 8, the
+    // midpoint of v1 and v2.
+    let d = attribute_setup([10.0, 14.0, 2.0], None);
+    assert_eq!(d, [10.0, 4.0, -8.0]);
+    assert_eq!(interpolate(d, [0.5, 0.5]), 8.0);
+    // Flat shading from provoking vertex 2: 2 everywhere.
+    let f = attribute_setup([10.0, 14.0, 2.0], Some(2));
+    assert_eq!(interpolate(f, [0.3, 0.6]), 2.0);
+}
