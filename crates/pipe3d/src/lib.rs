@@ -5,12 +5,14 @@
 //! against the seed, that the stages will be assembled from:
 //!
 //! * [`vf`]: vertex element assembly (§2.4);
+//! * [`assembly`]: primitive decomposition into objects (§10.2);
 //! * [`clip`]: VertexClipTest and ClipDetermination (§9.2, §9.4.2);
 //! * [`sf`]: viewport transform and face culling (§10.3);
 //! * [`raster`]: subpixel snapping, the sampling grid and triangle coverage with the
 //!   upper-left rule (§10.3);
 //! * [`bary`]: barycentric parameters and the attribute formula (§11.6).
 
+pub mod assembly;
 pub mod bary;
 pub mod clip;
 pub mod raster;

@@ -1,0 +1,107 @@
+//! Primitive decomposition against the seed's pseudocode (004 §10.2), worked by hand.
+
+use gtsim_pipe3d::assembly::{ObjectType, ProvokingVertex, decompose};
+use gtsim_spec::gen7::ThreeDPrimTopoType as T;
+
+const PV: ProvokingVertex = ProvokingVertex {
+    tri_list_strip: 0,
+    tri_fan: 1,
+    line: 1,
+};
+
+fn verts(t: T, n: usize) -> Vec<Vec<usize>> {
+    decompose(t, n, PV)
+        .unwrap()
+        .into_iter()
+        .map(|o| o.v)
+        .collect()
+}
+
+#[test]
+fn lists_drop_incomplete_objects() {
+    assert_eq!(
+        verts(T::_3DPRIM_TRILIST, 7),
+        vec![vec![0, 1, 2], vec![3, 4, 5]]
+    );
+    assert_eq!(verts(T::_3DPRIM_LINELIST, 5), vec![vec![0, 1], vec![2, 3]]);
+    assert_eq!(verts(T::_3DPRIM_POINTLIST, 2), vec![vec![0], vec![1]]);
+    let r = decompose(T::_3DPRIM_RECTLIST, 3, PV).unwrap();
+    assert_eq!((r[0].kind, r[0].provoking), (ObjectType::Rectangle, 0));
+}
+
+#[test]
+fn strips_alternate_orientation() {
+    // v0,v1,v2; v1,v2,v3; v2,v3,v4 with invertOrientation F, T, F (TRISTRIP) and T, F, T
+    // (TRISTRIP_REVERSE).
+    let s = decompose(T::_3DPRIM_TRISTRIP, 5, PV).unwrap();
+    assert_eq!(
+        s.iter().map(|o| o.v.clone()).collect::<Vec<_>>(),
+        vec![vec![0, 1, 2], vec![1, 2, 3], vec![2, 3, 4]]
+    );
+    assert_eq!(
+        s.iter().map(|o| o.invert_orientation).collect::<Vec<_>>(),
+        vec![false, true, false]
+    );
+    let r = decompose(T::_3DPRIM_TRISTRIP_REVERSE, 5, PV).unwrap();
+    assert_eq!(
+        r.iter().map(|o| o.invert_orientation).collect::<Vec<_>>(),
+        vec![true, false, true]
+    );
+}
+
+#[test]
+fn fans_and_polygons() {
+    // v0,v1,v2; v0,v2,v3; v0,v3,v4. Fan provoking from state (1); POLYGON forces 0;
+    // NOSTIPPLE turns polygon stipple off.
+    let f = decompose(T::_3DPRIM_TRIFAN, 5, PV).unwrap();
+    assert_eq!(
+        f.iter().map(|o| o.v.clone()).collect::<Vec<_>>(),
+        vec![vec![0, 1, 2], vec![0, 2, 3], vec![0, 3, 4]]
+    );
+    assert!(f.iter().all(|o| o.provoking == 1 && o.poly_stipple));
+    assert!(
+        decompose(T::_3DPRIM_POLYGON, 4, PV)
+            .unwrap()
+            .iter()
+            .all(|o| o.provoking == 0)
+    );
+    assert!(
+        decompose(T::_3DPRIM_TRIFAN_NOSTIPPLE, 4, PV)
+            .unwrap()
+            .iter()
+            .all(|o| !o.poly_stipple)
+    );
+}
+
+#[test]
+fn line_strips_back_facing_and_stipple_continuation() {
+    // LINESTRIP: first line resets the stipple, later ones continue; _CONT continues from
+    // the first; _BF marks every line back-facing.
+    let l = decompose(T::_3DPRIM_LINESTRIP, 4, PV).unwrap();
+    assert_eq!(
+        l.iter().map(|o| o.v.clone()).collect::<Vec<_>>(),
+        vec![vec![0, 1], vec![1, 2], vec![2, 3]]
+    );
+    assert_eq!(
+        l.iter().map(|o| o.continue_stipple).collect::<Vec<_>>(),
+        vec![false, true, true]
+    );
+    let c = decompose(T::_3DPRIM_LINESTRIP_CONT_BF, 3, PV).unwrap();
+    assert!(c.iter().all(|o| o.continue_stipple && o.back_facing));
+    assert!(decompose(T::_3DPRIM_POINTLIST_BF, 1, PV).unwrap()[0].back_facing);
+    assert_eq!(l[0].provoking, 1);
+}
+
+#[test]
+fn topologies_needing_conversion_fail_loudly() {
+    for t in [
+        T::_3DPRIM_QUADLIST,
+        T::_3DPRIM_LINELOOP,
+        T::_3DPRIM_TRILIST_ADJ,
+        T(0x20),
+    ] {
+        let e = decompose(t, 4, PV).unwrap_err();
+        assert!(e.to_string().contains("§10.2"), "{e}");
+    }
+    assert!(decompose(T::_3DPRIM_TRISTRIP, 2, PV).unwrap().is_empty());
+}
