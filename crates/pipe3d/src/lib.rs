@@ -4,6 +4,7 @@
 //! WM ch.11). So far the crate holds the per-stage functions, each pure and unit-tested
 //! against the seed, that the stages will be assembled from:
 //!
+//! * [`index`]: index buffer access and cut indices (§2.2);
 //! * [`vf`]: vertex element assembly (§2.4);
 //! * [`assembly`]: primitive decomposition into objects (§10.2);
 //! * [`clip`]: VertexClipTest and ClipDetermination (§9.2, §9.4.2);
@@ -15,6 +16,7 @@
 pub mod assembly;
 pub mod bary;
 pub mod clip;
+pub mod index;
 pub mod raster;
 pub mod sf;
 pub mod vf;

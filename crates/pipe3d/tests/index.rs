@@ -1,0 +1,115 @@
+//! Index buffer access worked by hand (seed 004 §2.2).
+
+use gtsim_mem::AddressSpace;
+use gtsim_pipe3d::index::{IndexBuffer, IndexError, fetch, split_at_cuts};
+use gtsim_spec::gen7::ThreeDPrimTopoType as T;
+
+fn mem_with(bytes: &[u8]) -> AddressSpace {
+    let mut m = AddressSpace::new();
+    m.map(0x1000, 4096);
+    m.write(0x1000, bytes).unwrap();
+    m
+}
+
+#[test]
+fn word_indices_with_a_cut() {
+    // Words 0, 1, 2, 0xffff, 3, 4, 5: with Cut Index Enable, 0xffff cuts the strip into
+    // (0 1 2) and (3 4 5).
+    let words: Vec<u8> = [0u16, 1, 2, 0xffff, 3, 4, 5]
+        .iter()
+        .flat_map(|w| w.to_le_bytes())
+        .collect();
+    let m = mem_with(&words);
+    let ib = IndexBuffer {
+        start: 0x1000,
+        end: 0,
+        format: 1,
+        cut_enable: true,
+    };
+    let got = fetch(&m, &ib, T::_3DPRIM_TRISTRIP, 0, 7).unwrap();
+    assert_eq!(got[3], None);
+    assert_eq!(split_at_cuts(&got), vec![vec![0, 1, 2], vec![3, 4, 5]]);
+    // Without cut enable 0xffff is an ordinary index.
+    let plain = IndexBuffer {
+        cut_enable: false,
+        ..ib
+    };
+    assert_eq!(
+        fetch(&m, &plain, T::_3DPRIM_TRISTRIP, 3, 1).unwrap(),
+        vec![Some(0xffff)]
+    );
+}
+
+#[test]
+fn reads_past_the_end_address_are_zero() {
+    // Dwords 7, 8, 9 with the end address at the last byte of the second: the third
+    // reads 0.
+    let dw: Vec<u8> = [7u32, 8, 9].iter().flat_map(|d| d.to_le_bytes()).collect();
+    let m = mem_with(&dw);
+    let ib = IndexBuffer {
+        start: 0x1000,
+        end: 0x1007,
+        format: 2,
+        cut_enable: false,
+    };
+    assert_eq!(
+        fetch(&m, &ib, T::_3DPRIM_TRILIST, 0, 3).unwrap(),
+        vec![Some(7), Some(8), Some(0)]
+    );
+    // Byte indices from index 1 on.
+    let b = IndexBuffer {
+        format: 0,
+        end: 0,
+        ..ib
+    };
+    assert_eq!(
+        fetch(&m, &b, T::_3DPRIM_POINTLIST, 1, 2).unwrap(),
+        vec![Some(0), Some(0)]
+    );
+}
+
+#[test]
+fn bad_state_is_an_error() {
+    let m = mem_with(&[0; 16]);
+    let ib = IndexBuffer {
+        start: 0x1001,
+        end: 0,
+        format: 1,
+        cut_enable: false,
+    };
+    assert_eq!(
+        fetch(&m, &ib, T::_3DPRIM_TRILIST, 0, 1),
+        Err(IndexError::Misaligned(0x1001))
+    );
+    let ib = IndexBuffer {
+        start: 0x1000,
+        end: 0,
+        format: 3,
+        cut_enable: false,
+    };
+    assert_eq!(
+        fetch(&m, &ib, T::_3DPRIM_TRILIST, 0, 1),
+        Err(IndexError::Format(3))
+    );
+    let ib = IndexBuffer {
+        start: 0x1000,
+        end: 0,
+        format: 1,
+        cut_enable: true,
+    };
+    assert!(matches!(
+        fetch(&m, &ib, T::_3DPRIM_TRIFAN, 0, 1),
+        Err(IndexError::CutTopology(6))
+    ));
+    // Unmapped memory faults.
+    let ib = IndexBuffer {
+        start: 0x8000,
+        end: 0,
+        format: 2,
+        cut_enable: false,
+    };
+    assert!(matches!(
+        fetch(&m, &ib, T::_3DPRIM_TRILIST, 0, 1),
+        Err(IndexError::Fault(_))
+    ));
+}
