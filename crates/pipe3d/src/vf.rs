@@ -95,3 +95,74 @@ fn check_controls(controls: &[C; 4]) -> Result<(), VfError> {
     }
     Ok(())
 }
+
+/// A vertex buffer (VERTEX_BUFFER_STATE, seed 004 §2.3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct VertexBuffer {
+    /// Buffer Starting Address.
+    pub start: u64,
+    /// Buffer Pitch in bytes.
+    pub pitch: u32,
+    /// End Address: the last valid byte (Gen7's form of the seed's Max Index bound).
+    pub end: u64,
+    /// INSTANCEDATA with its Instance Data Step Rate; `None` for VERTEXDATA.
+    pub instance_step_rate: Option<u32>,
+}
+
+/// VertexIndexGeneration (seed 004 §2.5.6, L2502-2525): the VertexIndex for vertex
+/// `number` of a draw. SEQUENTIAL: `start + number`. RANDOM: the index buffer value
+/// `ib` (already fetched at `start + number`) plus Base Vertex Location; `None` for a
+/// cut.
+pub fn vertex_index(
+    start: u32,
+    number: u32,
+    ib: Option<Option<u32>>,
+    base_vertex: i32,
+) -> Option<i64> {
+    match ib {
+        None => Some(start as i64 + number as i64),
+        Some(None) => None,
+        Some(Some(v)) => Some(v as i64 + base_vertex as i64),
+    }
+}
+
+/// The structure index into a VB (seed 004 §2.5.10, L2570-2581): VertexIndex for
+/// VERTEXDATA; for INSTANCEDATA, Start Instance Location plus InstanceID divided by the
+/// step rate (a step rate of 0 keeps every instance on the start structure).
+pub fn vb_index(
+    vb: &VertexBuffer,
+    vertex_index: i64,
+    instance_id: u32,
+    start_instance: u32,
+) -> i64 {
+    match vb.instance_step_rate {
+        None => vertex_index,
+        Some(0) => start_instance as i64,
+        Some(rate) => start_instance as i64 + (instance_id / rate) as i64,
+    }
+}
+
+/// SourceElementFetch (seed 004 §2.5.10, L2583-2591): `size` bytes at
+/// `start + index·pitch + offset`; an index below 0 or data past the End Address reads
+/// as zeros.
+pub fn fetch_source(
+    mem: &dyn gtsim_mem::Memory,
+    vb: &VertexBuffer,
+    index: i64,
+    offset: u32,
+    size: usize,
+) -> Result<Vec<u8>, gtsim_mem::Fault> {
+    let mut out = vec![0u8; size];
+    if index < 0 {
+        return Ok(out);
+    }
+    let at = vb
+        .start
+        .wrapping_add((index as u64).wrapping_mul(vb.pitch as u64))
+        .wrapping_add(offset as u64);
+    if at.saturating_add(size as u64).saturating_sub(1) > vb.end || at < vb.start {
+        return Ok(out);
+    }
+    mem.read(at, &mut out)?;
+    Ok(out)
+}

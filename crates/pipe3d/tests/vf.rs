@@ -102,3 +102,35 @@ fn holes_are_errors() {
     let e = assemble_element(Sf::R32G32B32_FLOAT, &[0; 4], [SRC; 4], IDS).unwrap_err();
     assert!(matches!(e, VfError::Format(_)), "{e}");
 }
+
+#[test]
+fn vertex_and_instance_indices_and_fetch_bounds() {
+    use gtsim_mem::AddressSpace;
+    use gtsim_pipe3d::vf::{VertexBuffer, fetch_source, vb_index, vertex_index};
+    // SEQUENTIAL: start 10 + number 3 = 13. RANDOM: IB value 5 + base vertex -2 = 3; a cut
+    // gives no index.
+    assert_eq!(vertex_index(10, 3, None, 0), Some(13));
+    assert_eq!(vertex_index(10, 3, Some(Some(5)), -2), Some(3));
+    assert_eq!(vertex_index(10, 3, Some(None), 0), None);
+    // INSTANCEDATA, step rate 2, start instance 4: instance 5 -> 4 + 5/2 = 6.
+    let mut vb = VertexBuffer {
+        start: 0x1000,
+        pitch: 8,
+        end: 0x1017,
+        instance_step_rate: Some(2),
+    };
+    assert_eq!(vb_index(&vb, 99, 5, 4), 6);
+    vb.instance_step_rate = None;
+    assert_eq!(vb_index(&vb, 99, 5, 4), 99);
+    // Three 8-byte structures (end 0x1017): structure 2 at 0x1010 reads; structure 3
+    // (0x1018) is past the end and reads zeros; so does a negative index.
+    let mut m = AddressSpace::new();
+    m.map(0x1000, 4096);
+    m.write(0x1010, &[1, 2, 3, 4]).unwrap();
+    m.write(0x1018, &[9, 9, 9, 9]).unwrap();
+    assert_eq!(fetch_source(&m, &vb, 2, 0, 4).unwrap(), vec![1, 2, 3, 4]);
+    assert_eq!(fetch_source(&m, &vb, 3, 0, 4).unwrap(), vec![0; 4]);
+    assert_eq!(fetch_source(&m, &vb, -1, 0, 4).unwrap(), vec![0; 4]);
+    // Element offset 6 with 4 bytes crosses the end of structure 2's buffer: zeros.
+    assert_eq!(fetch_source(&m, &vb, 2, 6, 4).unwrap(), vec![0; 4]);
+}
