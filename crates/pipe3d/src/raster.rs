@@ -133,3 +133,48 @@ pub fn rectangle(v: [[f32; 2]; 3], s: &RasterState) -> Vec<(u32, u32)> {
     a.sort_by_key(|&(x, y)| (y, x));
     a
 }
+
+/// 3DSTATE_SF "Point Rasterization Rule" (seed 004 §10.3.4, L6726-6735).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PointRule {
+    /// RASTRULE_UPPER_LEFT: samples on the top and left edges are lit.
+    UpperLeft,
+    /// RASTRULE_UPPER_RIGHT: samples on the top and right edges are lit.
+    UpperRight,
+}
+
+/// Pixels a point of width `size` centred at `c` lights: the square
+/// `[c − size/2, c + size/2]²` (points rasterize as squares, §10.3.4), with samples on
+/// its edges lit per `rule`; the bottom edge is never lit.
+pub fn point(c: [f32; 2], size: f32, rule: PointRule, s: &RasterState) -> Vec<(u32, u32)> {
+    let half = size / 2.0;
+    let (Some(x0), Some(x1), Some(y0), Some(y1)) = (
+        snap(c[0] - half, s.subpixel),
+        snap(c[0] + half, s.subpixel),
+        snap(c[1] - half, s.subpixel),
+        snap(c[1] + half, s.subpixel),
+    ) else {
+        return vec![];
+    };
+    let one = 1i64 << s.subpixel.bits();
+    let bias = if s.half_pixel_centers { one / 2 } else { 0 };
+    let in_x = |q: i64| match rule {
+        PointRule::UpperLeft => q >= x0 && q < x1,
+        PointRule::UpperRight => q > x0 && q <= x1,
+    };
+    let in_y = |q: i64| q >= y0 && q < y1;
+    let [rx0, ry0, rx1, ry1] = s.rect;
+    let mut out = vec![];
+    let px0 = ((x0 - bias).div_euclid(one)).max(rx0 as i64);
+    let px1 = ((x1 - bias).div_euclid(one) + 1).min(rx1 as i64);
+    let py0 = ((y0 - bias).div_euclid(one)).max(ry0 as i64);
+    let py1 = ((y1 - bias).div_euclid(one) + 1).min(ry1 as i64);
+    for py in py0..=py1 {
+        for px in px0..=px1 {
+            if in_x(px * one + bias) && in_y(py * one + bias) {
+                out.push((px as u32, py as u32));
+            }
+        }
+    }
+    out
+}

@@ -132,3 +132,24 @@ fn rectlist_rectangles_cover_each_pixel_once() {
     let p = rectangle([[5.0, 3.0], [2.0, 3.0], [2.0, 1.0]], &GL);
     assert_eq!(p, vec![(2, 1), (3, 1), (4, 1), (2, 2), (3, 2), (4, 2)]);
 }
+
+#[test]
+fn points_follow_the_rasterization_rule() {
+    use gtsim_pipe3d::raster::{PointRule, point};
+    // The seed's example: a 2-pixel point centred at (2,2) on the integer grid is the
+    // square [1,3]^2; UPPER_LEFT lights samples on its top and left edges: x, y in {1, 2}.
+    let grid = RasterState {
+        half_pixel_centers: false,
+        ..GL
+    };
+    let ul = point([2.0, 2.0], 2.0, PointRule::UpperLeft, &grid);
+    assert_eq!(ul, vec![(1, 1), (2, 1), (1, 2), (2, 2)]);
+    // UPPER_RIGHT takes the right edge instead: x in {2, 3}.
+    let ur = point([2.0, 2.0], 2.0, PointRule::UpperRight, &grid);
+    assert_eq!(ur, vec![(2, 1), (3, 1), (2, 2), (3, 2)]);
+    // GL centres: a 1-pixel point at (3.5, 4.5) lights exactly pixel (3, 4).
+    assert_eq!(
+        point([3.5, 4.5], 1.0, PointRule::UpperLeft, &GL),
+        vec![(3, 4)]
+    );
+}
