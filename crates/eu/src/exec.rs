@@ -218,7 +218,7 @@ impl Thread {
         m
     }
 
-    fn predicate_bits(&self, ins: &Instruction, p: Predicate) -> u32 {
+    pub(crate) fn predicate_bits(&self, ins: &Instruction, p: Predicate) -> u32 {
         let f = self.flag_bits(ins);
         match (p.control, ins.align16) {
             (1, _) => f,
@@ -460,7 +460,7 @@ impl Thread {
                 let fail = live & !cond;
                 self.wait(fail, jip);
                 Ok(if live & cond == 0 {
-                    self.wake_jump(jip)
+                    Flow::Jump(jip)
                 } else {
                     Flow::Next
                 })
@@ -470,11 +470,7 @@ impl Thread {
                 // wake at the next instruction.
                 self.wait(live, jip);
                 let pending = self.waiting.contains(&Some(next));
-                Ok(if pending {
-                    Flow::Next
-                } else {
-                    self.wake_jump(jip)
-                })
+                Ok(if pending { Flow::Next } else { Flow::Jump(jip) })
             }
             Opcode::Endif => Ok(Flow::Next),
             Opcode::Break | Opcode::Cont | Opcode::Halt => {
@@ -486,7 +482,7 @@ impl Thread {
                     self.broken |= go;
                 }
                 Ok(if live & !go == 0 && go != 0 {
-                    self.wake_jump(jip)
+                    Flow::Jump(jip)
                 } else {
                     Flow::Next
                 })
@@ -567,11 +563,6 @@ impl Thread {
             .ok_or(ExecError::Region { ip, byte: at })?
             .copy_from_slice(bytes);
         Ok(())
-    }
-
-    /// Jumps to `to`, waking the channels that wait for it.
-    fn wake_jump(&mut self, to: usize) -> Flow {
-        Flow::Jump(to)
     }
 
     fn send(&mut self, ins: &Instruction, sf: &mut dyn SharedFunctions) -> Result<Flow, ExecError> {

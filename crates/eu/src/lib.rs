@@ -19,6 +19,13 @@
 //! running, the instruction jumps to its JIP instead (IVB PRM Vol4 Part3, "Structured
 //! Control Flow"). `send` builds a [`exec::Message`] for a [`exec::SharedFunctions`]
 //! implementation; `EOT` ends the thread.
+//!
+//! Floating point follows the dispatching state's mode ([`exec::FpMode`]: IEEE, or ALT
+//! where infinities and NaNs are not produced); fp32 denormals are flushed to signed zero
+//! on float arithmetic (a plain `mov` copies bits); double precision covers moves, sel,
+//! cmp, add, mul, mad, frc and the roundings, other DF opcodes fail as unsupported. A
+//! kernel decoded once as an [`exec::Program`] runs any number of threads; the
+//! [`harness`] drives `gtsim exec` and the tests.
 
 pub mod exec;
 pub mod harness;

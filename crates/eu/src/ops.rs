@@ -130,10 +130,10 @@ pub(crate) fn alu(t: &mut Thread, ins: &Instruction) -> Result<(), ExecError> {
         ins
     };
     let mask = t.exec_mask(mask_ins);
+    // sel picks by the predicate with the same rules (any/all groups, replication) as
+    // channel masking.
     let pred = ins.predicate.map(|p| {
-        let f = t.flag(ins.flag.0 as usize, ins.flag.1 as usize) as u32;
-        // Flag bit n governs channel n, whatever the quarter (IVB PRM Vol4 Part3
-        // "Predication": the quarter control selects the flag bits).
+        let f = t.predicate_bits(ins, p);
         if p.inverse { !f } else { f }
     });
     let float = ins.srcs.iter().any(|s| is_float(src_ty(s)));

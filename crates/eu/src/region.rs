@@ -254,14 +254,7 @@ impl Thread {
         match nr & 0xf0 {
             0x00 => Ok(Val::I(0)),
             0x20 => Ok(self.acc[(nr & 1) as usize][c.min(15)].as_val(ty)),
-            0x30 => {
-                let f = self.flags[(nr & 1) as usize];
-                Ok(Val::I(match ty.size() {
-                    2 => ((f >> (16 * (c & 1))) & 0xffff) as i64,
-                    _ => f as i64,
-                }))
-            }
-            0x10 => Ok(Val::I(self.a0[c % 8] as i64)),
+            // a0 (0x10) and the flags (0x30) are read through regions by `read_src`.
             _ => Err(ExecError::Unsupported {
                 ip: self.ip,
                 what: format!("reading architecture register {nr:#x}"),

@@ -20,6 +20,9 @@ pub enum SurfaceError {
     /// A block-compressed block failed to decode.
     #[error("compressed block: {0}")]
     Block(String),
+    /// The format is not one Ivy Bridge has (its capability table has no row).
+    #[error("surface format {0} is not an Ivy Bridge format (seed 000 §2.12.2.1.1 notes)")]
+    NotIvyBridge(String),
     /// The memory is not mapped.
     #[error(transparent)]
     Fault(#[from] Fault),
@@ -64,6 +67,26 @@ pub struct Surface {
 }
 
 impl Surface {
+    /// A surface whose description takes its block size and bytes per block from
+    /// `format` (seed 000 §2.12.2.1.1 bits per element), so the two cannot disagree, and
+    /// that refuses formats Ivy Bridge does not have.
+    pub fn new(
+        base: u64,
+        mut desc: SurfaceDesc,
+        format: SurfaceFormat,
+    ) -> Result<Surface, SurfaceError> {
+        if crate::format::caps::caps(format).is_none() {
+            let name = format
+                .name()
+                .map_or(format!("{:#x}", format.0), str::to_owned);
+            return Err(SurfaceError::NotIvyBridge(name));
+        }
+        let l = texel::layout(format)?;
+        desc.block = (l.block_width, l.block_height);
+        desc.block_bytes = l.bits_per_element.div_ceil(8);
+        Ok(Surface { base, desc, format })
+    }
+
     fn offset(&self, at: TexelCoord) -> Result<u64, LayoutError> {
         self.desc
             .texel_offset(at.x, at.y, at.slice, at.lod, at.sample)

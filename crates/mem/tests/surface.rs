@@ -77,3 +77,15 @@ fn read_a_bc1_texel_and_fault_outside_memory() {
         Err(SurfaceError::Fault(_))
     ));
 }
+
+#[test]
+fn new_takes_the_block_geometry_from_the_format() {
+    // BC1: 4x4 blocks of 64 bits; R16G16B16A16_FLOAT: one texel of 64 bits.
+    let d = desc(Tiling::Linear, 512, (1, 1), 1);
+    let s = Surface::new(0, d, SurfaceFormat::BC1_UNORM).unwrap();
+    assert_eq!((s.desc.block, s.desc.block_bytes), ((4, 4), 8));
+    let s = Surface::new(0, d, SurfaceFormat::R16G16B16A16_FLOAT).unwrap();
+    assert_eq!((s.desc.block, s.desc.block_bytes), ((1, 1), 8));
+    // An ETC format (Bay Trail only) is refused.
+    assert!(Surface::new(0, d, SurfaceFormat::ETC1_RGB8).is_err());
+}

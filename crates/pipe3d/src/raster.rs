@@ -64,6 +64,27 @@ pub enum Winding {
     Ccw,
 }
 
+/// Subpixel units per pixel and the sample offset inside a pixel (§10.3.3).
+fn grid(s: &RasterState) -> (i64, i64) {
+    let one = 1i64 << s.subpixel.bits();
+    (one, if s.half_pixel_centers { one / 2 } else { 0 })
+}
+
+/// The pixels whose samples can fall in the snapped box `lo..=hi`, clipped to the
+/// inclusive drawing rectangle (§11.3.1).
+fn pixel_box(
+    lo: [i64; 2],
+    hi: [i64; 2],
+    s: &RasterState,
+) -> (std::ops::RangeInclusive<i64>, std::ops::RangeInclusive<i64>) {
+    let (one, bias) = grid(s);
+    let [rx0, ry0, rx1, ry1] = s.rect.map(|v| v as i64);
+    let span = |l: i64, h: i64, rmin: i64, rmax: i64| {
+        ((l - bias).div_euclid(one)).max(rmin)..=((h - bias).div_euclid(one) + 1).min(rmax)
+    };
+    (span(lo[0], hi[0], rx0, rx1), span(lo[1], hi[1], ry0, ry1))
+}
+
 /// Pixels a triangle covers (row by row, left to right) and its winding; an empty list
 /// for a degenerate or NaN triangle.
 pub fn triangle(v: [[f32; 2]; 3], s: &RasterState) -> (Vec<(u32, u32)>, Option<Winding>) {
@@ -93,19 +114,14 @@ pub fn triangle(v: [[f32; 2]; 3], s: &RasterState) -> (Vec<(u32, u32)>, Option<W
             (ea, eb, -(ea * a[0] + eb * a[1]))
         })
         .collect();
-    let one = 1i64 << s.subpixel.bits();
-    let bias = if s.half_pixel_centers { one / 2 } else { 0 };
-    let [x0, y0, x1, y1] = s.rect;
+    let (one, bias) = grid(s);
     // Bounding box of the triangle, in pixels, clipped to the drawing rectangle.
     let lo = |c: usize| p.iter().map(|q| q[c]).min().unwrap_or(0);
     let hi = |c: usize| p.iter().map(|q| q[c]).max().unwrap_or(0);
-    let px0 = ((lo(0) - bias).div_euclid(one)).max(x0 as i64);
-    let px1 = ((hi(0) - bias).div_euclid(one) + 1).min(x1 as i64);
-    let py0 = ((lo(1) - bias).div_euclid(one)).max(y0 as i64);
-    let py1 = ((hi(1) - bias).div_euclid(one) + 1).min(y1 as i64);
+    let (xs, ys) = pixel_box([lo(0), lo(1)], [hi(0), hi(1)], s);
     let mut out = vec![];
-    for py in py0..=py1 {
-        for px in px0..=px1 {
+    for py in ys {
+        for px in xs.clone() {
             let (qx, qy) = (px * one + bias, py * one + bias);
             let inside = edges.iter().all(|&(a, b, c)| {
                 let e = a * qx + b * qy + c;
@@ -156,21 +172,16 @@ pub fn point(c: [f32; 2], size: f32, rule: PointRule, s: &RasterState) -> Vec<(u
     ) else {
         return vec![];
     };
-    let one = 1i64 << s.subpixel.bits();
-    let bias = if s.half_pixel_centers { one / 2 } else { 0 };
+    let (one, bias) = grid(s);
     let in_x = |q: i64| match rule {
         PointRule::UpperLeft => q >= x0 && q < x1,
         PointRule::UpperRight => q > x0 && q <= x1,
     };
     let in_y = |q: i64| q >= y0 && q < y1;
-    let [rx0, ry0, rx1, ry1] = s.rect;
+    let (xs, ys) = pixel_box([x0, y0], [x1, y1], s);
     let mut out = vec![];
-    let px0 = ((x0 - bias).div_euclid(one)).max(rx0 as i64);
-    let px1 = ((x1 - bias).div_euclid(one) + 1).min(rx1 as i64);
-    let py0 = ((y0 - bias).div_euclid(one)).max(ry0 as i64);
-    let py1 = ((y1 - bias).div_euclid(one) + 1).min(ry1 as i64);
-    for py in py0..=py1 {
-        for px in px0..=px1 {
+    for py in ys {
+        for px in xs.clone() {
             if in_x(px * one + bias) && in_y(py * one + bias) {
                 out.push((px as u32, py as u32));
             }
