@@ -10,7 +10,9 @@
 //! * [`depth_stencil`]: the depth and stencil tests and buffer updates of one pixel;
 //! * [`blend`]: blend factors, blend functions, colour clamping;
 //! * [`logic_op`]: the sixteen logic ops;
-//! * [`rt_write`]: the colour path of one render-target write, ending in the format.
+//! * [`rt_write`]: the colour path of one render-target write, ending in the format;
+//! * [`rt_message`]: the render target write message: payload layouts, pixel enables,
+//!   alpha test and the store.
 //!
 //! State values that the seeds mark reserved are typed errors naming the field.
 
@@ -18,6 +20,7 @@ pub mod blend;
 pub mod compare;
 pub mod depth_stencil;
 pub mod logic_op;
+pub mod rt_message;
 pub mod rt_write;
 
 use thiserror::Error;

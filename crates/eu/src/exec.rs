@@ -38,6 +38,14 @@ pub enum ExecError {
         /// Where it ran out.
         ip: usize,
     },
+    /// A shared function refused a message (seed 000 §1.5: the message's error cases).
+    #[error("send at byte {ip:#x}: {msg}")]
+    SharedFunction {
+        /// Byte offset of the send.
+        ip: usize,
+        /// What the shared function reported.
+        msg: String,
+    },
     /// An instruction the model does not execute yet.
     #[error("instruction at byte {ip:#x}: {what} is not modelled yet (IVB PRM Vol4 Part3)")]
     Unsupported {
@@ -72,8 +80,11 @@ pub struct Message {
 
 /// The shared functions a thread talks to (sampler, data port, URB, ...).
 pub trait SharedFunctions {
-    /// Handles a message and returns its response registers (`response_length` of them).
-    fn send(&mut self, m: &Message) -> Vec<[u8; 32]>;
+    /// Handles a message and returns its response registers (`response_length` of them),
+    /// or why the shared function could not carry it out (a page fault, a malformed
+    /// message, a message type not modelled yet); the thread then stops with
+    /// [`ExecError::SharedFunction`].
+    fn send(&mut self, m: &Message) -> Result<Vec<[u8; 32]>, String>;
 }
 
 /// A kernel decoded once, for running many threads: instructions are decoded linearly
@@ -608,7 +619,10 @@ impl Thread {
             dst: ins.dst.nr,
             eot: ins.eot,
         };
-        let reply = sf.send(&m);
+        let ip = self.ip;
+        let reply = sf
+            .send(&m)
+            .map_err(|msg| ExecError::SharedFunction { ip, msg })?;
         if ins.dst.file == RegFile::Grf {
             for (r, data) in reply.iter().take(rlen as usize).enumerate() {
                 let at = (ins.dst.nr as usize + r) * 32;

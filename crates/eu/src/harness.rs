@@ -29,9 +29,9 @@ pub struct Recorder {
 }
 
 impl SharedFunctions for Recorder {
-    fn send(&mut self, m: &Message) -> Vec<[u8; 32]> {
+    fn send(&mut self, m: &Message) -> Result<Vec<[u8; 32]>, String> {
         self.messages.push(m.clone());
-        vec![[0u8; 32]; m.response_length as usize]
+        Ok(vec![[0u8; 32]; m.response_length as usize])
     }
 }
 

@@ -16,6 +16,7 @@
 pub mod assembly;
 pub mod bary;
 pub mod clip;
+pub mod draw;
 pub mod index;
 pub mod raster;
 pub mod sf;

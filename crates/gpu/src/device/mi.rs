@@ -3,6 +3,7 @@
 use super::registers::offset_of;
 use super::{Context, DeviceLimits, Hang, SubmitReport, fetch};
 use gtsim_mem::Memory;
+use gtsim_pipe3d::draw::{Latched, Statistics};
 use gtsim_spec::UnpackError;
 use gtsim_spec::gen7::*;
 use gtsim_spec::table::{Def, DefKind};
@@ -164,12 +165,8 @@ impl CommandStreamer<'_> {
                 let predicated_off = c.predicate_enable
                     && self.ctx.registers.read(offset_of("MI_PREDICATE_RESULT"), 0) & 1 == 0;
                 if !predicated_off {
-                    report.not_executed.push(format!(
-                        "3DPRIMITIVE at {at:#x} ({}, {} vertices x {} instances): the 3D pipeline is not modelled yet (seed 004 ch2-12)",
-                        c.primitive_topology_type.name().unwrap_or("unknown topology"),
-                        c.vertex_count_per_instance,
-                        c.instance_count
-                    ));
+                    self.draw(at, dw)?;
+                    report.draws += 1;
                 }
             }
             "GPGPU_WALKER"
@@ -181,9 +178,7 @@ impl CommandStreamer<'_> {
             }
             _ => match def.kind {
                 // State commands: latched into the context (seed 004 §1.4.1).
-                DefKind::Command { .. } if dw[0] >> 29 == 3 => {
-                    self.ctx.state.insert(name, dw.to_vec());
-                }
+                DefKind::Command { .. } if dw[0] >> 29 == 3 => self.latch(def, at, dw)?,
                 _ => {
                     return Err(Hang::Unsupported {
                         command: name,
@@ -197,10 +192,97 @@ impl CommandStreamer<'_> {
         Ok(Flow::Next)
     }
 
+    /// Runs a 3DPRIMITIVE through the 3D pipeline and adds its statistics to the
+    /// counters.
+    fn draw(&mut self, at: u64, dw: &[u32]) -> Result<(), Hang> {
+        let mut stats = Statistics::default();
+        let mut kernels = std::mem::take(&mut self.ctx.kernels);
+        let latched = LatchedState(self.ctx);
+        let result = gtsim_pipe3d::draw::draw(&latched, dw, self.mem, &mut kernels, &mut stats);
+        self.ctx.kernels = kernels;
+        // Counters count what ran, also when the draw then hung.
+        for (name, n) in [
+            ("IA_VERTICES_COUNT", stats.ia_vertices),
+            ("IA_PRIMITIVES_COUNT", stats.ia_primitives),
+            ("VS_INVOCATION_COUNT", stats.vs_invocations),
+            ("CL_INVOCATION_COUNT", stats.cl_invocations),
+            ("CL_PRIMITIVES_COUNT", stats.cl_primitives),
+            ("PS_INVOCATION_COUNT", stats.ps_invocations),
+            ("PS_DEPTH_COUNT", stats.ps_depth_count),
+        ] {
+            let off = offset_of(name);
+            let v = self.ctx.registers.read64(off, 0);
+            self.ctx.registers.write64(off, v.wrapping_add(n));
+        }
+        result.map_err(|error| Hang::Draw { addr: at, error })
+    }
+
+    /// Latches a state command into the context (seed 004 §1.4.1). STATE_BASE_ADDRESS
+    /// changes only the bases whose Modify Enable is set; 3DSTATE_VERTEX_BUFFERS only the
+    /// buffers it lists.
+    fn latch(&mut self, def: &'static Def, at: u64, dw: &[u32]) -> Result<(), Hang> {
+        let name = def.name;
+        let merged = match (name, self.ctx.state.get(name)) {
+            ("STATE_BASE_ADDRESS", Some(old)) => {
+                let old = decode(def, at, StateBaseAddress::unpack(old))?;
+                let mut new = decode(def, at, StateBaseAddress::unpack(dw))?;
+                macro_rules! keep {
+                    ($($field:ident if $enable:ident),* $(,)?) => {$(
+                        if !new.$enable {
+                            new.$field = old.$field;
+                        }
+                    )*};
+                }
+                keep!(
+                    general_state_base_address if general_state_base_address_modify_enable,
+                    surface_state_base_address if surface_state_base_address_modify_enable,
+                    dynamic_state_base_address if dynamic_state_base_address_modify_enable,
+                    indirect_object_base_address if indirect_object_base_address_modify_enable,
+                    instruction_base_address if instruction_base_address_modify_enable,
+                    general_state_access_upper_bound if general_state_access_upper_bound_modify_enable,
+                    dynamic_state_access_upper_bound if dynamic_state_access_upper_bound_modify_enable,
+                    indirect_object_access_upper_bound if indirect_object_access_upper_bound_modify_enable,
+                    instruction_access_upper_bound if instruction_access_upper_bound_modify_enable,
+                );
+                Some(new.pack())
+            }
+            ("3DSTATE_VERTEX_BUFFERS", Some(old)) => {
+                let mut old = decode(def, at, ThreeDStateVertexBuffers::unpack(old))?;
+                let new = decode(def, at, ThreeDStateVertexBuffers::unpack(dw))?;
+                for vb in new.vertex_buffer_state {
+                    old.vertex_buffer_state
+                        .retain(|o| o.vertex_buffer_index != vb.vertex_buffer_index);
+                    old.vertex_buffer_state.push(vb);
+                }
+                old.vertex_buffer_state
+                    .sort_by_key(|v| v.vertex_buffer_index);
+                Some(old.pack())
+            }
+            _ => None,
+        };
+        let dwords = match merged {
+            Some(Ok(d)) => d,
+            Some(Err(e)) => {
+                return Err(Hang::Unsupported {
+                    command: name,
+                    addr: at,
+                    what: format!("merging with the latched state ({e})"),
+                    reference: "seed 004 §1.4.1",
+                });
+            }
+            None => dw.to_vec(),
+        };
+        self.ctx.state.insert(name, dwords);
+        Ok(())
+    }
+
     /// PIPE_CONTROL post-sync operations (seed 004 §1.10.4.1): after the flushes, write
     /// the immediate data (a qword), PS_DEPTH_COUNT or TIMESTAMP to Address.
     fn pipe_control(&mut self, def: &'static Def, at: u64, dw: &[u32]) -> Result<(), Hang> {
         let c = decode(def, at, PipeControl::unpack(dw))?;
+        if c.instruction_cache_invalidate_enable {
+            self.ctx.kernels.invalidate();
+        }
         if c.store_data_index {
             return Err(Hang::Unsupported {
                 command: def.name,
@@ -272,4 +354,17 @@ enum Flow {
     Next,
     Jump(u64),
     End,
+}
+
+/// The context's latched state as the 3D pipeline reads it.
+struct LatchedState<'a>(&'a super::Context);
+
+impl Latched for LatchedState<'_> {
+    fn command(&self, name: &str) -> Option<&[u32]> {
+        self.0.state.get(name).map(Vec::as_slice)
+    }
+
+    fn register(&self, offset: u32) -> u32 {
+        self.0.registers.read(offset, 0)
+    }
 }

@@ -80,6 +80,14 @@ pub enum Hang {
         /// Where the behaviour is specified.
         reference: &'static str,
     },
+    /// A 3DPRIMITIVE that could not complete.
+    #[error("3DPRIMITIVE at {addr:#x}: {error}")]
+    Draw {
+        /// Address of the command.
+        addr: u64,
+        /// What went wrong.
+        error: gtsim_pipe3d::draw::DrawError,
+    },
     /// The batch never ended.
     #[error("batch at {start:#x} executed {limit} commands without MI_BATCH_BUFFER_END")]
     Runaway {
@@ -95,7 +103,9 @@ pub enum Hang {
 pub struct SubmitReport {
     /// Commands executed.
     pub commands: usize,
-    /// Work the model does not execute yet, one line each (3DPRIMITIVE, walkers).
+    /// 3DPRIMITIVEs executed.
+    pub draws: usize,
+    /// Work the model does not execute yet, one line each (media and GPGPU walkers).
     pub not_executed: Vec<String>,
 }
 
@@ -106,6 +116,8 @@ pub struct Context {
     pub registers: RegisterFile,
     /// The last dwords of every state command, by command name (the latched state).
     pub state: BTreeMap<&'static str, Vec<u32>>,
+    /// Kernels decoded for this context, until an instruction cache invalidation.
+    pub kernels: gtsim_pipe3d::draw::KernelCache,
 }
 
 /// Limits that turn runaway guests into hangs.

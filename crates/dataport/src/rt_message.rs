@@ -1,0 +1,191 @@
+//! The render target write message (seed 000 §3.9.11): which pixels a pixel shader's
+//! `send` writes, with which colours, and the per-pixel path into the render target
+//! (alpha test, then the colour calculator of [`crate::rt_write`]).
+//!
+//! Payload layouts (seed 000 §3.9.11.4, "SIMD16 single source", "SIMD8 single source",
+//! "replicated data"): after the optional two-register header, SIMD16 sends eight
+//! registers — red for slots 0-7, red for slots 8-15, then green, blue and alpha the same
+//! way; SIMD8 sends one register per channel for the slot group the descriptor selects;
+//! SIMD16 replicated data sends one register whose first four dwords are the RGBA every
+//! pixel receives.
+
+use crate::blend::Rgba;
+use crate::compare::{AlphaReference, alpha_test};
+use crate::rt_write::{RtState, color_calc};
+use gtsim_mem::Memory;
+use gtsim_mem::format::texel::Texel;
+use gtsim_mem::surface::{Surface, TexelCoord};
+use gtsim_spec::gen7::ThreeDCompareFunction;
+use gtsim_spec::gen7::message_descriptor_render_target_write::{MessageSubtype, SlotGroupSelect};
+use gtsim_spec::gen7::{MessageDescriptorRenderTargetWrite, MessageHeaderRenderTargetWrite};
+
+/// The decoded colours of one render target write: per slot (0..16) the RGBA bits the
+/// shader sent, and the slots the message covers.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RtPayload {
+    /// Binding table index of the render target.
+    pub binding_table_index: u8,
+    /// Colours per slot, as raw dwords (the render target's format decides whether they
+    /// are floats or integers).
+    pub colors: [[u32; 4]; 16],
+    /// Slots this message carries data for.
+    pub slots: u32,
+    /// Render Target Array Index from the header (0 without one).
+    pub array_index: u32,
+    /// Pixel enables from the header (M1.7 15:0), when a header is present.
+    pub header_pixel_mask: Option<u32>,
+    /// Whether this is the last render target write of the thread.
+    pub last: bool,
+}
+
+fn dword(reg: &[u8; 32], i: usize) -> u32 {
+    u32::from_le_bytes([reg[i * 4], reg[i * 4 + 1], reg[i * 4 + 2], reg[i * 4 + 3]])
+}
+
+/// Decodes a render target write's descriptor and payload registers.
+pub fn decode_payload(desc: u32, payload: &[[u8; 32]]) -> Result<RtPayload, String> {
+    let d = MessageDescriptorRenderTargetWrite::unpack(&[desc])
+        .map_err(|e| format!("render target write descriptor {desc:#010x}: {e}"))?;
+    let need = |n: usize| {
+        if payload.len() < n {
+            Err(format!(
+                "render target write ({:?}) needs {n} payload registers, the message has {} (seed 000 §3.9.11.4)",
+                d.message_subtype.name().unwrap_or("?"),
+                payload.len()
+            ))
+        } else {
+            Ok(())
+        }
+    };
+    let (data, header) = if d.header_present {
+        need(2)?;
+        let mut dws = [0u32; 16];
+        for (i, v) in dws.iter_mut().enumerate() {
+            *v = dword(&payload[i / 8], i % 8);
+        }
+        let h = MessageHeaderRenderTargetWrite::unpack(&dws)
+            .map_err(|e| format!("render target write header: {e}"))?;
+        if h.source_depth_present_to_render_target
+            || h.o_mask_to_render_target
+            || h.source0_alpha_present_to_render_target
+        {
+            return Err("render target write with source depth, oMask or source 0 alpha in the payload is not modelled yet (seed 000 §3.9.11.4)".into());
+        }
+        (&payload[2..], Some(h))
+    } else {
+        (payload, None)
+    };
+    let mut colors = [[0u32; 4]; 16];
+    let slots = match d.message_subtype {
+        MessageSubtype::SIMD16 => {
+            need(8 + payload.len() - data.len())?;
+            for (s, c) in colors.iter_mut().enumerate() {
+                for (ch, v) in c.iter_mut().enumerate() {
+                    *v = dword(&data[ch * 2 + s / 8], s % 8);
+                }
+            }
+            0xffff
+        }
+        MessageSubtype::SIMD16_REPDATA => {
+            need(1 + payload.len() - data.len())?;
+            for c in colors.iter_mut() {
+                for (ch, v) in c.iter_mut().enumerate() {
+                    *v = dword(&data[0], ch);
+                }
+            }
+            0xffff
+        }
+        MessageSubtype::SIMD8_LO => {
+            need(4 + payload.len() - data.len())?;
+            let base = if d.slot_group_select == SlotGroupSelect::SLOTGRP_HI {
+                8
+            } else {
+                0
+            };
+            for s in 0..8 {
+                for (ch, v) in colors[base + s].iter_mut().enumerate() {
+                    *v = dword(&data[ch], s);
+                }
+            }
+            0xff << base
+        }
+        other => {
+            return Err(format!(
+                "render target write subtype {} is not modelled yet (seed 000 §3.9.11)",
+                other.name().unwrap_or("reserved")
+            ));
+        }
+    };
+    Ok(RtPayload {
+        binding_table_index: d.binding_table_index,
+        colors,
+        slots,
+        array_index: header
+            .as_ref()
+            .map_or(0, |h| h.render_target_array_index as u32),
+        header_pixel_mask: header.as_ref().map(|h| h.pixel_sample_enables as u32),
+        last: d.last_render_target_select,
+    })
+}
+
+/// Everything the data port needs to write one render target.
+#[derive(Debug, Clone, Copy)]
+pub struct RenderTarget {
+    /// The surface.
+    pub surface: Surface,
+    /// LOD written.
+    pub lod: u32,
+    /// First array slice ("Minimum Array Element").
+    pub min_array_element: u32,
+    /// The colour calculator state.
+    pub cc: RtState,
+    /// Alpha test function and reference (BLEND_STATE Alpha Test Enable, COLOR_CALC_STATE).
+    pub alpha_test: Option<(ThreeDCompareFunction, AlphaReference)>,
+}
+
+/// Writes one pixel: alpha test on the source alpha (seed 004 §12.1.3), then the colour
+/// calculator and the store. Returns whether the pixel was written.
+pub fn write_pixel(
+    mem: &mut dyn Memory,
+    rt: &RenderTarget,
+    x: u32,
+    y: u32,
+    slice: u32,
+    color: [u32; 4],
+) -> Result<bool, String> {
+    let s = &rt.surface;
+    let at = TexelCoord {
+        x,
+        y,
+        slice: rt.min_array_element + slice,
+        lod: rt.lod,
+        sample: 0,
+    };
+    // The format's numeric class (float, uint, sint) decides how the shader's dwords
+    // are read; decoding an all-zero texel reveals it.
+    let zero = [0u8; 16];
+    let class = zero
+        .get(..s.desc.block_bytes as usize)
+        .ok_or("render target texels wider than 128 bits")?;
+    let src = match gtsim_mem::format::texel::decode(s.format, class).map_err(|e| e.to_string())? {
+        Texel::Float(_) => Texel::Float(color.map(f32::from_bits)),
+        Texel::Uint(_) => Texel::Uint(color),
+        Texel::Sint(_) => Texel::Sint(color.map(|v| v as i32)),
+    };
+    if let (Some((f, r)), Texel::Float(c)) = (rt.alpha_test, src)
+        && !alpha_test(f, c[3], r).map_err(|e| e.to_string())?
+    {
+        return Ok(false);
+    }
+    let off = s
+        .desc
+        .texel_offset(at.x, at.y, at.slice, at.lod, at.sample)
+        .map_err(|e| format!("render target ({x}, {y}): {e}"))?;
+    let addr = s.base.wrapping_add(off);
+    let mut dst = vec![0u8; s.desc.block_bytes as usize];
+    mem.read(addr, &mut dst).map_err(|f| f.to_string())?;
+    let src1: Rgba = [0.0; 4];
+    let bytes = color_calc(&rt.cc, s.format, src, src1, &dst).map_err(|e| e.to_string())?;
+    mem.write(addr, &bytes).map_err(|f| f.to_string())?;
+    Ok(true)
+}

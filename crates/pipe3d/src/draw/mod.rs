@@ -1,0 +1,172 @@
+//! One 3DPRIMITIVE through the pipeline (seed 004 §1.4: state latched by earlier
+//! commands, consumed by the primitive).
+//!
+//! The stages run in order for each instance and each cut-free run of vertices:
+//!
+//! 1. [`vertex`]: the VF assembles each vertex's elements into a VUE (§2.5), and the VS
+//!    shades pairs of vertices on SIMD4x2 EU threads that write their output VUEs with
+//!    URB messages (ch.3); with the VS disabled the VF's VUE passes through.
+//! 2. [`setup`]: the primitives of the topology (§10.2), the clip test (ch.9), the
+//!    perspective divide and viewport transform, culling and rasterization (ch.10).
+//! 3. [`pixel`]: the WM groups covered pixels into subspans and dispatches PS threads
+//!    with the seed's payload (§11.10.3); their render target writes go through the
+//!    data port's colour calculator into memory (seed 000 §3.9.11, seed 004 ch.12).
+//!
+//! HS, DS, GS and stream output must be disabled: anything else fails as
+//! [`DrawError::Unsupported`] naming its chapter, as do the features of the enabled
+//! stages not modelled yet.
+
+mod gen7;
+mod pixel;
+mod setup;
+mod urb;
+mod vertex;
+
+pub use gen7::Latched;
+
+use gtsim_eu::exec::{ExecError, Program};
+use gtsim_mem::{Fault, Memory};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use thiserror::Error;
+
+/// Why a draw could not complete: what a GPU hang report would say.
+#[derive(Debug, Clone, PartialEq, Error)]
+pub enum DrawError {
+    /// Latched state that is missing or does not decode.
+    #[error("{command}: {why}")]
+    State {
+        /// The state command or structure.
+        command: &'static str,
+        /// What is wrong.
+        why: String,
+    },
+    /// A feature the model does not implement yet.
+    #[error("{what} is not modelled yet ({seed})")]
+    Unsupported {
+        /// What.
+        what: String,
+        /// Where it is specified.
+        seed: &'static str,
+    },
+    /// A memory access by a fixed-function unit faulted.
+    #[error("{unit}: {fault}")]
+    Fault {
+        /// The unit.
+        unit: &'static str,
+        /// The fault.
+        fault: Fault,
+    },
+    /// A shader thread failed.
+    #[error("{stage} thread (kernel at {kernel:#x}): {error}")]
+    Thread {
+        /// VS or PS.
+        stage: &'static str,
+        /// Graphics address of the kernel.
+        kernel: u64,
+        /// What happened.
+        error: ExecError,
+    },
+}
+
+pub(crate) fn unsupported(what: impl Into<String>, seed: &'static str) -> DrawError {
+    DrawError::Unsupported {
+        what: what.into(),
+        seed,
+    }
+}
+
+/// Pipeline statistics a draw adds to (seed 004 §1.x "Statistics Gathering" of each
+/// stage; the counters are the MMIO registers of the same names).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Statistics {
+    /// IA_VERTICES_COUNT.
+    pub ia_vertices: u64,
+    /// IA_PRIMITIVES_COUNT.
+    pub ia_primitives: u64,
+    /// VS_INVOCATION_COUNT.
+    pub vs_invocations: u64,
+    /// CL_INVOCATION_COUNT.
+    pub cl_invocations: u64,
+    /// CL_PRIMITIVES_COUNT.
+    pub cl_primitives: u64,
+    /// PS_INVOCATION_COUNT.
+    pub ps_invocations: u64,
+    /// PS_DEPTH_COUNT: pixels that passed the depth test.
+    pub ps_depth_count: u64,
+}
+
+/// Decoded kernels by graphics address, kept across draws until the instruction cache
+/// is invalidated (PIPE_CONTROL "Instruction Cache Invalidate Enable").
+#[derive(Debug, Default, Clone)]
+pub struct KernelCache {
+    kernels: BTreeMap<u64, Arc<Program>>,
+}
+
+impl KernelCache {
+    /// Forgets every kernel.
+    pub fn invalidate(&mut self) {
+        self.kernels.clear();
+    }
+
+    /// The kernel at `addr`: the bytes from there to the end of the mapped run (at most
+    /// 64 KiB), decoded once.
+    pub(crate) fn get(&mut self, mem: &dyn Memory, addr: u64) -> Result<Arc<Program>, DrawError> {
+        if let Some(p) = self.kernels.get(&addr) {
+            return Ok(p.clone());
+        }
+        const MAX: u64 = 64 * 1024;
+        const PAGE: u64 = 4096;
+        let mut code = vec![];
+        let mut at = addr;
+        while (at - addr) < MAX {
+            let len = (PAGE - at % PAGE).min(MAX - (at - addr));
+            let mut buf = vec![0u8; len as usize];
+            if mem.read(at, &mut buf).is_err() {
+                break;
+            }
+            code.extend_from_slice(&buf);
+            at += len;
+        }
+        if code.is_empty() {
+            let mut probe = [0u8; 1];
+            if let Err(fault) = mem.read(addr, &mut probe) {
+                return Err(DrawError::Fault {
+                    unit: "kernel fetch",
+                    fault,
+                });
+            }
+        }
+        let p = Arc::new(Program::new(&code));
+        self.kernels.insert(addr, p.clone());
+        Ok(p)
+    }
+}
+
+/// Executes the 3DPRIMITIVE `prim` (its dwords) against the latched state.
+pub fn draw(
+    latched: &dyn Latched,
+    prim: &[u32],
+    mem: &mut dyn Memory,
+    kernels: &mut KernelCache,
+    stats: &mut Statistics,
+) -> Result<(), DrawError> {
+    let p = gtsim_spec::gen7::ThreeDPrimitive::unpack(prim).map_err(|e| DrawError::State {
+        command: "3DPRIMITIVE",
+        why: e.to_string(),
+    })?;
+    if p.vertex_count_per_instance == 0 || p.instance_count == 0 {
+        // Nothing to fetch: the state is not even read (crocus emits such draws).
+        return Ok(());
+    }
+    let st = gen7::DrawState::gather(latched, prim, mem)?;
+    let mut ps = pixel::PixelStage::new(&st, mem, kernels)?;
+    let mut vs = vertex::VertexStage::new(&st, mem, kernels)?;
+    for instance in 0..st.instance_count {
+        for run in vertex::runs(&st, mem)? {
+            let vues = vs.shade(&st, mem, &run, instance, stats)?;
+            setup::primitives(&st, &vues, mem, &mut ps, stats)?;
+        }
+    }
+    Ok(())
+}

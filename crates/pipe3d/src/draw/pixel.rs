@@ -1,0 +1,645 @@
+//! WM and PS: covered pixels grouped into 2x2 subspans, dispatched to PS threads with
+//! the payload of seed 004 §11.10.3, whose render target writes reach memory through
+//! the data port (seed 000 §3.9.11, seed 004 ch.12).
+
+use super::gen7::{DrawState, indirect};
+use super::urb::Vue;
+use super::{DrawError, KernelCache, Statistics, unsupported};
+use crate::bary::barycentrics;
+use crate::sf::attribute_setup;
+use gtsim_dataport::blend::{BlendState, ClampRange};
+use gtsim_dataport::compare::AlphaReference;
+use gtsim_dataport::rt_message::{RenderTarget, decode_payload, write_pixel};
+use gtsim_dataport::rt_write::RtState;
+use gtsim_eu::exec::{DEFAULT_BUDGET, FpMode, Message, Program, SharedFunctions, Thread};
+use gtsim_mem::Memory;
+use gtsim_mem::surface_state::{SurfaceStateError, Use, surface_from_state};
+use gtsim_spec::gen7::color_calc_state::AlphaTestFormat;
+use gtsim_spec::gen7::sf_output_attribute_detail::SwizzleSelect;
+use gtsim_spec::gen7::three_d_state_ps::{FloatingPointMode, PositionXyOffsetSelect};
+use gtsim_spec::gen7::three_d_state_sbe::AttributeSwizzleControlMode;
+use gtsim_spec::gen7::{
+    BlendStateEntry, ColorCalcState, RenderSurfaceState, SfOutputAttributeDetail, SurfaceFormat,
+    blend_state_entry::ColorClampRange,
+};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// One vertex of a primitive as the WM sees it.
+pub(super) struct Corner<'a> {
+    /// Screen position.
+    pub xy: [f32; 2],
+    /// Screen depth (after the viewport transform).
+    pub z: f32,
+    /// 1/w.
+    pub rhw: f32,
+    /// The vertex's VUE.
+    pub vue: &'a Vue,
+}
+
+/// A rasterized object.
+pub(super) struct Primitive<'a> {
+    /// Its vertices (1 for points, 3 for triangles and rectangles).
+    pub corners: Vec<Corner<'a>>,
+    /// Index of the provoking vertex in `corners`.
+    pub provoking: usize,
+    /// Back-facing (R0.0 bit 15; selects the back-face stencil state).
+    pub back_facing: bool,
+    /// Covered pixels, row by row.
+    pub pixels: Vec<(u32, u32)>,
+}
+
+/// SFIDs (IVB PRM Vol4 Part3 "send"): null, sampler, render cache data port.
+const SFID_NULL: u8 = 0;
+const SFID_RENDER_CACHE: u8 = 5;
+/// Render cache message type of the render target write (seed 000 §3.9.2.1.1).
+const RC_RENDER_TARGET_WRITE: u32 = 12;
+
+struct PsKernel {
+    addr: u64,
+    prog: Arc<Program>,
+    simd: usize,
+    grf_start: usize,
+}
+
+/// The WM/PS with the draw's kernel and render targets.
+pub(super) struct PixelStage {
+    kernel: Option<PsKernel>,
+    targets: BTreeMap<u8, Option<RenderTarget>>,
+}
+
+impl PixelStage {
+    pub fn new(
+        st: &DrawState,
+        mem: &dyn Memory,
+        kernels: &mut KernelCache,
+    ) -> Result<PixelStage, DrawError> {
+        let (wm, ps) = (&st.wm, &st.ps);
+        for (on, what, seed) in [
+            (
+                wm.depth_buffer_clear,
+                "3DSTATE_WM Depth Buffer Clear",
+                "seed 004 §11.5",
+            ),
+            (
+                wm.depth_buffer_resolve_enable,
+                "3DSTATE_WM Depth Buffer Resolve Enable",
+                "seed 004 §11.5",
+            ),
+            (
+                wm.hierarchical_depth_buffer_resolve_enable,
+                "3DSTATE_WM Hierarchical Depth Buffer Resolve Enable",
+                "seed 004 §11.5",
+            ),
+            (
+                ps.render_target_fast_clear_enable,
+                "3DSTATE_PS Render Target Fast Clear Enable",
+                "seed 004 §11.8",
+            ),
+            (
+                ps.render_target_resolve_enable,
+                "3DSTATE_PS Render Target Resolve Enable",
+                "seed 004 §11.9",
+            ),
+            (
+                ps.dual_source_blend_enable,
+                "3DSTATE_PS Dual Source Blend Enable",
+                "seed 004 §12.1.7",
+            ),
+            (
+                ps.o_mask_present_to_render_target,
+                "3DSTATE_PS oMask Present to RenderTarget",
+                "seed 000 §3.9.11",
+            ),
+            (
+                st.depth_stencil.depth_test_enable
+                    || st.depth_stencil.stencil_test_enable
+                    || st.depth_stencil.depth_buffer_write_enable,
+                "depth and stencil tests",
+                "seed 004 §12.1.4-12.1.5",
+            ),
+            (
+                ps.position_xy_offset_select != PositionXyOffsetSelect::POSOFFSET_NONE,
+                "3DSTATE_PS Position XY Offset Select",
+                "seed 004 §11.10.3",
+            ),
+            (
+                wm.pixel_shader_uses_input_coverage_mask,
+                "3DSTATE_WM Pixel Shader Uses Input Coverage Mask",
+                "seed 004 §11.10.3",
+            ),
+        ] {
+            if on {
+                return Err(unsupported(what, seed));
+            }
+        }
+        if st.multisample.number_of_multisamples.0 != 0 {
+            return Err(unsupported("multisampled rasterization", "seed 004 §11.4"));
+        }
+        let kernel = if wm.thread_dispatch_enable {
+            // Kernel Start Pointer and GRF start per enabled dispatch widths (seed 004
+            // §11.10 3DSTATE_PS; IVB PRM Vol2 Part1 "PS Kernel Start Pointer" table):
+            // 8 only, 16 only: [0]; 8 and 16: SIMD16 in [2]. SIMD16 is preferred.
+            let (simd, ksp, grf) = match (
+                ps.n8_pixel_dispatch_enable,
+                ps.n16_pixel_dispatch_enable,
+                ps.n32_pixel_dispatch_enable,
+            ) {
+                (_, _, true) => {
+                    return Err(unsupported("32-pixel PS dispatch", "seed 004 §11.10.3"));
+                }
+                (true, true, false) => (
+                    16,
+                    ps.kernel_start_pointer_2,
+                    ps.dispatch_grf_start_register_for_constant_setup_data_2,
+                ),
+                (false, true, false) => (
+                    16,
+                    ps.kernel_start_pointer_0,
+                    ps.dispatch_grf_start_register_for_constant_setup_data_0,
+                ),
+                (true, false, false) => (
+                    8,
+                    ps.kernel_start_pointer_0,
+                    ps.dispatch_grf_start_register_for_constant_setup_data_0,
+                ),
+                (false, false, false) => {
+                    return Err(DrawError::State {
+                        command: "3DSTATE_PS",
+                        why: "thread dispatch is enabled but no dispatch width is".into(),
+                    });
+                }
+            };
+            let addr = st.bases.instruction.wrapping_add(ksp);
+            Some(PsKernel {
+                addr,
+                prog: kernels.get(mem, addr)?,
+                simd,
+                grf_start: grf as usize,
+            })
+        } else {
+            None
+        };
+        Ok(PixelStage {
+            kernel,
+            targets: BTreeMap::new(),
+        })
+    }
+
+    /// Shades one primitive's pixels.
+    pub fn shade(
+        &mut self,
+        st: &DrawState,
+        mem: &mut dyn Memory,
+        prim: &Primitive,
+        stats: &mut Statistics,
+    ) -> Result<(), DrawError> {
+        stats.ps_depth_count += prim.pixels.len() as u64;
+        let Some(k) = &self.kernel else {
+            return Ok(());
+        };
+        if st.wm.statistics_enable {
+            stats.ps_invocations += prim.pixels.len() as u64;
+        }
+        // Subspans (2x2 aligned) in raster order, each with its lit-pixel mask.
+        let mut subspans: BTreeMap<(u32, u32), u32> = BTreeMap::new();
+        for &(x, y) in &prim.pixels {
+            let bit = (x & 1) + 2 * (y & 1);
+            *subspans.entry((y / 2, x / 2)).or_default() |= 1 << bit;
+        }
+        let subspans: Vec<((u32, u32), u32)> = subspans.into_iter().collect();
+        let setup = attribute_deltas(st, prim)?;
+        for group in subspans.chunks(k.simd / 4) {
+            let mut slots = [(0u32, 0u32); 16];
+            let mut lit = 0u32;
+            let mut dispatch = 0u32;
+            for (i, &((sy, sx), mask)) in group.iter().enumerate() {
+                for p in 0..4 {
+                    slots[i * 4 + p] = (sx * 2 + (p as u32 & 1), sy * 2 + (p as u32 >> 1));
+                }
+                lit |= mask << (i * 4);
+                dispatch |= 0xf << (i * 4);
+            }
+            let mut t = Thread::new(k.simd as u8);
+            t.dispatch_mask = dispatch;
+            t.fp_mode = if st.ps.floating_point_mode == FloatingPointMode::ALT {
+                FpMode::Alt
+            } else {
+                FpMode::Ieee
+            };
+            build_payload(st, prim, k, &slots, group, lit, &setup, t.grf_bytes_mut())?;
+            let mut sf = PsMessages {
+                st,
+                mem: &mut *mem,
+                targets: &mut self.targets,
+                slots,
+                lit,
+            };
+            t.run_program(&k.prog, &mut sf, DEFAULT_BUDGET)
+                .map_err(|error| DrawError::Thread {
+                    stage: "PS",
+                    kernel: k.addr,
+                    error,
+                })?;
+        }
+        Ok(())
+    }
+}
+
+fn f32s(v: u32) -> f32 {
+    f32::from_bits(v)
+}
+
+/// The setup data: per SF output attribute, per component, (a1, a2, a0) (seed 004
+/// §11.10.3 "Setup Data", §11.6; 3DSTATE_SBE selects the VUE slots).
+fn attribute_deltas(st: &DrawState, prim: &Primitive) -> Result<Vec<[[f32; 3]; 4]>, DrawError> {
+    let sbe = &st.sbe;
+    let n = sbe.number_of_sf_output_attributes as usize;
+    let first = sbe.vertex_urb_entry_read_offset as usize * 2;
+    let details: [&SfOutputAttributeDetail; 16] = [
+        &sbe.attribute_0,
+        &sbe.attribute_1,
+        &sbe.attribute_2,
+        &sbe.attribute_3,
+        &sbe.attribute_4,
+        &sbe.attribute_5,
+        &sbe.attribute_6,
+        &sbe.attribute_7,
+        &sbe.attribute_8,
+        &sbe.attribute_9,
+        &sbe.attribute_10,
+        &sbe.attribute_11,
+        &sbe.attribute_12,
+        &sbe.attribute_13,
+        &sbe.attribute_14,
+        &sbe.attribute_15,
+    ];
+    if sbe.point_sprite_texture_coordinate_enable != 0 {
+        return Err(unsupported(
+            "3DSTATE_SBE Point Sprite Texture Coordinate Enable",
+            "seed 004 §10.3.14",
+        ));
+    }
+    if sbe.attribute_swizzle_enable
+        && sbe.attribute_swizzle_control_mode != AttributeSwizzleControlMode::SWIZ_0_15
+    {
+        return Err(unsupported(
+            "3DSTATE_SBE Attribute Swizzle Control Mode SWIZ_16_31",
+            "seed 004 §10.3.14",
+        ));
+    }
+    let mut out = Vec::with_capacity(n);
+    for i in 0..n {
+        let mut slot = first + i;
+        let mut overrides = [false; 4];
+        let mut constant = [0.0f32; 4];
+        if let Some(d) = details.get(i).filter(|_| sbe.attribute_swizzle_enable) {
+            slot = first + d.source_attribute as usize;
+            match d.swizzle_select {
+                SwizzleSelect::INPUTATTR => {}
+                SwizzleSelect::INPUTATTR_FACING if prim.back_facing => slot += 1,
+                SwizzleSelect::INPUTATTR_FACING => {}
+                other => {
+                    return Err(unsupported(
+                        format!(
+                            "3DSTATE_SBE Swizzle Select {}",
+                            other.name().unwrap_or("reserved")
+                        ),
+                        "seed 004 §10.3.14",
+                    ));
+                }
+            }
+            overrides = [
+                d.component_override_x,
+                d.component_override_y,
+                d.component_override_z,
+                d.component_override_w,
+            ];
+            constant = match d.constant_source.0 {
+                0 => [0.0, 0.0, 0.0, 0.0],
+                1 => [0.0, 0.0, 0.0, 1.0],
+                2 => [1.0; 4],
+                _ => {
+                    return Err(unsupported(
+                        "3DSTATE_SBE Constant Source PRIM_ID",
+                        "seed 004 §10.3.14",
+                    ));
+                }
+            };
+        }
+        let flat = sbe.constant_interpolation_enable & (1 << i) != 0 || prim.corners.len() < 3;
+        let mut comps = [[0.0f32; 3]; 4];
+        for (c, comp) in comps.iter_mut().enumerate() {
+            if overrides[c] {
+                *comp = [constant[c], 0.0, 0.0];
+                continue;
+            }
+            let val = |k: usize| {
+                let corner = &prim.corners[k.min(prim.corners.len() - 1)];
+                f32s(corner.vue.get(slot).copied().unwrap_or([0; 4])[c])
+            };
+            let a = [val(0), val(1), val(2)];
+            *comp = attribute_setup(a, flat.then_some(prim.provoking));
+        }
+        out.push(comps);
+    }
+    Ok(out)
+}
+
+/// Fills the PS thread payload (seed 004 §11.10.3.1).
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the payload's inputs, each used once"
+)]
+fn build_payload(
+    st: &DrawState,
+    prim: &Primitive,
+    k: &PsKernel,
+    slots: &[(u32, u32); 16],
+    group: &[((u32, u32), u32)],
+    lit: u32,
+    setup: &[[[f32; 3]; 4]],
+    grf: &mut [u8],
+) -> Result<(), DrawError> {
+    let put = |grf: &mut [u8], reg: usize, dw: usize, v: u32| {
+        let at = reg * 32 + dw * 4;
+        grf[at..at + 4].copy_from_slice(&v.to_le_bytes());
+    };
+    // R0: topology, facing, CC state, sampler and binding table pointers.
+    put(
+        grf,
+        0,
+        0,
+        (st.topology.0 & 0x1f) | (u32::from(prim.back_facing) << 15),
+    );
+    put(grf, 0, 3, st.ps_res.sampler_state as u32 & !31);
+    put(grf, 0, 4, st.ps_res.binding_table as u32 & !31);
+    // R1: subspan upper-left corners and the pixel masks.
+    for (i, &((sy, sx), _)) in group.iter().enumerate() {
+        put(grf, 1, 2 + i, ((sy * 2) << 16) | (sx * 2));
+    }
+    put(grf, 1, 7, (lit << 16) | (lit & 0xffff));
+    let mut reg = 2;
+    let simd = k.simd;
+    let halves = simd / 8;
+    // Per-slot values of a payload phase: one register per 8 slots.
+    let phase = |grf: &mut [u8], reg: &mut usize, vals: &dyn Fn(usize) -> f32| {
+        for h in 0..halves {
+            for s in 0..8 {
+                put(grf, *reg, s, vals(h * 8 + s).to_bits());
+            }
+            *reg += 1;
+        }
+    };
+    let c = &prim.corners;
+    let bias = if st.multisample.pixel_location.0 == 0 {
+        0.5
+    } else {
+        0.0
+    };
+    let bary: Vec<Option<crate::bary::Barycentrics>> = slots[..simd]
+        .iter()
+        .map(|&(x, y)| {
+            if c.len() < 3 {
+                return None;
+            }
+            barycentrics(
+                [c[0].xy, c[1].xy, c[2].xy],
+                [1.0 / c[0].rhw, 1.0 / c[1].rhw, 1.0 / c[2].rhw],
+                [x as f32 + bias, y as f32 + bias],
+            )
+        })
+        .collect();
+    let modes = st.wm.barycentric_interpolation_mode;
+    for m in 0..6 {
+        if modes & (1 << m) == 0 {
+            continue;
+        }
+        // Pixel, centroid and sample locations coincide at one sample per pixel.
+        let perspective = m < 3;
+        for h in 0..halves {
+            for b in 0..2 {
+                for s in 0..8 {
+                    let v = bary[h * 8 + s].map_or(0.0, |bc| {
+                        if perspective {
+                            bc.perspective[b]
+                        } else {
+                            bc.linear[b]
+                        }
+                    });
+                    put(grf, reg, s, v.to_bits());
+                }
+                reg += 1;
+            }
+        }
+    }
+    let lerp = |s: usize, v: [f32; 3]| {
+        bary[s].map_or(v[0], |bc| {
+            v[0] + bc.linear[0] * (v[1] - v[0]) + bc.linear[1] * (v[2] - v[0])
+        })
+    };
+    let corner3 = |f: &dyn Fn(&Corner) -> f32| [0, 1, 2].map(|i| f(&c[i.min(c.len() - 1)]));
+    if st.wm.pixel_shader_uses_source_depth {
+        let z = corner3(&|k| k.z);
+        phase(grf, &mut reg, &|s| lerp(s, z));
+    }
+    if st.wm.pixel_shader_uses_source_w {
+        let rhw = corner3(&|k| k.rhw);
+        phase(grf, &mut reg, &|s| 1.0 / lerp(s, rhw));
+    }
+    let mut at = k.grf_start;
+    if reg > at {
+        return Err(DrawError::State {
+            command: "3DSTATE_PS",
+            why: format!(
+                "Dispatch GRF Start Register for Constant/Setup Data is g{at}, but the payload header takes g0-g{}",
+                reg - 1
+            ),
+        });
+    }
+    if st.ps.push_constant_enable {
+        for r in &st.ps_res.constants {
+            grf[at * 32..at * 32 + 32].copy_from_slice(r);
+            at += 1;
+        }
+    }
+    if st.ps.attribute_enable {
+        if at + setup.len() * 2 > 128 {
+            return Err(DrawError::State {
+                command: "3DSTATE_SBE",
+                why: "the setup data does not fit in the GRF".into(),
+            });
+        }
+        for comps in setup {
+            for (ci, comp) in comps.iter().enumerate() {
+                let r = at + ci / 2;
+                let base = (ci % 2) * 4;
+                put(grf, r, base, comp[1].to_bits());
+                put(grf, r, base + 1, comp[2].to_bits());
+                put(grf, r, base + 2, 0);
+                put(grf, r, base + 3, comp[0].to_bits());
+            }
+            at += 2;
+        }
+    }
+    Ok(())
+}
+
+/// The shared functions a PS thread reaches.
+struct PsMessages<'a> {
+    st: &'a DrawState,
+    mem: &'a mut dyn Memory,
+    targets: &'a mut BTreeMap<u8, Option<RenderTarget>>,
+    slots: [(u32, u32); 16],
+    lit: u32,
+}
+
+impl SharedFunctions for PsMessages<'_> {
+    fn send(&mut self, m: &Message) -> Result<Vec<[u8; 32]>, String> {
+        match m.sfid {
+            SFID_NULL => Ok(vec![[0u8; 32]; m.response_length as usize]),
+            SFID_RENDER_CACHE if (m.desc >> 14) & 0xf == RC_RENDER_TARGET_WRITE => {
+                let p = decode_payload(m.desc, &m.payload)?;
+                let bti = p.binding_table_index;
+                if !self.targets.contains_key(&bti) {
+                    let rt = render_target(self.st, &*self.mem, bti).map_err(|e| e.to_string())?;
+                    self.targets.insert(bti, rt);
+                }
+                let Some(rt) = self.targets.get(&bti).copied().flatten() else {
+                    return Ok(vec![]);
+                };
+                let mut enabled = p.slots & m.channel_mask & self.lit;
+                if let Some(h) = p.header_pixel_mask {
+                    enabled &= h;
+                }
+                for s in 0..16 {
+                    if enabled & (1 << s) != 0 {
+                        let (x, y) = self.slots[s];
+                        write_pixel(self.mem, &rt, x, y, p.array_index, p.colors[s])?;
+                    }
+                }
+                Ok(vec![[0u8; 32]; m.response_length as usize])
+            }
+            other => Err(format!(
+                "PS message to shared function {other} (descriptor {:#010x}) is not modelled yet (seed 000 §1.5, ch.2-3)",
+                m.desc
+            )),
+        }
+    }
+}
+
+/// The render target behind binding table entry `bti`, with its blend state entry;
+/// `None` for a null surface (writes are dropped, seed 000 §2.12.2 SURFTYPE_NULL).
+fn render_target(
+    st: &DrawState,
+    mem: &dyn Memory,
+    bti: u8,
+) -> Result<Option<RenderTarget>, DrawError> {
+    let bt = st
+        .bases
+        .surface
+        .wrapping_add(st.ps_res.binding_table)
+        .wrapping_add(bti as u64 * 4);
+    let ss = mem.read_u32(bt).map_err(|fault| DrawError::Fault {
+        unit: "binding table",
+        fault,
+    })?;
+    let rss = indirect(
+        mem,
+        "RENDER_SURFACE_STATE",
+        st.bases.surface.wrapping_add((ss & !31) as u64),
+        RenderSurfaceState::DWORDS,
+        RenderSurfaceState::unpack,
+    )?;
+    let (surface, lod) = match surface_from_state(&rss, Use::RenderTarget) {
+        Ok(s) => s,
+        Err(SurfaceStateError::Null) => return Ok(None),
+        Err(e) => {
+            return Err(DrawError::State {
+                command: "RENDER_SURFACE_STATE",
+                why: format!("render target {bti}: {e}"),
+            });
+        }
+    };
+    let b = indirect(
+        mem,
+        "BLEND_STATE",
+        st.blend_pointer.wrapping_add(bti as u64 * 8),
+        BlendStateEntry::DWORDS,
+        BlendStateEntry::unpack,
+    )?;
+    let range = |r: ColorClampRange| match r {
+        ColorClampRange::COLORCLAMP_UNORM => ClampRange::Unorm,
+        ColorClampRange::COLORCLAMP_SNORM => ClampRange::Snorm,
+        _ => format_range(surface.format),
+    };
+    let cc = &indirect(
+        mem,
+        "COLOR_CALC_STATE",
+        st.cc_pointer,
+        ColorCalcState::DWORDS,
+        ColorCalcState::unpack,
+    )?;
+    Ok(Some(RenderTarget {
+        surface,
+        lod,
+        min_array_element: rss.minimum_array_element as u32,
+        cc: RtState {
+            blend: b.color_buffer_blend_enable.then_some(BlendState {
+                src: b.source_blend_factor,
+                dst: b.destination_blend_factor,
+                func: b.color_blend_function,
+                src_alpha: b.source_alpha_blend_factor,
+                dst_alpha: b.destination_alpha_blend_factor,
+                func_alpha: b.alpha_blend_function,
+                independent_alpha: b.independent_alpha_blend_enable,
+            }),
+            constant: [
+                cc.blend_constant_color_red,
+                cc.blend_constant_color_green,
+                cc.blend_constant_color_blue,
+                cc.blend_constant_color_alpha,
+            ],
+            pre_clamp: b
+                .pre_blend_color_clamp_enable
+                .then(|| range(b.color_clamp_range)),
+            post_clamp: b
+                .post_blend_color_clamp_enable
+                .then(|| range(b.color_clamp_range)),
+            logic_op: b.logic_op_enable.then_some(b.logic_op_function),
+            write_disable: [
+                b.write_disable_red,
+                b.write_disable_green,
+                b.write_disable_blue,
+                b.write_disable_alpha,
+            ],
+        },
+        alpha_test: b.alpha_test_enable.then(|| {
+            (
+                b.alpha_test_function,
+                if cc.alpha_test_format == AlphaTestFormat::ALPHATEST_FLOAT32 {
+                    AlphaReference::Float32(cc.alpha_reference_value_as_float32)
+                } else {
+                    AlphaReference::Unorm8(cc.alpha_reference_value_as_unorm8 as u8)
+                },
+            )
+        }),
+    }))
+}
+
+/// COLORCLAMP_RTFORMAT: the render target format's range (seed 004 §12.1.6): [0, 1]
+/// for UNORM, [-1, 1] for SNORM, unbounded otherwise (float formats keep their values;
+/// integer formats are not blended).
+fn format_range(f: SurfaceFormat) -> ClampRange {
+    let name = f.name().unwrap_or("");
+    if name.contains("UNORM") {
+        ClampRange::Unorm
+    } else if name.contains("SNORM") {
+        ClampRange::Snorm
+    } else {
+        ClampRange::RtFormat {
+            min: f32::NEG_INFINITY,
+            max: f32::INFINITY,
+        }
+    }
+}

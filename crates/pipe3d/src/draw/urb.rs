@@ -1,0 +1,91 @@
+//! The URB as the VS sees it: the output VUEs its threads write with URB write messages
+//! (IVB PRM Vol4 Part2 "URB"; seed 004 §1.9 "URB payload" and §3.4.1 "Vertex Output").
+//!
+//! A VUE is a list of 128-bit slots: slot 0 the vertex header, slot 1 the position, then
+//! the attributes (seed 004 §1.8 "VUE formats"). A SIMD4x2 write with "Interleave" set
+//! carries, after its header, registers whose dwords 0-3 go to the VUE of URB handle 0
+//! (header dword 0) and dwords 4-7 to the VUE of handle 1 (header dword 1), at slot
+//! Global Offset + register index; header dword 5 bits 15:8 enable the eight dwords of
+//! each register, and execution channels 0-3 / 4-7 enable each vertex.
+
+use gtsim_eu::exec::{Message, SharedFunctions};
+use gtsim_spec::gen7::MessageDescriptorUrb;
+use gtsim_spec::gen7::message_descriptor_urb::UrbOpcode;
+
+/// One vertex's URB entry: 128-bit slots of raw dwords.
+pub(crate) type Vue = Vec<[u32; 4]>;
+
+/// SFID of the URB shared function (IVB PRM Vol4 Part3, "send" SFID table).
+const SFID_URB: u8 = 6;
+
+/// The shared functions a VS thread reaches: the URB, for its output VUEs.
+pub(super) struct VsMessages {
+    vues: Vec<Vue>,
+}
+
+impl VsMessages {
+    /// Output entries for `n` (1 or 2) vertices, URB handles 0 and 1.
+    pub fn new(n: usize) -> VsMessages {
+        VsMessages {
+            vues: vec![Vec::new(); n],
+        }
+    }
+
+    /// The VUEs written.
+    pub fn into_vues(self) -> Vec<Vue> {
+        self.vues
+    }
+}
+
+fn dword(reg: &[u8; 32], i: usize) -> u32 {
+    u32::from_le_bytes([reg[i * 4], reg[i * 4 + 1], reg[i * 4 + 2], reg[i * 4 + 3]])
+}
+
+impl SharedFunctions for VsMessages {
+    fn send(&mut self, m: &Message) -> Result<Vec<[u8; 32]>, String> {
+        if m.sfid != SFID_URB {
+            return Err(format!(
+                "VS message to shared function {} is not modelled yet (seed 000 §1.5)",
+                m.sfid
+            ));
+        }
+        let d = MessageDescriptorUrb::unpack(&[m.desc])
+            .map_err(|e| format!("URB descriptor {:#010x}: {e}", m.desc))?;
+        if d.urb_opcode != UrbOpcode::WRITE_HWORD || !d.interleave || d.per_slot_offset {
+            return Err(format!(
+                "URB message {} (interleave {}, per-slot offset {}) is not modelled yet (IVB PRM Vol4 Part2 URB)",
+                d.urb_opcode.name().unwrap_or("reserved"),
+                d.interleave,
+                d.per_slot_offset
+            ));
+        }
+        let header = m
+            .payload
+            .first()
+            .filter(|_| d.header_present)
+            .ok_or("URB write without its header (the URB handles)")?;
+        let enables = (dword(header, 5) >> 8) & 0xff;
+        for (k, reg) in m.payload.iter().enumerate().skip(1) {
+            let slot = d.global_offset as usize + k - 1;
+            for v in 0..2 {
+                if m.channel_mask & (0xf << (4 * v)) == 0 {
+                    continue;
+                }
+                let handle = (dword(header, v) & 0xffff) as usize;
+                let vue = self.vues.get_mut(handle).ok_or_else(|| {
+                    format!("URB write to handle {handle}, which this thread was not given")
+                })?;
+                if vue.len() <= slot {
+                    vue.resize(slot + 1, [0; 4]);
+                }
+                for (c, out) in vue[slot].iter_mut().enumerate() {
+                    let dw = v * 4 + c;
+                    if enables & (1 << dw) != 0 && m.channel_mask & (1 << dw) != 0 {
+                        *out = dword(reg, dw);
+                    }
+                }
+            }
+        }
+        Ok(vec![[0u8; 32]; m.response_length as usize])
+    }
+}

@@ -1,0 +1,228 @@
+//! VF and VS: from vertex indices to the VUEs the rest of the pipeline reads.
+
+use super::gen7::DrawState;
+use super::urb::{VsMessages, Vue};
+use super::{DrawError, KernelCache, Statistics, unsupported};
+use crate::index;
+use crate::vf::{VertexIds, assemble_element, fetch_source, vb_index, vertex_index};
+use gtsim_eu::exec::{DEFAULT_BUDGET, FpMode, Program, Thread};
+use gtsim_mem::Memory;
+use gtsim_mem::format::texel;
+use gtsim_spec::gen7::ThreeDVertexComponentControl as C;
+use gtsim_spec::gen7::three_d_state_vs::FloatingPointMode;
+use std::sync::Arc;
+
+/// The VertexIndex values of the draw, split into runs at cut indices (seed 004 §2.2.1:
+/// a cut ends the current topology and starts a new one).
+pub(super) fn runs(st: &DrawState, mem: &dyn Memory) -> Result<Vec<Vec<i64>>, DrawError> {
+    let Some(ib) = &st.index_buffer else {
+        let seq = (0..st.vertex_count)
+            .filter_map(|n| vertex_index(st.start_vertex, n, None, 0))
+            .collect();
+        return Ok(vec![seq]);
+    };
+    let indices = index::fetch(
+        mem,
+        ib,
+        st.topology,
+        st.start_vertex as u64,
+        st.vertex_count as u64,
+    )
+    .map_err(|e| DrawError::State {
+        command: "3DSTATE_INDEX_BUFFER",
+        why: e.to_string(),
+    })?;
+    Ok(indices
+        .split(|i| i.is_none())
+        .filter(|run| !run.is_empty())
+        .map(|run| {
+            run.iter()
+                .filter_map(|&i| vertex_index(0, 0, Some(i), st.base_vertex))
+                .collect()
+        })
+        .collect())
+}
+
+/// The VS unit with its kernel.
+pub(super) struct VertexStage {
+    kernel: Option<(u64, Arc<Program>)>,
+}
+
+impl VertexStage {
+    pub fn new(
+        st: &DrawState,
+        mem: &dyn Memory,
+        kernels: &mut KernelCache,
+    ) -> Result<VertexStage, DrawError> {
+        let kernel = if st.vs.vs_function_enable {
+            let addr = st
+                .bases
+                .instruction
+                .wrapping_add(st.vs.kernel_start_pointer);
+            Some((addr, kernels.get(mem, addr)?))
+        } else {
+            None
+        };
+        Ok(VertexStage { kernel })
+    }
+
+    /// The VUEs of one run of vertices of one instance.
+    pub fn shade(
+        &mut self,
+        st: &DrawState,
+        mem: &dyn Memory,
+        run: &[i64],
+        instance: u32,
+        stats: &mut Statistics,
+    ) -> Result<Vec<Vue>, DrawError> {
+        let inputs = run
+            .iter()
+            .map(|&vi| fetch_vertex(st, mem, vi, instance))
+            .collect::<Result<Vec<_>, _>>()?;
+        stats.ia_vertices += run.len() as u64;
+        if st.vs.statistics_enable {
+            // §3.6.1: one per vertex, shaded or passed through.
+            stats.vs_invocations += run.len() as u64;
+        }
+        let Some((addr, prog)) = &self.kernel else {
+            // §3.1: with the VS disabled, vertices pass through unmodified.
+            return Ok(inputs);
+        };
+        let mut out = Vec::with_capacity(inputs.len());
+        for pair in inputs.chunks(2) {
+            out.extend(run_vs_thread(st, *addr, prog, pair)?);
+        }
+        Ok(out)
+    }
+}
+
+/// VF: one vertex's elements, each into its 128-bit VUE slot (seed 004 §2.5, the
+/// ElementLoop through URBWrite).
+fn fetch_vertex(
+    st: &DrawState,
+    mem: &dyn Memory,
+    vertex: i64,
+    instance: u32,
+) -> Result<Vue, DrawError> {
+    let mut vue = Vec::with_capacity(st.elements.len());
+    for (i, e) in st.elements.iter().enumerate() {
+        let controls = [
+            e.component_0_control,
+            e.component_1_control,
+            e.component_2_control,
+            e.component_3_control,
+        ];
+        if controls.contains(&C::VFCOMP_STORE_PID) {
+            return Err(unsupported(
+                "VFCOMP_STORE_PID (primitive ID in the VF)",
+                "seed 004 §2.4.2",
+            ));
+        }
+        let mut slot = [0u32; 4];
+        if e.valid {
+            let layout =
+                texel::layout(e.source_element_format).map_err(|err| DrawError::State {
+                    command: "VERTEX_ELEMENT_STATE",
+                    why: format!("element {i}: {err}"),
+                })?;
+            let size = layout.bits_per_element.div_ceil(8) as usize;
+            let source = match st
+                .vertex_buffers
+                .get(e.vertex_buffer_index as usize)
+                .copied()
+                .flatten()
+            {
+                Some(vb) if controls.contains(&C::VFCOMP_STORE_SRC) => {
+                    let idx = vb_index(&vb, vertex, instance, st.start_instance);
+                    fetch_source(mem, &vb, idx, e.source_element_offset as u32, size).map_err(
+                        |fault| DrawError::Fault {
+                            unit: "VF vertex fetch",
+                            fault,
+                        },
+                    )?
+                }
+                _ => vec![0; size],
+            };
+            let ids = VertexIds {
+                vertex: vertex as u32,
+                instance,
+                primitive: 0,
+            };
+            let dws = assemble_element(e.source_element_format, &source, controls, ids).map_err(
+                |err| DrawError::State {
+                    command: "VERTEX_ELEMENT_STATE",
+                    why: format!("element {i}: {err}"),
+                },
+            )?;
+            slot[..dws.len()].copy_from_slice(&dws);
+        }
+        vue.push(slot);
+    }
+    Ok(vue)
+}
+
+/// One SIMD4x2 VS thread for one or two vertices (seed 004 §3.3): R0 with the URB return
+/// handles, the push constants, then the vertex data interleaved (vertex 0 in dwords
+/// 0-3, vertex 1 in dwords 4-7 of each register).
+fn run_vs_thread(
+    st: &DrawState,
+    addr: u64,
+    prog: &Program,
+    pair: &[Vue],
+) -> Result<Vec<Vue>, DrawError> {
+    let vs = &st.vs;
+    let mut t = Thread::new(8);
+    t.dispatch_mask = if pair.len() == 2 { 0xff } else { 0x0f };
+    t.fp_mode = if vs.floating_point_mode == FloatingPointMode::ALTERNATE {
+        FpMode::Alt
+    } else {
+        FpMode::Ieee
+    };
+    let grf = t.grf_bytes_mut();
+    let put = |grf: &mut [u8], reg: usize, dw: usize, v: u32| {
+        let at = reg * 32 + dw * 4;
+        grf[at..at + 4].copy_from_slice(&v.to_le_bytes());
+    };
+    // R0.0/R0.1: URB Return Handles 0 and 1 (identical for a single vertex).
+    put(grf, 0, 0, 0);
+    put(grf, 0, 1, if pair.len() == 2 { 1 } else { 0 });
+    put(
+        grf,
+        0,
+        3,
+        (st.vs_res.sampler_state as u32 & !31) | vs.per_thread_scratch_space as u32,
+    );
+    put(grf, 0, 4, st.vs_res.binding_table as u32 & !31);
+    let mut reg = 1;
+    for c in &st.vs_res.constants {
+        grf[reg * 32..reg * 32 + 32].copy_from_slice(c);
+        reg += 1;
+    }
+    let start = vs.dispatch_grf_start_register_for_urb_data as usize;
+    let first_slot = vs.vertex_urb_entry_read_offset as usize * 2;
+    let slots = vs.vertex_urb_entry_read_length as usize * 2;
+    if start + slots > 128 || (slots > 0 && start < reg) {
+        return Err(DrawError::State {
+            command: "3DSTATE_VS",
+            why: format!(
+                "vertex data at g{start} for {slots} registers overlaps the payload header or leaves the GRF"
+            ),
+        });
+    }
+    for k in 0..slots {
+        for (v, vue) in pair.iter().enumerate() {
+            let slot = vue.get(first_slot + k).copied().unwrap_or([0; 4]);
+            for (c, &val) in slot.iter().enumerate() {
+                put(grf, start + k, v * 4 + c, val);
+            }
+        }
+    }
+    let mut urb = VsMessages::new(pair.len());
+    t.run_program(prog, &mut urb, DEFAULT_BUDGET)
+        .map_err(|error| DrawError::Thread {
+            stage: "VS",
+            kernel: addr,
+            error,
+        })?;
+    Ok(urb.into_vues())
+}
