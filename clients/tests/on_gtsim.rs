@@ -1,9 +1,9 @@
 //! The test clients on the real driver: each runs on llvmpipe (the reference) and, through
 //! `gtsim run`, on Mesa's crocus driver with the GPU emulated. On gtsim every client must
-//! complete (the 3D pipeline is not modelled yet, so the images are not compared here),
-//! crocus must report the emulated Ivy Bridge GT2, the capture must decode without a
-//! problem, and gtsim's decode must agree field by field with crocus's own
-//! `INTEL_DEBUG=bat` decode of the same batches.
+//! complete without a GPU hang and render the image llvmpipe renders, crocus must report
+//! the emulated Ivy Bridge GT2, the capture must decode without a problem, and gtsim's
+//! decode must agree field by field with crocus's own `INTEL_DEBUG=bat` decode of the
+//! same batches.
 //!
 //! Needs Mesa (`apt-get install -y libgl1-mesa-dri libegl-mesa0 libegl1 libgbm1`). Where it
 //! is missing the tests say so and pass, except under CI (`CI` set), where they fail.
@@ -104,6 +104,84 @@ fn clients_render_on_llvmpipe() {
         );
         assert!(std::fs::metadata(&png).unwrap().len() > 0);
     }
+}
+
+/// An RGBA8 PNG's size and pixels.
+fn read_png(path: &Path) -> (u32, u32, Vec<u8>) {
+    let dec = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(path).unwrap()));
+    let mut r = dec.read_info().unwrap();
+    let mut buf = vec![0; r.output_buffer_size().unwrap()];
+    let info = r.next_frame(&mut buf).unwrap();
+    buf.truncate(info.buffer_size());
+    (info.width, info.height, buf)
+}
+
+/// Per client: the largest difference allowed in any channel of any pixel, with the
+/// reason when it is not 0.
+const TOLERANCE: &[(&str, u8, &str)] = &[];
+
+/// The image of every client rendered by crocus on gtsim equals llvmpipe's (the oracle,
+/// shared/ARCHITECTURE.md) pixel for pixel, within the tolerance stated above. On a
+/// difference, an image of the differing pixels (white where they agree, the gtsim pixel
+/// where they differ) is saved beside the two images and named in the failure.
+#[test]
+fn clients_render_on_gtsim_as_on_llvmpipe() {
+    if !mesa_present() {
+        return;
+    }
+    let mut failures = vec![];
+    for (name, exe) in CLIENTS {
+        let reference = tmp(&format!("{name}-reference.png"));
+        let out = Command::new(exe)
+            .arg("--out")
+            .arg(&reference)
+            .env("LIBGL_ALWAYS_SOFTWARE", "1")
+            .env("EGL_PLATFORM", "surfaceless")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{name} on llvmpipe");
+        let capture = tmp(&format!("{name}-image.aub"));
+        let out = under_gtsim(name, exe, &capture, false);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{name} under gtsim: {stderr}");
+        let (w, h, want) = read_png(&reference);
+        let (gw, gh, got) = read_png(&tmp(&format!("{name}-gtsim.png")));
+        assert_eq!((w, h), (gw, gh), "{name}: image sizes");
+        let tol = TOLERANCE.iter().find(|t| t.0 == *name).map_or(0, |t| t.1);
+        let mut differ = 0;
+        let mut worst = 0u8;
+        let mut diff = vec![255u8; got.len()];
+        for (i, (a, b)) in got.chunks(4).zip(want.chunks(4)).enumerate() {
+            let d = a
+                .iter()
+                .zip(b)
+                .map(|(x, y)| x.abs_diff(*y))
+                .max()
+                .unwrap_or(0);
+            worst = worst.max(d);
+            if d > tol {
+                differ += 1;
+                diff[i * 4..i * 4 + 4].copy_from_slice(a);
+            }
+        }
+        eprintln!(
+            "{name}: {differ} pixels beyond tolerance {tol}, largest channel difference {worst}"
+        );
+        if differ > 0 {
+            let path = tmp(&format!("{name}-difference.png"));
+            let f = std::fs::File::create(&path).unwrap();
+            let mut enc = png::Encoder::new(std::io::BufWriter::new(f), w, h);
+            enc.set_color(png::ColorType::Rgba);
+            enc.set_depth(png::BitDepth::Eight);
+            enc.write_header().unwrap().write_image_data(&diff).unwrap();
+            failures.push(format!(
+                "{name}: {differ} of {} pixels differ from llvmpipe by more than {tol} (largest {worst}); see {}",
+                w * h,
+                path.display()
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
 #[test]

@@ -129,6 +129,20 @@ enum Command {
         /// The AUB capture of the same run (`gtsim run --capture`).
         capture: PathBuf,
     },
+    /// Replay a captured AUB trace on the model and write every render target the draws
+    /// wrote as a PNG (RGBA8) in DIR.
+    Replay {
+        /// The trace (`gtsim run --capture`, or Mesa's intel_dump_gpu); without one, the
+        /// embedded trace of the triangle client is replayed.
+        file: Option<PathBuf>,
+        /// Directory for the images (created if missing).
+        #[arg(short, long, value_name = "DIR", default_value = ".")]
+        output: PathBuf,
+        /// Write the rows bottom-up: OpenGL framebuffer objects keep their bottom row
+        /// first in memory, so this gives the image as glReadPixels shows it.
+        #[arg(long)]
+        flip_y: bool,
+    },
     /// Run a program with the i915 emulation preloaded, so Mesa's Ivy Bridge driver
     /// (crocus) renders through gtsim (EGL surfaceless).
     Run {
@@ -142,6 +156,7 @@ enum Command {
 }
 
 mod exec;
+mod replay;
 mod run;
 
 fn parse_addr(s: &str) -> Result<u64, String> {
@@ -165,6 +180,11 @@ fn main() -> ExitCode {
 fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Command::Run { capture, command } => run::run(capture, command),
+        Command::Replay {
+            file,
+            output,
+            flip_y,
+        } => replay::replay(file.as_deref(), &output, flip_y),
         Command::Exec {
             file,
             bin,

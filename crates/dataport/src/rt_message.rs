@@ -137,6 +137,8 @@ pub struct RenderTarget {
     pub lod: u32,
     /// First array slice ("Minimum Array Element").
     pub min_array_element: u32,
+    /// The SURFACE_STATE clear colour as the format's dwords (fast clears, seed 004 §11.8).
+    pub clear_color: [u32; 4],
     /// The colour calculator state.
     pub cc: RtState,
     /// Alpha test function and reference (BLEND_STATE Alpha Test Enable, COLOR_CALC_STATE).

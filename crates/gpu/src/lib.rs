@@ -17,5 +17,6 @@ pub mod aub;
 pub mod decode;
 pub mod device;
 pub mod mesa_bat;
+pub mod replay;
 pub mod sample;
 pub mod trace;

@@ -3,7 +3,7 @@
 use super::registers::offset_of;
 use super::{Context, DeviceLimits, Hang, SubmitReport, fetch};
 use gtsim_mem::Memory;
-use gtsim_pipe3d::draw::{Latched, Statistics};
+use gtsim_pipe3d::draw::{Latched, RenderTarget, Statistics};
 use gtsim_spec::UnpackError;
 use gtsim_spec::gen7::*;
 use gtsim_spec::table::{Def, DefKind};
@@ -165,8 +165,14 @@ impl CommandStreamer<'_> {
                 let predicated_off = c.predicate_enable
                     && self.ctx.registers.read(offset_of("MI_PREDICATE_RESULT"), 0) & 1 == 0;
                 if !predicated_off {
-                    self.draw(at, dw)?;
+                    let targets = self.draw(at, dw)?;
                     report.draws += 1;
+                    for t in targets {
+                        report
+                            .render_targets
+                            .retain(|o| o.surface.base != t.surface.base);
+                        report.render_targets.push(t);
+                    }
                 }
             }
             "GPGPU_WALKER"
@@ -194,7 +200,7 @@ impl CommandStreamer<'_> {
 
     /// Runs a 3DPRIMITIVE through the 3D pipeline and adds its statistics to the
     /// counters.
-    fn draw(&mut self, at: u64, dw: &[u32]) -> Result<(), Hang> {
+    fn draw(&mut self, at: u64, dw: &[u32]) -> Result<Vec<RenderTarget>, Hang> {
         let mut stats = Statistics::default();
         let mut kernels = std::mem::take(&mut self.ctx.kernels);
         let latched = LatchedState(self.ctx);

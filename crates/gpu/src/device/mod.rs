@@ -99,12 +99,14 @@ pub enum Hang {
 }
 
 /// What a completed submission did.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default)]
 pub struct SubmitReport {
     /// Commands executed.
     pub commands: usize,
     /// 3DPRIMITIVEs executed.
     pub draws: usize,
+    /// Render targets the draws wrote, one per surface address (the last description).
+    pub render_targets: Vec<gtsim_pipe3d::draw::RenderTarget>,
     /// Work the model does not execute yet, one line each (media and GPGPU walkers).
     pub not_executed: Vec<String>,
 }

@@ -63,7 +63,6 @@ pub(crate) struct DrawState {
     pub ps: ThreeDStatePs,
     pub ps_res: StageResources,
     pub sf_clip_viewport: SfClipViewport,
-    #[allow(dead_code, reason = "read by the depth test, next")]
     pub cc_viewport: CcViewport,
     pub drawing_rectangle: ThreeDStateDrawingRectangle,
     pub scissor: ScissorRect,
@@ -71,7 +70,6 @@ pub(crate) struct DrawState {
     /// COLOR_CALC_STATE, read by the render target writes that need it.
     pub cc_pointer: u64,
     pub depth_stencil: DepthStencilState,
-    #[allow(dead_code, reason = "read by the depth test, next")]
     pub depth_buffer: ThreeDStateDepthBuffer,
     pub multisample: ThreeDStateMultisample,
 }

@@ -16,6 +16,7 @@
 //! [`DrawError::Unsupported`] naming its chapter, as do the features of the enabled
 //! stages not modelled yet.
 
+mod depth;
 mod gen7;
 mod pixel;
 mod setup;
@@ -143,24 +144,27 @@ impl KernelCache {
     }
 }
 
-/// Executes the 3DPRIMITIVE `prim` (its dwords) against the latched state.
+pub use gtsim_dataport::rt_message::RenderTarget;
+
+/// Executes the 3DPRIMITIVE `prim` (its dwords) against the latched state; returns the
+/// render targets its pixel shaders wrote to.
 pub fn draw(
     latched: &dyn Latched,
     prim: &[u32],
     mem: &mut dyn Memory,
     kernels: &mut KernelCache,
     stats: &mut Statistics,
-) -> Result<(), DrawError> {
+) -> Result<Vec<RenderTarget>, DrawError> {
     let p = gtsim_spec::gen7::ThreeDPrimitive::unpack(prim).map_err(|e| DrawError::State {
         command: "3DPRIMITIVE",
         why: e.to_string(),
     })?;
     if p.vertex_count_per_instance == 0 || p.instance_count == 0 {
         // Nothing to fetch: the state is not even read (crocus emits such draws).
-        return Ok(());
+        return Ok(vec![]);
     }
     let st = gen7::DrawState::gather(latched, prim, mem)?;
-    let mut ps = pixel::PixelStage::new(&st, mem, kernels)?;
+    let mut ps = pixel::PixelStage::new(&st, latched, mem, kernels)?;
     let mut vs = vertex::VertexStage::new(&st, mem, kernels)?;
     for instance in 0..st.instance_count {
         for run in vertex::runs(&st, mem)? {
@@ -168,5 +172,5 @@ pub fn draw(
             setup::primitives(&st, &vues, mem, &mut ps, stats)?;
         }
     }
-    Ok(())
+    Ok(ps.targets())
 }

@@ -2,6 +2,7 @@
 //! the payload of seed 004 §11.10.3, whose render target writes reach memory through
 //! the data port (seed 000 §3.9.11, seed 004 ch.12).
 
+use super::depth::{DepthBuffer, DepthOp};
 use super::gen7::{DrawState, indirect};
 use super::urb::Vue;
 use super::{DrawError, KernelCache, Statistics, unsupported};
@@ -13,6 +14,8 @@ use gtsim_dataport::rt_message::{RenderTarget, decode_payload, write_pixel};
 use gtsim_dataport::rt_write::RtState;
 use gtsim_eu::exec::{DEFAULT_BUDGET, FpMode, Message, Program, SharedFunctions, Thread};
 use gtsim_mem::Memory;
+use gtsim_mem::format::texel::Texel;
+use gtsim_mem::surface::TexelCoord;
 use gtsim_mem::surface_state::{SurfaceStateError, Use, surface_from_state};
 use gtsim_spec::gen7::color_calc_state::AlphaTestFormat;
 use gtsim_spec::gen7::sf_output_attribute_detail::SwizzleSelect;
@@ -22,7 +25,7 @@ use gtsim_spec::gen7::{
     BlendStateEntry, ColorCalcState, RenderSurfaceState, SfOutputAttributeDetail, SurfaceFormat,
     blend_state_entry::ColorClampRange,
 };
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 /// One vertex of a primitive as the WM sees it.
@@ -66,41 +69,39 @@ struct PsKernel {
 pub(super) struct PixelStage {
     kernel: Option<PsKernel>,
     targets: BTreeMap<u8, Option<RenderTarget>>,
+    depth: Option<DepthBuffer>,
+    /// Render targets already fast-cleared by this draw.
+    cleared: BTreeSet<u8>,
 }
 
 impl PixelStage {
     pub fn new(
         st: &DrawState,
+        latched: &dyn super::Latched,
         mem: &dyn Memory,
         kernels: &mut KernelCache,
     ) -> Result<PixelStage, DrawError> {
         let (wm, ps) = (&st.wm, &st.ps);
+        let depth = DepthBuffer::new(st, latched, || {
+            let cc = color_calc_state(st, mem)?;
+            Ok((
+                cc.stencil_reference_value,
+                cc.back_face_stencil_reference_value,
+            ))
+        })?;
+        let late_depth = wm.pixel_shader_kill_pixel || wm.pixel_shader_computed_depth_mode.0 != 0;
+        if late_depth
+            && depth.is_some()
+            && (st.depth_stencil.depth_test_enable
+                || st.depth_stencil.depth_buffer_write_enable
+                || st.depth_stencil.stencil_test_enable)
+        {
+            return Err(unsupported(
+                "depth and stencil tests after a pixel shader that kills pixels or computes depth",
+                "seed 004 §11.5.2.1",
+            ));
+        }
         for (on, what, seed) in [
-            (
-                wm.depth_buffer_clear,
-                "3DSTATE_WM Depth Buffer Clear",
-                "seed 004 §11.5",
-            ),
-            (
-                wm.depth_buffer_resolve_enable,
-                "3DSTATE_WM Depth Buffer Resolve Enable",
-                "seed 004 §11.5",
-            ),
-            (
-                wm.hierarchical_depth_buffer_resolve_enable,
-                "3DSTATE_WM Hierarchical Depth Buffer Resolve Enable",
-                "seed 004 §11.5",
-            ),
-            (
-                ps.render_target_fast_clear_enable,
-                "3DSTATE_PS Render Target Fast Clear Enable",
-                "seed 004 §11.8",
-            ),
-            (
-                ps.render_target_resolve_enable,
-                "3DSTATE_PS Render Target Resolve Enable",
-                "seed 004 §11.9",
-            ),
             (
                 ps.dual_source_blend_enable,
                 "3DSTATE_PS Dual Source Blend Enable",
@@ -110,13 +111,6 @@ impl PixelStage {
                 ps.o_mask_present_to_render_target,
                 "3DSTATE_PS oMask Present to RenderTarget",
                 "seed 000 §3.9.11",
-            ),
-            (
-                st.depth_stencil.depth_test_enable
-                    || st.depth_stencil.stencil_test_enable
-                    || st.depth_stencil.depth_buffer_write_enable,
-                "depth and stencil tests",
-                "seed 004 §12.1.4-12.1.5",
             ),
             (
                 ps.position_xy_offset_select != PositionXyOffsetSelect::POSOFFSET_NONE,
@@ -137,38 +131,45 @@ impl PixelStage {
             return Err(unsupported("multisampled rasterization", "seed 004 §11.4"));
         }
         let kernel = if wm.thread_dispatch_enable {
-            // Kernel Start Pointer and GRF start per enabled dispatch widths (seed 004
-            // §11.10 3DSTATE_PS; IVB PRM Vol2 Part1 "PS Kernel Start Pointer" table):
-            // 8 only, 16 only: [0]; 8 and 16: SIMD16 in [2]. SIMD16 is preferred.
-            let (simd, ksp, grf) = match (
+            // Kernel Start Pointer / GRF start slot of each enabled dispatch width
+            // (seed 004 §11.10 3DSTATE_PS; IVB PRM Vol2 Part1 "PS Kernel Start Pointer"
+            // table): alone, a width uses [0]; with others, SIMD8 stays in [0], SIMD32
+            // moves to [1] and SIMD16 to [2]. Which width runs is the hardware's choice
+            // and every kernel computes the same pixels; the model prefers SIMD16, then
+            // SIMD8. A SIMD32-only shader is not dispatched yet.
+            let (w8, w16, w32) = (
                 ps.n8_pixel_dispatch_enable,
                 ps.n16_pixel_dispatch_enable,
                 ps.n32_pixel_dispatch_enable,
-            ) {
-                (_, _, true) => {
-                    return Err(unsupported("32-pixel PS dispatch", "seed 004 §11.10.3"));
+            );
+            let alone = [w8, w16, w32].iter().filter(|&&w| w).count() == 1;
+            let (simd, ksp, grf) = if w16 {
+                if alone {
+                    (
+                        16,
+                        ps.kernel_start_pointer_0,
+                        ps.dispatch_grf_start_register_for_constant_setup_data_0,
+                    )
+                } else {
+                    (
+                        16,
+                        ps.kernel_start_pointer_2,
+                        ps.dispatch_grf_start_register_for_constant_setup_data_2,
+                    )
                 }
-                (true, true, false) => (
-                    16,
-                    ps.kernel_start_pointer_2,
-                    ps.dispatch_grf_start_register_for_constant_setup_data_2,
-                ),
-                (false, true, false) => (
-                    16,
-                    ps.kernel_start_pointer_0,
-                    ps.dispatch_grf_start_register_for_constant_setup_data_0,
-                ),
-                (true, false, false) => (
+            } else if w8 {
+                (
                     8,
                     ps.kernel_start_pointer_0,
                     ps.dispatch_grf_start_register_for_constant_setup_data_0,
-                ),
-                (false, false, false) => {
-                    return Err(DrawError::State {
-                        command: "3DSTATE_PS",
-                        why: "thread dispatch is enabled but no dispatch width is".into(),
-                    });
-                }
+                )
+            } else if w32 {
+                return Err(unsupported("32-pixel PS dispatch", "seed 004 §11.10.3"));
+            } else {
+                return Err(DrawError::State {
+                    command: "3DSTATE_PS",
+                    why: "thread dispatch is enabled but no dispatch width is".into(),
+                });
             };
             let addr = st.bases.instruction.wrapping_add(ksp);
             Some(PsKernel {
@@ -183,7 +184,14 @@ impl PixelStage {
         Ok(PixelStage {
             kernel,
             targets: BTreeMap::new(),
+            depth,
+            cleared: BTreeSet::new(),
         })
+    }
+
+    /// The render targets written so far.
+    pub fn targets(&self) -> Vec<RenderTarget> {
+        self.targets.values().flatten().copied().collect()
     }
 
     /// Shades one primitive's pixels.
@@ -194,16 +202,47 @@ impl PixelStage {
         prim: &Primitive,
         stats: &mut Statistics,
     ) -> Result<(), DrawError> {
-        stats.ps_depth_count += prim.pixels.len() as u64;
+        let passed = match &self.depth {
+            None => prim.pixels.clone(),
+            Some(d) => {
+                let c = &prim.corners;
+                let z = [0, 1, 2].map(|i| c[i.min(c.len() - 1)].z);
+                let bias = pixel_bias(st);
+                let mut passed = vec![];
+                for &(x, y) in &prim.pixels {
+                    // Source depth: screen-linear across the primitive (seed 004 §11.6).
+                    let zp = if c.len() < 3 {
+                        z[0]
+                    } else {
+                        barycentrics(
+                            [c[0].xy, c[1].xy, c[2].xy],
+                            [1.0; 3],
+                            [x as f32 + bias, y as f32 + bias],
+                        )
+                        .map_or(z[0], |b| {
+                            z[0] + b.linear[0] * (z[1] - z[0]) + b.linear[1] * (z[2] - z[0])
+                        })
+                    };
+                    if d.pixel(mem, x, y, zp, prim.back_facing)? {
+                        passed.push((x, y));
+                    }
+                }
+                if d.op != DepthOp::Test {
+                    return Ok(());
+                }
+                passed
+            }
+        };
+        stats.ps_depth_count += passed.len() as u64;
         let Some(k) = &self.kernel else {
             return Ok(());
         };
         if st.wm.statistics_enable {
-            stats.ps_invocations += prim.pixels.len() as u64;
+            stats.ps_invocations += passed.len() as u64;
         }
         // Subspans (2x2 aligned) in raster order, each with its lit-pixel mask.
         let mut subspans: BTreeMap<(u32, u32), u32> = BTreeMap::new();
-        for &(x, y) in &prim.pixels {
+        for &(x, y) in &passed {
             let bit = (x & 1) + 2 * (y & 1);
             *subspans.entry((y / 2, x / 2)).or_default() |= 1 << bit;
         }
@@ -232,6 +271,7 @@ impl PixelStage {
                 st,
                 mem: &mut *mem,
                 targets: &mut self.targets,
+                cleared: &mut self.cleared,
                 slots,
                 lit,
             };
@@ -243,6 +283,16 @@ impl PixelStage {
                 })?;
         }
         Ok(())
+    }
+}
+
+/// Where a pixel is sampled: its centre (PIXLOC_CENTER) or its upper-left corner
+/// (3DSTATE_MULTISAMPLE Pixel Location; seed 004 §10.3.3).
+fn pixel_bias(st: &DrawState) -> f32 {
+    if st.multisample.pixel_location.0 == 0 {
+        0.5
+    } else {
+        0.0
     }
 }
 
@@ -392,11 +442,7 @@ fn build_payload(
         }
     };
     let c = &prim.corners;
-    let bias = if st.multisample.pixel_location.0 == 0 {
-        0.5
-    } else {
-        0.0
-    };
+    let bias = pixel_bias(st);
     let bary: Vec<Option<crate::bary::Barycentrics>> = slots[..simd]
         .iter()
         .map(|&(x, y)| {
@@ -490,6 +536,7 @@ struct PsMessages<'a> {
     st: &'a DrawState,
     mem: &'a mut dyn Memory,
     targets: &'a mut BTreeMap<u8, Option<RenderTarget>>,
+    cleared: &'a mut BTreeSet<u8>,
     slots: [(u32, u32); 16],
     lit: u32,
 }
@@ -508,6 +555,16 @@ impl SharedFunctions for PsMessages<'_> {
                 let Some(rt) = self.targets.get(&bti).copied().flatten() else {
                     return Ok(vec![]);
                 };
+                if self.st.ps.render_target_fast_clear_enable {
+                    if self.cleared.insert(bti) {
+                        fast_clear(self.mem, &rt)?;
+                    }
+                    return Ok(vec![[0u8; 32]; m.response_length as usize]);
+                }
+                if self.st.ps.render_target_resolve_enable {
+                    // The fast clear already stored the clear value (see fast_clear).
+                    return Ok(vec![[0u8; 32]; m.response_length as usize]);
+                }
                 let mut enabled = p.slots & m.channel_mask & self.lit;
                 if let Some(h) = p.header_pixel_mask {
                     enabled &= h;
@@ -573,17 +630,23 @@ fn render_target(
         ColorClampRange::COLORCLAMP_SNORM => ClampRange::Snorm,
         _ => format_range(surface.format),
     };
-    let cc = &indirect(
-        mem,
-        "COLOR_CALC_STATE",
-        st.cc_pointer,
-        ColorCalcState::DWORDS,
-        ColorCalcState::unpack,
-    )?;
+    let cc = &color_calc_state(st, mem)?;
+    let one = |on: bool, float: bool| match (on, float) {
+        (false, _) => 0,
+        (true, true) => 1.0f32.to_bits(),
+        (true, false) => 1,
+    };
+    let float = !format_is_integer(surface.format);
     Ok(Some(RenderTarget {
         surface,
         lod,
         min_array_element: rss.minimum_array_element as u32,
+        clear_color: [
+            one(rss.red_clear_color.0 == 1, float),
+            one(rss.green_clear_color.0 == 1, float),
+            one(rss.blue_clear_color.0 == 1, float),
+            one(rss.alpha_clear_color.0 == 1, float),
+        ],
         cc: RtState {
             blend: b.color_buffer_blend_enable.then_some(BlendState {
                 src: b.source_blend_factor,
@@ -625,6 +688,60 @@ fn render_target(
             )
         }),
     }))
+}
+
+/// COLOR_CALC_STATE.
+fn color_calc_state(st: &DrawState, mem: &dyn Memory) -> Result<ColorCalcState, DrawError> {
+    indirect(
+        mem,
+        "COLOR_CALC_STATE",
+        st.cc_pointer,
+        ColorCalcState::DWORDS,
+        ColorCalcState::unpack,
+    )
+}
+
+/// Whether a format holds integers (UINT/SINT), which take integer clear values.
+fn format_is_integer(f: SurfaceFormat) -> bool {
+    let name = f.name().unwrap_or("");
+    name.ends_with("UINT") || name.ends_with("SINT")
+}
+
+/// A render target fast clear (seed 004 §11.7-11.8): the whole render target takes the
+/// clear colour of its SURFACE_STATE (clear is supported on the full, non-mipmapped,
+/// non-array render target only, §11.7).
+///
+/// The MCS is a coarse cache of "cleared" flags whose encoding the seed does not give;
+/// the model writes the clear value into the render target at once and leaves the MCS
+/// alone, so the resolve pass (§11.9) has nothing left to do. Every access the seed
+/// permits after a clear (rendering, which merges with cleared blocks, and texture, CPU
+/// or display use after the required resolve) sees what the hardware gives.
+fn fast_clear(mem: &mut dyn Memory, rt: &RenderTarget) -> Result<(), String> {
+    let d = &rt.surface.desc;
+    let t = if format_is_integer(rt.surface.format) {
+        if rt.surface.format.name().unwrap_or("").ends_with("SINT") {
+            Texel::Sint(rt.clear_color.map(|v| v as i32))
+        } else {
+            Texel::Uint(rt.clear_color)
+        }
+    } else {
+        Texel::Float(rt.clear_color.map(f32::from_bits))
+    };
+    for y in 0..d.height {
+        for x in 0..d.width {
+            let at = TexelCoord {
+                x,
+                y,
+                slice: rt.min_array_element,
+                lod: rt.lod,
+                sample: 0,
+            };
+            rt.surface
+                .write_texel(mem, at, t)
+                .map_err(|e| format!("fast clear of ({x}, {y}): {e}"))?;
+        }
+    }
+    Ok(())
 }
 
 /// COLORCLAMP_RTFORMAT: the render target format's range (seed 004 §12.1.6): [0, 1]

@@ -1,0 +1,97 @@
+//! `gtsim replay`: a captured trace through the model, render targets out as PNG.
+
+use anyhow::{Context, Result};
+use gtsim_gpu::aub;
+use gtsim_gpu::replay::{read_rgba8, replay as run_replay};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::path::Path;
+use std::process::ExitCode;
+
+/// The embedded trace: the `triangle` client (clients/src/bin/triangle.rs) captured
+/// through crocus with `gtsim run --capture`.
+const EMBEDDED: &[u8] = include_bytes!("../data/triangle.aub");
+
+pub fn replay(file: Option<&Path>, out: &Path, flip_y: bool) -> Result<ExitCode> {
+    let bytes = match file {
+        Some(f) => std::fs::read(f).with_context(|| format!("cannot read {}", f.display()))?,
+        None => {
+            eprintln!("gtsim: replaying the embedded trace of the triangle client");
+            EMBEDDED.to_vec()
+        }
+    };
+    let trace = aub::parse(&bytes);
+    for (at, msg) in &trace.diagnostics {
+        eprintln!("gtsim: AUB byte {at:#x}: {msg}");
+    }
+    if let Some(e) = &trace.error {
+        eprintln!("gtsim: {e}");
+    }
+    let bar = ProgressBar::new(0);
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} submissions {elapsed}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let r = run_replay(&trace, |done, total| {
+        bar.set_length(total as u64);
+        bar.set_position(done as u64);
+    });
+    bar.finish_and_clear();
+    std::fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
+    let mut ok = r.hangs.is_empty() && trace.error.is_none();
+    for (i, h) in &r.hangs {
+        eprintln!("gtsim: GPU hang in submission {i}: {h}");
+    }
+    for line in &r.not_executed {
+        eprintln!("gtsim: not executed: {line}");
+    }
+    for rt in &r.render_targets {
+        let name = format!(
+            "rt-{:08x}-{}.png",
+            rt.surface.base,
+            rt.surface.format.name().unwrap_or("format")
+        );
+        let path = out.join(&name);
+        match read_rgba8(&r.mem, rt) {
+            Ok((w, h, mut px)) => {
+                if flip_y {
+                    let row = w as usize * 4;
+                    px = px.chunks(row).rev().flatten().copied().collect();
+                }
+                write_png(&path, w, h, &px)?;
+                println!(
+                    "{}: {w}x{h} render target at {:#x}",
+                    path.display(),
+                    rt.surface.base
+                );
+            }
+            Err(e) => {
+                eprintln!("gtsim: {name}: {e}");
+                ok = false;
+            }
+        }
+    }
+    println!(
+        "{} submissions, {} draws, {} hangs, {} render targets",
+        r.submissions,
+        r.draws,
+        r.hangs.len(),
+        r.render_targets.len()
+    );
+    Ok(if ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+fn write_png(path: &Path, w: u32, h: u32, rgba: &[u8]) -> Result<()> {
+    let f =
+        std::fs::File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
+    let mut enc = png::Encoder::new(std::io::BufWriter::new(f), w, h);
+    enc.set_color(png::ColorType::Rgba);
+    enc.set_depth(png::BitDepth::Eight);
+    let mut wr = enc.write_header()?;
+    wr.write_image_data(rgba)?;
+    wr.finish()?;
+    Ok(())
+}

@@ -1,0 +1,106 @@
+//! Replaying a captured trace on the device: every memory write the trace records is
+//! loaded, every submission is executed in order (one hardware context, as a
+//! single-context capture has), and the render targets the draws wrote are read back as
+//! RGBA8 images.
+
+use crate::aub::{Event, Trace};
+use crate::device::{Device, Hang};
+use gtsim_mem::format::texel::Texel;
+use gtsim_mem::surface::TexelCoord;
+use gtsim_mem::{AddressSpace, Memory};
+use gtsim_pipe3d::draw::RenderTarget;
+
+/// The context id replayed submissions run in.
+const CONTEXT: u32 = 1;
+
+/// What a replay did.
+#[derive(Debug, Default)]
+pub struct Replay {
+    /// Graphics memory after the last submission.
+    pub mem: AddressSpace,
+    /// Submissions executed.
+    pub submissions: usize,
+    /// 3DPRIMITIVEs executed.
+    pub draws: usize,
+    /// Submissions that hung: (submission index, report).
+    pub hangs: Vec<(usize, Hang)>,
+    /// Work not executed (media/GPGPU walkers), one line each.
+    pub not_executed: Vec<String>,
+    /// Render targets written, by surface address (the last description of each).
+    pub render_targets: Vec<RenderTarget>,
+}
+
+/// Replays `trace`; `progress(done, total)` is called after each submission.
+pub fn replay(trace: &Trace, mut progress: impl FnMut(usize, usize)) -> Replay {
+    let total = trace
+        .events
+        .iter()
+        .filter(|e| matches!(e, Event::Exec { .. }))
+        .count();
+    let mut r = Replay::default();
+    let mut dev = Device::new();
+    for ev in &trace.events {
+        match ev {
+            Event::Write { addr, data, .. } => r.mem.load(*addr, data),
+            Event::Exec {
+                offset, commands, ..
+            } => {
+                let bytes: Vec<u8> = commands.iter().flat_map(|d| d.to_le_bytes()).collect();
+                r.mem.load(*offset, &bytes);
+                match dev.submit(CONTEXT, *offset, &mut r.mem) {
+                    Ok(rep) => {
+                        r.draws += rep.draws;
+                        r.not_executed.extend(rep.not_executed);
+                        for t in rep.render_targets {
+                            r.render_targets
+                                .retain(|o| o.surface.base != t.surface.base);
+                            r.render_targets.push(t);
+                        }
+                    }
+                    Err(h) => r.hangs.push((r.submissions, h)),
+                }
+                r.submissions += 1;
+                progress(r.submissions, total);
+            }
+            Event::Header { .. } | Event::GttEntries { .. } | Event::Mmio { .. } => {}
+        }
+    }
+    r
+}
+
+/// A render target's written LOD and slice as RGBA8 rows (width, height, pixels): float
+/// channels are clamped to [0, 1] and scaled to 255 with rounding; integer channels are
+/// clamped to 0..=255.
+pub fn read_rgba8(mem: &dyn Memory, rt: &RenderTarget) -> Result<(u32, u32, Vec<u8>), String> {
+    let d = &rt.surface.desc;
+    let (w, h) = ((d.width >> rt.lod).max(1), (d.height >> rt.lod).max(1));
+    let mut out = Vec::with_capacity((w * h * 4) as usize);
+    for y in 0..h {
+        for x in 0..w {
+            let at = TexelCoord {
+                x,
+                y,
+                slice: rt.min_array_element,
+                lod: rt.lod,
+                sample: 0,
+            };
+            let t = rt
+                .surface
+                .read_texel(mem, at)
+                .map_err(|e| format!("render target at {:#x} ({x}, {y}): {e}", rt.surface.base))?;
+            let px: [u8; 4] = match t {
+                Texel::Float(c) => c.map(|v| {
+                    if v.is_nan() {
+                        0
+                    } else {
+                        (v.clamp(0.0, 1.0) * 255.0).round() as u8
+                    }
+                }),
+                Texel::Uint(c) => c.map(|v| v.min(255) as u8),
+                Texel::Sint(c) => c.map(|v| v.clamp(0, 255) as u8),
+            };
+            out.extend_from_slice(&px);
+        }
+    }
+    Ok((w, h, out))
+}
