@@ -1,0 +1,491 @@
+//! Whole draws through the pipeline, from state packed by hand and kernels assembled
+//! from text, with expectations worked out from the seed's rules: which pixels a
+//! rectangle and a triangle light (§10.3, upper-left rule), what a flat attribute and a
+//! barycentric-interpolated one give (§11.6), how a VS thread's URB writes become the
+//! VUE (ch.3), and what the render target write stores (seed 000 §3.9.11, UNORM8
+//! rounding).
+
+use gtsim_isa::asm::{Compaction, assemble};
+use gtsim_mem::{AddressSpace, Memory};
+use gtsim_pipe3d::draw::{DrawError, KernelCache, Latched, Statistics, draw};
+use gtsim_spec::gen7::*;
+use std::collections::BTreeMap;
+
+const SURFACE_BASE: u64 = 0x10000;
+const INSTRUCTION_BASE: u64 = 0x20000;
+const VB: u64 = 0x30000;
+const RT: u64 = 0x40000;
+const PS_KERNEL: u64 = 0x100;
+const VS_KERNEL: u64 = 0x400;
+/// 16x16 R8G8B8A8_UNORM, linear, 64-byte pitch.
+const W: u32 = 16;
+
+struct State {
+    commands: BTreeMap<&'static str, Vec<u32>>,
+}
+
+impl Latched for State {
+    fn command(&self, name: &str) -> Option<&[u32]> {
+        self.commands.get(name).map(Vec::as_slice)
+    }
+    fn register(&self, _: u32) -> u32 {
+        0
+    }
+}
+
+fn bytes(dw: &[u32]) -> Vec<u8> {
+    dw.iter().flat_map(|d| d.to_le_bytes()).collect()
+}
+
+fn floats(f: &[f32]) -> Vec<u8> {
+    f.iter().flat_map(|v| v.to_le_bytes()).collect()
+}
+
+/// A SIMD16 pixel shader that writes attribute 0's a0 (the flat value) to every pixel
+/// with a replicated-data render target write: the kernel blorp uses for clears.
+const PS_FLAT_SIMD16: &str = "mov(4)          g114<1>UD       g2.3<8,2,4>UD                   { align1 WE_all 1N };
+sendc(16)       null<1>UW       g114<8,8,1>F    0x82031100
+                            render MsgDesc: RT write SIMD16/RepData LastRT Surface = 0 mlen 1 rlen 0 { align1 1H EOT };";
+
+/// A SIMD8 pixel shader interpolating attribute 0 with `pln` (setup data at g4-g5,
+/// perspective pixel barycentrics at g2-g3): crocus's shader for `out = in`.
+const PS_PLN_SIMD8: &str = "pln(8)          g124<1>F        g4<0,1,0>F      g2<8,8,1>F      { align1 1Q };
+pln(8)          g125<1>F        g4.4<0,1,0>F    g2<8,8,1>F      { align1 1Q };
+pln(8)          g126<1>F        g5<0,1,0>F      g2<8,8,1>F      { align1 1Q };
+pln(8)          g127<1>F        g5.4<0,1,0>F    g2<8,8,1>F      { align1 1Q };
+sendc(8)        null<1>UW       g124<8,8,1>UD   0x88031400
+                            render MsgDesc: RT write SIMD8 LastRT Surface = 0 mlen 4 rlen 0 { align1 1Q EOT };";
+
+/// A SIMD4x2 vertex shader: position (g1) times 2, colour (g2) copied, written to the
+/// URB as VUE slots 0 (header, zero), 1 and 2.
+const VS_SCALE2: &str = "mov(8)          g114<1>UD       0x00000000UD                    { align16 1Q };
+mul(8)          g115<1>F        g1<4>F          0x40000000F     { align16 1Q };
+mov(8)          g116<1>F        g2<4>F                          { align16 1Q };
+mov(8)          g113<1>UD       g0<4>UD                         { align16 WE_all 1Q };
+or(1)           g113.5<1>UD     g0.5<0,1,0>UD   0x0000ff00UD    { align1 WE_all 1N };
+send(8)         null<1>F        g113<4>F        0x8a08c000
+                            urb MsgDesc: offset 0 write HWord interleave complete mlen 5 rlen 0 { align16 1Q EOT };";
+
+/// Memory and state for a draw of `vertices` (x, y, r, g, b, a each) into a cleared
+/// 16x16 render target, with the given kernels.
+fn setup(
+    vertices: &[[f32; 6]],
+    ps: &str,
+    simd8: bool,
+    vs: Option<&str>,
+    flat: bool,
+) -> (State, AddressSpace) {
+    let mut mem = AddressSpace::new();
+    mem.load(RT, &vec![0u8; (W * W * 4) as usize]);
+    let vb: Vec<f32> = vertices.iter().flatten().copied().collect();
+    mem.load(VB, &floats(&vb));
+    mem.load(
+        INSTRUCTION_BASE + PS_KERNEL,
+        &assemble(ps, Compaction::Never).unwrap(),
+    );
+    if let Some(vs) = vs {
+        mem.load(
+            INSTRUCTION_BASE + VS_KERNEL,
+            &assemble(vs, Compaction::Never).unwrap(),
+        );
+    }
+    // Binding table at +0x100 pointing at the surface state at +0x200.
+    mem.load(SURFACE_BASE + 0x100, &bytes(&[0x200]));
+    let rss = RenderSurfaceState {
+        surface_type: render_surface_state::SurfaceType::SURFTYPE_2D,
+        surface_format: SurfaceFormat::R8G8B8A8_UNORM,
+        surface_base_address: RT,
+        width: (W - 1) as u16,
+        height: (W - 1) as u16,
+        surface_pitch: W * 4 - 1,
+        ..Default::default()
+    };
+    mem.load(SURFACE_BASE + 0x200, &bytes(&rss.pack().unwrap()));
+    // BLEND_STATE (no blending), COLOR_CALC_STATE, both zero.
+    mem.load(SURFACE_BASE + 0x300, &[0u8; 64]);
+    let mut c: BTreeMap<&'static str, Vec<u32>> = BTreeMap::new();
+    let mut put = |name, dw: Vec<u32>| {
+        c.insert(name, dw);
+    };
+    put(
+        "STATE_BASE_ADDRESS",
+        StateBaseAddress {
+            surface_state_base_address: SURFACE_BASE,
+            dynamic_state_base_address: SURFACE_BASE,
+            instruction_base_address: INSTRUCTION_BASE,
+            ..Default::default()
+        }
+        .pack()
+        .unwrap(),
+    );
+    put(
+        "3DSTATE_VERTEX_BUFFERS",
+        ThreeDStateVertexBuffers {
+            vertex_buffer_state: vec![VertexBufferState {
+                buffer_pitch: 24,
+                buffer_starting_address: VB,
+                end_address: VB + vb.len() as u64 * 4 - 1,
+                ..Default::default()
+            }],
+        }
+        .pack()
+        .unwrap(),
+    );
+    use ThreeDVertexComponentControl as C;
+    let element = |format, offset, controls: [C; 4]| VertexElementState {
+        valid: true,
+        source_element_format: format,
+        source_element_offset: offset,
+        component_0_control: controls[0],
+        component_1_control: controls[1],
+        component_2_control: controls[2],
+        component_3_control: controls[3],
+        ..Default::default()
+    };
+    let position = element(
+        SurfaceFormat::R32G32_FLOAT,
+        0,
+        [
+            C::VFCOMP_STORE_SRC,
+            C::VFCOMP_STORE_SRC,
+            C::VFCOMP_STORE_0,
+            C::VFCOMP_STORE_1_FP,
+        ],
+    );
+    let colour = element(
+        SurfaceFormat::R32G32B32A32_FLOAT,
+        8,
+        [C::VFCOMP_STORE_SRC; 4],
+    );
+    let header = element(SurfaceFormat::R32G32B32A32_FLOAT, 0, [C::VFCOMP_STORE_0; 4]);
+    let (elements, vs_state) = match vs {
+        // With a VS: the VF writes position and colour; the VS makes the header.
+        Some(_) => (
+            vec![position, colour],
+            ThreeDStateVs {
+                kernel_start_pointer: VS_KERNEL,
+                dispatch_grf_start_register_for_urb_data: 1,
+                vertex_urb_entry_read_length: 1,
+                vs_function_enable: true,
+                ..Default::default()
+            },
+        ),
+        // Without: the VF output is the VUE, header first.
+        None => (vec![header, position, colour], ThreeDStateVs::default()),
+    };
+    put(
+        "3DSTATE_VERTEX_ELEMENTS",
+        ThreeDStateVertexElements { element: elements }
+            .pack()
+            .unwrap(),
+    );
+    put("3DSTATE_VS", vs_state.pack().unwrap());
+    put(
+        "3DSTATE_SF",
+        ThreeDStateSf {
+            cull_mode: three_d_state_sf::CullMode::CULLMODE_NONE,
+            ..Default::default()
+        }
+        .pack()
+        .unwrap(),
+    );
+    put(
+        "3DSTATE_CLIP",
+        ThreeDStateClip {
+            perspective_divide_disable: true,
+            ..Default::default()
+        }
+        .pack()
+        .unwrap(),
+    );
+    put(
+        "3DSTATE_SBE",
+        ThreeDStateSbe {
+            number_of_sf_output_attributes: 1,
+            vertex_urb_entry_read_length: 1,
+            vertex_urb_entry_read_offset: 1,
+            constant_interpolation_enable: u32::from(flat),
+            ..Default::default()
+        }
+        .pack()
+        .unwrap(),
+    );
+    put(
+        "3DSTATE_WM",
+        ThreeDStateWm {
+            thread_dispatch_enable: true,
+            barycentric_interpolation_mode: if simd8 { 1 } else { 0 },
+            ..Default::default()
+        }
+        .pack()
+        .unwrap(),
+    );
+    put(
+        "3DSTATE_PS",
+        ThreeDStatePs {
+            kernel_start_pointer_0: PS_KERNEL,
+            attribute_enable: true,
+            n16_pixel_dispatch_enable: !simd8,
+            n8_pixel_dispatch_enable: simd8,
+            dispatch_grf_start_register_for_constant_setup_data_0: if simd8 { 4 } else { 2 },
+            ..Default::default()
+        }
+        .pack()
+        .unwrap(),
+    );
+    put(
+        "3DSTATE_BINDING_TABLE_POINTERS_PS",
+        ThreeDStateBindingTablePointersPs {
+            pointer_to_ps_binding_table: 0x100,
+        }
+        .pack()
+        .unwrap(),
+    );
+    put(
+        "3DSTATE_BLEND_STATE_POINTERS",
+        ThreeDStateBlendStatePointers {
+            pointer_to_blend_state: 0x300,
+        }
+        .pack()
+        .unwrap(),
+    );
+    put(
+        "3DSTATE_CC_STATE_POINTERS",
+        ThreeDStateCcStatePointers {
+            pointer_to_color_calc_state: 0x340,
+        }
+        .pack()
+        .unwrap(),
+    );
+    put(
+        "3DSTATE_DEPTH_BUFFER",
+        ThreeDStateDepthBuffer {
+            surface_type: three_d_state_depth_buffer::SurfaceType::SURFTYPE_NULL,
+            ..Default::default()
+        }
+        .pack()
+        .unwrap(),
+    );
+    put(
+        "3DSTATE_DRAWING_RECTANGLE",
+        ThreeDStateDrawingRectangle {
+            clipped_drawing_rectangle_x_max: (W - 1) as u16,
+            clipped_drawing_rectangle_y_max: (W - 1) as u16,
+            ..Default::default()
+        }
+        .pack()
+        .unwrap(),
+    );
+    (State { commands: c }, mem)
+}
+
+fn primitive(topology: ThreeDPrimTopoType, count: u32) -> Vec<u32> {
+    ThreeDPrimitive {
+        primitive_topology_type: topology,
+        vertex_count_per_instance: count,
+        instance_count: 1,
+        ..Default::default()
+    }
+    .pack()
+    .unwrap()
+}
+
+fn pixel(mem: &AddressSpace, x: u32, y: u32) -> [u8; 4] {
+    let mut p = [0u8; 4];
+    mem.read(RT + (y * W * 4 + x * 4) as u64, &mut p).unwrap();
+    p
+}
+
+fn run(state: &State, mem: &mut AddressSpace, prim: &[u32]) -> Result<Statistics, DrawError> {
+    let mut stats = Statistics::default();
+    draw(state, prim, mem, &mut KernelCache::default(), &mut stats)?;
+    Ok(stats)
+}
+
+#[test]
+fn a_rectlist_rectangle_lights_exactly_its_pixels_with_the_flat_colour() {
+    // V0 lower right (12, 10), V1 lower left (4, 10), V2 upper left (4, 2): the implied
+    // fourth corner is (12, 2). Pixel centres (x + 0.5, y + 0.5) inside [4, 12) x [2, 10)
+    // light: x in 4..=11, y in 2..=9, 64 pixels.
+    let c = [0.2, 0.4, 0.6, 1.0];
+    let v = [
+        [12.0, 10.0, c[0], c[1], c[2], c[3]],
+        [4.0, 10.0, c[0], c[1], c[2], c[3]],
+        [4.0, 2.0, c[0], c[1], c[2], c[3]],
+    ];
+    let (st, mut mem) = setup(&v, PS_FLAT_SIMD16, false, None, true);
+    let stats = run(
+        &st,
+        &mut mem,
+        &primitive(ThreeDPrimTopoType::_3DPRIM_RECTLIST, 3),
+    )
+    .unwrap();
+    // UNORM8: round(0.2 * 255) = 51, round(0.4 * 255) = 102, round(0.6 * 255) = 153.
+    let want = [51, 102, 153, 255];
+    for y in 0..W {
+        for x in 0..W {
+            let inside = (4..12).contains(&x) && (2..10).contains(&y);
+            assert_eq!(
+                pixel(&mem, x, y),
+                if inside { want } else { [0; 4] },
+                "({x}, {y})"
+            );
+        }
+    }
+    assert_eq!(stats.ps_depth_count, 64);
+    assert_eq!(stats.ia_vertices, 3);
+}
+
+/// Pixels of the screen triangle (2, 2), (14, 2), (2, 14) under the upper-left rule:
+/// centres with x + 0.5 > 2 and y + 0.5 > 2 (strictly inside the left and top edges, or
+/// on them, which are lit), and x + y + 1 < 16 (the hypotenuse is a bottom-right edge,
+/// not lit when a centre falls exactly on it): x >= 2, y >= 2, x + y <= 14.
+fn in_triangle(x: u32, y: u32) -> bool {
+    x >= 2 && y >= 2 && x + y <= 14
+}
+
+#[test]
+fn a_vs_thread_scales_positions_and_the_ps_interpolates_colour() {
+    // The VS doubles positions, so the input triangle (1, 1), (7, 1), (1, 7) lands on
+    // (2, 2), (14, 2), (2, 14). Red is 1 at vertex 1 and 0 elsewhere: with w = 1 the
+    // barycentric b1 at a pixel centre is (x + 0.5 - 2) / 12, so red = round(b1 * 255).
+    let v = [
+        [1.0, 1.0, 0.0, 0.5, 0.0, 1.0],
+        [7.0, 1.0, 1.0, 0.5, 0.0, 1.0],
+        [1.0, 7.0, 0.0, 0.5, 0.0, 1.0],
+    ];
+    let (st, mut mem) = setup(&v, PS_PLN_SIMD8, true, Some(VS_SCALE2), false);
+    let stats = run(
+        &st,
+        &mut mem,
+        &primitive(ThreeDPrimTopoType::_3DPRIM_TRILIST, 3),
+    )
+    .unwrap();
+    let mut lit = 0;
+    for y in 0..W {
+        for x in 0..W {
+            let got = pixel(&mem, x, y);
+            if in_triangle(x, y) {
+                lit += 1;
+                let red = ((x as f64 + 0.5 - 2.0) / 12.0 * 255.0).round() as u8;
+                // Green: 0.5 everywhere, round(127.5) = 128 (round half to even: 128).
+                assert_eq!(got, [red, 128, 0, 255], "({x}, {y})");
+            } else {
+                assert_eq!(got, [0; 4], "({x}, {y})");
+            }
+        }
+    }
+    // a + b <= 10 with a, b >= 0: 66 pixels.
+    assert_eq!(lit, 66);
+    assert_eq!(stats.ps_depth_count, 66);
+}
+
+#[test]
+fn a_flat_attribute_takes_the_provoking_vertex_value() {
+    // Constant interpolation with the default provoking vertex 0: the colour of vertex 0
+    // (0, 1, 0, 1) everywhere, whatever the others say.
+    let v = [
+        [2.0, 2.0, 0.0, 1.0, 0.0, 1.0],
+        [14.0, 2.0, 1.0, 0.0, 0.0, 1.0],
+        [2.0, 14.0, 0.0, 0.0, 1.0, 1.0],
+    ];
+    let (st, mut mem) = setup(&v, PS_PLN_SIMD8, true, None, true);
+    run(
+        &st,
+        &mut mem,
+        &primitive(ThreeDPrimTopoType::_3DPRIM_TRILIST, 3),
+    )
+    .unwrap();
+    assert_eq!(pixel(&mem, 2, 2), [0, 255, 0, 255]);
+    assert_eq!(pixel(&mem, 10, 4), [0, 255, 0, 255]);
+    assert_eq!(pixel(&mem, 10, 10), [0; 4]);
+}
+
+#[test]
+fn culling_both_discards_triangles_but_not_rectangles() {
+    // Seed 004 §10.3: CULLMODE_BOTH culls every triangle; rectangles are not culled.
+    let c = [1.0f32, 1.0, 1.0, 1.0];
+    let v = [
+        [12.0, 10.0, c[0], c[1], c[2], c[3]],
+        [4.0, 10.0, c[0], c[1], c[2], c[3]],
+        [4.0, 2.0, c[0], c[1], c[2], c[3]],
+    ];
+    let (mut st, mut mem) = setup(&v, PS_FLAT_SIMD16, false, None, true);
+    st.commands.insert(
+        "3DSTATE_SF",
+        ThreeDStateSf {
+            cull_mode: three_d_state_sf::CullMode::CULLMODE_BOTH,
+            ..Default::default()
+        }
+        .pack()
+        .unwrap(),
+    );
+    run(
+        &st,
+        &mut mem,
+        &primitive(ThreeDPrimTopoType::_3DPRIM_TRILIST, 3),
+    )
+    .unwrap();
+    assert_eq!(pixel(&mem, 5, 5), [0; 4]);
+    run(
+        &st,
+        &mut mem,
+        &primitive(ThreeDPrimTopoType::_3DPRIM_RECTLIST, 3),
+    )
+    .unwrap();
+    assert_eq!(pixel(&mem, 5, 5), [255; 4]);
+}
+
+#[test]
+fn what_is_not_modelled_fails_loudly() {
+    let v = [[0.0; 6]; 3];
+    let (mut st, mut mem) = setup(&v, PS_FLAT_SIMD16, false, None, true);
+    st.commands.insert(
+        "3DSTATE_GS",
+        ThreeDStateGs {
+            gs_enable: true,
+            ..Default::default()
+        }
+        .pack()
+        .unwrap(),
+    );
+    let e = run(
+        &st,
+        &mut mem,
+        &primitive(ThreeDPrimTopoType::_3DPRIM_TRILIST, 3),
+    )
+    .unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("GS Enable is not modelled yet (seed 004 ch.7)"),
+        "{e}"
+    );
+    // A kernel in unmapped memory is a fault, not a crash.
+    let (mut st, mut mem) = setup(&v, PS_FLAT_SIMD16, false, None, true);
+    st.commands.insert(
+        "3DSTATE_PS",
+        ThreeDStatePs {
+            kernel_start_pointer_0: 0x7fff_0000,
+            n16_pixel_dispatch_enable: true,
+            ..Default::default()
+        }
+        .pack()
+        .unwrap(),
+    );
+    let e = run(
+        &st,
+        &mut mem,
+        &primitive(ThreeDPrimTopoType::_3DPRIM_TRILIST, 3),
+    )
+    .unwrap_err();
+    assert!(
+        matches!(
+            e,
+            DrawError::Fault {
+                unit: "kernel fetch",
+                ..
+            }
+        ),
+        "{e}"
+    );
+}
