@@ -6,7 +6,7 @@
 //! rounding).
 
 use gtsim_isa::asm::{Compaction, assemble};
-use gtsim_mem::{AddressSpace, Memory};
+use gtsim_mem::AddressSpace;
 use gtsim_pipe3d::draw::{DrawError, KernelCache, Latched, Statistics, draw};
 use gtsim_spec::gen7::*;
 use std::collections::BTreeMap;

@@ -14,7 +14,9 @@
 //!   MIPFILTER selection of one or two levels and the inter-level weight);
 //! * [`filter`]: NEAREST / LINEAR filtering within a 2D level, border colour, and the
 //!   inter-level blend;
-//! * [`srgb`]: the §2.6 texel gamma linearization.
+//! * [`srgb`]: the §2.6 texel gamma linearization;
+//! * [`message`]: the §2.13 sampler message handler (descriptor, SIMD8/SIMD16 payloads,
+//!   sample / sample_b / sample_l / ld / resinfo, writeback) over `gtsim-mem` surfaces.
 //!
 //! ## What is modelled and what is not
 //!
@@ -35,6 +37,7 @@
 pub mod address;
 pub mod filter;
 pub mod lod;
+pub mod message;
 pub mod srgb;
 
 use thiserror::Error;
