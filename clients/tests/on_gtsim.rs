@@ -18,6 +18,7 @@ const CLIENTS: &[(&str, &str)] = &[
     ("depth", env!("CARGO_BIN_EXE_depth")),
     ("blend", env!("CARGO_BIN_EXE_blend")),
     ("shader_loops", env!("CARGO_BIN_EXE_shader_loops")),
+    ("queries", env!("CARGO_BIN_EXE_queries")),
 ];
 
 fn mesa_present() -> bool {
@@ -120,7 +121,8 @@ fn read_png(path: &Path) -> (u32, u32, Vec<u8>) {
 /// reason when it is not 0.
 const TOLERANCE: &[(&str, u8, &str)] = &[];
 
-/// The image of every client rendered by crocus on gtsim equals llvmpipe's (the oracle,
+/// The image of every client rendered by crocus on gtsim equals llvmpipe's, and so does
+/// everything it prints, (the oracle,
 /// shared/ARCHITECTURE.md) pixel for pixel, within the tolerance stated above. On a
 /// difference, an image of the differing pixels (white where they agree, the gtsim pixel
 /// where they differ) is saved beside the two images and named in the failure.
@@ -140,10 +142,20 @@ fn clients_render_on_gtsim_as_on_llvmpipe() {
             .output()
             .unwrap();
         assert!(out.status.success(), "{name} on llvmpipe");
+        let reference_stdout = out.stdout;
         let capture = tmp(&format!("{name}-image.aub"));
         let out = under_gtsim(name, exe, &capture, false);
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(out.status.success(), "{name} under gtsim: {stderr}");
+        assert!(!stderr.contains("GPU HANG"), "{name}: {stderr}");
+        // What a client prints (the query results of `queries`: PS_DEPTH_COUNT and
+        // CL_INVOCATION_COUNT read back through PIPE_CONTROL and MI_STORE_REGISTER_MEM)
+        // must equal llvmpipe's.
+        assert_eq!(
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&reference_stdout),
+            "{name}: printed results differ from llvmpipe's"
+        );
         let (w, h, want) = read_png(&reference);
         let (gw, gh, got) = read_png(&tmp(&format!("{name}-gtsim.png")));
         assert_eq!((w, h), (gw, gh), "{name}: image sizes");
