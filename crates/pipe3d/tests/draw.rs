@@ -489,3 +489,87 @@ fn what_is_not_modelled_fails_loudly() {
         "{e}"
     );
 }
+
+#[test]
+fn a_triangle_crossing_the_guard_band_is_clipped_without_changing_its_pixels() {
+    // NDC triangle (-0.5, -0.5), (3, -0.5), (-0.5, 0.5), w = 1, viewport 16x16
+    // (x' = 8x + 8, y' = 8y + 8), guard band = viewport: the vertex at x = 3 is outside,
+    // so ClipDetermination says MustClip (seed 004 §9.4.2) and the clipper cuts the
+    // triangle at x = 1 (screen x = 16). The lit pixels must be exactly those of the
+    // whole screen triangle (4, 4), (32, 4), (4, 12) inside the 16x16 target.
+    let c = [1.0f32, 0.0, 0.0, 1.0];
+    let v = [
+        [-0.5, -0.5, c[0], c[1], c[2], c[3]],
+        [3.0, -0.5, c[0], c[1], c[2], c[3]],
+        [-0.5, 0.5, c[0], c[1], c[2], c[3]],
+    ];
+    let (mut st, mut mem) = setup(&v, PS_FLAT_SIMD16, false, None, true);
+    let vp = SfClipViewport {
+        viewport_matrix_element_m00: 8.0,
+        viewport_matrix_element_m11: 8.0,
+        viewport_matrix_element_m22: 1.0,
+        viewport_matrix_element_m30: 8.0,
+        viewport_matrix_element_m31: 8.0,
+        x_min_clip_guardband: -1.0,
+        x_max_clip_guardband: 1.0,
+        y_min_clip_guardband: -1.0,
+        y_max_clip_guardband: 1.0,
+        ..Default::default()
+    };
+    mem.load(SURFACE_BASE + 0x380, &bytes(&vp.pack().unwrap()));
+    st.commands.insert(
+        "3DSTATE_VIEWPORT_STATE_POINTERS_SF_CLIP",
+        ThreeDStateViewportStatePointersSfClip {
+            pointer_to_sf_clip_viewport: 0x380,
+        }
+        .pack()
+        .unwrap(),
+    );
+    st.commands.insert(
+        "3DSTATE_CLIP",
+        ThreeDStateClip {
+            clip_enable: true,
+            clipper_statistics_enable: true,
+            guardband_clip_test_enable: true,
+            viewport_xy_clip_test_enable: true,
+            ..Default::default()
+        }
+        .pack()
+        .unwrap(),
+    );
+    st.commands.insert(
+        "3DSTATE_SF",
+        ThreeDStateSf {
+            cull_mode: three_d_state_sf::CullMode::CULLMODE_NONE,
+            view_transform_enable: true,
+            ..Default::default()
+        }
+        .pack()
+        .unwrap(),
+    );
+    let stats = run(
+        &st,
+        &mut mem,
+        &primitive(ThreeDPrimTopoType::_3DPRIM_TRILIST, 3),
+    )
+    .unwrap();
+    let rs = gtsim_pipe3d::raster::RasterState {
+        subpixel: gtsim_pipe3d::raster::SubpixelBits::Eight,
+        half_pixel_centers: true,
+        rect: [0, 0, W - 1, W - 1],
+    };
+    let (want, _) = gtsim_pipe3d::raster::triangle([[4.0, 4.0], [32.0, 4.0], [4.0, 12.0]], &rs);
+    assert!(want.len() > 50);
+    for y in 0..W {
+        for x in 0..W {
+            let lit = want.contains(&(x, y));
+            assert_eq!(
+                pixel(&mem, x, y),
+                if lit { [255, 0, 0, 255] } else { [0; 4] },
+                "({x}, {y})"
+            );
+        }
+    }
+    // One clipper invocation; the clipped quadrilateral leaves as two triangles.
+    assert_eq!((stats.cl_invocations, stats.cl_primitives), (1, 2));
+}

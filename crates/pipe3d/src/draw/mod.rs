@@ -16,6 +16,7 @@
 //! [`DrawError::Unsupported`] naming its chapter, as do the features of the enabled
 //! stages not modelled yet.
 
+mod clipper;
 mod depth;
 mod gen7;
 mod pixel;

@@ -5,7 +5,7 @@
 use super::gen7::DrawState;
 use super::pixel::{Corner, PixelStage, Primitive};
 use super::urb::Vue;
-use super::{DrawError, Statistics, unsupported};
+use super::{DrawError, Statistics, clipper, unsupported};
 use crate::assembly::{ObjectType, ProvokingVertex, decompose};
 use crate::clip::{ClipStatus, ClipTest, clip_determination, vertex_clip_test};
 use crate::raster::{self, PointRule, RasterState, SubpixelBits, Winding};
@@ -47,110 +47,171 @@ pub(super) fn primitives(
     let raster = raster_state(st);
     for obj in &objects {
         let verts: Vec<&Vue> = obj.v.iter().map(|&i| &vues[i]).collect();
-        let clip_pos: Vec<[f32; 4]> = verts
-            .iter()
-            .map(|v| v.get(POSITION).copied().unwrap_or([0; 4]).map(f))
-            .collect();
-        if !clip_accepts(st, &clip_pos, stats)? {
-            continue;
-        }
-        // §9.x: the perspective divide (unless disabled), then §10.3.2 the viewport
-        // transform and §10.3.x the drawing rectangle origin.
-        let screen: Vec<[f32; 4]> = clip_pos
-            .iter()
-            .map(|p| {
-                let (ndc, rhw) = if st.clip.perspective_divide_disable {
-                    ([p[0], p[1], p[2]], 1.0)
-                } else {
-                    let rhw = 1.0 / p[3];
-                    ([p[0] * rhw, p[1] * rhw, p[2] * rhw], rhw)
+        let clip_pos: Vec<[f32; 4]> = verts.iter().map(|v| position(v)).collect();
+        match clip_decision(st, &clip_pos, stats)? {
+            Clip::Reject => {}
+            Clip::Accept => {
+                if st.clip.clip_enable && st.clip.clipper_statistics_enable {
+                    stats.cl_primitives += 1;
+                }
+                let o = Obj {
+                    kind: obj.kind,
+                    provoking: obj.provoking,
+                    invert: obj.invert_orientation,
+                    back_facing: obj.back_facing,
                 };
-                let s = if sf.view_transform_enable {
-                    viewport(st).transform(ndc)
-                } else {
-                    ndc
-                };
-                let o = &st.drawing_rectangle;
-                [
-                    s[0] + o.drawing_rectangle_origin_x as f32,
-                    s[1] + o.drawing_rectangle_origin_y as f32,
-                    s[2],
-                    rhw,
-                ]
-            })
-            .collect();
-        let xy = |i: usize| [screen[i][0], screen[i][1]];
-        let (pixels, back_facing) = match obj.kind {
-            ObjectType::Triangle => {
-                if sf.front_face_fill_mode != FrontFaceFillMode::SOLID
-                    || sf.back_face_fill_mode != BackFaceFillMode::SOLID
-                {
+                object(st, &verts, &o, &raster, mem, ps, stats)?;
+            }
+            Clip::Must => {
+                if obj.kind != ObjectType::Triangle {
                     return Err(unsupported(
-                        "wireframe and point fill modes",
-                        "seed 004 §10.3 (3DSTATE_SF FrontFace/BackFace Fill Mode)",
+                        "clipping of lines, points and rectangles",
+                        "seed 004 §9.2.5",
                     ));
                 }
-                let (px, winding) = raster::triangle([xy(0), xy(1), xy(2)], &raster);
-                let Some(winding) = winding else { continue };
-                let front = if sf.front_winding == FrontWinding::FRONTWINDING_CCW {
-                    Winding::Ccw
-                } else {
-                    Winding::Cw
-                };
-                let mode = CullMode::from_field(sf.cull_mode.0);
-                if culled(mode, front, winding, obj.invert_orientation) {
-                    continue;
+                let polygon = clipper::clip_triangle(&clip_planes(st), &verts);
+                // The clipped polygon goes on as a fan (v0, vi, vi+1), each triangle
+                // keeping the source triangle's orientation.
+                for i in 1..polygon.len().saturating_sub(1) {
+                    if st.clip.clipper_statistics_enable {
+                        stats.cl_primitives += 1;
+                    }
+                    let tri = [&polygon[0], &polygon[i], &polygon[i + 1]];
+                    let o = Obj {
+                        kind: ObjectType::Triangle,
+                        provoking: 0,
+                        invert: obj.invert_orientation,
+                        back_facing: false,
+                    };
+                    object(st, &tri, &o, &raster, mem, ps, stats)?;
                 }
-                let facing_front = (winding == front) != obj.invert_orientation;
-                (px, !facing_front)
             }
-            ObjectType::Rectangle => (raster::rectangle([xy(0), xy(1), xy(2)], &raster), false),
-            ObjectType::Point => {
-                let width = if sf.use_point_width_state.0 == 1 {
-                    sf.point_width as f32
-                } else {
-                    // VUE header dword 3: Point Width (seed 004 §1.8).
-                    f(verts[0].first().copied().unwrap_or([0; 4])[3])
-                };
-                let rule = if st.wm.point_rasterization_rule
-                    == PointRasterizationRule::RASTRULE_UPPER_RIGHT
-                {
+        }
+    }
+    Ok(())
+}
+
+/// An object as the SF sees it.
+struct Obj {
+    kind: ObjectType,
+    provoking: usize,
+    invert: bool,
+    back_facing: bool,
+}
+
+fn position(v: &Vue) -> [f32; 4] {
+    v.get(POSITION).copied().unwrap_or([0; 4]).map(f)
+}
+
+/// SF for one object that survived the clipper, then the WM.
+fn object(
+    st: &DrawState,
+    verts: &[&Vue],
+    obj: &Obj,
+    raster: &RasterState,
+    mem: &mut dyn Memory,
+    ps: &mut PixelStage,
+    stats: &mut Statistics,
+) -> Result<(), DrawError> {
+    let sf = &st.sf;
+    let clip_pos: Vec<[f32; 4]> = verts.iter().map(|v| position(v)).collect();
+    // §9.x: the perspective divide (unless disabled), then §10.3.2 the viewport
+    // transform and §10.3.x the drawing rectangle origin.
+    let screen: Vec<[f32; 4]> = clip_pos
+        .iter()
+        .map(|p| {
+            let (ndc, rhw) = if st.clip.perspective_divide_disable {
+                ([p[0], p[1], p[2]], 1.0)
+            } else {
+                let rhw = 1.0 / p[3];
+                ([p[0] * rhw, p[1] * rhw, p[2] * rhw], rhw)
+            };
+            let s = if sf.view_transform_enable {
+                viewport(st).transform(ndc)
+            } else {
+                ndc
+            };
+            let o = &st.drawing_rectangle;
+            [
+                s[0] + o.drawing_rectangle_origin_x as f32,
+                s[1] + o.drawing_rectangle_origin_y as f32,
+                s[2],
+                rhw,
+            ]
+        })
+        .collect();
+    let xy = |i: usize| [screen[i][0], screen[i][1]];
+    let (pixels, back_facing) = match obj.kind {
+        ObjectType::Triangle => {
+            if sf.front_face_fill_mode != FrontFaceFillMode::SOLID
+                || sf.back_face_fill_mode != BackFaceFillMode::SOLID
+            {
+                return Err(unsupported(
+                    "wireframe and point fill modes",
+                    "seed 004 §10.3 (3DSTATE_SF FrontFace/BackFace Fill Mode)",
+                ));
+            }
+            let (px, winding) = raster::triangle([xy(0), xy(1), xy(2)], raster);
+            let Some(winding) = winding else {
+                return Ok(());
+            };
+            let front = if sf.front_winding == FrontWinding::FRONTWINDING_CCW {
+                Winding::Ccw
+            } else {
+                Winding::Cw
+            };
+            let mode = CullMode::from_field(sf.cull_mode.0);
+            if culled(mode, front, winding, obj.invert) {
+                return Ok(());
+            }
+            let facing_front = (winding == front) != obj.invert;
+            (px, !facing_front)
+        }
+        ObjectType::Rectangle => (raster::rectangle([xy(0), xy(1), xy(2)], raster), false),
+        ObjectType::Point => {
+            let width = if sf.use_point_width_state.0 == 1 {
+                sf.point_width as f32
+            } else {
+                // VUE header dword 3: Point Width (seed 004 §1.8).
+                f(verts[0].first().copied().unwrap_or([0; 4])[3])
+            };
+            let rule =
+                if st.wm.point_rasterization_rule == PointRasterizationRule::RASTRULE_UPPER_RIGHT {
                     PointRule::UpperRight
                 } else {
                     PointRule::UpperLeft
                 };
-                (raster::point(xy(0), width, rule, &raster), obj.back_facing)
-            }
-            ObjectType::Line => {
-                return Err(unsupported(
-                    "line rasterization",
-                    "seed 004 §10.3 and §11.3 (line rules)",
-                ));
-            }
-        };
-        if pixels.is_empty() {
-            continue;
+            (raster::point(xy(0), width, rule, raster), obj.back_facing)
         }
-        let corners: Vec<Corner> = (0..verts.len())
-            .map(|i| Corner {
-                xy: xy(i),
-                z: screen[i][2],
-                rhw: screen[i][3],
-                vue: verts[i],
-            })
-            .collect();
-        ps.shade(
-            st,
-            mem,
-            &Primitive {
-                corners,
-                provoking: obj.provoking,
-                back_facing,
-                pixels,
-            },
-            stats,
-        )?;
+        ObjectType::Line => {
+            return Err(unsupported(
+                "line rasterization",
+                "seed 004 §10.3 and §11.3 (line rules)",
+            ));
+        }
+    };
+    if pixels.is_empty() {
+        return Ok(());
     }
+    let corners: Vec<Corner> = (0..verts.len())
+        .map(|i| Corner {
+            xy: xy(i),
+            z: screen[i][2],
+            rhw: screen[i][3],
+            vue: verts[i],
+        })
+        .collect();
+    ps.shade(
+        st,
+        mem,
+        &Primitive {
+            corners,
+            provoking: obj.provoking,
+            back_facing,
+            pixels,
+        },
+        stats,
+    )?;
     Ok(())
 }
 
@@ -197,37 +258,71 @@ fn raster_state(st: &DrawState) -> RasterState {
     }
 }
 
-/// The CLIP stage's decision for one object (seed 004 §9.4.2): trivially accepted
-/// objects pass, rejected ones are dropped; objects that must be clipped fail as
-/// unsupported until clipping is modelled.
-fn clip_accepts(
+/// What the CLIP stage does with an object.
+enum Clip {
+    Accept,
+    Reject,
+    Must,
+}
+
+fn clip_test(st: &DrawState) -> ClipTest {
+    let (c, v) = (&st.clip, &st.sf_clip_viewport);
+    ClipTest {
+        viewport_xy: c.viewport_xy_clip_test_enable,
+        viewport_z: c.viewport_z_clip_test_enable,
+        guardband: c.guardband_clip_test_enable,
+        gb: [
+            v.x_min_clip_guardband,
+            v.x_max_clip_guardband,
+            v.y_min_clip_guardband,
+            v.y_max_clip_guardband,
+        ],
+        opengl_z: c.api_mode == ApiMode::APIMODE_OGL,
+        ucd_mask: c.user_clip_distance_clip_test_enable_bitmask,
+    }
+}
+
+/// The planes the clipper clips against, from the same controls as the clip test: the
+/// guard band (or the viewport) in x and y, near and far when the Z test is on.
+fn clip_planes(st: &DrawState) -> clipper::Planes {
+    let t = clip_test(st);
+    let xy = if t.guardband {
+        Some(t.gb)
+    } else if t.viewport_xy {
+        Some([-1.0, 1.0, -1.0, 1.0])
+    } else {
+        None
+    };
+    clipper::Planes {
+        xy,
+        z: t.viewport_z.then_some(if t.opengl_z { -1.0 } else { 0.0 }),
+    }
+}
+
+/// The CLIP stage's decision for one object (seed 004 §9.4.2-9.4.3): ClipDetermination
+/// on the vertices' outcodes in CLIPMODE_NORMAL; everything passes when the stage is
+/// disabled.
+fn clip_decision(
     st: &DrawState,
     pos: &[[f32; 4]],
     stats: &mut Statistics,
-) -> Result<bool, DrawError> {
+) -> Result<Clip, DrawError> {
     let c = &st.clip;
     if !c.clip_enable {
-        return Ok(true);
+        return Ok(Clip::Accept);
     }
     if c.clipper_statistics_enable {
         stats.cl_invocations += 1;
     }
-    let accepted = match c.clip_mode {
+    Ok(match c.clip_mode {
         ClipMode::CLIPMODE_NORMAL => {
-            let v = &st.sf_clip_viewport;
-            let test = ClipTest {
-                viewport_xy: c.viewport_xy_clip_test_enable,
-                viewport_z: c.viewport_z_clip_test_enable,
-                guardband: c.guardband_clip_test_enable,
-                gb: [
-                    v.x_min_clip_guardband,
-                    v.x_max_clip_guardband,
-                    v.y_min_clip_guardband,
-                    v.y_max_clip_guardband,
-                ],
-                opengl_z: c.api_mode == ApiMode::APIMODE_OGL,
-                ucd_mask: c.user_clip_distance_clip_test_enable_bitmask,
-            };
+            let test = clip_test(st);
+            if test.ucd_mask != 0 {
+                return Err(unsupported(
+                    "user clip distances",
+                    "seed 004 §9.2.2 (VUE clip distance slots)",
+                ));
+            }
             let codes: Vec<_> = pos
                 .iter()
                 .map(|p| {
@@ -235,34 +330,19 @@ fn clip_accepts(
                     vertex_clip_test([p[0] * rhw, p[1] * rhw, p[2] * rhw], rhw, &test, &[0.0; 8])
                 })
                 .collect();
-            if test.ucd_mask != 0 {
-                return Err(unsupported(
-                    "user clip distances",
-                    "seed 004 §9.2 (VUE clip distance slots)",
-                ));
-            }
             match clip_determination(&codes, false) {
-                ClipStatus::Accept => true,
-                ClipStatus::Reject | ClipStatus::Bad => false,
-                ClipStatus::MustClip => {
-                    return Err(unsupported(
-                        "clipping of an object that crosses the guard band or the near/far planes",
-                        "seed 004 §9.5",
-                    ));
-                }
+                ClipStatus::Accept => Clip::Accept,
+                ClipStatus::Reject | ClipStatus::Bad => Clip::Reject,
+                ClipStatus::MustClip => Clip::Must,
             }
         }
-        ClipMode::CLIPMODE_REJECT_ALL => false,
-        ClipMode::CLIPMODE_ACCEPT_ALL => true,
+        ClipMode::CLIPMODE_REJECT_ALL => Clip::Reject,
+        ClipMode::CLIPMODE_ACCEPT_ALL => Clip::Accept,
         other => {
             return Err(DrawError::State {
                 command: "3DSTATE_CLIP",
                 why: format!("Clip Mode {} is reserved", other.0),
             });
         }
-    };
-    if accepted && c.clipper_statistics_enable {
-        stats.cl_primitives += 1;
-    }
-    Ok(accepted)
+    })
 }

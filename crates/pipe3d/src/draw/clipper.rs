@@ -1,0 +1,96 @@
+//! The fixed-function clipper (seed 004 §9.1.3, §9.2.5): a triangle that ClipDetermination
+//! says must be clipped is cut, in 4D clip space, against the w > 0 half-space, the guard
+//! band (or viewport) planes in x and y and the near and far planes when the Z test is
+//! on; what is left is a convex polygon the SF receives as a triangle fan.
+//!
+//! The seed says the hardware clips but not how; this follows the clip-volume
+//! definition of §9.2.1 (inside: `xmin·w <= x <= xmax·w`, likewise y, `near·w <= z <= w`
+//! for OpenGL's near plane at -1 or Direct3D's at 0, and w > 0) with the classic
+//! one-plane-at-a-time polygon clip. A new vertex on an edge takes every VUE slot
+//! interpolated linearly in clip space at the edge's crossing point (linear in clip space
+//! is perspective-correct after the divide); a dword the two ends hold the same is copied
+//! exactly, so integer and flat data survive untouched.
+
+use super::urb::Vue;
+
+/// The clip planes in force.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Planes {
+    /// x min, x max, y min, y max in NDC (guard band or viewport); `None`: no x/y planes.
+    pub xy: Option<[f32; 4]>,
+    /// The near plane's NDC z (-1 OpenGL, 0 Direct3D) when near/far clipping is on.
+    pub z: Option<f32>,
+}
+
+/// VUE slot of the position.
+const POSITION: usize = 1;
+
+/// Smallest w kept: the w > 0 half-space, with a margin so that the divide stays finite.
+const W_MIN: f32 = 1e-6;
+
+fn pos(v: &Vue) -> [f32; 4] {
+    v.get(POSITION)
+        .copied()
+        .unwrap_or([0; 4])
+        .map(f32::from_bits)
+}
+
+/// The signed distances of a position to each plane in force (inside: >= 0).
+fn distances(p: [f32; 4], planes: &Planes) -> Vec<f32> {
+    let [x, y, z, w] = p;
+    let mut d = vec![w - W_MIN];
+    if let Some([x0, x1, y0, y1]) = planes.xy {
+        d.extend([x - x0 * w, x1 * w - x, y - y0 * w, y1 * w - y]);
+    }
+    if let Some(near) = planes.z {
+        d.extend([z - near * w, w - z]);
+    }
+    d
+}
+
+/// The VUE at `t` along a→b.
+fn lerp(a: &Vue, b: &Vue, t: f32) -> Vue {
+    let n = a.len().max(b.len());
+    (0..n)
+        .map(|s| {
+            let (sa, sb) = (
+                a.get(s).copied().unwrap_or([0; 4]),
+                b.get(s).copied().unwrap_or([0; 4]),
+            );
+            std::array::from_fn(|c| {
+                if sa[c] == sb[c] {
+                    sa[c]
+                } else {
+                    let (fa, fb) = (f32::from_bits(sa[c]), f32::from_bits(sb[c]));
+                    (fa + (fb - fa) * t).to_bits()
+                }
+            })
+        })
+        .collect()
+}
+
+/// Clips a triangle; returns the polygon's vertices in order (empty if nothing is left).
+pub(super) fn clip_triangle(planes: &Planes, tri: &[&Vue]) -> Vec<Vue> {
+    let mut poly: Vec<Vue> = tri.iter().map(|v| (*v).clone()).collect();
+    let count = distances([0.0; 4], planes).len();
+    for k in 0..count {
+        if poly.is_empty() {
+            break;
+        }
+        let d: Vec<f32> = poly.iter().map(|v| distances(pos(v), planes)[k]).collect();
+        let mut out = Vec::with_capacity(poly.len() + 1);
+        for i in 0..poly.len() {
+            let j = (i + 1) % poly.len();
+            let (di, dj) = (d[i], d[j]);
+            if di >= 0.0 {
+                out.push(poly[i].clone());
+            }
+            if (di >= 0.0) != (dj >= 0.0) {
+                let t = di / (di - dj);
+                out.push(lerp(&poly[i], &poly[j], t));
+            }
+        }
+        poly = out;
+    }
+    if poly.len() < 3 { vec![] } else { poly }
+}
