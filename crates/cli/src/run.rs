@@ -19,13 +19,17 @@ fn find_library() -> Result<PathBuf> {
     }
     let exe = std::env::current_exe().context("cannot find the gtsim executable's path")?;
     let dir = exe.parent().unwrap_or(Path::new("."));
-    for cand in [
+    // `cargo build` puts the library beside the binaries, `cargo test` in deps/; when
+    // both exist the newer one belongs to this build.
+    let newest = [
         dir.join("libgtsim_i915.so"),
         dir.join("deps/libgtsim_i915.so"),
-    ] {
-        if cand.is_file() {
-            return Ok(cand);
-        }
+    ]
+    .into_iter()
+    .filter_map(|p| Some((std::fs::metadata(&p).ok()?.modified().ok()?, p)))
+    .max_by_key(|(t, _)| *t);
+    if let Some((_, p)) = newest {
+        return Ok(p);
     }
     bail!(
         "libgtsim_i915.so is not next to {} : build it with `cargo build --release --workspace` (or set GTSIM_I915_LIB)",

@@ -20,12 +20,13 @@
 //!
 //! ## What is modelled and what is not
 //!
-//! Texels are supplied by a caller's `fetch` closure as four `f32` channels (already
-//! decoded from the surface format), so surface layout, tiling and format decoding stay
-//! outside this crate. MAPFILTER_ANISOTROPIC and MAPFILTER_MONO, cube-face adjacency
-//! (TEXCOORDMODE_CUBE across a face edge), 1D/3D surfaces, chroma keying (§2.3.1) and
-//! shadow compare (§2.4) are not modelled yet; where a caller asks for them the functions
-//! return a typed error rather than guessing.
+//! In the math modules texels are supplied by a caller's `fetch` closure as four `f32`
+//! channels (already decoded from the surface format); [`message`] reads them through
+//! `gtsim-mem` and documents its own coverage. MAPFILTER_ANISOTROPIC and
+//! MAPFILTER_MONO, cube-face adjacency (TEXCOORDMODE_CUBE across a face edge), 1D/3D
+//! surfaces in [`filter`], chroma keying (§2.3.1) and shadow compare (§2.4) are not
+//! modelled yet; where a caller asks for them the functions return a typed error rather
+//! than guessing.
 //!
 //! ## Numeric policy
 //!

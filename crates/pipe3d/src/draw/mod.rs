@@ -20,6 +20,7 @@ mod clipper;
 mod depth;
 mod gen7;
 mod pixel;
+mod sampling;
 mod setup;
 mod urb;
 mod vertex;

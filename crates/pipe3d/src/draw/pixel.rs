@@ -4,6 +4,7 @@
 
 use super::depth::{DepthBuffer, DepthOp};
 use super::gen7::{DrawState, indirect};
+use super::sampling::StageSampling;
 use super::urb::Vue;
 use super::{DrawError, KernelCache, Statistics, unsupported};
 use crate::bary::barycentrics;
@@ -54,6 +55,7 @@ pub(super) struct Primitive<'a> {
 
 /// SFIDs (IVB PRM Vol4 Part3 "send"): null, sampler, render cache data port.
 const SFID_NULL: u8 = 0;
+const SFID_SAMPLER: u8 = 2;
 const SFID_RENDER_CACHE: u8 = 5;
 /// Render cache message type of the render target write (seed 000 §3.9.2.1.1).
 const RC_RENDER_TARGET_WRITE: u32 = 12;
@@ -545,6 +547,22 @@ impl SharedFunctions for PsMessages<'_> {
     fn send(&mut self, m: &Message) -> Result<Vec<[u8; 32]>, String> {
         match m.sfid {
             SFID_NULL => Ok(vec![[0u8; 32]; m.response_length as usize]),
+            SFID_SAMPLER => {
+                // The sampler state table: the header's pointer when a header is sent,
+                // else the one the thread was dispatched with (R0.3).
+                let mut res = self.st.ps_res.clone();
+                if let Some(p) =
+                    gtsim_sampler::message::header_sampler_state_pointer(m.desc, &m.payload)
+                {
+                    res.sampler_state = p;
+                }
+                let sampling = StageSampling {
+                    st: self.st,
+                    res: &res,
+                    mem: &*self.mem,
+                };
+                gtsim_sampler::message::handle(m.desc, &m.payload, m.channel_mask, &sampling)
+            }
             SFID_RENDER_CACHE if (m.desc >> 14) & 0xf == RC_RENDER_TARGET_WRITE => {
                 let p = decode_payload(m.desc, &m.payload)?;
                 let bti = p.binding_table_index;

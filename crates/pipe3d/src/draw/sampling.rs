@@ -1,0 +1,68 @@
+//! What a shader's sampler messages see: the stage's binding table and sampler state
+//! table (seed 000 §2.11 "state": BINDING_TABLE_STATE, SAMPLER_STATE and
+//! SAMPLER_BORDER_COLOR_STATE, all found from the thread's R0 pointers).
+
+use super::gen7::{DrawState, StageResources};
+use gtsim_mem::Memory;
+use gtsim_sampler::message::SamplerResources;
+use gtsim_spec::gen7::{RenderSurfaceState, SamplerBorderColorState, SamplerState};
+
+/// A stage's sampling resources over graphics memory.
+pub(super) struct StageSampling<'a> {
+    pub st: &'a DrawState,
+    pub res: &'a StageResources,
+    pub mem: &'a dyn Memory,
+}
+
+impl StageSampling<'_> {
+    fn dwords(&self, what: &str, addr: u64, n: usize) -> Result<Vec<u32>, String> {
+        self.mem
+            .read_dwords(addr, n)
+            .map_err(|f| format!("{what} at {addr:#x}: {f}"))
+    }
+}
+
+impl SamplerResources for StageSampling<'_> {
+    fn surface(&self, bti: u8) -> Result<RenderSurfaceState, String> {
+        let base = self.st.bases.surface;
+        let entry = base
+            .wrapping_add(self.res.binding_table)
+            .wrapping_add(bti as u64 * 4);
+        let ptr = self.dwords("binding table entry", entry, 1)?[0] & !31;
+        let addr = base.wrapping_add(ptr as u64);
+        let dw = self.dwords("RENDER_SURFACE_STATE", addr, RenderSurfaceState::DWORDS)?;
+        RenderSurfaceState::unpack(&dw)
+            .map_err(|e| format!("RENDER_SURFACE_STATE at {addr:#x}: {e}"))
+    }
+
+    fn sampler(&self, index: u8) -> Result<(SamplerState, [f32; 4]), String> {
+        let base = self.st.bases.dynamic;
+        let addr = base
+            .wrapping_add(self.res.sampler_state)
+            .wrapping_add(index as u64 * 16);
+        let dw = self.dwords("SAMPLER_STATE", addr, SamplerState::DWORDS)?;
+        let s =
+            SamplerState::unpack(&dw).map_err(|e| format!("SAMPLER_STATE at {addr:#x}: {e}"))?;
+        let baddr = base.wrapping_add(s.border_color_pointer);
+        let bdw = self.dwords(
+            "SAMPLER_BORDER_COLOR_STATE",
+            baddr,
+            SamplerBorderColorState::DWORDS,
+        )?;
+        let b = SamplerBorderColorState::unpack(&bdw)
+            .map_err(|e| format!("SAMPLER_BORDER_COLOR_STATE at {baddr:#x}: {e}"))?;
+        Ok((
+            s,
+            [
+                b.border_color_float_red,
+                b.border_color_float_green,
+                b.border_color_float_blue,
+                b.border_color_float_alpha,
+            ],
+        ))
+    }
+
+    fn memory(&self) -> &dyn Memory {
+        self.mem
+    }
+}

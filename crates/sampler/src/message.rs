@@ -1,0 +1,1169 @@
+//! The sampling engine's message interface (seed 000 §2.13): what a thread's `send` to the
+//! sampler (SFID 2) does, from the 32-bit message descriptor and the message registers to
+//! the writeback registers.
+//!
+//! [`handle`] decodes the descriptor (§2.13.1.1) and the optional header (§2.13.1.2),
+//! reads the per-channel parameters from the SIMD8 or SIMD16 payload (§2.13.1.6,
+//! §2.13.1.7) in the order the §2.13.1.3.1 table gives for the message type, runs the
+//! message on each enabled channel, and lays the results out as the §2.13.2.1 / §2.13.2.2
+//! writeback.
+//!
+//! ## Modelled
+//!
+//! * SIMD8 and SIMD16 forms of `sample` (LOD from the 2x2 subspan differences of the
+//!   coordinates), `sample_b`, `sample_l`, `ld` and `resinfo`, and the SIMD8-only
+//!   `sample+killpix` (no chroma key, so no pixel is ever killed).
+//! * SURFTYPE_1D, SURFTYPE_2D (both with arrays) and SURFTYPE_3D for the sample messages;
+//!   additionally SURFTYPE_BUFFER for `ld`; every surface type for `resinfo`;
+//!   SURFTYPE_NULL returns zeros.
+//! * SAMPLER_STATE min/mag MAPFILTER_NEAREST/LINEAR (3D: trilinear within a level), mip
+//!   filter NONE/NEAREST/LINEAR with the trilinear quality thresholds, every
+//!   TEXCOORDMODE except cube-face crossing, the border colour, LOD bias/pre-clamp/min/max,
+//!   Base Mip Level, non-normalized coordinates and Sampler Disable; SURFACE_STATE MIP
+//!   Count, Surface Min LOD, Resource Min LOD and Minimum Array Element; the header's write
+//!   channel masks, texel offsets and Force LOD to Zero.
+//! * Formats: everything `gtsim_mem` decodes; sRGB formats are linearized by the texel
+//!   decoder before filtering (§2.6). Float results are returned as IEEE bits, UINT/SINT
+//!   surfaces as integer bits (§2.13.2.1 "Format depends on the Data Return Format").
+//!
+//! ## Not modelled (each an `Err` naming the seed section)
+//!
+//! SIMD4x2 and SIMD32/64 messages; `sample_c`, `sample_d`, `sample_b_c`, `sample_l_c`,
+//! `sample_d_c`, `gather4*`, `LOD`, `sampleinfo`, `ld_mcs`, `ld2dms`, `ld2dss`;
+//! sampling SURFTYPE_CUBE; multisampled surfaces; MAPFILTER_ANISOTROPIC/MONO; chroma key;
+//! LINEAR filtering or a border colour on UINT/SINT surfaces (undefined per §2.13.1.4).
+//! `sample_lz`, `sample_c_lz` and `ld_lz` are later-generation message types
+//! (`crates/spec/defs/gen7/messages.spec`), so Gen7 has none to model.
+//!
+//! ## Execution mask
+//!
+//! Seed §2.13.1 "Execution Mask": results for disabled channels "are not overwritten in the
+//! GRF". The returned registers hold 0 for those channels; the caller writes back only the
+//! enabled channels. Disabled channels are never sampled, so garbage in their coordinates
+//! cannot fault; their coordinates still feed the subspan's LOD (the upper-left,
+//! upper-right and lower-left pixels are "assumed valid regardless of the execution
+//! mask").
+
+use crate::address::{self, COORD_LIMIT, Resolved, TexCoordMode};
+use crate::filter::{MapFilter, lerp4};
+use crate::lod::{LodInput, LodResult, LodState, MipFilter, MipLevels, compute_lod, ideal_lod};
+use gtsim_mem::Memory;
+use gtsim_mem::format::bc::{BlockFormat, decode_block};
+use gtsim_mem::format::texel::{self, Texel};
+use gtsim_mem::surface::{Surface, TexelCoord};
+use gtsim_mem::surface_state::{Use, surface_from_state};
+use gtsim_spec::gen7::message_descriptor_sampling_engine::SimdMode;
+use gtsim_spec::gen7::render_surface_state::{NumberOfMultisamples, SurfaceType};
+use gtsim_spec::gen7::sampler_state::{LodPreClampEnable, TrilinearFilterQuality};
+use gtsim_spec::gen7::{
+    MessageDescriptorSamplingEngine, MessageHeaderSamplingEngine, RenderSurfaceState,
+    SamplerMessageType, SamplerState, SurfaceFormat,
+};
+
+/// What a sampler message needs from the outside world.
+pub trait SamplerResources {
+    /// The surface state at binding table index `bti` (already unpacked).
+    fn surface(&self, bti: u8) -> Result<gtsim_spec::gen7::RenderSurfaceState, String>;
+    /// The SAMPLER_STATE at sampler index `index` and its border colour (RGBA float).
+    fn sampler(&self, index: u8) -> Result<(gtsim_spec::gen7::SamplerState, [f32; 4]), String>;
+    /// Graphics memory, for texels.
+    fn memory(&self) -> &dyn gtsim_mem::Memory;
+}
+
+/// The largest message length the sampler accepts (seed 000 §2.13.1.3.1: "The maximum
+/// message length allowed to the sampler is 11").
+pub const MAX_MESSAGE_LENGTH: usize = 11;
+
+/// Executes one sampler message: `desc` is the 32-bit message descriptor, `payload` the
+/// message registers (32 bytes each, header first if the descriptor says one is present),
+/// `channel_mask` the enabled execution channels (bit per channel). Returns
+/// `response_length` registers.
+///
+/// Descriptor bits 31:29 are ignored (End of Thread, which the sampler does not allow
+/// (seed 000 §2.13 Restrictions), is the caller's to check). Every malformed descriptor,
+/// payload or state is an `Err` naming the message; nothing panics.
+pub fn handle(
+    desc: u32,
+    payload: &[[u8; 32]],
+    channel_mask: u32,
+    res: &dyn SamplerResources,
+) -> Result<Vec<[u8; 32]>, String> {
+    let d = MessageDescriptorSamplingEngine::unpack(&[desc])
+        .map_err(|e| format!("sampler message descriptor {desc:#010x}: {e}"))?;
+    let context = describe(desc, &d);
+    run(&d, payload, channel_mask, res).map_err(|e| format!("{context}: {e}"))
+}
+
+/// The Sampler State Pointer (M0.3 31:5, seed 000 §2.13.1.2) of a message whose descriptor
+/// says a header is present, or `None` without a header (the thread's R0.3 applies then).
+/// The value is relative to the base the header field names (see
+/// `MessageHeaderSamplingEngine`).
+pub fn header_sampler_state_pointer(desc: u32, payload: &[[u8; 32]]) -> Option<u64> {
+    let d = MessageDescriptorSamplingEngine::unpack(&[desc]).ok()?;
+    if !d.header_present {
+        return None;
+    }
+    let header = MessageHeaderSamplingEngine::unpack(&dwords(payload.first()?)).ok()?;
+    Some(header.sampler_state_pointer)
+}
+
+/// "sampler sample_l (type 2, SIMD16, BTI 3, sampler 1)".
+fn describe(desc: u32, d: &MessageDescriptorSamplingEngine) -> String {
+    let name = d.message_type.name().unwrap_or("unknown type");
+    let simd = d.simd_mode.name().unwrap_or("?");
+    format!(
+        "sampler {name} (descriptor {desc:#010x}: type {}, {simd}, BTI {}, sampler {})",
+        d.message_type.0, d.binding_table_index, d.sampler_index
+    )
+}
+
+fn dwords(reg: &[u8; 32]) -> [u32; 8] {
+    std::array::from_fn(|i| {
+        u32::from_le_bytes([reg[4 * i], reg[4 * i + 1], reg[4 * i + 2], reg[4 * i + 3]])
+    })
+}
+
+/// The message types this model executes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Sample,
+    SampleB,
+    SampleL,
+    SampleKillpix,
+    Ld,
+    Resinfo,
+}
+
+/// Seed 000 §2.13.1.3.1 (SIMD8 and SIMD16 table) and §2.13.1.4.
+fn kind(t: SamplerMessageType) -> Result<Kind, String> {
+    let unmodelled = |what: &str, seed: &str| {
+        Err(format!(
+            "the {what} message is not modelled yet (seed 000 {seed})"
+        ))
+    };
+    match t {
+        SamplerMessageType::SAMPLE => Ok(Kind::Sample),
+        SamplerMessageType::SAMPLE_B => Ok(Kind::SampleB),
+        SamplerMessageType::SAMPLE_L => Ok(Kind::SampleL),
+        SamplerMessageType::SAMPLE_KILLPIX => Ok(Kind::SampleKillpix),
+        SamplerMessageType::LD => Ok(Kind::Ld),
+        SamplerMessageType::RESINFO => Ok(Kind::Resinfo),
+        SamplerMessageType::SAMPLE_C
+        | SamplerMessageType::SAMPLE_B_C
+        | SamplerMessageType::SAMPLE_L_C => unmodelled(
+            t.name().unwrap_or("sample_c"),
+            "§2.13.1.4, §2.4 shadow compare",
+        ),
+        SamplerMessageType::SAMPLE_D | SamplerMessageType::SAMPLE_D_C => {
+            unmodelled(t.name().unwrap_or("sample_d"), "§2.13.1.4")
+        }
+        SamplerMessageType::GATHER4
+        | SamplerMessageType::GATHER4_C
+        | SamplerMessageType::GATHER4_PO
+        | SamplerMessageType::GATHER4_PO_C => {
+            unmodelled(t.name().unwrap_or("gather4"), "§2.13.1.4")
+        }
+        SamplerMessageType::LOD | SamplerMessageType::SAMPLEINFO => {
+            unmodelled(t.name().unwrap_or("LOD"), "§2.13.1.4")
+        }
+        SamplerMessageType::LD_MCS | SamplerMessageType::LD2DMS | SamplerMessageType::LD2DSS => {
+            unmodelled(t.name().unwrap_or("ld2dms"), "§2.13.1.4, §2.7")
+        }
+        _ => Err(format!(
+            "message type {:#07b} is not a Gen7 SIMD8/SIMD16 sampler message (seed 000 \
+             §2.13.1.3.1; sample_lz, sample_c_lz, ld_lz, ld2dms_w, sample_min and sample_max \
+             belong to later generations)",
+            t.0
+        )),
+    }
+}
+
+/// The message registers after the header, as parameters per channel (seed 000
+/// §2.13.1.6 SIMD16: each parameter takes two registers of 8 channels; §2.13.1.7 SIMD8:
+/// one register).
+struct Params<'a> {
+    regs: &'a [[u8; 32]],
+    simd16: bool,
+    count: usize,
+}
+
+impl Params<'_> {
+    /// The raw dword of parameter `p` for channel `lane`; parameters not sent read 0
+    /// (seed 000 §2.13.1.3.1: "Higher-numbered parameters are optional, and default to a
+    /// value of 0 if not sent").
+    fn raw(&self, p: usize, lane: usize) -> u32 {
+        if p >= self.count {
+            return 0;
+        }
+        let per = if self.simd16 { 2 } else { 1 };
+        let reg = &self.regs[p * per + lane / 8];
+        let i = 4 * (lane % 8);
+        u32::from_le_bytes([reg[i], reg[i + 1], reg[i + 2], reg[i + 3]])
+    }
+
+    /// IEEE float parameter (sample* messages).
+    fn f(&self, p: usize, lane: usize) -> f32 {
+        f32::from_bits(self.raw(p, lane))
+    }
+
+    /// S31 parameter (ld; seed 000 §2.13.1.5 "Ld* messages": 32-bit signed integers).
+    fn i(&self, p: usize, lane: usize) -> i32 {
+        self.raw(p, lane) as i32
+    }
+}
+
+fn run(
+    d: &MessageDescriptorSamplingEngine,
+    payload: &[[u8; 32]],
+    channel_mask: u32,
+    res: &dyn SamplerResources,
+) -> Result<Vec<[u8; 32]>, String> {
+    let lanes = match d.simd_mode {
+        SimdMode::SIMD8 => 8,
+        SimdMode::SIMD16 => 16,
+        SimdMode::SIMD4X2 => {
+            return Err(
+                "SIMD4x2 sampler messages are not modelled yet (seed 000 §2.13.1.9, §2.13.2.3)"
+                    .into(),
+            );
+        }
+        _ => {
+            return Err(
+                "SIMD32/64 sampler messages (sample_unorm, sample_8x8, deinterlace, \
+                        cache_flush) are not modelled yet (seed 000 §2.13.1.10, §2.13.2.4)"
+                    .into(),
+            );
+        }
+    };
+    let kind = kind(d.message_type)?;
+    if kind == Kind::SampleKillpix && lanes != 8 {
+        return Err("sample+killpix is supported only in SIMD8 mode (seed 000 §2.13.1.4)".into());
+    }
+
+    // Message length: H + N (SIMD8) or H + 2N (SIMD16), at most 11 (§2.13.1.3.1).
+    let mlen = d.message_length as usize;
+    let h = usize::from(d.header_present);
+    if mlen > MAX_MESSAGE_LENGTH {
+        return Err(format!(
+            "message length {mlen} exceeds the sampler's maximum of {MAX_MESSAGE_LENGTH} \
+             (seed 000 §2.13.1.3.1)"
+        ));
+    }
+    if mlen < h.max(1) {
+        return Err(format!(
+            "message length {mlen} leaves no room for the header and parameters (seed 000 \
+             §2.13.1.3.1)"
+        ));
+    }
+    if payload.len() < mlen {
+        return Err(format!(
+            "message length {mlen} but only {} payload registers were sent",
+            payload.len()
+        ));
+    }
+    let body = mlen - h;
+    if lanes == 16 && !body.is_multiple_of(2) {
+        return Err(format!(
+            "SIMD16 message length {mlen} with {h} header register(s) is not H + 2N: every \
+             SIMD16 parameter takes two registers (seed 000 §2.13.1.3.1, §2.13.1.6)"
+        ));
+    }
+    let header = if h == 1 {
+        MessageHeaderSamplingEngine::unpack(&dwords(&payload[0]))
+            .map_err(|e| format!("message header: {e}"))?
+    } else {
+        // "If the header is not present ... behavior is as if the message was sent with
+        // all fields in the header set to zero" (§2.13.1.2).
+        MessageHeaderSamplingEngine::default()
+    };
+    let params = Params {
+        regs: &payload[h..mlen],
+        simd16: lanes == 16,
+        count: if lanes == 16 { body / 2 } else { body },
+    };
+    let masked = [
+        header.red_write_channel_mask,
+        header.green_write_channel_mask,
+        header.blue_write_channel_mask,
+        header.alpha_write_channel_mask,
+    ];
+    if masked.iter().all(|&m| m) {
+        return Err(
+            "the header masks all four write channels, which is not allowed (seed 000 \
+                    §2.13.1.2 M0.2 15:12)"
+                .into(),
+        );
+    }
+    let enabled = channel_mask & ((1u32 << lanes) - 1);
+
+    let results = match kind {
+        Kind::Sample | Kind::SampleB | Kind::SampleL | Kind::SampleKillpix => {
+            sample_message(kind, d, &header, &params, enabled, lanes, res)?
+        }
+        Kind::Ld => ld_message(d, &header, &params, enabled, lanes, res)?,
+        Kind::Resinfo => resinfo_message(d, &params, enabled, lanes, res)?,
+    };
+    writeback(
+        &results,
+        masked,
+        d.response_length as usize,
+        kind == Kind::SampleKillpix,
+    )
+}
+
+// ---------------------------------------------------------------------------------------
+// Writeback (seed 000 §2.13.2)
+// ---------------------------------------------------------------------------------------
+
+/// Lays out per-channel RGBA results as the writeback message.
+///
+/// SIMD16 (§2.13.2.1): two registers per colour channel, R, G, B, A; "each asserted write
+/// channel mask results in both destination registers of the corresponding channel being
+/// skipped ... and all channels with higher numbered registers being dropped down".
+///
+/// SIMD8 (§2.13.2.2): one register per colour channel; masked channels "are not skipped,
+/// all four channels are always returned", but "are not overwritten in the destination
+/// register". A returned register cannot say "leave this one alone", so a masked channel
+/// must lie past the response length (trailing masks with a shortened response, which
+/// packs the same either way); one inside it is an `Err`. `sample+killpix` adds W4: the
+/// dispatch pixel mask 0xffff in 31:16 and the active pixel mask in 15:0, all ones since
+/// no chroma key kills a pixel here; W4.7:1 are "not written" and returned as 0.
+fn writeback(
+    results: &[[u32; 4]],
+    masked: [bool; 4],
+    rlen: usize,
+    killpix: bool,
+) -> Result<Vec<[u8; 32]>, String> {
+    let reg = |c: usize, first: usize| -> [u8; 32] {
+        let mut r = [0u8; 32];
+        for i in 0..8 {
+            let v = results.get(first + i).map_or(0, |t| t[c]);
+            r[4 * i..4 * i + 4].copy_from_slice(&v.to_le_bytes());
+        }
+        r
+    };
+    if results.len() == 16 {
+        let regs: Vec<[u8; 32]> = (0..4)
+            .filter(|&c| !masked[c])
+            .flat_map(|c| [reg(c, 0), reg(c, 8)])
+            .collect();
+        if rlen != regs.len() {
+            return Err(format!(
+                "response length {rlen}, but the SIMD16 writeback of the unmasked channels \
+                 is {} registers (seed 000 §2.13.2.1)",
+                regs.len()
+            ));
+        }
+        return Ok(regs);
+    }
+    let mut regs: Vec<[u8; 32]> = (0..4).map(|c| reg(c, 0)).collect();
+    if killpix {
+        let mut w4 = [0u8; 32];
+        w4[..4].copy_from_slice(&u32::MAX.to_le_bytes());
+        regs.push(w4);
+    }
+    if rlen > regs.len() {
+        return Err(format!(
+            "response length {rlen}, but the SIMD8 writeback is {} registers (seed 000 \
+             §2.13.2.2)",
+            regs.len()
+        ));
+    }
+    for (c, name) in ["red", "green", "blue", "alpha"].iter().enumerate() {
+        if masked[c] && c < rlen {
+            return Err(format!(
+                "the header masks {name} inside the SIMD8 response ({rlen} registers): the \
+                 seed leaves that register unwritten (seed 000 §2.13.2.2), which this model \
+                 cannot express; only trailing channels past the response length may be \
+                 masked"
+            ));
+        }
+        if !masked[c] && c >= rlen {
+            return Err(format!(
+                "response length {rlen} has no register for the unmasked {name} channel \
+                 (seed 000 §2.13.2.2)"
+            ));
+        }
+    }
+    if killpix && rlen != regs.len() {
+        return Err(format!(
+            "sample+killpix returns 5 registers, the response length is {rlen} (seed 000 \
+             §2.13.1.3.1)"
+        ));
+    }
+    regs.truncate(rlen);
+    Ok(regs)
+}
+
+fn texel_bits(t: Texel) -> [u32; 4] {
+    match t {
+        Texel::Float(v) => v.map(f32::to_bits),
+        Texel::Uint(v) => v,
+        Texel::Sint(v) => v.map(|x| x as u32),
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Surfaces
+// ---------------------------------------------------------------------------------------
+
+/// Surface types a texel can be fetched from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Dim {
+    D1,
+    D2,
+    D3,
+    Buffer,
+}
+
+impl Dim {
+    /// Normalized coordinate axes (u; u, v; u, v, r).
+    fn axes(self) -> usize {
+        match self {
+            Dim::D1 | Dim::Buffer => 1,
+            Dim::D2 => 2,
+            Dim::D3 => 3,
+        }
+    }
+}
+
+/// Formats that read alpha 0 instead of 1 for an out-of-bounds `ld` (seed 000 §2.13.1.4,
+/// ld errata).
+const LD_ALPHA_ZERO_ERRATA: &[&str] = &[
+    "R32G32B32X32_FLOAT",
+    "X32_TYPELESS_G8X24_UINT",
+    "R16G16B16X16_UNORM",
+    "R16G16B16X16_FLOAT",
+    "X24_TYPELESS_G8_UINT",
+    "L24X8_UNORM",
+    "L32_FLOAT",
+    "B8G8R8X8_UNORM",
+    "B8G8R8X8_UNORM_SRGB",
+    "R8G8B8X8_UNORM",
+    "R8G8B8X8_UNORM_SRGB",
+    "B10G10R10X2_UNORM",
+    "B5G6R5_UNORM",
+    "B5G6R5_UNORM_SRGB",
+    "L16_UNORM",
+    "R5G5_SNORM_B6_UNORM",
+    "L8_UNORM",
+    "L8_UNORM_SRGB",
+    "R1_UNORM",
+    "BC4_UNORM",
+];
+
+/// UINT and SINT formats return integers (seed 000 §2.13.2.1) and cannot be filtered.
+fn is_integer_format(f: SurfaceFormat) -> bool {
+    f.name()
+        .is_some_and(|n| n.ends_with("_UINT") || n.ends_with("_SINT"))
+}
+
+/// One element of all-zero bits, decoded: its alpha says whether the format has an alpha
+/// channel (a missing alpha reads 1, seed 000 §2.12.2.1.2).
+fn zero_element(f: SurfaceFormat) -> Option<Texel> {
+    let layout = texel::layout(f).ok()?;
+    let bytes = vec![0u8; layout.bits_per_element.div_ceil(8) as usize];
+    match BlockFormat::from_surface_format(f) {
+        Some(bf) => decode_block(bf, &bytes)
+            .ok()?
+            .first()
+            .map(|t| Texel::Float(*t)),
+        None => texel::decode(f, &bytes).ok(),
+    }
+}
+
+/// The texel that replaces an out-of-range one: "zero in all channels, except for surface
+/// formats that don't contain alpha, for which the alpha channel is replaced with one"
+/// (seed 000 §2.2.1.5 L516 for Out_of_Bounds LODs, and the `ld` out-of-range texels of
+/// §2.13.1.4). `ld_errata` applies the §2.13.1.4 erratum list of formats whose alpha reads
+/// 0 instead.
+fn zero_texel(f: SurfaceFormat, ld_errata: bool) -> Texel {
+    let errata = ld_errata && f.name().is_some_and(|n| LD_ALPHA_ZERO_ERRATA.contains(&n));
+    match zero_element(f) {
+        Some(Texel::Float(v)) => Texel::Float([0.0, 0.0, 0.0, if errata { 0.0 } else { v[3] }]),
+        Some(Texel::Uint(v)) => Texel::Uint([0, 0, 0, if errata { 0 } else { v[3] }]),
+        Some(Texel::Sint(v)) => Texel::Sint([0, 0, 0, if errata { 0 } else { v[3] }]),
+        None if is_integer_format(f) => Texel::Uint([0; 4]),
+        None => Texel::Float([0.0; 4]),
+    }
+}
+
+/// A sampled surface: its layout and the size fields of its state.
+struct Texture<'a> {
+    surface: Surface,
+    mem: &'a dyn Memory,
+    dim: Dim,
+    /// Level-0 size (height 1 for 1D and buffers, depth 1 unless 3D).
+    size0: [u32; 3],
+    /// Array elements that may be accessed (Depth + 1 for 1D/2D, else 1).
+    array_len: u32,
+    /// Minimum Array Element, added to the array index (seed 000 §2.12.2 DW4 28:18).
+    min_array: u32,
+    /// MIP Count / LOD field: levels − 1, counted from Surface Min LOD.
+    mip_count: u32,
+    /// Surface Min LOD: added to the delivered LOD (seed 000 §2.12.2 DW5 7:4).
+    surf_min_lod: u32,
+    integer: bool,
+}
+
+impl<'a> Texture<'a> {
+    /// The surface of `rss`, which must not be SURFTYPE_NULL. `buffers` allows
+    /// SURFTYPE_BUFFER (ld only).
+    fn new(rss: &RenderSurfaceState, mem: &'a dyn Memory, buffers: bool) -> Result<Self, String> {
+        let dim = match rss.surface_type {
+            SurfaceType::SURFTYPE_1D => Dim::D1,
+            SurfaceType::SURFTYPE_2D => Dim::D2,
+            SurfaceType::SURFTYPE_3D => Dim::D3,
+            SurfaceType::SURFTYPE_BUFFER if buffers => Dim::Buffer,
+            SurfaceType::SURFTYPE_CUBE => {
+                return Err("sampling a SURFTYPE_CUBE surface (face selection and \
+                            TEXCOORDMODE_CUBE) is not modelled yet (seed 000 §2.2.3.6, \
+                            §2.13.1.5)"
+                    .into());
+            }
+            other => {
+                return Err(format!(
+                    "Surface Type {} cannot be sampled by this message (seed 000 §2.13.1.4 \
+                     programming notes)",
+                    other.name().unwrap_or("(reserved)")
+                ));
+            }
+        };
+        if rss.number_of_multisamples != NumberOfMultisamples::MULTISAMPLECOUNT_1 {
+            return Err(
+                "multisampled surfaces are not modelled for sample and ld; Number \
+                        of Multisamples must be MULTISAMPLECOUNT_1 (seed 000 §2.13.1.4)"
+                    .into(),
+            );
+        }
+        let (mut surface, _) = surface_from_state(rss, Use::Sampled)
+            .map_err(|e| format!("binding table surface: {e}"))?;
+        let mip_count = u32::from(rss.mip_count_lod);
+        let surf_min_lod = u32::from(rss.surface_min_lod);
+        let min_array = u32::from(rss.minimum_array_element);
+        let array_len = match dim {
+            Dim::D1 | Dim::D2 => u32::from(rss.depth) + 1,
+            _ => 1,
+        };
+        // The layout only bounds-checks the level and slice; the state lets the levels
+        // from Surface Min LOD and the slices from Minimum Array Element be addressed.
+        surface.desc.levels = surface.desc.levels.max(surf_min_lod + mip_count + 1);
+        if matches!(dim, Dim::D1 | Dim::D2) {
+            surface.desc.depth = surface.desc.depth.max(min_array + array_len);
+        }
+        let size0 = match dim {
+            Dim::D1 | Dim::Buffer => [surface.desc.width, 1, 1],
+            Dim::D2 => [surface.desc.width, surface.desc.height, 1],
+            Dim::D3 => [surface.desc.width, surface.desc.height, surface.desc.depth],
+        };
+        Ok(Texture {
+            integer: is_integer_format(surface.format),
+            surface,
+            mem,
+            dim,
+            size0,
+            array_len,
+            min_array,
+            mip_count,
+            surf_min_lod,
+        })
+    }
+
+    /// Size of (absolute) level `level`: halved per level, at least 1 (seed 000 §2.2.1
+    /// L412).
+    fn level_dims(&self, level: u32) -> [u32; 3] {
+        self.size0.map(|s| crate::filter::level_size(s, level))
+    }
+
+    /// The view's base level (Surface Min LOD), whose texels the derivatives and
+    /// non-normalized coordinates count.
+    fn base_dims(&self) -> [u32; 3] {
+        self.level_dims(self.surf_min_lod)
+    }
+
+    fn read(&self, level: u32, x: u32, y: u32, slice: u32) -> Result<Texel, String> {
+        let at = TexelCoord {
+            x,
+            y,
+            slice,
+            lod: level,
+            sample: 0,
+        };
+        self.surface
+            .read_texel(self.mem, at)
+            .map_err(|e| format!("texel ({x}, {y}) slice {slice} LOD {level}: {e}"))
+    }
+
+    fn zero(&self, ld_errata: bool) -> Texel {
+        zero_texel(self.surface.format, ld_errata)
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// sample, sample_b, sample_l, sample+killpix
+// ---------------------------------------------------------------------------------------
+
+/// SAMPLER_STATE (seed 000 §2.12.3.1) decoded for the axes the surface uses.
+struct Setup {
+    lod: LodState,
+    min: MapFilter,
+    mag: MapFilter,
+    modes: [TexCoordMode; 3],
+    border: [f32; 4],
+    nonnormalized: bool,
+    /// Trilinear Filter Quality: a level contributing less than this is dropped.
+    tri_threshold: f32,
+}
+
+impl Setup {
+    fn new(
+        state: &SamplerState,
+        border: [f32; 4],
+        rss: &RenderSurfaceState,
+        dim: Dim,
+    ) -> Result<Setup, String> {
+        let e = state_error;
+        let min = MapFilter::from_raw(state.min_mode_filter.0).map_err(e("Min Mode Filter"))?;
+        let mag = MapFilter::from_raw(state.mag_mode_filter.0).map_err(e("Mag Mode Filter"))?;
+        let mip_filter =
+            MipFilter::from_raw(state.mip_mode_filter.0).map_err(e("Mip Mode Filter"))?;
+        let axes = dim.axes();
+        let mut modes = [TexCoordMode::Clamp; 3];
+        let raw = [
+            state.tcx_address_control_mode.0,
+            state.tcy_address_control_mode.0,
+            state.tcz_address_control_mode.0,
+        ];
+        for (a, name) in ["TCX", "TCY", "TCZ"].iter().enumerate().take(axes) {
+            modes[a] = TexCoordMode::from_raw(raw[a])
+                .map_err(|err| format!("SAMPLER_STATE {name} Address Control Mode: {err}"))?;
+        }
+        if state.chroma_key_enable {
+            return Err(
+                "SAMPLER_STATE ChromaKey Enable: chroma keying is not modelled yet \
+                        (seed 000 §2.3.1)"
+                    .into(),
+            );
+        }
+        // §2.12.3.1 Trilinear Filter Quality: "If the contribution of one mip map is less
+        // than 25% [37.5% for LOW], only the other mip map contributes."
+        let tri_threshold = match state.trilinear_filter_quality {
+            TrilinearFilterQuality::TRIQUAL_FULL => 0.0,
+            TrilinearFilterQuality::TRIQUAL_MED => 0.25,
+            TrilinearFilterQuality::TRIQUAL_LOW => 0.375,
+            other => {
+                return Err(format!(
+                    "SAMPLER_STATE Trilinear Filter Quality {} is reserved (seed 000 \
+                     §2.12.3.1)",
+                    other.0
+                ));
+            }
+        };
+        let lod = LodState {
+            bias: state.texture_lod_bias as f32,
+            min_lod: state.min_lod as f32,
+            max_lod: state.max_lod as f32,
+            base_mip_level: state.base_mip_level as f32,
+            mip_count: u32::from(rss.mip_count_lod),
+            surf_min_lod: u32::from(rss.surface_min_lod),
+            res_min_lod: rss.resource_min_lod as f32,
+            pre_clamp: state.lod_pre_clamp_enable == LodPreClampEnable::OGL,
+            mip_filter,
+        };
+        Ok(Setup {
+            lod,
+            min,
+            mag,
+            modes,
+            border,
+            nonnormalized: state.non_normalized_coordinate_enable,
+            tri_threshold,
+        })
+    }
+}
+
+fn state_error(field: &'static str) -> impl Fn(crate::SamplerError) -> String {
+    move |err| format!("SAMPLER_STATE {field}: {err}")
+}
+
+/// Filters along one axis: the `i0` value, lerped towards `i1` by `w` when LINEAR (a
+/// zero-weight `i1` is not read).
+fn along(tap: AxisTap, f: &dyn Fn(i32) -> Result<[f32; 4], String>) -> Result<[f32; 4], String> {
+    let a = f(tap.i0)?;
+    if tap.linear && tap.w != 0.0 {
+        Ok(lerp4(a, f(tap.i1)?, tap.w))
+    } else {
+        Ok(a)
+    }
+}
+
+/// The taps of one axis: NEAREST (one) or LINEAR (two, `w` the weight of `i1`).
+#[derive(Debug, Clone, Copy)]
+struct AxisTap {
+    i0: i32,
+    i1: i32,
+    w: f32,
+    linear: bool,
+}
+
+impl AxisTap {
+    fn fixed(i: i32) -> AxisTap {
+        AxisTap {
+            i0: i,
+            i1: i,
+            w: 0.0,
+            linear: false,
+        }
+    }
+
+    /// MAPFILTER_NEAREST (§2.2.2.1): the texel containing texel-space `t` (centres at
+    /// i + 0.5, as [`crate::address::nearest_tap`]).
+    fn nearest(t: f32) -> AxisTap {
+        AxisTap::fixed(t.floor() as i32)
+    }
+
+    /// MAPFILTER_LINEAR (§2.2.2.2): the two texels whose centres bracket `t`, as
+    /// [`crate::address::linear_taps`].
+    fn linear(t: f32) -> AxisTap {
+        let s = t - 0.5;
+        let f = s.floor();
+        let i0 = f as i32;
+        AxisTap {
+            i0,
+            i1: i0.saturating_add(1),
+            w: s - f,
+            linear: true,
+        }
+    }
+}
+
+/// A tap after address control.
+enum Tap {
+    Texel(Texel),
+    Border,
+}
+
+impl Texture<'_> {
+    /// Texel-space coordinate of `c` along `axis` in `level`: normalized coordinates scale
+    /// by the level's size (§2.13.1.5); non-normalized ones count texels of the base level
+    /// (§2.12.3.1 Non-normalized Coordinate Enable) and scale by the level's share of it.
+    /// NaN reads 0 and the result saturates as in [`crate::address::texel_space`].
+    fn texel_coord(&self, smp: &Setup, c: f32, axis: usize, level: u32) -> f32 {
+        let size = self.level_dims(level)[axis];
+        if !smp.nonnormalized {
+            return address::texel_space(c, size);
+        }
+        let c = if c.is_nan() { 0.0 } else { c };
+        let base = self.base_dims()[axis];
+        let t = if size == base {
+            c
+        } else {
+            (f64::from(c) * f64::from(size) / f64::from(base)) as f32
+        };
+        t.clamp(-COORD_LIMIT, COORD_LIMIT)
+    }
+
+    /// The LOD of a subspan from the coordinate differences of its upper-left, upper-right
+    /// and lower-left pixels (seed 000 §2.13.1 "Execution Mask"), in texels of the base
+    /// level, by the ideal formula of §2.2.1.1.
+    fn subspan_lod(&self, smp: &Setup, ul: [f32; 3], ur: [f32; 3], ll: [f32; 3]) -> f32 {
+        let base = self.base_dims();
+        let mut dx = [0.0; 3];
+        let mut dy = [0.0; 3];
+        for a in 0..self.dim.axes() {
+            let scale = if smp.nonnormalized {
+                1.0
+            } else {
+                base[a] as f32
+            };
+            dx[a] = (ur[a] - ul[a]) * scale;
+            dy[a] = (ll[a] - ul[a]) * scale;
+        }
+        ideal_lod(dx, dy)
+    }
+
+    /// One channel's sample at the level(s) `lod` selects (§2.2.1.5.1, §2.2.2).
+    fn sample(
+        &self,
+        smp: &Setup,
+        coords: [f32; 3],
+        slice: u32,
+        lod: &LodResult,
+        offsets: [i32; 3],
+    ) -> Result<Texel, String> {
+        if lod.force_zero {
+            return Ok(self.zero(false));
+        }
+        let filter = if lod.magnify { smp.mag } else { smp.min };
+        let levels = match lod.levels {
+            MipLevels::Two { lod0, beta, .. } if beta < smp.tri_threshold => MipLevels::One(lod0),
+            MipLevels::Two { lod1, beta, .. } if 1.0 - beta < smp.tri_threshold => {
+                MipLevels::One(lod1)
+            }
+            levels => levels,
+        };
+        match levels {
+            MipLevels::One(level) => self.sample_level(smp, filter, level, coords, slice, offsets),
+            MipLevels::Two { lod0, lod1, beta } => {
+                let a = self.sample_level(smp, filter, lod0, coords, slice, offsets)?;
+                let b = self.sample_level(smp, filter, lod1, coords, slice, offsets)?;
+                match (a, b) {
+                    (Texel::Float(a), Texel::Float(b)) => Ok(Texel::Float(lerp4(a, b, beta))),
+                    _ => Err(self.integer_filter_error("MIPFILTER_LINEAR")),
+                }
+            }
+        }
+    }
+
+    fn integer_filter_error(&self, what: &str) -> String {
+        format!(
+            "{what} on the integer surface format {} is undefined (seed 000 §2.12.2.1.1: \
+             UINT/SINT formats cannot be filtered)",
+            self.surface.format.name().unwrap_or("?")
+        )
+    }
+
+    /// Filters one level with `filter` (§2.2.2), applying the address modes (§2.2.3) to
+    /// every tap separately. For 3D surfaces the filter also applies between slices
+    /// (§2.2.2: "for volume maps, this selection also applies to filtering between
+    /// layers"). Taps with zero weight are not read.
+    fn sample_level(
+        &self,
+        smp: &Setup,
+        filter: MapFilter,
+        level: u32,
+        coords: [f32; 3],
+        slice: u32,
+        offsets: [i32; 3],
+    ) -> Result<Texel, String> {
+        let dims = self.level_dims(level);
+        let axes = self.dim.axes();
+        let mut taps = [AxisTap::fixed(0); 3];
+        for a in 0..axes {
+            let t = self.texel_coord(smp, coords[a], a, level) + offsets[a] as f32;
+            taps[a] = match filter {
+                MapFilter::Nearest => AxisTap::nearest(t),
+                MapFilter::Linear => AxisTap::linear(t),
+            };
+        }
+        if axes < 3 {
+            // The array slice: already clamped, not subject to address control.
+            taps[2] = AxisTap::fixed(i32::try_from(slice).unwrap_or(i32::MAX));
+        }
+        let fetch = |idx: [i32; 3]| -> Result<Tap, String> {
+            let mut at = [0u32; 3];
+            for a in 0..3 {
+                if a < axes {
+                    match address::resolve(smp.modes[a], idx[a], dims[a]) {
+                        Resolved::Texel(i) => at[a] = i,
+                        Resolved::Border => return Ok(Tap::Border),
+                        Resolved::OffFace(_) => {
+                            return Err("a tap crosses a cube face edge under \
+                                        TEXCOORDMODE_CUBE, which is not modelled yet (seed \
+                                        000 §2.2.3.6)"
+                                .into());
+                        }
+                    }
+                } else {
+                    at[a] = u32::try_from(idx[a]).unwrap_or(0);
+                }
+            }
+            self.read(level, at[0], at[1], at[2]).map(Tap::Texel)
+        };
+        if !taps.iter().any(|t| t.linear) {
+            return match fetch([taps[0].i0, taps[1].i0, taps[2].i0])? {
+                Tap::Texel(t) => Ok(t),
+                Tap::Border => self.border(smp),
+            };
+        }
+        if self.integer {
+            return Err(self.integer_filter_error("MAPFILTER_LINEAR"));
+        }
+        let float = |idx: [i32; 3]| -> Result<[f32; 4], String> {
+            match fetch(idx)? {
+                Tap::Texel(Texel::Float(v)) => Ok(v),
+                Tap::Border => Ok(smp.border),
+                Tap::Texel(_) => Err(self.integer_filter_error("MAPFILTER_LINEAR")),
+            }
+        };
+        // Nested lerps along x, then y, then z: the order of `filter::sample_level`.
+        let [tx, ty, tz] = taps;
+        let row = |y: i32, z: i32| along(tx, &|x| float([x, y, z]));
+        let plane = |z: i32| along(ty, &|y| row(y, z));
+        along(tz, &plane).map(Texel::Float)
+    }
+
+    /// The border colour (§2.2.3.5); UINT/SINT surfaces may not use
+    /// TEXCOORDMODE_CLAMP_BORDER (§2.13.1.4 programming notes).
+    fn border(&self, smp: &Setup) -> Result<Texel, String> {
+        if self.integer {
+            return Err(format!(
+                "a tap on the border colour of the integer surface format {}: Address \
+                 Control Mode cannot be CLAMP_BORDER for UINT/SINT formats (seed 000 \
+                 §2.13.1.4)",
+                self.surface.format.name().unwrap_or("?")
+            ));
+        }
+        Ok(Texel::Float(smp.border))
+    }
+}
+
+/// The array slice for an unnormalized array index parameter: rounded to the nearest
+/// integer (ties up; the seed does not say how it rounds), "clamped to the surface"
+/// (§2.13.1.5), then offset by Minimum Array Element.
+fn array_slice(tex: &Texture<'_>, ai: f32) -> u32 {
+    let ai = if ai.is_nan() { 0.0 } else { ai };
+    let max = tex.array_len.saturating_sub(1) as f32;
+    let index = (ai + 0.5).floor().clamp(0.0, max) as u32;
+    tex.min_array + index
+}
+
+/// sample, sample_b, sample_l and sample+killpix (seed 000 §2.13.1.4). Parameters
+/// (§2.13.1.3.1): sample u v r ai; sample_b bias u v r ai; sample_l lod u v r ai;
+/// sample+killpix u v r. Per §2.13.1.5 u, v, r are normalized x, y, z for 3D; for 2D r is
+/// the array index, for 1D v is.
+fn sample_message(
+    kind: Kind,
+    d: &MessageDescriptorSamplingEngine,
+    header: &MessageHeaderSamplingEngine,
+    params: &Params<'_>,
+    enabled: u32,
+    lanes: usize,
+    res: &dyn SamplerResources,
+) -> Result<Vec<[u32; 4]>, String> {
+    let mut out = vec![[0u32; 4]; lanes];
+    let rss = res
+        .surface(d.binding_table_index)
+        .map_err(|e| format!("surface state: {e}"))?;
+    if rss.surface_type == SurfaceType::SURFTYPE_NULL {
+        return Ok(out);
+    }
+    let (state, border) = res
+        .sampler(d.sampler_index)
+        .map_err(|e| format!("sampler state: {e}"))?;
+    if state.sampler_disable {
+        // §2.12.3.1 Sampler Disable: "If disabled, all output channels will return 0."
+        return Ok(out);
+    }
+    let tex = Texture::new(&rss, res.memory(), false)?;
+    let smp = Setup::new(&state, border, &rss, tex.dim)?;
+    let first = match kind {
+        Kind::SampleB | Kind::SampleL => 1,
+        _ => 0,
+    };
+    let coords = |lane: usize| {
+        [
+            params.f(first, lane),
+            params.f(first + 1, lane),
+            params.f(first + 2, lane),
+        ]
+    };
+    // The header's _aoffimmi texel offsets (§2.13.1.2 M0.2 11:0), on the axes that are
+    // coordinates (not on array indices).
+    let offsets = match tex.dim {
+        Dim::D1 | Dim::Buffer => [i32::from(header.u_offset), 0, 0],
+        Dim::D2 => [i32::from(header.u_offset), i32::from(header.v_offset), 0],
+        Dim::D3 => [
+            i32::from(header.u_offset),
+            i32::from(header.v_offset),
+            i32::from(header.r_offset),
+        ],
+    };
+    for subspan in 0..lanes / 4 {
+        let base = 4 * subspan;
+        if (enabled >> base) & 0xf == 0 {
+            continue;
+        }
+        // §2.13.1.2 header M0.2 16 Force LOD to Zero: "the calculated LOD is replaced
+        // with zero ... just before entering the pseudocode".
+        let computed = if matches!(kind, Kind::SampleL) || header.force_lod_to_zero {
+            0.0
+        } else {
+            tex.subspan_lod(&smp, coords(base), coords(base + 1), coords(base + 2))
+        };
+        for (lane, slot) in out.iter_mut().enumerate().skip(base).take(4) {
+            if (enabled >> lane) & 1 == 0 {
+                continue;
+            }
+            let input = match kind {
+                Kind::SampleB => LodInput::Biased {
+                    lod: computed,
+                    bias: params.f(0, lane),
+                },
+                Kind::SampleL => LodInput::Explicit(params.f(0, lane)),
+                _ => LodInput::Computed(computed),
+            };
+            let lod = compute_lod(&smp.lod, input);
+            let c = coords(lane);
+            let slice = match tex.dim {
+                Dim::D1 => array_slice(&tex, c[1]),
+                Dim::D2 => array_slice(&tex, c[2]),
+                Dim::D3 | Dim::Buffer => 0,
+            };
+            let t = tex
+                .sample(&smp, c, slice, &lod, offsets)
+                .map_err(|e| format!("channel {lane}: {e}"))?;
+            *slot = texel_bits(t);
+        }
+    }
+    Ok(out)
+}
+
+// ---------------------------------------------------------------------------------------
+// ld
+// ---------------------------------------------------------------------------------------
+
+/// ld (seed 000 §2.13.1.4): integer texel coordinates and LOD, no sampler state, no
+/// filtering. Gen7 parameters (§2.13.1.3.1): u lod v r (the table's second "ld †" row,
+/// u v lod r, is the later-generation order). u, v, r are x, y (1D: array index), and z
+/// (3D) or array index (2D) per §2.13.1.5; SURFTYPE_BUFFER uses u only, as the element
+/// index, and ignores the LOD. The LOD has Surface Min LOD added (§2.12.2 DW5 7:4). Any
+/// coordinate or LOD outside the surface "returns zero": zero channels, alpha 1 for formats
+/// without alpha except the errata list.
+fn ld_message(
+    d: &MessageDescriptorSamplingEngine,
+    header: &MessageHeaderSamplingEngine,
+    params: &Params<'_>,
+    enabled: u32,
+    lanes: usize,
+    res: &dyn SamplerResources,
+) -> Result<Vec<[u32; 4]>, String> {
+    let mut out = vec![[0u32; 4]; lanes];
+    let rss = res
+        .surface(d.binding_table_index)
+        .map_err(|e| format!("surface state: {e}"))?;
+    if rss.surface_type == SurfaceType::SURFTYPE_NULL {
+        return Ok(out);
+    }
+    let tex = Texture::new(&rss, res.memory(), true)?;
+    let (du, dv, dr) = (
+        i64::from(header.u_offset),
+        i64::from(header.v_offset),
+        i64::from(header.r_offset),
+    );
+    for (lane, slot) in out.iter_mut().enumerate() {
+        if (enabled >> lane) & 1 == 0 {
+            continue;
+        }
+        let u = i64::from(params.i(0, lane));
+        let lod = i64::from(params.i(1, lane));
+        let v = i64::from(params.i(2, lane));
+        let r = i64::from(params.i(3, lane));
+        let inside = |x: i64, n: u32| (0..i64::from(n)).contains(&x);
+        // (level, x, y, slice), or None when outside the surface.
+        let at = if tex.dim == Dim::Buffer {
+            inside(u + du, tex.size0[0]).then(|| (0, u + du, 0, 0))
+        } else if !(0..=i64::from(tex.mip_count)).contains(&lod) {
+            None
+        } else {
+            let level = lod as u32 + tex.surf_min_lod;
+            let dims = tex.level_dims(level);
+            match tex.dim {
+                Dim::D1 => (inside(u + du, dims[0]) && inside(v, tex.array_len))
+                    .then(|| (level, u + du, 0, v + i64::from(tex.min_array))),
+                Dim::D2 => {
+                    (inside(u + du, dims[0]) && inside(v + dv, dims[1]) && inside(r, tex.array_len))
+                        .then(|| (level, u + du, v + dv, r + i64::from(tex.min_array)))
+                }
+                _ => {
+                    (inside(u + du, dims[0]) && inside(v + dv, dims[1]) && inside(r + dr, dims[2]))
+                        .then(|| (level, u + du, v + dv, r + dr))
+                }
+            }
+        };
+        let t = match at {
+            None => tex.zero(true),
+            Some((level, x, y, slice)) => {
+                // All in range of u32 by the checks above.
+                let c = |x: i64| u32::try_from(x).unwrap_or(u32::MAX);
+                tex.read(level, c(x), c(y), c(slice))
+                    .map_err(|e| format!("channel {lane}: {e}"))?
+            }
+        };
+        *slot = texel_bits(t);
+    }
+    Ok(out)
+}
+
+// ---------------------------------------------------------------------------------------
+// resinfo
+// ---------------------------------------------------------------------------------------
+
+/// resinfo (seed 000 §2.13.1.4): the surface is not sampled; per channel, UINT32 width,
+/// height, depth and MIP count from the state, the sizes shifted right by the `lod`
+/// parameter (an unsigned 32-bit integer).
+///
+/// | Surface Type | red | green | blue | alpha |
+/// |---|---|---|---|---|
+/// | 1D | (Width+1)>>LOD | Surface Array ? Depth+1 : 0 | 0 | MIP count |
+/// | 2D | (Width+1)>>LOD | (Height+1)>>LOD | Surface Array ? Depth+1 : 0 | MIP count |
+/// | 3D | (Width+1)>>LOD | (Height+1)>>LOD | (Depth+1)>>LOD | MIP count |
+/// | CUBE | (Width+1)>>LOD | (Height+1)>>LOD | Surface Array ? Depth+1 : 0 | MIP count |
+/// | BUFFER, STRBUF | elements (combined Width/Height/Depth) | 0 | 0 | 0 |
+/// | NULL | 0 | 0 | 0 | 0 |
+///
+/// Readings where the seed is smeared or silent: the shifted sizes are at least 1 (a mip
+/// level is never smaller, §2.2.1 L412); the LOD has Surface Min LOD added before the
+/// shift (the Surface Min LOD field names resinfo among the messages it applies to); a LOD
+/// past MIP Count is out of range and returns 0 sizes (the seed's "negative values are
+/// out-of-range"); the MIP count returned is the number of levels, MIP Count / LOD + 1
+/// (the field is "U4 in (LOD units – 1)", and §2.7 L734 says resinfo returns "the MIP
+/// count of the surface"); the seed's "undefined" channels read 0.
+fn resinfo_message(
+    d: &MessageDescriptorSamplingEngine,
+    params: &Params<'_>,
+    enabled: u32,
+    lanes: usize,
+    res: &dyn SamplerResources,
+) -> Result<Vec<[u32; 4]>, String> {
+    let mut out = vec![[0u32; 4]; lanes];
+    let s = res
+        .surface(d.binding_table_index)
+        .map_err(|e| format!("surface state: {e}"))?;
+    let levels = u32::from(s.mip_count_lod) + 1;
+    let array = |depth: u16| {
+        if s.surface_array {
+            u32::from(depth) + 1
+        } else {
+            0
+        }
+    };
+    for (lane, slot) in out.iter_mut().enumerate() {
+        if (enabled >> lane) & 1 == 0 {
+            continue;
+        }
+        let lod = params.raw(0, lane);
+        let in_range = lod <= u32::from(s.mip_count_lod);
+        let shift = lod.saturating_add(u32::from(s.surface_min_lod));
+        let size = |field: u16| {
+            if in_range {
+                crate::filter::level_size(u32::from(field) + 1, shift)
+            } else {
+                0
+            }
+        };
+        *slot = match s.surface_type {
+            SurfaceType::SURFTYPE_1D => [size(s.width), array(s.depth), 0, levels],
+            SurfaceType::SURFTYPE_2D | SurfaceType::SURFTYPE_CUBE => {
+                [size(s.width), size(s.height), array(s.depth), levels]
+            }
+            SurfaceType::SURFTYPE_3D => [size(s.width), size(s.height), size(s.depth), levels],
+            SurfaceType::SURFTYPE_BUFFER | SurfaceType::SURFTYPE_STRBUF => {
+                // Width 6:0, Height 19:7 and Depth 26:20 of the entry count − 1
+                // (§2.12.2 Width for SURFTYPE_BUFFER).
+                let n = u32::from(s.width) & 0x7f
+                    | (u32::from(s.height) & 0x1fff) << 7
+                    | (u32::from(s.depth) & 0x7f) << 20;
+                [n + 1, 0, 0, 0]
+            }
+            SurfaceType::SURFTYPE_NULL => [0; 4],
+            other => {
+                return Err(format!(
+                    "Surface Type {} is reserved (seed 000 §2.12.2 DW0 31:29)",
+                    other.0
+                ));
+            }
+        };
+    }
+    Ok(out)
+}

@@ -1,0 +1,713 @@
+//! The sampler message handler (seed 000 §2.13) on a tiny surface in an `AddressSpace`.
+//! Every expected value is worked by hand from the texel pattern below.
+//!
+//! The surface: 4x4 R8G8B8A8_UNORM, linear, pitch 16 bytes, at `BASE`. Texel (x, y) of
+//! level 0 holds R = 10x + 40y, G = 255 − R, B = x, A = 255 (bytes). A second level (2x2,
+//! which the Gen7 layout places below level 0: rows 4-5) holds R = 200 + x + 2y, G = 1,
+//! B = 2, A = 255.
+
+use gtsim_mem::AddressSpace;
+use gtsim_sampler::message::{SamplerResources, handle, header_sampler_state_pointer};
+use gtsim_spec::gen7::message_descriptor_sampling_engine::SimdMode;
+use gtsim_spec::gen7::render_surface_state::SurfaceType;
+use gtsim_spec::gen7::sampler_state::{MagModeFilter, MinModeFilter, MipModeFilter};
+use gtsim_spec::gen7::{
+    MessageDescriptorSamplingEngine, MessageHeaderSamplingEngine, RenderSurfaceState,
+    SamplerMessageType, SamplerState, SurfaceFormat, Texcoordmode,
+};
+
+const BASE: u64 = 0x1_0000;
+
+struct Fake {
+    mem: AddressSpace,
+    surface: RenderSurfaceState,
+    sampler: SamplerState,
+    border: [f32; 4],
+}
+
+impl SamplerResources for Fake {
+    fn surface(&self, bti: u8) -> Result<RenderSurfaceState, String> {
+        match bti {
+            0 => Ok(self.surface.clone()),
+            _ => Err(format!("no surface at BTI {bti}")),
+        }
+    }
+    fn sampler(&self, index: u8) -> Result<(SamplerState, [f32; 4]), String> {
+        match index {
+            0 => Ok((self.sampler.clone(), self.border)),
+            _ => Err(format!("no sampler {index}")),
+        }
+    }
+    fn memory(&self) -> &dyn gtsim_mem::Memory {
+        &self.mem
+    }
+}
+
+fn level0(x: u32, y: u32) -> [u8; 4] {
+    let r = (10 * x + 40 * y) as u8;
+    [r, 255 - r, x as u8, 255]
+}
+
+fn level1(x: u32, y: u32) -> [u8; 4] {
+    [(200 + x + 2 * y) as u8, 1, 2, 255]
+}
+
+fn unorm(b: [u8; 4]) -> [f32; 4] {
+    b.map(|c| f32::from(c) / 255.0)
+}
+
+/// The 4x4 surface with two levels, NEAREST / no mipmapping / WRAP sampler.
+fn fake() -> Fake {
+    let mut mem = AddressSpace::new();
+    mem.map(BASE, 0x1000);
+    for y in 0..4 {
+        for x in 0..4 {
+            mem.load(BASE + 16 * u64::from(y) + 4 * u64::from(x), &level0(x, y));
+        }
+    }
+    for y in 0..2 {
+        for x in 0..2 {
+            mem.load(
+                BASE + 16 * u64::from(4 + y) + 4 * u64::from(x),
+                &level1(x, y),
+            );
+        }
+    }
+    Fake {
+        mem,
+        surface: RenderSurfaceState {
+            surface_type: SurfaceType::SURFTYPE_2D,
+            surface_format: SurfaceFormat::R8G8B8A8_UNORM,
+            width: 3,
+            height: 3,
+            surface_pitch: 15,
+            surface_base_address: BASE,
+            mip_count_lod: 1,
+            ..Default::default()
+        },
+        sampler: SamplerState {
+            max_lod: 1.0,
+            ..Default::default()
+        },
+        border: [0.25, 0.5, 0.75, 1.0],
+    }
+}
+
+fn desc(ty: SamplerMessageType, simd16: bool, header: bool, mlen: u8, rlen: u8) -> u32 {
+    MessageDescriptorSamplingEngine {
+        message_length: mlen,
+        response_length: rlen,
+        header_present: header,
+        simd_mode: if simd16 {
+            SimdMode::SIMD16
+        } else {
+            SimdMode::SIMD8
+        },
+        message_type: ty,
+        sampler_index: 0,
+        binding_table_index: 0,
+    }
+    .pack()
+    .unwrap()[0]
+}
+
+fn reg(dwords: &[u32]) -> [u8; 32] {
+    let mut r = [0u8; 32];
+    for (i, d) in dwords.iter().take(8).enumerate() {
+        r[4 * i..4 * i + 4].copy_from_slice(&d.to_le_bytes());
+    }
+    r
+}
+
+/// Parameter registers: `params[p][lane]`, 8 channels per register, two registers per
+/// parameter for 16 channels.
+fn payload(params: &[Vec<u32>]) -> Vec<[u8; 32]> {
+    params
+        .iter()
+        .flat_map(|p| p.chunks(8).map(reg).collect::<Vec<_>>())
+        .collect()
+}
+
+fn floats(v: &[f32]) -> Vec<u32> {
+    v.iter().map(|f| f.to_bits()).collect()
+}
+
+fn dword(r: &[u8; 32], i: usize) -> u32 {
+    u32::from_le_bytes([r[4 * i], r[4 * i + 1], r[4 * i + 2], r[4 * i + 3]])
+}
+
+/// Channel `lane`'s RGBA from a SIMD8 writeback (R, G, B, A registers).
+fn rgba8(w: &[[u8; 32]], lane: usize) -> [f32; 4] {
+    std::array::from_fn(|c| f32::from_bits(dword(&w[c], lane)))
+}
+
+fn close(a: [f32; 4], b: [f32; 4]) -> bool {
+    a.iter().zip(b).all(|(x, y)| (x - y).abs() < 1e-6)
+}
+
+/// A SIMD8 sample-type message with all channels enabled.
+fn sample8(f: &Fake, ty: SamplerMessageType, params: &[Vec<u32>]) -> Vec<[u8; 32]> {
+    let mlen = params.len() as u8;
+    handle(desc(ty, false, false, mlen, 4), &payload(params), 0xff, f).unwrap()
+}
+
+#[test]
+fn ld_returns_the_exact_texel() {
+    let f = fake();
+    // ld, Gen7 parameter order u, lod, v (seed 000 §2.13.1.3.1).
+    let u = vec![2, 0, 3, 1, 0, 0, 0, 0];
+    let lod = vec![0, 0, 0, 1, 0, 0, 0, 0];
+    let v = vec![3, 0, 1, 1, 0, 0, 0, 0];
+    let w = sample8(&f, SamplerMessageType::LD, &[u, lod, v]);
+    assert_eq!(w.len(), 4);
+    assert_eq!(rgba8(&w, 0), unorm(level0(2, 3))); // R = 140
+    assert_eq!(rgba8(&w, 1), unorm(level0(0, 0)));
+    assert_eq!(rgba8(&w, 2), unorm(level0(3, 1)));
+    assert_eq!(rgba8(&w, 3), unorm(level1(1, 1))); // LOD 1: R = 203
+}
+
+#[test]
+fn ld_outside_the_surface_returns_zero() {
+    let f = fake();
+    // x = 4 (past the width), y = −1, LOD 2 (past MIP Count), x = 2 at LOD 1 (width 2).
+    let u = vec![4, 0, 0, 2, 0, 0, 0, 0];
+    let lod = vec![0, 0, 2, 1, 0, 0, 0, 0];
+    let v = vec![0, (-1i32) as u32, 0, 0, 0, 0, 0, 0];
+    let w = sample8(&f, SamplerMessageType::LD, &[u, lod, v]);
+    for lane in 0..4 {
+        // R8G8B8A8_UNORM has alpha, so all four channels are zero.
+        assert_eq!(rgba8(&w, lane), [0.0; 4], "lane {lane}");
+    }
+}
+
+#[test]
+fn ld_of_an_integer_surface_returns_integer_bits() {
+    let mut f = fake();
+    f.surface.surface_format = SurfaceFormat::R8G8B8A8_UINT;
+    let w = sample8(
+        &f,
+        SamplerMessageType::LD,
+        &[vec![2; 8], vec![0; 8], vec![3; 8]],
+    );
+    assert_eq!([0, 1, 2, 3].map(|c| dword(&w[c], 0)), [140, 115, 2, 255]);
+}
+
+#[test]
+fn ld_of_an_srgb_surface_returns_linear_values() {
+    let mut f = fake();
+    f.surface.surface_format = SurfaceFormat::R8G8B8A8_UNORM_SRGB;
+    let w = sample8(
+        &f,
+        SamplerMessageType::LD,
+        &[vec![0; 8], vec![0; 8], vec![0; 8]],
+    );
+    // Texel (0,0) = (0, 255, 0, 255): sRGB 0 and 1 are linear 0 and 1; alpha untouched.
+    assert_eq!(rgba8(&w, 0), [0.0, 1.0, 0.0, 1.0]);
+    let w = sample8(
+        &f,
+        SamplerMessageType::LD,
+        &[vec![1; 8], vec![0; 8], vec![1; 8]],
+    );
+    // Texel (1,1) R = 50: (50/255 + 0.055)/1.055 = 0.23798..., to the power 2.4 = 0.03190.
+    let r = f32::from_bits(dword(&w[0], 0));
+    assert!((r - 0.031_896).abs() < 1e-4, "{r}");
+}
+
+#[test]
+fn sample_nearest_at_texel_centres() {
+    let f = fake();
+    // Lanes 0-3 are one subspan: with identical coordinates the derivatives are 0 and the
+    // texture is magnified, so level 0 is sampled with the MagFilter (NEAREST).
+    let us = [0.125f32, 0.125, 0.125, 0.125, 0.875, 0.875, 0.875, 0.875];
+    let vs = [0.625f32, 0.625, 0.625, 0.625, 0.375, 0.375, 0.375, 0.375];
+    let w = sample8(&f, SamplerMessageType::SAMPLE, &[floats(&us), floats(&vs)]);
+    assert_eq!(rgba8(&w, 0), unorm(level0(0, 2)));
+    assert_eq!(rgba8(&w, 3), unorm(level0(0, 2)));
+    assert_eq!(rgba8(&w, 4), unorm(level0(3, 1)));
+    assert_eq!(rgba8(&w, 7), unorm(level0(3, 1)));
+}
+
+#[test]
+fn sample_linear_between_four_texels_averages_them() {
+    let mut f = fake();
+    f.sampler.mag_mode_filter = MagModeFilter::MAPFILTER_LINEAR;
+    f.sampler.min_mode_filter = MinModeFilter::MAPFILTER_LINEAR;
+    // (0.5, 0.5) is texel-space (2, 2): the corner shared by texels (1..2, 1..2), each
+    // weighted 1/4. R = (50 + 60 + 90 + 100)/4 = 75, G = 255 − 75 = 180, B = 1.5, A = 255.
+    let w = sample8(
+        &f,
+        SamplerMessageType::SAMPLE,
+        &[floats(&[0.5; 8]), floats(&[0.5; 8])],
+    );
+    let want = [75.0 / 255.0, 180.0 / 255.0, 1.5 / 255.0, 1.0];
+    assert!(close(rgba8(&w, 0), want), "{:?}", rgba8(&w, 0));
+    // (0.375, 0.125) is texel-space (1.5, 0.5): exactly the centre of texel (1, 0), so
+    // LINEAR returns that texel.
+    let w = sample8(
+        &f,
+        SamplerMessageType::SAMPLE,
+        &[floats(&[0.375; 8]), floats(&[0.125; 8])],
+    );
+    assert!(close(rgba8(&w, 0), unorm(level0(1, 0))));
+}
+
+#[test]
+fn wrap_versus_clamp_at_u_1_25() {
+    let mut f = fake();
+    let params = [floats(&[1.25; 8]), floats(&[0.125; 8])];
+    // u = 1.25 is texel 5: WRAP → texel 1, CLAMP → the edge texel 3.
+    let w = sample8(&f, SamplerMessageType::SAMPLE, &params);
+    assert_eq!(rgba8(&w, 0), unorm(level0(1, 0)));
+    f.sampler.tcx_address_control_mode = Texcoordmode::TEXCOORDMODE_CLAMP;
+    let w = sample8(&f, SamplerMessageType::SAMPLE, &params);
+    assert_eq!(rgba8(&w, 0), unorm(level0(3, 0)));
+    // MIRROR: texel 5 lies in the flipped copy [4, 8): 8 − 1 − 5 = 2.
+    f.sampler.tcx_address_control_mode = Texcoordmode::TEXCOORDMODE_MIRROR;
+    let w = sample8(&f, SamplerMessageType::SAMPLE, &params);
+    assert_eq!(rgba8(&w, 0), unorm(level0(2, 0)));
+    // CLAMP_BORDER: outside the map, the border colour.
+    f.sampler.tcx_address_control_mode = Texcoordmode::TEXCOORDMODE_CLAMP_BORDER;
+    let w = sample8(&f, SamplerMessageType::SAMPLE, &params);
+    assert_eq!(rgba8(&w, 0), [0.25, 0.5, 0.75, 1.0]);
+}
+
+#[test]
+fn implicit_lod_from_subspan_derivatives_selects_level_1() {
+    let mut f = fake();
+    f.sampler.mip_mode_filter = MipModeFilter::MIPFILTER_NEAREST;
+    // One subspan whose neighbours are 0.5 apart: 2 texels per pixel on level 0, so
+    // LOD = log2(2) = 1. Each pixel then reads its texel of the 2x2 level 1.
+    let us = [0.25f32, 0.75, 0.25, 0.75, 0.25, 0.75, 0.25, 0.75];
+    let vs = [0.25f32, 0.25, 0.75, 0.75, 0.25, 0.25, 0.75, 0.75];
+    let params = [floats(&us), floats(&vs)];
+    let w = sample8(&f, SamplerMessageType::SAMPLE, &params);
+    assert_eq!(rgba8(&w, 0), unorm(level1(0, 0)));
+    assert_eq!(rgba8(&w, 1), unorm(level1(1, 0)));
+    assert_eq!(rgba8(&w, 2), unorm(level1(0, 1)));
+    assert_eq!(rgba8(&w, 3), unorm(level1(1, 1)));
+    // sample_b with bias −1 brings the LOD back to 0: (0.75, 0.25) is level-0 texel (3, 1).
+    let mut b = vec![floats(&[-1.0; 8])];
+    b.extend(params.iter().cloned());
+    let w = sample8(&f, SamplerMessageType::SAMPLE_B, &b);
+    assert_eq!(rgba8(&w, 1), unorm(level0(3, 1)));
+    // Max LOD 0 clamps the same derivatives to level 0.
+    f.sampler.max_lod = 0.0;
+    let w = sample8(&f, SamplerMessageType::SAMPLE, &params);
+    assert_eq!(rgba8(&w, 1), unorm(level0(3, 1)));
+}
+
+#[test]
+fn sample_l_picks_and_blends_levels() {
+    let mut f = fake();
+    f.sampler.mip_mode_filter = MipModeFilter::MIPFILTER_NEAREST;
+    let uv = [floats(&[0.125; 8]), floats(&[0.125; 8])];
+    let with_lod = |lod: f32| {
+        let mut p = vec![floats(&[lod; 8])];
+        p.extend(uv.iter().cloned());
+        p
+    };
+    // LOD 1 reads level 1 texel (0,0): R = 200.
+    let w = sample8(&f, SamplerMessageType::SAMPLE_L, &with_lod(1.0));
+    assert_eq!(rgba8(&w, 0), unorm(level1(0, 0)));
+    // MIPFILTER_LINEAR at LOD 0.5: half of level-0 texel (0,0) (R = 0, G = 255, B = 0) and
+    // half of level-1 texel (0,0) (R = 200, G = 1, B = 2): R = 100, G = 128, B = 1.
+    f.sampler.mip_mode_filter = MipModeFilter::MIPFILTER_LINEAR;
+    let w = sample8(&f, SamplerMessageType::SAMPLE_L, &with_lod(0.5));
+    let want = [100.0 / 255.0, 128.0 / 255.0, 1.0 / 255.0, 1.0];
+    assert!(close(rgba8(&w, 0), want), "{:?}", rgba8(&w, 0));
+}
+
+#[test]
+fn resinfo_returns_the_size() {
+    let f = fake();
+    // resinfo's lod parameter: 0 on lane 0, 1 on lane 1, 2 (past MIP Count 1) on lane 2.
+    let w = sample8(
+        &f,
+        SamplerMessageType::RESINFO,
+        &[vec![0, 1, 2, 0, 0, 0, 0, 0]],
+    );
+    let lane = |l: usize| [0, 1, 2, 3].map(|c| dword(&w[c], l));
+    // Width, height, 0 (not an array), two levels.
+    assert_eq!(lane(0), [4, 4, 0, 2]);
+    assert_eq!(lane(1), [2, 2, 0, 2]);
+    assert_eq!(lane(2), [0, 0, 0, 2]);
+}
+
+#[test]
+fn simd16_layout_is_two_registers_per_channel() {
+    let f = fake();
+    // ld over all 16 texels: lane = 4y + x.
+    let u: Vec<u32> = (0..16).map(|l| l % 4).collect();
+    let v: Vec<u32> = (0..16).map(|l| l / 4).collect();
+    let p = payload(&[u, vec![0; 16], v]);
+    assert_eq!(p.len(), 6);
+    let w = handle(
+        desc(SamplerMessageType::LD, true, false, 6, 8),
+        &p,
+        0xffff,
+        &f,
+    )
+    .unwrap();
+    assert_eq!(w.len(), 8);
+    for lane in 0..16u32 {
+        let t = unorm(level0(lane % 4, lane / 4));
+        for c in 0..4 {
+            let r = &w[2 * c + lane as usize / 8];
+            assert_eq!(f32::from_bits(dword(r, lane as usize % 8)), t[c]);
+        }
+    }
+}
+
+#[test]
+fn simd8_layout_is_one_register_per_channel() {
+    let f = fake();
+    let w = sample8(
+        &f,
+        SamplerMessageType::LD,
+        &[vec![3; 8], vec![0; 8], vec![2; 8]],
+    );
+    // Texel (3, 2): R = 110, G = 145, B = 3, A = 255, one register each.
+    for (c, want) in [110u8, 145, 3, 255].into_iter().enumerate() {
+        for lane in 0..8 {
+            assert_eq!(f32::from_bits(dword(&w[c], lane)), f32::from(want) / 255.0);
+        }
+    }
+}
+
+#[test]
+fn disabled_channels_are_not_sampled() {
+    let f = fake();
+    // Lane 1 is disabled; its coordinates would be in range but it must stay 0.
+    let p = payload(&[vec![1; 8], vec![0; 8], vec![1; 8]]);
+    let w = handle(
+        desc(SamplerMessageType::LD, false, false, 3, 4),
+        &p,
+        0b1111_1101,
+        &f,
+    )
+    .unwrap();
+    assert_eq!(rgba8(&w, 1), [0.0; 4]);
+    assert_eq!(rgba8(&w, 0), unorm(level0(1, 1)));
+}
+
+fn header(h: MessageHeaderSamplingEngine) -> [u8; 32] {
+    reg(&h.pack().unwrap())
+}
+
+#[test]
+fn header_write_channel_masks_shorten_the_response() {
+    let f = fake();
+    // SIMD16 with green and blue masked: R in W0-W1, A in W2-W3 (seed 000 §2.13.2.1).
+    let h = header(MessageHeaderSamplingEngine {
+        green_write_channel_mask: true,
+        blue_write_channel_mask: true,
+        ..Default::default()
+    });
+    let mut p = vec![h];
+    p.extend(payload(&[vec![2; 16], vec![0; 16], vec![3; 16]]));
+    let w = handle(
+        desc(SamplerMessageType::LD, true, true, 7, 4),
+        &p,
+        0xffff,
+        &f,
+    )
+    .unwrap();
+    assert_eq!(w.len(), 4);
+    assert_eq!(f32::from_bits(dword(&w[1], 7)), 140.0 / 255.0);
+    assert_eq!(f32::from_bits(dword(&w[2], 0)), 1.0);
+    // SIMD8 with blue and alpha masked and a two-register response: R, G.
+    let h = header(MessageHeaderSamplingEngine {
+        blue_write_channel_mask: true,
+        alpha_write_channel_mask: true,
+        ..Default::default()
+    });
+    let mut p = vec![h];
+    p.extend(payload(&[vec![2; 8], vec![0; 8], vec![3; 8]]));
+    let w = handle(
+        desc(SamplerMessageType::LD, false, true, 4, 2),
+        &p,
+        0xff,
+        &f,
+    )
+    .unwrap();
+    assert_eq!(w.len(), 2);
+    assert_eq!(f32::from_bits(dword(&w[1], 0)), 115.0 / 255.0);
+    // SIMD8 with green masked inside a four-register response cannot be expressed.
+    let h = header(MessageHeaderSamplingEngine {
+        green_write_channel_mask: true,
+        ..Default::default()
+    });
+    let mut p = vec![h];
+    p.extend(payload(&[vec![2; 8], vec![0; 8], vec![3; 8]]));
+    let e = handle(
+        desc(SamplerMessageType::LD, false, true, 4, 4),
+        &p,
+        0xff,
+        &f,
+    )
+    .unwrap_err();
+    assert!(e.contains("§2.13.2.2"), "{e}");
+}
+
+#[test]
+fn header_texel_offsets_apply_to_ld_and_sample() {
+    let f = fake();
+    let h = header(MessageHeaderSamplingEngine {
+        u_offset: -1,
+        v_offset: 2,
+        sampler_state_pointer: 0x40,
+        ..Default::default()
+    });
+    let mut p = vec![h];
+    p.extend(payload(&[vec![2; 8], vec![0; 8], vec![0; 8]]));
+    let d = desc(SamplerMessageType::LD, false, true, 4, 4);
+    let w = handle(d, &p, 0xff, &f).unwrap();
+    assert_eq!(rgba8(&w, 0), unorm(level0(1, 2)));
+    assert_eq!(header_sampler_state_pointer(d, &p), Some(0x40));
+    // sample at the centre of texel (2, 0), offset by (−1, 2) texels: texel (1, 2).
+    let mut p = vec![h];
+    p.extend(payload(&[floats(&[0.625; 8]), floats(&[0.125; 8])]));
+    let w = handle(
+        desc(SamplerMessageType::SAMPLE, false, true, 3, 4),
+        &p,
+        0xff,
+        &f,
+    )
+    .unwrap();
+    assert_eq!(rgba8(&w, 0), unorm(level0(1, 2)));
+}
+
+#[test]
+fn null_surfaces_and_disabled_samplers_return_zeros() {
+    let mut f = fake();
+    f.sampler.sampler_disable = true;
+    let w = sample8(&f, SamplerMessageType::SAMPLE, &[floats(&[0.5; 8])]);
+    assert!(w.iter().all(|r| r.iter().all(|&b| b == 0)));
+    f.surface.surface_type = SurfaceType::SURFTYPE_NULL;
+    let w = sample8(&f, SamplerMessageType::RESINFO, &[vec![0; 8]]);
+    assert!(w.iter().all(|r| r.iter().all(|&b| b == 0)));
+}
+
+#[test]
+fn unsupported_messages_are_errors_naming_the_seed() {
+    let f = fake();
+    let p = payload(&[floats(&[0.5; 8]), floats(&[0.5; 8])]);
+    for ty in [
+        SamplerMessageType::SAMPLE_C,
+        SamplerMessageType::SAMPLE_D,
+        SamplerMessageType::GATHER4,
+        SamplerMessageType::LOD,
+        SamplerMessageType(0x18), // sample_lz: not a Gen7 message type
+    ] {
+        let e = handle(desc(ty, false, false, 2, 4), &p, 0xff, &f).unwrap_err();
+        assert!(e.contains("seed 000 §2.13"), "{e}");
+    }
+    // SIMD4x2.
+    let mut d = MessageDescriptorSamplingEngine::unpack(&[desc(
+        SamplerMessageType::SAMPLE_L,
+        false,
+        false,
+        2,
+        4,
+    )])
+    .unwrap();
+    d.simd_mode = SimdMode::SIMD4X2;
+    let e = handle(d.pack().unwrap()[0], &p, 0xff, &f).unwrap_err();
+    assert!(e.contains("SIMD4x2") && e.contains("§2.13.1.9"), "{e}");
+    // Cube maps.
+    let mut cube = fake();
+    cube.surface.surface_type = SurfaceType::SURFTYPE_CUBE;
+    let e = handle(
+        desc(SamplerMessageType::SAMPLE, false, false, 2, 4),
+        &p,
+        0xff,
+        &cube,
+    )
+    .unwrap_err();
+    assert!(e.contains("SURFTYPE_CUBE"), "{e}");
+}
+
+#[test]
+fn malformed_messages_are_errors() {
+    let f = fake();
+    let p = payload(&[vec![0; 16], vec![0; 16]]);
+    // SIMD16 with an odd parameter register count.
+    let e = handle(
+        desc(SamplerMessageType::LD, true, false, 3, 8),
+        &p,
+        0xffff,
+        &f,
+    )
+    .unwrap_err();
+    assert!(e.contains("H + 2N"), "{e}");
+    // More message registers than were sent.
+    let e = handle(
+        desc(SamplerMessageType::LD, true, false, 6, 8),
+        &p,
+        0xffff,
+        &f,
+    )
+    .unwrap_err();
+    assert!(e.contains("payload registers"), "{e}");
+    // Response length that does not match the writeback.
+    let e = handle(
+        desc(SamplerMessageType::LD, true, false, 4, 4),
+        &p,
+        0xffff,
+        &f,
+    )
+    .unwrap_err();
+    assert!(e.contains("response length 4"), "{e}");
+    // A binding table index the resources refuse.
+    let mut d =
+        MessageDescriptorSamplingEngine::unpack(&[desc(SamplerMessageType::LD, true, false, 4, 8)])
+            .unwrap();
+    d.binding_table_index = 7;
+    let e = handle(d.pack().unwrap()[0], &p, 0xffff, &f).unwrap_err();
+    assert!(e.contains("no surface at BTI 7"), "{e}");
+    // Unmapped texels fault into an error, not a panic.
+    let mut far = fake();
+    far.surface.surface_base_address = 0x80_0000;
+    let e = handle(
+        desc(SamplerMessageType::LD, true, false, 4, 8),
+        &p,
+        0xffff,
+        &far,
+    )
+    .unwrap_err();
+    assert!(e.contains("page fault"), "{e}");
+}
+
+#[test]
+fn array_index_and_non_normalized_coordinates() {
+    let mut f = fake();
+    f.surface.surface_array = true;
+    f.surface.depth = 1;
+    f.surface.mip_count_lod = 0;
+    // Two slices, one level, ARYSPC_FULL: QPitch = h0 + h1 + 11·VALIGN = 4 + 2 + 22 = 28
+    // rows, so slice 1 starts at row 28. Slice 1 texel (x, y) holds R = 1 + x + 4y.
+    for y in 0..4u32 {
+        for x in 0..4u32 {
+            let at = BASE + 16 * u64::from(28 + y) + 4 * u64::from(x);
+            f.mem.load(at, &[(1 + x + 4 * y) as u8, 0, 0, 255]);
+        }
+    }
+    // sample: r is the unnormalized array index, rounded and clamped to [0, Depth].
+    let uv = [floats(&[0.625; 8]), floats(&[0.375; 8])];
+    let mut p = uv.to_vec();
+    p.push(floats(&[1.4, 0.4, 7.0, -3.0, 1.4, 1.4, 1.4, 1.4]));
+    let w = sample8(&f, SamplerMessageType::SAMPLE, &p);
+    let slice1 = unorm([1 + 2 + 4, 0, 0, 255]);
+    assert_eq!(rgba8(&w, 0), slice1);
+    assert_eq!(rgba8(&w, 1), unorm(level0(2, 1)));
+    assert_eq!(rgba8(&w, 2), slice1);
+    assert_eq!(rgba8(&w, 3), unorm(level0(2, 1)));
+    // ld: u, lod, v, r = array index; an index past Depth returns zero.
+    let w = sample8(
+        &f,
+        SamplerMessageType::LD,
+        &[
+            vec![2; 8],
+            vec![0; 8],
+            vec![1; 8],
+            vec![1, 2, 0, 0, 0, 0, 0, 0],
+        ],
+    );
+    assert_eq!(rgba8(&w, 0), slice1);
+    assert_eq!(rgba8(&w, 1), [0.0; 4]);
+    assert_eq!(rgba8(&w, 2), unorm(level0(2, 1)));
+    // resinfo reports the array length in blue.
+    let w = sample8(&f, SamplerMessageType::RESINFO, &[vec![0; 8]]);
+    assert_eq!([0, 1, 2, 3].map(|c| dword(&w[c], 0)), [4, 4, 2, 1]);
+    // Non-normalized coordinates count texels: (2.5, 1.5) is texel (2, 1).
+    f.sampler.non_normalized_coordinate_enable = true;
+    let w = sample8(
+        &f,
+        SamplerMessageType::SAMPLE,
+        &[floats(&[2.5; 8]), floats(&[1.5; 8])],
+    );
+    assert_eq!(rgba8(&w, 0), unorm(level0(2, 1)));
+}
+
+#[test]
+fn trilinear_within_a_3d_level() {
+    // 2x2x2 R8G8B8A8_UNORM, pitch 8: slice z of level 0 starts at row 2z. Texel (x, y, z)
+    // holds R = 10x + 20y + 40z.
+    let mut f = fake();
+    f.surface.surface_type = SurfaceType::SURFTYPE_3D;
+    f.surface.width = 1;
+    f.surface.height = 1;
+    f.surface.depth = 1;
+    f.surface.surface_pitch = 7;
+    f.surface.mip_count_lod = 0;
+    for z in 0..2u32 {
+        for y in 0..2u32 {
+            for x in 0..2u32 {
+                let at = BASE + 8 * u64::from(2 * z + y) + 4 * u64::from(x);
+                f.mem
+                    .load(at, &[(10 * x + 20 * y + 40 * z) as u8, 0, 0, 255]);
+            }
+        }
+    }
+    f.sampler.mag_mode_filter = MagModeFilter::MAPFILTER_LINEAR;
+    f.sampler.tcz_address_control_mode = Texcoordmode::TEXCOORDMODE_CLAMP;
+    // The centre (0.5, 0.5, 0.5) weights all eight texels 1/8: R = 5 + 10 + 20 = 35.
+    let w = sample8(
+        &f,
+        SamplerMessageType::SAMPLE,
+        &[floats(&[0.5; 8]), floats(&[0.5; 8]), floats(&[0.5; 8])],
+    );
+    assert!(
+        close(rgba8(&w, 0), [35.0 / 255.0, 0.0, 0.0, 1.0]),
+        "{:?}",
+        rgba8(&w, 0)
+    );
+    // ld of texel (1, 0, 1): R = 50.
+    let w = sample8(
+        &f,
+        SamplerMessageType::LD,
+        &[vec![1; 8], vec![0; 8], vec![0; 8], vec![1; 8]],
+    );
+    assert_eq!(rgba8(&w, 0), [50.0 / 255.0, 0.0, 0.0, 1.0]);
+}
+
+#[test]
+fn ld_out_of_range_alpha_follows_the_format_and_errata() {
+    let mut f = fake();
+    let out_of_range = [vec![9; 8], vec![0; 8], vec![0; 8]];
+    // R16G16_UNORM has no alpha: zero channels, alpha 1.
+    f.surface.surface_format = SurfaceFormat::R16G16_UNORM;
+    let w = sample8(&f, SamplerMessageType::LD, &out_of_range);
+    assert_eq!(rgba8(&w, 0), [0.0, 0.0, 0.0, 1.0]);
+    // R8G8B8X8_UNORM has no alpha either, but the ld erratum returns alpha 0.
+    f.surface.surface_format = SurfaceFormat::R8G8B8X8_UNORM;
+    let w = sample8(&f, SamplerMessageType::LD, &out_of_range);
+    assert_eq!(rgba8(&w, 0), [0.0; 4]);
+}
+
+#[test]
+fn sample_killpix_adds_the_pixel_mask_register() {
+    let f = fake();
+    let p = payload(&[floats(&[0.125; 8]), floats(&[0.125; 8])]);
+    let w = handle(
+        desc(SamplerMessageType::SAMPLE_KILLPIX, false, false, 2, 5),
+        &p,
+        0xff,
+        &f,
+    )
+    .unwrap();
+    assert_eq!(w.len(), 5);
+    assert_eq!(rgba8(&w, 0), unorm(level0(0, 0)));
+    // No chroma key: every pixel stays alive (seed 000 §2.13.2.2 W4.0).
+    assert_eq!(dword(&w[4], 0), 0xffff_ffff);
+    // SIMD16 sample+killpix does not exist.
+    let p = payload(&[floats(&[0.125; 16]), floats(&[0.125; 16])]);
+    let e = handle(
+        desc(SamplerMessageType::SAMPLE_KILLPIX, true, false, 4, 8),
+        &p,
+        0xffff,
+        &f,
+    )
+    .unwrap_err();
+    assert!(e.contains("only in SIMD8"), "{e}");
+}
