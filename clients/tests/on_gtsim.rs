@@ -19,6 +19,7 @@ const CLIENTS: &[(&str, &str)] = &[
     ("blend", env!("CARGO_BIN_EXE_blend")),
     ("shader_loops", env!("CARGO_BIN_EXE_shader_loops")),
     ("queries", env!("CARGO_BIN_EXE_queries")),
+    ("lines", env!("CARGO_BIN_EXE_lines")),
 ];
 
 fn mesa_present() -> bool {
@@ -117,16 +118,20 @@ fn read_png(path: &Path) -> (u32, u32, Vec<u8>) {
     (info.width, info.height, buf)
 }
 
-fn tolerance(name: &str) -> u8 {
-    TOLERANCE.iter().find(|t| t.0 == name).map_or(0, |t| t.1)
+fn tolerance(name: &str) -> (u8, usize, &'static str) {
+    TOLERANCE
+        .iter()
+        .find(|t| t.0 == name)
+        .map_or((0, 0, "exact"), |t| (t.1, t.2, t.3))
 }
 
-/// Per client: the largest difference allowed in any channel of any pixel, with the
-/// reason when it is not 0.
-const TOLERANCE: &[(&str, u8, &str)] = &[
+/// Per client: the largest difference allowed in any channel of a pixel, the number of
+/// pixels allowed beyond that, and the reason when either is not 0.
+const TOLERANCE: &[(&str, u8, usize, &str)] = &[
     (
         "textured_quad",
         4,
+        0,
         "filtering precision: the seed does not fix the precision of the bilinear and \
          trilinear weights or of the LOD (seed 000 §2.2.1.5); gtsim computes them in f32, \
          llvmpipe in 8-bit fixed point",
@@ -134,9 +139,19 @@ const TOLERANCE: &[(&str, u8, &str)] = &[
     (
         "blend",
         1,
+        0,
         "blend precision: the seed blends the colour values (seed 004 §12.1.7), so half of \
          white is 0.5 and stores as round(127.5) = 128; llvmpipe blends UNORM8 targets in \
          8-bit fixed point (alpha 0.5 becomes 128/255, 1 - alpha 127/255) and stores 127",
+    ),
+    (
+        "lines",
+        0,
+        2,
+        "line ends: for 1-pixel GL lines crocus programs 3DSTATE_SF Line Width 1.0, which \
+         the hardware draws as a parallelogram reaching the end point (seed 004 \
+         §10.3.12.4); llvmpipe applies GL's diamond-exit rule and leaves the last pixel \
+         of two of the lines unlit",
     ),
 ];
 
@@ -178,10 +193,7 @@ fn clients_render_on_gtsim_as_on_llvmpipe() {
         let (w, h, want) = read_png(&reference);
         let (gw, gh, got) = read_png(&tmp(&format!("{name}-gtsim.png")));
         assert_eq!((w, h), (gw, gh), "{name}: image sizes");
-        let (tol, why) = TOLERANCE
-            .iter()
-            .find(|t| t.0 == *name)
-            .map_or((0, "exact"), |t| (t.1, t.2));
+        let (tol, allowed, why) = tolerance(name);
         let mut differ = 0;
         let mut worst = 0u8;
         let mut diff = vec![255u8; got.len()];
@@ -201,7 +213,7 @@ fn clients_render_on_gtsim_as_on_llvmpipe() {
         eprintln!(
             "{name}: {differ} pixels beyond tolerance {tol} ({why}), largest channel difference {worst}"
         );
-        if differ > 0 {
+        if differ > allowed {
             let path = tmp(&format!("{name}-difference.png"));
             let f = std::fs::File::create(&path).unwrap();
             let mut enc = png::Encoder::new(std::io::BufWriter::new(f), w, h);
@@ -209,7 +221,7 @@ fn clients_render_on_gtsim_as_on_llvmpipe() {
             enc.set_depth(png::BitDepth::Eight);
             enc.write_header().unwrap().write_image_data(&diff).unwrap();
             failures.push(format!(
-                "{name}: {differ} of {} pixels differ from llvmpipe by more than {tol} (largest {worst}); see {}",
+                "{name}: {differ} of {} pixels (allowed {allowed}) differ from llvmpipe by more than {tol} (largest {worst}); see {}",
                 w * h,
                 path.display()
             ));
@@ -414,13 +426,14 @@ fn replaying_a_capture_reproduces_the_client_image() {
             .filter(|p| p.extension().is_some_and(|e| e == "png"))
             .any(|p| {
                 let got = read_png(&p);
-                got.0 == want.0
-                    && got.1 == want.1
-                    && got
-                        .2
-                        .iter()
-                        .zip(&want.2)
-                        .all(|(a, b)| a.abs_diff(*b) <= tolerance(name))
+                let (tol, allowed, _) = tolerance(name);
+                let beyond = got
+                    .2
+                    .chunks(4)
+                    .zip(want.2.chunks(4))
+                    .filter(|(a, b)| a.iter().zip(*b).any(|(x, y)| x.abs_diff(*y) > tol))
+                    .count();
+                got.0 == want.0 && got.1 == want.1 && beyond <= allowed
             });
         assert!(
             found,

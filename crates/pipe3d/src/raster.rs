@@ -189,3 +189,161 @@ pub fn point(c: [f32; 2], size: f32, rule: PointRule, s: &RasterState) -> Vec<(u
     }
     out
 }
+
+/// How zero-width ("cosmetic") lines are sampled: 3DSTATE_WM "Legacy Diamond Line
+/// Rasterization" (seed 004 §10.3.12.2) or the DX10 rules (§10.3.12.3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DiamondRule {
+    /// §10.3.12.3: bottom corner and both bottom edges inclusive, right corner unless the
+    /// line is x-major.
+    Dx10,
+    /// §10.3.12.2: bottom corner inclusive; the left corner (slope 1) or right corner
+    /// (otherwise); the bottom-left edge only for slope 1, the bottom-right only for -1.
+    Legacy,
+}
+
+/// Subpixels per pixel of the diamond test: "the device divides a pixel into a 16x16
+/// array of subpixels" (§10.3.12.2).
+const DIAMOND_SUB: i64 = 16;
+
+/// Whether subpixel point `d` (offset from a pixel's sample point, in 1/16 pixel) is
+/// inside that pixel's diamond, by the seed's pseudocode (§10.3.12.2, §10.3.12.3).
+fn in_diamond(d: [i64; 2], rule: DiamondRule, x_major: bool, slope: i8) -> bool {
+    let half = DIAMOND_SUB / 2;
+    let (dx, dy) = (d[0], d[1]);
+    let distance = dx.abs() + dy.abs();
+    let interior = distance < half;
+    let bottom_corner = dx == 0 && dy == half;
+    let left_corner = dx == -half && dy == 0;
+    let right_corner = dx == half && dy == 0;
+    let bottom_left_edge = distance == half && dx < 0 && dy > 0;
+    let bottom_right_edge = distance == half && dx > 0 && dy > 0;
+    match rule {
+        DiamondRule::Dx10 => {
+            interior
+                || bottom_corner
+                || (!x_major && right_corner)
+                || bottom_left_edge
+                || bottom_right_edge
+        }
+        DiamondRule::Legacy => {
+            interior
+                || bottom_corner
+                || (if slope == 1 {
+                    left_corner
+                } else {
+                    right_corner
+                })
+                || (slope == 1 && bottom_left_edge)
+                || (slope == -1 && bottom_right_edge)
+        }
+    }
+}
+
+/// Pixels a zero-width line from `a` to `b` lights (seed 004 §10.3.12.1): the line is
+/// walked at every subpixel step of its major axis, and a pixel is lit when the line
+/// touches its diamond, except the pixel whose diamond holds the end point (the line
+/// ends there without leaving it) unless `last_pixel` ("Last Pixel Enable"). Pixels in
+/// row-major order.
+pub fn zero_width_line(
+    a: [f32; 2],
+    b: [f32; 2],
+    rule: DiamondRule,
+    last_pixel: bool,
+    s: &RasterState,
+) -> Vec<(u32, u32)> {
+    let q = |v: f32| -> Option<i64> {
+        let scaled = v as f64 * DIAMOND_SUB as f64;
+        (scaled.is_finite() && v.abs() < (1 << 20) as f32).then(|| scaled.round_ties_even() as i64)
+    };
+    let (Some(ax), Some(ay), Some(bx), Some(by)) = (q(a[0]), q(a[1]), q(b[0]), q(b[1])) else {
+        return vec![];
+    };
+    let (dx, dy) = (bx - ax, by - ay);
+    if dx == 0 && dy == 0 {
+        return vec![];
+    }
+    let x_major = dx.abs() >= dy.abs();
+    let slope: i8 = if dx != 0 && dx == dy {
+        1
+    } else if dx != 0 && dx == -dy {
+        -1
+    } else {
+        0
+    };
+    let bias = if s.half_pixel_centers {
+        DIAMOND_SUB / 2
+    } else {
+        0
+    };
+    // The pixel(s) whose diamond contains subpixel point p.
+    let touched = |p: [i64; 2], out: &mut Vec<(i64, i64)>| {
+        let cx = (p[0] - bias).div_euclid(DIAMOND_SUB);
+        let cy = (p[1] - bias).div_euclid(DIAMOND_SUB);
+        for py in cy..=cy + 1 {
+            for px in cx..=cx + 1 {
+                let d = [
+                    p[0] - (px * DIAMOND_SUB + bias),
+                    p[1] - (py * DIAMOND_SUB + bias),
+                ];
+                if in_diamond(d, rule, x_major, slope) {
+                    out.push((px, py));
+                }
+            }
+        }
+    };
+    let (major, steps) = if x_major {
+        (dx, dx.abs())
+    } else {
+        (dy, dy.abs())
+    };
+    let mut hit = vec![];
+    for i in 0..=steps {
+        // Along the major axis one subpixel at a time; the minor coordinate rounded to
+        // the nearest subpixel.
+        let t = i * major.signum();
+        let minor = |num: i64, den: i64| (num as f64 / den as f64).round() as i64;
+        let p = if x_major {
+            [ax + t, ay + minor(dy * t, dx)]
+        } else {
+            [ax + minor(dx * t, dy), ay + t]
+        };
+        touched(p, &mut hit);
+    }
+    let mut end = vec![];
+    touched([bx, by], &mut end);
+    let [rx0, ry0, rx1, ry1] = s.rect.map(|v| v as i64);
+    let mut out: Vec<(u32, u32)> = hit
+        .into_iter()
+        .filter(|p| last_pixel || !end.contains(p))
+        .filter(|&(x, y)| x >= rx0 && x <= rx1 && y >= ry0 && y <= ry1)
+        .map(|(x, y)| (x as u32, y as u32))
+        .collect();
+    out.sort_by_key(|&(x, y)| (y, x));
+    out.dedup();
+    out
+}
+
+/// Pixels a non-antialiased line of `width` > 0 lights (seed 004 §10.3.12.4): the
+/// parallelogram whose corners are the end points moved by ±width/2 along the minor axis
+/// (diagonal lines are x-major), sampled like a polygon with the upper-left rule.
+pub fn wide_line(a: [f32; 2], b: [f32; 2], width: f32, s: &RasterState) -> Vec<(u32, u32)> {
+    let h = width / 2.0;
+    let x_major = (b[0] - a[0]).abs() >= (b[1] - a[1]).abs();
+    let off = |p: [f32; 2], sign: f32| {
+        if x_major {
+            [p[0], p[1] + sign * h]
+        } else {
+            [p[0] + sign * h, p[1]]
+        }
+    };
+    let (a0, a1, b0, b1) = (off(a, -1.0), off(a, 1.0), off(b, -1.0), off(b, 1.0));
+    // Two triangles sharing the diagonal a0-b1: the upper-left rule gives each pixel on
+    // it to exactly one of them.
+    let (mut p, _) = triangle([a0, b0, b1], s);
+    let (q, _) = triangle([a0, b1, a1], s);
+    p.extend(q);
+    p.sort_by_key(|&(x, y)| (y, x));
+    p.dedup();
+    p
+}

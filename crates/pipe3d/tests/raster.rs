@@ -153,3 +153,59 @@ fn points_follow_the_rasterization_rule() {
         vec![(3, 4)]
     );
 }
+
+mod lines {
+    use super::{GL, set};
+    use gtsim_pipe3d::raster::{DiamondRule, wide_line, zero_width_line};
+
+    fn row(xs: std::ops::RangeInclusive<u32>, y: u32) -> Vec<(u32, u32)> {
+        xs.map(|x| (x, y)).collect()
+    }
+
+    #[test]
+    fn a_cosmetic_line_lights_every_diamond_it_leaves_but_not_the_last() {
+        // Along row 2's pixel centres from pixel 0 to pixel 5 (seed 004 §10.3.12.1): it
+        // starts in pixel 0's diamond and leaves it (lit), passes 1-4 (lit) and ends in
+        // pixel 5's diamond (not lit, unless Last Pixel Enable).
+        let px = zero_width_line([0.5, 2.5], [5.5, 2.5], DiamondRule::Dx10, false, &GL);
+        assert_eq!(set(px), set(row(0..=4, 2)));
+        let px = zero_width_line([0.5, 2.5], [5.5, 2.5], DiamondRule::Dx10, true, &GL);
+        assert_eq!(set(px), set(row(0..=5, 2)));
+    }
+
+    #[test]
+    fn between_rows_the_bottom_corner_decides() {
+        // y = 3.0 runs exactly between the centres of rows 2 and 3: it touches row 2's
+        // diamonds at their bottom corners (inclusive) and row 3's at their top corners
+        // (exclusive), §10.3.12.3 rule 1. It ends in pixel (4, 2)'s diamond.
+        let px = zero_width_line([0.5, 3.0], [4.5, 3.0], DiamondRule::Dx10, false, &GL);
+        assert_eq!(set(px), set(row(0..=3, 2)));
+    }
+
+    #[test]
+    fn between_columns_a_y_major_line_takes_the_right_corner() {
+        // x = 2.0 runs between the centres of columns 1 and 2: a y-major line includes a
+        // diamond's right corner (column 1) but never its left corner (column 2),
+        // §10.3.12.3 rules 2-3. It ends in pixel (1, 4)'s diamond.
+        let px = zero_width_line([2.0, 0.5], [2.0, 4.5], DiamondRule::Dx10, false, &GL);
+        assert_eq!(set(px), set((0..=3).map(|y| (1, y)).collect()));
+        // Legacy rules: the right corner is inclusive too (slope is not 1).
+        let px = zero_width_line([2.0, 0.5], [2.0, 4.5], DiamondRule::Legacy, false, &GL);
+        assert_eq!(set(px), set((0..=3).map(|y| (1, y)).collect()));
+    }
+
+    #[test]
+    fn a_wide_line_is_a_parallelogram_along_the_minor_axis() {
+        // Width 1, x-major, from (0, 2.5) to (4, 2.5): corners at y 2 and 3 (§10.3.12.4);
+        // the centres of pixels 0-3 of row 2 are inside.
+        let px = wide_line([0.0, 2.5], [4.0, 2.5], 1.0, &GL);
+        assert_eq!(set(px), set(row(0..=3, 2)));
+        // Width 3 from (1, 1) to (1, 5) is y-major: x from -0.5 to 2.5, so columns 0 and
+        // 1 (centres 0.5, 1.5) of rows 1-4 are lit; 2.5 is the right edge, not lit.
+        let px = wide_line([1.0, 1.0], [1.0, 5.0], 3.0, &GL);
+        assert_eq!(
+            set(px),
+            set((1..=4).flat_map(|y| [(0, y), (1, y)]).collect())
+        );
+    }
+}

@@ -94,3 +94,21 @@ pub(super) fn clip_triangle(planes: &Planes, tri: &[&Vue]) -> Vec<Vue> {
     }
     if poly.len() < 3 { vec![] } else { poly }
 }
+
+/// Clips a line the same way: the part of it inside every plane, or `None`.
+pub(super) fn clip_line(planes: &Planes, line: &[&Vue]) -> Option<[Vue; 2]> {
+    let (a, b) = (line[0], line[1]);
+    let (da, db) = (distances(pos(a), planes), distances(pos(b), planes));
+    let (mut t0, mut t1) = (0.0f32, 1.0f32);
+    for (&u, &v) in da.iter().zip(&db) {
+        if u < 0.0 && v < 0.0 {
+            return None;
+        }
+        if u < 0.0 {
+            t0 = t0.max(u / (u - v));
+        } else if v < 0.0 {
+            t1 = t1.min(u / (u - v));
+        }
+    }
+    (t0 <= t1).then(|| [lerp(a, b, t0), lerp(a, b, t1)])
+}

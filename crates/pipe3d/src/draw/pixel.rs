@@ -208,23 +208,15 @@ impl PixelStage {
             None => prim.pixels.clone(),
             Some(d) => {
                 let c = &prim.corners;
-                let z = [0, 1, 2].map(|i| c[i.min(c.len() - 1)].z);
+                let z = [0, 1, 2].map(|i| c[corner(c.len(), i)].z);
                 let bias = pixel_bias(st);
                 let mut passed = vec![];
                 for &(x, y) in &prim.pixels {
                     // Source depth: screen-linear across the primitive (seed 004 §11.6).
-                    let zp = if c.len() < 3 {
-                        z[0]
-                    } else {
-                        barycentrics(
-                            [c[0].xy, c[1].xy, c[2].xy],
-                            [1.0; 3],
-                            [x as f32 + bias, y as f32 + bias],
-                        )
+                    let zp = prim_barycentrics(c, [x as f32 + bias, y as f32 + bias])
                         .map_or(z[0], |b| {
                             z[0] + b.linear[0] * (z[1] - z[0]) + b.linear[1] * (z[2] - z[0])
-                        })
-                    };
+                        });
                     if d.pixel(mem, x, y, zp, prim.back_facing)? {
                         passed.push((x, y));
                     }
@@ -285,6 +277,45 @@ impl PixelStage {
                 })?;
         }
         Ok(())
+    }
+}
+
+/// The corner standing for vertex `i` (0..3) of the setup formulas: a line's two ends
+/// give a0 = A(v0), a1 = A(v1) - A(v0) and a2 = 0; a point's one vertex gives a0.
+fn corner(n: usize, i: usize) -> usize {
+    match n {
+        0 | 1 => 0,
+        2 => [0, 1, 0][i.min(2)],
+        _ => i.min(2),
+    }
+}
+
+/// The barycentrics (b1, b2) of position `p` in a primitive: a triangle's areal
+/// coordinates (seed 004 §11.6); for a line, b1 is the position of `p`'s projection
+/// along it (0 at v0, 1 at v1, perspective-corrected with the ends' w) and b2 is 0.
+fn prim_barycentrics(c: &[Corner], p: [f32; 2]) -> Option<crate::bary::Barycentrics> {
+    match c.len() {
+        2 => {
+            let (a, b) = (c[0].xy, c[1].xy);
+            let d = [(b[0] - a[0]) as f64, (b[1] - a[1]) as f64];
+            let len2 = d[0] * d[0] + d[1] * d[1];
+            if len2 == 0.0 {
+                return None;
+            }
+            let t = ((p[0] - a[0]) as f64 * d[0] + (p[1] - a[1]) as f64 * d[1]) / len2;
+            let (q0, q1) = ((1.0 - t) * c[0].rhw as f64, t * c[1].rhw as f64);
+            let tp = if q0 + q1 == 0.0 { t } else { q1 / (q0 + q1) };
+            Some(crate::bary::Barycentrics {
+                perspective: [tp as f32, 0.0],
+                linear: [t as f32, 0.0],
+            })
+        }
+        n if n >= 3 => barycentrics(
+            [c[0].xy, c[1].xy, c[2].xy],
+            [1.0 / c[0].rhw, 1.0 / c[1].rhw, 1.0 / c[2].rhw],
+            p,
+        ),
+        _ => None,
     }
 }
 
@@ -379,7 +410,7 @@ fn attribute_deltas(st: &DrawState, prim: &Primitive) -> Result<Vec<[[f32; 3]; 4
                 }
             };
         }
-        let flat = sbe.constant_interpolation_enable & (1 << i) != 0 || prim.corners.len() < 3;
+        let flat = sbe.constant_interpolation_enable & (1 << i) != 0 || prim.corners.len() < 2;
         let mut comps = [[0.0f32; 3]; 4];
         for (c, comp) in comps.iter_mut().enumerate() {
             if overrides[c] {
@@ -387,7 +418,7 @@ fn attribute_deltas(st: &DrawState, prim: &Primitive) -> Result<Vec<[[f32; 3]; 4
                 continue;
             }
             let val = |k: usize| {
-                let corner = &prim.corners[k.min(prim.corners.len() - 1)];
+                let corner = &prim.corners[corner(prim.corners.len(), k)];
                 f32s(corner.vue.get(slot).copied().unwrap_or([0; 4])[c])
             };
             let a = [val(0), val(1), val(2)];
@@ -447,16 +478,7 @@ fn build_payload(
     let bias = pixel_bias(st);
     let bary: Vec<Option<crate::bary::Barycentrics>> = slots[..simd]
         .iter()
-        .map(|&(x, y)| {
-            if c.len() < 3 {
-                return None;
-            }
-            barycentrics(
-                [c[0].xy, c[1].xy, c[2].xy],
-                [1.0 / c[0].rhw, 1.0 / c[1].rhw, 1.0 / c[2].rhw],
-                [x as f32 + bias, y as f32 + bias],
-            )
-        })
+        .map(|&(x, y)| prim_barycentrics(c, [x as f32 + bias, y as f32 + bias]))
         .collect();
     let modes = st.wm.barycentric_interpolation_mode;
     for m in 0..6 {
@@ -486,7 +508,7 @@ fn build_payload(
             v[0] + bc.linear[0] * (v[1] - v[0]) + bc.linear[1] * (v[2] - v[0])
         })
     };
-    let corner3 = |f: &dyn Fn(&Corner) -> f32| [0, 1, 2].map(|i| f(&c[i.min(c.len() - 1)]));
+    let corner3 = |f: &dyn Fn(&Corner) -> f32| [0, 1, 2].map(|i| f(&c[corner(c.len(), i)]));
     if st.wm.pixel_shader_uses_source_depth {
         let z = corner3(&|k| k.z);
         phase(grf, &mut reg, &|s| lerp(s, z));

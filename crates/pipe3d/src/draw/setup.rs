@@ -8,9 +8,10 @@ use super::urb::Vue;
 use super::{DrawError, Statistics, clipper, unsupported};
 use crate::assembly::{ObjectType, ProvokingVertex, decompose};
 use crate::clip::{ClipStatus, ClipTest, clip_determination, vertex_clip_test};
-use crate::raster::{self, PointRule, RasterState, SubpixelBits, Winding};
+use crate::raster::{self, DiamondRule, PointRule, RasterState, SubpixelBits, Winding};
 use crate::sf::{CullMode, Viewport, culled};
 use gtsim_mem::Memory;
+use gtsim_spec::gen7::ThreeDPrimTopoType;
 use gtsim_spec::gen7::three_d_state_clip::{ApiMode, ClipMode};
 use gtsim_spec::gen7::three_d_state_multisample::PixelLocation;
 use gtsim_spec::gen7::three_d_state_sf::{
@@ -45,7 +46,12 @@ pub(super) fn primitives(
     })?;
     stats.ia_primitives += objects.len() as u64;
     let raster = raster_state(st);
-    for obj in &objects {
+    let list = matches!(
+        st.topology,
+        ThreeDPrimTopoType::_3DPRIM_LINELIST | ThreeDPrimTopoType::_3DPRIM_LINELIST_ADJ
+    );
+    for (n, obj) in objects.iter().enumerate() {
+        let last_pixel = sf.last_pixel_enable && (list || n + 1 == objects.len());
         let verts: Vec<&Vue> = obj.v.iter().map(|&i| &vues[i]).collect();
         let clip_pos: Vec<[f32; 4]> = verts.iter().map(|v| position(v)).collect();
         match clip_decision(st, &clip_pos, stats)? {
@@ -55,6 +61,7 @@ pub(super) fn primitives(
                     stats.cl_primitives += 1;
                 }
                 let o = Obj {
+                    last_pixel,
                     kind: obj.kind,
                     provoking: obj.provoking,
                     invert: obj.invert_orientation,
@@ -63,10 +70,26 @@ pub(super) fn primitives(
                 object(st, &verts, &o, &raster, mem, ps, stats)?;
             }
             Clip::Must => {
+                if obj.kind == ObjectType::Line {
+                    if let Some([a, b]) = clipper::clip_line(&clip_planes(st), &verts) {
+                        if st.clip.clipper_statistics_enable {
+                            stats.cl_primitives += 1;
+                        }
+                        let o = Obj {
+                            last_pixel,
+                            kind: ObjectType::Line,
+                            provoking: obj.provoking,
+                            invert: false,
+                            back_facing: obj.back_facing,
+                        };
+                        object(st, &[&a, &b], &o, &raster, mem, ps, stats)?;
+                    }
+                    continue;
+                }
                 if obj.kind != ObjectType::Triangle {
                     return Err(unsupported(
-                        "clipping of lines, points and rectangles",
-                        "seed 004 §9.2.5",
+                        "clipping of points and rectangles",
+                        "seed 004 §9.2.4.5-9.2.4.6",
                     ));
                 }
                 let polygon = clipper::clip_triangle(&clip_planes(st), &verts);
@@ -78,6 +101,7 @@ pub(super) fn primitives(
                     }
                     let tri = [&polygon[0], &polygon[i], &polygon[i + 1]];
                     let o = Obj {
+                        last_pixel: false,
                         kind: ObjectType::Triangle,
                         provoking: 0,
                         invert: obj.invert_orientation,
@@ -94,6 +118,9 @@ pub(super) fn primitives(
 /// An object as the SF sees it.
 struct Obj {
     kind: ObjectType,
+    /// The last pixel of this line is drawn (3DSTATE_SF Last Pixel Enable applies to each
+    /// line of a list, and to the last line of a strip).
+    last_pixel: bool,
     provoking: usize,
     invert: bool,
     back_facing: bool,
@@ -184,10 +211,31 @@ fn object(
             (raster::point(xy(0), width, rule, raster), obj.back_facing)
         }
         ObjectType::Line => {
-            return Err(unsupported(
-                "line rasterization",
-                "seed 004 §10.3 and §11.3 (line rules)",
-            ));
+            if st.wm.line_stipple_enable {
+                return Err(unsupported("line stipple", "seed 004 §11.3.2.3"));
+            }
+            let width = sf.line_width as f32;
+            if width == 0.0 {
+                let rule = if st.wm.legacy_diamond_line_rasterization {
+                    DiamondRule::Legacy
+                } else {
+                    DiamondRule::Dx10
+                };
+                (
+                    raster::zero_width_line(xy(0), xy(1), rule, obj.last_pixel, raster),
+                    obj.back_facing,
+                )
+            } else if sf.anti_aliasing_enable {
+                return Err(unsupported(
+                    "anti-aliased lines",
+                    "seed 004 §10.3.12.5 and §11.3.2.1",
+                ));
+            } else {
+                (
+                    raster::wide_line(xy(0), xy(1), width, raster),
+                    obj.back_facing,
+                )
+            }
         }
     };
     if pixels.is_empty() {
