@@ -181,6 +181,14 @@ fn setup(
     );
     put("3DSTATE_VS", vs_state.pack().unwrap());
     put(
+        "3DSTATE_VF_STATISTICS",
+        ThreeDStateVfStatistics {
+            statistics_enable: true,
+        }
+        .pack()
+        .unwrap(),
+    );
+    put(
         "3DSTATE_SF",
         ThreeDStateSf {
             cull_mode: three_d_state_sf::CullMode::CULLMODE_NONE,
@@ -213,6 +221,7 @@ fn setup(
     put(
         "3DSTATE_WM",
         ThreeDStateWm {
+            statistics_enable: true,
             thread_dispatch_enable: true,
             barycentric_interpolation_mode: if simd8 { 1 } else { 0 },
             ..Default::default()
@@ -378,6 +387,11 @@ fn a_vs_thread_scales_positions_and_the_ps_interpolates_colour() {
     // a + b <= 10 with a, b >= 0: 66 pixels.
     assert_eq!(lit, 66);
     assert_eq!(stats.ps_depth_count, 66);
+    // PS_INVOCATION_COUNT includes the helper pixels of every dispatched subspan (seed
+    // 004 §1.9): subspans (sx, sy) with sx, sy >= 1 and 2sx + 2sy <= 14 hold a lit
+    // pixel, 6 + 5 + 4 + 3 + 2 + 1 = 21 of them, 84 pixels.
+    assert_eq!(stats.ps_invocations, 84);
+    assert_eq!((stats.ia_vertices, stats.ia_primitives), (3, 1));
 }
 
 #[test]

@@ -72,6 +72,8 @@ pub(crate) struct DrawState {
     pub depth_stencil: DepthStencilState,
     pub depth_buffer: ThreeDStateDepthBuffer,
     pub multisample: ThreeDStateMultisample,
+    /// 3DSTATE_VF_STATISTICS Statistics Enable.
+    pub vf_statistics: bool,
 }
 
 fn bad(command: &'static str) -> impl Fn(UnpackError) -> DrawError {
@@ -371,6 +373,8 @@ impl DrawState {
             depth_stencil,
             depth_buffer,
             multisample: cmd(l, "3DSTATE_MULTISAMPLE", ThreeDStateMultisample::unpack)?,
+            vf_statistics: cmd(l, "3DSTATE_VF_STATISTICS", ThreeDStateVfStatistics::unpack)?
+                .statistics_enable,
         })
     }
 }

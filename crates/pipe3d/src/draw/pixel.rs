@@ -227,13 +227,14 @@ impl PixelStage {
                 passed
             }
         };
-        stats.ps_depth_count += passed.len() as u64;
+        // Seed 004 §1.9 statistics table: PS_DEPTH_COUNT counts pixels that passed the
+        // depth and stencil tests and were not discarded by the PS (counted at their
+        // last render target write when a PS runs); PS_INVOCATION_COUNT counts the PS
+        // executions including helper pixels, not at all without a PS.
         let Some(k) = &self.kernel else {
+            stats.ps_depth_count += passed.len() as u64;
             return Ok(());
         };
-        if st.wm.statistics_enable {
-            stats.ps_invocations += passed.len() as u64;
-        }
         // Subspans (2x2 aligned) in raster order, each with its lit-pixel mask.
         let mut subspans: BTreeMap<(u32, u32), u32> = BTreeMap::new();
         for &(x, y) in &passed {
@@ -253,6 +254,9 @@ impl PixelStage {
                 lit |= mask << (i * 4);
                 dispatch |= 0xf << (i * 4);
             }
+            if st.wm.statistics_enable {
+                stats.ps_invocations += dispatch.count_ones() as u64;
+            }
             let mut t = Thread::new(k.simd as u8);
             t.dispatch_mask = dispatch;
             t.fp_mode = if st.ps.floating_point_mode == FloatingPointMode::ALT {
@@ -268,6 +272,7 @@ impl PixelStage {
                 cleared: &mut self.cleared,
                 slots,
                 lit,
+                visible: 0,
             };
             t.run_program(&k.prog, &mut sf, DEFAULT_BUDGET)
                 .map_err(|error| DrawError::Thread {
@@ -275,6 +280,7 @@ impl PixelStage {
                     kernel: k.addr,
                     error,
                 })?;
+            stats.ps_depth_count += sf.visible.count_ones() as u64;
         }
         Ok(())
     }
@@ -563,6 +569,8 @@ struct PsMessages<'a> {
     cleared: &'a mut BTreeSet<u8>,
     slots: [(u32, u32); 16],
     lit: u32,
+    /// Pixels the last render target write covered (PS_DEPTH_COUNT).
+    visible: u32,
 }
 
 impl SharedFunctions for PsMessages<'_> {
@@ -608,6 +616,9 @@ impl SharedFunctions for PsMessages<'_> {
                 let mut enabled = p.slots & m.channel_mask & self.lit;
                 if let Some(h) = p.header_pixel_mask {
                     enabled &= h;
+                }
+                if p.last {
+                    self.visible |= enabled;
                 }
                 for s in 0..16 {
                     if enabled & (1 << s) != 0 {

@@ -44,7 +44,14 @@ pub(super) fn primitives(
         command: "3DPRIMITIVE",
         why: e.to_string(),
     })?;
-    stats.ia_primitives += objects.len() as u64;
+    if st.vf_statistics {
+        // Seed 004 §1.9 statistics table: one per object the VF outputs, and every
+        // vertex of a complete object (dangling vertices are not counted).
+        stats.ia_primitives += objects.len() as u64;
+        let used: std::collections::BTreeSet<usize> =
+            objects.iter().flat_map(|o| o.v.iter().copied()).collect();
+        stats.ia_vertices += used.len() as u64;
+    }
     let raster = raster_state(st);
     let list = matches!(
         st.topology,
@@ -57,7 +64,7 @@ pub(super) fn primitives(
         match clip_decision(st, &clip_pos, stats)? {
             Clip::Reject => {}
             Clip::Accept => {
-                if st.clip.clip_enable && st.clip.clipper_statistics_enable {
+                if st.clip.clipper_statistics_enable {
                     stats.cl_primitives += 1;
                 }
                 let o = Obj {
@@ -356,11 +363,13 @@ fn clip_decision(
     stats: &mut Statistics,
 ) -> Result<Clip, DrawError> {
     let c = &st.clip;
-    if !c.clip_enable {
-        return Ok(Clip::Accept);
-    }
+    // Seed 004 §1.9 statistics table: every object entering the clipper counts,
+    // whatever the clipping does.
     if c.clipper_statistics_enable {
         stats.cl_invocations += 1;
+    }
+    if !c.clip_enable {
+        return Ok(Clip::Accept);
     }
     Ok(match c.clip_mode {
         ClipMode::CLIPMODE_NORMAL => {

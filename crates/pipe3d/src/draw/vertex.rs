@@ -79,7 +79,6 @@ impl VertexStage {
             .iter()
             .map(|&vi| fetch_vertex(st, mem, vi, instance))
             .collect::<Result<Vec<_>, _>>()?;
-        stats.ia_vertices += run.len() as u64;
         if st.vs.statistics_enable {
             // §3.6.1: one per vertex, shaded or passed through.
             stats.vs_invocations += run.len() as u64;
