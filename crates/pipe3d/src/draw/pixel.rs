@@ -577,22 +577,12 @@ impl SharedFunctions for PsMessages<'_> {
     fn send(&mut self, m: &Message) -> Result<Vec<[u8; 32]>, String> {
         match m.sfid {
             SFID_NULL => Ok(vec![[0u8; 32]; m.response_length as usize]),
-            SFID_SAMPLER => {
-                // The sampler state table: the header's pointer when a header is sent,
-                // else the one the thread was dispatched with (R0.3).
-                let mut res = self.st.ps_res.clone();
-                if let Some(p) =
-                    gtsim_sampler::message::header_sampler_state_pointer(m.desc, &m.payload)
-                {
-                    res.sampler_state = p;
-                }
-                let sampling = StageSampling {
-                    st: self.st,
-                    res: &res,
-                    mem: &*self.mem,
-                };
-                gtsim_sampler::message::handle(m.desc, &m.payload, m.channel_mask, &sampling)
+            SFID_SAMPLER => StageSampling {
+                st: self.st,
+                res: &self.st.ps_res,
+                mem: &*self.mem,
             }
+            .message(m),
             SFID_RENDER_CACHE if (m.desc >> 14) & 0xf == RC_RENDER_TARGET_WRITE => {
                 let p = decode_payload(m.desc, &m.payload)?;
                 let bti = p.binding_table_index;

@@ -15,6 +15,21 @@ pub(super) struct StageSampling<'a> {
 }
 
 impl StageSampling<'_> {
+    /// Carries out a sampler message (seed 000 ch.2): the sampler state table is the
+    /// header's when the message has one, else the stage's (the thread's R0.3).
+    pub fn message(&self, m: &gtsim_eu::exec::Message) -> Result<Vec<[u8; 32]>, String> {
+        let mut res = self.res.clone();
+        if let Some(p) = gtsim_sampler::message::header_sampler_state_pointer(m.desc, &m.payload) {
+            res.sampler_state = p;
+        }
+        let s = StageSampling {
+            st: self.st,
+            res: &res,
+            mem: self.mem,
+        };
+        gtsim_sampler::message::handle(m.desc, &m.payload, m.channel_mask, &s)
+    }
+
     fn dwords(&self, what: &str, addr: u64, n: usize) -> Result<Vec<u32>, String> {
         self.mem
             .read_dwords(addr, n)

@@ -8,6 +8,7 @@
 //! Global Offset + register index; header dword 5 bits 15:8 enable the eight dwords of
 //! each register, and execution channels 0-3 / 4-7 enable each vertex.
 
+use super::sampling::StageSampling;
 use gtsim_eu::exec::{Message, SharedFunctions};
 use gtsim_spec::gen7::MessageDescriptorUrb;
 use gtsim_spec::gen7::message_descriptor_urb::UrbOpcode;
@@ -18,16 +19,22 @@ pub(crate) type Vue = Vec<[u32; 4]>;
 /// SFID of the URB shared function (IVB PRM Vol4 Part3, "send" SFID table).
 const SFID_URB: u8 = 6;
 
-/// The shared functions a VS thread reaches: the URB, for its output VUEs.
-pub(super) struct VsMessages {
+/// SFID of the sampler (IVB PRM Vol4 Part3, "send" SFID table).
+const SFID_SAMPLER: u8 = 2;
+
+/// The shared functions a VS thread reaches: the URB, for its output VUEs, and the
+/// sampler.
+pub(super) struct VsMessages<'a> {
     vues: Vec<Vue>,
+    sampling: StageSampling<'a>,
 }
 
-impl VsMessages {
+impl<'a> VsMessages<'a> {
     /// Output entries for `n` (1 or 2) vertices, URB handles 0 and 1.
-    pub fn new(n: usize) -> VsMessages {
+    pub fn new(n: usize, sampling: StageSampling<'a>) -> VsMessages<'a> {
         VsMessages {
             vues: vec![Vec::new(); n],
+            sampling,
         }
     }
 
@@ -41,8 +48,11 @@ fn dword(reg: &[u8; 32], i: usize) -> u32 {
     u32::from_le_bytes([reg[i * 4], reg[i * 4 + 1], reg[i * 4 + 2], reg[i * 4 + 3]])
 }
 
-impl SharedFunctions for VsMessages {
+impl SharedFunctions for VsMessages<'_> {
     fn send(&mut self, m: &Message) -> Result<Vec<[u8; 32]>, String> {
+        if m.sfid == SFID_SAMPLER {
+            return self.sampling.message(m);
+        }
         if m.sfid != SFID_URB {
             return Err(format!(
                 "VS message to shared function {} is not modelled yet (seed 000 §1.5)",

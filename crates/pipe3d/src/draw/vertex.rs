@@ -1,6 +1,7 @@
 //! VF and VS: from vertex indices to the VUEs the rest of the pipeline reads.
 
 use super::gen7::DrawState;
+use super::sampling::StageSampling;
 use super::urb::{VsMessages, Vue};
 use super::{DrawError, KernelCache, Statistics, unsupported};
 use crate::index;
@@ -89,7 +90,7 @@ impl VertexStage {
         };
         let mut out = Vec::with_capacity(inputs.len());
         for pair in inputs.chunks(2) {
-            out.extend(run_vs_thread(st, *addr, prog, pair)?);
+            out.extend(run_vs_thread(st, mem, *addr, prog, pair)?);
         }
         Ok(out)
     }
@@ -165,6 +166,7 @@ fn fetch_vertex(
 /// 0-3, vertex 1 in dwords 4-7 of each register).
 fn run_vs_thread(
     st: &DrawState,
+    mem: &dyn Memory,
     addr: u64,
     prog: &Program,
     pair: &[Vue],
@@ -216,7 +218,14 @@ fn run_vs_thread(
             }
         }
     }
-    let mut urb = VsMessages::new(pair.len());
+    let mut urb = VsMessages::new(
+        pair.len(),
+        StageSampling {
+            st,
+            res: &st.vs_res,
+            mem,
+        },
+    );
     t.run_program(prog, &mut urb, DEFAULT_BUDGET)
         .map_err(|error| DrawError::Thread {
             stage: "VS",
