@@ -20,6 +20,7 @@ const CLIENTS: &[(&str, &str)] = &[
     ("shader_loops", env!("CARGO_BIN_EXE_shader_loops")),
     ("queries", env!("CARGO_BIN_EXE_queries")),
     ("lines", env!("CARGO_BIN_EXE_lines")),
+    ("discard_depth", env!("CARGO_BIN_EXE_discard_depth")),
 ];
 
 fn mesa_present() -> bool {

@@ -36,14 +36,22 @@ pub struct RtPayload {
     pub header_pixel_mask: Option<u32>,
     /// Whether this is the last render target write of the thread.
     pub last: bool,
+    /// Source depth per slot (float bits), when the message carries it.
+    pub depth: Option<[u32; 16]>,
 }
 
 fn dword(reg: &[u8; 32], i: usize) -> u32 {
     u32::from_le_bytes([reg[i * 4], reg[i * 4 + 1], reg[i * 4 + 2], reg[i * 4 + 3]])
 }
 
-/// Decodes a render target write's descriptor and payload registers.
-pub fn decode_payload(desc: u32, payload: &[[u8; 32]]) -> Result<RtPayload, String> {
+/// Decodes a render target write's descriptor and payload registers. Without a header,
+/// whether source depth follows the colours is the thread's dispatch-time R0.0 bit 13
+/// ("Source Depth to Render Target", seed 004 §11.10.3), given as `depth_without_header`.
+pub fn decode_payload(
+    desc: u32,
+    payload: &[[u8; 32]],
+    depth_without_header: bool,
+) -> Result<RtPayload, String> {
     let d = MessageDescriptorRenderTargetWrite::unpack(&[desc])
         .map_err(|e| format!("render target write descriptor {desc:#010x}: {e}"))?;
     let need = |n: usize| {
@@ -65,26 +73,34 @@ pub fn decode_payload(desc: u32, payload: &[[u8; 32]]) -> Result<RtPayload, Stri
         }
         let h = MessageHeaderRenderTargetWrite::unpack(&dws)
             .map_err(|e| format!("render target write header: {e}"))?;
-        if h.source_depth_present_to_render_target
-            || h.o_mask_to_render_target
-            || h.source0_alpha_present_to_render_target
-        {
-            return Err("render target write with source depth, oMask or source 0 alpha in the payload is not modelled yet (seed 000 §3.9.11.4)".into());
+        if h.o_mask_to_render_target || h.source0_alpha_present_to_render_target {
+            return Err("render target write with oMask or source 0 alpha in the payload is not modelled yet (seed 000 §3.9.11.4-5)".into());
         }
         (&payload[2..], Some(h))
     } else {
         (payload, None)
     };
+    let with_depth = header.as_ref().map_or(depth_without_header, |h| {
+        h.source_depth_present_to_render_target
+    });
     let mut colors = [[0u32; 4]; 16];
+    let mut depth = None;
     let slots = match d.message_subtype {
         MessageSubtype::SIMD16 => {
-            need(8 + payload.len() - data.len())?;
+            need(8 + 2 * usize::from(with_depth) + payload.len() - data.len())?;
             for (s, c) in colors.iter_mut().enumerate() {
                 for (ch, v) in c.iter_mut().enumerate() {
                     *v = dword(&data[ch * 2 + s / 8], s % 8);
                 }
             }
+            if with_depth {
+                // §3.9.11.9: sZ follows the colours, slots 7:0 then 15:8.
+                depth = Some(std::array::from_fn(|s| dword(&data[8 + s / 8], s % 8)));
+            }
             0xffff
+        }
+        MessageSubtype::SIMD16_REPDATA if with_depth => {
+            return Err("replicated-data render target writes cannot carry source depth (seed 000 §3.9.11.8)".into());
         }
         MessageSubtype::SIMD16_REPDATA => {
             need(1 + payload.len() - data.len())?;
@@ -96,7 +112,7 @@ pub fn decode_payload(desc: u32, payload: &[[u8; 32]]) -> Result<RtPayload, Stri
             0xffff
         }
         MessageSubtype::SIMD8_LO => {
-            need(4 + payload.len() - data.len())?;
+            need(4 + usize::from(with_depth) + payload.len() - data.len())?;
             let base = if d.slot_group_select == SlotGroupSelect::SLOTGRP_HI {
                 8
             } else {
@@ -106,6 +122,13 @@ pub fn decode_payload(desc: u32, payload: &[[u8; 32]]) -> Result<RtPayload, Stri
                 for (ch, v) in colors[base + s].iter_mut().enumerate() {
                     *v = dword(&data[ch], s);
                 }
+            }
+            if with_depth {
+                let mut d = [0u32; 16];
+                for s in 0..8 {
+                    d[base + s] = dword(&data[4], s);
+                }
+                depth = Some(d);
             }
             0xff << base
         }
@@ -124,6 +147,7 @@ pub fn decode_payload(desc: u32, payload: &[[u8; 32]]) -> Result<RtPayload, Stri
             .as_ref()
             .map_or(0, |h| h.render_target_array_index as u32),
         header_pixel_mask: header.as_ref().map(|h| h.pixel_sample_enables as u32),
+        depth,
         last: d.last_render_target_select,
     })
 }

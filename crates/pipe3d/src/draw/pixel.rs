@@ -72,6 +72,8 @@ pub(super) struct PixelStage {
     kernel: Option<PsKernel>,
     targets: BTreeMap<u8, Option<RenderTarget>>,
     depth: Option<DepthBuffer>,
+    /// Depth and stencil are tested at the render target write, after the PS.
+    late: bool,
     /// Render targets already fast-cleared by this draw.
     cleared: BTreeSet<u8>,
 }
@@ -91,18 +93,11 @@ impl PixelStage {
                 cc.back_face_stencil_reference_value,
             ))
         })?;
-        let late_depth = wm.pixel_shader_kill_pixel || wm.pixel_shader_computed_depth_mode.0 != 0;
-        if late_depth
-            && depth.is_some()
-            && (st.depth_stencil.depth_test_enable
-                || st.depth_stencil.depth_buffer_write_enable
-                || st.depth_stencil.stencil_test_enable)
-        {
-            return Err(unsupported(
-                "depth and stencil tests after a pixel shader that kills pixels or computes depth",
-                "seed 004 §11.5.2.1",
-            ));
-        }
+        // §11.5.2.1: a PS that may kill pixels or computes depth keeps the WM from
+        // testing (and writing) depth before it runs, unless EDSC_PREPS forces it.
+        let late = (wm.pixel_shader_kill_pixel || wm.pixel_shader_computed_depth_mode.0 != 0)
+            && wm.early_depth_stencil_control.0 != 2
+            && wm.thread_dispatch_enable;
         for (on, what, seed) in [
             (
                 ps.dual_source_blend_enable,
@@ -186,6 +181,7 @@ impl PixelStage {
         Ok(PixelStage {
             kernel,
             targets: BTreeMap::new(),
+            late: late && depth.as_ref().is_some_and(|d| d.op == DepthOp::Test),
             depth,
             cleared: BTreeSet::new(),
         })
@@ -206,17 +202,11 @@ impl PixelStage {
     ) -> Result<(), DrawError> {
         let passed = match &self.depth {
             None => prim.pixels.clone(),
+            Some(_) if self.late => prim.pixels.clone(),
             Some(d) => {
-                let c = &prim.corners;
-                let z = [0, 1, 2].map(|i| c[corner(c.len(), i)].z);
-                let bias = pixel_bias(st);
                 let mut passed = vec![];
                 for &(x, y) in &prim.pixels {
-                    // Source depth: screen-linear across the primitive (seed 004 §11.6).
-                    let zp = prim_barycentrics(c, [x as f32 + bias, y as f32 + bias])
-                        .map_or(z[0], |b| {
-                            z[0] + b.linear[0] * (z[1] - z[0]) + b.linear[1] * (z[2] - z[0])
-                        });
+                    let zp = source_depth(st, prim, x, y);
                     if d.pixel(mem, x, y, zp, prim.back_facing)? {
                         passed.push((x, y));
                     }
@@ -273,6 +263,17 @@ impl PixelStage {
                 slots,
                 lit,
                 visible: 0,
+                late: match (&self.depth, self.late) {
+                    (Some(depth), true) => Some(LateDepth {
+                        depth,
+                        z: slots.map(|(x, y)| source_depth(st, prim, x, y)),
+                        back_facing: prim.back_facing,
+                        computed: st.wm.pixel_shader_computed_depth_mode.0 != 0,
+                        tested: 0,
+                        passed: 0,
+                    }),
+                    _ => None,
+                },
             };
             t.run_program(&k.prog, &mut sf, DEFAULT_BUDGET)
                 .map_err(|error| DrawError::Thread {
@@ -284,6 +285,30 @@ impl PixelStage {
         }
         Ok(())
     }
+}
+
+/// The WM's source depth at pixel (x, y): screen-linear across the primitive (seed 004
+/// §11.6).
+fn source_depth(st: &DrawState, prim: &Primitive, x: u32, y: u32) -> f32 {
+    let c = &prim.corners;
+    let z = [0, 1, 2].map(|i| c[corner(c.len(), i)].z);
+    let bias = pixel_bias(st);
+    prim_barycentrics(c, [x as f32 + bias, y as f32 + bias]).map_or(z[0], |b| {
+        z[0] + b.linear[0] * (z[1] - z[0]) + b.linear[1] * (z[2] - z[0])
+    })
+}
+
+/// The depth/stencil test done at the render target write, after the PS (§11.5.2.1).
+struct LateDepth<'a> {
+    depth: &'a DepthBuffer,
+    /// The WM's source depth per slot.
+    z: [f32; 16],
+    back_facing: bool,
+    /// The PS computes depth: the message carries it (seed 000 §3.9.11.9, sZ).
+    computed: bool,
+    /// Slots tested so far, and those that passed.
+    tested: u32,
+    passed: u32,
 }
 
 /// The corner standing for vertex `i` (0..3) of the setup formulas: a line's two ends
@@ -459,7 +484,9 @@ fn build_payload(
         grf,
         0,
         0,
-        (st.topology.0 & 0x1f) | (u32::from(prim.back_facing) << 15),
+        (st.topology.0 & 0x1f)
+            | (u32::from(prim.back_facing) << 15)
+            | (u32::from(st.wm.pixel_shader_computed_depth_mode.0 != 0) << 13),
     );
     put(grf, 0, 3, st.ps_res.sampler_state as u32 & !31);
     put(grf, 0, 4, st.ps_res.binding_table as u32 & !31);
@@ -571,6 +598,7 @@ struct PsMessages<'a> {
     lit: u32,
     /// Pixels the last render target write covered (PS_DEPTH_COUNT).
     visible: u32,
+    late: Option<LateDepth<'a>>,
 }
 
 impl SharedFunctions for PsMessages<'_> {
@@ -584,7 +612,11 @@ impl SharedFunctions for PsMessages<'_> {
             }
             .message(m),
             SFID_RENDER_CACHE if (m.desc >> 14) & 0xf == RC_RENDER_TARGET_WRITE => {
-                let p = decode_payload(m.desc, &m.payload)?;
+                let p = decode_payload(
+                    m.desc,
+                    &m.payload,
+                    self.st.wm.pixel_shader_computed_depth_mode.0 != 0,
+                )?;
                 let bti = p.binding_table_index;
                 if !self.targets.contains_key(&bti) {
                     let rt = render_target(self.st, &*self.mem, bti).map_err(|e| e.to_string())?;
@@ -606,6 +638,32 @@ impl SharedFunctions for PsMessages<'_> {
                 let mut enabled = p.slots & m.channel_mask & self.lit;
                 if let Some(h) = p.header_pixel_mask {
                     enabled &= h;
+                }
+                if let Some(late) = &mut self.late {
+                    // Each slot is tested once, at the first render target write that
+                    // covers it; later writes (other render targets) reuse the result.
+                    for s in 0..16 {
+                        if enabled & !late.tested & (1 << s) == 0 {
+                            continue;
+                        }
+                        let (x, y) = self.slots[s];
+                        let z = match (late.computed, p.depth) {
+                            (true, Some(d)) => f32::from_bits(d[s]),
+                            (true, None) => {
+                                return Err("the PS computes depth but its render target write carries none (seed 000 §3.9.11.9)".into());
+                            }
+                            _ => late.z[s],
+                        };
+                        late.tested |= 1 << s;
+                        if late
+                            .depth
+                            .pixel(&mut *self.mem, x, y, z, late.back_facing)
+                            .map_err(|e| e.to_string())?
+                        {
+                            late.passed |= 1 << s;
+                        }
+                    }
+                    enabled &= late.passed;
                 }
                 if p.last {
                     self.visible |= enabled;
