@@ -21,6 +21,7 @@ const CLIENTS: &[(&str, &str)] = &[
     ("queries", env!("CARGO_BIN_EXE_queries")),
     ("lines", env!("CARGO_BIN_EXE_lines")),
     ("discard_depth", env!("CARGO_BIN_EXE_discard_depth")),
+    ("clipping", env!("CARGO_BIN_EXE_clipping")),
 ];
 
 fn mesa_present() -> bool {

@@ -1,7 +1,7 @@
 //! The fixed-function clipper (seed 004 §9.1.3, §9.2.5): a triangle that ClipDetermination
 //! says must be clipped is cut, in 4D clip space, against the w > 0 half-space, the guard
-//! band (or viewport) planes in x and y and the near and far planes when the Z test is
-//! on; what is left is a convex polygon the SF receives as a triangle fan.
+//! band (or viewport) planes in x and y, the near and far planes when the Z test is on,
+//! and the enabled user clip distances (inside where >= 0); what is left is a convex polygon the SF receives as a triangle fan.
 //!
 //! The seed says the hardware clips but not how; this follows the clip-volume
 //! definition of §9.2.1 (inside: `xmin·w <= x <= xmax·w`, likewise y, `near·w <= z <= w`
@@ -20,6 +20,19 @@ pub(super) struct Planes {
     pub xy: Option<[f32; 4]>,
     /// The near plane's NDC z (-1 OpenGL, 0 Direct3D) when near/far clipping is on.
     pub z: Option<f32>,
+    /// User clip distances clipped against (3DSTATE_CLIP User Clip Distance Clip Test
+    /// Enable Bitmask): inside where the distance is >= 0.
+    pub user: u8,
+}
+
+/// The user clip distances of a VUE: header dwords D8-D15, i.e. slots 2 and 3 (seed 004
+/// §1.8 "VUE Vertex Header").
+pub(super) fn clip_distances(v: &Vue) -> [f32; 8] {
+    let (a, b) = (
+        v.get(2).copied().unwrap_or([0; 4]),
+        v.get(3).copied().unwrap_or([0; 4]),
+    );
+    std::array::from_fn(|i| f32::from_bits(if i < 4 { a[i] } else { b[i - 4] }))
 }
 
 /// VUE slot of the position.
@@ -35,15 +48,21 @@ fn pos(v: &Vue) -> [f32; 4] {
         .map(f32::from_bits)
 }
 
-/// The signed distances of a position to each plane in force (inside: >= 0).
-fn distances(p: [f32; 4], planes: &Planes) -> Vec<f32> {
-    let [x, y, z, w] = p;
+/// The signed distances of a vertex to each plane in force (inside: >= 0).
+fn distances(v: &Vue, planes: &Planes) -> Vec<f32> {
+    let [x, y, z, w] = pos(v);
     let mut d = vec![w - W_MIN];
     if let Some([x0, x1, y0, y1]) = planes.xy {
         d.extend([x - x0 * w, x1 * w - x, y - y0 * w, y1 * w - y]);
     }
     if let Some(near) = planes.z {
         d.extend([z - near * w, w - z]);
+    }
+    let ucd = clip_distances(v);
+    for (i, u) in ucd.iter().enumerate() {
+        if planes.user & (1 << i) != 0 {
+            d.push(*u);
+        }
     }
     d
 }
@@ -72,12 +91,12 @@ fn lerp(a: &Vue, b: &Vue, t: f32) -> Vue {
 /// Clips a triangle; returns the polygon's vertices in order (empty if nothing is left).
 pub(super) fn clip_triangle(planes: &Planes, tri: &[&Vue]) -> Vec<Vue> {
     let mut poly: Vec<Vue> = tri.iter().map(|v| (*v).clone()).collect();
-    let count = distances([0.0; 4], planes).len();
+    let count = poly.first().map_or(0, |v| distances(v, planes).len());
     for k in 0..count {
         if poly.is_empty() {
             break;
         }
-        let d: Vec<f32> = poly.iter().map(|v| distances(pos(v), planes)[k]).collect();
+        let d: Vec<f32> = poly.iter().map(|v| distances(v, planes)[k]).collect();
         let mut out = Vec::with_capacity(poly.len() + 1);
         for i in 0..poly.len() {
             let j = (i + 1) % poly.len();
@@ -98,7 +117,7 @@ pub(super) fn clip_triangle(planes: &Planes, tri: &[&Vue]) -> Vec<Vue> {
 /// Clips a line the same way: the part of it inside every plane, or `None`.
 pub(super) fn clip_line(planes: &Planes, line: &[&Vue]) -> Option<[Vue; 2]> {
     let (a, b) = (line[0], line[1]);
-    let (da, db) = (distances(pos(a), planes), distances(pos(b), planes));
+    let (da, db) = (distances(a, planes), distances(b, planes));
     let (mut t0, mut t1) = (0.0f32, 1.0f32);
     for (&u, &v) in da.iter().zip(&db) {
         if u < 0.0 && v < 0.0 {

@@ -61,7 +61,7 @@ pub(super) fn primitives(
         let last_pixel = sf.last_pixel_enable && (list || n + 1 == objects.len());
         let verts: Vec<&Vue> = obj.v.iter().map(|&i| &vues[i]).collect();
         let clip_pos: Vec<[f32; 4]> = verts.iter().map(|v| position(v)).collect();
-        match clip_decision(st, &clip_pos, stats)? {
+        match clip_decision(st, &clip_pos, &verts, stats)? {
             Clip::Reject => {}
             Clip::Accept => {
                 if st.clip.clipper_statistics_enable {
@@ -351,6 +351,7 @@ fn clip_planes(st: &DrawState) -> clipper::Planes {
     clipper::Planes {
         xy,
         z: t.viewport_z.then_some(if t.opengl_z { -1.0 } else { 0.0 }),
+        user: t.ucd_mask,
     }
 }
 
@@ -360,6 +361,7 @@ fn clip_planes(st: &DrawState) -> clipper::Planes {
 fn clip_decision(
     st: &DrawState,
     pos: &[[f32; 4]],
+    verts: &[&Vue],
     stats: &mut Statistics,
 ) -> Result<Clip, DrawError> {
     let c = &st.clip;
@@ -374,20 +376,26 @@ fn clip_decision(
     Ok(match c.clip_mode {
         ClipMode::CLIPMODE_NORMAL => {
             let test = clip_test(st);
-            if test.ucd_mask != 0 {
-                return Err(unsupported(
-                    "user clip distances",
-                    "seed 004 §9.2.2 (VUE clip distance slots)",
-                ));
+            let cull = c.user_clip_distance_cull_test_enable_bitmask;
+            let dists: Vec<[f32; 8]> = verts.iter().map(|v| clipper::clip_distances(v)).collect();
+            // The cull test (§9.3.1, User Clip Distance Cull Test Enable Bitmask): an
+            // object all of whose vertices are outside one enabled distance is rejected;
+            // it never makes the object must-clip.
+            let outside = |d: f32| d < 0.0 || d.is_nan();
+            if (0..8).any(|i| cull & (1 << i) != 0 && dists.iter().all(|d| outside(d[i]))) {
+                return Ok(Clip::Reject);
             }
             let codes: Vec<_> = pos
                 .iter()
-                .map(|p| {
+                .zip(&dists)
+                .map(|(p, d)| {
                     let rhw = 1.0 / p[3];
-                    vertex_clip_test([p[0] * rhw, p[1] * rhw, p[2] * rhw], rhw, &test, &[0.0; 8])
+                    vertex_clip_test([p[0] * rhw, p[1] * rhw, p[2] * rhw], rhw, &test, d)
                 })
                 .collect();
-            match clip_determination(&codes, false) {
+            // The clip-test distances take part in trivial reject, trivial accept and
+            // must-clip alike (§9.3.1), i.e. UserClipFlags MustClip is enabled.
+            match clip_determination(&codes, true) {
                 ClipStatus::Accept => Clip::Accept,
                 ClipStatus::Reject | ClipStatus::Bad => Clip::Reject,
                 ClipStatus::MustClip => Clip::Must,

@@ -162,7 +162,8 @@ fn fetch_vertex(
 }
 
 /// One SIMD4x2 VS thread for one or two vertices (seed 004 §3.3): R0 with the URB return
-/// handles, the push constants, then the vertex data interleaved (vertex 0 in dwords
+/// handles, then from the URB data start register the push constants and the vertex
+/// data interleaved (vertex 0 in dwords
 /// 0-3, vertex 1 in dwords 4-7 of each register).
 fn run_vs_thread(
     st: &DrawState,
@@ -194,27 +195,30 @@ fn run_vs_thread(
         (st.vs_res.sampler_state as u32 & !31) | vs.per_thread_scratch_space as u32,
     );
     put(grf, 0, 4, st.vs_res.binding_table as u32 & !31);
-    let mut reg = 1;
-    for c in &st.vs_res.constants {
-        grf[reg * 32..reg * 32 + 32].copy_from_slice(c);
-        reg += 1;
-    }
+    // Seed 004 §1.9.4.2.3: the payload URB data, from "Dispatch GRF Start Register for
+    // URB Data" on, is the push constants (CURBE) followed by the vertex data.
     let start = vs.dispatch_grf_start_register_for_urb_data as usize;
     let first_slot = vs.vertex_urb_entry_read_offset as usize * 2;
     let slots = vs.vertex_urb_entry_read_length as usize * 2;
-    if start + slots > 128 || (slots > 0 && start < reg) {
+    let consts = st.vs_res.constants.len();
+    if start == 0 || start + consts + slots > 128 {
         return Err(DrawError::State {
             command: "3DSTATE_VS",
             why: format!(
-                "vertex data at g{start} for {slots} registers overlaps the payload header or leaves the GRF"
+                "payload URB data at g{start} ({consts} constant and {slots} vertex registers) overlaps R0 or leaves the GRF"
             ),
         });
     }
+    for (i, c) in st.vs_res.constants.iter().enumerate() {
+        let r = start + i;
+        grf[r * 32..r * 32 + 32].copy_from_slice(c);
+    }
+    let data = start + consts;
     for k in 0..slots {
         for (v, vue) in pair.iter().enumerate() {
             let slot = vue.get(first_slot + k).copied().unwrap_or([0; 4]);
             for (c, &val) in slot.iter().enumerate() {
-                put(grf, start + k, v * 4 + c, val);
+                put(grf, data + k, v * 4 + c, val);
             }
         }
     }
