@@ -139,11 +139,36 @@ impl CommandStreamer<'_> {
                 }
             }
             "MI_STORE_DATA_INDEX" => {
+                // IVB PRM Vol1 Part3 MI_STORE_DATA_INDEX: the data goes to the hardware
+                // status page (HWS_PGA) at Offset.
+                let c = decode(def, at, MiStoreDataIndex::unpack(dw))?;
+                let hws = self.status_page(name, at)?;
+                self.write_u32(name, at, hws + c.offset, c.data_dword_0)?;
+                if let Some(hi) = c.data_dword_1.first() {
+                    self.write_u32(name, at, hws + c.offset + 4, hi.data_dword)?;
+                }
+            }
+            // No display engine: scan-line windows never hold the ring back.
+            "MI_LOAD_SCAN_LINES_INCL" | "MI_LOAD_SCAN_LINES_EXCL" | "MI_CLFLUSH" => {}
+            "MI_DISPLAY_FLIP" | "MI_REPORT_HEAD" | "MI_SEMAPHORE_MBOX" | "MI_SET_CONTEXT"
+            | "MI_UPDATE_GTT" | "MI_FLUSH_DW" => {
+                let what = match name {
+                    "MI_DISPLAY_FLIP" => "display flips (there is no display engine)",
+                    "MI_REPORT_HEAD" => "ring head reports (the ring is not modelled)",
+                    "MI_SEMAPHORE_MBOX" => {
+                        "inter-ring semaphores (only the render ring is modelled)"
+                    }
+                    "MI_SET_CONTEXT" => {
+                        "hardware context switches by the kernel driver (contexts are switched per submission)"
+                    }
+                    "MI_UPDATE_GTT" => "GTT updates from a batch (the GTT is the i915 emulation's)",
+                    _ => "MI_FLUSH_DW, a blitter and video ring command, on the render ring",
+                };
                 return Err(Hang::Unsupported {
                     command: name,
                     addr: at,
-                    what: "stores into the hardware status page".into(),
-                    reference: "IVB PRM Vol1 Part3 MI_STORE_DATA_INDEX",
+                    what: what.into(),
+                    reference: "IVB PRM Vol1 Part3 (MI commands)",
                 });
             }
             "MI_PREDICATE" => self.predicate(def, at, dw)?,
@@ -289,14 +314,13 @@ impl CommandStreamer<'_> {
         if c.instruction_cache_invalidate_enable {
             self.ctx.kernels.invalidate();
         }
-        if c.store_data_index {
-            return Err(Hang::Unsupported {
-                command: def.name,
-                addr: at,
-                what: "Store Data Index (writes into the hardware status page)".into(),
-                reference: "seed 004 §1.10.4.1",
-            });
-        }
+        // Seed 004 §1.10.4.1 Store Data Index: Address is an offset into the hardware
+        // status page.
+        let base = if c.store_data_index {
+            self.status_page(def.name, at)?
+        } else {
+            0
+        };
         let value = match c.post_sync_operation {
             pipe_control::PostSyncOperation::NO_WRITE => return Ok(()),
             pipe_control::PostSyncOperation::WRITE_IMMEDIATE_DATA => c.immediate_data,
@@ -306,7 +330,21 @@ impl CommandStreamer<'_> {
                 .read64(offset_of("PS_DEPTH_COUNT"), self.clock()),
             _ => self.clock(),
         };
-        self.write_u64(def.name, at, c.address, value)
+        self.write_u64(def.name, at, base + c.address, value)
+    }
+
+    /// The hardware status page (HWS_PGA, Linux i915_reg.h; bits 31:12).
+    fn status_page(&self, cmd: &'static str, at: u64) -> Result<u64, Hang> {
+        let pga = (self.ctx.registers.read(offset_of("HWS_PGA"), 0) & 0xffff_f000) as u64;
+        if pga == 0 {
+            return Err(Hang::Unsupported {
+                command: cmd,
+                addr: at,
+                what: "a store into the hardware status page before HWS_PGA is set".into(),
+                reference: "IVB PRM Vol1 Part3 (HWS_PGA)",
+            });
+        }
+        Ok(pga)
     }
 
     /// MI_PREDICATE (IVB PRM Vol1 Part3): compare, then load (KEEP/LOAD/LOADINV) and

@@ -307,3 +307,47 @@ fn conditional_batch_end_compares_memory() {
         );
     }
 }
+
+#[test]
+fn store_data_index_writes_into_the_hardware_status_page() {
+    // HWS_PGA (0x4080) = 0x18000: MI_STORE_DATA_INDEX offset 0x40 lands at 0x18040, and a
+    // PIPE_CONTROL with Store Data Index writes its qword at 0x18000 + Address (seed 004
+    // §1.10.4.1). Before HWS_PGA is set the store is refused, not sent to address 0.
+    let lri = MiLoadRegisterImm {
+        registers: vec![MiLoadRegisterImmPair {
+            register_offset: 0x4080,
+            data_dword: 0x18000,
+        }],
+        ..Default::default()
+    }
+    .pack()
+    .unwrap();
+    let sdi = MiStoreDataIndex {
+        offset: 0x40,
+        data_dword_0: 0xcafe_f00d,
+        ..Default::default()
+    }
+    .pack()
+    .unwrap();
+    let pc = PipeControl {
+        store_data_index: true,
+        post_sync_operation: pipe_control::PostSyncOperation::WRITE_IMMEDIATE_DATA,
+        address: 0x80,
+        immediate_data: 0x1122_3344_5566_7788,
+        ..Default::default()
+    }
+    .pack()
+    .unwrap();
+    let (_, mem, r) = run(&cat(&[lri, sdi.clone(), pc, vec![0x0500_0000]]));
+    r.unwrap();
+    assert_eq!(mem.read_u32(0x18040).unwrap(), 0xcafe_f00d);
+    assert_eq!(mem.read_u64(0x18080).unwrap(), 0x1122_3344_5566_7788);
+    let (_, _, r) = run(&cat(&[sdi, vec![0x0500_0000]]));
+    assert!(matches!(
+        r,
+        Err(Hang::Unsupported {
+            command: "MI_STORE_DATA_INDEX",
+            ..
+        })
+    ));
+}
