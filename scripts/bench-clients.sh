@@ -15,7 +15,7 @@ trap 'rm -rf "$tmp"' EXIT
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 timeit() { local s e; s=$(date +%s.%N); "$@" >/dev/null 2>&1; e=$(date +%s.%N); echo "$e - $s" | bc; }
 printf '%-14s %12s %12s %8s %14s\n' client llvmpipe_s gtsim_s ratio replay_s
-for c in clear triangle textured_quad depth blend shader_loops queries lines; do
+for c in clear triangle textured_quad depth blend shader_loops queries lines discard_depth clipping points; do
   l=$(for _ in $(seq "$runs"); do
         timeit env LIBGL_ALWAYS_SOFTWARE=1 EGL_PLATFORM=surfaceless "$bin/$c" --out "$tmp/l.png"
       done | median)

@@ -22,6 +22,7 @@ const CLIENTS: &[(&str, &str)] = &[
     ("lines", env!("CARGO_BIN_EXE_lines")),
     ("discard_depth", env!("CARGO_BIN_EXE_discard_depth")),
     ("clipping", env!("CARGO_BIN_EXE_clipping")),
+    ("points", env!("CARGO_BIN_EXE_points")),
 ];
 
 fn mesa_present() -> bool {

@@ -291,6 +291,16 @@ pub fn compare(mesa: &[Vec<BatField>], ours: &[Item]) -> Comparison {
         ..Default::default()
     };
     for (b, (fields, map)) in mesa.iter().zip(&per).enumerate() {
+        // Mesa's own names at each address: a gtsim field that bears one of them exactly
+        // belongs to that Mesa field and is never paired with another by affix
+        // ("Point Width" is not "Point Width Source").
+        let mut mesa_names: BTreeMap<u64, Vec<String>> = BTreeMap::new();
+        for f in fields {
+            mesa_names
+                .entry(f.addr)
+                .or_default()
+                .push(normalise(&f.name));
+        }
         for f in fields {
             let Some(mv) = parse_value(&f.value) else {
                 c.not_numeric += 1;
@@ -307,7 +317,11 @@ pub fn compare(mesa: &[Vec<BatField>], ours: &[Item]) -> Comparison {
                     .iter()
                     .filter(|l| {
                         let o = normalise(&l.name);
-                        !n.is_empty()
+                        let taken = mesa_names
+                            .get(&f.addr)
+                            .is_some_and(|ns| ns.iter().any(|m| *m == o && *m != n));
+                        !taken
+                            && !n.is_empty()
                             && (o.ends_with(&n)
                                 || o.starts_with(&n)
                                 || n.ends_with(&o)

@@ -556,6 +556,7 @@ fn a_triangle_crossing_the_guard_band_is_clipped_without_changing_its_pixels() {
         ThreeDStateSf {
             cull_mode: three_d_state_sf::CullMode::CULLMODE_NONE,
             view_transform_enable: true,
+            statistics_enable: true,
             ..Default::default()
         }
         .pack()
@@ -584,6 +585,59 @@ fn a_triangle_crossing_the_guard_band_is_clipped_without_changing_its_pixels() {
             );
         }
     }
-    // One clipper invocation; the clipped quadrilateral leaves as two triangles.
+    // One clipper invocation; the clipped quadrilateral leaves as two triangles, which
+    // the SF counts as CL_PRIMITIVES (seed 004 §10.6.1).
     assert_eq!((stats.cl_invocations, stats.cl_primitives), (1, 2));
+}
+
+#[test]
+fn point_sprites_get_full_scale_coordinates() {
+    // An 8-pixel point at (8, 8) covers pixels 4..=11 in x and y (§10.3.4). With attribute
+    // 0 a point sprite coordinate and origin UPPERLEFT (§10.4.3), the PS's pln of it
+    // gives s = (x + 0.5 - 4) / 8 and t = (y + 0.5 - 4) / 8 at each pixel centre.
+    let v = [[8.0, 8.0, 0.3, 0.3, 0.3, 0.3]];
+    let (mut st, mut mem) = setup(&v, PS_PLN_SIMD8, true, None, false);
+    st.commands.insert(
+        "3DSTATE_SF",
+        ThreeDStateSf {
+            cull_mode: three_d_state_sf::CullMode::CULLMODE_NONE,
+            use_point_width_state: three_d_state_sf::UsePointWidthState(1),
+            point_width: 8.0,
+            ..Default::default()
+        }
+        .pack()
+        .unwrap(),
+    );
+    st.commands.insert(
+        "3DSTATE_SBE",
+        ThreeDStateSbe {
+            number_of_sf_output_attributes: 1,
+            vertex_urb_entry_read_length: 1,
+            vertex_urb_entry_read_offset: 1,
+            point_sprite_texture_coordinate_enable: 1,
+            ..Default::default()
+        }
+        .pack()
+        .unwrap(),
+    );
+    run(
+        &st,
+        &mut mem,
+        &primitive(ThreeDPrimTopoType::_3DPRIM_POINTLIST, 1),
+    )
+    .unwrap();
+    let unorm = |v: f64| (v * 255.0).round() as u8;
+    for y in 0..W {
+        for x in 0..W {
+            let inside = (4..12).contains(&x) && (4..12).contains(&y);
+            let want = if inside {
+                let s = (x as f64 + 0.5 - 4.0) / 8.0;
+                let t = (y as f64 + 0.5 - 4.0) / 8.0;
+                [unorm(s), unorm(t), 0, 255]
+            } else {
+                [0; 4]
+            };
+            assert_eq!(pixel(&mem, x, y), want, "({x}, {y})");
+        }
+    }
 }

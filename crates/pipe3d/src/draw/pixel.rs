@@ -51,6 +51,8 @@ pub(super) struct Primitive<'a> {
     pub back_facing: bool,
     /// Covered pixels, row by row.
     pub pixels: Vec<(u32, u32)>,
+    /// For points: the square's upper-left corner and size (point sprite coordinates).
+    pub point: Option<([f32; 2], f32)>,
 }
 
 /// SFIDs (IVB PRM Vol4 Part3 "send"): null, sampler, render cache data port.
@@ -293,7 +295,7 @@ fn source_depth(st: &DrawState, prim: &Primitive, x: u32, y: u32) -> f32 {
     let c = &prim.corners;
     let z = [0, 1, 2].map(|i| c[corner(c.len(), i)].z);
     let bias = pixel_bias(st);
-    prim_barycentrics(c, [x as f32 + bias, y as f32 + bias]).map_or(z[0], |b| {
+    prim_barycentrics(prim, [x as f32 + bias, y as f32 + bias]).map_or(z[0], |b| {
         z[0] + b.linear[0] * (z[1] - z[0]) + b.linear[1] * (z[2] - z[0])
     })
 }
@@ -324,7 +326,17 @@ fn corner(n: usize, i: usize) -> usize {
 /// The barycentrics (b1, b2) of position `p` in a primitive: a triangle's areal
 /// coordinates (seed 004 §11.6); for a line, b1 is the position of `p`'s projection
 /// along it (0 at v0, 1 at v1, perspective-corrected with the ends' w) and b2 is 0.
-fn prim_barycentrics(c: &[Corner], p: [f32; 2]) -> Option<crate::bary::Barycentrics> {
+fn prim_barycentrics(prim: &Primitive, p: [f32; 2]) -> Option<crate::bary::Barycentrics> {
+    let c = &prim.corners;
+    if let Some((ul, size)) = prim.point {
+        // A point: b1, b2 run from 0 at its left (top) edge to 1 at its right (bottom)
+        // edge; only point sprite coordinates use them.
+        let b = [(p[0] - ul[0]) / size, (p[1] - ul[1]) / size];
+        return Some(crate::bary::Barycentrics {
+            perspective: b,
+            linear: b,
+        });
+    }
     match c.len() {
         2 => {
             let (a, b) = (c[0].xy, c[1].xy);
@@ -388,12 +400,6 @@ fn attribute_deltas(st: &DrawState, prim: &Primitive) -> Result<Vec<[[f32; 3]; 4
         &sbe.attribute_14,
         &sbe.attribute_15,
     ];
-    if sbe.point_sprite_texture_coordinate_enable != 0 {
-        return Err(unsupported(
-            "3DSTATE_SBE Point Sprite Texture Coordinate Enable",
-            "seed 004 §10.3.14",
-        ));
-    }
     if sbe.attribute_swizzle_enable
         && sbe.attribute_swizzle_control_mode != AttributeSwizzleControlMode::SWIZ_0_15
     {
@@ -440,6 +446,23 @@ fn attribute_deltas(st: &DrawState, prim: &Primitive) -> Result<Vec<[[f32; 3]; 4
                     ));
                 }
             };
+        }
+        if prim.point.is_some() && sbe.point_sprite_texture_coordinate_enable & (1 << i) != 0 {
+            // §10.4.3: the point's corners take full-scale coordinates; with the point's
+            // barycentrics (b1, b2) running 0 to 1 left to right and top to bottom, s =
+            // b1 and t = b2 (UPPERLEFT) or 1 - b2 (LOWERLEFT); (s, t, 0, 1).
+            let lower_left = sbe.point_sprite_texture_coordinate_origin.0 == 1;
+            out.push([
+                [0.0, 1.0, 0.0],
+                if lower_left {
+                    [1.0, 0.0, -1.0]
+                } else {
+                    [0.0, 0.0, 1.0]
+                },
+                [0.0, 0.0, 0.0],
+                [1.0, 0.0, 0.0],
+            ]);
+            continue;
         }
         let flat = sbe.constant_interpolation_enable & (1 << i) != 0 || prim.corners.len() < 2;
         let mut comps = [[0.0f32; 3]; 4];
@@ -511,7 +534,7 @@ fn build_payload(
     let bias = pixel_bias(st);
     let bary: Vec<Option<crate::bary::Barycentrics>> = slots[..simd]
         .iter()
-        .map(|&(x, y)| prim_barycentrics(c, [x as f32 + bias, y as f32 + bias]))
+        .map(|&(x, y)| prim_barycentrics(prim, [x as f32 + bias, y as f32 + bias]))
         .collect();
     let modes = st.wm.barycentric_interpolation_mode;
     for m in 0..6 {

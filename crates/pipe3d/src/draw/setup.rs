@@ -64,7 +64,9 @@ pub(super) fn primitives(
         match clip_decision(st, &clip_pos, &verts, stats)? {
             Clip::Reject => {}
             Clip::Accept => {
-                if st.clip.clipper_statistics_enable {
+                // §10.6.1: the SF counts the objects it receives from the clipper, when
+                // its own Statistics Enable is set.
+                if sf.statistics_enable {
                     stats.cl_primitives += 1;
                 }
                 let o = Obj {
@@ -79,7 +81,7 @@ pub(super) fn primitives(
             Clip::Must => {
                 if obj.kind == ObjectType::Line {
                     if let Some([a, b]) = clipper::clip_line(&clip_planes(st), &verts) {
-                        if st.clip.clipper_statistics_enable {
+                        if sf.statistics_enable {
                             stats.cl_primitives += 1;
                         }
                         let o = Obj {
@@ -103,7 +105,7 @@ pub(super) fn primitives(
                 // The clipped polygon goes on as a fan (v0, vi, vi+1), each triangle
                 // keeping the source triangle's orientation.
                 for i in 1..polygon.len().saturating_sub(1) {
-                    if st.clip.clipper_statistics_enable {
+                    if sf.statistics_enable {
                         stats.cl_primitives += 1;
                     }
                     let tri = [&polygon[0], &polygon[i], &polygon[i + 1]];
@@ -175,6 +177,7 @@ fn object(
         })
         .collect();
     let xy = |i: usize| [screen[i][0], screen[i][1]];
+    let mut point = None;
     let (pixels, back_facing) = match obj.kind {
         ObjectType::Triangle => {
             if sf.front_face_fill_mode != FrontFaceFillMode::SOLID
@@ -215,6 +218,7 @@ fn object(
                 } else {
                     PointRule::UpperLeft
                 };
+            point = Some(([xy(0)[0] - width / 2.0, xy(0)[1] - width / 2.0], width));
             (raster::point(xy(0), width, rule, raster), obj.back_facing)
         }
         ObjectType::Line => {
@@ -264,6 +268,7 @@ fn object(
             provoking: obj.provoking,
             back_facing,
             pixels,
+            point,
         },
         stats,
     )?;
