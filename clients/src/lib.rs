@@ -59,6 +59,15 @@ pub const POSITION_ATTRIB: u32 = 0;
 /// Attribute location of `color` in [`COLOR_VERTEX_SHADER`].
 pub const COLOR_ATTRIB: u32 = 1;
 
+/// The `triangle` scene (also drawn by `queries`): x, y, z, r, g, b, a per vertex; red
+/// bottom left, green bottom right, blue at the top centre.
+#[rustfmt::skip]
+pub const TRIANGLE_VERTICES: [f32; 21] = [
+    -0.8, -0.8, 0.0,  1.0, 0.0, 0.0, 1.0,
+     0.8, -0.8, 0.0,  0.0, 1.0, 0.0, 1.0,
+     0.0,  0.8, 0.0,  0.0, 0.0, 1.0, 1.0,
+];
+
 /// GLSL 1.30 vertex shader shared by the flat-geometry clients: passes a
 /// `vec3 position` (already in clip space, w = 1) and a `vec4 color` through.
 pub const COLOR_VERTEX_SHADER: &str = "#version 130

@@ -13,23 +13,18 @@
 use std::process::ExitCode;
 
 use gtsim_clients::glow::{self, HasContext};
-use gtsim_clients::{Attachments, COLOR_ATTRIB, POSITION_ATTRIB, Session, run};
+use gtsim_clients::{Attachments, COLOR_ATTRIB, POSITION_ATTRIB, Session, TRIANGLE_VERTICES, run};
 
 fn main() -> ExitCode {
     run("queries", Attachments::Color, draw)
 }
 
-#[rustfmt::skip]
-const VERTICES: [f32; 21] = [
-    // x     y    z     r    g    b    a
-    -0.8, -0.8, 0.0,  1.0, 0.0, 0.0, 1.0,
-     0.8, -0.8, 0.0,  0.0, 1.0, 0.0, 1.0,
-     0.0,  0.8, 0.0,  0.0, 0.0, 1.0, 1.0,
-];
-
 fn draw(session: &Session) -> Result<(), String> {
     let program = session.color_program()?;
-    let (vao, _vbo) = session.vertices(&VERTICES, &[(POSITION_ATTRIB, 3), (COLOR_ATTRIB, 4)])?;
+    let (vao, _vbo) = session.vertices(
+        &TRIANGLE_VERTICES,
+        &[(POSITION_ATTRIB, 3), (COLOR_ATTRIB, 4)],
+    )?;
     let gl = session.gl();
     // SAFETY: the session keeps its context current on this thread; the
     // program, vertex array and queries were created through it.
