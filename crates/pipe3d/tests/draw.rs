@@ -641,3 +641,43 @@ fn point_sprites_get_full_scale_coordinates() {
         }
     }
 }
+
+#[test]
+fn state_past_the_dynamic_state_upper_bound_stops_the_draw() {
+    // Dynamic State Access Upper Bound 0x10000 + 0x1000 covers the blend state at +0x300;
+    // a bound at the base itself does not, and the render target write stops with a hang
+    // naming the bound instead of reading past it.
+    let c = [1.0f32, 1.0, 1.0, 1.0];
+    let v = [
+        [12.0, 10.0, c[0], c[1], c[2], c[3]],
+        [4.0, 10.0, c[0], c[1], c[2], c[3]],
+        [4.0, 2.0, c[0], c[1], c[2], c[3]],
+    ];
+    for (bound, ok) in [(SURFACE_BASE + 0x1000, true), (SURFACE_BASE, false)] {
+        let (mut st, mut mem) = setup(&v, PS_FLAT_SIMD16, false, None, true);
+        st.commands.insert(
+            "STATE_BASE_ADDRESS",
+            StateBaseAddress {
+                surface_state_base_address: SURFACE_BASE,
+                dynamic_state_base_address: SURFACE_BASE,
+                instruction_base_address: INSTRUCTION_BASE,
+                dynamic_state_access_upper_bound: bound,
+                ..Default::default()
+            }
+            .pack()
+            .unwrap(),
+        );
+        let r = run(
+            &st,
+            &mut mem,
+            &primitive(ThreeDPrimTopoType::_3DPRIM_RECTLIST, 3),
+        );
+        match ok {
+            true => assert!(r.is_ok(), "{r:?}"),
+            false => {
+                let e = r.unwrap_err().to_string();
+                assert!(e.contains("Dynamic State Access Upper Bound"), "{e}");
+            }
+        }
+    }
+}

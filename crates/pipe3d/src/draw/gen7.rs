@@ -27,6 +27,51 @@ pub(crate) struct Bases {
     pub surface: u64,
     pub dynamic: u64,
     pub instruction: u64,
+    /// Dynamic State Access Upper Bound (exclusive; 0: unchecked).
+    pub dynamic_bound: u64,
+    /// Instruction Access Upper Bound (exclusive; 0: unchecked).
+    pub instruction_bound: u64,
+}
+
+/// STATE_BASE_ADDRESS's access upper bounds (Mesa genxml gen7.xml; IVB PRM Vol2 Part1
+/// STATE_BASE_ADDRESS: a 4 KiB aligned exclusive limit, 0 disables the check). The seeds
+/// do not say what an access past the bound returns, so the model stops with a hang
+/// naming the bound rather than guess.
+pub(crate) fn check_bound(
+    what: &'static str,
+    bound_name: &'static str,
+    addr: u64,
+    len: u64,
+    bound: u64,
+) -> Result<(), DrawError> {
+    if bound != 0 && addr.saturating_add(len) > bound {
+        return Err(DrawError::State {
+            command: "STATE_BASE_ADDRESS",
+            why: format!(
+                "{what} at {addr:#x} ({len} bytes) reaches past the {bound_name} {bound:#x}"
+            ),
+        });
+    }
+    Ok(())
+}
+
+/// An indirect state structure in dynamic state, within its upper bound.
+pub(crate) fn dynamic_state<T>(
+    mem: &dyn Memory,
+    bound: u64,
+    name: &'static str,
+    addr: u64,
+    dwords: usize,
+    unpack: fn(&[u32]) -> Result<T, UnpackError>,
+) -> Result<T, DrawError> {
+    check_bound(
+        name,
+        "Dynamic State Access Upper Bound",
+        addr,
+        dwords as u64 * 4,
+        bound,
+    )?;
+    indirect(mem, name, addr, dwords, unpack)
 }
 
 /// A shader stage's binding table, sampler table and push constants.
@@ -129,6 +174,8 @@ impl DrawState {
             surface: sba.surface_state_base_address,
             dynamic: sba.dynamic_state_base_address,
             instruction: sba.instruction_base_address,
+            dynamic_bound: sba.dynamic_state_access_upper_bound,
+            instruction_bound: sba.instruction_access_upper_bound,
         };
         for (name, enabled, seed) in [
             (
@@ -252,8 +299,9 @@ impl DrawState {
         let sf_clip_viewport = if !(sf.view_transform_enable || clip.clip_enable) {
             SfClipViewport::default()
         } else {
-            indirect(
+            dynamic_state(
                 mem,
+                bases.dynamic_bound,
                 "SF_CLIP_VIEWPORT",
                 dynamic(
                     cmd(
@@ -268,8 +316,9 @@ impl DrawState {
             )?
         };
         let scissor = if sf.scissor_rectangle_enable {
-            indirect(
+            dynamic_state(
                 mem,
+                bases.dynamic_bound,
                 "SCISSOR_RECT",
                 dynamic(
                     cmd(
@@ -301,8 +350,9 @@ impl DrawState {
         let cc_viewport = if null_depth {
             CcViewport::default()
         } else {
-            indirect(
+            dynamic_state(
                 mem,
+                bases.dynamic_bound,
                 "CC_VIEWPORT",
                 dynamic(
                     cmd(
@@ -319,8 +369,9 @@ impl DrawState {
         let depth_stencil = if null_depth {
             DepthStencilState::default()
         } else {
-            indirect(
+            dynamic_state(
                 mem,
+                bases.dynamic_bound,
                 "DEPTH_STENCIL_STATE",
                 dynamic(
                     cmd(

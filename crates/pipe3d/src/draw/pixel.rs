@@ -3,7 +3,7 @@
 //! the data port (seed 000 §3.9.11, seed 004 ch.12).
 
 use super::depth::{DepthBuffer, DepthOp};
-use super::gen7::{DrawState, indirect};
+use super::gen7::{DrawState, check_bound, dynamic_state, indirect};
 use super::sampling::StageSampling;
 use super::urb::Vue;
 use super::{DrawError, KernelCache, Statistics, unsupported};
@@ -171,6 +171,13 @@ impl PixelStage {
                 });
             };
             let addr = st.bases.instruction.wrapping_add(ksp);
+            check_bound(
+                "the PS kernel",
+                "Instruction Access Upper Bound",
+                addr,
+                16,
+                st.bases.instruction_bound,
+            )?;
             Some(PsKernel {
                 addr,
                 prog: kernels.get(mem, addr)?,
@@ -740,8 +747,9 @@ fn render_target(
             });
         }
     };
-    let b = indirect(
+    let b = dynamic_state(
         mem,
+        st.bases.dynamic_bound,
         "BLEND_STATE",
         st.blend_pointer.wrapping_add(bti as u64 * 8),
         BlendStateEntry::DWORDS,
@@ -814,8 +822,9 @@ fn render_target(
 
 /// COLOR_CALC_STATE.
 fn color_calc_state(st: &DrawState, mem: &dyn Memory) -> Result<ColorCalcState, DrawError> {
-    indirect(
+    dynamic_state(
         mem,
+        st.bases.dynamic_bound,
         "COLOR_CALC_STATE",
         st.cc_pointer,
         ColorCalcState::DWORDS,
