@@ -134,3 +134,35 @@ fn vertex_and_instance_indices_and_fetch_bounds() {
     // Element offset 6 with 4 bytes crosses the end of structure 2's buffer: zeros.
     assert_eq!(fetch_source(&m, &vb, 2, 6, 4).unwrap(), vec![0; 4]);
 }
+
+#[test]
+fn primitive_ids_follow_the_seed_table() {
+    // Seed 004 §2.5.13, "PrimitiveID Outputs" column.
+    use gtsim_pipe3d::vf::primitive_ids;
+    use gtsim_spec::gen7::ThreeDPrimTopoType as T;
+    let ids = |t, n| primitive_ids(t, n, 0).unwrap().0;
+    assert_eq!(ids(T::_3DPRIM_POINTLIST, 4), [0, 1, 2, 3]);
+    assert_eq!(ids(T::_3DPRIM_LINELIST, 8), [0, 0, 1, 1, 2, 2, 3, 3]);
+    assert_eq!(ids(T::_3DPRIM_LINELIST_ADJ, 8), [0, 0, 0, 0, 1, 1, 1, 1]);
+    assert_eq!(ids(T::_3DPRIM_LINESTRIP, 5), [0, 0, 1, 2, 3]);
+    assert_eq!(ids(T::_3DPRIM_TRILIST, 9), [0, 0, 0, 1, 1, 1, 2, 2, 2]);
+    assert_eq!(
+        ids(T::_3DPRIM_TRILIST_ADJ, 10),
+        [0, 0, 0, 0, 0, 1, 1, 1, 1, 1]
+    );
+    assert_eq!(ids(T::_3DPRIM_TRISTRIP, 6), [0, 0, 0, 1, 2, 3]);
+    assert_eq!(
+        ids(T::_3DPRIM_TRISTRIP_ADJ, 11),
+        [0, 0, 0, 0, 0, 1, 1, 2, 2, 3, 3]
+    );
+    assert_eq!(ids(T::_3DPRIM_TRIFAN, 6), [0, 0, 0, 1, 2, 3]);
+    assert_eq!(ids(T::_3DPRIM_QUADLIST, 8), [0, 0, 0, 0, 1, 1, 1, 1]);
+    assert_eq!(ids(T::_3DPRIM_QUADSTRIP, 8), [0, 0, 0, 0, 1, 1, 2, 2]);
+    assert_eq!(ids(T::_3DPRIM_PATCHLIST_1, 4), [0, 1, 2, 3]);
+    assert_eq!(ids(T::_3DPRIM_PATCHLIST_2, 4), [0, 0, 1, 1]);
+    // The ID carries on from `start`, and the next run continues from the last one.
+    assert_eq!(
+        primitive_ids(T::_3DPRIM_POINTLIST, 2, 5).unwrap(),
+        (vec![5, 6], 6)
+    );
+}

@@ -169,6 +169,7 @@ pub fn draw(
     let mut ps = pixel::PixelStage::new(&st, latched, mem, kernels)?;
     let mut vs = vertex::VertexStage::new(&st, mem, kernels)?;
     for instance in 0..st.instance_count {
+        vs.begin_instance();
         for run in vertex::runs(&st, mem)? {
             let vues = vs.shade(&st, mem, &run, instance, stats)?;
             setup::primitives(&st, &vues, mem, &mut ps, stats)?;

@@ -3,7 +3,7 @@
 use super::gen7::DrawState;
 use super::sampling::StageSampling;
 use super::urb::{VsMessages, Vue};
-use super::{DrawError, KernelCache, Statistics, unsupported};
+use super::{DrawError, KernelCache, Statistics};
 use crate::index;
 use crate::vf::{VertexIds, assemble_element, fetch_source, vb_index, vertex_index};
 use gtsim_eu::exec::{DEFAULT_BUDGET, FpMode, Program, Thread};
@@ -47,6 +47,8 @@ pub(super) fn runs(st: &DrawState, mem: &dyn Memory) -> Result<Vec<Vec<i64>>, Dr
 /// The VS unit with its kernel.
 pub(super) struct VertexStage {
     kernel: Option<(u64, Arc<Program>)>,
+    /// PrimitiveID reached in the current instance (seed 004 §2.5.13).
+    primitive_id: u32,
 }
 
 impl VertexStage {
@@ -64,7 +66,15 @@ impl VertexStage {
         } else {
             None
         };
-        Ok(VertexStage { kernel })
+        Ok(VertexStage {
+            kernel,
+            primitive_id: 0,
+        })
+    }
+
+    /// Starts an instance: PrimitiveID restarts at 0 (seed 004 §2.5.13).
+    pub fn begin_instance(&mut self) {
+        self.primitive_id = 0;
     }
 
     /// The VUEs of one run of vertices of one instance.
@@ -76,9 +86,17 @@ impl VertexStage {
         instance: u32,
         stats: &mut Statistics,
     ) -> Result<Vec<Vue>, DrawError> {
+        let pids = match crate::vf::primitive_ids(st.topology, run.len(), self.primitive_id) {
+            Some((ids, next)) => {
+                self.primitive_id = next;
+                ids
+            }
+            None => vec![0; run.len()],
+        };
         let inputs = run
             .iter()
-            .map(|&vi| fetch_vertex(st, mem, vi, instance))
+            .zip(&pids)
+            .map(|(&vi, &pid)| fetch_vertex(st, mem, vi, instance, pid))
             .collect::<Result<Vec<_>, _>>()?;
         if st.vs.statistics_enable {
             // §3.6.1: one per vertex, shaded or passed through.
@@ -103,6 +121,7 @@ fn fetch_vertex(
     mem: &dyn Memory,
     vertex: i64,
     instance: u32,
+    primitive: u32,
 ) -> Result<Vue, DrawError> {
     let mut vue = Vec::with_capacity(st.elements.len());
     for (i, e) in st.elements.iter().enumerate() {
@@ -112,12 +131,6 @@ fn fetch_vertex(
             e.component_2_control,
             e.component_3_control,
         ];
-        if controls.contains(&C::VFCOMP_STORE_PID) {
-            return Err(unsupported(
-                "VFCOMP_STORE_PID (primitive ID in the VF)",
-                "seed 004 §2.4.2",
-            ));
-        }
         let mut slot = [0u32; 4];
         if e.valid {
             let layout =
@@ -146,7 +159,7 @@ fn fetch_vertex(
             let ids = VertexIds {
                 vertex: vertex as u32,
                 instance,
-                primitive: 0,
+                primitive,
             };
             let dws = assemble_element(e.source_element_format, &source, controls, ids).map_err(
                 |err| DrawError::State {
