@@ -146,14 +146,17 @@ fn primitive_ids_follow_the_seed_table() {
     assert_eq!(ids(T::_3DPRIM_LINELIST_ADJ, 8), [0, 0, 0, 0, 1, 1, 1, 1]);
     assert_eq!(ids(T::_3DPRIM_LINESTRIP, 5), [0, 0, 1, 2, 3]);
     assert_eq!(ids(T::_3DPRIM_TRILIST, 9), [0, 0, 0, 1, 1, 1, 2, 2, 2]);
+    // The table lists five leading 0s for TRILIST_ADJ and TRISTRIP_ADJ, but its own S, R
+    // (1, 5 and 5, 1) and the pseudocode give six, which is also what a 6-vertex
+    // TRILIST_ADJ triangle needs. The pseudocode is followed.
     assert_eq!(
-        ids(T::_3DPRIM_TRILIST_ADJ, 10),
-        [0, 0, 0, 0, 0, 1, 1, 1, 1, 1]
+        ids(T::_3DPRIM_TRILIST_ADJ, 12),
+        [0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1]
     );
     assert_eq!(ids(T::_3DPRIM_TRISTRIP, 6), [0, 0, 0, 1, 2, 3]);
     assert_eq!(
-        ids(T::_3DPRIM_TRISTRIP_ADJ, 11),
-        [0, 0, 0, 0, 0, 1, 1, 2, 2, 3, 3]
+        ids(T::_3DPRIM_TRISTRIP_ADJ, 10),
+        [0, 0, 0, 0, 0, 0, 1, 1, 2, 2]
     );
     assert_eq!(ids(T::_3DPRIM_TRIFAN, 6), [0, 0, 0, 1, 2, 3]);
     assert_eq!(ids(T::_3DPRIM_QUADLIST, 8), [0, 0, 0, 0, 1, 1, 1, 1]);
