@@ -452,3 +452,40 @@ fn replaying_a_capture_reproduces_the_client_image() {
         check(name, Some(&capture));
     }
 }
+
+/// Crocus compiles a pixel shader for several dispatch widths (SIMD8, SIMD16 and, for
+/// some, SIMD32) and the hardware picks one; each must give the same image. gtsim
+/// prefers SIMD16; `GTSIM_PS_DISPATCH` makes it prefer SIMD8 or SIMD32, and the images
+/// must be bit-identical to the default run's.
+#[test]
+fn every_pixel_shader_dispatch_width_renders_the_same_image() {
+    if !mesa_present() {
+        return;
+    }
+    for (name, exe) in CLIENTS {
+        let run = |width: Option<&str>| {
+            let png = tmp(&format!("{name}-simd{}.png", width.unwrap_or("default")));
+            let mut cmd = Command::new(gtsim());
+            cmd.arg("run").arg("--").arg(exe).arg("--out").arg(&png);
+            cmd.env("GTSIM_I915_QUIET", "1")
+                .env("MESA_SHADER_CACHE_DISABLE", "true");
+            if let Some(w) = width {
+                cmd.env("GTSIM_PS_DISPATCH", w);
+            }
+            let out = cmd.output().unwrap();
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert!(
+                out.status.success() && !stderr.contains("GPU HANG"),
+                "{name}: {stderr}"
+            );
+            read_png(&png)
+        };
+        let default = run(None);
+        for w in ["8", "32"] {
+            assert!(
+                run(Some(w)) == default,
+                "{name}: SIMD{w} preferred gives another image"
+            );
+        }
+    }
+}

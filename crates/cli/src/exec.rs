@@ -34,9 +34,9 @@ pub fn exec(a: &ExecArgs) -> Result<String> {
         gtsim_isa::asm::assemble(&text, gtsim_isa::asm::Compaction::Never)
             .map_err(|e| anyhow!("{}: {e}", a.file.display()))?
     };
-    if ![1, 8, 16].contains(&a.simd) {
+    if ![1, 8, 16, 32].contains(&a.simd) {
         bail!(
-            "--simd {}: Gen7 threads are dispatched SIMD8 or SIMD16 (SIMD1 for tests)",
+            "--simd {}: Gen7 threads are dispatched SIMD8, SIMD16 or SIMD32 (pixel shaders), or SIMD1 for tests",
             a.simd
         );
     }

@@ -25,9 +25,10 @@ use gtsim_spec::gen7::{MessageDescriptorRenderTargetWrite, MessageHeaderRenderTa
 pub struct RtPayload {
     /// Binding table index of the render target.
     pub binding_table_index: u8,
-    /// Colours per slot, as raw dwords (the render target's format decides whether they
-    /// are floats or integers).
-    pub colors: [[u32; 4]; 16],
+    /// Colours per slot (0..32: a 32-pixel dispatch writes slots 16-31 with SIMD16
+    /// messages whose Slot Group Select is HI), as raw dwords (the render target's
+    /// format decides whether they are floats or integers).
+    pub colors: [[u32; 4]; 32],
     /// Slots this message carries data for.
     pub slots: u32,
     /// Render Target Array Index from the header (0 without one).
@@ -37,7 +38,7 @@ pub struct RtPayload {
     /// Whether this is the last render target write of the thread.
     pub last: bool,
     /// Source depth per slot (float bits), when the message carries it.
-    pub depth: Option<[u32; 16]>,
+    pub depth: Option<[u32; 32]>,
 }
 
 fn dword(reg: &[u8; 32], i: usize) -> u32 {
@@ -83,21 +84,30 @@ pub fn decode_payload(
     let with_depth = header.as_ref().map_or(depth_without_header, |h| {
         h.source_depth_present_to_render_target
     });
-    let mut colors = [[0u32; 4]; 16];
+    let mut colors = [[0u32; 4]; 32];
     let mut depth = None;
     let slots = match d.message_subtype {
         MessageSubtype::SIMD16 => {
             need(8 + 2 * usize::from(with_depth) + payload.len() - data.len())?;
-            for (s, c) in colors.iter_mut().enumerate() {
-                for (ch, v) in c.iter_mut().enumerate() {
+            let base = if d.slot_group_select == SlotGroupSelect::SLOTGRP_HI {
+                16
+            } else {
+                0
+            };
+            for s in 0..16 {
+                for (ch, v) in colors[base + s].iter_mut().enumerate() {
                     *v = dword(&data[ch * 2 + s / 8], s % 8);
                 }
             }
             if with_depth {
                 // §3.9.11.9: sZ follows the colours, slots 7:0 then 15:8.
-                depth = Some(std::array::from_fn(|s| dword(&data[8 + s / 8], s % 8)));
+                let mut z = [0u32; 32];
+                for s in 0..16 {
+                    z[base + s] = dword(&data[8 + s / 8], s % 8);
+                }
+                depth = Some(z);
             }
-            0xffff
+            0xffff << base
         }
         MessageSubtype::SIMD16_REPDATA if with_depth => {
             return Err("replicated-data render target writes cannot carry source depth (seed 000 §3.9.11.8)".into());
@@ -109,7 +119,11 @@ pub fn decode_payload(
                     *v = dword(&data[0], ch);
                 }
             }
-            0xffff
+            if d.slot_group_select == SlotGroupSelect::SLOTGRP_HI {
+                0xffff_0000
+            } else {
+                0xffff
+            }
         }
         MessageSubtype::SIMD8_LO => {
             need(4 + usize::from(with_depth) + payload.len() - data.len())?;
@@ -124,7 +138,7 @@ pub fn decode_payload(
                 }
             }
             if with_depth {
-                let mut d = [0u32; 16];
+                let mut d = [0u32; 32];
                 for s in 0..8 {
                     d[base + s] = dword(&data[4], s);
                 }
@@ -146,7 +160,13 @@ pub fn decode_payload(
         array_index: header
             .as_ref()
             .map_or(0, |h| h.render_target_array_index as u32),
-        header_pixel_mask: header.as_ref().map(|h| h.pixel_sample_enables as u32),
+        // The header's pixel enables cover 16 slots: the upper 16 of a 32-pixel
+        // dispatch for a SIMD16 message with Slot Group Select HI.
+        header_pixel_mask: header.as_ref().map(|h| {
+            let hi = d.slot_group_select == SlotGroupSelect::SLOTGRP_HI
+                && d.message_subtype != MessageSubtype::SIMD8_LO;
+            (h.pixel_sample_enables as u32) << if hi { 16 } else { 0 }
+        }),
         depth,
         last: d.last_render_target_select,
     })

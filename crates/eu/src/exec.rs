@@ -66,8 +66,11 @@ pub struct Message {
     pub desc: u32,
     /// Execution size of the send.
     pub exec_size: u8,
-    /// Channels enabled when it was sent (bit per channel).
+    /// Channels enabled when it was sent (bit per channel, numbered from channel 0 of the
+    /// thread, so a `2H` SIMD16 send has its channels in bits 16-31).
     pub channel_mask: u32,
+    /// First channel of the send's channel group (quarter control: 0, 8, 16 or 24).
+    pub first_channel: u8,
     /// The payload registers (message length of them, starting at src0), 32 bytes each.
     pub payload: Vec<[u8; 32]>,
     /// Response length in registers.
@@ -200,8 +203,12 @@ impl Thread {
         (self.flags[reg & 1] >> (16 * (sub & 1))) as u16
     }
 
+    /// The flag bits an instruction's channels read: channel n reads bit n counted from
+    /// the named subregister, so a SIMD32 (or `2H`) instruction on f0.0 reads f0.1 for
+    /// channels 16-31 (IVB PRM Vol4 Part3 "Flag Register": a 32-bit register of two
+    /// 16-bit subregisters).
     fn flag_bits(&self, ins: &Instruction) -> u32 {
-        self.flag(ins.flag.0 as usize, ins.flag.1 as usize) as u32
+        self.flags[ins.flag.0 as usize & 1] >> (16 * (ins.flag.1 as u32 & 1))
     }
 
     /// First channel of the instruction's channel group (quarter/nibble control).
@@ -614,6 +621,7 @@ impl Thread {
             desc,
             exec_size: ins.exec_size,
             channel_mask: self.exec_mask(ins),
+            first_channel: Self::group(ins) as u8,
             payload,
             response_length: rlen,
             dst: ins.dst.nr,

@@ -2681,3 +2681,23 @@ math exp(8) g13<1>F g2<8,8,1>F null<8,8,1>F { align1 1Q };";
         "exp2",
     );
 }
+
+#[test]
+fn simd32_second_half_reads_and_writes_the_upper_flag_bits() {
+    // In a 32-channel thread a 2H instruction's channels are 16-31: its cmp writes bits
+    // 16-31 of f0 (the f0.1 half) and its predicate on f0.0 reads them back, channel n
+    // reading bit n (IVB PRM Vol4 Part3, flag register). g22 holds channels 16-31's data:
+    // 300 >= 200 at the odd channels 17..23 and at 24..27.
+    let r = run(
+        "cmp.ge.f0.0(16) null<1>D        g22<8,8,1>D     200D            { align1 2H switch };
+mov(8)          g30<1>UD        f0<0,1,0>UD                     { align1 WE_all 1N };
+(+f0.0) mov(16) g40<1>D         1D                              { align1 2H };",
+        32,
+        &["g22:d=0,300,0,300,0,300,0,300,300,300,300,300,0,0,0,0"],
+    );
+    assert_eq!(ud(&r, 30, 1), [0x0faa_0000]);
+    assert_eq!(
+        d(&r, 40, 16),
+        [0, 1, 0, 1, 0, 1, 0, 1, 1, 1, 1, 1, 0, 0, 0, 0]
+    );
+}

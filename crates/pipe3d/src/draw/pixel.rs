@@ -134,41 +134,46 @@ impl PixelStage {
             // (seed 004 §11.10 3DSTATE_PS; IVB PRM Vol2 Part1 "PS Kernel Start Pointer"
             // table): alone, a width uses [0]; with others, SIMD8 stays in [0], SIMD32
             // moves to [1] and SIMD16 to [2]. Which width runs is the hardware's choice
-            // and every kernel computes the same pixels; the model prefers SIMD16, then
-            // SIMD8. A SIMD32-only shader is not dispatched yet.
-            let (w8, w16, w32) = (
-                ps.n8_pixel_dispatch_enable,
-                ps.n16_pixel_dispatch_enable,
-                ps.n32_pixel_dispatch_enable,
-            );
-            let alone = [w8, w16, w32].iter().filter(|&&w| w).count() == 1;
-            let (simd, ksp, grf) = if w16 {
-                if alone {
-                    (
-                        16,
-                        ps.kernel_start_pointer_0,
-                        ps.dispatch_grf_start_register_for_constant_setup_data_0,
-                    )
-                } else {
-                    (
-                        16,
-                        ps.kernel_start_pointer_2,
-                        ps.dispatch_grf_start_register_for_constant_setup_data_2,
-                    )
-                }
-            } else if w8 {
-                (
-                    8,
-                    ps.kernel_start_pointer_0,
-                    ps.dispatch_grf_start_register_for_constant_setup_data_0,
-                )
-            } else if w32 {
-                return Err(unsupported("32-pixel PS dispatch", "seed 004 §11.10.3"));
-            } else {
+            // and every kernel computes the same pixels: the model prefers SIMD16, then
+            // SIMD8, then SIMD32, unless GTSIM_PS_DISPATCH names a width to prefer.
+            let enabled = [
+                (8, ps.n8_pixel_dispatch_enable),
+                (16, ps.n16_pixel_dispatch_enable),
+                (32, ps.n32_pixel_dispatch_enable),
+            ];
+            let count = enabled.iter().filter(|e| e.1).count();
+            let slot = |w: usize| match (count, w) {
+                (1, _) | (_, 8) => 0,
+                (_, 32) => 1,
+                _ => 2,
+            };
+            let mut order = vec![16, 8, 32];
+            if let Some(w) = dispatch_preference() {
+                order.retain(|&o| o != w);
+                order.insert(0, w);
+            }
+            let Some(simd) = order
+                .into_iter()
+                .find(|w| enabled.iter().any(|e| e.0 == *w && e.1))
+            else {
                 return Err(DrawError::State {
                     command: "3DSTATE_PS",
                     why: "thread dispatch is enabled but no dispatch width is".into(),
                 });
+            };
+            let (ksp, grf) = match slot(simd) {
+                0 => (
+                    ps.kernel_start_pointer_0,
+                    ps.dispatch_grf_start_register_for_constant_setup_data_0,
+                ),
+                1 => (
+                    ps.kernel_start_pointer_1,
+                    ps.dispatch_grf_start_register_for_constant_setup_data_1,
+                ),
+                _ => (
+                    ps.kernel_start_pointer_2,
+                    ps.dispatch_grf_start_register_for_constant_setup_data_2,
+                ),
             };
             let addr = st.bases.instruction.wrapping_add(ksp);
             check_bound(
@@ -243,7 +248,7 @@ impl PixelStage {
         let subspans: Vec<((u32, u32), u32)> = subspans.into_iter().collect();
         let setup = attribute_deltas(st, prim)?;
         for group in subspans.chunks(k.simd / 4) {
-            let mut slots = [(0u32, 0u32); 16];
+            let mut slots = [(0u32, 0u32); 32];
             let mut lit = 0u32;
             let mut dispatch = 0u32;
             for (i, &((sy, sx), mask)) in group.iter().enumerate() {
@@ -296,6 +301,18 @@ impl PixelStage {
     }
 }
 
+/// The dispatch width to prefer when a pixel shader has several (`GTSIM_PS_DISPATCH` =
+/// 8, 16 or 32): a testing knob, since the choice is the hardware's.
+fn dispatch_preference() -> Option<usize> {
+    static PREF: std::sync::OnceLock<Option<usize>> = std::sync::OnceLock::new();
+    *PREF.get_or_init(|| {
+        std::env::var("GTSIM_PS_DISPATCH")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .filter(|w| [8, 16, 32].contains(w))
+    })
+}
+
 /// The WM's source depth at pixel (x, y): screen-linear across the primitive (seed 004
 /// §11.6).
 fn source_depth(st: &DrawState, prim: &Primitive, x: u32, y: u32) -> f32 {
@@ -311,7 +328,7 @@ fn source_depth(st: &DrawState, prim: &Primitive, x: u32, y: u32) -> f32 {
 struct LateDepth<'a> {
     depth: &'a DepthBuffer,
     /// The WM's source depth per slot.
-    z: [f32; 16],
+    z: [f32; 32],
     back_facing: bool,
     /// The PS computes depth: the message carries it (seed 000 §3.9.11.9, sZ).
     computed: bool,
@@ -499,7 +516,7 @@ fn build_payload(
     st: &DrawState,
     prim: &Primitive,
     k: &PsKernel,
-    slots: &[(u32, u32); 16],
+    slots: &[(u32, u32); 32],
     group: &[((u32, u32), u32)],
     lit: u32,
     setup: &[[[f32; 3]; 4]],
@@ -520,65 +537,73 @@ fn build_payload(
     );
     put(grf, 0, 3, st.ps_res.sampler_state as u32 & !31);
     put(grf, 0, 4, st.ps_res.binding_table as u32 & !31);
-    // R1: subspan upper-left corners and the pixel masks.
+    // R1 (and R2 in a 32-pixel dispatch): subspan upper-left corners and the pixel masks
+    // of four subspans each.
+    let blocks = (k.simd / 16).max(1);
     for (i, &((sy, sx), _)) in group.iter().enumerate() {
-        put(grf, 1, 2 + i, ((sy * 2) << 16) | (sx * 2));
+        put(grf, 1 + i / 4, 2 + i % 4, ((sy * 2) << 16) | (sx * 2));
     }
-    put(grf, 1, 7, (lit << 16) | (lit & 0xffff));
-    let mut reg = 2;
+    for blk in 0..blocks {
+        let m = (lit >> (16 * blk)) & 0xffff;
+        put(grf, 1 + blk, 7, (m << 16) | m);
+    }
+    let mut reg = 1 + blocks;
     let simd = k.simd;
-    let halves = simd / 8;
-    // Per-slot values of a payload phase: one register per 8 slots.
-    let phase = |grf: &mut [u8], reg: &mut usize, vals: &dyn Fn(usize) -> f32| {
-        for h in 0..halves {
-            for s in 0..8 {
-                put(grf, *reg, s, vals(h * 8 + s).to_bits());
-            }
-            *reg += 1;
-        }
-    };
     let c = &prim.corners;
     let bias = pixel_bias(st);
     let bary: Vec<Option<crate::bary::Barycentrics>> = slots[..simd]
         .iter()
         .map(|&(x, y)| prim_barycentrics(prim, [x as f32 + bias, y as f32 + bias]))
         .collect();
-    let modes = st.wm.barycentric_interpolation_mode;
-    for m in 0..6 {
-        if modes & (1 << m) == 0 {
-            continue;
-        }
-        // Pixel, centroid and sample locations coincide at one sample per pixel.
-        let perspective = m < 3;
-        for h in 0..halves {
-            for b in 0..2 {
-                for s in 0..8 {
-                    let v = bary[h * 8 + s].map_or(0.0, |bc| {
-                        if perspective {
-                            bc.perspective[b]
-                        } else {
-                            bc.linear[b]
-                        }
-                    });
-                    put(grf, reg, s, v.to_bits());
-                }
-                reg += 1;
-            }
-        }
-    }
     let lerp = |s: usize, v: [f32; 3]| {
         bary[s].map_or(v[0], |bc| {
             v[0] + bc.linear[0] * (v[1] - v[0]) + bc.linear[1] * (v[2] - v[0])
         })
     };
     let corner3 = |f: &dyn Fn(&Corner) -> f32| [0, 1, 2].map(|i| f(&c[corner(c.len(), i)]));
-    if st.wm.pixel_shader_uses_source_depth {
-        let z = corner3(&|k| k.z);
-        phase(grf, &mut reg, &|s| lerp(s, z));
-    }
-    if st.wm.pixel_shader_uses_source_w {
-        let rhw = corner3(&|k| k.rhw);
-        phase(grf, &mut reg, &|s| 1.0 / lerp(s, rhw));
+    let (z, rhw) = (corner3(&|k| k.z), corner3(&|k| k.rhw));
+    let modes = st.wm.barycentric_interpolation_mode;
+    // The optional phases for slots 0-15, then (32-pixel dispatch) the same phases for
+    // slots 16-31, each phase one register per 8 slots (§11.10.3.1, renumbered).
+    for blk in 0..blocks {
+        let first = blk * 16;
+        let halves = (simd - first).min(16) / 8;
+        for m in 0..6 {
+            if modes & (1 << m) == 0 {
+                continue;
+            }
+            // Pixel, centroid and sample locations coincide at one sample per pixel.
+            let perspective = m < 3;
+            for h in 0..halves {
+                for b in 0..2 {
+                    for s in 0..8 {
+                        let v = bary[first + h * 8 + s].map_or(0.0, |bc| {
+                            if perspective {
+                                bc.perspective[b]
+                            } else {
+                                bc.linear[b]
+                            }
+                        });
+                        put(grf, reg, s, v.to_bits());
+                    }
+                    reg += 1;
+                }
+            }
+        }
+        let mut phase = |vals: &dyn Fn(usize) -> f32| {
+            for h in 0..halves {
+                for s in 0..8 {
+                    put(grf, reg, s, vals(first + h * 8 + s).to_bits());
+                }
+                reg += 1;
+            }
+        };
+        if st.wm.pixel_shader_uses_source_depth {
+            phase(&|s| lerp(s, z));
+        }
+        if st.wm.pixel_shader_uses_source_w {
+            phase(&|s| 1.0 / lerp(s, rhw));
+        }
     }
     let mut at = k.grf_start;
     if reg > at {
@@ -624,7 +649,7 @@ struct PsMessages<'a> {
     mem: &'a mut dyn Memory,
     targets: &'a mut BTreeMap<u8, Option<RenderTarget>>,
     cleared: &'a mut BTreeSet<u8>,
-    slots: [(u32, u32); 16],
+    slots: [(u32, u32); 32],
     lit: u32,
     /// Pixels the last render target write covered (PS_DEPTH_COUNT).
     visible: u32,
@@ -672,7 +697,7 @@ impl SharedFunctions for PsMessages<'_> {
                 if let Some(late) = &mut self.late {
                     // Each slot is tested once, at the first render target write that
                     // covers it; later writes (other render targets) reuse the result.
-                    for s in 0..16 {
+                    for s in 0..32 {
                         if enabled & !late.tested & (1 << s) == 0 {
                             continue;
                         }
@@ -698,7 +723,7 @@ impl SharedFunctions for PsMessages<'_> {
                 if p.last {
                     self.visible |= enabled;
                 }
-                for s in 0..16 {
+                for s in 0..32 {
                     if enabled & (1 << s) != 0 {
                         let (x, y) = self.slots[s];
                         write_pixel(self.mem, &rt, x, y, p.array_index, p.colors[s])?;

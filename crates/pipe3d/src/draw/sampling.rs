@@ -27,7 +27,9 @@ impl StageSampling<'_> {
             res: &res,
             mem: self.mem,
         };
-        gtsim_sampler::message::handle(m.desc, &m.payload, m.channel_mask, &s)
+        // The sampler numbers the message's channels from 0 (a 2H send's channels 16-31
+        // are its 0-15).
+        gtsim_sampler::message::handle(m.desc, &m.payload, m.channel_mask >> m.first_channel, &s)
     }
 
     fn dwords(&self, what: &str, addr: u64, n: usize) -> Result<Vec<u32>, String> {
