@@ -2,7 +2,7 @@
 //!
 //! An EU thread owns 128 general registers of 256 bits (g0..g127), the architecture
 //! registers that matter to programs (accumulators acc0/acc1, flags f0/f1, the address
-//! register a0, null), and an instruction pointer. A kernel runs SIMD8 or SIMD16: each
+//! register a0, null), and an instruction pointer. A kernel runs SIMD8, SIMD16 or SIMD32: each
 //! instruction works on `exec_size` channels starting at its channel group (quarter
 //! control), and a channel takes part only if it is dispatched, not waiting in control
 //! flow, and (when predicated) its flag bit says so — unless the instruction is `WE_all`.
