@@ -66,6 +66,24 @@ fn tmp(name: &str) -> PathBuf {
     d.join(name)
 }
 
+/// Runs `exe` on llvmpipe writing `png`; returns its standard output.
+fn on_llvmpipe(name: &str, exe: &str, png: &Path) -> Vec<u8> {
+    let out = Command::new(exe)
+        .arg("--out")
+        .arg(png)
+        .env("LIBGL_ALWAYS_SOFTWARE", "1")
+        .env("EGL_PLATFORM", "surfaceless")
+        .env_remove("LD_PRELOAD")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{name} on llvmpipe: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
+}
+
 fn under_gtsim(client: &str, exe: &str, capture: &Path, bat: bool) -> Output {
     let mut cmd = Command::new(gtsim());
     cmd.arg("run")
@@ -171,15 +189,7 @@ fn clients_render_on_gtsim_as_on_llvmpipe() {
     let mut failures = vec![];
     for (name, exe) in CLIENTS {
         let reference = tmp(&format!("{name}-reference.png"));
-        let out = Command::new(exe)
-            .arg("--out")
-            .arg(&reference)
-            .env("LIBGL_ALWAYS_SOFTWARE", "1")
-            .env("EGL_PLATFORM", "surfaceless")
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "{name} on llvmpipe");
-        let reference_stdout = out.stdout;
+        let reference_stdout = on_llvmpipe(name, exe, &reference);
         let capture = tmp(&format!("{name}-image.aub"));
         let out = under_gtsim(name, exe, &capture, false);
         let stderr = String::from_utf8_lossy(&out.stderr);
@@ -395,14 +405,7 @@ fn replaying_a_capture_reproduces_the_client_image() {
     let check = |name: &str, capture: Option<&Path>| {
         let reference = tmp(&format!("{name}-replay-reference.png"));
         let exe = CLIENTS.iter().find(|c| c.0 == name).unwrap().1;
-        let out = Command::new(exe)
-            .arg("--out")
-            .arg(&reference)
-            .env("LIBGL_ALWAYS_SOFTWARE", "1")
-            .env("EGL_PLATFORM", "surfaceless")
-            .output()
-            .unwrap();
-        assert!(out.status.success());
+        on_llvmpipe(name, exe, &reference);
         let dir = tmp(&format!(
             "{name}-replay-{}",
             if capture.is_some() {
