@@ -14,6 +14,7 @@ use crate::compare::{AlphaReference, alpha_test};
 use crate::rt_write::{RtState, color_calc};
 use gtsim_mem::Memory;
 use gtsim_mem::format::texel::Texel;
+use gtsim_mem::layout::LayoutError;
 use gtsim_mem::surface::{Surface, TexelCoord};
 use gtsim_spec::gen7::ThreeDCompareFunction;
 use gtsim_spec::gen7::message_descriptor_render_target_write::{MessageSubtype, SlotGroupSelect};
@@ -33,6 +34,9 @@ pub struct RtPayload {
     pub slots: u32,
     /// Render Target Array Index from the header (0 without one).
     pub array_index: u32,
+    /// Render Target Index from the header, selecting the BLEND_STATE entry (0 without
+    /// one; §3.9.11.3 M0.2).
+    pub render_target_index: u8,
     /// Pixel enables from the header (M1.7 15:0), when a header is present.
     pub header_pixel_mask: Option<u32>,
     /// Whether this is the last render target write of the thread.
@@ -127,8 +131,9 @@ pub fn decode_payload(
         }
         MessageSubtype::SIMD8_LO => {
             need(4 + usize::from(with_depth) + payload.len() - data.len())?;
+            // §3.9.11.2: with SLOTGRP_HI a SIMD8 message covers slots 23:16 instead of 7:0.
             let base = if d.slot_group_select == SlotGroupSelect::SLOTGRP_HI {
-                8
+                16
             } else {
                 0
             };
@@ -160,11 +165,11 @@ pub fn decode_payload(
         array_index: header
             .as_ref()
             .map_or(0, |h| h.render_target_array_index as u32),
+        render_target_index: header.as_ref().map_or(0, |h| h.render_target_index),
         // The header's pixel enables cover 16 slots: the upper 16 of a 32-pixel
         // dispatch for a SIMD16 message with Slot Group Select HI.
         header_pixel_mask: header.as_ref().map(|h| {
-            let hi = d.slot_group_select == SlotGroupSelect::SLOTGRP_HI
-                && d.message_subtype != MessageSubtype::SIMD8_LO;
+            let hi = d.slot_group_select == SlotGroupSelect::SLOTGRP_HI;
             (h.pixel_sample_enables as u32) << if hi { 16 } else { 0 }
         }),
         depth,
@@ -189,48 +194,69 @@ pub struct RenderTarget {
     pub alpha_test: Option<(ThreeDCompareFunction, AlphaReference)>,
 }
 
-/// Writes one pixel: alpha test on the source alpha (seed 004 §12.1.3), then the colour
-/// calculator and the store. Returns whether the pixel was written.
+/// The source colour as a texel of the render target's class: the format's numeric
+/// class (float, uint, sint) decides how the shader's dwords are read.
+fn source_texel(rt: &RenderTarget, color: [u32; 4]) -> Result<Texel, String> {
+    let zero = [0u8; 16];
+    let class = zero
+        .get(..rt.surface.desc.block_bytes as usize)
+        .ok_or("render target texels wider than 128 bits")?;
+    Ok(
+        match gtsim_mem::format::texel::decode(rt.surface.format, class)
+            .map_err(|e| e.to_string())?
+        {
+            Texel::Float(_) => Texel::Float(color.map(f32::from_bits)),
+            Texel::Uint(_) => Texel::Uint(color),
+            Texel::Sint(_) => Texel::Sint(color.map(|v| v as i32)),
+        },
+    )
+}
+
+/// The alpha test of one pixel (seed 004 §12.1.3: on source 0 alpha; a pixel that fails
+/// is discarded). Integer render targets have no alpha test.
+pub fn alpha_passes(rt: &RenderTarget, color: [u32; 4]) -> Result<bool, String> {
+    match (rt.alpha_test, source_texel(rt, color)?) {
+        (Some((f, r)), Texel::Float(c)) => alpha_test(f, c[3], r).map_err(|e| e.to_string()),
+        _ => Ok(true),
+    }
+}
+
+/// Writes one pixel through the colour calculator. `array_index` is the Render Target
+/// Array Index: out of the range Minimum Array Element..=Depth it is replaced by Minimum
+/// Array Element, and a pixel outside the surface is dropped (seed 000 §3.9.11,
+/// "Out-of-Bounds Accesses" and M0.0 26:16). Returns whether the pixel was written.
 pub fn write_pixel(
     mem: &mut dyn Memory,
     rt: &RenderTarget,
     x: u32,
     y: u32,
-    slice: u32,
+    array_index: u32,
     color: [u32; 4],
 ) -> Result<bool, String> {
     let s = &rt.surface;
+    let last = s.desc.depth.max(1) - 1;
+    let slice = if (rt.min_array_element..=last).contains(&array_index) {
+        array_index
+    } else {
+        rt.min_array_element
+    };
     let at = TexelCoord {
         x,
         y,
-        slice: rt.min_array_element + slice,
+        slice,
         lod: rt.lod,
         sample: 0,
     };
-    // The format's numeric class (float, uint, sint) decides how the shader's dwords
-    // are read; decoding an all-zero texel reveals it.
-    let zero = [0u8; 16];
-    let class = zero
-        .get(..s.desc.block_bytes as usize)
-        .ok_or("render target texels wider than 128 bits")?;
-    let src = match gtsim_mem::format::texel::decode(s.format, class).map_err(|e| e.to_string())? {
-        Texel::Float(_) => Texel::Float(color.map(f32::from_bits)),
-        Texel::Uint(_) => Texel::Uint(color),
-        Texel::Sint(_) => Texel::Sint(color.map(|v| v as i32)),
+    let off = match s.desc.texel_offset(at.x, at.y, at.slice, at.lod, at.sample) {
+        Ok(o) => o,
+        Err(LayoutError::Outside { .. }) => return Ok(false),
+        Err(e) => return Err(format!("render target ({x}, {y}): {e}")),
     };
-    if let (Some((f, r)), Texel::Float(c)) = (rt.alpha_test, src)
-        && !alpha_test(f, c[3], r).map_err(|e| e.to_string())?
-    {
-        return Ok(false);
-    }
-    let off = s
-        .desc
-        .texel_offset(at.x, at.y, at.slice, at.lod, at.sample)
-        .map_err(|e| format!("render target ({x}, {y}): {e}"))?;
     let addr = s.base.wrapping_add(off);
     let mut dst = vec![0u8; s.desc.block_bytes as usize];
     mem.read(addr, &mut dst).map_err(|f| f.to_string())?;
     let src1: Rgba = [0.0; 4];
+    let src = source_texel(rt, color)?;
     let bytes = color_calc(&rt.cc, s.format, src, src1, &dst).map_err(|e| e.to_string())?;
     mem.write(addr, &bytes).map_err(|f| f.to_string())?;
     Ok(true)

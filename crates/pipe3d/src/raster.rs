@@ -297,7 +297,11 @@ pub fn zero_width_line(
     } else {
         (dy, dy.abs())
     };
-    let mut hit = vec![];
+    let mut end = vec![];
+    touched([bx, by], &mut end);
+    let [rx0, ry0, rx1, ry1] = s.rect.map(|v| v as i64);
+    let mut out: Vec<(u32, u32)> = vec![];
+    let mut hit = Vec::with_capacity(4);
     for i in 0..=steps {
         // Along the major axis one subpixel at a time; the minor coordinate rounded to
         // the nearest subpixel.
@@ -308,17 +312,16 @@ pub fn zero_width_line(
         } else {
             [ax + minor(dx * t, dy), ay + t]
         };
+        hit.clear();
         touched(p, &mut hit);
+        // Kept only inside the drawing rectangle, so a long line costs no memory.
+        out.extend(
+            hit.iter()
+                .filter(|p| last_pixel || !end.contains(p))
+                .filter(|&&(x, y)| x >= rx0 && x <= rx1 && y >= ry0 && y <= ry1)
+                .map(|&(x, y)| (x as u32, y as u32)),
+        );
     }
-    let mut end = vec![];
-    touched([bx, by], &mut end);
-    let [rx0, ry0, rx1, ry1] = s.rect.map(|v| v as i64);
-    let mut out: Vec<(u32, u32)> = hit
-        .into_iter()
-        .filter(|p| last_pixel || !end.contains(p))
-        .filter(|&(x, y)| x >= rx0 && x <= rx1 && y >= ry0 && y <= ry1)
-        .map(|(x, y)| (x as u32, y as u32))
-        .collect();
     out.sort_by_key(|&(x, y)| (y, x));
     out.dedup();
     out

@@ -681,3 +681,36 @@ fn state_past_the_dynamic_state_upper_bound_stops_the_draw() {
         }
     }
 }
+
+/// The VS of `VS_SCALE2` written with two URB messages, the colour through the second
+/// at Global Offset 1: one 256-bit row, i.e. VUE slot 2 of each vertex.
+const VS_TWO_WRITES: &str = "mov(8)          g114<1>UD       0x00000000UD                    { align16 1Q };
+mul(8)          g115<1>F        g1<4>F          0x40000000F     { align16 1Q };
+mov(8)          g113<1>UD       g0<4>UD                         { align16 WE_all 1Q };
+or(1)           g113.5<1>UD     g0.5<0,1,0>UD   0x0000ff00UD    { align1 WE_all 1N };
+send(8)         null<1>F        g113<4>F        0x0608c000
+                            urb MsgDesc: offset 0 write HWord interleave complete mlen 3 rlen 0 { align16 1Q };
+mov(8)          g116<1>UD       g113<4>UD                       { align16 WE_all 1Q };
+mov(8)          g117<1>F        g2<4>F                          { align16 1Q };
+mov(8)          g118<1>UD       0x00000000UD                    { align16 1Q };
+send(8)         null<1>F        g116<4>F        0x8608c008
+                            urb MsgDesc: offset 1 write HWord interleave complete mlen 3 rlen 0 { align16 1Q EOT };";
+
+#[test]
+fn urb_global_offset_counts_256_bit_rows() {
+    let v = [
+        [1.0, 1.0, 0.0, 0.5, 0.0, 1.0],
+        [7.0, 1.0, 1.0, 0.5, 0.0, 1.0],
+        [1.0, 7.0, 0.0, 0.5, 0.0, 1.0],
+    ];
+    let (st, mut mem) = setup(&v, PS_PLN_SIMD8, true, Some(VS_TWO_WRITES), false);
+    run(
+        &st,
+        &mut mem,
+        &primitive(ThreeDPrimTopoType::_3DPRIM_TRILIST, 3),
+    )
+    .unwrap();
+    // Same image as with one write: red = round((x + 0.5 - 2) / 12 * 255).
+    assert_eq!(pixel(&mem, 2, 2), [11, 128, 0, 255]);
+    assert_eq!(pixel(&mem, 8, 3), [138, 128, 0, 255]);
+}

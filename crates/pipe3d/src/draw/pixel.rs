@@ -11,7 +11,7 @@ use crate::bary::barycentrics;
 use crate::sf::attribute_setup;
 use gtsim_dataport::blend::{BlendState, ClampRange};
 use gtsim_dataport::compare::AlphaReference;
-use gtsim_dataport::rt_message::{RenderTarget, decode_payload, write_pixel};
+use gtsim_dataport::rt_message::{RenderTarget, alpha_passes, decode_payload, write_pixel};
 use gtsim_dataport::rt_write::RtState;
 use gtsim_eu::exec::{DEFAULT_BUDGET, FpMode, Message, Program, SharedFunctions, Thread};
 use gtsim_mem::Memory;
@@ -45,8 +45,9 @@ pub(super) struct Corner<'a> {
 pub(super) struct Primitive<'a> {
     /// Its vertices (1 for points, 3 for triangles and rectangles).
     pub corners: Vec<Corner<'a>>,
-    /// Index of the provoking vertex in `corners`.
-    pub provoking: usize,
+    /// The provoking vertex's VUE, for constant-interpolated attributes (for a clipped
+    /// triangle, the source triangle's provoking vertex).
+    pub provoking_vue: &'a Vue,
     /// Back-facing (R0.0 bit 15; selects the back-face stencil state).
     pub back_facing: bool,
     /// Covered pixels, row by row.
@@ -72,7 +73,7 @@ struct PsKernel {
 /// The WM/PS with the draw's kernel and render targets.
 pub(super) struct PixelStage {
     kernel: Option<PsKernel>,
-    targets: BTreeMap<u8, Option<RenderTarget>>,
+    targets: BTreeMap<(u8, u8), Option<RenderTarget>>,
     depth: Option<DepthBuffer>,
     /// Depth and stencil are tested at the render target write, after the PS.
     late: bool,
@@ -239,6 +240,14 @@ impl PixelStage {
             stats.ps_depth_count += passed.len() as u64;
             return Ok(());
         };
+        // PS_INVOCATION_COUNT: every pixel of every subspan the primitive lights, helper
+        // pixels included, and also those the early depth test then discards (seed 004
+        // §1.9 statistics table; §11.5.2: "will still be incremented").
+        if st.wm.statistics_enable {
+            let touched: BTreeSet<(u32, u32)> =
+                prim.pixels.iter().map(|&(x, y)| (y / 2, x / 2)).collect();
+            stats.ps_invocations += 4 * touched.len() as u64;
+        }
         // Subspans (2x2 aligned) in raster order, each with its lit-pixel mask.
         let mut subspans: BTreeMap<(u32, u32), u32> = BTreeMap::new();
         for &(x, y) in &passed {
@@ -258,9 +267,7 @@ impl PixelStage {
                 lit |= mask << (i * 4);
                 dispatch |= 0xf << (i * 4);
             }
-            if st.wm.statistics_enable {
-                stats.ps_invocations += dispatch.count_ones() as u64;
-            }
+
             let mut t = Thread::new(k.simd as u8);
             t.dispatch_mask = dispatch;
             t.fp_mode = if st.ps.floating_point_mode == FloatingPointMode::ALT {
@@ -400,7 +407,8 @@ fn f32s(v: u32) -> f32 {
     f32::from_bits(v)
 }
 
-/// The setup data: per SF output attribute, per component, (a1, a2, a0) (seed 004
+/// The setup data: per SF output attribute, per component, (a0, a1, a2), stored in the
+/// payload as [a1, a2, reserved, a0] (seed 004
 /// §11.10.3 "Setup Data", §11.6; 3DSTATE_SBE selects the VUE slots).
 fn attribute_deltas(st: &DrawState, prim: &Primitive) -> Result<Vec<[[f32; 3]; 4]>, DrawError> {
     let sbe = &st.sbe;
@@ -499,8 +507,12 @@ fn attribute_deltas(st: &DrawState, prim: &Primitive) -> Result<Vec<[[f32; 3]; 4
                 let corner = &prim.corners[corner(prim.corners.len(), k)];
                 f32s(corner.vue.get(slot).copied().unwrap_or([0; 4])[c])
             };
-            let a = [val(0), val(1), val(2)];
-            *comp = attribute_setup(a, flat.then_some(prim.provoking));
+            *comp = if flat {
+                let v = f32s(prim.provoking_vue.get(slot).copied().unwrap_or([0; 4])[c]);
+                attribute_setup([v; 3], Some(0))
+            } else {
+                attribute_setup([val(0), val(1), val(2)], None)
+            };
         }
         out.push(comps);
     }
@@ -616,6 +628,15 @@ fn build_payload(
         });
     }
     if st.ps.push_constant_enable {
+        if at + st.ps_res.constants.len() > 128 {
+            return Err(DrawError::State {
+                command: "3DSTATE_CONSTANT_PS",
+                why: format!(
+                    "{} push constant registers from g{at} leave the GRF",
+                    st.ps_res.constants.len()
+                ),
+            });
+        }
         for r in &st.ps_res.constants {
             grf[at * 32..at * 32 + 32].copy_from_slice(r);
             at += 1;
@@ -647,7 +668,7 @@ fn build_payload(
 struct PsMessages<'a> {
     st: &'a DrawState,
     mem: &'a mut dyn Memory,
-    targets: &'a mut BTreeMap<u8, Option<RenderTarget>>,
+    targets: &'a mut BTreeMap<(u8, u8), Option<RenderTarget>>,
     cleared: &'a mut BTreeSet<u8>,
     slots: [(u32, u32); 32],
     lit: u32,
@@ -672,16 +693,20 @@ impl SharedFunctions for PsMessages<'_> {
                     &m.payload,
                     self.st.wm.pixel_shader_computed_depth_mode.0 != 0,
                 )?;
-                let bti = p.binding_table_index;
-                if !self.targets.contains_key(&bti) {
-                    let rt = render_target(self.st, &*self.mem, bti).map_err(|e| e.to_string())?;
-                    self.targets.insert(bti, rt);
+                // The render target's surface comes from the binding table entry, its
+                // BLEND_STATE entry from the header's Render Target Index (0 without a
+                // header; seed 000 §3.9.11.3 M0.2).
+                let key = (p.binding_table_index, p.render_target_index);
+                if !self.targets.contains_key(&key) {
+                    let rt = render_target(self.st, &*self.mem, key.0, key.1)
+                        .map_err(|e| e.to_string())?;
+                    self.targets.insert(key, rt);
                 }
-                let Some(rt) = self.targets.get(&bti).copied().flatten() else {
-                    return Ok(vec![]);
-                };
+                let rt = self.targets.get(&key).copied().flatten();
                 if self.st.ps.render_target_fast_clear_enable {
-                    if self.cleared.insert(bti) {
+                    if let Some(rt) = rt
+                        && self.cleared.insert(key.0)
+                    {
                         fast_clear(self.mem, &rt)?;
                     }
                     return Ok(vec![[0u8; 32]; m.response_length as usize]);
@@ -690,9 +715,21 @@ impl SharedFunctions for PsMessages<'_> {
                     // The fast clear already stored the clear value (see fast_clear).
                     return Ok(vec![[0u8; 32]; m.response_length as usize]);
                 }
-                let mut enabled = p.slots & m.channel_mask & self.lit;
+                // Seed 000 §3.9.11 "Execution Mask": the message's execution mask is
+                // ignored; the header's Pixel/Sample Enables, or without a header the
+                // dispatch's pixel mask, say which pixels are written.
+                let mut enabled = p.slots & self.lit;
                 if let Some(h) = p.header_pixel_mask {
                     enabled &= h;
+                }
+                // Seed 004 §12.1.3: the alpha test comes first; a pixel that fails it is
+                // discarded before the depth and stencil tests and counts.
+                if let Some(rt) = &rt {
+                    for s in 0..32 {
+                        if enabled & (1 << s) != 0 && !alpha_passes(rt, p.colors[s])? {
+                            enabled &= !(1 << s);
+                        }
+                    }
                 }
                 if let Some(late) = &mut self.late {
                     // Each slot is tested once, at the first render target write that
@@ -723,10 +760,14 @@ impl SharedFunctions for PsMessages<'_> {
                 if p.last {
                     self.visible |= enabled;
                 }
-                for s in 0..32 {
-                    if enabled & (1 << s) != 0 {
-                        let (x, y) = self.slots[s];
-                        write_pixel(self.mem, &rt, x, y, p.array_index, p.colors[s])?;
+                // A null render target is not written (seed 000 §2.12.2 SURFTYPE_NULL),
+                // but its pixels went through the tests and counts above.
+                if let Some(rt) = &rt {
+                    for s in 0..32 {
+                        if enabled & (1 << s) != 0 {
+                            let (x, y) = self.slots[s];
+                            write_pixel(self.mem, rt, x, y, p.array_index, p.colors[s])?;
+                        }
                     }
                 }
                 Ok(vec![[0u8; 32]; m.response_length as usize])
@@ -739,12 +780,13 @@ impl SharedFunctions for PsMessages<'_> {
     }
 }
 
-/// The render target behind binding table entry `bti`, with its blend state entry;
+/// The render target behind binding table entry `bti`, with BLEND_STATE entry `rti`;
 /// `None` for a null surface (writes are dropped, seed 000 §2.12.2 SURFTYPE_NULL).
 fn render_target(
     st: &DrawState,
     mem: &dyn Memory,
     bti: u8,
+    rti: u8,
 ) -> Result<Option<RenderTarget>, DrawError> {
     let bt = st
         .bases
@@ -776,7 +818,7 @@ fn render_target(
         mem,
         st.bases.dynamic_bound,
         "BLEND_STATE",
-        st.blend_pointer.wrapping_add(bti as u64 * 8),
+        st.blend_pointer.wrapping_add(rti as u64 * 8),
         BlendStateEntry::DWORDS,
         BlendStateEntry::unpack,
     )?;

@@ -70,9 +70,9 @@ pub(super) fn primitives(
                     stats.cl_primitives += 1;
                 }
                 let o = Obj {
+                    provoking_vue: verts[obj.provoking],
                     last_pixel,
                     kind: obj.kind,
-                    provoking: obj.provoking,
                     invert: obj.invert_orientation,
                     back_facing: obj.back_facing,
                 };
@@ -85,9 +85,9 @@ pub(super) fn primitives(
                             stats.cl_primitives += 1;
                         }
                         let o = Obj {
+                            provoking_vue: verts[obj.provoking],
                             last_pixel,
                             kind: ObjectType::Line,
-                            provoking: obj.provoking,
                             invert: false,
                             back_facing: obj.back_facing,
                         };
@@ -110,9 +110,9 @@ pub(super) fn primitives(
                     }
                     let tri = [&polygon[0], &polygon[i], &polygon[i + 1]];
                     let o = Obj {
+                        provoking_vue: verts[obj.provoking],
                         last_pixel: false,
                         kind: ObjectType::Triangle,
-                        provoking: 0,
                         invert: obj.invert_orientation,
                         back_facing: false,
                     };
@@ -125,12 +125,13 @@ pub(super) fn primitives(
 }
 
 /// An object as the SF sees it.
-struct Obj {
+struct Obj<'v> {
+    /// The provoking vertex's VUE (the source object's, for clipped pieces).
+    provoking_vue: &'v Vue,
     kind: ObjectType,
     /// The last pixel of this line is drawn (3DSTATE_SF Last Pixel Enable applies to each
     /// line of a list, and to the last line of a strip).
     last_pixel: bool,
-    provoking: usize,
     invert: bool,
     back_facing: bool,
 }
@@ -265,7 +266,7 @@ fn object(
         mem,
         &Primitive {
             corners,
-            provoking: obj.provoking,
+            provoking_vue: obj.provoking_vue,
             back_facing,
             pixels,
             point,
@@ -370,13 +371,13 @@ fn clip_decision(
     stats: &mut Statistics,
 ) -> Result<Clip, DrawError> {
     let c = &st.clip;
-    // Seed 004 §1.9 statistics table: every object entering the clipper counts,
-    // whatever the clipping does.
-    if c.clipper_statistics_enable {
-        stats.cl_invocations += 1;
-    }
     if !c.clip_enable {
         return Ok(Clip::Accept);
+    }
+    // Seed 004 §1.9 statistics table and §9.7.1: every object entering the (enabled)
+    // clipper counts, whatever the clipping does.
+    if c.clipper_statistics_enable {
+        stats.cl_invocations += 1;
     }
     Ok(match c.clip_mode {
         ClipMode::CLIPMODE_NORMAL => {
@@ -407,7 +408,13 @@ fn clip_decision(
             }
         }
         ClipMode::CLIPMODE_REJECT_ALL => Clip::Reject,
-        ClipMode::CLIPMODE_ACCEPT_ALL => Clip::Accept,
+        // §9.4.3.5: everything passes except BAD objects (a NaN or infinite coordinate).
+        ClipMode::CLIPMODE_ACCEPT_ALL => {
+            let bad = pos
+                .iter()
+                .any(|p| p.iter().any(|v| !v.is_finite()) || !(1.0 / p[3]).is_finite());
+            if bad { Clip::Reject } else { Clip::Accept }
+        }
         other => {
             return Err(DrawError::State {
                 command: "3DSTATE_CLIP",

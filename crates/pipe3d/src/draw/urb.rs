@@ -5,7 +5,7 @@
 //! the attributes (seed 004 §1.8 "VUE formats"). A SIMD4x2 write with "Interleave" set
 //! carries, after its header, registers whose dwords 0-3 go to the VUE of URB handle 0
 //! (header dword 0) and dwords 4-7 to the VUE of handle 1 (header dword 1), at slot
-//! Global Offset + register index; header dword 5 bits 15:8 enable the eight dwords of
+//! 2 x Global Offset (which counts 256-bit rows) + register index; header dword 5 bits 15:8 enable the eight dwords of
 //! each register, and execution channels 0-3 / 4-7 enable each vertex.
 
 use super::sampling::StageSampling;
@@ -76,7 +76,10 @@ impl SharedFunctions for VsMessages<'_> {
             .ok_or("URB write without its header (the URB handles)")?;
         let enables = (dword(header, 5) >> 8) & 0xff;
         for (k, reg) in m.payload.iter().enumerate().skip(1) {
-            let slot = d.global_offset as usize + k - 1;
+            // Global Offset counts 256-bit URB rows; an interleaved register carries half
+            // a row (one 128-bit slot) of each vertex (Mesa brw_vec4_visitor emit_vertex:
+            // "URB offset is in URB row increments, and each of our MRFs is half of one").
+            let slot = 2 * d.global_offset as usize + k - 1;
             for v in 0..2 {
                 if m.channel_mask & (0xf << (4 * v)) == 0 {
                     continue;
