@@ -186,25 +186,26 @@ pub struct RenderTarget {
     pub lod: u32,
     /// First array slice ("Minimum Array Element").
     pub min_array_element: u32,
-    /// The SURFACE_STATE clear colour as the format's dwords (fast clears, seed 004 §11.8).
-    pub clear_color: [u32; 4],
+    /// The SURFACE_STATE clear colour, per channel: one (CC_ONE) or zero (fast clears,
+    /// seed 004 §11.8).
+    pub clear_color: [bool; 4],
     /// The colour calculator state.
     pub cc: RtState,
     /// Alpha test function and reference (BLEND_STATE Alpha Test Enable, COLOR_CALC_STATE).
     pub alpha_test: Option<(ThreeDCompareFunction, AlphaReference)>,
 }
 
-/// The source colour as a texel of the render target's class: the format's numeric
-/// class (float, uint, sint) decides how the shader's dwords are read.
-fn source_texel(rt: &RenderTarget, color: [u32; 4]) -> Result<Texel, String> {
+/// Four dwords as a texel of `surface`'s numeric class (float, uint, sint), the way the
+/// render target write reads the shader's colour (seed 000 §3.9.11.6: "IEEE Float, S31,
+/// or U32 depending on the Surface Format"); decoding an all-zero texel reveals the
+/// class.
+pub fn texel_of(surface: &Surface, color: [u32; 4]) -> Result<Texel, String> {
     let zero = [0u8; 16];
     let class = zero
-        .get(..rt.surface.desc.block_bytes as usize)
+        .get(..surface.desc.block_bytes as usize)
         .ok_or("render target texels wider than 128 bits")?;
     Ok(
-        match gtsim_mem::format::texel::decode(rt.surface.format, class)
-            .map_err(|e| e.to_string())?
-        {
+        match gtsim_mem::format::texel::decode(surface.format, class).map_err(|e| e.to_string())? {
             Texel::Float(_) => Texel::Float(color.map(f32::from_bits)),
             Texel::Uint(_) => Texel::Uint(color),
             Texel::Sint(_) => Texel::Sint(color.map(|v| v as i32)),
@@ -215,7 +216,7 @@ fn source_texel(rt: &RenderTarget, color: [u32; 4]) -> Result<Texel, String> {
 /// The alpha test of one pixel (seed 004 §12.1.3: on source 0 alpha; a pixel that fails
 /// is discarded). Integer render targets have no alpha test.
 pub fn alpha_passes(rt: &RenderTarget, color: [u32; 4]) -> Result<bool, String> {
-    match (rt.alpha_test, source_texel(rt, color)?) {
+    match (rt.alpha_test, texel_of(&rt.surface, color)?) {
         (Some((f, r)), Texel::Float(c)) => alpha_test(f, c[3], r).map_err(|e| e.to_string()),
         _ => Ok(true),
     }
@@ -256,7 +257,7 @@ pub fn write_pixel(
     let mut dst = vec![0u8; s.desc.block_bytes as usize];
     mem.read(addr, &mut dst).map_err(|f| f.to_string())?;
     let src1: Rgba = [0.0; 4];
-    let src = source_texel(rt, color)?;
+    let src = texel_of(&rt.surface, color)?;
     let bytes = color_calc(&rt.cc, s.format, src, src1, &dst).map_err(|e| e.to_string())?;
     mem.write(addr, &bytes).map_err(|f| f.to_string())?;
     Ok(true)

@@ -1,16 +1,17 @@
 //! # gtsim-pipe3d: the 3D fixed-function pipeline
 //!
 //! Each stage follows its chapter of seed 004 (VF ch.2, VS ch.3, CLIP ch.9, SF ch.10,
-//! WM ch.11). So far the crate holds the per-stage functions, each pure and unit-tested
-//! against the seed, that the stages will be assembled from:
+//! WM ch.11). [`draw`] runs one 3DPRIMITIVE through the stages, with VS and PS threads
+//! on the EU; it is assembled from per-stage functions, each pure and unit-tested
+//! against the seed:
 //!
 //! * [`index`]: index buffer access and cut indices (§2.2);
-//! * [`vf`]: vertex element assembly (§2.4);
+//! * [`vf`]: vertex element assembly and PrimitiveID generation (§2.4, §2.5.13);
 //! * [`assembly`]: primitive decomposition into objects (§10.2);
 //! * [`clip`]: VertexClipTest and ClipDetermination (§9.2, §9.4.2);
 //! * [`sf`]: viewport transform and face culling (§10.3);
-//! * [`raster`]: subpixel snapping, the sampling grid and triangle coverage with the
-//!   upper-left rule (§10.3);
+//! * [`raster`]: subpixel snapping, the sampling grid, triangle, rectangle and point
+//!   coverage with the upper-left rule, and line rasterization (§10.3);
 //! * [`bary`]: barycentric parameters and the attribute formula (§11.6).
 
 pub mod assembly;

@@ -922,6 +922,18 @@ fn array_slice(tex: &Texture<'_>, ai: f32) -> u32 {
 /// (§2.13.1.3.1): sample u v r ai; sample_b bias u v r ai; sample_l lod u v r ai;
 /// sample+killpix u v r. Per §2.13.1.5 u, v, r are normalized x, y, z for 3D; for 2D r is
 /// the array index, for 1D v is.
+/// The surface the message's binding table index names; `None` for a null surface,
+/// which reads as zeros (seed 000 §2.12.2 SURFTYPE_NULL).
+fn bound_surface(
+    d: &MessageDescriptorSamplingEngine,
+    res: &dyn SamplerResources,
+) -> Result<Option<gtsim_spec::gen7::RenderSurfaceState>, String> {
+    let rss = res
+        .surface(d.binding_table_index)
+        .map_err(|e| format!("surface state: {e}"))?;
+    Ok((rss.surface_type != SurfaceType::SURFTYPE_NULL).then_some(rss))
+}
+
 fn sample_message(
     kind: Kind,
     d: &MessageDescriptorSamplingEngine,
@@ -932,12 +944,9 @@ fn sample_message(
     res: &dyn SamplerResources,
 ) -> Result<Vec<[u32; 4]>, String> {
     let mut out = vec![[0u32; 4]; lanes];
-    let rss = res
-        .surface(d.binding_table_index)
-        .map_err(|e| format!("surface state: {e}"))?;
-    if rss.surface_type == SurfaceType::SURFTYPE_NULL {
+    let Some(rss) = bound_surface(d, res)? else {
         return Ok(out);
-    }
+    };
     let (state, border) = res
         .sampler(d.sampler_index)
         .map_err(|e| format!("sampler state: {e}"))?;
@@ -1029,12 +1038,9 @@ fn ld_message(
     res: &dyn SamplerResources,
 ) -> Result<Vec<[u32; 4]>, String> {
     let mut out = vec![[0u32; 4]; lanes];
-    let rss = res
-        .surface(d.binding_table_index)
-        .map_err(|e| format!("surface state: {e}"))?;
-    if rss.surface_type == SurfaceType::SURFTYPE_NULL {
+    let Some(rss) = bound_surface(d, res)? else {
         return Ok(out);
-    }
+    };
     let tex = Texture::new(&rss, res.memory(), true)?;
     let (du, dv, dr) = (
         i64::from(header.u_offset),

@@ -9,15 +9,19 @@
 //! and decodes it with the generated typed structs. What it executes today:
 //!
 //! * the MI commands: batch chaining and end, register loads and stores (MMIO through a
-//!   register file, masked registers honoured), data stores, predication, conditional
-//!   batch end, and the no-op flushes and arbitration commands;
+//!   register file, masked registers honoured), data stores and hardware-status-page
+//!   stores, predication, conditional batch end, and the no-op flushes and arbitration
+//!   commands; the MI commands the model cannot honour are refused as hangs;
 //! * PIPE_CONTROL's post-sync operations (write immediate, PS_DEPTH_COUNT, TIMESTAMP),
 //!   which is how a driver learns a batch is done (seed 004 §1.10.4);
 //! * state commands (3DSTATE_*, STATE_BASE_ADDRESS, PIPELINE_SELECT, media state), which
-//!   are latched into the context's state image.
+//!   are latched into the context's state image (STATE_BASE_ADDRESS by its modify
+//!   enables, vertex buffers by index);
+//! * 3DPRIMITIVE, through the 3D pipeline of `gtsim-pipe3d`, adding the draw's pipeline
+//!   statistics to their registers.
 //!
-//! 3DPRIMITIVE, MEDIA_OBJECT and GPGPU_WALKER are not executed yet (the pipelines arrive
-//! with later issues): each is recorded in the [`SubmitReport`] so nothing is silently
+//! MEDIA_OBJECT and GPGPU_WALKER are not executed yet (the media pipeline arrives with a
+//! later issue): each is recorded in the [`SubmitReport`] so nothing is silently
 //! skipped. Everything else a batch can do wrong (an unknown command, a page fault, a
 //! runaway batch, a feature not modelled) stops the submission with a [`Hang`], the way a
 //! GPU hang is reported: with the command, its address and what went wrong.

@@ -6,11 +6,14 @@
 //! 1. [`vertex`]: the VF assembles each vertex's elements into a VUE (§2.5), and the VS
 //!    shades pairs of vertices on SIMD4x2 EU threads that write their output VUEs with
 //!    URB messages (ch.3); with the VS disabled the VF's VUE passes through.
-//! 2. [`setup`]: the primitives of the topology (§10.2), the clip test (ch.9), the
-//!    perspective divide and viewport transform, culling and rasterization (ch.10).
+//! 2. [`setup`]: the primitives of the topology (§10.2), the clip test and clipping
+//!    ([`clipper`], ch.9), the perspective divide and viewport transform, culling and
+//!    rasterization (ch.10).
 //! 3. [`pixel`]: the WM groups covered pixels into subspans and dispatches PS threads
-//!    with the seed's payload (§11.10.3); their render target writes go through the
-//!    data port's colour calculator into memory (seed 000 §3.9.11, seed 004 ch.12).
+//!    with the seed's payload (§11.10.3), testing depth and stencil ([`depth`]) before
+//!    or after them; their sampler messages reach gtsim-sampler ([`sampling`]) and their
+//!    render target writes go through the data port's colour calculator into memory
+//!    (seed 000 §3.9.11, seed 004 ch.12).
 //!
 //! HS, DS, GS and stream output must be disabled: anything else fails as
 //! [`DrawError::Unsupported`] naming its chapter, as do the features of the enabled
@@ -72,6 +75,12 @@ pub enum DrawError {
     },
 }
 
+/// Writes dword `dw` of register `reg` of a thread's GRF (payload building).
+pub(crate) fn put_dword(grf: &mut [u8], reg: usize, dw: usize, v: u32) {
+    let at = reg * 32 + dw * 4;
+    grf[at..at + 4].copy_from_slice(&v.to_le_bytes());
+}
+
 pub(crate) fn unsupported(what: impl Into<String>, seed: &'static str) -> DrawError {
     DrawError::Unsupported {
         what: what.into(),
@@ -79,7 +88,7 @@ pub(crate) fn unsupported(what: impl Into<String>, seed: &'static str) -> DrawEr
     }
 }
 
-/// Pipeline statistics a draw adds to (seed 004 §1.x "Statistics Gathering" of each
+/// Pipeline statistics a draw adds to (seed 004 §1.9 statistics table and the "Statistics Gathering" of each
 /// stage; the counters are the MMIO registers of the same names).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Statistics {

@@ -11,7 +11,9 @@ use crate::bary::barycentrics;
 use crate::sf::attribute_setup;
 use gtsim_dataport::blend::{BlendState, ClampRange};
 use gtsim_dataport::compare::AlphaReference;
-use gtsim_dataport::rt_message::{RenderTarget, alpha_passes, decode_payload, write_pixel};
+use gtsim_dataport::rt_message::{
+    RenderTarget, alpha_passes, decode_payload, texel_of, write_pixel,
+};
 use gtsim_dataport::rt_write::RtState;
 use gtsim_eu::exec::{DEFAULT_BUDGET, FpMode, Message, Program, SharedFunctions, Thread};
 use gtsim_mem::Memory;
@@ -534,10 +536,7 @@ fn build_payload(
     setup: &[[[f32; 3]; 4]],
     grf: &mut [u8],
 ) -> Result<(), DrawError> {
-    let put = |grf: &mut [u8], reg: usize, dw: usize, v: u32| {
-        let at = reg * 32 + dw * 4;
-        grf[at..at + 4].copy_from_slice(&v.to_le_bytes());
-    };
+    let put = super::put_dword;
     // R0: topology, facing, CC state, sampler and binding table pointers.
     put(
         grf,
@@ -828,21 +827,15 @@ fn render_target(
         _ => format_range(surface.format),
     };
     let cc = &color_calc_state(st, mem)?;
-    let one = |on: bool, float: bool| match (on, float) {
-        (false, _) => 0,
-        (true, true) => 1.0f32.to_bits(),
-        (true, false) => 1,
-    };
-    let float = !format_is_integer(surface.format);
     Ok(Some(RenderTarget {
         surface,
         lod,
         min_array_element: rss.minimum_array_element as u32,
         clear_color: [
-            one(rss.red_clear_color.0 == 1, float),
-            one(rss.green_clear_color.0 == 1, float),
-            one(rss.blue_clear_color.0 == 1, float),
-            one(rss.alpha_clear_color.0 == 1, float),
+            rss.red_clear_color.0 == 1,
+            rss.green_clear_color.0 == 1,
+            rss.blue_clear_color.0 == 1,
+            rss.alpha_clear_color.0 == 1,
         ],
         cc: RtState {
             blend: b.color_buffer_blend_enable.then_some(BlendState {
@@ -899,12 +892,6 @@ fn color_calc_state(st: &DrawState, mem: &dyn Memory) -> Result<ColorCalcState, 
     )
 }
 
-/// Whether a format holds integers (UINT/SINT), which take integer clear values.
-fn format_is_integer(f: SurfaceFormat) -> bool {
-    let name = f.name().unwrap_or("");
-    name.ends_with("UINT") || name.ends_with("SINT")
-}
-
 /// A render target fast clear (seed 004 §11.7-11.8): the whole render target takes the
 /// clear colour of its SURFACE_STATE (clear is supported on the full, non-mipmapped,
 /// non-array render target only, §11.7).
@@ -916,14 +903,12 @@ fn format_is_integer(f: SurfaceFormat) -> bool {
 /// or display use after the required resolve) sees what the hardware gives.
 fn fast_clear(mem: &mut dyn Memory, rt: &RenderTarget) -> Result<(), String> {
     let d = &rt.surface.desc;
-    let t = if format_is_integer(rt.surface.format) {
-        if rt.surface.format.name().unwrap_or("").ends_with("SINT") {
-            Texel::Sint(rt.clear_color.map(|v| v as i32))
-        } else {
-            Texel::Uint(rt.clear_color)
-        }
-    } else {
-        Texel::Float(rt.clear_color.map(f32::from_bits))
+    // CC_ONE is 1.0 for float formats and 1 for integer ones.
+    let cc = rt.clear_color;
+    let t = match texel_of(&rt.surface, [0; 4])? {
+        Texel::Float(_) => Texel::Float(cc.map(|on| f32::from(u8::from(on)))),
+        Texel::Uint(_) => Texel::Uint(cc.map(u32::from)),
+        Texel::Sint(_) => Texel::Sint(cc.map(i32::from)),
     };
     for y in 0..d.height {
         for x in 0..d.width {

@@ -1,5 +1,5 @@
 //! What a shader's sampler messages see: the stage's binding table and sampler state
-//! table (seed 000 §2.11 "state": BINDING_TABLE_STATE, SAMPLER_STATE and
+//! table (seed 000 §2.12 "State": BINDING_TABLE_STATE, SAMPLER_STATE and
 //! SAMPLER_BORDER_COLOR_STATE, all found from the thread's R0 pointers).
 
 use super::gen7::{DrawState, StageResources};

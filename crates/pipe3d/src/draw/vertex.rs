@@ -194,10 +194,7 @@ fn run_vs_thread(
         FpMode::Ieee
     };
     let grf = t.grf_bytes_mut();
-    let put = |grf: &mut [u8], reg: usize, dw: usize, v: u32| {
-        let at = reg * 32 + dw * 4;
-        grf[at..at + 4].copy_from_slice(&v.to_le_bytes());
-    };
+    let put = super::put_dword;
     // R0.0/R0.1: URB Return Handles 0 and 1 (identical for a single vertex).
     put(grf, 0, 0, 0);
     put(grf, 0, 1, if pair.len() == 2 { 1 } else { 0 });
