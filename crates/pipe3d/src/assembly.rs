@@ -3,6 +3,18 @@
 //! (L6380-6560): vertex order, `invertOrientation` for strips, `backFacing` for the _BF
 //! topologies, the provoking vertex and the stipple flags. Incomplete trailing objects
 //! are dropped, as the seed says they are "silently ignored" by the hardware.
+//!
+//! QUADLIST, QUADSTRIP and LINELOOP are converted "at the beginning of the 3D pipeline"
+//! (seed 004 §1.3 topology table, L378/L392/L397): quads to POLYGON, whose provoking
+//! vertex the SF takes from vertex 0 (§10.7 primType note, L6281), and a loop to a
+//! LINESTRIP with a closing line. The quad's provoking vertex is its last (the GS
+//! payload order table, L4890-4891, underlines vertex 3 of a QUADLIST object and vertex
+//! 2k+3 of QUADSTRIP object k), so each quad becomes the polygon that starts at that
+//! vertex and keeps the quad's winding: (3,0,1,2) and (2k+3,2k+2,2k,2k+1), drawn as the
+//! two triangles of its fan.
+//!
+//! Objects are produced one at a time by index ([`object_at`]) so that a draw of any
+//! length streams through the pipeline with a bounded window of vertices.
 
 use gtsim_spec::gen7::ThreeDPrimTopoType as T;
 
@@ -54,9 +66,8 @@ pub struct ProvokingVertex {
 #[error("3DPRIMITIVE topology {0:#x} is not assembled by the SF (seed 004 §10.2: {1})")]
 pub struct AssemblyError(pub u32, pub &'static str);
 
-/// Splits `count` vertices of topology `t` into objects.
-pub fn decompose(t: T, count: usize, pv: ProvokingVertex) -> Result<Vec<Object>, AssemblyError> {
-    let obj = |kind, v: Vec<usize>, provoking| Object {
+fn obj(kind: ObjectType, v: Vec<usize>, provoking: usize) -> Object {
+    Object {
         kind,
         v,
         invert_orientation: false,
@@ -64,57 +75,58 @@ pub fn decompose(t: T, count: usize, pv: ProvokingVertex) -> Result<Vec<Object>,
         provoking,
         poly_stipple: true,
         continue_stipple: false,
-    };
-    let mut out = vec![];
-    match t {
+    }
+}
+
+/// Whether the topology's objects all share the run's first vertex (fans, polygons and
+/// the closing line of a loop), which a streaming window must keep.
+pub fn keeps_first(t: T) -> bool {
+    matches!(
+        t,
+        T::_3DPRIM_TRIFAN | T::_3DPRIM_TRIFAN_NOSTIPPLE | T::_3DPRIM_POLYGON | T::_3DPRIM_LINELOOP
+    )
+}
+
+/// Object `k` of topology `t`, with indices into the run's vertex stream (the run's
+/// length does not matter: an object whose vertices have not all arrived is not complete
+/// yet, and one that never completes is a dangling object).
+pub fn object_at(t: T, k: usize, pv: ProvokingVertex) -> Result<Object, AssemblyError> {
+    Ok(match t {
         T::_3DPRIM_POINTLIST | T::_3DPRIM_POINTLIST_BF => {
-            for i in 0..count {
-                let mut o = obj(ObjectType::Point, vec![i], 0);
-                o.back_facing = t == T::_3DPRIM_POINTLIST_BF;
-                out.push(o);
-            }
+            let mut o = obj(ObjectType::Point, vec![k], 0);
+            o.back_facing = t == T::_3DPRIM_POINTLIST_BF;
+            o
         }
-        T::_3DPRIM_LINELIST => {
-            for i in (0..count.saturating_sub(1)).step_by(2) {
-                out.push(obj(ObjectType::Line, vec![i, i + 1], pv.line.min(1)));
-            }
-        }
+        T::_3DPRIM_LINELIST => obj(ObjectType::Line, vec![2 * k, 2 * k + 1], pv.line.min(1)),
         T::_3DPRIM_LINESTRIP
         | T::_3DPRIM_LINESTRIP_CONT
         | T::_3DPRIM_LINESTRIP_BF
-        | T::_3DPRIM_LINESTRIP_CONT_BF => {
+        | T::_3DPRIM_LINESTRIP_CONT_BF
+        | T::_3DPRIM_LINELOOP => {
             let bf = matches!(t, T::_3DPRIM_LINESTRIP_BF | T::_3DPRIM_LINESTRIP_CONT_BF);
             let cont = matches!(t, T::_3DPRIM_LINESTRIP_CONT | T::_3DPRIM_LINESTRIP_CONT_BF);
-            for i in 0..count.saturating_sub(1) {
-                let mut o = obj(ObjectType::Line, vec![i, i + 1], pv.line.min(1));
-                o.back_facing = bf;
-                // The first line continues only for _CONT; later ones always continue.
-                o.continue_stipple = cont || i > 0;
-                out.push(o);
-            }
+            let mut o = obj(ObjectType::Line, vec![k, k + 1], pv.line.min(1));
+            o.back_facing = bf;
+            // The first line continues only for _CONT; later ones always continue.
+            o.continue_stipple = cont || k > 0;
+            o
         }
-        T::_3DPRIM_TRILIST | T::_3DPRIM_RECTLIST => {
-            let (kind, p) = if t == T::_3DPRIM_RECTLIST {
-                (ObjectType::Rectangle, 0)
-            } else {
-                (ObjectType::Triangle, pv.tri_list_strip.min(2))
-            };
-            for i in (0..count.saturating_sub(2)).step_by(3) {
-                out.push(obj(kind, vec![i, i + 1, i + 2], p));
-            }
-        }
+        T::_3DPRIM_TRILIST => obj(
+            ObjectType::Triangle,
+            vec![3 * k, 3 * k + 1, 3 * k + 2],
+            pv.tri_list_strip.min(2),
+        ),
+        T::_3DPRIM_RECTLIST => obj(ObjectType::Rectangle, vec![3 * k, 3 * k + 1, 3 * k + 2], 0),
         T::_3DPRIM_TRISTRIP | T::_3DPRIM_TRISTRIP_REVERSE => {
-            let mut invert = t == T::_3DPRIM_TRISTRIP_REVERSE;
-            for i in 0..count.saturating_sub(2) {
-                let mut o = obj(
-                    ObjectType::Triangle,
-                    vec![i, i + 1, i + 2],
-                    pv.tri_list_strip.min(2),
-                );
-                o.invert_orientation = invert;
-                out.push(o);
-                invert = !invert;
-            }
+            let mut o = obj(
+                ObjectType::Triangle,
+                vec![k, k + 1, k + 2],
+                pv.tri_list_strip.min(2),
+            );
+            // Odd triangles of a strip, and even ones of a reversed strip, are wound the
+            // other way round.
+            o.invert_orientation = k.is_multiple_of(2) == (t == T::_3DPRIM_TRISTRIP_REVERSE);
+            o
         }
         T::_3DPRIM_TRIFAN | T::_3DPRIM_TRIFAN_NOSTIPPLE | T::_3DPRIM_POLYGON => {
             let p = if t == T::_3DPRIM_POLYGON {
@@ -122,18 +134,67 @@ pub fn decompose(t: T, count: usize, pv: ProvokingVertex) -> Result<Vec<Object>,
             } else {
                 pv.tri_fan.min(2)
             };
-            for i in 1..count.saturating_sub(1) {
-                let mut o = obj(ObjectType::Triangle, vec![0, i, i + 1], p);
-                o.poly_stipple = t != T::_3DPRIM_TRIFAN_NOSTIPPLE;
-                out.push(o);
-            }
+            let mut o = obj(ObjectType::Triangle, vec![0, k + 1, k + 2], p);
+            o.poly_stipple = t != T::_3DPRIM_TRIFAN_NOSTIPPLE;
+            o
+        }
+        T::_3DPRIM_QUADLIST => {
+            // Quad q as the polygon (4q+3, 4q, 4q+1, 4q+2): its fan's two triangles.
+            let q = 4 * (k / 2);
+            let v = if k.is_multiple_of(2) {
+                vec![q + 3, q, q + 1]
+            } else {
+                vec![q + 3, q + 1, q + 2]
+            };
+            obj(ObjectType::Triangle, v, 0)
+        }
+        T::_3DPRIM_QUADSTRIP => {
+            // Quad q as the polygon (2q+3, 2q+2, 2q, 2q+1).
+            let q = 2 * (k / 2);
+            let v = if k.is_multiple_of(2) {
+                vec![q + 3, q + 2, q]
+            } else {
+                vec![q + 3, q, q + 1]
+            };
+            obj(ObjectType::Triangle, v, 0)
         }
         other => {
             return Err(AssemblyError(
                 other.0,
-                "QUADLIST/QUADSTRIP/LINELOOP, adjacency and patch topologies must be converted by the driver, a GS or the tessellator first; not modelled",
+                "adjacency and patch topologies must be converted by a GS or the tessellator first; not modelled",
             ));
         }
+    })
+}
+
+/// Whether object `k` starts a new primitive for IA_PRIMITIVES_COUNT, which counts "each
+/// object (point, line, triangle, or quadrilateral)" (seed 004 §2.7.1.2): a quad is one
+/// object although it is drawn as the two triangles of its polygon.
+pub fn counts_as_object(t: T, k: usize) -> bool {
+    !matches!(t, T::_3DPRIM_QUADLIST | T::_3DPRIM_QUADSTRIP) || k.is_multiple_of(2)
+}
+
+/// The object that closes a run of `count` vertices after its last [`object_at`]: the
+/// line from the last vertex back to the first for LINELOOP (seed 004 §1.3, "the last
+/// vertex is connected back to the initial vertex"; the 2-vertex case included).
+pub fn closing_object(t: T, count: usize, pv: ProvokingVertex) -> Option<Object> {
+    (t == T::_3DPRIM_LINELOOP && count >= 2).then(|| {
+        let mut o = obj(ObjectType::Line, vec![count - 1, 0], pv.line.min(1));
+        o.continue_stipple = true;
+        o
+    })
+}
+
+/// Splits `count` vertices of topology `t` into objects.
+pub fn decompose(t: T, count: usize, pv: ProvokingVertex) -> Result<Vec<Object>, AssemblyError> {
+    let mut out = vec![];
+    for k in 0.. {
+        let o = object_at(t, k, pv)?;
+        if o.v.iter().any(|&i| i >= count) {
+            break;
+        }
+        out.push(o);
     }
+    out.extend(closing_object(t, count, pv));
     Ok(out)
 }

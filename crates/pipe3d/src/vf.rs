@@ -167,51 +167,82 @@ pub fn fetch_source(
     Ok(out)
 }
 
-/// PrimitiveInfoGeneration (seed 004 §2.5.13): the PrimitiveID of each of `count`
-/// vertices of one cut-free run of topology `t`, continuing from `start` (PrimitiveID is
-/// reset per instance, not per cut; the skip and repeat counters restart with every
-/// run). Returns the IDs and the value the next run continues from. `None` for
-/// topologies the table does not list.
+/// PrimitiveInfoGeneration (seed 004 §2.5.13): the PrimitiveID of each vertex as it
+/// leaves the VF. PrimitiveID is reset per instance ([`PrimitiveIds::new`]), not per
+/// cut; the skip and repeat counters restart with every run ([`PrimitiveIds::start_run`]).
+#[derive(Debug, Clone)]
+pub struct PrimitiveIds {
+    s: u32,
+    r: u32,
+    counter_s: u32,
+    counter_r: u32,
+    pid: u32,
+}
+
+impl PrimitiveIds {
+    /// The generator for topology `t` from PrimitiveID `start`; `None` for topologies
+    /// the seed's table does not list.
+    pub fn new(t: gtsim_spec::gen7::ThreeDPrimTopoType, start: u32) -> Option<PrimitiveIds> {
+        use gtsim_spec::gen7::ThreeDPrimTopoType as T;
+        let (s, r): (u32, u32) = match t {
+            T::_3DPRIM_POINTLIST | T::_3DPRIM_POINTLIST_BF => (1, 0),
+            T::_3DPRIM_LINELIST => (1, 1),
+            T::_3DPRIM_LINELIST_ADJ => (1, 3),
+            T::_3DPRIM_LINESTRIP
+            | T::_3DPRIM_LINESTRIP_BF
+            | T::_3DPRIM_LINESTRIP_CONT
+            | T::_3DPRIM_LINESTRIP_CONT_BF
+            | T::_3DPRIM_LINELOOP => (2, 0),
+            T::_3DPRIM_LINESTRIP_ADJ => (3, 0),
+            T::_3DPRIM_TRILIST | T::_3DPRIM_RECTLIST => (1, 2),
+            T::_3DPRIM_TRILIST_ADJ => (1, 5),
+            T::_3DPRIM_TRISTRIP | T::_3DPRIM_TRISTRIP_REVERSE => (3, 0),
+            T::_3DPRIM_TRISTRIP_ADJ => (5, 1),
+            T::_3DPRIM_TRIFAN | T::_3DPRIM_TRIFAN_NOSTIPPLE | T::_3DPRIM_POLYGON => (3, 0),
+            T::_3DPRIM_QUADLIST => (1, 3),
+            T::_3DPRIM_QUADSTRIP => (3, 1),
+            other if (0x20..=0x3f).contains(&other.0) => (1, other.0 - 0x20),
+            _ => return None,
+        };
+        Some(PrimitiveIds {
+            s,
+            r,
+            counter_s: 0,
+            counter_r: 0,
+            pid: start,
+        })
+    }
+
+    /// A cut: the counters restart, PrimitiveID goes on from where it is (the next run's
+    /// first object repeats it, as the seed's loop has it).
+    pub fn start_run(&mut self) {
+        self.counter_s = 0;
+        self.counter_r = 0;
+    }
+
+    /// The PrimitiveID of the next vertex.
+    pub fn next_id(&mut self) -> u32 {
+        if self.counter_s < self.s {
+            self.counter_s += 1;
+        } else if self.counter_r < self.r {
+            self.counter_r += 1;
+        } else {
+            self.pid = self.pid.wrapping_add(1);
+            self.counter_r = 0;
+        }
+        self.pid
+    }
+}
+
+/// The PrimitiveIDs of `count` vertices of one cut-free run of topology `t`, continuing
+/// from `start` ([`PrimitiveIds`]); returns the IDs and the value the next run continues
+/// from. `None` for topologies the table does not list.
 pub fn primitive_ids(
     t: gtsim_spec::gen7::ThreeDPrimTopoType,
     count: usize,
     start: u32,
 ) -> Option<(Vec<u32>, u32)> {
-    use gtsim_spec::gen7::ThreeDPrimTopoType as T;
-    let (s, r): (u32, u32) = match t {
-        T::_3DPRIM_POINTLIST | T::_3DPRIM_POINTLIST_BF => (1, 0),
-        T::_3DPRIM_LINELIST => (1, 1),
-        T::_3DPRIM_LINELIST_ADJ => (1, 3),
-        T::_3DPRIM_LINESTRIP
-        | T::_3DPRIM_LINESTRIP_BF
-        | T::_3DPRIM_LINESTRIP_CONT
-        | T::_3DPRIM_LINESTRIP_CONT_BF
-        | T::_3DPRIM_LINELOOP => (2, 0),
-        T::_3DPRIM_LINESTRIP_ADJ => (3, 0),
-        T::_3DPRIM_TRILIST | T::_3DPRIM_RECTLIST => (1, 2),
-        T::_3DPRIM_TRILIST_ADJ => (1, 5),
-        T::_3DPRIM_TRISTRIP | T::_3DPRIM_TRISTRIP_REVERSE => (3, 0),
-        T::_3DPRIM_TRISTRIP_ADJ => (5, 1),
-        T::_3DPRIM_TRIFAN | T::_3DPRIM_TRIFAN_NOSTIPPLE | T::_3DPRIM_POLYGON => (3, 0),
-        T::_3DPRIM_QUADLIST => (1, 3),
-        T::_3DPRIM_QUADSTRIP => (3, 1),
-        other if (0x20..=0x3f).contains(&other.0) => (1, other.0 - 0x20),
-        _ => return None,
-    };
-    let (mut counter_s, mut counter_r, mut pid) = (0u32, 0u32, start);
-    let mut out = Vec::with_capacity(count);
-    for _ in 0..count {
-        if counter_s < s {
-            counter_s += 1;
-        } else if counter_r < r {
-            counter_r += 1;
-        } else {
-            pid += 1;
-            counter_r = 0;
-        }
-        out.push(pid);
-    }
-    // The pseudocode resets only the counters at a cut, so the next run continues from
-    // the PrimitiveID reached (its first object repeats it, as the seed's loop has it).
-    Some((out, pid))
+    let mut g = PrimitiveIds::new(t, start)?;
+    let ids: Vec<u32> = (0..count).map(|_| g.next_id()).collect();
+    Some((ids, g.pid))
 }

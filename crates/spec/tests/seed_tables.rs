@@ -6,6 +6,8 @@
 //! seed_tables -- --nocapture`).
 //!
 //! The seeds live beside the repository in `shared/seeds` (or where `GTSIM_SEEDS` says).
+//! Without them the test skips with a note, unless `GTSIM_REQUIRE_SEEDS` is set (CI sets it
+//! when `../shared/seeds` exists, so the check cannot silently stop running there).
 
 use gtsim_spec_gen::seedrows;
 use std::path::{Path, PathBuf};
@@ -34,11 +36,20 @@ fn read_seed(dir: &Path, number: &str) -> Option<String> {
 #[test]
 fn spec_bit_ranges_agree_with_the_seed_tables() {
     let dir = seeds_dir();
-    assert!(
-        dir.is_dir(),
-        "seed documents not found at {} (set GTSIM_SEEDS to the folder holding 000_*.txt and 004_*.txt)",
-        dir.display()
-    );
+    if !dir.is_dir() {
+        // A plain clone has no seeds beside it; CI and developers do. Set
+        // GTSIM_REQUIRE_SEEDS=1 to make their absence a failure instead.
+        assert!(
+            std::env::var_os("GTSIM_REQUIRE_SEEDS").is_none(),
+            "seed documents not found at {} (set GTSIM_SEEDS to the folder holding 000_*.txt and 004_*.txt)",
+            dir.display()
+        );
+        eprintln!(
+            "SKIPPED: seed documents not found at {} (set GTSIM_SEEDS to check the spec against them)",
+            dir.display()
+        );
+        return;
+    }
     let defs = Path::new(env!("CARGO_MANIFEST_DIR")).join("defs/gen7");
     let (spec, errors) = gtsim_spec_gen::load(&defs).expect("spec files readable");
     assert!(errors.is_empty(), "{errors:?}");

@@ -3,7 +3,7 @@
 use super::registers::offset_of;
 use super::{Context, DeviceLimits, Hang, SubmitReport, fetch};
 use gtsim_mem::Memory;
-use gtsim_pipe3d::draw::{Latched, RenderTarget, Statistics};
+use gtsim_pipe3d::draw::{Latched, RenderTarget, Statistics, Watchdog};
 use gtsim_spec::UnpackError;
 use gtsim_spec::gen7::*;
 use gtsim_spec::table::{Def, DefKind};
@@ -13,6 +13,8 @@ pub(super) struct CommandStreamer<'a> {
     pub ctx: &'a mut Context,
     pub mem: &'a mut dyn Memory,
     pub limits: DeviceLimits,
+    /// The work done by this submission's draws (the hangcheck).
+    pub watchdog: Watchdog,
 }
 
 fn decode<T>(def: &'static Def, addr: u64, r: Result<T, UnpackError>) -> Result<T, Hang> {
@@ -229,7 +231,14 @@ impl CommandStreamer<'_> {
         let mut stats = Statistics::default();
         let mut kernels = std::mem::take(&mut self.ctx.kernels);
         let latched = LatchedState(self.ctx);
-        let result = gtsim_pipe3d::draw::draw(&latched, dw, self.mem, &mut kernels, &mut stats);
+        let result = gtsim_pipe3d::draw::draw(
+            &latched,
+            dw,
+            self.mem,
+            &mut kernels,
+            &mut stats,
+            &mut self.watchdog,
+        );
         self.ctx.kernels = kernels;
         // Counters count what ran, also when the draw then hung.
         for (name, n) in [

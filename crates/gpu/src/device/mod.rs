@@ -35,6 +35,7 @@ mod registers;
 pub use registers::{RegisterFile, offset_of as register_offset};
 
 use gtsim_mem::{Fault, Memory};
+use gtsim_pipe3d::draw::{Watchdog, WorkLimits};
 use gtsim_spec::UnpackError;
 use gtsim_spec::gen7::GENERATION;
 use gtsim_spec::table::Def;
@@ -126,18 +127,46 @@ pub struct Context {
     pub kernels: gtsim_pipe3d::draw::KernelCache,
 }
 
-/// Limits that turn runaway guests into hangs.
+/// Limits that turn runaway guests into hangs (the model's hangcheck): a submission
+/// that crosses one ends as a [`Hang`], its context is marked guilty by the kernel
+/// emulation, and the client goes on.
 #[derive(Debug, Clone, Copy)]
 pub struct DeviceLimits {
-    /// Commands one submission may execute.
+    /// Commands one submission may execute (`GTSIM_WATCHDOG_COMMANDS`).
     pub max_commands: usize,
+    /// EU instructions, vertices and pixels one submission's draws may use.
+    pub work: WorkLimits,
 }
 
 impl Default for DeviceLimits {
+    /// [`DeviceLimits::from_env`]: the built-in limits unless the environment says
+    /// otherwise.
     fn default() -> Self {
-        Self {
-            max_commands: 10_000_000,
+        Self::from_env()
+    }
+}
+
+impl DeviceLimits {
+    /// The built-in limits: 10 million commands, and [`WorkLimits::default`].
+    pub const BUILT_IN: DeviceLimits = DeviceLimits {
+        max_commands: 10_000_000,
+        work: WorkLimits::BUILT_IN,
+    };
+
+    /// The built-in limits, each overridden by its environment variable when set to a
+    /// number: `GTSIM_WATCHDOG_COMMANDS` and those of [`WorkLimits::from_env`].
+    pub fn from_env() -> Self {
+        let mut l = Self {
+            work: WorkLimits::from_env(),
+            ..Self::BUILT_IN
+        };
+        if let Ok(v) = std::env::var("GTSIM_WATCHDOG_COMMANDS") {
+            match v.trim().parse() {
+                Ok(n) => l.max_commands = n,
+                Err(_) => eprintln!("gtsim: ignoring GTSIM_WATCHDOG_COMMANDS={v:?}: not a number"),
+            }
         }
+        l
     }
 }
 
@@ -152,7 +181,8 @@ pub struct Device {
 }
 
 impl Device {
-    /// A device with no contexts.
+    /// A device with no contexts and the limits the environment sets
+    /// ([`DeviceLimits::from_env`]).
     pub fn new() -> Self {
         Self::default()
     }
@@ -186,6 +216,7 @@ impl Device {
             ctx: &mut context,
             mem,
             limits: self.limits,
+            watchdog: Watchdog::new(self.limits.work),
         }
         .run(batch);
         *self.context(ctx) = context;

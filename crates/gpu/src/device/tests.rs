@@ -351,3 +351,58 @@ fn store_data_index_writes_into_the_hardware_status_page() {
         })
     ));
 }
+
+#[test]
+fn a_batch_looping_over_a_draw_ends_at_the_watchdog_as_a_hang() {
+    // The batch's end replaced by a jump back to its start, with a 3-vertex draw inside:
+    // without a watchdog this runs until the command limit, millions of draws later. The
+    // vertex limit of 1,000 ends it in the 334th draw, as a hang naming the 3DPRIMITIVE.
+    let null_depth = ThreeDStateDepthBuffer {
+        surface_type: three_d_state_depth_buffer::SurfaceType::SURFTYPE_NULL,
+        ..Default::default()
+    }
+    .pack()
+    .unwrap();
+    let draw = ThreeDPrimitive {
+        vertex_count_per_instance: 3,
+        instance_count: 1,
+        primitive_topology_type: ThreeDPrimTopoType::_3DPRIM_TRILIST,
+        ..Default::default()
+    }
+    .pack()
+    .unwrap();
+    let jump = MiBatchBufferStart {
+        batch_buffer_start_address: 0x10000,
+        ..Default::default()
+    }
+    .pack()
+    .unwrap();
+    let draw_at = 0x10000 + 4 * null_depth.len() as u64;
+    let batch = cat(&[null_depth, draw, jump]);
+    let mut mem = AddressSpace::new();
+    mem.map(0x10000, 0x10000);
+    let bytes: Vec<u8> = batch.iter().flat_map(|d| d.to_le_bytes()).collect();
+    mem.write(0x10000, &bytes).unwrap();
+    let mut dev = Device::new();
+    dev.limits.work.vertices = 1_000;
+    let r = dev.submit(1, 0x10000, &mut mem);
+    match r {
+        Err(Hang::Draw {
+            addr,
+            error: gtsim_pipe3d::draw::DrawError::Watchdog { what, limit, .. },
+        }) => {
+            assert_eq!((addr, what, limit), (draw_at, "vertices", 1_000));
+        }
+        other => panic!("{other:?}"),
+    }
+    // The next submission starts with a fresh count.
+    let mut end = mem.clone();
+    end.write(
+        0x10000 + bytes.len() as u64 - 8,
+        &0x0500_0000u32.to_le_bytes(),
+    )
+    .unwrap();
+    end.write(0x10000 + bytes.len() as u64 - 4, &0u32.to_le_bytes())
+        .unwrap();
+    dev.submit(1, 0x10000, &mut end).unwrap();
+}

@@ -2,7 +2,7 @@
 //! into the typed structures the stages read. Commands never sent read as their
 //! all-zero power-on state.
 
-use super::{DrawError, unsupported};
+use super::{DrawCounts, DrawError, unsupported};
 use crate::index::IndexBuffer;
 use crate::vf::VertexBuffer;
 use gtsim_mem::Memory;
@@ -140,6 +140,46 @@ fn cmd<T: Default>(
     }
 }
 
+/// 3DPRIM_END_OFFSET (spec `registers.spec`; seed 004 calls it VB0ENDOFFSET).
+const _3DPRIM_END_OFFSET: u32 = 0x2420;
+
+/// Seed 004 §2.5.1 3DPRIMITIVE DW1 bit 9 "End Offset Enable": the vertex count is how
+/// many whole vertices of VB0 lie before the offset in 3DPRIM_END_OFFSET ("If EndOffset
+/// is reached or exceeded within the data associated with a vertex, that vertex is
+/// considered incomplete and will not be output"). The restrictions the seed lists
+/// (VB0 enabled, SEQUENTIAL, one instance, zero start and base locations) are checked:
+/// anything else is UNDEFINED and reported.
+fn end_offset_vertex_count(
+    l: &dyn Latched,
+    p: &ThreeDPrimitive,
+    counts: &DrawCounts,
+    vertex_buffers: &[Option<VertexBuffer>],
+) -> Result<u32, DrawError> {
+    let fail = |why: &str| DrawError::State {
+        command: "3DPRIMITIVE",
+        why: format!("End Offset Enable with {why} (UNDEFINED, seed 004 §2.5.1)"),
+    };
+    let Some(vb0) = vertex_buffers.first().copied().flatten() else {
+        return Err(fail("VB0 not enabled"));
+    };
+    if p.vertex_access_type != three_d_primitive::VertexAccessType::SEQUENTIAL {
+        return Err(fail("RANDOM vertex access"));
+    }
+    if counts.instance_count != 1
+        || counts.start_vertex != 0
+        || counts.start_instance != 0
+        || counts.base_vertex != 0
+    {
+        return Err(fail(
+            "an instance count other than 1 or a non-zero start or base location",
+        ));
+    }
+    if vb0.pitch == 0 {
+        return Err(fail("a VB0 Buffer Pitch of 0"));
+    }
+    Ok(l.register(_3DPRIM_END_OFFSET) / vb0.pitch)
+}
+
 /// An indirect state structure of `dwords` dwords at `addr`.
 pub(crate) fn indirect<T>(
     mem: &dyn Memory,
@@ -155,20 +195,13 @@ pub(crate) fn indirect<T>(
 }
 
 impl DrawState {
-    pub fn gather(l: &dyn Latched, prim: &[u32], mem: &dyn Memory) -> Result<DrawState, DrawError> {
+    pub fn gather(
+        l: &dyn Latched,
+        prim: &[u32],
+        counts: DrawCounts,
+        mem: &dyn Memory,
+    ) -> Result<DrawState, DrawError> {
         let p = ThreeDPrimitive::unpack(prim).map_err(bad("3DPRIMITIVE"))?;
-        if p.indirect_parameter_enable {
-            return Err(unsupported(
-                "3DPRIMITIVE Indirect Parameter Enable",
-                "seed 004 §2.5.1",
-            ));
-        }
-        if p.end_offset_enable {
-            return Err(unsupported(
-                "3DPRIMITIVE End Offset Enable",
-                "seed 004 §2.5.1",
-            ));
-        }
         let sba = cmd(l, "STATE_BASE_ADDRESS", StateBaseAddress::unpack)?;
         let bases = Bases {
             surface: sba.surface_state_base_address,
@@ -240,6 +273,11 @@ impl DrawState {
                     .then_some(vb.instance_data_step_rate),
             });
         }
+        let vertex_count = if p.end_offset_enable {
+            end_offset_vertex_count(l, &p, &counts, &vertex_buffers)?
+        } else {
+            counts.vertex_count
+        };
         let elements = cmd(
             l,
             "3DSTATE_VERTEX_ELEMENTS",
@@ -387,11 +425,11 @@ impl DrawState {
         };
         Ok(DrawState {
             topology: p.primitive_topology_type,
-            vertex_count: p.vertex_count_per_instance,
-            start_vertex: p.start_vertex_location,
-            instance_count: p.instance_count,
-            start_instance: p.start_instance_location,
-            base_vertex: p.base_vertex_location,
+            vertex_count,
+            start_vertex: counts.start_vertex,
+            instance_count: counts.instance_count,
+            start_instance: counts.start_instance,
+            base_vertex: counts.base_vertex,
             index_buffer,
             vertex_buffers,
             elements,

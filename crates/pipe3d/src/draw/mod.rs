@@ -25,10 +25,13 @@ mod gen7;
 mod pixel;
 mod sampling;
 mod setup;
+mod stream;
 mod urb;
 mod vertex;
+mod watchdog;
 
 pub use gen7::Latched;
+pub use watchdog::{Watchdog, WorkLimits};
 
 use gtsim_eu::exec::{ExecError, Program};
 use gtsim_mem::{Fault, Memory};
@@ -62,6 +65,17 @@ pub enum DrawError {
         unit: &'static str,
         /// The fault.
         fault: Fault,
+    },
+    /// The submission did more work than its [`Watchdog`] allows: the model's
+    /// hangcheck, ending a runaway guest the way the kernel's hangcheck does.
+    #[error("watchdog: the submission exceeded its limit of {limit} {what} (raise it with {knob})")]
+    Watchdog {
+        /// What was counted.
+        what: &'static str,
+        /// The limit.
+        limit: u64,
+        /// The environment variable that sets it.
+        knob: &'static str,
     },
     /// A shader thread failed.
     #[error("{stage} thread (kernel at {kernel:#x}): {error}")]
@@ -157,32 +171,114 @@ impl KernelCache {
 
 pub use gtsim_dataport::rt_message::RenderTarget;
 
+/// The counts of one 3DPRIMITIVE: from the command, from the 3DPRIM_* registers with
+/// Indirect Parameter Enable, or from VB0's end offset with End Offset Enable.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct DrawCounts {
+    pub vertex_count: u32,
+    pub start_vertex: u32,
+    pub instance_count: u32,
+    pub start_instance: u32,
+    pub base_vertex: i32,
+}
+
+/// MMIO offsets of the 3DPRIM_* registers (spec `registers.spec`, Linux i915_reg.h).
+const _3DPRIM_START_VERTEX: u32 = 0x2430;
+const _3DPRIM_VERTEX_COUNT: u32 = 0x2434;
+const _3DPRIM_INSTANCE_COUNT: u32 = 0x2438;
+const _3DPRIM_START_INSTANCE: u32 = 0x243c;
+const _3DPRIM_BASE_VERTEX: u32 = 0x2440;
+
+/// Seed 004 §2.5.1 3DPRIMITIVE DW0 bit 10 "Indirect Parameter Enable": "the values in
+/// DW 2-5 are ignored and replaced by the current values of the corresponding 3DPRIM_xxx
+/// MMIO registers" (3DPRIM_BASE_VERTEX for DW6 too); both it and End Offset Enable set
+/// is UNDEFINED, reported as a hang.
+fn draw_counts(
+    latched: &dyn Latched,
+    p: &gtsim_spec::gen7::ThreeDPrimitive,
+) -> Result<DrawCounts, DrawError> {
+    if p.indirect_parameter_enable && p.end_offset_enable {
+        return Err(DrawError::State {
+            command: "3DPRIMITIVE",
+            why: "Indirect Parameter Enable and End Offset Enable are both set (UNDEFINED, seed 004 §2.5.1)".into(),
+        });
+    }
+    if p.indirect_parameter_enable {
+        return Ok(DrawCounts {
+            vertex_count: latched.register(_3DPRIM_VERTEX_COUNT),
+            start_vertex: latched.register(_3DPRIM_START_VERTEX),
+            instance_count: latched.register(_3DPRIM_INSTANCE_COUNT),
+            start_instance: latched.register(_3DPRIM_START_INSTANCE),
+            base_vertex: latched.register(_3DPRIM_BASE_VERTEX) as i32,
+        });
+    }
+    Ok(DrawCounts {
+        vertex_count: p.vertex_count_per_instance,
+        start_vertex: p.start_vertex_location,
+        instance_count: p.instance_count,
+        start_instance: p.start_instance_location,
+        base_vertex: p.base_vertex_location,
+    })
+}
+
 /// Executes the 3DPRIMITIVE `prim` (its dwords) against the latched state; returns the
-/// render targets its pixel shaders wrote to.
+/// render targets its pixel shaders wrote to. The draw streams: its vertices are fetched,
+/// shaded and assembled a chunk at a time, so memory stays bounded whatever its counts,
+/// and `watchdog` bounds the work.
 pub fn draw(
     latched: &dyn Latched,
     prim: &[u32],
     mem: &mut dyn Memory,
     kernels: &mut KernelCache,
     stats: &mut Statistics,
+    watchdog: &mut Watchdog,
 ) -> Result<Vec<RenderTarget>, DrawError> {
     let p = gtsim_spec::gen7::ThreeDPrimitive::unpack(prim).map_err(|e| DrawError::State {
         command: "3DPRIMITIVE",
         why: e.to_string(),
     })?;
-    if p.vertex_count_per_instance == 0 || p.instance_count == 0 {
+    let counts = draw_counts(latched, &p)?;
+    if !p.end_offset_enable && (counts.vertex_count == 0 || counts.instance_count == 0) {
         // Nothing to fetch: the state is not even read (crocus emits such draws).
         return Ok(vec![]);
     }
-    let st = gen7::DrawState::gather(latched, prim, mem)?;
+    let st = gen7::DrawState::gather(latched, prim, counts, mem)?;
     let mut ps = pixel::PixelStage::new(&st, latched, mem, kernels)?;
     let mut vs = vertex::VertexStage::new(&st, mem, kernels)?;
+    let pv = setup::provoking_vertex(&st);
     for instance in 0..st.instance_count {
-        vs.begin_instance();
-        for run in vertex::runs(&st, mem)? {
-            let vues = vs.shade(&st, mem, &run, instance, stats)?;
-            setup::primitives(&st, &vues, mem, &mut ps, stats)?;
+        vs.begin_instance(&st);
+        let mut source = stream::VertexSource::new(&st);
+        let mut run = stream::RunAssembler::new(st.topology, pv)?;
+        loop {
+            let chunk = source.next_chunk(&st, mem)?;
+            if chunk.is_empty() {
+                break;
+            }
+            for piece in chunk.split_inclusive(|i| *i == stream::Item::Cut) {
+                let vertices: Vec<i64> = piece
+                    .iter()
+                    .filter_map(|i| match i {
+                        stream::Item::Vertex(v) => Some(*v),
+                        stream::Item::Cut => None,
+                    })
+                    .collect();
+                if !vertices.is_empty() {
+                    watchdog.vertices(vertices.len() as u64)?;
+                    let vues = vs.shade(&st, mem, &vertices, instance, stats, watchdog)?;
+                    let objects = run.push(vues, stats, st.vf_statistics);
+                    setup::primitives(&st, &run, &objects, mem, &mut ps, stats, watchdog)?;
+                }
+                if piece.last() == Some(&stream::Item::Cut) {
+                    let objects = run.finish(stats, st.vf_statistics);
+                    setup::primitives(&st, &run, &objects, mem, &mut ps, stats, watchdog)?;
+                    run = stream::RunAssembler::new(st.topology, pv)?;
+                    vs.begin_run();
+                }
+            }
         }
+        let objects = run.finish(stats, st.vf_statistics);
+        setup::primitives(&st, &run, &objects, mem, &mut ps, stats, watchdog)?;
     }
     Ok(ps.targets())
 }

@@ -6,7 +6,7 @@ use super::depth::{DepthBuffer, DepthOp};
 use super::gen7::{DrawState, check_bound, dynamic_state, indirect};
 use super::sampling::StageSampling;
 use super::urb::Vue;
-use super::{DrawError, KernelCache, Statistics, unsupported};
+use super::{DrawError, KernelCache, Statistics, Watchdog, unsupported};
 use crate::bary::barycentrics;
 use crate::sf::attribute_setup;
 use gtsim_dataport::blend::{BlendState, ClampRange};
@@ -216,7 +216,9 @@ impl PixelStage {
         mem: &mut dyn Memory,
         prim: &Primitive,
         stats: &mut Statistics,
+        watchdog: &mut Watchdog,
     ) -> Result<(), DrawError> {
+        watchdog.pixels(prim.pixels.len() as u64)?;
         let passed = match &self.depth {
             None => prim.pixels.clone(),
             Some(_) if self.late => prim.pixels.clone(),
@@ -298,7 +300,10 @@ impl PixelStage {
                     _ => None,
                 },
             };
-            t.run_program(&k.prog, &mut sf, DEFAULT_BUDGET)
+            let budget = watchdog.thread_budget(DEFAULT_BUDGET);
+            let result = t.run_program(&k.prog, &mut sf, budget);
+            watchdog
+                .thread_ran(result, budget, DEFAULT_BUDGET)?
                 .map_err(|error| DrawError::Thread {
                     stage: "PS",
                     kernel: k.addr,

@@ -4,9 +4,10 @@
 
 use super::gen7::DrawState;
 use super::pixel::{Corner, PixelStage, Primitive};
+use super::stream::RunAssembler;
 use super::urb::Vue;
-use super::{DrawError, Statistics, clipper, unsupported};
-use crate::assembly::{ObjectType, ProvokingVertex, decompose};
+use super::{DrawError, Statistics, Watchdog, clipper, unsupported};
+use crate::assembly::{Object, ObjectType, ProvokingVertex};
 use crate::clip::{ClipStatus, ClipTest, clip_determination, vertex_clip_test};
 use crate::raster::{self, DiamondRule, PointRule, RasterState, SubpixelBits, Winding};
 use crate::sf::{CullMode, Viewport, culled};
@@ -26,40 +27,36 @@ fn f(v: u32) -> f32 {
     f32::from_bits(v)
 }
 
-/// Runs one run's objects through CLIP, SF and the WM.
-pub(super) fn primitives(
-    st: &DrawState,
-    vues: &[Vue],
-    mem: &mut dyn Memory,
-    ps: &mut PixelStage,
-    stats: &mut Statistics,
-) -> Result<(), DrawError> {
+/// 3DSTATE_SF's provoking vertex selects (seed 004 §10.2).
+pub(super) fn provoking_vertex(st: &DrawState) -> ProvokingVertex {
     let sf = &st.sf;
-    let pv = ProvokingVertex {
+    ProvokingVertex {
         tri_list_strip: sf.triangle_strip_list_provoking_vertex_select.0 as usize,
         tri_fan: sf.triangle_fan_provoking_vertex_select.0 as usize,
         line: sf.line_strip_list_provoking_vertex_select.0 as usize,
-    };
-    let objects = decompose(st.topology, vues.len(), pv).map_err(|e| DrawError::State {
-        command: "3DPRIMITIVE",
-        why: e.to_string(),
-    })?;
-    if st.vf_statistics {
-        // Seed 004 §1.9 statistics table: one per object the VF outputs, and every
-        // vertex of a complete object (dangling vertices are not counted).
-        stats.ia_primitives += objects.len() as u64;
-        let used: std::collections::BTreeSet<usize> =
-            objects.iter().flat_map(|o| o.v.iter().copied()).collect();
-        stats.ia_vertices += used.len() as u64;
     }
+}
+
+/// Runs assembled objects of one run through CLIP, SF and the WM; each comes with
+/// whether it is the last object of its run.
+pub(super) fn primitives(
+    st: &DrawState,
+    run: &RunAssembler,
+    objects: &[(Object, bool)],
+    mem: &mut dyn Memory,
+    ps: &mut PixelStage,
+    stats: &mut Statistics,
+    watchdog: &mut Watchdog,
+) -> Result<(), DrawError> {
+    let sf = &st.sf;
     let raster = raster_state(st);
     let list = matches!(
         st.topology,
         ThreeDPrimTopoType::_3DPRIM_LINELIST | ThreeDPrimTopoType::_3DPRIM_LINELIST_ADJ
     );
-    for (n, obj) in objects.iter().enumerate() {
-        let last_pixel = sf.last_pixel_enable && (list || n + 1 == objects.len());
-        let verts: Vec<&Vue> = obj.v.iter().map(|&i| &vues[i]).collect();
+    for (obj, last_in_run) in objects {
+        let last_pixel = sf.last_pixel_enable && (list || *last_in_run);
+        let verts: Vec<&Vue> = obj.v.iter().map(|&i| run.vue(i)).collect();
         let clip_pos: Vec<[f32; 4]> = verts.iter().map(|v| position(v)).collect();
         match clip_decision(st, &clip_pos, &verts, stats)? {
             Clip::Reject => {}
@@ -76,7 +73,7 @@ pub(super) fn primitives(
                     invert: obj.invert_orientation,
                     back_facing: obj.back_facing,
                 };
-                object(st, &verts, &o, &raster, mem, ps, stats)?;
+                object(st, &verts, &o, &raster, mem, ps, stats, watchdog)?;
             }
             Clip::Must => {
                 if obj.kind == ObjectType::Line {
@@ -91,7 +88,7 @@ pub(super) fn primitives(
                             invert: false,
                             back_facing: obj.back_facing,
                         };
-                        object(st, &[&a, &b], &o, &raster, mem, ps, stats)?;
+                        object(st, &[&a, &b], &o, &raster, mem, ps, stats, watchdog)?;
                     }
                     continue;
                 }
@@ -116,7 +113,7 @@ pub(super) fn primitives(
                         invert: obj.invert_orientation,
                         back_facing: false,
                     };
-                    object(st, &tri, &o, &raster, mem, ps, stats)?;
+                    object(st, &tri, &o, &raster, mem, ps, stats, watchdog)?;
                 }
             }
         }
@@ -141,6 +138,10 @@ fn position(v: &Vue) -> [f32; 4] {
 }
 
 /// SF for one object that survived the clipper, then the WM.
+#[expect(
+    clippy::too_many_arguments,
+    reason = "the draw's stage state, passed down unchanged"
+)]
 fn object(
     st: &DrawState,
     verts: &[&Vue],
@@ -149,6 +150,7 @@ fn object(
     mem: &mut dyn Memory,
     ps: &mut PixelStage,
     stats: &mut Statistics,
+    watchdog: &mut Watchdog,
 ) -> Result<(), DrawError> {
     let sf = &st.sf;
     let clip_pos: Vec<[f32; 4]> = verts.iter().map(|v| position(v)).collect();
@@ -272,6 +274,7 @@ fn object(
             point,
         },
         stats,
+        watchdog,
     )?;
     Ok(())
 }

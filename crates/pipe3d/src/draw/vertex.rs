@@ -3,9 +3,8 @@
 use super::gen7::DrawState;
 use super::sampling::StageSampling;
 use super::urb::{VsMessages, Vue};
-use super::{DrawError, KernelCache, Statistics};
-use crate::index;
-use crate::vf::{VertexIds, assemble_element, fetch_source, vb_index, vertex_index};
+use super::{DrawError, KernelCache, Statistics, Watchdog};
+use crate::vf::{PrimitiveIds, VertexIds, assemble_element, fetch_source, vb_index};
 use gtsim_eu::exec::{DEFAULT_BUDGET, FpMode, Program, Thread};
 use gtsim_mem::Memory;
 use gtsim_mem::format::texel;
@@ -13,42 +12,12 @@ use gtsim_spec::gen7::ThreeDVertexComponentControl as C;
 use gtsim_spec::gen7::three_d_state_vs::FloatingPointMode;
 use std::sync::Arc;
 
-/// The VertexIndex values of the draw, split into runs at cut indices (seed 004 §2.2.1:
-/// a cut ends the current topology and starts a new one).
-pub(super) fn runs(st: &DrawState, mem: &dyn Memory) -> Result<Vec<Vec<i64>>, DrawError> {
-    let Some(ib) = &st.index_buffer else {
-        let seq = (0..st.vertex_count)
-            .filter_map(|n| vertex_index(st.start_vertex, n, None, 0))
-            .collect();
-        return Ok(vec![seq]);
-    };
-    let indices = index::fetch(
-        mem,
-        ib,
-        st.topology,
-        st.start_vertex as u64,
-        st.vertex_count as u64,
-    )
-    .map_err(|e| DrawError::State {
-        command: "3DSTATE_INDEX_BUFFER",
-        why: e.to_string(),
-    })?;
-    Ok(indices
-        .split(|i| i.is_none())
-        .filter(|run| !run.is_empty())
-        .map(|run| {
-            run.iter()
-                .filter_map(|&i| vertex_index(0, 0, Some(i), st.base_vertex))
-                .collect()
-        })
-        .collect())
-}
-
 /// The VS unit with its kernel.
 pub(super) struct VertexStage {
     kernel: Option<(u64, Arc<Program>)>,
-    /// PrimitiveID reached in the current instance (seed 004 §2.5.13).
-    primitive_id: u32,
+    /// PrimitiveID generation of the current instance (seed 004 §2.5.13); `None` for
+    /// topologies without PrimitiveIDs.
+    primitive_ids: Option<PrimitiveIds>,
 }
 
 impl VertexStage {
@@ -68,16 +37,23 @@ impl VertexStage {
         };
         Ok(VertexStage {
             kernel,
-            primitive_id: 0,
+            primitive_ids: None,
         })
     }
 
     /// Starts an instance: PrimitiveID restarts at 0 (seed 004 §2.5.13).
-    pub fn begin_instance(&mut self) {
-        self.primitive_id = 0;
+    pub fn begin_instance(&mut self, st: &DrawState) {
+        self.primitive_ids = PrimitiveIds::new(st.topology, 0);
     }
 
-    /// The VUEs of one run of vertices of one instance.
+    /// A cut: the next vertices start a new run of the topology.
+    pub fn begin_run(&mut self) {
+        if let Some(p) = &mut self.primitive_ids {
+            p.start_run();
+        }
+    }
+
+    /// The VUEs of the next vertices of the current run of one instance.
     pub fn shade(
         &mut self,
         st: &DrawState,
@@ -85,12 +61,10 @@ impl VertexStage {
         run: &[i64],
         instance: u32,
         stats: &mut Statistics,
+        watchdog: &mut Watchdog,
     ) -> Result<Vec<Vue>, DrawError> {
-        let pids = match crate::vf::primitive_ids(st.topology, run.len(), self.primitive_id) {
-            Some((ids, next)) => {
-                self.primitive_id = next;
-                ids
-            }
+        let pids: Vec<u32> = match &mut self.primitive_ids {
+            Some(g) => run.iter().map(|_| g.next_id()).collect(),
             None => vec![0; run.len()],
         };
         let inputs = run
@@ -108,7 +82,7 @@ impl VertexStage {
         };
         let mut out = Vec::with_capacity(inputs.len());
         for pair in inputs.chunks(2) {
-            out.extend(run_vs_thread(st, mem, *addr, prog, pair)?);
+            out.extend(run_vs_thread(st, mem, *addr, prog, pair, watchdog)?);
         }
         Ok(out)
     }
@@ -184,6 +158,7 @@ fn run_vs_thread(
     addr: u64,
     prog: &Program,
     pair: &[Vue],
+    watchdog: &mut Watchdog,
 ) -> Result<Vec<Vue>, DrawError> {
     let vs = &st.vs;
     let mut t = Thread::new(8);
@@ -240,7 +215,10 @@ fn run_vs_thread(
             mem,
         },
     );
-    t.run_program(prog, &mut urb, DEFAULT_BUDGET)
+    let budget = watchdog.thread_budget(DEFAULT_BUDGET);
+    let result = t.run_program(prog, &mut urb, budget);
+    watchdog
+        .thread_ran(result, budget, DEFAULT_BUDGET)?
         .map_err(|error| DrawError::Thread {
             stage: "VS",
             kernel: addr,

@@ -1,0 +1,169 @@
+//! The model's hangcheck: limits on the work one submission may do.
+//!
+//! A real GPU executes whatever it is given; the kernel's hangcheck resets an engine that
+//! makes no progress for seconds and marks the context guilty. A model that runs on the
+//! host's CPU needs the same protection against a guest that asks for months of work (an
+//! instance count of 0xffffffff, a batch that jumps back to its start with draws in it, a
+//! shader that never ends): every draw of a submission charges the EU instructions its
+//! threads execute, the vertices the VF fetches and the pixels the WM dispatches to one
+//! [`Watchdog`], and the first limit crossed ends the submission with
+//! [`DrawError::Watchdog`], which the device reports as a GPU hang naming the command.
+//!
+//! The limits are configurable ([`WorkLimits::from_env`]); the defaults allow minutes of
+//! legitimate work on the interpreter, far more than any test or demo needs.
+
+use super::DrawError;
+
+/// Work one submission may do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WorkLimits {
+    /// EU instructions executed by all threads (each instruction once, whatever its
+    /// width).
+    pub eu_instructions: u64,
+    /// Vertices fetched by the VF (every instance counts).
+    pub vertices: u64,
+    /// Pixels rasterized and handed to the WM.
+    pub pixels: u64,
+}
+
+/// Environment variables that set [`WorkLimits`].
+pub const ENV_EU_INSTRUCTIONS: &str = "GTSIM_WATCHDOG_EU_INSTRUCTIONS";
+/// See [`ENV_EU_INSTRUCTIONS`].
+pub const ENV_VERTICES: &str = "GTSIM_WATCHDOG_VERTICES";
+/// See [`ENV_EU_INSTRUCTIONS`].
+pub const ENV_PIXELS: &str = "GTSIM_WATCHDOG_PIXELS";
+
+impl Default for WorkLimits {
+    /// [`WorkLimits::BUILT_IN`].
+    fn default() -> Self {
+        WorkLimits::BUILT_IN
+    }
+}
+
+impl WorkLimits {
+    /// The built-in limits: 2^30 EU instructions, 2^25 vertices and 2^30 pixels per
+    /// submission (about two minutes of the interpreter at full tilt; a piglit test's
+    /// batch uses a few million at most).
+    pub const BUILT_IN: WorkLimits = WorkLimits {
+        eu_instructions: 1 << 30,
+        vertices: 1 << 25,
+        pixels: 1 << 30,
+    };
+
+    /// The defaults, each replaced by its environment variable when that holds a number
+    /// (`GTSIM_WATCHDOG_EU_INSTRUCTIONS`, `GTSIM_WATCHDOG_VERTICES`,
+    /// `GTSIM_WATCHDOG_PIXELS`). A value that is not a number is ignored with a warning
+    /// on standard error.
+    pub fn from_env() -> WorkLimits {
+        let mut l = WorkLimits::default();
+        for (name, field) in [
+            (ENV_EU_INSTRUCTIONS, &mut l.eu_instructions),
+            (ENV_VERTICES, &mut l.vertices),
+            (ENV_PIXELS, &mut l.pixels),
+        ] {
+            if let Ok(v) = std::env::var(name) {
+                match v.trim().parse::<u64>() {
+                    Ok(n) => *field = n,
+                    Err(_) => eprintln!("gtsim: ignoring {name}={v:?}: not a number"),
+                }
+            }
+        }
+        l
+    }
+}
+
+/// The work done so far by one submission, against its limits.
+#[derive(Debug, Clone, Default)]
+pub struct Watchdog {
+    /// The limits.
+    pub limits: WorkLimits,
+    /// EU instructions executed.
+    pub eu_instructions: u64,
+    /// Vertices fetched.
+    pub vertices: u64,
+    /// Pixels dispatched.
+    pub pixels: u64,
+}
+
+impl Watchdog {
+    /// A watchdog with nothing counted yet.
+    pub fn new(limits: WorkLimits) -> Watchdog {
+        Watchdog {
+            limits,
+            ..Watchdog::default()
+        }
+    }
+
+    fn charge(
+        used: &mut u64,
+        n: u64,
+        limit: u64,
+        what: &'static str,
+        knob: &'static str,
+    ) -> Result<(), DrawError> {
+        *used = used.saturating_add(n);
+        if *used > limit {
+            return Err(DrawError::Watchdog { what, limit, knob });
+        }
+        Ok(())
+    }
+
+    /// Charges `n` fetched vertices.
+    pub(crate) fn vertices(&mut self, n: u64) -> Result<(), DrawError> {
+        Self::charge(
+            &mut self.vertices,
+            n,
+            self.limits.vertices,
+            "vertices",
+            ENV_VERTICES,
+        )
+    }
+
+    /// Charges `n` dispatched pixels.
+    pub(crate) fn pixels(&mut self, n: u64) -> Result<(), DrawError> {
+        Self::charge(
+            &mut self.pixels,
+            n,
+            self.limits.pixels,
+            "pixels",
+            ENV_PIXELS,
+        )
+    }
+
+    /// The instruction budget for the next thread: the per-thread runaway limit, or
+    /// what is left of the submission's, whichever is smaller (0 once nothing is left).
+    pub(crate) fn thread_budget(&self, per_thread: u64) -> u64 {
+        per_thread.min(
+            self.limits
+                .eu_instructions
+                .saturating_sub(self.eu_instructions),
+        )
+    }
+
+    /// Charges the instructions of a thread that ran with `budget` from
+    /// [`Self::thread_budget`]: `executed` when it finished, or the whole budget when it
+    /// ran out, in which case the submission's limit is what ended it if the budget was
+    /// smaller than the per-thread one.
+    pub(crate) fn thread_ran(
+        &mut self,
+        result: Result<u64, gtsim_eu::exec::ExecError>,
+        budget: u64,
+        per_thread: u64,
+    ) -> Result<Result<u64, gtsim_eu::exec::ExecError>, DrawError> {
+        match result {
+            Ok(n) => {
+                self.eu_instructions = self.eu_instructions.saturating_add(n);
+                Ok(Ok(n))
+            }
+            Err(gtsim_eu::exec::ExecError::Budget { .. }) if budget < per_thread => {
+                self.eu_instructions = self.eu_instructions.saturating_add(budget);
+                Err(DrawError::Watchdog {
+                    what: "EU instructions",
+                    limit: self.limits.eu_instructions,
+                    knob: ENV_EU_INSTRUCTIONS,
+                })
+            }
+            Err(e) => Ok(Err(e)),
+        }
+    }
+}

@@ -1,0 +1,288 @@
+//! Whole draws of the topologies the VF converts (QUADLIST, QUADSTRIP, LINELOOP; seed 004
+//! §1.3), of draws longer than the pipeline's streaming window, of indirect draws (seed
+//! 004 §2.5.1 Indirect Parameter Enable) and of runaway draws the watchdog ends.
+//! Expectations are worked by hand from the seed's rules.
+
+mod common;
+
+use common::*;
+use gtsim_pipe3d::draw::{DrawError, WorkLimits};
+use gtsim_spec::gen7::ThreeDPrimTopoType as T;
+use gtsim_spec::gen7::ThreeDPrimitive;
+
+fn colour(c: [f32; 4]) -> [u8; 4] {
+    c.map(|v| (v * 255.0).round() as u8)
+}
+
+const RED: [f32; 4] = [1.0, 0.0, 0.0, 1.0];
+const GREEN: [f32; 4] = [0.0, 1.0, 0.0, 1.0];
+const BLUE: [f32; 4] = [0.0, 0.0, 1.0, 1.0];
+const WHITE: [f32; 4] = [1.0, 1.0, 1.0, 1.0];
+const GREY: [f32; 4] = [0.2, 0.2, 0.2, 1.0];
+const TEAL: [f32; 4] = [0.0, 0.6, 0.6, 1.0];
+
+fn v(x: f32, y: f32, c: [f32; 4]) -> [f32; 6] {
+    [x, y, c[0], c[1], c[2], c[3]]
+}
+
+/// The square [2, 14) x [2, 14) is lit exactly: 144 pixels, each once (the two
+/// triangles of the polygon share the diagonal, which the upper-left rule gives to one).
+fn assert_square(mem: &gtsim_mem::AddressSpace, want: impl Fn(u32, u32) -> [u8; 4]) {
+    for y in 0..W {
+        for x in 0..W {
+            let inside = (2..14).contains(&x) && (2..14).contains(&y);
+            let expect = if inside { want(x, y) } else { [0; 4] };
+            assert_eq!(pixel(mem, x, y), expect, "({x}, {y})");
+        }
+    }
+}
+
+#[test]
+fn a_quad_is_one_object_flat_shaded_from_its_last_vertex() {
+    // Quad (2,2) (14,2) (14,14) (2,14), each vertex its own colour, flat: the polygon
+    // (3, 0, 1, 2) has vertex 3 provoking, so the whole quad is vertex 3's colour.
+    let verts = [
+        v(2.0, 2.0, RED),
+        v(14.0, 2.0, GREEN),
+        v(14.0, 14.0, BLUE),
+        v(2.0, 14.0, WHITE),
+    ];
+    let (st, mut mem) = setup(&verts, PS_FLAT_SIMD16, false, None, true);
+    let stats = run(&st, &mut mem, &primitive(T::_3DPRIM_QUADLIST, 4)).unwrap();
+    assert_square(&mem, |_, _| colour(WHITE));
+    assert_eq!(stats.ps_depth_count, 144);
+    // Seed 004 §2.7.1.2: one object (a quadrilateral), four vertices.
+    assert_eq!((stats.ia_vertices, stats.ia_primitives), (4, 1));
+}
+
+#[test]
+fn a_quad_list_drops_its_dangling_vertices() {
+    let mut verts = vec![
+        v(2.0, 2.0, RED),
+        v(14.0, 2.0, GREEN),
+        v(14.0, 14.0, BLUE),
+        v(2.0, 14.0, GREY),
+    ];
+    verts.extend([v(0.0, 0.0, RED), v(16.0, 0.0, RED), v(16.0, 16.0, RED)]);
+    let (st, mut mem) = setup(&verts, PS_FLAT_SIMD16, false, None, true);
+    let stats = run(&st, &mut mem, &primitive(T::_3DPRIM_QUADLIST, 7)).unwrap();
+    assert_square(&mem, |_, _| colour(GREY));
+    assert_eq!((stats.ia_vertices, stats.ia_primitives), (4, 1));
+}
+
+#[test]
+fn a_quad_strip_makes_one_quad_per_pair_each_flat_from_its_last_vertex() {
+    // Quads (v0, v1, v3, v2) over y in [2, 8) and (v2, v3, v5, v4) over [8, 14); their
+    // provoking vertices are v3 and v5 (seed 004 L4891: vertex 2k+3 of quad k).
+    let verts = [
+        v(2.0, 2.0, RED),
+        v(14.0, 2.0, RED),
+        v(2.0, 8.0, RED),
+        v(14.0, 8.0, TEAL),
+        v(2.0, 14.0, RED),
+        v(14.0, 14.0, BLUE),
+    ];
+    let (st, mut mem) = setup(&verts, PS_FLAT_SIMD16, false, None, true);
+    let stats = run(&st, &mut mem, &primitive(T::_3DPRIM_QUADSTRIP, 6)).unwrap();
+    assert_square(&mem, |_, y| colour(if y < 8 { TEAL } else { BLUE }));
+    assert_eq!(stats.ps_depth_count, 144);
+    assert_eq!((stats.ia_vertices, stats.ia_primitives), (6, 2));
+}
+
+#[test]
+fn a_line_loop_counts_every_vertex_but_not_its_closing_line() {
+    // Seed 004 §2.7.1.2: "For LINELOOP, the last (closing) line object is not counted."
+    let verts = [v(2.5, 2.5, RED), v(12.5, 2.5, RED), v(12.5, 12.5, RED)];
+    let (st, mut mem) = setup(&verts, PS_FLAT_SIMD16, false, None, true);
+    let stats = run(&st, &mut mem, &primitive(T::_3DPRIM_LINELOOP, 3)).unwrap();
+    assert_eq!((stats.ia_vertices, stats.ia_primitives), (3, 2));
+    // The closing line (12.5, 12.5) -> (2.5, 2.5) is drawn: the diagonal's midpoint
+    // pixel (7, 7) is on it and on no other line.
+    assert_eq!(pixel(&mem, 7, 7), colour(RED));
+}
+
+/// Pixels of the triangle (2, 2), (14, 2), (2, 14) under the upper-left rule (the
+/// hypotenuse x + y = 16 is a bottom-right edge): x, y >= 2, x + y <= 14, 66 of them.
+const TRIANGLE_PIXELS: u64 = 66;
+
+#[test]
+fn a_fan_longer_than_the_streaming_window_keeps_its_first_vertex() {
+    // A TRIFAN of 2,501 vertices: v0 = (2, 2), then (14, 2) and (2, 14) alternating, so
+    // each of the 2,499 triangles (0, k+1, k+2) is the same triangle (alternately wound;
+    // culling is off). Every one lights its 66 pixels, which needs vertex 0 long after
+    // the first chunk of vertices has gone through.
+    let n = 2501;
+    let mut verts = vec![v(2.0, 2.0, GREEN)];
+    for k in 1..n {
+        verts.push(if k % 2 == 1 {
+            v(14.0, 2.0, RED)
+        } else {
+            v(2.0, 14.0, BLUE)
+        });
+    }
+    let (st, mut mem) = setup(&verts, PS_FLAT_SIMD16, false, None, true);
+    let stats = run(&st, &mut mem, &primitive(T::_3DPRIM_TRIFAN, n as u32)).unwrap();
+    let triangles = n as u64 - 2;
+    assert_eq!(stats.ps_depth_count, triangles * TRIANGLE_PIXELS);
+    assert_eq!(
+        (stats.ia_vertices, stats.ia_primitives),
+        (n as u64, triangles)
+    );
+    // Flat from TriangleFanProvokingVertexSelect 0: the shared vertex 0's green.
+    assert_eq!(pixel(&mem, 3, 3), colour(GREEN));
+}
+
+#[test]
+fn a_triangle_list_across_chunk_boundaries_keeps_every_triangle() {
+    // 900 copies of one triangle, 2,700 vertices: objects straddle the 1,024-vertex
+    // chunks; each must still light its 66 pixels, and the two dangling vertices of
+    // 2,702 are dropped. (The vertex buffer must stay below the render target, 64 KiB
+    // further: 2,702 x 24 bytes fit.)
+    let one = [v(2.0, 2.0, RED), v(14.0, 2.0, RED), v(2.0, 14.0, RED)];
+    let mut verts: Vec<[f32; 6]> = one.iter().copied().cycle().take(2700).collect();
+    verts.extend([v(0.0, 0.0, BLUE), v(1.0, 1.0, BLUE)]);
+    let (st, mut mem) = setup(&verts, PS_FLAT_SIMD16, false, None, true);
+    let stats = run(&st, &mut mem, &primitive(T::_3DPRIM_TRILIST, 2702)).unwrap();
+    assert_eq!(stats.ps_depth_count, 900 * TRIANGLE_PIXELS);
+    assert_eq!((stats.ia_vertices, stats.ia_primitives), (2700, 900));
+}
+
+#[test]
+fn a_triangle_strip_across_chunk_boundaries_alternates_its_winding() {
+    // A strip of 2,100 vertices whose triangles all lie on one triangle: 2,098 objects.
+    // With back faces culled, only the triangles whose strip winding (odd ones reversed,
+    // seed 004 §10.2) makes them front-facing are drawn: exactly half.
+    let cycle = [v(2.0, 2.0, RED), v(14.0, 2.0, RED), v(2.0, 14.0, RED)];
+    let n = 2100;
+    let verts: Vec<[f32; 6]> = cycle.iter().copied().cycle().take(n).collect();
+    let (mut st, mut mem) = setup(&verts, PS_FLAT_SIMD16, false, None, true);
+    let all = run(&st, &mut mem, &primitive(T::_3DPRIM_TRISTRIP, n as u32)).unwrap();
+    assert_eq!(all.ps_depth_count, (n as u64 - 2) * TRIANGLE_PIXELS);
+    // Strip triangle k is (k, k+1, k+2) = a rotation of the cycle, always the same
+    // screen winding; inverting every odd one makes them alternate, so culling either
+    // face keeps 1,049 of the 2,098.
+    let sf = gtsim_spec::gen7::ThreeDStateSf {
+        cull_mode: gtsim_spec::gen7::three_d_state_sf::CullMode::CULLMODE_BACK,
+        ..Default::default()
+    };
+    st.commands.insert("3DSTATE_SF", sf.pack().unwrap());
+    let culled = run(&st, &mut mem, &primitive(T::_3DPRIM_TRISTRIP, n as u32)).unwrap();
+    assert_eq!(culled.ps_depth_count, (n as u64 - 2) / 2 * TRIANGLE_PIXELS);
+}
+
+/// 3DPRIM_* register offsets (Linux i915_reg.h, GEN7_3DPRIM_*).
+const START_VERTEX: u32 = 0x2430;
+const VERTEX_COUNT: u32 = 0x2434;
+const INSTANCE_COUNT: u32 = 0x2438;
+
+#[test]
+fn an_indirect_draw_takes_its_counts_from_the_3dprim_registers() {
+    // Two rectangles in the vertex buffer; the command says 0 vertices, 0 instances;
+    // the registers say: 3 vertices from vertex 3, one instance. Only the second
+    // rectangle, [8, 12) x [8, 12), is drawn.
+    let verts = [
+        v(6.0, 6.0, RED),
+        v(2.0, 6.0, RED),
+        v(2.0, 2.0, RED),
+        v(12.0, 12.0, BLUE),
+        v(8.0, 12.0, BLUE),
+        v(8.0, 8.0, BLUE),
+    ];
+    let (mut st, mut mem) = setup(&verts, PS_FLAT_SIMD16, false, None, true);
+    st.registers.insert(START_VERTEX, 3);
+    st.registers.insert(VERTEX_COUNT, 3);
+    st.registers.insert(INSTANCE_COUNT, 1);
+    let prim = ThreeDPrimitive {
+        indirect_parameter_enable: true,
+        primitive_topology_type: T::_3DPRIM_RECTLIST,
+        ..Default::default()
+    }
+    .pack()
+    .unwrap();
+    let stats = run(&st, &mut mem, &prim).unwrap();
+    for y in 0..W {
+        for x in 0..W {
+            let inside = (8..12).contains(&x) && (8..12).contains(&y);
+            let want = if inside { colour(BLUE) } else { [0; 4] };
+            assert_eq!(pixel(&mem, x, y), want, "({x}, {y})");
+        }
+    }
+    assert_eq!(stats.ps_depth_count, 16);
+    // And with the register's instance count 0, nothing at all.
+    st.registers.insert(INSTANCE_COUNT, 0);
+    let stats = run(&st, &mut mem, &prim).unwrap();
+    assert_eq!(stats.ps_depth_count, 0);
+}
+
+fn rect() -> Vec<[f32; 6]> {
+    vec![v(14.0, 14.0, RED), v(2.0, 14.0, RED), v(2.0, 2.0, RED)]
+}
+
+#[test]
+fn a_huge_vertex_count_ends_at_the_vertex_watchdog_not_in_an_allocation() {
+    // 0x02000003 RECTLIST vertices (all but three read past the buffer's end as zero):
+    // the draw streams, so the limit of 10,000 vertices ends it with a hang report.
+    let (st, mut mem) = setup(&rect(), PS_FLAT_SIMD16, false, None, true);
+    let limits = WorkLimits {
+        vertices: 10_000,
+        ..WorkLimits::BUILT_IN
+    };
+    let e = run_limited(
+        &st,
+        &mut mem,
+        &primitive(T::_3DPRIM_RECTLIST, 0x0200_0003),
+        limits,
+    )
+    .unwrap_err();
+    assert!(
+        matches!(
+            e,
+            DrawError::Watchdog {
+                what: "vertices",
+                limit: 10_000,
+                ..
+            }
+        ),
+        "{e}"
+    );
+}
+
+#[test]
+fn an_endless_instance_count_ends_at_the_watchdog() {
+    let (st, mut mem) = setup(&rect(), PS_FLAT_SIMD16, false, None, true);
+    let prim = ThreeDPrimitive {
+        primitive_topology_type: T::_3DPRIM_RECTLIST,
+        vertex_count_per_instance: 3,
+        instance_count: u32::MAX,
+        ..Default::default()
+    }
+    .pack()
+    .unwrap();
+    // 144 pixels an instance: a limit of 1,000 pixels stops it in the 7th instance.
+    let limits = WorkLimits {
+        pixels: 1_000,
+        ..WorkLimits::BUILT_IN
+    };
+    let e = run_limited(&st, &mut mem, &prim, limits).unwrap_err();
+    assert!(
+        matches!(e, DrawError::Watchdog { what: "pixels", .. }),
+        "{e}"
+    );
+    // The same draw with an EU instruction limit: each SIMD16 thread runs the kernel's
+    // two instructions, so 100 instructions allow 50 threads and then stop.
+    let limits = WorkLimits {
+        eu_instructions: 100,
+        ..WorkLimits::BUILT_IN
+    };
+    let e = run_limited(&st, &mut mem, &prim, limits).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            DrawError::Watchdog {
+                what: "EU instructions",
+                ..
+            }
+        ),
+        "{e}"
+    );
+}
