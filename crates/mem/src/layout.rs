@@ -12,7 +12,8 @@
 //!   every later LOD stacked below one another to the right of LOD1. Each LOD's size is
 //!   the minified size rounded up to the alignment unit (i = horizontal alignment,
 //!   j = vertical). Array slices (cube faces are slices 6·cube + face) follow each other
-//!   every QPitch rows: `h0 + h1 + 11·j` for full spacing, `h0` for LOD0-only spacing.
+//!   every QPitch rows: `h0 + h1 + 12·j` for full spacing (the Ivy Bridge equation; Sandy
+//!   Bridge's had 11·j), `h0` for LOD0-only spacing.
 //! * **3D**: every LOD stacked below the previous one; LOD L holds its `max(1, d >> L)`
 //!   slices in rows of `2^L` slices side by side.
 //! * **Multisampling**: array-style (UMS/CMS; each sample is a slice after the logical
@@ -162,14 +163,17 @@ impl SurfaceDesc {
         }
     }
 
-    /// Rows between array slices (QPitch), in texel rows.
+    /// Rows between array slices (QPitch), in texel rows. Full spacing: IVB PRM Vol1
+    /// Part1 "Surface Arrays", QPitch = h0 + h1 + 12j (the seeds point to that chapter,
+    /// seed 000 L2115, without reproducing it; Mesa's isl notes the same fact, "The QPitch
+    /// equation changed slightly in Ivybridge", 12 where Sandy Bridge has 11).
     pub fn qpitch(&self) -> u32 {
         let (_, h0) = self.level_extent(0);
         match self.array_spacing {
             ArraySpacing::Lod0 => h0,
             ArraySpacing::Full => {
                 let (_, h1) = self.level_extent(1);
-                h0 + h1 + 11 * self.alignment().1
+                h0 + h1 + 12 * self.alignment().1
             }
         }
     }

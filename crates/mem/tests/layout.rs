@@ -51,11 +51,11 @@ fn odd_sizes_align_up() {
 
 #[test]
 fn array_spacing_full_and_lod0() {
-    // 16x16 array of 3, j = 2: QPitch = h0 + h1 + 11j = 16 + 8 + 22 = 46 rows (full);
-    // LOD0-only spacing: 16 rows.
+    // 16x16 array of 3, j = 2: QPitch = h0 + h1 + 12j (IVB) = 16 + 8 + 24 = 48 rows
+    // (full); LOD0-only spacing: 16 rows.
     let mut d = desc(SurfaceType::D2, 16, 16, 3, 5);
-    assert_eq!(d.qpitch(), 46);
-    assert_eq!(d.image_origin(2, 1).unwrap(), (0, 2 * 46 + 16));
+    assert_eq!(d.qpitch(), 48);
+    assert_eq!(d.image_origin(2, 1).unwrap(), (0, 2 * 48 + 16));
     d.array_spacing = ArraySpacing::Lod0;
     d.levels = 1;
     assert_eq!(d.qpitch(), 16);
@@ -65,14 +65,14 @@ fn array_spacing_full_and_lod0() {
 
 #[test]
 fn cube_arrays_are_six_slices_per_cube() {
-    // 2 cubes of 8x8, 4 LODs, j = 2: QPitch = 8 + 4 + 22 = 34. Face 4 of cube 1 is slice
-    // 6 + 4 = 10 -> row 340; 12 slices in all.
+    // 2 cubes of 8x8, 4 LODs, j = 2: QPitch = 8 + 4 + 24 = 36. Face 4 of cube 1 is slice
+    // 6 + 4 = 10 -> row 360; 12 slices in all.
     let d = desc(SurfaceType::Cube, 8, 8, 2, 4);
-    assert_eq!(d.image_origin(10, 0).unwrap(), (0, 340));
+    assert_eq!(d.image_origin(10, 0).unwrap(), (0, 360));
     assert!(d.image_origin(12, 0).is_err());
-    // Rows: 11 slices of 34, then the last slice's mip chain: LOD0..3 end at rows
+    // Rows: 11 slices of 36, then the last slice's mip chain: LOD0..3 end at rows
     // 8, 8+4 = 12, 8+4 (LOD2 at y 8, 2x2 -> aligned 4x2, ends 10), LOD3 (8+2, ends 12).
-    assert_eq!(d.total_rows().unwrap(), 11 * 34 + 12);
+    assert_eq!(d.total_rows().unwrap(), 11 * 36 + 12);
 }
 
 #[test]

@@ -584,11 +584,11 @@ fn array_index_and_non_normalized_coordinates() {
     f.surface.surface_array = true;
     f.surface.depth = 1;
     f.surface.mip_count_lod = 0;
-    // Two slices, one level, ARYSPC_FULL: QPitch = h0 + h1 + 11·VALIGN = 4 + 2 + 22 = 28
-    // rows, so slice 1 starts at row 28. Slice 1 texel (x, y) holds R = 1 + x + 4y.
+    // Two slices, one level, ARYSPC_FULL: QPitch = h0 + h1 + 12·VALIGN (IVB) = 4 + 2 +
+    // 24 = 30 rows, so slice 1 starts at row 30. Slice 1 texel (x, y) holds R = 1 + x + 4y.
     for y in 0..4u32 {
         for x in 0..4u32 {
-            let at = BASE + 16 * u64::from(28 + y) + 4 * u64::from(x);
+            let at = BASE + 16 * u64::from(30 + y) + 4 * u64::from(x);
             f.mem.load(at, &[(1 + x + 4 * y) as u8, 0, 0, 255]);
         }
     }
