@@ -286,3 +286,23 @@ fn an_endless_instance_count_ends_at_the_watchdog() {
         "{e}"
     );
 }
+
+#[test]
+fn a_placeholder_depth_buffer_that_nothing_reads_is_never_touched() {
+    // A SURFTYPE_2D depth buffer at address 0 with pitch 0 (what crocus binds for a
+    // draw without depth), depth test and write off: the hardware never reads it, so
+    // the draw completes as with a null depth buffer.
+    let (mut st, mut mem) = setup(&rect(), PS_FLAT_SIMD16, false, None, true);
+    let depth = gtsim_spec::gen7::ThreeDStateDepthBuffer {
+        surface_type: gtsim_spec::gen7::three_d_state_depth_buffer::SurfaceType::SURFTYPE_2D,
+        surface_format: gtsim_spec::gen7::three_d_state_depth_buffer::SurfaceFormat::D32_FLOAT,
+        width: 15,
+        height: 15,
+        ..Default::default()
+    };
+    st.commands
+        .insert("3DSTATE_DEPTH_BUFFER", depth.pack().unwrap());
+    let stats = run(&st, &mut mem, &primitive(T::_3DPRIM_RECTLIST, 3)).unwrap();
+    assert_eq!(stats.ps_depth_count, 144);
+    assert_eq!(pixel(&mem, 2, 2), colour(RED));
+}

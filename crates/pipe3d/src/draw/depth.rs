@@ -9,8 +9,8 @@
 //! tests, and sampling or CPU reads after a resolve) sees the values the hardware would
 //! give.
 
+use super::DrawError;
 use super::gen7::DrawState;
-use super::{DrawError, unsupported};
 use gtsim_dataport::depth_stencil::{
     DepthFormat, DepthStencilState as PixelState, StencilFace, depth_stencil,
 };
@@ -72,15 +72,25 @@ impl DepthBuffer {
         if d.surface_type == SurfaceType::SURFTYPE_NULL {
             return Ok(None);
         }
-        if d.surface_type != SurfaceType::SURFTYPE_2D {
-            return Err(unsupported(
-                format!(
-                    "depth buffers of Surface Type {}",
-                    d.surface_type.name().unwrap_or("reserved")
-                ),
-                "seed 004 §11.5.5.1",
-            ));
-        }
+        // Seed 004 §11.5.5.1 (the HZ size table lists SURFTYPE_1D, 2D, 3D and CUBE depth
+        // buffers): 1D and 2D surfaces use the 2D layout (1D with its Height), a cube
+        // holds six faces per Depth + 1 cubes as array slices, 3D the 3D layout.
+        let layout_type = match d.surface_type {
+            SurfaceType::SURFTYPE_1D | SurfaceType::SURFTYPE_2D => {
+                gtsim_mem::layout::SurfaceType::D2
+            }
+            SurfaceType::SURFTYPE_CUBE => gtsim_mem::layout::SurfaceType::Cube,
+            SurfaceType::SURFTYPE_3D => gtsim_mem::layout::SurfaceType::D3,
+            other => {
+                return Err(DrawError::State {
+                    command: "3DSTATE_DEPTH_BUFFER",
+                    why: format!(
+                        "Surface Type {} is not a depth buffer type (seed 004 §11.5.5.1)",
+                        other.name().unwrap_or("(reserved)")
+                    ),
+                });
+            }
+        };
         let format = DepthFormat::from_field(d.surface_format.0).map_err(|e| DrawError::State {
             command: "3DSTATE_DEPTH_BUFFER",
             why: e.to_string(),
@@ -96,7 +106,10 @@ impl DepthBuffer {
             d.depth as u32 + 1,
             d.lod as u32 + 1,
         );
-        let desc = SurfaceDesc::depth(w, h, layers, levels, 1, bytes, d.surface_pitch as u64 + 1);
+        let desc = SurfaceDesc {
+            ty: layout_type,
+            ..SurfaceDesc::depth(w, h, layers, levels, 1, bytes, d.surface_pitch as u64 + 1)
+        };
         let stencil_needed = ds.stencil_test_enable || ds.stencil_buffer_write_enable;
         let stencil = if stencil_needed {
             let s = match latched.command("3DSTATE_STENCIL_BUFFER") {
@@ -108,7 +121,17 @@ impl DepthBuffer {
             };
             Some((
                 s.surface_base_address,
-                SurfaceDesc::separate_stencil(w, h, layers, levels, 1, s.surface_pitch as u64 + 1),
+                SurfaceDesc {
+                    ty: layout_type,
+                    ..SurfaceDesc::separate_stencil(
+                        w,
+                        h,
+                        layers,
+                        levels,
+                        1,
+                        s.surface_pitch as u64 + 1,
+                    )
+                },
             ))
         } else {
             None
@@ -211,12 +234,12 @@ impl DepthBuffer {
             fault,
         };
         let bytes = self.desc.block_bytes as usize;
-        let da = self.depth_addr(x, y)?;
         let sa = self.stencil_addr(x, y)?;
         match self.op {
             DepthOp::Resolve => Ok(false),
             DepthOp::Clear => {
                 if self.front.depth_write {
+                    let da = self.depth_addr(x, y)?;
                     let v = self.clear_value.to_le_bytes();
                     mem.write(da, &v[..bytes]).map_err(fault)?;
                 }
@@ -226,8 +249,19 @@ impl DepthBuffer {
                 Ok(false)
             }
             DepthOp::Test => {
+                // The depth buffer is accessed only by a depth test or write: a stencil-
+                // only draw may bind a placeholder depth buffer (crocus binds one with
+                // address and pitch 0), which the hardware never reads.
+                let s = if back_facing { &self.back } else { &self.front };
+                let da = if s.depth_test.is_some() || s.depth_write {
+                    Some(self.depth_addr(x, y)?)
+                } else {
+                    None
+                };
                 let mut stored = [0u8; 4];
-                mem.read(da, &mut stored[..bytes]).map_err(fault)?;
+                if let Some(da) = da {
+                    mem.read(da, &mut stored[..bytes]).map_err(fault)?;
+                }
                 let mut stored = dword_le(&stored[..bytes]);
                 if self.format == DepthFormat::D24Unorm {
                     stored &= 0x00ff_ffff;
@@ -236,14 +270,13 @@ impl DepthBuffer {
                 if let Some(a) = sa {
                     mem.read(a, &mut sten).map_err(fault)?;
                 }
-                let s = if back_facing { &self.back } else { &self.front };
                 let r = depth_stencil(s, self.format, z, stored, sten[0]).map_err(|e| {
                     DrawError::State {
                         command: "DEPTH_STENCIL_STATE",
                         why: e.to_string(),
                     }
                 })?;
-                if let Some(v) = r.depth {
+                if let (Some(da), Some(v)) = (da, r.depth) {
                     mem.write(da, &v.to_le_bytes()[..bytes]).map_err(fault)?;
                 }
                 if let (Some(a), Some(v)) = (sa, r.stencil) {
