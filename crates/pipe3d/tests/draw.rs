@@ -217,7 +217,39 @@ fn a_triangle_crossing_the_guard_band_is_clipped_without_changing_its_pixels() {
         [3.0, -0.5, c[0], c[1], c[2], c[3]],
         [-0.5, 0.5, c[0], c[1], c[2], c[3]],
     ];
-    let (mut st, mut mem) = setup(&v, PS_FLAT_SIMD16, false, None, true);
+    let (st, mut mem) = clipping_setup(&v, PS_FLAT_SIMD16, false);
+    let stats = run(
+        &st,
+        &mut mem,
+        &primitive(ThreeDPrimTopoType::_3DPRIM_TRILIST, 3),
+    )
+    .unwrap();
+    let rs = gtsim_pipe3d::raster::RasterState {
+        subpixel: gtsim_pipe3d::raster::SubpixelBits::Eight,
+        half_pixel_centers: true,
+        rect: [0, 0, W - 1, W - 1],
+    };
+    let (want, _) = gtsim_pipe3d::raster::triangle([[4.0, 4.0], [32.0, 4.0], [4.0, 12.0]], &rs);
+    assert!(want.len() > 50);
+    for y in 0..W {
+        for x in 0..W {
+            let lit = want.contains(&(x, y));
+            assert_eq!(
+                pixel(&mem, x, y),
+                if lit { [255, 0, 0, 255] } else { [0; 4] },
+                "({x}, {y})"
+            );
+        }
+    }
+    // One clipper invocation; the clipped quadrilateral leaves as two triangles, which
+    // the SF counts as CL_PRIMITIVES (seed 004 §10.6.1).
+    assert_eq!((stats.cl_invocations, stats.cl_primitives), (1, 2));
+}
+
+/// A 16x16 viewport (x' = 8x + 8, y' = 8y + 8) with the guard band at the viewport, the
+/// clipper on with the perspective divide, culling off.
+fn clipping_setup(v: &[[f32; 6]], ps: &str, simd8: bool) -> (State, gtsim_mem::AddressSpace) {
+    let (mut st, mut mem) = setup(v, ps, simd8, None, !simd8);
     let vp = SfClipViewport {
         viewport_matrix_element_m00: 8.0,
         viewport_matrix_element_m11: 8.0,
@@ -262,32 +294,83 @@ fn a_triangle_crossing_the_guard_band_is_clipped_without_changing_its_pixels() {
         .pack()
         .unwrap(),
     );
-    let stats = run(
+    (st, mem)
+}
+
+#[test]
+fn a_clipped_triangle_interpolates_noperspective_attributes_in_screen_space() {
+    // Clip-space V0 (-1, -1, 0, 2), V1 (3, -0.5, 0, 1), V2 (-0.5, 0.5, 0, 1): on screen
+    // (4, 4), (32, 4), (4, 12), V1 outside the guard band, so the clipper cuts at screen
+    // x = 16. Blue is 1 at V1, 0 elsewhere; interpolated without perspective (Barycentric
+    // Interpolation Mode bit 3) it is V1's screen-space areal coordinate, (x + 0.5 - 4)
+    // / 28 at a pixel centre, whatever the clipper did. (Clip-space interpolation along
+    // V0-V1 would give the new vertex at x = 16 a blue of t = 0.6 where the screen-space
+    // value is 12/28 = 0.43.) Vertex data: x, y, z, w, blue, alpha; the colour read from
+    // float 2 on is (z, w, blue, alpha).
+    let v = [
+        [-1.0, -1.0, 0.0, 2.0, 0.0, 1.0],
+        [3.0, -0.5, 0.0, 1.0, 1.0, 1.0],
+        [-0.5, 0.5, 0.0, 1.0, 0.0, 1.0],
+    ];
+    let (mut st, mut mem) = clipping_setup(&v, PS_PLN_SIMD8, true);
+    use ThreeDVertexComponentControl as C;
+    let element = |format, offset, control| VertexElementState {
+        valid: true,
+        source_element_format: format,
+        source_element_offset: offset,
+        component_0_control: control,
+        component_1_control: control,
+        component_2_control: control,
+        component_3_control: control,
+        ..Default::default()
+    };
+    let f4 = SurfaceFormat::R32G32B32A32_FLOAT;
+    st.commands.insert(
+        "3DSTATE_VERTEX_ELEMENTS",
+        ThreeDStateVertexElements {
+            element: vec![
+                element(f4, 0, C::VFCOMP_STORE_0),
+                element(f4, 0, C::VFCOMP_STORE_SRC),
+                element(f4, 8, C::VFCOMP_STORE_SRC),
+            ],
+        }
+        .pack()
+        .unwrap(),
+    );
+    st.commands.insert(
+        "3DSTATE_WM",
+        ThreeDStateWm {
+            statistics_enable: true,
+            thread_dispatch_enable: true,
+            barycentric_interpolation_mode: 1 << 3,
+            ..Default::default()
+        }
+        .pack()
+        .unwrap(),
+    );
+    run(
         &st,
         &mut mem,
         &primitive(ThreeDPrimTopoType::_3DPRIM_TRILIST, 3),
     )
     .unwrap();
-    let rs = gtsim_pipe3d::raster::RasterState {
-        subpixel: gtsim_pipe3d::raster::SubpixelBits::Eight,
-        half_pixel_centers: true,
-        rect: [0, 0, W - 1, W - 1],
-    };
-    let (want, _) = gtsim_pipe3d::raster::triangle([[4.0, 4.0], [32.0, 4.0], [4.0, 12.0]], &rs);
-    assert!(want.len() > 50);
+    let mut checked = 0;
     for y in 0..W {
         for x in 0..W {
-            let lit = want.contains(&(x, y));
-            assert_eq!(
-                pixel(&mem, x, y),
-                if lit { [255, 0, 0, 255] } else { [0; 4] },
-                "({x}, {y})"
+            let got = pixel(&mem, x, y);
+            if got == [0; 4] {
+                continue;
+            }
+            let blue = (x as f64 + 0.5 - 4.0) / 28.0 * 255.0;
+            assert!(
+                (got[2] as f64 - blue).abs() <= 1.0,
+                "({x}, {y}): blue {} for {blue:.2}",
+                got[2]
             );
+            checked += 1;
         }
     }
-    // One clipper invocation; the clipped quadrilateral leaves as two triangles, which
-    // the SF counts as CL_PRIMITIVES (seed 004 §10.6.1).
-    assert_eq!((stats.cl_invocations, stats.cl_primitives), (1, 2));
+    assert!(checked > 50, "{checked} pixels lit");
 }
 
 #[test]

@@ -10,6 +10,13 @@
 //! interpolated linearly in clip space at the edge's crossing point (linear in clip space
 //! is perspective-correct after the divide); a dword the two ends hold the same is copied
 //! exactly, so integer and flat data survive untouched.
+//!
+//! Every polygon vertex also carries its barycentric coordinates in the source triangle,
+//! in clip space: the hardware clipper sends the SF barycentric parameters for the new
+//! vertices ("computation of non-perspective barycentric parameters in the clipper, which
+//! are sent to SF unit in the must clip case", seed 004 §9 3DSTATE_CLIP Non-Perspective
+//! Barycentric Enable, L5955-5958), so that the pixels of a clipped piece interpolate the
+//! source triangle's attributes, perspective-correct or screen-linear alike.
 
 use super::urb::Vue;
 
@@ -88,15 +95,25 @@ fn lerp(a: &Vue, b: &Vue, t: f32) -> Vue {
         .collect()
 }
 
-/// Clips a triangle; returns the polygon's vertices in order (empty if nothing is left).
-pub(super) fn clip_triangle(planes: &Planes, tri: &[&Vue]) -> Vec<Vue> {
-    let mut poly: Vec<Vue> = tri.iter().map(|v| (*v).clone()).collect();
-    let count = poly.first().map_or(0, |v| distances(v, planes).len());
+/// Clips a triangle; returns the polygon's vertices in order (empty if nothing is left),
+/// each with its clip-space barycentric coordinates in the source triangle.
+pub(super) fn clip_triangle(planes: &Planes, tri: &[&Vue]) -> Vec<(Vue, [f32; 3])> {
+    let mut poly: Vec<(Vue, [f32; 3])> = tri
+        .iter()
+        .enumerate()
+        .map(|(k, v)| {
+            (
+                (*v).clone(),
+                std::array::from_fn(|i| f32::from(u8::from(i == k))),
+            )
+        })
+        .collect();
+    let count = poly.first().map_or(0, |(v, _)| distances(v, planes).len());
     for k in 0..count {
         if poly.is_empty() {
             break;
         }
-        let d: Vec<f32> = poly.iter().map(|v| distances(v, planes)[k]).collect();
+        let d: Vec<f32> = poly.iter().map(|(v, _)| distances(v, planes)[k]).collect();
         let mut out = Vec::with_capacity(poly.len() + 1);
         for i in 0..poly.len() {
             let j = (i + 1) % poly.len();
@@ -106,7 +123,9 @@ pub(super) fn clip_triangle(planes: &Planes, tri: &[&Vue]) -> Vec<Vue> {
             }
             if (di >= 0.0) != (dj >= 0.0) {
                 let t = di / (di - dj);
-                out.push(lerp(&poly[i], &poly[j], t));
+                let ((vi, li), (vj, lj)) = (&poly[i], &poly[j]);
+                let l = std::array::from_fn(|c| li[c] + (lj[c] - li[c]) * t);
+                out.push((lerp(vi, vj, t), l));
             }
         }
         poly = out;

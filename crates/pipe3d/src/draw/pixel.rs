@@ -56,6 +56,19 @@ pub(super) struct Primitive<'a> {
     pub pixels: Vec<(u32, u32)>,
     /// For points: the square's upper-left corner and size (point sprite coordinates).
     pub point: Option<([f32; 2], f32)>,
+    /// For a piece of a clipped triangle: the source triangle, whose attributes the
+    /// piece's pixels interpolate.
+    pub source: Option<SourceTriangle<'a>>,
+}
+
+/// The source triangle of a clipped piece (seed 004 §9, 3DSTATE_CLIP Non-Perspective
+/// Barycentric Enable): its vertices' VUEs, and for each corner of the piece its
+/// barycentric coordinates in the source triangle, perspective (in clip space) and
+/// screen-linear.
+pub(super) struct SourceTriangle<'a> {
+    pub vues: [&'a Vue; 3],
+    pub perspective: [[f32; 3]; 3],
+    pub linear: [[f32; 3]; 3],
 }
 
 /// SFIDs (IVB PRM Vol4 Part3 "send"): null, sampler, render cache data port.
@@ -400,6 +413,25 @@ fn prim_barycentrics(prim: &Primitive, p: [f32; 2]) -> Option<crate::bary::Baryc
     }
 }
 
+/// The barycentrics the pixel shader interpolates attributes with: the primitive's own,
+/// or for a clipped piece those of the source triangle, composed from the piece's
+/// (perspective ones through the corners' clip-space coordinates, linear ones through
+/// their screen-space ones; both compositions are exact).
+fn attribute_barycentrics(prim: &Primitive, p: [f32; 2]) -> Option<crate::bary::Barycentrics> {
+    let b = prim_barycentrics(prim, p)?;
+    let Some(src) = &prim.source else {
+        return Some(b);
+    };
+    let compose = |b: [f32; 2], corners: &[[f32; 3]; 3]| -> [f32; 2] {
+        let w = [1.0 - b[0] - b[1], b[0], b[1]];
+        std::array::from_fn(|k| (0..3).map(|i| w[i] * corners[i][k + 1]).sum())
+    };
+    Some(crate::bary::Barycentrics {
+        perspective: compose(b.perspective, &src.perspective),
+        linear: compose(b.linear, &src.linear),
+    })
+}
+
 /// Where a pixel is sampled: its centre (PIXLOC_CENTER) or its upper-left corner
 /// (3DSTATE_MULTISAMPLE Pixel Location; seed 004 §10.3.3).
 fn pixel_bias(st: &DrawState) -> f32 {
@@ -511,8 +543,11 @@ fn attribute_deltas(st: &DrawState, prim: &Primitive) -> Result<Vec<[[f32; 3]; 4
                 continue;
             }
             let val = |k: usize| {
-                let corner = &prim.corners[corner(prim.corners.len(), k)];
-                f32s(corner.vue.get(slot).copied().unwrap_or([0; 4])[c])
+                let vue = match &prim.source {
+                    Some(src) => src.vues[k],
+                    None => prim.corners[corner(prim.corners.len(), k)].vue,
+                };
+                f32s(vue.get(slot).copied().unwrap_or([0; 4])[c])
             };
             *comp = if flat {
                 let v = f32s(prim.provoking_vue.get(slot).copied().unwrap_or([0; 4])[c]);
@@ -571,6 +606,10 @@ fn build_payload(
         .iter()
         .map(|&(x, y)| prim_barycentrics(prim, [x as f32 + bias, y as f32 + bias]))
         .collect();
+    let attr_bary: Vec<Option<crate::bary::Barycentrics>> = slots[..simd]
+        .iter()
+        .map(|&(x, y)| attribute_barycentrics(prim, [x as f32 + bias, y as f32 + bias]))
+        .collect();
     let lerp = |s: usize, v: [f32; 3]| {
         bary[s].map_or(v[0], |bc| {
             v[0] + bc.linear[0] * (v[1] - v[0]) + bc.linear[1] * (v[2] - v[0])
@@ -593,7 +632,7 @@ fn build_payload(
             for h in 0..halves {
                 for b in 0..2 {
                     for s in 0..8 {
-                        let v = bary[first + h * 8 + s].map_or(0.0, |bc| {
+                        let v = attr_bary[first + h * 8 + s].map_or(0.0, |bc| {
                             if perspective {
                                 bc.perspective[b]
                             } else {

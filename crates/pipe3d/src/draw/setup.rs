@@ -3,7 +3,7 @@
 //! covered pixels then go to the WM.
 
 use super::gen7::DrawState;
-use super::pixel::{Corner, PixelStage, Primitive};
+use super::pixel::{Corner, PixelStage, Primitive, SourceTriangle};
 use super::stream::RunAssembler;
 use super::urb::Vue;
 use super::{DrawError, Statistics, Watchdog, clipper, unsupported};
@@ -72,6 +72,7 @@ pub(super) fn primitives(
                     kind: obj.kind,
                     invert: obj.invert_orientation,
                     back_facing: obj.back_facing,
+                    source: None,
                 };
                 object(st, &verts, &o, &raster, mem, ps, stats, watchdog)?;
             }
@@ -87,6 +88,7 @@ pub(super) fn primitives(
                             kind: ObjectType::Line,
                             invert: false,
                             back_facing: obj.back_facing,
+                            source: None,
                         };
                         object(st, &[&a, &b], &o, &raster, mem, ps, stats, watchdog)?;
                     }
@@ -99,19 +101,36 @@ pub(super) fn primitives(
                     ));
                 }
                 let polygon = clipper::clip_triangle(&clip_planes(st), &verts);
+                // Each polygon vertex's screen-linear barycentrics in the source
+                // triangle: a clip-space point P = Σ λk·Vk projects to Σ μk·(Vk.xy/wk)
+                // with μk = λk·wk / P.w.
+                let w = [0, 1, 2].map(|k| clip_pos[k][3]);
+                let linear: Vec<[f32; 3]> = polygon
+                    .iter()
+                    .map(|(_, l)| {
+                        let pw: f32 = (0..3).map(|k| l[k] * w[k]).sum();
+                        std::array::from_fn(|k| if pw == 0.0 { l[k] } else { l[k] * w[k] / pw })
+                    })
+                    .collect();
                 // The clipped polygon goes on as a fan (v0, vi, vi+1), each triangle
                 // keeping the source triangle's orientation.
                 for i in 1..polygon.len().saturating_sub(1) {
                     if sf.statistics_enable {
                         stats.cl_primitives += 1;
                     }
-                    let tri = [&polygon[0], &polygon[i], &polygon[i + 1]];
+                    let fan = [0, i, i + 1];
+                    let tri = fan.map(|k| &polygon[k].0);
                     let o = Obj {
                         provoking_vue: verts[obj.provoking],
                         last_pixel: false,
                         kind: ObjectType::Triangle,
                         invert: obj.invert_orientation,
                         back_facing: false,
+                        source: Some(SourceTriangle {
+                            vues: [verts[0], verts[1], verts[2]],
+                            perspective: fan.map(|k| polygon[k].1),
+                            linear: fan.map(|k| linear[k]),
+                        }),
                     };
                     object(st, &tri, &o, &raster, mem, ps, stats, watchdog)?;
                 }
@@ -131,6 +150,8 @@ struct Obj<'v> {
     last_pixel: bool,
     invert: bool,
     back_facing: bool,
+    /// For a piece of a clipped triangle: its source triangle.
+    source: Option<SourceTriangle<'v>>,
 }
 
 fn position(v: &Vue) -> [f32; 4] {
@@ -272,6 +293,11 @@ fn object(
             back_facing,
             pixels,
             point,
+            source: obj.source.as_ref().map(|s| SourceTriangle {
+                vues: s.vues,
+                perspective: s.perspective,
+                linear: s.linear,
+            }),
         },
         stats,
         watchdog,
