@@ -178,7 +178,7 @@ const TOLERANCE: &[(&str, u8, usize, &str)] = &[
 
 /// The image of every client rendered by crocus on gtsim equals llvmpipe's, and so does
 /// everything it prints, (the oracle,
-/// shared/ARCHITECTURE.md) pixel for pixel, within the tolerance stated above. On a
+/// docs/ARCHITECTURE.md) pixel for pixel, within the tolerance stated above. On a
 /// difference, an image of the differing pixels (white where they agree, the gtsim pixel
 /// where they differ) is saved beside the two images and named in the failure.
 #[test]
