@@ -207,3 +207,15 @@ fn every_command_header_identifies_its_command() {
         );
     }
 }
+
+/// The README states how many definitions and shared enumerations the spec has; the
+/// numbers must be the generated tables' own.
+#[test]
+fn the_readme_counts_the_definitions_and_enumerations() {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md"))
+        .expect("README.md at the repository root");
+    let defs = format!("{} definitions", GENERATION.defs.len());
+    let enums = format!("{} shared enumerations", GENERATION.enums.len());
+    assert!(readme.contains(&defs), "README.md should say \"{defs}\"");
+    assert!(readme.contains(&enums), "README.md should say \"{enums}\"");
+}
