@@ -4,7 +4,7 @@
 //! RGBA8 images.
 
 use crate::aub::{Event, Trace};
-use crate::device::{Device, Hang};
+use crate::device::{Device, DeviceLimits, Hang};
 use gtsim_mem::format::texel::Texel;
 use gtsim_mem::surface::TexelCoord;
 use gtsim_mem::{AddressSpace, Memory};
@@ -31,7 +31,16 @@ pub struct Replay {
 }
 
 /// Replays `trace`; `progress(done, total)` is called after each submission.
-pub fn replay(trace: &Trace, mut progress: impl FnMut(usize, usize)) -> Replay {
+pub fn replay(trace: &Trace, progress: impl FnMut(usize, usize)) -> Replay {
+    replay_limited(trace, DeviceLimits::default(), progress)
+}
+
+/// [`replay`] under the given hangcheck limits.
+pub fn replay_limited(
+    trace: &Trace,
+    limits: DeviceLimits,
+    mut progress: impl FnMut(usize, usize),
+) -> Replay {
     let total = trace
         .events
         .iter()
@@ -39,6 +48,7 @@ pub fn replay(trace: &Trace, mut progress: impl FnMut(usize, usize)) -> Replay {
         .count();
     let mut r = Replay::default();
     let mut dev = Device::new();
+    dev.limits = limits;
     for ev in &trace.events {
         match ev {
             Event::Write { addr, data, .. } => r.mem.load(*addr, data),
