@@ -44,7 +44,12 @@ impl Bo {
         }
         let size = size.div_ceil(PAGE) * PAGE;
         // SAFETY: memfd_create with a static NUL-terminated name.
-        let fd = unsafe { libc::memfd_create(c"gtsim-bo".as_ptr(), libc::MFD_CLOEXEC) };
+        let fd = unsafe {
+            libc::memfd_create(
+                c"gtsim-bo".as_ptr(),
+                libc::MFD_CLOEXEC | libc::MFD_ALLOW_SEALING,
+            )
+        };
         if fd < 0 {
             return Err(Errno::ENOMEM);
         }
@@ -52,6 +57,23 @@ impl Bo {
         let memfd = unsafe { OwnedFd::from_raw_fd(fd) };
         // SAFETY: plain syscall on our own fd.
         if unsafe { libc::ftruncate(memfd.as_raw_fd(), size as libc::off_t) } != 0 {
+            return Err(Errno::ENOMEM);
+        }
+        // The memfd doubles as the object's dma-buf (PRIME_HANDLE_TO_FD hands out a
+        // duplicate), and a dma-buf has a fixed size: a client that could shrink the file
+        // would make the next access to our mapping of it raise SIGBUS in the host. The
+        // seals make ftruncate/fallocate/write past the end fail with EPERM instead
+        // (memfd_create(2), fcntl(2) "File Sealing"); F_SEAL_SEAL keeps a client from
+        // adding F_SEAL_FUTURE_WRITE and breaking later mappings.
+        // SAFETY: plain fcntl on our own fd; the result is checked.
+        if unsafe {
+            libc::fcntl(
+                memfd.as_raw_fd(),
+                libc::F_ADD_SEALS,
+                libc::F_SEAL_SHRINK | libc::F_SEAL_GROW | libc::F_SEAL_SEAL,
+            )
+        } != 0
+        {
             return Err(Errno::ENOMEM);
         }
         // SAFETY: mapping our own memfd, shared, readable and writable, at a kernel-chosen

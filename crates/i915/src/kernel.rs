@@ -239,9 +239,21 @@ impl Kernel {
             }
             DRM_PRIME_HANDLE_TO_FD => {
                 let mut p: DrmPrimeHandle = user::read(arg)?;
+                // drm_prime_handle_to_fd_ioctl (drivers/gpu/drm/drm_prime.c): flags other
+                // than DRM_CLOEXEC | DRM_RDWR are EINVAL.
+                if p.flags & !((libc::O_CLOEXEC | libc::O_RDWR) as u32) != 0 {
+                    return Err(Errno::EINVAL);
+                }
                 let bo = self.bo(fd, p.handle)?;
+                // The dma-buf is a duplicate of the object's memfd, sealed against resizing
+                // (see `Bo::new`), so the client cannot pull the pages from under us.
+                let cmd = if p.flags & libc::O_CLOEXEC as u32 != 0 {
+                    libc::F_DUPFD_CLOEXEC
+                } else {
+                    libc::F_DUPFD
+                };
                 // SAFETY: duplicating an fd we own; the result is checked.
-                let nfd = unsafe { libc::fcntl(bo.memfd.as_raw_fd(), libc::F_DUPFD_CLOEXEC, 0) };
+                let nfd = unsafe { libc::fcntl(bo.memfd.as_raw_fd(), cmd, 0) };
                 if nfd < 0 {
                     return Err(Errno::ENOMEM);
                 }

@@ -430,3 +430,63 @@ fn closing_the_last_fd_releases_objects() {
             .is_err()
     );
 }
+
+fn prime_fd(k: &mut Kernel, handle: u32) -> i32 {
+    let mut p = DrmPrimeHandle {
+        handle,
+        flags: (libc::O_CLOEXEC | libc::O_RDWR) as u32,
+        fd: -1,
+    };
+    k.ioctl(FD, req(DRM_PRIME_HANDLE_TO_FD, 12), &mut p as *mut _ as u64)
+        .unwrap();
+    assert!(p.fd >= 0);
+    p.fd
+}
+
+#[test]
+fn a_dma_buf_cannot_be_resized_and_the_object_stays_usable() {
+    let mut k = kernel();
+    let h = create(&mut k, 8192);
+    pwrite(&mut k, h, 8188, &[7, 7, 7, 7]).unwrap();
+    let fd = prime_fd(&mut k, h);
+    // A real dma-buf has no ftruncate; the sealed memfd refuses with EPERM.
+    for size in [0, 4096, 1 << 20] {
+        // SAFETY: ftruncate on an fd we own.
+        let r = unsafe { libc::ftruncate(fd, size) };
+        assert_eq!(r, -1, "ftruncate to {size} must fail");
+        assert_eq!(
+            std::io::Error::last_os_error().raw_os_error(),
+            Some(libc::EPERM)
+        );
+    }
+    // SAFETY: fallocate past the end on an fd we own.
+    assert_eq!(unsafe { libc::fallocate(fd, 0, 0, 1 << 20) }, -1);
+    // The object kept its size and contents, through the ioctls and through the model.
+    assert_eq!(pread(&mut k, h, 8188, 4), [7, 7, 7, 7]);
+    let id = k.bo_id(FD, h).unwrap();
+    assert_eq!(k.bos[&id].size, 8192);
+    let mut b = [0u8; 4];
+    k.bos[&id].read(8188, &mut b).unwrap();
+    assert_eq!(b, [7, 7, 7, 7]);
+    // Importing it back names the same object.
+    let mut p = DrmPrimeHandle {
+        handle: 0,
+        flags: 0,
+        fd,
+    };
+    k.ioctl(FD, req(DRM_PRIME_FD_TO_HANDLE, 12), &mut p as *mut _ as u64)
+        .unwrap();
+    assert_eq!(p.handle, h);
+    // Unknown flags are EINVAL (drm_prime_handle_to_fd_ioctl).
+    let mut p = DrmPrimeHandle {
+        handle: h,
+        flags: 0x10,
+        fd: -1,
+    };
+    assert_eq!(
+        k.ioctl(FD, req(DRM_PRIME_HANDLE_TO_FD, 12), &mut p as *mut _ as u64),
+        Err(Errno::EINVAL)
+    );
+    // SAFETY: closing the fd we were given.
+    unsafe { libc::close(fd) };
+}
