@@ -26,8 +26,8 @@ struct Reloc {
 }
 
 /// DRM_IOCTL_I915_GEM_EXECBUFFER2 (see the module docs).
-pub fn execbuffer2(k: &mut Kernel, fd: i32, arg: u64) -> Result<(), Errno> {
-    let eb: I915GemExecbuffer2 = user::read(arg)?;
+pub fn execbuffer2(k: &mut Kernel, fd: i32, a: &mut user::Args) -> Result<(), Errno> {
+    let mut eb: I915GemExecbuffer2 = a.get();
     let ring = eb.flags & I915_EXEC_RING_MASK;
     if ring != I915_EXEC_DEFAULT && ring != I915_EXEC_RENDER {
         crate::log(&format!(
@@ -212,8 +212,10 @@ pub fn execbuffer2(k: &mut Kernel, fd: i32, arg: u64) -> Result<(), Errno> {
         if efd < 0 {
             return Err(Errno::ENOMEM);
         }
-        let rsvd2 = (eb.rsvd2 & 0xffff_ffff) | ((efd as u64) << 32);
-        user::write(arg + 56, &rsvd2)?;
+        // The fd travels back in the upper half of rsvd2, through the ioctl's copy-out:
+        // only an EXECBUFFER2_WR (read-write) request sees it, as with the kernel.
+        eb.rsvd2 = (eb.rsvd2 & 0xffff_ffff) | ((efd as u64) << 32);
+        a.set(&eb);
     }
     Ok(())
 }

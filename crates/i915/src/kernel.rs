@@ -205,30 +205,47 @@ impl Kernel {
     }
 
     /// Handles one ioctl on a DRM fd. `arg` is the client's argument pointer.
+    ///
+    /// As the kernel's `drm_ioctl()` (drivers/gpu/drm/drm_ioctl.c): a request of another
+    /// ioctl family is ENOTTY; the argument is copied in and out by the kernel's own
+    /// declaration of the command and the caller's encoding ([`user::Args`]); a failed
+    /// copy-out is EFAULT whatever the handler answered. Commands this emulation does not
+    /// answer are ENOTTY (and logged by the hook).
     pub fn ioctl(&mut self, fd: i32, req: u64, arg: u64) -> Result<(), Errno> {
+        // ioctl(2) takes a 32-bit command (fs/ioctl.c: `unsigned int cmd`).
+        let req = req & 0xffff_ffff;
+        self.file(fd)?;
         if ty(req) != DRM_IOCTL_BASE {
             return Err(Errno::ENOTTY);
         }
         let n = nr(req);
-        if (DRM_COMMAND_BASE..0xa0).contains(&n) {
-            return self.i915_ioctl(fd, n - DRM_COMMAND_BASE, req, arg);
-        }
+        let d = decl(n).ok_or(Errno::ENOTTY)?;
+        let mut a = user::Args::copy_in(req, arg, d)?;
+        let r = if (DRM_COMMAND_BASE..DRM_COMMAND_END).contains(&n) {
+            self.i915_ioctl(fd, n - DRM_COMMAND_BASE, &mut a)
+        } else {
+            self.core_ioctl(fd, n, &mut a)
+        };
+        a.copy_out().and(r)
+    }
+
+    fn core_ioctl(&mut self, fd: i32, n: u32, a: &mut user::Args) -> Result<(), Errno> {
         match n {
-            DRM_VERSION => self.version(arg),
+            DRM_VERSION => self.version(a),
             DRM_GET_CAP => {
-                let mut c: DrmGetCap = user::read(arg)?;
+                let mut c: DrmGetCap = a.get();
                 c.value = match c.capability {
                     DRM_CAP_PRIME => 3,
                     DRM_CAP_SYNCOBJ => 1,
                     DRM_CAP_SYNCOBJ_TIMELINE => 0,
                     _ => return Err(Errno::EINVAL),
                 };
-                user::write(arg, &c)
+                a.put(&c)
             }
             DRM_SET_CLIENT_CAP => Ok(()),
             DRM_SET_MASTER | DRM_DROP_MASTER => Ok(()),
             DRM_GEM_CLOSE => {
-                let c: DrmGemClose = user::read(arg)?;
+                let c: DrmGemClose = a.get();
                 let id = self
                     .file(fd)?
                     .handles
@@ -238,7 +255,7 @@ impl Kernel {
                 Ok(())
             }
             DRM_PRIME_HANDLE_TO_FD => {
-                let mut p: DrmPrimeHandle = user::read(arg)?;
+                let mut p: DrmPrimeHandle = a.get();
                 // drm_prime_handle_to_fd_ioctl (drivers/gpu/drm/drm_prime.c): flags other
                 // than DRM_CLOEXEC | DRM_RDWR are EINVAL.
                 if p.flags & !((libc::O_CLOEXEC | libc::O_RDWR) as u32) != 0 {
@@ -258,10 +275,10 @@ impl Kernel {
                     return Err(Errno::ENOMEM);
                 }
                 p.fd = nfd;
-                user::write(arg, &p)
+                a.put(&p)
             }
             DRM_PRIME_FD_TO_HANDLE => {
-                let mut p: DrmPrimeHandle = user::read(arg)?;
+                let mut p: DrmPrimeHandle = a.get();
                 let id = self.bo_by_fd(p.fd)?;
                 if let Some((&h, _)) = self.file(fd)?.handles.iter().find(|(_, b)| **b == id) {
                     p.handle = h;
@@ -269,20 +286,20 @@ impl Kernel {
                     self.bos.get_mut(&id).ok_or(Errno::ENOENT)?.refs += 1;
                     p.handle = self.add_handle(fd, id)?;
                 }
-                user::write(arg, &p)
+                a.put(&p)
             }
             DRM_SYNCOBJ_CREATE => {
-                let mut c: DrmSyncobjCreate = user::read(arg)?;
+                let mut c: DrmSyncobjCreate = a.get();
                 let f = self.file(fd)?;
                 let h = f.next_syncobj;
                 f.next_syncobj += 1;
                 f.syncobjs
                     .insert(h, c.flags & DRM_SYNCOBJ_CREATE_SIGNALED != 0);
                 c.handle = h;
-                user::write(arg, &c)
+                a.put(&c)
             }
             DRM_SYNCOBJ_DESTROY => {
-                let c: DrmSyncobjDestroy = user::read(arg)?;
+                let c: DrmSyncobjDestroy = a.get();
                 self.file(fd)?
                     .syncobjs
                     .remove(&c.handle)
@@ -290,7 +307,7 @@ impl Kernel {
                     .ok_or(Errno::EINVAL)
             }
             DRM_SYNCOBJ_WAIT => {
-                let mut w: DrmSyncobjWait = user::read(arg)?;
+                let mut w: DrmSyncobjWait = a.get();
                 let handles: Vec<u32> = user::read_array(w.handles, w.count_handles as usize)?;
                 let f = self.file(fd)?;
                 let states = handles
@@ -308,10 +325,10 @@ impl Kernel {
                     return Err(Errno::ETIME);
                 }
                 w.first_signaled = states.iter().position(|s| *s).unwrap_or(0) as u32;
-                user::write(arg, &w)
+                a.put(&w)
             }
             DRM_SYNCOBJ_RESET | DRM_SYNCOBJ_SIGNAL => {
-                let a: DrmSyncobjArray = user::read(arg)?;
+                let a: DrmSyncobjArray = a.get();
                 let handles: Vec<u32> = user::read_array(a.handles, a.count_handles as usize)?;
                 let f = self.file(fd)?;
                 if handles.iter().any(|h| !f.syncobjs.contains_key(h)) {
@@ -346,8 +363,8 @@ impl Kernel {
         Err(Errno::EINVAL)
     }
 
-    fn version(&mut self, arg: u64) -> Result<(), Errno> {
-        let mut v: DrmVersion = user::read(arg)?;
+    fn version(&mut self, a: &mut user::Args) -> Result<(), Errno> {
+        let mut v: DrmVersion = a.get();
         v.version_major = 1;
         v.version_minor = 6;
         v.version_patchlevel = 0;
@@ -360,7 +377,7 @@ impl Kernel {
         v.name_len = put(v.name, v.name_len, "i915")?;
         v.date_len = put(v.date, v.date_len, "20201103")?;
         v.desc_len = put(v.desc, v.desc_len, "Intel Graphics")?;
-        user::write(arg, &v)
+        a.put(&v)
     }
 
     /// GETPARAM answers as an Ivy Bridge GT2 under a 6.1 kernel (Debian 12) would.
@@ -428,25 +445,25 @@ impl Kernel {
         })
     }
 
-    fn i915_ioctl(&mut self, fd: i32, n: u32, req: u64, arg: u64) -> Result<(), Errno> {
+    fn i915_ioctl(&mut self, fd: i32, n: u32, a: &mut user::Args) -> Result<(), Errno> {
         match n {
             I915_GETPARAM => {
-                let g: I915Getparam = user::read(arg)?;
+                let g: I915Getparam = a.get();
                 let v = Self::getparam(g.param)?;
                 user::write(g.value as u64, &v)
             }
             I915_GEM_CREATE => {
-                let mut c: I915GemCreate = user::read(arg)?;
+                let mut c: I915GemCreate = a.get();
                 let bo = Bo::new(c.size)?;
                 c.size = bo.size;
                 self.next_bo += 1;
                 let id = self.next_bo;
                 self.bos.insert(id, bo);
                 c.handle = self.add_handle(fd, id)?;
-                user::write(arg, &c)
+                a.put(&c)
             }
             I915_GEM_PREAD | I915_GEM_PWRITE => {
-                let p: I915GemPread = user::read(arg)?;
+                let p: I915GemPread = a.get();
                 let mut buf = vec![
                     0u8;
                     usize::try_from(p.size)
@@ -462,7 +479,7 @@ impl Kernel {
                 }
             }
             I915_GEM_MMAP => {
-                let mut m: I915GemMmap = user::read(arg)?;
+                let mut m: I915GemMmap = a.get();
                 let bo = self.bo(fd, m.handle)?;
                 if m.offset.checked_add(m.size).is_none_or(|e| e > bo.size)
                     || !m.offset.is_multiple_of(crate::bo::PAGE)
@@ -484,40 +501,32 @@ impl Kernel {
                     return Err(Errno::ENOMEM);
                 }
                 m.addr_ptr = p as u64;
-                user::write(arg, &m)
+                a.put(&m)
             }
             I915_GEM_MMAP_GTT => {
-                // MMAP_GTT (16 bytes) and MMAP_OFFSET (32 bytes) share the number.
-                let id = if size(req) >= size_of::<I915GemMmapOffset>() {
-                    let m: I915GemMmapOffset = user::read(arg)?;
-                    if m.flags > I915_MMAP_OFFSET_UC {
-                        return Err(Errno::EINVAL);
-                    }
-                    let id = self.bo_id(fd, m.handle)?;
-                    if m.flags == I915_MMAP_OFFSET_GTT {
-                        self.check_gtt_map(id)?;
-                    }
-                    id
-                } else {
-                    let m: I915GemMmapGtt = user::read(arg)?;
-                    let id = self.bo_id(fd, m.handle)?;
+                // MMAP_GTT (16 bytes) and MMAP_OFFSET (32 bytes) share the number; the
+                // kernel's table holds MMAP_OFFSET, so a 16-byte MMAP_GTT reads as an
+                // MMAP_OFFSET with flags zero-extended: I915_MMAP_OFFSET_GTT.
+                let mut m: I915GemMmapOffset = a.get();
+                if m.flags > I915_MMAP_OFFSET_UC {
+                    return Err(Errno::EINVAL);
+                }
+                let id = self.bo_id(fd, m.handle)?;
+                if m.flags == I915_MMAP_OFFSET_GTT {
                     self.check_gtt_map(id)?;
-                    id
-                };
-                let off = self.mmap_offset(id);
-                let mut m: I915GemMmapGtt = user::read(arg)?;
-                m.offset = off;
-                user::write(arg, &m)
+                }
+                m.offset = self.mmap_offset(id);
+                a.put(&m)
             }
             I915_GEM_SET_DOMAIN | I915_GEM_SW_FINISH | I915_GEM_THROTTLE => {
                 if n == I915_GEM_SET_DOMAIN {
-                    let d: I915GemSetDomain = user::read(arg)?;
+                    let d: I915GemSetDomain = a.get();
                     self.bo_id(fd, d.handle)?;
                 }
                 Ok(())
             }
             I915_GEM_SET_TILING => {
-                let mut t: I915GemSetTiling = user::read(arg)?;
+                let mut t: I915GemSetTiling = a.get();
                 if t.tiling_mode > I915_TILING_Y {
                     return Err(Errno::EINVAL);
                 }
@@ -529,42 +538,39 @@ impl Kernel {
                     t.stride
                 };
                 t.swizzle_mode = I915_BIT_6_SWIZZLE_NONE;
-                user::write(arg, &t)
+                a.put(&t)
             }
             I915_GEM_GET_TILING => {
-                let mut t: I915GemGetTiling = user::read(arg)?;
+                let mut t: I915GemGetTiling = a.get();
                 let bo = self.bo(fd, t.handle)?;
                 t.tiling_mode = bo.tiling;
                 t.swizzle_mode = I915_BIT_6_SWIZZLE_NONE;
                 t.phys_swizzle_mode = I915_BIT_6_SWIZZLE_NONE;
-                user::write(arg, &t)
+                a.put(&t)
             }
-            I915_GEM_GET_APERTURE => user::write(
-                arg,
-                &I915GemGetAperture {
-                    aper_size: crate::bo::GTT_END,
-                    aper_available_size: crate::bo::GTT_END,
-                },
-            ),
+            I915_GEM_GET_APERTURE => a.put(&I915GemGetAperture {
+                aper_size: crate::bo::GTT_END,
+                aper_available_size: crate::bo::GTT_END,
+            }),
             I915_GEM_MADVISE => {
-                let mut m: I915GemMadvise = user::read(arg)?;
+                let mut m: I915GemMadvise = a.get();
                 self.bo_id(fd, m.handle)?;
                 m.retained = 1;
-                user::write(arg, &m)
+                a.put(&m)
             }
             I915_GEM_BUSY => {
-                let mut b: I915GemBusy = user::read(arg)?;
+                let mut b: I915GemBusy = a.get();
                 self.bo_id(fd, b.handle)?;
                 b.busy = 0;
-                user::write(arg, &b)
+                a.put(&b)
             }
             I915_GEM_WAIT => {
-                let w: I915GemWait = user::read(arg)?;
+                let w: I915GemWait = a.get();
                 self.bo_id(fd, w.bo_handle)?;
                 Ok(())
             }
             I915_GEM_SET_CACHING => {
-                let c: I915GemCaching = user::read(arg)?;
+                let c: I915GemCaching = a.get();
                 self.bo_id(fd, c.handle)?;
                 if c.caching > 2 {
                     Err(Errno::EINVAL)
@@ -573,16 +579,16 @@ impl Kernel {
                 }
             }
             I915_GEM_GET_CACHING => {
-                let mut c: I915GemCaching = user::read(arg)?;
+                let mut c: I915GemCaching = a.get();
                 self.bo_id(fd, c.handle)?;
                 c.caching = 1; // I915_CACHING_CACHED: LLC-coherent
-                user::write(arg, &c)
+                a.put(&c)
             }
             I915_GEM_CONTEXT_CREATE => {
-                let mut c: I915GemContextCreateExt = user::read(arg)?;
-                if size(req) >= size_of::<I915GemContextCreateExt>()
-                    && (c.flags != 0 || c.extensions != 0)
-                {
+                // The kernel's table holds CONTEXT_CREATE_EXT (16 bytes); the 8-byte
+                // CONTEXT_CREATE reads with flags and extensions zero-extended.
+                let mut c: I915GemContextCreateExt = a.get();
+                if c.flags != 0 || c.extensions != 0 {
                     // Context-creation extensions (engines, VMs) are Gen8+ uapi.
                     return Err(Errno::EINVAL);
                 }
@@ -599,14 +605,10 @@ impl Kernel {
                     },
                 );
                 c.ctx_id = id;
-                if size(req) >= size_of::<I915GemContextCreateExt>() {
-                    user::write(arg, &c)
-                } else {
-                    user::write(arg, &I915GemContextCreate { ctx_id: id, pad: 0 })
-                }
+                a.put(&c)
             }
             I915_GEM_CONTEXT_DESTROY => {
-                let c: I915GemContextDestroy = user::read(arg)?;
+                let c: I915GemContextDestroy = a.get();
                 if c.ctx_id == 0 {
                     return Err(Errno::ENOENT);
                 }
@@ -619,7 +621,7 @@ impl Kernel {
                 Ok(())
             }
             I915_GEM_CONTEXT_GETPARAM | I915_GEM_CONTEXT_SETPARAM => {
-                let mut p: I915GemContextParam = user::read(arg)?;
+                let mut p: I915GemContextParam = a.get();
                 self.file(fd)?
                     .contexts
                     .get(&p.ctx_id)
@@ -633,7 +635,7 @@ impl Kernel {
                         | I915_CONTEXT_PARAM_PRIORITY => 0,
                         _ => return Err(Errno::EINVAL),
                     };
-                    user::write(arg, &p)
+                    a.put(&p)
                 } else {
                     match p.param {
                         I915_CONTEXT_PARAM_BANNABLE
@@ -647,7 +649,7 @@ impl Kernel {
                 }
             }
             I915_REG_READ => {
-                let mut r: I915RegRead = user::read(arg)?;
+                let mut r: I915RegRead = a.get();
                 // Bit 0 asks for an 8-byte read (I915_REG_READ_8B_WA); only TIMESTAMP is
                 // whitelisted by i915 on Gen7.
                 let reg = (r.offset & !1) as u32;
@@ -656,10 +658,10 @@ impl Kernel {
                     return Err(Errno::EINVAL);
                 }
                 r.val = self.device.clock;
-                user::write(arg, &r)
+                a.put(&r)
             }
             I915_GET_RESET_STATS => {
-                let mut s: I915ResetStats = user::read(arg)?;
+                let mut s: I915ResetStats = a.get();
                 if s.flags != 0 {
                     return Err(Errno::EINVAL);
                 }
@@ -671,10 +673,10 @@ impl Kernel {
                 s.batch_active = ctx.guilty;
                 s.batch_pending = 0;
                 s.reset_count = 0;
-                user::write(arg, &s)
+                a.put(&s)
             }
             I915_QUERY => {
-                let q: I915Query = user::read(arg)?;
+                let q: I915Query = a.get();
                 if q.flags != 0 {
                     return Err(Errno::EINVAL);
                 }
@@ -686,7 +688,7 @@ impl Kernel {
                 }
                 Ok(())
             }
-            I915_GEM_EXECBUFFER2 => crate::execbuffer::execbuffer2(self, fd, arg),
+            I915_GEM_EXECBUFFER2 => crate::execbuffer::execbuffer2(self, fd, a),
             I915_GEM_USERPTR => Err(Errno::ENODEV),
             _ => Err(Errno::ENOTTY),
         }

@@ -490,3 +490,208 @@ fn a_dma_buf_cannot_be_resized_and_the_object_stays_usable() {
     // SAFETY: closing the fd we were given.
     unsafe { libc::close(fd) };
 }
+
+fn req_dir(dir: u64, nr: u32, size: usize) -> u64 {
+    (dir << 30) | ((size as u64) << 16) | ((DRM_IOCTL_BASE as u64) << 8) | nr as u64
+}
+
+/// Two pages: the first readable and writable, the second inaccessible (or read-only).
+struct Guard {
+    base: *mut u8,
+}
+
+impl Guard {
+    fn new(second: i32) -> Guard {
+        // SAFETY: a fresh anonymous mapping, checked.
+        let p = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                8192,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+                -1,
+                0,
+            )
+        };
+        assert_ne!(p, libc::MAP_FAILED);
+        // SAFETY: changing the protection of our own second page.
+        assert_eq!(
+            unsafe { libc::mprotect(p.cast::<u8>().add(4096).cast(), 4096, second) },
+            0
+        );
+        Guard { base: p.cast() }
+    }
+
+    /// The address `n` bytes before the second page.
+    fn before_second(&self, n: usize) -> *mut u8 {
+        // SAFETY: within the first page.
+        unsafe { self.base.add(4096 - n) }
+    }
+
+    /// Changes the second page's protection.
+    fn protect_second(&self, prot: i32) {
+        // SAFETY: changing the protection of our own second page.
+        assert_eq!(
+            unsafe { libc::mprotect(self.second().cast(), 4096, prot) },
+            0
+        );
+    }
+
+    /// The second page.
+    fn second(&self) -> *mut u8 {
+        // SAFETY: the start of the second page of the mapping.
+        unsafe { self.base.add(4096) }
+    }
+}
+
+impl Drop for Guard {
+    fn drop(&mut self) {
+        // SAFETY: unmapping our own mapping.
+        unsafe { libc::munmap(self.base.cast(), 8192) };
+    }
+}
+
+#[test]
+fn arguments_are_copied_by_the_callers_encoded_size_as_drm_ioctl_does() {
+    let mut k = kernel();
+    let nr = DRM_COMMAND_BASE + I915_GEM_CREATE;
+    // Under-sized: an 8-byte GEM_CREATE reads the size and writes back only 8 bytes
+    // (the rounded size), never the handle over the caller's next 8 bytes.
+    let mut buf = [0u64, 0x5a5a_5a5a_5a5a_5a5a];
+    buf[0] = 100;
+    k.ioctl(FD, req(nr, 8), buf.as_mut_ptr() as u64).unwrap();
+    assert_eq!(buf, [4096, 0x5a5a_5a5a_5a5a_5a5a]);
+    assert_eq!(k.bos.len(), 1, "the object exists, its handle unseen");
+    // Over-sized: 64 bytes are copied in and out; the tail comes back as it was.
+    let mut buf = [0x77u64; 8];
+    buf[0] = 4096;
+    buf[1] = 0;
+    k.ioctl(FD, req(nr, 64), buf.as_mut_ptr() as u64).unwrap();
+    assert_eq!(buf[0], 4096);
+    assert_eq!(buf[1] & 0xffff_ffff, 2, "handle 2");
+    assert_eq!(buf[2..], [0x77; 6]);
+    // Over-sized into an inaccessible page: the copy-in faults, nothing is created.
+    let g = Guard::new(libc::PROT_NONE);
+    let at = g.before_second(16).cast::<I915GemCreate>();
+    // SAFETY: 16 writable bytes before the guard page.
+    unsafe {
+        at.write(I915GemCreate {
+            size: 4096,
+            handle: 0,
+            pad: 0,
+        })
+    };
+    assert_eq!(k.ioctl(FD, req(nr, 32), at as u64), Err(Errno::EFAULT));
+    assert_eq!(k.bos.len(), 2);
+    // The exact size still works there.
+    k.ioctl(FD, req(nr, 16), at as u64).unwrap();
+    // SAFETY: reading back our own struct.
+    assert_eq!(unsafe { at.read() }.handle, 3);
+    // A read-only argument: the object is made, then the copy-out faults: EFAULT, as the
+    // kernel answers (drm_ioctl overrides the result when copy_to_user fails).
+    let ro = Guard::new(libc::PROT_READ | libc::PROT_WRITE);
+    // SAFETY: writing the argument into our own page before making it read-only.
+    unsafe {
+        ro.second().cast::<I915GemCreate>().write(I915GemCreate {
+            size: 4096,
+            handle: 0,
+            pad: 0,
+        })
+    };
+    ro.protect_second(libc::PROT_READ);
+    assert_eq!(
+        k.ioctl(FD, req(nr, 16), ro.second() as u64),
+        Err(Errno::EFAULT)
+    );
+    assert_eq!(k.bos.len(), 4);
+    // The upper 32 bits of the request are not part of the command.
+    let mut c = I915GemCreate {
+        size: 4096,
+        handle: 0,
+        pad: 0,
+    };
+    k.ioctl(FD, req(nr, 16) | (0xdead << 32), &mut c as *mut _ as u64)
+        .unwrap();
+    assert_eq!(c.handle, 5);
+}
+
+#[test]
+fn directions_follow_both_the_callers_encoding_and_the_kernels_declaration() {
+    let mut k = kernel();
+    let h = create(&mut k, 4096);
+    // GEM_CLOSE encoded as _IO: nothing is read, so it closes handle 0: EINVAL
+    // (drm_gem_handle_delete), and the wild pointer is never touched.
+    assert_eq!(
+        k.ioctl(FD, req_dir(0, DRM_GEM_CLOSE, 0), 0x10),
+        Err(Errno::EINVAL)
+    );
+    // _IOR (read-only for the caller) is not IOC_IN either.
+    let mut c = DrmGemClose { handle: h, pad: 0 };
+    assert_eq!(
+        k.ioctl(FD, req_dir(2, DRM_GEM_CLOSE, 8), &mut c as *mut _ as u64),
+        Err(Errno::EINVAL)
+    );
+    assert!(k.bo_id(FD, h).is_ok(), "handle {h} is still open");
+    // GET_APERTURE is _IOR in the kernel: an _IOWR caller's input is not read (a
+    // write-only page would do), the answer is written.
+    let mut ap = [0u64; 2];
+    k.ioctl(
+        FD,
+        req_dir(3, DRM_COMMAND_BASE + I915_GEM_GET_APERTURE, 16),
+        ap.as_mut_ptr() as u64,
+    )
+    .unwrap();
+    assert_eq!(ap, [1 << 31, 1 << 31]);
+    // A 16-byte MMAP_GTT never reads the 16 bytes after it (flags there would be
+    // EINVAL as an MMAP_OFFSET).
+    let mut m = [h as u64, 0, 0xffff, 0xffff];
+    k.ioctl(
+        FD,
+        req(DRM_COMMAND_BASE + I915_GEM_MMAP_GTT, 16),
+        m.as_mut_ptr() as u64,
+    )
+    .unwrap();
+    assert!(k.mmap_target(m[1]).is_some());
+    assert_eq!(m[2..], [0xffff, 0xffff]);
+    // The same bytes as a 32-byte MMAP_OFFSET: unknown flags, EINVAL.
+    assert_eq!(
+        k.ioctl(
+            FD,
+            req(DRM_COMMAND_BASE + I915_GEM_MMAP_GTT, 32),
+            m.as_mut_ptr() as u64,
+        ),
+        Err(Errno::EINVAL)
+    );
+}
+
+#[test]
+fn an_out_fence_comes_back_only_through_execbuffer2_wr() {
+    let mut k = kernel();
+    let (target, batch, mut relocs) = store_batch(&mut k);
+    let mut objs = [obj(target, &mut []), obj(batch, &mut relocs)];
+    let mut eb = I915GemExecbuffer2 {
+        buffers_ptr: objs.as_mut_ptr() as u64,
+        buffer_count: 2,
+        batch_start_offset: 0,
+        batch_len: 0,
+        dr1: 0,
+        dr4: 0,
+        num_cliprects: 0,
+        cliprects_ptr: 0,
+        flags: I915_EXEC_HANDLE_LUT | I915_EXEC_FENCE_OUT,
+        rsvd1: 0,
+        rsvd2: 0,
+    };
+    let nr = DRM_COMMAND_BASE + I915_GEM_EXECBUFFER2;
+    // DRM_IOCTL_I915_GEM_EXECBUFFER2 is _IOW: the argument is not copied back.
+    k.ioctl(FD, req_dir(1, nr, 64), &mut eb as *mut _ as u64)
+        .unwrap();
+    assert_eq!(eb.rsvd2, 0);
+    // DRM_IOCTL_I915_GEM_EXECBUFFER2_WR is _IOWR: the fence fd is in rsvd2's upper half.
+    k.ioctl(FD, req_dir(3, nr, 64), &mut eb as *mut _ as u64)
+        .unwrap();
+    let fence = (eb.rsvd2 >> 32) as i32;
+    assert!(fence > 2, "{:#x}", eb.rsvd2);
+    // SAFETY: closing the fence fd we were given.
+    unsafe { libc::close(fence) };
+}

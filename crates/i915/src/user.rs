@@ -90,3 +90,91 @@ pub fn read_array<T: Copy>(addr: u64, n: usize) -> Result<Vec<T>, Errno> {
         .map(|i| read::<T>(addr + (i * size_of::<T>()) as u64))
         .collect()
 }
+
+/// An ioctl argument, copied in and out the way the kernel's `drm_ioctl()`
+/// (drivers/gpu/drm/drm_ioctl.c, Linux 6.1) does:
+///
+/// - the caller's request encodes a direction and a size; the kernel copies the argument
+///   in only if both the caller's request and the kernel's own declaration
+///   ([`crate::uapi::Decl`]) have `IOC_IN` (`_IOC_WRITE`), and back out only if both
+///   have `IOC_OUT` (`_IOC_READ`);
+/// - it copies in exactly the caller's encoded size, into a buffer as large as the
+///   larger of that and the kernel's declared size, zero-filling the rest, so a short
+///   (older) argument reads as zeros in the fields it lacks;
+/// - after the handler it copies back exactly the caller's encoded size (an over-sized
+///   tail goes back as it came in), even when the handler failed, and a failed copy-out
+///   turns the result into EFAULT.
+///
+/// Handlers see the argument through [`Args::get`] and [`Args::set`], never through the
+/// client's pointer, so a handler cannot write more than the caller declared.
+#[derive(Debug)]
+pub struct Args {
+    buf: Vec<u8>,
+    addr: u64,
+    out: usize,
+}
+
+impl Args {
+    /// Copies in the argument of request `req` at client address `addr`, for a command
+    /// the kernel declares as `decl`.
+    pub fn copy_in(req: u64, addr: u64, decl: crate::uapi::Decl) -> Result<Args, Errno> {
+        use crate::uapi::{IOC_READ, IOC_WRITE, dir, size};
+        let caller = size(req);
+        let both = dir(req) & decl.dir;
+        let in_size = if both & IOC_WRITE != 0 { caller } else { 0 };
+        let out = if both & IOC_READ != 0 { caller } else { 0 };
+        let mut buf = vec![0u8; in_size.max(out).max(decl.size)];
+        read_bytes(addr, &mut buf[..in_size])?;
+        Ok(Args { buf, addr, out })
+    }
+
+    /// An argument held in memory (the kernel's own size), for handlers called
+    /// internally and for tests.
+    pub fn from_bytes(bytes: &[u8]) -> Args {
+        Args {
+            buf: bytes.to_vec(),
+            addr: 0,
+            out: 0,
+        }
+    }
+
+    /// Copies the argument back out (see the type's docs).
+    pub fn copy_out(&self) -> Result<(), Errno> {
+        write_bytes(self.addr, &self.buf[..self.out])
+    }
+
+    /// The argument read as `T` (a uapi struct): its first `size_of::<T>()` bytes, zero
+    /// past the end of the buffer.
+    pub fn get<T: Copy>(&self) -> T {
+        let mut v = std::mem::MaybeUninit::<T>::zeroed();
+        let n = size_of::<T>().min(self.buf.len());
+        // SAFETY: copies at most size_of::<T>() bytes into the zeroed value and at most
+        // the buffer's length out of it; T is a Copy plain-data uapi struct, valid for
+        // any bit pattern (integers and raw pointers).
+        unsafe {
+            std::ptr::copy_nonoverlapping(self.buf.as_ptr(), v.as_mut_ptr().cast::<u8>(), n);
+            v.assume_init()
+        }
+    }
+
+    /// Stores `v` as the argument's first `size_of::<T>()` bytes (those that fit).
+    pub fn set<T: Copy>(&mut self, v: &T) {
+        let n = size_of::<T>().min(self.buf.len());
+        // SAFETY: reads n <= size_of::<T>() bytes of a Copy repr(C) value without padding
+        // (the uapi structs' size asserts) into a buffer of at least n bytes.
+        unsafe {
+            std::ptr::copy_nonoverlapping((v as *const T).cast::<u8>(), self.buf.as_mut_ptr(), n)
+        };
+    }
+
+    /// [`Args::set`], as a handler's successful result.
+    pub fn put<T: Copy>(&mut self, v: &T) -> Result<(), Errno> {
+        self.set(v);
+        Ok(())
+    }
+
+    /// The argument's address in the client (for fields the kernel writes directly).
+    pub fn addr(&self) -> u64 {
+        self.addr
+    }
+}
