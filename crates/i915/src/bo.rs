@@ -137,6 +137,35 @@ impl Bo {
         Ok(())
     }
 
+    fn check_range(&self, offset: u64, len: u64) -> Result<(), Errno> {
+        match offset.checked_add(len) {
+            Some(end) if end <= self.size => Ok(()),
+            _ => Err(Errno::EINVAL),
+        }
+    }
+
+    /// Copies `len` bytes from client address `addr` straight into the object at
+    /// `offset` (PWRITE), in bounded steps, with no staging buffer: a bad range is
+    /// EINVAL before anything is read; a fault part-way is EFAULT with the bytes before
+    /// it written, as the kernel's shmem pwrite leaves them.
+    pub fn write_from_user(&self, offset: u64, addr: u64, len: u64) -> Result<(), Errno> {
+        self.check_range(offset, len)?;
+        // SAFETY: the range lies within the live, writable mapping (checked above).
+        unsafe {
+            crate::user::read_raw(addr, self.host.as_ptr().add(offset as usize), len as usize)
+        }
+    }
+
+    /// Copies `len` bytes of the object at `offset` to client address `addr` (PREAD),
+    /// as [`Bo::write_from_user`] the other way.
+    pub fn read_to_user(&self, offset: u64, addr: u64, len: u64) -> Result<(), Errno> {
+        self.check_range(offset, len)?;
+        // SAFETY: the range lies within the live mapping (checked above).
+        unsafe {
+            crate::user::write_raw(addr, self.host.as_ptr().add(offset as usize), len as usize)
+        }
+    }
+
     /// The whole contents (for captures).
     pub fn contents(&self) -> Vec<u8> {
         let mut v = vec![0u8; self.size as usize];

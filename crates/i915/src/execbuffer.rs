@@ -17,12 +17,69 @@ use std::io::Write;
 /// Most objects one execbuffer may list (a sanity bound; real limits are memory).
 const MAX_OBJECTS: u32 = 1 << 16;
 
-struct Reloc {
-    object: usize,
-    offset: u64,
-    target: usize,
-    delta: u32,
-    user_addr: u64,
+/// Relocation entries read per copy (16 KiB), the bound on what one object's
+/// relocation list costs the host at a time.
+const RELOC_CHUNK: usize = 512;
+
+/// Fence entries read per copy (32 KiB).
+const FENCE_CHUNK: usize = 4096;
+
+/// Calls `f` with each relocation entry of `o` and its client address, reading them in
+/// chunks of [`RELOC_CHUNK`]. The whole array must lie in the user address space
+/// (EFAULT otherwise, as eb_relocate_vma's access_ok check).
+fn for_each_reloc(
+    o: &I915GemExecObject2,
+    mut f: impl FnMut(u64, &I915GemRelocationEntry) -> Result<(), Errno>,
+) -> Result<(), Errno> {
+    const SIZE: u64 = size_of::<I915GemRelocationEntry>() as u64;
+    let n = o.relocation_count as u64;
+    if n == 0 {
+        return Ok(());
+    }
+    if !user::access_ok(o.relocs_ptr, n * SIZE) {
+        return Err(Errno::EFAULT);
+    }
+    let mut at = 0u64;
+    while at < n {
+        let m = (n - at).min(RELOC_CHUNK as u64);
+        let base = o.relocs_ptr + at * SIZE;
+        let chunk: Vec<I915GemRelocationEntry> = user::read_array(base, m as usize)?;
+        for (j, r) in chunk.iter().enumerate() {
+            f(base + j as u64 * SIZE, r)?;
+        }
+        at += m;
+    }
+    Ok(())
+}
+
+/// The index in the object list of a relocation's target: ENOENT for a handle that is
+/// not in the list (eb_relocate_entry).
+fn reloc_target(
+    k: &mut Kernel,
+    fd: i32,
+    lut: bool,
+    ids: &[u64],
+    r: &I915GemRelocationEntry,
+) -> Result<usize, Errno> {
+    if lut {
+        let t = r.target_handle as usize;
+        if t >= ids.len() {
+            return Err(Errno::ENOENT);
+        }
+        Ok(t)
+    } else {
+        let tid = k.bo_id(fd, r.target_handle)?;
+        ids.iter().position(|x| *x == tid).ok_or(Errno::ENOENT)
+    }
+}
+
+/// A relocation's position: 4-byte aligned and inside its object (EINVAL otherwise,
+/// eb_relocate_entry; Gen7 relocations are 4 bytes).
+fn check_reloc(r: &I915GemRelocationEntry, size: u64) -> Result<(), Errno> {
+    if !r.offset.is_multiple_of(4) || r.offset.checked_add(4).is_none_or(|e| e > size) {
+        return Err(Errno::EINVAL);
+    }
+    Ok(())
 }
 
 /// DRM_IOCTL_I915_GEM_EXECBUFFER2 (see the module docs).
@@ -68,50 +125,44 @@ pub fn execbuffer2(k: &mut Kernel, fd: i32, a: &mut user::Args) -> Result<(), Er
     }
     let lut = eb.flags & I915_EXEC_HANDLE_LUT != 0;
 
-    // Relocations: read and check them all before touching anything.
-    let mut relocs = vec![];
+    // Relocations: every entry is checked before anything is bound or patched. They are
+    // read in bounded chunks and not kept (a count is only bounded by u32), so the
+    // patching pass below reads them again.
     for (i, o) in objects.iter().enumerate() {
-        let entries: Vec<I915GemRelocationEntry> =
-            user::read_array(o.relocs_ptr, o.relocation_count as usize)?;
         let size = k.bos[&ids[i]].size;
-        for (j, r) in entries.iter().enumerate() {
-            let target = if lut {
-                let t = r.target_handle as usize;
-                if t >= objects.len() {
-                    return Err(Errno::ENOENT);
-                }
-                t
-            } else {
-                let tid = k.bo_id(fd, r.target_handle)?;
-                ids.iter().position(|x| *x == tid).ok_or(Errno::ENOENT)?
-            };
-            if r.offset % 4 != 0 || r.offset.checked_add(4).is_none_or(|e| e > size) {
-                return Err(Errno::EINVAL);
-            }
-            relocs.push(Reloc {
-                object: i,
-                offset: r.offset,
-                target,
-                delta: r.delta,
-                user_addr: o.relocs_ptr + (j * size_of::<I915GemRelocationEntry>()) as u64,
-            });
-        }
+        for_each_reloc(o, |_, r| {
+            reloc_target(k, fd, lut, &ids, r)?;
+            check_reloc(r, size)
+        })?;
     }
 
-    // Fences (FENCE_ARRAY travels in cliprects_ptr / num_cliprects).
-    let fences: Vec<I915GemExecFence> = if eb.flags & I915_EXEC_FENCE_ARRAY != 0 {
-        user::read_array(eb.cliprects_ptr, eb.num_cliprects as usize)?
-    } else if eb.num_cliprects != 0 {
-        return Err(Errno::EINVAL);
-    } else {
-        vec![]
-    };
-    {
+    // Fences (FENCE_ARRAY travels in cliprects_ptr / num_cliprects), read in bounded
+    // chunks and merged per syncobj: what is kept is bounded by the file's syncobjs.
+    let mut fences: BTreeMap<u32, u32> = BTreeMap::new();
+    if eb.flags & I915_EXEC_FENCE_ARRAY != 0 {
+        let n = eb.num_cliprects as u64;
+        if !user::access_ok(eb.cliprects_ptr, n * size_of::<I915GemExecFence>() as u64) {
+            return Err(Errno::EFAULT);
+        }
         let file_id = k.fds[&fd];
         let f = &k.files[&file_id];
-        if fences.iter().any(|x| !f.syncobjs.contains_key(&x.handle)) {
-            return Err(Errno::ENOENT);
+        let mut at = 0u64;
+        while at < n {
+            let m = (n - at).min(FENCE_CHUNK as u64);
+            let chunk: Vec<I915GemExecFence> = user::read_array(
+                eb.cliprects_ptr + at * size_of::<I915GemExecFence>() as u64,
+                m as usize,
+            )?;
+            for x in &chunk {
+                if !f.syncobjs.contains_key(&x.handle) {
+                    return Err(Errno::ENOENT);
+                }
+                *fences.entry(x.handle).or_default() |= x.flags;
+            }
+            at += m;
         }
+    } else if eb.num_cliprects != 0 {
+        return Err(Errno::EINVAL);
     }
 
     // The batch.
@@ -142,20 +193,45 @@ pub fn execbuffer2(k: &mut Kernel, fd: i32, a: &mut user::Args) -> Result<(), Er
     }
     let addr = |k: &Kernel, i: usize| k.bos[&ids[i]].gpu.unwrap_or(0);
 
-    // Patch relocations and write back presumed offsets.
-    for r in &relocs {
-        let value = addr(k, r.target).wrapping_add(r.delta as u64) as u32;
-        k.bos[&ids[r.object]].write(r.offset, &value.to_le_bytes())?;
-        let presumed = addr(k, r.target);
-        user::write(r.user_addr + 16, &presumed)?;
+    // Patch relocations and write the presumed offsets back. The entries are read again
+    // and checked again (the client may have changed them since); a failed write-back is
+    // ignored, as i915 ignores it (eb_relocate_vma: "if the array is not writable the
+    // user loses the updated relocation values").
+    for (i, o) in objects.iter().enumerate() {
+        let size = k.bos[&ids[i]].size;
+        let mut stores = Vec::new();
+        for_each_reloc(o, |user_addr, r| {
+            let t = reloc_target(k, fd, lut, &ids, r)?;
+            check_reloc(r, size)?;
+            let target = addr(k, t);
+            let value = target.wrapping_add(r.delta as u64) as u32;
+            k.bos[&ids[i]].write(r.offset, &value.to_le_bytes())?;
+            if r.presumed_offset != target {
+                stores.push((user_addr + 16, target));
+            }
+            if stores.len() >= RELOC_CHUNK {
+                user::write_u64s(&stores);
+                stores.clear();
+            }
+            Ok(())
+        })?;
+        user::write_u64s(&stores);
     }
-    for (i, _) in objects.iter().enumerate() {
-        let off = addr(k, i);
-        user::write(
-            eb.buffers_ptr + (i * size_of::<I915GemExecObject2>()) as u64 + 24,
-            &off,
-        )?;
-    }
+    // The objects' offsets, where they changed; failures ignored as in
+    // i915_gem_execbuffer2_ioctl ("we try to write out the current object locations
+    // irrespective of any error").
+    let stores: Vec<(u64, u64)> = objects
+        .iter()
+        .enumerate()
+        .filter(|(i, o)| o.offset != addr(k, *i))
+        .map(|(i, _)| {
+            (
+                eb.buffers_ptr + (i * size_of::<I915GemExecObject2>()) as u64 + 24,
+                addr(k, i),
+            )
+        })
+        .collect();
+    user::write_u64s(&stores);
 
     let batch_addr = addr(k, batch_index) + eb.batch_start_offset as u64;
     k.submissions += 1;
@@ -198,11 +274,11 @@ pub fn execbuffer2(k: &mut Kernel, fd: i32, a: &mut user::Args) -> Result<(), Er
     // Signal fences.
     let file_id = k.fds[&fd];
     if let Some(f) = k.files.get_mut(&file_id) {
-        for x in fences
+        for (h, _) in fences
             .iter()
-            .filter(|x| x.flags & I915_EXEC_FENCE_SIGNAL != 0)
+            .filter(|(_, flags)| *flags & I915_EXEC_FENCE_SIGNAL != 0)
         {
-            f.syncobjs.insert(x.handle, true);
+            f.syncobjs.insert(*h, true);
         }
     }
     if eb.flags & I915_EXEC_FENCE_OUT != 0 {

@@ -84,6 +84,22 @@ pub struct Capture {
     pub writer: AubWriter,
 }
 
+/// The most syncobj handles one call may name. drm_syncobj_array_find (drivers/gpu/drm/
+/// drm_syncobj.c, Linux 6.1) copies them into a kmalloc_array of u32 and then one of
+/// pointers; kmalloc refuses more than KMALLOC_MAX_SIZE (4 MiB with 4 KiB pages and
+/// MAX_ORDER 11, include/linux/slab.h), so beyond 512 Ki handles the kernel answers
+/// ENOMEM. The bound also caps what one call costs the host.
+const MAX_SYNCOBJ_HANDLES: u32 = (4 << 20) / 8;
+
+/// The handle array of a syncobj ioctl: ENOMEM past the kernel's allocation limit, EFAULT
+/// if it cannot be read.
+fn syncobj_handles(addr: u64, count: u32) -> Result<Vec<u32>, Errno> {
+    if count > MAX_SYNCOBJ_HANDLES {
+        return Err(Errno::ENOMEM);
+    }
+    user::read_array(addr, count as usize)
+}
+
 /// Size of the fake mmap offset space per object: offsets are handed out in 4 GiB steps
 /// so that an offset identifies its object and the position within it.
 const MMAP_STRIDE: u64 = 1 << 32;
@@ -308,7 +324,7 @@ impl Kernel {
             }
             DRM_SYNCOBJ_WAIT => {
                 let mut w: DrmSyncobjWait = a.get();
-                let handles: Vec<u32> = user::read_array(w.handles, w.count_handles as usize)?;
+                let handles = syncobj_handles(w.handles, w.count_handles)?;
                 let f = self.file(fd)?;
                 let states = handles
                     .iter()
@@ -328,8 +344,8 @@ impl Kernel {
                 a.put(&w)
             }
             DRM_SYNCOBJ_RESET | DRM_SYNCOBJ_SIGNAL => {
-                let a: DrmSyncobjArray = a.get();
-                let handles: Vec<u32> = user::read_array(a.handles, a.count_handles as usize)?;
+                let arr: DrmSyncobjArray = a.get();
+                let handles = syncobj_handles(arr.handles, arr.count_handles)?;
                 let f = self.file(fd)?;
                 if handles.iter().any(|h| !f.syncobjs.contains_key(h)) {
                     return Err(Errno::EINVAL);
@@ -463,19 +479,23 @@ impl Kernel {
                 a.put(&c)
             }
             I915_GEM_PREAD | I915_GEM_PWRITE => {
+                // i915_gem_pread_ioctl / i915_gem_pwrite_ioctl (drivers/gpu/drm/i915/
+                // i915_gem.c, Linux 6.1), in their order: an empty copy succeeds at once;
+                // a range outside the user address space is EFAULT; then the handle
+                // (ENOENT), then the object's bounds (EINVAL); only then is anything
+                // copied, straight between the client and the object.
                 let p: I915GemPread = a.get();
-                let mut buf = vec![
-                    0u8;
-                    usize::try_from(p.size)
-                        .map_err(|_| Errno::EINVAL)?
-                        .min(1 << 31)
-                ];
+                if p.size == 0 {
+                    return Ok(());
+                }
+                if !user::access_ok(p.data_ptr, p.size) {
+                    return Err(Errno::EFAULT);
+                }
+                let bo = self.bo(fd, p.handle)?;
                 if n == I915_GEM_PREAD {
-                    self.bo(fd, p.handle)?.read(p.offset, &mut buf)?;
-                    user::write_bytes(p.data_ptr, &buf)
+                    bo.read_to_user(p.offset, p.data_ptr, p.size)
                 } else {
-                    user::read_bytes(p.data_ptr, &mut buf)?;
-                    self.bo(fd, p.handle)?.write(p.offset, &buf)
+                    bo.write_from_user(p.offset, p.data_ptr, p.size)
                 }
             }
             I915_GEM_MMAP => {
