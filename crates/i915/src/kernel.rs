@@ -56,6 +56,9 @@ pub struct Kernel {
     pub files: HashMap<u64, DrmFile>,
     /// fd -> file id.
     pub fds: HashMap<i32, u64>,
+    /// fd -> the identity (st_dev, st_ino) it had when registered, `None` if it had none
+    /// (see [`fd_identity`]).
+    fd_ids: HashMap<i32, Option<(u64, u64)>>,
     next_file: u64,
     /// Buffer objects by id.
     pub bos: BTreeMap<u64, Bo>,
@@ -84,6 +87,22 @@ pub struct Capture {
     pub writer: AubWriter,
 }
 
+/// What identifies the open file behind `fd`: (st_dev, st_ino), or `None` if `fd` is not
+/// open. Made with the raw system call so that no interposed `fstat` runs under the
+/// kernel's lock.
+pub fn fd_identity(fd: i32) -> Option<(u64, u64)> {
+    let mut st = std::mem::MaybeUninit::<libc::stat>::zeroed();
+    // SAFETY: fstat(2) writes at most one struct stat into our own buffer; the result is
+    // checked.
+    let r = unsafe { libc::syscall(libc::SYS_fstat, fd, st.as_mut_ptr()) };
+    if r != 0 {
+        return None;
+    }
+    // SAFETY: initialised by zeroing and by the successful fstat.
+    let st = unsafe { st.assume_init() };
+    Some((st.st_dev, st.st_ino))
+}
+
 /// The most syncobj handles one call may name. drm_syncobj_array_find (drivers/gpu/drm/
 /// drm_syncobj.c, Linux 6.1) copies them into a kmalloc_array of u32 and then one of
 /// pointers; kmalloc refuses more than KMALLOC_MAX_SIZE (4 MiB with 4 KiB pages and
@@ -107,6 +126,8 @@ const MMAP_STRIDE: u64 = 1 << 32;
 impl Kernel {
     /// Registers a newly opened DRM node fd.
     pub fn open_file(&mut self, fd: i32, node: Node) {
+        // A registration left on this number by a close we did not see goes first.
+        self.close_fd(fd);
         self.next_file += 1;
         let id = self.next_file;
         self.next_device_ctx += 1;
@@ -126,26 +147,65 @@ impl Kernel {
         };
         self.files.insert(id, file);
         self.fds.insert(fd, id);
+        self.fd_ids.insert(fd, fd_identity(fd));
     }
 
-    /// A new fd now refers to the same file as `old` (dup, fcntl F_DUPFD).
+    /// fd `new` now refers to whatever `old` refers to (dup, dup2, dup3, fcntl F_DUPFD):
+    /// a registration `new` had is gone (dup2 closed it, or it was stale), and `new`
+    /// becomes a DRM fd if `old` is one.
     pub fn dup_fd(&mut self, old: i32, new: i32) {
-        if let Some(&id) = self.fds.get(&old) {
-            self.close_fd(new);
+        if old == new {
+            return;
+        }
+        self.close_fd(new);
+        if let Some(id) = self.live(old) {
             self.fds.insert(new, id);
+            self.fd_ids.insert(new, fd_identity(new));
             if let Some(f) = self.files.get_mut(&id) {
                 f.fd_count += 1;
             }
         }
     }
 
-    /// Whether `fd` is one of ours.
-    pub fn is_drm_fd(&self, fd: i32) -> bool {
-        self.fds.contains_key(&fd)
+    /// Whether `fd` is one of ours (see [`Kernel::live`]).
+    pub fn is_drm_fd(&mut self, fd: i32) -> bool {
+        self.live(fd).is_some()
+    }
+
+    /// The file behind `fd`, if `fd` is registered and still the fd that was registered.
+    ///
+    /// An fd can stop being ours without our close hook seeing it: glibc's fclose and
+    /// closefrom close without going through `close`, and close_range or dup2 onto it
+    /// from a library that calls the system call directly. So every use compares the
+    /// fd's identity (st_dev, st_ino) with the one recorded at registration; a mismatch
+    /// (or a closed fd) drops the stale registration, releasing the file if it was the
+    /// last, and the fd is treated as not ours.
+    pub fn live(&mut self, fd: i32) -> Option<u64> {
+        let id = *self.fds.get(&fd)?;
+        let was = self.fd_ids.get(&fd).copied().flatten();
+        if fd_identity(fd) == was {
+            return Some(id);
+        }
+        self.close_fd(fd);
+        None
+    }
+
+    /// Forgets every registered fd in `first..=last` (close_range).
+    pub fn close_range(&mut self, first: u32, last: u32) {
+        let gone: Vec<i32> = self
+            .fds
+            .keys()
+            .copied()
+            .filter(|fd| (first..=last).contains(&(*fd as u32)))
+            .collect();
+        for fd in gone {
+            self.close_fd(fd);
+        }
     }
 
     /// An fd was closed; the last close releases the file's objects and contexts.
     pub fn close_fd(&mut self, fd: i32) {
+        self.fd_ids.remove(&fd);
         let Some(id) = self.fds.remove(&fd) else {
             return;
         };
@@ -186,7 +246,7 @@ impl Kernel {
     }
 
     fn file(&mut self, fd: i32) -> Result<&mut DrmFile, Errno> {
-        let id = *self.fds.get(&fd).ok_or(Errno::EBADF)?;
+        let id = self.live(fd).ok_or(Errno::EBADF)?;
         self.files.get_mut(&id).ok_or(Errno::EBADF)
     }
 

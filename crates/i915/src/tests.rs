@@ -922,3 +922,80 @@ fn write_backs_to_read_only_memory_are_ignored_as_i915_does() {
     // SAFETY: reading our own page.
     assert_eq!(unsafe { r.read() }.presumed_offset, 0);
 }
+
+fn memfd() -> i32 {
+    // SAFETY: memfd_create with a static name; checked.
+    let fd = unsafe { libc::memfd_create(c"gtsim-test".as_ptr(), libc::MFD_CLOEXEC) };
+    assert!(fd >= 0);
+    fd
+}
+
+fn create_on(k: &mut Kernel, fd: i32) -> Result<u32, Errno> {
+    let mut c = I915GemCreate {
+        size: 4096,
+        handle: 0,
+        pad: 0,
+    };
+    k.ioctl(
+        fd,
+        req(DRM_COMMAND_BASE + I915_GEM_CREATE, 16),
+        &mut c as *mut _ as u64,
+    )?;
+    Ok(c.handle)
+}
+
+#[test]
+fn fds_closed_or_replaced_behind_the_hooks_stop_being_drm_fds() {
+    // The calls below reach the C library directly (this test's Kernel is not the one the
+    // hooks serve), as a close through fclose or a raw system call would.
+    let mut k = Kernel::default();
+    // dup2 of another file onto a registered fd.
+    let fd = memfd();
+    k.open_file(fd, Node::Render);
+    create_on(&mut k, fd).unwrap();
+    let other = memfd();
+    // SAFETY: dup2 between fds this test owns.
+    assert_eq!(unsafe { libc::dup2(other, fd) }, fd);
+    assert!(!k.is_drm_fd(fd));
+    assert_eq!(create_on(&mut k, fd), Err(Errno::EBADF));
+    assert!(k.bos.is_empty(), "the file's objects were released");
+    // fclose(fdopen(fd)): glibc closes without calling close().
+    let fd2 = memfd();
+    k.open_file(fd2, Node::Render);
+    create_on(&mut k, fd2).unwrap();
+    // SAFETY: fdopen/fclose of an fd this test owns; the stream owns it afterwards.
+    unsafe {
+        let f = libc::fdopen(fd2, c"r+".as_ptr());
+        assert!(!f.is_null());
+        libc::fclose(f);
+    }
+    let reused = memfd(); // often takes fd2's number again
+    assert!(!k.is_drm_fd(fd2));
+    assert!(k.bos.is_empty());
+    // A dup keeps the file alive when the original goes behind our back.
+    let fd3 = memfd();
+    k.open_file(fd3, Node::Render);
+    let h = create_on(&mut k, fd3).unwrap();
+    // SAFETY: dup of an fd this test owns.
+    let fd4 = unsafe { libc::dup(fd3) };
+    k.dup_fd(fd3, fd4);
+    // SAFETY: closing with the raw system call, which no hook sees.
+    assert_eq!(unsafe { libc::syscall(libc::SYS_close, fd3) }, 0);
+    assert_eq!(create_on(&mut k, fd3), Err(Errno::EBADF));
+    assert!(k.bo_id(fd4, h).is_ok(), "still open through the dup");
+    // dup_fd onto a registered fd drops what it was.
+    let fd5 = memfd();
+    k.open_file(fd5, Node::Render);
+    // SAFETY: dup2 between fds this test owns.
+    assert_eq!(unsafe { libc::dup2(fd4, fd5) }, fd5);
+    k.dup_fd(fd4, fd5);
+    assert!(k.bo_id(fd5, h).is_ok(), "fd5 now names fd4's file");
+    // close_range.
+    k.close_range(fd4.min(fd5) as u32, fd4.max(fd5) as u32);
+    assert!(!k.is_drm_fd(fd4) && !k.is_drm_fd(fd5));
+    assert!(k.bos.is_empty());
+    for f in [other, reused, fd, fd4, fd5] {
+        // SAFETY: closing fds this test owns.
+        unsafe { libc::close(f) };
+    }
+}

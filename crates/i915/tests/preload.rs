@@ -6,14 +6,16 @@ use std::path::PathBuf;
 use std::process::Command;
 
 fn library() -> PathBuf {
-    // `cargo build` puts the cdylib beside the binaries; `cargo test` leaves it in deps/.
+    // `cargo test` leaves the cdylib it just built in deps/; `cargo build` also copies one
+    // beside the binaries, which may be older (or another checkout's, in a shared target
+    // directory), so deps/ comes first.
     let dir = PathBuf::from(env!("CARGO_BIN_EXE_i915-stress"))
         .parent()
         .unwrap()
         .to_path_buf();
     let found = [
-        dir.join("libgtsim_i915.so"),
         dir.join("deps/libgtsim_i915.so"),
+        dir.join("libgtsim_i915.so"),
     ]
     .into_iter()
     .find(|p| p.is_file());
@@ -30,6 +32,19 @@ fn concurrent_clients_through_the_preloaded_library() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "stress failed: {stderr}");
     assert!(String::from_utf8_lossy(&out.stdout).contains("ok: 4 threads x 50 rounds"));
+}
+
+#[test]
+fn fds_closed_or_replaced_behind_the_close_hook_are_not_drm_fds() {
+    let out = Command::new(env!("CARGO_BIN_EXE_i915-stress"))
+        .arg("fds")
+        .env("LD_PRELOAD", library())
+        .env("GTSIM_I915_QUIET", "1")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "fd checks failed: {stderr}");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("ok: fds"));
 }
 
 #[test]

@@ -174,7 +174,95 @@ fn worker(id: u32) -> Result<(), String> {
     Ok(())
 }
 
+fn open_path(path: &str) -> i32 {
+    let c = CString::new(path).unwrap();
+    // SAFETY: plain open of a NUL-terminated path.
+    unsafe { libc::open(c.as_ptr(), libc::O_RDWR | libc::O_CLOEXEC) }
+}
+
+/// Whether `fd` answers as the emulated render node: fstat shows char device 226:128 and
+/// GEM_CREATE works.
+fn is_render_node(fd: i32) -> bool {
+    let mut st = std::mem::MaybeUninit::<libc::stat>::zeroed();
+    // SAFETY: fstat into our own buffer.
+    if unsafe { libc::fstat(fd, st.as_mut_ptr()) } != 0 {
+        return false;
+    }
+    // SAFETY: initialised by fstat.
+    let st = unsafe { st.assume_init() };
+    let mut c = GemCreate {
+        size: 4096,
+        handle: 0,
+        pad: 0,
+    };
+    st.st_rdev == libc::makedev(226, 128) && ioctl(fd, iowr(0x40 + 0x1b, 16), &mut c) == 0
+}
+
+/// fds that stop being the DRM node without our `close` hook seeing it (dup2/dup3 onto
+/// them, fclose(fdopen()), close_range) must be what they now are.
+fn fd_checks() -> Result<(), String> {
+    let null = open_path("/dev/null");
+    let fd = open_path("/dev/dri/renderD128");
+    if !is_render_node(fd) {
+        return Err("the render node does not answer".into());
+    }
+    // SAFETY: dup2 between our own fds.
+    if unsafe { libc::dup2(null, fd) } != fd || is_render_node(fd) {
+        return Err("dup2 onto the DRM fd left it a DRM fd".into());
+    }
+    // SAFETY: closing our own fd.
+    unsafe { libc::close(fd) };
+    let fd = open_path("/dev/dri/renderD128");
+    // SAFETY: dup3 between our own fds.
+    if unsafe { libc::dup3(null, fd, libc::O_CLOEXEC) } != fd || is_render_node(fd) {
+        return Err("dup3 onto the DRM fd left it a DRM fd".into());
+    }
+    // SAFETY: closing our own fd.
+    unsafe { libc::close(fd) };
+    let fd = open_path("/dev/dri/renderD128");
+    // SAFETY: a stream over our own fd; fclose closes the fd without calling close().
+    unsafe {
+        let f = libc::fdopen(fd, c"r+".as_ptr());
+        if f.is_null() {
+            return Err("fdopen failed".into());
+        }
+        libc::fclose(f);
+    }
+    let again = open_path("/dev/null");
+    if again != fd || is_render_node(again) {
+        return Err(format!(
+            "after fclose(fdopen()), fd {again} (was {fd}) is still a DRM fd"
+        ));
+    }
+    // SAFETY: closing our own fd.
+    unsafe { libc::close(again) };
+    let fd = open_path("/dev/dri/renderD128");
+    // SAFETY: closing exactly our own fd through close_range.
+    if unsafe { libc::close_range(fd as u32, fd as u32, 0) } != 0 {
+        return Err("close_range failed".into());
+    }
+    let again = open_path("/dev/null");
+    if again != fd || is_render_node(again) {
+        return Err(format!("after close_range, fd {again} is still a DRM fd"));
+    }
+    let fresh = open_path("/dev/dri/renderD128");
+    if !is_render_node(fresh) {
+        return Err("a fresh open no longer works".into());
+    }
+    Ok(())
+}
+
 fn main() {
+    if std::env::args().nth(1).as_deref() == Some("fds") {
+        match fd_checks() {
+            Ok(()) => println!("ok: fds"),
+            Err(e) => {
+                eprintln!("{e}");
+                std::process::exit(1);
+            }
+        }
+        return;
+    }
     let threads: Vec<_> = (0..4)
         .map(|i| std::thread::spawn(move || worker(i)))
         .collect();
