@@ -38,11 +38,21 @@ unsafe impl Send for Bo {}
 
 impl Bo {
     /// Creates a zeroed object of at least `size` bytes.
+    ///
+    /// As __i915_gem_object_create_user_ext (drivers/gpu/drm/i915/gem/i915_gem_create.c,
+    /// Linux 6.1): the size is rounded up to a page, and a size that rounds to 0
+    /// (including one that wraps) is EINVAL; one of more than INT_MAX pages is E2BIG
+    /// (i915_gem_object_size_2big). The kernel accepts anything smaller (shmem backs it
+    /// lazily); this emulation stops at the 2 GiB its address space can bind and answers
+    /// E2BIG, the kernel's errno for an object too big, above that.
     pub fn new(size: u64) -> Result<Bo, Errno> {
-        if size == 0 || size > (1 << 31) {
+        let size = size.checked_next_multiple_of(PAGE).unwrap_or(0);
+        if size == 0 {
             return Err(Errno::EINVAL);
         }
-        let size = size.div_ceil(PAGE) * PAGE;
+        if size > (1 << 31) {
+            return Err(Errno::E2BIG);
+        }
         // SAFETY: memfd_create with a static NUL-terminated name.
         let fd = unsafe {
             libc::memfd_create(

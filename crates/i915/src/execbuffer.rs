@@ -2,16 +2,20 @@
 //! graphics addresses, patch relocations (32-bit on Gen7) and write the offsets back, run
 //! the batch on the device, signal fences, and capture the submission if asked.
 //!
-//! Validation comes first and changes nothing: an unknown handle, a relocation outside
-//! its object, a batch outside its buffer or a closed context gets the errno the real
-//! driver gives (ENOENT, EINVAL) and leaves every object untouched.
+//! Validation comes first and changes nothing: flags, the object list, fences, the
+//! context, the objects, every relocation, in the order i915_gem_execbuffer.c (Linux 6.1)
+//! checks them, each fault answered with the errno the real driver gives (EINVAL,
+//! ENOENT, EFAULT, EPERM) and every object left untouched. Client arrays are read in
+//! bounded chunks and never trusted for a size. What is written back after the work
+//! (relocation presumed offsets, object offsets) follows i915 too: a failure there is
+//! ignored, the submission has happened.
 
 use crate::bo::GttView;
 use crate::errno::Errno;
 use crate::kernel::Kernel;
 use crate::uapi::*;
 use crate::user;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::io::Write;
 
 /// Most objects one execbuffer may list (a sanity bound; real limits are memory).
@@ -58,46 +62,172 @@ fn reloc_target(
     k: &mut Kernel,
     fd: i32,
     lut: bool,
-    ids: &[u64],
+    index: &HashMap<u64, usize>,
     r: &I915GemRelocationEntry,
 ) -> Result<usize, Errno> {
     if lut {
         let t = r.target_handle as usize;
-        if t >= ids.len() {
+        if t >= index.len() {
             return Err(Errno::ENOENT);
         }
         Ok(t)
     } else {
         let tid = k.bo_id(fd, r.target_handle)?;
-        ids.iter().position(|x| *x == tid).ok_or(Errno::ENOENT)
+        index.get(&tid).copied().ok_or(Errno::ENOENT)
     }
 }
 
-/// A relocation's position: 4-byte aligned and inside its object (EINVAL otherwise,
-/// eb_relocate_entry; Gen7 relocations are 4 bytes).
+/// A relocation's domains and position: one write domain at most, GPU domains only,
+/// 4-byte aligned and inside its object (EINVAL otherwise, eb_relocate_entry; Gen7
+/// relocations are 4 bytes).
 fn check_reloc(r: &I915GemRelocationEntry, size: u64) -> Result<(), Errno> {
+    // More than one write domain, or a domain that is not a GPU domain: EINVAL.
+    if r.write_domain & r.write_domain.wrapping_sub(1) != 0
+        || (r.write_domain | r.read_domains) & !I915_GEM_GPU_DOMAINS != 0
+    {
+        return Err(Errno::EINVAL);
+    }
     if !r.offset.is_multiple_of(4) || r.offset.checked_add(4).is_none_or(|e| e > size) {
         return Err(Errno::EINVAL);
     }
     Ok(())
 }
 
-/// DRM_IOCTL_I915_GEM_EXECBUFFER2 (see the module docs).
+/// i915_gem_check_execbuffer (i915_gem_execbuffer.c, Linux 6.1): illegal flags, DRI1
+/// cliprects without a fence array, DR1/DR4 (a DR4 of 0xffffffff is UXA's garbage and is
+/// cleared), a batch offset or length that is not a multiple of 8: all EINVAL.
+fn check_execbuffer(eb: &mut I915GemExecbuffer2) -> Result<(), Errno> {
+    if eb.flags & I915_EXEC_ILLEGAL_FLAGS != 0 {
+        return Err(Errno::EINVAL);
+    }
+    if eb.flags & (I915_EXEC_FENCE_ARRAY | I915_EXEC_USE_EXTENSIONS) == 0
+        && (eb.num_cliprects != 0 || eb.cliprects_ptr != 0)
+    {
+        return Err(Errno::EINVAL);
+    }
+    if eb.dr4 == 0xffff_ffff {
+        eb.dr4 = 0;
+    }
+    if eb.dr1 != 0 || eb.dr4 != 0 {
+        return Err(Errno::EINVAL);
+    }
+    if (eb.batch_start_offset | eb.batch_len) & 7 != 0 {
+        return Err(Errno::EINVAL);
+    }
+    Ok(())
+}
+
+/// Whether `fd` is a sync_file as far as this emulation knows one: the out-fences it
+/// hands out are eventfds (see FENCE_OUT below); a real sync_file is accepted too.
+fn is_sync_file(fd: i32) -> bool {
+    if fd < 0 {
+        return false;
+    }
+    match std::fs::read_link(format!("/proc/self/fd/{fd}")) {
+        Ok(p) => {
+            let p = p.to_string_lossy();
+            p == "anon_inode:[eventfd]" || p == "anon_inode:sync_file"
+        }
+        Err(_) => false,
+    }
+}
+
+/// DRM_IOCTL_I915_GEM_EXECBUFFER2 (see the module docs). The checks come in the order
+/// of i915_gem_execbuffer2_ioctl and i915_gem_do_execbuffer (Linux 6.1), so that a
+/// request with several faults gets the errno the kernel gives first.
 pub fn execbuffer2(k: &mut Kernel, fd: i32, a: &mut user::Args) -> Result<(), Errno> {
     let mut eb: I915GemExecbuffer2 = a.get();
-    let ring = eb.flags & I915_EXEC_RING_MASK;
-    if ring != I915_EXEC_DEFAULT && ring != I915_EXEC_RENDER {
+    // check_buffer_count: at least one, at most INT_MAX.
+    if eb.buffer_count == 0 || eb.buffer_count > i32::MAX as u32 {
+        return Err(Errno::EINVAL);
+    }
+    let checked = check_execbuffer(&mut eb);
+    a.set(&eb); // the DR4 fix-up goes back to an EXECBUFFER2_WR caller
+    checked?;
+    if eb.buffer_count > MAX_OBJECTS {
+        // The kernel's kvmalloc of the list would be the limit; here it is ours.
         crate::log(&format!(
-            "execbuffer on ring {ring}: only the render ring is modelled; refused with EINVAL"
+            "execbuffer with {} objects: more than the {MAX_OBJECTS} modelled; refused with ENOMEM",
+            eb.buffer_count
         ));
-        return Err(Errno::EINVAL);
+        return Err(Errno::ENOMEM);
     }
-    if eb.buffer_count == 0 || eb.buffer_count > MAX_OBJECTS {
-        return Err(Errno::EINVAL);
+    // The object list, in one bounded copy (EFAULT).
+    let objects: Vec<I915GemExecObject2> =
+        user::read_array(eb.buffers_ptr, eb.buffer_count as usize)?;
+
+    // i915_gem_do_execbuffer. Secure batches are for Gen < 6 (HAS_SECURE_BATCHES):
+    // EPERM, "to trigger fallback code on old binaries".
+    if eb.flags & I915_EXEC_SECURE != 0 {
+        return Err(Errno::EPERM);
     }
+    // parse_execbuf2_extensions: they reuse cliprects_ptr, so not with a fence array nor
+    // a cliprect count. The only extension, timeline fences, is not modelled
+    // (I915_PARAM_HAS_EXEC_TIMELINE_FENCES is 0 here).
+    if eb.flags & I915_EXEC_USE_EXTENSIONS != 0 {
+        if eb.flags & I915_EXEC_FENCE_ARRAY != 0 || eb.num_cliprects != 0 {
+            return Err(Errno::EINVAL);
+        }
+        if eb.cliprects_ptr != 0 {
+            // i915_user_extensions reads the extension's header first.
+            let mut header = [0u8; 16];
+            user::read_bytes(eb.cliprects_ptr, &mut header)?;
+            crate::log(
+                "execbuffer extensions (timeline fences) are not modelled: refused with EINVAL",
+            );
+            return Err(Errno::EINVAL);
+        }
+    }
+    // Fences (FENCE_ARRAY travels in cliprects_ptr / num_cliprects), read in bounded
+    // chunks and merged per syncobj: what is kept is bounded by the file's syncobjs.
+    let mut fences: BTreeMap<u32, u32> = BTreeMap::new();
+    if eb.flags & I915_EXEC_FENCE_ARRAY != 0 {
+        let n = eb.num_cliprects as u64;
+        if !user::access_ok(eb.cliprects_ptr, n * size_of::<I915GemExecFence>() as u64) {
+            return Err(Errno::EFAULT);
+        }
+        let file_id = k.live(fd).ok_or(Errno::EBADF)?;
+        let f = &k.files[&file_id];
+        let mut at = 0u64;
+        while at < n {
+            let m = (n - at).min(FENCE_CHUNK as u64);
+            let chunk: Vec<I915GemExecFence> = user::read_array(
+                eb.cliprects_ptr + at * size_of::<I915GemExecFence>() as u64,
+                m as usize,
+            )?;
+            // add_fence_array: unknown flags EINVAL, an unknown syncobj ENOENT, a wait
+            // on a syncobj without a fence EINVAL.
+            for x in &chunk {
+                if x.flags & I915_EXEC_FENCE_UNKNOWN_FLAGS != 0 {
+                    return Err(Errno::EINVAL);
+                }
+                let has_fence = *f.syncobjs.get(&x.handle).ok_or(Errno::ENOENT)?;
+                if x.flags & I915_EXEC_FENCE_WAIT != 0 && !has_fence {
+                    return Err(Errno::EINVAL);
+                }
+                *fences.entry(x.handle).or_default() |= x.flags;
+            }
+            at += m;
+        }
+    }
+
+    // In-fences: FENCE_IN and FENCE_SUBMIT together are EINVAL; either needs a sync_file
+    // fd in rsvd2's lower half (sync_file_get_fence failing is EINVAL, so is fd -1).
+    let in_fences = eb.flags & (I915_EXEC_FENCE_IN | I915_EXEC_FENCE_SUBMIT);
+    if in_fences != 0 {
+        if in_fences == I915_EXEC_FENCE_IN | I915_EXEC_FENCE_SUBMIT {
+            return Err(Errno::EINVAL);
+        }
+        // Execution is synchronous, so an in-fence is always already signalled.
+        if !is_sync_file(eb.rsvd2 as u32 as i32) {
+            return Err(Errno::EINVAL);
+        }
+    }
+
+    // The context (eb_select_context: ENOENT).
     let ctx_id = (eb.rsvd1 & 0xffff_ffff) as u32;
     let device_ctx = {
-        let file_id = *k.fds.get(&fd).ok_or(Errno::EBADF)?;
+        let file_id = k.live(fd).ok_or(Errno::EBADF)?;
         k.files
             .get(&file_id)
             .and_then(|f| f.contexts.get(&ctx_id))
@@ -105,21 +235,59 @@ pub fn execbuffer2(k: &mut Kernel, fd: i32, a: &mut user::Args) -> Result<(), Er
             .device_id
     };
 
-    // Objects.
-    let objects: Vec<I915GemExecObject2> =
-        user::read_array(eb.buffers_ptr, eb.buffer_count as usize)?;
+    // The engine (eb_select_legacy_ring): BSD dispatch bits on another ring and unknown
+    // rings are EINVAL. Ivy Bridge has blitter and video rings, but only the render ring
+    // is modelled.
+    let ring = eb.flags & I915_EXEC_RING_MASK;
+    if eb.flags & I915_EXEC_BSD_MASK != 0 && ring != 2 {
+        return Err(Errno::EINVAL);
+    }
+    if ring != I915_EXEC_DEFAULT && ring != I915_EXEC_RENDER {
+        crate::log(&format!(
+            "execbuffer on ring {ring}: only the render ring is modelled; refused with EINVAL"
+        ));
+        return Err(Errno::EINVAL);
+    }
+
+    // Objects (eb_lookup_vmas, eb_validate_vma, eb_add_vma): an unknown handle ENOENT;
+    // unknown flags, an alignment that is not a power of two, a pad_to_size that is not
+    // page-aligned, a batch marked for writing or a batch range outside its object EINVAL.
+    let batch_index = if eb.flags & I915_EXEC_BATCH_FIRST != 0 {
+        0
+    } else {
+        objects.len() - 1
+    };
     let mut ids = Vec::with_capacity(objects.len());
-    for o in &objects {
+    let mut index: HashMap<u64, usize> = HashMap::with_capacity(objects.len());
+    for (i, o) in objects.iter().enumerate() {
         let id = k.bo_id(fd, o.handle)?;
-        if ids.contains(&id) {
+        if index.insert(id, i).is_some() {
+            // The same object twice.
             return Err(Errno::EINVAL);
         }
-        if o.flags & EXEC_OBJECT_PINNED != 0 {
-            // Softpin needs full PPGTT (Gen8+): I915_PARAM_HAS_EXEC_SOFTPIN is 0 here.
+        if o.flags & EXEC_OBJECT_UNKNOWN_FLAGS != 0 {
             return Err(Errno::EINVAL);
         }
         if o.alignment != 0 && !o.alignment.is_power_of_two() {
             return Err(Errno::EINVAL);
+        }
+        // pad_to_size shares rsvd1.
+        if o.flags & EXEC_OBJECT_PAD_TO_SIZE != 0 && !o.rsvd1.is_multiple_of(crate::bo::PAGE) {
+            return Err(Errno::EINVAL);
+        }
+        if o.flags & EXEC_OBJECT_PINNED != 0 {
+            // Softpin is not modelled (I915_PARAM_HAS_EXEC_SOFTPIN is 0 here).
+            return Err(Errno::EINVAL);
+        }
+        if i == batch_index {
+            if o.flags & EXEC_OBJECT_WRITE != 0 {
+                return Err(Errno::EINVAL);
+            }
+            let size = k.bos[&id].size;
+            let (start, len) = (eb.batch_start_offset as u64, eb.batch_len as u64);
+            if start >= size || len > size - start {
+                return Err(Errno::EINVAL);
+            }
         }
         ids.push(id);
     }
@@ -131,52 +299,9 @@ pub fn execbuffer2(k: &mut Kernel, fd: i32, a: &mut user::Args) -> Result<(), Er
     for (i, o) in objects.iter().enumerate() {
         let size = k.bos[&ids[i]].size;
         for_each_reloc(o, |_, r| {
-            reloc_target(k, fd, lut, &ids, r)?;
+            reloc_target(k, fd, lut, &index, r)?;
             check_reloc(r, size)
         })?;
-    }
-
-    // Fences (FENCE_ARRAY travels in cliprects_ptr / num_cliprects), read in bounded
-    // chunks and merged per syncobj: what is kept is bounded by the file's syncobjs.
-    let mut fences: BTreeMap<u32, u32> = BTreeMap::new();
-    if eb.flags & I915_EXEC_FENCE_ARRAY != 0 {
-        let n = eb.num_cliprects as u64;
-        if !user::access_ok(eb.cliprects_ptr, n * size_of::<I915GemExecFence>() as u64) {
-            return Err(Errno::EFAULT);
-        }
-        let file_id = k.fds[&fd];
-        let f = &k.files[&file_id];
-        let mut at = 0u64;
-        while at < n {
-            let m = (n - at).min(FENCE_CHUNK as u64);
-            let chunk: Vec<I915GemExecFence> = user::read_array(
-                eb.cliprects_ptr + at * size_of::<I915GemExecFence>() as u64,
-                m as usize,
-            )?;
-            for x in &chunk {
-                if !f.syncobjs.contains_key(&x.handle) {
-                    return Err(Errno::ENOENT);
-                }
-                *fences.entry(x.handle).or_default() |= x.flags;
-            }
-            at += m;
-        }
-    } else if eb.num_cliprects != 0 {
-        return Err(Errno::EINVAL);
-    }
-
-    // The batch.
-    let batch_index = if eb.flags & I915_EXEC_BATCH_FIRST != 0 {
-        0
-    } else {
-        objects.len() - 1
-    };
-    let batch_size = k.bos[&ids[batch_index]].size;
-    if !eb.batch_start_offset.is_multiple_of(8)
-        || eb.batch_start_offset as u64 >= batch_size
-        || (eb.batch_start_offset as u64 + eb.batch_len as u64) > batch_size
-    {
-        return Err(Errno::EINVAL);
     }
 
     // Bind objects not bound yet: stable addresses for their whole life.
@@ -201,7 +326,7 @@ pub fn execbuffer2(k: &mut Kernel, fd: i32, a: &mut user::Args) -> Result<(), Er
         let size = k.bos[&ids[i]].size;
         let mut stores = Vec::new();
         for_each_reloc(o, |user_addr, r| {
-            let t = reloc_target(k, fd, lut, &ids, r)?;
+            let t = reloc_target(k, fd, lut, &index, r)?;
             check_reloc(r, size)?;
             let target = addr(k, t);
             let value = target.wrapping_add(r.delta as u64) as u32;

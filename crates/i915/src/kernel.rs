@@ -364,8 +364,14 @@ impl Kernel {
                 }
                 a.put(&p)
             }
+            // drm_syncobj_*_ioctl (drivers/gpu/drm/drm_syncobj.c, Linux 6.1). A syncobj
+            // here is "has a signalled fence" or "has no fence": execution is
+            // synchronous, so no fence is ever pending.
             DRM_SYNCOBJ_CREATE => {
                 let mut c: DrmSyncobjCreate = a.get();
+                if c.flags & !DRM_SYNCOBJ_CREATE_SIGNALED != 0 {
+                    return Err(Errno::EINVAL);
+                }
                 let f = self.file(fd)?;
                 let h = f.next_syncobj;
                 f.next_syncobj += 1;
@@ -376,6 +382,9 @@ impl Kernel {
             }
             DRM_SYNCOBJ_DESTROY => {
                 let c: DrmSyncobjDestroy = a.get();
+                if c.pad != 0 {
+                    return Err(Errno::EINVAL);
+                }
                 self.file(fd)?
                     .syncobjs
                     .remove(&c.handle)
@@ -384,14 +393,28 @@ impl Kernel {
             }
             DRM_SYNCOBJ_WAIT => {
                 let mut w: DrmSyncobjWait = a.get();
+                if w.flags
+                    & !(DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL | DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT)
+                    != 0
+                    || w.count_handles == 0
+                {
+                    return Err(Errno::EINVAL);
+                }
                 let handles = syncobj_handles(w.handles, w.count_handles)?;
                 let f = self.file(fd)?;
                 let states = handles
                     .iter()
-                    .map(|h| f.syncobjs.get(h).copied().ok_or(Errno::EINVAL))
+                    .map(|h| f.syncobjs.get(h).copied().ok_or(Errno::ENOENT))
                     .collect::<Result<Vec<bool>, Errno>>()?;
-                // Execution is synchronous: a syncobj that is not signalled now never will
-                // be by itself, so a wait on it times out as the kernel's would.
+                // drm_syncobj_array_wait_timeout: a syncobj without a fence is EINVAL
+                // unless the caller waits for a submission.
+                if w.flags & DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT == 0
+                    && states.iter().any(|s| !s)
+                {
+                    return Err(Errno::EINVAL);
+                }
+                // A syncobj that has no fence now never will by itself, so the wait
+                // times out as the kernel's would.
                 let done = if w.flags & DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL != 0 {
                     states.iter().all(|s| *s)
                 } else {
@@ -405,10 +428,13 @@ impl Kernel {
             }
             DRM_SYNCOBJ_RESET | DRM_SYNCOBJ_SIGNAL => {
                 let arr: DrmSyncobjArray = a.get();
+                if arr.pad != 0 || arr.count_handles == 0 {
+                    return Err(Errno::EINVAL);
+                }
                 let handles = syncobj_handles(arr.handles, arr.count_handles)?;
                 let f = self.file(fd)?;
                 if handles.iter().any(|h| !f.syncobjs.contains_key(h)) {
-                    return Err(Errno::EINVAL);
+                    return Err(Errno::ENOENT);
                 }
                 for h in handles {
                     f.syncobjs.insert(h, n == DRM_SYNCOBJ_SIGNAL);
@@ -472,8 +498,9 @@ impl Kernel {
             | I915_PARAM_HAS_GEN7_SOL_RESET
             | I915_PARAM_HAS_LLC
             | I915_PARAM_HAS_WAIT_TIMEOUT => 1,
+            // HAS_SECURE_BATCHES is GRAPHICS_VER < 6 (i915_drv.h): 0 on Gen7.
+            I915_PARAM_HAS_SECURE_BATCHES => 0,
             I915_PARAM_HAS_PRIME_VMAP_FLUSH
-            | I915_PARAM_HAS_SECURE_BATCHES
             | I915_PARAM_HAS_PINNED_BATCHES
             | I915_PARAM_HAS_EXEC_NO_RELOC
             | I915_PARAM_HAS_EXEC_HANDLE_LUT => 1,
@@ -559,9 +586,18 @@ impl Kernel {
                 }
             }
             I915_GEM_MMAP => {
+                // i915_gem_mmap_ioctl (drivers/gpu/drm/i915/gem/i915_gem_mman.c, 6.1):
+                // flags other than I915_MMAP_WC are EINVAL, then the handle (ENOENT), then
+                // the range (EINVAL); vm_mmap refuses an empty or unaligned one (EINVAL,
+                // mm/mmap.c do_mmap).
                 let mut m: I915GemMmap = a.get();
+                if m.flags & !I915_MMAP_WC != 0 {
+                    return Err(Errno::EINVAL);
+                }
                 let bo = self.bo(fd, m.handle)?;
-                if m.offset.checked_add(m.size).is_none_or(|e| e > bo.size)
+                if m.offset >= bo.size
+                    || m.size > bo.size - m.offset
+                    || m.size == 0
                     || !m.offset.is_multiple_of(crate::bo::PAGE)
                 {
                     return Err(Errno::EINVAL);
@@ -598,13 +634,26 @@ impl Kernel {
                 m.offset = self.mmap_offset(id);
                 a.put(&m)
             }
-            I915_GEM_SET_DOMAIN | I915_GEM_SW_FINISH | I915_GEM_THROTTLE => {
-                if n == I915_GEM_SET_DOMAIN {
-                    let d: I915GemSetDomain = a.get();
-                    self.bo_id(fd, d.handle)?;
+            I915_GEM_SET_DOMAIN => {
+                // i915_gem_set_domain_ioctl (gem/i915_gem_domain.c, 6.1): GPU domains or a
+                // write domain other than the read domains are EINVAL; no read domain is
+                // a no-op before the handle is looked up.
+                let d: I915GemSetDomain = a.get();
+                if (d.read_domains | d.write_domain) & I915_GEM_GPU_DOMAINS != 0
+                    || (d.write_domain != 0 && d.read_domains != d.write_domain)
+                {
+                    return Err(Errno::EINVAL);
                 }
-                Ok(())
+                if d.read_domains == 0 {
+                    return Ok(());
+                }
+                self.bo_id(fd, d.handle).map(|_| ())
             }
+            I915_GEM_SW_FINISH => {
+                let handle: u32 = a.get();
+                self.bo_id(fd, handle).map(|_| ())
+            }
+            I915_GEM_THROTTLE => Ok(()),
             I915_GEM_SET_TILING => {
                 let mut t: I915GemSetTiling = a.get();
                 if t.tiling_mode > I915_TILING_Y {
@@ -633,7 +682,12 @@ impl Kernel {
                 aper_available_size: crate::bo::GTT_END,
             }),
             I915_GEM_MADVISE => {
+                // i915_gem_madvise_ioctl: only WILLNEED (0) and DONTNEED (1), before the
+                // handle.
                 let mut m: I915GemMadvise = a.get();
+                if m.madv > 1 {
+                    return Err(Errno::EINVAL);
+                }
                 self.bo_id(fd, m.handle)?;
                 m.retained = 1;
                 a.put(&m)
@@ -645,18 +699,22 @@ impl Kernel {
                 a.put(&b)
             }
             I915_GEM_WAIT => {
+                // i915_gem_wait_ioctl (gem/i915_gem_wait.c): flags must be 0, before
+                // the handle.
                 let w: I915GemWait = a.get();
+                if w.flags != 0 {
+                    return Err(Errno::EINVAL);
+                }
                 self.bo_id(fd, w.bo_handle)?;
                 Ok(())
             }
             I915_GEM_SET_CACHING => {
+                // i915_gem_set_caching_ioctl: NONE, CACHED or DISPLAY, before the handle.
                 let c: I915GemCaching = a.get();
-                self.bo_id(fd, c.handle)?;
                 if c.caching > 2 {
-                    Err(Errno::EINVAL)
-                } else {
-                    Ok(())
+                    return Err(Errno::EINVAL);
                 }
+                self.bo_id(fd, c.handle).map(|_| ())
             }
             I915_GEM_GET_CACHING => {
                 let mut c: I915GemCaching = a.get();

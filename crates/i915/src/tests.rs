@@ -357,6 +357,13 @@ fn fence_arrays_signal_syncobjs() {
         first_signaled: 0,
         pad: 0,
     };
+    // No fence yet: EINVAL, unless waiting for a submission, which times out
+    // (drm_syncobj_array_wait_timeout).
+    assert_eq!(
+        k.ioctl(FD, req(DRM_SYNCOBJ_WAIT, 32), &mut w as *mut _ as u64),
+        Err(Errno::EINVAL)
+    );
+    w.flags |= DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT;
     assert_eq!(
         k.ioctl(FD, req(DRM_SYNCOBJ_WAIT, 32), &mut w as *mut _ as u64),
         Err(Errno::ETIME)
@@ -998,4 +1005,419 @@ fn fds_closed_or_replaced_behind_the_hooks_stop_being_drm_fds() {
         // SAFETY: closing fds this test owns.
         unsafe { libc::close(f) };
     }
+}
+
+/// Runs EXECBUFFER2_WR of the store batch after `edit` changed the request.
+fn exec_edited(
+    k: &mut Kernel,
+    edit: impl FnOnce(&mut I915GemExecbuffer2, &mut [I915GemExecObject2], &mut [I915GemRelocationEntry]),
+) -> Result<(), Errno> {
+    let (target, batch, mut relocs) = store_batch(k);
+    let mut objs = [obj(target, &mut []), obj(batch, &mut relocs)];
+    let mut eb = I915GemExecbuffer2 {
+        buffers_ptr: objs.as_mut_ptr() as u64,
+        buffer_count: 2,
+        batch_start_offset: 0,
+        batch_len: 0,
+        dr1: 0,
+        dr4: 0,
+        num_cliprects: 0,
+        cliprects_ptr: 0,
+        flags: I915_EXEC_HANDLE_LUT,
+        rsvd1: 0,
+        rsvd2: 0,
+    };
+    edit(&mut eb, &mut objs, &mut relocs);
+    i915(k, I915_GEM_EXECBUFFER2, &mut eb)
+}
+
+#[test]
+fn execbuffer_errnos_match_i915() {
+    // Each case cites the check in drivers/gpu/drm/i915/gem/i915_gem_execbuffer.c
+    // (Linux 6.1) that answers it.
+    type Edit =
+        fn(&mut I915GemExecbuffer2, &mut [I915GemExecObject2], &mut [I915GemRelocationEntry]);
+    let cases: &[(&str, Edit, Errno)] = &[
+        // check_buffer_count
+        ("no objects", |eb, _, _| eb.buffer_count = 0, Errno::EINVAL),
+        (
+            "more than INT_MAX objects",
+            |eb, _, _| eb.buffer_count = 1 << 31,
+            Errno::EINVAL,
+        ),
+        // i915_gem_check_execbuffer: __I915_EXEC_ILLEGAL_FLAGS
+        (
+            "unknown flag bit 22",
+            |eb, _, _| eb.flags |= 1 << 22,
+            Errno::EINVAL,
+        ),
+        (
+            "unknown flag bit 40",
+            |eb, _, _| eb.flags |= 1 << 40,
+            Errno::EINVAL,
+        ),
+        (
+            "I915_EXEC_CONSTANTS_ABSOLUTE",
+            |eb, _, _| eb.flags |= 1 << 6,
+            Errno::EINVAL,
+        ),
+        (
+            "resource streamer",
+            |eb, _, _| eb.flags |= I915_EXEC_RESOURCE_STREAMER,
+            Errno::EINVAL,
+        ),
+        // ... cliprects without FENCE_ARRAY (or extensions)
+        (
+            "cliprects_ptr",
+            |eb, _, _| eb.cliprects_ptr = 0x1000,
+            Errno::EINVAL,
+        ),
+        (
+            "num_cliprects",
+            |eb, _, _| eb.num_cliprects = 1,
+            Errno::EINVAL,
+        ),
+        // ... DR1 / DR4
+        ("DR1", |eb, _, _| eb.dr1 = 1, Errno::EINVAL),
+        ("DR4", |eb, _, _| eb.dr4 = 1, Errno::EINVAL),
+        // ... batch offset and length multiples of 8
+        ("batch_len 12", |eb, _, _| eb.batch_len = 12, Errno::EINVAL),
+        (
+            "batch_start_offset 4",
+            |eb, _, _| eb.batch_start_offset = 4,
+            Errno::EINVAL,
+        ),
+        // the exec list copy
+        (
+            "unreadable object list",
+            |eb, _, _| eb.buffers_ptr = 0x1000,
+            Errno::EFAULT,
+        ),
+        // i915_gem_do_execbuffer: I915_EXEC_SECURE without HAS_SECURE_BATCHES
+        (
+            "secure batch",
+            |eb, _, _| eb.flags |= I915_EXEC_SECURE,
+            Errno::EPERM,
+        ),
+        // parse_execbuf2_extensions
+        (
+            "extensions with a fence array",
+            |eb, _, _| eb.flags |= I915_EXEC_USE_EXTENSIONS | I915_EXEC_FENCE_ARRAY,
+            Errno::EINVAL,
+        ),
+        // IN_FENCES: both, or sync_file_get_fence failing
+        (
+            "FENCE_IN and FENCE_SUBMIT",
+            |eb, _, _| eb.flags |= I915_EXEC_FENCE_IN | I915_EXEC_FENCE_SUBMIT,
+            Errno::EINVAL,
+        ),
+        (
+            "FENCE_IN with fd -1",
+            |eb, _, _| {
+                eb.flags |= I915_EXEC_FENCE_IN;
+                eb.rsvd2 = 0xffff_ffff;
+            },
+            Errno::EINVAL,
+        ),
+        (
+            "FENCE_IN with stdin",
+            |eb, _, _| {
+                eb.flags |= I915_EXEC_FENCE_IN;
+                eb.rsvd2 = 0;
+            },
+            Errno::EINVAL,
+        ),
+        // eb_select_context
+        ("unknown context", |eb, _, _| eb.rsvd1 = 9, Errno::ENOENT),
+        // eb_select_legacy_ring
+        (
+            "BSD dispatch bits on the render ring",
+            |eb, _, _| eb.flags |= 1 | 1 << 13,
+            Errno::EINVAL,
+        ),
+        ("ring 9", |eb, _, _| eb.flags |= 9, Errno::EINVAL),
+        // eb_lookup_vma / eb_validate_vma / eb_add_vma
+        ("unknown handle", |_, o, _| o[0].handle = 77, Errno::ENOENT),
+        (
+            "unknown object flag",
+            |_, o, _| o[0].flags = 1 << 8,
+            Errno::EINVAL,
+        ),
+        ("alignment 3", |_, o, _| o[0].alignment = 3, Errno::EINVAL),
+        (
+            "unaligned pad_to_size",
+            |_, o, _| {
+                o[0].flags = EXEC_OBJECT_PAD_TO_SIZE;
+                o[0].rsvd1 = 100;
+            },
+            Errno::EINVAL,
+        ),
+        (
+            "writable batch",
+            |_, o, _| o[1].flags = EXEC_OBJECT_WRITE,
+            Errno::EINVAL,
+        ),
+        (
+            "batch past its object",
+            |eb, _, _| eb.batch_len = 8192,
+            Errno::EINVAL,
+        ),
+        // eb_relocate_entry
+        (
+            "two write domains",
+            |_, _, r| r[0].write_domain = 6,
+            Errno::EINVAL,
+        ),
+        (
+            "CPU read domain",
+            |_, _, r| r[0].read_domains = 1,
+            Errno::EINVAL,
+        ),
+        (
+            "unaligned relocation",
+            |_, _, r| r[0].offset = 6,
+            Errno::EINVAL,
+        ),
+        (
+            "relocation target not listed",
+            |_, _, r| r[0].target_handle = 2,
+            Errno::ENOENT,
+        ),
+    ];
+    for (what, edit, errno) in cases {
+        let mut k = kernel();
+        assert_eq!(exec_edited(&mut k, *edit), Err(*errno), "{what}");
+        assert!(k.bound.is_empty(), "{what}: nothing was bound");
+    }
+    // UXA's garbage DR4 is cleared, not refused.
+    let mut k = kernel();
+    exec_edited(&mut k, |eb, _, _| eb.dr4 = 0xffff_ffff).unwrap();
+}
+
+#[test]
+fn fence_errnos_match_i915() {
+    let mut k = kernel();
+    let mut c = DrmSyncobjCreate {
+        handle: 0,
+        flags: 0,
+    };
+    k.ioctl(FD, req(DRM_SYNCOBJ_CREATE, 8), &mut c as *mut _ as u64)
+        .unwrap();
+    let with_fences = |k: &mut Kernel, fences: &[I915GemExecFence]| {
+        exec_edited(k, |eb, _, _| {
+            eb.flags |= I915_EXEC_FENCE_ARRAY;
+            eb.cliprects_ptr = fences.as_ptr() as u64;
+            eb.num_cliprects = fences.len() as u32;
+        })
+    };
+    let f = |handle, flags| I915GemExecFence { handle, flags };
+    // add_fence_array: unknown flags, unknown syncobj, waiting on a syncobj with no fence.
+    assert_eq!(with_fences(&mut k, &[f(c.handle, 4)]), Err(Errno::EINVAL));
+    assert_eq!(with_fences(&mut k, &[f(99, 0)]), Err(Errno::ENOENT));
+    assert_eq!(
+        with_fences(&mut k, &[f(c.handle, I915_EXEC_FENCE_WAIT)]),
+        Err(Errno::EINVAL)
+    );
+    // A list outside the user address space: EFAULT (access_ok).
+    assert_eq!(
+        exec_edited(&mut k, |eb, _, _| {
+            eb.flags |= I915_EXEC_FENCE_ARRAY;
+            eb.cliprects_ptr = crate::user::TASK_SIZE_MAX - 8;
+            eb.num_cliprects = 2;
+        }),
+        Err(Errno::EFAULT)
+    );
+    // Signal, then wait on it: both work.
+    with_fences(&mut k, &[f(c.handle, I915_EXEC_FENCE_SIGNAL)]).unwrap();
+    with_fences(&mut k, &[f(c.handle, I915_EXEC_FENCE_WAIT)]).unwrap();
+}
+
+#[test]
+fn an_out_fence_is_a_valid_in_fence() {
+    let mut k = kernel();
+    let (target, batch, mut relocs) = store_batch(&mut k);
+    let mut objs = [obj(target, &mut []), obj(batch, &mut relocs)];
+    let mut eb = I915GemExecbuffer2 {
+        buffers_ptr: objs.as_mut_ptr() as u64,
+        buffer_count: 2,
+        batch_start_offset: 0,
+        batch_len: 0,
+        dr1: 0,
+        dr4: 0,
+        num_cliprects: 0,
+        cliprects_ptr: 0,
+        flags: I915_EXEC_HANDLE_LUT | I915_EXEC_FENCE_OUT,
+        rsvd1: 0,
+        rsvd2: 0,
+    };
+    i915(&mut k, I915_GEM_EXECBUFFER2, &mut eb).unwrap();
+    let out = (eb.rsvd2 >> 32) as i32;
+    eb.flags = I915_EXEC_HANDLE_LUT | I915_EXEC_FENCE_IN;
+    eb.rsvd2 = out as u32 as u64;
+    i915(&mut k, I915_GEM_EXECBUFFER2, &mut eb).unwrap();
+    // SAFETY: closing the fence fd we were given.
+    unsafe { libc::close(out) };
+}
+
+#[test]
+fn gem_and_syncobj_errnos_match_the_kernel() {
+    let mut k = kernel();
+    let h = create(&mut k, 8192);
+    let gem = |k: &mut Kernel, c: &mut I915GemCreate| i915(k, I915_GEM_CREATE, c);
+    let c = |size| I915GemCreate {
+        size,
+        handle: 0,
+        pad: 0,
+    };
+    // __i915_gem_object_create_user_ext: 0 (also after wrapping) EINVAL; more than
+    // INT_MAX pages E2BIG. 1 TiB: the kernel makes it, the emulation refuses (E2BIG).
+    assert_eq!(gem(&mut k, &mut c(0)), Err(Errno::EINVAL));
+    assert_eq!(gem(&mut k, &mut c(u64::MAX)), Err(Errno::EINVAL));
+    assert_eq!(gem(&mut k, &mut c(1 << 44)), Err(Errno::E2BIG));
+    assert_eq!(gem(&mut k, &mut c(1 << 40)), Err(Errno::E2BIG));
+    assert_eq!(gem(&mut k, &mut c((1 << 31) + 1)), Err(Errno::E2BIG));
+    let mut big = c(1 << 31);
+    gem(&mut k, &mut big).unwrap();
+    let mut close = DrmGemClose {
+        handle: big.handle,
+        pad: 0,
+    };
+    k.ioctl(FD, req(DRM_GEM_CLOSE, 8), &mut close as *mut _ as u64)
+        .unwrap();
+    // i915_gem_mmap_ioctl: unknown flags, then the handle, then the range; vm_mmap
+    // refuses an empty mapping.
+    let mut m = I915GemMmap {
+        handle: 77,
+        pad: 0,
+        offset: 0,
+        size: 4096,
+        addr_ptr: 0,
+        flags: 2,
+    };
+    assert_eq!(i915(&mut k, I915_GEM_MMAP, &mut m), Err(Errno::EINVAL));
+    m.flags = I915_MMAP_WC;
+    assert_eq!(i915(&mut k, I915_GEM_MMAP, &mut m), Err(Errno::ENOENT));
+    m.handle = h;
+    m.size = 0;
+    assert_eq!(i915(&mut k, I915_GEM_MMAP, &mut m), Err(Errno::EINVAL));
+    m.size = 3 * 4096;
+    assert_eq!(i915(&mut k, I915_GEM_MMAP, &mut m), Err(Errno::EINVAL));
+    m.size = 8192;
+    i915(&mut k, I915_GEM_MMAP, &mut m).unwrap();
+    // SAFETY: unmapping what the ioctl mapped.
+    unsafe { libc::munmap(m.addr_ptr as *mut libc::c_void, 8192) };
+    // Domain, wait, madvise and caching arguments are checked before the handle.
+    let mut d = I915GemSetDomain {
+        handle: 77,
+        read_domains: 2,
+        write_domain: 0,
+    };
+    assert_eq!(
+        i915(&mut k, I915_GEM_SET_DOMAIN, &mut d),
+        Err(Errno::EINVAL)
+    );
+    d.read_domains = 0;
+    assert_eq!(i915(&mut k, I915_GEM_SET_DOMAIN, &mut d), Ok(()));
+    d.read_domains = 1;
+    assert_eq!(
+        i915(&mut k, I915_GEM_SET_DOMAIN, &mut d),
+        Err(Errno::ENOENT)
+    );
+    let mut w = I915GemWait {
+        bo_handle: 77,
+        flags: 1,
+        timeout_ns: 0,
+    };
+    assert_eq!(i915(&mut k, I915_GEM_WAIT, &mut w), Err(Errno::EINVAL));
+    let mut mv = I915GemMadvise {
+        handle: 77,
+        madv: 2,
+        retained: 0,
+    };
+    assert_eq!(i915(&mut k, I915_GEM_MADVISE, &mut mv), Err(Errno::EINVAL));
+    let mut ca = I915GemCaching {
+        handle: 77,
+        caching: 3,
+    };
+    assert_eq!(
+        i915(&mut k, I915_GEM_SET_CACHING, &mut ca),
+        Err(Errno::EINVAL)
+    );
+    // drm_syncobj.c (Linux 6.1).
+    let sync = |k: &mut Kernel, nr: u32, arg: &mut [u8]| {
+        k.ioctl(FD, req(nr, arg.len()), arg.as_mut_ptr() as u64)
+    };
+    let mut cr = [0u8; 8];
+    cr[4] = 2; // flags: only CREATE_SIGNALED is known
+    assert_eq!(
+        sync(&mut k, DRM_SYNCOBJ_CREATE, &mut cr),
+        Err(Errno::EINVAL)
+    );
+    cr[4] = 1;
+    sync(&mut k, DRM_SYNCOBJ_CREATE, &mut cr).unwrap();
+    let handle = u32::from_le_bytes(cr[..4].try_into().unwrap());
+    let handles = [handle, 99];
+    let wait = |handles: &[u32], count: u32, flags: u32| {
+        let mut w = [0u8; 32];
+        w[..8].copy_from_slice(&(handles.as_ptr() as u64).to_le_bytes());
+        w[16..20].copy_from_slice(&count.to_le_bytes());
+        w[20..24].copy_from_slice(&flags.to_le_bytes());
+        w
+    };
+    assert_eq!(
+        sync(&mut k, DRM_SYNCOBJ_WAIT, &mut wait(&handles, 0, 0)),
+        Err(Errno::EINVAL),
+        "no handles"
+    );
+    assert_eq!(
+        sync(&mut k, DRM_SYNCOBJ_WAIT, &mut wait(&handles, 1, 4)),
+        Err(Errno::EINVAL),
+        "unknown flags"
+    );
+    assert_eq!(
+        sync(&mut k, DRM_SYNCOBJ_WAIT, &mut wait(&handles, 2, 0)),
+        Err(Errno::ENOENT),
+        "unknown syncobj"
+    );
+    assert_eq!(
+        sync(&mut k, DRM_SYNCOBJ_WAIT, &mut wait(&handles, 1 << 20, 0)),
+        Err(Errno::ENOMEM),
+        "more handles than kmalloc allows"
+    );
+    sync(&mut k, DRM_SYNCOBJ_WAIT, &mut wait(&handles, 1, 0)).unwrap();
+    let array = |handles: &[u32], count: u32, pad: u32| {
+        let mut a = [0u8; 16];
+        a[..8].copy_from_slice(&(handles.as_ptr() as u64).to_le_bytes());
+        a[8..12].copy_from_slice(&count.to_le_bytes());
+        a[12..].copy_from_slice(&pad.to_le_bytes());
+        a
+    };
+    for nr in [DRM_SYNCOBJ_RESET, DRM_SYNCOBJ_SIGNAL] {
+        assert_eq!(
+            sync(&mut k, nr, &mut array(&handles, 0, 0)),
+            Err(Errno::EINVAL)
+        );
+        assert_eq!(
+            sync(&mut k, nr, &mut array(&handles, 1, 1)),
+            Err(Errno::EINVAL)
+        );
+        assert_eq!(
+            sync(&mut k, nr, &mut array(&handles, 2, 0)),
+            Err(Errno::ENOENT)
+        );
+        sync(&mut k, nr, &mut array(&handles, 1, 0)).unwrap();
+    }
+    let mut de = [0u8; 8];
+    de[..4].copy_from_slice(&handle.to_le_bytes());
+    de[4] = 1;
+    assert_eq!(
+        sync(&mut k, DRM_SYNCOBJ_DESTROY, &mut de),
+        Err(Errno::EINVAL)
+    );
+    de[4] = 0;
+    sync(&mut k, DRM_SYNCOBJ_DESTROY, &mut de).unwrap();
+    assert_eq!(
+        sync(&mut k, DRM_SYNCOBJ_DESTROY, &mut de),
+        Err(Errno::EINVAL)
+    );
 }

@@ -257,9 +257,30 @@ pub const I915_EXEC_FENCE_IN: u64 = 1 << 16;
 pub const I915_EXEC_FENCE_OUT: u64 = 1 << 17;
 pub const I915_EXEC_BATCH_FIRST: u64 = 1 << 18;
 pub const I915_EXEC_FENCE_ARRAY: u64 = 1 << 19;
+pub const I915_EXEC_CONSTANTS_MASK: u64 = 3 << 6;
+pub const I915_EXEC_SECURE: u64 = 1 << 9;
+pub const I915_EXEC_BSD_MASK: u64 = 3 << 13;
+pub const I915_EXEC_RESOURCE_STREAMER: u64 = 1 << 15;
+pub const I915_EXEC_FENCE_SUBMIT: u64 = 1 << 20;
+pub const I915_EXEC_USE_EXTENSIONS: u64 = 1 << 21;
+/// `__I915_EXEC_UNKNOWN_FLAGS`: every bit above USE_EXTENSIONS.
+pub const I915_EXEC_UNKNOWN_FLAGS: u64 = !((I915_EXEC_USE_EXTENSIONS << 1) - 1);
+/// `__I915_EXEC_ILLEGAL_FLAGS` (i915_gem_execbuffer.c).
+pub const I915_EXEC_ILLEGAL_FLAGS: u64 =
+    I915_EXEC_UNKNOWN_FLAGS | I915_EXEC_CONSTANTS_MASK | I915_EXEC_RESOURCE_STREAMER;
 pub const I915_EXEC_FENCE_WAIT: u32 = 1;
 pub const I915_EXEC_FENCE_SIGNAL: u32 = 2;
+pub const EXEC_OBJECT_WRITE: u64 = 1 << 2;
 pub const EXEC_OBJECT_PINNED: u64 = 1 << 4;
+pub const EXEC_OBJECT_PAD_TO_SIZE: u64 = 1 << 5;
+pub const EXEC_OBJECT_CAPTURE: u64 = 1 << 7;
+/// `__EXEC_OBJECT_UNKNOWN_FLAGS`: every bit above CAPTURE.
+pub const EXEC_OBJECT_UNKNOWN_FLAGS: u64 = !((EXEC_OBJECT_CAPTURE << 1) - 1);
+/// `__I915_EXEC_FENCE_UNKNOWN_FLAGS`: every bit above FENCE_SIGNAL.
+pub const I915_EXEC_FENCE_UNKNOWN_FLAGS: u32 = !((I915_EXEC_FENCE_SIGNAL << 1) - 1);
+/// `I915_GEM_GPU_DOMAINS` (i915_drv.h): render, sampler, command, instruction, vertex.
+pub const I915_GEM_GPU_DOMAINS: u32 = 0x3e;
+pub const I915_MMAP_WC: u64 = 1;
 
 // Tiling.
 pub const I915_TILING_NONE: u32 = 0;
