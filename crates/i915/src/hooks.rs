@@ -365,7 +365,7 @@ pub unsafe extern "C" fn mmap(
             return Ok(None);
         }
         match k.mmap_target(off as u64) {
-            Some((bo, within)) if within + len as u64 <= bo.size => {
+            Some((bo, within)) if within.checked_add(len as u64).is_some_and(|e| e <= bo.size) => {
                 use std::os::fd::AsRawFd;
                 // SAFETY: mapping the object's memfd with the caller's address hint, protection and flags.
                 let p = unsafe {

@@ -47,6 +47,31 @@ fn fds_closed_or_replaced_behind_the_close_hook_are_not_drm_fds() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("ok: fds"));
 }
 
+/// Random ioctls, mmaps and closes through the preloaded library in a child process
+/// (`i915-stress fuzz CASES SEED`): it must exit normally, every errno must be one the
+/// uapi knows and none EIO (a panic caught in a hook). `GTSIM_FUZZ_CASES` and
+/// `GTSIM_FUZZ_SEED` scale it.
+#[test]
+fn fuzz_through_the_preloaded_library() {
+    let cases = std::env::var("GTSIM_FUZZ_CASES").unwrap_or_else(|_| "3000".into());
+    let seed = std::env::var("GTSIM_FUZZ_SEED").unwrap_or_else(|_| "1".into());
+    let out = Command::new(env!("CARGO_BIN_EXE_i915-stress"))
+        .args(["fuzz", &cases, &seed])
+        .env("LD_PRELOAD", library())
+        .env("GTSIM_I915_QUIET", "1")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    eprintln!("{stdout}");
+    assert!(
+        out.status.success(),
+        "fuzz child failed ({:?}): {stderr}",
+        out.status
+    );
+    assert!(stdout.contains("ok: fuzz"));
+}
+
 #[test]
 fn without_the_library_there_is_no_device() {
     // Control: the same program without the preload cannot open the emulated node (this
