@@ -8,7 +8,7 @@
 use crate::errno::Errno;
 use gtsim_mem::{Fault, Memory};
 use std::collections::BTreeMap;
-use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::os::fd::{AsRawFd, FromRawFd, IntoRawFd, OwnedFd, RawFd};
 use std::ptr::NonNull;
 
 /// Page size.
@@ -19,8 +19,10 @@ pub const PAGE: u64 = 4096;
 pub struct Bo {
     /// Size in bytes (page multiple).
     pub size: u64,
-    /// The memory.
-    pub memfd: OwnedFd,
+    /// The memory's file: `None` once given up (see [`Bo::memfd`]).
+    memfd: Option<OwnedFd>,
+    /// The memfd's identity (st_dev, st_ino).
+    ident: Option<(u64, u64)>,
     host: NonNull<u8>,
     /// Graphics address once bound.
     pub gpu: Option<u64>,
@@ -102,9 +104,11 @@ impl Bo {
             return Err(Errno::ENOMEM);
         }
         let host = NonNull::new(p.cast::<u8>()).ok_or(Errno::ENOMEM)?;
+        let ident = crate::kernel::fd_identity(memfd.as_raw_fd());
         Ok(Bo {
             size,
-            memfd,
+            memfd: Some(memfd),
+            ident,
             host,
             gpu: None,
             tiling: 0,
@@ -145,6 +149,30 @@ impl Bo {
             )
         };
         Ok(())
+    }
+
+    /// The object's memfd, if that fd number still is the memfd made for it.
+    ///
+    /// The fd lives in the client's fd table, where the client can close it under us
+    /// (closefrom(3), close_range, a stray close): the mapping the model uses survives
+    /// that, but the number may then name one of the client's own files. So each use
+    /// checks its identity, and an object whose memfd is gone can no longer be exported
+    /// or mapped (its pages, and the model's view of them, are unaffected).
+    pub fn memfd(&self) -> Option<RawFd> {
+        let fd = self.memfd.as_ref()?.as_raw_fd();
+        if crate::kernel::fd_identity(fd) == self.ident {
+            Some(fd)
+        } else {
+            crate::log(&format!(
+                "buffer object memfd {fd} was closed by the application; the object can no longer be exported or mapped"
+            ));
+            None
+        }
+    }
+
+    /// The memfd's identity (st_dev, st_ino), which its dma-buf fds share.
+    pub fn identity(&self) -> Option<(u64, u64)> {
+        self.ident
     }
 
     fn check_range(&self, offset: u64, len: u64) -> Result<(), Errno> {
@@ -188,6 +216,13 @@ impl Drop for Bo {
     fn drop(&mut self) {
         // SAFETY: unmapping exactly the mapping created in `new`.
         unsafe { libc::munmap(self.host.as_ptr().cast(), self.size as usize) };
+        // Close the memfd only if the number still is ours: closing it otherwise would
+        // close whatever file of the client's now has that number.
+        if let Some(fd) = self.memfd.take()
+            && crate::kernel::fd_identity(fd.as_raw_fd()) != self.ident
+        {
+            let _ = fd.into_raw_fd();
+        }
     }
 }
 

@@ -366,18 +366,11 @@ pub unsafe extern "C" fn mmap(
         }
         match k.mmap_target(off as u64) {
             Some((bo, within)) if within.checked_add(len as u64).is_some_and(|e| e <= bo.size) => {
-                use std::os::fd::AsRawFd;
-                // SAFETY: mapping the object's memfd with the caller's address hint, protection and flags.
-                let p = unsafe {
-                    real_mmap(
-                        addr,
-                        len,
-                        prot,
-                        flags,
-                        bo.memfd.as_raw_fd(),
-                        within as off_t,
-                    )
+                let Some(memfd) = bo.memfd() else {
+                    return Err(libc::ENODEV);
                 };
+                // SAFETY: mapping the object's memfd with the caller's address hint, protection and flags.
+                let p = unsafe { real_mmap(addr, len, prot, flags, memfd, within as off_t) };
                 Ok(Some(p))
             }
             _ => Err(libc::EINVAL),

@@ -11,7 +11,6 @@ use crate::user;
 use gtsim_gpu::aub::AubWriter;
 use gtsim_gpu::device::Device;
 use std::collections::{BTreeMap, HashMap};
-use std::os::fd::AsRawFd;
 
 /// Which DRM node a file was opened on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -345,8 +344,10 @@ impl Kernel {
                 } else {
                     libc::F_DUPFD
                 };
-                // SAFETY: duplicating an fd we own; the result is checked.
-                let nfd = unsafe { libc::fcntl(bo.memfd.as_raw_fd(), cmd, 0) };
+                let memfd = bo.memfd().ok_or(Errno::ENOMEM)?;
+                // SAFETY: duplicating an fd we own (checked by `Bo::memfd`); the result is
+                // checked.
+                let nfd = unsafe { libc::fcntl(memfd, cmd, 0) };
                 if nfd < 0 {
                     return Err(Errno::ENOMEM);
                 }
@@ -445,24 +446,15 @@ impl Kernel {
         }
     }
 
+    /// The object a dma-buf fd belongs to: EBADF for an fd that is not open, EINVAL for
+    /// one that is not one of our dma-bufs (dma_buf_get, drivers/dma-buf/dma-buf.c).
     fn bo_by_fd(&self, fd: i32) -> Result<u64, Errno> {
-        let mut st = std::mem::MaybeUninit::<libc::stat>::zeroed();
-        // SAFETY: fstat writes into our own stat buffer; the result is checked.
-        if unsafe { libc::fstat(fd, st.as_mut_ptr()) } != 0 {
-            return Err(Errno::EBADF);
-        }
-        // SAFETY: initialised by fstat.
-        let ino = unsafe { st.assume_init() }.st_ino;
-        for (id, bo) in &self.bos {
-            let mut s2 = std::mem::MaybeUninit::<libc::stat>::zeroed();
-            // SAFETY: as above, on our own memfd.
-            if unsafe { libc::fstat(bo.memfd.as_raw_fd(), s2.as_mut_ptr()) } == 0
-                && unsafe { s2.assume_init() }.st_ino == ino
-            {
-                return Ok(*id);
-            }
-        }
-        Err(Errno::EINVAL)
+        let ident = fd_identity(fd).ok_or(Errno::EBADF)?;
+        self.bos
+            .iter()
+            .find(|(_, bo)| bo.identity() == Some(ident))
+            .map(|(id, _)| *id)
+            .ok_or(Errno::EINVAL)
     }
 
     fn version(&mut self, a: &mut user::Args) -> Result<(), Errno> {
@@ -602,6 +594,7 @@ impl Kernel {
                 {
                     return Err(Errno::EINVAL);
                 }
+                let memfd = bo.memfd().ok_or(Errno::ENOMEM)?;
                 // SAFETY: mapping our own memfd at a kernel-chosen address; checked below.
                 let p = unsafe {
                     crate::hooks::real_mmap(
@@ -609,7 +602,7 @@ impl Kernel {
                         m.size as usize,
                         libc::PROT_READ | libc::PROT_WRITE,
                         libc::MAP_SHARED,
-                        bo.memfd.as_raw_fd(),
+                        memfd,
                         m.offset as libc::off_t,
                     )
                 };

@@ -1421,3 +1421,52 @@ fn gem_and_syncobj_errnos_match_the_kernel() {
         Err(Errno::EINVAL)
     );
 }
+
+#[test]
+fn an_object_whose_memfd_the_client_closed_never_touches_the_fds_new_owner() {
+    let mut k = kernel();
+    let h = create(&mut k, 4096);
+    pwrite(&mut k, h, 0, &[5, 6, 7, 8]).unwrap();
+    let id = k.bo_id(FD, h).unwrap();
+    let fd = k.bos[&id].memfd().unwrap();
+    // The client closes it (closefrom, close_range...) and the number is reused by a
+    // file of its own: dup2 does both at once (no other test thread can take the number
+    // in between).
+    let mine = memfd();
+    // SAFETY: replacing the number with a file this test owns.
+    assert_eq!(unsafe { libc::dup2(mine, fd) }, fd);
+    // Exporting or mapping the object fails cleanly instead of handing out the client's
+    // file...
+    let mut p = DrmPrimeHandle {
+        handle: h,
+        flags: 0,
+        fd: -1,
+    };
+    assert_eq!(
+        k.ioctl(FD, req(DRM_PRIME_HANDLE_TO_FD, 12), &mut p as *mut _ as u64),
+        Err(Errno::ENOMEM)
+    );
+    let mut m = I915GemMmap {
+        handle: h,
+        pad: 0,
+        offset: 0,
+        size: 4096,
+        addr_ptr: 0,
+        flags: 0,
+    };
+    assert_eq!(i915(&mut k, I915_GEM_MMAP, &mut m), Err(Errno::ENOMEM));
+    // ...its contents live on for the model and the ioctls...
+    assert_eq!(pread(&mut k, h, 0, 4), [5, 6, 7, 8]);
+    // ...and freeing it leaves the client's file open.
+    k.close_fd(FD);
+    assert!(k.bos.is_empty());
+    // SAFETY: F_GETFD on a number this test owns.
+    assert!(
+        unsafe { libc::fcntl(fd, libc::F_GETFD) } >= 0,
+        "the client's fd survived"
+    );
+    for f in [mine, fd] {
+        // SAFETY: closing fds this test owns.
+        unsafe { libc::close(f) };
+    }
+}
