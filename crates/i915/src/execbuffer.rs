@@ -186,7 +186,7 @@ pub fn execbuffer2(k: &mut Kernel, fd: i32, a: &mut user::Args) -> Result<(), Er
         if !user::access_ok(eb.cliprects_ptr, n * size_of::<I915GemExecFence>() as u64) {
             return Err(Errno::EFAULT);
         }
-        let file_id = k.live(fd).ok_or(Errno::EBADF)?;
+        let file_id = *k.fds.get(&fd).ok_or(Errno::EBADF)?;
         let f = &k.files[&file_id];
         let mut at = 0u64;
         while at < n {
@@ -227,7 +227,7 @@ pub fn execbuffer2(k: &mut Kernel, fd: i32, a: &mut user::Args) -> Result<(), Er
     // The context (eb_select_context: ENOENT).
     let ctx_id = (eb.rsvd1 & 0xffff_ffff) as u32;
     let device_ctx = {
-        let file_id = k.live(fd).ok_or(Errno::EBADF)?;
+        let file_id = *k.fds.get(&fd).ok_or(Errno::EBADF)?;
         k.files
             .get(&file_id)
             .and_then(|f| f.contexts.get(&ctx_id))

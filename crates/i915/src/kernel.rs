@@ -244,8 +244,10 @@ impl Kernel {
         }
     }
 
+    /// The file behind a registered fd. The fd's identity is checked once per ioctl, at
+    /// the entry ([`Kernel::ioctl`]), not on every lookup.
     fn file(&mut self, fd: i32) -> Result<&mut DrmFile, Errno> {
-        let id = self.live(fd).ok_or(Errno::EBADF)?;
+        let id = *self.fds.get(&fd).ok_or(Errno::EBADF)?;
         self.files.get_mut(&id).ok_or(Errno::EBADF)
     }
 
@@ -289,7 +291,7 @@ impl Kernel {
     pub fn ioctl(&mut self, fd: i32, req: u64, arg: u64) -> Result<(), Errno> {
         // ioctl(2) takes a 32-bit command (fs/ioctl.c: `unsigned int cmd`).
         let req = req & 0xffff_ffff;
-        self.file(fd)?;
+        self.live(fd).ok_or(Errno::EBADF)?;
         if ty(req) != DRM_IOCTL_BASE {
             return Err(Errno::ENOTTY);
         }
