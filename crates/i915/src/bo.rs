@@ -8,7 +8,7 @@
 use crate::errno::Errno;
 use gtsim_mem::{Fault, Memory};
 use std::collections::BTreeMap;
-use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::os::fd::{AsRawFd, FromRawFd, IntoRawFd, OwnedFd, RawFd};
 use std::ptr::NonNull;
 
 /// Page size.
@@ -19,8 +19,10 @@ pub const PAGE: u64 = 4096;
 pub struct Bo {
     /// Size in bytes (page multiple).
     pub size: u64,
-    /// The memory.
-    pub memfd: OwnedFd,
+    /// The memory's file: `None` once given up (see [`Bo::memfd`]).
+    memfd: Option<OwnedFd>,
+    /// The memfd's identity (st_dev, st_ino).
+    ident: Option<(u64, u64)>,
     host: NonNull<u8>,
     /// Graphics address once bound.
     pub gpu: Option<u64>,
@@ -38,13 +40,28 @@ unsafe impl Send for Bo {}
 
 impl Bo {
     /// Creates a zeroed object of at least `size` bytes.
+    ///
+    /// As __i915_gem_object_create_user_ext (drivers/gpu/drm/i915/gem/i915_gem_create.c,
+    /// Linux 6.1): the size is rounded up to a page, and a size that rounds to 0
+    /// (including one that wraps) is EINVAL; one of more than INT_MAX pages is E2BIG
+    /// (i915_gem_object_size_2big). The kernel accepts anything smaller (shmem backs it
+    /// lazily); this emulation stops at the 2 GiB its address space can bind and answers
+    /// E2BIG, the kernel's errno for an object too big, above that.
     pub fn new(size: u64) -> Result<Bo, Errno> {
-        if size == 0 || size > (1 << 31) {
+        let size = size.checked_next_multiple_of(PAGE).unwrap_or(0);
+        if size == 0 {
             return Err(Errno::EINVAL);
         }
-        let size = size.div_ceil(PAGE) * PAGE;
+        if size > (1 << 31) {
+            return Err(Errno::E2BIG);
+        }
         // SAFETY: memfd_create with a static NUL-terminated name.
-        let fd = unsafe { libc::memfd_create(c"gtsim-bo".as_ptr(), libc::MFD_CLOEXEC) };
+        let fd = unsafe {
+            libc::memfd_create(
+                c"gtsim-bo".as_ptr(),
+                libc::MFD_CLOEXEC | libc::MFD_ALLOW_SEALING,
+            )
+        };
         if fd < 0 {
             return Err(Errno::ENOMEM);
         }
@@ -52,6 +69,23 @@ impl Bo {
         let memfd = unsafe { OwnedFd::from_raw_fd(fd) };
         // SAFETY: plain syscall on our own fd.
         if unsafe { libc::ftruncate(memfd.as_raw_fd(), size as libc::off_t) } != 0 {
+            return Err(Errno::ENOMEM);
+        }
+        // The memfd doubles as the object's dma-buf (PRIME_HANDLE_TO_FD hands out a
+        // duplicate), and a dma-buf has a fixed size: a client that could shrink the file
+        // would make the next access to our mapping of it raise SIGBUS in the host. The
+        // seals make ftruncate/fallocate/write past the end fail with EPERM instead
+        // (memfd_create(2), fcntl(2) "File Sealing"); F_SEAL_SEAL keeps a client from
+        // adding F_SEAL_FUTURE_WRITE and breaking later mappings.
+        // SAFETY: plain fcntl on our own fd; the result is checked.
+        if unsafe {
+            libc::fcntl(
+                memfd.as_raw_fd(),
+                libc::F_ADD_SEALS,
+                libc::F_SEAL_SHRINK | libc::F_SEAL_GROW | libc::F_SEAL_SEAL,
+            )
+        } != 0
+        {
             return Err(Errno::ENOMEM);
         }
         // SAFETY: mapping our own memfd, shared, readable and writable, at a kernel-chosen
@@ -70,9 +104,11 @@ impl Bo {
             return Err(Errno::ENOMEM);
         }
         let host = NonNull::new(p.cast::<u8>()).ok_or(Errno::ENOMEM)?;
+        let ident = crate::kernel::fd_identity(memfd.as_raw_fd());
         Ok(Bo {
             size,
-            memfd,
+            memfd: Some(memfd),
+            ident,
             host,
             gpu: None,
             tiling: 0,
@@ -115,6 +151,59 @@ impl Bo {
         Ok(())
     }
 
+    /// The object's memfd, if that fd number still is the memfd made for it.
+    ///
+    /// The fd lives in the client's fd table, where the client can close it under us
+    /// (closefrom(3), close_range, a stray close): the mapping the model uses survives
+    /// that, but the number may then name one of the client's own files. So each use
+    /// checks its identity, and an object whose memfd is gone can no longer be exported
+    /// or mapped (its pages, and the model's view of them, are unaffected).
+    pub fn memfd(&self) -> Option<RawFd> {
+        let fd = self.memfd.as_ref()?.as_raw_fd();
+        if crate::kernel::fd_identity(fd) == self.ident {
+            Some(fd)
+        } else {
+            crate::log(&format!(
+                "buffer object memfd {fd} was closed by the application; the object can no longer be exported or mapped"
+            ));
+            None
+        }
+    }
+
+    /// The memfd's identity (st_dev, st_ino), which its dma-buf fds share.
+    pub fn identity(&self) -> Option<(u64, u64)> {
+        self.ident
+    }
+
+    fn check_range(&self, offset: u64, len: u64) -> Result<(), Errno> {
+        match offset.checked_add(len) {
+            Some(end) if end <= self.size => Ok(()),
+            _ => Err(Errno::EINVAL),
+        }
+    }
+
+    /// Copies `len` bytes from client address `addr` straight into the object at
+    /// `offset` (PWRITE), in bounded steps, with no staging buffer: a bad range is
+    /// EINVAL before anything is read; a fault part-way is EFAULT with the bytes before
+    /// it written, as the kernel's shmem pwrite leaves them.
+    pub fn write_from_user(&self, offset: u64, addr: u64, len: u64) -> Result<(), Errno> {
+        self.check_range(offset, len)?;
+        // SAFETY: the range lies within the live, writable mapping (checked above).
+        unsafe {
+            crate::user::read_raw(addr, self.host.as_ptr().add(offset as usize), len as usize)
+        }
+    }
+
+    /// Copies `len` bytes of the object at `offset` to client address `addr` (PREAD),
+    /// as [`Bo::write_from_user`] the other way.
+    pub fn read_to_user(&self, offset: u64, addr: u64, len: u64) -> Result<(), Errno> {
+        self.check_range(offset, len)?;
+        // SAFETY: the range lies within the live mapping (checked above).
+        unsafe {
+            crate::user::write_raw(addr, self.host.as_ptr().add(offset as usize), len as usize)
+        }
+    }
+
     /// The whole contents (for captures).
     pub fn contents(&self) -> Vec<u8> {
         let mut v = vec![0u8; self.size as usize];
@@ -127,6 +216,13 @@ impl Drop for Bo {
     fn drop(&mut self) {
         // SAFETY: unmapping exactly the mapping created in `new`.
         unsafe { libc::munmap(self.host.as_ptr().cast(), self.size as usize) };
+        // Close the memfd only if the number still is ours: closing it otherwise would
+        // close whatever file of the client's now has that number.
+        if let Some(fd) = self.memfd.take()
+            && crate::kernel::fd_identity(fd.as_raw_fd()) != self.ident
+        {
+            let _ = fd.into_raw_fd();
+        }
     }
 }
 

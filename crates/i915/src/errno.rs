@@ -8,6 +8,7 @@ pub struct Errno(pub i32);
 impl Errno {
     pub const EPERM: Errno = Errno(libc::EPERM);
     pub const ENOENT: Errno = Errno(libc::ENOENT);
+    pub const E2BIG: Errno = Errno(libc::E2BIG);
     pub const EIO: Errno = Errno(libc::EIO);
     pub const EBADF: Errno = Errno(libc::EBADF);
     pub const ENOMEM: Errno = Errno(libc::ENOMEM);

@@ -2,42 +2,229 @@
 //! graphics addresses, patch relocations (32-bit on Gen7) and write the offsets back, run
 //! the batch on the device, signal fences, and capture the submission if asked.
 //!
-//! Validation comes first and changes nothing: an unknown handle, a relocation outside
-//! its object, a batch outside its buffer or a closed context gets the errno the real
-//! driver gives (ENOENT, EINVAL) and leaves every object untouched.
+//! Validation comes first and changes nothing: flags, the object list, fences, the
+//! context, the objects, every relocation, in the order i915_gem_execbuffer.c (Linux 6.1)
+//! checks them, each fault answered with the errno the real driver gives (EINVAL,
+//! ENOENT, EFAULT, EPERM) and every object left untouched. Client arrays are read in
+//! bounded chunks and never trusted for a size. What is written back after the work
+//! (relocation presumed offsets, object offsets) follows i915 too: a failure there is
+//! ignored, the submission has happened.
 
 use crate::bo::GttView;
 use crate::errno::Errno;
 use crate::kernel::Kernel;
 use crate::uapi::*;
 use crate::user;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::io::Write;
 
 /// Most objects one execbuffer may list (a sanity bound; real limits are memory).
 const MAX_OBJECTS: u32 = 1 << 16;
 
-struct Reloc {
-    object: usize,
-    offset: u64,
-    target: usize,
-    delta: u32,
-    user_addr: u64,
+/// Relocation entries read per copy (16 KiB), the bound on what one object's
+/// relocation list costs the host at a time.
+const RELOC_CHUNK: usize = 512;
+
+/// Fence entries read per copy (32 KiB).
+const FENCE_CHUNK: usize = 4096;
+
+/// Calls `f` with each relocation entry of `o` and its client address, reading them in
+/// chunks of [`RELOC_CHUNK`]. The whole array must lie in the user address space
+/// (EFAULT otherwise, as eb_relocate_vma's access_ok check).
+fn for_each_reloc(
+    o: &I915GemExecObject2,
+    mut f: impl FnMut(u64, &I915GemRelocationEntry) -> Result<(), Errno>,
+) -> Result<(), Errno> {
+    const SIZE: u64 = size_of::<I915GemRelocationEntry>() as u64;
+    let n = o.relocation_count as u64;
+    if n == 0 {
+        return Ok(());
+    }
+    if !user::access_ok(o.relocs_ptr, n * SIZE) {
+        return Err(Errno::EFAULT);
+    }
+    let mut at = 0u64;
+    while at < n {
+        let m = (n - at).min(RELOC_CHUNK as u64);
+        let base = o.relocs_ptr + at * SIZE;
+        let chunk: Vec<I915GemRelocationEntry> = user::read_array(base, m as usize)?;
+        for (j, r) in chunk.iter().enumerate() {
+            f(base + j as u64 * SIZE, r)?;
+        }
+        at += m;
+    }
+    Ok(())
 }
 
-/// DRM_IOCTL_I915_GEM_EXECBUFFER2 (see the module docs).
-pub fn execbuffer2(k: &mut Kernel, fd: i32, arg: u64) -> Result<(), Errno> {
-    let eb: I915GemExecbuffer2 = user::read(arg)?;
-    let ring = eb.flags & I915_EXEC_RING_MASK;
-    if ring != I915_EXEC_DEFAULT && ring != I915_EXEC_RENDER {
+/// The index in the object list of a relocation's target: ENOENT for a handle that is
+/// not in the list (eb_relocate_entry).
+fn reloc_target(
+    k: &mut Kernel,
+    fd: i32,
+    lut: bool,
+    index: &HashMap<u64, usize>,
+    r: &I915GemRelocationEntry,
+) -> Result<usize, Errno> {
+    if lut {
+        let t = r.target_handle as usize;
+        if t >= index.len() {
+            return Err(Errno::ENOENT);
+        }
+        Ok(t)
+    } else {
+        let tid = k.bo_id(fd, r.target_handle)?;
+        index.get(&tid).copied().ok_or(Errno::ENOENT)
+    }
+}
+
+/// A relocation's domains and position: one write domain at most, GPU domains only,
+/// 4-byte aligned and inside its object (EINVAL otherwise, eb_relocate_entry; Gen7
+/// relocations are 4 bytes).
+fn check_reloc(r: &I915GemRelocationEntry, size: u64) -> Result<(), Errno> {
+    // More than one write domain, or a domain that is not a GPU domain: EINVAL.
+    if r.write_domain & r.write_domain.wrapping_sub(1) != 0
+        || (r.write_domain | r.read_domains) & !I915_GEM_GPU_DOMAINS != 0
+    {
+        return Err(Errno::EINVAL);
+    }
+    if !r.offset.is_multiple_of(4) || r.offset.checked_add(4).is_none_or(|e| e > size) {
+        return Err(Errno::EINVAL);
+    }
+    Ok(())
+}
+
+/// i915_gem_check_execbuffer (i915_gem_execbuffer.c, Linux 6.1): illegal flags, DRI1
+/// cliprects without a fence array, DR1/DR4 (a DR4 of 0xffffffff is UXA's garbage and is
+/// cleared), a batch offset or length that is not a multiple of 8: all EINVAL.
+fn check_execbuffer(eb: &mut I915GemExecbuffer2) -> Result<(), Errno> {
+    if eb.flags & I915_EXEC_ILLEGAL_FLAGS != 0 {
+        return Err(Errno::EINVAL);
+    }
+    if eb.flags & (I915_EXEC_FENCE_ARRAY | I915_EXEC_USE_EXTENSIONS) == 0
+        && (eb.num_cliprects != 0 || eb.cliprects_ptr != 0)
+    {
+        return Err(Errno::EINVAL);
+    }
+    if eb.dr4 == 0xffff_ffff {
+        eb.dr4 = 0;
+    }
+    if eb.dr1 != 0 || eb.dr4 != 0 {
+        return Err(Errno::EINVAL);
+    }
+    if (eb.batch_start_offset | eb.batch_len) & 7 != 0 {
+        return Err(Errno::EINVAL);
+    }
+    Ok(())
+}
+
+/// Whether `fd` is a sync_file as far as this emulation knows one: the out-fences it
+/// hands out are eventfds (see FENCE_OUT below); a real sync_file is accepted too.
+fn is_sync_file(fd: i32) -> bool {
+    if fd < 0 {
+        return false;
+    }
+    match std::fs::read_link(format!("/proc/self/fd/{fd}")) {
+        Ok(p) => {
+            let p = p.to_string_lossy();
+            p == "anon_inode:[eventfd]" || p == "anon_inode:sync_file"
+        }
+        Err(_) => false,
+    }
+}
+
+/// DRM_IOCTL_I915_GEM_EXECBUFFER2 (see the module docs). The checks come in the order
+/// of i915_gem_execbuffer2_ioctl and i915_gem_do_execbuffer (Linux 6.1), so that a
+/// request with several faults gets the errno the kernel gives first.
+pub fn execbuffer2(k: &mut Kernel, fd: i32, a: &mut user::Args) -> Result<(), Errno> {
+    let mut eb: I915GemExecbuffer2 = a.get();
+    // check_buffer_count: at least one, at most INT_MAX.
+    if eb.buffer_count == 0 || eb.buffer_count > i32::MAX as u32 {
+        return Err(Errno::EINVAL);
+    }
+    let checked = check_execbuffer(&mut eb);
+    a.set(&eb); // the DR4 fix-up goes back to an EXECBUFFER2_WR caller
+    checked?;
+    if eb.buffer_count > MAX_OBJECTS {
+        // The kernel's kvmalloc of the list would be the limit; here it is ours.
         crate::log(&format!(
-            "execbuffer on ring {ring}: only the render ring is modelled; refused with EINVAL"
+            "execbuffer with {} objects: more than the {MAX_OBJECTS} modelled; refused with ENOMEM",
+            eb.buffer_count
         ));
-        return Err(Errno::EINVAL);
+        return Err(Errno::ENOMEM);
     }
-    if eb.buffer_count == 0 || eb.buffer_count > MAX_OBJECTS {
-        return Err(Errno::EINVAL);
+    // The object list, in one bounded copy (EFAULT).
+    let objects: Vec<I915GemExecObject2> =
+        user::read_array(eb.buffers_ptr, eb.buffer_count as usize)?;
+
+    // i915_gem_do_execbuffer. Secure batches are for Gen < 6 (HAS_SECURE_BATCHES):
+    // EPERM, "to trigger fallback code on old binaries".
+    if eb.flags & I915_EXEC_SECURE != 0 {
+        return Err(Errno::EPERM);
     }
+    // parse_execbuf2_extensions: they reuse cliprects_ptr, so not with a fence array nor
+    // a cliprect count. The only extension, timeline fences, is not modelled
+    // (I915_PARAM_HAS_EXEC_TIMELINE_FENCES is 0 here).
+    if eb.flags & I915_EXEC_USE_EXTENSIONS != 0 {
+        if eb.flags & I915_EXEC_FENCE_ARRAY != 0 || eb.num_cliprects != 0 {
+            return Err(Errno::EINVAL);
+        }
+        if eb.cliprects_ptr != 0 {
+            // i915_user_extensions reads the extension's header first.
+            let mut header = [0u8; 16];
+            user::read_bytes(eb.cliprects_ptr, &mut header)?;
+            crate::log(
+                "execbuffer extensions (timeline fences) are not modelled: refused with EINVAL",
+            );
+            return Err(Errno::EINVAL);
+        }
+    }
+    // Fences (FENCE_ARRAY travels in cliprects_ptr / num_cliprects), read in bounded
+    // chunks and merged per syncobj: what is kept is bounded by the file's syncobjs.
+    let mut fences: BTreeMap<u32, u32> = BTreeMap::new();
+    if eb.flags & I915_EXEC_FENCE_ARRAY != 0 {
+        let n = eb.num_cliprects as u64;
+        if !user::access_ok(eb.cliprects_ptr, n * size_of::<I915GemExecFence>() as u64) {
+            return Err(Errno::EFAULT);
+        }
+        let file_id = *k.fds.get(&fd).ok_or(Errno::EBADF)?;
+        let f = &k.files[&file_id];
+        let mut at = 0u64;
+        while at < n {
+            let m = (n - at).min(FENCE_CHUNK as u64);
+            let chunk: Vec<I915GemExecFence> = user::read_array(
+                eb.cliprects_ptr + at * size_of::<I915GemExecFence>() as u64,
+                m as usize,
+            )?;
+            // add_fence_array: unknown flags EINVAL, an unknown syncobj ENOENT, a wait
+            // on a syncobj without a fence EINVAL.
+            for x in &chunk {
+                if x.flags & I915_EXEC_FENCE_UNKNOWN_FLAGS != 0 {
+                    return Err(Errno::EINVAL);
+                }
+                let has_fence = *f.syncobjs.get(&x.handle).ok_or(Errno::ENOENT)?;
+                if x.flags & I915_EXEC_FENCE_WAIT != 0 && !has_fence {
+                    return Err(Errno::EINVAL);
+                }
+                *fences.entry(x.handle).or_default() |= x.flags;
+            }
+            at += m;
+        }
+    }
+
+    // In-fences: FENCE_IN and FENCE_SUBMIT together are EINVAL; either needs a sync_file
+    // fd in rsvd2's lower half (sync_file_get_fence failing is EINVAL, so is fd -1).
+    let in_fences = eb.flags & (I915_EXEC_FENCE_IN | I915_EXEC_FENCE_SUBMIT);
+    if in_fences != 0 {
+        if in_fences == I915_EXEC_FENCE_IN | I915_EXEC_FENCE_SUBMIT {
+            return Err(Errno::EINVAL);
+        }
+        // Execution is synchronous, so an in-fence is always already signalled.
+        if !is_sync_file(eb.rsvd2 as u32 as i32) {
+            return Err(Errno::EINVAL);
+        }
+    }
+
+    // The context (eb_select_context: ENOENT).
     let ctx_id = (eb.rsvd1 & 0xffff_ffff) as u32;
     let device_ctx = {
         let file_id = *k.fds.get(&fd).ok_or(Errno::EBADF)?;
@@ -48,84 +235,73 @@ pub fn execbuffer2(k: &mut Kernel, fd: i32, arg: u64) -> Result<(), Errno> {
             .device_id
     };
 
-    // Objects.
-    let objects: Vec<I915GemExecObject2> =
-        user::read_array(eb.buffers_ptr, eb.buffer_count as usize)?;
-    let mut ids = Vec::with_capacity(objects.len());
-    for o in &objects {
-        let id = k.bo_id(fd, o.handle)?;
-        if ids.contains(&id) {
-            return Err(Errno::EINVAL);
-        }
-        if o.flags & EXEC_OBJECT_PINNED != 0 {
-            // Softpin needs full PPGTT (Gen8+): I915_PARAM_HAS_EXEC_SOFTPIN is 0 here.
-            return Err(Errno::EINVAL);
-        }
-        if o.alignment != 0 && !o.alignment.is_power_of_two() {
-            return Err(Errno::EINVAL);
-        }
-        ids.push(id);
-    }
-    let lut = eb.flags & I915_EXEC_HANDLE_LUT != 0;
-
-    // Relocations: read and check them all before touching anything.
-    let mut relocs = vec![];
-    for (i, o) in objects.iter().enumerate() {
-        let entries: Vec<I915GemRelocationEntry> =
-            user::read_array(o.relocs_ptr, o.relocation_count as usize)?;
-        let size = k.bos[&ids[i]].size;
-        for (j, r) in entries.iter().enumerate() {
-            let target = if lut {
-                let t = r.target_handle as usize;
-                if t >= objects.len() {
-                    return Err(Errno::ENOENT);
-                }
-                t
-            } else {
-                let tid = k.bo_id(fd, r.target_handle)?;
-                ids.iter().position(|x| *x == tid).ok_or(Errno::ENOENT)?
-            };
-            if r.offset % 4 != 0 || r.offset.checked_add(4).is_none_or(|e| e > size) {
-                return Err(Errno::EINVAL);
-            }
-            relocs.push(Reloc {
-                object: i,
-                offset: r.offset,
-                target,
-                delta: r.delta,
-                user_addr: o.relocs_ptr + (j * size_of::<I915GemRelocationEntry>()) as u64,
-            });
-        }
-    }
-
-    // Fences (FENCE_ARRAY travels in cliprects_ptr / num_cliprects).
-    let fences: Vec<I915GemExecFence> = if eb.flags & I915_EXEC_FENCE_ARRAY != 0 {
-        user::read_array(eb.cliprects_ptr, eb.num_cliprects as usize)?
-    } else if eb.num_cliprects != 0 {
+    // The engine (eb_select_legacy_ring): BSD dispatch bits on another ring and unknown
+    // rings are EINVAL. Ivy Bridge has blitter and video rings, but only the render ring
+    // is modelled.
+    let ring = eb.flags & I915_EXEC_RING_MASK;
+    if eb.flags & I915_EXEC_BSD_MASK != 0 && ring != 2 {
         return Err(Errno::EINVAL);
-    } else {
-        vec![]
-    };
-    {
-        let file_id = k.fds[&fd];
-        let f = &k.files[&file_id];
-        if fences.iter().any(|x| !f.syncobjs.contains_key(&x.handle)) {
-            return Err(Errno::ENOENT);
-        }
+    }
+    if ring != I915_EXEC_DEFAULT && ring != I915_EXEC_RENDER {
+        crate::log(&format!(
+            "execbuffer on ring {ring}: only the render ring is modelled; refused with EINVAL"
+        ));
+        return Err(Errno::EINVAL);
     }
 
-    // The batch.
+    // Objects (eb_lookup_vmas, eb_validate_vma, eb_add_vma): an unknown handle ENOENT;
+    // unknown flags, an alignment that is not a power of two, a pad_to_size that is not
+    // page-aligned, a batch marked for writing or a batch range outside its object EINVAL.
     let batch_index = if eb.flags & I915_EXEC_BATCH_FIRST != 0 {
         0
     } else {
         objects.len() - 1
     };
-    let batch_size = k.bos[&ids[batch_index]].size;
-    if !eb.batch_start_offset.is_multiple_of(8)
-        || eb.batch_start_offset as u64 >= batch_size
-        || (eb.batch_start_offset as u64 + eb.batch_len as u64) > batch_size
-    {
-        return Err(Errno::EINVAL);
+    let mut ids = Vec::with_capacity(objects.len());
+    let mut index: HashMap<u64, usize> = HashMap::with_capacity(objects.len());
+    for (i, o) in objects.iter().enumerate() {
+        let id = k.bo_id(fd, o.handle)?;
+        if index.insert(id, i).is_some() {
+            // The same object twice.
+            return Err(Errno::EINVAL);
+        }
+        if o.flags & EXEC_OBJECT_UNKNOWN_FLAGS != 0 {
+            return Err(Errno::EINVAL);
+        }
+        if o.alignment != 0 && !o.alignment.is_power_of_two() {
+            return Err(Errno::EINVAL);
+        }
+        // pad_to_size shares rsvd1.
+        if o.flags & EXEC_OBJECT_PAD_TO_SIZE != 0 && !o.rsvd1.is_multiple_of(crate::bo::PAGE) {
+            return Err(Errno::EINVAL);
+        }
+        if o.flags & EXEC_OBJECT_PINNED != 0 {
+            // Softpin is not modelled (I915_PARAM_HAS_EXEC_SOFTPIN is 0 here).
+            return Err(Errno::EINVAL);
+        }
+        if i == batch_index {
+            if o.flags & EXEC_OBJECT_WRITE != 0 {
+                return Err(Errno::EINVAL);
+            }
+            let size = k.bos[&id].size;
+            let (start, len) = (eb.batch_start_offset as u64, eb.batch_len as u64);
+            if start >= size || len > size - start {
+                return Err(Errno::EINVAL);
+            }
+        }
+        ids.push(id);
+    }
+    let lut = eb.flags & I915_EXEC_HANDLE_LUT != 0;
+
+    // Relocations: every entry is checked before anything is bound or patched. They are
+    // read in bounded chunks and not kept (a count is only bounded by u32), so the
+    // patching pass below reads them again.
+    for (i, o) in objects.iter().enumerate() {
+        let size = k.bos[&ids[i]].size;
+        for_each_reloc(o, |_, r| {
+            reloc_target(k, fd, lut, &index, r)?;
+            check_reloc(r, size)
+        })?;
     }
 
     // Bind objects not bound yet: stable addresses for their whole life.
@@ -142,20 +318,45 @@ pub fn execbuffer2(k: &mut Kernel, fd: i32, arg: u64) -> Result<(), Errno> {
     }
     let addr = |k: &Kernel, i: usize| k.bos[&ids[i]].gpu.unwrap_or(0);
 
-    // Patch relocations and write back presumed offsets.
-    for r in &relocs {
-        let value = addr(k, r.target).wrapping_add(r.delta as u64) as u32;
-        k.bos[&ids[r.object]].write(r.offset, &value.to_le_bytes())?;
-        let presumed = addr(k, r.target);
-        user::write(r.user_addr + 16, &presumed)?;
+    // Patch relocations and write the presumed offsets back. The entries are read again
+    // and checked again (the client may have changed them since); a failed write-back is
+    // ignored, as i915 ignores it (eb_relocate_vma: "if the array is not writable the
+    // user loses the updated relocation values").
+    for (i, o) in objects.iter().enumerate() {
+        let size = k.bos[&ids[i]].size;
+        let mut stores = Vec::new();
+        for_each_reloc(o, |user_addr, r| {
+            let t = reloc_target(k, fd, lut, &index, r)?;
+            check_reloc(r, size)?;
+            let target = addr(k, t);
+            let value = target.wrapping_add(r.delta as u64) as u32;
+            k.bos[&ids[i]].write(r.offset, &value.to_le_bytes())?;
+            if r.presumed_offset != target {
+                stores.push((user_addr + 16, target));
+            }
+            if stores.len() >= RELOC_CHUNK {
+                user::write_u64s(&stores);
+                stores.clear();
+            }
+            Ok(())
+        })?;
+        user::write_u64s(&stores);
     }
-    for (i, _) in objects.iter().enumerate() {
-        let off = addr(k, i);
-        user::write(
-            eb.buffers_ptr + (i * size_of::<I915GemExecObject2>()) as u64 + 24,
-            &off,
-        )?;
-    }
+    // The objects' offsets, where they changed; failures ignored as in
+    // i915_gem_execbuffer2_ioctl ("we try to write out the current object locations
+    // irrespective of any error").
+    let stores: Vec<(u64, u64)> = objects
+        .iter()
+        .enumerate()
+        .filter(|(i, o)| o.offset != addr(k, *i))
+        .map(|(i, _)| {
+            (
+                eb.buffers_ptr + (i * size_of::<I915GemExecObject2>()) as u64 + 24,
+                addr(k, i),
+            )
+        })
+        .collect();
+    user::write_u64s(&stores);
 
     let batch_addr = addr(k, batch_index) + eb.batch_start_offset as u64;
     k.submissions += 1;
@@ -198,11 +399,11 @@ pub fn execbuffer2(k: &mut Kernel, fd: i32, arg: u64) -> Result<(), Errno> {
     // Signal fences.
     let file_id = k.fds[&fd];
     if let Some(f) = k.files.get_mut(&file_id) {
-        for x in fences
+        for (h, _) in fences
             .iter()
-            .filter(|x| x.flags & I915_EXEC_FENCE_SIGNAL != 0)
+            .filter(|(_, flags)| *flags & I915_EXEC_FENCE_SIGNAL != 0)
         {
-            f.syncobjs.insert(x.handle, true);
+            f.syncobjs.insert(*h, true);
         }
     }
     if eb.flags & I915_EXEC_FENCE_OUT != 0 {
@@ -212,8 +413,10 @@ pub fn execbuffer2(k: &mut Kernel, fd: i32, arg: u64) -> Result<(), Errno> {
         if efd < 0 {
             return Err(Errno::ENOMEM);
         }
-        let rsvd2 = (eb.rsvd2 & 0xffff_ffff) | ((efd as u64) << 32);
-        user::write(arg + 56, &rsvd2)?;
+        // The fd travels back in the upper half of rsvd2, through the ioctl's copy-out:
+        // only an EXECBUFFER2_WR (read-write) request sees it, as with the kernel.
+        eb.rsvd2 = (eb.rsvd2 & 0xffff_ffff) | ((efd as u64) << 32);
+        a.set(&eb);
     }
     Ok(())
 }

@@ -280,9 +280,9 @@ pub unsafe extern "C" fn __realpath_chk(
 }
 
 fn drm_node_of(fd: c_int) -> Option<Node> {
-    let k = crate::kernel_if_started()?;
-    let id = k.fds.get(&fd)?;
-    k.files.get(id).map(|f| f.node)
+    let mut k = crate::kernel_if_started()?;
+    let id = k.live(fd)?;
+    k.files.get(&id).map(|f| f.node)
 }
 
 macro_rules! fstat_like {
@@ -358,26 +358,19 @@ pub unsafe extern "C" fn mmap(
         return unsafe { real_mmap(addr, len, prot, flags, fd, off) };
     }
     let target = guarded(Err(libc::EIO), || {
-        let Some(k) = crate::kernel_if_started() else {
+        let Some(mut k) = crate::kernel_if_started() else {
             return Ok(None);
         };
         if !k.is_drm_fd(fd) {
             return Ok(None);
         }
         match k.mmap_target(off as u64) {
-            Some((bo, within)) if within + len as u64 <= bo.size => {
-                use std::os::fd::AsRawFd;
-                // SAFETY: mapping the object's memfd with the caller's address hint, protection and flags.
-                let p = unsafe {
-                    real_mmap(
-                        addr,
-                        len,
-                        prot,
-                        flags,
-                        bo.memfd.as_raw_fd(),
-                        within as off_t,
-                    )
+            Some((bo, within)) if within.checked_add(len as u64).is_some_and(|e| e <= bo.size) => {
+                let Some(memfd) = bo.memfd() else {
+                    return Err(libc::ENODEV);
                 };
+                // SAFETY: mapping the object's memfd with the caller's address hint, protection and flags.
+                let p = unsafe { real_mmap(addr, len, prot, flags, memfd, within as off_t) };
                 Ok(Some(p))
             }
             _ => Err(libc::EINVAL),
@@ -427,6 +420,8 @@ pub unsafe extern "C" fn close(fd: c_int) -> c_int {
     r
 }
 
+/// After a successful dup-like call: `new` refers to what `old` does (and whatever `new`
+/// was before is closed).
 fn note_dup(old: c_int, new: c_int) {
     if new >= 0 {
         guarded((), || {
@@ -496,3 +491,27 @@ macro_rules! fcntl_like {
 
 fcntl_like!(fcntl);
 fcntl_like!(fcntl64);
+
+/// close_range(2) (glibc 2.34+): the fds in the range are closed unless the call only
+/// marks them close-on-exec.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn close_range(
+    first: libc::c_uint,
+    last: libc::c_uint,
+    flags: c_int,
+) -> c_int {
+    let Some(real) = real!(close_range: fn(libc::c_uint, libc::c_uint, c_int) -> c_int) else {
+        set_errno(libc::ENOSYS);
+        return -1;
+    };
+    // SAFETY: forwarding unchanged.
+    let r = unsafe { real(first, last, flags) };
+    if r == 0 && !inside() && flags & libc::CLOSE_RANGE_CLOEXEC as c_int == 0 {
+        guarded((), || {
+            if let Some(mut k) = crate::kernel_if_started() {
+                k.close_range(first, last);
+            }
+        });
+    }
+    r
+}

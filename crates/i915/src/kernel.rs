@@ -11,7 +11,6 @@ use crate::user;
 use gtsim_gpu::aub::AubWriter;
 use gtsim_gpu::device::Device;
 use std::collections::{BTreeMap, HashMap};
-use std::os::fd::AsRawFd;
 
 /// Which DRM node a file was opened on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -56,6 +55,9 @@ pub struct Kernel {
     pub files: HashMap<u64, DrmFile>,
     /// fd -> file id.
     pub fds: HashMap<i32, u64>,
+    /// fd -> the identity (st_dev, st_ino) it had when registered, `None` if it had none
+    /// (see [`fd_identity`]).
+    fd_ids: HashMap<i32, Option<(u64, u64)>>,
     next_file: u64,
     /// Buffer objects by id.
     pub bos: BTreeMap<u64, Bo>,
@@ -84,6 +86,38 @@ pub struct Capture {
     pub writer: AubWriter,
 }
 
+/// What identifies the open file behind `fd`: (st_dev, st_ino), or `None` if `fd` is not
+/// open. Made with the raw system call so that no interposed `fstat` runs under the
+/// kernel's lock.
+pub fn fd_identity(fd: i32) -> Option<(u64, u64)> {
+    let mut st = std::mem::MaybeUninit::<libc::stat>::zeroed();
+    // SAFETY: fstat(2) writes at most one struct stat into our own buffer; the result is
+    // checked.
+    let r = unsafe { libc::syscall(libc::SYS_fstat, fd, st.as_mut_ptr()) };
+    if r != 0 {
+        return None;
+    }
+    // SAFETY: initialised by zeroing and by the successful fstat.
+    let st = unsafe { st.assume_init() };
+    Some((st.st_dev, st.st_ino))
+}
+
+/// The most syncobj handles one call may name. drm_syncobj_array_find (drivers/gpu/drm/
+/// drm_syncobj.c, Linux 6.1) copies them into a kmalloc_array of u32 and then one of
+/// pointers; kmalloc refuses more than KMALLOC_MAX_SIZE (4 MiB with 4 KiB pages and
+/// MAX_ORDER 11, include/linux/slab.h), so beyond 512 Ki handles the kernel answers
+/// ENOMEM. The bound also caps what one call costs the host.
+const MAX_SYNCOBJ_HANDLES: u32 = (4 << 20) / 8;
+
+/// The handle array of a syncobj ioctl: ENOMEM past the kernel's allocation limit, EFAULT
+/// if it cannot be read.
+fn syncobj_handles(addr: u64, count: u32) -> Result<Vec<u32>, Errno> {
+    if count > MAX_SYNCOBJ_HANDLES {
+        return Err(Errno::ENOMEM);
+    }
+    user::read_array(addr, count as usize)
+}
+
 /// Size of the fake mmap offset space per object: offsets are handed out in 4 GiB steps
 /// so that an offset identifies its object and the position within it.
 const MMAP_STRIDE: u64 = 1 << 32;
@@ -91,6 +125,8 @@ const MMAP_STRIDE: u64 = 1 << 32;
 impl Kernel {
     /// Registers a newly opened DRM node fd.
     pub fn open_file(&mut self, fd: i32, node: Node) {
+        // A registration left on this number by a close we did not see goes first.
+        self.close_fd(fd);
         self.next_file += 1;
         let id = self.next_file;
         self.next_device_ctx += 1;
@@ -110,26 +146,65 @@ impl Kernel {
         };
         self.files.insert(id, file);
         self.fds.insert(fd, id);
+        self.fd_ids.insert(fd, fd_identity(fd));
     }
 
-    /// A new fd now refers to the same file as `old` (dup, fcntl F_DUPFD).
+    /// fd `new` now refers to whatever `old` refers to (dup, dup2, dup3, fcntl F_DUPFD):
+    /// a registration `new` had is gone (dup2 closed it, or it was stale), and `new`
+    /// becomes a DRM fd if `old` is one.
     pub fn dup_fd(&mut self, old: i32, new: i32) {
-        if let Some(&id) = self.fds.get(&old) {
-            self.close_fd(new);
+        if old == new {
+            return;
+        }
+        self.close_fd(new);
+        if let Some(id) = self.live(old) {
             self.fds.insert(new, id);
+            self.fd_ids.insert(new, fd_identity(new));
             if let Some(f) = self.files.get_mut(&id) {
                 f.fd_count += 1;
             }
         }
     }
 
-    /// Whether `fd` is one of ours.
-    pub fn is_drm_fd(&self, fd: i32) -> bool {
-        self.fds.contains_key(&fd)
+    /// Whether `fd` is one of ours (see [`Kernel::live`]).
+    pub fn is_drm_fd(&mut self, fd: i32) -> bool {
+        self.live(fd).is_some()
+    }
+
+    /// The file behind `fd`, if `fd` is registered and still the fd that was registered.
+    ///
+    /// An fd can stop being ours without our close hook seeing it: glibc's fclose and
+    /// closefrom close without going through `close`, and close_range or dup2 onto it
+    /// from a library that calls the system call directly. So every use compares the
+    /// fd's identity (st_dev, st_ino) with the one recorded at registration; a mismatch
+    /// (or a closed fd) drops the stale registration, releasing the file if it was the
+    /// last, and the fd is treated as not ours.
+    pub fn live(&mut self, fd: i32) -> Option<u64> {
+        let id = *self.fds.get(&fd)?;
+        let was = self.fd_ids.get(&fd).copied().flatten();
+        if fd_identity(fd) == was {
+            return Some(id);
+        }
+        self.close_fd(fd);
+        None
+    }
+
+    /// Forgets every registered fd in `first..=last` (close_range).
+    pub fn close_range(&mut self, first: u32, last: u32) {
+        let gone: Vec<i32> = self
+            .fds
+            .keys()
+            .copied()
+            .filter(|fd| (first..=last).contains(&(*fd as u32)))
+            .collect();
+        for fd in gone {
+            self.close_fd(fd);
+        }
     }
 
     /// An fd was closed; the last close releases the file's objects and contexts.
     pub fn close_fd(&mut self, fd: i32) {
+        self.fd_ids.remove(&fd);
         let Some(id) = self.fds.remove(&fd) else {
             return;
         };
@@ -169,6 +244,8 @@ impl Kernel {
         }
     }
 
+    /// The file behind a registered fd. The fd's identity is checked once per ioctl, at
+    /// the entry ([`Kernel::ioctl`]), not on every lookup.
     fn file(&mut self, fd: i32) -> Result<&mut DrmFile, Errno> {
         let id = *self.fds.get(&fd).ok_or(Errno::EBADF)?;
         self.files.get_mut(&id).ok_or(Errno::EBADF)
@@ -205,30 +282,47 @@ impl Kernel {
     }
 
     /// Handles one ioctl on a DRM fd. `arg` is the client's argument pointer.
+    ///
+    /// As the kernel's `drm_ioctl()` (drivers/gpu/drm/drm_ioctl.c): a request of another
+    /// ioctl family is ENOTTY; the argument is copied in and out by the kernel's own
+    /// declaration of the command and the caller's encoding ([`user::Args`]); a failed
+    /// copy-out is EFAULT whatever the handler answered. Commands this emulation does not
+    /// answer are ENOTTY (and logged by the hook).
     pub fn ioctl(&mut self, fd: i32, req: u64, arg: u64) -> Result<(), Errno> {
+        // ioctl(2) takes a 32-bit command (fs/ioctl.c: `unsigned int cmd`).
+        let req = req & 0xffff_ffff;
+        self.live(fd).ok_or(Errno::EBADF)?;
         if ty(req) != DRM_IOCTL_BASE {
             return Err(Errno::ENOTTY);
         }
         let n = nr(req);
-        if (DRM_COMMAND_BASE..0xa0).contains(&n) {
-            return self.i915_ioctl(fd, n - DRM_COMMAND_BASE, req, arg);
-        }
+        let d = decl(n).ok_or(Errno::ENOTTY)?;
+        let mut a = user::Args::copy_in(req, arg, d)?;
+        let r = if (DRM_COMMAND_BASE..DRM_COMMAND_END).contains(&n) {
+            self.i915_ioctl(fd, n - DRM_COMMAND_BASE, &mut a)
+        } else {
+            self.core_ioctl(fd, n, &mut a)
+        };
+        a.copy_out().and(r)
+    }
+
+    fn core_ioctl(&mut self, fd: i32, n: u32, a: &mut user::Args) -> Result<(), Errno> {
         match n {
-            DRM_VERSION => self.version(arg),
+            DRM_VERSION => self.version(a),
             DRM_GET_CAP => {
-                let mut c: DrmGetCap = user::read(arg)?;
+                let mut c: DrmGetCap = a.get();
                 c.value = match c.capability {
                     DRM_CAP_PRIME => 3,
                     DRM_CAP_SYNCOBJ => 1,
                     DRM_CAP_SYNCOBJ_TIMELINE => 0,
                     _ => return Err(Errno::EINVAL),
                 };
-                user::write(arg, &c)
+                a.put(&c)
             }
             DRM_SET_CLIENT_CAP => Ok(()),
             DRM_SET_MASTER | DRM_DROP_MASTER => Ok(()),
             DRM_GEM_CLOSE => {
-                let c: DrmGemClose = user::read(arg)?;
+                let c: DrmGemClose = a.get();
                 let id = self
                     .file(fd)?
                     .handles
@@ -238,18 +332,32 @@ impl Kernel {
                 Ok(())
             }
             DRM_PRIME_HANDLE_TO_FD => {
-                let mut p: DrmPrimeHandle = user::read(arg)?;
+                let mut p: DrmPrimeHandle = a.get();
+                // drm_prime_handle_to_fd_ioctl (drivers/gpu/drm/drm_prime.c): flags other
+                // than DRM_CLOEXEC | DRM_RDWR are EINVAL.
+                if p.flags & !((libc::O_CLOEXEC | libc::O_RDWR) as u32) != 0 {
+                    return Err(Errno::EINVAL);
+                }
                 let bo = self.bo(fd, p.handle)?;
-                // SAFETY: duplicating an fd we own; the result is checked.
-                let nfd = unsafe { libc::fcntl(bo.memfd.as_raw_fd(), libc::F_DUPFD_CLOEXEC, 0) };
+                // The dma-buf is a duplicate of the object's memfd, sealed against resizing
+                // (see `Bo::new`), so the client cannot pull the pages from under us.
+                let cmd = if p.flags & libc::O_CLOEXEC as u32 != 0 {
+                    libc::F_DUPFD_CLOEXEC
+                } else {
+                    libc::F_DUPFD
+                };
+                let memfd = bo.memfd().ok_or(Errno::ENOMEM)?;
+                // SAFETY: duplicating an fd we own (checked by `Bo::memfd`); the result is
+                // checked.
+                let nfd = unsafe { libc::fcntl(memfd, cmd, 0) };
                 if nfd < 0 {
                     return Err(Errno::ENOMEM);
                 }
                 p.fd = nfd;
-                user::write(arg, &p)
+                a.put(&p)
             }
             DRM_PRIME_FD_TO_HANDLE => {
-                let mut p: DrmPrimeHandle = user::read(arg)?;
+                let mut p: DrmPrimeHandle = a.get();
                 let id = self.bo_by_fd(p.fd)?;
                 if let Some((&h, _)) = self.file(fd)?.handles.iter().find(|(_, b)| **b == id) {
                     p.handle = h;
@@ -257,20 +365,29 @@ impl Kernel {
                     self.bos.get_mut(&id).ok_or(Errno::ENOENT)?.refs += 1;
                     p.handle = self.add_handle(fd, id)?;
                 }
-                user::write(arg, &p)
+                a.put(&p)
             }
+            // drm_syncobj_*_ioctl (drivers/gpu/drm/drm_syncobj.c, Linux 6.1). A syncobj
+            // here is "has a signalled fence" or "has no fence": execution is
+            // synchronous, so no fence is ever pending.
             DRM_SYNCOBJ_CREATE => {
-                let mut c: DrmSyncobjCreate = user::read(arg)?;
+                let mut c: DrmSyncobjCreate = a.get();
+                if c.flags & !DRM_SYNCOBJ_CREATE_SIGNALED != 0 {
+                    return Err(Errno::EINVAL);
+                }
                 let f = self.file(fd)?;
                 let h = f.next_syncobj;
                 f.next_syncobj += 1;
                 f.syncobjs
                     .insert(h, c.flags & DRM_SYNCOBJ_CREATE_SIGNALED != 0);
                 c.handle = h;
-                user::write(arg, &c)
+                a.put(&c)
             }
             DRM_SYNCOBJ_DESTROY => {
-                let c: DrmSyncobjDestroy = user::read(arg)?;
+                let c: DrmSyncobjDestroy = a.get();
+                if c.pad != 0 {
+                    return Err(Errno::EINVAL);
+                }
                 self.file(fd)?
                     .syncobjs
                     .remove(&c.handle)
@@ -278,15 +395,29 @@ impl Kernel {
                     .ok_or(Errno::EINVAL)
             }
             DRM_SYNCOBJ_WAIT => {
-                let mut w: DrmSyncobjWait = user::read(arg)?;
-                let handles: Vec<u32> = user::read_array(w.handles, w.count_handles as usize)?;
+                let mut w: DrmSyncobjWait = a.get();
+                if w.flags
+                    & !(DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL | DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT)
+                    != 0
+                    || w.count_handles == 0
+                {
+                    return Err(Errno::EINVAL);
+                }
+                let handles = syncobj_handles(w.handles, w.count_handles)?;
                 let f = self.file(fd)?;
                 let states = handles
                     .iter()
-                    .map(|h| f.syncobjs.get(h).copied().ok_or(Errno::EINVAL))
+                    .map(|h| f.syncobjs.get(h).copied().ok_or(Errno::ENOENT))
                     .collect::<Result<Vec<bool>, Errno>>()?;
-                // Execution is synchronous: a syncobj that is not signalled now never will
-                // be by itself, so a wait on it times out as the kernel's would.
+                // drm_syncobj_array_wait_timeout: a syncobj without a fence is EINVAL
+                // unless the caller waits for a submission.
+                if w.flags & DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT == 0
+                    && states.iter().any(|s| !s)
+                {
+                    return Err(Errno::EINVAL);
+                }
+                // A syncobj that has no fence now never will by itself, so the wait
+                // times out as the kernel's would.
                 let done = if w.flags & DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL != 0 {
                     states.iter().all(|s| *s)
                 } else {
@@ -296,14 +427,17 @@ impl Kernel {
                     return Err(Errno::ETIME);
                 }
                 w.first_signaled = states.iter().position(|s| *s).unwrap_or(0) as u32;
-                user::write(arg, &w)
+                a.put(&w)
             }
             DRM_SYNCOBJ_RESET | DRM_SYNCOBJ_SIGNAL => {
-                let a: DrmSyncobjArray = user::read(arg)?;
-                let handles: Vec<u32> = user::read_array(a.handles, a.count_handles as usize)?;
+                let arr: DrmSyncobjArray = a.get();
+                if arr.pad != 0 || arr.count_handles == 0 {
+                    return Err(Errno::EINVAL);
+                }
+                let handles = syncobj_handles(arr.handles, arr.count_handles)?;
                 let f = self.file(fd)?;
                 if handles.iter().any(|h| !f.syncobjs.contains_key(h)) {
-                    return Err(Errno::EINVAL);
+                    return Err(Errno::ENOENT);
                 }
                 for h in handles {
                     f.syncobjs.insert(h, n == DRM_SYNCOBJ_SIGNAL);
@@ -314,28 +448,19 @@ impl Kernel {
         }
     }
 
+    /// The object a dma-buf fd belongs to: EBADF for an fd that is not open, EINVAL for
+    /// one that is not one of our dma-bufs (dma_buf_get, drivers/dma-buf/dma-buf.c).
     fn bo_by_fd(&self, fd: i32) -> Result<u64, Errno> {
-        let mut st = std::mem::MaybeUninit::<libc::stat>::zeroed();
-        // SAFETY: fstat writes into our own stat buffer; the result is checked.
-        if unsafe { libc::fstat(fd, st.as_mut_ptr()) } != 0 {
-            return Err(Errno::EBADF);
-        }
-        // SAFETY: initialised by fstat.
-        let ino = unsafe { st.assume_init() }.st_ino;
-        for (id, bo) in &self.bos {
-            let mut s2 = std::mem::MaybeUninit::<libc::stat>::zeroed();
-            // SAFETY: as above, on our own memfd.
-            if unsafe { libc::fstat(bo.memfd.as_raw_fd(), s2.as_mut_ptr()) } == 0
-                && unsafe { s2.assume_init() }.st_ino == ino
-            {
-                return Ok(*id);
-            }
-        }
-        Err(Errno::EINVAL)
+        let ident = fd_identity(fd).ok_or(Errno::EBADF)?;
+        self.bos
+            .iter()
+            .find(|(_, bo)| bo.identity() == Some(ident))
+            .map(|(id, _)| *id)
+            .ok_or(Errno::EINVAL)
     }
 
-    fn version(&mut self, arg: u64) -> Result<(), Errno> {
-        let mut v: DrmVersion = user::read(arg)?;
+    fn version(&mut self, a: &mut user::Args) -> Result<(), Errno> {
+        let mut v: DrmVersion = a.get();
         v.version_major = 1;
         v.version_minor = 6;
         v.version_patchlevel = 0;
@@ -348,7 +473,7 @@ impl Kernel {
         v.name_len = put(v.name, v.name_len, "i915")?;
         v.date_len = put(v.date, v.date_len, "20201103")?;
         v.desc_len = put(v.desc, v.desc_len, "Intel Graphics")?;
-        user::write(arg, &v)
+        a.put(&v)
     }
 
     /// GETPARAM answers as an Ivy Bridge GT2 under a 6.1 kernel (Debian 12) would.
@@ -367,8 +492,9 @@ impl Kernel {
             | I915_PARAM_HAS_GEN7_SOL_RESET
             | I915_PARAM_HAS_LLC
             | I915_PARAM_HAS_WAIT_TIMEOUT => 1,
+            // HAS_SECURE_BATCHES is GRAPHICS_VER < 6 (i915_drv.h): 0 on Gen7.
+            I915_PARAM_HAS_SECURE_BATCHES => 0,
             I915_PARAM_HAS_PRIME_VMAP_FLUSH
-            | I915_PARAM_HAS_SECURE_BATCHES
             | I915_PARAM_HAS_PINNED_BATCHES
             | I915_PARAM_HAS_EXEC_NO_RELOC
             | I915_PARAM_HAS_EXEC_HANDLE_LUT => 1,
@@ -416,47 +542,61 @@ impl Kernel {
         })
     }
 
-    fn i915_ioctl(&mut self, fd: i32, n: u32, req: u64, arg: u64) -> Result<(), Errno> {
+    fn i915_ioctl(&mut self, fd: i32, n: u32, a: &mut user::Args) -> Result<(), Errno> {
         match n {
             I915_GETPARAM => {
-                let g: I915Getparam = user::read(arg)?;
+                let g: I915Getparam = a.get();
                 let v = Self::getparam(g.param)?;
                 user::write(g.value as u64, &v)
             }
             I915_GEM_CREATE => {
-                let mut c: I915GemCreate = user::read(arg)?;
+                let mut c: I915GemCreate = a.get();
                 let bo = Bo::new(c.size)?;
                 c.size = bo.size;
                 self.next_bo += 1;
                 let id = self.next_bo;
                 self.bos.insert(id, bo);
                 c.handle = self.add_handle(fd, id)?;
-                user::write(arg, &c)
+                a.put(&c)
             }
             I915_GEM_PREAD | I915_GEM_PWRITE => {
-                let p: I915GemPread = user::read(arg)?;
-                let mut buf = vec![
-                    0u8;
-                    usize::try_from(p.size)
-                        .map_err(|_| Errno::EINVAL)?
-                        .min(1 << 31)
-                ];
+                // i915_gem_pread_ioctl / i915_gem_pwrite_ioctl (drivers/gpu/drm/i915/
+                // i915_gem.c, Linux 6.1), in their order: an empty copy succeeds at once;
+                // a range outside the user address space is EFAULT; then the handle
+                // (ENOENT), then the object's bounds (EINVAL); only then is anything
+                // copied, straight between the client and the object.
+                let p: I915GemPread = a.get();
+                if p.size == 0 {
+                    return Ok(());
+                }
+                if !user::access_ok(p.data_ptr, p.size) {
+                    return Err(Errno::EFAULT);
+                }
+                let bo = self.bo(fd, p.handle)?;
                 if n == I915_GEM_PREAD {
-                    self.bo(fd, p.handle)?.read(p.offset, &mut buf)?;
-                    user::write_bytes(p.data_ptr, &buf)
+                    bo.read_to_user(p.offset, p.data_ptr, p.size)
                 } else {
-                    user::read_bytes(p.data_ptr, &mut buf)?;
-                    self.bo(fd, p.handle)?.write(p.offset, &buf)
+                    bo.write_from_user(p.offset, p.data_ptr, p.size)
                 }
             }
             I915_GEM_MMAP => {
-                let mut m: I915GemMmap = user::read(arg)?;
+                // i915_gem_mmap_ioctl (drivers/gpu/drm/i915/gem/i915_gem_mman.c, 6.1):
+                // flags other than I915_MMAP_WC are EINVAL, then the handle (ENOENT), then
+                // the range (EINVAL); vm_mmap refuses an empty or unaligned one (EINVAL,
+                // mm/mmap.c do_mmap).
+                let mut m: I915GemMmap = a.get();
+                if m.flags & !I915_MMAP_WC != 0 {
+                    return Err(Errno::EINVAL);
+                }
                 let bo = self.bo(fd, m.handle)?;
-                if m.offset.checked_add(m.size).is_none_or(|e| e > bo.size)
+                if m.offset >= bo.size
+                    || m.size > bo.size - m.offset
+                    || m.size == 0
                     || !m.offset.is_multiple_of(crate::bo::PAGE)
                 {
                     return Err(Errno::EINVAL);
                 }
+                let memfd = bo.memfd().ok_or(Errno::ENOMEM)?;
                 // SAFETY: mapping our own memfd at a kernel-chosen address; checked below.
                 let p = unsafe {
                     crate::hooks::real_mmap(
@@ -464,7 +604,7 @@ impl Kernel {
                         m.size as usize,
                         libc::PROT_READ | libc::PROT_WRITE,
                         libc::MAP_SHARED,
-                        bo.memfd.as_raw_fd(),
+                        memfd,
                         m.offset as libc::off_t,
                     )
                 };
@@ -472,40 +612,45 @@ impl Kernel {
                     return Err(Errno::ENOMEM);
                 }
                 m.addr_ptr = p as u64;
-                user::write(arg, &m)
+                a.put(&m)
             }
             I915_GEM_MMAP_GTT => {
-                // MMAP_GTT (16 bytes) and MMAP_OFFSET (32 bytes) share the number.
-                let id = if size(req) >= size_of::<I915GemMmapOffset>() {
-                    let m: I915GemMmapOffset = user::read(arg)?;
-                    if m.flags > I915_MMAP_OFFSET_UC {
-                        return Err(Errno::EINVAL);
-                    }
-                    let id = self.bo_id(fd, m.handle)?;
-                    if m.flags == I915_MMAP_OFFSET_GTT {
-                        self.check_gtt_map(id)?;
-                    }
-                    id
-                } else {
-                    let m: I915GemMmapGtt = user::read(arg)?;
-                    let id = self.bo_id(fd, m.handle)?;
-                    self.check_gtt_map(id)?;
-                    id
-                };
-                let off = self.mmap_offset(id);
-                let mut m: I915GemMmapGtt = user::read(arg)?;
-                m.offset = off;
-                user::write(arg, &m)
-            }
-            I915_GEM_SET_DOMAIN | I915_GEM_SW_FINISH | I915_GEM_THROTTLE => {
-                if n == I915_GEM_SET_DOMAIN {
-                    let d: I915GemSetDomain = user::read(arg)?;
-                    self.bo_id(fd, d.handle)?;
+                // MMAP_GTT (16 bytes) and MMAP_OFFSET (32 bytes) share the number; the
+                // kernel's table holds MMAP_OFFSET, so a 16-byte MMAP_GTT reads as an
+                // MMAP_OFFSET with flags zero-extended: I915_MMAP_OFFSET_GTT.
+                let mut m: I915GemMmapOffset = a.get();
+                if m.flags > I915_MMAP_OFFSET_UC {
+                    return Err(Errno::EINVAL);
                 }
-                Ok(())
+                let id = self.bo_id(fd, m.handle)?;
+                if m.flags == I915_MMAP_OFFSET_GTT {
+                    self.check_gtt_map(id)?;
+                }
+                m.offset = self.mmap_offset(id);
+                a.put(&m)
             }
+            I915_GEM_SET_DOMAIN => {
+                // i915_gem_set_domain_ioctl (gem/i915_gem_domain.c, 6.1): GPU domains or a
+                // write domain other than the read domains are EINVAL; no read domain is
+                // a no-op before the handle is looked up.
+                let d: I915GemSetDomain = a.get();
+                if (d.read_domains | d.write_domain) & I915_GEM_GPU_DOMAINS != 0
+                    || (d.write_domain != 0 && d.read_domains != d.write_domain)
+                {
+                    return Err(Errno::EINVAL);
+                }
+                if d.read_domains == 0 {
+                    return Ok(());
+                }
+                self.bo_id(fd, d.handle).map(|_| ())
+            }
+            I915_GEM_SW_FINISH => {
+                let handle: u32 = a.get();
+                self.bo_id(fd, handle).map(|_| ())
+            }
+            I915_GEM_THROTTLE => Ok(()),
             I915_GEM_SET_TILING => {
-                let mut t: I915GemSetTiling = user::read(arg)?;
+                let mut t: I915GemSetTiling = a.get();
                 if t.tiling_mode > I915_TILING_Y {
                     return Err(Errno::EINVAL);
                 }
@@ -517,60 +662,66 @@ impl Kernel {
                     t.stride
                 };
                 t.swizzle_mode = I915_BIT_6_SWIZZLE_NONE;
-                user::write(arg, &t)
+                a.put(&t)
             }
             I915_GEM_GET_TILING => {
-                let mut t: I915GemGetTiling = user::read(arg)?;
+                let mut t: I915GemGetTiling = a.get();
                 let bo = self.bo(fd, t.handle)?;
                 t.tiling_mode = bo.tiling;
                 t.swizzle_mode = I915_BIT_6_SWIZZLE_NONE;
                 t.phys_swizzle_mode = I915_BIT_6_SWIZZLE_NONE;
-                user::write(arg, &t)
+                a.put(&t)
             }
-            I915_GEM_GET_APERTURE => user::write(
-                arg,
-                &I915GemGetAperture {
-                    aper_size: crate::bo::GTT_END,
-                    aper_available_size: crate::bo::GTT_END,
-                },
-            ),
+            I915_GEM_GET_APERTURE => a.put(&I915GemGetAperture {
+                aper_size: crate::bo::GTT_END,
+                aper_available_size: crate::bo::GTT_END,
+            }),
             I915_GEM_MADVISE => {
-                let mut m: I915GemMadvise = user::read(arg)?;
+                // i915_gem_madvise_ioctl: only WILLNEED (0) and DONTNEED (1), before the
+                // handle.
+                let mut m: I915GemMadvise = a.get();
+                if m.madv > 1 {
+                    return Err(Errno::EINVAL);
+                }
                 self.bo_id(fd, m.handle)?;
                 m.retained = 1;
-                user::write(arg, &m)
+                a.put(&m)
             }
             I915_GEM_BUSY => {
-                let mut b: I915GemBusy = user::read(arg)?;
+                let mut b: I915GemBusy = a.get();
                 self.bo_id(fd, b.handle)?;
                 b.busy = 0;
-                user::write(arg, &b)
+                a.put(&b)
             }
             I915_GEM_WAIT => {
-                let w: I915GemWait = user::read(arg)?;
+                // i915_gem_wait_ioctl (gem/i915_gem_wait.c): flags must be 0, before
+                // the handle.
+                let w: I915GemWait = a.get();
+                if w.flags != 0 {
+                    return Err(Errno::EINVAL);
+                }
                 self.bo_id(fd, w.bo_handle)?;
                 Ok(())
             }
             I915_GEM_SET_CACHING => {
-                let c: I915GemCaching = user::read(arg)?;
-                self.bo_id(fd, c.handle)?;
+                // i915_gem_set_caching_ioctl: NONE, CACHED or DISPLAY, before the handle.
+                let c: I915GemCaching = a.get();
                 if c.caching > 2 {
-                    Err(Errno::EINVAL)
-                } else {
-                    Ok(())
+                    return Err(Errno::EINVAL);
                 }
+                self.bo_id(fd, c.handle).map(|_| ())
             }
             I915_GEM_GET_CACHING => {
-                let mut c: I915GemCaching = user::read(arg)?;
+                let mut c: I915GemCaching = a.get();
                 self.bo_id(fd, c.handle)?;
                 c.caching = 1; // I915_CACHING_CACHED: LLC-coherent
-                user::write(arg, &c)
+                a.put(&c)
             }
             I915_GEM_CONTEXT_CREATE => {
-                let mut c: I915GemContextCreateExt = user::read(arg)?;
-                if size(req) >= size_of::<I915GemContextCreateExt>()
-                    && (c.flags != 0 || c.extensions != 0)
-                {
+                // The kernel's table holds CONTEXT_CREATE_EXT (16 bytes); the 8-byte
+                // CONTEXT_CREATE reads with flags and extensions zero-extended.
+                let mut c: I915GemContextCreateExt = a.get();
+                if c.flags != 0 || c.extensions != 0 {
                     // Context-creation extensions (engines, VMs) are Gen8+ uapi.
                     return Err(Errno::EINVAL);
                 }
@@ -587,14 +738,10 @@ impl Kernel {
                     },
                 );
                 c.ctx_id = id;
-                if size(req) >= size_of::<I915GemContextCreateExt>() {
-                    user::write(arg, &c)
-                } else {
-                    user::write(arg, &I915GemContextCreate { ctx_id: id, pad: 0 })
-                }
+                a.put(&c)
             }
             I915_GEM_CONTEXT_DESTROY => {
-                let c: I915GemContextDestroy = user::read(arg)?;
+                let c: I915GemContextDestroy = a.get();
                 if c.ctx_id == 0 {
                     return Err(Errno::ENOENT);
                 }
@@ -607,7 +754,7 @@ impl Kernel {
                 Ok(())
             }
             I915_GEM_CONTEXT_GETPARAM | I915_GEM_CONTEXT_SETPARAM => {
-                let mut p: I915GemContextParam = user::read(arg)?;
+                let mut p: I915GemContextParam = a.get();
                 self.file(fd)?
                     .contexts
                     .get(&p.ctx_id)
@@ -621,7 +768,7 @@ impl Kernel {
                         | I915_CONTEXT_PARAM_PRIORITY => 0,
                         _ => return Err(Errno::EINVAL),
                     };
-                    user::write(arg, &p)
+                    a.put(&p)
                 } else {
                     match p.param {
                         I915_CONTEXT_PARAM_BANNABLE
@@ -635,7 +782,7 @@ impl Kernel {
                 }
             }
             I915_REG_READ => {
-                let mut r: I915RegRead = user::read(arg)?;
+                let mut r: I915RegRead = a.get();
                 // Bit 0 asks for an 8-byte read (I915_REG_READ_8B_WA); only TIMESTAMP is
                 // whitelisted by i915 on Gen7.
                 let reg = (r.offset & !1) as u32;
@@ -644,10 +791,10 @@ impl Kernel {
                     return Err(Errno::EINVAL);
                 }
                 r.val = self.device.clock;
-                user::write(arg, &r)
+                a.put(&r)
             }
             I915_GET_RESET_STATS => {
-                let mut s: I915ResetStats = user::read(arg)?;
+                let mut s: I915ResetStats = a.get();
                 if s.flags != 0 {
                     return Err(Errno::EINVAL);
                 }
@@ -659,10 +806,10 @@ impl Kernel {
                 s.batch_active = ctx.guilty;
                 s.batch_pending = 0;
                 s.reset_count = 0;
-                user::write(arg, &s)
+                a.put(&s)
             }
             I915_QUERY => {
-                let q: I915Query = user::read(arg)?;
+                let q: I915Query = a.get();
                 if q.flags != 0 {
                     return Err(Errno::EINVAL);
                 }
@@ -674,7 +821,7 @@ impl Kernel {
                 }
                 Ok(())
             }
-            I915_GEM_EXECBUFFER2 => crate::execbuffer::execbuffer2(self, fd, arg),
+            I915_GEM_EXECBUFFER2 => crate::execbuffer::execbuffer2(self, fd, a),
             I915_GEM_USERPTR => Err(Errno::ENODEV),
             _ => Err(Errno::ENOTTY),
         }

@@ -19,6 +19,8 @@
 pub mod bo;
 pub mod errno;
 pub mod execbuffer;
+#[cfg(test)]
+pub mod fuzz;
 pub mod hooks;
 pub mod kernel;
 pub mod uapi;
@@ -83,8 +85,25 @@ pub(crate) fn ensure_tree() {
     });
 }
 
+thread_local! {
+    static MUTED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Runs `f` with [`log`] silent on this thread (the fuzz harness's random batches hang
+/// by the thousand).
+#[cfg(test)]
+pub(crate) fn muted<T>(f: impl FnOnce() -> T) -> T {
+    MUTED.with(|m| m.set(true));
+    let r = f();
+    MUTED.with(|m| m.set(false));
+    r
+}
+
 /// A line on stderr, written with one write(2) so threads do not interleave.
 pub fn log(msg: &str) {
+    if MUTED.with(|m| m.get()) {
+        return;
+    }
     let quiet = std::env::var_os("GTSIM_I915_QUIET").is_some();
     if quiet && !(msg.contains("HANG") || msg.contains("unknown ioctl") || msg.contains("cannot")) {
         return;

@@ -23,10 +23,109 @@ pub fn size(req: u64) -> usize {
     ((req >> 16) & 0x3fff) as usize
 }
 
+/// `_IOC_DIR`: the direction bits of an ioctl request (`_IOC_WRITE` = 1: the kernel reads
+/// the argument; `_IOC_READ` = 2: the kernel writes it back).
+pub fn dir(req: u64) -> u32 {
+    ((req >> 30) & 3) as u32
+}
+
+/// `_IOC_WRITE`: the caller passes data in (the kernel's `IOC_IN`).
+pub const IOC_WRITE: u32 = 1;
+/// `_IOC_READ`: the caller receives data back (the kernel's `IOC_OUT`).
+pub const IOC_READ: u32 = 2;
+
+/// How the kernel itself declares an ioctl: the direction bits and argument size of
+/// the `DRM_IOCTL_*` request number in its table (`drm_ioctls[]` in drm_ioctl.c,
+/// `i915_ioctls[]` in i915_driver.c). `drm_ioctl()` uses these, not the caller's
+/// encoding, to decide how much it copies (see [`crate::user::Args`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Decl {
+    /// `IOC_WRITE | IOC_READ` bits.
+    pub dir: u32,
+    /// `_IOC_SIZE` of the kernel's definition.
+    pub size: usize,
+}
+
+const fn io() -> Decl {
+    Decl { dir: 0, size: 0 }
+}
+const fn iow(size: usize) -> Decl {
+    Decl {
+        dir: IOC_WRITE,
+        size,
+    }
+}
+const fn ior(size: usize) -> Decl {
+    Decl {
+        dir: IOC_READ,
+        size,
+    }
+}
+const fn iowr(size: usize) -> Decl {
+    Decl {
+        dir: IOC_WRITE | IOC_READ,
+        size,
+    }
+}
+
+/// The kernel's declaration of DRM command `nr` for the ioctls this emulation answers
+/// (drm.h and i915_drm.h, Linux 6.1), or `None`. Where two request numbers share a
+/// command the kernel's table holds the wider one: GEM_MMAP_GTT/GEM_MMAP_OFFSET (the
+/// table has MMAP_OFFSET, 32 bytes), GEM_CONTEXT_CREATE/_EXT (CREATE_EXT, 16 bytes),
+/// GEM_EXECBUFFER2/_WR (EXECBUFFER2_WR, read-write).
+pub fn decl(nr: u32) -> Option<Decl> {
+    if (DRM_COMMAND_BASE..DRM_COMMAND_END).contains(&nr) {
+        return Some(match nr - DRM_COMMAND_BASE {
+            I915_GETPARAM => iowr(size_of::<I915Getparam>()),
+            I915_GEM_BUSY => iowr(size_of::<I915GemBusy>()),
+            I915_GEM_THROTTLE => io(),
+            I915_GEM_CREATE => iowr(size_of::<I915GemCreate>()),
+            I915_GEM_PREAD | I915_GEM_PWRITE => iow(size_of::<I915GemPread>()),
+            I915_GEM_MMAP => iowr(size_of::<I915GemMmap>()),
+            I915_GEM_MMAP_GTT => iowr(size_of::<I915GemMmapOffset>()),
+            I915_GEM_SET_DOMAIN => iow(size_of::<I915GemSetDomain>()),
+            I915_GEM_SW_FINISH => iow(size_of::<u32>()),
+            I915_GEM_SET_TILING => iowr(size_of::<I915GemSetTiling>()),
+            I915_GEM_GET_TILING => iowr(size_of::<I915GemGetTiling>()),
+            I915_GEM_GET_APERTURE => ior(size_of::<I915GemGetAperture>()),
+            I915_GEM_MADVISE => iowr(size_of::<I915GemMadvise>()),
+            I915_GEM_EXECBUFFER2 => iowr(size_of::<I915GemExecbuffer2>()),
+            I915_GEM_WAIT => iowr(size_of::<I915GemWait>()),
+            I915_GEM_CONTEXT_CREATE => iowr(size_of::<I915GemContextCreateExt>()),
+            I915_GEM_CONTEXT_DESTROY => iow(size_of::<I915GemContextDestroy>()),
+            I915_GEM_SET_CACHING => iow(size_of::<I915GemCaching>()),
+            I915_GEM_GET_CACHING => iowr(size_of::<I915GemCaching>()),
+            I915_REG_READ => iowr(size_of::<I915RegRead>()),
+            I915_GET_RESET_STATS => iowr(size_of::<I915ResetStats>()),
+            I915_GEM_USERPTR => iowr(24),
+            I915_GEM_CONTEXT_GETPARAM | I915_GEM_CONTEXT_SETPARAM => {
+                iowr(size_of::<I915GemContextParam>())
+            }
+            I915_QUERY => iowr(size_of::<I915Query>()),
+            _ => return None,
+        });
+    }
+    Some(match nr {
+        DRM_VERSION => iowr(size_of::<DrmVersion>()),
+        DRM_GEM_CLOSE => iow(size_of::<DrmGemClose>()),
+        DRM_GET_CAP => iowr(size_of::<DrmGetCap>()),
+        DRM_SET_CLIENT_CAP => iow(16),
+        DRM_SET_MASTER | DRM_DROP_MASTER => io(),
+        DRM_PRIME_HANDLE_TO_FD | DRM_PRIME_FD_TO_HANDLE => iowr(size_of::<DrmPrimeHandle>()),
+        DRM_SYNCOBJ_CREATE => iowr(size_of::<DrmSyncobjCreate>()),
+        DRM_SYNCOBJ_DESTROY => iowr(size_of::<DrmSyncobjDestroy>()),
+        DRM_SYNCOBJ_WAIT => iowr(size_of::<DrmSyncobjWait>()),
+        DRM_SYNCOBJ_RESET | DRM_SYNCOBJ_SIGNAL => iowr(size_of::<DrmSyncobjArray>()),
+        _ => return None,
+    })
+}
+
 /// DRM ioctl type byte.
 pub const DRM_IOCTL_BASE: u32 = b'd' as u32;
 /// First driver-private command number.
 pub const DRM_COMMAND_BASE: u32 = 0x40;
+/// End of the driver-private command numbers.
+pub const DRM_COMMAND_END: u32 = 0xa0;
 
 // Core DRM command numbers (drm.h).
 pub const DRM_VERSION: u32 = 0x00;
@@ -158,9 +257,30 @@ pub const I915_EXEC_FENCE_IN: u64 = 1 << 16;
 pub const I915_EXEC_FENCE_OUT: u64 = 1 << 17;
 pub const I915_EXEC_BATCH_FIRST: u64 = 1 << 18;
 pub const I915_EXEC_FENCE_ARRAY: u64 = 1 << 19;
+pub const I915_EXEC_CONSTANTS_MASK: u64 = 3 << 6;
+pub const I915_EXEC_SECURE: u64 = 1 << 9;
+pub const I915_EXEC_BSD_MASK: u64 = 3 << 13;
+pub const I915_EXEC_RESOURCE_STREAMER: u64 = 1 << 15;
+pub const I915_EXEC_FENCE_SUBMIT: u64 = 1 << 20;
+pub const I915_EXEC_USE_EXTENSIONS: u64 = 1 << 21;
+/// `__I915_EXEC_UNKNOWN_FLAGS`: every bit above USE_EXTENSIONS.
+pub const I915_EXEC_UNKNOWN_FLAGS: u64 = !((I915_EXEC_USE_EXTENSIONS << 1) - 1);
+/// `__I915_EXEC_ILLEGAL_FLAGS` (i915_gem_execbuffer.c).
+pub const I915_EXEC_ILLEGAL_FLAGS: u64 =
+    I915_EXEC_UNKNOWN_FLAGS | I915_EXEC_CONSTANTS_MASK | I915_EXEC_RESOURCE_STREAMER;
 pub const I915_EXEC_FENCE_WAIT: u32 = 1;
 pub const I915_EXEC_FENCE_SIGNAL: u32 = 2;
+pub const EXEC_OBJECT_WRITE: u64 = 1 << 2;
 pub const EXEC_OBJECT_PINNED: u64 = 1 << 4;
+pub const EXEC_OBJECT_PAD_TO_SIZE: u64 = 1 << 5;
+pub const EXEC_OBJECT_CAPTURE: u64 = 1 << 7;
+/// `__EXEC_OBJECT_UNKNOWN_FLAGS`: every bit above CAPTURE.
+pub const EXEC_OBJECT_UNKNOWN_FLAGS: u64 = !((EXEC_OBJECT_CAPTURE << 1) - 1);
+/// `__I915_EXEC_FENCE_UNKNOWN_FLAGS`: every bit above FENCE_SIGNAL.
+pub const I915_EXEC_FENCE_UNKNOWN_FLAGS: u32 = !((I915_EXEC_FENCE_SIGNAL << 1) - 1);
+/// `I915_GEM_GPU_DOMAINS` (i915_drv.h): render, sampler, command, instruction, vertex.
+pub const I915_GEM_GPU_DOMAINS: u32 = 0x3e;
+pub const I915_MMAP_WC: u64 = 1;
 
 // Tiling.
 pub const I915_TILING_NONE: u32 = 0;
@@ -474,6 +594,21 @@ pub struct I915QueryItem {
 
 const _: () = {
     assert!(size_of::<DrmVersion>() == 64);
+    assert!(size_of::<DrmGemClose>() == 8);
+    assert!(size_of::<DrmSyncobjCreate>() == 8);
+    assert!(size_of::<DrmSyncobjDestroy>() == 8);
+    assert!(size_of::<I915GemBusy>() == 8);
+    assert!(size_of::<I915GemSetDomain>() == 12);
+    assert!(size_of::<I915GemSetTiling>() == 16);
+    assert!(size_of::<I915GemGetTiling>() == 16);
+    assert!(size_of::<I915GemGetAperture>() == 16);
+    assert!(size_of::<I915GemMadvise>() == 12);
+    assert!(size_of::<I915GemWait>() == 16);
+    assert!(size_of::<I915GemContextCreateExt>() == 16);
+    assert!(size_of::<I915GemContextDestroy>() == 8);
+    assert!(size_of::<I915GemCaching>() == 8);
+    assert!(size_of::<I915RegRead>() == 16);
+    assert!(size_of::<I915Query>() == 16);
     assert!(size_of::<DrmGetCap>() == 16);
     assert!(size_of::<DrmPrimeHandle>() == 12);
     assert!(size_of::<DrmSyncobjWait>() == 32);

@@ -6,14 +6,16 @@ use std::path::PathBuf;
 use std::process::Command;
 
 fn library() -> PathBuf {
-    // `cargo build` puts the cdylib beside the binaries; `cargo test` leaves it in deps/.
+    // `cargo test` leaves the cdylib it just built in deps/; `cargo build` also copies one
+    // beside the binaries, which may be older (or another checkout's, in a shared target
+    // directory), so deps/ comes first.
     let dir = PathBuf::from(env!("CARGO_BIN_EXE_i915-stress"))
         .parent()
         .unwrap()
         .to_path_buf();
     let found = [
-        dir.join("libgtsim_i915.so"),
         dir.join("deps/libgtsim_i915.so"),
+        dir.join("libgtsim_i915.so"),
     ]
     .into_iter()
     .find(|p| p.is_file());
@@ -30,6 +32,44 @@ fn concurrent_clients_through_the_preloaded_library() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "stress failed: {stderr}");
     assert!(String::from_utf8_lossy(&out.stdout).contains("ok: 4 threads x 50 rounds"));
+}
+
+#[test]
+fn fds_closed_or_replaced_behind_the_close_hook_are_not_drm_fds() {
+    let out = Command::new(env!("CARGO_BIN_EXE_i915-stress"))
+        .arg("fds")
+        .env("LD_PRELOAD", library())
+        .env("GTSIM_I915_QUIET", "1")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "fd checks failed: {stderr}");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("ok: fds"));
+}
+
+/// Random ioctls, mmaps and closes through the preloaded library in a child process
+/// (`i915-stress fuzz CASES SEED`): it must exit normally, every errno must be one the
+/// uapi knows and none EIO (a panic caught in a hook). `GTSIM_FUZZ_CASES` and
+/// `GTSIM_FUZZ_SEED` scale it.
+#[test]
+fn fuzz_through_the_preloaded_library() {
+    let cases = std::env::var("GTSIM_FUZZ_CASES").unwrap_or_else(|_| "3000".into());
+    let seed = std::env::var("GTSIM_FUZZ_SEED").unwrap_or_else(|_| "1".into());
+    let out = Command::new(env!("CARGO_BIN_EXE_i915-stress"))
+        .args(["fuzz", &cases, &seed])
+        .env("LD_PRELOAD", library())
+        .env("GTSIM_I915_QUIET", "1")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    eprintln!("{stdout}");
+    assert!(
+        out.status.success(),
+        "fuzz child failed ({:?}): {stderr}",
+        out.status
+    );
+    assert!(stdout.contains("ok: fuzz"));
 }
 
 #[test]

@@ -174,7 +174,295 @@ fn worker(id: u32) -> Result<(), String> {
     Ok(())
 }
 
+fn open_path(path: &str) -> i32 {
+    let c = CString::new(path).unwrap();
+    // SAFETY: plain open of a NUL-terminated path.
+    unsafe { libc::open(c.as_ptr(), libc::O_RDWR | libc::O_CLOEXEC) }
+}
+
+/// Whether `fd` answers as the emulated render node: fstat shows char device 226:128 and
+/// GEM_CREATE works.
+fn is_render_node(fd: i32) -> bool {
+    let mut st = std::mem::MaybeUninit::<libc::stat>::zeroed();
+    // SAFETY: fstat into our own buffer.
+    if unsafe { libc::fstat(fd, st.as_mut_ptr()) } != 0 {
+        return false;
+    }
+    // SAFETY: initialised by fstat.
+    let st = unsafe { st.assume_init() };
+    let mut c = GemCreate {
+        size: 4096,
+        handle: 0,
+        pad: 0,
+    };
+    st.st_rdev == libc::makedev(226, 128) && ioctl(fd, iowr(0x40 + 0x1b, 16), &mut c) == 0
+}
+
+/// fds that stop being the DRM node without our `close` hook seeing it (dup2/dup3 onto
+/// them, fclose(fdopen()), close_range) must be what they now are.
+fn fd_checks() -> Result<(), String> {
+    let null = open_path("/dev/null");
+    let fd = open_path("/dev/dri/renderD128");
+    if !is_render_node(fd) {
+        return Err("the render node does not answer".into());
+    }
+    // SAFETY: dup2 between our own fds.
+    if unsafe { libc::dup2(null, fd) } != fd || is_render_node(fd) {
+        return Err("dup2 onto the DRM fd left it a DRM fd".into());
+    }
+    // SAFETY: closing our own fd.
+    unsafe { libc::close(fd) };
+    let fd = open_path("/dev/dri/renderD128");
+    // SAFETY: dup3 between our own fds.
+    if unsafe { libc::dup3(null, fd, libc::O_CLOEXEC) } != fd || is_render_node(fd) {
+        return Err("dup3 onto the DRM fd left it a DRM fd".into());
+    }
+    // SAFETY: closing our own fd.
+    unsafe { libc::close(fd) };
+    let fd = open_path("/dev/dri/renderD128");
+    // SAFETY: a stream over our own fd; fclose closes the fd without calling close().
+    unsafe {
+        let f = libc::fdopen(fd, c"r+".as_ptr());
+        if f.is_null() {
+            return Err("fdopen failed".into());
+        }
+        libc::fclose(f);
+    }
+    let again = open_path("/dev/null");
+    if again != fd || is_render_node(again) {
+        return Err(format!(
+            "after fclose(fdopen()), fd {again} (was {fd}) is still a DRM fd"
+        ));
+    }
+    // SAFETY: closing our own fd.
+    unsafe { libc::close(again) };
+    let fd = open_path("/dev/dri/renderD128");
+    // SAFETY: closing exactly our own fd through close_range.
+    if unsafe { libc::close_range(fd as u32, fd as u32, 0) } != 0 {
+        return Err("close_range failed".into());
+    }
+    let again = open_path("/dev/null");
+    if again != fd || is_render_node(again) {
+        return Err(format!("after close_range, fd {again} is still a DRM fd"));
+    }
+    let fresh = open_path("/dev/dri/renderD128");
+    if !is_render_node(fresh) {
+        return Err("a fresh open no longer works".into());
+    }
+    Ok(())
+}
+
+/// splitmix64.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n.max(1)
+    }
+}
+
+/// Random ioctls and mmaps through the real entry points: the process must survive,
+/// every error must be one the i915 uapi knows, and none may be EIO (what the hooks
+/// answer when the emulation panicked).
+fn fuzz(cases: u64, seed: u64) -> Result<String, String> {
+    const ARENA: usize = 64 << 10;
+    // SAFETY: a fresh anonymous mapping: the arena, a read-only page, a guard page.
+    let base = unsafe {
+        libc::mmap(
+            std::ptr::null_mut(),
+            ARENA + 8192,
+            libc::PROT_READ | libc::PROT_WRITE,
+            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+            -1,
+            0,
+        )
+    };
+    if base == libc::MAP_FAILED {
+        return Err("cannot map the arena".into());
+    }
+    let base = base.cast::<u8>();
+    // SAFETY: protecting pages of our own mapping.
+    unsafe {
+        libc::mprotect(base.add(ARENA).cast(), 4096, libc::PROT_READ);
+        libc::mprotect(base.add(ARENA + 4096).cast(), 4096, libc::PROT_NONE);
+    }
+    let a = base as u64;
+    let put = |at: u64, v: u64| {
+        if at + 8 <= ARENA as u64 {
+            // SAFETY: within the writable arena.
+            unsafe { base.add(at as usize).cast::<u64>().write_unaligned(v) };
+        }
+    };
+    let mut fd = open_path("/dev/dri/renderD128");
+    let mut rng = Rng(seed);
+    for size in [4096u64, 8192, 65536] {
+        put(0, size);
+        put(8, 0);
+        ioctl(fd, iowr(0x40 + 0x1b, 16), base);
+    }
+    let known: &[u32] = &[
+        0x00, 0x09, 0x0c, 0x0d, 0x2d, 0x2e, 0xbf, 0xc0, 0xc3, 0xc4, 0xc5, 0x46, 0x57, 0x58, 0x5b,
+        0x5c, 0x5d, 0x5e, 0x5f, 0x60, 0x61, 0x62, 0x63, 0x64, 0x66, 0x69, 0x69, 0x6c, 0x6d, 0x6e,
+        0x6f, 0x70, 0x71, 0x72, 0x73, 0x74, 0x75, 0x79,
+    ];
+    let expected = [
+        libc::EFAULT,
+        libc::EINVAL,
+        libc::ENOENT,
+        libc::ENOTTY,
+        libc::ENOMEM,
+        libc::E2BIG,
+        libc::ENOSPC,
+        libc::EPERM,
+        libc::ETIME,
+        libc::ENODEV,
+        libc::EBADF,
+    ];
+    let (mut ok, mut errs, mut maps) = (0u64, 0u64, 0u64);
+    for case in 0..cases {
+        let word = |rng: &mut Rng| match rng.below(12) {
+            0..=2 => rng.below(8) | rng.below(8) << 32,
+            3 => 0,
+            4 => u64::MAX,
+            5 => 1 << rng.below(64),
+            6 => (rng.below(64) + 1) * 4096,
+            7..=9 => match rng.below(4) {
+                0 => a + ARENA as u64 + rng.below(8192),
+                1 => rng.below(1 << 16),
+                _ => a + rng.below(ARENA as u64) / 8 * 8,
+            },
+            _ => rng.next(),
+        };
+        for _ in 0..64 {
+            let at = rng.below(ARENA as u64) / 8 * 8;
+            let v = word(&mut rng);
+            put(at, v);
+        }
+        match rng.below(20) {
+            0 => {
+                // An mmap of the DRM fd at a random offset and length, most often near an
+                // offset MMAP_OFFSET just gave.
+                let mut m = MmapOffset {
+                    handle: 1 + rng.below(3) as u32,
+                    pad: 0,
+                    offset: 0,
+                    flags: 2,
+                    extensions: 0,
+                };
+                ioctl(fd, iowr(0x40 + 0x24, 32), &mut m);
+                let off =
+                    [m.offset, m.offset + 4096, 1 << 32, rng.next() & !4095][rng.below(4) as usize];
+                let len = [4096, 8192, 65536, 1 << 20, rng.below(1 << 31)][rng.below(5) as usize];
+                // SAFETY: a new mapping at a kernel-chosen address; unmapped below.
+                let p = unsafe {
+                    libc::mmap(
+                        std::ptr::null_mut(),
+                        len as usize,
+                        libc::PROT_READ | libc::PROT_WRITE,
+                        libc::MAP_SHARED,
+                        fd,
+                        off as libc::off_t,
+                    )
+                };
+                if p != libc::MAP_FAILED {
+                    maps += 1;
+                    // SAFETY: touching the first byte of the mapping just made, then
+                    // unmapping it.
+                    unsafe {
+                        p.cast::<u8>().write_volatile(1);
+                        libc::munmap(p, len as usize);
+                    }
+                }
+            }
+            1 => {
+                // The fd goes away and comes back, sometimes behind the close hook.
+                // SAFETY: closing our own fd, by close or by close_range.
+                unsafe {
+                    if rng.below(2) == 0 {
+                        libc::close(fd);
+                    } else {
+                        libc::close_range(fd as u32, fd as u32, 0);
+                    }
+                }
+                fd = open_path("/dev/dri/renderD128");
+                for size in [4096u64, 8192] {
+                    put(0, size);
+                    put(8, 0);
+                    ioctl(fd, iowr(0x40 + 0x1b, 16), base);
+                }
+            }
+            _ => {
+                let nr = if rng.below(8) == 0 {
+                    rng.below(256) as u32
+                } else {
+                    known[rng.below(known.len() as u64) as usize]
+                };
+                let size = match rng.below(4) {
+                    0 => rng.below(1 << 14),
+                    1 => rng.below(128),
+                    _ => [8, 12, 16, 24, 32, 40, 64][rng.below(7) as usize],
+                };
+                let dir = if rng.below(4) == 0 { rng.below(4) } else { 3 };
+                let req = dir << 30 | size << 16 | 0x64 << 8 | nr as u64;
+                let arg = if rng.below(10) == 0 {
+                    word(&mut rng)
+                } else {
+                    a + rng.below(ARENA as u64 - 1024) / 8 * 8
+                };
+                if ioctl(fd, req, arg as *mut u8) == 0 {
+                    ok += 1;
+                } else {
+                    errs += 1;
+                    let e = errno();
+                    if !expected.contains(&e) {
+                        return Err(format!(
+                            "case {case} (seed {seed}): request {req:#x} arg {arg:#x}: errno {e}"
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    Ok(format!(
+        "ok: fuzz {cases} cases from seed {seed}: {ok} ioctls succeeded, {errs} failed with expected errnos, {maps} mmaps"
+    ))
+}
+
 fn main() {
+    if std::env::args().nth(1).as_deref() == Some("fuzz") {
+        let arg = |i: usize, d: u64| {
+            std::env::args()
+                .nth(i)
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(d)
+        };
+        match fuzz(arg(2, 3000), arg(3, 1)) {
+            Ok(m) => println!("{m}"),
+            Err(e) => {
+                eprintln!("{e}");
+                std::process::exit(1);
+            }
+        }
+        return;
+    }
+    if std::env::args().nth(1).as_deref() == Some("fds") {
+        match fd_checks() {
+            Ok(()) => println!("ok: fds"),
+            Err(e) => {
+                eprintln!("{e}");
+                std::process::exit(1);
+            }
+        }
+        return;
+    }
     let threads: Vec<_> = (0..4)
         .map(|i| std::thread::spawn(move || worker(i)))
         .collect();

@@ -1,0 +1,739 @@
+//! A fuzz harness for the ioctl surface, run in-process against [`Kernel`] the way
+//! `tests.rs` drives it.
+//!
+//! Each case issues one ioctl with a random or mutated request (a known DRM/i915 command
+//! or any number in DRM's range, now and then another ioctl family; every direction;
+//! the kernel's size, a smaller, a larger or a random one) and an argument whose words
+//! are drawn from values that matter: small handles (most of them valid, since the harness
+//! keeps objects, contexts and syncobjs alive), sizes and offsets around page and object
+//! boundaries, flags with single bits set, and pointers into a mapped arena, at its edge,
+//! into a guard page (PROT_NONE), into a read-only page, at 0, beyond the user address
+//! space. Pointed-to memory is re-randomised the same way, so nested arrays (exec objects,
+//! relocations, fences, handles) are fuzzed too.
+//!
+//! It checks that the process survives (a panic fails the case, with the seed to replay
+//! it), that every error is one the kernel could return for that command, and that the
+//! kernel's bookkeeping stays consistent.
+//!
+//! `GTSIM_FUZZ_CASES=N` sets the campaign size (default [`DEFAULT_CASES`], a few seconds
+//! in a debug build), `GTSIM_FUZZ_SEED=S` the first seed, `GTSIM_FUZZ_STATS=1` prints
+//! successes and errors per command. The emulation's log lines (GPU hangs of random
+//! batches) are muted on the harness's thread. Resources the ioctls hand out
+//! (fds, mappings) are released after each case, and the kernel is rebuilt every
+//! [`RESET_EVERY`] cases so that objects do not pile up. The device's command budget is
+//! lowered to [`MAX_COMMANDS`] so that a looping batch ends in a hang report quickly.
+
+use crate::errno::Errno;
+use crate::kernel::{Kernel, Node};
+use crate::uapi::*;
+
+/// Cases in a default `cargo test` run.
+pub const DEFAULT_CASES: u64 = 10_000;
+/// Cases between fresh kernels.
+pub const RESET_EVERY: u64 = 250;
+/// The device's per-submission command budget in the harness.
+pub const MAX_COMMANDS: usize = 20_000;
+
+const FD: i32 = 2000;
+const ARENA: usize = 64 << 10;
+/// Where template arguments go, and their arrays (byte offsets in the arena).
+const TEMPLATE_ARGS: usize = 16 << 10;
+const OBJECTS: usize = 32 << 10;
+const RELOCS: usize = 40 << 10;
+const FENCES: usize = 48 << 10;
+const HANDLES: usize = 56 << 10;
+
+/// splitmix64: small, fast, and the same everywhere for a seed.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n.max(1)
+    }
+
+    fn one_in(&mut self, n: u64) -> bool {
+        self.below(n) == 0
+    }
+}
+
+/// Client memory for arguments: `ARENA` bytes read-write, then a read-only page, then a
+/// PROT_NONE guard page.
+struct Arena {
+    base: *mut u8,
+}
+
+impl Arena {
+    fn new() -> Arena {
+        let len = ARENA + 2 * 4096;
+        // SAFETY: a fresh anonymous mapping, checked.
+        let p = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                len,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+                -1,
+                0,
+            )
+        };
+        assert_ne!(p, libc::MAP_FAILED, "cannot map the fuzz arena");
+        let base = p.cast::<u8>();
+        // SAFETY: changing the protection of pages inside our own mapping.
+        unsafe {
+            assert_eq!(
+                libc::mprotect(base.add(ARENA).cast(), 4096, libc::PROT_READ),
+                0
+            );
+            assert_eq!(
+                libc::mprotect(base.add(ARENA + 4096).cast(), 4096, libc::PROT_NONE),
+                0
+            );
+        }
+        Arena { base }
+    }
+
+    fn addr(&self) -> u64 {
+        self.base as u64
+    }
+
+    fn readonly(&self) -> u64 {
+        self.addr() + ARENA as u64
+    }
+
+    fn guard(&self) -> u64 {
+        self.addr() + ARENA as u64 + 4096
+    }
+
+    /// Stores a word at byte `at` of the writable part (ignored past its end).
+    fn put(&self, at: usize, v: u64) {
+        if at.checked_add(8).is_some_and(|e| e <= ARENA) {
+            // SAFETY: within the writable part of our own mapping; unaligned store.
+            unsafe { self.base.add(at).cast::<u64>().write_unaligned(v) };
+        }
+    }
+
+    fn get(&self, at: usize) -> u64 {
+        if at.checked_add(8).is_some_and(|e| e <= ARENA) {
+            // SAFETY: within the writable part of our own mapping; unaligned load.
+            unsafe { self.base.add(at).cast::<u64>().read_unaligned() }
+        } else {
+            0
+        }
+    }
+}
+
+impl Drop for Arena {
+    fn drop(&mut self) {
+        // SAFETY: unmapping our own mapping.
+        unsafe { libc::munmap(self.base.cast(), ARENA + 2 * 4096) };
+    }
+}
+
+/// Commands the harness aims at most of the time.
+const KNOWN: &[u32] = &[
+    DRM_VERSION,
+    DRM_GEM_CLOSE,
+    DRM_GET_CAP,
+    DRM_SET_CLIENT_CAP,
+    DRM_SET_MASTER,
+    DRM_PRIME_HANDLE_TO_FD,
+    DRM_PRIME_FD_TO_HANDLE,
+    DRM_SYNCOBJ_CREATE,
+    DRM_SYNCOBJ_DESTROY,
+    DRM_SYNCOBJ_WAIT,
+    DRM_SYNCOBJ_RESET,
+    DRM_SYNCOBJ_SIGNAL,
+    DRM_COMMAND_BASE + I915_GETPARAM,
+    DRM_COMMAND_BASE + I915_GEM_BUSY,
+    DRM_COMMAND_BASE + I915_GEM_THROTTLE,
+    DRM_COMMAND_BASE + I915_GEM_CREATE,
+    DRM_COMMAND_BASE + I915_GEM_PREAD,
+    DRM_COMMAND_BASE + I915_GEM_PWRITE,
+    DRM_COMMAND_BASE + I915_GEM_MMAP,
+    DRM_COMMAND_BASE + I915_GEM_MMAP_GTT,
+    DRM_COMMAND_BASE + I915_GEM_SET_DOMAIN,
+    DRM_COMMAND_BASE + I915_GEM_SW_FINISH,
+    DRM_COMMAND_BASE + I915_GEM_SET_TILING,
+    DRM_COMMAND_BASE + I915_GEM_GET_TILING,
+    DRM_COMMAND_BASE + I915_GEM_GET_APERTURE,
+    DRM_COMMAND_BASE + I915_GEM_MADVISE,
+    DRM_COMMAND_BASE + I915_GEM_EXECBUFFER2,
+    DRM_COMMAND_BASE + I915_GEM_EXECBUFFER2,
+    DRM_COMMAND_BASE + I915_GEM_EXECBUFFER2,
+    DRM_COMMAND_BASE + I915_GEM_WAIT,
+    DRM_COMMAND_BASE + I915_GEM_CONTEXT_CREATE,
+    DRM_COMMAND_BASE + I915_GEM_CONTEXT_DESTROY,
+    DRM_COMMAND_BASE + I915_GEM_SET_CACHING,
+    DRM_COMMAND_BASE + I915_GEM_GET_CACHING,
+    DRM_COMMAND_BASE + I915_REG_READ,
+    DRM_COMMAND_BASE + I915_GET_RESET_STATS,
+    DRM_COMMAND_BASE + I915_GEM_USERPTR,
+    DRM_COMMAND_BASE + I915_GEM_CONTEXT_GETPARAM,
+    DRM_COMMAND_BASE + I915_GEM_CONTEXT_SETPARAM,
+    DRM_COMMAND_BASE + I915_QUERY,
+];
+
+/// The errors the kernel's handler for command `nr` (Linux 6.1) can return, besides
+/// EFAULT from the argument copies. Commands the emulation does not answer are ENOTTY.
+pub fn allowed(nr: u32) -> &'static [Errno] {
+    use Errno as E;
+    if decl(nr).is_none() {
+        return &[E::ENOTTY];
+    }
+    if (DRM_COMMAND_BASE..DRM_COMMAND_END).contains(&nr) {
+        return match nr - DRM_COMMAND_BASE {
+            I915_GETPARAM => &[E::EINVAL, E::ENODEV],
+            I915_GEM_CREATE => &[E::EINVAL, E::E2BIG, E::ENOMEM],
+            I915_GEM_PREAD | I915_GEM_PWRITE => &[E::EINVAL, E::ENOENT],
+            I915_GEM_MMAP => &[E::EINVAL, E::ENOENT, E::ENOMEM],
+            I915_GEM_MMAP_GTT => &[E::EINVAL, E::ENOENT, E::ENODEV],
+            I915_GEM_EXECBUFFER2 => &[E::EINVAL, E::ENOENT, E::EPERM, E::ENOMEM, E::ENOSPC],
+            I915_GEM_CONTEXT_SETPARAM | I915_GEM_CONTEXT_GETPARAM => {
+                &[E::EINVAL, E::ENOENT, E::ENODEV]
+            }
+            I915_GEM_USERPTR => &[E::ENODEV],
+            I915_REG_READ | I915_QUERY => &[E::EINVAL],
+            _ => &[E::EINVAL, E::ENOENT],
+        };
+    }
+    match nr {
+        DRM_PRIME_HANDLE_TO_FD => &[E::EINVAL, E::ENOENT, E::ENOMEM],
+        DRM_PRIME_FD_TO_HANDLE => &[E::EBADF, E::EINVAL, E::ENOENT],
+        DRM_SYNCOBJ_WAIT => &[E::EINVAL, E::ENOENT, E::ENOMEM, E::ETIME],
+        DRM_SYNCOBJ_RESET | DRM_SYNCOBJ_SIGNAL => &[E::EINVAL, E::ENOENT, E::ENOMEM],
+        DRM_VERSION | DRM_SET_CLIENT_CAP | DRM_SET_MASTER | DRM_DROP_MASTER => &[],
+        _ => &[E::EINVAL, E::ENOENT],
+    }
+}
+
+/// One case's request, for the failure report.
+#[derive(Debug, Clone, Copy)]
+pub struct Case {
+    /// The seed that replays it.
+    pub seed: u64,
+    /// The request number.
+    pub req: u64,
+    /// The argument pointer.
+    pub arg: u64,
+}
+
+struct Harness {
+    k: Kernel,
+    arena: Arena,
+}
+
+impl Harness {
+    fn new() -> Harness {
+        let mut k = Kernel::default();
+        k.device.limits.max_commands = MAX_COMMANDS;
+        k.open_file(FD, Node::Render);
+        let mut h = Harness {
+            k,
+            arena: Arena::new(),
+        };
+        h.populate();
+        h
+    }
+
+    /// A few objects, a context and syncobjs so that small handles are often valid.
+    fn populate(&mut self) {
+        let at = self.arena.addr();
+        for size in [4096u64, 8192, 65536] {
+            self.arena.put(0, size);
+            self.arena.put(8, 0);
+            let r = self
+                .k
+                .ioctl(FD, iowr_req(DRM_COMMAND_BASE + I915_GEM_CREATE, 16), at);
+            assert_eq!(r, Ok(()), "harness setup: GEM_CREATE");
+        }
+        // Object 1 ends at once (MI_BATCH_BUFFER_END), object 2 after 64 bytes of
+        // MI_NOOP, object 3 runs off its end into a fault.
+        for (handle, offset) in [(1u64, 0u64), (2, 64)] {
+            self.arena.put(64, 0x0500_0000);
+            self.arena.put(0, handle);
+            self.arena.put(8, offset);
+            self.arena.put(16, 8);
+            self.arena.put(24, at + 64);
+            let r = self
+                .k
+                .ioctl(FD, iowr_req(DRM_COMMAND_BASE + I915_GEM_PWRITE, 32), at);
+            assert_eq!(r, Ok(()), "harness setup: PWRITE");
+        }
+        self.arena.put(0, 0);
+        self.arena.put(8, 0);
+        let r = self.k.ioctl(
+            FD,
+            iowr_req(DRM_COMMAND_BASE + I915_GEM_CONTEXT_CREATE, 8),
+            at,
+        );
+        assert_eq!(r, Ok(()), "harness setup: CONTEXT_CREATE");
+        for flags in [0u64, 1 << 32] {
+            self.arena.put(0, flags);
+            let r = self.k.ioctl(FD, iowr_req(DRM_SYNCOBJ_CREATE, 8), at);
+            assert_eq!(r, Ok(()), "harness setup: SYNCOBJ_CREATE");
+        }
+    }
+
+    /// An interesting pointer.
+    fn pointer(&self, rng: &mut Rng) -> u64 {
+        let a = self.arena.addr();
+        match rng.below(16) {
+            0 => 0,
+            1 => rng.below(0x10000),
+            2 => self.arena.readonly() + rng.below(4096),
+            3 => self.arena.guard() + rng.below(4096),
+            4 => self.arena.readonly() - 8 * rng.below(8),
+            5 => crate::user::TASK_SIZE_MAX - rng.below(64),
+            6 => 1 << 47 | rng.below(1 << 20),
+            7 => rng.next(),
+            _ => a + rng.below(ARENA as u64) / 8 * 8,
+        }
+    }
+
+    /// An interesting 64-bit word.
+    fn word(&self, rng: &mut Rng) -> u64 {
+        let small = |rng: &mut Rng| rng.below(8);
+        match rng.below(20) {
+            0..=3 => small(rng) | small(rng) << 32,
+            4 => 0,
+            5 => u64::MAX,
+            6 => 1 << rng.below(64),
+            7 => (rng.below(64) + 1) * 4096 + [0, 0, 1, 4095][rng.below(4) as usize],
+            8 => [
+                1 << 31,
+                (1 << 31) + 1,
+                1 << 40,
+                u64::MAX - 4095,
+                0x7fff_ffff,
+            ][rng.below(5) as usize],
+            9..=11 => self.pointer(rng),
+            12 => rng.below(1 << 16) << 32 | rng.below(1 << 16),
+            13 => 0x0500_0000 | (rng.below(4) << 32), // MI_BATCH_BUFFER_END
+            _ => rng.next(),
+        }
+    }
+
+    fn scribble(&self, rng: &mut Rng, at: usize, words: usize) {
+        for i in 0..words {
+            let w = self.word(rng);
+            self.arena.put(at + 8 * i, w);
+        }
+    }
+
+    /// Runs one case; returns the request, the pointer and the result.
+    fn case(&mut self, seed: u64) -> (Case, Result<(), Errno>) {
+        let mut rng = Rng(seed);
+        let nr = if rng.one_in(8) {
+            rng.below(256) as u32
+        } else {
+            KNOWN[rng.below(KNOWN.len() as u64) as usize]
+        };
+        let ty = if rng.one_in(50) {
+            rng.below(256)
+        } else {
+            DRM_IOCTL_BASE as u64
+        };
+        let kernel_size = decl(nr).map_or(16, |d| d.size) as u64;
+        let size = match rng.below(8) {
+            0 => rng.below(kernel_size + 1),
+            1 => kernel_size + rng.below(64),
+            2 => rng.below(1 << 14),
+            _ => kernel_size,
+        };
+        let dir = if rng.one_in(4) { rng.below(4) } else { 3 };
+        let req = dir << 30 | size << 16 | ty << 8 | nr as u64;
+        // Most arguments sit in the arena, some straddle its end or point anywhere.
+        let arg = if rng.one_in(10) {
+            self.pointer(&mut rng)
+        } else {
+            let room = ARENA as u64 - 1024;
+            self.arena.addr() + rng.below(room) / 8 * 8
+        };
+        // Either a well-formed argument with a few words mutated (to get past the first
+        // checks), or words scribbled over the argument and places its pointers reach.
+        let arg = if rng.one_in(2) && ty == DRM_IOCTL_BASE as u64 {
+            let arg = self.arena.addr() + rng.below(TEMPLATE_ARGS as u64) / 8 * 8;
+            let at = (arg - self.arena.addr()) as usize;
+            self.template(&mut rng, nr, at);
+            for _ in 0..rng.below(4) {
+                let region = [at, OBJECTS, RELOCS, FENCES, HANDLES][rng.below(5) as usize];
+                let w = region + 8 * rng.below(8) as usize;
+                let v = if rng.one_in(2) {
+                    self.arena.get(w) ^ 1 << rng.below(64)
+                } else {
+                    self.word(&mut rng)
+                };
+                self.arena.put(w, v);
+            }
+            arg
+        } else {
+            if (self.arena.addr()..self.arena.readonly()).contains(&arg) {
+                self.scribble(&mut rng, (arg - self.arena.addr()) as usize, 16);
+            }
+            for _ in 0..4 {
+                let at = rng.below(ARENA as u64) as usize / 8 * 8;
+                let words = 8 + rng.below(64) as usize;
+                self.scribble(&mut rng, at, words);
+            }
+            arg
+        };
+        self.keep_from_leaking(nr, req, arg);
+        let r = self.k.ioctl(FD, req, arg);
+        (Case { seed, req, arg }, r)
+    }
+
+    /// Writes a well-formed argument for command `nr` at byte `at` of the arena, with its
+    /// arrays in the fixed regions; handles 1-3 name the harness's objects, 1-2 its
+    /// syncobjs, context 1 its context.
+    fn template(&self, rng: &mut Rng, nr: u32, at: usize) {
+        let a = self.arena.addr();
+        let handle = |rng: &mut Rng| 1 + rng.below(3);
+        let put32 = |w: usize, lo: u64, hi: u64| self.arena.put(w, lo | hi << 32);
+        for i in 0..8 {
+            self.arena.put(at + 8 * i, 0);
+        }
+        match nr.wrapping_sub(DRM_COMMAND_BASE) {
+            I915_GEM_EXECBUFFER2 => {
+                let n = 1 + rng.below(3) as usize;
+                let lut = rng.one_in(2);
+                // Objects: distinct handles, the last one the batch with relocations.
+                let first = handle(rng);
+                for i in 0..n {
+                    let o = OBJECTS + 56 * i;
+                    for w in 0..7 {
+                        self.arena.put(o + 8 * w, 0);
+                    }
+                    let h = (first + i as u64 - 1) % 3 + 1;
+                    let nrel = if i == n - 1 { rng.below(5) } else { 0 };
+                    put32(o, h, nrel);
+                    self.arena.put(o + 8, a + RELOCS as u64);
+                    if rng.one_in(4) {
+                        self.arena.put(o + 16, 1 << rng.below(16)); // alignment
+                    }
+                    if rng.one_in(4) {
+                        self.arena.put(o + 32, 1 << rng.below(8)); // flags
+                    }
+                }
+                for j in 0..4 {
+                    let r = RELOCS + 32 * j;
+                    let target = if lut {
+                        rng.below(n as u64)
+                    } else {
+                        handle(rng)
+                    };
+                    put32(r, target, rng.below(0x1000));
+                    self.arena.put(r + 8, rng.below(1024) * 4);
+                    self.arena.put(r + 16, 0);
+                    put32(r + 24, 2 * rng.below(2), 2 * rng.below(2));
+                }
+                let mut flags = [0, I915_EXEC_RENDER][rng.below(2) as usize];
+                if lut {
+                    flags |= I915_EXEC_HANDLE_LUT;
+                }
+                if rng.one_in(3) {
+                    flags |= I915_EXEC_NO_RELOC;
+                }
+                if rng.one_in(4) {
+                    flags |= I915_EXEC_BATCH_FIRST;
+                }
+                if rng.one_in(4) {
+                    flags |= I915_EXEC_FENCE_OUT;
+                }
+                self.arena.put(at, a + OBJECTS as u64);
+                put32(at + 8, n as u64, 0); // buffer_count, batch_start_offset
+                put32(at + 16, 8 * rng.below(4), 0); // batch_len, DR1
+                if rng.one_in(3) {
+                    flags |= I915_EXEC_FENCE_ARRAY;
+                    let nf = 1 + rng.below(3);
+                    for f in 0..nf as usize {
+                        put32(FENCES + 8 * f, 1 + rng.below(2), 1 + rng.below(3));
+                    }
+                    put32(at + 24, nf, 0); // num_cliprects
+                    self.arena.put(at + 32, a + FENCES as u64);
+                }
+                self.arena.put(at + 40, flags);
+                self.arena.put(at + 48, rng.below(2)); // context
+            }
+            I915_GEM_PREAD | I915_GEM_PWRITE => {
+                put32(at, handle(rng), 0);
+                self.arena.put(at + 8, rng.below(16) * 512);
+                self.arena.put(at + 16, rng.below(8192));
+                self.arena.put(at + 24, a + HANDLES as u64);
+            }
+            I915_GEM_MMAP => {
+                put32(at, handle(rng), 0);
+                self.arena.put(at + 16, 4096);
+                self.arena.put(at + 32, rng.below(2));
+            }
+            I915_GEM_CREATE => self.arena.put(at, rng.below(1 << 20)),
+            I915_GEM_SET_TILING => {
+                put32(at, handle(rng), rng.below(3));
+                put32(at + 8, 512 * rng.below(8), 0);
+            }
+            I915_GEM_CONTEXT_GETPARAM | I915_GEM_CONTEXT_SETPARAM => {
+                put32(at, rng.below(2), 0);
+                self.arena.put(at + 8, rng.below(10));
+                self.arena.put(at + 16, rng.below(2));
+            }
+            _ if nr == DRM_SYNCOBJ_WAIT => {
+                let n = 1 + rng.below(3);
+                for i in 0..n as usize {
+                    put32(HANDLES + 4 * i, 1 + rng.below(2), 0);
+                }
+                self.arena.put(at, a + HANDLES as u64);
+                put32(at + 16, n, rng.below(4));
+            }
+            _ if nr == DRM_SYNCOBJ_RESET || nr == DRM_SYNCOBJ_SIGNAL => {
+                let n = 1 + rng.below(2);
+                put32(HANDLES, 1, 2);
+                self.arena.put(at, a + HANDLES as u64);
+                put32(at + 8, n, 0);
+            }
+            _ if nr == DRM_PRIME_HANDLE_TO_FD => put32(at, handle(rng), libc::O_CLOEXEC as u64),
+            _ => put32(at, handle(rng), rng.below(4)),
+        }
+    }
+
+    /// Whether the argument of `req` at `arg` is copied back whole into the arena (so
+    /// [`Harness::release`] can see what a call handed out).
+    fn out_lands(&self, req: u64, arg: u64) -> bool {
+        let a = self.arena.addr();
+        crate::uapi::dir(req) & IOC_READ != 0
+            && arg >= a
+            && arg + crate::uapi::size(req) as u64 <= a + ARENA as u64
+    }
+
+    /// Calls that hand out fds or mappings are kept from succeeding unseen: a dma-buf fd,
+    /// an out-fence or a CPU mapping the harness cannot learn of would leak with every
+    /// case (the kernel leaks them the same way, but a long campaign would run out).
+    fn keep_from_leaking(&self, nr: u32, req: u64, arg: u64) {
+        if self.out_lands(req, arg) {
+            return;
+        }
+        let at = arg.wrapping_sub(self.arena.addr()) as usize;
+        match nr.wrapping_sub(DRM_COMMAND_BASE) {
+            I915_GEM_EXECBUFFER2 => {
+                let flags = self.arena.get(at.wrapping_add(48));
+                self.arena
+                    .put(at.wrapping_add(48), flags & !I915_EXEC_FENCE_OUT);
+            }
+            I915_GEM_MMAP => self.arena.put(at.wrapping_add(16), 0),
+            _ if nr == DRM_PRIME_HANDLE_TO_FD => {
+                let handle_flags = self.arena.get(at);
+                self.arena.put(at, handle_flags & !0xffff_ffff);
+            }
+            _ => {}
+        }
+    }
+
+    /// Releases what a successful case handed out (fds, mappings).
+    fn release(&mut self, c: &Case) {
+        let nr = crate::uapi::nr(c.req);
+        let out = crate::uapi::dir(c.req) & IOC_READ != 0
+            && (self.arena.addr()..self.arena.readonly()).contains(&c.arg);
+        if !out {
+            return;
+        }
+        let at = (c.arg - self.arena.addr()) as usize;
+        if nr == DRM_PRIME_HANDLE_TO_FD && crate::uapi::size(c.req) >= 12 {
+            let fd = (self.arena.get(at + 8) & 0xffff_ffff) as i32;
+            if fd > 2 {
+                // SAFETY: closing the dma-buf fd the ioctl created.
+                unsafe { libc::close(fd) };
+            }
+        }
+        if nr == DRM_COMMAND_BASE + I915_GEM_EXECBUFFER2 && crate::uapi::size(c.req) >= 64 {
+            let fd = (self.arena.get(at + 56) >> 32) as i32;
+            if fd > 2 && self.arena.get(at + 48) & I915_EXEC_FENCE_OUT != 0 {
+                // SAFETY: closing the out-fence fd the ioctl created.
+                unsafe { libc::close(fd) };
+            }
+        }
+        if nr == DRM_COMMAND_BASE + I915_GEM_MMAP && crate::uapi::size(c.req) >= 32 {
+            let (len, addr) = (self.arena.get(at + 16), self.arena.get(at + 24));
+            // SAFETY: unmapping the mapping the ioctl created (and reported).
+            unsafe { libc::munmap(addr as *mut libc::c_void, len as usize) };
+        }
+    }
+
+    /// The kernel's bookkeeping: every handle names a live object, every bound object is
+    /// in the address map, reference counts add up.
+    fn check_consistency(&self) -> Result<(), String> {
+        let mut refs = std::collections::BTreeMap::<u64, u32>::new();
+        for f in self.k.files.values() {
+            for id in f.handles.values() {
+                if !self.k.bos.contains_key(id) {
+                    return Err(format!("handle to a freed object {id}"));
+                }
+                *refs.entry(*id).or_default() += 1;
+            }
+        }
+        for (id, bo) in &self.k.bos {
+            if refs.get(id).copied().unwrap_or(0) != bo.refs {
+                return Err(format!(
+                    "object {id}: {} refs, {:?} handles",
+                    bo.refs,
+                    refs.get(id)
+                ));
+            }
+            if let Some(a) = bo.gpu
+                && self.k.bound.get(&a) != Some(id)
+            {
+                return Err(format!("object {id} bound at {a:#x} but not in the map"));
+            }
+        }
+        Ok(())
+    }
+}
+
+fn iowr_req(nr: u32, size: usize) -> u64 {
+    3 << 30 | (size as u64) << 16 | (DRM_IOCTL_BASE as u64) << 8 | nr as u64
+}
+
+/// What a campaign found.
+#[derive(Debug, Default)]
+pub struct Report {
+    /// Cases run.
+    pub cases: u64,
+    /// Calls that succeeded.
+    pub ok: u64,
+    /// Errors by errno.
+    pub errors: std::collections::BTreeMap<i32, u64>,
+    /// Successes and errors by DRM command number (0x100: another ioctl family).
+    pub by_nr: std::collections::BTreeMap<u32, (u64, u64)>,
+    /// Failures: panics, errnos the kernel would not return, broken bookkeeping.
+    pub failures: Vec<String>,
+}
+
+/// Runs `cases` cases from seed `seed`.
+pub fn campaign(seed: u64, cases: u64) -> Report {
+    let mut report = Report::default();
+    let mut h = Harness::new();
+    for i in 0..cases {
+        if i > 0 && i % RESET_EVERY == 0 {
+            h = Harness::new();
+        }
+        let case_seed = seed.wrapping_add(i);
+        let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            crate::muted(|| h.case(case_seed))
+        }));
+        report.cases += 1;
+        let (c, r) = match run {
+            Ok(x) => x,
+            Err(_) => {
+                report
+                    .failures
+                    .push(format!("seed {case_seed}: panic inside the emulation"));
+                h = Harness::new();
+                continue;
+            }
+        };
+        let key = if crate::uapi::ty(c.req) == DRM_IOCTL_BASE {
+            crate::uapi::nr(c.req)
+        } else {
+            0x100
+        };
+        let tally = report.by_nr.entry(key).or_default();
+        if r.is_ok() {
+            tally.0 += 1;
+        } else {
+            tally.1 += 1;
+        }
+        match r {
+            Ok(()) => {
+                report.ok += 1;
+                h.release(&c);
+            }
+            Err(e) => {
+                *report.errors.entry(e.0).or_default() += 1;
+                let nr = if crate::uapi::ty(c.req) == DRM_IOCTL_BASE {
+                    crate::uapi::nr(c.req)
+                } else {
+                    0x100 // another family: ENOTTY
+                };
+                let fine = e == Errno::EFAULT && nr != 0x100 || {
+                    let set = if nr == 0x100 {
+                        &[Errno::ENOTTY][..]
+                    } else {
+                        allowed(nr)
+                    };
+                    set.contains(&e)
+                };
+                if !fine {
+                    report.failures.push(format!(
+                        "seed {case_seed}: request {:#x} arg {:#x}: errno {} is not one the kernel returns for nr {nr:#x}",
+                        c.req, c.arg, e.0
+                    ));
+                }
+            }
+        }
+        if let Err(e) = h.check_consistency() {
+            report
+                .failures
+                .push(format!("seed {case_seed}: request {:#x}: {e}", c.req));
+            h = Harness::new();
+        }
+    }
+    report
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn env_u64(name: &str) -> Option<u64> {
+        std::env::var(name).ok().and_then(|v| v.parse().ok())
+    }
+
+    /// The default-run campaign; `GTSIM_FUZZ_CASES` / `GTSIM_FUZZ_SEED` for long runs.
+    #[test]
+    fn fuzz_the_ioctl_surface() {
+        let cases = env_u64("GTSIM_FUZZ_CASES").unwrap_or(DEFAULT_CASES);
+        let seed = env_u64("GTSIM_FUZZ_SEED").unwrap_or(0x6757_1915);
+        let t = std::time::Instant::now();
+        let r = campaign(seed, cases);
+        eprintln!(
+            "fuzz: {} cases from seed {seed:#x} in {:.1?}: {} ok, errors {:?}, {} failures",
+            r.cases,
+            t.elapsed(),
+            r.ok,
+            r.errors,
+            r.failures.len()
+        );
+        if std::env::var_os("GTSIM_FUZZ_STATS").is_some() {
+            for (nr, (ok, err)) in &r.by_nr {
+                eprintln!("fuzz: nr {nr:#05x}: {ok} ok, {err} errors");
+            }
+        }
+        assert!(
+            r.failures.is_empty(),
+            "{:#?}",
+            &r.failures[..r.failures.len().min(20)]
+        );
+        // The campaign reaches past the argument checks: some calls succeed and the
+        // common errnos all occur.
+        if cases >= DEFAULT_CASES {
+            assert!(r.ok > cases / 20, "only {} calls succeeded", r.ok);
+            for e in [Errno::EFAULT, Errno::EINVAL, Errno::ENOENT, Errno::ENOTTY] {
+                assert!(r.errors.contains_key(&e.0), "errno {} never seen", e.0);
+            }
+        }
+    }
+
+    #[test]
+    fn every_known_command_has_a_declaration_and_an_errno_set() {
+        for nr in KNOWN {
+            assert!(decl(*nr).is_some(), "{nr:#x}");
+            assert!(!allowed(*nr).contains(&Errno::ENOTTY), "{nr:#x}");
+        }
+        assert_eq!(allowed(0x3f), &[Errno::ENOTTY]);
+    }
+}
