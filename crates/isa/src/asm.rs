@@ -93,6 +93,8 @@ struct Parsed {
     ins: Instruction,
     jip: Option<String>,
     uip: Option<String>,
+    /// Dword 3 as the text gives it (a send's register descriptor), to check.
+    dword3: Option<u32>,
 }
 
 fn ty_of(s: &str) -> Option<Type> {
@@ -443,6 +445,60 @@ fn blank(opcode: Opcode) -> Instruction {
     }
 }
 
+/// The operands Mesa's compiler gives a Gen7 branch, which the text does not show: dst
+/// null:D (align16: write mask .xyzw), src0 null:D and an immediate src1 whose type is W
+/// for if/else/endif/while and D for break/cont/halt (the JIP/UIP dword replaces its
+/// value). src0's region is <0,1,0> for `if` and <8,8,1> for the others; in align16 the
+/// same vertical strides 0 and 4 with the identity swizzle. Source: the bytes of Mesa's
+/// assembler tests (src/intel/tools/tests/gen7/{if,else,endif,while,break,halt}.expected)
+/// and of the Mesa 22.3 corpus (tests/corpus), decoded field by field.
+fn branch_operands(opcode: Opcode, align16: bool) -> (Dst, Vec<Src>) {
+    let is_if = opcode == Opcode::If;
+    let dst = Dst {
+        file: RegFile::Arf,
+        nr: 0,
+        subnr: 0,
+        ty: Type::D,
+        layout: if align16 {
+            DstLayout::WriteMask(0xf)
+        } else {
+            DstLayout::HStride(1)
+        },
+        address: Address::Direct,
+    };
+    let layout = match (align16, is_if) {
+        (true, _) => Layout::Swizzle {
+            vstride: if is_if { 0 } else { 4 },
+            swizzle: [0, 1, 2, 3],
+        },
+        (false, true) => Layout::Region(Region {
+            vstride: Some(0),
+            width: 1,
+            hstride: 0,
+        }),
+        (false, false) => Layout::Region(Region {
+            vstride: Some(8),
+            width: 8,
+            hstride: 1,
+        }),
+    };
+    let src0 = Src::Reg {
+        file: RegFile::Arf,
+        nr: 0,
+        subnr: 0,
+        ty: Type::D,
+        layout,
+        address: Address::Direct,
+        negate: false,
+        abs: false,
+    };
+    let ty = match opcode {
+        Opcode::If | Opcode::Else | Opcode::Endif | Opcode::While => Type::W,
+        _ => Type::D,
+    };
+    (dst, vec![src0, Src::Imm { ty, bits: 0 }])
+}
+
 fn parse_line(line: usize, text: &str) -> Result<Parsed, AsmError> {
     let text = strip_comments(text);
     if text.trim().trim_end_matches(';').trim() == "nop" {
@@ -456,6 +512,7 @@ fn parse_line(line: usize, text: &str) -> Result<Parsed, AsmError> {
             ins,
             jip: None,
             uip: None,
+            dword3: None,
         });
     }
     let Some(open) = text.rfind('{') else {
@@ -599,43 +656,10 @@ fn parse_line(line: usize, text: &str) -> Result<Parsed, AsmError> {
     };
     let mut jip = None;
     let mut uip = None;
+    let mut dword3 = None;
     match opcode.kind() {
         Kind::Branch => {
-            // Mesa's Gen7 branches (brw_IF, brw_BREAK, ...): dst null<1>D, src0
-            // null<8,8,1>D, src1 an immediate D (W for while) whose dword holds JIP/UIP
-            // (the corpus bytes show exactly this).
-            ins.dst = Dst {
-                file: RegFile::Arf,
-                nr: 0,
-                subnr: 0,
-                ty: Type::D,
-                layout: DstLayout::HStride(1),
-                address: Address::Direct,
-            };
-            ins.srcs = vec![
-                Src::Reg {
-                    file: RegFile::Arf,
-                    nr: 0,
-                    subnr: 0,
-                    ty: Type::D,
-                    layout: Layout::Region(Region {
-                        vstride: Some(8),
-                        width: 8,
-                        hstride: 1,
-                    }),
-                    address: Address::Direct,
-                    negate: false,
-                    abs: false,
-                },
-                Src::Imm {
-                    ty: if opcode == Opcode::While {
-                        Type::W
-                    } else {
-                        Type::D
-                    },
-                    bits: 0,
-                },
-            ];
+            (ins.dst, ins.srcs) = branch_operands(opcode, align16);
             let mut it = ops.iter();
             while let Some(t) = it.next() {
                 match t.as_str() {
@@ -652,15 +676,33 @@ fn parse_line(line: usize, text: &str) -> Result<Parsed, AsmError> {
             ins.dst = parse_dst(d, align16, false).ok_or_else(|| bad("destination", d))?;
             ins.srcs
                 .push(parse_src(s0, align16, false).ok_or_else(|| bad("source", s0))?);
-            let desc = ops
-                .get(2)
-                .and_then(|x| x.strip_prefix("0x"))
-                .and_then(|x| u32::from_str_radix(x, 16).ok())
-                .ok_or_else(|| bad("descriptor", ops.get(2).map_or("", |s| s.as_str())))?;
-            ins.desc = Some(desc & 0x7fff_ffff);
-            ins.eot = ins.eot || desc & (1 << 31) != 0;
-            let sfid_text = ops.get(3).map_or("", |s| s.as_str());
-            let two = ops.get(3..5).map(|v| v.join(" ")).unwrap_or_default();
+            // The descriptor: an immediate, or (Mesa's text for a descriptor in a register)
+            // the src1 register followed by dword 3 as a number, which must agree with it.
+            let mut k = 2;
+            let word = |t: Option<&String>| {
+                t.and_then(|x| x.strip_prefix("0x"))
+                    .and_then(|x| u32::from_str_radix(x, 16).ok())
+            };
+            let first = ops.get(2).map_or("", |s| s.as_str());
+            if first.starts_with("0x") {
+                let desc = word(ops.get(2)).ok_or_else(|| bad("descriptor", first))?;
+                ins.desc = Some(desc & 0x7fff_ffff);
+                ins.eot = ins.eot || desc & (1 << 31) != 0;
+                k += 1;
+            } else {
+                let s1 = parse_src(first, false, false).ok_or_else(|| bad("descriptor", first))?;
+                if matches!(s1, Src::Imm { .. }) {
+                    return Err(bad("descriptor", first));
+                }
+                ins.srcs.push(s1);
+                k += 1;
+                if let Some(t) = ops.get(k).filter(|t| t.starts_with("0x")) {
+                    dword3 = Some(word(Some(t)).ok_or_else(|| bad("descriptor", t))?);
+                    k += 1;
+                }
+            }
+            let sfid_text = ops.get(k).map_or("", |s| s.as_str());
+            let two = ops.get(k..k + 2).map(|v| v.join(" ")).unwrap_or_default();
             ins.function = SFIDS
                 .iter()
                 .find(|(n, _)| *n == sfid_text || *n == two)
@@ -696,24 +738,49 @@ fn parse_line(line: usize, text: &str) -> Result<Parsed, AsmError> {
             ];
         }
         _ if opcode == Opcode::Wait => {
-            // wait prints only its notification register; src0 is the same register
-            // read as a scalar (Mesa brw_WAIT).
+            // wait prints only its notification register; src0 is the same register read
+            // as a scalar (align16: the written channel replicated), src1 null (align16:
+            // null:F <4>.xyzw) as Mesa encodes them (the gen4asm corpus and
+            // src/intel/tools/tests/gen7/wait.expected).
             let d = ops.first().ok_or_else(|| bad("wait register", ""))?;
             ins.dst = parse_dst(d, align16, false).ok_or_else(|| bad("wait register", d))?;
-            ins.srcs = vec![Src::Reg {
-                file: ins.dst.file,
-                nr: ins.dst.nr,
-                subnr: ins.dst.subnr,
-                ty: ins.dst.ty,
-                layout: Layout::Region(Region {
-                    vstride: Some(0),
-                    width: 1,
-                    hstride: 0,
-                }),
+            let (layout, src1) = match ins.dst.layout {
+                DstLayout::WriteMask(m) => (
+                    Layout::Swizzle {
+                        vstride: 0,
+                        swizzle: [(m.trailing_zeros() as u8) & 3; 4],
+                    },
+                    (
+                        Type::F,
+                        Layout::Swizzle {
+                            vstride: 4,
+                            swizzle: [0, 1, 2, 3],
+                        },
+                    ),
+                ),
+                DstLayout::HStride(_) => {
+                    let scalar = Layout::Region(Region {
+                        vstride: Some(0),
+                        width: 1,
+                        hstride: 0,
+                    });
+                    (scalar, (Type::UD, scalar))
+                }
+            };
+            let reg = |file, nr, subnr, ty, layout| Src::Reg {
+                file,
+                nr,
+                subnr,
+                ty,
+                layout,
                 address: Address::Direct,
                 negate: false,
                 abs: false,
-            }];
+            };
+            ins.srcs = vec![
+                reg(ins.dst.file, ins.dst.nr, ins.dst.subnr, ins.dst.ty, layout),
+                reg(RegFile::Arf, 0, 0, src1.0, src1.1),
+            ];
         }
         _ => {
             if let Some(d) = ops.first() {
@@ -748,6 +815,7 @@ fn parse_line(line: usize, text: &str) -> Result<Parsed, AsmError> {
         ins,
         jip,
         uip,
+        dword3,
     })
 }
 
@@ -828,6 +896,15 @@ pub fn assemble(text: &str, mode: Compaction) -> Result<Vec<u8>, AsmError> {
             line: p.line,
             msg: e.to_string(),
         })?;
+        if let Some(d3) = p.dword3.filter(|d| *d != native[3]) {
+            return err(
+                p.line,
+                format!(
+                    "descriptor dword {d3:#010x} does not match its register operand ({:#010x})",
+                    native[3]
+                ),
+            );
+        }
         if compact_it[k] {
             match crate::gen7::compact::compact(&native) {
                 Some(c) => out.extend(c.iter().flat_map(|d| d.to_le_bytes())),

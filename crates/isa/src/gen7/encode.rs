@@ -694,10 +694,9 @@ fn send(ins: &Instruction, h: &EuInstructionAlign12src) -> Result<[u32; 4], Enco
 }
 
 fn branch(ins: &Instruction, h: &EuInstructionAlign12src) -> Result<[u32; 4], EncodeError> {
-    // Dwords 0-2 as an align1 instruction (dst, src0, src1's file and type), dword 3 from
-    // the branch layout's JIP/UIP (see decode_branch).
+    // Dwords 0-2 as an align1 or align16 instruction (dst, src0, src1's file and type),
+    // dword 3 from the branch layout's JIP/UIP (see decode_branch).
     let mut shadow = ins.clone();
-    shadow.align16 = false;
     shadow.srcs.truncate(2);
     let src1_imm = match shadow.srcs.get(1) {
         Some(Src::Imm { ty, .. }) => Some(*ty),
@@ -707,7 +706,11 @@ fn branch(ins: &Instruction, h: &EuInstructionAlign12src) -> Result<[u32; 4], En
         // Any immediate of the right type: only its file and type survive in dword 1.
         shadow.srcs[1] = Src::Imm { ty, bits: 0 };
     }
-    let mut dw = align1(&shadow, h)?;
+    let mut dw = if ins.align16 {
+        align16(&shadow, h)?
+    } else {
+        align1(&shadow, h)?
+    };
     let jip = ins.jip.unwrap_or(0) / JUMP_UNIT;
     let uip = ins.uip.unwrap_or(0) / JUMP_UNIT;
     let targets = EuInstructionBranch {
