@@ -212,36 +212,16 @@ fn run(cli: Cli) -> Result<ExitCode> {
             }
             let bytes =
                 std::fs::read(&file).with_context(|| format!("cannot read {}", file.display()))?;
-            let mut out = String::new();
-            let mut off = 0;
-            let mut ins = vec![];
-            while off < bytes.len() {
-                match gtsim_isa::gen7::decode::decode(&bytes[off..]) {
-                    Ok((i, len)) => {
-                        ins.push((off, i, len));
-                        off += len;
-                    }
-                    Err(e) => bail!("{}: byte offset {off:#x}: {e}", file.display()),
-                }
-            }
-            let pairs: Vec<(usize, gtsim_isa::ir::Instruction)> =
-                ins.iter().map(|(o, i, _)| (*o, i.clone())).collect();
-            let labels = gtsim_isa::disasm::labels(&pairs);
-            for (o, i, len) in &ins {
-                if let Some(n) = labels.get(o) {
-                    out.push_str(&format!("\nLABEL{n}:\n"));
-                }
-                if hex {
-                    let h: String = bytes[*o..*o + *len]
-                        .iter()
-                        .map(|b| format!("{b:02x} "))
-                        .collect();
-                    out.push_str(&format!("{h:<48}"));
-                }
-                out.push_str(&gtsim_isa::disasm::format(i, *o, &labels));
+            let listing = gtsim_isa::disasm::listing(&bytes, hex);
+            let mut out = listing.lines.join("\n");
+            if !out.is_empty() {
                 out.push('\n');
             }
             let _ = std::io::stdout().lock().write_all(out.as_bytes());
+            if let Some((off, e)) = listing.error {
+                eprintln!("gtsim: {}: byte offset {off:#x}: {e}", file.display());
+                return Ok(ExitCode::from(1));
+            }
             Ok(ExitCode::SUCCESS)
         }
         Command::Asm {
