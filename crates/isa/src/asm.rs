@@ -125,7 +125,14 @@ fn split_type(s: &str) -> Option<(&str, Type)> {
 }
 
 fn arf(name: &str) -> Option<u8> {
-    let num = |p: &str| name.strip_prefix(p).and_then(|n| n.parse::<u8>().ok());
+    // Each ARF class holds 16 numbers (the low nibble of the register number, IVB PRM
+    // Vol4 Part3 "Architecture Register File"); `ARFn` gives the whole byte.
+    let num = |p: &str| {
+        name.strip_prefix(p)
+            .filter(|n| n.bytes().all(|b| b.is_ascii_digit()))
+            .and_then(|n| n.parse::<u8>().ok())
+            .filter(|n| p == "ARF" || *n < 16)
+    };
     Some(match name {
         "null" => 0x00,
         "ip" => 0xa0,
@@ -175,6 +182,11 @@ fn reg_head(s: &str) -> Option<(RegFile, u8, Address, &str)> {
         };
         let subnr = if sub.is_empty() { 0 } else { sub.parse().ok()? };
         let offset = if off.is_empty() { 0 } else { off.parse().ok()? };
+        // The address subregister field is 3 bits (a0.0 .. a0.7), the offset field 10
+        // bits signed (EU_INSTRUCTION_ALIGN1_2SRC indirect overlays).
+        if subnr >= 8 || !(-512..512).contains(&offset) {
+            return None;
+        }
         return Some((
             RegFile::Grf,
             0,
@@ -185,13 +197,35 @@ fn reg_head(s: &str) -> Option<(RegFile, u8, Address, &str)> {
     let end = s.find(['.', '<']).unwrap_or(s.len());
     let name = &s[..end];
     let rest = &s[end..];
-    if let Some(n) = name.strip_prefix('g').and_then(|n| n.parse::<u8>().ok()) {
+    let num = |p: char, limit: u8| {
+        name.strip_prefix(p)
+            .filter(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+            .and_then(|n| n.parse::<u8>().ok())
+            .filter(|n| *n < limit)
+    };
+    // 128 GRF registers; 16 MRF registers (pre-Gen7 files, IVB PRM Vol4 Part3 "Register
+    // Files").
+    if let Some(n) = num('g', 128) {
         return Some((RegFile::Grf, n, Address::Direct, rest));
     }
-    if let Some(n) = name.strip_prefix('m').and_then(|n| n.parse::<u8>().ok()) {
+    if let Some(n) = num('m', 16) {
         return Some((RegFile::Mrf, n, Address::Direct, rest));
     }
     arf(name).map(|n| (RegFile::Arf, n, Address::Direct, rest))
+}
+
+/// A subregister `.n` of elements of `ty` as a byte offset inside the 32-byte register.
+fn sub_bytes(n: u32, ty: Type) -> Option<u8> {
+    n.checked_mul(ty.size())
+        .filter(|b| *b < 32)
+        .map(|b| b as u8)
+}
+
+/// The text between `<` and `>` at the start of `rest`, and what follows the `>`.
+fn angle(rest: &str) -> Option<(&str, &str)> {
+    let r = rest.strip_prefix('<')?;
+    let close = r.find('>')?;
+    Some((&r[..close], &r[close + 1..]))
 }
 
 fn letters(s: &str) -> Option<Vec<u8>> {
@@ -219,18 +253,18 @@ fn parse_dst(s: &str, align16: bool, three: bool) -> Option<Dst> {
         }
         None => (None, rest),
     };
-    let close = rest.find('>')?;
-    let stride: u8 = rest[1..close].parse().ok()?;
-    let after = &rest[close + 1..];
+    let (inner, after) = angle(rest)?;
+    let stride: u8 = inner.parse().ok()?;
     if align16 || three {
         let wm = match after.strip_prefix('.') {
             None => 0xf,
             Some("") => 0,
             Some(l) => letters(l)?.iter().fold(0u8, |m, c| m | 1 << c),
         };
+        // Align16 subregisters print as the element index of byte 16 (the only one).
         let subnr = match (sub, three) {
-            (Some(n), true) => (n * ty.size()) as u8,
-            (Some(_), false) => 16,
+            (Some(n), true) => sub_bytes(n, ty).filter(|b| b % 4 == 0)?,
+            (Some(n), false) => sub_bytes(n, ty).filter(|b| *b == 16)?,
             (None, _) => 0,
         };
         Some(Dst {
@@ -248,7 +282,7 @@ fn parse_dst(s: &str, align16: bool, three: bool) -> Option<Dst> {
         Some(Dst {
             file,
             nr,
-            subnr: (sub.unwrap_or(0) * ty.size()) as u8,
+            subnr: sub_bytes(sub.unwrap_or(0), ty)?,
             ty,
             layout: DstLayout::HStride(stride),
             address,
@@ -256,22 +290,39 @@ fn parse_dst(s: &str, align16: bool, three: bool) -> Option<Dst> {
     }
 }
 
+/// An immediate: hex bits (at most the type's width: 16 bits for W/UW, 32 otherwise) or
+/// a decimal integer in the type's range. Nothing is truncated; a value that does not fit
+/// is refused.
 fn parse_imm(s: &str) -> Option<Src> {
     let (num, ty) = split_type(s)?;
+    let wide16 = matches!(ty, Type::W | Type::UW);
     let bits: u64 = if let Some(h) = num.strip_prefix("0x") {
-        u64::from_str_radix(h, 16).ok()?
+        let v = u64::from_str_radix(h, 16).ok()?;
+        let max = if wide16 { 0xffff } else { 0xffff_ffff };
+        if v > max {
+            return None;
+        }
+        v
     } else {
         let v: i64 = num.parse().ok()?;
-        match ty {
-            Type::W | Type::UW => (v as u16 as u64) | ((v as u16 as u64) << 16),
-            _ => v as u32 as u64,
+        let range = match ty {
+            Type::W => i16::MIN as i64..=i16::MAX as i64,
+            Type::UW => 0..=u16::MAX as i64,
+            Type::D => i32::MIN as i64..=i32::MAX as i64,
+            Type::UD | Type::V | Type::UV | Type::VF => 0..=u32::MAX as i64,
+            _ => return None,
+        };
+        if !range.contains(&v) {
+            return None;
+        }
+        if wide16 {
+            v as u16 as u64
+        } else {
+            v as u32 as u64
         }
     };
     // 16-bit immediates are replicated in both halves of the dword (as encoders do).
-    let bits = match (ty, num.starts_with("0x")) {
-        (Type::UW | Type::W, true) => (bits & 0xffff) | ((bits & 0xffff) << 16),
-        _ => bits,
-    };
+    let bits = if wide16 { bits | (bits << 16) } else { bits };
     let _ = vf_to_f32;
     Some(Src::Imm { ty, bits })
 }
@@ -317,9 +368,8 @@ fn parse_src(s: &str, align16: bool, three: bool) -> Option<Src> {
         }
         None => (None, rest),
     };
-    let close = rest.find('>')?;
-    let parts: Vec<&str> = rest[1..close].split(',').collect();
-    let after = &rest[close + 1..];
+    let (inner, after) = angle(rest)?;
+    let parts: Vec<&str> = inner.split(',').collect();
     let swz = match after.strip_prefix('.') {
         None => [0, 1, 2, 3],
         Some(l) => {
@@ -353,7 +403,10 @@ fn parse_src(s: &str, align16: bool, three: bool) -> Option<Src> {
                     swizzle: swz,
                 }
             };
-            ((sub.unwrap_or(0) * ty.size()) as u8, layout)
+            (
+                sub_bytes(sub.unwrap_or(0), ty).filter(|b| b % 4 == 0)?,
+                layout,
+            )
         }
         (3, false, _) => {
             let vs = num(parts[0])?;
@@ -362,10 +415,13 @@ fn parse_src(s: &str, align16: bool, three: bool) -> Option<Src> {
                 width: num(parts[1])?,
                 hstride: num(parts[2])?,
             };
-            ((sub.unwrap_or(0) * ty.size()) as u8, Layout::Region(region))
+            (sub_bytes(sub.unwrap_or(0), ty)?, Layout::Region(region))
         }
         (1, false, true) => (
-            if sub.is_some() { 16 } else { 0 },
+            match sub {
+                Some(n) => sub_bytes(n, ty).filter(|b| *b == 16)?,
+                None => 0,
+            },
             Layout::Swizzle {
                 vstride: num(parts[0])?,
                 swizzle: swz,
@@ -499,6 +555,15 @@ fn branch_operands(opcode: Opcode, align16: bool) -> (Dst, Vec<Src>) {
     (dst, vec![src0, Src::Imm { ty, bits: 0 }])
 }
 
+/// A flag register or subregister number: 0 or 1 (f0.0 .. f1.1).
+fn flag_part(s: &str) -> Option<u8> {
+    match s {
+        "0" => Some(0),
+        "1" => Some(1),
+        _ => None,
+    }
+}
+
 fn parse_line(line: usize, text: &str) -> Result<Parsed, AsmError> {
     let text = strip_comments(text);
     if text.trim().trim_end_matches(';').trim() == "nop" {
@@ -535,17 +600,25 @@ fn parse_line(line: usize, text: &str) -> Result<Parsed, AsmError> {
             return err(line, "unclosed predicate");
         };
         let p = &r[..close];
-        let inverse = p.starts_with('-');
-        let parts: Vec<&str> = p[1..].split('.').collect();
-        let (Some(f), Some(s)) = (
-            parts
-                .first()
-                .and_then(|f| f.strip_prefix('f'))
-                .and_then(|n| n.parse().ok()),
-            parts.get(1).and_then(|n| n.parse().ok()),
-        ) else {
-            return err(line, format!("bad predicate `({p})`"));
+        let bad_pred = || AsmError {
+            line,
+            msg: format!("bad predicate `({p})`: want (+f0.0) .. (-f1.1)[.mode]"),
         };
+        let (inverse, body) = match (p.strip_prefix('+'), p.strip_prefix('-')) {
+            (Some(b), _) => (false, b),
+            (_, Some(b)) => (true, b),
+            _ => return Err(bad_pred()),
+        };
+        let parts: Vec<&str> = body.split('.').collect();
+        let (Some(f), Some(s)) = (
+            parts.first().and_then(|f| flag_part(f.strip_prefix('f')?)),
+            parts.get(1).and_then(|n| flag_part(n)),
+        ) else {
+            return Err(bad_pred());
+        };
+        if parts.len() > 3 {
+            return Err(bad_pred());
+        }
         pred = Some((inverse, f, s, parts.get(2).unwrap_or(&"").to_string()));
         rest = r[close + 1..].trim_start();
     }
@@ -580,9 +653,17 @@ fn parse_line(line: usize, text: &str) -> Result<Parsed, AsmError> {
         match mods[i] {
             "sat" => ins.saturate = true,
             "breakpoint" => ins.debug = true,
-            m if m.starts_with('f') && m[1..].parse::<u8>().is_ok() => {
-                let s = mods.get(i + 1).and_then(|s| s.parse().ok()).unwrap_or(0);
-                ins.flag = (m[1..].parse().unwrap_or(0), s);
+            m if m.starts_with('f') && m[1..].bytes().all(|b| b.is_ascii_digit()) => {
+                let (Some(f), Some(s)) = (
+                    flag_part(&m[1..]),
+                    mods.get(i + 1).and_then(|s| flag_part(s)),
+                ) else {
+                    return err(
+                        line,
+                        format!("bad flag register `.{m}`: want .f0.0, .f0.1, .f1.0 or .f1.1"),
+                    );
+                };
+                ins.flag = (f, s);
                 i += 1;
             }
             m => match COND.iter().position(|c| *c == m) {
@@ -619,6 +700,16 @@ fn parse_line(line: usize, text: &str) -> Result<Parsed, AsmError> {
         });
         if ins.cond_modifier == 0 || matches!(opcode, Opcode::Sel | Opcode::If | Opcode::While) {
             ins.flag = (f, s);
+        } else if ins.flag != (f, s) {
+            // One flag field serves both (IVB PRM Vol4 Part3 "Flag Register").
+            return err(
+                line,
+                format!(
+                    "the predicate reads f{f}.{s} but the conditional modifier writes f{}.{}: \
+                     one instruction has one flag register",
+                    ins.flag.0, ins.flag.1
+                ),
+            );
         }
     }
     // Options.
@@ -634,13 +725,11 @@ fn parse_line(line: usize, text: &str) -> Result<Parsed, AsmError> {
             "switch" => ins.thread_control = 2,
             "AccWrEnable" => ins.acc_write = true,
             "EOT" => ins.eot = true,
-            q if q.len() == 2 && q.ends_with('Q') => {
-                ins.qtr_control = q[..1].parse::<u8>().unwrap_or(1) - 1
-            }
+            "1Q" | "2Q" | "3Q" | "4Q" => ins.qtr_control = o.as_bytes()[0] - b'1',
             "1H" => ins.qtr_control = 0,
             "2H" => ins.qtr_control = 2,
-            n if n.ends_with('N') => {
-                let v = n[..n.len() - 1].parse::<u8>().unwrap_or(1) - 1;
+            "1N" | "2N" | "3N" | "4N" | "5N" | "6N" | "7N" | "8N" => {
+                let v = o.as_bytes()[0] - b'1';
                 ins.qtr_control = v / 2;
                 ins.nib_control = v % 2 == 1;
             }
@@ -881,7 +970,9 @@ pub fn assemble(text: &str, mode: Compaction) -> Result<Vec<u8>, AsmError> {
                 // A byte offset relative to the branch (targets outside the kernel).
                 Some(n) if n.parse::<i32>().is_ok() => Ok(n.parse::<i32>().ok()),
                 Some(n) => match label_at.get(n) {
-                    Some(&idx) => Ok(Some(offsets[idx] as i32 - offsets[k] as i32)),
+                    Some(&idx) => i32::try_from(offsets[idx] as i64 - offsets[k] as i64)
+                        .map(Some)
+                        .or_else(|_| err(p.line, format!("label `{n}` is out of reach"))),
                     None => err(p.line, format!("unknown label `{n}`")),
                 },
             }

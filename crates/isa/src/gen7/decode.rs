@@ -561,6 +561,12 @@ fn decode_send(dw: &[u32], ins: &mut Instruction) -> Result<(), DecodeError> {
     ins.dst = view.dst;
     ins.srcs = view.srcs;
     if i.src1_register_file.0 == 3 {
+        if dw[3] & 0x6000_0000 != 0 {
+            return Err(DecodeError::Invalid(format!(
+                "send descriptor {:#010x} sets reserved bits 30:29",
+                dw[3]
+            )));
+        }
         ins.eot = i.end_of_thread;
         ins.desc = Some(dw[3] & 0x7fff_ffff);
         ins.src1_type_field = (i.src1_register_type.0 != 0).then(|| imm_type(i.src1_register_type));
