@@ -1,7 +1,8 @@
 //! `gtsim exec`: run one EU kernel from given registers (issue 5's harness, shared with
 //! gtsim-eu's tests).
 
-use anyhow::{Context, Result, anyhow, bail};
+use crate::input::InputProblem;
+use anyhow::{Result, anyhow, bail};
 use gtsim_eu::exec::{FpMode, Thread};
 use gtsim_eu::harness;
 use std::path::Path;
@@ -27,12 +28,11 @@ pub struct ExecArgs<'a> {
 /// Runs the kernel and returns the report text (dumps, then the messages sent).
 pub fn exec(a: &ExecArgs) -> Result<String> {
     let code = if a.bin {
-        std::fs::read(a.file).with_context(|| format!("cannot read {}", a.file.display()))?
+        crate::input::read(a.file)?
     } else {
-        let text = std::fs::read_to_string(a.file)
-            .with_context(|| format!("cannot read {}", a.file.display()))?;
+        let text = crate::input::read_text(a.file)?;
         gtsim_isa::asm::assemble(&text, gtsim_isa::asm::Compaction::Never)
-            .map_err(|e| anyhow!("{}: {e}", a.file.display()))?
+            .map_err(|e| InputProblem(format!("{}: {e}", a.file.display())))?
     };
     if ![1, 8, 16, 32].contains(&a.simd) {
         bail!(
@@ -46,7 +46,7 @@ pub fn exec(a: &ExecArgs) -> Result<String> {
         harness::set(&mut thread, s).map_err(|e| anyhow!("--set {e}"))?;
     }
     let run = harness::run_thread(thread, &code, a.budget)
-        .map_err(|e| anyhow!("{}: thread hang: {e}", a.file.display()))?;
+        .map_err(|e| InputProblem(format!("{}: thread hang: {e}", a.file.display())))?;
     let mut out = String::new();
     for d in a.dumps {
         out.push_str(

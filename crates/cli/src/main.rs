@@ -156,6 +156,7 @@ enum Command {
 }
 
 mod exec;
+mod input;
 mod replay;
 mod run;
 
@@ -172,7 +173,7 @@ fn main() -> ExitCode {
         Ok(code) => code,
         Err(e) => {
             eprintln!("gtsim: {e:#}");
-            ExitCode::from(2)
+            ExitCode::from(input::status(&e))
         }
     }
 }
@@ -210,38 +211,17 @@ fn run(cli: Cli) -> Result<ExitCode> {
             if gen_ != 7 {
                 bail!("generation {gen_} is not modelled yet (only --gen 7, Ivy Bridge)");
             }
-            let bytes =
-                std::fs::read(&file).with_context(|| format!("cannot read {}", file.display()))?;
-            let mut out = String::new();
-            let mut off = 0;
-            let mut ins = vec![];
-            while off < bytes.len() {
-                match gtsim_isa::gen7::decode::decode(&bytes[off..]) {
-                    Ok((i, len)) => {
-                        ins.push((off, i, len));
-                        off += len;
-                    }
-                    Err(e) => bail!("{}: byte offset {off:#x}: {e}", file.display()),
-                }
-            }
-            let pairs: Vec<(usize, gtsim_isa::ir::Instruction)> =
-                ins.iter().map(|(o, i, _)| (*o, i.clone())).collect();
-            let labels = gtsim_isa::disasm::labels(&pairs);
-            for (o, i, len) in &ins {
-                if let Some(n) = labels.get(o) {
-                    out.push_str(&format!("\nLABEL{n}:\n"));
-                }
-                if hex {
-                    let h: String = bytes[*o..*o + *len]
-                        .iter()
-                        .map(|b| format!("{b:02x} "))
-                        .collect();
-                    out.push_str(&format!("{h:<48}"));
-                }
-                out.push_str(&gtsim_isa::disasm::format(i, *o, &labels));
+            let bytes = input::read(&file)?;
+            let listing = gtsim_isa::disasm::listing(&bytes, hex);
+            let mut out = listing.lines.join("\n");
+            if !out.is_empty() {
                 out.push('\n');
             }
             let _ = std::io::stdout().lock().write_all(out.as_bytes());
+            if let Some((off, e)) = listing.error {
+                eprintln!("gtsim: {}: byte offset {off:#x}: {e}", file.display());
+                return Ok(ExitCode::from(1));
+            }
             Ok(ExitCode::SUCCESS)
         }
         Command::Asm {
@@ -254,8 +234,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             if gen_ != 7 {
                 bail!("generation {gen_} is not modelled yet (only --gen 7, Ivy Bridge)");
             }
-            let text = std::fs::read_to_string(&file)
-                .with_context(|| format!("cannot read {}", file.display()))?;
+            let text = input::read_text(&file)?;
             let mode = if no_compact {
                 gtsim_isa::asm::Compaction::Never
             } else if as_written {
@@ -264,7 +243,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 gtsim_isa::asm::Compaction::Auto
             };
             let bytes = gtsim_isa::asm::assemble(&text, mode)
-                .map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
+                .map_err(|e| input::InputProblem(format!("{}: {e}", file.display())))?;
             std::fs::write(&output, &bytes)
                 .with_context(|| format!("cannot write {}", output.display()))?;
             eprintln!(
@@ -275,15 +254,17 @@ fn run(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::CompareBat { bat, capture } => {
-            let text = std::fs::read_to_string(&bat)
-                .with_context(|| format!("cannot read {}", bat.display()))?;
-            let bytes = std::fs::read(&capture)
-                .with_context(|| format!("cannot read {}", capture.display()))?;
+            let text = input::read_text(&bat)?;
+            let bytes = input::read(&capture)?;
             let items =
                 gtsim_gpu::trace::decode_trace(&gtsim_spec::gen7::GENERATION, &aub::parse(&bytes));
             let mesa = gtsim_gpu::mesa_bat::parse_bat(&text);
             if mesa.is_empty() {
-                bail!("{} holds no INTEL_DEBUG=bat batches", bat.display());
+                return Err(input::InputProblem(format!(
+                    "{} holds no INTEL_DEBUG=bat batches",
+                    bat.display()
+                ))
+                .into());
             }
             let c = gtsim_gpu::mesa_bat::compare(&mesa, &items);
             print!("{}", c.report());
@@ -306,11 +287,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
             }
             let generation = &gtsim_spec::gen7::GENERATION;
             let bytes = match &file {
-                Some(f) => {
-                    std::fs::read(f).with_context(|| format!("cannot read {}", f.display()))?
-                }
+                Some(f) => input::read(f)?,
                 None => gtsim_gpu::sample::aub().context("building the embedded sample")?,
             };
+            let mut trailing = 0;
             let is_aub = match format {
                 Format::Aub => true,
                 Format::Raw => false,
@@ -327,12 +307,19 @@ fn run(cli: Cli) -> Result<ExitCode> {
             } else {
                 if bytes.len() % 4 != 0 {
                     eprintln!(
-                        "gtsim: warning: {} bytes is not a whole number of dwords; the last {} bytes are ignored",
+                        "gtsim: byte {:#x}: {} bytes is not a whole number of dwords; the last {} bytes are ignored",
+                        bytes.len() / 4 * 4,
                         bytes.len(),
                         bytes.len() % 4
                     );
+                    trailing = 1;
                 }
                 let len = bytes.len() / 4 * 4;
+                if base.checked_add(len as u64).is_none() {
+                    bail!(
+                        "--base {base:#x}: a batch of {len} bytes there would run past the end of the 64-bit address space"
+                    );
+                }
                 let mut mem = AddressSpace::new();
                 mem.load(base, &bytes[..len]);
                 let mut d = Decoder::new(generation, &mem);
@@ -353,7 +340,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let errors = items
                 .iter()
                 .filter(|i| matches!(i, Item::Diagnostic { .. }))
-                .count();
+                .count()
+                + trailing;
             if errors > 0 {
                 eprintln!("gtsim: {errors} problem(s) found in the input");
                 return Ok(ExitCode::from(1));

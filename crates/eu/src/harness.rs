@@ -63,18 +63,46 @@ fn encode_value(t: &str, v: &str) -> Result<Vec<u8>, String> {
             v.parse::<i128>().map_err(|_| bad())
         }
     };
-    Ok(match t {
-        "ub" | "b" => vec![int()? as u8],
-        "uw" | "w" => (int()? as u16).to_le_bytes().to_vec(),
-        "ud" | "d" => (int()? as u32).to_le_bytes().to_vec(),
-        "f" => (if v.starts_with("0x") {
-            int()? as u32
+    // Integers must fit the type (signed types also take their unsigned bit patterns, as
+    // `0xff` for b); hex bit patterns must fit the element; finite floats must not round
+    // to infinity. Nothing wraps.
+    let fits = |lo: i128, hi: i128| -> Result<i128, String> {
+        let x = int()?;
+        if (lo..=hi).contains(&x) {
+            Ok(x)
         } else {
-            (f()? as f32).to_bits()
+            Err(format!("`{v}` does not fit {t} ({lo}..={hi})"))
+        }
+    };
+    Ok(match t {
+        "ub" => vec![fits(0, 0xff)? as u8],
+        "b" => vec![fits(-0x80, 0xff)? as u8],
+        "uw" => (fits(0, 0xffff)? as u16).to_le_bytes().to_vec(),
+        "w" => (fits(-0x8000, 0xffff)? as u16).to_le_bytes().to_vec(),
+        "ud" => (fits(0, 0xffff_ffff)? as u32).to_le_bytes().to_vec(),
+        "d" => (fits(-0x8000_0000, 0xffff_ffff)? as u32)
+            .to_le_bytes()
+            .to_vec(),
+        "f" => (if v.starts_with("0x") {
+            fits(0, 0xffff_ffff)? as u32
+        } else {
+            let x = f()?;
+            let y = x as f32;
+            if x.is_finite() && y.is_infinite() {
+                return Err(format!("`{v}` is too large for {t}"));
+            }
+            y.to_bits()
         })
         .to_le_bytes()
         .to_vec(),
-        "hf" => half::f16::from_f64(f()?).to_bits().to_le_bytes().to_vec(),
+        "hf" => {
+            let x = f()?;
+            let h = half::f16::from_f64(x);
+            if x.is_finite() && h.is_infinite() {
+                return Err(format!("`{v}` is too large for {t}"));
+            }
+            h.to_bits().to_le_bytes().to_vec()
+        }
         "df" => f()?.to_bits().to_le_bytes().to_vec(),
         _ => return Err(format!("unknown type `{t}`")),
     })
@@ -100,8 +128,13 @@ pub fn set(thread: &mut Thread, assignment: &str) -> Result<(), String> {
         .ok_or_else(|| format!("`{assignment}`: want REG:TYPE=v0,v1,..."))?;
     let (reg, t) = parse_reg(spec)?;
     let mut bytes = vec![];
-    for v in values.split(',').map(str::trim).filter(|v| !v.is_empty()) {
-        bytes.extend(encode_value(t, v)?);
+    for (i, v) in values
+        .split(',')
+        .map(str::trim)
+        .filter(|v| !v.is_empty())
+        .enumerate()
+    {
+        bytes.extend(encode_value(t, v).map_err(|e| format!("`{assignment}`: value {i}: {e}"))?);
     }
     if reg * 32 + bytes.len() > 128 * 32 {
         return Err(format!("`{assignment}` runs past g127"));

@@ -93,6 +93,8 @@ struct Parsed {
     ins: Instruction,
     jip: Option<String>,
     uip: Option<String>,
+    /// Dword 3 as the text gives it (a send's register descriptor), to check.
+    dword3: Option<u32>,
 }
 
 fn ty_of(s: &str) -> Option<Type> {
@@ -123,7 +125,14 @@ fn split_type(s: &str) -> Option<(&str, Type)> {
 }
 
 fn arf(name: &str) -> Option<u8> {
-    let num = |p: &str| name.strip_prefix(p).and_then(|n| n.parse::<u8>().ok());
+    // Each ARF class holds 16 numbers (the low nibble of the register number, IVB PRM
+    // Vol4 Part3 "Architecture Register File"); `ARFn` gives the whole byte.
+    let num = |p: &str| {
+        name.strip_prefix(p)
+            .filter(|n| n.bytes().all(|b| b.is_ascii_digit()))
+            .and_then(|n| n.parse::<u8>().ok())
+            .filter(|n| p == "ARF" || *n < 16)
+    };
     Some(match name {
         "null" => 0x00,
         "ip" => 0xa0,
@@ -173,6 +182,11 @@ fn reg_head(s: &str) -> Option<(RegFile, u8, Address, &str)> {
         };
         let subnr = if sub.is_empty() { 0 } else { sub.parse().ok()? };
         let offset = if off.is_empty() { 0 } else { off.parse().ok()? };
+        // The address subregister field is 3 bits (a0.0 .. a0.7), the offset field 10
+        // bits signed (EU_INSTRUCTION_ALIGN1_2SRC indirect overlays).
+        if subnr >= 8 || !(-512..512).contains(&offset) {
+            return None;
+        }
         return Some((
             RegFile::Grf,
             0,
@@ -183,13 +197,35 @@ fn reg_head(s: &str) -> Option<(RegFile, u8, Address, &str)> {
     let end = s.find(['.', '<']).unwrap_or(s.len());
     let name = &s[..end];
     let rest = &s[end..];
-    if let Some(n) = name.strip_prefix('g').and_then(|n| n.parse::<u8>().ok()) {
+    let num = |p: char, limit: u8| {
+        name.strip_prefix(p)
+            .filter(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+            .and_then(|n| n.parse::<u8>().ok())
+            .filter(|n| *n < limit)
+    };
+    // 128 GRF registers; 16 MRF registers (pre-Gen7 files, IVB PRM Vol4 Part3 "Register
+    // Files").
+    if let Some(n) = num('g', 128) {
         return Some((RegFile::Grf, n, Address::Direct, rest));
     }
-    if let Some(n) = name.strip_prefix('m').and_then(|n| n.parse::<u8>().ok()) {
+    if let Some(n) = num('m', 16) {
         return Some((RegFile::Mrf, n, Address::Direct, rest));
     }
     arf(name).map(|n| (RegFile::Arf, n, Address::Direct, rest))
+}
+
+/// A subregister `.n` of elements of `ty` as a byte offset inside the 32-byte register.
+fn sub_bytes(n: u32, ty: Type) -> Option<u8> {
+    n.checked_mul(ty.size())
+        .filter(|b| *b < 32)
+        .map(|b| b as u8)
+}
+
+/// The text between `<` and `>` at the start of `rest`, and what follows the `>`.
+fn angle(rest: &str) -> Option<(&str, &str)> {
+    let r = rest.strip_prefix('<')?;
+    let close = r.find('>')?;
+    Some((&r[..close], &r[close + 1..]))
 }
 
 fn letters(s: &str) -> Option<Vec<u8>> {
@@ -217,18 +253,18 @@ fn parse_dst(s: &str, align16: bool, three: bool) -> Option<Dst> {
         }
         None => (None, rest),
     };
-    let close = rest.find('>')?;
-    let stride: u8 = rest[1..close].parse().ok()?;
-    let after = &rest[close + 1..];
+    let (inner, after) = angle(rest)?;
+    let stride: u8 = inner.parse().ok()?;
     if align16 || three {
         let wm = match after.strip_prefix('.') {
             None => 0xf,
             Some("") => 0,
             Some(l) => letters(l)?.iter().fold(0u8, |m, c| m | 1 << c),
         };
+        // Align16 subregisters print as the element index of byte 16 (the only one).
         let subnr = match (sub, three) {
-            (Some(n), true) => (n * ty.size()) as u8,
-            (Some(_), false) => 16,
+            (Some(n), true) => sub_bytes(n, ty).filter(|b| b % 4 == 0)?,
+            (Some(n), false) => sub_bytes(n, ty).filter(|b| *b == 16)?,
             (None, _) => 0,
         };
         Some(Dst {
@@ -246,7 +282,7 @@ fn parse_dst(s: &str, align16: bool, three: bool) -> Option<Dst> {
         Some(Dst {
             file,
             nr,
-            subnr: (sub.unwrap_or(0) * ty.size()) as u8,
+            subnr: sub_bytes(sub.unwrap_or(0), ty)?,
             ty,
             layout: DstLayout::HStride(stride),
             address,
@@ -254,22 +290,39 @@ fn parse_dst(s: &str, align16: bool, three: bool) -> Option<Dst> {
     }
 }
 
+/// An immediate: hex bits (at most the type's width: 16 bits for W/UW, 32 otherwise) or
+/// a decimal integer in the type's range. Nothing is truncated; a value that does not fit
+/// is refused.
 fn parse_imm(s: &str) -> Option<Src> {
     let (num, ty) = split_type(s)?;
+    let wide16 = matches!(ty, Type::W | Type::UW);
     let bits: u64 = if let Some(h) = num.strip_prefix("0x") {
-        u64::from_str_radix(h, 16).ok()?
+        let v = u64::from_str_radix(h, 16).ok()?;
+        let max = if wide16 { 0xffff } else { 0xffff_ffff };
+        if v > max {
+            return None;
+        }
+        v
     } else {
         let v: i64 = num.parse().ok()?;
-        match ty {
-            Type::W | Type::UW => (v as u16 as u64) | ((v as u16 as u64) << 16),
-            _ => v as u32 as u64,
+        let range = match ty {
+            Type::W => i16::MIN as i64..=i16::MAX as i64,
+            Type::UW => 0..=u16::MAX as i64,
+            Type::D => i32::MIN as i64..=i32::MAX as i64,
+            Type::UD | Type::V | Type::UV | Type::VF => 0..=u32::MAX as i64,
+            _ => return None,
+        };
+        if !range.contains(&v) {
+            return None;
+        }
+        if wide16 {
+            v as u16 as u64
+        } else {
+            v as u32 as u64
         }
     };
     // 16-bit immediates are replicated in both halves of the dword (as encoders do).
-    let bits = match (ty, num.starts_with("0x")) {
-        (Type::UW | Type::W, true) => (bits & 0xffff) | ((bits & 0xffff) << 16),
-        _ => bits,
-    };
+    let bits = if wide16 { bits | (bits << 16) } else { bits };
     let _ = vf_to_f32;
     Some(Src::Imm { ty, bits })
 }
@@ -315,9 +368,8 @@ fn parse_src(s: &str, align16: bool, three: bool) -> Option<Src> {
         }
         None => (None, rest),
     };
-    let close = rest.find('>')?;
-    let parts: Vec<&str> = rest[1..close].split(',').collect();
-    let after = &rest[close + 1..];
+    let (inner, after) = angle(rest)?;
+    let parts: Vec<&str> = inner.split(',').collect();
     let swz = match after.strip_prefix('.') {
         None => [0, 1, 2, 3],
         Some(l) => {
@@ -351,7 +403,10 @@ fn parse_src(s: &str, align16: bool, three: bool) -> Option<Src> {
                     swizzle: swz,
                 }
             };
-            ((sub.unwrap_or(0) * ty.size()) as u8, layout)
+            (
+                sub_bytes(sub.unwrap_or(0), ty).filter(|b| b % 4 == 0)?,
+                layout,
+            )
         }
         (3, false, _) => {
             let vs = num(parts[0])?;
@@ -360,10 +415,13 @@ fn parse_src(s: &str, align16: bool, three: bool) -> Option<Src> {
                 width: num(parts[1])?,
                 hstride: num(parts[2])?,
             };
-            ((sub.unwrap_or(0) * ty.size()) as u8, Layout::Region(region))
+            (sub_bytes(sub.unwrap_or(0), ty)?, Layout::Region(region))
         }
         (1, false, true) => (
-            if sub.is_some() { 16 } else { 0 },
+            match sub {
+                Some(n) => sub_bytes(n, ty).filter(|b| *b == 16)?,
+                None => 0,
+            },
             Layout::Swizzle {
                 vstride: num(parts[0])?,
                 swizzle: swz,
@@ -443,6 +501,69 @@ fn blank(opcode: Opcode) -> Instruction {
     }
 }
 
+/// The operands Mesa's compiler gives a Gen7 branch, which the text does not show: dst
+/// null:D (align16: write mask .xyzw), src0 null:D and an immediate src1 whose type is W
+/// for if/else/endif/while and D for break/cont/halt (the JIP/UIP dword replaces its
+/// value). src0's region is <0,1,0> for `if` and <8,8,1> for the others; in align16 the
+/// same vertical strides 0 and 4 with the identity swizzle. Source: the bytes of Mesa's
+/// assembler tests (src/intel/tools/tests/gen7/{if,else,endif,while,break,halt}.expected)
+/// and of the Mesa 22.3 corpus (tests/corpus), decoded field by field.
+fn branch_operands(opcode: Opcode, align16: bool) -> (Dst, Vec<Src>) {
+    let is_if = opcode == Opcode::If;
+    let dst = Dst {
+        file: RegFile::Arf,
+        nr: 0,
+        subnr: 0,
+        ty: Type::D,
+        layout: if align16 {
+            DstLayout::WriteMask(0xf)
+        } else {
+            DstLayout::HStride(1)
+        },
+        address: Address::Direct,
+    };
+    let layout = match (align16, is_if) {
+        (true, _) => Layout::Swizzle {
+            vstride: if is_if { 0 } else { 4 },
+            swizzle: [0, 1, 2, 3],
+        },
+        (false, true) => Layout::Region(Region {
+            vstride: Some(0),
+            width: 1,
+            hstride: 0,
+        }),
+        (false, false) => Layout::Region(Region {
+            vstride: Some(8),
+            width: 8,
+            hstride: 1,
+        }),
+    };
+    let src0 = Src::Reg {
+        file: RegFile::Arf,
+        nr: 0,
+        subnr: 0,
+        ty: Type::D,
+        layout,
+        address: Address::Direct,
+        negate: false,
+        abs: false,
+    };
+    let ty = match opcode {
+        Opcode::If | Opcode::Else | Opcode::Endif | Opcode::While => Type::W,
+        _ => Type::D,
+    };
+    (dst, vec![src0, Src::Imm { ty, bits: 0 }])
+}
+
+/// A flag register or subregister number: 0 or 1 (f0.0 .. f1.1).
+fn flag_part(s: &str) -> Option<u8> {
+    match s {
+        "0" => Some(0),
+        "1" => Some(1),
+        _ => None,
+    }
+}
+
 fn parse_line(line: usize, text: &str) -> Result<Parsed, AsmError> {
     let text = strip_comments(text);
     if text.trim().trim_end_matches(';').trim() == "nop" {
@@ -456,6 +577,7 @@ fn parse_line(line: usize, text: &str) -> Result<Parsed, AsmError> {
             ins,
             jip: None,
             uip: None,
+            dword3: None,
         });
     }
     let Some(open) = text.rfind('{') else {
@@ -478,17 +600,25 @@ fn parse_line(line: usize, text: &str) -> Result<Parsed, AsmError> {
             return err(line, "unclosed predicate");
         };
         let p = &r[..close];
-        let inverse = p.starts_with('-');
-        let parts: Vec<&str> = p[1..].split('.').collect();
-        let (Some(f), Some(s)) = (
-            parts
-                .first()
-                .and_then(|f| f.strip_prefix('f'))
-                .and_then(|n| n.parse().ok()),
-            parts.get(1).and_then(|n| n.parse().ok()),
-        ) else {
-            return err(line, format!("bad predicate `({p})`"));
+        let bad_pred = || AsmError {
+            line,
+            msg: format!("bad predicate `({p})`: want (+f0.0) .. (-f1.1)[.mode]"),
         };
+        let (inverse, body) = match (p.strip_prefix('+'), p.strip_prefix('-')) {
+            (Some(b), _) => (false, b),
+            (_, Some(b)) => (true, b),
+            _ => return Err(bad_pred()),
+        };
+        let parts: Vec<&str> = body.split('.').collect();
+        let (Some(f), Some(s)) = (
+            parts.first().and_then(|f| flag_part(f.strip_prefix('f')?)),
+            parts.get(1).and_then(|n| flag_part(n)),
+        ) else {
+            return Err(bad_pred());
+        };
+        if parts.len() > 3 {
+            return Err(bad_pred());
+        }
         pred = Some((inverse, f, s, parts.get(2).unwrap_or(&"").to_string()));
         rest = r[close + 1..].trim_start();
     }
@@ -523,9 +653,17 @@ fn parse_line(line: usize, text: &str) -> Result<Parsed, AsmError> {
         match mods[i] {
             "sat" => ins.saturate = true,
             "breakpoint" => ins.debug = true,
-            m if m.starts_with('f') && m[1..].parse::<u8>().is_ok() => {
-                let s = mods.get(i + 1).and_then(|s| s.parse().ok()).unwrap_or(0);
-                ins.flag = (m[1..].parse().unwrap_or(0), s);
+            m if m.starts_with('f') && m[1..].bytes().all(|b| b.is_ascii_digit()) => {
+                let (Some(f), Some(s)) = (
+                    flag_part(&m[1..]),
+                    mods.get(i + 1).and_then(|s| flag_part(s)),
+                ) else {
+                    return err(
+                        line,
+                        format!("bad flag register `.{m}`: want .f0.0, .f0.1, .f1.0 or .f1.1"),
+                    );
+                };
+                ins.flag = (f, s);
                 i += 1;
             }
             m => match COND.iter().position(|c| *c == m) {
@@ -562,6 +700,16 @@ fn parse_line(line: usize, text: &str) -> Result<Parsed, AsmError> {
         });
         if ins.cond_modifier == 0 || matches!(opcode, Opcode::Sel | Opcode::If | Opcode::While) {
             ins.flag = (f, s);
+        } else if ins.flag != (f, s) {
+            // One flag field serves both (IVB PRM Vol4 Part3 "Flag Register").
+            return err(
+                line,
+                format!(
+                    "the predicate reads f{f}.{s} but the conditional modifier writes f{}.{}: \
+                     one instruction has one flag register",
+                    ins.flag.0, ins.flag.1
+                ),
+            );
         }
     }
     // Options.
@@ -577,13 +725,11 @@ fn parse_line(line: usize, text: &str) -> Result<Parsed, AsmError> {
             "switch" => ins.thread_control = 2,
             "AccWrEnable" => ins.acc_write = true,
             "EOT" => ins.eot = true,
-            q if q.len() == 2 && q.ends_with('Q') => {
-                ins.qtr_control = q[..1].parse::<u8>().unwrap_or(1) - 1
-            }
+            "1Q" | "2Q" | "3Q" | "4Q" => ins.qtr_control = o.as_bytes()[0] - b'1',
             "1H" => ins.qtr_control = 0,
             "2H" => ins.qtr_control = 2,
-            n if n.ends_with('N') => {
-                let v = n[..n.len() - 1].parse::<u8>().unwrap_or(1) - 1;
+            "1N" | "2N" | "3N" | "4N" | "5N" | "6N" | "7N" | "8N" => {
+                let v = o.as_bytes()[0] - b'1';
                 ins.qtr_control = v / 2;
                 ins.nib_control = v % 2 == 1;
             }
@@ -599,43 +745,10 @@ fn parse_line(line: usize, text: &str) -> Result<Parsed, AsmError> {
     };
     let mut jip = None;
     let mut uip = None;
+    let mut dword3 = None;
     match opcode.kind() {
         Kind::Branch => {
-            // Mesa's Gen7 branches (brw_IF, brw_BREAK, ...): dst null<1>D, src0
-            // null<8,8,1>D, src1 an immediate D (W for while) whose dword holds JIP/UIP
-            // (the corpus bytes show exactly this).
-            ins.dst = Dst {
-                file: RegFile::Arf,
-                nr: 0,
-                subnr: 0,
-                ty: Type::D,
-                layout: DstLayout::HStride(1),
-                address: Address::Direct,
-            };
-            ins.srcs = vec![
-                Src::Reg {
-                    file: RegFile::Arf,
-                    nr: 0,
-                    subnr: 0,
-                    ty: Type::D,
-                    layout: Layout::Region(Region {
-                        vstride: Some(8),
-                        width: 8,
-                        hstride: 1,
-                    }),
-                    address: Address::Direct,
-                    negate: false,
-                    abs: false,
-                },
-                Src::Imm {
-                    ty: if opcode == Opcode::While {
-                        Type::W
-                    } else {
-                        Type::D
-                    },
-                    bits: 0,
-                },
-            ];
+            (ins.dst, ins.srcs) = branch_operands(opcode, align16);
             let mut it = ops.iter();
             while let Some(t) = it.next() {
                 match t.as_str() {
@@ -652,15 +765,33 @@ fn parse_line(line: usize, text: &str) -> Result<Parsed, AsmError> {
             ins.dst = parse_dst(d, align16, false).ok_or_else(|| bad("destination", d))?;
             ins.srcs
                 .push(parse_src(s0, align16, false).ok_or_else(|| bad("source", s0))?);
-            let desc = ops
-                .get(2)
-                .and_then(|x| x.strip_prefix("0x"))
-                .and_then(|x| u32::from_str_radix(x, 16).ok())
-                .ok_or_else(|| bad("descriptor", ops.get(2).map_or("", |s| s.as_str())))?;
-            ins.desc = Some(desc & 0x7fff_ffff);
-            ins.eot = ins.eot || desc & (1 << 31) != 0;
-            let sfid_text = ops.get(3).map_or("", |s| s.as_str());
-            let two = ops.get(3..5).map(|v| v.join(" ")).unwrap_or_default();
+            // The descriptor: an immediate, or (Mesa's text for a descriptor in a register)
+            // the src1 register followed by dword 3 as a number, which must agree with it.
+            let mut k = 2;
+            let word = |t: Option<&String>| {
+                t.and_then(|x| x.strip_prefix("0x"))
+                    .and_then(|x| u32::from_str_radix(x, 16).ok())
+            };
+            let first = ops.get(2).map_or("", |s| s.as_str());
+            if first.starts_with("0x") {
+                let desc = word(ops.get(2)).ok_or_else(|| bad("descriptor", first))?;
+                ins.desc = Some(desc & 0x7fff_ffff);
+                ins.eot = ins.eot || desc & (1 << 31) != 0;
+                k += 1;
+            } else {
+                let s1 = parse_src(first, false, false).ok_or_else(|| bad("descriptor", first))?;
+                if matches!(s1, Src::Imm { .. }) {
+                    return Err(bad("descriptor", first));
+                }
+                ins.srcs.push(s1);
+                k += 1;
+                if let Some(t) = ops.get(k).filter(|t| t.starts_with("0x")) {
+                    dword3 = Some(word(Some(t)).ok_or_else(|| bad("descriptor", t))?);
+                    k += 1;
+                }
+            }
+            let sfid_text = ops.get(k).map_or("", |s| s.as_str());
+            let two = ops.get(k..k + 2).map(|v| v.join(" ")).unwrap_or_default();
             ins.function = SFIDS
                 .iter()
                 .find(|(n, _)| *n == sfid_text || *n == two)
@@ -696,24 +827,49 @@ fn parse_line(line: usize, text: &str) -> Result<Parsed, AsmError> {
             ];
         }
         _ if opcode == Opcode::Wait => {
-            // wait prints only its notification register; src0 is the same register
-            // read as a scalar (Mesa brw_WAIT).
+            // wait prints only its notification register; src0 is the same register read
+            // as a scalar (align16: the written channel replicated), src1 null (align16:
+            // null:F <4>.xyzw) as Mesa encodes them (the gen4asm corpus and
+            // src/intel/tools/tests/gen7/wait.expected).
             let d = ops.first().ok_or_else(|| bad("wait register", ""))?;
             ins.dst = parse_dst(d, align16, false).ok_or_else(|| bad("wait register", d))?;
-            ins.srcs = vec![Src::Reg {
-                file: ins.dst.file,
-                nr: ins.dst.nr,
-                subnr: ins.dst.subnr,
-                ty: ins.dst.ty,
-                layout: Layout::Region(Region {
-                    vstride: Some(0),
-                    width: 1,
-                    hstride: 0,
-                }),
+            let (layout, src1) = match ins.dst.layout {
+                DstLayout::WriteMask(m) => (
+                    Layout::Swizzle {
+                        vstride: 0,
+                        swizzle: [(m.trailing_zeros() as u8) & 3; 4],
+                    },
+                    (
+                        Type::F,
+                        Layout::Swizzle {
+                            vstride: 4,
+                            swizzle: [0, 1, 2, 3],
+                        },
+                    ),
+                ),
+                DstLayout::HStride(_) => {
+                    let scalar = Layout::Region(Region {
+                        vstride: Some(0),
+                        width: 1,
+                        hstride: 0,
+                    });
+                    (scalar, (Type::UD, scalar))
+                }
+            };
+            let reg = |file, nr, subnr, ty, layout| Src::Reg {
+                file,
+                nr,
+                subnr,
+                ty,
+                layout,
                 address: Address::Direct,
                 negate: false,
                 abs: false,
-            }];
+            };
+            ins.srcs = vec![
+                reg(ins.dst.file, ins.dst.nr, ins.dst.subnr, ins.dst.ty, layout),
+                reg(RegFile::Arf, 0, 0, src1.0, src1.1),
+            ];
         }
         _ => {
             if let Some(d) = ops.first() {
@@ -748,6 +904,7 @@ fn parse_line(line: usize, text: &str) -> Result<Parsed, AsmError> {
         ins,
         jip,
         uip,
+        dword3,
     })
 }
 
@@ -813,7 +970,9 @@ pub fn assemble(text: &str, mode: Compaction) -> Result<Vec<u8>, AsmError> {
                 // A byte offset relative to the branch (targets outside the kernel).
                 Some(n) if n.parse::<i32>().is_ok() => Ok(n.parse::<i32>().ok()),
                 Some(n) => match label_at.get(n) {
-                    Some(&idx) => Ok(Some(offsets[idx] as i32 - offsets[k] as i32)),
+                    Some(&idx) => i32::try_from(offsets[idx] as i64 - offsets[k] as i64)
+                        .map(Some)
+                        .or_else(|_| err(p.line, format!("label `{n}` is out of reach"))),
                     None => err(p.line, format!("unknown label `{n}`")),
                 },
             }
@@ -828,6 +987,15 @@ pub fn assemble(text: &str, mode: Compaction) -> Result<Vec<u8>, AsmError> {
             line: p.line,
             msg: e.to_string(),
         })?;
+        if let Some(d3) = p.dword3.filter(|d| *d != native[3]) {
+            return err(
+                p.line,
+                format!(
+                    "descriptor dword {d3:#010x} does not match its register operand ({:#010x})",
+                    native[3]
+                ),
+            );
+        }
         if compact_it[k] {
             match crate::gen7::compact::compact(&native) {
                 Some(c) => out.extend(c.iter().flat_map(|d| d.to_le_bytes())),

@@ -477,6 +477,12 @@ pub fn format(ins: &Instruction, offset: usize, labels: &Labels) -> String {
                 }
                 (None, Some(s)) => {
                     src(&mut w, ins, s);
+                    // Mesa also prints dword 3 (the register operand's encoding) as a
+                    // number (src/intel/tools/tests/gen7/send.asm).
+                    if let Ok(native) = crate::gen7::encode::encode_native(ins) {
+                        w.pad(64);
+                        w.raw(&format!("0x{:08x}", native[3]));
+                    }
                     w.newline();
                     w.pad(16);
                     w.raw("            ");
@@ -524,27 +530,6 @@ fn sfid_name(sfid: u8) -> String {
     }
 }
 
-const SAMPLER_MSG: [&str; 19] = [
-    "sample",
-    "sample_b",
-    "sample_l",
-    "sample_c",
-    "sample_d",
-    "sample_b_c",
-    "sample_l_c",
-    "ld",
-    "gather4",
-    "lod",
-    "resinfo",
-    "sampleinfo",
-    "gather4_c",
-    "gather4_po",
-    "gather4_po_c",
-    "sample_d_c",
-    "",
-    "",
-    "",
-];
 const SIMD: [&str; 4] = ["SIMD4x2", "SIMD8", "SIMD16", "SIMD32/64"];
 const RT_SUBTYPE: [&str; 8] = [
     "SIMD16",
@@ -564,10 +549,9 @@ fn message(w: &mut W, sfid: u8, desc: u32) {
     match sfid {
         2 => {
             if let Ok(d) = MessageDescriptorSamplingEngine::unpack(&[desc]) {
-                let t = SAMPLER_MSG
-                    .get(d.message_type.0 as usize)
-                    .copied()
-                    .unwrap_or("");
+                // The spec's names (seed 000 §2.13.1.3.1), in lower case as Mesa prints
+                // them (`lod`).
+                let t = d.message_type.name().unwrap_or("").to_ascii_lowercase();
                 w.put(&format!(
                     " {t} {} Surface = {} Sampler = {}",
                     SIMD[d.simd_mode.0 as usize & 3],
@@ -667,11 +651,17 @@ fn message(w: &mut W, sfid: u8, desc: u32) {
                 "",
                 "",
             ];
+            let msg_type = (desc >> 14) & 0xf;
+            // Untyped atomics name their operation (seed 000 §3.9.9.5 atomic operation
+            // types, `AOP_ADD` printed `add` as Mesa does) instead of the control bits.
+            let ctrl = match DataPortAtomicOperationType((desc >> 8) & 0xf).name() {
+                Some(op) if msg_type == 6 => op.trim_start_matches("AOP_").to_ascii_lowercase(),
+                _ => ((desc >> 8) & 0x3f).to_string(),
+            };
             w.put(&format!(
-                " ({}, bti {}, {})",
-                DC[(desc >> 14) as usize & 0xf],
+                " ({}, bti {}, {ctrl})",
+                DC[msg_type as usize],
                 desc & 0xff,
-                (desc >> 8) & 0x3f
             ));
         }
         _ => {
@@ -683,13 +673,22 @@ fn message(w: &mut W, sfid: u8, desc: u32) {
 }
 
 /// Labels for every branch target of a kernel (Mesa brw_label_assembly: UIP before JIP,
-/// numbered in order of creation).
+/// numbered in order of creation). Only targets the text can name get one: the start of
+/// an instruction, or the end of the kernel (one past the last instruction); other targets
+/// print as byte offsets.
 pub fn labels(instructions: &[(usize, Instruction)]) -> Labels {
+    let end = instructions
+        .last()
+        .map_or(0, |(o, i)| o + if i.compacted { 8 } else { 16 });
+    let starts: std::collections::BTreeSet<usize> =
+        instructions.iter().map(|(o, _)| *o).chain([end]).collect();
     let mut l = Labels::new();
     for (off, ins) in instructions {
         let mut add = |d: Option<i32>| {
-            if let Some(d) = d {
-                let t = (*off as i64 + d as i64) as usize;
+            if let Some(d) = d
+                && let Ok(t) = usize::try_from(*off as i64 + d as i64)
+                && starts.contains(&t)
+            {
                 let n = l.len();
                 l.entry(t).or_insert(n);
             }
@@ -706,23 +705,67 @@ pub fn labels(instructions: &[(usize, Instruction)]) -> Labels {
     l
 }
 
-/// A kernel disassembled: one entry per line (instructions, and "LABELn:" lines).
-pub fn disassemble(bytes: &[u8]) -> Result<Vec<String>, crate::gen7::DecodeError> {
+/// A disassembly listing: the text of every instruction decoded, and where decoding
+/// stopped if it did (the byte offset and why).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Listing {
+    /// One entry per line: instructions, and `LABELn:` lines (each after an empty line).
+    pub lines: Vec<String>,
+    /// The first undecodable instruction, if any: its byte offset and the error.
+    pub error: Option<(usize, crate::gen7::DecodeError)>,
+}
+
+/// Disassembles a kernel as far as it decodes. With `hex`, each instruction line starts
+/// with its bytes (as `INTEL_DEBUG=hex` prints them). Labels of targets past the last
+/// decoded instruction's end are not printed when decoding stopped early.
+pub fn listing(bytes: &[u8], hex: bool) -> Listing {
     let mut ins = vec![];
+    let mut lens = vec![];
     let mut off = 0;
+    let mut error = None;
     while off < bytes.len() {
-        let (i, len) = crate::gen7::decode::decode(&bytes[off..])?;
-        ins.push((off, i));
-        off += len;
+        match crate::gen7::decode::decode(&bytes[off..]) {
+            Ok((i, len)) => {
+                ins.push((off, i));
+                lens.push(len);
+                off += len;
+            }
+            Err(e) => {
+                error = Some((off, e));
+                break;
+            }
+        }
     }
     let labels = labels(&ins);
-    let mut out = vec![];
-    for (off, i) in &ins {
-        if let Some(n) = labels.get(off) {
-            out.push(String::new());
-            out.push(format!("LABEL{n}:"));
+    let mut lines = vec![];
+    let label_line = |lines: &mut Vec<String>, at: usize| {
+        if let Some(n) = labels.get(&at) {
+            lines.push(String::new());
+            lines.push(format!("LABEL{n}:"));
         }
-        out.push(format(i, *off, &labels));
+    };
+    for ((o, i), len) in ins.iter().zip(&lens) {
+        label_line(&mut lines, *o);
+        let mut line = String::new();
+        if hex {
+            let h: String = bytes[*o..*o + *len]
+                .iter()
+                .map(|b| format!("{b:02x} "))
+                .collect();
+            line.push_str(&format!("{h:<48}"));
+        }
+        line.push_str(&format(i, *o, &labels));
+        lines.push(line);
     }
-    Ok(out)
+    label_line(&mut lines, off);
+    Listing { lines, error }
+}
+
+/// A kernel disassembled: one entry per line (instructions, and "LABELn:" lines).
+pub fn disassemble(bytes: &[u8]) -> Result<Vec<String>, crate::gen7::DecodeError> {
+    let l = listing(bytes, false);
+    match l.error {
+        Some((_, e)) => Err(e),
+        None => Ok(l.lines),
+    }
 }

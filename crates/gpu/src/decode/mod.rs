@@ -228,7 +228,7 @@ impl<'a> Decoder<'a> {
                 continue;
             }
             if let Some(e) = end
-                && p + len as u64 * 4 > e
+                && p.saturating_add(len as u64 * 4) > e
             {
                 self.diag(p, format!("{} truncated: needs {len} dwords, only {} before the end of the batch at {e:#x}", def.name, (e - p) / 4));
                 break;

@@ -31,6 +31,13 @@ fn file(f: EuRegfile) -> RegFile {
     }
 }
 
+/// Source operands whose fields an instruction's encoding carries. `wait` names one
+/// source, but Mesa fills src1 too (null:F <4>.xyzw in align16, Mesa's assembler test
+/// src/intel/tools/tests/gen7/wait.expected), so its fields are kept for the round trip.
+fn encoded_sources(op: Opcode) -> u8 {
+    if op == Opcode::Wait { 2 } else { op.sources() }
+}
+
 /// Decodes one instruction (native or compacted) at the start of `bytes`; returns it and
 /// its size in bytes.
 pub fn decode(bytes: &[u8]) -> Result<(Instruction, usize), DecodeError> {
@@ -189,7 +196,7 @@ fn src_align1(
 }
 
 fn decode_align1(dw: &[u32], ins: &mut Instruction) -> Result<(), DecodeError> {
-    let n = ins.opcode.sources();
+    let n = encoded_sources(ins.opcode);
     let src0_imm = (dw[1] >> 5) & 3 == 3;
     let src1_imm = (dw[1] >> 10) & 3 == 3;
     if src0_imm || (src1_imm && n >= 2) {
@@ -289,7 +296,7 @@ fn swz(
 }
 
 fn decode_align16(dw: &[u32], ins: &mut Instruction) -> Result<(), DecodeError> {
-    let n = ins.opcode.sources();
+    let n = encoded_sources(ins.opcode);
     let src0_imm = (dw[1] >> 5) & 3 == 3;
     let src1_imm = (dw[1] >> 10) & 3 == 3;
     let dst16 = |f: EuRegfile,
@@ -554,6 +561,12 @@ fn decode_send(dw: &[u32], ins: &mut Instruction) -> Result<(), DecodeError> {
     ins.dst = view.dst;
     ins.srcs = view.srcs;
     if i.src1_register_file.0 == 3 {
+        if dw[3] & 0x6000_0000 != 0 {
+            return Err(DecodeError::Invalid(format!(
+                "send descriptor {:#010x} sets reserved bits 30:29",
+                dw[3]
+            )));
+        }
         ins.eot = i.end_of_thread;
         ins.desc = Some(dw[3] & 0x7fff_ffff);
         ins.src1_type_field = (i.src1_register_type.0 != 0).then(|| imm_type(i.src1_register_type));
@@ -578,10 +591,42 @@ fn decode_send(dw: &[u32], ins: &mut Instruction) -> Result<(), DecodeError> {
 }
 
 fn decode_branch(dw: &[u32], ins: &mut Instruction) -> Result<(), DecodeError> {
-    // Dwords 0-2 are laid out as an align1 instruction (with its indirect forms); dword 3
-    // holds JIP and UIP instead of src1's register fields, but src1's file and type stay
-    // in dword 1 and encoders differ in what they put there (Mesa: IMM D; gen4asm: ARF).
+    // Dwords 0-2 are laid out as an align1 instruction (with its indirect forms), or as an
+    // align16 one (write mask, swizzle) when Access Mode says so; dword 3 holds JIP and UIP
+    // instead of src1's register fields, but src1's file and type stay in dword 1 and
+    // encoders differ in what they put there (Mesa: IMM W or D; gen4asm: ARF).
     let i = EuInstructionBranch::unpack(dw).map_err(bad)?;
+    if ins.align16 {
+        // Read dst and src0 as a one-source align16 instruction (as decode_send does).
+        let mut view = ins.clone();
+        view.opcode = Opcode::Mov;
+        decode_align16(&[dw[0], dw[1] & !(0x1f << 10), dw[2], 0], &mut view)?;
+        ins.dst = view.dst;
+        ins.srcs = view.srcs;
+        ins.srcs.push(if i.src1_register_file.0 == 3 {
+            Src::Imm {
+                ty: imm_type(i.src1_register_type),
+                bits: 0,
+            }
+        } else {
+            Src::Reg {
+                file: file(i.src1_register_file),
+                nr: 0,
+                subnr: 0,
+                ty: reg_type(EuRegtype(i.src1_register_type.0)),
+                layout: Layout::Swizzle {
+                    vstride: 0,
+                    swizzle: [0, 1, 2, 3],
+                },
+                address: Address::Direct,
+                negate: false,
+                abs: false,
+            }
+        });
+        ins.jip = Some(i.jip as i32 * JUMP_UNIT);
+        ins.uip = Some(i.uip as i32 * JUMP_UNIT);
+        return Ok(());
+    }
     let a = EuInstructionAlign12src::unpack(&[dw[0] & !(1 << 8), dw[1], dw[2], 0]).map_err(bad)?;
     ins.dst = dst_align1(
         a.dst_register_file,

@@ -647,6 +647,12 @@ fn send(ins: &Instruction, h: &EuInstructionAlign12src) -> Result<[u32; 4], Enco
     let mut m = EuInstructionSend::default();
     match (ins.desc, ins.srcs.get(1)) {
         (Some(desc), _) => {
+            if desc & 0xe000_0000 != 0 {
+                // 30:29 are reserved and 31 is End Of Thread (EU_INSTRUCTION_SEND).
+                return Err(EncodeError::Unencodable(format!(
+                    "descriptor {desc:#010x} sets reserved bits 31:29"
+                )));
+            }
             m.message_length = ((desc >> 25) & 0xf) as u8;
             m.response_length = ((desc >> 20) & 0x1f) as u8;
             m.header_present = desc & (1 << 19) != 0;
@@ -694,10 +700,9 @@ fn send(ins: &Instruction, h: &EuInstructionAlign12src) -> Result<[u32; 4], Enco
 }
 
 fn branch(ins: &Instruction, h: &EuInstructionAlign12src) -> Result<[u32; 4], EncodeError> {
-    // Dwords 0-2 as an align1 instruction (dst, src0, src1's file and type), dword 3 from
-    // the branch layout's JIP/UIP (see decode_branch).
+    // Dwords 0-2 as an align1 or align16 instruction (dst, src0, src1's file and type),
+    // dword 3 from the branch layout's JIP/UIP (see decode_branch).
     let mut shadow = ins.clone();
-    shadow.align16 = false;
     shadow.srcs.truncate(2);
     let src1_imm = match shadow.srcs.get(1) {
         Some(Src::Imm { ty, .. }) => Some(*ty),
@@ -707,7 +712,20 @@ fn branch(ins: &Instruction, h: &EuInstructionAlign12src) -> Result<[u32; 4], En
         // Any immediate of the right type: only its file and type survive in dword 1.
         shadow.srcs[1] = Src::Imm { ty, bits: 0 };
     }
-    let mut dw = align1(&shadow, h)?;
+    let mut dw = if ins.align16 {
+        align16(&shadow, h)?
+    } else {
+        align1(&shadow, h)?
+    };
+    // Targets are whole 64-bit units; anything else would be silently rounded.
+    for (name, t) in [("JIP", ins.jip), ("UIP", ins.uip)] {
+        if t.unwrap_or(0) % JUMP_UNIT != 0 {
+            return Err(EncodeError::Unencodable(format!(
+                "{name} {} is not a multiple of {JUMP_UNIT} bytes",
+                t.unwrap_or(0)
+            )));
+        }
+    }
     let jip = ins.jip.unwrap_or(0) / JUMP_UNIT;
     let uip = ins.uip.unwrap_or(0) / JUMP_UNIT;
     let targets = EuInstructionBranch {
