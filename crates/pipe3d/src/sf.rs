@@ -84,3 +84,65 @@ pub fn attribute_setup(a: [f32; 3], constant_from: Option<usize>) -> [f32; 3] {
         None => [a[0], a[1] - a[0], a[2] - a[0]],
     }
 }
+
+/// What the Global Depth Offset needs to know of the depth buffer (3DSTATE_SF Depth
+/// Buffer Surface Format).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DepthOffsetFormat {
+    /// A UNORM depth buffer (or none) with this many bits.
+    Unorm(u32),
+    /// A float32 depth buffer.
+    Float,
+}
+
+/// 3DSTATE_SF's Global Depth Offset state.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct DepthOffset {
+    /// Global Depth Offset Constant.
+    pub constant: f32,
+    /// Global Depth Offset Scale.
+    pub scale: f32,
+    /// Global Depth Offset Clamp (0: none).
+    pub clamp: f32,
+    /// Legacy Global Depth Bias Enable: the constant is used unscaled.
+    pub legacy: bool,
+    /// The depth buffer format.
+    pub format: DepthOffsetFormat,
+}
+
+/// The bias Global Depth Offset adds to every screen z of a triangle with screen
+/// vertices `v` ([x, y, z]), seed 004 §11.5.1 (L8782-8812), in float32:
+/// MaxDepthSlope = max(|dz/dx|, |dz/dy|); for a UNORM depth buffer (or none) Bias =
+/// Constant·r + Scale·MaxDepthSlope with r the smallest representable value > 0 (1.0 with
+/// Legacy Global Depth Bias Enable); for a float one Bias = Constant·2^(exponent(max z) -
+/// 23) + Scale·MaxDepthSlope (the constant unscaled with Legacy Global Depth Bias Enable);
+/// then clamped to the Clamp when it is not 0 (min for a positive one, max for a negative
+/// one).
+pub fn depth_offset_bias(o: &DepthOffset, v: [[f32; 3]; 3]) -> f32 {
+    let [a, b, c] = v;
+    let area = (b[0] - a[0]) * (c[1] - a[1]) - (c[0] - a[0]) * (b[1] - a[1]);
+    let max_slope = if area == 0.0 || !area.is_finite() {
+        0.0
+    } else {
+        let dzdx = ((b[2] - a[2]) * (c[1] - a[1]) - (c[2] - a[2]) * (b[1] - a[1])) / area;
+        let dzdy = ((b[0] - a[0]) * (c[2] - a[2]) - (c[0] - a[0]) * (b[2] - a[2])) / area;
+        dzdx.abs().max(dzdy.abs())
+    };
+    let unit = match (o.format, o.legacy) {
+        (_, true) => 1.0,
+        (DepthOffsetFormat::Unorm(bits), false) => 1.0 / ((1u64 << bits) - 1) as f32,
+        (DepthOffsetFormat::Float, false) => {
+            let max_z = a[2].max(b[2]).max(c[2]);
+            let exponent = ((max_z.to_bits() >> 23) & 0xff) as i32 - 127;
+            2f32.powi(exponent - 23)
+        }
+    };
+    let bias = o.constant * unit + o.scale * max_slope;
+    if o.clamp > 0.0 {
+        bias.min(o.clamp)
+    } else if o.clamp < 0.0 {
+        bias.max(o.clamp)
+    } else {
+        bias
+    }
+}

@@ -200,6 +200,32 @@ fn object(
             ]
         })
         .collect();
+    let mut screen = screen;
+    // Seed 004 §11.5.1: Global Depth Offset, applied to triangles only (solid ones here:
+    // the wireframe and point fill modes are refused below).
+    if obj.kind == ObjectType::Triangle && sf.global_depth_offset_enable_solid {
+        use crate::sf::{DepthOffset, DepthOffsetFormat, depth_offset_bias};
+        use gtsim_spec::gen7::three_d_state_sf::DepthBufferSurfaceFormat as F;
+        let format = match sf.depth_buffer_surface_format {
+            F::D32_FLOAT | F::D32_FLOAT_S8X24_UINT => DepthOffsetFormat::Float,
+            F::D16_UNORM => DepthOffsetFormat::Unorm(16),
+            _ => DepthOffsetFormat::Unorm(24),
+        };
+        let o = DepthOffset {
+            constant: sf.global_depth_offset_constant,
+            scale: sf.global_depth_offset_scale,
+            clamp: sf.global_depth_offset_clamp,
+            legacy: sf.legacy_global_depth_bias_enable,
+            format,
+        };
+        let bias = depth_offset_bias(
+            &o,
+            [0, 1, 2].map(|i| [screen[i][0], screen[i][1], screen[i][2]]),
+        );
+        for s in &mut screen {
+            s[2] += bias;
+        }
+    }
     let xy = |i: usize| [screen[i][0], screen[i][1]];
     let mut point = None;
     let (pixels, back_facing) = match obj.kind {
