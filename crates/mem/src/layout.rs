@@ -273,7 +273,11 @@ impl SurfaceDesc {
                     limit: self.width,
                 });
             }
-            return Ok(x as u64 * self.block_bytes as u64);
+            // Seed 000 §2.12.2 Surface Pitch: "For surfaces of type SURFTYPE_BUFFER ...
+            // this field indicates the size of the structure": element x starts x
+            // pitches in, and is read in the surface format from there (crocus binds
+            // pull-constant buffers with a 1-byte pitch, so that `ld` takes byte offsets).
+            return Ok(x as u64 * self.pitch);
         }
         if sample >= self.samples {
             return Err(LayoutError::Outside {

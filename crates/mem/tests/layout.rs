@@ -159,10 +159,15 @@ fn out_of_range_coordinates_are_errors() {
     let mut bad = d;
     bad.samples = 3;
     assert!(bad.texel_offset(0, 0, 0, 0, 0).is_err());
-    // Buffers: element index times element size.
-    let b = desc(SurfaceType::Buffer, 100, 1, 1, 1);
-    assert_eq!(b.texel_offset(99, 0, 0, 0, 0).unwrap(), 396);
+    // Buffers: element index times the structure size, which is the Surface Pitch
+    // (seed 000 §2.12.2), whatever the format's size: 4-byte elements 16 bytes apart put
+    // element 99 at 1584; a 1-byte pitch makes the index a byte offset.
+    let mut b = desc(SurfaceType::Buffer, 100, 1, 1, 1);
+    b.pitch = 16;
+    assert_eq!(b.texel_offset(99, 0, 0, 0, 0).unwrap(), 1584);
     assert!(b.texel_offset(100, 0, 0, 0, 0).is_err());
+    b.pitch = 1;
+    assert_eq!(b.texel_offset(48, 0, 0, 0, 0).unwrap(), 48);
 }
 
 #[test]

@@ -711,3 +711,30 @@ fn sample_killpix_adds_the_pixel_mask_register() {
     .unwrap_err();
     assert!(e.contains("only in SIMD8"), "{e}");
 }
+
+#[test]
+fn ld_of_a_buffer_steps_by_the_surface_pitch() {
+    // SURFTYPE_BUFFER R32G32B32A32_FLOAT with Surface Pitch 0: the structure is 1 byte
+    // (seed 000 §2.12.2), so u is a byte offset and each 16-byte texel is read from
+    // there (crocus's pull-constant buffers). Floats 0, 1, 2, ... from BASE: u = 48 reads
+    // floats 12..15, u = 4 floats 1..4; u = 224 is past the 224 elements: zero.
+    let mut f = fake();
+    let data: Vec<u8> = (0..64).flat_map(|i| (i as f32).to_le_bytes()).collect();
+    f.mem.load(BASE, &data);
+    f.surface = RenderSurfaceState {
+        surface_type: SurfaceType::SURFTYPE_BUFFER,
+        surface_format: SurfaceFormat::R32G32B32A32_FLOAT,
+        // 224 elements: Width 95 (bits 6:0) and Height 1 (bits 19:7) hold 223.
+        width: 95,
+        height: 1,
+        surface_pitch: 0,
+        surface_base_address: BASE,
+        ..Default::default()
+    };
+    let u = vec![48, 4, 224, 0, 0, 0, 0, 0];
+    let w = sample8(&f, SamplerMessageType::LD, &[u, vec![0; 8]]);
+    assert_eq!(rgba8(&w, 0), [12.0, 13.0, 14.0, 15.0]);
+    assert_eq!(rgba8(&w, 1), [1.0, 2.0, 3.0, 4.0]);
+    assert_eq!(rgba8(&w, 2), [0.0; 4]);
+    assert_eq!(rgba8(&w, 3), [0.0, 1.0, 2.0, 3.0]);
+}
