@@ -225,7 +225,9 @@ pub fn alpha_passes(rt: &RenderTarget, color: [u32; 4]) -> Result<bool, String> 
 /// Writes one pixel through the colour calculator. `array_index` is the Render Target
 /// Array Index: out of the range Minimum Array Element..=Depth it is replaced by Minimum
 /// Array Element, and a pixel outside the surface is dropped (seed 000 §3.9.11,
-/// "Out-of-Bounds Accesses" and M0.0 26:16). Returns whether the pixel was written.
+/// "Out-of-Bounds Accesses" and M0.0 26:16). The surface's `depth` must cover the
+/// view's slices (the caller extends it to Minimum Array Element + Depth + 1). Returns
+/// whether the pixel was written.
 pub fn write_pixel(
     mem: &mut dyn Memory,
     rt: &RenderTarget,

@@ -306,3 +306,40 @@ fn a_placeholder_depth_buffer_that_nothing_reads_is_never_touched() {
     assert_eq!(stats.ps_depth_count, 144);
     assert_eq!(pixel(&mem, 2, 2), colour(RED));
 }
+
+#[test]
+fn a_render_target_view_of_one_array_layer_writes_that_layer() {
+    // RENDER_SURFACE_STATE: a 2D array viewed from Minimum Array Element 2 with Depth 0
+    // (one element), LOD0 spacing: QPitch 16 rows, so layer 2 starts at row 32 (seed 000
+    // §2.12.2: Minimum Array Element is the minimum R coordinate rendered to, and Depth
+    // counts the view's elements from there). The rectangle lands in layer 2 only.
+    let (st, mut mem) = setup(&rect(), PS_FLAT_SIMD16, false, None, true);
+    let rss = gtsim_spec::gen7::RenderSurfaceState {
+        surface_type: gtsim_spec::gen7::render_surface_state::SurfaceType::SURFTYPE_2D,
+        surface_array: true,
+        surface_array_spacing:
+            gtsim_spec::gen7::render_surface_state::SurfaceArraySpacing::ARYSPC_LOD0,
+        surface_format: gtsim_spec::gen7::SurfaceFormat::R8G8B8A8_UNORM,
+        surface_base_address: RT,
+        width: (W - 1) as u16,
+        height: (W - 1) as u16,
+        surface_pitch: W * 4 - 1,
+        minimum_array_element: 2,
+        ..Default::default()
+    };
+    mem.load(SURFACE_BASE + 0x200, &bytes(&rss.pack().unwrap()));
+    mem.load(RT, &vec![0u8; (3 * W * W * 4) as usize]);
+    run(&st, &mut mem, &primitive(T::_3DPRIM_RECTLIST, 3)).unwrap();
+    let at = |x: u32, y: u32| {
+        let mut p = [0u8; 4];
+        mem.read(RT + u64::from(y * W * 4 + x * 4), &mut p).unwrap();
+        p
+    };
+    for y in 0..3 * W {
+        for x in 0..W {
+            let in_layer_2 = y >= 2 * W && (2..14).contains(&x) && (2..14).contains(&(y - 2 * W));
+            let want = if in_layer_2 { colour(RED) } else { [0; 4] };
+            assert_eq!(at(x, y), want, "({x}, row {y})");
+        }
+    }
+}

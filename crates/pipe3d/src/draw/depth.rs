@@ -100,12 +100,15 @@ impl DepthBuffer {
         } else {
             4
         };
-        let (w, h, layers, levels) = (
-            d.width as u32 + 1,
-            d.height as u32 + 1,
-            d.depth as u32 + 1,
-            d.lod as u32 + 1,
-        );
+        // Depth counts the view's elements from Minimum Array Element (as for render
+        // targets, seed 000 §2.12.2): the layout reaches Minimum Array Element + Depth.
+        let min = d.minimum_array_element as u32;
+        let layers = match layout_type {
+            gtsim_mem::layout::SurfaceType::Cube => (d.depth as u32 + 1).max(min / 6 + 1),
+            gtsim_mem::layout::SurfaceType::D3 => d.depth as u32 + 1,
+            _ => d.depth as u32 + 1 + min,
+        };
+        let (w, h, levels) = (d.width as u32 + 1, d.height as u32 + 1, d.lod as u32 + 1);
         let desc = SurfaceDesc {
             ty: layout_type,
             ..SurfaceDesc::depth(w, h, layers, levels, 1, bytes, d.surface_pitch as u64 + 1)

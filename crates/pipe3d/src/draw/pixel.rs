@@ -18,6 +18,7 @@ use gtsim_dataport::rt_write::RtState;
 use gtsim_eu::exec::{DEFAULT_BUDGET, FpMode, Message, Program, SharedFunctions, Thread};
 use gtsim_mem::Memory;
 use gtsim_mem::format::texel::Texel;
+use gtsim_mem::layout::SurfaceType as LayoutType;
 use gtsim_mem::surface::TexelCoord;
 use gtsim_mem::surface_state::{SurfaceStateError, Use, surface_from_state};
 use gtsim_spec::gen7::color_calc_state::AlphaTestFormat;
@@ -847,7 +848,7 @@ fn render_target(
         RenderSurfaceState::DWORDS,
         RenderSurfaceState::unpack,
     )?;
-    let (surface, lod) = match surface_from_state(&rss, Use::RenderTarget) {
+    let (mut surface, lod) = match surface_from_state(&rss, Use::RenderTarget) {
         Ok(s) => s,
         Err(SurfaceStateError::Null) => return Ok(None),
         Err(e) => {
@@ -857,6 +858,21 @@ fn render_target(
             });
         }
     };
+    // Seed 000 §2.12.2 Minimum Array Element: for render targets "the minimum 'R'
+    // coordinate on the LOD currently being rendered to", and Depth (for 1D/2D: array
+    // elements - 1, its range "reduced by one for each increase from zero of Minimum
+    // Array Element") counts the elements of the view from there. The slices the view
+    // reaches, up to Minimum Array Element + Depth, are part of the surface's layout
+    // (crocus renders into layer 12 of a 15-layer array with Depth 2 and Minimum Array
+    // Element 12).
+    let min = u32::from(rss.minimum_array_element);
+    match surface.desc.ty {
+        LayoutType::D1 | LayoutType::D2 => {
+            surface.desc.depth = surface.desc.depth.max(min + surface.desc.depth);
+        }
+        LayoutType::Cube => surface.desc.depth = surface.desc.depth.max(min / 6 + 1),
+        _ => {}
+    }
     let b = dynamic_state(
         mem,
         st.bases.dynamic_bound,
