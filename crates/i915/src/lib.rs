@@ -65,6 +65,11 @@ pub(crate) fn kernel() -> MutexGuard<'static, kernel::Kernel> {
         .unwrap_or_else(|e| e.into_inner())
 }
 
+/// Whether any DRM node was opened (without taking the lock).
+pub(crate) fn started() -> bool {
+    KERNEL.get().is_some()
+}
+
 /// The kernel if any DRM node was opened (hooks on unrelated fds stay cheap).
 pub(crate) fn kernel_if_started() -> Option<MutexGuard<'static, kernel::Kernel>> {
     KERNEL
