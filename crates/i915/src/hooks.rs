@@ -362,6 +362,16 @@ pub unsafe extern "C" fn mmap(
             return Ok(None);
         };
         if !k.is_drm_fd(fd) {
+            // A dma-buf of ours is a memfd; a mapping past its end would SIGBUS when
+            // touched, where dma_buf_mmap_internal (drivers/dma-buf/dma-buf.c) refuses
+            // it: EINVAL.
+            if let Some(size) = k.dma_buf_size(fd) {
+                let pages = (len as u64).div_ceil(4096);
+                let first = (off as u64) / 4096;
+                if off < 0 || first.checked_add(pages).is_none_or(|end| end > size / 4096) {
+                    return Err(libc::EINVAL);
+                }
+            }
             return Ok(None);
         }
         match k.mmap_target(off as u64) {
@@ -514,4 +524,55 @@ pub unsafe extern "C" fn close_range(
         });
     }
     r
+}
+
+/// Whether the mapping containing `addr` maps one of our buffer objects' memfds
+/// (/proc/self/maps names them "/memfd:gtsim-bo").
+fn maps_buffer_object(addr: u64) -> bool {
+    let Ok(maps) = std::fs::read_to_string("/proc/self/maps") else {
+        return false;
+    };
+    maps.lines().any(|line| {
+        let mut parts = line.split_whitespace();
+        let range = parts.next().unwrap_or("");
+        let path = parts.nth(4).unwrap_or("");
+        let Some((lo, hi)) = range.split_once('-') else {
+            return false;
+        };
+        let (Ok(lo), Ok(hi)) = (u64::from_str_radix(lo, 16), u64::from_str_radix(hi, 16)) else {
+            return false;
+        };
+        (lo..hi).contains(&addr) && path.starts_with("/memfd:gtsim-bo")
+    })
+}
+
+/// mremap(2). Growing a mapping of a buffer object is EFAULT: i915's mappings are
+/// VM_DONTEXPAND, which mremap refuses to grow (mm/mremap.c, vma_to_resize, Linux 6.1);
+/// grown, a memfd mapping would SIGBUS past the object's end. (A grown mapping of a
+/// shmem-backed dma-buf is allowed by the kernel but equally useless; it is refused too.)
+/// The fifth parameter is the optional new address (variadic in C; same register on
+/// x86-64, see the module docs).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn mremap(
+    old: *mut c_void,
+    old_size: size_t,
+    new_size: size_t,
+    flags: c_int,
+    new_addr: *mut c_void,
+) -> *mut c_void {
+    let Some(real) =
+        real!(mremap: fn(*mut c_void, size_t, size_t, c_int, *mut c_void) -> *mut c_void)
+    else {
+        set_errno(libc::ENOSYS);
+        return libc::MAP_FAILED;
+    };
+    if !inside()
+        && new_size > old_size
+        && guarded(false, || crate::started() && maps_buffer_object(old as u64))
+    {
+        set_errno(libc::EFAULT);
+        return libc::MAP_FAILED;
+    }
+    // SAFETY: forwarding unchanged.
+    unsafe { real(old, old_size, new_size, flags, new_addr) }
 }

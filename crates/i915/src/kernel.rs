@@ -273,6 +273,15 @@ impl Kernel {
         Ok(h)
     }
 
+    /// The size of the object whose dma-buf `fd` is, if it is one of ours.
+    pub fn dma_buf_size(&self, fd: i32) -> Option<u64> {
+        let ident = fd_identity(fd)?;
+        self.bos
+            .values()
+            .find(|bo| bo.identity() == Some(ident))
+            .map(|bo| bo.size)
+    }
+
     /// The object and position a fake mmap offset refers to.
     pub fn mmap_target(&self, offset: u64) -> Option<(&Bo, u64)> {
         let (&base, &id) = self.mmap_offsets.range(..=offset).next_back()?;

@@ -10,8 +10,10 @@
 //! submission as an AUB trace.
 //!
 //! The C entry points live in [`hooks`]; everything else is ordinary Rust over a single
-//! lock-protected [`kernel::Kernel`]. Client memory is only touched through checked
-//! copies ([`user`]).
+//! lock-protected [`kernel::Kernel`]. Client memory is only touched through checked,
+//! bounded copies ([`user`]), arguments are copied as the kernel's `drm_ioctl` copies
+//! them ([`user::Args`]), and errnos follow Linux 6.1. The crate's README.md lists these
+//! hardening rules and the fuzz campaigns (`src/fuzz.rs`, `i915-stress fuzz`).
 //!
 //! Environment: `GTSIM_CAPTURE=FILE` (capture), `GTSIM_I915_QUIET=1` (only errors on
 //! stderr).
@@ -61,6 +63,11 @@ pub(crate) fn kernel() -> MutexGuard<'static, kernel::Kernel> {
         .get_or_init(new_kernel)
         .lock()
         .unwrap_or_else(|e| e.into_inner())
+}
+
+/// Whether any DRM node was opened (without taking the lock).
+pub(crate) fn started() -> bool {
+    KERNEL.get().is_some()
 }
 
 /// The kernel if any DRM node was opened (hooks on unrelated fds stay cheap).

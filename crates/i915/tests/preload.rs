@@ -73,6 +73,19 @@ fn fuzz_through_the_preloaded_library() {
 }
 
 #[test]
+fn buffer_object_mappings_cannot_reach_past_the_object() {
+    let out = Command::new(env!("CARGO_BIN_EXE_i915-stress"))
+        .arg("maps")
+        .env("LD_PRELOAD", library())
+        .env("GTSIM_I915_QUIET", "1")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "map checks failed: {stderr}");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("ok: maps"));
+}
+
+#[test]
 fn without_the_library_there_is_no_device() {
     // Control: the same program without the preload cannot open the emulated node (this
     // machine has no Ivy Bridge), which shows the library is what answers.

@@ -436,7 +436,115 @@ fn fuzz(cases: u64, seed: u64) -> Result<String, String> {
     ))
 }
 
+/// Mappings of buffer objects cannot reach past the object: an mmap of a dma-buf past
+/// its end is EINVAL, growing a mapping with mremap is EFAULT (either would SIGBUS when
+/// touched).
+fn map_checks() -> Result<(), String> {
+    let fd = open_path("/dev/dri/renderD128");
+    let mut c = GemCreate {
+        size: 8192,
+        handle: 0,
+        pad: 0,
+    };
+    if ioctl(fd, iowr(0x40 + 0x1b, 16), &mut c) != 0 {
+        return Err(format!("GEM_CREATE errno {}", errno()));
+    }
+    // DRM_IOCTL_PRIME_HANDLE_TO_FD with DRM_CLOEXEC | DRM_RDWR.
+    let mut p = [c.handle, (libc::O_CLOEXEC | libc::O_RDWR) as u32, u32::MAX];
+    if ioctl(fd, iowr(0x2d, 12), p.as_mut_ptr()) != 0 {
+        return Err(format!("PRIME_HANDLE_TO_FD errno {}", errno()));
+    }
+    let dmabuf = p[2] as i32;
+    let map = |fd: i32, len: usize, off: i64| {
+        // SAFETY: a new shared mapping at a kernel-chosen address.
+        unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                len,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_SHARED,
+                fd,
+                off,
+            )
+        }
+    };
+    if map(dmabuf, 3 * 4096, 0) != libc::MAP_FAILED || errno() != libc::EINVAL {
+        return Err(format!("a dma-buf mapping past the end: errno {}", errno()));
+    }
+    if map(dmabuf, 4096, 8192) != libc::MAP_FAILED || errno() != libc::EINVAL {
+        return Err(format!("a dma-buf mapping at the end: errno {}", errno()));
+    }
+    let m = map(dmabuf, 8192, 0);
+    if m == libc::MAP_FAILED {
+        return Err(format!("a whole dma-buf mapping: errno {}", errno()));
+    }
+    // SAFETY: writing within the mapping just made.
+    unsafe { m.cast::<u8>().add(8191).write_volatile(1) };
+    // SAFETY: mremap of our own mapping; growing it must fail.
+    let grown = unsafe { libc::mremap(m, 8192, 16384, libc::MREMAP_MAYMOVE) };
+    if grown != libc::MAP_FAILED || errno() != libc::EFAULT {
+        return Err(format!("growing a dma-buf mapping: errno {}", errno()));
+    }
+    // SAFETY: shrinking our own mapping in place is fine.
+    let shrunk = unsafe { libc::mremap(m, 8192, 4096, 0) };
+    if shrunk != m {
+        return Err(format!("shrinking a dma-buf mapping: errno {}", errno()));
+    }
+    // SAFETY: unmapping what is left.
+    unsafe { libc::munmap(m, 4096) };
+    // The same through the DRM fd (MMAP_OFFSET).
+    let mut mo = MmapOffset {
+        handle: c.handle,
+        pad: 0,
+        offset: 0,
+        flags: 2,
+        extensions: 0,
+    };
+    if ioctl(fd, iowr(0x40 + 0x24, 32), &mut mo) != 0 {
+        return Err(format!("MMAP_OFFSET errno {}", errno()));
+    }
+    let m = map(fd, 8192, mo.offset as i64);
+    if m == libc::MAP_FAILED {
+        return Err(format!("mmap of the DRM fd: errno {}", errno()));
+    }
+    // SAFETY: mremap of our own mapping; growing it must fail.
+    let grown = unsafe { libc::mremap(m, 8192, 1 << 20, libc::MREMAP_MAYMOVE) };
+    if grown != libc::MAP_FAILED || errno() != libc::EFAULT {
+        return Err(format!("growing a GEM mapping: errno {}", errno()));
+    }
+    // Other mappings still grow.
+    // SAFETY: an anonymous mapping of our own, grown and unmapped.
+    unsafe {
+        let a = libc::mmap(
+            std::ptr::null_mut(),
+            4096,
+            libc::PROT_READ | libc::PROT_WRITE,
+            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+            -1,
+            0,
+        );
+        let b = libc::mremap(a, 4096, 1 << 20, libc::MREMAP_MAYMOVE);
+        if b == libc::MAP_FAILED {
+            return Err(format!("growing an anonymous mapping: errno {}", errno()));
+        }
+        libc::munmap(b, 1 << 20);
+        libc::munmap(m, 8192);
+        libc::close(dmabuf);
+    }
+    Ok(())
+}
+
 fn main() {
+    if std::env::args().nth(1).as_deref() == Some("maps") {
+        match map_checks() {
+            Ok(()) => println!("ok: maps"),
+            Err(e) => {
+                eprintln!("{e}");
+                std::process::exit(1);
+            }
+        }
+        return;
+    }
     if std::env::args().nth(1).as_deref() == Some("fuzz") {
         let arg = |i: usize, d: u64| {
             std::env::args()
