@@ -1016,6 +1016,12 @@ pub fn assemble(text: &str, mode: Compaction) -> Result<Vec<u8>, AsmError> {
                 ),
             );
         }
+        // What the assembler writes must be an instruction the decoder accepts (the
+        // operand rules of gen7/validate.rs apply to text too).
+        let words: Vec<u8> = native.iter().flat_map(|d| d.to_le_bytes()).collect();
+        if let Err(e) = crate::gen7::decode::decode(&words) {
+            return err(p.line, format!("not a valid instruction: {e}"));
+        }
         if compact_it[k] {
             match crate::gen7::compact::compact(&native) {
                 Some(c) => out.extend(c.iter().flat_map(|d| d.to_le_bytes())),

@@ -6,13 +6,25 @@
 //! "Instruction Operand Restrictions"): the GRF has 128 registers and the MRF 16; the
 //! destination is a register; only src1 of a two-source instruction may be an immediate;
 //! a direct align1 subregister is aligned to its type; align16 operands are direct
-//! (Mesa's disassembler prints "Indirect align16 address mode not supported").
+//! (Mesa's disassembler prints "Indirect align16 address mode not supported"); null, ip
+//! and tdr0 are single registers.
 
 use super::DecodeError;
 use crate::ir::*;
 use crate::opcode::Kind;
 
 fn reg(file: RegFile, nr: u8, address: Address, what: &str) -> Result<(), DecodeError> {
+    // null, ip and tdr0 are one register each: the other numbers of their 16-number
+    // classes name nothing (and print as the same name).
+    if file == RegFile::Arf
+        && address == Address::Direct
+        && matches!(nr & 0xf0, 0x00 | 0xa0 | 0xb0)
+        && nr & 0xf != 0
+    {
+        return Err(DecodeError::Invalid(format!(
+            "{what}: architecture register {nr:#04x} does not exist"
+        )));
+    }
     let limit = match file {
         RegFile::Grf => 128,
         RegFile::Mrf => 16,
@@ -38,10 +50,12 @@ fn aligned(subnr: u8, ty: Type, address: Address, what: &str) -> Result<(), Deco
 }
 
 /// Checks the control fields of a decoded instruction: reserved values of Conditional
-/// Modifier (10-15), Predicate Control (align1 13-15, align16 8-15), Thread Control (3),
-/// Math Function (0, 14, 15) and Shared Function ID (8, 12-15) have no meaning and no text
-/// (IVB PRM Vol4 Part3 instruction fields; the spec's EU_CONDMOD, EU_PREDCTRL,
-/// EU_PREDCTRL_ALIGN16, EU_THREADCTRL, EU_MATH_FUNCTION and EU_SFID enums).
+/// Modifier (10-15), Predicate Control (align1 13-15, align16 8-15), Thread Control (3)
+/// and Math Function (0, 14, 15) have no meaning; Shared Function IDs 8 and 12-15 have no
+/// name in the disassembler's syntax. (8, sincos, is Gen4-5 only by the spec's
+/// EU_MATH_FUNCTION, but intel-gen4asm encodes it for Gen7 and the text has a name for it,
+/// so it is kept.) Sources: IVB PRM Vol4 Part3 instruction fields; the spec's EU_CONDMOD,
+/// EU_PREDCTRL, EU_PREDCTRL_ALIGN16, EU_THREADCTRL and EU_SFID enums.
 pub(crate) fn controls(ins: &Instruction) -> Result<(), DecodeError> {
     let bad = |what: &str, v: u8| Err(DecodeError::Invalid(format!("reserved {what} {v}")));
     match ins.opcode.kind() {
@@ -98,7 +112,7 @@ pub(crate) fn operands(ins: &Instruction) -> Result<(), DecodeError> {
         let what = format!("src{i}");
         match *s {
             Src::Imm { .. } => {
-                if i == 0 && n >= 2 && ins.opcode.kind() != Kind::Branch {
+                if i == 0 && (n >= 2 || ins.srcs.len() >= 2) {
                     return Err(DecodeError::Invalid(
                         "src0 is an immediate in a two-source instruction (only src1 may be)"
                             .into(),
