@@ -235,13 +235,17 @@ fn letters(s: &str) -> Option<Vec<u8>> {
 fn parse_dst(s: &str, align16: bool, three: bool) -> Option<Dst> {
     let (file, nr, address, rest) = reg_head(s)?;
     if rest.is_empty() {
-        // A bare register (ip, tdr0): encoded with stride 1, type UD.
+        // A bare register (ip, tdr0): encoded with stride 1 (align16: all channels), UD.
         return Some(Dst {
             file,
             nr,
             subnr: 0,
             ty: Type::UD,
-            layout: DstLayout::HStride(1),
+            layout: if align16 || three {
+                DstLayout::WriteMask(0xf)
+            } else {
+                DstLayout::HStride(1)
+            },
             address,
         });
     }
@@ -279,6 +283,17 @@ fn parse_dst(s: &str, align16: bool, three: bool) -> Option<Dst> {
         if !after.is_empty() {
             return None;
         }
+        // An indirect destination's address subregister prints divided by the type size
+        // (DISASM_SYNTAX.md §3.4, as Mesa prints it).
+        let address = match address {
+            Address::Indirect { subnr, offset } => Address::Indirect {
+                subnr: u8::try_from(subnr as u32 * ty.size())
+                    .ok()
+                    .filter(|s| *s < 8)?,
+                offset,
+            },
+            a => a,
+        };
         Some(Dst {
             file,
             nr,
@@ -344,11 +359,18 @@ fn parse_src(s: &str, align16: bool, three: bool) -> Option<Src> {
     };
     let (file, nr, address, rest) = reg_head(s)?;
     if rest.is_empty() {
-        let layout = Layout::Region(Region {
-            vstride: Some(4),
-            width: 1,
-            hstride: 0,
-        });
+        let layout = if align16 && !three {
+            Layout::Swizzle {
+                vstride: 4,
+                swizzle: [0, 1, 2, 3],
+            }
+        } else {
+            Layout::Region(Region {
+                vstride: Some(4),
+                width: 1,
+                hstride: 0,
+            })
+        };
         return Some(Src::Reg {
             file,
             nr,
@@ -799,31 +821,13 @@ fn parse_line(line: usize, text: &str) -> Result<Parsed, AsmError> {
                 .ok_or_else(|| bad("shared function", sfid_text))?;
         }
         _ if opcode == Opcode::Jmpi => {
+            // jmpi prints only its target (src1); dst and src0 are ip (IVB PRM Vol4 Part3
+            // jmpi), written as the bare register in the instruction's access mode.
             let t = ops.first().ok_or_else(|| bad("jmpi target", ""))?;
-            ins.dst = Dst {
-                file: RegFile::Arf,
-                nr: 0xa0,
-                subnr: 0,
-                ty: Type::UD,
-                layout: DstLayout::HStride(1),
-                address: Address::Direct,
-            };
+            ins.dst = parse_dst("ip", align16, false).ok_or_else(|| bad("jmpi target", t))?;
             ins.srcs = vec![
-                Src::Reg {
-                    file: RegFile::Arf,
-                    nr: 0xa0,
-                    subnr: 0,
-                    ty: Type::UD,
-                    layout: Layout::Region(Region {
-                        vstride: Some(4),
-                        width: 1,
-                        hstride: 0,
-                    }),
-                    address: Address::Direct,
-                    negate: false,
-                    abs: false,
-                },
-                parse_src(t, false, false).ok_or_else(|| bad("jmpi target", t))?,
+                parse_src("ip", align16, false).ok_or_else(|| bad("jmpi target", t))?,
+                parse_src(t, align16, false).ok_or_else(|| bad("jmpi target", t))?,
             ];
         }
         _ if opcode == Opcode::Wait => {
@@ -983,10 +987,26 @@ pub fn assemble(text: &str, mode: Compaction) -> Result<Vec<u8>, AsmError> {
             p.ins.uip = Some(0);
         }
         p.ins.compacted = compact_it[k];
-        let native = encode_native(&p.ins).map_err(|e| AsmError {
+        let mut native = encode_native(&p.ins).map_err(|e| AsmError {
             line: p.line,
             msg: e.to_string(),
         })?;
+        // A bare `ip`/`tdr0` names its register but not its region: the number Mesa prints
+        // after it gives dword 3 in full, as long as it is that direct register.
+        if let (
+            Some(d3),
+            Some(Src::Reg {
+                file: RegFile::Arf,
+                nr,
+                ..
+            }),
+        ) = (p.dword3, p.ins.srcs.get(1))
+            && matches!(nr, 0xa0 | 0xb0)
+            && (d3 >> 5) & 0xf0 == *nr as u32
+            && d3 & (1 << 15) == 0
+        {
+            native[3] = d3;
+        }
         if let Some(d3) = p.dword3.filter(|d| *d != native[3]) {
             return err(
                 p.line,
@@ -995,6 +1015,12 @@ pub fn assemble(text: &str, mode: Compaction) -> Result<Vec<u8>, AsmError> {
                     native[3]
                 ),
             );
+        }
+        // What the assembler writes must be an instruction the decoder accepts (the
+        // operand rules of gen7/validate.rs apply to text too).
+        let words: Vec<u8> = native.iter().flat_map(|d| d.to_le_bytes()).collect();
+        if let Err(e) = crate::gen7::decode::decode(&words) {
+            return err(p.line, format!("not a valid instruction: {e}"));
         }
         if compact_it[k] {
             match crate::gen7::compact::compact(&native) {

@@ -63,6 +63,8 @@ fn values_that_do_not_fit_are_errors_not_truncations() {
         "(+f0.256) mov(8) g2<1>F g3<8,8,1>F { align1 1Q };",
         // The predicate and the conditional modifier share one flag field.
         "(+f1.0) cmp.l.f0.0(8) null<1>F g3<8,8,1>F g4<8,8,1>F { align1 1Q };",
+        // Only src1 of a two-source instruction may be an immediate (found by fuzzing).
+        "mul(8) acc0<1>UD 429496729UD 0xa8e83f57UD { align1 1Q };",
         // Jump targets are whole 8-byte units; descriptors keep bits 30:29 clear.
         "if(8) JIP: 5 UIP: 8 { align1 1Q };",
         "send(8) g2<1>UW g3<8,8,1>UD 0x6fffffff sampler { align1 1Q };",

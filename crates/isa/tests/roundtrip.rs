@@ -369,6 +369,9 @@ fn every_opcode_is_reachable_and_unique() {
         if op.kind() == Kind::Alu3 {
             dw[1] = 1; // Access Mode: three-source instructions are align16 only
         }
+        if op.kind() == Kind::Math {
+            dw[3] = 1; // Math Function 0 is reserved: inv
+        }
         let (ins, _) = decode(&dw).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(ins.opcode, op);
     }

@@ -46,10 +46,24 @@ pub fn decode(bytes: &[u8]) -> Result<(Instruction, usize), DecodeError> {
     if first[0] & (1 << 29) != 0 {
         let native = super::compact::uncompact([first[0], first[1]])?;
         let mut ins = decode_native(&native)?;
+        if matches!(ins.opcode, Opcode::Nop | Opcode::Illegal) {
+            return Err(DecodeError::Invalid(format!(
+                "a compacted {}",
+                ins.opcode.mnemonic()
+            )));
+        }
         ins.compacted = true;
         return Ok((ins, 8));
     }
     let dw = words(bytes, 4)?;
+    // nop and illegal print no fields (Mesa encodes them all-zero but the opcode), so
+    // anything else set cannot be shown.
+    let op = dw[0] & 0x7f;
+    if matches!(op, 0 | 0x7e) && (dw[0] & !0x7f) | dw[1] | dw[2] | dw[3] != 0 {
+        return Err(DecodeError::Invalid(format!(
+            "opcode {op:#x} (nop/illegal) with other fields set"
+        )));
+    }
     Ok((decode_native(&dw)?, 16))
 }
 
@@ -112,6 +126,8 @@ pub fn decode_native(dw: &[u32]) -> Result<Instruction, DecodeError> {
         _ if align16 => decode_align16(dw, &mut ins)?,
         _ => decode_align1(dw, &mut ins)?,
     }
+    super::validate::controls(&ins)?;
+    super::validate::operands(&ins)?;
     Ok(ins)
 }
 
@@ -299,6 +315,21 @@ fn decode_align16(dw: &[u32], ins: &mut Instruction) -> Result<(), DecodeError> 
     let n = encoded_sources(ins.opcode);
     let src0_imm = (dw[1] >> 5) & 3 == 3;
     let src1_imm = (dw[1] >> 10) & 3 == 3;
+    // EU_INSTRUCTION_ALIGN16_2SRC: Dst Horizontal Stride must be 1, and bit 20 of the
+    // source dwords (an align1 width bit) is reserved, must be zero.
+    if (dw[1] >> 29) & 3 != 1 {
+        return Err(DecodeError::Invalid(format!(
+            "align16 destination horizontal stride code {} (must be 1)",
+            (dw[1] >> 29) & 3
+        )));
+    }
+    if !src0_imm && dw[2] & (1 << 20) != 0
+        || n >= 2 && !src0_imm && !src1_imm && dw[3] & (1 << 20) != 0
+    {
+        return Err(DecodeError::Invalid(
+            "align16 source sets reserved bit 20".into(),
+        ));
+    }
     let dst16 = |f: EuRegfile,
                  t: EuRegtype,
                  mode: EuAddrmode,
@@ -571,7 +602,13 @@ fn decode_send(dw: &[u32], ins: &mut Instruction) -> Result<(), DecodeError> {
         ins.desc = Some(dw[3] & 0x7fff_ffff);
         ins.src1_type_field = (i.src1_register_type.0 != 0).then(|| imm_type(i.src1_register_type));
     } else {
-        // Descriptor in a register (a0.0): the message is only known at run time.
+        // Descriptor in a register (a0.0): the message is only known at run time. The
+        // register is direct (EU_INSTRUCTION_SEND has no indirect src1 overlays).
+        if i.src1_address_mode.0 != 0 {
+            return Err(DecodeError::Invalid(
+                "send with an indirectly addressed descriptor register".into(),
+            ));
+        }
         ins.srcs.push(src_align1(
             i.src1_register_file,
             reg_type(EuRegtype(i.src1_register_type.0)),

@@ -6,6 +6,7 @@
 pub mod compact;
 pub mod decode;
 pub mod encode;
+mod validate;
 
 use crate::ir::Type;
 use gtsim_spec::gen7::{Eu3srcType, EuImmtype, EuRegtype};

@@ -1,0 +1,146 @@
+//! Operand rules a decoded Gen7 instruction must satisfy: encodings that break them are
+//! refused instead of decoded, so every decoded instruction has a text the assembler reads
+//! back (and the interpreter never meets them).
+//!
+//! Rules (IVB PRM Vol4 Part3 "Register Files", "Register Region Restrictions",
+//! "Instruction Operand Restrictions"): the GRF has 128 registers and the MRF 16; the
+//! destination is a register; only src1 of a two-source instruction may be an immediate;
+//! a direct align1 subregister is aligned to its type; align16 operands are direct
+//! (Mesa's disassembler prints "Indirect align16 address mode not supported"); null, ip
+//! and tdr0 are single registers.
+
+use super::DecodeError;
+use crate::ir::*;
+use crate::opcode::Kind;
+
+fn reg(file: RegFile, nr: u8, address: Address, what: &str) -> Result<(), DecodeError> {
+    // null, ip and tdr0 are one register each: the other numbers of their 16-number
+    // classes name nothing (and print as the same name).
+    if file == RegFile::Arf
+        && address == Address::Direct
+        && matches!(nr & 0xf0, 0x00 | 0xa0 | 0xb0)
+        && nr & 0xf != 0
+    {
+        return Err(DecodeError::Invalid(format!(
+            "{what}: architecture register {nr:#04x} does not exist"
+        )));
+    }
+    let limit = match file {
+        RegFile::Grf => 128,
+        RegFile::Mrf => 16,
+        _ => return Ok(()),
+    };
+    if address == Address::Direct && nr as u32 >= limit {
+        return Err(DecodeError::Invalid(format!(
+            "{what}: register {nr} is past the {} registers of its file",
+            limit
+        )));
+    }
+    Ok(())
+}
+
+fn aligned(subnr: u8, ty: Type, address: Address, what: &str) -> Result<(), DecodeError> {
+    if address == Address::Direct && !(subnr as u32).is_multiple_of(ty.size()) {
+        return Err(DecodeError::Invalid(format!(
+            "{what}: subregister byte {subnr} is not aligned to its type {}",
+            ty.suffix()
+        )));
+    }
+    Ok(())
+}
+
+/// Checks the control fields of a decoded instruction: reserved values of Conditional
+/// Modifier (10-15), Predicate Control (align1 13-15, align16 8-15), Thread Control (3)
+/// and Math Function (0, 14, 15) have no meaning; Shared Function IDs 8 and 12-15 have no
+/// name in the disassembler's syntax. (8, sincos, is Gen4-5 only by the spec's
+/// EU_MATH_FUNCTION, but intel-gen4asm encodes it for Gen7 and the text has a name for it,
+/// so it is kept.) Sources: IVB PRM Vol4 Part3 instruction fields; the spec's EU_CONDMOD,
+/// EU_PREDCTRL, EU_PREDCTRL_ALIGN16, EU_THREADCTRL and EU_SFID enums.
+pub(crate) fn controls(ins: &Instruction) -> Result<(), DecodeError> {
+    let bad = |what: &str, v: u8| Err(DecodeError::Invalid(format!("reserved {what} {v}")));
+    match ins.opcode.kind() {
+        Kind::Math if !(1..=13).contains(&ins.function) => {
+            return bad("math function", ins.function);
+        }
+        Kind::Send if matches!(ins.function, 8 | 12..) => {
+            return bad("shared function", ins.function);
+        }
+        Kind::Math | Kind::Send => {}
+        _ if ins.cond_modifier > 9 => return bad("conditional modifier", ins.cond_modifier),
+        _ => {}
+    }
+    if let Some(p) = ins.predicate {
+        let max = if ins.align16 { 7 } else { 12 };
+        if p.control > max {
+            return bad("predicate control", p.control);
+        }
+    }
+    if ins.thread_control > 2 {
+        return bad("thread control", ins.thread_control);
+    }
+    Ok(())
+}
+
+/// Checks the operands of a decoded instruction.
+pub(crate) fn operands(ins: &Instruction) -> Result<(), DecodeError> {
+    let d = &ins.dst;
+    if d.file == RegFile::Imm {
+        return Err(DecodeError::Invalid(
+            "the destination is in the immediate file".into(),
+        ));
+    }
+    reg(d.file, d.nr, d.address, "destination")?;
+    let align16 = matches!(d.layout, DstLayout::WriteMask(_));
+    if align16 && d.address != Address::Direct {
+        return Err(DecodeError::Invalid("indirect align16 destination".into()));
+    }
+    let three = ins.opcode.kind() == Kind::Alu3;
+    if !align16 || three {
+        aligned(d.subnr, d.ty, d.address, "destination")?;
+    }
+    // An indirect destination's address subregister prints divided by the type size.
+    if let Address::Indirect { subnr, .. } = d.address
+        && !(subnr as u32).is_multiple_of(d.ty.size())
+    {
+        return Err(DecodeError::Invalid(format!(
+            "destination address subregister a0.{subnr} is not a whole number of {} elements",
+            d.ty.suffix()
+        )));
+    }
+    let n = ins.opcode.sources() as usize;
+    for (i, s) in ins.srcs.iter().enumerate() {
+        let what = format!("src{i}");
+        match *s {
+            Src::Imm { .. } => {
+                if i == 0 && (n >= 2 || ins.srcs.len() >= 2) {
+                    return Err(DecodeError::Invalid(
+                        "src0 is an immediate in a two-source instruction (only src1 may be)"
+                            .into(),
+                    ));
+                }
+            }
+            Src::Reg {
+                file,
+                nr,
+                subnr,
+                ty,
+                layout,
+                address,
+                ..
+            } => {
+                reg(file, nr, address, &what)?;
+                match layout {
+                    Layout::Region(_) => aligned(subnr, ty, address, &what)?,
+                    Layout::Swizzle { .. } if address != Address::Direct => {
+                        return Err(DecodeError::Invalid(format!(
+                            "{what}: indirect align16 source"
+                        )));
+                    }
+                    Layout::Swizzle { .. } if three => aligned(subnr, ty, address, &what)?,
+                    Layout::Swizzle { .. } => {}
+                }
+            }
+        }
+    }
+    Ok(())
+}
