@@ -43,9 +43,9 @@
 //! drcp, dsqrt, drsq and ddiv for every Gen (brw_compiler.c `fp64_options`), so Gen7 has no DF
 //! math), the rounding and fraction instructions (likewise lowered by Mesa: dfloor, dceil,
 //! dtrunc, dround_even, dfract), DF immediates (Gen7 immediates are 32 bits), DF in the
-//! accumulator, replicated (RepCtrl) three-source DF operands (Mesa: "RepCtrl=1 is not allowed
-//! for them"), a DF instruction of execution size 1 (half a double), and byte or word
-//! operands next to a DF one.
+//! accumulator, a DF destination stride other than 1, replicated (RepCtrl) three-source
+//! DF operands (Mesa: "RepCtrl=1 is not allowed for them"), a DF instruction of execution
+//! size 1 (half a double), and byte or word operands next to a DF one.
 
 use crate::exec::{ExecError, FpMode, Thread};
 use crate::region::{Val, convert};
@@ -209,6 +209,17 @@ pub(crate) fn alu_df(t: &mut Thread, ins: &Instruction) -> Result<(), ExecError>
                 ),
             ));
         }
+    }
+    if ins.dst.ty == Type::DF && matches!(ins.dst.layout, DstLayout::HStride(h) if h != 1) {
+        // "In Align1 mode, all regioning parameters ... must use the syntax of a pair of
+        // packed floats" (IVB PRM via Mesa, which asserts a DF stride of 1 on IVB).
+        return Err(unsupported(
+            t,
+            "a DF destination with a horizontal stride other than 1",
+        ));
+    }
+    if ins.acc_write {
+        return Err(unsupported(t, "a DF result written to the accumulator"));
     }
     // Masks with one bit per double channel: the instruction seen with `n` channels.
     let mut per_df = ins.clone();

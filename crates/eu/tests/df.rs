@@ -447,6 +447,10 @@ fn df_math_rounding_and_exec_size_1_are_unsupported() {
             "mov(8) g10<1>UW g2<8,8,1>DF { align1 1Q };",
             "UW destination",
         ),
+        (
+            "mov(8) g10<2>DF g2<8,8,1>DF { align1 1Q };",
+            "horizontal stride other than 1",
+        ),
     ] {
         let e = run_asm(asm, 8, &["g2:df=4,9,16,25"]).unwrap_err();
         assert!(e.contains("not modelled") && e.contains(what), "{asm}: {e}");
