@@ -23,8 +23,9 @@
 //!   in fp64 instructions is interpreted as 1-bit per fp64 component"): double channel `k`
 //!   of an instruction whose channel group starts at `g` (quarter/nibble control: 1Q = 0,
 //!   2N = 4, 2Q = 8, 4N = 12, ...) uses bit `g + k`, and in align16 write-mask bit `k % 4`
-//!   (`.x` .. `.w` name the four doubles of a 32-byte register; Mesa scalarizes align16 DF
-//!   writes to single components).
+//!   (`.x` .. `.w` name the four doubles of a 32-byte register; the crocus dumps show
+//!   single components and `.xyzw` only, Mesa splitting `.xy`/`.zw` masks in brw_vec4.cpp
+//!   scalarize_df; other masks are taken the same way, one bit per double).
 //! * A 32-bit source of a DF instruction (F/D/UD -> DF conversions) is read by the even
 //!   channel of each pair only: "When converting F->DF on IVB/BYT, every odd source channel
 //!   is ignored" (Mesa brw_eu_emit.c `brw_MOV`, which therefore uses `<1,2,0>` sources).

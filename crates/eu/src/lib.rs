@@ -22,8 +22,9 @@
 //!
 //! Floating point follows the dispatching state's mode ([`exec::FpMode`]: IEEE, or ALT
 //! where infinities and NaNs are not produced); fp32 denormals are flushed to signed zero
-//! on float arithmetic (a plain `mov` copies bits). A kernel decoded once as an [`exec::Program`] runs any number of threads; the
-//! [`harness`] drives `gtsim exec` and the tests.
+//! on float arithmetic (a plain `mov` copies bits). A kernel decoded once as an
+//! [`exec::Program`] runs any number of threads; the [`harness`] drives `gtsim exec` and
+//! the tests.
 //!
 //! ## Double precision (Ivy Bridge)
 //!
@@ -42,9 +43,9 @@
 //! the converted value to the even dword of each pair of a `<1>` destination (the odd one
 //! is garbage on the hardware; the model writes 0). `mov`, `sel`, `cmp`/`cmpn`, `add`,
 //! `mul` and align16 `mad` execute in binary64 (denormals kept); DF `math`, `frc` and the
-//! `rnd*` instructions, DF immediates, DF in the accumulator, replicated three-source DF
-//! operands and execution size 1 are typed [`exec::ExecError::Unsupported`] errors — Mesa
-//! lowers those operations for Gen7. The rules and their sources are in the `df` module.
+//! `rnd*` instructions, DF immediates, DF in the accumulator, strided DF destinations,
+//! replicated three-source DF operands and execution size 1 are typed
+//! [`exec::ExecError::Unsupported`] errors — Mesa lowers those operations for Gen7. The rules and their sources are in the `df` module.
 
 mod df;
 pub mod exec;
