@@ -218,6 +218,27 @@ mov(8) g12<1>F g2.1<0,2,1>DF { align1 1Q };",
 }
 
 #[test]
+fn vec4_backend_align1_conversions() {
+    // The vertex shader's DF->F conversion is align1 `mov(8) gN<1>F gN<4,4,1>DF`: in
+    // 32-bit elements `<4,4,1>` walks dwords 0-3 then 4-7, the four packed doubles, and
+    // the values land in the even dwords. Mesa also negates integer sources of D->DF
+    // (`mov(8) gN<1>DF -gN<1,2,0>D`): -(-5) = 5, -(2147483647) = -2147483647, -(0) = 0
+    // as an integer, so +0.0.
+    let r = run(
+        "mov(8) g10<1>F g2<4,4,1>DF { align1 1Q };
+mov(8) g11<1>DF -g4<1,2,0>D { align1 1Q };",
+        8,
+        &["g2:df=0.5,-1e-3,65504.25,-0", "g4:d=-5,2147483647,0,1"],
+    );
+    // -1e-3 rounds to the f32 0xba83_126f (-0.0010000000474974513).
+    assert_eq!(
+        dwords(&r, 10, 8).into_iter().step_by(2).collect::<Vec<_>>(),
+        [0x3f00_0000, 0xba83_126f, 0x477f_e040, 0x8000_0000]
+    );
+    assert_df(&df(&r, 11, 4), &[5.0, -2147483647.0, 0.0, -1.0], "-D -> DF");
+}
+
+#[test]
 fn df_to_d_and_ud_truncate_and_saturate() {
     // PRM "Type Conversion": toward zero, out-of-range values saturate, NaN gives 0.
     let r = run(
