@@ -212,7 +212,7 @@ impl Thread {
     }
 
     /// First channel of the instruction's channel group (quarter/nibble control).
-    fn group(ins: &Instruction) -> usize {
+    pub(crate) fn group(ins: &Instruction) -> usize {
         ins.qtr_control as usize * 8 + if ins.nib_control { 4 } else { 0 }
     }
 

@@ -22,11 +22,32 @@
 //!
 //! Floating point follows the dispatching state's mode ([`exec::FpMode`]: IEEE, or ALT
 //! where infinities and NaNs are not produced); fp32 denormals are flushed to signed zero
-//! on float arithmetic (a plain `mov` copies bits); double precision covers moves, sel,
-//! cmp, add, mul, mad, frc and the roundings, other DF opcodes fail as unsupported. A
-//! kernel decoded once as an [`exec::Program`] runs any number of threads; the
-//! [`harness`] drives `gtsim exec` and the tests.
+//! on float arithmetic (a plain `mov` copies bits). A kernel decoded once as an
+//! [`exec::Program`] runs any number of threads; the [`harness`] drives `gtsim exec` and
+//! the tests.
+//!
+//! ## Double precision (Ivy Bridge)
+//!
+//! An instruction with a DF destination or source follows the Gen7 (IVB/BYT) rules, which
+//! differ from Haswell's: the execution size and the align1 region parameters count 32-bit
+//! elements, so `mov(8)` with DF operands moves four doubles, `<8,8,1>DF` is four packed
+//! doubles and `<0,2,1>DF` a scalar (IVB PRM "Special Requirements for Handling Double
+//! Precision Data Types", quoted in Mesa's brw_fs_generator.cpp). Double channel `k` is the
+//! pair of 32-bit channels `2k` (low dword) and `2k+1` (high dword) and has one bit of the
+//! execution mask, predicate and flags: bit `g + k` for the channel group `g` of the
+//! quarter/nibble control (1Q, 2N, 2Q, 4N, ...), as Mesa's SIMD8/SIMD16 fragment code and
+//! SIMD4x2 vertex code (one vertex per `(8)` instruction, 1Q and 2N) rely on. Align16
+//! swizzles pick dwords (`.xyxy` / `.zwzw` are the two doubles of a 16-byte row, `.2` starts
+//! at byte 16) and the align16 write mask has one bit per double. Conversions F/D/UD -> DF
+//! read the even channel of each pair (Mesa reads sources `<1,2,0>`); DF -> F/D/UD writes
+//! the converted value to the even dword of each pair of a `<1>` destination (the odd one
+//! is garbage on the hardware; the model writes 0). `mov`, `sel`, `cmp`/`cmpn`, `add`,
+//! `mul` and align16 `mad` execute in binary64 (denormals kept); DF `math`, `frc` and the
+//! `rnd*` instructions, DF immediates, DF in the accumulator, strided DF destinations,
+//! replicated three-source DF operands and execution size 1 are typed
+//! [`exec::ExecError::Unsupported`] errors — Mesa lowers those operations for Gen7. The rules and their sources are in the `df` module.
 
+mod df;
 pub mod exec;
 pub mod harness;
 mod ops;

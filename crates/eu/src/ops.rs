@@ -112,6 +112,10 @@ fn has_mods(s: &Src) -> bool {
 
 /// Executes an ALU or math instruction on every enabled channel.
 pub(crate) fn alu(t: &mut Thread, ins: &Instruction) -> Result<(), ExecError> {
+    // Double precision has its own channel model on Gen7 (see `crate::df`).
+    if crate::df::is_df(ins) {
+        return crate::df::alu_df(t, ins);
+    }
     let group = ins.qtr_control as usize * 8 + if ins.nib_control { 4 } else { 0 };
     let n = ins.exec_size as usize;
     if group + n > 32 {
@@ -137,32 +141,6 @@ pub(crate) fn alu(t: &mut Thread, ins: &Instruction) -> Result<(), ExecError> {
         if p.inverse { !f } else { f }
     });
     let float = ins.srcs.iter().any(|s| is_float(src_ty(s)));
-    // Double precision: Gen7 executes DF for moves/conversions, sel, cmp and the basic
-    // arithmetic below (IVB PRM Vol4 Part3 "Double Precision Float"); other DF opcodes
-    // (math, dp*, lrp, ...) are not modelled and fail loudly.
-    let df = ins.dst.ty == Type::DF || ins.srcs.iter().any(|s| src_ty(s) == Type::DF);
-    if df
-        && !matches!(
-            ins.opcode,
-            Opcode::Mov
-                | Opcode::Sel
-                | Opcode::Cmp
-                | Opcode::Cmpn
-                | Opcode::Add
-                | Opcode::Mul
-                | Opcode::Mad
-                | Opcode::Frc
-                | Opcode::Rndd
-                | Opcode::Rndu
-                | Opcode::Rnde
-                | Opcode::Rndz
-        )
-    {
-        return Err(ExecError::Unsupported {
-            ip: t.ip,
-            what: format!("double-precision `{}`", ins.opcode.mnemonic()),
-        });
-    }
     let mut results: [Option<ChannelResult>; 32] = [None; 32];
     let mut remainders: [Option<Val>; 32] = [None; 32];
     // Vector ops (dp*, line, pln) need other channels' sources: read them all first.
@@ -230,15 +208,6 @@ pub(crate) fn alu(t: &mut Thread, ins: &Instruction) -> Result<(), ExecError> {
             Opcode::Shl => Val::I((as_unsigned(a.i(), ta) << (b.i() & 31)) as i64),
             Opcode::Shr => Val::I((as_unsigned(a.i(), ta) >> (b.i() & 31)) as i64),
             Opcode::Asr => Val::I(as_signed(a.i(), ta) >> (b.i() & 31)),
-            // Double precision, computed in f64 (no flush: DF denormals are kept).
-            Opcode::Add if df => Val::F(a.f() + b.f()),
-            Opcode::Mul if df => Val::F(a.f() * b.f()),
-            Opcode::Mad if df => Val::F(b.f().mul_add(x.f(), a.f())),
-            Opcode::Frc if df => Val::F(a.f() - a.f().floor()),
-            Opcode::Rndd if df => Val::F(a.f().floor()),
-            Opcode::Rndu if df => Val::F(a.f().ceil()),
-            Opcode::Rnde if df => Val::F(a.f().round_ties_even()),
-            Opcode::Rndz if df => Val::F(a.f().trunc()),
             Opcode::Add if float => fv(f32v(a) + f32v(b)),
             Opcode::Add => Val::I(a.i().wrapping_add(b.i())),
             Opcode::Mul if float => fv(f32v(a) * f32v(b)),

@@ -133,11 +133,13 @@ add(8) g10<1>D g9<8,8,1>D 100D { align1 1Q };";
 /// Double precision is computed in f64: 0.1 + 0.2 is the double 0.30000000000000004 (in
 /// f32 it would print 0.3), 2^500 * 2^400 = 2^900 (infinite in f32), and the smallest
 /// double denormal 5e-324 survives an add (only fp32 denormals are flushed). Expected
-/// values from Python's float repr.
+/// values from Python's float repr. Ivy Bridge counts DF execution in 32-bit channels, so
+/// the four doubles of a register take `(8)` and the region `<8,8,1>` (IVB PRM via Mesa's
+/// brw_fs_generator.cpp; see `gtsim_eu`'s crate docs).
 #[test]
 fn double_precision_arithmetic() {
-    let asm = "add(4) g10<1>DF g2<4,4,1>DF g4<4,4,1>DF { align1 1N };
-mul(4) g12<1>DF g6<4,4,1>DF g8<4,4,1>DF { align1 1N };";
+    let asm = "add(8) g10<1>DF g2<8,8,1>DF g4<8,8,1>DF { align1 1Q };
+mul(8) g12<1>DF g6<8,8,1>DF g8<8,8,1>DF { align1 1Q };";
     let r = run_asm(
         asm,
         8,
@@ -159,7 +161,7 @@ mul(4) g12<1>DF g6<4,4,1>DF g8<4,4,1>DF { align1 1N };";
     );
     // DF math is not modelled: a loud error, not an f32 answer.
     let e = run_asm(
-        "math sqrt(4) g10<1>DF g2<4,4,1>DF null<8,8,1>F { align1 1N };",
+        "math sqrt(8) g10<1>DF g2<8,8,1>DF null<8,8,1>F { align1 1Q };",
         8,
         &[],
     )

@@ -1,0 +1,401 @@
+//! Double precision on Ivy Bridge: how an instruction with a DF operand executes.
+//!
+//! Gen7 (IVB/BYT, not Haswell) counts a DF instruction in 32-bit units. The IVB PRM
+//! ("EU Changes by Processor Generation" and "Special Requirements for Handling Double
+//! Precision Data Types", quoted in Mesa's brw_fs_generator.cpp, fact: "Each DF operand uses
+//! an element size of 4 rather than 8 ... ExecSize, Width, HorzStride, and VertStride ... Each
+//! DF operand uses a pair of channels and all masking and swizzling should be adjusted
+//! appropriately") gives the model:
+//!
+//! * The execution size counts 32-bit channels: `mov(8)` with a DF operand moves 4 doubles.
+//!   Double channel `k` is the pair of 32-bit channels `2k` (low dword) and `2k+1` (high
+//!   dword). Mesa doubles the exec size of every DF instruction on IVB (brw_vec4_generator.cpp
+//!   `exec_size *= 2` for `devinfo->gen == 7 && !is_haswell && is_df`; the FS does the same).
+//! * Regions of DF operands are walked in 4-byte elements, one per 32-bit channel, in align1
+//!   (`<8,8,1>DF` is four packed doubles, `<0,2,1>DF` one double for every channel: Mesa's
+//!   "scalar DF sources ... on IVB and BYT ... a <0,2,1> region") and in align16 (rows of four
+//!   32-bit channels, the swizzle picking dwords: `.xyxy` is the double at bytes 0-7 of the
+//!   row, `.zwzw` the one at bytes 8-15; Mesa brw_vec4.cpp `apply_logical_swizzle`). The
+//!   double of channel `k` is assembled from the dword channel `2k` reads and the dword
+//!   channel `2k+1` reads.
+//! * The execution mask, predication, the align16 write mask and the flag bits a condition
+//!   writes have one bit per double channel (freedesktop bug 92760 comment 67: "the ExecMask
+//!   in fp64 instructions is interpreted as 1-bit per fp64 component"): double channel `k`
+//!   of an instruction whose channel group starts at `g` (quarter/nibble control: 1Q = 0,
+//!   2N = 4, 2Q = 8, 4N = 12, ...) uses bit `g + k`, and in align16 write-mask bit `k % 4`
+//!   (`.x` .. `.w` name the four doubles of a 32-byte register; the crocus dumps show
+//!   single components and `.xyzw` only, Mesa splitting `.xy`/`.zw` masks in brw_vec4.cpp
+//!   scalarize_df; other masks are taken the same way, one bit per double).
+//! * A 32-bit source of a DF instruction (F/D/UD -> DF conversions) is read by the even
+//!   channel of each pair only: "When converting F->DF on IVB/BYT, every odd source channel
+//!   is ignored" (Mesa brw_eu_emit.c `brw_MOV`, which therefore uses `<1,2,0>` sources).
+//! * A 32-bit destination of a DF instruction (DF -> F/D/UD conversions) receives two dwords
+//!   per double channel, the converted value in the even one: "each DF implicitly writes two
+//!   floats, being the first one the converted value", "every other component is filled with
+//!   garbage" (Mesa brw_vec4_generator.cpp / brw_fs_generator.cpp). The model writes 0 as that
+//!   garbage (a `cmp`, whose result is a whole 64-bit mask, writes the mask to both dwords).
+//!
+//! Operations: `mov` (with conversion to and from F, D, UD and saturation), `sel` (predicated
+//! or `.l`/`.ge` min/max), `cmp`/`cmpn`, `add`, `mul` and `mad` (align16 three-source; one
+//! rounding, like the model's single-precision mad). Results are IEEE-754 binary64, rounded
+//! to nearest even; double denormals are kept; DF -> F rounds to nearest even and then obeys
+//! the model's single-precision rules (denormal results flushed, ALT mode). Everything else
+//! with a DF operand is an [`ExecError::Unsupported`]: the extended math unit (Mesa lowers
+//! drcp, dsqrt, drsq and ddiv for every Gen (brw_compiler.c `fp64_options`), so Gen7 has no DF
+//! math), the rounding and fraction instructions (likewise lowered by Mesa: dfloor, dceil,
+//! dtrunc, dround_even, dfract), DF immediates (Gen7 immediates are 32 bits), DF in the
+//! accumulator, a DF destination stride other than 1, replicated (RepCtrl) three-source
+//! DF operands (Mesa: "RepCtrl=1 is not allowed for them"), a DF instruction of execution
+//! size 1 (half a double), and byte or word operands next to a DF one.
+
+use crate::exec::{ExecError, FpMode, Thread};
+use crate::region::{Val, convert};
+use gtsim_isa::ir::*;
+use gtsim_isa::opcode::Opcode;
+
+/// Whether an instruction executes as a Gen7 double-precision instruction: its destination
+/// or a source is DF (Mesa's `is_df`: execution type or destination of 8 bytes).
+pub(crate) fn is_df(ins: &Instruction) -> bool {
+    ins.dst.ty == Type::DF
+        || ins.srcs.iter().any(|s| match *s {
+            Src::Reg { ty, .. } | Src::Imm { ty, .. } => ty == Type::DF,
+        })
+}
+
+fn unsupported(t: &Thread, what: impl Into<String>) -> ExecError {
+    ExecError::Unsupported {
+        ip: t.ip,
+        what: what.into(),
+    }
+}
+
+/// One double channel's source value (with source modifiers).
+fn read(t: &Thread, ins: &Instruction, s: &Src, k: usize) -> Result<Val, ExecError> {
+    match *s {
+        Src::Imm { ty: Type::DF, .. } => Err(unsupported(
+            t,
+            "a DF immediate (Gen7 immediates are 32 bits; Mesa builds doubles with two UD moves)",
+        )),
+        Src::Imm { .. } => t.read_src(s, 2 * k),
+        Src::Reg {
+            file,
+            nr,
+            subnr,
+            ty: Type::DF,
+            layout,
+            address,
+            negate,
+            abs,
+        } => {
+            if file != RegFile::Grf {
+                return Err(unsupported(t, format!("a DF source in the {file:?} file")));
+            }
+            if ins.align16 && matches!(layout, Layout::Region(_)) {
+                return Err(unsupported(
+                    t,
+                    "a replicated (RepCtrl) three-source DF operand (not allowed for DF)",
+                ));
+            }
+            // The pair of dwords channels 2k and 2k+1 address, in 4-byte elements.
+            let half = Src::Reg {
+                file,
+                nr,
+                subnr,
+                ty: Type::UD,
+                layout,
+                address,
+                negate: false,
+                abs: false,
+            };
+            let lo = t.read_src(&half, 2 * k)?.i() as u32 as u64;
+            let hi = t.read_src(&half, 2 * k + 1)?.i() as u32 as u64;
+            let mut bits = hi << 32 | lo;
+            // Source modifiers act on the sign bit (abs clears, negate flips).
+            if abs {
+                bits &= !(1 << 63);
+            }
+            if negate {
+                bits ^= 1 << 63;
+            }
+            Ok(Val::F(f64::from_bits(bits)))
+        }
+        Src::Reg { ty, .. } if ty.size() == 4 => {
+            let v = t.read_src(s, 2 * k)?;
+            // fp32 denormals are flushed on input, as in single-precision arithmetic.
+            Ok(match v {
+                Val::F(f) if ty == Type::F && (f as f32).is_subnormal() => {
+                    Val::F(if f.is_sign_negative() { -0.0 } else { 0.0 })
+                }
+                other => other,
+            })
+        }
+        Src::Reg { ty, .. } => Err(unsupported(
+            t,
+            format!("a {} source in a DF instruction", ty.suffix()),
+        )),
+    }
+}
+
+/// Condition test on doubles (NaN compares unordered; IVB PRM "Conditional Modifier").
+fn test(cond: u8, x: f64, y: f64) -> bool {
+    match cond {
+        1 => x == y,
+        2 => x != y,
+        3 => x > y,
+        4 => x >= y,
+        5 => x < y,
+        6 => x <= y,
+        9 => x.is_nan() || y.is_nan(),
+        _ => false,
+    }
+}
+
+/// Executes an instruction with a DF operand (see the module docs).
+pub(crate) fn alu_df(t: &mut Thread, ins: &Instruction) -> Result<(), ExecError> {
+    match ins.opcode {
+        Opcode::Mov
+        | Opcode::Sel
+        | Opcode::Cmp
+        | Opcode::Cmpn
+        | Opcode::Add
+        | Opcode::Mul
+        | Opcode::Mad => {}
+        Opcode::Math => {
+            return Err(unsupported(
+                t,
+                "double-precision `math` (the Gen7 extended math unit has no DF functions; \
+                 Mesa lowers drcp/dsqrt/drsq/ddiv)",
+            ));
+        }
+        other => {
+            return Err(unsupported(
+                t,
+                format!("double-precision `{}`", other.mnemonic()),
+            ));
+        }
+    }
+    if ins.exec_size < 2 {
+        return Err(unsupported(
+            t,
+            "a DF instruction of execution size 1 (Gen7 counts DF execution in 32-bit channels)",
+        ));
+    }
+    let n = ins.exec_size as usize / 2;
+    let group = Thread::group(ins);
+    if group + n > 32 {
+        return Err(ExecError::Invalid {
+            ip: t.ip,
+            msg: format!("{n} double channels from channel {group} pass channel 31"),
+        });
+    }
+    let dst_size = ins.dst.ty.size() as usize;
+    let null_dst = ins.dst.file == RegFile::Arf && ins.dst.nr & 0xf0 == 0;
+    if !null_dst {
+        if ins.dst.file != RegFile::Grf {
+            return Err(unsupported(
+                t,
+                format!(
+                    "a DF instruction writing {:?} {:#x}",
+                    ins.dst.file, ins.dst.nr
+                ),
+            ));
+        }
+        if dst_size != 8 && (dst_size != 4 || ins.align16) {
+            return Err(unsupported(
+                t,
+                format!(
+                    "a {} destination of a DF instruction in {}",
+                    ins.dst.ty.suffix(),
+                    if ins.align16 { "align16" } else { "align1" }
+                ),
+            ));
+        }
+    }
+    if ins.dst.ty == Type::DF && matches!(ins.dst.layout, DstLayout::HStride(h) if h != 1) {
+        // "In Align1 mode, all regioning parameters ... must use the syntax of a pair of
+        // packed floats" (IVB PRM via Mesa, which asserts a DF stride of 1 on IVB).
+        return Err(unsupported(
+            t,
+            "a DF destination with a horizontal stride other than 1",
+        ));
+    }
+    if ins.acc_write {
+        return Err(unsupported(t, "a DF result written to the accumulator"));
+    }
+    // Masks with one bit per double channel: the instruction seen with `n` channels.
+    let mut per_df = ins.clone();
+    per_df.exec_size = n as u8;
+    let pred = ins.predicate.map(|p| {
+        let f = t.predicate_bits(&per_df, p);
+        if p.inverse { !f } else { f }
+    });
+    if ins.opcode == Opcode::Sel && ins.predicate.is_some() {
+        // sel chooses by the predicate instead of masking by it.
+        per_df.predicate = None;
+    }
+    let mask = t.exec_mask(&per_df);
+    let wm = match ins.dst.layout {
+        DstLayout::WriteMask(w) => w,
+        DstLayout::HStride(_) => 0xf,
+    };
+
+    let mut results: Vec<(usize, Val, Option<bool>)> = Vec::with_capacity(n);
+    for k in 0..n {
+        if mask & (1 << (group + k)) == 0 {
+            continue;
+        }
+        let mut src = [0f64; 3];
+        for (i, s) in ins.srcs.iter().enumerate().take(3) {
+            src[i] = read(t, ins, s, k)?.f();
+        }
+        let [a, b, c] = src;
+        let mut flag = None;
+        let r = match ins.opcode {
+            Opcode::Mov => a,
+            Opcode::Sel => {
+                let take_a = if ins.cond_modifier != 0 {
+                    // min/max: a NaN operand yields the other (as in single precision).
+                    if a.is_nan() {
+                        false
+                    } else if b.is_nan() {
+                        true
+                    } else {
+                        test(ins.cond_modifier, a, b)
+                    }
+                } else {
+                    pred.is_none_or(|p| p & (1 << (group + k)) != 0)
+                };
+                if take_a { a } else { b }
+            }
+            Opcode::Cmp | Opcode::Cmpn => {
+                let mut r = test(ins.cond_modifier, a, b);
+                if ins.opcode == Opcode::Cmpn && b.is_nan() && !a.is_nan() {
+                    r = true;
+                }
+                flag = Some(r);
+                if r { f64::from_bits(u64::MAX) } else { 0.0 }
+            }
+            Opcode::Add => a + b,
+            Opcode::Mul => a * b,
+            // mad dst = src0 + src1 * src2, one rounding.
+            Opcode::Mad => b.mul_add(c, a),
+            _ => unreachable!("checked above"),
+        };
+        let cmp = matches!(ins.opcode, Opcode::Cmp | Opcode::Cmpn);
+        if flag.is_none() && ins.cond_modifier != 0 && ins.opcode != Opcode::Sel {
+            // The condition tests the result as written against zero.
+            let written = if dst_size == 8 || null_dst {
+                if ins.saturate && !r.is_nan() {
+                    r.clamp(0.0, 1.0)
+                } else if ins.saturate {
+                    0.0
+                } else {
+                    r
+                }
+            } else {
+                reread(
+                    &convert(single(t, ins, r), ins.dst.ty, ins.saturate),
+                    ins.dst.ty,
+                )
+            };
+            flag = Some(test(ins.cond_modifier, written, 0.0));
+        }
+        let v = if cmp {
+            Val::F(r)
+        } else if dst_size == 4 {
+            single(t, ins, r)
+        } else {
+            Val::F(r)
+        };
+        results.push((k, v, flag));
+    }
+
+    // Write back: two dwords per double channel, then the flag bits.
+    let mut dw = ins.clone();
+    dw.dst.ty = Type::UD;
+    dw.saturate = false;
+    if let DstLayout::WriteMask(_) = dw.dst.layout {
+        dw.dst.layout = DstLayout::WriteMask(0xf);
+    }
+    let cmp = matches!(ins.opcode, Opcode::Cmp | Opcode::Cmpn);
+    for &(k, v, flag) in &results {
+        if !null_dst && wm & (1 << (k % 4)) != 0 {
+            let (lo, hi) = if cmp {
+                let m = if v.f().to_bits() == 0 { 0 } else { u32::MAX };
+                (m, m)
+            } else if dst_size == 8 {
+                let f = match v {
+                    Val::F(f) => f,
+                    Val::I(i) => i as f64,
+                };
+                let f = if ins.saturate {
+                    if f.is_nan() { 0.0 } else { f.clamp(0.0, 1.0) }
+                } else {
+                    f
+                };
+                let bits = f.to_bits();
+                (bits as u32, (bits >> 32) as u32)
+            } else {
+                let b = convert(v, ins.dst.ty, ins.saturate);
+                (u32::from_le_bytes([b[0], b[1], b[2], b[3]]), 0)
+            };
+            t.write_dst(&dw, 2 * k, Val::I(lo as i64))?;
+            t.write_dst(&dw, 2 * k + 1, Val::I(hi as i64))?;
+        }
+        if let Some(f) = flag {
+            let at = group + k + 16 * ins.flag.1 as usize;
+            if at > 31 {
+                return Err(ExecError::Invalid {
+                    ip: t.ip,
+                    msg: format!(
+                        "double channel {} has no bit in f{}.{}",
+                        group + k,
+                        ins.flag.0,
+                        ins.flag.1
+                    ),
+                });
+            }
+            let bit = 1u32 << at;
+            let reg = &mut t.flags[ins.flag.0 as usize & 1];
+            if f {
+                *reg |= bit;
+            } else {
+                *reg &= !bit;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A double converted for a 32-bit destination: to F it rounds to nearest even and then
+/// follows the model's single-precision result rules (denormals flushed, ALT mode); integer
+/// destinations convert in [`convert`] (toward zero, saturating, NaN to 0).
+fn single(t: &Thread, ins: &Instruction, r: f64) -> Val {
+    if ins.dst.ty != Type::F {
+        return Val::F(r);
+    }
+    let f = r as f32;
+    let f = if f.is_subnormal() {
+        if f.is_sign_negative() { -0.0 } else { 0.0 }
+    } else {
+        f
+    };
+    match t.fp_mode {
+        FpMode::Alt if f.is_nan() => Val::F(0.0),
+        FpMode::Alt if f.is_infinite() => Val::F(if f > 0.0 {
+            f32::MAX as f64
+        } else {
+            f32::MIN as f64
+        }),
+        _ => Val::F(f as f64),
+    }
+}
+
+fn reread(b: &[u8], ty: Type) -> f64 {
+    let w = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+    match ty {
+        Type::F => f32::from_bits(w) as f64,
+        Type::D => w as i32 as f64,
+        _ => w as f64,
+    }
+}
