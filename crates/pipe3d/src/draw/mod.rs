@@ -1,7 +1,14 @@
 //! One 3DPRIMITIVE through the pipeline (seed 004 §1.4: state latched by earlier
 //! commands, consumed by the primitive).
 //!
-//! The stages run in order for each instance and each cut-free run of vertices:
+//! The counts come from the command, the 3DPRIM_* registers (Indirect Parameter Enable)
+//! or VB0's end offset (End Offset Enable). The draw streams ([`stream`]): for each
+//! instance the vertex indices arrive a chunk at a time, each chunk is shaded, and a
+//! run's objects are assembled from a window that keeps only the VUEs later objects
+//! read, so memory stays bounded whatever the counts. The work is bounded by the
+//! submission's [`Watchdog`] (EU instructions, vertices, pixels), the model's hangcheck.
+//!
+//! The stages run in order for each chunk of a cut-free run of vertices:
 //!
 //! 1. [`vertex`]: the VF assembles each vertex's elements into a VUE (§2.5), and the VS
 //!    shades pairs of vertices on SIMD4x2 EU threads that write their output VUEs with
