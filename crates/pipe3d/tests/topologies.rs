@@ -343,3 +343,56 @@ fn a_render_target_view_of_one_array_layer_writes_that_layer() {
         }
     }
 }
+
+#[test]
+fn a_rectangle_over_the_largest_drawing_rectangle_streams_its_pixels() {
+    // A 65,536 x 65,536 rectangle in a drawing rectangle as large as the state allows:
+    // 2^32 pixels, which the WM receives in bands of about 2^20 (16 rows), so the pixel
+    // watchdog (here 2^18) ends the draw at the first band instead of the model first
+    // building a 32 GiB pixel list.
+    let big = [
+        v(65536.0, 65536.0, RED),
+        v(0.0, 65536.0, RED),
+        v(0.0, 0.0, RED),
+    ];
+    let (mut st, mut mem) = setup(&big, PS_FLAT_SIMD16, false, None, true);
+    st.commands.insert(
+        "3DSTATE_DRAWING_RECTANGLE",
+        gtsim_spec::gen7::ThreeDStateDrawingRectangle {
+            clipped_drawing_rectangle_x_max: u16::MAX,
+            clipped_drawing_rectangle_y_max: u16::MAX,
+            ..Default::default()
+        }
+        .pack()
+        .unwrap(),
+    );
+    // No pixel shader: the WM only counts the pixels (PS_DEPTH_COUNT), which keeps the
+    // test fast.
+    st.commands.insert(
+        "3DSTATE_WM",
+        gtsim_spec::gen7::ThreeDStateWm::default().pack().unwrap(),
+    );
+    let limits = WorkLimits {
+        pixels: 1 << 18,
+        ..WorkLimits::BUILT_IN
+    };
+    let e = run_limited(&st, &mut mem, &primitive(T::_3DPRIM_RECTLIST, 3), limits).unwrap_err();
+    assert!(
+        matches!(e, DrawError::Watchdog { what: "pixels", .. }),
+        "{e}"
+    );
+    // Clipped to a 2-row drawing rectangle, its 65,536 x 2 = 2^17 pixels stay below the
+    // limit and are all counted.
+    st.commands.insert(
+        "3DSTATE_DRAWING_RECTANGLE",
+        gtsim_spec::gen7::ThreeDStateDrawingRectangle {
+            clipped_drawing_rectangle_x_max: u16::MAX,
+            clipped_drawing_rectangle_y_max: 1,
+            ..Default::default()
+        }
+        .pack()
+        .unwrap(),
+    );
+    let stats = run_limited(&st, &mut mem, &primitive(T::_3DPRIM_RECTLIST, 3), limits).unwrap();
+    assert_eq!(stats.ps_depth_count, 65_536 * 2);
+}

@@ -158,6 +158,39 @@ fn position(v: &Vue) -> [f32; 4] {
     v.get(POSITION).copied().unwrap_or([0; 4]).map(f)
 }
 
+/// An object's covered pixels in raster order, and whether it faces back.
+type Coverage = (Vec<(u32, u32)>, bool);
+
+/// The rows of `rect` the object can touch: its vertices' screen rows (with a
+/// rectangle's implied fourth vertex, and a point's or wide line's half width) widened
+/// by a pixel, clamped to the rectangle; `None` when they miss it.
+fn object_rows(screen: &[[f32; 4]], obj: &Obj, rect: [u32; 4]) -> Option<(u32, u32)> {
+    let mut ys: Vec<f32> = screen.iter().map(|s| s[1]).collect();
+    if obj.kind == ObjectType::Rectangle && screen.len() == 3 {
+        ys.push(screen[0][1] - screen[1][1] + screen[2][1]);
+    }
+    let (lo, hi) = ys
+        .iter()
+        .fold((f32::INFINITY, f32::NEG_INFINITY), |(a, b), &y| {
+            (a.min(y), b.max(y))
+        });
+    if !lo.is_finite() || !hi.is_finite() {
+        // Non-finite positions: let the rasterizer decide over the whole rectangle.
+        return Some((rect[1], rect[3]));
+    }
+    // Points and wide lines reach up to half their width (at most 1024) beyond.
+    let margin = match obj.kind {
+        ObjectType::Point | ObjectType::Line => 1026.0,
+        _ => 2.0,
+    };
+    let first = (lo - margin).max(rect[1] as f32) as u32;
+    let last = (hi + margin).min(rect[3] as f32);
+    if last < rect[1] as f32 || first > rect[3] {
+        return None;
+    }
+    Some((first, (last as u32).min(rect[3])))
+}
+
 /// SF for one object that survived the clipper, then the WM.
 #[expect(
     clippy::too_many_arguments,
@@ -227,107 +260,149 @@ fn object(
         }
     }
     let xy = |i: usize| [screen[i][0], screen[i][1]];
-    let mut point = None;
-    let (pixels, back_facing) = match obj.kind {
-        ObjectType::Triangle => {
-            if sf.front_face_fill_mode != FrontFaceFillMode::SOLID
-                || sf.back_face_fill_mode != BackFaceFillMode::SOLID
-            {
-                return Err(unsupported(
-                    "wireframe and point fill modes",
-                    "seed 004 §10.3 (3DSTATE_SF FrontFace/BackFace Fill Mode)",
-                ));
+    let point_width = if sf.use_point_width_state.0 == 1 {
+        sf.point_width as f32
+    } else {
+        // VUE header dword 3: Point Width (seed 004 §1.8).
+        f(verts[0].first().copied().unwrap_or([0; 4])[3])
+    };
+    let point = (obj.kind == ObjectType::Point).then(|| {
+        (
+            [xy(0)[0] - point_width / 2.0, xy(0)[1] - point_width / 2.0],
+            point_width,
+        )
+    });
+    // The object's pixels inside `raster.rect`; `None` when it is culled.
+    let cover = |raster: &RasterState| -> Result<Option<Coverage>, DrawError> {
+        Ok(Some(match obj.kind {
+            ObjectType::Triangle => {
+                if sf.front_face_fill_mode != FrontFaceFillMode::SOLID
+                    || sf.back_face_fill_mode != BackFaceFillMode::SOLID
+                {
+                    return Err(unsupported(
+                        "wireframe and point fill modes",
+                        "seed 004 §10.3 (3DSTATE_SF FrontFace/BackFace Fill Mode)",
+                    ));
+                }
+                let (px, winding) = raster::triangle([xy(0), xy(1), xy(2)], raster);
+                let Some(winding) = winding else {
+                    return Ok(None);
+                };
+                let front = if sf.front_winding == FrontWinding::FRONTWINDING_CCW {
+                    Winding::Ccw
+                } else {
+                    Winding::Cw
+                };
+                let mode = CullMode::from_field(sf.cull_mode.0);
+                if culled(mode, front, winding, obj.invert) {
+                    return Ok(None);
+                }
+                let facing_front = (winding == front) != obj.invert;
+                (px, !facing_front)
             }
-            let (px, winding) = raster::triangle([xy(0), xy(1), xy(2)], raster);
-            let Some(winding) = winding else {
-                return Ok(());
-            };
-            let front = if sf.front_winding == FrontWinding::FRONTWINDING_CCW {
-                Winding::Ccw
-            } else {
-                Winding::Cw
-            };
-            let mode = CullMode::from_field(sf.cull_mode.0);
-            if culled(mode, front, winding, obj.invert) {
-                return Ok(());
-            }
-            let facing_front = (winding == front) != obj.invert;
-            (px, !facing_front)
-        }
-        ObjectType::Rectangle => (raster::rectangle([xy(0), xy(1), xy(2)], raster), false),
-        ObjectType::Point => {
-            let width = if sf.use_point_width_state.0 == 1 {
-                sf.point_width as f32
-            } else {
-                // VUE header dword 3: Point Width (seed 004 §1.8).
-                f(verts[0].first().copied().unwrap_or([0; 4])[3])
-            };
-            let rule =
-                if st.wm.point_rasterization_rule == PointRasterizationRule::RASTRULE_UPPER_RIGHT {
+            ObjectType::Rectangle => (raster::rectangle([xy(0), xy(1), xy(2)], raster), false),
+            ObjectType::Point => {
+                let rule = if st.wm.point_rasterization_rule
+                    == PointRasterizationRule::RASTRULE_UPPER_RIGHT
+                {
                     PointRule::UpperRight
                 } else {
                     PointRule::UpperLeft
                 };
-            point = Some(([xy(0)[0] - width / 2.0, xy(0)[1] - width / 2.0], width));
-            (raster::point(xy(0), width, rule, raster), obj.back_facing)
-        }
-        ObjectType::Line => {
-            if st.wm.line_stipple_enable {
-                return Err(unsupported("line stipple", "seed 004 §11.3.2.3"));
+                (
+                    raster::point(xy(0), point_width, rule, raster),
+                    obj.back_facing,
+                )
             }
-            let width = sf.line_width as f32;
-            if width == 0.0 {
-                let rule = if st.wm.legacy_diamond_line_rasterization {
-                    DiamondRule::Legacy
+            ObjectType::Line => {
+                if st.wm.line_stipple_enable {
+                    return Err(unsupported("line stipple", "seed 004 §11.3.2.3"));
+                }
+                let width = sf.line_width as f32;
+                if width == 0.0 {
+                    let rule = if st.wm.legacy_diamond_line_rasterization {
+                        DiamondRule::Legacy
+                    } else {
+                        DiamondRule::Dx10
+                    };
+                    (
+                        raster::zero_width_line(xy(0), xy(1), rule, obj.last_pixel, raster),
+                        obj.back_facing,
+                    )
+                } else if sf.anti_aliasing_enable {
+                    return Err(unsupported(
+                        "anti-aliased lines",
+                        "seed 004 §10.3.12.5 and §11.3.2.1",
+                    ));
                 } else {
-                    DiamondRule::Dx10
-                };
-                (
-                    raster::zero_width_line(xy(0), xy(1), rule, obj.last_pixel, raster),
-                    obj.back_facing,
-                )
-            } else if sf.anti_aliasing_enable {
-                return Err(unsupported(
-                    "anti-aliased lines",
-                    "seed 004 §10.3.12.5 and §11.3.2.1",
-                ));
-            } else {
-                (
-                    raster::wide_line(xy(0), xy(1), width, raster),
-                    obj.back_facing,
-                )
+                    (
+                        raster::wide_line(xy(0), xy(1), width, raster),
+                        obj.back_facing,
+                    )
+                }
             }
-        }
+        }))
     };
-    if pixels.is_empty() {
+    // The pixels go to the WM in bands of rows, each at most about 2^20 pixels, so that
+    // memory stays bounded however large the object and the drawing rectangle (band
+    // boundaries are even rows: subspans are never split).
+    let full = raster.rect;
+    let Some((y_first, y_last)) = object_rows(&screen, obj, full) else {
         return Ok(());
+    };
+    let width = u64::from(full[2].saturating_sub(full[0])) + 1;
+    let rows_per_band = ((1u64 << 20) / width).clamp(2, 1 << 16) as u32 & !1;
+    let mut y = y_first;
+    while y <= y_last {
+        let band_end = (y / rows_per_band)
+            .saturating_add(1)
+            .saturating_mul(rows_per_band)
+            .saturating_sub(1)
+            .min(y_last);
+        let band = RasterState {
+            rect: [full[0], y, full[2], band_end],
+            ..*raster
+        };
+        y = band_end.saturating_add(1);
+        let Some((pixels, back_facing)) = cover(&band)? else {
+            return Ok(());
+        };
+        if pixels.is_empty() {
+            if band_end == u32::MAX {
+                break;
+            }
+            continue;
+        }
+        let corners: Vec<Corner> = (0..verts.len())
+            .map(|i| Corner {
+                xy: xy(i),
+                z: screen[i][2],
+                rhw: screen[i][3],
+                vue: verts[i],
+            })
+            .collect();
+        ps.shade(
+            st,
+            mem,
+            &Primitive {
+                corners,
+                provoking_vue: obj.provoking_vue,
+                back_facing,
+                pixels,
+                point,
+                source: obj.source.as_ref().map(|s| SourceTriangle {
+                    vues: s.vues,
+                    perspective: s.perspective,
+                    linear: s.linear,
+                }),
+            },
+            stats,
+            watchdog,
+        )?;
+        if band_end == u32::MAX {
+            break;
+        }
     }
-    let corners: Vec<Corner> = (0..verts.len())
-        .map(|i| Corner {
-            xy: xy(i),
-            z: screen[i][2],
-            rhw: screen[i][3],
-            vue: verts[i],
-        })
-        .collect();
-    ps.shade(
-        st,
-        mem,
-        &Primitive {
-            corners,
-            provoking_vue: obj.provoking_vue,
-            back_facing,
-            pixels,
-            point,
-            source: obj.source.as_ref().map(|s| SourceTriangle {
-                vues: s.vues,
-                perspective: s.perspective,
-                linear: s.linear,
-            }),
-        },
-        stats,
-        watchdog,
-    )?;
     Ok(())
 }
 
