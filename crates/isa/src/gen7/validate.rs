@@ -7,7 +7,7 @@
 //! destination is a register; only src1 of a two-source instruction may be an immediate;
 //! a direct align1 subregister is aligned to its type; align16 operands are direct
 //! (Mesa's disassembler prints "Indirect align16 address mode not supported"); null, ip
-//! and tdr0 are single registers.
+//! and tdr0 are single registers, and ip and tdr0 print without a subregister.
 
 use super::DecodeError;
 use crate::ir::*;
@@ -34,6 +34,17 @@ fn reg(file: RegFile, nr: u8, address: Address, what: &str) -> Result<(), Decode
         return Err(DecodeError::Invalid(format!(
             "{what}: register {nr} is past the {} registers of its file",
             limit
+        )));
+    }
+    Ok(())
+}
+
+/// `ip` and `tdr0` print as their bare name, without a subregister.
+fn bare_sub(file: RegFile, nr: u8, subnr: u8, what: &str) -> Result<(), DecodeError> {
+    if file == RegFile::Arf && matches!(nr, 0xa0 | 0xb0) && subnr != 0 {
+        return Err(DecodeError::Invalid(format!(
+            "{what}: subregister byte {subnr} of {}",
+            if nr == 0xa0 { "ip" } else { "tdr0" }
         )));
     }
     Ok(())
@@ -90,6 +101,7 @@ pub(crate) fn operands(ins: &Instruction) -> Result<(), DecodeError> {
         ));
     }
     reg(d.file, d.nr, d.address, "destination")?;
+    bare_sub(d.file, d.nr, d.subnr, "destination")?;
     let align16 = matches!(d.layout, DstLayout::WriteMask(_));
     if align16 && d.address != Address::Direct {
         return Err(DecodeError::Invalid("indirect align16 destination".into()));
@@ -129,6 +141,7 @@ pub(crate) fn operands(ins: &Instruction) -> Result<(), DecodeError> {
                 ..
             } => {
                 reg(file, nr, address, &what)?;
+                bare_sub(file, nr, subnr, &what)?;
                 match layout {
                     Layout::Region(_) => aligned(subnr, ty, address, &what)?,
                     Layout::Swizzle { .. } if address != Address::Direct => {
