@@ -11,31 +11,11 @@
 
 use gtsim_eu::exec::Thread;
 use gtsim_eu::harness;
+use gtsim_fuzzkit::{Rng, env_u64};
 use gtsim_gpu::aub;
 use gtsim_gpu::decode::{Decoder, RenderOptions, render};
 use gtsim_mem::AddressSpace;
 use std::panic::{AssertUnwindSafe, catch_unwind};
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
-fn env_u64(name: &str, default: u64) -> u64 {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
 
 fn cases(default: u64) -> u64 {
     // GTSIM_FUZZ_CASES is the byte-level case count of the ISA tests; these cases are
@@ -84,7 +64,7 @@ fn random_batches_decode_without_panicking() {
         let len = 1 + r.below(64);
         let batch: Vec<u8> = (0..len)
             .map(|_| match r.below(4) {
-                0 => r.next() as u32,
+                0 => r.next_u64() as u32,
                 1 => [0, 0x0500_0000, 0x1880_0001, 0xffff_ffff][r.below(4)],
                 _ => words[r.below(words.len())],
             })
@@ -92,9 +72,9 @@ fn random_batches_decode_without_panicking() {
             .collect();
         let base = match r.below(4) {
             0 => 0,
-            1 => r.next() & 0xffff_fffc,
-            2 => u64::MAX - 4 * len as u64 - (r.next() & 0xfc),
-            _ => r.next() & !3 & 0x0000_ffff_ffff_ffff,
+            1 => r.next_u64() & 0xffff_fffc,
+            2 => u64::MAX - 4 * len as u64 - (r.next_u64() & 0xfc),
+            _ => r.next_u64() & !3 & 0x0000_ffff_ffff_ffff,
         };
         catch_unwind(AssertUnwindSafe(|| decode_batch(&batch, base))).unwrap_or_else(|_| {
             panic!("case {case}: decode panicked on {batch:02x?} at {base:#x}")
@@ -114,7 +94,7 @@ fn mutated_traces_decode_without_panicking() {
             let i = r.below(t.len());
             match r.below(3) {
                 0 => t[i] ^= 1 << r.below(8),
-                1 => t[i] = r.next() as u8,
+                1 => t[i] = r.next_u64() as u8,
                 _ => {
                     // A dword to an extreme value (lengths, addresses, sizes).
                     let i = i & !3;
@@ -177,7 +157,7 @@ fn kernel(r: &mut Rng) -> Vec<u8> {
             // A random instruction that decodes, re-encoded natively.
             for _ in 0..50 {
                 let mut b = [0u8; 16];
-                b.iter_mut().for_each(|x| *x = r.next() as u8);
+                b.iter_mut().for_each(|x| *x = r.next_u64() as u8);
                 b[0] &= !0x20 & 0x7f; // native, real opcode range
                 b[3] &= !0x20;
                 if let Ok((ins, 16)) = gtsim_isa::gen7::decode::decode(&b)
@@ -222,7 +202,7 @@ fn random_kernels_run_to_an_end() {
         let simd = [1u8, 8, 16][r.below(3)];
         let mut t = Thread::new(simd);
         for b in t.grf_bytes_mut().iter_mut() {
-            *b = r.next() as u8;
+            *b = r.next_u64() as u8;
         }
         let res = catch_unwind(AssertUnwindSafe(|| harness::run_thread(t, &code, budget)))
             .unwrap_or_else(|_| panic!("case {case}: exec panicked on {code:02x?}"));

@@ -6,6 +6,7 @@
 //!
 //! The default run is short; `GTSIM_FUZZ_CASES=N` runs N cases (docs/FUZZING.md).
 
+use gtsim_fuzzkit::Rng;
 use gtsim_gpu::aub::{Event, parse};
 use gtsim_gpu::device::DeviceLimits;
 use gtsim_gpu::replay::replay_limited;
@@ -13,27 +14,8 @@ use gtsim_pipe3d::draw::WorkLimits;
 
 const TRACE: &[u8] = include_bytes!("../../cli/data/triangle.aub");
 
-/// xorshift64*: a small deterministic generator, so every case can be reproduced from
-/// its number.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
-
 fn cases() -> u64 {
-    std::env::var("GTSIM_FUZZ_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(24)
+    gtsim_fuzzkit::cases(24)
 }
 
 const LIMITS: DeviceLimits = DeviceLimits {
@@ -66,7 +48,7 @@ fn mutate(rng: &mut Rng, data: &mut [u8]) {
         let v = match rng.below(3) {
             0 => INTERESTING[rng.below(INTERESTING.len())],
             1 => u32::from_le_bytes(data[at..at + 4].try_into().unwrap()) ^ (1 << rng.below(32)),
-            _ => rng.next() as u32,
+            _ => rng.next_u64() as u32,
         };
         data[at..at + 4].copy_from_slice(&v.to_le_bytes());
     }

@@ -9,34 +9,13 @@
 //! build); seed: `GTSIM_FUZZ_SEED` (default fixed, so the default run is reproducible).
 //! docs/FUZZING.md lists the campaigns run and what they found.
 
+use gtsim_fuzzkit::{Rng, env_u64};
 use gtsim_isa::asm::{Compaction, assemble};
 use gtsim_isa::disasm;
 use gtsim_isa::gen7::decode::decode;
 use gtsim_isa::gen7::encode::encode;
 use gtsim_isa::opcode::Kind;
 use std::panic::{AssertUnwindSafe, catch_unwind};
-
-/// xorshift64*: small, fast, deterministic.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
-fn env_u64(name: &str, default: u64) -> u64 {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
 
 fn cases(default: u64) -> u64 {
     env_u64("GTSIM_FUZZ_CASES", default)
@@ -90,7 +69,7 @@ fn mutate_bytes(r: &mut Rng, b: &mut [u8]) {
         let i = r.below(b.len());
         match r.below(3) {
             0 => b[i] ^= 1 << r.below(8),
-            1 => b[i] = r.next() as u8,
+            1 => b[i] = r.next_u64() as u8,
             _ => b[i] = [0, 0xff, 0x80, 0x7f][r.below(4)],
         }
     }
@@ -216,7 +195,7 @@ fn random_instruction_bytes() {
         cases(20_000),
         |r| {
             let mut b = vec![0u8; 16];
-            b.iter_mut().for_each(|x| *x = r.next() as u8);
+            b.iter_mut().for_each(|x| *x = r.next_u64() as u8);
             // Half of them with a real opcode number and compaction off or on.
             if r.below(2) == 0 {
                 b[0] &= 0x7f;
