@@ -297,22 +297,10 @@ fn clipping_setup(v: &[[f32; 6]], ps: &str, simd8: bool) -> (State, gtsim_mem::A
     (st, mem)
 }
 
-#[test]
-fn a_clipped_triangle_interpolates_noperspective_attributes_in_screen_space() {
-    // Clip-space V0 (-1, -1, 0, 2), V1 (3, -0.5, 0, 1), V2 (-0.5, 0.5, 0, 1): on screen
-    // (4, 4), (32, 4), (4, 12), V1 outside the guard band, so the clipper cuts at screen
-    // x = 16. Blue is 1 at V1, 0 elsewhere; interpolated without perspective (Barycentric
-    // Interpolation Mode bit 3) it is V1's screen-space areal coordinate, (x + 0.5 - 4)
-    // / 28 at a pixel centre, whatever the clipper did. (Clip-space interpolation along
-    // V0-V1 would give the new vertex at x = 16 a blue of t = 0.6 where the screen-space
-    // value is 12/28 = 0.43.) Vertex data: x, y, z, w, blue, alpha; the colour read from
-    // float 2 on is (z, w, blue, alpha).
-    let v = [
-        [-1.0, -1.0, 0.0, 2.0, 0.0, 1.0],
-        [3.0, -0.5, 0.0, 1.0, 1.0, 1.0],
-        [-0.5, 0.5, 0.0, 1.0, 0.0, 1.0],
-    ];
-    let (mut st, mut mem) = clipping_setup(&v, PS_PLN_SIMD8, true);
+/// Vertex data x, y, z, w, blue, alpha read as position (x, y, z, w) and colour (z, w,
+/// blue, alpha), and the PS interpolating without perspective (Barycentric
+/// Interpolation Mode bit 3).
+fn noperspective_xyzw_layout(st: &mut State) {
     use ThreeDVertexComponentControl as C;
     let element = |format, offset, control| VertexElementState {
         valid: true,
@@ -348,6 +336,25 @@ fn a_clipped_triangle_interpolates_noperspective_attributes_in_screen_space() {
         .pack()
         .unwrap(),
     );
+}
+
+#[test]
+fn a_clipped_triangle_interpolates_noperspective_attributes_in_screen_space() {
+    // Clip-space V0 (-1, -1, 0, 2), V1 (3, -0.5, 0, 1), V2 (-0.5, 0.5, 0, 1): on screen
+    // (4, 4), (32, 4), (4, 12), V1 outside the guard band, so the clipper cuts at screen
+    // x = 16. Blue is 1 at V1, 0 elsewhere; interpolated without perspective (Barycentric
+    // Interpolation Mode bit 3) it is V1's screen-space areal coordinate, (x + 0.5 - 4)
+    // / 28 at a pixel centre, whatever the clipper did. (Clip-space interpolation along
+    // V0-V1 would give the new vertex at x = 16 a blue of t = 0.6 where the screen-space
+    // value is 12/28 = 0.43.) Vertex data: x, y, z, w, blue, alpha; the colour read from
+    // float 2 on is (z, w, blue, alpha).
+    let v = [
+        [-1.0, -1.0, 0.0, 2.0, 0.0, 1.0],
+        [3.0, -0.5, 0.0, 1.0, 1.0, 1.0],
+        [-0.5, 0.5, 0.0, 1.0, 0.0, 1.0],
+    ];
+    let (mut st, mut mem) = clipping_setup(&v, PS_PLN_SIMD8, true);
+    noperspective_xyzw_layout(&mut st);
     run(
         &st,
         &mut mem,
@@ -371,6 +378,45 @@ fn a_clipped_triangle_interpolates_noperspective_attributes_in_screen_space() {
         }
     }
     assert!(checked > 50, "{checked} pixels lit");
+}
+
+#[test]
+fn a_clipped_line_interpolates_noperspective_attributes_in_screen_space() {
+    // Clip-space V0 (-1, 0.125, 0, 2) and V1 (3, 0.0625, 0, 1): on screen the
+    // horizontal line (4, 8.5) -> (32, 8.5), cut by the guard band at x = 16. Blue, 1 at
+    // V1 and 0 at V0, interpolated without perspective is V1's screen-space share of
+    // the source line: (x + 0.5 - 4) / 28 at a pixel centre. Same vertex layout as the
+    // triangle test above.
+    let v = [
+        [-1.0, 0.125, 0.0, 2.0, 0.0, 1.0],
+        [3.0, 0.0625, 0.0, 1.0, 1.0, 1.0],
+    ];
+    let (mut st, mut mem) = clipping_setup(&v, PS_PLN_SIMD8, true);
+    noperspective_xyzw_layout(&mut st);
+    run(
+        &st,
+        &mut mem,
+        &primitive(ThreeDPrimTopoType::_3DPRIM_LINELIST, 2),
+    )
+    .unwrap();
+    let mut checked = 0;
+    for y in 0..W {
+        for x in 0..W {
+            let got = pixel(&mem, x, y);
+            if got == [0; 4] {
+                continue;
+            }
+            assert_eq!(y, 8, "({x}, {y})");
+            let blue = (x as f64 + 0.5 - 4.0) / 28.0 * 255.0;
+            assert!(
+                (got[2] as f64 - blue).abs() <= 1.0,
+                "({x}, {y}): blue {} for {blue:.2}",
+                got[2]
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked >= 10, "{checked} pixels lit");
 }
 
 #[test]

@@ -133,8 +133,10 @@ pub(super) fn clip_triangle(planes: &Planes, tri: &[&Vue]) -> Vec<(Vue, [f32; 3]
     if poly.len() < 3 { vec![] } else { poly }
 }
 
-/// Clips a line the same way: the part of it inside every plane, or `None`.
-pub(super) fn clip_line(planes: &Planes, line: &[&Vue]) -> Option<[Vue; 2]> {
+/// Clips a line the same way: the part of it inside every plane with the clip-space
+/// parameters of its ends along the source line (0 at the first vertex, 1 at the
+/// second), or `None`.
+pub(super) fn clip_line(planes: &Planes, line: &[&Vue]) -> Option<([Vue; 2], [f32; 2])> {
     let (a, b) = (line[0], line[1]);
     let (da, db) = (distances(a, planes), distances(b, planes));
     let (mut t0, mut t1) = (0.0f32, 1.0f32);
@@ -148,5 +150,5 @@ pub(super) fn clip_line(planes: &Planes, line: &[&Vue]) -> Option<[Vue; 2]> {
             t1 = t1.min(u / (u - v));
         }
     }
-    (t0 <= t1).then(|| [lerp(a, b, t0), lerp(a, b, t1)])
+    (t0 <= t1).then(|| ([lerp(a, b, t0), lerp(a, b, t1)], [t0, t1]))
 }

@@ -78,17 +78,31 @@ pub(super) fn primitives(
             }
             Clip::Must => {
                 if obj.kind == ObjectType::Line {
-                    if let Some([a, b]) = clipper::clip_line(&clip_planes(st), &verts) {
+                    if let Some(([a, b], ts)) = clipper::clip_line(&clip_planes(st), &verts) {
                         if sf.statistics_enable {
                             stats.cl_primitives += 1;
                         }
+                        // As for triangles: the piece interpolates the source line's
+                        // attributes, through its ends' parameters along it (clip-space
+                        // for perspective, screen-space for noperspective ones).
+                        let w = [clip_pos[0][3], clip_pos[1][3]];
+                        let perspective = ts.map(|t| [1.0 - t, t, 0.0]);
+                        let linear = ts.map(|t| {
+                            let pw = (1.0 - t) * w[0] + t * w[1];
+                            let s = if pw == 0.0 { t } else { t * w[1] / pw };
+                            [1.0 - s, s, 0.0]
+                        });
                         let o = Obj {
                             provoking_vue: verts[obj.provoking],
                             last_pixel,
                             kind: ObjectType::Line,
                             invert: false,
                             back_facing: obj.back_facing,
-                            source: None,
+                            source: Some(SourceTriangle {
+                                vues: [verts[0], verts[1], verts[0]],
+                                perspective: [perspective[0], perspective[1], perspective[0]],
+                                linear: [linear[0], linear[1], linear[0]],
+                            }),
                         };
                         object(st, &[&a, &b], &o, &raster, mem, ps, stats, watchdog)?;
                     }
