@@ -41,6 +41,25 @@ pub enum Use {
     RenderTarget,
 }
 
+/// The number of entries of a SURFTYPE_BUFFER or SURFTYPE_STRBUF surface. Seed 000
+/// §2.12.2 splits the count − 1 over three fields: Width holds bits 6:0, Height bits
+/// 20:7, and Depth bits 30:21 for Surface Format RAW, 27:21 for other formats and 26:21
+/// for SURFTYPE_STRBUF; higher field bits are not part of the count. The one place the
+/// model computes it (the layout, `ld` and `resinfo` all use it).
+pub fn buffer_entries(s: &RenderSurfaceState) -> u32 {
+    let depth_mask = if s.surface_type == rss::SurfaceType::SURFTYPE_STRBUF {
+        0x3f
+    } else if s.surface_format == gtsim_spec::gen7::SurfaceFormat::RAW {
+        0x3ff
+    } else {
+        0x7f
+    };
+    let n = (u32::from(s.width) & 0x7f)
+        | (u32::from(s.height) & 0x3fff) << 7
+        | (u32::from(s.depth) & depth_mask) << 21;
+    n + 1
+}
+
 /// The surface a RENDER_SURFACE_STATE describes, and the LOD a render target writes.
 pub fn surface_from_state(
     s: &RenderSurfaceState,
@@ -73,10 +92,7 @@ pub fn surface_from_state(
     // is all the layout needs to place it.
     let levels = lod + 1;
     let (width, height, depth) = if ty == SurfaceType::Buffer {
-        // Buffers: width, height and depth together hold the element count minus one
-        // (seed 000 §2.12.2, "Width" for SURFTYPE_BUFFER: bits 6:0, 19:7, 26:20).
-        let n = (s.width as u32) | ((s.height as u32) << 7) | ((s.depth as u32) << 20);
-        (n + 1, 1, 1)
+        (buffer_entries(s), 1, 1)
     } else {
         (s.width as u32 + 1, s.height as u32 + 1, s.depth as u32 + 1)
     };

@@ -1155,12 +1155,8 @@ fn resinfo_message(
             }
             SurfaceType::SURFTYPE_3D => [size(s.width), size(s.height), size(s.depth), levels],
             SurfaceType::SURFTYPE_BUFFER | SurfaceType::SURFTYPE_STRBUF => {
-                // Width 6:0, Height 19:7 and Depth 26:20 of the entry count − 1
-                // (§2.12.2 Width for SURFTYPE_BUFFER).
-                let n = u32::from(s.width) & 0x7f
-                    | (u32::from(s.height) & 0x1fff) << 7
-                    | (u32::from(s.depth) & 0x7f) << 20;
-                [n + 1, 0, 0, 0]
+                // The entry count (§2.12.2 Width/Height/Depth for SURFTYPE_BUFFER).
+                [gtsim_mem::surface_state::buffer_entries(&s), 0, 0, 0]
             }
             SurfaceType::SURFTYPE_NULL => [0; 4],
             other => {
