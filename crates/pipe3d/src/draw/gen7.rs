@@ -180,6 +180,39 @@ fn end_offset_vertex_count(
     Ok(l.register(_3DPRIM_END_OFFSET) / vb0.pitch)
 }
 
+/// The RENDER_SURFACE_STATE that entry `index` of the binding table at `binding_table`
+/// (an offset from Surface State Base Address) points to, with its address (seed 000
+/// §2.12.1 BINDING_TABLE_STATE: Surface State Pointer, also from Surface State Base
+/// Address). The one binding-table lookup of the model: render targets and sampler
+/// messages use it.
+pub(crate) fn binding_table_surface(
+    mem: &dyn Memory,
+    bases: &Bases,
+    binding_table: u64,
+    index: u8,
+) -> Result<(u64, RenderSurfaceState), DrawError> {
+    let entry = bases
+        .surface
+        .wrapping_add(binding_table)
+        .wrapping_add(u64::from(index) * 4);
+    let bt = indirect(
+        mem,
+        "BINDING_TABLE_STATE",
+        entry,
+        BindingTableState::DWORDS,
+        BindingTableState::unpack,
+    )?;
+    let addr = bases.surface.wrapping_add(bt.surface_state_pointer);
+    let rss = indirect(
+        mem,
+        "RENDER_SURFACE_STATE",
+        addr,
+        RenderSurfaceState::DWORDS,
+        RenderSurfaceState::unpack,
+    )?;
+    Ok((addr, rss))
+}
+
 /// An indirect state structure of `dwords` dwords at `addr`.
 pub(crate) fn indirect<T>(
     mem: &dyn Memory,

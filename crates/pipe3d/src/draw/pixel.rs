@@ -3,7 +3,7 @@
 //! the data port (seed 000 §3.9.11, seed 004 ch.12).
 
 use super::depth::{DepthBuffer, DepthOp};
-use super::gen7::{DrawState, check_bound, dynamic_state, indirect};
+use super::gen7::{DrawState, binding_table_surface, check_bound, dynamic_state};
 use super::sampling::StageSampling;
 use super::urb::Vue;
 use super::{DrawError, KernelCache, Statistics, Watchdog, unsupported};
@@ -26,7 +26,7 @@ use gtsim_spec::gen7::sf_output_attribute_detail::SwizzleSelect;
 use gtsim_spec::gen7::three_d_state_ps::{FloatingPointMode, PositionXyOffsetSelect};
 use gtsim_spec::gen7::three_d_state_sbe::AttributeSwizzleControlMode;
 use gtsim_spec::gen7::{
-    BlendStateEntry, ColorCalcState, RenderSurfaceState, SfOutputAttributeDetail, SurfaceFormat,
+    BlendStateEntry, ColorCalcState, SfOutputAttributeDetail, SurfaceFormat,
     blend_state_entry::ColorClampRange,
 };
 use std::collections::{BTreeMap, BTreeSet};
@@ -832,22 +832,7 @@ fn render_target(
     bti: u8,
     rti: u8,
 ) -> Result<Option<RenderTarget>, DrawError> {
-    let bt = st
-        .bases
-        .surface
-        .wrapping_add(st.ps_res.binding_table)
-        .wrapping_add(bti as u64 * 4);
-    let ss = mem.read_u32(bt).map_err(|fault| DrawError::Fault {
-        unit: "binding table",
-        fault,
-    })?;
-    let rss = indirect(
-        mem,
-        "RENDER_SURFACE_STATE",
-        st.bases.surface.wrapping_add((ss & !31) as u64),
-        RenderSurfaceState::DWORDS,
-        RenderSurfaceState::unpack,
-    )?;
+    let (_, rss) = binding_table_surface(mem, &st.bases, st.ps_res.binding_table, bti)?;
     let (mut surface, lod) = match surface_from_state(&rss, Use::RenderTarget) {
         Ok(s) => s,
         Err(SurfaceStateError::Null) => return Ok(None),

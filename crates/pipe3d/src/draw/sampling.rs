@@ -2,7 +2,7 @@
 //! table (seed 000 §2.12 "State": BINDING_TABLE_STATE, SAMPLER_STATE and
 //! SAMPLER_BORDER_COLOR_STATE, all found from the thread's R0 pointers).
 
-use super::gen7::{DrawState, StageResources};
+use super::gen7::{DrawState, StageResources, binding_table_surface};
 use gtsim_mem::Memory;
 use gtsim_sampler::message::SamplerResources;
 use gtsim_spec::gen7::{RenderSurfaceState, SamplerBorderColorState, SamplerState};
@@ -41,15 +41,9 @@ impl StageSampling<'_> {
 
 impl SamplerResources for StageSampling<'_> {
     fn surface(&self, bti: u8) -> Result<RenderSurfaceState, String> {
-        let base = self.st.bases.surface;
-        let entry = base
-            .wrapping_add(self.res.binding_table)
-            .wrapping_add(bti as u64 * 4);
-        let ptr = self.dwords("binding table entry", entry, 1)?[0] & !31;
-        let addr = base.wrapping_add(ptr as u64);
-        let dw = self.dwords("RENDER_SURFACE_STATE", addr, RenderSurfaceState::DWORDS)?;
-        RenderSurfaceState::unpack(&dw)
-            .map_err(|e| format!("RENDER_SURFACE_STATE at {addr:#x}: {e}"))
+        binding_table_surface(self.mem, &self.st.bases, self.res.binding_table, bti)
+            .map(|(_, rss)| rss)
+            .map_err(|e| format!("binding table entry {bti}: {e}"))
     }
 
     fn sampler(&self, index: u8) -> Result<(SamplerState, [f32; 4]), String> {
