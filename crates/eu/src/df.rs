@@ -49,6 +49,8 @@
 //! size 1 (half a double), and byte or word operands next to a DF one.
 
 use crate::exec::{ExecError, FpMode, Thread};
+// Conditions on doubles follow the single-precision rule (NaN compares unordered).
+use crate::ops::test_floats as test;
 use crate::region::{Val, convert};
 use gtsim_isa::ir::*;
 use gtsim_isa::opcode::Opcode;
@@ -133,20 +135,6 @@ fn read(t: &Thread, ins: &Instruction, s: &Src, k: usize) -> Result<Val, ExecErr
             t,
             format!("a {} source in a DF instruction", ty.suffix()),
         )),
-    }
-}
-
-/// Condition test on doubles (NaN compares unordered; IVB PRM "Conditional Modifier").
-fn test(cond: u8, x: f64, y: f64) -> bool {
-    match cond {
-        1 => x == y,
-        2 => x != y,
-        3 => x > y,
-        4 => x >= y,
-        5 => x < y,
-        6 => x <= y,
-        9 => x.is_nan() || y.is_nan(),
-        _ => false,
     }
 }
 

@@ -25,6 +25,21 @@ fn src_ty(s: &Src) -> Type {
     }
 }
 
+/// Conditional modifier test on floating-point values, single or double (IVB PRM
+/// "Conditional Modifier"): NaN compares unordered.
+pub(crate) fn test_floats(cond: u8, x: f64, y: f64) -> bool {
+    match cond {
+        1 => x == y,
+        2 => x != y,
+        3 => x > y,
+        4 => x >= y,
+        5 => x < y,
+        6 => x <= y,
+        9 => x.is_nan() || y.is_nan(),
+        _ => false,
+    }
+}
+
 /// Conditional modifier test (IVB PRM "Conditional Modifier"): NaN compares unordered.
 fn test(cond: u8, a: Val, b: Val) -> bool {
     match (a, b) {
@@ -37,19 +52,7 @@ fn test(cond: u8, a: Val, b: Val) -> bool {
             6 => x <= y,
             _ => false,
         },
-        _ => {
-            let (x, y) = (a.f(), b.f());
-            match cond {
-                1 => x == y,
-                2 => x != y,
-                3 => x > y,
-                4 => x >= y,
-                5 => x < y,
-                6 => x <= y,
-                9 => x.is_nan() || y.is_nan(),
-                _ => false,
-            }
-        }
+        _ => test_floats(cond, a.f(), b.f()),
     }
 }
 

@@ -1,13 +1,15 @@
 //! # gtsim-fuzzkit: what the fuzz harnesses share
 //!
 //! The harnesses (`crates/isa/tests/fuzz.rs`, `crates/cli/tests/fuzz.rs`,
-//! `crates/gpu/tests/fuzz_replay.rs`; see `docs/FUZZING.md`) are plain seeded random
+//! `crates/gpu/tests/fuzz_replay.rs`, and the i915 ones in `crates/i915/src/fuzz.rs` and
+//! `i915-stress fuzz`; see `docs/FUZZING.md`) are plain seeded random
 //! testing on stable Rust: every case is reproducible from its seed. They share this
-//! generator and the environment knobs that size a campaign. The generator is
+//! generators and the environment knobs that size a campaign. The main generator is
 //! xorshift64* (Vigna, "An experimental exploration of Marsaglia's xorshift
 //! generators, scrambled", 2016: shifts 12, 25, 27 and the multiplier
-//! 0x2545F4914F6CDD1D); it is written out here rather than taken from a crate so that
-//! the seeds of the campaigns recorded in `docs/FUZZING.md` keep reproducing exactly.
+//! 0x2545F4914F6CDD1D); the i915 harnesses use splitmix64. Both are written out here
+//! rather than taken from a crate so that the seeds of the campaigns recorded in
+//! `docs/FUZZING.md` and `crates/i915/README.md` keep reproducing exactly.
 
 /// The xorshift64* generator. Its state must not be 0 (a zero state stays zero).
 #[derive(Debug, Clone)]
@@ -30,6 +32,34 @@ impl Rng {
     /// A number in `0..n` (0 when `n` is 0).
     pub fn below(&mut self, n: usize) -> usize {
         (self.next_u64() % n.max(1) as u64) as usize
+    }
+}
+
+/// The splitmix64 generator (Steele, Lea and Flood, "Fast splittable pseudorandom
+/// number generators", 2014: increment 0x9E3779B97F4A7C15, mixers 0xBF58476D1CE4E5B9 and
+/// 0x94D049BB133111EB) of the i915 ioctl harnesses, in process and through the preload
+/// library (`i915-stress fuzz`); any state is fine.
+#[derive(Debug, Clone)]
+pub struct SplitMix64(pub u64);
+
+impl SplitMix64 {
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// A number in `0..n` (0 when `n` is 0).
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next_u64() % n.max(1)
+    }
+
+    /// True once in `n` times on average.
+    pub fn one_in(&mut self, n: u64) -> bool {
+        self.below(n) == 0
     }
 }
 
@@ -65,5 +95,11 @@ mod tests {
         assert_eq!(r.0, 0x0200_0001);
         assert_eq!(Rng::new(0).0, 1);
         assert_eq!(Rng(5).below(0), 0);
+    }
+
+    #[test]
+    fn splitmix_matches_the_published_first_output() {
+        // The reference implementation's first output for seed 0 is 0xE220A8397B1DCDAF.
+        assert_eq!(SplitMix64(0).next_u64(), 0xe220_a839_7b1d_cdaf);
     }
 }

@@ -26,6 +26,7 @@
 use crate::errno::Errno;
 use crate::kernel::{Kernel, Node};
 use crate::uapi::*;
+use gtsim_fuzzkit::SplitMix64 as Rng;
 
 /// Cases in a default `cargo test` run.
 pub const DEFAULT_CASES: u64 = 10_000;
@@ -42,27 +43,6 @@ const OBJECTS: usize = 32 << 10;
 const RELOCS: usize = 40 << 10;
 const FENCES: usize = 48 << 10;
 const HANDLES: usize = 56 << 10;
-
-/// splitmix64: small, fast, and the same everywhere for a seed.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n.max(1)
-    }
-
-    fn one_in(&mut self, n: u64) -> bool {
-        self.below(n) == 0
-    }
-}
 
 /// Client memory for arguments: `ARENA` bytes read-write, then a read-only page, then a
 /// PROT_NONE guard page.
@@ -293,7 +273,7 @@ impl Harness {
             4 => self.arena.readonly() - 8 * rng.below(8),
             5 => crate::user::TASK_SIZE_MAX - rng.below(64),
             6 => 1 << 47 | rng.below(1 << 20),
-            7 => rng.next(),
+            7 => rng.next_u64(),
             _ => a + rng.below(ARENA as u64) / 8 * 8,
         }
     }
@@ -317,7 +297,7 @@ impl Harness {
             9..=11 => self.pointer(rng),
             12 => rng.below(1 << 16) << 32 | rng.below(1 << 16),
             13 => 0x0500_0000 | (rng.below(4) << 32), // MI_BATCH_BUFFER_END
-            _ => rng.next(),
+            _ => rng.next_u64(),
         }
     }
 

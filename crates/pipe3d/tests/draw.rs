@@ -338,6 +338,29 @@ fn noperspective_xyzw_layout(st: &mut State) {
     );
 }
 
+/// Checks that every lit pixel's blue is V1's screen-space share (x + 0.5 - 4) / 28 of
+/// a source primitive with V0 at screen x = 4 and V1 at x = 32 (within one unit of
+/// UNORM8 rounding); returns the lit pixels.
+fn blue_is_v1_screen_share(mem: &gtsim_mem::AddressSpace) -> Vec<(u32, u32)> {
+    let mut lit = vec![];
+    for y in 0..W {
+        for x in 0..W {
+            let got = pixel(mem, x, y);
+            if got == [0; 4] {
+                continue;
+            }
+            let blue = (x as f64 + 0.5 - 4.0) / 28.0 * 255.0;
+            assert!(
+                (got[2] as f64 - blue).abs() <= 1.0,
+                "({x}, {y}): blue {} for {blue:.2}",
+                got[2]
+            );
+            lit.push((x, y));
+        }
+    }
+    lit
+}
+
 #[test]
 fn a_clipped_triangle_interpolates_noperspective_attributes_in_screen_space() {
     // Clip-space V0 (-1, -1, 0, 2), V1 (3, -0.5, 0, 1), V2 (-0.5, 0.5, 0, 1): on screen
@@ -361,23 +384,8 @@ fn a_clipped_triangle_interpolates_noperspective_attributes_in_screen_space() {
         &primitive(ThreeDPrimTopoType::_3DPRIM_TRILIST, 3),
     )
     .unwrap();
-    let mut checked = 0;
-    for y in 0..W {
-        for x in 0..W {
-            let got = pixel(&mem, x, y);
-            if got == [0; 4] {
-                continue;
-            }
-            let blue = (x as f64 + 0.5 - 4.0) / 28.0 * 255.0;
-            assert!(
-                (got[2] as f64 - blue).abs() <= 1.0,
-                "({x}, {y}): blue {} for {blue:.2}",
-                got[2]
-            );
-            checked += 1;
-        }
-    }
-    assert!(checked > 50, "{checked} pixels lit");
+    let lit = blue_is_v1_screen_share(&mem);
+    assert!(lit.len() > 50, "{} pixels lit", lit.len());
 }
 
 #[test]
@@ -399,24 +407,9 @@ fn a_clipped_line_interpolates_noperspective_attributes_in_screen_space() {
         &primitive(ThreeDPrimTopoType::_3DPRIM_LINELIST, 2),
     )
     .unwrap();
-    let mut checked = 0;
-    for y in 0..W {
-        for x in 0..W {
-            let got = pixel(&mem, x, y);
-            if got == [0; 4] {
-                continue;
-            }
-            assert_eq!(y, 8, "({x}, {y})");
-            let blue = (x as f64 + 0.5 - 4.0) / 28.0 * 255.0;
-            assert!(
-                (got[2] as f64 - blue).abs() <= 1.0,
-                "({x}, {y}): blue {} for {blue:.2}",
-                got[2]
-            );
-            checked += 1;
-        }
-    }
-    assert!(checked >= 10, "{checked} pixels lit");
+    let lit = blue_is_v1_screen_share(&mem);
+    assert!(lit.len() >= 10, "{} pixels lit", lit.len());
+    assert!(lit.iter().all(|&(_, y)| y == 8), "{lit:?}");
 }
 
 #[test]

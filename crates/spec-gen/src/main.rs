@@ -46,6 +46,13 @@ fn main() -> ExitCode {
         }
         "seedcheck" => {
             let seeds = args.get(2).map_or("../shared/seeds", |s| s).to_string();
+            if !Path::new(&seeds).is_dir() {
+                // The seed documents live beside the repository, not in it.
+                eprintln!(
+                    "specgen seedcheck: no seed documents at {seeds}; name their folder: specgen seedcheck DIR SEEDS_DIR"
+                );
+                return ExitCode::from(2);
+            }
             let exceptions = std::fs::read_to_string(Path::new(dir).join("seed-exceptions.txt"))
                 .unwrap_or_default();
             let exceptions = gtsim_spec_gen::seedrows::parse_exceptions(&exceptions);

@@ -4,6 +4,7 @@
 //! documents. It deliberately does not link the gtsim-i915 crate (its hooks would bind
 //! inside this executable), so the few uapi structures it needs are restated here.
 
+use gtsim_fuzzkit::SplitMix64 as Rng;
 use std::ffi::CString;
 
 #[repr(C)]
@@ -252,23 +253,6 @@ fn fd_checks() -> Result<(), String> {
     Ok(())
 }
 
-/// splitmix64.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n.max(1)
-    }
-}
-
 /// Random ioctls and mmaps through the real entry points: the process must survive,
 /// every error must be one the i915 uapi knows, and none may be EIO (what the hooks
 /// answer when the emulation panicked).
@@ -339,7 +323,7 @@ fn fuzz(cases: u64, seed: u64) -> Result<String, String> {
                 1 => rng.below(1 << 16),
                 _ => a + rng.below(ARENA as u64) / 8 * 8,
             },
-            _ => rng.next(),
+            _ => rng.next_u64(),
         };
         for _ in 0..64 {
             let at = rng.below(ARENA as u64) / 8 * 8;
@@ -358,8 +342,8 @@ fn fuzz(cases: u64, seed: u64) -> Result<String, String> {
                     extensions: 0,
                 };
                 ioctl(fd, iowr(0x40 + 0x24, 32), &mut m);
-                let off =
-                    [m.offset, m.offset + 4096, 1 << 32, rng.next() & !4095][rng.below(4) as usize];
+                let off = [m.offset, m.offset + 4096, 1 << 32, rng.next_u64() & !4095]
+                    [rng.below(4) as usize];
                 let len = [4096, 8192, 65536, 1 << 20, rng.below(1 << 31)][rng.below(5) as usize];
                 // SAFETY: a new mapping at a kernel-chosen address; unmapped below.
                 let p = unsafe {
