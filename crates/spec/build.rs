@@ -1,9 +1,10 @@
-//! Generates `gen7.rs` from `defs/gen7/*.spec` (see `defs/FORMAT.md`).
+//! Generates `shared.rs` from `defs/shared/*.spec` (the enumerations every generation
+//! encodes alike) and `gen7.rs` from `defs/gen7/*.spec` (see `defs/FORMAT.md`).
 
 use std::path::Path;
 
 fn main() {
-    for generation in ["gen7"] {
+    for generation in [gtsim_spec_gen::SHARED, "gen7"] {
         let dir = Path::new("defs").join(generation);
         println!("cargo::rerun-if-changed={}", dir.display());
         let (spec, errors) = match gtsim_spec_gen::load(&dir) {

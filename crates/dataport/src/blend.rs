@@ -6,7 +6,9 @@
 //! colour read from the render target, `cc` the constant colour.
 
 use crate::ReservedValue;
-use gtsim_spec::gen7::{ThreeDColorBufferBlendFactor as F, ThreeDColorBufferBlendFunction as Func};
+use gtsim_spec::shared::{
+    ThreeDColorBufferBlendFactor as F, ThreeDColorBufferBlendFunction as Func,
+};
 
 /// RGBA.
 pub type Rgba = [f32; 4];

@@ -2,7 +2,7 @@
 //! test, §12.1.5 depth test, §12.1.11.1 stencil buffer updates).
 
 use crate::ReservedValue;
-use gtsim_spec::gen7::{ThreeDCompareFunction as Cf, ThreeDStencilOperation as Op};
+use gtsim_spec::shared::{ThreeDCompareFunction as Cf, ThreeDStencilOperation as Op};
 
 /// Whether `src` passes against `reference` under COMPAREFUNCTION `f` (seed 004 §12.2.3
 /// 3D_CompareFunction L10671-10682): the incoming value is on the left, as in

@@ -3,7 +3,7 @@
 
 use crate::ReservedValue;
 use crate::compare::{compare, stencil_op, stencil_test, stencil_write};
-use gtsim_spec::gen7::{ThreeDCompareFunction, ThreeDStencilOperation};
+use gtsim_spec::shared::{ThreeDCompareFunction, ThreeDStencilOperation};
 
 /// Depth buffer formats of 3DSTATE_DEPTH_BUFFER "Surface Format" (D32_FLOAT = 1,
 /// D24_UNORM_X8_UINT = 3, D16_UNORM = 5; Gen7 uses a separate stencil buffer).

@@ -1,7 +1,7 @@
 //! Logic ops (seed 004 §12.1.10, table L10160-10175): applied bitwise to the source and
 //! destination colour in the render target's (UNORM) representation.
 
-use gtsim_spec::gen7::ThreeDLogicOpFunction as L;
+use gtsim_spec::shared::ThreeDLogicOpFunction as L;
 
 /// `S op D` on raw render-target bits, one arm per row of the seed's table. All sixteen
 /// 4-bit values are defined, so this cannot fail; the caller masks to the channel width.

@@ -16,9 +16,9 @@ use gtsim_mem::Memory;
 use gtsim_mem::format::texel::Texel;
 use gtsim_mem::layout::LayoutError;
 use gtsim_mem::surface::{Surface, TexelCoord};
-use gtsim_spec::gen7::ThreeDCompareFunction;
 use gtsim_spec::gen7::message_descriptor_render_target_write::{MessageSubtype, SlotGroupSelect};
 use gtsim_spec::gen7::{MessageDescriptorRenderTargetWrite, MessageHeaderRenderTargetWrite};
+use gtsim_spec::shared::ThreeDCompareFunction;
 
 /// The decoded colours of one render target write: per slot (0..16) the RGBA bits the
 /// shader sent, and the slots the message covers.

@@ -7,7 +7,7 @@ use crate::ReservedValue;
 use crate::blend::{BlendInputs, BlendState, ClampRange, Rgba, blend, clamp};
 use crate::logic_op::logic_op;
 use gtsim_mem::format::texel::{self, FormatError, Texel};
-use gtsim_spec::gen7::{SurfaceFormat, ThreeDLogicOpFunction};
+use gtsim_spec::shared::{SurfaceFormat, ThreeDLogicOpFunction};
 use thiserror::Error;
 
 /// Why a pixel could not be written.

@@ -4,7 +4,7 @@
 use gtsim_dataport::blend::{BlendInputs, BlendState, ClampRange, blend, clamp, factor, function};
 use gtsim_dataport::compare::{compare, stencil_op, stencil_test, stencil_write};
 use gtsim_dataport::logic_op::logic_op;
-use gtsim_spec::gen7::{
+use gtsim_spec::shared::{
     ThreeDColorBufferBlendFactor as F, ThreeDColorBufferBlendFunction as Func,
     ThreeDCompareFunction as Cf, ThreeDLogicOpFunction as L, ThreeDStencilOperation as Op,
 };

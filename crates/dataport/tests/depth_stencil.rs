@@ -1,7 +1,7 @@
 //! Depth and stencil for one pixel, worked by hand from seed 004 §12.1.4–12.1.11.
 
 use gtsim_dataport::depth_stencil::{DepthFormat, DepthStencilState, StencilFace, depth_stencil};
-use gtsim_spec::gen7::{ThreeDCompareFunction as Cf, ThreeDStencilOperation as Op};
+use gtsim_spec::shared::{ThreeDCompareFunction as Cf, ThreeDStencilOperation as Op};
 
 const LESS: DepthStencilState = DepthStencilState {
     depth_test: Some(Cf::COMPAREFUNCTION_LESS),

@@ -3,7 +3,7 @@
 use gtsim_dataport::blend::{BlendState, ClampRange};
 use gtsim_dataport::rt_write::{RtState, RtWriteError, color_calc};
 use gtsim_mem::format::texel::Texel;
-use gtsim_spec::gen7::{
+use gtsim_spec::shared::{
     SurfaceFormat as Sf, ThreeDColorBufferBlendFactor as F, ThreeDColorBufferBlendFunction as Func,
     ThreeDLogicOpFunction as L,
 };

@@ -11,6 +11,7 @@
 use crate::aub::{AubWriter, TYPE_BATCH};
 use gtsim_spec::PackError;
 use gtsim_spec::gen7::*;
+use gtsim_spec::shared::*;
 
 /// Where the sample puts things in the graphics address space.
 pub mod layout {

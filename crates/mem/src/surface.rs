@@ -5,7 +5,7 @@ use crate::format::bc::{BlockFormat, decode_block};
 use crate::format::texel::{self, FormatError, Texel};
 use crate::layout::{LayoutError, SurfaceDesc};
 use crate::{Fault, Memory};
-use gtsim_spec::gen7::SurfaceFormat;
+use gtsim_spec::shared::SurfaceFormat;
 use thiserror::Error;
 
 /// Why a texel access failed.

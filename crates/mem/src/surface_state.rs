@@ -49,7 +49,7 @@ pub enum Use {
 pub fn buffer_entries(s: &RenderSurfaceState) -> u32 {
     let depth_mask = if s.surface_type == rss::SurfaceType::SURFTYPE_STRBUF {
         0x3f
-    } else if s.surface_format == gtsim_spec::gen7::SurfaceFormat::RAW {
+    } else if s.surface_format == gtsim_spec::shared::SurfaceFormat::RAW {
         0x3ff
     } else {
         0x7f

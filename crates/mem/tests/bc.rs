@@ -11,7 +11,7 @@
 //! Plus property tests: no input bytes of any length make a decoder panic.
 
 use gtsim_mem::format::bc::{BcError, BlockFormat, decode_block, decode_block_unorm8};
-use gtsim_spec::gen7::SurfaceFormat;
+use gtsim_spec::shared::SurfaceFormat;
 
 // ---------------------------------------------------------------------------------------
 // Helpers

@@ -5,7 +5,7 @@ use gtsim_mem::format::texel::Texel;
 use gtsim_mem::layout::{ArraySpacing, MsaaLayout, SurfaceDesc, SurfaceType};
 use gtsim_mem::surface::{Surface, SurfaceError, TexelCoord};
 use gtsim_mem::tiling::Tiling;
-use gtsim_spec::gen7::SurfaceFormat;
+use gtsim_spec::shared::SurfaceFormat;
 
 fn desc(tiling: Tiling, pitch: u64, block: (u32, u32), block_bytes: u32) -> SurfaceDesc {
     SurfaceDesc {

@@ -12,7 +12,7 @@ use gtsim_mem::format::texel::{
     decode_passthru, decode_sub_byte, decode_ycrcb, encode, encode_ycrcb, has_encoder, layout,
     linear_to_srgb, srgb_to_linear,
 };
-use gtsim_spec::gen7::SurfaceFormat as SF;
+use gtsim_spec::shared::SurfaceFormat as SF;
 use proptest::prelude::*;
 
 // ---------------------------------------------------------------------------------------
@@ -43,7 +43,7 @@ fn close(a: [f32; 4], b: [f32; 4]) -> bool {
 
 /// All codes of the Gen7 SURFACE_FORMAT enum, parsed from the spec source.
 fn spec_codes() -> Vec<(u32, String)> {
-    let text = include_str!("../../spec/defs/gen7/surface.spec");
+    let text = include_str!("../../spec/defs/shared/surface_format.spec");
     let mut in_enum = false;
     let mut out = Vec::new();
     for line in text.lines() {

@@ -16,7 +16,7 @@
 //! Objects are produced one at a time by index ([`object_at`]) so that a draw of any
 //! length streams through the pipeline with a bounded window of vertices.
 
-use gtsim_spec::gen7::ThreeDPrimTopoType as T;
+use gtsim_spec::shared::ThreeDPrimTopoType as T;
 
 /// The basic object kinds (seed 004 §10.2 "3D Object Types").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -4,7 +4,7 @@
 //! topologies the seed's table allows.
 
 use gtsim_mem::{Fault, Memory};
-use gtsim_spec::gen7::ThreeDPrimTopoType as T;
+use gtsim_spec::shared::ThreeDPrimTopoType as T;
 use thiserror::Error;
 
 /// Why indices could not be fetched.

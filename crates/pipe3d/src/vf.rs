@@ -4,7 +4,7 @@
 //! its component control.
 
 use gtsim_mem::format::texel::{self, FormatError, Texel};
-use gtsim_spec::gen7::{SurfaceFormat, ThreeDVertexComponentControl as C};
+use gtsim_spec::shared::{SurfaceFormat, ThreeDVertexComponentControl as C};
 use thiserror::Error;
 
 /// A vertex element the VF cannot assemble.
@@ -182,8 +182,8 @@ pub struct PrimitiveIds {
 impl PrimitiveIds {
     /// The generator for topology `t` from PrimitiveID `start`; `None` for topologies
     /// the seed's table does not list.
-    pub fn new(t: gtsim_spec::gen7::ThreeDPrimTopoType, start: u32) -> Option<PrimitiveIds> {
-        use gtsim_spec::gen7::ThreeDPrimTopoType as T;
+    pub fn new(t: gtsim_spec::shared::ThreeDPrimTopoType, start: u32) -> Option<PrimitiveIds> {
+        use gtsim_spec::shared::ThreeDPrimTopoType as T;
         let (s, r): (u32, u32) = match t {
             T::_3DPRIM_POINTLIST | T::_3DPRIM_POINTLIST_BF => (1, 0),
             T::_3DPRIM_LINELIST => (1, 1),
@@ -238,7 +238,7 @@ impl PrimitiveIds {
 /// from `start` ([`PrimitiveIds`]); returns the IDs and the value the next run continues
 /// from. `None` for topologies the table does not list.
 pub fn primitive_ids(
-    t: gtsim_spec::gen7::ThreeDPrimTopoType,
+    t: gtsim_spec::shared::ThreeDPrimTopoType,
     count: usize,
     start: u32,
 ) -> Option<(Vec<u32>, u32)> {

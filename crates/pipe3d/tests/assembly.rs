@@ -1,7 +1,7 @@
 //! Primitive decomposition against the seed's pseudocode (004 §10.2), worked by hand.
 
 use gtsim_pipe3d::assembly::{ObjectType, ProvokingVertex, decompose};
-use gtsim_spec::gen7::ThreeDPrimTopoType as T;
+use gtsim_spec::shared::ThreeDPrimTopoType as T;
 
 const PV: ProvokingVertex = ProvokingVertex {
     tri_list_strip: 0,

@@ -10,6 +10,7 @@ mod common;
 use common::*;
 use gtsim_pipe3d::draw::DrawError;
 use gtsim_spec::gen7::*;
+use gtsim_spec::shared::*;
 
 #[test]
 fn a_rectlist_rectangle_lights_exactly_its_pixels_with_the_flat_colour() {

@@ -2,7 +2,7 @@
 
 use gtsim_mem::AddressSpace;
 use gtsim_pipe3d::index::{IndexBuffer, IndexError, fetch, split_at_cuts};
-use gtsim_spec::gen7::ThreeDPrimTopoType as T;
+use gtsim_spec::shared::ThreeDPrimTopoType as T;
 
 fn mem_with(bytes: &[u8]) -> AddressSpace {
     let mut m = AddressSpace::new();

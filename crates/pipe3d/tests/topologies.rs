@@ -7,8 +7,8 @@ mod common;
 
 use common::*;
 use gtsim_pipe3d::draw::{DrawError, WorkLimits};
-use gtsim_spec::gen7::ThreeDPrimTopoType as T;
 use gtsim_spec::gen7::ThreeDPrimitive;
+use gtsim_spec::shared::ThreeDPrimTopoType as T;
 
 fn colour(c: [f32; 4]) -> [u8; 4] {
     c.map(|v| (v * 255.0).round() as u8)
@@ -319,7 +319,7 @@ fn a_render_target_view_of_one_array_layer_writes_that_layer() {
         surface_array: true,
         surface_array_spacing:
             gtsim_spec::gen7::render_surface_state::SurfaceArraySpacing::ARYSPC_LOD0,
-        surface_format: gtsim_spec::gen7::SurfaceFormat::R8G8B8A8_UNORM,
+        surface_format: gtsim_spec::shared::SurfaceFormat::R8G8B8A8_UNORM,
         surface_base_address: RT,
         width: (W - 1) as u16,
         height: (W - 1) as u16,

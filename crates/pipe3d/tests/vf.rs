@@ -1,7 +1,7 @@
 //! Vertex element assembly against hand-worked dwords (seed 004 §2.4.2).
 
 use gtsim_pipe3d::vf::{VertexIds, VfError, assemble_element};
-use gtsim_spec::gen7::{SurfaceFormat as Sf, ThreeDVertexComponentControl as C};
+use gtsim_spec::shared::{SurfaceFormat as Sf, ThreeDVertexComponentControl as C};
 
 const SRC: C = C::VFCOMP_STORE_SRC;
 const IDS: VertexIds = VertexIds {
@@ -139,7 +139,7 @@ fn vertex_and_instance_indices_and_fetch_bounds() {
 fn primitive_ids_follow_the_seed_table() {
     // Seed 004 §2.5.13, "PrimitiveID Outputs" column.
     use gtsim_pipe3d::vf::primitive_ids;
-    use gtsim_spec::gen7::ThreeDPrimTopoType as T;
+    use gtsim_spec::shared::ThreeDPrimTopoType as T;
     let ids = |t, n| primitive_ids(t, n, 0).unwrap().0;
     assert_eq!(ids(T::_3DPRIM_POINTLIST, 4), [0, 1, 2, 3]);
     assert_eq!(ids(T::_3DPRIM_LINELIST, 8), [0, 0, 1, 1, 2, 2, 3, 3]);

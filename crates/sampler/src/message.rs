@@ -57,8 +57,9 @@ use gtsim_spec::gen7::render_surface_state::{NumberOfMultisamples, SurfaceType};
 use gtsim_spec::gen7::sampler_state::{LodPreClampEnable, TrilinearFilterQuality};
 use gtsim_spec::gen7::{
     MessageDescriptorSamplingEngine, MessageHeaderSamplingEngine, RenderSurfaceState,
-    SamplerMessageType, SamplerState, SurfaceFormat,
+    SamplerMessageType, SamplerState,
 };
+use gtsim_spec::shared::SurfaceFormat;
 
 /// What a sampler message needs from the outside world.
 pub trait SamplerResources {

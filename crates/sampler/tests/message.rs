@@ -13,8 +13,9 @@ use gtsim_spec::gen7::render_surface_state::SurfaceType;
 use gtsim_spec::gen7::sampler_state::{MagModeFilter, MinModeFilter, MipModeFilter};
 use gtsim_spec::gen7::{
     MessageDescriptorSamplingEngine, MessageHeaderSamplingEngine, RenderSurfaceState,
-    SamplerMessageType, SamplerState, SurfaceFormat, Texcoordmode,
+    SamplerMessageType, SamplerState, Texcoordmode,
 };
+use gtsim_spec::shared::SurfaceFormat;
 
 const BASE: u64 = 0x1_0000;
 

@@ -147,12 +147,18 @@ fn names(spec: &Spec) -> Names {
         enum_ty: BTreeMap::new(),
         enum_static: BTreeMap::new(),
     };
-    for e in spec.enums.keys() {
-        n.enum_ty.insert(e.clone(), uniq(&mut used_ty, camel(e)));
-        n.enum_static.insert(
-            e.clone(),
-            uniq(&mut used_static, format!("ENUM_{}", screaming(e))),
-        );
+    for (e, def) in &spec.enums {
+        let ty = uniq(&mut used_ty, camel(e));
+        let st = uniq(&mut used_static, format!("ENUM_{}", screaming(e)));
+        // An enumeration of `defs/shared` lives in `crate::shared`; paths into it are
+        // absolute, so they read the same from the module root and from inside a
+        // definition's module.
+        let (ty, st) = match &def.external {
+            Some(ns) => (format!("crate::{ns}::{ty}"), format!("crate::{ns}::{st}")),
+            None => (ty, st),
+        };
+        n.enum_ty.insert(e.clone(), ty);
+        n.enum_static.insert(e.clone(), st);
     }
     for d in spec.defs.keys() {
         n.def_ty.insert(d.clone(), uniq(&mut used_ty, camel(d)));
@@ -195,6 +201,15 @@ fn emit_enum_newtype(out: &mut String, ty: &str, doc: &str, width: u32, values: 
     let _ = writeln!(out, "            _ => None,\n        }}\n    }}\n}}");
 }
 
+/// A type path of the module root as seen from inside a definition's module.
+fn in_module(path: &str) -> String {
+    if path.starts_with("crate::") {
+        path.to_string()
+    } else {
+        format!("super::{path}")
+    }
+}
+
 fn enum_width(spec: &Spec, e: &str) -> u32 {
     // The widest field using this enum decides the newtype's repr.
     let mut w = 32;
@@ -230,8 +245,8 @@ pub fn generate(spec: &Spec, generation: &str) -> String {
         "use crate::table::*;\nuse crate::bits;\nuse crate::error::{{PackError, UnpackError, CodecError}};\n"
     );
 
-    // Named enums.
-    for (name, e) in &spec.enums {
+    // Named enums (those of `defs/shared` are generated there, once).
+    for (name, e) in spec.enums.iter().filter(|(_, e)| e.external.is_none()) {
         let doc = format!("Enumeration `{name}`. Source: {}", e.source);
         emit_enum_newtype(
             &mut out,
@@ -309,7 +324,7 @@ fn field_rust_ty(
         FieldType::U => uint_ty(w).to_string(),
         FieldType::S => sint_ty(w).to_string(),
         FieldType::Bool => "bool".into(),
-        FieldType::Enum(e) => format!("super::{}", n.enum_ty[e]),
+        FieldType::Enum(e) => in_module(&n.enum_ty[e]),
         FieldType::InlineEnum(_) => inline_ty[&f.name].clone(),
         FieldType::Address | FieldType::Offset(_) => "u64".into(),
         FieldType::UFixed(..) | FieldType::SFixed(..) => "f64".into(),
@@ -546,7 +561,10 @@ fn emit_def(out: &mut String, spec: &Spec, n: &Names, name: &str, d: &Def) {
             FieldType::S => format!("bits::sext(bits::get(dw, {s}, {e}), {w}) as {}", sint_ty(w)),
             FieldType::Bool => format!("bits::get(dw, {s}, {e}) != 0"),
             FieldType::Enum(en) => {
-                format!("super::{}(bits::get(dw, {s}, {e}) as _)", n.enum_ty[en])
+                format!(
+                    "{}(bits::get(dw, {s}, {e}) as _)",
+                    in_module(&n.enum_ty[en])
+                )
             }
             FieldType::InlineEnum(_) => {
                 format!("{}(bits::get(dw, {s}, {e}) as _)", inline_ty[&f.name])

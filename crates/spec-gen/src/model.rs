@@ -30,6 +30,9 @@ pub struct EnumDef {
     pub notes: Vec<String>,
     /// Where it was written.
     pub loc: Loc,
+    /// `Some(namespace)` when the enumeration is defined once for every generation in
+    /// `defs/<namespace>` (`shared`) and this generation only refers to it.
+    pub external: Option<String>,
 }
 
 /// Which kind of thing a definition describes.

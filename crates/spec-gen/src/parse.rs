@@ -109,6 +109,7 @@ impl Parser<'_> {
                     source: String::new(),
                     notes: vec![],
                     loc,
+                    external: None,
                 });
             }
             "struct" | "command" | "register" => {

@@ -13,7 +13,7 @@
 //!   and `pack() -> Vec<u32>`; fixed opcode fields are checked on unpack and written on
 //!   pack, DWord Length is computed, values that do not fit are [`PackError`]s;
 //! * a newtype per enumeration with the manual's names as constants
-//!   ([`gen7::SurfaceFormat::R8G8B8A8_UNORM`]);
+//!   ([`shared::SurfaceFormat::R8G8B8A8_UNORM`]);
 //! * static field tables ([`table::Def`]) that the batch decoder and the
 //!   [`print`] pretty-printer walk, so they too never hard-code a bit.
 //!
@@ -26,6 +26,23 @@ pub mod table;
 
 pub use error::{CodecError, PackError, UnpackError};
 pub use table::{Def, Field, Generation, Ty};
+
+/// The named enumerations every generation encodes alike (`defs/shared`): surface
+/// formats, topologies, compare functions, stencil operations, blend factors and
+/// functions, logic ops, vertex component controls. Generation-neutral code (stages,
+/// shared functions, texel codecs) names these, never a generation's module; each
+/// generation's definitions refer to them.
+#[allow(
+    missing_docs,
+    reason = "generated code carries the manual's names, documented at their spec definitions"
+)]
+#[allow(
+    unused_imports,
+    reason = "the generator's common imports; this namespace holds enumerations only"
+)]
+pub mod shared {
+    include!(concat!(env!("OUT_DIR"), "/shared.rs"));
+}
 
 /// Ivy Bridge (Gen7): seed 004 (3D pipeline), seed 000 (shared functions), and public
 /// sources for what the seeds lack.

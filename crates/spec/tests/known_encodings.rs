@@ -3,6 +3,7 @@
 //! from the code under test.
 
 use gtsim_spec::gen7::*;
+use gtsim_spec::shared::*;
 
 #[test]
 fn command_headers() {

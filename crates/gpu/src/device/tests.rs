@@ -1,6 +1,7 @@
 use super::*;
 use gtsim_mem::AddressSpace;
 use gtsim_spec::gen7::*;
+use gtsim_spec::shared::*;
 
 fn run(batch: &[u32]) -> (Device, AddressSpace, Result<SubmitReport, Hang>) {
     let mut mem = AddressSpace::new();

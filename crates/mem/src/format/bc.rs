@@ -56,13 +56,13 @@
 //! * BC7: a block whose first byte is 0 (no mode bit) is reserved and decodes to
 //!   transparent black (0,0,0,0).
 //! * Ivy Bridge itself does not sample BC6H_SF16/BC6H_UF16/BC7_UNORM_SRGB (errata noted
-//!   in `crates/spec/defs/gen7/surface.spec`); the decoders are complete anyway, and the capability
+//!   in `crates/spec/defs/shared/surface_format.spec`); the decoders are complete anyway, and the capability
 //!   table ([`super::caps`]) says what the hardware accepts.
 //!
 //! Wrong slice lengths are reported as [`BcError::WrongLength`]; no input bytes can make
 //! a decoder panic.
 
-use gtsim_spec::gen7::SurfaceFormat;
+use gtsim_spec::shared::SurfaceFormat;
 
 /// A block-compressed surface format the Ivy Bridge sampler can read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -16,7 +16,7 @@
 //! * Formats present in the Gen7 enum but absent from Mesa's table (L32_UNORM, A32_UNORM,
 //!   the three *_UNORM_G8R8_SNORM bump formats, RAW) report no capability.
 
-use gtsim_spec::gen7::SurfaceFormat;
+use gtsim_spec::shared::SurfaceFormat;
 
 /// Capabilities of one format on Ivy Bridge (Gen 7.0).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

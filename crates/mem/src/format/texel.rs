@@ -42,7 +42,7 @@
 
 use std::sync::OnceLock;
 
-use gtsim_spec::gen7::SurfaceFormat;
+use gtsim_spec::shared::SurfaceFormat;
 
 /// A texel's channels as the sampler returns them, before swizzle: float for
 /// UNORM/SNORM/FLOAT/SCALED/SFIXED/sRGB (sRGB decoded to linear), raw integers for

@@ -9,6 +9,7 @@ use gtsim_mem::Memory;
 use gtsim_spec::UnpackError;
 use gtsim_spec::gen7::vertex_buffer_state::BufferAccessType;
 use gtsim_spec::gen7::*;
+use gtsim_spec::shared::*;
 
 /// The context's latched state as the draw sees it.
 pub trait Latched {

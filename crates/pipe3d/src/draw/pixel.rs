@@ -26,9 +26,9 @@ use gtsim_spec::gen7::sf_output_attribute_detail::SwizzleSelect;
 use gtsim_spec::gen7::three_d_state_ps::{FloatingPointMode, PositionXyOffsetSelect};
 use gtsim_spec::gen7::three_d_state_sbe::AttributeSwizzleControlMode;
 use gtsim_spec::gen7::{
-    BlendStateEntry, ColorCalcState, SfOutputAttributeDetail, SurfaceFormat,
-    blend_state_entry::ColorClampRange,
+    BlendStateEntry, ColorCalcState, SfOutputAttributeDetail, blend_state_entry::ColorClampRange,
 };
+use gtsim_spec::shared::SurfaceFormat;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 

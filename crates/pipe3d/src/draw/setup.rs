@@ -12,13 +12,13 @@ use crate::clip::{ClipStatus, ClipTest, clip_determination, vertex_clip_test};
 use crate::raster::{self, DiamondRule, PointRule, RasterState, SubpixelBits, Winding};
 use crate::sf::{CullMode, Viewport, culled};
 use gtsim_mem::Memory;
-use gtsim_spec::gen7::ThreeDPrimTopoType;
 use gtsim_spec::gen7::three_d_state_clip::{ApiMode, ClipMode};
 use gtsim_spec::gen7::three_d_state_multisample::PixelLocation;
 use gtsim_spec::gen7::three_d_state_sf::{
     BackFaceFillMode, FrontFaceFillMode, FrontWinding, VertexSubPixelPrecisionSelect,
 };
 use gtsim_spec::gen7::three_d_state_wm::PointRasterizationRule;
+use gtsim_spec::shared::ThreeDPrimTopoType;
 
 /// VUE slot of the position (seed 004 §1.8: slot 0 is the vertex header).
 const POSITION: usize = 1;

@@ -69,7 +69,7 @@ impl VertexSource {
 /// Assembles one run's objects from its VUEs as they arrive, keeping only the VUEs that
 /// objects still to come can use.
 pub(super) struct RunAssembler {
-    topology: gtsim_spec::gen7::ThreeDPrimTopoType,
+    topology: gtsim_spec::shared::ThreeDPrimTopoType,
     pv: ProvokingVertex,
     keeps_first: bool,
     first: Option<Vue>,
@@ -88,7 +88,7 @@ pub(super) struct RunAssembler {
 
 impl RunAssembler {
     pub fn new(
-        topology: gtsim_spec::gen7::ThreeDPrimTopoType,
+        topology: gtsim_spec::shared::ThreeDPrimTopoType,
         pv: ProvokingVertex,
     ) -> Result<RunAssembler, DrawError> {
         assembly::object_at(topology, 0, pv).map_err(|e| DrawError::State {

@@ -8,8 +8,8 @@ use crate::vf::{PrimitiveIds, VertexIds, assemble_element, fetch_source, vb_inde
 use gtsim_eu::exec::{DEFAULT_BUDGET, FpMode, Program, Thread};
 use gtsim_mem::Memory;
 use gtsim_mem::format::texel;
-use gtsim_spec::gen7::ThreeDVertexComponentControl as C;
 use gtsim_spec::gen7::three_d_state_vs::FloatingPointMode;
+use gtsim_spec::shared::ThreeDVertexComponentControl as C;
 use std::sync::Arc;
 
 /// The VS unit with its kernel.

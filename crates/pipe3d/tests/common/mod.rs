@@ -7,6 +7,7 @@ use gtsim_isa::asm::{Compaction, assemble};
 use gtsim_mem::AddressSpace;
 use gtsim_pipe3d::draw::{DrawError, KernelCache, Latched, Statistics, Watchdog, WorkLimits, draw};
 use gtsim_spec::gen7::*;
+use gtsim_spec::shared::*;
 use std::collections::BTreeMap;
 
 pub const SURFACE_BASE: u64 = 0x10000;
