@@ -1,5 +1,9 @@
 //! # gtsim-pipe3d: the 3D fixed-function pipeline
 //!
+//! Generation-neutral: the stages read [`state::DrawState`], which a generation's front
+//! (the Ivy Bridge front for Gen7) decodes from the latched commands, through the
+//! [`state::Front`] trait.
+//!
 //! Each stage follows its chapter of seed 004 (VF ch.2, VS ch.3, CLIP ch.9, SF ch.10,
 //! WM ch.11). [`draw`] runs one 3DPRIMITIVE through the stages, with VS and PS threads
 //! on the EU; it is assembled from per-stage functions, each pure and unit-tested
@@ -21,4 +25,5 @@ pub mod draw;
 pub mod index;
 pub mod raster;
 pub mod sf;
+pub mod state;
 pub mod vf;

@@ -2,8 +2,9 @@
 
 use super::registers::offset_of;
 use super::{Context, DeviceLimits, Hang, SubmitReport, fetch};
+use gtsim_gen7::{DrawFront, Latched};
 use gtsim_mem::Memory;
-use gtsim_pipe3d::draw::{Latched, RenderTarget, Statistics, Watchdog};
+use gtsim_pipe3d::draw::{RenderTarget, Statistics, Watchdog};
 use gtsim_spec::UnpackError;
 use gtsim_spec::gen7::*;
 use gtsim_spec::table::{Def, DefKind};
@@ -231,9 +232,9 @@ impl CommandStreamer<'_> {
         let mut stats = Statistics::default();
         let mut kernels = std::mem::take(&mut self.ctx.kernels);
         let latched = LatchedState(self.ctx);
+        let front = DrawFront::new(&latched, dw);
         let result = gtsim_pipe3d::draw::draw(
-            &latched,
-            dw,
+            &front,
             self.mem,
             &mut kernels,
             &mut stats,

@@ -10,19 +10,15 @@
 //! give.
 
 use super::DrawError;
-use super::gen7::DrawState;
-use gtsim_dataport::depth_stencil::{
-    DepthFormat, DepthStencilState as PixelState, StencilFace, depth_stencil,
-};
+use gtsim_dataport::depth_stencil::{DepthFormat, DepthStencilState as PixelState, depth_stencil};
 use gtsim_mem::Memory;
 use gtsim_mem::layout::SurfaceDesc;
-use gtsim_spec::gen7::three_d_state_depth_buffer::SurfaceType;
-use gtsim_spec::gen7::{ThreeDStateClearParams, ThreeDStateStencilBuffer};
 
 /// What a draw does to the depth buffer.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub(super) enum DepthOp {
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum DepthOp {
     /// Normal rendering: test (and maybe write) each pixel.
+    #[default]
     Test,
     /// 3DSTATE_WM Depth Buffer Clear: covered pixels take the clear value (§11.5.3.1).
     Clear,
@@ -30,18 +26,30 @@ pub(super) enum DepthOp {
     Resolve,
 }
 
-/// A bound depth buffer (and separate stencil buffer).
-pub(super) struct DepthBuffer {
-    base: u64,
-    desc: SurfaceDesc,
-    format: DepthFormat,
-    lod: u32,
-    slice: u32,
-    stencil: Option<(u64, SurfaceDesc)>,
-    front: PixelState,
-    back: PixelState,
-    clear_value: u32,
-    stencil_clear: Option<u8>,
+/// A bound depth buffer (and separate stencil buffer), with the tests of both faces.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DepthBuffer {
+    /// Graphics address of the depth buffer.
+    pub base: u64,
+    /// Its layout.
+    pub desc: SurfaceDesc,
+    /// Its format.
+    pub format: DepthFormat,
+    /// The level rendered to.
+    pub lod: u32,
+    /// The array slice rendered to.
+    pub slice: u32,
+    /// The separate stencil buffer's address and layout, when the tests use it.
+    pub stencil: Option<(u64, SurfaceDesc)>,
+    /// Front-facing pixels' tests.
+    pub front: PixelState,
+    /// Back-facing pixels' tests.
+    pub back: PixelState,
+    /// The depth clear value (the buffer's raw bits).
+    pub clear_value: u32,
+    /// The stencil clear value, when a clear writes stencil.
+    pub stencil_clear: Option<u8>,
+    /// What the draw does.
     pub op: DepthOp,
 }
 
@@ -52,152 +60,6 @@ fn dword_le(b: &[u8]) -> u32 {
 }
 
 impl DepthBuffer {
-    /// The draw's depth buffer, `None` when it is SURFTYPE_NULL (tests pass, nothing is
-    /// written).
-    pub fn new(
-        st: &DrawState,
-        latched: &dyn super::Latched,
-        cc_stencil_ref: impl Fn() -> Result<(u8, u8), DrawError>,
-    ) -> Result<Option<DepthBuffer>, DrawError> {
-        let d = &st.depth_buffer;
-        let wm = &st.wm;
-        let ds = &st.depth_stencil;
-        let op = if wm.depth_buffer_clear {
-            DepthOp::Clear
-        } else if wm.depth_buffer_resolve_enable || wm.hierarchical_depth_buffer_resolve_enable {
-            DepthOp::Resolve
-        } else {
-            DepthOp::Test
-        };
-        if d.surface_type == SurfaceType::SURFTYPE_NULL {
-            return Ok(None);
-        }
-        // Seed 004 §11.5.5.1 (the HZ size table lists SURFTYPE_1D, 2D, 3D and CUBE depth
-        // buffers): 1D and 2D surfaces use the 2D layout (1D with its Height), a cube
-        // holds six faces per Depth + 1 cubes as array slices, 3D the 3D layout.
-        let layout_type = match d.surface_type {
-            SurfaceType::SURFTYPE_1D | SurfaceType::SURFTYPE_2D => {
-                gtsim_mem::layout::SurfaceType::D2
-            }
-            SurfaceType::SURFTYPE_CUBE => gtsim_mem::layout::SurfaceType::Cube,
-            SurfaceType::SURFTYPE_3D => gtsim_mem::layout::SurfaceType::D3,
-            other => {
-                return Err(DrawError::State {
-                    command: "3DSTATE_DEPTH_BUFFER",
-                    why: format!(
-                        "Surface Type {} is not a depth buffer type (seed 004 §11.5.5.1)",
-                        other.name().unwrap_or("(reserved)")
-                    ),
-                });
-            }
-        };
-        let format = DepthFormat::from_field(d.surface_format.0).map_err(|e| DrawError::State {
-            command: "3DSTATE_DEPTH_BUFFER",
-            why: e.to_string(),
-        })?;
-        let bytes = if format == DepthFormat::D16Unorm {
-            2
-        } else {
-            4
-        };
-        // Depth counts the view's elements from Minimum Array Element (as for render
-        // targets, seed 000 §2.12.2): the layout reaches Minimum Array Element + Depth.
-        let min = d.minimum_array_element as u32;
-        let layers = match layout_type {
-            gtsim_mem::layout::SurfaceType::Cube => (d.depth as u32 + 1).max(min / 6 + 1),
-            gtsim_mem::layout::SurfaceType::D3 => d.depth as u32 + 1,
-            _ => d.depth as u32 + 1 + min,
-        };
-        let (w, h, levels) = (d.width as u32 + 1, d.height as u32 + 1, d.lod as u32 + 1);
-        let desc = SurfaceDesc {
-            ty: layout_type,
-            ..SurfaceDesc::depth(w, h, layers, levels, 1, bytes, d.surface_pitch as u64 + 1)
-        };
-        let stencil_needed = ds.stencil_test_enable || ds.stencil_buffer_write_enable;
-        let stencil = if stencil_needed {
-            let s = match latched.command("3DSTATE_STENCIL_BUFFER") {
-                Some(dw) => ThreeDStateStencilBuffer::unpack(dw).map_err(|e| DrawError::State {
-                    command: "3DSTATE_STENCIL_BUFFER",
-                    why: e.to_string(),
-                })?,
-                None => ThreeDStateStencilBuffer::default(),
-            };
-            Some((
-                s.surface_base_address,
-                SurfaceDesc {
-                    ty: layout_type,
-                    ..SurfaceDesc::separate_stencil(
-                        w,
-                        h,
-                        layers,
-                        levels,
-                        1,
-                        s.surface_pitch as u64 + 1,
-                    )
-                },
-            ))
-        } else {
-            None
-        };
-        let (front_ref, back_ref) = if stencil_needed {
-            cc_stencil_ref()?
-        } else {
-            (0, 0)
-        };
-        let face = |back: bool| {
-            let two = ds.double_sided_stencil_enable && back;
-            PixelState {
-                depth_test: ds.depth_test_enable.then_some(ds.depth_test_function),
-                depth_write: ds.depth_buffer_write_enable && d.depth_write_enable,
-                depth_range: [st.cc_viewport.minimum_depth, st.cc_viewport.maximum_depth],
-                stencil: ds.stencil_test_enable.then_some(if two {
-                    StencilFace {
-                        func: ds.back_face_stencil_test_function,
-                        fail: ds.backface_stencil_fail_op,
-                        depth_fail: ds.backface_stencil_pass_depth_fail_op,
-                        pass: ds.backface_stencil_pass_depth_pass_op,
-                        reference: back_ref,
-                        test_mask: ds.backface_stencil_test_mask,
-                        write_mask: ds.backface_stencil_write_mask,
-                    }
-                } else {
-                    StencilFace {
-                        func: ds.stencil_test_function,
-                        fail: ds.stencil_fail_op,
-                        depth_fail: ds.stencil_pass_depth_fail_op,
-                        pass: ds.stencil_pass_depth_pass_op,
-                        reference: front_ref,
-                        test_mask: ds.stencil_test_mask,
-                        write_mask: ds.stencil_write_mask,
-                    }
-                }),
-                stencil_write: ds.stencil_buffer_write_enable && d.stencil_write_enable,
-            }
-        };
-        let clear = match latched.command("3DSTATE_CLEAR_PARAMS") {
-            Some(dw) => ThreeDStateClearParams::unpack(dw).map_err(|e| DrawError::State {
-                command: "3DSTATE_CLEAR_PARAMS",
-                why: e.to_string(),
-            })?,
-            None => ThreeDStateClearParams::default(),
-        };
-        Ok(Some(DepthBuffer {
-            base: d.surface_base_address,
-            desc,
-            format,
-            lod: d.lod as u32,
-            slice: d.minimum_array_element as u32,
-            stencil,
-            front: face(false),
-            back: face(true),
-            clear_value: clear.depth_clear_value,
-            // §11.5.3.1: a stencil clear writes COLOR_CALC_STATE's Stencil Reference Value.
-            stencil_clear: (ds.stencil_buffer_write_enable && d.stencil_write_enable)
-                .then_some(front_ref),
-            op,
-        }))
-    }
-
     fn depth_addr(&self, x: u32, y: u32) -> Result<u64, DrawError> {
         let off = self
             .desc

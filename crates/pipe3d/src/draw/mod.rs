@@ -1,8 +1,9 @@
-//! One 3DPRIMITIVE through the pipeline (seed 004 §1.4: state latched by earlier
-//! commands, consumed by the primitive).
+//! One draw through the pipeline (seed 004 §1.4: state latched by earlier commands,
+//! consumed by the primitive command).
 //!
-//! The counts come from the command, the 3DPRIM_* registers (Indirect Parameter Enable)
-//! or VB0's end offset (End Offset Enable). The draw streams ([`stream`]): for each
+//! The generation's [`Front`] decodes the latched state into a neutral [`DrawState`],
+//! counts included (for Gen7: from 3DPRIMITIVE, the 3DPRIM_* registers with Indirect
+//! Parameter Enable, or VB0's end offset with End Offset Enable). The draw streams ([`stream`]): for each
 //! instance the vertex indices arrive a chunk at a time, each chunk is shaded, and a
 //! run's objects are assembled from a window that keeps only the VUEs later objects
 //! read, so memory stays bounded whatever the counts. The work is bounded by the
@@ -18,8 +19,8 @@
 //!    rasterization (ch.10).
 //! 3. [`pixel`]: the WM groups covered pixels into subspans and dispatches PS threads
 //!    with the seed's payload (§11.10.3), testing depth and stencil ([`depth`]) before
-//!    or after them; their sampler messages reach gtsim-sampler ([`sampling`]) and their
-//!    render target writes go through the data port's colour calculator into memory
+//!    or after them; their sampler messages reach gtsim-sampler through the front and
+//!    their render target writes go through the data port's colour calculator into memory
 //!    (seed 000 §3.9.11, seed 004 ch.12).
 //!
 //! HS, DS, GS and stream output must be disabled: anything else fails as
@@ -28,16 +29,16 @@
 
 mod clipper;
 mod depth;
-mod gen7;
 mod pixel;
-mod sampling;
 mod setup;
 mod stream;
 mod urb;
 mod vertex;
 mod watchdog;
 
-pub use gen7::Latched;
+pub use crate::state::{DrawState, Front};
+pub use depth::{DepthBuffer, DepthOp};
+pub use urb::Vue;
 pub use watchdog::{Watchdog, WorkLimits};
 
 use gtsim_eu::exec::{ExecError, Program};
@@ -102,7 +103,8 @@ pub(crate) fn put_dword(grf: &mut [u8], reg: usize, dw: usize, v: u32) {
     grf[at..at + 4].copy_from_slice(&v.to_le_bytes());
 }
 
-pub(crate) fn unsupported(what: impl Into<String>, seed: &'static str) -> DrawError {
+/// A [`DrawError::Unsupported`]: `what` is not modelled yet, specified at `seed`.
+pub fn unsupported(what: impl Into<String>, seed: &'static str) -> DrawError {
     DrawError::Unsupported {
         what: what.into(),
         seed,
@@ -178,85 +180,28 @@ impl KernelCache {
 
 pub use gtsim_dataport::rt_message::RenderTarget;
 
-/// The counts of one 3DPRIMITIVE: from the command, from the 3DPRIM_* registers with
-/// Indirect Parameter Enable, or from VB0's end offset with End Offset Enable.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct DrawCounts {
-    pub vertex_count: u32,
-    pub start_vertex: u32,
-    pub instance_count: u32,
-    pub start_instance: u32,
-    pub base_vertex: i32,
-}
-
-/// MMIO offsets of the 3DPRIM_* registers (spec `registers.spec`, Linux i915_reg.h).
-const _3DPRIM_START_VERTEX: u32 = 0x2430;
-const _3DPRIM_VERTEX_COUNT: u32 = 0x2434;
-const _3DPRIM_INSTANCE_COUNT: u32 = 0x2438;
-const _3DPRIM_START_INSTANCE: u32 = 0x243c;
-const _3DPRIM_BASE_VERTEX: u32 = 0x2440;
-
-/// Seed 004 §2.5.1 3DPRIMITIVE DW0 bit 10 "Indirect Parameter Enable": "the values in
-/// DW 2-5 are ignored and replaced by the current values of the corresponding 3DPRIM_xxx
-/// MMIO registers" (3DPRIM_BASE_VERTEX for DW6 too); both it and End Offset Enable set
-/// is UNDEFINED, reported as a hang.
-fn draw_counts(
-    latched: &dyn Latched,
-    p: &gtsim_spec::gen7::ThreeDPrimitive,
-) -> Result<DrawCounts, DrawError> {
-    if p.indirect_parameter_enable && p.end_offset_enable {
-        return Err(DrawError::State {
-            command: "3DPRIMITIVE",
-            why: "Indirect Parameter Enable and End Offset Enable are both set (UNDEFINED, seed 004 §2.5.1)".into(),
-        });
-    }
-    if p.indirect_parameter_enable {
-        return Ok(DrawCounts {
-            vertex_count: latched.register(_3DPRIM_VERTEX_COUNT),
-            start_vertex: latched.register(_3DPRIM_START_VERTEX),
-            instance_count: latched.register(_3DPRIM_INSTANCE_COUNT),
-            start_instance: latched.register(_3DPRIM_START_INSTANCE),
-            base_vertex: latched.register(_3DPRIM_BASE_VERTEX) as i32,
-        });
-    }
-    Ok(DrawCounts {
-        vertex_count: p.vertex_count_per_instance,
-        start_vertex: p.start_vertex_location,
-        instance_count: p.instance_count,
-        start_instance: p.start_instance_location,
-        base_vertex: p.base_vertex_location,
-    })
-}
-
-/// Executes the 3DPRIMITIVE `prim` (its dwords) against the latched state; returns the
-/// render targets its pixel shaders wrote to. The draw streams: its vertices are fetched,
-/// shaded and assembled a chunk at a time, so memory stays bounded whatever its counts,
-/// and `watchdog` bounds the work.
+/// Executes the draw whose state `front` decodes; returns the render targets its pixel
+/// shaders wrote to. The draw streams: its vertices are fetched, shaded and assembled a
+/// chunk at a time, so memory stays bounded whatever its counts, and `watchdog` bounds
+/// the work.
 pub fn draw(
-    latched: &dyn Latched,
-    prim: &[u32],
+    front: &dyn Front,
     mem: &mut dyn Memory,
     kernels: &mut KernelCache,
     stats: &mut Statistics,
     watchdog: &mut Watchdog,
 ) -> Result<Vec<RenderTarget>, DrawError> {
-    let p = gtsim_spec::gen7::ThreeDPrimitive::unpack(prim).map_err(|e| DrawError::State {
-        command: "3DPRIMITIVE",
-        why: e.to_string(),
-    })?;
-    let counts = draw_counts(latched, &p)?;
-    if !p.end_offset_enable && (counts.vertex_count == 0 || counts.instance_count == 0) {
+    let Some(st) = front.draw_state(mem)? else {
         // Nothing to fetch: the state is not even read (crocus emits such draws).
         return Ok(vec![]);
-    }
-    let st = gen7::DrawState::gather(latched, prim, counts, mem)?;
-    let mut ps = pixel::PixelStage::new(&st, latched, mem, kernels)?;
+    };
+    let mut ps = pixel::PixelStage::new(&st, mem, kernels)?;
     let mut vs = vertex::VertexStage::new(&st, mem, kernels)?;
-    let pv = setup::provoking_vertex(&st);
-    for instance in 0..st.instance_count {
+    let pv = st.setup.provoking;
+    for instance in 0..st.vf.counts.instance_count {
         vs.begin_instance(&st);
         let mut source = stream::VertexSource::new(&st);
-        let mut run = stream::RunAssembler::new(st.topology, pv)?;
+        let mut run = stream::RunAssembler::new(st.vf.topology, pv)?;
         loop {
             let chunk = source.next_chunk(&st, mem)?;
             if chunk.is_empty() {
@@ -272,20 +217,20 @@ pub fn draw(
                     .collect();
                 if !vertices.is_empty() {
                     watchdog.vertices(vertices.len() as u64)?;
-                    let vues = vs.shade(&st, mem, &vertices, instance, stats, watchdog)?;
-                    let objects = run.push(vues, stats, st.vf_statistics);
-                    setup::primitives(&st, &run, &objects, mem, &mut ps, stats, watchdog)?;
+                    let vues = vs.shade(&st, front, mem, &vertices, instance, stats, watchdog)?;
+                    let objects = run.push(vues, stats, st.vf.statistics);
+                    setup::primitives(&st, front, &run, &objects, mem, &mut ps, stats, watchdog)?;
                 }
                 if piece.last() == Some(&stream::Item::Cut) {
-                    let objects = run.finish(stats, st.vf_statistics);
-                    setup::primitives(&st, &run, &objects, mem, &mut ps, stats, watchdog)?;
-                    run = stream::RunAssembler::new(st.topology, pv)?;
+                    let objects = run.finish(stats, st.vf.statistics);
+                    setup::primitives(&st, front, &run, &objects, mem, &mut ps, stats, watchdog)?;
+                    run = stream::RunAssembler::new(st.vf.topology, pv)?;
                     vs.begin_run();
                 }
             }
         }
-        let objects = run.finish(stats, st.vf_statistics);
-        setup::primitives(&st, &run, &objects, mem, &mut ps, stats, watchdog)?;
+        let objects = run.finish(stats, st.vf.statistics);
+        setup::primitives(&st, front, &run, &objects, mem, &mut ps, stats, watchdog)?;
     }
     Ok(ps.targets())
 }

@@ -3,32 +3,18 @@
 //! the data port (seed 000 §3.9.11, seed 004 ch.12).
 
 use super::depth::{DepthBuffer, DepthOp};
-use super::gen7::{DrawState, binding_table_surface, check_bound, dynamic_state};
-use super::sampling::StageSampling;
 use super::urb::Vue;
 use super::{DrawError, KernelCache, Statistics, Watchdog, unsupported};
 use crate::bary::barycentrics;
 use crate::sf::attribute_setup;
-use gtsim_dataport::blend::{BlendState, ClampRange};
-use gtsim_dataport::compare::AlphaReference;
+use crate::state::{ConstantSource, DrawState, Front, MessageKind, ShaderStage, SwizzleSelect};
 use gtsim_dataport::rt_message::{
     RenderTarget, alpha_passes, decode_payload, texel_of, write_pixel,
 };
-use gtsim_dataport::rt_write::RtState;
 use gtsim_eu::exec::{DEFAULT_BUDGET, FpMode, Message, Program, SharedFunctions, Thread};
 use gtsim_mem::Memory;
 use gtsim_mem::format::texel::Texel;
-use gtsim_mem::layout::SurfaceType as LayoutType;
 use gtsim_mem::surface::TexelCoord;
-use gtsim_mem::surface_state::{SurfaceStateError, Use, surface_from_state};
-use gtsim_spec::gen7::color_calc_state::AlphaTestFormat;
-use gtsim_spec::gen7::sf_output_attribute_detail::SwizzleSelect;
-use gtsim_spec::gen7::three_d_state_ps::{FloatingPointMode, PositionXyOffsetSelect};
-use gtsim_spec::gen7::three_d_state_sbe::AttributeSwizzleControlMode;
-use gtsim_spec::gen7::{
-    BlendStateEntry, ColorCalcState, SfOutputAttributeDetail, blend_state_entry::ColorClampRange,
-};
-use gtsim_spec::shared::SurfaceFormat;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
@@ -72,13 +58,6 @@ pub(super) struct SourceTriangle<'a> {
     pub linear: [[f32; 3]; 3],
 }
 
-/// SFIDs (IVB PRM Vol4 Part3 "send"): null, sampler, render cache data port.
-const SFID_NULL: u8 = 0;
-const SFID_SAMPLER: u8 = 2;
-const SFID_RENDER_CACHE: u8 = 5;
-/// Render cache message type of the render target write (seed 000 §3.9.2.1.1).
-const RC_RENDER_TARGET_WRITE: u32 = 12;
-
 struct PsKernel {
     addr: u64,
     prog: Arc<Program>,
@@ -100,111 +79,44 @@ pub(super) struct PixelStage {
 impl PixelStage {
     pub fn new(
         st: &DrawState,
-        latched: &dyn super::Latched,
         mem: &dyn Memory,
         kernels: &mut KernelCache,
     ) -> Result<PixelStage, DrawError> {
-        let (wm, ps) = (&st.wm, &st.ps);
-        let depth = DepthBuffer::new(st, latched, || {
-            let cc = color_calc_state(st, mem)?;
-            Ok((
-                cc.stencil_reference_value,
-                cc.back_face_stencil_reference_value,
-            ))
-        })?;
+        let ps = &st.ps;
+        let depth = st.depth.clone();
         // §11.5.2.1: a PS that may kill pixels or computes depth keeps the WM from
         // testing (and writing) depth before it runs, unless EDSC_PREPS forces it.
-        let late = (wm.pixel_shader_kill_pixel || wm.pixel_shader_computed_depth_mode.0 != 0)
-            && wm.early_depth_stencil_control.0 != 2
-            && wm.thread_dispatch_enable;
-        for (on, what, seed) in [
-            (
-                ps.dual_source_blend_enable,
-                "3DSTATE_PS Dual Source Blend Enable",
-                "seed 004 §12.1.7",
-            ),
-            (
-                ps.o_mask_present_to_render_target,
-                "3DSTATE_PS oMask Present to RenderTarget",
-                "seed 000 §3.9.11",
-            ),
-            (
-                ps.position_xy_offset_select != PositionXyOffsetSelect::POSOFFSET_NONE,
-                "3DSTATE_PS Position XY Offset Select",
-                "seed 004 §11.10.3",
-            ),
-            (
-                wm.pixel_shader_uses_input_coverage_mask,
-                "3DSTATE_WM Pixel Shader Uses Input Coverage Mask",
-                "seed 004 §11.10.3",
-            ),
-        ] {
-            if on {
-                return Err(unsupported(what, seed));
-            }
+        let late = (ps.kills_pixels || ps.computes_depth) && !ps.early_depth_forced && ps.dispatch;
+        if let Some((what, seed)) = ps.unsupported.first() {
+            return Err(unsupported(*what, seed));
         }
-        if st.multisample.number_of_multisamples.0 != 0 {
+        if st.multisample.samples > 1 {
             return Err(unsupported("multisampled rasterization", "seed 004 §11.4"));
         }
-        let kernel = if wm.thread_dispatch_enable {
-            // Kernel Start Pointer / GRF start slot of each enabled dispatch width
-            // (seed 004 §11.10 3DSTATE_PS; IVB PRM Vol2 Part1 "PS Kernel Start Pointer"
-            // table): alone, a width uses [0]; with others, SIMD8 stays in [0], SIMD32
-            // moves to [1] and SIMD16 to [2]. Which width runs is the hardware's choice
-            // and every kernel computes the same pixels: the model prefers SIMD16, then
-            // SIMD8, then SIMD32, unless GTSIM_PS_DISPATCH names a width to prefer.
-            let enabled = [
-                (8, ps.n8_pixel_dispatch_enable),
-                (16, ps.n16_pixel_dispatch_enable),
-                (32, ps.n32_pixel_dispatch_enable),
-            ];
-            let count = enabled.iter().filter(|e| e.1).count();
-            let slot = |w: usize| match (count, w) {
-                (1, _) | (_, 8) => 0,
-                (_, 32) => 1,
-                _ => 2,
-            };
+        let kernel = if ps.dispatch {
+            // Which width runs is the hardware's choice and every kernel computes the
+            // same pixels: the model prefers SIMD16, then SIMD8, then SIMD32, unless
+            // GTSIM_PS_DISPATCH names a width to prefer.
             let mut order = vec![16, 8, 32];
             if let Some(w) = dispatch_preference() {
                 order.retain(|&o| o != w);
                 order.insert(0, w);
             }
-            let Some(simd) = order
+            let Some(k) = order
                 .into_iter()
-                .find(|w| enabled.iter().any(|e| e.0 == *w && e.1))
+                .find_map(|w| ps.kernels.iter().find(|k| k.simd == w))
             else {
                 return Err(DrawError::State {
                     command: "3DSTATE_PS",
                     why: "thread dispatch is enabled but no dispatch width is".into(),
                 });
             };
-            let (ksp, grf) = match slot(simd) {
-                0 => (
-                    ps.kernel_start_pointer_0,
-                    ps.dispatch_grf_start_register_for_constant_setup_data_0,
-                ),
-                1 => (
-                    ps.kernel_start_pointer_1,
-                    ps.dispatch_grf_start_register_for_constant_setup_data_1,
-                ),
-                _ => (
-                    ps.kernel_start_pointer_2,
-                    ps.dispatch_grf_start_register_for_constant_setup_data_2,
-                ),
-            };
-            let addr = st.bases.instruction.wrapping_add(ksp);
-            check_bound(
-                "the PS kernel",
-                "Instruction Access Upper Bound",
-                addr,
-                16,
-                st.bases.instruction_bound,
-            )?;
+            let addr = k.kernel.checked("the PS kernel")?;
             Some(PsKernel {
                 addr,
                 prog: kernels.get(mem, addr)?,
-                simd,
-                grf_start: grf as usize,
+                simd: k.simd,
+                grf_start: k.grf_start,
             })
         } else {
             None
@@ -227,6 +139,7 @@ impl PixelStage {
     pub fn shade(
         &mut self,
         st: &DrawState,
+        front: &dyn Front,
         mem: &mut dyn Memory,
         prim: &Primitive,
         stats: &mut Statistics,
@@ -261,7 +174,7 @@ impl PixelStage {
         // PS_INVOCATION_COUNT: every pixel of every subspan the primitive lights, helper
         // pixels included, and also those the early depth test then discards (seed 004
         // §1.9 statistics table; §11.5.2: "will still be incremented").
-        if st.wm.statistics_enable {
+        if st.ps.statistics {
             let touched: BTreeSet<(u32, u32)> =
                 prim.pixels.iter().map(|&(x, y)| (y / 2, x / 2)).collect();
             stats.ps_invocations += 4 * touched.len() as u64;
@@ -288,7 +201,7 @@ impl PixelStage {
 
             let mut t = Thread::new(k.simd as u8);
             t.dispatch_mask = dispatch;
-            t.fp_mode = if st.ps.floating_point_mode == FloatingPointMode::ALT {
+            t.fp_mode = if st.ps.alt_float_mode {
                 FpMode::Alt
             } else {
                 FpMode::Ieee
@@ -296,6 +209,7 @@ impl PixelStage {
             build_payload(st, prim, k, &slots, group, lit, &setup, t.grf_bytes_mut())?;
             let mut sf = PsMessages {
                 st,
+                front,
                 mem: &mut *mem,
                 targets: &mut self.targets,
                 cleared: &mut self.cleared,
@@ -307,7 +221,7 @@ impl PixelStage {
                         depth,
                         z: slots.map(|(x, y)| source_depth(st, prim, x, y)),
                         back_facing: prim.back_facing,
-                        computed: st.wm.pixel_shader_computed_depth_mode.0 != 0,
+                        computed: st.ps.computes_depth,
                         tested: 0,
                         passed: 0,
                     }),
@@ -436,7 +350,7 @@ fn attribute_barycentrics(prim: &Primitive, p: [f32; 2]) -> Option<crate::bary::
 /// Where a pixel is sampled: its centre (PIXLOC_CENTER) or its upper-left corner
 /// (3DSTATE_MULTISAMPLE Pixel Location; seed 004 §10.3.3).
 fn pixel_bias(st: &DrawState) -> f32 {
-    if st.multisample.pixel_location.0 == 0 {
+    if st.multisample.pixel_center {
         0.5
     } else {
         0.0
@@ -451,30 +365,10 @@ fn f32s(v: u32) -> f32 {
 /// payload as [a1, a2, reserved, a0] (seed 004
 /// §11.10.3 "Setup Data", §11.6; 3DSTATE_SBE selects the VUE slots).
 fn attribute_deltas(st: &DrawState, prim: &Primitive) -> Result<Vec<[[f32; 3]; 4]>, DrawError> {
-    let sbe = &st.sbe;
-    let n = sbe.number_of_sf_output_attributes as usize;
-    let first = sbe.vertex_urb_entry_read_offset as usize * 2;
-    let details: [&SfOutputAttributeDetail; 16] = [
-        &sbe.attribute_0,
-        &sbe.attribute_1,
-        &sbe.attribute_2,
-        &sbe.attribute_3,
-        &sbe.attribute_4,
-        &sbe.attribute_5,
-        &sbe.attribute_6,
-        &sbe.attribute_7,
-        &sbe.attribute_8,
-        &sbe.attribute_9,
-        &sbe.attribute_10,
-        &sbe.attribute_11,
-        &sbe.attribute_12,
-        &sbe.attribute_13,
-        &sbe.attribute_14,
-        &sbe.attribute_15,
-    ];
-    if sbe.attribute_swizzle_enable
-        && sbe.attribute_swizzle_control_mode != AttributeSwizzleControlMode::SWIZ_0_15
-    {
+    let sbe = &st.attributes;
+    let n = sbe.count;
+    let first = sbe.first_slot;
+    if sbe.swizzles.is_some() && sbe.swizzles_upper {
         return Err(unsupported(
             "3DSTATE_SBE Attribute Swizzle Control Mode SWIZ_16_31",
             "seed 004 §10.3.14",
@@ -485,33 +379,25 @@ fn attribute_deltas(st: &DrawState, prim: &Primitive) -> Result<Vec<[[f32; 3]; 4
         let mut slot = first + i;
         let mut overrides = [false; 4];
         let mut constant = [0.0f32; 4];
-        if let Some(d) = details.get(i).filter(|_| sbe.attribute_swizzle_enable) {
-            slot = first + d.source_attribute as usize;
-            match d.swizzle_select {
-                SwizzleSelect::INPUTATTR => {}
-                SwizzleSelect::INPUTATTR_FACING if prim.back_facing => slot += 1,
-                SwizzleSelect::INPUTATTR_FACING => {}
-                other => {
+        if let Some(d) = sbe.swizzles.as_ref().and_then(|s| s.get(i)) {
+            slot = first + d.source;
+            match d.select {
+                SwizzleSelect::Input => {}
+                SwizzleSelect::InputFacing if prim.back_facing => slot += 1,
+                SwizzleSelect::InputFacing => {}
+                SwizzleSelect::Other(name) => {
                     return Err(unsupported(
-                        format!(
-                            "3DSTATE_SBE Swizzle Select {}",
-                            other.name().unwrap_or("reserved")
-                        ),
+                        format!("3DSTATE_SBE Swizzle Select {name}"),
                         "seed 004 §10.3.14",
                     ));
                 }
             }
-            overrides = [
-                d.component_override_x,
-                d.component_override_y,
-                d.component_override_z,
-                d.component_override_w,
-            ];
-            constant = match d.constant_source.0 {
-                0 => [0.0, 0.0, 0.0, 0.0],
-                1 => [0.0, 0.0, 0.0, 1.0],
-                2 => [1.0; 4],
-                _ => {
+            overrides = d.overrides;
+            constant = match d.constant {
+                ConstantSource::Zero => [0.0, 0.0, 0.0, 0.0],
+                ConstantSource::ZeroOne => [0.0, 0.0, 0.0, 1.0],
+                ConstantSource::One => [1.0; 4],
+                ConstantSource::PrimitiveId => {
                     return Err(unsupported(
                         "3DSTATE_SBE Constant Source PRIM_ID",
                         "seed 004 §10.3.14",
@@ -519,11 +405,11 @@ fn attribute_deltas(st: &DrawState, prim: &Primitive) -> Result<Vec<[[f32; 3]; 4
                 }
             };
         }
-        if prim.point.is_some() && sbe.point_sprite_texture_coordinate_enable & (1 << i) != 0 {
+        if prim.point.is_some() && sbe.point_sprite & (1 << i) != 0 {
             // §10.4.3: the point's corners take full-scale coordinates; with the point's
             // barycentrics (b1, b2) running 0 to 1 left to right and top to bottom, s =
             // b1 and t = b2 (UPPERLEFT) or 1 - b2 (LOWERLEFT); (s, t, 0, 1).
-            let lower_left = sbe.point_sprite_texture_coordinate_origin.0 == 1;
+            let lower_left = sbe.point_sprite_lower_left;
             out.push([
                 [0.0, 1.0, 0.0],
                 if lower_left {
@@ -536,7 +422,7 @@ fn attribute_deltas(st: &DrawState, prim: &Primitive) -> Result<Vec<[[f32; 3]; 4
             ]);
             continue;
         }
-        let flat = sbe.constant_interpolation_enable & (1 << i) != 0 || prim.corners.len() < 2;
+        let flat = sbe.flat & (1 << i) != 0 || prim.corners.len() < 2;
         let mut comps = [[0.0f32; 3]; 4];
         for (c, comp) in comps.iter_mut().enumerate() {
             if overrides[c] {
@@ -583,12 +469,12 @@ fn build_payload(
         grf,
         0,
         0,
-        (st.topology.0 & 0x1f)
+        (st.vf.topology.0 & 0x1f)
             | (u32::from(prim.back_facing) << 15)
-            | (u32::from(st.wm.pixel_shader_computed_depth_mode.0 != 0) << 13),
+            | (u32::from(st.ps.computes_depth) << 13),
     );
-    put(grf, 0, 3, st.ps_res.sampler_state as u32 & !31);
-    put(grf, 0, 4, st.ps_res.binding_table as u32 & !31);
+    put(grf, 0, 3, st.ps.resources.sampler_state as u32 & !31);
+    put(grf, 0, 4, st.ps.resources.binding_table as u32 & !31);
     // R1 (and R2 in a 32-pixel dispatch): subspan upper-left corners and the pixel masks
     // of four subspans each.
     let blocks = (k.simd / 16).max(1);
@@ -618,7 +504,7 @@ fn build_payload(
     };
     let corner3 = |f: &dyn Fn(&Corner) -> f32| [0, 1, 2].map(|i| f(&c[corner(c.len(), i)]));
     let (z, rhw) = (corner3(&|k| k.z), corner3(&|k| k.rhw));
-    let modes = st.wm.barycentric_interpolation_mode;
+    let modes = st.ps.barycentric_modes;
     // The optional phases for slots 0-15, then (32-pixel dispatch) the same phases for
     // slots 16-31, each phase one register per 8 slots (§11.10.3.1, renumbered).
     for blk in 0..blocks {
@@ -654,10 +540,10 @@ fn build_payload(
                 reg += 1;
             }
         };
-        if st.wm.pixel_shader_uses_source_depth {
+        if st.ps.source_depth {
             phase(&|s| lerp(s, z));
         }
-        if st.wm.pixel_shader_uses_source_w {
+        if st.ps.source_w {
             phase(&|s| 1.0 / lerp(s, rhw));
         }
     }
@@ -671,22 +557,22 @@ fn build_payload(
             ),
         });
     }
-    if st.ps.push_constant_enable {
-        if at + st.ps_res.constants.len() > 128 {
+    if st.ps.push_constants {
+        if at + st.ps.resources.constants.len() > 128 {
             return Err(DrawError::State {
                 command: "3DSTATE_CONSTANT_PS",
                 why: format!(
                     "{} push constant registers from g{at} leave the GRF",
-                    st.ps_res.constants.len()
+                    st.ps.resources.constants.len()
                 ),
             });
         }
-        for r in &st.ps_res.constants {
+        for r in &st.ps.resources.constants {
             grf[at * 32..at * 32 + 32].copy_from_slice(r);
             at += 1;
         }
     }
-    if st.ps.attribute_enable {
+    if st.ps.attributes {
         if at + setup.len() * 2 > 128 {
             return Err(DrawError::State {
                 command: "3DSTATE_SBE",
@@ -711,6 +597,7 @@ fn build_payload(
 /// The shared functions a PS thread reaches.
 struct PsMessages<'a> {
     st: &'a DrawState,
+    front: &'a dyn Front,
     mem: &'a mut dyn Memory,
     targets: &'a mut BTreeMap<(u8, u8), Option<RenderTarget>>,
     cleared: &'a mut BTreeSet<u8>,
@@ -723,31 +610,24 @@ struct PsMessages<'a> {
 
 impl SharedFunctions for PsMessages<'_> {
     fn send(&mut self, m: &Message) -> Result<Vec<[u8; 32]>, String> {
-        match m.sfid {
-            SFID_NULL => Ok(vec![[0u8; 32]; m.response_length as usize]),
-            SFID_SAMPLER => StageSampling {
-                st: self.st,
-                res: &self.st.ps_res,
-                mem: &*self.mem,
-            }
-            .message(m),
-            SFID_RENDER_CACHE if (m.desc >> 14) & 0xf == RC_RENDER_TARGET_WRITE => {
-                let p = decode_payload(
-                    m.desc,
-                    &m.payload,
-                    self.st.wm.pixel_shader_computed_depth_mode.0 != 0,
-                )?;
+        match self.front.message(m) {
+            MessageKind::Null => Ok(vec![[0u8; 32]; m.response_length as usize]),
+            MessageKind::Sampler => self.front.sample(ShaderStage::Pixel, &*self.mem, m),
+            MessageKind::RenderTargetWrite => {
+                let p = decode_payload(m.desc, &m.payload, self.st.ps.computes_depth)?;
                 // The render target's surface comes from the binding table entry, its
                 // BLEND_STATE entry from the header's Render Target Index (0 without a
                 // header; seed 000 §3.9.11.3 M0.2).
                 let key = (p.binding_table_index, p.render_target_index);
                 if !self.targets.contains_key(&key) {
-                    let rt = render_target(self.st, &*self.mem, key.0, key.1)
+                    let rt = self
+                        .front
+                        .render_target(&*self.mem, key.0, key.1)
                         .map_err(|e| e.to_string())?;
                     self.targets.insert(key, rt);
                 }
                 let rt = self.targets.get(&key).copied().flatten();
-                if self.st.ps.render_target_fast_clear_enable {
+                if self.st.ps.fast_clear {
                     if let Some(rt) = rt
                         && self.cleared.insert(key.0)
                     {
@@ -755,7 +635,7 @@ impl SharedFunctions for PsMessages<'_> {
                     }
                     return Ok(vec![[0u8; 32]; m.response_length as usize]);
                 }
-                if self.st.ps.render_target_resolve_enable {
+                if self.st.ps.resolve {
                     // The fast clear already stored the clear value (see fast_clear).
                     return Ok(vec![[0u8; 32]; m.response_length as usize]);
                 }
@@ -816,125 +696,16 @@ impl SharedFunctions for PsMessages<'_> {
                 }
                 Ok(vec![[0u8; 32]; m.response_length as usize])
             }
-            other => Err(format!(
-                "PS message to shared function {other} (descriptor {:#010x}) is not modelled yet (seed 000 §1.5, ch.2-3)",
-                m.desc
+            MessageKind::Unsupported { what, reference } => {
+                Err(format!("{what} is not modelled yet ({reference})"))
+            }
+            MessageKind::Invalid { why } => Err(why),
+            MessageKind::UrbWrite { .. } | MessageKind::Other { .. } => Err(format!(
+                "PS message to shared function {} (descriptor {:#010x}) is not modelled yet (seed 000 §1.5, ch.2-3)",
+                m.sfid, m.desc
             )),
         }
     }
-}
-
-/// The render target behind binding table entry `bti`, with BLEND_STATE entry `rti`;
-/// `None` for a null surface (writes are dropped, seed 000 §2.12.2 SURFTYPE_NULL).
-fn render_target(
-    st: &DrawState,
-    mem: &dyn Memory,
-    bti: u8,
-    rti: u8,
-) -> Result<Option<RenderTarget>, DrawError> {
-    let (_, rss) = binding_table_surface(mem, &st.bases, st.ps_res.binding_table, bti)?;
-    let (mut surface, lod) = match surface_from_state(&rss, Use::RenderTarget) {
-        Ok(s) => s,
-        Err(SurfaceStateError::Null) => return Ok(None),
-        Err(e) => {
-            return Err(DrawError::State {
-                command: "RENDER_SURFACE_STATE",
-                why: format!("render target {bti}: {e}"),
-            });
-        }
-    };
-    // Seed 000 §2.12.2 Minimum Array Element: for render targets "the minimum 'R'
-    // coordinate on the LOD currently being rendered to", and Depth (for 1D/2D: array
-    // elements - 1, its range "reduced by one for each increase from zero of Minimum
-    // Array Element") counts the elements of the view from there. The slices the view
-    // reaches, up to Minimum Array Element + Depth, are part of the surface's layout
-    // (crocus renders into layer 12 of a 15-layer array with Depth 2 and Minimum Array
-    // Element 12).
-    let min = u32::from(rss.minimum_array_element);
-    match surface.desc.ty {
-        LayoutType::D1 | LayoutType::D2 => {
-            surface.desc.depth = surface.desc.depth.max(min + surface.desc.depth);
-        }
-        LayoutType::Cube => surface.desc.depth = surface.desc.depth.max(min / 6 + 1),
-        _ => {}
-    }
-    let b = dynamic_state(
-        mem,
-        st.bases.dynamic_bound,
-        "BLEND_STATE",
-        st.blend_pointer.wrapping_add(rti as u64 * 8),
-        BlendStateEntry::DWORDS,
-        BlendStateEntry::unpack,
-    )?;
-    let range = |r: ColorClampRange| match r {
-        ColorClampRange::COLORCLAMP_UNORM => ClampRange::Unorm,
-        ColorClampRange::COLORCLAMP_SNORM => ClampRange::Snorm,
-        _ => format_range(surface.format),
-    };
-    let cc = &color_calc_state(st, mem)?;
-    Ok(Some(RenderTarget {
-        surface,
-        lod,
-        min_array_element: rss.minimum_array_element as u32,
-        clear_color: [
-            rss.red_clear_color.0 == 1,
-            rss.green_clear_color.0 == 1,
-            rss.blue_clear_color.0 == 1,
-            rss.alpha_clear_color.0 == 1,
-        ],
-        cc: RtState {
-            blend: b.color_buffer_blend_enable.then_some(BlendState {
-                src: b.source_blend_factor,
-                dst: b.destination_blend_factor,
-                func: b.color_blend_function,
-                src_alpha: b.source_alpha_blend_factor,
-                dst_alpha: b.destination_alpha_blend_factor,
-                func_alpha: b.alpha_blend_function,
-                independent_alpha: b.independent_alpha_blend_enable,
-            }),
-            constant: [
-                cc.blend_constant_color_red,
-                cc.blend_constant_color_green,
-                cc.blend_constant_color_blue,
-                cc.blend_constant_color_alpha,
-            ],
-            pre_clamp: b
-                .pre_blend_color_clamp_enable
-                .then(|| range(b.color_clamp_range)),
-            post_clamp: b
-                .post_blend_color_clamp_enable
-                .then(|| range(b.color_clamp_range)),
-            logic_op: b.logic_op_enable.then_some(b.logic_op_function),
-            write_disable: [
-                b.write_disable_red,
-                b.write_disable_green,
-                b.write_disable_blue,
-                b.write_disable_alpha,
-            ],
-        },
-        alpha_test: b.alpha_test_enable.then(|| {
-            (
-                b.alpha_test_function,
-                if cc.alpha_test_format == AlphaTestFormat::ALPHATEST_FLOAT32 {
-                    AlphaReference::Float32(cc.alpha_reference_value_as_float32)
-                } else {
-                    AlphaReference::Unorm8(cc.alpha_reference_value_as_unorm8 as u8)
-                },
-            )
-        }),
-    }))
-}
-
-/// COLOR_CALC_STATE.
-fn color_calc_state(st: &DrawState, mem: &dyn Memory) -> Result<ColorCalcState, DrawError> {
-    dynamic_state(
-        mem,
-        st.bases.dynamic_bound,
-        "COLOR_CALC_STATE",
-        st.cc_pointer,
-        ColorCalcState::DWORDS,
-        ColorCalcState::unpack,
-    )
 }
 
 /// A render target fast clear (seed 004 §11.7-11.8): the whole render target takes the
@@ -970,21 +741,4 @@ fn fast_clear(mem: &mut dyn Memory, rt: &RenderTarget) -> Result<(), String> {
         }
     }
     Ok(())
-}
-
-/// COLORCLAMP_RTFORMAT: the render target format's range (seed 004 §12.1.6): [0, 1]
-/// for UNORM, [-1, 1] for SNORM, unbounded otherwise (float formats keep their values;
-/// integer formats are not blended).
-fn format_range(f: SurfaceFormat) -> ClampRange {
-    let name = f.name().unwrap_or("");
-    if name.contains("UNORM") {
-        ClampRange::Unorm
-    } else if name.contains("SNORM") {
-        ClampRange::Snorm
-    } else {
-        ClampRange::RtFormat {
-            min: f32::NEG_INFINITY,
-            max: f32::INFINITY,
-        }
-    }
 }

@@ -2,22 +2,16 @@
 //! perspective divide and viewport transform, culling and rasterization; each object's
 //! covered pixels then go to the WM.
 
-use super::gen7::DrawState;
 use super::pixel::{Corner, PixelStage, Primitive, SourceTriangle};
 use super::stream::RunAssembler;
 use super::urb::Vue;
 use super::{DrawError, Statistics, Watchdog, clipper, unsupported};
-use crate::assembly::{Object, ObjectType, ProvokingVertex};
-use crate::clip::{ClipStatus, ClipTest, clip_determination, vertex_clip_test};
-use crate::raster::{self, DiamondRule, PointRule, RasterState, SubpixelBits, Winding};
-use crate::sf::{CullMode, Viewport, culled};
+use crate::assembly::{Object, ObjectType};
+use crate::clip::{ClipStatus, clip_determination, vertex_clip_test};
+use crate::raster::{self, RasterState};
+use crate::sf::culled;
+use crate::state::{ClipMode, DrawState, FillMode, Front};
 use gtsim_mem::Memory;
-use gtsim_spec::gen7::three_d_state_clip::{ApiMode, ClipMode};
-use gtsim_spec::gen7::three_d_state_multisample::PixelLocation;
-use gtsim_spec::gen7::three_d_state_sf::{
-    BackFaceFillMode, FrontFaceFillMode, FrontWinding, VertexSubPixelPrecisionSelect,
-};
-use gtsim_spec::gen7::three_d_state_wm::PointRasterizationRule;
 use gtsim_spec::shared::ThreeDPrimTopoType;
 
 /// VUE slot of the position (seed 004 §1.8: slot 0 is the vertex header).
@@ -27,20 +21,15 @@ fn f(v: u32) -> f32 {
     f32::from_bits(v)
 }
 
-/// 3DSTATE_SF's provoking vertex selects (seed 004 §10.2).
-pub(super) fn provoking_vertex(st: &DrawState) -> ProvokingVertex {
-    let sf = &st.sf;
-    ProvokingVertex {
-        tri_list_strip: sf.triangle_strip_list_provoking_vertex_select.0 as usize,
-        tri_fan: sf.triangle_fan_provoking_vertex_select.0 as usize,
-        line: sf.line_strip_list_provoking_vertex_select.0 as usize,
-    }
-}
-
 /// Runs assembled objects of one run through CLIP, SF and the WM; each comes with
 /// whether it is the last object of its run.
+#[expect(
+    clippy::too_many_arguments,
+    reason = "the draw's stage state, passed down unchanged"
+)]
 pub(super) fn primitives(
     st: &DrawState,
+    front: &dyn Front,
     run: &RunAssembler,
     objects: &[(Object, bool)],
     mem: &mut dyn Memory,
@@ -48,14 +37,14 @@ pub(super) fn primitives(
     stats: &mut Statistics,
     watchdog: &mut Watchdog,
 ) -> Result<(), DrawError> {
-    let sf = &st.sf;
+    let sf = &st.setup;
     let raster = raster_state(st);
     let list = matches!(
-        st.topology,
+        st.vf.topology,
         ThreeDPrimTopoType::_3DPRIM_LINELIST | ThreeDPrimTopoType::_3DPRIM_LINELIST_ADJ
     );
     for (obj, last_in_run) in objects {
-        let last_pixel = sf.last_pixel_enable && (list || *last_in_run);
+        let last_pixel = sf.last_pixel && (list || *last_in_run);
         let verts: Vec<&Vue> = obj.v.iter().map(|&i| run.vue(i)).collect();
         let clip_pos: Vec<[f32; 4]> = verts.iter().map(|v| position(v)).collect();
         match clip_decision(st, &clip_pos, &verts, stats)? {
@@ -63,7 +52,7 @@ pub(super) fn primitives(
             Clip::Accept => {
                 // §10.6.1: the SF counts the objects it receives from the clipper, when
                 // its own Statistics Enable is set.
-                if sf.statistics_enable {
+                if sf.statistics {
                     stats.cl_primitives += 1;
                 }
                 let o = Obj {
@@ -74,12 +63,12 @@ pub(super) fn primitives(
                     back_facing: obj.back_facing,
                     source: None,
                 };
-                object(st, &verts, &o, &raster, mem, ps, stats, watchdog)?;
+                object(st, front, &verts, &o, &raster, mem, ps, stats, watchdog)?;
             }
             Clip::Must => {
                 if obj.kind == ObjectType::Line {
                     if let Some(([a, b], ts)) = clipper::clip_line(&clip_planes(st), &verts) {
-                        if sf.statistics_enable {
+                        if sf.statistics {
                             stats.cl_primitives += 1;
                         }
                         // As for triangles: the piece interpolates the source line's
@@ -104,7 +93,7 @@ pub(super) fn primitives(
                                 linear: [linear[0], linear[1], linear[0]],
                             }),
                         };
-                        object(st, &[&a, &b], &o, &raster, mem, ps, stats, watchdog)?;
+                        object(st, front, &[&a, &b], &o, &raster, mem, ps, stats, watchdog)?;
                     }
                     continue;
                 }
@@ -129,7 +118,7 @@ pub(super) fn primitives(
                 // The clipped polygon goes on as a fan (v0, vi, vi+1), each triangle
                 // keeping the source triangle's orientation.
                 for i in 1..polygon.len().saturating_sub(1) {
-                    if sf.statistics_enable {
+                    if sf.statistics {
                         stats.cl_primitives += 1;
                     }
                     let fan = [0, i, i + 1];
@@ -146,7 +135,7 @@ pub(super) fn primitives(
                             linear: fan.map(|k| linear[k]),
                         }),
                     };
-                    object(st, &tri, &o, &raster, mem, ps, stats, watchdog)?;
+                    object(st, front, &tri, &o, &raster, mem, ps, stats, watchdog)?;
                 }
             }
         }
@@ -212,6 +201,7 @@ fn object_rows(screen: &[[f32; 4]], obj: &Obj, rect: [u32; 4]) -> Option<(u32, u
 )]
 fn object(
     st: &DrawState,
+    front: &dyn Front,
     verts: &[&Vue],
     obj: &Obj,
     raster: &RasterState,
@@ -220,7 +210,7 @@ fn object(
     stats: &mut Statistics,
     watchdog: &mut Watchdog,
 ) -> Result<(), DrawError> {
-    let sf = &st.sf;
+    let sf = &st.setup;
     let clip_pos: Vec<[f32; 4]> = verts.iter().map(|v| position(v)).collect();
     // §9.x: the perspective divide (unless disabled), then §10.3.2 the viewport
     // transform and §10.3.x the drawing rectangle origin.
@@ -233,39 +223,19 @@ fn object(
                 let rhw = 1.0 / p[3];
                 ([p[0] * rhw, p[1] * rhw, p[2] * rhw], rhw)
             };
-            let s = if sf.view_transform_enable {
-                viewport(st).transform(ndc)
-            } else {
-                ndc
+            let s = match &sf.viewport {
+                Some(v) => v.transform(ndc),
+                None => ndc,
             };
-            let o = &st.drawing_rectangle;
-            [
-                s[0] + o.drawing_rectangle_origin_x as f32,
-                s[1] + o.drawing_rectangle_origin_y as f32,
-                s[2],
-                rhw,
-            ]
+            let o = sf.drawing_rectangle.origin;
+            [s[0] + o[0] as f32, s[1] + o[1] as f32, s[2], rhw]
         })
         .collect();
     let mut screen = screen;
     // Seed 004 §11.5.1: Global Depth Offset, applied to triangles only (solid ones here:
     // the wireframe and point fill modes are refused below).
-    if obj.kind == ObjectType::Triangle && sf.global_depth_offset_enable_solid {
-        use crate::sf::{DepthOffset, DepthOffsetFormat, depth_offset_bias};
-        use gtsim_spec::gen7::three_d_state_sf::DepthBufferSurfaceFormat as F;
-        let format = match sf.depth_buffer_surface_format {
-            F::D32_FLOAT | F::D32_FLOAT_S8X24_UINT => DepthOffsetFormat::Float,
-            F::D16_UNORM => DepthOffsetFormat::Unorm(16),
-            _ => DepthOffsetFormat::Unorm(24),
-        };
-        let o = DepthOffset {
-            constant: sf.global_depth_offset_constant,
-            scale: sf.global_depth_offset_scale,
-            clamp: sf.global_depth_offset_clamp,
-            legacy: sf.legacy_global_depth_bias_enable,
-            format,
-        };
-        let bias = depth_offset_bias(
+    if let Some(o) = sf.depth_offset.filter(|_| obj.kind == ObjectType::Triangle) {
+        let bias = crate::sf::depth_offset_bias(
             &o,
             [0, 1, 2].map(|i| [screen[i][0], screen[i][1], screen[i][2]]),
         );
@@ -274,12 +244,10 @@ fn object(
         }
     }
     let xy = |i: usize| [screen[i][0], screen[i][1]];
-    let point_width = if sf.use_point_width_state.0 == 1 {
-        sf.point_width as f32
-    } else {
-        // VUE header dword 3: Point Width (seed 004 §1.8).
-        f(verts[0].first().copied().unwrap_or([0; 4])[3])
-    };
+    // Without a state point width: VUE header dword 3, Point Width (seed 004 §1.8).
+    let point_width = sf
+        .point_width
+        .unwrap_or_else(|| f(verts[0].first().copied().unwrap_or([0; 4])[3]));
     let point = (obj.kind == ObjectType::Point).then(|| {
         (
             [xy(0)[0] - point_width / 2.0, xy(0)[1] - point_width / 2.0],
@@ -290,9 +258,7 @@ fn object(
     let cover = |raster: &RasterState| -> Result<Option<Coverage>, DrawError> {
         Ok(Some(match obj.kind {
             ObjectType::Triangle => {
-                if sf.front_face_fill_mode != FrontFaceFillMode::SOLID
-                    || sf.back_face_fill_mode != BackFaceFillMode::SOLID
-                {
+                if sf.fill != [FillMode::Solid; 2] {
                     return Err(unsupported(
                         "wireframe and point fill modes",
                         "seed 004 §10.3 (3DSTATE_SF FrontFace/BackFace Fill Mode)",
@@ -302,48 +268,29 @@ fn object(
                 let Some(winding) = winding else {
                     return Ok(None);
                 };
-                let front = if sf.front_winding == FrontWinding::FRONTWINDING_CCW {
-                    Winding::Ccw
-                } else {
-                    Winding::Cw
-                };
-                let mode = CullMode::from_field(sf.cull_mode.0);
-                if culled(mode, front, winding, obj.invert) {
+                let front = sf.front_winding;
+                if culled(sf.cull, front, winding, obj.invert) {
                     return Ok(None);
                 }
                 let facing_front = (winding == front) != obj.invert;
                 (px, !facing_front)
             }
             ObjectType::Rectangle => (raster::rectangle([xy(0), xy(1), xy(2)], raster), false),
-            ObjectType::Point => {
-                let rule = if st.wm.point_rasterization_rule
-                    == PointRasterizationRule::RASTRULE_UPPER_RIGHT
-                {
-                    PointRule::UpperRight
-                } else {
-                    PointRule::UpperLeft
-                };
-                (
-                    raster::point(xy(0), point_width, rule, raster),
-                    obj.back_facing,
-                )
-            }
+            ObjectType::Point => (
+                raster::point(xy(0), point_width, sf.point_rule, raster),
+                obj.back_facing,
+            ),
             ObjectType::Line => {
-                if st.wm.line_stipple_enable {
+                if sf.line_stipple {
                     return Err(unsupported("line stipple", "seed 004 §11.3.2.3"));
                 }
-                let width = sf.line_width as f32;
+                let width = sf.line_width;
                 if width == 0.0 {
-                    let rule = if st.wm.legacy_diamond_line_rasterization {
-                        DiamondRule::Legacy
-                    } else {
-                        DiamondRule::Dx10
-                    };
                     (
-                        raster::zero_width_line(xy(0), xy(1), rule, obj.last_pixel, raster),
+                        raster::zero_width_line(xy(0), xy(1), sf.diamond, obj.last_pixel, raster),
                         obj.back_facing,
                     )
-                } else if sf.anti_aliasing_enable {
+                } else if sf.antialiasing {
                     return Err(unsupported(
                         "anti-aliased lines",
                         "seed 004 §10.3.12.5 and §11.3.2.1",
@@ -397,6 +344,7 @@ fn object(
             .collect();
         ps.shade(
             st,
+            front,
             mem,
             &Primitive {
                 corners,
@@ -420,45 +368,21 @@ fn object(
     Ok(())
 }
 
-fn viewport(st: &DrawState) -> Viewport {
-    let v = &st.sf_clip_viewport;
-    Viewport {
-        m00: v.viewport_matrix_element_m00,
-        m11: v.viewport_matrix_element_m11,
-        m22: v.viewport_matrix_element_m22,
-        m30: v.viewport_matrix_element_m30,
-        m31: v.viewport_matrix_element_m31,
-        m32: v.viewport_matrix_element_m32,
-    }
-}
-
 /// The rasterizer's state: subpixel precision (3DSTATE_SF), the sampling grid
 /// (3DSTATE_MULTISAMPLE Pixel Location) and the drawing rectangle intersected with the
 /// scissor rectangle when enabled (§10.3.11, §11.3.1).
 fn raster_state(st: &DrawState) -> RasterState {
-    let d = &st.drawing_rectangle;
-    let mut rect = [
-        d.clipped_drawing_rectangle_x_min as u32,
-        d.clipped_drawing_rectangle_y_min as u32,
-        d.clipped_drawing_rectangle_x_max as u32,
-        d.clipped_drawing_rectangle_y_max as u32,
-    ];
-    if st.sf.scissor_rectangle_enable {
-        let s = &st.scissor;
-        rect[0] = rect[0].max(s.scissor_rectangle_x_min as u32);
-        rect[1] = rect[1].max(s.scissor_rectangle_y_min as u32);
-        rect[2] = rect[2].min(s.scissor_rectangle_x_max as u32);
-        rect[3] = rect[3].min(s.scissor_rectangle_y_max as u32);
+    let sf = &st.setup;
+    let mut rect = sf.drawing_rectangle.rect;
+    if let Some(s) = sf.scissor {
+        rect[0] = rect[0].max(s[0]);
+        rect[1] = rect[1].max(s[1]);
+        rect[2] = rect[2].min(s[2]);
+        rect[3] = rect[3].min(s[3]);
     }
     RasterState {
-        subpixel: if st.sf.vertex_sub_pixel_precision_select
-            == VertexSubPixelPrecisionSelect::_4_SUB_PIXEL_PRECISION_BITS
-        {
-            SubpixelBits::Four
-        } else {
-            SubpixelBits::Eight
-        },
-        half_pixel_centers: st.multisample.pixel_location == PixelLocation::PIXLOC_CENTER,
+        subpixel: sf.subpixel,
+        half_pixel_centers: st.multisample.pixel_center,
         rect,
     }
 }
@@ -470,27 +394,10 @@ enum Clip {
     Must,
 }
 
-fn clip_test(st: &DrawState) -> ClipTest {
-    let (c, v) = (&st.clip, &st.sf_clip_viewport);
-    ClipTest {
-        viewport_xy: c.viewport_xy_clip_test_enable,
-        viewport_z: c.viewport_z_clip_test_enable,
-        guardband: c.guardband_clip_test_enable,
-        gb: [
-            v.x_min_clip_guardband,
-            v.x_max_clip_guardband,
-            v.y_min_clip_guardband,
-            v.y_max_clip_guardband,
-        ],
-        opengl_z: c.api_mode == ApiMode::APIMODE_OGL,
-        ucd_mask: c.user_clip_distance_clip_test_enable_bitmask,
-    }
-}
-
 /// The planes the clipper clips against, from the same controls as the clip test: the
 /// guard band (or the viewport) in x and y, near and far when the Z test is on.
 fn clip_planes(st: &DrawState) -> clipper::Planes {
-    let t = clip_test(st);
+    let t = st.clip.test;
     let xy = if t.guardband {
         Some(t.gb)
     } else if t.viewport_xy {
@@ -515,18 +422,18 @@ fn clip_decision(
     stats: &mut Statistics,
 ) -> Result<Clip, DrawError> {
     let c = &st.clip;
-    if !c.clip_enable {
+    if !c.enabled {
         return Ok(Clip::Accept);
     }
     // Seed 004 §1.9 statistics table and §9.7.1: every object entering the (enabled)
     // clipper counts, whatever the clipping does.
-    if c.clipper_statistics_enable {
+    if c.statistics {
         stats.cl_invocations += 1;
     }
-    Ok(match c.clip_mode {
-        ClipMode::CLIPMODE_NORMAL => {
-            let test = clip_test(st);
-            let cull = c.user_clip_distance_cull_test_enable_bitmask;
+    Ok(match c.mode {
+        ClipMode::Normal => {
+            let test = c.test;
+            let cull = c.cull_mask;
             let dists: Vec<[f32; 8]> = verts.iter().map(|v| clipper::clip_distances(v)).collect();
             // The cull test (§9.3.1, User Clip Distance Cull Test Enable Bitmask): an
             // object all of whose vertices are outside one enabled distance is rejected;
@@ -551,18 +458,18 @@ fn clip_decision(
                 ClipStatus::MustClip => Clip::Must,
             }
         }
-        ClipMode::CLIPMODE_REJECT_ALL => Clip::Reject,
+        ClipMode::RejectAll => Clip::Reject,
         // §9.4.3.5: everything passes except BAD objects (a NaN or infinite coordinate).
-        ClipMode::CLIPMODE_ACCEPT_ALL => {
+        ClipMode::AcceptAll => {
             let bad = pos
                 .iter()
                 .any(|p| p.iter().any(|v| !v.is_finite()) || !(1.0 / p[3]).is_finite());
             if bad { Clip::Reject } else { Clip::Accept }
         }
-        other => {
+        ClipMode::Reserved(v) => {
             return Err(DrawError::State {
                 command: "3DSTATE_CLIP",
-                why: format!("Clip Mode {} is reserved", other.0),
+                why: format!("Clip Mode {v} is reserved"),
             });
         }
     })

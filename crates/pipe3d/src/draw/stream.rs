@@ -6,11 +6,11 @@
 //! Seed 004 §2.2.1: a cut index ends the current topology and starts a new one; §1.3:
 //! dangling vertices (those of an incomplete trailing object) are discarded.
 
-use super::gen7::DrawState;
 use super::urb::Vue;
 use super::{DrawError, Statistics};
 use crate::assembly::{self, Object, ProvokingVertex};
 use crate::index;
+use crate::state::DrawState;
 use crate::vf::vertex_index;
 use gtsim_mem::Memory;
 use std::collections::VecDeque;
@@ -36,7 +36,7 @@ impl VertexSource {
     pub fn new(st: &DrawState) -> VertexSource {
         VertexSource {
             next: 0,
-            count: st.vertex_count as u64,
+            count: st.vf.counts.vertex_count as u64,
         }
     }
 
@@ -45,23 +45,31 @@ impl VertexSource {
         let n = (self.count - self.next).min(CHUNK as u64);
         let first = self.next;
         self.next += n;
-        let Some(ib) = &st.index_buffer else {
+        let Some(ib) = &st.vf.index_buffer else {
             return Ok((first..first + n)
-                .filter_map(|k| vertex_index(st.start_vertex, k as u32, None, 0))
+                .filter_map(|k| vertex_index(st.vf.counts.start_vertex, k as u32, None, 0))
                 .map(Item::Vertex)
                 .collect());
         };
-        let indices = index::fetch(mem, ib, st.topology, st.start_vertex as u64 + first, n)
-            .map_err(|e| DrawError::State {
-                command: "3DSTATE_INDEX_BUFFER",
-                why: e.to_string(),
-            })?;
+        let indices = index::fetch(
+            mem,
+            ib,
+            st.vf.topology,
+            st.vf.counts.start_vertex as u64 + first,
+            n,
+        )
+        .map_err(|e| DrawError::State {
+            command: "3DSTATE_INDEX_BUFFER",
+            why: e.to_string(),
+        })?;
         Ok(indices
             .into_iter()
-            .map(|i| match vertex_index(0, 0, Some(i), st.base_vertex) {
-                Some(v) => Item::Vertex(v),
-                None => Item::Cut,
-            })
+            .map(
+                |i| match vertex_index(0, 0, Some(i), st.vf.counts.base_vertex) {
+                    Some(v) => Item::Vertex(v),
+                    None => Item::Cut,
+                },
+            )
             .collect())
     }
 }

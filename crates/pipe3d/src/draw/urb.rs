@@ -8,33 +8,28 @@
 //! 2 x Global Offset (which counts 256-bit rows) + register index; header dword 5 bits 15:8 enable the eight dwords of
 //! each register, and execution channels 0-3 / 4-7 enable each vertex.
 
-use super::sampling::StageSampling;
+use crate::state::{Front, MessageKind, ShaderStage};
 use gtsim_eu::exec::{Message, SharedFunctions};
-use gtsim_spec::gen7::MessageDescriptorUrb;
-use gtsim_spec::gen7::message_descriptor_urb::UrbOpcode;
+use gtsim_mem::Memory;
 
 /// One vertex's URB entry: 128-bit slots of raw dwords.
-pub(crate) type Vue = Vec<[u32; 4]>;
-
-/// SFID of the URB shared function (IVB PRM Vol4 Part3, "send" SFID table).
-const SFID_URB: u8 = 6;
-
-/// SFID of the sampler (IVB PRM Vol4 Part3, "send" SFID table).
-const SFID_SAMPLER: u8 = 2;
+pub type Vue = Vec<[u32; 4]>;
 
 /// The shared functions a VS thread reaches: the URB, for its output VUEs, and the
 /// sampler.
 pub(super) struct VsMessages<'a> {
     vues: Vec<Vue>,
-    sampling: StageSampling<'a>,
+    front: &'a dyn Front,
+    mem: &'a dyn Memory,
 }
 
 impl<'a> VsMessages<'a> {
     /// Output entries for `n` (1 or 2) vertices, URB handles 0 and 1.
-    pub fn new(n: usize, sampling: StageSampling<'a>) -> VsMessages<'a> {
+    pub fn new(n: usize, front: &'a dyn Front, mem: &'a dyn Memory) -> VsMessages<'a> {
         VsMessages {
             vues: vec![Vec::new(); n],
-            sampling,
+            front,
+            mem,
         }
     }
 
@@ -50,36 +45,36 @@ fn dword(reg: &[u8; 32], i: usize) -> u32 {
 
 impl SharedFunctions for VsMessages<'_> {
     fn send(&mut self, m: &Message) -> Result<Vec<[u8; 32]>, String> {
-        if m.sfid == SFID_SAMPLER {
-            return self.sampling.message(m);
-        }
-        if m.sfid != SFID_URB {
-            return Err(format!(
-                "VS message to shared function {} is not modelled yet (seed 000 §1.5)",
-                m.sfid
-            ));
-        }
-        let d = MessageDescriptorUrb::unpack(&[m.desc])
-            .map_err(|e| format!("URB descriptor {:#010x}: {e}", m.desc))?;
-        if d.urb_opcode != UrbOpcode::WRITE_HWORD || !d.interleave || d.per_slot_offset {
-            return Err(format!(
-                "URB message {} (interleave {}, per-slot offset {}) is not modelled yet (IVB PRM Vol4 Part2 URB)",
-                d.urb_opcode.name().unwrap_or("reserved"),
-                d.interleave,
-                d.per_slot_offset
-            ));
-        }
+        let (global_offset, header) = match self.front.message(m) {
+            MessageKind::Sampler => {
+                return self.front.sample(ShaderStage::Vertex, self.mem, m);
+            }
+            MessageKind::UrbWrite {
+                global_offset,
+                header,
+            } => (global_offset, header),
+            MessageKind::Unsupported { what, reference } => {
+                return Err(format!("{what} is not modelled yet ({reference})"));
+            }
+            MessageKind::Invalid { why } => return Err(why),
+            MessageKind::Null | MessageKind::RenderTargetWrite | MessageKind::Other { .. } => {
+                return Err(format!(
+                    "VS message to shared function {} is not modelled yet (seed 000 §1.5)",
+                    m.sfid
+                ));
+            }
+        };
         let header = m
             .payload
             .first()
-            .filter(|_| d.header_present)
+            .filter(|_| header)
             .ok_or("URB write without its header (the URB handles)")?;
         let enables = (dword(header, 5) >> 8) & 0xff;
         for (k, reg) in m.payload.iter().enumerate().skip(1) {
             // Global Offset counts 256-bit URB rows; an interleaved register carries half
             // a row (one 128-bit slot) of each vertex (Mesa brw_vec4_visitor emit_vertex:
             // "URB offset is in URB row increments, and each of our MRFs is half of one").
-            let slot = 2 * d.global_offset as usize + k - 1;
+            let slot = 2 * global_offset + k - 1;
             for v in 0..2 {
                 if m.channel_mask & (0xf << (4 * v)) == 0 {
                     continue;

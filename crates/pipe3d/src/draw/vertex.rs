@@ -1,14 +1,12 @@
 //! VF and VS: from vertex indices to the VUEs the rest of the pipeline reads.
 
-use super::gen7::DrawState;
-use super::sampling::StageSampling;
 use super::urb::{VsMessages, Vue};
 use super::{DrawError, KernelCache, Statistics, Watchdog};
+use crate::state::{DrawState, Front};
 use crate::vf::{PrimitiveIds, VertexIds, assemble_element, fetch_source, vb_index};
 use gtsim_eu::exec::{DEFAULT_BUDGET, FpMode, Program, Thread};
 use gtsim_mem::Memory;
 use gtsim_mem::format::texel;
-use gtsim_spec::gen7::three_d_state_vs::FloatingPointMode;
 use gtsim_spec::shared::ThreeDVertexComponentControl as C;
 use std::sync::Arc;
 
@@ -26,14 +24,9 @@ impl VertexStage {
         mem: &dyn Memory,
         kernels: &mut KernelCache,
     ) -> Result<VertexStage, DrawError> {
-        let kernel = if st.vs.vs_function_enable {
-            let addr = st
-                .bases
-                .instruction
-                .wrapping_add(st.vs.kernel_start_pointer);
-            Some((addr, kernels.get(mem, addr)?))
-        } else {
-            None
+        let kernel = match &st.vs.kernel {
+            Some(k) => Some((k.address, kernels.get(mem, k.address)?)),
+            None => None,
         };
         Ok(VertexStage {
             kernel,
@@ -43,7 +36,7 @@ impl VertexStage {
 
     /// Starts an instance: PrimitiveID restarts at 0 (seed 004 §2.5.13).
     pub fn begin_instance(&mut self, st: &DrawState) {
-        self.primitive_ids = PrimitiveIds::new(st.topology, 0);
+        self.primitive_ids = PrimitiveIds::new(st.vf.topology, 0);
     }
 
     /// A cut: the next vertices start a new run of the topology.
@@ -54,9 +47,14 @@ impl VertexStage {
     }
 
     /// The VUEs of the next vertices of the current run of one instance.
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "the draw's state and front, memory, the run and the counters"
+    )]
     pub fn shade(
         &mut self,
         st: &DrawState,
+        front: &dyn Front,
         mem: &dyn Memory,
         run: &[i64],
         instance: u32,
@@ -72,7 +70,7 @@ impl VertexStage {
             .zip(&pids)
             .map(|(&vi, &pid)| fetch_vertex(st, mem, vi, instance, pid))
             .collect::<Result<Vec<_>, _>>()?;
-        if st.vs.statistics_enable {
+        if st.vs.statistics {
             // §3.6.1: one per vertex, shaded or passed through.
             stats.vs_invocations += run.len() as u64;
         }
@@ -82,7 +80,7 @@ impl VertexStage {
         };
         let mut out = Vec::with_capacity(inputs.len());
         for pair in inputs.chunks(2) {
-            out.extend(run_vs_thread(st, mem, *addr, prog, pair, watchdog)?);
+            out.extend(run_vs_thread(st, front, mem, *addr, prog, pair, watchdog)?);
         }
         Ok(out)
     }
@@ -97,36 +95,26 @@ fn fetch_vertex(
     instance: u32,
     primitive: u32,
 ) -> Result<Vue, DrawError> {
-    let mut vue = Vec::with_capacity(st.elements.len());
-    for (i, e) in st.elements.iter().enumerate() {
-        let controls = [
-            e.component_0_control,
-            e.component_1_control,
-            e.component_2_control,
-            e.component_3_control,
-        ];
+    let vf = &st.vf;
+    let mut vue = Vec::with_capacity(vf.elements.len());
+    for (i, e) in vf.elements.iter().enumerate() {
+        let controls = e.components;
         let mut slot = [0u32; 4];
         if e.valid {
-            let layout =
-                texel::layout(e.source_element_format).map_err(|err| DrawError::State {
-                    command: "VERTEX_ELEMENT_STATE",
-                    why: format!("element {i}: {err}"),
-                })?;
+            let layout = texel::layout(e.format).map_err(|err| DrawError::State {
+                command: "VERTEX_ELEMENT_STATE",
+                why: format!("element {i}: {err}"),
+            })?;
             let size = layout.bits_per_element.div_ceil(8) as usize;
-            let source = match st
-                .vertex_buffers
-                .get(e.vertex_buffer_index as usize)
-                .copied()
-                .flatten()
-            {
+            let source = match vf.vertex_buffers.get(e.buffer).copied().flatten() {
                 Some(vb) if controls.contains(&C::VFCOMP_STORE_SRC) => {
-                    let idx = vb_index(&vb, vertex, instance, st.start_instance);
-                    fetch_source(mem, &vb, idx, e.source_element_offset as u32, size).map_err(
-                        |fault| DrawError::Fault {
+                    let idx = vb_index(&vb, vertex, instance, vf.counts.start_instance);
+                    fetch_source(mem, &vb, idx, e.offset, size).map_err(|fault| {
+                        DrawError::Fault {
                             unit: "VF vertex fetch",
                             fault,
-                        },
-                    )?
+                        }
+                    })?
                 }
                 _ => vec![0; size],
             };
@@ -135,12 +123,12 @@ fn fetch_vertex(
                 instance,
                 primitive,
             };
-            let dws = assemble_element(e.source_element_format, &source, controls, ids).map_err(
-                |err| DrawError::State {
+            let dws = assemble_element(e.format, &source, controls, ids).map_err(|err| {
+                DrawError::State {
                     command: "VERTEX_ELEMENT_STATE",
                     why: format!("element {i}: {err}"),
-                },
-            )?;
+                }
+            })?;
             slot[..dws.len()].copy_from_slice(&dws);
         }
         vue.push(slot);
@@ -154,6 +142,7 @@ fn fetch_vertex(
 /// 0-3, vertex 1 in dwords 4-7 of each register).
 fn run_vs_thread(
     st: &DrawState,
+    front: &dyn Front,
     mem: &dyn Memory,
     addr: u64,
     prog: &Program,
@@ -163,7 +152,7 @@ fn run_vs_thread(
     let vs = &st.vs;
     let mut t = Thread::new(8);
     t.dispatch_mask = if pair.len() == 2 { 0xff } else { 0x0f };
-    t.fp_mode = if vs.floating_point_mode == FloatingPointMode::ALTERNATE {
+    t.fp_mode = if vs.alt_float_mode {
         FpMode::Alt
     } else {
         FpMode::Ieee
@@ -177,15 +166,13 @@ fn run_vs_thread(
         grf,
         0,
         3,
-        (st.vs_res.sampler_state as u32 & !31) | vs.per_thread_scratch_space as u32,
+        (vs.resources.sampler_state as u32 & !31) | vs.scratch_space,
     );
-    put(grf, 0, 4, st.vs_res.binding_table as u32 & !31);
+    put(grf, 0, 4, vs.resources.binding_table as u32 & !31);
     // Seed 004 §1.9.4.2.3: the payload URB data, from "Dispatch GRF Start Register for
     // URB Data" on, is the push constants (CURBE) followed by the vertex data.
-    let start = vs.dispatch_grf_start_register_for_urb_data as usize;
-    let first_slot = vs.vertex_urb_entry_read_offset as usize * 2;
-    let slots = vs.vertex_urb_entry_read_length as usize * 2;
-    let consts = st.vs_res.constants.len();
+    let (start, first_slot, slots) = (vs.urb_data_start, vs.first_slot, vs.slots);
+    let consts = vs.resources.constants.len();
     if start == 0 || start + consts + slots > 128 {
         return Err(DrawError::State {
             command: "3DSTATE_VS",
@@ -194,7 +181,7 @@ fn run_vs_thread(
             ),
         });
     }
-    for (i, c) in st.vs_res.constants.iter().enumerate() {
+    for (i, c) in vs.resources.constants.iter().enumerate() {
         let r = start + i;
         grf[r * 32..r * 32 + 32].copy_from_slice(c);
     }
@@ -207,14 +194,7 @@ fn run_vs_thread(
             }
         }
     }
-    let mut urb = VsMessages::new(
-        pair.len(),
-        StageSampling {
-            st,
-            res: &st.vs_res,
-            mem,
-        },
-    );
+    let mut urb = VsMessages::new(pair.len(), front, mem);
     let budget = watchdog.thread_budget(DEFAULT_BUDGET);
     let result = t.run_program(prog, &mut urb, budget);
     watchdog

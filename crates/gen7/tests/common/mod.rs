@@ -3,9 +3,10 @@
 
 #![allow(dead_code, reason = "each test file uses a different part")]
 
+use gtsim_gen7::{DrawFront, Latched};
 use gtsim_isa::asm::{Compaction, assemble};
 use gtsim_mem::AddressSpace;
-use gtsim_pipe3d::draw::{DrawError, KernelCache, Latched, Statistics, Watchdog, WorkLimits, draw};
+use gtsim_pipe3d::draw::{DrawError, KernelCache, Statistics, Watchdog, WorkLimits, draw};
 use gtsim_spec::gen7::*;
 use gtsim_spec::shared::*;
 use std::collections::BTreeMap;
@@ -326,8 +327,7 @@ pub fn run_limited(
     let mut stats = Statistics::default();
     let mut watchdog = Watchdog::new(limits);
     draw(
-        state,
-        prim,
+        &DrawFront::new(state, prim),
         mem,
         &mut KernelCache::default(),
         &mut stats,

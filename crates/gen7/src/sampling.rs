@@ -2,36 +2,38 @@
 //! table (seed 000 §2.12 "State": BINDING_TABLE_STATE, SAMPLER_STATE and
 //! SAMPLER_BORDER_COLOR_STATE, all found from the thread's R0 pointers).
 
-use super::gen7::{DrawState, StageResources, binding_table_surface};
+use crate::front::StageTables;
+use crate::indirect::{Bases, binding_table_surface};
+use gtsim_eu::exec::Message;
 use gtsim_mem::Memory;
 use gtsim_sampler::message::SamplerResources;
 use gtsim_spec::gen7::{RenderSurfaceState, SamplerBorderColorState, SamplerState};
 
+/// Carries out a sampler message (seed 000 ch.2): the sampler state table is the
+/// header's when the message has one, else the stage's (the thread's R0.3).
+pub(crate) fn message(
+    bases: &Bases,
+    mut tables: StageTables,
+    mem: &dyn Memory,
+    m: &Message,
+) -> Result<Vec<[u8; 32]>, String> {
+    if let Some(p) = gtsim_sampler::message::header_sampler_state_pointer(m.desc, &m.payload) {
+        tables.sampler_state = p;
+    }
+    let s = StageSampling { bases, tables, mem };
+    // The sampler numbers the message's channels from 0 (a 2H send's channels 16-31
+    // are its 0-15).
+    gtsim_sampler::message::handle(m.desc, &m.payload, m.channel_mask >> m.first_channel, &s)
+}
+
 /// A stage's sampling resources over graphics memory.
-pub(super) struct StageSampling<'a> {
-    pub st: &'a DrawState,
-    pub res: &'a StageResources,
-    pub mem: &'a dyn Memory,
+struct StageSampling<'a> {
+    bases: &'a Bases,
+    tables: StageTables,
+    mem: &'a dyn Memory,
 }
 
 impl StageSampling<'_> {
-    /// Carries out a sampler message (seed 000 ch.2): the sampler state table is the
-    /// header's when the message has one, else the stage's (the thread's R0.3).
-    pub fn message(&self, m: &gtsim_eu::exec::Message) -> Result<Vec<[u8; 32]>, String> {
-        let mut res = self.res.clone();
-        if let Some(p) = gtsim_sampler::message::header_sampler_state_pointer(m.desc, &m.payload) {
-            res.sampler_state = p;
-        }
-        let s = StageSampling {
-            st: self.st,
-            res: &res,
-            mem: self.mem,
-        };
-        // The sampler numbers the message's channels from 0 (a 2H send's channels 16-31
-        // are its 0-15).
-        gtsim_sampler::message::handle(m.desc, &m.payload, m.channel_mask >> m.first_channel, &s)
-    }
-
     fn dwords(&self, what: &str, addr: u64, n: usize) -> Result<Vec<u32>, String> {
         self.mem
             .read_dwords(addr, n)
@@ -41,15 +43,15 @@ impl StageSampling<'_> {
 
 impl SamplerResources for StageSampling<'_> {
     fn surface(&self, bti: u8) -> Result<RenderSurfaceState, String> {
-        binding_table_surface(self.mem, &self.st.bases, self.res.binding_table, bti)
+        binding_table_surface(self.mem, self.bases, self.tables.binding_table, bti)
             .map(|(_, rss)| rss)
             .map_err(|e| format!("binding table entry {bti}: {e}"))
     }
 
     fn sampler(&self, index: u8) -> Result<(SamplerState, [f32; 4]), String> {
-        let base = self.st.bases.dynamic;
+        let base = self.bases.dynamic;
         let addr = base
-            .wrapping_add(self.res.sampler_state)
+            .wrapping_add(self.tables.sampler_state)
             .wrapping_add(index as u64 * 16);
         let dw = self.dwords("SAMPLER_STATE", addr, SamplerState::DWORDS)?;
         let s =

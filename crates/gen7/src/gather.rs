@@ -1,0 +1,731 @@
+//! The draw's neutral state from Gen7's latched commands and the indirect state they
+//! point to. Commands never sent read as their all-zero power-on state.
+
+use crate::depth::depth_buffer;
+use crate::front::DrawFront;
+use crate::indirect::{Bases, dynamic_state};
+use crate::latched::{Latched, bad, cmd};
+use crate::output::color_calc_state;
+use gtsim_mem::Memory;
+use gtsim_pipe3d::assembly::ProvokingVertex;
+use gtsim_pipe3d::clip::ClipTest;
+use gtsim_pipe3d::draw::{DrawError, unsupported};
+use gtsim_pipe3d::index::IndexBuffer;
+use gtsim_pipe3d::raster::{DiamondRule, PointRule, SubpixelBits, Winding};
+use gtsim_pipe3d::sf::{CullMode, DepthOffset, DepthOffsetFormat, Viewport};
+use gtsim_pipe3d::state::{
+    AttributeSetup, AttributeSwizzle, ClipMode, ClipState, ConstantSource, DrawCounts, DrawState,
+    DrawingRectangle, FillMode, KernelPointer, Multisample, PixelShader, PsKernel, SetupState,
+    StageResources, SwizzleSelect, VertexElement, VertexFetch, VertexShader,
+};
+use gtsim_pipe3d::vf::VertexBuffer;
+use gtsim_spec::gen7::vertex_buffer_state::BufferAccessType;
+use gtsim_spec::gen7::*;
+
+/// INSTPM (IVB PRM Vol1 Part3), bit 6 "CONSTANT_BUFFER Address Offset Disable".
+const INSTPM: u32 = 0x20c0;
+
+/// MMIO offsets of the 3DPRIM_* registers (spec `registers.spec`, Linux i915_reg.h).
+const _3DPRIM_END_OFFSET: u32 = 0x2420;
+const _3DPRIM_START_VERTEX: u32 = 0x2430;
+const _3DPRIM_VERTEX_COUNT: u32 = 0x2434;
+const _3DPRIM_INSTANCE_COUNT: u32 = 0x2438;
+const _3DPRIM_START_INSTANCE: u32 = 0x243c;
+const _3DPRIM_BASE_VERTEX: u32 = 0x2440;
+
+/// The draw's state, or `None` when it draws nothing: with zero vertices or instances
+/// (and no End Offset Enable) no state is read at all (crocus emits such draws).
+pub(crate) fn draw_state(
+    front: &DrawFront,
+    l: &dyn Latched,
+    prim: &[u32],
+    mem: &dyn Memory,
+) -> Result<Option<DrawState>, DrawError> {
+    let p = ThreeDPrimitive::unpack(prim).map_err(bad("3DPRIMITIVE"))?;
+    let counts = draw_counts(l, &p)?;
+    if !p.end_offset_enable && (counts.vertex_count == 0 || counts.instance_count == 0) {
+        return Ok(None);
+    }
+    let pointers = *front.pointers()?;
+    let bases = pointers.bases;
+    for (name, enabled, seed) in [
+        (
+            "3DSTATE_HS HS Enable",
+            cmd(l, "3DSTATE_HS", ThreeDStateHs::unpack)?.hs_enable,
+            "seed 004 ch.4",
+        ),
+        (
+            "3DSTATE_TE TE Enable",
+            cmd(l, "3DSTATE_TE", ThreeDStateTe::unpack)?.te_enable,
+            "seed 004 ch.5",
+        ),
+        (
+            "3DSTATE_DS DS Function Enable",
+            cmd(l, "3DSTATE_DS", ThreeDStateDs::unpack)?.ds_function_enable,
+            "seed 004 ch.6",
+        ),
+        (
+            "3DSTATE_GS GS Enable",
+            cmd(l, "3DSTATE_GS", ThreeDStateGs::unpack)?.gs_enable,
+            "seed 004 ch.7",
+        ),
+        (
+            "3DSTATE_STREAMOUT SO Function Enable",
+            cmd(l, "3DSTATE_STREAMOUT", ThreeDStateStreamout::unpack)?.so_function_enable,
+            "seed 004 ch.8",
+        ),
+    ] {
+        if enabled {
+            return Err(unsupported(name, seed));
+        }
+    }
+    let mut vf = vertex_fetch(l, &p, counts)?;
+    if p.end_offset_enable {
+        vf.counts.vertex_count = end_offset_vertex_count(l, &p, &counts, &vf.vertex_buffers)?;
+    }
+    let constant_base = if l.register(INSTPM) & (1 << 6) != 0 {
+        0
+    } else {
+        bases.dynamic
+    };
+    let vs_state = cmd(l, "3DSTATE_VS", ThreeDStateVs::unpack)?;
+    let vs = vertex_shader(
+        &vs_state,
+        &bases,
+        StageResources {
+            binding_table: pointers.vs.binding_table,
+            sampler_state: pointers.vs.sampler_state,
+            constants: push_constants(
+                mem,
+                constant_base,
+                &cmd(l, "3DSTATE_CONSTANT_VS", ThreeDStateConstantVs::unpack)?.constant_body,
+            )?,
+        },
+    );
+    let ps_state = cmd(l, "3DSTATE_PS", ThreeDStatePs::unpack)?;
+    let ps_resources = StageResources {
+        binding_table: pointers.ps.binding_table,
+        sampler_state: pointers.ps.sampler_state,
+        constants: push_constants(
+            mem,
+            constant_base,
+            &cmd(l, "3DSTATE_CONSTANT_PS", ThreeDStateConstantPs::unpack)?.constant_body,
+        )?,
+    };
+    let sf = cmd(l, "3DSTATE_SF", ThreeDStateSf::unpack)?;
+    let dynamic = |off: u64| bases.dynamic.wrapping_add(off);
+    let clip = cmd(l, "3DSTATE_CLIP", ThreeDStateClip::unpack)?;
+    // The viewport is read only by the units that use it: the SF's viewport transform
+    // and the clip tests.
+    let sf_clip_viewport = if !(sf.view_transform_enable || clip.clip_enable) {
+        SfClipViewport::default()
+    } else {
+        dynamic_state(
+            mem,
+            bases.dynamic_bound,
+            "SF_CLIP_VIEWPORT",
+            dynamic(
+                cmd(
+                    l,
+                    "3DSTATE_VIEWPORT_STATE_POINTERS_SF_CLIP",
+                    ThreeDStateViewportStatePointersSfClip::unpack,
+                )?
+                .pointer_to_sf_clip_viewport,
+            ),
+            SfClipViewport::DWORDS,
+            SfClipViewport::unpack,
+        )?
+    };
+    let scissor = if sf.scissor_rectangle_enable {
+        let s = dynamic_state(
+            mem,
+            bases.dynamic_bound,
+            "SCISSOR_RECT",
+            dynamic(
+                cmd(
+                    l,
+                    "3DSTATE_SCISSOR_STATE_POINTERS",
+                    ThreeDStateScissorStatePointers::unpack,
+                )?
+                .pointer_to_scissor_rect,
+            ),
+            ScissorRect::DWORDS,
+            ScissorRect::unpack,
+        )?;
+        Some([
+            s.scissor_rectangle_x_min as u32,
+            s.scissor_rectangle_y_min as u32,
+            s.scissor_rectangle_x_max as u32,
+            s.scissor_rectangle_y_max as u32,
+        ])
+    } else {
+        None
+    };
+    let depth_buffer_state = cmd(l, "3DSTATE_DEPTH_BUFFER", ThreeDStateDepthBuffer::unpack)?;
+    // Depth and stencil state matter only with a depth buffer bound (a null depth buffer
+    // makes the tests pass and the writes vanish, seed 004 §11.5).
+    let null_depth =
+        depth_buffer_state.surface_type == three_d_state_depth_buffer::SurfaceType::SURFTYPE_NULL;
+    let cc_viewport = if null_depth {
+        CcViewport::default()
+    } else {
+        dynamic_state(
+            mem,
+            bases.dynamic_bound,
+            "CC_VIEWPORT",
+            dynamic(
+                cmd(
+                    l,
+                    "3DSTATE_VIEWPORT_STATE_POINTERS_CC",
+                    ThreeDStateViewportStatePointersCc::unpack,
+                )?
+                .pointer_to_cc_viewport,
+            ),
+            CcViewport::DWORDS,
+            CcViewport::unpack,
+        )?
+    };
+    let depth_stencil = if null_depth {
+        DepthStencilState::default()
+    } else {
+        dynamic_state(
+            mem,
+            bases.dynamic_bound,
+            "DEPTH_STENCIL_STATE",
+            dynamic(
+                cmd(
+                    l,
+                    "3DSTATE_DEPTH_STENCIL_STATE_POINTERS",
+                    ThreeDStateDepthStencilStatePointers::unpack,
+                )?
+                .pointer_to_depth_stencil_state,
+            ),
+            DepthStencilState::DWORDS,
+            DepthStencilState::unpack,
+        )?
+    };
+    let wm = cmd(l, "3DSTATE_WM", ThreeDStateWm::unpack)?;
+    let depth = depth_buffer(
+        &depth_buffer_state,
+        &wm,
+        &depth_stencil,
+        [cc_viewport.minimum_depth, cc_viewport.maximum_depth],
+        l,
+        || {
+            let cc = color_calc_state(&pointers, mem)?;
+            Ok((
+                cc.stencil_reference_value,
+                cc.back_face_stencil_reference_value,
+            ))
+        },
+    )?;
+    let multisample = cmd(l, "3DSTATE_MULTISAMPLE", ThreeDStateMultisample::unpack)?;
+    let drawing_rectangle = cmd(
+        l,
+        "3DSTATE_DRAWING_RECTANGLE",
+        ThreeDStateDrawingRectangle::unpack,
+    )?;
+    Ok(Some(DrawState {
+        vs,
+        clip: clip_state(&clip, &sf_clip_viewport),
+        setup: setup_state(&sf, &wm, &sf_clip_viewport, &drawing_rectangle, scissor),
+        attributes: attribute_setup(&cmd(l, "3DSTATE_SBE", ThreeDStateSbe::unpack)?),
+        ps: pixel_shader(&wm, &ps_state, &bases, ps_resources),
+        depth,
+        multisample: Multisample {
+            samples: 1 << multisample.number_of_multisamples.0.min(7),
+            pixel_center: multisample.pixel_location
+                == three_d_state_multisample::PixelLocation::PIXLOC_CENTER,
+        },
+        vf,
+    }))
+}
+
+/// Seed 004 §2.5.1 3DPRIMITIVE DW0 bit 10 "Indirect Parameter Enable": "the values in
+/// DW 2-5 are ignored and replaced by the current values of the corresponding 3DPRIM_xxx
+/// MMIO registers" (3DPRIM_BASE_VERTEX for DW6 too); both it and End Offset Enable set
+/// is UNDEFINED, reported as a hang.
+fn draw_counts(l: &dyn Latched, p: &ThreeDPrimitive) -> Result<DrawCounts, DrawError> {
+    if p.indirect_parameter_enable && p.end_offset_enable {
+        return Err(DrawError::State {
+            command: "3DPRIMITIVE",
+            why: "Indirect Parameter Enable and End Offset Enable are both set (UNDEFINED, seed 004 §2.5.1)".into(),
+        });
+    }
+    if p.indirect_parameter_enable {
+        return Ok(DrawCounts {
+            vertex_count: l.register(_3DPRIM_VERTEX_COUNT),
+            start_vertex: l.register(_3DPRIM_START_VERTEX),
+            instance_count: l.register(_3DPRIM_INSTANCE_COUNT),
+            start_instance: l.register(_3DPRIM_START_INSTANCE),
+            base_vertex: l.register(_3DPRIM_BASE_VERTEX) as i32,
+        });
+    }
+    Ok(DrawCounts {
+        vertex_count: p.vertex_count_per_instance,
+        start_vertex: p.start_vertex_location,
+        instance_count: p.instance_count,
+        start_instance: p.start_instance_location,
+        base_vertex: p.base_vertex_location,
+    })
+}
+
+/// Seed 004 §2.5.1 3DPRIMITIVE DW1 bit 9 "End Offset Enable": the vertex count is how
+/// many whole vertices of VB0 lie before the offset in 3DPRIM_END_OFFSET ("If EndOffset
+/// is reached or exceeded within the data associated with a vertex, that vertex is
+/// considered incomplete and will not be output"). The restrictions the seed lists
+/// (VB0 enabled, SEQUENTIAL, one instance, zero start and base locations) are checked:
+/// anything else is UNDEFINED and reported.
+fn end_offset_vertex_count(
+    l: &dyn Latched,
+    p: &ThreeDPrimitive,
+    counts: &DrawCounts,
+    vertex_buffers: &[Option<VertexBuffer>],
+) -> Result<u32, DrawError> {
+    let fail = |why: &str| DrawError::State {
+        command: "3DPRIMITIVE",
+        why: format!("End Offset Enable with {why} (UNDEFINED, seed 004 §2.5.1)"),
+    };
+    let Some(vb0) = vertex_buffers.first().copied().flatten() else {
+        return Err(fail("VB0 not enabled"));
+    };
+    if p.vertex_access_type != three_d_primitive::VertexAccessType::SEQUENTIAL {
+        return Err(fail("RANDOM vertex access"));
+    }
+    if counts.instance_count != 1
+        || counts.start_vertex != 0
+        || counts.start_instance != 0
+        || counts.base_vertex != 0
+    {
+        return Err(fail(
+            "an instance count other than 1 or a non-zero start or base location",
+        ));
+    }
+    if vb0.pitch == 0 {
+        return Err(fail("a VB0 Buffer Pitch of 0"));
+    }
+    Ok(l.register(_3DPRIM_END_OFFSET) / vb0.pitch)
+}
+
+/// The vertex fetcher: 3DPRIMITIVE, 3DSTATE_INDEX_BUFFER, 3DSTATE_VERTEX_BUFFERS,
+/// 3DSTATE_VERTEX_ELEMENTS and 3DSTATE_VF_STATISTICS (seed 004 ch.2).
+fn vertex_fetch(
+    l: &dyn Latched,
+    p: &ThreeDPrimitive,
+    counts: DrawCounts,
+) -> Result<VertexFetch, DrawError> {
+    let index_buffer = if p.vertex_access_type == three_d_primitive::VertexAccessType::RANDOM {
+        let ib = cmd(l, "3DSTATE_INDEX_BUFFER", ThreeDStateIndexBuffer::unpack)?;
+        Some(IndexBuffer {
+            start: ib.buffer_starting_address,
+            end: ib.buffer_ending_address,
+            format: ib.index_format.0,
+            cut_enable: ib.cut_index_enable,
+        })
+    } else {
+        None
+    };
+    let vbs = cmd(
+        l,
+        "3DSTATE_VERTEX_BUFFERS",
+        ThreeDStateVertexBuffers::unpack,
+    )?;
+    let mut vertex_buffers = vec![None; 33];
+    for vb in &vbs.vertex_buffer_state {
+        let slot = vertex_buffers
+            .get_mut(vb.vertex_buffer_index as usize)
+            .ok_or_else(|| DrawError::State {
+                command: "3DSTATE_VERTEX_BUFFERS",
+                why: format!("Vertex Buffer Index {} > 32", vb.vertex_buffer_index),
+            })?;
+        *slot = (!vb.null_vertex_buffer).then_some(VertexBuffer {
+            start: vb.buffer_starting_address,
+            pitch: vb.buffer_pitch as u32,
+            end: vb.end_address,
+            instance_step_rate: (vb.buffer_access_type == BufferAccessType::INSTANCEDATA)
+                .then_some(vb.instance_data_step_rate),
+        });
+    }
+    let elements = cmd(
+        l,
+        "3DSTATE_VERTEX_ELEMENTS",
+        ThreeDStateVertexElements::unpack,
+    )?
+    .element
+    .iter()
+    .map(|e| VertexElement {
+        buffer: e.vertex_buffer_index as usize,
+        valid: e.valid,
+        format: e.source_element_format,
+        offset: e.source_element_offset as u32,
+        components: [
+            e.component_0_control,
+            e.component_1_control,
+            e.component_2_control,
+            e.component_3_control,
+        ],
+    })
+    .collect();
+    Ok(VertexFetch {
+        topology: p.primitive_topology_type,
+        counts,
+        index_buffer,
+        vertex_buffers,
+        elements,
+        statistics: cmd(l, "3DSTATE_VF_STATISTICS", ThreeDStateVfStatistics::unpack)?
+            .statistics_enable,
+    })
+}
+
+/// 3DSTATE_VS (seed 004 §3.2.1).
+fn vertex_shader(vs: &ThreeDStateVs, bases: &Bases, resources: StageResources) -> VertexShader {
+    VertexShader {
+        kernel: vs.vs_function_enable.then_some(KernelPointer {
+            address: bases.instruction.wrapping_add(vs.kernel_start_pointer),
+            bound: bases.instruction_bound,
+        }),
+        statistics: vs.statistics_enable,
+        alt_float_mode: vs.floating_point_mode == three_d_state_vs::FloatingPointMode::ALTERNATE,
+        scratch_space: vs.per_thread_scratch_space as u32,
+        urb_data_start: vs.dispatch_grf_start_register_for_urb_data as usize,
+        first_slot: vs.vertex_urb_entry_read_offset as usize * 2,
+        slots: vs.vertex_urb_entry_read_length as usize * 2,
+        resources,
+    }
+}
+
+/// 3DSTATE_CLIP with SF_CLIP_VIEWPORT's guard band (seed 004 §9.x).
+fn clip_state(c: &ThreeDStateClip, v: &SfClipViewport) -> ClipState {
+    use three_d_state_clip::{ApiMode, ClipMode as Mode};
+    ClipState {
+        enabled: c.clip_enable,
+        statistics: c.clipper_statistics_enable,
+        mode: match c.clip_mode {
+            Mode::CLIPMODE_NORMAL => ClipMode::Normal,
+            Mode::CLIPMODE_REJECT_ALL => ClipMode::RejectAll,
+            Mode::CLIPMODE_ACCEPT_ALL => ClipMode::AcceptAll,
+            other => ClipMode::Reserved(other.0),
+        },
+        test: ClipTest {
+            viewport_xy: c.viewport_xy_clip_test_enable,
+            viewport_z: c.viewport_z_clip_test_enable,
+            guardband: c.guardband_clip_test_enable,
+            gb: [
+                v.x_min_clip_guardband,
+                v.x_max_clip_guardband,
+                v.y_min_clip_guardband,
+                v.y_max_clip_guardband,
+            ],
+            opengl_z: c.api_mode == ApiMode::APIMODE_OGL,
+            ucd_mask: c.user_clip_distance_clip_test_enable_bitmask,
+        },
+        cull_mask: c.user_clip_distance_cull_test_enable_bitmask,
+        perspective_divide_disable: c.perspective_divide_disable,
+    }
+}
+
+/// 3DSTATE_SF, the rasterization controls of 3DSTATE_WM, the viewport transform, the
+/// drawing rectangle and the scissor rectangle (seed 004 ch.10, §11.3).
+fn setup_state(
+    sf: &ThreeDStateSf,
+    wm: &ThreeDStateWm,
+    v: &SfClipViewport,
+    d: &ThreeDStateDrawingRectangle,
+    scissor: Option<[u32; 4]>,
+) -> SetupState {
+    use three_d_state_sf::{
+        BackFaceFillMode, DepthBufferSurfaceFormat as F, FrontFaceFillMode, FrontWinding,
+        VertexSubPixelPrecisionSelect,
+    };
+    SetupState {
+        provoking: ProvokingVertex {
+            tri_list_strip: sf.triangle_strip_list_provoking_vertex_select.0 as usize,
+            tri_fan: sf.triangle_fan_provoking_vertex_select.0 as usize,
+            line: sf.line_strip_list_provoking_vertex_select.0 as usize,
+        },
+        last_pixel: sf.last_pixel_enable,
+        statistics: sf.statistics_enable,
+        viewport: sf.view_transform_enable.then_some(Viewport {
+            m00: v.viewport_matrix_element_m00,
+            m11: v.viewport_matrix_element_m11,
+            m22: v.viewport_matrix_element_m22,
+            m30: v.viewport_matrix_element_m30,
+            m31: v.viewport_matrix_element_m31,
+            m32: v.viewport_matrix_element_m32,
+        }),
+        drawing_rectangle: DrawingRectangle {
+            rect: [
+                d.clipped_drawing_rectangle_x_min as u32,
+                d.clipped_drawing_rectangle_y_min as u32,
+                d.clipped_drawing_rectangle_x_max as u32,
+                d.clipped_drawing_rectangle_y_max as u32,
+            ],
+            origin: [
+                d.drawing_rectangle_origin_x as i32,
+                d.drawing_rectangle_origin_y as i32,
+            ],
+        },
+        scissor,
+        depth_offset: sf.global_depth_offset_enable_solid.then_some(DepthOffset {
+            constant: sf.global_depth_offset_constant,
+            scale: sf.global_depth_offset_scale,
+            clamp: sf.global_depth_offset_clamp,
+            legacy: sf.legacy_global_depth_bias_enable,
+            format: match sf.depth_buffer_surface_format {
+                F::D32_FLOAT | F::D32_FLOAT_S8X24_UINT => DepthOffsetFormat::Float,
+                F::D16_UNORM => DepthOffsetFormat::Unorm(16),
+                _ => DepthOffsetFormat::Unorm(24),
+            },
+        }),
+        point_width: (sf.use_point_width_state.0 == 1).then_some(sf.point_width as f32),
+        fill: [
+            if sf.front_face_fill_mode == FrontFaceFillMode::SOLID {
+                FillMode::Solid
+            } else {
+                FillMode::Other
+            },
+            if sf.back_face_fill_mode == BackFaceFillMode::SOLID {
+                FillMode::Solid
+            } else {
+                FillMode::Other
+            },
+        ],
+        front_winding: if sf.front_winding == FrontWinding::FRONTWINDING_CCW {
+            Winding::Ccw
+        } else {
+            Winding::Cw
+        },
+        cull: CullMode::from_field(sf.cull_mode.0),
+        line_width: sf.line_width as f32,
+        antialiasing: sf.anti_aliasing_enable,
+        line_stipple: wm.line_stipple_enable,
+        diamond: if wm.legacy_diamond_line_rasterization {
+            DiamondRule::Legacy
+        } else {
+            DiamondRule::Dx10
+        },
+        point_rule: if wm.point_rasterization_rule
+            == three_d_state_wm::PointRasterizationRule::RASTRULE_UPPER_RIGHT
+        {
+            PointRule::UpperRight
+        } else {
+            PointRule::UpperLeft
+        },
+        subpixel: if sf.vertex_sub_pixel_precision_select
+            == VertexSubPixelPrecisionSelect::_4_SUB_PIXEL_PRECISION_BITS
+        {
+            SubpixelBits::Four
+        } else {
+            SubpixelBits::Eight
+        },
+    }
+}
+
+/// 3DSTATE_SBE (seed 004 §10.3.14).
+fn attribute_setup(sbe: &ThreeDStateSbe) -> AttributeSetup {
+    use sf_output_attribute_detail::SwizzleSelect as Select;
+    use three_d_state_sbe::AttributeSwizzleControlMode;
+    let details: [&SfOutputAttributeDetail; 16] = [
+        &sbe.attribute_0,
+        &sbe.attribute_1,
+        &sbe.attribute_2,
+        &sbe.attribute_3,
+        &sbe.attribute_4,
+        &sbe.attribute_5,
+        &sbe.attribute_6,
+        &sbe.attribute_7,
+        &sbe.attribute_8,
+        &sbe.attribute_9,
+        &sbe.attribute_10,
+        &sbe.attribute_11,
+        &sbe.attribute_12,
+        &sbe.attribute_13,
+        &sbe.attribute_14,
+        &sbe.attribute_15,
+    ];
+    AttributeSetup {
+        count: sbe.number_of_sf_output_attributes as usize,
+        first_slot: sbe.vertex_urb_entry_read_offset as usize * 2,
+        swizzles: sbe.attribute_swizzle_enable.then(|| {
+            details
+                .iter()
+                .map(|d| AttributeSwizzle {
+                    source: d.source_attribute as usize,
+                    select: match d.swizzle_select {
+                        Select::INPUTATTR => SwizzleSelect::Input,
+                        Select::INPUTATTR_FACING => SwizzleSelect::InputFacing,
+                        other => SwizzleSelect::Other(other.name().unwrap_or("reserved")),
+                    },
+                    overrides: [
+                        d.component_override_x,
+                        d.component_override_y,
+                        d.component_override_z,
+                        d.component_override_w,
+                    ],
+                    constant: match d.constant_source.0 {
+                        0 => ConstantSource::Zero,
+                        1 => ConstantSource::ZeroOne,
+                        2 => ConstantSource::One,
+                        _ => ConstantSource::PrimitiveId,
+                    },
+                })
+                .collect()
+        }),
+        swizzles_upper: sbe.attribute_swizzle_control_mode
+            != AttributeSwizzleControlMode::SWIZ_0_15,
+        point_sprite: sbe.point_sprite_texture_coordinate_enable,
+        point_sprite_lower_left: sbe.point_sprite_texture_coordinate_origin.0 == 1,
+        flat: sbe.constant_interpolation_enable,
+    }
+}
+
+/// 3DSTATE_WM and 3DSTATE_PS (seed 004 §11.10).
+fn pixel_shader(
+    wm: &ThreeDStateWm,
+    ps: &ThreeDStatePs,
+    bases: &Bases,
+    resources: StageResources,
+) -> PixelShader {
+    use three_d_state_ps::{FloatingPointMode, PositionXyOffsetSelect};
+    // Kernel Start Pointer / GRF start slot of each enabled dispatch width (seed 004
+    // §11.10 3DSTATE_PS; IVB PRM Vol2 Part1 "PS Kernel Start Pointer" table): alone, a
+    // width uses [0]; with others, SIMD8 stays in [0], SIMD32 moves to [1] and SIMD16
+    // to [2].
+    let enabled = [
+        (8, ps.n8_pixel_dispatch_enable),
+        (16, ps.n16_pixel_dispatch_enable),
+        (32, ps.n32_pixel_dispatch_enable),
+    ];
+    let count = enabled.iter().filter(|e| e.1).count();
+    let slots = [
+        (
+            ps.kernel_start_pointer_0,
+            ps.dispatch_grf_start_register_for_constant_setup_data_0,
+        ),
+        (
+            ps.kernel_start_pointer_1,
+            ps.dispatch_grf_start_register_for_constant_setup_data_1,
+        ),
+        (
+            ps.kernel_start_pointer_2,
+            ps.dispatch_grf_start_register_for_constant_setup_data_2,
+        ),
+    ];
+    let kernels = if wm.thread_dispatch_enable {
+        enabled
+            .iter()
+            .filter(|e| e.1)
+            .map(|&(simd, _)| {
+                let slot = match (count, simd) {
+                    (1, _) | (_, 8) => 0,
+                    (_, 32) => 1,
+                    _ => 2,
+                };
+                let (ksp, grf) = slots[slot];
+                PsKernel {
+                    simd,
+                    kernel: KernelPointer {
+                        address: bases.instruction.wrapping_add(ksp),
+                        bound: bases.instruction_bound,
+                    },
+                    grf_start: grf as usize,
+                }
+            })
+            .collect()
+    } else {
+        vec![]
+    };
+    let unsupported = [
+        (
+            ps.dual_source_blend_enable,
+            "3DSTATE_PS Dual Source Blend Enable",
+            "seed 004 §12.1.7",
+        ),
+        (
+            ps.o_mask_present_to_render_target,
+            "3DSTATE_PS oMask Present to RenderTarget",
+            "seed 000 §3.9.11",
+        ),
+        (
+            ps.position_xy_offset_select != PositionXyOffsetSelect::POSOFFSET_NONE,
+            "3DSTATE_PS Position XY Offset Select",
+            "seed 004 §11.10.3",
+        ),
+        (
+            wm.pixel_shader_uses_input_coverage_mask,
+            "3DSTATE_WM Pixel Shader Uses Input Coverage Mask",
+            "seed 004 §11.10.3",
+        ),
+    ]
+    .into_iter()
+    .filter(|u| u.0)
+    .map(|(_, what, seed)| (what, seed))
+    .collect();
+    PixelShader {
+        kernels,
+        dispatch: wm.thread_dispatch_enable,
+        statistics: wm.statistics_enable,
+        alt_float_mode: ps.floating_point_mode == FloatingPointMode::ALT,
+        kills_pixels: wm.pixel_shader_kill_pixel,
+        computes_depth: wm.pixel_shader_computed_depth_mode.0 != 0,
+        early_depth_forced: wm.early_depth_stencil_control.0 == 2,
+        barycentric_modes: wm.barycentric_interpolation_mode,
+        source_depth: wm.pixel_shader_uses_source_depth,
+        source_w: wm.pixel_shader_uses_source_w,
+        push_constants: ps.push_constant_enable,
+        attributes: ps.attribute_enable,
+        fast_clear: ps.render_target_fast_clear_enable,
+        resolve: ps.render_target_resolve_enable,
+        unsupported,
+        resources,
+    }
+}
+
+/// The push constants of a 3DSTATE_CONSTANT_* body: buffers 0 to 3, each Read Length
+/// registers from its pointer (seed 004 §3.2.1.3; the pointer is an offset from Dynamic
+/// State Base Address unless INSTPM's CONSTANT_BUFFER Address Offset Disable is set).
+fn push_constants(
+    mem: &dyn Memory,
+    base: u64,
+    b: &ThreeDStateConstantBody,
+) -> Result<Vec<[u8; 32]>, DrawError> {
+    let mut out = vec![];
+    for (len, ptr) in [
+        (
+            b.constant_buffer_0_read_length,
+            b.pointer_to_constant_buffer_0,
+        ),
+        (
+            b.constant_buffer_1_read_length,
+            b.pointer_to_constant_buffer_1,
+        ),
+        (
+            b.constant_buffer_2_read_length,
+            b.pointer_to_constant_buffer_2,
+        ),
+        (
+            b.constant_buffer_3_read_length,
+            b.pointer_to_constant_buffer_3,
+        ),
+    ] {
+        for r in 0..len as u64 {
+            let mut reg = [0u8; 32];
+            mem.read(base.wrapping_add(ptr).wrapping_add(r * 32), &mut reg)
+                .map_err(|fault| DrawError::Fault {
+                    unit: "push constants",
+                    fault,
+                })?;
+            out.push(reg);
+        }
+    }
+    if out.len() > 64 {
+        return Err(DrawError::State {
+            command: "3DSTATE_CONSTANT_*",
+            why: format!(
+                "the read lengths add up to {} registers, more than 64 (seed 004 §3.2.1.3)",
+                out.len()
+            ),
+        });
+    }
+    Ok(out)
+}

@@ -1,0 +1,32 @@
+//! # gtsim-gen7: the Ivy Bridge front
+//!
+//! The generation-neutral pipeline (`gtsim-pipe3d`) reads [`gtsim_pipe3d::state`]; this
+//! crate is where Gen7's encodings meet it. It decodes the commands the command streamer
+//! latched (seed 004 §1.4.1) and the indirect state they point to (viewports, scissor,
+//! depth/stencil, blend and colour-calculator state, binding tables, surface and sampler
+//! states, push constants) into that neutral state, and tells the pipeline what each
+//! `send` of a Gen7 kernel is (SFID and message descriptor).
+//!
+//! * [`latched`]: the latched commands as the front reads them;
+//! * [`front`]: [`DrawFront`], the [`gtsim_pipe3d::state::Front`] of one 3DPRIMITIVE;
+//! * `gather`: the draw's [`gtsim_pipe3d::state::DrawState`], counts included (command,
+//!   3DPRIM_* registers, or VB0's end offset);
+//! * `depth`: the depth and stencil buffers and tests;
+//! * `output`: render targets with their blend and colour-calculator state;
+//! * `sampling`: the sampler's view of a stage's binding table and samplers;
+//! * `messages`: SFIDs and message descriptors;
+//! * `indirect`: STATE_BASE_ADDRESS and the reads of indirect state it bounds.
+//!
+//! A later generation gets a crate like this one; the stages do not change.
+
+mod depth;
+pub mod front;
+mod gather;
+mod indirect;
+pub mod latched;
+mod messages;
+mod output;
+mod sampling;
+
+pub use front::DrawFront;
+pub use latched::Latched;

@@ -1,0 +1,79 @@
+//! The interface between the generation-neutral pipeline and a generation's front.
+
+use super::DrawState;
+use crate::draw::{DrawError, RenderTarget};
+use gtsim_eu::exec::Message;
+use gtsim_mem::Memory;
+
+/// The shader stage a message comes from (each has its own binding table and samplers).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ShaderStage {
+    /// The vertex shader.
+    Vertex,
+    /// The pixel shader.
+    Pixel,
+}
+
+/// What a `send` asks for, decoded once by the front from its SFID and descriptor.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MessageKind {
+    /// The null shared function: the response is zeros.
+    Null,
+    /// A sampling-engine message, carried out by [`Front::sample`].
+    Sampler,
+    /// A URB write of interleaved SIMD4x2 data (header: the URB handles and channel
+    /// enables) at `global_offset` 256-bit rows into the entries.
+    UrbWrite {
+        /// Global Offset, in 256-bit URB rows.
+        global_offset: usize,
+        /// The message has its header.
+        header: bool,
+    },
+    /// A render target write through the render cache.
+    RenderTargetWrite,
+    /// A message of a modelled shared function in a form not modelled yet.
+    Unsupported {
+        /// What the message is.
+        what: String,
+        /// Where it is specified.
+        reference: &'static str,
+    },
+    /// A descriptor that does not decode.
+    Invalid {
+        /// Why.
+        why: String,
+    },
+    /// A message to a shared function this stage's model does not reach.
+    Other {
+        /// The shared function.
+        sfid: u8,
+    },
+}
+
+/// A generation's front as a draw sees it: the latched state decoded into neutral
+/// state, and the state a draw resolves lazily.
+pub trait Front {
+    /// The state of the draw the front was made for, or `None` when it draws nothing
+    /// (zero vertices or instances: the hardware then reads no state).
+    fn draw_state(&self, mem: &dyn Memory) -> Result<Option<DrawState>, DrawError>;
+
+    /// The render target at binding table entry `bti` of the pixel shader, blended by
+    /// blend state entry `rti`; `None` for a null surface (writes are dropped).
+    fn render_target(
+        &self,
+        mem: &dyn Memory,
+        bti: u8,
+        rti: u8,
+    ) -> Result<Option<RenderTarget>, DrawError>;
+
+    /// What message `m` is.
+    fn message(&self, m: &Message) -> MessageKind;
+
+    /// Carries out sampler message `m` of a `stage` thread.
+    fn sample(
+        &self,
+        stage: ShaderStage,
+        mem: &dyn Memory,
+        m: &Message,
+    ) -> Result<Vec<[u8; 32]>, String>;
+}

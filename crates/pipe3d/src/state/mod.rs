@@ -1,0 +1,106 @@
+//! The generation-neutral state of the 3D pipeline: what each unit is set up to do, in
+//! meaning, not in bits.
+//!
+//! A generation's front (the Ivy Bridge front for Gen7) decodes the commands the
+//! command streamer latched, and the indirect state they point to, into these types; the
+//! stages in [`crate::draw`] read nothing else. Adding a generation means adding a
+//! front that fills them, not touching the stages. The enumerations that every
+//! generation encodes alike (topologies, surface formats, compare functions, blend
+//! factors, ...) are the shared ones of `gtsim_spec::shared`.
+//!
+//! One [`DrawState`] is built per draw ([`Front::draw_state`]). What the stages read
+//! lazily, one render target or sampler at a time, the front resolves on request
+//! ([`Front::render_target`], [`Front::sampler_resources`]), so that state a draw never
+//! touches is never read (nor can it fault).
+
+mod front;
+mod pixel;
+mod setup;
+mod vertex;
+
+pub use front::{Front, MessageKind, ShaderStage};
+pub use pixel::{
+    AttributeSetup, AttributeSwizzle, ConstantSource, PixelShader, PsKernel, SwizzleSelect,
+};
+pub use setup::{ClipMode, ClipState, DrawingRectangle, FillMode, Multisample, SetupState};
+pub use vertex::{DrawCounts, VertexElement, VertexFetch, VertexShader};
+
+use crate::draw::{DepthBuffer, DrawError};
+
+/// A kernel's graphics address, with the upper bound its fetch must stay below (the
+/// Instruction Access Upper Bound of Gen7's STATE_BASE_ADDRESS; 0: unchecked).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct KernelPointer {
+    /// Graphics address of the first instruction.
+    pub address: u64,
+    /// Exclusive upper bound of instruction fetches; 0 disables the check.
+    pub bound: u64,
+}
+
+impl KernelPointer {
+    /// The address, after checking that the kernel's first instruction lies below the
+    /// bound. The seeds do not say what a fetch past the bound returns, so the model
+    /// stops with a hang naming the bound rather than guess.
+    pub fn checked(&self, what: &'static str) -> Result<u64, DrawError> {
+        check_bound(
+            what,
+            "Instruction Access Upper Bound",
+            self.address,
+            16,
+            self.bound,
+        )?;
+        Ok(self.address)
+    }
+}
+
+/// Checks that `len` bytes at `addr` stay below `bound` (exclusive; 0: unchecked).
+pub fn check_bound(
+    what: &'static str,
+    bound_name: &'static str,
+    addr: u64,
+    len: u64,
+    bound: u64,
+) -> Result<(), DrawError> {
+    if bound != 0 && addr.saturating_add(len) > bound {
+        return Err(DrawError::State {
+            command: "STATE_BASE_ADDRESS",
+            why: format!(
+                "{what} at {addr:#x} ({len} bytes) reaches past the {bound_name} {bound:#x}"
+            ),
+        });
+    }
+    Ok(())
+}
+
+/// A shader stage's push constants and the pointers its thread payload carries.
+#[derive(Debug, Clone, Default)]
+pub struct StageResources {
+    /// Binding table pointer, as the thread payload's R0 carries it.
+    pub binding_table: u64,
+    /// Sampler state pointer, as the thread payload's R0 carries it.
+    pub sampler_state: u64,
+    /// Push constant registers, in order of the constant buffers.
+    pub constants: Vec<[u8; 32]>,
+}
+
+/// Everything one draw reads, decoded once by the front.
+#[derive(Debug, Clone)]
+pub struct DrawState {
+    /// The vertex fetcher: topology, counts, index and vertex buffers, elements.
+    pub vf: VertexFetch,
+    /// The vertex shader.
+    pub vs: VertexShader,
+    /// The clipper.
+    pub clip: ClipState,
+    /// Strips and fans, the viewport transform, culling and rasterization controls.
+    pub setup: SetupState,
+    /// Attribute setup for the pixel shader (which VUE slots, swizzles, sprites).
+    pub attributes: AttributeSetup,
+    /// The windower and pixel shader.
+    pub ps: PixelShader,
+    /// The depth and stencil buffers and tests; `None` for a null depth buffer (every
+    /// test passes, nothing is written).
+    pub depth: Option<DepthBuffer>,
+    /// Samples per pixel and where pixels are sampled.
+    pub multisample: Multisample,
+}

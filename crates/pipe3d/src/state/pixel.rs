@@ -1,0 +1,111 @@
+//! The windower's and pixel shader's state (seed 004 ch.11), with the attribute setup
+//! that feeds the pixel shader (seed 004 §10.3.14).
+
+use super::{KernelPointer, StageResources};
+
+/// One pixel shader kernel the state offers: its dispatch width, address and the first
+/// payload register of its constant and setup data.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PsKernel {
+    /// Pixels per thread: 8, 16 or 32.
+    pub simd: usize,
+    /// The kernel.
+    pub kernel: KernelPointer,
+    /// Dispatch GRF Start Register for Constant/Setup Data.
+    pub grf_start: usize,
+}
+
+/// The windower and pixel shader (seed 004 ch.11).
+#[derive(Debug, Clone, Default)]
+pub struct PixelShader {
+    /// The kernels of the enabled dispatch widths; empty when thread dispatch is off.
+    pub kernels: Vec<PsKernel>,
+    /// Thread dispatch is enabled (with no kernel listed, a state error).
+    pub dispatch: bool,
+    /// PS_INVOCATION_COUNT counts this draw's pixels.
+    pub statistics: bool,
+    /// The ALT floating-point mode (otherwise IEEE-754).
+    pub alt_float_mode: bool,
+    /// The PS may kill pixels.
+    pub kills_pixels: bool,
+    /// The PS computes depth.
+    pub computes_depth: bool,
+    /// Early Depth/Stencil Control forces the test before the PS (EDSC_PREPS).
+    pub early_depth_forced: bool,
+    /// Which barycentric parameters the payload carries: bit 0-2 perspective pixel,
+    /// centroid, sample; bit 3-5 the same non-perspective.
+    pub barycentric_modes: u8,
+    /// The payload carries source depth.
+    pub source_depth: bool,
+    /// The payload carries source W.
+    pub source_w: bool,
+    /// The payload carries the push constants.
+    pub push_constants: bool,
+    /// The payload carries the attribute setup data.
+    pub attributes: bool,
+    /// Render target writes fast-clear their render target.
+    pub fast_clear: bool,
+    /// Render target writes resolve a fast clear.
+    pub resolve: bool,
+    /// Features not modelled yet that the state enables, each with its reference (the
+    /// first one ends the draw as unsupported).
+    pub unsupported: Vec<(&'static str, &'static str)>,
+    /// Binding table, samplers and push constants.
+    pub resources: StageResources,
+}
+
+/// Where an attribute's value comes from (3DSTATE_SBE Swizzle Select).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SwizzleSelect {
+    /// The source attribute.
+    Input,
+    /// The source attribute, or the next one for back-facing objects.
+    InputFacing,
+    /// A selection not modelled yet (its manual name).
+    Other(&'static str),
+}
+
+/// The value of overridden components (3DSTATE_SBE Constant Source).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ConstantSource {
+    /// (0, 0, 0, 0).
+    Zero,
+    /// (0, 0, 0, 1).
+    ZeroOne,
+    /// (1, 1, 1, 1).
+    One,
+    /// The primitive ID (not modelled yet).
+    PrimitiveId,
+}
+
+/// One output attribute's swizzle (seed 004 §10.3.14 SF_OUTPUT_ATTRIBUTE_DETAIL).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AttributeSwizzle {
+    /// Source Attribute, from the first slot read.
+    pub source: usize,
+    /// Swizzle Select.
+    pub select: SwizzleSelect,
+    /// Component Override X, Y, Z, W.
+    pub overrides: [bool; 4],
+    /// Constant Source.
+    pub constant: ConstantSource,
+}
+
+/// Attribute setup (seed 004 §10.3.14, 3DSTATE_SBE).
+#[derive(Debug, Clone, Default)]
+pub struct AttributeSetup {
+    /// Number of output attributes.
+    pub count: usize,
+    /// The first VUE slot read.
+    pub first_slot: usize,
+    /// The swizzles of attributes 0-15, when swizzling is enabled.
+    pub swizzles: Option<Vec<AttributeSwizzle>>,
+    /// The swizzles apply to attributes 16-31 (not modelled yet).
+    pub swizzles_upper: bool,
+    /// Point sprite texture coordinate enables, one bit per attribute.
+    pub point_sprite: u32,
+    /// Point sprite coordinates start at the lower left.
+    pub point_sprite_lower_left: bool,
+    /// Constant interpolation enables, one bit per attribute.
+    pub flat: u32,
+}

@@ -1,0 +1,104 @@
+//! The clipper's and the strips-and-fans unit's state (seed 004 ch.9-10), with the
+//! viewport, drawing rectangle and scissor they apply.
+
+use crate::assembly::ProvokingVertex;
+use crate::clip::ClipTest;
+use crate::raster::{DiamondRule, PointRule, SubpixelBits, Winding};
+use crate::sf::{CullMode, DepthOffset, Viewport};
+
+/// What the clipper does with objects (seed 004 §9.4.3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ClipMode {
+    /// CLIPMODE_NORMAL: trivially accept, reject or clip by the clip test.
+    Normal,
+    /// CLIPMODE_REJECT_ALL.
+    RejectAll,
+    /// CLIPMODE_ACCEPT_ALL: everything but BAD objects passes.
+    AcceptAll,
+    /// A reserved encoding (the raw value): a hang when an object reaches the clipper.
+    Reserved(u32),
+}
+
+/// The clipper (seed 004 ch.9).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ClipState {
+    /// The clip stage is enabled (otherwise every object passes).
+    pub enabled: bool,
+    /// CL_INVOCATION_COUNT counts objects entering the clipper.
+    pub statistics: bool,
+    /// The mode.
+    pub mode: ClipMode,
+    /// The clip test's controls and guard band.
+    pub test: ClipTest,
+    /// User Clip Distance Cull Test Enable Bitmask.
+    pub cull_mask: u8,
+    /// Perspective Divide Disable.
+    pub perspective_divide_disable: bool,
+}
+
+/// How a triangle face is filled (seed 004 §10.3, 3DSTATE_SF Fill Mode).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FillMode {
+    /// Solid.
+    Solid,
+    /// Wireframe or point mode (not modelled yet).
+    Other,
+}
+
+/// The drawing rectangle (seed 004 §10.3.11): the clipped rectangle in pixels, inclusive,
+/// and the origin added to every screen position.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct DrawingRectangle {
+    /// X min, y min, x max, y max (inclusive).
+    pub rect: [u32; 4],
+    /// Drawing Rectangle Origin X, Y.
+    pub origin: [i32; 2],
+}
+
+/// The strips-and-fans unit and the rasterizer (seed 004 ch.10, §11.3).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SetupState {
+    /// Provoking vertex selects.
+    pub provoking: ProvokingVertex,
+    /// Last Pixel Enable.
+    pub last_pixel: bool,
+    /// CL_PRIMITIVES_COUNT counts objects leaving setup.
+    pub statistics: bool,
+    /// The viewport transform, `None` when disabled.
+    pub viewport: Option<Viewport>,
+    /// The drawing rectangle.
+    pub drawing_rectangle: DrawingRectangle,
+    /// The scissor rectangle (x min, y min, x max, y max; inclusive), when enabled.
+    pub scissor: Option<[u32; 4]>,
+    /// Global depth offset for solid triangles, when enabled.
+    pub depth_offset: Option<DepthOffset>,
+    /// The point width from state; `None`: from the VUE header.
+    pub point_width: Option<f32>,
+    /// Front- and back-face fill modes.
+    pub fill: [FillMode; 2],
+    /// The winding of front-facing triangles.
+    pub front_winding: Winding,
+    /// Face culling.
+    pub cull: CullMode,
+    /// Line width in pixels (0: the thinnest lines).
+    pub line_width: f32,
+    /// Line anti-aliasing.
+    pub antialiasing: bool,
+    /// Line stipple.
+    pub line_stipple: bool,
+    /// The diamond rule of zero-width lines.
+    pub diamond: DiamondRule,
+    /// The point rasterization rule.
+    pub point_rule: PointRule,
+    /// Subpixel precision of screen positions.
+    pub subpixel: SubpixelBits,
+}
+
+/// Multisampling (seed 004 §11.4) and the pixel sampling position.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Multisample {
+    /// Samples per pixel.
+    pub samples: u32,
+    /// Pixels are sampled at their centre (otherwise their upper-left corner).
+    pub pixel_center: bool,
+}

@@ -1,0 +1,76 @@
+//! The vertex fetcher's and the vertex shader's state (seed 004 ch.2-3).
+
+use super::{KernelPointer, StageResources};
+use crate::index::IndexBuffer;
+use crate::vf::VertexBuffer;
+use gtsim_spec::shared::{SurfaceFormat, ThreeDPrimTopoType, ThreeDVertexComponentControl};
+
+/// The counts of one draw (seed 004 §2.5.1), wherever the front took them from (the
+/// command, indirect parameter registers, or a vertex buffer's end offset).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct DrawCounts {
+    /// Vertices per instance.
+    pub vertex_count: u32,
+    /// The first vertex (SEQUENTIAL) or index (RANDOM).
+    pub start_vertex: u32,
+    /// Instances.
+    pub instance_count: u32,
+    /// The first instance.
+    pub start_instance: u32,
+    /// Added to each index (RANDOM).
+    pub base_vertex: i32,
+}
+
+/// One vertex element (seed 004 §2.4 VERTEX_ELEMENT_STATE): where its data comes from
+/// and how its four components are stored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct VertexElement {
+    /// The vertex buffer it reads.
+    pub buffer: usize,
+    /// Valid: an invalid element still stores its components' controls (no source).
+    pub valid: bool,
+    /// Source Element Format.
+    pub format: SurfaceFormat,
+    /// Source Element Offset in bytes.
+    pub offset: u32,
+    /// Component 0-3 Control.
+    pub components: [ThreeDVertexComponentControl; 4],
+}
+
+/// The vertex fetcher (seed 004 ch.2).
+#[derive(Debug, Clone)]
+pub struct VertexFetch {
+    /// The primitive topology.
+    pub topology: ThreeDPrimTopoType,
+    /// The counts.
+    pub counts: DrawCounts,
+    /// RANDOM access: the index buffer; SEQUENTIAL: `None`.
+    pub index_buffer: Option<IndexBuffer>,
+    /// Vertex buffers by index (`None`: not bound or null).
+    pub vertex_buffers: Vec<Option<VertexBuffer>>,
+    /// The vertex elements, in VUE order.
+    pub elements: Vec<VertexElement>,
+    /// IA_VERTICES_COUNT and IA_PRIMITIVES_COUNT count this draw.
+    pub statistics: bool,
+}
+
+/// The vertex shader (seed 004 ch.3).
+#[derive(Debug, Clone, Default)]
+pub struct VertexShader {
+    /// The kernel; `None` when the VS function is disabled (VUEs pass through).
+    pub kernel: Option<KernelPointer>,
+    /// VS_INVOCATION_COUNT counts this draw's threads.
+    pub statistics: bool,
+    /// The ALT floating-point mode (otherwise IEEE-754).
+    pub alt_float_mode: bool,
+    /// Per-thread scratch space, as the payload's R0.3 carries it.
+    pub scratch_space: u32,
+    /// The first payload register of the URB data (push constants, then vertex data).
+    pub urb_data_start: usize,
+    /// The first VUE slot read into the payload.
+    pub first_slot: usize,
+    /// VUE slots read into the payload.
+    pub slots: usize,
+    /// Binding table, samplers and push constants.
+    pub resources: StageResources,
+}
