@@ -1,14 +1,11 @@
 //! The depth and stencil buffers and their tests (seed 004 §11.5, §12.1.4-12.1.5).
 
-use crate::latched::Latched;
+use crate::latched::{LatchedState, get};
 use gtsim_dataport::depth_stencil::{DepthFormat, DepthStencilState as PixelState, StencilFace};
 use gtsim_mem::layout::SurfaceDesc;
 use gtsim_pipe3d::draw::{DepthBuffer, DepthOp, DrawError};
 use gtsim_spec::gen7::three_d_state_depth_buffer::SurfaceType;
-use gtsim_spec::gen7::{
-    DepthStencilState, ThreeDStateClearParams, ThreeDStateDepthBuffer, ThreeDStateStencilBuffer,
-    ThreeDStateWm,
-};
+use gtsim_spec::gen7::{DepthStencilState, ThreeDStateDepthBuffer, ThreeDStateWm};
 
 /// The draw's depth buffer, `None` when it is SURFTYPE_NULL (tests pass, nothing is
 /// written): 3DSTATE_DEPTH_BUFFER, 3DSTATE_WM's depth operations, DEPTH_STENCIL_STATE,
@@ -20,7 +17,7 @@ pub(crate) fn depth_buffer(
     wm: &ThreeDStateWm,
     ds: &DepthStencilState,
     depth_range: [f32; 2],
-    latched: &dyn Latched,
+    latched: &LatchedState,
     cc_stencil_ref: impl Fn() -> Result<(u8, u8), DrawError>,
 ) -> Result<Option<DepthBuffer>, DrawError> {
     {
@@ -77,13 +74,7 @@ pub(crate) fn depth_buffer(
         };
         let stencil_needed = ds.stencil_test_enable || ds.stencil_buffer_write_enable;
         let stencil = if stencil_needed {
-            let s = match latched.command("3DSTATE_STENCIL_BUFFER") {
-                Some(dw) => ThreeDStateStencilBuffer::unpack(dw).map_err(|e| DrawError::State {
-                    command: "3DSTATE_STENCIL_BUFFER",
-                    why: e.to_string(),
-                })?,
-                None => ThreeDStateStencilBuffer::default(),
-            };
+            let s = get(&latched.stencil_buffer);
             Some((
                 s.surface_base_address,
                 SurfaceDesc {
@@ -136,13 +127,7 @@ pub(crate) fn depth_buffer(
                 stencil_write: ds.stencil_buffer_write_enable && d.stencil_write_enable,
             }
         };
-        let clear = match latched.command("3DSTATE_CLEAR_PARAMS") {
-            Some(dw) => ThreeDStateClearParams::unpack(dw).map_err(|e| DrawError::State {
-                command: "3DSTATE_CLEAR_PARAMS",
-                why: e.to_string(),
-            })?,
-            None => ThreeDStateClearParams::default(),
-        };
+        let clear = get(&latched.clear_params);
         Ok(Some(DepthBuffer {
             base: d.surface_base_address,
             desc,

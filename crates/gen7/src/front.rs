@@ -1,13 +1,11 @@
 //! [`DrawFront`]: the Gen7 front of one 3DPRIMITIVE.
 
 use crate::indirect::Bases;
-use crate::latched::{Latched, cmd};
+use crate::latched::{LatchedState, Registers, get};
 use gtsim_eu::exec::Message;
 use gtsim_mem::Memory;
 use gtsim_pipe3d::draw::{DrawError, RenderTarget};
 use gtsim_pipe3d::state::{DrawState, Front, MessageKind, ShaderStage};
-use gtsim_spec::gen7::*;
-use std::cell::OnceCell;
 
 /// A stage's binding table and sampler state table, as offsets from Surface State and
 /// Dynamic State Base Address (3DSTATE_BINDING_TABLE_POINTERS_*,
@@ -31,56 +29,22 @@ pub(crate) struct Pointers {
 }
 
 impl Pointers {
-    fn latched(l: &dyn Latched) -> Result<Pointers, DrawError> {
-        let bases = Bases::latched(l)?;
+    fn latched(s: &LatchedState) -> Pointers {
+        let bases = Bases::latched(s);
         let dynamic = |off: u64| bases.dynamic.wrapping_add(off);
-        Ok(Pointers {
+        Pointers {
             bases,
             vs: StageTables {
-                binding_table: cmd(
-                    l,
-                    "3DSTATE_BINDING_TABLE_POINTERS_VS",
-                    ThreeDStateBindingTablePointersVs::unpack,
-                )?
-                .pointer_to_vs_binding_table,
-                sampler_state: cmd(
-                    l,
-                    "3DSTATE_SAMPLER_STATE_POINTERS_VS",
-                    ThreeDStateSamplerStatePointersVs::unpack,
-                )?
-                .pointer_to_vs_sampler_state,
+                binding_table: get(&s.binding_table_pointers_vs).pointer_to_vs_binding_table,
+                sampler_state: get(&s.sampler_state_pointers_vs).pointer_to_vs_sampler_state,
             },
             ps: StageTables {
-                binding_table: cmd(
-                    l,
-                    "3DSTATE_BINDING_TABLE_POINTERS_PS",
-                    ThreeDStateBindingTablePointersPs::unpack,
-                )?
-                .pointer_to_ps_binding_table,
-                sampler_state: cmd(
-                    l,
-                    "3DSTATE_SAMPLER_STATE_POINTERS_PS",
-                    ThreeDStateSamplerStatePointersPs::unpack,
-                )?
-                .pointer_to_ps_sampler_state,
+                binding_table: get(&s.binding_table_pointers_ps).pointer_to_ps_binding_table,
+                sampler_state: get(&s.sampler_state_pointers_ps).pointer_to_ps_sampler_state,
             },
-            blend: dynamic(
-                cmd(
-                    l,
-                    "3DSTATE_BLEND_STATE_POINTERS",
-                    ThreeDStateBlendStatePointers::unpack,
-                )?
-                .pointer_to_blend_state,
-            ),
-            color_calc: dynamic(
-                cmd(
-                    l,
-                    "3DSTATE_CC_STATE_POINTERS",
-                    ThreeDStateCcStatePointers::unpack,
-                )?
-                .pointer_to_color_calc_state,
-            ),
-        })
+            blend: dynamic(get(&s.blend_state_pointers).pointer_to_blend_state),
+            color_calc: dynamic(get(&s.cc_state_pointers).pointer_to_color_calc_state),
+        }
     }
 
     pub fn stage(&self, stage: ShaderStage) -> StageTables {
@@ -91,35 +55,39 @@ impl Pointers {
     }
 }
 
-/// The front of one 3DPRIMITIVE (its dwords) over the context's latched state. Nothing
-/// is read before the pipeline asks: a draw of nothing reads no state.
+/// The front of one 3DPRIMITIVE (its dwords) over a context's latched state and
+/// registers. Indirect state is read only when the pipeline asks: a draw of nothing
+/// reads none.
 pub struct DrawFront<'a> {
-    latched: &'a dyn Latched,
+    state: &'a LatchedState,
+    registers: &'a dyn Registers,
     primitive: &'a [u32],
-    pointers: OnceCell<Result<Pointers, DrawError>>,
+    pointers: Pointers,
 }
 
 impl<'a> DrawFront<'a> {
-    /// The front of the 3DPRIMITIVE `primitive` against `latched`.
-    pub fn new(latched: &'a dyn Latched, primitive: &'a [u32]) -> DrawFront<'a> {
+    /// The front of the 3DPRIMITIVE `primitive` against `state` and `registers`.
+    pub fn new(
+        state: &'a LatchedState,
+        registers: &'a dyn Registers,
+        primitive: &'a [u32],
+    ) -> DrawFront<'a> {
         DrawFront {
-            latched,
+            state,
+            registers,
             primitive,
-            pointers: OnceCell::new(),
+            pointers: Pointers::latched(state),
         }
     }
 
-    pub(crate) fn pointers(&self) -> Result<&Pointers, DrawError> {
-        self.pointers
-            .get_or_init(|| Pointers::latched(self.latched))
-            .as_ref()
-            .map_err(Clone::clone)
+    pub(crate) fn pointers(&self) -> &Pointers {
+        &self.pointers
     }
 }
 
 impl Front for DrawFront<'_> {
     fn draw_state(&self, mem: &dyn Memory) -> Result<Option<DrawState>, DrawError> {
-        crate::gather::draw_state(self, self.latched, self.primitive, mem)
+        crate::gather::draw_state(self, self.state, self.registers, self.primitive, mem)
     }
 
     fn render_target(
@@ -128,7 +96,7 @@ impl Front for DrawFront<'_> {
         bti: u8,
         rti: u8,
     ) -> Result<Option<RenderTarget>, DrawError> {
-        crate::output::render_target(self.pointers()?, mem, bti, rti)
+        crate::output::render_target(&self.pointers, mem, bti, rti)
     }
 
     fn message(&self, m: &Message) -> MessageKind {
@@ -141,7 +109,7 @@ impl Front for DrawFront<'_> {
         mem: &dyn Memory,
         m: &Message,
     ) -> Result<Vec<[u8; 32]>, String> {
-        let p = self.pointers().map_err(|e| e.to_string())?;
+        let p = &self.pointers;
         crate::sampling::message(&p.bases, p.stage(stage), mem, m)
     }
 }

@@ -4,7 +4,7 @@
 use crate::depth::depth_buffer;
 use crate::front::DrawFront;
 use crate::indirect::{Bases, dynamic_state};
-use crate::latched::{Latched, bad, cmd};
+use crate::latched::{LatchedState, Registers, get};
 use crate::output::color_calc_state;
 use gtsim_mem::Memory;
 use gtsim_pipe3d::assembly::ProvokingVertex;
@@ -37,41 +37,45 @@ const _3DPRIM_BASE_VERTEX: u32 = 0x2440;
 /// (and no End Offset Enable) no state is read at all (crocus emits such draws).
 pub(crate) fn draw_state(
     front: &DrawFront,
-    l: &dyn Latched,
+    s: &LatchedState,
+    l: &dyn Registers,
     prim: &[u32],
     mem: &dyn Memory,
 ) -> Result<Option<DrawState>, DrawError> {
-    let p = ThreeDPrimitive::unpack(prim).map_err(bad("3DPRIMITIVE"))?;
+    let p = ThreeDPrimitive::unpack(prim).map_err(|e| DrawError::State {
+        command: "3DPRIMITIVE",
+        why: e.to_string(),
+    })?;
     let counts = draw_counts(l, &p)?;
     if !p.end_offset_enable && (counts.vertex_count == 0 || counts.instance_count == 0) {
         return Ok(None);
     }
-    let pointers = *front.pointers()?;
+    let pointers = *front.pointers();
     let bases = pointers.bases;
     for (name, enabled, seed) in [
         (
             "3DSTATE_HS HS Enable",
-            cmd(l, "3DSTATE_HS", ThreeDStateHs::unpack)?.hs_enable,
+            get(&s.hs).hs_enable,
             "seed 004 ch.4",
         ),
         (
             "3DSTATE_TE TE Enable",
-            cmd(l, "3DSTATE_TE", ThreeDStateTe::unpack)?.te_enable,
+            get(&s.te).te_enable,
             "seed 004 ch.5",
         ),
         (
             "3DSTATE_DS DS Function Enable",
-            cmd(l, "3DSTATE_DS", ThreeDStateDs::unpack)?.ds_function_enable,
+            get(&s.ds).ds_function_enable,
             "seed 004 ch.6",
         ),
         (
             "3DSTATE_GS GS Enable",
-            cmd(l, "3DSTATE_GS", ThreeDStateGs::unpack)?.gs_enable,
+            get(&s.gs).gs_enable,
             "seed 004 ch.7",
         ),
         (
             "3DSTATE_STREAMOUT SO Function Enable",
-            cmd(l, "3DSTATE_STREAMOUT", ThreeDStateStreamout::unpack)?.so_function_enable,
+            get(&s.streamout).so_function_enable,
             "seed 004 ch.8",
         ),
     ] {
@@ -79,7 +83,7 @@ pub(crate) fn draw_state(
             return Err(unsupported(name, seed));
         }
     }
-    let mut vf = vertex_fetch(l, &p, counts)?;
+    let mut vf = vertex_fetch(s, &p, counts)?;
     if p.end_offset_enable {
         vf.counts.vertex_count = end_offset_vertex_count(l, &p, &counts, &vf.vertex_buffers)?;
     }
@@ -88,33 +92,25 @@ pub(crate) fn draw_state(
     } else {
         bases.dynamic
     };
-    let vs_state = cmd(l, "3DSTATE_VS", ThreeDStateVs::unpack)?;
+    let vs_state = get(&s.vs);
     let vs = vertex_shader(
         &vs_state,
         &bases,
         StageResources {
             binding_table: pointers.vs.binding_table,
             sampler_state: pointers.vs.sampler_state,
-            constants: push_constants(
-                mem,
-                constant_base,
-                &cmd(l, "3DSTATE_CONSTANT_VS", ThreeDStateConstantVs::unpack)?.constant_body,
-            )?,
+            constants: push_constants(mem, constant_base, &get(&s.constant_vs).constant_body)?,
         },
     );
-    let ps_state = cmd(l, "3DSTATE_PS", ThreeDStatePs::unpack)?;
+    let ps_state = get(&s.ps);
     let ps_resources = StageResources {
         binding_table: pointers.ps.binding_table,
         sampler_state: pointers.ps.sampler_state,
-        constants: push_constants(
-            mem,
-            constant_base,
-            &cmd(l, "3DSTATE_CONSTANT_PS", ThreeDStateConstantPs::unpack)?.constant_body,
-        )?,
+        constants: push_constants(mem, constant_base, &get(&s.constant_ps).constant_body)?,
     };
-    let sf = cmd(l, "3DSTATE_SF", ThreeDStateSf::unpack)?;
+    let sf = get(&s.sf);
     let dynamic = |off: u64| bases.dynamic.wrapping_add(off);
-    let clip = cmd(l, "3DSTATE_CLIP", ThreeDStateClip::unpack)?;
+    let clip = get(&s.clip);
     // The viewport is read only by the units that use it: the SF's viewport transform
     // and the clip tests.
     let sf_clip_viewport = if !(sf.view_transform_enable || clip.clip_enable) {
@@ -124,14 +120,7 @@ pub(crate) fn draw_state(
             mem,
             bases.dynamic_bound,
             "SF_CLIP_VIEWPORT",
-            dynamic(
-                cmd(
-                    l,
-                    "3DSTATE_VIEWPORT_STATE_POINTERS_SF_CLIP",
-                    ThreeDStateViewportStatePointersSfClip::unpack,
-                )?
-                .pointer_to_sf_clip_viewport,
-            ),
+            dynamic(get(&s.viewport_sf_clip).pointer_to_sf_clip_viewport),
             SfClipViewport::DWORDS,
             SfClipViewport::unpack,
         )?
@@ -141,14 +130,7 @@ pub(crate) fn draw_state(
             mem,
             bases.dynamic_bound,
             "SCISSOR_RECT",
-            dynamic(
-                cmd(
-                    l,
-                    "3DSTATE_SCISSOR_STATE_POINTERS",
-                    ThreeDStateScissorStatePointers::unpack,
-                )?
-                .pointer_to_scissor_rect,
-            ),
+            dynamic(get(&s.scissor).pointer_to_scissor_rect),
             ScissorRect::DWORDS,
             ScissorRect::unpack,
         )?;
@@ -161,7 +143,7 @@ pub(crate) fn draw_state(
     } else {
         None
     };
-    let depth_buffer_state = cmd(l, "3DSTATE_DEPTH_BUFFER", ThreeDStateDepthBuffer::unpack)?;
+    let depth_buffer_state = get(&s.depth_buffer);
     // Depth and stencil state matter only with a depth buffer bound (a null depth buffer
     // makes the tests pass and the writes vanish, seed 004 §11.5).
     let null_depth =
@@ -173,14 +155,7 @@ pub(crate) fn draw_state(
             mem,
             bases.dynamic_bound,
             "CC_VIEWPORT",
-            dynamic(
-                cmd(
-                    l,
-                    "3DSTATE_VIEWPORT_STATE_POINTERS_CC",
-                    ThreeDStateViewportStatePointersCc::unpack,
-                )?
-                .pointer_to_cc_viewport,
-            ),
+            dynamic(get(&s.viewport_cc).pointer_to_cc_viewport),
             CcViewport::DWORDS,
             CcViewport::unpack,
         )?
@@ -192,25 +167,18 @@ pub(crate) fn draw_state(
             mem,
             bases.dynamic_bound,
             "DEPTH_STENCIL_STATE",
-            dynamic(
-                cmd(
-                    l,
-                    "3DSTATE_DEPTH_STENCIL_STATE_POINTERS",
-                    ThreeDStateDepthStencilStatePointers::unpack,
-                )?
-                .pointer_to_depth_stencil_state,
-            ),
+            dynamic(get(&s.depth_stencil_pointers).pointer_to_depth_stencil_state),
             DepthStencilState::DWORDS,
             DepthStencilState::unpack,
         )?
     };
-    let wm = cmd(l, "3DSTATE_WM", ThreeDStateWm::unpack)?;
+    let wm = get(&s.wm);
     let depth = depth_buffer(
         &depth_buffer_state,
         &wm,
         &depth_stencil,
         [cc_viewport.minimum_depth, cc_viewport.maximum_depth],
-        l,
+        s,
         || {
             let cc = color_calc_state(&pointers, mem)?;
             Ok((
@@ -219,17 +187,13 @@ pub(crate) fn draw_state(
             ))
         },
     )?;
-    let multisample = cmd(l, "3DSTATE_MULTISAMPLE", ThreeDStateMultisample::unpack)?;
-    let drawing_rectangle = cmd(
-        l,
-        "3DSTATE_DRAWING_RECTANGLE",
-        ThreeDStateDrawingRectangle::unpack,
-    )?;
+    let multisample = get(&s.multisample);
+    let drawing_rectangle = get(&s.drawing_rectangle);
     Ok(Some(DrawState {
         vs,
         clip: clip_state(&clip, &sf_clip_viewport),
         setup: setup_state(&sf, &wm, &sf_clip_viewport, &drawing_rectangle, scissor),
-        attributes: attribute_setup(&cmd(l, "3DSTATE_SBE", ThreeDStateSbe::unpack)?),
+        attributes: attribute_setup(&get(&s.sbe)),
         ps: pixel_shader(&wm, &ps_state, &bases, ps_resources),
         depth,
         multisample: Multisample {
@@ -245,7 +209,7 @@ pub(crate) fn draw_state(
 /// DW 2-5 are ignored and replaced by the current values of the corresponding 3DPRIM_xxx
 /// MMIO registers" (3DPRIM_BASE_VERTEX for DW6 too); both it and End Offset Enable set
 /// is UNDEFINED, reported as a hang.
-fn draw_counts(l: &dyn Latched, p: &ThreeDPrimitive) -> Result<DrawCounts, DrawError> {
+fn draw_counts(l: &dyn Registers, p: &ThreeDPrimitive) -> Result<DrawCounts, DrawError> {
     if p.indirect_parameter_enable && p.end_offset_enable {
         return Err(DrawError::State {
             command: "3DPRIMITIVE",
@@ -277,7 +241,7 @@ fn draw_counts(l: &dyn Latched, p: &ThreeDPrimitive) -> Result<DrawCounts, DrawE
 /// (VB0 enabled, SEQUENTIAL, one instance, zero start and base locations) are checked:
 /// anything else is UNDEFINED and reported.
 fn end_offset_vertex_count(
-    l: &dyn Latched,
+    l: &dyn Registers,
     p: &ThreeDPrimitive,
     counts: &DrawCounts,
     vertex_buffers: &[Option<VertexBuffer>],
@@ -310,12 +274,12 @@ fn end_offset_vertex_count(
 /// The vertex fetcher: 3DPRIMITIVE, 3DSTATE_INDEX_BUFFER, 3DSTATE_VERTEX_BUFFERS,
 /// 3DSTATE_VERTEX_ELEMENTS and 3DSTATE_VF_STATISTICS (seed 004 ch.2).
 fn vertex_fetch(
-    l: &dyn Latched,
+    s: &LatchedState,
     p: &ThreeDPrimitive,
     counts: DrawCounts,
 ) -> Result<VertexFetch, DrawError> {
     let index_buffer = if p.vertex_access_type == three_d_primitive::VertexAccessType::RANDOM {
-        let ib = cmd(l, "3DSTATE_INDEX_BUFFER", ThreeDStateIndexBuffer::unpack)?;
+        let ib = get(&s.index_buffer);
         Some(IndexBuffer {
             start: ib.buffer_starting_address,
             end: ib.buffer_ending_address,
@@ -325,11 +289,7 @@ fn vertex_fetch(
     } else {
         None
     };
-    let vbs = cmd(
-        l,
-        "3DSTATE_VERTEX_BUFFERS",
-        ThreeDStateVertexBuffers::unpack,
-    )?;
+    let vbs = get(&s.vertex_buffers);
     let mut vertex_buffers = vec![None; 33];
     for vb in &vbs.vertex_buffer_state {
         let slot = vertex_buffers
@@ -346,34 +306,29 @@ fn vertex_fetch(
                 .then_some(vb.instance_data_step_rate),
         });
     }
-    let elements = cmd(
-        l,
-        "3DSTATE_VERTEX_ELEMENTS",
-        ThreeDStateVertexElements::unpack,
-    )?
-    .element
-    .iter()
-    .map(|e| VertexElement {
-        buffer: e.vertex_buffer_index as usize,
-        valid: e.valid,
-        format: e.source_element_format,
-        offset: e.source_element_offset as u32,
-        components: [
-            e.component_0_control,
-            e.component_1_control,
-            e.component_2_control,
-            e.component_3_control,
-        ],
-    })
-    .collect();
+    let elements = get(&s.vertex_elements)
+        .element
+        .iter()
+        .map(|e| VertexElement {
+            buffer: e.vertex_buffer_index as usize,
+            valid: e.valid,
+            format: e.source_element_format,
+            offset: e.source_element_offset as u32,
+            components: [
+                e.component_0_control,
+                e.component_1_control,
+                e.component_2_control,
+                e.component_3_control,
+            ],
+        })
+        .collect();
     Ok(VertexFetch {
         topology: p.primitive_topology_type,
         counts,
         index_buffer,
         vertex_buffers,
         elements,
-        statistics: cmd(l, "3DSTATE_VF_STATISTICS", ThreeDStateVfStatistics::unpack)?
-            .statistics_enable,
+        statistics: get(&s.vf_statistics).statistics_enable,
     })
 }
 

@@ -1,11 +1,11 @@
 //! STATE_BASE_ADDRESS and the indirect state it locates.
 
-use crate::latched::{Latched, bad, cmd};
+use crate::latched::{LatchedState, get};
 use gtsim_mem::Memory;
 use gtsim_pipe3d::draw::DrawError;
 use gtsim_pipe3d::state::check_bound;
 use gtsim_spec::UnpackError;
-use gtsim_spec::gen7::{BindingTableState, RenderSurfaceState, StateBaseAddress};
+use gtsim_spec::gen7::{BindingTableState, RenderSurfaceState};
 
 /// Graphics base addresses from STATE_BASE_ADDRESS.
 #[derive(Debug, Clone, Copy, Default)]
@@ -23,15 +23,15 @@ impl Bases {
     /// STATE_BASE_ADDRESS's bases and access upper bounds (Mesa genxml gen7.xml; IVB PRM
     /// Vol2 Part1 STATE_BASE_ADDRESS: a 4 KiB aligned exclusive limit, 0 disables the
     /// check).
-    pub fn latched(l: &dyn Latched) -> Result<Bases, DrawError> {
-        let sba = cmd(l, "STATE_BASE_ADDRESS", StateBaseAddress::unpack)?;
-        Ok(Bases {
+    pub fn latched(s: &LatchedState) -> Bases {
+        let sba = get(&s.state_base_address);
+        Bases {
             surface: sba.surface_state_base_address,
             dynamic: sba.dynamic_state_base_address,
             instruction: sba.instruction_base_address,
             dynamic_bound: sba.dynamic_state_access_upper_bound,
             instruction_bound: sba.instruction_access_upper_bound,
-        })
+        }
     }
 }
 
@@ -46,7 +46,10 @@ pub(crate) fn indirect<T>(
     let dw = mem
         .read_dwords(addr, dwords)
         .map_err(|fault| DrawError::Fault { unit: name, fault })?;
-    unpack(&dw).map_err(bad(name))
+    unpack(&dw).map_err(|e| DrawError::State {
+        command: name,
+        why: e.to_string(),
+    })
 }
 
 /// An indirect state structure in dynamic state, within its upper bound.

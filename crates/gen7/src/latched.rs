@@ -1,32 +1,230 @@
-//! The latched commands, as the front reads them.
+//! The latched state of a Gen7 context, decoded once, when the command streamer latches
+//! each command (seed 004 §1.4.1: state commands are latched into the context and
+//! consumed by later primitives).
+//!
+//! [`LatchedState`] has one typed field per state command the 3D pipeline reads; a
+//! command never sent is `None` and reads as its all-zero power-on state. The merges the
+//! hardware does at latch time are done here too: STATE_BASE_ADDRESS changes only the
+//! bases whose Modify Enable is set, 3DSTATE_VERTEX_BUFFERS only the buffers it lists.
 
-use gtsim_pipe3d::draw::DrawError;
 use gtsim_spec::UnpackError;
+use gtsim_spec::gen7::*;
 
-/// The context's latched state as the draw sees it.
-pub trait Latched {
-    /// The dwords of the last `name` command (by spec name, e.g. "3DSTATE_VS").
-    fn command(&self, name: &str) -> Option<&[u32]>;
+/// The MMIO registers a draw reads (3DPRIM_*, INSTPM).
+pub trait Registers {
     /// An MMIO register's value.
     fn register(&self, offset: u32) -> u32;
 }
 
-/// A state error naming the command or structure that did not decode.
-pub(crate) fn bad(command: &'static str) -> impl Fn(UnpackError) -> DrawError {
-    move |e| DrawError::State {
-        command,
-        why: e.to_string(),
-    }
+/// Why a state command could not be latched.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{command}: {error}")]
+pub struct LatchError {
+    /// The command.
+    pub command: &'static str,
+    /// Why it does not decode.
+    pub error: UnpackError,
 }
 
-/// The last `name` command, decoded, or its power-on (all-zero) state.
-pub(crate) fn cmd<T: Default>(
-    l: &dyn Latched,
-    name: &'static str,
-    unpack: fn(&[u32]) -> Result<T, UnpackError>,
-) -> Result<T, DrawError> {
-    match l.command(name) {
-        Some(dw) => unpack(dw).map_err(bad(name)),
-        None => Ok(T::default()),
+macro_rules! latched_state {
+    ($($name:literal => $field:ident: $ty:ty),* $(,)?) => {
+        /// The typed latched state: the last of each state command the pipeline reads.
+        #[derive(Debug, Clone, Default)]
+        pub struct LatchedState {
+            /// STATE_BASE_ADDRESS, merged by Modify Enable.
+            pub state_base_address: Option<StateBaseAddress>,
+            /// 3DSTATE_VERTEX_BUFFERS, merged by buffer index.
+            pub vertex_buffers: Option<ThreeDStateVertexBuffers>,
+            $(
+                #[doc = concat!("The last ", $name, ".")]
+                pub $field: Option<$ty>,
+            )*
+        }
+
+        impl LatchedState {
+            /// The spec names of the commands kept here.
+            pub const COMMANDS: &[&str] =
+                &["STATE_BASE_ADDRESS", "3DSTATE_VERTEX_BUFFERS", $($name),*];
+
+            /// Latches the command `name` (its dwords). Returns whether the pipeline
+            /// reads it: other state commands (URB allocation, PIPELINE_SELECT, media
+            /// state, ...) leave nothing the model uses.
+            pub fn latch(&mut self, name: &str, dw: &[u32]) -> Result<bool, LatchError> {
+                match name {
+                    "STATE_BASE_ADDRESS" => {
+                        let new = unpack("STATE_BASE_ADDRESS", StateBaseAddress::unpack, dw)?;
+                        self.state_base_address = Some(match &self.state_base_address {
+                            Some(old) => merge_bases(old, new),
+                            None => new,
+                        });
+                    }
+                    "3DSTATE_VERTEX_BUFFERS" => {
+                        let new = unpack(
+                            "3DSTATE_VERTEX_BUFFERS",
+                            ThreeDStateVertexBuffers::unpack,
+                            dw,
+                        )?;
+                        self.vertex_buffers = Some(match self.vertex_buffers.take() {
+                            Some(old) => merge_vertex_buffers(old, new),
+                            None => new,
+                        });
+                    }
+                    $($name => self.$field = Some(unpack($name, <$ty>::unpack, dw)?),)*
+                    _ => return Ok(false),
+                }
+                Ok(true)
+            }
+        }
+    };
+}
+
+latched_state! {
+    "3DSTATE_INDEX_BUFFER" => index_buffer: ThreeDStateIndexBuffer,
+    "3DSTATE_VERTEX_ELEMENTS" => vertex_elements: ThreeDStateVertexElements,
+    "3DSTATE_VF_STATISTICS" => vf_statistics: ThreeDStateVfStatistics,
+    "3DSTATE_VS" => vs: ThreeDStateVs,
+    "3DSTATE_CONSTANT_VS" => constant_vs: ThreeDStateConstantVs,
+    "3DSTATE_BINDING_TABLE_POINTERS_VS" => binding_table_pointers_vs: ThreeDStateBindingTablePointersVs,
+    "3DSTATE_SAMPLER_STATE_POINTERS_VS" => sampler_state_pointers_vs: ThreeDStateSamplerStatePointersVs,
+    "3DSTATE_HS" => hs: ThreeDStateHs,
+    "3DSTATE_TE" => te: ThreeDStateTe,
+    "3DSTATE_DS" => ds: ThreeDStateDs,
+    "3DSTATE_GS" => gs: ThreeDStateGs,
+    "3DSTATE_STREAMOUT" => streamout: ThreeDStateStreamout,
+    "3DSTATE_CLIP" => clip: ThreeDStateClip,
+    "3DSTATE_SF" => sf: ThreeDStateSf,
+    "3DSTATE_SBE" => sbe: ThreeDStateSbe,
+    "3DSTATE_WM" => wm: ThreeDStateWm,
+    "3DSTATE_PS" => ps: ThreeDStatePs,
+    "3DSTATE_CONSTANT_PS" => constant_ps: ThreeDStateConstantPs,
+    "3DSTATE_BINDING_TABLE_POINTERS_PS" => binding_table_pointers_ps: ThreeDStateBindingTablePointersPs,
+    "3DSTATE_SAMPLER_STATE_POINTERS_PS" => sampler_state_pointers_ps: ThreeDStateSamplerStatePointersPs,
+    "3DSTATE_VIEWPORT_STATE_POINTERS_SF_CLIP" => viewport_sf_clip: ThreeDStateViewportStatePointersSfClip,
+    "3DSTATE_VIEWPORT_STATE_POINTERS_CC" => viewport_cc: ThreeDStateViewportStatePointersCc,
+    "3DSTATE_SCISSOR_STATE_POINTERS" => scissor: ThreeDStateScissorStatePointers,
+    "3DSTATE_DRAWING_RECTANGLE" => drawing_rectangle: ThreeDStateDrawingRectangle,
+    "3DSTATE_MULTISAMPLE" => multisample: ThreeDStateMultisample,
+    "3DSTATE_DEPTH_BUFFER" => depth_buffer: ThreeDStateDepthBuffer,
+    "3DSTATE_STENCIL_BUFFER" => stencil_buffer: ThreeDStateStencilBuffer,
+    "3DSTATE_CLEAR_PARAMS" => clear_params: ThreeDStateClearParams,
+    "3DSTATE_DEPTH_STENCIL_STATE_POINTERS" => depth_stencil_pointers: ThreeDStateDepthStencilStatePointers,
+    "3DSTATE_CC_STATE_POINTERS" => cc_state_pointers: ThreeDStateCcStatePointers,
+    "3DSTATE_BLEND_STATE_POINTERS" => blend_state_pointers: ThreeDStateBlendStatePointers,
+}
+
+fn unpack<T>(
+    command: &'static str,
+    f: fn(&[u32]) -> Result<T, UnpackError>,
+    dw: &[u32],
+) -> Result<T, LatchError> {
+    f(dw).map_err(|error| LatchError { command, error })
+}
+
+/// The latched command, or its all-zero power-on state when it was never sent.
+pub(crate) fn get<T: Clone + Default>(c: &Option<T>) -> T {
+    c.clone().unwrap_or_default()
+}
+
+/// STATE_BASE_ADDRESS keeps the bases and bounds whose Modify Enable is clear (IVB PRM
+/// Vol2 Part1 STATE_BASE_ADDRESS; Mesa genxml gen7.xml).
+fn merge_bases(old: &StateBaseAddress, mut new: StateBaseAddress) -> StateBaseAddress {
+    macro_rules! keep {
+        ($($field:ident if $enable:ident),* $(,)?) => {$(
+            if !new.$enable {
+                new.$field = old.$field;
+            }
+        )*};
+    }
+    keep!(
+        general_state_base_address if general_state_base_address_modify_enable,
+        surface_state_base_address if surface_state_base_address_modify_enable,
+        dynamic_state_base_address if dynamic_state_base_address_modify_enable,
+        indirect_object_base_address if indirect_object_base_address_modify_enable,
+        instruction_base_address if instruction_base_address_modify_enable,
+        general_state_access_upper_bound if general_state_access_upper_bound_modify_enable,
+        dynamic_state_access_upper_bound if dynamic_state_access_upper_bound_modify_enable,
+        indirect_object_access_upper_bound if indirect_object_access_upper_bound_modify_enable,
+        instruction_access_upper_bound if instruction_access_upper_bound_modify_enable,
+    );
+    new
+}
+
+/// 3DSTATE_VERTEX_BUFFERS changes only the buffers it lists (seed 004 §2.3.1).
+fn merge_vertex_buffers(
+    mut old: ThreeDStateVertexBuffers,
+    new: ThreeDStateVertexBuffers,
+) -> ThreeDStateVertexBuffers {
+    for vb in new.vertex_buffer_state {
+        old.vertex_buffer_state
+            .retain(|o| o.vertex_buffer_index != vb.vertex_buffer_index);
+        old.vertex_buffer_state.push(vb);
+    }
+    old.vertex_buffer_state
+        .sort_by_key(|v| v.vertex_buffer_index);
+    old
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sba(surface: u64, modify: bool) -> Vec<u32> {
+        StateBaseAddress {
+            surface_state_base_address: surface,
+            surface_state_base_address_modify_enable: modify,
+            dynamic_state_base_address: 0x7000,
+            dynamic_state_base_address_modify_enable: true,
+            ..Default::default()
+        }
+        .pack()
+        .unwrap()
+    }
+
+    #[test]
+    fn state_base_address_keeps_the_bases_it_does_not_modify() {
+        let mut s = LatchedState::default();
+        assert!(s.latch("STATE_BASE_ADDRESS", &sba(0x1000, true)).unwrap());
+        s.latch("STATE_BASE_ADDRESS", &sba(0x9000, false)).unwrap();
+        let b = s.state_base_address.unwrap();
+        assert_eq!(b.surface_state_base_address, 0x1000);
+        assert_eq!(b.dynamic_state_base_address, 0x7000);
+    }
+
+    #[test]
+    fn vertex_buffers_change_only_the_buffers_listed() {
+        let vbs = |list: &[(u8, u64)]| {
+            ThreeDStateVertexBuffers {
+                vertex_buffer_state: list
+                    .iter()
+                    .map(|&(i, a)| VertexBufferState {
+                        vertex_buffer_index: i,
+                        buffer_starting_address: a,
+                        ..Default::default()
+                    })
+                    .collect(),
+            }
+            .pack()
+            .unwrap()
+        };
+        let mut s = LatchedState::default();
+        s.latch("3DSTATE_VERTEX_BUFFERS", &vbs(&[(0, 0x100), (2, 0x200)]))
+            .unwrap();
+        s.latch("3DSTATE_VERTEX_BUFFERS", &vbs(&[(2, 0x300), (1, 0x400)]))
+            .unwrap();
+        let got: Vec<(u8, u64)> = s
+            .vertex_buffers
+            .unwrap()
+            .vertex_buffer_state
+            .iter()
+            .map(|v| (v.vertex_buffer_index, v.buffer_starting_address))
+            .collect();
+        assert_eq!(got, [(0, 0x100), (1, 0x400), (2, 0x300)]);
+    }
+
+    #[test]
+    fn commands_the_pipeline_does_not_read_are_not_kept() {
+        let mut s = LatchedState::default();
+        assert!(!s.latch("PIPELINE_SELECT", &[0x6904_0000]).unwrap());
+        assert!(LatchedState::COMMANDS.contains(&"3DSTATE_WM"));
     }
 }

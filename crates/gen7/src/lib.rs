@@ -7,7 +7,7 @@
 //! states, push constants) into that neutral state, and tells the pipeline what each
 //! `send` of a Gen7 kernel is (SFID and message descriptor).
 //!
-//! * [`latched`]: the latched commands as the front reads them;
+//! * [`latched`]: the typed latched state, each command decoded once when latched;
 //! * [`front`]: [`DrawFront`], the [`gtsim_pipe3d::state::Front`] of one 3DPRIMITIVE;
 //! * `gather`: the draw's [`gtsim_pipe3d::state::DrawState`], counts included (command,
 //!   3DPRIM_* registers, or VB0's end offset);
@@ -29,4 +29,4 @@ mod output;
 mod sampling;
 
 pub use front::DrawFront;
-pub use latched::Latched;
+pub use latched::{LatchError, LatchedState, Registers};

@@ -3,7 +3,7 @@
 
 #![allow(dead_code, reason = "each test file uses a different part")]
 
-use gtsim_gen7::{DrawFront, Latched};
+use gtsim_gen7::{DrawFront, LatchedState, Registers};
 use gtsim_isa::asm::{Compaction, assemble};
 use gtsim_mem::AddressSpace;
 use gtsim_pipe3d::draw::{DrawError, KernelCache, Statistics, Watchdog, WorkLimits, draw};
@@ -26,10 +26,21 @@ pub struct State {
     pub registers: BTreeMap<u32, u32>,
 }
 
-impl Latched for State {
-    fn command(&self, name: &str) -> Option<&[u32]> {
-        self.commands.get(name).map(Vec::as_slice)
+impl State {
+    /// The commands latched the way the command streamer latches them.
+    pub fn latched(&self) -> Result<LatchedState, DrawError> {
+        let mut latched = LatchedState::default();
+        for (name, dw) in &self.commands {
+            latched.latch(name, dw).map_err(|e| DrawError::State {
+                command: e.command,
+                why: e.error.to_string(),
+            })?;
+        }
+        Ok(latched)
     }
+}
+
+impl Registers for State {
     fn register(&self, offset: u32) -> u32 {
         self.registers.get(&offset).copied().unwrap_or(0)
     }
@@ -326,8 +337,9 @@ pub fn run_limited(
 ) -> Result<Statistics, DrawError> {
     let mut stats = Statistics::default();
     let mut watchdog = Watchdog::new(limits);
+    let latched = state.latched()?;
     draw(
-        &DrawFront::new(state, prim),
+        &DrawFront::new(&latched, state, prim),
         mem,
         &mut KernelCache::default(),
         &mut stats,

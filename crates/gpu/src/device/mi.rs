@@ -2,7 +2,7 @@
 
 use super::registers::offset_of;
 use super::{Context, DeviceLimits, Hang, SubmitReport, fetch};
-use gtsim_gen7::{DrawFront, Latched};
+use gtsim_gen7::{DrawFront, Registers};
 use gtsim_mem::Memory;
 use gtsim_pipe3d::draw::{RenderTarget, Statistics, Watchdog};
 use gtsim_spec::UnpackError;
@@ -231,8 +231,8 @@ impl CommandStreamer<'_> {
     fn draw(&mut self, at: u64, dw: &[u32]) -> Result<Vec<RenderTarget>, Hang> {
         let mut stats = Statistics::default();
         let mut kernels = std::mem::take(&mut self.ctx.kernels);
-        let latched = LatchedState(self.ctx);
-        let front = DrawFront::new(&latched, dw);
+        let registers = ContextRegisters(&self.ctx.registers);
+        let front = DrawFront::new(&self.ctx.state, &registers, dw);
         let result = gtsim_pipe3d::draw::draw(
             &front,
             self.mem,
@@ -258,62 +258,17 @@ impl CommandStreamer<'_> {
         result.map_err(|error| Hang::Draw { addr: at, error })
     }
 
-    /// Latches a state command into the context (seed 004 §1.4.1). STATE_BASE_ADDRESS
-    /// changes only the bases whose Modify Enable is set; 3DSTATE_VERTEX_BUFFERS only the
-    /// buffers it lists.
+    /// Latches a state command into the context (seed 004 §1.4.1), decoded once into the
+    /// front's typed state (STATE_BASE_ADDRESS and 3DSTATE_VERTEX_BUFFERS merge there).
     fn latch(&mut self, def: &'static Def, at: u64, dw: &[u32]) -> Result<(), Hang> {
-        let name = def.name;
-        let merged = match (name, self.ctx.state.get(name)) {
-            ("STATE_BASE_ADDRESS", Some(old)) => {
-                let old = decode(def, at, StateBaseAddress::unpack(old))?;
-                let mut new = decode(def, at, StateBaseAddress::unpack(dw))?;
-                macro_rules! keep {
-                    ($($field:ident if $enable:ident),* $(,)?) => {$(
-                        if !new.$enable {
-                            new.$field = old.$field;
-                        }
-                    )*};
-                }
-                keep!(
-                    general_state_base_address if general_state_base_address_modify_enable,
-                    surface_state_base_address if surface_state_base_address_modify_enable,
-                    dynamic_state_base_address if dynamic_state_base_address_modify_enable,
-                    indirect_object_base_address if indirect_object_base_address_modify_enable,
-                    instruction_base_address if instruction_base_address_modify_enable,
-                    general_state_access_upper_bound if general_state_access_upper_bound_modify_enable,
-                    dynamic_state_access_upper_bound if dynamic_state_access_upper_bound_modify_enable,
-                    indirect_object_access_upper_bound if indirect_object_access_upper_bound_modify_enable,
-                    instruction_access_upper_bound if instruction_access_upper_bound_modify_enable,
-                );
-                Some(new.pack())
-            }
-            ("3DSTATE_VERTEX_BUFFERS", Some(old)) => {
-                let mut old = decode(def, at, ThreeDStateVertexBuffers::unpack(old))?;
-                let new = decode(def, at, ThreeDStateVertexBuffers::unpack(dw))?;
-                for vb in new.vertex_buffer_state {
-                    old.vertex_buffer_state
-                        .retain(|o| o.vertex_buffer_index != vb.vertex_buffer_index);
-                    old.vertex_buffer_state.push(vb);
-                }
-                old.vertex_buffer_state
-                    .sort_by_key(|v| v.vertex_buffer_index);
-                Some(old.pack())
-            }
-            _ => None,
-        };
-        let dwords = match merged {
-            Some(Ok(d)) => d,
-            Some(Err(e)) => {
-                return Err(Hang::Unsupported {
-                    command: name,
-                    addr: at,
-                    what: format!("merging with the latched state ({e})"),
-                    reference: "seed 004 §1.4.1",
-                });
-            }
-            None => dw.to_vec(),
-        };
-        self.ctx.state.insert(name, dwords);
+        self.ctx
+            .state
+            .latch(def.name, dw)
+            .map_err(|e| Hang::Decode {
+                command: def.name,
+                addr: at,
+                error: e.error,
+            })?;
         Ok(())
     }
 
@@ -410,15 +365,11 @@ enum Flow {
     End,
 }
 
-/// The context's latched state as the 3D pipeline reads it.
-struct LatchedState<'a>(&'a super::Context);
+/// The context's registers as the front reads them.
+struct ContextRegisters<'a>(&'a super::RegisterFile);
 
-impl Latched for LatchedState<'_> {
-    fn command(&self, name: &str) -> Option<&[u32]> {
-        self.0.state.get(name).map(Vec::as_slice)
-    }
-
+impl Registers for ContextRegisters<'_> {
     fn register(&self, offset: u32) -> u32 {
-        self.0.registers.read(offset, 0)
+        self.0.read(offset, 0)
     }
 }

@@ -121,8 +121,8 @@ pub struct SubmitReport {
 pub struct Context {
     /// MMIO registers as this context sees them.
     pub registers: RegisterFile,
-    /// The last dwords of every state command, by command name (the latched state).
-    pub state: BTreeMap<&'static str, Vec<u32>>,
+    /// The latched state, each command decoded once when latched (the Gen7 front's).
+    pub state: gtsim_gen7::LatchedState,
     /// Kernels decoded for this context, until an instruction cache invalidation.
     pub kernels: gtsim_pipe3d::draw::KernelCache,
 }
