@@ -197,18 +197,14 @@ pub struct RenderTarget {
 
 /// Four dwords as a texel of `surface`'s numeric class (float, uint, sint), the way the
 /// render target write reads the shader's colour (seed 000 §3.9.11.6: "IEEE Float, S31,
-/// or U32 depending on the Surface Format"); decoding an all-zero texel reveals the
-/// class.
+/// or U32 depending on the Surface Format").
 pub fn texel_of(surface: &Surface, color: [u32; 4]) -> Result<Texel, String> {
-    let zero = [0u8; 16];
-    let class = zero
-        .get(..surface.desc.block_bytes as usize)
-        .ok_or("render target texels wider than 128 bits")?;
+    use gtsim_mem::format::texel::{NumericClass, numeric_class};
     Ok(
-        match gtsim_mem::format::texel::decode(surface.format, class).map_err(|e| e.to_string())? {
-            Texel::Float(_) => Texel::Float(color.map(f32::from_bits)),
-            Texel::Uint(_) => Texel::Uint(color),
-            Texel::Sint(_) => Texel::Sint(color.map(|v| v as i32)),
+        match numeric_class(surface.format).map_err(|e| e.to_string())? {
+            NumericClass::Uint => Texel::Uint(color),
+            NumericClass::Sint => Texel::Sint(color.map(|v| v as i32)),
+            _ => Texel::Float(color.map(f32::from_bits)),
         },
     )
 }

@@ -8,6 +8,7 @@ use gtsim_dataport::compare::AlphaReference;
 use gtsim_dataport::rt_message::RenderTarget;
 use gtsim_dataport::rt_write::RtState;
 use gtsim_mem::Memory;
+use gtsim_mem::format::texel::{NumericClass, numeric_class};
 use gtsim_mem::layout::SurfaceType as LayoutType;
 use gtsim_mem::surface_state::{SurfaceStateError, Use, surface_from_state};
 use gtsim_pipe3d::draw::DrawError;
@@ -135,15 +136,12 @@ pub(crate) fn color_calc_state(
 /// for UNORM, [-1, 1] for SNORM, unbounded otherwise (float formats keep their values;
 /// integer formats are not blended).
 fn format_range(f: SurfaceFormat) -> ClampRange {
-    let name = f.name().unwrap_or("");
-    if name.contains("UNORM") {
-        ClampRange::Unorm
-    } else if name.contains("SNORM") {
-        ClampRange::Snorm
-    } else {
-        ClampRange::RtFormat {
+    match numeric_class(f) {
+        Ok(NumericClass::Unorm) => ClampRange::Unorm,
+        Ok(NumericClass::Snorm) => ClampRange::Snorm,
+        _ => ClampRange::RtFormat {
             min: f32::NEG_INFINITY,
             max: f32::INFINITY,
-        }
+        },
     }
 }

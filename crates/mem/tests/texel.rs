@@ -967,3 +967,50 @@ proptest! {
         let _ = encode_ycrcb(f, c, c);
     }
 }
+
+/// The numeric class, from the seed's format names (seed 000 §2.12.2.1.1): the channel
+/// types each name spells.
+#[test]
+fn numeric_class_follows_the_format_names() {
+    use gtsim_mem::format::texel::{NumericClass as C, numeric_class};
+    for (f, want) in [
+        (SF::R8G8B8A8_UNORM, C::Unorm),
+        (SF::R8G8B8A8_UNORM_SRGB, C::Unorm),
+        (SF::B5G6R5_UNORM, C::Unorm),
+        (SF::R8G8_SNORM, C::Snorm),
+        (SF::R32_FLOAT, C::Float),
+        (SF::R11G11B10_FLOAT, C::Float),
+        (SF::R8G8B8A8_USCALED, C::Float),
+        (SF::R16G16_UINT, C::Uint),
+        (SF::R8_SINT, C::Sint),
+        (SF::BC1_UNORM, C::Unorm),
+        (SF::BC5_SNORM, C::Snorm),
+    ] {
+        assert_eq!(numeric_class(f), Ok(want), "{}", f.name().unwrap());
+    }
+}
+
+/// Every format an all-zero texel decodes for agrees with its class: integer formats
+/// decode to integers, the others to floats (seed 000 §2.13.2.1).
+#[test]
+fn numeric_class_agrees_with_decoding() {
+    use gtsim_mem::format::texel::{decode, layout, numeric_class};
+    let mut checked = 0;
+    for code in 0..512u32 {
+        let f = SF(code);
+        let (Ok(class), Ok(l)) = (numeric_class(f), layout(f)) else {
+            continue;
+        };
+        let Ok(t) = decode(f, &vec![0u8; (l.bits_per_element / 8) as usize]) else {
+            continue;
+        };
+        assert_eq!(
+            class.is_integer(),
+            !matches!(t, Texel::Float(_)),
+            "{}",
+            f.name().unwrap()
+        );
+        checked += 1;
+    }
+    assert!(checked > 150, "only {checked} formats decode");
+}

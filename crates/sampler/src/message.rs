@@ -455,8 +455,7 @@ const LD_ALPHA_ZERO_ERRATA: &[&str] = &[
 
 /// UINT and SINT formats return integers (seed 000 §2.13.2.1) and cannot be filtered.
 fn is_integer_format(f: SurfaceFormat) -> bool {
-    f.name()
-        .is_some_and(|n| n.ends_with("_UINT") || n.ends_with("_SINT"))
+    texel::numeric_class(f).is_ok_and(|c| c.is_integer())
 }
 
 /// One element of all-zero bits, decoded: its alpha says whether the format has an alpha

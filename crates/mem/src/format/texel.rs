@@ -477,6 +477,58 @@ fn plain_class(fields: &[Option<Field>; 4]) -> Option<Class> {
 // Public entry points
 // ---------------------------------------------------------------------------------------
 
+/// The numeric class of a format's texels: what the sampler returns for it (seed 000
+/// §2.13.2.1: UINT and SINT formats return integers, the others floats), the class the
+/// render target write reads the shader's colour in (seed 000 §3.9.11.6: "IEEE Float,
+/// S31, or U32 depending on the Surface Format") and the range COLORCLAMP_RTFORMAT
+/// clamps to (seed 004 §12.1.6: [0, 1] for UNORM, [-1, 1] for SNORM).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NumericClass {
+    /// Every channel UNORM (sRGB included).
+    Unorm,
+    /// Every channel SNORM.
+    Snorm,
+    /// Floats of any other kind (FLOAT, SCALED, mixed, shared-exponent, ...).
+    Float,
+    /// Unsigned integers.
+    Uint,
+    /// Signed integers.
+    Sint,
+}
+
+impl NumericClass {
+    /// UINT or SINT: integer texels, never filtered or blended.
+    pub fn is_integer(self) -> bool {
+        matches!(self, NumericClass::Uint | NumericClass::Sint)
+    }
+}
+
+/// The numeric class of `f`, the one place it is decided: for formats of independent
+/// channels from their channels' types, for the others (compressed, palette, sub-byte,
+/// packed) from the UNORM or SNORM in their names.
+pub fn numeric_class(f: SurfaceFormat) -> Result<NumericClass, FormatError> {
+    let e = entry(f)?;
+    Ok(match e.kind {
+        Kind::Plain(p) => match p.class {
+            Class::Uint => NumericClass::Uint,
+            Class::Sint => NumericClass::Sint,
+            Class::Float => {
+                let nums: Vec<Num> = p.fields.iter().flatten().map(|f| f.num).collect();
+                if !nums.is_empty() && nums.iter().all(|&n| n == Num::Unorm) {
+                    NumericClass::Unorm
+                } else if !nums.is_empty() && nums.iter().all(|&n| n == Num::Snorm) {
+                    NumericClass::Snorm
+                } else {
+                    NumericClass::Float
+                }
+            }
+        },
+        _ if e.name.contains("UNORM") => NumericClass::Unorm,
+        _ if e.name.contains("SNORM") => NumericClass::Snorm,
+        _ => NumericClass::Float,
+    })
+}
+
 /// Element size and block shape of `f` (seed 000 §2.12.2.1.1 BPE column for uncompressed
 /// formats; 4x4 blocks for BC1-7/DXT1/ETC/EAC and 8x4 for FXT1, whose table BPE is 0).
 /// YCRCB formats report 16 bits per texel (seed 000 L8639: "these four surface formats
