@@ -22,17 +22,6 @@ use gtsim_pipe3d::vf::VertexBuffer;
 use gtsim_spec::gen7::vertex_buffer_state::BufferAccessType;
 use gtsim_spec::gen7::*;
 
-/// INSTPM (IVB PRM Vol1 Part3), bit 6 "CONSTANT_BUFFER Address Offset Disable".
-const INSTPM: u32 = 0x20c0;
-
-/// MMIO offsets of the 3DPRIM_* registers (spec `registers.spec`, Linux i915_reg.h).
-const _3DPRIM_END_OFFSET: u32 = 0x2420;
-const _3DPRIM_START_VERTEX: u32 = 0x2430;
-const _3DPRIM_VERTEX_COUNT: u32 = 0x2434;
-const _3DPRIM_INSTANCE_COUNT: u32 = 0x2438;
-const _3DPRIM_START_INSTANCE: u32 = 0x243c;
-const _3DPRIM_BASE_VERTEX: u32 = 0x2440;
-
 /// The draw's state, or `None` when it draws nothing: with zero vertices or instances
 /// (and no End Offset Enable) no state is read at all (crocus emits such draws).
 pub(crate) fn draw_state(
@@ -87,7 +76,9 @@ pub(crate) fn draw_state(
     if p.end_offset_enable {
         vf.counts.vertex_count = end_offset_vertex_count(l, &p, &counts, &vf.vertex_buffers)?;
     }
-    let constant_base = if l.register(INSTPM) & (1 << 6) != 0 {
+    // INSTPM bit 6, CONSTANT_BUFFER Address Offset Disable (IVB PRM Vol1 Part3).
+    let instpm = Instpm::unpack(&[l.register(Instpm::OFFSET)]).unwrap_or_default();
+    let constant_base = if instpm.constant_buffer_address_offset_disable {
         0
     } else {
         bases.dynamic
@@ -218,11 +209,11 @@ fn draw_counts(l: &dyn Registers, p: &ThreeDPrimitive) -> Result<DrawCounts, Dra
     }
     if p.indirect_parameter_enable {
         return Ok(DrawCounts {
-            vertex_count: l.register(_3DPRIM_VERTEX_COUNT),
-            start_vertex: l.register(_3DPRIM_START_VERTEX),
-            instance_count: l.register(_3DPRIM_INSTANCE_COUNT),
-            start_instance: l.register(_3DPRIM_START_INSTANCE),
-            base_vertex: l.register(_3DPRIM_BASE_VERTEX) as i32,
+            vertex_count: l.register(ThreeDPrimVertexCount::OFFSET),
+            start_vertex: l.register(ThreeDPrimStartVertex::OFFSET),
+            instance_count: l.register(ThreeDPrimInstanceCount::OFFSET),
+            start_instance: l.register(ThreeDPrimStartInstance::OFFSET),
+            base_vertex: l.register(ThreeDPrimBaseVertex::OFFSET) as i32,
         });
     }
     Ok(DrawCounts {
@@ -268,7 +259,7 @@ fn end_offset_vertex_count(
     if vb0.pitch == 0 {
         return Err(fail("a VB0 Buffer Pitch of 0"));
     }
-    Ok(l.register(_3DPRIM_END_OFFSET) / vb0.pitch)
+    Ok(l.register(ThreeDPrimEndOffset::OFFSET) / vb0.pitch)
 }
 
 /// The vertex fetcher: 3DPRIMITIVE, 3DSTATE_INDEX_BUFFER, 3DSTATE_VERTEX_BUFFERS,

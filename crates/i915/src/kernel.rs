@@ -795,7 +795,7 @@ impl Kernel {
                 // Bit 0 asks for an 8-byte read (I915_REG_READ_8B_WA); only TIMESTAMP is
                 // whitelisted by i915 on Gen7.
                 let reg = (r.offset & !1) as u32;
-                let ts = gtsim_gpu::device::register_offset("TIMESTAMP");
+                let ts = gtsim_spec::gen7::Timestamp::OFFSET;
                 if reg != ts {
                     return Err(Errno::EINVAL);
                 }

@@ -495,6 +495,20 @@ fn emit_def(out: &mut String, spec: &Spec, n: &Names, name: &str, d: &Def) {
         "        /// Fixed size (or minimum size, for variable commands) in dwords."
     );
     let _ = writeln!(out, "        pub const DWORDS: usize = {};", d.dwords);
+    let id = spec
+        .defs
+        .keys()
+        .position(|k| k == name)
+        .unwrap_or(usize::MAX);
+    let _ = writeln!(
+        out,
+        "        /// This definition's index in the generation's `DEFS` (its `Def::id`), for matching a decoded command without its name."
+    );
+    let _ = writeln!(out, "        pub const ID: usize = {id};");
+    if let DefKind::Register { offset } = d.kind {
+        let _ = writeln!(out, "        /// MMIO offset in bytes.");
+        let _ = writeln!(out, "        pub const OFFSET: u32 = {offset:#x};");
+    }
     // unpack
     let _ = writeln!(
         out,
@@ -703,6 +717,12 @@ fn emit_def(out: &mut String, spec: &Spec, n: &Names, name: &str, d: &Def) {
     let _ = writeln!(out, "/// Field table of `{name}`.");
     let _ = writeln!(out, "pub static {st}: Def = Def {{");
     let _ = writeln!(out, "    name: {},", lit(name));
+    let id = spec
+        .defs
+        .keys()
+        .position(|k| k == name)
+        .unwrap_or(usize::MAX);
+    let _ = writeln!(out, "    id: {id},");
     let _ = writeln!(out, "    kind: {kind},");
     let _ = writeln!(out, "    dwords: {},", d.dwords);
     let _ = writeln!(out, "    source: {},", lit(&d.source));

@@ -162,6 +162,9 @@ pub enum DefKind {
 pub struct Def {
     /// The manual's name.
     pub name: &'static str,
+    /// Its index in its generation's `DEFS` (sorted by name); the generated struct's
+    /// `ID`, so decoded commands are matched by value, not by name.
+    pub id: usize,
     /// What it is.
     pub kind: DefKind,
     /// Fixed (minimum) size in dwords.

@@ -133,3 +133,22 @@ fn enum_names_come_from_the_manual() {
     assert_eq!(SurfaceFormat(0x1ff).name(), Some("RAW"));
     assert_eq!(SurfaceFormat(0x1fe).name(), None);
 }
+
+/// Each definition's `ID` is its index in `DEFS`, so a decoded command is matched by
+/// value; register structs carry their MMIO offset (Linux i915_reg.h values:
+/// MI_PREDICATE_RESULT 0x2418, TIMESTAMP 0x2358, PS_DEPTH_COUNT 0x2350, INSTPM 0x20c0,
+/// 3DPRIM_VERTEX_COUNT 0x2434).
+#[test]
+fn definitions_carry_their_index_and_registers_their_offset() {
+    use gtsim_spec::gen7::*;
+    for (i, d) in GENERATION.defs.iter().enumerate() {
+        assert_eq!(d.id, i, "{}", d.name);
+    }
+    assert_eq!(GENERATION.defs[MiNoop::ID].name, "MI_NOOP");
+    assert_eq!(GENERATION.defs[ThreeDPrimitive::ID].name, "3DPRIMITIVE");
+    assert_eq!(MiPredicateResult::OFFSET, 0x2418);
+    assert_eq!(Timestamp::OFFSET, 0x2358);
+    assert_eq!(PsDepthCount::OFFSET, 0x2350);
+    assert_eq!(Instpm::OFFSET, 0x20c0);
+    assert_eq!(ThreeDPrimVertexCount::OFFSET, 0x2434);
+}

@@ -1,6 +1,5 @@
 //! The command streamer loop and the commands it executes.
 
-use super::registers::offset_of;
 use super::{Context, DeviceLimits, Hang, SubmitReport, fetch};
 use gtsim_gen7::{DrawFront, Registers};
 use gtsim_mem::Memory;
@@ -78,16 +77,16 @@ impl CommandStreamer<'_> {
         report: &mut SubmitReport,
     ) -> Result<Flow, Hang> {
         let name = def.name;
-        match name {
-            "MI_NOOP" => {}
-            "MI_BATCH_BUFFER_END" => return Ok(Flow::End),
-            "MI_BATCH_BUFFER_START" => {
+        match def.id {
+            MiNoop::ID => {}
+            MiBatchBufferEnd::ID => return Ok(Flow::End),
+            MiBatchBufferStart::ID => {
                 // IVB PRM Vol1 Part3 MI_BATCH_BUFFER_START: Gen7 has no second-level
                 // batches; the command chains to the new address.
                 let c = decode(def, at, MiBatchBufferStart::unpack(dw))?;
                 return Ok(Flow::Jump(c.batch_buffer_start_address));
             }
-            "MI_CONDITIONAL_BATCH_BUFFER_END" => {
+            MiConditionalBatchBufferEnd::ID => {
                 // Ends the batch when the dword at Compare Address is <= Compare Data
                 // (IVB PRM Vol1 Part3 MI_CONDITIONAL_BATCH_BUFFER_END).
                 let c = decode(def, at, MiConditionalBatchBufferEnd::unpack(dw))?;
@@ -106,14 +105,14 @@ impl CommandStreamer<'_> {
                     return Ok(Flow::End);
                 }
             }
-            "MI_LOAD_REGISTER_IMM" => {
+            MiLoadRegisterImm::ID => {
                 for r in decode(def, at, MiLoadRegisterImm::unpack(dw))?.registers {
                     self.ctx
                         .registers
                         .write(r.register_offset as u32, r.data_dword);
                 }
             }
-            "MI_LOAD_REGISTER_MEM" => {
+            MiLoadRegisterMem::ID => {
                 let c = decode(def, at, MiLoadRegisterMem::unpack(dw))?;
                 let v = self
                     .mem
@@ -125,7 +124,7 @@ impl CommandStreamer<'_> {
                     })?;
                 self.ctx.registers.write(c.register_address as u32, v);
             }
-            "MI_STORE_REGISTER_MEM" => {
+            MiStoreRegisterMem::ID => {
                 let c = decode(def, at, MiStoreRegisterMem::unpack(dw))?;
                 let v = self
                     .ctx
@@ -133,7 +132,7 @@ impl CommandStreamer<'_> {
                     .read(c.register_address as u32, self.clock());
                 self.write_u32(name, at, c.memory_address, v)?;
             }
-            "MI_STORE_DATA_IMM" => {
+            MiStoreDataImm::ID => {
                 // DWord Length 2 stores one dword, 3 a qword (IVB PRM Vol1 Part3).
                 let c = decode(def, at, MiStoreDataImm::unpack(dw))?;
                 self.write_u32(name, at, c.address, c.data_dword_0)?;
@@ -141,7 +140,7 @@ impl CommandStreamer<'_> {
                     self.write_u32(name, at, c.address + 4, hi.data_dword)?;
                 }
             }
-            "MI_STORE_DATA_INDEX" => {
+            MiStoreDataIndex::ID => {
                 // IVB PRM Vol1 Part3 MI_STORE_DATA_INDEX: the data goes to the hardware
                 // status page (HWS_PGA) at Offset.
                 let c = decode(def, at, MiStoreDataIndex::unpack(dw))?;
@@ -152,19 +151,23 @@ impl CommandStreamer<'_> {
                 }
             }
             // No display engine: scan-line windows never hold the ring back.
-            "MI_LOAD_SCAN_LINES_INCL" | "MI_LOAD_SCAN_LINES_EXCL" | "MI_CLFLUSH" => {}
-            "MI_DISPLAY_FLIP" | "MI_REPORT_HEAD" | "MI_SEMAPHORE_MBOX" | "MI_SET_CONTEXT"
-            | "MI_UPDATE_GTT" | "MI_FLUSH_DW" => {
-                let what = match name {
-                    "MI_DISPLAY_FLIP" => "display flips (there is no display engine)",
-                    "MI_REPORT_HEAD" => "ring head reports (the ring is not modelled)",
-                    "MI_SEMAPHORE_MBOX" => {
+            MiLoadScanLinesIncl::ID | MiLoadScanLinesExcl::ID | MiClflush::ID => {}
+            MiDisplayFlip::ID
+            | MiReportHead::ID
+            | MiSemaphoreMbox::ID
+            | MiSetContext::ID
+            | MiUpdateGtt::ID
+            | MiFlushDw::ID => {
+                let what = match def.id {
+                    MiDisplayFlip::ID => "display flips (there is no display engine)",
+                    MiReportHead::ID => "ring head reports (the ring is not modelled)",
+                    MiSemaphoreMbox::ID => {
                         "inter-ring semaphores (only the render ring is modelled)"
                     }
-                    "MI_SET_CONTEXT" => {
+                    MiSetContext::ID => {
                         "hardware context switches by the kernel driver (contexts are switched per submission)"
                     }
-                    "MI_UPDATE_GTT" => "GTT updates from a batch (the GTT is the i915 emulation's)",
+                    MiUpdateGtt::ID => "GTT updates from a batch (the GTT is the i915 emulation's)",
                     _ => "MI_FLUSH_DW, a blitter and video ring command, on the render ring",
                 };
                 return Err(Hang::Unsupported {
@@ -174,8 +177,8 @@ impl CommandStreamer<'_> {
                     reference: "IVB PRM Vol1 Part3 (MI commands)",
                 });
             }
-            "MI_PREDICATE" => self.predicate(def, at, dw)?,
-            "MI_REPORT_PERF_COUNT" => {
+            MiPredicate::ID => self.predicate(def, at, dw)?,
+            MiReportPerfCount::ID => {
                 return Err(Hang::Unsupported {
                     command: name,
                     addr: at,
@@ -185,13 +188,19 @@ impl CommandStreamer<'_> {
             }
             // Flushes, arbitration, interrupts and topology filtering have no effect on
             // memory in a model that executes in order and synchronously.
-            "MI_FLUSH" | "MI_ARB_ON_OFF" | "MI_ARB_CHECK" | "MI_USER_INTERRUPT"
-            | "MI_SUSPEND_FLUSH" | "MI_TOPOLOGY_FILTER" | "MI_URB_CLEAR" | "MI_WAIT_FOR_EVENT" => {}
-            "PIPE_CONTROL" => self.pipe_control(def, at, dw)?,
-            "3DPRIMITIVE" => {
+            MiFlush::ID
+            | MiArbOnOff::ID
+            | MiArbCheck::ID
+            | MiUserInterrupt::ID
+            | MiSuspendFlush::ID
+            | MiTopologyFilter::ID
+            | MiUrbClear::ID
+            | MiWaitForEvent::ID => {}
+            PipeControl::ID => self.pipe_control(def, at, dw)?,
+            ThreeDPrimitive::ID => {
                 let c = decode(def, at, ThreeDPrimitive::unpack(dw))?;
                 let predicated_off = c.predicate_enable
-                    && self.ctx.registers.read(offset_of("MI_PREDICATE_RESULT"), 0) & 1 == 0;
+                    && self.ctx.registers.read(MiPredicateResult::OFFSET, 0) & 1 == 0;
                 if !predicated_off {
                     let targets = self.draw(at, dw)?;
                     report.draws += 1;
@@ -203,11 +212,11 @@ impl CommandStreamer<'_> {
                     }
                 }
             }
-            "GPGPU_WALKER"
-            | "GPGPU_OBJECT"
-            | "MEDIA_OBJECT"
-            | "MEDIA_OBJECT_PRT"
-            | "MEDIA_OBJECT_WALKER" => {
+            GpgpuWalker::ID
+            | GpgpuObject::ID
+            | MediaObject::ID
+            | MediaObjectPrt::ID
+            | MediaObjectWalker::ID => {
                 report.not_executed.push(format!("{name} at {at:#x}: the media/GPGPU pipeline is not modelled yet (seed 000 §2.8-2.11)"));
             }
             _ => match def.kind {
@@ -242,16 +251,15 @@ impl CommandStreamer<'_> {
         );
         self.ctx.kernels = kernels;
         // Counters count what ran, also when the draw then hung.
-        for (name, n) in [
-            ("IA_VERTICES_COUNT", stats.ia_vertices),
-            ("IA_PRIMITIVES_COUNT", stats.ia_primitives),
-            ("VS_INVOCATION_COUNT", stats.vs_invocations),
-            ("CL_INVOCATION_COUNT", stats.cl_invocations),
-            ("CL_PRIMITIVES_COUNT", stats.cl_primitives),
-            ("PS_INVOCATION_COUNT", stats.ps_invocations),
-            ("PS_DEPTH_COUNT", stats.ps_depth_count),
+        for (off, n) in [
+            (IaVerticesCount::OFFSET, stats.ia_vertices),
+            (IaPrimitivesCount::OFFSET, stats.ia_primitives),
+            (VsInvocationCount::OFFSET, stats.vs_invocations),
+            (ClInvocationCount::OFFSET, stats.cl_invocations),
+            (ClPrimitivesCount::OFFSET, stats.cl_primitives),
+            (PsInvocationCount::OFFSET, stats.ps_invocations),
+            (PsDepthCount::OFFSET, stats.ps_depth_count),
         ] {
-            let off = offset_of(name);
             let v = self.ctx.registers.read64(off, 0);
             self.ctx.registers.write64(off, v.wrapping_add(n));
         }
@@ -292,7 +300,7 @@ impl CommandStreamer<'_> {
             pipe_control::PostSyncOperation::WRITE_PS_DEPTH_COUNT => self
                 .ctx
                 .registers
-                .read64(offset_of("PS_DEPTH_COUNT"), self.clock()),
+                .read64(PsDepthCount::OFFSET, self.clock()),
             _ => self.clock(),
         };
         self.write_u64(def.name, at, base + c.address, value)
@@ -300,7 +308,7 @@ impl CommandStreamer<'_> {
 
     /// The hardware status page (HWS_PGA, Linux i915_reg.h; bits 31:12).
     fn status_page(&self, cmd: &'static str, at: u64) -> Result<u64, Hang> {
-        let pga = (self.ctx.registers.read(offset_of("HWS_PGA"), 0) & 0xffff_f000) as u64;
+        let pga = (self.ctx.registers.read(HwsPga::OFFSET, 0) & 0xffff_f000) as u64;
         if pga == 0 {
             return Err(Hang::Unsupported {
                 command: cmd,
@@ -318,8 +326,8 @@ impl CommandStreamer<'_> {
         use mi_predicate::{CombineOperation as C, CompareOperation as Cmp, LoadOperation as L};
         let c = decode(def, at, MiPredicate::unpack(dw))?;
         let regs = &mut self.ctx.registers;
-        let src0 = regs.read64(offset_of("MI_PREDICATE_SRC0"), 0);
-        let src1 = regs.read64(offset_of("MI_PREDICATE_SRC1"), 0);
+        let src0 = regs.read64(MiPredicateSrc0::OFFSET, 0);
+        let src1 = regs.read64(MiPredicateSrc1::OFFSET, 0);
         let compare = match c.compare_operation {
             Cmp::COMPARE_TRUE => true,
             Cmp::COMPARE_FALSE => false,
@@ -346,7 +354,7 @@ impl CommandStreamer<'_> {
                 });
             }
         };
-        let result_reg = offset_of("MI_PREDICATE_RESULT");
+        let result_reg = MiPredicateResult::OFFSET;
         let old = regs.read(result_reg, 0) & 1 != 0;
         let new = match c.combine_operation {
             C::COMBINE_SET => loaded,

@@ -32,7 +32,7 @@
 mod mi;
 mod registers;
 
-pub use registers::{RegisterFile, offset_of as register_offset};
+pub use registers::RegisterFile;
 
 use gtsim_mem::{Fault, Memory};
 use gtsim_pipe3d::draw::{Watchdog, WorkLimits};

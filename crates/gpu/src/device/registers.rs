@@ -6,21 +6,12 @@
 //! which of the lower 16 bits change. TIMESTAMP reads the device clock.
 
 use gtsim_spec::gen7::GENERATION;
-use gtsim_spec::table::DefKind;
 use std::collections::BTreeMap;
 
 /// Register values by MMIO offset; unwritten registers read 0.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct RegisterFile {
     values: BTreeMap<u32, u32>,
-}
-
-/// MMIO offset of a register named in the spec.
-pub fn offset_of(name: &str) -> u32 {
-    match GENERATION.def(name).map(|d| d.kind) {
-        Some(DefKind::Register { offset }) => offset,
-        _ => panic!("register {name} is not in defs/gen7/registers.spec"),
-    }
 }
 
 fn is_masked(offset: u32) -> bool {
@@ -34,7 +25,7 @@ fn is_masked(offset: u32) -> bool {
 impl RegisterFile {
     /// Reads a register; `clock` is the device time for TIMESTAMP.
     pub fn read(&self, offset: u32, clock: u64) -> u32 {
-        let ts = offset_of("TIMESTAMP");
+        let ts = gtsim_spec::gen7::Timestamp::OFFSET;
         if offset == ts {
             return clock as u32;
         }
