@@ -6,6 +6,7 @@ use gtsim_eu::exec::Message;
 use gtsim_mem::Memory;
 use gtsim_pipe3d::draw::{DrawError, RenderTarget};
 use gtsim_pipe3d::state::{DrawState, Front, MessageKind, ShaderStage};
+use gtsim_spec::gen7::ThreeDPrimitive;
 
 /// A stage's binding table and sampler state table, as offsets from Surface State and
 /// Dynamic State Base Address (3DSTATE_BINDING_TABLE_POINTERS_*,
@@ -55,22 +56,23 @@ impl Pointers {
     }
 }
 
-/// The front of one 3DPRIMITIVE (its dwords) over a context's latched state and
+/// The front of one 3DPRIMITIVE over a context's latched state and
 /// registers. Indirect state is read only when the pipeline asks: a draw of nothing
 /// reads none.
 pub struct DrawFront<'a> {
     state: &'a LatchedState,
     registers: &'a dyn Registers,
-    primitive: &'a [u32],
+    primitive: &'a ThreeDPrimitive,
     pointers: Pointers,
 }
 
 impl<'a> DrawFront<'a> {
-    /// The front of the 3DPRIMITIVE `primitive` against `state` and `registers`.
+    /// The front of the 3DPRIMITIVE `primitive` (decoded once, by the command streamer)
+    /// against `state` and `registers`.
     pub fn new(
         state: &'a LatchedState,
         registers: &'a dyn Registers,
-        primitive: &'a [u32],
+        primitive: &'a ThreeDPrimitive,
     ) -> DrawFront<'a> {
         DrawFront {
             state,

@@ -28,14 +28,10 @@ pub(crate) fn draw_state(
     front: &DrawFront,
     s: &LatchedState,
     l: &dyn Registers,
-    prim: &[u32],
+    p: &ThreeDPrimitive,
     mem: &dyn Memory,
 ) -> Result<Option<DrawState>, DrawError> {
-    let p = ThreeDPrimitive::unpack(prim).map_err(|e| DrawError::State {
-        command: "3DPRIMITIVE",
-        why: e.to_string(),
-    })?;
-    let counts = draw_counts(l, &p)?;
+    let counts = draw_counts(l, p)?;
     if !p.end_offset_enable && (counts.vertex_count == 0 || counts.instance_count == 0) {
         return Ok(None);
     }
@@ -72,9 +68,9 @@ pub(crate) fn draw_state(
             return Err(unsupported(name, seed));
         }
     }
-    let mut vf = vertex_fetch(s, &p, counts)?;
+    let mut vf = vertex_fetch(s, p, counts)?;
     if p.end_offset_enable {
-        vf.counts.vertex_count = end_offset_vertex_count(l, &p, &counts, &vf.vertex_buffers)?;
+        vf.counts.vertex_count = end_offset_vertex_count(l, p, &counts, &vf.vertex_buffers)?;
     }
     // INSTPM bit 6, CONSTANT_BUFFER Address Offset Disable (IVB PRM Vol1 Part3).
     let instpm = Instpm::unpack(&[l.register(Instpm::OFFSET)]).unwrap_or_default();

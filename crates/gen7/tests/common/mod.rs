@@ -338,8 +338,12 @@ pub fn run_limited(
     let mut stats = Statistics::default();
     let mut watchdog = Watchdog::new(limits);
     let latched = state.latched()?;
+    let prim = ThreeDPrimitive::unpack(prim).map_err(|e| DrawError::State {
+        command: "3DPRIMITIVE",
+        why: e.to_string(),
+    })?;
     draw(
-        &DrawFront::new(&latched, state, prim),
+        &DrawFront::new(&latched, state, &prim),
         mem,
         &mut KernelCache::default(),
         &mut stats,

@@ -202,7 +202,7 @@ impl CommandStreamer<'_> {
                 let predicated_off = c.predicate_enable
                     && self.ctx.registers.read(MiPredicateResult::OFFSET, 0) & 1 == 0;
                 if !predicated_off {
-                    let targets = self.draw(at, dw)?;
+                    let targets = self.draw(at, &c)?;
                     report.draws += 1;
                     for t in targets {
                         report
@@ -237,11 +237,11 @@ impl CommandStreamer<'_> {
 
     /// Runs a 3DPRIMITIVE through the 3D pipeline and adds its statistics to the
     /// counters.
-    fn draw(&mut self, at: u64, dw: &[u32]) -> Result<Vec<RenderTarget>, Hang> {
+    fn draw(&mut self, at: u64, primitive: &ThreeDPrimitive) -> Result<Vec<RenderTarget>, Hang> {
         let mut stats = Statistics::default();
         let mut kernels = std::mem::take(&mut self.ctx.kernels);
         let registers = ContextRegisters(&self.ctx.registers);
-        let front = DrawFront::new(&self.ctx.state, &registers, dw);
+        let front = DrawFront::new(&self.ctx.state, &registers, primitive);
         let result = gtsim_pipe3d::draw::draw(
             &front,
             self.mem,
