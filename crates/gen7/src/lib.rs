@@ -13,9 +13,10 @@
 //!   3DPRIM_* registers, or VB0's end offset);
 //! * `depth`: the depth and stencil buffers and tests;
 //! * `output`: render targets with their blend and colour-calculator state;
-//! * `sampling`: the sampler's view of a stage's binding table and samplers;
 //! * `messages`: SFIDs and message descriptors;
-//! * `indirect`: STATE_BASE_ADDRESS and the reads of indirect state it bounds.
+//! * `indirect`: STATE_BASE_ADDRESS and the reads of indirect state it bounds;
+//! * [`surface_state`]: a surface layout from RENDER_SURFACE_STATE;
+//! * [`sampling`]: sampler messages (descriptor, header, surface and sampler state).
 //!
 //! A later generation gets a crate like this one; the stages do not change.
 
@@ -26,7 +27,8 @@ mod indirect;
 pub mod latched;
 mod messages;
 mod output;
-mod sampling;
+pub mod sampling;
+pub mod surface_state;
 
 pub use front::DrawFront;
 pub use latched::{LatchError, LatchedState, Registers};

@@ -3,6 +3,7 @@
 
 use crate::front::Pointers;
 use crate::indirect::{binding_table_surface, dynamic_state};
+use crate::surface_state::{SurfaceStateError, Use, surface_from_state};
 use gtsim_dataport::blend::{BlendState, ClampRange};
 use gtsim_dataport::compare::AlphaReference;
 use gtsim_dataport::rt_message::RenderTarget;
@@ -10,7 +11,6 @@ use gtsim_dataport::rt_write::RtState;
 use gtsim_mem::Memory;
 use gtsim_mem::format::texel::{NumericClass, numeric_class};
 use gtsim_mem::layout::SurfaceType as LayoutType;
-use gtsim_mem::surface_state::{SurfaceStateError, Use, surface_from_state};
 use gtsim_pipe3d::draw::DrawError;
 use gtsim_spec::gen7::color_calc_state::AlphaTestFormat;
 use gtsim_spec::gen7::{BlendStateEntry, ColorCalcState, blend_state_entry::ColorClampRange};

@@ -1,29 +1,237 @@
-//! What a shader's sampler messages see: the stage's binding table and sampler state
-//! table (seed 000 §2.12 "State": BINDING_TABLE_STATE, SAMPLER_STATE and
-//! SAMPLER_BORDER_COLOR_STATE, all found from the thread's R0 pointers).
+//! Sampler messages of Gen7 threads: the message descriptor and header (seed 000
+//! §2.13.1.1-2.13.1.2), and the stage's binding table, surfaces and sampler states (seed
+//! 000 §2.12 "State": BINDING_TABLE_STATE, RENDER_SURFACE_STATE, SAMPLER_STATE and
+//! SAMPLER_BORDER_COLOR_STATE, found from the thread's R0 pointers or the header),
+//! decoded into the sampler's neutral [`gtsim_sampler::state`] types.
 
 use crate::front::StageTables;
 use crate::indirect::{Bases, binding_table_surface};
+use crate::surface_state::{Use, buffer_entries, surface_from_state};
 use gtsim_eu::exec::Message;
 use gtsim_mem::Memory;
+use gtsim_sampler::address::TexCoordMode;
+use gtsim_sampler::filter::MapFilter;
+use gtsim_sampler::lod::MipFilter;
 use gtsim_sampler::message::SamplerResources;
-use gtsim_spec::gen7::{RenderSurfaceState, SamplerBorderColorState, SamplerState};
+use gtsim_sampler::state::{
+    SamplerConfig, SamplerHeader, SamplerMessage, SamplerOp, SamplerSimd, SurfaceKind, SurfaceView,
+};
+use gtsim_spec::gen7::message_descriptor_sampling_engine::SimdMode;
+use gtsim_spec::gen7::render_surface_state::{NumberOfMultisamples, SurfaceType};
+use gtsim_spec::gen7::sampler_state::{LodPreClampEnable, TrilinearFilterQuality};
+use gtsim_spec::gen7::{
+    MessageDescriptorSamplingEngine, MessageHeaderSamplingEngine, RenderSurfaceState,
+    SamplerBorderColorState, SamplerMessageType as T, SamplerState,
+};
 
-/// Carries out a sampler message (seed 000 ch.2): the sampler state table is the
-/// header's when the message has one, else the stage's (the thread's R0.3).
+/// A stage's Gen7 sampling state: the surface states its binding table points to and
+/// its sampler states with their border colours (seed 000 §2.12).
+pub trait SamplerTables {
+    /// The RENDER_SURFACE_STATE at binding table index `bti`.
+    fn surface(&self, bti: u8) -> Result<RenderSurfaceState, String>;
+    /// The SAMPLER_STATE at index `index`, with its border colour (RGBA float).
+    fn sampler(&self, index: u8) -> Result<(SamplerState, [f32; 4]), String>;
+    /// Graphics memory, for texels.
+    fn memory(&self) -> &dyn Memory;
+}
+
+/// Carries out a sampler message of a thread (seed 000 ch.2): the sampler state table is
+/// the header's when the message has one, else the stage's (the thread's R0.3).
 pub(crate) fn message(
     bases: &Bases,
     mut tables: StageTables,
     mem: &dyn Memory,
     m: &Message,
 ) -> Result<Vec<[u8; 32]>, String> {
-    if let Some(p) = gtsim_sampler::message::header_sampler_state_pointer(m.desc, &m.payload) {
+    if let Some(p) = header_sampler_state_pointer(m.desc, &m.payload) {
         tables.sampler_state = p;
     }
     let s = StageSampling { bases, tables, mem };
     // The sampler numbers the message's channels from 0 (a 2H send's channels 16-31
     // are its 0-15).
-    gtsim_sampler::message::handle(m.desc, &m.payload, m.channel_mask >> m.first_channel, &s)
+    handle(m.desc, &m.payload, m.channel_mask >> m.first_channel, &s)
+}
+
+/// The Sampler State Pointer (M0.3 31:5, seed 000 §2.13.1.2) of a message whose descriptor
+/// says a header is present, or `None` without a header (the thread's R0.3 applies then).
+pub fn header_sampler_state_pointer(desc: u32, payload: &[[u8; 32]]) -> Option<u64> {
+    let d = MessageDescriptorSamplingEngine::unpack(&[desc]).ok()?;
+    if !d.header_present {
+        return None;
+    }
+    let header = MessageHeaderSamplingEngine::unpack(&dwords(payload.first()?)).ok()?;
+    Some(header.sampler_state_pointer)
+}
+
+/// Executes one Gen7 sampler message: `desc` is the 32-bit message descriptor
+/// (§2.13.1.1), `payload` the message registers (header first when the descriptor says
+/// one is present), `channel_mask` the enabled channels. The descriptor and header are
+/// decoded here, once, into the sampler's neutral [`SamplerMessage`]; the surfaces and
+/// sampler states `res` names become [`SurfaceView`]s and [`SamplerConfig`]s.
+pub fn handle(
+    desc: u32,
+    payload: &[[u8; 32]],
+    channel_mask: u32,
+    res: &dyn SamplerTables,
+) -> Result<Vec<[u8; 32]>, String> {
+    let d = MessageDescriptorSamplingEngine::unpack(&[desc])
+        .map_err(|e| format!("sampler message descriptor {desc:#010x}: {e}"))?;
+    let name = format!(
+        "sampler {} (descriptor {desc:#010x}: type {}, {}, BTI {}, sampler {})",
+        d.message_type.name().unwrap_or("unknown type"),
+        d.message_type.0,
+        d.simd_mode.name().unwrap_or("?"),
+        d.binding_table_index,
+        d.sampler_index
+    );
+    let header = match (d.header_present, payload.first()) {
+        (true, Some(reg)) => {
+            let h = MessageHeaderSamplingEngine::unpack(&dwords(reg))
+                .map_err(|e| format!("{name}: message header: {e}"))?;
+            Some(SamplerHeader {
+                write_masks: [
+                    h.red_write_channel_mask,
+                    h.green_write_channel_mask,
+                    h.blue_write_channel_mask,
+                    h.alpha_write_channel_mask,
+                ],
+                offsets: [h.u_offset, h.v_offset, h.r_offset],
+                force_lod_zero: h.force_lod_to_zero,
+            })
+        }
+        // A header the payload lacks: the sampler reports the short message.
+        (true, None) => Some(SamplerHeader::default()),
+        (false, _) => None,
+    };
+    let msg = SamplerMessage {
+        op: op(d.message_type),
+        simd: match d.simd_mode {
+            SimdMode::SIMD4X2 => SamplerSimd::Simd4x2,
+            SimdMode::SIMD8 => SamplerSimd::Simd8,
+            SimdMode::SIMD16 => SamplerSimd::Simd16,
+            _ => SamplerSimd::Simd32_64,
+        },
+        header,
+        message_length: usize::from(d.message_length),
+        response_length: usize::from(d.response_length),
+        binding_table_index: d.binding_table_index,
+        sampler_index: d.sampler_index,
+        name,
+    };
+    gtsim_sampler::message::handle(&msg, payload, channel_mask, &Neutral(res))
+}
+
+/// A stage's Gen7 sampling state as the neutral sampler asks for it.
+struct Neutral<'a>(&'a dyn SamplerTables);
+
+impl SamplerResources for Neutral<'_> {
+    fn surface(&self, bti: u8) -> Result<SurfaceView, String> {
+        self.0.surface(bti).map(|rss| surface_view(&rss))
+    }
+
+    fn sampler(&self, index: u8) -> Result<SamplerConfig, String> {
+        self.0
+            .sampler(index)
+            .map(|(s, border)| sampler_config(&s, border))
+    }
+
+    fn memory(&self) -> &dyn Memory {
+        self.0.memory()
+    }
+}
+
+fn dwords(reg: &[u8; 32]) -> [u32; 8] {
+    std::array::from_fn(|i| {
+        u32::from_le_bytes([reg[4 * i], reg[4 * i + 1], reg[4 * i + 2], reg[4 * i + 3]])
+    })
+}
+
+/// Seed 000 §2.13.1.3.1 (SIMD8 and SIMD16 table) and §2.13.1.4: the message types.
+fn op(t: T) -> SamplerOp {
+    let unmodelled = |what: &'static str, seed: &'static str| SamplerOp::Unmodelled { what, seed };
+    match t {
+        T::SAMPLE => SamplerOp::Sample,
+        T::SAMPLE_B => SamplerOp::SampleB,
+        T::SAMPLE_L => SamplerOp::SampleL,
+        T::SAMPLE_KILLPIX => SamplerOp::SampleKillpix,
+        T::LD => SamplerOp::Ld,
+        T::RESINFO => SamplerOp::Resinfo,
+        T::SAMPLE_C | T::SAMPLE_B_C | T::SAMPLE_L_C => unmodelled(
+            t.name().unwrap_or("sample_c"),
+            "§2.13.1.4, §2.4 shadow compare",
+        ),
+        T::SAMPLE_D | T::SAMPLE_D_C => unmodelled(t.name().unwrap_or("sample_d"), "§2.13.1.4"),
+        T::GATHER4 | T::GATHER4_C | T::GATHER4_PO | T::GATHER4_PO_C => {
+            unmodelled(t.name().unwrap_or("gather4"), "§2.13.1.4")
+        }
+        T::LOD | T::SAMPLEINFO => unmodelled(t.name().unwrap_or("LOD"), "§2.13.1.4"),
+        T::LD_MCS | T::LD2DMS | T::LD2DSS => {
+            unmodelled(t.name().unwrap_or("ld2dms"), "§2.13.1.4, §2.7")
+        }
+        _ => SamplerOp::Invalid(t.0),
+    }
+}
+
+/// RENDER_SURFACE_STATE as the sampler sees it (seed 000 §2.12.2).
+pub(crate) fn surface_view(rss: &RenderSurfaceState) -> SurfaceView {
+    SurfaceView {
+        kind: match rss.surface_type {
+            SurfaceType::SURFTYPE_1D => SurfaceKind::D1,
+            SurfaceType::SURFTYPE_2D => SurfaceKind::D2,
+            SurfaceType::SURFTYPE_3D => SurfaceKind::D3,
+            SurfaceType::SURFTYPE_CUBE => SurfaceKind::Cube,
+            SurfaceType::SURFTYPE_BUFFER => SurfaceKind::Buffer,
+            SurfaceType::SURFTYPE_STRBUF => SurfaceKind::StructuredBuffer,
+            SurfaceType::SURFTYPE_NULL => SurfaceKind::Null,
+            other => SurfaceKind::Reserved(other.0),
+        },
+        layout: surface_from_state(rss, Use::Sampled)
+            .map(|(s, _)| s)
+            .map_err(|e| e.to_string()),
+        size: [
+            u32::from(rss.width) + 1,
+            u32::from(rss.height) + 1,
+            u32::from(rss.depth) + 1,
+        ],
+        array: rss.surface_array,
+        mip_count: u32::from(rss.mip_count_lod),
+        surface_min_lod: u32::from(rss.surface_min_lod),
+        resource_min_lod: rss.resource_min_lod as f32,
+        min_array_element: u32::from(rss.minimum_array_element),
+        multisampled: rss.number_of_multisamples != NumberOfMultisamples::MULTISAMPLECOUNT_1,
+        buffer_entries: buffer_entries(rss),
+    }
+}
+
+/// SAMPLER_STATE and its border colour as the sampler uses them (seed 000 §2.12.3.1).
+fn sampler_config(s: &SamplerState, border: [f32; 4]) -> SamplerConfig {
+    SamplerConfig {
+        disabled: s.sampler_disable,
+        min_filter: MapFilter::from_raw(s.min_mode_filter.0),
+        mag_filter: MapFilter::from_raw(s.mag_mode_filter.0),
+        mip_filter: MipFilter::from_raw(s.mip_mode_filter.0),
+        address: [
+            TexCoordMode::from_raw(s.tcx_address_control_mode.0),
+            TexCoordMode::from_raw(s.tcy_address_control_mode.0),
+            TexCoordMode::from_raw(s.tcz_address_control_mode.0),
+        ],
+        chroma_key: s.chroma_key_enable,
+        // §2.12.3.1 Trilinear Filter Quality: "If the contribution of one mip map is less
+        // than 25% [37.5% for LOW], only the other mip map contributes."
+        trilinear_threshold: match s.trilinear_filter_quality {
+            TrilinearFilterQuality::TRIQUAL_FULL => Ok(0.0),
+            TrilinearFilterQuality::TRIQUAL_MED => Ok(0.25),
+            TrilinearFilterQuality::TRIQUAL_LOW => Ok(0.375),
+            other => Err(other.0),
+        },
+        lod_bias: s.texture_lod_bias as f32,
+        min_lod: s.min_lod as f32,
+        max_lod: s.max_lod as f32,
+        base_mip_level: s.base_mip_level as f32,
+        lod_pre_clamp: s.lod_pre_clamp_enable == LodPreClampEnable::OGL,
+        non_normalized: s.non_normalized_coordinate_enable,
+        border,
+    }
 }
 
 /// A stage's sampling resources over graphics memory.
@@ -41,7 +249,7 @@ impl StageSampling<'_> {
     }
 }
 
-impl SamplerResources for StageSampling<'_> {
+impl SamplerTables for StageSampling<'_> {
     fn surface(&self, bti: u8) -> Result<RenderSurfaceState, String> {
         binding_table_surface(self.mem, self.bases, self.tables.binding_table, bti)
             .map(|(_, rss)| rss)

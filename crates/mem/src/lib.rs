@@ -18,7 +18,6 @@ pub mod layout;
 pub mod memory;
 pub mod space;
 pub mod surface;
-pub mod surface_state;
 pub mod tiling;
 
 pub use memory::Memory;

@@ -19,7 +19,7 @@ use crate::SamplerError;
 /// Seed 000 §2.12.3.1 L3506-3514 (TCX Address Control Mode, shared by TCY/TCZ) lists the
 /// values 0h-5h and 7h Reserved; the operation of each is §2.2.3 L609-616. The
 /// TEXCOORDMODE_HALF_BORDER row of the §2.2.3 table (L612) has no value in the Gen7 field
-/// table and is left out (as in `crates/spec/defs/gen7/surface.spec` enum TEXCOORDMODE).
+/// table and is left out (as in the Ivy Bridge spec file surface.spec, enum TEXCOORDMODE).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TexCoordMode {
     /// 0h: repeat the map (§2.2.3.2 L634-636).

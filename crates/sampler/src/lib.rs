@@ -15,8 +15,10 @@
 //! * [`filter`]: NEAREST / LINEAR filtering within a 2D level, border colour, and the
 //!   inter-level blend;
 //! * [`srgb`]: the §2.6 texel gamma linearization;
-//! * [`message`]: the §2.13 sampler message handler (descriptor, SIMD8/SIMD16 payloads,
-//!   sample / sample_b / sample_l / ld / resinfo, writeback) over `gtsim-mem` surfaces.
+//! * [`message`]: the §2.13 sampler message handler (SIMD8/SIMD16 payloads, sample /
+//!   sample_b / sample_l / ld / resinfo, writeback) over `gtsim-mem` surfaces;
+//! * [`state`]: the generation-neutral message, surface and sampler state a
+//!   generation's front decodes for it.
 //!
 //! ## What is modelled and what is not
 //!
@@ -40,6 +42,7 @@ pub mod filter;
 pub mod lod;
 pub mod message;
 pub mod srgb;
+pub mod state;
 
 use thiserror::Error;
 

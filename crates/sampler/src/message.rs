@@ -33,7 +33,7 @@
 //! sampling SURFTYPE_CUBE; multisampled surfaces; MAPFILTER_ANISOTROPIC/MONO; chroma key;
 //! LINEAR filtering or a border colour on UINT/SINT surfaces (undefined per §2.13.1.4).
 //! `sample_lz`, `sample_c_lz` and `ld_lz` are later-generation message types
-//! (`crates/spec/defs/gen7/messages.spec`), so Gen7 has none to model.
+//! (the Ivy Bridge spec file messages.spec), so Gen7 has none to model.
 //!
 //! ## Execution mask
 //!
@@ -46,27 +46,23 @@
 
 use crate::address::{self, COORD_LIMIT, Resolved, TexCoordMode};
 use crate::filter::{MapFilter, lerp4};
-use crate::lod::{LodInput, LodResult, LodState, MipFilter, MipLevels, compute_lod, ideal_lod};
+use crate::lod::{LodInput, LodResult, LodState, MipLevels, compute_lod, ideal_lod};
+use crate::state::{
+    SamplerConfig, SamplerHeader, SamplerMessage, SamplerOp, SamplerSimd, SurfaceKind, SurfaceView,
+};
 use gtsim_mem::Memory;
 use gtsim_mem::format::bc::{BlockFormat, decode_block};
 use gtsim_mem::format::texel::{self, Texel};
 use gtsim_mem::surface::{Surface, TexelCoord};
-use gtsim_mem::surface_state::{Use, surface_from_state};
-use gtsim_spec::gen7::message_descriptor_sampling_engine::SimdMode;
-use gtsim_spec::gen7::render_surface_state::{NumberOfMultisamples, SurfaceType};
-use gtsim_spec::gen7::sampler_state::{LodPreClampEnable, TrilinearFilterQuality};
-use gtsim_spec::gen7::{
-    MessageDescriptorSamplingEngine, MessageHeaderSamplingEngine, RenderSurfaceState,
-    SamplerMessageType, SamplerState,
-};
 use gtsim_spec::shared::SurfaceFormat;
 
-/// What a sampler message needs from the outside world.
+/// What a sampler message needs from the outside world, decoded by the generation's
+/// front.
 pub trait SamplerResources {
-    /// The surface state at binding table index `bti` (already unpacked).
-    fn surface(&self, bti: u8) -> Result<gtsim_spec::gen7::RenderSurfaceState, String>;
-    /// The SAMPLER_STATE at sampler index `index` and its border colour (RGBA float).
-    fn sampler(&self, index: u8) -> Result<(gtsim_spec::gen7::SamplerState, [f32; 4]), String>;
+    /// The surface at binding table index `bti`.
+    fn surface(&self, bti: u8) -> Result<SurfaceView, String>;
+    /// The sampler state at sampler index `index`, with its border colour.
+    fn sampler(&self, index: u8) -> Result<SamplerConfig, String>;
     /// Graphics memory, for texels.
     fn memory(&self) -> &dyn gtsim_mem::Memory;
 }
@@ -75,53 +71,21 @@ pub trait SamplerResources {
 /// message length allowed to the sampler is 11").
 pub const MAX_MESSAGE_LENGTH: usize = 11;
 
-/// Executes one sampler message: `desc` is the 32-bit message descriptor, `payload` the
-/// message registers (32 bytes each, header first if the descriptor says one is present),
+/// Executes one sampler message, decoded by the generation's front: `payload` holds
+/// the message registers (32 bytes each, header first if the message has one),
 /// `channel_mask` the enabled execution channels (bit per channel). Returns
 /// `response_length` registers.
 ///
-/// Descriptor bits 31:29 are ignored (End of Thread, which the sampler does not allow
-/// (seed 000 §2.13 Restrictions), is the caller's to check). Every malformed descriptor,
-/// payload or state is an `Err` naming the message; nothing panics.
+/// End of Thread, which the sampler does not allow (seed 000 §2.13 Restrictions), is the
+/// caller's to check. Every malformed message, payload or state is an `Err` naming the
+/// message; nothing panics.
 pub fn handle(
-    desc: u32,
+    msg: &SamplerMessage,
     payload: &[[u8; 32]],
     channel_mask: u32,
     res: &dyn SamplerResources,
 ) -> Result<Vec<[u8; 32]>, String> {
-    let d = MessageDescriptorSamplingEngine::unpack(&[desc])
-        .map_err(|e| format!("sampler message descriptor {desc:#010x}: {e}"))?;
-    let context = describe(desc, &d);
-    run(&d, payload, channel_mask, res).map_err(|e| format!("{context}: {e}"))
-}
-
-/// The Sampler State Pointer (M0.3 31:5, seed 000 §2.13.1.2) of a message whose descriptor
-/// says a header is present, or `None` without a header (the thread's R0.3 applies then).
-/// The value is relative to the base the header field names (see
-/// `MessageHeaderSamplingEngine`).
-pub fn header_sampler_state_pointer(desc: u32, payload: &[[u8; 32]]) -> Option<u64> {
-    let d = MessageDescriptorSamplingEngine::unpack(&[desc]).ok()?;
-    if !d.header_present {
-        return None;
-    }
-    let header = MessageHeaderSamplingEngine::unpack(&dwords(payload.first()?)).ok()?;
-    Some(header.sampler_state_pointer)
-}
-
-/// "sampler sample_l (type 2, SIMD16, BTI 3, sampler 1)".
-fn describe(desc: u32, d: &MessageDescriptorSamplingEngine) -> String {
-    let name = d.message_type.name().unwrap_or("unknown type");
-    let simd = d.simd_mode.name().unwrap_or("?");
-    format!(
-        "sampler {name} (descriptor {desc:#010x}: type {}, {simd}, BTI {}, sampler {})",
-        d.message_type.0, d.binding_table_index, d.sampler_index
-    )
-}
-
-fn dwords(reg: &[u8; 32]) -> [u32; 8] {
-    std::array::from_fn(|i| {
-        u32::from_le_bytes([reg[4 * i], reg[4 * i + 1], reg[4 * i + 2], reg[4 * i + 3]])
-    })
+    run(msg, payload, channel_mask, res).map_err(|e| format!("{}: {e}", msg.name))
 }
 
 /// The message types this model executes.
@@ -136,45 +100,21 @@ enum Kind {
 }
 
 /// Seed 000 §2.13.1.3.1 (SIMD8 and SIMD16 table) and §2.13.1.4.
-fn kind(t: SamplerMessageType) -> Result<Kind, String> {
-    let unmodelled = |what: &str, seed: &str| {
-        Err(format!(
+fn kind(op: SamplerOp) -> Result<Kind, String> {
+    match op {
+        SamplerOp::Sample => Ok(Kind::Sample),
+        SamplerOp::SampleB => Ok(Kind::SampleB),
+        SamplerOp::SampleL => Ok(Kind::SampleL),
+        SamplerOp::SampleKillpix => Ok(Kind::SampleKillpix),
+        SamplerOp::Ld => Ok(Kind::Ld),
+        SamplerOp::Resinfo => Ok(Kind::Resinfo),
+        SamplerOp::Unmodelled { what, seed } => Err(format!(
             "the {what} message is not modelled yet (seed 000 {seed})"
-        ))
-    };
-    match t {
-        SamplerMessageType::SAMPLE => Ok(Kind::Sample),
-        SamplerMessageType::SAMPLE_B => Ok(Kind::SampleB),
-        SamplerMessageType::SAMPLE_L => Ok(Kind::SampleL),
-        SamplerMessageType::SAMPLE_KILLPIX => Ok(Kind::SampleKillpix),
-        SamplerMessageType::LD => Ok(Kind::Ld),
-        SamplerMessageType::RESINFO => Ok(Kind::Resinfo),
-        SamplerMessageType::SAMPLE_C
-        | SamplerMessageType::SAMPLE_B_C
-        | SamplerMessageType::SAMPLE_L_C => unmodelled(
-            t.name().unwrap_or("sample_c"),
-            "§2.13.1.4, §2.4 shadow compare",
-        ),
-        SamplerMessageType::SAMPLE_D | SamplerMessageType::SAMPLE_D_C => {
-            unmodelled(t.name().unwrap_or("sample_d"), "§2.13.1.4")
-        }
-        SamplerMessageType::GATHER4
-        | SamplerMessageType::GATHER4_C
-        | SamplerMessageType::GATHER4_PO
-        | SamplerMessageType::GATHER4_PO_C => {
-            unmodelled(t.name().unwrap_or("gather4"), "§2.13.1.4")
-        }
-        SamplerMessageType::LOD | SamplerMessageType::SAMPLEINFO => {
-            unmodelled(t.name().unwrap_or("LOD"), "§2.13.1.4")
-        }
-        SamplerMessageType::LD_MCS | SamplerMessageType::LD2DMS | SamplerMessageType::LD2DSS => {
-            unmodelled(t.name().unwrap_or("ld2dms"), "§2.13.1.4, §2.7")
-        }
-        _ => Err(format!(
-            "message type {:#07b} is not a Gen7 SIMD8/SIMD16 sampler message (seed 000 \
+        )),
+        SamplerOp::Invalid(v) => Err(format!(
+            "message type {v:#07b} is not a Gen7 SIMD8/SIMD16 sampler message (seed 000 \
              §2.13.1.3.1; sample_lz, sample_c_lz, ld_lz, ld2dms_w, sample_min and sample_max \
-             belong to later generations)",
-            t.0
+             belong to later generations)"
         )),
     }
 }
@@ -214,21 +154,21 @@ impl Params<'_> {
 }
 
 fn run(
-    d: &MessageDescriptorSamplingEngine,
+    d: &SamplerMessage,
     payload: &[[u8; 32]],
     channel_mask: u32,
     res: &dyn SamplerResources,
 ) -> Result<Vec<[u8; 32]>, String> {
-    let lanes = match d.simd_mode {
-        SimdMode::SIMD8 => 8,
-        SimdMode::SIMD16 => 16,
-        SimdMode::SIMD4X2 => {
+    let lanes = match d.simd {
+        SamplerSimd::Simd8 => 8,
+        SamplerSimd::Simd16 => 16,
+        SamplerSimd::Simd4x2 => {
             return Err(
                 "SIMD4x2 sampler messages are not modelled yet (seed 000 §2.13.1.9, §2.13.2.3)"
                     .into(),
             );
         }
-        _ => {
+        SamplerSimd::Simd32_64 => {
             return Err(
                 "SIMD32/64 sampler messages (sample_unorm, sample_8x8, deinterlace, \
                         cache_flush) are not modelled yet (seed 000 §2.13.1.10, §2.13.2.4)"
@@ -236,14 +176,14 @@ fn run(
             );
         }
     };
-    let kind = kind(d.message_type)?;
+    let kind = kind(d.op)?;
     if kind == Kind::SampleKillpix && lanes != 8 {
         return Err("sample+killpix is supported only in SIMD8 mode (seed 000 §2.13.1.4)".into());
     }
 
     // Message length: H + N (SIMD8) or H + 2N (SIMD16), at most 11 (§2.13.1.3.1).
-    let mlen = d.message_length as usize;
-    let h = usize::from(d.header_present);
+    let mlen = d.message_length;
+    let h = usize::from(d.header.is_some());
     if mlen > MAX_MESSAGE_LENGTH {
         return Err(format!(
             "message length {mlen} exceeds the sampler's maximum of {MAX_MESSAGE_LENGTH} \
@@ -269,25 +209,15 @@ fn run(
              SIMD16 parameter takes two registers (seed 000 §2.13.1.3.1, §2.13.1.6)"
         ));
     }
-    let header = if h == 1 {
-        MessageHeaderSamplingEngine::unpack(&dwords(&payload[0]))
-            .map_err(|e| format!("message header: {e}"))?
-    } else {
-        // "If the header is not present ... behavior is as if the message was sent with
-        // all fields in the header set to zero" (§2.13.1.2).
-        MessageHeaderSamplingEngine::default()
-    };
+    // "If the header is not present ... behavior is as if the message was sent with all
+    // fields in the header set to zero" (§2.13.1.2).
+    let header = d.header.unwrap_or_default();
     let params = Params {
         regs: &payload[h..mlen],
         simd16: lanes == 16,
         count: if lanes == 16 { body / 2 } else { body },
     };
-    let masked = [
-        header.red_write_channel_mask,
-        header.green_write_channel_mask,
-        header.blue_write_channel_mask,
-        header.alpha_write_channel_mask,
-    ];
+    let masked = header.write_masks;
     if masked.iter().all(|&m| m) {
         return Err(
             "the header masks all four write channels, which is not allowed (seed 000 \
@@ -307,7 +237,7 @@ fn run(
     writeback(
         &results,
         masked,
-        d.response_length as usize,
+        d.response_length,
         kind == Kind::SampleKillpix,
     )
 }
@@ -507,15 +437,15 @@ struct Texture<'a> {
 }
 
 impl<'a> Texture<'a> {
-    /// The surface of `rss`, which must not be SURFTYPE_NULL. `buffers` allows
-    /// SURFTYPE_BUFFER (ld only).
-    fn new(rss: &RenderSurfaceState, mem: &'a dyn Memory, buffers: bool) -> Result<Self, String> {
-        let dim = match rss.surface_type {
-            SurfaceType::SURFTYPE_1D => Dim::D1,
-            SurfaceType::SURFTYPE_2D => Dim::D2,
-            SurfaceType::SURFTYPE_3D => Dim::D3,
-            SurfaceType::SURFTYPE_BUFFER if buffers => Dim::Buffer,
-            SurfaceType::SURFTYPE_CUBE => {
+    /// The surface of `view`, which must not be a null surface. `buffers` allows
+    /// buffer surfaces (ld only).
+    fn new(view: &SurfaceView, mem: &'a dyn Memory, buffers: bool) -> Result<Self, String> {
+        let dim = match view.kind {
+            SurfaceKind::D1 => Dim::D1,
+            SurfaceKind::D2 => Dim::D2,
+            SurfaceKind::D3 => Dim::D3,
+            SurfaceKind::Buffer if buffers => Dim::Buffer,
+            SurfaceKind::Cube => {
                 return Err("sampling a SURFTYPE_CUBE surface (face selection and \
                             TEXCOORDMODE_CUBE) is not modelled yet (seed 000 §2.2.3.6, \
                             §2.13.1.5)"
@@ -525,24 +455,26 @@ impl<'a> Texture<'a> {
                 return Err(format!(
                     "Surface Type {} cannot be sampled by this message (seed 000 §2.13.1.4 \
                      programming notes)",
-                    other.name().unwrap_or("(reserved)")
+                    surface_type_name(other)
                 ));
             }
         };
-        if rss.number_of_multisamples != NumberOfMultisamples::MULTISAMPLECOUNT_1 {
+        if view.multisampled {
             return Err(
                 "multisampled surfaces are not modelled for sample and ld; Number \
                         of Multisamples must be MULTISAMPLECOUNT_1 (seed 000 §2.13.1.4)"
                     .into(),
             );
         }
-        let (mut surface, _) = surface_from_state(rss, Use::Sampled)
+        let mut surface = view
+            .layout
+            .clone()
             .map_err(|e| format!("binding table surface: {e}"))?;
-        let mip_count = u32::from(rss.mip_count_lod);
-        let surf_min_lod = u32::from(rss.surface_min_lod);
-        let min_array = u32::from(rss.minimum_array_element);
+        let mip_count = view.mip_count;
+        let surf_min_lod = view.surface_min_lod;
+        let min_array = view.min_array_element;
         let array_len = match dim {
-            Dim::D1 | Dim::D2 => u32::from(rss.depth) + 1,
+            Dim::D1 | Dim::D2 => view.size[2],
             _ => 1,
         };
         // The layout only bounds-checks the level and slice; the state lets the levels
@@ -616,29 +548,19 @@ struct Setup {
 }
 
 impl Setup {
-    fn new(
-        state: &SamplerState,
-        border: [f32; 4],
-        rss: &RenderSurfaceState,
-        dim: Dim,
-    ) -> Result<Setup, String> {
+    fn new(state: &SamplerConfig, view: &SurfaceView, dim: Dim) -> Result<Setup, String> {
         let e = state_error;
-        let min = MapFilter::from_raw(state.min_mode_filter.0).map_err(e("Min Mode Filter"))?;
-        let mag = MapFilter::from_raw(state.mag_mode_filter.0).map_err(e("Mag Mode Filter"))?;
-        let mip_filter =
-            MipFilter::from_raw(state.mip_mode_filter.0).map_err(e("Mip Mode Filter"))?;
+        let min = state.min_filter.clone().map_err(e("Min Mode Filter"))?;
+        let mag = state.mag_filter.clone().map_err(e("Mag Mode Filter"))?;
+        let mip_filter = state.mip_filter.clone().map_err(e("Mip Mode Filter"))?;
         let axes = dim.axes();
         let mut modes = [TexCoordMode::Clamp; 3];
-        let raw = [
-            state.tcx_address_control_mode.0,
-            state.tcy_address_control_mode.0,
-            state.tcz_address_control_mode.0,
-        ];
         for (a, name) in ["TCX", "TCY", "TCZ"].iter().enumerate().take(axes) {
-            modes[a] = TexCoordMode::from_raw(raw[a])
+            modes[a] = state.address[a]
+                .clone()
                 .map_err(|err| format!("SAMPLER_STATE {name} Address Control Mode: {err}"))?;
         }
-        if state.chroma_key_enable {
+        if state.chroma_key {
             return Err(
                 "SAMPLER_STATE ChromaKey Enable: chroma keying is not modelled yet \
                         (seed 000 §2.3.1)"
@@ -647,27 +569,18 @@ impl Setup {
         }
         // §2.12.3.1 Trilinear Filter Quality: "If the contribution of one mip map is less
         // than 25% [37.5% for LOW], only the other mip map contributes."
-        let tri_threshold = match state.trilinear_filter_quality {
-            TrilinearFilterQuality::TRIQUAL_FULL => 0.0,
-            TrilinearFilterQuality::TRIQUAL_MED => 0.25,
-            TrilinearFilterQuality::TRIQUAL_LOW => 0.375,
-            other => {
-                return Err(format!(
-                    "SAMPLER_STATE Trilinear Filter Quality {} is reserved (seed 000 \
-                     §2.12.3.1)",
-                    other.0
-                ));
-            }
-        };
+        let tri_threshold = state.trilinear_threshold.map_err(|raw| {
+            format!("SAMPLER_STATE Trilinear Filter Quality {raw} is reserved (seed 000 §2.12.3.1)")
+        })?;
         let lod = LodState {
-            bias: state.texture_lod_bias as f32,
-            min_lod: state.min_lod as f32,
-            max_lod: state.max_lod as f32,
-            base_mip_level: state.base_mip_level as f32,
-            mip_count: u32::from(rss.mip_count_lod),
-            surf_min_lod: u32::from(rss.surface_min_lod),
-            res_min_lod: rss.resource_min_lod as f32,
-            pre_clamp: state.lod_pre_clamp_enable == LodPreClampEnable::OGL,
+            bias: state.lod_bias,
+            min_lod: state.min_lod,
+            max_lod: state.max_lod,
+            base_mip_level: state.base_mip_level,
+            mip_count: view.mip_count,
+            surf_min_lod: view.surface_min_lod,
+            res_min_lod: view.resource_min_lod,
+            pre_clamp: state.lod_pre_clamp,
             mip_filter,
         };
         Ok(Setup {
@@ -675,8 +588,8 @@ impl Setup {
             min,
             mag,
             modes,
-            border,
-            nonnormalized: state.non_normalized_coordinate_enable,
+            border: state.border,
+            nonnormalized: state.non_normalized,
             tri_threshold,
         })
     }
@@ -925,37 +838,51 @@ fn array_slice(tex: &Texture<'_>, ai: f32) -> u32 {
 /// The surface the message's binding table index names; `None` for a null surface,
 /// which reads as zeros (seed 000 §2.12.2 SURFTYPE_NULL).
 fn bound_surface(
-    d: &MessageDescriptorSamplingEngine,
+    d: &SamplerMessage,
     res: &dyn SamplerResources,
-) -> Result<Option<gtsim_spec::gen7::RenderSurfaceState>, String> {
-    let rss = res
+) -> Result<Option<SurfaceView>, String> {
+    let view = res
         .surface(d.binding_table_index)
         .map_err(|e| format!("surface state: {e}"))?;
-    Ok((rss.surface_type != SurfaceType::SURFTYPE_NULL).then_some(rss))
+    Ok((view.kind != SurfaceKind::Null).then_some(view))
+}
+
+/// A surface type's manual name, for messages.
+fn surface_type_name(k: SurfaceKind) -> String {
+    match k {
+        SurfaceKind::D1 => "SURFTYPE_1D".into(),
+        SurfaceKind::D2 => "SURFTYPE_2D".into(),
+        SurfaceKind::D3 => "SURFTYPE_3D".into(),
+        SurfaceKind::Cube => "SURFTYPE_CUBE".into(),
+        SurfaceKind::Buffer => "SURFTYPE_BUFFER".into(),
+        SurfaceKind::StructuredBuffer => "SURFTYPE_STRBUF".into(),
+        SurfaceKind::Null => "SURFTYPE_NULL".into(),
+        SurfaceKind::Reserved(_) => "(reserved)".into(),
+    }
 }
 
 fn sample_message(
     kind: Kind,
-    d: &MessageDescriptorSamplingEngine,
-    header: &MessageHeaderSamplingEngine,
+    d: &SamplerMessage,
+    header: &SamplerHeader,
     params: &Params<'_>,
     enabled: u32,
     lanes: usize,
     res: &dyn SamplerResources,
 ) -> Result<Vec<[u32; 4]>, String> {
     let mut out = vec![[0u32; 4]; lanes];
-    let Some(rss) = bound_surface(d, res)? else {
+    let Some(view) = bound_surface(d, res)? else {
         return Ok(out);
     };
-    let (state, border) = res
+    let state = res
         .sampler(d.sampler_index)
         .map_err(|e| format!("sampler state: {e}"))?;
-    if state.sampler_disable {
+    if state.disabled {
         // §2.12.3.1 Sampler Disable: "If disabled, all output channels will return 0."
         return Ok(out);
     }
-    let tex = Texture::new(&rss, res.memory(), false)?;
-    let smp = Setup::new(&state, border, &rss, tex.dim)?;
+    let tex = Texture::new(&view, res.memory(), false)?;
+    let smp = Setup::new(&state, &view, tex.dim)?;
     let first = match kind {
         Kind::SampleB | Kind::SampleL => 1,
         _ => 0,
@@ -969,14 +896,11 @@ fn sample_message(
     };
     // The header's _aoffimmi texel offsets (§2.13.1.2 M0.2 11:0), on the axes that are
     // coordinates (not on array indices).
+    let [u, v, r] = header.offsets.map(i32::from);
     let offsets = match tex.dim {
-        Dim::D1 | Dim::Buffer => [i32::from(header.u_offset), 0, 0],
-        Dim::D2 => [i32::from(header.u_offset), i32::from(header.v_offset), 0],
-        Dim::D3 => [
-            i32::from(header.u_offset),
-            i32::from(header.v_offset),
-            i32::from(header.r_offset),
-        ],
+        Dim::D1 | Dim::Buffer => [u, 0, 0],
+        Dim::D2 => [u, v, 0],
+        Dim::D3 => [u, v, r],
     };
     for subspan in 0..lanes / 4 {
         let base = 4 * subspan;
@@ -985,7 +909,7 @@ fn sample_message(
         }
         // §2.13.1.2 header M0.2 16 Force LOD to Zero: "the calculated LOD is replaced
         // with zero ... just before entering the pseudocode".
-        let computed = if matches!(kind, Kind::SampleL) || header.force_lod_to_zero {
+        let computed = if matches!(kind, Kind::SampleL) || header.force_lod_zero {
             0.0
         } else {
             tex.subspan_lod(&smp, coords(base), coords(base + 1), coords(base + 2))
@@ -1030,23 +954,19 @@ fn sample_message(
 /// coordinate or LOD outside the surface "returns zero": zero channels, alpha 1 for formats
 /// without alpha except the errata list.
 fn ld_message(
-    d: &MessageDescriptorSamplingEngine,
-    header: &MessageHeaderSamplingEngine,
+    d: &SamplerMessage,
+    header: &SamplerHeader,
     params: &Params<'_>,
     enabled: u32,
     lanes: usize,
     res: &dyn SamplerResources,
 ) -> Result<Vec<[u32; 4]>, String> {
     let mut out = vec![[0u32; 4]; lanes];
-    let Some(rss) = bound_surface(d, res)? else {
+    let Some(view) = bound_surface(d, res)? else {
         return Ok(out);
     };
-    let tex = Texture::new(&rss, res.memory(), true)?;
-    let (du, dv, dr) = (
-        i64::from(header.u_offset),
-        i64::from(header.v_offset),
-        i64::from(header.r_offset),
-    );
+    let tex = Texture::new(&view, res.memory(), true)?;
+    let [du, dv, dr] = header.offsets.map(i64::from);
     for (lane, slot) in out.iter_mut().enumerate() {
         if (enabled >> lane) & 1 == 0 {
             continue;
@@ -1116,7 +1036,7 @@ fn ld_message(
 /// (the field is "U4 in (LOD units – 1)", and §2.7 L734 says resinfo returns "the MIP
 /// count of the surface"); the seed's "undefined" channels read 0.
 fn resinfo_message(
-    d: &MessageDescriptorSamplingEngine,
+    d: &SamplerMessage,
     params: &Params<'_>,
     enabled: u32,
     lanes: usize,
@@ -1126,43 +1046,33 @@ fn resinfo_message(
     let s = res
         .surface(d.binding_table_index)
         .map_err(|e| format!("surface state: {e}"))?;
-    let levels = u32::from(s.mip_count_lod) + 1;
-    let array = |depth: u16| {
-        if s.surface_array {
-            u32::from(depth) + 1
-        } else {
-            0
-        }
-    };
+    let levels = s.mip_count + 1;
+    let array = |depth: u32| if s.array { depth } else { 0 };
+    let [w, h, depth] = s.size;
     for (lane, slot) in out.iter_mut().enumerate() {
         if (enabled >> lane) & 1 == 0 {
             continue;
         }
         let lod = params.raw(0, lane);
-        let in_range = lod <= u32::from(s.mip_count_lod);
-        let shift = lod.saturating_add(u32::from(s.surface_min_lod));
-        let size = |field: u16| {
+        let in_range = lod <= s.mip_count;
+        let shift = lod.saturating_add(s.surface_min_lod);
+        let size = |field: u32| {
             if in_range {
-                crate::filter::level_size(u32::from(field) + 1, shift)
+                crate::filter::level_size(field, shift)
             } else {
                 0
             }
         };
-        *slot = match s.surface_type {
-            SurfaceType::SURFTYPE_1D => [size(s.width), array(s.depth), 0, levels],
-            SurfaceType::SURFTYPE_2D | SurfaceType::SURFTYPE_CUBE => {
-                [size(s.width), size(s.height), array(s.depth), levels]
-            }
-            SurfaceType::SURFTYPE_3D => [size(s.width), size(s.height), size(s.depth), levels],
-            SurfaceType::SURFTYPE_BUFFER | SurfaceType::SURFTYPE_STRBUF => {
-                // The entry count (§2.12.2 Width/Height/Depth for SURFTYPE_BUFFER).
-                [gtsim_mem::surface_state::buffer_entries(&s), 0, 0, 0]
-            }
-            SurfaceType::SURFTYPE_NULL => [0; 4],
-            other => {
+        *slot = match s.kind {
+            SurfaceKind::D1 => [size(w), array(depth), 0, levels],
+            SurfaceKind::D2 | SurfaceKind::Cube => [size(w), size(h), array(depth), levels],
+            SurfaceKind::D3 => [size(w), size(h), size(depth), levels],
+            // The entry count (§2.12.2 Width/Height/Depth for SURFTYPE_BUFFER).
+            SurfaceKind::Buffer | SurfaceKind::StructuredBuffer => [s.buffer_entries, 0, 0, 0],
+            SurfaceKind::Null => [0; 4],
+            SurfaceKind::Reserved(raw) => {
                 return Err(format!(
-                    "Surface Type {} is reserved (seed 000 §2.12.2 DW0 31:29)",
-                    other.0
+                    "Surface Type {raw} is reserved (seed 000 §2.12.2 DW0 31:29)"
                 ));
             }
         };

@@ -1,6 +1,6 @@
 //! RENDER_SURFACE_STATE fields read as the seed defines them (seed 000 §2.12.2).
 
-use gtsim_mem::surface_state::buffer_entries;
+use gtsim_gen7::surface_state::buffer_entries;
 use gtsim_spec::gen7::RenderSurfaceState;
 use gtsim_spec::gen7::render_surface_state::SurfaceType;
 use gtsim_spec::shared::SurfaceFormat;

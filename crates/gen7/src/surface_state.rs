@@ -3,9 +3,9 @@
 //! same state; they differ only in what "MIP Count / LOD" means (the LOD to render, or
 //! the number of levels to sample), so the caller says which.
 
-use crate::layout::{ArraySpacing, MsaaLayout, SurfaceDesc, SurfaceType};
-use crate::surface::{Surface, SurfaceError};
-use crate::tiling::Tiling;
+use gtsim_mem::layout::{ArraySpacing, MsaaLayout, SurfaceDesc, SurfaceType};
+use gtsim_mem::surface::{Surface, SurfaceError};
+use gtsim_mem::tiling::Tiling;
 use gtsim_spec::gen7::RenderSurfaceState;
 use gtsim_spec::gen7::render_surface_state as rss;
 use thiserror::Error;

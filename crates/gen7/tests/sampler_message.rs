@@ -6,8 +6,10 @@
 //! which the Gen7 layout places below level 0: rows 4-5) holds R = 200 + x + 2y, G = 1,
 //! B = 2, A = 255.
 
+use gtsim_gen7::sampling::{
+    SamplerTables as SamplerResources, handle, header_sampler_state_pointer,
+};
 use gtsim_mem::AddressSpace;
-use gtsim_sampler::message::{SamplerResources, handle, header_sampler_state_pointer};
 use gtsim_spec::gen7::message_descriptor_sampling_engine::SimdMode;
 use gtsim_spec::gen7::render_surface_state::SurfaceType;
 use gtsim_spec::gen7::sampler_state::{MagModeFilter, MinModeFilter, MipModeFilter};

@@ -1,0 +1,167 @@
+//! The sampling engine's generation-neutral inputs: the message a thread sends, the
+//! surface it names and the sampler state it uses, in meaning rather than bits.
+//!
+//! A generation's front decodes its message descriptor and header (Gen7: seed 000
+//! §2.13.1.1-2.13.1.2), its surface state (§2.12.2) and its sampler state (§2.12.3) into
+//! these; [`crate::message::handle`] reads nothing else.
+
+use crate::SamplerError;
+use crate::address::TexCoordMode;
+use crate::filter::MapFilter;
+use crate::lod::MipFilter;
+use gtsim_mem::surface::Surface;
+
+/// What the message asks for (seed 000 §2.13.1.3.1 message types).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SamplerOp {
+    /// sample: LOD from the subspan's derivatives.
+    Sample,
+    /// sample_b: LOD plus a bias parameter.
+    SampleB,
+    /// sample_l: an explicit LOD parameter.
+    SampleL,
+    /// sample+killpix (SIMD8 only).
+    SampleKillpix,
+    /// ld: integer texel coordinates.
+    Ld,
+    /// resinfo: the surface's sizes.
+    Resinfo,
+    /// A message type the hardware has and the model does not execute yet.
+    Unmodelled {
+        /// The message type's name.
+        what: &'static str,
+        /// Where it is specified.
+        seed: &'static str,
+    },
+    /// A value that is no message type of the generation (the raw value).
+    Invalid(u32),
+}
+
+/// The message's SIMD mode (seed 000 §2.13.1.1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SamplerSimd {
+    /// SIMD4x2 (vertex-shader style threads).
+    Simd4x2,
+    /// SIMD8.
+    Simd8,
+    /// SIMD16.
+    Simd16,
+    /// SIMD32/64 (media messages).
+    Simd32_64,
+}
+
+/// The optional message header (seed 000 §2.13.1.2), as the message uses it; a message
+/// without one behaves as if every field were zero.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct SamplerHeader {
+    /// Red, green, blue and alpha write channel masks (a set mask drops the channel).
+    pub write_masks: [bool; 4],
+    /// The U, V and R texel offsets (_aoffimmi), in texels.
+    pub offsets: [i8; 3],
+    /// Force LOD to Zero.
+    pub force_lod_zero: bool,
+}
+
+/// One sampler message, decoded once by the generation's front.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SamplerMessage {
+    /// The message type.
+    pub op: SamplerOp,
+    /// The SIMD mode.
+    pub simd: SamplerSimd,
+    /// The header, when the message has one.
+    pub header: Option<SamplerHeader>,
+    /// Message length in registers (header included).
+    pub message_length: usize,
+    /// Response length in registers.
+    pub response_length: usize,
+    /// The surface's binding table index.
+    pub binding_table_index: u8,
+    /// The sampler state's index.
+    pub sampler_index: u8,
+    /// How errors name the message ("sampler sample_l (descriptor ...)").
+    pub name: String,
+}
+
+/// The type of a surface (seed 000 §2.12.2 Surface Type).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SurfaceKind {
+    /// 1D (with array elements).
+    D1,
+    /// 2D (with array elements).
+    D2,
+    /// 3D.
+    D3,
+    /// A cube map.
+    Cube,
+    /// A buffer of elements.
+    Buffer,
+    /// A structured buffer.
+    StructuredBuffer,
+    /// The null surface: reads return zeros.
+    Null,
+    /// A reserved encoding (the raw value).
+    Reserved(u32),
+}
+
+/// A surface as the sampler sees it (seed 000 §2.12.2), decoded by the front.
+#[derive(Debug, Clone)]
+pub struct SurfaceView {
+    /// Surface Type.
+    pub kind: SurfaceKind,
+    /// Its memory layout and format, or why the state does not describe one.
+    pub layout: Result<Surface, String>,
+    /// Width, Height and Depth fields plus one (level 0 size; Depth + 1 counts array
+    /// elements for 1D, 2D and cube surfaces).
+    pub size: [u32; 3],
+    /// Surface Array.
+    pub array: bool,
+    /// MIP Count / LOD (levels − 1, from Surface Min LOD).
+    pub mip_count: u32,
+    /// Surface Min LOD.
+    pub surface_min_lod: u32,
+    /// Resource Min LOD.
+    pub resource_min_lod: f32,
+    /// Minimum Array Element.
+    pub min_array_element: u32,
+    /// More than one sample per pixel.
+    pub multisampled: bool,
+    /// Elements of a buffer surface (its Width, Height and Depth combined).
+    pub buffer_entries: u32,
+}
+
+/// The sampler state a sample message uses (seed 000 §2.12.3), decoded by the front.
+/// Fields whose value may be reserved or unmodelled keep the error: a message reports it
+/// only when it uses the field.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SamplerConfig {
+    /// Sampler Disable: every channel returns 0.
+    pub disabled: bool,
+    /// Min Mode Filter.
+    pub min_filter: Result<MapFilter, SamplerError>,
+    /// Mag Mode Filter.
+    pub mag_filter: Result<MapFilter, SamplerError>,
+    /// Mip Mode Filter.
+    pub mip_filter: Result<MipFilter, SamplerError>,
+    /// TCX, TCY and TCZ Address Control Mode.
+    pub address: [Result<TexCoordMode, SamplerError>; 3],
+    /// ChromaKey Enable.
+    pub chroma_key: bool,
+    /// Trilinear Filter Quality: the contribution below which a level is dropped, or
+    /// the reserved raw value.
+    pub trilinear_threshold: Result<f32, u32>,
+    /// Texture LOD Bias.
+    pub lod_bias: f32,
+    /// Min LOD.
+    pub min_lod: f32,
+    /// Max LOD.
+    pub max_lod: f32,
+    /// Base Mip Level.
+    pub base_mip_level: f32,
+    /// LOD PreClamp Enable (OpenGL mode).
+    pub lod_pre_clamp: bool,
+    /// Non-normalized Coordinate Enable.
+    pub non_normalized: bool,
+    /// The border colour (RGBA float).
+    pub border: [f32; 4],
+}
