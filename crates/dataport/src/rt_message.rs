@@ -16,9 +16,53 @@ use gtsim_mem::Memory;
 use gtsim_mem::format::texel::Texel;
 use gtsim_mem::layout::LayoutError;
 use gtsim_mem::surface::{Surface, TexelCoord};
-use gtsim_spec::gen7::message_descriptor_render_target_write::{MessageSubtype, SlotGroupSelect};
-use gtsim_spec::gen7::{MessageDescriptorRenderTargetWrite, MessageHeaderRenderTargetWrite};
 use gtsim_spec::shared::ThreeDCompareFunction;
+
+/// The payload layout of a render target write (seed 000 §3.9.11.2 message subtypes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RtSubtype {
+    /// SIMD16 single source.
+    Simd16,
+    /// SIMD16 replicated data.
+    Simd16RepData,
+    /// SIMD8 single source, low slots.
+    Simd8Lo,
+    /// A subtype not modelled yet (dual source), by its manual name.
+    Other(&'static str),
+}
+
+/// The render target write's header (seed 000 §3.9.11.3), as the write uses it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct RtHeader {
+    /// Render Target Array Index.
+    pub array_index: u32,
+    /// Render Target Index (the blend state entry).
+    pub render_target_index: u8,
+    /// Pixel/Sample Enables (16 bits).
+    pub pixel_enables: u32,
+    /// Source Depth Present to Render Target.
+    pub source_depth: bool,
+    /// oMask to Render Target.
+    pub omask: bool,
+    /// Source0 Alpha Present to Render Target.
+    pub source0_alpha: bool,
+}
+
+/// One render target write message, its descriptor and header decoded once by the
+/// generation's front.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RtWrite {
+    /// The payload layout.
+    pub subtype: RtSubtype,
+    /// Slot Group Select HI: the message carries slots 16-31 (SIMD16) or 16-23 (SIMD8).
+    pub slot_group_hi: bool,
+    /// Last Render Target Select.
+    pub last: bool,
+    /// Binding table index of the render target.
+    pub binding_table_index: u8,
+    /// The header, when the message has one (it then takes the first two registers).
+    pub header: Option<RtHeader>,
+}
 
 /// The decoded colours of one render target write: per slot (0..16) the RGBA bits the
 /// shader sent, and the slots the message covers.
@@ -49,55 +93,50 @@ fn dword(reg: &[u8; 32], i: usize) -> u32 {
     u32::from_le_bytes([reg[i * 4], reg[i * 4 + 1], reg[i * 4 + 2], reg[i * 4 + 3]])
 }
 
-/// Decodes a render target write's descriptor and payload registers. Without a header,
-/// whether source depth follows the colours is the thread's dispatch-time R0.0 bit 13
-/// ("Source Depth to Render Target", seed 004 §11.10.3), given as `depth_without_header`.
+/// Decodes a render target write's payload registers (header included, when the
+/// message has one). Without a header, whether source depth follows the colours is the
+/// thread's dispatch-time R0.0 bit 13 ("Source Depth to Render Target", seed 004
+/// §11.10.3), given as `depth_without_header`.
 pub fn decode_payload(
-    desc: u32,
+    d: &RtWrite,
     payload: &[[u8; 32]],
     depth_without_header: bool,
 ) -> Result<RtPayload, String> {
-    let d = MessageDescriptorRenderTargetWrite::unpack(&[desc])
-        .map_err(|e| format!("render target write descriptor {desc:#010x}: {e}"))?;
+    let subtype = match d.subtype {
+        RtSubtype::Simd16 => "SIMD16",
+        RtSubtype::Simd16RepData => "SIMD16_REPDATA",
+        RtSubtype::Simd8Lo => "SIMD8_LO",
+        RtSubtype::Other(name) => name,
+    };
     let need = |n: usize| {
         if payload.len() < n {
             Err(format!(
-                "render target write ({:?}) needs {n} payload registers, the message has {} (seed 000 §3.9.11.4)",
-                d.message_subtype.name().unwrap_or("?"),
+                "render target write ({subtype:?}) needs {n} payload registers, the message has {} (seed 000 §3.9.11.4)",
                 payload.len()
             ))
         } else {
             Ok(())
         }
     };
-    let (data, header) = if d.header_present {
+    let header = d.header;
+    let data = if let Some(h) = &header {
         need(2)?;
-        let mut dws = [0u32; 16];
-        for (i, v) in dws.iter_mut().enumerate() {
-            *v = dword(&payload[i / 8], i % 8);
-        }
-        let h = MessageHeaderRenderTargetWrite::unpack(&dws)
-            .map_err(|e| format!("render target write header: {e}"))?;
-        if h.o_mask_to_render_target || h.source0_alpha_present_to_render_target {
+        if h.omask || h.source0_alpha {
             return Err("render target write with oMask or source 0 alpha in the payload is not modelled yet (seed 000 §3.9.11.4-5)".into());
         }
-        (&payload[2..], Some(h))
+        &payload[2..]
     } else {
-        (payload, None)
+        payload
     };
-    let with_depth = header.as_ref().map_or(depth_without_header, |h| {
-        h.source_depth_present_to_render_target
-    });
+    let with_depth = header
+        .as_ref()
+        .map_or(depth_without_header, |h| h.source_depth);
     let mut colors = [[0u32; 4]; 32];
     let mut depth = None;
-    let slots = match d.message_subtype {
-        MessageSubtype::SIMD16 => {
+    let slots = match d.subtype {
+        RtSubtype::Simd16 => {
             need(8 + 2 * usize::from(with_depth) + payload.len() - data.len())?;
-            let base = if d.slot_group_select == SlotGroupSelect::SLOTGRP_HI {
-                16
-            } else {
-                0
-            };
+            let base = if d.slot_group_hi { 16 } else { 0 };
             for s in 0..16 {
                 for (ch, v) in colors[base + s].iter_mut().enumerate() {
                     *v = dword(&data[ch * 2 + s / 8], s % 8);
@@ -113,30 +152,22 @@ pub fn decode_payload(
             }
             0xffff << base
         }
-        MessageSubtype::SIMD16_REPDATA if with_depth => {
+        RtSubtype::Simd16RepData if with_depth => {
             return Err("replicated-data render target writes cannot carry source depth (seed 000 §3.9.11.8)".into());
         }
-        MessageSubtype::SIMD16_REPDATA => {
+        RtSubtype::Simd16RepData => {
             need(1 + payload.len() - data.len())?;
             for c in colors.iter_mut() {
                 for (ch, v) in c.iter_mut().enumerate() {
                     *v = dword(&data[0], ch);
                 }
             }
-            if d.slot_group_select == SlotGroupSelect::SLOTGRP_HI {
-                0xffff_0000
-            } else {
-                0xffff
-            }
+            if d.slot_group_hi { 0xffff_0000 } else { 0xffff }
         }
-        MessageSubtype::SIMD8_LO => {
+        RtSubtype::Simd8Lo => {
             need(4 + usize::from(with_depth) + payload.len() - data.len())?;
             // §3.9.11.2: with SLOTGRP_HI a SIMD8 message covers slots 23:16 instead of 7:0.
-            let base = if d.slot_group_select == SlotGroupSelect::SLOTGRP_HI {
-                16
-            } else {
-                0
-            };
+            let base = if d.slot_group_hi { 16 } else { 0 };
             for s in 0..8 {
                 for (ch, v) in colors[base + s].iter_mut().enumerate() {
                     *v = dword(&data[ch], s);
@@ -151,10 +182,9 @@ pub fn decode_payload(
             }
             0xff << base
         }
-        other => {
+        RtSubtype::Other(name) => {
             return Err(format!(
-                "render target write subtype {} is not modelled yet (seed 000 §3.9.11)",
-                other.name().unwrap_or("reserved")
+                "render target write subtype {name} is not modelled yet (seed 000 §3.9.11)"
             ));
         }
     };
@@ -162,18 +192,15 @@ pub fn decode_payload(
         binding_table_index: d.binding_table_index,
         colors,
         slots,
-        array_index: header
-            .as_ref()
-            .map_or(0, |h| h.render_target_array_index as u32),
+        array_index: header.as_ref().map_or(0, |h| h.array_index),
         render_target_index: header.as_ref().map_or(0, |h| h.render_target_index),
         // The header's pixel enables cover 16 slots: the upper 16 of a 32-pixel
         // dispatch for a SIMD16 message with Slot Group Select HI.
-        header_pixel_mask: header.as_ref().map(|h| {
-            let hi = d.slot_group_select == SlotGroupSelect::SLOTGRP_HI;
-            (h.pixel_sample_enables as u32) << if hi { 16 } else { 0 }
-        }),
+        header_pixel_mask: header
+            .as_ref()
+            .map(|h| h.pixel_enables << if d.slot_group_hi { 16 } else { 0 }),
         depth,
-        last: d.last_render_target_select,
+        last: d.last,
     })
 }
 

@@ -2,12 +2,14 @@
 //! `defs/gen7/eu.spec`) and message descriptor (`defs/gen7/messages.spec`), decoded once
 //! per message into the pipeline's [`MessageKind`].
 
+use gtsim_dataport::rt_message::{RtHeader, RtSubtype, RtWrite};
 use gtsim_eu::exec::Message;
 use gtsim_pipe3d::state::MessageKind;
+use gtsim_spec::gen7::message_descriptor_render_target_write::{MessageSubtype, SlotGroupSelect};
 use gtsim_spec::gen7::message_descriptor_urb::UrbOpcode;
 use gtsim_spec::gen7::{
     DataPortRenderCacheMessageType, EuSfid, MessageDescriptorRenderCacheDataPort,
-    MessageDescriptorUrb,
+    MessageDescriptorRenderTargetWrite, MessageDescriptorUrb, MessageHeaderRenderTargetWrite,
 };
 
 /// The kind of message `m` is.
@@ -20,7 +22,10 @@ pub(crate) fn kind(m: &Message) -> MessageKind {
         EuSfid::DATA_PORT_RENDER_CACHE => {
             match MessageDescriptorRenderCacheDataPort::unpack(&[m.desc]) {
                 Ok(d) if d.message_type == DataPortRenderCacheMessageType::RENDER_TARGET_WRITE => {
-                    MessageKind::RenderTargetWrite
+                    match render_target_write(m) {
+                        Ok(rt) => MessageKind::RenderTargetWrite(rt),
+                        Err(why) => MessageKind::Invalid { why },
+                    }
                 }
                 _ => MessageKind::Other { sfid: m.sfid },
             }
@@ -55,4 +60,49 @@ fn urb(desc: u32) -> MessageKind {
         global_offset: usize::from(d.global_offset),
         header: d.header_present,
     }
+}
+
+/// A render target write (seed 000 §3.9.11.2 descriptor, §3.9.11.3 header: the first two
+/// payload registers when the descriptor says one is present).
+fn render_target_write(m: &Message) -> Result<RtWrite, String> {
+    let desc = m.desc;
+    let d = MessageDescriptorRenderTargetWrite::unpack(&[desc])
+        .map_err(|e| format!("render target write descriptor {desc:#010x}: {e}"))?;
+    let header = if d.header_present {
+        match m.payload.get(..2) {
+            Some(regs) => {
+                let dws: Vec<u32> = regs
+                    .iter()
+                    .flat_map(|r| r.chunks_exact(4))
+                    .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+                    .collect();
+                let h = MessageHeaderRenderTargetWrite::unpack(&dws)
+                    .map_err(|e| format!("render target write header: {e}"))?;
+                Some(RtHeader {
+                    array_index: u32::from(h.render_target_array_index),
+                    render_target_index: h.render_target_index,
+                    pixel_enables: u32::from(h.pixel_sample_enables),
+                    source_depth: h.source_depth_present_to_render_target,
+                    omask: h.o_mask_to_render_target,
+                    source0_alpha: h.source0_alpha_present_to_render_target,
+                })
+            }
+            // Too short for its header: the data port reports the short payload.
+            None => Some(RtHeader::default()),
+        }
+    } else {
+        None
+    };
+    Ok(RtWrite {
+        subtype: match d.message_subtype {
+            MessageSubtype::SIMD16 => RtSubtype::Simd16,
+            MessageSubtype::SIMD16_REPDATA => RtSubtype::Simd16RepData,
+            MessageSubtype::SIMD8_LO => RtSubtype::Simd8Lo,
+            other => RtSubtype::Other(other.name().unwrap_or("reserved")),
+        },
+        slot_group_hi: d.slot_group_select == SlotGroupSelect::SLOTGRP_HI,
+        last: d.last_render_target_select,
+        binding_table_index: d.binding_table_index,
+        header,
+    })
 }

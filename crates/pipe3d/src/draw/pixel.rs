@@ -613,8 +613,8 @@ impl SharedFunctions for PsMessages<'_> {
         match self.front.message(m) {
             MessageKind::Null => Ok(vec![[0u8; 32]; m.response_length as usize]),
             MessageKind::Sampler => self.front.sample(ShaderStage::Pixel, &*self.mem, m),
-            MessageKind::RenderTargetWrite => {
-                let p = decode_payload(m.desc, &m.payload, self.st.ps.computes_depth)?;
+            MessageKind::RenderTargetWrite(rt) => {
+                let p = decode_payload(&rt, &m.payload, self.st.ps.computes_depth)?;
                 // The render target's surface comes from the binding table entry, its
                 // BLEND_STATE entry from the header's Render Target Index (0 without a
                 // header; seed 000 §3.9.11.3 M0.2).

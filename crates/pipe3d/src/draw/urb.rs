@@ -57,7 +57,7 @@ impl SharedFunctions for VsMessages<'_> {
                 return Err(format!("{what} is not modelled yet ({reference})"));
             }
             MessageKind::Invalid { why } => return Err(why),
-            MessageKind::Null | MessageKind::RenderTargetWrite | MessageKind::Other { .. } => {
+            MessageKind::Null | MessageKind::RenderTargetWrite(_) | MessageKind::Other { .. } => {
                 return Err(format!(
                     "VS message to shared function {} is not modelled yet (seed 000 §1.5)",
                     m.sfid

@@ -29,8 +29,9 @@ pub enum MessageKind {
         /// The message has its header.
         header: bool,
     },
-    /// A render target write through the render cache.
-    RenderTargetWrite,
+    /// A render target write through the render cache, its descriptor and header
+    /// decoded.
+    RenderTargetWrite(gtsim_dataport::rt_message::RtWrite),
     /// A message of a modelled shared function in a form not modelled yet.
     Unsupported {
         /// What the message is.
