@@ -79,7 +79,7 @@ fn main() {
         let mut reps = 0u64;
         let mut ins = 0u64;
         let mut ch = 0u64;
-        let prog = Program::new(&k.code);
+        let prog = Program::new(gtsim_isa::Encoding::IvyBridge, &k.code);
         let initial = thread(k.simd);
         let start = Instant::now();
         let mut failure = None;

@@ -1,7 +1,7 @@
 //! The thread and its run loop: fetch, decode (gtsim-isa), execute, control flow.
 
 use crate::region::Acc;
-use gtsim_isa::gen7::decode::decode;
+use gtsim_isa::Encoding;
 use gtsim_isa::ir::*;
 use gtsim_isa::opcode::{Kind, Opcode};
 use thiserror::Error;
@@ -95,24 +95,26 @@ pub trait SharedFunctions {
 /// decoded, and reported, only if execution reaches them).
 #[derive(Debug, Clone)]
 pub struct Program {
+    encoding: Encoding,
     code: Vec<u8>,
     /// By 8-byte slot: the instruction starting there and its length.
     slots: Vec<Option<(Instruction, usize)>>,
 }
 
 impl Program {
-    /// Decodes `code`.
-    pub fn new(code: &[u8]) -> Program {
+    /// Decodes `code` in the generation's `encoding`.
+    pub fn new(encoding: Encoding, code: &[u8]) -> Program {
         let mut slots = vec![None; code.len().div_ceil(8)];
         let mut at = 0;
         while at < code.len() {
-            let Ok((ins, len)) = decode(&code[at..]) else {
+            let Ok((ins, len)) = encoding.decode(&code[at..]) else {
                 break;
             };
             slots[at / 8] = Some((ins, len));
             at += len;
         }
         Program {
+            encoding,
             code: code.to_vec(),
             slots,
         }
@@ -324,7 +326,7 @@ impl Thread {
         sf: &mut dyn SharedFunctions,
         budget: u64,
     ) -> Result<u64, ExecError> {
-        self.run_program(&Program::new(code), sf, budget)
+        self.run_program(&Program::new(Encoding::default(), code), sf, budget)
     }
 
     /// Runs a decoded kernel from byte 0 until EOT or its end; returns the number of
@@ -357,10 +359,13 @@ impl Thread {
                 Some(d) => (&d.0, d.1),
                 None => {
                     // A jump into the middle of the linear decode: decode here.
-                    on_the_fly = decode(&code[self.ip..]).map_err(|e| ExecError::Invalid {
-                        ip: self.ip,
-                        msg: e.to_string(),
-                    })?;
+                    on_the_fly =
+                        prog.encoding
+                            .decode(&code[self.ip..])
+                            .map_err(|e| ExecError::Invalid {
+                                ip: self.ip,
+                                msg: e.to_string(),
+                            })?;
                     (&on_the_fly.0, on_the_fly.1)
                 }
             };

@@ -30,7 +30,7 @@ fn run(code: &[u8], grf_seed: u32, simd: u8) {
     let mut sf = Recorder::default();
     // Ok or a typed error; a panic fails the test.
     let _ = t.run_program(
-        &Program::new(code),
+        &Program::new(gtsim_isa::Encoding::IvyBridge, code),
         &mut sf as &mut dyn SharedFunctions,
         2_000,
     );

@@ -13,3 +13,25 @@ pub mod disasm;
 pub mod gen7;
 pub mod ir;
 pub mod opcode;
+
+pub use gen7::DecodeError;
+
+/// An EU instruction encoding: how one generation lays instructions out in bits. Code
+/// above this crate (the EU, the pipeline) decodes through it and never names a
+/// generation's module; a new generation adds a variant and its module.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Encoding {
+    /// Ivy Bridge (Gen7): native and compacted instructions (`defs/gen7/eu.spec`).
+    #[default]
+    IvyBridge,
+}
+
+impl Encoding {
+    /// Decodes the instruction at the start of `bytes`: the instruction and its length
+    /// in bytes (8 for a compacted one, 16 for a native one).
+    pub fn decode(self, bytes: &[u8]) -> Result<(ir::Instruction, usize), DecodeError> {
+        match self {
+            Encoding::IvyBridge => gen7::decode::decode(bytes),
+        }
+    }
+}

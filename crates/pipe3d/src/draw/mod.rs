@@ -145,8 +145,13 @@ impl KernelCache {
     }
 
     /// The kernel at `addr`: the bytes from there to the end of the mapped run (at most
-    /// 64 KiB), decoded once.
-    pub(crate) fn get(&mut self, mem: &dyn Memory, addr: u64) -> Result<Arc<Program>, DrawError> {
+    /// 64 KiB), decoded once in `encoding`.
+    pub(crate) fn get(
+        &mut self,
+        encoding: gtsim_isa::Encoding,
+        mem: &dyn Memory,
+        addr: u64,
+    ) -> Result<Arc<Program>, DrawError> {
         if let Some(p) = self.kernels.get(&addr) {
             return Ok(p.clone());
         }
@@ -172,7 +177,7 @@ impl KernelCache {
                 });
             }
         }
-        let p = Arc::new(Program::new(&code));
+        let p = Arc::new(Program::new(encoding, &code));
         self.kernels.insert(addr, p.clone());
         Ok(p)
     }

@@ -114,7 +114,7 @@ impl PixelStage {
             let addr = k.kernel.checked("the PS kernel")?;
             Some(PsKernel {
                 addr,
-                prog: kernels.get(mem, addr)?,
+                prog: kernels.get(st.encoding, mem, addr)?,
                 simd: k.simd,
                 grf_start: k.grf_start,
             })

@@ -25,7 +25,7 @@ impl VertexStage {
         kernels: &mut KernelCache,
     ) -> Result<VertexStage, DrawError> {
         let kernel = match &st.vs.kernel {
-            Some(k) => Some((k.address, kernels.get(mem, k.address)?)),
+            Some(k) => Some((k.address, kernels.get(st.encoding, mem, k.address)?)),
             None => None,
         };
         Ok(VertexStage {

@@ -86,6 +86,8 @@ pub struct StageResources {
 /// Everything one draw reads, decoded once by the front.
 #[derive(Debug, Clone)]
 pub struct DrawState {
+    /// How the generation encodes the kernels the draw runs.
+    pub encoding: gtsim_isa::Encoding,
     /// The vertex fetcher: topology, counts, index and vertex buffers, elements.
     pub vf: VertexFetch,
     /// The vertex shader.
