@@ -224,6 +224,8 @@ fn a_runaway_kernel_is_an_error() {
         gtsim_isa::asm::Compaction::Never,
     )
     .unwrap();
-    let e = harness::run_thread(Thread::new(8), &code, 500).unwrap_err();
+    let e = harness::run_thread(Thread::new(8), &code, 500)
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("runaway"), "{e}");
 }

@@ -16,6 +16,8 @@ use gtsim_mem::Memory;
 use gtsim_mem::format::texel::Texel;
 use gtsim_mem::layout::LayoutError;
 use gtsim_mem::surface::{Surface, TexelCoord};
+use gtsim_message::{MessageError, invalid};
+use gtsim_spec::Unsupported;
 use gtsim_spec::shared::ThreeDCompareFunction;
 
 /// The payload layout of a render target write (seed 000 §3.9.11.2 message subtypes).
@@ -101,7 +103,7 @@ pub fn decode_payload(
     d: &RtWrite,
     payload: &[[u8; 32]],
     depth_without_header: bool,
-) -> Result<RtPayload, String> {
+) -> Result<RtPayload, MessageError> {
     let subtype = match d.subtype {
         RtSubtype::Simd16 => "SIMD16",
         RtSubtype::Simd16RepData => "SIMD16_REPDATA",
@@ -110,10 +112,10 @@ pub fn decode_payload(
     };
     let need = |n: usize| {
         if payload.len() < n {
-            Err(format!(
+            Err(invalid(format!(
                 "render target write ({subtype:?}) needs {n} payload registers, the message has {} (seed 000 §3.9.11.4)",
                 payload.len()
-            ))
+            )))
         } else {
             Ok(())
         }
@@ -122,7 +124,11 @@ pub fn decode_payload(
     let data = if let Some(h) = &header {
         need(2)?;
         if h.omask || h.source0_alpha {
-            return Err("render target write with oMask or source 0 alpha in the payload is not modelled yet (seed 000 §3.9.11.4-5)".into());
+            return Err(Unsupported::new(
+                "render target writes with oMask or source 0 alpha in the payload",
+                "seed 000 §3.9.11.4-5",
+            )
+            .into());
         }
         &payload[2..]
     } else {
@@ -153,7 +159,9 @@ pub fn decode_payload(
             0xffff << base
         }
         RtSubtype::Simd16RepData if with_depth => {
-            return Err("replicated-data render target writes cannot carry source depth (seed 000 §3.9.11.8)".into());
+            return Err(invalid(
+                "replicated-data render target writes cannot carry source depth (seed 000 §3.9.11.8)",
+            ));
         }
         RtSubtype::Simd16RepData => {
             need(1 + payload.len() - data.len())?;
@@ -183,9 +191,11 @@ pub fn decode_payload(
             0xff << base
         }
         RtSubtype::Other(name) => {
-            return Err(format!(
-                "render target write subtype {name} is not modelled yet (seed 000 §3.9.11)"
-            ));
+            return Err(Unsupported::new(
+                format!("render target write subtype {name}"),
+                "seed 000 §3.9.11",
+            )
+            .into());
         }
     };
     Ok(RtPayload {
@@ -225,10 +235,13 @@ pub struct RenderTarget {
 /// Four dwords as a texel of `surface`'s numeric class (float, uint, sint), the way the
 /// render target write reads the shader's colour (seed 000 §3.9.11.6: "IEEE Float, S31,
 /// or U32 depending on the Surface Format").
-pub fn texel_of(surface: &Surface, color: [u32; 4]) -> Result<Texel, String> {
+pub fn texel_of(surface: &Surface, color: [u32; 4]) -> Result<Texel, MessageError> {
     use gtsim_mem::format::texel::{NumericClass, numeric_class};
     Ok(
-        match numeric_class(surface.format).map_err(|e| e.to_string())? {
+        match numeric_class(surface.format).map_err(|e| MessageError::Texel {
+            what: "render target format".into(),
+            error: e.into(),
+        })? {
             NumericClass::Uint => Texel::Uint(color),
             NumericClass::Sint => Texel::Sint(color.map(|v| v as i32)),
             _ => Texel::Float(color.map(f32::from_bits)),
@@ -238,9 +251,14 @@ pub fn texel_of(surface: &Surface, color: [u32; 4]) -> Result<Texel, String> {
 
 /// The alpha test of one pixel (seed 004 §12.1.3: on source 0 alpha; a pixel that fails
 /// is discarded). Integer render targets have no alpha test.
-pub fn alpha_passes(rt: &RenderTarget, color: [u32; 4]) -> Result<bool, String> {
+pub fn alpha_passes(rt: &RenderTarget, color: [u32; 4]) -> Result<bool, MessageError> {
     match (rt.alpha_test, texel_of(&rt.surface, color)?) {
-        (Some((f, r)), Texel::Float(c)) => alpha_test(f, c[3], r).map_err(|e| e.to_string()),
+        (Some((f, r)), Texel::Float(c)) => {
+            alpha_test(f, c[3], r).map_err(|e| MessageError::State {
+                structure: "BLEND_STATE",
+                why: e.to_string(),
+            })
+        }
         _ => Ok(true),
     }
 }
@@ -258,7 +276,7 @@ pub fn write_pixel(
     y: u32,
     array_index: u32,
     color: [u32; 4],
-) -> Result<bool, String> {
+) -> Result<bool, MessageError> {
     let s = &rt.surface;
     let last = s.desc.depth.max(1) - 1;
     let slice = if (rt.min_array_element..=last).contains(&array_index) {
@@ -276,14 +294,26 @@ pub fn write_pixel(
     let off = match s.desc.texel_offset(at.x, at.y, at.slice, at.lod, at.sample) {
         Ok(o) => o,
         Err(LayoutError::Outside { .. }) => return Ok(false),
-        Err(e) => return Err(format!("render target ({x}, {y}): {e}")),
+        Err(e) => {
+            return Err(MessageError::Texel {
+                what: format!("render target ({x}, {y})"),
+                error: e.into(),
+            });
+        }
     };
     let addr = s.base.wrapping_add(off);
     let mut dst = vec![0u8; s.desc.block_bytes as usize];
-    mem.read(addr, &mut dst).map_err(|f| f.to_string())?;
+    let fault = |fault| MessageError::Fault {
+        what: format!("render target ({x}, {y})"),
+        fault,
+    };
+    mem.read(addr, &mut dst).map_err(fault)?;
     let src1: Rgba = [0.0; 4];
     let src = texel_of(&rt.surface, color)?;
-    let bytes = color_calc(&rt.cc, s.format, src, src1, &dst).map_err(|e| e.to_string())?;
-    mem.write(addr, &bytes).map_err(|f| f.to_string())?;
+    let bytes = color_calc(&rt.cc, s.format, src, src1, &dst).map_err(|e| MessageError::State {
+        structure: "BLEND_STATE",
+        why: e.to_string(),
+    })?;
+    mem.write(addr, &bytes).map_err(fault)?;
     Ok(true)
 }

@@ -65,10 +65,7 @@ pub(crate) fn is_df(ins: &Instruction) -> bool {
 }
 
 fn unsupported(t: &Thread, what: impl Into<String>) -> ExecError {
-    ExecError::Unsupported {
-        ip: t.ip,
-        what: what.into(),
-    }
+    ExecError::unsupported(t.ip, what.into())
 }
 
 /// One double channel's source value (with source modifiers).

@@ -4,20 +4,31 @@ use crate::region::Acc;
 use gtsim_isa::Encoding;
 use gtsim_isa::ir::*;
 use gtsim_isa::opcode::{Kind, Opcode};
+use gtsim_spec::Unsupported;
 use thiserror::Error;
 
 /// Instructions a thread may execute before it is declared runaway.
 pub const DEFAULT_BUDGET: u64 = 10_000_000;
 
 /// A thread that could not finish: what a GPU hang report would say about it.
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[derive(Debug, Clone, PartialEq, Error)]
 pub enum ExecError {
     /// The bytes at `ip` are not an instruction.
+    #[error("invalid instruction at byte {ip:#x}: {error}")]
+    Decode {
+        /// Byte offset in the kernel.
+        ip: usize,
+        /// Why the bytes do not decode.
+        #[source]
+        error: gtsim_isa::DecodeError,
+    },
+    /// The instruction at `ip` breaks a rule of the ISA (execution size past channel 31,
+    /// a branch out of the kernel, ...).
     #[error("invalid instruction at byte {ip:#x}: {msg}")]
     Invalid {
         /// Byte offset in the kernel.
         ip: usize,
-        /// Why.
+        /// The rule it breaks.
         msg: String,
     },
     /// A register region leaves the register file.
@@ -39,56 +50,40 @@ pub enum ExecError {
         ip: usize,
     },
     /// A shared function refused a message (seed 000 §1.5: the message's error cases).
-    #[error("send at byte {ip:#x}: {msg}")]
+    #[error("send at byte {ip:#x}: {error}")]
     SharedFunction {
         /// Byte offset of the send.
         ip: usize,
         /// What the shared function reported.
-        msg: String,
+        #[source]
+        error: MessageError,
     },
     /// An instruction the model does not execute yet.
-    #[error("instruction at byte {ip:#x}: {what} is not modelled yet (IVB PRM Vol4 Part3)")]
+    #[error("instruction at byte {ip:#x}: {unsupported}")]
     Unsupported {
         /// Byte offset.
         ip: usize,
-        /// What.
-        what: String,
+        /// What, and where it is specified.
+        #[source]
+        unsupported: Unsupported,
     },
 }
 
-/// A message to a shared function (seed 000 §1.5: descriptor, header and payload
-/// registers, response length, end of thread).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Message {
-    /// Shared function id.
-    pub sfid: u8,
-    /// The 32-bit message descriptor.
-    pub desc: u32,
-    /// Execution size of the send.
-    pub exec_size: u8,
-    /// Channels enabled when it was sent (bit per channel, numbered from channel 0 of the
-    /// thread, so a `2H` SIMD16 send has its channels in bits 16-31).
-    pub channel_mask: u32,
-    /// First channel of the send's channel group (quarter control: 0, 8, 16 or 24).
-    pub first_channel: u8,
-    /// The payload registers (message length of them, starting at src0), 32 bytes each.
-    pub payload: Vec<[u8; 32]>,
-    /// Response length in registers.
-    pub response_length: u8,
-    /// Destination register of the response.
-    pub dst: u8,
-    /// End of thread.
-    pub eot: bool,
+/// The ISA reference the EU's unmodelled instructions cite (the seeds do not describe
+/// the instruction set).
+pub(crate) const ISA_REFERENCE: &str = "IVB PRM Vol4 Part3";
+
+impl ExecError {
+    /// An instruction at `ip` doing `what`, which the model does not execute yet.
+    pub(crate) fn unsupported(ip: usize, what: impl Into<std::borrow::Cow<'static, str>>) -> Self {
+        ExecError::Unsupported {
+            ip,
+            unsupported: Unsupported::new(what, ISA_REFERENCE),
+        }
+    }
 }
 
-/// The shared functions a thread talks to (sampler, data port, URB, ...).
-pub trait SharedFunctions {
-    /// Handles a message and returns its response registers (`response_length` of them),
-    /// or why the shared function could not carry it out (a page fault, a malformed
-    /// message, a message type not modelled yet); the thread then stops with
-    /// [`ExecError::SharedFunction`].
-    fn send(&mut self, m: &Message) -> Result<Vec<[u8; 32]>, String>;
-}
+pub use gtsim_message::{Message, MessageError, SharedFunctions};
 
 /// A kernel decoded once, for running many threads: instructions are decoded linearly
 /// from byte 0 up to the end or the first bytes that are not an instruction (those are
@@ -359,13 +354,10 @@ impl Thread {
                 Some(d) => (&d.0, d.1),
                 None => {
                     // A jump into the middle of the linear decode: decode here.
-                    on_the_fly =
-                        prog.encoding
-                            .decode(&code[self.ip..])
-                            .map_err(|e| ExecError::Invalid {
-                                ip: self.ip,
-                                msg: e.to_string(),
-                            })?;
+                    on_the_fly = prog
+                        .encoding
+                        .decode(&code[self.ip..])
+                        .map_err(|error| ExecError::Decode { ip: self.ip, error })?;
                     (&on_the_fly.0, on_the_fly.1)
                 }
             };
@@ -453,10 +445,10 @@ impl Thread {
                 | Opcode::Mrest
                 | Opcode::Push
                 | Opcode::Pop
-                | Opcode::Movi => Err(ExecError::Unsupported {
-                    ip: self.ip,
-                    what: format!("`{}`", ins.opcode.mnemonic()),
-                }),
+                | Opcode::Movi => Err(ExecError::unsupported(
+                    self.ip,
+                    format!("`{}`", ins.opcode.mnemonic()),
+                )),
                 _ => {
                     crate::ops::alu(self, ins)?;
                     Ok(Flow::Next)
@@ -551,10 +543,10 @@ impl Thread {
                     ..
                 }) = ins.srcs.first()
                 else {
-                    return Err(ExecError::Unsupported {
-                        ip: self.ip,
-                        what: "ret with a source outside the GRF".into(),
-                    });
+                    return Err(ExecError::unsupported(
+                        self.ip,
+                        "ret with a source outside the GRF",
+                    ));
                 };
                 let at = *nr as usize * 32 + *subnr as usize;
                 let b = self.grf.get(at..at + 4).ok_or(ExecError::Region {
@@ -568,13 +560,13 @@ impl Thread {
                     Flow::Next
                 })
             }
-            _ => Err(ExecError::Unsupported {
-                ip: self.ip,
-                what: format!(
+            _ => Err(ExecError::unsupported(
+                self.ip,
+                format!(
                     "`{}` (diverging/converging branches are not modelled)",
                     ins.opcode.mnemonic()
                 ),
-            }),
+            )),
         }
     }
 
@@ -590,10 +582,10 @@ impl Thread {
 
     fn send(&mut self, ins: &Instruction, sf: &mut dyn SharedFunctions) -> Result<Flow, ExecError> {
         let Some(desc) = ins.desc else {
-            return Err(ExecError::Unsupported {
-                ip: self.ip,
-                what: "send with a descriptor in a register".into(),
-            });
+            return Err(ExecError::unsupported(
+                self.ip,
+                "send with a descriptor in a register",
+            ));
         };
         let Some(Src::Reg {
             file: RegFile::Grf,
@@ -601,10 +593,10 @@ impl Thread {
             ..
         }) = ins.srcs.first()
         else {
-            return Err(ExecError::Unsupported {
-                ip: self.ip,
-                what: "send payload outside the GRF".into(),
-            });
+            return Err(ExecError::unsupported(
+                self.ip,
+                "send payload outside the GRF",
+            ));
         };
         let mlen = ((desc >> 25) & 0xf) as usize;
         let rlen = ((desc >> 20) & 0x1f) as u8;
@@ -635,7 +627,7 @@ impl Thread {
         let ip = self.ip;
         let reply = sf
             .send(&m)
-            .map_err(|msg| ExecError::SharedFunction { ip, msg })?;
+            .map_err(|error| ExecError::SharedFunction { ip, error })?;
         if ins.dst.file == RegFile::Grf {
             for (r, data) in reply.iter().take(rlen as usize).enumerate() {
                 let at = (ins.dst.nr as usize + r) * 32;

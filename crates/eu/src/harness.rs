@@ -7,8 +7,9 @@
 //! (`hf` too). Dumps print `g10:f = v0 v1 ... v7`: integers in decimal, floats as Rust's
 //! shortest round-trip form (`1.5`, `-0`, `inf`, `NaN`).
 
-use crate::exec::{ExecError, Message, SharedFunctions, Thread};
-use gtsim_isa::asm::{Compaction, assemble};
+use crate::exec::{ExecError, Message, MessageError, SharedFunctions, Thread};
+use gtsim_isa::asm::{AsmError, Compaction, assemble};
+use thiserror::Error;
 
 /// A run's outcome.
 #[derive(Debug, Clone)]
@@ -21,6 +22,25 @@ pub struct Run {
     pub executed: u64,
 }
 
+/// Why the harness could not run what it was given.
+#[derive(Debug, Clone, PartialEq, Error)]
+pub enum HarnessError {
+    /// A register assignment, register name or value that does not parse; the text
+    /// names the offending input.
+    #[error("{0}")]
+    Input(String),
+    /// The assembly text does not assemble.
+    #[error(transparent)]
+    Assemble(#[from] AsmError),
+    /// The thread stopped with an error.
+    #[error(transparent)]
+    Exec(#[from] ExecError),
+}
+
+fn input(msg: String) -> HarnessError {
+    HarnessError::Input(msg)
+}
+
 /// A shared function that records every message and answers with zeros.
 #[derive(Debug, Default)]
 pub struct Recorder {
@@ -29,7 +49,7 @@ pub struct Recorder {
 }
 
 impl SharedFunctions for Recorder {
-    fn send(&mut self, m: &Message) -> Result<Vec<[u8; 32]>, String> {
+    fn send(&mut self, m: &Message) -> Result<Vec<[u8; 32]>, MessageError> {
         self.messages.push(m.clone());
         Ok(vec![[0u8; 32]; m.response_length as usize])
     }
@@ -46,9 +66,9 @@ fn ty_size(t: &str) -> Option<usize> {
     })
 }
 
-fn encode_value(t: &str, v: &str) -> Result<Vec<u8>, String> {
-    let bad = || format!("`{v}` is not a {t} value");
-    let f = || -> Result<f64, String> {
+fn encode_value(t: &str, v: &str) -> Result<Vec<u8>, HarnessError> {
+    let bad = || input(format!("`{v}` is not a {t} value"));
+    let f = || -> Result<f64, HarnessError> {
         match v.to_ascii_lowercase().as_str() {
             "nan" => Ok(f64::NAN),
             "inf" | "+inf" => Ok(f64::INFINITY),
@@ -56,7 +76,7 @@ fn encode_value(t: &str, v: &str) -> Result<Vec<u8>, String> {
             _ => v.parse::<f64>().map_err(|_| bad()),
         }
     };
-    let int = || -> Result<i128, String> {
+    let int = || -> Result<i128, HarnessError> {
         if let Some(h) = v.strip_prefix("0x") {
             i128::from_str_radix(h, 16).map_err(|_| bad())
         } else {
@@ -66,12 +86,12 @@ fn encode_value(t: &str, v: &str) -> Result<Vec<u8>, String> {
     // Integers must fit the type (signed types also take their unsigned bit patterns, as
     // `0xff` for b); hex bit patterns must fit the element; finite floats must not round
     // to infinity. Nothing wraps.
-    let fits = |lo: i128, hi: i128| -> Result<i128, String> {
+    let fits = |lo: i128, hi: i128| -> Result<i128, HarnessError> {
         let x = int()?;
         if (lo..=hi).contains(&x) {
             Ok(x)
         } else {
-            Err(format!("`{v}` does not fit {t} ({lo}..={hi})"))
+            Err(input(format!("`{v}` does not fit {t} ({lo}..={hi})")))
         }
     };
     Ok(match t {
@@ -89,7 +109,7 @@ fn encode_value(t: &str, v: &str) -> Result<Vec<u8>, String> {
             let x = f()?;
             let y = x as f32;
             if x.is_finite() && y.is_infinite() {
-                return Err(format!("`{v}` is too large for {t}"));
+                return Err(input(format!("`{v}` is too large for {t}")));
             }
             y.to_bits()
         })
@@ -99,33 +119,33 @@ fn encode_value(t: &str, v: &str) -> Result<Vec<u8>, String> {
             let x = f()?;
             let h = half::f16::from_f64(x);
             if x.is_finite() && h.is_infinite() {
-                return Err(format!("`{v}` is too large for {t}"));
+                return Err(input(format!("`{v}` is too large for {t}")));
             }
             h.to_bits().to_le_bytes().to_vec()
         }
         "df" => f()?.to_bits().to_le_bytes().to_vec(),
-        _ => return Err(format!("unknown type `{t}`")),
+        _ => return Err(input(format!("unknown type `{t}`"))),
     })
 }
 
-fn parse_reg(spec: &str) -> Result<(usize, &str), String> {
+fn parse_reg(spec: &str) -> Result<(usize, &str), HarnessError> {
     let (r, t) = spec
         .split_once(':')
-        .ok_or_else(|| format!("`{spec}`: want REG:TYPE, e.g. g10:f"))?;
+        .ok_or_else(|| input(format!("`{spec}`: want REG:TYPE, e.g. g10:f")))?;
     let n: usize = r
         .strip_prefix('g')
         .and_then(|n| n.parse().ok())
         .filter(|n| *n < 128)
-        .ok_or_else(|| format!("`{r}` is not a GRF register g0..g127"))?;
-    ty_size(t).ok_or_else(|| format!("unknown type `{t}` (ub b uw w ud d f df hf)"))?;
+        .ok_or_else(|| input(format!("`{r}` is not a GRF register g0..g127")))?;
+    ty_size(t).ok_or_else(|| input(format!("unknown type `{t}` (ub b uw w ud d f df hf)")))?;
     Ok((n, t))
 }
 
 /// Applies `REG:TYPE=v0,v1,...` to a thread.
-pub fn set(thread: &mut Thread, assignment: &str) -> Result<(), String> {
+pub fn set(thread: &mut Thread, assignment: &str) -> Result<(), HarnessError> {
     let (spec, values) = assignment
         .split_once('=')
-        .ok_or_else(|| format!("`{assignment}`: want REG:TYPE=v0,v1,..."))?;
+        .ok_or_else(|| input(format!("`{assignment}`: want REG:TYPE=v0,v1,...")))?;
     let (reg, t) = parse_reg(spec)?;
     let mut bytes = vec![];
     for (i, v) in values
@@ -134,10 +154,12 @@ pub fn set(thread: &mut Thread, assignment: &str) -> Result<(), String> {
         .filter(|v| !v.is_empty())
         .enumerate()
     {
-        bytes.extend(encode_value(t, v).map_err(|e| format!("`{assignment}`: value {i}: {e}"))?);
+        bytes.extend(
+            encode_value(t, v).map_err(|e| input(format!("`{assignment}`: value {i}: {e}")))?,
+        );
     }
     if reg * 32 + bytes.len() > 128 * 32 {
-        return Err(format!("`{assignment}` runs past g127"));
+        return Err(input(format!("`{assignment}` runs past g127")));
     }
     thread.grf_bytes_mut()[reg * 32..reg * 32 + bytes.len()].copy_from_slice(&bytes);
     Ok(())
@@ -157,7 +179,7 @@ fn float_text(v: f64, bits: u32) -> String {
 }
 
 /// Prints `REG:TYPE` as `REG:TYPE = v0 v1 ...` with `channels` values.
-pub fn dump(thread: &Thread, spec: &str, channels: usize) -> Result<String, String> {
+pub fn dump(thread: &Thread, spec: &str, channels: usize) -> Result<String, HarnessError> {
     let (reg, t) = parse_reg(spec)?;
     let size = ty_size(t).unwrap_or(4);
     let g = thread.grf_bytes();
@@ -182,13 +204,13 @@ pub fn dump(thread: &Thread, spec: &str, channels: usize) -> Result<String, Stri
 
 /// Assembles `asm`, sets registers, runs with SIMD width `simd` (all channels enabled) and
 /// returns the outcome.
-pub fn run_asm(asm: &str, simd: u8, sets: &[&str]) -> Result<Run, String> {
-    let code = assemble(asm, Compaction::Never).map_err(|e| e.to_string())?;
+pub fn run_asm(asm: &str, simd: u8, sets: &[&str]) -> Result<Run, HarnessError> {
+    let code = assemble(asm, Compaction::Never)?;
     run_bin(&code, simd, sets)
 }
 
 /// Runs raw kernel bytes.
-pub fn run_bin(code: &[u8], simd: u8, sets: &[&str]) -> Result<Run, String> {
+pub fn run_bin(code: &[u8], simd: u8, sets: &[&str]) -> Result<Run, HarnessError> {
     run_bin_with_budget(code, simd, sets, crate::exec::DEFAULT_BUDGET)
 }
 
@@ -198,7 +220,7 @@ pub fn run_bin_with_budget(
     simd: u8,
     sets: &[&str],
     budget: u64,
-) -> Result<Run, String> {
+) -> Result<Run, HarnessError> {
     let mut thread = Thread::new(simd);
     for s in sets {
         set(&mut thread, s)?;
@@ -208,11 +230,9 @@ pub fn run_bin_with_budget(
 
 /// Runs a prepared thread (registers set, mode chosen) on `code` with the recording null
 /// shared function.
-pub fn run_thread(mut thread: Thread, code: &[u8], budget: u64) -> Result<Run, String> {
+pub fn run_thread(mut thread: Thread, code: &[u8], budget: u64) -> Result<Run, HarnessError> {
     let mut rec = Recorder::default();
-    let executed = thread
-        .run(code, &mut rec, budget)
-        .map_err(|e: ExecError| e.to_string())?;
+    let executed = thread.run(code, &mut rec, budget)?;
     Ok(Run {
         thread,
         messages: rec.messages,

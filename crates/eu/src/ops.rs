@@ -364,10 +364,10 @@ pub(crate) fn alu(t: &mut Thread, ins: &Instruction) -> Result<(), ExecError> {
                 fv(half::f16::from_bits(as_unsigned(a.i(), Type::UW) as u16).to_f32())
             }
             other => {
-                return Err(ExecError::Unsupported {
-                    ip: t.ip,
-                    what: format!("`{}`", other.mnemonic()),
-                });
+                return Err(ExecError::unsupported(
+                    t.ip,
+                    format!("`{}`", other.mnemonic()),
+                ));
             }
         };
         let r = if ins.dst.ty == Type::F && !raw_mov {
@@ -550,10 +550,10 @@ fn math(t: &Thread, ins: &Instruction, a: Val, b: Val) -> Result<Val, ExecError>
         11 | 12 => divmod_vals(a, b, ins).0,
         13 => divmod_vals(a, b, ins).1,
         other => {
-            return Err(ExecError::Unsupported {
-                ip: t.ip,
-                what: format!("math function {other}"),
-            });
+            return Err(ExecError::unsupported(
+                t.ip,
+                format!("math function {other}"),
+            ));
         }
     })
 }

@@ -216,10 +216,10 @@ impl Thread {
                 read_elem(&self.grf[off..off + size], ty)
             }
             Src::Reg { file, .. } => {
-                return Err(ExecError::Unsupported {
-                    ip: self.ip,
-                    what: format!("{file:?} register file on Gen7"),
-                });
+                return Err(ExecError::unsupported(
+                    self.ip,
+                    format!("{file:?} register file on Gen7"),
+                ));
             }
         };
         let (negate, abs) = match *s {
@@ -255,10 +255,10 @@ impl Thread {
             0x00 => Ok(Val::I(0)),
             0x20 => Ok(self.acc[(nr & 1) as usize][c.min(15)].as_val(ty)),
             // a0 (0x10) and the flags (0x30) are read through regions by `read_src`.
-            _ => Err(ExecError::Unsupported {
-                ip: self.ip,
-                what: format!("reading architecture register {nr:#x}"),
-            }),
+            _ => Err(ExecError::unsupported(
+                self.ip,
+                format!("reading architecture register {nr:#x}"),
+            )),
         }
     }
 
@@ -295,10 +295,10 @@ impl Thread {
                     self.set_small_arf(d.nr, &bytes);
                     Ok(())
                 }
-                _ => Err(ExecError::Unsupported {
-                    ip: self.ip,
-                    what: format!("writing architecture register {:#x}", d.nr),
-                }),
+                _ => Err(ExecError::unsupported(
+                    self.ip,
+                    format!("writing architecture register {:#x}", d.nr),
+                )),
             },
             RegFile::Grf => {
                 let size = d.ty.size() as usize;
@@ -329,10 +329,10 @@ impl Thread {
                 self.grf[off..off + size].copy_from_slice(&bytes[..size]);
                 Ok(())
             }
-            other => Err(ExecError::Unsupported {
-                ip: self.ip,
-                what: format!("{other:?} destination on Gen7"),
-            }),
+            other => Err(ExecError::unsupported(
+                self.ip,
+                format!("{other:?} destination on Gen7"),
+            )),
         }
     }
 }

@@ -473,7 +473,9 @@ fn df_math_rounding_and_exec_size_1_are_unsupported() {
             "horizontal stride other than 1",
         ),
     ] {
-        let e = run_asm(asm, 8, &["g2:df=4,9,16,25"]).unwrap_err();
+        let e = run_asm(asm, 8, &["g2:df=4,9,16,25"])
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("not modelled") && e.contains(what), "{asm}: {e}");
     }
 }

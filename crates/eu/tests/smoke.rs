@@ -83,11 +83,17 @@ fn runaway_and_bad_regions_are_errors() {
         gtsim_isa::asm::Compaction::Never,
     )
     .unwrap();
-    let e = gtsim_eu::harness::run_bin_with_budget(&code, 8, &[], 10_000).unwrap_err();
+    let e = gtsim_eu::harness::run_bin_with_budget(&code, 8, &[], 10_000)
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("budget"), "{e}");
-    let e = run_asm("mov(16) g10<1>F g127<8,8,1>F { align1 1H };", 16, &[]).unwrap_err();
+    let e = run_asm("mov(16) g10<1>F g127<8,8,1>F { align1 1H };", 16, &[])
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("outside g0..g127"), "{e}");
-    let e = gtsim_eu::harness::run_bin(&[0xff; 16], 8, &[]).unwrap_err();
+    let e = gtsim_eu::harness::run_bin(&[0xff; 16], 8, &[])
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("invalid instruction"), "{e}");
 }
 
@@ -165,7 +171,8 @@ mul(8) g12<1>DF g6<8,8,1>DF g8<8,8,1>DF { align1 1Q };";
         8,
         &[],
     )
-    .unwrap_err();
+    .unwrap_err()
+    .to_string();
     assert!(e.contains("double-precision"), "{e}");
 }
 

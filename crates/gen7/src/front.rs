@@ -2,7 +2,7 @@
 
 use crate::indirect::Bases;
 use crate::latched::{LatchedState, Registers, get};
-use gtsim_eu::exec::Message;
+use gtsim_eu::exec::{Message, MessageError};
 use gtsim_mem::Memory;
 use gtsim_pipe3d::draw::{DrawError, RenderTarget};
 use gtsim_pipe3d::state::{DrawState, Front, MessageKind, ShaderStage};
@@ -110,7 +110,7 @@ impl Front for DrawFront<'_> {
         stage: ShaderStage,
         mem: &dyn Memory,
         m: &Message,
-    ) -> Result<Vec<[u8; 32]>, String> {
+    ) -> Result<Vec<[u8; 32]>, MessageError> {
         let p = &self.pointers;
         crate::sampling::message(&p.bases, p.stage(stage), mem, m)
     }

@@ -3,8 +3,9 @@
 //! per message into the pipeline's [`MessageKind`].
 
 use gtsim_dataport::rt_message::{RtHeader, RtSubtype, RtWrite};
-use gtsim_eu::exec::Message;
+use gtsim_eu::exec::{Message, MessageError};
 use gtsim_pipe3d::state::MessageKind;
+use gtsim_spec::Unsupported;
 use gtsim_spec::gen7::message_descriptor_render_target_write::{MessageSubtype, SlotGroupSelect};
 use gtsim_spec::gen7::message_descriptor_urb::UrbOpcode;
 use gtsim_spec::gen7::{
@@ -24,7 +25,7 @@ pub(crate) fn kind(m: &Message) -> MessageKind {
                 Ok(d) if d.message_type == DataPortRenderCacheMessageType::RENDER_TARGET_WRITE => {
                     match render_target_write(m) {
                         Ok(rt) => MessageKind::RenderTargetWrite(rt),
-                        Err(why) => MessageKind::Invalid { why },
+                        Err(e) => MessageKind::Invalid(e),
                     }
                 }
                 _ => MessageKind::Other { sfid: m.sfid },
@@ -40,21 +41,22 @@ fn urb(desc: u32) -> MessageKind {
     let d = match MessageDescriptorUrb::unpack(&[desc]) {
         Ok(d) => d,
         Err(e) => {
-            return MessageKind::Invalid {
-                why: format!("URB descriptor {desc:#010x}: {e}"),
-            };
+            return MessageKind::Invalid(MessageError::State {
+                structure: "URB message descriptor",
+                why: format!("{desc:#010x}: {e}"),
+            });
         }
     };
     if d.urb_opcode != UrbOpcode::WRITE_HWORD || !d.interleave || d.per_slot_offset {
-        return MessageKind::Unsupported {
-            what: format!(
+        return MessageKind::Unsupported(Unsupported::new(
+            format!(
                 "URB message {} (interleave {}, per-slot offset {})",
                 d.urb_opcode.name().unwrap_or("reserved"),
                 d.interleave,
                 d.per_slot_offset
             ),
-            reference: "IVB PRM Vol4 Part2 URB",
-        };
+            "IVB PRM Vol4 Part2 URB",
+        ));
     }
     MessageKind::UrbWrite {
         global_offset: usize::from(d.global_offset),
@@ -64,10 +66,13 @@ fn urb(desc: u32) -> MessageKind {
 
 /// A render target write (seed 000 §3.9.11.2 descriptor, §3.9.11.3 header: the first two
 /// payload registers when the descriptor says one is present).
-fn render_target_write(m: &Message) -> Result<RtWrite, String> {
+fn render_target_write(m: &Message) -> Result<RtWrite, MessageError> {
     let desc = m.desc;
-    let d = MessageDescriptorRenderTargetWrite::unpack(&[desc])
-        .map_err(|e| format!("render target write descriptor {desc:#010x}: {e}"))?;
+    let d =
+        MessageDescriptorRenderTargetWrite::unpack(&[desc]).map_err(|e| MessageError::State {
+            structure: "render target write descriptor",
+            why: format!("{desc:#010x}: {e}"),
+        })?;
     let header = if d.header_present {
         match m.payload.get(..2) {
             Some(regs) => {
@@ -76,8 +81,12 @@ fn render_target_write(m: &Message) -> Result<RtWrite, String> {
                     .flat_map(|r| r.chunks_exact(4))
                     .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
                     .collect();
-                let h = MessageHeaderRenderTargetWrite::unpack(&dws)
-                    .map_err(|e| format!("render target write header: {e}"))?;
+                let h = MessageHeaderRenderTargetWrite::unpack(&dws).map_err(|e| {
+                    MessageError::State {
+                        structure: "render target write header",
+                        why: e.to_string(),
+                    }
+                })?;
                 Some(RtHeader {
                     array_index: u32::from(h.render_target_array_index),
                     render_target_index: h.render_target_index,

@@ -7,7 +7,7 @@
 use crate::front::StageTables;
 use crate::indirect::{Bases, binding_table_surface};
 use crate::surface_state::{Use, buffer_entries, surface_from_state};
-use gtsim_eu::exec::Message;
+use gtsim_eu::exec::{Message, MessageError};
 use gtsim_mem::Memory;
 use gtsim_sampler::address::TexCoordMode;
 use gtsim_sampler::filter::MapFilter;
@@ -28,9 +28,9 @@ use gtsim_spec::gen7::{
 /// its sampler states with their border colours (seed 000 §2.12).
 pub trait SamplerTables {
     /// The RENDER_SURFACE_STATE at binding table index `bti`.
-    fn surface(&self, bti: u8) -> Result<RenderSurfaceState, String>;
+    fn surface(&self, bti: u8) -> Result<RenderSurfaceState, MessageError>;
     /// The SAMPLER_STATE at index `index`, with its border colour (RGBA float).
-    fn sampler(&self, index: u8) -> Result<(SamplerState, [f32; 4]), String>;
+    fn sampler(&self, index: u8) -> Result<(SamplerState, [f32; 4]), MessageError>;
     /// Graphics memory, for texels.
     fn memory(&self) -> &dyn Memory;
 }
@@ -42,7 +42,7 @@ pub(crate) fn message(
     mut tables: StageTables,
     mem: &dyn Memory,
     m: &Message,
-) -> Result<Vec<[u8; 32]>, String> {
+) -> Result<Vec<[u8; 32]>, MessageError> {
     if let Some(p) = header_sampler_state_pointer(m.desc, &m.payload) {
         tables.sampler_state = p;
     }
@@ -73,9 +73,11 @@ pub fn handle(
     payload: &[[u8; 32]],
     channel_mask: u32,
     res: &dyn SamplerTables,
-) -> Result<Vec<[u8; 32]>, String> {
-    let d = MessageDescriptorSamplingEngine::unpack(&[desc])
-        .map_err(|e| format!("sampler message descriptor {desc:#010x}: {e}"))?;
+) -> Result<Vec<[u8; 32]>, MessageError> {
+    let d = MessageDescriptorSamplingEngine::unpack(&[desc]).map_err(|e| MessageError::State {
+        structure: "sampler message descriptor",
+        why: format!("{desc:#010x}: {e}"),
+    })?;
     let name = format!(
         "sampler {} (descriptor {desc:#010x}: type {}, {}, BTI {}, sampler {})",
         d.message_type.name().unwrap_or("unknown type"),
@@ -86,8 +88,13 @@ pub fn handle(
     );
     let header = match (d.header_present, payload.first()) {
         (true, Some(reg)) => {
-            let h = MessageHeaderSamplingEngine::unpack(&dwords(reg))
-                .map_err(|e| format!("{name}: message header: {e}"))?;
+            let h = MessageHeaderSamplingEngine::unpack(&dwords(reg)).map_err(|e| {
+                MessageError::State {
+                    structure: "sampler message header",
+                    why: e.to_string(),
+                }
+                .context(name.clone())
+            })?;
             Some(SamplerHeader {
                 write_masks: [
                     h.red_write_channel_mask,
@@ -125,11 +132,11 @@ pub fn handle(
 struct Neutral<'a>(&'a dyn SamplerTables);
 
 impl SamplerResources for Neutral<'_> {
-    fn surface(&self, bti: u8) -> Result<SurfaceView, String> {
+    fn surface(&self, bti: u8) -> Result<SurfaceView, MessageError> {
         self.0.surface(bti).map(|rss| surface_view(&rss))
     }
 
-    fn sampler(&self, index: u8) -> Result<SamplerConfig, String> {
+    fn sampler(&self, index: u8) -> Result<SamplerConfig, MessageError> {
         self.0
             .sampler(index)
             .map(|(s, border)| sampler_config(&s, border))
@@ -158,15 +165,17 @@ fn op(t: T) -> SamplerOp {
         T::RESINFO => SamplerOp::Resinfo,
         T::SAMPLE_C | T::SAMPLE_B_C | T::SAMPLE_L_C => unmodelled(
             t.name().unwrap_or("sample_c"),
-            "§2.13.1.4, §2.4 shadow compare",
+            "seed 000 §2.13.1.4, §2.4 shadow compare",
         ),
-        T::SAMPLE_D | T::SAMPLE_D_C => unmodelled(t.name().unwrap_or("sample_d"), "§2.13.1.4"),
-        T::GATHER4 | T::GATHER4_C | T::GATHER4_PO | T::GATHER4_PO_C => {
-            unmodelled(t.name().unwrap_or("gather4"), "§2.13.1.4")
+        T::SAMPLE_D | T::SAMPLE_D_C => {
+            unmodelled(t.name().unwrap_or("sample_d"), "seed 000 §2.13.1.4")
         }
-        T::LOD | T::SAMPLEINFO => unmodelled(t.name().unwrap_or("LOD"), "§2.13.1.4"),
+        T::GATHER4 | T::GATHER4_C | T::GATHER4_PO | T::GATHER4_PO_C => {
+            unmodelled(t.name().unwrap_or("gather4"), "seed 000 §2.13.1.4")
+        }
+        T::LOD | T::SAMPLEINFO => unmodelled(t.name().unwrap_or("LOD"), "seed 000 §2.13.1.4"),
         T::LD_MCS | T::LD2DMS | T::LD2DSS => {
-            unmodelled(t.name().unwrap_or("ld2dms"), "§2.13.1.4, §2.7")
+            unmodelled(t.name().unwrap_or("ld2dms"), "seed 000 §2.13.1.4, §2.7")
         }
         _ => SamplerOp::Invalid(t.0),
     }
@@ -187,7 +196,10 @@ pub(crate) fn surface_view(rss: &RenderSurfaceState) -> SurfaceView {
         },
         layout: surface_from_state(rss, Use::Sampled)
             .map(|(s, _)| s)
-            .map_err(|e| e.to_string()),
+            .map_err(|e| MessageError::State {
+                structure: "RENDER_SURFACE_STATE",
+                why: e.to_string(),
+            }),
         size: [
             u32::from(rss.width) + 1,
             u32::from(rss.height) + 1,
@@ -242,36 +254,46 @@ struct StageSampling<'a> {
 }
 
 impl StageSampling<'_> {
-    fn dwords(&self, what: &str, addr: u64, n: usize) -> Result<Vec<u32>, String> {
+    fn dwords(&self, what: &str, addr: u64, n: usize) -> Result<Vec<u32>, MessageError> {
         self.mem
             .read_dwords(addr, n)
-            .map_err(|f| format!("{what} at {addr:#x}: {f}"))
+            .map_err(|fault| MessageError::Fault {
+                what: format!("{what} at {addr:#x}"),
+                fault,
+            })
     }
 }
 
 impl SamplerTables for StageSampling<'_> {
-    fn surface(&self, bti: u8) -> Result<RenderSurfaceState, String> {
+    fn surface(&self, bti: u8) -> Result<RenderSurfaceState, MessageError> {
         binding_table_surface(self.mem, self.bases, self.tables.binding_table, bti)
             .map(|(_, rss)| rss)
-            .map_err(|e| format!("binding table entry {bti}: {e}"))
+            .map_err(|e| {
+                e.into_message_error()
+                    .context(format!("binding table entry {bti}"))
+            })
     }
 
-    fn sampler(&self, index: u8) -> Result<(SamplerState, [f32; 4]), String> {
+    fn sampler(&self, index: u8) -> Result<(SamplerState, [f32; 4]), MessageError> {
         let base = self.bases.dynamic;
         let addr = base
             .wrapping_add(self.tables.sampler_state)
             .wrapping_add(index as u64 * 16);
         let dw = self.dwords("SAMPLER_STATE", addr, SamplerState::DWORDS)?;
-        let s =
-            SamplerState::unpack(&dw).map_err(|e| format!("SAMPLER_STATE at {addr:#x}: {e}"))?;
+        let s = SamplerState::unpack(&dw).map_err(|e| MessageError::State {
+            structure: "SAMPLER_STATE",
+            why: format!("at {addr:#x}: {e}"),
+        })?;
         let baddr = base.wrapping_add(s.border_color_pointer);
         let bdw = self.dwords(
             "SAMPLER_BORDER_COLOR_STATE",
             baddr,
             SamplerBorderColorState::DWORDS,
         )?;
-        let b = SamplerBorderColorState::unpack(&bdw)
-            .map_err(|e| format!("SAMPLER_BORDER_COLOR_STATE at {baddr:#x}: {e}"))?;
+        let b = SamplerBorderColorState::unpack(&bdw).map_err(|e| MessageError::State {
+            structure: "SAMPLER_BORDER_COLOR_STATE",
+            why: format!("at {baddr:#x}: {e}"),
+        })?;
         Ok((
             s,
             [

@@ -537,3 +537,100 @@ fn urb_global_offset_counts_256_bit_rows() {
     assert_eq!(pixel(&mem, 2, 2), [11, 128, 0, 255]);
     assert_eq!(pixel(&mem, 8, 3), [138, 128, 0, 255]);
 }
+
+/// A page fault inside a sampler message keeps its address all the way up: the pixel
+/// shader's `ld` from a surface whose base is unmapped ends the draw with a thread error
+/// whose shared-function error is the fault at that base (the texel (0, 0) of LOD 0),
+/// and the device's hang report carries the same fault.
+#[test]
+fn a_fault_in_a_sampler_message_keeps_its_address_up_to_the_hang() {
+    use gtsim_eu::exec::{ExecError, MessageError};
+    use gtsim_spec::gen7::{RenderSurfaceState, render_surface_state};
+    const UNMAPPED: u64 = 0xdead_0000;
+    // u = 0, lod = 0, then ld SIMD8 from binding table entry 1.
+    let ps = "mov(8)          g12<1>UD        0x00000000UD                    { align1 1Q };
+mov(8)          g13<1>UD        0x00000000UD                    { align1 1Q };
+send(8)         g124<1>UW       g12<8,8,1>UD    0x04427001
+                            sampler MsgDesc: ld SIMD8 Surface = 1 Sampler = 0 mlen 2 rlen 4 { align1 1Q };
+sendc(8)        null<1>UW       g124<8,8,1>UD   0x88031400
+                            render MsgDesc: RT write SIMD8 LastRT Surface = 0 mlen 4 rlen 0 { align1 1Q EOT };";
+    let tri = [
+        [0.0, 0.0, 1.0, 0.0, 0.0, 1.0],
+        [8.0, 0.0, 1.0, 0.0, 0.0, 1.0],
+        [0.0, 8.0, 1.0, 0.0, 0.0, 1.0],
+    ];
+    let (state, mut mem) = setup(&tri, ps, true, None, false);
+    // Binding table entry 1 -> a 4x4 surface state whose texels are nowhere.
+    mem.load(SURFACE_BASE + 0x104, &bytes(&[0x400]));
+    let rss = RenderSurfaceState {
+        surface_type: render_surface_state::SurfaceType::SURFTYPE_2D,
+        surface_format: gtsim_spec::shared::SurfaceFormat::R8G8B8A8_UNORM,
+        surface_base_address: UNMAPPED,
+        width: 3,
+        height: 3,
+        surface_pitch: 15,
+        ..Default::default()
+    };
+    mem.load(SURFACE_BASE + 0x400, &bytes(&rss.pack().unwrap()));
+    let prim = primitive(ThreeDPrimTopoType::_3DPRIM_TRILIST, 3);
+    let e = run(&state, &mut mem, &prim).unwrap_err();
+    // Matched through the types, not the text.
+    let DrawError::Thread {
+        stage: "PS",
+        error: ExecError::SharedFunction { error, .. },
+        ..
+    } = &e
+    else {
+        panic!("not a PS shared-function error: {e:?}");
+    };
+    let fault = error.fault().expect("a fault");
+    assert_eq!(fault.addr, UNMAPPED);
+    assert!(
+        matches!(error.root(), MessageError::Texel { .. }),
+        "{error:?}"
+    );
+    assert_eq!(e.fault().map(|f| f.addr), Some(UNMAPPED));
+    let hang = gtsim_gpu::device::Hang::Draw {
+        addr: 0x1234,
+        error: e,
+    };
+    assert_eq!(hang.fault().map(|f| f.addr), Some(UNMAPPED));
+    assert!(
+        hang.to_string().starts_with("3DPRIMITIVE at 0x1234"),
+        "{hang}"
+    );
+}
+
+/// Every feature the model refuses names where it is specified, through the one
+/// `Unsupported` type: here a draw with the GS enabled.
+#[test]
+fn an_unsupported_feature_names_its_reference() {
+    use gtsim_spec::gen7::ThreeDStateGs;
+    let tri = [
+        [0.0, 0.0, 1.0, 0.0, 0.0, 1.0],
+        [8.0, 0.0, 1.0, 0.0, 0.0, 1.0],
+        [0.0, 8.0, 1.0, 0.0, 0.0, 1.0],
+    ];
+    let (mut state, mut mem) = setup(&tri, PS_PLN_SIMD8, true, None, false);
+    state.commands.insert(
+        "3DSTATE_GS",
+        ThreeDStateGs {
+            gs_enable: true,
+            ..Default::default()
+        }
+        .pack()
+        .unwrap(),
+    );
+    let prim = primitive(ThreeDPrimTopoType::_3DPRIM_TRILIST, 3);
+    match run(&state, &mut mem, &prim).unwrap_err() {
+        DrawError::Unsupported(u) => {
+            assert_eq!(u.reference, "seed 004 ch.7");
+            assert!(
+                u.to_string()
+                    .contains("is not modelled yet (seed 004 ch.7)"),
+                "{u}"
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+}

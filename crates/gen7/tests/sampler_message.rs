@@ -10,6 +10,7 @@ use gtsim_gen7::sampling::{
     SamplerTables as SamplerResources, handle, header_sampler_state_pointer,
 };
 use gtsim_mem::AddressSpace;
+use gtsim_message::MessageError;
 use gtsim_spec::gen7::message_descriptor_sampling_engine::SimdMode;
 use gtsim_spec::gen7::render_surface_state::SurfaceType;
 use gtsim_spec::gen7::sampler_state::{MagModeFilter, MinModeFilter, MipModeFilter};
@@ -29,16 +30,16 @@ struct Fake {
 }
 
 impl SamplerResources for Fake {
-    fn surface(&self, bti: u8) -> Result<RenderSurfaceState, String> {
+    fn surface(&self, bti: u8) -> Result<RenderSurfaceState, MessageError> {
         match bti {
             0 => Ok(self.surface.clone()),
-            _ => Err(format!("no surface at BTI {bti}")),
+            _ => Err(MessageError::Invalid(format!("no surface at BTI {bti}"))),
         }
     }
-    fn sampler(&self, index: u8) -> Result<(SamplerState, [f32; 4]), String> {
+    fn sampler(&self, index: u8) -> Result<(SamplerState, [f32; 4]), MessageError> {
         match index {
             0 => Ok((self.sampler.clone(), self.border)),
-            _ => Err(format!("no sampler {index}")),
+            _ => Err(MessageError::Invalid(format!("no sampler {index}"))),
         }
     }
     fn memory(&self) -> &dyn gtsim_mem::Memory {
@@ -448,7 +449,8 @@ fn header_write_channel_masks_shorten_the_response() {
         0xff,
         &f,
     )
-    .unwrap_err();
+    .unwrap_err()
+    .to_string();
     assert!(e.contains("§2.13.2.2"), "{e}");
 }
 
@@ -502,7 +504,9 @@ fn unsupported_messages_are_errors_naming_the_seed() {
         SamplerMessageType::LOD,
         SamplerMessageType(0x18), // sample_lz: not a Gen7 message type
     ] {
-        let e = handle(desc(ty, false, false, 2, 4), &p, 0xff, &f).unwrap_err();
+        let e = handle(desc(ty, false, false, 2, 4), &p, 0xff, &f)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("seed 000 §2.13"), "{e}");
     }
     // SIMD4x2.
@@ -515,7 +519,9 @@ fn unsupported_messages_are_errors_naming_the_seed() {
     )])
     .unwrap();
     d.simd_mode = SimdMode::SIMD4X2;
-    let e = handle(d.pack().unwrap()[0], &p, 0xff, &f).unwrap_err();
+    let e = handle(d.pack().unwrap()[0], &p, 0xff, &f)
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("SIMD4x2") && e.contains("§2.13.1.9"), "{e}");
     // Cube maps.
     let mut cube = fake();
@@ -526,7 +532,8 @@ fn unsupported_messages_are_errors_naming_the_seed() {
         0xff,
         &cube,
     )
-    .unwrap_err();
+    .unwrap_err()
+    .to_string();
     assert!(e.contains("SURFTYPE_CUBE"), "{e}");
 }
 
@@ -541,7 +548,8 @@ fn malformed_messages_are_errors() {
         0xffff,
         &f,
     )
-    .unwrap_err();
+    .unwrap_err()
+    .to_string();
     assert!(e.contains("H + 2N"), "{e}");
     // More message registers than were sent.
     let e = handle(
@@ -550,7 +558,8 @@ fn malformed_messages_are_errors() {
         0xffff,
         &f,
     )
-    .unwrap_err();
+    .unwrap_err()
+    .to_string();
     assert!(e.contains("payload registers"), "{e}");
     // Response length that does not match the writeback.
     let e = handle(
@@ -559,14 +568,17 @@ fn malformed_messages_are_errors() {
         0xffff,
         &f,
     )
-    .unwrap_err();
+    .unwrap_err()
+    .to_string();
     assert!(e.contains("response length 4"), "{e}");
     // A binding table index the resources refuse.
     let mut d =
         MessageDescriptorSamplingEngine::unpack(&[desc(SamplerMessageType::LD, true, false, 4, 8)])
             .unwrap();
     d.binding_table_index = 7;
-    let e = handle(d.pack().unwrap()[0], &p, 0xffff, &f).unwrap_err();
+    let e = handle(d.pack().unwrap()[0], &p, 0xffff, &f)
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("no surface at BTI 7"), "{e}");
     // Unmapped texels fault into an error, not a panic.
     let mut far = fake();
@@ -577,7 +589,8 @@ fn malformed_messages_are_errors() {
         0xffff,
         &far,
     )
-    .unwrap_err();
+    .unwrap_err()
+    .to_string();
     assert!(e.contains("page fault"), "{e}");
 }
 
@@ -711,7 +724,8 @@ fn sample_killpix_adds_the_pixel_mask_register() {
         0xffff,
         &f,
     )
-    .unwrap_err();
+    .unwrap_err()
+    .to_string();
     assert!(e.contains("only in SIMD8"), "{e}");
 }
 

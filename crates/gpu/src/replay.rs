@@ -78,10 +78,28 @@ pub fn replay_limited(
     r
 }
 
+/// A texel of a render target that could not be read back.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("render target at {base:#x} ({x}, {y}): {error}")]
+pub struct ReadBackError {
+    /// The render target's graphics address.
+    pub base: u64,
+    /// Column.
+    pub x: u32,
+    /// Row.
+    pub y: u32,
+    /// Why.
+    #[source]
+    pub error: gtsim_mem::surface::SurfaceError,
+}
+
 /// A render target's written LOD and slice as RGBA8 rows (width, height, pixels): float
 /// channels are clamped to [0, 1] and scaled to 255 with rounding; integer channels are
 /// clamped to 0..=255.
-pub fn read_rgba8(mem: &dyn Memory, rt: &RenderTarget) -> Result<(u32, u32, Vec<u8>), String> {
+pub fn read_rgba8(
+    mem: &dyn Memory,
+    rt: &RenderTarget,
+) -> Result<(u32, u32, Vec<u8>), ReadBackError> {
     let d = &rt.surface.desc;
     let (w, h) = ((d.width >> rt.lod).max(1), (d.height >> rt.lod).max(1));
     let mut out = Vec::with_capacity((w * h * 4) as usize);
@@ -97,7 +115,12 @@ pub fn read_rgba8(mem: &dyn Memory, rt: &RenderTarget) -> Result<(u32, u32, Vec<
             let t = rt
                 .surface
                 .read_texel(mem, at)
-                .map_err(|e| format!("render target at {:#x} ({x}, {y}): {e}", rt.surface.base))?;
+                .map_err(|error| ReadBackError {
+                    base: rt.surface.base,
+                    x,
+                    y,
+                    error,
+                })?;
             let px: [u8; 4] = match t {
                 Texel::Float(c) => c.map(|v| {
                     if v.is_nan() {

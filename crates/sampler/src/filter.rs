@@ -23,14 +23,14 @@ impl MapFilter {
         match value {
             0 => Ok(Self::Nearest),
             1 => Ok(Self::Linear),
-            2 => Err(SamplerError::Unmodelled {
-                what: "MAPFILTER_ANISOTROPIC",
-                seed: "seed 000 §2.2.2.3",
-            }),
-            6 => Err(SamplerError::Unmodelled {
-                what: "MAPFILTER_MONO",
-                seed: "seed 000 §2.2.2.4",
-            }),
+            2 => Err(SamplerError::Unmodelled(gtsim_spec::Unsupported::new(
+                "MAPFILTER_ANISOTROPIC",
+                "seed 000 §2.2.2.3",
+            ))),
+            6 => Err(SamplerError::Unmodelled(gtsim_spec::Unsupported::new(
+                "MAPFILTER_MONO",
+                "seed 000 §2.2.2.4",
+            ))),
             _ => Err(SamplerError::Reserved {
                 field: "Min/Mag Mode Filter",
                 value,
@@ -83,10 +83,12 @@ fn tap(
     let ry = resolve(sampler.address_v, y, size.1);
     match (rx, ry) {
         (Resolved::Texel(x), Resolved::Texel(y)) => Ok(fetch(level, x, y)),
-        (Resolved::OffFace(_), _) | (_, Resolved::OffFace(_)) => Err(SamplerError::Unmodelled {
-            what: "TEXCOORDMODE_CUBE adjoining-face taps",
-            seed: "seed 000 §2.2.3.6 L660",
-        }),
+        (Resolved::OffFace(_), _) | (_, Resolved::OffFace(_)) => {
+            Err(SamplerError::Unmodelled(gtsim_spec::Unsupported::new(
+                "TEXCOORDMODE_CUBE adjoining-face taps",
+                "seed 000 §2.2.3.6 L660",
+            )))
+        }
         _ => Ok(sampler.border_color),
     }
 }

@@ -61,11 +61,6 @@ pub enum SamplerError {
         seed: &'static str,
     },
     /// The value is defined by the hardware but not modelled by this crate.
-    #[error("{what} is not modelled ({seed})")]
-    Unmodelled {
-        /// The feature.
-        what: &'static str,
-        /// Where the seed describes it.
-        seed: &'static str,
-    },
+    #[error(transparent)]
+    Unmodelled(#[from] gtsim_spec::Unsupported),
 }

@@ -54,15 +54,17 @@ use gtsim_mem::Memory;
 use gtsim_mem::format::bc::{BlockFormat, decode_block};
 use gtsim_mem::format::texel::{self, Texel};
 use gtsim_mem::surface::{Surface, TexelCoord};
+use gtsim_message::{MessageError, invalid};
+use gtsim_spec::Unsupported;
 use gtsim_spec::shared::SurfaceFormat;
 
 /// What a sampler message needs from the outside world, decoded by the generation's
 /// front.
 pub trait SamplerResources {
     /// The surface at binding table index `bti`.
-    fn surface(&self, bti: u8) -> Result<SurfaceView, String>;
+    fn surface(&self, bti: u8) -> Result<SurfaceView, MessageError>;
     /// The sampler state at sampler index `index`, with its border colour.
-    fn sampler(&self, index: u8) -> Result<SamplerConfig, String>;
+    fn sampler(&self, index: u8) -> Result<SamplerConfig, MessageError>;
     /// Graphics memory, for texels.
     fn memory(&self) -> &dyn gtsim_mem::Memory;
 }
@@ -84,8 +86,8 @@ pub fn handle(
     payload: &[[u8; 32]],
     channel_mask: u32,
     res: &dyn SamplerResources,
-) -> Result<Vec<[u8; 32]>, String> {
-    run(msg, payload, channel_mask, res).map_err(|e| format!("{}: {e}", msg.name))
+) -> Result<Vec<[u8; 32]>, MessageError> {
+    run(msg, payload, channel_mask, res).map_err(|e| e.context(msg.name.clone()))
 }
 
 /// The message types this model executes.
@@ -100,7 +102,7 @@ enum Kind {
 }
 
 /// Seed 000 §2.13.1.3.1 (SIMD8 and SIMD16 table) and §2.13.1.4.
-fn kind(op: SamplerOp) -> Result<Kind, String> {
+fn kind(op: SamplerOp) -> Result<Kind, MessageError> {
     match op {
         SamplerOp::Sample => Ok(Kind::Sample),
         SamplerOp::SampleB => Ok(Kind::SampleB),
@@ -108,14 +110,14 @@ fn kind(op: SamplerOp) -> Result<Kind, String> {
         SamplerOp::SampleKillpix => Ok(Kind::SampleKillpix),
         SamplerOp::Ld => Ok(Kind::Ld),
         SamplerOp::Resinfo => Ok(Kind::Resinfo),
-        SamplerOp::Unmodelled { what, seed } => Err(format!(
-            "the {what} message is not modelled yet (seed 000 {seed})"
-        )),
-        SamplerOp::Invalid(v) => Err(format!(
+        SamplerOp::Unmodelled { what, seed } => {
+            Err(Unsupported::new(format!("the {what} message"), seed).into())
+        }
+        SamplerOp::Invalid(v) => Err(invalid(format!(
             "message type {v:#07b} is not a Gen7 SIMD8/SIMD16 sampler message (seed 000 \
              §2.13.1.3.1; sample_lz, sample_c_lz, ld_lz, ld2dms_w, sample_min and sample_max \
              belong to later generations)"
-        )),
+        ))),
     }
 }
 
@@ -158,56 +160,59 @@ fn run(
     payload: &[[u8; 32]],
     channel_mask: u32,
     res: &dyn SamplerResources,
-) -> Result<Vec<[u8; 32]>, String> {
+) -> Result<Vec<[u8; 32]>, MessageError> {
     let lanes = match d.simd {
         SamplerSimd::Simd8 => 8,
         SamplerSimd::Simd16 => 16,
         SamplerSimd::Simd4x2 => {
-            return Err(
-                "SIMD4x2 sampler messages are not modelled yet (seed 000 §2.13.1.9, §2.13.2.3)"
-                    .into(),
-            );
+            return Err(Unsupported::new(
+                "SIMD4x2 sampler messages",
+                "seed 000 §2.13.1.9, §2.13.2.3",
+            )
+            .into());
         }
         SamplerSimd::Simd32_64 => {
-            return Err(
-                "SIMD32/64 sampler messages (sample_unorm, sample_8x8, deinterlace, \
-                        cache_flush) are not modelled yet (seed 000 §2.13.1.10, §2.13.2.4)"
-                    .into(),
-            );
+            return Err(Unsupported::new(
+                "SIMD32/64 sampler messages (sample_unorm, sample_8x8, deinterlace, cache_flush)",
+                "seed 000 §2.13.1.10, §2.13.2.4",
+            )
+            .into());
         }
     };
     let kind = kind(d.op)?;
     if kind == Kind::SampleKillpix && lanes != 8 {
-        return Err("sample+killpix is supported only in SIMD8 mode (seed 000 §2.13.1.4)".into());
+        return Err(invalid(
+            "sample+killpix is supported only in SIMD8 mode (seed 000 §2.13.1.4)",
+        ));
     }
 
     // Message length: H + N (SIMD8) or H + 2N (SIMD16), at most 11 (§2.13.1.3.1).
     let mlen = d.message_length;
     let h = usize::from(d.header.is_some());
     if mlen > MAX_MESSAGE_LENGTH {
-        return Err(format!(
+        return Err(invalid(format!(
             "message length {mlen} exceeds the sampler's maximum of {MAX_MESSAGE_LENGTH} \
              (seed 000 §2.13.1.3.1)"
-        ));
+        )));
     }
     if mlen < h.max(1) {
-        return Err(format!(
+        return Err(invalid(format!(
             "message length {mlen} leaves no room for the header and parameters (seed 000 \
              §2.13.1.3.1)"
-        ));
+        )));
     }
     if payload.len() < mlen {
-        return Err(format!(
+        return Err(invalid(format!(
             "message length {mlen} but only {} payload registers were sent",
             payload.len()
-        ));
+        )));
     }
     let body = mlen - h;
     if lanes == 16 && !body.is_multiple_of(2) {
-        return Err(format!(
+        return Err(invalid(format!(
             "SIMD16 message length {mlen} with {h} header register(s) is not H + 2N: every \
              SIMD16 parameter takes two registers (seed 000 §2.13.1.3.1, §2.13.1.6)"
-        ));
+        )));
     }
     // "If the header is not present ... behavior is as if the message was sent with all
     // fields in the header set to zero" (§2.13.1.2).
@@ -219,11 +224,10 @@ fn run(
     };
     let masked = header.write_masks;
     if masked.iter().all(|&m| m) {
-        return Err(
+        return Err(invalid(
             "the header masks all four write channels, which is not allowed (seed 000 \
-                    §2.13.1.2 M0.2 15:12)"
-                .into(),
-        );
+                    §2.13.1.2 M0.2 15:12)",
+        ));
     }
     let enabled = channel_mask & ((1u32 << lanes) - 1);
 
@@ -264,7 +268,7 @@ fn writeback(
     masked: [bool; 4],
     rlen: usize,
     killpix: bool,
-) -> Result<Vec<[u8; 32]>, String> {
+) -> Result<Vec<[u8; 32]>, MessageError> {
     let reg = |c: usize, first: usize| -> [u8; 32] {
         let mut r = [0u8; 32];
         for i in 0..8 {
@@ -279,11 +283,11 @@ fn writeback(
             .flat_map(|c| [reg(c, 0), reg(c, 8)])
             .collect();
         if rlen != regs.len() {
-            return Err(format!(
+            return Err(invalid(format!(
                 "response length {rlen}, but the SIMD16 writeback of the unmasked channels \
                  is {} registers (seed 000 §2.13.2.1)",
                 regs.len()
-            ));
+            )));
         }
         return Ok(regs);
     }
@@ -294,33 +298,33 @@ fn writeback(
         regs.push(w4);
     }
     if rlen > regs.len() {
-        return Err(format!(
+        return Err(invalid(format!(
             "response length {rlen}, but the SIMD8 writeback is {} registers (seed 000 \
              §2.13.2.2)",
             regs.len()
-        ));
+        )));
     }
     for (c, name) in ["red", "green", "blue", "alpha"].iter().enumerate() {
         if masked[c] && c < rlen {
-            return Err(format!(
+            return Err(invalid(format!(
                 "the header masks {name} inside the SIMD8 response ({rlen} registers): the \
                  seed leaves that register unwritten (seed 000 §2.13.2.2), which this model \
                  cannot express; only trailing channels past the response length may be \
                  masked"
-            ));
+            )));
         }
         if !masked[c] && c >= rlen {
-            return Err(format!(
+            return Err(invalid(format!(
                 "response length {rlen} has no register for the unmasked {name} channel \
                  (seed 000 §2.13.2.2)"
-            ));
+            )));
         }
     }
     if killpix && rlen != regs.len() {
-        return Err(format!(
+        return Err(invalid(format!(
             "sample+killpix returns 5 registers, the response length is {rlen} (seed 000 \
              §2.13.1.3.1)"
-        ));
+        )));
     }
     regs.truncate(rlen);
     Ok(regs)
@@ -439,37 +443,38 @@ struct Texture<'a> {
 impl<'a> Texture<'a> {
     /// The surface of `view`, which must not be a null surface. `buffers` allows
     /// buffer surfaces (ld only).
-    fn new(view: &SurfaceView, mem: &'a dyn Memory, buffers: bool) -> Result<Self, String> {
+    fn new(view: &SurfaceView, mem: &'a dyn Memory, buffers: bool) -> Result<Self, MessageError> {
         let dim = match view.kind {
             SurfaceKind::D1 => Dim::D1,
             SurfaceKind::D2 => Dim::D2,
             SurfaceKind::D3 => Dim::D3,
             SurfaceKind::Buffer if buffers => Dim::Buffer,
             SurfaceKind::Cube => {
-                return Err("sampling a SURFTYPE_CUBE surface (face selection and \
-                            TEXCOORDMODE_CUBE) is not modelled yet (seed 000 §2.2.3.6, \
-                            §2.13.1.5)"
-                    .into());
+                return Err(Unsupported::new(
+                    "sampling a SURFTYPE_CUBE surface (face selection and TEXCOORDMODE_CUBE)",
+                    "seed 000 §2.2.3.6, §2.13.1.5",
+                )
+                .into());
             }
             other => {
-                return Err(format!(
+                return Err(invalid(format!(
                     "Surface Type {} cannot be sampled by this message (seed 000 §2.13.1.4 \
                      programming notes)",
                     surface_type_name(other)
-                ));
+                )));
             }
         };
         if view.multisampled {
-            return Err(
-                "multisampled surfaces are not modelled for sample and ld; Number \
-                        of Multisamples must be MULTISAMPLECOUNT_1 (seed 000 §2.13.1.4)"
-                    .into(),
-            );
+            return Err(Unsupported::new(
+                "sample and ld of multisampled surfaces (Number of Multisamples other than MULTISAMPLECOUNT_1)",
+                "seed 000 §2.13.1.4",
+            )
+            .into());
         }
         let mut surface = view
             .layout
             .clone()
-            .map_err(|e| format!("binding table surface: {e}"))?;
+            .map_err(|e| e.context("binding table surface"))?;
         let mip_count = view.mip_count;
         let surf_min_lod = view.surface_min_lod;
         let min_array = view.min_array_element;
@@ -513,7 +518,7 @@ impl<'a> Texture<'a> {
         self.level_dims(self.surf_min_lod)
     }
 
-    fn read(&self, level: u32, x: u32, y: u32, slice: u32) -> Result<Texel, String> {
+    fn read(&self, level: u32, x: u32, y: u32, slice: u32) -> Result<Texel, MessageError> {
         let at = TexelCoord {
             x,
             y,
@@ -523,7 +528,10 @@ impl<'a> Texture<'a> {
         };
         self.surface
             .read_texel(self.mem, at)
-            .map_err(|e| format!("texel ({x}, {y}) slice {slice} LOD {level}: {e}"))
+            .map_err(|error| MessageError::Texel {
+                what: format!("texel ({x}, {y}) slice {slice} LOD {level}"),
+                error,
+            })
     }
 
     fn zero(&self, ld_errata: bool) -> Texel {
@@ -548,7 +556,7 @@ struct Setup {
 }
 
 impl Setup {
-    fn new(state: &SamplerConfig, view: &SurfaceView, dim: Dim) -> Result<Setup, String> {
+    fn new(state: &SamplerConfig, view: &SurfaceView, dim: Dim) -> Result<Setup, MessageError> {
         let e = state_error;
         let min = state.min_filter.clone().map_err(e("Min Mode Filter"))?;
         let mag = state.mag_filter.clone().map_err(e("Mag Mode Filter"))?;
@@ -558,19 +566,21 @@ impl Setup {
         for (a, name) in ["TCX", "TCY", "TCZ"].iter().enumerate().take(axes) {
             modes[a] = state.address[a]
                 .clone()
-                .map_err(|err| format!("SAMPLER_STATE {name} Address Control Mode: {err}"))?;
+                .map_err(|err| self::state(format!("{name} Address Control Mode: {err}")))?;
         }
         if state.chroma_key {
-            return Err(
-                "SAMPLER_STATE ChromaKey Enable: chroma keying is not modelled yet \
-                        (seed 000 §2.3.1)"
-                    .into(),
-            );
+            return Err(Unsupported::new(
+                "SAMPLER_STATE ChromaKey Enable: chroma keying",
+                "seed 000 §2.3.1",
+            )
+            .into());
         }
         // §2.12.3.1 Trilinear Filter Quality: "If the contribution of one mip map is less
         // than 25% [37.5% for LOW], only the other mip map contributes."
         let tri_threshold = state.trilinear_threshold.map_err(|raw| {
-            format!("SAMPLER_STATE Trilinear Filter Quality {raw} is reserved (seed 000 §2.12.3.1)")
+            self::state(format!(
+                "Trilinear Filter Quality {raw} is reserved (seed 000 §2.12.3.1)"
+            ))
         })?;
         let lod = LodState {
             bias: state.lod_bias,
@@ -595,13 +605,28 @@ impl Setup {
     }
 }
 
-fn state_error(field: &'static str) -> impl Fn(crate::SamplerError) -> String {
-    move |err| format!("SAMPLER_STATE {field}: {err}")
+fn state_error(field: &'static str) -> impl Fn(crate::SamplerError) -> MessageError {
+    move |err| match err {
+        crate::SamplerError::Unmodelled(u) => MessageError::Unsupported(u),
+        other => state(format!("{field}: {other}")),
+    }
+}
+
+/// SAMPLER_STATE (or the surface state the sampler reads) holding a value the hardware
+/// does not define.
+fn state(why: String) -> MessageError {
+    MessageError::State {
+        structure: "SAMPLER_STATE",
+        why,
+    }
 }
 
 /// Filters along one axis: the `i0` value, lerped towards `i1` by `w` when LINEAR (a
 /// zero-weight `i1` is not read).
-fn along(tap: AxisTap, f: &dyn Fn(i32) -> Result<[f32; 4], String>) -> Result<[f32; 4], String> {
+fn along(
+    tap: AxisTap,
+    f: &dyn Fn(i32) -> Result<[f32; 4], MessageError>,
+) -> Result<[f32; 4], MessageError> {
     let a = f(tap.i0)?;
     if tap.linear && tap.w != 0.0 {
         Ok(lerp4(a, f(tap.i1)?, tap.w))
@@ -703,7 +728,7 @@ impl Texture<'_> {
         slice: u32,
         lod: &LodResult,
         offsets: [i32; 3],
-    ) -> Result<Texel, String> {
+    ) -> Result<Texel, MessageError> {
         if lod.force_zero {
             return Ok(self.zero(false));
         }
@@ -728,12 +753,12 @@ impl Texture<'_> {
         }
     }
 
-    fn integer_filter_error(&self, what: &str) -> String {
-        format!(
+    fn integer_filter_error(&self, what: &str) -> MessageError {
+        invalid(format!(
             "{what} on the integer surface format {} is undefined (seed 000 §2.12.2.1.1: \
              UINT/SINT formats cannot be filtered)",
             self.surface.format.name().unwrap_or("?")
-        )
+        ))
     }
 
     /// Filters one level with `filter` (§2.2.2), applying the address modes (§2.2.3) to
@@ -748,7 +773,7 @@ impl Texture<'_> {
         coords: [f32; 3],
         slice: u32,
         offsets: [i32; 3],
-    ) -> Result<Texel, String> {
+    ) -> Result<Texel, MessageError> {
         let dims = self.level_dims(level);
         let axes = self.dim.axes();
         let mut taps = [AxisTap::fixed(0); 3];
@@ -763,7 +788,7 @@ impl Texture<'_> {
             // The array slice: already clamped, not subject to address control.
             taps[2] = AxisTap::fixed(i32::try_from(slice).unwrap_or(i32::MAX));
         }
-        let fetch = |idx: [i32; 3]| -> Result<Tap, String> {
+        let fetch = |idx: [i32; 3]| -> Result<Tap, MessageError> {
             let mut at = [0u32; 3];
             for a in 0..3 {
                 if a < axes {
@@ -771,10 +796,11 @@ impl Texture<'_> {
                         Resolved::Texel(i) => at[a] = i,
                         Resolved::Border => return Ok(Tap::Border),
                         Resolved::OffFace(_) => {
-                            return Err("a tap crosses a cube face edge under \
-                                        TEXCOORDMODE_CUBE, which is not modelled yet (seed \
-                                        000 §2.2.3.6)"
-                                .into());
+                            return Err(Unsupported::new(
+                                "a tap across a cube face edge under TEXCOORDMODE_CUBE",
+                                "seed 000 §2.2.3.6",
+                            )
+                            .into());
                         }
                     }
                 } else {
@@ -792,7 +818,7 @@ impl Texture<'_> {
         if self.integer {
             return Err(self.integer_filter_error("MAPFILTER_LINEAR"));
         }
-        let float = |idx: [i32; 3]| -> Result<[f32; 4], String> {
+        let float = |idx: [i32; 3]| -> Result<[f32; 4], MessageError> {
             match fetch(idx)? {
                 Tap::Texel(Texel::Float(v)) => Ok(v),
                 Tap::Border => Ok(smp.border),
@@ -808,14 +834,14 @@ impl Texture<'_> {
 
     /// The border colour (§2.2.3.5); UINT/SINT surfaces may not use
     /// TEXCOORDMODE_CLAMP_BORDER (§2.13.1.4 programming notes).
-    fn border(&self, smp: &Setup) -> Result<Texel, String> {
+    fn border(&self, smp: &Setup) -> Result<Texel, MessageError> {
         if self.integer {
-            return Err(format!(
+            return Err(invalid(format!(
                 "a tap on the border colour of the integer surface format {}: Address \
                  Control Mode cannot be CLAMP_BORDER for UINT/SINT formats (seed 000 \
                  §2.13.1.4)",
                 self.surface.format.name().unwrap_or("?")
-            ));
+            )));
         }
         Ok(Texel::Float(smp.border))
     }
@@ -840,10 +866,10 @@ fn array_slice(tex: &Texture<'_>, ai: f32) -> u32 {
 fn bound_surface(
     d: &SamplerMessage,
     res: &dyn SamplerResources,
-) -> Result<Option<SurfaceView>, String> {
+) -> Result<Option<SurfaceView>, MessageError> {
     let view = res
         .surface(d.binding_table_index)
-        .map_err(|e| format!("surface state: {e}"))?;
+        .map_err(|e| e.context("surface state"))?;
     Ok((view.kind != SurfaceKind::Null).then_some(view))
 }
 
@@ -869,14 +895,14 @@ fn sample_message(
     enabled: u32,
     lanes: usize,
     res: &dyn SamplerResources,
-) -> Result<Vec<[u32; 4]>, String> {
+) -> Result<Vec<[u32; 4]>, MessageError> {
     let mut out = vec![[0u32; 4]; lanes];
     let Some(view) = bound_surface(d, res)? else {
         return Ok(out);
     };
     let state = res
         .sampler(d.sampler_index)
-        .map_err(|e| format!("sampler state: {e}"))?;
+        .map_err(|e| e.context("sampler state"))?;
     if state.disabled {
         // §2.12.3.1 Sampler Disable: "If disabled, all output channels will return 0."
         return Ok(out);
@@ -935,7 +961,7 @@ fn sample_message(
             };
             let t = tex
                 .sample(&smp, c, slice, &lod, offsets)
-                .map_err(|e| format!("channel {lane}: {e}"))?;
+                .map_err(|e| e.context(format!("channel {lane}")))?;
             *slot = texel_bits(t);
         }
     }
@@ -960,7 +986,7 @@ fn ld_message(
     enabled: u32,
     lanes: usize,
     res: &dyn SamplerResources,
-) -> Result<Vec<[u32; 4]>, String> {
+) -> Result<Vec<[u32; 4]>, MessageError> {
     let mut out = vec![[0u32; 4]; lanes];
     let Some(view) = bound_surface(d, res)? else {
         return Ok(out);
@@ -1003,7 +1029,7 @@ fn ld_message(
                 // All in range of u32 by the checks above.
                 let c = |x: i64| u32::try_from(x).unwrap_or(u32::MAX);
                 tex.read(level, c(x), c(y), c(slice))
-                    .map_err(|e| format!("channel {lane}: {e}"))?
+                    .map_err(|e| e.context(format!("channel {lane}")))?
             }
         };
         *slot = texel_bits(t);
@@ -1041,11 +1067,11 @@ fn resinfo_message(
     enabled: u32,
     lanes: usize,
     res: &dyn SamplerResources,
-) -> Result<Vec<[u32; 4]>, String> {
+) -> Result<Vec<[u32; 4]>, MessageError> {
     let mut out = vec![[0u32; 4]; lanes];
     let s = res
         .surface(d.binding_table_index)
-        .map_err(|e| format!("surface state: {e}"))?;
+        .map_err(|e| e.context("surface state"))?;
     let levels = s.mip_count + 1;
     let array = |depth: u32| if s.array { depth } else { 0 };
     let [w, h, depth] = s.size;
@@ -1071,9 +1097,9 @@ fn resinfo_message(
             SurfaceKind::Buffer | SurfaceKind::StructuredBuffer => [s.buffer_entries, 0, 0, 0],
             SurfaceKind::Null => [0; 4],
             SurfaceKind::Reserved(raw) => {
-                return Err(format!(
+                return Err(invalid(format!(
                     "Surface Type {raw} is reserved (seed 000 §2.12.2 DW0 31:29)"
-                ));
+                )));
             }
         };
     }

@@ -10,6 +10,7 @@ use crate::address::TexCoordMode;
 use crate::filter::MapFilter;
 use crate::lod::MipFilter;
 use gtsim_mem::surface::Surface;
+use gtsim_message::MessageError;
 
 /// What the message asks for (seed 000 §2.13.1.3.1 message types).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -110,7 +111,7 @@ pub struct SurfaceView {
     /// Surface Type.
     pub kind: SurfaceKind,
     /// Its memory layout and format, or why the state does not describe one.
-    pub layout: Result<Surface, String>,
+    pub layout: Result<Surface, MessageError>,
     /// Width, Height and Depth fields plus one (level 0 size; Depth + 1 counts array
     /// elements for 1D, 2D and cube surfaces).
     pub size: [u32; 3],

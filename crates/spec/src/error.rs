@@ -112,3 +112,25 @@ pub enum CodecError {
     #[error(transparent)]
     Pack(#[from] PackError),
 }
+
+/// Something the hardware does that the model does not do yet: the one way every layer
+/// reports it, with where the behaviour is specified (a seed section, or the public
+/// manual for what the seeds lack).
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("{what} is not modelled yet ({reference})")]
+pub struct Unsupported {
+    /// What is not modelled.
+    pub what: std::borrow::Cow<'static, str>,
+    /// Where it is specified, e.g. "seed 004 §11.4".
+    pub reference: &'static str,
+}
+
+impl Unsupported {
+    /// `what` is not modelled yet; it is specified at `reference`.
+    pub fn new(what: impl Into<std::borrow::Cow<'static, str>>, reference: &'static str) -> Self {
+        Unsupported {
+            what: what.into(),
+            reference,
+        }
+    }
+}

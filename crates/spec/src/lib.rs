@@ -24,7 +24,7 @@ pub mod error;
 pub mod print;
 pub mod table;
 
-pub use error::{CodecError, PackError, UnpackError};
+pub use error::{CodecError, PackError, UnpackError, Unsupported};
 pub use table::{Def, Field, Generation, Ty};
 
 /// The named enumerations every generation encodes alike (`defs/shared`): surface

@@ -173,8 +173,10 @@ impl CommandStreamer<'_> {
                 return Err(Hang::Unsupported {
                     command: name,
                     addr: at,
-                    what: what.into(),
-                    reference: "IVB PRM Vol1 Part3 (MI commands)",
+                    unsupported: gtsim_spec::Unsupported::new(
+                        what,
+                        "IVB PRM Vol1 Part3 (MI commands)",
+                    ),
                 });
             }
             MiPredicate::ID => self.predicate(def, at, dw)?,
@@ -182,8 +184,10 @@ impl CommandStreamer<'_> {
                 return Err(Hang::Unsupported {
                     command: name,
                     addr: at,
-                    what: "performance counter reports".into(),
-                    reference: "IVB PRM Vol1 Part3 MI_REPORT_PERF_COUNT",
+                    unsupported: gtsim_spec::Unsupported::new(
+                        "performance counter reports",
+                        "IVB PRM Vol1 Part3 MI_REPORT_PERF_COUNT",
+                    ),
                 });
             }
             // Flushes, arbitration, interrupts and topology filtering have no effect on
@@ -226,8 +230,10 @@ impl CommandStreamer<'_> {
                     return Err(Hang::Unsupported {
                         command: name,
                         addr: at,
-                        what: "this command".into(),
-                        reference: "IVB PRM Vol1 Part3 (MI commands)",
+                        unsupported: gtsim_spec::Unsupported::new(
+                            "this command",
+                            "IVB PRM Vol1 Part3 (MI commands)",
+                        ),
                     });
                 }
             },
@@ -313,8 +319,10 @@ impl CommandStreamer<'_> {
             return Err(Hang::Unsupported {
                 command: cmd,
                 addr: at,
-                what: "a store into the hardware status page before HWS_PGA is set".into(),
-                reference: "IVB PRM Vol1 Part3 (HWS_PGA)",
+                unsupported: gtsim_spec::Unsupported::new(
+                    "a store into the hardware status page before HWS_PGA is set",
+                    "IVB PRM Vol1 Part3 (HWS_PGA)",
+                ),
             });
         }
         Ok(pga)
@@ -336,8 +344,10 @@ impl CommandStreamer<'_> {
                 return Err(Hang::Unsupported {
                     command: def.name,
                     addr: at,
-                    what: "COMPARE_DELTAS_EQUAL".into(),
-                    reference: "IVB PRM Vol1 Part3 MI_PREDICATE",
+                    unsupported: gtsim_spec::Unsupported::new(
+                        "COMPARE_DELTAS_EQUAL",
+                        "IVB PRM Vol1 Part3 MI_PREDICATE",
+                    ),
                 });
             }
         };
@@ -349,8 +359,10 @@ impl CommandStreamer<'_> {
                 return Err(Hang::Unsupported {
                     command: def.name,
                     addr: at,
-                    what: format!("reserved Load Operation {}", other.0),
-                    reference: "IVB PRM Vol1 Part3 MI_PREDICATE",
+                    unsupported: gtsim_spec::Unsupported::new(
+                        format!("reserved Load Operation {}", other.0),
+                        "IVB PRM Vol1 Part3 MI_PREDICATE",
+                    ),
                 });
             }
         };

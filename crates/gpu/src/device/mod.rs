@@ -61,6 +61,7 @@ pub enum Hang {
         /// Its address.
         addr: u64,
         /// Why.
+        #[source]
         error: UnpackError,
     },
     /// A memory access faulted.
@@ -71,19 +72,19 @@ pub enum Hang {
         /// Address of the command.
         addr: u64,
         /// The fault.
+        #[source]
         fault: Fault,
     },
     /// A feature of a command that the model does not implement yet.
-    #[error("{command} at {addr:#x}: {what} is not modelled yet ({reference})")]
+    #[error("{command} at {addr:#x}: {unsupported}")]
     Unsupported {
         /// Command.
         command: &'static str,
         /// Its address.
         addr: u64,
-        /// What is missing.
-        what: String,
-        /// Where the behaviour is specified.
-        reference: &'static str,
+        /// What is missing, and where the behaviour is specified.
+        #[source]
+        unsupported: gtsim_spec::Unsupported,
     },
     /// A 3DPRIMITIVE that could not complete.
     #[error("3DPRIMITIVE at {addr:#x}: {error}")]
@@ -91,6 +92,7 @@ pub enum Hang {
         /// Address of the command.
         addr: u64,
         /// What went wrong.
+        #[source]
         error: gtsim_pipe3d::draw::DrawError,
     },
     /// The batch never ended.
@@ -101,6 +103,19 @@ pub enum Hang {
         /// The limit reached.
         limit: usize,
     },
+}
+
+impl Hang {
+    /// The page fault behind this hang, with its address, however deep it happened: a
+    /// command's own access, a fixed-function unit's, or a shared function's inside a
+    /// shader thread's message.
+    pub fn fault(&self) -> Option<Fault> {
+        match self {
+            Hang::Fault { fault, .. } => Some(*fault),
+            Hang::Draw { error, .. } => error.fault(),
+            _ => None,
+        }
+    }
 }
 
 /// What a completed submission did.

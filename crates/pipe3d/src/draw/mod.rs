@@ -41,8 +41,9 @@ pub use depth::{DepthBuffer, DepthOp};
 pub use urb::Vue;
 pub use watchdog::{Watchdog, WorkLimits};
 
-use gtsim_eu::exec::{ExecError, Program};
+use gtsim_eu::exec::{ExecError, MessageError, Program};
 use gtsim_mem::{Fault, Memory};
+use gtsim_spec::Unsupported;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use thiserror::Error;
@@ -59,19 +60,15 @@ pub enum DrawError {
         why: String,
     },
     /// A feature the model does not implement yet.
-    #[error("{what} is not modelled yet ({seed})")]
-    Unsupported {
-        /// What.
-        what: String,
-        /// Where it is specified.
-        seed: &'static str,
-    },
+    #[error(transparent)]
+    Unsupported(#[from] Unsupported),
     /// A memory access by a fixed-function unit faulted.
     #[error("{unit}: {fault}")]
     Fault {
         /// The unit.
         unit: &'static str,
         /// The fault.
+        #[source]
         fault: Fault,
     },
     /// The submission did more work than its [`Watchdog`] allows: the model's
@@ -93,8 +90,42 @@ pub enum DrawError {
         /// Graphics address of the kernel.
         kernel: u64,
         /// What happened.
+        #[source]
         error: ExecError,
     },
+}
+
+impl DrawError {
+    /// The page fault behind this error, with its address, however deep: a fixed-function
+    /// unit's, or a shared function's inside a thread's message.
+    pub fn fault(&self) -> Option<Fault> {
+        match self {
+            DrawError::Fault { fault, .. } => Some(*fault),
+            DrawError::Thread {
+                error: ExecError::SharedFunction { error, .. },
+                ..
+            } => error.fault(),
+            _ => None,
+        }
+    }
+
+    /// The error as a shared function reports it, for errors that happen while the
+    /// pipeline carries out a thread's message (render target state, the late depth
+    /// test).
+    pub fn into_message_error(self) -> MessageError {
+        match self {
+            DrawError::Unsupported(u) => MessageError::Unsupported(u),
+            DrawError::Fault { unit, fault } => MessageError::Fault {
+                what: unit.to_string(),
+                fault,
+            },
+            DrawError::State { command, why } => MessageError::State {
+                structure: command,
+                why,
+            },
+            other => MessageError::Invalid(other.to_string()),
+        }
+    }
 }
 
 /// Writes dword `dw` of register `reg` of a thread's GRF (payload building).
@@ -104,11 +135,11 @@ pub(crate) fn put_dword(grf: &mut [u8], reg: usize, dw: usize, v: u32) {
 }
 
 /// A [`DrawError::Unsupported`]: `what` is not modelled yet, specified at `seed`.
-pub fn unsupported(what: impl Into<String>, seed: &'static str) -> DrawError {
-    DrawError::Unsupported {
-        what: what.into(),
-        seed,
-    }
+pub fn unsupported(
+    what: impl Into<std::borrow::Cow<'static, str>>,
+    seed: &'static str,
+) -> DrawError {
+    DrawError::Unsupported(Unsupported::new(what, seed))
 }
 
 /// Pipeline statistics a draw adds to (seed 004 §1.9 statistics table and the "Statistics Gathering" of each

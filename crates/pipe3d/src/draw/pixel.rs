@@ -11,10 +11,14 @@ use crate::state::{ConstantSource, DrawState, Front, MessageKind, ShaderStage, S
 use gtsim_dataport::rt_message::{
     RenderTarget, alpha_passes, decode_payload, texel_of, write_pixel,
 };
-use gtsim_eu::exec::{DEFAULT_BUDGET, FpMode, Message, Program, SharedFunctions, Thread};
+use gtsim_eu::exec::{
+    DEFAULT_BUDGET, FpMode, Message, MessageError, Program, SharedFunctions, Thread,
+};
 use gtsim_mem::Memory;
 use gtsim_mem::format::texel::Texel;
 use gtsim_mem::surface::TexelCoord;
+use gtsim_message::invalid;
+use gtsim_spec::Unsupported;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
@@ -609,7 +613,7 @@ struct PsMessages<'a> {
 }
 
 impl SharedFunctions for PsMessages<'_> {
-    fn send(&mut self, m: &Message) -> Result<Vec<[u8; 32]>, String> {
+    fn send(&mut self, m: &Message) -> Result<Vec<[u8; 32]>, MessageError> {
         match self.front.message(m) {
             MessageKind::Null => Ok(vec![[0u8; 32]; m.response_length as usize]),
             MessageKind::Sampler => self.front.sample(ShaderStage::Pixel, &*self.mem, m),
@@ -623,7 +627,7 @@ impl SharedFunctions for PsMessages<'_> {
                     let rt = self
                         .front
                         .render_target(&*self.mem, key.0, key.1)
-                        .map_err(|e| e.to_string())?;
+                        .map_err(DrawError::into_message_error)?;
                     self.targets.insert(key, rt);
                 }
                 let rt = self.targets.get(&key).copied().flatten();
@@ -666,7 +670,9 @@ impl SharedFunctions for PsMessages<'_> {
                         let z = match (late.computed, p.depth) {
                             (true, Some(d)) => f32::from_bits(d[s]),
                             (true, None) => {
-                                return Err("the PS computes depth but its render target write carries none (seed 000 §3.9.11.9)".into());
+                                return Err(invalid(
+                                    "the PS computes depth but its render target write carries none (seed 000 §3.9.11.9)",
+                                ));
                             }
                             _ => late.z[s],
                         };
@@ -674,7 +680,7 @@ impl SharedFunctions for PsMessages<'_> {
                         if late
                             .depth
                             .pixel(&mut *self.mem, x, y, z, late.back_facing)
-                            .map_err(|e| e.to_string())?
+                            .map_err(DrawError::into_message_error)?
                         {
                             late.passed |= 1 << s;
                         }
@@ -696,14 +702,16 @@ impl SharedFunctions for PsMessages<'_> {
                 }
                 Ok(vec![[0u8; 32]; m.response_length as usize])
             }
-            MessageKind::Unsupported { what, reference } => {
-                Err(format!("{what} is not modelled yet ({reference})"))
-            }
-            MessageKind::Invalid { why } => Err(why),
-            MessageKind::UrbWrite { .. } | MessageKind::Other { .. } => Err(format!(
-                "PS message to shared function {} (descriptor {:#010x}) is not modelled yet (seed 000 §1.5, ch.2-3)",
-                m.sfid, m.desc
-            )),
+            MessageKind::Unsupported(u) => Err(u.into()),
+            MessageKind::Invalid(e) => Err(e),
+            MessageKind::UrbWrite { .. } | MessageKind::Other { .. } => Err(Unsupported::new(
+                format!(
+                    "PS messages to shared function {} (descriptor {:#010x})",
+                    m.sfid, m.desc
+                ),
+                "seed 000 §1.5, ch.2-3",
+            )
+            .into()),
         }
     }
 }
@@ -717,7 +725,7 @@ impl SharedFunctions for PsMessages<'_> {
 /// alone, so the resolve pass (§11.9) has nothing left to do. Every access the seed
 /// permits after a clear (rendering, which merges with cleared blocks, and texture, CPU
 /// or display use after the required resolve) sees what the hardware gives.
-fn fast_clear(mem: &mut dyn Memory, rt: &RenderTarget) -> Result<(), String> {
+fn fast_clear(mem: &mut dyn Memory, rt: &RenderTarget) -> Result<(), MessageError> {
     let d = &rt.surface.desc;
     // CC_ONE is 1.0 for float formats and 1 for integer ones.
     let cc = rt.clear_color;
@@ -737,7 +745,10 @@ fn fast_clear(mem: &mut dyn Memory, rt: &RenderTarget) -> Result<(), String> {
             };
             rt.surface
                 .write_texel(mem, at, t)
-                .map_err(|e| format!("fast clear of ({x}, {y}): {e}"))?;
+                .map_err(|error| MessageError::Texel {
+                    what: format!("fast clear of ({x}, {y})"),
+                    error,
+                })?;
         }
     }
     Ok(())

@@ -9,8 +9,10 @@
 //! each register, and execution channels 0-3 / 4-7 enable each vertex.
 
 use crate::state::{Front, MessageKind, ShaderStage};
-use gtsim_eu::exec::{Message, SharedFunctions};
+use gtsim_eu::exec::{Message, MessageError, SharedFunctions};
 use gtsim_mem::Memory;
+use gtsim_message::invalid;
+use gtsim_spec::Unsupported;
 
 /// One vertex's URB entry: 128-bit slots of raw dwords.
 pub type Vue = Vec<[u32; 4]>;
@@ -44,7 +46,7 @@ fn dword(reg: &[u8; 32], i: usize) -> u32 {
 }
 
 impl SharedFunctions for VsMessages<'_> {
-    fn send(&mut self, m: &Message) -> Result<Vec<[u8; 32]>, String> {
+    fn send(&mut self, m: &Message) -> Result<Vec<[u8; 32]>, MessageError> {
         let (global_offset, header) = match self.front.message(m) {
             MessageKind::Sampler => {
                 return self.front.sample(ShaderStage::Vertex, self.mem, m);
@@ -53,22 +55,21 @@ impl SharedFunctions for VsMessages<'_> {
                 global_offset,
                 header,
             } => (global_offset, header),
-            MessageKind::Unsupported { what, reference } => {
-                return Err(format!("{what} is not modelled yet ({reference})"));
-            }
-            MessageKind::Invalid { why } => return Err(why),
+            MessageKind::Unsupported(u) => return Err(u.into()),
+            MessageKind::Invalid(e) => return Err(e),
             MessageKind::Null | MessageKind::RenderTargetWrite(_) | MessageKind::Other { .. } => {
-                return Err(format!(
-                    "VS message to shared function {} is not modelled yet (seed 000 §1.5)",
-                    m.sfid
-                ));
+                return Err(Unsupported::new(
+                    format!("VS messages to shared function {}", m.sfid),
+                    "seed 000 §1.5",
+                )
+                .into());
             }
         };
         let header = m
             .payload
             .first()
             .filter(|_| header)
-            .ok_or("URB write without its header (the URB handles)")?;
+            .ok_or_else(|| invalid("URB write without its header (the URB handles)"))?;
         let enables = (dword(header, 5) >> 8) & 0xff;
         for (k, reg) in m.payload.iter().enumerate().skip(1) {
             // Global Offset counts 256-bit URB rows; an interleaved register carries half
@@ -81,7 +82,9 @@ impl SharedFunctions for VsMessages<'_> {
                 }
                 let handle = (dword(header, v) & 0xffff) as usize;
                 let vue = self.vues.get_mut(handle).ok_or_else(|| {
-                    format!("URB write to handle {handle}, which this thread was not given")
+                    invalid(format!(
+                        "URB write to handle {handle}, which this thread was not given"
+                    ))
                 })?;
                 if vue.len() <= slot {
                     vue.resize(slot + 1, [0; 4]);

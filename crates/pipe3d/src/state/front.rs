@@ -2,8 +2,9 @@
 
 use super::DrawState;
 use crate::draw::{DrawError, RenderTarget};
-use gtsim_eu::exec::Message;
+use gtsim_eu::exec::{Message, MessageError};
 use gtsim_mem::Memory;
+use gtsim_spec::Unsupported;
 
 /// The shader stage a message comes from (each has its own binding table and samplers).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -15,7 +16,7 @@ pub enum ShaderStage {
 }
 
 /// What a `send` asks for, decoded once by the front from its SFID and descriptor.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum MessageKind {
     /// The null shared function: the response is zeros.
     Null,
@@ -33,17 +34,9 @@ pub enum MessageKind {
     /// decoded.
     RenderTargetWrite(gtsim_dataport::rt_message::RtWrite),
     /// A message of a modelled shared function in a form not modelled yet.
-    Unsupported {
-        /// What the message is.
-        what: String,
-        /// Where it is specified.
-        reference: &'static str,
-    },
-    /// A descriptor that does not decode.
-    Invalid {
-        /// Why.
-        why: String,
-    },
+    Unsupported(Unsupported),
+    /// A descriptor that does not decode, or a message that breaks its rules.
+    Invalid(MessageError),
     /// A message to a shared function this stage's model does not reach.
     Other {
         /// The shared function.
@@ -76,5 +69,5 @@ pub trait Front {
         stage: ShaderStage,
         mem: &dyn Memory,
         m: &Message,
-    ) -> Result<Vec<[u8; 32]>, String>;
+    ) -> Result<Vec<[u8; 32]>, MessageError>;
 }
