@@ -8,20 +8,28 @@
 //!
 //! * [`compare`]: COMPAREFUNCTION_* (alpha, depth and stencil tests) and STENCILOP_*;
 //! * [`depth_stencil`]: the depth and stencil tests and buffer updates of one pixel;
+//! * [`depth_buffer`]: the depth and stencil buffers in memory and their operations;
 //! * [`blend`]: blend factors, blend functions, colour clamping;
 //! * [`logic_op`]: the sixteen logic ops;
 //! * [`rt_write`]: the colour path of one render-target write, ending in the format;
 //! * [`rt_message`]: the render target write message: payload layouts, pixel enables,
 //!   alpha test and the store.
 //!
+//! * [`rt_path`]: a pixel shader thread's render target writes: enables, alpha test,
+//!   late depth, visible-pixel counts, fast clear, the store;
+//! * [`urb`]: the URB entries vertex shaders write their output VUEs into.
+//!
 //! State values that the seeds mark reserved are typed errors naming the field.
 
 pub mod blend;
 pub mod compare;
+pub mod depth_buffer;
 pub mod depth_stencil;
 pub mod logic_op;
 pub mod rt_message;
+pub mod rt_path;
 pub mod rt_write;
+pub mod urb;
 
 use thiserror::Error;
 

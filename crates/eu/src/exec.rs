@@ -616,6 +616,8 @@ impl Thread {
         let m = Message {
             sfid: ins.function,
             desc,
+            // Gen7's send has no extended descriptor (the SFID is in the instruction).
+            ex_desc: 0,
             exec_size: ins.exec_size,
             channel_mask: self.exec_mask(ins),
             first_channel: Self::group(ins) as u8,

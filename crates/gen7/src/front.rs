@@ -64,6 +64,8 @@ pub struct DrawFront<'a> {
     registers: &'a dyn Registers,
     primitive: &'a ThreeDPrimitive,
     pointers: Pointers,
+    /// Surfaces and sampler states the draw's sampler messages resolved.
+    sampler_cache: crate::sampling::SamplerCache,
 }
 
 impl<'a> DrawFront<'a> {
@@ -79,6 +81,7 @@ impl<'a> DrawFront<'a> {
             registers,
             primitive,
             pointers: Pointers::latched(state),
+            sampler_cache: Default::default(),
         }
     }
 
@@ -112,6 +115,6 @@ impl Front for DrawFront<'_> {
         m: &Message,
     ) -> Result<Vec<[u8; 32]>, MessageError> {
         let p = &self.pointers;
-        crate::sampling::message(&p.bases, p.stage(stage), mem, m)
+        crate::sampling::message(&self.sampler_cache, &p.bases, p.stage(stage), mem, m)
     }
 }

@@ -3,6 +3,7 @@
 //! per message into the pipeline's [`MessageKind`].
 
 use gtsim_dataport::rt_message::{RtHeader, RtSubtype, RtWrite};
+use gtsim_dataport::urb::UrbWrite;
 use gtsim_eu::exec::{Message, MessageError};
 use gtsim_pipe3d::state::MessageKind;
 use gtsim_spec::Unsupported;
@@ -11,6 +12,7 @@ use gtsim_spec::gen7::message_descriptor_urb::UrbOpcode;
 use gtsim_spec::gen7::{
     DataPortRenderCacheMessageType, EuSfid, MessageDescriptorRenderCacheDataPort,
     MessageDescriptorRenderTargetWrite, MessageDescriptorUrb, MessageHeaderRenderTargetWrite,
+    MessageHeaderUrb,
 };
 
 /// The kind of message `m` is.
@@ -18,7 +20,7 @@ pub(crate) fn kind(m: &Message) -> MessageKind {
     match EuSfid(u32::from(m.sfid)) {
         EuSfid::NULL => MessageKind::Null,
         EuSfid::SAMPLER => MessageKind::Sampler,
-        EuSfid::URB => urb(m.desc),
+        EuSfid::URB => urb(m),
         // Seed 000 §3.9.2.1.1: the render cache's message types.
         EuSfid::DATA_PORT_RENDER_CACHE => {
             match MessageDescriptorRenderCacheDataPort::unpack(&[m.desc]) {
@@ -35,9 +37,10 @@ pub(crate) fn kind(m: &Message) -> MessageKind {
     }
 }
 
-/// A URB message (IVB PRM Vol4 Part2 "URB"): the interleaved SIMD4x2 HWord write is the
-/// one the model carries out.
-fn urb(desc: u32) -> MessageKind {
+/// A URB message (IVB PRM Vol4 Part2 "URB"): the interleaved SIMD4x2 HWord write, with
+/// its header (the first payload register), is the one the model carries out.
+fn urb(m: &Message) -> MessageKind {
+    let desc = m.desc;
     let d = match MessageDescriptorUrb::unpack(&[desc]) {
         Ok(d) => d,
         Err(e) => {
@@ -58,9 +61,25 @@ fn urb(desc: u32) -> MessageKind {
             "IVB PRM Vol4 Part2 URB",
         ));
     }
-    MessageKind::UrbWrite {
-        global_offset: usize::from(d.global_offset),
-        header: d.header_present,
+    let Some(reg) = m.payload.first().filter(|_| d.header_present) else {
+        return MessageKind::Invalid(gtsim_message::invalid(
+            "URB write without its header (the URB handles)",
+        ));
+    };
+    let dws: Vec<u32> = reg
+        .chunks_exact(4)
+        .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        .collect();
+    match MessageHeaderUrb::unpack(&dws) {
+        Ok(h) => MessageKind::UrbWrite(UrbWrite {
+            global_offset: usize::from(d.global_offset),
+            handles: [usize::from(h.urb_handle_0), usize::from(h.urb_handle_1)],
+            channel_mask: h.channel_mask,
+        }),
+        Err(e) => MessageKind::Invalid(MessageError::State {
+            structure: "URB message header",
+            why: e.to_string(),
+        }),
     }
 }
 

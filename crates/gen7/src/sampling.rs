@@ -23,6 +23,8 @@ use gtsim_spec::gen7::{
     MessageDescriptorSamplingEngine, MessageHeaderSamplingEngine, RenderSurfaceState,
     SamplerBorderColorState, SamplerMessageType as T, SamplerState,
 };
+use std::cell::RefCell;
+use std::collections::BTreeMap;
 
 /// A stage's Gen7 sampling state: the surface states its binding table points to and
 /// its sampler states with their border colours (seed 000 §2.12).
@@ -38,6 +40,7 @@ pub trait SamplerTables {
 /// Carries out a sampler message of a thread (seed 000 ch.2): the sampler state table is
 /// the header's when the message has one, else the stage's (the thread's R0.3).
 pub(crate) fn message(
+    cache: &SamplerCache,
     bases: &Bases,
     mut tables: StageTables,
     mem: &dyn Memory,
@@ -49,7 +52,54 @@ pub(crate) fn message(
     let s = StageSampling { bases, tables, mem };
     // The sampler numbers the message's channels from 0 (a 2H send's channels 16-31
     // are its 0-15).
-    handle(m.desc, &m.payload, m.channel_mask >> m.first_channel, &s)
+    run(
+        m.desc,
+        &m.payload,
+        m.channel_mask >> m.first_channel,
+        &Cached { cache, tables: &s },
+    )
+}
+
+/// The surfaces and sampler states a draw's sampler messages resolved, by binding table
+/// (or sampler state table) and index: each is read from memory and decoded once per
+/// draw, however many messages use it.
+#[derive(Debug, Default)]
+pub(crate) struct SamplerCache {
+    surfaces: RefCell<BTreeMap<(u64, u8), SurfaceView>>,
+    samplers: RefCell<BTreeMap<(u64, u8), SamplerConfig>>,
+}
+
+/// A stage's sampling state through the draw's cache.
+struct Cached<'a> {
+    cache: &'a SamplerCache,
+    tables: &'a StageSampling<'a>,
+}
+
+impl SamplerResources for Cached<'_> {
+    fn surface(&self, bti: u8) -> Result<SurfaceView, MessageError> {
+        let key = (self.tables.tables.binding_table, bti);
+        if let Some(v) = self.cache.surfaces.borrow().get(&key) {
+            return Ok(v.clone());
+        }
+        let v = surface_view(&self.tables.surface(bti)?);
+        self.cache.surfaces.borrow_mut().insert(key, v.clone());
+        Ok(v)
+    }
+
+    fn sampler(&self, index: u8) -> Result<SamplerConfig, MessageError> {
+        let key = (self.tables.tables.sampler_state, index);
+        if let Some(c) = self.cache.samplers.borrow().get(&key) {
+            return Ok(c.clone());
+        }
+        let (s, border) = self.tables.sampler(index)?;
+        let c = sampler_config(&s, border);
+        self.cache.samplers.borrow_mut().insert(key, c.clone());
+        Ok(c)
+    }
+
+    fn memory(&self) -> &dyn Memory {
+        self.tables.mem
+    }
 }
 
 /// The Sampler State Pointer (M0.3 31:5, seed 000 §2.13.1.2) of a message whose descriptor
@@ -73,6 +123,16 @@ pub fn handle(
     payload: &[[u8; 32]],
     channel_mask: u32,
     res: &dyn SamplerTables,
+) -> Result<Vec<[u8; 32]>, MessageError> {
+    run(desc, payload, channel_mask, &Neutral(res))
+}
+
+/// [`handle`] over the neutral resources.
+fn run(
+    desc: u32,
+    payload: &[[u8; 32]],
+    channel_mask: u32,
+    res: &dyn SamplerResources,
 ) -> Result<Vec<[u8; 32]>, MessageError> {
     let d = MessageDescriptorSamplingEngine::unpack(&[desc]).map_err(|e| MessageError::State {
         structure: "sampler message descriptor",
@@ -125,7 +185,7 @@ pub fn handle(
         sampler_index: d.sampler_index,
         name,
     };
-    gtsim_sampler::message::handle(&msg, payload, channel_mask, &Neutral(res))
+    gtsim_sampler::message::handle(&msg, payload, channel_mask, res)
 }
 
 /// A stage's Gen7 sampling state as the neutral sampler asks for it.

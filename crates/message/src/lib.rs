@@ -103,6 +103,10 @@ pub struct Message {
     pub sfid: u8,
     /// The 32-bit message descriptor.
     pub desc: u32,
+    /// The extended message descriptor of generations that have one (Gen8+ `sends`,
+    /// where it also carries the SFID and the second payload's length); 0 on Gen7, whose
+    /// send encodes the SFID in the instruction.
+    pub ex_desc: u32,
     /// Execution size of the send.
     pub exec_size: u8,
     /// Channels enabled when it was sent (bit per channel, numbered from channel 0 of the

@@ -18,7 +18,7 @@
 //! Barycentric Enable, L5955-5958), so that the pixels of a clipped piece interpolate the
 //! source triangle's attributes, perspective-correct or screen-linear alike.
 
-use super::urb::Vue;
+use super::Vue;
 
 /// The clip planes in force.
 #[derive(Debug, Clone, Copy)]

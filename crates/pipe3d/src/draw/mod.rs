@@ -14,12 +14,15 @@
 //! 1. [`vertex`]: the VF assembles each vertex's elements into a VUE (§2.5), and the VS
 //!    shades pairs of vertices on SIMD4x2 EU threads that write their output VUEs with
 //!    URB messages (ch.3); with the VS disabled the VF's VUE passes through.
+//!
+//! Every thread's messages go through one [`router`]: the front decodes each, and the
+//! router delivers it to the sampler, the URB or the data port's render target path.
 //! 2. [`setup`]: the primitives of the topology (§10.2), the clip test and clipping
 //!    ([`clipper`], ch.9), the perspective divide and viewport transform, culling and
 //!    rasterization (ch.10).
 //! 3. [`pixel`]: the WM groups covered pixels into subspans and dispatches PS threads
-//!    with the seed's payload (§11.10.3), testing depth and stencil ([`depth`]) before
-//!    or after them; their sampler messages reach gtsim-sampler through the front and
+//!    with the seed's payload (§11.10.3), testing depth and stencil before or after them
+//!    (the data port's depth buffer); their sampler messages reach gtsim-sampler through the front and
 //!    their render target writes go through the data port's colour calculator into memory
 //!    (seed 000 §3.9.11, seed 004 ch.12).
 //!
@@ -28,17 +31,16 @@
 //! stages not modelled yet.
 
 mod clipper;
-mod depth;
 mod pixel;
+mod router;
 mod setup;
 mod stream;
-mod urb;
 mod vertex;
 mod watchdog;
 
 pub use crate::state::{DrawState, Front};
-pub use depth::{DepthBuffer, DepthOp};
-pub use urb::Vue;
+pub use gtsim_dataport::depth_buffer::{DepthBuffer, DepthOp};
+pub use gtsim_dataport::urb::Vue;
 pub use watchdog::{Watchdog, WorkLimits};
 
 use gtsim_eu::exec::{ExecError, MessageError, Program};
@@ -106,6 +108,26 @@ impl DrawError {
                 ..
             } => error.fault(),
             _ => None,
+        }
+    }
+
+    /// An error of the data port's depth buffer during the early depth test (before the
+    /// pixel shader), as the draw reports it.
+    pub(crate) fn from_depth_buffer(e: MessageError) -> DrawError {
+        match e {
+            MessageError::Unsupported(u) => DrawError::Unsupported(u),
+            MessageError::Fault { fault, .. } => DrawError::Fault {
+                unit: "depth buffer",
+                fault,
+            },
+            MessageError::State { structure, why } => DrawError::State {
+                command: structure,
+                why,
+            },
+            other => DrawError::State {
+                command: "3DSTATE_DEPTH_BUFFER",
+                why: other.to_string(),
+            },
         }
     }
 

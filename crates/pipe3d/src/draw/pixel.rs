@@ -2,23 +2,15 @@
 //! the payload of seed 004 §11.10.3, whose render target writes reach memory through
 //! the data port (seed 000 §3.9.11, seed 004 ch.12).
 
-use super::depth::{DepthBuffer, DepthOp};
-use super::urb::Vue;
-use super::{DrawError, KernelCache, Statistics, Watchdog, unsupported};
+use super::router::Router;
+use super::{DepthBuffer, DepthOp, DrawError, KernelCache, Statistics, Vue, Watchdog, unsupported};
 use crate::bary::barycentrics;
 use crate::sf::attribute_setup;
-use crate::state::{ConstantSource, DrawState, Front, MessageKind, ShaderStage, SwizzleSelect};
-use gtsim_dataport::rt_message::{
-    RenderTarget, alpha_passes, decode_payload, texel_of, write_pixel,
-};
-use gtsim_eu::exec::{
-    DEFAULT_BUDGET, FpMode, Message, MessageError, Program, SharedFunctions, Thread,
-};
+use crate::state::{ConstantSource, DrawState, Front, ShaderStage, SwizzleSelect};
+use gtsim_dataport::rt_message::RenderTarget;
+use gtsim_dataport::rt_path::{LateDepth, PixelWrites, RenderTargets, RtMode};
+use gtsim_eu::exec::{DEFAULT_BUDGET, FpMode, Program, Thread};
 use gtsim_mem::Memory;
-use gtsim_mem::format::texel::Texel;
-use gtsim_mem::surface::TexelCoord;
-use gtsim_message::invalid;
-use gtsim_spec::Unsupported;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
@@ -72,12 +64,10 @@ struct PsKernel {
 /// The WM/PS with the draw's kernel and render targets.
 pub(super) struct PixelStage {
     kernel: Option<PsKernel>,
-    targets: BTreeMap<(u8, u8), Option<RenderTarget>>,
+    targets: RenderTargets,
     depth: Option<DepthBuffer>,
     /// Depth and stencil are tested at the render target write, after the PS.
     late: bool,
-    /// Render targets already fast-cleared by this draw.
-    cleared: BTreeSet<u8>,
 }
 
 impl PixelStage {
@@ -127,16 +117,15 @@ impl PixelStage {
         };
         Ok(PixelStage {
             kernel,
-            targets: BTreeMap::new(),
+            targets: RenderTargets::default(),
             late: late && depth.as_ref().is_some_and(|d| d.op == DepthOp::Test),
             depth,
-            cleared: BTreeSet::new(),
         })
     }
 
     /// The render targets written so far.
     pub fn targets(&self) -> Vec<RenderTarget> {
-        self.targets.values().flatten().copied().collect()
+        self.targets.written()
     }
 
     /// Shades one primitive's pixels.
@@ -157,7 +146,9 @@ impl PixelStage {
                 let mut passed = vec![];
                 for &(x, y) in &prim.pixels {
                     let zp = source_depth(st, prim, x, y);
-                    if d.pixel(mem, x, y, zp, prim.back_facing)? {
+                    if d.pixel(mem, x, y, zp, prim.back_facing)
+                        .map_err(DrawError::from_depth_buffer)?
+                    {
                         passed.push((x, y));
                     }
                 }
@@ -211,26 +202,37 @@ impl PixelStage {
                 FpMode::Ieee
             };
             build_payload(st, prim, k, &slots, group, lit, &setup, t.grf_bytes_mut())?;
-            let mut sf = PsMessages {
-                st,
+            let mode = if st.ps.fast_clear {
+                RtMode::FastClear
+            } else if st.ps.resolve {
+                RtMode::Resolve
+            } else {
+                RtMode::Write
+            };
+            let mut sf = Router {
                 front,
+                stage: ShaderStage::Pixel,
                 mem: &mut *mem,
-                targets: &mut self.targets,
-                cleared: &mut self.cleared,
-                slots,
-                lit,
-                visible: 0,
-                late: match (&self.depth, self.late) {
-                    (Some(depth), true) => Some(LateDepth {
-                        depth,
-                        z: slots.map(|(x, y)| source_depth(st, prim, x, y)),
-                        back_facing: prim.back_facing,
-                        computed: st.ps.computes_depth,
-                        tested: 0,
-                        passed: 0,
-                    }),
-                    _ => None,
-                },
+                urb: None,
+                pixels: Some(PixelWrites {
+                    targets: &mut self.targets,
+                    slots,
+                    lit,
+                    visible: 0,
+                    late: match (&self.depth, self.late) {
+                        (Some(depth), true) => Some(LateDepth {
+                            depth,
+                            z: slots.map(|(x, y)| source_depth(st, prim, x, y)),
+                            back_facing: prim.back_facing,
+                            computed: st.ps.computes_depth,
+                            tested: 0,
+                            passed: 0,
+                        }),
+                        _ => None,
+                    },
+                    mode,
+                    computes_depth: st.ps.computes_depth,
+                }),
             };
             let budget = watchdog.thread_budget(DEFAULT_BUDGET);
             let result = t.run_program(&k.prog, &mut sf, budget);
@@ -241,7 +243,7 @@ impl PixelStage {
                     kernel: k.addr,
                     error,
                 })?;
-            stats.ps_depth_count += sf.visible.count_ones() as u64;
+            stats.ps_depth_count += sf.pixels.map_or(0, |p| p.visible.count_ones()) as u64;
         }
         Ok(())
     }
@@ -268,19 +270,6 @@ fn source_depth(st: &DrawState, prim: &Primitive, x: u32, y: u32) -> f32 {
     prim_barycentrics(prim, [x as f32 + bias, y as f32 + bias]).map_or(z[0], |b| {
         z[0] + b.linear[0] * (z[1] - z[0]) + b.linear[1] * (z[2] - z[0])
     })
-}
-
-/// The depth/stencil test done at the render target write, after the PS (§11.5.2.1).
-struct LateDepth<'a> {
-    depth: &'a DepthBuffer,
-    /// The WM's source depth per slot.
-    z: [f32; 32],
-    back_facing: bool,
-    /// The PS computes depth: the message carries it (seed 000 §3.9.11.9, sZ).
-    computed: bool,
-    /// Slots tested so far, and those that passed.
-    tested: u32,
-    passed: u32,
 }
 
 /// The corner standing for vertex `i` (0..3) of the setup formulas: a line's two ends
@@ -593,162 +582,6 @@ fn build_payload(
                 put(grf, r, base + 3, comp[0].to_bits());
             }
             at += 2;
-        }
-    }
-    Ok(())
-}
-
-/// The shared functions a PS thread reaches.
-struct PsMessages<'a> {
-    st: &'a DrawState,
-    front: &'a dyn Front,
-    mem: &'a mut dyn Memory,
-    targets: &'a mut BTreeMap<(u8, u8), Option<RenderTarget>>,
-    cleared: &'a mut BTreeSet<u8>,
-    slots: [(u32, u32); 32],
-    lit: u32,
-    /// Pixels the last render target write covered (PS_DEPTH_COUNT).
-    visible: u32,
-    late: Option<LateDepth<'a>>,
-}
-
-impl SharedFunctions for PsMessages<'_> {
-    fn send(&mut self, m: &Message) -> Result<Vec<[u8; 32]>, MessageError> {
-        match self.front.message(m) {
-            MessageKind::Null => Ok(vec![[0u8; 32]; m.response_length as usize]),
-            MessageKind::Sampler => self.front.sample(ShaderStage::Pixel, &*self.mem, m),
-            MessageKind::RenderTargetWrite(rt) => {
-                let p = decode_payload(&rt, &m.payload, self.st.ps.computes_depth)?;
-                // The render target's surface comes from the binding table entry, its
-                // BLEND_STATE entry from the header's Render Target Index (0 without a
-                // header; seed 000 §3.9.11.3 M0.2).
-                let key = (p.binding_table_index, p.render_target_index);
-                if !self.targets.contains_key(&key) {
-                    let rt = self
-                        .front
-                        .render_target(&*self.mem, key.0, key.1)
-                        .map_err(DrawError::into_message_error)?;
-                    self.targets.insert(key, rt);
-                }
-                let rt = self.targets.get(&key).copied().flatten();
-                if self.st.ps.fast_clear {
-                    if let Some(rt) = rt
-                        && self.cleared.insert(key.0)
-                    {
-                        fast_clear(self.mem, &rt)?;
-                    }
-                    return Ok(vec![[0u8; 32]; m.response_length as usize]);
-                }
-                if self.st.ps.resolve {
-                    // The fast clear already stored the clear value (see fast_clear).
-                    return Ok(vec![[0u8; 32]; m.response_length as usize]);
-                }
-                // Seed 000 §3.9.11 "Execution Mask": the message's execution mask is
-                // ignored; the header's Pixel/Sample Enables, or without a header the
-                // dispatch's pixel mask, say which pixels are written.
-                let mut enabled = p.slots & self.lit;
-                if let Some(h) = p.header_pixel_mask {
-                    enabled &= h;
-                }
-                // Seed 004 §12.1.3: the alpha test comes first; a pixel that fails it is
-                // discarded before the depth and stencil tests and counts.
-                if let Some(rt) = &rt {
-                    for s in 0..32 {
-                        if enabled & (1 << s) != 0 && !alpha_passes(rt, p.colors[s])? {
-                            enabled &= !(1 << s);
-                        }
-                    }
-                }
-                if let Some(late) = &mut self.late {
-                    // Each slot is tested once, at the first render target write that
-                    // covers it; later writes (other render targets) reuse the result.
-                    for s in 0..32 {
-                        if enabled & !late.tested & (1 << s) == 0 {
-                            continue;
-                        }
-                        let (x, y) = self.slots[s];
-                        let z = match (late.computed, p.depth) {
-                            (true, Some(d)) => f32::from_bits(d[s]),
-                            (true, None) => {
-                                return Err(invalid(
-                                    "the PS computes depth but its render target write carries none (seed 000 §3.9.11.9)",
-                                ));
-                            }
-                            _ => late.z[s],
-                        };
-                        late.tested |= 1 << s;
-                        if late
-                            .depth
-                            .pixel(&mut *self.mem, x, y, z, late.back_facing)
-                            .map_err(DrawError::into_message_error)?
-                        {
-                            late.passed |= 1 << s;
-                        }
-                    }
-                    enabled &= late.passed;
-                }
-                if p.last {
-                    self.visible |= enabled;
-                }
-                // A null render target is not written (seed 000 §2.12.2 SURFTYPE_NULL),
-                // but its pixels went through the tests and counts above.
-                if let Some(rt) = &rt {
-                    for s in 0..32 {
-                        if enabled & (1 << s) != 0 {
-                            let (x, y) = self.slots[s];
-                            write_pixel(self.mem, rt, x, y, p.array_index, p.colors[s])?;
-                        }
-                    }
-                }
-                Ok(vec![[0u8; 32]; m.response_length as usize])
-            }
-            MessageKind::Unsupported(u) => Err(u.into()),
-            MessageKind::Invalid(e) => Err(e),
-            MessageKind::UrbWrite { .. } | MessageKind::Other { .. } => Err(Unsupported::new(
-                format!(
-                    "PS messages to shared function {} (descriptor {:#010x})",
-                    m.sfid, m.desc
-                ),
-                "seed 000 §1.5, ch.2-3",
-            )
-            .into()),
-        }
-    }
-}
-
-/// A render target fast clear (seed 004 §11.7-11.8): the whole render target takes the
-/// clear colour of its SURFACE_STATE (clear is supported on the full, non-mipmapped,
-/// non-array render target only, §11.7).
-///
-/// The MCS is a coarse cache of "cleared" flags whose encoding the seed does not give;
-/// the model writes the clear value into the render target at once and leaves the MCS
-/// alone, so the resolve pass (§11.9) has nothing left to do. Every access the seed
-/// permits after a clear (rendering, which merges with cleared blocks, and texture, CPU
-/// or display use after the required resolve) sees what the hardware gives.
-fn fast_clear(mem: &mut dyn Memory, rt: &RenderTarget) -> Result<(), MessageError> {
-    let d = &rt.surface.desc;
-    // CC_ONE is 1.0 for float formats and 1 for integer ones.
-    let cc = rt.clear_color;
-    let t = match texel_of(&rt.surface, [0; 4])? {
-        Texel::Float(_) => Texel::Float(cc.map(|on| f32::from(u8::from(on)))),
-        Texel::Uint(_) => Texel::Uint(cc.map(u32::from)),
-        Texel::Sint(_) => Texel::Sint(cc.map(i32::from)),
-    };
-    for y in 0..d.height {
-        for x in 0..d.width {
-            let at = TexelCoord {
-                x,
-                y,
-                slice: rt.min_array_element,
-                lod: rt.lod,
-                sample: 0,
-            };
-            rt.surface
-                .write_texel(mem, at, t)
-                .map_err(|error| MessageError::Texel {
-                    what: format!("fast clear of ({x}, {y})"),
-                    error,
-                })?;
         }
     }
     Ok(())

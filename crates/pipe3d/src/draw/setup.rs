@@ -2,9 +2,9 @@
 //! perspective divide and viewport transform, culling and rasterization; each object's
 //! covered pixels then go to the WM.
 
+use super::Vue;
 use super::pixel::{Corner, PixelStage, Primitive, SourceTriangle};
 use super::stream::RunAssembler;
-use super::urb::Vue;
 use super::{DrawError, Statistics, Watchdog, clipper, unsupported};
 use crate::assembly::{Object, ObjectType};
 use crate::clip::{ClipStatus, clip_determination, vertex_clip_test};

@@ -6,7 +6,7 @@
 //! Seed 004 §2.2.1: a cut index ends the current topology and starts a new one; §1.3:
 //! dangling vertices (those of an incomplete trailing object) are discarded.
 
-use super::urb::Vue;
+use super::Vue;
 use super::{DrawError, Statistics};
 use crate::assembly::{self, Object, ProvokingVertex};
 use crate::index;

@@ -1,8 +1,8 @@
 //! VF and VS: from vertex indices to the VUEs the rest of the pipeline reads.
 
-use super::urb::{VsMessages, Vue};
-use super::{DrawError, KernelCache, Statistics, Watchdog};
-use crate::state::{DrawState, Front};
+use super::router::Router;
+use super::{DrawError, KernelCache, Statistics, Vue, Watchdog};
+use crate::state::{DrawState, Front, ShaderStage};
 use crate::vf::{PrimitiveIds, VertexIds, assemble_element, fetch_source, vb_index};
 use gtsim_eu::exec::{DEFAULT_BUDGET, FpMode, Program, Thread};
 use gtsim_mem::Memory;
@@ -55,7 +55,7 @@ impl VertexStage {
         &mut self,
         st: &DrawState,
         front: &dyn Front,
-        mem: &dyn Memory,
+        mem: &mut dyn Memory,
         run: &[i64],
         instance: u32,
         stats: &mut Statistics,
@@ -68,7 +68,7 @@ impl VertexStage {
         let inputs = run
             .iter()
             .zip(&pids)
-            .map(|(&vi, &pid)| fetch_vertex(st, mem, vi, instance, pid))
+            .map(|(&vi, &pid)| fetch_vertex(st, &*mem, vi, instance, pid))
             .collect::<Result<Vec<_>, _>>()?;
         if st.vs.statistics {
             // §3.6.1: one per vertex, shaded or passed through.
@@ -80,7 +80,9 @@ impl VertexStage {
         };
         let mut out = Vec::with_capacity(inputs.len());
         for pair in inputs.chunks(2) {
-            out.extend(run_vs_thread(st, front, mem, *addr, prog, pair, watchdog)?);
+            out.extend(run_vs_thread(
+                st, front, &mut *mem, *addr, prog, pair, watchdog,
+            )?);
         }
         Ok(out)
     }
@@ -143,7 +145,7 @@ fn fetch_vertex(
 fn run_vs_thread(
     st: &DrawState,
     front: &dyn Front,
-    mem: &dyn Memory,
+    mem: &mut dyn Memory,
     addr: u64,
     prog: &Program,
     pair: &[Vue],
@@ -194,9 +196,16 @@ fn run_vs_thread(
             }
         }
     }
-    let mut urb = VsMessages::new(pair.len(), front, mem);
+    let mut vues = vec![Vue::new(); pair.len()];
+    let mut router = Router {
+        front,
+        stage: ShaderStage::Vertex,
+        mem,
+        urb: Some(&mut vues),
+        pixels: None,
+    };
     let budget = watchdog.thread_budget(DEFAULT_BUDGET);
-    let result = t.run_program(prog, &mut urb, budget);
+    let result = t.run_program(prog, &mut router, budget);
     watchdog
         .thread_ran(result, budget, DEFAULT_BUDGET)?
         .map_err(|error| DrawError::Thread {
@@ -204,5 +213,5 @@ fn run_vs_thread(
             kernel: addr,
             error,
         })?;
-    Ok(urb.into_vues())
+    Ok(vues)
 }

@@ -22,14 +22,9 @@ pub enum MessageKind {
     Null,
     /// A sampling-engine message, carried out by [`Front::sample`].
     Sampler,
-    /// A URB write of interleaved SIMD4x2 data (header: the URB handles and channel
-    /// enables) at `global_offset` 256-bit rows into the entries.
-    UrbWrite {
-        /// Global Offset, in 256-bit URB rows.
-        global_offset: usize,
-        /// The message has its header.
-        header: bool,
-    },
+    /// A URB write of interleaved SIMD4x2 data, its header (URB handles, channel mask)
+    /// decoded.
+    UrbWrite(gtsim_dataport::urb::UrbWrite),
     /// A render target write through the render cache, its descriptor and header
     /// decoded.
     RenderTargetWrite(gtsim_dataport::rt_message::RtWrite),

@@ -1,6 +1,6 @@
-//! The depth and stencil buffers as the WM uses them: the early depth/stencil test of
-//! each covered pixel (seed 004 §11.5.2, the tests themselves §12.1.4-12.1.5), and the
-//! depth buffer clear and resolve operations of §11.5.3.
+//! The depth and stencil buffers: the depth/stencil test of each pixel, before the pixel
+//! shader (seed 004 §11.5.2) or at its render target write, with the tests themselves of
+//! §12.1.4-12.1.5, and the depth buffer clear and resolve operations of §11.5.3.
 //!
 //! The hierarchical depth buffer is an acceleration structure whose contents the seed
 //! does not define: the model keeps the depth buffer itself always up to date (a clear
@@ -9,10 +9,10 @@
 //! tests, and sampling or CPU reads after a resolve) sees the values the hardware would
 //! give.
 
-use super::DrawError;
-use gtsim_dataport::depth_stencil::{DepthFormat, DepthStencilState as PixelState, depth_stencil};
+use crate::depth_stencil::{DepthFormat, DepthStencilState as PixelState, depth_stencil};
 use gtsim_mem::Memory;
 use gtsim_mem::layout::SurfaceDesc;
+use gtsim_message::MessageError;
 
 /// What a draw does to the depth buffer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -60,25 +60,25 @@ fn dword_le(b: &[u8]) -> u32 {
 }
 
 impl DepthBuffer {
-    fn depth_addr(&self, x: u32, y: u32) -> Result<u64, DrawError> {
+    fn depth_addr(&self, x: u32, y: u32) -> Result<u64, MessageError> {
         let off = self
             .desc
             .texel_offset(x, y, self.slice, self.lod, 0)
-            .map_err(|e| DrawError::State {
-                command: "3DSTATE_DEPTH_BUFFER",
+            .map_err(|e| MessageError::State {
+                structure: "3DSTATE_DEPTH_BUFFER",
                 why: format!("pixel ({x}, {y}): {e}"),
             })?;
         Ok(self.base.wrapping_add(off))
     }
 
-    fn stencil_addr(&self, x: u32, y: u32) -> Result<Option<u64>, DrawError> {
+    fn stencil_addr(&self, x: u32, y: u32) -> Result<Option<u64>, MessageError> {
         let Some((base, desc)) = &self.stencil else {
             return Ok(None);
         };
         let off = desc
             .texel_offset(x, y, self.slice, self.lod, 0)
-            .map_err(|e| DrawError::State {
-                command: "3DSTATE_STENCIL_BUFFER",
+            .map_err(|e| MessageError::State {
+                structure: "3DSTATE_STENCIL_BUFFER",
                 why: format!("pixel ({x}, {y}): {e}"),
             })?;
         Ok(Some(base.wrapping_add(off)))
@@ -93,9 +93,9 @@ impl DepthBuffer {
         y: u32,
         z: f32,
         back_facing: bool,
-    ) -> Result<bool, DrawError> {
-        let fault = |fault| DrawError::Fault {
-            unit: "depth buffer",
+    ) -> Result<bool, MessageError> {
+        let fault = |fault| MessageError::Fault {
+            what: "depth buffer".into(),
             fault,
         };
         let bytes = self.desc.block_bytes as usize;
@@ -136,8 +136,8 @@ impl DepthBuffer {
                     mem.read(a, &mut sten).map_err(fault)?;
                 }
                 let r = depth_stencil(s, self.format, z, stored, sten[0]).map_err(|e| {
-                    DrawError::State {
-                        command: "DEPTH_STENCIL_STATE",
+                    MessageError::State {
+                        structure: "DEPTH_STENCIL_STATE",
                         why: e.to_string(),
                     }
                 })?;

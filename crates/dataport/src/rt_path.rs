@@ -1,0 +1,213 @@
+//! The render target write path of one pixel shader thread (seed 000 §3.9.11, seed 004
+//! ch.12): which pixels a write covers, the alpha test, the depth and stencil test when
+//! it comes after the shader, the PS_DEPTH_COUNT of visible pixels, fast clears and
+//! resolves, and the store through the colour calculator.
+
+use crate::depth_buffer::DepthBuffer;
+use crate::rt_message::{
+    RenderTarget, RtWrite, alpha_passes, decode_payload, texel_of, write_pixel,
+};
+use gtsim_mem::Memory;
+use gtsim_mem::format::texel::Texel;
+use gtsim_mem::surface::TexelCoord;
+use gtsim_message::{MessageError, invalid};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// The render targets a draw's writes resolved (by binding table index and blend state
+/// index; `None` for a null surface), and those it fast-cleared.
+#[derive(Debug, Default)]
+pub struct RenderTargets {
+    resolved: BTreeMap<(u8, u8), Option<RenderTarget>>,
+    cleared: BTreeSet<u8>,
+}
+
+impl RenderTargets {
+    /// The render targets written so far.
+    pub fn written(&self) -> Vec<RenderTarget> {
+        self.resolved.values().flatten().copied().collect()
+    }
+}
+
+/// What the draw's render target writes do (3DSTATE_PS Render Target Fast Clear Enable
+/// and Render Target Resolve Enable, seed 004 §11.7-11.9).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RtMode {
+    /// Ordinary writes through the colour calculator.
+    Write,
+    /// Each render target takes its clear colour, whole.
+    FastClear,
+    /// A resolve: nothing left to do in this model (see [`fast_clear`]).
+    Resolve,
+}
+
+/// The depth and stencil test done at the render target write, when the shader may kill
+/// pixels or computes depth (seed 004 §11.5.2.1).
+#[derive(Debug)]
+pub struct LateDepth<'a> {
+    /// The depth buffer.
+    pub depth: &'a DepthBuffer,
+    /// The windower's source depth per slot.
+    pub z: [f32; 32],
+    /// The object faces back.
+    pub back_facing: bool,
+    /// The shader computes depth: the message carries it (seed 000 §3.9.11.9, sZ).
+    pub computed: bool,
+    /// Slots tested so far, and those that passed.
+    pub tested: u32,
+    /// Slots that passed.
+    pub passed: u32,
+}
+
+/// How the render target at a binding table index, blended by a blend state index, is
+/// found (the generation's front reads the binding table and the blend state).
+pub type ResolveTarget<'a> =
+    dyn Fn(&dyn Memory, u8, u8) -> Result<Option<RenderTarget>, MessageError> + 'a;
+
+/// One pixel shader thread's render target writes.
+#[derive(Debug)]
+pub struct PixelWrites<'a> {
+    /// The draw's render targets.
+    pub targets: &'a mut RenderTargets,
+    /// Pixel position of each slot.
+    pub slots: [(u32, u32); 32],
+    /// Slots lit by the object (the dispatch's pixel mask).
+    pub lit: u32,
+    /// Pixels the last render target write covered (PS_DEPTH_COUNT).
+    pub visible: u32,
+    /// The test after the shader, when it comes after.
+    pub late: Option<LateDepth<'a>>,
+    /// Write, fast clear or resolve.
+    pub mode: RtMode,
+    /// Without a header, whether source depth follows the colours (the dispatch's R0.0
+    /// bit 13, "Source Depth to Render Target").
+    pub computes_depth: bool,
+}
+
+impl PixelWrites<'_> {
+    /// Carries out render target write `rt` with its payload registers; `resolve` gives
+    /// the render target at a binding table index with a blend state index.
+    pub fn write(
+        &mut self,
+        mem: &mut dyn Memory,
+        rt: &RtWrite,
+        payload: &[[u8; 32]],
+        resolve: &ResolveTarget<'_>,
+    ) -> Result<(), MessageError> {
+        let p = decode_payload(rt, payload, self.computes_depth)?;
+        // The render target's surface comes from the binding table entry, its
+        // BLEND_STATE entry from the header's Render Target Index (0 without a header;
+        // seed 000 §3.9.11.3 M0.2).
+        let key = (p.binding_table_index, p.render_target_index);
+        let target = match self.targets.resolved.entry(key) {
+            std::collections::btree_map::Entry::Occupied(e) => *e.get(),
+            std::collections::btree_map::Entry::Vacant(e) => {
+                *e.insert(resolve(&*mem, key.0, key.1)?)
+            }
+        };
+        match self.mode {
+            RtMode::FastClear => {
+                if let Some(t) = target
+                    && self.targets.cleared.insert(key.0)
+                {
+                    fast_clear(mem, &t)?;
+                }
+                return Ok(());
+            }
+            // The fast clear already stored the clear value (see fast_clear).
+            RtMode::Resolve => return Ok(()),
+            RtMode::Write => {}
+        }
+        // Seed 000 §3.9.11 "Execution Mask": the message's execution mask is ignored;
+        // the header's Pixel/Sample Enables, or without a header the dispatch's pixel
+        // mask, say which pixels are written.
+        let mut enabled = p.slots & self.lit;
+        if let Some(h) = p.header_pixel_mask {
+            enabled &= h;
+        }
+        // Seed 004 §12.1.3: the alpha test comes first; a pixel that fails it is
+        // discarded before the depth and stencil tests and counts.
+        if let Some(t) = &target {
+            for s in 0..32 {
+                if enabled & (1 << s) != 0 && !alpha_passes(t, p.colors[s])? {
+                    enabled &= !(1 << s);
+                }
+            }
+        }
+        if let Some(late) = &mut self.late {
+            // Each slot is tested once, at the first render target write that covers
+            // it; later writes (other render targets) reuse the result.
+            for s in 0..32 {
+                if enabled & !late.tested & (1 << s) == 0 {
+                    continue;
+                }
+                let (x, y) = self.slots[s];
+                let z = match (late.computed, p.depth) {
+                    (true, Some(d)) => f32::from_bits(d[s]),
+                    (true, None) => {
+                        return Err(invalid(
+                            "the PS computes depth but its render target write carries none (seed 000 §3.9.11.9)",
+                        ));
+                    }
+                    _ => late.z[s],
+                };
+                late.tested |= 1 << s;
+                if late.depth.pixel(mem, x, y, z, late.back_facing)? {
+                    late.passed |= 1 << s;
+                }
+            }
+            enabled &= late.passed;
+        }
+        if p.last {
+            self.visible |= enabled;
+        }
+        // A null render target is not written (seed 000 §2.12.2 SURFTYPE_NULL), but its
+        // pixels went through the tests and counts above.
+        if let Some(t) = &target {
+            for s in 0..32 {
+                if enabled & (1 << s) != 0 {
+                    let (x, y) = self.slots[s];
+                    write_pixel(mem, t, x, y, p.array_index, p.colors[s])?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A render target fast clear (seed 004 §11.7-11.8): the whole render target takes the
+/// clear colour of its SURFACE_STATE (clear is supported on the full, non-mipmapped,
+/// non-array render target only, §11.7).
+///
+/// The MCS is a coarse cache of "cleared" flags whose encoding the seed does not give;
+/// the model writes the clear value into the render target at once and leaves the MCS
+/// alone, so the resolve pass (§11.9) has nothing left to do. Every access the seed
+/// permits after a clear (rendering, which merges with cleared blocks, and texture, CPU
+/// or display use after the required resolve) sees what the hardware gives.
+pub fn fast_clear(mem: &mut dyn Memory, rt: &RenderTarget) -> Result<(), MessageError> {
+    let d = &rt.surface.desc;
+    // CC_ONE is 1.0 for float formats and 1 for integer ones.
+    let cc = rt.clear_color;
+    let t = match texel_of(&rt.surface, [0; 4])? {
+        Texel::Float(_) => Texel::Float(cc.map(|on| f32::from(u8::from(on)))),
+        Texel::Uint(_) => Texel::Uint(cc.map(u32::from)),
+        Texel::Sint(_) => Texel::Sint(cc.map(i32::from)),
+    };
+    for y in 0..d.height {
+        for x in 0..d.width {
+            let at = TexelCoord {
+                x,
+                y,
+                slice: rt.min_array_element,
+                lod: rt.lod,
+                sample: 0,
+            };
+            rt.surface
+                .write_texel(mem, at, t)
+                .map_err(|error| MessageError::Texel {
+                    what: format!("fast clear of ({x}, {y})"),
+                    error,
+                })?;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,66 @@
+//! The URB as the vertex shader writes it: its output VUEs, filled by URB write messages
+//! (IVB PRM Vol4 Part2 "URB"; seed 004 §1.9 "URB payload" and §3.4.1 "Vertex Output").
+//!
+//! A VUE is a list of 128-bit slots: slot 0 the vertex header, slot 1 the position, then
+//! the attributes (seed 004 §1.8 "VUE formats"). An interleaved SIMD4x2 write carries,
+//! after its header, registers whose dwords 0-3 go to the VUE of the first URB handle and
+//! dwords 4-7 to the VUE of the second, at slot 2 x Global Offset (which counts 256-bit
+//! rows) + register index; the header's channel mask enables the eight dwords of each
+//! register, and execution channels 0-3 / 4-7 enable each vertex.
+
+use gtsim_message::{MessageError, invalid};
+
+/// One vertex's URB entry: 128-bit slots of raw dwords.
+pub type Vue = Vec<[u32; 4]>;
+
+/// An interleaved SIMD4x2 URB write, its descriptor and header decoded by the
+/// generation's front.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct UrbWrite {
+    /// Global Offset, in 256-bit URB rows.
+    pub global_offset: usize,
+    /// The URB handles of the two vertices (indices of the entries the thread owns).
+    pub handles: [usize; 2],
+    /// The header's channel mask: one bit per dword of each data register.
+    pub channel_mask: u8,
+}
+
+fn dword(reg: &[u8; 32], i: usize) -> u32 {
+    u32::from_le_bytes([reg[i * 4], reg[i * 4 + 1], reg[i * 4 + 2], reg[i * 4 + 3]])
+}
+
+/// Writes the data registers `data` (the payload after the header) of `w` into `vues`
+/// (the entries the thread owns, by handle); `exec_mask` is the send's execution mask.
+pub fn write(
+    vues: &mut [Vue],
+    w: &UrbWrite,
+    data: &[[u8; 32]],
+    exec_mask: u32,
+) -> Result<(), MessageError> {
+    for (k, reg) in data.iter().enumerate() {
+        // Global Offset counts 256-bit URB rows; an interleaved register carries half a
+        // row (one 128-bit slot) of each vertex (Mesa brw_vec4_visitor emit_vertex: "URB
+        // offset is in URB row increments, and each of our MRFs is half of one").
+        let slot = 2 * w.global_offset + k;
+        for (v, &handle) in w.handles.iter().enumerate() {
+            if exec_mask & (0xf << (4 * v)) == 0 {
+                continue;
+            }
+            let vue = vues.get_mut(handle).ok_or_else(|| {
+                invalid(format!(
+                    "URB write to handle {handle}, which this thread was not given"
+                ))
+            })?;
+            if vue.len() <= slot {
+                vue.resize(slot + 1, [0; 4]);
+            }
+            for (c, out) in vue[slot].iter_mut().enumerate() {
+                let dw = v * 4 + c;
+                if w.channel_mask & (1 << dw) != 0 && exec_mask & (1 << dw) != 0 {
+                    *out = dword(reg, dw);
+                }
+            }
+        }
+    }
+    Ok(())
+}

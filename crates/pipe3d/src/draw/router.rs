@@ -1,0 +1,85 @@
+//! The one place a thread's messages reach their shared functions: the generation's
+//! front says what each `send` is ([`Front::message`]); the router hands it to the
+//! sampler (through the front, which resolves the stage's surfaces and samplers), to the
+//! URB or to the render target write path of the data port, and reports everything else
+//! as not modelled, naming the seed (seed 000 §1.5).
+
+use crate::state::{Front, MessageKind, ShaderStage};
+use gtsim_dataport::rt_path::PixelWrites;
+use gtsim_dataport::urb::{self, Vue};
+use gtsim_eu::exec::{Message, MessageError, SharedFunctions};
+use gtsim_mem::Memory;
+use gtsim_spec::Unsupported;
+
+/// The shared functions one thread reaches.
+pub(super) struct Router<'a> {
+    /// The generation's front (message decoding, sampler resources, render targets).
+    pub front: &'a dyn Front,
+    /// The thread's stage.
+    pub stage: ShaderStage,
+    /// Graphics memory.
+    pub mem: &'a mut dyn Memory,
+    /// A vertex shader thread's URB entries, by handle.
+    pub urb: Option<&'a mut [Vue]>,
+    /// A pixel shader thread's render target writes.
+    pub pixels: Option<PixelWrites<'a>>,
+}
+
+impl Router<'_> {
+    /// A message this stage's model does not route.
+    fn unrouted(&self, m: &Message) -> MessageError {
+        match self.stage {
+            ShaderStage::Vertex => Unsupported::new(
+                format!("VS messages to shared function {}", m.sfid),
+                "seed 000 §1.5",
+            ),
+            ShaderStage::Pixel => Unsupported::new(
+                format!(
+                    "PS messages to shared function {} (descriptor {:#010x})",
+                    m.sfid, m.desc
+                ),
+                "seed 000 §1.5, ch.2-3",
+            ),
+        }
+        .into()
+    }
+}
+
+impl SharedFunctions for Router<'_> {
+    fn send(&mut self, m: &Message) -> Result<Vec<[u8; 32]>, MessageError> {
+        let front = self.front;
+        let reply = vec![[0u8; 32]; m.response_length as usize];
+        match front.message(m) {
+            // Seed 000 §1.5: the null shared function takes the message and returns
+            // nothing.
+            MessageKind::Null => Ok(reply),
+            MessageKind::Sampler => front.sample(self.stage, &*self.mem, m),
+            MessageKind::UrbWrite(w) => {
+                let Some(entries) = self.urb.as_deref_mut() else {
+                    return Err(self.unrouted(m));
+                };
+                urb::write(
+                    entries,
+                    &w,
+                    m.payload.get(1..).unwrap_or(&[]),
+                    m.channel_mask,
+                )?;
+                Ok(reply)
+            }
+            MessageKind::RenderTargetWrite(rt) => {
+                let Some(pixels) = self.pixels.as_mut() else {
+                    return Err(self.unrouted(m));
+                };
+                pixels.write(&mut *self.mem, &rt, &m.payload, &|mem, bti, rti| {
+                    front
+                        .render_target(mem, bti, rti)
+                        .map_err(super::DrawError::into_message_error)
+                })?;
+                Ok(reply)
+            }
+            MessageKind::Unsupported(u) => Err(u.into()),
+            MessageKind::Invalid(e) => Err(e),
+            MessageKind::Other { .. } => Err(self.unrouted(m)),
+        }
+    }
+}
