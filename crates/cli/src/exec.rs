@@ -57,7 +57,7 @@ pub fn exec(a: &ExecArgs) -> Result<String> {
     for (i, m) in run.messages.iter().enumerate() {
         out.push_str(&format!(
             "message {i}: sfid {} desc {:#010x} mlen {} rlen {} dst g{} channels {:#x}{}\n",
-            m.sfid,
+            gtsim_isa::gen7::codes::sfid_code(m.sfid),
             m.desc,
             m.payload.len(),
             m.response_length,

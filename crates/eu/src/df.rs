@@ -238,7 +238,7 @@ pub(crate) fn alu_df(t: &mut Thread, ins: &Instruction) -> Result<(), ExecError>
         let r = match ins.opcode {
             Opcode::Mov => a,
             Opcode::Sel => {
-                let take_a = if ins.cond_modifier != 0 {
+                let take_a = if ins.cond_modifier.is_some() {
                     // min/max: a NaN operand yields the other (as in single precision).
                     if a.is_nan() {
                         false
@@ -267,7 +267,7 @@ pub(crate) fn alu_df(t: &mut Thread, ins: &Instruction) -> Result<(), ExecError>
             _ => unreachable!("checked above"),
         };
         let cmp = matches!(ins.opcode, Opcode::Cmp | Opcode::Cmpn);
-        if flag.is_none() && ins.cond_modifier != 0 && ins.opcode != Opcode::Sel {
+        if flag.is_none() && ins.cond_modifier.is_some() && ins.opcode != Opcode::Sel {
             // The condition tests the result as written against zero.
             let written = if dst_size == 8 || null_dst {
                 if ins.saturate && !r.is_nan() {

@@ -234,44 +234,55 @@ impl Thread {
     }
 
     pub(crate) fn predicate_bits(&self, ins: &Instruction, p: Predicate) -> u32 {
+        use Align1Predicate as A1;
+        use Align16Predicate as A16;
         let f = self.flag_bits(ins);
-        match (p.control, ins.align16) {
-            (1, _) => f,
-            // align1 any/all groups (IVB PRM Vol4 Part3 "Predication").
-            (2, false) => {
+        // Align1 any/all groups of n channels (IVB PRM Vol4 Part3 "Predication").
+        let groups = |n: u32, all: bool| {
+            let full = ((1u64 << n) - 1) as u32;
+            let mut out = 0;
+            for ch in (0..32).step_by(n as usize) {
+                let grp = (f >> ch) & full;
+                let hit = if all { grp == full } else { grp != 0 };
+                if hit {
+                    out |= full << ch;
+                }
+            }
+            out
+        };
+        match p.control {
+            PredControl::Align1(A1::Normal) | PredControl::Align16(A16::Normal) => f,
+            PredControl::Align1(A1::AnyV) => {
                 if f != 0 {
                     u32::MAX
                 } else {
                     0
                 }
             }
-            (3, false) => {
+            PredControl::Align1(A1::AllV) => {
                 if f & self.span_bits(ins) == self.span_bits(ins) {
                     u32::MAX
                 } else {
                     0
                 }
             }
-            (c @ 4..=11, false) => {
-                let n = 2u32 << ((c - 4) / 2);
-                let all = c % 2 == 1;
-                let mut out = 0;
-                for ch in (0..32).step_by(n as usize) {
-                    let grp = (f >> ch) & ((1u64 << n) - 1) as u32;
-                    let hit = if all {
-                        grp == ((1u64 << n) - 1) as u32
-                    } else {
-                        grp != 0
-                    };
-                    if hit {
-                        out |= (((1u64 << n) - 1) as u32) << ch;
-                    }
-                }
-                out
-            }
-            // align16 channel replication .x .y .z .w and any4h/all4h.
-            (c @ 2..=5, true) => {
-                let k = c - 2;
+            PredControl::Align1(A1::Any2h) => groups(2, false),
+            PredControl::Align1(A1::All2h) => groups(2, true),
+            PredControl::Align1(A1::Any4h) => groups(4, false),
+            PredControl::Align1(A1::All4h) => groups(4, true),
+            PredControl::Align1(A1::Any8h) => groups(8, false),
+            PredControl::Align1(A1::All8h) => groups(8, true),
+            PredControl::Align1(A1::Any16h) => groups(16, false),
+            PredControl::Align1(A1::All16h) => groups(16, true),
+            PredControl::Align1(A1::Any32h) => groups(32, false),
+            // Align16 channel replication .x .y .z .w.
+            PredControl::Align16(c @ (A16::X | A16::Y | A16::Z | A16::W)) => {
+                let k = match c {
+                    A16::X => 0,
+                    A16::Y => 1,
+                    A16::Z => 2,
+                    _ => 3,
+                };
                 let mut out = 0;
                 for v in 0..8 {
                     if f & (1 << (v * 4 + k)) != 0 {
@@ -280,17 +291,20 @@ impl Thread {
                 }
                 out
             }
-            (6 | 7, true) => {
+            PredControl::Align16(c @ (A16::Any4h | A16::All4h)) => {
                 let mut out = 0;
                 for v in 0..8 {
                     let grp = (f >> (v * 4)) & 0xf;
-                    if if p.control == 7 { grp == 0xf } else { grp != 0 } {
+                    if if c == A16::All4h {
+                        grp == 0xf
+                    } else {
+                        grp != 0
+                    } {
                         out |= 0xf << (v * 4);
                     }
                 }
                 out
             }
-            _ => f,
         }
     }
 
@@ -613,8 +627,12 @@ impl Thread {
             b.copy_from_slice(&self.grf[at..at + 32]);
             payload.push(b);
         }
+        let sfid = ins.sfid.ok_or(ExecError::Invalid {
+            ip: self.ip,
+            msg: "a send without its shared function".into(),
+        })?;
         let m = Message {
-            sfid: ins.function,
+            sfid,
             desc,
             // Gen7's send has no extended descriptor (the SFID is in the instruction).
             ex_desc: 0,

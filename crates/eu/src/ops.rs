@@ -27,29 +27,29 @@ fn src_ty(s: &Src) -> Type {
 
 /// Conditional modifier test on floating-point values, single or double (IVB PRM
 /// "Conditional Modifier"): NaN compares unordered.
-pub(crate) fn test_floats(cond: u8, x: f64, y: f64) -> bool {
+pub(crate) fn test_floats(cond: Option<CondModifier>, x: f64, y: f64) -> bool {
     match cond {
-        1 => x == y,
-        2 => x != y,
-        3 => x > y,
-        4 => x >= y,
-        5 => x < y,
-        6 => x <= y,
-        9 => x.is_nan() || y.is_nan(),
+        Some(CondModifier::Z) => x == y,
+        Some(CondModifier::Nz) => x != y,
+        Some(CondModifier::G) => x > y,
+        Some(CondModifier::Ge) => x >= y,
+        Some(CondModifier::L) => x < y,
+        Some(CondModifier::Le) => x <= y,
+        Some(CondModifier::U) => x.is_nan() || y.is_nan(),
         _ => false,
     }
 }
 
 /// Conditional modifier test (IVB PRM "Conditional Modifier"): NaN compares unordered.
-fn test(cond: u8, a: Val, b: Val) -> bool {
+fn test(cond: Option<CondModifier>, a: Val, b: Val) -> bool {
     match (a, b) {
         (Val::I(x), Val::I(y)) => match cond {
-            1 => x == y,
-            2 => x != y,
-            3 => x > y,
-            4 => x >= y,
-            5 => x < y,
-            6 => x <= y,
+            Some(CondModifier::Z) => x == y,
+            Some(CondModifier::Nz) => x != y,
+            Some(CondModifier::G) => x > y,
+            Some(CondModifier::Ge) => x >= y,
+            Some(CondModifier::L) => x < y,
+            Some(CondModifier::Le) => x <= y,
             _ => false,
         },
         _ => test_floats(cond, a.f(), b.f()),
@@ -190,7 +190,7 @@ pub(crate) fn alu(t: &mut Thread, ins: &Instruction) -> Result<(), ExecError> {
         let r = match ins.opcode {
             Opcode::Mov => a,
             Opcode::Sel => {
-                let take_a = if ins.cond_modifier != 0 {
+                let take_a = if ins.cond_modifier.is_some() {
                     // min/max: a NaN operand yields the other (IEEE minNum/maxNum).
                     if float && f32v(a).is_nan() {
                         false
@@ -354,7 +354,7 @@ pub(crate) fn alu(t: &mut Thread, ins: &Instruction) -> Result<(), ExecError> {
             Opcode::Mad => fv(f32v(b).mul_add(f32v(x), f32v(a))),
             Opcode::Lrp => fv(f32v(a) * f32v(b) + (1.0 - f32v(a)) * f32v(x)),
             Opcode::Math => {
-                if ins.function == 11 {
+                if ins.math == Some(MathFunction::IntDivMod) {
                     remainders[c] = Some(divmod_vals(a, b, ins).1);
                 }
                 math(t, ins, a, b)?
@@ -376,7 +376,7 @@ pub(crate) fn alu(t: &mut Thread, ins: &Instruction) -> Result<(), ExecError> {
             r
         };
         if flag.is_none()
-            && ins.cond_modifier != 0
+            && ins.cond_modifier.is_some()
             && ins.opcode.kind() != Kind::Math
             && ins.opcode != Opcode::Sel
         {
@@ -537,22 +537,23 @@ fn math(t: &Thread, ins: &Instruction, a: Val, b: Val) -> Result<Val, ExecError>
     let x = a.f() as f32 as f64;
     let y = b.f() as f32 as f64;
     let f = |v: f64| Val::F(v as f32 as f64);
-    Ok(match ins.function {
-        1 => fv(1.0 / x as f32),
-        2 => f(x.log2()),
-        3 => f(x.exp2()),
-        4 => fv((x as f32).sqrt()),
-        5 => fv(1.0 / (x as f32).sqrt()),
-        6 => f(x.sin()),
-        7 => f(x.cos()),
-        9 => fv(x as f32 / y as f32),
-        10 => f(x.powf(y)),
-        11 | 12 => divmod_vals(a, b, ins).0,
-        13 => divmod_vals(a, b, ins).1,
+    use MathFunction as M;
+    Ok(match ins.math {
+        Some(M::Inv) => fv(1.0 / x as f32),
+        Some(M::Log) => f(x.log2()),
+        Some(M::Exp) => f(x.exp2()),
+        Some(M::Sqrt) => fv((x as f32).sqrt()),
+        Some(M::Rsq) => fv(1.0 / (x as f32).sqrt()),
+        Some(M::Sin) => f(x.sin()),
+        Some(M::Cos) => f(x.cos()),
+        Some(M::Fdiv) => fv(x as f32 / y as f32),
+        Some(M::Pow) => f(x.powf(y)),
+        Some(M::IntDivMod | M::IntDiv) => divmod_vals(a, b, ins).0,
+        Some(M::IntMod) => divmod_vals(a, b, ins).1,
         other => {
             return Err(ExecError::unsupported(
                 t.ip,
-                format!("math function {other}"),
+                format!("math function {}", other.map_or("(none)", |m| m.mnemonic())),
             ));
         }
     })

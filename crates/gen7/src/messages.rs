@@ -1,28 +1,30 @@
-//! What a Gen7 `send` asks for: its SFID (IVB PRM Vol4 Part3 "send", `EU_SFID` in
-//! `defs/gen7/eu.spec`) and message descriptor (`defs/gen7/messages.spec`), decoded once
-//! per message into the pipeline's [`MessageKind`].
+//! What a Gen7 `send` asks for: its shared function (decoded from the instruction's
+//! `EU_SFID` by the instruction decoder) and its message descriptor
+//! (`defs/gen7/messages.spec`), decoded once per message into the pipeline's
+//! [`MessageKind`].
 
 use gtsim_dataport::rt_message::{RtHeader, RtSubtype, RtWrite};
 use gtsim_dataport::urb::UrbWrite;
 use gtsim_eu::exec::{Message, MessageError};
+use gtsim_isa::ir::Sfid;
 use gtsim_pipe3d::state::MessageKind;
 use gtsim_spec::Unsupported;
 use gtsim_spec::gen7::message_descriptor_render_target_write::{MessageSubtype, SlotGroupSelect};
 use gtsim_spec::gen7::message_descriptor_urb::UrbOpcode;
 use gtsim_spec::gen7::{
-    DataPortRenderCacheMessageType, EuSfid, MessageDescriptorRenderCacheDataPort,
+    DataPortRenderCacheMessageType, MessageDescriptorRenderCacheDataPort,
     MessageDescriptorRenderTargetWrite, MessageDescriptorUrb, MessageHeaderRenderTargetWrite,
     MessageHeaderUrb,
 };
 
 /// The kind of message `m` is.
 pub(crate) fn kind(m: &Message) -> MessageKind {
-    match EuSfid(u32::from(m.sfid)) {
-        EuSfid::NULL => MessageKind::Null,
-        EuSfid::SAMPLER => MessageKind::Sampler,
-        EuSfid::URB => urb(m),
+    match m.sfid {
+        Sfid::Null => MessageKind::Null,
+        Sfid::Sampler => MessageKind::Sampler,
+        Sfid::Urb => urb(m),
         // Seed 000 §3.9.2.1.1: the render cache's message types.
-        EuSfid::DATA_PORT_RENDER_CACHE => {
+        Sfid::DataPortRenderCache => {
             match MessageDescriptorRenderCacheDataPort::unpack(&[m.desc]) {
                 Ok(d) if d.message_type == DataPortRenderCacheMessageType::RENDER_TARGET_WRITE => {
                     match render_target_write(m) {

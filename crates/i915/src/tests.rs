@@ -853,10 +853,10 @@ fn relocations_are_checked_chunk_by_chunk_before_more_are_read() {
     let (target, batch, relocs) = store_batch(&mut k);
     // A list that claims u32::MAX entries: the first chunk holds a bad one (outside its
     // object), and nothing after the first chunk is even mapped.
-    let mut a = Anon::new(64 << 10);
-    // SAFETY: unmapping the tail of our own mapping.
-    unsafe { libc::munmap(a.base.add(16 << 10).cast(), 48 << 10) };
-    a.len = 16 << 10;
+    let a = Anon::new(64 << 10);
+    // SAFETY: making the tail of our own mapping inaccessible. (Not unmapped: another
+    // test thread could map something there, and the kernel would then read it.)
+    unsafe { libc::mprotect(a.base.add(16 << 10).cast(), 48 << 10, libc::PROT_NONE) };
     let mut bad = relocs[0];
     bad.offset = 1 << 20;
     // SAFETY: the first entry of our own mapping.

@@ -40,29 +40,6 @@ impl W {
 /// Labels of a kernel: byte offset -> label number.
 pub type Labels = BTreeMap<usize, usize>;
 
-const PRED_ALIGN1: [&str; 13] = [
-    "", "", ".anyv", ".allv", ".any2h", ".all2h", ".any4h", ".all4h", ".any8h", ".all8h",
-    ".any16h", ".all16h", ".any32h",
-];
-const PRED_ALIGN16: [&str; 8] = ["", "", ".x", ".y", ".z", ".w", ".any4h", ".all4h"];
-const COND: [&str; 10] = ["", ".z", ".nz", ".g", ".ge", ".l", ".le", ".r", ".o", ".u"];
-const MATH: [&str; 14] = [
-    "",
-    "inv",
-    "log",
-    "exp",
-    "sqrt",
-    "rsq",
-    "sin",
-    "cos",
-    "sincos",
-    "fdiv",
-    "pow",
-    "intdivmod",
-    "intdiv",
-    "intmod",
-];
-
 fn reg_name(file: RegFile, nr: u8) -> String {
     match file {
         RegFile::Grf => format!("g{nr}"),
@@ -323,17 +300,12 @@ fn src(w: &mut W, ins: &Instruction, s: &Src) {
 
 fn head(w: &mut W, ins: &Instruction) {
     if let Some(p) = ins.predicate {
-        let suffix = if ins.align16 {
-            PRED_ALIGN16.get(p.control as usize).copied()
-        } else {
-            PRED_ALIGN1.get(p.control as usize).copied()
-        };
         w.put(&format!(
             "({}f{}.{}{}) ",
             if p.inverse { '-' } else { '+' },
             ins.flag.0,
             ins.flag.1,
-            suffix.unwrap_or("")
+            p.control.suffix()
         ));
     }
     w.put(ins.opcode.mnemonic());
@@ -346,13 +318,14 @@ fn head(w: &mut W, ins: &Instruction) {
     match ins.opcode.kind() {
         Kind::Math => w.put(&format!(
             " {}",
-            MATH.get(ins.function as usize)
-                .copied()
-                .unwrap_or("unknown")
+            ins.math.map_or("unknown", |f| f.mnemonic())
         )),
         Kind::Send => {}
-        _ if ins.cond_modifier != 0 => {
-            w.put(COND.get(ins.cond_modifier as usize).copied().unwrap_or(""));
+        _ if ins.cond_modifier.is_some() => {
+            w.put(&format!(
+                ".{}",
+                ins.cond_modifier.map_or("", |c| c.mnemonic())
+            ));
             if !matches!(ins.opcode, Opcode::Sel | Opcode::If | Opcode::While) {
                 w.put(&format!(".f{}.{}", ins.flag.0, ins.flag.1));
             }
@@ -473,7 +446,7 @@ pub fn format(ins: &Instruction, offset: usize, labels: &Labels) -> String {
                     w.newline();
                     w.pad(16);
                     w.raw("            ");
-                    message(&mut w, ins.function, d);
+                    message(&mut w, ins.sfid, d);
                 }
                 (None, Some(s)) => {
                     src(&mut w, ins, s);
@@ -486,7 +459,7 @@ pub fn format(ins: &Instruction, offset: usize, labels: &Labels) -> String {
                     w.newline();
                     w.pad(16);
                     w.raw("            ");
-                    w.put(&format!("{} MsgDesc: indirect", sfid_name(ins.function)));
+                    w.put(&format!("{} MsgDesc: indirect", sfid_name(ins.sfid)));
                 }
                 _ => {}
             }
@@ -513,21 +486,10 @@ fn has_uip(op: Opcode) -> bool {
     )
 }
 
-fn sfid_name(sfid: u8) -> String {
-    match sfid {
-        0 => "null".into(),
-        1 => "math".into(),
-        2 => "sampler".into(),
-        3 => "gateway".into(),
-        4 => "dp_sampler".into(),
-        5 => "render".into(),
-        6 => "urb".into(),
-        7 => "thread_spawner".into(),
-        9 => "const".into(),
-        10 => "data".into(),
-        11 => "pixel interp".into(),
-        n => format!("*** invalid SFID value {n} "),
-    }
+fn sfid_name(sfid: Option<Sfid>) -> String {
+    sfid.map_or("*** invalid SFID value ".into(), |s| {
+        s.mnemonic().to_string()
+    })
 }
 
 const SIMD: [&str; 4] = ["SIMD4x2", "SIMD8", "SIMD16", "SIMD32/64"];
@@ -543,11 +505,11 @@ const RT_SUBTYPE: [&str; 8] = [
 ];
 
 /// The second line of a send: the shared function and its decoded descriptor.
-fn message(w: &mut W, sfid: u8, desc: u32) {
+fn message(w: &mut W, sfid: Option<Sfid>, desc: u32) {
     w.put(&sfid_name(sfid));
     w.put(" MsgDesc:");
     match sfid {
-        2 => {
+        Some(Sfid::Sampler) => {
             if let Ok(d) = MessageDescriptorSamplingEngine::unpack(&[desc]) {
                 // The spec's names (seed 000 §2.13.1.3.1), in lower case as Mesa prints
                 // them (`lod`).
@@ -560,7 +522,7 @@ fn message(w: &mut W, sfid: u8, desc: u32) {
                 ));
             }
         }
-        5 => {
+        Some(Sfid::DataPortRenderCache) => {
             if let Ok(d) =
                 MessageDescriptorRenderTargetWrite::unpack(&[desc & !(0xf << 14) | (12 << 14)])
             {
@@ -591,7 +553,7 @@ fn message(w: &mut W, sfid: u8, desc: u32) {
                 w.put(&format!(" Surface = {}", d.binding_table_index));
             }
         }
-        6 => {
+        Some(Sfid::Urb) => {
             if let Ok(d) = MessageDescriptorUrb::unpack(&[desc]) {
                 w.put(&format!(
                     " offset {} {}",
@@ -609,7 +571,7 @@ fn message(w: &mut W, sfid: u8, desc: u32) {
                 }
             }
         }
-        3 => {
+        Some(Sfid::Gateway) => {
             const GW: [&str; 8] = [
                 "open",
                 "close",
@@ -622,15 +584,15 @@ fn message(w: &mut W, sfid: u8, desc: u32) {
             ];
             w.put(&format!(" ({})", GW[desc as usize & 7]));
         }
-        7 => {}
-        4 | 9 => w.put(&format!(
+        Some(Sfid::ThreadSpawner) => {}
+        Some(Sfid::DataPortSamplerCache | Sfid::DataPortConstantCache) => w.put(&format!(
             " (bti {}, msg_ctrl {}, msg_type {}, write_commit {})",
             desc & 0xff,
             (desc >> 8) & 0x3f,
             (desc >> 14) & 0x7,
             (desc >> 17) & 1
         )),
-        10 => {
+        Some(Sfid::DataPortDataCache) => {
             // Data cache (seed 000 §3.9.2.1.1 message types); the text follows the newer
             // Mesa form (DISASM_SYNTAX.md marks it unsure: no Gen7 client here emits it).
             const DC: [&str; 16] = [
@@ -665,7 +627,7 @@ fn message(w: &mut W, sfid: u8, desc: u32) {
             ));
         }
         _ => {
-            w.put(&format!("unsupported shared function ID {sfid}"));
+            w.put(&format!("unsupported shared function ID {sfid:?}"));
         }
     }
     w.put(&format!(" mlen {}", (desc >> 25) & 0xf));

@@ -176,9 +176,8 @@ pub struct Dst {
 /// Predication (IVB PRM Vol4 Part3 "Predication").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Predicate {
-    /// The predicate control value as encoded (1 = normal; align1 2..7 = anyv/allv/
-    /// any2h/all2h/any4h/all4h ...; align16 2..7 = .x .y .z .w .any4h .all4h).
-    pub control: u8,
+    /// How the predicate is formed from the flag bits.
+    pub control: PredControl,
     /// Inverted.
     pub inverse: bool,
 }
@@ -204,10 +203,15 @@ pub struct Instruction {
     pub predicate: Option<Predicate>,
     /// Number of channels (1, 2, 4, 8, 16, 32).
     pub exec_size: u8,
-    /// Conditional modifier (0 = none), for ALU instructions.
-    pub cond_modifier: u8,
-    /// Math function, for `math`; shared function id for `send`.
-    pub function: u8,
+    /// Conditional modifier, for ALU instructions.
+    pub cond_modifier: Option<CondModifier>,
+    /// The function of a `math`.
+    pub math: Option<MathFunction>,
+    /// The shared function a `send` addresses.
+    pub sfid: Option<Sfid>,
+    /// The extended message descriptor of generations that have one (Gen8+ `sends`); 0
+    /// on Gen7, whose send encodes the SFID in the instruction.
+    pub ex_desc: u32,
     /// Flag register used by predication / conditional modifier: (f0 or f1, subregister).
     pub flag: (u8, u8),
     /// Accumulator write enable.
@@ -235,4 +239,204 @@ pub struct Instruction {
     /// Mesa writes src0's type, intel-gen4asm writes 0 or D — and a bit-exact round trip
     /// must keep it. `None` means the field is zero.
     pub src1_type_field: Option<Type>,
+}
+
+/// Declares an IR enumeration with its one mnemonic table (the spelling Mesa's
+/// disassembler prints and the assembler reads).
+macro_rules! mnemonics {
+    ($(#[$doc:meta])* $name:ident { $($(#[$vdoc:meta])* $variant:ident = $text:literal),* $(,)? }) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum $name {
+            $($(#[$vdoc])* $variant),*
+        }
+
+        impl $name {
+            /// Every value, in encoding order.
+            pub const ALL: &[$name] = &[$($name::$variant),*];
+
+            /// The mnemonic.
+            pub fn mnemonic(self) -> &'static str {
+                match self {
+                    $($name::$variant => $text),*
+                }
+            }
+
+            /// The value whose mnemonic is `text`.
+            pub fn from_mnemonic(text: &str) -> Option<$name> {
+                $name::ALL.iter().copied().find(|v| !v.mnemonic().is_empty() && v.mnemonic() == text)
+            }
+        }
+    };
+}
+
+mnemonics! {
+    /// Conditional modifier (IVB PRM Vol4 Part3 "Conditional Modifier"): the flag
+    /// written per channel from the result.
+    CondModifier {
+        /// Zero (equal).
+        Z = "z",
+        /// Not zero (not equal).
+        Nz = "nz",
+        /// Greater than zero.
+        G = "g",
+        /// Greater than or equal to zero.
+        Ge = "ge",
+        /// Less than zero.
+        L = "l",
+        /// Less than or equal to zero.
+        Le = "le",
+        /// Round increment (Gen4-5; reserved on Gen7, kept so such code round-trips).
+        R = "r",
+        /// Overflow.
+        O = "o",
+        /// Unordered (NaN).
+        U = "u",
+    }
+}
+
+mnemonics! {
+    /// Align1 predication modes (IVB PRM Vol4 Part3 "Predication"): how a channel's
+    /// predicate is formed from the flag bits.
+    Align1Predicate {
+        /// The channel's own flag bit.
+        Normal = "",
+        /// Any flag bit of the execution size.
+        AnyV = "anyv",
+        /// All flag bits of the execution size.
+        AllV = "allv",
+        /// Any of a group of 2 channels.
+        Any2h = "any2h",
+        /// All of a group of 2.
+        All2h = "all2h",
+        /// Any of 4.
+        Any4h = "any4h",
+        /// All of 4.
+        All4h = "all4h",
+        /// Any of 8.
+        Any8h = "any8h",
+        /// All of 8.
+        All8h = "all8h",
+        /// Any of 16.
+        Any16h = "any16h",
+        /// All of 16.
+        All16h = "all16h",
+        /// Any of 32.
+        Any32h = "any32h",
+    }
+}
+
+mnemonics! {
+    /// Align16 predication modes (IVB PRM Vol4 Part3 "Predication").
+    Align16Predicate {
+        /// The channel's own flag bit.
+        Normal = "",
+        /// Flag bit x of the channel's group of four, replicated.
+        X = "x",
+        /// Flag bit y, replicated.
+        Y = "y",
+        /// Flag bit z, replicated.
+        Z = "z",
+        /// Flag bit w, replicated.
+        W = "w",
+        /// Any of the group's four bits.
+        Any4h = "any4h",
+        /// All of the group's four bits.
+        All4h = "all4h",
+    }
+}
+
+/// A predicate's mode, in the instruction's access mode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum PredControl {
+    /// An align1 instruction's mode.
+    Align1(Align1Predicate),
+    /// An align16 instruction's mode.
+    Align16(Align16Predicate),
+}
+
+impl PredControl {
+    /// The suffix the disassembler prints after the flag register ("" or ".anyv").
+    pub fn suffix(self) -> String {
+        let m = match self {
+            PredControl::Align1(p) => p.mnemonic(),
+            PredControl::Align16(p) => p.mnemonic(),
+        };
+        if m.is_empty() {
+            String::new()
+        } else {
+            format!(".{m}")
+        }
+    }
+
+    /// Whether this is the plain mode (each channel reads its own flag bit).
+    pub fn is_normal(self) -> bool {
+        matches!(
+            self,
+            PredControl::Align1(Align1Predicate::Normal)
+                | PredControl::Align16(Align16Predicate::Normal)
+        )
+    }
+}
+
+mnemonics! {
+    /// Extended math functions (IVB PRM Vol4 Part3 `math`).
+    MathFunction {
+        /// 1/x.
+        Inv = "inv",
+        /// log2.
+        Log = "log",
+        /// 2^x.
+        Exp = "exp",
+        /// Square root.
+        Sqrt = "sqrt",
+        /// 1/sqrt.
+        Rsq = "rsq",
+        /// Sine.
+        Sin = "sin",
+        /// Cosine.
+        Cos = "cos",
+        /// Sine and cosine (Gen4-5; kept so such code round-trips).
+        SinCos = "sincos",
+        /// Float division.
+        Fdiv = "fdiv",
+        /// Power.
+        Pow = "pow",
+        /// Integer quotient and remainder.
+        IntDivMod = "intdivmod",
+        /// Integer quotient.
+        IntDiv = "intdiv",
+        /// Integer remainder.
+        IntMod = "intmod",
+    }
+}
+
+mnemonics! {
+    /// Shared functions a `send` addresses (IVB PRM Vol4 Part3 `send`; seed 000 §1.5).
+    Sfid {
+        /// The null function.
+        Null = "null",
+        /// The Gen4-5 math box (kept so such code round-trips).
+        Math = "math",
+        /// The sampling engine.
+        Sampler = "sampler",
+        /// The message gateway.
+        Gateway = "gateway",
+        /// The data port's sampler cache.
+        DataPortSamplerCache = "dp_sampler",
+        /// The data port's render cache.
+        DataPortRenderCache = "render",
+        /// The URB.
+        Urb = "urb",
+        /// The thread spawner.
+        ThreadSpawner = "thread_spawner",
+        /// Video motion estimation.
+        Vme = "vme",
+        /// The data port's constant cache.
+        DataPortConstantCache = "const",
+        /// The data port's data cache.
+        DataPortDataCache = "data",
+        /// The pixel interpolator.
+        PixelInterpolator = "pixel interp",
+    }
 }

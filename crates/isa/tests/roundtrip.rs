@@ -189,7 +189,11 @@ fn instruction() -> impl Strategy<Value = Instruction> {
                 ins.align16 = align16 || three;
                 if pred {
                     ins.predicate = Some(Predicate {
-                        control: 1,
+                        control: if ins.align16 {
+                            PredControl::Align16(Align16Predicate::Normal)
+                        } else {
+                            PredControl::Align1(Align1Predicate::Normal)
+                        },
                         inverse: inv,
                     });
                     ins.flag = (f, fs);
@@ -303,17 +307,28 @@ fn instruction() -> impl Strategy<Value = Instruction> {
                             ins.uip = Some(if branch == 2 { 0 } else { uip * 8 });
                         } else {
                             ins.opcode = Opcode::Math;
-                            ins.function = mathfn;
+                            ins.math = MathFunction::ALL.get(usize::from(mathfn) - 1).copied();
                             ins.srcs = vec![s0, s1];
                         }
                     }
                 }
                 if ins.opcode.kind() != Kind::Branch && ins.opcode.kind() != Kind::Math {
-                    ins.cond_modifier = cond;
+                    ins.cond_modifier = (cond != 0)
+                        .then(|| CondModifier::ALL.get(usize::from(cond) - 1).copied())
+                        .flatten();
                     ins.saturate = sat;
                     if cond != 0 && !pred && !matches!(ins.opcode, Opcode::Sel) {
                         ins.flag = (f, fs);
                     }
+                }
+                // The predicate's mode belongs to the access mode the instruction ends with
+                // (branches are align1).
+                if let Some(p) = &mut ins.predicate {
+                    p.control = if ins.align16 {
+                        PredControl::Align16(Align16Predicate::Normal)
+                    } else {
+                        PredControl::Align1(Align1Predicate::Normal)
+                    };
                 }
                 // Mesa's convention for a full-size instruction with an immediate src0.
                 if let (Some(Src::Imm { ty, .. }), 1) = (ins.srcs.first(), ins.srcs.len()) {

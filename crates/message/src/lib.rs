@@ -7,6 +7,7 @@
 //! they share one vocabulary without depending on each other; the generation's front
 //! decodes descriptors, and the pipeline routes each message to its shared function.
 
+use gtsim_isa::ir::Sfid;
 use gtsim_mem::Fault;
 use gtsim_mem::surface::SurfaceError;
 use gtsim_spec::Unsupported;
@@ -99,8 +100,8 @@ pub fn invalid(why: impl Into<String>) -> MessageError {
 /// registers, response length, end of thread).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Message {
-    /// Shared function id.
-    pub sfid: u8,
+    /// The shared function addressed.
+    pub sfid: Sfid,
     /// The 32-bit message descriptor.
     pub desc: u32,
     /// The extended message descriptor of generations that have one (Gen8+ `sends`,

@@ -39,42 +39,6 @@ fn err<T>(line: usize, msg: impl Into<String>) -> Result<T, AsmError> {
     })
 }
 
-const PRED_ALIGN1: [&str; 13] = [
-    "", "", "anyv", "allv", "any2h", "all2h", "any4h", "all4h", "any8h", "all8h", "any16h",
-    "all16h", "any32h",
-];
-const PRED_ALIGN16: [&str; 8] = ["", "", "x", "y", "z", "w", "any4h", "all4h"];
-const COND: [&str; 10] = ["", "z", "nz", "g", "ge", "l", "le", "r", "o", "u"];
-const MATH: [&str; 14] = [
-    "",
-    "inv",
-    "log",
-    "exp",
-    "sqrt",
-    "rsq",
-    "sin",
-    "cos",
-    "sincos",
-    "fdiv",
-    "pow",
-    "intdivmod",
-    "intdiv",
-    "intmod",
-];
-const SFIDS: [(&str, u8); 11] = [
-    ("null", 0),
-    ("math", 1),
-    ("sampler", 2),
-    ("gateway", 3),
-    ("dp_sampler", 4),
-    ("render", 5),
-    ("urb", 6),
-    ("thread_spawner", 7),
-    ("const", 9),
-    ("data", 10),
-    ("pixel interp", 11),
-];
-
 fn strip_comments(s: &str) -> String {
     let mut out = String::new();
     let mut rest = s;
@@ -110,8 +74,10 @@ fn blank(opcode: Opcode) -> Instruction {
         thread_control: 0,
         predicate: None,
         exec_size: 1,
-        cond_modifier: 0,
-        function: 0,
+        cond_modifier: None,
+        math: None,
+        sfid: None,
+        ex_desc: 0,
         flag: (0, 0),
         acc_write: false,
         saturate: false,
@@ -299,39 +265,33 @@ fn parse_line(line: usize, text: &str) -> Result<Parsed, AsmError> {
                 ins.flag = (f, s);
                 i += 1;
             }
-            m => match COND.iter().position(|c| *c == m) {
-                Some(c) => ins.cond_modifier = c as u8,
+            m => match CondModifier::from_mnemonic(m) {
+                Some(c) => ins.cond_modifier = Some(c),
                 None => return err(line, format!("unknown modifier `.{m}`")),
             },
         }
         i += 1;
     }
     if let Some(f) = math_fn {
-        match MATH.iter().position(|m| *m == f) {
-            Some(n) => ins.function = n as u8,
+        match MathFunction::from_mnemonic(f) {
+            Some(m) => ins.math = Some(m),
             None => return err(line, format!("unknown math function `{f}`")),
         }
     }
     if let Some((inverse, f, s, suffix)) = pred {
-        let table: &[&str] = if align16 { &PRED_ALIGN16 } else { &PRED_ALIGN1 };
-        let control = if suffix.is_empty() {
-            1
-        } else {
-            table
-                .iter()
-                .skip(2)
-                .position(|t| *t == suffix)
-                .map(|p| p + 2)
-                .ok_or(AsmError {
-                    line,
-                    msg: format!("unknown predicate `.{suffix}`"),
-                })?
-        };
-        ins.predicate = Some(Predicate {
-            control: control as u8,
-            inverse,
-        });
-        if ins.cond_modifier == 0 || matches!(opcode, Opcode::Sel | Opcode::If | Opcode::While) {
+        let control = match (align16, suffix.is_empty()) {
+            (false, true) => Some(PredControl::Align1(Align1Predicate::Normal)),
+            (true, true) => Some(PredControl::Align16(Align16Predicate::Normal)),
+            (false, false) => Align1Predicate::from_mnemonic(&suffix).map(PredControl::Align1),
+            (true, false) => Align16Predicate::from_mnemonic(&suffix).map(PredControl::Align16),
+        }
+        .ok_or(AsmError {
+            line,
+            msg: format!("unknown predicate `.{suffix}`"),
+        })?;
+        ins.predicate = Some(Predicate { control, inverse });
+        if ins.cond_modifier.is_none() || matches!(opcode, Opcode::Sel | Opcode::If | Opcode::While)
+        {
             ins.flag = (f, s);
         } else if ins.flag != (f, s) {
             // One flag field serves both (IVB PRM Vol4 Part3 "Flag Register").
@@ -425,11 +385,13 @@ fn parse_line(line: usize, text: &str) -> Result<Parsed, AsmError> {
             }
             let sfid_text = ops.get(k).map_or("", |s| s.as_str());
             let two = ops.get(k..k + 2).map(|v| v.join(" ")).unwrap_or_default();
-            ins.function = SFIDS
-                .iter()
-                .find(|(n, _)| *n == sfid_text || *n == two)
-                .map(|(_, v)| *v)
-                .ok_or_else(|| bad("shared function", sfid_text))?;
+            // The disassembler's names; VME has none in its syntax.
+            ins.sfid = Some(
+                Sfid::from_mnemonic(sfid_text)
+                    .or_else(|| Sfid::from_mnemonic(&two))
+                    .filter(|s| *s != Sfid::Vme)
+                    .ok_or_else(|| bad("shared function", sfid_text))?,
+            );
         }
         _ if opcode == Opcode::Jmpi => {
             // jmpi prints only its target (src1); dst and src0 are ip (IVB PRM Vol4 Part3

@@ -1,5 +1,6 @@
 //! Native Gen7 instructions to IR.
 
+use super::codes;
 use super::*;
 use crate::ir::*;
 use crate::opcode::{Kind, Opcode};
@@ -87,13 +88,17 @@ pub fn decode_native(dw: &[u32]) -> Result<Instruction, DecodeError> {
         qtr_control: common.quarter_control.0 as u8,
         nib_control: common.nibble_control != 0,
         thread_control: common.thread_control.0 as u8,
-        predicate: (common.predicate_control.0 != 0).then_some(Predicate {
-            control: common.predicate_control.0 as u8,
-            inverse: common.predicate_inverse,
+        predicate: codes::pred_control(common.predicate_control.0, align16)?.map(|control| {
+            Predicate {
+                control,
+                inverse: common.predicate_inverse,
+            }
         }),
         exec_size: exec_size_from_code(common.execution_size.0),
-        cond_modifier: 0,
-        function: 0,
+        cond_modifier: None,
+        math: None,
+        sfid: None,
+        ex_desc: 0,
         flag: (common.flag_register_number, common.flag_subregister_number),
         acc_write: common.accumulator_write_control,
         saturate: common.saturate,
@@ -115,9 +120,9 @@ pub fn decode_native(dw: &[u32]) -> Result<Instruction, DecodeError> {
         src1_type_field: None,
     };
     match opcode.kind() {
-        Kind::Math => ins.function = common.math_function.0 as u8,
+        Kind::Math => ins.math = Some(codes::math_function(common.math_function.0)?),
         Kind::Send => {}
-        _ => ins.cond_modifier = common.conditional_modifier.0 as u8,
+        _ => ins.cond_modifier = codes::cond_modifier(common.conditional_modifier.0)?,
     }
     match opcode.kind() {
         Kind::Send => decode_send(dw, &mut ins)?,
@@ -579,7 +584,7 @@ fn decode_send(dw: &[u32], ins: &mut Instruction) -> Result<(), DecodeError> {
     // Dwords 0-2 hold dst and src0 in the instruction's access mode (align16 sends exist:
     // Mesa's vec4 backend); src1's file/type and dword 3 hold the message descriptor.
     let i = EuInstructionSend::unpack(&[dw[0] & !(1 << 8), dw[1], dw[2], dw[3]]).map_err(bad)?;
-    ins.function = i.shared_function_id.0 as u8;
+    ins.sfid = Some(codes::sfid(i.shared_function_id.0)?);
     // Read as a one-source instruction, so src1 (the descriptor) is not taken for an operand.
     let shell = [dw[0], dw[1], dw[2], 0];
     let mut view = ins.clone();

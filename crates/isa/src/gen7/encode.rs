@@ -1,5 +1,6 @@
 //! IR to native Gen7 instructions (the inverse of `decode`).
 
+use super::codes;
 use super::*;
 use crate::ir::*;
 use crate::opcode::{Kind, Opcode};
@@ -27,7 +28,7 @@ fn header(ins: &Instruction) -> Result<EuInstructionAlign12src, EncodeError> {
             EncodeError::Unencodable(format!("{} is not a Gen7 opcode", ins.opcode.mnemonic()))
         })?;
     let (pc, pi) = match ins.predicate {
-        Some(p) => (p.control as u32, p.inverse),
+        Some(p) => (codes::pred_control_code(p.control), p.inverse),
         None => (0, false),
     };
     let mut h = EuInstructionAlign12src {
@@ -48,9 +49,20 @@ fn header(ins: &Instruction) -> Result<EuInstructionAlign12src, EncodeError> {
         ..Default::default()
     };
     match ins.opcode.kind() {
-        Kind::Math => h.math_function = EuMathFunction(ins.function as u32),
-        Kind::Send => h.conditional_modifier = EuCondmod(ins.function as u32),
-        _ => h.conditional_modifier = EuCondmod(ins.cond_modifier as u32),
+        Kind::Math => {
+            let f = ins.math.ok_or_else(|| {
+                EncodeError::Unencodable("a math instruction without its function".into())
+            })?;
+            h.math_function = EuMathFunction(codes::math_function_code(f));
+        }
+        // The SFID shares bits 27:24 with the conditional modifier.
+        Kind::Send => {
+            let sfid = ins.sfid.ok_or_else(|| {
+                EncodeError::Unencodable("a send without its shared function".into())
+            })?;
+            h.conditional_modifier = EuCondmod(codes::sfid_code(sfid));
+        }
+        _ => h.conditional_modifier = EuCondmod(codes::cond_modifier_code(ins.cond_modifier)),
     }
     Ok(h)
 }

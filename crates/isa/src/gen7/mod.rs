@@ -3,6 +3,7 @@
 //! structs of `defs/gen7/eu.spec`; this module only decides which form applies and
 //! translates between field values and the IR.
 
+pub mod codes;
 pub mod compact;
 pub mod decode;
 pub mod encode;

@@ -60,34 +60,18 @@ fn aligned(subnr: u8, ty: Type, address: Address, what: &str) -> Result<(), Deco
     Ok(())
 }
 
-/// Checks the control fields of a decoded instruction: reserved values of Conditional
-/// Modifier (10-15), Predicate Control (align1 13-15, align16 8-15), Thread Control (3)
-/// and Math Function (0, 14, 15) have no meaning; Shared Function IDs 8 and 12-15 have no
-/// name in the disassembler's syntax. (8, sincos, is Gen4-5 only by the spec's
-/// EU_MATH_FUNCTION, but intel-gen4asm encodes it for Gen7 and the text has a name for it,
-/// so it is kept.) Sources: IVB PRM Vol4 Part3 instruction fields; the spec's EU_CONDMOD,
-/// EU_PREDCTRL, EU_PREDCTRL_ALIGN16, EU_THREADCTRL and EU_SFID enums.
+/// Checks the control fields of a decoded instruction: Thread Control 3 is reserved
+/// (IVB PRM Vol4 Part3; the spec's EU_THREADCTRL). The reserved values of Conditional
+/// Modifier, Predicate Control, Math Function and Shared Function ID never reach here:
+/// they have no IR value (`codes`).
 pub(crate) fn controls(ins: &Instruction) -> Result<(), DecodeError> {
-    let bad = |what: &str, v: u8| Err(DecodeError::Invalid(format!("reserved {what} {v}")));
-    match ins.opcode.kind() {
-        Kind::Math if !(1..=13).contains(&ins.function) => {
-            return bad("math function", ins.function);
-        }
-        Kind::Send if matches!(ins.function, 8 | 12..) => {
-            return bad("shared function", ins.function);
-        }
-        Kind::Math | Kind::Send => {}
-        _ if ins.cond_modifier > 9 => return bad("conditional modifier", ins.cond_modifier),
-        _ => {}
-    }
-    if let Some(p) = ins.predicate {
-        let max = if ins.align16 { 7 } else { 12 };
-        if p.control > max {
-            return bad("predicate control", p.control);
-        }
-    }
+    // Conditional modifier, predicate control, math function and SFID codes are checked
+    // as they decode (`codes`): a reserved one has no IR value.
     if ins.thread_control > 2 {
-        return bad("thread control", ins.thread_control);
+        return Err(DecodeError::Invalid(format!(
+            "reserved thread control {}",
+            ins.thread_control
+        )));
     }
     Ok(())
 }

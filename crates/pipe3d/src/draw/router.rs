@@ -30,13 +30,14 @@ impl Router<'_> {
     fn unrouted(&self, m: &Message) -> MessageError {
         match self.stage {
             ShaderStage::Vertex => Unsupported::new(
-                format!("VS messages to shared function {}", m.sfid),
+                format!("VS messages to shared function {}", m.sfid.mnemonic()),
                 "seed 000 §1.5",
             ),
             ShaderStage::Pixel => Unsupported::new(
                 format!(
                     "PS messages to shared function {} (descriptor {:#010x})",
-                    m.sfid, m.desc
+                    m.sfid.mnemonic(),
+                    m.desc
                 ),
                 "seed 000 §1.5, ch.2-3",
             ),

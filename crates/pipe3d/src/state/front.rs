@@ -35,7 +35,7 @@ pub enum MessageKind {
     /// A message to a shared function this stage's model does not reach.
     Other {
         /// The shared function.
-        sfid: u8,
+        sfid: gtsim_isa::ir::Sfid,
     },
 }
 
