@@ -29,13 +29,21 @@ fn src_ty(s: &Src) -> Type {
 /// "Conditional Modifier"): NaN compares unordered.
 pub(crate) fn test_floats(cond: Option<CondModifier>, x: f64, y: f64) -> bool {
     match cond {
+        Some(CondModifier::U) => x.is_nan() || y.is_nan(),
+        _ => compare(cond, x, y),
+    }
+}
+
+/// The relational conditions (z, nz, g, ge, l, le) on ordered values; the others
+/// (overflow, unordered, none) are false here.
+fn compare<T: PartialOrd>(cond: Option<CondModifier>, x: T, y: T) -> bool {
+    match cond {
         Some(CondModifier::Z) => x == y,
         Some(CondModifier::Nz) => x != y,
         Some(CondModifier::G) => x > y,
         Some(CondModifier::Ge) => x >= y,
         Some(CondModifier::L) => x < y,
         Some(CondModifier::Le) => x <= y,
-        Some(CondModifier::U) => x.is_nan() || y.is_nan(),
         _ => false,
     }
 }
@@ -43,15 +51,7 @@ pub(crate) fn test_floats(cond: Option<CondModifier>, x: f64, y: f64) -> bool {
 /// Conditional modifier test (IVB PRM "Conditional Modifier"): NaN compares unordered.
 fn test(cond: Option<CondModifier>, a: Val, b: Val) -> bool {
     match (a, b) {
-        (Val::I(x), Val::I(y)) => match cond {
-            Some(CondModifier::Z) => x == y,
-            Some(CondModifier::Nz) => x != y,
-            Some(CondModifier::G) => x > y,
-            Some(CondModifier::Ge) => x >= y,
-            Some(CondModifier::L) => x < y,
-            Some(CondModifier::Le) => x <= y,
-            _ => false,
-        },
+        (Val::I(x), Val::I(y)) => compare(cond, x, y),
         _ => test_floats(cond, a.f(), b.f()),
     }
 }
