@@ -187,7 +187,11 @@ impl Thread {
                 file: RegFile::Arf,
                 nr,
                 ..
-            } if matches!(nr & 0xf0, 0x10 | 0x30) => {
+            } if matches!(
+                ArfRegister::of(nr),
+                Some((ArfRegister::Address | ArfRegister::Flag, _))
+            ) =>
+            {
                 // a0 and the flag registers are read through the region like a GRF.
                 let (off, ty, ..) = self.src_offset(s, c)?;
                 let bytes = self.small_arf(nr);
@@ -232,7 +236,7 @@ impl Thread {
     /// The bytes of a small architecture register: a0 (8 words) or f0/f1 (two 16-bit
     /// subregisters each; IVB PRM Vol4 Part3 "Architecture Registers").
     fn small_arf(&self, nr: u8) -> Vec<u8> {
-        if nr & 0xf0 == 0x30 {
+        if matches!(ArfRegister::of(nr), Some((ArfRegister::Flag, _))) {
             self.flags[(nr & 1) as usize].to_le_bytes().to_vec()
         } else {
             self.a0.iter().flat_map(|w| w.to_le_bytes()).collect()
@@ -240,7 +244,7 @@ impl Thread {
     }
 
     fn set_small_arf(&mut self, nr: u8, bytes: &[u8]) {
-        if nr & 0xf0 == 0x30 {
+        if matches!(ArfRegister::of(nr), Some((ArfRegister::Flag, _))) {
             let b: [u8; 4] = bytes[..4].try_into().expect("4 flag bytes");
             self.flags[(nr & 1) as usize] = u32::from_le_bytes(b);
         } else {
@@ -251,10 +255,12 @@ impl Thread {
     }
 
     fn read_arf(&self, nr: u8, ty: Type, c: usize) -> Result<Val, ExecError> {
-        match nr & 0xf0 {
-            0x00 => Ok(Val::I(0)),
-            0x20 => Ok(self.acc[(nr & 1) as usize][c.min(15)].as_val(ty)),
-            // a0 (0x10) and the flags (0x30) are read through regions by `read_src`.
+        match ArfRegister::of(nr) {
+            Some((ArfRegister::Null, _)) => Ok(Val::I(0)),
+            Some((ArfRegister::Accumulator, i)) => {
+                Ok(self.acc[usize::from(i & 1)][c.min(15)].as_val(ty))
+            }
+            // a0 and the flags are read through regions by `read_src`.
             _ => Err(ExecError::unsupported(
                 self.ip,
                 format!("reading architecture register {nr:#x}"),
@@ -271,13 +277,13 @@ impl Thread {
     ) -> Result<(), ExecError> {
         let d = &ins.dst;
         match d.file {
-            RegFile::Arf => match d.nr & 0xf0 {
-                0x00 => Ok(()),
-                0x20 => {
-                    self.acc[(d.nr & 1) as usize][c.min(15)] = Acc::from_val(v, d.ty);
+            RegFile::Arf => match ArfRegister::of(d.nr) {
+                Some((ArfRegister::Null, _)) => Ok(()),
+                Some((ArfRegister::Accumulator, i)) => {
+                    self.acc[usize::from(i & 1)][c.min(15)] = Acc::from_val(v, d.ty);
                     Ok(())
                 }
-                0x10 | 0x30 => {
+                Some((ArfRegister::Address | ArfRegister::Flag, _)) => {
                     // a0 and the flags are written through the destination region.
                     let size = d.ty.size() as usize;
                     let rel = match d.layout {

@@ -45,30 +45,23 @@ fn reg_name(file: RegFile, nr: u8) -> String {
         RegFile::Grf => format!("g{nr}"),
         RegFile::Mrf => format!("m{nr}"),
         RegFile::Imm => "imm".into(),
-        RegFile::Arf => {
-            let n = nr & 0xf;
-            match nr & 0xf0 {
-                0x00 => "null".into(),
-                0x10 => format!("a{n}"),
-                0x20 => format!("acc{n}"),
-                0x30 => format!("f{n}"),
-                0x40 => format!("mask{n}"),
-                0x50 => format!("ms{n}"),
-                0x60 => format!("msd{n}"),
-                0x70 => format!("sr{n}"),
-                0x80 => format!("cr{n}"),
-                0x90 => format!("n{n}"),
-                0xa0 => "ip".into(),
-                0xb0 => "tdr0".into(),
-                0xc0 => format!("tm{n}"),
-                _ => format!("ARF{nr}"),
-            }
-        }
+        // Mesa's spellings: ip and tdr0 print without an index of their own.
+        RegFile::Arf => match ArfRegister::of(nr) {
+            Some((ArfRegister::Null, _)) => "null".into(),
+            Some((ArfRegister::Ip, _)) => "ip".into(),
+            Some((ArfRegister::ThreadDependency, _)) => "tdr0".into(),
+            Some((k, n)) => format!("{}{n}", k.mnemonic()),
+            None => format!("ARF{nr}"),
+        },
     }
 }
 
 fn bare(file: RegFile, nr: u8) -> bool {
-    file == RegFile::Arf && matches!(nr & 0xf0, 0xa0 | 0xb0)
+    file == RegFile::Arf
+        && matches!(
+            ArfRegister::of(nr),
+            Some((ArfRegister::Ip | ArfRegister::ThreadDependency, _))
+        )
 }
 
 fn sub(w: &mut W, subnr: u8, ty: Type) {

@@ -440,3 +440,56 @@ mnemonics! {
         PixelInterpolator = "pixel interp",
     }
 }
+
+mnemonics! {
+    /// Architecture register kinds (IVB PRM Vol4 Part3 "Architecture Registers"): an ARF
+    /// operand's register number holds the kind in its high nibble and the register's
+    /// index (acc0/acc1, f0/f1) in its low nibble (`EU_ARF` in the spec).
+    ArfRegister {
+        /// The null register.
+        Null = "null",
+        /// The address register a0.
+        Address = "a",
+        /// The accumulators.
+        Accumulator = "acc",
+        /// The flag registers.
+        Flag = "f",
+        /// The channel enable (mask) register.
+        ChannelEnable = "mask",
+        /// The mask stack register.
+        MaskStack = "ms",
+        /// The mask stack depth register.
+        MaskStackDepth = "msd",
+        /// The state register.
+        State = "sr",
+        /// The control register.
+        Control = "cr",
+        /// The notification count register.
+        Notification = "n",
+        /// The instruction pointer.
+        Ip = "ip",
+        /// The thread dependency register.
+        ThreadDependency = "tdr",
+        /// The timestamp register.
+        Timestamp = "tm",
+    }
+}
+
+impl ArfRegister {
+    /// The kind and index of an ARF operand's register number; `None` for a reserved
+    /// kind (0xd0-0xf0).
+    pub fn of(nr: u8) -> Option<(ArfRegister, u8)> {
+        ArfRegister::ALL
+            .get(usize::from(nr >> 4))
+            .map(|&k| (k, nr & 0xf))
+    }
+
+    /// The register number of index `index` of this kind.
+    pub fn nr(self, index: u8) -> u8 {
+        let kind = ArfRegister::ALL
+            .iter()
+            .position(|&k| k == self)
+            .unwrap_or(0) as u8;
+        (kind << 4) | (index & 0xf)
+    }
+}

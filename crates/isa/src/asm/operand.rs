@@ -41,38 +41,26 @@ fn arf(name: &str) -> Option<u8> {
             .and_then(|n| n.parse::<u8>().ok())
             .filter(|n| p == "ARF" || *n < 16)
     };
-    Some(match name {
-        "null" => 0x00,
-        "ip" => 0xa0,
-        "tdr0" => 0xb0,
-        _ => {
-            if let Some(n) = num("acc") {
-                0x20 + n
-            } else if let Some(n) = num("mask") {
-                0x40 + n
-            } else if let Some(n) = num("msd") {
-                0x60 + n
-            } else if let Some(n) = num("ms") {
-                0x50 + n
-            } else if let Some(n) = num("sr") {
-                0x70 + n
-            } else if let Some(n) = num("cr") {
-                0x80 + n
-            } else if let Some(n) = num("tm") {
-                0xc0 + n
-            } else if let Some(n) = num("ARF") {
-                n
-            } else if let Some(n) = num("a") {
-                0x10 + n
-            } else if let Some(n) = num("f") {
-                0x30 + n
-            } else if let Some(n) = num("n") {
-                0x90 + n
-            } else {
-                return None;
-            }
-        }
-    })
+    // Mesa's spellings (the disassembler's, `ArfRegister`'s mnemonics): ip and tdr0
+    // have no index of their own.
+    match name {
+        "null" => return Some(ArfRegister::Null.nr(0)),
+        "ip" => return Some(ArfRegister::Ip.nr(0)),
+        "tdr0" => return Some(ArfRegister::ThreadDependency.nr(0)),
+        _ => {}
+    }
+    if let Some(n) = num("ARF") {
+        return Some(n);
+    }
+    ArfRegister::ALL
+        .iter()
+        .filter(|k| {
+            !matches!(
+                k,
+                ArfRegister::Null | ArfRegister::Ip | ArfRegister::ThreadDependency
+            )
+        })
+        .find_map(|k| num(k.mnemonic()).map(|n| k.nr(n)))
 }
 
 /// A register reference: file, number, direct/indirect, and what follows the name.

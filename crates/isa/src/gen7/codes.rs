@@ -198,6 +198,24 @@ mod tests {
         }
     }
 
+    /// Architecture register numbers (`EU_ARF`, Mesa BRW_ARF_*): the kind in the high
+    /// nibble, the index in the low one.
+    #[test]
+    fn arf_numbers_are_the_published_ones() {
+        use crate::ir::ArfRegister as A;
+        assert_eq!(A::of(0x00), Some((A::Null, 0)));
+        assert_eq!(A::of(0x10), Some((A::Address, 0)));
+        assert_eq!(A::of(0x21), Some((A::Accumulator, 1)));
+        assert_eq!(A::of(0x31), Some((A::Flag, 1)));
+        assert_eq!(A::of(0x70), Some((A::State, 0)));
+        assert_eq!(A::of(0xa0), Some((A::Ip, 0)));
+        assert_eq!(A::of(0xc0), Some((A::Timestamp, 0)));
+        assert_eq!(A::of(0xd0), None);
+        assert_eq!(A::Flag.nr(1), 0x31);
+        assert_eq!(A::Control.nr(0), 0x80);
+        assert_eq!(A::ThreadDependency.nr(0), 0xb0);
+    }
+
     #[test]
     fn reserved_codes_are_decode_errors() {
         assert!(cond_modifier(10).is_err());
