@@ -178,6 +178,7 @@ pub(crate) fn draw_state(
     let drawing_rectangle = get(&s.drawing_rectangle);
     Ok(Some(DrawState {
         encoding: gtsim_isa::Encoding::IvyBridge,
+        payload: &crate::payload::PAYLOAD,
         vs,
         clip: clip_state(&clip, &sf_clip_viewport),
         setup: setup_state(&sf, &wm, &sf_clip_viewport, &drawing_rectangle, scissor),

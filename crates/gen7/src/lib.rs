@@ -13,6 +13,7 @@
 //!   3DPRIM_* registers, or VB0's end offset);
 //! * `depth`: the depth and stencil buffers and tests;
 //! * `output`: render targets with their blend and colour-calculator state;
+//! * `payload`: where Gen7's thread payloads put their header fields;
 //! * `messages`: SFIDs and message descriptors;
 //! * `indirect`: STATE_BASE_ADDRESS and the reads of indirect state it bounds;
 //! * [`surface_state`]: a surface layout from RENDER_SURFACE_STATE;
@@ -27,6 +28,7 @@ mod indirect;
 pub mod latched;
 mod messages;
 mod output;
+mod payload;
 pub mod sampling;
 pub mod surface_state;
 

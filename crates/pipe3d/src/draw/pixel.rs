@@ -457,26 +457,27 @@ fn build_payload(
     grf: &mut [u8],
 ) -> Result<(), DrawError> {
     let put = super::put_dword;
-    // R0: topology, facing, CC state, sampler and binding table pointers.
-    put(
-        grf,
-        0,
-        0,
-        (st.vf.topology.0 & 0x1f)
-            | (u32::from(prim.back_facing) << 15)
-            | (u32::from(st.ps.computes_depth) << 13),
-    );
-    put(grf, 0, 3, st.ps.resources.sampler_state as u32 & !31);
-    put(grf, 0, 4, st.ps.resources.binding_table as u32 & !31);
-    // R1 (and R2 in a 32-pixel dispatch): subspan upper-left corners and the pixel masks
-    // of four subspans each.
+    // The header, where the generation's layout puts it: topology, facing, source depth,
+    // sampler and binding table pointers, then per block of 16 pixels the subspans'
+    // upper-left corners and the pixel and dispatch masks.
+    let l = st.payload;
+    l.topology.put(grf, st.vf.topology.0);
+    l.back_facing.put(grf, u32::from(prim.back_facing));
+    l.source_depth_to_rt
+        .put(grf, u32::from(st.ps.computes_depth));
+    l.sampler_state
+        .put(grf, (st.ps.resources.sampler_state >> 5) as u32);
+    l.binding_table
+        .put(grf, (st.ps.resources.binding_table >> 5) as u32);
     let blocks = (k.simd / 16).max(1);
     for (i, &((sy, sx), _)) in group.iter().enumerate() {
-        put(grf, 1 + i / 4, 2 + i % 4, ((sy * 2) << 16) | (sx * 2));
+        l.subspan_x.offset(i / 4, i % 4).put(grf, sx * 2);
+        l.subspan_y.offset(i / 4, i % 4).put(grf, sy * 2);
     }
     for blk in 0..blocks {
         let m = (lit >> (16 * blk)) & 0xffff;
-        put(grf, 1 + blk, 7, (m << 16) | m);
+        l.pixel_mask.offset(blk, 0).put(grf, m);
+        l.dispatch_mask.offset(blk, 0).put(grf, m);
     }
     let mut reg = 1 + blocks;
     let simd = k.simd;

@@ -160,17 +160,18 @@ fn run_vs_thread(
         FpMode::Ieee
     };
     let grf = t.grf_bytes_mut();
+    // The header, where the generation's layout puts it: the URB return handles of the
+    // two vertices (identical for a single vertex), scratch space, sampler and binding
+    // table pointers.
+    let l = st.payload;
+    l.urb_handles[0].put(grf, 0);
+    l.urb_handles[1].put(grf, if pair.len() == 2 { 1 } else { 0 });
+    l.scratch_space.put(grf, vs.scratch_space);
+    l.sampler_state
+        .put(grf, (vs.resources.sampler_state >> 5) as u32);
+    l.binding_table
+        .put(grf, (vs.resources.binding_table >> 5) as u32);
     let put = super::put_dword;
-    // R0.0/R0.1: URB Return Handles 0 and 1 (identical for a single vertex).
-    put(grf, 0, 0, 0);
-    put(grf, 0, 1, if pair.len() == 2 { 1 } else { 0 });
-    put(
-        grf,
-        0,
-        3,
-        (vs.resources.sampler_state as u32 & !31) | vs.scratch_space,
-    );
-    put(grf, 0, 4, vs.resources.binding_table as u32 & !31);
     // Seed 004 §1.9.4.2.3: the payload URB data, from "Dispatch GRF Start Register for
     // URB Data" on, is the push constants (CURBE) followed by the vertex data.
     let (start, first_slot, slots) = (vs.urb_data_start, vs.first_slot, vs.slots);

@@ -14,11 +14,13 @@
 //! touches is never read (nor can it fault).
 
 mod front;
+mod payload;
 mod pixel;
 mod setup;
 mod vertex;
 
 pub use front::{Front, MessageKind, ShaderStage};
+pub use payload::{PayloadField, PayloadLayout};
 pub use pixel::{
     AttributeSetup, AttributeSwizzle, ConstantSource, PixelShader, PsKernel, SwizzleSelect,
 };
@@ -88,6 +90,8 @@ pub struct StageResources {
 pub struct DrawState {
     /// How the generation encodes the kernels the draw runs.
     pub encoding: gtsim_isa::Encoding,
+    /// Where the generation's thread payloads put their header fields.
+    pub payload: &'static PayloadLayout,
     /// The vertex fetcher: topology, counts, index and vertex buffers, elements.
     pub vf: VertexFetch,
     /// The vertex shader.

@@ -1,0 +1,34 @@
+//! Where Gen7's thread payloads put their header fields: the VS payload's R0 (seed 004
+//! §3.3, "Thread Payload": URB return handles in R0.0/R0.1, scratch space and sampler
+//! state pointer in R0.3, binding table pointer in R0.4) and the PS payload's R0 and R1
+//! (seed 004 §11.10.3.1: R0.0 primitive topology 4:0, source depth to render target 13,
+//! front/back facing 15; R0.3 sampler state pointer 31:5; R0.4 binding table pointer
+//! 31:5; R1.2-R1.5 the subspans' upper-left x 15:0 and y 31:16; R1.7 pixel mask 15:0
+//! and dispatch mask 31:16, R2 likewise for the second 16 pixels of a 32-pixel
+//! dispatch).
+
+use gtsim_pipe3d::state::{PayloadField, PayloadLayout};
+
+const fn field(reg: usize, dword: usize, shift: u32, bits: u32) -> PayloadField {
+    PayloadField {
+        reg,
+        dword,
+        shift,
+        bits,
+    }
+}
+
+/// The Gen7 layout.
+pub(crate) static PAYLOAD: PayloadLayout = PayloadLayout {
+    urb_handles: [field(0, 0, 0, 16), field(0, 1, 0, 16)],
+    scratch_space: field(0, 3, 0, 4),
+    sampler_state: field(0, 3, 5, 27),
+    binding_table: field(0, 4, 5, 27),
+    topology: field(0, 0, 0, 5),
+    back_facing: field(0, 0, 15, 1),
+    source_depth_to_rt: field(0, 0, 13, 1),
+    subspan_x: field(1, 2, 0, 16),
+    subspan_y: field(1, 2, 16, 16),
+    pixel_mask: field(1, 7, 0, 16),
+    dispatch_mask: field(1, 7, 16, 16),
+};

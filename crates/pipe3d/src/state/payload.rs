@@ -1,0 +1,71 @@
+//! Where a thread payload's header fields go: a per-generation, declarative layout that
+//! the generation's front supplies and the stages write through, so that no stage knows
+//! a generation's payload bit positions.
+
+/// One field of a payload register: register, dword, lowest bit and width.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PayloadField {
+    /// Register (0 = R0).
+    pub reg: usize,
+    /// Dword within the register.
+    pub dword: usize,
+    /// Lowest bit.
+    pub shift: u32,
+    /// Width in bits.
+    pub bits: u32,
+}
+
+impl PayloadField {
+    /// The same field `regs` registers and `dwords` dwords further on (for fields that
+    /// repeat per subspan or per block).
+    pub const fn offset(self, regs: usize, dwords: usize) -> PayloadField {
+        PayloadField {
+            reg: self.reg + regs,
+            dword: self.dword + dwords,
+            ..self
+        }
+    }
+
+    /// Writes `value` into the field of the thread's GRF bytes (other bits kept).
+    pub fn put(self, grf: &mut [u8], value: u32) {
+        let at = self.reg * 32 + self.dword * 4;
+        let Some(b) = grf.get_mut(at..at + 4) else {
+            return;
+        };
+        let mask = if self.bits >= 32 {
+            u32::MAX
+        } else {
+            ((1u32 << self.bits) - 1) << self.shift
+        };
+        let old = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+        let new = (old & !mask) | ((value << self.shift) & mask);
+        b.copy_from_slice(&new.to_le_bytes());
+    }
+}
+
+/// The header fields of the vertex and pixel shader payloads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PayloadLayout {
+    /// VS: the URB return handles of the two vertices.
+    pub urb_handles: [PayloadField; 2],
+    /// VS: per-thread scratch space.
+    pub scratch_space: PayloadField,
+    /// The sampler state pointer (its 32-byte-aligned bits).
+    pub sampler_state: PayloadField,
+    /// The binding table pointer (its 32-byte-aligned bits).
+    pub binding_table: PayloadField,
+    /// PS: the primitive topology.
+    pub topology: PayloadField,
+    /// PS: the object faces back.
+    pub back_facing: PayloadField,
+    /// PS: source depth goes to the render target write (the shader computes depth).
+    pub source_depth_to_rt: PayloadField,
+    /// PS: subspan 0's upper-left x; subspan i is `i % 4` dwords and `i / 4` registers on.
+    pub subspan_x: PayloadField,
+    /// PS: subspan 0's upper-left y, likewise.
+    pub subspan_y: PayloadField,
+    /// PS: the pixel mask of the first 16 pixels; each further 16 are a register on.
+    pub pixel_mask: PayloadField,
+    /// PS: the dispatch mask of the first 16 pixels, likewise.
+    pub dispatch_mask: PayloadField,
+}
