@@ -67,6 +67,57 @@ fn header(ins: &Instruction) -> Result<EuInstructionAlign12src, EncodeError> {
     Ok(h)
 }
 
+/// The fields every native form shares with the header. Each form has them at the
+/// positions the spec gives it (the flag register fields of the three-source form
+/// differ); they are copied by name, through the generated field tables, from the header
+/// as encoded in the align1 two-source layout (Math Function and SFID share Conditional
+/// Modifier's bits).
+const HEADER_FIELDS: &[&str] = &[
+    "Saturate",
+    "Debug Control",
+    "Accumulator Write Control",
+    "Conditional Modifier",
+    "Execution Size",
+    "Predicate Inverse",
+    "Predicate Control",
+    "Thread Control",
+    "Quarter Control",
+    "Dependency Control",
+    "Mask Control",
+    "Opcode",
+    "Nibble Control",
+    "Flag Register Number",
+    "Flag Subregister Number",
+];
+
+fn spec_field(def: &'static gtsim_spec::Def, name: &str) -> Option<&'static gtsim_spec::Field> {
+    def.fields.iter().find(|f| f.name == name && !f.overlay)
+}
+
+/// A form's dwords (`dw`, its own fields packed) with the header's fields added.
+fn with_header(
+    mut dw: Vec<u32>,
+    form: &'static gtsim_spec::Def,
+    h: &EuInstructionAlign12src,
+) -> Result<[u32; 4], EncodeError> {
+    let hw = h.pack().map_err(un)?;
+    for name in HEADER_FIELDS {
+        let (Some(from), Some(to)) = (
+            spec_field(EuInstructionAlign12src::DEF, name),
+            spec_field(form, name),
+        ) else {
+            continue;
+        };
+        gtsim_spec::bits::set(
+            &mut dw,
+            to.start,
+            to.end,
+            gtsim_spec::bits::get(&hw, from.start, from.end),
+        );
+    }
+    Ok(words(dw))
+}
+
 fn words(v: Vec<u32>) -> [u32; 4] {
     [v[0], v[1], v[2], v[3]]
 }
@@ -198,22 +249,6 @@ fn align1(ins: &Instruction, h: &EuInstructionAlign12src) -> Result<[u32; 4], En
         // intel-gen4asm both encode it (the corpus shows it).
         let code = imm_type_code(ty)?;
         let i = EuInstructionAlign1Imm {
-            saturate: h.saturate,
-            debug_control: h.debug_control,
-            accumulator_write_control: h.accumulator_write_control,
-            conditional_modifier: h.conditional_modifier,
-            math_function: h.math_function,
-            execution_size: h.execution_size,
-            predicate_inverse: h.predicate_inverse,
-            predicate_control: h.predicate_control,
-            thread_control: h.thread_control,
-            quarter_control: h.quarter_control,
-            dependency_control: h.dependency_control,
-            mask_control: h.mask_control,
-            opcode: h.opcode,
-            nibble_control: h.nibble_control,
-            flag_register_number: h.flag_register_number,
-            flag_subregister_number: h.flag_subregister_number,
             dst_address_mode: d.mode,
             dst_horizontal_stride: d.hstride,
             dst_register_number: d.nr,
@@ -231,27 +266,11 @@ fn align1(ins: &Instruction, h: &EuInstructionAlign12src) -> Result<[u32; 4], En
             immediate: bits,
             ..Default::default()
         };
-        return Ok(words(i.pack().map_err(un)?));
+        return with_header(i.pack().map_err(un)?, EuInstructionAlign1Imm::DEF, h);
     }
     if let Some((ty, bits)) = s1.and_then(imm_of) {
         let a = src1_fields(s0.ok_or_else(|| EncodeError::Unencodable("missing src0".into()))?)?;
         let i = EuInstructionAlign1Imm {
-            saturate: h.saturate,
-            debug_control: h.debug_control,
-            accumulator_write_control: h.accumulator_write_control,
-            conditional_modifier: h.conditional_modifier,
-            math_function: h.math_function,
-            execution_size: h.execution_size,
-            predicate_inverse: h.predicate_inverse,
-            predicate_control: h.predicate_control,
-            thread_control: h.thread_control,
-            quarter_control: h.quarter_control,
-            dependency_control: h.dependency_control,
-            mask_control: h.mask_control,
-            opcode: h.opcode,
-            nibble_control: h.nibble_control,
-            flag_register_number: h.flag_register_number,
-            flag_subregister_number: h.flag_subregister_number,
             dst_address_mode: d.mode,
             dst_horizontal_stride: d.hstride,
             dst_register_number: d.nr,
@@ -277,7 +296,7 @@ fn align1(ins: &Instruction, h: &EuInstructionAlign12src) -> Result<[u32; 4], En
             immediate: bits,
             ..Default::default()
         };
-        return Ok(words(i.pack().map_err(un)?));
+        return with_header(i.pack().map_err(un)?, EuInstructionAlign1Imm::DEF, h);
     }
     let mut i = EuInstructionAlign12src {
         dst_address_mode: d.mode,
@@ -328,7 +347,7 @@ fn align1(ins: &Instruction, h: &EuInstructionAlign12src) -> Result<[u32; 4], En
             a.file, a.ty, a.mode, a.nr, a.subnr, a.ia_sub, a.ia_imm, a.vs, a.w, a.hs, a.neg, a.abs,
         );
     }
-    Ok(words(i.pack().map_err(un)?))
+    with_header(i.pack().map_err(un)?, EuInstructionAlign12src::DEF, h)
 }
 
 struct S16 {
@@ -404,22 +423,6 @@ fn align16(ins: &Instruction, h: &EuInstructionAlign12src) -> Result<[u32; 4], E
     if let Some((which, (ty, bits))) = imm {
         let code = imm_type_code(ty)?;
         let mut i = EuInstructionAlign16Imm {
-            saturate: h.saturate,
-            debug_control: h.debug_control,
-            accumulator_write_control: h.accumulator_write_control,
-            conditional_modifier: h.conditional_modifier,
-            math_function: h.math_function,
-            execution_size: h.execution_size,
-            predicate_inverse: h.predicate_inverse,
-            predicate_control: EuPredctrlAlign16(h.predicate_control.0),
-            thread_control: h.thread_control,
-            quarter_control: h.quarter_control,
-            dependency_control: h.dependency_control,
-            mask_control: h.mask_control,
-            opcode: h.opcode,
-            nibble_control: h.nibble_control,
-            flag_register_number: h.flag_register_number,
-            flag_subregister_number: h.flag_subregister_number,
             dst_address_mode: EuAddrmode(dmode),
             dst_horizontal_stride: EuHstride(1),
             dst_register_number: dnr,
@@ -462,25 +465,9 @@ fn align16(ins: &Instruction, h: &EuInstructionAlign12src) -> Result<[u32; 4], E
             ) = (a.ia_sub, a.ia_imm, a.neg, a.abs);
             (i.src1_register_file, i.src1_register_type) = (EuRegfile(3), code);
         }
-        return Ok(words(i.pack().map_err(un)?));
+        return with_header(i.pack().map_err(un)?, EuInstructionAlign16Imm::DEF, h);
     }
     let mut i = EuInstructionAlign162src {
-        saturate: h.saturate,
-        debug_control: h.debug_control,
-        accumulator_write_control: h.accumulator_write_control,
-        conditional_modifier: h.conditional_modifier,
-        math_function: h.math_function,
-        execution_size: h.execution_size,
-        predicate_inverse: h.predicate_inverse,
-        predicate_control: EuPredctrlAlign16(h.predicate_control.0),
-        thread_control: h.thread_control,
-        quarter_control: h.quarter_control,
-        dependency_control: h.dependency_control,
-        mask_control: h.mask_control,
-        opcode: h.opcode,
-        nibble_control: h.nibble_control,
-        flag_register_number: h.flag_register_number,
-        flag_subregister_number: h.flag_subregister_number,
         dst_address_mode: EuAddrmode(dmode),
         dst_horizontal_stride: EuHstride(1),
         dst_register_number: dnr,
@@ -538,7 +525,7 @@ fn align16(ins: &Instruction, h: &EuInstructionAlign12src) -> Result<[u32; 4], E
             i.src1_absolute,
         ) = (a.ia_sub, a.ia_imm, a.neg, a.abs);
     }
-    Ok(words(i.pack().map_err(un)?))
+    with_header(i.pack().map_err(un)?, EuInstructionAlign162src::DEF, h)
 }
 
 fn three_src(ins: &Instruction, h: &EuInstructionAlign12src) -> Result<[u32; 4], EncodeError> {
@@ -594,21 +581,6 @@ fn three_src(ins: &Instruction, h: &EuInstructionAlign12src) -> Result<[u32; 4],
         ));
     }
     let i = EuInstruction3src {
-        saturate: h.saturate,
-        debug_control: h.debug_control,
-        accumulator_write_control: h.accumulator_write_control,
-        conditional_modifier: h.conditional_modifier,
-        execution_size: h.execution_size,
-        predicate_inverse: h.predicate_inverse,
-        predicate_control: EuPredctrlAlign16(h.predicate_control.0),
-        thread_control: h.thread_control,
-        quarter_control: h.quarter_control,
-        dependency_control: h.dependency_control,
-        mask_control: h.mask_control,
-        opcode: h.opcode,
-        nibble_control: h.nibble_control,
-        flag_register_number: h.flag_register_number,
-        flag_subregister_number: h.flag_subregister_number,
         dst_register_number: ins.dst.nr,
         dst_subregister_number: ins.dst.subnr / 4,
         dst_writemask: wm,
@@ -641,8 +613,9 @@ fn three_src(ins: &Instruction, h: &EuInstructionAlign12src) -> Result<[u32; 4],
         src2_swizzle_w: parts[2].3[3],
         src2_negate: parts[2].4,
         src2_absolute: parts[2].5,
+        ..Default::default()
     };
-    Ok(words(i.pack().map_err(un)?))
+    with_header(i.pack().map_err(un)?, EuInstruction3src::DEF, h)
 }
 
 fn send(ins: &Instruction, h: &EuInstructionAlign12src) -> Result<[u32; 4], EncodeError> {
