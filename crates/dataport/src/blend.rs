@@ -120,7 +120,7 @@ pub fn blend(s: &BlendState, i: &BlendInputs) -> Result<Rgba, ReservedValue> {
     Ok(out)
 }
 
-/// "Color Clamp Range" (COLOR_CALC/BLEND_STATE): COLORCLAMP_UNORM [0,1],
+/// "Color Clamp Range" (COLOR_CALC/BLEND_STATE): COLORCLAMP_UNORM \[0,1\],
 /// COLORCLAMP_SNORM [-1,1], COLORCLAMP_RTFORMAT (the render target format's range,
 /// given by the caller).
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -1,7 +1,7 @@
 //! Texel colour gamma linearization (seed 000 §2.6 L724-728).
 //!
 //! The seed: for a surface format with "_SRGB" in its name, "the pre-filtered texel RGB
-//! color [is] converted from gamma=2.4 space to gamma=1.0 space by applying a (1/2.4) =
+//! color \[is\] converted from gamma=2.4 space to gamma=1.0 space by applying a (1/2.4) =
 //! 0.4167 exponential function" — RGB only, not alpha (L726), and before filtering.
 //!
 //! The sentence names the encoding exponent (1/2.4) of the sRGB curve; undoing it raises
@@ -10,7 +10,7 @@
 //! `((c + 0.055)/1.055)^2.4`. Callers apply [`linearize_texel`] inside their `fetch`, so
 //! the filters see linear texels as the seed requires.
 
-/// Converts one sRGB-encoded channel in [0,1] to linear. Inputs are clamped to [0,1]
+/// Converts one sRGB-encoded channel in \[0,1\] to linear. Inputs are clamped to \[0,1\]
 /// first (UNORM texels cannot lie outside it); NaN reads as 0.
 pub fn srgb_to_linear(c: f32) -> f32 {
     let c = if c.is_nan() { 0.0 } else { c.clamp(0.0, 1.0) };

@@ -3,7 +3,7 @@
 //!
 //! The generation's [`Front`] decodes the latched state into a neutral [`DrawState`],
 //! counts included (for Gen7: from 3DPRIMITIVE, the 3DPRIM_* registers with Indirect
-//! Parameter Enable, or VB0's end offset with End Offset Enable). The draw streams ([`stream`]): for each
+//! Parameter Enable, or VB0's end offset with End Offset Enable). The draw streams (`stream`): for each
 //! instance the vertex indices arrive a chunk at a time, each chunk is shaded, and a
 //! run's objects are assembled from a window that keeps only the VUEs later objects
 //! read, so memory stays bounded whatever the counts. The work is bounded by the
@@ -11,16 +11,16 @@
 //!
 //! The stages run in order for each chunk of a cut-free run of vertices:
 //!
-//! 1. [`vertex`]: the VF assembles each vertex's elements into a VUE (§2.5), and the VS
+//! 1. `vertex`: the VF assembles each vertex's elements into a VUE (§2.5), and the VS
 //!    shades pairs of vertices on SIMD4x2 EU threads that write their output VUEs with
 //!    URB messages (ch.3); with the VS disabled the VF's VUE passes through.
 //!
-//! Every thread's messages go through one [`router`]: the front decodes each, and the
+//! Every thread's messages go through one `router`: the front decodes each, and the
 //! router delivers it to the sampler, the URB or the data port's render target path.
-//! 2. [`setup`]: the primitives of the topology (§10.2), the clip test and clipping
-//!    ([`clipper`], ch.9), the perspective divide and viewport transform, culling and
+//! 2. `setup`: the primitives of the topology (§10.2), the clip test and clipping
+//!    (`clipper`, ch.9), the perspective divide and viewport transform, culling and
 //!    rasterization (ch.10).
-//! 3. [`pixel`]: the WM groups covered pixels into subspans and dispatches PS threads
+//! 3. `pixel`: the WM groups covered pixels into subspans and dispatches PS threads
 //!    with the seed's payload (§11.10.3), testing depth and stencil before or after them
 //!    (the data port's depth buffer); their sampler messages reach gtsim-sampler through the front and
 //!    their render target writes go through the data port's colour calculator into memory

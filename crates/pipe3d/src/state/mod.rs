@@ -10,7 +10,7 @@
 //!
 //! One [`DrawState`] is built per draw ([`Front::draw_state`]). What the stages read
 //! lazily, one render target or sampler at a time, the front resolves on request
-//! ([`Front::render_target`], [`Front::sampler_resources`]), so that state a draw never
+//! ([`Front::render_target`], [`Front::sample`]), so that state a draw never
 //! touches is never read (nor can it fault).
 
 mod front;
