@@ -201,6 +201,87 @@ fn emit_enum_newtype(out: &mut String, ty: &str, doc: &str, width: u32, values: 
     let _ = writeln!(out, "            _ => None,\n        }}\n    }}\n}}");
 }
 
+/// Definitions that are layouts of one 128-bit EU instruction: their fields get
+/// form-independent accessors.
+const EU_FORM_PREFIX: &str = "EU_INSTRUCTION_";
+
+/// Per-generation field accessors over raw instruction dwords, in the spirit of Mesa's
+/// brw_inst.h: `EuForm` names each instruction layout of the spec, `EuField` each field
+/// name any layout has, and `eu_field(form, field)` gives the field's bits in that form
+/// (`None` where the form has no such field). A decoder or encoder reads and writes
+/// fields by name, whatever form an instruction is in, and a new generation's positions
+/// come from its spec file.
+fn emit_field_accessors(out: &mut String, spec: &Spec) {
+    let forms: Vec<(&String, &Def)> = spec
+        .defs
+        .iter()
+        .filter(|(n, _)| n.starts_with(EU_FORM_PREFIX))
+        .collect();
+    if forms.is_empty() {
+        return;
+    }
+    let mut names: BTreeSet<String> = BTreeSet::new();
+    for (_, d) in &forms {
+        for f in &d.fields {
+            if f.name != "Reserved" && f.ty != FieldType::Mbz {
+                names.insert(f.name.clone());
+            }
+        }
+    }
+    let _ = writeln!(out, "/// The EU instruction layouts of this generation.");
+    let _ = writeln!(out, "#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]");
+    let _ = writeln!(out, "pub enum EuForm {{");
+    for (n, _) in &forms {
+        let _ = writeln!(out, "    /// `{n}`.");
+        let _ = writeln!(out, "    {},", camel(&n[EU_FORM_PREFIX.len()..]));
+    }
+    let _ = writeln!(out, "}}\n");
+    let _ = writeln!(
+        out,
+        "/// The fields of the EU instruction layouts, by the manual's names."
+    );
+    let _ = writeln!(out, "#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]");
+    let _ = writeln!(out, "pub enum EuField {{");
+    for n in &names {
+        let _ = writeln!(out, "    /// `{n}`.");
+        let _ = writeln!(out, "    {},", camel(n));
+    }
+    let _ = writeln!(out, "}}\n");
+    let _ = writeln!(
+        out,
+        "/// The bits (first, last; over the 128-bit instruction) of `field` in `form`, or\n/// `None` where the form has no such field (an overlay field is its own name)."
+    );
+    let _ = writeln!(
+        out,
+        "pub fn eu_field(form: EuForm, field: EuField) -> Option<(u32, u32)> {{\n    match (form, field) {{"
+    );
+    for (n, d) in &forms {
+        let form = camel(&n[EU_FORM_PREFIX.len()..]);
+        let mut seen = BTreeSet::new();
+        for f in &d.fields {
+            if f.name == "Reserved" || f.ty == FieldType::Mbz || !seen.insert(f.name.clone()) {
+                continue;
+            }
+            let _ = writeln!(
+                out,
+                "        (EuForm::{form}, EuField::{}) => Some(({}, {})),",
+                camel(&f.name),
+                f.start,
+                f.end
+            );
+        }
+    }
+    let _ = writeln!(out, "        _ => None,\n    }}\n}}\n");
+    let _ = writeln!(
+        out,
+        "/// Field `field` of an instruction of layout `form` (0 where the form lacks it).\npub fn eu_get(form: EuForm, field: EuField, dw: &[u32]) -> u64 {{\n    eu_field(form, field).map_or(0, |(s, e)| bits::get(dw, s, e))\n}}\n"
+    );
+    let _ = writeln!(
+        out,
+        "/// Sets field `field` of an instruction of layout `form` (nothing where the form lacks it).\npub fn eu_set(form: EuForm, field: EuField, dw: &mut [u32], value: u64) {{\n    if let Some((s, e)) = eu_field(form, field) {{\n        bits::set(dw, s, e, value);\n    }}\n}}\n"
+    );
+}
+
 /// A type path of the module root as seen from inside a definition's module.
 fn in_module(path: &str) -> String {
     if path.starts_with("crate::") {
@@ -268,6 +349,8 @@ pub fn generate(spec: &Spec, generation: &str) -> String {
     for (name, d) in &spec.defs {
         emit_def(&mut out, spec, &n, name, d);
     }
+
+    emit_field_accessors(&mut out, spec);
 
     // Registries.
     let _ = writeln!(

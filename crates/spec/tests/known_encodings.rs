@@ -152,3 +152,41 @@ fn definitions_carry_their_index_and_registers_their_offset() {
     assert_eq!(Instpm::OFFSET, 0x20c0);
     assert_eq!(ThreeDPrimVertexCount::OFFSET, 0x2434);
 }
+
+/// The generated EU field accessors give Mesa's Gen7 positions (brw_inst.h, gen7
+/// column): dst register number 60:53, src0 align16 swizzle x 65:64, the flag register
+/// number at bit 90 in the two-source forms but bit 34 in the three-source form, the
+/// conditional modifier (and the math function overlaying it) at 27:24.
+#[test]
+fn eu_field_accessors_give_the_published_positions() {
+    use gtsim_spec::gen7::{EuField as F, EuForm, eu_field, eu_get, eu_set};
+    assert_eq!(
+        eu_field(EuForm::Align12src, F::DstRegisterNumber),
+        Some((53, 60))
+    );
+    assert_eq!(
+        eu_field(EuForm::Align162src, F::Src0SwizzleX),
+        Some((64, 65))
+    );
+    assert_eq!(
+        eu_field(EuForm::Align12src, F::FlagRegisterNumber),
+        Some((90, 90))
+    );
+    assert_eq!(
+        eu_field(EuForm::N3src, F::FlagRegisterNumber),
+        Some((34, 34))
+    );
+    assert_eq!(
+        eu_field(EuForm::Align16Imm, F::ConditionalModifier),
+        Some((24, 27))
+    );
+    assert_eq!(
+        eu_field(EuForm::Align12src, F::MathFunction),
+        Some((24, 27))
+    );
+    assert_eq!(eu_field(EuForm::N3src, F::Immediate), None);
+    let mut dw = [0u32; 4];
+    eu_set(EuForm::Align12src, F::DstRegisterNumber, &mut dw, 0x7f);
+    assert_eq!(dw, [0, 0x7f << 21, 0, 0]);
+    assert_eq!(eu_get(EuForm::Align1Imm, F::DstRegisterNumber, &dw), 0x7f);
+}

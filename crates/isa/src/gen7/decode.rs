@@ -316,6 +316,42 @@ fn swz(
     [x.0 as u8, y.0 as u8, z.0 as u8, w.0 as u8]
 }
 
+/// The fields of align16 register sources 0 and 1, in `src16`'s argument order.
+const SRC16_FIELDS: [[EuField; 14]; 2] = [
+    [
+        EuField::Src0RegisterFile,
+        EuField::Src0RegisterType,
+        EuField::Src0AddressMode,
+        EuField::Src0RegisterNumber,
+        EuField::Src0SubregisterNumber,
+        EuField::Src0VerticalStride,
+        EuField::Src0SwizzleX,
+        EuField::Src0SwizzleY,
+        EuField::Src0SwizzleZ,
+        EuField::Src0SwizzleW,
+        EuField::Src0IndirectAddressSubregister,
+        EuField::Src0IndirectAddressImmediate,
+        EuField::Src0Negate,
+        EuField::Src0Absolute,
+    ],
+    [
+        EuField::Src1RegisterFile,
+        EuField::Src1RegisterType,
+        EuField::Src1AddressMode,
+        EuField::Src1RegisterNumber,
+        EuField::Src1SubregisterNumber,
+        EuField::Src1VerticalStride,
+        EuField::Src1SwizzleX,
+        EuField::Src1SwizzleY,
+        EuField::Src1SwizzleZ,
+        EuField::Src1SwizzleW,
+        EuField::Src1IndirectAddressSubregister,
+        EuField::Src1IndirectAddressImmediate,
+        EuField::Src1Negate,
+        EuField::Src1Absolute,
+    ],
+];
+
 fn decode_align16(dw: &[u32], ins: &mut Instruction) -> Result<(), DecodeError> {
     let n = encoded_sources(ins.opcode);
     let src0_imm = (dw[1] >> 5) & 3 == 3;
@@ -403,100 +439,78 @@ fn decode_align16(dw: &[u32], ins: &mut Instruction) -> Result<(), DecodeError> 
             abs,
         })
     }
-    if src0_imm || (src1_imm && n >= 2) {
-        let i = EuInstructionAlign16Imm::unpack(dw).map_err(bad)?;
-        ins.dst = dst16(
-            i.dst_register_file,
-            i.dst_register_type,
-            i.dst_address_mode,
-            i.dst_register_number,
-            i.dst_subregister_number,
-            i.dst_writemask,
-            i.dst_indirect_address_subregister,
-            i.dst_indirect_address_immediate,
-        );
+    // Operands are read by field name through the spec's generated accessors, the same
+    // way whichever align16 layout the instruction uses.
+    let form = if src0_imm || (src1_imm && n >= 2) {
+        EuForm::Align16Imm
+    } else {
+        EuForm::Align162src
+    };
+    // Unpacking checks the layout's fixed fields.
+    match form {
+        EuForm::Align16Imm => {
+            EuInstructionAlign16Imm::unpack(dw).map_err(bad)?;
+        }
+        _ => {
+            EuInstructionAlign162src::unpack(dw).map_err(bad)?;
+        }
+    }
+    let get = |f: EuField| eu_get(form, f, dw);
+    let signed = |f: EuField| {
+        eu_field(form, f).map_or(0, |(s, e)| {
+            gtsim_spec::bits::sext(gtsim_spec::bits::get(dw, s, e), e - s + 1)
+        })
+    };
+    ins.dst = dst16(
+        EuRegfile(get(EuField::DstRegisterFile) as u32),
+        EuRegtype(get(EuField::DstRegisterType) as u32),
+        EuAddrmode(get(EuField::DstAddressMode) as u32),
+        get(EuField::DstRegisterNumber) as u8,
+        get(EuField::DstSubregisterNumber) as u8,
+        get(EuField::DstWritemask) as u8,
+        get(EuField::DstIndirectAddressSubregister) as u8,
+        signed(EuField::DstIndirectAddressImmediate) as i8,
+    );
+    let source = |k: usize| {
+        let f = &SRC16_FIELDS[k];
+        src16(
+            EuRegfile(get(f[0]) as u32),
+            EuRegtype(get(f[1]) as u32),
+            EuAddrmode(get(f[2]) as u32),
+            get(f[3]) as u8,
+            get(f[4]) as u8,
+            EuVstride(get(f[5]) as u32),
+            [
+                get(f[6]) as u8,
+                get(f[7]) as u8,
+                get(f[8]) as u8,
+                get(f[9]) as u8,
+            ],
+            get(f[10]) as u8,
+            signed(f[11]) as i8,
+            get(f[12]) != 0,
+            get(f[13]) != 0,
+        )
+    };
+    if form == EuForm::Align16Imm {
+        let immediate = get(EuField::Immediate);
         if src0_imm {
             ins.srcs.push(Src::Imm {
-                ty: imm_type(i.src0_immediate_type),
-                bits: i.immediate as u64,
+                ty: imm_type(EuImmtype(get(EuField::Src0ImmediateType) as u32)),
+                bits: immediate,
             });
-            ins.src1_type_field =
-                (i.src1_register_type.0 != 0).then(|| imm_type(i.src1_register_type));
+            let t1 = EuImmtype(get(EuField::Src1RegisterType) as u32);
+            ins.src1_type_field = (t1.0 != 0).then(|| imm_type(t1));
         } else {
-            ins.srcs.push(src16(
-                i.src0_register_file,
-                i.src0_register_type,
-                i.src0_address_mode,
-                i.src0_register_number,
-                i.src0_subregister_number,
-                i.src0_vertical_stride,
-                swz(
-                    i.src0_swizzle_x,
-                    i.src0_swizzle_y,
-                    i.src0_swizzle_z,
-                    i.src0_swizzle_w,
-                ),
-                i.src0_indirect_address_subregister,
-                i.src0_indirect_address_immediate,
-                i.src0_negate,
-                i.src0_absolute,
-            )?);
+            ins.srcs.push(source(0)?);
             ins.srcs.push(Src::Imm {
-                ty: imm_type(i.src1_register_type),
-                bits: i.immediate as u64,
+                ty: imm_type(EuImmtype(get(EuField::Src1RegisterType) as u32)),
+                bits: immediate,
             });
         }
     } else {
-        let i = EuInstructionAlign162src::unpack(dw).map_err(bad)?;
-        ins.dst = dst16(
-            i.dst_register_file,
-            i.dst_register_type,
-            i.dst_address_mode,
-            i.dst_register_number,
-            i.dst_subregister_number,
-            i.dst_writemask,
-            i.dst_indirect_address_subregister,
-            i.dst_indirect_address_immediate,
-        );
-        if n >= 1 {
-            ins.srcs.push(src16(
-                i.src0_register_file,
-                i.src0_register_type,
-                i.src0_address_mode,
-                i.src0_register_number,
-                i.src0_subregister_number,
-                i.src0_vertical_stride,
-                swz(
-                    i.src0_swizzle_x,
-                    i.src0_swizzle_y,
-                    i.src0_swizzle_z,
-                    i.src0_swizzle_w,
-                ),
-                i.src0_indirect_address_subregister,
-                i.src0_indirect_address_immediate,
-                i.src0_negate,
-                i.src0_absolute,
-            )?);
-        }
-        if n >= 2 {
-            ins.srcs.push(src16(
-                i.src1_register_file,
-                i.src1_register_type,
-                i.src1_address_mode,
-                i.src1_register_number,
-                i.src1_subregister_number,
-                i.src1_vertical_stride,
-                swz(
-                    i.src1_swizzle_x,
-                    i.src1_swizzle_y,
-                    i.src1_swizzle_z,
-                    i.src1_swizzle_w,
-                ),
-                i.src1_indirect_address_subregister,
-                i.src1_indirect_address_immediate,
-                i.src1_negate,
-                i.src1_absolute,
-            )?);
+        for k in 0..usize::from(n.min(2)) {
+            ins.srcs.push(source(k)?);
         }
     }
     Ok(())
