@@ -216,94 +216,157 @@ fn src_align1(
     })
 }
 
+/// An instruction's dwords read in one of its layouts, field by field through the spec's
+/// generated accessors.
+struct Fields<'a> {
+    form: EuForm,
+    dw: &'a [u32],
+}
+
+impl<'a> Fields<'a> {
+    /// The layout `form` of `dw`, after unpacking checks its fixed fields.
+    fn new(form: EuForm, dw: &'a [u32]) -> Result<Fields<'a>, DecodeError> {
+        match form {
+            EuForm::Align1Imm => {
+                EuInstructionAlign1Imm::unpack(dw).map_err(bad)?;
+            }
+            EuForm::Align12src => {
+                EuInstructionAlign12src::unpack(dw).map_err(bad)?;
+            }
+            EuForm::Align16Imm => {
+                EuInstructionAlign16Imm::unpack(dw).map_err(bad)?;
+            }
+            _ => {
+                EuInstructionAlign162src::unpack(dw).map_err(bad)?;
+            }
+        }
+        Ok(Fields { form, dw })
+    }
+
+    fn get(&self, f: EuField) -> u64 {
+        eu_get(self.form, f, self.dw)
+    }
+
+    fn signed(&self, f: EuField) -> i64 {
+        eu_field(self.form, f).map_or(0, |(s, e)| {
+            gtsim_spec::bits::sext(gtsim_spec::bits::get(self.dw, s, e), e - s + 1)
+        })
+    }
+
+    fn immediate_form(&self) -> bool {
+        matches!(self.form, EuForm::Align1Imm | EuForm::Align16Imm)
+    }
+}
+
+/// The sources of a one- or two-source instruction: in an immediate layout the immediate
+/// (as src0, or as src1 after register src0 `source(0)`), else up to two register
+/// sources `source(k)`.
+fn push_sources(
+    ins: &mut Instruction,
+    r: &Fields,
+    n: u8,
+    src0_imm: bool,
+    source: &dyn Fn(usize) -> Result<Src, DecodeError>,
+) -> Result<(), DecodeError> {
+    if r.immediate_form() {
+        let immediate = r.get(EuField::Immediate);
+        let t1 = EuImmtype(r.get(EuField::Src1RegisterType) as u32);
+        if src0_imm {
+            ins.srcs.push(Src::Imm {
+                ty: imm_type(EuImmtype(r.get(EuField::Src0ImmediateType) as u32)),
+                bits: immediate,
+            });
+            ins.src1_type_field = (t1.0 != 0).then(|| imm_type(t1));
+        } else {
+            ins.srcs.push(source(0)?);
+            ins.srcs.push(Src::Imm {
+                ty: imm_type(t1),
+                bits: immediate,
+            });
+        }
+    } else {
+        for k in 0..usize::from(n.min(2)) {
+            ins.srcs.push(source(k)?);
+        }
+    }
+    Ok(())
+}
+
+/// The fields of align1 register sources 0 and 1, in `src_align1`'s argument order.
+const SRC1_FIELDS: [[EuField; 12]; 2] = [
+    [
+        EuField::Src0RegisterFile,
+        EuField::Src0RegisterType,
+        EuField::Src0AddressMode,
+        EuField::Src0RegisterNumber,
+        EuField::Src0SubregisterNumber,
+        EuField::Src0IndirectAddressSubregister,
+        EuField::Src0IndirectAddressImmediate,
+        EuField::Src0VerticalStride,
+        EuField::Src0Width,
+        EuField::Src0HorizontalStride,
+        EuField::Src0Negate,
+        EuField::Src0Absolute,
+    ],
+    [
+        EuField::Src1RegisterFile,
+        EuField::Src1RegisterType,
+        EuField::Src1AddressMode,
+        EuField::Src1RegisterNumber,
+        EuField::Src1SubregisterNumber,
+        EuField::Src1IndirectAddressSubregister,
+        EuField::Src1IndirectAddressImmediate,
+        EuField::Src1VerticalStride,
+        EuField::Src1Width,
+        EuField::Src1HorizontalStride,
+        EuField::Src1Negate,
+        EuField::Src1Absolute,
+    ],
+];
+
 fn decode_align1(dw: &[u32], ins: &mut Instruction) -> Result<(), DecodeError> {
     let n = encoded_sources(ins.opcode);
     let src0_imm = (dw[1] >> 5) & 3 == 3;
     let src1_imm = (dw[1] >> 10) & 3 == 3;
-    if src0_imm || (src1_imm && n >= 2) {
-        let i = EuInstructionAlign1Imm::unpack(dw).map_err(bad)?;
-        ins.dst = dst_align1(
-            i.dst_register_file,
-            reg_type(i.dst_register_type),
-            i.dst_address_mode,
-            i.dst_register_number,
-            i.dst_subregister_number,
-            i.dst_indirect_address_subregister,
-            i.dst_indirect_address_immediate,
-            i.dst_horizontal_stride,
-        );
-        if src0_imm {
-            ins.srcs.push(Src::Imm {
-                ty: imm_type(i.src0_immediate_type),
-                bits: i.immediate as u64,
-            });
-            ins.src1_type_field =
-                (i.src1_register_type.0 != 0).then(|| imm_type(i.src1_register_type));
+    // Operands are read by field name through the spec's generated accessors, the same
+    // way whichever align1 layout the instruction uses.
+    let imm = src0_imm || (src1_imm && n >= 2);
+    let r = Fields::new(
+        if imm {
+            EuForm::Align1Imm
         } else {
-            ins.srcs.push(src_align1(
-                i.src0_register_file,
-                reg_type(i.src0_register_type),
-                i.src0_address_mode,
-                i.src0_register_number,
-                i.src0_subregister_number,
-                i.src0_indirect_address_subregister,
-                i.src0_indirect_address_immediate,
-                i.src0_vertical_stride,
-                i.src0_width,
-                i.src0_horizontal_stride,
-                i.src0_negate,
-                i.src0_absolute,
-            )?);
-            ins.srcs.push(Src::Imm {
-                ty: imm_type(i.src1_register_type),
-                bits: i.immediate as u64,
-            });
-        }
-    } else {
-        let i = EuInstructionAlign12src::unpack(dw).map_err(bad)?;
-        ins.dst = dst_align1(
-            i.dst_register_file,
-            reg_type(i.dst_register_type),
-            i.dst_address_mode,
-            i.dst_register_number,
-            i.dst_subregister_number,
-            i.dst_indirect_address_subregister,
-            i.dst_indirect_address_immediate,
-            i.dst_horizontal_stride,
-        );
-        if n >= 1 {
-            ins.srcs.push(src_align1(
-                i.src0_register_file,
-                reg_type(i.src0_register_type),
-                i.src0_address_mode,
-                i.src0_register_number,
-                i.src0_subregister_number,
-                i.src0_indirect_address_subregister,
-                i.src0_indirect_address_immediate,
-                i.src0_vertical_stride,
-                i.src0_width,
-                i.src0_horizontal_stride,
-                i.src0_negate,
-                i.src0_absolute,
-            )?);
-        }
-        if n >= 2 {
-            ins.srcs.push(src_align1(
-                i.src1_register_file,
-                reg_type(i.src1_register_type),
-                i.src1_address_mode,
-                i.src1_register_number,
-                i.src1_subregister_number,
-                i.src1_indirect_address_subregister,
-                i.src1_indirect_address_immediate,
-                i.src1_vertical_stride,
-                i.src1_width,
-                i.src1_horizontal_stride,
-                i.src1_negate,
-                i.src1_absolute,
-            )?);
-        }
-    }
+            EuForm::Align12src
+        },
+        dw,
+    )?;
+    ins.dst = dst_align1(
+        EuRegfile(r.get(EuField::DstRegisterFile) as u32),
+        reg_type(EuRegtype(r.get(EuField::DstRegisterType) as u32)),
+        EuAddrmode(r.get(EuField::DstAddressMode) as u32),
+        r.get(EuField::DstRegisterNumber) as u8,
+        r.get(EuField::DstSubregisterNumber) as u8,
+        r.get(EuField::DstIndirectAddressSubregister) as u8,
+        r.signed(EuField::DstIndirectAddressImmediate) as i16,
+        EuHstride(r.get(EuField::DstHorizontalStride) as u32),
+    );
+    let source = |k: usize| {
+        let f = &SRC1_FIELDS[k];
+        src_align1(
+            EuRegfile(r.get(f[0]) as u32),
+            reg_type(EuRegtype(r.get(f[1]) as u32)),
+            EuAddrmode(r.get(f[2]) as u32),
+            r.get(f[3]) as u8,
+            r.get(f[4]) as u8,
+            r.get(f[5]) as u8,
+            r.signed(f[6]) as i16,
+            EuVstride(r.get(f[7]) as u32),
+            EuWidth(r.get(f[8]) as u32),
+            EuHstride(r.get(f[9]) as u32),
+            r.get(f[10]) != 0,
+            r.get(f[11]) != 0,
+        )
+    };
+    push_sources(ins, &r, n, src0_imm, &source)?;
     Ok(())
 }
 
@@ -441,78 +504,47 @@ fn decode_align16(dw: &[u32], ins: &mut Instruction) -> Result<(), DecodeError> 
     }
     // Operands are read by field name through the spec's generated accessors, the same
     // way whichever align16 layout the instruction uses.
-    let form = if src0_imm || (src1_imm && n >= 2) {
-        EuForm::Align16Imm
-    } else {
-        EuForm::Align162src
-    };
-    // Unpacking checks the layout's fixed fields.
-    match form {
-        EuForm::Align16Imm => {
-            EuInstructionAlign16Imm::unpack(dw).map_err(bad)?;
-        }
-        _ => {
-            EuInstructionAlign162src::unpack(dw).map_err(bad)?;
-        }
-    }
-    let get = |f: EuField| eu_get(form, f, dw);
-    let signed = |f: EuField| {
-        eu_field(form, f).map_or(0, |(s, e)| {
-            gtsim_spec::bits::sext(gtsim_spec::bits::get(dw, s, e), e - s + 1)
-        })
-    };
+    let imm = src0_imm || (src1_imm && n >= 2);
+    let r = Fields::new(
+        if imm {
+            EuForm::Align16Imm
+        } else {
+            EuForm::Align162src
+        },
+        dw,
+    )?;
     ins.dst = dst16(
-        EuRegfile(get(EuField::DstRegisterFile) as u32),
-        EuRegtype(get(EuField::DstRegisterType) as u32),
-        EuAddrmode(get(EuField::DstAddressMode) as u32),
-        get(EuField::DstRegisterNumber) as u8,
-        get(EuField::DstSubregisterNumber) as u8,
-        get(EuField::DstWritemask) as u8,
-        get(EuField::DstIndirectAddressSubregister) as u8,
-        signed(EuField::DstIndirectAddressImmediate) as i8,
+        EuRegfile(r.get(EuField::DstRegisterFile) as u32),
+        EuRegtype(r.get(EuField::DstRegisterType) as u32),
+        EuAddrmode(r.get(EuField::DstAddressMode) as u32),
+        r.get(EuField::DstRegisterNumber) as u8,
+        r.get(EuField::DstSubregisterNumber) as u8,
+        r.get(EuField::DstWritemask) as u8,
+        r.get(EuField::DstIndirectAddressSubregister) as u8,
+        r.signed(EuField::DstIndirectAddressImmediate) as i8,
     );
     let source = |k: usize| {
         let f = &SRC16_FIELDS[k];
         src16(
-            EuRegfile(get(f[0]) as u32),
-            EuRegtype(get(f[1]) as u32),
-            EuAddrmode(get(f[2]) as u32),
-            get(f[3]) as u8,
-            get(f[4]) as u8,
-            EuVstride(get(f[5]) as u32),
+            EuRegfile(r.get(f[0]) as u32),
+            EuRegtype(r.get(f[1]) as u32),
+            EuAddrmode(r.get(f[2]) as u32),
+            r.get(f[3]) as u8,
+            r.get(f[4]) as u8,
+            EuVstride(r.get(f[5]) as u32),
             [
-                get(f[6]) as u8,
-                get(f[7]) as u8,
-                get(f[8]) as u8,
-                get(f[9]) as u8,
+                r.get(f[6]) as u8,
+                r.get(f[7]) as u8,
+                r.get(f[8]) as u8,
+                r.get(f[9]) as u8,
             ],
-            get(f[10]) as u8,
-            signed(f[11]) as i8,
-            get(f[12]) != 0,
-            get(f[13]) != 0,
+            r.get(f[10]) as u8,
+            r.signed(f[11]) as i8,
+            r.get(f[12]) != 0,
+            r.get(f[13]) != 0,
         )
     };
-    if form == EuForm::Align16Imm {
-        let immediate = get(EuField::Immediate);
-        if src0_imm {
-            ins.srcs.push(Src::Imm {
-                ty: imm_type(EuImmtype(get(EuField::Src0ImmediateType) as u32)),
-                bits: immediate,
-            });
-            let t1 = EuImmtype(get(EuField::Src1RegisterType) as u32);
-            ins.src1_type_field = (t1.0 != 0).then(|| imm_type(t1));
-        } else {
-            ins.srcs.push(source(0)?);
-            ins.srcs.push(Src::Imm {
-                ty: imm_type(EuImmtype(get(EuField::Src1RegisterType) as u32)),
-                bits: immediate,
-            });
-        }
-    } else {
-        for k in 0..usize::from(n.min(2)) {
-            ins.srcs.push(source(k)?);
-        }
-    }
+    push_sources(ins, &r, n, src0_imm, &source)?;
     Ok(())
 }
 
