@@ -90,26 +90,16 @@ pub fn handle(
     run(msg, payload, channel_mask, res).map_err(|e| e.context(msg.name.clone()))
 }
 
-/// The message types this model executes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Kind {
-    Sample,
-    SampleB,
-    SampleL,
-    SampleKillpix,
-    Ld,
-    Resinfo,
-}
-
 /// Seed 000 §2.13.1.3.1 (SIMD8 and SIMD16 table) and §2.13.1.4.
-fn kind(op: SamplerOp) -> Result<Kind, MessageError> {
+/// The message types this model executes; the others are errors.
+fn kind(op: SamplerOp) -> Result<SamplerOp, MessageError> {
     match op {
-        SamplerOp::Sample => Ok(Kind::Sample),
-        SamplerOp::SampleB => Ok(Kind::SampleB),
-        SamplerOp::SampleL => Ok(Kind::SampleL),
-        SamplerOp::SampleKillpix => Ok(Kind::SampleKillpix),
-        SamplerOp::Ld => Ok(Kind::Ld),
-        SamplerOp::Resinfo => Ok(Kind::Resinfo),
+        SamplerOp::Sample
+        | SamplerOp::SampleB
+        | SamplerOp::SampleL
+        | SamplerOp::SampleKillpix
+        | SamplerOp::Ld
+        | SamplerOp::Resinfo => Ok(op),
         SamplerOp::Unmodelled { what, seed } => {
             Err(Unsupported::new(format!("the {what} message"), seed).into())
         }
@@ -180,7 +170,7 @@ fn run(
         }
     };
     let kind = kind(d.op)?;
-    if kind == Kind::SampleKillpix && lanes != 8 {
+    if kind == SamplerOp::SampleKillpix && lanes != 8 {
         return Err(invalid(
             "sample+killpix is supported only in SIMD8 mode (seed 000 §2.13.1.4)",
         ));
@@ -232,17 +222,21 @@ fn run(
     let enabled = channel_mask & ((1u32 << lanes) - 1);
 
     let results = match kind {
-        Kind::Sample | Kind::SampleB | Kind::SampleL | Kind::SampleKillpix => {
+        SamplerOp::Sample | SamplerOp::SampleB | SamplerOp::SampleL | SamplerOp::SampleKillpix => {
             sample_message(kind, d, &header, &params, enabled, lanes, res)?
         }
-        Kind::Ld => ld_message(d, &header, &params, enabled, lanes, res)?,
-        Kind::Resinfo => resinfo_message(d, &params, enabled, lanes, res)?,
+        SamplerOp::Ld => ld_message(d, &header, &params, enabled, lanes, res)?,
+        SamplerOp::Resinfo => resinfo_message(d, &params, enabled, lanes, res)?,
+        // `kind` refused these above.
+        SamplerOp::Unmodelled { .. } | SamplerOp::Invalid(_) => {
+            return Err(invalid(format!("sampler message type {kind:?}")));
+        }
     };
     writeback(
         &results,
         masked,
         d.response_length,
-        kind == Kind::SampleKillpix,
+        kind == SamplerOp::SampleKillpix,
     )
 }
 
@@ -888,7 +882,7 @@ fn surface_type_name(k: SurfaceKind) -> String {
 }
 
 fn sample_message(
-    kind: Kind,
+    kind: SamplerOp,
     d: &SamplerMessage,
     header: &SamplerHeader,
     params: &Params<'_>,
@@ -910,7 +904,7 @@ fn sample_message(
     let tex = Texture::new(&view, res.memory(), false)?;
     let smp = Setup::new(&state, &view, tex.dim)?;
     let first = match kind {
-        Kind::SampleB | Kind::SampleL => 1,
+        SamplerOp::SampleB | SamplerOp::SampleL => 1,
         _ => 0,
     };
     let coords = |lane: usize| {
@@ -935,7 +929,7 @@ fn sample_message(
         }
         // §2.13.1.2 header M0.2 16 Force LOD to Zero: "the calculated LOD is replaced
         // with zero ... just before entering the pseudocode".
-        let computed = if matches!(kind, Kind::SampleL) || header.force_lod_zero {
+        let computed = if matches!(kind, SamplerOp::SampleL) || header.force_lod_zero {
             0.0
         } else {
             tex.subspan_lod(&smp, coords(base), coords(base + 1), coords(base + 2))
@@ -945,11 +939,11 @@ fn sample_message(
                 continue;
             }
             let input = match kind {
-                Kind::SampleB => LodInput::Biased {
+                SamplerOp::SampleB => LodInput::Biased {
                     lod: computed,
                     bias: params.f(0, lane),
                 },
-                Kind::SampleL => LodInput::Explicit(params.f(0, lane)),
+                SamplerOp::SampleL => LodInput::Explicit(params.f(0, lane)),
                 _ => LodInput::Computed(computed),
             };
             let lod = compute_lod(&smp.lod, input);
