@@ -710,6 +710,28 @@ struct Anon {
 }
 
 impl Anon {
+    /// A mapping the kernel is asked (a hint, not MAP_FIXED) to place low in the address
+    /// space, so that ranges far past it still lie in user space.
+    fn new_low(len: usize) -> Anon {
+        // SAFETY: a fresh anonymous mapping at a hinted address, checked; without
+        // MAP_FIXED the kernel never replaces an existing mapping.
+        let p = unsafe {
+            libc::mmap(
+                0x1000_0000_0000usize as *mut libc::c_void,
+                len,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE,
+                -1,
+                0,
+            )
+        };
+        assert_ne!(p, libc::MAP_FAILED);
+        Anon {
+            base: p.cast(),
+            len,
+        }
+    }
+
     fn new(len: usize) -> Anon {
         // SAFETY: a fresh anonymous mapping, checked.
         let p = unsafe {
@@ -853,7 +875,7 @@ fn relocations_are_checked_chunk_by_chunk_before_more_are_read() {
     let (target, batch, relocs) = store_batch(&mut k);
     // A list that claims u32::MAX entries: the first chunk holds a bad one (outside its
     // object), and nothing after the first chunk is even mapped.
-    let a = Anon::new(64 << 10);
+    let a = Anon::new_low(64 << 10);
     // SAFETY: making the tail of our own mapping inaccessible. (Not unmapped: another
     // test thread could map something there, and the kernel would then read it.)
     unsafe { libc::mprotect(a.base.add(16 << 10).cast(), 48 << 10, libc::PROT_NONE) };
@@ -864,9 +886,13 @@ fn relocations_are_checked_chunk_by_chunk_before_more_are_read() {
     let mut objs = [obj(target, &mut []), obj(batch, &mut [])];
     objs[1].relocs_ptr = a.base as u64;
     objs[1].relocation_count = u32::MAX;
+    // The claimed array (128 GiB) must lie in the user address space (access_ok) before
+    // any entry is read: where address randomization put the mapping within 128 GiB of
+    // the top, that check alone refuses it with EFAULT.
+    let fits = crate::user::access_ok(a.base as u64, u64::from(u32::MAX) * 32);
     assert_eq!(
         exec(&mut k, &mut objs, I915_EXEC_HANDLE_LUT, 0),
-        Err(Errno::EINVAL)
+        Err(if fits { Errno::EINVAL } else { Errno::EFAULT })
     );
     // A good first chunk, then the unmapped rest: EFAULT, nothing bound or patched.
     for i in 0..512 {
