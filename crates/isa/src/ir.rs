@@ -241,6 +241,47 @@ pub struct Instruction {
     pub src1_type_field: Option<Type>,
 }
 
+impl Instruction {
+    /// An instruction with no operands and every control at its default: SIMD1, align1,
+    /// no predicate, modifier or flag, destination `null<1>:UD`.
+    pub fn new(opcode: Opcode) -> Instruction {
+        Instruction {
+            opcode,
+            align16: false,
+            mask_disable: false,
+            dep_control: 0,
+            qtr_control: 0,
+            nib_control: false,
+            thread_control: 0,
+            predicate: None,
+            exec_size: 1,
+            cond_modifier: None,
+            math: None,
+            sfid: None,
+            ex_desc: 0,
+            flag: (0, 0),
+            acc_write: false,
+            saturate: false,
+            debug: false,
+            eot: false,
+            dst: Dst {
+                file: RegFile::Arf,
+                nr: 0,
+                subnr: 0,
+                ty: Type::UD,
+                layout: DstLayout::HStride(1),
+                address: Address::Direct,
+            },
+            srcs: vec![],
+            jip: None,
+            uip: None,
+            desc: None,
+            compacted: false,
+            src1_type_field: None,
+        }
+    }
+}
+
 /// Declares an IR enumeration with its one mnemonic table (the spelling Mesa's
 /// disassembler prints and the assembler reads).
 macro_rules! mnemonics {

@@ -211,7 +211,7 @@ const EU_FORM_PREFIX: &str = "EU_INSTRUCTION_";
 /// (`None` where the form has no such field). A decoder or encoder reads and writes
 /// fields by name, whatever form an instruction is in, and a new generation's positions
 /// come from its spec file.
-fn emit_field_accessors(out: &mut String, spec: &Spec) {
+fn emit_field_accessors(out: &mut String, spec: &Spec, n: &Names) {
     let forms: Vec<(&String, &Def)> = spec
         .defs
         .iter()
@@ -236,6 +236,19 @@ fn emit_field_accessors(out: &mut String, spec: &Spec) {
         let _ = writeln!(out, "    {},", camel(&n[EU_FORM_PREFIX.len()..]));
     }
     let _ = writeln!(out, "}}\n");
+    let _ = writeln!(
+        out,
+        "impl EuForm {{\n    /// The layout's definition (its fields, fixed values and provenance).\n    pub fn def(self) -> &'static Def {{\n        match self {{"
+    );
+    for (name, _) in &forms {
+        let _ = writeln!(
+            out,
+            "            EuForm::{} => &{},",
+            camel(&name[EU_FORM_PREFIX.len()..]),
+            n.def_static[*name]
+        );
+    }
+    let _ = writeln!(out, "        }}\n    }}\n}}\n");
     let _ = writeln!(
         out,
         "/// The fields of the EU instruction layouts, by the manual's names."
@@ -350,7 +363,7 @@ pub fn generate(spec: &Spec, generation: &str) -> String {
         emit_def(&mut out, spec, &n, name, d);
     }
 
-    emit_field_accessors(&mut out, spec);
+    emit_field_accessors(&mut out, spec, &n);
 
     // Registries.
     let _ = writeln!(

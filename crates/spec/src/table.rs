@@ -204,6 +204,34 @@ impl Def {
     pub fn field(&self, name: &str) -> Option<&'static Field> {
         self.fields.iter().find(|f| f.name == name)
     }
+
+    /// Checks the fixed fields (opcodes, fixed values such as an instruction layout's
+    /// Access Mode) of `dw`, as the generated `unpack` does, without decoding the rest.
+    pub fn check_fixed(&self, dw: &[u32]) -> Result<(), crate::UnpackError> {
+        if dw.len() < self.dwords as usize {
+            return Err(crate::UnpackError::Short {
+                def: self.name,
+                need: self.dwords as usize,
+                have: dw.len(),
+            });
+        }
+        for f in self.fields {
+            if let Some(expected) = f.fixed
+                && !matches!(f.ty, Ty::Length)
+            {
+                let found = f.raw(dw);
+                if found != expected {
+                    return Err(crate::UnpackError::Mismatch {
+                        def: self.name,
+                        field: f.name,
+                        expected,
+                        found,
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
 }
 
 /// All definitions and enums of one generation.

@@ -63,43 +63,6 @@ struct Parsed {
     dword3: Option<u32>,
 }
 
-fn blank(opcode: Opcode) -> Instruction {
-    Instruction {
-        opcode,
-        align16: false,
-        mask_disable: false,
-        dep_control: 0,
-        qtr_control: 0,
-        nib_control: false,
-        thread_control: 0,
-        predicate: None,
-        exec_size: 1,
-        cond_modifier: None,
-        math: None,
-        sfid: None,
-        ex_desc: 0,
-        flag: (0, 0),
-        acc_write: false,
-        saturate: false,
-        debug: false,
-        eot: false,
-        dst: Dst {
-            file: RegFile::Arf,
-            nr: 0,
-            subnr: 0,
-            ty: Type::UD,
-            layout: DstLayout::HStride(1),
-            address: Address::Direct,
-        },
-        srcs: vec![],
-        jip: None,
-        uip: None,
-        desc: None,
-        compacted: false,
-        src1_type_field: None,
-    }
-}
-
 /// The operands Mesa's compiler gives a Gen7 branch, which the text does not show: dst
 /// null:D (align16: write mask .xyzw), src0 null:D and an immediate src1 whose type is W
 /// for if/else/endif/while and D for break/cont/halt (the JIP/UIP dword replaces its
@@ -168,7 +131,7 @@ fn parse_line(line: usize, text: &str) -> Result<Parsed, AsmError> {
     if text.trim().trim_end_matches(';').trim() == "nop" {
         // `nop` prints no exec size or options: it is the all-zero instruction but its
         // opcode.
-        let mut ins = blank(Opcode::Nop);
+        let mut ins = Instruction::new(Opcode::Nop);
         ins.dst.layout = DstLayout::HStride(0);
         ins.exec_size = 1;
         return Ok(Parsed {
@@ -243,7 +206,7 @@ fn parse_line(line: usize, text: &str) -> Result<Parsed, AsmError> {
     let Some(opcode) = Opcode::from_mnemonic(base) else {
         return err(line, format!("unknown opcode `{base}`"));
     };
-    let mut ins = blank(opcode);
+    let mut ins = Instruction::new(opcode);
     ins.align16 = align16;
     ins.exec_size = exec;
     let mods: Vec<&str> = parts.collect();

@@ -1,12 +1,15 @@
 //! Gen7 (Ivy Bridge) encoding: native 128-bit instructions ([`decode`], [`encode`]) and
-//! the 64-bit compacted form ([`compact`]). Field positions come from the generated
-//! structs of `defs/gen7/eu.spec`; this module only decides which form applies and
-//! translates between field values and the IR.
+//! the 64-bit compacted form ([`compact`]). Field positions come from
+//! `defs/gen7/eu.spec` through the generated accessors (`eu_field`); `fields` reads and
+//! writes every header and operand field by name, and the decoder and encoder only decide
+//! which layout applies and translate between field values and the IR.
 
 pub mod codes;
 pub mod compact;
 pub mod decode;
 pub mod encode;
+mod fields;
+mod operands;
 mod validate;
 
 use crate::ir::Type;
