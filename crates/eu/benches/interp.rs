@@ -15,48 +15,9 @@ use gtsim_eu::exec::{Program, SharedFunctions, Thread};
 use gtsim_eu::harness::Recorder;
 use std::time::Instant;
 
-/// A kernel from the corpus: its name, dispatch width and bytes.
-struct Kernel {
-    name: String,
-    simd: u8,
-    code: Vec<u8>,
-}
-
-fn kernels() -> Vec<Kernel> {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../isa/tests/corpus");
-    let mut out: Vec<Kernel> = vec![];
-    for prog in [
-        "clear",
-        "triangle",
-        "textured_quad",
-        "depth",
-        "blend",
-        "shader_loops",
-    ] {
-        let text = std::fs::read_to_string(format!("{dir}/{prog}.pairs")).expect("corpus file");
-        for line in text.lines() {
-            if let Some(name) = line.strip_prefix("# shader: ") {
-                out.push(Kernel {
-                    name: format!("{prog}: {name}"),
-                    simd: 8,
-                    code: vec![],
-                });
-            } else if let Some(stats) = line.strip_prefix("# ") {
-                if stats.starts_with("SIMD16 shader")
-                    && let Some(k) = out.last_mut()
-                {
-                    k.simd = 16;
-                }
-            } else if let (Some(k), Some((hex, _))) = (out.last_mut(), line.split_once(" | ")) {
-                for w in hex.split(' ') {
-                    let w = u32::from_str_radix(w, 16).expect("hex word");
-                    k.code.extend(w.to_le_bytes());
-                }
-            }
-        }
-    }
-    out
-}
+#[path = "../tests/common/corpus.rs"]
+mod corpus;
+use corpus::kernels;
 
 /// g1..g127 with floats in [0, 1) from a fixed linear congruential sequence; g0 zero.
 fn thread(simd: u8) -> Thread {

@@ -92,12 +92,23 @@ pub use gtsim_message::{Message, MessageError, SharedFunctions};
 pub struct Program {
     encoding: Encoding,
     code: Vec<u8>,
-    /// By 8-byte slot: the instruction starting there and its length.
-    slots: Vec<Option<(Instruction, usize)>>,
+    /// By 8-byte slot: the instruction starting there, its length, and its whole-register
+    /// micro-op when it has one (`crate::uop`).
+    slots: Vec<Option<Slot>>,
+    /// Whether micro-ops run (on by default; off runs every instruction per channel).
+    micro_ops: bool,
+}
+
+#[derive(Debug, Clone)]
+struct Slot {
+    ins: Instruction,
+    len: usize,
+    uop: Option<Box<crate::uop::Uop>>,
 }
 
 impl Program {
-    /// Decodes `code` in the generation's `encoding`.
+    /// Decodes `code` in the generation's `encoding`, predecoding each instruction of the
+    /// common shapes into a whole-register micro-op.
     pub fn new(encoding: Encoding, code: &[u8]) -> Program {
         let mut slots = vec![None; code.len().div_ceil(8)];
         let mut at = 0;
@@ -105,17 +116,35 @@ impl Program {
             let Ok((ins, len)) = encoding.decode(&code[at..]) else {
                 break;
             };
-            slots[at / 8] = Some((ins, len));
+            let uop = crate::uop::predecode(&ins).map(Box::new);
+            slots[at / 8] = Some(Slot { ins, len, uop });
             at += len;
         }
         Program {
             encoding,
             code: code.to_vec(),
             slots,
+            micro_ops: true,
         }
     }
 
-    fn at(&self, ip: usize) -> Option<&(Instruction, usize)> {
+    /// Runs every instruction on the per-channel interpreter (`false`) or lets the
+    /// whole-register micro-ops run where they apply (`true`, the default). Both give the
+    /// same bits; the switch exists for differential tests and measurements.
+    pub fn set_micro_ops(&mut self, on: bool) {
+        self.micro_ops = on;
+    }
+
+    /// How many instructions have a micro-op, and how many were decoded.
+    pub fn micro_op_coverage(&self) -> (usize, usize) {
+        let decoded = self.slots.iter().flatten();
+        (
+            decoded.clone().filter(|s| s.uop.is_some()).count(),
+            decoded.count(),
+        )
+    }
+
+    fn at(&self, ip: usize) -> Option<&Slot> {
         if ip.is_multiple_of(8) {
             self.slots.get(ip / 8)?.as_ref()
         } else {
@@ -150,6 +179,9 @@ pub struct Thread {
     pub dispatch_mask: u32,
     /// Per channel: the instruction it waits for (structured control flow), if any.
     pub(crate) waiting: [Option<usize>; 32],
+    /// The channels of `waiting` that wait (bit per channel), kept beside it so masks
+    /// are built without walking the array.
+    pub(crate) parked: u32,
     /// Channels that left a loop by `break`: on Gen7 a break's UIP is the loop's `while`
     /// itself (Mesa's brw_set_uip_jip: "Gfx7 UIP points to WHILE"), and those channels
     /// resume after it, while `cont` channels waiting for the same `while` take part in it.
@@ -178,6 +210,7 @@ impl Thread {
                 (1u32 << simd) - 1
             },
             waiting: [None; 32],
+            parked: 0,
             broken: 0,
             simd,
             fp_mode: FpMode::Ieee,
@@ -193,6 +226,34 @@ impl Thread {
     /// The register file, writable.
     pub fn grf_bytes_mut(&mut self) -> &mut [u8] {
         &mut self.grf
+    }
+
+    /// Every architectural bit of the thread (registers, accumulators with their kind,
+    /// flags, a0, control-flow state, counters) as words, for comparing two runs bit for
+    /// bit.
+    pub fn snapshot(&self) -> Vec<u64> {
+        let mut out: Vec<u64> = self
+            .grf
+            .chunks(8)
+            .map(|c| u64::from_le_bytes(c.try_into().unwrap_or([0; 8])))
+            .collect();
+        for a in self.acc.iter().flatten() {
+            out.extend(match *a {
+                Acc::Zero => [0, 0],
+                Acc::Int(i) => [1, i as u64],
+                Acc::Float(f) => [2, f.to_bits()],
+            });
+        }
+        out.extend(self.flags.map(u64::from));
+        out.extend(self.a0.map(u64::from));
+        out.extend(self.waiting.map(|w| w.map_or(u64::MAX, |at| at as u64)));
+        out.extend([
+            self.parked as u64,
+            self.broken as u64,
+            self.ip as u64,
+            self.channel_instructions,
+        ]);
+        out
     }
 
     /// Flag subregister `f<reg>.<sub>`.
@@ -215,6 +276,12 @@ impl Thread {
 
     /// Channels (bit per channel, absolute) the instruction executes on.
     pub(crate) fn exec_mask(&self, ins: &Instruction) -> u32 {
+        self.exec_mask_with(ins, true)
+    }
+
+    /// [`Thread::exec_mask`], with or without the predicate (`sel` chooses by its
+    /// predicate instead of masking by it).
+    pub(crate) fn exec_mask_with(&self, ins: &Instruction, predicated: bool) -> u32 {
         let g = Self::group(ins);
         let span = if ins.exec_size >= 32 {
             u32::MAX
@@ -225,7 +292,7 @@ impl Thread {
         if !ins.mask_disable {
             m &= self.dispatch_mask & self.running();
         }
-        if let Some(p) = ins.predicate {
+        if predicated && let Some(p) = ins.predicate {
             // Flag bit n governs channel n (the quarter control picks the flag bits).
             let f = self.predicate_bits(ins, p);
             m &= if p.inverse { !f } else { f };
@@ -318,13 +385,7 @@ impl Thread {
 
     /// Channels not waiting in control flow.
     pub(crate) fn running(&self) -> u32 {
-        let mut m = 0;
-        for (c, w) in self.waiting.iter().enumerate() {
-            if w.is_none() {
-                m |= 1 << c;
-            }
-        }
-        m
+        !self.parked
     }
 
     /// Runs `code` from byte 0 until EOT or the end of the code; returns the number of
@@ -358,14 +419,28 @@ impl Thread {
             }
             // Wake the channels waiting for this instruction (broken channels stay parked:
             // they move past the `while` below).
-            for (c, w) in self.waiting.iter_mut().enumerate() {
-                if *w == Some(self.ip) && self.broken & (1 << c) == 0 {
-                    *w = None;
+            if self.parked != 0 {
+                for (c, w) in self.waiting.iter_mut().enumerate() {
+                    if *w == Some(self.ip) && self.broken & (1 << c) == 0 {
+                        *w = None;
+                        self.parked &= !(1 << c);
+                    }
                 }
             }
             let on_the_fly;
             let (ins, len) = match prog.at(self.ip) {
-                Some(d) => (&d.0, d.1),
+                Some(Slot {
+                    ins,
+                    len,
+                    uop: Some(u),
+                }) if prog.micro_ops => {
+                    executed += 1;
+                    self.channel_instructions += self.live(ins).count_ones() as u64;
+                    self.run_uop(ins, u)?;
+                    self.ip += len;
+                    continue;
+                }
+                Some(d) => (&d.ins, d.len),
                 None => {
                     // A jump into the middle of the linear decode: decode here.
                     on_the_fly = prog
@@ -405,6 +480,7 @@ impl Thread {
         for c in 0..32 {
             if mask & (1 << c) != 0 {
                 self.waiting[c] = Some(at);
+                self.parked |= 1 << c;
             }
         }
     }

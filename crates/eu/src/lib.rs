@@ -52,3 +52,4 @@ pub mod exec;
 pub mod harness;
 mod ops;
 mod region;
+mod uop;

@@ -19,7 +19,7 @@ fn fv(x: f32) -> Val {
 }
 
 /// A source's type (immediates included).
-fn src_ty(s: &Src) -> Type {
+pub(crate) fn src_ty(s: &Src) -> Type {
     match *s {
         Src::Reg { ty, .. } | Src::Imm { ty, .. } => ty,
     }
@@ -49,7 +49,7 @@ fn compare<T: PartialOrd>(cond: Option<CondModifier>, x: T, y: T) -> bool {
 }
 
 /// Conditional modifier test (IVB PRM "Conditional Modifier"): NaN compares unordered.
-fn test(cond: Option<CondModifier>, a: Val, b: Val) -> bool {
+pub(crate) fn test(cond: Option<CondModifier>, a: Val, b: Val) -> bool {
     match (a, b) {
         (Val::I(x), Val::I(y)) => compare(cond, x, y),
         _ => test_floats(cond, a.f(), b.f()),
@@ -60,7 +60,7 @@ fn width_of(t: Type) -> u32 {
     t.size() * 8
 }
 
-fn as_unsigned(v: i64, t: Type) -> u64 {
+pub(crate) fn as_unsigned(v: i64, t: Type) -> u64 {
     let w = width_of(t);
     if w >= 64 {
         v as u64
@@ -69,7 +69,7 @@ fn as_unsigned(v: i64, t: Type) -> u64 {
     }
 }
 
-fn as_signed(v: i64, t: Type) -> i64 {
+pub(crate) fn as_signed(v: i64, t: Type) -> i64 {
     let w = width_of(t);
     if w >= 64 {
         v
@@ -79,7 +79,7 @@ fn as_signed(v: i64, t: Type) -> i64 {
 }
 
 /// A single-precision denormal becomes zero of the same sign.
-fn flush_denormal(v: Val) -> Val {
+pub(crate) fn flush_denormal(v: Val) -> Val {
     match v {
         Val::F(f) if (f as f32).is_subnormal() => {
             Val::F(if f.is_sign_negative() { -0.0 } else { 0.0 })
@@ -91,7 +91,7 @@ fn flush_denormal(v: Val) -> Val {
 /// Applies the floating-point mode to a float result: in ALT mode infinities become
 /// ±FLT_MAX and NaN becomes +0 (IVB PRM Vol4 Part3 "Floating Point Modes", ALT mode does
 /// not produce infinities or NaNs).
-fn fp_result(mode: FpMode, v: Val) -> Val {
+pub(crate) fn fp_result(mode: FpMode, v: Val) -> Val {
     match (mode, v) {
         (FpMode::Alt, Val::F(f)) if f.is_nan() => Val::F(0.0),
         (FpMode::Alt, Val::F(f)) if f.is_infinite() || (f as f32).is_infinite() => {
@@ -106,7 +106,7 @@ fn fp_result(mode: FpMode, v: Val) -> Val {
 }
 
 /// Whether a source has a negate or absolute-value modifier.
-fn has_mods(s: &Src) -> bool {
+pub(crate) fn has_mods(s: &Src) -> bool {
     match s {
         Src::Reg { negate, abs, .. } => *negate || *abs,
         _ => false,

@@ -31,7 +31,18 @@ pub(crate) fn is_float(t: Type) -> bool {
     matches!(t, Type::F | Type::DF | Type::HF | Type::VF)
 }
 
-fn read_elem(bytes: &[u8], ty: Type) -> Val {
+/// A signalling NaN read as a float operand becomes quiet (its quiet bit set, payload
+/// kept), as widening it to double does on the host; done explicitly so the result does
+/// not depend on how the compiler treats the conversion.
+pub(crate) fn quiet_nan(bits: u32) -> u32 {
+    if bits & 0x7f80_0000 == 0x7f80_0000 && bits & 0x007f_ffff != 0 {
+        bits | 0x0040_0000
+    } else {
+        bits
+    }
+}
+
+pub(crate) fn read_elem(bytes: &[u8], ty: Type) -> Val {
     match ty {
         Type::UB => Val::I(bytes[0] as i64),
         Type::B => Val::I(bytes[0] as i8 as i64),
@@ -39,7 +50,9 @@ fn read_elem(bytes: &[u8], ty: Type) -> Val {
         Type::W => Val::I(i16::from_le_bytes([bytes[0], bytes[1]]) as i64),
         Type::UD => Val::I(u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]) as i64),
         Type::D => Val::I(i32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]) as i64),
-        Type::F => Val::F(f32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]) as f64),
+        Type::F => Val::F(f32::from_bits(quiet_nan(u32::from_le_bytes([
+            bytes[0], bytes[1], bytes[2], bytes[3],
+        ]))) as f64),
         Type::HF => Val::F(half::f16::from_le_bytes([bytes[0], bytes[1]]).to_f64()),
         Type::DF => Val::F(f64::from_le_bytes(bytes[..8].try_into().unwrap_or([0; 8]))),
         Type::UQ | Type::Q => Val::I(i64::from_le_bytes(bytes[..8].try_into().unwrap_or([0; 8]))),
@@ -52,6 +65,16 @@ fn read_elem(bytes: &[u8], ty: Type) -> Val {
 /// to float rounds to nearest even; integers narrow by truncation; with `sat`, results
 /// clamp to [0,1] (floats, NaN to 0) or to the type's range (integers)).
 pub(crate) fn convert(v: Val, ty: Type, sat: bool) -> Vec<u8> {
+    let n = match ty {
+        Type::UV | Type::V => 0,
+        _ => ty.size() as usize,
+    };
+    convert_bits(v, ty, sat).to_le_bytes()[..n].to_vec()
+}
+
+/// [`convert`] as the stored bits (little-endian, in the low `ty.size()` bytes); the
+/// one implementation of the conversion rules, which the whole-register path shares.
+pub(crate) fn convert_bits(v: Val, ty: Type, sat: bool) -> u64 {
     let (lo, hi): (i64, i64) = match ty {
         Type::UB => (0, u8::MAX as i64),
         Type::B => (i8::MIN as i64, i8::MAX as i64),
@@ -79,11 +102,12 @@ pub(crate) fn convert(v: Val, ty: Type, sat: bool) -> Vec<u8> {
             }
         }
     };
+    let unit = |f: f64| if f.is_nan() { 0.0 } else { f.clamp(0.0, 1.0) };
     match ty {
-        Type::UB | Type::B => vec![int_bits(v) as u8],
-        Type::UW | Type::W => (int_bits(v) as u16).to_le_bytes().to_vec(),
-        Type::UD | Type::D => (int_bits(v) as u32).to_le_bytes().to_vec(),
-        Type::UQ | Type::Q => int_bits(v).to_le_bytes().to_vec(),
+        Type::UB | Type::B => int_bits(v) as u8 as u64,
+        Type::UW | Type::W => int_bits(v) as u16 as u64,
+        Type::UD | Type::D => int_bits(v) as u32 as u64,
+        Type::UQ | Type::Q => int_bits(v) as u64,
         Type::F | Type::VF => {
             let mut f = match v {
                 Val::I(i) => i as f32,
@@ -92,23 +116,17 @@ pub(crate) fn convert(v: Val, ty: Type, sat: bool) -> Vec<u8> {
             if sat {
                 f = if f.is_nan() { 0.0 } else { f.clamp(0.0, 1.0) };
             }
-            f.to_le_bytes().to_vec()
+            f.to_bits() as u64
         }
         Type::HF => {
-            let mut f = v.f();
-            if sat {
-                f = if f.is_nan() { 0.0 } else { f.clamp(0.0, 1.0) };
-            }
-            half::f16::from_f64(f).to_le_bytes().to_vec()
+            let f = if sat { unit(v.f()) } else { v.f() };
+            half::f16::from_f64(f).to_bits() as u64
         }
         Type::DF => {
-            let mut f = v.f();
-            if sat {
-                f = if f.is_nan() { 0.0 } else { f.clamp(0.0, 1.0) };
-            }
-            f.to_le_bytes().to_vec()
+            let f = if sat { unit(v.f()) } else { v.f() };
+            f.to_bits()
         }
-        Type::UV | Type::V => vec![],
+        Type::UV | Type::V => 0,
     }
 }
 
@@ -343,7 +361,7 @@ impl Thread {
     }
 }
 
-fn modify(v: Val, negate: bool, abs: bool) -> Val {
+pub(crate) fn modify(v: Val, negate: bool, abs: bool) -> Val {
     let v = if abs {
         match v {
             Val::I(i) => Val::I(i.wrapping_abs()),
@@ -364,7 +382,7 @@ fn modify(v: Val, negate: bool, abs: bool) -> Val {
 
 /// Channel `c` of an immediate (vector immediates repeat every 8 (V/UV) or 4 (VF)
 /// channels; IVB PRM Vol4 Part3 "Immediate Vectors").
-fn imm(ty: Type, bits: u64, c: usize) -> Val {
+pub(crate) fn imm(ty: Type, bits: u64, c: usize) -> Val {
     let b = bits as u32;
     match ty {
         Type::UD => Val::I(b as i64),

@@ -1,0 +1,345 @@
+//! Whole-register micro-ops: the fast path of the interpreter.
+//!
+//! When a kernel is decoded into a [`crate::exec::Program`], each instruction of the common
+//! shapes is also predecoded once into a [`Uop`]: its regions resolved to one byte offset
+//! per channel, its immediates expanded to one value per channel, its types and
+//! conversions chosen. Running a `Uop` gathers every source into a lane array (`[f32; 32]`
+//! for float arithmetic, `[i64; 32]` for integer arithmetic), computes all channels with
+//! one loop per operation (the compiler vectorises them), and scatters the enabled
+//! channels to the destination, the flags and the accumulator under a bit mask. Nothing
+//! is allocated and nothing dispatches per channel.
+//!
+//! The semantics are exactly those of the per-channel interpreter (`crate::ops::alu`):
+//! the same source modifiers, denormal flushing, floating-point mode, conversion and
+//! saturation rules (`crate::region::convert_bits` is shared), the same condition-modifier
+//! and accumulator results. What a `Uop` does not cover (indirect or architecture-register
+//! operands, double precision, `math`, accumulator sources, the rarer opcodes) stays an
+//! ordinary instruction and runs on the per-channel interpreter; a differential test
+//! (`tests/uop_differential.rs`) runs every corpus kernel and random kernels both ways and
+//! compares every register bit.
+
+mod run;
+
+use crate::region::{Val, imm, is_float};
+use gtsim_isa::ir::*;
+use gtsim_isa::opcode::Opcode;
+
+/// Bytes in the general register file (g0..g127).
+const GRF_BYTES: usize = 128 * 32;
+
+/// The operations a micro-op performs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum UopOp {
+    Mov,
+    Add,
+    Mul,
+    Mad,
+    Lrp,
+    Sel,
+    Cmp,
+    Cmpn,
+    Rndd,
+    Rndu,
+    Rnde,
+    Rndz,
+    Frc,
+    Not,
+    And,
+    Or,
+    Xor,
+    Shl,
+    Shr,
+    Asr,
+}
+
+impl UopOp {
+    fn of(op: Opcode) -> Option<(UopOp, usize)> {
+        Some(match op {
+            Opcode::Mov => (UopOp::Mov, 1),
+            Opcode::Add => (UopOp::Add, 2),
+            Opcode::Mul => (UopOp::Mul, 2),
+            Opcode::Mad => (UopOp::Mad, 3),
+            Opcode::Lrp => (UopOp::Lrp, 3),
+            Opcode::Sel => (UopOp::Sel, 2),
+            Opcode::Cmp => (UopOp::Cmp, 2),
+            Opcode::Cmpn => (UopOp::Cmpn, 2),
+            Opcode::Rndd => (UopOp::Rndd, 1),
+            Opcode::Rndu => (UopOp::Rndu, 1),
+            Opcode::Rnde => (UopOp::Rnde, 1),
+            Opcode::Rndz => (UopOp::Rndz, 1),
+            Opcode::Frc => (UopOp::Frc, 1),
+            Opcode::Not => (UopOp::Not, 1),
+            Opcode::And => (UopOp::And, 2),
+            Opcode::Or => (UopOp::Or, 2),
+            Opcode::Xor => (UopOp::Xor, 2),
+            Opcode::Shl => (UopOp::Shl, 2),
+            Opcode::Shr => (UopOp::Shr, 2),
+            Opcode::Asr => (UopOp::Asr, 2),
+            _ => return None,
+        })
+    }
+
+    /// Operations defined on floats only (the interpreter converts integer sources).
+    fn float_only(self) -> bool {
+        matches!(
+            self,
+            UopOp::Mad
+                | UopOp::Lrp
+                | UopOp::Rndd
+                | UopOp::Rndu
+                | UopOp::Rnde
+                | UopOp::Rndz
+                | UopOp::Frc
+        )
+    }
+
+    /// Operations defined on integers only (the interpreter truncates float sources).
+    fn int_only(self) -> bool {
+        matches!(
+            self,
+            UopOp::Not | UopOp::And | UopOp::Or | UopOp::Xor | UopOp::Shl | UopOp::Shr | UopOp::Asr
+        )
+    }
+}
+
+/// A source, resolved.
+#[derive(Debug, Clone)]
+pub(crate) enum Operand {
+    /// A direct GRF region: channel `c`'s element is at byte `offs[c]`.
+    Reg {
+        ty: Type,
+        offs: [u16; 32],
+        negate: bool,
+        abs: bool,
+    },
+    /// An immediate in a float operation, per channel (VF vectors differ by channel).
+    ImmF { ty: Type, lanes: [f32; 32] },
+    /// An immediate in an integer operation, per channel (V/UV vectors differ by channel).
+    ImmI { ty: Type, lanes: [i64; 32] },
+}
+
+impl Operand {
+    fn ty(&self) -> Type {
+        match *self {
+            Operand::Reg { ty, .. } | Operand::ImmF { ty, .. } | Operand::ImmI { ty, .. } => ty,
+        }
+    }
+}
+
+/// The destination, resolved.
+#[derive(Debug, Clone)]
+pub(crate) struct DstOp {
+    /// The type written (a float `cmp` writes all ones of the destination's size).
+    pub(crate) ty: Type,
+    /// The type whose conversion rules the condition modifier tests (the instruction's).
+    pub(crate) cond_ty: Type,
+    /// Channel `c`'s byte offset; `None` for the null register.
+    pub(crate) offs: Option<[u16; 32]>,
+    /// Channels (relative) the align16 write mask lets through.
+    pub(crate) enabled: u32,
+}
+
+/// One predecoded instruction (see the module documentation).
+#[derive(Debug, Clone)]
+pub(crate) struct Uop {
+    pub(crate) op: UopOp,
+    /// Float arithmetic (any source is a float), else integer arithmetic in i64.
+    pub(crate) float: bool,
+    /// A `mov` without conversion, modifier or saturation (no denormal flushing).
+    pub(crate) raw_mov: bool,
+    /// Execution size and first channel.
+    pub(crate) n: usize,
+    pub(crate) group: usize,
+    pub(crate) srcs: Vec<Operand>,
+    pub(crate) dst: DstOp,
+    pub(crate) saturate: bool,
+    pub(crate) cond: Option<CondModifier>,
+    /// Flag register and the bit of channel 0 in it.
+    pub(crate) flag_reg: usize,
+    pub(crate) flag_shift: u32,
+    pub(crate) acc_write: bool,
+    /// `sel` chooses by its predicate instead of masking by it.
+    pub(crate) pred_select: bool,
+}
+
+/// The register types a micro-op reads and writes.
+fn lane_type(t: Type) -> bool {
+    matches!(
+        t,
+        Type::F | Type::D | Type::UD | Type::W | Type::UW | Type::B | Type::UB
+    )
+}
+
+fn resolve_src(s: &Src, n: usize, float: bool) -> Option<Operand> {
+    match *s {
+        Src::Imm { ty, bits } => {
+            if float {
+                if !matches!(ty, Type::F | Type::VF) {
+                    return None;
+                }
+                let mut lanes = [0f32; 32];
+                for (c, l) in lanes.iter_mut().enumerate() {
+                    let Val::F(f) = imm(ty, bits, c) else {
+                        return None;
+                    };
+                    *l = f as f32;
+                }
+                Some(Operand::ImmF { ty, lanes })
+            } else {
+                if !matches!(
+                    ty,
+                    Type::D | Type::UD | Type::W | Type::UW | Type::V | Type::UV
+                ) {
+                    return None;
+                }
+                let mut lanes = [0i64; 32];
+                for (c, l) in lanes.iter_mut().enumerate() {
+                    let Val::I(i) = imm(ty, bits, c) else {
+                        return None;
+                    };
+                    *l = i;
+                }
+                Some(Operand::ImmI { ty, lanes })
+            }
+        }
+        Src::Reg {
+            file: RegFile::Grf,
+            nr,
+            subnr,
+            ty,
+            layout,
+            address: Address::Direct,
+            negate,
+            abs,
+        } => {
+            if !lane_type(ty) || (float && ty != Type::F) || (!float && ty == Type::F) {
+                return None;
+            }
+            let size = ty.size() as usize;
+            let base = nr as usize * 32 + subnr as usize;
+            let mut offs = [0u16; 32];
+            for (c, o) in offs.iter_mut().enumerate().take(n) {
+                // The element of channel c, as `Thread::src_offset` finds it.
+                let off = match layout {
+                    Layout::Region(r) => {
+                        let vs = r.vstride? as usize;
+                        let w = r.width.max(1) as usize;
+                        let (row, col) = (c / w, c % w);
+                        base + (row * vs + col * r.hstride as usize) * size
+                    }
+                    Layout::Swizzle { vstride, swizzle } => {
+                        let (vec, comp) = (c / 4, c % 4);
+                        base + (vec * vstride as usize + swizzle[comp] as usize) * size
+                    }
+                };
+                if off + size > GRF_BYTES {
+                    return None;
+                }
+                *o = off as u16;
+            }
+            Some(Operand::Reg {
+                ty,
+                offs,
+                negate,
+                abs,
+            })
+        }
+        _ => None,
+    }
+}
+
+fn resolve_dst(ins: &Instruction, n: usize, op: UopOp) -> Option<DstOp> {
+    let d = &ins.dst;
+    if !lane_type(d.ty) {
+        return None;
+    }
+    // cmp writes all ones (or zero) of the destination's size, whatever its type.
+    let ty = if matches!(op, UopOp::Cmp | UopOp::Cmpn) && is_float(d.ty) {
+        Type::UD
+    } else {
+        d.ty
+    };
+    let size = d.ty.size() as usize;
+    let mut enabled = if n >= 32 { u32::MAX } else { (1u32 << n) - 1 };
+    let offs = match (d.file, d.address) {
+        (RegFile::Arf, Address::Direct)
+            if matches!(ArfRegister::of(d.nr), Some((ArfRegister::Null, _))) =>
+        {
+            None
+        }
+        (RegFile::Grf, Address::Direct) => {
+            let base = d.nr as usize * 32 + d.subnr as usize;
+            let mut offs = [0u16; 32];
+            for (c, o) in offs.iter_mut().enumerate().take(n) {
+                let off = match d.layout {
+                    DstLayout::HStride(h) => base + c * h.max(1) as usize * size,
+                    DstLayout::WriteMask(wm) => {
+                        if wm & (1 << (c % 4)) == 0 {
+                            enabled &= !(1 << c);
+                        }
+                        base + c * size
+                    }
+                };
+                if enabled & (1 << c) != 0 && off + size > GRF_BYTES {
+                    return None;
+                }
+                *o = off as u16;
+            }
+            Some(offs)
+        }
+        _ => return None,
+    };
+    Some(DstOp {
+        ty,
+        cond_ty: d.ty,
+        offs,
+        enabled,
+    })
+}
+
+/// The micro-op of `ins`, if its shape is one the fast path covers.
+pub(crate) fn predecode(ins: &Instruction) -> Option<Uop> {
+    let (op, arity) = UopOp::of(ins.opcode)?;
+    if crate::df::is_df(ins) || ins.srcs.len() != arity {
+        return None;
+    }
+    let n = ins.exec_size as usize;
+    let group = ins.qtr_control as usize * 8 + if ins.nib_control { 4 } else { 0 };
+    if n == 0 || group + n > 32 {
+        return None;
+    }
+    let float = ins.srcs.iter().any(|s| is_float(crate::ops::src_ty(s)));
+    if (float && op.int_only()) || (!float && op.float_only()) {
+        return None;
+    }
+    let srcs = ins
+        .srcs
+        .iter()
+        .map(|s| resolve_src(s, n, float))
+        .collect::<Option<Vec<_>>>()?;
+    let dst = resolve_dst(ins, n, op)?;
+    let flags = ins.cond_modifier.is_some() || matches!(op, UopOp::Cmp | UopOp::Cmpn);
+    let flag_shift = 16 * ins.flag.1 as u32;
+    if flags && group + n + flag_shift as usize > 32 {
+        return None;
+    }
+    let raw_mov = op == UopOp::Mov
+        && !ins.saturate
+        && srcs[0].ty() == ins.dst.ty
+        && !crate::ops::has_mods(&ins.srcs[0]);
+    Some(Uop {
+        op,
+        float,
+        raw_mov,
+        n,
+        group,
+        srcs,
+        dst,
+        saturate: ins.saturate,
+        cond: ins.cond_modifier,
+        flag_reg: ins.flag.0 as usize & 1,
+        flag_shift,
+        acc_write: ins.acc_write,
+        pred_select: op == UopOp::Sel && ins.predicate.is_some(),
+    })
+}

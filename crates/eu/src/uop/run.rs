@@ -1,0 +1,310 @@
+//! Running a micro-op: gather every source into a lane array, compute all channels one
+//! operation at a time, scatter the enabled channels (see the module documentation of
+//! `uop`; every rule cited there is the per-channel interpreter's, in `crate::ops`).
+
+use super::{DstOp, Operand, Uop, UopOp};
+use crate::exec::{ExecError, FpMode, Thread};
+use crate::ops::{as_signed, as_unsigned, fp_result, test, test_floats};
+use crate::region::{Acc, Val, convert_bits, quiet_nan, read_elem};
+use gtsim_isa::ir::*;
+
+type Lanes<T> = [T; 32];
+
+/// The element at byte `o` of the register file, `N` bytes little-endian (offsets were
+/// checked against the register file when the micro-op was made).
+fn load<const N: usize>(grf: &[u8], o: u16) -> [u8; N] {
+    let o = o as usize;
+    grf.get(o..o + N)
+        .and_then(|b| b.try_into().ok())
+        .unwrap_or([0; N])
+}
+
+/// Float sources: F registers (signalling NaNs quieted as `region::read_elem` reads them,
+/// then |x| and -x) or float immediates.
+fn gather_f(grf: &[u8], s: &Operand, n: usize, out: &mut Lanes<f32>) {
+    match s {
+        Operand::Reg {
+            offs, negate, abs, ..
+        } => {
+            for (x, &o) in out.iter_mut().zip(offs).take(n) {
+                *x = f32::from_bits(quiet_nan(u32::from_le_bytes(load::<4>(grf, o))));
+            }
+            if *abs {
+                out.iter_mut().take(n).for_each(|x| *x = x.abs());
+            }
+            if *negate {
+                out.iter_mut().take(n).for_each(|x| *x = -*x);
+            }
+        }
+        Operand::ImmF { lanes, .. } => out[..n].copy_from_slice(&lanes[..n]),
+        // Integer operands are not made for float micro-ops (`resolve_src`).
+        Operand::ImmI { .. } => out[..n].fill(0.0),
+    }
+}
+
+/// Integer sources widened to i64 (sign or zero extended by type), with |x| and -x
+/// wrapping as `region::modify` applies them.
+fn gather_i(grf: &[u8], s: &Operand, n: usize, out: &mut Lanes<i64>) {
+    match s {
+        Operand::Reg {
+            ty,
+            offs,
+            negate,
+            abs,
+        } => {
+            let offs = &offs[..n];
+            let out = &mut out[..n];
+            match ty {
+                Type::D => (0..n).for_each(|c| {
+                    out[c] = i32::from_le_bytes(load::<4>(grf, offs[c])) as i64;
+                }),
+                Type::UD => (0..n).for_each(|c| {
+                    out[c] = u32::from_le_bytes(load::<4>(grf, offs[c])) as i64;
+                }),
+                Type::W => (0..n).for_each(|c| {
+                    out[c] = i16::from_le_bytes(load::<2>(grf, offs[c])) as i64;
+                }),
+                Type::UW => (0..n).for_each(|c| {
+                    out[c] = u16::from_le_bytes(load::<2>(grf, offs[c])) as i64;
+                }),
+                Type::B => (0..n).for_each(|c| out[c] = load::<1>(grf, offs[c])[0] as i8 as i64),
+                _ => (0..n).for_each(|c| out[c] = load::<1>(grf, offs[c])[0] as i64),
+            }
+            if *abs {
+                out.iter_mut().for_each(|x| *x = x.wrapping_abs());
+            }
+            if *negate {
+                out.iter_mut().for_each(|x| *x = x.wrapping_neg());
+            }
+        }
+        Operand::ImmI { lanes, .. } => out[..n].copy_from_slice(&lanes[..n]),
+        Operand::ImmF { .. } => out[..n].fill(0),
+    }
+}
+
+/// A single-precision denormal becomes zero of its sign (`ops::flush_denormal`).
+fn flush(x: f32) -> f32 {
+    let b = x.to_bits();
+    f32::from_bits(if b & 0x7f80_0000 == 0 {
+        b & 0x8000_0000
+    } else {
+        b
+    })
+}
+
+/// A channel's result before conversion.
+enum Results {
+    F(Lanes<f32>),
+    I(Lanes<i64>),
+}
+
+impl Thread {
+    /// Executes micro-op `u` of instruction `ins` (see the module documentation).
+    pub(crate) fn run_uop(&mut self, ins: &Instruction, u: &Uop) -> Result<(), ExecError> {
+        let mask = self.exec_mask_with(ins, !u.pred_select);
+        let span = if u.n >= 32 {
+            u32::MAX
+        } else {
+            (1u32 << u.n) - 1
+        };
+        let rel = (mask >> u.group) & span;
+        if rel == 0 {
+            return Ok(());
+        }
+        // `sel` with a predicate takes src0 where the predicate holds.
+        let pick = match ins.predicate {
+            Some(p) if u.pred_select => {
+                let f = self.predicate_bits(ins, p);
+                (if p.inverse { !f } else { f }) >> u.group
+            }
+            _ => u32::MAX,
+        };
+        let mut cmp = 0u32;
+        let results = if u.float {
+            self.compute_f(u, pick, &mut cmp)
+        } else {
+            self.compute_i(u, pick, &mut cmp)
+        };
+        self.scatter(u, rel, results, cmp);
+        Ok(())
+    }
+
+    fn compute_f(&self, u: &Uop, pick: u32, cmp: &mut u32) -> Results {
+        let n = u.n;
+        let mut v = [[0f32; 32]; 3];
+        for (s, lanes) in u.srcs.iter().zip(v.iter_mut()) {
+            gather_f(&self.grf, s, n, lanes);
+            // Denormal inputs of float arithmetic are flushed (not by a plain mov).
+            if !u.raw_mov && s.ty() == Type::F {
+                lanes[..n].iter_mut().for_each(|x| *x = flush(*x));
+            }
+        }
+        let [a, b, x] = &v;
+        let mut r = [0f32; 32];
+        match u.op {
+            UopOp::Mov => r[..n].copy_from_slice(&a[..n]),
+            UopOp::Add => (0..n).for_each(|c| r[c] = a[c] + b[c]),
+            UopOp::Mul => (0..n).for_each(|c| r[c] = a[c] * b[c]),
+            UopOp::Mad => (0..n).for_each(|c| r[c] = b[c].mul_add(x[c], a[c])),
+            UopOp::Lrp => (0..n).for_each(|c| r[c] = a[c] * b[c] + (1.0 - a[c]) * x[c]),
+            UopOp::Rndd => (0..n).for_each(|c| r[c] = a[c].floor()),
+            UopOp::Rndu => (0..n).for_each(|c| r[c] = a[c].ceil()),
+            UopOp::Rnde => (0..n).for_each(|c| r[c] = a[c].round_ties_even()),
+            UopOp::Rndz => (0..n).for_each(|c| r[c] = a[c].trunc()),
+            UopOp::Frc => (0..n).for_each(|c| r[c] = a[c] - a[c].floor()),
+            UopOp::Sel => {
+                for c in 0..n {
+                    let take_a = if u.cond.is_some() {
+                        // min/max: a NaN operand yields the other (IEEE minNum/maxNum).
+                        if a[c].is_nan() {
+                            false
+                        } else if b[c].is_nan() {
+                            true
+                        } else {
+                            test_floats(u.cond, a[c] as f64, b[c] as f64)
+                        }
+                    } else {
+                        pick & (1 << c) != 0
+                    };
+                    r[c] = if take_a { a[c] } else { b[c] };
+                }
+            }
+            UopOp::Cmp | UopOp::Cmpn => {
+                let mut ri = [0i64; 32];
+                for c in 0..n {
+                    let mut hit = test_floats(u.cond, a[c] as f64, b[c] as f64);
+                    // cmpn: a NaN in src1 makes the comparison true.
+                    if u.op == UopOp::Cmpn && b[c].is_nan() && !a[c].is_nan() {
+                        hit = true;
+                    }
+                    *cmp |= (hit as u32) << c;
+                    ri[c] = -(hit as i64);
+                }
+                return Results::I(ri);
+            }
+            // Integer-only operations are not made float micro-ops.
+            _ => {}
+        }
+        if u.dst.cond_ty == Type::F && !u.raw_mov {
+            r[..n].iter_mut().for_each(|x| *x = flush(*x));
+            if self.fp_mode == FpMode::Alt {
+                for x in r[..n].iter_mut() {
+                    if let Val::F(f) = fp_result(FpMode::Alt, Val::F(*x as f64)) {
+                        *x = f as f32;
+                    }
+                }
+            }
+        }
+        Results::F(r)
+    }
+
+    fn compute_i(&self, u: &Uop, pick: u32, cmp: &mut u32) -> Results {
+        let n = u.n;
+        let mut v = [[0i64; 32]; 2];
+        for (s, lanes) in u.srcs.iter().zip(v.iter_mut()) {
+            gather_i(&self.grf, s, n, lanes);
+        }
+        let [a, b] = &v;
+        let ta = u.srcs[0].ty();
+        let mut r = [0i64; 32];
+        match u.op {
+            UopOp::Mov => r[..n].copy_from_slice(&a[..n]),
+            UopOp::Add => (0..n).for_each(|c| r[c] = a[c].wrapping_add(b[c])),
+            UopOp::Mul => (0..n).for_each(|c| r[c] = a[c].wrapping_mul(b[c])),
+            UopOp::Not => (0..n).for_each(|c| r[c] = !a[c]),
+            UopOp::And => (0..n).for_each(|c| r[c] = a[c] & b[c]),
+            UopOp::Or => (0..n).for_each(|c| r[c] = a[c] | b[c]),
+            UopOp::Xor => (0..n).for_each(|c| r[c] = a[c] ^ b[c]),
+            UopOp::Shl => (0..n).for_each(|c| r[c] = (as_unsigned(a[c], ta) << (b[c] & 31)) as i64),
+            UopOp::Shr => (0..n).for_each(|c| r[c] = (as_unsigned(a[c], ta) >> (b[c] & 31)) as i64),
+            UopOp::Asr => (0..n).for_each(|c| r[c] = as_signed(a[c], ta) >> (b[c] & 31)),
+            UopOp::Sel => {
+                for c in 0..n {
+                    let take_a = if u.cond.is_some() {
+                        test(u.cond, Val::I(a[c]), Val::I(b[c]))
+                    } else {
+                        pick & (1 << c) != 0
+                    };
+                    r[c] = if take_a { a[c] } else { b[c] };
+                }
+            }
+            UopOp::Cmp | UopOp::Cmpn => {
+                for c in 0..n {
+                    let hit = test(u.cond, Val::I(a[c]), Val::I(b[c]));
+                    *cmp |= (hit as u32) << c;
+                    r[c] = -(hit as i64);
+                }
+            }
+            // Float-only operations are not made integer micro-ops.
+            _ => {}
+        }
+        Results::I(r)
+    }
+
+    /// Writes the enabled channels: destination, flags, accumulator.
+    fn scatter(&mut self, u: &Uop, rel: u32, results: Results, cmp: u32) {
+        let d: &DstOp = &u.dst;
+        let size = d.ty.size() as usize;
+        let is_cmp = matches!(u.op, UopOp::Cmp | UopOp::Cmpn);
+        let cond_flags = u.cond.is_some() && !is_cmp && u.op != UopOp::Sel;
+        let mut flags = cmp;
+        for c in 0..u.n {
+            if rel & (1 << c) == 0 {
+                continue;
+            }
+            let val = match &results {
+                Results::F(r) => Val::F(r[c] as f64),
+                Results::I(r) => Val::I(r[c]),
+            };
+            let bits = match (&results, d.ty) {
+                (Results::F(r), Type::F) if !u.saturate => r[c].to_bits() as u64,
+                _ => convert_bits(val, d.ty, u.saturate),
+            };
+            if let Some(offs) = &d.offs
+                && d.enabled & (1 << c) != 0
+            {
+                let o = offs[c] as usize;
+                if let Some(slot) = self.grf.get_mut(o..o + size) {
+                    slot.copy_from_slice(&bits.to_le_bytes()[..size]);
+                }
+            }
+            if cond_flags {
+                // The condition tests the result as written against zero.
+                let rv = read_elem(&bits.to_le_bytes(), d.cond_ty);
+                let zero = if matches!(rv, Val::F(_)) {
+                    Val::F(0.0)
+                } else {
+                    Val::I(0)
+                };
+                if test(u.cond, rv, zero) {
+                    flags |= 1 << c;
+                } else {
+                    flags &= !(1 << c);
+                }
+            }
+            let acc = if u.op == UopOp::Mul && !u.float {
+                Some(Acc::Int(r_int(&results, c)))
+            } else if u.acc_write {
+                Some(Acc::from_val(val, d.cond_ty))
+            } else {
+                None
+            };
+            if let Some(a) = acc {
+                self.acc[0][c.min(15)] = a;
+            }
+        }
+        if is_cmp || cond_flags {
+            let shift = u.group as u32 + u.flag_shift;
+            let field = rel << shift;
+            let reg = &mut self.flags[u.flag_reg];
+            *reg = (*reg & !field) | ((flags & rel) << shift);
+        }
+    }
+}
+
+fn r_int(results: &Results, c: usize) -> i64 {
+    match results {
+        Results::I(r) => r[c],
+        Results::F(r) => r[c] as i64,
+    }
+}

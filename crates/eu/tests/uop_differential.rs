@@ -1,0 +1,277 @@
+//! The whole-register micro-ops (`uop`) against the per-channel interpreter: every corpus
+//! kernel and a few hundred random kernels run both ways from register files holding
+//! NaNs, infinities, denormals, signed zeros and integers of every range, and every
+//! architectural bit (registers, accumulators, flags, control flow, counters) and every
+//! message sent must be the same. The per-channel interpreter is the reference: its
+//! per-opcode tests (`tests/opcodes.rs`) check it against hand-worked values.
+
+mod common;
+
+use gtsim_eu::exec::{Program, SharedFunctions, Thread};
+use gtsim_eu::harness::Recorder;
+use gtsim_isa::Encoding;
+use gtsim_isa::asm::{Compaction, assemble};
+
+/// A deterministic pseudo-random sequence (64-bit LCG, high bits).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u32 {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (self.0 >> 33) as u32
+    }
+    fn below(&mut self, n: u32) -> u32 {
+        self.next() % n
+    }
+    fn pick<'a, T>(&mut self, xs: &'a [T]) -> &'a T {
+        &xs[self.below(xs.len() as u32) as usize]
+    }
+}
+
+/// Dwords that stress the conversion and float rules.
+const SPECIAL: &[u32] = &[
+    0x7fc0_0000, // NaN
+    0x7f80_0000, // +inf
+    0xff80_0000, // -inf
+    0x8000_0000, // -0
+    0x0000_0001, // smallest denormal (and integer 1)
+    0x807f_ffff, // negative denormal
+    0x3f80_0000, // 1.0
+    0xbf00_0000, // -0.5
+    0x4b7f_ffff, // 16777215.0
+    0x4f00_0000, // 2^31 as float
+    0xcf00_0001, // just below -2^31 as float
+    0xffff_ffff, // -1
+    0x7fff_ffff, // i32::MAX
+    0x0000_ffff,
+    0x0001_0000,
+    0x0000_0020, // shift counts
+    0x0000_001f,
+];
+
+/// A thread whose g1..g127 mix special values, small floats and small integers.
+fn thread(simd: u8, seed: u64) -> Thread {
+    let mut t = Thread::new(simd);
+    let mut rng = Rng(seed);
+    for chunk in t.grf_bytes_mut()[32..].chunks_mut(4) {
+        let v = match rng.below(4) {
+            0 => *rng.pick(SPECIAL),
+            1 => ((rng.below(1 << 20) as f32) / 4096.0 - 128.0).to_bits(),
+            2 => rng.below(64).wrapping_sub(16),
+            _ => rng.next(),
+        };
+        chunk.copy_from_slice(&v.to_le_bytes());
+    }
+    t
+}
+
+/// Runs `code` with micro-ops on or off; the thread's bits, the messages and the result.
+fn run(code: &[u8], simd: u8, seed: u64, micro_ops: bool) -> (Vec<u64>, String, String) {
+    let mut prog = Program::new(Encoding::IvyBridge, code);
+    prog.set_micro_ops(micro_ops);
+    let mut t = thread(simd, seed);
+    let mut sf = Recorder::default();
+    let result = t.run_program(&prog, &mut sf as &mut dyn SharedFunctions, 200_000);
+    (
+        t.snapshot(),
+        format!("{:?}", sf.messages),
+        format!("{result:?}"),
+    )
+}
+
+fn same_both_ways(name: &str, code: &[u8], simd: u8, seed: u64) {
+    let slow = run(code, simd, seed, false);
+    let fast = run(code, simd, seed, true);
+    assert_eq!(slow.2, fast.2, "{name} seed {seed}: results differ");
+    assert_eq!(slow.1, fast.1, "{name} seed {seed}: messages differ");
+    if slow.0 != fast.0 {
+        let at = slow
+            .0
+            .iter()
+            .zip(&fast.0)
+            .position(|(a, b)| a != b)
+            .unwrap_or(0);
+        panic!(
+            "{name} seed {seed}: state word {at} (grf byte {}) differs: {:#018x} vs {:#018x}",
+            at * 8,
+            slow.0[at],
+            fast.0[at]
+        );
+    }
+}
+
+#[test]
+fn every_corpus_kernel_gives_the_same_bits_with_micro_ops() {
+    let kernels = common::corpus::kernels();
+    assert!(kernels.len() >= 40, "corpus kernels: {}", kernels.len());
+    let (mut covered, mut total) = (0, 0);
+    for k in &kernels {
+        let (c, t) = Program::new(Encoding::IvyBridge, &k.code).micro_op_coverage();
+        covered += c;
+        total += t;
+        for seed in 1..=3 {
+            same_both_ways(&k.name, &k.code, k.simd, seed);
+        }
+    }
+    // Most instructions of real kernels take the fast path (the rest still agree).
+    assert!(covered * 2 > total, "{covered} of {total} instructions");
+}
+
+/// One random instruction of the shapes micro-ops cover (and some they do not), as text.
+fn random_instruction(rng: &mut Rng) -> String {
+    let float = rng.below(2) == 0;
+    let (size, qtr, regs) = *rng.pick(&[(8, "1Q", 1), (8, "2Q", 1), (16, "1H", 2), (16, "2H", 2)]);
+    let ty = if float {
+        "F"
+    } else {
+        *rng.pick(&["D", "UD", "W", "UW"])
+    };
+    let reg = |rng: &mut Rng, lo: u32| lo + rng.below(40) * regs;
+    let src = |rng: &mut Rng, ty: &str| -> String {
+        if rng.below(5) == 0 {
+            return match ty {
+                "F" => rng
+                    .pick(&["0F", "1F", "-0.5F", "0x7fc00000F", "0x3b808081F"])
+                    .to_string(),
+                "W" | "UW" => format!("{}{}", rng.below(40), ty),
+                _ => format!(
+                    "{}{}",
+                    rng.below(70) as i32 - 20,
+                    if ty == "UD" { "D" } else { ty }
+                ),
+            };
+        }
+        let m = *rng.pick(&["", "", "-", "(abs)"]);
+        let region = *rng.pick(&["<8,8,1>", "<0,1,0>", "<4,4,1>", "<8,8,1>"]);
+        let sub = if region == "<0,1,0>" {
+            format!(".{}", rng.below(4))
+        } else {
+            String::new()
+        };
+        format!("{m}g{}{sub}{region}{ty}", reg(rng, 2))
+    };
+    let dst_ty = if rng.below(6) == 0 {
+        *rng.pick(&["F", "D", "UD"])
+    } else {
+        ty
+    };
+    let flag = format!("f0.{}", rng.below(2));
+    let pred = match rng.below(5) {
+        0 => format!("(+{flag}) "),
+        1 => format!("(-{flag}) "),
+        _ => String::new(),
+    };
+    let sat = if rng.below(5) == 0 { ".sat" } else { "" };
+    let cmod = *rng.pick(&["z", "nz", "g", "ge", "l", "le"]);
+    let dst = format!("g{}<1>{dst_ty}", reg(rng, 50));
+    if float && rng.below(6) == 0 {
+        // Three-source instructions are align16 on Gen7.
+        let op = *rng.pick(&["mad", "lrp"]);
+        let s = |rng: &mut Rng| {
+            if rng.below(3) == 0 {
+                format!("g{}.{}<0,1,0>F", reg(rng, 2), rng.below(4))
+            } else {
+                format!("g{}<4,4,1>F", reg(rng, 2))
+            }
+        };
+        let qtr16 = if qtr == "2Q" { "2Q" } else { "1Q" };
+        return format!(
+            "{pred}{op}{sat}(8) g{}<1>F {} {} {} {{ align16 {qtr16} }};",
+            reg(rng, 50),
+            s(rng),
+            s(rng),
+            s(rng)
+        );
+    }
+    let one = if float {
+        &["mov", "rndd", "rndu", "rnde", "rndz", "frc"][..]
+    } else {
+        &["mov", "not"][..]
+    };
+    let two = if float {
+        &["add", "mul", "sel.l", "sel.ge", "sel", "cmp", "cmpn"][..]
+    } else {
+        &[
+            "add", "mul", "and", "or", "xor", "shl", "shr", "asr", "sel.l", "sel", "cmp",
+        ][..]
+    };
+    if rng.below(3) == 0 {
+        let op = *rng.pick(one);
+        let cm = if rng.below(4) == 0 {
+            format!(".{cmod}.{flag}")
+        } else {
+            String::new()
+        };
+        return format!(
+            "{pred}{op}{sat}{cm}({size}) {dst} {} {{ align1 {qtr} }};",
+            src(rng, ty)
+        );
+    }
+    let op = *rng.pick(two);
+    // Only src1 may be an immediate.
+    let a = format!(
+        "{}g{}<8,8,1>{ty}",
+        rng.pick(&["", "-", "(abs)"]),
+        reg(rng, 2)
+    );
+    let (op, cm) = match op {
+        "cmp" | "cmpn" => (op.to_string(), format!(".{cmod}.{flag}")),
+        o if rng.below(5) == 0 && !o.starts_with("sel") => {
+            (o.to_string(), format!(".{cmod}.{flag}"))
+        }
+        o => (o.to_string(), String::new()),
+    };
+    format!(
+        "{pred}{op}{sat}{cm}({size}) {dst} {a} {} {{ align1 {qtr} }};",
+        src(rng, ty)
+    )
+}
+
+#[test]
+fn random_kernels_give_the_same_bits_with_micro_ops() {
+    let mut rng = Rng(0x5eed);
+    let mut kernels = 0;
+    let mut instructions = 0;
+    let mut covered = 0;
+    while kernels < 300 {
+        let mut text = String::new();
+        let mut n = 0;
+        for _ in 0..24 {
+            let line = random_instruction(&mut rng);
+            // Shapes the assembler refuses (or the validator rejects) are skipped.
+            if assemble(&line, Compaction::Never).is_ok() {
+                text.push_str(&line);
+                text.push('\n');
+                n += 1;
+            }
+        }
+        let Ok(code) = assemble(&text, Compaction::Never) else {
+            continue;
+        };
+        instructions += n;
+        covered += Program::new(Encoding::IvyBridge, &code)
+            .micro_op_coverage()
+            .0;
+        let simd = *rng.pick(&[8u8, 16]);
+        for seed in 0..3 {
+            same_both_ways(
+                &format!("random kernel:\n{text}"),
+                &code,
+                simd,
+                seed + kernels as u64,
+            );
+        }
+        kernels += 1;
+    }
+    assert!(
+        instructions > 3000,
+        "only {instructions} random instructions assembled"
+    );
+    assert!(
+        covered * 2 > instructions,
+        "only {covered} of {instructions} random instructions have micro-ops"
+    );
+}
