@@ -419,12 +419,13 @@ impl Thread {
             }
             // Wake the channels waiting for this instruction (broken channels stay parked:
             // they move past the `while` below).
-            if self.parked != 0 {
-                for (c, w) in self.waiting.iter_mut().enumerate() {
-                    if *w == Some(self.ip) && self.broken & (1 << c) == 0 {
-                        *w = None;
-                        self.parked &= !(1 << c);
-                    }
+            let mut parked = self.parked & !self.broken;
+            while parked != 0 {
+                let c = parked.trailing_zeros() as usize;
+                parked &= parked - 1;
+                if self.waiting[c] == Some(self.ip) {
+                    self.waiting[c] = None;
+                    self.parked &= !(1 << c);
                 }
             }
             let on_the_fly;

@@ -111,6 +111,8 @@ pub(crate) enum Operand {
         offs: [u16; 32],
         negate: bool,
         abs: bool,
+        /// How the offsets run: packed elements from `offs[0]`, one scalar, or neither.
+        shape: Shape,
     },
     /// An immediate in a float operation, per channel (VF vectors differ by channel).
     ImmF { ty: Type, lanes: [f32; 32] },
@@ -126,6 +128,31 @@ impl Operand {
     }
 }
 
+/// The arrangement of a region's channel offsets, for the common cases' straight loops.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Shape {
+    /// Channel `c` at `offs[0] + c * size`.
+    Packed,
+    /// Every channel at `offs[0]`.
+    Scalar,
+    /// Anything else.
+    Gather,
+}
+
+fn shape(offs: &[u16], size: usize) -> Shape {
+    if offs.iter().all(|&o| o == offs[0]) {
+        Shape::Scalar
+    } else if offs
+        .iter()
+        .enumerate()
+        .all(|(c, &o)| o as usize == offs[0] as usize + c * size)
+    {
+        Shape::Packed
+    } else {
+        Shape::Gather
+    }
+}
+
 /// The destination, resolved.
 #[derive(Debug, Clone)]
 pub(crate) struct DstOp {
@@ -137,6 +164,8 @@ pub(crate) struct DstOp {
     pub(crate) offs: Option<[u16; 32]>,
     /// Channels (relative) the align16 write mask lets through.
     pub(crate) enabled: u32,
+    /// Whether channel `c` is at `offs[0] + c * size`.
+    pub(crate) packed: bool,
 }
 
 /// One predecoded instruction (see the module documentation).
@@ -242,6 +271,7 @@ fn resolve_src(s: &Src, n: usize, float: bool) -> Option<Operand> {
                 offs,
                 negate,
                 abs,
+                shape: shape(&offs[..n], size),
             })
         }
         _ => None,
@@ -289,11 +319,13 @@ fn resolve_dst(ins: &Instruction, n: usize, op: UopOp) -> Option<DstOp> {
         }
         _ => return None,
     };
+    let packed = offs.is_some_and(|o| shape(&o[..n], ty.size() as usize) == Shape::Packed);
     Some(DstOp {
         ty,
         cond_ty: d.ty,
         offs,
         enabled,
+        packed,
     })
 }
 

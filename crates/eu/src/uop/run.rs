@@ -2,7 +2,7 @@
 //! operation at a time, scatter the enabled channels (see the module documentation of
 //! `uop`; every rule cited there is the per-channel interpreter's, in `crate::ops`).
 
-use super::{DstOp, Operand, Uop, UopOp};
+use super::{DstOp, Operand, Shape, Uop, UopOp};
 use crate::exec::{ExecError, FpMode, Thread};
 use crate::ops::{as_signed, as_unsigned, fp_result, test, test_floats};
 use crate::region::{Acc, Val, convert_bits, quiet_nan, read_elem};
@@ -24,10 +24,31 @@ fn load<const N: usize>(grf: &[u8], o: u16) -> [u8; N] {
 fn gather_f(grf: &[u8], s: &Operand, n: usize, out: &mut Lanes<f32>) {
     match s {
         Operand::Reg {
-            offs, negate, abs, ..
+            offs,
+            negate,
+            abs,
+            shape,
+            ..
         } => {
-            for (x, &o) in out.iter_mut().zip(offs).take(n) {
-                *x = f32::from_bits(quiet_nan(u32::from_le_bytes(load::<4>(grf, o))));
+            let read = |b: [u8; 4]| f32::from_bits(quiet_nan(u32::from_le_bytes(b)));
+            match shape {
+                Shape::Packed => {
+                    let o = offs[0] as usize;
+                    match grf.get(o..o + 4 * n) {
+                        Some(bytes) => {
+                            for (x, b) in out.iter_mut().zip(bytes.chunks_exact(4)) {
+                                *x = read([b[0], b[1], b[2], b[3]]);
+                            }
+                        }
+                        None => out[..n].fill(0.0),
+                    }
+                }
+                Shape::Scalar => out[..n].fill(read(load::<4>(grf, offs[0]))),
+                Shape::Gather => {
+                    for (x, &o) in out.iter_mut().zip(offs).take(n) {
+                        *x = read(load::<4>(grf, o));
+                    }
+                }
             }
             if *abs {
                 out.iter_mut().take(n).for_each(|x| *x = x.abs());
@@ -51,6 +72,7 @@ fn gather_i(grf: &[u8], s: &Operand, n: usize, out: &mut Lanes<i64>) {
             offs,
             negate,
             abs,
+            ..
         } => {
             let offs = &offs[..n];
             let out = &mut out[..n];
@@ -245,66 +267,80 @@ impl Thread {
     fn scatter(&mut self, u: &Uop, rel: u32, results: Results, cmp: u32) {
         let d: &DstOp = &u.dst;
         let size = d.ty.size() as usize;
-        let is_cmp = matches!(u.op, UopOp::Cmp | UopOp::Cmpn);
-        let cond_flags = u.cond.is_some() && !is_cmp && u.op != UopOp::Sel;
-        let mut flags = cmp;
-        for c in 0..u.n {
-            if rel & (1 << c) == 0 {
-                continue;
+        let n = u.n;
+        // The stored bits of every channel, by the conversion rules (straight loops for
+        // the common conversions, `convert_bits` for the rest).
+        let mut bits = [0u64; 32];
+        match (&results, d.ty, u.saturate) {
+            (Results::F(r), Type::F, false) => {
+                (0..n).for_each(|c| bits[c] = r[c].to_bits() as u64);
             }
-            let val = match &results {
-                Results::F(r) => Val::F(r[c] as f64),
-                Results::I(r) => Val::I(r[c]),
-            };
-            let bits = match (&results, d.ty) {
-                (Results::F(r), Type::F) if !u.saturate => r[c].to_bits() as u64,
-                _ => convert_bits(val, d.ty, u.saturate),
-            };
-            if let Some(offs) = &d.offs
-                && d.enabled & (1 << c) != 0
-            {
-                let o = offs[c] as usize;
-                if let Some(slot) = self.grf.get_mut(o..o + size) {
-                    slot.copy_from_slice(&bits.to_le_bytes()[..size]);
-                }
+            (Results::I(r), t, false) if !matches!(t, Type::F) => {
+                // Integers narrow by truncation: the low bytes are stored.
+                (0..n).for_each(|c| bits[c] = r[c] as u64);
             }
-            if cond_flags {
-                // The condition tests the result as written against zero.
-                let rv = read_elem(&bits.to_le_bytes(), d.cond_ty);
-                let zero = if matches!(rv, Val::F(_)) {
-                    Val::F(0.0)
-                } else {
-                    Val::I(0)
-                };
-                if test(u.cond, rv, zero) {
-                    flags |= 1 << c;
-                } else {
-                    flags &= !(1 << c);
-                }
+            (Results::F(r), t, sat) => {
+                (0..n).for_each(|c| bits[c] = convert_bits(Val::F(r[c] as f64), t, sat));
             }
-            let acc = if u.op == UopOp::Mul && !u.float {
-                Some(Acc::Int(r_int(&results, c)))
-            } else if u.acc_write {
-                Some(Acc::from_val(val, d.cond_ty))
-            } else {
-                None
-            };
-            if let Some(a) = acc {
-                self.acc[0][c.min(15)] = a;
+            (Results::I(r), t, sat) => {
+                (0..n).for_each(|c| bits[c] = convert_bits(Val::I(r[c]), t, sat));
             }
         }
+        if let Some(offs) = &d.offs {
+            let write = rel & d.enabled;
+            let full = write == if n >= 32 { u32::MAX } else { (1u32 << n) - 1 };
+            let o = offs[0] as usize;
+            match self.grf.get_mut(o..o + size * n) {
+                Some(out) if d.packed && full && size == 4 => {
+                    for (w, b) in out.chunks_exact_mut(4).zip(&bits) {
+                        w.copy_from_slice(&(*b as u32).to_le_bytes());
+                    }
+                }
+                _ => {
+                    for c in 0..n {
+                        if write & (1 << c) != 0 {
+                            let o = offs[c] as usize;
+                            if let Some(slot) = self.grf.get_mut(o..o + size) {
+                                slot.copy_from_slice(&bits[c].to_le_bytes()[..size]);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        let is_cmp = matches!(u.op, UopOp::Cmp | UopOp::Cmpn);
+        let cond_flags = u.cond.is_some() && !is_cmp && u.op != UopOp::Sel;
         if is_cmp || cond_flags {
+            let mut flags = cmp;
+            if cond_flags {
+                // The condition tests the result as written against zero.
+                for (c, b) in bits.iter().enumerate().take(n) {
+                    let rv = read_elem(&b.to_le_bytes(), d.cond_ty);
+                    let zero = if matches!(rv, Val::F(_)) {
+                        Val::F(0.0)
+                    } else {
+                        Val::I(0)
+                    };
+                    flags |= (test(u.cond, rv, zero) as u32) << c;
+                }
+            }
             let shift = u.group as u32 + u.flag_shift;
             let field = rel << shift;
             let reg = &mut self.flags[u.flag_reg];
             *reg = (*reg & !field) | ((flags & rel) << shift);
         }
-    }
-}
-
-fn r_int(results: &Results, c: usize) -> i64 {
-    match results {
-        Results::I(r) => r[c],
-        Results::F(r) => r[c] as i64,
+        let int_mul = u.op == UopOp::Mul && !u.float;
+        if int_mul || u.acc_write {
+            for c in 0..n {
+                if rel & (1 << c) == 0 {
+                    continue;
+                }
+                self.acc[0][c.min(15)] = match &results {
+                    Results::I(r) if int_mul => Acc::Int(r[c]),
+                    Results::F(r) => Acc::from_val(Val::F(r[c] as f64), d.cond_ty),
+                    Results::I(r) => Acc::from_val(Val::I(r[c]), d.cond_ty),
+                };
+            }
+        }
     }
 }
