@@ -50,6 +50,7 @@ pub(crate) enum UopOp {
     Shl,
     Shr,
     Asr,
+    Pln,
 }
 
 impl UopOp {
@@ -75,6 +76,7 @@ impl UopOp {
             Opcode::Shl => (UopOp::Shl, 2),
             Opcode::Shr => (UopOp::Shr, 2),
             Opcode::Asr => (UopOp::Asr, 2),
+            Opcode::Pln => (UopOp::Pln, 2),
             _ => return None,
         })
     }
@@ -84,6 +86,7 @@ impl UopOp {
         matches!(
             self,
             UopOp::Mad
+                | UopOp::Pln
                 | UopOp::Lrp
                 | UopOp::Rndd
                 | UopOp::Rndu
@@ -189,6 +192,64 @@ pub(crate) struct Uop {
     pub(crate) acc_write: bool,
     /// `sel` chooses by its predicate instead of masking by it.
     pub(crate) pred_select: bool,
+    /// `pln`'s own operands.
+    pub(crate) pln: Option<Box<Pln>>,
+}
+
+/// The operands of `pln dst, src0, src1` (IVB PRM PLN, as `ops::alu` reads them):
+/// `dst = p*x + q*y + r` with p, q and r elements 0, 1 and 3 of src0 (with src0's
+/// modifiers) and x, y channel `c % 8` of registers `src1 + 2*(c / 8)` and the next.
+#[derive(Debug, Clone)]
+pub(crate) struct Pln {
+    pub(crate) coef: [u16; 3],
+    pub(crate) negate: bool,
+    pub(crate) abs: bool,
+    /// Channel `c`'s x; its y is the next register.
+    pub(crate) x: [u16; 32],
+}
+
+fn resolve_pln(ins: &Instruction, n: usize) -> Option<Pln> {
+    let Some(&Src::Reg {
+        file: RegFile::Grf,
+        nr,
+        subnr,
+        ty: Type::F,
+        address: Address::Direct,
+        negate,
+        abs,
+        ..
+    }) = ins.srcs.first()
+    else {
+        return None;
+    };
+    let Some(&Src::Reg {
+        file: RegFile::Grf,
+        nr: xy,
+        ty: Type::F,
+        ..
+    }) = ins.srcs.get(1)
+    else {
+        return None;
+    };
+    let base = nr as usize * 32 + subnr as usize;
+    let coef = [base, base + 4, base + 12];
+    if coef[2] + 4 > GRF_BYTES {
+        return None;
+    }
+    let mut x = [0u16; 32];
+    for (c, o) in x.iter_mut().enumerate().take(n) {
+        let off = (xy as usize + 2 * (c / 8)) * 32 + (c % 8) * 4;
+        if off + 32 + 4 > GRF_BYTES {
+            return None;
+        }
+        *o = off as u16;
+    }
+    Some(Pln {
+        coef: coef.map(|o| o as u16),
+        negate,
+        abs,
+        x,
+    })
 }
 
 /// The register types a micro-op reads and writes.
@@ -350,6 +411,10 @@ pub(crate) fn predecode(ins: &Instruction) -> Option<Uop> {
         .map(|s| resolve_src(s, n, float))
         .collect::<Option<Vec<_>>>()?;
     let dst = resolve_dst(ins, n, op)?;
+    let pln = match op {
+        UopOp::Pln => Some(Box::new(resolve_pln(ins, n)?)),
+        _ => None,
+    };
     let flags = ins.cond_modifier.is_some() || matches!(op, UopOp::Cmp | UopOp::Cmpn);
     let flag_shift = 16 * ins.flag.1 as u32;
     if flags && group + n + flag_shift as usize > 32 {
@@ -373,5 +438,6 @@ pub(crate) fn predecode(ins: &Instruction) -> Option<Uop> {
         flag_shift,
         acc_write: ins.acc_write,
         pred_select: op == UopOp::Sel && ins.predicate.is_some(),
+        pln,
     })
 }

@@ -174,6 +174,20 @@ impl Thread {
             UopOp::Rnde => (0..n).for_each(|c| r[c] = a[c].round_ties_even()),
             UopOp::Rndz => (0..n).for_each(|c| r[c] = a[c].trunc()),
             UopOp::Frc => (0..n).for_each(|c| r[c] = a[c] - a[c].floor()),
+            UopOp::Pln => {
+                if let Some(p) = &u.pln {
+                    let read =
+                        |o: u16| f32::from_bits(quiet_nan(u32::from_le_bytes(load(&self.grf, o))));
+                    let m = |v: f32| {
+                        let v = if p.abs { v.abs() } else { v };
+                        if p.negate { -v } else { v }
+                    };
+                    let [cp, cq, cr] = p.coef.map(|o| m(read(o)));
+                    for c in 0..n {
+                        r[c] = cp * read(p.x[c]) + cq * read(p.x[c] + 32) + cr;
+                    }
+                }
+            }
             UopOp::Sel => {
                 for c in 0..n {
                     let take_a = if u.cond.is_some() {
