@@ -183,8 +183,8 @@ impl Thread {
                         if p.negate { -v } else { v }
                     };
                     let [cp, cq, cr] = p.coef.map(|o| m(read(o)));
-                    for c in 0..n {
-                        r[c] = cp * read(p.x[c]) + cq * read(p.x[c] + 32) + cr;
+                    for (rc, &x) in r.iter_mut().zip(&p.x).take(n) {
+                        *rc = cp * read(x) + cq * read(x + 32) + cr;
                     }
                 }
             }
