@@ -383,7 +383,7 @@ pub(crate) fn alu(t: &mut Thread, ins: &Instruction) -> Result<(), ExecError> {
             // The condition tests the result as it is written (after type conversion and
             // saturation) against zero.
             let written = crate::region::convert(r, ins.dst.ty, ins.saturate);
-            let rv = reread(&written, ins.dst.ty);
+            let rv = crate::region::read_elem(&written, ins.dst.ty);
             flag = Some(test(
                 ins.cond_modifier,
                 rv,
@@ -456,20 +456,6 @@ pub(crate) fn alu(t: &mut Thread, ins: &Instruction) -> Result<(), ExecError> {
 
 fn needs_all(op: Opcode) -> bool {
     matches!(op, Opcode::Dp4 | Opcode::Dp3 | Opcode::Dp2 | Opcode::Dph)
-}
-
-fn reread(bytes: &[u8], ty: Type) -> Val {
-    match ty {
-        Type::F => Val::F(f32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]) as f64),
-        Type::D => Val::I(i32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]) as i64),
-        Type::UD => Val::I(u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]) as i64),
-        Type::W => Val::I(i16::from_le_bytes([bytes[0], bytes[1]]) as i64),
-        Type::UW => Val::I(u16::from_le_bytes([bytes[0], bytes[1]]) as i64),
-        Type::B => Val::I(bytes[0] as i8 as i64),
-        Type::UB => Val::I(bytes[0] as i64),
-        Type::DF => Val::F(f64::from_le_bytes(bytes[..8].try_into().unwrap_or([0; 8]))),
-        _ => Val::I(0),
-    }
 }
 
 /// Element `k` of src0 read as a scalar quad (line/pln coefficients).

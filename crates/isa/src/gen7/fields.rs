@@ -177,20 +177,20 @@ impl FieldsMut {
 // The header
 // ---------------------------------------------------------------------------------------
 
-/// The opcode of native dwords `dw`: Opcode is bits 6:0 in every layout.
+/// The opcode of native dwords `dw` (Opcode has the same bits in every layout; read
+/// through the align1 register layout).
 pub(super) fn opcode(dw: &[u32]) -> Result<Opcode, DecodeError> {
-    let code = bits::get(dw, 0, 6) as u32;
-    debug_assert_eq!(eu_field(EuForm::Align12src, F::Opcode), Some((0, 6)));
+    let code = gtsim_spec::gen7::eu_get(EuForm::Align12src, F::Opcode, dw) as u32;
     EuOpcode(code)
         .name()
         .and_then(Opcode::from_mnemonic)
         .ok_or(DecodeError::UnknownOpcode(code))
 }
 
-/// Whether native dwords `dw` are in Align16 (Access Mode, bit 8 in every layout).
+/// Whether native dwords `dw` are in Align16 (Access Mode has the same bit in every
+/// layout; read through the send layout, where it is not fixed).
 pub(super) fn access_mode_align16(dw: &[u32]) -> bool {
-    debug_assert_eq!(eu_field(EuForm::Send, F::AccessMode), Some((8, 8)));
-    bits::get(dw, 8, 8) != 0
+    gtsim_spec::gen7::eu_get(EuForm::Send, F::AccessMode, dw) != 0
 }
 
 /// An instruction with the header fields of `r` and no operands yet. Math Function and

@@ -134,10 +134,6 @@ fn read_register(
 
 /// Writes a register's number and subregister (direct) or its address register and
 /// immediate (indirect); a subregister or offset the layout cannot hold is an error.
-#[allow(
-    clippy::too_many_arguments,
-    reason = "the address fields of one operand, named"
-)]
 fn write_address(
     w: &mut FieldsMut,
     (mode, nr_f, subnr_f, ia_sub, ia_imm): (F, F, F, F, F),
