@@ -95,8 +95,9 @@ void main() {
 pub struct Options {
     /// Where to write the PNG (`--out`, default `<name>.png`).
     pub out: PathBuf,
-    /// Width and height of the framebuffer in pixels (`--size`, default 64).
-    pub size: u32,
+    /// Width and height of the framebuffer in pixels (`--size N` or `--size WxH`,
+    /// default 64x64).
+    pub size: [u32; 2],
 }
 
 /// Why [`Options::parse`] did not produce options.
@@ -111,14 +112,14 @@ pub enum ArgError {
 impl Options {
     /// Parses the arguments (without the program name) of client `name`.
     ///
-    /// Accepts `--out FILE`, `--out=FILE`, `--size N`, `--size=N` and
-    /// `--help`.
+    /// Accepts `--out FILE`, `--out=FILE`, `--size N`, `--size WxH` (also with `=`)
+    /// and `--help`.
     pub fn parse<I>(name: &str, args: I) -> Result<Options, ArgError>
     where
         I: IntoIterator<Item = String>,
     {
         let mut out = PathBuf::from(format!("{name}.png"));
-        let mut size = DEFAULT_SIZE;
+        let mut size = [DEFAULT_SIZE; 2];
         let mut args = args.into_iter();
         while let Some(arg) = args.next() {
             let (key, inline) = match arg.split_once('=') {
@@ -136,14 +137,11 @@ impl Options {
                 "--out" | "-o" => out = PathBuf::from(value("--out")?),
                 "--size" => {
                     let v = value("--size")?;
-                    size = match v.parse::<u32>() {
-                        Ok(n) if (1..=MAX_SIZE).contains(&n) => n,
-                        _ => {
-                            return Err(ArgError::Invalid(format!(
-                                "--size must be an integer in 1..={MAX_SIZE}, got {v:?}"
-                            )));
-                        }
-                    };
+                    size = parse_size(&v).ok_or_else(|| {
+                        ArgError::Invalid(format!(
+                            "--size must be N or WxH with integers in 1..={MAX_SIZE}, got {v:?}"
+                        ))
+                    })?;
                 }
                 other => return Err(ArgError::Invalid(format!("unknown argument {other:?}"))),
             }
@@ -154,13 +152,14 @@ impl Options {
     /// The usage text of client `name`.
     pub fn usage(name: &str) -> String {
         format!(
-            "usage: {name} [--out FILE.png] [--size N]\n\
+            "usage: {name} [--out FILE.png] [--size N|WxH]\n\
              \n\
              Renders the {name:?} scene with OpenGL on EGL's surfaceless platform\n\
-             into an NxN off-screen framebuffer and writes it as an RGBA PNG.\n\
+             into an off-screen framebuffer and writes it as an RGBA PNG.\n\
              \n\
              \x20 --out FILE   output file (default: {name}.png in the current directory)\n\
-             \x20 --size N     framebuffer width and height in pixels (default: {DEFAULT_SIZE})\n"
+             \x20 --size N     framebuffer width and height in pixels (default: {DEFAULT_SIZE})\n\
+             \x20 --size WxH   framebuffer width W and height H in pixels\n"
         )
     }
 }
@@ -188,21 +187,24 @@ pub struct Session {
     context: egl::Context,
     fbo: Option<glow::Framebuffer>,
     renderbuffers: Vec<glow::Renderbuffer>,
-    size: u32,
+    size: [u32; 2],
     /// Raw-pointer marker: keeps the type `!Send` and `!Sync`.
     _not_send: std::marker::PhantomData<*const ()>,
 }
 
 impl Session {
     /// Sets up EGL (surfaceless platform), a GL 3.0+ context and a
-    /// `size`x`size` framebuffer object, and leaves the FBO bound with the
+    /// `size[0]`x`size[1]` framebuffer object, and leaves the FBO bound with the
     /// viewport covering it.
     ///
     /// The fallback path (`eglGetDisplay`) relies on `EGL_PLATFORM` being
     /// `surfaceless`, which [`run`] sets before calling this.
-    pub fn new(size: u32, attachments: Attachments) -> Result<Session, String> {
-        if !(1..=MAX_SIZE).contains(&size) {
-            return Err(format!("framebuffer size {size} out of range"));
+    pub fn new(size: [u32; 2], attachments: Attachments) -> Result<Session, String> {
+        if !size.iter().all(|n| (1..=MAX_SIZE).contains(n)) {
+            return Err(format!(
+                "framebuffer size {}x{} out of range",
+                size[0], size[1]
+            ));
         }
         // SAFETY: libEGL.so.1 is the system's EGL library (Mesa or glvnd);
         // it follows the EGL ABI that khronos-egl declares.
@@ -280,7 +282,7 @@ impl Session {
     }
 
     fn create_framebuffer(&mut self, attachments: Attachments) -> Result<(), String> {
-        let n = self.size as i32;
+        let [w, h] = self.size.map(|n| n as i32);
         let gl = &self.gl;
         // SAFETY: the session's context is current on this thread; all
         // objects used are created right here.
@@ -292,7 +294,7 @@ impl Session {
             let color = gl.create_renderbuffer()?;
             self.renderbuffers.push(color);
             gl.bind_renderbuffer(glow::RENDERBUFFER, Some(color));
-            gl.renderbuffer_storage(glow::RENDERBUFFER, glow::RGBA8, n, n);
+            gl.renderbuffer_storage(glow::RENDERBUFFER, glow::RGBA8, w, h);
             gl.framebuffer_renderbuffer(
                 glow::FRAMEBUFFER,
                 glow::COLOR_ATTACHMENT0,
@@ -304,7 +306,7 @@ impl Session {
                 let depth = gl.create_renderbuffer()?;
                 self.renderbuffers.push(depth);
                 gl.bind_renderbuffer(glow::RENDERBUFFER, Some(depth));
-                gl.renderbuffer_storage(glow::RENDERBUFFER, glow::DEPTH_COMPONENT24, n, n);
+                gl.renderbuffer_storage(glow::RENDERBUFFER, glow::DEPTH_COMPONENT24, w, h);
                 gl.framebuffer_renderbuffer(
                     glow::FRAMEBUFFER,
                     glow::DEPTH_ATTACHMENT,
@@ -319,7 +321,7 @@ impl Session {
                 return Err(format!("framebuffer incomplete: status 0x{status:04x}"));
             }
             gl.draw_buffer(glow::COLOR_ATTACHMENT0);
-            gl.viewport(0, 0, n, n);
+            gl.viewport(0, 0, w, h);
         }
         self.check_error("framebuffer setup")
     }
@@ -332,7 +334,7 @@ impl Session {
     }
 
     /// Width and height of the framebuffer in pixels.
-    pub fn size(&self) -> u32 {
+    pub fn size(&self) -> [u32; 2] {
         self.size
     }
 
@@ -455,12 +457,12 @@ impl Session {
     /// Reads the colour attachment back as RGBA8, rows from top to bottom
     /// (GL's bottom-up rows flipped so the image is upright).
     pub fn read_rgba(&self) -> Result<Vec<u8>, String> {
-        let n = self.size as usize;
-        let row = n * 4;
-        let mut pixels = vec![0u8; row * n];
+        let [w, h] = self.size.map(|n| n as usize);
+        let row = w * 4;
+        let mut pixels = vec![0u8; row * h];
         let gl = &self.gl;
         // SAFETY: the session's context is current on this thread; the
-        // destination slice holds exactly size*size RGBA8 pixels with pack
+        // destination slice holds exactly width*height RGBA8 pixels with pack
         // alignment 1.
         unsafe {
             gl.bind_framebuffer(glow::READ_FRAMEBUFFER, self.fbo);
@@ -470,8 +472,8 @@ impl Session {
             gl.read_pixels(
                 0,
                 0,
-                n as i32,
-                n as i32,
+                w as i32,
+                h as i32,
                 glow::RGBA,
                 glow::UNSIGNED_BYTE,
                 glow::PixelPackData::Slice(Some(&mut pixels)),
@@ -751,6 +753,15 @@ pub fn run(
     }
 }
 
+/// `N` (a square) or `WxH`, each in 1..=[`MAX_SIZE`].
+fn parse_size(v: &str) -> Option<[u32; 2]> {
+    let one = |s: &str| s.parse::<u32>().ok().filter(|n| (1..=MAX_SIZE).contains(n));
+    match v.split_once('x') {
+        Some((w, h)) => Some([one(w)?, one(h)?]),
+        None => one(v).map(|n| [n, n]),
+    }
+}
+
 fn render(
     name: &str,
     options: &Options,
@@ -762,7 +773,7 @@ fn render(
     session.check_error(&format!("drawing the {name} scene"))?;
     let rgba = session.read_rgba()?;
     drop(session);
-    write_png(&options.out, options.size, options.size, &rgba)
+    write_png(&options.out, options.size[0], options.size[1], &rgba)
 }
 
 #[cfg(test)]
@@ -779,7 +790,7 @@ mod tests {
             parse(&[]),
             Ok(Options {
                 out: PathBuf::from("scene.png"),
-                size: DEFAULT_SIZE
+                size: [DEFAULT_SIZE; 2]
             })
         );
     }
@@ -788,7 +799,7 @@ mod tests {
     fn out_and_size() {
         let want = Options {
             out: PathBuf::from("/tmp/x.png"),
-            size: 32,
+            size: [32, 32],
         };
         assert_eq!(
             parse(&["--out", "/tmp/x.png", "--size", "32"]),
@@ -798,10 +809,31 @@ mod tests {
     }
 
     #[test]
+    fn width_by_height() {
+        assert_eq!(
+            parse(&["--size", "320x240"]).map(|o| o.size),
+            Ok([320, 240])
+        );
+        assert_eq!(parse(&["--size=7x5"]).map(|o| o.size), Ok([7, 5]));
+    }
+
+    #[test]
     fn bad_arguments() {
         assert_eq!(parse(&["--help"]), Err(ArgError::Help));
         assert!(matches!(parse(&["--size", "0"]), Err(ArgError::Invalid(_))));
         assert!(matches!(parse(&["--size", "x"]), Err(ArgError::Invalid(_))));
+        assert!(matches!(
+            parse(&["--size", "3x"]),
+            Err(ArgError::Invalid(_))
+        ));
+        assert!(matches!(
+            parse(&["--size", "0x4"]),
+            Err(ArgError::Invalid(_))
+        ));
+        assert!(matches!(
+            parse(&["--size", "4x4x4"]),
+            Err(ArgError::Invalid(_))
+        ));
         assert!(matches!(parse(&["--out"]), Err(ArgError::Invalid(_))));
         assert!(matches!(parse(&["--bogus"]), Err(ArgError::Invalid(_))));
     }

@@ -23,6 +23,8 @@ const CLIENTS: &[(&str, &str)] = &[
     ("discard_depth", env!("CARGO_BIN_EXE_discard_depth")),
     ("clipping", env!("CARGO_BIN_EXE_clipping")),
     ("points", env!("CARGO_BIN_EXE_points")),
+    ("julia", env!("CARGO_BIN_EXE_julia")),
+    ("scene", env!("CARGO_BIN_EXE_scene")),
 ];
 
 fn mesa_present() -> bool {
@@ -173,6 +175,15 @@ const TOLERANCE: &[(&str, u8, usize, &str)] = &[
          the hardware draws as a parallelogram reaching the end point (seed 004 \
          §10.3.12.4); llvmpipe applies GL's diamond-exit rule and leaves the last pixel \
          of two of the lines unlit",
+    ),
+    (
+        "julia",
+        6,
+        0,
+        "chaotic escape counts: near the Julia set's boundary a 1-ulp difference in z \
+         changes the iteration count; crocus compiles z*z + c to the EU's mad, which gtsim \
+         rounds once (fused), llvmpipe rounds the product and the sum separately, so \
+         boundary pixels escape one or two iterations apart (2.7 levels each)",
     ),
 ];
 

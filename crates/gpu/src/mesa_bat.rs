@@ -301,6 +301,12 @@ pub fn compare(mesa: &[Vec<BatField>], ours: &[Item]) -> Comparison {
                 .or_default()
                 .push(normalise(&f.name));
         }
+        // How many Mesa fields of each name were seen at each address so far: a dword
+        // holding several sub-dword structures (3DSTATE_SBE's two
+        // SF_OUTPUT_ATTRIBUTE_DETAIL per dword) repeats names, and the k-th Mesa field of
+        // a name pairs with the k-th gtsim field of that name there (both decoders print
+        // the elements in order).
+        let mut seen: BTreeMap<(u64, String), usize> = BTreeMap::new();
         for f in fields {
             let Some(mv) = parse_value(&f.value) else {
                 c.not_numeric += 1;
@@ -311,7 +317,10 @@ pub fn compare(mesa: &[Vec<BatField>], ours: &[Item]) -> Comparison {
             // Exact name, else the one gtsim name at this address that the Mesa name is a
             // prefix or suffix of (or the other way round): "MOCS" / "Vertex Buffer MOCS",
             // "Single Program Flow" / "Single Program Flow (SPF)".
-            let exact = here.iter().find(|l| normalise(&l.name) == n);
+            let k = seen.entry((f.addr, n.clone())).or_default();
+            let same: Vec<&Leaf> = here.iter().filter(|l| normalise(&l.name) == n).collect();
+            let exact = same.get(*k).or(same.first()).copied();
+            *k += 1;
             let affix = || {
                 let m: Vec<&Leaf> = here
                     .iter()
@@ -377,6 +386,37 @@ mod tests {
                 }
             ]
         );
+    }
+
+    /// Two SF_OUTPUT_ATTRIBUTE_DETAIL in one 3DSTATE_SBE dword: Mesa prints "Source
+    /// Attribute" twice at that dword's address, and each pairs with its own element
+    /// (Attribute 0 holds 0, Attribute 1 holds 1 in DW2 = 0x00010000).
+    #[test]
+    fn repeated_names_in_one_dword_pair_in_order() {
+        let def = GENERATION.def("3DSTATE_SBE").unwrap();
+        let mut dwords = vec![0u32; 14];
+        dwords[2] = 0x0001_0000;
+        let ours = vec![
+            Item::Note {
+                addr: 0,
+                msg: "submission 0".into(),
+            },
+            Item::Command {
+                addr: 0x1000,
+                def,
+                dwords,
+                lines: vec![],
+            },
+        ];
+        let field = |value: &str| BatField {
+            addr: 0x1008,
+            name: "Source Attribute".into(),
+            value: value.into(),
+        };
+        let c = compare(&[vec![field("0"), field("1")]], &ours);
+        assert_eq!((c.agree, c.differ.len()), (2, 0), "{}", c.report());
+        let c = compare(&[vec![field("1"), field("0")]], &ours);
+        assert_eq!((c.agree, c.differ.len()), (0, 2), "{}", c.report());
     }
 
     #[test]
