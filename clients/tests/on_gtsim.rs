@@ -503,3 +503,49 @@ fn every_pixel_shader_dispatch_width_renders_the_same_image() {
         }
     }
 }
+
+/// The benchmark frames (julia at 320x240, scene at 640x480: thousands of PS threads in
+/// many dispatch batches) and every client at its default size render byte-identical
+/// images and print the same results with the draw's threads on 1, 2 and 4 host threads
+/// (`GTSIM_THREADS`).
+#[test]
+fn images_are_identical_whatever_the_host_thread_count() {
+    if !mesa_present() {
+        return;
+    }
+    let mut cases: Vec<(&str, &str, &str)> = CLIENTS.iter().map(|(n, e)| (*n, *e, "64")).collect();
+    for (name, size) in [("julia", "320x240"), ("scene", "640x480")] {
+        let exe = CLIENTS.iter().find(|c| c.0 == name).unwrap().1;
+        cases.push((name, exe, size));
+    }
+    for (name, exe, size) in cases {
+        let run = |threads: &str| {
+            let png = tmp(&format!("{name}-{size}-threads{threads}.png"));
+            let out = Command::new(gtsim())
+                .arg("run")
+                .arg("--")
+                .arg(exe)
+                .arg("--size")
+                .arg(size)
+                .arg("--out")
+                .arg(&png)
+                .env("GTSIM_I915_QUIET", "1")
+                .env("GTSIM_THREADS", threads)
+                .output()
+                .unwrap();
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert!(
+                out.status.success() && !stderr.contains("GPU HANG"),
+                "{name}: {stderr}"
+            );
+            (read_png(&png), out.stdout)
+        };
+        let one = run("1");
+        for t in ["2", "4"] {
+            assert!(
+                run(t) == one,
+                "{name} at {size}: {t} host threads give another image or output than 1"
+            );
+        }
+    }
+}

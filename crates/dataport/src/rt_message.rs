@@ -252,6 +252,9 @@ pub fn texel_of(surface: &Surface, color: [u32; 4]) -> Result<Texel, MessageErro
 /// The alpha test of one pixel (seed 004 §12.1.3: on source 0 alpha; a pixel that fails
 /// is discarded). Integer render targets have no alpha test.
 pub fn alpha_passes(rt: &RenderTarget, color: [u32; 4]) -> Result<bool, MessageError> {
+    if rt.alpha_test.is_none() {
+        return Ok(true);
+    }
     match (rt.alpha_test, texel_of(&rt.surface, color)?) {
         (Some((f, r)), Texel::Float(c)) => {
             alpha_test(f, c[3], r).map_err(|e| MessageError::State {
@@ -302,15 +305,24 @@ pub fn write_pixel(
         }
     };
     let addr = s.base.wrapping_add(off);
-    let mut dst = vec![0u8; s.desc.block_bytes as usize];
+    // Render target elements are at most 128 bits: a stack buffer holds them.
+    let mut stack = [0u8; 16];
+    let mut heap = Vec::new();
+    let n = s.desc.block_bytes as usize;
+    let dst: &mut [u8] = if n <= stack.len() {
+        &mut stack[..n]
+    } else {
+        heap.resize(n, 0);
+        &mut heap
+    };
     let fault = |fault| MessageError::Fault {
         what: format!("render target ({x}, {y})"),
         fault,
     };
-    mem.read(addr, &mut dst).map_err(fault)?;
+    mem.read(addr, dst).map_err(fault)?;
     let src1: Rgba = [0.0; 4];
     let src = texel_of(&rt.surface, color)?;
-    let bytes = color_calc(&rt.cc, s.format, src, src1, &dst).map_err(|e| MessageError::State {
+    let bytes = color_calc(&rt.cc, s.format, src, src1, dst).map_err(|e| MessageError::State {
         structure: "BLEND_STATE",
         why: e.to_string(),
     })?;

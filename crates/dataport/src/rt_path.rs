@@ -15,7 +15,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 /// The render targets a draw's writes resolved (by binding table index and blend state
 /// index; `None` for a null surface), and those it fast-cleared.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct RenderTargets {
     resolved: BTreeMap<(u8, u8), Option<RenderTarget>>,
     cleared: BTreeSet<u8>,
@@ -25,6 +25,13 @@ impl RenderTargets {
     /// The render targets written so far.
     pub fn written(&self) -> Vec<RenderTarget> {
         self.resolved.values().flatten().copied().collect()
+    }
+
+    /// Adds what `other` (a copy of these that a thread running in parallel used)
+    /// resolved and cleared.
+    pub fn absorb(&mut self, other: RenderTargets) {
+        self.resolved.extend(other.resolved);
+        self.cleared.extend(other.cleared);
     }
 }
 

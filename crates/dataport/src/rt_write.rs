@@ -55,13 +55,21 @@ pub fn color_calc(
             "Color Buffer Blending and Logic Ops must not be enabled together (seed 004 §12.1.10)",
         ));
     }
-    let dst_texel = texel::decode(format, dst)?;
-    let result = match (src, dst_texel) {
-        (Texel::Float(c), Texel::Float(d)) => {
+    // The destination is decoded only when blending reads it.
+    let dst_float = match s.blend {
+        Some(_) => match texel::decode(format, dst)? {
+            Texel::Float(d) => Some(d),
+            _ => None,
+        },
+        None => None,
+    };
+    let result = match src {
+        Texel::Float(c) if s.blend.is_none() || dst_float.is_some() => {
             let pre = |v: Rgba| s.pre_clamp.map_or(v, |r| clamp(v, r));
             let c = pre(c);
             let c = match &s.blend {
                 Some(b) => {
+                    let d = dst_float.unwrap_or_default();
                     // With blending, pre-blend clamping also applies to the destination
                     // and constant colours (§12.1.6.2).
                     let i = BlendInputs {
@@ -78,12 +86,12 @@ pub fn color_calc(
             Texel::Float(c)
         }
         // Integer formats: no blending; the encode saturates to the format (§12.1.6.1).
-        (Texel::Uint(_) | Texel::Sint(_), _) if s.blend.is_some() => {
+        Texel::Uint(_) | Texel::Sint(_) if s.blend.is_some() => {
             return Err(RtWriteError::Invalid(
                 "blending must be disabled on SINT/UINT render targets (seed 004 §12.1.6.1)",
             ));
         }
-        (t, _) => t,
+        t => t,
     };
     let mut bytes = texel::encode(format, result)?;
     if let Some(op) = s.logic_op {

@@ -11,7 +11,7 @@ use gtsim_spec::UnpackError;
 use gtsim_spec::gen7::*;
 
 /// The MMIO registers a draw reads (3DPRIM_*, INSTPM).
-pub trait Registers {
+pub trait Registers: Sync {
     /// An MMIO register's value.
     fn register(&self, offset: u32) -> u32;
 }

@@ -23,8 +23,8 @@ use gtsim_spec::gen7::{
     MessageDescriptorSamplingEngine, MessageHeaderSamplingEngine, RenderSurfaceState,
     SamplerBorderColorState, SamplerMessageType as T, SamplerState,
 };
-use std::cell::RefCell;
 use std::collections::BTreeMap;
+use std::sync::Mutex;
 
 /// A stage's Gen7 sampling state: the surface states its binding table points to and
 /// its sampler states with their border colours (seed 000 §2.12).
@@ -62,11 +62,19 @@ pub(crate) fn message(
 
 /// The surfaces and sampler states a draw's sampler messages resolved, by binding table
 /// (or sampler state table) and index: each is read from memory and decoded once per
-/// draw, however many messages use it.
+/// draw, however many messages use it. Shared by the draw's threads, which may run in
+/// parallel; what is cached depends only on memory the threads do not write, so which
+/// thread fills an entry does not matter.
 #[derive(Debug, Default)]
 pub(crate) struct SamplerCache {
-    surfaces: RefCell<BTreeMap<(u64, u8), SurfaceView>>,
-    samplers: RefCell<BTreeMap<(u64, u8), SamplerConfig>>,
+    surfaces: Mutex<BTreeMap<(u64, u8), SurfaceView>>,
+    samplers: Mutex<BTreeMap<(u64, u8), SamplerConfig>>,
+}
+
+/// The map behind `m`; a panic elsewhere while it was held left no partial entry, so a
+/// poisoned lock is still usable.
+fn locked<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// A stage's sampling state through the draw's cache.
@@ -78,22 +86,22 @@ struct Cached<'a> {
 impl SamplerResources for Cached<'_> {
     fn surface(&self, bti: u8) -> Result<SurfaceView, MessageError> {
         let key = (self.tables.tables.binding_table, bti);
-        if let Some(v) = self.cache.surfaces.borrow().get(&key) {
+        if let Some(v) = locked(&self.cache.surfaces).get(&key) {
             return Ok(v.clone());
         }
         let v = surface_view(&self.tables.surface(bti)?);
-        self.cache.surfaces.borrow_mut().insert(key, v.clone());
+        locked(&self.cache.surfaces).insert(key, v.clone());
         Ok(v)
     }
 
     fn sampler(&self, index: u8) -> Result<SamplerConfig, MessageError> {
         let key = (self.tables.tables.sampler_state, index);
-        if let Some(c) = self.cache.samplers.borrow().get(&key) {
+        if let Some(c) = locked(&self.cache.samplers).get(&key) {
             return Ok(c.clone());
         }
         let (s, border) = self.tables.sampler(index)?;
         let c = sampler_config(&s, border);
-        self.cache.samplers.borrow_mut().insert(key, c.clone());
+        locked(&self.cache.samplers).insert(key, c.clone());
         Ok(c)
     }
 

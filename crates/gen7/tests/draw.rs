@@ -634,3 +634,55 @@ fn an_unsupported_feature_names_its_reference() {
         other => panic!("{other:?}"),
     }
 }
+
+/// The PS threads of a draw run on the host's cores (gtsim_pipe3d::draw::parallel): the
+/// render target, the statistics and the outcome are the same bits for 1, 2, 3 and 8
+/// host threads, also when the watchdog's instruction limit ends the draw part-way (the
+/// threads before the limit wrote their pixels, the others did not, as when they run one
+/// at a time).
+#[test]
+fn results_are_bit_identical_whatever_the_host_thread_count() {
+    use gtsim_pipe3d::draw::WorkLimits;
+    use gtsim_pipe3d::draw::parallel::with_threads;
+    // A triangle over most of the 16x16 target, SIMD8: 30 PS threads.
+    let v = [
+        [0.0, 0.0, 1.0, 0.25, 0.0, 1.0],
+        [8.0, 0.0, 0.0, 0.75, 1.0, 1.0],
+        [0.0, 8.0, 0.5, 0.0, 0.5, 1.0],
+    ];
+    let (st, mem0) = setup(&v, PS_PLN_SIMD8, true, Some(VS_SCALE2), false);
+    let prim = primitive(ThreeDPrimTopoType::_3DPRIM_TRILIST, 3);
+    let target = |mem: &gtsim_mem::AddressSpace| {
+        let mut b = vec![0u8; (W * W * 4) as usize];
+        gtsim_mem::Memory::read(mem, RT, &mut b).unwrap();
+        b
+    };
+    let mut watchdog_ended = 0;
+    for limit in [u64::MAX, 40, 100, 200] {
+        let limits = WorkLimits {
+            eu_instructions: limit,
+            ..WorkLimits::BUILT_IN
+        };
+        let runs: Vec<_> = [1, 2, 3, 8]
+            .iter()
+            .map(|&t| {
+                let mut mem = mem0.clone();
+                let r = with_threads(t, || run_limited(&st, &mut mem, &prim, limits));
+                (r, target(&mem))
+            })
+            .collect();
+        for (i, r) in runs.iter().enumerate().skip(1) {
+            assert_eq!(r.0, runs[0].0, "limit {limit}: outcome, run {i}");
+            assert!(r.1 == runs[0].1, "limit {limit}: render target, run {i}");
+        }
+        if matches!(runs[0].0, Err(DrawError::Watchdog { .. })) {
+            watchdog_ended += 1;
+            // Part-way: some pixels written, not all.
+            let written = runs[0].1.chunks(4).filter(|p| p != &[0; 4]).count();
+            assert!(written > 0 || limit < 100, "limit {limit}: nothing written");
+        } else {
+            assert!(runs[0].0.is_ok(), "limit {limit}: {:?}", runs[0].0);
+        }
+    }
+    assert!(watchdog_ended >= 2, "the limits must end the draw part-way");
+}

@@ -37,6 +37,13 @@ pub struct Bo {
 // SAFETY: `host` is a MAP_SHARED mapping owned by this object for its whole life; every
 // access happens under the kernel's global lock.
 unsafe impl Send for Bo {}
+// SAFETY: the bytes behind `host` are shared with the guest process, which may change
+// them at any moment, so the model only ever copies them in and out (`read`, `write`)
+// and never hands out references into them. Several threads copying out of one object
+// at once is what a draw's parallel shader threads do (gtsim_mem::overlay: during a
+// parallel phase the memory is only read); writes are made by the one thread that
+// holds the kernel's global lock and applies the buffered writes in order.
+unsafe impl Sync for Bo {}
 
 impl Bo {
     /// Creates a zeroed object of at least `size` bytes.
@@ -318,6 +325,10 @@ impl Memory for GttView<'_> {
             page: addr & !(PAGE - 1),
             kind: "read",
         })
+    }
+
+    fn check_write(&self, addr: u64, len: u64) -> Result<(), Fault> {
+        self.find(addr, len as usize, "write").map(|_| ())
     }
 
     fn write(&mut self, addr: u64, data: &[u8]) -> Result<(), Fault> {

@@ -16,6 +16,7 @@
 pub mod format;
 pub mod layout;
 pub mod memory;
+pub mod overlay;
 pub mod space;
 pub mod surface;
 pub mod tiling;

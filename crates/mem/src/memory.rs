@@ -6,11 +6,21 @@ use crate::space::Fault;
 ///
 /// Implemented by [`crate::AddressSpace`] (traces, tests) and by the i915 emulation's view
 /// of buffer objects (a real driver's memory).
-pub trait Memory {
+///
+/// `Sync`: threads that run in parallel read one memory at the same time (each buffering
+/// its writes in an [`crate::overlay::Overlay`]); writes still take `&mut`.
+pub trait Memory: Sync {
     /// Reads `out.len()` bytes at `addr`.
     fn read(&self, addr: u64, out: &mut [u8]) -> Result<(), Fault>;
     /// Writes `data` at `addr`; nothing is written if any byte is unmapped.
     fn write(&mut self, addr: u64, data: &[u8]) -> Result<(), Fault>;
+
+    /// The fault a `len`-byte write at `addr` would raise, if any, without writing.
+    fn check_write(&self, addr: u64, len: u64) -> Result<(), Fault> {
+        let mut probe = vec![0u8; len.min(1 << 20) as usize];
+        self.read(addr, &mut probe)
+            .map_err(|f| Fault { kind: "write", ..f })
+    }
 
     /// Reads one little-endian dword.
     fn read_u32(&self, addr: u64) -> Result<u32, Fault> {
@@ -53,5 +63,9 @@ impl Memory for crate::AddressSpace {
 
     fn write(&mut self, addr: u64, data: &[u8]) -> Result<(), Fault> {
         crate::AddressSpace::write(self, addr, data)
+    }
+
+    fn check_write(&self, addr: u64, len: u64) -> Result<(), Fault> {
+        self.check(addr, len, "write")
     }
 }

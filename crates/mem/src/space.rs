@@ -57,7 +57,7 @@ impl AddressSpace {
         Self::page_range(addr, len).all(|p| self.pages.contains_key(&p))
     }
 
-    fn check(&self, addr: u64, len: u64, kind: &'static str) -> Result<(), Fault> {
+    pub(crate) fn check(&self, addr: u64, len: u64, kind: &'static str) -> Result<(), Fault> {
         if addr.checked_add(len).is_none() {
             return Err(Fault {
                 addr,

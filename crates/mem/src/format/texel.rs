@@ -513,10 +513,11 @@ pub fn numeric_class(f: SurfaceFormat) -> Result<NumericClass, FormatError> {
             Class::Uint => NumericClass::Uint,
             Class::Sint => NumericClass::Sint,
             Class::Float => {
-                let nums: Vec<Num> = p.fields.iter().flatten().map(|f| f.num).collect();
-                if !nums.is_empty() && nums.iter().all(|&n| n == Num::Unorm) {
+                let mut nums = p.fields.iter().flatten().map(|f| f.num);
+                let any = p.fields.iter().flatten().next().is_some();
+                if any && nums.clone().all(|n| n == Num::Unorm) {
                     NumericClass::Unorm
-                } else if !nums.is_empty() && nums.iter().all(|&n| n == Num::Snorm) {
+                } else if any && nums.all(|n| n == Num::Snorm) {
                     NumericClass::Snorm
                 } else {
                     NumericClass::Float
@@ -677,25 +678,29 @@ fn get_bits(bytes: &[u8], shift: u32, bits: u32) -> u64 {
     for (k, i) in (first..last).enumerate() {
         acc |= u128::from(bytes.get(i).copied().unwrap_or(0)) << (8 * k);
     }
-    ((acc >> (shift % 8)) & mask(bits)) as u64
+    (acc >> (shift % 8)) as u64 & mask(bits)
 }
 
-/// Store `value` into bits `[shift, shift + bits)` of a little-endian byte string.
+/// Store `value` into bits `[shift, shift + bits)` of a little-endian byte string (OR-ing
+/// into bytes that start zeroed), a byte at a time.
 fn put_bits(bytes: &mut [u8], shift: u32, bits: u32, value: u64) {
-    let v = u128::from(value) & mask(bits);
-    for i in 0..bits {
-        let bit = shift + i;
-        if let Some(b) = bytes.get_mut((bit / 8) as usize)
-            && (v >> i) & 1 == 1
-        {
-            *b |= 1 << (bit % 8);
+    let v = (u128::from(value & mask(bits))) << (shift % 8);
+    let first = (shift / 8) as usize;
+    let last = (shift + bits).div_ceil(8) as usize;
+    for (k, i) in (first..last).enumerate() {
+        if let Some(b) = bytes.get_mut(i) {
+            *b |= (v >> (8 * k)) as u8;
         }
     }
 }
 
 /// `bits` low ones (`bits <= 64`).
-fn mask(bits: u32) -> u128 {
-    (1u128 << bits) - 1
+fn mask(bits: u32) -> u64 {
+    if bits >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << bits) - 1
+    }
 }
 
 /// Two's-complement sign extension of a `bits`-wide value.
@@ -829,7 +834,7 @@ fn encode_plain(format: &'static str, p: &Plain, t: Texel) -> Result<Vec<u8>, Fo
                 };
                 from_float(f, v)
             }
-            (Class::Uint, Texel::Uint(c)) => u64::from(c[src]).min(mask(f.bits) as u64),
+            (Class::Uint, Texel::Uint(c)) => u64::from(c[src]).min(mask(f.bits)),
             (Class::Sint, Texel::Sint(c)) => saturate_signed(i64::from(c[src]), f.bits),
             _ => return Err(mismatch()),
         };
@@ -841,7 +846,7 @@ fn encode_plain(format: &'static str, p: &Plain, t: Texel) -> Result<Vec<u8>, Fo
 /// Clamp a signed value to `bits` and return its two's-complement bit pattern.
 fn saturate_signed(v: i64, bits: u32) -> u64 {
     let max = mask(bits - 1) as i64;
-    (v.clamp(-max - 1, max) as u64) & mask(bits) as u64
+    (v.clamp(-max - 1, max) as u64) & mask(bits)
 }
 
 /// Convert a float to one raw field, render-target style. Single floats are stored
@@ -877,7 +882,7 @@ fn float_to_snorm(v: f64, bits: u32) -> u64 {
         return 0;
     }
     let q = (v.clamp(-1.0, 1.0) * mask(bits - 1) as f64).round_ties_even() as i64;
-    (q as u64) & mask(bits) as u64
+    (q as u64) & mask(bits)
 }
 
 /// Round to nearest even and saturate to `[0, max]` (NaN → 0).
@@ -895,7 +900,7 @@ fn float_to_sint_sat(v: f64, bits: u32) -> u64 {
     }
     let max = mask(bits - 1) as f64;
     let q = v.round_ties_even().clamp(-max - 1.0, max) as i64;
-    (q as u64) & mask(bits) as u64
+    (q as u64) & mask(bits)
 }
 
 // ---------------------------------------------------------------------------------------

@@ -31,6 +31,7 @@
 //! stages not modelled yet.
 
 mod clipper;
+pub mod parallel;
 mod pixel;
 mod router;
 mod setup;

@@ -2,6 +2,7 @@
 //! the payload of seed 004 §11.10.3, whose render target writes reach memory through
 //! the data port (seed 000 §3.9.11, seed 004 ch.12).
 
+use super::parallel;
 use super::router::Router;
 use super::{DepthBuffer, DepthOp, DrawError, KernelCache, Statistics, Vue, Watchdog, unsupported};
 use crate::bary::barycentrics;
@@ -9,9 +10,10 @@ use crate::sf::attribute_setup;
 use crate::state::{ConstantSource, DrawState, Front, ShaderStage, SwizzleSelect};
 use gtsim_dataport::rt_message::RenderTarget;
 use gtsim_dataport::rt_path::{LateDepth, PixelWrites, RenderTargets, RtMode};
-use gtsim_eu::exec::{DEFAULT_BUDGET, FpMode, Program, Thread};
+use gtsim_eu::exec::{DEFAULT_BUDGET, ExecError, FpMode, Program, Thread};
 use gtsim_mem::Memory;
-use std::collections::{BTreeMap, BTreeSet};
+use gtsim_mem::overlay::Overlay;
+use std::collections::BTreeSet;
 use std::sync::Arc;
 
 /// One vertex of a primitive as the WM sees it.
@@ -175,77 +177,178 @@ impl PixelStage {
             stats.ps_invocations += 4 * touched.len() as u64;
         }
         // Subspans (2x2 aligned) in raster order, each with its lit-pixel mask.
-        let mut subspans: BTreeMap<(u32, u32), u32> = BTreeMap::new();
-        for &(x, y) in &passed {
-            let bit = (x & 1) + 2 * (y & 1);
-            *subspans.entry((y / 2, x / 2)).or_default() |= 1 << bit;
-        }
-        let subspans: Vec<((u32, u32), u32)> = subspans.into_iter().collect();
-        let setup = attribute_deltas(st, prim)?;
-        for group in subspans.chunks(k.simd / 4) {
-            let mut slots = [(0u32, 0u32); 32];
-            let mut lit = 0u32;
-            let mut dispatch = 0u32;
-            for (i, &((sy, sx), mask)) in group.iter().enumerate() {
-                for p in 0..4 {
-                    slots[i * 4 + p] = (sx * 2 + (p as u32 & 1), sy * 2 + (p as u32 >> 1));
-                }
-                lit |= mask << (i * 4);
-                dispatch |= 0xf << (i * 4);
+        let mut keyed: Vec<((u32, u32), u32)> = passed
+            .iter()
+            .map(|&(x, y)| ((y / 2, x / 2), 1 << ((x & 1) + 2 * (y & 1))))
+            .collect();
+        keyed.sort_unstable_by_key(|e| e.0);
+        let mut subspans: Vec<((u32, u32), u32)> = Vec::with_capacity(keyed.len());
+        for (key, bit) in keyed {
+            match subspans.last_mut() {
+                Some(last) if last.0 == key => last.1 |= bit,
+                _ => subspans.push((key, bit)),
             }
-
-            let mut t = Thread::new(k.simd as u8);
-            t.dispatch_mask = dispatch;
-            t.fp_mode = if st.ps.alt_float_mode {
-                FpMode::Alt
-            } else {
-                FpMode::Ieee
-            };
-            build_payload(st, prim, k, &slots, group, lit, &setup, t.grf_bytes_mut())?;
-            let mode = if st.ps.fast_clear {
-                RtMode::FastClear
-            } else if st.ps.resolve {
-                RtMode::Resolve
-            } else {
-                RtMode::Write
-            };
-            let mut sf = Router {
-                front,
-                stage: ShaderStage::Pixel,
-                mem: &mut *mem,
-                urb: None,
-                pixels: Some(PixelWrites {
-                    targets: &mut self.targets,
-                    slots,
-                    lit,
-                    visible: 0,
-                    late: match (&self.depth, self.late) {
-                        (Some(depth), true) => Some(LateDepth {
-                            depth,
-                            z: slots.map(|(x, y)| source_depth(st, prim, x, y)),
-                            back_facing: prim.back_facing,
-                            computed: st.ps.computes_depth,
-                            tested: 0,
-                            passed: 0,
-                        }),
-                        _ => None,
-                    },
-                    mode,
-                    computes_depth: st.ps.computes_depth,
-                }),
-            };
+        }
+        let setup = attribute_deltas(st, prim)?;
+        let mode = if st.ps.fast_clear {
+            RtMode::FastClear
+        } else if st.ps.resolve {
+            RtMode::Resolve
+        } else {
+            RtMode::Write
+        };
+        let ctx = ThreadContext {
+            st,
+            front,
+            prim,
+            kernel: k,
+            setup: &setup,
+            late: match (&self.depth, self.late) {
+                (Some(depth), true) => Some(depth),
+                _ => None,
+            },
+            mode,
+        };
+        let groups: Vec<&[((u32, u32), u32)]> = subspans.chunks(k.simd / 4).collect();
+        if mode != RtMode::Write {
+            // A fast clear or a resolve acts on whole surfaces, once per draw: its
+            // threads run one after the other on the memory itself.
+            for group in groups {
+                let budget = watchdog.thread_budget(DEFAULT_BUDGET);
+                let (result, visible) = ctx.run(mem, &mut self.targets, group, budget)?;
+                finish_thread(k, watchdog, result, budget)?;
+                stats.ps_depth_count += u64::from(visible.count_ones());
+            }
+            return Ok(());
+        }
+        // Ordinary writes: the threads of a batch run in parallel, each over an overlay
+        // of memory, and their writes land in dispatch order (see `parallel`).
+        for batch in groups.chunks(parallel::BATCH) {
             let budget = watchdog.thread_budget(DEFAULT_BUDGET);
-            let result = t.run_program(&k.prog, &mut sf, budget);
-            watchdog
-                .thread_ran(result, budget, DEFAULT_BUDGET)?
-                .map_err(|error| DrawError::Thread {
-                    stage: "PS",
-                    kernel: k.addr,
-                    error,
+            let base: &dyn Memory = &*mem;
+            let known = &self.targets;
+            let outcomes = parallel::run(batch.len(), |i| {
+                let mut overlay = Overlay::new(base);
+                let mut targets = known.clone();
+                let r = ctx.run(&mut overlay, &mut targets, batch[i], budget);
+                (r, overlay.into_log(), targets)
+            });
+            for (r, log, targets) in outcomes {
+                let (result, visible) = r?;
+                // The budget this thread would have had after the ones before it.
+                let allowed = watchdog.thread_budget(DEFAULT_BUDGET);
+                let result = match result {
+                    Ok(n) if n > allowed => Err(ExecError::Budget {
+                        budget: allowed,
+                        ip: 0,
+                    }),
+                    r => r,
+                };
+                finish_thread(k, watchdog, result, allowed)?;
+                log.apply(mem).map_err(|fault| DrawError::Fault {
+                    unit: "render target write",
+                    fault,
                 })?;
-            stats.ps_depth_count += sf.pixels.map_or(0, |p| p.visible.count_ones()) as u64;
+                self.targets.absorb(targets);
+                stats.ps_depth_count += u64::from(visible.count_ones());
+            }
         }
         Ok(())
+    }
+}
+
+/// Charges a PS thread to the watchdog and turns its failure into the draw's.
+fn finish_thread(
+    k: &PsKernel,
+    watchdog: &mut Watchdog,
+    result: Result<u64, ExecError>,
+    budget: u64,
+) -> Result<(), DrawError> {
+    watchdog
+        .thread_ran(result, budget, DEFAULT_BUDGET)?
+        .map_err(|error| DrawError::Thread {
+            stage: "PS",
+            kernel: k.addr,
+            error,
+        })?;
+    Ok(())
+}
+
+/// What every PS thread of one primitive shares.
+struct ThreadContext<'a> {
+    st: &'a DrawState,
+    front: &'a dyn Front,
+    prim: &'a Primitive<'a>,
+    kernel: &'a PsKernel,
+    setup: &'a [[[f32; 3]; 4]],
+    /// The depth buffer when depth is tested after the shader.
+    late: Option<&'a DepthBuffer>,
+    mode: RtMode,
+}
+
+impl ThreadContext<'_> {
+    /// Dispatches one PS thread for `group` (up to SIMD/4 subspans with their lit
+    /// pixels) and runs it with `budget` instructions against `mem`; returns how it
+    /// ended and the pixels its last render target write made visible.
+    fn run(
+        &self,
+        mem: &mut dyn Memory,
+        targets: &mut RenderTargets,
+        group: &[((u32, u32), u32)],
+        budget: u64,
+    ) -> Result<(Result<u64, ExecError>, u32), DrawError> {
+        let (st, prim, k) = (self.st, self.prim, self.kernel);
+        let mut slots = [(0u32, 0u32); 32];
+        let mut lit = 0u32;
+        let mut dispatch = 0u32;
+        for (i, &((sy, sx), mask)) in group.iter().enumerate() {
+            for p in 0..4 {
+                slots[i * 4 + p] = (sx * 2 + (p as u32 & 1), sy * 2 + (p as u32 >> 1));
+            }
+            lit |= mask << (i * 4);
+            dispatch |= 0xf << (i * 4);
+        }
+        let mut t = Thread::new(k.simd as u8);
+        t.dispatch_mask = dispatch;
+        t.fp_mode = if st.ps.alt_float_mode {
+            FpMode::Alt
+        } else {
+            FpMode::Ieee
+        };
+        build_payload(
+            st,
+            prim,
+            k,
+            &slots,
+            group,
+            lit,
+            self.setup,
+            t.grf_bytes_mut(),
+        )?;
+        let mut sf = Router {
+            front: self.front,
+            stage: ShaderStage::Pixel,
+            mem,
+            urb: None,
+            pixels: Some(PixelWrites {
+                targets,
+                slots,
+                lit,
+                visible: 0,
+                late: self.late.map(|depth| LateDepth {
+                    depth,
+                    z: slots.map(|(x, y)| source_depth(st, prim, x, y)),
+                    back_facing: prim.back_facing,
+                    computed: st.ps.computes_depth,
+                    tested: 0,
+                    passed: 0,
+                }),
+                mode: self.mode,
+                computes_depth: st.ps.computes_depth,
+            }),
+        };
+        let result = t.run_program(&k.prog, &mut sf, budget);
+        Ok((result, sf.pixels.map_or(0, |p| p.visible)))
     }
 }
 

@@ -41,7 +41,7 @@ pub enum MessageKind {
 
 /// A generation's front as a draw sees it: the latched state decoded into neutral
 /// state, and the state a draw resolves lazily.
-pub trait Front {
+pub trait Front: Sync {
     /// The state of the draw the front was made for, or `None` when it draws nothing
     /// (zero vertices or instances: the hardware then reads no state).
     fn draw_state(&self, mem: &dyn Memory) -> Result<Option<DrawState>, DrawError>;

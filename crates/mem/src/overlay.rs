@@ -1,0 +1,171 @@
+//! Buffered writes over a shared memory: how threads that run in parallel stay
+//! deterministic.
+//!
+//! Shader threads of one dispatch batch run at the same time on the host's cores. Each
+//! gets an [`Overlay`]: its reads see the shared memory as it was when the batch started,
+//! with the thread's own earlier writes laid over it; its writes are checked (a write to
+//! an unmapped address faults at once, exactly as it would on the memory itself) and
+//! kept in the overlay. When the batch is done, the overlays are applied to the memory
+//! one after the other in dispatch order ([`Overlay::apply`]).
+//!
+//! The result depends only on how the work is cut into batches, never on how many host
+//! threads run them or in which order they finish: the same submission gives the same
+//! bits whatever the thread count. Threads of one batch write disjoint pixels (the
+//! windower never dispatches a pixel twice in one batch), so for everything but a
+//! shader that reads memory another thread of its batch writes, the result is also that
+//! of running the threads one at a time; that case is a race on the hardware as well
+//! (seed 000 ch.1 orders only writes to the same pixel).
+
+use crate::memory::Memory;
+use crate::space::Fault;
+
+/// A thread's view of a shared memory: reads through to it, writes kept aside.
+pub struct Overlay<'a> {
+    base: &'a dyn Memory,
+    /// The writes in order: (address, start in `bytes`, length).
+    writes: Vec<(u64, usize, usize)>,
+    bytes: Vec<u8>,
+}
+
+impl<'a> Overlay<'a> {
+    /// An overlay with no writes over `base`.
+    pub fn new(base: &'a dyn Memory) -> Overlay<'a> {
+        Overlay {
+            base,
+            writes: Vec::new(),
+            bytes: Vec::new(),
+        }
+    }
+
+    /// The buffered writes, detached from the shared memory, for [`WriteLog::apply`].
+    pub fn into_log(self) -> WriteLog {
+        WriteLog {
+            writes: self.writes,
+            bytes: self.bytes,
+        }
+    }
+}
+
+impl Memory for Overlay<'_> {
+    fn read(&self, addr: u64, out: &mut [u8]) -> Result<(), Fault> {
+        self.base.read(addr, out)?;
+        // Later writes cover earlier ones: lay them over in order.
+        let end = addr + out.len() as u64;
+        for &(at, start, len) in &self.writes {
+            let wend = at + len as u64;
+            if wend <= addr || at >= end {
+                continue;
+            }
+            let lo = at.max(addr);
+            let hi = wend.min(end);
+            let n = (hi - lo) as usize;
+            let src = start + (lo - at) as usize;
+            let dst = (lo - addr) as usize;
+            out[dst..dst + n].copy_from_slice(&self.bytes[src..src + n]);
+        }
+        Ok(())
+    }
+
+    fn write(&mut self, addr: u64, data: &[u8]) -> Result<(), Fault> {
+        self.base.check_write(addr, data.len() as u64)?;
+        self.writes.push((addr, self.bytes.len(), data.len()));
+        self.bytes.extend_from_slice(data);
+        Ok(())
+    }
+
+    fn check_write(&self, addr: u64, len: u64) -> Result<(), Fault> {
+        self.base.check_write(addr, len)
+    }
+}
+
+/// An [`Overlay`]'s writes, ready to be applied.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct WriteLog {
+    writes: Vec<(u64, usize, usize)>,
+    bytes: Vec<u8>,
+}
+
+impl WriteLog {
+    /// Carries out the writes on `mem`, in the order they were made. Each was checked
+    /// when it was made, so this faults only if `mem` is not the memory the overlay was
+    /// over (or its mapping changed since).
+    pub fn apply(&self, mem: &mut dyn Memory) -> Result<(), Fault> {
+        for &(at, start, len) in &self.writes {
+            mem.write(at, &self.bytes[start..start + len])?;
+        }
+        Ok(())
+    }
+
+    /// Number of writes.
+    pub fn len(&self) -> usize {
+        self.writes.len()
+    }
+
+    /// Whether nothing was written.
+    pub fn is_empty(&self) -> bool {
+        self.writes.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::AddressSpace;
+
+    fn space() -> AddressSpace {
+        let mut m = AddressSpace::new();
+        m.load(0x1000, &[0xaa; 0x2000]);
+        m
+    }
+
+    #[test]
+    fn reads_see_own_writes_over_the_base_and_the_base_stays_untouched() {
+        let m = space();
+        let mut o = Overlay::new(&m);
+        o.write(0x1ffe, &[1, 2, 3, 4]).unwrap();
+        o.write(0x2000, &[9]).unwrap();
+        let mut b = [0u8; 8];
+        o.read(0x1ffc, &mut b).unwrap();
+        assert_eq!(b, [0xaa, 0xaa, 1, 2, 9, 4, 0xaa, 0xaa]);
+        let mut b = [0u8; 2];
+        m.read(0x1ffe, &mut b).unwrap();
+        assert_eq!(b, [0xaa, 0xaa]);
+    }
+
+    #[test]
+    fn a_write_to_unmapped_memory_faults_at_once_like_the_memory() {
+        let mut m = space();
+        let want = m.write(0x2ffe, &[0; 4]).unwrap_err();
+        let m = m;
+        let mut o = Overlay::new(&m);
+        assert_eq!(o.write(0x2ffe, &[0; 4]), Err(want));
+        assert!(o.into_log().is_empty());
+    }
+
+    #[test]
+    fn applying_the_log_equals_writing_directly() {
+        let writes: [(u64, &[u8]); 4] = [
+            (0x1000, &[1, 2, 3]),
+            (0x1001, &[7]),
+            (0x2fe0, &[5; 32]),
+            (0x1002, &[8, 8]),
+        ];
+        let mut direct = space();
+        for (a, d) in writes {
+            direct.write(a, d).unwrap();
+        }
+        let base = space();
+        let mut o = Overlay::new(&base);
+        for (a, d) in writes {
+            o.write(a, d).unwrap();
+        }
+        let log = o.into_log();
+        assert_eq!(log.len(), 4);
+        let mut applied = base.clone();
+        log.apply(&mut applied).unwrap();
+        let (mut a, mut b) = (vec![0u8; 0x2000], vec![0u8; 0x2000]);
+        direct.read(0x1000, &mut a).unwrap();
+        applied.read(0x1000, &mut b).unwrap();
+        assert_eq!(a, b);
+    }
+}

@@ -1,0 +1,107 @@
+//! Shader threads on the host's cores.
+//!
+//! The threads of one dispatch batch (at most [`BATCH`] of them) are independent jobs: each
+//! runs over an [`Overlay`](gtsim_mem::overlay::Overlay) of graphics memory, and their
+//! buffered writes are applied in dispatch order when the batch is done. How many host
+//! threads run the jobs changes only the speed: the batches are cut by dispatch count,
+//! never by thread count, so the same submission gives the same bits however many
+//! threads run it (`GTSIM_THREADS=1` runs everything on the submitting thread).
+
+use rayon::prelude::*;
+use std::cell::Cell;
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex, OnceLock};
+
+/// Threads dispatched per batch. A fixed number: changing it can change the result only
+/// for a shader that reads memory another thread of its batch writes (a race on the
+/// hardware too).
+pub const BATCH: usize = 256;
+
+/// The environment variable that sets the number of host threads (default: one per
+/// core; 1 turns parallel execution off).
+pub const ENV_THREADS: &str = "GTSIM_THREADS";
+
+thread_local! {
+    static OVERRIDE: Cell<Option<usize>> = const { Cell::new(None) };
+}
+
+/// The number of host threads draws use: [`with_threads`]'s, else `GTSIM_THREADS`, else
+/// one per core.
+pub fn threads() -> usize {
+    if let Some(n) = OVERRIDE.with(Cell::get) {
+        return n;
+    }
+    static FROM_ENV: OnceLock<usize> = OnceLock::new();
+    *FROM_ENV.get_or_init(|| {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        match std::env::var(ENV_THREADS) {
+            Ok(v) => match v.trim().parse::<usize>() {
+                Ok(n) if n >= 1 => n.min(256),
+                _ => {
+                    eprintln!("gtsim: ignoring {ENV_THREADS}={v:?}: not a number from 1 to 256");
+                    cores
+                }
+            },
+            Err(_) => cores,
+        }
+    })
+}
+
+/// Runs `f` with draws on this thread using `n` host threads (tests compare thread
+/// counts with it).
+pub fn with_threads<R>(n: usize, f: impl FnOnce() -> R) -> R {
+    let old = OVERRIDE.with(|o| o.replace(Some(n.max(1))));
+    let r = f();
+    OVERRIDE.with(|o| o.set(old));
+    r
+}
+
+/// A pool of `n` threads, made once per size.
+fn pool(n: usize) -> Option<Arc<rayon::ThreadPool>> {
+    static POOLS: Mutex<BTreeMap<usize, Arc<rayon::ThreadPool>>> = Mutex::new(BTreeMap::new());
+    let mut pools = POOLS
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some(p) = pools.get(&n) {
+        return Some(p.clone());
+    }
+    let p = Arc::new(
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build()
+            .ok()?,
+    );
+    pools.insert(n, p.clone());
+    Some(p)
+}
+
+/// `job(0..n)`, results in index order, on [`threads`] host threads.
+pub fn run<T: Send>(n: usize, job: impl Fn(usize) -> T + Sync + Send) -> Vec<T> {
+    let t = threads();
+    if t <= 1 || n < 2 {
+        return (0..n).map(job).collect();
+    }
+    match pool(t) {
+        Some(p) => p.install(|| (0..n).into_par_iter().map(&job).collect()),
+        // No threads to be had from the host: the same jobs, one after the other.
+        None => (0..n).map(job).collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn results_come_in_index_order_whatever_the_thread_count() {
+        for t in [1, 2, 3, 8] {
+            let r = with_threads(t, || run(1000, |i| i * i));
+            assert_eq!(
+                r,
+                (0..1000).map(|i| i * i).collect::<Vec<_>>(),
+                "{t} threads"
+            );
+        }
+        assert_eq!(with_threads(5, threads), 5);
+    }
+}
