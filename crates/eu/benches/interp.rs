@@ -8,8 +8,11 @@
 //! channel-instructions per second: per executed instruction, the channels of its span
 //! that were dispatched and not waiting in control flow.
 //!
+//! Every kernel runs twice: on the interpreter (micro-ops and the per-channel
+//! interpreter, JIT off) and with the JIT (compiled runs where they apply).
+//!
 //! Run: `cargo bench -p gtsim-eu --bench interp` (release profile). Prints one line per
-//! kernel and a total.
+//! kernel and a total for each.
 
 use gtsim_eu::exec::{Program, SharedFunctions, Thread};
 use gtsim_eu::harness::Recorder;
@@ -30,55 +33,57 @@ fn thread(simd: u8) -> Thread {
     t
 }
 
-fn main() {
+/// Runs `prog` repeatedly for about 50 ms: (instructions, channel-instructions, seconds),
+/// or why it failed.
+fn measure(prog: &Program, initial: &Thread) -> Result<(u64, u64, f64), String> {
     const BUDGET: u64 = 1_000_000;
-    let mut total_ins = 0u64;
-    let mut total_ch = 0u64;
-    let mut total_time = 0f64;
-    for k in kernels() {
-        // Repeat each kernel for at least ~50 ms of work.
-        let mut reps = 0u64;
-        let mut ins = 0u64;
-        let mut ch = 0u64;
-        let prog = Program::new(gtsim_isa::Encoding::IvyBridge, &k.code);
-        let initial = thread(k.simd);
-        let start = Instant::now();
-        let mut failure = None;
-        while start.elapsed().as_secs_f64() < 0.05 {
-            let mut t = initial.clone();
-            let mut sf = Recorder::default();
-            match t.run_program(&prog, &mut sf as &mut dyn SharedFunctions, BUDGET) {
-                Ok(n) => ins += n,
-                Err(e) => {
-                    failure = Some(e.to_string());
-                    break;
-                }
-            }
-            ch += t.channel_instructions;
-            reps += 1;
-        }
-        let secs = start.elapsed().as_secs_f64();
-        match failure {
-            Some(e) => println!("{:<70} SIMD{:<2} skipped: {e}", k.name, k.simd),
-            None => {
-                println!(
-                    "{:<70} SIMD{:<2} {:>6} instr/run {:>8.1} M channel-instr/s",
-                    k.name,
-                    k.simd,
-                    ins / reps,
-                    ch as f64 / secs / 1e6
-                );
-                total_ins += ins;
-                total_ch += ch;
-                total_time += secs;
-            }
-        }
+    let (mut ins, mut ch) = (0u64, 0u64);
+    let start = Instant::now();
+    while start.elapsed().as_secs_f64() < 0.05 {
+        let mut t = initial.clone();
+        let mut sf = Recorder::default();
+        ins += t
+            .run_program(prog, &mut sf as &mut dyn SharedFunctions, BUDGET)
+            .map_err(|e| e.to_string())?;
+        ch += t.channel_instructions;
     }
-    println!(
-        "total: {:.1} M instructions/s, {:.1} M channel-instructions/s ({} instructions in {:.2} s)",
-        total_ins as f64 / total_time / 1e6,
-        total_ch as f64 / total_time / 1e6,
-        total_ins,
-        total_time
-    );
+    Ok((ins, ch, start.elapsed().as_secs_f64()))
+}
+
+fn main() {
+    // (instructions, channel-instructions, seconds) for the interpreter and the JIT.
+    let mut totals = [(0u64, 0u64, 0f64); 2];
+    for k in kernels() {
+        let initial = thread(k.simd);
+        let mut line = format!("{:<64} SIMD{:<2}", k.name, k.simd);
+        let mut results = vec![];
+        for jit in [false, true] {
+            let mut prog = Program::new(gtsim_isa::Encoding::IvyBridge, &k.code);
+            prog.set_jit(jit);
+            results.push(measure(&prog, &initial));
+        }
+        match (&results[0], &results[1]) {
+            (Ok(a), Ok(b)) => {
+                for (t, r) in totals.iter_mut().zip([a, b]) {
+                    t.0 += r.0;
+                    t.1 += r.1;
+                    t.2 += r.2;
+                }
+                line += &format!(
+                    " {:>8.1} M channel-instr/s interpreted {:>8.1} M with the JIT",
+                    a.1 as f64 / a.2 / 1e6,
+                    b.1 as f64 / b.2 / 1e6
+                );
+            }
+            (Err(e), _) | (_, Err(e)) => line += &format!(" skipped: {e}"),
+        }
+        println!("{line}");
+    }
+    for (what, (ins, ch, secs)) in ["interpreter", "JIT"].iter().zip(totals) {
+        println!(
+            "total, {what}: {:.1} M instructions/s, {:.1} M channel-instructions/s ({ins} instructions in {secs:.2} s)",
+            ins as f64 / secs / 1e6,
+            ch as f64 / secs / 1e6,
+        );
+    }
 }

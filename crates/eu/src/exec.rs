@@ -97,6 +97,8 @@ pub struct Program {
     slots: Vec<Option<Slot>>,
     /// Whether micro-ops run (on by default; off runs every instruction per channel).
     micro_ops: bool,
+    /// The runs of micro-ops compiled to host code (`crate::jit`), when the JIT is on.
+    jit: Option<std::sync::Arc<crate::jit::Compiled>>,
 }
 
 #[derive(Debug, Clone)]
@@ -120,12 +122,42 @@ impl Program {
             slots[at / 8] = Some(Slot { ins, len, uop });
             at += len;
         }
-        Program {
+        let mut p = Program {
             encoding,
             code: code.to_vec(),
             slots,
             micro_ops: true,
+            jit: None,
+        };
+        if crate::jit::enabled_by_default() {
+            p.set_jit(true);
         }
+        p
+    }
+
+    /// Compiles the program's runs of micro-ops to host code (`true`, the default unless
+    /// `GTSIM_JIT=0`) or drops them (`false`). Both give the same bits; the JIT only
+    /// runs while micro-ops are on.
+    pub fn set_jit(&mut self, on: bool) {
+        if !on {
+            self.jit = None;
+            return;
+        }
+        if self.jit.is_some() {
+            return;
+        }
+        let code: Vec<_> = self
+            .slots
+            .iter()
+            .enumerate()
+            .filter_map(|(i, s)| s.as_ref().map(|s| (i * 8, &s.ins, s.len, s.uop.as_deref())))
+            .collect();
+        self.jit = crate::jit::compile(self.slots.len(), &code).map(std::sync::Arc::new);
+    }
+
+    /// How many instructions run as compiled code (0 with the JIT off).
+    pub fn jit_coverage(&self) -> usize {
+        self.jit.as_ref().map_or(0, |j| j.covered())
     }
 
     /// Runs every instruction on the per-channel interpreter (`false`) or lets the
@@ -428,6 +460,27 @@ impl Thread {
                     self.parked &= !(1 << c);
                 }
             }
+            // A compiled run, entered at its start when nothing could make it differ from
+            // its instructions run one by one (see `crate::jit`).
+            if prog.micro_ops
+                && self.fp_mode == FpMode::Ieee
+                && let Some(run) = prog.jit.as_ref().and_then(|j| j.at(self.ip))
+                && executed + run.spans.len() as u64 <= budget
+                && self.grf.len() == 128 * 32
+                && !self.waits_inside(self.ip, run.end)
+            {
+                let live = self.dispatch_mask & self.running();
+                for &s in &run.spans {
+                    self.channel_instructions += (s & live).count_ones() as u64;
+                }
+                executed += run.spans.len() as u64;
+                // SAFETY: the function reads and writes only the register file (4 KiB,
+                // checked above; every offset was checked against it when the micro-ops
+                // were made) and the two flag registers.
+                unsafe { (run.f)(self.grf.as_mut_ptr(), self.flags.as_mut_ptr(), live) };
+                self.ip = run.end;
+                continue;
+            }
             let on_the_fly;
             let (ins, len) = match prog.at(self.ip) {
                 Some(Slot {
@@ -470,6 +523,23 @@ impl Thread {
             }
         }
         Ok(executed)
+    }
+
+    /// Whether a parked channel waits for an instruction strictly after `start` and
+    /// before `end` (it must wake there, so a compiled run over it cannot be used).
+    fn waits_inside(&self, start: usize, end: usize) -> bool {
+        let mut parked = self.parked;
+        while parked != 0 {
+            let c = parked.trailing_zeros() as usize;
+            parked &= parked - 1;
+            if let Some(at) = self.waiting[c]
+                && at > start
+                && at < end
+            {
+                return true;
+            }
+        }
+        false
     }
 
     /// A branch target; a negative one maps past any kernel so the run loop reports it.

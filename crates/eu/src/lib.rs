@@ -50,6 +50,7 @@
 mod df;
 pub mod exec;
 pub mod harness;
+mod jit;
 mod ops;
 mod region;
 mod uop;

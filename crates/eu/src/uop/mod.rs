@@ -15,7 +15,7 @@
 //! and accumulator results. What a `Uop` does not cover (indirect or architecture-register
 //! operands, double precision, `math`, accumulator sources, the rarer opcodes) stays an
 //! ordinary instruction and runs on the per-channel interpreter; a differential test
-//! (`tests/uop_differential.rs`) runs every corpus kernel and random kernels both ways and
+//! (`tests/differential.rs`) runs every corpus kernel and random kernels both ways and
 //! compares every register bit.
 
 mod run;
@@ -124,7 +124,7 @@ pub(crate) enum Operand {
 }
 
 impl Operand {
-    fn ty(&self) -> Type {
+    pub(crate) fn ty(&self) -> Type {
         match *self {
             Operand::Reg { ty, .. } | Operand::ImmF { ty, .. } | Operand::ImmI { ty, .. } => ty,
         }

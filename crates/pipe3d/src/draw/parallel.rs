@@ -17,6 +17,11 @@ use std::sync::{Arc, Mutex, OnceLock};
 /// hardware too).
 pub const BATCH: usize = 256;
 
+/// Fewest threads a primitive must dispatch for them to run in parallel; fewer run one
+/// after the other directly on memory (the hand-over to host threads would cost more
+/// than it saves). Like [`BATCH`], independent of the host's thread count.
+pub const MIN_BATCH: usize = 8;
+
 /// The environment variable that sets the number of host threads (default: one per
 /// core; 1 turns parallel execution off).
 pub const ENV_THREADS: &str = "GTSIM_THREADS";

@@ -13,7 +13,6 @@ use gtsim_dataport::rt_path::{LateDepth, PixelWrites, RenderTargets, RtMode};
 use gtsim_eu::exec::{DEFAULT_BUDGET, ExecError, FpMode, Program, Thread};
 use gtsim_mem::Memory;
 use gtsim_mem::overlay::Overlay;
-use std::collections::BTreeSet;
 use std::sync::Arc;
 
 /// One vertex of a primitive as the WM sees it.
@@ -172,8 +171,13 @@ impl PixelStage {
         // pixels included, and also those the early depth test then discards (seed 004
         // §1.9 statistics table; §11.5.2: "will still be incremented").
         if st.ps.statistics {
-            let touched: BTreeSet<(u32, u32)> =
-                prim.pixels.iter().map(|&(x, y)| (y / 2, x / 2)).collect();
+            let mut touched: Vec<u64> = prim
+                .pixels
+                .iter()
+                .map(|&(x, y)| (u64::from(y / 2) << 32) | u64::from(x / 2))
+                .collect();
+            touched.sort_unstable();
+            touched.dedup();
             stats.ps_invocations += 4 * touched.len() as u64;
         }
         // Subspans (2x2 aligned) in raster order, each with its lit-pixel mask.
@@ -210,9 +214,14 @@ impl PixelStage {
             mode,
         };
         let groups: Vec<&[((u32, u32), u32)]> = subspans.chunks(k.simd / 4).collect();
-        if mode != RtMode::Write {
-            // A fast clear or a resolve acts on whole surfaces, once per draw: its
-            // threads run one after the other on the memory itself.
+        // Ordinary writes: the threads of a batch run in parallel, each over an overlay
+        // of memory, and their writes land in dispatch order (see `parallel`).
+        // Otherwise the threads run one after the other on the memory itself: a fast
+        // clear or a resolve, which acts on whole surfaces once per draw, and a
+        // primitive of few threads, not worth the hand-over to host threads. Which way a
+        // primitive goes depends on its state and size only, never on the host's thread
+        // count.
+        if mode != RtMode::Write || groups.len() < parallel::MIN_BATCH {
             for group in groups {
                 let budget = watchdog.thread_budget(DEFAULT_BUDGET);
                 let (result, visible) = ctx.run(mem, &mut self.targets, group, budget)?;
@@ -221,8 +230,6 @@ impl PixelStage {
             }
             return Ok(());
         }
-        // Ordinary writes: the threads of a batch run in parallel, each over an overlay
-        // of memory, and their writes land in dispatch order (see `parallel`).
         for batch in groups.chunks(parallel::BATCH) {
             let budget = watchdog.thread_budget(DEFAULT_BUDGET);
             let base: &dyn Memory = &*mem;

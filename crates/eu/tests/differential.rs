@@ -1,9 +1,12 @@
-//! The whole-register micro-ops (`uop`) against the per-channel interpreter: every corpus
-//! kernel and a few hundred random kernels run both ways from register files holding
-//! NaNs, infinities, denormals, signed zeros and integers of every range, and every
-//! architectural bit (registers, accumulators, flags, control flow, counters) and every
-//! message sent must be the same. The per-channel interpreter is the reference: its
-//! per-opcode tests (`tests/opcodes.rs`) check it against hand-worked values.
+//! The fast paths against the per-channel interpreter: the whole-register micro-ops
+//! (`uop`) and the JIT (`jit`, runs of micro-ops compiled to host code with Cranelift).
+//! Every corpus kernel (real shaders, with divergent loops and branches) and a few hundred
+//! random kernels (straight-line ALU code, and code with divergent `if`/`else`/`endif`)
+//! run all three ways from register files holding NaNs, infinities, denormals, signed
+//! zeros and integers of every range, and every architectural bit (registers,
+//! accumulators, flags, control flow, counters) and every message sent must be the same.
+//! The per-channel interpreter is the reference: its per-opcode tests
+//! (`tests/opcodes.rs`) check it against hand-worked values.
 
 mod common;
 
@@ -68,10 +71,22 @@ fn thread(simd: u8, seed: u64) -> Thread {
     t
 }
 
-/// Runs `code` with micro-ops on or off; the thread's bits, the messages and the result.
-fn run(code: &[u8], simd: u8, seed: u64, micro_ops: bool) -> (Vec<u64>, String, String) {
+/// How a kernel runs.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Mode {
+    /// Every instruction on the per-channel interpreter (the reference).
+    PerChannel,
+    /// Micro-ops where they apply, the JIT off.
+    MicroOps,
+    /// Compiled runs where they apply, micro-ops elsewhere.
+    Jit,
+}
+
+/// Runs `code` in `mode`; the thread's bits, the messages and the result.
+fn run(code: &[u8], simd: u8, seed: u64, mode: Mode) -> (Vec<u64>, String, String) {
     let mut prog = Program::new(Encoding::IvyBridge, code);
-    prog.set_micro_ops(micro_ops);
+    prog.set_micro_ops(mode != Mode::PerChannel);
+    prog.set_jit(mode == Mode::Jit);
     let mut t = thread(simd, seed);
     let mut sf = Recorder::default();
     let result = t.run_program(&prog, &mut sf as &mut dyn SharedFunctions, 200_000);
@@ -82,9 +97,24 @@ fn run(code: &[u8], simd: u8, seed: u64, micro_ops: bool) -> (Vec<u64>, String, 
     )
 }
 
-fn same_both_ways(name: &str, code: &[u8], simd: u8, seed: u64) {
-    let slow = run(code, simd, seed, false);
-    let fast = run(code, simd, seed, true);
+fn same_all_ways(name: &str, code: &[u8], simd: u8, seed: u64) {
+    let slow = run(code, simd, seed, Mode::PerChannel);
+    for mode in [Mode::MicroOps, Mode::Jit] {
+        same(
+            &format!("{name} ({mode:?})"),
+            seed,
+            &slow,
+            &run(code, simd, seed, mode),
+        );
+    }
+}
+
+fn same(
+    name: &str,
+    seed: u64,
+    slow: &(Vec<u64>, String, String),
+    fast: &(Vec<u64>, String, String),
+) {
     assert_eq!(slow.2, fast.2, "{name} seed {seed}: results differ");
     assert_eq!(slow.1, fast.1, "{name} seed {seed}: messages differ");
     if slow.0 != fast.0 {
@@ -104,20 +134,27 @@ fn same_both_ways(name: &str, code: &[u8], simd: u8, seed: u64) {
 }
 
 #[test]
-fn every_corpus_kernel_gives_the_same_bits_with_micro_ops() {
+fn every_corpus_kernel_gives_the_same_bits_with_micro_ops_and_jit() {
     let kernels = common::corpus::kernels();
     assert!(kernels.len() >= 40, "corpus kernels: {}", kernels.len());
-    let (mut covered, mut total) = (0, 0);
+    let (mut covered, mut compiled, mut total) = (0, 0, 0);
     for k in &kernels {
-        let (c, t) = Program::new(Encoding::IvyBridge, &k.code).micro_op_coverage();
+        let mut p = Program::new(Encoding::IvyBridge, &k.code);
+        p.set_jit(true);
+        let (c, t) = p.micro_op_coverage();
         covered += c;
+        compiled += p.jit_coverage();
         total += t;
         for seed in 1..=3 {
-            same_both_ways(&k.name, &k.code, k.simd, seed);
+            same_all_ways(&k.name, &k.code, k.simd, seed);
         }
     }
-    // Most instructions of real kernels take the fast path (the rest still agree).
+    // Most instructions of real kernels take the fast paths (the rest still agree).
     assert!(covered * 2 > total, "{covered} of {total} instructions");
+    assert!(
+        compiled * 3 > total,
+        "{compiled} of {total} instructions compiled"
+    );
 }
 
 /// One random instruction of the shapes micro-ops cover (and some they do not), as text.
@@ -230,34 +267,81 @@ fn random_instruction(rng: &mut Rng) -> String {
     )
 }
 
+/// Up to `n` random instructions that assemble, as text, and how many there are.
+fn random_lines(rng: &mut Rng, n: usize) -> (String, usize) {
+    let mut text = String::new();
+    let mut count = 0;
+    for _ in 0..n {
+        let line = random_instruction(rng);
+        // Shapes the assembler refuses (or the validator rejects) are skipped.
+        if assemble(&line, Compaction::Never).is_ok() {
+            text.push_str(&line);
+            text.push('\n');
+            count += 1;
+        }
+    }
+    (text, count)
+}
+
+/// A random SIMD8 kernel with divergent control flow: a comparison of register data
+/// sets f0.0 per channel, and an `if`/`else`/`endif` runs random code on each side (the
+/// failing channels wait at the first instruction after the `else`, the others at the
+/// `endif`).
+fn random_branching_kernel(rng: &mut Rng) -> Option<(String, usize)> {
+    let (head, h) = random_lines(rng, 6);
+    let (then, a) = random_lines(rng, 8);
+    let (other, b) = random_lines(rng, 8);
+    let (tail, t) = random_lines(rng, 6);
+    if a == 0 || b == 0 {
+        return None;
+    }
+    let text = format!(
+        "{head}cmp.l.f0.0(8) null<1>F g{}<8,8,1>F g{}<8,8,1>F {{ align1 1Q }};\n\
+         (+f0.0) if(8) JIP: ELSE UIP: ENDIF {{ align1 1Q }};\n{then}\
+         else(8) JIP: ENDIF UIP: ENDIF {{ align1 1Q }};\nELSE:\n{other}\
+         ENDIF:\nendif(8) JIP: AFTER {{ align1 1Q }};\nAFTER:\n{tail}",
+        2 + rng.below(40),
+        2 + rng.below(40),
+    );
+    Some((text, h + a + b + t + 4))
+}
+
 #[test]
-fn random_kernels_give_the_same_bits_with_micro_ops() {
+fn random_kernels_give_the_same_bits_with_micro_ops_and_jit() {
     let mut rng = Rng(0x5eed);
     let mut kernels = 0;
+    let mut branching = 0;
     let mut instructions = 0;
     let mut covered = 0;
+    let mut compiled = 0;
+    let mut attempts = 0;
     while kernels < 300 {
-        let mut text = String::new();
-        let mut n = 0;
-        for _ in 0..24 {
-            let line = random_instruction(&mut rng);
-            // Shapes the assembler refuses (or the validator rejects) are skipped.
-            if assemble(&line, Compaction::Never).is_ok() {
-                text.push_str(&line);
-                text.push('\n');
-                n += 1;
-            }
-        }
-        let Ok(code) = assemble(&text, Compaction::Never) else {
-            continue;
+        attempts += 1;
+        assert!(attempts < 3000, "random kernels do not assemble");
+        let (text, n, simd) = if kernels % 4 == 3 {
+            let Some((text, n)) = random_branching_kernel(&mut rng) else {
+                continue;
+            };
+            (text, n, 8)
+        } else {
+            let (text, n) = random_lines(&mut rng, 24);
+            (text, n, *rng.pick(&[8u8, 16]))
+        };
+        let code = match assemble(&text, Compaction::Never) {
+            Ok(c) => c,
+            Err(e) if text.contains("if(8)") => panic!("{e}\n{text}"),
+            Err(_) => continue,
         };
         instructions += n;
-        covered += Program::new(Encoding::IvyBridge, &code)
-            .micro_op_coverage()
-            .0;
-        let simd = *rng.pick(&[8u8, 16]);
+        let mut p = Program::new(Encoding::IvyBridge, &code);
+        p.set_jit(true);
+        covered += p.micro_op_coverage().0;
+        compiled += p.jit_coverage();
+        if text.contains("if(8)") {
+            branching += 1;
+        }
         for seed in 0..3 {
-            same_both_ways(
+            same_all_ways(
                 &format!("random kernel:\n{text}"),
                 &code,
                 simd,
@@ -266,6 +350,11 @@ fn random_kernels_give_the_same_bits_with_micro_ops() {
         }
         kernels += 1;
     }
+    assert!(branching >= 60, "only {branching} kernels branch");
+    assert!(
+        compiled * 4 > instructions,
+        "only {compiled} of {instructions} random instructions compiled"
+    );
     assert!(
         instructions > 3000,
         "only {instructions} random instructions assembled"

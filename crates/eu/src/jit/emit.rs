@@ -1,0 +1,505 @@
+//! Cranelift IR for one run of micro-ops (see the module documentation of `jit`). Each
+//! function mirrors `crate::uop::run` step for step: the same source reads (signalling
+//! NaNs quieted, |x| then -x, denormals flushed), the same arithmetic in the same order,
+//! the same result flushing, stores under the same masks, the same flag updates.
+
+use crate::uop::{DstOp, Operand, Uop, UopOp};
+use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
+use cranelift_codegen::ir::{InstBuilder, MemFlagsData, Value, types};
+use cranelift_frontend::FunctionBuilder;
+use gtsim_isa::ir::*;
+
+/// Whether the JIT covers micro-op `u` of `ins` (the list in the module documentation).
+pub(super) fn covers(ins: &Instruction, u: &Uop) -> bool {
+    if u.acc_write || u.saturate {
+        return false;
+    }
+    if let Some(p) = ins.predicate
+        && !matches!(
+            p.control,
+            PredControl::Align1(Align1Predicate::Normal)
+                | PredControl::Align16(Align16Predicate::Normal)
+        )
+    {
+        return false;
+    }
+    let dst_ok = |ty: &[Type]| ty.contains(&u.dst.ty) && u.dst.ty.size() == 4;
+    if u.float {
+        let ops_ok = matches!(
+            u.op,
+            UopOp::Mov
+                | UopOp::Add
+                | UopOp::Mul
+                | UopOp::Mad
+                | UopOp::Lrp
+                | UopOp::Sel
+                | UopOp::Cmp
+                | UopOp::Cmpn
+                | UopOp::Rndd
+                | UopOp::Rndu
+                | UopOp::Rnde
+                | UopOp::Rndz
+                | UopOp::Frc
+                | UopOp::Pln
+        );
+        let srcs_ok = u.srcs.iter().all(|s| match s {
+            Operand::Reg { ty, .. } => *ty == Type::F,
+            Operand::ImmF { .. } => true,
+            Operand::ImmI { .. } => false,
+        });
+        let dst = if matches!(u.op, UopOp::Cmp | UopOp::Cmpn) {
+            dst_ok(&[Type::D, Type::UD])
+        } else {
+            dst_ok(&[Type::F])
+        };
+        ops_ok && srcs_ok && dst && (u.op != UopOp::Pln || u.pln.is_some())
+    } else {
+        let ops_ok = matches!(
+            u.op,
+            UopOp::Mov
+                | UopOp::Add
+                | UopOp::Not
+                | UopOp::And
+                | UopOp::Or
+                | UopOp::Xor
+                | UopOp::Shl
+                | UopOp::Shr
+                | UopOp::Asr
+                | UopOp::Sel
+                | UopOp::Cmp
+                | UopOp::Cmpn
+        );
+        let srcs_ok = u.srcs.iter().all(|s| match s {
+            Operand::Reg { ty, .. } => matches!(ty, Type::D | Type::UD),
+            Operand::ImmI { .. } => true,
+            Operand::ImmF { .. } => false,
+        });
+        // Shifts read their first source at its own width.
+        let shift_ok = !matches!(u.op, UopOp::Shl | UopOp::Shr | UopOp::Asr)
+            || matches!(u.srcs[0].ty(), Type::D | Type::UD);
+        ops_ok && srcs_ok && shift_ok && dst_ok(&[Type::D, Type::UD]) && u.dst.cond_ty == u.dst.ty
+    }
+}
+
+/// The channels (absolute) of `ins`'s execution span.
+pub(super) fn span(ins: &Instruction) -> u32 {
+    let g = crate::exec::Thread::group(ins);
+    if ins.exec_size >= 32 {
+        u32::MAX
+    } else {
+        ((1u32 << ins.exec_size) - 1) << g
+    }
+}
+
+fn mem() -> MemFlagsData {
+    MemFlagsData::new().with_notrap()
+}
+
+/// The function body for one run: `(grf, flags, live)`.
+pub(super) fn function(b: &mut FunctionBuilder, run: &[(&Instruction, &Uop)]) {
+    let entry = b.create_block();
+    b.append_block_params_for_function_params(entry);
+    b.switch_to_block(entry);
+    b.seal_block(entry);
+    let p = b.block_params(entry).to_vec();
+    let e = Emit {
+        grf: p[0],
+        flags: p[1],
+        live: p[2],
+    };
+    for (ins, u) in run {
+        e.instruction(b, ins, u);
+    }
+    b.ins().return_(&[]);
+}
+
+struct Emit {
+    grf: Value,
+    flags: Value,
+    live: Value,
+}
+
+fn c32(b: &mut FunctionBuilder, v: u32) -> Value {
+    b.ins().iconst(types::I32, v as i32 as i64)
+}
+
+/// A denormal's bits become zero of its sign (`uop::run::flush`).
+fn flush(b: &mut FunctionBuilder, x: Value) -> Value {
+    let e = b.ins().band_imm_u(x, 0x7f80_0000);
+    let z = b.ins().icmp_imm_u(IntCC::Equal, e, 0);
+    let sign = c32(b, 0x8000_0000);
+    let s = b.ins().band(x, sign);
+    b.ins().select(z, s, x)
+}
+
+/// A signalling NaN's bits become quiet (`region::quiet_nan`).
+fn quiet(b: &mut FunctionBuilder, x: Value) -> Value {
+    let m = b.ins().band_imm_u(x, 0x7fff_ffff);
+    let nan = b
+        .ins()
+        .icmp_imm_u(IntCC::UnsignedGreaterThan, m, 0x7f80_0000);
+    let q = b.ins().bor_imm_u(x, 0x0040_0000);
+    b.ins().select(nan, q, x)
+}
+
+fn to_f(b: &mut FunctionBuilder, x: Value) -> Value {
+    b.ins().bitcast(types::F32, MemFlagsData::new(), x)
+}
+
+fn to_i(b: &mut FunctionBuilder, x: Value) -> Value {
+    b.ins().bitcast(types::I32, MemFlagsData::new(), x)
+}
+
+fn is_nan(b: &mut FunctionBuilder, x: Value) -> Value {
+    b.ins().fcmp(FloatCC::Unordered, x, x)
+}
+
+fn bool8(b: &mut FunctionBuilder, v: bool) -> Value {
+    b.ins().iconst(types::I8, i64::from(v))
+}
+
+/// `ops::test_floats`: the condition on two floats (NaN unordered).
+fn test_f(b: &mut FunctionBuilder, cond: Option<CondModifier>, x: Value, y: Value) -> Value {
+    let cc = match cond {
+        Some(CondModifier::Z) => FloatCC::Equal,
+        Some(CondModifier::Nz) => FloatCC::NotEqual,
+        Some(CondModifier::G) => FloatCC::GreaterThan,
+        Some(CondModifier::Ge) => FloatCC::GreaterThanOrEqual,
+        Some(CondModifier::L) => FloatCC::LessThan,
+        Some(CondModifier::Le) => FloatCC::LessThanOrEqual,
+        Some(CondModifier::U) => FloatCC::Unordered,
+        _ => return bool8(b, false),
+    };
+    b.ins().fcmp(cc, x, y)
+}
+
+/// `ops::test` on two integers (i64).
+fn test_i(b: &mut FunctionBuilder, cond: Option<CondModifier>, x: Value, y: Value) -> Value {
+    let cc = match cond {
+        Some(CondModifier::Z) => IntCC::Equal,
+        Some(CondModifier::Nz) => IntCC::NotEqual,
+        Some(CondModifier::G) => IntCC::SignedGreaterThan,
+        Some(CondModifier::Ge) => IntCC::SignedGreaterThanOrEqual,
+        Some(CondModifier::L) => IntCC::SignedLessThan,
+        Some(CondModifier::Le) => IntCC::SignedLessThanOrEqual,
+        _ => return bool8(b, false),
+    };
+    b.ins().icmp(cc, x, y)
+}
+
+impl Emit {
+    fn load(&self, b: &mut FunctionBuilder, off: u16) -> Value {
+        b.ins().load(types::I32, mem(), self.grf, i32::from(off))
+    }
+
+    /// The flag subregister `ins` reads (`Thread::flag_bits`), with its predicate's
+    /// inversion.
+    fn predicate(&self, b: &mut FunctionBuilder, ins: &Instruction, p: Predicate) -> Value {
+        let reg = (ins.flag.0 as i32 & 1) * 4;
+        let f = b.ins().load(types::I32, mem(), self.flags, reg);
+        let f = b.ins().ushr_imm_u(f, 16 * (i64::from(ins.flag.1) & 1));
+        if p.inverse { b.ins().bnot(f) } else { f }
+    }
+
+    /// Float source `s` of channel `c` as f32 (`gather_f`, then the input flush).
+    fn src_f(&self, b: &mut FunctionBuilder, u: &Uop, s: &Operand, c: usize) -> Value {
+        let flush_in = !u.raw_mov && s.ty() == Type::F;
+        match s {
+            Operand::Reg {
+                offs, negate, abs, ..
+            } => {
+                let x = self.load(b, offs[c]);
+                let mut x = quiet(b, x);
+                if *abs {
+                    x = b.ins().band_imm_u(x, 0x7fff_ffff);
+                }
+                if *negate {
+                    let sign = c32(b, 0x8000_0000);
+                    x = b.ins().bxor(x, sign);
+                }
+                if flush_in {
+                    x = flush(b, x);
+                }
+                to_f(b, x)
+            }
+            Operand::ImmF { lanes, .. } => {
+                let mut v = lanes[c];
+                if flush_in && v.to_bits() & 0x7f80_0000 == 0 {
+                    v = f32::from_bits(v.to_bits() & 0x8000_0000);
+                }
+                let x = c32(b, v.to_bits());
+                to_f(b, x)
+            }
+            Operand::ImmI { .. } => b.ins().f32const(0.0),
+        }
+    }
+
+    /// Integer source `s` of channel `c` as i64 (`gather_i`).
+    fn src_i(&self, b: &mut FunctionBuilder, s: &Operand, c: usize) -> Value {
+        match s {
+            Operand::Reg {
+                ty,
+                offs,
+                negate,
+                abs,
+                ..
+            } => {
+                let x = self.load(b, offs[c]);
+                let mut x = if *ty == Type::D {
+                    b.ins().sextend(types::I64, x)
+                } else {
+                    b.ins().uextend(types::I64, x)
+                };
+                if *abs {
+                    x = b.ins().iabs(x);
+                }
+                if *negate {
+                    x = b.ins().ineg(x);
+                }
+                x
+            }
+            Operand::ImmI { lanes, .. } => b.ins().iconst(types::I64, lanes[c]),
+            Operand::ImmF { .. } => b.ins().iconst(types::I64, 0),
+        }
+    }
+
+    fn instruction(&self, b: &mut FunctionBuilder, ins: &Instruction, u: &Uop) {
+        let n = u.n;
+        let group = u.group as i64;
+        // The execution mask (`Thread::exec_mask_with`), relative to the group.
+        let span_abs = span(ins);
+        let mut m = if ins.mask_disable {
+            c32(b, span_abs)
+        } else {
+            b.ins().band_imm_u(self.live, i64::from(span_abs))
+        };
+        let mut pick = None;
+        if let Some(p) = ins.predicate {
+            let f = self.predicate(b, ins, p);
+            if u.pred_select {
+                pick = Some(b.ins().ushr_imm_u(f, group));
+            } else {
+                m = b.ins().band(m, f);
+            }
+        }
+        let span_rel = if n >= 32 { u32::MAX } else { (1u32 << n) - 1 };
+        let m = b.ins().ushr_imm_u(m, group);
+        let rel = b.ins().band_imm_u(m, i64::from(span_rel));
+        let picks = |b: &mut FunctionBuilder, c: usize| -> Value {
+            match pick {
+                Some(p) => {
+                    let bit = b.ins().ushr_imm_u(p, c as i64);
+                    let bit = b.ins().band_imm_u(bit, 1);
+                    b.ins().icmp_imm_u(IntCC::NotEqual, bit, 0)
+                }
+                None => bool8(b, true),
+            }
+        };
+        let is_cmp = matches!(u.op, UopOp::Cmp | UopOp::Cmpn);
+        let mut bits = Vec::with_capacity(n);
+        let mut hits: Vec<Value> = Vec::with_capacity(n);
+        for c in 0..n {
+            if u.float {
+                let s: Vec<Value> = u.srcs.iter().map(|s| self.src_f(b, u, s, c)).collect();
+                let r = match u.op {
+                    UopOp::Mov => s[0],
+                    UopOp::Add => b.ins().fadd(s[0], s[1]),
+                    UopOp::Mul => b.ins().fmul(s[0], s[1]),
+                    UopOp::Mad => b.ins().fma(s[1], s[2], s[0]),
+                    UopOp::Lrp => {
+                        let ab = b.ins().fmul(s[0], s[1]);
+                        let one = b.ins().f32const(1.0);
+                        let t = b.ins().fsub(one, s[0]);
+                        let tx = b.ins().fmul(t, s[2]);
+                        b.ins().fadd(ab, tx)
+                    }
+                    UopOp::Rndd => b.ins().floor(s[0]),
+                    UopOp::Rndu => b.ins().ceil(s[0]),
+                    UopOp::Rnde => b.ins().nearest(s[0]),
+                    UopOp::Rndz => b.ins().trunc(s[0]),
+                    UopOp::Frc => {
+                        let f = b.ins().floor(s[0]);
+                        b.ins().fsub(s[0], f)
+                    }
+                    UopOp::Pln => self.pln(b, u, c),
+                    UopOp::Sel => {
+                        let take_a = if u.cond.is_some() {
+                            let an = is_nan(b, s[0]);
+                            let bn = is_nan(b, s[1]);
+                            let t = test_f(b, u.cond, s[0], s[1]);
+                            let yes = bool8(b, true);
+                            let no = bool8(b, false);
+                            let t = b.ins().select(bn, yes, t);
+                            b.ins().select(an, no, t)
+                        } else {
+                            picks(b, c)
+                        };
+                        b.ins().select(take_a, s[0], s[1])
+                    }
+                    UopOp::Cmp | UopOp::Cmpn => {
+                        let mut hit = test_f(b, u.cond, s[0], s[1]);
+                        if u.op == UopOp::Cmpn {
+                            let an = is_nan(b, s[0]);
+                            let bn = is_nan(b, s[1]);
+                            let not_an = b.ins().bxor_imm_u(an, 1);
+                            let extra = b.ins().band(bn, not_an);
+                            hit = b.ins().bor(hit, extra);
+                        }
+                        hits.push(hit);
+                        let one = b.ins().uextend(types::I32, hit);
+                        bits.push(b.ins().ineg(one));
+                        continue;
+                    }
+                    // Not covered (`covers`).
+                    _ => s[0],
+                };
+                let mut r = to_i(b, r);
+                if u.dst.cond_ty == Type::F && !u.raw_mov {
+                    r = flush(b, r);
+                }
+                bits.push(r);
+            } else {
+                let s: Vec<Value> = u.srcs.iter().map(|s| self.src_i(b, s, c)).collect();
+                let low32 = |b: &mut FunctionBuilder, x: Value| b.ins().band_imm_u(x, 0xffff_ffff);
+                let r = match u.op {
+                    UopOp::Mov => s[0],
+                    UopOp::Add => b.ins().iadd(s[0], s[1]),
+                    UopOp::Not => b.ins().bnot(s[0]),
+                    UopOp::And => b.ins().band(s[0], s[1]),
+                    UopOp::Or => b.ins().bor(s[0], s[1]),
+                    UopOp::Xor => b.ins().bxor(s[0], s[1]),
+                    UopOp::Shl | UopOp::Shr | UopOp::Asr => {
+                        let k = b.ins().band_imm_u(s[1], 31);
+                        match u.op {
+                            UopOp::Shl => {
+                                let a = low32(b, s[0]);
+                                b.ins().ishl(a, k)
+                            }
+                            UopOp::Shr => {
+                                let a = low32(b, s[0]);
+                                b.ins().ushr(a, k)
+                            }
+                            _ => {
+                                let a = b.ins().ireduce(types::I32, s[0]);
+                                let a = b.ins().sextend(types::I64, a);
+                                b.ins().sshr(a, k)
+                            }
+                        }
+                    }
+                    UopOp::Sel => {
+                        let take_a = if u.cond.is_some() {
+                            test_i(b, u.cond, s[0], s[1])
+                        } else {
+                            picks(b, c)
+                        };
+                        b.ins().select(take_a, s[0], s[1])
+                    }
+                    UopOp::Cmp | UopOp::Cmpn => {
+                        let hit = test_i(b, u.cond, s[0], s[1]);
+                        hits.push(hit);
+                        let one = b.ins().uextend(types::I64, hit);
+                        b.ins().ineg(one)
+                    }
+                    // Not covered (`covers`).
+                    _ => s[0],
+                };
+                bits.push(b.ins().ireduce(types::I32, r));
+            }
+        }
+        self.store(b, &u.dst, n, rel, &bits);
+        let cond_flags = u.cond.is_some() && !is_cmp && u.op != UopOp::Sel;
+        if is_cmp || cond_flags {
+            if cond_flags {
+                // The condition tests the result as written against zero.
+                hits = bits
+                    .iter()
+                    .map(|&x| match u.dst.cond_ty {
+                        Type::F => {
+                            let f = to_f(b, x);
+                            let zero = b.ins().f32const(0.0);
+                            test_f(b, u.cond, f, zero)
+                        }
+                        t => {
+                            let w = if t == Type::D {
+                                b.ins().sextend(types::I64, x)
+                            } else {
+                                b.ins().uextend(types::I64, x)
+                            };
+                            let zero = b.ins().iconst(types::I64, 0);
+                            test_i(b, u.cond, w, zero)
+                        }
+                    })
+                    .collect();
+            }
+            let mut acc = c32(b, 0);
+            for (c, &h) in hits.iter().enumerate() {
+                let h = b.ins().uextend(types::I32, h);
+                let h = b.ins().ishl_imm_u(h, c as i64);
+                acc = b.ins().bor(acc, h);
+            }
+            let shift = u.group as i64 + i64::from(u.flag_shift);
+            let field = b.ins().ishl_imm_u(rel, shift);
+            let keep = b.ins().bnot(field);
+            let at = (u.flag_reg as i32) * 4;
+            let reg = b.ins().load(types::I32, mem(), self.flags, at);
+            let reg = b.ins().band(reg, keep);
+            let new = b.ins().band(acc, rel);
+            let new = b.ins().ishl_imm_u(new, shift);
+            let reg = b.ins().bor(reg, new);
+            b.ins().store(mem(), reg, self.flags, at);
+        }
+    }
+
+    /// `pln`: p*x + q*y + r (no flushing of its operands, as `uop::run` reads them).
+    fn pln(&self, b: &mut FunctionBuilder, u: &Uop, c: usize) -> Value {
+        let Some(p) = &u.pln else {
+            return b.ins().f32const(0.0);
+        };
+        let coef: Vec<Value> = p
+            .coef
+            .iter()
+            .map(|&o| {
+                let x = self.load(b, o);
+                let mut x = quiet(b, x);
+                if p.abs {
+                    x = b.ins().band_imm_u(x, 0x7fff_ffff);
+                }
+                if p.negate {
+                    let sign = c32(b, 0x8000_0000);
+                    x = b.ins().bxor(x, sign);
+                }
+                to_f(b, x)
+            })
+            .collect();
+        let read = |b: &mut FunctionBuilder, o: u16| {
+            let x = self.load(b, o);
+            let x = quiet(b, x);
+            to_f(b, x)
+        };
+        let x = read(b, p.x[c]);
+        let y = read(b, p.x[c] + 32);
+        let px = b.ins().fmul(coef[0], x);
+        let qy = b.ins().fmul(coef[1], y);
+        let s = b.ins().fadd(px, qy);
+        b.ins().fadd(s, coef[2])
+    }
+
+    /// Stores the enabled channels (`Thread::scatter`), one after the other.
+    fn store(&self, b: &mut FunctionBuilder, d: &DstOp, n: usize, rel: Value, bits: &[Value]) {
+        let Some(offs) = &d.offs else {
+            return;
+        };
+        let write = b.ins().band_imm_u(rel, i64::from(d.enabled));
+        for (c, &v) in bits.iter().enumerate().take(n) {
+            if d.enabled & (1 << c) == 0 {
+                continue;
+            }
+            let bit = b.ins().ushr_imm_u(write, c as i64);
+            let bit = b.ins().band_imm_u(bit, 1);
+            let on = b.ins().icmp_imm_u(IntCC::NotEqual, bit, 0);
+            let old = self.load(b, offs[c]);
+            let new = b.ins().select(on, v, old);
+            b.ins().store(mem(), new, self.grf, i32::from(offs[c]));
+        }
+    }
+}

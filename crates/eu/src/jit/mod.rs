@@ -1,0 +1,191 @@
+//! The JIT: runs of micro-ops compiled to host code with Cranelift.
+//!
+//! When a kernel becomes a [`crate::exec::Program`], each maximal run of consecutive
+//! instructions whose micro-ops the JIT covers (straight-line ALU code between branches,
+//! sends and the rarer instructions; a branch target starts a new run) is compiled once
+//! into one host function, cached with the program. The function works on the thread's
+//! register file and flags in place: for each instruction, for each channel, the sources
+//! are loaded from their resolved byte offsets, converted, modified and computed in
+//! native f32 or i64 arithmetic, and the enabled channels are stored, exactly as
+//! `crate::uop` computes them (the micro-ops are the specification; a differential test,
+//! `tests/differential.rs`, runs every corpus kernel and random kernels both ways
+//! and compares every architectural bit).
+//!
+//! What the JIT covers: `mov`, `add`, `mad`, `lrp`, `mul` (float), `sel`, `cmp`, `cmpn`,
+//! `rndd`/`rndu`/`rnde`/`rndz`, `frc`, `pln` on F operands; `mov`, `add`, `not`, `and`,
+//! `or`, `xor`, `shl`, `shr`, `asr`, `sel`, `cmp`, `cmpn` on D/UD registers and integer
+//! immediates; any region, the null destination, align16 write masks, normal predication
+//! and predicated `sel`, condition modifiers and flag writes. Everything else (saturation,
+//! accumulator writes, integer `mul`, other predicate controls, other types, the
+//! alternative floating-point mode) runs on the micro-ops or the per-channel interpreter.
+//!
+//! A run is entered only at its first instruction, with the thread in IEEE mode, when
+//! no channel waits for an instruction inside it and the instruction budget covers it
+//! all; otherwise its instructions run one by one on the interpreter. `GTSIM_JIT=0`
+//! turns the JIT off (and [`crate::exec::Program::set_jit`] per program).
+
+mod emit;
+
+use crate::uop::Uop;
+use cranelift_codegen::ir::{AbiParam, types};
+use cranelift_codegen::settings::{self, Configurable};
+use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
+use cranelift_jit::{JITBuilder, JITModule};
+use cranelift_module::{Linkage, Module, default_libcall_names};
+use gtsim_isa::ir::Instruction;
+
+/// A compiled run: `f(grf, flags, live)` with `grf` the 4 KiB register file, `flags`
+/// f0 and f1, and `live` the channels dispatched and not waiting in control flow.
+pub(crate) type RunFn = unsafe extern "C" fn(*mut u8, *mut u32, u32);
+
+/// One compiled run of instructions.
+pub(crate) struct Run {
+    pub(crate) f: RunFn,
+    /// Byte offset just past the run's last instruction.
+    pub(crate) end: usize,
+    /// Its instructions' channel spans (absolute), for the channel-instruction count.
+    pub(crate) spans: Vec<u32>,
+}
+
+/// The compiled runs of a program, by the 8-byte slot of their first instruction.
+pub(crate) struct Compiled {
+    module: Option<JITModule>,
+    runs: Vec<Option<Run>>,
+}
+
+// SAFETY: after compilation the module is never touched again until it is dropped (its
+// code stays mapped read-only and executable; calling a finished function from several
+// threads at once is plain code execution). Dropping happens once, with the last
+// reference to the program, after which no `Run` of it exists.
+unsafe impl Send for Compiled {}
+// SAFETY: as for `Send`: shared access only reads `runs` (function pointers and plain
+// data).
+unsafe impl Sync for Compiled {}
+
+impl Drop for Compiled {
+    fn drop(&mut self) {
+        if let Some(m) = self.module.take() {
+            // SAFETY: the runs (the only pointers into the module's code) are dropped with
+            // `self`; nothing can call them any more.
+            unsafe { m.free_memory() };
+        }
+    }
+}
+
+impl std::fmt::Debug for Compiled {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Compiled")
+            .field("runs", &self.runs.iter().flatten().count())
+            .finish()
+    }
+}
+
+impl Compiled {
+    /// The run starting at byte `ip`, if one does.
+    pub(crate) fn at(&self, ip: usize) -> Option<&Run> {
+        if ip.is_multiple_of(8) {
+            self.runs.get(ip / 8)?.as_ref()
+        } else {
+            None
+        }
+    }
+
+    /// Number of instructions inside compiled runs.
+    pub(crate) fn covered(&self) -> usize {
+        self.runs.iter().flatten().map(|r| r.spans.len()).sum()
+    }
+}
+
+/// Whether the JIT is on by default (`GTSIM_JIT=0` turns it off).
+pub(crate) fn enabled_by_default() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| !matches!(std::env::var("GTSIM_JIT").as_deref(), Ok("0")))
+}
+
+/// Compiles the covered runs of a program given as (byte offset, instruction, length,
+/// micro-op) in order. `None` when the host has no Cranelift backend; the program then
+/// runs interpreted.
+pub(crate) fn compile(
+    slots: usize,
+    code: &[(usize, &Instruction, usize, Option<&Uop>)],
+) -> Option<Compiled> {
+    // Where branches land: a run may only be entered at its start.
+    let mut targets = std::collections::BTreeSet::new();
+    for &(at, ins, _, _) in code {
+        for rel in [ins.jip, ins.uip].into_iter().flatten() {
+            targets.insert(at as i64 + rel as i64);
+        }
+    }
+    let mut runs: Vec<Vec<(&Instruction, &Uop)>> = vec![];
+    let mut starts = vec![];
+    let mut cur: Vec<(&Instruction, &Uop)> = vec![];
+    let mut next_at = 0usize;
+    let mut start = 0usize;
+    for &(at, ins, len, uop) in code {
+        let covered = uop.filter(|u| emit::covers(ins, u));
+        let contiguous = at == next_at;
+        if !cur.is_empty() && (covered.is_none() || !contiguous || targets.contains(&(at as i64))) {
+            runs.push(std::mem::take(&mut cur));
+            starts.push((start, next_at));
+        }
+        if let Some(u) = covered {
+            if cur.is_empty() {
+                start = at;
+            }
+            cur.push((ins, u));
+        }
+        next_at = at + len;
+    }
+    if !cur.is_empty() {
+        runs.push(cur);
+        starts.push((start, next_at));
+    }
+    let mut out = Compiled {
+        module: None,
+        runs: (0..slots).map(|_| None).collect(),
+    };
+    if runs.is_empty() {
+        return Some(out);
+    }
+    let mut flags = settings::builder();
+    flags.set("opt_level", "speed").ok()?;
+    let isa = cranelift_native::builder()
+        .ok()?
+        .finish(settings::Flags::new(flags))
+        .ok()?;
+    let mut module = JITModule::new(JITBuilder::with_isa(isa, default_libcall_names()));
+    let ptr = module.target_config().pointer_type();
+    let mut ctx = module.make_context();
+    let mut fctx = FunctionBuilderContext::new();
+    let mut ids = vec![];
+    for (i, run) in runs.iter().enumerate() {
+        ctx.func.signature.params.clear();
+        ctx.func.signature.params.push(AbiParam::new(ptr));
+        ctx.func.signature.params.push(AbiParam::new(ptr));
+        ctx.func.signature.params.push(AbiParam::new(types::I32));
+        {
+            let mut b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
+            emit::function(&mut b, run);
+            b.finalize(module.target_config());
+        }
+        let id = module
+            .declare_function(&format!("run{i}"), Linkage::Local, &ctx.func.signature)
+            .ok()?;
+        module.define_function(id, &mut ctx).ok()?;
+        module.clear_context(&mut ctx);
+        ids.push(id);
+    }
+    module.finalize_definitions().ok()?;
+    for ((run, &(start, end)), id) in runs.iter().zip(&starts).zip(ids) {
+        let code = module.get_finalized_function(id);
+        // SAFETY: the function was built by `emit::function` with exactly this
+        // signature (two pointers and an i32, no result, the host's C convention).
+        let f: RunFn = unsafe { std::mem::transmute::<*const u8, RunFn>(code) };
+        let spans = run.iter().map(|(ins, _)| emit::span(ins)).collect();
+        if let Some(slot) = out.runs.get_mut(start / 8) {
+            *slot = Some(Run { f, end, spans });
+        }
+    }
+    out.module = Some(module);
+    Some(out)
+}
