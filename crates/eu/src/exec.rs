@@ -97,8 +97,11 @@ pub struct Program {
     slots: Vec<Option<Slot>>,
     /// Whether micro-ops run (on by default; off runs every instruction per channel).
     micro_ops: bool,
-    /// The runs of micro-ops compiled to host code (`crate::jit`), when the JIT is on.
-    jit: Option<std::sync::Arc<crate::jit::Compiled>>,
+    /// The runs of micro-ops compiled to host code (`crate::jit`): compiled once the
+    /// program has run enough instructions to repay the compilation, at once
+    /// ([`Program::set_jit`]), or never.
+    jit: std::sync::Arc<crate::jit::Tier>,
+    jit_on: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -127,37 +130,56 @@ impl Program {
             code: code.to_vec(),
             slots,
             micro_ops: true,
-            jit: None,
+            jit: Default::default(),
+            jit_on: crate::jit::enabled_by_default(),
         };
-        if crate::jit::enabled_by_default() {
-            p.set_jit(true);
-        }
+        let decoded = p.slots.iter().flatten().count() as u64;
+        p.jit = std::sync::Arc::new(crate::jit::Tier::new(decoded));
         p
     }
 
-    /// Compiles the program's runs of micro-ops to host code (`true`, the default unless
-    /// `GTSIM_JIT=0`) or drops them (`false`). Both give the same bits; the JIT only
-    /// runs while micro-ops are on.
+    /// `true` compiles the program's runs of micro-ops to host code now; `false` turns
+    /// the JIT off for this program. By default (unless `GTSIM_JIT=0`) a program is
+    /// compiled once it has executed enough instructions to repay the compilation
+    /// (`crate::jit::Tier`). Every way gives the same bits; the JIT only runs while
+    /// micro-ops are on.
     pub fn set_jit(&mut self, on: bool) {
-        if !on {
-            self.jit = None;
-            return;
+        self.jit_on = on;
+        if on {
+            self.compiled();
         }
-        if self.jit.is_some() {
-            return;
-        }
-        let code: Vec<_> = self
-            .slots
-            .iter()
-            .enumerate()
-            .filter_map(|(i, s)| s.as_ref().map(|s| (i * 8, &s.ins, s.len, s.uop.as_deref())))
-            .collect();
-        self.jit = crate::jit::compile(self.slots.len(), &code).map(std::sync::Arc::new);
     }
 
-    /// How many instructions run as compiled code (0 with the JIT off).
+    /// How many instructions run as compiled code (0 before compilation or with the JIT
+    /// off).
     pub fn jit_coverage(&self) -> usize {
-        self.jit.as_ref().map_or(0, |j| j.covered())
+        self.jit.get().map_or(0, |j| j.covered())
+    }
+
+    /// The compiled runs, compiling them now if they are not yet.
+    fn compiled(&self) -> Option<&crate::jit::Compiled> {
+        self.jit.get_or_compile(|| {
+            let code: Vec<_> = self
+                .slots
+                .iter()
+                .enumerate()
+                .filter_map(|(i, s)| s.as_ref().map(|s| (i * 8, &s.ins, s.len, s.uop.as_deref())))
+                .collect();
+            crate::jit::compile(self.slots.len(), &code)
+        })
+    }
+
+    /// The compiled runs for a thread about to run: those compiled already, or now if
+    /// the program's executed instructions have reached the point where compiling pays.
+    fn jit_for_run(&self) -> Option<&crate::jit::Compiled> {
+        if !self.jit_on || !self.micro_ops {
+            return None;
+        }
+        match self.jit.get() {
+            Some(c) => Some(c),
+            None if self.jit.hot() => self.compiled(),
+            None => None,
+        }
     }
 
     /// Runs every instruction on the per-channel interpreter (`false`) or lets the
@@ -442,8 +464,23 @@ impl Thread {
         let code = prog.code.as_slice();
         let mut executed = 0;
         self.ip = 0;
+        let jit = prog.jit_for_run();
+        let result = self.run_loop(prog, code, jit, sf, budget, &mut executed);
+        prog.jit.ran(executed);
+        result
+    }
+
+    fn run_loop(
+        &mut self,
+        prog: &Program,
+        code: &[u8],
+        jit: Option<&crate::jit::Compiled>,
+        sf: &mut dyn SharedFunctions,
+        budget: u64,
+        executed: &mut u64,
+    ) -> Result<u64, ExecError> {
         while self.ip < code.len() {
-            if executed >= budget {
+            if *executed >= budget {
                 return Err(ExecError::Budget {
                     budget,
                     ip: self.ip,
@@ -462,10 +499,9 @@ impl Thread {
             }
             // A compiled run, entered at its start when nothing could make it differ from
             // its instructions run one by one (see `crate::jit`).
-            if prog.micro_ops
-                && self.fp_mode == FpMode::Ieee
-                && let Some(run) = prog.jit.as_ref().and_then(|j| j.at(self.ip))
-                && executed + run.spans.len() as u64 <= budget
+            if self.fp_mode == FpMode::Ieee
+                && let Some(run) = jit.and_then(|j| j.at(self.ip))
+                && *executed + run.spans.len() as u64 <= budget
                 && self.grf.len() == 128 * 32
                 && !self.waits_inside(self.ip, run.end)
             {
@@ -473,7 +509,7 @@ impl Thread {
                 for &s in &run.spans {
                     self.channel_instructions += (s & live).count_ones() as u64;
                 }
-                executed += run.spans.len() as u64;
+                *executed += run.spans.len() as u64;
                 // SAFETY: the function reads and writes only the register file (4 KiB,
                 // checked above; every offset was checked against it when the micro-ops
                 // were made) and the two flag registers.
@@ -488,7 +524,7 @@ impl Thread {
                     len,
                     uop: Some(u),
                 }) if prog.micro_ops => {
-                    executed += 1;
+                    *executed += 1;
                     self.channel_instructions += self.live(ins).count_ones() as u64;
                     self.run_uop(ins, u)?;
                     self.ip += len;
@@ -504,7 +540,7 @@ impl Thread {
                     (&on_the_fly.0, on_the_fly.1)
                 }
             };
-            executed += 1;
+            *executed += 1;
             self.channel_instructions += self.live(ins).count_ones() as u64;
             let next = self.ip + len;
             match self.step(ins, next, sf)? {
@@ -519,10 +555,10 @@ impl Thread {
                         ),
                     });
                 }
-                Flow::End => return Ok(executed),
+                Flow::End => return Ok(*executed),
             }
         }
-        Ok(executed)
+        Ok(*executed)
     }
 
     /// Whether a parked channel waits for an instruction strictly after `start` and

@@ -102,6 +102,37 @@ pub(crate) fn enabled_by_default() -> bool {
     *ON.get_or_init(|| !matches!(std::env::var("GTSIM_JIT").as_deref(), Ok("0")))
 }
 
+/// The host's code generator, set up once: the generated code is plain straight-line
+/// arithmetic, so the cheapest settings serve (no IR verifier, the single-pass register
+/// allocator), which keeps compilation short.
+fn host_isa() -> Option<std::sync::Arc<dyn cranelift_codegen::isa::TargetIsa>> {
+    static ISA: std::sync::OnceLock<Option<std::sync::Arc<dyn cranelift_codegen::isa::TargetIsa>>> =
+        std::sync::OnceLock::new();
+    ISA.get_or_init(|| {
+        let mut flags = settings::builder();
+        flags
+            .set(
+                "opt_level",
+                std::env::var("GTSIM_JIT_OPT").as_deref().unwrap_or("speed"),
+            )
+            .ok()?;
+        flags.set("enable_verifier", "false").ok()?;
+        flags
+            .set(
+                "regalloc_algorithm",
+                std::env::var("GTSIM_JIT_RA")
+                    .as_deref()
+                    .unwrap_or("single_pass"),
+            )
+            .ok()?;
+        cranelift_native::builder()
+            .ok()?
+            .finish(settings::Flags::new(flags))
+            .ok()
+    })
+    .clone()
+}
+
 /// Compiles the covered runs of a program given as (byte offset, instruction, length,
 /// micro-op) in order. `None` when the host has no Cranelift backend; the program then
 /// runs interpreted.
@@ -147,12 +178,7 @@ pub(crate) fn compile(
     if runs.is_empty() {
         return Some(out);
     }
-    let mut flags = settings::builder();
-    flags.set("opt_level", "speed").ok()?;
-    let isa = cranelift_native::builder()
-        .ok()?
-        .finish(settings::Flags::new(flags))
-        .ok()?;
+    let isa = host_isa()?;
     let mut module = JITModule::new(JITBuilder::with_isa(isa, default_libcall_names()));
     let ptr = module.target_config().pointer_type();
     let mut ctx = module.make_context();
@@ -188,4 +214,62 @@ pub(crate) fn compile(
     }
     out.module = Some(module);
     Some(out)
+}
+
+/// When a program gets compiled: the JIT's tiering. Compiling costs about as much as
+/// interpreting each instruction about a thousand times (Cranelift builds every channel of
+/// every instruction), so a program is compiled once the instructions its threads have
+/// executed reach [`Tier::REPAY`] times its length; a kernel run by a handful of
+/// threads stays interpreted. A thread that finds the program hot while another thread
+/// compiles it waits for that compilation; the results are the same bits either way.
+#[derive(Default)]
+pub(crate) struct Tier {
+    compiled: std::sync::OnceLock<Option<Compiled>>,
+    executed: std::sync::atomic::AtomicU64,
+    threshold: u64,
+}
+
+impl std::fmt::Debug for Tier {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Tier")
+            .field("compiled", &self.compiled.get())
+            .field("threshold", &self.threshold)
+            .finish()
+    }
+}
+
+impl Tier {
+    /// Executed instructions, per instruction of the program, before it is compiled.
+    pub(crate) const REPAY: u64 = 2000;
+
+    /// The tier of a program of `instructions` decoded instructions.
+    pub(crate) fn new(instructions: u64) -> Tier {
+        Tier {
+            threshold: instructions.max(1).saturating_mul(Self::REPAY),
+            ..Tier::default()
+        }
+    }
+
+    /// The compiled runs, if compiled (and compilable).
+    pub(crate) fn get(&self) -> Option<&Compiled> {
+        self.compiled.get().and_then(Option::as_ref)
+    }
+
+    /// The compiled runs, compiling them with `f` if nobody has yet.
+    pub(crate) fn get_or_compile(&self, f: impl FnOnce() -> Option<Compiled>) -> Option<&Compiled> {
+        self.compiled.get_or_init(f).as_ref()
+    }
+
+    /// Whether enough has been executed to compile.
+    pub(crate) fn hot(&self) -> bool {
+        self.executed.load(std::sync::atomic::Ordering::Relaxed) >= self.threshold
+    }
+
+    /// Counts a thread's executed instructions.
+    pub(crate) fn ran(&self, n: u64) {
+        if self.compiled.get().is_none() {
+            self.executed
+                .fetch_add(n, std::sync::atomic::Ordering::Relaxed);
+        }
+    }
 }
