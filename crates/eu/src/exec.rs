@@ -159,13 +159,23 @@ impl Program {
     /// The compiled runs, compiling them now if they are not yet.
     fn compiled(&self) -> Option<&crate::jit::Compiled> {
         self.jit.get_or_compile(|| {
+            let start = std::time::Instant::now();
             let code: Vec<_> = self
                 .slots
                 .iter()
                 .enumerate()
                 .filter_map(|(i, s)| s.as_ref().map(|s| (i * 8, &s.ins, s.len, s.uop.as_deref())))
                 .collect();
-            crate::jit::compile(self.slots.len(), &code)
+            let c = crate::jit::compile(self.slots.len(), &code);
+            if std::env::var_os("GTSIM_JIT_LOG").is_some() {
+                eprintln!(
+                    "gtsim: JIT compiled {} of {} instructions in {:.2} ms",
+                    c.as_ref().map_or(0, |c| c.covered()),
+                    code.len(),
+                    start.elapsed().as_secs_f64() * 1e3
+                );
+            }
+            c
         })
     }
 

@@ -91,6 +91,22 @@ pub(crate) fn flush_denormal(v: Val) -> Val {
 /// Applies the floating-point mode to a float result: in ALT mode infinities become
 /// ±FLT_MAX and NaN becomes +0 (IVB PRM Vol4 Part3 "Floating Point Modes", ALT mode does
 /// not produce infinities or NaNs).
+/// The bits of the NaN a float computation returns (sign clear, quiet, no payload).
+pub(crate) const DEFAULT_NAN: u32 = 0x7fc0_0000;
+
+/// A NaN computed by an arithmetic instruction (anything but `mov` and `sel`, which
+/// pass a source through) is the default NaN. The seeds do not say which NaN an
+/// operation with NaN sources returns; a fixed answer keeps the result independent of
+/// how the host compiler orders the operands of its own float instructions (x86 returns
+/// the first NaN operand), so the per-channel interpreter, the micro-ops and the JIT
+/// agree bit for bit.
+pub(crate) fn default_nan(v: Val) -> Val {
+    match v {
+        Val::F(f) if f.is_nan() => Val::F(f32::from_bits(DEFAULT_NAN) as f64),
+        other => other,
+    }
+}
+
 pub(crate) fn fp_result(mode: FpMode, v: Val) -> Val {
     match (mode, v) {
         (FpMode::Alt, Val::F(f)) if f.is_nan() => Val::F(0.0),
@@ -369,6 +385,11 @@ pub(crate) fn alu(t: &mut Thread, ins: &Instruction) -> Result<(), ExecError> {
                     format!("`{}`", other.mnemonic()),
                 ));
             }
+        };
+        let r = if !matches!(ins.opcode, Opcode::Mov | Opcode::Sel) {
+            default_nan(r)
+        } else {
+            r
         };
         let r = if ins.dst.ty == Type::F && !raw_mov {
             fp_result(t.fp_mode, flush_denormal(r))

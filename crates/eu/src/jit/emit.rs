@@ -1,13 +1,90 @@
 //! Cranelift IR for one run of micro-ops (see the module documentation of `jit`). Each
 //! function mirrors `crate::uop::run` step for step: the same source reads (signalling
 //! NaNs quieted, |x| then -x, denormals flushed), the same arithmetic in the same order,
-//! the same result flushing, stores under the same masks, the same flag updates.
+//! the same default NaN for computed NaNs (`ops::default_nan`), the same result flushing,
+//! stores under the same masks, the same flag updates.
 
+use crate::ops::DEFAULT_NAN;
 use crate::uop::{DstOp, Operand, Uop, UopOp};
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
-use cranelift_codegen::ir::{InstBuilder, MemFlagsData, Value, types};
+use cranelift_codegen::ir::{
+    ConstantData, Endianness, InstBuilder, MemFlagsData, Type as IrType, Value, types,
+};
 use cranelift_frontend::FunctionBuilder;
 use gtsim_isa::ir::*;
+
+const V: IrType = types::I32X4;
+const VF: IrType = types::F32X4;
+
+/// Bit casts between the lanes of one vector type and another (lane order as stored).
+fn vcast(b: &mut FunctionBuilder, ty: IrType, x: Value) -> Value {
+    b.ins().bitcast(
+        ty,
+        MemFlagsData::new().with_endianness(Endianness::Little),
+        x,
+    )
+}
+
+fn vsplat(b: &mut FunctionBuilder, v: u32) -> Value {
+    let x = c32(b, v);
+    b.ins().splat(V, x)
+}
+
+fn vconst(b: &mut FunctionBuilder, lanes: [u32; 4]) -> Value {
+    if lanes.iter().all(|&l| l == lanes[0]) {
+        return vsplat(b, lanes[0]);
+    }
+    let bytes: Vec<u8> = lanes.iter().flat_map(|l| l.to_le_bytes()).collect();
+    let h = b.func.dfg.constants.insert(ConstantData::from(bytes));
+    b.ins().vconst(V, h)
+}
+
+/// Lane masks (all ones where set) of the 4 bits of `bits` from bit `at` on.
+fn lane_mask(b: &mut FunctionBuilder, bits: Value, at: usize) -> Value {
+    let x = b.ins().ushr_imm_u(bits, at as i64);
+    let x = b.ins().splat(V, x);
+    let sel = vconst(b, [1, 2, 4, 8]);
+    let x = b.ins().band(x, sel);
+    let zero = vsplat(b, 0);
+    b.ins().icmp(IntCC::NotEqual, x, zero)
+}
+
+/// [`flush`] on 4 lanes.
+fn vflush(b: &mut FunctionBuilder, x: Value) -> Value {
+    let m = vsplat(b, 0x7f80_0000);
+    let e = b.ins().band(x, m);
+    let zero = vsplat(b, 0);
+    let z = b.ins().icmp(IntCC::Equal, e, zero);
+    let sign = vsplat(b, 0x8000_0000);
+    let s = b.ins().band(x, sign);
+    b.ins().bitselect(z, s, x)
+}
+
+/// [`quiet`] on 4 lanes.
+fn vquiet(b: &mut FunctionBuilder, x: Value) -> Value {
+    let mag = vsplat(b, 0x7fff_ffff);
+    let m = b.ins().band(x, mag);
+    let inf = vsplat(b, 0x7f80_0000);
+    let nan = b.ins().icmp(IntCC::UnsignedGreaterThan, m, inf);
+    let bit = vsplat(b, 0x0040_0000);
+    let q = b.ins().bor(x, bit);
+    b.ins().bitselect(nan, q, x)
+}
+
+/// [`test_f`] on 4 lanes: all ones where the condition holds.
+fn vtest_f(b: &mut FunctionBuilder, cond: Option<CondModifier>, x: Value, y: Value) -> Value {
+    let cc = match cond {
+        Some(CondModifier::Z) => FloatCC::Equal,
+        Some(CondModifier::Nz) => FloatCC::NotEqual,
+        Some(CondModifier::G) => FloatCC::GreaterThan,
+        Some(CondModifier::Ge) => FloatCC::GreaterThanOrEqual,
+        Some(CondModifier::L) => FloatCC::LessThan,
+        Some(CondModifier::Le) => FloatCC::LessThanOrEqual,
+        Some(CondModifier::U) => FloatCC::Unordered,
+        _ => return vsplat(b, 0),
+    };
+    b.ins().fcmp(cc, x, y)
+}
 
 /// Whether the JIT covers micro-op `u` of `ins` (the list in the module documentation).
 pub(super) fn covers(ins: &Instruction, u: &Uop) -> bool {
@@ -296,6 +373,9 @@ impl Emit {
             }
         };
         let is_cmp = matches!(u.op, UopOp::Cmp | UopOp::Cmpn);
+        if u.float && n.is_multiple_of(4) {
+            return self.vector(b, u, rel, pick);
+        }
         let mut bits = Vec::with_capacity(n);
         let mut hits: Vec<Value> = Vec::with_capacity(n);
         for c in 0..n {
@@ -352,6 +432,14 @@ impl Emit {
                     }
                     // Not covered (`covers`).
                     _ => s[0],
+                };
+                let r = if matches!(u.op, UopOp::Mov | UopOp::Sel) {
+                    r
+                } else {
+                    let nan = is_nan(b, r);
+                    let d = c32(b, DEFAULT_NAN);
+                    let d = to_f(b, d);
+                    b.ins().select(nan, d, r)
                 };
                 let mut r = to_i(b, r);
                 if u.dst.cond_ty == Type::F && !u.raw_mov {
@@ -437,17 +525,256 @@ impl Emit {
                 let h = b.ins().ishl_imm_u(h, c as i64);
                 acc = b.ins().bor(acc, h);
             }
-            let shift = u.group as i64 + i64::from(u.flag_shift);
-            let field = b.ins().ishl_imm_u(rel, shift);
-            let keep = b.ins().bnot(field);
-            let at = (u.flag_reg as i32) * 4;
-            let reg = b.ins().load(types::I32, mem(), self.flags, at);
-            let reg = b.ins().band(reg, keep);
-            let new = b.ins().band(acc, rel);
-            let new = b.ins().ishl_imm_u(new, shift);
-            let reg = b.ins().bor(reg, new);
-            b.ins().store(mem(), reg, self.flags, at);
+            self.write_flags(b, u, rel, acc);
         }
+    }
+
+    /// 4 lanes of the register file at `offs` (one vector load when they are consecutive,
+    /// a splat when they are one element).
+    fn vload(&self, b: &mut FunctionBuilder, offs: &[u16]) -> Value {
+        if offs
+            .iter()
+            .enumerate()
+            .all(|(i, &o)| o == offs[0] + 4 * i as u16)
+        {
+            return b.ins().load(V, mem(), self.grf, i32::from(offs[0]));
+        }
+        if offs.iter().all(|&o| o == offs[0]) {
+            let x = self.load(b, offs[0]);
+            return b.ins().splat(V, x);
+        }
+        let x = self.load(b, offs[0]);
+        let mut v = b.ins().scalar_to_vector(V, x);
+        for (i, &o) in offs.iter().enumerate().skip(1) {
+            let x = self.load(b, o);
+            v = b.ins().insertlane(v, x, i as u8);
+        }
+        v
+    }
+
+    /// Float source `s` for channels `4k..4k+4` as f32 lanes (`src_f` on 4 lanes).
+    fn vsrc_f(&self, b: &mut FunctionBuilder, u: &Uop, s: &Operand, k: usize) -> Value {
+        let flush_in = !u.raw_mov && s.ty() == Type::F;
+        let bits = match s {
+            Operand::Reg {
+                offs, negate, abs, ..
+            } => {
+                let x = self.vload(b, &offs[4 * k..4 * k + 4]);
+                let mut x = vquiet(b, x);
+                if *abs {
+                    let m = vsplat(b, 0x7fff_ffff);
+                    x = b.ins().band(x, m);
+                }
+                if *negate {
+                    let m = vsplat(b, 0x8000_0000);
+                    x = b.ins().bxor(x, m);
+                }
+                if flush_in { vflush(b, x) } else { x }
+            }
+            Operand::ImmF { lanes, .. } => {
+                let l: [u32; 4] = std::array::from_fn(|i| {
+                    let v = lanes[4 * k + i].to_bits();
+                    if flush_in && v & 0x7f80_0000 == 0 {
+                        v & 0x8000_0000
+                    } else {
+                        v
+                    }
+                });
+                vconst(b, l)
+            }
+            Operand::ImmI { .. } => vsplat(b, 0),
+        };
+        vcast(b, VF, bits)
+    }
+
+    /// A float micro-op, 4 channels at a time (the same steps as the scalar path).
+    fn vector(&self, b: &mut FunctionBuilder, u: &Uop, rel: Value, pick: Option<Value>) {
+        let n = u.n;
+        let is_cmp = matches!(u.op, UopOp::Cmp | UopOp::Cmpn);
+        let mut chunks = Vec::with_capacity(n / 4);
+        let mut hits = Vec::with_capacity(n / 4);
+        for k in 0..n / 4 {
+            let s: Vec<Value> = u.srcs.iter().map(|s| self.vsrc_f(b, u, s, k)).collect();
+            let r = match u.op {
+                UopOp::Mov => s[0],
+                UopOp::Add => b.ins().fadd(s[0], s[1]),
+                UopOp::Mul => b.ins().fmul(s[0], s[1]),
+                UopOp::Mad => b.ins().fma(s[1], s[2], s[0]),
+                UopOp::Lrp => {
+                    let ab = b.ins().fmul(s[0], s[1]);
+                    let one = b.ins().f32const(1.0);
+                    let one = b.ins().splat(VF, one);
+                    let t = b.ins().fsub(one, s[0]);
+                    let tx = b.ins().fmul(t, s[2]);
+                    b.ins().fadd(ab, tx)
+                }
+                UopOp::Rndd => b.ins().floor(s[0]),
+                UopOp::Rndu => b.ins().ceil(s[0]),
+                UopOp::Rnde => b.ins().nearest(s[0]),
+                UopOp::Rndz => b.ins().trunc(s[0]),
+                UopOp::Frc => {
+                    let f = b.ins().floor(s[0]);
+                    b.ins().fsub(s[0], f)
+                }
+                UopOp::Pln => self.vpln(b, u, k),
+                UopOp::Sel => {
+                    let take_a = if u.cond.is_some() {
+                        let an = b.ins().fcmp(FloatCC::Unordered, s[0], s[0]);
+                        let bn = b.ins().fcmp(FloatCC::Unordered, s[1], s[1]);
+                        let t = vtest_f(b, u.cond, s[0], s[1]);
+                        let t = b.ins().bor(bn, t);
+                        let not_an = b.ins().bnot(an);
+                        b.ins().band(not_an, t)
+                    } else {
+                        match pick {
+                            Some(p) => lane_mask(b, p, 4 * k),
+                            None => vsplat(b, u32::MAX),
+                        }
+                    };
+                    let a = vcast(b, V, s[0]);
+                    let c = vcast(b, V, s[1]);
+                    let r = b.ins().bitselect(take_a, a, c);
+                    vcast(b, VF, r)
+                }
+                UopOp::Cmp | UopOp::Cmpn => {
+                    let mut hit = vtest_f(b, u.cond, s[0], s[1]);
+                    if u.op == UopOp::Cmpn {
+                        let an = b.ins().fcmp(FloatCC::Unordered, s[0], s[0]);
+                        let bn = b.ins().fcmp(FloatCC::Unordered, s[1], s[1]);
+                        let not_an = b.ins().bnot(an);
+                        let extra = b.ins().band(bn, not_an);
+                        hit = b.ins().bor(hit, extra);
+                    }
+                    hits.push(hit);
+                    // -(hit): all ones where it holds.
+                    chunks.push(hit);
+                    continue;
+                }
+                // Not covered (`covers`).
+                _ => s[0],
+            };
+            let mut r = vcast(b, V, r);
+            if !matches!(u.op, UopOp::Mov | UopOp::Sel) {
+                let f = vcast(b, VF, r);
+                let nan = b.ins().fcmp(FloatCC::Unordered, f, f);
+                let d = vsplat(b, DEFAULT_NAN);
+                r = b.ins().bitselect(nan, d, r);
+            }
+            if u.dst.cond_ty == Type::F && !u.raw_mov {
+                r = vflush(b, r);
+            }
+            chunks.push(r);
+        }
+        self.vstore(b, &u.dst, rel, &chunks);
+        let cond_flags = u.cond.is_some() && !is_cmp && u.op != UopOp::Sel;
+        if cond_flags {
+            // The condition tests the result as written (F) against zero.
+            hits = chunks
+                .iter()
+                .map(|&x| {
+                    let f = vcast(b, VF, x);
+                    let zero = b.ins().f32const(0.0);
+                    let zero = b.ins().splat(VF, zero);
+                    vtest_f(b, u.cond, f, zero)
+                })
+                .collect();
+        }
+        if is_cmp || cond_flags {
+            let mut acc = c32(b, 0);
+            for (k, &h) in hits.iter().enumerate() {
+                let m = b.ins().vhigh_bits(types::I32, h);
+                let m = b.ins().ishl_imm_u(m, 4 * k as i64);
+                acc = b.ins().bor(acc, m);
+            }
+            self.write_flags(b, u, rel, acc);
+        }
+    }
+
+    /// `pln` on 4 lanes.
+    fn vpln(&self, b: &mut FunctionBuilder, u: &Uop, k: usize) -> Value {
+        let Some(p) = &u.pln else {
+            let z = b.ins().f32const(0.0);
+            return b.ins().splat(VF, z);
+        };
+        let coef: Vec<Value> = p
+            .coef
+            .iter()
+            .map(|&o| {
+                let x = self.load(b, o);
+                let mut x = quiet(b, x);
+                if p.abs {
+                    x = b.ins().band_imm_u(x, 0x7fff_ffff);
+                }
+                if p.negate {
+                    let sign = c32(b, 0x8000_0000);
+                    x = b.ins().bxor(x, sign);
+                }
+                let f = to_f(b, x);
+                b.ins().splat(VF, f)
+            })
+            .collect();
+        let xs = &p.x[4 * k..4 * k + 4];
+        let x = self.vload(b, xs);
+        let x = vquiet(b, x);
+        let x = vcast(b, VF, x);
+        let ys: Vec<u16> = xs.iter().map(|&o| o + 32).collect();
+        let y = self.vload(b, &ys);
+        let y = vquiet(b, y);
+        let y = vcast(b, VF, y);
+        let px = b.ins().fmul(coef[0], x);
+        let qy = b.ins().fmul(coef[1], y);
+        let s = b.ins().fadd(px, qy);
+        b.ins().fadd(s, coef[2])
+    }
+
+    /// Stores 4-lane results under the mask (`store` on 4 lanes; consecutive
+    /// destinations take one vector load, select and store).
+    fn vstore(&self, b: &mut FunctionBuilder, d: &DstOp, rel: Value, chunks: &[Value]) {
+        let Some(offs) = &d.offs else {
+            return;
+        };
+        let write = b.ins().band_imm_u(rel, i64::from(d.enabled));
+        for (k, &v) in chunks.iter().enumerate() {
+            let o = &offs[4 * k..4 * k + 4];
+            if d.enabled >> (4 * k) & 0xf == 0 {
+                continue;
+            }
+            if o.iter().enumerate().all(|(i, &x)| x == o[0] + 4 * i as u16) {
+                let m = lane_mask(b, write, 4 * k);
+                let old = b.ins().load(V, mem(), self.grf, i32::from(o[0]));
+                let new = b.ins().bitselect(m, v, old);
+                b.ins().store(mem(), new, self.grf, i32::from(o[0]));
+            } else {
+                for (i, &off) in o.iter().enumerate() {
+                    let c = 4 * k + i;
+                    if d.enabled & (1 << c) == 0 {
+                        continue;
+                    }
+                    let x = b.ins().extractlane(v, i as u8);
+                    let bit = b.ins().ushr_imm_u(write, c as i64);
+                    let bit = b.ins().band_imm_u(bit, 1);
+                    let on = b.ins().icmp_imm_u(IntCC::NotEqual, bit, 0);
+                    let old = self.load(b, off);
+                    let new = b.ins().select(on, x, old);
+                    b.ins().store(mem(), new, self.grf, i32::from(off));
+                }
+            }
+        }
+    }
+
+    /// The flag update of a comparison or condition modifier (`Thread::scatter`): the
+    /// channels of `rel` take their bit of `hits`.
+    fn write_flags(&self, b: &mut FunctionBuilder, u: &Uop, rel: Value, hits: Value) {
+        let shift = u.group as i64 + i64::from(u.flag_shift);
+        let field = b.ins().ishl_imm_u(rel, shift);
+        let keep = b.ins().bnot(field);
+        let at = (u.flag_reg as i32) * 4;
+        let reg = b.ins().load(types::I32, mem(), self.flags, at);
+        let reg = b.ins().band(reg, keep);
+        let new = b.ins().band(hits, rel);
+        let new = b.ins().ishl_imm_u(new, shift);
+        let reg = b.ins().bor(reg, new);
+        b.ins().store(mem(), reg, self.flags, at);
     }
 
     /// `pln`: p*x + q*y + r (no flushing of its operands, as `uop::run` reads them).

@@ -221,6 +221,12 @@ impl Thread {
             // Integer-only operations are not made float micro-ops.
             _ => {}
         }
+        if !matches!(u.op, UopOp::Mov | UopOp::Sel) {
+            let nan = f32::from_bits(crate::ops::DEFAULT_NAN);
+            r[..n]
+                .iter_mut()
+                .for_each(|x| *x = if x.is_nan() { nan } else { *x });
+        }
         if u.dst.cond_ty == Type::F && !u.raw_mov {
             r[..n].iter_mut().for_each(|x| *x = flush(*x));
             if self.fp_mode == FpMode::Alt {
