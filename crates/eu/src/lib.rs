@@ -26,6 +26,15 @@
 //! [`exec::Program`] runs any number of threads; the [`harness`] drives `gtsim exec` and
 //! the tests.
 //!
+//! ## Three ways to run an instruction, one result
+//!
+//! The per-channel interpreter (`ops`) is the reference. Whole-register micro-ops
+//! (`uop`, predecoded with the program) run the common ALU shapes on lane arrays, and
+//! the JIT (`jit`, Cranelift) compiles runs of micro-ops to host code once a program is
+//! hot. All three give the same bits, NaNs included (a computed NaN is the default NaN
+//! 0x7FC00000); `tests/differential.rs` checks it. [`exec::Program::set_micro_ops`],
+//! [`exec::Program::set_jit`] and `GTSIM_JIT=0` select the slower tiers.
+//!
 //! ## Double precision (Ivy Bridge)
 //!
 //! An instruction with a DF destination or source follows the Gen7 (IVB/BYT) rules, which
