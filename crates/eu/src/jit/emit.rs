@@ -49,7 +49,7 @@ fn lane_mask(b: &mut FunctionBuilder, bits: Value, at: usize) -> Value {
     b.ins().icmp(IntCC::NotEqual, x, zero)
 }
 
-/// [`flush`] on 4 lanes.
+/// A denormal's bits become zero of its sign (`uop::run::flush`), on 4 lanes.
 fn vflush(b: &mut FunctionBuilder, x: Value) -> Value {
     let m = vsplat(b, 0x7f80_0000);
     let e = b.ins().band(x, m);
@@ -71,7 +71,8 @@ fn vquiet(b: &mut FunctionBuilder, x: Value) -> Value {
     b.ins().bitselect(nan, q, x)
 }
 
-/// [`test_f`] on 4 lanes: all ones where the condition holds.
+/// `ops::test_floats` (the condition on two floats, NaN unordered) on 4 lanes: all ones
+/// where it holds.
 fn vtest_f(b: &mut FunctionBuilder, cond: Option<CondModifier>, x: Value, y: Value) -> Value {
     let cc = match cond {
         Some(CondModifier::Z) => FloatCC::Equal,
@@ -129,7 +130,8 @@ pub(super) fn covers(ins: &Instruction, u: &Uop) -> bool {
         } else {
             dst_ok(&[Type::F])
         };
-        ops_ok && srcs_ok && dst && (u.op != UopOp::Pln || u.pln.is_some())
+        // 4 lanes at a time.
+        ops_ok && srcs_ok && dst && u.n.is_multiple_of(4) && (u.op != UopOp::Pln || u.pln.is_some())
     } else {
         let ops_ok = matches!(
             u.op,
@@ -200,15 +202,6 @@ fn c32(b: &mut FunctionBuilder, v: u32) -> Value {
     b.ins().iconst(types::I32, v as i32 as i64)
 }
 
-/// A denormal's bits become zero of its sign (`uop::run::flush`).
-fn flush(b: &mut FunctionBuilder, x: Value) -> Value {
-    let e = b.ins().band_imm_u(x, 0x7f80_0000);
-    let z = b.ins().icmp_imm_u(IntCC::Equal, e, 0);
-    let sign = c32(b, 0x8000_0000);
-    let s = b.ins().band(x, sign);
-    b.ins().select(z, s, x)
-}
-
 /// A signalling NaN's bits become quiet (`region::quiet_nan`).
 fn quiet(b: &mut FunctionBuilder, x: Value) -> Value {
     let m = b.ins().band_imm_u(x, 0x7fff_ffff);
@@ -223,31 +216,8 @@ fn to_f(b: &mut FunctionBuilder, x: Value) -> Value {
     b.ins().bitcast(types::F32, MemFlagsData::new(), x)
 }
 
-fn to_i(b: &mut FunctionBuilder, x: Value) -> Value {
-    b.ins().bitcast(types::I32, MemFlagsData::new(), x)
-}
-
-fn is_nan(b: &mut FunctionBuilder, x: Value) -> Value {
-    b.ins().fcmp(FloatCC::Unordered, x, x)
-}
-
 fn bool8(b: &mut FunctionBuilder, v: bool) -> Value {
     b.ins().iconst(types::I8, i64::from(v))
-}
-
-/// `ops::test_floats`: the condition on two floats (NaN unordered).
-fn test_f(b: &mut FunctionBuilder, cond: Option<CondModifier>, x: Value, y: Value) -> Value {
-    let cc = match cond {
-        Some(CondModifier::Z) => FloatCC::Equal,
-        Some(CondModifier::Nz) => FloatCC::NotEqual,
-        Some(CondModifier::G) => FloatCC::GreaterThan,
-        Some(CondModifier::Ge) => FloatCC::GreaterThanOrEqual,
-        Some(CondModifier::L) => FloatCC::LessThan,
-        Some(CondModifier::Le) => FloatCC::LessThanOrEqual,
-        Some(CondModifier::U) => FloatCC::Unordered,
-        _ => return bool8(b, false),
-    };
-    b.ins().fcmp(cc, x, y)
 }
 
 /// `ops::test` on two integers (i64).
@@ -276,39 +246,6 @@ impl Emit {
         let f = b.ins().load(types::I32, mem(), self.flags, reg);
         let f = b.ins().ushr_imm_u(f, 16 * (i64::from(ins.flag.1) & 1));
         if p.inverse { b.ins().bnot(f) } else { f }
-    }
-
-    /// Float source `s` of channel `c` as f32 (`gather_f`, then the input flush).
-    fn src_f(&self, b: &mut FunctionBuilder, u: &Uop, s: &Operand, c: usize) -> Value {
-        let flush_in = !u.raw_mov && s.ty() == Type::F;
-        match s {
-            Operand::Reg {
-                offs, negate, abs, ..
-            } => {
-                let x = self.load(b, offs[c]);
-                let mut x = quiet(b, x);
-                if *abs {
-                    x = b.ins().band_imm_u(x, 0x7fff_ffff);
-                }
-                if *negate {
-                    let sign = c32(b, 0x8000_0000);
-                    x = b.ins().bxor(x, sign);
-                }
-                if flush_in {
-                    x = flush(b, x);
-                }
-                to_f(b, x)
-            }
-            Operand::ImmF { lanes, .. } => {
-                let mut v = lanes[c];
-                if flush_in && v.to_bits() & 0x7f80_0000 == 0 {
-                    v = f32::from_bits(v.to_bits() & 0x8000_0000);
-                }
-                let x = c32(b, v.to_bits());
-                to_f(b, x)
-            }
-            Operand::ImmI { .. } => b.ins().f32const(0.0),
-        }
     }
 
     /// Integer source `s` of channel `c` as i64 (`gather_i`).
@@ -373,80 +310,14 @@ impl Emit {
             }
         };
         let is_cmp = matches!(u.op, UopOp::Cmp | UopOp::Cmpn);
-        if u.float && n.is_multiple_of(4) {
+        // Float instructions run 4 lanes at a time (`covers` takes only 4n channels).
+        if u.float {
             return self.vector(b, u, rel, pick);
         }
         let mut bits = Vec::with_capacity(n);
         let mut hits: Vec<Value> = Vec::with_capacity(n);
         for c in 0..n {
-            if u.float {
-                let s: Vec<Value> = u.srcs.iter().map(|s| self.src_f(b, u, s, c)).collect();
-                let r = match u.op {
-                    UopOp::Mov => s[0],
-                    UopOp::Add => b.ins().fadd(s[0], s[1]),
-                    UopOp::Mul => b.ins().fmul(s[0], s[1]),
-                    UopOp::Mad => b.ins().fma(s[1], s[2], s[0]),
-                    UopOp::Lrp => {
-                        let ab = b.ins().fmul(s[0], s[1]);
-                        let one = b.ins().f32const(1.0);
-                        let t = b.ins().fsub(one, s[0]);
-                        let tx = b.ins().fmul(t, s[2]);
-                        b.ins().fadd(ab, tx)
-                    }
-                    UopOp::Rndd => b.ins().floor(s[0]),
-                    UopOp::Rndu => b.ins().ceil(s[0]),
-                    UopOp::Rnde => b.ins().nearest(s[0]),
-                    UopOp::Rndz => b.ins().trunc(s[0]),
-                    UopOp::Frc => {
-                        let f = b.ins().floor(s[0]);
-                        b.ins().fsub(s[0], f)
-                    }
-                    UopOp::Pln => self.pln(b, u, c),
-                    UopOp::Sel => {
-                        let take_a = if u.cond.is_some() {
-                            let an = is_nan(b, s[0]);
-                            let bn = is_nan(b, s[1]);
-                            let t = test_f(b, u.cond, s[0], s[1]);
-                            let yes = bool8(b, true);
-                            let no = bool8(b, false);
-                            let t = b.ins().select(bn, yes, t);
-                            b.ins().select(an, no, t)
-                        } else {
-                            picks(b, c)
-                        };
-                        b.ins().select(take_a, s[0], s[1])
-                    }
-                    UopOp::Cmp | UopOp::Cmpn => {
-                        let mut hit = test_f(b, u.cond, s[0], s[1]);
-                        if u.op == UopOp::Cmpn {
-                            let an = is_nan(b, s[0]);
-                            let bn = is_nan(b, s[1]);
-                            let not_an = b.ins().bxor_imm_u(an, 1);
-                            let extra = b.ins().band(bn, not_an);
-                            hit = b.ins().bor(hit, extra);
-                        }
-                        hits.push(hit);
-                        let one = b.ins().uextend(types::I32, hit);
-                        bits.push(b.ins().ineg(one));
-                        continue;
-                    }
-                    // Not covered (`covers`).
-                    _ => s[0],
-                };
-                let r = if matches!(u.op, UopOp::Mov | UopOp::Sel) {
-                    r
-                } else {
-                    let nan = is_nan(b, r);
-                    let d = c32(b, DEFAULT_NAN);
-                    let d = to_f(b, d);
-                    b.ins().select(nan, d, r)
-                };
-                let mut r = to_i(b, r);
-                if u.dst.cond_ty == Type::F && !u.raw_mov {
-                    r = flush(b, r);
-                }
-                bits.push(r);
-            } else {
+            {
                 let s: Vec<Value> = u.srcs.iter().map(|s| self.src_i(b, s, c)).collect();
                 let low32 = |b: &mut FunctionBuilder, x: Value| b.ins().band_imm_u(x, 0xffff_ffff);
                 let r = match u.op {
@@ -501,21 +372,14 @@ impl Emit {
                 // The condition tests the result as written against zero.
                 hits = bits
                     .iter()
-                    .map(|&x| match u.dst.cond_ty {
-                        Type::F => {
-                            let f = to_f(b, x);
-                            let zero = b.ins().f32const(0.0);
-                            test_f(b, u.cond, f, zero)
-                        }
-                        t => {
-                            let w = if t == Type::D {
-                                b.ins().sextend(types::I64, x)
-                            } else {
-                                b.ins().uextend(types::I64, x)
-                            };
-                            let zero = b.ins().iconst(types::I64, 0);
-                            test_i(b, u.cond, w, zero)
-                        }
+                    .map(|&x| {
+                        let w = if u.dst.cond_ty == Type::D {
+                            b.ins().sextend(types::I64, x)
+                        } else {
+                            b.ins().uextend(types::I64, x)
+                        };
+                        let zero = b.ins().iconst(types::I64, 0);
+                        test_i(b, u.cond, w, zero)
                     })
                     .collect();
             }
@@ -587,7 +451,7 @@ impl Emit {
         vcast(b, VF, bits)
     }
 
-    /// A float micro-op, 4 channels at a time (the same steps as the scalar path).
+    /// A float micro-op, 4 channels at a time (the steps of `uop::run::compute_f`).
     fn vector(&self, b: &mut FunctionBuilder, u: &Uop, rel: Value, pick: Option<Value>) {
         let n = u.n;
         let is_cmp = matches!(u.op, UopOp::Cmp | UopOp::Cmpn);
@@ -775,40 +639,6 @@ impl Emit {
         let new = b.ins().ishl_imm_u(new, shift);
         let reg = b.ins().bor(reg, new);
         b.ins().store(mem(), reg, self.flags, at);
-    }
-
-    /// `pln`: p*x + q*y + r (no flushing of its operands, as `uop::run` reads them).
-    fn pln(&self, b: &mut FunctionBuilder, u: &Uop, c: usize) -> Value {
-        let Some(p) = &u.pln else {
-            return b.ins().f32const(0.0);
-        };
-        let coef: Vec<Value> = p
-            .coef
-            .iter()
-            .map(|&o| {
-                let x = self.load(b, o);
-                let mut x = quiet(b, x);
-                if p.abs {
-                    x = b.ins().band_imm_u(x, 0x7fff_ffff);
-                }
-                if p.negate {
-                    let sign = c32(b, 0x8000_0000);
-                    x = b.ins().bxor(x, sign);
-                }
-                to_f(b, x)
-            })
-            .collect();
-        let read = |b: &mut FunctionBuilder, o: u16| {
-            let x = self.load(b, o);
-            let x = quiet(b, x);
-            to_f(b, x)
-        };
-        let x = read(b, p.x[c]);
-        let y = read(b, p.x[c] + 32);
-        let px = b.ins().fmul(coef[0], x);
-        let qy = b.ins().fmul(coef[1], y);
-        let s = b.ins().fadd(px, qy);
-        b.ins().fadd(s, coef[2])
     }
 
     /// Stores the enabled channels (`Thread::scatter`), one after the other.
