@@ -319,7 +319,13 @@ pub fn write_pixel(
         what: format!("render target ({x}, {y})"),
         fault,
     };
-    mem.read(addr, dst).map_err(fault)?;
+    // The colour calculator reads the destination only to blend, for a logic op or to
+    // keep write-disabled channels; otherwise the pixel is just stored.
+    let cc = &rt.cc;
+    let reads_dst = cc.blend.is_some() || cc.logic_op.is_some() || cc.write_disable.contains(&true);
+    if reads_dst {
+        mem.read(addr, dst).map_err(fault)?;
+    }
     let src1: Rgba = [0.0; 4];
     let src = texel_of(&rt.surface, color)?;
     let bytes = color_calc(&rt.cc, s.format, src, src1, dst).map_err(|e| MessageError::State {

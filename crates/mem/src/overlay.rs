@@ -68,7 +68,16 @@ impl Memory for Overlay<'_> {
 
     fn write(&mut self, addr: u64, data: &[u8]) -> Result<(), Fault> {
         self.base.check_write(addr, data.len() as u64)?;
-        self.writes.push((addr, self.bytes.len(), data.len()));
+        // A write that continues the previous one extends it (neighbouring pixels of a
+        // tile row), so applying the log takes fewer, longer writes.
+        match self.writes.last_mut() {
+            Some((at, start, len))
+                if *at + *len as u64 == addr && *start + *len == self.bytes.len() =>
+            {
+                *len += data.len();
+            }
+            _ => self.writes.push((addr, self.bytes.len(), data.len())),
+        }
         self.bytes.extend_from_slice(data);
         Ok(())
     }
@@ -154,11 +163,14 @@ mod tests {
         for (a, d) in writes {
             direct.write(a, d).unwrap();
         }
+        direct.write(0x1004, &[9]).unwrap();
         let base = space();
         let mut o = Overlay::new(&base);
         for (a, d) in writes {
             o.write(a, d).unwrap();
         }
+        // A write that continues the one before merges into it.
+        o.write(0x1004, &[9]).unwrap();
         let log = o.into_log();
         assert_eq!(log.len(), 4);
         let mut applied = base.clone();

@@ -143,11 +143,29 @@ pub fn triangle(v: [[f32; 2]; 3], s: &RasterState) -> (Vec<(u32, u32)>, Option<W
 /// shared diagonal the upper-left rule gives to exactly one of them.
 pub fn rectangle(v: [[f32; 2]; 3], s: &RasterState) -> Vec<(u32, u32)> {
     let v3 = [v[0][0] - v[1][0] + v[2][0], v[0][1] - v[1][1] + v[2][1]];
-    let (mut a, _) = triangle([v[0], v[1], v[2]], s);
+    let (a, _) = triangle([v[0], v[1], v[2]], s);
     let (b, _) = triangle([v[0], v[2], v3], s);
-    a.extend(b);
-    a.sort_by_key(|&(x, y)| (y, x));
-    a
+    merge_raster_order(&a, &b)
+}
+
+/// Two lists of distinct pixels, each in raster order (rows top to bottom, left to right
+/// in a row), merged into one in raster order.
+fn merge_raster_order(a: &[(u32, u32)], b: &[(u32, u32)]) -> Vec<(u32, u32)> {
+    let key = |&(x, y): &(u32, u32)| (y, x);
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        if key(&a[i]) <= key(&b[j]) {
+            out.push(a[i]);
+            i += 1;
+        } else {
+            out.push(b[j]);
+            j += 1;
+        }
+    }
+    out.extend_from_slice(&a[i..]);
+    out.extend_from_slice(&b[j..]);
+    out
 }
 
 /// 3DSTATE_SF "Point Rasterization Rule" (seed 004 §10.3.4, L6726-6735).

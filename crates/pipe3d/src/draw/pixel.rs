@@ -144,15 +144,7 @@ impl PixelStage {
             None => prim.pixels.clone(),
             Some(_) if self.late => prim.pixels.clone(),
             Some(d) => {
-                let mut passed = vec![];
-                for &(x, y) in &prim.pixels {
-                    let zp = source_depth(st, prim, x, y);
-                    if d.pixel(mem, x, y, zp, prim.back_facing)
-                        .map_err(DrawError::from_depth_buffer)?
-                    {
-                        passed.push((x, y));
-                    }
-                }
+                let passed = early_depth(st, prim, d, mem)?;
                 if d.op != DepthOp::Test {
                     return Ok(());
                 }
@@ -171,28 +163,9 @@ impl PixelStage {
         // pixels included, and also those the early depth test then discards (seed 004
         // §1.9 statistics table; §11.5.2: "will still be incremented").
         if st.ps.statistics {
-            let mut touched: Vec<u64> = prim
-                .pixels
-                .iter()
-                .map(|&(x, y)| (u64::from(y / 2) << 32) | u64::from(x / 2))
-                .collect();
-            touched.sort_unstable();
-            touched.dedup();
-            stats.ps_invocations += 4 * touched.len() as u64;
+            stats.ps_invocations += 4 * subspans(&prim.pixels).len() as u64;
         }
-        // Subspans (2x2 aligned) in raster order, each with its lit-pixel mask.
-        let mut keyed: Vec<((u32, u32), u32)> = passed
-            .iter()
-            .map(|&(x, y)| ((y / 2, x / 2), 1 << ((x & 1) + 2 * (y & 1))))
-            .collect();
-        keyed.sort_unstable_by_key(|e| e.0);
-        let mut subspans: Vec<((u32, u32), u32)> = Vec::with_capacity(keyed.len());
-        for (key, bit) in keyed {
-            match subspans.last_mut() {
-                Some(last) if last.0 == key => last.1 |= bit,
-                _ => subspans.push((key, bit)),
-            }
-        }
+        let subspans = subspans(&passed);
         let setup = attribute_deltas(st, prim)?;
         let mode = if st.ps.fast_clear {
             RtMode::FastClear
@@ -262,6 +235,116 @@ impl PixelStage {
         }
         Ok(())
     }
+}
+
+/// The early depth and stencil test of a primitive's pixels (seed 004 §11.5.2): the
+/// pixels that pass, in order. A large primitive's pixels are tested in chunks of
+/// [`parallel::BATCH`] * 2 on the host's cores, each chunk over an overlay of memory
+/// whose writes land in pixel order (the pixels are distinct, so the chunks touch
+/// distinct depth and stencil values); the chunks depend on the pixel count only.
+fn early_depth(
+    st: &DrawState,
+    prim: &Primitive,
+    d: &DepthBuffer,
+    mem: &mut dyn Memory,
+) -> Result<Vec<(u32, u32)>, DrawError> {
+    let test =
+        |mem: &mut dyn Memory, pixels: &[(u32, u32)]| -> (Vec<(u32, u32)>, Option<DrawError>) {
+            let mut passed = Vec::with_capacity(pixels.len());
+            for &(x, y) in pixels {
+                let zp = source_depth(st, prim, x, y);
+                match d.pixel(mem, x, y, zp, prim.back_facing) {
+                    Ok(true) => passed.push((x, y)),
+                    Ok(false) => {}
+                    Err(e) => return (passed, Some(DrawError::from_depth_buffer(e))),
+                }
+            }
+            (passed, None)
+        };
+    const CHUNK: usize = parallel::BATCH * 2;
+    if prim.pixels.len() < 2 * CHUNK {
+        let (passed, error) = test(mem, &prim.pixels);
+        return match error {
+            Some(e) => Err(e),
+            None => Ok(passed),
+        };
+    }
+    let chunks: Vec<&[(u32, u32)]> = prim.pixels.chunks(CHUNK).collect();
+    let base: &dyn Memory = &*mem;
+    let outcomes = parallel::run(chunks.len(), |i| {
+        let mut overlay = Overlay::new(base);
+        let (passed, error) = test(&mut overlay, chunks[i]);
+        (passed, error, overlay.into_log())
+    });
+    let mut all = Vec::with_capacity(prim.pixels.len());
+    for (passed, error, log) in outcomes {
+        log.apply(mem).map_err(|fault| DrawError::Fault {
+            unit: "depth buffer",
+            fault,
+        })?;
+        if let Some(e) = error {
+            return Err(e);
+        }
+        all.extend(passed);
+    }
+    Ok(all)
+}
+
+/// The 2x2-aligned subspans `pixels` light, in raster order ((y/2, x/2) ascending), each
+/// with its lit-pixel mask (bit `(x & 1) + 2 * (y & 1)`). Pixels in raster order (how
+/// the rasterizer gives them) are grouped in one pass, merging each pair of rows; any
+/// other order is sorted first.
+fn subspans(pixels: &[(u32, u32)]) -> Vec<((u32, u32), u32)> {
+    let bit = |(x, y): (u32, u32)| 1u32 << ((x & 1) + 2 * (y & 1));
+    let mut out: Vec<((u32, u32), u32)> = Vec::with_capacity(pixels.len() / 2 + 1);
+    if !pixels.is_sorted_by_key(|&(x, y)| (y, x)) {
+        let mut keyed: Vec<((u32, u32), u32)> = pixels
+            .iter()
+            .map(|&p| ((p.1 / 2, p.0 / 2), bit(p)))
+            .collect();
+        keyed.sort_unstable_by_key(|e| e.0);
+        for (key, b) in keyed {
+            match out.last_mut() {
+                Some(last) if last.0 == key => last.1 |= b,
+                _ => out.push((key, b)),
+            }
+        }
+        return out;
+    }
+    let mut rest = pixels;
+    while let Some(&(_, y0)) = rest.first() {
+        // The pixels of one row pair: the even row (if any), then the odd one.
+        let sy = y0 / 2;
+        let pair = rest.partition_point(|&(_, y)| y / 2 == sy);
+        let (rows, tail) = rest.split_at(pair);
+        rest = tail;
+        let split = rows.partition_point(|&(_, y)| y == rows[0].1);
+        let (mut a, mut c) = (&rows[..split], &rows[split..]);
+        // Merge the two rows by x / 2.
+        loop {
+            let next = match (a.first(), c.first()) {
+                (Some(&p), Some(&q)) if p.0 / 2 <= q.0 / 2 => {
+                    a = &a[1..];
+                    p
+                }
+                (_, Some(&q)) => {
+                    c = &c[1..];
+                    q
+                }
+                (Some(&p), None) => {
+                    a = &a[1..];
+                    p
+                }
+                (None, None) => break,
+            };
+            let key = (sy, next.0 / 2);
+            match out.last_mut() {
+                Some(last) if last.0 == key => last.1 |= bit(next),
+                _ => out.push((key, bit(next))),
+            }
+        }
+    }
+    out
 }
 
 /// Charges a PS thread to the watchdog and turns its failure into the draw's.
@@ -696,4 +779,37 @@ fn build_payload(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::subspans;
+
+    /// The one-pass grouping of raster-ordered pixels equals sorting by subspan, and
+    /// pixels in another order are grouped the same way.
+    #[test]
+    fn subspans_of_raster_ordered_pixels_equal_sorted_grouping() {
+        let mut x = 0x9e37_79b9u32;
+        let mut rnd = |n: u32| {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            x % n
+        };
+        for _ in 0..200 {
+            let mut pixels: Vec<(u32, u32)> = (0..rnd(300)).map(|_| (rnd(40), rnd(12))).collect();
+            pixels.sort_by_key(|&(x, y)| (y, x));
+            pixels.dedup();
+            // The reference: a map from (y/2, x/2) to the mask, in key order.
+            let mut want = std::collections::BTreeMap::<(u32, u32), u32>::new();
+            for &(x, y) in &pixels {
+                *want.entry((y / 2, x / 2)).or_default() |= 1 << ((x & 1) + 2 * (y & 1));
+            }
+            let want: Vec<_> = want.into_iter().collect();
+            assert_eq!(subspans(&pixels), want);
+            let mut shuffled = pixels.clone();
+            shuffled.reverse();
+            assert_eq!(subspans(&shuffled), want);
+        }
+    }
 }
