@@ -540,21 +540,33 @@ fn pln_xy(t: &Thread, ins: &Instruction, c: usize) -> Result<(f32, f32), ExecErr
 /// field). Results are computed in f64 and rounded once to f32; the hardware's documented
 /// precision is a few ULP for transcendental functions, exact for inv/sqrt/fdiv in IEEE
 /// mode.
-fn math(t: &Thread, ins: &Instruction, a: Val, b: Val) -> Result<Val, ExecError> {
-    let x = a.f() as f32 as f64;
-    let y = b.f() as f32 as f64;
-    let f = |v: f64| Val::F(v as f32 as f64);
+/// A float math function of single-precision operands (`y` only for `fdiv` and `pow`),
+/// rounded to single precision: `inv`, `sqrt`, `rsq` and `fdiv` in f32, the
+/// transcendentals in f64 (the seeds give the functions, not their precision). `None`
+/// for the integer functions.
+pub(crate) fn math_f(f: MathFunction, x: f32, y: f32) -> Option<f32> {
     use MathFunction as M;
+    let (xd, yd) = (x as f64, y as f64);
+    Some(match f {
+        M::Inv => 1.0 / x,
+        M::Log => xd.log2() as f32,
+        M::Exp => xd.exp2() as f32,
+        M::Sqrt => x.sqrt(),
+        M::Rsq => 1.0 / x.sqrt(),
+        M::Sin => xd.sin() as f32,
+        M::Cos => xd.cos() as f32,
+        M::Fdiv => x / y,
+        M::Pow => xd.powf(yd) as f32,
+        _ => return None,
+    })
+}
+
+fn math(t: &Thread, ins: &Instruction, a: Val, b: Val) -> Result<Val, ExecError> {
+    use MathFunction as M;
+    if let Some(r) = ins.math.and_then(|f| math_f(f, f32v(a), f32v(b))) {
+        return Ok(fv(r));
+    }
     Ok(match ins.math {
-        Some(M::Inv) => fv(1.0 / x as f32),
-        Some(M::Log) => f(x.log2()),
-        Some(M::Exp) => f(x.exp2()),
-        Some(M::Sqrt) => fv((x as f32).sqrt()),
-        Some(M::Rsq) => fv(1.0 / (x as f32).sqrt()),
-        Some(M::Sin) => f(x.sin()),
-        Some(M::Cos) => f(x.cos()),
-        Some(M::Fdiv) => fv(x as f32 / y as f32),
-        Some(M::Pow) => f(x.powf(y)),
         Some(M::IntDivMod | M::IntDiv) => divmod_vals(a, b, ins).0,
         Some(M::IntMod) => divmod_vals(a, b, ins).1,
         other => {

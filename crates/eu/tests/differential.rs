@@ -1,7 +1,8 @@
 //! The fast paths against the per-channel interpreter: the whole-register micro-ops
 //! (`uop`) and the JIT (`jit`, runs of micro-ops compiled to host code with Cranelift).
 //! Every corpus kernel (real shaders, with divergent loops and branches) and a few hundred
-//! random kernels (straight-line ALU code, and code with divergent `if`/`else`/`endif`)
+//! random kernels (straight-line ALU and `math` code, and code with divergent
+//! `if`/`else`/`endif`)
 //! run all three ways from register files holding NaNs, infinities, denormals, signed
 //! zeros and integers of every range, and every architectural bit (registers,
 //! accumulators, flags, control flow, counters) and every message sent must be the same.
@@ -223,6 +224,19 @@ fn random_instruction(rng: &mut Rng) -> String {
             s(rng)
         );
     }
+    if float && rng.below(8) == 0 {
+        // Extended math: unary functions take a null second source.
+        let f = *rng.pick(&[
+            "inv", "log", "exp", "sqrt", "rsq", "sin", "cos", "pow", "fdiv",
+        ]);
+        let b = if matches!(f, "pow" | "fdiv") {
+            src(rng, "F")
+        } else {
+            "null<8,8,1>F".to_string()
+        };
+        let a = format!("{}g{}<8,8,1>F", rng.pick(&["", "-", "(abs)"]), reg(rng, 2));
+        return format!("{pred}math{sat} {f}({size}) {dst} {a} {b} {{ align1 {qtr} }};");
+    }
     let one = if float {
         &["mov", "rndd", "rndu", "rnde", "rndz", "frc"][..]
     } else {
@@ -311,6 +325,7 @@ fn random_kernels_give_the_same_bits_with_micro_ops_and_jit() {
     let mut rng = Rng(0x5eed);
     let mut kernels = 0;
     let mut branching = 0;
+    let mut math = 0;
     let mut instructions = 0;
     let mut covered = 0;
     let mut compiled = 0;
@@ -340,6 +355,9 @@ fn random_kernels_give_the_same_bits_with_micro_ops_and_jit() {
         if text.contains("if(8)") {
             branching += 1;
         }
+        if text.contains("math") {
+            math += 1;
+        }
         for seed in 0..3 {
             same_all_ways(
                 &format!("random kernel:\n{text}"),
@@ -351,6 +369,7 @@ fn random_kernels_give_the_same_bits_with_micro_ops_and_jit() {
         kernels += 1;
     }
     assert!(branching >= 60, "only {branching} kernels branch");
+    assert!(math >= 100, "only {math} kernels have math");
     assert!(
         compiled * 4 > instructions,
         "only {compiled} of {instructions} random instructions compiled"

@@ -51,6 +51,8 @@ pub(crate) enum UopOp {
     Shr,
     Asr,
     Pln,
+    /// A float `math` function (`ops::math_f`).
+    Math(MathFunction),
 }
 
 impl UopOp {
@@ -86,6 +88,7 @@ impl UopOp {
         matches!(
             self,
             UopOp::Mad
+                | UopOp::Math(_)
                 | UopOp::Pln
                 | UopOp::Lrp
                 | UopOp::Rndd
@@ -392,8 +395,23 @@ fn resolve_dst(ins: &Instruction, n: usize, op: UopOp) -> Option<DstOp> {
 
 /// The micro-op of `ins`, if its shape is one the fast path covers.
 pub(crate) fn predecode(ins: &Instruction) -> Option<Uop> {
-    let (op, arity) = UopOp::of(ins.opcode)?;
-    if crate::df::is_df(ins) || ins.srcs.len() != arity {
+    use MathFunction as M;
+    let (op, arity) = match (ins.opcode, ins.math) {
+        // The float functions; a unary one's second source is the null register. The
+        // condition modifier of `math` is not the result's test: left to `ops`.
+        (Opcode::Math, Some(f)) if ins.cond_modifier.is_none() => match f {
+            M::Inv | M::Log | M::Exp | M::Sqrt | M::Rsq | M::Sin | M::Cos => (UopOp::Math(f), 1),
+            M::Fdiv | M::Pow => (UopOp::Math(f), 2),
+            _ => return None,
+        },
+        (Opcode::Math, _) => return None,
+        (op, _) => UopOp::of(op)?,
+    };
+    let srcs_used = &ins.srcs[..arity.min(ins.srcs.len())];
+    if crate::df::is_df(ins) || srcs_used.len() != arity {
+        return None;
+    }
+    if matches!(op, UopOp::Math(_)) && ins.srcs.len() > arity + 1 {
         return None;
     }
     let n = ins.exec_size as usize;
@@ -401,12 +419,11 @@ pub(crate) fn predecode(ins: &Instruction) -> Option<Uop> {
     if n == 0 || group + n > 32 {
         return None;
     }
-    let float = ins.srcs.iter().any(|s| is_float(crate::ops::src_ty(s)));
+    let float = srcs_used.iter().any(|s| is_float(crate::ops::src_ty(s)));
     if (float && op.int_only()) || (!float && op.float_only()) {
         return None;
     }
-    let srcs = ins
-        .srcs
+    let srcs = srcs_used
         .iter()
         .map(|s| resolve_src(s, n, float))
         .collect::<Option<Vec<_>>>()?;

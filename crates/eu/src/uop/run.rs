@@ -174,6 +174,11 @@ impl Thread {
             UopOp::Rnde => (0..n).for_each(|c| r[c] = a[c].round_ties_even()),
             UopOp::Rndz => (0..n).for_each(|c| r[c] = a[c].trunc()),
             UopOp::Frc => (0..n).for_each(|c| r[c] = a[c] - a[c].floor()),
+            UopOp::Math(f) => {
+                for c in 0..n {
+                    r[c] = crate::ops::math_f(f, a[c], b[c]).unwrap_or(0.0);
+                }
+            }
             UopOp::Pln => {
                 if let Some(p) = &u.pln {
                     let read =
