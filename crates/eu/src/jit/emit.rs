@@ -49,6 +49,22 @@ fn lane_mask(b: &mut FunctionBuilder, bits: Value, at: usize) -> Value {
     b.ins().icmp(IntCC::NotEqual, x, zero)
 }
 
+/// Float saturation as `region::convert_bits` stores it, on 4 lanes of bits: NaN gives
+/// +0, below 0 gives 0, above 1 gives 1, the rest (-0 included) is kept.
+fn vsat(b: &mut FunctionBuilder, x: Value) -> Value {
+    let f = vcast(b, VF, x);
+    let zero = vsplat(b, 0);
+    let one = vsplat(b, 1.0f32.to_bits());
+    let zf = vcast(b, VF, zero);
+    let of = vcast(b, VF, one);
+    let nan = b.ins().fcmp(FloatCC::Unordered, f, f);
+    let low = b.ins().fcmp(FloatCC::LessThan, f, zf);
+    let high = b.ins().fcmp(FloatCC::GreaterThan, f, of);
+    let to_zero = b.ins().bor(nan, low);
+    let r = b.ins().bitselect(high, one, x);
+    b.ins().bitselect(to_zero, zero, r)
+}
+
 /// A denormal's bits become zero of its sign (`uop::run::flush`), on 4 lanes.
 fn vflush(b: &mut FunctionBuilder, x: Value) -> Value {
     let m = vsplat(b, 0x7f80_0000);
@@ -89,7 +105,8 @@ fn vtest_f(b: &mut FunctionBuilder, cond: Option<CondModifier>, x: Value, y: Val
 
 /// Whether the JIT covers micro-op `u` of `ins` (the list in the module documentation).
 pub(super) fn covers(ins: &Instruction, u: &Uop) -> bool {
-    if u.acc_write || u.saturate {
+    // Saturation only of float results (`vsat`).
+    if u.acc_write || (u.saturate && (!u.float || u.dst.ty != Type::F)) {
         return false;
     }
     if let Some(p) = ins.predicate
@@ -526,6 +543,9 @@ impl Emit {
             }
             if u.dst.cond_ty == Type::F && !u.raw_mov {
                 r = vflush(b, r);
+            }
+            if u.saturate {
+                r = vsat(b, r);
             }
             chunks.push(r);
         }

@@ -13,12 +13,14 @@
 //!
 //! What the JIT covers: `mov`, `add`, `mad`, `lrp`, `mul` (float), `sel`, `cmp`, `cmpn`,
 //! `rndd`/`rndu`/`rnde`/`rndz`, `frc`, `pln` on F operands, compiled 4 lanes at a time
-//! (so with 4, 8, 16 or 32 channels); `mov`, `add`, `not`, `and`, `or`, `xor`, `shl`,
-//! `shr`, `asr`, `sel`, `cmp`, `cmpn` on D/UD registers and integer immediates, channel
-//! by channel; any region, the null destination, align16 write masks, normal predication
-//! and predicated `sel`, condition modifiers and flag writes. Everything else (saturation,
-//! accumulator writes, integer `mul`, other predicate controls, other types, the
-//! alternative floating-point mode) runs on the micro-ops or the per-channel interpreter.
+//! (so with 4, 8, 16 or 32 channels), saturation of their results included; `mov`,
+//! `add`, `not`, `and`, `or`, `xor`, `shl`, `shr`, `asr`, `sel`, `cmp`, `cmpn` on D/UD
+//! registers and integer immediates, channel by channel; any region, the null
+//! destination, align16 write masks, normal predication and predicated `sel`, condition
+//! modifiers and flag writes. Everything else (`math`, integer saturation, accumulator
+//! writes, integer `mul`, other predicate controls, other types, the alternative
+//! floating-point mode, branches and sends) runs on the micro-ops or the per-channel
+//! interpreter.
 //!
 //! A run is entered only at its first instruction, with the thread in IEEE mode, when
 //! no channel waits for an instruction inside it and the instruction budget covers it
