@@ -8,7 +8,7 @@ use crate::ops::DEFAULT_NAN;
 use crate::uop::{DstOp, Operand, Uop, UopOp};
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{
-    ConstantData, Endianness, InstBuilder, MemFlagsData, Type as IrType, Value, types,
+    ConstantData, Endianness, FuncRef, InstBuilder, MemFlagsData, Type as IrType, Value, types,
 };
 use cranelift_frontend::FunctionBuilder;
 use gtsim_isa::ir::*;
@@ -136,7 +136,11 @@ pub(super) fn covers(ins: &Instruction, u: &Uop) -> bool {
                 | UopOp::Rndz
                 | UopOp::Frc
                 | UopOp::Pln
-        );
+                | UopOp::Math(_)
+        ) && match u.op {
+            UopOp::Math(f) => MATH.contains(&f),
+            _ => true,
+        };
         let srcs_ok = u.srcs.iter().all(|s| match s {
             Operand::Reg { ty, .. } => *ty == Type::F,
             Operand::ImmF { .. } => true,
@@ -191,8 +195,31 @@ fn mem() -> MemFlagsData {
     MemFlagsData::new().with_notrap()
 }
 
-/// The function body for one run: `(grf, flags, live)`.
-pub(super) fn function(b: &mut FunctionBuilder, run: &[(&Instruction, &Uop)]) {
+/// The float math functions the JIT calls [`math_helper`] for, by code.
+const MATH: [MathFunction; 9] = [
+    MathFunction::Inv,
+    MathFunction::Log,
+    MathFunction::Exp,
+    MathFunction::Sqrt,
+    MathFunction::Rsq,
+    MathFunction::Sin,
+    MathFunction::Cos,
+    MathFunction::Fdiv,
+    MathFunction::Pow,
+];
+
+/// What compiled code calls for one lane of a `math` instruction: `ops::math_f` of
+/// function `code` (an index into [`MATH`]), the same function the micro-ops and the
+/// per-channel interpreter use.
+pub(super) extern "C" fn math_helper(code: u32, x: f32, y: f32) -> f32 {
+    MATH.get(code as usize)
+        .and_then(|&f| crate::ops::math_f(f, x, y))
+        .unwrap_or(0.0)
+}
+
+/// The function body for one run: `(grf, flags, live)`; `math` is the imported
+/// [`math_helper`].
+pub(super) fn function(b: &mut FunctionBuilder, run: &[(&Instruction, &Uop)], math: FuncRef) {
     let entry = b.create_block();
     b.append_block_params_for_function_params(entry);
     b.switch_to_block(entry);
@@ -202,6 +229,7 @@ pub(super) fn function(b: &mut FunctionBuilder, run: &[(&Instruction, &Uop)]) {
         grf: p[0],
         flags: p[1],
         live: p[2],
+        math,
     };
     for (ins, u) in run {
         e.instruction(b, ins, u);
@@ -213,6 +241,7 @@ struct Emit {
     grf: Value,
     flags: Value,
     live: Value,
+    math: FuncRef,
 }
 
 fn c32(b: &mut FunctionBuilder, v: u32) -> Value {
@@ -498,6 +527,24 @@ impl Emit {
                     b.ins().fsub(s[0], f)
                 }
                 UopOp::Pln => self.vpln(b, u, k),
+                UopOp::Math(f) => {
+                    // One call per lane.
+                    let code = MATH.iter().position(|&m| m == f).unwrap_or(0);
+                    let code = c32(b, code as u32);
+                    let zero = b.ins().f32const(0.0);
+                    let mut out = b.ins().splat(VF, zero);
+                    for lane in 0..4u8 {
+                        let x = b.ins().extractlane(s[0], lane);
+                        let y = match s.get(1) {
+                            Some(&v) => b.ins().extractlane(v, lane),
+                            None => zero,
+                        };
+                        let call = b.ins().call(self.math, &[code, x, y]);
+                        let r = b.inst_results(call)[0];
+                        out = b.ins().insertlane(out, r, lane);
+                    }
+                    out
+                }
                 UopOp::Sel => {
                     let take_a = if u.cond.is_some() {
                         let an = b.ins().fcmp(FloatCC::Unordered, s[0], s[0]);

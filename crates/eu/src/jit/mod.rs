@@ -12,12 +12,13 @@
 //! and compares every architectural bit).
 //!
 //! What the JIT covers: `mov`, `add`, `mad`, `lrp`, `mul` (float), `sel`, `cmp`, `cmpn`,
-//! `rndd`/`rndu`/`rnde`/`rndz`, `frc`, `pln` on F operands, compiled 4 lanes at a time
+//! `rndd`/`rndu`/`rnde`/`rndz`, `frc`, `pln` and the float `math` functions (a call per
+//! lane to the function the interpreter uses) on F operands, compiled 4 lanes at a time
 //! (so with 4, 8, 16 or 32 channels), saturation of their results included; `mov`,
 //! `add`, `not`, `and`, `or`, `xor`, `shl`, `shr`, `asr`, `sel`, `cmp`, `cmpn` on D/UD
 //! registers and integer immediates, channel by channel; any region, the null
 //! destination, align16 write masks, normal predication and predicated `sel`, condition
-//! modifiers and flag writes. Everything else (`math`, integer saturation, accumulator
+//! modifiers and flag writes. Everything else (integer `math`, integer saturation, accumulator
 //! writes, integer `mul`, other predicate controls, other types, the alternative
 //! floating-point mode, branches and sends) runs on the micro-ops or the per-channel
 //! interpreter.
@@ -182,8 +183,19 @@ pub(crate) fn compile(
         return Some(out);
     }
     let isa = host_isa()?;
-    let mut module = JITModule::new(JITBuilder::with_isa(isa, default_libcall_names()));
+    let mut builder = JITBuilder::with_isa(isa, default_libcall_names());
+    builder.symbol("gtsim_jit_math", emit::math_helper as *const u8);
+    let mut module = JITModule::new(builder);
     let ptr = module.target_config().pointer_type();
+    // The math helper: (function code, x, y) -> result, all in registers.
+    let mut math_sig = module.make_signature();
+    math_sig.params.push(AbiParam::new(types::I32));
+    math_sig.params.push(AbiParam::new(types::F32));
+    math_sig.params.push(AbiParam::new(types::F32));
+    math_sig.returns.push(AbiParam::new(types::F32));
+    let math_id = module
+        .declare_function("gtsim_jit_math", Linkage::Import, &math_sig)
+        .ok()?;
     let mut ctx = module.make_context();
     let mut fctx = FunctionBuilderContext::new();
     let mut ids = vec![];
@@ -192,9 +204,10 @@ pub(crate) fn compile(
         ctx.func.signature.params.push(AbiParam::new(ptr));
         ctx.func.signature.params.push(AbiParam::new(ptr));
         ctx.func.signature.params.push(AbiParam::new(types::I32));
+        let math = module.declare_func_in_func(math_id, &mut ctx.func);
         {
             let mut b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
-            emit::function(&mut b, run);
+            emit::function(&mut b, run, math);
             b.finalize(module.target_config());
         }
         let id = module
