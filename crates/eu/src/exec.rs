@@ -594,12 +594,13 @@ impl Thread {
     }
 
     fn wait(&mut self, mask: u32, at: usize) {
-        for c in 0..32 {
-            if mask & (1 << c) != 0 {
-                self.waiting[c] = Some(at);
-                self.parked |= 1 << c;
-            }
+        let mut m = mask;
+        while m != 0 {
+            let c = m.trailing_zeros() as usize;
+            m &= m - 1;
+            self.waiting[c] = Some(at);
         }
+        self.parked |= mask;
     }
 
     /// Channels of the instruction's span that are dispatched and running.
@@ -711,8 +712,11 @@ impl Thread {
             }
             Opcode::While => {
                 // Channels that broke out of this loop now wait for the instruction after it.
-                for c in 0..32 {
-                    if self.broken & (1 << c) != 0 && self.waiting[c] == Some(self.ip) {
+                let mut broken = self.broken;
+                while broken != 0 {
+                    let c = broken.trailing_zeros() as usize;
+                    broken &= broken - 1;
+                    if self.waiting[c] == Some(self.ip) {
                         self.waiting[c] = Some(next);
                         self.broken &= !(1 << c);
                     }
