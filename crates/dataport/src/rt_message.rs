@@ -11,7 +11,7 @@
 
 use crate::blend::Rgba;
 use crate::compare::{AlphaReference, alpha_test};
-use crate::rt_write::{RtState, color_calc};
+use crate::rt_write::{RtState, color_calc_into};
 use gtsim_mem::Memory;
 use gtsim_mem::format::texel::Texel;
 use gtsim_mem::layout::LayoutError;
@@ -328,10 +328,13 @@ pub fn write_pixel(
     }
     let src1: Rgba = [0.0; 4];
     let src = texel_of(&rt.surface, color)?;
-    let bytes = color_calc(&rt.cc, s.format, src, src1, dst).map_err(|e| MessageError::State {
-        structure: "BLEND_STATE",
-        why: e.to_string(),
+    let mut out = [0u8; 16];
+    let len = color_calc_into(&rt.cc, s.format, src, src1, dst, &mut out).map_err(|e| {
+        MessageError::State {
+            structure: "BLEND_STATE",
+            why: e.to_string(),
+        }
     })?;
-    mem.write(addr, &bytes).map_err(fault)?;
+    mem.write(addr, &out[..len]).map_err(fault)?;
     Ok(true)
 }

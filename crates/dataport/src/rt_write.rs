@@ -50,6 +50,20 @@ pub fn color_calc(
     src1: Rgba,
     dst: &[u8],
 ) -> Result<Vec<u8>, RtWriteError> {
+    let mut out = [0u8; 16];
+    let n = color_calc_into(s, format, src, src1, dst, &mut out)?;
+    Ok(out[..n].to_vec())
+}
+
+/// [`color_calc`] into the first bytes of `out`; returns how many it wrote.
+pub fn color_calc_into(
+    s: &RtState,
+    format: SurfaceFormat,
+    src: Texel,
+    src1: Rgba,
+    dst: &[u8],
+    out: &mut [u8; 16],
+) -> Result<usize, RtWriteError> {
     if s.blend.is_some() && s.logic_op.is_some() {
         return Err(RtWriteError::Invalid(
             "Color Buffer Blending and Logic Ops must not be enabled together (seed 004 §12.1.10)",
@@ -93,7 +107,8 @@ pub fn color_calc(
         }
         t => t,
     };
-    let mut bytes = texel::encode(format, result)?;
+    let n = texel::encode_into(format, result, out)?;
+    let bytes = &mut out[..n];
     if let Some(op) = s.logic_op {
         // Logic ops work on the stored bits (UNORM surfaces only, §12.1.10).
         for (b, d) in bytes.iter_mut().zip(dst) {
@@ -101,9 +116,11 @@ pub fn color_calc(
         }
     }
     if s.write_disable.iter().any(|&d| d) {
-        bytes = mask_channels(format, &bytes, dst, s.write_disable)?;
+        let masked = mask_channels(format, bytes, dst, s.write_disable)?;
+        let m = masked.len().min(n);
+        bytes[..m].copy_from_slice(&masked[..m]);
     }
-    Ok(bytes)
+    Ok(n)
 }
 
 /// Keeps the destination's value in every write-disabled channel.

@@ -582,13 +582,23 @@ pub fn decode(f: SurfaceFormat, bytes: &[u8]) -> Result<Texel, FormatError> {
 /// rounding and clamping rules). The texel's class must match the format's: UINT formats
 /// take [`Texel::Uint`], SINT formats [`Texel::Sint`], all others [`Texel::Float`].
 pub fn encode(f: SurfaceFormat, t: Texel) -> Result<Vec<u8>, FormatError> {
+    let mut out = [0u8; 16];
+    let n = encode_into(f, t, &mut out)?;
+    Ok(out[..n].to_vec())
+}
+
+/// [`encode`] into the first bytes of `out` (an element of a texel format is at most 16
+/// bytes); returns how many it wrote.
+pub fn encode_into(f: SurfaceFormat, t: Texel, out: &mut [u8; 16]) -> Result<usize, FormatError> {
     let e = entry(f)?;
+    let word = |out: &mut [u8; 16], w: u32| {
+        out[..4].copy_from_slice(&w.to_le_bytes());
+        4
+    };
     match e.kind {
-        Kind::Plain(p) => encode_plain(e.name, &p, t),
-        Kind::PackedFloat => {
-            float_texel(e.name, t).map(|c| encode_r11g11b10(c).to_le_bytes().to_vec())
-        }
-        Kind::SharedExp => float_texel(e.name, t).map(|c| encode_rgb9e5(c).to_le_bytes().to_vec()),
+        Kind::Plain(p) => encode_plain(e.name, &p, t, out),
+        Kind::PackedFloat => float_texel(e.name, t).map(|c| word(out, encode_r11g11b10(c))),
+        Kind::SharedExp => float_texel(e.name, t).map(|c| word(out, encode_rgb9e5(c))),
         Kind::Ycrcb => Err(FormatError::Unsupported {
             format: e.name,
             reason: "a YCRCB element holds two texels; use encode_ycrcb",
@@ -816,8 +826,20 @@ fn float_bits_to_f32(raw: u64, bits: u32) -> f32 {
 }
 
 /// Encode a bit-field format.
-fn encode_plain(format: &'static str, p: &Plain, t: Texel) -> Result<Vec<u8>, FormatError> {
-    let mut out = vec![0u8; (p.bpe / 8) as usize];
+fn encode_plain(
+    format: &'static str,
+    p: &Plain,
+    t: Texel,
+    out: &mut [u8; 16],
+) -> Result<usize, FormatError> {
+    let n = (p.bpe / 8) as usize;
+    let Some(out) = out.get_mut(..n) else {
+        return Err(FormatError::Unsupported {
+            format,
+            reason: "an element of more than 128 bits",
+        });
+    };
+    out.fill(0);
     let mismatch = || FormatError::TexelKind {
         format,
         expected: p.class.name(),
@@ -838,9 +860,9 @@ fn encode_plain(format: &'static str, p: &Plain, t: Texel) -> Result<Vec<u8>, Fo
             (Class::Sint, Texel::Sint(c)) => saturate_signed(i64::from(c[src]), f.bits),
             _ => return Err(mismatch()),
         };
-        put_bits(&mut out, f.shift, f.bits, raw);
+        put_bits(out, f.shift, f.bits, raw);
     }
-    Ok(out)
+    Ok(n)
 }
 
 /// Clamp a signed value to `bits` and return its two's-complement bit pattern.

@@ -514,12 +514,15 @@ fn prim_barycentrics(prim: &Primitive, p: [f32; 2]) -> Option<crate::bary::Baryc
     }
 }
 
-/// The barycentrics the pixel shader interpolates attributes with: the primitive's own,
-/// or for a clipped piece those of the source triangle, composed from the piece's
-/// (perspective ones through the corners' clip-space coordinates, linear ones through
-/// their screen-space ones; both compositions are exact).
-fn attribute_barycentrics(prim: &Primitive, p: [f32; 2]) -> Option<crate::bary::Barycentrics> {
-    let b = prim_barycentrics(prim, p)?;
+/// The barycentrics the pixel shader interpolates attributes with, given the primitive's
+/// own `b`: those, or for a clipped piece those of the source triangle, composed from
+/// the piece's (perspective ones through the corners' clip-space coordinates, linear
+/// ones through their screen-space ones; both compositions are exact).
+fn attribute_barycentrics(
+    prim: &Primitive,
+    b: Option<crate::bary::Barycentrics>,
+) -> Option<crate::bary::Barycentrics> {
+    let b = b?;
     let Some(src) = &prim.source else {
         return Some(b);
     };
@@ -680,9 +683,9 @@ fn build_payload(
         .iter()
         .map(|&(x, y)| prim_barycentrics(prim, [x as f32 + bias, y as f32 + bias]))
         .collect();
-    let attr_bary: Vec<Option<crate::bary::Barycentrics>> = slots[..simd]
+    let attr_bary: Vec<Option<crate::bary::Barycentrics>> = bary
         .iter()
-        .map(|&(x, y)| attribute_barycentrics(prim, [x as f32 + bias, y as f32 + bias]))
+        .map(|&b| attribute_barycentrics(prim, b))
         .collect();
     let lerp = |s: usize, v: [f32; 3]| {
         bary[s].map_or(v[0], |bc| {
