@@ -217,6 +217,11 @@ impl Program {
     }
 }
 
+/// The bit of [`Thread::wait_bloom`] for the instruction at byte `at`.
+fn wait_bit(at: usize) -> u64 {
+    1 << ((at / 8) % 64)
+}
+
 /// The floating-point mode a thread is dispatched with (the "Floating Point Mode" field
 /// of the dispatching unit's state, e.g. 3DSTATE_VS/PS; IVB PRM Vol4 Part3 "Floating Point
 /// Modes").
@@ -243,6 +248,10 @@ pub struct Thread {
     pub dispatch_mask: u32,
     /// Per channel: the instruction it waits for (structured control flow), if any.
     pub(crate) waiting: [Option<usize>; 32],
+    /// A superset of the instructions parked channels wait for, one bit per 8-byte slot
+    /// modulo 64 ([`wait_bit`]): the wake-up scan runs only at instructions whose bit is
+    /// set, and a scan that wakes nobody recomputes it. Not architectural state.
+    pub(crate) wait_bloom: u64,
     /// The channels of `waiting` that wait (bit per channel), kept beside it so masks
     /// are built without walking the array.
     pub(crate) parked: u32,
@@ -274,6 +283,7 @@ impl Thread {
                 (1u32 << simd) - 1
             },
             waiting: [None; 32],
+            wait_bloom: 0,
             parked: 0,
             broken: 0,
             simd,
@@ -499,12 +509,19 @@ impl Thread {
             // Wake the channels waiting for this instruction (broken channels stay parked:
             // they move past the `while` below).
             let mut parked = self.parked & !self.broken;
-            while parked != 0 {
-                let c = parked.trailing_zeros() as usize;
-                parked &= parked - 1;
-                if self.waiting[c] == Some(self.ip) {
-                    self.waiting[c] = None;
-                    self.parked &= !(1 << c);
+            if parked != 0 && self.wait_bloom & wait_bit(self.ip) != 0 {
+                let mut woke = false;
+                while parked != 0 {
+                    let c = parked.trailing_zeros() as usize;
+                    parked &= parked - 1;
+                    if self.waiting[c] == Some(self.ip) {
+                        self.waiting[c] = None;
+                        self.parked &= !(1 << c);
+                        woke = true;
+                    }
+                }
+                if !woke {
+                    self.refresh_wait_bloom();
                 }
             }
             // A compiled run, entered at its start when nothing could make it differ from
@@ -601,6 +618,23 @@ impl Thread {
             self.waiting[c] = Some(at);
         }
         self.parked |= mask;
+        if mask != 0 {
+            self.wait_bloom |= wait_bit(at);
+        }
+    }
+
+    /// Recomputes [`Thread::wait_bloom`] from the parked channels.
+    fn refresh_wait_bloom(&mut self) {
+        let mut bloom = 0;
+        let mut parked = self.parked;
+        while parked != 0 {
+            let c = parked.trailing_zeros() as usize;
+            parked &= parked - 1;
+            if let Some(at) = self.waiting[c] {
+                bloom |= wait_bit(at);
+            }
+        }
+        self.wait_bloom = bloom;
     }
 
     /// Channels of the instruction's span that are dispatched and running.
@@ -718,6 +752,7 @@ impl Thread {
                     broken &= broken - 1;
                     if self.waiting[c] == Some(self.ip) {
                         self.waiting[c] = Some(next);
+                        self.wait_bloom |= wait_bit(next);
                         self.broken &= !(1 << c);
                     }
                 }
