@@ -181,6 +181,88 @@ pub(super) fn covers(ins: &Instruction, u: &Uop) -> bool {
     }
 }
 
+/// Whether integer micro-op `u` computes the same bits on 32-bit lanes as in the
+/// micro-ops' i64 model (`uop::run::compute_i`), and for a comparison whether it compares
+/// signed: 4n channels; results of 32 bits; shifts by one amount for all channels (the
+/// vector shifts take a scalar count); comparisons (`cmp`, `cmpn`, `sel` with a
+/// condition) of sources without modifiers that all read as D (signed) or all as UD
+/// (unsigned), immediates fitting that reading.
+fn int_lanes(u: &Uop) -> Option<Option<bool>> {
+    if !u.n.is_multiple_of(4) {
+        return None;
+    }
+    let uniform = |s: &Operand| match s {
+        Operand::Reg { shape, .. } => *shape == crate::uop::Shape::Scalar,
+        Operand::ImmI { lanes, .. } => lanes[..u.n].iter().all(|&l| l == lanes[0]),
+        Operand::ImmF { .. } => false,
+    };
+    let compares =
+        matches!(u.op, UopOp::Cmp | UopOp::Cmpn) || (u.op == UopOp::Sel && u.cond.is_some());
+    match u.op {
+        UopOp::Shl | UopOp::Shr | UopOp::Asr => uniform(&u.srcs[1]).then_some(None),
+        UopOp::Mov | UopOp::Add | UopOp::Not | UopOp::And | UopOp::Or | UopOp::Xor => Some(None),
+        UopOp::Sel if !compares => Some(None),
+        _ if compares => {
+            let mut signed = None;
+            for s in &u.srcs {
+                if let Operand::Reg {
+                    ty, negate, abs, ..
+                } = s
+                {
+                    if *negate || *abs {
+                        return None;
+                    }
+                    let this = *ty == Type::D;
+                    if signed.is_some_and(|x| x != this) {
+                        return None;
+                    }
+                    signed = Some(this);
+                }
+            }
+            let signed = signed?;
+            let fits = |v: i64| {
+                if signed {
+                    i32::try_from(v).is_ok()
+                } else {
+                    u32::try_from(v).is_ok()
+                }
+            };
+            for s in &u.srcs {
+                if let Operand::ImmI { lanes, .. } = s
+                    && !lanes[..u.n].iter().all(|&l| fits(l))
+                {
+                    return None;
+                }
+            }
+            Some(Some(signed))
+        }
+        _ => None,
+    }
+}
+
+/// A condition on 32-bit lanes read signed or unsigned: all ones where it holds.
+fn vtest_i(
+    b: &mut FunctionBuilder,
+    cond: Option<CondModifier>,
+    signed: bool,
+    x: Value,
+    y: Value,
+) -> Value {
+    let (s, u) = match cond {
+        Some(CondModifier::Z) => (IntCC::Equal, IntCC::Equal),
+        Some(CondModifier::Nz) => (IntCC::NotEqual, IntCC::NotEqual),
+        Some(CondModifier::G) => (IntCC::SignedGreaterThan, IntCC::UnsignedGreaterThan),
+        Some(CondModifier::Ge) => (
+            IntCC::SignedGreaterThanOrEqual,
+            IntCC::UnsignedGreaterThanOrEqual,
+        ),
+        Some(CondModifier::L) => (IntCC::SignedLessThan, IntCC::UnsignedLessThan),
+        Some(CondModifier::Le) => (IntCC::SignedLessThanOrEqual, IntCC::UnsignedLessThanOrEqual),
+        _ => return vsplat(b, 0),
+    };
+    b.ins().icmp(if signed { s } else { u }, x, y)
+}
+
 /// The channels (absolute) of `ins`'s execution span.
 pub(super) fn span(ins: &Instruction) -> u32 {
     let g = crate::exec::Thread::group(ins);
@@ -359,6 +441,10 @@ impl Emit {
         // Float instructions run 4 lanes at a time (`covers` takes only 4n channels).
         if u.float {
             return self.vector(b, u, rel, pick);
+        }
+        // Integer instructions too where 32-bit lanes compute what the i64 model does.
+        if let Some(signed) = int_lanes(u) {
+            return self.vector_int(b, u, rel, pick, signed);
         }
         let mut bits = Vec::with_capacity(n);
         let mut hits: Vec<Value> = Vec::with_capacity(n);
@@ -607,6 +693,108 @@ impl Emit {
                     let zero = b.ins().f32const(0.0);
                     let zero = b.ins().splat(VF, zero);
                     vtest_f(b, u.cond, f, zero)
+                })
+                .collect();
+        }
+        if is_cmp || cond_flags {
+            let mut acc = c32(b, 0);
+            for (k, &h) in hits.iter().enumerate() {
+                let m = b.ins().vhigh_bits(types::I32, h);
+                let m = b.ins().ishl_imm_u(m, 4 * k as i64);
+                acc = b.ins().bor(acc, m);
+            }
+            self.write_flags(b, u, rel, acc);
+        }
+    }
+
+    /// Integer source `s` for channels `4k..4k+4` as 32-bit lanes (`gather_i`, whose
+    /// low 32 bits these are: |x| of a UD value is itself).
+    fn vsrc_i(&self, b: &mut FunctionBuilder, s: &Operand, k: usize) -> Value {
+        match s {
+            Operand::Reg {
+                ty,
+                offs,
+                negate,
+                abs,
+                ..
+            } => {
+                let mut x = self.vload(b, &offs[4 * k..4 * k + 4]);
+                if *abs && *ty == Type::D {
+                    x = b.ins().iabs(x);
+                }
+                if *negate {
+                    x = b.ins().ineg(x);
+                }
+                x
+            }
+            Operand::ImmI { lanes, .. } => {
+                vconst(b, std::array::from_fn(|i| lanes[4 * k + i] as u32))
+            }
+            Operand::ImmF { .. } => vsplat(b, 0),
+        }
+    }
+
+    /// An integer micro-op, 4 channels at a time (`int_lanes` says when; `signed` is how
+    /// a comparison reads its sources).
+    fn vector_int(
+        &self,
+        b: &mut FunctionBuilder,
+        u: &Uop,
+        rel: Value,
+        pick: Option<Value>,
+        signed: Option<bool>,
+    ) {
+        let n = u.n;
+        let is_cmp = matches!(u.op, UopOp::Cmp | UopOp::Cmpn);
+        let mut chunks = Vec::with_capacity(n / 4);
+        let mut hits = Vec::with_capacity(n / 4);
+        for k in 0..n / 4 {
+            let s: Vec<Value> = u.srcs.iter().map(|s| self.vsrc_i(b, s, k)).collect();
+            let r = match u.op {
+                UopOp::Mov => s[0],
+                UopOp::Add => b.ins().iadd(s[0], s[1]),
+                UopOp::Not => b.ins().bnot(s[0]),
+                UopOp::And => b.ins().band(s[0], s[1]),
+                UopOp::Or => b.ins().bor(s[0], s[1]),
+                UopOp::Xor => b.ins().bxor(s[0], s[1]),
+                UopOp::Shl | UopOp::Shr | UopOp::Asr => {
+                    // One count for all lanes: lane 0's, masked to 5 bits.
+                    let count = b.ins().extractlane(s[1], 0);
+                    let count = b.ins().band_imm_u(count, 31);
+                    match u.op {
+                        UopOp::Shl => b.ins().ishl(s[0], count),
+                        UopOp::Shr => b.ins().ushr(s[0], count),
+                        _ => b.ins().sshr(s[0], count),
+                    }
+                }
+                UopOp::Sel => {
+                    let take_a = match (u.cond, pick) {
+                        (Some(_), _) => vtest_i(b, u.cond, signed.unwrap_or(true), s[0], s[1]),
+                        (None, Some(p)) => lane_mask(b, p, 4 * k),
+                        (None, None) => vsplat(b, u32::MAX),
+                    };
+                    b.ins().bitselect(take_a, s[0], s[1])
+                }
+                UopOp::Cmp | UopOp::Cmpn => {
+                    let hit = vtest_i(b, u.cond, signed.unwrap_or(true), s[0], s[1]);
+                    hits.push(hit);
+                    hit
+                }
+                // Not made (`int_lanes`).
+                _ => s[0],
+            };
+            chunks.push(r);
+        }
+        self.vstore(b, &u.dst, rel, &chunks);
+        let cond_flags = u.cond.is_some() && !is_cmp && u.op != UopOp::Sel;
+        if cond_flags {
+            // The condition tests the result as written (D or UD) against zero.
+            let signed = u.dst.cond_ty == Type::D;
+            hits = chunks
+                .iter()
+                .map(|&x| {
+                    let zero = vsplat(b, 0);
+                    vtest_i(b, u.cond, signed, x, zero)
                 })
                 .collect();
         }

@@ -16,7 +16,10 @@
 //! lane to the function the interpreter uses) on F operands, compiled 4 lanes at a time
 //! (so with 4, 8, 16 or 32 channels), saturation of their results included; `mov`,
 //! `add`, `not`, `and`, `or`, `xor`, `shl`, `shr`, `asr`, `sel`, `cmp`, `cmpn` on D/UD
-//! registers and integer immediates, channel by channel; any region, the null
+//! registers and integer immediates, 4 lanes of 32 bits at a time where those compute
+//! the bits of the micro-ops' i64 model (`emit::int_lanes`: shifts by one count,
+//! comparisons of like-signed unmodified sources), otherwise channel by channel; any
+//! region, the null
 //! destination, align16 write masks, normal predication and predicated `sel`, condition
 //! modifiers and flag writes. Everything else (integer `math`, integer saturation, accumulator
 //! writes, integer `mul`, other predicate controls, other types, the alternative
