@@ -635,11 +635,11 @@ fn an_unsupported_feature_names_its_reference() {
     }
 }
 
-/// The PS threads of a draw run on the host's cores (gtsim_pipe3d::draw::parallel): the
-/// render target, the statistics and the outcome are the same bits for 1, 2, 3 and 8
-/// host threads, also when the watchdog's instruction limit ends the draw part-way (the
-/// threads before the limit wrote their pixels, the others did not, as when they run one
-/// at a time).
+/// The VS and PS threads of a draw run on the host's cores
+/// (gtsim_pipe3d::draw::parallel): the render target, the statistics and the outcome are
+/// the same bits for 1, 2, 3 and 8 host threads, also when the watchdog's instruction
+/// limit ends the draw part-way (the threads before the limit wrote their pixels, the
+/// others did not, as when they run one at a time).
 #[test]
 fn results_are_bit_identical_whatever_the_host_thread_count() {
     use gtsim_pipe3d::draw::WorkLimits;
@@ -685,4 +685,31 @@ fn results_are_bit_identical_whatever_the_host_thread_count() {
         }
     }
     assert!(watchdog_ended >= 2, "the limits must end the draw part-way");
+
+    // Many vertices: 24 triangles, 36 VS threads, which run as a parallel batch too; the
+    // overlapping triangles are written in primitive order.
+    let mut v = vec![];
+    for i in 0..24 {
+        let (x, y) = ((i % 6) as f32, (i / 6) as f32);
+        let c = i as f32 / 24.0;
+        v.push([x, y, c, 0.5, 1.0 - c, 1.0]);
+        v.push([x + 2.5, y, 0.0, c, 0.0, 1.0]);
+        v.push([x, y + 2.5, 1.0, 1.0, c, 1.0]);
+    }
+    let (st, mem0) = setup(&v, PS_PLN_SIMD8, true, Some(VS_SCALE2), false);
+    let prim = primitive(ThreeDPrimTopoType::_3DPRIM_TRILIST, v.len() as u32);
+    let runs: Vec<_> = [1, 2, 5]
+        .iter()
+        .map(|&t| {
+            let mut mem = mem0.clone();
+            let r = with_threads(t, || run(&st, &mut mem, &prim));
+            (r, target(&mem))
+        })
+        .collect();
+    assert!(runs[0].0.is_ok(), "{:?}", runs[0].0);
+    assert!(runs[0].1.chunks(4).filter(|p| p != &[0; 4]).count() > 50);
+    for (i, r) in runs.iter().enumerate().skip(1) {
+        assert_eq!(r.0, runs[0].0, "many vertices: outcome, run {i}");
+        assert!(r.1 == runs[0].1, "many vertices: render target, run {i}");
+    }
 }

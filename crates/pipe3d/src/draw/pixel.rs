@@ -215,16 +215,13 @@ impl PixelStage {
             });
             for (r, log, targets) in outcomes {
                 let (result, visible) = r?;
-                // The budget this thread would have had after the ones before it.
-                let allowed = watchdog.thread_budget(DEFAULT_BUDGET);
-                let result = match result {
-                    Ok(n) if n > allowed => Err(ExecError::Budget {
-                        budget: allowed,
-                        ip: 0,
-                    }),
-                    r => r,
-                };
-                finish_thread(k, watchdog, result, allowed)?;
+                watchdog
+                    .thread_ran_in_order(result, DEFAULT_BUDGET)?
+                    .map_err(|error| DrawError::Thread {
+                        stage: "PS",
+                        kernel: k.addr,
+                        error,
+                    })?;
                 log.apply(mem).map_err(|fault| DrawError::Fault {
                     unit: "render target write",
                     fault,

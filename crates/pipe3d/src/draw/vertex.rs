@@ -1,12 +1,13 @@
 //! VF and VS: from vertex indices to the VUEs the rest of the pipeline reads.
 
 use super::router::Router;
-use super::{DrawError, KernelCache, Statistics, Vue, Watchdog};
+use super::{DrawError, KernelCache, Statistics, Vue, Watchdog, parallel};
 use crate::state::{DrawState, Front, ShaderStage};
 use crate::vf::{PrimitiveIds, VertexIds, assemble_element, fetch_source, vb_index};
-use gtsim_eu::exec::{DEFAULT_BUDGET, FpMode, Program, Thread};
+use gtsim_eu::exec::{DEFAULT_BUDGET, ExecError, FpMode, Program, Thread};
 use gtsim_mem::Memory;
 use gtsim_mem::format::texel;
+use gtsim_mem::overlay::Overlay;
 use gtsim_spec::shared::ThreeDVertexComponentControl as C;
 use std::sync::Arc;
 
@@ -78,11 +79,46 @@ impl VertexStage {
             // §3.1: with the VS disabled, vertices pass through unmodified.
             return Ok(inputs);
         };
+        // The threads (two vertices each) run on the host's cores in batches, each over
+        // an overlay of memory whose writes land in dispatch order, as the PS threads do
+        // (`super::parallel`); a run of few threads runs one thread after the other.
+        let pairs: Vec<&[Vue]> = inputs.chunks(2).collect();
         let mut out = Vec::with_capacity(inputs.len());
-        for pair in inputs.chunks(2) {
-            out.extend(run_vs_thread(
-                st, front, &mut *mem, *addr, prog, pair, watchdog,
-            )?);
+        let failed = |error| DrawError::Thread {
+            stage: "VS",
+            kernel: *addr,
+            error,
+        };
+        if pairs.len() < parallel::MIN_BATCH {
+            for pair in pairs {
+                let budget = watchdog.thread_budget(DEFAULT_BUDGET);
+                let (result, vues) = run_vs_thread(st, front, &mut *mem, prog, pair, budget)?;
+                watchdog
+                    .thread_ran(result, budget, DEFAULT_BUDGET)?
+                    .map_err(failed)?;
+                out.extend(vues);
+            }
+            return Ok(out);
+        }
+        for batch in pairs.chunks(parallel::BATCH) {
+            let budget = watchdog.thread_budget(DEFAULT_BUDGET);
+            let base: &dyn Memory = &*mem;
+            let outcomes = parallel::run(batch.len(), |i| {
+                let mut overlay = Overlay::new(base);
+                let r = run_vs_thread(st, front, &mut overlay, prog, batch[i], budget);
+                (r, overlay.into_log())
+            });
+            for (r, log) in outcomes {
+                let (result, vues) = r?;
+                watchdog
+                    .thread_ran_in_order(result, DEFAULT_BUDGET)?
+                    .map_err(failed)?;
+                log.apply(mem).map_err(|fault| DrawError::Fault {
+                    unit: "VS thread",
+                    fault,
+                })?;
+                out.extend(vues);
+            }
         }
         Ok(out)
     }
@@ -142,15 +178,16 @@ fn fetch_vertex(
 /// handles, then from the URB data start register the push constants and the vertex
 /// data interleaved (vertex 0 in dwords
 /// 0-3, vertex 1 in dwords 4-7 of each register).
+///
+/// Returns how the thread ended (run with `budget` instructions) and its output VUEs.
 fn run_vs_thread(
     st: &DrawState,
     front: &dyn Front,
     mem: &mut dyn Memory,
-    addr: u64,
     prog: &Program,
     pair: &[Vue],
-    watchdog: &mut Watchdog,
-) -> Result<Vec<Vue>, DrawError> {
+    budget: u64,
+) -> Result<(Result<u64, ExecError>, Vec<Vue>), DrawError> {
     let vs = &st.vs;
     let mut t = Thread::new(8);
     t.dispatch_mask = if pair.len() == 2 { 0xff } else { 0x0f };
@@ -205,14 +242,6 @@ fn run_vs_thread(
         urb: Some(&mut vues),
         pixels: None,
     };
-    let budget = watchdog.thread_budget(DEFAULT_BUDGET);
     let result = t.run_program(prog, &mut router, budget);
-    watchdog
-        .thread_ran(result, budget, DEFAULT_BUDGET)?
-        .map_err(|error| DrawError::Thread {
-            stage: "VS",
-            kernel: addr,
-            error,
-        })?;
-    Ok(vues)
+    Ok((result, vues))
 }

@@ -140,6 +140,26 @@ impl Watchdog {
         )
     }
 
+    /// [`Self::thread_ran`] for a thread that ran in a parallel batch with the batch's
+    /// `budget` (taken before any of its threads ran): charged in dispatch order, it is
+    /// judged by the budget it would have had after the threads before it, so a batch
+    /// ends exactly where its threads run one at a time would.
+    pub(crate) fn thread_ran_in_order(
+        &mut self,
+        result: Result<u64, gtsim_eu::exec::ExecError>,
+        per_thread: u64,
+    ) -> Result<Result<u64, gtsim_eu::exec::ExecError>, DrawError> {
+        let allowed = self.thread_budget(per_thread);
+        let result = match result {
+            Ok(n) if n > allowed => Err(gtsim_eu::exec::ExecError::Budget {
+                budget: allowed,
+                ip: 0,
+            }),
+            r => r,
+        };
+        self.thread_ran(result, allowed, per_thread)
+    }
+
     /// Charges the instructions of a thread that ran with `budget` from
     /// [`Self::thread_budget`]: `executed` when it finished, or the whole budget when it
     /// ran out, in which case the submission's limit is what ended it if the budget was
