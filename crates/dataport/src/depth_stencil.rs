@@ -50,7 +50,7 @@ fn unorm(z: f32, bits: u32) -> u32 {
     } else {
         (z as f64).clamp(0.0, 1.0)
     };
-    (z * max).round_ties_even() as u32
+    gtsim_mem::format::texel::round_even(z * max) as u32
 }
 
 /// One face's stencil state (DEPTH_STENCIL_STATE, front or back).

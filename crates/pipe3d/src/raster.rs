@@ -39,7 +39,7 @@ pub fn snap(v: f32, bits: SubpixelBits) -> Option<i64> {
     if !scaled.is_finite() || (v as f64).abs() >= (1u64 << 20) as f64 {
         return None;
     }
-    Some(scaled.round_ties_even() as i64)
+    Some(gtsim_mem::format::texel::round_even(scaled) as i64)
 }
 
 /// The rasterizer's view of the state: subpixel precision, sampling grid and the
