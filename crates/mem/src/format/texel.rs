@@ -682,6 +682,15 @@ fn float_texel(format: &'static str, t: Texel) -> Result<[f32; 4], FormatError> 
 
 /// Bits `[shift, shift + bits)` of a little-endian byte string (`bits <= 64`).
 fn get_bits(bytes: &[u8], shift: u32, bits: u32) -> u64 {
+    // Whole bytes (every channel of the 8/16/32-bit formats): read them as they are.
+    if shift.is_multiple_of(8) && bits.is_multiple_of(8) && bits <= 64 {
+        let first = (shift / 8) as usize;
+        let mut acc = 0u64;
+        for k in 0..(bits / 8) as usize {
+            acc |= u64::from(bytes.get(first + k).copied().unwrap_or(0)) << (8 * k);
+        }
+        return acc;
+    }
     let first = (shift / 8) as usize;
     let last = ((shift + bits).div_ceil(8)) as usize;
     let mut acc: u128 = 0;
@@ -694,6 +703,15 @@ fn get_bits(bytes: &[u8], shift: u32, bits: u32) -> u64 {
 /// Store `value` into bits `[shift, shift + bits)` of a little-endian byte string (OR-ing
 /// into bytes that start zeroed), a byte at a time.
 fn put_bits(bytes: &mut [u8], shift: u32, bits: u32, value: u64) {
+    if shift.is_multiple_of(8) && bits.is_multiple_of(8) && bits <= 64 {
+        let first = (shift / 8) as usize;
+        for k in 0..(bits / 8) as usize {
+            if let Some(b) = bytes.get_mut(first + k) {
+                *b |= (value >> (8 * k)) as u8;
+            }
+        }
+        return;
+    }
     let v = (u128::from(value & mask(bits))) << (shift % 8);
     let first = (shift / 8) as usize;
     let last = (shift + bits).div_ceil(8) as usize;
