@@ -249,6 +249,10 @@ impl SurfaceDesc {
                     });
                 }
                 let (x, y) = self.mip_origin_2d(lod);
+                // Slice 0 needs no QPitch (computing it per texel costs).
+                if slice == 0 {
+                    return Ok((x, y));
+                }
                 Ok((x, y + slice * self.qpitch()))
             }
         }
