@@ -697,13 +697,7 @@ impl Emit {
                 .collect();
         }
         if is_cmp || cond_flags {
-            let mut acc = c32(b, 0);
-            for (k, &h) in hits.iter().enumerate() {
-                let m = b.ins().vhigh_bits(types::I32, h);
-                let m = b.ins().ishl_imm_u(m, 4 * k as i64);
-                acc = b.ins().bor(acc, m);
-            }
-            self.write_flags(b, u, rel, acc);
+            self.write_lane_flags(b, u, rel, &hits);
         }
     }
 
@@ -799,13 +793,7 @@ impl Emit {
                 .collect();
         }
         if is_cmp || cond_flags {
-            let mut acc = c32(b, 0);
-            for (k, &h) in hits.iter().enumerate() {
-                let m = b.ins().vhigh_bits(types::I32, h);
-                let m = b.ins().ishl_imm_u(m, 4 * k as i64);
-                acc = b.ins().bor(acc, m);
-            }
-            self.write_flags(b, u, rel, acc);
+            self.write_lane_flags(b, u, rel, &hits);
         }
     }
 
@@ -879,6 +867,18 @@ impl Emit {
                 }
             }
         }
+    }
+
+    /// [`Emit::write_flags`] from 4-lane masks (all ones where the condition holds),
+    /// chunk `k` giving channels `4k..4k+4`.
+    fn write_lane_flags(&self, b: &mut FunctionBuilder, u: &Uop, rel: Value, hits: &[Value]) {
+        let mut acc = c32(b, 0);
+        for (k, &h) in hits.iter().enumerate() {
+            let m = b.ins().vhigh_bits(types::I32, h);
+            let m = b.ins().ishl_imm_u(m, 4 * k as i64);
+            acc = b.ins().bor(acc, m);
+        }
+        self.write_flags(b, u, rel, acc);
     }
 
     /// The flag update of a comparison or condition modifier (`Thread::scatter`): the
