@@ -105,8 +105,10 @@ fn vtest_f(b: &mut FunctionBuilder, cond: Option<CondModifier>, x: Value, y: Val
 
 /// Whether the JIT covers micro-op `u` of `ins` (the list in the module documentation).
 pub(super) fn covers(ins: &Instruction, u: &Uop) -> bool {
-    // Saturation only of float results (`vsat`).
-    if u.acc_write || (u.saturate && (!u.float || u.dst.ty != Type::F)) {
+    // Saturation only of float results (`vsat`; converting to D or UD saturates anyway),
+    // not of a comparison's all-ones (which saturates to 0 as UD).
+    let compare = matches!(u.op, UopOp::Cmp | UopOp::Cmpn);
+    if u.acc_write || (u.saturate && (!u.float || compare)) {
         return false;
     }
     if let Some(p) = ins.predicate
@@ -146,11 +148,9 @@ pub(super) fn covers(ins: &Instruction, u: &Uop) -> bool {
             Operand::ImmF { .. } => true,
             Operand::ImmI { .. } => false,
         });
-        let dst = if matches!(u.op, UopOp::Cmp | UopOp::Cmpn) {
-            dst_ok(&[Type::D, Type::UD])
-        } else {
-            dst_ok(&[Type::F])
-        };
+        // Float results stored as D or UD convert with `fcvt_to_*_sat`, which is
+        // `region::convert_bits`'s rule (truncate, saturate to the type, NaN gives 0).
+        let dst = dst_ok(&[Type::F, Type::D, Type::UD]);
         // 4 lanes at a time.
         ops_ok && srcs_ok && dst && u.n.is_multiple_of(4) && (u.op != UopOp::Pln || u.pln.is_some())
     } else {
@@ -177,7 +177,10 @@ pub(super) fn covers(ins: &Instruction, u: &Uop) -> bool {
         // Shifts read their first source at its own width.
         let shift_ok = !matches!(u.op, UopOp::Shl | UopOp::Shr | UopOp::Asr)
             || matches!(u.srcs[0].ty(), Type::D | Type::UD);
-        ops_ok && srcs_ok && shift_ok && dst_ok(&[Type::D, Type::UD]) && u.dst.cond_ty == u.dst.ty
+        // An F destination takes the i64 result converted (`i as f32`, as
+        // `region::convert_bits` stores it), without a condition modifier.
+        let dst = dst_ok(&[Type::D, Type::UD]) || (u.dst.ty == Type::F && u.cond.is_none());
+        ops_ok && srcs_ok && shift_ok && dst && u.dst.cond_ty == u.dst.ty
     }
 }
 
@@ -188,7 +191,8 @@ pub(super) fn covers(ins: &Instruction, u: &Uop) -> bool {
 /// condition) of sources without modifiers that all read as D (signed) or all as UD
 /// (unsigned), immediates fitting that reading.
 fn int_lanes(u: &Uop) -> Option<Option<bool>> {
-    if !u.n.is_multiple_of(4) {
+    // An F destination converts the whole i64 result, which 32-bit lanes do not hold.
+    if !u.n.is_multiple_of(4) || u.dst.ty == Type::F {
         return None;
     }
     let uniform = |s: &Operand| match s {
@@ -338,6 +342,10 @@ fn quiet(b: &mut FunctionBuilder, x: Value) -> Value {
         .icmp_imm_u(IntCC::UnsignedGreaterThan, m, 0x7f80_0000);
     let q = b.ins().bor_imm_u(x, 0x0040_0000);
     b.ins().select(nan, q, x)
+}
+
+fn to_i(b: &mut FunctionBuilder, x: Value) -> Value {
+    b.ins().bitcast(types::I32, MemFlagsData::new(), x)
 }
 
 fn to_f(b: &mut FunctionBuilder, x: Value) -> Value {
@@ -494,7 +502,12 @@ impl Emit {
                     // Not covered (`covers`).
                     _ => s[0],
                 };
-                bits.push(b.ins().ireduce(types::I32, r));
+                bits.push(if u.dst.ty == Type::F {
+                    let f = b.ins().fcvt_from_sint(types::F32, r);
+                    to_i(b, f)
+                } else {
+                    b.ins().ireduce(types::I32, r)
+                });
             }
         }
         self.store(b, &u.dst, n, rel, &bits);
@@ -677,22 +690,37 @@ impl Emit {
             if u.dst.cond_ty == Type::F && !u.raw_mov {
                 r = vflush(b, r);
             }
-            if u.saturate {
-                r = vsat(b, r);
+            match u.dst.ty {
+                Type::D | Type::UD => {
+                    let f = vcast(b, VF, r);
+                    r = if u.dst.ty == Type::D {
+                        b.ins().fcvt_to_sint_sat(V, f)
+                    } else {
+                        b.ins().fcvt_to_uint_sat(V, f)
+                    };
+                }
+                _ if u.saturate => r = vsat(b, r),
+                _ => {}
             }
             chunks.push(r);
         }
         self.vstore(b, &u.dst, rel, &chunks);
         let cond_flags = u.cond.is_some() && !is_cmp && u.op != UopOp::Sel;
         if cond_flags {
-            // The condition tests the result as written (F) against zero.
+            // The condition tests the result as written against zero.
             hits = chunks
                 .iter()
-                .map(|&x| {
-                    let f = vcast(b, VF, x);
-                    let zero = b.ins().f32const(0.0);
-                    let zero = b.ins().splat(VF, zero);
-                    vtest_f(b, u.cond, f, zero)
+                .map(|&x| match u.dst.cond_ty {
+                    Type::F => {
+                        let f = vcast(b, VF, x);
+                        let zero = b.ins().f32const(0.0);
+                        let zero = b.ins().splat(VF, zero);
+                        vtest_f(b, u.cond, f, zero)
+                    }
+                    t => {
+                        let zero = vsplat(b, 0);
+                        vtest_i(b, u.cond, t == Type::D, x, zero)
+                    }
                 })
                 .collect();
         }

@@ -11,20 +11,22 @@
 //! `tests/differential.rs`, runs every corpus kernel and random kernels both ways
 //! and compares every architectural bit).
 //!
-//! What the JIT covers: `mov`, `add`, `mad`, `lrp`, `mul` (float), `sel`, `cmp`, `cmpn`,
-//! `rndd`/`rndu`/`rnde`/`rndz`, `frc`, `pln` and the float `math` functions (a call per
-//! lane to the function the interpreter uses) on F operands, compiled 4 lanes at a time
-//! (so with 4, 8, 16 or 32 channels), saturation of their results included; `mov`,
-//! `add`, `not`, `and`, `or`, `xor`, `shl`, `shr`, `asr`, `sel`, `cmp`, `cmpn` on D/UD
-//! registers and integer immediates, 4 lanes of 32 bits at a time where those compute
-//! the bits of the micro-ops' i64 model (`emit::int_lanes`: shifts by one count,
-//! comparisons of like-signed unmodified sources), otherwise channel by channel; any
-//! region, the null
-//! destination, align16 write masks, normal predication and predicated `sel`, condition
-//! modifiers and flag writes. Everything else (integer `math`, integer saturation, accumulator
-//! writes, integer `mul`, other predicate controls, other types, the alternative
-//! floating-point mode, branches and sends) runs on the micro-ops or the per-channel
-//! interpreter.
+//! What the JIT covers:
+//! * on F operands, 4 lanes at a time (so with 4, 8, 16 or 32 channels): `mov`, `add`,
+//!   `mul`, `mad`, `lrp`, `sel`, `cmp`, `cmpn`, `rndd`/`rndu`/`rnde`/`rndz`, `frc`, `pln`
+//!   and the float `math` functions (a call per lane to the function the interpreter
+//!   uses), saturation and conversion to D or UD destinations included;
+//! * on D/UD registers and integer immediates: `mov`, `add`, `not`, `and`, `or`, `xor`,
+//!   `shl`, `shr`, `asr`, `sel`, `cmp`, `cmpn`, 4 lanes of 32 bits at a time where those
+//!   compute the bits of the micro-ops' i64 model (`emit::int_lanes`: shifts by one
+//!   count, comparisons of like-signed unmodified sources), otherwise channel by channel,
+//!   which is also how they convert to an F destination;
+//! * any region, the null destination, align16 write masks, normal predication and
+//!   predicated `sel`, condition modifiers and flag writes.
+//!
+//! Everything else (integer `math`, integer saturation, accumulator writes, integer `mul`,
+//! other predicate controls, other types, the alternative floating-point mode, branches
+//! and sends) runs on the micro-ops or the per-channel interpreter.
 //!
 //! A run is entered only at its first instruction, with the thread in IEEE mode, when
 //! no channel waits for an instruction inside it and the instruction budget covers it
