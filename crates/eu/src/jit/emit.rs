@@ -170,7 +170,7 @@ pub(super) fn covers(ins: &Instruction, u: &Uop) -> bool {
                 | UopOp::Cmpn
         );
         let srcs_ok = u.srcs.iter().all(|s| match s {
-            Operand::Reg { ty, .. } => matches!(ty, Type::D | Type::UD),
+            Operand::Reg { ty, .. } => matches!(ty, Type::D | Type::UD | Type::W | Type::UW),
             Operand::ImmI { .. } => true,
             Operand::ImmF { .. } => false,
         });
@@ -178,8 +178,10 @@ pub(super) fn covers(ins: &Instruction, u: &Uop) -> bool {
         let shift_ok = !matches!(u.op, UopOp::Shl | UopOp::Shr | UopOp::Asr)
             || matches!(u.srcs[0].ty(), Type::D | Type::UD);
         // An F destination takes the i64 result converted (`i as f32`, as
-        // `region::convert_bits` stores it), without a condition modifier.
-        let dst = dst_ok(&[Type::D, Type::UD]) || (u.dst.ty == Type::F && u.cond.is_none());
+        // `region::convert_bits` stores it), a W or UW one its low 16 bits; both without
+        // a condition modifier.
+        let dst = dst_ok(&[Type::D, Type::UD])
+            || (matches!(u.dst.ty, Type::F | Type::W | Type::UW) && u.cond.is_none());
         ops_ok && srcs_ok && shift_ok && dst && u.dst.cond_ty == u.dst.ty
     }
 }
@@ -191,8 +193,14 @@ pub(super) fn covers(ins: &Instruction, u: &Uop) -> bool {
 /// condition) of sources without modifiers that all read as D (signed) or all as UD
 /// (unsigned), immediates fitting that reading.
 fn int_lanes(u: &Uop) -> Option<Option<bool>> {
-    // An F destination converts the whole i64 result, which 32-bit lanes do not hold.
-    if !u.n.is_multiple_of(4) || u.dst.ty == Type::F {
+    // An F destination converts the whole i64 result, which 32-bit lanes do not hold;
+    // the lanes are D or UD elements.
+    let dword = |t: Type| matches!(t, Type::D | Type::UD);
+    let regs_dword = u.srcs.iter().all(|s| match s {
+        Operand::Reg { ty, .. } => dword(*ty),
+        _ => true,
+    });
+    if !u.n.is_multiple_of(4) || !dword(u.dst.ty) || !regs_dword {
         return None;
     }
     let uniform = |s: &Operand| match s {
@@ -394,11 +402,25 @@ impl Emit {
                 abs,
                 ..
             } => {
-                let x = self.load(b, offs[c]);
-                let mut x = if *ty == Type::D {
-                    b.ins().sextend(types::I64, x)
-                } else {
-                    b.ins().uextend(types::I64, x)
+                let mut x = match ty {
+                    Type::W | Type::UW => {
+                        let x = b
+                            .ins()
+                            .load(types::I16, mem(), self.grf, i32::from(offs[c]));
+                        if *ty == Type::W {
+                            b.ins().sextend(types::I64, x)
+                        } else {
+                            b.ins().uextend(types::I64, x)
+                        }
+                    }
+                    _ => {
+                        let x = self.load(b, offs[c]);
+                        if *ty == Type::D {
+                            b.ins().sextend(types::I64, x)
+                        } else {
+                            b.ins().uextend(types::I64, x)
+                        }
+                    }
                 };
                 if *abs {
                     x = b.ins().iabs(x);
@@ -937,9 +959,16 @@ impl Emit {
             let bit = b.ins().ushr_imm_u(write, c as i64);
             let bit = b.ins().band_imm_u(bit, 1);
             let on = b.ins().icmp_imm_u(IntCC::NotEqual, bit, 0);
-            let old = self.load(b, offs[c]);
+            let at = i32::from(offs[c]);
+            // W and UW destinations take the low 16 bits.
+            let (v, ty) = if d.ty.size() == 2 {
+                (b.ins().ireduce(types::I16, v), types::I16)
+            } else {
+                (v, types::I32)
+            };
+            let old = b.ins().load(ty, mem(), self.grf, at);
             let new = b.ins().select(on, v, old);
-            b.ins().store(mem(), new, self.grf, i32::from(offs[c]));
+            b.ins().store(mem(), new, self.grf, at);
         }
     }
 }

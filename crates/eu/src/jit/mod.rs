@@ -16,11 +16,12 @@
 //!   `mul`, `mad`, `lrp`, `sel`, `cmp`, `cmpn`, `rndd`/`rndu`/`rnde`/`rndz`, `frc`, `pln`
 //!   and the float `math` functions (a call per lane to the function the interpreter
 //!   uses), saturation and conversion to D or UD destinations included;
-//! * on D/UD registers and integer immediates: `mov`, `add`, `not`, `and`, `or`, `xor`,
-//!   `shl`, `shr`, `asr`, `sel`, `cmp`, `cmpn`, 4 lanes of 32 bits at a time where those
-//!   compute the bits of the micro-ops' i64 model (`emit::int_lanes`: shifts by one
-//!   count, comparisons of like-signed unmodified sources), otherwise channel by channel,
-//!   which is also how they convert to an F destination;
+//! * on D/UD/W/UW registers and integer immediates: `mov`, `add`, `not`, `and`, `or`,
+//!   `xor`, `shl`, `shr`, `asr`, `sel`, `cmp`, `cmpn`, 4 lanes of 32 bits at a time where
+//!   those compute the bits of the micro-ops' i64 model (`emit::int_lanes`: D/UD
+//!   operands, shifts by one count, comparisons of like-signed unmodified sources),
+//!   otherwise channel by channel, which is also how they convert to an F destination
+//!   and store into a W or UW one;
 //! * any region, the null destination, align16 write masks, normal predication and
 //!   predicated `sel`, condition modifiers and flag writes.
 //!
