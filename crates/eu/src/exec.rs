@@ -125,17 +125,15 @@ impl Program {
             slots[at / 8] = Some(Slot { ins, len, uop });
             at += len;
         }
-        let mut p = Program {
+        let decoded = slots.iter().flatten().count() as u64;
+        Program {
             encoding,
             code: code.to_vec(),
             slots,
             micro_ops: true,
-            jit: Default::default(),
+            jit: std::sync::Arc::new(crate::jit::Tier::new(decoded)),
             jit_on: crate::jit::enabled_by_default(),
-        };
-        let decoded = p.slots.iter().flatten().count() as u64;
-        p.jit = std::sync::Arc::new(crate::jit::Tier::new(decoded));
-        p
+        }
     }
 
     /// `true` compiles the program's runs of micro-ops to host code now; `false` turns

@@ -2703,3 +2703,36 @@ mov(8)          g30<1>UD        f0<0,1,0>UD                     { align1 WE_all 
         [0, 1, 0, 1, 0, 1, 0, 1, 1, 1, 1, 1, 0, 0, 0, 0]
     );
 }
+
+/// gtsim's rule where the seeds are silent (`ops::default_nan`): a NaN an arithmetic
+/// instruction computes is the default NaN 0x7FC00000, whatever the NaN sources' signs
+/// and payloads (two NaN payloads, a NaN with a number, inf - inf, 0 * inf, a math
+/// function), so the result does not depend on the host; `mov` and `sel` pass a quiet
+/// NaN source through.
+#[test]
+fn computed_nans_are_the_default_nan_and_moves_keep_their_payload() {
+    let asm = "add(8) g10<1>F g2<8,8,1>F g3<8,8,1>F { align1 1Q };
+mul(8) g11<1>F g2<8,8,1>F g3<8,8,1>F { align1 1Q };
+mad(8) g12<1>F g2<4,4,1>F g3<4,4,1>F g2<4,4,1>F { align16 1Q };
+math sqrt(8) g13<1>F g2<8,8,1>F null<8,8,1>F { align1 1Q };
+mov(8) g14<1>F g2<8,8,1>F { align1 1Q };
+sel(8) g15<1>F g2<8,8,1>F g3<8,8,1>F { align1 1Q };";
+    // Lanes: -qNaN with payload / sNaN; qNaN with a number; -sNaN with -qNaN;
+    // inf and -inf (add: NaN); 0 and inf (mul: NaN); -1 (sqrt: NaN); 1 and 2; a number.
+    let r = run(
+        asm,
+        8,
+        &[
+            "g2:ud=0xffc12345,0x7fc00001,0xff800001,0x7f800000,0x00000000,0xbf800000,0x3f800000,0x40000000",
+            "g3:ud=0x7f812345,0x3f800000,0xffc00002,0xff800000,0x7f800000,0x3f800000,0x40000000,0x3f800000",
+        ],
+    );
+    const Q: u32 = 0x7fc0_0000;
+    assert_eq!(ud(&r, 10, 8)[..4], [Q, Q, Q, Q], "add");
+    assert_eq!(ud(&r, 11, 8)[..5], [Q, Q, Q, 0xff80_0000, Q], "mul");
+    assert_eq!(ud(&r, 12, 8)[..3], [Q, Q, Q], "mad");
+    assert_eq!(ud(&r, 13, 8)[..6], [Q, Q, Q, 0x7f80_0000, 0, Q], "sqrt");
+    // mov and sel (no predicate: src0) pass a quiet NaN through, sign and payload kept.
+    assert_eq!(ud(&r, 14, 2), [0xffc1_2345, 0x7fc0_0001], "mov");
+    assert_eq!(ud(&r, 15, 2), [0xffc1_2345, 0x7fc0_0001], "sel");
+}

@@ -198,7 +198,9 @@ impl PixelStage {
             for group in groups {
                 let budget = watchdog.thread_budget(DEFAULT_BUDGET);
                 let (result, visible) = ctx.run(mem, &mut self.targets, group, budget)?;
-                finish_thread(k, watchdog, result, budget)?;
+                watchdog
+                    .thread_ran(result, budget, DEFAULT_BUDGET)?
+                    .map_err(ps_failed(k))?;
                 stats.ps_depth_count += u64::from(visible.count_ones());
             }
             return Ok(());
@@ -217,11 +219,7 @@ impl PixelStage {
                 let (result, visible) = r?;
                 watchdog
                     .thread_ran_in_order(result, DEFAULT_BUDGET)?
-                    .map_err(|error| DrawError::Thread {
-                        stage: "PS",
-                        kernel: k.addr,
-                        error,
-                    })?;
+                    .map_err(ps_failed(k))?;
                 log.apply(mem).map_err(|fault| DrawError::Fault {
                     unit: "render target write",
                     fault,
@@ -344,21 +342,13 @@ fn subspans(pixels: &[(u32, u32)]) -> Vec<((u32, u32), u32)> {
     out
 }
 
-/// Charges a PS thread to the watchdog and turns its failure into the draw's.
-fn finish_thread(
-    k: &PsKernel,
-    watchdog: &mut Watchdog,
-    result: Result<u64, ExecError>,
-    budget: u64,
-) -> Result<(), DrawError> {
-    watchdog
-        .thread_ran(result, budget, DEFAULT_BUDGET)?
-        .map_err(|error| DrawError::Thread {
-            stage: "PS",
-            kernel: k.addr,
-            error,
-        })?;
-    Ok(())
+/// A failed PS thread of kernel `k` as the draw reports it.
+fn ps_failed(k: &PsKernel) -> impl Fn(ExecError) -> DrawError + '_ {
+    move |error| DrawError::Thread {
+        stage: "PS",
+        kernel: k.addr,
+        error,
+    }
 }
 
 /// What every PS thread of one primitive shares.
