@@ -6,6 +6,11 @@
 //! threads run the jobs changes only the speed: the batches are cut by dispatch count,
 //! never by thread count, so the same submission gives the same bits however many
 //! threads run it (`GTSIM_THREADS=1` runs everything on the submitting thread).
+//!
+//! The ordering the hardware guarantees is that of writes to one pixel: they happen in
+//! primitive order (seed 000 ch.1, and the pixel pipeline of seed 004 ch.11-12). A
+//! batch holds the threads of one primitive, which light distinct pixels, and batches
+//! and primitives are applied in order, so that ordering holds.
 
 use rayon::prelude::*;
 use std::cell::Cell;
