@@ -549,3 +549,57 @@ fn images_are_identical_whatever_the_host_thread_count() {
         }
     }
 }
+
+/// A draw's host threads run inside the client's process, under the preload library:
+/// C library calls they make (here Cranelift writing its `perf` map, which it does when
+/// `PERF_BUILDID_DIR` is set, as under `perf record`) must not go through the i915
+/// emulation, whose lock the submitting thread holds. They once deadlocked the client.
+#[test]
+fn device_threads_calling_the_c_library_do_not_deadlock_the_client() {
+    if !mesa_present() {
+        return;
+    }
+    let exe = CLIENTS.iter().find(|c| c.0 == "julia").unwrap().1;
+    let dir = tmp("perf-buildid");
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut child = Command::new(gtsim())
+        .arg("run")
+        .arg("--")
+        .arg(exe)
+        .arg("--size")
+        .arg("320x240")
+        .arg("--out")
+        .arg(tmp("julia-perf.png"))
+        .env("GTSIM_I915_QUIET", "1")
+        .env("GTSIM_THREADS", "2")
+        .env("GTSIM_JIT_LOG", "1")
+        .env("PERF_BUILDID_DIR", &dir)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if start.elapsed() > std::time::Duration::from_secs(300) {
+            let _ = child.kill();
+            panic!("julia under gtsim did not finish in 300 s: deadlocked");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    let mut stderr = String::new();
+    use std::io::Read;
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    assert!(status.success(), "{stderr}");
+    assert!(
+        stderr.contains("JIT compiled"),
+        "the frame must reach the JIT for the test to mean anything: {stderr}"
+    );
+}

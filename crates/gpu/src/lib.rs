@@ -20,3 +20,10 @@ pub mod mesa_bat;
 pub mod replay;
 pub mod sample;
 pub mod trace;
+
+/// Whether the calling thread is one of the host threads the device runs draws on
+/// (`gtsim_pipe3d::draw::parallel`): an embedding that intercepts C library calls must
+/// leave that thread's calls alone.
+pub fn on_device_worker_thread() -> bool {
+    gtsim_pipe3d::draw::parallel::on_worker_thread()
+}

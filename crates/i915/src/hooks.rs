@@ -44,8 +44,12 @@ pub(crate) fn guarded<T>(fail: T, f: impl FnOnce() -> T) -> T {
     }
 }
 
+/// Whether a call on this thread comes from the emulation itself: from inside a hook,
+/// or from a host thread the device draws on (their calls, a JIT writing its perf map
+/// for example, happen while the submitting thread holds the kernel lock, so routing
+/// them through the emulation would deadlock).
 fn inside() -> bool {
-    INSIDE.with(|i| i.get())
+    INSIDE.with(|i| i.get()) || gtsim_gpu::on_device_worker_thread()
 }
 
 pub(crate) fn set_errno(e: c_int) {

@@ -66,6 +66,19 @@ pub fn with_threads<R>(n: usize, f: impl FnOnce() -> R) -> R {
     r
 }
 
+thread_local! {
+    /// Set on the threads of the draw pools.
+    static WORKER: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Whether the calling thread is one of the host threads draws run on. Everything such
+/// a thread does is the device's own work: an embedding that intercepts the C library
+/// (the i915 preload library) must pass its calls through untouched, as it does for
+/// the submitting thread's, since that thread holds the device while it waits for them.
+pub fn on_worker_thread() -> bool {
+    WORKER.with(|w| w.get())
+}
+
 /// A pool of `n` threads, made once per size.
 fn pool(n: usize) -> Option<Arc<rayon::ThreadPool>> {
     static POOLS: Mutex<BTreeMap<usize, Arc<rayon::ThreadPool>>> = Mutex::new(BTreeMap::new());
@@ -78,6 +91,7 @@ fn pool(n: usize) -> Option<Arc<rayon::ThreadPool>> {
     let p = Arc::new(
         rayon::ThreadPoolBuilder::new()
             .num_threads(n)
+            .start_handler(|_| WORKER.with(|w| w.set(true)))
             .build()
             .ok()?,
     );
