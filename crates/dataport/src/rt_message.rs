@@ -9,11 +9,11 @@
 //! SIMD16 replicated data sends one register whose first four dwords are the RGBA every
 //! pixel receives.
 
-use crate::blend::Rgba;
+use crate::blend::{Rgba, clamp};
 use crate::compare::{AlphaReference, alpha_test};
 use crate::rt_write::{RtState, color_calc_into};
 use gtsim_mem::Memory;
-use gtsim_mem::format::texel::Texel;
+use gtsim_mem::format::texel::{self, Texel};
 use gtsim_mem::layout::LayoutError;
 use gtsim_mem::surface::{Surface, TexelCoord};
 use gtsim_message::{MessageError, invalid};
@@ -325,6 +325,16 @@ pub fn write_pixel(
     let reads_dst = cc.blend.is_some() || cc.logic_op.is_some() || cc.write_disable.contains(&true);
     if reads_dst {
         mem.read(addr, dst).map_err(fault)?;
+    }
+    // The common case (no blending, logic op or write mask on a four-byte UNORM8
+    // format) takes the encode without the general colour calculator; the bytes are the
+    // same (`texel::unorm8x4_layout`), and so is the optional pre-blend clamp.
+    if !reads_dst && let Some(layout) = texel::unorm8x4_layout(s.format) {
+        let c = color.map(f32::from_bits);
+        let c = cc.pre_clamp.map_or(c, |r| clamp(c, r));
+        let bytes = layout.map(|ch| ch.map_or(0, |ch| texel::float_to_unorm8(c[ch as usize])));
+        mem.write(addr, &bytes).map_err(fault)?;
+        return Ok(true);
     }
     let src1: Rgba = [0.0; 4];
     let src = texel_of(&rt.surface, color)?;

@@ -86,3 +86,100 @@ fn short_payloads_and_unmodelled_forms_are_errors() {
         "{e}"
     );
 }
+
+/// A pixel written through `write_pixel` on a four-byte UNORM8 render target without
+/// blending, logic op or write mask (its fast path) holds the bytes the general colour
+/// calculator (`color_calc`, checked by hand in tests/color_calc.rs) computes, for
+/// every pre-blend clamp and colours out of range, NaN and infinities included, in
+/// R8G8B8A8, B8G8R8A8 and B8G8R8X8.
+#[test]
+fn unorm8_render_target_writes_store_what_the_colour_calculator_computes() {
+    use gtsim_dataport::blend::ClampRange;
+    use gtsim_dataport::rt_message::{RenderTarget, write_pixel};
+    use gtsim_dataport::rt_write::{RtState, color_calc};
+    use gtsim_mem::AddressSpace;
+    use gtsim_mem::format::texel::Texel;
+    use gtsim_mem::layout::{ArraySpacing, MsaaLayout, SurfaceDesc, SurfaceType};
+    use gtsim_mem::surface::Surface;
+    use gtsim_mem::tiling::Tiling;
+    use gtsim_spec::shared::SurfaceFormat as F;
+    let values = [
+        0.0f32,
+        -0.0,
+        1.0,
+        0.5,
+        0.25,
+        -3.0,
+        7.0,
+        f32::NAN,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        0.001,
+        0.998,
+        0.5 / 255.0,
+        1.5 / 255.0,
+        -0.75,
+    ];
+    let clamps = [
+        None,
+        Some(ClampRange::Unorm),
+        Some(ClampRange::Snorm),
+        Some(ClampRange::RtFormat { min: 0.0, max: 1.0 }),
+    ];
+    for format in [F::R8G8B8A8_UNORM, F::B8G8R8A8_UNORM, F::B8G8R8X8_UNORM] {
+        for pre_clamp in clamps {
+            let mut mem = AddressSpace::new();
+            mem.map(0x10000, 4096);
+            let cc = RtState {
+                blend: None,
+                constant: [0.0; 4],
+                pre_clamp,
+                post_clamp: None,
+                logic_op: None,
+                write_disable: [false; 4],
+            };
+            let rt = RenderTarget {
+                surface: Surface {
+                    base: 0x10000,
+                    desc: SurfaceDesc {
+                        ty: SurfaceType::D2,
+                        width: 16,
+                        height: 16,
+                        depth: 1,
+                        levels: 1,
+                        samples: 1,
+                        msaa_layout: MsaaLayout::Array,
+                        halign: 4,
+                        valign: 2,
+                        array_spacing: ArraySpacing::Full,
+                        block: (1, 1),
+                        block_bytes: 4,
+                        tiling: Tiling::Linear,
+                        pitch: 64,
+                    },
+                    format,
+                },
+                lod: 0,
+                min_array_element: 0,
+                clear_color: [false; 4],
+                cc,
+                alpha_test: None,
+            };
+            for (i, &r) in values.iter().enumerate() {
+                let c = [
+                    r,
+                    values[(i + 4) % 15],
+                    values[(i + 8) % 15],
+                    values[(i + 13) % 15],
+                ];
+                let (x, y) = (i as u32 % 16, i as u32 / 16);
+                assert!(write_pixel(&mut mem, &rt, x, y, 0, c.map(f32::to_bits)).unwrap());
+                let want = color_calc(&cc, format, Texel::Float(c), [0.0; 4], &[0; 4]).unwrap();
+                let mut got = [0u8; 4];
+                mem.read(0x10000 + u64::from(y) * 64 + u64::from(x) * 4, &mut got)
+                    .unwrap();
+                assert_eq!(got[..], want[..], "{:?} {pre_clamp:?} {c:?}", format.name());
+            }
+        }
+    }
+}

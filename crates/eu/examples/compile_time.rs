@@ -2,6 +2,7 @@
 #[path = "../tests/common/corpus.rs"]
 mod corpus;
 fn main() {
+    let all = std::time::Instant::now();
     for k in corpus::kernels() {
         let mut p = gtsim_eu::exec::Program::new(gtsim_isa::Encoding::IvyBridge, &k.code);
         let t = std::time::Instant::now();
@@ -17,4 +18,5 @@ fn main() {
             &k.name[..40.min(k.name.len())]
         );
     }
+    println!("total {:.1} ms", all.elapsed().as_secs_f64() * 1e3);
 }

@@ -522,24 +522,14 @@ impl Thread {
                     self.refresh_wait_bloom();
                 }
             }
-            // A compiled run, entered at its start when nothing could make it differ from
-            // its instructions run one by one (see `crate::jit`).
+            // Compiled code, entered at a block's start when the budget covers the
+            // block (see `crate::jit`).
             if self.fp_mode == FpMode::Ieee
-                && let Some(run) = jit.and_then(|j| j.at(self.ip))
-                && *executed + run.spans.len() as u64 <= budget
-                && self.grf.len() == 128 * 32
-                && !self.waits_inside(self.ip, run.end)
+                && let Some(j) = jit
+                && let Some(n) = j.block_len(self.ip)
+                && *executed + n <= budget
+                && j.run(self, executed, budget)
             {
-                let live = self.dispatch_mask & self.running();
-                for &s in &run.spans {
-                    self.channel_instructions += (s & live).count_ones() as u64;
-                }
-                *executed += run.spans.len() as u64;
-                // SAFETY: the function reads and writes only the register file (4 KiB,
-                // checked above; every offset was checked against it when the micro-ops
-                // were made) and the two flag registers.
-                unsafe { (run.f)(self.grf.as_mut_ptr(), self.flags.as_mut_ptr(), live) };
-                self.ip = run.end;
                 continue;
             }
             let on_the_fly;
@@ -586,23 +576,6 @@ impl Thread {
         Ok(*executed)
     }
 
-    /// Whether a parked channel waits for an instruction strictly after `start` and
-    /// before `end` (it must wake there, so a compiled run over it cannot be used).
-    fn waits_inside(&self, start: usize, end: usize) -> bool {
-        let mut parked = self.parked;
-        while parked != 0 {
-            let c = parked.trailing_zeros() as usize;
-            parked &= parked - 1;
-            if let Some(at) = self.waiting[c]
-                && at > start
-                && at < end
-            {
-                return true;
-            }
-        }
-        false
-    }
-
     /// A branch target; a negative one maps past any kernel so the run loop reports it.
     fn target(&self, rel: Option<i32>) -> usize {
         usize::try_from(self.ip as i64 + rel.unwrap_or(0) as i64).unwrap_or(usize::MAX)
@@ -622,7 +595,7 @@ impl Thread {
     }
 
     /// Recomputes [`Thread::wait_bloom`] from the parked channels.
-    fn refresh_wait_bloom(&mut self) {
+    pub(crate) fn refresh_wait_bloom(&mut self) {
         let mut bloom = 0;
         let mut parked = self.parked;
         while parked != 0 {

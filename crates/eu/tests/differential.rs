@@ -320,6 +320,101 @@ fn random_branching_kernel(rng: &mut Rng) -> Option<(String, usize)> {
     Some((text, h + a + b + t + 4))
 }
 
+/// A random kernel with a divergent loop of `size` channels: a per-channel counter
+/// (g1) ends it after a few iterations, a data-dependent `break` inside an `if` leaves it
+/// early (its channels wait for the `while`, then for the instruction after it), a
+/// data-dependent `cont` skips the rest of an iteration (its channels wait for the
+/// `while` and take part in it), and random code runs everywhere in between.
+fn random_loop_kernel(rng: &mut Rng, size: u32, lines: usize) -> Option<(String, usize)> {
+    let q = if size == 16 { "1H" } else { "1Q" };
+    let (head, h) = random_lines(rng, lines);
+    let (body1, a) = random_lines(rng, lines);
+    let (then, b) = random_lines(rng, lines);
+    let (then2, c) = random_lines(rng, lines);
+    let (body2, d) = random_lines(rng, lines);
+    let (tail, t) = random_lines(rng, lines);
+    let mut g = || 2 + rng.below(40);
+    let (ga, gb, gc, gd, ge, gf) = (g(), g(), g(), g(), g(), g());
+    let limit = 1 + rng.below(6);
+    let text = format!(
+        "{head}mov({size}) g1<1>D 0D {{ align1 {q} }};\n\
+         LOOP:\n{body1}\
+         add({size}) g1<1>D g1<8,8,1>D 1D {{ align1 {q} }};\n\
+         cmp.ge.f0.1({size}) null<1>D g1<8,8,1>D {limit}D {{ align1 {q} }};\n\
+         (+f0.1) break({size}) JIP: END UIP: END {{ align1 {q} }};\n\
+         cmp.l.f0.0({size}) null<1>F g{ga}<8,8,1>F g{gb}<8,8,1>F {{ align1 {q} }};\n\
+         (+f0.0) if({size}) JIP: ENDIF UIP: ENDIF {{ align1 {q} }};\n{then}\
+         cmp.g.f0.1({size}) null<1>F g{gc}<8,8,1>F g{gd}<8,8,1>F {{ align1 {q} }};\n\
+         (+f0.1) break({size}) JIP: ENDIF UIP: END {{ align1 {q} }};\n{then2}\
+         ENDIF:\nendif({size}) JIP: NEXT {{ align1 {q} }};\nNEXT:\n\
+         cmp.l.f0.1({size}) null<1>F g{ge}<8,8,1>F g{gf}<8,8,1>F {{ align1 {q} }};\n\
+         (+f0.1) cont({size}) JIP: END UIP: END {{ align1 {q} }};\n{body2}\
+         END:\nwhile({size}) JIP: LOOP {{ align1 {q} }};\nAFTER:\n{tail}"
+    );
+    Some((text, h + a + b + c + d + t + 12))
+}
+
+/// Loops, `break`, `cont` and nested `if` compiled as control flow (`jit::flow`) give
+/// the interpreter's bits, SIMD8 and SIMD16.
+#[test]
+fn random_loops_give_the_same_bits_with_micro_ops_and_jit() {
+    let mut rng = Rng(0x100f);
+    // The loop's skeleton alone compiles whole, its control flow included.
+    for size in [8, 16] {
+        let (text, n) = random_loop_kernel(&mut rng, size, 0).unwrap();
+        let code = assemble(&text, Compaction::Never).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        let mut p = Program::new(Encoding::IvyBridge, &code);
+        p.set_jit(true);
+        assert_eq!(p.jit_coverage(), n, "{text}");
+        for seed in 0..3 {
+            same_all_ways("loop skeleton", &code, size as u8, seed);
+        }
+    }
+    let mut kernels = 0;
+    let mut attempts = 0;
+    while kernels < 120 {
+        attempts += 1;
+        assert!(attempts < 1000, "random loops do not assemble");
+        let size = *rng.pick(&[8u32, 16]);
+        let Some((text, _)) = random_loop_kernel(&mut rng, size, 4) else {
+            continue;
+        };
+        let code = assemble(&text, Compaction::Never).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        for seed in 0..3 {
+            same_all_ways(
+                &format!("random loop:\n{text}"),
+                &code,
+                size as u8,
+                seed + kernels as u64,
+            );
+        }
+        kernels += 1;
+    }
+}
+
+/// A loop that never ends runs into the instruction budget at the same instruction,
+/// with the same state, compiled or not (compiled code returns to the interpreter before
+/// a block the budget does not cover).
+#[test]
+fn a_runaway_loop_ends_at_the_same_instruction_compiled_or_not() {
+    let text = "mov(8) g1<1>D 0D { align1 1Q };\n\
+                LOOP:\nadd(8) g1<1>D g1<8,8,1>D 1D { align1 1Q };\n\
+                add(8) g2<1>F g2<8,8,1>F 0x3f800000F { align1 1Q };\n\
+                cmp.l.f0.0(8) null<1>F g2<8,8,1>F g3<8,8,1>F { align1 1Q };\n\
+                while(8) JIP: LOOP { align1 1Q };\n";
+    let code = assemble(text, Compaction::Never).unwrap();
+    let mut p = Program::new(Encoding::IvyBridge, &code);
+    p.set_jit(true);
+    assert_eq!(p.jit_coverage(), 5, "the whole loop is compiled");
+    for seed in 0..3 {
+        let slow = run(&code, 8, seed, Mode::PerChannel);
+        assert!(slow.2.contains("Budget"), "{}", slow.2);
+        for mode in [Mode::MicroOps, Mode::Jit] {
+            same("runaway loop", seed, &slow, &run(&code, 8, seed, mode));
+        }
+    }
+}
+
 #[test]
 fn random_kernels_give_the_same_bits_with_micro_ops_and_jit() {
     let mut rng = Rng(0x5eed);

@@ -311,31 +311,13 @@ pub(super) extern "C" fn math_helper(code: u32, x: f32, y: f32) -> f32 {
         .unwrap_or(0.0)
 }
 
-/// The function body for one run: `(grf, flags, live)`; `math` is the imported
-/// [`math_helper`].
-pub(super) fn function(b: &mut FunctionBuilder, run: &[(&Instruction, &Uop)], math: FuncRef) {
-    let entry = b.create_block();
-    b.append_block_params_for_function_params(entry);
-    b.switch_to_block(entry);
-    b.seal_block(entry);
-    let p = b.block_params(entry).to_vec();
-    let e = Emit {
-        grf: p[0],
-        flags: p[1],
-        live: p[2],
-        math,
-    };
-    for (ins, u) in run {
-        e.instruction(b, ins, u);
-    }
-    b.ins().return_(&[]);
-}
-
-struct Emit {
-    grf: Value,
-    flags: Value,
-    live: Value,
-    math: FuncRef,
+/// What an instruction's code works on: the register file and flags (pointers), the
+/// running, dispatched channels (a mask), and the imported [`math_helper`].
+pub(super) struct Emit {
+    pub(super) grf: Value,
+    pub(super) flags: Value,
+    pub(super) live: Value,
+    pub(super) math: FuncRef,
 }
 
 fn c32(b: &mut FunctionBuilder, v: u32) -> Value {
@@ -385,7 +367,12 @@ impl Emit {
 
     /// The flag subregister `ins` reads (`Thread::flag_bits`), with its predicate's
     /// inversion.
-    fn predicate(&self, b: &mut FunctionBuilder, ins: &Instruction, p: Predicate) -> Value {
+    pub(super) fn predicate(
+        &self,
+        b: &mut FunctionBuilder,
+        ins: &Instruction,
+        p: Predicate,
+    ) -> Value {
         let reg = (ins.flag.0 as i32 & 1) * 4;
         let f = b.ins().load(types::I32, mem(), self.flags, reg);
         let f = b.ins().ushr_imm_u(f, 16 * (i64::from(ins.flag.1) & 1));
@@ -435,7 +422,7 @@ impl Emit {
         }
     }
 
-    fn instruction(&self, b: &mut FunctionBuilder, ins: &Instruction, u: &Uop) {
+    pub(super) fn instruction(&self, b: &mut FunctionBuilder, ins: &Instruction, u: &Uop) {
         let n = u.n;
         let group = u.group as i64;
         // The execution mask (`Thread::exec_mask_with`), relative to the group.

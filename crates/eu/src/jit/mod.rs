@@ -35,48 +35,42 @@
 //! turns the JIT off (and [`crate::exec::Program::set_jit`] per program).
 
 mod emit;
+mod flow;
 
-use crate::uop::Uop;
+use crate::exec::Thread;
+use flow::{ProgramFn, State};
+
 use cranelift_codegen::ir::{AbiParam, types};
 use cranelift_codegen::settings::{self, Configurable};
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
 use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{Linkage, Module, default_libcall_names};
-use gtsim_isa::ir::Instruction;
 
-/// A compiled run: `f(grf, flags, live)` with `grf` the 4 KiB register file, `flags`
-/// f0 and f1, and `live` the channels dispatched and not waiting in control flow.
-pub(crate) type RunFn = unsafe extern "C" fn(*mut u8, *mut u32, u32);
-
-/// One compiled run of instructions.
-pub(crate) struct Run {
-    pub(crate) f: RunFn,
-    /// Byte offset just past the run's last instruction.
-    pub(crate) end: usize,
-    /// Its instructions' channel spans (absolute), for the channel-instruction count.
-    pub(crate) spans: Vec<u32>,
-}
-
-/// The compiled runs of a program, by the 8-byte slot of their first instruction.
+/// A compiled program: its function and the blocks it may be entered at.
 pub(crate) struct Compiled {
     module: Option<JITModule>,
-    runs: Vec<Option<Run>>,
+    f: Option<ProgramFn>,
+    /// By 8-byte slot: the number of instructions of the block starting there (0: no
+    /// block starts there).
+    entries: Vec<u32>,
+    /// The instructions channels may wait for ([`flow::Layout::targets`]).
+    targets: Vec<usize>,
+    covered: usize,
 }
 
 // SAFETY: after compilation the module is never touched again until it is dropped (its
 // code stays mapped read-only and executable; calling a finished function from several
 // threads at once is plain code execution). Dropping happens once, with the last
-// reference to the program, after which no `Run` of it exists.
+// reference to the program, after which nothing calls the function.
 unsafe impl Send for Compiled {}
-// SAFETY: as for `Send`: shared access only reads `runs` (function pointers and plain
-// data).
+// SAFETY: as for `Send`: shared access only reads plain data and the function pointer.
 unsafe impl Sync for Compiled {}
 
 impl Drop for Compiled {
     fn drop(&mut self) {
         if let Some(m) = self.module.take() {
-            // SAFETY: the runs (the only pointers into the module's code) are dropped with
-            // `self`; nothing can call them any more.
+            // SAFETY: the function pointer (the only pointer into the module's code) is
+            // dropped with `self`; nothing can call it any more.
             unsafe { m.free_memory() };
         }
     }
@@ -85,24 +79,96 @@ impl Drop for Compiled {
 impl std::fmt::Debug for Compiled {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Compiled")
-            .field("runs", &self.runs.iter().flatten().count())
+            .field("covered", &self.covered)
+            .field("targets", &self.targets.len())
             .finish()
     }
 }
 
 impl Compiled {
-    /// The run starting at byte `ip`, if one does.
-    pub(crate) fn at(&self, ip: usize) -> Option<&Run> {
-        if ip.is_multiple_of(8) {
-            self.runs.get(ip / 8)?.as_ref()
-        } else {
-            None
+    /// The number of instructions of the compiled block starting at byte `ip`, if one
+    /// does.
+    pub(crate) fn block_len(&self, ip: usize) -> Option<u64> {
+        if !ip.is_multiple_of(8) {
+            return None;
+        }
+        match self.entries.get(ip / 8) {
+            Some(&n) if n > 0 => Some(u64::from(n)),
+            _ => None,
         }
     }
 
-    /// Number of instructions inside compiled runs.
+    /// Number of instructions compiled.
     pub(crate) fn covered(&self) -> usize {
-        self.runs.iter().flatten().map(|r| r.spans.len()).sum()
+        self.covered
+    }
+
+    /// Runs the thread's compiled code from the block at its IP (the caller has checked
+    /// [`Compiled::block_len`] against the budget) until an instruction it leaves to the
+    /// interpreter, the end of the program, or a block the budget does not cover; the
+    /// thread's IP is then where the interpreter goes on. `false` (nothing run) when a
+    /// channel waits for an instruction that is no target of the program.
+    pub(crate) fn run(&self, t: &mut Thread, executed: &mut u64, budget: u64) -> bool {
+        let Some(f) = self.f else {
+            return false;
+        };
+        if t.grf.len() != 128 * 32 {
+            return false;
+        }
+        let n = self.targets.len();
+        let mut small = [0u32; 64];
+        let mut big = vec![];
+        let wait: &mut [u32] = if n <= small.len() {
+            &mut small[..n]
+        } else {
+            big.resize(n, 0);
+            &mut big
+        };
+        let mut parked = t.parked;
+        while parked != 0 {
+            let c = parked.trailing_zeros() as usize;
+            parked &= parked - 1;
+            match t.waiting[c].and_then(|at| self.targets.binary_search(&at).ok()) {
+                Some(i) => wait[i] |= 1 << c,
+                None => return false,
+            }
+        }
+        let mut state = State {
+            dispatch: t.dispatch_mask,
+            parked: t.parked,
+            broken: t.broken,
+            entry: (t.ip / 8) as u32,
+            executed: *executed,
+            budget,
+            channels: 0,
+        };
+        // SAFETY: the function reads and writes only `state`, the `n` wait masks, the
+        // 4 KiB register file (checked above; every offset was checked against it when
+        // the micro-ops were made) and the two flag registers.
+        let ip = unsafe {
+            f(
+                &mut state,
+                wait.as_mut_ptr(),
+                t.grf.as_mut_ptr(),
+                t.flags.as_mut_ptr(),
+            )
+        };
+        t.parked = state.parked;
+        t.broken = state.broken;
+        t.waiting = [None; 32];
+        for (i, &w) in wait.iter().enumerate() {
+            let mut w = w;
+            while w != 0 {
+                let c = w.trailing_zeros() as usize;
+                w &= w - 1;
+                t.waiting[c] = Some(self.targets[i]);
+            }
+        }
+        t.refresh_wait_bloom();
+        t.channel_instructions += state.channels;
+        *executed = state.executed;
+        t.ip = ip as usize;
+        true
     }
 }
 
@@ -132,49 +198,19 @@ fn host_isa() -> Option<std::sync::Arc<dyn cranelift_codegen::isa::TargetIsa>> {
     .clone()
 }
 
-/// Compiles the covered runs of a program given as (byte offset, instruction, length,
-/// micro-op) in order. `None` when the host has no Cranelift backend; the program then
-/// runs interpreted.
-pub(crate) fn compile(
-    slots: usize,
-    code: &[(usize, &Instruction, usize, Option<&Uop>)],
-) -> Option<Compiled> {
-    // Where branches land: a run may only be entered at its start.
-    let mut targets = std::collections::BTreeSet::new();
-    for &(at, ins, _, _) in code {
-        for rel in [ins.jip, ins.uip].into_iter().flatten() {
-            targets.insert(at as i64 + rel as i64);
-        }
-    }
-    let mut runs: Vec<Vec<(&Instruction, &Uop)>> = vec![];
-    let mut starts = vec![];
-    let mut cur: Vec<(&Instruction, &Uop)> = vec![];
-    let mut next_at = 0usize;
-    let mut start = 0usize;
-    for &(at, ins, len, uop) in code {
-        let covered = uop.filter(|u| emit::covers(ins, u));
-        let contiguous = at == next_at;
-        if !cur.is_empty() && (covered.is_none() || !contiguous || targets.contains(&(at as i64))) {
-            runs.push(std::mem::take(&mut cur));
-            starts.push((start, next_at));
-        }
-        if let Some(u) = covered {
-            if cur.is_empty() {
-                start = at;
-            }
-            cur.push((ins, u));
-        }
-        next_at = at + len;
-    }
-    if !cur.is_empty() {
-        runs.push(cur);
-        starts.push((start, next_at));
-    }
+/// Compiles a program given as (byte offset, instruction, length, micro-op) in order,
+/// `slots` 8-byte slots long. `None` when the host has no Cranelift backend; the program
+/// then runs interpreted.
+pub(crate) fn compile(slots: usize, code: &flow::Code) -> Option<Compiled> {
+    let layout = flow::Layout::new(code, code.last().map_or(0, |c| c.0 + c.2));
     let mut out = Compiled {
         module: None,
-        runs: (0..slots).map(|_| None).collect(),
+        f: None,
+        entries: vec![0; slots],
+        targets: layout.targets.clone(),
+        covered: layout.covered(),
     };
-    if runs.is_empty() {
+    if layout.blocks.is_empty() {
         return Some(out);
     }
     let isa = host_isa()?;
@@ -193,34 +229,29 @@ pub(crate) fn compile(
         .ok()?;
     let mut ctx = module.make_context();
     let mut fctx = FunctionBuilderContext::new();
-    let mut ids = vec![];
-    for (i, run) in runs.iter().enumerate() {
-        ctx.func.signature.params.clear();
+    for _ in 0..4 {
         ctx.func.signature.params.push(AbiParam::new(ptr));
-        ctx.func.signature.params.push(AbiParam::new(ptr));
-        ctx.func.signature.params.push(AbiParam::new(types::I32));
-        let math = module.declare_func_in_func(math_id, &mut ctx.func);
-        {
-            let mut b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
-            emit::function(&mut b, run, math);
-            b.finalize(module.target_config());
-        }
-        let id = module
-            .declare_function(&format!("run{i}"), Linkage::Local, &ctx.func.signature)
-            .ok()?;
-        module.define_function(id, &mut ctx).ok()?;
-        module.clear_context(&mut ctx);
-        ids.push(id);
     }
+    ctx.func.signature.returns.push(AbiParam::new(types::I32));
+    let math = module.declare_func_in_func(math_id, &mut ctx.func);
+    {
+        let mut b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
+        flow::program(&mut b, &layout, slots, math);
+        b.finalize(module.target_config());
+    }
+    let id = module
+        .declare_function("program", Linkage::Local, &ctx.func.signature)
+        .ok()?;
+    module.define_function(id, &mut ctx).ok()?;
+    module.clear_context(&mut ctx);
     module.finalize_definitions().ok()?;
-    for ((run, &(start, end)), id) in runs.iter().zip(&starts).zip(ids) {
-        let code = module.get_finalized_function(id);
-        // SAFETY: the function was built by `emit::function` with exactly this
-        // signature (two pointers and an i32, no result, the host's C convention).
-        let f: RunFn = unsafe { std::mem::transmute::<*const u8, RunFn>(code) };
-        let spans = run.iter().map(|(ins, _)| emit::span(ins)).collect();
-        if let Some(slot) = out.runs.get_mut(start / 8) {
-            *slot = Some(Run { f, end, spans });
+    let code = module.get_finalized_function(id);
+    // SAFETY: the function was built by `flow::program` with exactly this signature
+    // (four pointers, an i32 result, the host's C convention).
+    out.f = Some(unsafe { std::mem::transmute::<*const u8, ProgramFn>(code) });
+    for blk in &layout.blocks {
+        if let Some(e) = out.entries.get_mut(blk.start / 8) {
+            *e = blk.len() as u32;
         }
     }
     out.module = Some(module);
@@ -231,10 +262,12 @@ pub(crate) fn compile(
 /// interpreting each instruction about a thousand times (Cranelift builds every channel of
 /// every instruction), so a program is compiled once the instructions its threads have
 /// executed reach [`Tier::REPAY`] times its length; a kernel run by a handful of
-/// threads stays interpreted. A thread that finds the program hot while another thread
-/// compiles it waits for that compilation; the results are the same bits either way.
+/// threads stays interpreted. Threads that find the program hot while another thread
+/// compiles it go on interpreting; the results are the same bits either way.
 pub(crate) struct Tier {
     compiled: std::sync::OnceLock<Option<Compiled>>,
+    /// Set by the thread that compiles.
+    compiling: std::sync::atomic::AtomicBool,
     executed: std::sync::atomic::AtomicU64,
     threshold: u64,
 }
@@ -256,6 +289,7 @@ impl Tier {
     pub(crate) fn new(instructions: u64) -> Tier {
         Tier {
             compiled: std::sync::OnceLock::new(),
+            compiling: std::sync::atomic::AtomicBool::new(false),
             executed: std::sync::atomic::AtomicU64::new(0),
             threshold: instructions.max(1).saturating_mul(Self::REPAY),
         }
@@ -266,9 +300,21 @@ impl Tier {
         self.compiled.get().and_then(Option::as_ref)
     }
 
-    /// The compiled runs, compiling them with `f` if nobody has yet.
+    /// The compiled program, compiling it with `f` if nobody has started to. While
+    /// another thread compiles, `None`: the caller goes on interpreting rather than
+    /// wait (the bits are the same either way).
     pub(crate) fn get_or_compile(&self, f: impl FnOnce() -> Option<Compiled>) -> Option<&Compiled> {
-        self.compiled.get_or_init(f).as_ref()
+        if let Some(c) = self.compiled.get() {
+            return c.as_ref();
+        }
+        if self
+            .compiling
+            .swap(true, std::sync::atomic::Ordering::AcqRel)
+        {
+            return None;
+        }
+        let _ = self.compiled.set(f());
+        self.compiled.get().and_then(Option::as_ref)
     }
 
     /// Whether enough has been executed to compile.

@@ -922,6 +922,42 @@ pub fn round_even(x: f64) -> f64 {
     }
 }
 
+/// For a format whose element is four bytes, each an 8-bit UNORM channel (linear, not
+/// sRGB: R8G8B8A8_UNORM, B8G8R8A8_UNORM, ...), or an ignored byte (B8G8R8X8_UNORM), the
+/// texel channel (0-3, R-A) each byte stores, or `None` for an ignored one. Encoding such
+/// a texel is then [`float_to_unorm8`] per byte, what [`encode_into`] computes for it
+/// (the fast path of render target writes).
+pub fn unorm8x4_layout(f: SurfaceFormat) -> Option<[Option<u8>; 4]> {
+    let Ok(Entry {
+        kind: Kind::Plain(p),
+        ..
+    }) = table().get(f.0 as usize)?
+    else {
+        return None;
+    };
+    if p.bpe != 32 || p.srgb || p.class != Class::Float {
+        return None;
+    }
+    let mut out = [None; 4];
+    let mut covered = 0u32;
+    for fld in p.fields.iter().flatten() {
+        let lone = matches!(fld.ch, Ch::R | Ch::G | Ch::B | Ch::A);
+        if fld.num != Num::Unorm || fld.bits != 8 || !fld.shift.is_multiple_of(8) || !lone {
+            return None;
+        }
+        out[(fld.shift / 8) as usize] = Some(source_index(fld.ch) as u8);
+        covered |= 1 << (fld.shift / 8);
+    }
+    // Bytes of no field are X channels (stored as 0 by `encode_plain`).
+    (covered != 0).then_some(out)
+}
+
+/// One 8-bit UNORM channel from a float, as [`encode_into`] stores it (GL 4.6 §2.3.5.1:
+/// clamp to [0, 1], NaN → 0, scale by 255, round to nearest even).
+pub fn float_to_unorm8(x: f32) -> u8 {
+    float_to_unorm(f64::from(x), 8) as u8
+}
+
 /// GL 4.6 §2.3.5.1: clamp to [0, 1] (NaN → 0), scale by `2^n - 1`, round to nearest even.
 fn float_to_unorm(v: f64, bits: u32) -> u64 {
     if v.is_nan() {
@@ -1254,10 +1290,71 @@ pub fn has_encoder(f: SurfaceFormat) -> bool {
 
 #[cfg(test)]
 mod round_even_tests {
-    use super::round_even;
+    use super::*;
 
     /// Against `f64::round_ties_even` on ties, near-ties, signs, large values and
     /// non-finite ones.
+    /// The UNORM8 fast layout names the seed's byte order (R8G8B8A8: R in byte 0;
+    /// B8G8R8A8: B in byte 0; B8G8R8X8: byte 3 ignored), is refused for sRGB and other
+    /// formats, and encodes every format it accepts as `encode_into` does.
+    #[test]
+    fn the_unorm8x4_layout_encodes_as_encode_into() {
+        use gtsim_spec::shared::SurfaceFormat as F;
+        assert_eq!(
+            unorm8x4_layout(F::R8G8B8A8_UNORM),
+            Some([Some(0), Some(1), Some(2), Some(3)])
+        );
+        assert_eq!(
+            unorm8x4_layout(F::B8G8R8A8_UNORM),
+            Some([Some(2), Some(1), Some(0), Some(3)])
+        );
+        assert_eq!(
+            unorm8x4_layout(F::B8G8R8X8_UNORM),
+            Some([Some(2), Some(1), Some(0), None])
+        );
+        assert_eq!(unorm8x4_layout(F::R8G8B8A8_UNORM_SRGB), None);
+        assert_eq!(unorm8x4_layout(F::R8G8B8A8_UINT), None);
+        assert_eq!(unorm8x4_layout(F::R16G16_UNORM), None);
+        let values = [
+            0.0f32,
+            -0.0,
+            1.0,
+            0.5,
+            0.25,
+            -3.0,
+            7.0,
+            f32::NAN,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            0.001,
+            0.998,
+            1.0 / 255.0,
+            0.5 / 255.0,
+            1.5 / 255.0,
+        ];
+        let mut fast = 0;
+        for code in 0..512u32 {
+            let f = F(code);
+            let Some(layout) = unorm8x4_layout(f) else {
+                continue;
+            };
+            fast += 1;
+            for (i, &r) in values.iter().enumerate() {
+                let c = [
+                    r,
+                    values[(i + 3) % values.len()],
+                    values[(i + 7) % values.len()],
+                    values[(i + 11) % values.len()],
+                ];
+                let mut want = [0u8; 16];
+                assert_eq!(encode_into(f, Texel::Float(c), &mut want), Ok(4));
+                let got = layout.map(|ch| ch.map_or(0, |ch| float_to_unorm8(c[ch as usize])));
+                assert_eq!(got, want[..4], "{:?} {c:?}", f.name());
+            }
+        }
+        assert!(fast >= 3, "{fast} formats");
+    }
+
     #[test]
     fn round_even_is_round_ties_even() {
         let mut xs = vec![
