@@ -86,8 +86,10 @@ impl ExecError {
 pub use gtsim_message::{Message, MessageError, SharedFunctions};
 
 /// A kernel decoded once, for running many threads: instructions are decoded linearly
-/// from byte 0 up to the end or the first bytes that are not an instruction (those are
-/// decoded, and reported, only if execution reaches them).
+/// from byte 0 up to the end, the first bytes that are not an instruction, or an EOT
+/// send that no branch seen before it jumps past (what follows is unreachable, and in a
+/// driver's instruction heap usually another kernel). Anything else execution reaches is
+/// decoded, and reported if it does not decode, when it is reached.
 #[derive(Debug, Clone)]
 pub struct Program {
     encoding: Encoding,
@@ -117,13 +119,27 @@ impl Program {
     pub fn new(encoding: Encoding, code: &[u8]) -> Program {
         let mut slots = vec![None; code.len().div_ceil(8)];
         let mut at = 0;
+        // The furthest branch target seen so far: an EOT send past it ends the kernel
+        // (what follows, often the driver's next kernel, is not reachable).
+        let mut reach = 0i64;
         while at < code.len() {
             let Ok((ins, len)) = encoding.decode(&code[at..]) else {
                 break;
             };
+            for rel in [ins.jip, ins.uip].into_iter().flatten() {
+                reach = reach.max(at as i64 + i64::from(rel));
+            }
+            // A `jmpi` may go anywhere its register says; keep decoding.
+            if ins.opcode == Opcode::Jmpi {
+                reach = i64::MAX;
+            }
+            let end = ins.eot && reach <= at as i64;
             let uop = crate::uop::predecode(&ins).map(Box::new);
             slots[at / 8] = Some(Slot { ins, len, uop });
             at += len;
+            if end {
+                break;
+            }
         }
         let decoded = slots.iter().flatten().count() as u64;
         Program {

@@ -38,6 +38,8 @@ impl Rng {
 /// Dwords that stress the conversion and float rules.
 const SPECIAL: &[u32] = &[
     0x7fc0_0000, // NaN
+    0x7f80_0001, // signalling NaN
+    0xffa0_0000, // negative signalling NaN with a payload
     0x7f80_0000, // +inf
     0xff80_0000, // -inf
     0x8000_0000, // -0

@@ -8,7 +8,7 @@ use crate::ops::DEFAULT_NAN;
 use crate::uop::{DstOp, Operand, Uop, UopOp};
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{
-    ConstantData, Endianness, FuncRef, InstBuilder, MemFlagsData, Type as IrType, Value, types,
+    Block, ConstantData, Endianness, FuncRef, InstBuilder, MemFlagsData, Type as IrType, Value, types,
 };
 use cranelift_frontend::FunctionBuilder;
 use gtsim_isa::ir::*;
@@ -25,18 +25,54 @@ fn vcast(b: &mut FunctionBuilder, ty: IrType, x: Value) -> Value {
     )
 }
 
+thread_local! {
+    /// The constants made so far in the function this host thread builds, by block and
+    /// bits (lanes of 32 bits; a scalar is keyed with `None` as its other lanes): a
+    /// constant is made once per block, not once per use, which halves the IR Cranelift
+    /// compiles. Values of one block never reach another; [`clear_constants`] empties
+    /// the cache before each function.
+    static CONSTANTS: std::cell::RefCell<std::collections::HashMap<(Block, [u32; 4], bool), Value>> =
+        std::cell::RefCell::new(std::collections::HashMap::new());
+}
+
+/// Forgets the constants of the previous function (call before building one).
+pub(super) fn clear_constants() {
+    CONSTANTS.with(|c| c.borrow_mut().clear());
+}
+
+/// A constant of the current block: the cached one, or `make`'s.
+fn constant(
+    b: &mut FunctionBuilder,
+    key: ([u32; 4], bool),
+    make: impl FnOnce(&mut FunctionBuilder) -> Value,
+) -> Value {
+    let Some(block) = b.current_block() else {
+        return make(b);
+    };
+    if let Some(v) = CONSTANTS.with(|c| c.borrow().get(&(block, key.0, key.1)).copied()) {
+        return v;
+    }
+    let v = make(b);
+    CONSTANTS.with(|c| c.borrow_mut().insert((block, key.0, key.1), v));
+    v
+}
+
 fn vsplat(b: &mut FunctionBuilder, v: u32) -> Value {
-    let x = c32(b, v);
-    b.ins().splat(V, x)
+    constant(b, ([v; 4], true), |b| {
+        let x = c32(b, v);
+        b.ins().splat(V, x)
+    })
 }
 
 fn vconst(b: &mut FunctionBuilder, lanes: [u32; 4]) -> Value {
     if lanes.iter().all(|&l| l == lanes[0]) {
         return vsplat(b, lanes[0]);
     }
-    let bytes: Vec<u8> = lanes.iter().flat_map(|l| l.to_le_bytes()).collect();
-    let h = b.func.dfg.constants.insert(ConstantData::from(bytes));
-    b.ins().vconst(V, h)
+    constant(b, (lanes, true), |b| {
+        let bytes: Vec<u8> = lanes.iter().flat_map(|l| l.to_le_bytes()).collect();
+        let h = b.func.dfg.constants.insert(ConstantData::from(bytes));
+        b.ins().vconst(V, h)
+    })
 }
 
 /// Lane masks (all ones where set) of the 4 bits of `bits` from bit `at` on.
@@ -321,7 +357,9 @@ pub(super) struct Emit {
 }
 
 fn c32(b: &mut FunctionBuilder, v: u32) -> Value {
-    b.ins().iconst(types::I32, v as i32 as i64)
+    constant(b, ([v, 0, 0, 0], false), |b| {
+        b.ins().iconst(types::I32, v as i32 as i64)
+    })
 }
 
 /// A signalling NaN's bits become quiet (`region::quiet_nan`).
@@ -578,7 +616,14 @@ impl Emit {
                 offs, negate, abs, ..
             } => {
                 let x = self.vload(b, &offs[4 * k..4 * k + 4]);
-                let mut x = vquiet(b, x);
+                // Quieting a signalling NaN matters only where the source's bits reach
+                // the result (`mov`, `sel`): every other float result that is a NaN
+                // becomes the default NaN, and comparisons see a NaN either way.
+                let mut x = if matches!(u.op, UopOp::Mov | UopOp::Sel) {
+                    vquiet(b, x)
+                } else {
+                    x
+                };
                 if *abs {
                     let m = vsplat(b, 0x7fff_ffff);
                     x = b.ins().band(x, m);
@@ -612,7 +657,16 @@ impl Emit {
         let mut chunks = Vec::with_capacity(n / 4);
         let mut hits = Vec::with_capacity(n / 4);
         for k in 0..n / 4 {
-            let s: Vec<Value> = u.srcs.iter().map(|s| self.vsrc_f(b, u, s, k)).collect();
+            // A source that repeats an earlier one of the instruction (`mul g2 g8 g8`)
+            // is read once.
+            let mut s: Vec<Value> = Vec::with_capacity(u.srcs.len());
+            for (i, src) in u.srcs.iter().enumerate() {
+                let v = match u.srcs[..i].iter().position(|e| e == src) {
+                    Some(j) => s[j],
+                    None => self.vsrc_f(b, u, src, k),
+                };
+                s.push(v);
+            }
             let r = match u.op {
                 UopOp::Mov => s[0],
                 UopOp::Add => b.ins().fadd(s[0], s[1]),

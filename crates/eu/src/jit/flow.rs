@@ -225,6 +225,7 @@ struct Builder<'l> {
 /// Builds the whole program's function into `b` (see [`ProgramFn`]); `slots` is the
 /// number of 8-byte slots of the program, `math` the imported math helper.
 pub(crate) fn program(b: &mut FunctionBuilder, layout: &Layout, slots: usize, math: FuncRef) {
+    emit::clear_constants();
     let entry = b.create_block();
     b.append_block_params_for_function_params(entry);
     b.switch_to_block(entry);
@@ -298,6 +299,7 @@ pub(crate) fn program(b: &mut FunctionBuilder, layout: &Layout, slots: usize, ma
     store(b, f.vars.channels, std::mem::offset_of!(State, channels));
     b.ins().return_(&[ip]);
     b.seal_all_blocks();
+    emit::clear_constants();
 }
 
 impl Builder<'_> {

@@ -242,6 +242,9 @@ pub(crate) fn compile(slots: usize, code: &flow::Code) -> Option<Compiled> {
     let id = module
         .declare_function("program", Linkage::Local, &ctx.func.signature)
         .ok()?;
+    if std::env::var_os("GTSIM_JIT_CLIF").is_some() {
+        eprintln!("{}", ctx.func.display());
+    }
     module.define_function(id, &mut ctx).ok()?;
     module.clear_context(&mut ctx);
     module.finalize_definitions().ok()?;

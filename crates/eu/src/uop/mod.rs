@@ -109,7 +109,7 @@ impl UopOp {
 }
 
 /// A source, resolved.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Operand {
     /// A direct GRF region: channel `c`'s element is at byte `offs[c]`.
     Reg {
