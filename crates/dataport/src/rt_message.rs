@@ -280,71 +280,112 @@ pub fn write_pixel(
     array_index: u32,
     color: [u32; 4],
 ) -> Result<bool, MessageError> {
-    let s = &rt.surface;
-    let last = s.desc.depth.max(1) - 1;
-    let slice = if (rt.min_array_element..=last).contains(&array_index) {
-        array_index
-    } else {
-        rt.min_array_element
-    };
-    let at = TexelCoord {
-        x,
-        y,
-        slice,
-        lod: rt.lod,
-        sample: 0,
-    };
-    let off = match s.desc.texel_offset(at.x, at.y, at.slice, at.lod, at.sample) {
-        Ok(o) => o,
-        Err(LayoutError::Outside { .. }) => return Ok(false),
-        Err(e) => {
-            return Err(MessageError::Texel {
-                what: format!("render target ({x}, {y})"),
-                error: e.into(),
-            });
+    PixelSink::new(rt).write(mem, x, y, array_index, color)
+}
+
+/// [`write_pixel`] for many pixels of one render target: what does not change from
+/// pixel to pixel is worked out once.
+#[derive(Debug, Clone, Copy)]
+pub struct PixelSink<'a> {
+    rt: &'a RenderTarget,
+    /// The colour calculator reads the destination (blending, a logic op, or a write
+    /// mask keeping channels).
+    reads_dst: bool,
+    /// Without that, on a four-byte UNORM8 format: the channel each byte stores
+    /// (`texel::unorm8x4_layout`), which takes the encode without the general colour
+    /// calculator (the bytes are the same, and so is the optional pre-blend clamp).
+    unorm8: Option<[Option<u8>; 4]>,
+}
+
+impl<'a> PixelSink<'a> {
+    /// The sink of render target `rt`.
+    pub fn new(rt: &'a RenderTarget) -> PixelSink<'a> {
+        let cc = &rt.cc;
+        let reads_dst =
+            cc.blend.is_some() || cc.logic_op.is_some() || cc.write_disable.contains(&true);
+        PixelSink {
+            rt,
+            reads_dst,
+            unorm8: if reads_dst {
+                None
+            } else {
+                texel::unorm8x4_layout(rt.surface.format)
+            },
         }
-    };
-    let addr = s.base.wrapping_add(off);
-    // Render target elements are at most 128 bits: a stack buffer holds them.
-    let mut stack = [0u8; 16];
-    let mut heap = Vec::new();
-    let n = s.desc.block_bytes as usize;
-    let dst: &mut [u8] = if n <= stack.len() {
-        &mut stack[..n]
-    } else {
-        heap.resize(n, 0);
-        &mut heap
-    };
-    let fault = |fault| MessageError::Fault {
-        what: format!("render target ({x}, {y})"),
-        fault,
-    };
-    // The colour calculator reads the destination only to blend, for a logic op or to
-    // keep write-disabled channels; otherwise the pixel is just stored.
-    let cc = &rt.cc;
-    let reads_dst = cc.blend.is_some() || cc.logic_op.is_some() || cc.write_disable.contains(&true);
-    if reads_dst {
-        mem.read(addr, dst).map_err(fault)?;
     }
-    // The common case (no blending, logic op or write mask on a four-byte UNORM8
-    // format) takes the encode without the general colour calculator; the bytes are the
-    // same (`texel::unorm8x4_layout`), and so is the optional pre-blend clamp.
-    if !reads_dst && let Some(layout) = texel::unorm8x4_layout(s.format) {
-        let c = color.map(f32::from_bits);
-        let c = cc.pre_clamp.map_or(c, |r| clamp(c, r));
-        let bytes = layout.map(|ch| ch.map_or(0, |ch| texel::float_to_unorm8(c[ch as usize])));
-        mem.write(addr, &bytes).map_err(fault)?;
-        return Ok(true);
-    }
-    let src1: Rgba = [0.0; 4];
-    let src = texel_of(&rt.surface, color)?;
-    let mut out = [0u8; 16];
-    let len = color_calc_into(&rt.cc, s.format, src, src1, dst, &mut out).map_err(|e| {
-        MessageError::State {
-            structure: "BLEND_STATE",
-            why: e.to_string(),
+
+    /// Writes one pixel ([`write_pixel`]).
+    pub fn write(
+        &self,
+        mem: &mut dyn Memory,
+        x: u32,
+        y: u32,
+        array_index: u32,
+        color: [u32; 4],
+    ) -> Result<bool, MessageError> {
+        let rt = self.rt;
+        let s = &rt.surface;
+        let last = s.desc.depth.max(1) - 1;
+        let slice = if (rt.min_array_element..=last).contains(&array_index) {
+            array_index
+        } else {
+            rt.min_array_element
+        };
+        let at = TexelCoord {
+            x,
+            y,
+            slice,
+            lod: rt.lod,
+            sample: 0,
+        };
+        let off = match s.desc.texel_offset(at.x, at.y, at.slice, at.lod, at.sample) {
+            Ok(o) => o,
+            Err(LayoutError::Outside { .. }) => return Ok(false),
+            Err(e) => {
+                return Err(MessageError::Texel {
+                    what: format!("render target ({x}, {y})"),
+                    error: e.into(),
+                });
+            }
+        };
+        let addr = s.base.wrapping_add(off);
+        // Render target elements are at most 128 bits: a stack buffer holds them.
+        let mut stack = [0u8; 16];
+        let mut heap = Vec::new();
+        let n = s.desc.block_bytes as usize;
+        let dst: &mut [u8] = if n <= stack.len() {
+            &mut stack[..n]
+        } else {
+            heap.resize(n, 0);
+            &mut heap
+        };
+        let fault = |fault| MessageError::Fault {
+            what: format!("render target ({x}, {y})"),
+            fault,
+        };
+        // The colour calculator reads the destination only to blend, for a logic op or to
+        // keep write-disabled channels; otherwise the pixel is just stored.
+        let cc = &rt.cc;
+        if self.reads_dst {
+            mem.read(addr, dst).map_err(fault)?;
         }
-    })?;
-    mem.write(addr, &out[..len]).map_err(fault)?;
-    Ok(true)
+        if let Some(layout) = self.unorm8 {
+            let c = color.map(f32::from_bits);
+            let c = cc.pre_clamp.map_or(c, |r| clamp(c, r));
+            let bytes = layout.map(|ch| ch.map_or(0, |ch| texel::float_to_unorm8(c[ch as usize])));
+            mem.write(addr, &bytes).map_err(fault)?;
+            return Ok(true);
+        }
+        let src1: Rgba = [0.0; 4];
+        let src = texel_of(&rt.surface, color)?;
+        let mut out = [0u8; 16];
+        let len = color_calc_into(&rt.cc, s.format, src, src1, dst, &mut out).map_err(|e| {
+            MessageError::State {
+                structure: "BLEND_STATE",
+                why: e.to_string(),
+            }
+        })?;
+        mem.write(addr, &out[..len]).map_err(fault)?;
+        Ok(true)
+    }
 }

@@ -4,9 +4,7 @@
 //! resolves, and the store through the colour calculator.
 
 use crate::depth_buffer::DepthBuffer;
-use crate::rt_message::{
-    RenderTarget, RtWrite, alpha_passes, decode_payload, texel_of, write_pixel,
-};
+use crate::rt_message::{PixelSink, RenderTarget, RtWrite, alpha_passes, decode_payload, texel_of};
 use gtsim_mem::Memory;
 use gtsim_mem::format::texel::Texel;
 use gtsim_mem::surface::TexelCoord;
@@ -170,11 +168,13 @@ impl PixelWrites<'_> {
         // A null render target is not written (seed 000 §2.12.2 SURFTYPE_NULL), but its
         // pixels went through the tests and counts above.
         if let Some(t) = &target {
-            for s in 0..32 {
-                if enabled & (1 << s) != 0 {
-                    let (x, y) = self.slots[s];
-                    write_pixel(mem, t, x, y, p.array_index, p.colors[s])?;
-                }
+            let sink = PixelSink::new(t);
+            let mut left = enabled;
+            while left != 0 {
+                let s = left.trailing_zeros() as usize;
+                left &= left - 1;
+                let (x, y) = self.slots[s];
+                sink.write(mem, x, y, p.array_index, p.colors[s])?;
             }
         }
         Ok(())

@@ -180,7 +180,7 @@ impl Program {
                 .enumerate()
                 .filter_map(|(i, s)| s.as_ref().map(|s| (i * 8, &s.ins, s.len, s.uop.as_deref())))
                 .collect();
-            let c = crate::jit::compile(self.slots.len(), &code);
+            let c = crate::jit::compile(&code);
             if std::env::var_os("GTSIM_JIT_LOG").is_some() {
                 eprintln!(
                     "gtsim: JIT compiled {} of {} instructions in {:.2} ms",

@@ -25,6 +25,9 @@ pub struct Overlay<'a> {
     /// The writes in order: (address, start in `bytes`, length).
     writes: Vec<(u64, usize, usize)>,
     bytes: Vec<u8>,
+    /// A 4 KiB page found writable as a whole: the base's mappings do not change while
+    /// it is borrowed, so writes inside it need no further check.
+    writable_page: Option<u64>,
 }
 
 impl<'a> Overlay<'a> {
@@ -34,6 +37,7 @@ impl<'a> Overlay<'a> {
             base,
             writes: Vec::new(),
             bytes: Vec::new(),
+            writable_page: None,
         }
     }
 
@@ -67,7 +71,16 @@ impl Memory for Overlay<'_> {
     }
 
     fn write(&mut self, addr: u64, data: &[u8]) -> Result<(), Fault> {
-        self.base.check_write(addr, data.len() as u64)?;
+        let page = addr & !0xfff;
+        let within = addr
+            .checked_add(data.len() as u64)
+            .is_some_and(|end| end <= page + 0x1000);
+        if !(within && self.writable_page == Some(page)) {
+            self.base.check_write(addr, data.len() as u64)?;
+            if within && self.base.check_write(page, 0x1000).is_ok() {
+                self.writable_page = Some(page);
+            }
+        }
         // A write that continues the previous one extends it (neighbouring pixels of a
         // tile row), so applying the log takes fewer, longer writes.
         match self.writes.last_mut() {
@@ -149,6 +162,47 @@ mod tests {
         let mut o = Overlay::new(&m);
         assert_eq!(o.write(0x2ffe, &[0; 4]), Err(want));
         assert!(o.into_log().is_empty());
+    }
+
+    /// A memory with byte-granular mappings: [0x3000, 0x3800) only.
+    struct HalfPage;
+
+    impl Memory for HalfPage {
+        fn read(&self, addr: u64, out: &mut [u8]) -> Result<(), Fault> {
+            if addr >= 0x3000 && addr + out.len() as u64 <= 0x3800 {
+                out.fill(0);
+                return Ok(());
+            }
+            Err(Fault {
+                addr,
+                len: out.len() as u64,
+                page: 0x3000,
+                kind: "read",
+            })
+        }
+        fn write(&mut self, addr: u64, data: &[u8]) -> Result<(), Fault> {
+            self.read(addr, &mut vec![0; data.len()])
+        }
+    }
+
+    /// Writes inside a page found writable as a whole skip the check; a page mapped
+    /// only in part is checked at every write, so its unmapped bytes still fault.
+    #[test]
+    fn only_whole_writable_pages_skip_the_check() {
+        let m = space();
+        let mut o = Overlay::new(&m);
+        o.write(0x1010, &[1; 4]).unwrap();
+        o.write(0x1ffc, &[1; 4]).unwrap();
+        assert!(
+            o.write(0x2ffe, &[1; 4]).is_err(),
+            "crosses into unmapped 0x3000"
+        );
+        let h = HalfPage;
+        let mut o = Overlay::new(&h);
+        o.write(0x3000, &[1; 4]).unwrap();
+        o.write(0x37fc, &[1; 4]).unwrap();
+        assert!(o.write(0x3800, &[1; 4]).is_err());
+        assert!(o.write(0x3ffc, &[1; 4]).is_err());
     }
 
     #[test]

@@ -8,7 +8,8 @@ use crate::ops::DEFAULT_NAN;
 use crate::uop::{DstOp, Operand, Uop, UopOp};
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{
-    Block, ConstantData, Endianness, FuncRef, InstBuilder, MemFlagsData, Type as IrType, Value, types,
+    Block, ConstantData, Endianness, FuncRef, InstBuilder, MemFlagsData, Type as IrType, Value,
+    types,
 };
 use cranelift_frontend::FunctionBuilder;
 use gtsim_isa::ir::*;

@@ -198,11 +198,14 @@ fn host_isa() -> Option<std::sync::Arc<dyn cranelift_codegen::isa::TargetIsa>> {
     .clone()
 }
 
-/// Compiles a program given as (byte offset, instruction, length, micro-op) in order,
-/// `slots` 8-byte slots long. `None` when the host has no Cranelift backend; the program
-/// then runs interpreted.
-pub(crate) fn compile(slots: usize, code: &flow::Code) -> Option<Compiled> {
-    let layout = flow::Layout::new(code, code.last().map_or(0, |c| c.0 + c.2));
+/// Compiles a program given as (byte offset, instruction, length, micro-op) in order.
+/// `None` when the host has no Cranelift backend; the program then runs interpreted.
+pub(crate) fn compile(code: &flow::Code) -> Option<Compiled> {
+    let end = code.last().map_or(0, |c| c.0 + c.2);
+    let layout = flow::Layout::new(code, end);
+    // The entry table covers the decoded instructions (not the rest of the code buffer,
+    // which may be the driver's whole instruction heap).
+    let slots = end.div_ceil(8);
     let mut out = Compiled {
         module: None,
         f: None,
@@ -286,7 +289,7 @@ impl std::fmt::Debug for Tier {
 
 impl Tier {
     /// Executed instructions, per instruction of the program, before it is compiled.
-    pub(crate) const REPAY: u64 = 2000;
+    pub(crate) const REPAY: u64 = 500;
 
     /// The tier of a program of `instructions` decoded instructions.
     pub(crate) fn new(instructions: u64) -> Tier {

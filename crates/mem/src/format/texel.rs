@@ -954,11 +954,13 @@ pub fn unorm8x4_layout(f: SurfaceFormat) -> Option<[Option<u8>; 4]> {
 
 /// One 8-bit UNORM channel from a float, as [`encode_into`] stores it (GL 4.6 §2.3.5.1:
 /// clamp to [0, 1], NaN → 0, scale by 255, round to nearest even).
+#[inline]
 pub fn float_to_unorm8(x: f32) -> u8 {
     float_to_unorm(f64::from(x), 8) as u8
 }
 
 /// GL 4.6 §2.3.5.1: clamp to [0, 1] (NaN → 0), scale by `2^n - 1`, round to nearest even.
+#[inline]
 fn float_to_unorm(v: f64, bits: u32) -> u64 {
     if v.is_nan() {
         return 0;
