@@ -370,9 +370,19 @@ impl<'a> PixelSink<'a> {
             mem.read(addr, dst).map_err(fault)?;
         }
         if let Some(layout) = self.unorm8 {
-            let c = color.map(f32::from_bits);
-            let c = cc.pre_clamp.map_or(c, |r| clamp(c, r));
-            let bytes = layout.map(|ch| ch.map_or(0, |ch| texel::float_to_unorm8(c[ch as usize])));
+            let mut c = [0f32; 4];
+            for (f, &bits) in c.iter_mut().zip(&color) {
+                *f = f32::from_bits(bits);
+            }
+            if let Some(r) = cc.pre_clamp {
+                c = clamp(c, r);
+            }
+            let mut bytes = [0u8; 4];
+            for (b, ch) in bytes.iter_mut().zip(layout) {
+                if let Some(ch) = ch {
+                    *b = texel::float_to_unorm8(c[ch as usize & 3]);
+                }
+            }
             mem.write(addr, &bytes).map_err(fault)?;
             return Ok(true);
         }

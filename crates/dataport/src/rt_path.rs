@@ -7,7 +7,6 @@ use crate::depth_buffer::DepthBuffer;
 use crate::rt_message::{PixelSink, RenderTarget, RtWrite, alpha_passes, decode_payload, texel_of};
 use gtsim_mem::Memory;
 use gtsim_mem::format::texel::Texel;
-use gtsim_mem::surface::TexelCoord;
 use gtsim_message::{MessageError, invalid};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -199,20 +198,26 @@ pub fn fast_clear(mem: &mut dyn Memory, rt: &RenderTarget) -> Result<(), Message
         Texel::Uint(_) => Texel::Uint(cc.map(u32::from)),
         Texel::Sint(_) => Texel::Sint(cc.map(i32::from)),
     };
+    // The clear value is encoded once and stored at every pixel's address.
+    let mut bytes = [0u8; 16];
+    let n = gtsim_mem::format::texel::encode_into(rt.surface.format, t, &mut bytes).map_err(
+        |error| MessageError::Texel {
+            what: "fast clear value".into(),
+            error: error.into(),
+        },
+    )?;
     for y in 0..d.height {
         for x in 0..d.width {
-            let at = TexelCoord {
-                x,
-                y,
-                slice: rt.min_array_element,
-                lod: rt.lod,
-                sample: 0,
-            };
-            rt.surface
-                .write_texel(mem, at, t)
+            let off = d
+                .texel_offset(x, y, rt.min_array_element, rt.lod, 0)
                 .map_err(|error| MessageError::Texel {
                     what: format!("fast clear of ({x}, {y})"),
-                    error,
+                    error: error.into(),
+                })?;
+            mem.write(rt.surface.base.wrapping_add(off), &bytes[..n])
+                .map_err(|fault| MessageError::Fault {
+                    what: format!("fast clear of ({x}, {y})"),
+                    fault,
                 })?;
         }
     }

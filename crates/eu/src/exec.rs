@@ -249,7 +249,7 @@ pub enum FpMode {
 }
 
 /// One EU thread.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Thread {
     pub(crate) grf: Vec<u8>,
     pub(crate) acc: [[Acc; 16]; 2],
@@ -280,6 +280,48 @@ pub struct Thread {
     /// Channel-instructions executed: per instruction, the channels of its span that were
     /// dispatched and not waiting in control flow (the benchmark's unit).
     pub channel_instructions: u64,
+}
+
+impl Clone for Thread {
+    fn clone(&self) -> Thread {
+        let mut t = Thread::new(self.simd);
+        t.clone_from(self);
+        t
+    }
+
+    /// Copies `source` into this thread, reusing its register file's allocation (a
+    /// dispatcher or benchmark resetting a thread pays a copy, not an allocation).
+    fn clone_from(&mut self, source: &Thread) {
+        // Every field by name: a new one must be copied here too.
+        let Thread {
+            grf,
+            acc,
+            flags,
+            a0,
+            ip,
+            dispatch_mask,
+            waiting,
+            wait_bloom,
+            parked,
+            broken,
+            simd,
+            fp_mode,
+            channel_instructions,
+        } = source;
+        self.grf.clone_from(grf);
+        self.acc = *acc;
+        self.flags = *flags;
+        self.a0 = *a0;
+        self.ip = *ip;
+        self.dispatch_mask = *dispatch_mask;
+        self.waiting = *waiting;
+        self.wait_bloom = *wait_bloom;
+        self.parked = *parked;
+        self.broken = *broken;
+        self.simd = *simd;
+        self.fp_mode = *fp_mode;
+        self.channel_instructions = *channel_instructions;
+    }
 }
 
 impl Thread {

@@ -97,18 +97,27 @@ impl Surface {
     pub fn read_texel(&self, mem: &dyn Memory, at: TexelCoord) -> Result<Texel, SurfaceError> {
         let TexelCoord { x, y, .. } = at;
         let off = self.offset(at)?;
-        let mut bytes = vec![0u8; self.desc.block_bytes as usize];
-        mem.read(self.base.wrapping_add(off), &mut bytes)?;
+        // Elements and blocks are at most 16 bytes: a stack buffer holds them.
+        let n = self.desc.block_bytes as usize;
+        let mut stack = [0u8; 16];
+        let mut heap = Vec::new();
+        let bytes: &mut [u8] = if n <= stack.len() {
+            &mut stack[..n]
+        } else {
+            heap.resize(n, 0);
+            &mut heap
+        };
+        mem.read(self.base.wrapping_add(off), bytes)?;
         match BlockFormat::from_surface_format(self.format) {
             Some(bf) => {
                 let texels =
-                    decode_block(bf, &bytes).map_err(|e| SurfaceError::Block(e.to_string()))?;
+                    decode_block(bf, bytes).map_err(|e| SurfaceError::Block(e.to_string()))?;
                 let (bw, bh) = bf.block_size();
                 let i = ((y % bh) * bw + x % bw) as usize;
                 let t = texels.get(i).copied().unwrap_or([0.0; 4]);
                 Ok(Texel::Float(t))
             }
-            None => Ok(texel::decode(self.format, &bytes)?),
+            None => Ok(texel::decode(self.format, bytes)?),
         }
     }
 

@@ -26,13 +26,16 @@ fn vcast(b: &mut FunctionBuilder, ty: IrType, x: Value) -> Value {
     )
 }
 
+/// A constant's key: its block, its lanes, and whether it is a vector.
+type ConstantKey = (Block, [u32; 4], bool);
+
 thread_local! {
     /// The constants made so far in the function this host thread builds, by block and
     /// bits (lanes of 32 bits; a scalar is keyed with `None` as its other lanes): a
     /// constant is made once per block, not once per use, which halves the IR Cranelift
     /// compiles. Values of one block never reach another; [`clear_constants`] empties
     /// the cache before each function.
-    static CONSTANTS: std::cell::RefCell<std::collections::HashMap<(Block, [u32; 4], bool), Value>> =
+    static CONSTANTS: std::cell::RefCell<std::collections::HashMap<ConstantKey, Value>> =
         std::cell::RefCell::new(std::collections::HashMap::new());
 }
 
