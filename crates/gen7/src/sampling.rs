@@ -146,14 +146,17 @@ fn run(
         structure: "sampler message descriptor",
         why: format!("{desc:#010x}: {e}"),
     })?;
-    let name = format!(
-        "sampler {} (descriptor {desc:#010x}: type {}, {}, BTI {}, sampler {})",
-        d.message_type.name().unwrap_or("unknown type"),
-        d.message_type.0,
-        d.simd_mode.name().unwrap_or("?"),
-        d.binding_table_index,
-        d.sampler_index
-    );
+    // How errors name the message, formatted only for an error.
+    let name = || {
+        format!(
+            "sampler {} (descriptor {desc:#010x}: type {}, {}, BTI {}, sampler {})",
+            d.message_type.name().unwrap_or("unknown type"),
+            d.message_type.0,
+            d.simd_mode.name().unwrap_or("?"),
+            d.binding_table_index,
+            d.sampler_index
+        )
+    };
     let header = match (d.header_present, payload.first()) {
         (true, Some(reg)) => {
             let h = MessageHeaderSamplingEngine::unpack(&dwords(reg)).map_err(|e| {
@@ -161,7 +164,7 @@ fn run(
                     structure: "sampler message header",
                     why: e.to_string(),
                 }
-                .context(name.clone())
+                .context(name())
             })?;
             Some(SamplerHeader {
                 write_masks: [
@@ -191,9 +194,9 @@ fn run(
         response_length: usize::from(d.response_length),
         binding_table_index: d.binding_table_index,
         sampler_index: d.sampler_index,
-        name,
+        name: String::new(),
     };
-    gtsim_sampler::message::handle(&msg, payload, channel_mask, res)
+    gtsim_sampler::message::handle(&msg, payload, channel_mask, res).map_err(|e| e.context(name()))
 }
 
 /// A stage's Gen7 sampling state as the neutral sampler asks for it.

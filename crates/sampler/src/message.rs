@@ -87,7 +87,13 @@ pub fn handle(
     channel_mask: u32,
     res: &dyn SamplerResources,
 ) -> Result<Vec<[u8; 32]>, MessageError> {
-    run(msg, payload, channel_mask, res).map_err(|e| e.context(msg.name.clone()))
+    run(msg, payload, channel_mask, res).map_err(|e| {
+        if msg.name.is_empty() {
+            e
+        } else {
+            e.context(msg.name.clone())
+        }
+    })
 }
 
 /// Seed 000 §2.13.1.3.1 (SIMD8 and SIMD16 table) and §2.13.1.4.

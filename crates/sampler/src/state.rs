@@ -80,7 +80,9 @@ pub struct SamplerMessage {
     pub binding_table_index: u8,
     /// The sampler state's index.
     pub sampler_index: u8,
-    /// How errors name the message ("sampler sample_l (descriptor ...)").
+    /// How errors name the message ("sampler sample_l (descriptor ...)"); empty when
+    /// the caller names it in its own errors (formatting a name per message costs more
+    /// than an `ld`).
     pub name: String,
 }
 

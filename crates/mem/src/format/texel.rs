@@ -261,6 +261,8 @@ enum Kind {
 struct Entry {
     name: &'static str,
     kind: Kind,
+    /// [`unorm8x4_layout`], worked out once.
+    unorm8: Option<[Option<u8>; 4]>,
 }
 
 const ETC_REASON: &str = "ETC1/ETC2/EAC are decoded only by the Bay Trail (VLV) sampler, not by Ivy Bridge GT (surface.spec note on SURFACE_FORMAT; Mesa isl: ETC native on Gen8+ and BYT)";
@@ -275,11 +277,12 @@ fn table() -> &'static [Result<Entry, FormatError>] {
 }
 
 /// Look a format up in the resolved table.
-fn entry(f: SurfaceFormat) -> Result<Entry, FormatError> {
-    table()
-        .get(f.0 as usize)
-        .cloned()
-        .unwrap_or(Err(FormatError::UnknownCode { code: f.0 }))
+fn entry(f: SurfaceFormat) -> Result<&'static Entry, FormatError> {
+    match table().get(f.0 as usize) {
+        Some(Ok(e)) => Ok(e),
+        Some(Err(e)) => Err(e.clone()),
+        None => Err(FormatError::UnknownCode { code: f.0 }),
+    }
 }
 
 /// Decide how the format with `code` is stored, from its name in the seed table.
@@ -293,7 +296,14 @@ fn classify(code: u32) -> Result<Entry, FormatError> {
             reason: "format name does not describe a texel layout",
             bpe: None,
         });
-    Ok(Entry { name, kind })
+    Ok(Entry {
+        name,
+        kind,
+        unorm8: match kind {
+            Kind::Plain(p) => plain_unorm8x4(&p),
+            _ => None,
+        },
+    })
 }
 
 /// Formats that are not independent bit fields, recognised by name.
@@ -564,6 +574,18 @@ pub fn layout(f: SurfaceFormat) -> Result<Layout, FormatError> {
 /// PASSTHRU, compressed) return an error naming it; never panics.
 pub fn decode(f: SurfaceFormat, bytes: &[u8]) -> Result<Texel, FormatError> {
     let e = entry(f)?;
+    // Four UNORM8 bytes: each channel from the table, the others as `decode_plain`
+    // leaves them (0, and 1 for alpha).
+    if let (Some(layout), &[b0, b1, b2, b3]) = (e.unorm8, bytes) {
+        let floats = unorm8_floats();
+        let mut out = [0.0, 0.0, 0.0, 1.0];
+        for (ch, b) in layout.into_iter().zip([b0, b1, b2, b3]) {
+            if let Some(ch) = ch {
+                out[ch as usize & 3] = floats[b as usize];
+            }
+        }
+        return Ok(Texel::Float(out));
+    }
     match e.kind {
         Kind::Plain(p) => decode_plain(e.name, &p, bytes),
         Kind::PackedFloat => {
@@ -928,13 +950,14 @@ pub fn round_even(x: f64) -> f64 {
 /// a texel is then [`float_to_unorm8`] per byte, what [`encode_into`] computes for it
 /// (the fast path of render target writes).
 pub fn unorm8x4_layout(f: SurfaceFormat) -> Option<[Option<u8>; 4]> {
-    let Ok(Entry {
-        kind: Kind::Plain(p),
-        ..
-    }) = table().get(f.0 as usize)?
-    else {
-        return None;
-    };
+    match table().get(f.0 as usize)? {
+        Ok(e) => e.unorm8,
+        Err(_) => None,
+    }
+}
+
+/// [`unorm8x4_layout`] of a plain format.
+fn plain_unorm8x4(p: &Plain) -> Option<[Option<u8>; 4]> {
     if p.bpe != 32 || p.srgb || p.class != Class::Float {
         return None;
     }
@@ -950,6 +973,12 @@ pub fn unorm8x4_layout(f: SurfaceFormat) -> Option<[Option<u8>; 4]> {
     }
     // Bytes of no field are X channels (stored as 0 by `encode_plain`).
     (covered != 0).then_some(out)
+}
+
+/// Every 8-bit UNORM value as a float (`unorm_to_float(v, 8)`), made once.
+fn unorm8_floats() -> &'static [f32; 256] {
+    static TABLE: OnceLock<[f32; 256]> = OnceLock::new();
+    TABLE.get_or_init(|| std::array::from_fn(|v| unorm_to_float(v as u64, 8)))
 }
 
 /// One 8-bit UNORM channel from a float, as [`encode_into`] stores it (GL 4.6 §2.3.5.1:
@@ -1291,7 +1320,7 @@ pub fn has_encoder(f: SurfaceFormat) -> bool {
 }
 
 #[cfg(test)]
-mod round_even_tests {
+mod tests {
     use super::*;
 
     /// Against `f64::round_ties_even` on ties, near-ties, signs, large values and
@@ -1352,6 +1381,31 @@ mod round_even_tests {
                 assert_eq!(encode_into(f, Texel::Float(c), &mut want), Ok(4));
                 let got = layout.map(|ch| ch.map_or(0, |ch| float_to_unorm8(c[ch as usize])));
                 assert_eq!(got, want[..4], "{:?} {c:?}", f.name());
+            }
+        }
+        assert!(fast >= 3, "{fast} formats");
+    }
+
+    /// Decoding a four-byte UNORM8 format through its layout gives `decode_plain`'s
+    /// texel for every byte value in every position.
+    #[test]
+    fn the_unorm8x4_decode_is_decode_plain() {
+        let mut fast = 0;
+        for code in 0..512u32 {
+            let f = SurfaceFormat(code);
+            let Ok(e) = entry(f) else { continue };
+            let (Some(_), Kind::Plain(p)) = (e.unorm8, e.kind) else {
+                continue;
+            };
+            fast += 1;
+            for v in 0..=255u8 {
+                let bytes = [v, v.wrapping_mul(7), v.wrapping_add(101), 255 - v];
+                assert_eq!(
+                    decode(f, &bytes).unwrap(),
+                    decode_plain(e.name, &p, &bytes).unwrap(),
+                    "{} {bytes:?}",
+                    e.name
+                );
             }
         }
         assert!(fast >= 3, "{fast} formats");
