@@ -14,8 +14,8 @@ use crate::compare::{AlphaReference, alpha_test};
 use crate::rt_write::{RtState, color_calc_into};
 use gtsim_mem::Memory;
 use gtsim_mem::format::texel::{self, Texel};
-use gtsim_mem::layout::LayoutError;
-use gtsim_mem::surface::{Surface, TexelCoord};
+use gtsim_mem::layout::{ImageOffsets, LayoutError};
+use gtsim_mem::surface::Surface;
 use gtsim_message::{MessageError, invalid};
 use gtsim_spec::Unsupported;
 use gtsim_spec::shared::ThreeDCompareFunction;
@@ -280,14 +280,18 @@ pub fn write_pixel(
     array_index: u32,
     color: [u32; 4],
 ) -> Result<bool, MessageError> {
-    PixelSink::new(rt).write(mem, x, y, array_index, color)
+    PixelSink::new(rt, array_index).write(mem, x, y, color)
 }
 
-/// [`write_pixel`] for many pixels of one render target: what does not change from
-/// pixel to pixel is worked out once.
+/// [`write_pixel`] for many pixels of one render target and array index: what does not
+/// change from pixel to pixel is worked out once.
 #[derive(Debug, Clone, Copy)]
 pub struct PixelSink<'a> {
     rt: &'a RenderTarget,
+    /// The slice written (the array index, or Minimum Array Element out of range).
+    slice: u32,
+    /// That image's offsets, when the layout has them precomputed.
+    image: Option<ImageOffsets>,
     /// The colour calculator reads the destination (blending, a logic op, or a write
     /// mask keeping channels).
     reads_dst: bool,
@@ -298,13 +302,22 @@ pub struct PixelSink<'a> {
 }
 
 impl<'a> PixelSink<'a> {
-    /// The sink of render target `rt`.
-    pub fn new(rt: &'a RenderTarget) -> PixelSink<'a> {
+    /// The sink of render target `rt` at Render Target Array Index `array_index`.
+    pub fn new(rt: &'a RenderTarget, array_index: u32) -> PixelSink<'a> {
+        let s = &rt.surface;
+        let last = s.desc.depth.max(1) - 1;
+        let slice = if (rt.min_array_element..=last).contains(&array_index) {
+            array_index
+        } else {
+            rt.min_array_element
+        };
         let cc = &rt.cc;
         let reads_dst =
             cc.blend.is_some() || cc.logic_op.is_some() || cc.write_disable.contains(&true);
         PixelSink {
             rt,
+            slice,
+            image: s.desc.image_offsets(slice, rt.lod),
             reads_dst,
             unorm8: if reads_dst {
                 None
@@ -320,25 +333,15 @@ impl<'a> PixelSink<'a> {
         mem: &mut dyn Memory,
         x: u32,
         y: u32,
-        array_index: u32,
         color: [u32; 4],
     ) -> Result<bool, MessageError> {
         let rt = self.rt;
         let s = &rt.surface;
-        let last = s.desc.depth.max(1) - 1;
-        let slice = if (rt.min_array_element..=last).contains(&array_index) {
-            array_index
-        } else {
-            rt.min_array_element
+        let offset = match &self.image {
+            Some(img) => img.offset(x, y),
+            None => s.desc.texel_offset(x, y, self.slice, rt.lod, 0),
         };
-        let at = TexelCoord {
-            x,
-            y,
-            slice,
-            lod: rt.lod,
-            sample: 0,
-        };
-        let off = match s.desc.texel_offset(at.x, at.y, at.slice, at.lod, at.sample) {
+        let off = match offset {
             Ok(o) => o,
             Err(LayoutError::Outside { .. }) => return Ok(false),
             Err(e) => {

@@ -167,13 +167,13 @@ impl PixelWrites<'_> {
         // A null render target is not written (seed 000 §2.12.2 SURFTYPE_NULL), but its
         // pixels went through the tests and counts above.
         if let Some(t) = &target {
-            let sink = PixelSink::new(t);
+            let sink = PixelSink::new(t, p.array_index);
             let mut left = enabled;
             while left != 0 {
                 let s = left.trailing_zeros() as usize;
                 left &= left - 1;
                 let (x, y) = self.slots[s];
-                sink.write(mem, x, y, p.array_index, p.colors[s])?;
+                sink.write(mem, x, y, p.colors[s])?;
             }
         }
         Ok(())

@@ -121,6 +121,37 @@ fn minify(v: u32, lod: u32) -> u32 {
     (v >> lod.min(31)).max(1)
 }
 
+/// One image of a surface, for texel offsets without re-deriving the image's origin
+/// ([`SurfaceDesc::image_offsets`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ImageOffsets {
+    width: u32,
+    height: u32,
+    origin: (u32, u32),
+    block: (u32, u32),
+    block_bytes: u32,
+    tiling: Tiling,
+    pitch: u64,
+}
+
+impl ImageOffsets {
+    /// Byte offset from the surface base of texel (x, y) of the image: the same value,
+    /// or the same error, as [`SurfaceDesc::texel_offset`].
+    pub fn offset(&self, x: u32, y: u32) -> Result<u64, LayoutError> {
+        let (w, h) = (self.width, self.height);
+        if x >= w || y >= h {
+            let (what, value, limit) = if x >= w { ("x", x, w) } else { ("y", y, h) };
+            return Err(LayoutError::Outside { what, value, limit });
+        }
+        let (bw, bh) = self.block;
+        let bx = (self.origin.0 + x) / bw;
+        let by = (self.origin.1 + y) / bh;
+        Ok(self
+            .tiling
+            .offset(self.pitch, bx as u64 * self.block_bytes as u64, by as u64)?)
+    }
+}
+
 impl SurfaceDesc {
     fn check(&self) -> Result<(), LayoutError> {
         let ok_samples = matches!(self.samples, 1 | 2 | 4 | 8);
@@ -310,6 +341,27 @@ impl SurfaceDesc {
         Ok(self
             .tiling
             .offset(self.pitch, bx as u64 * self.block_bytes as u64, by as u64)?)
+    }
+
+    /// The offsets of one image (`slice`, `lod`) of a single-sampled, non-buffer
+    /// surface, worked out once for many texels: [`ImageOffsets::offset`] gives what
+    /// [`SurfaceDesc::texel_offset`] gives for its texels. `None` for buffers,
+    /// multisampled surfaces and an image that does not exist (`texel_offset` then says
+    /// why, texel by texel).
+    pub fn image_offsets(&self, slice: u32, lod: u32) -> Option<ImageOffsets> {
+        if self.ty == SurfaceType::Buffer || self.samples != 1 {
+            return None;
+        }
+        let (ox, oy) = self.image_origin(slice, lod).ok()?;
+        Some(ImageOffsets {
+            width: minify(self.width, lod),
+            height: minify(self.height, lod),
+            origin: (ox, oy),
+            block: self.block,
+            block_bytes: self.block_bytes,
+            tiling: self.tiling,
+            pitch: self.pitch,
+        })
     }
 
     /// Rows (of blocks) the whole surface occupies.

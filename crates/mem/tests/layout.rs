@@ -198,3 +198,45 @@ fn depth_stencil_hiz_mcs_geometry() {
     c.samples = 4;
     assert_eq!(SurfaceDesc::mcs(&c, 128).block_bytes, 1);
 }
+
+/// An image's precomputed offsets give `texel_offset`'s value or error for every texel
+/// (in range or not), over tilings, mip levels, array slices and compressed blocks, and
+/// are refused for buffers, multisampled surfaces and images that do not exist.
+#[test]
+fn image_offsets_agree_with_texel_offset() {
+    let mut checked = 0;
+    for tiling in [Tiling::Linear, Tiling::X, Tiling::Y] {
+        for (block, block_bytes) in [((1, 1), 4), ((1, 1), 16), ((4, 4), 8)] {
+            let mut d = desc(SurfaceType::D2, 40, 24, 3, 4);
+            d.tiling = tiling;
+            d.pitch = 512;
+            d.block = block;
+            d.block_bytes = block_bytes;
+            for lod in 0..4 {
+                for slice in 0..3 {
+                    let img = d.image_offsets(slice, lod).unwrap();
+                    for y in 0..26 {
+                        for x in 0..42 {
+                            assert_eq!(
+                                img.offset(x, y),
+                                d.texel_offset(x, y, slice, lod, 0),
+                                "{tiling:?} {block:?} lod {lod} slice {slice} ({x}, {y})"
+                            );
+                            checked += 1;
+                        }
+                    }
+                }
+            }
+            assert!(d.image_offsets(0, 4).is_none(), "no LOD 4");
+        }
+    }
+    assert!(checked > 100_000);
+    let mut ms = desc(SurfaceType::D2, 8, 8, 1, 1);
+    ms.samples = 4;
+    assert!(ms.image_offsets(0, 0).is_none());
+    assert!(
+        desc(SurfaceType::Buffer, 8, 1, 1, 1)
+            .image_offsets(0, 0)
+            .is_none()
+    );
+}
