@@ -117,7 +117,7 @@ impl Program {
     /// Decodes `code` in the generation's `encoding`, predecoding each instruction of the
     /// common shapes into a whole-register micro-op.
     pub fn new(encoding: Encoding, code: &[u8]) -> Program {
-        let mut slots = vec![None; code.len().div_ceil(8)];
+        let mut decoded = vec![];
         let mut at = 0;
         // The furthest branch target seen so far: an EOT send past it ends the kernel
         // (what follows, often the driver's next kernel, is not reachable).
@@ -135,11 +135,17 @@ impl Program {
             }
             let end = ins.eot && reach <= at as i64;
             let uop = crate::uop::predecode(&ins).map(Box::new);
-            slots[at / 8] = Some(Slot { ins, len, uop });
+            decoded.push((at, Slot { ins, len, uop }));
             at += len;
             if end {
                 break;
             }
+        }
+        // Slots up to the decoded end only (the code may run on for the rest of the
+        // driver's instruction heap).
+        let mut slots = vec![None; at.div_ceil(8)];
+        for (a, slot) in decoded {
+            slots[a / 8] = Some(slot);
         }
         let decoded = slots.iter().flatten().count() as u64;
         Program {
@@ -204,6 +210,16 @@ impl Program {
             None if self.jit.hot() => self.compiled(),
             None => None,
         }
+    }
+
+    /// The code the program was made from.
+    pub fn code(&self) -> &[u8] {
+        &self.code
+    }
+
+    /// The encoding it is decoded in.
+    pub fn encoding(&self) -> Encoding {
+        self.encoding
     }
 
     /// Runs every instruction on the per-channel interpreter (`false`) or lets the

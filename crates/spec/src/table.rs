@@ -257,18 +257,77 @@ impl Generation {
     /// The command whose opcode `dw0` carries. Where several match (a generic header and a
     /// specific one), the one with the most opcode bits wins.
     pub fn identify(&self, dw0: u32) -> Option<&'static Def> {
-        self.defs
+        // The answer depends only on the bits some command's opcode covers: it is
+        // searched once per distinct value of those bits and remembered (a command
+        // streamer identifies every command it reads).
+        let mut memo = locked(lookups());
+        let bits = match memo.opcode_bits.get(self.name) {
+            Some(&m) => m,
+            None => {
+                let m = self
+                    .defs
+                    .iter()
+                    .filter(|d| matches!(d.kind, DefKind::Command { .. }))
+                    .fold(0, |m, d| m | d.opcode_mask);
+                memo.opcode_bits.insert(self.name, m);
+                m
+            }
+        };
+        let key = (self.name, dw0 & bits);
+        if let Some(&d) = memo.commands.get(&key) {
+            return d;
+        }
+        let d = self
+            .defs
             .iter()
             .filter(|d| d.matches(dw0))
             .max_by_key(|d| d.opcode_mask.count_ones())
-            .copied()
+            .copied();
+        // Bounded: a hostile stream of distinct headers is searched, not remembered.
+        if memo.commands.len() < MEMO_LIMIT {
+            memo.commands.insert(key, d);
+        }
+        d
     }
 
     /// The register at MMIO offset `offset`.
     pub fn register(&self, offset: u32) -> Option<&'static Def> {
-        self.defs
+        let memo = lookups();
+        if let Some(&d) = locked(memo).registers.get(&(self.name, offset)) {
+            return d;
+        }
+        let d = self
+            .defs
             .iter()
             .find(|d| d.kind == DefKind::Register { offset })
-            .copied()
+            .copied();
+        let mut m = locked(memo);
+        if m.registers.len() < MEMO_LIMIT {
+            m.registers.insert((self.name, offset), d);
+        }
+        d
     }
+}
+
+/// The most lookups of each kind remembered.
+const MEMO_LIMIT: usize = 1 << 16;
+
+/// Lookups by opcode and by register offset, remembered per generation (the tables are
+/// static, so an answer never changes).
+#[derive(Default)]
+struct Lookups {
+    commands: std::collections::HashMap<(&'static str, u32), Option<&'static Def>>,
+    registers: std::collections::HashMap<(&'static str, u32), Option<&'static Def>>,
+    opcode_bits: std::collections::HashMap<&'static str, u32>,
+}
+
+fn lookups() -> &'static std::sync::Mutex<Lookups> {
+    static L: std::sync::OnceLock<std::sync::Mutex<Lookups>> = std::sync::OnceLock::new();
+    L.get_or_init(Default::default)
+}
+
+/// The memo; a panic while it was held left no partial entry, so a poisoned lock is
+/// still usable.
+fn locked(m: &std::sync::Mutex<Lookups>) -> std::sync::MutexGuard<'_, Lookups> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }

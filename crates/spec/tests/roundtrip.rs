@@ -219,3 +219,40 @@ fn the_readme_counts_the_definitions_and_enumerations() {
     assert!(readme.contains(&defs), "README.md should say \"{defs}\"");
     assert!(readme.contains(&enums), "README.md should say \"{enums}\"");
 }
+
+/// `identify` and `register` remember their answers; asked twice, over every command's
+/// opcode and register's offset and pseudo-random headers, they answer what a search of
+/// the whole table answers.
+#[test]
+fn remembered_lookups_answer_as_the_table_search() {
+    let search = |dw0: u32| {
+        GENERATION
+            .defs
+            .iter()
+            .filter(|d| d.matches(dw0))
+            .max_by_key(|d| d.opcode_mask.count_ones())
+            .map(|d| d.name)
+    };
+    let mut x = 0x1234_5678u32;
+    let mut headers: Vec<u32> = GENERATION.defs.iter().map(|d| d.opcode_value).collect();
+    for _ in 0..5000 {
+        x = x.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+        headers.push(x);
+    }
+    for _ in 0..2 {
+        for &h in &headers {
+            assert_eq!(
+                GENERATION.identify(h).map(|d| d.name),
+                search(h),
+                "{h:#010x}"
+            );
+        }
+        for d in GENERATION.defs {
+            if let DefKind::Register { offset } = d.kind {
+                let found = GENERATION.register(offset).map(|r| r.kind);
+                assert_eq!(found, Some(DefKind::Register { offset }));
+            }
+        }
+        assert!(GENERATION.register(0xffff_fff0).is_none());
+    }
+}

@@ -187,15 +187,25 @@ pub struct Statistics {
 
 /// Decoded kernels by graphics address, kept across draws until the instruction cache
 /// is invalidated (PIPE_CONTROL "Instruction Cache Invalidate Enable").
+///
+/// After an invalidation a kernel is fetched from memory again; when its bytes are the
+/// ones decoded before (a driver invalidates at every batch, mostly without changing its
+/// shaders), the decoded program, and with it its compiled code and the counts that
+/// decide when to compile, is taken up again: the same bytes are the same kernel. Only
+/// the kernels of the last invalidated generation are kept for that.
 #[derive(Debug, Default, Clone)]
 pub struct KernelCache {
     kernels: BTreeMap<u64, Arc<Program>>,
+    /// The kernels cached before the last invalidation.
+    stale: BTreeMap<u64, Arc<Program>>,
 }
 
 impl KernelCache {
-    /// Forgets every kernel.
+    /// Forgets every kernel (keeping the decoded programs to compare with what is
+    /// fetched next).
     pub fn invalidate(&mut self) {
-        self.kernels.clear();
+        // Kernels of the generation before that, not fetched again, are dropped.
+        self.stale = std::mem::take(&mut self.kernels);
     }
 
     /// The kernel at `addr`: the bytes from there to the end of the mapped run (at most
@@ -231,7 +241,10 @@ impl KernelCache {
                 });
             }
         }
-        let p = Arc::new(Program::new(encoding, &code));
+        let p = match self.stale.remove(&addr) {
+            Some(p) if p.code() == code.as_slice() && p.encoding() == encoding => p,
+            _ => Arc::new(Program::new(encoding, &code)),
+        };
         self.kernels.insert(addr, p.clone());
         Ok(p)
     }
@@ -292,4 +305,51 @@ pub fn draw(
         setup::primitives(&st, front, &run, &objects, mem, &mut ps, stats, watchdog)?;
     }
     Ok(ps.targets())
+}
+
+#[cfg(test)]
+mod kernel_cache_tests {
+    use super::*;
+    use gtsim_isa::asm::{Compaction, assemble};
+    use gtsim_mem::AddressSpace;
+
+    /// After an invalidation a kernel whose bytes did not change is the same decoded
+    /// program (its compiled code and counts kept); one whose bytes changed is decoded
+    /// anew from them.
+    #[test]
+    fn an_unchanged_kernel_survives_invalidation_and_a_changed_one_does_not() {
+        let a = assemble(
+            "add(8) g2<1>F g3<8,8,1>F g4<8,8,1>F { align1 1Q };",
+            Compaction::Never,
+        )
+        .unwrap();
+        let b = assemble(
+            "mul(8) g2<1>F g3<8,8,1>F g4<8,8,1>F { align1 1Q };",
+            Compaction::Never,
+        )
+        .unwrap();
+        let mut mem = AddressSpace::new();
+        mem.load(0x10000, &[0; 4096]);
+        mem.write(0x10000, &a).unwrap();
+        let enc = gtsim_isa::Encoding::IvyBridge;
+        let mut cache = KernelCache::default();
+        let first = cache.get(enc, &mem, 0x10000).unwrap();
+        cache.invalidate();
+        let again = cache.get(enc, &mem, 0x10000).unwrap();
+        assert!(Arc::ptr_eq(&first, &again), "same bytes, same program");
+        mem.write(0x10000, &b).unwrap();
+        // Without an invalidation the cached program stays (the instruction cache).
+        assert!(Arc::ptr_eq(&first, &cache.get(enc, &mem, 0x10000).unwrap()));
+        cache.invalidate();
+        let changed = cache.get(enc, &mem, 0x10000).unwrap();
+        assert!(!Arc::ptr_eq(&first, &changed));
+        assert_eq!(&changed.code()[..b.len()], &b[..]);
+        // Two invalidations without a fetch in between forget the program.
+        cache.invalidate();
+        cache.invalidate();
+        assert!(!Arc::ptr_eq(
+            &changed,
+            &cache.get(enc, &mem, 0x10000).unwrap()
+        ));
+    }
 }
