@@ -338,6 +338,19 @@ fn random_loop_kernel(rng: &mut Rng, size: u32, lines: usize) -> Option<(String,
     let mut g = || 2 + rng.below(40);
     let (ga, gb, gc, gd, ge, gf) = (g(), g(), g(), g(), g(), g());
     let limit = 1 + rng.below(6);
+    // Sometimes a predicate the JIT leaves to the interpreter (any/all of a group), so
+    // that compiled loops hand over to it and take back parked channels.
+    let any = format!("(+f0.1.any{size}h)");
+    let all = format!("(+f0.1.all{size}h)");
+    // (The skeleton alone, `lines` 0, keeps normal predicates: it compiles whole.)
+    let (brk, cnt) = if lines == 0 {
+        ("(+f0.1)", "(+f0.1)")
+    } else {
+        (
+            *rng.pick(&["(+f0.1)", "(-f0.1)", any.as_str()]),
+            *rng.pick(&["(+f0.1)", "(+f0.1)", all.as_str()]),
+        )
+    };
     let text = format!(
         "{head}mov({size}) g1<1>D 0D {{ align1 {q} }};\n\
          LOOP:\n{body1}\
@@ -347,10 +360,10 @@ fn random_loop_kernel(rng: &mut Rng, size: u32, lines: usize) -> Option<(String,
          cmp.l.f0.0({size}) null<1>F g{ga}<8,8,1>F g{gb}<8,8,1>F {{ align1 {q} }};\n\
          (+f0.0) if({size}) JIP: ENDIF UIP: ENDIF {{ align1 {q} }};\n{then}\
          cmp.g.f0.1({size}) null<1>F g{gc}<8,8,1>F g{gd}<8,8,1>F {{ align1 {q} }};\n\
-         (+f0.1) break({size}) JIP: ENDIF UIP: END {{ align1 {q} }};\n{then2}\
+         {brk} break({size}) JIP: ENDIF UIP: END {{ align1 {q} }};\n{then2}\
          ENDIF:\nendif({size}) JIP: NEXT {{ align1 {q} }};\nNEXT:\n\
          cmp.l.f0.1({size}) null<1>F g{ge}<8,8,1>F g{gf}<8,8,1>F {{ align1 {q} }};\n\
-         (+f0.1) cont({size}) JIP: END UIP: END {{ align1 {q} }};\n{body2}\
+         {cnt} cont({size}) JIP: END UIP: END {{ align1 {q} }};\n{body2}\
          END:\nwhile({size}) JIP: LOOP {{ align1 {q} }};\nAFTER:\n{tail}"
     );
     Some((text, h + a + b + c + d + t + 12))
