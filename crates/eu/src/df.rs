@@ -208,23 +208,21 @@ pub(crate) fn alu_df(t: &mut Thread, ins: &Instruction) -> Result<(), ExecError>
         return Err(unsupported(t, "a DF result written to the accumulator"));
     }
     // Masks with one bit per double channel: the instruction seen with `n` channels.
-    let mut per_df = ins.clone();
-    per_df.exec_size = n as u8;
     let pred = ins.predicate.map(|p| {
-        let f = t.predicate_bits(&per_df, p);
+        let f = t.predicate_bits_sized(ins, p, n as u8);
         if p.inverse { !f } else { f }
     });
-    if ins.opcode == Opcode::Sel && ins.predicate.is_some() {
-        // sel chooses by the predicate instead of masking by it.
-        per_df.predicate = None;
-    }
-    let mask = t.exec_mask(&per_df);
+    // sel chooses by the predicate instead of masking by it.
+    let masked_by_predicate = !(ins.opcode == Opcode::Sel && ins.predicate.is_some());
+    let mask = t.exec_mask_sized(ins, n as u8, masked_by_predicate);
     let wm = match ins.dst.layout {
         DstLayout::WriteMask(w) => w,
         DstLayout::HStride(_) => 0xf,
     };
 
-    let mut results: Vec<(usize, Val, Option<bool>)> = Vec::with_capacity(n);
+    // At most 16 double channels (32 channels of 32 bits).
+    let mut results = [(0usize, Val::I(0), None::<bool>); 16];
+    let mut count = 0;
     for k in 0..n {
         if mask & (1 << (group + k)) == 0 {
             continue;
@@ -292,18 +290,20 @@ pub(crate) fn alu_df(t: &mut Thread, ins: &Instruction) -> Result<(), ExecError>
         } else {
             Val::F(r)
         };
-        results.push((k, v, flag));
+        if let Some(slot) = results.get_mut(count) {
+            *slot = (k, v, flag);
+            count += 1;
+        }
     }
 
     // Write back: two dwords per double channel, then the flag bits.
-    let mut dw = ins.clone();
-    dw.dst.ty = Type::UD;
-    dw.saturate = false;
-    if let DstLayout::WriteMask(_) = dw.dst.layout {
-        dw.dst.layout = DstLayout::WriteMask(0xf);
+    let mut dw = ins.dst;
+    dw.ty = Type::UD;
+    if let DstLayout::WriteMask(_) = dw.layout {
+        dw.layout = DstLayout::WriteMask(0xf);
     }
     let cmp = matches!(ins.opcode, Opcode::Cmp | Opcode::Cmpn);
-    for &(k, v, flag) in &results {
+    for &(k, v, flag) in &results[..count] {
         if !null_dst && wm & (1 << (k % 4)) != 0 {
             let (lo, hi) = if cmp {
                 let m = if v.f().to_bits() == 0 { 0 } else { u32::MAX };
@@ -324,8 +324,8 @@ pub(crate) fn alu_df(t: &mut Thread, ins: &Instruction) -> Result<(), ExecError>
                 let b = convert(v, ins.dst.ty, ins.saturate);
                 (u32::from_le_bytes([b[0], b[1], b[2], b[3]]), 0)
             };
-            t.write_dst(&dw, 2 * k, Val::I(lo as i64))?;
-            t.write_dst(&dw, 2 * k + 1, Val::I(hi as i64))?;
+            t.write_dst_as(&dw, false, 2 * k, Val::I(lo as i64))?;
+            t.write_dst_as(&dw, false, 2 * k + 1, Val::I(hi as i64))?;
         }
         if let Some(f) = flag {
             let at = group + k + 16 * ins.flag.1 as usize;

@@ -247,6 +247,15 @@ impl Program {
     }
 }
 
+/// The low `exec_size` bits.
+fn span_bits(exec_size: u8) -> u32 {
+    if exec_size >= 32 {
+        u32::MAX
+    } else {
+        (1u32 << exec_size) - 1
+    }
+}
+
 /// The bit of [`Thread::wait_bloom`] for the instruction at byte `at`.
 fn wait_bit(at: usize) -> u64 {
     1 << ((at / 8) % 64)
@@ -428,11 +437,22 @@ impl Thread {
     /// [`Thread::exec_mask`], with or without the predicate (`sel` chooses by its
     /// predicate instead of masking by it).
     pub(crate) fn exec_mask_with(&self, ins: &Instruction, predicated: bool) -> u32 {
+        self.exec_mask_sized(ins, ins.exec_size, predicated)
+    }
+
+    /// [`Thread::exec_mask_with`] as if the instruction had `exec_size` channels (a
+    /// double-precision instruction's mask has one bit per double).
+    pub(crate) fn exec_mask_sized(
+        &self,
+        ins: &Instruction,
+        exec_size: u8,
+        predicated: bool,
+    ) -> u32 {
         let g = Self::group(ins);
-        let span = if ins.exec_size >= 32 {
+        let span = if exec_size >= 32 {
             u32::MAX
         } else {
-            ((1u32 << ins.exec_size) - 1) << g
+            ((1u32 << exec_size) - 1) << g
         };
         let mut m = span;
         if !ins.mask_disable {
@@ -440,13 +460,23 @@ impl Thread {
         }
         if predicated && let Some(p) = ins.predicate {
             // Flag bit n governs channel n (the quarter control picks the flag bits).
-            let f = self.predicate_bits(ins, p);
+            let f = self.predicate_bits_sized(ins, p, exec_size);
             m &= if p.inverse { !f } else { f };
         }
         m
     }
 
     pub(crate) fn predicate_bits(&self, ins: &Instruction, p: Predicate) -> u32 {
+        self.predicate_bits_sized(ins, p, ins.exec_size)
+    }
+
+    /// [`Thread::predicate_bits`] as if the instruction had `exec_size` channels.
+    pub(crate) fn predicate_bits_sized(
+        &self,
+        ins: &Instruction,
+        p: Predicate,
+        exec_size: u8,
+    ) -> u32 {
         use Align1Predicate as A1;
         use Align16Predicate as A16;
         let f = self.flag_bits(ins);
@@ -473,11 +503,8 @@ impl Thread {
                 }
             }
             PredControl::Align1(A1::AllV) => {
-                if f & self.span_bits(ins) == self.span_bits(ins) {
-                    u32::MAX
-                } else {
-                    0
-                }
+                let span = span_bits(exec_size);
+                if f & span == span { u32::MAX } else { 0 }
             }
             PredControl::Align1(A1::Any2h) => groups(2, false),
             PredControl::Align1(A1::All2h) => groups(2, true),
@@ -518,14 +545,6 @@ impl Thread {
                 }
                 out
             }
-        }
-    }
-
-    fn span_bits(&self, ins: &Instruction) -> u32 {
-        if ins.exec_size >= 32 {
-            u32::MAX
-        } else {
-            (1u32 << ins.exec_size) - 1
         }
     }
 

@@ -293,7 +293,17 @@ impl Thread {
         c: usize,
         v: Val,
     ) -> Result<(), ExecError> {
-        let d = &ins.dst;
+        self.write_dst_as(&ins.dst, ins.saturate, c, v)
+    }
+
+    /// [`Thread::write_dst`] to destination `d`, saturating or not.
+    pub(crate) fn write_dst_as(
+        &mut self,
+        d: &Dst,
+        saturate: bool,
+        c: usize,
+        v: Val,
+    ) -> Result<(), ExecError> {
         match d.file {
             RegFile::Arf => match ArfRegister::of(d.nr) {
                 Some((ArfRegister::Null, _)) => Ok(()),
@@ -315,7 +325,7 @@ impl Thread {
                             byte: d.nr as usize * 32 + rel,
                         });
                     };
-                    slot.copy_from_slice(&convert(v, d.ty, ins.saturate)[..size]);
+                    slot.copy_from_slice(&convert(v, d.ty, saturate)[..size]);
                     self.set_small_arf(d.nr, &bytes);
                     Ok(())
                 }
@@ -349,7 +359,7 @@ impl Thread {
                 }
                 let off = off as usize;
                 self.check(off, size)?;
-                let bytes = convert(v, d.ty, ins.saturate);
+                let bytes = convert(v, d.ty, saturate);
                 self.grf[off..off + size].copy_from_slice(&bytes[..size]);
                 Ok(())
             }
