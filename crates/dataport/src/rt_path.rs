@@ -168,12 +168,23 @@ impl PixelWrites<'_> {
         // pixels went through the tests and counts above.
         if let Some(t) = &target {
             let sink = PixelSink::new(t, p.array_index);
+            // In raster order (row, then column) rather than slot order (subspan by
+            // subspan): the pixels are distinct, so the order changes no byte, and
+            // neighbours along a row make one longer write where they are neighbours in
+            // memory too.
+            let mut order = [(0u32, 0u32, 0u8); 32];
+            let mut n = 0;
             let mut left = enabled;
             while left != 0 {
                 let s = left.trailing_zeros() as usize;
                 left &= left - 1;
                 let (x, y) = self.slots[s];
-                sink.write(mem, x, y, p.colors[s])?;
+                order[n] = (y, x, s as u8);
+                n += 1;
+            }
+            order[..n].sort_unstable();
+            for &(y, x, s) in &order[..n] {
+                sink.write(mem, x, y, p.colors[s as usize])?;
             }
         }
         Ok(())
