@@ -12,10 +12,13 @@ use std::collections::{BTreeMap, BTreeSet};
 
 /// The render targets a draw's writes resolved (by binding table index and blend state
 /// index; `None` for a null surface), and those it fast-cleared.
+///
+/// Copies share the maps until one of them resolves or clears something new (a copy per
+/// thread running in parallel costs a reference count, not a map).
 #[derive(Debug, Default, Clone)]
 pub struct RenderTargets {
-    resolved: BTreeMap<(u8, u8), Option<RenderTarget>>,
-    cleared: BTreeSet<u8>,
+    resolved: std::sync::Arc<BTreeMap<(u8, u8), Option<RenderTarget>>>,
+    cleared: std::sync::Arc<BTreeSet<u8>>,
 }
 
 impl RenderTargets {
@@ -27,8 +30,15 @@ impl RenderTargets {
     /// Adds what `other` (a copy of these that a thread running in parallel used)
     /// resolved and cleared.
     pub fn absorb(&mut self, other: RenderTargets) {
-        self.resolved.extend(other.resolved);
-        self.cleared.extend(other.cleared);
+        if !std::sync::Arc::ptr_eq(&self.resolved, &other.resolved) {
+            let mine = std::sync::Arc::make_mut(&mut self.resolved);
+            for (k, v) in other.resolved.iter() {
+                mine.insert(*k, *v);
+            }
+        }
+        if !std::sync::Arc::ptr_eq(&self.cleared, &other.cleared) {
+            std::sync::Arc::make_mut(&mut self.cleared).extend(other.cleared.iter().copied());
+        }
     }
 }
 
@@ -102,16 +112,19 @@ impl PixelWrites<'_> {
         // BLEND_STATE entry from the header's Render Target Index (0 without a header;
         // seed 000 §3.9.11.3 M0.2).
         let key = (p.binding_table_index, p.render_target_index);
-        let target = match self.targets.resolved.entry(key) {
-            std::collections::btree_map::Entry::Occupied(e) => *e.get(),
-            std::collections::btree_map::Entry::Vacant(e) => {
-                *e.insert(resolve(&*mem, key.0, key.1)?)
+        let target = match self.targets.resolved.get(&key) {
+            Some(t) => *t,
+            None => {
+                let t = resolve(&*mem, key.0, key.1)?;
+                std::sync::Arc::make_mut(&mut self.targets.resolved).insert(key, t);
+                t
             }
         };
         match self.mode {
             RtMode::FastClear => {
                 if let Some(t) = target
-                    && self.targets.cleared.insert(key.0)
+                    && !self.targets.cleared.contains(&key.0)
+                    && std::sync::Arc::make_mut(&mut self.targets.cleared).insert(key.0)
                 {
                     fast_clear(mem, &t)?;
                 }
