@@ -95,8 +95,20 @@ impl Surface {
     /// Reads one texel. Block-compressed formats decode the whole block and pick the
     /// texel.
     pub fn read_texel(&self, mem: &dyn Memory, at: TexelCoord) -> Result<Texel, SurfaceError> {
-        let TexelCoord { x, y, .. } = at;
         let off = self.offset(at)?;
+        self.read_texel_at(mem, off, at.x, at.y)
+    }
+
+    /// [`Surface::read_texel`] of the texel (`x`, `y`) whose element or block is at byte
+    /// `off` from the base (from [`crate::layout::SurfaceDesc::texel_offset`] or an
+    /// image's [`crate::layout::ImageOffsets`]).
+    pub fn read_texel_at(
+        &self,
+        mem: &dyn Memory,
+        off: u64,
+        x: u32,
+        y: u32,
+    ) -> Result<Texel, SurfaceError> {
         // Elements and blocks are at most 16 bytes: a stack buffer holds them.
         let n = self.desc.block_bytes as usize;
         let mut stack = [0u8; 16];

@@ -53,7 +53,7 @@ use crate::state::{
 use gtsim_mem::Memory;
 use gtsim_mem::format::bc::{BlockFormat, decode_block};
 use gtsim_mem::format::texel::{self, Texel};
-use gtsim_mem::surface::{Surface, TexelCoord};
+use gtsim_mem::surface::{Surface, SurfaceError};
 use gtsim_message::{MessageError, invalid};
 use gtsim_spec::Unsupported;
 use gtsim_spec::shared::SurfaceFormat;
@@ -438,6 +438,8 @@ struct Texture<'a> {
     /// Surface Min LOD: added to the delivered LOD (seed 000 §2.12.2 DW5 7:4).
     surf_min_lod: u32,
     integer: bool,
+    /// The offsets of the image last read (level, slice).
+    image: std::cell::Cell<Option<(u32, u32, Option<gtsim_mem::layout::ImageOffsets>)>>,
 }
 
 impl<'a> Texture<'a> {
@@ -503,6 +505,7 @@ impl<'a> Texture<'a> {
             min_array,
             mip_count,
             surf_min_lod,
+            image: std::cell::Cell::new(None),
         })
     }
 
@@ -519,15 +522,22 @@ impl<'a> Texture<'a> {
     }
 
     fn read(&self, level: u32, x: u32, y: u32, slice: u32) -> Result<Texel, MessageError> {
-        let at = TexelCoord {
-            x,
-            y,
-            slice,
-            lod: level,
-            sample: 0,
+        // The image's offsets are worked out once for the texels of one level and slice
+        // (a message reads most of its texels from one image).
+        let image = match self.image.get() {
+            Some((l, s, img)) if l == level && s == slice => img,
+            _ => {
+                let img = self.surface.desc.image_offsets(slice, level);
+                self.image.set(Some((level, slice, img)));
+                img
+            }
         };
-        self.surface
-            .read_texel(self.mem, at)
+        let off = match image {
+            Some(img) => img.offset(x, y),
+            None => self.surface.desc.texel_offset(x, y, slice, level, 0),
+        };
+        off.map_err(SurfaceError::from)
+            .and_then(|off| self.surface.read_texel_at(self.mem, off, x, y))
             .map_err(|error| MessageError::Texel {
                 what: format!("texel ({x}, {y}) slice {slice} LOD {level}"),
                 error,
