@@ -292,19 +292,32 @@ impl Gtt {
 
 /// The GPU's view of bound objects: graphics address -> object.
 pub struct GttView<'a> {
-    /// Bound objects by graphics address.
-    pub map: &'a BTreeMap<u64, &'a Bo>,
+    /// Bound objects by graphics address, ascending (a sorted array: every access of a
+    /// draw's threads looks its object up, and a binary search of it is cheaper than a
+    /// walk of the map).
+    objects: Vec<(u64, &'a Bo)>,
 }
 
-impl GttView<'_> {
-    fn find(&self, addr: u64, len: usize, kind: &'static str) -> Result<(&Bo, u64), Fault> {
+impl<'a> GttView<'a> {
+    /// The view of the objects bound at the map's addresses.
+    pub fn new(map: &BTreeMap<u64, &'a Bo>) -> GttView<'a> {
+        GttView {
+            objects: map.iter().map(|(&a, &b)| (a, b)).collect(),
+        }
+    }
+
+    fn find(&self, addr: u64, len: usize, kind: &'static str) -> Result<(&'a Bo, u64), Fault> {
         let fault = Fault {
             addr,
             len: len as u64,
             page: addr & !(PAGE - 1),
             kind,
         };
-        let (&base, bo) = self.map.range(..=addr).next_back().ok_or(fault)?;
+        let i = self.objects.partition_point(|&(base, _)| base <= addr);
+        let &(base, bo) = i
+            .checked_sub(1)
+            .and_then(|i| self.objects.get(i))
+            .ok_or(fault)?;
         let off = addr - base;
         if off + len as u64 > bo.size {
             return Err(Fault {
@@ -359,13 +372,43 @@ mod tests {
         assert!(g.alloc(GTT_END, 4096).is_none());
     }
 
+    /// The view finds the object holding an address among several, with gaps between
+    /// them and objects back to back, and faults in the gaps, below the first and past
+    /// the last.
+    #[test]
+    fn the_view_finds_each_object_and_faults_between_them() {
+        let (a, b, c) = (
+            Bo::new(4096).unwrap(),
+            Bo::new(4096).unwrap(),
+            Bo::new(8192).unwrap(),
+        );
+        a.write(0, &[1]).unwrap();
+        b.write(0, &[2]).unwrap();
+        c.write(4096, &[3]).unwrap();
+        let map = BTreeMap::from([(0x10000u64, &a), (0x30000, &b), (0x31000, &c)]);
+        let view = GttView::new(&map);
+        let byte = |addr: u64| {
+            let mut x = [0u8; 1];
+            view.read(addr, &mut x).map(|_| x[0])
+        };
+        assert_eq!(byte(0x10000), Ok(1));
+        assert_eq!(byte(0x30000), Ok(2));
+        assert_eq!(byte(0x32000), Ok(3));
+        for gap in [0xffff, 0x11000, 0x2ffff, 0x33000] {
+            assert!(byte(gap).is_err(), "{gap:#x}");
+        }
+        // Back to back: a read across the end of one object faults.
+        let mut two = [0u8; 2];
+        assert!(view.read(0x30fff, &mut two).is_err());
+    }
+
     #[test]
     fn bo_memory_is_shared_with_the_gtt_view() {
         let bo = Bo::new(100).unwrap();
         assert_eq!(bo.size, 4096);
         bo.write(8, &[1, 2, 3, 4]).unwrap();
         let map = BTreeMap::from([(0x10000u64, &bo)]);
-        let mut view = GttView { map: &map };
+        let mut view = GttView::new(&map);
         assert_eq!(view.read_u32(0x10008).unwrap(), 0x0403_0201);
         view.write_u32(0x10ffc, 9).unwrap();
         assert!(view.read_u32(0x10ffe).is_err(), "crossing the end faults");

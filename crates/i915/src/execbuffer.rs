@@ -369,7 +369,7 @@ pub fn execbuffer2(k: &mut Kernel, fd: i32, a: &mut user::Args) -> Result<(), Er
             .iter()
             .filter_map(|(a, id)| k.bos.get(id).map(|b| (*a, b)))
             .collect();
-        let mut view = GttView { map: &map };
+        let mut view = GttView::new(&map);
         k.device.submit(device_ctx, batch_addr, &mut view)
     };
     match result {
