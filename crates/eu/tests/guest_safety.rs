@@ -1,5 +1,6 @@
 //! Guest safety: whatever bytes a guest hands the EU, the host never panics. Every run
-//! ends in EOT, the end of the code, or a typed error.
+//! ends in EOT, the end of the code, or a typed error; and compiled by the JIT, the same
+//! bytes end the same way, with the same bits.
 
 use gtsim_eu::exec::{Program, SharedFunctions, Thread};
 use gtsim_eu::harness::Recorder;
@@ -20,7 +21,9 @@ fn corpus_instructions() -> Vec<Vec<u8>> {
         .collect()
 }
 
-fn run(code: &[u8], grf_seed: u32, simd: u8) {
+/// Runs `code` from random registers, JIT off (`jit` false: the program is never hot
+/// enough to compile) or compiled at once; the thread's bits, the messages and the result.
+fn run_with(code: &[u8], grf_seed: u32, simd: u8, jit: bool) -> (Vec<u64>, String, String) {
     let mut t = Thread::new(simd);
     let mut x = grf_seed;
     for b in t.grf_bytes_mut().iter_mut() {
@@ -28,12 +31,30 @@ fn run(code: &[u8], grf_seed: u32, simd: u8) {
         *b = (x >> 24) as u8;
     }
     let mut sf = Recorder::default();
+    let mut prog = Program::new(gtsim_isa::Encoding::IvyBridge, code);
+    prog.set_jit(jit);
     // Ok or a typed error; a panic fails the test.
-    let _ = t.run_program(
-        &Program::new(gtsim_isa::Encoding::IvyBridge, code),
-        &mut sf as &mut dyn SharedFunctions,
-        2_000,
-    );
+    let r = t.run_program(&prog, &mut sf as &mut dyn SharedFunctions, 2_000);
+    (t.snapshot(), format!("{:?}", sf.messages), format!("{r:?}"))
+}
+
+fn run(code: &[u8], grf_seed: u32, simd: u8) {
+    run_with(code, grf_seed, simd, false);
+}
+
+/// Real instructions in random order, some with a flipped bit.
+fn shuffled(picks: Vec<(prop::sample::Index, Option<u8>)>) -> Vec<u8> {
+    let corpus = corpus_instructions();
+    let mut code = vec![];
+    for (i, flip) in picks {
+        let mut ins = i.get(&corpus).clone();
+        if let Some(f) = flip {
+            let bit = f as usize % (ins.len() * 8);
+            ins[bit / 8] ^= 1 << (bit % 8);
+        }
+        code.extend(ins);
+    }
+    code
 }
 
 proptest! {
@@ -53,16 +74,27 @@ proptest! {
         seed: u32,
         wide: bool,
     ) {
-        let corpus = corpus_instructions();
-        let mut code = vec![];
-        for (i, flip) in picks {
-            let mut ins = i.get(&corpus).clone();
-            if let Some(f) = flip {
-                let bit = f as usize % (ins.len() * 8);
-                ins[bit / 8] ^= 1 << (bit % 8);
-            }
-            code.extend(ins);
-        }
-        run(&code, seed, if wide { 16 } else { 8 });
+        run(&shuffled(picks), seed, if wide { 16 } else { 8 });
+    }
+}
+
+proptest! {
+    // Fewer cases: each compiles a program (slow in debug builds).
+    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+    /// Compiled at once, shuffled real instructions (branches whose targets are anywhere,
+    /// sends, bit flips) end as they do interpreted, bit for bit: the JIT sees what a
+    /// guest hands it too.
+    #[test]
+    fn compiled_shuffled_real_instructions_end_as_interpreted(
+        picks in proptest::collection::vec((any::<prop::sample::Index>(), any::<Option<u8>>()), 1..24),
+        seed: u32,
+        wide: bool,
+    ) {
+        let code = shuffled(picks);
+        let simd = if wide { 16 } else { 8 };
+        let interpreted = run_with(&code, seed, simd, false);
+        let compiled = run_with(&code, seed, simd, true);
+        prop_assert_eq!(interpreted, compiled);
     }
 }
