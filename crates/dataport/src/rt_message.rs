@@ -297,7 +297,9 @@ pub struct PixelSink<'a> {
     reads_dst: bool,
     /// Without that, on a four-byte UNORM8 format: the channel each byte stores
     /// (`texel::unorm8x4_layout`), which takes the encode without the general colour
-    /// calculator (the bytes are the same, and so is the optional pre-blend clamp).
+    /// calculator (the bytes are the same, and so is the optional pre-blend clamp:
+    /// seed 004 §12.1.6-12.1.8, with nothing to blend, only the clamps and the
+    /// conversion to the format remain).
     unorm8: Option<[Option<u8>; 4]>,
 }
 

@@ -182,7 +182,8 @@ impl PixelWrites<'_> {
         if let Some(t) = &target {
             let sink = PixelSink::new(t, p.array_index);
             // In raster order (row, then column) rather than slot order (subspan by
-            // subspan): the pixels are distinct, so the order changes no byte, and
+            // subspan): the pixels are distinct, and only writes to one pixel are
+            // ordered (seed 000 ch.1), so the order changes no byte, and
             // neighbours along a row make one longer write where they are neighbours in
             // memory too.
             let mut order = [(0u32, 0u32, 0u8); 32];

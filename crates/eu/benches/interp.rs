@@ -9,7 +9,7 @@
 //! that were dispatched and not waiting in control flow.
 //!
 //! Every kernel runs twice: on the interpreter (micro-ops and the per-channel
-//! interpreter, JIT off) and with the JIT (compiled runs where they apply).
+//! interpreter, JIT off) and with the JIT (the program compiled at once).
 //!
 //! Run: `cargo bench -p gtsim-eu --bench interp` (release profile). Prints one line per
 //! kernel and a total for each.

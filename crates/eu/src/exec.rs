@@ -99,7 +99,7 @@ pub struct Program {
     slots: Vec<Option<Slot>>,
     /// Whether micro-ops run (on by default; off runs every instruction per channel).
     micro_ops: bool,
-    /// The runs of micro-ops compiled to host code (`crate::jit`): compiled once the
+    /// The program compiled to host code (`crate::jit`): compiled once the
     /// program has run enough instructions to repay the compilation, at once
     /// ([`Program::set_jit`]), or never.
     jit: std::sync::Arc<crate::jit::Tier>,
@@ -120,7 +120,8 @@ impl Program {
         let mut decoded = vec![];
         let mut at = 0;
         // The furthest branch target seen so far: an EOT send past it ends the kernel
-        // (what follows, often the driver's next kernel, is not reachable).
+        // (seed 000 §1.5: a send with End Of Thread in its immediate descriptor ends the
+        // thread, so what follows, often the driver's next kernel, is not reachable).
         let mut reach = 0i64;
         while at < code.len() {
             let Ok((ins, len)) = encoding.decode(&code[at..]) else {
@@ -158,7 +159,7 @@ impl Program {
         }
     }
 
-    /// `true` compiles the program's runs of micro-ops to host code now; `false` turns
+    /// `true` compiles the program to host code now; `false` turns
     /// the JIT off for this program. By default (unless `GTSIM_JIT=0`) a program is
     /// compiled once it has executed enough instructions to repay the compilation
     /// (`crate::jit::Tier`). Every way gives the same bits; the JIT only runs while
@@ -176,7 +177,8 @@ impl Program {
         self.jit.get().map_or(0, |j| j.covered())
     }
 
-    /// The compiled runs, compiling them now if they are not yet.
+    /// The compiled program, compiling it now if it is not yet (or `None` while another
+    /// thread compiles it).
     fn compiled(&self) -> Option<&crate::jit::Compiled> {
         self.jit.get_or_compile(|| {
             let start = std::time::Instant::now();
@@ -199,8 +201,8 @@ impl Program {
         })
     }
 
-    /// The compiled runs for a thread about to run: those compiled already, or now if
-    /// the program's executed instructions have reached the point where compiling pays.
+    /// The compiled program for a thread about to run: compiled already, or now if the
+    /// program's executed instructions have reached the point where compiling pays.
     fn jit_for_run(&self) -> Option<&crate::jit::Compiled> {
         if !self.jit_on || !self.micro_ops {
             return None;

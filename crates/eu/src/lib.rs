@@ -30,8 +30,8 @@
 //!
 //! The per-channel interpreter (`ops`) is the reference. Whole-register micro-ops
 //! (`uop`, predecoded with the program) run the common ALU shapes on lane arrays, and
-//! the JIT (`jit`, Cranelift) compiles runs of micro-ops to host code once a program is
-//! hot. All three give the same bits, NaNs included (a computed NaN is the default NaN
+//! the JIT (`jit`, Cranelift) compiles a hot program, its structured control flow
+//! included, to host code. All three give the same bits, NaNs included (a computed NaN is the default NaN
 //! 0x7FC00000); `tests/differential.rs` checks it. [`exec::Program::set_micro_ops`],
 //! [`exec::Program::set_jit`] and `GTSIM_JIT=0` select the slower tiers.
 //!

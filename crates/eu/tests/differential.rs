@@ -81,7 +81,7 @@ enum Mode {
     PerChannel,
     /// Micro-ops where they apply, the JIT off.
     MicroOps,
-    /// Compiled runs where they apply, micro-ops elsewhere.
+    /// Compiled code where it applies, micro-ops and the interpreter elsewhere.
     Jit,
 }
 

@@ -1,5 +1,6 @@
-//! Cranelift IR for one run of micro-ops (see the module documentation of `jit`). Each
-//! function mirrors `crate::uop::run` step for step: the same source reads (signalling
+//! Cranelift IR for the instructions a block computes in place (see the module
+//! documentation of `jit`; `flow` builds the blocks). Each instruction's code mirrors
+//! `crate::uop::run` step for step: the same source reads (signalling
 //! NaNs quieted, |x| then -x, denormals flushed), the same arithmetic in the same order,
 //! the same default NaN for computed NaNs (`ops::default_nan`), the same result flushing,
 //! stores under the same masks, the same flag updates.

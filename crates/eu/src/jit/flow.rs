@@ -131,11 +131,9 @@ impl<'a> Layout<'a> {
                     }
                 }
                 let lands = match ins.opcode {
-                    Opcode::If => landing(jip),
-                    Opcode::Else => landing(jip),
+                    Opcode::If | Opcode::Else | Opcode::While => landing(jip),
                     Opcode::Endif => true,
                     Opcode::Break | Opcode::Cont | Opcode::Halt => landing(jip) && landing(uip),
-                    Opcode::While => landing(jip),
                     _ => false,
                 };
                 if lands && plain_predicate(ins) && landing(Some(next)) {
@@ -417,7 +415,10 @@ impl Builder<'_> {
         self.goto(b, blk.after);
     }
 
-    /// A branch (`Thread::branch`), with `live` the running, dispatched channels.
+    /// A branch, with `live` the running, dispatched channels: what `Thread::branch`
+    /// does, case for case (IVB PRM Vol4 Part3, the structured flow control
+    /// instructions; on Gen7 a `break`'s UIP is the loop's `while`, Mesa's
+    /// brw_set_uip_jip).
     fn control(
         &self,
         b: &mut FunctionBuilder,

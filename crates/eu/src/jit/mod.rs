@@ -307,7 +307,7 @@ impl Tier {
         }
     }
 
-    /// The compiled runs, if compiled (and compilable).
+    /// The compiled program, if compiled (and compilable).
     pub(crate) fn get(&self) -> Option<&Compiled> {
         self.compiled.get().and_then(Option::as_ref)
     }
