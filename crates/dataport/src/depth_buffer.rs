@@ -11,7 +11,7 @@
 
 use crate::depth_stencil::{DepthFormat, DepthStencilState as PixelState, depth_stencil};
 use gtsim_mem::Memory;
-use gtsim_mem::layout::SurfaceDesc;
+use gtsim_mem::layout::{ImageOffsets, SurfaceDesc};
 use gtsim_message::MessageError;
 
 /// What a draw does to the depth buffer.
@@ -60,27 +60,72 @@ fn dword_le(b: &[u8]) -> u32 {
 }
 
 impl DepthBuffer {
+    /// The buffer ready for many pixels: the offsets of the depth and stencil images
+    /// worked out once.
+    pub fn access(&self) -> DepthAccess<'_> {
+        DepthAccess {
+            buffer: self,
+            depth: self.desc.image_offsets(self.slice, self.lod),
+            stencil: self
+                .stencil
+                .as_ref()
+                .and_then(|(_, d)| d.image_offsets(self.slice, self.lod)),
+        }
+    }
+
+    /// Runs the depth operation on one pixel ([`DepthAccess::pixel`]).
+    pub fn pixel(
+        &self,
+        mem: &mut dyn Memory,
+        x: u32,
+        y: u32,
+        z: f32,
+        back_facing: bool,
+    ) -> Result<bool, MessageError> {
+        self.access().pixel(mem, x, y, z, back_facing)
+    }
+}
+
+/// A [`DepthBuffer`] with its images' offsets worked out ([`DepthBuffer::access`]).
+#[derive(Debug, Clone, Copy)]
+pub struct DepthAccess<'a> {
+    buffer: &'a DepthBuffer,
+    depth: Option<ImageOffsets>,
+    stencil: Option<ImageOffsets>,
+}
+
+impl DepthAccess<'_> {
+    /// The buffer.
+    pub fn buffer(&self) -> &DepthBuffer {
+        self.buffer
+    }
+
     fn depth_addr(&self, x: u32, y: u32) -> Result<u64, MessageError> {
-        let off = self
-            .desc
-            .texel_offset(x, y, self.slice, self.lod, 0)
-            .map_err(|e| MessageError::State {
-                structure: "3DSTATE_DEPTH_BUFFER",
-                why: format!("pixel ({x}, {y}): {e}"),
-            })?;
-        Ok(self.base.wrapping_add(off))
+        let d = self.buffer;
+        let off = match &self.depth {
+            Some(img) => img.offset(x, y),
+            None => d.desc.texel_offset(x, y, d.slice, d.lod, 0),
+        }
+        .map_err(|e| MessageError::State {
+            structure: "3DSTATE_DEPTH_BUFFER",
+            why: format!("pixel ({x}, {y}): {e}"),
+        })?;
+        Ok(d.base.wrapping_add(off))
     }
 
     fn stencil_addr(&self, x: u32, y: u32) -> Result<Option<u64>, MessageError> {
-        let Some((base, desc)) = &self.stencil else {
+        let d = self.buffer;
+        let Some((base, desc)) = &d.stencil else {
             return Ok(None);
         };
-        let off = desc
-            .texel_offset(x, y, self.slice, self.lod, 0)
-            .map_err(|e| MessageError::State {
-                structure: "3DSTATE_STENCIL_BUFFER",
-                why: format!("pixel ({x}, {y}): {e}"),
-            })?;
+        let off = match &self.stencil {
+            Some(img) => img.offset(x, y),
+            None => desc.texel_offset(x, y, d.slice, d.lod, 0),
+        }
+        .map_err(|e| MessageError::State {
+            structure: "3DSTATE_STENCIL_BUFFER",
+            why: format!("pixel ({x}, {y}): {e}"),
+        })?;
         Ok(Some(base.wrapping_add(off)))
     }
 
@@ -98,17 +143,18 @@ impl DepthBuffer {
             what: "depth buffer".into(),
             fault,
         };
-        let bytes = self.desc.block_bytes as usize;
+        let d = self.buffer;
+        let bytes = d.desc.block_bytes as usize;
         let sa = self.stencil_addr(x, y)?;
-        match self.op {
+        match d.op {
             DepthOp::Resolve => Ok(false),
             DepthOp::Clear => {
-                if self.front.depth_write {
+                if d.front.depth_write {
                     let da = self.depth_addr(x, y)?;
-                    let v = self.clear_value.to_le_bytes();
+                    let v = d.clear_value.to_le_bytes();
                     mem.write(da, &v[..bytes]).map_err(fault)?;
                 }
-                if let (Some(a), Some(s)) = (sa, self.stencil_clear) {
+                if let (Some(a), Some(s)) = (sa, d.stencil_clear) {
                     mem.write(a, &[s]).map_err(fault)?;
                 }
                 Ok(false)
@@ -117,7 +163,7 @@ impl DepthBuffer {
                 // The depth buffer is accessed only by a depth test or write: a stencil-
                 // only draw may bind a placeholder depth buffer (crocus binds one with
                 // address and pitch 0), which the hardware never reads.
-                let s = if back_facing { &self.back } else { &self.front };
+                let s = if back_facing { &d.back } else { &d.front };
                 let da = if s.depth_test.is_some() || s.depth_write {
                     Some(self.depth_addr(x, y)?)
                 } else {
@@ -128,14 +174,14 @@ impl DepthBuffer {
                     mem.read(da, &mut stored[..bytes]).map_err(fault)?;
                 }
                 let mut stored = dword_le(&stored[..bytes]);
-                if self.format == DepthFormat::D24Unorm {
+                if d.format == DepthFormat::D24Unorm {
                     stored &= 0x00ff_ffff;
                 }
                 let mut sten = [0u8; 1];
                 if let Some(a) = sa {
                     mem.read(a, &mut sten).map_err(fault)?;
                 }
-                let r = depth_stencil(s, self.format, z, stored, sten[0]).map_err(|e| {
+                let r = depth_stencil(s, d.format, z, stored, sten[0]).map_err(|e| {
                     MessageError::State {
                         structure: "DEPTH_STENCIL_STATE",
                         why: e.to_string(),

@@ -285,7 +285,7 @@ pub fn write_pixel(
 
 /// [`write_pixel`] for many pixels of one render target and array index: what does not
 /// change from pixel to pixel is worked out once.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct PixelSink<'a> {
     rt: &'a RenderTarget,
     /// The slice written (the array index, or Minimum Array Element out of range).
@@ -301,6 +301,10 @@ pub struct PixelSink<'a> {
     /// seed 004 §12.1.6-12.1.8, with nothing to blend, only the clamps and the
     /// conversion to the format remain).
     unorm8: Option<[Option<u8>; 4]>,
+    /// The last colour the UNORM8 path encoded and its bytes: neighbouring pixels often
+    /// have the same colour (a clear, a flat surface), and the encode is a pure function
+    /// of it.
+    last: std::cell::Cell<Option<([u32; 4], [u8; 4])>>,
 }
 
 impl<'a> PixelSink<'a> {
@@ -326,6 +330,7 @@ impl<'a> PixelSink<'a> {
             } else {
                 texel::unorm8x4_layout(rt.surface.format)
             },
+            last: std::cell::Cell::new(None),
         }
     }
 
@@ -375,6 +380,12 @@ impl<'a> PixelSink<'a> {
             mem.read(addr, dst).map_err(fault)?;
         }
         if let Some(layout) = self.unorm8 {
+            if let Some((c, bytes)) = self.last.get()
+                && c == color
+            {
+                mem.write(addr, &bytes).map_err(fault)?;
+                return Ok(true);
+            }
             let mut c = [0f32; 4];
             for (f, &bits) in c.iter_mut().zip(&color) {
                 *f = f32::from_bits(bits);
@@ -388,6 +399,7 @@ impl<'a> PixelSink<'a> {
                     *b = texel::float_to_unorm8(c[ch as usize & 3]);
                 }
             }
+            self.last.set(Some((color, bytes)));
             mem.write(addr, &bytes).map_err(fault)?;
             return Ok(true);
         }

@@ -3,7 +3,7 @@
 //! it comes after the shader, the PS_DEPTH_COUNT of visible pixels, fast clears and
 //! resolves, and the store through the colour calculator.
 
-use crate::depth_buffer::DepthBuffer;
+use crate::depth_buffer::DepthAccess;
 use crate::rt_message::{PixelSink, RenderTarget, RtWrite, alpha_passes, decode_payload, texel_of};
 use gtsim_mem::Memory;
 use gtsim_mem::format::texel::Texel;
@@ -59,7 +59,7 @@ pub enum RtMode {
 #[derive(Debug)]
 pub struct LateDepth<'a> {
     /// The depth buffer.
-    pub depth: &'a DepthBuffer,
+    pub depth: DepthAccess<'a>,
     /// The windower's source depth per slot.
     pub z: [f32; 32],
     /// The object faces back.

@@ -713,3 +713,61 @@ fn results_are_bit_identical_whatever_the_host_thread_count() {
         assert!(r.1 == runs[0].1, "many vertices: render target, run {i}");
     }
 }
+
+/// Small triangles are held back and shaded together when they light distinct pixels
+/// (pipe3d `draw::deferred`): one draw of many overlapping and disjoint triangles
+/// leaves the render target and the pixel statistics exactly as drawing them one per
+/// draw, in order (the primitive order of seed 000 ch.1), whatever the thread count.
+#[test]
+fn held_back_triangles_land_as_one_draw_per_triangle() {
+    use gtsim_pipe3d::draw::parallel::with_threads;
+    use gtsim_spec::gen7::ThreeDPrimitive;
+    // Triangles on a 4x4 grid of 4-pixel cells: every third one spills into its
+    // neighbours (overlaps), the others stay in their cell; flat colours per triangle.
+    let mut v = vec![];
+    for i in 0..40u32 {
+        let (x, y) = ((i % 4) as f32 * 4.0, ((i / 4) % 4) as f32 * 4.0);
+        let size = if i % 3 == 0 { 7.0 } else { 3.5 };
+        let c = [i as f32 / 40.0, 1.0 - i as f32 / 40.0, (i % 5) as f32 / 5.0];
+        let (x, y) = if i >= 16 { (x + 0.5, y + 0.25) } else { (x, y) };
+        v.push([x, y, c[0], c[1], c[2], 1.0]);
+        v.push([x + size, y, c[0], c[1], c[2], 1.0]);
+        v.push([x, y + size, c[0], c[1], c[2], 1.0]);
+    }
+    let (st, mem0) = setup(&v, PS_PLN_SIMD8, true, Some(VS_SCALE2), false);
+    let target = |mem: &gtsim_mem::AddressSpace| {
+        let mut b = vec![0u8; (W * W * 4) as usize];
+        gtsim_mem::Memory::read(mem, RT, &mut b).unwrap();
+        b
+    };
+    // One per draw.
+    let mut one_by_one = mem0.clone();
+    let mut stats = (0, 0);
+    for t in 0..v.len() as u32 / 3 {
+        let prim = ThreeDPrimitive {
+            primitive_topology_type: ThreeDPrimTopoType::_3DPRIM_TRILIST,
+            vertex_count_per_instance: 3,
+            start_vertex_location: 3 * t,
+            instance_count: 1,
+            ..Default::default()
+        }
+        .pack()
+        .unwrap();
+        let s = run(&st, &mut one_by_one, &prim).unwrap();
+        stats.0 += s.ps_invocations;
+        stats.1 += s.ps_depth_count;
+    }
+    let expected = target(&one_by_one);
+    assert!(expected.chunks(4).filter(|p| p != &[0; 4]).count() > 150);
+    let prim = primitive(ThreeDPrimTopoType::_3DPRIM_TRILIST, v.len() as u32);
+    for threads in [1, 2, 3] {
+        let mut mem = mem0.clone();
+        let s = with_threads(threads, || run(&st, &mut mem, &prim)).unwrap();
+        assert!(target(&mem) == expected, "{threads} threads: render target");
+        assert_eq!(
+            (s.ps_invocations, s.ps_depth_count),
+            stats,
+            "{threads} threads: statistics"
+        );
+    }
+}

@@ -40,6 +40,21 @@ pub fn barycentrics(v: [[f32; 2]; 3], w: [f32; 3], p: [f32; 2]) -> Option<Baryce
     })
 }
 
+/// The screen-linear (b1, b2) of position `p` in the screen-space triangle `v`, exactly
+/// as [`barycentrics`] computes them, without the perspective ones (the source depth is
+/// screen-linear, seed 004 §11.6, and needs no w); `None` for a degenerate triangle.
+pub fn linear(v: [[f32; 2]; 3], p: [f32; 2]) -> Option<[f32; 2]> {
+    let f = |a: [f32; 2]| [a[0] as f64, a[1] as f64];
+    let (v0, v1, v2, p) = (f(v[0]), f(v[1]), f(v[2]), f(p));
+    let area = (v1[0] - v0[0]) * (v2[1] - v0[1]) - (v1[1] - v0[1]) * (v2[0] - v0[0]);
+    if area == 0.0 || !area.is_finite() {
+        return None;
+    }
+    let l1 = ((p[0] - v0[0]) * (v2[1] - v0[1]) - (p[1] - v0[1]) * (v2[0] - v0[0])) / area;
+    let l2 = ((v1[0] - v0[0]) * (p[1] - v0[1]) - (v1[1] - v0[1]) * (p[0] - v0[0])) / area;
+    Some([l1 as f32, l2 as f32])
+}
+
 /// `a0 + a1·b1 + a2·b2` for one attribute channel (seed 004 §11.6).
 pub fn interpolate(a: [f32; 3], b: [f32; 2]) -> f32 {
     a[0] + a[1] * b[0] + a[2] * b[1]

@@ -106,14 +106,12 @@ pub fn triangle(v: [[f32; 2]; 3], s: &RasterState) -> (Vec<(u32, u32)>, Option<W
         p.swap(1, 2);
     }
     // Edge i from p[i] to p[i+1]: E(q) = A*qx + B*qy + C, positive inside.
-    let edges: Vec<(i64, i64, i64)> = (0..3)
-        .map(|i| {
-            let (a, b) = (p[i], p[(i + 1) % 3]);
-            let ea = -(b[1] - a[1]);
-            let eb = b[0] - a[0];
-            (ea, eb, -(ea * a[0] + eb * a[1]))
-        })
-        .collect();
+    let edges: [(i64, i64, i64); 3] = std::array::from_fn(|i| {
+        let (a, b) = (p[i], p[(i + 1) % 3]);
+        let ea = -(b[1] - a[1]);
+        let eb = b[0] - a[0];
+        (ea, eb, -(ea * a[0] + eb * a[1]))
+    });
     let (one, bias) = grid(s);
     // Bounding box of the triangle, in pixels, clipped to the drawing rectangle.
     let lo = |c: usize| p.iter().map(|q| q[c]).min().unwrap_or(0);
@@ -121,20 +119,56 @@ pub fn triangle(v: [[f32; 2]; 3], s: &RasterState) -> (Vec<(u32, u32)>, Option<W
     let (xs, ys) = pixel_box([lo(0), lo(1)], [hi(0), hi(1)], s);
     let mut out = vec![];
     for py in ys {
-        for px in xs.clone() {
-            let (qx, qy) = (px * one + bias, py * one + bias);
-            let inside = edges.iter().all(|&(a, b, c)| {
-                let e = a * qx + b * qy + c;
-                // Top edge: horizontal (A = 0) with the interior below (B > 0);
-                // left edge: interior to the right (A > 0).
-                e > 0 || (e == 0 && (a > 0 || (a == 0 && b > 0)))
-            });
-            if inside {
-                out.push((px as u32, py as u32));
+        // The covered pixels of a row are one run: each edge function is linear in the
+        // pixel's x, so each edge bounds the run on one side, exactly ([`row_span`]).
+        let qy = py * one + bias;
+        let (mut first, mut last) = (*xs.start(), *xs.end());
+        for &(a, b, c) in &edges {
+            match row_span(a, b, b * qy + c + a * bias, a * one) {
+                Bound::All => {}
+                Bound::None => {
+                    last = first - 1;
+                    break;
+                }
+                Bound::From(x) => first = first.max(x),
+                Bound::UpTo(x) => last = last.min(x),
             }
         }
+        out.extend((first..=last).map(|px| (px as u32, py as u32)));
     }
     (out, Some(winding))
+}
+
+/// Where one edge lets a row's pixels through.
+enum Bound {
+    All,
+    None,
+    /// Pixels from this x on.
+    From(i64),
+    /// Pixels up to this x.
+    UpTo(i64),
+}
+
+/// The pixels `px` of a row whose sample lies inside edge `(a, b, _)`, given the edge
+/// function on the row as `E(px) = slope * px + k` (slope = A * subpixel units per
+/// pixel): `E > 0`, or `E = 0` on a top edge (A = 0, B > 0) or a left edge (A > 0) (the
+/// module's rule, solved for px in exact integers).
+fn row_span(a: i64, b: i64, k: i64, slope: i64) -> Bound {
+    if a == 0 {
+        // Horizontal: the whole row is in or out.
+        return if k > 0 || (k == 0 && b > 0) {
+            Bound::All
+        } else {
+            Bound::None
+        };
+    }
+    if slope > 0 {
+        // Left edge: slope*px + k >= 0, px >= ceil(-k / slope) = -floor(k / slope).
+        Bound::From(-k.div_euclid(slope))
+    } else {
+        // slope*px + k > 0, px < k / -slope, px <= floor((k - 1) / -slope).
+        Bound::UpTo((k - 1).div_euclid(-slope))
+    }
 }
 
 /// Pixels a RECTLIST rectangle covers: V0 = lower right, V1 = lower left, V2 = upper left,

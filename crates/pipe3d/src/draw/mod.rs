@@ -31,6 +31,7 @@
 //! stages not modelled yet.
 
 mod clipper;
+mod deferred;
 pub mod parallel;
 mod pixel;
 mod router;
@@ -304,7 +305,7 @@ pub fn draw(
         let objects = run.finish(stats, st.vf.statistics);
         setup::primitives(&st, front, &run, &objects, mem, &mut ps, stats, watchdog)?;
     }
-    Ok(ps.targets())
+    ps.finish(&st, front, mem, stats, watchdog)
 }
 
 #[cfg(test)]

@@ -2,6 +2,7 @@
 //! the payload of seed 004 §11.10.3, whose render target writes reach memory through
 //! the data port (seed 000 §3.9.11, seed 004 ch.12).
 
+use super::deferred::{self, Claims, Deferred};
 use super::parallel;
 use super::router::Router;
 use super::{DepthBuffer, DepthOp, DrawError, KernelCache, Statistics, Vue, Watchdog, unsupported};
@@ -12,7 +13,7 @@ use gtsim_dataport::rt_message::RenderTarget;
 use gtsim_dataport::rt_path::{LateDepth, PixelWrites, RenderTargets, RtMode};
 use gtsim_eu::exec::{DEFAULT_BUDGET, ExecError, FpMode, Program, Thread};
 use gtsim_mem::Memory;
-use gtsim_mem::overlay::Overlay;
+use gtsim_mem::overlay::{Overlay, WriteLog};
 use std::sync::Arc;
 
 /// One vertex of a primitive as the WM sees it.
@@ -69,6 +70,10 @@ pub(super) struct PixelStage {
     depth: Option<DepthBuffer>,
     /// Depth and stencil are tested at the render target write, after the PS.
     late: bool,
+    /// Primitives held back (see `deferred`), the pixels they claim, how many.
+    held: Vec<Deferred>,
+    claims: Claims,
+    held_pixels: usize,
 }
 
 impl PixelStage {
@@ -121,15 +126,14 @@ impl PixelStage {
             targets: RenderTargets::default(),
             late: late && depth.as_ref().is_some_and(|d| d.op == DepthOp::Test),
             depth,
+            held: Vec::new(),
+            claims: Claims::default(),
+            held_pixels: 0,
         })
     }
 
-    /// The render targets written so far.
-    pub fn targets(&self) -> Vec<RenderTarget> {
-        self.targets.written()
-    }
-
-    /// Shades one primitive's pixels.
+    /// Shades one primitive's pixels: at once, or held back to be shaded with the next
+    /// primitives that light other pixels (see `deferred`).
     pub fn shade(
         &mut self,
         st: &DrawState,
@@ -140,6 +144,117 @@ impl PixelStage {
         watchdog: &mut Watchdog,
     ) -> Result<(), DrawError> {
         watchdog.pixels(prim.pixels.len() as u64)?;
+        if self.holds(st, prim) {
+            if self.held_pixels + prim.pixels.len() > deferred::MAX_HELD_PIXELS
+                || !self.claims.claim(&prim.pixels)
+            {
+                self.flush(st, front, mem, stats, watchdog)?;
+                self.claims.claim(&prim.pixels);
+            }
+            self.held_pixels += prim.pixels.len();
+            self.held.push(Deferred::new(prim));
+            return Ok(());
+        }
+        self.flush(st, front, mem, stats, watchdog)?;
+        self.shade_now(st, front, mem, prim, stats, watchdog)
+    }
+
+    /// Shades the primitives held back and returns the render targets written.
+    pub fn finish(
+        &mut self,
+        st: &DrawState,
+        front: &dyn Front,
+        mem: &mut dyn Memory,
+        stats: &mut Statistics,
+        watchdog: &mut Watchdog,
+    ) -> Result<Vec<RenderTarget>, DrawError> {
+        self.flush(st, front, mem, stats, watchdog)?;
+        Ok(self.targets.written())
+    }
+
+    /// Whether `prim` may be held back: a small primitive whose pixel shader threads
+    /// make ordinary render target writes, with the depth buffer (if any) tested.
+    fn holds(&self, st: &DrawState, prim: &Primitive) -> bool {
+        self.kernel.is_some()
+            && rt_mode(st) == RtMode::Write
+            && prim.pixels.len() <= deferred::MAX_PIXELS
+            && self.depth.as_ref().is_none_or(|d| d.op == DepthOp::Test)
+    }
+
+    /// Shades the primitives held back, each as one job over its own overlay of memory
+    /// (they light distinct pixels), their writes applied in primitive order; the
+    /// threads of each are charged and judged in dispatch order, as
+    /// [`Self::shade_now`] would.
+    fn flush(
+        &mut self,
+        st: &DrawState,
+        front: &dyn Front,
+        mem: &mut dyn Memory,
+        stats: &mut Statistics,
+        watchdog: &mut Watchdog,
+    ) -> Result<(), DrawError> {
+        let held = std::mem::take(&mut self.held);
+        self.claims.clear();
+        self.held_pixels = 0;
+        let Some(k) = &self.kernel else {
+            return Ok(());
+        };
+        if held.is_empty() {
+            return Ok(());
+        }
+        let budget = watchdog.thread_budget(DEFAULT_BUDGET);
+        let base: &dyn Memory = &*mem;
+        let known = &self.targets;
+        let depth = self.depth.as_ref();
+        let late = self.late;
+        let outcomes = parallel::run(held.len(), |i| {
+            shade_held(
+                st,
+                front,
+                base,
+                known,
+                &held[i].view(),
+                k,
+                (depth, late),
+                budget,
+            )
+        });
+        for held in outcomes {
+            held.depth.apply(mem).map_err(|fault| DrawError::Fault {
+                unit: "depth buffer",
+                fault,
+            })?;
+            if st.ps.statistics {
+                stats.ps_invocations += held.invocations;
+            }
+            for t in held.threads {
+                watchdog
+                    .thread_ran_in_order(t.result, DEFAULT_BUDGET)?
+                    .map_err(ps_failed(k))?;
+                t.log.apply(mem).map_err(|fault| DrawError::Fault {
+                    unit: "render target write",
+                    fault,
+                })?;
+                self.targets.absorb(t.targets);
+                stats.ps_depth_count += u64::from(t.visible.count_ones());
+            }
+            if let Some(e) = held.error {
+                return Err(e);
+            }
+        }
+        Ok(())
+    }
+
+    /// Shades one primitive's pixels now.
+    fn shade_now(
+        &mut self,
+        st: &DrawState,
+        front: &dyn Front,
+        mem: &mut dyn Memory,
+        prim: &Primitive,
+        stats: &mut Statistics,
+        watchdog: &mut Watchdog,
+    ) -> Result<(), DrawError> {
         let passed = match &self.depth {
             None => prim.pixels.clone(),
             Some(_) if self.late => prim.pixels.clone(),
@@ -159,21 +274,12 @@ impl PixelStage {
             stats.ps_depth_count += passed.len() as u64;
             return Ok(());
         };
-        // PS_INVOCATION_COUNT: every pixel of every subspan the primitive lights, helper
-        // pixels included, and also those the early depth test then discards (seed 004
-        // §1.9 statistics table; §11.5.2: "will still be incremented").
         if st.ps.statistics {
-            stats.ps_invocations += 4 * subspans(&prim.pixels).len() as u64;
+            stats.ps_invocations += invocations(prim);
         }
         let subspans = subspans(&passed);
         let setup = attribute_deltas(st, prim)?;
-        let mode = if st.ps.fast_clear {
-            RtMode::FastClear
-        } else if st.ps.resolve {
-            RtMode::Resolve
-        } else {
-            RtMode::Write
-        };
+        let mode = rt_mode(st);
         let ctx = ThreadContext {
             st,
             front,
@@ -232,6 +338,126 @@ impl PixelStage {
     }
 }
 
+/// What shading a held-back primitive did, to be applied in order: the writes of its
+/// early depth test, its PS_INVOCATION_COUNT, then per thread in dispatch order how it
+/// ended, the pixels it made visible, its writes and the render targets it resolved
+/// (up to the first thread that failed: the draw ends there), and the error that
+/// stopped it part-way, if one did.
+struct HeldOutcome {
+    depth: WriteLog,
+    invocations: u64,
+    threads: Vec<ThreadOutcome>,
+    error: Option<DrawError>,
+}
+
+/// One thread of a held-back primitive (see [`HeldOutcome`]).
+struct ThreadOutcome {
+    result: Result<u64, ExecError>,
+    visible: u32,
+    log: WriteLog,
+    targets: RenderTargets,
+}
+
+/// Shades a held-back primitive over `base`: the early depth test over an overlay of
+/// it, then its threads one after the other, each with `budget` over an overlay of
+/// that (so that the writes of the threads before a failing one can land without the
+/// rest, as when the threads run at once).
+#[expect(
+    clippy::too_many_arguments,
+    reason = "the draw's stage state, passed down unchanged"
+)]
+fn shade_held(
+    st: &DrawState,
+    front: &dyn Front,
+    base: &dyn Memory,
+    known: &RenderTargets,
+    prim: &Primitive,
+    kernel: &PsKernel,
+    (depth, late): (Option<&DepthBuffer>, bool),
+    budget: u64,
+) -> HeldOutcome {
+    let mut tested = Overlay::new(base);
+    let mut out = HeldOutcome {
+        depth: WriteLog::default(),
+        invocations: invocations(prim),
+        threads: vec![],
+        error: None,
+    };
+    let passed = match depth {
+        Some(d) if !late => match depth_test(st, prim, d, &mut tested, &prim.pixels) {
+            (passed, None) => passed,
+            (_, Some(e)) => {
+                out.depth = tested.into_log();
+                out.invocations = 0;
+                out.error = Some(e);
+                return out;
+            }
+        },
+        _ => prim.pixels.clone(),
+    };
+    let subspans = subspans(&passed);
+    let setup = match attribute_deltas(st, prim) {
+        Ok(s) => s,
+        Err(e) => {
+            out.depth = tested.into_log();
+            out.error = Some(e);
+            return out;
+        }
+    };
+    let ctx = ThreadContext {
+        st,
+        front,
+        prim,
+        kernel,
+        setup: &setup,
+        late: depth.filter(|_| late),
+        mode: RtMode::Write,
+    };
+    for group in subspans.chunks(kernel.simd / 4) {
+        let mut overlay = Overlay::new(&tested);
+        let mut targets = known.clone();
+        match ctx.run(&mut overlay, &mut targets, group, budget) {
+            Ok((result, visible)) => {
+                let failed = result.is_err();
+                out.threads.push(ThreadOutcome {
+                    result,
+                    visible,
+                    log: overlay.into_log(),
+                    targets,
+                });
+                if failed {
+                    break;
+                }
+            }
+            Err(e) => {
+                out.error = Some(e);
+                break;
+            }
+        }
+    }
+    out.depth = tested.into_log();
+    out
+}
+
+/// PS_INVOCATION_COUNT of a primitive: every pixel of every subspan it lights, helper
+/// pixels included, and also those the early depth test then discards (seed 004 §1.9
+/// statistics table; §11.5.2: "will still be incremented").
+fn invocations(prim: &Primitive) -> u64 {
+    4 * subspans(&prim.pixels).len() as u64
+}
+
+/// What the draw's render target writes do (3DSTATE_PS Render Target Fast Clear Enable
+/// and Render Target Resolve Enable).
+fn rt_mode(st: &DrawState) -> RtMode {
+    if st.ps.fast_clear {
+        RtMode::FastClear
+    } else if st.ps.resolve {
+        RtMode::Resolve
+    } else {
+        RtMode::Write
+    }
+}
+
 /// The early depth and stencil test of a primitive's pixels (seed 004 §11.5.2): the
 /// pixels that pass, in order. A large primitive's pixels are tested in chunks of
 /// [`parallel::BATCH`] * 2 on the host's cores, each chunk over an overlay of memory
@@ -243,26 +469,12 @@ fn early_depth(
     d: &DepthBuffer,
     mem: &mut dyn Memory,
 ) -> Result<Vec<(u32, u32)>, DrawError> {
-    let test =
-        |mem: &mut dyn Memory, pixels: &[(u32, u32)]| -> (Vec<(u32, u32)>, Option<DrawError>) {
-            let mut passed = Vec::with_capacity(pixels.len());
-            for &(x, y) in pixels {
-                let zp = source_depth(st, prim, x, y);
-                match d.pixel(mem, x, y, zp, prim.back_facing) {
-                    Ok(true) => passed.push((x, y)),
-                    Ok(false) => {}
-                    Err(e) => return (passed, Some(DrawError::from_depth_buffer(e))),
-                }
-            }
-            (passed, None)
-        };
+    let test = |mem: &mut dyn Memory, pixels: &[(u32, u32)]| depth_test(st, prim, d, mem, pixels);
     const CHUNK: usize = parallel::BATCH * 2;
-    if prim.pixels.len() < 2 * CHUNK {
-        let (passed, error) = test(mem, &prim.pixels);
-        return match error {
-            Some(e) => Err(e),
-            None => Ok(passed),
-        };
+    // A clear only writes, each pixel once: straight to memory costs less than
+    // overlays applied afterwards.
+    if prim.pixels.len() < 2 * CHUNK || d.op == DepthOp::Clear {
+        return early_depth_serial(st, prim, d, mem);
     }
     let chunks: Vec<&[(u32, u32)]> = prim.pixels.chunks(CHUNK).collect();
     let base: &dyn Memory = &*mem;
@@ -283,6 +495,47 @@ fn early_depth(
         all.extend(passed);
     }
     Ok(all)
+}
+
+/// [`early_depth`] one pixel after the other on `mem`.
+fn early_depth_serial(
+    st: &DrawState,
+    prim: &Primitive,
+    d: &DepthBuffer,
+    mem: &mut dyn Memory,
+) -> Result<Vec<(u32, u32)>, DrawError> {
+    match depth_test(st, prim, d, mem, &prim.pixels) {
+        (_, Some(e)) => Err(e),
+        (passed, None) => Ok(passed),
+    }
+}
+
+/// The early depth test of `pixels` of `prim`: those that pass, and the error that
+/// stopped it, if any.
+fn depth_test(
+    st: &DrawState,
+    prim: &Primitive,
+    d: &DepthBuffer,
+    mem: &mut dyn Memory,
+    pixels: &[(u32, u32)],
+) -> (Vec<(u32, u32)>, Option<DrawError>) {
+    let mut passed = Vec::with_capacity(pixels.len());
+    let access = d.access();
+    // A clear does not look at the source depth.
+    let clear = d.op == DepthOp::Clear;
+    for &(x, y) in pixels {
+        let zp = if clear {
+            0.0
+        } else {
+            source_depth(st, prim, x, y)
+        };
+        match access.pixel(mem, x, y, zp, prim.back_facing) {
+            Ok(true) => passed.push((x, y)),
+            Ok(false) => {}
+            Err(e) => return (passed, Some(DrawError::from_depth_buffer(e))),
+        }
+    }
+    (passed, None)
 }
 
 /// The 2x2-aligned subspans `pixels` light, in raster order ((y/2, x/2) ascending), each
@@ -413,7 +666,7 @@ impl ThreadContext<'_> {
                 lit,
                 visible: 0,
                 late: self.late.map(|depth| LateDepth {
-                    depth,
+                    depth: depth.access(),
                     z: slots.map(|(x, y)| source_depth(st, prim, x, y)),
                     back_facing: prim.back_facing,
                     computed: st.ps.computes_depth,
@@ -443,13 +696,20 @@ fn dispatch_preference() -> Option<usize> {
 
 /// The WM's source depth at pixel (x, y): screen-linear across the primitive (seed 004
 /// §11.6).
+///
+/// A triangle's screen-linear barycentrics need no w ([`crate::bary::linear`]), so a
+/// degenerate perspective (w sums of 0) still interpolates depth.
 fn source_depth(st: &DrawState, prim: &Primitive, x: u32, y: u32) -> f32 {
     let c = &prim.corners;
     let z = [0, 1, 2].map(|i| c[corner(c.len(), i)].z);
     let bias = pixel_bias(st);
-    prim_barycentrics(prim, [x as f32 + bias, y as f32 + bias]).map_or(z[0], |b| {
-        z[0] + b.linear[0] * (z[1] - z[0]) + b.linear[1] * (z[2] - z[0])
-    })
+    let p = [x as f32 + bias, y as f32 + bias];
+    let linear = if c.len() >= 3 && prim.point.is_none() {
+        crate::bary::linear([c[0].xy, c[1].xy, c[2].xy], p)
+    } else {
+        prim_barycentrics(prim, p).map(|b| b.linear)
+    };
+    linear.map_or(z[0], |l| z[0] + l[0] * (z[1] - z[0]) + l[1] * (z[2] - z[0]))
 }
 
 /// The corner standing for vertex `i` (0..3) of the setup formulas: a line's two ends
