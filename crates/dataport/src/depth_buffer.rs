@@ -129,6 +129,63 @@ impl DepthAccess<'_> {
         Ok(Some(base.wrapping_add(off)))
     }
 
+    /// 3DSTATE_WM Depth Buffer Clear over `pixels` (seed 004 §11.5.3.1): each takes the
+    /// depth clear value (when depth writes are enabled) and the stencil clear value
+    /// (when a clear writes stencil), the bytes [`Self::pixel`] writes for each, made as
+    /// one write per run of neighbouring bytes in memory, page by page (every pixel is
+    /// written once and with the same bytes, so the order changes nothing). A pixel
+    /// outside the buffer stops the clear with the error [`Self::pixel`] gives, after the
+    /// pixels before it.
+    pub fn clear(&self, mem: &mut dyn Memory, pixels: &[(u32, u32)]) -> Result<(), MessageError> {
+        let d = self.buffer;
+        let fault = |fault| MessageError::Fault {
+            what: "depth buffer".into(),
+            fault,
+        };
+        let bytes = d.desc.block_bytes as usize;
+        let mut depth = PageRuns::default();
+        let mut stencil = PageRuns::default();
+        let mut error = None;
+        for &(x, y) in pixels {
+            // The stencil address first, as `pixel` computes it.
+            let sa = match self.stencil_addr(x, y) {
+                Ok(a) => a,
+                Err(e) => {
+                    error = Some(e);
+                    break;
+                }
+            };
+            if d.front.depth_write {
+                match self.depth_addr(x, y) {
+                    Ok(a) => depth.add(a, bytes),
+                    Err(e) => {
+                        error = Some(e);
+                        break;
+                    }
+                }
+            }
+            if let (Some(a), Some(_)) = (sa, d.stencil_clear) {
+                stencil.add(a, 1);
+            }
+        }
+        if depth.unaligned || stencil.unaligned {
+            // Elements not at multiples of their size (an unaligned base): one by one.
+            for &(x, y) in pixels {
+                self.pixel(mem, x, y, 0.0, false)?;
+            }
+            return Ok(());
+        }
+        let value = d.clear_value.to_le_bytes();
+        depth.write(mem, &value[..bytes]).map_err(fault)?;
+        if let Some(s) = d.stencil_clear {
+            stencil.write(mem, &[s]).map_err(fault)?;
+        }
+        match error {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+
     /// Runs the depth operation on one pixel of source depth `z`; returns whether the
     /// pixel goes on to the pixel shader.
     pub fn pixel(
@@ -196,5 +253,65 @@ impl DepthAccess<'_> {
                 Ok(r.pass)
             }
         }
+    }
+}
+
+/// The bytes of a set of equal-sized elements, by 4 KiB page: one bit per byte.
+#[derive(Default)]
+struct PageRuns {
+    pages: std::collections::BTreeMap<u64, [u64; 64]>,
+    /// The page last added to, and its mask (elements of a row come in runs on a page).
+    last: Option<(u64, [u64; 64])>,
+    /// An element was not at a multiple of its size (runs might not start at elements).
+    unaligned: bool,
+}
+
+impl PageRuns {
+    /// Adds the element of `len` bytes at `addr`.
+    fn add(&mut self, addr: u64, len: usize) {
+        if !addr.is_multiple_of(len as u64) {
+            self.unaligned = true;
+            return;
+        }
+        for a in addr..addr.saturating_add(len as u64) {
+            let page = a & !0xfff;
+            let mask = match &mut self.last {
+                Some((p, m)) if *p == page => m,
+                _ => {
+                    if let Some((p, m)) = self.last.take() {
+                        self.pages.insert(p, m);
+                    }
+                    let m = self.pages.remove(&page).unwrap_or([0; 64]);
+                    &mut self.last.insert((page, m)).1
+                }
+            };
+            let b = (a & 0xfff) as usize;
+            mask[b / 64] |= 1 << (b % 64);
+        }
+    }
+
+    /// Writes `value` into every element: each run of marked bytes at once, with the
+    /// value repeated from the run's start (every run starts at an element).
+    fn write(mut self, mem: &mut dyn Memory, value: &[u8]) -> Result<(), gtsim_mem::Fault> {
+        if let Some((p, m)) = self.last.take() {
+            self.pages.insert(p, m);
+        }
+        let pattern: Vec<u8> = value.iter().copied().cycle().take(0x1000).collect();
+        let marked = |m: &[u64; 64], b: usize| m[b / 64] & (1 << (b % 64)) != 0;
+        for (page, mask) in &self.pages {
+            let mut b = 0;
+            while b < 0x1000 {
+                if !marked(mask, b) {
+                    b += 1;
+                    continue;
+                }
+                let start = b;
+                while b < 0x1000 && marked(mask, b) {
+                    b += 1;
+                }
+                mem.write(page + start as u64, &pattern[..b - start])?;
+            }
+        }
+        Ok(())
     }
 }

@@ -471,9 +471,14 @@ fn early_depth(
 ) -> Result<Vec<(u32, u32)>, DrawError> {
     let test = |mem: &mut dyn Memory, pixels: &[(u32, u32)]| depth_test(st, prim, d, mem, pixels);
     const CHUNK: usize = parallel::BATCH * 2;
-    // A clear only writes, each pixel once: straight to memory costs less than
-    // overlays applied afterwards.
-    if prim.pixels.len() < 2 * CHUNK || d.op == DepthOp::Clear {
+    // A clear only writes, each pixel once and the same bytes, straight to memory.
+    if d.op == DepthOp::Clear {
+        d.access()
+            .clear(mem, &prim.pixels)
+            .map_err(DrawError::from_depth_buffer)?;
+        return Ok(vec![]);
+    }
+    if prim.pixels.len() < 2 * CHUNK {
         return early_depth_serial(st, prim, d, mem);
     }
     let chunks: Vec<&[(u32, u32)]> = prim.pixels.chunks(CHUNK).collect();
