@@ -269,25 +269,30 @@ struct PageRuns {
 impl PageRuns {
     /// Adds the element of `len` bytes at `addr`.
     fn add(&mut self, addr: u64, len: usize) {
-        if !addr.is_multiple_of(len as u64) {
+        // An element at a multiple of its (power of two) size lies in one word of the
+        // mask, and never across pages.
+        if !len.is_power_of_two() || len > 64 || !addr.is_multiple_of(len as u64) {
             self.unaligned = true;
             return;
         }
-        for a in addr..addr.saturating_add(len as u64) {
-            let page = a & !0xfff;
-            let mask = match &mut self.last {
-                Some((p, m)) if *p == page => m,
-                _ => {
-                    if let Some((p, m)) = self.last.take() {
-                        self.pages.insert(p, m);
-                    }
-                    let m = self.pages.remove(&page).unwrap_or([0; 64]);
-                    &mut self.last.insert((page, m)).1
+        let page = addr & !0xfff;
+        let mask = match &mut self.last {
+            Some((p, m)) if *p == page => m,
+            _ => {
+                if let Some((p, m)) = self.last.take() {
+                    self.pages.insert(p, m);
                 }
-            };
-            let b = (a & 0xfff) as usize;
-            mask[b / 64] |= 1 << (b % 64);
-        }
+                let m = self.pages.remove(&page).unwrap_or([0; 64]);
+                &mut self.last.insert((page, m)).1
+            }
+        };
+        let b = (addr & 0xfff) as usize;
+        let bits = if len == 64 {
+            u64::MAX
+        } else {
+            ((1u64 << len) - 1) << (b % 64)
+        };
+        mask[b / 64] |= bits;
     }
 
     /// Writes `value` into every element: each run of marked bytes at once, with the
@@ -297,21 +302,34 @@ impl PageRuns {
             self.pages.insert(p, m);
         }
         let pattern: Vec<u8> = value.iter().copied().cycle().take(0x1000).collect();
-        let marked = |m: &[u64; 64], b: usize| m[b / 64] & (1 << (b % 64)) != 0;
         for (page, mask) in &self.pages {
-            let mut b = 0;
-            while b < 0x1000 {
-                if !marked(mask, b) {
-                    b += 1;
-                    continue;
-                }
-                let start = b;
-                while b < 0x1000 && marked(mask, b) {
-                    b += 1;
-                }
-                mem.write(page + start as u64, &pattern[..b - start])?;
+            for (start, len) in runs(mask) {
+                mem.write(page + start as u64, &pattern[..len])?;
             }
         }
         Ok(())
     }
+}
+
+/// The runs of set bits of a 4096-bit mask: (first bit, length), in order.
+fn runs(mask: &[u64; 64]) -> Vec<(usize, usize)> {
+    let mut out: Vec<(usize, usize)> = vec![];
+    for (w, &word) in mask.iter().enumerate() {
+        let mut m = word;
+        while m != 0 {
+            let lo = m.trailing_zeros() as usize;
+            let n = (m >> lo).trailing_ones() as usize;
+            let start = w * 64 + lo;
+            match out.last_mut() {
+                Some((s, l)) if *s + *l == start => *l += n,
+                _ => out.push((start, n)),
+            }
+            m = if lo + n >= 64 {
+                0
+            } else {
+                m & !(((1u64 << n) - 1) << lo)
+            };
+        }
+    }
+    out
 }

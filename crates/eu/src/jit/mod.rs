@@ -184,16 +184,18 @@ pub(crate) fn enabled_by_default() -> bool {
     *ON.get_or_init(|| !matches!(std::env::var("GTSIM_JIT").as_deref(), Ok("0")))
 }
 
-/// The host's code generator, set up once: the generated code is plain straight-line
-/// arithmetic, so the IR verifier is off and the single-pass register allocator serves
-/// (together they cut the corpus's compile time from 1.1 s to about 0.1 s; `opt_level`
-/// "none" would save another third of it but run 7% slower, BENCHMARKS.md).
+/// The host's code generator, set up once: the generated code is plain arithmetic whose
+/// constants and repeated sources the front end already shares, so the IR verifier and
+/// the optimizer (`opt_level` "none") are off and the single-pass register allocator
+/// serves. Together they cut the corpus's compile time from 1.1 s to under 0.06 s; the
+/// optimizer cost a third of that and gained nothing measurable on the corpus, while
+/// its compile time made the scene frame 20% slower (BENCHMARKS.md).
 fn host_isa() -> Option<std::sync::Arc<dyn cranelift_codegen::isa::TargetIsa>> {
     static ISA: std::sync::OnceLock<Option<std::sync::Arc<dyn cranelift_codegen::isa::TargetIsa>>> =
         std::sync::OnceLock::new();
     ISA.get_or_init(|| {
         let mut flags = settings::builder();
-        flags.set("opt_level", "speed").ok()?;
+        flags.set("opt_level", "none").ok()?;
         flags.set("enable_verifier", "false").ok()?;
         flags.set("regalloc_algorithm", "single_pass").ok()?;
         cranelift_native::builder()

@@ -931,14 +931,16 @@ fn build_payload(
     let simd = k.simd;
     let c = &prim.corners;
     let bias = pixel_bias(st);
-    let bary: Vec<Option<crate::bary::Barycentrics>> = slots[..simd]
-        .iter()
-        .map(|&(x, y)| prim_barycentrics(prim, [x as f32 + bias, y as f32 + bias]))
-        .collect();
-    let attr_bary: Vec<Option<crate::bary::Barycentrics>> = bary
-        .iter()
-        .map(|&b| attribute_barycentrics(prim, b))
-        .collect();
+    let modes = st.ps.barycentric_modes;
+    // Per slot, the barycentrics, when a phase of the payload needs them.
+    let mut bary = [None; 32];
+    let mut attr_bary = [None; 32];
+    if modes != 0 || st.ps.source_depth || st.ps.source_w {
+        for (s, &(x, y)) in slots[..simd].iter().enumerate() {
+            bary[s] = prim_barycentrics(prim, [x as f32 + bias, y as f32 + bias]);
+            attr_bary[s] = attribute_barycentrics(prim, bary[s]);
+        }
+    }
     let lerp = |s: usize, v: [f32; 3]| {
         bary[s].map_or(v[0], |bc| {
             v[0] + bc.linear[0] * (v[1] - v[0]) + bc.linear[1] * (v[2] - v[0])
@@ -946,7 +948,6 @@ fn build_payload(
     };
     let corner3 = |f: &dyn Fn(&Corner) -> f32| [0, 1, 2].map(|i| f(&c[corner(c.len(), i)]));
     let (z, rhw) = (corner3(&|k| k.z), corner3(&|k| k.rhw));
-    let modes = st.ps.barycentric_modes;
     // The optional phases for slots 0-15, then (32-pixel dispatch) the same phases for
     // slots 16-31, each phase one register per 8 slots (§11.10.3.1, renumbered).
     for blk in 0..blocks {
