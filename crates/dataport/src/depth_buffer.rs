@@ -11,6 +11,7 @@
 
 use crate::depth_stencil::{DepthFormat, DepthStencilState as PixelState, depth_stencil};
 use gtsim_mem::Memory;
+use gtsim_mem::fill::Fill;
 use gtsim_mem::layout::{ImageOffsets, SurfaceDesc};
 use gtsim_message::MessageError;
 
@@ -143,8 +144,9 @@ impl DepthAccess<'_> {
             fault,
         };
         let bytes = d.desc.block_bytes as usize;
-        let mut depth = PageRuns::default();
-        let mut stencil = PageRuns::default();
+        let (Some(mut depth), Some(mut stencil)) = (Fill::new(bytes), Fill::new(1)) else {
+            return self.clear_one_by_one(mem, pixels);
+        };
         let mut error = None;
         for &(x, y) in pixels {
             // The stencil address first, as `pixel` computes it.
@@ -157,7 +159,8 @@ impl DepthAccess<'_> {
             };
             if d.front.depth_write {
                 match self.depth_addr(x, y) {
-                    Ok(a) => depth.add(a, bytes),
+                    Ok(a) if depth.add(a) => {}
+                    Ok(_) => return self.clear_one_by_one(mem, pixels),
                     Err(e) => {
                         error = Some(e);
                         break;
@@ -165,15 +168,8 @@ impl DepthAccess<'_> {
                 }
             }
             if let (Some(a), Some(_)) = (sa, d.stencil_clear) {
-                stencil.add(a, 1);
+                stencil.add(a);
             }
-        }
-        if depth.unaligned || stencil.unaligned {
-            // Elements not at multiples of their size (an unaligned base): one by one.
-            for &(x, y) in pixels {
-                self.pixel(mem, x, y, 0.0, false)?;
-            }
-            return Ok(());
         }
         let value = d.clear_value.to_le_bytes();
         depth.write(mem, &value[..bytes]).map_err(fault)?;
@@ -184,6 +180,18 @@ impl DepthAccess<'_> {
             Some(e) => Err(e),
             None => Ok(()),
         }
+    }
+
+    /// [`Self::clear`] pixel by pixel (elements not at multiples of their size).
+    fn clear_one_by_one(
+        &self,
+        mem: &mut dyn Memory,
+        pixels: &[(u32, u32)],
+    ) -> Result<(), MessageError> {
+        for &(x, y) in pixels {
+            self.pixel(mem, x, y, 0.0, false)?;
+        }
+        Ok(())
     }
 
     /// Runs the depth operation on one pixel of source depth `z`; returns whether the
@@ -254,82 +262,4 @@ impl DepthAccess<'_> {
             }
         }
     }
-}
-
-/// The bytes of a set of equal-sized elements, by 4 KiB page: one bit per byte.
-#[derive(Default)]
-struct PageRuns {
-    pages: std::collections::BTreeMap<u64, [u64; 64]>,
-    /// The page last added to, and its mask (elements of a row come in runs on a page).
-    last: Option<(u64, [u64; 64])>,
-    /// An element was not at a multiple of its size (runs might not start at elements).
-    unaligned: bool,
-}
-
-impl PageRuns {
-    /// Adds the element of `len` bytes at `addr`.
-    fn add(&mut self, addr: u64, len: usize) {
-        // An element at a multiple of its (power of two) size lies in one word of the
-        // mask, and never across pages.
-        if !len.is_power_of_two() || len > 64 || !addr.is_multiple_of(len as u64) {
-            self.unaligned = true;
-            return;
-        }
-        let page = addr & !0xfff;
-        let mask = match &mut self.last {
-            Some((p, m)) if *p == page => m,
-            _ => {
-                if let Some((p, m)) = self.last.take() {
-                    self.pages.insert(p, m);
-                }
-                let m = self.pages.remove(&page).unwrap_or([0; 64]);
-                &mut self.last.insert((page, m)).1
-            }
-        };
-        let b = (addr & 0xfff) as usize;
-        let bits = if len == 64 {
-            u64::MAX
-        } else {
-            ((1u64 << len) - 1) << (b % 64)
-        };
-        mask[b / 64] |= bits;
-    }
-
-    /// Writes `value` into every element: each run of marked bytes at once, with the
-    /// value repeated from the run's start (every run starts at an element).
-    fn write(mut self, mem: &mut dyn Memory, value: &[u8]) -> Result<(), gtsim_mem::Fault> {
-        if let Some((p, m)) = self.last.take() {
-            self.pages.insert(p, m);
-        }
-        let pattern: Vec<u8> = value.iter().copied().cycle().take(0x1000).collect();
-        for (page, mask) in &self.pages {
-            for (start, len) in runs(mask) {
-                mem.write(page + start as u64, &pattern[..len])?;
-            }
-        }
-        Ok(())
-    }
-}
-
-/// The runs of set bits of a 4096-bit mask: (first bit, length), in order.
-fn runs(mask: &[u64; 64]) -> Vec<(usize, usize)> {
-    let mut out: Vec<(usize, usize)> = vec![];
-    for (w, &word) in mask.iter().enumerate() {
-        let mut m = word;
-        while m != 0 {
-            let lo = m.trailing_zeros() as usize;
-            let n = (m >> lo).trailing_ones() as usize;
-            let start = w * 64 + lo;
-            match out.last_mut() {
-                Some((s, l)) if *s + *l == start => *l += n,
-                _ => out.push((start, n)),
-            }
-            m = if lo + n >= 64 {
-                0
-            } else {
-                m & !(((1u64 << n) - 1) << lo)
-            };
-        }
-    }
-    out
 }

@@ -231,20 +231,55 @@ pub fn fast_clear(mem: &mut dyn Memory, rt: &RenderTarget) -> Result<(), Message
             error: error.into(),
         },
     )?;
-    for y in 0..d.height {
+    // Stored as runs of neighbouring bytes (`gtsim_mem::fill`), or one pixel after the
+    // other when the elements are not at multiples of a power-of-two size.
+    let image = d.image_offsets(rt.min_array_element, rt.lod);
+    let mut fill = gtsim_mem::fill::Fill::new(n);
+    let mut error = None;
+    'rows: for y in 0..d.height {
         for x in 0..d.width {
-            let off = d
-                .texel_offset(x, y, rt.min_array_element, rt.lod, 0)
-                .map_err(|error| MessageError::Texel {
-                    what: format!("fast clear of ({x}, {y})"),
-                    error: error.into(),
-                })?;
-            mem.write(rt.surface.base.wrapping_add(off), &bytes[..n])
-                .map_err(|fault| MessageError::Fault {
-                    what: format!("fast clear of ({x}, {y})"),
-                    fault,
-                })?;
+            let off = match &image {
+                Some(img) => img.offset(x, y),
+                None => d.texel_offset(x, y, rt.min_array_element, rt.lod, 0),
+            };
+            let off = match off {
+                Ok(o) => o,
+                Err(error_at) => {
+                    error = Some(MessageError::Texel {
+                        what: format!("fast clear of ({x}, {y})"),
+                        error: error_at.into(),
+                    });
+                    break 'rows;
+                }
+            };
+            let addr = rt.surface.base.wrapping_add(off);
+            if !fill.as_mut().is_some_and(|f| f.add(addr)) {
+                // Not fillable: every pixel written now, in order (the fill's pixels so
+                // far too, which changes no byte).
+                if let Some(f) = fill.take() {
+                    f.write(mem, &bytes[..n])
+                        .map_err(|fault| MessageError::Fault {
+                            what: "fast clear".into(),
+                            fault,
+                        })?;
+                }
+                mem.write(addr, &bytes[..n])
+                    .map_err(|fault| MessageError::Fault {
+                        what: format!("fast clear of ({x}, {y})"),
+                        fault,
+                    })?;
+            }
         }
     }
-    Ok(())
+    if let Some(f) = fill {
+        f.write(mem, &bytes[..n])
+            .map_err(|fault| MessageError::Fault {
+                what: "fast clear".into(),
+                fault,
+            })?;
+    }
+    match error {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
 }

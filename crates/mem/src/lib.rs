@@ -13,6 +13,7 @@
 //!   stencil, HiZ and MCS geometry) mapping (x, y, slice, lod, sample) to a byte offset;
 //! * [`format`](mod@format): the SURFACE_FORMAT texel codecs, block decoders and capabilities.
 
+pub mod fill;
 pub mod format;
 pub mod layout;
 pub mod memory;

@@ -1,0 +1,161 @@
+//! Many elements of one size taking one value, written as runs of neighbouring bytes.
+//!
+//! Clears store the same bytes at every pixel of a surface (a depth buffer clear, a
+//! render target fast clear). Pixel by pixel that is one small write per pixel; a tiled
+//! surface keeps neighbouring pixels in neighbouring bytes only within a tile row or
+//! column, and a whole tile in one 4 KiB page. A [`Fill`] collects the elements' addresses
+//! by page, one bit per byte, and then writes each run of marked bytes at once: the same
+//! memory as the writes one by one, since every element takes the same bytes and the
+//! order of writes to distinct bytes changes nothing.
+
+use crate::memory::Memory;
+use crate::space::Fault;
+use std::collections::BTreeMap;
+
+/// Bytes per page of the collection.
+const PAGE: u64 = 0x1000;
+
+/// Elements of `size` bytes to be written with one value (see the module documentation).
+#[derive(Debug)]
+pub struct Fill {
+    size: usize,
+    pages: BTreeMap<u64, [u64; 64]>,
+    /// The page last added to, and its mask (elements of a row come in runs on a page).
+    last: Option<(u64, [u64; 64])>,
+}
+
+impl Fill {
+    /// A fill of elements of `size` bytes; `None` unless the size is a power of two of at
+    /// most 64 bytes (so that an element at a multiple of its size lies in one word of a
+    /// page's mask).
+    pub fn new(size: usize) -> Option<Fill> {
+        (size.is_power_of_two() && size <= 64).then(|| Fill {
+            size,
+            pages: BTreeMap::new(),
+            last: None,
+        })
+    }
+
+    /// Adds the element at `addr`; `false` (and nothing added) when `addr` is not a
+    /// multiple of the element size, for which the caller writes elements one by one.
+    pub fn add(&mut self, addr: u64) -> bool {
+        let len = self.size;
+        if !addr.is_multiple_of(len as u64) {
+            return false;
+        }
+        let page = addr & !(PAGE - 1);
+        let mask = match &mut self.last {
+            Some((p, m)) if *p == page => m,
+            _ => {
+                if let Some((p, m)) = self.last.take() {
+                    self.pages.insert(p, m);
+                }
+                let m = self.pages.remove(&page).unwrap_or([0; 64]);
+                &mut self.last.insert((page, m)).1
+            }
+        };
+        let b = (addr & (PAGE - 1)) as usize;
+        let bits = if len == 64 {
+            u64::MAX
+        } else {
+            ((1u64 << len) - 1) << (b % 64)
+        };
+        mask[b / 64] |= bits;
+        true
+    }
+
+    /// Writes `value` (the element's bytes) into every element added, page by page in
+    /// address order, each run of marked bytes at once.
+    pub fn write(mut self, mem: &mut dyn Memory, value: &[u8]) -> Result<(), Fault> {
+        if let Some((p, m)) = self.last.take() {
+            self.pages.insert(p, m);
+        }
+        if value.is_empty() {
+            return Ok(());
+        }
+        // Every run starts at an element, so the value repeats from its first byte.
+        let pattern: Vec<u8> = value.iter().copied().cycle().take(PAGE as usize).collect();
+        for (page, mask) in &self.pages {
+            for (start, len) in runs(mask) {
+                mem.write(page + start as u64, &pattern[..len])?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The runs of set bits of a 4096-bit mask: (first bit, length), in order.
+fn runs(mask: &[u64; 64]) -> Vec<(usize, usize)> {
+    let mut out: Vec<(usize, usize)> = vec![];
+    for (w, &word) in mask.iter().enumerate() {
+        let mut m = word;
+        while m != 0 {
+            let lo = m.trailing_zeros() as usize;
+            let n = (m >> lo).trailing_ones() as usize;
+            let start = w * 64 + lo;
+            match out.last_mut() {
+                Some((s, l)) if *s + *l == start => *l += n,
+                _ => out.push((start, n)),
+            }
+            m = if lo + n >= 64 {
+                0
+            } else {
+                m & !(((1u64 << n) - 1) << lo)
+            };
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::AddressSpace;
+
+    #[test]
+    fn runs_of_a_mask_cross_words_and_stop_at_gaps() {
+        let mut m = [0u64; 64];
+        m[0] = 0xf000_0000_0000_00f0;
+        m[1] = 0x0000_0000_0000_0003;
+        m[63] = 1 << 63;
+        assert_eq!(runs(&m), vec![(4, 4), (60, 6), (4095, 1)]);
+        assert_eq!(runs(&[u64::MAX; 64]), vec![(0, 4096)]);
+    }
+
+    /// Random elements of each size written with a fill leave the memory that writing
+    /// them one by one leaves; a misaligned element is refused.
+    #[test]
+    fn a_fill_writes_what_the_elements_one_by_one_write() {
+        let mut x = 0x0123_4567_89ab_cdefu64;
+        let mut next = move |n: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % n
+        };
+        for size in [1usize, 2, 4, 8, 16, 64] {
+            let mut base = AddressSpace::new();
+            let bytes: Vec<u8> = (0..0x4000u32).map(|i| (i * 13 + 5) as u8).collect();
+            base.load(0x8000, &bytes);
+            let value: Vec<u8> = (0..size).map(|i| 0xa0 + i as u8).collect();
+            let mut one_by_one = base.clone();
+            let mut fill = Fill::new(size).unwrap();
+            for _ in 0..500 {
+                let addr = 0x8000 + next(0x4000 / size as u64) * size as u64;
+                one_by_one.write(addr, &value).unwrap();
+                assert!(fill.add(addr));
+            }
+            if size > 1 {
+                assert!(!fill.add(0x8001));
+            }
+            let mut filled = base.clone();
+            fill.write(&mut filled, &value).unwrap();
+            let (mut a, mut b) = (vec![0u8; 0x4000], vec![0u8; 0x4000]);
+            one_by_one.read(0x8000, &mut a).unwrap();
+            filled.read(0x8000, &mut b).unwrap();
+            assert!(a == b, "size {size}");
+        }
+        assert!(Fill::new(12).is_none());
+        assert!(Fill::new(128).is_none());
+    }
+}
