@@ -4,9 +4,9 @@
 
 use gtsim_dataport::depth_buffer::{DepthBuffer, DepthOp};
 use gtsim_dataport::depth_stencil::{DepthFormat, DepthStencilState};
+use gtsim_mem::AddressSpace;
 use gtsim_mem::layout::{ArraySpacing, MsaaLayout, SurfaceDesc, SurfaceType};
 use gtsim_mem::tiling::Tiling;
-use gtsim_mem::AddressSpace;
 
 const DEPTH: u64 = 0x10_0000;
 const STENCIL: u64 = 0x20_0000;

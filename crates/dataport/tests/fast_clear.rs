@@ -7,10 +7,10 @@ use gtsim_dataport::blend::ClampRange;
 use gtsim_dataport::rt_message::RenderTarget;
 use gtsim_dataport::rt_path::fast_clear;
 use gtsim_dataport::rt_write::RtState;
+use gtsim_mem::AddressSpace;
 use gtsim_mem::layout::{ArraySpacing, MsaaLayout, SurfaceDesc, SurfaceType};
 use gtsim_mem::surface::Surface;
 use gtsim_mem::tiling::Tiling;
-use gtsim_mem::AddressSpace;
 use gtsim_spec::shared::SurfaceFormat as Sf;
 
 const BASE: u64 = 0x10_0000;
