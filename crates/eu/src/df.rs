@@ -207,6 +207,65 @@ pub(crate) fn alu_df(t: &mut Thread, ins: &Instruction) -> Result<(), ExecError>
     if ins.acc_write {
         return Err(unsupported(t, "a DF result written to the accumulator"));
     }
+    let wm = match ins.dst.layout {
+        DstLayout::WriteMask(w) => w,
+        DstLayout::HStride(_) => 0xf,
+    };
+    let shape = Shape {
+        n,
+        group,
+        dst_size,
+        null_dst,
+        wm,
+    };
+    // Write back: two dwords per double channel.
+    let mut dw = ins.dst;
+    dw.ty = Type::UD;
+    if let DstLayout::WriteMask(_) = dw.layout {
+        dw.layout = DstLayout::WriteMask(0xf);
+    }
+    execute(
+        t,
+        ins,
+        &shape,
+        |t, i, k| read(t, ins, &ins.srcs[i], k).map(|v| v.f()),
+        |t, k, lo, hi| {
+            t.write_dst_as(&dw, false, 2 * k, Val::I(lo as i64))?;
+            t.write_dst_as(&dw, false, 2 * k + 1, Val::I(hi as i64))
+        },
+    )
+}
+
+/// What [`execute`] needs of a checked DF instruction: its double channels and first
+/// channel, its destination's element size, whether that is the null register, and the
+/// align16 write mask (one bit per double, `0xf` in align1).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Shape {
+    n: usize,
+    group: usize,
+    dst_size: usize,
+    null_dst: bool,
+    wm: u8,
+}
+
+/// The operation of a checked DF instruction on its enabled double channels, with
+/// `read(t, i, k)` giving source `i` of double channel `k` and `write(t, k, lo, hi)`
+/// storing the two dwords of channel `k` (the one implementation of the rules, for the
+/// per-channel path and the predecoded one).
+fn execute(
+    t: &mut Thread,
+    ins: &Instruction,
+    shape: &Shape,
+    read: impl Fn(&Thread, usize, usize) -> Result<f64, ExecError>,
+    mut write: impl FnMut(&mut Thread, usize, u32, u32) -> Result<(), ExecError>,
+) -> Result<(), ExecError> {
+    let Shape {
+        n,
+        group,
+        dst_size,
+        null_dst,
+        wm,
+    } = *shape;
     // Masks with one bit per double channel: the instruction seen with `n` channels.
     let pred = ins.predicate.map(|p| {
         let f = t.predicate_bits_sized(ins, p, n as u8);
@@ -215,10 +274,6 @@ pub(crate) fn alu_df(t: &mut Thread, ins: &Instruction) -> Result<(), ExecError>
     // sel chooses by the predicate instead of masking by it.
     let masked_by_predicate = !(ins.opcode == Opcode::Sel && ins.predicate.is_some());
     let mask = t.exec_mask_sized(ins, n as u8, masked_by_predicate);
-    let wm = match ins.dst.layout {
-        DstLayout::WriteMask(w) => w,
-        DstLayout::HStride(_) => 0xf,
-    };
 
     // At most 16 double channels (32 channels of 32 bits).
     let mut results = [(0usize, Val::I(0), None::<bool>); 16];
@@ -228,8 +283,8 @@ pub(crate) fn alu_df(t: &mut Thread, ins: &Instruction) -> Result<(), ExecError>
             continue;
         }
         let mut src = [0f64; 3];
-        for (i, s) in ins.srcs.iter().enumerate().take(3) {
-            src[i] = read(t, ins, s, k)?.f();
+        for (i, v) in src.iter_mut().enumerate().take(ins.srcs.len().min(3)) {
+            *v = read(t, i, k)?;
         }
         let [a, b, c] = src;
         let mut flag = None;
@@ -297,11 +352,6 @@ pub(crate) fn alu_df(t: &mut Thread, ins: &Instruction) -> Result<(), ExecError>
     }
 
     // Write back: two dwords per double channel, then the flag bits.
-    let mut dw = ins.dst;
-    dw.ty = Type::UD;
-    if let DstLayout::WriteMask(_) = dw.layout {
-        dw.layout = DstLayout::WriteMask(0xf);
-    }
     let cmp = matches!(ins.opcode, Opcode::Cmp | Opcode::Cmpn);
     for &(k, v, flag) in &results[..count] {
         if !null_dst && wm & (1 << (k % 4)) != 0 {
@@ -324,8 +374,7 @@ pub(crate) fn alu_df(t: &mut Thread, ins: &Instruction) -> Result<(), ExecError>
                 let b = convert(v, ins.dst.ty, ins.saturate);
                 (u32::from_le_bytes([b[0], b[1], b[2], b[3]]), 0)
             };
-            t.write_dst_as(&dw, false, 2 * k, Val::I(lo as i64))?;
-            t.write_dst_as(&dw, false, 2 * k + 1, Val::I(hi as i64))?;
+            write(t, k, lo, hi)?;
         }
         if let Some(f) = flag {
             let at = group + k + 16 * ins.flag.1 as usize;
@@ -383,4 +432,200 @@ fn reread(b: &[u8], ty: Type) -> f64 {
         Type::D => w as i32 as f64,
         _ => w as f64,
     }
+}
+
+/// A DF instruction predecoded ([`predecode`]): its shape and, per double channel, where
+/// each double source's two dwords and the destination's two dwords are, so that running
+/// it reads and writes the register file directly. The rules are [`execute`]'s, shared
+/// with the per-channel path.
+#[derive(Debug, Clone)]
+pub(crate) struct DfOp {
+    shape: Shape,
+    srcs: Vec<DfSrc>,
+    /// Byte offsets of the destination's dword channels (two per double); `None` for
+    /// the null register.
+    dst: Option<[u16; 32]>,
+}
+
+/// A source of a predecoded DF instruction.
+#[derive(Debug, Clone)]
+enum DfSrc {
+    /// A DF register region: double channel `k` is the dwords at `lo[k]` and `hi[k]`.
+    Double {
+        lo: [u16; 16],
+        hi: [u16; 16],
+        negate: bool,
+        abs: bool,
+    },
+    /// A 32-bit register or immediate, read as the per-channel path reads it.
+    Other,
+}
+
+/// Bytes in the register file.
+const GRF_BYTES: usize = 128 * 32;
+
+/// The byte offset of dword channel `c` of a direct GRF region (`Thread::src_offset` for
+/// a 4-byte type), if it lies in the register file.
+fn dword_offset(nr: u8, subnr: u8, layout: Layout, c: usize) -> Option<u16> {
+    let base = nr as usize * 32 + subnr as usize;
+    let off = match layout {
+        Layout::Region(r) => {
+            let w = r.width.max(1) as usize;
+            base + ((c / w) * r.vstride? as usize + (c % w) * r.hstride as usize) * 4
+        }
+        Layout::Swizzle { vstride, swizzle } => {
+            base + ((c / 4) * vstride as usize + swizzle[c % 4] as usize) * 4
+        }
+    };
+    (off + 4 <= GRF_BYTES).then_some(off as u16)
+}
+
+/// The predecoded form of a DF instruction whose operands are all direct (GRF regions,
+/// 32-bit immediates) and that [`alu_df`] would carry out; `None` for anything else,
+/// which stays on the per-channel path (and its errors).
+pub(crate) fn predecode(ins: &Instruction) -> Option<DfOp> {
+    if !is_df(ins)
+        || !matches!(
+            ins.opcode,
+            Opcode::Mov
+                | Opcode::Sel
+                | Opcode::Cmp
+                | Opcode::Cmpn
+                | Opcode::Add
+                | Opcode::Mul
+                | Opcode::Mad
+        )
+        || ins.exec_size < 2
+        || ins.acc_write
+    {
+        return None;
+    }
+    let n = ins.exec_size as usize / 2;
+    let group = Thread::group(ins);
+    if group + n > 32 {
+        return None;
+    }
+    let dst_size = ins.dst.ty.size() as usize;
+    let null_dst = ins.dst.file == RegFile::Arf && ins.dst.nr & 0xf0 == 0;
+    if dst_size != 8 && (dst_size != 4 || ins.align16) {
+        return None;
+    }
+    if ins.dst.ty == Type::DF && matches!(ins.dst.layout, DstLayout::HStride(h) if h != 1) {
+        return None;
+    }
+    let dst = if null_dst {
+        None
+    } else {
+        if ins.dst.file != RegFile::Grf || ins.dst.address != Address::Direct {
+            return None;
+        }
+        let base = ins.dst.nr as usize * 32 + ins.dst.subnr as usize;
+        let mut offs = [0u16; 32];
+        for (c, o) in offs.iter_mut().enumerate().take(2 * n) {
+            // As `write_dst_as` places dword channel c (align16 masks apply per double).
+            let off = match ins.dst.layout {
+                DstLayout::HStride(h) => base + c * h.max(1) as usize * 4,
+                DstLayout::WriteMask(_) => base + c * 4,
+            };
+            if off + 4 > GRF_BYTES {
+                return None;
+            }
+            *o = off as u16;
+        }
+        Some(offs)
+    };
+    let mut srcs = vec![];
+    for s in ins.srcs.iter().take(3) {
+        srcs.push(match *s {
+            Src::Imm { ty: Type::DF, .. } => return None,
+            Src::Imm { .. } => DfSrc::Other,
+            Src::Reg {
+                file: RegFile::Grf,
+                nr,
+                subnr,
+                ty: Type::DF,
+                layout,
+                address: Address::Direct,
+                negate,
+                abs,
+            } => {
+                if ins.align16 && matches!(layout, Layout::Region(_)) {
+                    return None;
+                }
+                let (mut lo, mut hi) = ([0u16; 16], [0u16; 16]);
+                for k in 0..n {
+                    lo[k] = dword_offset(nr, subnr, layout, 2 * k)?;
+                    hi[k] = dword_offset(nr, subnr, layout, 2 * k + 1)?;
+                }
+                DfSrc::Double {
+                    lo,
+                    hi,
+                    negate,
+                    abs,
+                }
+            }
+            Src::Reg { ty, .. } if ty.size() == 4 && ty != Type::DF => DfSrc::Other,
+            Src::Reg { .. } => return None,
+        });
+    }
+    let wm = match ins.dst.layout {
+        DstLayout::WriteMask(w) => w,
+        DstLayout::HStride(_) => 0xf,
+    };
+    Some(DfOp {
+        shape: Shape {
+            n,
+            group,
+            dst_size,
+            null_dst,
+            wm,
+        },
+        srcs,
+        dst,
+    })
+}
+
+/// Runs a predecoded DF instruction: [`alu_df`]'s result, bit for bit.
+pub(crate) fn run(t: &mut Thread, ins: &Instruction, op: &DfOp) -> Result<(), ExecError> {
+    let dword = |t: &Thread, o: u16| -> u64 {
+        let o = o as usize;
+        t.grf
+            .get(o..o + 4)
+            .map_or(0, |b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as u64)
+    };
+    execute(
+        t,
+        ins,
+        &op.shape,
+        |t, i, k| match &op.srcs[i] {
+            DfSrc::Double {
+                lo,
+                hi,
+                negate,
+                abs,
+            } => {
+                let mut bits = dword(t, hi[k]) << 32 | dword(t, lo[k]);
+                // Source modifiers act on the sign bit (abs clears, negate flips).
+                if *abs {
+                    bits &= !(1 << 63);
+                }
+                if *negate {
+                    bits ^= 1 << 63;
+                }
+                Ok(f64::from_bits(bits))
+            }
+            DfSrc::Other => read(t, ins, &ins.srcs[i], k).map(|v| v.f()),
+        },
+        |t, k, lo, hi| {
+            if let Some(d) = &op.dst {
+                for (o, v) in [(d[2 * k], lo), (d[2 * k + 1], hi)] {
+                    let o = o as usize;
+                    if let Some(slot) = t.grf.get_mut(o..o + 4) {
+                        slot.copy_from_slice(&v.to_le_bytes());
+                    }
+                }
+            }
+            Ok(())
+        },
+    )
 }

@@ -111,6 +111,8 @@ struct Slot {
     ins: Instruction,
     len: usize,
     uop: Option<Box<crate::uop::Uop>>,
+    /// A double-precision instruction's predecoded form (`crate::df::DfOp`).
+    df: Option<Box<crate::df::DfOp>>,
 }
 
 impl Program {
@@ -136,7 +138,8 @@ impl Program {
             }
             let end = ins.eot && reach <= at as i64;
             let uop = crate::uop::predecode(&ins).map(Box::new);
-            decoded.push((at, Slot { ins, len, uop }));
+            let df = crate::df::predecode(&ins).map(Box::new);
+            decoded.push((at, Slot { ins, len, uop, df }));
             at += len;
             if end {
                 break;
@@ -633,10 +636,23 @@ impl Thread {
                     ins,
                     len,
                     uop: Some(u),
+                    ..
                 }) if prog.micro_ops => {
                     *executed += 1;
                     self.channel_instructions += self.live(ins).count_ones() as u64;
                     self.run_uop(ins, u)?;
+                    self.ip += len;
+                    continue;
+                }
+                Some(Slot {
+                    ins,
+                    len,
+                    df: Some(d),
+                    ..
+                }) if prog.micro_ops => {
+                    *executed += 1;
+                    self.channel_instructions += self.live(ins).count_ones() as u64;
+                    crate::df::run(self, ins, d)?;
                     self.ip += len;
                     continue;
                 }

@@ -64,12 +64,10 @@ pub(crate) fn read_elem(bytes: &[u8], ty: Type) -> Val {
 /// integer rounds toward zero and saturates to the type's range, NaN becomes 0; integer
 /// to float rounds to nearest even; integers narrow by truncation; with `sat`, results
 /// clamp to [0,1] (floats, NaN to 0) or to the type's range (integers)).
-pub(crate) fn convert(v: Val, ty: Type, sat: bool) -> Vec<u8> {
-    let n = match ty {
-        Type::UV | Type::V => 0,
-        _ => ty.size() as usize,
-    };
-    convert_bits(v, ty, sat).to_le_bytes()[..n].to_vec()
+/// The stored bytes are the first `ty.size()` of the eight returned (no allocation: every
+/// per-channel write converts).
+pub(crate) fn convert(v: Val, ty: Type, sat: bool) -> [u8; 8] {
+    convert_bits(v, ty, sat).to_le_bytes()
 }
 
 /// [`convert`] as the stored bits (little-endian, in the low `ty.size()` bytes); the
@@ -174,7 +172,13 @@ impl Thread {
         let off = match layout {
             Layout::Region(r) => {
                 let w = r.width.max(1) as usize;
-                let (row, col) = (c / w, c % w);
+                // Widths are powers of two: a shift and a mask, not a division (this runs
+                // for every channel the per-channel interpreter reads).
+                let (row, col) = if w.is_power_of_two() {
+                    (c >> w.trailing_zeros(), c & (w - 1))
+                } else {
+                    (c / w, c % w)
+                };
                 match r.vstride {
                     Some(vs) => {
                         base(0) + ((row * vs as usize + col * r.hstride as usize) * size) as i64
