@@ -94,6 +94,9 @@ pub use gtsim_message::{Message, MessageError, SharedFunctions};
 pub struct Program {
     encoding: Encoding,
     code: Vec<u8>,
+    /// The bytes execution can reach, when the decode sees all of them (see
+    /// [`Program::closed_code`]).
+    extent: Option<usize>,
     /// By 8-byte slot: the instruction starting there, its length, and its whole-register
     /// micro-op when it has one (`crate::uop`).
     slots: Vec<Option<Slot>>,
@@ -125,6 +128,10 @@ impl Program {
         // (seed 000 §1.5: a send with End Of Thread in its immediate descriptor ends the
         // thread, so what follows, often the driver's next kernel, is not reachable).
         let mut reach = 0i64;
+        // Whether execution cannot leave the decoded code: it ended at such an EOT, and
+        // no instruction jumps where the decode cannot see (`jmpi`, `call`, `ret`).
+        let mut closed = true;
+        let mut ended = false;
         while at < code.len() {
             let Ok((ins, len)) = encoding.decode(&code[at..]) else {
                 break;
@@ -136,7 +143,11 @@ impl Program {
             if ins.opcode == Opcode::Jmpi {
                 reach = i64::MAX;
             }
+            if matches!(ins.opcode, Opcode::Jmpi | Opcode::Call | Opcode::Ret) {
+                closed = false;
+            }
             let end = ins.eot && reach <= at as i64;
+            ended |= end;
             let uop = crate::uop::predecode(&ins).map(Box::new);
             let df = crate::df::predecode(&ins).map(Box::new);
             decoded.push((at, Slot { ins, len, uop, df }));
@@ -155,6 +166,7 @@ impl Program {
         Program {
             encoding,
             code: code.to_vec(),
+            extent: (closed && ended).then_some(at),
             slots,
             micro_ops: true,
             jit: std::sync::Arc::new(crate::jit::Tier::new(decoded)),
@@ -220,6 +232,19 @@ impl Program {
     /// The code the program was made from.
     pub fn code(&self) -> &[u8] {
         &self.code
+    }
+
+    /// The code up to the end of the kernel, when nothing past it can run: the decode
+    /// ended at an EOT no branch jumps past (seed 000 §1.5) and no instruction jumps
+    /// where the decode cannot see (`jmpi`, `call`, `ret`). Two programs with the same
+    /// closed code run the same, whatever follows it in memory (a driver's instruction
+    /// heap grows past a kernel as it uploads the next ones).
+    ///
+    /// It runs 16 bytes past the last instruction: a branch into the middle of an
+    /// instruction decodes from there (`run_loop`), reading up to one instruction on.
+    pub fn closed_code(&self) -> Option<&[u8]> {
+        self.extent
+            .map(|n| &self.code[..(n + 16).min(self.code.len())])
     }
 
     /// The encoding it is decoded in.

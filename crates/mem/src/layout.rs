@@ -144,8 +144,12 @@ impl ImageOffsets {
             return Err(LayoutError::Outside { what, value, limit });
         }
         let (bw, bh) = self.block;
-        let bx = (self.origin.0 + x) / bw;
-        let by = (self.origin.1 + y) / bh;
+        // Uncompressed formats have 1x1 blocks: no division for them.
+        let (bx, by) = if (bw, bh) == (1, 1) {
+            (self.origin.0 + x, self.origin.1 + y)
+        } else {
+            ((self.origin.0 + x) / bw, (self.origin.1 + y) / bh)
+        };
         Ok(self
             .tiling
             .offset(self.pitch, bx as u64 * self.block_bytes as u64, by as u64)?)

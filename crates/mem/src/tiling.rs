@@ -82,8 +82,11 @@ impl Tiling {
     /// Byte offset from the surface base of byte `x` (in bytes) of row `y`, for a surface
     /// `pitch` bytes wide.
     pub fn offset(self, pitch: u64, x: u64, y: u64) -> Result<u64, TilingError> {
+        // Tile sizes are powers of two: shifts and masks, not divisions (this runs for
+        // every texel read and every pixel written).
         let (tw, th) = self.tile_size();
-        if pitch == 0 || !pitch.is_multiple_of(tw) {
+        let (tw_log, th_log) = (tw.trailing_zeros(), th.trailing_zeros());
+        if pitch == 0 || pitch & (tw - 1) != 0 {
             return Err(TilingError::Pitch {
                 tiling: self,
                 pitch,
@@ -96,8 +99,8 @@ impl Tiling {
         if self == Tiling::Linear {
             return Ok(y * pitch + x);
         }
-        let tile = (y / th) * (pitch / tw) + x / tw;
-        Ok(tile * TILE_BYTES + self.within_tile(x % tw, y % th))
+        let tile = (y >> th_log) * (pitch >> tw_log) + (x >> tw_log);
+        Ok(tile * TILE_BYTES + self.within_tile(x & (tw - 1), y & (th - 1)))
     }
 
     /// Offset inside one tile of byte `x` of row `y` of that tile.

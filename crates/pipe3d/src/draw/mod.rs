@@ -220,17 +220,33 @@ impl KernelCache {
         if let Some(p) = self.kernels.get(&addr) {
             return Ok(p.clone());
         }
+        // A program of the generation before whose code is still in memory runs again
+        // (and keeps what the JIT made of it): its whole fetch window, or only its
+        // closed code when nothing past that can run (`Program::closed_code`).
+        if let Some(p) = self.stale.get(&addr)
+            && p.encoding() == encoding
+            && let Some(closed) = p.closed_code()
+        {
+            let mut now = vec![0u8; closed.len()];
+            if mem.read(addr, &mut now).is_ok() && now == closed {
+                let p = p.clone();
+                self.stale.remove(&addr);
+                self.kernels.insert(addr, p.clone());
+                return Ok(p);
+            }
+        }
         const MAX: u64 = 64 * 1024;
         const PAGE: u64 = 4096;
-        let mut code = vec![];
+        let mut code = Vec::with_capacity(MAX as usize);
         let mut at = addr;
         while (at - addr) < MAX {
             let len = (PAGE - at % PAGE).min(MAX - (at - addr));
-            let mut buf = vec![0u8; len as usize];
-            if mem.read(at, &mut buf).is_err() {
+            let start = code.len();
+            code.resize(start + len as usize, 0);
+            if mem.read(at, &mut code[start..]).is_err() {
+                code.truncate(start);
                 break;
             }
-            code.extend_from_slice(&buf);
             at += len;
         }
         if code.is_empty() {
@@ -352,5 +368,47 @@ mod kernel_cache_tests {
             &changed,
             &cache.get(enc, &mem, 0x10000).unwrap()
         ));
+    }
+
+    /// A kernel that ends at an EOT (and jumps nowhere the decode cannot see) survives
+    /// invalidation when the bytes after it change (the driver uploading its next
+    /// kernels); a change inside it, or within one instruction past its end, decodes it
+    /// anew; a kernel without an EOT needs its whole fetch window unchanged.
+    #[test]
+    fn a_closed_kernel_survives_what_follows_it_changing() {
+        let eot = "sendc(8) null<1>UW g124<8,8,1>UD 0x88031400
+                            render MsgDesc: RT write SIMD8 LastRT Surface = 0 mlen 4 rlen 0 { align1 1Q EOT };";
+        let closed = assemble(
+            &format!("add(8) g2<1>F g3<8,8,1>F g4<8,8,1>F {{ align1 1Q }};\n{eot}"),
+            Compaction::Never,
+        )
+        .unwrap();
+        let open = assemble(
+            "add(8) g2<1>F g3<8,8,1>F g4<8,8,1>F { align1 1Q };",
+            Compaction::Never,
+        )
+        .unwrap();
+        let enc = gtsim_isa::Encoding::IvyBridge;
+        for (code, survives) in [(&closed, true), (&open, false)] {
+            let mut mem = AddressSpace::new();
+            mem.load(0x10000, &[0; 8192]);
+            mem.write(0x10000, code).unwrap();
+            let mut cache = KernelCache::default();
+            let first = cache.get(enc, &mem, 0x10000).unwrap();
+            // The next kernel uploaded 64 bytes past this one's end.
+            mem.write(0x10000 + code.len() as u64 + 64, &open).unwrap();
+            cache.invalidate();
+            let again = cache.get(enc, &mem, 0x10000).unwrap();
+            assert_eq!(Arc::ptr_eq(&first, &again), survives, "{} bytes", code.len());
+        }
+        // Within one instruction past the EOT: decoded anew.
+        let mut mem = AddressSpace::new();
+        mem.load(0x10000, &[0; 8192]);
+        mem.write(0x10000, &closed).unwrap();
+        let mut cache = KernelCache::default();
+        let first = cache.get(enc, &mem, 0x10000).unwrap();
+        mem.write(0x10000 + closed.len() as u64 + 8, &[1]).unwrap();
+        cache.invalidate();
+        assert!(!Arc::ptr_eq(&first, &cache.get(enc, &mem, 0x10000).unwrap()));
     }
 }
