@@ -10,7 +10,7 @@
 
 use crate::memory::Memory;
 use crate::space::Fault;
-use std::collections::BTreeMap;
+use std::collections::HashMap;
 
 /// Bytes per page of the collection.
 const PAGE: u64 = 0x1000;
@@ -19,9 +19,12 @@ const PAGE: u64 = 0x1000;
 #[derive(Debug)]
 pub struct Fill {
     size: usize,
-    pages: BTreeMap<u64, [u64; 64]>,
-    /// The page last added to, and its mask (elements of a row come in runs on a page).
-    last: Option<(u64, [u64; 64])>,
+    /// The pages touched, each with its mask of marked bytes, in the order first touched.
+    pages: Vec<(u64, [u64; 64])>,
+    /// Page address to its place in `pages`.
+    index: HashMap<u64, usize>,
+    /// The place of the page last added to (elements of a row come in runs on a page).
+    last: usize,
 }
 
 impl Fill {
@@ -31,8 +34,9 @@ impl Fill {
     pub fn new(size: usize) -> Option<Fill> {
         (size.is_power_of_two() && size <= 64).then(|| Fill {
             size,
-            pages: BTreeMap::new(),
-            last: None,
+            pages: Vec::new(),
+            index: HashMap::new(),
+            last: 0,
         })
     }
 
@@ -44,16 +48,17 @@ impl Fill {
             return false;
         }
         let page = addr & !(PAGE - 1);
-        let mask = match &mut self.last {
-            Some((p, m)) if *p == page => m,
-            _ => {
-                if let Some((p, m)) = self.last.take() {
-                    self.pages.insert(p, m);
+        if self.pages.get(self.last).is_none_or(|p| p.0 != page) {
+            self.last = match self.index.get(&page) {
+                Some(&i) => i,
+                None => {
+                    self.pages.push((page, [0; 64]));
+                    self.index.insert(page, self.pages.len() - 1);
+                    self.pages.len() - 1
                 }
-                let m = self.pages.remove(&page).unwrap_or([0; 64]);
-                &mut self.last.insert((page, m)).1
-            }
-        };
+            };
+        }
+        let mask = &mut self.pages[self.last].1;
         let b = (addr & (PAGE - 1)) as usize;
         let bits = if len == 64 {
             u64::MAX
@@ -67,9 +72,7 @@ impl Fill {
     /// Writes `value` (the element's bytes) into every element added, page by page in
     /// address order, each run of marked bytes at once.
     pub fn write(mut self, mem: &mut dyn Memory, value: &[u8]) -> Result<(), Fault> {
-        if let Some((p, m)) = self.last.take() {
-            self.pages.insert(p, m);
-        }
+        self.pages.sort_unstable_by_key(|p| p.0);
         if value.is_empty() {
             return Ok(());
         }

@@ -88,55 +88,98 @@ fn pixel_box(
 /// Pixels a triangle covers (row by row, left to right) and its winding; an empty list
 /// for a degenerate or NaN triangle.
 pub fn triangle(v: [[f32; 2]; 3], s: &RasterState) -> (Vec<(u32, u32)>, Option<Winding>) {
-    let mut p = [[0i64; 2]; 3];
-    for (i, vert) in v.iter().enumerate() {
-        match (snap(vert[0], s.subpixel), snap(vert[1], s.subpixel)) {
-            (Some(x), Some(y)) => p[i] = [x, y],
-            _ => return (vec![], None),
+    let Some((t, winding)) = Setup::new(v, s) else {
+        return (vec![], None);
+    };
+    let mut out = Vec::with_capacity(t.box_pixels() / 2 + t.rows());
+    for py in t.ys.clone() {
+        if let Some((first, last)) = t.span(py) {
+            out.extend((first..=last).map(|px| (px as u32, py as u32)));
         }
     }
-    // Twice the signed area; y points down, so a positive value is clockwise on screen.
-    let area =
-        (p[1][0] - p[0][0]) * (p[2][1] - p[0][1]) - (p[1][1] - p[0][1]) * (p[2][0] - p[0][0]);
-    if area == 0 {
-        return (vec![], None);
+    (out, Some(winding))
+}
+
+/// A triangle set up for rasterization: its edge functions, clockwise, and its pixel
+/// bounding box inside the drawing rectangle.
+struct Setup {
+    edges: [(i64, i64, i64); 3],
+    one: i64,
+    bias: i64,
+    xs: std::ops::RangeInclusive<i64>,
+    ys: std::ops::RangeInclusive<i64>,
+}
+
+impl Setup {
+    /// `None` for a degenerate or NaN triangle.
+    fn new(v: [[f32; 2]; 3], s: &RasterState) -> Option<(Setup, Winding)> {
+        let mut p = [[0i64; 2]; 3];
+        for (i, vert) in v.iter().enumerate() {
+            p[i] = [snap(vert[0], s.subpixel)?, snap(vert[1], s.subpixel)?];
+        }
+        // Twice the signed area; y points down, so a positive value is clockwise on
+        // screen.
+        let area =
+            (p[1][0] - p[0][0]) * (p[2][1] - p[0][1]) - (p[1][1] - p[0][1]) * (p[2][0] - p[0][0]);
+        if area == 0 {
+            return None;
+        }
+        let winding = if area > 0 { Winding::Cw } else { Winding::Ccw };
+        if area < 0 {
+            p.swap(1, 2);
+        }
+        // Edge i from p[i] to p[i+1]: E(q) = A*qx + B*qy + C, positive inside.
+        let edges: [(i64, i64, i64); 3] = std::array::from_fn(|i| {
+            let (a, b) = (p[i], p[(i + 1) % 3]);
+            let ea = -(b[1] - a[1]);
+            let eb = b[0] - a[0];
+            (ea, eb, -(ea * a[0] + eb * a[1]))
+        });
+        let (one, bias) = grid(s);
+        // Bounding box of the triangle, in pixels, clipped to the drawing rectangle.
+        let lo = |c: usize| p.iter().map(|q| q[c]).min().unwrap_or(0);
+        let hi = |c: usize| p.iter().map(|q| q[c]).max().unwrap_or(0);
+        let (xs, ys) = pixel_box([lo(0), lo(1)], [hi(0), hi(1)], s);
+        Some((
+            Setup {
+                edges,
+                one,
+                bias,
+                xs,
+                ys,
+            },
+            winding,
+        ))
     }
-    let winding = if area > 0 { Winding::Cw } else { Winding::Ccw };
-    if area < 0 {
-        p.swap(1, 2);
+
+    fn rows(&self) -> usize {
+        (self.ys.end() - self.ys.start() + 1).max(0) as usize
     }
-    // Edge i from p[i] to p[i+1]: E(q) = A*qx + B*qy + C, positive inside.
-    let edges: [(i64, i64, i64); 3] = std::array::from_fn(|i| {
-        let (a, b) = (p[i], p[(i + 1) % 3]);
-        let ea = -(b[1] - a[1]);
-        let eb = b[0] - a[0];
-        (ea, eb, -(ea * a[0] + eb * a[1]))
-    });
-    let (one, bias) = grid(s);
-    // Bounding box of the triangle, in pixels, clipped to the drawing rectangle.
-    let lo = |c: usize| p.iter().map(|q| q[c]).min().unwrap_or(0);
-    let hi = |c: usize| p.iter().map(|q| q[c]).max().unwrap_or(0);
-    let (xs, ys) = pixel_box([lo(0), lo(1)], [hi(0), hi(1)], s);
-    let mut out = vec![];
-    for py in ys {
-        // The covered pixels of a row are one run: each edge function is linear in the
-        // pixel's x, so each edge bounds the run on one side, exactly ([`row_span`]).
-        let qy = py * one + bias;
-        let (mut first, mut last) = (*xs.start(), *xs.end());
-        for &(a, b, c) in &edges {
-            match row_span(a, b, b * qy + c + a * bias, a * one) {
+
+    /// Pixels of the bounding box (a bound for the pixels covered).
+    fn box_pixels(&self) -> usize {
+        self.rows() * (self.xs.end() - self.xs.start() + 1).max(0) as usize
+    }
+
+    /// The covered pixels of row `py`, first and last: they are one run, since each
+    /// edge function is linear in the pixel's x and bounds the run on one side, exactly
+    /// ([`row_span`]).
+    fn span(&self, py: i64) -> Option<(i64, i64)> {
+        if !self.ys.contains(&py) {
+            return None;
+        }
+        let qy = py * self.one + self.bias;
+        let (mut first, mut last) = (*self.xs.start(), *self.xs.end());
+        for &(a, b, c) in &self.edges {
+            match row_span(a, b, b * qy + c + a * self.bias, a * self.one) {
                 Bound::All => {}
-                Bound::None => {
-                    last = first - 1;
-                    break;
-                }
+                Bound::None => return None,
                 Bound::From(x) => first = first.max(x),
                 Bound::UpTo(x) => last = last.min(x),
             }
         }
-        out.extend((first..=last).map(|px| (px as u32, py as u32)));
+        (first <= last).then_some((first, last))
     }
-    (out, Some(winding))
 }
 
 /// Where one edge lets a row's pixels through.
@@ -177,28 +220,29 @@ fn row_span(a: i64, b: i64, k: i64, slope: i64) -> Bound {
 /// shared diagonal the upper-left rule gives to exactly one of them.
 pub fn rectangle(v: [[f32; 2]; 3], s: &RasterState) -> Vec<(u32, u32)> {
     let v3 = [v[0][0] - v[1][0] + v[2][0], v[0][1] - v[1][1] + v[2][1]];
-    let (a, _) = triangle([v[0], v[1], v[2]], s);
-    let (b, _) = triangle([v[0], v[2], v3], s);
-    merge_raster_order(&a, &b)
-}
-
-/// Two lists of distinct pixels, each in raster order (rows top to bottom, left to right
-/// in a row), merged into one in raster order.
-fn merge_raster_order(a: &[(u32, u32)], b: &[(u32, u32)]) -> Vec<(u32, u32)> {
-    let key = |&(x, y): &(u32, u32)| (y, x);
-    let mut out = Vec::with_capacity(a.len() + b.len());
-    let (mut i, mut j) = (0, 0);
-    while i < a.len() && j < b.len() {
-        if key(&a[i]) <= key(&b[j]) {
-            out.push(a[i]);
-            i += 1;
-        } else {
-            out.push(b[j]);
-            j += 1;
+    let halves = [
+        Setup::new([v[0], v[1], v[2]], s),
+        Setup::new([v[0], v[2], v3], s),
+    ];
+    let halves: Vec<Setup> = halves.into_iter().flatten().map(|(t, _)| t).collect();
+    let Some(top) = halves.iter().map(|t| *t.ys.start()).min() else {
+        return vec![];
+    };
+    let bottom = halves.iter().map(|t| *t.ys.end()).max().unwrap_or(top);
+    let mut out = Vec::with_capacity(halves.iter().map(Setup::box_pixels).sum());
+    // Row by row, each half's run (distinct pixels) in x order: raster order.
+    for py in top..=bottom {
+        let mut runs = [None, None];
+        for (r, t) in runs.iter_mut().zip(&halves) {
+            *r = t.span(py);
+        }
+        if runs[0] > runs[1] {
+            runs.swap(0, 1);
+        }
+        for (first, last) in runs.into_iter().flatten() {
+            out.extend((first..=last).map(|px| (px as u32, py as u32)));
         }
     }
-    out.extend_from_slice(&a[i..]);
-    out.extend_from_slice(&b[j..]);
     out
 }
 

@@ -1,6 +1,6 @@
 //! Triangle coverage against hand-derived pixel sets (seed 004 §10.3).
 
-use gtsim_pipe3d::raster::{RasterState, SubpixelBits, Winding, snap, triangle};
+use gtsim_pipe3d::raster::{RasterState, SubpixelBits, Winding, rectangle, snap, triangle};
 use std::collections::BTreeSet;
 
 const GL: RasterState = RasterState {
@@ -289,5 +289,38 @@ fn random_triangles_light_exactly_the_pixels_whose_samples_they_cover() {
             "case {case}: not in raster order"
         );
         assert_eq!(set(lit), covered_by_samples(v, &s), "case {case}: {v:?}");
+    }
+}
+
+/// A RECTLIST rectangle lights exactly the pixels of its two triangles (V0, V1, V2) and
+/// (V0, V2, V3) (seed 004 §1, RectangleCompletion), in raster order, for random
+/// (also sheared and inverted) rectangles.
+#[test]
+fn random_rectangles_light_their_two_triangles_in_raster_order() {
+    let mut x = 0x9e37_79b9u64;
+    let mut next = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        (x % 100_000) as f32 / 2_500.0 - 4.0
+    };
+    for case in 0..2000 {
+        let v: [[f32; 2]; 3] = std::array::from_fn(|_| [next(), next()]);
+        let v = if case % 2 == 0 {
+            // Axis-aligned, as BLORP and clears draw them.
+            [[v[0][0], v[0][1]], [v[1][0], v[0][1]], [v[1][0], v[1][1]]]
+        } else {
+            v
+        };
+        let v3 = [v[0][0] - v[1][0] + v[2][0], v[0][1] - v[1][1] + v[2][1]];
+        let lit = rectangle(v, &GL);
+        assert!(
+            lit.is_sorted_by_key(|&(x, y)| (y, x)),
+            "case {case}: not in raster order"
+        );
+        let mut want = set(triangle([v[0], v[1], v[2]], &GL).0);
+        want.extend(triangle([v[0], v[2], v3], &GL).0);
+        assert_eq!(lit.len(), want.len(), "case {case}: a pixel twice");
+        assert_eq!(set(lit), want, "case {case}: {v:?}");
     }
 }

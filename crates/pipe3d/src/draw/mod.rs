@@ -399,7 +399,12 @@ mod kernel_cache_tests {
             mem.write(0x10000 + code.len() as u64 + 64, &open).unwrap();
             cache.invalidate();
             let again = cache.get(enc, &mem, 0x10000).unwrap();
-            assert_eq!(Arc::ptr_eq(&first, &again), survives, "{} bytes", code.len());
+            assert_eq!(
+                Arc::ptr_eq(&first, &again),
+                survives,
+                "{} bytes",
+                code.len()
+            );
         }
         // Within one instruction past the EOT: decoded anew.
         let mut mem = AddressSpace::new();
@@ -409,6 +414,9 @@ mod kernel_cache_tests {
         let first = cache.get(enc, &mem, 0x10000).unwrap();
         mem.write(0x10000 + closed.len() as u64 + 8, &[1]).unwrap();
         cache.invalidate();
-        assert!(!Arc::ptr_eq(&first, &cache.get(enc, &mem, 0x10000).unwrap()));
+        assert!(!Arc::ptr_eq(
+            &first,
+            &cache.get(enc, &mem, 0x10000).unwrap()
+        ));
     }
 }
