@@ -953,7 +953,7 @@ impl Thread {
         };
         let mlen = ((desc >> 25) & 0xf) as usize;
         let rlen = ((desc >> 20) & 0x1f) as u8;
-        let mut payload = vec![];
+        let mut payload = gtsim_message::Payload::new();
         for r in 0..mlen {
             let at = (*nr as usize + r) * 32;
             if at + 32 > self.grf.len() {

@@ -96,6 +96,78 @@ pub fn invalid(why: impl Into<String>) -> MessageError {
     MessageError::Invalid(why.into())
 }
 
+/// A message's payload registers, kept in the message: at most 15, the largest 4-bit
+/// Message Length (seed 000 §1.5), so a send allocates nothing. Reads as a slice of
+/// registers.
+#[derive(Clone, Copy)]
+pub struct Payload {
+    regs: [[u8; 32]; Payload::MAX],
+    len: u8,
+}
+
+impl Payload {
+    /// The most registers a payload holds.
+    pub const MAX: usize = 15;
+
+    /// An empty payload.
+    pub fn new() -> Payload {
+        Payload {
+            regs: [[0; 32]; Payload::MAX],
+            len: 0,
+        }
+    }
+
+    /// Appends a register; `false` (and nothing appended) when the payload is full.
+    pub fn push(&mut self, reg: [u8; 32]) -> bool {
+        match self.regs.get_mut(self.len as usize) {
+            Some(r) => {
+                *r = reg;
+                self.len += 1;
+                true
+            }
+            None => false,
+        }
+    }
+}
+
+impl Default for Payload {
+    fn default() -> Payload {
+        Payload::new()
+    }
+}
+
+impl std::ops::Deref for Payload {
+    type Target = [[u8; 32]];
+    fn deref(&self) -> &[[u8; 32]] {
+        &self.regs[..self.len as usize]
+    }
+}
+
+impl PartialEq for Payload {
+    fn eq(&self, other: &Payload) -> bool {
+        **self == **other
+    }
+}
+
+impl Eq for Payload {}
+
+impl std::fmt::Debug for Payload {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        (**self).fmt(f)
+    }
+}
+
+impl FromIterator<[u8; 32]> for Payload {
+    /// The first [`Payload::MAX`] registers of `iter`.
+    fn from_iter<I: IntoIterator<Item = [u8; 32]>>(iter: I) -> Payload {
+        let mut p = Payload::new();
+        for r in iter.into_iter().take(Payload::MAX) {
+            p.push(r);
+        }
+        p
+    }
+}
+
 /// A message to a shared function (seed 000 §1.5: descriptor, header and payload
 /// registers, response length, end of thread).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -116,7 +188,7 @@ pub struct Message {
     /// First channel of the send's channel group (quarter control: 0, 8, 16 or 24).
     pub first_channel: u8,
     /// The payload registers (message length of them, starting at src0), 32 bytes each.
-    pub payload: Vec<[u8; 32]>,
+    pub payload: Payload,
     /// Response length in registers.
     pub response_length: u8,
     /// Destination register of the response.
@@ -132,4 +204,27 @@ pub trait SharedFunctions {
     /// message, a message type not modelled yet); the thread then stops with
     /// `ExecError::SharedFunction` (gtsim-eu).
     fn send(&mut self, m: &Message) -> Result<Vec<[u8; 32]>, MessageError>;
+}
+
+#[cfg(test)]
+mod payload_tests {
+    use super::Payload;
+
+    #[test]
+    fn a_payload_holds_fifteen_registers_and_reads_as_their_slice() {
+        let mut p = Payload::new();
+        assert!(p.is_empty());
+        for r in 0..15u8 {
+            assert!(p.push([r; 32]));
+        }
+        assert!(
+            !p.push([99; 32]),
+            "a 16th register does not fit Message Length"
+        );
+        assert_eq!(p.len(), 15);
+        assert_eq!(p[14], [14; 32]);
+        let q: Payload = (0..20u8).map(|r| [r; 32]).collect();
+        assert_eq!(p, q);
+        assert_ne!(p, (0..3u8).map(|r| [r; 32]).collect());
+    }
 }
