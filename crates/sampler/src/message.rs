@@ -440,6 +440,10 @@ struct Texture<'a> {
     integer: bool,
     /// The offsets of the image last read (level, slice).
     image: std::cell::Cell<Option<(u32, u32, Option<gtsim_mem::layout::ImageOffsets>)>>,
+    /// Texels read by this message, direct-mapped by (x, y) modulo 4: filtering reads
+    /// each texel of a neighbourhood for several channels, and memory does not change
+    /// during one message, so a texel read again is the same value.
+    texels: std::cell::RefCell<[Option<((u32, u32, u32, u32), Texel)>; 16]>,
 }
 
 impl<'a> Texture<'a> {
@@ -506,6 +510,7 @@ impl<'a> Texture<'a> {
             mip_count,
             surf_min_lod,
             image: std::cell::Cell::new(None),
+            texels: std::cell::RefCell::new([None; 16]),
         })
     }
 
@@ -522,6 +527,19 @@ impl<'a> Texture<'a> {
     }
 
     fn read(&self, level: u32, x: u32, y: u32, slice: u32) -> Result<Texel, MessageError> {
+        let key = (level, x, y, slice);
+        let slot = ((x & 3) | (y & 3) << 2) as usize;
+        if let Some((k, t)) = self.texels.borrow()[slot]
+            && k == key
+        {
+            return Ok(t);
+        }
+        let t = self.read_memory(level, x, y, slice)?;
+        self.texels.borrow_mut()[slot] = Some((key, t));
+        Ok(t)
+    }
+
+    fn read_memory(&self, level: u32, x: u32, y: u32, slice: u32) -> Result<Texel, MessageError> {
         // The image's offsets are worked out once for the texels of one level and slice
         // (a message reads most of its texels from one image).
         let image = match self.image.get() {
