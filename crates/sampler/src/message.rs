@@ -443,8 +443,11 @@ struct Texture<'a> {
     /// Texels read by this message, direct-mapped by (x, y) modulo 4: filtering reads
     /// each texel of a neighbourhood for several channels, and memory does not change
     /// during one message, so a texel read again is the same value.
-    texels: std::cell::RefCell<[Option<((u32, u32, u32, u32), Texel)>; 16]>,
+    texels: std::cell::RefCell<[Option<CachedTexel>; 16]>,
 }
+
+/// A texel read: (level, x, y, slice) and its value.
+type CachedTexel = ((u32, u32, u32, u32), Texel);
 
 impl<'a> Texture<'a> {
     /// The surface of `view`, which must not be a null surface. `buffers` allows
