@@ -91,7 +91,7 @@ impl Deferred {
             vues: prim.corners.iter().map(|c| c.vue.clone()).collect(),
             provoking_vue: prim.provoking_vue.clone(),
             back_facing: prim.back_facing,
-            pixels: prim.pixels.clone(),
+            pixels: prim.pixels.to_vec(),
             point: prim.point,
             source: prim
                 .source
@@ -111,7 +111,7 @@ impl Deferred {
                 .collect(),
             provoking_vue: &self.provoking_vue,
             back_facing: self.back_facing,
-            pixels: self.pixels.clone(),
+            pixels: std::borrow::Cow::Borrowed(&self.pixels),
             point: self.point,
             source: self
                 .source

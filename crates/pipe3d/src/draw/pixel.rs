@@ -14,6 +14,7 @@ use gtsim_dataport::rt_path::{LateDepth, PixelWrites, RenderTargets, RtMode};
 use gtsim_eu::exec::{DEFAULT_BUDGET, ExecError, FpMode, Program, Thread};
 use gtsim_mem::Memory;
 use gtsim_mem::overlay::{Overlay, WriteLog};
+use std::borrow::Cow;
 use std::sync::Arc;
 
 /// One vertex of a primitive as the WM sees it.
@@ -38,7 +39,7 @@ pub(super) struct Primitive<'a> {
     /// Back-facing (R0.0 bit 15; selects the back-face stencil state).
     pub back_facing: bool,
     /// Covered pixels, row by row.
-    pub pixels: Vec<(u32, u32)>,
+    pub pixels: Cow<'a, [(u32, u32)]>,
     /// For points: the square's upper-left corner and size (point sprite coordinates).
     pub point: Option<([f32; 2], f32)>,
     /// For a piece of a clipped triangle: the source triangle, whose attributes the
@@ -255,15 +256,15 @@ impl PixelStage {
         stats: &mut Statistics,
         watchdog: &mut Watchdog,
     ) -> Result<(), DrawError> {
-        let passed = match &self.depth {
-            None => prim.pixels.clone(),
-            Some(_) if self.late => prim.pixels.clone(),
+        let passed: Cow<[(u32, u32)]> = match &self.depth {
+            None => Cow::Borrowed(&prim.pixels),
+            Some(_) if self.late => Cow::Borrowed(&prim.pixels),
             Some(d) => {
                 let passed = early_depth(st, prim, d, mem)?;
                 if d.op != DepthOp::Test {
                     return Ok(());
                 }
-                passed
+                Cow::Owned(passed)
             }
         };
         // Seed 004 §1.9 statistics table: PS_DEPTH_COUNT counts pixels that passed the
@@ -385,7 +386,7 @@ fn shade_held(
     };
     let passed = match depth {
         Some(d) if !late => match depth_test(st, prim, d, &mut tested, &prim.pixels) {
-            (passed, None) => passed,
+            (passed, None) => Cow::Owned(passed),
             (_, Some(e)) => {
                 out.depth = tested.into_log();
                 out.invocations = 0;
@@ -393,7 +394,7 @@ fn shade_held(
                 return out;
             }
         },
-        _ => prim.pixels.clone(),
+        _ => Cow::Borrowed(&*prim.pixels),
     };
     let subspans = subspans(&passed);
     let setup = match attribute_deltas(st, prim) {

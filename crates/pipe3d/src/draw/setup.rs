@@ -350,7 +350,7 @@ fn object(
                 corners,
                 provoking_vue: obj.provoking_vue,
                 back_facing,
-                pixels,
+                pixels: pixels.into(),
                 point,
                 source: obj.source.as_ref().map(|s| SourceTriangle {
                     vues: s.vues,
