@@ -33,10 +33,11 @@ pub struct Overlay<'a> {
 impl<'a> Overlay<'a> {
     /// An overlay with no writes over `base`.
     pub fn new(base: &'a dyn Memory) -> Overlay<'a> {
+        // Room for a SIMD16 render target write's pixels without growing.
         Overlay {
             base,
-            writes: Vec::new(),
-            bytes: Vec::new(),
+            writes: Vec::with_capacity(16),
+            bytes: Vec::with_capacity(64),
             writable_page: None,
         }
     }
