@@ -23,6 +23,10 @@ pub(super) const MAX_PIXELS: usize = 4096;
 /// Most pixels held back in all (bounds the memory the overlays of one flush hold).
 pub(super) const MAX_HELD_PIXELS: usize = 1 << 16;
 
+/// Most primitives held back (bounds the memory their copies hold, with their VUEs,
+/// however small they are).
+pub(super) const MAX_HELD_PRIMITIVES: usize = 1024;
+
 /// The pixels the held primitives light, by 8x8 tile: bit `(y % 8) * 8 + x % 8` of the
 /// tile `(x / 8, y / 8)`.
 #[derive(Default)]

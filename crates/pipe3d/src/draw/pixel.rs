@@ -147,6 +147,7 @@ impl PixelStage {
         watchdog.pixels(prim.pixels.len() as u64)?;
         if self.holds(st, prim) {
             if self.held_pixels + prim.pixels.len() > deferred::MAX_HELD_PIXELS
+                || self.held.len() >= deferred::MAX_HELD_PRIMITIVES
                 || !self.claims.claim(&prim.pixels)
             {
                 self.flush(st, front, mem, stats, watchdog)?;
