@@ -257,9 +257,32 @@ impl Generation {
     /// The command whose opcode `dw0` carries. Where several match (a generic header and a
     /// specific one), the one with the most opcode bits wins.
     pub fn identify(&self, dw0: u32) -> Option<&'static Def> {
+        // A command streamer identifies every command it reads, mostly the same few
+        // headers: the last ones seen on this host thread are kept in front of the
+        // shared memo (keyed by the generation's name, as the memo is, and the whole
+        // header).
+        type Recent = [Option<(&'static str, u32, Option<&'static Def>)>; 256];
+        thread_local! {
+            static RECENT: std::cell::RefCell<Recent> = const {
+                std::cell::RefCell::new([None; 256])
+            };
+        }
+        let slot = ((dw0 >> 16) ^ (dw0 >> 24) ^ dw0) as usize & 255;
+        if let Some(d) = RECENT.with(|r| match r.borrow()[slot] {
+            Some((name, h, d)) if h == dw0 && std::ptr::eq(name, self.name) => Some(d),
+            _ => None,
+        }) {
+            return d;
+        }
+        let d = self.identify_shared(dw0);
+        RECENT.with(|r| r.borrow_mut()[slot] = Some((self.name, dw0, d)));
+        d
+    }
+
+    /// [`Self::identify`] through the memo all threads share.
+    fn identify_shared(&self, dw0: u32) -> Option<&'static Def> {
         // The answer depends only on the bits some command's opcode covers: it is
-        // searched once per distinct value of those bits and remembered (a command
-        // streamer identifies every command it reads).
+        // searched once per distinct value of those bits and remembered.
         let mut memo = locked(lookups());
         let bits = match memo.opcode_bits.get(self.name) {
             Some(&m) => m,
