@@ -5,8 +5,9 @@
 //! distinct pixels may therefore be shaded in any order, and so in parallel. The WM
 //! holds back the small primitives of a draw as long as each lights pixels none of the
 //! held ones lights ([`Claims`]), keeping an owned copy of each ([`Deferred`]), and then
-//! shades all of them at once on the host's cores, each over its own overlay of memory,
-//! applying their writes in primitive order (`pixel::PixelStage::flush`).
+//! shades all of them at once on the host's cores (`pixel::PixelStage::flush`): their
+//! early depth tests in parallel, then all their threads as one list of dispatches, each
+//! over its own overlay of memory, the writes applied in primitive and dispatch order.
 //!
 //! What is held back, and when the held primitives run, depends only on the primitives
 //! (their pixels and sizes), never on the host's thread count, so the result is the

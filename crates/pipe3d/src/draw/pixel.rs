@@ -204,47 +204,84 @@ impl PixelStage {
         if held.is_empty() {
             return Ok(());
         }
-        let budget = watchdog.thread_budget(DEFAULT_BUDGET);
-        let base: &dyn Memory = &*mem;
-        let known = &self.targets;
         let depth = self.depth.as_ref();
         let late = self.late;
-        let outcomes = parallel::run(held.len(), |i| {
-            shade_held(
-                st,
-                front,
-                base,
-                known,
-                &held[i].view(),
-                k,
-                (depth, late),
-                budget,
-            )
+        let views: Vec<Primitive> = held.iter().map(Deferred::view).collect();
+        // First each primitive's early depth test, subspans and setup data, in parallel
+        // (their pixels are distinct), their depth writes applied in primitive order; a
+        // primitive that fails stops the flush after the primitives before it.
+        let base: &dyn Memory = &*mem;
+        let prepared = parallel::run(views.len(), |i| {
+            prepare_held(st, base, &views[i], (depth, late))
         });
-        for held in outcomes {
-            held.depth.apply(mem).map_err(|fault| DrawError::Fault {
+        let mut ready = vec![];
+        let mut failed = None;
+        for (i, p) in prepared.into_iter().enumerate() {
+            p.depth.apply(mem).map_err(|fault| DrawError::Fault {
                 unit: "depth buffer",
                 fault,
             })?;
-            if st.ps.statistics {
-                stats.ps_invocations += held.invocations;
+            match p.setup {
+                Ok(setup) => ready.push((i, p.subspans, setup)),
+                Err(e) => {
+                    failed = Some(e);
+                    break;
+                }
             }
-            for t in held.threads {
+        }
+        // Then the threads of all of them, in dispatch order, in parallel batches like
+        // a large primitive's (each thread over an overlay, writes applied in order).
+        let contexts: Vec<ThreadContext> = ready
+            .iter()
+            .map(|(i, _, setup)| ThreadContext {
+                st,
+                front,
+                prim: &views[*i],
+                kernel: k,
+                setup,
+                late: depth.filter(|_| late),
+                mode: RtMode::Write,
+            })
+            .collect();
+        let threads: Vec<(usize, &[((u32, u32), u32)])> = ready
+            .iter()
+            .enumerate()
+            .flat_map(|(c, (_, subspans, _))| subspans.chunks(k.simd / 4).map(move |g| (c, g)))
+            .collect();
+        if st.ps.statistics {
+            stats.ps_invocations += ready
+                .iter()
+                .map(|(i, ..)| invocations(&views[*i]))
+                .sum::<u64>();
+        }
+        for batch in threads.chunks(parallel::BATCH) {
+            let budget = watchdog.thread_budget(DEFAULT_BUDGET);
+            let base: &dyn Memory = &*mem;
+            let known = &self.targets;
+            let outcomes = parallel::run(batch.len(), |j| {
+                let (c, group) = batch[j];
+                let mut overlay = Overlay::new(base);
+                let mut targets = known.clone();
+                let r = contexts[c].run(&mut overlay, &mut targets, group, budget);
+                (r, overlay.into_log(), targets)
+            });
+            for (r, log, targets) in outcomes {
+                let (result, visible) = r?;
                 watchdog
-                    .thread_ran_in_order(t.result, DEFAULT_BUDGET)?
+                    .thread_ran_in_order(result, DEFAULT_BUDGET)?
                     .map_err(ps_failed(k))?;
-                t.log.apply(mem).map_err(|fault| DrawError::Fault {
+                log.apply(mem).map_err(|fault| DrawError::Fault {
                     unit: "render target write",
                     fault,
                 })?;
-                self.targets.absorb(t.targets);
-                stats.ps_depth_count += u64::from(t.visible.count_ones());
-            }
-            if let Some(e) = held.error {
-                return Err(e);
+                self.targets.absorb(targets);
+                stats.ps_depth_count += u64::from(visible.count_ones());
             }
         }
-        Ok(())
+        match failed {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
     }
 
     /// Shades one primitive's pixels now.
@@ -340,105 +377,42 @@ impl PixelStage {
     }
 }
 
-/// What shading a held-back primitive did, to be applied in order: the writes of its
-/// early depth test, its PS_INVOCATION_COUNT, then per thread in dispatch order how it
-/// ended, the pixels it made visible, its writes and the render targets it resolved
-/// (up to the first thread that failed: the draw ends there), and the error that
-/// stopped it part-way, if one did.
-struct HeldOutcome {
+/// A held-back primitive prepared for its threads ([`prepare_held`]): the writes of its
+/// early depth test, the subspans that passed it, and its setup data, or the error that
+/// stopped it.
+struct Prepared {
     depth: WriteLog,
-    invocations: u64,
-    threads: Vec<ThreadOutcome>,
-    error: Option<DrawError>,
+    subspans: Vec<((u32, u32), u32)>,
+    setup: Result<Vec<[[f32; 3]; 4]>, DrawError>,
 }
 
-/// One thread of a held-back primitive (see [`HeldOutcome`]).
-struct ThreadOutcome {
-    result: Result<u64, ExecError>,
-    visible: u32,
-    log: WriteLog,
-    targets: RenderTargets,
-}
-
-/// Shades a held-back primitive over `base`: the early depth test over an overlay of
-/// it, then its threads one after the other, each with `budget` over an overlay of
-/// that (so that the writes of the threads before a failing one can land without the
-/// rest, as when the threads run at once).
-#[expect(
-    clippy::too_many_arguments,
-    reason = "the draw's stage state, passed down unchanged"
-)]
-fn shade_held(
+/// A held-back primitive's early depth test (over an overlay of `base`), subspans and
+/// setup data.
+fn prepare_held(
     st: &DrawState,
-    front: &dyn Front,
     base: &dyn Memory,
-    known: &RenderTargets,
     prim: &Primitive,
-    kernel: &PsKernel,
     (depth, late): (Option<&DepthBuffer>, bool),
-    budget: u64,
-) -> HeldOutcome {
+) -> Prepared {
     let mut tested = Overlay::new(base);
-    let mut out = HeldOutcome {
-        depth: WriteLog::default(),
-        invocations: invocations(prim),
-        threads: vec![],
-        error: None,
-    };
-    let passed = match depth {
+    let passed: Cow<[(u32, u32)]> = match depth {
         Some(d) if !late => match depth_test(st, prim, d, &mut tested, &prim.pixels) {
             (passed, None) => Cow::Owned(passed),
             (_, Some(e)) => {
-                out.depth = tested.into_log();
-                out.invocations = 0;
-                out.error = Some(e);
-                return out;
+                return Prepared {
+                    depth: tested.into_log(),
+                    subspans: vec![],
+                    setup: Err(e),
+                };
             }
         },
         _ => Cow::Borrowed(&*prim.pixels),
     };
-    let subspans = subspans(&passed);
-    let setup = match attribute_deltas(st, prim) {
-        Ok(s) => s,
-        Err(e) => {
-            out.depth = tested.into_log();
-            out.error = Some(e);
-            return out;
-        }
-    };
-    let ctx = ThreadContext {
-        st,
-        front,
-        prim,
-        kernel,
-        setup: &setup,
-        late: depth.filter(|_| late),
-        mode: RtMode::Write,
-    };
-    for group in subspans.chunks(kernel.simd / 4) {
-        let mut overlay = Overlay::new(&tested);
-        let mut targets = known.clone();
-        match ctx.run(&mut overlay, &mut targets, group, budget) {
-            Ok((result, visible)) => {
-                let failed = result.is_err();
-                out.threads.push(ThreadOutcome {
-                    result,
-                    visible,
-                    log: overlay.into_log(),
-                    targets,
-                });
-                if failed {
-                    break;
-                }
-            }
-            Err(e) => {
-                out.error = Some(e);
-                break;
-            }
-        }
+    Prepared {
+        subspans: subspans(&passed),
+        setup: attribute_deltas(st, prim),
+        depth: tested.into_log(),
     }
-    out.depth = tested.into_log();
-    out
 }
 
 /// PS_INVOCATION_COUNT of a primitive: every pixel of every subspan it lights, helper
