@@ -243,7 +243,8 @@ impl PixelStage {
                 mode: RtMode::Write,
             })
             .collect();
-        let threads: Vec<(usize, &[((u32, u32), u32)])> = ready
+        // (context, subspans) per thread.
+        let threads: Vec<(usize, &[Subspan])> = ready
             .iter()
             .enumerate()
             .flat_map(|(c, (_, subspans, _))| subspans.chunks(k.simd / 4).map(move |g| (c, g)))
@@ -518,6 +519,9 @@ fn depth_test(
     }
     (passed, None)
 }
+
+/// A subspan: (y / 2, x / 2) of its upper-left pixel, and its lit-pixel mask.
+type Subspan = ((u32, u32), u32);
 
 /// The 2x2-aligned subspans `pixels` light, in raster order ((y/2, x/2) ascending), each
 /// with its lit-pixel mask (bit `(x & 1) + 2 * (y & 1)`). Pixels in raster order (how
