@@ -19,15 +19,7 @@ pub struct Barycentrics {
 /// The barycentrics of position `p` in the screen-space triangle `v` whose vertices have
 /// clip-space w `w`; `None` for a degenerate triangle or a zero/NaN weight sum.
 pub fn barycentrics(v: [[f32; 2]; 3], w: [f32; 3], p: [f32; 2]) -> Option<Barycentrics> {
-    let f = |a: [f32; 2]| [a[0] as f64, a[1] as f64];
-    let (v0, v1, v2, p) = (f(v[0]), f(v[1]), f(v[2]), f(p));
-    let area = (v1[0] - v0[0]) * (v2[1] - v0[1]) - (v1[1] - v0[1]) * (v2[0] - v0[0]);
-    if area == 0.0 || !area.is_finite() {
-        return None;
-    }
-    // Areal coordinates: the sub-triangle opposite each vertex over the whole.
-    let l1 = ((p[0] - v0[0]) * (v2[1] - v0[1]) - (p[1] - v0[1]) * (v2[0] - v0[0])) / area;
-    let l2 = ((v1[0] - v0[0]) * (p[1] - v0[1]) - (v1[1] - v0[1]) * (p[0] - v0[0])) / area;
+    let [l1, l2] = areal(v, p)?;
     let l0 = 1.0 - l1 - l2;
     let (q0, q1, q2) = (l0 / w[0] as f64, l1 / w[1] as f64, l2 / w[2] as f64);
     let sum = q0 + q1 + q2;
@@ -44,6 +36,12 @@ pub fn barycentrics(v: [[f32; 2]; 3], w: [f32; 3], p: [f32; 2]) -> Option<Baryce
 /// as [`barycentrics`] computes them, without the perspective ones (the source depth is
 /// screen-linear, seed 004 §11.6, and needs no w); `None` for a degenerate triangle.
 pub fn linear(v: [[f32; 2]; 3], p: [f32; 2]) -> Option<[f32; 2]> {
+    areal(v, p).map(|l| l.map(|x| x as f32))
+}
+
+/// The areal coordinates (l1, l2) of `p` in `v`, in f64: the sub-triangle opposite each
+/// vertex over the whole; `None` for a degenerate triangle.
+fn areal(v: [[f32; 2]; 3], p: [f32; 2]) -> Option<[f64; 2]> {
     let f = |a: [f32; 2]| [a[0] as f64, a[1] as f64];
     let (v0, v1, v2, p) = (f(v[0]), f(v[1]), f(v[2]), f(p));
     let area = (v1[0] - v0[0]) * (v2[1] - v0[1]) - (v1[1] - v0[1]) * (v2[0] - v0[0]);
@@ -52,7 +50,7 @@ pub fn linear(v: [[f32; 2]; 3], p: [f32; 2]) -> Option<[f32; 2]> {
     }
     let l1 = ((p[0] - v0[0]) * (v2[1] - v0[1]) - (p[1] - v0[1]) * (v2[0] - v0[0])) / area;
     let l2 = ((v1[0] - v0[0]) * (p[1] - v0[1]) - (v1[1] - v0[1]) * (p[0] - v0[0])) / area;
-    Some([l1 as f32, l2 as f32])
+    Some([l1, l2])
 }
 
 /// `a0 + a1·b1 + a2·b2` for one attribute channel (seed 004 §11.6).

@@ -243,11 +243,11 @@ impl PixelStage {
                 mode: RtMode::Write,
             })
             .collect();
-        // (context, subspans) per thread.
-        let threads: Vec<(usize, &[Subspan])> = ready
+        // Each thread: its primitive's context and its subspans, in dispatch order.
+        let jobs: Vec<(&ThreadContext, &[Subspan])> = contexts
             .iter()
-            .enumerate()
-            .flat_map(|(c, (_, subspans, _))| subspans.chunks(k.simd / 4).map(move |g| (c, g)))
+            .zip(&ready)
+            .flat_map(|(ctx, (_, subspans, _))| subspans.chunks(k.simd / 4).map(move |g| (ctx, g)))
             .collect();
         if st.ps.statistics {
             stats.ps_invocations += ready
@@ -255,30 +255,7 @@ impl PixelStage {
                 .map(|(i, ..)| invocations(&views[*i]))
                 .sum::<u64>();
         }
-        for batch in threads.chunks(parallel::BATCH) {
-            let budget = watchdog.thread_budget(DEFAULT_BUDGET);
-            let base: &dyn Memory = &*mem;
-            let known = &self.targets;
-            let outcomes = parallel::run(batch.len(), |j| {
-                let (c, group) = batch[j];
-                let mut overlay = Overlay::new(base);
-                let mut targets = known.clone();
-                let r = contexts[c].run(&mut overlay, &mut targets, group, budget);
-                (r, overlay.into_log(), targets)
-            });
-            for (r, log, targets) in outcomes {
-                let (result, visible) = r?;
-                watchdog
-                    .thread_ran_in_order(result, DEFAULT_BUDGET)?
-                    .map_err(ps_failed(k))?;
-                log.apply(mem).map_err(|fault| DrawError::Fault {
-                    unit: "render target write",
-                    fault,
-                })?;
-                self.targets.absorb(targets);
-                stats.ps_depth_count += u64::from(visible.count_ones());
-            }
-        }
+        run_batches(&jobs, k, mem, &mut self.targets, stats, watchdog)?;
         match failed {
             Some(e) => Err(e),
             None => Ok(()),
@@ -332,7 +309,7 @@ impl PixelStage {
             },
             mode,
         };
-        let groups: Vec<&[((u32, u32), u32)]> = subspans.chunks(k.simd / 4).collect();
+        let groups: Vec<&[Subspan]> = subspans.chunks(k.simd / 4).collect();
         // Ordinary writes: the threads of a batch run in parallel, each over an overlay
         // of memory, and their writes land in dispatch order (see `parallel`).
         // Otherwise the threads run one after the other on the memory itself: a fast
@@ -351,31 +328,48 @@ impl PixelStage {
             }
             return Ok(());
         }
-        for batch in groups.chunks(parallel::BATCH) {
-            let budget = watchdog.thread_budget(DEFAULT_BUDGET);
-            let base: &dyn Memory = &*mem;
-            let known = &self.targets;
-            let outcomes = parallel::run(batch.len(), |i| {
-                let mut overlay = Overlay::new(base);
-                let mut targets = known.clone();
-                let r = ctx.run(&mut overlay, &mut targets, batch[i], budget);
-                (r, overlay.into_log(), targets)
-            });
-            for (r, log, targets) in outcomes {
-                let (result, visible) = r?;
-                watchdog
-                    .thread_ran_in_order(result, DEFAULT_BUDGET)?
-                    .map_err(ps_failed(k))?;
-                log.apply(mem).map_err(|fault| DrawError::Fault {
-                    unit: "render target write",
-                    fault,
-                })?;
-                self.targets.absorb(targets);
-                stats.ps_depth_count += u64::from(visible.count_ones());
-            }
-        }
+        let jobs: Vec<(&ThreadContext, &[Subspan])> = groups.iter().map(|&g| (&ctx, g)).collect();
+        run_batches(&jobs, k, mem, &mut self.targets, stats, watchdog)?;
         Ok(())
     }
+}
+
+/// Runs PS threads (each its context and subspans) in parallel batches of
+/// [`parallel::BATCH`] dispatches, each over an overlay of `mem`, and lands their writes,
+/// watchdog charges, render targets and counts in dispatch order (see `parallel`).
+fn run_batches(
+    jobs: &[(&ThreadContext, &[Subspan])],
+    k: &PsKernel,
+    mem: &mut dyn Memory,
+    known: &mut RenderTargets,
+    stats: &mut Statistics,
+    watchdog: &mut Watchdog,
+) -> Result<(), DrawError> {
+    for batch in jobs.chunks(parallel::BATCH) {
+        let budget = watchdog.thread_budget(DEFAULT_BUDGET);
+        let base: &dyn Memory = &*mem;
+        let start = &*known;
+        let outcomes = parallel::run(batch.len(), |i| {
+            let (ctx, group) = batch[i];
+            let mut overlay = Overlay::new(base);
+            let mut targets = start.clone();
+            let r = ctx.run(&mut overlay, &mut targets, group, budget);
+            (r, overlay.into_log(), targets)
+        });
+        for (r, log, targets) in outcomes {
+            let (result, visible) = r?;
+            watchdog
+                .thread_ran_in_order(result, DEFAULT_BUDGET)?
+                .map_err(ps_failed(k))?;
+            log.apply(mem).map_err(|fault| DrawError::Fault {
+                unit: "render target write",
+                fault,
+            })?;
+            known.absorb(targets);
+            stats.ps_depth_count += u64::from(visible.count_ones());
+        }
+    }
+    Ok(())
 }
 
 /// A held-back primitive prepared for its threads ([`prepare_held`]): the writes of its
