@@ -135,16 +135,24 @@ fn read(t: &Thread, ins: &Instruction, s: &Src, k: usize) -> Result<Val, ExecErr
     }
 }
 
+/// The operations a DF instruction carries out (see the module docs).
+fn computes(op: Opcode) -> bool {
+    matches!(
+        op,
+        Opcode::Mov
+            | Opcode::Sel
+            | Opcode::Cmp
+            | Opcode::Cmpn
+            | Opcode::Add
+            | Opcode::Mul
+            | Opcode::Mad
+    )
+}
+
 /// Executes an instruction with a DF operand (see the module docs).
 pub(crate) fn alu_df(t: &mut Thread, ins: &Instruction) -> Result<(), ExecError> {
     match ins.opcode {
-        Opcode::Mov
-        | Opcode::Sel
-        | Opcode::Cmp
-        | Opcode::Cmpn
-        | Opcode::Add
-        | Opcode::Mul
-        | Opcode::Mad => {}
+        op if computes(op) => {}
         Opcode::Math => {
             return Err(unsupported(
                 t,
@@ -484,20 +492,7 @@ fn dword_offset(nr: u8, subnr: u8, layout: Layout, c: usize) -> Option<u16> {
 /// 32-bit immediates) and that [`alu_df`] would carry out; `None` for anything else,
 /// which stays on the per-channel path (and its errors).
 pub(crate) fn predecode(ins: &Instruction) -> Option<DfOp> {
-    if !is_df(ins)
-        || !matches!(
-            ins.opcode,
-            Opcode::Mov
-                | Opcode::Sel
-                | Opcode::Cmp
-                | Opcode::Cmpn
-                | Opcode::Add
-                | Opcode::Mul
-                | Opcode::Mad
-        )
-        || ins.exec_size < 2
-        || ins.acc_write
-    {
+    if !is_df(ins) || !computes(ins.opcode) || ins.exec_size < 2 || ins.acc_write {
         return None;
     }
     let n = ins.exec_size as usize / 2;
