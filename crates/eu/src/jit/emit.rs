@@ -359,6 +359,23 @@ pub(super) struct Emit {
     pub(super) flags: Value,
     pub(super) live: Value,
     pub(super) math: FuncRef,
+    /// Masks already computed in this block (`Emit` is made per block, and a value made
+    /// earlier in a block serves every later instruction of it): the same execution
+    /// mask, write mask or 4-lane mask is made once, which the code generator would not
+    /// find by itself without its optimizer.
+    pub(super) masks: std::cell::RefCell<std::collections::HashMap<MaskKey, Value>>,
+}
+
+/// What a mask remembered in a block ([`Emit::masks`]) was made from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(super) enum MaskKey {
+    /// An unpredicated instruction's relative execution mask: mask-disable, its span
+    /// (absolute), first channel and width mask.
+    Exec(bool, u32, i64, u32),
+    /// A mask value and-ed with a constant.
+    And(Value, u32),
+    /// The 4-lane mask of a value's bits from bit `at`.
+    Lanes(Value, usize),
 }
 
 fn c32(b: &mut FunctionBuilder, v: u32) -> Value {
@@ -404,6 +421,26 @@ fn test_i(b: &mut FunctionBuilder, cond: Option<CondModifier>, x: Value, y: Valu
 }
 
 impl Emit {
+    /// The mask `key` names, made by `make` the first time in this block.
+    fn memo(
+        &self,
+        b: &mut FunctionBuilder,
+        key: MaskKey,
+        make: impl FnOnce(&mut FunctionBuilder) -> Value,
+    ) -> Value {
+        if let Some(&v) = self.masks.borrow().get(&key) {
+            return v;
+        }
+        let v = make(b);
+        self.masks.borrow_mut().insert(key, v);
+        v
+    }
+
+    /// [`lane_mask`], made once per block for a value and position.
+    fn lanes(&self, b: &mut FunctionBuilder, bits: Value, at: usize) -> Value {
+        self.memo(b, MaskKey::Lanes(bits, at), |b| lane_mask(b, bits, at))
+    }
+
     fn load(&self, b: &mut FunctionBuilder, off: u16) -> Value {
         b.ins().load(types::I32, mem(), self.grf, i32::from(off))
     }
@@ -470,23 +507,41 @@ impl Emit {
         let group = u.group as i64;
         // The execution mask (`Thread::exec_mask_with`), relative to the group.
         let span_abs = span(ins);
-        let mut m = if ins.mask_disable {
-            c32(b, span_abs)
-        } else {
-            b.ins().band_imm_u(self.live, i64::from(span_abs))
+        let span_rel = if n >= 32 { u32::MAX } else { (1u32 << n) - 1 };
+        let live = self.live;
+        let exec = |b: &mut FunctionBuilder| {
+            if ins.mask_disable {
+                c32(b, span_abs)
+            } else {
+                b.ins().band_imm_u(live, i64::from(span_abs))
+            }
+        };
+        let relative = |b: &mut FunctionBuilder, m: Value| {
+            let m = b.ins().ushr_imm_u(m, group);
+            b.ins().band_imm_u(m, i64::from(span_rel))
         };
         let mut pick = None;
-        if let Some(p) = ins.predicate {
-            let f = self.predicate(b, ins, p);
-            if u.pred_select {
-                pick = Some(b.ins().ushr_imm_u(f, group));
-            } else {
-                m = b.ins().band(m, f);
+        let rel = match ins.predicate {
+            Some(p) => {
+                let mut m = exec(b);
+                let f = self.predicate(b, ins, p);
+                if u.pred_select {
+                    pick = Some(b.ins().ushr_imm_u(f, group));
+                } else {
+                    m = b.ins().band(m, f);
+                }
+                relative(b, m)
             }
-        }
-        let span_rel = if n >= 32 { u32::MAX } else { (1u32 << n) - 1 };
-        let m = b.ins().ushr_imm_u(m, group);
-        let rel = b.ins().band_imm_u(m, i64::from(span_rel));
+            // Without a predicate the mask depends on the block's live channels only.
+            None => self.memo(
+                b,
+                MaskKey::Exec(ins.mask_disable, span_abs, group, span_rel),
+                |b| {
+                    let m = exec(b);
+                    relative(b, m)
+                },
+            ),
+        };
         let picks = |b: &mut FunctionBuilder, c: usize| -> Value {
             match pick {
                 Some(p) => {
@@ -722,7 +777,7 @@ impl Emit {
                         b.ins().band(not_an, t)
                     } else {
                         match pick {
-                            Some(p) => lane_mask(b, p, 4 * k),
+                            Some(p) => self.lanes(b, p, 4 * k),
                             None => vsplat(b, u32::MAX),
                         }
                     };
@@ -860,7 +915,7 @@ impl Emit {
                 UopOp::Sel => {
                     let take_a = match (u.cond, pick) {
                         (Some(_), _) => vtest_i(b, u.cond, signed.unwrap_or(true), s[0], s[1]),
-                        (None, Some(p)) => lane_mask(b, p, 4 * k),
+                        (None, Some(p)) => self.lanes(b, p, 4 * k),
                         (None, None) => vsplat(b, u32::MAX),
                     };
                     b.ins().bitselect(take_a, s[0], s[1])
@@ -936,14 +991,16 @@ impl Emit {
         let Some(offs) = &d.offs else {
             return;
         };
-        let write = b.ins().band_imm_u(rel, i64::from(d.enabled));
+        let write = self.memo(b, MaskKey::And(rel, d.enabled), |b| {
+            b.ins().band_imm_u(rel, i64::from(d.enabled))
+        });
         for (k, &v) in chunks.iter().enumerate() {
             let o = &offs[4 * k..4 * k + 4];
             if d.enabled >> (4 * k) & 0xf == 0 {
                 continue;
             }
             if o.iter().enumerate().all(|(i, &x)| x == o[0] + 4 * i as u16) {
-                let m = lane_mask(b, write, 4 * k);
+                let m = self.lanes(b, write, 4 * k);
                 let old = b.ins().load(V, mem(), self.grf, i32::from(o[0]));
                 let new = b.ins().bitselect(m, v, old);
                 b.ins().store(mem(), new, self.grf, i32::from(o[0]));

@@ -400,6 +400,7 @@ impl Builder<'_> {
             flags: self.flags,
             live,
             math: self.math,
+            masks: Default::default(),
         };
         for &(at, ins, n, uop) in &blk.items {
             if ins.opcode.kind() == Kind::Branch {
