@@ -21,13 +21,24 @@ pub struct Barycentrics {
 pub fn barycentrics(v: [[f32; 2]; 3], w: [f32; 3], p: [f32; 2]) -> Option<Barycentrics> {
     let [l1, l2] = areal(v, p)?;
     let l0 = 1.0 - l1 - l2;
-    let (q0, q1, q2) = (l0 / w[0] as f64, l1 / w[1] as f64, l2 / w[2] as f64);
+    // Dividing by 1 gives the dividend exactly (IEEE 754), so the divisions are skipped
+    // where a divisor is 1: all three w for 2D work (BLORP's rectangles), the sum often.
+    let (q0, q1, q2) = if w == [1.0; 3] {
+        (l0, l1, l2)
+    } else {
+        (l0 / w[0] as f64, l1 / w[1] as f64, l2 / w[2] as f64)
+    };
     let sum = q0 + q1 + q2;
     if sum == 0.0 || !sum.is_finite() {
         return None;
     }
+    let (p1, p2) = if sum == 1.0 {
+        (q1, q2)
+    } else {
+        (q1 / sum, q2 / sum)
+    };
     Some(Barycentrics {
-        perspective: [(q1 / sum) as f32, (q2 / sum) as f32],
+        perspective: [p1 as f32, p2 as f32],
         linear: [l1 as f32, l2 as f32],
     })
 }

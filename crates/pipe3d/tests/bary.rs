@@ -38,3 +38,49 @@ fn interpolation_formula_and_degenerates() {
     assert!(barycentrics([[0.0, 0.0], [1.0, 1.0], [2.0, 2.0]], [1.0; 3], [0.5, 0.5]).is_none());
     assert!(barycentrics(TRI, [f32::NAN, 1.0, 1.0], [1.0, 1.0]).is_none());
 }
+
+/// The model's formula written out with every division (areal coordinates over the
+/// area, each over its vertex's w, then over their sum), against `barycentrics`, which
+/// skips the divisions by exactly 1: the same bits for random triangles and positions,
+/// with w all 1 (2D work) and not.
+#[test]
+fn skipped_divisions_by_one_change_no_bit() {
+    let mut x = 0x5151_2727u64;
+    let mut next = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        (x % 1_000_000) as f32 / 1_000.0 - 500.0
+    };
+    for case in 0..20_000 {
+        let v: [[f32; 2]; 3] = std::array::from_fn(|_| [next(), next()]);
+        let p = [next(), next()];
+        let w = if case % 2 == 0 {
+            [1.0; 3]
+        } else {
+            std::array::from_fn(|_| next().abs() / 100.0 + 0.01)
+        };
+        let f = |a: [f32; 2]| [a[0] as f64, a[1] as f64];
+        let (v0, v1, v2, q) = (f(v[0]), f(v[1]), f(v[2]), f(p));
+        let area = (v1[0] - v0[0]) * (v2[1] - v0[1]) - (v1[1] - v0[1]) * (v2[0] - v0[0]);
+        let got = barycentrics(v, w, p);
+        if area == 0.0 {
+            assert!(got.is_none());
+            continue;
+        }
+        let l1 = ((q[0] - v0[0]) * (v2[1] - v0[1]) - (q[1] - v0[1]) * (v2[0] - v0[0])) / area;
+        let l2 = ((v1[0] - v0[0]) * (q[1] - v0[1]) - (v1[1] - v0[1]) * (q[0] - v0[0])) / area;
+        let l0 = 1.0 - l1 - l2;
+        let (q0, q1, q2) = (l0 / w[0] as f64, l1 / w[1] as f64, l2 / w[2] as f64);
+        let sum = q0 + q1 + q2;
+        let want = [(q1 / sum) as f32, (q2 / sum) as f32, l1 as f32, l2 as f32];
+        let got = got.expect("a finite, non-degenerate case");
+        let got = [
+            got.perspective[0],
+            got.perspective[1],
+            got.linear[0],
+            got.linear[1],
+        ];
+        assert_eq!(got.map(f32::to_bits), want.map(f32::to_bits), "case {case}");
+    }
+}
