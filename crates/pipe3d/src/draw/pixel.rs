@@ -183,10 +183,11 @@ impl PixelStage {
             && self.depth.as_ref().is_none_or(|d| d.op == DepthOp::Test)
     }
 
-    /// Shades the primitives held back, each as one job over its own overlay of memory
-    /// (they light distinct pixels), their writes applied in primitive order; the
-    /// threads of each are charged and judged in dispatch order, as
-    /// [`Self::shade_now`] would.
+    /// Shades the primitives held back (they light distinct pixels): their early depth
+    /// tests in parallel, then all their threads as one list of dispatches in parallel
+    /// batches ([`run_batches`]); writes, charges and counts land in primitive and
+    /// dispatch order, as [`Self::shade_now`] one primitive after the other would leave
+    /// them.
     fn flush(
         &mut self,
         st: &DrawState,
