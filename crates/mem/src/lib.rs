@@ -12,6 +12,9 @@
 //!   units, array spacing, multisampling array-style and interleaved, depth, separate
 //!   stencil, HiZ and MCS geometry) mapping (x, y, slice, lod, sample) to a byte offset;
 //! * [`format`](mod@format): the SURFACE_FORMAT texel codecs, block decoders and capabilities.
+//! * [`overlay`]: a thread's buffered writes over shared memory, applied in order (how
+//!   threads running in parallel stay deterministic);
+//! * [`fill`]: one value written into many elements as runs of bytes (clears).
 
 pub mod fill;
 pub mod format;

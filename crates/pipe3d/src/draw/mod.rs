@@ -25,6 +25,9 @@
 //!    (the data port's depth buffer); their sampler messages reach gtsim-sampler through the front and
 //!    their render target writes go through the data port's colour calculator into memory
 //!    (seed 000 §3.9.11, seed 004 ch.12).
+//!    Small primitives lighting distinct pixels are held back and shaded together
+//!    (`deferred`: only writes to one pixel are ordered, seed 000 ch.1), their threads on
+//!    the host's cores (`parallel`).
 //!
 //! HS, DS, GS and stream output must be disabled: anything else fails as
 //! [`DrawError::Unsupported`] naming its chapter, as do the features of the enabled
