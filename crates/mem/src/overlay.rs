@@ -6,7 +6,7 @@
 //! with the thread's own earlier writes laid over it; its writes are checked (a write to
 //! an unmapped address faults at once, exactly as it would on the memory itself) and
 //! kept in the overlay. When the batch is done, the overlays are applied to the memory
-//! one after the other in dispatch order ([`Overlay::apply`]).
+//! one after the other in dispatch order ([`WriteLog::apply`]).
 //!
 //! The result depends only on how the work is cut into batches, never on how many host
 //! threads run them or in which order they finish: the same submission gives the same
