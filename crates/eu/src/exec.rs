@@ -657,27 +657,17 @@ impl Thread {
             }
             let on_the_fly;
             let (ins, len) = match prog.at(self.ip) {
-                Some(Slot {
-                    ins,
-                    len,
-                    uop: Some(u),
-                    ..
-                }) if prog.micro_ops => {
+                // A predecoded instruction: a micro-op, or double precision.
+                Some(Slot { ins, len, uop, df })
+                    if prog.micro_ops && (uop.is_some() || df.is_some()) =>
+                {
                     *executed += 1;
                     self.channel_instructions += self.live(ins).count_ones() as u64;
-                    self.run_uop(ins, u)?;
-                    self.ip += len;
-                    continue;
-                }
-                Some(Slot {
-                    ins,
-                    len,
-                    df: Some(d),
-                    ..
-                }) if prog.micro_ops => {
-                    *executed += 1;
-                    self.channel_instructions += self.live(ins).count_ones() as u64;
-                    crate::df::run(self, ins, d)?;
+                    match (uop, df) {
+                        (Some(u), _) => self.run_uop(ins, u)?,
+                        (None, Some(d)) => crate::df::run(self, ins, d)?,
+                        (None, None) => {}
+                    }
                     self.ip += len;
                     continue;
                 }
