@@ -107,10 +107,7 @@ impl DepthAccess<'_> {
             Some(img) => img.offset(x, y),
             None => d.desc.texel_offset(x, y, d.slice, d.lod, 0),
         }
-        .map_err(|e| MessageError::State {
-            structure: "3DSTATE_DEPTH_BUFFER",
-            why: format!("pixel ({x}, {y}): {e}"),
-        })?;
+        .map_err(|e| depth_layout_error(x, y, e))?;
         Ok(d.base.wrapping_add(off))
     }
 
@@ -148,7 +145,43 @@ impl DepthAccess<'_> {
             return self.clear_one_by_one(mem, pixels);
         };
         let mut error = None;
-        for &(x, y) in pixels {
+        // Without a stencil buffer, a row's neighbouring pixels that are neighbours in
+        // memory too are added as one run, their offsets worked out once.
+        let runs = d.stencil.is_none() && d.front.depth_write;
+        let mut i = 0;
+        while runs && i < pixels.len() {
+            let (x, y) = pixels[i];
+            let mut n = 1;
+            while i + n < pixels.len() && pixels[i + n] == (x + n as u32, y) {
+                n += 1;
+            }
+            let mut j = 0;
+            while j < n {
+                let xj = x + j as u32;
+                let run = match &self.depth {
+                    Some(img) => img.run(xj, y).map_err(|e| depth_layout_error(xj, y, e)),
+                    None => self.depth_addr(xj, y).map(|a| (a.wrapping_sub(d.base), 1)),
+                };
+                match run {
+                    Ok((off, k)) => {
+                        let k = (k as usize).min(n - j);
+                        if !depth.add_run(d.base.wrapping_add(off), k) {
+                            return self.clear_one_by_one(mem, pixels);
+                        }
+                        j += k;
+                    }
+                    Err(e) => {
+                        error = Some(e);
+                        break;
+                    }
+                }
+            }
+            if error.is_some() {
+                break;
+            }
+            i += n;
+        }
+        for &(x, y) in if runs { &[][..] } else { pixels } {
             // The stencil address first, as `pixel` computes it.
             let sa = match self.stencil_addr(x, y) {
                 Ok(a) => a,
@@ -261,5 +294,14 @@ impl DepthAccess<'_> {
                 Ok(r.pass)
             }
         }
+    }
+}
+
+/// A depth buffer address that the layout cannot give, as the depth operations report
+/// it.
+fn depth_layout_error(x: u32, y: u32, e: gtsim_mem::layout::LayoutError) -> MessageError {
+    MessageError::State {
+        structure: "3DSTATE_DEPTH_BUFFER",
+        why: format!("pixel ({x}, {y}): {e}"),
     }
 }

@@ -375,16 +375,32 @@ impl<'a> PixelSink<'a> {
         };
         // The colour calculator reads the destination only to blend, for a logic op or to
         // keep write-disabled channels; otherwise the pixel is just stored.
-        let cc = &rt.cc;
         if self.reads_dst {
             mem.read(addr, dst).map_err(fault)?;
         }
+        let mut out = [0u8; 16];
+        let len = self.encode(color, dst, &mut out)?;
+        mem.write(addr, &out[..len]).map_err(fault)?;
+        Ok(true)
+    }
+
+    /// The bytes the colour calculator stores for `color` over the destination's bytes
+    /// `dst` (read only when [`PixelSink`] says it reads them): into `out`, with their
+    /// number.
+    fn encode(
+        &self,
+        color: [u32; 4],
+        dst: &[u8],
+        out: &mut [u8; 16],
+    ) -> Result<usize, MessageError> {
+        let rt = self.rt;
+        let cc = &rt.cc;
         if let Some(layout) = self.unorm8 {
             if let Some((c, bytes)) = self.last.get()
                 && c == color
             {
-                mem.write(addr, &bytes).map_err(fault)?;
-                return Ok(true);
+                out[..4].copy_from_slice(&bytes);
+                return Ok(4);
             }
             let mut c = [0f32; 4];
             for (f, &bits) in c.iter_mut().zip(&color) {
@@ -400,19 +416,76 @@ impl<'a> PixelSink<'a> {
                 }
             }
             self.last.set(Some((color, bytes)));
-            mem.write(addr, &bytes).map_err(fault)?;
-            return Ok(true);
+            out[..4].copy_from_slice(&bytes);
+            return Ok(4);
         }
         let src1: Rgba = [0.0; 4];
         let src = texel_of(&rt.surface, color)?;
-        let mut out = [0u8; 16];
-        let len = color_calc_into(&rt.cc, s.format, src, src1, dst, &mut out).map_err(|e| {
+        color_calc_into(cc, rt.surface.format, src, src1, dst, out).map_err(|e| {
             MessageError::State {
                 structure: "BLEND_STATE",
                 why: e.to_string(),
             }
-        })?;
-        mem.write(addr, &out[..len]).map_err(fault)?;
-        Ok(true)
+        })
+    }
+
+    /// Writes the pixels (x0 + i, y) with colours `colors[i]`, left to right: the same
+    /// bytes and the same errors as [`PixelSink::write`] pixel by pixel, but pixels that
+    /// are neighbours in memory too (along a linear row, an X-tile row, a Y-tile OWord)
+    /// are read and written together, their offsets worked out once.
+    pub fn write_run(
+        &self,
+        mem: &mut dyn Memory,
+        x0: u32,
+        y: u32,
+        colors: &[[u32; 4]],
+    ) -> Result<(), MessageError> {
+        let one_by_one = |mem: &mut dyn Memory, from: usize, to: usize| {
+            for (i, &c) in colors.iter().enumerate().take(to).skip(from) {
+                self.write(mem, x0 + i as u32, y, c)?;
+            }
+            Ok(())
+        };
+        let s = &self.rt.surface;
+        let n = s.desc.block_bytes as usize;
+        let Some(img) = self.image.as_ref().filter(|_| (1..=16).contains(&n)) else {
+            return one_by_one(mem, 0, colors.len());
+        };
+        // Room for 32 pixels of 16 bytes; longer runs go in pieces.
+        const MAX: usize = 32;
+        let mut dst = [0u8; MAX * 16];
+        let mut out = [0u8; MAX * 16];
+        let mut i = 0;
+        while i < colors.len() {
+            let x = x0 + i as u32;
+            let (off, k) = match img.run(x, y) {
+                Ok(r) => r,
+                // Past the right or bottom edge: so is every pixel after this one.
+                Err(LayoutError::Outside { .. }) => return Ok(()),
+                Err(_) => return one_by_one(mem, i, i + 1),
+            };
+            let k = (k as usize).min(colors.len() - i).min(MAX);
+            let addr = s.base.wrapping_add(off);
+            let bytes = k * n;
+            if self.reads_dst && mem.read(addr, &mut dst[..bytes]).is_err() {
+                // A fault: pixel by pixel, for the error the first faulting pixel gives.
+                one_by_one(mem, i, i + k)?;
+                i += k;
+                continue;
+            }
+            for j in 0..k {
+                let mut px = [0u8; 16];
+                let len = self.encode(colors[i + j], &dst[j * n..(j + 1) * n], &mut px)?;
+                if len != n {
+                    return one_by_one(mem, i, colors.len());
+                }
+                out[j * n..(j + 1) * n].copy_from_slice(&px[..n]);
+            }
+            if mem.write(addr, &out[..bytes]).is_err() {
+                one_by_one(mem, i, i + k)?;
+            }
+            i += k;
+        }
+        Ok(())
     }
 }

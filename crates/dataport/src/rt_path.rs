@@ -143,7 +143,7 @@ impl PixelWrites<'_> {
         }
         // Seed 004 §12.1.3: the alpha test comes first; a pixel that fails it is
         // discarded before the depth and stencil tests and counts.
-        if let Some(t) = &target {
+        if let Some(t) = target.as_ref().filter(|t| t.alpha_test.is_some()) {
             for s in 0..32 {
                 if enabled & (1 << s) != 0 && !alpha_passes(t, p.colors[s])? {
                     enabled &= !(1 << s);
@@ -184,25 +184,63 @@ impl PixelWrites<'_> {
             // In raster order (row, then column) rather than slot order (subspan by
             // subspan): the pixels are distinct, and only writes to one pixel are
             // ordered (seed 000 ch.1), so the order changes no byte, and
-            // neighbours along a row make one longer write where they are neighbours in
-            // memory too.
+            // neighbours along a row go to the sink as one run
+            // ([`PixelSink::write_run`]).
             let mut order = [(0u32, 0u32, 0u8); 32];
             let mut n = 0;
-            let mut left = enabled;
-            while left != 0 {
-                let s = left.trailing_zeros() as usize;
-                left &= left - 1;
-                let (x, y) = self.slots[s];
-                order[n] = (y, x, s as u8);
-                n += 1;
+            for s in raster_order(&self.slots).map(usize::from) {
+                if enabled & (1 << s) != 0 {
+                    let (x, y) = self.slots[s];
+                    order[n] = (y, x, s as u8);
+                    n += 1;
+                }
             }
-            order[..n].sort_unstable();
-            for &(y, x, s) in &order[..n] {
-                sink.write(mem, x, y, p.colors[s as usize])?;
+            if !order[..n].is_sorted() {
+                order[..n].sort_unstable();
+            }
+            let mut colors = [[0u32; 4]; 32];
+            let mut at = 0;
+            while at < n {
+                let (y, x0, _) = order[at];
+                let mut len = 0;
+                while at + len < n && order[at + len].0 == y && order[at + len].1 == x0 + len as u32
+                {
+                    colors[len] = p.colors[order[at + len].2 as usize];
+                    len += 1;
+                }
+                sink.write_run(mem, x0, y, &colors[..len])?;
+                at += len;
             }
         }
         Ok(())
     }
+}
+
+/// The slots of a dispatch in raster order when its subspans (slots 4i..4i+3, upper
+/// left, upper right, lower left, lower right) come in raster order, as the windower
+/// dispatches them: per row of subspans, the upper pixels of each, then the lower ones.
+/// Any other arrangement gives the slots in some order the caller sorts.
+fn raster_order(slots: &[(u32, u32); 32]) -> [u8; 32] {
+    // Subspans are grouped by their row (y / 2); inside a group, by column.
+    let row = |i: usize| slots[i * 4].1 / 2;
+    let mut out = [0u8; 32];
+    let mut n = 0;
+    let mut i = 0;
+    while i < 8 {
+        let mut j = i + 1;
+        while j < 8 && row(j) == row(i) {
+            j += 1;
+        }
+        for r in 0..2 {
+            for k in i..j {
+                out[n] = (k * 4 + r * 2) as u8;
+                out[n + 1] = (k * 4 + r * 2 + 1) as u8;
+                n += 2;
+            }
+        }
+        i = j;
+    }
+    out
 }
 
 /// A render target fast clear (seed 004 §11.7-11.8): the whole render target takes the

@@ -119,18 +119,28 @@ fn a_clear_in_runs_writes_what_pixel_by_pixel_writes() {
 
 #[test]
 fn a_pixel_outside_stops_the_clear_after_the_pixels_before_it() {
-    let d = buffer(Tiling::Y, DepthFormat::D32Float, true, true);
-    let pixels = [(1, 1), (2, 1), (60, 1), (3, 1)];
-    let mut one_by_one = memory();
-    let mut want = None;
-    for &(x, y) in &pixels {
-        if let Err(e) = d.pixel(&mut one_by_one, x, y, 0.5, false) {
-            want = Some(e);
-            break;
+    // With a stencil buffer (pixel by pixel) and without (runs along rows, one of them
+    // running past the right edge).
+    let row: Vec<(u32, u32)> = (40..70).map(|x| (x, 2)).collect();
+    let scattered = vec![(1, 1), (2, 1), (60, 1), (3, 1)];
+    for stencil in [true, false] {
+        for pixels in [&scattered, &row] {
+            let d = buffer(Tiling::Y, DepthFormat::D32Float, stencil, true);
+            let mut one_by_one = memory();
+            let mut want = None;
+            for &(x, y) in pixels {
+                if let Err(e) = d.pixel(&mut one_by_one, x, y, 0.5, false) {
+                    want = Some(e);
+                    break;
+                }
+            }
+            let mut runs = memory();
+            let got = d.access().clear(&mut runs, pixels).unwrap_err();
+            assert_eq!(Some(got), want, "stencil {stencil}");
+            assert!(
+                snapshot(&runs) == snapshot(&one_by_one),
+                "stencil {stencil}"
+            );
         }
     }
-    let mut runs = memory();
-    let got = d.access().clear(&mut runs, &pixels).unwrap_err();
-    assert_eq!(Some(got), want);
-    assert!(snapshot(&runs) == snapshot(&one_by_one));
 }

@@ -69,6 +69,36 @@ impl Fill {
         true
     }
 
+    /// Adds `count` elements one after the other from `addr` (what `count` calls of
+    /// [`Fill::add`] at `addr`, `addr + size`, ... add, marked a word of bits at a time);
+    /// `false` (and nothing added) when `addr` is not a multiple of the element size.
+    pub fn add_run(&mut self, addr: u64, count: usize) -> bool {
+        if !addr.is_multiple_of(self.size as u64) {
+            return false;
+        }
+        let mut at = addr;
+        let end = addr.saturating_add((count * self.size) as u64);
+        while at < end {
+            let page = at & !(PAGE - 1);
+            self.add(at);
+            let mask = &mut self.pages[self.last].1;
+            let stop = end.min(page + PAGE);
+            let (mut b, e) = ((at - page) as usize, (stop - page) as usize);
+            while b < e {
+                let n = (64 - b % 64).min(e - b);
+                let bits = if n == 64 {
+                    u64::MAX
+                } else {
+                    ((1u64 << n) - 1) << (b % 64)
+                };
+                mask[b / 64] |= bits;
+                b += n;
+            }
+            at = stop;
+        }
+        true
+    }
+
     /// Writes `value` (the element's bytes) into every element added, page by page in
     /// address order, each run of marked bytes at once.
     pub fn write(mut self, mem: &mut dyn Memory, value: &[u8]) -> Result<(), Fault> {
@@ -160,5 +190,43 @@ mod tests {
         }
         assert!(Fill::new(12).is_none());
         assert!(Fill::new(128).is_none());
+    }
+
+    /// Runs of elements (across words and pages) added with `add_run` fill what adding
+    /// their elements one by one fills; a misaligned run is refused.
+    #[test]
+    fn a_run_fills_what_its_elements_fill() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move |n: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % n
+        };
+        for size in [1usize, 2, 4, 8, 16, 64] {
+            let mut base = AddressSpace::new();
+            base.load(0x8000, &vec![0x55u8; 0x6000]);
+            let value: Vec<u8> = (0..size).map(|i| 0xa0 + i as u8).collect();
+            let (mut elements, mut runs) = (Fill::new(size).unwrap(), Fill::new(size).unwrap());
+            for _ in 0..200 {
+                let count = 1 + next(200) as usize;
+                let first = next((0x6000 / size - count) as u64);
+                let addr = 0x8000 + first * size as u64;
+                for i in 0..count {
+                    assert!(elements.add(addr + (i * size) as u64));
+                }
+                assert!(runs.add_run(addr, count));
+            }
+            if size > 1 {
+                assert!(!runs.add_run(0x8001, 3));
+            }
+            let (mut a, mut b) = (base.clone(), base.clone());
+            elements.write(&mut a, &value).unwrap();
+            runs.write(&mut b, &value).unwrap();
+            let (mut ra, mut rb) = (vec![0u8; 0x6000], vec![0u8; 0x6000]);
+            a.read(0x8000, &mut ra).unwrap();
+            b.read(0x8000, &mut rb).unwrap();
+            assert!(ra == rb, "size {size}");
+        }
     }
 }

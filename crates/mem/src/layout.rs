@@ -154,6 +154,22 @@ impl ImageOffsets {
             .tiling
             .offset(self.pitch, bx as u64 * self.block_bytes as u64, by as u64)?)
     }
+
+    /// [`ImageOffsets::offset`] of texel (x, y) with the number of texels from it on
+    /// along its row (1 at least, within the image) that follow each other in memory:
+    /// texel x + i is at the offset plus i texels for i below that number. Compressed
+    /// formats count one block column at a time (1).
+    pub fn run(&self, x: u32, y: u32) -> Result<(u64, u32), LayoutError> {
+        let off = self.offset(x, y)?;
+        if self.block != (1, 1) {
+            return Ok((off, 1));
+        }
+        let bytes = self.block_bytes as u64;
+        let row_x = (self.origin.0 + x) as u64 * bytes;
+        let texels = self.tiling.contiguous(self.pitch, row_x) / bytes.max(1);
+        let left = (self.width - x) as u64;
+        Ok((off, texels.clamp(1, left) as u32))
+    }
 }
 
 impl SurfaceDesc {

@@ -103,6 +103,20 @@ impl Tiling {
         Ok(tile * TILE_BYTES + self.within_tile(x & (tw - 1), y & (th - 1)))
     }
 
+    /// How many bytes from byte `x` of a row on follow each other in memory (to the
+    /// end of the row, its X tile row or its Y-tile OWord column; a W tile interleaves
+    /// x with y bits, so only byte pairs do), given a valid `x` of a `pitch`-byte row.
+    /// What [`Tiling::offset`] gives for `x + i` is its offset for `x` plus `i` for `i`
+    /// below it.
+    pub fn contiguous(self, pitch: u64, x: u64) -> u64 {
+        match self {
+            Tiling::Linear => pitch.saturating_sub(x),
+            Tiling::X => 512 - (x & 511),
+            Tiling::Y => 16 - (x & 15),
+            Tiling::W => 2 - (x & 1),
+        }
+    }
+
     /// Offset inside one tile of byte `x` of row `y` of that tile.
     fn within_tile(self, x: u64, y: u64) -> u64 {
         match self {

@@ -199,6 +199,11 @@ fn depth_stencil_hiz_mcs_geometry() {
     assert_eq!(SurfaceDesc::mcs(&c, 128).block_bytes, 1);
 }
 
+/// The width in texels of LOD `lod`.
+fn img_width(d: &SurfaceDesc, lod: u32) -> u32 {
+    (d.width >> lod).max(1)
+}
+
 /// An image's precomputed offsets give `texel_offset`'s value or error for every texel
 /// (in range or not), over tilings, mip levels, array slices and compressed blocks, and
 /// are refused for buffers, multisampled surfaces and images that do not exist.
@@ -222,6 +227,20 @@ fn image_offsets_agree_with_texel_offset() {
                                 d.texel_offset(x, y, slice, lod, 0),
                                 "{tiling:?} {block:?} lod {lod} slice {slice} ({x}, {y})"
                             );
+                            // A run's texels are where texel_offset puts them, one
+                            // after the other, and stay in the image.
+                            if let Ok((at, n)) = img.run(x, y) {
+                                assert!(n >= 1 && x + n <= img_width(&d, lod));
+                                for i in 0..n {
+                                    let want = d.texel_offset(x + i, y, slice, lod, 0).unwrap();
+                                    let step = if block == (1, 1) { block_bytes } else { 0 };
+                                    assert_eq!(
+                                        at + u64::from(i * step),
+                                        want,
+                                        "run ({x}, {y}) +{i}"
+                                    );
+                                }
+                            }
                             checked += 1;
                         }
                     }

@@ -110,3 +110,34 @@ proptest! {
         prop_assert!(o < t.surface_bytes(pitch, y + 1));
     }
 }
+
+/// `contiguous` promises that the bytes it counts are at consecutive offsets and that
+/// the byte after them is not (or is past the row): checked against `offset` byte by
+/// byte for every tiling, over two tile widths and rows inside and across tiles.
+#[test]
+fn contiguous_counts_exactly_the_bytes_that_follow_in_memory() {
+    for t in [Tiling::Linear, Tiling::X, Tiling::Y, Tiling::W] {
+        let pitch = t.tile_size().0.max(64) * 2;
+        for y in [0u64, 1, 7, 33] {
+            for x in 0..pitch {
+                let n = t.contiguous(pitch, x);
+                assert!(n >= 1, "{t:?} x {x}");
+                let at = t.offset(pitch, x, y).unwrap();
+                for i in 0..n {
+                    assert_eq!(
+                        t.offset(pitch, x + i, y).unwrap(),
+                        at + i,
+                        "{t:?} x {x} i {i}"
+                    );
+                }
+                if x + n < pitch {
+                    assert_ne!(
+                        t.offset(pitch, x + n, y).unwrap(),
+                        at + n,
+                        "{t:?} x {x} n {n}"
+                    );
+                }
+            }
+        }
+    }
+}
