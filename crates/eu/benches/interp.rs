@@ -8,8 +8,9 @@
 //! channel-instructions per second: per executed instruction, the channels of its span
 //! that were dispatched and not waiting in control flow.
 //!
-//! Every kernel runs twice: on the interpreter (micro-ops and the per-channel
-//! interpreter, JIT off) and with the JIT (the program compiled at once).
+//! Every kernel runs three times: on the interpreter (micro-ops and the per-channel
+//! interpreter, JIT off), with the JIT's quick tier (the program compiled at once), and
+//! with its optimized tier (`Program::optimize`, what a long-running program reaches).
 //!
 //! Run: `cargo bench -p gtsim-eu --bench interp` (release profile). Prints one line per
 //! kernel and a total for each.
@@ -66,35 +67,46 @@ fn measure(prog: &Program, initial: &Thread) -> Result<(u64, u64, f64), String> 
 }
 
 fn main() {
-    // (instructions, channel-instructions, seconds) for the interpreter and the JIT.
-    let mut totals = [(0u64, 0u64, 0f64); 2];
+    // (instructions, channel-instructions, seconds): interpreter, quick JIT, optimized JIT.
+    let mut totals = [(0u64, 0u64, 0f64); 3];
     for k in kernels() {
         let initial = thread(k.simd);
         let mut line = format!("{:<64} SIMD{:<2}", k.name, k.simd);
         let mut results = vec![];
-        for jit in [false, true] {
+        for (jit, optimized) in [(false, false), (true, false), (true, true)] {
             let mut prog = Program::new(gtsim_isa::Encoding::IvyBridge, &k.code);
             prog.set_jit(jit);
+            if optimized {
+                prog.optimize();
+            }
             results.push(measure(&prog, &initial));
         }
-        match (&results[0], &results[1]) {
-            (Ok(a), Ok(b)) => {
-                for (t, r) in totals.iter_mut().zip([a, b]) {
-                    t.0 += r.0;
-                    t.1 += r.1;
-                    t.2 += r.2;
-                }
+        match results.iter().find_map(|r| r.as_ref().err()) {
+            None => {
+                let rates: Vec<f64> = results
+                    .iter()
+                    .zip(totals.iter_mut())
+                    .map(|(r, t)| {
+                        let r = r.as_ref().map_or((0, 0, 1.0), |r| *r);
+                        t.0 += r.0;
+                        t.1 += r.1;
+                        t.2 += r.2;
+                        r.1 as f64 / r.2 / 1e6
+                    })
+                    .collect();
                 line += &format!(
-                    " {:>8.1} M channel-instr/s interpreted {:>8.1} M with the JIT",
-                    a.1 as f64 / a.2 / 1e6,
-                    b.1 as f64 / b.2 / 1e6
+                    " {:>8.1} M channel-instr/s interpreted {:>8.1} M quick JIT {:>8.1} M optimized JIT",
+                    rates[0], rates[1], rates[2]
                 );
             }
-            (Err(e), _) | (_, Err(e)) => line += &format!(" skipped: {e}"),
+            Some(e) => line += &format!(" skipped: {e}"),
         }
         println!("{line}");
     }
-    for (what, (ins, ch, secs)) in ["interpreter", "JIT"].iter().zip(totals) {
+    for (what, (ins, ch, secs)) in ["interpreter", "JIT (quick)", "JIT (optimized)"]
+        .iter()
+        .zip(totals)
+    {
         println!(
             "total, {what}: {:.1} M instructions/s, {:.1} M channel-instructions/s ({ins} instructions in {secs:.2} s)",
             ins as f64 / secs / 1e6,

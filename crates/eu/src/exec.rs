@@ -182,8 +182,13 @@ impl Program {
     pub fn set_jit(&mut self, on: bool) {
         self.jit_on = on;
         if on {
-            self.compiled();
+            self.compiled(crate::jit::Quality::Quick);
         }
+    }
+
+    /// Whether the JIT's optimized tier has compiled the program (`crate::jit::Tier`).
+    pub fn jit_optimized(&self) -> bool {
+        self.jit.optimized()
     }
 
     /// How many instructions run as compiled code (0 before compilation or with the JIT
@@ -192,10 +197,10 @@ impl Program {
         self.jit.get().map_or(0, |j| j.covered())
     }
 
-    /// The compiled program, compiling it now if it is not yet (or `None` while another
-    /// thread compiles it).
-    fn compiled(&self) -> Option<&crate::jit::Compiled> {
-        self.jit.get_or_compile(|| {
+    /// The program compiled at `quality`, compiling it now if it is not yet (or `None`
+    /// while another thread compiles it).
+    fn compiled(&self, quality: crate::jit::Quality) -> Option<&crate::jit::Compiled> {
+        self.jit.get_or_compile(quality, || {
             let start = std::time::Instant::now();
             let code: Vec<_> = self
                 .slots
@@ -203,10 +208,10 @@ impl Program {
                 .enumerate()
                 .filter_map(|(i, s)| s.as_ref().map(|s| (i * 8, &s.ins, s.len, s.uop.as_deref())))
                 .collect();
-            let c = crate::jit::compile(&code);
+            let c = crate::jit::compile(&code, quality);
             if std::env::var_os("GTSIM_JIT_LOG").is_some() {
                 eprintln!(
-                    "gtsim: JIT compiled {} of {} instructions in {:.2} ms",
+                    "gtsim: JIT compiled {} of {} instructions in {:.2} ms ({quality:?})",
                     c.as_ref().map_or(0, |c| c.covered()),
                     code.len(),
                     start.elapsed().as_secs_f64() * 1e3
@@ -216,15 +221,30 @@ impl Program {
         })
     }
 
-    /// The compiled program for a thread about to run: compiled already, or now if the
-    /// program's executed instructions have reached the point where compiling pays.
+    /// Compiles the program's optimized code now (the JIT's second tier, which a
+    /// program reaches by running long; see `crate::jit::Tier`), as benchmarks and tests
+    /// of it need. Nothing happens with the JIT off.
+    pub fn optimize(&self) {
+        if self.jit_on && self.micro_ops {
+            self.compiled(crate::jit::Quality::Optimized);
+        }
+    }
+
+    /// The compiled program for a thread about to run: compiled already (optimized, once
+    /// the program has run long enough for that to pay), or now if the program's
+    /// executed instructions have reached the point where compiling pays.
     fn jit_for_run(&self) -> Option<&crate::jit::Compiled> {
         if !self.jit_on || !self.micro_ops {
             return None;
         }
+        if self.jit.wants_optimizing()
+            && let Some(c) = self.compiled(crate::jit::Quality::Optimized)
+        {
+            return Some(c);
+        }
         match self.jit.get() {
             Some(c) => Some(c),
-            None if self.jit.hot() => self.compiled(),
+            None if self.jit.hot() => self.compiled(crate::jit::Quality::Quick),
             None => None,
         }
     }

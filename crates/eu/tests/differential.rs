@@ -83,13 +83,18 @@ enum Mode {
     MicroOps,
     /// Compiled code where it applies, micro-ops and the interpreter elsewhere.
     Jit,
+    /// As `Jit`, with the JIT's second, optimized tier (`Program::optimize`).
+    OptimizedJit,
 }
 
 /// Runs `code` in `mode`; the thread's bits, the messages and the result.
 fn run(code: &[u8], simd: u8, seed: u64, mode: Mode) -> (Vec<u64>, String, String) {
     let mut prog = Program::new(Encoding::IvyBridge, code);
     prog.set_micro_ops(mode != Mode::PerChannel);
-    prog.set_jit(mode == Mode::Jit);
+    prog.set_jit(matches!(mode, Mode::Jit | Mode::OptimizedJit));
+    if mode == Mode::OptimizedJit {
+        prog.optimize();
+    }
     let mut t = thread(simd, seed);
     let mut sf = Recorder::default();
     let result = t.run_program(&prog, &mut sf as &mut dyn SharedFunctions, 200_000);
@@ -102,7 +107,7 @@ fn run(code: &[u8], simd: u8, seed: u64, mode: Mode) -> (Vec<u64>, String, Strin
 
 fn same_all_ways(name: &str, code: &[u8], simd: u8, seed: u64) {
     let slow = run(code, simd, seed, Mode::PerChannel);
-    for mode in [Mode::MicroOps, Mode::Jit] {
+    for mode in [Mode::MicroOps, Mode::Jit, Mode::OptimizedJit] {
         same(
             &format!("{name} ({mode:?})"),
             seed,
@@ -424,7 +429,7 @@ fn a_runaway_loop_ends_at_the_same_instruction_compiled_or_not() {
     for seed in 0..3 {
         let slow = run(&code, 8, seed, Mode::PerChannel);
         assert!(slow.2.contains("Budget"), "{}", slow.2);
-        for mode in [Mode::MicroOps, Mode::Jit] {
+        for mode in [Mode::MicroOps, Mode::Jit, Mode::OptimizedJit] {
             same("runaway loop", seed, &slow, &run(&code, 8, seed, mode));
         }
     }
@@ -616,4 +621,40 @@ fn random_df_kernels_give_the_same_bits_on_every_path() {
         ran += 1;
     }
     assert_eq!(ran, 150);
+}
+
+/// A program that runs long reaches the JIT's optimized tier by itself (quick code at
+/// `REPAY` executions per instruction, optimized code at 20 times that), and every
+/// thread along the way, interpreted, quick or optimized, ends with the same bits.
+#[test]
+fn a_long_running_program_moves_up_the_tiers_with_the_same_bits() {
+    let mut rng = Rng(0x7133);
+    let (text, _) = random_loop_kernel(&mut rng, 8, 4).unwrap();
+    let code = assemble(&text, Compaction::Never).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    let want = run(&code, 8, 5, Mode::PerChannel);
+    let prog = Program::new(Encoding::IvyBridge, &code);
+    let mut tiers = vec![];
+    for _ in 0..20_000 {
+        let mut t = thread(8, 5);
+        let mut sf = Recorder::default();
+        let result = t.run_program(&prog, &mut sf as &mut dyn SharedFunctions, 200_000);
+        let got = (
+            t.snapshot(),
+            format!("{:?}", sf.messages),
+            format!("{result:?}"),
+        );
+        same("tiering", 5, &want, &got);
+        let tier = (prog.jit_coverage() > 0, prog.jit_optimized());
+        if tiers.last() != Some(&tier) {
+            tiers.push(tier);
+        }
+        if tier.1 {
+            break;
+        }
+    }
+    assert_eq!(
+        tiers,
+        [(false, false), (true, false), (true, true)],
+        "{text}"
+    );
 }

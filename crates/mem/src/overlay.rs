@@ -28,6 +28,47 @@ pub struct Overlay<'a> {
     /// A 4 KiB page found writable as a whole: the base's mappings do not change while
     /// it is borrowed, so writes inside it need no further check.
     writable_page: Option<u64>,
+    /// Once the overlay holds more than [`INDEXED`] writes: which bytes they cover, by
+    /// dword (address / 4, a mask of its four bytes). A read that covers none of them
+    /// needs no look at the writes (an early depth test over thousands of pixels reads
+    /// each pixel before writing it).
+    index: Option<rustc_hash::FxHashMap<u64, u8>>,
+}
+
+/// Writes an overlay holds before it indexes them (a thread's handful of render target
+/// writes are faster to scan than to index).
+const INDEXED: usize = 32;
+
+/// Marks bytes `addr..addr + len` in a byte index.
+fn mark(index: &mut rustc_hash::FxHashMap<u64, u8>, addr: u64, len: u64) {
+    let end = addr.saturating_add(len);
+    let mut at = addr;
+    while at < end {
+        let dword = at >> 2;
+        let hi = end.min((dword + 1) << 2);
+        let bits = ((1u16 << (hi - at)) - 1) as u8;
+        *index.entry(dword).or_default() |= bits << (at & 3);
+        at = hi;
+    }
+}
+
+/// Whether a byte index holds any byte of `addr..addr + len`.
+fn touched(index: &rustc_hash::FxHashMap<u64, u8>, addr: u64, len: u64) -> bool {
+    let end = addr.saturating_add(len);
+    let mut at = addr;
+    while at < end {
+        let dword = at >> 2;
+        let hi = end.min((dword + 1) << 2);
+        let bits = ((1u16 << (hi - at)) - 1) as u8;
+        if index
+            .get(&dword)
+            .is_some_and(|m| m & (bits << (at & 3)) != 0)
+        {
+            return true;
+        }
+        at = hi;
+    }
+    false
 }
 
 impl<'a> Overlay<'a> {
@@ -39,6 +80,7 @@ impl<'a> Overlay<'a> {
             writes: Vec::with_capacity(16),
             bytes: Vec::with_capacity(64),
             writable_page: None,
+            index: None,
         }
     }
 
@@ -54,6 +96,13 @@ impl<'a> Overlay<'a> {
 impl Memory for Overlay<'_> {
     fn read(&self, addr: u64, out: &mut [u8]) -> Result<(), Fault> {
         self.base.read(addr, out)?;
+        if self
+            .index
+            .as_ref()
+            .is_some_and(|ix| !touched(ix, addr, out.len() as u64))
+        {
+            return Ok(());
+        }
         // Later writes cover earlier ones: lay them over in order.
         let end = addr + out.len() as u64;
         for &(at, start, len) in &self.writes {
@@ -93,6 +142,17 @@ impl Memory for Overlay<'_> {
             _ => self.writes.push((addr, self.bytes.len(), data.len())),
         }
         self.bytes.extend_from_slice(data);
+        match &mut self.index {
+            Some(ix) => mark(ix, addr, data.len() as u64),
+            None if self.writes.len() > INDEXED => {
+                let mut ix = rustc_hash::FxHashMap::default();
+                for &(at, _, len) in &self.writes {
+                    mark(&mut ix, at, len as u64);
+                }
+                self.index = Some(ix);
+            }
+            None => {}
+        }
         Ok(())
     }
 

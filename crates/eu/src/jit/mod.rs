@@ -1,7 +1,9 @@
 //! The JIT: whole programs compiled to host code with Cranelift.
 //!
 //! When a kernel of a [`crate::exec::Program`] is hot ([`Tier`]), its instructions are
-//! compiled once into one host function, cached with the program (and kept across
+//! compiled into one host function, quickly first and, once it has run long, again with
+//! Cranelift's optimizer and backtracking register allocator ([`Quality`]), cached with
+//! the program (and kept across
 //! instruction cache invalidations while the kernel's bytes stay the same, see
 //! `gtsim_pipe3d::draw::KernelCache`). The function is made of basic blocks
 //! (`flow`): the instructions the JIT covers are computed in place, and the structured
@@ -184,20 +186,38 @@ pub(crate) fn enabled_by_default() -> bool {
     *ON.get_or_init(|| !matches!(std::env::var("GTSIM_JIT").as_deref(), Ok("0")))
 }
 
-/// The host's code generator, set up once: the generated code is plain arithmetic whose
-/// constants and repeated sources the front end already shares, so the IR verifier and
-/// the optimizer (`opt_level` "none") are off and the single-pass register allocator
-/// serves. Together they cut the corpus's compile time from 1.1 s to under 0.06 s; the
-/// optimizer cost a third of that and gained nothing measurable on the corpus, while
-/// its compile time made the scene frame 20% slower (BENCHMARKS.md).
-fn host_isa() -> Option<std::sync::Arc<dyn cranelift_codegen::isa::TargetIsa>> {
-    static ISA: std::sync::OnceLock<Option<std::sync::Arc<dyn cranelift_codegen::isa::TargetIsa>>> =
-        std::sync::OnceLock::new();
-    ISA.get_or_init(|| {
+/// How hard the code generator works on a program: the JIT's two tiers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Quality {
+    /// Compiled soon, quickly: the single-pass register allocator, no optimizer.
+    Quick,
+    /// For programs that run long: Cranelift's backtracking register allocator and its
+    /// optimizer. On the Julia-set frame its code executes 42% fewer host instructions
+    /// than the quick tier's, for twice to three times the compile time
+    /// (BENCHMARKS.md).
+    Optimized,
+}
+
+/// The host's code generator for `quality`, set up once each. The quick tier's generated
+/// code is plain arithmetic whose constants and repeated sources the front end already
+/// shares, so the IR verifier and the optimizer (`opt_level` "none") are off and the
+/// single-pass register allocator serves: together they cut the corpus's compile time
+/// from 1.1 s to under 0.06 s. That allocator keeps few values in registers (constants
+/// and the register file's address are reloaded from the stack at each use), which the
+/// optimized tier's backtracking allocator does not.
+fn host_isa(quality: Quality) -> Option<std::sync::Arc<dyn cranelift_codegen::isa::TargetIsa>> {
+    type Isa = Option<std::sync::Arc<dyn cranelift_codegen::isa::TargetIsa>>;
+    static QUICK: std::sync::OnceLock<Isa> = std::sync::OnceLock::new();
+    static OPTIMIZED: std::sync::OnceLock<Isa> = std::sync::OnceLock::new();
+    let (cell, opt, regalloc) = match quality {
+        Quality::Quick => (&QUICK, "none", "single_pass"),
+        Quality::Optimized => (&OPTIMIZED, "speed", "backtracking"),
+    };
+    cell.get_or_init(|| {
         let mut flags = settings::builder();
-        flags.set("opt_level", "none").ok()?;
+        flags.set("opt_level", opt).ok()?;
         flags.set("enable_verifier", "false").ok()?;
-        flags.set("regalloc_algorithm", "single_pass").ok()?;
+        flags.set("regalloc_algorithm", regalloc).ok()?;
         cranelift_native::builder()
             .ok()?
             .finish(settings::Flags::new(flags))
@@ -208,7 +228,7 @@ fn host_isa() -> Option<std::sync::Arc<dyn cranelift_codegen::isa::TargetIsa>> {
 
 /// Compiles a program given as (byte offset, instruction, length, micro-op) in order.
 /// `None` when the host has no Cranelift backend; the program then runs interpreted.
-pub(crate) fn compile(code: &flow::Code) -> Option<Compiled> {
+pub(crate) fn compile(code: &flow::Code, quality: Quality) -> Option<Compiled> {
     let end = code.last().map_or(0, |c| c.0 + c.2);
     let layout = flow::Layout::new(code, end);
     // The entry table covers the decoded instructions (not the rest of the code buffer,
@@ -224,7 +244,7 @@ pub(crate) fn compile(code: &flow::Code) -> Option<Compiled> {
     if layout.blocks.is_empty() {
         return Some(out);
     }
-    let isa = host_isa()?;
+    let isa = host_isa(quality)?;
     let mut builder = JITBuilder::with_isa(isa, default_libcall_names());
     builder.symbol("gtsim_jit_math", emit::math_helper as *const u8);
     let mut module = JITModule::new(builder);
@@ -274,14 +294,21 @@ pub(crate) fn compile(code: &flow::Code) -> Option<Compiled> {
 
 /// When a program gets compiled: the JIT's tiering. Compiling costs about 0.1 ms per
 /// instruction (the 47-instruction Julia-set kernel compiles in 4-5 ms), several hundred
-/// interpretations of it, so a program is compiled once the instructions its threads
-/// have executed reach [`Tier::REPAY`] times its length; a kernel run by a handful of
-/// threads stays interpreted. Threads that find the program hot while another thread
-/// compiles it go on interpreting; the results are the same bits either way.
+/// interpretations of it, so a program is compiled ([`Quality::Quick`]) once the
+/// instructions its threads have executed reach [`Tier::REPAY`] times its length; a
+/// kernel run by a handful of threads stays interpreted. A program that goes on to
+/// execute [`Tier::OPTIMIZE`] times as much again is compiled a second time
+/// ([`Quality::Optimized`]), and threads started after that run the optimized code.
+/// Both compilations have the same blocks and entries, and a thread keeps the code it
+/// started with. Threads that find the program hot while another thread compiles it go
+/// on with what they have; the results are the same bits either way.
 pub(crate) struct Tier {
     compiled: std::sync::OnceLock<Option<Compiled>>,
     /// Set by the thread that compiles.
     compiling: std::sync::atomic::AtomicBool,
+    optimized: std::sync::OnceLock<Option<Compiled>>,
+    /// Set by the thread that compiles the optimized code.
+    optimizing: std::sync::atomic::AtomicBool,
     executed: std::sync::atomic::AtomicU64,
     threshold: u64,
 }
@@ -290,6 +317,7 @@ impl std::fmt::Debug for Tier {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Tier")
             .field("compiled", &self.compiled.get())
+            .field("optimized", &self.optimized.get())
             .field("threshold", &self.threshold)
             .finish()
     }
@@ -299,36 +327,57 @@ impl Tier {
     /// Executed instructions, per instruction of the program, before it is compiled.
     pub(crate) const REPAY: u64 = 500;
 
+    /// How many times [`Tier::REPAY`] a program executes before it is compiled again,
+    /// optimized: the optimized compile costs two to three quick ones, and pays back
+    /// only on programs that run long.
+    pub(crate) const OPTIMIZE: u64 = 20;
+
     /// The tier of a program of `instructions` decoded instructions.
     pub(crate) fn new(instructions: u64) -> Tier {
         Tier {
             compiled: std::sync::OnceLock::new(),
             compiling: std::sync::atomic::AtomicBool::new(false),
+            optimized: std::sync::OnceLock::new(),
+            optimizing: std::sync::atomic::AtomicBool::new(false),
             executed: std::sync::atomic::AtomicU64::new(0),
             threshold: instructions.max(1).saturating_mul(Self::REPAY),
         }
     }
 
-    /// The compiled program, if compiled (and compilable).
+    /// The best compiled program, if compiled (and compilable): the optimized one once
+    /// there is one.
     pub(crate) fn get(&self) -> Option<&Compiled> {
-        self.compiled.get().and_then(Option::as_ref)
+        self.optimized
+            .get()
+            .and_then(Option::as_ref)
+            .or_else(|| self.compiled.get().and_then(Option::as_ref))
     }
 
-    /// The compiled program, compiling it with `f` if nobody has started to. While
-    /// another thread compiles, `None`: the caller goes on interpreting rather than
-    /// wait (the bits are the same either way).
-    pub(crate) fn get_or_compile(&self, f: impl FnOnce() -> Option<Compiled>) -> Option<&Compiled> {
-        if let Some(c) = self.compiled.get() {
+    /// The program compiled at `quality`, compiling it with `f` if nobody has started
+    /// to. While another thread compiles it, `None`: the caller goes on with what it has
+    /// rather than wait (the bits are the same either way).
+    pub(crate) fn get_or_compile(
+        &self,
+        quality: Quality,
+        f: impl FnOnce() -> Option<Compiled>,
+    ) -> Option<&Compiled> {
+        let (cell, flag) = match quality {
+            Quality::Quick => (&self.compiled, &self.compiling),
+            Quality::Optimized => (&self.optimized, &self.optimizing),
+        };
+        if let Some(c) = cell.get() {
             return c.as_ref();
         }
-        if self
-            .compiling
-            .swap(true, std::sync::atomic::Ordering::AcqRel)
-        {
+        if flag.swap(true, std::sync::atomic::Ordering::AcqRel) {
             return None;
         }
-        let _ = self.compiled.set(f());
-        self.compiled.get().and_then(Option::as_ref)
+        let _ = cell.set(f());
+        cell.get().and_then(Option::as_ref)
+    }
+
+    /// Whether the optimized code exists.
+    pub(crate) fn optimized(&self) -> bool {
+        self.optimized.get().is_some_and(Option::is_some)
     }
 
     /// Whether enough has been executed to compile.
@@ -336,9 +385,18 @@ impl Tier {
         self.executed.load(std::sync::atomic::Ordering::Relaxed) >= self.threshold
     }
 
+    /// Whether enough has been executed to compile again, optimized, and nobody has
+    /// started to.
+    pub(crate) fn wants_optimizing(&self) -> bool {
+        self.optimized.get().is_none()
+            && !self.optimizing.load(std::sync::atomic::Ordering::Relaxed)
+            && self.executed.load(std::sync::atomic::Ordering::Relaxed)
+                >= self.threshold.saturating_mul(Self::OPTIMIZE)
+    }
+
     /// Counts a thread's executed instructions.
     pub(crate) fn ran(&self, n: u64) {
-        if self.compiled.get().is_none() {
+        if self.optimized.get().is_none() {
             self.executed
                 .fetch_add(n, std::sync::atomic::Ordering::Relaxed);
         }
