@@ -145,6 +145,17 @@ mod tests {
     use super::*;
     use crate::AddressSpace;
 
+    /// A xorshift sequence from `seed`: each call gives a number below its argument.
+    fn xorshift(seed: u64) -> impl FnMut(u64) -> u64 {
+        let mut x = seed;
+        move |n| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % n
+        }
+    }
+
     #[test]
     fn runs_of_a_mask_cross_words_and_stop_at_gaps() {
         let mut m = [0u64; 64];
@@ -159,13 +170,7 @@ mod tests {
     /// them one by one leaves; a misaligned element is refused.
     #[test]
     fn a_fill_writes_what_the_elements_one_by_one_write() {
-        let mut x = 0x0123_4567_89ab_cdefu64;
-        let mut next = move |n: u64| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x % n
-        };
+        let mut next = xorshift(0x0123_4567_89ab_cdef);
         for size in [1usize, 2, 4, 8, 16, 64] {
             let mut base = AddressSpace::new();
             let bytes: Vec<u8> = (0..0x4000u32).map(|i| (i * 13 + 5) as u8).collect();
@@ -196,13 +201,7 @@ mod tests {
     /// their elements one by one fills; a misaligned run is refused.
     #[test]
     fn a_run_fills_what_its_elements_fill() {
-        let mut x = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move |n: u64| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x % n
-        };
+        let mut next = xorshift(0x9e37_79b9_7f4a_7c15);
         for size in [1usize, 2, 4, 8, 16, 64] {
             let mut base = AddressSpace::new();
             base.load(0x8000, &vec![0x55u8; 0x6000]);
