@@ -145,11 +145,60 @@ impl DepthAccess<'_> {
             return self.clear_one_by_one(mem, pixels);
         };
         let mut error = None;
-        // Without a stencil buffer, a row's neighbouring pixels that are neighbours in
-        // memory too are added as one run, their offsets worked out once.
-        let runs = d.stencil.is_none() && d.front.depth_write;
+        if d.stencil.is_none() && d.front.depth_write {
+            match self.add_depth_runs(&mut depth, pixels) {
+                Some(e) => error = e,
+                None => return self.clear_one_by_one(mem, pixels),
+            }
+        } else {
+            for &(x, y) in pixels {
+                // The stencil address first, as `pixel` computes it.
+                let sa = match self.stencil_addr(x, y) {
+                    Ok(a) => a,
+                    Err(e) => {
+                        error = Some(e);
+                        break;
+                    }
+                };
+                if d.front.depth_write {
+                    match self.depth_addr(x, y) {
+                        Ok(a) if depth.add(a) => {}
+                        Ok(_) => return self.clear_one_by_one(mem, pixels),
+                        Err(e) => {
+                            error = Some(e);
+                            break;
+                        }
+                    }
+                }
+                if let (Some(a), Some(_)) = (sa, d.stencil_clear) {
+                    stencil.add(a);
+                }
+            }
+        }
+        let value = d.clear_value.to_le_bytes();
+        depth.write(mem, &value[..bytes]).map_err(fault)?;
+        if let Some(s) = d.stencil_clear {
+            stencil.write(mem, &[s]).map_err(fault)?;
+        }
+        match error {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+
+    /// The depth elements of `pixels` added to `fill` (a clear without a stencil
+    /// buffer): a row's neighbouring pixels that are neighbours in memory too are added
+    /// as one run, their offsets worked out once. `Some` of the error that stopped it
+    /// after the pixels before it (or of none); `None` when an element is not at a
+    /// multiple of its size, for which the clear goes pixel by pixel.
+    fn add_depth_runs(
+        &self,
+        fill: &mut Fill,
+        pixels: &[(u32, u32)],
+    ) -> Option<Option<MessageError>> {
+        let d = self.buffer;
         let mut i = 0;
-        while runs && i < pixels.len() {
+        while i < pixels.len() {
             let (x, y) = pixels[i];
             let mut n = 1;
             while i + n < pixels.len() && pixels[i + n] == (x + n as u32, y) {
@@ -162,57 +211,19 @@ impl DepthAccess<'_> {
                     Some(img) => img.run(xj, y).map_err(|e| depth_layout_error(xj, y, e)),
                     None => self.depth_addr(xj, y).map(|a| (a.wrapping_sub(d.base), 1)),
                 };
-                match run {
-                    Ok((off, k)) => {
-                        let k = (k as usize).min(n - j);
-                        if !depth.add_run(d.base.wrapping_add(off), k) {
-                            return self.clear_one_by_one(mem, pixels);
-                        }
-                        j += k;
-                    }
-                    Err(e) => {
-                        error = Some(e);
-                        break;
-                    }
+                let (off, k) = match run {
+                    Ok(r) => r,
+                    Err(e) => return Some(Some(e)),
+                };
+                let k = (k as usize).min(n - j);
+                if !fill.add_run(d.base.wrapping_add(off), k) {
+                    return None;
                 }
-            }
-            if error.is_some() {
-                break;
+                j += k;
             }
             i += n;
         }
-        for &(x, y) in if runs { &[][..] } else { pixels } {
-            // The stencil address first, as `pixel` computes it.
-            let sa = match self.stencil_addr(x, y) {
-                Ok(a) => a,
-                Err(e) => {
-                    error = Some(e);
-                    break;
-                }
-            };
-            if d.front.depth_write {
-                match self.depth_addr(x, y) {
-                    Ok(a) if depth.add(a) => {}
-                    Ok(_) => return self.clear_one_by_one(mem, pixels),
-                    Err(e) => {
-                        error = Some(e);
-                        break;
-                    }
-                }
-            }
-            if let (Some(a), Some(_)) = (sa, d.stencil_clear) {
-                stencil.add(a);
-            }
-        }
-        let value = d.clear_value.to_le_bytes();
-        depth.write(mem, &value[..bytes]).map_err(fault)?;
-        if let Some(s) = d.stencil_clear {
-            stencil.write(mem, &[s]).map_err(fault)?;
-        }
-        match error {
-            Some(e) => Err(e),
-            None => Ok(()),
-        }
+        Some(None)
     }
 
     /// [`Self::clear`] pixel by pixel (elements not at multiples of their size).

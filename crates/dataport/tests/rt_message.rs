@@ -87,6 +87,46 @@ fn short_payloads_and_unmodelled_forms_are_errors() {
     );
 }
 
+/// A single-sampled 2D render target at `base` of `(width, height, pitch)` with colour
+/// calculator state `cc`, no alpha test.
+fn render_target(
+    base: u64,
+    format: gtsim_spec::shared::SurfaceFormat,
+    block_bytes: u32,
+    tiling: gtsim_mem::tiling::Tiling,
+    (width, height, pitch): (u32, u32, u64),
+    cc: gtsim_dataport::rt_write::RtState,
+) -> gtsim_dataport::rt_message::RenderTarget {
+    use gtsim_mem::layout::{ArraySpacing, MsaaLayout, SurfaceDesc, SurfaceType};
+    gtsim_dataport::rt_message::RenderTarget {
+        surface: gtsim_mem::surface::Surface {
+            base,
+            desc: SurfaceDesc {
+                ty: SurfaceType::D2,
+                width,
+                height,
+                depth: 1,
+                levels: 1,
+                samples: 1,
+                msaa_layout: MsaaLayout::Array,
+                halign: 4,
+                valign: 2,
+                array_spacing: ArraySpacing::Full,
+                block: (1, 1),
+                block_bytes,
+                tiling,
+                pitch,
+            },
+            format,
+        },
+        lod: 0,
+        min_array_element: 0,
+        clear_color: [false; 4],
+        cc,
+        alpha_test: None,
+    }
+}
+
 /// A pixel written through `write_pixel` on a four-byte UNORM8 render target without
 /// blending, logic op or write mask (its fast path) holds the bytes the general colour
 /// calculator (`color_calc`, checked by hand in tests/color_calc.rs) computes, for
@@ -95,12 +135,10 @@ fn short_payloads_and_unmodelled_forms_are_errors() {
 #[test]
 fn unorm8_render_target_writes_store_what_the_colour_calculator_computes() {
     use gtsim_dataport::blend::ClampRange;
-    use gtsim_dataport::rt_message::{RenderTarget, write_pixel};
+    use gtsim_dataport::rt_message::write_pixel;
     use gtsim_dataport::rt_write::{RtState, color_calc};
     use gtsim_mem::AddressSpace;
     use gtsim_mem::format::texel::Texel;
-    use gtsim_mem::layout::{ArraySpacing, MsaaLayout, SurfaceDesc, SurfaceType};
-    use gtsim_mem::surface::Surface;
     use gtsim_mem::tiling::Tiling;
     use gtsim_spec::shared::SurfaceFormat as F;
     let values = [
@@ -138,33 +176,7 @@ fn unorm8_render_target_writes_store_what_the_colour_calculator_computes() {
                 logic_op: None,
                 write_disable: [false; 4],
             };
-            let rt = RenderTarget {
-                surface: Surface {
-                    base: 0x10000,
-                    desc: SurfaceDesc {
-                        ty: SurfaceType::D2,
-                        width: 16,
-                        height: 16,
-                        depth: 1,
-                        levels: 1,
-                        samples: 1,
-                        msaa_layout: MsaaLayout::Array,
-                        halign: 4,
-                        valign: 2,
-                        array_spacing: ArraySpacing::Full,
-                        block: (1, 1),
-                        block_bytes: 4,
-                        tiling: Tiling::Linear,
-                        pitch: 64,
-                    },
-                    format,
-                },
-                lod: 0,
-                min_array_element: 0,
-                clear_color: [false; 4],
-                cc,
-                alpha_test: None,
-            };
+            let rt = render_target(0x10000, format, 4, Tiling::Linear, (16, 16, 64), cc);
             for (i, &r) in values.iter().enumerate() {
                 let c = [
                     r,
@@ -192,11 +204,9 @@ fn unorm8_render_target_writes_store_what_the_colour_calculator_computes() {
 /// bottom and across an unmapped page (where both report the same error).
 #[test]
 fn a_run_of_pixels_writes_what_the_pixels_write_one_by_one() {
-    use gtsim_dataport::rt_message::{PixelSink, RenderTarget};
+    use gtsim_dataport::rt_message::PixelSink;
     use gtsim_dataport::rt_write::RtState;
     use gtsim_mem::AddressSpace;
-    use gtsim_mem::layout::{ArraySpacing, MsaaLayout, SurfaceDesc, SurfaceType};
-    use gtsim_mem::surface::Surface;
     use gtsim_mem::tiling::Tiling;
     use gtsim_spec::shared::SurfaceFormat as F;
     let base = 0x10000u64;
@@ -223,40 +233,15 @@ fn a_run_of_pixels_writes_what_the_pixels_write_one_by_one() {
         for tiling in [Tiling::Linear, Tiling::X, Tiling::Y] {
             for mask in [[false; 4], [false, true, false, false]] {
                 for hole in [false, true] {
-                    let rt = RenderTarget {
-                        surface: Surface {
-                            base,
-                            desc: SurfaceDesc {
-                                ty: SurfaceType::D2,
-                                width: 40,
-                                height: 20,
-                                depth: 1,
-                                levels: 1,
-                                samples: 1,
-                                msaa_layout: MsaaLayout::Array,
-                                halign: 4,
-                                valign: 2,
-                                array_spacing: ArraySpacing::Full,
-                                block: (1, 1),
-                                block_bytes: bytes,
-                                tiling,
-                                pitch: 1024,
-                            },
-                            format,
-                        },
-                        lod: 0,
-                        min_array_element: 0,
-                        clear_color: [false; 4],
-                        cc: RtState {
-                            blend: None,
-                            constant: [0.0; 4],
-                            pre_clamp: None,
-                            post_clamp: None,
-                            logic_op: None,
-                            write_disable: mask,
-                        },
-                        alpha_test: None,
+                    let cc = RtState {
+                        blend: None,
+                        constant: [0.0; 4],
+                        pre_clamp: None,
+                        post_clamp: None,
+                        logic_op: None,
+                        write_disable: mask,
                     };
+                    let rt = render_target(base, format, bytes, tiling, (40, 20, 1024), cc);
                     let sink = PixelSink::new(&rt, 0);
                     for (x0, y, len) in [
                         (0u32, 0u32, 32usize),

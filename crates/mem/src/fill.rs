@@ -43,35 +43,13 @@ impl Fill {
     /// Adds the element at `addr`; `false` (and nothing added) when `addr` is not a
     /// multiple of the element size, for which the caller writes elements one by one.
     pub fn add(&mut self, addr: u64) -> bool {
-        let len = self.size;
-        if !addr.is_multiple_of(len as u64) {
-            return false;
-        }
-        let page = addr & !(PAGE - 1);
-        if self.pages.get(self.last).is_none_or(|p| p.0 != page) {
-            self.last = match self.index.get(&page) {
-                Some(&i) => i,
-                None => {
-                    self.pages.push((page, [0; 64]));
-                    self.index.insert(page, self.pages.len() - 1);
-                    self.pages.len() - 1
-                }
-            };
-        }
-        let mask = &mut self.pages[self.last].1;
-        let b = (addr & (PAGE - 1)) as usize;
-        let bits = if len == 64 {
-            u64::MAX
-        } else {
-            ((1u64 << len) - 1) << (b % 64)
-        };
-        mask[b / 64] |= bits;
-        true
+        self.add_run(addr, 1)
     }
 
-    /// Adds `count` elements one after the other from `addr` (what `count` calls of
-    /// [`Fill::add`] at `addr`, `addr + size`, ... add, marked a word of bits at a time);
-    /// `false` (and nothing added) when `addr` is not a multiple of the element size.
+    /// Adds `count` elements one after the other from `addr` (the elements of `count`
+    /// calls of [`Fill::add`] at `addr`, `addr + size`, ..., marked a word of bits at a
+    /// time); `false` (and nothing added) when `addr` is not a multiple of the element
+    /// size.
     pub fn add_run(&mut self, addr: u64, count: usize) -> bool {
         if !addr.is_multiple_of(self.size as u64) {
             return false;
@@ -80,9 +58,8 @@ impl Fill {
         let end = addr.saturating_add((count * self.size) as u64);
         while at < end {
             let page = at & !(PAGE - 1);
-            self.add(at);
-            let mask = &mut self.pages[self.last].1;
             let stop = end.min(page + PAGE);
+            let mask = self.page_mask(page);
             let (mut b, e) = ((at - page) as usize, (stop - page) as usize);
             while b < e {
                 let n = (64 - b % 64).min(e - b);
@@ -97,6 +74,21 @@ impl Fill {
             at = stop;
         }
         true
+    }
+
+    /// The byte mask of `page`, added empty the first time.
+    fn page_mask(&mut self, page: u64) -> &mut [u64; 64] {
+        if self.pages.get(self.last).is_none_or(|p| p.0 != page) {
+            self.last = match self.index.get(&page) {
+                Some(&i) => i,
+                None => {
+                    self.pages.push((page, [0; 64]));
+                    self.index.insert(page, self.pages.len() - 1);
+                    self.pages.len() - 1
+                }
+            };
+        }
+        &mut self.pages[self.last].1
     }
 
     /// Writes `value` (the element's bytes) into every element added, page by page in

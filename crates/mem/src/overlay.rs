@@ -39,36 +39,32 @@ pub struct Overlay<'a> {
 /// writes are faster to scan than to index).
 const INDEXED: usize = 32;
 
-/// Marks bytes `addr..addr + len` in a byte index.
-fn mark(index: &mut rustc_hash::FxHashMap<u64, u8>, addr: u64, len: u64) {
+/// The dwords of bytes `addr..addr + len`, each with the mask of its bytes in the range
+/// (bit i: byte 4 * dword + i).
+fn dwords(addr: u64, len: u64) -> impl Iterator<Item = (u64, u8)> {
     let end = addr.saturating_add(len);
     let mut at = addr;
-    while at < end {
-        let dword = at >> 2;
-        let hi = end.min((dword + 1) << 2);
-        let bits = ((1u16 << (hi - at)) - 1) as u8;
-        *index.entry(dword).or_default() |= bits << (at & 3);
-        at = hi;
+    std::iter::from_fn(move || {
+        (at < end).then(|| {
+            let dword = at >> 2;
+            let hi = end.min((dword + 1) << 2);
+            let bits = (((1u16 << (hi - at)) - 1) as u8) << (at & 3);
+            at = hi;
+            (dword, bits)
+        })
+    })
+}
+
+/// Marks bytes `addr..addr + len` in a byte index.
+fn mark(index: &mut rustc_hash::FxHashMap<u64, u8>, addr: u64, len: u64) {
+    for (dword, bits) in dwords(addr, len) {
+        *index.entry(dword).or_default() |= bits;
     }
 }
 
 /// Whether a byte index holds any byte of `addr..addr + len`.
 fn touched(index: &rustc_hash::FxHashMap<u64, u8>, addr: u64, len: u64) -> bool {
-    let end = addr.saturating_add(len);
-    let mut at = addr;
-    while at < end {
-        let dword = at >> 2;
-        let hi = end.min((dword + 1) << 2);
-        let bits = ((1u16 << (hi - at)) - 1) as u8;
-        if index
-            .get(&dword)
-            .is_some_and(|m| m & (bits << (at & 3)) != 0)
-        {
-            return true;
-        }
-        at = hi;
-    }
-    false
+    dwords(addr, len).any(|(dword, bits)| index.get(&dword).is_some_and(|m| m & bits != 0))
 }
 
 impl<'a> Overlay<'a> {

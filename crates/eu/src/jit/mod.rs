@@ -192,7 +192,7 @@ pub(crate) enum Quality {
     /// Compiled soon, quickly: the single-pass register allocator, no optimizer.
     Quick,
     /// For programs that run long: Cranelift's backtracking register allocator and its
-    /// optimizer. On the Julia-set frame its code executes 42% fewer host instructions
+    /// optimizer. On the Julia-set frame its code executes 37-42% fewer host instructions
     /// than the quick tier's, for twice to three times the compile time
     /// (BENCHMARKS.md).
     Optimized,
