@@ -671,24 +671,22 @@ impl Thread {
                 && let Some(j) = jit
                 && let Some(n) = j.block_len(self.ip)
                 && *executed + n <= budget
-                && j.run(self, executed, budget)
             {
-                continue;
+                match j.run(self, prog, sf, executed, budget) {
+                    crate::jit::Ran::No => {}
+                    crate::jit::Ran::Yes => continue,
+                    crate::jit::Ran::Ended => return Ok(*executed),
+                    crate::jit::Ran::Failed(e) => return Err(e),
+                }
             }
             let on_the_fly;
             let (ins, len) = match prog.at(self.ip) {
                 // A predecoded instruction: a micro-op, or double precision.
-                Some(Slot { ins, len, uop, df })
-                    if prog.micro_ops && (uop.is_some() || df.is_some()) =>
-                {
+                Some(slot) if prog.micro_ops && (slot.uop.is_some() || slot.df.is_some()) => {
                     *executed += 1;
-                    self.channel_instructions += self.live(ins).count_ones() as u64;
-                    match (uop, df) {
-                        (Some(u), _) => self.run_uop(ins, u)?,
-                        (None, Some(d)) => crate::df::run(self, ins, d)?,
-                        (None, None) => {}
-                    }
-                    self.ip += len;
+                    self.channel_instructions += self.live(&slot.ins).count_ones() as u64;
+                    self.run_predecoded(slot)?;
+                    self.ip += slot.len;
                     continue;
                 }
                 Some(d) => (&d.ins, d.len),
@@ -720,6 +718,39 @@ impl Thread {
             }
         }
         Ok(*executed)
+    }
+
+    /// A micro-op or double-precision instruction.
+    fn run_predecoded(&mut self, slot: &Slot) -> Result<(), ExecError> {
+        match (&slot.uop, &slot.df) {
+            (Some(u), _) => self.run_uop(&slot.ins, u),
+            (None, Some(d)) => crate::df::run(self, &slot.ins, d),
+            (None, None) => Ok(()),
+        }
+    }
+
+    /// Runs the decoded non-branch instruction at byte `ip` for compiled code
+    /// (`crate::jit::interpret`), as the run loop would, with `parked` the channels
+    /// waiting in control flow (compiled code keeps them; the instruction reads them for
+    /// its execution mask). Compiled code has counted it.
+    pub(crate) fn run_called(
+        &mut self,
+        prog: &Program,
+        ip: usize,
+        parked: u32,
+        sf: &mut dyn SharedFunctions,
+    ) -> Result<Flow, ExecError> {
+        self.ip = ip;
+        self.parked = parked;
+        let slot = prog.at(ip).ok_or_else(|| ExecError::Invalid {
+            ip,
+            msg: "compiled code called an instruction that was not decoded".into(),
+        })?;
+        if prog.micro_ops && (slot.uop.is_some() || slot.df.is_some()) {
+            self.run_predecoded(slot)?;
+            return Ok(Flow::Next);
+        }
+        self.step(&slot.ins, ip + slot.len, sf)
     }
 
     /// A branch target; a negative one maps past any kernel so the run loop reports it.

@@ -413,16 +413,22 @@ pub(crate) fn imm(ty: Type, bits: u64, c: usize) -> Val {
 
 /// One channel of an accumulator: Gen7 accumulators hold integers with 33+ bits or floats
 /// (IVB PRM Vol4 Part3 "Accumulator Registers"); the model keeps 64-bit integers.
+///
+/// The primitive representation fixes the layout compiled code writes (`jit::emit`):
+/// 16 bytes, the discriminant as a u64 at byte 0 and the value at byte 8.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
+#[repr(u64)]
 pub enum Acc {
     /// No value written yet.
     #[default]
-    Zero,
+    Zero = 0,
     /// An integer.
-    Int(i64),
+    Int(i64) = 1,
     /// A float.
-    Float(f64),
+    Float(f64) = 2,
 }
+
+const _: () = assert!(std::mem::size_of::<Acc>() == 16 && std::mem::align_of::<Acc>() == 8);
 
 impl Acc {
     pub(crate) fn as_val(self, ty: Type) -> Val {

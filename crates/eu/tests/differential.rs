@@ -89,13 +89,17 @@ enum Mode {
 
 /// Runs `code` in `mode`; the thread's bits, the messages and the result.
 fn run(code: &[u8], simd: u8, seed: u64, mode: Mode) -> (Vec<u64>, String, String) {
+    run_from(code, thread(simd, seed), mode)
+}
+
+/// Runs `code` in `mode` from thread `t`.
+fn run_from(code: &[u8], mut t: Thread, mode: Mode) -> (Vec<u64>, String, String) {
     let mut prog = Program::new(Encoding::IvyBridge, code);
     prog.set_micro_ops(mode != Mode::PerChannel);
     prog.set_jit(matches!(mode, Mode::Jit | Mode::OptimizedJit));
     if mode == Mode::OptimizedJit {
         prog.optimize();
     }
-    let mut t = thread(simd, seed);
     let mut sf = Recorder::default();
     let result = t.run_program(&prog, &mut sf as &mut dyn SharedFunctions, 200_000);
     (
@@ -432,6 +436,211 @@ fn a_runaway_loop_ends_at_the_same_instruction_compiled_or_not() {
         for mode in [Mode::MicroOps, Mode::Jit, Mode::OptimizedJit] {
             same("runaway loop", seed, &slow, &run(&code, 8, seed, mode));
         }
+    }
+}
+
+/// A shared function whose answers depend on what it was sent (so responses flow into
+/// later computation) and which fails at its `fail_at`-th message (1-based; 0: never),
+/// as a page fault would.
+struct Answering {
+    messages: Vec<String>,
+    fail_at: usize,
+}
+
+impl SharedFunctions for Answering {
+    fn send(
+        &mut self,
+        m: &gtsim_eu::exec::Message,
+    ) -> Result<Vec<[u8; 32]>, gtsim_eu::exec::MessageError> {
+        self.messages.push(format!("{m:?}"));
+        if self.messages.len() == self.fail_at {
+            return Err(gtsim_eu::exec::MessageError::Invalid(format!(
+                "message {} faults",
+                self.fail_at
+            )));
+        }
+        // Each response dword: an FNV-style hash of the payload, the register and dword
+        // index and the message count, kept a small float or integer half the time.
+        let mut h = 0xcbf2_9ce4_8422_2325u64 ^ self.messages.len() as u64;
+        for r in m.payload.iter() {
+            for &b in r.iter() {
+                h = (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
+            }
+        }
+        Ok((0..m.response_length as u64)
+            .map(|r| {
+                let mut reg = [0u8; 32];
+                for (d, chunk) in reg.chunks_mut(4).enumerate() {
+                    let x = (h ^ (r * 8 + d as u64)).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 32;
+                    let v = if x & 1 == 0 {
+                        ((x >> 8) as u32 % 4096) as f32 / 256.0
+                    } else {
+                        f32::from_bits(x as u32)
+                    };
+                    chunk.copy_from_slice(&v.to_bits().to_le_bytes());
+                }
+                reg
+            })
+            .collect())
+    }
+}
+
+/// Sends inside compiled blocks (`jit::interpret` runs them without leaving compiled
+/// code): random divergent loops with sampler messages in their body and under their
+/// `if`, whose responses feed later instructions, ending with an EOT render target
+/// write; and the same kernels with a shared function that fails at the first, second,
+/// ... message, in the middle of a block. Every mode gives the same messages (their
+/// channel masks included), the same result (the error and its instruction, or the
+/// instruction count) and the same bits (the channel-instruction count included).
+#[test]
+fn sends_in_compiled_loops_give_the_same_bits_and_errors() {
+    let mut rng = Rng(0x5e0d);
+    let mut kernels = 0;
+    let mut failures = 0;
+    while kernels < 40 {
+        let size = *rng.pick(&[8u32, 16]);
+        let (q, desc, eot) = if size == 16 {
+            ("1H", "0x08840001", "0x90031000")
+        } else {
+            ("1Q", "0x04420001", "0x88031400")
+        };
+        let send = |rng: &mut Rng| {
+            format!(
+                "send({size}) g{}<1>UW g{}<8,8,1>UD {desc} sampler {{ align1 {q} }};\n",
+                50 + 2 * rng.below(20),
+                2 + 2 * rng.below(20),
+            )
+        };
+        let Some((text, _)) = random_loop_kernel(&mut rng, size, 3) else {
+            continue;
+        };
+        // A message before the loop, in its body and under its `if`; an EOT at the end.
+        let (a, b, c) = (send(&mut rng), send(&mut rng), send(&mut rng));
+        let text = text
+            .replacen("mov(", &format!("{a}mov("), 1)
+            .replacen("LOOP:\n", &format!("LOOP:\n{b}"), 1)
+            .replacen("ENDIF:\n", &format!("{c}ENDIF:\n"), 1)
+            + &format!(
+                "sendc({size}) null<1>UW g{}<8,8,1>UD {eot} render {{ align1 {q} EOT }};\n",
+                60 + 2 * rng.below(10)
+            );
+        let code = assemble(&text, Compaction::Never).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        for fail_at in 0..6 {
+            let seed = kernels as u64 * 7 + fail_at as u64;
+            let run = |mode: Mode| {
+                let mut prog = Program::new(Encoding::IvyBridge, &code);
+                prog.set_micro_ops(mode != Mode::PerChannel);
+                prog.set_jit(matches!(mode, Mode::Jit | Mode::OptimizedJit));
+                if mode == Mode::OptimizedJit {
+                    prog.optimize();
+                }
+                let mut t = thread(size as u8, seed);
+                let mut sf = Answering {
+                    messages: vec![],
+                    fail_at,
+                };
+                let result = t.run_program(&prog, &mut sf as &mut dyn SharedFunctions, 200_000);
+                (
+                    t.snapshot(),
+                    format!("{:?}", sf.messages),
+                    format!("{result:?}"),
+                )
+            };
+            let slow = run(Mode::PerChannel);
+            if slow.2.contains("faults") {
+                failures += 1;
+            } else {
+                assert!(slow.2.starts_with("Ok("), "{}\n{text}", slow.2);
+            }
+            for mode in [Mode::MicroOps, Mode::Jit, Mode::OptimizedJit] {
+                same(
+                    &format!("sends in a loop ({mode:?}), failing at message {fail_at}:\n{text}"),
+                    seed,
+                    &slow,
+                    &run(mode),
+                );
+            }
+        }
+        kernels += 1;
+    }
+    // Most runs reach their failing message (every kernel sends at least twice).
+    assert!(failures > 40 * 2, "only {failures} runs failed");
+}
+
+/// A thread whose g1..g127 hold values at the edge of the denormal range: denormals of
+/// both signs, neighbours of the smallest normal number, and numbers near 2^-63 (whose
+/// products are denormal or just normal) and near 1 (for `lrp`'s 1 - a).
+fn tiny_thread(simd: u8, seed: u64) -> Thread {
+    let mut t = Thread::new(simd);
+    let mut rng = Rng(seed);
+    for chunk in t.grf_bytes_mut()[32..].chunks_mut(4) {
+        let sign = rng.below(2) << 31;
+        let v = match rng.below(4) {
+            0 => rng.below(0x0080_0000),
+            1 => 0x0080_0000 + rng.below(8) - 4,
+            2 => ((127 - 63 + rng.below(5) - 2) << 23) | rng.below(0x0080_0000),
+            _ => (126 << 23) | rng.below(0x0100_0000),
+        };
+        chunk.copy_from_slice(&(v | sign).to_le_bytes());
+    }
+    t
+}
+
+/// Compiled float code reads denormal sources through the host's denormals-are-zero mode
+/// where one host instruction does the whole operation (`jit::fpenv`), and switches it
+/// off for `pln`, `lrp` and conditions on copied bits: from register files of
+/// denormals, near-denormal products and smallest-normal neighbours, random float
+/// kernels with `pln`, `lrp`, `mad` and conditional copies give the interpreter's bits.
+#[test]
+fn denormals_give_the_same_bits_under_the_hosts_daz() {
+    let mut rng = Rng(0xda2);
+    let mut kernels = 0;
+    while kernels < 150 {
+        let (text, _) = random_lines(&mut rng, 16);
+        let mut extra = String::new();
+        for _ in 0..3 {
+            extra += &match rng.below(3) {
+                0 => format!(
+                    "pln(8) g{}<1>F g{}.{}<0,1,0>F g{}<8,8,1>F {{ align1 1Q }};\n",
+                    50 + rng.below(40),
+                    2 + rng.below(40),
+                    4 * rng.below(2),
+                    2 + 2 * rng.below(20),
+                ),
+                1 => format!(
+                    "mov.{}.f0.{}(8) g{}<1>F g{}<8,8,1>F {{ align1 1Q }};\n",
+                    rng.pick(&["z", "nz", "g", "ge", "l", "le"]),
+                    rng.below(2),
+                    50 + rng.below(40),
+                    2 + rng.below(40),
+                ),
+                _ => format!(
+                    "{}(8) g{}<1>F g{}<4,4,1>F g{}<4,4,1>F g{}<4,4,1>F {{ align16 1Q }};\n",
+                    rng.pick(&["mad", "lrp"]),
+                    50 + rng.below(40),
+                    2 + rng.below(40),
+                    2 + rng.below(40),
+                    2 + rng.below(40),
+                ),
+            };
+        }
+        let text = extra.clone() + &text + &extra;
+        let Ok(code) = assemble(&text, Compaction::Never) else {
+            continue;
+        };
+        for seed in 0..2 {
+            let seed = seed + 2 * kernels as u64;
+            let slow = run_from(&code, tiny_thread(8, seed), Mode::PerChannel);
+            for mode in [Mode::MicroOps, Mode::Jit, Mode::OptimizedJit] {
+                same(
+                    &format!("denormal kernel ({mode:?}):\n{text}"),
+                    seed,
+                    &slow,
+                    &run_from(&code, tiny_thread(8, seed), mode),
+                );
+            }
+        }
+        kernels += 1;
     }
 }
 

@@ -199,6 +199,7 @@ pub(super) fn covers(ins: &Instruction, u: &Uop) -> bool {
             u.op,
             UopOp::Mov
                 | UopOp::Add
+                | UopOp::Mul
                 | UopOp::Not
                 | UopOp::And
                 | UopOp::Or
@@ -347,9 +348,11 @@ const MATH: [MathFunction; 9] = [
 /// function `code` (an index into [`MATH`]), the same function the micro-ops and the
 /// per-channel interpreter use.
 pub(super) extern "C" fn math_helper(code: u32, x: f32, y: f32) -> f32 {
-    MATH.get(code as usize)
-        .and_then(|&f| crate::ops::math_f(f, x, y))
-        .unwrap_or(0.0)
+    super::fpenv::outside(|| {
+        MATH.get(code as usize)
+            .and_then(|&f| crate::ops::math_f(f, x, y))
+            .unwrap_or(0.0)
+    })
 }
 
 /// What an instruction's code works on: the register file and flags (pointers), the
@@ -357,6 +360,15 @@ pub(super) extern "C" fn math_helper(code: u32, x: f32, y: f32) -> f32 {
 pub(super) struct Emit {
     pub(super) grf: Value,
     pub(super) flags: Value,
+    /// The first accumulator's 16 channels (`region::Acc`, 16 bytes each).
+    pub(super) acc: Value,
+    /// Whether the code runs with denormal sources read as zero by the host
+    /// (`super::fpenv`).
+    pub(super) daz: bool,
+    /// Whether DAZ is on at this point of the block (every block starts with it on).
+    pub(super) daz_on: std::cell::Cell<bool>,
+    /// The imported `fpenv::set_daz`.
+    pub(super) set_daz: FuncRef,
     pub(super) live: Value,
     pub(super) math: FuncRef,
     /// Masks already computed in this block (`Emit` is made per block, and a value made
@@ -420,7 +432,41 @@ fn test_i(b: &mut FunctionBuilder, cond: Option<CondModifier>, x: Value, y: Valu
     b.ins().icmp(cc, x, y)
 }
 
+/// Whether `u` reads its float register sources through the host's DAZ instead of
+/// flushing them (see [`Emit::vsrc_f`]): the operations that are one host instruction
+/// on their sources (`mad` is one fused multiply-add). Not `lrp`, whose intermediate
+/// products may be denormal and must be read as they are by the next step.
+fn relies_on_daz(u: &Uop) -> bool {
+    u.float
+        && matches!(
+            u.op,
+            UopOp::Add | UopOp::Mul | UopOp::Mad | UopOp::Cmp | UopOp::Cmpn
+        )
+}
+
+/// Whether `u`'s float arithmetic or comparisons may see unflushed denormals, which DAZ
+/// would change: `pln` reads its sources as they are (`uop::run`), `lrp` and `pln` read
+/// their intermediate results as they are, and a `mov` that copies a float's bits tests
+/// its condition on them.
+fn needs_ieee(u: &Uop) -> bool {
+    u.float && (matches!(u.op, UopOp::Pln | UopOp::Lrp) || (u.raw_mov && u.cond.is_some()))
+}
+
 impl Emit {
+    /// Switches DAZ on (`on`) or off at this point if it is not so already.
+    fn switch_daz(&self, b: &mut FunctionBuilder, on: bool) {
+        if self.daz && self.daz_on.get() != on {
+            let v = c32(b, u32::from(on));
+            b.ins().call(self.set_daz, &[v]);
+            self.daz_on.set(on);
+        }
+    }
+
+    /// DAZ back on, as every block ends (call before a block's branch or jump).
+    pub(super) fn end_block(&self, b: &mut FunctionBuilder) {
+        self.switch_daz(b, true);
+    }
+
     /// The mask `key` names, made by `make` the first time in this block.
     fn memo(
         &self,
@@ -553,6 +599,11 @@ impl Emit {
             }
         };
         let is_cmp = matches!(u.op, UopOp::Cmp | UopOp::Cmpn);
+        if relies_on_daz(u) {
+            self.switch_daz(b, true);
+        } else if needs_ieee(u) {
+            self.switch_daz(b, false);
+        }
         // Float instructions run 4 lanes at a time (`covers` takes only 4n channels).
         if u.float {
             return self.vector(b, u, rel, pick);
@@ -563,6 +614,7 @@ impl Emit {
         }
         let mut bits = Vec::with_capacity(n);
         let mut hits: Vec<Value> = Vec::with_capacity(n);
+        let mut products: Vec<Value> = vec![];
         for c in 0..n {
             {
                 let s: Vec<Value> = u.srcs.iter().map(|s| self.src_i(b, s, c)).collect();
@@ -570,6 +622,11 @@ impl Emit {
                 let r = match u.op {
                     UopOp::Mov => s[0],
                     UopOp::Add => b.ins().iadd(s[0], s[1]),
+                    UopOp::Mul => {
+                        let p = b.ins().imul(s[0], s[1]);
+                        products.push(p);
+                        p
+                    }
                     UopOp::Not => b.ins().bnot(s[0]),
                     UopOp::And => b.ins().band(s[0], s[1]),
                     UopOp::Or => b.ins().bor(s[0], s[1]),
@@ -618,6 +675,7 @@ impl Emit {
             }
         }
         self.store(b, &u.dst, n, rel, &bits);
+        self.acc_ints(b, rel, &products);
         let cond_flags = u.cond.is_some() && !is_cmp && u.op != UopOp::Sel;
         if is_cmp || cond_flags {
             if cond_flags {
@@ -670,7 +728,12 @@ impl Emit {
 
     /// Float source `s` for channels `4k..4k+4` as f32 lanes (`src_f` on 4 lanes).
     fn vsrc_f(&self, b: &mut FunctionBuilder, u: &Uop, s: &Operand, k: usize) -> Value {
-        let flush_in = !u.raw_mov && s.ty() == Type::F;
+        // Under DAZ the arithmetic of `add`, `mul`, `mad` and the comparisons reads a
+        // denormal register source as zero of its sign by itself (`super::fpenv`);
+        // where a source's bits reach the result (`mov`, `sel`), go to the math helper,
+        // feed `rnd*`/`frc` or several steps (`lrp`), they are flushed here.
+        let host_flushes = self.daz && relies_on_daz(u) && matches!(s, Operand::Reg { .. });
+        let flush_in = !u.raw_mov && s.ty() == Type::F && !host_flushes;
         let bits = match s {
             Operand::Reg {
                 offs, negate, abs, ..
@@ -1047,6 +1110,24 @@ impl Emit {
         let new = b.ins().ishl_imm_u(new, shift);
         let reg = b.ins().bor(reg, new);
         b.ins().store(mem(), reg, self.flags, at);
+    }
+
+    /// An integer `mul`'s whole products into the first accumulator (`Thread::scatter`:
+    /// every channel of `rel`, channels past 15 into channel 15), as `Acc::Int`.
+    fn acc_ints(&self, b: &mut FunctionBuilder, rel: Value, products: &[Value]) {
+        let tag = b.ins().iconst(types::I64, 1);
+        for (c, &p) in products.iter().enumerate() {
+            let bit = b.ins().ushr_imm_u(rel, c as i64);
+            let bit = b.ins().band_imm_u(bit, 1);
+            let on = b.ins().icmp_imm_u(IntCC::NotEqual, bit, 0);
+            let at = 16 * c.min(15) as i32;
+            let old_tag = b.ins().load(types::I64, mem(), self.acc, at);
+            let old = b.ins().load(types::I64, mem(), self.acc, at + 8);
+            let new_tag = b.ins().select(on, tag, old_tag);
+            let new = b.ins().select(on, p, old);
+            b.ins().store(mem(), new_tag, self.acc, at);
+            b.ins().store(mem(), new, self.acc, at + 8);
+        }
     }
 
     /// Stores the enabled channels (`Thread::scatter`), one after the other.

@@ -14,11 +14,13 @@
 //! A block is entered only at its first instruction. Before its instructions it checks
 //! the instruction budget (a block that would overrun it returns to the interpreter at
 //! its start, which reports the runaway thread at the same instruction it always did);
-//! then the wake-up, then the counts, then the instructions, then its branch. What the
-//! JIT does not compile (sends, rarer instructions and branches, branches whose targets
-//! are not instructions of the program) returns to the interpreter at that instruction,
-//! with every channel's state where the interpreter expects it, and the interpreter
-//! re-enters compiled code at the next block.
+//! then the wake-up, then the counts, then the instructions, then its branch. Sends and
+//! the instructions the JIT does not compute are called: compiled code hands them to
+//! the interpreter (`super::interpret`) and goes on after them, inside the block. What
+//! it cannot take over (`jmpi`, rarer branches, branches whose targets are not
+//! instructions of the program) returns to the interpreter at that instruction, with
+//! every channel's state where the interpreter expects it, and the interpreter re-enters
+//! compiled code at the next block.
 
 use super::emit::{self, Emit};
 use crate::uop::Uop;
@@ -52,10 +54,19 @@ pub(crate) struct State {
     pub(crate) channels: u64,
 }
 
-/// A compiled program: `f(state, wait, grf, flags)` runs from `state.entry` and returns
-/// the byte offset where the interpreter goes on; `wait` holds one channel mask per
-/// target of [`Layout::targets`].
-pub(crate) type ProgramFn = unsafe extern "C" fn(*mut State, *mut u32, *mut u8, *mut u32) -> u32;
+/// A compiled program: `f(state, wait, grf, flags, calls, acc)` runs from `state.entry`
+/// and returns the byte offset where the interpreter goes on; `wait` holds one channel
+/// mask per target of [`Layout::targets`]; `calls` is what the instructions it leaves to
+/// the interpreter are run with (`super::Calls`, passed on to `super::interpret`); `acc`
+/// is the thread's first accumulator (16 channels), which integer `mul` writes.
+pub(crate) type ProgramFn = unsafe extern "C" fn(
+    *mut State,
+    *mut u32,
+    *mut u8,
+    *mut u32,
+    *mut super::Calls,
+    *mut crate::region::Acc,
+) -> u32;
 
 /// The instructions of one decoded program: (byte offset, instruction, length, micro-op).
 pub(crate) type Code<'a> = [(usize, &'a Instruction, usize, Option<&'a Uop>)];
@@ -65,6 +76,9 @@ pub(crate) type Code<'a> = [(usize, &'a Instruction, usize, Option<&'a Uop>)];
 enum Treat {
     /// Computed in place (a covered micro-op, or `nop`).
     Inline,
+    /// Run by the interpreter from compiled code (`super::interpret`): a send or an
+    /// instruction the JIT does not compute; it stays inside its block.
+    Call,
     /// A branch compiled as control flow; it ends its block.
     Branch,
     /// Left to the interpreter: compiled code returns there.
@@ -75,8 +89,8 @@ enum Treat {
 pub(crate) struct Block<'a> {
     /// Byte offset of its first instruction.
     pub(crate) start: usize,
-    /// Its instructions, in order.
-    items: Vec<(usize, &'a Instruction, usize, Option<&'a Uop>)>,
+    /// Its instructions, in order, each with whether it is called (`Treat::Call`).
+    items: Vec<(usize, &'a Instruction, usize, Option<&'a Uop>, bool)>,
     /// Byte offset just past its last instruction.
     after: usize,
 }
@@ -143,8 +157,14 @@ impl<'a> Layout<'a> {
                 }
             } else if ins.opcode == Opcode::Nop || uop.is_some_and(|u| emit::covers(ins, u)) {
                 Treat::Inline
-            } else {
+            } else if ins.opcode == Opcode::Jmpi {
+                // It moves the IP for all channels: the interpreter's.
                 Treat::Exit
+            } else {
+                // Every other non-branch instruction writes only registers (the GRF,
+                // flags, accumulators, a0) and talks to shared functions: the
+                // interpreter runs it without leaving compiled code.
+                Treat::Call
             };
             treat.push(t);
         }
@@ -153,7 +173,7 @@ impl<'a> Layout<'a> {
         let mut starts: BTreeSet<usize> = targets.clone();
         starts.extend(code.first().map(|c| c.0));
         for (&(at, _, n, _), &t) in code.iter().zip(&treat) {
-            if t != Treat::Inline {
+            if matches!(t, Treat::Branch | Treat::Exit) {
                 starts.insert(at + n);
             }
         }
@@ -175,7 +195,8 @@ impl<'a> Layout<'a> {
                 items: vec![],
                 after: at,
             });
-            b.items.push(item);
+            b.items
+                .push((item.0, item.1, item.2, item.3, t == Treat::Call));
             b.after = at + n;
             if t == Treat::Branch {
                 blocks.extend(cur.take());
@@ -188,9 +209,13 @@ impl<'a> Layout<'a> {
         }
     }
 
-    /// Number of instructions compiled.
+    /// Number of instructions compiled in place (not called).
     pub(crate) fn covered(&self) -> usize {
-        self.blocks.iter().map(Block::len).sum()
+        self.blocks
+            .iter()
+            .flat_map(|b| &b.items)
+            .filter(|i| !i.4)
+            .count()
     }
 }
 
@@ -211,6 +236,7 @@ struct Builder<'l> {
     wait: Value,
     grf: Value,
     flags: Value,
+    acc: Value,
     dispatch: Value,
     budget: Value,
     vars: Vars,
@@ -218,17 +244,37 @@ struct Builder<'l> {
     blocks: BTreeMap<usize, cranelift_codegen::ir::Block>,
     exit: cranelift_codegen::ir::Block,
     math: FuncRef,
+    /// `super::interpret`, and the `Calls` pointer passed to it.
+    interpret: FuncRef,
+    /// `super::fpenv::set_daz`.
+    set_daz: FuncRef,
+    calls: Value,
+}
+
+/// The helpers compiled code calls, imported into its function.
+pub(crate) struct Imports {
+    /// `emit::math_helper`.
+    pub(crate) math: FuncRef,
+    /// `super::interpret`.
+    pub(crate) interpret: FuncRef,
+    /// `super::fpenv::set_daz`.
+    pub(crate) set_daz: FuncRef,
 }
 
 /// Builds the whole program's function into `b` (see [`ProgramFn`]); `slots` is the
-/// number of 8-byte slots of the program, `math` the imported math helper.
-pub(crate) fn program(b: &mut FunctionBuilder, layout: &Layout, slots: usize, math: FuncRef) {
+/// number of 8-byte slots of the program.
+pub(crate) fn program(b: &mut FunctionBuilder, layout: &Layout, slots: usize, imports: Imports) {
+    let Imports {
+        math,
+        interpret,
+        set_daz,
+    } = imports;
     emit::clear_constants();
     let entry = b.create_block();
     b.append_block_params_for_function_params(entry);
     b.switch_to_block(entry);
     let p = b.block_params(entry).to_vec();
-    let (state, wait, grf, flags) = (p[0], p[1], p[2], p[3]);
+    let (state, wait, grf, flags, calls, acc) = (p[0], p[1], p[2], p[3], p[4], p[5]);
     let field =
         |b: &mut FunctionBuilder, ty, off: usize| b.ins().load(ty, mem(), state, off as i32);
     let dispatch = field(b, types::I32, std::mem::offset_of!(State, dispatch));
@@ -274,12 +320,16 @@ pub(crate) fn program(b: &mut FunctionBuilder, layout: &Layout, slots: usize, ma
         wait,
         grf,
         flags,
+        acc,
         dispatch,
         budget,
         vars,
         blocks,
         exit,
         math,
+        interpret,
+        set_daz,
+        calls,
     };
     for blk in &layout.blocks {
         f.block(b, blk);
@@ -383,7 +433,7 @@ impl Builder<'_> {
         let parked = b.use_var(self.vars.parked);
         let live = b.ins().band_not(self.dispatch, parked);
         let mut spans: BTreeMap<u32, i64> = BTreeMap::new();
-        for (_, ins, _, _) in &blk.items {
+        for (_, ins, _, _, _) in &blk.items {
             *spans.entry(emit::span(ins)).or_default() += 1;
         }
         let mut count = b.use_var(self.vars.channels);
@@ -399,21 +449,59 @@ impl Builder<'_> {
             grf: self.grf,
             flags: self.flags,
             live,
+            acc: self.acc,
+            daz: super::fpenv::available(),
+            daz_on: std::cell::Cell::new(true),
+            set_daz: self.set_daz,
             math: self.math,
             masks: Default::default(),
         };
-        for &(at, ins, n, uop) in &blk.items {
+        for (i, &(at, ins, n, uop, called)) in blk.items.iter().enumerate() {
             if ins.opcode.kind() == Kind::Branch {
+                e.end_block(b);
                 self.control(b, &e, at, ins, at + n, live);
                 return;
             }
-            if let Some(u) = uop
+            if called {
+                self.call(b, blk, i, live);
+            } else if let Some(u) = uop
                 && ins.opcode != Opcode::Nop
             {
                 e.instruction(b, ins, u);
             }
         }
+        e.end_block(b);
         self.goto(b, blk.after);
+    }
+
+    /// Item `i` of `blk`, run by the interpreter (`super::interpret`) with the running
+    /// channels where it expects them. When it ends the thread or fails, compiled code
+    /// returns at that instruction with the counts the interpreter would have: the
+    /// instructions after it, which the block counted on entry, are taken back off.
+    fn call(&self, b: &mut FunctionBuilder, blk: &Block, i: usize, live: Value) {
+        let at = blk.items[i].0;
+        let ip = b.ins().iconst(types::I32, at as i64);
+        let parked = b.use_var(self.vars.parked);
+        let call = b.ins().call(self.interpret, &[self.calls, ip, parked]);
+        let status = b.inst_results(call)[0];
+        let stop = b.create_block();
+        let go_on = b.create_block();
+        b.ins().brif(status, stop, &[], go_on, &[]);
+        b.switch_to_block(stop);
+        let rest = &blk.items[i + 1..];
+        let executed = b.use_var(self.vars.executed);
+        let executed = b.ins().iadd_imm_u(executed, -(rest.len() as i64));
+        b.def_var(self.vars.executed, executed);
+        let mut count = b.use_var(self.vars.channels);
+        for (_, ins, _, _, _) in rest {
+            let s = b.ins().band_imm_u(live, i64::from(emit::span(ins)));
+            let c = b.ins().popcnt(s);
+            let c = b.ins().uextend(types::I64, c);
+            count = b.ins().isub(count, c);
+        }
+        b.def_var(self.vars.channels, count);
+        b.ins().jump(self.exit, &[BlockArg::Value(ip)]);
+        b.switch_to_block(go_on);
     }
 
     /// A branch, with `live` the running, dispatched channels: what `Thread::branch`

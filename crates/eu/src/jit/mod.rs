@@ -22,7 +22,9 @@
 //!   `mul`, `mad`, `lrp`, `sel`, `cmp`, `cmpn`, `rndd`/`rndu`/`rnde`/`rndz`, `frc`, `pln`
 //!   and the float `math` functions (a call per lane to the function the interpreter
 //!   uses), saturation and conversion to D or UD destinations included;
-//! * on D/UD/W/UW registers and integer immediates: `mov`, `add`, `not`, `and`, `or`,
+//! * on D/UD/W/UW registers and integer immediates: `mov`, `add`, `mul` (channel by
+//!   channel, its whole products also written to the accumulator as the micro-ops do),
+//!   `not`, `and`, `or`,
 //!   `xor`, `shl`, `shr`, `asr`, `sel`, `cmp`, `cmpn`, 4 lanes of 32 bits at a time where
 //!   those compute the bits of the micro-ops' i64 model (`emit::int_lanes`: D/UD
 //!   operands, shifts by one count, comparisons of like-signed unmodified sources),
@@ -33,19 +35,26 @@
 //! * `nop`, and the structured branches above with no or normal predication whose
 //!   targets are instructions of the program or its end.
 //!
-//! Everything else (integer `math`, integer saturation, accumulator writes, integer `mul`,
-//! other predicate controls, other types, `call`/`ret`/`jmpi`, sends, and every
-//! instruction in the alternative floating-point mode) returns to the interpreter at
-//! that instruction, which re-enters compiled code at the next block. Compiled code is
-//! entered only at a block's start, in IEEE mode, when the instruction budget covers
-//! the block; a block the budget does not cover returns to the interpreter, which
-//! reports the runaway thread where it always did. `GTSIM_JIT=0` turns the JIT off (and
+//! Sends and the other non-branch instructions (integer `math`, integer saturation,
+//! accumulator writes, `mach`, other predicate controls, other types) are
+//! *called*: compiled code hands each to the interpreter ([`interpret`], which runs it
+//! exactly as the interpreter's loop would) and goes on after it without leaving the
+//! compiled function, so a kernel's messages, render target writes included, no longer
+//! cost a return to the interpreter and a re-entry. A called send that ends the thread,
+//! or a called instruction that fails, stops compiled code there with the interpreter's
+//! counts. `call`/`ret`/`jmpi` and branches compiled code cannot follow return to the
+//! interpreter at that instruction, which re-enters compiled code at the next block.
+//! Compiled code is entered only at a block's start, in IEEE mode (in the alternative
+//! mode every instruction is interpreted), when the instruction budget covers the block;
+//! a block the budget does not cover returns to the interpreter, which reports the
+//! runaway thread where it always did. `GTSIM_JIT=0` turns the JIT off (and
 //! [`crate::exec::Program::set_jit`] per program).
 
 mod emit;
 mod flow;
+mod fpenv;
 
-use crate::exec::Thread;
+use crate::exec::{ExecError, Flow, Program, SharedFunctions, Thread};
 use flow::{ProgramFn, State};
 
 use cranelift_codegen::ir::{AbiParam, types};
@@ -64,6 +73,9 @@ pub(crate) struct Compiled {
     /// The instructions channels may wait for ([`flow::Layout::targets`]).
     targets: Vec<usize>,
     covered: usize,
+    /// Whether the code relies on the host reading denormal sources as zero
+    /// (`fpenv`); it then runs with DAZ set.
+    daz: bool,
 }
 
 // SAFETY: after compilation the module is never touched again until it is dropped (its
@@ -113,15 +125,23 @@ impl Compiled {
 
     /// Runs the thread's compiled code from the block at its IP (the caller has checked
     /// [`Compiled::block_len`] against the budget) until an instruction it leaves to the
-    /// interpreter, the end of the program, or a block the budget does not cover; the
-    /// thread's IP is then where the interpreter goes on. `false` (nothing run) when a
-    /// channel waits for an instruction that is no target of the program.
-    pub(crate) fn run(&self, t: &mut Thread, executed: &mut u64, budget: u64) -> bool {
+    /// interpreter, the end of the program, a block the budget does not cover, or a
+    /// called instruction that ends the thread or fails; the thread's IP is then where
+    /// the interpreter goes on (or the instruction that ended or failed). `prog` and
+    /// `sf` run the called instructions ([`interpret`]).
+    pub(crate) fn run(
+        &self,
+        t: &mut Thread,
+        prog: &Program,
+        sf: &mut dyn SharedFunctions,
+        executed: &mut u64,
+        budget: u64,
+    ) -> Ran {
         let Some(f) = self.f else {
-            return false;
+            return Ran::No;
         };
         if t.grf.len() != 128 * 32 {
-            return false;
+            return Ran::No;
         }
         let n = self.targets.len();
         let mut small = [0u32; 64];
@@ -138,7 +158,7 @@ impl Compiled {
             parked &= parked - 1;
             match t.waiting[c].and_then(|at| self.targets.binary_search(&at).ok()) {
                 Some(i) => wait[i] |= 1 << c,
-                None => return false,
+                None => return Ran::No,
             }
         }
         let mut state = State {
@@ -150,17 +170,31 @@ impl Compiled {
             budget,
             channels: 0,
         };
-        // SAFETY: the function reads and writes only `state`, the `n` wait masks, the
-        // 4 KiB register file (checked above; every offset was checked against it when
-        // the micro-ops were made) and the two flag registers.
-        let ip = unsafe {
-            f(
-                &mut state,
-                wait.as_mut_ptr(),
-                t.grf.as_mut_ptr(),
-                t.flags.as_mut_ptr(),
+        let thread: *mut Thread = t;
+        // SAFETY: `thread` comes from `t`, which nothing else uses until the call returns.
+        let (grf, flags, acc) = unsafe {
+            (
+                (*thread).grf.as_mut_ptr(),
+                (*thread).flags.as_mut_ptr(),
+                (*thread).acc[0].as_mut_ptr(),
             )
         };
+        let mut calls = Calls {
+            thread,
+            prog,
+            sf,
+            stop: None,
+        };
+        // SAFETY: the function reads and writes only `state`, the `n` wait masks, the
+        // 4 KiB register file (checked above; every offset was checked against it when
+        // the micro-ops were made), the two flag registers and the 16 channels of the
+        // first accumulator (whole `Acc` values, in their fixed layout), and passes
+        // `calls` to `interpret`, which changes the thread's registers but never moves or
+        // frees them.
+        let ip = fpenv::with_daz(self.daz, || unsafe {
+            f(&mut state, wait.as_mut_ptr(), grf, flags, &mut calls, acc)
+        });
+        let stop = calls.stop.take();
         t.parked = state.parked;
         t.broken = state.broken;
         t.waiting = [None; 32];
@@ -176,8 +210,71 @@ impl Compiled {
         t.channel_instructions += state.channels;
         *executed = state.executed;
         t.ip = ip as usize;
-        true
+        match stop {
+            None => Ran::Yes,
+            Some(Ok(())) => Ran::Ended,
+            Some(Err(e)) => Ran::Failed(e),
+        }
     }
+}
+
+/// How a run of compiled code ended ([`Compiled::run`]).
+#[derive(Debug)]
+pub(crate) enum Ran {
+    /// Nothing ran: a channel waits for an instruction that is no target of the
+    /// program, or there is no code.
+    No,
+    /// It ran; the interpreter goes on at the thread's IP.
+    Yes,
+    /// A called send ended the thread (End Of Thread).
+    Ended,
+    /// A called instruction failed.
+    Failed(ExecError),
+}
+
+/// What compiled code runs its called instructions with ([`interpret`]): the thread, its
+/// program and shared functions, and, once a call ends the thread (`Ok`) or fails, how.
+pub(crate) struct Calls<'a> {
+    thread: *mut Thread,
+    prog: &'a Program,
+    sf: &'a mut dyn SharedFunctions,
+    stop: Option<Result<(), ExecError>>,
+}
+
+/// What compiled code calls for an instruction it leaves to the interpreter (a send, or
+/// one it does not compute; `flow::Treat::Call`): runs the instruction at byte `ip`
+/// with `parked` the channels waiting in control flow (`Thread::run_called`). 0: go on
+/// after it; 1: stop there, the thread ended or failed (`Calls::stop`). A panic is
+/// caught here (it must not unwind through compiled code) and reported as a failure.
+extern "C" fn interpret(calls: *mut Calls<'_>, ip: u32, parked: u32) -> u32 {
+    // SAFETY: compiled code passes on the pointer `Compiled::run` gave it, to a `Calls`
+    // that outlives the call, and runs nothing else meanwhile.
+    let calls = unsafe { &mut *calls };
+    // SAFETY: the thread `Compiled::run` was given; compiled code does not touch it
+    // during the call.
+    let t = unsafe { &mut *calls.thread };
+    let (prog, sf) = (calls.prog, &mut *calls.sf);
+    let ip = ip as usize;
+    let ran = fpenv::outside(|| {
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            t.run_called(prog, ip, parked, sf)
+        }))
+    });
+    let stop = match ran {
+        Ok(Ok(Flow::Next)) => return 0,
+        Ok(Ok(Flow::End)) => Ok(()),
+        Ok(Ok(Flow::Jump(to))) => Err(ExecError::Invalid {
+            ip,
+            msg: format!("a called instruction jumped (to {to:#x})"),
+        }),
+        Ok(Err(e)) => Err(e),
+        Err(_) => Err(ExecError::Invalid {
+            ip,
+            msg: "internal error: the interpreter panicked on this instruction".into(),
+        }),
+    };
+    calls.stop = Some(stop);
+    1
 }
 
 /// Whether the JIT is on by default (`GTSIM_JIT=0` turns it off).
@@ -240,6 +337,7 @@ pub(crate) fn compile(code: &flow::Code, quality: Quality) -> Option<Compiled> {
         entries: vec![0; slots],
         targets: layout.targets.clone(),
         covered: layout.covered(),
+        daz: fpenv::available(),
     };
     if layout.blocks.is_empty() {
         return Some(out);
@@ -247,6 +345,8 @@ pub(crate) fn compile(code: &flow::Code, quality: Quality) -> Option<Compiled> {
     let isa = host_isa(quality)?;
     let mut builder = JITBuilder::with_isa(isa, default_libcall_names());
     builder.symbol("gtsim_jit_math", emit::math_helper as *const u8);
+    builder.symbol("gtsim_jit_interpret", interpret as *const u8);
+    builder.symbol("gtsim_jit_set_daz", fpenv::set_daz as *const u8);
     let mut module = JITModule::new(builder);
     let ptr = module.target_config().pointer_type();
     // The math helper: (function code, x, y) -> result, all in registers.
@@ -258,16 +358,35 @@ pub(crate) fn compile(code: &flow::Code, quality: Quality) -> Option<Compiled> {
     let math_id = module
         .declare_function("gtsim_jit_math", Linkage::Import, &math_sig)
         .ok()?;
+    // The interpreter for called instructions: (calls, ip, parked) -> status.
+    let mut interpret_sig = module.make_signature();
+    interpret_sig.params.push(AbiParam::new(ptr));
+    interpret_sig.params.push(AbiParam::new(types::I32));
+    interpret_sig.params.push(AbiParam::new(types::I32));
+    interpret_sig.returns.push(AbiParam::new(types::I32));
+    let interpret_id = module
+        .declare_function("gtsim_jit_interpret", Linkage::Import, &interpret_sig)
+        .ok()?;
+    // DAZ on or off: (on) -> ().
+    let mut daz_sig = module.make_signature();
+    daz_sig.params.push(AbiParam::new(types::I32));
+    let daz_id = module
+        .declare_function("gtsim_jit_set_daz", Linkage::Import, &daz_sig)
+        .ok()?;
     let mut ctx = module.make_context();
     let mut fctx = FunctionBuilderContext::new();
-    for _ in 0..4 {
+    for _ in 0..6 {
         ctx.func.signature.params.push(AbiParam::new(ptr));
     }
     ctx.func.signature.returns.push(AbiParam::new(types::I32));
-    let math = module.declare_func_in_func(math_id, &mut ctx.func);
+    let imports = flow::Imports {
+        math: module.declare_func_in_func(math_id, &mut ctx.func),
+        interpret: module.declare_func_in_func(interpret_id, &mut ctx.func),
+        set_daz: module.declare_func_in_func(daz_id, &mut ctx.func),
+    };
     {
         let mut b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
-        flow::program(&mut b, &layout, slots, math);
+        flow::program(&mut b, &layout, slots, imports);
         b.finalize(module.target_config());
     }
     let id = module
@@ -281,7 +400,7 @@ pub(crate) fn compile(code: &flow::Code, quality: Quality) -> Option<Compiled> {
     module.finalize_definitions().ok()?;
     let code = module.get_finalized_function(id);
     // SAFETY: the function was built by `flow::program` with exactly this signature
-    // (four pointers, an i32 result, the host's C convention).
+    // (six pointers, an i32 result, the host's C convention).
     out.f = Some(unsafe { std::mem::transmute::<*const u8, ProgramFn>(code) });
     for blk in &layout.blocks {
         if let Some(e) = out.entries.get_mut(blk.start / 8) {
