@@ -19,6 +19,35 @@ fn load<const N: usize>(grf: &[u8], o: u16) -> [u8; N] {
         .unwrap_or([0; N])
 }
 
+/// The channels (bit per channel) where integer condition `cond` holds between `a` and
+/// `b` (`ops::test` on two integers), with the condition chosen once for all channels.
+fn int_hits(cond: Option<CondModifier>, a: &[i64], b: &[i64]) -> u32 {
+    fn mask(a: &[i64], b: &[i64], f: impl Fn(i64, i64) -> bool) -> u32 {
+        a.iter()
+            .zip(b)
+            .enumerate()
+            .fold(0, |m, (c, (&x, &y))| m | (u32::from(f(x, y)) << c))
+    }
+    match cond {
+        Some(CondModifier::Z) => mask(a, b, |x, y| x == y),
+        Some(CondModifier::Nz) => mask(a, b, |x, y| x != y),
+        Some(CondModifier::G) => mask(a, b, |x, y| x > y),
+        Some(CondModifier::Ge) => mask(a, b, |x, y| x >= y),
+        Some(CondModifier::L) => mask(a, b, |x, y| x < y),
+        Some(CondModifier::Le) => mask(a, b, |x, y| x <= y),
+        // Overflow and unordered never hold between integers (`ops::compare`).
+        _ => 0,
+    }
+}
+
+/// Stores the `N` bytes of an element at byte `o` of the register file (offsets were
+/// checked against it when the micro-op was made; one out of range is not written).
+fn store<const N: usize>(grf: &mut [u8], o: usize, bytes: [u8; N]) {
+    if let Some(slot) = grf.get_mut(o..o + N) {
+        slot.copy_from_slice(&bytes);
+    }
+}
+
 /// Float sources: F registers (signalling NaNs quieted as `region::read_elem` reads them,
 /// then |x| and -x) or float immediates.
 fn gather_f(grf: &[u8], s: &Operand, n: usize, out: &mut Lanes<f32>) {
@@ -72,25 +101,30 @@ fn gather_i(grf: &[u8], s: &Operand, n: usize, out: &mut Lanes<i64>) {
             offs,
             negate,
             abs,
-            ..
+            shape,
         } => {
             let offs = &offs[..n];
             let out = &mut out[..n];
-            match ty {
-                Type::D => (0..n).for_each(|c| {
-                    out[c] = i32::from_le_bytes(load::<4>(grf, offs[c])) as i64;
-                }),
-                Type::UD => (0..n).for_each(|c| {
-                    out[c] = u32::from_le_bytes(load::<4>(grf, offs[c])) as i64;
-                }),
-                Type::W => (0..n).for_each(|c| {
-                    out[c] = i16::from_le_bytes(load::<2>(grf, offs[c])) as i64;
-                }),
-                Type::UW => (0..n).for_each(|c| {
-                    out[c] = u16::from_le_bytes(load::<2>(grf, offs[c])) as i64;
-                }),
-                Type::B => (0..n).for_each(|c| out[c] = load::<1>(grf, offs[c])[0] as i8 as i64),
-                _ => (0..n).for_each(|c| out[c] = load::<1>(grf, offs[c])[0] as i64),
+            // Consecutive dwords are read as one slice.
+            let packed = match shape {
+                Shape::Packed if matches!(ty, Type::D | Type::UD) => {
+                    let o = offs[0] as usize;
+                    grf.get(o..o + 4 * n)
+                }
+                _ => None,
+            };
+            match (ty, packed) {
+                (Type::D, Some(bytes)) => {
+                    for (x, b) in out.iter_mut().zip(bytes.chunks_exact(4)) {
+                        *x = i32::from_le_bytes([b[0], b[1], b[2], b[3]]) as i64;
+                    }
+                }
+                (Type::UD, Some(bytes)) => {
+                    for (x, b) in out.iter_mut().zip(bytes.chunks_exact(4)) {
+                        *x = u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as i64;
+                    }
+                }
+                _ => gather_elements(grf, *ty, offs, out),
             }
             if *abs {
                 out.iter_mut().for_each(|x| *x = x.wrapping_abs());
@@ -101,6 +135,27 @@ fn gather_i(grf: &[u8], s: &Operand, n: usize, out: &mut Lanes<i64>) {
         }
         Operand::ImmI { lanes, .. } => out[..n].copy_from_slice(&lanes[..n]),
         Operand::ImmF { .. } => out[..n].fill(0),
+    }
+}
+
+/// Integer elements of type `ty` at `offs`, widened to i64 (`gather_i`).
+fn gather_elements(grf: &[u8], ty: Type, offs: &[u16], out: &mut [i64]) {
+    let n = out.len();
+    match ty {
+        Type::D => (0..n).for_each(|c| {
+            out[c] = i32::from_le_bytes(load::<4>(grf, offs[c])) as i64;
+        }),
+        Type::UD => (0..n).for_each(|c| {
+            out[c] = u32::from_le_bytes(load::<4>(grf, offs[c])) as i64;
+        }),
+        Type::W => (0..n).for_each(|c| {
+            out[c] = i16::from_le_bytes(load::<2>(grf, offs[c])) as i64;
+        }),
+        Type::UW => (0..n).for_each(|c| {
+            out[c] = u16::from_le_bytes(load::<2>(grf, offs[c])) as i64;
+        }),
+        Type::B => (0..n).for_each(|c| out[c] = load::<1>(grf, offs[c])[0] as i8 as i64),
+        _ => (0..n).for_each(|c| out[c] = load::<1>(grf, offs[c])[0] as i64),
     }
 }
 
@@ -147,7 +202,7 @@ impl Thread {
         } else {
             self.compute_i(u, pick, &mut cmp)
         };
-        self.scatter(u, rel, results, cmp);
+        self.scatter(u, rel, &results, cmp);
         Ok(())
     }
 
@@ -266,21 +321,17 @@ impl Thread {
             UopOp::Shr => (0..n).for_each(|c| r[c] = (as_unsigned(a[c], ta) >> (b[c] & 31)) as i64),
             UopOp::Asr => (0..n).for_each(|c| r[c] = as_signed(a[c], ta) >> (b[c] & 31)),
             UopOp::Sel => {
-                for c in 0..n {
-                    let take_a = if u.cond.is_some() {
-                        test(u.cond, Val::I(a[c]), Val::I(b[c]))
-                    } else {
-                        pick & (1 << c) != 0
-                    };
-                    r[c] = if take_a { a[c] } else { b[c] };
-                }
+                let take_a = if u.cond.is_some() {
+                    int_hits(u.cond, &a[..n], &b[..n])
+                } else {
+                    pick
+                };
+                (0..n).for_each(|c| r[c] = if take_a & (1 << c) != 0 { a[c] } else { b[c] });
             }
             UopOp::Cmp | UopOp::Cmpn => {
-                for c in 0..n {
-                    let hit = test(u.cond, Val::I(a[c]), Val::I(b[c]));
-                    *cmp |= (hit as u32) << c;
-                    r[c] = -(hit as i64);
-                }
+                let hits = int_hits(u.cond, &a[..n], &b[..n]);
+                *cmp |= hits;
+                (0..n).for_each(|c| r[c] = -i64::from(hits & (1 << c) != 0));
             }
             // Float-only operations are not made integer micro-ops.
             _ => {}
@@ -289,14 +340,14 @@ impl Thread {
     }
 
     /// Writes the enabled channels: destination, flags, accumulator.
-    fn scatter(&mut self, u: &Uop, rel: u32, results: Results, cmp: u32) {
+    fn scatter(&mut self, u: &Uop, rel: u32, results: &Results, cmp: u32) {
         let d: &DstOp = &u.dst;
         let size = d.ty.size() as usize;
         let n = u.n;
         // The stored bits of every channel, by the conversion rules (straight loops for
         // the common conversions, `convert_bits` for the rest).
         let mut bits = [0u64; 32];
-        match (&results, d.ty, u.saturate) {
+        match (results, d.ty, u.saturate) {
             (Results::F(r), Type::F, false) => {
                 (0..n).for_each(|c| bits[c] = r[c].to_bits() as u64);
             }
@@ -322,12 +373,18 @@ impl Thread {
                     }
                 }
                 _ => {
-                    for c in 0..n {
-                        if write & (1 << c) != 0 {
-                            let o = offs[c] as usize;
-                            if let Some(slot) = self.grf.get_mut(o..o + size) {
-                                slot.copy_from_slice(&bits[c].to_le_bytes()[..size]);
-                            }
+                    // The enabled channels one by one, each a store of its element's size
+                    // (not a copy of a length known only at run time).
+                    let mut w = write;
+                    while w != 0 {
+                        let c = w.trailing_zeros() as usize;
+                        w &= w - 1;
+                        let (o, b) = (offs[c] as usize, bits[c]);
+                        match size {
+                            1 => store(&mut self.grf, o, [b as u8]),
+                            2 => store(&mut self.grf, o, (b as u16).to_le_bytes()),
+                            4 => store(&mut self.grf, o, (b as u32).to_le_bytes()),
+                            _ => store(&mut self.grf, o, b.to_le_bytes()),
                         }
                     }
                 }
@@ -337,7 +394,22 @@ impl Thread {
         let cond_flags = u.cond.is_some() && !is_cmp && u.op != UopOp::Sel;
         if is_cmp || cond_flags {
             let mut flags = cmp;
-            if cond_flags {
+            if cond_flags && d.cond_ty != Type::F && d.cond_ty.size() <= 4 {
+                // The condition tests the result as written against zero: an integer of
+                // up to 32 bits, read back at its type.
+                let mut written = [0i64; 32];
+                for (w, &b) in written.iter_mut().zip(&bits).take(n) {
+                    *w = match d.cond_ty {
+                        Type::D => b as u32 as i32 as i64,
+                        Type::UD => b as u32 as i64,
+                        Type::W => b as u16 as i16 as i64,
+                        Type::UW => b as u16 as i64,
+                        Type::B => b as u8 as i8 as i64,
+                        _ => b as u8 as i64,
+                    };
+                }
+                flags |= int_hits(u.cond, &written[..n], &[0; 32][..n]);
+            } else if cond_flags {
                 // The condition tests the result as written against zero.
                 for (c, b) in bits.iter().enumerate().take(n) {
                     let rv = read_elem(&b.to_le_bytes(), d.cond_ty);
@@ -360,7 +432,7 @@ impl Thread {
                 if rel & (1 << c) == 0 {
                     continue;
                 }
-                self.acc[0][c.min(15)] = match &results {
+                self.acc[0][c.min(15)] = match results {
                     Results::I(r) if int_mul => Acc::Int(r[c]),
                     Results::F(r) => Acc::from_val(Val::F(r[c] as f64), d.cond_ty),
                     Results::I(r) => Acc::from_val(Val::I(r[c]), d.cond_ty),
