@@ -1007,7 +1007,7 @@ impl Thread {
             b.copy_from_slice(&self.grf[at..at + 32]);
             payload.push(b);
         }
-        let sfid = ins.sfid.ok_or(ExecError::Invalid {
+        let sfid = ins.sfid.ok_or_else(|| ExecError::Invalid {
             ip: self.ip,
             msg: "a send without its shared function".into(),
         })?;

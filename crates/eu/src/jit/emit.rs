@@ -9,8 +9,8 @@ use crate::ops::DEFAULT_NAN;
 use crate::uop::{DstOp, Operand, Uop, UopOp};
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{
-    Block, ConstantData, Endianness, FuncRef, InstBuilder, MemFlagsData, Type as IrType, Value,
-    types,
+    Block, ConstantData, Endianness, FuncRef, InstBuilder, MemFlagsData, StackSlotData,
+    StackSlotKind, Type as IrType, Value, types,
 };
 use cranelift_frontend::FunctionBuilder;
 use gtsim_isa::ir::*;
@@ -344,14 +344,22 @@ const MATH: [MathFunction; 9] = [
     MathFunction::Pow,
 ];
 
-/// What compiled code calls for one lane of a `math` instruction: `ops::math_f` of
+/// What compiled code calls for four lanes of a `math` instruction: `ops::math_f` of
 /// function `code` (an index into [`MATH`]), the same function the micro-ops and the
-/// per-channel interpreter use.
-pub(super) extern "C" fn math_helper(code: u32, x: f32, y: f32) -> f32 {
+/// per-channel interpreter use, on lanes `io[0..4]` (first source) and `io[4..8]`
+/// (second), the results into `io[8..12]`. One call per four lanes: the call and the
+/// floating-point mode switch around it (`fpenv::outside`) are paid once for them.
+pub(super) extern "C" fn math_helper(code: u32, io: *mut f32) {
+    // SAFETY: compiled code passes the address of its 48-byte, 4-aligned stack slot
+    // for the call (`Emit::vector`), which nothing else uses meanwhile.
+    let io = unsafe { std::slice::from_raw_parts_mut(io, 12) };
     super::fpenv::outside(|| {
-        MATH.get(code as usize)
-            .and_then(|&f| crate::ops::math_f(f, x, y))
-            .unwrap_or(0.0)
+        for lane in 0..4 {
+            io[8 + lane] = MATH
+                .get(code as usize)
+                .and_then(|&f| crate::ops::math_f(f, io[lane], io[4 + lane]))
+                .unwrap_or(0.0);
+        }
     })
 }
 
@@ -362,6 +370,8 @@ pub(super) struct Emit {
     pub(super) flags: Value,
     /// The first accumulator's 16 channels (`region::Acc`, 16 bytes each).
     pub(super) acc: Value,
+    /// The host's pointer type.
+    pub(super) ptr: IrType,
     /// Whether the code runs with denormal sources read as zero by the host
     /// (`super::fpenv`).
     pub(super) daz: bool,
@@ -436,7 +446,7 @@ fn test_i(b: &mut FunctionBuilder, cond: Option<CondModifier>, x: Value, y: Valu
 /// flushing them (see [`Emit::vsrc_f`]): the operations that are one host instruction
 /// on their sources (`mad` is one fused multiply-add). Not `lrp`, whose intermediate
 /// products may be denormal and must be read as they are by the next step.
-fn relies_on_daz(u: &Uop) -> bool {
+pub(super) fn relies_on_daz(u: &Uop) -> bool {
     u.float
         && matches!(
             u.op,
@@ -813,22 +823,27 @@ impl Emit {
                 }
                 UopOp::Pln => self.vpln(b, u, k),
                 UopOp::Math(f) => {
-                    // One call per lane.
+                    // One call per four lanes, through a stack slot: the sources at
+                    // bytes 0 and 16, the results at 32.
                     let code = MATH.iter().position(|&m| m == f).unwrap_or(0);
                     let code = c32(b, code as u32);
-                    let zero = b.ins().f32const(0.0);
-                    let mut out = b.ins().splat(VF, zero);
-                    for lane in 0..4u8 {
-                        let x = b.ins().extractlane(s[0], lane);
-                        let y = match s.get(1) {
-                            Some(&v) => b.ins().extractlane(v, lane),
-                            None => zero,
-                        };
-                        let call = b.ins().call(self.math, &[code, x, y]);
-                        let r = b.inst_results(call)[0];
-                        out = b.ins().insertlane(out, r, lane);
-                    }
-                    out
+                    let slot = b.create_sized_stack_slot(StackSlotData::new(
+                        StackSlotKind::ExplicitSlot,
+                        48,
+                        4,
+                    ));
+                    let y = match s.get(1) {
+                        Some(&v) => v,
+                        None => {
+                            let zero = vsplat(b, 0);
+                            vcast(b, VF, zero)
+                        }
+                    };
+                    let io = b.ins().stack_addr(self.ptr, slot, 0);
+                    b.ins().store(mem(), s[0], io, 0);
+                    b.ins().store(mem(), y, io, 16);
+                    b.ins().call(self.math, &[code, io]);
+                    b.ins().load(VF, mem(), io, 32)
                 }
                 UopOp::Sel => {
                     let take_a = if u.cond.is_some() {

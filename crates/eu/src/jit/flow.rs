@@ -209,6 +209,15 @@ impl<'a> Layout<'a> {
         }
     }
 
+    /// Whether some instruction computed in place reads its float sources through the
+    /// host's DAZ (`emit::relies_on_daz`): only then does the program run with it.
+    pub(crate) fn relies_on_daz(&self) -> bool {
+        self.blocks
+            .iter()
+            .flat_map(|b| &b.items)
+            .any(|i| !i.4 && i.3.is_some_and(emit::relies_on_daz))
+    }
+
     /// Number of instructions compiled in place (not called).
     pub(crate) fn covered(&self) -> usize {
         self.blocks
@@ -248,6 +257,8 @@ struct Builder<'l> {
     interpret: FuncRef,
     /// `super::fpenv::set_daz`.
     set_daz: FuncRef,
+    daz: bool,
+    ptr: cranelift_codegen::ir::Type,
     calls: Value,
 }
 
@@ -259,6 +270,11 @@ pub(crate) struct Imports {
     pub(crate) interpret: FuncRef,
     /// `super::fpenv::set_daz`.
     pub(crate) set_daz: FuncRef,
+    /// Whether the code runs with DAZ (`super::fpenv`): `Layout::relies_on_daz` on a
+    /// host that has it.
+    pub(crate) daz: bool,
+    /// The host's pointer type.
+    pub(crate) ptr: cranelift_codegen::ir::Type,
 }
 
 /// Builds the whole program's function into `b` (see [`ProgramFn`]); `slots` is the
@@ -268,6 +284,8 @@ pub(crate) fn program(b: &mut FunctionBuilder, layout: &Layout, slots: usize, im
         math,
         interpret,
         set_daz,
+        daz,
+        ptr,
     } = imports;
     emit::clear_constants();
     let entry = b.create_block();
@@ -329,6 +347,8 @@ pub(crate) fn program(b: &mut FunctionBuilder, layout: &Layout, slots: usize, im
         math,
         interpret,
         set_daz,
+        daz,
+        ptr,
         calls,
     };
     for blk in &layout.blocks {
@@ -450,7 +470,8 @@ impl Builder<'_> {
             flags: self.flags,
             live,
             acc: self.acc,
-            daz: super::fpenv::available(),
+            ptr: self.ptr,
+            daz: self.daz,
             daz_on: std::cell::Cell::new(true),
             set_daz: self.set_daz,
             math: self.math,

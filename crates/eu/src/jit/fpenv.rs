@@ -5,8 +5,8 @@
 //! does the same by itself when MXCSR's DAZ bit (denormals are zero) is set: the SSE,
 //! AVX and FMA instructions then take a denormal source as a zero of the same sign
 //! (Intel SDM Vol. 1 §10.2.3.4 "Denormals-Are-Zeros"), which saves compiled code the four
-//! vector operations per source and per four channels that flush it. Compiled code that
-//! relies on this runs with DAZ set ([`with_daz`]); the Rust it calls (the math helper,
+//! vector operations per source and per four channels that flush it. A program that
+//! relies on this (one with such an operation) runs with DAZ set ([`with_daz`]); the Rust it calls (the math helper,
 //! the interpreter for called instructions) runs with the caller's mode restored
 //! ([`outside`]), so nothing else ever sees DAZ. The few operations of compiled code
 //! that read float values unflushed (`pln`'s sources, `lrp`'s and `pln`'s intermediate

@@ -20,7 +20,7 @@
 //! What the JIT covers:
 //! * on F operands, 4 lanes at a time (so with 4, 8, 16 or 32 channels): `mov`, `add`,
 //!   `mul`, `mad`, `lrp`, `sel`, `cmp`, `cmpn`, `rndd`/`rndu`/`rnde`/`rndz`, `frc`, `pln`
-//!   and the float `math` functions (a call per lane to the function the interpreter
+//!   and the float `math` functions (a call per four lanes to the function the interpreter
 //!   uses), saturation and conversion to D or UD destinations included;
 //! * on D/UD/W/UW registers and integer immediates: `mov`, `add`, `mul` (channel by
 //!   channel, its whole products also written to the accumulator as the micro-ops do),
@@ -152,6 +152,7 @@ impl Compiled {
             big.resize(n, 0);
             &mut big
         };
+        let entry_parked = t.parked;
         let mut parked = t.parked;
         while parked != 0 {
             let c = parked.trailing_zeros() as usize;
@@ -195,17 +196,23 @@ impl Compiled {
             f(&mut state, wait.as_mut_ptr(), grf, flags, &mut calls, acc)
         });
         let stop = calls.stop.take();
-        t.parked = state.parked;
-        t.broken = state.broken;
-        t.waiting = [None; 32];
-        for (i, &w) in wait.iter().enumerate() {
-            let mut w = w;
-            while w != 0 {
-                let c = w.trailing_zeros() as usize;
-                w &= w - 1;
-                t.waiting[c] = Some(self.targets[i]);
+        // A channel waits (has a `waiting` entry, or a bit in a wait mask) exactly when
+        // it is parked, so without parked channels on entry or exit there is nothing
+        // to convert back (`t.parked` itself may have been changed by called
+        // instructions, see `Thread::run_called`).
+        if entry_parked | state.parked != 0 {
+            t.waiting = [None; 32];
+            for (i, &w) in wait.iter().enumerate() {
+                let mut w = w;
+                while w != 0 {
+                    let c = w.trailing_zeros() as usize;
+                    w &= w - 1;
+                    t.waiting[c] = Some(self.targets[i]);
+                }
             }
         }
+        t.parked = state.parked;
+        t.broken = state.broken;
         t.refresh_wait_bloom();
         t.channel_instructions += state.channels;
         *executed = state.executed;
@@ -337,7 +344,7 @@ pub(crate) fn compile(code: &flow::Code, quality: Quality) -> Option<Compiled> {
         entries: vec![0; slots],
         targets: layout.targets.clone(),
         covered: layout.covered(),
-        daz: fpenv::available(),
+        daz: fpenv::available() && layout.relies_on_daz(),
     };
     if layout.blocks.is_empty() {
         return Some(out);
@@ -349,12 +356,10 @@ pub(crate) fn compile(code: &flow::Code, quality: Quality) -> Option<Compiled> {
     builder.symbol("gtsim_jit_set_daz", fpenv::set_daz as *const u8);
     let mut module = JITModule::new(builder);
     let ptr = module.target_config().pointer_type();
-    // The math helper: (function code, x, y) -> result, all in registers.
+    // The math helper: (function code, four lanes' sources and results) -> ().
     let mut math_sig = module.make_signature();
     math_sig.params.push(AbiParam::new(types::I32));
-    math_sig.params.push(AbiParam::new(types::F32));
-    math_sig.params.push(AbiParam::new(types::F32));
-    math_sig.returns.push(AbiParam::new(types::F32));
+    math_sig.params.push(AbiParam::new(ptr));
     let math_id = module
         .declare_function("gtsim_jit_math", Linkage::Import, &math_sig)
         .ok()?;
@@ -383,6 +388,8 @@ pub(crate) fn compile(code: &flow::Code, quality: Quality) -> Option<Compiled> {
         math: module.declare_func_in_func(math_id, &mut ctx.func),
         interpret: module.declare_func_in_func(interpret_id, &mut ctx.func),
         set_daz: module.declare_func_in_func(daz_id, &mut ctx.func),
+        daz: out.daz,
+        ptr,
     };
     {
         let mut b = FunctionBuilder::new(&mut ctx.func, &mut fctx);

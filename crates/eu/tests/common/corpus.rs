@@ -1,4 +1,5 @@
-//! The kernels crocus compiled for the demo clients (`crates/isa/tests/corpus/*.pairs`,
+//! The kernels crocus compiled for the demo clients and the benchmark frames (julia,
+//! scene) (`crates/isa/tests/corpus/*.pairs`,
 //! captured with INTEL_DEBUG; see that directory's README), shared by the interpreter
 //! benchmark and the micro-op differential test.
 
@@ -23,6 +24,8 @@ pub fn kernels() -> Vec<Kernel> {
         "depth",
         "blend",
         "shader_loops",
+        "julia",
+        "scene",
     ] {
         let text = std::fs::read_to_string(format!("{dir}/{prog}.pairs")).expect("corpus file");
         for line in text.lines() {

@@ -26,6 +26,8 @@ for t in texts:
         mv=re.search(r'(0x[0-9a-f]+VF) +(/\* .* \*/)',body)
         toks=re.split(r' +',re.sub(r'(0x[0-9a-f]+V?F) +/\* .* \*/',r'\1',body))
         if toks[0].startswith('('): toks=[toks[0]+' '+toks[1]]+toks[2:]
+        # `math` is followed by its function name and one space, as one opcode field.
+        if toks[0].split()[-1].startswith('math') and len(toks)>1: toks=[toks[0]+' '+toks[1]]+toks[2:]
         out=toks[0]
         for k,tk in enumerate(toks[1:]):
             out=pad(out,[16,32,48,64][k])+tk

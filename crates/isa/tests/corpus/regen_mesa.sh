@@ -5,7 +5,7 @@
 set -e
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../../.." && pwd)
-progs="clear triangle textured_quad depth blend shader_loops"
+progs="clear triangle textured_quad depth blend shader_loops julia scene"
 for p in $progs; do
     INTEL_DEBUG=vs,tcs,tes,gs,fs,cs,hex,blorp GTSIM_I915_QUIET=1 MESA_SHADER_CACHE_DISABLE=true \
         "$root/target/debug/gtsim" run -- "$root/target/debug/$p" --out "/tmp/$p.png" 2> "/tmp/$p.raw.txt"
