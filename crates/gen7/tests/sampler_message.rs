@@ -755,3 +755,151 @@ fn ld_of_a_buffer_steps_by_the_surface_pitch() {
     assert_eq!(rgba8(&w, 2), [0.0; 4]);
     assert_eq!(rgba8(&w, 3), [0.0, 1.0, 2.0, 3.0]);
 }
+
+/// Byte offset of byte `xb` of row `y` in a surface of `pitch` bytes per row, tiled as
+/// `tiling` (None linear; Some(false) X-major: 4 KiB tiles of 512 B x 8 rows; Some(true)
+/// Y-major: 4 KiB tiles of 128 B x 32 rows, stored as 16-byte columns of 32 rows):
+/// the Ivy Bridge tile layouts (IVB PRM Vol1 Part2 "Tiling", and the i915 uapi's
+/// I915_TILING_X / I915_TILING_Y), worked here independently of `gtsim_mem::tiling`.
+fn tiled_offset(tiling: Option<bool>, pitch: u64, xb: u64, y: u64) -> u64 {
+    match tiling {
+        None => y * pitch + xb,
+        Some(false) => {
+            let tile = (y / 8) * (pitch / 512) + xb / 512;
+            tile * 4096 + (y % 8) * 512 + xb % 512
+        }
+        Some(true) => {
+            let tile = (y / 32) * (pitch / 128) + xb / 128;
+            tile * 4096 + ((xb % 128) / 16) * 512 + (y % 32) * 16 + xb % 16
+        }
+    }
+}
+
+/// `ld` reads each lane's texel wherever the lanes' rows neighbour in memory or not: on
+/// linear, X- and Y-tiled surfaces of 1-, 2-, 4-, 8- and 16-byte integer texels (whose
+/// returned bits are the stored ones), SIMD16 lanes in shuffled order along rows that
+/// cross tile boundaries, with repeated texels and lanes outside the surface, give for
+/// every lane the bytes at the texel's address worked out by hand; and a lane whose
+/// texel is on an unmapped page fails the message naming the first such lane.
+#[test]
+fn ld_reads_rows_of_texels_as_each_texel_is_stored() {
+    use gtsim_spec::gen7::render_surface_state::TileWalk;
+    let formats = [
+        (SurfaceFormat::R8_UINT, 1usize),
+        (SurfaceFormat::R16_UINT, 2),
+        (SurfaceFormat::R32_UINT, 4),
+        (SurfaceFormat::R32G32_UINT, 8),
+        (SurfaceFormat::R32G32B32A32_UINT, 16),
+    ];
+    let (w, h, pitch) = (200u32, 40u32, 4096u64);
+    let mut rng = 0x2545_f491u32;
+    let mut next = move || {
+        rng ^= rng << 13;
+        rng ^= rng >> 17;
+        rng ^= rng << 5;
+        rng
+    };
+    for tiling in [None, Some(false), Some(true)] {
+        for &(format, bpp) in &formats {
+            let mut mem = AddressSpace::new();
+            let size = pitch * 64;
+            mem.map(BASE, size);
+            let bytes: Vec<u8> = (0..size).map(|i| (i * 7 + i / 251) as u8).collect();
+            mem.load(BASE, &bytes);
+            let f = Fake {
+                mem,
+                surface: RenderSurfaceState {
+                    surface_type: SurfaceType::SURFTYPE_2D,
+                    surface_format: format,
+                    width: (w - 1) as u16,
+                    height: (h - 1) as u16,
+                    surface_pitch: pitch as u32 - 1,
+                    surface_base_address: BASE,
+                    tiled_surface: tiling.is_some(),
+                    tile_walk: if tiling == Some(true) {
+                        TileWalk::TILEWALK_YMAJOR
+                    } else {
+                        TileWalk::TILEWALK_XMAJOR
+                    },
+                    ..Default::default()
+                },
+                sampler: SamplerState::default(),
+                border: [0.0; 4],
+            };
+            for case in 0..20 {
+                // Two rows of 8 neighbours each, starting where tiles often end.
+                let x0 = [0, 120, 124, 126, 60, 185][case % 6] + next() % 4;
+                let y0 = next() % (h - 1);
+                let mut lanes: Vec<(i64, i64)> = (0..16)
+                    .map(|i| (i64::from(x0 + i % 8), i64::from(y0 + i / 8)))
+                    .collect();
+                lanes[5] = lanes[4]; // a repeated texel
+                if case % 4 == 1 {
+                    lanes[9] = (-1, 0); // outside the surface
+                    lanes[12] = (i64::from(w), 0);
+                }
+                // Shuffle the lanes.
+                for i in (1..16).rev() {
+                    lanes.swap(i, next() as usize % (i + 1));
+                }
+                let u: Vec<u32> = lanes.iter().map(|l| l.0 as u32).collect();
+                let v: Vec<u32> = lanes.iter().map(|l| l.1 as u32).collect();
+                let out = handle(
+                    desc(SamplerMessageType::LD, true, false, 6, 8),
+                    &payload(&[u, vec![0; 16], v]),
+                    0xffff,
+                    &f,
+                )
+                .unwrap();
+                for (lane, &(x, y)) in lanes.iter().enumerate() {
+                    let inside = (0..i64::from(w)).contains(&x) && (0..i64::from(h)).contains(&y);
+                    // Red: the first channel's bits (the low dword of wider texels).
+                    let red = dword(&out[lane / 8], lane % 8);
+                    let want = if inside {
+                        let at = tiled_offset(tiling, pitch, x as u64 * bpp as u64, y as u64);
+                        let b = &bytes[at as usize..at as usize + bpp.min(4)];
+                        let mut d = [0u8; 4];
+                        d[..b.len()].copy_from_slice(b);
+                        u32::from_le_bytes(d)
+                    } else {
+                        0
+                    };
+                    assert_eq!(
+                        red, want,
+                        "{format:?} tiling {tiling:?} case {case} lane {lane} at ({x}, {y})"
+                    );
+                }
+            }
+        }
+    }
+    // A fault: the first lane (in lane order) whose texel is unmapped is named.
+    let mut mem = AddressSpace::new();
+    mem.map(BASE, 4096);
+    let f = Fake {
+        mem,
+        surface: RenderSurfaceState {
+            surface_type: SurfaceType::SURFTYPE_2D,
+            surface_format: SurfaceFormat::R32_UINT,
+            width: 1023,
+            height: 3,
+            surface_pitch: 4095,
+            surface_base_address: BASE,
+            ..Default::default()
+        },
+        sampler: SamplerState::default(),
+        border: [0.0; 4],
+    };
+    // Row 0 is mapped, row 1 (bytes 4096..) is not: lanes 3 and 6 read row 1.
+    let u = vec![0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
+    let v = vec![0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+    let e = handle(
+        desc(SamplerMessageType::LD, true, false, 6, 8),
+        &payload(&[u, vec![0; 16], v]),
+        0xffff,
+        &f,
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("channel 3"), "{e}");
+    assert!(e.contains("(3, 1)"), "{e}");
+}

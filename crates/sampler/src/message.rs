@@ -542,17 +542,56 @@ impl<'a> Texture<'a> {
         Ok(t)
     }
 
-    fn read_memory(&self, level: u32, x: u32, y: u32, slice: u32) -> Result<Texel, MessageError> {
-        // The image's offsets are worked out once for the texels of one level and slice
-        // (a message reads most of its texels from one image).
-        let image = match self.image.get() {
+    /// The offsets of image (`level`, `slice`), worked out once for the texels of one
+    /// level and slice (a message reads most of its texels from one image).
+    fn image(&self, level: u32, slice: u32) -> Option<gtsim_mem::layout::ImageOffsets> {
+        match self.image.get() {
             Some((l, s, img)) if l == level && s == slice => img,
             _ => {
                 let img = self.surface.desc.image_offsets(slice, level);
                 self.image.set(Some((level, slice, img)));
                 img
             }
-        };
+        }
+    }
+
+    /// Texels (`x0` + i, `y`) of `level` and `slice`, for i below `n` (at most 32), as
+    /// many as follow each other in memory from the first (`ImageOffsets::run`), read
+    /// with one memory access into `out`: how many, at least 1. `None` where this does
+    /// not apply or anything fails (a compressed format, a texel outside the image, a
+    /// fault, a texel that does not decode): [`Texture::read`] then gives the texel and
+    /// its error.
+    fn read_run(
+        &self,
+        level: u32,
+        (x0, y): (u32, u32),
+        slice: u32,
+        n: usize,
+        out: &mut [Texel; 32],
+    ) -> Option<usize> {
+        let f = self.surface.format;
+        if BlockFormat::from_surface_format(f).is_some() {
+            return None;
+        }
+        let bytes = self.surface.desc.block_bytes as usize;
+        let (off, k) = self.image(level, slice)?.run(x0, y).ok()?;
+        let k = (k as usize).min(n).min(32);
+        if !(1..=16).contains(&bytes) {
+            return None;
+        }
+        let mut buf = [0u8; 32 * 16];
+        let buf = &mut buf[..k * bytes];
+        self.mem
+            .read(self.surface.base.wrapping_add(off), buf)
+            .ok()?;
+        for (t, b) in out.iter_mut().zip(buf.chunks_exact(bytes)) {
+            *t = texel::decode(f, b).ok()?;
+        }
+        Some(k)
+    }
+
+    fn read_memory(&self, level: u32, x: u32, y: u32, slice: u32) -> Result<Texel, MessageError> {
+        let image = self.image(level, slice);
         let off = match image {
             Some(img) => img.offset(x, y),
             None => self.surface.desc.texel_offset(x, y, slice, level, 0),
@@ -1024,7 +1063,9 @@ fn ld_message(
     };
     let tex = Texture::new(&view, res.memory(), true)?;
     let [du, dv, dr] = header.offsets.map(i64::from);
-    for (lane, slot) in out.iter_mut().enumerate() {
+    // Each enabled lane's texel: (level, x, y, slice), or None outside the surface.
+    let mut texel_of: [LdTexel; 32] = [None; 32];
+    for (lane, entry) in texel_of.iter_mut().enumerate().take(lanes) {
         if (enabled >> lane) & 1 == 0 {
             continue;
         }
@@ -1054,18 +1095,79 @@ fn ld_message(
                 }
             }
         };
+        // All in range of u32 by the checks above.
+        let c = |x: i64| u32::try_from(x).unwrap_or(u32::MAX);
+        *entry = Some(at.map(|(level, x, y, slice)| (level, c(x), c(y), c(slice))));
+    }
+    if ld_in_runs(&tex, &texel_of, &mut out) {
+        return Ok(out);
+    }
+    for (lane, slot) in out.iter_mut().enumerate() {
+        let Some(at) = texel_of.get(lane).copied().flatten() else {
+            continue;
+        };
         let t = match at {
             None => tex.zero(true),
-            Some((level, x, y, slice)) => {
-                // All in range of u32 by the checks above.
-                let c = |x: i64| u32::try_from(x).unwrap_or(u32::MAX);
-                tex.read(level, c(x), c(y), c(slice))
-                    .map_err(|e| e.context(format!("channel {lane}")))?
-            }
+            Some((level, x, y, slice)) => tex
+                .read(level, x, y, slice)
+                .map_err(|e| e.context(format!("channel {lane}")))?,
         };
         *slot = texel_bits(t);
     }
     Ok(out)
+}
+
+/// An `ld` lane's texel: None for a disabled lane, Some(None) outside the surface,
+/// else (level, x, y, slice).
+type LdTexel = Option<Option<(u32, u32, u32, u32)>>;
+
+/// The texel of each lane of an `ld` (`texel_of`: None for a disabled lane, Some(None)
+/// outside the surface) into `out`, reading neighbours in memory together: the lanes
+/// in raster order, each row's consecutive texels with one memory access
+/// ([`Texture::read_run`]). `false` (and `out` to be filled again) when a texel cannot
+/// be read that way: the lane-by-lane path then gives every value and the first
+/// lane's error, as it always does.
+fn ld_in_runs(
+    tex: &Texture,
+    texel_of: &[LdTexel; 32],
+    out: &mut [[u32; 4]],
+) -> bool {
+    // (level, slice, y, x, lane) of the lanes that read memory, in raster order.
+    let mut order = [(0u32, 0u32, 0u32, 0u32, 0u8); 32];
+    let mut n = 0;
+    for (lane, at) in texel_of.iter().enumerate().take(out.len()) {
+        match at {
+            Some(Some((level, x, y, slice))) => {
+                order[n] = (*level, *slice, *y, *x, lane as u8);
+                n += 1;
+            }
+            Some(None) => out[lane] = texel_bits(tex.zero(true)),
+            None => {}
+        }
+    }
+    let order = &mut order[..n];
+    order.sort_unstable();
+    let mut texels = [Texel::Uint([0; 4]); 32];
+    let mut i = 0;
+    while i < n {
+        let (level, slice, y, x0, _) = order[i];
+        // The lanes that continue this row (a lane repeating a texel ends the row).
+        let mut len = 1;
+        while i + len < n && {
+            let (l, s, yy, x, _) = order[i + len];
+            (l, s, yy) == (level, slice, y) && x == x0 + len as u32
+        } {
+            len += 1;
+        }
+        let Some(k) = tex.read_run(level, (x0, y), slice, len, &mut texels) else {
+            return false;
+        };
+        for (j, t) in texels.iter().enumerate().take(k) {
+            out[order[i + j].4 as usize] = texel_bits(*t);
+        }
+        i += k;
+    }
+    true
 }
 
 // ---------------------------------------------------------------------------------------
