@@ -238,6 +238,89 @@ impl DepthAccess<'_> {
         Ok(())
     }
 
+    /// [`Self::pixel`] on the row of pixels (`x0` + i, `y`) of source depths `zs[i]`
+    /// (at most 32), in order: the pixels that go on to the pixel shader (bit i), and
+    /// the error that stopped the row, if any, after the pixels before it. The same
+    /// bytes are written and the same error given as pixel by pixel; a depth test
+    /// without a stencil buffer reads and writes the pixels that neighbour in memory
+    /// too (`ImageOffsets::run`: along a linear row, an X-tile row, a Y-tile OWord)
+    /// with one access each way (the pixels are distinct, so reading them all before
+    /// writing them changes nothing).
+    pub fn row(
+        &self,
+        mem: &mut dyn Memory,
+        (x0, y): (u32, u32),
+        zs: &[f32],
+        back_facing: bool,
+    ) -> (u32, Option<MessageError>) {
+        let d = self.buffer;
+        let s = if back_facing { &d.back } else { &d.front };
+        let bytes = d.desc.block_bytes as usize;
+        let n = zs.len().min(32);
+        let one_by_one = |mem: &mut dyn Memory, from: usize, mut passed: u32| {
+            for (i, &z) in zs.iter().enumerate().take(n).skip(from) {
+                match self.pixel(mem, x0 + i as u32, y, z, back_facing) {
+                    Ok(true) => passed |= 1 << i,
+                    Ok(false) => {}
+                    Err(e) => return (passed, Some(e)),
+                }
+            }
+            (passed, None)
+        };
+        let img = match &self.depth {
+            Some(img)
+                if d.op == DepthOp::Test
+                    && d.stencil.is_none()
+                    && (s.depth_test.is_some() || s.depth_write)
+                    && matches!(bytes, 2 | 4) =>
+            {
+                img
+            }
+            _ => return one_by_one(mem, 0, 0),
+        };
+        let mut passed = 0u32;
+        let mut i = 0;
+        while i < n {
+            let Ok((off, k)) = img.run(x0 + i as u32, y) else {
+                return one_by_one(mem, i, passed);
+            };
+            let k = (k as usize).min(n - i);
+            let addr = d.base.wrapping_add(off);
+            let mut buf = [0u8; 32 * 4];
+            let buf = &mut buf[..k * bytes];
+            if mem.read(addr, buf).is_err() {
+                return one_by_one(mem, i, passed);
+            }
+            let mut run_passed = 0u32;
+            let mut written = false;
+            for (j, px) in buf.chunks_exact_mut(bytes).enumerate() {
+                let mut stored = dword_le(px);
+                if d.format == DepthFormat::D24Unorm {
+                    stored &= 0x00ff_ffff;
+                }
+                // No stencil buffer: the stencil value reads as 0, as `pixel` reads it.
+                let Ok(r) = depth_stencil(s, d.format, zs[i + j], stored, 0) else {
+                    // Nothing of this run is written yet: pixel by pixel from its start
+                    // gives the error where it occurs.
+                    return one_by_one(mem, i, passed);
+                };
+                if let Some(v) = r.depth {
+                    px.copy_from_slice(&v.to_le_bytes()[..bytes]);
+                    written = true;
+                }
+                if r.pass {
+                    run_passed |= 1 << (i + j);
+                }
+            }
+            if written && mem.write(addr, buf).is_err() {
+                return one_by_one(mem, i, passed);
+            }
+            passed |= run_passed;
+            i += k;
+        }
+        (passed, None)
+    }
+
     /// Runs the depth operation on one pixel of source depth `z`; returns whether the
     /// pixel goes on to the pixel shader.
     pub fn pixel(

@@ -1,6 +1,8 @@
 //! The depth buffer clear (seed 004 §11.5.3.1) made as runs of bytes, page by page,
 //! against the same clear made pixel by pixel: the same memory for every tiling, depth
-//! format, stencil and pixel set, and the same error for a pixel outside the buffer.
+//! format, stencil and pixel set, and the same error for a pixel outside the buffer. And
+//! the depth test of a row of pixels (`DepthAccess::row`, neighbours in memory read and
+//! written together) against the same test pixel by pixel.
 
 use gtsim_dataport::depth_buffer::{DepthBuffer, DepthOp};
 use gtsim_dataport::depth_stencil::{DepthFormat, DepthStencilState};
@@ -143,4 +145,75 @@ fn a_pixel_outside_stops_the_clear_after_the_pixels_before_it() {
             );
         }
     }
+}
+
+/// A row's depth test (`DepthAccess::row`) leaves the memory, the passing pixels and the
+/// error of the same test made pixel by pixel (`DepthBuffer::pixel`, whose results the
+/// depth-stencil tests check by hand): every tiling and depth format, tests with and
+/// without depth writes, a stencil buffer (which takes the pixel-by-pixel path), rows
+/// crossing tile edges and the buffer's right edge, and rows on unmapped pages.
+#[test]
+fn a_row_tests_what_pixel_by_pixel_tests() {
+    use gtsim_spec::shared::ThreeDCompareFunction as F;
+    let mut x = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move |n: u64| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x % n
+    };
+    let (mut cases, mut faults, mut passes) = (0, 0, 0);
+    for tiling in [Tiling::Linear, Tiling::X, Tiling::Y] {
+        for format in [
+            DepthFormat::D32Float,
+            DepthFormat::D24Unorm,
+            DepthFormat::D16Unorm,
+        ] {
+            for (test, write, stencil) in [
+                (Some(F::COMPAREFUNCTION_LESS), true, false),
+                (Some(F::COMPAREFUNCTION_GEQUAL), false, false),
+                (Some(F::COMPAREFUNCTION_ALWAYS), true, false),
+                (None, true, false),
+                (Some(F::COMPAREFUNCTION_LESS), true, true),
+            ] {
+                let mut d = buffer(tiling, format, stencil, write);
+                d.op = DepthOp::Test;
+                d.front.depth_test = test;
+                d.back.depth_test = test;
+                // 200 rows: those past the first 64 KiB are not mapped.
+                d.desc.height = 200;
+                for _ in 0..40 {
+                    let (x0, y) = (next(50) as u32, next(200) as u32);
+                    let n = 1 + next(32) as usize;
+                    let zs: Vec<f32> = (0..n).map(|_| next(1400) as f32 / 1000.0 - 0.2).collect();
+                    let back = next(2) == 0;
+                    let mut one_by_one = memory();
+                    let mut want = (0u32, None);
+                    for (i, &z) in zs.iter().enumerate() {
+                        match d.pixel(&mut one_by_one, x0 + i as u32, y, z, back) {
+                            Ok(true) => want.0 |= 1 << i,
+                            Ok(false) => {}
+                            Err(e) => {
+                                want.1 = Some(e.to_string());
+                                break;
+                            }
+                        }
+                    }
+                    let mut rows = memory();
+                    let (pass, error) = d.access().row(&mut rows, (x0, y), &zs, back);
+                    let what = format!(
+                        "{tiling:?} {format:?} {test:?} write {write} stencil {stencil} row ({x0}, {y}) x {n}"
+                    );
+                    assert_eq!((pass, error.map(|e| e.to_string())), want, "{what}");
+                    assert!(snapshot(&rows) == snapshot(&one_by_one), "{what}");
+                    cases += 1;
+                    faults += usize::from(want.1.is_some());
+                    passes += want.0.count_ones();
+                }
+            }
+        }
+    }
+    assert_eq!(cases, 1800);
+    assert!(faults > 100, "{faults} rows failed");
+    assert!(passes > 5000, "{passes} pixels passed");
 }

@@ -402,8 +402,23 @@ impl Clone for Thread {
 impl Thread {
     /// A thread with zeroed registers and `simd` channels dispatched.
     pub fn new(simd: u8) -> Thread {
+        Thread::with_register_file(vec![0; 128 * 32], simd)
+    }
+
+    /// Makes this thread exactly what [`Thread::new`] makes, reusing its register
+    /// file's allocation: a dispatcher that runs many threads one after the other pays
+    /// for zeroing 4 KiB, not for allocating them.
+    pub fn reset(&mut self, simd: u8) {
+        let mut grf = std::mem::take(&mut self.grf);
+        grf.clear();
+        grf.resize(128 * 32, 0);
+        *self = Thread::with_register_file(grf, simd);
+    }
+
+    /// A thread in its dispatch state on register file `grf` (which must be zeroed).
+    fn with_register_file(grf: Vec<u8>, simd: u8) -> Thread {
         Thread {
-            grf: vec![0; 128 * 32],
+            grf,
             acc: [[Acc::Zero; 16]; 2],
             flags: [0; 2],
             a0: [0; 8],

@@ -233,3 +233,28 @@ ret(8) JIP: LABEL0 { align1 1Q };";
     assert_eq!(dump(&r.thread, "g20:ud", 2).unwrap(), "g20:ud = 48 15");
     assert_eq!(r.messages.len(), 1);
 }
+
+/// A thread reset for a new dispatch (`Thread::reset`, which reuses its register file)
+/// is exactly a new thread: registers, flags, accumulators, control flow state,
+/// dispatch mask, floating-point mode and counters, after a run that changed them all.
+#[test]
+fn a_reset_thread_is_a_new_thread() {
+    use gtsim_eu::exec::{FpMode, Thread};
+    // Flags, an accumulator (integer mul), registers and a channel left waiting at an
+    // `if` whose endif never comes.
+    let asm = "cmp.l.f0.0(8) null<1>F g2<8,8,1>F 0x0F { align1 1Q };
+mul(8) g12<1>D g3<8,8,1>D g3<8,8,1>D { align1 1Q };
+(+f0.0) if(8) JIP: LABEL0 UIP: LABEL0 { align1 1Q };
+mov(8) g10<1>F 0x3f800000F { align1 1Q };
+LABEL0:
+add(8) g11<1>F g10<8,8,1>F 0x3f800000F { align1 1Q };";
+    let r = run_asm(asm, 8, &["g2:f=-1,1,-1,1,-1,1,-1,1", "g3:d=7,8,9"]).unwrap();
+    let mut t = r.thread;
+    t.fp_mode = FpMode::Alt;
+    t.dispatch_mask = 0x0f;
+    assert_ne!(format!("{t:?}"), format!("{:?}", Thread::new(16)));
+    t.reset(16);
+    assert_eq!(format!("{t:?}"), format!("{:?}", Thread::new(16)));
+    t.reset(8);
+    assert_eq!(format!("{t:?}"), format!("{:?}", Thread::new(8)));
+}

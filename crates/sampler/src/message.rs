@@ -1127,11 +1127,7 @@ type LdTexel = Option<Option<(u32, u32, u32, u32)>>;
 /// ([`Texture::read_run`]). `false` (and `out` to be filled again) when a texel cannot
 /// be read that way: the lane-by-lane path then gives every value and the first
 /// lane's error, as it always does.
-fn ld_in_runs(
-    tex: &Texture,
-    texel_of: &[LdTexel; 32],
-    out: &mut [[u32; 4]],
-) -> bool {
+fn ld_in_runs(tex: &Texture, texel_of: &[LdTexel; 32], out: &mut [[u32; 4]]) -> bool {
     // (level, slice, y, x, lane) of the lanes that read memory, in raster order.
     let mut order = [(0u32, 0u32, 0u32, 0u32, 0u8); 32];
     let mut n = 0;

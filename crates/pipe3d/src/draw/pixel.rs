@@ -500,17 +500,31 @@ fn depth_test(
     let access = d.access();
     // A clear does not look at the source depth.
     let clear = d.op == DepthOp::Clear;
-    for &(x, y) in pixels {
-        let zp = if clear {
-            0.0
-        } else {
-            source_depth(st, prim, x, y)
-        };
-        match access.pixel(mem, x, y, zp, prim.back_facing) {
-            Ok(true) => passed.push((x, y)),
-            Ok(false) => {}
-            Err(e) => return (passed, Some(DrawError::from_depth_buffer(e))),
+    // Row by row: each run of neighbouring pixels of a row (up to 32) is tested at once
+    // (`DepthAccess::row`), in order.
+    let mut i = 0;
+    while i < pixels.len() {
+        let (x, y) = pixels[i];
+        let mut n = 1;
+        while n < 32 && i + n < pixels.len() && pixels[i + n] == (x + n as u32, y) {
+            n += 1;
         }
+        let mut zs = [0f32; 32];
+        if !clear {
+            for (j, z) in zs.iter_mut().enumerate().take(n) {
+                *z = source_depth(st, prim, x + j as u32, y);
+            }
+        }
+        let (pass, error) = access.row(mem, (x, y), &zs[..n], prim.back_facing);
+        for (j, &p) in pixels[i..i + n].iter().enumerate() {
+            if pass & (1 << j) != 0 {
+                passed.push(p);
+            }
+        }
+        if let Some(e) = error {
+            return (passed, Some(DrawError::from_depth_buffer(e)));
+        }
+        i += n;
     }
     (passed, None)
 }
@@ -618,7 +632,7 @@ impl ThreadContext<'_> {
             lit |= mask << (i * 4);
             dispatch |= 0xf << (i * 4);
         }
-        let mut t = Thread::new(k.simd as u8);
+        let mut t = spare_thread(k.simd as u8);
         t.dispatch_mask = dispatch;
         t.fp_mode = if st.ps.alt_float_mode {
             FpMode::Alt
@@ -658,7 +672,26 @@ impl ThreadContext<'_> {
             }),
         };
         let result = t.run_program(&k.prog, &mut sf, budget);
-        Ok((result, sf.pixels.map_or(0, |p| p.visible)))
+        let visible = sf.pixels.map_or(0, |p| p.visible);
+        SPARE_THREAD.with(|s| s.set(Some(t)));
+        Ok((result, visible))
+    }
+}
+
+thread_local! {
+    /// The last PS thread this host thread ran, kept for its register file's allocation.
+    static SPARE_THREAD: std::cell::Cell<Option<Thread>> = const { std::cell::Cell::new(None) };
+}
+
+/// A new EU thread of `simd` channels: the host thread's spare one reset
+/// (`Thread::reset`, the same state as `Thread::new`), or a new one.
+fn spare_thread(simd: u8) -> Thread {
+    match SPARE_THREAD.with(|s| s.take()) {
+        Some(mut t) => {
+            t.reset(simd);
+            t
+        }
+        None => Thread::new(simd),
     }
 }
 
