@@ -449,22 +449,30 @@ impl Builder<'_> {
             b.def_var(self.vars.parked, p);
         }
         // The channels running, and the count of channel-instructions (per instruction,
-        // its span's running channels).
+        // its span's running channels): each span's count is worked out once here, and
+        // the instructions' counts are added up to each called instruction before it
+        // runs and at the end (so that a call that stops the thread leaves the
+        // interpreter's count).
         let parked = b.use_var(self.vars.parked);
         let live = b.ins().band_not(self.dispatch, parked);
-        let mut spans: BTreeMap<u32, i64> = BTreeMap::new();
+        let mut per_span: BTreeMap<u32, Value> = BTreeMap::new();
         for (_, ins, _, _, _) in &blk.items {
-            *spans.entry(emit::span(ins)).or_default() += 1;
+            let span = emit::span(ins);
+            if let std::collections::btree_map::Entry::Vacant(v) = per_span.entry(span) {
+                let s = b.ins().band_imm_u(live, i64::from(span));
+                let c = b.ins().popcnt(s);
+                v.insert(b.ins().uextend(types::I64, c));
+            }
         }
-        let mut count = b.use_var(self.vars.channels);
-        for (span, n) in spans {
-            let s = b.ins().band_imm_u(live, i64::from(span));
-            let c = b.ins().popcnt(s);
-            let c = b.ins().uextend(types::I64, c);
-            let c = b.ins().imul_imm_u(c, n);
-            count = b.ins().iadd(count, c);
-        }
-        b.def_var(self.vars.channels, count);
+        let mut pending: BTreeMap<u32, i64> = BTreeMap::new();
+        let count = |b: &mut FunctionBuilder, pending: &mut BTreeMap<u32, i64>| {
+            let mut count = b.use_var(self.vars.channels);
+            for (span, n) in std::mem::take(pending) {
+                let c = b.ins().imul_imm_u(per_span[&span], n);
+                count = b.ins().iadd(count, c);
+            }
+            b.def_var(self.vars.channels, count);
+        };
         let e = Emit {
             grf: self.grf,
             flags: self.flags,
@@ -478,28 +486,33 @@ impl Builder<'_> {
             masks: Default::default(),
         };
         for (i, &(at, ins, n, uop, called)) in blk.items.iter().enumerate() {
+            *pending.entry(emit::span(ins)).or_default() += 1;
             if ins.opcode.kind() == Kind::Branch {
+                count(b, &mut pending);
                 e.end_block(b);
                 self.control(b, &e, at, ins, at + n, live);
                 return;
             }
             if called {
-                self.call(b, blk, i, live);
+                count(b, &mut pending);
+                self.call(b, blk, i);
             } else if let Some(u) = uop
                 && ins.opcode != Opcode::Nop
             {
                 e.instruction(b, ins, u);
             }
         }
+        count(b, &mut pending);
         e.end_block(b);
         self.goto(b, blk.after);
     }
 
     /// Item `i` of `blk`, run by the interpreter (`super::interpret`) with the running
-    /// channels where it expects them. When it ends the thread or fails, compiled code
-    /// returns at that instruction with the counts the interpreter would have: the
-    /// instructions after it, which the block counted on entry, are taken back off.
-    fn call(&self, b: &mut FunctionBuilder, blk: &Block, i: usize, live: Value) {
+    /// channels where it expects them (its and the earlier instructions' channels are
+    /// counted). When it ends the thread or fails, compiled code returns at that
+    /// instruction with the counts the interpreter would have: the instructions after
+    /// it, which the block's instruction count took on entry, are taken back off.
+    fn call(&self, b: &mut FunctionBuilder, blk: &Block, i: usize) {
         let at = blk.items[i].0;
         let ip = b.ins().iconst(types::I32, at as i64);
         let parked = b.use_var(self.vars.parked);
@@ -509,18 +522,10 @@ impl Builder<'_> {
         let go_on = b.create_block();
         b.ins().brif(status, stop, &[], go_on, &[]);
         b.switch_to_block(stop);
-        let rest = &blk.items[i + 1..];
+        let rest = blk.items.len() - i - 1;
         let executed = b.use_var(self.vars.executed);
-        let executed = b.ins().iadd_imm_u(executed, -(rest.len() as i64));
+        let executed = b.ins().iadd_imm_u(executed, -(rest as i64));
         b.def_var(self.vars.executed, executed);
-        let mut count = b.use_var(self.vars.channels);
-        for (_, ins, _, _, _) in rest {
-            let s = b.ins().band_imm_u(live, i64::from(emit::span(ins)));
-            let c = b.ins().popcnt(s);
-            let c = b.ins().uextend(types::I64, c);
-            count = b.ins().isub(count, c);
-        }
-        b.def_var(self.vars.channels, count);
         b.ins().jump(self.exit, &[BlockArg::Value(ip)]);
         b.switch_to_block(go_on);
     }

@@ -423,7 +423,8 @@ pub(crate) fn compile(code: &flow::Code, quality: Quality) -> Option<Compiled> {
 /// interpretations of it, so a program is compiled ([`Quality::Quick`]) once the
 /// instructions its threads have executed reach [`Tier::REPAY`] times its length; a
 /// kernel run by a handful of threads stays interpreted. A program that goes on to
-/// execute [`Tier::OPTIMIZE`] times as much again is compiled a second time
+/// execute [`Tier::OPTIMIZE`] times as much again, and whose quick code computes at
+/// least half of its instructions in place, is compiled a second time
 /// ([`Quality::Optimized`]), and threads started after that run the optimized code.
 /// Both compilations have the same blocks and entries, and a thread keeps the code it
 /// started with. Threads that find the program hot while another thread compiles it go
@@ -437,6 +438,8 @@ pub(crate) struct Tier {
     optimizing: std::sync::atomic::AtomicBool,
     executed: std::sync::atomic::AtomicU64,
     threshold: u64,
+    /// The program's decoded instructions.
+    instructions: u64,
 }
 
 impl std::fmt::Debug for Tier {
@@ -467,6 +470,7 @@ impl Tier {
             optimizing: std::sync::atomic::AtomicBool::new(false),
             executed: std::sync::atomic::AtomicU64::new(0),
             threshold: instructions.max(1).saturating_mul(Self::REPAY),
+            instructions,
         }
     }
 
@@ -511,10 +515,17 @@ impl Tier {
         self.executed.load(std::sync::atomic::Ordering::Relaxed) >= self.threshold
     }
 
-    /// Whether enough has been executed to compile again, optimized, and nobody has
-    /// started to.
+    /// Whether enough has been executed to compile again, optimized, nobody has started
+    /// to, and the quick code computes at least half of the program's instructions in
+    /// place: the optimizer improves compiled code, and a program whose instructions are
+    /// mostly called (double precision, say) would pay for an expensive compile of its
+    /// many calls for little.
     pub(crate) fn wants_optimizing(&self) -> bool {
-        self.optimized.get().is_none()
+        self.compiled
+            .get()
+            .and_then(Option::as_ref)
+            .is_some_and(|c| c.covered() as u64 * 2 >= self.instructions)
+            && self.optimized.get().is_none()
             && !self.optimizing.load(std::sync::atomic::Ordering::Relaxed)
             && self.executed.load(std::sync::atomic::Ordering::Relaxed)
                 >= self.threshold.saturating_mul(Self::OPTIMIZE)

@@ -673,19 +673,24 @@ impl ThreadContext<'_> {
         };
         let result = t.run_program(&k.prog, &mut sf, budget);
         let visible = sf.pixels.map_or(0, |p| p.visible);
-        SPARE_THREAD.with(|s| s.set(Some(t)));
+        keep_spare_thread(t);
         Ok((result, visible))
     }
 }
 
 thread_local! {
-    /// The last PS thread this host thread ran, kept for its register file's allocation.
+    /// The last EU thread this host thread ran, kept for its register file's allocation.
     static SPARE_THREAD: std::cell::Cell<Option<Thread>> = const { std::cell::Cell::new(None) };
+}
+
+/// Keeps `t`, a finished EU thread, for this host thread's next dispatch.
+pub(super) fn keep_spare_thread(t: Thread) {
+    SPARE_THREAD.with(|s| s.set(Some(t)));
 }
 
 /// A new EU thread of `simd` channels: the host thread's spare one reset
 /// (`Thread::reset`, the same state as `Thread::new`), or a new one.
-fn spare_thread(simd: u8) -> Thread {
+pub(super) fn spare_thread(simd: u8) -> Thread {
     match SPARE_THREAD.with(|s| s.take()) {
         Some(mut t) => {
             t.reset(simd);

@@ -4,7 +4,7 @@ use super::router::Router;
 use super::{DrawError, KernelCache, Statistics, Vue, Watchdog, parallel};
 use crate::state::{DrawState, Front, ShaderStage};
 use crate::vf::{PrimitiveIds, VertexIds, assemble_element, fetch_source, vb_index};
-use gtsim_eu::exec::{DEFAULT_BUDGET, ExecError, FpMode, Program, Thread};
+use gtsim_eu::exec::{DEFAULT_BUDGET, ExecError, FpMode, Program};
 use gtsim_mem::Memory;
 use gtsim_mem::format::texel;
 use gtsim_mem::overlay::Overlay;
@@ -189,7 +189,7 @@ fn run_vs_thread(
     budget: u64,
 ) -> Result<(Result<u64, ExecError>, Vec<Vue>), DrawError> {
     let vs = &st.vs;
-    let mut t = Thread::new(8);
+    let mut t = super::pixel::spare_thread(8);
     t.dispatch_mask = if pair.len() == 2 { 0xff } else { 0x0f };
     t.fp_mode = if vs.alt_float_mode {
         FpMode::Alt
@@ -243,5 +243,6 @@ fn run_vs_thread(
         pixels: None,
     };
     let result = t.run_program(prog, &mut router, budget);
+    super::pixel::keep_spare_thread(t);
     Ok((result, vues))
 }
