@@ -76,15 +76,20 @@ fn snapshot(m: &AddressSpace) -> Vec<u8> {
     out
 }
 
-#[test]
-fn a_clear_in_runs_writes_what_pixel_by_pixel_writes() {
-    let mut x = 0x1234_5678_9abc_def1u64;
-    let mut next = move |n: u64| {
+/// A xorshift sequence from `seed`: each call gives a number below its argument.
+fn below(seed: u64) -> impl FnMut(u64) -> u64 {
+    let mut x = seed;
+    move |n| {
         x ^= x << 13;
         x ^= x >> 7;
         x ^= x << 17;
         x % n
-    };
+    }
+}
+
+#[test]
+fn a_clear_in_runs_writes_what_pixel_by_pixel_writes() {
+    let mut next = below(0x1234_5678_9abc_def1);
     let mut cases = 0;
     for tiling in [Tiling::Linear, Tiling::X, Tiling::Y] {
         for format in [
@@ -155,13 +160,7 @@ fn a_pixel_outside_stops_the_clear_after_the_pixels_before_it() {
 #[test]
 fn a_row_tests_what_pixel_by_pixel_tests() {
     use gtsim_spec::shared::ThreeDCompareFunction as F;
-    let mut x = 0x9e37_79b9_7f4a_7c15u64;
-    let mut next = move |n: u64| {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x % n
-    };
+    let mut next = below(0x9e37_79b9_7f4a_7c15);
     let (mut cases, mut faults, mut passes) = (0, 0, 0);
     for tiling in [Tiling::Linear, Tiling::X, Tiling::Y] {
         for format in [
