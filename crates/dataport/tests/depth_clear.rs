@@ -76,15 +76,11 @@ fn snapshot(m: &AddressSpace) -> Vec<u8> {
     out
 }
 
-/// A xorshift sequence from `seed`: each call gives a number below its argument.
+/// The project's seeded generator (`gtsim_fuzzkit::Rng`) from `seed`: each call gives a
+/// number below its argument.
 fn below(seed: u64) -> impl FnMut(u64) -> u64 {
-    let mut x = seed;
-    move |n| {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x % n
-    }
+    let mut rng = gtsim_fuzzkit::Rng::new(seed);
+    move |n| rng.below(n as usize) as u64
 }
 
 #[test]

@@ -296,13 +296,8 @@ mod tests {
     /// applying the log leaves the memory written directly.
     #[test]
     fn random_writes_and_reads_match_writing_directly() {
-        let mut x = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move |n: u64| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x % n
-        };
+        let mut rng = gtsim_fuzzkit::Rng::new(0x9e37_79b9_7f4a_7c15);
+        let mut next = move |n: u64| rng.below(n as usize) as u64;
         for round in 0..50 {
             let base = space();
             let mut direct = base.clone();

@@ -574,11 +574,11 @@ impl<'a> Texture<'a> {
             return None;
         }
         let bytes = self.surface.desc.block_bytes as usize;
-        let (off, k) = self.image(level, slice)?.run(x0, y).ok()?;
-        let k = (k as usize).min(n).min(32);
         if !(1..=16).contains(&bytes) {
             return None;
         }
+        let (off, k) = self.image(level, slice)?.run(x0, y).ok()?;
+        let k = (k as usize).min(n).min(32);
         let mut buf = [0u8; 32 * 16];
         let buf = &mut buf[..k * bytes];
         self.mem

@@ -262,7 +262,8 @@ struct Builder<'l> {
     calls: Value,
 }
 
-/// The helpers compiled code calls, imported into its function.
+/// What a program's function is built with: the helpers it calls (imported into it),
+/// whether it runs with DAZ, and the host's pointer type.
 pub(crate) struct Imports {
     /// `emit::math_helper`.
     pub(crate) math: FuncRef,

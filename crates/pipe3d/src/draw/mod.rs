@@ -39,6 +39,7 @@ pub mod parallel;
 mod pixel;
 mod router;
 mod setup;
+mod spare;
 mod stream;
 mod vertex;
 mod watchdog;

@@ -11,7 +11,7 @@ use crate::sf::attribute_setup;
 use crate::state::{ConstantSource, DrawState, Front, ShaderStage, SwizzleSelect};
 use gtsim_dataport::rt_message::RenderTarget;
 use gtsim_dataport::rt_path::{LateDepth, PixelWrites, RenderTargets, RtMode};
-use gtsim_eu::exec::{DEFAULT_BUDGET, ExecError, FpMode, Program, Thread};
+use gtsim_eu::exec::{DEFAULT_BUDGET, ExecError, FpMode, Program};
 use gtsim_mem::Memory;
 use gtsim_mem::overlay::{Overlay, WriteLog};
 use std::borrow::Cow;
@@ -632,7 +632,7 @@ impl ThreadContext<'_> {
             lit |= mask << (i * 4);
             dispatch |= 0xf << (i * 4);
         }
-        let mut t = spare_thread(k.simd as u8);
+        let mut t = super::spare::thread(k.simd as u8);
         t.dispatch_mask = dispatch;
         t.fp_mode = if st.ps.alt_float_mode {
             FpMode::Alt
@@ -673,30 +673,8 @@ impl ThreadContext<'_> {
         };
         let result = t.run_program(&k.prog, &mut sf, budget);
         let visible = sf.pixels.map_or(0, |p| p.visible);
-        keep_spare_thread(t);
+        super::spare::keep(t);
         Ok((result, visible))
-    }
-}
-
-thread_local! {
-    /// The last EU thread this host thread ran, kept for its register file's allocation.
-    static SPARE_THREAD: std::cell::Cell<Option<Thread>> = const { std::cell::Cell::new(None) };
-}
-
-/// Keeps `t`, a finished EU thread, for this host thread's next dispatch.
-pub(super) fn keep_spare_thread(t: Thread) {
-    SPARE_THREAD.with(|s| s.set(Some(t)));
-}
-
-/// A new EU thread of `simd` channels: the host thread's spare one reset
-/// (`Thread::reset`, the same state as `Thread::new`), or a new one.
-pub(super) fn spare_thread(simd: u8) -> Thread {
-    match SPARE_THREAD.with(|s| s.take()) {
-        Some(mut t) => {
-            t.reset(simd);
-            t
-        }
-        None => Thread::new(simd),
     }
 }
 

@@ -189,7 +189,7 @@ fn run_vs_thread(
     budget: u64,
 ) -> Result<(Result<u64, ExecError>, Vec<Vue>), DrawError> {
     let vs = &st.vs;
-    let mut t = super::pixel::spare_thread(8);
+    let mut t = super::spare::thread(8);
     t.dispatch_mask = if pair.len() == 2 { 0xff } else { 0x0f };
     t.fp_mode = if vs.alt_float_mode {
         FpMode::Alt
@@ -243,6 +243,6 @@ fn run_vs_thread(
         pixels: None,
     };
     let result = t.run_program(prog, &mut router, budget);
-    super::pixel::keep_spare_thread(t);
+    super::spare::keep(t);
     Ok((result, vues))
 }
