@@ -107,6 +107,9 @@ pub struct Program {
     /// ([`Program::set_jit`]), or never.
     jit: std::sync::Arc<crate::jit::Tier>,
     jit_on: bool,
+    /// Where compiled code is kept across processes (`crate::jit::cache`): the
+    /// environment's directory unless [`Program::set_jit_cache`] says otherwise.
+    jit_cache: Option<std::sync::Arc<crate::jit::cache::DiskCache>>,
 }
 
 #[derive(Debug, Clone)]
@@ -171,6 +174,9 @@ impl Program {
             micro_ops: true,
             jit: std::sync::Arc::new(crate::jit::Tier::new(decoded)),
             jit_on: crate::jit::enabled_by_default(),
+            jit_cache: crate::jit::cache::DiskCache::from_env()
+                .cloned()
+                .map(std::sync::Arc::new),
         }
     }
 
@@ -186,6 +192,14 @@ impl Program {
         }
     }
 
+    /// Keeps the program's compiled code in the disk cache at `dir` (and looks for it
+    /// there), or nowhere with `None`, instead of the environment's cache
+    /// (`GTSIM_JIT_CACHE_DIR`, `$XDG_CACHE_HOME/gtsim/jit` or `~/.cache/gtsim/jit`;
+    /// `GTSIM_JIT_CACHE=0` turns it off). Set it before the program runs.
+    pub fn set_jit_cache(&mut self, dir: Option<std::path::PathBuf>) {
+        self.jit_cache = dir.map(|d| std::sync::Arc::new(crate::jit::cache::DiskCache::at(d)));
+    }
+
     /// Whether the JIT's optimized tier has compiled the program (`crate::jit::Tier`).
     pub fn jit_optimized(&self) -> bool {
         self.jit.optimized()
@@ -197,28 +211,56 @@ impl Program {
         self.jit.get().map_or(0, |j| j.covered())
     }
 
-    /// The program compiled at `quality`, compiling it now if it is not yet (or `None`
-    /// while another thread compiles it).
+    /// The program compiled at `quality`, compiling it now (or loading it from the JIT's
+    /// disk cache, `crate::jit::cache`) if it is not yet (or `None` while another
+    /// thread compiles it).
     fn compiled(&self, quality: crate::jit::Quality) -> Option<&crate::jit::Compiled> {
         self.jit.get_or_compile(quality, || {
-            let start = std::time::Instant::now();
-            let code: Vec<_> = self
-                .slots
-                .iter()
-                .enumerate()
-                .filter_map(|(i, s)| s.as_ref().map(|s| (i * 8, &s.ins, s.len, s.uop.as_deref())))
-                .collect();
-            let c = crate::jit::compile(&code, quality);
-            if std::env::var_os("GTSIM_JIT_LOG").is_some() {
-                eprintln!(
-                    "gtsim: JIT compiled {} of {} instructions in {:.2} ms ({quality:?})",
-                    c.as_ref().map_or(0, |c| c.covered()),
-                    code.len(),
-                    start.elapsed().as_secs_f64() * 1e3
-                );
-            }
-            c
+            self.compile(
+                quality,
+                crate::jit::Source::Compile(self.jit_cache.as_deref()),
+            )
         })
+    }
+
+    /// The program's instructions for the JIT: (byte offset, instruction, length,
+    /// micro-op), in order.
+    fn jit_code(&self) -> Vec<(usize, &Instruction, usize, Option<&crate::uop::Uop>)> {
+        self.slots
+            .iter()
+            .enumerate()
+            .filter_map(|(i, s)| s.as_ref().map(|s| (i * 8, &s.ins, s.len, s.uop.as_deref())))
+            .collect()
+    }
+
+    /// The program compiled at `quality` from `source` (`crate::jit::compile`), logged
+    /// under `GTSIM_JIT_LOG`.
+    fn compile(
+        &self,
+        quality: crate::jit::Quality,
+        source: crate::jit::Source<'_>,
+    ) -> Option<crate::jit::Compiled> {
+        let start = std::time::Instant::now();
+        let code = self.jit_code();
+        // The decoded instructions' bytes: what the code is made from.
+        let end = code.last().map_or(0, |c| c.0 + c.2).min(self.code.len());
+        let encoding = format!("{:?}", self.encoding);
+        let c = crate::jit::compile(&code, quality, &self.code[..end], &encoding, source);
+        if std::env::var_os("GTSIM_JIT_LOG").is_some()
+            && (c.is_some() || !matches!(source, crate::jit::Source::CacheOnly(_)))
+        {
+            let how = match source {
+                crate::jit::Source::CacheOnly(_) => "loaded from the disk cache",
+                crate::jit::Source::Compile(_) => "compiled (or found in the disk cache)",
+            };
+            eprintln!(
+                "gtsim: JIT {how}: {} of {} instructions in {:.2} ms ({quality:?})",
+                c.as_ref().map_or(0, |c| c.covered()),
+                code.len(),
+                start.elapsed().as_secs_f64() * 1e3
+            );
+        }
+        c
     }
 
     /// Compiles the program's optimized code now (the JIT's second tier, which a
@@ -236,6 +278,18 @@ impl Program {
     fn jit_for_run(&self) -> Option<&crate::jit::Compiled> {
         if !self.jit_on || !self.micro_ops {
             return None;
+        }
+        // A program's first thread looks for its code in the disk cache, optimized
+        // first: found, it runs compiled from the start.
+        if let Some(cache) = self.jit_cache.as_deref()
+            && self.jit.first_look()
+        {
+            for quality in [crate::jit::Quality::Optimized, crate::jit::Quality::Quick] {
+                if let Some(c) = self.compile(quality, crate::jit::Source::CacheOnly(cache)) {
+                    self.jit.offer(quality, c);
+                    break;
+                }
+            }
         }
         if self.jit.wants_optimizing()
             && let Some(c) = self.compiled(crate::jit::Quality::Optimized)

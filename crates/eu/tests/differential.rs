@@ -841,7 +841,9 @@ fn a_long_running_program_moves_up_the_tiers_with_the_same_bits() {
     let (text, _) = random_loop_kernel(&mut rng, 8, 4).unwrap();
     let code = assemble(&text, Compaction::Never).unwrap_or_else(|e| panic!("{e}\n{text}"));
     let want = run(&code, 8, 5, Mode::PerChannel);
-    let prog = Program::new(Encoding::IvyBridge, &code);
+    let mut prog = Program::new(Encoding::IvyBridge, &code);
+    // Without the disk cache, which may hold the optimized code from an earlier run.
+    prog.set_jit_cache(None);
     let mut tiers = vec![];
     for _ in 0..20_000 {
         let mut t = thread(8, 5);

@@ -5,7 +5,10 @@
 //! Cranelift's optimizer and backtracking register allocator ([`Quality`]), cached with
 //! the program (and kept across
 //! instruction cache invalidations while the kernel's bytes stay the same, see
-//! `gtsim_pipe3d::draw::KernelCache`). The function is made of basic blocks
+//! `gtsim_pipe3d::draw::KernelCache`) and on disk across processes ([`cache`]: a
+//! program's first thread looks there, and runs the optimized code from the start when
+//! an earlier process compiled it). The machine code is placed in executable memory by
+//! [`code`], for fresh and cached code alike. The function is made of basic blocks
 //! (`flow`): the instructions the JIT covers are computed in place, and the structured
 //! branches (`if`, `else`, `endif`, `while`, `break`, `cont`, `halt`) move the channels
 //! the way the interpreter does, with one wait mask per branch target, so that loops
@@ -50,6 +53,8 @@
 //! runaway thread where it always did. `GTSIM_JIT=0` turns the JIT off (and
 //! [`crate::exec::Program::set_jit`] per program).
 
+pub(crate) mod cache;
+mod code;
 mod emit;
 mod flow;
 mod fpenv;
@@ -60,12 +65,11 @@ use flow::{ProgramFn, State};
 use cranelift_codegen::ir::{AbiParam, types};
 use cranelift_codegen::settings::{self, Configurable};
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
-use cranelift_jit::{JITBuilder, JITModule};
-use cranelift_module::{Linkage, Module, default_libcall_names};
 
 /// A compiled program: its function and the blocks it may be entered at.
 pub(crate) struct Compiled {
-    module: Option<JITModule>,
+    /// The machine code `f` points into.
+    code: Option<code::HostCode>,
     f: Option<ProgramFn>,
     /// By 8-byte slot: the number of instructions of the block starting there (0: no
     /// block starts there).
@@ -76,24 +80,6 @@ pub(crate) struct Compiled {
     /// Whether the code relies on the host reading denormal sources as zero
     /// (`fpenv`); it then runs with DAZ set.
     daz: bool,
-}
-
-// SAFETY: after compilation the module is never touched again until it is dropped (its
-// code stays mapped read-only and executable; calling a finished function from several
-// threads at once is plain code execution). Dropping happens once, with the last
-// reference to the program, after which nothing calls the function.
-unsafe impl Send for Compiled {}
-// SAFETY: as for `Send`: shared access only reads plain data and the function pointer.
-unsafe impl Sync for Compiled {}
-
-impl Drop for Compiled {
-    fn drop(&mut self) {
-        if let Some(m) = self.module.take() {
-            // SAFETY: the function pointer (the only pointer into the module's code) is
-            // dropped with `self`; nothing can call it any more.
-            unsafe { m.free_memory() };
-        }
-    }
 }
 
 impl std::fmt::Debug for Compiled {
@@ -330,92 +316,188 @@ fn host_isa(quality: Quality) -> Option<std::sync::Arc<dyn cranelift_codegen::is
     .clone()
 }
 
-/// Compiles a program given as (byte offset, instruction, length, micro-op) in order.
-/// `None` when the host has no Cranelift backend; the program then runs interpreted.
-pub(crate) fn compile(code: &flow::Code, quality: Quality) -> Option<Compiled> {
+/// Where [`compile`] may take a program's code from.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Source<'a> {
+    /// Compile it (reading and filling the disk cache, if one is given).
+    Compile(Option<&'a cache::DiskCache>),
+    /// Only load it from the disk cache: `None` when it is not there.
+    CacheOnly(&'a cache::DiskCache),
+}
+
+/// Compiles a program given as (byte offset, instruction, length, micro-op) in order,
+/// or loads its code from the disk cache (`cache`): `program` is its instructions'
+/// bytes and `encoding` their encoding (the cache's key). `None` when the host has no
+/// Cranelift backend, or the code could not be loaded; the program then runs
+/// interpreted. With [`Source::CacheOnly`], also `None` when the cache does not have it.
+pub(crate) fn compile(
+    code: &flow::Code,
+    quality: Quality,
+    program: &[u8],
+    encoding: &str,
+    source: Source<'_>,
+) -> Option<Compiled> {
+    let isa = host_isa(quality)?;
+    let key = |daz| cache::Key::new(program, encoding, quality, &isa_description(&*isa), daz);
+    let host_daz = fpenv::available();
+    let cached = match source {
+        Source::Compile(c) => c,
+        Source::CacheOnly(c) => Some(c),
+    }
+    .and_then(|c| c.lookup(&key(host_daz), quality).map(|m| (c, m)));
+    if cached.is_none() && matches!(source, Source::CacheOnly(_)) {
+        return None;
+    }
     let end = code.last().map_or(0, |c| c.0 + c.2);
     let layout = flow::Layout::new(code, end);
     // The entry table covers the decoded instructions (not the rest of the code buffer,
     // which may be the driver's whole instruction heap).
     let slots = end.div_ceil(8);
     let mut out = Compiled {
-        module: None,
+        code: None,
         f: None,
         entries: vec![0; slots],
         targets: layout.targets.clone(),
         covered: layout.covered(),
-        daz: fpenv::available() && layout.relies_on_daz(),
+        daz: host_daz && layout.relies_on_daz(),
     };
     if layout.blocks.is_empty() {
         return Some(out);
     }
-    let isa = host_isa(quality)?;
-    let mut builder = JITBuilder::with_isa(isa, default_libcall_names());
-    builder.symbol("gtsim_jit_math", emit::math_helper as *const u8);
-    builder.symbol("gtsim_jit_interpret", interpret as *const u8);
-    builder.symbol("gtsim_jit_set_daz", fpenv::set_daz as *const u8);
-    let mut module = JITModule::new(builder);
-    let ptr = module.target_config().pointer_type();
-    // The math helper: (function code, four lanes' sources and results) -> ().
-    let mut math_sig = module.make_signature();
-    math_sig.params.push(AbiParam::new(types::I32));
-    math_sig.params.push(AbiParam::new(ptr));
-    let math_id = module
-        .declare_function("gtsim_jit_math", Linkage::Import, &math_sig)
-        .ok()?;
-    // The interpreter for called instructions: (calls, ip, parked) -> status.
-    let mut interpret_sig = module.make_signature();
-    interpret_sig.params.push(AbiParam::new(ptr));
-    interpret_sig.params.push(AbiParam::new(types::I32));
-    interpret_sig.params.push(AbiParam::new(types::I32));
-    interpret_sig.returns.push(AbiParam::new(types::I32));
-    let interpret_id = module
-        .declare_function("gtsim_jit_interpret", Linkage::Import, &interpret_sig)
-        .ok()?;
-    // DAZ on or off: (on) -> ().
-    let mut daz_sig = module.make_signature();
-    daz_sig.params.push(AbiParam::new(types::I32));
-    let daz_id = module
-        .declare_function("gtsim_jit_set_daz", Linkage::Import, &daz_sig)
-        .ok()?;
-    let mut ctx = module.make_context();
-    let mut fctx = FunctionBuilderContext::new();
-    for _ in 0..6 {
-        ctx.func.signature.params.push(AbiParam::new(ptr));
-    }
-    ctx.func.signature.returns.push(AbiParam::new(types::I32));
-    let imports = flow::Imports {
-        math: module.declare_func_in_func(math_id, &mut ctx.func),
-        interpret: module.declare_func_in_func(interpret_id, &mut ctx.func),
-        set_daz: module.declare_func_in_func(daz_id, &mut ctx.func),
-        daz: out.daz,
-        ptr,
+    let machine = match cached {
+        Some((_, m)) => m,
+        None => {
+            let m = generate(&layout, slots, &*isa, out.daz)?;
+            if let Source::Compile(Some(c)) = source {
+                c.store(&key(host_daz), quality, &m);
+            }
+            m
+        }
     };
-    {
-        let mut b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
-        flow::program(&mut b, &layout, slots, imports);
-        b.finalize(module.target_config());
-    }
-    let id = module
-        .declare_function("program", Linkage::Local, &ctx.func.signature)
-        .ok()?;
-    if std::env::var_os("GTSIM_JIT_CLIF").is_some() {
-        eprintln!("{}", ctx.func.display());
-    }
-    module.define_function(id, &mut ctx).ok()?;
-    module.clear_context(&mut ctx);
-    module.finalize_definitions().ok()?;
-    let code = module.get_finalized_function(id);
-    // SAFETY: the function was built by `flow::program` with exactly this signature
-    // (six pointers, an i32 result, the host's C convention).
-    out.f = Some(unsafe { std::mem::transmute::<*const u8, ProgramFn>(code) });
+    let host = code::HostCode::load(&machine)?;
+    // SAFETY: the code is `flow::program`'s function (generated now, or by this very
+    // build for these instructions, tier and host: the cache's key), with exactly this
+    // signature (six pointers, an i32 result, the host's C convention), and its
+    // relocations now hold this process's addresses.
+    out.f = Some(unsafe { std::mem::transmute::<*const u8, ProgramFn>(host.entry()) });
+    out.code = Some(host);
     for blk in &layout.blocks {
         if let Some(e) = out.entries.get_mut(blk.start / 8) {
             *e = blk.len() as u32;
         }
     }
-    out.module = Some(module);
     Some(out)
+}
+
+/// What the generated code depends on in the code generator: its target, settings and
+/// the host's CPU features it may use.
+fn isa_description(isa: &dyn cranelift_codegen::isa::TargetIsa) -> String {
+    let features: Vec<String> = isa.isa_flags().iter().map(ToString::to_string).collect();
+    format!("{} {} [{}]", isa.triple(), isa.flags(), features.join(" "))
+}
+
+/// The machine code of the program laid out as `layout` (`slots` 8-byte slots long):
+/// `flow::program`'s function compiled by `isa`, with its references to the helpers it
+/// calls as relocations. `None` when Cranelift fails or refers to something else.
+fn generate(
+    layout: &flow::Layout,
+    slots: usize,
+    isa: &dyn cranelift_codegen::isa::TargetIsa,
+    daz: bool,
+) -> Option<code::MachineCode> {
+    use cranelift_codegen::ir::{
+        ExtFuncData, ExternalName, Function, Signature, UserExternalName, UserFuncName,
+    };
+    let ptr = isa.pointer_type();
+    let call_conv = isa.default_call_conv();
+    let mut func =
+        Function::with_name_signature(UserFuncName::user(0, 0), Signature::new(call_conv));
+    for _ in 0..6 {
+        func.signature.params.push(AbiParam::new(ptr));
+    }
+    func.signature.returns.push(AbiParam::new(types::I32));
+    // The helpers, as user functions 0, 1 and 2 (`code::Target`'s numbers).
+    let import = |func: &mut Function,
+                  target: code::Target,
+                  params: &[types::Type],
+                  ret: Option<types::Type>| {
+        let mut sig = Signature::new(call_conv);
+        sig.params.extend(params.iter().map(|&t| AbiParam::new(t)));
+        sig.returns.extend(ret.map(AbiParam::new));
+        let signature = func.import_signature(sig);
+        let name = func.declare_imported_user_function(UserExternalName::new(0, target as u32));
+        func.import_function(ExtFuncData {
+            name: ExternalName::user(name),
+            signature,
+            colocated: false,
+            patchable: false,
+        })
+    };
+    // The math helper: (function code, four lanes' sources and results) -> ().
+    let math = import(&mut func, code::Target::Math, &[types::I32, ptr], None);
+    // The interpreter for called instructions: (calls, ip, parked) -> status.
+    let interpret = import(
+        &mut func,
+        code::Target::Interpret,
+        &[ptr, types::I32, types::I32],
+        Some(types::I32),
+    );
+    // DAZ on or off: (on) -> ().
+    let set_daz = import(&mut func, code::Target::SetDaz, &[types::I32], None);
+    let imports = flow::Imports {
+        math,
+        interpret,
+        set_daz,
+        daz,
+        ptr,
+    };
+    let mut ctx = cranelift_codegen::Context::for_function(func);
+    let mut fctx = FunctionBuilderContext::new();
+    {
+        let mut b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
+        flow::program(&mut b, layout, slots, imports);
+        b.finalize(isa.frontend_config());
+    }
+    if std::env::var_os("GTSIM_JIT_CLIF").is_some() {
+        eprintln!("{}", ctx.func.display());
+    }
+    ctx.compile(
+        isa,
+        &mut cranelift_codegen::control::ControlPlane::default(),
+    )
+    .ok()?;
+    let compiled = ctx.compiled_code()?;
+    let names = ctx.func.params.user_named_funcs();
+    let relocs = compiled
+        .buffer
+        .relocs()
+        .iter()
+        .map(|r| {
+            use cranelift_codegen::FinalizedRelocTarget as T;
+            let target = match &r.target {
+                T::ExternalName(ExternalName::User(n)) => {
+                    code::Target::from_u8(u8::try_from(names.get(*n)?.index).ok()?).filter(|t| {
+                        matches!(
+                            t,
+                            code::Target::Math | code::Target::Interpret | code::Target::SetDaz
+                        )
+                    })?
+                }
+                T::ExternalName(ExternalName::LibCall(l)) => code::Target::from_libcall(*l)?,
+                _ => return None,
+            };
+            Some(code::Reloc {
+                offset: r.offset,
+                kind: code::Kind::from_cranelift(r.kind)?,
+                target,
+                addend: r.addend,
+            })
+        })
+        .collect::<Option<Vec<_>>>()?;
+    Some(code::MachineCode {
+        bytes: compiled.code_buffer().to_vec(),
+        relocs,
+    })
 }
 
 /// When a program gets compiled: the JIT's tiering. Compiling costs about 0.1 ms per
@@ -440,6 +522,8 @@ pub(crate) struct Tier {
     threshold: u64,
     /// The program's decoded instructions.
     instructions: u64,
+    /// Set once a thread has looked for the program in the disk cache.
+    looked: std::sync::atomic::AtomicBool,
 }
 
 impl std::fmt::Debug for Tier {
@@ -471,7 +555,25 @@ impl Tier {
             executed: std::sync::atomic::AtomicU64::new(0),
             threshold: instructions.max(1).saturating_mul(Self::REPAY),
             instructions,
+            looked: std::sync::atomic::AtomicBool::new(false),
         }
+    }
+
+    /// `true` for the first caller only: the thread that looks for the program in the
+    /// disk cache.
+    pub(crate) fn first_look(&self) -> bool {
+        !self.looked.load(std::sync::atomic::Ordering::Relaxed)
+            && !self.looked.swap(true, std::sync::atomic::Ordering::AcqRel)
+    }
+
+    /// Takes code found in the disk cache as the program's code at `quality`, unless the
+    /// program has some there already (then `c` is dropped: the same bits either way).
+    pub(crate) fn offer(&self, quality: Quality, c: Compiled) {
+        let cell = match quality {
+            Quality::Quick => &self.compiled,
+            Quality::Optimized => &self.optimized,
+        };
+        let _ = cell.set(Some(c));
     }
 
     /// The best compiled program, if compiled (and compilable): the optimized one once
