@@ -475,6 +475,44 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
     }
 
+    /// Fuzzing the entry decoder (`docs/FUZZING.md`): random bytes, and whole entries
+    /// with random bytes changed, inserted or cut, with the checksum made right again
+    /// (what a hostile writer of the cache could make), never panic and never give code
+    /// for another key; an entry accepted has its relocations inside its code or is
+    /// refused by the loader. `GTSIM_FUZZ_CASES` sizes the campaign.
+    #[test]
+    fn hostile_entries_never_panic_the_decoder() {
+        let mut rng = gtsim_fuzzkit::Rng::new(0x6a17_cace);
+        let (key, code) = sample();
+        let good = encode(&key, &code);
+        for case in 0..gtsim_fuzzkit::cases(4000) {
+            let mut data: Vec<u8> = if case % 4 == 0 {
+                (0..rng.below(300)).map(|_| rng.next_u64() as u8).collect()
+            } else {
+                good[..good.len() - 8].to_vec()
+            };
+            for _ in 0..1 + rng.below(4) {
+                if data.is_empty() {
+                    break;
+                }
+                let at = rng.below(data.len());
+                match rng.below(3) {
+                    0 => data[at] = rng.next_u64() as u8,
+                    1 => data.insert(at, rng.next_u64() as u8),
+                    _ => data.truncate(at),
+                }
+            }
+            let sum = fnv1a(&data);
+            data.extend_from_slice(&sum.to_le_bytes());
+            if let Some(m) = decode(&data, &key) {
+                // Only the code and relocation fields may differ from the original.
+                let _ = super::super::code::HostCode::load(&m);
+            }
+            let other = Key::new(&[9], "IvyBridge", Quality::Optimized, "x", false);
+            assert_eq!(decode(&data, &other), None, "case {case}");
+        }
+    }
+
     #[test]
     fn the_build_is_known() {
         // The test binary itself: a path with its size and modification time.
