@@ -384,6 +384,23 @@ impl<'a> PixelSink<'a> {
         Ok(true)
     }
 
+    /// The four bytes of `color` on a UNORM8 format whose bytes hold the channels
+    /// `layout` says, with nothing read from the destination: the optional pre-blend
+    /// clamp, then each channel converted (seed 004 §12.1.6-12.1.8).
+    fn unorm8_bytes(&self, layout: [Option<u8>; 4], color: [u32; 4]) -> [u8; 4] {
+        let mut c = color.map(f32::from_bits);
+        if let Some(r) = self.rt.cc.pre_clamp {
+            c = clamp(c, r);
+        }
+        let mut bytes = [0u8; 4];
+        for (b, ch) in bytes.iter_mut().zip(layout) {
+            if let Some(ch) = ch {
+                *b = texel::float_to_unorm8(c[ch as usize & 3]);
+            }
+        }
+        bytes
+    }
+
     /// The bytes the colour calculator stores for `color` over the destination's bytes
     /// `dst` (read only when [`PixelSink`] says it reads them): into `out`, with their
     /// number.
@@ -402,19 +419,7 @@ impl<'a> PixelSink<'a> {
                 out[..4].copy_from_slice(&bytes);
                 return Ok(4);
             }
-            let mut c = [0f32; 4];
-            for (f, &bits) in c.iter_mut().zip(&color) {
-                *f = f32::from_bits(bits);
-            }
-            if let Some(r) = cc.pre_clamp {
-                c = clamp(c, r);
-            }
-            let mut bytes = [0u8; 4];
-            for (b, ch) in bytes.iter_mut().zip(layout) {
-                if let Some(ch) = ch {
-                    *b = texel::float_to_unorm8(c[ch as usize & 3]);
-                }
-            }
+            let bytes = self.unorm8_bytes(layout, color);
             self.last.set(Some((color, bytes)));
             out[..4].copy_from_slice(&bytes);
             return Ok(4);
@@ -473,13 +478,31 @@ impl<'a> PixelSink<'a> {
                 i += k;
                 continue;
             }
-            for j in 0..k {
-                let mut px = [0u8; 16];
-                let len = self.encode(colors[i + j], &dst[j * n..(j + 1) * n], &mut px)?;
-                if len != n {
-                    return one_by_one(mem, i, colors.len());
+            if let (Some(layout), 4) = (self.unorm8, n) {
+                // The UNORM8 path of `encode` (the destination is not read), inline:
+                // a run's pixels mostly repeat the colour before them.
+                let mut last = self.last.get();
+                for (j, &c) in colors[i..i + k].iter().enumerate() {
+                    let bytes = match last {
+                        Some((lc, b)) if lc == c => b,
+                        _ => {
+                            let b = self.unorm8_bytes(layout, c);
+                            last = Some((c, b));
+                            b
+                        }
+                    };
+                    out[j * 4..j * 4 + 4].copy_from_slice(&bytes);
                 }
-                out[j * n..(j + 1) * n].copy_from_slice(&px[..n]);
+                self.last.set(last);
+            } else {
+                for j in 0..k {
+                    let mut px = [0u8; 16];
+                    let len = self.encode(colors[i + j], &dst[j * n..(j + 1) * n], &mut px)?;
+                    if len != n {
+                        return one_by_one(mem, i, colors.len());
+                    }
+                    out[j * n..(j + 1) * n].copy_from_slice(&px[..n]);
+                }
             }
             if mem.write(addr, &out[..bytes]).is_err() {
                 one_by_one(mem, i, i + k)?;

@@ -201,7 +201,8 @@ fn unorm8_render_target_writes_store_what_the_colour_calculator_computes() {
 /// UNORM8 fast path and the general colour calculator (8- and 16-byte formats), with
 /// and without reading the destination (a write-disabled channel), over linear, X- and
 /// Y-tiled surfaces, for runs inside the surface, crossing its right edge, below its
-/// bottom and across an unmapped page (where both report the same error).
+/// bottom and across an unmapped page (where both report the same error), of distinct
+/// and of repeated colours.
 #[test]
 fn a_run_of_pixels_writes_what_the_pixels_write_one_by_one() {
     use gtsim_dataport::rt_message::PixelSink;
@@ -252,9 +253,12 @@ fn a_run_of_pixels_writes_what_the_pixels_write_one_by_one() {
                         (0, 9, 1),
                         (14, 3, 25),
                     ] {
+                        // Distinct colours, or (every other run) colours repeated
+                        // three times over, as a clear's or a flat surface's are.
+                        let repeat = 1 + 2 * (x0 % 2);
                         let colors: Vec<[u32; 4]> = (0..len as u32)
                             .map(|i| {
-                                let v = (x0 + i) as f32 / 40.0;
+                                let v = ((x0 + i) / repeat) as f32 / 40.0;
                                 [v, 1.0 - v, 0.25 * v, 0.5].map(f32::to_bits)
                             })
                             .collect();
