@@ -185,31 +185,29 @@ impl PixelWrites<'_> {
             // subspan): the pixels are distinct, and only writes to one pixel are
             // ordered (seed 000 ch.1), so the order changes no byte, and
             // neighbours along a row go to the sink as one run
-            // ([`PixelSink::write_run`]).
-            let mut order = [(0u32, 0u32, 0u8); 32];
-            let mut n = 0;
-            for s in raster_order(&self.slots).map(usize::from) {
-                if enabled & (1 << s) != 0 {
-                    let (x, y) = self.slots[s];
-                    order[n] = (y, x, s as u8);
-                    n += 1;
-                }
-            }
-            if !order[..n].is_sorted() {
-                order[..n].sort_unstable();
-            }
+            // ([`PixelSink::write_run`]). The order is fixed by the slots alone, so
+            // the same message always writes the same way (and stops at the same pixel
+            // on a fault); slots not in raster order only make shorter runs.
             let mut colors = [[0u32; 4]; 32];
-            let mut at = 0;
-            while at < n {
-                let (y, x0, _) = order[at];
-                let mut len = 0;
-                while at + len < n && order[at + len].0 == y && order[at + len].1 == x0 + len as u32
-                {
-                    colors[len] = p.colors[order[at + len].2 as usize];
-                    len += 1;
+            let (mut x0, mut y0, mut len) = (0u32, 0u32, 0usize);
+            for s in raster_order(&self.slots).map(usize::from) {
+                if enabled & (1 << s) == 0 {
+                    continue;
                 }
-                sink.write_run(mem, x0, y, &colors[..len])?;
-                at += len;
+                let (x, y) = self.slots[s];
+                if len > 0 && y == y0 && x == x0.wrapping_add(len as u32) {
+                    colors[len] = p.colors[s];
+                    len += 1;
+                    continue;
+                }
+                if len > 0 {
+                    sink.write_run(mem, x0, y0, &colors[..len])?;
+                }
+                (x0, y0, len) = (x, y, 1);
+                colors[0] = p.colors[s];
+            }
+            if len > 0 {
+                sink.write_run(mem, x0, y0, &colors[..len])?;
             }
         }
         Ok(())
@@ -219,7 +217,7 @@ impl PixelWrites<'_> {
 /// The slots of a dispatch in raster order when its subspans (slots 4i..4i+3, upper
 /// left, upper right, lower left, lower right) come in raster order, as the windower
 /// dispatches them: per row of subspans, the upper pixels of each, then the lower ones.
-/// Any other arrangement gives the slots in some order the caller sorts.
+/// Any other arrangement gives every slot once, in an order fixed by the slots.
 fn raster_order(slots: &[(u32, u32); 32]) -> [u8; 32] {
     // Subspans are grouped by their row (y / 2); inside a group, by column.
     let row = |i: usize| slots[i * 4].1 / 2;
