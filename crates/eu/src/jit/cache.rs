@@ -11,9 +11,9 @@
 //!
 //! An entry is found by a hash of its key and trusted only when its whole key matches:
 //! the program's bytes, the tier, the host's code generator settings and CPU features,
-//! and the identity of the gtsim build that compiled it (the path, size and modification
-//! time of the executable or library the JIT is part of), so that a rebuilt gtsim never
-//! runs code an earlier build generated. A checksum over the file catches truncated or
+//! and the identity of the gtsim build that compiled it (the path, size, inode and
+//! modification and change times of the executable or library the JIT is part of), so
+//! that a rebuilt gtsim never runs code an earlier build generated. A checksum over the file catches truncated or
 //! damaged entries, which are ignored (and overwritten by the next compile). Entries
 //! are written to a temporary file and renamed, so concurrent processes see whole
 //! entries or none. The cache is an optimization only: any failure to read or write it
@@ -94,9 +94,9 @@ fn fnv1a(data: &[u8]) -> u64 {
     h
 }
 
-/// This build's identity: the path, size and modification time of the file (executable
-/// or shared library) this code was loaded from; empty when unknown (the cache is then
-/// off, see [`DiskCache::from_env`]).
+/// This build's identity: the path, size, inode and modification and change times of
+/// the file (executable or shared library) this code was loaded from; empty when unknown
+/// (the cache is then off, see [`DiskCache::from_env`]).
 fn build_id() -> &'static str {
     static ID: std::sync::OnceLock<String> = std::sync::OnceLock::new();
     ID.get_or_init(|| {
@@ -106,12 +106,17 @@ fn build_id() -> &'static str {
         let Ok(meta) = std::fs::metadata(&path) else {
             return String::new();
         };
-        let mtime = meta
-            .modified()
-            .ok()
-            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-            .map_or(0, |d| d.as_nanos());
-        format!("{}|{}|{mtime}", path.display(), meta.len())
+        use std::os::unix::fs::MetadataExt;
+        format!(
+            "{}|{}|{}|{}.{}|{}.{}",
+            path.display(),
+            meta.len(),
+            meta.ino(),
+            meta.mtime(),
+            meta.mtime_nsec(),
+            meta.ctime(),
+            meta.ctime_nsec()
+        )
     })
 }
 
@@ -518,6 +523,6 @@ mod tests {
         // The test binary itself: a path with its size and modification time.
         let id = build_id();
         assert!(id.starts_with('/'), "{id}");
-        assert_eq!(id.split('|').count(), 3, "{id}");
+        assert_eq!(id.split('|').count(), 5, "{id}");
     }
 }
