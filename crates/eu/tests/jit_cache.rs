@@ -178,3 +178,66 @@ fn without_a_cache_nothing_is_written_and_tiering_starts_over() {
     assert!(!q.jit_optimized());
     assert!(!dir.exists());
 }
+
+/// A program whose quick code came from the disk cache was hot in an earlier process: it
+/// is optimized as soon as it is hot in this one (`Tier::REPAY` executions per
+/// instruction) rather than twenty times later, and the optimized code goes to the cache
+/// for the next process.
+#[test]
+fn a_program_hot_in_an_earlier_process_is_optimized_when_hot_again() {
+    if !jit_on_by_default() {
+        eprintln!("skipped: GTSIM_JIT=0 turns the JIT off");
+        return;
+    }
+    let dir = scratch("hot-before");
+    let kernels = common::corpus::kernels();
+    // A straight-line kernel the JIT covers: every run executes all of its instructions.
+    let k = kernels
+        .iter()
+        .find(|k| {
+            let mut p = Program::new(Encoding::IvyBridge, &k.code);
+            p.set_jit_cache(None);
+            p.set_jit(true);
+            let (_, n) = p.micro_op_coverage();
+            n >= 20 && p.jit_coverage() * 2 >= n
+        })
+        .expect("a kernel");
+    let runs = |p: &Program, n: usize| {
+        for seed in 0..n {
+            run(p, k.simd, seed as u32);
+        }
+    };
+    // The first process: quick code only, stored.
+    let mut first = Program::new(Encoding::IvyBridge, &k.code);
+    first.set_jit_cache(Some(dir.clone()));
+    first.set_jit(true);
+    assert!(!first.jit_optimized());
+    // Without the cache, 600 threads (more than REPAY = 500 per instruction, far fewer
+    // than 20 times that) stay on the quick code...
+    let mut cold = Program::new(Encoding::IvyBridge, &k.code);
+    cold.set_jit_cache(None);
+    runs(&cold, 600);
+    assert!(
+        cold.jit_coverage() > 0 && !cold.jit_optimized(),
+        "{}",
+        k.name
+    );
+    // ...while the second process, which found the quick code, optimizes by then.
+    let mut second = Program::new(Encoding::IvyBridge, &k.code);
+    second.set_jit_cache(Some(dir.clone()));
+    runs(&second, 1);
+    assert!(
+        second.jit_coverage() > 0 && !second.jit_optimized(),
+        "{}",
+        k.name
+    );
+    runs(&second, 600);
+    assert!(second.jit_optimized(), "{}", k.name);
+    assert_eq!(run(&second, k.simd, 9), reference(&k.code, k.simd, 9));
+    // The third loads the optimized code at its first thread.
+    let mut third = Program::new(Encoding::IvyBridge, &k.code);
+    third.set_jit_cache(Some(dir.clone()));
+    runs(&third, 1);
+    assert!(third.jit_optimized(), "{}", k.name);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -7,7 +7,9 @@
 //! crocus and llvmpipe use, llvmpipe's holding host machine code too). Here a program's
 //! machine code and relocations ([`MachineCode`]) are written to a file once compiled,
 //! and a later process that meets the same program loads them instead of compiling
-//! ([`super::code::HostCode::load`], the path fresh code takes too).
+//! ([`super::code::HostCode::load`], the path fresh code takes too). Quick code found
+//! there marks the program as hot before: it is optimized as soon as it is hot again
+//! (`super::Tier::wants_optimizing`).
 //!
 //! An entry is found by a hash of its key and trusted only when its whole key matches:
 //! the program's bytes, the tier, the host's code generator settings and CPU features,

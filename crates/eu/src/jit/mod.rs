@@ -524,6 +524,9 @@ pub(crate) struct Tier {
     instructions: u64,
     /// Set once a thread has looked for the program in the disk cache.
     looked: std::sync::atomic::AtomicBool,
+    /// Set when the disk cache had the program's quick code only: it was hot in an
+    /// earlier process, so it is optimized as soon as it is hot in this one.
+    hot_before: std::sync::atomic::AtomicBool,
 }
 
 impl std::fmt::Debug for Tier {
@@ -556,6 +559,7 @@ impl Tier {
             threshold: instructions.max(1).saturating_mul(Self::REPAY),
             instructions,
             looked: std::sync::atomic::AtomicBool::new(false),
+            hot_before: std::sync::atomic::AtomicBool::new(false),
         }
     }
 
@@ -568,9 +572,14 @@ impl Tier {
 
     /// Takes code found in the disk cache as the program's code at `quality`, unless the
     /// program has some there already (then `c` is dropped: the same bits either way).
+    /// Quick code offered this way marks the program as hot in an earlier process.
     pub(crate) fn offer(&self, quality: Quality, c: Compiled) {
         let cell = match quality {
-            Quality::Quick => &self.compiled,
+            Quality::Quick => {
+                self.hot_before
+                    .store(true, std::sync::atomic::Ordering::Relaxed);
+                &self.compiled
+            }
             Quality::Optimized => &self.optimized,
         };
         let _ = cell.set(Some(c));
@@ -621,16 +630,24 @@ impl Tier {
     /// to, and the quick code computes at least half of the program's instructions in
     /// place: the optimizer improves compiled code, and a program whose instructions are
     /// mostly called (double precision, say) would pay for an expensive compile of its
-    /// many calls for little.
+    /// many calls for little. Enough is [`Tier::OPTIMIZE`] times the quick threshold, or
+    /// the quick threshold itself for a program that was hot in an earlier process (its
+    /// quick code came from the disk cache): programs run again and again (a client's
+    /// kernels, the driver's clears and blits) reach optimized code from the disk cache
+    /// by their third process even when no single process runs them long.
     pub(crate) fn wants_optimizing(&self) -> bool {
+        let enough = if self.hot_before.load(std::sync::atomic::Ordering::Relaxed) {
+            self.threshold
+        } else {
+            self.threshold.saturating_mul(Self::OPTIMIZE)
+        };
         self.compiled
             .get()
             .and_then(Option::as_ref)
             .is_some_and(|c| c.covered() as u64 * 2 >= self.instructions)
             && self.optimized.get().is_none()
             && !self.optimizing.load(std::sync::atomic::Ordering::Relaxed)
-            && self.executed.load(std::sync::atomic::Ordering::Relaxed)
-                >= self.threshold.saturating_mul(Self::OPTIMIZE)
+            && self.executed.load(std::sync::atomic::Ordering::Relaxed) >= enough
     }
 
     /// Counts a thread's executed instructions.
