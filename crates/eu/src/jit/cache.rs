@@ -380,31 +380,42 @@ mod tests {
     fn an_entry_round_trips_and_only_for_its_key() {
         let (key, code) = sample();
         assert_eq!(decode(&encode(&key, &code), &key), Some(code.clone()));
-        // Another program, tier setting or host: a different key, not this entry.
-        let other = Key::new(
-            &[1, 2, 3, 4, 5, 6, 7, 9],
-            "IvyBridge",
-            Quality::Quick,
-            "x86_64 sse4.1",
-            true,
-        );
-        assert_eq!(decode(&encode(&key, &code), &other), None);
-        let other = Key::new(
-            &[1, 2, 3, 4, 5, 6, 7, 8],
-            "IvyBridge",
-            Quality::Quick,
-            "x86_64",
-            true,
-        );
-        assert_eq!(decode(&encode(&key, &code), &other), None);
-        let other = Key::new(
-            &[1, 2, 3, 4, 5, 6, 7, 8],
-            "IvyBridge",
-            Quality::Quick,
-            "x86_64 sse4.1",
-            false,
-        );
-        assert_eq!(decode(&encode(&key, &code), &other), None);
+        // Another program, tier, encoding, host or DAZ support: another key.
+        let program = [1, 2, 3, 4, 5, 6, 7, 8];
+        let program2 = [1, 2, 3, 4, 5, 6, 7, 9];
+        let others: [(&[u8], &str, Quality, &str, bool); 5] = [
+            (
+                &program2,
+                "IvyBridge",
+                Quality::Quick,
+                "x86_64 sse4.1",
+                true,
+            ),
+            (&program, "Gen11", Quality::Quick, "x86_64 sse4.1", true),
+            (
+                &program,
+                "IvyBridge",
+                Quality::Optimized,
+                "x86_64 sse4.1",
+                true,
+            ),
+            (&program, "IvyBridge", Quality::Quick, "x86_64", true),
+            (
+                &program,
+                "IvyBridge",
+                Quality::Quick,
+                "x86_64 sse4.1",
+                false,
+            ),
+        ];
+        for (p, e, q, isa, daz) in others {
+            let other = Key::new(p, e, q, isa, daz);
+            assert_eq!(
+                decode(&encode(&key, &code), &other),
+                None,
+                "{e} {q:?} {isa} {daz}"
+            );
+        }
     }
 
     #[test]

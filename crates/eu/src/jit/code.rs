@@ -114,29 +114,24 @@ extern "C" fn fma_f32(a: f32, b: f32, c: f32) -> f32 {
 extern "C" fn fma_f64(a: f64, b: f64, c: f64) -> f64 {
     a.mul_add(b, c)
 }
-extern "C" fn ceil_f32(a: f32) -> f32 {
-    a.ceil()
+/// The C library's rounding functions, as compiled code calls them: `name(x) = x.method()`.
+macro_rules! rounding {
+    ($($name:ident: $t:ty => $method:ident;)*) => {
+        $(extern "C" fn $name(a: $t) -> $t {
+            a.$method()
+        })*
+    };
 }
-extern "C" fn ceil_f64(a: f64) -> f64 {
-    a.ceil()
-}
-extern "C" fn floor_f32(a: f32) -> f32 {
-    a.floor()
-}
-extern "C" fn floor_f64(a: f64) -> f64 {
-    a.floor()
-}
-extern "C" fn trunc_f32(a: f32) -> f32 {
-    a.trunc()
-}
-extern "C" fn trunc_f64(a: f64) -> f64 {
-    a.trunc()
-}
-extern "C" fn nearest_f32(a: f32) -> f32 {
-    a.round_ties_even()
-}
-extern "C" fn nearest_f64(a: f64) -> f64 {
-    a.round_ties_even()
+
+rounding! {
+    ceil_f32: f32 => ceil;
+    ceil_f64: f64 => ceil;
+    floor_f32: f32 => floor;
+    floor_f64: f64 => floor;
+    trunc_f32: f32 => trunc;
+    trunc_f64: f64 => trunc;
+    nearest_f32: f32 => round_ties_even;
+    nearest_f64: f64 => round_ties_even;
 }
 
 /// How a relocation is written (see the module documentation).
