@@ -7,7 +7,7 @@
 use gtsim_dataport::depth_buffer::{DepthBuffer, DepthOp};
 use gtsim_dataport::depth_stencil::{DepthFormat, DepthStencilState};
 use gtsim_mem::AddressSpace;
-use gtsim_mem::layout::{ArraySpacing, MsaaLayout, SurfaceDesc, SurfaceType};
+use gtsim_mem::layout::SurfaceDesc;
 use gtsim_mem::tiling::Tiling;
 
 const DEPTH: u64 = 0x10_0000;
@@ -15,20 +15,8 @@ const STENCIL: u64 = 0x20_0000;
 
 fn desc(w: u32, h: u32, bytes: u32, tiling: Tiling, pitch: u64) -> SurfaceDesc {
     SurfaceDesc {
-        ty: SurfaceType::D2,
-        width: w,
-        height: h,
-        depth: 1,
-        levels: 1,
-        samples: 1,
-        msaa_layout: MsaaLayout::Array,
-        halign: 4,
         valign: 4,
-        array_spacing: ArraySpacing::Full,
-        block: (1, 1),
-        block_bytes: bytes,
-        tiling,
-        pitch,
+        ..SurfaceDesc::plain_2d(w, h, bytes, tiling, pitch)
     }
 }
 

@@ -8,7 +8,7 @@ use gtsim_dataport::rt_message::RenderTarget;
 use gtsim_dataport::rt_path::fast_clear;
 use gtsim_dataport::rt_write::RtState;
 use gtsim_mem::AddressSpace;
-use gtsim_mem::layout::{ArraySpacing, MsaaLayout, SurfaceDesc, SurfaceType};
+use gtsim_mem::layout::SurfaceDesc;
 use gtsim_mem::surface::Surface;
 use gtsim_mem::tiling::Tiling;
 use gtsim_spec::shared::SurfaceFormat as Sf;
@@ -19,22 +19,7 @@ fn target(format: Sf, bytes: u32, tiling: Tiling, pitch: u64, clear: [bool; 4]) 
     RenderTarget {
         surface: Surface {
             base: BASE,
-            desc: SurfaceDesc {
-                ty: SurfaceType::D2,
-                width: 37,
-                height: 21,
-                depth: 1,
-                levels: 1,
-                samples: 1,
-                msaa_layout: MsaaLayout::Array,
-                halign: 4,
-                valign: 2,
-                array_spacing: ArraySpacing::Full,
-                block: (1, 1),
-                block_bytes: bytes,
-                tiling,
-                pitch,
-            },
+            desc: SurfaceDesc::plain_2d(37, 21, bytes, tiling, pitch),
             format,
         },
         lod: 0,

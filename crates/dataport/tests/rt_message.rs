@@ -97,26 +97,11 @@ fn render_target(
     (width, height, pitch): (u32, u32, u64),
     cc: gtsim_dataport::rt_write::RtState,
 ) -> gtsim_dataport::rt_message::RenderTarget {
-    use gtsim_mem::layout::{ArraySpacing, MsaaLayout, SurfaceDesc, SurfaceType};
+    use gtsim_mem::layout::SurfaceDesc;
     gtsim_dataport::rt_message::RenderTarget {
         surface: gtsim_mem::surface::Surface {
             base,
-            desc: SurfaceDesc {
-                ty: SurfaceType::D2,
-                width,
-                height,
-                depth: 1,
-                levels: 1,
-                samples: 1,
-                msaa_layout: MsaaLayout::Array,
-                halign: 4,
-                valign: 2,
-                array_spacing: ArraySpacing::Full,
-                block: (1, 1),
-                block_bytes,
-                tiling,
-                pitch,
-            },
+            desc: SurfaceDesc::plain_2d(width, height, block_bytes, tiling, pitch),
             format,
         },
         lod: 0,

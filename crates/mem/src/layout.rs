@@ -173,6 +173,35 @@ impl ImageOffsets {
 }
 
 impl SurfaceDesc {
+    /// A single-level, single-sample 2D surface of `width` x `height` elements of
+    /// `block_bytes` bytes, `tiling` and `pitch` bytes per row, aligned 4x2 (the
+    /// surface state's smallest alignments): the plain shape tests and simple callers
+    /// start from (`SurfaceDesc { levels: 5, ..SurfaceDesc::plain_2d(..) }`).
+    pub fn plain_2d(
+        width: u32,
+        height: u32,
+        block_bytes: u32,
+        tiling: Tiling,
+        pitch: u64,
+    ) -> SurfaceDesc {
+        SurfaceDesc {
+            ty: SurfaceType::D2,
+            width,
+            height,
+            depth: 1,
+            levels: 1,
+            samples: 1,
+            msaa_layout: MsaaLayout::Array,
+            halign: 4,
+            valign: 2,
+            array_spacing: ArraySpacing::Full,
+            block: (1, 1),
+            block_bytes,
+            tiling,
+            pitch,
+        }
+    }
+
     fn check(&self) -> Result<(), LayoutError> {
         let ok_samples = matches!(self.samples, 1 | 2 | 4 | 8);
         if !ok_samples || self.levels == 0 || self.width == 0 || self.height == 0 {

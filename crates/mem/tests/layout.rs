@@ -7,19 +7,9 @@ use gtsim_mem::tiling::Tiling;
 fn desc(ty: SurfaceType, w: u32, h: u32, d: u32, levels: u32) -> SurfaceDesc {
     SurfaceDesc {
         ty,
-        width: w,
-        height: h,
         depth: d,
         levels,
-        samples: 1,
-        msaa_layout: MsaaLayout::Array,
-        halign: 4,
-        valign: 2,
-        array_spacing: ArraySpacing::Full,
-        block: (1, 1),
-        block_bytes: 4,
-        tiling: Tiling::Linear,
-        pitch: 1024,
+        ..SurfaceDesc::plain_2d(w, h, 4, Tiling::Linear, 1024)
     }
 }
 

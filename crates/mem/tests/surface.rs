@@ -2,27 +2,15 @@
 
 use gtsim_mem::AddressSpace;
 use gtsim_mem::format::texel::Texel;
-use gtsim_mem::layout::{ArraySpacing, MsaaLayout, SurfaceDesc, SurfaceType};
+use gtsim_mem::layout::SurfaceDesc;
 use gtsim_mem::surface::{Surface, SurfaceError, TexelCoord};
 use gtsim_mem::tiling::Tiling;
 use gtsim_spec::shared::SurfaceFormat;
 
 fn desc(tiling: Tiling, pitch: u64, block: (u32, u32), block_bytes: u32) -> SurfaceDesc {
     SurfaceDesc {
-        ty: SurfaceType::D2,
-        width: 64,
-        height: 64,
-        depth: 1,
-        levels: 1,
-        samples: 1,
-        msaa_layout: MsaaLayout::Array,
-        halign: 4,
-        valign: 2,
-        array_spacing: ArraySpacing::Full,
         block,
-        block_bytes,
-        tiling,
-        pitch,
+        ..SurfaceDesc::plain_2d(64, 64, block_bytes, tiling, pitch)
     }
 }
 
