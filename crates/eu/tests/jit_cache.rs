@@ -50,6 +50,23 @@ fn reference(code: &[u8], simd: u8, seed: u32) -> (Vec<u64>, String, String) {
     run(&p, simd, seed)
 }
 
+/// A program of `code` keeping its compiled code in the disk cache at `dir`.
+fn cached(code: &[u8], dir: &std::path::Path) -> Program {
+    let mut p = Program::new(Encoding::IvyBridge, code);
+    p.set_jit_cache(Some(dir.to_path_buf()));
+    p
+}
+
+/// One thread of `p` (kernel `k`) from `seed` gives the interpreter's bits.
+fn same_as_interpreter(p: &Program, k: &common::corpus::Kernel, seed: u32) {
+    assert_eq!(
+        run(p, k.simd, seed),
+        reference(&k.code, k.simd, seed),
+        "{}",
+        k.name
+    );
+}
+
 /// Whether the JIT is on by default here (`GTSIM_JIT=0` turns it off).
 fn jit_on_by_default() -> bool {
     std::env::var("GTSIM_JIT").as_deref() != Ok("0")
@@ -64,16 +81,10 @@ fn fill(dir: &std::path::Path) -> Vec<usize> {
         if !seen.insert(k.code.clone()) {
             continue;
         }
-        let mut p = Program::new(Encoding::IvyBridge, &k.code);
-        p.set_jit_cache(Some(dir.to_path_buf()));
+        let mut p = cached(&k.code, &dir);
         p.set_jit(true);
         p.optimize();
-        assert_eq!(
-            run(&p, k.simd, 7),
-            reference(&k.code, k.simd, 7),
-            "{}",
-            k.name
-        );
+        same_as_interpreter(&p, k, 7);
         if p.jit_optimized() && p.jit_coverage() > 0 {
             with_code.push(i);
         }
@@ -101,17 +112,11 @@ fn code_read_back_from_the_disk_cache_runs_from_the_first_thread_with_the_same_b
     assert_eq!(entries, 2 * with_code.len());
     for &i in &with_code {
         let k = &kernels[i];
-        let mut p = Program::new(Encoding::IvyBridge, &k.code);
-        p.set_jit_cache(Some(dir.clone()));
+        let p = cached(&k.code, &dir);
         assert!(!p.jit_optimized());
         // The first thread finds the optimized code: no tiering, no compiling.
         for seed in 1..=3 {
-            assert_eq!(
-                run(&p, k.simd, seed),
-                reference(&k.code, k.simd, seed),
-                "{}",
-                k.name
-            );
+            same_as_interpreter(&p, k, seed);
             assert!(p.jit_optimized(), "{}: loaded from the cache", k.name);
         }
     }
@@ -140,25 +145,13 @@ fn damaged_entries_are_not_run_and_the_next_compile_replaces_them() {
     let kernels = common::corpus::kernels();
     for &i in with_code.iter().take(12) {
         let k = &kernels[i];
-        let mut p = Program::new(Encoding::IvyBridge, &k.code);
-        p.set_jit_cache(Some(dir.clone()));
-        assert_eq!(
-            run(&p, k.simd, 2),
-            reference(&k.code, k.simd, 2),
-            "{}",
-            k.name
-        );
+        let p = cached(&k.code, &dir);
+        same_as_interpreter(&p, k, 2);
         assert!(!p.jit_optimized(), "{}: a damaged entry was used", k.name);
         // Compiled again, the entry is whole again for the next program.
         p.optimize();
-        let mut q = Program::new(Encoding::IvyBridge, &k.code);
-        q.set_jit_cache(Some(dir.clone()));
-        assert_eq!(
-            run(&q, k.simd, 2),
-            reference(&k.code, k.simd, 2),
-            "{}",
-            k.name
-        );
+        let q = cached(&k.code, &dir);
+        same_as_interpreter(&q, k, 2);
         assert!(q.jit_optimized(), "{}: the new entry was not found", k.name);
     }
     let _ = std::fs::remove_dir_all(&dir);
@@ -208,8 +201,7 @@ fn a_program_hot_in_an_earlier_process_is_optimized_when_hot_again() {
         }
     };
     // The first process: quick code only, stored.
-    let mut first = Program::new(Encoding::IvyBridge, &k.code);
-    first.set_jit_cache(Some(dir.clone()));
+    let mut first = cached(&k.code, &dir);
     first.set_jit(true);
     assert!(!first.jit_optimized());
     // Without the cache, 600 threads (more than REPAY = 500 per instruction, far fewer
@@ -223,8 +215,7 @@ fn a_program_hot_in_an_earlier_process_is_optimized_when_hot_again() {
         k.name
     );
     // ...while the second process, which found the quick code, optimizes by then.
-    let mut second = Program::new(Encoding::IvyBridge, &k.code);
-    second.set_jit_cache(Some(dir.clone()));
+    let second = cached(&k.code, &dir);
     runs(&second, 1);
     assert!(
         second.jit_coverage() > 0 && !second.jit_optimized(),
@@ -233,10 +224,9 @@ fn a_program_hot_in_an_earlier_process_is_optimized_when_hot_again() {
     );
     runs(&second, 600);
     assert!(second.jit_optimized(), "{}", k.name);
-    assert_eq!(run(&second, k.simd, 9), reference(&k.code, k.simd, 9));
+    same_as_interpreter(&second, k, 9);
     // The third loads the optimized code at its first thread.
-    let mut third = Program::new(Encoding::IvyBridge, &k.code);
-    third.set_jit_cache(Some(dir.clone()));
+    let third = cached(&k.code, &dir);
     runs(&third, 1);
     assert!(third.jit_optimized(), "{}", k.name);
     let _ = std::fs::remove_dir_all(&dir);
