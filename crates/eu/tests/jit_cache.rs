@@ -81,7 +81,7 @@ fn fill(dir: &std::path::Path) -> Vec<usize> {
         if !seen.insert(k.code.clone()) {
             continue;
         }
-        let mut p = cached(&k.code, &dir);
+        let mut p = cached(&k.code, dir);
         p.set_jit(true);
         p.optimize();
         same_as_interpreter(&p, k, 7);
