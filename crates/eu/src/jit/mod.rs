@@ -338,13 +338,23 @@ pub(crate) fn compile(
     source: Source<'_>,
 ) -> Option<Compiled> {
     let isa = host_isa(quality)?;
-    let key = |daz| cache::Key::new(program, encoding, quality, &isa_description(&*isa), daz);
     let host_daz = fpenv::available();
-    let cached = match source {
+    let disk = match source {
         Source::Compile(c) => c,
         Source::CacheOnly(c) => Some(c),
-    }
-    .and_then(|c| c.lookup(&key(host_daz), quality).map(|m| (c, m)));
+    };
+    let key = disk.map(|_| {
+        cache::Key::new(
+            program,
+            encoding,
+            quality,
+            &isa_description(&*isa),
+            host_daz,
+        )
+    });
+    let cached = disk
+        .zip(key.as_ref())
+        .and_then(|(c, k)| c.lookup(k, quality));
     if cached.is_none() && matches!(source, Source::CacheOnly(_)) {
         return None;
     }
@@ -365,11 +375,11 @@ pub(crate) fn compile(
         return Some(out);
     }
     let machine = match cached {
-        Some((_, m)) => m,
+        Some(m) => m,
         None => {
             let m = generate(&layout, slots, &*isa, out.daz)?;
-            if let Source::Compile(Some(c)) = source {
-                c.store(&key(host_daz), quality, &m);
+            if let (Some(c), Some(k)) = (disk, &key) {
+                c.store(k, quality, &m);
             }
             m
         }
