@@ -47,16 +47,25 @@ impl SharedFunctions for Null {
 }
 
 /// Runs `prog` repeatedly for about 50 ms: (instructions, channel-instructions, seconds),
-/// or why it failed. Each run starts from `initial`, copied into one reused thread; the
-/// clock is read every 64 runs.
+/// or why it failed. Each run starts from `initial` in one reused thread, rewound to it
+/// (`Thread::rewind`: only the registers the kernel can write are copied back, as a
+/// dispatcher writes only a payload, rather than the whole 4 KiB register file); the
+/// clock is read every 64 runs. With `GTSIM_BENCH_BATCHES=N` each kernel runs exactly
+/// N x 64 times instead, for instruction-counting profilers (`valgrind --tool=callgrind`),
+/// whose counts, unlike the clock, do not vary from run to run.
 fn measure(prog: &Program, initial: &Thread) -> Result<(u64, u64, f64), String> {
     const BUDGET: u64 = 1_000_000;
+    let batches: Option<u32> = std::env::var("GTSIM_BENCH_BATCHES")
+        .ok()
+        .and_then(|b| b.parse().ok());
     let (mut ins, mut ch) = (0u64, 0u64);
     let mut t = initial.clone();
     let start = Instant::now();
-    while start.elapsed().as_secs_f64() < 0.05 {
+    let mut done = 0;
+    while batches.map_or(start.elapsed().as_secs_f64() < 0.05, |b| done < b) {
+        done += 1;
         for _ in 0..64 {
-            t.clone_from(initial);
+            t.rewind(initial);
             ins += t
                 .run_program(prog, &mut Null as &mut dyn SharedFunctions, BUDGET)
                 .map_err(|e| e.to_string())?;

@@ -83,6 +83,7 @@ impl ExecError {
     }
 }
 
+pub use crate::written::RegisterSet;
 pub use gtsim_message::{Message, MessageError, SharedFunctions};
 
 /// A kernel decoded once, for running many threads: instructions are decoded linearly
@@ -110,6 +111,8 @@ pub struct Program {
     /// Where compiled code is kept across processes (`crate::jit::cache`): the
     /// environment's directory unless [`Program::set_jit_cache`] says otherwise.
     jit_cache: Option<std::sync::Arc<crate::jit::cache::DiskCache>>,
+    /// The registers its decoded instructions can write (`crate::written`).
+    written: RegisterSet,
 }
 
 #[derive(Debug, Clone)]
@@ -166,7 +169,11 @@ impl Program {
             slots[a / 8] = Some(slot);
         }
         let decoded = slots.iter().flatten().count() as u64;
+        let written = slots.iter().flatten().fold(RegisterSet::EMPTY, |w, s| {
+            w | crate::written::by_instruction(&s.ins)
+        });
         Program {
+            written,
             encoding,
             code: code.to_vec(),
             extent: (closed && ended).then_some(at),
@@ -303,6 +310,14 @@ impl Program {
         }
     }
 
+    /// The general registers the program's instructions can write: an
+    /// over-approximation found from their destinations and send responses
+    /// (`crate::written`). A thread running the program adds them to the registers it
+    /// tracks as changed ([`Thread::rewind`]) and possibly non-zero ([`Thread::reset`]).
+    pub fn written_registers(&self) -> RegisterSet {
+        self.written
+    }
+
     /// The code the program was made from.
     pub fn code(&self) -> &[u8] {
         &self.code
@@ -409,6 +424,13 @@ pub struct Thread {
     /// Channel-instructions executed: per instruction, the channels of its span that were
     /// dispatched and not waiting in control flow (the benchmark's unit).
     pub channel_instructions: u64,
+    /// The registers that may hold non-zero bytes, an over-approximation
+    /// (`crate::written`): [`Thread::reset`] zeroes only these. Not architectural state.
+    nonzero: RegisterSet,
+    /// The registers that may have changed since the thread was last made equal to
+    /// another ([`Clone::clone_from`], [`Thread::rewind`]) or reset: [`Thread::rewind`]
+    /// copies only these. Not architectural state.
+    touched: RegisterSet,
 }
 
 impl Clone for Thread {
@@ -421,9 +443,19 @@ impl Clone for Thread {
     /// Copies `source` into this thread, reusing its register file's allocation (a
     /// dispatcher or benchmark resetting a thread pays a copy, not an allocation).
     fn clone_from(&mut self, source: &Thread) {
+        self.grf.clone_from(&source.grf);
+        self.nonzero = source.nonzero;
+        self.touched = RegisterSet::EMPTY;
+        self.copy_state_from(source);
+    }
+}
+
+impl Thread {
+    /// Every field but the register file and the register sets, from `source`.
+    fn copy_state_from(&mut self, source: &Thread) {
         // Every field by name: a new one must be copied here too.
         let Thread {
-            grf,
+            grf: _,
             acc,
             flags,
             a0,
@@ -436,8 +468,9 @@ impl Clone for Thread {
             simd,
             fp_mode,
             channel_instructions,
+            nonzero: _,
+            touched: _,
         } = source;
-        self.grf.clone_from(grf);
         self.acc = *acc;
         self.flags = *flags;
         self.a0 = *a0;
@@ -459,13 +492,46 @@ impl Thread {
         Thread::with_register_file(vec![0; 128 * 32], simd)
     }
 
+    /// Makes this thread equal to `source` again, copying only the registers it may have
+    /// changed since it was last made equal to `source` (by [`Clone::clone_from`] or
+    /// [`Thread::rewind`]): the registers its programs can write
+    /// ([`Program::written_registers`]) and those handed out by
+    /// [`Thread::grf_bytes_mut`]. That is the caller's promise; a thread last made equal
+    /// to another thread is made equal to neither (debug builds check the result). A
+    /// benchmark or dispatcher restarting a thread from one state pays for the registers
+    /// a short kernel writes, not for the whole 4 KiB register file.
+    pub fn rewind(&mut self, source: &Thread) {
+        if self.grf.len() != source.grf.len() {
+            self.clone_from(source);
+            return;
+        }
+        for (first, count) in self.touched.runs() {
+            let bytes = first * 32..(first + count) * 32;
+            self.grf[bytes.clone()].copy_from_slice(&source.grf[bytes]);
+        }
+        self.nonzero = source.nonzero;
+        self.touched = RegisterSet::EMPTY;
+        self.copy_state_from(source);
+        debug_assert!(
+            self.grf == source.grf,
+            "rewind from a thread it was not made from"
+        );
+    }
+
     /// Makes this thread exactly what [`Thread::new`] makes, reusing its register
     /// file's allocation: a dispatcher that runs many threads one after the other pays
     /// for zeroing 4 KiB, not for allocating them.
+    /// Only the registers that may be non-zero are cleared.
     pub fn reset(&mut self, simd: u8) {
         let mut grf = std::mem::take(&mut self.grf);
-        grf.clear();
-        grf.resize(128 * 32, 0);
+        if grf.len() == 128 * 32 {
+            for (first, count) in self.nonzero.runs() {
+                grf[first * 32..(first + count) * 32].fill(0);
+            }
+        } else {
+            grf.clear();
+            grf.resize(128 * 32, 0);
+        }
         *self = Thread::with_register_file(grf, simd);
     }
 
@@ -489,6 +555,8 @@ impl Thread {
             simd,
             fp_mode: FpMode::Ieee,
             channel_instructions: 0,
+            nonzero: RegisterSet::EMPTY,
+            touched: RegisterSet::EMPTY,
         }
     }
 
@@ -497,9 +565,24 @@ impl Thread {
         &self.grf
     }
 
-    /// The register file, writable.
+    /// The register file, writable (every register then counts as changed and possibly
+    /// non-zero: [`Thread::registers_mut`] says which).
     pub fn grf_bytes_mut(&mut self) -> &mut [u8] {
+        self.nonzero = RegisterSet::ALL;
+        self.touched = RegisterSet::ALL;
         &mut self.grf
+    }
+
+    /// Registers `first..first + count` as bytes, writable (fewer past g127); only they
+    /// count as changed and possibly non-zero, so a dispatcher writing a payload this
+    /// way keeps [`Thread::reset`] and [`Thread::rewind`] short.
+    pub fn registers_mut(&mut self, first: usize, count: usize) -> &mut [u8] {
+        let set = RegisterSet::range(first, count);
+        self.nonzero |= set;
+        self.touched |= set;
+        let end = ((first + count) * 32).min(self.grf.len());
+        let start = (first * 32).min(end);
+        &mut self.grf[start..end]
     }
 
     /// Every architectural bit of the thread (registers, accumulators with their kind,
@@ -694,6 +777,8 @@ impl Thread {
         let code = prog.code.as_slice();
         let mut executed = 0;
         self.ip = 0;
+        self.nonzero |= prog.written;
+        self.touched |= prog.written;
         let jit = prog.jit_for_run();
         let result = self.run_loop(prog, code, jit, sf, budget, &mut executed);
         prog.jit.ran(executed);
@@ -760,7 +845,10 @@ impl Thread {
                 }
                 Some(d) => (&d.ins, d.len),
                 None => {
-                    // A jump into the middle of the linear decode: decode here.
+                    // A jump into the middle of the linear decode: decode here (what it
+                    // writes is not in the program's set).
+                    self.nonzero = RegisterSet::ALL;
+                    self.touched = RegisterSet::ALL;
                     on_the_fly = prog
                         .encoding
                         .decode(&code[self.ip..])

@@ -63,3 +63,4 @@ mod jit;
 mod ops;
 mod region;
 mod uop;
+mod written;

@@ -92,8 +92,11 @@ fn run(code: &[u8], simd: u8, seed: u64, mode: Mode) -> (Vec<u64>, String, Strin
     run_from(code, thread(simd, seed), mode)
 }
 
-/// Runs `code` in `mode` from thread `t`.
-fn run_from(code: &[u8], mut t: Thread, mode: Mode) -> (Vec<u64>, String, String) {
+/// Runs `code` in `mode` from thread `initial`. Every run also checks the program's
+/// written registers (`Program::written_registers`): every register that changed is in
+/// the set, [`Thread::rewind`] gives back `initial`, and (with micro-ops) a thread whose
+/// payload covers only part of the register file resets to a new thread's state.
+fn run_from(code: &[u8], initial: Thread, mode: Mode) -> (Vec<u64>, String, String) {
     let mut prog = Program::new(Encoding::IvyBridge, code);
     prog.set_micro_ops(mode != Mode::PerChannel);
     prog.set_jit(matches!(mode, Mode::Jit | Mode::OptimizedJit));
@@ -101,12 +104,37 @@ fn run_from(code: &[u8], mut t: Thread, mode: Mode) -> (Vec<u64>, String, String
         prog.optimize();
     }
     let mut sf = Recorder::default();
+    let mut t = initial.clone();
     let result = t.run_program(&prog, &mut sf as &mut dyn SharedFunctions, 200_000);
-    (
+    let out = (
         t.snapshot(),
         format!("{:?}", sf.messages),
         format!("{result:?}"),
-    )
+    );
+    let written = prog.written_registers();
+    for r in 0..128 {
+        let bytes = r * 32..r * 32 + 32;
+        assert!(
+            written.contains(r) || t.grf_bytes()[bytes.clone()] == initial.grf_bytes()[bytes],
+            "g{r} changed but is not among the written registers {written:?} ({mode:?})"
+        );
+    }
+    t.rewind(&initial);
+    assert_eq!(t.snapshot(), initial.snapshot(), "rewind ({mode:?})");
+    if mode == Mode::MicroOps {
+        let mut p = Thread::new(initial.simd);
+        p.dispatch_mask = initial.dispatch_mask;
+        p.registers_mut(1, 20)
+            .copy_from_slice(&initial.grf_bytes()[32..21 * 32]);
+        let _ = p.run_program(
+            &prog,
+            &mut Recorder::default() as &mut dyn SharedFunctions,
+            200_000,
+        );
+        p.reset(initial.simd);
+        assert_eq!(p.snapshot(), Thread::new(initial.simd).snapshot(), "reset");
+    }
+    out
 }
 
 fn same_all_ways(name: &str, code: &[u8], simd: u8, seed: u64) {
