@@ -573,6 +573,27 @@ impl Thread {
         &mut self.grf
     }
 
+    /// Lets `write` fill a dispatch payload into the register file; it returns its own
+    /// result and how many registers from g0 on it wrote (at most 128), and only those
+    /// count as changed and possibly non-zero, so [`Thread::reset`] and
+    /// [`Thread::rewind`] stay short. Debug builds check that nothing past them changed.
+    pub fn write_payload<R>(&mut self, write: impl FnOnce(&mut [u8]) -> (R, usize)) -> R {
+        #[cfg(debug_assertions)]
+        let before = self.grf.clone();
+        let (r, regs) = write(&mut self.grf);
+        let set = RegisterSet::range(0, regs);
+        #[cfg(debug_assertions)]
+        for reg in (0..self.grf.len() / 32).filter(|&g| !set.contains(g)) {
+            debug_assert!(
+                self.grf[reg * 32..reg * 32 + 32] == before[reg * 32..reg * 32 + 32],
+                "the payload wrote g{reg}, past the {regs} registers it said"
+            );
+        }
+        self.nonzero |= set;
+        self.touched |= set;
+        r
+    }
+
     /// Registers `first..first + count` as bytes, writable (fewer past g127); only they
     /// count as changed and possibly non-zero, so a dispatcher writing a payload this
     /// way keeps [`Thread::reset`] and [`Thread::rewind`] short.

@@ -51,7 +51,9 @@
 //! mode every instruction is interpreted), when the instruction budget covers the block;
 //! a block the budget does not cover returns to the interpreter, which reports the
 //! runaway thread where it always did. `GTSIM_JIT=0` turns the JIT off (and
-//! [`crate::exec::Program::set_jit`] per program).
+//! [`crate::exec::Program::set_jit`] per program). For looking at the generated code,
+//! `GTSIM_JIT_CLIF=1` prints each function compiled as Cranelift IR and `GTSIM_JIT_ASM=1`
+//! as host instructions, on standard error.
 
 pub(crate) mod cache;
 mod code;
@@ -471,12 +473,17 @@ fn generate(
     if std::env::var_os("GTSIM_JIT_CLIF").is_some() {
         eprintln!("{}", ctx.func.display());
     }
+    let asm = std::env::var_os("GTSIM_JIT_ASM").is_some();
+    ctx.set_disasm(asm);
     ctx.compile(
         isa,
         &mut cranelift_codegen::control::ControlPlane::default(),
     )
     .ok()?;
     let compiled = ctx.compiled_code()?;
+    if asm && let Some(text) = &compiled.vcode {
+        eprintln!("{text}");
+    }
     let names = ctx.func.params.user_named_funcs();
     let relocs = compiled
         .buffer

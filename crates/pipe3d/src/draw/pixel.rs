@@ -639,16 +639,12 @@ impl ThreadContext<'_> {
         } else {
             FpMode::Ieee
         };
-        build_payload(
-            st,
-            prim,
-            k,
-            &slots,
-            group,
-            lit,
-            self.setup,
-            t.grf_bytes_mut(),
-        )?;
+        t.write_payload(|grf| {
+            match build_payload(st, prim, k, &slots, group, lit, self.setup, grf) {
+                Ok(regs) => (Ok(()), regs),
+                Err(e) => (Err(e), 128),
+            }
+        })?;
         let mut sf = Router {
             front: self.front,
             stage: ShaderStage::Pixel,
@@ -880,7 +876,8 @@ fn attribute_deltas(st: &DrawState, prim: &Primitive) -> Result<Vec<[[f32; 3]; 4
     Ok(out)
 }
 
-/// Fills the PS thread payload (seed 004 §11.10.3.1).
+/// Fills the PS thread payload (seed 004 §11.10.3.1); the number of registers from g0 on
+/// it wrote.
 #[allow(
     clippy::too_many_arguments,
     reason = "the payload's inputs, each used once"
@@ -894,7 +891,7 @@ fn build_payload(
     lit: u32,
     setup: &[[[f32; 3]; 4]],
     grf: &mut [u8],
-) -> Result<(), DrawError> {
+) -> Result<usize, DrawError> {
     let put = super::put_dword;
     // The header, where the generation's layout puts it: topology, facing, source depth,
     // sampler and binding table pointers, then per block of 16 pixels the subspans'
@@ -1025,7 +1022,9 @@ fn build_payload(
             at += 2;
         }
     }
-    Ok(())
+    // The registers written: the header's phases up to `reg`, the constants and setup
+    // data from the start register up to `at`.
+    Ok(reg.max(at))
 }
 
 #[cfg(test)]

@@ -196,44 +196,47 @@ fn run_vs_thread(
     } else {
         FpMode::Ieee
     };
-    let grf = t.grf_bytes_mut();
-    // The header, where the generation's layout puts it: the URB return handles of the
-    // two vertices (identical for a single vertex), scratch space, sampler and binding
-    // table pointers.
-    let l = st.payload;
-    l.urb_handles[0].put(grf, 0);
-    l.urb_handles[1].put(grf, if pair.len() == 2 { 1 } else { 0 });
-    l.scratch_space.put(grf, vs.scratch_space);
-    l.sampler_state
-        .put(grf, (vs.resources.sampler_state >> 5) as u32);
-    l.binding_table
-        .put(grf, (vs.resources.binding_table >> 5) as u32);
-    let put = super::put_dword;
-    // Seed 004 §1.9.4.2.3: the payload URB data, from "Dispatch GRF Start Register for
-    // URB Data" on, is the push constants (CURBE) followed by the vertex data.
-    let (start, first_slot, slots) = (vs.urb_data_start, vs.first_slot, vs.slots);
-    let consts = vs.resources.constants.len();
-    if start == 0 || start + consts + slots > 128 {
-        return Err(DrawError::State {
-            command: "3DSTATE_VS",
-            why: format!(
-                "payload URB data at g{start} ({consts} constant and {slots} vertex registers) overlaps R0 or leaves the GRF"
-            ),
-        });
-    }
-    for (i, c) in vs.resources.constants.iter().enumerate() {
-        let r = start + i;
-        grf[r * 32..r * 32 + 32].copy_from_slice(c);
-    }
-    let data = start + consts;
-    for k in 0..slots {
-        for (v, vue) in pair.iter().enumerate() {
-            let slot = vue.get(first_slot + k).copied().unwrap_or([0; 4]);
-            for (c, &val) in slot.iter().enumerate() {
-                put(grf, data + k, v * 4 + c, val);
+    // The header (g0) and the URB data after it: the registers the payload takes.
+    t.write_payload(|grf| {
+        // The header, where the generation's layout puts it: the URB return handles of the
+        // two vertices (identical for a single vertex), scratch space, sampler and binding
+        // table pointers.
+        let l = st.payload;
+        l.urb_handles[0].put(grf, 0);
+        l.urb_handles[1].put(grf, if pair.len() == 2 { 1 } else { 0 });
+        l.scratch_space.put(grf, vs.scratch_space);
+        l.sampler_state
+            .put(grf, (vs.resources.sampler_state >> 5) as u32);
+        l.binding_table
+            .put(grf, (vs.resources.binding_table >> 5) as u32);
+        let put = super::put_dword;
+        // Seed 004 §1.9.4.2.3: the payload URB data, from "Dispatch GRF Start Register for
+        // URB Data" on, is the push constants (CURBE) followed by the vertex data.
+        let (start, first_slot, slots) = (vs.urb_data_start, vs.first_slot, vs.slots);
+        let consts = vs.resources.constants.len();
+        if start == 0 || start + consts + slots > 128 {
+            return (Err(DrawError::State {
+                command: "3DSTATE_VS",
+                why: format!(
+                    "payload URB data at g{start} ({consts} constant and {slots} vertex registers) overlaps R0 or leaves the GRF"
+                ),
+            }), 128);
+        }
+        for (i, c) in vs.resources.constants.iter().enumerate() {
+            let r = start + i;
+            grf[r * 32..r * 32 + 32].copy_from_slice(c);
+        }
+        let data = start + consts;
+        for k in 0..slots {
+            for (v, vue) in pair.iter().enumerate() {
+                let slot = vue.get(first_slot + k).copied().unwrap_or([0; 4]);
+                for (c, &val) in slot.iter().enumerate() {
+                    put(grf, data + k, v * 4 + c, val);
+                }
             }
         }
-    }
+        (Ok(()), start + consts + slots)
+    })?;
     let mut vues = vec![Vue::new(); pair.len()];
     let mut router = Router {
         front,
