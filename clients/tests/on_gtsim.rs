@@ -573,6 +573,8 @@ fn device_threads_calling_the_c_library_do_not_deadlock_the_client() {
         .env("GTSIM_I915_QUIET", "1")
         .env("GTSIM_THREADS", "2")
         .env("GTSIM_JIT_LOG", "1")
+        // Compiled in this run, whatever an earlier run left in the disk cache.
+        .env("GTSIM_JIT_CACHE", "0")
         .env("PERF_BUILDID_DIR", &dir)
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::piped())
