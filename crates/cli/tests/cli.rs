@@ -197,3 +197,53 @@ fn exec_runs_a_kernel_and_dumps_registers() {
         "{err}"
     );
 }
+
+/// Replaying PS threads that are all alike (`gtsim_pipe3d`'s `replay`) writes the same
+/// bytes as running each: the embedded triangle trace's clear is such a draw (BLORP's
+/// replicated-data clear), and the log says its threads were replayed.
+#[test]
+fn replayed_ps_threads_write_what_running_them_writes() {
+    let dir = std::env::temp_dir().join(format!("gtsim-cli-{}-ps-replay", std::process::id()));
+    let run = |replay: &str| {
+        let out = dir.join(replay);
+        let o = Command::new(env!("CARGO_BIN_EXE_gtsim"))
+            .args(["replay", "-o"])
+            .arg(&out)
+            .env("GTSIM_PS_REPLAY", replay)
+            .env("GTSIM_PS_REPLAY_LOG", "1")
+            .output()
+            .expect("gtsim runs");
+        assert!(o.status.success());
+        let log = String::from_utf8_lossy(&o.stderr).into_owned();
+        let replayed: u64 = log
+            .lines()
+            .filter_map(|l| l.strip_prefix("gtsim: PS threads: "))
+            .filter_map(|l| {
+                l.split(", ")
+                    .nth(1)?
+                    .strip_suffix(" replayed")?
+                    .parse::<u64>()
+                    .ok()
+            })
+            .sum();
+        let mut images: Vec<(String, Vec<u8>)> = std::fs::read_dir(&out)
+            .unwrap()
+            .map(|e| {
+                let e = e.unwrap();
+                (
+                    e.file_name().to_string_lossy().into_owned(),
+                    std::fs::read(e.path()).unwrap(),
+                )
+            })
+            .collect();
+        images.sort();
+        (replayed, images)
+    };
+    let (none, ran) = run("0");
+    let (some, replayed) = run("1");
+    assert_eq!(none, 0);
+    assert!(some > 100, "{some} PS threads replayed");
+    assert!(!ran.is_empty());
+    assert!(ran == replayed, "the images differ");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -113,6 +113,9 @@ pub struct Program {
     jit_cache: Option<std::sync::Arc<crate::jit::cache::DiskCache>>,
     /// The registers its decoded instructions can write (`crate::written`).
     written: RegisterSet,
+    /// The lowest register it can read, when that is all its threads' behaviour depends
+    /// on (`crate::invariant`).
+    lowest_read: Option<usize>,
 }
 
 #[derive(Debug, Clone)]
@@ -172,8 +175,16 @@ impl Program {
         let written = slots.iter().flatten().fold(RegisterSet::EMPTY, |w, s| {
             w | crate::written::by_instruction(&s.ins)
         });
+        let lowest_read = crate::invariant::lowest_read(
+            slots
+                .iter()
+                .enumerate()
+                .filter_map(|(i, s)| s.as_ref().map(|s| (i * 8, &s.ins))),
+            at,
+        );
         Program {
             written,
+            lowest_read,
             encoding,
             code: code.to_vec(),
             extent: (closed && ended).then_some(at),
@@ -316,6 +327,16 @@ impl Program {
     /// tracks as changed ([`Thread::rewind`]) and possibly non-zero ([`Thread::reset`]).
     pub fn written_registers(&self) -> RegisterSet {
         self.written
+    }
+
+    /// `Some(r)` when threads of the program that hold the same registers from `r` on
+    /// and have the same dispatch mask and floating-point mode execute alike and send the
+    /// same messages, none of which expects a response, whatever their registers below
+    /// `r` hold: it reads no register below `r`, none indirectly, and goes only where its
+    /// decoded instructions are (`crate::invariant`). A dispatcher may then run one
+    /// such thread and replay its messages for the others.
+    pub fn alike_from(&self) -> Option<usize> {
+        self.lowest_read
     }
 
     /// The code the program was made from.
@@ -1201,6 +1222,7 @@ impl Thread {
             response_length: rlen,
             dst: ins.dst.nr,
             eot: ins.eot,
+            ip: self.ip,
         };
         let ip = self.ip;
         let reply = sf

@@ -59,6 +59,7 @@
 mod df;
 pub mod exec;
 pub mod harness;
+mod invariant;
 mod jit;
 mod ops;
 mod region;

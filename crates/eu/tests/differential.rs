@@ -897,3 +897,61 @@ fn a_long_running_program_moves_up_the_tiers_with_the_same_bits() {
         "{text}"
     );
 }
+
+/// `Program::alike_from`: two threads of a random kernel that agree from its lowest
+/// register read on, and differ below it, send the same messages, end the same way and
+/// leave the same registers from there on, interpreted and compiled alike. A kernel whose
+/// threads the analysis wrongly calls alike (a read it missed below `r`) fails here.
+#[test]
+fn threads_alike_above_the_lowest_register_read_behave_alike() {
+    let mut rng = Rng(0xa11e);
+    let (mut kernels, mut low) = (0, 0);
+    let mut attempts = 0;
+    while kernels < 150 {
+        attempts += 1;
+        assert!(attempts < 3000, "random kernels do not assemble");
+        let (text, simd) = if kernels % 3 == 2 {
+            let Some((text, _)) = random_branching_kernel(&mut rng) else {
+                continue;
+            };
+            (text, 8)
+        } else {
+            let (text, _) = random_lines(&mut rng, 16);
+            (text, *rng.pick(&[8u8, 16]))
+        };
+        let Ok(code) = assemble(&text, Compaction::Never) else {
+            continue;
+        };
+        let Some(r) = Program::new(Encoding::IvyBridge, &code).alike_from() else {
+            continue;
+        };
+        kernels += 1;
+        if r > 1 {
+            low += 1;
+        }
+        let seed = kernels as u64;
+        let a = thread(simd, seed);
+        let mut b = a.clone();
+        let other = thread(simd, seed + 1000);
+        b.grf_bytes_mut()[..r * 32].copy_from_slice(&other.grf_bytes()[..r * 32]);
+        for mode in [Mode::MicroOps, Mode::Jit] {
+            let run = |t: Thread| {
+                let mut prog = Program::new(Encoding::IvyBridge, &code);
+                prog.set_jit(mode == Mode::Jit);
+                let mut t = t;
+                let mut sf = Recorder::default();
+                let result = t.run_program(&prog, &mut sf as &mut dyn SharedFunctions, 200_000);
+                (
+                    format!("{result:?}"),
+                    format!("{:?}", sf.messages),
+                    t.grf_bytes()[r * 32..].to_vec(),
+                )
+            };
+            let (x, y) = (run(a.clone()), run(b.clone()));
+            assert_eq!(x.0, y.0, "results ({mode:?}, alike from g{r}):\n{text}");
+            assert_eq!(x.1, y.1, "messages ({mode:?}, alike from g{r}):\n{text}");
+            assert!(x.2 == y.2, "registers from g{r} ({mode:?}):\n{text}");
+        }
+    }
+    assert!(low >= 30, "only {low} kernels read nothing below g2");
+}

@@ -31,3 +31,51 @@ fn a_kernel_ends_at_its_last_reachable_eot() {
     );
     assert_eq!(decoded(&text), 5);
 }
+
+fn alike_from(text: &str) -> Option<usize> {
+    let code = assemble(text, Compaction::Never).unwrap();
+    Program::new(Encoding::IvyBridge, &code).alike_from()
+}
+
+/// `Program::alike_from`: the lowest register a kernel reads, when nothing else a thread
+/// may differ in reaches it (`crate::invariant`). Expected values worked from the
+/// kernels' operands by hand.
+#[test]
+fn threads_are_alike_above_the_lowest_register_read() {
+    // BLORP's clear (crocus, Mesa 22.3): the colour from g2, a replicated-data write.
+    let clear = "mov(4) g114<1>UD g2.3<8,2,4>UD { align1 WE_all 1N };\n\
+                 sendc(16) null<1>UW g114<8,8,1>F 0x82031100\n\
+                 render MsgDesc: RT write SIMD16/RepData LastRT Surface = 0 mlen 1 rlen 0 { align1 1H EOT };\n";
+    assert_eq!(alike_from(clear), Some(2));
+    // The payload of the write counts as read: g124 up.
+    assert_eq!(alike_from(EOT), Some(124));
+    // A source below, even one a later instruction reads after writing it.
+    let text = format!(
+        "mov(8) g1<1>F g0<8,8,1>F {{ align1 1Q }};\nmov(8) g124<1>F g1<8,8,1>F {{ align1 1Q }};\n{EOT}"
+    );
+    assert_eq!(alike_from(&text), Some(0));
+    // Indirect sources may read anything.
+    let text = format!("mov(8) g124<1>F g[a0.0]<8,8,1>F {{ align1 1Q }};\n{EOT}");
+    assert_eq!(alike_from(&text), None);
+    // A message with a response: what comes back may differ from thread to thread.
+    let text = format!(
+        "send(8) g10<1>UW g20<8,8,1>F 0x04420001\n\
+         sampler MsgDesc: sample SIMD8 Surface = 1 Sampler = 0 mlen 2 rlen 4 {{ align1 1Q }};\n{EOT}"
+    );
+    assert_eq!(alike_from(&text), None);
+    // The same send without a response reads only from its payload up.
+    let text = text
+        .replace("0x04420001", "0x04020001")
+        .replace("rlen 4", "rlen 0");
+    assert_eq!(alike_from(&text), Some(20));
+    // Structured branches stay inside the decode; `jmpi` may go anywhere.
+    let text = format!(
+        "cmp.l.f0.0(8) null<1>F g30<8,8,1>F g31<8,8,1>F {{ align1 1Q }};\n\
+         (+f0.0) if(8) JIP: ENDIF UIP: ENDIF {{ align1 1Q }};\n\
+         mov(8) g124<1>F g40<8,8,1>F {{ align1 1Q }};\n\
+         ENDIF:\nendif(8) JIP: AFTER {{ align1 1Q }};\nAFTER:\n{EOT}"
+    );
+    assert_eq!(alike_from(&text), Some(30));
+    let text = format!("jmpi(1) 16D {{ align1 WE_all 1N }};\n{EOT}");
+    assert_eq!(alike_from(&text), None);
+}

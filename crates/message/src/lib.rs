@@ -195,6 +195,10 @@ pub struct Message {
     pub dst: u8,
     /// End of thread.
     pub eot: bool,
+    /// Byte offset of the send instruction in its kernel: not part of the message the
+    /// hardware carries, but what a failure of it is reported at (a dispatcher replaying
+    /// a thread's messages reports a failed one as the thread would have).
+    pub ip: usize,
 }
 
 /// The shared functions a thread talks to (sampler, data port, URB, ...).

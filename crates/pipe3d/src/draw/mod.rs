@@ -37,6 +37,7 @@ mod clipper;
 mod deferred;
 pub mod parallel;
 mod pixel;
+mod replay;
 mod router;
 mod setup;
 mod spare;

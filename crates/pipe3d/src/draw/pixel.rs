@@ -4,6 +4,7 @@
 
 use super::deferred::{self, Claims, Deferred};
 use super::parallel;
+use super::replay::{Recorder, Recording, Replays};
 use super::router::Router;
 use super::{DepthBuffer, DepthOp, DrawError, KernelCache, Statistics, Vue, Watchdog, unsupported};
 use crate::bary::barycentrics;
@@ -11,7 +12,7 @@ use crate::sf::attribute_setup;
 use crate::state::{ConstantSource, DrawState, Front, ShaderStage, SwizzleSelect};
 use gtsim_dataport::rt_message::RenderTarget;
 use gtsim_dataport::rt_path::{LateDepth, PixelWrites, RenderTargets, RtMode};
-use gtsim_eu::exec::{DEFAULT_BUDGET, ExecError, FpMode, Program};
+use gtsim_eu::exec::{DEFAULT_BUDGET, ExecError, FpMode, Program, SharedFunctions};
 use gtsim_mem::Memory;
 use gtsim_mem::overlay::{Overlay, WriteLog};
 use std::borrow::Cow;
@@ -242,6 +243,7 @@ impl PixelStage {
                 setup,
                 late: depth.filter(|_| late),
                 mode: RtMode::Write,
+                replays: Replays::new(&k.prog, k.grf_start),
             })
             .collect();
         // Each thread: its primitive's context and its subspans, in dispatch order.
@@ -309,6 +311,7 @@ impl PixelStage {
                 _ => None,
             },
             mode,
+            replays: Replays::new(&k.prog, k.grf_start),
         };
         let groups: Vec<&[Subspan]> = subspans.chunks(k.simd / 4).collect();
         // Ordinary writes: the threads of a batch run in parallel, each over an overlay
@@ -370,6 +373,7 @@ fn run_batches(
             stats.ps_depth_count += u64::from(visible.count_ones());
         }
     }
+    super::replay::log();
     Ok(())
 }
 
@@ -608,6 +612,8 @@ struct ThreadContext<'a> {
     /// The depth buffer when depth is tested after the shader.
     late: Option<&'a DepthBuffer>,
     mode: RtMode,
+    /// The recorded messages of threads that are all alike (`replay`).
+    replays: Replays,
 }
 
 impl ThreadContext<'_> {
@@ -632,19 +638,6 @@ impl ThreadContext<'_> {
             lit |= mask << (i * 4);
             dispatch |= 0xf << (i * 4);
         }
-        let mut t = super::spare::thread(k.simd as u8);
-        t.dispatch_mask = dispatch;
-        t.fp_mode = if st.ps.alt_float_mode {
-            FpMode::Alt
-        } else {
-            FpMode::Ieee
-        };
-        t.write_payload(|grf| {
-            match build_payload(st, prim, k, &slots, group, lit, self.setup, grf) {
-                Ok(regs) => (Ok(()), regs),
-                Err(e) => (Err(e), 128),
-            }
-        })?;
         let mut sf = Router {
             front: self.front,
             stage: ShaderStage::Pixel,
@@ -667,7 +660,44 @@ impl ThreadContext<'_> {
                 computes_depth: st.ps.computes_depth,
             }),
         };
-        let result = t.run_program(&k.prog, &mut sf, budget);
+        // A thread like one that ran: its messages, replayed (see `replay`).
+        if let Some(r) = self.replays.get(dispatch).filter(|r| r.executed <= budget) {
+            let mut result = Ok(r.executed);
+            for m in &r.messages {
+                if let Err(error) = sf.send(m) {
+                    result = Err(ExecError::SharedFunction { ip: m.ip, error });
+                    break;
+                }
+            }
+            super::replay::count(true);
+            return Ok((result, sf.pixels.map_or(0, |p| p.visible)));
+        }
+        super::replay::count(false);
+        let mut t = super::spare::thread(k.simd as u8);
+        t.dispatch_mask = dispatch;
+        t.fp_mode = if st.ps.alt_float_mode {
+            FpMode::Alt
+        } else {
+            FpMode::Ieee
+        };
+        t.write_payload(|grf| {
+            match build_payload(st, prim, k, &slots, group, lit, self.setup, grf) {
+                Ok(regs) => (Ok(()), regs),
+                Err(e) => (Err(e), 128),
+            }
+        })?;
+        let result = if self.replays.wanted(dispatch) {
+            let mut rec = Recorder::new(&mut sf);
+            let result = t.run_program(&k.prog, &mut rec, budget);
+            if let (Ok(executed), Some(messages)) = (&result, rec.messages()) {
+                let executed = *executed;
+                self.replays
+                    .keep(dispatch, Recording { messages, executed });
+            }
+            result
+        } else {
+            t.run_program(&k.prog, &mut sf, budget)
+        };
         let visible = sf.pixels.map_or(0, |p| p.visible);
         super::spare::keep(t);
         Ok((result, visible))
