@@ -558,15 +558,42 @@ fn subspans(pixels: &[(u32, u32)]) -> Vec<((u32, u32), u32)> {
         return out;
     }
     let mut rest = pixels;
+    // Per row pair, the lit-pixel masks of its subspans by x / 2 from the leftmost.
+    let mut masks: Vec<u32> = vec![];
     while let Some(&(_, y0)) = rest.first() {
-        // The pixels of one row pair: the even row (if any), then the odd one.
+        // The pixels of one row pair: the even row (if any), then the odd one, each in
+        // x order.
         let sy = y0 / 2;
         let pair = rest.partition_point(|&(_, y)| y / 2 == sy);
         let (rows, tail) = rest.split_at(pair);
         rest = tail;
         let split = rows.partition_point(|&(_, y)| y == rows[0].1);
-        let (mut a, mut c) = (&rows[..split], &rows[split..]);
-        // Merge the two rows by x / 2.
+        let (a, c) = (&rows[..split], &rows[split..]);
+        let ends = |r: &[(u32, u32)]| r.first().zip(r.last()).map(|(f, l)| (f.0 / 2, l.0 / 2));
+        let (lo, hi) = match (ends(a), ends(c)) {
+            (Some((a0, a1)), Some((c0, c1))) => (a0.min(c0), a1.max(c1)),
+            (Some(e), None) | (None, Some(e)) => e,
+            (None, None) => continue,
+        };
+        let width = (hi - lo) as usize + 1;
+        if width <= 2 * rows.len() + 64 {
+            // Dense (every rasterized row is a run or two): the masks in an array.
+            masks.clear();
+            masks.resize(width, 0);
+            for &p in rows {
+                masks[(p.0 / 2 - lo) as usize] |= bit(p);
+            }
+            out.extend(
+                masks
+                    .iter()
+                    .enumerate()
+                    .filter(|&(_, &m)| m != 0)
+                    .map(|(i, &m)| ((sy, lo + i as u32), m)),
+            );
+            continue;
+        }
+        // Sparse: merge the two rows by x / 2.
+        let (mut a, mut c) = (a, c);
         loop {
             let next = match (a.first(), c.first()) {
                 (Some(&p), Some(&q)) if p.0 / 2 <= q.0 / 2 => {
@@ -1072,8 +1099,11 @@ mod tests {
             x ^= x << 5;
             x % n
         };
-        for _ in 0..200 {
-            let mut pixels: Vec<(u32, u32)> = (0..rnd(300)).map(|_| (rnd(40), rnd(12))).collect();
+        // Narrow rows (the masks in an array) and rows of a few far-apart pixels (the
+        // merge).
+        for i in 0..400 {
+            let wide = if i % 2 == 0 { 40 } else { 100_000 };
+            let mut pixels: Vec<(u32, u32)> = (0..rnd(300)).map(|_| (rnd(wide), rnd(12))).collect();
             pixels.sort_by_key(|&(x, y)| (y, x));
             pixels.dedup();
             // The reference: a map from (y/2, x/2) to the mask, in key order.
