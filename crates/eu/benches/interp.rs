@@ -84,6 +84,8 @@ fn main() {
         let mut results = vec![];
         for (jit, optimized) in [(false, false), (true, false), (true, true)] {
             let mut prog = Program::new(gtsim_isa::Encoding::IvyBridge, &k.code);
+            // Each tier as it compiles, not the disk cache's best code for the kernel.
+            prog.set_jit_cache(None);
             prog.set_jit(jit);
             if optimized {
                 prog.optimize();
