@@ -73,6 +73,10 @@ pub(super) struct Recording {
 #[derive(Debug, Default)]
 pub(super) struct Replays {
     on: bool,
+    /// The first recording kept, read without a lock (threads on every core look it up;
+    /// a primitive's inner threads, most of them, share its mask).
+    first: std::sync::OnceLock<(u32, Arc<Recording>)>,
+    /// The others.
     recorded: Mutex<Vec<(u32, Arc<Recording>)>>,
 }
 
@@ -83,6 +87,7 @@ impl Replays {
     pub fn new(prog: &Program, grf_start: usize) -> Replays {
         Replays {
             on: enabled() && prog.alike_from().is_some_and(|r| r >= grf_start),
+            first: std::sync::OnceLock::new(),
             recorded: Mutex::default(),
         }
     }
@@ -91,6 +96,11 @@ impl Replays {
     pub fn get(&self, dispatch: u32) -> Option<Arc<Recording>> {
         if !self.on {
             return None;
+        }
+        match self.first.get() {
+            Some((m, r)) if *m == dispatch => return Some(r.clone()),
+            None => return None,
+            Some(_) => {}
         }
         let recorded = self.recorded.lock().unwrap_or_else(|e| e.into_inner());
         recorded
@@ -104,6 +114,11 @@ impl Replays {
         if !self.on {
             return false;
         }
+        match self.first.get() {
+            None => return true,
+            Some((m, _)) if *m == dispatch => return false,
+            Some(_) => {}
+        }
         let recorded = self.recorded.lock().unwrap_or_else(|e| e.into_inner());
         recorded.len() < MASKS && !recorded.iter().any(|(m, _)| *m == dispatch)
     }
@@ -111,9 +126,14 @@ impl Replays {
     /// Keeps `r`, a thread's recording for `dispatch` (the first one kept wins; threads
     /// running in parallel record the same messages).
     pub fn keep(&self, dispatch: u32, r: Recording) {
+        let r = Arc::new(r);
+        let first = self.first.get_or_init(|| (dispatch, r.clone()));
+        if first.0 == dispatch {
+            return;
+        }
         let mut recorded = self.recorded.lock().unwrap_or_else(|e| e.into_inner());
         if recorded.len() < MASKS && !recorded.iter().any(|(m, _)| *m == dispatch) {
-            recorded.push((dispatch, Arc::new(r)));
+            recorded.push((dispatch, r));
         }
     }
 }
