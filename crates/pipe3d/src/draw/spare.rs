@@ -1,26 +1,27 @@
 //! EU threads for dispatch without an allocation each: every host thread keeps the last
 //! EU thread it ran and resets it for the next (`Thread::reset`, the same state as
 //! `Thread::new`), so a draw's thousands of PS and VS threads reuse a few register files.
+//! Threads are boxed: a dispatch moves a pointer, not the thread's kilobyte of state.
 
 use gtsim_eu::exec::Thread;
 
 thread_local! {
     /// The last EU thread this host thread ran, kept for its register file's allocation.
-    static SPARE: std::cell::Cell<Option<Thread>> = const { std::cell::Cell::new(None) };
+    static SPARE: std::cell::Cell<Option<Box<Thread>>> = const { std::cell::Cell::new(None) };
 }
 
 /// Keeps `t`, a finished EU thread, for this host thread's next dispatch.
-pub(super) fn keep(t: Thread) {
+pub(super) fn keep(t: Box<Thread>) {
     SPARE.with(|s| s.set(Some(t)));
 }
 
 /// A new EU thread of `simd` channels: the host thread's spare one reset, or a new one.
-pub(super) fn thread(simd: u8) -> Thread {
+pub(super) fn thread(simd: u8) -> Box<Thread> {
     match SPARE.with(|s| s.take()) {
         Some(mut t) => {
             t.reset(simd);
             t
         }
-        None => Thread::new(simd),
+        None => Box::new(Thread::new(simd)),
     }
 }
