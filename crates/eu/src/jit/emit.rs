@@ -822,9 +822,26 @@ impl Emit {
                     b.ins().fsub(s[0], f)
                 }
                 UopOp::Pln => self.vpln(b, u, k),
+                // `ops::math_f`'s correctly rounded functions are one host instruction
+                // each (IEEE division and square root, as Rust's f32 operators): the
+                // same bits, flushed sources in and the result going through the same
+                // NaN and denormal rules below.
+                UopOp::Math(MathFunction::Inv) => {
+                    let one = b.ins().f32const(1.0);
+                    let one = b.ins().splat(VF, one);
+                    b.ins().fdiv(one, s[0])
+                }
+                UopOp::Math(MathFunction::Sqrt) => b.ins().sqrt(s[0]),
+                UopOp::Math(MathFunction::Rsq) => {
+                    let one = b.ins().f32const(1.0);
+                    let one = b.ins().splat(VF, one);
+                    let root = b.ins().sqrt(s[0]);
+                    b.ins().fdiv(one, root)
+                }
+                UopOp::Math(MathFunction::Fdiv) => b.ins().fdiv(s[0], s[1]),
                 UopOp::Math(f) => {
-                    // One call per four lanes, through a stack slot: the sources at
-                    // bytes 0 and 16, the results at 32.
+                    // The others: one call per four lanes, through a stack slot: the
+                    // sources at bytes 0 and 16, the results at 32.
                     let code = MATH.iter().position(|&m| m == f).unwrap_or(0);
                     let code = c32(b, code as u32);
                     let slot = b.create_sized_stack_slot(StackSlotData::new(
