@@ -117,6 +117,20 @@ fn vflush(b: &mut FunctionBuilder, x: Value) -> Value {
     b.ins().bitselect(z, s, x)
 }
 
+/// [`vflush`] where the host reads denormal sources as zero (`super::fpenv`): a lane
+/// that compares unequal to zero (a normal number, an infinity or a NaN) keeps its bits,
+/// one that compares equal (a zero, or a denormal read as zero) keeps its sign only.
+/// Three host instructions instead of four and a constant fewer.
+fn vflush_under_daz(b: &mut FunctionBuilder, x: Value) -> Value {
+    let f = vcast(b, VF, x);
+    let zero = vsplat(b, 0);
+    let zf = vcast(b, VF, zero);
+    let keep = b.ins().fcmp(FloatCC::NotEqual, f, zf);
+    let sign = vsplat(b, 0x8000_0000);
+    let m = b.ins().bor(keep, sign);
+    b.ins().band(x, m)
+}
+
 /// [`quiet`] on 4 lanes.
 fn vquiet(b: &mut FunctionBuilder, x: Value) -> Value {
     let mag = vsplat(b, 0x7fff_ffff);
@@ -906,7 +920,11 @@ impl Emit {
                 r = b.ins().bitselect(nan, d, r);
             }
             if u.dst.cond_ty == Type::F && !u.raw_mov {
-                r = vflush(b, r);
+                r = if self.daz && self.daz_on.get() {
+                    vflush_under_daz(b, r)
+                } else {
+                    vflush(b, r)
+                };
             }
             match u.dst.ty {
                 Type::D | Type::UD => {
