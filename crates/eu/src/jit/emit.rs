@@ -779,7 +779,13 @@ impl Emit {
                     let m = vsplat(b, 0x8000_0000);
                     x = b.ins().bxor(x, m);
                 }
-                if flush_in { vflush(b, x) } else { x }
+                match flush_in {
+                    // DAZ may be on here for the instructions around (`mov` and `sel`,
+                    // the math helper and the roundings leave it as it is).
+                    true if self.daz && self.daz_on.get() => vflush_under_daz(b, x),
+                    true => vflush(b, x),
+                    false => x,
+                }
             }
             Operand::ImmF { lanes, .. } => {
                 let l: [u32; 4] = std::array::from_fn(|i| {
