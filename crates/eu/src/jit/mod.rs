@@ -23,8 +23,10 @@
 //! What the JIT covers:
 //! * on F operands, 4 lanes at a time (so with 4, 8, 16 or 32 channels): `mov`, `add`,
 //!   `mul`, `mad`, `lrp`, `sel`, `cmp`, `cmpn`, `rndd`/`rndu`/`rnde`/`rndz`, `frc`, `pln`
-//!   and the float `math` functions (a call per four lanes to the function the interpreter
-//!   uses), saturation and conversion to D or UD destinations included;
+//!   and the float `math` functions (inv, sqrt, rsq and fdiv inline, the others a call
+//!   per four lanes to the function the interpreter uses), saturation and conversion to
+//!   D or UD destinations included; where the code runs with DAZ on, a denormal is
+//!   flushed by comparing it with zero, which DAZ reads it as;
 //! * on D/UD/W/UW registers and integer immediates: `mov`, `add`, `mul` (channel by
 //!   channel, its whole products also written to the accumulator as the micro-ops do),
 //!   `not`, `and`, `or`,
