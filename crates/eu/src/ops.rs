@@ -581,7 +581,9 @@ fn math(t: &Thread, ins: &Instruction, a: Val, b: Val) -> Result<Val, ExecError>
 fn divmod_vals(a: Val, b: Val, ins: &Instruction) -> (Val, Val) {
     let (a, b) = (a.i(), b.i());
     let unsigned = matches!(ins.srcs.first().map(src_ty), Some(Type::UD));
-    if b == 0 {
+    // The divide is on 32 bits: a divisor whose low 32 bits are zero (a float source of
+    // 2^32, say) divides by zero too, and must not reach the host's division.
+    if b as u32 == 0 {
         return (Val::I(-1), Val::I(a));
     }
     if unsigned {

@@ -1976,6 +1976,26 @@ mov(8) g13<1>D 7D { align1 1Q };";
         "execution continues"
     );
     assert_eq!(&d(&r, 10, 8)[4..], &[5, 5, 5, 5]);
+    // The divide is on 32 bits: a float divisor of 2^32 (or of -2^32) converts to an
+    // integer whose low 32 bits are zero, a division by zero like the others (a fuzzer
+    // found the host dividing by it). 3 is an ordinary divisor beside them.
+    let asm = "math intdiv(8) g10<1>D g2<8,8,1>D g3<8,8,1>F { align1 1Q };
+math intmod(8) g11<1>UD g2<8,8,1>UD g3<8,8,1>F { align1 1Q };
+mov(8) g13<1>D 7D { align1 1Q };";
+    let r = run(
+        asm,
+        8,
+        &[
+            "g2:d=9,9,9,9,9,9,9,9",
+            "g3:f=4294967296,-4294967296,3,3,3,3,3,3",
+        ],
+    );
+    assert_eq!(
+        show(&r, "g13:d", 8),
+        "g13:d = 7 7 7 7 7 7 7 7",
+        "execution continues"
+    );
+    assert_eq!(&d(&r, 10, 8)[..3], &[-1, -1, 3], "x / 0 is -1, as for 0 itself");
 }
 
 // ---------------------------------------------------------------------------------------
