@@ -57,8 +57,8 @@ fn logging() -> bool {
     *ON.get_or_init(|| std::env::var_os("GTSIM_PS_REPLAY_LOG").is_some())
 }
 
-/// How many dispatch masks a primitive keeps recordings for (a primitive's inner
-/// threads share one; its edges make a few more).
+/// How many dispatch masks a primitive keeps recordings for besides the first (a
+/// primitive's inner threads share one; its edges make a few more).
 const MASKS: usize = 8;
 
 /// One thread's messages and instruction count.
