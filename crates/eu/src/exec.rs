@@ -587,7 +587,7 @@ impl Thread {
     }
 
     /// The register file, writable (every register then counts as changed and possibly
-    /// non-zero: [`Thread::registers_mut`] says which).
+    /// non-zero: [`Thread::write_payload`] says which).
     pub fn grf_bytes_mut(&mut self) -> &mut [u8] {
         self.nonzero = RegisterSet::ALL;
         self.touched = RegisterSet::ALL;
@@ -613,18 +613,6 @@ impl Thread {
         self.nonzero |= set;
         self.touched |= set;
         r
-    }
-
-    /// Registers `first..first + count` as bytes, writable (fewer past g127); only they
-    /// count as changed and possibly non-zero, so a dispatcher writing a payload this
-    /// way keeps [`Thread::reset`] and [`Thread::rewind`] short.
-    pub fn registers_mut(&mut self, first: usize, count: usize) -> &mut [u8] {
-        let set = RegisterSet::range(first, count);
-        self.nonzero |= set;
-        self.touched |= set;
-        let end = ((first + count) * 32).min(self.grf.len());
-        let start = (first * 32).min(end);
-        &mut self.grf[start..end]
     }
 
     /// Every architectural bit of the thread (registers, accumulators with their kind,

@@ -22,11 +22,10 @@
 use gtsim_isa::ir::{Address, ArfRegister, Instruction, RegFile, Src};
 use gtsim_isa::opcode::{Kind, Opcode};
 
-/// The lowest general register `program` can read (`u8::MAX` + 1 when it reads none,
-/// capped at 128), or `None` when it reads one indirectly or depends on something else
-/// that may differ between threads (see the module documentation). `program` holds the
-/// decoded instructions with their byte offsets, in order, and `end` is the byte after
-/// the last.
+/// The lowest general register `program` can read (128 when it reads none), or `None`
+/// when it reads one indirectly or depends on something else that may differ between
+/// threads (see the module documentation). `program` holds the decoded instructions
+/// with their byte offsets, in order, and `end` is the byte after the last.
 pub(crate) fn lowest_read<'a>(
     program: impl Iterator<Item = (usize, &'a Instruction)> + Clone,
     end: usize,

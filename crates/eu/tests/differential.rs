@@ -124,8 +124,10 @@ fn run_from(code: &[u8], initial: Thread, mode: Mode) -> (Vec<u64>, String, Stri
     if mode == Mode::MicroOps {
         let mut p = Thread::new(initial.simd);
         p.dispatch_mask = initial.dispatch_mask;
-        p.registers_mut(1, 20)
-            .copy_from_slice(&initial.grf_bytes()[32..21 * 32]);
+        p.write_payload(|grf| {
+            grf[32..21 * 32].copy_from_slice(&initial.grf_bytes()[32..21 * 32]);
+            ((), 21)
+        });
         let _ = p.run_program(
             &prog,
             &mut Recorder::default() as &mut dyn SharedFunctions,
