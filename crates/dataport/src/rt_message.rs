@@ -434,6 +434,56 @@ impl<'a> PixelSink<'a> {
         })
     }
 
+    /// Stores `color` at every pixel of `runs` (row, first x, length; distinct pixels)
+    /// at once, page by page ([`gtsim_mem::fill::Fill`]): the bytes [`PixelSink::write`]
+    /// pixel by pixel stores, when nothing can fail: the colour calculator does not read
+    /// the destination (so every pixel takes the same bytes), the image's offsets are
+    /// precomputed and every byte it may occupy is writable
+    /// ([`gtsim_mem::layout::ImageOffsets::byte_range`]). Pixels past the image's right or
+    /// bottom edge are dropped, as there. `None` when that does not hold (nothing was
+    /// written, unless a write failed after the check; writing the same bytes again
+    /// changes nothing).
+    pub fn fill_runs(
+        &self,
+        mem: &mut dyn Memory,
+        color: [u32; 4],
+        runs: &[(u32, u32, u32)],
+    ) -> Option<()> {
+        if self.reads_dst {
+            return None;
+        }
+        let img = self.image.as_ref()?;
+        let s = &self.rt.surface;
+        let n = s.desc.block_bytes as usize;
+        if !(1..=16).contains(&n) {
+            return None;
+        }
+        let (unread, mut bytes) = ([0u8; 16], [0u8; 16]);
+        if self.encode(color, &unread[..n], &mut bytes).ok()? != n {
+            return None;
+        }
+        let range = img.byte_range()?;
+        mem.check_write(s.base.checked_add(range.start)?, range.end - range.start)
+            .ok()?;
+        let mut fill = gtsim_mem::fill::Fill::new(n)?;
+        for &(y, x0, len) in runs {
+            let mut i = 0;
+            while i < len {
+                let (off, k) = match img.run(x0 + i, y) {
+                    Ok(r) => r,
+                    Err(LayoutError::Outside { .. }) => break,
+                    Err(_) => return None,
+                };
+                let k = k.min(len - i);
+                if !fill.add_run(s.base.wrapping_add(off), k as usize) {
+                    return None;
+                }
+                i += k;
+            }
+        }
+        fill.write(mem, &bytes[..n]).ok()
+    }
+
     /// Writes the pixels (x0 + i, y) with colours `colors[i]`, left to right: the same
     /// bytes and the same errors as [`PixelSink::write`] pixel by pixel, but pixels that
     /// are neighbours in memory too (along a linear row, an X-tile row, a Y-tile OWord)

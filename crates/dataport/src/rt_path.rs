@@ -27,6 +27,22 @@ impl RenderTargets {
         self.resolved.values().flatten().copied().collect()
     }
 
+    /// The render target at binding table index `key.0` with blend state `key.1`,
+    /// resolved once per draw.
+    fn target(
+        &mut self,
+        mem: &dyn Memory,
+        key: (u8, u8),
+        resolve: &ResolveTarget<'_>,
+    ) -> Result<Option<RenderTarget>, MessageError> {
+        if let Some(t) = self.resolved.get(&key) {
+            return Ok(*t);
+        }
+        let t = resolve(mem, key.0, key.1)?;
+        std::sync::Arc::make_mut(&mut self.resolved).insert(key, t);
+        Ok(t)
+    }
+
     /// Adds what `other` (a copy of these that a thread running in parallel used)
     /// resolved and cleared.
     pub fn absorb(&mut self, other: RenderTargets) {
@@ -112,14 +128,7 @@ impl PixelWrites<'_> {
         // BLEND_STATE entry from the header's Render Target Index (0 without a header;
         // seed 000 §3.9.11.3 M0.2).
         let key = (p.binding_table_index, p.render_target_index);
-        let target = match self.targets.resolved.get(&key) {
-            Some(t) => *t,
-            None => {
-                let t = resolve(&*mem, key.0, key.1)?;
-                std::sync::Arc::make_mut(&mut self.targets.resolved).insert(key, t);
-                t
-            }
-        };
+        let target = self.targets.target(&*mem, key, resolve)?;
         match self.mode {
             RtMode::FastClear => {
                 if let Some(t) = target
@@ -212,6 +221,104 @@ impl PixelWrites<'_> {
         }
         Ok(())
     }
+}
+
+/// Where one of several alike threads' render target writes land: its slots' pixel
+/// positions and the pixels the object lights ([`PixelWrites::slots`] and `lit`).
+#[derive(Debug, Clone, Copy)]
+pub struct AlikeThread {
+    /// Pixel position of each slot.
+    pub slots: [(u32, u32); 32],
+    /// Slots lit by the object.
+    pub lit: u32,
+}
+
+/// One render target write `rt` with `payload` sent by each of `threads`, in order,
+/// each as [`PixelWrites::write`] with no late depth test would carry it out for it,
+/// done at once when that changes nothing: the threads light distinct pixels (the
+/// threads of one primitive), the message writes one colour to every pixel it enables,
+/// the colour calculator does not read the destination, and every byte the render
+/// target's image may occupy is writable, so no pixel can fault and the order of the
+/// writes, to distinct pixels, changes no byte (seed 000 ch.1 orders only writes to one
+/// pixel). The pixels are then stored as runs of neighbouring bytes
+/// ([`gtsim_mem::fill::Fill`]).
+///
+/// Returns the pixels each thread's write made visible ([`PixelWrites::visible`] after
+/// it), or `None` when the write has to go thread by thread (anything above does not
+/// hold, or something fails, whose error the thread that meets it reports); nothing was
+/// written then. Only [`RtMode::Write`] goes at once.
+pub fn write_alike(
+    targets: &mut RenderTargets,
+    computes_depth: bool,
+    mem: &mut dyn Memory,
+    rt: &RtWrite,
+    payload: &[[u8; 32]],
+    resolve: &ResolveTarget<'_>,
+    threads: &[AlikeThread],
+) -> Option<Vec<u32>> {
+    let p = decode_payload(rt, payload, computes_depth).ok()?;
+    let key = (p.binding_table_index, p.render_target_index);
+    let target = targets.target(&*mem, key, resolve).ok()?;
+    // As in `PixelWrites::write`: the header's pixel enables, then the alpha test.
+    let lit = threads.iter().fold(0, |m, t| m | t.lit);
+    let mut enabled = p.slots & lit;
+    if let Some(h) = p.header_pixel_mask {
+        enabled &= h;
+    }
+    let mut slots = (0..32).filter(|s| enabled & (1 << s) != 0);
+    let color = match slots.next() {
+        Some(first) => p.colors[first],
+        None => [0; 4],
+    };
+    if slots.any(|s| p.colors[s] != color) {
+        return None;
+    }
+    if let Some(t) = target.as_ref().filter(|t| t.alpha_test.is_some())
+        && enabled != 0
+        && !alpha_passes(t, color).ok()?
+    {
+        enabled = 0;
+    }
+    let visible = threads
+        .iter()
+        .map(|t| if p.last { enabled & t.lit } else { 0 })
+        .collect();
+    let Some(t) = &target else {
+        return Some(visible);
+    };
+    if enabled == 0 {
+        return Some(visible);
+    }
+    // The pixels as runs along their rows, merged across threads: a run open per row
+    // parity (a thread's subspans alternate between two rows), the others closed.
+    let mut runs: Vec<(u32, u32, u32)> = Vec::with_capacity(threads.len() * 4);
+    let mut open: [Option<(u32, u32, u32)>; 2] = [None, None];
+    for th in threads {
+        let mut on = enabled & th.lit;
+        while on != 0 {
+            let (x, y) = th.slots[on.trailing_zeros() as usize];
+            on &= on - 1;
+            let slot = &mut open[(y & 1) as usize];
+            match slot {
+                Some((ry, rx, n)) if *ry == y && rx.wrapping_add(*n) == x => *n += 1,
+                _ => {
+                    runs.extend(slot.replace((y, x, 1)));
+                }
+            }
+        }
+    }
+    runs.extend(open.into_iter().flatten());
+    runs.sort_unstable();
+    runs.dedup_by(|next, run| {
+        let joins = next.0 == run.0 && run.1.wrapping_add(run.2) == next.1;
+        if joins {
+            run.2 += next.2;
+        }
+        joins
+    });
+    let sink = PixelSink::new(t, p.array_index);
+    sink.fill_runs(mem, color, &runs)?;
+    Some(visible)
 }
 
 /// The slots of a dispatch in raster order when its subspans (slots 4i..4i+3, upper

@@ -13,7 +13,8 @@
 //! with its optimized tier (`Program::optimize`, what a long-running program reaches).
 //!
 //! Run: `cargo bench -p gtsim-eu --bench interp` (release profile). Prints one line per
-//! kernel and a total for each.
+//! kernel and a total for each. `GTSIM_BENCH_TIER=0`, `1` or `2` measures only the
+//! interpreter, the quick or the optimized tier (the others print 0), for profilers.
 
 use gtsim_eu::exec::{Program, SharedFunctions, Thread};
 use std::time::Instant;
@@ -78,11 +79,22 @@ fn measure(prog: &Program, initial: &Thread) -> Result<(u64, u64, f64), String> 
 fn main() {
     // (instructions, channel-instructions, seconds): interpreter, quick JIT, optimized JIT.
     let mut totals = [(0u64, 0u64, 0f64); 3];
+    // GTSIM_BENCH_TIER=0|1|2 measures one column only (for profilers).
+    let only: Option<usize> = std::env::var("GTSIM_BENCH_TIER")
+        .ok()
+        .and_then(|t| t.parse().ok());
     for k in kernels() {
         let initial = thread(k.simd);
         let mut line = format!("{:<64} SIMD{:<2}", k.name, k.simd);
         let mut results = vec![];
-        for (jit, optimized) in [(false, false), (true, false), (true, true)] {
+        for (tier, (jit, optimized)) in [(false, false), (true, false), (true, true)]
+            .into_iter()
+            .enumerate()
+        {
+            if only.is_some_and(|o| o != tier) {
+                results.push(Ok((0, 0, 0.0)));
+                continue;
+            }
             let mut prog = Program::new(gtsim_isa::Encoding::IvyBridge, &k.code);
             // Each tier as it compiles, not the disk cache's best code for the kernel.
             prog.set_jit_cache(None);
@@ -102,7 +114,11 @@ fn main() {
                         t.0 += r.0;
                         t.1 += r.1;
                         t.2 += r.2;
-                        r.1 as f64 / r.2 / 1e6
+                        if r.2 > 0.0 {
+                            r.1 as f64 / r.2 / 1e6
+                        } else {
+                            0.0
+                        }
                     })
                     .collect();
                 line += &format!(
@@ -118,6 +134,9 @@ fn main() {
         .iter()
         .zip(totals)
     {
+        if secs == 0.0 {
+            continue;
+        }
         println!(
             "total, {what}: {:.1} M instructions/s, {:.1} M channel-instructions/s ({ins} instructions in {secs:.2} s)",
             ins as f64 / secs / 1e6,

@@ -99,9 +99,18 @@ impl Fill {
             return Ok(());
         }
         // Every run starts at an element, so the value repeats from its first byte.
-        let pattern: Vec<u8> = value.iter().copied().cycle().take(PAGE as usize).collect();
+        let mut pattern = vec![0u8; PAGE as usize];
+        let mut have = value.len().min(pattern.len());
+        pattern[..have].copy_from_slice(&value[..have]);
+        while have < pattern.len() {
+            let n = have.min(pattern.len() - have);
+            pattern.copy_within(..n, have);
+            have += n;
+        }
+        let mut found = vec![];
         for (page, mask) in &self.pages {
-            for (start, len) in runs(mask) {
+            runs_into(mask, &mut found);
+            for &(start, len) in &found {
                 mem.write(page + start as u64, &pattern[..len])?;
             }
         }
@@ -110,8 +119,17 @@ impl Fill {
 }
 
 /// The runs of set bits of a 4096-bit mask: (first bit, length), in order.
+#[cfg(test)]
 fn runs(mask: &[u64; 64]) -> Vec<(usize, usize)> {
-    let mut out: Vec<(usize, usize)> = vec![];
+    let mut out = vec![];
+    runs_into(mask, &mut out);
+    out
+}
+
+/// The runs of set bits of a 4096-bit mask, (first bit, length) in order, into `out`
+/// (cleared first, its allocation reused).
+fn runs_into(mask: &[u64; 64], out: &mut Vec<(usize, usize)>) {
+    out.clear();
     for (w, &word) in mask.iter().enumerate() {
         let mut m = word;
         while m != 0 {
@@ -129,7 +147,6 @@ fn runs(mask: &[u64; 64]) -> Vec<(usize, usize)> {
             };
         }
     }
-    out
 }
 
 #[cfg(test)]

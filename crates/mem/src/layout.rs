@@ -155,6 +155,34 @@ impl ImageOffsets {
             .offset(self.pitch, bx as u64 * self.block_bytes as u64, by as u64)?)
     }
 
+    /// Bytes from the surface base that hold every texel of the image: from the start
+    /// of its first row to the end of its last (for a tiled surface, of the tile rows
+    /// they lie in, which is what a tiled image occupies; Intel PRM Vol1 Part2 §"Tiled
+    /// Memory": a tile row is pitch x tile height bytes), possibly more. `None` for an
+    /// empty image or a pitch the tiling refuses (whose offsets all fail).
+    pub fn byte_range(&self) -> Option<std::ops::Range<u64>> {
+        if self.width == 0 || self.height == 0 {
+            return None;
+        }
+        let (bw, bh) = (
+            u64::from(self.block.0.max(1)),
+            u64::from(self.block.1.max(1)),
+        );
+        let bytes = u64::from(self.block_bytes);
+        let first_row = u64::from(self.origin.1) / bh;
+        let last_row = (u64::from(self.origin.1) + u64::from(self.height) - 1) / bh;
+        let (tw, th) = self.tiling.tile_size();
+        if self.pitch == 0 || self.pitch & (tw - 1) != 0 {
+            return None;
+        }
+        if self.tiling == Tiling::Linear {
+            let x0 = u64::from(self.origin.0) / bw * bytes;
+            let x1 = (u64::from(self.origin.0) + u64::from(self.width) - 1) / bw * bytes + bytes;
+            return Some(first_row * self.pitch + x0..last_row * self.pitch + x1);
+        }
+        Some(first_row / th * th * self.pitch..(last_row / th + 1) * th * self.pitch)
+    }
+
     /// [`ImageOffsets::offset`] of texel (x, y) with the number of texels from it on
     /// along its row (1 at least, within the image) that follow each other in memory:
     /// texel x + i is at the offset plus i texels for i below that number. Compressed

@@ -249,3 +249,61 @@ fn image_offsets_agree_with_texel_offset() {
             .is_none()
     );
 }
+
+/// Every byte of every texel of an image (that has an offset) lies in its byte range; a linear image's range
+/// starts at its first texel and ends after its last; a tiled one covers whole tile rows
+/// (pitch 512 x 8 rows = 4,096 bytes per X tile row, 512 x 32 = 16,384 per Y tile row).
+#[test]
+fn an_images_byte_range_holds_every_texel() {
+    for tiling in [Tiling::Linear, Tiling::X, Tiling::Y, Tiling::W] {
+        for (block, block_bytes) in [((1, 1), 4), ((1, 1), 16), ((4, 4), 8)] {
+            let mut d = desc(SurfaceType::D2, 40, 24, 3, 4);
+            d.tiling = tiling;
+            d.pitch = 512;
+            d.block = block;
+            d.block_bytes = block_bytes;
+            for lod in 0..4 {
+                for slice in 0..3 {
+                    let img = d.image_offsets(slice, lod).unwrap();
+                    let range = img.byte_range().unwrap();
+                    let (mut lo, mut hi, mut refused) = (u64::MAX, 0, false);
+                    let (w, h) = (img_width(&d, lod), (d.height >> lod).max(1));
+                    for y in 0..h {
+                        for x in 0..w {
+                            // Texels past the pitch have no offset (16-byte texels of
+                            // LOD 0: 40 x 16 > 512).
+                            let Ok(at) = img.offset(x, y) else {
+                                refused = true;
+                                continue;
+                            };
+                            lo = lo.min(at);
+                            hi = hi.max(at + u64::from(block_bytes));
+                            assert!(
+                                range.start <= at && at + u64::from(block_bytes) <= range.end,
+                                "{tiling:?} {block:?} lod {lod} slice {slice} ({x}, {y}) at {at} outside {range:?}"
+                            );
+                        }
+                    }
+                    match tiling {
+                        Tiling::Linear if !refused => assert_eq!(range, lo..hi),
+                        Tiling::Linear => assert!(range.start == lo && range.end >= hi),
+                        _ => {
+                            let tile_row = 512 * tiling.tile_size().1;
+                            assert_eq!(range.start % tile_row, 0);
+                            assert_eq!(range.end % tile_row, 0);
+                            assert!(range.end - hi < tile_row && lo - range.start < tile_row);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    // LOD 0 of a 40x24 linear 4-byte surface of pitch 1024 (`desc`): rows 0..24, bytes
+    // 0 to 23 * 1024 + 40 * 4 = 23,712.
+    let d = desc(SurfaceType::D2, 40, 24, 1, 1);
+    assert_eq!(d.image_offsets(0, 0).unwrap().byte_range(), Some(0..23_712));
+    let mut bad = d;
+    bad.tiling = Tiling::Y;
+    bad.pitch = 100;
+    assert_eq!(bad.image_offsets(0, 0).and_then(|i| i.byte_range()), None);
+}

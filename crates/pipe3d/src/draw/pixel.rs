@@ -9,9 +9,11 @@ use super::router::Router;
 use super::{DepthBuffer, DepthOp, DrawError, KernelCache, Statistics, Vue, Watchdog, unsupported};
 use crate::bary::barycentrics;
 use crate::sf::attribute_setup;
-use crate::state::{ConstantSource, DrawState, Front, ShaderStage, SwizzleSelect};
+use crate::state::{ConstantSource, DrawState, Front, MessageKind, ShaderStage, SwizzleSelect};
 use gtsim_dataport::rt_message::RenderTarget;
-use gtsim_dataport::rt_path::{LateDepth, PixelWrites, RenderTargets, RtMode};
+use gtsim_dataport::rt_path::{
+    AlikeThread, LateDepth, PixelWrites, RenderTargets, RtMode, write_alike,
+};
 use gtsim_eu::exec::{DEFAULT_BUDGET, ExecError, FpMode, Program, SharedFunctions};
 use gtsim_mem::Memory;
 use gtsim_mem::overlay::{Overlay, WriteLog};
@@ -341,6 +343,11 @@ impl PixelStage {
 /// Runs PS threads (each its context and subspans) in parallel batches of
 /// [`parallel::BATCH`] dispatches, each over an overlay of `mem`, and lands their writes,
 /// watchdog charges, render targets and counts in dispatch order (see `parallel`).
+///
+/// Threads that replay a recording (`replay`) do not run in parallel: they are cheap,
+/// and are carried out in dispatch order on `mem` itself, where their writes land, each
+/// run of consecutive ones replaying the same recording at once when that changes no
+/// byte ([`ThreadContext::replay_alike`]), otherwise one after the other.
 fn run_batches(
     jobs: &[(&ThreadContext, &[Subspan])],
     k: &PsKernel,
@@ -351,26 +358,76 @@ fn run_batches(
 ) -> Result<(), DrawError> {
     for batch in jobs.chunks(parallel::BATCH) {
         let budget = watchdog.thread_budget(DEFAULT_BUDGET);
+        // The recordings known before the batch runs; the other threads run.
+        let recorded: Vec<Option<Arc<Recording>>> = batch
+            .iter()
+            .map(|(ctx, group)| ctx.recording(group, budget))
+            .collect();
+        let running: Vec<usize> = (0..batch.len())
+            .filter(|&i| recorded[i].is_none())
+            .collect();
         let base: &dyn Memory = &*mem;
         let start = &*known;
-        let outcomes = parallel::run(batch.len(), |i| {
-            let (ctx, group) = batch[i];
+        let mut outcomes = parallel::run(running.len(), |i| {
+            let (ctx, group) = batch[running[i]];
             let mut overlay = Overlay::new(base);
             let mut targets = start.clone();
             let r = ctx.run(&mut overlay, &mut targets, group, budget);
             (r, overlay.into_log(), targets)
-        });
-        for (r, log, targets) in outcomes {
-            let (result, visible) = r?;
-            watchdog
-                .thread_ran_in_order(result, DEFAULT_BUDGET)?
-                .map_err(ps_failed(k))?;
-            log.apply(mem).map_err(|fault| DrawError::Fault {
-                unit: "render target write",
-                fault,
-            })?;
-            known.absorb(targets);
-            stats.ps_depth_count += u64::from(visible.count_ones());
+        })
+        .into_iter();
+        let mut i = 0;
+        while i < batch.len() {
+            let Some(rec) = &recorded[i] else {
+                let Some((r, log, targets)) = outcomes.next() else {
+                    unreachable!("one outcome per thread that ran");
+                };
+                let (result, visible) = r?;
+                watchdog
+                    .thread_ran_in_order(result, DEFAULT_BUDGET)?
+                    .map_err(ps_failed(k))?;
+                log.apply(mem).map_err(|fault| DrawError::Fault {
+                    unit: "render target write",
+                    fault,
+                })?;
+                known.absorb(targets);
+                stats.ps_depth_count += u64::from(visible.count_ones());
+                i += 1;
+                continue;
+            };
+            // The run of consecutive threads of one primitive replaying `rec`.
+            let ctx = batch[i].0;
+            let end = (i + 1..batch.len())
+                .find(|&j| {
+                    !std::ptr::eq(batch[j].0, ctx)
+                        || !recorded[j].as_ref().is_some_and(|r| Arc::ptr_eq(r, rec))
+                })
+                .unwrap_or(batch.len());
+            let groups: Vec<&[Subspan]> = batch[i..end].iter().map(|(_, g)| *g).collect();
+            // At once only when the watchdog lets every one of them finish.
+            let affordable = watchdog.thread_budget(u64::MAX)
+                >= rec.executed.saturating_mul(groups.len() as u64);
+            if let Some(visible) = affordable
+                .then(|| ctx.replay_alike(rec, mem, known, &groups))
+                .flatten()
+            {
+                for v in visible {
+                    super::replay::count(true);
+                    watchdog
+                        .thread_ran_in_order(Ok(rec.executed), DEFAULT_BUDGET)?
+                        .map_err(ps_failed(k))?;
+                    stats.ps_depth_count += u64::from(v.count_ones());
+                }
+            } else {
+                for group in groups {
+                    let (result, visible) = ctx.replay(rec, mem, known, group);
+                    watchdog
+                        .thread_ran_in_order(result, DEFAULT_BUDGET)?
+                        .map_err(ps_failed(k))?;
+                    stats.ps_depth_count += u64::from(visible.count_ones());
+                }
+            }
+            i = end;
         }
     }
     super::replay::log();
@@ -643,29 +700,33 @@ struct ThreadContext<'a> {
     replays: Replays,
 }
 
-impl ThreadContext<'_> {
-    /// Dispatches one PS thread for `group` (up to SIMD/4 subspans with their lit
-    /// pixels) and runs it with `budget` instructions against `mem`; returns how it
-    /// ended and the pixels its last render target write made visible.
-    fn run(
-        &self,
-        mem: &mut dyn Memory,
-        targets: &mut RenderTargets,
-        group: &[((u32, u32), u32)],
-        budget: u64,
-    ) -> Result<(Result<u64, ExecError>, u32), DrawError> {
-        let (st, prim, k) = (self.st, self.prim, self.kernel);
-        let mut slots = [(0u32, 0u32); 32];
-        let mut lit = 0u32;
-        let mut dispatch = 0u32;
-        for (i, &((sy, sx), mask)) in group.iter().enumerate() {
-            for p in 0..4 {
-                slots[i * 4 + p] = (sx * 2 + (p as u32 & 1), sy * 2 + (p as u32 >> 1));
-            }
-            lit |= mask << (i * 4);
-            dispatch |= 0xf << (i * 4);
+/// The pixel of each slot of a thread for `group` (up to SIMD/4 subspans with their lit
+/// pixels), the slots lit, and its dispatch mask (4 slots per subspan).
+fn slots_of(group: &[Subspan]) -> ([(u32, u32); 32], u32, u32) {
+    let mut slots = [(0u32, 0u32); 32];
+    let mut lit = 0u32;
+    let mut dispatch = 0u32;
+    for (i, &((sy, sx), mask)) in group.iter().enumerate() {
+        for p in 0..4 {
+            slots[i * 4 + p] = (sx * 2 + (p as u32 & 1), sy * 2 + (p as u32 >> 1));
         }
-        let mut sf = Router {
+        lit |= mask << (i * 4);
+        dispatch |= 0xf << (i * 4);
+    }
+    (slots, lit, dispatch)
+}
+
+impl ThreadContext<'_> {
+    /// The shared functions of a thread whose slots are at `slots`, `lit` of them lit.
+    fn router<'b>(
+        &'b self,
+        mem: &'b mut dyn Memory,
+        targets: &'b mut RenderTargets,
+        slots: [(u32, u32); 32],
+        lit: u32,
+    ) -> Router<'b> {
+        let (st, prim) = (self.st, self.prim);
+        Router {
             front: self.front,
             stage: ShaderStage::Pixel,
             mem,
@@ -686,20 +747,104 @@ impl ThreadContext<'_> {
                 mode: self.mode,
                 computes_depth: st.ps.computes_depth,
             }),
+        }
+    }
+
+    /// The recording a thread for `group` replays with `budget` instructions, if there
+    /// is one (see `replay`).
+    fn recording(&self, group: &[Subspan], budget: u64) -> Option<Arc<Recording>> {
+        // The dispatch mask of `slots_of`: four slots per subspan.
+        let dispatch = match group.len() {
+            n @ 0..8 => (1u32 << (4 * n)) - 1,
+            _ => u32::MAX,
         };
-        // A thread like one that ran: its messages, replayed (see `replay`).
-        if let Some(r) = self.replays.get(dispatch).filter(|r| r.executed <= budget) {
-            let mut result = Ok(r.executed);
-            for m in &r.messages {
-                if let Err(error) = sf.send(m) {
-                    result = Err(ExecError::SharedFunction { ip: m.ip, error });
-                    break;
-                }
+        self.replays.get(dispatch).filter(|r| r.executed <= budget)
+    }
+
+    /// A thread for `group` that replays `rec`: its messages sent through the thread's
+    /// own router; how it ended and the pixels its last render target write made
+    /// visible.
+    fn replay(
+        &self,
+        rec: &Recording,
+        mem: &mut dyn Memory,
+        targets: &mut RenderTargets,
+        group: &[Subspan],
+    ) -> (Result<u64, ExecError>, u32) {
+        let (slots, lit, _) = slots_of(group);
+        let mut sf = self.router(mem, targets, slots, lit);
+        let mut result = Ok(rec.executed);
+        for m in &rec.messages {
+            if let Err(error) = sf.send(m) {
+                result = Err(ExecError::SharedFunction { ip: m.ip, error });
+                break;
             }
-            super::replay::count(true);
-            return Ok((result, sf.pixels.map_or(0, |p| p.visible)));
+        }
+        super::replay::count(true);
+        (result, sf.pixels.map_or(0, |p| p.visible))
+    }
+
+    /// Threads for `groups`, in order, that all replay `rec`, at once: when `rec` is a
+    /// single render target write, without a depth test after the shader, that
+    /// [`write_alike`] can carry out for all of them. The pixels each made visible, or
+    /// `None` (nothing done) when they replay one by one.
+    fn replay_alike(
+        &self,
+        rec: &Recording,
+        mem: &mut dyn Memory,
+        targets: &mut RenderTargets,
+        groups: &[&[Subspan]],
+    ) -> Option<Vec<u32>> {
+        let [m] = rec.messages.as_slice() else {
+            return None;
+        };
+        if self.late.is_some() || self.mode != RtMode::Write {
+            return None;
+        }
+        let front = self.front;
+        let MessageKind::RenderTargetWrite(rt) = front.message(m) else {
+            return None;
+        };
+        let threads: Vec<AlikeThread> = groups
+            .iter()
+            .map(|g| {
+                let (slots, lit, _) = slots_of(g);
+                AlikeThread { slots, lit }
+            })
+            .collect();
+        write_alike(
+            targets,
+            self.st.ps.computes_depth,
+            mem,
+            &rt,
+            &m.payload,
+            &|mem, bti, rti| {
+                front
+                    .render_target(mem, bti, rti)
+                    .map_err(DrawError::into_message_error)
+            },
+            &threads,
+        )
+    }
+
+    /// Dispatches one PS thread for `group` (up to SIMD/4 subspans with their lit
+    /// pixels) and runs it with `budget` instructions against `mem`; returns how it
+    /// ended and the pixels its last render target write made visible.
+    fn run(
+        &self,
+        mem: &mut dyn Memory,
+        targets: &mut RenderTargets,
+        group: &[((u32, u32), u32)],
+        budget: u64,
+    ) -> Result<(Result<u64, ExecError>, u32), DrawError> {
+        // A thread like one that ran: its messages, replayed (see `replay`).
+        if let Some(r) = self.recording(group, budget) {
+            return Ok(self.replay(&r, mem, targets, group));
         }
         super::replay::count(false);
+        let (st, prim, k) = (self.st, self.prim, self.kernel);
+        let (slots, lit, dispatch) = slots_of(group);
+        let mut sf = self.router(mem, targets, slots, lit);
         let mut t = super::spare::thread(k.simd as u8);
         t.dispatch_mask = dispatch;
         t.fp_mode = if st.ps.alt_float_mode {
