@@ -18,6 +18,7 @@
 //! (`tests/differential.rs`) runs every corpus kernel and random kernels both ways and
 //! compares every register bit.
 
+mod fast;
 mod run;
 
 use crate::region::{Val, imm, is_float};
@@ -197,6 +198,8 @@ pub(crate) struct Uop {
     pub(crate) pred_select: bool,
     /// `pln`'s own operands.
     pub(crate) pln: Option<Box<Pln>>,
+    /// The form `fast` runs, for the commonest float instructions.
+    pub(crate) fast: Option<fast::Fast>,
 }
 
 /// The operands of `pln dst, src0, src1` (IVB PRM PLN, as `ops::alu` reads them):
@@ -441,7 +444,7 @@ pub(crate) fn predecode(ins: &Instruction) -> Option<Uop> {
         && !ins.saturate
         && srcs[0].ty() == ins.dst.ty
         && !crate::ops::has_mods(&ins.srcs[0]);
-    Some(Uop {
+    let mut u = Uop {
         op,
         float,
         raw_mov,
@@ -456,5 +459,8 @@ pub(crate) fn predecode(ins: &Instruction) -> Option<Uop> {
         acc_write: ins.acc_write,
         pred_select: op == UopOp::Sel && ins.predicate.is_some(),
         pln,
-    })
+        fast: None,
+    };
+    u.fast = fast::of(&u);
+    Some(u)
 }

@@ -196,6 +196,15 @@ impl Thread {
             }
             _ => u32::MAX,
         };
+        if let Some(f) = &u.fast
+            && self.fp_mode == FpMode::Ieee
+        {
+            match u.n {
+                8 => super::fast::run::<8>(&mut self.grf, u, f, rel, pick),
+                _ => super::fast::run::<16>(&mut self.grf, u, f, rel, pick),
+            }
+            return Ok(());
+        }
         let mut cmp = 0u32;
         let results = if u.float {
             self.compute_f(u, pick, &mut cmp)

@@ -1,0 +1,273 @@
+//! The commonest micro-ops without lane arrays: float arithmetic of 8 or 16 channels on
+//! packed or scalar F registers and float immediates, written packed to an F register,
+//! with no saturation, condition modifier or accumulator write.
+//!
+//! Shader code is mostly such instructions (`mov`, `add`, `mul`, `mad`, `sel`, `lrp`,
+//! the roundings), and the general path (`super::run`) pays for its generality on each
+//! of them: three 32-lane source arrays and a result array cleared, every channel
+//! converted to the destination type through a 64-bit array, the flags and the
+//! accumulator considered. Here the channel count is a constant of the function
+//! (`[f32; 8]` or `[f32; 16]`, which the compiler keeps in vector registers), the
+//! sources are read straight from the register file and the results stored straight
+//! back. The rules are those of `super::run` (and so of `crate::ops`): signalling NaNs
+//! of register sources quieted, then |x| and -x, denormal sources flushed to zero of
+//! their sign unless the instruction is a plain `mov`, the result NaN replaced by the
+//! default NaN unless the instruction is a `mov` or `sel`, denormal results flushed, and
+//! only the enabled channels written. Only IEEE mode runs here; the alternative mode
+//! takes the general path (`Thread::run_uop`).
+
+use super::{Operand, Shape, Uop, UopOp};
+use crate::region::quiet_nan;
+use gtsim_isa::ir::Type;
+
+/// Where a fast micro-op reads one source.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum FastSrc {
+    /// Packed F elements from this byte offset.
+    Packed { off: u16, negate: bool, abs: bool },
+    /// One F element for every channel.
+    Scalar { off: u16, negate: bool, abs: bool },
+    /// The same float in every channel (an F immediate).
+    Imm(f32),
+}
+
+/// A micro-op the fast path runs (`fast`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Fast {
+    pub(crate) srcs: [FastSrc; 3],
+    /// Byte offset of channel 0's destination element.
+    pub(crate) dst: u16,
+    /// Channels (relative) the destination's write mask lets through.
+    pub(crate) enabled: u32,
+    /// Denormal sources and results are flushed (not a plain `mov`).
+    pub(crate) flush: bool,
+    /// NaN results become the default NaN (not `mov` or `sel`).
+    pub(crate) nan_default: bool,
+    /// `pln`: the byte offsets of p, q and r (with src0's modifiers) and of channel 0's
+    /// x, whose channels run packed by eight (channel 8's x two registers on), each y
+    /// one register after its x (`super::Pln`).
+    pub(crate) pln: Option<([u16; 3], bool, bool, u16)>,
+}
+
+/// The fast form of `u`, when it has one (see the module documentation).
+pub(crate) fn of(u: &Uop) -> Option<Fast> {
+    let covered = matches!(
+        u.op,
+        UopOp::Mov
+            | UopOp::Add
+            | UopOp::Mul
+            | UopOp::Mad
+            | UopOp::Lrp
+            | UopOp::Sel
+            | UopOp::Rndd
+            | UopOp::Rndu
+            | UopOp::Rnde
+            | UopOp::Rndz
+            | UopOp::Frc
+            | UopOp::Pln
+    );
+    // `sel` with a condition modifier is min/max, which sets no flags but compares.
+    if !covered
+        || !u.float
+        || !matches!(u.n, 8 | 16)
+        || u.saturate
+        || u.cond.is_some()
+        || u.acc_write
+        || u.dst.ty != Type::F
+        || u.dst.cond_ty != Type::F
+        || !u.dst.packed
+        || u.srcs.len() > 3
+    {
+        return None;
+    }
+    let dst = u.dst.offs.as_ref()?[0];
+    let mut srcs = [FastSrc::Imm(0.0); 3];
+    if u.op == UopOp::Pln {
+        let p = u.pln.as_ref()?;
+        let x0 = p.x[0];
+        let packed =
+            (0..u.n).all(|c| usize::from(p.x[c]) == usize::from(x0) + 4 * (c % 8) + 64 * (c / 8));
+        return packed.then_some(Fast {
+            srcs,
+            dst,
+            enabled: u.dst.enabled,
+            flush: !u.raw_mov,
+            nan_default: true,
+            pln: Some((p.coef, p.negate, p.abs, x0)),
+        });
+    }
+    for (s, f) in u.srcs.iter().zip(srcs.iter_mut()) {
+        *f = match *s {
+            Operand::Reg {
+                ty: Type::F,
+                ref offs,
+                negate,
+                abs,
+                shape: Shape::Packed,
+            } => FastSrc::Packed {
+                off: offs[0],
+                negate,
+                abs,
+            },
+            Operand::Reg {
+                ty: Type::F,
+                ref offs,
+                negate,
+                abs,
+                shape: Shape::Scalar,
+            } => FastSrc::Scalar {
+                off: offs[0],
+                negate,
+                abs,
+            },
+            Operand::ImmF { ref lanes, .. }
+                if lanes[..u.n]
+                    .iter()
+                    .all(|l| l.to_bits() == lanes[0].to_bits()) =>
+            {
+                FastSrc::Imm(lanes[0])
+            }
+            _ => return None,
+        };
+    }
+    Some(Fast {
+        srcs,
+        dst,
+        enabled: u.dst.enabled,
+        flush: !u.raw_mov,
+        nan_default: !matches!(u.op, UopOp::Mov | UopOp::Sel),
+        pln: None,
+    })
+}
+
+/// A single-precision denormal becomes zero of its sign.
+#[inline(always)]
+fn flush(x: f32) -> f32 {
+    let b = x.to_bits();
+    f32::from_bits(if b & 0x7f80_0000 == 0 {
+        b & 0x8000_0000
+    } else {
+        b
+    })
+}
+
+/// Source `s` in `N` channels.
+#[inline(always)]
+fn load<const N: usize>(grf: &[u8], s: FastSrc, flush_denormals: bool) -> [f32; N] {
+    let read = |o: usize| -> f32 {
+        let b = grf
+            .get(o..o + 4)
+            .map_or([0; 4], |b| [b[0], b[1], b[2], b[3]]);
+        f32::from_bits(quiet_nan(u32::from_le_bytes(b)))
+    };
+    let modify = |x: f32, negate: bool, abs: bool| {
+        let x = if abs { x.abs() } else { x };
+        let x = if negate { -x } else { x };
+        if flush_denormals { flush(x) } else { x }
+    };
+    match s {
+        FastSrc::Packed { off, negate, abs } => {
+            let o = off as usize;
+            let mut out = [0f32; N];
+            if let Some(bytes) = grf.get(o..o + 4 * N) {
+                for (x, b) in out.iter_mut().zip(bytes.chunks_exact(4)) {
+                    let v = f32::from_bits(quiet_nan(u32::from_le_bytes([b[0], b[1], b[2], b[3]])));
+                    *x = modify(v, negate, abs);
+                }
+            }
+            out
+        }
+        FastSrc::Scalar { off, negate, abs } => [modify(read(off as usize), negate, abs); N],
+        FastSrc::Imm(v) => [if flush_denormals { flush(v) } else { v }; N],
+    }
+}
+
+/// Runs fast micro-op `f` of `u` over `N` channels, `rel` of them enabled (relative to
+/// the group), `pick` the channels where a predicated `sel` takes its first source.
+#[inline(always)]
+pub(crate) fn run<const N: usize>(grf: &mut [u8], u: &Uop, f: &Fast, rel: u32, pick: u32) {
+    let mut r = [0f32; N];
+    if let Some((coef, negate, abs, x0)) = f.pln {
+        // p*x + q*y + r, sources quieted but not flushed, as `super::run` computes it.
+        let read = |o: usize| -> f32 {
+            let b = grf
+                .get(o..o + 4)
+                .map_or([0; 4], |b| [b[0], b[1], b[2], b[3]]);
+            f32::from_bits(quiet_nan(u32::from_le_bytes(b)))
+        };
+        let [p, q, k] = coef.map(|o| {
+            let v = read(o as usize);
+            let v = if abs { v.abs() } else { v };
+            if negate { -v } else { v }
+        });
+        for (c, rc) in r.iter_mut().enumerate() {
+            let x = usize::from(x0) + 4 * (c % 8) + 64 * (c / 8);
+            *rc = p * read(x) + q * read(x + 32) + k;
+        }
+        return store::<N>(grf, f, rel, r);
+    }
+    let a = load::<N>(grf, f.srcs[0], f.flush);
+    match u.op {
+        UopOp::Mov => r = a,
+        UopOp::Add => {
+            let b = load::<N>(grf, f.srcs[1], f.flush);
+            (0..N).for_each(|c| r[c] = a[c] + b[c]);
+        }
+        UopOp::Mul => {
+            let b = load::<N>(grf, f.srcs[1], f.flush);
+            (0..N).for_each(|c| r[c] = a[c] * b[c]);
+        }
+        UopOp::Mad => {
+            let b = load::<N>(grf, f.srcs[1], f.flush);
+            let x = load::<N>(grf, f.srcs[2], f.flush);
+            (0..N).for_each(|c| r[c] = b[c].mul_add(x[c], a[c]));
+        }
+        UopOp::Lrp => {
+            let b = load::<N>(grf, f.srcs[1], f.flush);
+            let x = load::<N>(grf, f.srcs[2], f.flush);
+            (0..N).for_each(|c| r[c] = a[c] * b[c] + (1.0 - a[c]) * x[c]);
+        }
+        UopOp::Sel => {
+            let b = load::<N>(grf, f.srcs[1], f.flush);
+            (0..N).for_each(|c| r[c] = if pick & (1 << c) != 0 { a[c] } else { b[c] });
+        }
+        UopOp::Rndd => (0..N).for_each(|c| r[c] = a[c].floor()),
+        UopOp::Rndu => (0..N).for_each(|c| r[c] = a[c].ceil()),
+        UopOp::Rnde => (0..N).for_each(|c| r[c] = a[c].round_ties_even()),
+        UopOp::Rndz => (0..N).for_each(|c| r[c] = a[c].trunc()),
+        UopOp::Frc => (0..N).for_each(|c| r[c] = a[c] - a[c].floor()),
+        // `of` makes no other operation fast.
+        _ => return,
+    }
+    store::<N>(grf, f, rel, r);
+}
+
+/// The results' last rules (the default NaN, the flush) and their store to the enabled
+/// channels.
+#[inline(always)]
+fn store<const N: usize>(grf: &mut [u8], f: &Fast, rel: u32, mut r: [f32; N]) {
+    if f.nan_default {
+        let nan = f32::from_bits(crate::ops::DEFAULT_NAN);
+        r.iter_mut()
+            .for_each(|x| *x = if x.is_nan() { nan } else { *x });
+    }
+    if f.flush {
+        r.iter_mut().for_each(|x| *x = flush(*x));
+    }
+    let o = f.dst as usize;
+    let Some(out) = grf.get_mut(o..o + 4 * N) else {
+        return;
+    };
+    let write = rel & f.enabled;
+    if write == (1u32 << N) - 1 {
+        for (w, x) in out.chunks_exact_mut(4).zip(r) {
+            w.copy_from_slice(&x.to_bits().to_le_bytes());
+        }
+    } else {
+        for (c, (w, x)) in out.chunks_exact_mut(4).zip(r).enumerate() {
+            if write & (1 << c) != 0 {
+                w.copy_from_slice(&x.to_bits().to_le_bytes());
+            }
+        }
+    }
+}
