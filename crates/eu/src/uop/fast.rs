@@ -17,6 +17,7 @@
 //! takes the general path (`Thread::run_uop`).
 
 use super::{Operand, Shape, Uop, UopOp};
+use crate::exec::Thread;
 use crate::region::quiet_nan;
 use gtsim_isa::ir::Type;
 
@@ -31,9 +32,9 @@ pub(crate) enum FastSrc {
     Imm(f32),
 }
 
-/// A micro-op the fast path runs (`fast`).
+/// A float micro-op the fast path runs.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub(crate) struct Fast {
+pub(crate) struct FastF {
     pub(crate) srcs: [FastSrc; 3],
     /// Byte offset of channel 0's destination element.
     pub(crate) dst: u16,
@@ -49,8 +50,8 @@ pub(crate) struct Fast {
     pub(crate) pln: Option<([u16; 3], bool, bool, u16)>,
 }
 
-/// The fast form of `u`, when it has one (see the module documentation).
-pub(crate) fn of(u: &Uop) -> Option<Fast> {
+/// The fast form of float micro-op `u`, when it has one.
+fn of_f(u: &Uop) -> Option<FastF> {
     let covered = matches!(
         u.op,
         UopOp::Mov
@@ -87,7 +88,7 @@ pub(crate) fn of(u: &Uop) -> Option<Fast> {
         let x0 = p.x[0];
         let packed =
             (0..u.n).all(|c| usize::from(p.x[c]) == usize::from(x0) + 4 * (c % 8) + 64 * (c / 8));
-        return packed.then_some(Fast {
+        return packed.then_some(FastF {
             srcs,
             dst,
             enabled: u.dst.enabled,
@@ -130,7 +131,7 @@ pub(crate) fn of(u: &Uop) -> Option<Fast> {
             _ => return None,
         };
     }
-    Some(Fast {
+    Some(FastF {
         srcs,
         dst,
         enabled: u.dst.enabled,
@@ -185,7 +186,7 @@ fn load<const N: usize>(grf: &[u8], s: FastSrc, flush_denormals: bool) -> [f32; 
 /// Runs fast micro-op `f` of `u` over `N` channels, `rel` of them enabled (relative to
 /// the group), `pick` the channels where a predicated `sel` takes its first source.
 #[inline(always)]
-pub(crate) fn run<const N: usize>(grf: &mut [u8], u: &Uop, f: &Fast, rel: u32, pick: u32) {
+fn run_f<const N: usize>(grf: &mut [u8], u: &Uop, f: &FastF, rel: u32, pick: u32) {
     let mut r = [0f32; N];
     if let Some((coef, negate, abs, x0)) = f.pln {
         // p*x + q*y + r, sources quieted but not flushed, as `super::run` computes it.
@@ -245,7 +246,7 @@ pub(crate) fn run<const N: usize>(grf: &mut [u8], u: &Uop, f: &Fast, rel: u32, p
 /// The results' last rules (the default NaN, the flush) and their store to the enabled
 /// channels.
 #[inline(always)]
-fn store<const N: usize>(grf: &mut [u8], f: &Fast, rel: u32, mut r: [f32; N]) {
+fn store<const N: usize>(grf: &mut [u8], f: &FastF, rel: u32, mut r: [f32; N]) {
     if f.nan_default {
         let nan = f32::from_bits(crate::ops::DEFAULT_NAN);
         r.iter_mut()
@@ -268,6 +269,187 @@ fn store<const N: usize>(grf: &mut [u8], f: &Fast, rel: u32, mut r: [f32; N]) {
             if write & (1 << c) != 0 {
                 w.copy_from_slice(&x.to_bits().to_le_bytes());
             }
+        }
+    }
+}
+
+/// A micro-op the fast path runs.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Fast {
+    F(FastF),
+    I(FastI),
+}
+
+/// The fast form of `u`, when it has one (see the module documentation).
+pub(crate) fn of(u: &Uop) -> Option<Fast> {
+    if u.float {
+        of_f(u).map(Fast::F)
+    } else {
+        of_i(u).map(Fast::I)
+    }
+}
+
+/// Runs fast micro-op `f` of `u` over its channels, `rel` of them enabled (relative to
+/// the group), `pick` the channels where a predicated `sel` takes its first source.
+pub(crate) fn run(t: &mut Thread, u: &Uop, f: &Fast, rel: u32, pick: u32) {
+    let grf = t.grf.as_mut_slice();
+    match (f, u.n) {
+        (Fast::F(f), 8) => run_f::<8>(grf, u, f, rel, pick),
+        (Fast::F(f), _) => run_f::<16>(grf, u, f, rel, pick),
+        (Fast::I(f), 8) => run_i::<8>(grf, u, f, rel, pick),
+        (Fast::I(f), _) => run_i::<16>(grf, u, f, rel, pick),
+    }
+}
+
+/// Where an integer fast micro-op reads one source: 32-bit elements, with the source
+/// modifiers as `super::run` applies them to the element widened by its type (|x| of a
+/// UD element is itself; -x wraps).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum FastISrc {
+    /// Packed D/UD elements from this byte offset; `abs` only for D.
+    Packed { off: u16, negate: bool, abs: bool },
+    /// One D/UD element for every channel.
+    Scalar { off: u16, negate: bool, abs: bool },
+    /// The low 32 bits of an integer immediate, the same in every channel.
+    Imm(u32),
+}
+
+/// An integer micro-op the fast path runs.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct FastI {
+    pub(crate) srcs: [FastISrc; 2],
+    /// Byte offset of channel 0's destination element.
+    pub(crate) dst: u16,
+    /// Channels (relative) the destination's write mask lets through.
+    pub(crate) enabled: u32,
+}
+
+/// The fast form of integer micro-op `u`, when it has one: every register source D or
+/// UD (so that `shr` and `asr` see 32-bit values), the destination a packed D or UD.
+fn of_i(u: &Uop) -> Option<FastI> {
+    let covered = matches!(
+        u.op,
+        UopOp::Mov
+            | UopOp::Add
+            | UopOp::Not
+            | UopOp::And
+            | UopOp::Or
+            | UopOp::Xor
+            | UopOp::Shl
+            | UopOp::Shr
+            | UopOp::Asr
+            | UopOp::Sel
+    );
+    if !covered
+        || !matches!(u.n, 8 | 16)
+        || u.saturate
+        || u.cond.is_some()
+        || u.acc_write
+        || !matches!(u.dst.ty, Type::D | Type::UD)
+        || !u.dst.packed
+        || u.srcs.len() > 2
+    {
+        return None;
+    }
+    // `shr` and `asr` read src0 at its own width: 32 bits only here.
+    if matches!(u.op, UopOp::Shr | UopOp::Asr) && !matches!(u.srcs[0].ty(), Type::D | Type::UD) {
+        return None;
+    }
+    let dst = u.dst.offs.as_ref()?[0];
+    let mut srcs = [FastISrc::Imm(0); 2];
+    for (s, f) in u.srcs.iter().zip(srcs.iter_mut()) {
+        *f = match *s {
+            Operand::Reg {
+                ty: ty @ (Type::D | Type::UD),
+                ref offs,
+                negate,
+                abs,
+                shape: shape @ (Shape::Packed | Shape::Scalar),
+            } => {
+                let (off, abs) = (offs[0], abs && ty == Type::D);
+                if shape == Shape::Packed {
+                    FastISrc::Packed { off, negate, abs }
+                } else {
+                    FastISrc::Scalar { off, negate, abs }
+                }
+            }
+            Operand::ImmI { ref lanes, .. } if lanes[..u.n].iter().all(|&l| l == lanes[0]) => {
+                FastISrc::Imm(lanes[0] as u32)
+            }
+            _ => return None,
+        };
+    }
+    Some(FastI {
+        srcs,
+        dst,
+        enabled: u.dst.enabled,
+    })
+}
+
+/// Integer source `s` in `N` channels (low 32 bits).
+#[inline(always)]
+fn load_i<const N: usize>(grf: &[u8], s: FastISrc) -> [u32; N] {
+    let modify = |x: u32, negate: bool, abs: bool| {
+        let x = if abs {
+            (x as i32).wrapping_abs() as u32
+        } else {
+            x
+        };
+        if negate { x.wrapping_neg() } else { x }
+    };
+    match s {
+        FastISrc::Packed { off, negate, abs } => {
+            let o = off as usize;
+            let mut out = [0u32; N];
+            if let Some(bytes) = grf.get(o..o + 4 * N) {
+                for (x, b) in out.iter_mut().zip(bytes.chunks_exact(4)) {
+                    *x = modify(u32::from_le_bytes([b[0], b[1], b[2], b[3]]), negate, abs);
+                }
+            }
+            out
+        }
+        FastISrc::Scalar { off, negate, abs } => {
+            let o = off as usize;
+            let b = grf
+                .get(o..o + 4)
+                .map_or([0; 4], |b| [b[0], b[1], b[2], b[3]]);
+            [modify(u32::from_le_bytes(b), negate, abs); N]
+        }
+        FastISrc::Imm(v) => [v; N],
+    }
+}
+
+#[inline(always)]
+fn run_i<const N: usize>(grf: &mut [u8], u: &Uop, f: &FastI, rel: u32, pick: u32) {
+    let a = load_i::<N>(grf, f.srcs[0]);
+    let b = if u.srcs.len() > 1 {
+        load_i::<N>(grf, f.srcs[1])
+    } else {
+        [0; N]
+    };
+    let mut r = [0u32; N];
+    match u.op {
+        UopOp::Mov => r = a,
+        UopOp::Add => (0..N).for_each(|c| r[c] = a[c].wrapping_add(b[c])),
+        UopOp::Not => (0..N).for_each(|c| r[c] = !a[c]),
+        UopOp::And => (0..N).for_each(|c| r[c] = a[c] & b[c]),
+        UopOp::Or => (0..N).for_each(|c| r[c] = a[c] | b[c]),
+        UopOp::Xor => (0..N).for_each(|c| r[c] = a[c] ^ b[c]),
+        UopOp::Shl => (0..N).for_each(|c| r[c] = a[c] << (b[c] & 31)),
+        UopOp::Shr => (0..N).for_each(|c| r[c] = a[c] >> (b[c] & 31)),
+        UopOp::Asr => (0..N).for_each(|c| r[c] = ((a[c] as i32) >> (b[c] & 31)) as u32),
+        UopOp::Sel => (0..N).for_each(|c| r[c] = if pick & (1 << c) != 0 { a[c] } else { b[c] }),
+        // `of_i` makes no other operation fast.
+        _ => return,
+    }
+    let o = f.dst as usize;
+    let Some(out) = grf.get_mut(o..o + 4 * N) else {
+        return;
+    };
+    let write = rel & f.enabled;
+    for (c, (w, x)) in out.chunks_exact_mut(4).zip(r).enumerate() {
+        if write & (1 << c) != 0 {
+            w.copy_from_slice(&x.to_le_bytes());
         }
     }
 }

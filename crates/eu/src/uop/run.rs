@@ -199,10 +199,7 @@ impl Thread {
         if let Some(f) = &u.fast
             && self.fp_mode == FpMode::Ieee
         {
-            match u.n {
-                8 => super::fast::run::<8>(&mut self.grf, u, f, rel, pick),
-                _ => super::fast::run::<16>(&mut self.grf, u, f, rel, pick),
-            }
+            super::fast::run(self, u, f, rel, pick);
             return Ok(());
         }
         let mut cmp = 0u32;
