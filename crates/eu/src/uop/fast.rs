@@ -152,6 +152,27 @@ fn flush(x: f32) -> f32 {
     })
 }
 
+/// The source modifiers and the flush, each one loop over the channels (which the
+/// compiler vectorises), in `super::run`'s order: |x|, -x, then the flush.
+#[inline(always)]
+fn modify<const N: usize>(
+    mut v: [f32; N],
+    negate: bool,
+    abs: bool,
+    flush_denormals: bool,
+) -> [f32; N] {
+    if abs {
+        v.iter_mut().for_each(|x| *x = x.abs());
+    }
+    if negate {
+        v.iter_mut().for_each(|x| *x = -*x);
+    }
+    if flush_denormals {
+        v.iter_mut().for_each(|x| *x = flush(*x));
+    }
+    v
+}
+
 /// Source `s` in `N` channels.
 #[inline(always)]
 fn load<const N: usize>(grf: &[u8], s: FastSrc, flush_denormals: bool) -> [f32; N] {
@@ -161,25 +182,21 @@ fn load<const N: usize>(grf: &[u8], s: FastSrc, flush_denormals: bool) -> [f32; 
             .map_or([0; 4], |b| [b[0], b[1], b[2], b[3]]);
         f32::from_bits(quiet_nan(u32::from_le_bytes(b)))
     };
-    let modify = |x: f32, negate: bool, abs: bool| {
-        let x = if abs { x.abs() } else { x };
-        let x = if negate { -x } else { x };
-        if flush_denormals { flush(x) } else { x }
-    };
     match s {
         FastSrc::Packed { off, negate, abs } => {
             let o = off as usize;
             let mut out = [0f32; N];
             if let Some(bytes) = grf.get(o..o + 4 * N) {
                 for (x, b) in out.iter_mut().zip(bytes.chunks_exact(4)) {
-                    let v = f32::from_bits(quiet_nan(u32::from_le_bytes([b[0], b[1], b[2], b[3]])));
-                    *x = modify(v, negate, abs);
+                    *x = f32::from_bits(quiet_nan(u32::from_le_bytes([b[0], b[1], b[2], b[3]])));
                 }
             }
-            out
+            modify(out, negate, abs, flush_denormals)
         }
-        FastSrc::Scalar { off, negate, abs } => [modify(read(off as usize), negate, abs); N],
-        FastSrc::Imm(v) => [if flush_denormals { flush(v) } else { v }; N],
+        FastSrc::Scalar { off, negate, abs } => {
+            modify([read(off as usize); N], negate, abs, flush_denormals)
+        }
+        FastSrc::Imm(v) => modify([v; N], false, false, flush_denormals),
     }
 }
 
@@ -201,9 +218,21 @@ fn run_f<const N: usize>(grf: &mut [u8], u: &Uop, f: &FastF, rel: u32, pick: u32
             let v = if abs { v.abs() } else { v };
             if negate { -v } else { v }
         });
-        for (c, rc) in r.iter_mut().enumerate() {
-            let x = usize::from(x0) + 4 * (c % 8) + 64 * (c / 8);
-            *rc = p * read(x) + q * read(x + 32) + k;
+        // Eight channels at a time: x from one register, y from the next.
+        for (g, rg) in r.chunks_exact_mut(8).enumerate() {
+            let o = usize::from(x0) + 64 * g;
+            let (Some(xs), Some(ys)) = (grf.get(o..o + 32), grf.get(o + 32..o + 64)) else {
+                return;
+            };
+            for ((rc, x), y) in rg
+                .iter_mut()
+                .zip(xs.chunks_exact(4))
+                .zip(ys.chunks_exact(4))
+            {
+                let x = f32::from_bits(quiet_nan(u32::from_le_bytes([x[0], x[1], x[2], x[3]])));
+                let y = f32::from_bits(quiet_nan(u32::from_le_bytes([y[0], y[1], y[2], y[3]])));
+                *rc = p * x + q * y + k;
+            }
         }
         return store::<N>(grf, f, rel, r);
     }
@@ -389,13 +418,15 @@ fn of_i(u: &Uop) -> Option<FastI> {
 /// Integer source `s` in `N` channels (low 32 bits).
 #[inline(always)]
 fn load_i<const N: usize>(grf: &[u8], s: FastISrc) -> [u32; N] {
-    let modify = |x: u32, negate: bool, abs: bool| {
-        let x = if abs {
-            (x as i32).wrapping_abs() as u32
-        } else {
-            x
-        };
-        if negate { x.wrapping_neg() } else { x }
+    let modify = |mut v: [u32; N], negate: bool, abs: bool| {
+        if abs {
+            v.iter_mut()
+                .for_each(|x| *x = (*x as i32).wrapping_abs() as u32);
+        }
+        if negate {
+            v.iter_mut().for_each(|x| *x = x.wrapping_neg());
+        }
+        v
     };
     match s {
         FastISrc::Packed { off, negate, abs } => {
@@ -403,17 +434,17 @@ fn load_i<const N: usize>(grf: &[u8], s: FastISrc) -> [u32; N] {
             let mut out = [0u32; N];
             if let Some(bytes) = grf.get(o..o + 4 * N) {
                 for (x, b) in out.iter_mut().zip(bytes.chunks_exact(4)) {
-                    *x = modify(u32::from_le_bytes([b[0], b[1], b[2], b[3]]), negate, abs);
+                    *x = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
                 }
             }
-            out
+            modify(out, negate, abs)
         }
         FastISrc::Scalar { off, negate, abs } => {
             let o = off as usize;
             let b = grf
                 .get(o..o + 4)
                 .map_or([0; 4], |b| [b[0], b[1], b[2], b[3]]);
-            [modify(u32::from_le_bytes(b), negate, abs); N]
+            modify([u32::from_le_bytes(b); N], negate, abs)
         }
         FastISrc::Imm(v) => [v; N],
     }
@@ -447,9 +478,15 @@ fn run_i<const N: usize>(grf: &mut [u8], u: &Uop, f: &FastI, rel: u32, pick: u32
         return;
     };
     let write = rel & f.enabled;
-    for (c, (w, x)) in out.chunks_exact_mut(4).zip(r).enumerate() {
-        if write & (1 << c) != 0 {
+    if write == (1u32 << N) - 1 {
+        for (w, x) in out.chunks_exact_mut(4).zip(r) {
             w.copy_from_slice(&x.to_le_bytes());
+        }
+    } else {
+        for (c, (w, x)) in out.chunks_exact_mut(4).zip(r).enumerate() {
+            if write & (1 << c) != 0 {
+                w.copy_from_slice(&x.to_le_bytes());
+            }
         }
     }
 }

@@ -8,7 +8,9 @@ use crate::ops::{as_signed, as_unsigned, fp_result, test, test_floats};
 use crate::region::{Acc, Val, convert_bits, quiet_nan, read_elem};
 use gtsim_isa::ir::*;
 
-type Lanes<T> = [T; 32];
+/// One value per channel, for up to `L` channels (8, 16 or 32: the execution size
+/// rounded up, so that narrow instructions clear and copy narrow arrays).
+type Lanes<T, const L: usize> = [T; L];
 
 /// The element at byte `o` of the register file, `N` bytes little-endian (offsets were
 /// checked against the register file when the micro-op was made).
@@ -50,7 +52,7 @@ fn store<const N: usize>(grf: &mut [u8], o: usize, bytes: [u8; N]) {
 
 /// Float sources: F registers (signalling NaNs quieted as `region::read_elem` reads them,
 /// then |x| and -x) or float immediates.
-fn gather_f(grf: &[u8], s: &Operand, n: usize, out: &mut Lanes<f32>) {
+fn gather_f<const L: usize>(grf: &[u8], s: &Operand, n: usize, out: &mut Lanes<f32, L>) {
     match s {
         Operand::Reg {
             offs,
@@ -94,7 +96,7 @@ fn gather_f(grf: &[u8], s: &Operand, n: usize, out: &mut Lanes<f32>) {
 
 /// Integer sources widened to i64 (sign or zero extended by type), with |x| and -x
 /// wrapping as `region::modify` applies them.
-fn gather_i(grf: &[u8], s: &Operand, n: usize, out: &mut Lanes<i64>) {
+fn gather_i<const L: usize>(grf: &[u8], s: &Operand, n: usize, out: &mut Lanes<i64, L>) {
     match s {
         Operand::Reg {
             ty,
@@ -170,9 +172,9 @@ fn flush(x: f32) -> f32 {
 }
 
 /// A channel's result before conversion.
-enum Results {
-    F(Lanes<f32>),
-    I(Lanes<i64>),
+enum Results<const L: usize> {
+    F(Lanes<f32, L>),
+    I(Lanes<i64, L>),
 }
 
 impl Thread {
@@ -202,19 +204,28 @@ impl Thread {
             super::fast::run(self, u, f, rel, pick);
             return Ok(());
         }
-        let mut cmp = 0u32;
-        let results = if u.float {
-            self.compute_f(u, pick, &mut cmp)
-        } else {
-            self.compute_i(u, pick, &mut cmp)
-        };
-        self.scatter(u, rel, &results, cmp);
+        match u.n {
+            0..=8 => self.compute_and_scatter::<8>(u, rel, pick),
+            9..=16 => self.compute_and_scatter::<16>(u, rel, pick),
+            _ => self.compute_and_scatter::<32>(u, rel, pick),
+        }
         Ok(())
     }
 
-    fn compute_f(&self, u: &Uop, pick: u32, cmp: &mut u32) -> Results {
+    /// The general path of a micro-op of at most `L` channels.
+    fn compute_and_scatter<const L: usize>(&mut self, u: &Uop, rel: u32, pick: u32) {
+        let mut cmp = 0u32;
+        let results = if u.float {
+            self.compute_f::<L>(u, pick, &mut cmp)
+        } else {
+            self.compute_i::<L>(u, pick, &mut cmp)
+        };
+        self.scatter(u, rel, &results, cmp);
+    }
+
+    fn compute_f<const L: usize>(&self, u: &Uop, pick: u32, cmp: &mut u32) -> Results<L> {
         let n = u.n;
-        let mut v = [[0f32; 32]; 3];
+        let mut v = [[0f32; L]; 3];
         for (s, lanes) in u.srcs.iter().zip(v.iter_mut()) {
             gather_f(&self.grf, s, n, lanes);
             // Denormal inputs of float arithmetic are flushed (not by a plain mov).
@@ -223,7 +234,7 @@ impl Thread {
             }
         }
         let [a, b, x] = &v;
-        let mut r = [0f32; 32];
+        let mut r = [0f32; L];
         match u.op {
             UopOp::Mov => r[..n].copy_from_slice(&a[..n]),
             UopOp::Add => (0..n).for_each(|c| r[c] = a[c] + b[c]),
@@ -272,7 +283,7 @@ impl Thread {
                 }
             }
             UopOp::Cmp | UopOp::Cmpn => {
-                let mut ri = [0i64; 32];
+                let mut ri = [0i64; L];
                 for c in 0..n {
                     let mut hit = test_floats(u.cond, a[c] as f64, b[c] as f64);
                     // cmpn: a NaN in src1 makes the comparison true.
@@ -306,15 +317,15 @@ impl Thread {
         Results::F(r)
     }
 
-    fn compute_i(&self, u: &Uop, pick: u32, cmp: &mut u32) -> Results {
+    fn compute_i<const L: usize>(&self, u: &Uop, pick: u32, cmp: &mut u32) -> Results<L> {
         let n = u.n;
-        let mut v = [[0i64; 32]; 2];
+        let mut v = [[0i64; L]; 2];
         for (s, lanes) in u.srcs.iter().zip(v.iter_mut()) {
             gather_i(&self.grf, s, n, lanes);
         }
         let [a, b] = &v;
         let ta = u.srcs[0].ty();
-        let mut r = [0i64; 32];
+        let mut r = [0i64; L];
         match u.op {
             UopOp::Mov => r[..n].copy_from_slice(&a[..n]),
             UopOp::Add => (0..n).for_each(|c| r[c] = a[c].wrapping_add(b[c])),
@@ -346,13 +357,13 @@ impl Thread {
     }
 
     /// Writes the enabled channels: destination, flags, accumulator.
-    fn scatter(&mut self, u: &Uop, rel: u32, results: &Results, cmp: u32) {
+    fn scatter<const L: usize>(&mut self, u: &Uop, rel: u32, results: &Results<L>, cmp: u32) {
         let d: &DstOp = &u.dst;
         let size = d.ty.size() as usize;
         let n = u.n;
         // The stored bits of every channel, by the conversion rules (straight loops for
         // the common conversions, `convert_bits` for the rest).
-        let mut bits = [0u64; 32];
+        let mut bits = [0u64; L];
         match (results, d.ty, u.saturate) {
             (Results::F(r), Type::F, false) => {
                 (0..n).for_each(|c| bits[c] = r[c].to_bits() as u64);
@@ -403,7 +414,7 @@ impl Thread {
             if cond_flags && d.cond_ty != Type::F && d.cond_ty.size() <= 4 {
                 // The condition tests the result as written against zero: an integer of
                 // up to 32 bits, read back at its type.
-                let mut written = [0i64; 32];
+                let mut written = [0i64; L];
                 for (w, &b) in written.iter_mut().zip(&bits).take(n) {
                     *w = match d.cond_ty {
                         Type::D => b as u32 as i32 as i64,
@@ -414,7 +425,7 @@ impl Thread {
                         _ => b as u8 as i64,
                     };
                 }
-                flags |= int_hits(u.cond, &written[..n], &[0; 32][..n]);
+                flags |= int_hits(u.cond, &written[..n], &[0; L][..n]);
             } else if cond_flags {
                 // The condition tests the result as written against zero.
                 for (c, b) in bits.iter().enumerate().take(n) {
