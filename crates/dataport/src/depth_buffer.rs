@@ -145,7 +145,12 @@ impl DepthAccess<'_> {
             return self.clear_one_by_one(mem, pixels);
         };
         let mut error = None;
-        if d.stencil.is_none() && d.front.depth_write {
+        if d.stencil.is_none()
+            && d.front.depth_write
+            && let Some(rects) = self.depth_rectangles(pixels)
+        {
+            depth = rects;
+        } else if d.stencil.is_none() && d.front.depth_write {
             match self.add_depth_runs(&mut depth, pixels) {
                 Some(e) => error = e,
                 None => return self.clear_one_by_one(mem, pixels),
@@ -184,6 +189,32 @@ impl DepthAccess<'_> {
             Some(e) => Err(e),
             None => Ok(()),
         }
+    }
+
+    /// The depth elements of `pixels` as a fill made a rectangle at a time
+    /// ([`Fill::add_rect`]), when every pixel lies inside the depth buffer's image
+    /// (so no pixel stops the clear and the order of the elements changes nothing);
+    /// `None` otherwise.
+    fn depth_rectangles(&self, pixels: &[(u32, u32)]) -> Option<Fill> {
+        let img = self.depth.as_ref()?;
+        let (w, h) = img.size();
+        let mut runs: Vec<(u32, u32, u32)> = vec![];
+        for &(x, y) in pixels {
+            if x >= w || y >= h {
+                return None;
+            }
+            match runs.last_mut() {
+                Some((ry, rx, n)) if *ry == y && rx.wrapping_add(*n) == x => *n += 1,
+                _ => runs.push((y, x, 1)),
+            }
+        }
+        let mut rects = Fill::new(self.buffer.desc.block_bytes as usize)?;
+        for (xs, ys) in gtsim_mem::fill::rectangles(&runs) {
+            if !rects.add_rect(self.buffer.base, img, xs, ys).ok()? {
+                return None;
+            }
+        }
+        Some(rects)
     }
 
     /// The depth elements of `pixels` added to `fill` (a clear without a stencil

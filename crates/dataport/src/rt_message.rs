@@ -466,19 +466,15 @@ impl<'a> PixelSink<'a> {
         mem.check_write(s.base.checked_add(range.start)?, range.end - range.start)
             .ok()?;
         let mut fill = gtsim_mem::fill::Fill::new(n)?;
-        for &(y, x0, len) in runs {
-            let mut i = 0;
-            while i < len {
-                let (off, k) = match img.run(x0 + i, y) {
-                    Ok(r) => r,
-                    Err(LayoutError::Outside { .. }) => break,
-                    Err(_) => return None,
-                };
-                let k = k.min(len - i);
-                if !fill.add_run(s.base.wrapping_add(off), k as usize) {
-                    return None;
-                }
-                i += k;
+        // As rectangles cut to the image: a column of pieces at a time.
+        let (w, h) = img.size();
+        for (xs, ys) in gtsim_mem::fill::rectangles(runs) {
+            let (xs, ys) = (xs.start..xs.end.min(w), ys.start..ys.end.min(h));
+            if xs.is_empty() || ys.is_empty() {
+                continue;
+            }
+            if !fill.add_rect(s.base, img, xs, ys).ok()? {
+                return None;
             }
         }
         fill.write(mem, &bytes[..n]).ok()

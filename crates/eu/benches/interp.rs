@@ -14,7 +14,8 @@
 //!
 //! Run: `cargo bench -p gtsim-eu --bench interp` (release profile). Prints one line per
 //! kernel and a total for each. `GTSIM_BENCH_TIER=0`, `1` or `2` measures only the
-//! interpreter, the quick or the optimized tier (the others print 0), for profilers.
+//! interpreter, the quick or the optimized tier (the others print 0), for profilers;
+//! `GTSIM_BENCH_KERNEL=TEXT` only the kernels whose name contains TEXT.
 
 use gtsim_eu::exec::{Program, SharedFunctions, Thread};
 use std::time::Instant;
@@ -83,7 +84,15 @@ fn main() {
     let only: Option<usize> = std::env::var("GTSIM_BENCH_TIER")
         .ok()
         .and_then(|t| t.parse().ok());
+    // GTSIM_BENCH_KERNEL=TEXT measures only the kernels whose name contains TEXT.
+    let only_kernel = std::env::var("GTSIM_BENCH_KERNEL").ok();
     for k in kernels() {
+        if only_kernel
+            .as_ref()
+            .is_some_and(|t| !k.name.contains(t.as_str()))
+        {
+            continue;
+        }
         let initial = thread(k.simd);
         let mut line = format!("{:<64} SIMD{:<2}", k.name, k.simd);
         let mut results = vec![];

@@ -8,9 +8,11 @@
 //! memory as the writes one by one, since every element takes the same bytes and the
 //! order of writes to distinct bytes changes nothing.
 
+use crate::layout::{ImageOffsets, LayoutError};
 use crate::memory::Memory;
 use crate::space::Fault;
 use std::collections::HashMap;
+use std::ops::Range;
 
 /// Bytes per page of the collection.
 const PAGE: u64 = 0x1000;
@@ -76,6 +78,41 @@ impl Fill {
         true
     }
 
+    /// Adds the elements of texels `xs` x `ys` of image `img` of a surface at `base`
+    /// (a rectangle inside the image, of one-texel blocks of this fill's size), a
+    /// column of pieces at a time: the pieces of the rows a piece stacks over
+    /// ([`ImageOffsets::column`]) are one run. `Ok(false)` when an element is not at a
+    /// multiple of the size (the caller then goes element by element; what was added
+    /// is to be dropped); the layout's error for a texel it refuses.
+    pub fn add_rect(
+        &mut self,
+        base: u64,
+        img: &ImageOffsets,
+        xs: Range<u32>,
+        ys: Range<u32>,
+    ) -> Result<bool, LayoutError> {
+        let mut x = xs.start;
+        while x < xs.end {
+            let want = xs.end - x;
+            let mut y = ys.start;
+            // The piece's width, from the first row (it depends on x only).
+            let (_, k, _) = img.column(x, y, want)?;
+            while y < ys.end {
+                let (off, kk, rows) = img.column(x, y, k)?;
+                if kk != k {
+                    return Ok(false);
+                }
+                let rows = rows.min(ys.end - y);
+                if !self.add_run(base.wrapping_add(off), (k * rows) as usize) {
+                    return Ok(false);
+                }
+                y += rows;
+            }
+            x += k;
+        }
+        Ok(true)
+    }
+
     /// The byte mask of `page`, added empty the first time.
     fn page_mask(&mut self, page: u64) -> &mut [u64; 64] {
         if self.pages.get(self.last).is_none_or(|p| p.0 != page) {
@@ -116,6 +153,24 @@ impl Fill {
         }
         Ok(())
     }
+}
+
+/// Runs of pixels along rows ((row, first x, length), in any order) as rectangles
+/// (columns, rows): the runs of consecutive rows that start and end at the same x
+/// merged, the others one row high. The pixels are the same.
+pub fn rectangles(runs: &[(u32, u32, u32)]) -> Vec<(Range<u32>, Range<u32>)> {
+    let mut sorted = runs.to_vec();
+    sorted.sort_unstable_by_key(|&(y, x, n)| (x, n, y));
+    let mut out: Vec<(Range<u32>, Range<u32>)> = vec![];
+    for (y, x, n) in sorted {
+        match out.last_mut() {
+            Some((xs, ys)) if xs.start == x && xs.end == x.saturating_add(n) && ys.end == y => {
+                ys.end = y.saturating_add(1)
+            }
+            _ => out.push((x..x.saturating_add(n), y..y.saturating_add(1))),
+        }
+    }
+    out
 }
 
 /// The runs of set bits of a 4096-bit mask: (first bit, length), in order.
@@ -232,5 +287,95 @@ mod tests {
             b.read(0x8000, &mut rb).unwrap();
             assert!(ra == rb, "size {size}");
         }
+    }
+
+    /// A rectangle added a column of pieces at a time marks the bytes its texels, added
+    /// one by one at their `texel_offset`, mark: for linear (a pitch the rows fill and
+    /// one they do not), X- and Y-tiled images of 1- to 16-byte texels at origins inside
+    /// their surface (mip levels), for random rectangles. Rows stack only where a piece
+    /// is a whole tile row or OWord column, so both ways must agree on which bytes.
+    #[test]
+    fn a_rectangle_fills_what_its_texels_fill() {
+        use crate::layout::SurfaceDesc;
+        use crate::tiling::Tiling;
+        let mut next = below(0x1234_5678_9abc_def1);
+        let mut rects = 0;
+        for (tiling, pitch, width) in [
+            (Tiling::Linear, 256u64, 64u32),
+            (Tiling::Linear, 512, 64),
+            (Tiling::X, 1024, 300),
+            (Tiling::Y, 256, 120),
+        ] {
+            for bytes in [1u32, 2, 4, 8, 16] {
+                if u64::from(width * bytes) > pitch && tiling == Tiling::Linear {
+                    continue;
+                }
+                let w = width.min((pitch / u64::from(bytes)) as u32);
+                let mut d = SurfaceDesc::plain_2d(w, 70, bytes, tiling, pitch);
+                d.levels = 3;
+                for lod in 0..3 {
+                    let Some(img) = d.image_offsets(0, lod) else {
+                        continue;
+                    };
+                    let (iw, ih) = img.size();
+                    for i in 0..22 {
+                        // The whole image first, then whole rows from row 3 (whole tile
+                        // rows and rows stack, from a row inside a tile).
+                        let (x0, y0) = match i {
+                            0 => (0, 0),
+                            1 => (0, 3.min(ih - 1)),
+                            _ => (next(u64::from(iw)) as u32, next(u64::from(ih)) as u32),
+                        };
+                        let (x1, y1) = if i < 2 {
+                            (iw, ih)
+                        } else {
+                            (
+                                x0 + 1 + next(u64::from(iw - x0)) as u32,
+                                y0 + 1 + next(u64::from(ih - y0)) as u32,
+                            )
+                        };
+                        let base = 0x10_0000u64;
+                        let (mut one, mut rect) = (
+                            Fill::new(bytes as usize).unwrap(),
+                            Fill::new(bytes as usize).unwrap(),
+                        );
+                        for y in y0..y1 {
+                            for x in x0..x1 {
+                                let at = d.texel_offset(x, y, 0, lod, 0).unwrap();
+                                assert!(one.add(base + at));
+                            }
+                        }
+                        assert!(rect.add_rect(base, &img, x0..x1, y0..y1).unwrap());
+                        let masks = |f: &mut Fill| {
+                            f.pages.sort_unstable_by_key(|p| p.0);
+                            f.pages.clone()
+                        };
+                        assert!(
+                            masks(&mut one) == masks(&mut rect),
+                            "{tiling:?} pitch {pitch} {bytes}-byte lod {lod} {x0}..{x1} x {y0}..{y1}"
+                        );
+                        rects += 1;
+                    }
+                }
+            }
+        }
+        assert!(rects > 700, "{rects}");
+    }
+
+    /// Rows with the same run merge into one rectangle; others stay rows; every pixel is
+    /// kept once.
+    #[test]
+    fn runs_become_rectangles() {
+        let runs = [
+            (3, 10, 5),
+            (4, 10, 5),
+            (5, 10, 5),
+            (5, 20, 2),
+            (7, 10, 5),
+            (6, 20, 2),
+        ];
+        let mut r = rectangles(&runs);
+        r.sort_by_key(|(xs, ys)| (ys.start, xs.start));
+        assert_eq!(r, vec![(10..15, 3..6), (20..22, 5..7), (10..15, 7..8)]);
     }
 }

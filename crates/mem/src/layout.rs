@@ -183,6 +183,34 @@ impl ImageOffsets {
         Some(first_row / th * th * self.pitch..(last_row / th + 1) * th * self.pitch)
     }
 
+    /// [`ImageOffsets::run`] of texel (x, y) cut to at most `want` texels, with the number
+    /// of rows from `y` on (1 at least, within the image) whose pieces at the same
+    /// texels follow each other in memory ([`Tiling::stacked_rows`]): texel x + i of row
+    /// y + j is at the offset plus (j x texels + i) texels for i below the texels and j
+    /// below the rows.
+    pub fn column(&self, x: u32, y: u32, want: u32) -> Result<(u64, u32, u32), LayoutError> {
+        let (off, k) = self.run(x, y)?;
+        let k = k.min(want.max(1));
+        if self.block != (1, 1) {
+            return Ok((off, k, 1));
+        }
+        let bytes = u64::from(self.block_bytes);
+        let row_x = u64::from(self.origin.0 + x) * bytes;
+        let rows = self.tiling.stacked_rows(
+            self.pitch,
+            row_x,
+            u64::from(k) * bytes,
+            u64::from(self.origin.1 + y),
+        );
+        let left = u64::from(self.height - y);
+        Ok((off, k, rows.clamp(1, left) as u32))
+    }
+
+    /// The image's width and height in texels.
+    pub fn size(&self) -> (u32, u32) {
+        (self.width, self.height)
+    }
+
     /// [`ImageOffsets::offset`] of texel (x, y) with the number of texels from it on
     /// along its row (1 at least, within the image) that follow each other in memory:
     /// texel x + i is at the offset plus i texels for i below that number. Compressed

@@ -117,6 +117,22 @@ impl Tiling {
         }
     }
 
+    /// How many rows from row `row` on a piece of `piece` bytes starting at byte `x` of
+    /// its row (a valid `x` of a `pitch`-byte row) follows the same piece of the row
+    /// above in memory, so that the pieces of those rows are one run of bytes: when the
+    /// piece is a whole unit of the layout (a linear row, the 512-byte row of an X tile,
+    /// an OWord column of a Y tile, whose next row is the next 512 or 16 bytes, to the
+    /// tile's last row; Intel PRM Vol1 Part2 "Tiled Memory"), otherwise 1. A linear
+    /// surface's rows follow each other without end (`u64::MAX`).
+    pub fn stacked_rows(self, pitch: u64, x: u64, piece: u64, row: u64) -> u64 {
+        match self {
+            Tiling::Linear if x == 0 && piece == pitch => u64::MAX,
+            Tiling::X if x % 512 == 0 && piece == 512 => 8 - row % 8,
+            Tiling::Y if x % 16 == 0 && piece == 16 => 32 - row % 32,
+            _ => 1,
+        }
+    }
+
     /// Offset inside one tile of byte `x` of row `y` of that tile.
     fn within_tile(self, x: u64, y: u64) -> u64 {
         match self {
