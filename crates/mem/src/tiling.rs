@@ -127,8 +127,8 @@ impl Tiling {
     pub fn stacked_rows(self, pitch: u64, x: u64, piece: u64, row: u64) -> u64 {
         match self {
             Tiling::Linear if x == 0 && piece == pitch => u64::MAX,
-            Tiling::X if x % 512 == 0 && piece == 512 => 8 - row % 8,
-            Tiling::Y if x % 16 == 0 && piece == 16 => 32 - row % 32,
+            Tiling::X if x.is_multiple_of(512) && piece == 512 => 8 - row % 8,
+            Tiling::Y if x.is_multiple_of(16) && piece == 16 => 32 - row % 32,
             _ => 1,
         }
     }
