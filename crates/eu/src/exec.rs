@@ -811,7 +811,11 @@ impl Thread {
         self.touched |= prog.written;
         let jit = prog.jit_for_run();
         let result = self.run_loop(prog, code, jit, sf, budget, &mut executed);
-        prog.jit.ran(executed);
+        // (Counted for the JIT's tiers only: the count is an atomic shared by every
+        // thread of the program.)
+        if prog.jit_on {
+            prog.jit.ran(executed);
+        }
         result
     }
 
@@ -868,7 +872,11 @@ impl Thread {
                 // A predecoded instruction: a micro-op, or double precision.
                 Some(slot) if prog.micro_ops && (slot.uop.is_some() || slot.df.is_some()) => {
                     *executed += 1;
-                    self.channel_instructions += self.live(&slot.ins).count_ones() as u64;
+                    let live = match &slot.uop {
+                        Some(u) => u.span & self.dispatch_mask & self.running(),
+                        None => self.live(&slot.ins),
+                    };
+                    self.channel_instructions += live.count_ones() as u64;
                     self.run_predecoded(slot)?;
                     self.ip += slot.len;
                     continue;
@@ -1181,24 +1189,20 @@ impl Thread {
         };
         let mlen = ((desc >> 25) & 0xf) as usize;
         let rlen = ((desc >> 20) & 0x1f) as u8;
-        let mut payload = gtsim_message::Payload::new();
-        for r in 0..mlen {
-            let at = (*nr as usize + r) * 32;
-            if at + 32 > self.grf.len() {
-                return Err(ExecError::Region {
-                    ip: self.ip,
-                    byte: at,
-                });
-            }
-            let mut b = [0u8; 32];
-            b.copy_from_slice(&self.grf[at..at + 32]);
-            payload.push(b);
-        }
+        let first = *nr as usize * 32;
+        let Some(regs) = self.grf.get(first..first + mlen * 32) else {
+            // The first register past the file.
+            return Err(ExecError::Region {
+                ip: self.ip,
+                byte: first.max(self.grf.len()),
+            });
+        };
         let sfid = ins.sfid.ok_or_else(|| ExecError::Invalid {
             ip: self.ip,
             msg: "a send without its shared function".into(),
         })?;
-        let m = Message {
+        // The payload is filled in place (a message is some 500 bytes).
+        let mut m = Message {
             sfid,
             desc,
             // Gen7's send has no extended descriptor (the SFID is in the instruction).
@@ -1206,12 +1210,17 @@ impl Thread {
             exec_size: ins.exec_size,
             channel_mask: self.exec_mask(ins),
             first_channel: Self::group(ins) as u8,
-            payload,
+            payload: gtsim_message::Payload::new(),
             response_length: rlen,
             dst: ins.dst.nr,
             eot: ins.eot,
             ip: self.ip,
         };
+        for reg in regs.chunks_exact(32) {
+            let mut b = [0u8; 32];
+            b.copy_from_slice(reg);
+            m.payload.push(b);
+        }
         let ip = self.ip;
         let reply = sf
             .send(&m)

@@ -200,6 +200,15 @@ pub(crate) struct Uop {
     pub(crate) pln: Option<Box<Pln>>,
     /// The form `fast` runs, for the commonest float instructions.
     pub(crate) fast: Option<fast::Fast>,
+    /// The channels (absolute) of the instruction's span.
+    pub(crate) span: u32,
+    /// Write Enable Control (NoMask): the span runs whatever the dispatch mask and the
+    /// control flow.
+    pub(crate) mask_disable: bool,
+    /// The predicate, when it is normal (or none): flag register, the shift of its
+    /// subregister, inverse. `None` inside `Some` for no predicate; `None` for another
+    /// predicate control, which `Thread::exec_mask_with` works out.
+    pub(crate) pred: Option<Option<(usize, u32, bool)>>,
 }
 
 /// The operands of `pln dst, src0, src1` (IVB PRM PLN, as `ops::alu` reads them):
@@ -460,6 +469,26 @@ pub(crate) fn predecode(ins: &Instruction) -> Option<Uop> {
         pred_select: op == UopOp::Sel && ins.predicate.is_some(),
         pln,
         fast: None,
+        span: if n >= 32 {
+            u32::MAX
+        } else {
+            ((1u32 << n) - 1) << group
+        },
+        mask_disable: ins.mask_disable,
+        pred: match ins.predicate {
+            None => Some(None),
+            Some(Predicate {
+                control:
+                    PredControl::Align1(Align1Predicate::Normal)
+                    | PredControl::Align16(Align16Predicate::Normal),
+                inverse,
+            }) => Some(Some((
+                ins.flag.0 as usize & 1,
+                16 * (ins.flag.1 as u32 & 1),
+                inverse,
+            ))),
+            Some(_) => None,
+        },
     };
     u.fast = fast::of(&u);
     Some(u)

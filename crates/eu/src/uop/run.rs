@@ -180,7 +180,37 @@ enum Results<const L: usize> {
 impl Thread {
     /// Executes micro-op `u` of instruction `ins` (see the module documentation).
     pub(crate) fn run_uop(&mut self, ins: &Instruction, u: &Uop) -> Result<(), ExecError> {
-        let mask = self.exec_mask_with(ins, !u.pred_select);
+        // The execution mask (`Thread::exec_mask_with`) from the predecoded span and
+        // normal predicate, or worked out from the instruction for the other controls.
+        let (mask, pick) = match u.pred {
+            Some(pred) => {
+                let mut m = u.span;
+                if !u.mask_disable {
+                    m &= self.dispatch_mask & self.running();
+                }
+                let f = pred.map(|(reg, shift, inverse)| {
+                    let f = self.flags[reg] >> shift;
+                    if inverse { !f } else { f }
+                });
+                match f {
+                    // `sel` with a predicate takes src0 where the predicate holds.
+                    Some(f) if u.pred_select => (m, f >> u.group),
+                    Some(f) => (m & f, u32::MAX),
+                    None => (m, u32::MAX),
+                }
+            }
+            None => {
+                let mask = self.exec_mask_with(ins, !u.pred_select);
+                let pick = match ins.predicate {
+                    Some(p) if u.pred_select => {
+                        let f = self.predicate_bits(ins, p);
+                        (if p.inverse { !f } else { f }) >> u.group
+                    }
+                    _ => u32::MAX,
+                };
+                (mask, pick)
+            }
+        };
         let span = if u.n >= 32 {
             u32::MAX
         } else {
@@ -190,14 +220,6 @@ impl Thread {
         if rel == 0 {
             return Ok(());
         }
-        // `sel` with a predicate takes src0 where the predicate holds.
-        let pick = match ins.predicate {
-            Some(p) if u.pred_select => {
-                let f = self.predicate_bits(ins, p);
-                (if p.inverse { !f } else { f }) >> u.group
-            }
-            _ => u32::MAX,
-        };
         if let Some(f) = &u.fast
             && self.fp_mode == FpMode::Ieee
         {
