@@ -113,6 +113,8 @@ pub struct Program {
     jit_cache: Option<std::sync::Arc<crate::jit::cache::DiskCache>>,
     /// The registers its decoded instructions can write (`crate::written`).
     written: RegisterSet,
+    /// The registers it can read ([`Program::read_registers`]).
+    read: RegisterSet,
     /// The lowest register it can read, when that is all its threads' behaviour depends
     /// on (`crate::invariant`).
     lowest_read: Option<usize>,
@@ -175,6 +177,26 @@ impl Program {
         let written = slots.iter().flatten().fold(RegisterSet::EMPTY, |w, s| {
             w | crate::written::by_instruction(&s.ins)
         });
+        // The registers the program can read, when it cannot run anything else: it
+        // ends at an EOT no branch passes, nothing jumps where the decode cannot see,
+        // and every JIP/UIP lands on a decoded instruction (a jump elsewhere would
+        // decode on the fly, reading what it reads). Otherwise any register.
+        let targets_decoded = slots.iter().enumerate().all(|(i, s)| {
+            s.as_ref().is_none_or(|s| {
+                [s.ins.jip, s.ins.uip].into_iter().flatten().all(|rel| {
+                    usize::try_from(i as i64 * 8 + i64::from(rel)).is_ok_and(|to| {
+                        to % 8 == 0 && slots.get(to / 8).is_some_and(Option::is_some)
+                    })
+                })
+            })
+        });
+        let read = if closed && ended && targets_decoded {
+            slots.iter().flatten().fold(RegisterSet::EMPTY, |r, s| {
+                r | crate::written::read_by_instruction(&s.ins)
+            })
+        } else {
+            RegisterSet::ALL
+        };
         let lowest_read = crate::invariant::lowest_read(
             slots
                 .iter()
@@ -184,6 +206,7 @@ impl Program {
         );
         Program {
             written,
+            read,
             lowest_read,
             encoding,
             code: code.to_vec(),
@@ -329,6 +352,14 @@ impl Program {
         self.written
     }
 
+    /// The general registers the program can read: an over-approximation from its
+    /// sources and send payloads (`crate::written`), or every register when it may run
+    /// code it did not decode. What it does not read cannot change what it does, so a
+    /// dispatcher need only clear those ([`Thread::reset_for`]).
+    pub fn read_registers(&self) -> RegisterSet {
+        self.read
+    }
+
     /// `Some(r)` when threads of the program that hold the same registers from `r` on
     /// and have the same dispatch mask and floating-point mode execute alike and send the
     /// same messages, none of which expects a response, whatever their registers below
@@ -384,6 +415,15 @@ impl Program {
         } else {
             None
         }
+    }
+}
+
+/// Clears whole registers a register (32 bytes) at a time: `fill(0)` on the bytes
+/// compiled to a loop of byte stores (`valgrind --tool=callgrind` counted about one
+/// host instruction per byte in the pixel shader's thread reset).
+fn zero_registers(bytes: &mut [u8]) {
+    for reg in bytes.chunks_exact_mut(32) {
+        reg.copy_from_slice(&[0; 32]);
     }
 }
 
@@ -547,13 +587,38 @@ impl Thread {
         let mut grf = std::mem::take(&mut self.grf);
         if grf.len() == 128 * 32 {
             for (first, count) in self.nonzero.runs() {
-                grf[first * 32..(first + count) * 32].fill(0);
+                zero_registers(&mut grf[first * 32..(first + count) * 32]);
             }
         } else {
             grf.clear();
             grf.resize(128 * 32, 0);
         }
         *self = Thread::with_register_file(grf, simd);
+    }
+
+    /// [`Thread::reset`] for a thread about to run `prog`: only the registers the
+    /// program can read ([`Program::read_registers`]) are cleared, where they may be
+    /// non-zero. The others keep what they held, which the program cannot see: it runs
+    /// exactly as from a reset thread (its payload written as usual), and the registers
+    /// it leaves behind differ only where no run of it looks.
+    pub fn reset_for(&mut self, simd: u8, prog: &Program) {
+        let read = prog.read;
+        let mut grf = std::mem::take(&mut self.grf);
+        let nonzero = self.nonzero;
+        let kept = if grf.len() == 128 * 32 {
+            for (first, count) in (nonzero & read).runs() {
+                zero_registers(&mut grf[first * 32..(first + count) * 32]);
+            }
+            nonzero & !read
+        } else {
+            grf.clear();
+            grf.resize(128 * 32, 0);
+            RegisterSet::EMPTY
+        };
+        *self = Thread::with_register_file(grf, simd);
+        self.nonzero = kept;
+        // Not equal to a fresh thread where registers were kept: a rewind copies those.
+        self.touched = kept;
     }
 
     /// A thread in its dispatch state on register file `grf` (which must be zeroed).

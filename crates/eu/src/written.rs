@@ -101,6 +101,20 @@ impl std::ops::BitOr for RegisterSet {
     }
 }
 
+impl std::ops::BitAnd for RegisterSet {
+    type Output = RegisterSet;
+    fn bitand(self, o: RegisterSet) -> RegisterSet {
+        RegisterSet(self.0 & o.0)
+    }
+}
+
+impl std::ops::Not for RegisterSet {
+    type Output = RegisterSet;
+    fn not(self) -> RegisterSet {
+        RegisterSet(!self.0)
+    }
+}
+
 impl std::ops::BitOrAssign for RegisterSet {
     fn bitor_assign(&mut self, o: RegisterSet) {
         self.0 |= o.0;
@@ -152,6 +166,77 @@ pub(crate) fn by_instruction(ins: &Instruction) -> RegisterSet {
     // register, or the one after for more than 8 channels (`ops::alu`).
     if ins.opcode == Opcode::Math && ins.math == Some(MathFunction::IntDivMod) {
         set |= RegisterSet::range(reg + if n > 8 { 2 } else { 1 }, count);
+    }
+    set
+}
+
+/// The general registers instruction `ins` can read: its direct GRF sources, each the
+/// bytes of its region over the execution size (as [`by_instruction`] sizes a
+/// destination, with regions after IVB PRM Vol4 Part3 "Region Parameters") and at least
+/// four registers from its first (a compressed instruction's second half, `pln`'s
+/// second source), and a send's payload (Message Length registers from its first
+/// source, seed 000 §1.5). An indirect source, or a send whose descriptor is in a
+/// register: any register.
+pub(crate) fn read_by_instruction(ins: &Instruction) -> RegisterSet {
+    use gtsim_isa::ir::Layout;
+    let mut set = RegisterSet::EMPTY;
+    if ins.opcode == Opcode::Send || ins.opcode == Opcode::Sendc {
+        let Some(desc) = ins.desc else {
+            return RegisterSet::ALL;
+        };
+        let mlen = ((desc >> 25) & 0xf) as usize;
+        if let Some(Src::Reg {
+            file: RegFile::Grf,
+            nr,
+            address,
+            ..
+        }) = ins.srcs.first()
+        {
+            if *address != Address::Direct {
+                return RegisterSet::ALL;
+            }
+            set |= RegisterSet::range(*nr as usize, mlen.max(1));
+        }
+        return set;
+    }
+    let n = ins.exec_size.max(1) as usize;
+    for s in &ins.srcs {
+        let Src::Reg {
+            file: RegFile::Grf,
+            nr,
+            subnr,
+            ty,
+            layout,
+            address,
+            ..
+        } = *s
+        else {
+            continue;
+        };
+        if address != Address::Direct {
+            return RegisterSet::ALL;
+        }
+        let size = if ty == Type::DF {
+            8
+        } else {
+            (ty.size() as usize).max(1)
+        };
+        let first = nr as usize * 32 + subnr as usize;
+        let last = match layout {
+            Layout::Region(r) => {
+                let w = r.width.max(1) as usize;
+                let rows = n.div_ceil(w);
+                let vs = r.vstride.unwrap_or(0) as usize;
+                (rows - 1) * vs * size + (w - 1) * r.hstride as usize * size
+            }
+            Layout::Swizzle { vstride, .. } => {
+                (n.div_ceil(4) - 1) * vstride as usize * size + 3 * size
+            }
+        };
+        let end = first + last + size;
+        let reg = first / 32;
+        let count = (end.div_ceil(32) - reg).max(4);
+        set |= RegisterSet::range(reg, count);
     }
     set
 }

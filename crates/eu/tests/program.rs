@@ -79,3 +79,42 @@ fn threads_are_alike_above_the_lowest_register_read() {
     let text = format!("jmpi(1) 16D {{ align1 WE_all 1N }};\n{EOT}");
     assert_eq!(alike_from(&text), None);
 }
+
+fn read(text: &str) -> Vec<usize> {
+    let code = assemble(text, Compaction::Never).unwrap();
+    Program::new(Encoding::IvyBridge, &code)
+        .read_registers()
+        .iter()
+        .collect()
+}
+
+/// `Program::read_registers`: the registers a kernel's sources and payloads can read,
+/// worked from the operands by hand (each direct source at least four registers from
+/// its first, for a compressed instruction's second half), or all of them when the
+/// kernel may run code it did not decode.
+#[test]
+fn the_registers_a_kernel_reads() {
+    // BLORP's clear: g2.3<8,2,4>UD over 4 channels spans bytes 76..128 (two rows of two
+    // dwords, rows 32 bytes apart, columns 16): g2-g3, at least g2-g5; the replicated
+    // write's one payload register g114.
+    let clear = "mov(4) g114<1>UD g2.3<8,2,4>UD { align1 WE_all 1N };\n\
+                 sendc(16) null<1>UW g114<8,8,1>F 0x82031100\n\
+                 render MsgDesc: RT write SIMD16/RepData LastRT Surface = 0 mlen 1 rlen 0 { align1 1H EOT };\n";
+    assert_eq!(read(clear), [2, 3, 4, 5, 114]);
+    // A SIMD16 float source <8;8,1> from g40.0 spans g40-g41; the payload g124-g127.
+    let text = format!("mov(16) g10<1>F g40<8,8,1>F {{ align1 1H }};\n{EOT}");
+    assert_eq!(read(&text), [40, 41, 42, 43, 124, 125, 126, 127]);
+    // <16;8,2> over 16 dwords: two rows of eight at stride 2, 16 dwords apart, the last
+    // at 16 x 4 + 7 x 8 = 120 bytes, ending at 124: g60-g63;
+    // a scalar g70.1<0;1,0> reads one dword, counted as four registers.
+    let text = format!("add(16) g10<1>F g60<16,8,2>F g70.1<0,1,0>F {{ align1 1H }};\n{EOT}");
+    assert_eq!(
+        read(&text),
+        [60, 61, 62, 63, 70, 71, 72, 73, 124, 125, 126, 127]
+    );
+    // Indirect sources, and a kernel that may jump where it was not decoded: all.
+    let text = format!("mov(8) g10<1>F g[a0.0]<8,8,1>F {{ align1 1Q }};\n{EOT}");
+    assert_eq!(read(&text).len(), 128);
+    let text = format!("jmpi(1) 16D {{ align1 WE_all 1N }};\n{EOT}");
+    assert_eq!(read(&text).len(), 128);
+}

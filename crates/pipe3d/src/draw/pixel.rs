@@ -845,7 +845,7 @@ impl ThreadContext<'_> {
         let (st, prim, k) = (self.st, self.prim, self.kernel);
         let (slots, lit, dispatch) = slots_of(group);
         let mut sf = self.router(mem, targets, slots, lit);
-        let mut t = super::spare::thread(k.simd as u8);
+        let mut t = super::spare::thread(k.simd as u8, &k.prog);
         t.dispatch_mask = dispatch;
         t.fp_mode = if st.ps.alt_float_mode {
             FpMode::Alt

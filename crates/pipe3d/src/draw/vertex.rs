@@ -189,7 +189,7 @@ fn run_vs_thread(
     budget: u64,
 ) -> Result<(Result<u64, ExecError>, Vec<Vue>), DrawError> {
     let vs = &st.vs;
-    let mut t = super::spare::thread(8);
+    let mut t = super::spare::thread(8, prog);
     t.dispatch_mask = if pair.len() == 2 { 0xff } else { 0x0f };
     t.fp_mode = if vs.alt_float_mode {
         FpMode::Alt
