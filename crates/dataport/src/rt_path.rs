@@ -22,6 +22,11 @@ pub struct RenderTargets {
 }
 
 impl RenderTargets {
+    /// Whether nothing was resolved or cleared yet.
+    pub fn is_empty(&self) -> bool {
+        self.resolved.is_empty() && self.cleared.is_empty()
+    }
+
     /// The render targets written so far.
     pub fn written(&self) -> Vec<RenderTarget> {
         self.resolved.values().flatten().copied().collect()
@@ -377,6 +382,19 @@ pub fn fast_clear(mem: &mut dyn Memory, rt: &RenderTarget) -> Result<(), Message
     // Stored as runs of neighbouring bytes (`gtsim_mem::fill`), or one pixel after the
     // other when the elements are not at multiples of a power-of-two size.
     let image = d.image_offsets(rt.min_array_element, rt.lod);
+    // The whole image as one rectangle, a column of pieces at a time, when every element
+    // lies at a multiple of its size; otherwise pixel by pixel below.
+    if let (Some(img), Some(mut fill)) = (&image, gtsim_mem::fill::Fill::new(n)) {
+        let (w, h) = img.size();
+        if fill.add_rect(rt.surface.base, img, 0..w, 0..h) == Ok(true) {
+            return fill
+                .write(mem, &bytes[..n])
+                .map_err(|fault| MessageError::Fault {
+                    what: "fast clear".into(),
+                    fault,
+                });
+        }
+    }
     let mut fill = gtsim_mem::fill::Fill::new(n);
     let mut error = None;
     'rows: for y in 0..d.height {

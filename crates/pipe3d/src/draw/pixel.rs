@@ -356,7 +356,17 @@ fn run_batches(
     stats: &mut Statistics,
     watchdog: &mut Watchdog,
 ) -> Result<(), DrawError> {
-    for batch in jobs.chunks(parallel::BATCH) {
+    // Before the draw has resolved a render target, its first thread runs as a batch of
+    // its own: it resolves the targets its writes use (and records its messages when
+    // its kind replays), so that the threads of the next batch find them rather than
+    // each resolve them (or record) again. How the threads are cut into batches depends
+    // on the draw alone, never on the host's thread count.
+    let head = usize::from(known.is_empty() && !jobs.is_empty());
+    let (first, rest) = jobs.split_at(head);
+    for batch in std::iter::once(first)
+        .filter(|b| !b.is_empty())
+        .chain(rest.chunks(parallel::BATCH))
+    {
         let budget = watchdog.thread_budget(DEFAULT_BUDGET);
         // The recordings known before the batch runs; the other threads run.
         let recorded: Vec<Option<Arc<Recording>>> = batch
