@@ -143,9 +143,11 @@ pub fn decode_payload(
         RtSubtype::Simd16 => {
             need(8 + 2 * usize::from(with_depth) + payload.len() - data.len())?;
             let base = if d.slot_group_hi { 16 } else { 0 };
-            for s in 0..16 {
-                for (ch, v) in colors[base + s].iter_mut().enumerate() {
-                    *v = dword(&data[ch * 2 + s / 8], s % 8);
+            // Channel `ch` of slots 7:0 in register 2 * ch, of slots 15:8 in the next.
+            for (r, reg) in data[..8].iter().enumerate() {
+                let (ch, half) = (r / 2, r % 2);
+                for (i, d) in reg.chunks_exact(4).enumerate() {
+                    colors[base + half * 8 + i][ch] = u32::from_le_bytes([d[0], d[1], d[2], d[3]]);
                 }
             }
             if with_depth {
