@@ -21,16 +21,20 @@ use crate::exec::Thread;
 use crate::region::quiet_nan;
 use gtsim_isa::ir::Type;
 
-/// Where a fast micro-op reads one source.
+/// Where a fast micro-op reads one source: 32-bit elements of the register file with
+/// the source modifiers, or an immediate `T` the same in every channel.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub(crate) enum FastSrc {
-    /// Packed F elements from this byte offset.
+pub(crate) enum Source<T> {
+    /// Packed elements from this byte offset.
     Packed { off: u16, negate: bool, abs: bool },
-    /// One F element for every channel.
+    /// One element for every channel.
     Scalar { off: u16, negate: bool, abs: bool },
-    /// The same float in every channel (an F immediate).
-    Imm(f32),
+    /// The same value in every channel.
+    Imm(T),
 }
+
+/// A float source: F elements, or an F immediate.
+pub(crate) type FastSrc = Source<f32>;
 
 /// A float micro-op the fast path runs.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -284,19 +288,24 @@ fn store<const N: usize>(grf: &mut [u8], f: &FastF, rel: u32, mut r: [f32; N]) {
     if f.flush {
         r.iter_mut().for_each(|x| *x = flush(*x));
     }
-    let o = f.dst as usize;
+    store_dwords(grf, f.dst, rel & f.enabled, r.map(f32::to_bits));
+}
+
+/// Stores the dwords of the channels in `write` at byte `dst` on (packed).
+#[inline(always)]
+fn store_dwords<const N: usize>(grf: &mut [u8], dst: u16, write: u32, r: [u32; N]) {
+    let o = dst as usize;
     let Some(out) = grf.get_mut(o..o + 4 * N) else {
         return;
     };
-    let write = rel & f.enabled;
     if write == (1u32 << N) - 1 {
         for (w, x) in out.chunks_exact_mut(4).zip(r) {
-            w.copy_from_slice(&x.to_bits().to_le_bytes());
+            w.copy_from_slice(&x.to_le_bytes());
         }
     } else {
         for (c, (w, x)) in out.chunks_exact_mut(4).zip(r).enumerate() {
             if write & (1 << c) != 0 {
-                w.copy_from_slice(&x.to_bits().to_le_bytes());
+                w.copy_from_slice(&x.to_le_bytes());
             }
         }
     }
@@ -330,18 +339,10 @@ pub(crate) fn run(t: &mut Thread, u: &Uop, f: &Fast, rel: u32, pick: u32) {
     }
 }
 
-/// Where an integer fast micro-op reads one source: 32-bit elements, with the source
-/// modifiers as `super::run` applies them to the element widened by its type (|x| of a
-/// UD element is itself; -x wraps).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub(crate) enum FastISrc {
-    /// Packed D/UD elements from this byte offset; `abs` only for D.
-    Packed { off: u16, negate: bool, abs: bool },
-    /// One D/UD element for every channel.
-    Scalar { off: u16, negate: bool, abs: bool },
-    /// The low 32 bits of an integer immediate, the same in every channel.
-    Imm(u32),
-}
+/// An integer source: D/UD elements, with the source modifiers as `super::run` applies
+/// them to the element widened by its type (so `abs` only for D: |x| of a UD element is
+/// itself; -x wraps), or the low 32 bits of an integer immediate.
+pub(crate) type FastISrc = Source<u32>;
 
 /// An integer micro-op the fast path runs.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -473,20 +474,5 @@ fn run_i<const N: usize>(grf: &mut [u8], u: &Uop, f: &FastI, rel: u32, pick: u32
         // `of_i` makes no other operation fast.
         _ => return,
     }
-    let o = f.dst as usize;
-    let Some(out) = grf.get_mut(o..o + 4 * N) else {
-        return;
-    };
-    let write = rel & f.enabled;
-    if write == (1u32 << N) - 1 {
-        for (w, x) in out.chunks_exact_mut(4).zip(r) {
-            w.copy_from_slice(&x.to_le_bytes());
-        }
-    } else {
-        for (c, (w, x)) in out.chunks_exact_mut(4).zip(r).enumerate() {
-            if write & (1 << c) != 0 {
-                w.copy_from_slice(&x.to_le_bytes());
-            }
-        }
-    }
+    store_dwords(grf, f.dst, rel & f.enabled, r);
 }
