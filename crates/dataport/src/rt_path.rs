@@ -384,7 +384,11 @@ pub fn fast_clear(mem: &mut dyn Memory, rt: &RenderTarget) -> Result<(), Message
     let image = d.image_offsets(rt.min_array_element, rt.lod);
     // The whole image as one rectangle, a column of pieces at a time, when every element
     // lies at a multiple of its size; otherwise pixel by pixel below.
-    if let (Some(img), Some(mut fill)) = (&image, gtsim_mem::fill::Fill::new(n)) {
+    // (The loop below covers the surface's own width and height; an image of another
+    // size, a LOD past 0, takes that loop and its error.)
+    if let (Some(img), Some(mut fill)) = (&image, gtsim_mem::fill::Fill::new(n))
+        && img.size() == (d.width, d.height)
+    {
         let (w, h) = img.size();
         if fill.add_rect(rt.surface.base, img, 0..w, 0..h) == Ok(true) {
             return fill
