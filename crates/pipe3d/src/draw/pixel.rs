@@ -226,7 +226,7 @@ impl PixelStage {
                 fault,
             })?;
             match p.setup {
-                Ok(setup) => ready.push((i, p.subspans, setup)),
+                Ok(setup) => ready.push((i, p.subspans, setup, p.invocations)),
                 Err(e) => {
                     failed = Some(e);
                     break;
@@ -237,7 +237,7 @@ impl PixelStage {
         // a large primitive's (each thread over an overlay, writes applied in order).
         let contexts: Vec<ThreadContext> = ready
             .iter()
-            .map(|(i, _, setup)| ThreadContext {
+            .map(|(i, _, setup, _)| ThreadContext {
                 st,
                 front,
                 prim: &views[*i],
@@ -252,13 +252,10 @@ impl PixelStage {
         let jobs: Vec<(&ThreadContext, &[Subspan])> = contexts
             .iter()
             .zip(&ready)
-            .flat_map(|(ctx, (_, subspans, _))| subspans.chunks(k.simd / 4).map(move |g| (ctx, g)))
+            .flat_map(|(ctx, (_, subspans, ..))| subspans.chunks(k.simd / 4).map(move |g| (ctx, g)))
             .collect();
         if st.ps.statistics {
-            stats.ps_invocations += ready
-                .iter()
-                .map(|(i, ..)| invocations(&views[*i]))
-                .sum::<u64>();
+            stats.ps_invocations += ready.iter().map(|r| r.3).sum::<u64>();
         }
         run_batches(&jobs, k, mem, &mut self.targets, stats, watchdog)?;
         match failed {
@@ -296,10 +293,16 @@ impl PixelStage {
             stats.ps_depth_count += passed.len() as u64;
             return Ok(());
         };
-        if st.ps.statistics {
-            stats.ps_invocations += invocations(prim);
-        }
         let subspans = subspans(&passed);
+        if st.ps.statistics {
+            // Every pixel passed (the pixels that pass are some of the primitive's):
+            // its subspans are the ones just found.
+            stats.ps_invocations += if passed.len() == prim.pixels.len() {
+                4 * subspans.len() as u64
+            } else {
+                invocations(prim)
+            };
+        }
         let setup = attribute_deltas(st, prim)?;
         let mode = rt_mode(st);
         let ctx = ThreadContext {
@@ -450,6 +453,8 @@ fn run_batches(
 struct Prepared {
     depth: WriteLog,
     subspans: Vec<((u32, u32), u32)>,
+    /// PS_INVOCATION_COUNT's share ([`invocations`]).
+    invocations: u64,
     setup: Result<Vec<[[f32; 3]; 4]>, DrawError>,
 }
 
@@ -469,14 +474,21 @@ fn prepare_held(
                 return Prepared {
                     depth: tested.into_log(),
                     subspans: vec![],
+                    invocations: 0,
                     setup: Err(e),
                 };
             }
         },
         _ => Cow::Borrowed(&*prim.pixels),
     };
+    let subspans = subspans(&passed);
     Prepared {
-        subspans: subspans(&passed),
+        invocations: if passed.len() == prim.pixels.len() {
+            4 * subspans.len() as u64
+        } else {
+            invocations(prim)
+        },
+        subspans,
         setup: attribute_deltas(st, prim),
         depth: tested.into_log(),
     }
