@@ -34,12 +34,13 @@ pub(crate) fn is_float(t: Type) -> bool {
 /// A signalling NaN read as a float operand becomes quiet (its quiet bit set, payload
 /// kept), as widening it to double does on the host; done explicitly so the result does
 /// not depend on how the compiler treats the conversion.
+///
+/// Without branches (both tests always made, `&` not `&&`), so that loops over lanes
+/// compile to vector code.
+#[inline(always)]
 pub(crate) fn quiet_nan(bits: u32) -> u32 {
-    if bits & 0x7f80_0000 == 0x7f80_0000 && bits & 0x007f_ffff != 0 {
-        bits | 0x0040_0000
-    } else {
-        bits
-    }
+    let nan = (bits & 0x7f80_0000 == 0x7f80_0000) & (bits & 0x007f_ffff != 0);
+    bits | (u32::from(nan) << 22)
 }
 
 pub(crate) fn read_elem(bytes: &[u8], ty: Type) -> Val {

@@ -156,6 +156,52 @@ fn flush(x: f32) -> f32 {
     })
 }
 
+/// `b * x + a` per channel, fused (one rounding, as `f32::mul_add` and `ops` compute
+/// `mad`): with the host's FMA instructions where it has them, which the compiler
+/// otherwise leaves to a library call per channel.
+#[inline(always)]
+fn mad<const N: usize>(a: &[f32; N], b: &[f32; N], x: &[f32; N]) -> [f32; N] {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("fma") {
+        // SAFETY: the host has FMA (checked just above), all `mad_fma` needs.
+        return unsafe { mad_fma(a, b, x) };
+    }
+    std::array::from_fn(|c| b[c].mul_add(x[c], a[c]))
+}
+
+/// [`mad`] compiled for hosts with FMA.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "fma")]
+fn mad_fma<const N: usize>(a: &[f32; N], b: &[f32; N], x: &[f32; N]) -> [f32; N] {
+    std::array::from_fn(|c| b[c].mul_add(x[c], a[c]))
+}
+
+/// The `N` dwords from byte `off` on (zeros past the register file, which the micro-op's
+/// offsets were checked against), read in one loop before anything is done with them (so
+/// that what follows compiles to vector code).
+#[inline(always)]
+fn dwords<const N: usize>(grf: &[u8], off: u16) -> [u32; N] {
+    let o = off as usize;
+    let mut d = [0u32; N];
+    if let Some(bytes) = grf.get(o..o + 4 * N) {
+        for (x, b) in d.iter_mut().zip(bytes.chunks_exact(4)) {
+            *x = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+        }
+    }
+    d
+}
+
+/// The eight floats of a 32-byte register, signalling NaNs quieted: the dwords first,
+/// then each step one loop over all eight (which the compiler makes vector code).
+#[inline(always)]
+fn register(bytes: &[u8]) -> [f32; 8] {
+    let mut d = [0u32; 8];
+    for (x, b) in d.iter_mut().zip(bytes.chunks_exact(4)) {
+        *x = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+    }
+    d.map(|b| f32::from_bits(quiet_nan(b)))
+}
+
 /// The source modifiers and the flush, each one loop over the channels (which the
 /// compiler vectorises), in `super::run`'s order: |x|, -x, then the flush.
 #[inline(always)]
@@ -188,14 +234,13 @@ fn load<const N: usize>(grf: &[u8], s: FastSrc, flush_denormals: bool) -> [f32; 
     };
     match s {
         FastSrc::Packed { off, negate, abs } => {
-            let o = off as usize;
-            let mut out = [0f32; N];
-            if let Some(bytes) = grf.get(o..o + 4 * N) {
-                for (x, b) in out.iter_mut().zip(bytes.chunks_exact(4)) {
-                    *x = f32::from_bits(quiet_nan(u32::from_le_bytes([b[0], b[1], b[2], b[3]])));
-                }
-            }
-            modify(out, negate, abs, flush_denormals)
+            let d = dwords::<N>(grf, off);
+            modify(
+                d.map(|b| f32::from_bits(quiet_nan(b))),
+                negate,
+                abs,
+                flush_denormals,
+            )
         }
         FastSrc::Scalar { off, negate, abs } => {
             modify([read(off as usize); N], negate, abs, flush_denormals)
@@ -228,13 +273,8 @@ fn run_f<const N: usize>(grf: &mut [u8], u: &Uop, f: &FastF, rel: u32, pick: u32
             let (Some(xs), Some(ys)) = (grf.get(o..o + 32), grf.get(o + 32..o + 64)) else {
                 return;
             };
-            for ((rc, x), y) in rg
-                .iter_mut()
-                .zip(xs.chunks_exact(4))
-                .zip(ys.chunks_exact(4))
-            {
-                let x = f32::from_bits(quiet_nan(u32::from_le_bytes([x[0], x[1], x[2], x[3]])));
-                let y = f32::from_bits(quiet_nan(u32::from_le_bytes([y[0], y[1], y[2], y[3]])));
+            let (xs, ys) = (register(xs), register(ys));
+            for ((rc, x), y) in rg.iter_mut().zip(xs).zip(ys) {
                 *rc = p * x + q * y + k;
             }
         }
@@ -254,7 +294,7 @@ fn run_f<const N: usize>(grf: &mut [u8], u: &Uop, f: &FastF, rel: u32, pick: u32
         UopOp::Mad => {
             let b = load::<N>(grf, f.srcs[1], f.flush);
             let x = load::<N>(grf, f.srcs[2], f.flush);
-            (0..N).for_each(|c| r[c] = b[c].mul_add(x[c], a[c]));
+            r = mad(&a, &b, &x);
         }
         UopOp::Lrp => {
             let b = load::<N>(grf, f.srcs[1], f.flush);
@@ -430,16 +470,7 @@ fn load_i<const N: usize>(grf: &[u8], s: FastISrc) -> [u32; N] {
         v
     };
     match s {
-        FastISrc::Packed { off, negate, abs } => {
-            let o = off as usize;
-            let mut out = [0u32; N];
-            if let Some(bytes) = grf.get(o..o + 4 * N) {
-                for (x, b) in out.iter_mut().zip(bytes.chunks_exact(4)) {
-                    *x = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
-                }
-            }
-            modify(out, negate, abs)
-        }
+        FastISrc::Packed { off, negate, abs } => modify(dwords::<N>(grf, off), negate, abs),
         FastISrc::Scalar { off, negate, abs } => {
             let o = off as usize;
             let b = grf
