@@ -160,7 +160,7 @@ fn flush(x: f32) -> f32 {
 /// `mad`): with the host's FMA instructions where it has them, which the compiler
 /// otherwise leaves to a library call per channel.
 #[inline(always)]
-fn mad<const N: usize>(a: &[f32; N], b: &[f32; N], x: &[f32; N]) -> [f32; N] {
+pub(crate) fn mad<const N: usize>(a: &[f32; N], b: &[f32; N], x: &[f32; N]) -> [f32; N] {
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("fma") {
         // SAFETY: the host has FMA (checked just above), all `mad_fma` needs.

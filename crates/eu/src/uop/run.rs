@@ -67,8 +67,13 @@ fn gather_f<const L: usize>(grf: &[u8], s: &Operand, n: usize, out: &mut Lanes<f
                     let o = offs[0] as usize;
                     match grf.get(o..o + 4 * n) {
                         Some(bytes) => {
-                            for (x, b) in out.iter_mut().zip(bytes.chunks_exact(4)) {
-                                *x = read([b[0], b[1], b[2], b[3]]);
+                            // The dwords first, then one loop quieting them (vector code).
+                            let mut d = [0u32; L];
+                            for (x, b) in d.iter_mut().zip(bytes.chunks_exact(4)) {
+                                *x = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+                            }
+                            for (x, b) in out.iter_mut().zip(d) {
+                                *x = f32::from_bits(quiet_nan(b));
                             }
                         }
                         None => out[..n].fill(0.0),
@@ -261,7 +266,7 @@ impl Thread {
             UopOp::Mov => r[..n].copy_from_slice(&a[..n]),
             UopOp::Add => (0..n).for_each(|c| r[c] = a[c] + b[c]),
             UopOp::Mul => (0..n).for_each(|c| r[c] = a[c] * b[c]),
-            UopOp::Mad => (0..n).for_each(|c| r[c] = b[c].mul_add(x[c], a[c])),
+            UopOp::Mad => r = super::fast::mad(a, b, x),
             UopOp::Lrp => (0..n).for_each(|c| r[c] = a[c] * b[c] + (1.0 - a[c]) * x[c]),
             UopOp::Rndd => (0..n).for_each(|c| r[c] = a[c].floor()),
             UopOp::Rndu => (0..n).for_each(|c| r[c] = a[c].ceil()),
