@@ -52,6 +52,10 @@ pub(crate) struct FastF {
     /// x, whose channels run packed by eight (channel 8's x two registers on), each y
     /// one register after its x (`super::Pln`).
     pub(crate) pln: Option<([u16; 3], bool, bool, u16)>,
+    /// A `mov` to a D (`Some(true)`) or UD (`Some(false)`) destination: each float
+    /// truncated toward zero and saturated to the type, NaN to 0 (`region::convert_bits`,
+    /// which is what Rust's `as` does).
+    pub(crate) to_int: Option<bool>,
 }
 
 /// The fast form of float micro-op `u`, when it has one.
@@ -78,13 +82,18 @@ fn of_f(u: &Uop) -> Option<FastF> {
         || u.saturate
         || u.cond.is_some()
         || u.acc_write
-        || u.dst.ty != Type::F
-        || u.dst.cond_ty != Type::F
+        || u.dst.cond_ty != u.dst.ty
         || !u.dst.packed
         || u.srcs.len() > 3
     {
         return None;
     }
+    let to_int = match u.dst.ty {
+        Type::F => None,
+        Type::D if u.op == UopOp::Mov => Some(true),
+        Type::UD if u.op == UopOp::Mov => Some(false),
+        _ => return None,
+    };
     let dst = u.dst.offs.as_ref()?[0];
     let mut srcs = [FastSrc::Imm(0.0); 3];
     if u.op == UopOp::Pln {
@@ -99,6 +108,7 @@ fn of_f(u: &Uop) -> Option<FastF> {
             flush: !u.raw_mov,
             nan_default: true,
             pln: Some((p.coef, p.negate, p.abs, x0)),
+            to_int,
         });
     }
     for (s, f) in u.srcs.iter().zip(srcs.iter_mut()) {
@@ -142,6 +152,7 @@ fn of_f(u: &Uop) -> Option<FastF> {
         flush: !u.raw_mov,
         nan_default: !matches!(u.op, UopOp::Mov | UopOp::Sel),
         pln: None,
+        to_int,
     })
 }
 
@@ -281,6 +292,14 @@ fn run_f<const N: usize>(grf: &mut [u8], u: &Uop, f: &FastF, rel: u32, pick: u32
         return store::<N>(grf, f, rel, r);
     }
     let a = load::<N>(grf, f.srcs[0], f.flush);
+    if let Some(signed) = f.to_int {
+        let bits = if signed {
+            a.map(|x| x as i32 as u32)
+        } else {
+            a.map(|x| x as u32)
+        };
+        return store_dwords(grf, f.dst, rel & f.enabled, bits);
+    }
     match u.op {
         UopOp::Mov => r = a,
         UopOp::Add => {
@@ -392,6 +411,9 @@ pub(crate) struct FastI {
     pub(crate) dst: u16,
     /// Channels (relative) the destination's write mask lets through.
     pub(crate) enabled: u32,
+    /// A `mov` to an F destination from a signed (`Some(true)`: D, W, V) or unsigned
+    /// source: each value rounded to the nearest float (`region::convert_bits`).
+    pub(crate) to_float: Option<bool>,
 }
 
 /// The fast form of integer micro-op `u`, when it has one: every register source D or
@@ -415,12 +437,27 @@ fn of_i(u: &Uop) -> Option<FastI> {
         || u.saturate
         || u.cond.is_some()
         || u.acc_write
-        || !matches!(u.dst.ty, Type::D | Type::UD)
+        || !matches!(u.dst.ty, Type::D | Type::UD | Type::F)
         || !u.dst.packed
         || u.srcs.len() > 2
     {
         return None;
     }
+    // (Without source modifiers: `super::run` negates in 64 bits, so -x of D -2^31 or of
+    // any UD value converts to a float the 32 bits here do not hold.)
+    let to_float = match u.dst.ty {
+        Type::F if u.op == UopOp::Mov => {
+            if matches!(
+                u.srcs[0],
+                Operand::Reg { negate: true, .. } | Operand::Reg { abs: true, .. }
+            ) {
+                return None;
+            }
+            Some(matches!(u.srcs[0].ty(), Type::D | Type::W | Type::V))
+        }
+        Type::F => return None,
+        _ => None,
+    };
     // `shr` and `asr` read src0 at its own width: 32 bits only here.
     if matches!(u.op, UopOp::Shr | UopOp::Asr) && !matches!(u.srcs[0].ty(), Type::D | Type::UD) {
         return None;
@@ -453,6 +490,7 @@ fn of_i(u: &Uop) -> Option<FastI> {
         srcs,
         dst,
         enabled: u.dst.enabled,
+        to_float,
     })
 }
 
@@ -491,6 +529,14 @@ fn run_i<const N: usize>(grf: &mut [u8], u: &Uop, f: &FastI, rel: u32, pick: u32
         [0; N]
     };
     let mut r = [0u32; N];
+    if let Some(signed) = f.to_float {
+        let bits = if signed {
+            a.map(|x| (x as i32 as f32).to_bits())
+        } else {
+            a.map(|x| (x as f32).to_bits())
+        };
+        return store_dwords(grf, f.dst, rel & f.enabled, bits);
+    }
     match u.op {
         UopOp::Mov => r = a,
         UopOp::Add => (0..N).for_each(|c| r[c] = a[c].wrapping_add(b[c])),
