@@ -31,6 +31,10 @@ pub(crate) enum Source<T> {
     Scalar { off: u16, negate: bool, abs: bool },
     /// The same value in every channel.
     Imm(T),
+    /// Element by element through the micro-op's source of this index (integer sources
+    /// of 8 or 16 bits, irregular regions, immediate vectors): made for integer
+    /// micro-ops only.
+    Lanes(u8),
 }
 
 /// A float source: F elements, or an F immediate.
@@ -257,6 +261,8 @@ fn load<const N: usize>(grf: &[u8], s: FastSrc, flush_denormals: bool) -> [f32; 
             modify([read(off as usize); N], negate, abs, flush_denormals)
         }
         FastSrc::Imm(v) => modify([v; N], false, false, flush_denormals),
+        // `of_f` makes no such float source.
+        FastSrc::Lanes(_) => [0.0; N],
     }
 }
 
@@ -409,6 +415,8 @@ pub(crate) struct FastI {
     pub(crate) srcs: [FastISrc; 2],
     /// Byte offset of channel 0's destination element.
     pub(crate) dst: u16,
+    /// Bytes per destination element: 4 (D, UD, F) or 2 (W, UW: the low 16 bits).
+    pub(crate) dst_bytes: u8,
     /// Channels (relative) the destination's write mask lets through.
     pub(crate) enabled: u32,
     /// A `mov` to an F destination from a signed (`Some(true)`: D, W, V) or unsigned
@@ -437,7 +445,7 @@ fn of_i(u: &Uop) -> Option<FastI> {
         || u.saturate
         || u.cond.is_some()
         || u.acc_write
-        || !matches!(u.dst.ty, Type::D | Type::UD | Type::F)
+        || !matches!(u.dst.ty, Type::D | Type::UD | Type::W | Type::UW | Type::F)
         || !u.dst.packed
         || u.srcs.len() > 2
     {
@@ -458,13 +466,16 @@ fn of_i(u: &Uop) -> Option<FastI> {
         Type::F => return None,
         _ => None,
     };
-    // `shr` and `asr` read src0 at its own width: 32 bits only here.
-    if matches!(u.op, UopOp::Shr | UopOp::Asr) && !matches!(u.srcs[0].ty(), Type::D | Type::UD) {
+    // The shifts read src0 at its own width (`ops::as_unsigned`, `as_signed`), which the
+    // bits shifted into a 32-bit result show: 32 bits only here.
+    if matches!(u.op, UopOp::Shl | UopOp::Shr | UopOp::Asr)
+        && !matches!(u.srcs[0].ty(), Type::D | Type::UD)
+    {
         return None;
     }
     let dst = u.dst.offs.as_ref()?[0];
     let mut srcs = [FastISrc::Imm(0); 2];
-    for (s, f) in u.srcs.iter().zip(srcs.iter_mut()) {
+    for (i, (s, f)) in u.srcs.iter().zip(srcs.iter_mut()).enumerate() {
         *f = match *s {
             Operand::Reg {
                 ty: ty @ (Type::D | Type::UD),
@@ -483,12 +494,19 @@ fn of_i(u: &Uop) -> Option<FastI> {
             Operand::ImmI { ref lanes, .. } if lanes[..u.n].iter().all(|&l| l == lanes[0]) => {
                 FastISrc::Imm(lanes[0] as u32)
             }
+            // Any other integer register or immediate vector: element by element.
+            Operand::Reg {
+                ty: Type::D | Type::UD | Type::W | Type::UW | Type::B | Type::UB,
+                ..
+            }
+            | Operand::ImmI { .. } => FastISrc::Lanes(i as u8),
             _ => return None,
         };
     }
     Some(FastI {
         srcs,
         dst,
+        dst_bytes: u.dst.ty.size() as u8,
         enabled: u.dst.enabled,
         to_float,
     })
@@ -496,7 +514,7 @@ fn of_i(u: &Uop) -> Option<FastI> {
 
 /// Integer source `s` in `N` channels (low 32 bits).
 #[inline(always)]
-fn load_i<const N: usize>(grf: &[u8], s: FastISrc) -> [u32; N] {
+fn load_i<const N: usize>(grf: &[u8], u: &Uop, s: FastISrc) -> [u32; N] {
     let modify = |mut v: [u32; N], negate: bool, abs: bool| {
         if abs {
             v.iter_mut()
@@ -517,14 +535,44 @@ fn load_i<const N: usize>(grf: &[u8], s: FastISrc) -> [u32; N] {
             modify([u32::from_le_bytes(b); N], negate, abs)
         }
         FastISrc::Imm(v) => [v; N],
+        FastISrc::Lanes(i) => match u.srcs.get(usize::from(i)) {
+            // Each element widened by its type to 32 bits (the low 32 bits of
+            // `super::run`'s 64-bit widening), then the modifiers.
+            Some(Operand::Reg {
+                ty,
+                offs,
+                negate,
+                abs,
+                ..
+            }) => {
+                let at = |c: usize, n: usize| {
+                    let o = usize::from(offs[c]);
+                    grf.get(o..o + n).unwrap_or(&[0; 4][..n])
+                };
+                let v: [u32; N] = std::array::from_fn(|c| match ty {
+                    Type::D | Type::UD => {
+                        let b = at(c, 4);
+                        u32::from_le_bytes([b[0], b[1], b[2], b[3]])
+                    }
+                    Type::W => i16::from_le_bytes([at(c, 2)[0], at(c, 2)[1]]) as i32 as u32,
+                    Type::UW => u32::from(u16::from_le_bytes([at(c, 2)[0], at(c, 2)[1]])),
+                    Type::B => at(c, 1)[0] as i8 as i32 as u32,
+                    _ => u32::from(at(c, 1)[0]),
+                });
+                let signed = matches!(ty, Type::D | Type::W | Type::B);
+                modify(v, *negate, *abs && signed)
+            }
+            Some(Operand::ImmI { lanes, .. }) => std::array::from_fn(|c| lanes[c] as u32),
+            _ => [0; N],
+        },
     }
 }
 
 #[inline(always)]
 fn run_i<const N: usize>(grf: &mut [u8], u: &Uop, f: &FastI, rel: u32, pick: u32) {
-    let a = load_i::<N>(grf, f.srcs[0]);
+    let a = load_i::<N>(grf, u, f.srcs[0]);
     let b = if u.srcs.len() > 1 {
-        load_i::<N>(grf, f.srcs[1])
+        load_i::<N>(grf, u, f.srcs[1])
     } else {
         [0; N]
     };
@@ -551,5 +599,23 @@ fn run_i<const N: usize>(grf: &mut [u8], u: &Uop, f: &FastI, rel: u32, pick: u32
         // `of_i` makes no other operation fast.
         _ => return,
     }
-    store_dwords(grf, f.dst, rel & f.enabled, r);
+    if f.dst_bytes == 2 {
+        store_words(grf, f.dst, rel & f.enabled, r);
+    } else {
+        store_dwords(grf, f.dst, rel & f.enabled, r);
+    }
+}
+
+/// Stores the low 16 bits of the channels in `write` at byte `dst` on (packed words).
+#[inline(always)]
+fn store_words<const N: usize>(grf: &mut [u8], dst: u16, write: u32, r: [u32; N]) {
+    let o = dst as usize;
+    let Some(out) = grf.get_mut(o..o + 2 * N) else {
+        return;
+    };
+    for (c, (w, x)) in out.chunks_exact_mut(2).zip(r).enumerate() {
+        if write & (1 << c) != 0 {
+            w.copy_from_slice(&(x as u16).to_le_bytes());
+        }
+    }
 }
