@@ -18,7 +18,9 @@
 
 use super::{Operand, Shape, Uop, UopOp};
 use crate::exec::Thread;
+use crate::region::Acc;
 use crate::region::quiet_nan;
+use gtsim_isa::ir::CondModifier;
 use gtsim_isa::ir::Type;
 
 /// Where a fast micro-op reads one source: 32-bit elements of the register file with
@@ -396,11 +398,12 @@ pub(crate) fn of(u: &Uop) -> Option<Fast> {
 /// the group), `pick` the channels where a predicated `sel` takes its first source.
 pub(crate) fn run(t: &mut Thread, u: &Uop, f: &Fast, rel: u32, pick: u32) {
     let grf = t.grf.as_mut_slice();
+    let arf = (&mut t.flags, &mut t.acc[0]);
     match (f, u.n) {
         (Fast::F(f), 8) => run_f::<8>(grf, u, f, rel, pick),
         (Fast::F(f), _) => run_f::<16>(grf, u, f, rel, pick),
-        (Fast::I(f), 8) => run_i::<8>(grf, u, f, rel, pick),
-        (Fast::I(f), _) => run_i::<16>(grf, u, f, rel, pick),
+        (Fast::I(f), 8) => run_i::<8>(grf, arf, u, f, rel, pick),
+        (Fast::I(f), _) => run_i::<16>(grf, arf, u, f, rel, pick),
     }
 }
 
@@ -413,8 +416,8 @@ pub(crate) type FastISrc = Source<u32>;
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct FastI {
     pub(crate) srcs: [FastISrc; 2],
-    /// Byte offset of channel 0's destination element.
-    pub(crate) dst: u16,
+    /// Byte offset of channel 0's destination element (`None`: the null register).
+    pub(crate) dst: Option<u16>,
     /// Bytes per destination element: 4 (D, UD, F) or 2 (W, UW: the low 16 bits).
     pub(crate) dst_bytes: u8,
     /// Channels (relative) the destination's write mask lets through.
@@ -422,6 +425,40 @@ pub(crate) struct FastI {
     /// A `mov` to an F destination from a signed (`Some(true)`: D, W, V) or unsigned
     /// source: each value rounded to the nearest float (`region::convert_bits`).
     pub(crate) to_float: Option<bool>,
+    /// Whether each source is of a signed type (D, W, B, V), for the 64-bit values
+    /// comparisons and `mul`'s accumulator see.
+    pub(crate) signed: [bool; 2],
+    /// Flags are written (a `cmp`, or a condition modifier on anything but `sel`): the
+    /// flag register and the shift of the micro-op's first channel in it.
+    pub(crate) flags: Option<(usize, u32)>,
+}
+
+/// The channels where integer condition `cond` holds between `a` and `b` (`run::int_hits`).
+#[inline(always)]
+fn hits<const N: usize>(cond: Option<CondModifier>, a: &[i64; N], b: &[i64; N]) -> u32 {
+    let t: [bool; N] = match cond {
+        Some(CondModifier::Z) => std::array::from_fn(|c| a[c] == b[c]),
+        Some(CondModifier::Nz) => std::array::from_fn(|c| a[c] != b[c]),
+        Some(CondModifier::G) => std::array::from_fn(|c| a[c] > b[c]),
+        Some(CondModifier::Ge) => std::array::from_fn(|c| a[c] >= b[c]),
+        Some(CondModifier::L) => std::array::from_fn(|c| a[c] < b[c]),
+        Some(CondModifier::Le) => std::array::from_fn(|c| a[c] <= b[c]),
+        // Overflow and unordered never hold between integers (`ops::compare`).
+        _ => [false; N],
+    };
+    t.iter()
+        .enumerate()
+        .fold(0, |m, (c, &h)| m | (u32::from(h) << c))
+}
+
+/// 32-bit lanes as the 64-bit values of their type.
+#[inline(always)]
+fn widen<const N: usize>(v: &[u32; N], signed: bool) -> [i64; N] {
+    if signed {
+        v.map(|x| i64::from(x as i32))
+    } else {
+        v.map(i64::from)
+    }
 }
 
 /// The fast form of integer micro-op `u`, when it has one: every register source D or
@@ -431,6 +468,7 @@ fn of_i(u: &Uop) -> Option<FastI> {
         u.op,
         UopOp::Mov
             | UopOp::Add
+            | UopOp::Mul
             | UopOp::Not
             | UopOp::And
             | UopOp::Or
@@ -439,22 +477,45 @@ fn of_i(u: &Uop) -> Option<FastI> {
             | UopOp::Shr
             | UopOp::Asr
             | UopOp::Sel
+            | UopOp::Cmp
+            | UopOp::Cmpn
     );
+    let is_cmp = matches!(u.op, UopOp::Cmp | UopOp::Cmpn);
+    // A null destination only where flags are the result.
+    let null_ok = u.dst.offs.is_none() && (is_cmp || u.cond.is_some());
     if !covered
         || !matches!(u.n, 8 | 16)
         || u.saturate
-        || u.cond.is_some()
         || u.acc_write
         || !matches!(u.dst.ty, Type::D | Type::UD | Type::W | Type::UW | Type::F)
-        || !u.dst.packed
+        || !(u.dst.packed || null_ok)
         || u.srcs.len() > 2
+        || (is_cmp && u.cond.is_none())
     {
+        return None;
+    }
+    // Comparisons, min/max and `mul`'s accumulator see the sources' 64-bit values, which
+    // a modifier applied in 32 bits does not give (-x of a UD value, |x| of D -2^31).
+    let compares = is_cmp || u.op == UopOp::Mul || (u.op == UopOp::Sel && u.cond.is_some());
+    if compares
+        && u.srcs.iter().any(|s| {
+            matches!(
+                s,
+                Operand::Reg { negate: true, .. } | Operand::Reg { abs: true, .. }
+            )
+        })
+    {
+        return None;
+    }
+    // Flags from a result as written are read back at the instruction's integer type.
+    let flags_from_result = u.cond.is_some() && !is_cmp && u.op != UopOp::Sel;
+    if flags_from_result && !matches!(u.dst.cond_ty, Type::D | Type::UD | Type::W | Type::UW) {
         return None;
     }
     // (Without source modifiers: `super::run` negates in 64 bits, so -x of D -2^31 or of
     // any UD value converts to a float the 32 bits here do not hold.)
     let to_float = match u.dst.ty {
-        Type::F if u.op == UopOp::Mov => {
+        Type::F if u.op == UopOp::Mov && u.cond.is_none() => {
             if matches!(
                 u.srcs[0],
                 Operand::Reg { negate: true, .. } | Operand::Reg { abs: true, .. }
@@ -473,7 +534,11 @@ fn of_i(u: &Uop) -> Option<FastI> {
     {
         return None;
     }
-    let dst = u.dst.offs.as_ref()?[0];
+    // (A `cmp`'s destination type is the all-ones-or-zero size: UD for a float one.)
+    if to_float.is_none() && u.dst.ty == Type::F {
+        return None;
+    }
+    let dst = u.dst.offs.map(|o| o[0]);
     let mut srcs = [FastISrc::Imm(0); 2];
     for (i, (s, f)) in u.srcs.iter().zip(srcs.iter_mut()).enumerate() {
         *f = match *s {
@@ -503,12 +568,18 @@ fn of_i(u: &Uop) -> Option<FastI> {
             _ => return None,
         };
     }
+    let mut signed = [false; 2];
+    for (sg, s) in signed.iter_mut().zip(&u.srcs) {
+        *sg = matches!(s.ty(), Type::D | Type::W | Type::B | Type::V);
+    }
     Some(FastI {
         srcs,
         dst,
         dst_bytes: u.dst.ty.size() as u8,
         enabled: u.dst.enabled,
         to_float,
+        signed,
+        flags: (is_cmp || flags_from_result).then_some((u.flag_reg, u.group as u32 + u.flag_shift)),
     })
 }
 
@@ -569,7 +640,14 @@ fn load_i<const N: usize>(grf: &[u8], u: &Uop, s: FastISrc) -> [u32; N] {
 }
 
 #[inline(always)]
-fn run_i<const N: usize>(grf: &mut [u8], u: &Uop, f: &FastI, rel: u32, pick: u32) {
+fn run_i<const N: usize>(
+    grf: &mut [u8],
+    (flags, acc): (&mut [u32; 2], &mut [Acc; 16]),
+    u: &Uop,
+    f: &FastI,
+    rel: u32,
+    pick: u32,
+) {
     let a = load_i::<N>(grf, u, f.srcs[0]);
     let b = if u.srcs.len() > 1 {
         load_i::<N>(grf, u, f.srcs[1])
@@ -583,9 +661,36 @@ fn run_i<const N: usize>(grf: &mut [u8], u: &Uop, f: &FastI, rel: u32, pick: u32
         } else {
             a.map(|x| (x as f32).to_bits())
         };
-        return store_dwords(grf, f.dst, rel & f.enabled, bits);
+        if let Some(dst) = f.dst {
+            store_dwords(grf, dst, rel & f.enabled, bits);
+        }
+        return;
     }
+    // Channels whose flag bit is set: a comparison's, or the result's test.
+    let mut set = 0u32;
     match u.op {
+        UopOp::Cmp | UopOp::Cmpn => {
+            // (`cmpn`'s NaN rule concerns floats only.)
+            set = hits(u.cond, &widen(&a, f.signed[0]), &widen(&b, f.signed[1]));
+            r = std::array::from_fn(|c| if set & (1 << c) != 0 { u32::MAX } else { 0 });
+        }
+        UopOp::Mul => {
+            let p: [i64; N] = {
+                let (a, b) = (widen(&a, f.signed[0]), widen(&b, f.signed[1]));
+                std::array::from_fn(|c| a[c].wrapping_mul(b[c]))
+            };
+            r = p.map(|x| x as u32);
+            // The whole products go to the accumulator (`super::run`).
+            for (c, &x) in p.iter().enumerate() {
+                if rel & (1 << c) != 0 {
+                    acc[c.min(15)] = Acc::Int(x);
+                }
+            }
+        }
+        UopOp::Sel if u.cond.is_some() => {
+            let take = hits(u.cond, &widen(&a, f.signed[0]), &widen(&b, f.signed[1]));
+            r = std::array::from_fn(|c| if take & (1 << c) != 0 { a[c] } else { b[c] });
+        }
         UopOp::Mov => r = a,
         UopOp::Add => (0..N).for_each(|c| r[c] = a[c].wrapping_add(b[c])),
         UopOp::Not => (0..N).for_each(|c| r[c] = !a[c]),
@@ -599,10 +704,24 @@ fn run_i<const N: usize>(grf: &mut [u8], u: &Uop, f: &FastI, rel: u32, pick: u32
         // `of_i` makes no other operation fast.
         _ => return,
     }
-    if f.dst_bytes == 2 {
-        store_words(grf, f.dst, rel & f.enabled, r);
-    } else {
-        store_dwords(grf, f.dst, rel & f.enabled, r);
+    if let Some((reg, shift)) = f.flags {
+        if !matches!(u.op, UopOp::Cmp | UopOp::Cmpn) {
+            // The result as written, read back at the instruction's type, against 0.
+            let written: [i64; N] = match u.dst.cond_ty {
+                Type::D => r.map(|x| i64::from(x as i32)),
+                Type::UD => r.map(i64::from),
+                Type::W => r.map(|x| i64::from(x as u16 as i16)),
+                _ => r.map(|x| i64::from(x as u16)),
+            };
+            set = hits(u.cond, &written, &[0; N]);
+        }
+        let field = rel << shift;
+        flags[reg] = (flags[reg] & !field) | ((set & rel) << shift);
+    }
+    match (f.dst, f.dst_bytes) {
+        (Some(dst), 2) => store_words(grf, dst, rel & f.enabled, r),
+        (Some(dst), _) => store_dwords(grf, dst, rel & f.enabled, r),
+        (None, _) => {}
     }
 }
 
