@@ -62,6 +62,28 @@ pub(crate) struct FastF {
     /// truncated toward zero and saturated to the type, NaN to 0 (`region::convert_bits`,
     /// which is what Rust's `as` does).
     pub(crate) to_int: Option<bool>,
+    /// A `cmp`: the flag register and the shift of the micro-op's first channel in it;
+    /// its destination (all ones or zero per channel) is a dword, or the null register.
+    pub(crate) cmp: Option<(usize, u32, bool)>,
+}
+
+/// The channels where float condition `cond` holds between `a` and `b` (`ops::test_floats`,
+/// on f32: widening to f64 changes no comparison).
+#[inline(always)]
+fn fhits<const N: usize>(cond: Option<CondModifier>, a: &[f32; N], b: &[f32; N]) -> u32 {
+    let t: [bool; N] = match cond {
+        Some(CondModifier::Z) => std::array::from_fn(|c| a[c] == b[c]),
+        Some(CondModifier::Nz) => std::array::from_fn(|c| a[c] != b[c]),
+        Some(CondModifier::G) => std::array::from_fn(|c| a[c] > b[c]),
+        Some(CondModifier::Ge) => std::array::from_fn(|c| a[c] >= b[c]),
+        Some(CondModifier::L) => std::array::from_fn(|c| a[c] < b[c]),
+        Some(CondModifier::Le) => std::array::from_fn(|c| a[c] <= b[c]),
+        Some(CondModifier::U) => std::array::from_fn(|c| a[c].is_nan() || b[c].is_nan()),
+        _ => [false; N],
+    };
+    t.iter()
+        .enumerate()
+        .fold(0, |m, (c, &h)| m | (u32::from(h) << c))
 }
 
 /// The fast form of float micro-op `u`, when it has one.
@@ -80,27 +102,46 @@ fn of_f(u: &Uop) -> Option<FastF> {
             | UopOp::Rndz
             | UopOp::Frc
             | UopOp::Pln
+            | UopOp::Cmp
+            | UopOp::Cmpn
     );
-    // `sel` with a condition modifier is min/max, which sets no flags but compares.
+    let is_cmp = matches!(u.op, UopOp::Cmp | UopOp::Cmpn);
+    // `sel` with a condition modifier is min/max, which sets no flags but compares; a
+    // `cmp` writes flags and all ones or zero of its destination's size (a UD for a
+    // float one, `resolve_dst`), or only flags with the null register.
+    let cond_ok = match u.cond {
+        None => !is_cmp,
+        Some(_) => is_cmp || u.op == UopOp::Sel,
+    };
+    let dst_ok = if is_cmp {
+        matches!(u.dst.ty, Type::UD | Type::D) && (u.dst.packed || u.dst.offs.is_none())
+    } else {
+        u.dst.cond_ty == u.dst.ty && u.dst.packed
+    };
     if !covered
         || !u.float
         || !matches!(u.n, 8 | 16)
         || u.saturate
-        || u.cond.is_some()
+        || !cond_ok
         || u.acc_write
-        || u.dst.cond_ty != u.dst.ty
-        || !u.dst.packed
+        || !dst_ok
         || u.srcs.len() > 3
     {
         return None;
     }
     let to_int = match u.dst.ty {
+        _ if is_cmp => None,
         Type::F => None,
         Type::D if u.op == UopOp::Mov => Some(true),
         Type::UD if u.op == UopOp::Mov => Some(false),
         _ => return None,
     };
-    let dst = u.dst.offs.as_ref()?[0];
+    let cmp = is_cmp.then_some((
+        u.flag_reg,
+        u.group as u32 + u.flag_shift,
+        u.dst.offs.is_none(),
+    ));
+    let dst = u.dst.offs.map_or(0, |o| o[0]);
     let mut srcs = [FastSrc::Imm(0.0); 3];
     if u.op == UopOp::Pln {
         let p = u.pln.as_ref()?;
@@ -115,6 +156,7 @@ fn of_f(u: &Uop) -> Option<FastF> {
             nan_default: true,
             pln: Some((p.coef, p.negate, p.abs, x0)),
             to_int,
+            cmp,
         });
     }
     for (s, f) in u.srcs.iter().zip(srcs.iter_mut()) {
@@ -159,6 +201,7 @@ fn of_f(u: &Uop) -> Option<FastF> {
         nan_default: !matches!(u.op, UopOp::Mov | UopOp::Sel),
         pln: None,
         to_int,
+        cmp,
     })
 }
 
@@ -271,7 +314,14 @@ fn load<const N: usize>(grf: &[u8], s: FastSrc, flush_denormals: bool) -> [f32; 
 /// Runs fast micro-op `f` of `u` over `N` channels, `rel` of them enabled (relative to
 /// the group), `pick` the channels where a predicated `sel` takes its first source.
 #[inline(always)]
-fn run_f<const N: usize>(grf: &mut [u8], u: &Uop, f: &FastF, rel: u32, pick: u32) {
+fn run_f<const N: usize>(
+    grf: &mut [u8],
+    flags: &mut [u32; 2],
+    u: &Uop,
+    f: &FastF,
+    rel: u32,
+    pick: u32,
+) {
     let mut r = [0f32; N];
     if let Some((coef, negate, abs, x0)) = f.pln {
         // p*x + q*y + r, sources quieted but not flushed, as `super::run` computes it.
@@ -308,11 +358,42 @@ fn run_f<const N: usize>(grf: &mut [u8], u: &Uop, f: &FastF, rel: u32, pick: u32
         };
         return store_dwords(grf, f.dst, rel & f.enabled, bits);
     }
+    if let Some((reg, shift, null)) = f.cmp {
+        let b = load::<N>(grf, f.srcs[1], f.flush);
+        let mut set = fhits(u.cond, &a, &b);
+        if u.op == UopOp::Cmpn {
+            // `cmpn`: a NaN in src1 alone makes the comparison true.
+            set |= fhits(Some(CondModifier::U), &b, &b) & !fhits(Some(CondModifier::U), &a, &a);
+        }
+        let field = rel << shift;
+        flags[reg] = (flags[reg] & !field) | ((set & rel) << shift);
+        if !null {
+            let bits: [u32; N] =
+                std::array::from_fn(|c| if set & (1 << c) != 0 { u32::MAX } else { 0 });
+            store_dwords(grf, f.dst, rel & f.enabled, bits);
+        }
+        return;
+    }
     match u.op {
         UopOp::Mov => r = a,
         UopOp::Add => {
             let b = load::<N>(grf, f.srcs[1], f.flush);
             (0..N).for_each(|c| r[c] = a[c] + b[c]);
+        }
+        UopOp::Sel if u.cond.is_some() => {
+            // min/max: a NaN operand yields the other (IEEE minNum/maxNum).
+            let b = load::<N>(grf, f.srcs[1], f.flush);
+            let take = fhits(u.cond, &a, &b);
+            (0..N).for_each(|c| {
+                let take_a = if a[c].is_nan() {
+                    false
+                } else if b[c].is_nan() {
+                    true
+                } else {
+                    take & (1 << c) != 0
+                };
+                r[c] = if take_a { a[c] } else { b[c] };
+            });
         }
         UopOp::Mul => {
             let b = load::<N>(grf, f.srcs[1], f.flush);
@@ -400,8 +481,8 @@ pub(crate) fn run(t: &mut Thread, u: &Uop, f: &Fast, rel: u32, pick: u32) {
     let grf = t.grf.as_mut_slice();
     let arf = (&mut t.flags, &mut t.acc[0]);
     match (f, u.n) {
-        (Fast::F(f), 8) => run_f::<8>(grf, u, f, rel, pick),
-        (Fast::F(f), _) => run_f::<16>(grf, u, f, rel, pick),
+        (Fast::F(f), 8) => run_f::<8>(grf, arf.0, u, f, rel, pick),
+        (Fast::F(f), _) => run_f::<16>(grf, arf.0, u, f, rel, pick),
         (Fast::I(f), 8) => run_i::<8>(grf, arf, u, f, rel, pick),
         (Fast::I(f), _) => run_i::<16>(grf, arf, u, f, rel, pick),
     }
