@@ -1,9 +1,11 @@
 //! The commonest micro-ops without lane arrays: float arithmetic of 8 or 16 channels on
-//! packed or scalar F registers and float immediates, written packed to an F register,
-//! with no saturation, condition modifier or accumulator write.
+//! packed or scalar F registers and float immediates, written packed to an F register
+//! (or, for `mov`, converted to D/UD), with no saturation or explicit accumulator
+//! write; a condition modifier only on `cmp`/`cmpn` (flags, and all ones or zero in a
+//! dword destination or none) and `sel` (min/max).
 //!
 //! Shader code is mostly such instructions (`mov`, `add`, `mul`, `mad`, `sel`, `lrp`,
-//! the roundings), and the general path (`super::run`) pays for its generality on each
+//! the roundings, `cmp`), and the general path (`super::run`) pays for its generality on each
 //! of them: three 32-lane source arrays and a result array cleared, every channel
 //! converted to the destination type through a 64-bit array, the flags and the
 //! accumulator considered. Here the channel count is a constant of the function
@@ -15,6 +17,15 @@
 //! default NaN unless the instruction is a `mov` or `sel`, denormal results flushed, and
 //! only the enabled channels written. Only IEEE mode runs here; the alternative mode
 //! takes the general path (`Thread::run_uop`).
+//!
+//! Integer instructions (`mov`, `add`, `mul`, the logic operations and shifts, `sel`,
+//! `cmp`, and condition modifiers with their flags) on any integer register region or
+//! immediate run here too, written to a D/UD/W/UW register (or the null register when
+//! flags are the result): their results are the low bits of the general path's 64-bit
+//! arithmetic, computed in 32-bit lanes; comparisons, min/max and `mul`'s accumulator
+//! take the sources' 64-bit values (so those sources carry no modifier, which the
+//! general path applies in 64 bits), and the shifts a D/UD src0 (they read it at its
+//! own width).
 
 use super::{Operand, Shape, Uop, UopOp};
 use crate::exec::Thread;
@@ -67,23 +78,17 @@ pub(crate) struct FastF {
     pub(crate) cmp: Option<(usize, u32, bool)>,
 }
 
-/// The channels where float condition `cond` holds between `a` and `b` (`ops::test_floats`,
-/// on f32: widening to f64 changes no comparison).
+/// The channels where float condition `cond` holds between `a` and `b`
+/// (`ops::test_floats`, the general path's test).
 #[inline(always)]
-fn fhits<const N: usize>(cond: Option<CondModifier>, a: &[f32; N], b: &[f32; N]) -> u32 {
-    let t: [bool; N] = match cond {
-        Some(CondModifier::Z) => std::array::from_fn(|c| a[c] == b[c]),
-        Some(CondModifier::Nz) => std::array::from_fn(|c| a[c] != b[c]),
-        Some(CondModifier::G) => std::array::from_fn(|c| a[c] > b[c]),
-        Some(CondModifier::Ge) => std::array::from_fn(|c| a[c] >= b[c]),
-        Some(CondModifier::L) => std::array::from_fn(|c| a[c] < b[c]),
-        Some(CondModifier::Le) => std::array::from_fn(|c| a[c] <= b[c]),
-        Some(CondModifier::U) => std::array::from_fn(|c| a[c].is_nan() || b[c].is_nan()),
-        _ => [false; N],
-    };
-    t.iter()
-        .enumerate()
-        .fold(0, |m, (c, &h)| m | (u32::from(h) << c))
+fn float_hits<const N: usize>(cond: Option<CondModifier>, a: &[f32; N], b: &[f32; N]) -> u32 {
+    (0..N).fold(0, |m, c| {
+        m | u32::from(crate::ops::test_floats(
+            cond,
+            f64::from(a[c]),
+            f64::from(b[c]),
+        )) << c
+    })
 }
 
 /// The fast form of float micro-op `u`, when it has one.
@@ -360,10 +365,11 @@ fn run_f<const N: usize>(
     }
     if let Some((reg, shift, null)) = f.cmp {
         let b = load::<N>(grf, f.srcs[1], f.flush);
-        let mut set = fhits(u.cond, &a, &b);
+        let mut set = float_hits(u.cond, &a, &b);
         if u.op == UopOp::Cmpn {
             // `cmpn`: a NaN in src1 alone makes the comparison true.
-            set |= fhits(Some(CondModifier::U), &b, &b) & !fhits(Some(CondModifier::U), &a, &a);
+            set |= float_hits(Some(CondModifier::U), &b, &b)
+                & !float_hits(Some(CondModifier::U), &a, &a);
         }
         let field = rel << shift;
         flags[reg] = (flags[reg] & !field) | ((set & rel) << shift);
@@ -383,7 +389,7 @@ fn run_f<const N: usize>(
         UopOp::Sel if u.cond.is_some() => {
             // min/max: a NaN operand yields the other (IEEE minNum/maxNum).
             let b = load::<N>(grf, f.srcs[1], f.flush);
-            let take = fhits(u.cond, &a, &b);
+            let take = float_hits(u.cond, &a, &b);
             (0..N).for_each(|c| {
                 let take_a = if a[c].is_nan() {
                     false
@@ -512,24 +518,6 @@ pub(crate) struct FastI {
     /// Flags are written (a `cmp`, or a condition modifier on anything but `sel`): the
     /// flag register and the shift of the micro-op's first channel in it.
     pub(crate) flags: Option<(usize, u32)>,
-}
-
-/// The channels where integer condition `cond` holds between `a` and `b` (`run::int_hits`).
-#[inline(always)]
-fn hits<const N: usize>(cond: Option<CondModifier>, a: &[i64; N], b: &[i64; N]) -> u32 {
-    let t: [bool; N] = match cond {
-        Some(CondModifier::Z) => std::array::from_fn(|c| a[c] == b[c]),
-        Some(CondModifier::Nz) => std::array::from_fn(|c| a[c] != b[c]),
-        Some(CondModifier::G) => std::array::from_fn(|c| a[c] > b[c]),
-        Some(CondModifier::Ge) => std::array::from_fn(|c| a[c] >= b[c]),
-        Some(CondModifier::L) => std::array::from_fn(|c| a[c] < b[c]),
-        Some(CondModifier::Le) => std::array::from_fn(|c| a[c] <= b[c]),
-        // Overflow and unordered never hold between integers (`ops::compare`).
-        _ => [false; N],
-    };
-    t.iter()
-        .enumerate()
-        .fold(0, |m, (c, &h)| m | (u32::from(h) << c))
 }
 
 /// 32-bit lanes as the 64-bit values of their type.
@@ -752,7 +740,7 @@ fn run_i<const N: usize>(
     match u.op {
         UopOp::Cmp | UopOp::Cmpn => {
             // (`cmpn`'s NaN rule concerns floats only.)
-            set = hits(u.cond, &widen(&a, f.signed[0]), &widen(&b, f.signed[1]));
+            set = super::run::int_hits(u.cond, &widen(&a, f.signed[0]), &widen(&b, f.signed[1]));
             r = std::array::from_fn(|c| if set & (1 << c) != 0 { u32::MAX } else { 0 });
         }
         UopOp::Mul => {
@@ -769,7 +757,8 @@ fn run_i<const N: usize>(
             }
         }
         UopOp::Sel if u.cond.is_some() => {
-            let take = hits(u.cond, &widen(&a, f.signed[0]), &widen(&b, f.signed[1]));
+            let take =
+                super::run::int_hits(u.cond, &widen(&a, f.signed[0]), &widen(&b, f.signed[1]));
             r = std::array::from_fn(|c| if take & (1 << c) != 0 { a[c] } else { b[c] });
         }
         UopOp::Mov => r = a,
@@ -794,7 +783,7 @@ fn run_i<const N: usize>(
                 Type::W => r.map(|x| i64::from(x as u16 as i16)),
                 _ => r.map(|x| i64::from(x as u16)),
             };
-            set = hits(u.cond, &written, &[0; N]);
+            set = super::run::int_hits(u.cond, &written, &[0; N]);
         }
         let field = rel << shift;
         flags[reg] = (flags[reg] & !field) | ((set & rel) << shift);

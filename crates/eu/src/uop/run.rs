@@ -23,7 +23,7 @@ fn load<const N: usize>(grf: &[u8], o: u16) -> [u8; N] {
 
 /// The channels (bit per channel) where integer condition `cond` holds between `a` and
 /// `b` (`ops::test` on two integers), with the condition chosen once for all channels.
-fn int_hits(cond: Option<CondModifier>, a: &[i64], b: &[i64]) -> u32 {
+pub(super) fn int_hits(cond: Option<CondModifier>, a: &[i64], b: &[i64]) -> u32 {
     fn mask(a: &[i64], b: &[i64], f: impl Fn(i64, i64) -> bool) -> u32 {
         a.iter()
             .zip(b)

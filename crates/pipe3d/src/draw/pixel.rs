@@ -727,15 +727,21 @@ struct ThreadContext<'a> {
 fn slots_of(group: &[Subspan]) -> ([(u32, u32); 32], u32, u32) {
     let mut slots = [(0u32, 0u32); 32];
     let mut lit = 0u32;
-    let mut dispatch = 0u32;
     for (i, &((sy, sx), mask)) in group.iter().enumerate() {
         for p in 0..4 {
             slots[i * 4 + p] = (sx * 2 + (p as u32 & 1), sy * 2 + (p as u32 >> 1));
         }
         lit |= mask << (i * 4);
-        dispatch |= 0xf << (i * 4);
     }
-    (slots, lit, dispatch)
+    (slots, lit, dispatch_of(group))
+}
+
+/// The dispatch mask of a thread for `group`: four slots per subspan.
+fn dispatch_of(group: &[Subspan]) -> u32 {
+    match group.len() {
+        n @ 0..8 => (1u32 << (4 * n)) - 1,
+        _ => u32::MAX,
+    }
 }
 
 impl ThreadContext<'_> {
@@ -775,12 +781,9 @@ impl ThreadContext<'_> {
     /// The recording a thread for `group` replays with `budget` instructions, if there
     /// is one (see `replay`).
     fn recording(&self, group: &[Subspan], budget: u64) -> Option<Arc<Recording>> {
-        // The dispatch mask of `slots_of`: four slots per subspan.
-        let dispatch = match group.len() {
-            n @ 0..8 => (1u32 << (4 * n)) - 1,
-            _ => u32::MAX,
-        };
-        self.replays.get(dispatch).filter(|r| r.executed <= budget)
+        self.replays
+            .get(dispatch_of(group))
+            .filter(|r| r.executed <= budget)
     }
 
     /// A thread for `group` that replays `rec`: its messages sent through the thread's
