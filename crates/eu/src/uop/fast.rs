@@ -27,6 +27,7 @@
 //! general path applies in 64 bits), and the shifts a D/UD src0 (they read it at its
 //! own width).
 
+use super::lanes::{bits, compare, expand, lanes, select};
 use super::{Operand, Shape, Uop, UopOp};
 use crate::exec::Thread;
 use crate::region::Acc;
@@ -82,13 +83,11 @@ pub(crate) struct FastF {
 /// (`ops::test_floats`, the general path's test).
 #[inline(always)]
 fn float_hits<const N: usize>(cond: Option<CondModifier>, a: &[f32; N], b: &[f32; N]) -> u32 {
-    (0..N).fold(0, |m, c| {
-        m | u32::from(crate::ops::test_floats(
-            cond,
-            f64::from(a[c]),
-            f64::from(b[c]),
-        )) << c
-    })
+    // (Comparing the f32 values is comparing their exact f64 widenings.)
+    match cond {
+        Some(CondModifier::U) => bits::<N>(|c| a[c].is_nan() || b[c].is_nan()),
+        _ => compare(cond, a, b),
+    }
 }
 
 /// The fast form of float micro-op `u`, when it has one.
@@ -231,14 +230,14 @@ pub(crate) fn mad<const N: usize>(a: &[f32; N], b: &[f32; N], x: &[f32; N]) -> [
         // SAFETY: the host has FMA (checked just above), all `mad_fma` needs.
         return unsafe { mad_fma(a, b, x) };
     }
-    std::array::from_fn(|c| b[c].mul_add(x[c], a[c]))
+    lanes(|c| b[c].mul_add(x[c], a[c]))
 }
 
 /// [`mad`] compiled for hosts with FMA.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "fma")]
 fn mad_fma<const N: usize>(a: &[f32; N], b: &[f32; N], x: &[f32; N]) -> [f32; N] {
-    std::array::from_fn(|c| b[c].mul_add(x[c], a[c]))
+    lanes(|c| b[c].mul_add(x[c], a[c]))
 }
 
 /// The `N` dwords from byte `off` on (zeros past the register file, which the micro-op's
@@ -264,7 +263,7 @@ fn register(bytes: &[u8]) -> [f32; 8] {
     for (x, b) in d.iter_mut().zip(bytes.chunks_exact(4)) {
         *x = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
     }
-    d.map(|b| f32::from_bits(quiet_nan(b)))
+    lanes(|c| f32::from_bits(quiet_nan(d[c])))
 }
 
 /// The source modifiers and the flush, each one loop over the channels (which the
@@ -301,7 +300,7 @@ fn load<const N: usize>(grf: &[u8], s: FastSrc, flush_denormals: bool) -> [f32; 
         FastSrc::Packed { off, negate, abs } => {
             let d = dwords::<N>(grf, off);
             modify(
-                d.map(|b| f32::from_bits(quiet_nan(b))),
+                lanes(|c| f32::from_bits(quiet_nan(d[c]))),
                 negate,
                 abs,
                 flush_denormals,
@@ -357,9 +356,9 @@ fn run_f<const N: usize>(
     let a = load::<N>(grf, f.srcs[0], f.flush);
     if let Some(signed) = f.to_int {
         let bits = if signed {
-            a.map(|x| x as i32 as u32)
+            lanes::<_, N>(|c| a[c] as i32 as u32)
         } else {
-            a.map(|x| x as u32)
+            lanes::<_, N>(|c| a[c] as u32)
         };
         return store_dwords(grf, f.dst, rel & f.enabled, bits);
     }
@@ -374,9 +373,7 @@ fn run_f<const N: usize>(
         let field = rel << shift;
         flags[reg] = (flags[reg] & !field) | ((set & rel) << shift);
         if !null {
-            let bits: [u32; N] =
-                std::array::from_fn(|c| if set & (1 << c) != 0 { u32::MAX } else { 0 });
-            store_dwords(grf, f.dst, rel & f.enabled, bits);
+            store_dwords(grf, f.dst, rel & f.enabled, expand::<N>(set));
         }
         return;
     }
@@ -417,7 +414,7 @@ fn run_f<const N: usize>(
         }
         UopOp::Sel => {
             let b = load::<N>(grf, f.srcs[1], f.flush);
-            (0..N).for_each(|c| r[c] = if pick & (1 << c) != 0 { a[c] } else { b[c] });
+            r = select(pick, &a, &b);
         }
         UopOp::Rndd => (0..N).for_each(|c| r[c] = a[c].floor()),
         UopOp::Rndu => (0..N).for_each(|c| r[c] = a[c].ceil()),
@@ -442,7 +439,12 @@ fn store<const N: usize>(grf: &mut [u8], f: &FastF, rel: u32, mut r: [f32; N]) {
     if f.flush {
         r.iter_mut().for_each(|x| *x = flush(*x));
     }
-    store_dwords(grf, f.dst, rel & f.enabled, r.map(f32::to_bits));
+    store_dwords(
+        grf,
+        f.dst,
+        rel & f.enabled,
+        lanes::<_, N>(|c| r[c].to_bits()),
+    );
 }
 
 /// Stores the dwords of the channels in `write` at byte `dst` on (packed).
@@ -452,16 +454,15 @@ fn store_dwords<const N: usize>(grf: &mut [u8], dst: u16, write: u32, r: [u32; N
     let Some(out) = grf.get_mut(o..o + 4 * N) else {
         return;
     };
-    if write == (1u32 << N) - 1 {
-        for (w, x) in out.chunks_exact_mut(4).zip(r) {
-            w.copy_from_slice(&x.to_le_bytes());
-        }
+    // Partly enabled: the disabled channels keep what they held (a blend, not a branch
+    // per channel).
+    let r = if write == (1u32 << N) - 1 {
+        r
     } else {
-        for (c, (w, x)) in out.chunks_exact_mut(4).zip(r).enumerate() {
-            if write & (1 << c) != 0 {
-                w.copy_from_slice(&x.to_le_bytes());
-            }
-        }
+        select(write, &r, &dwords::<N>(out, 0))
+    };
+    for (w, x) in out.chunks_exact_mut(4).zip(r) {
+        w.copy_from_slice(&x.to_le_bytes());
     }
 }
 
@@ -484,6 +485,28 @@ pub(crate) fn of(u: &Uop) -> Option<Fast> {
 /// Runs fast micro-op `f` of `u` over its channels, `rel` of them enabled (relative to
 /// the group), `pick` the channels where a predicated `sel` takes its first source.
 pub(crate) fn run(t: &mut Thread, u: &Uop, f: &Fast, rel: u32, pick: u32) {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma")
+    {
+        // SAFETY: the host has AVX2 and FMA (checked just above), all `run_avx2` needs.
+        return unsafe { run_avx2(t, u, f, rel, pick) };
+    }
+    run_any(t, u, f, rel, pick)
+}
+
+/// [`run`] compiled for hosts with AVX2 and FMA: eight-lane vectors, and the roundings
+/// as instructions rather than a library call per channel. The results are the same bits
+/// (IEEE arithmetic is exact whatever the vector width, and only `mad` fuses, as
+/// everywhere).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+fn run_avx2(t: &mut Thread, u: &Uop, f: &Fast, rel: u32, pick: u32) {
+    run_any(t, u, f, rel, pick)
+}
+
+/// [`run`] for any host.
+#[inline(always)]
+fn run_any(t: &mut Thread, u: &Uop, f: &Fast, rel: u32, pick: u32) {
     let grf = t.grf.as_mut_slice();
     let arf = (&mut t.flags, &mut t.acc[0]);
     match (f, u.n) {
@@ -524,9 +547,9 @@ pub(crate) struct FastI {
 #[inline(always)]
 fn widen<const N: usize>(v: &[u32; N], signed: bool) -> [i64; N] {
     if signed {
-        v.map(|x| i64::from(x as i32))
+        lanes(|c| i64::from(v[c] as i32))
     } else {
-        v.map(i64::from)
+        lanes(|c| i64::from(v[c]))
     }
 }
 
@@ -652,6 +675,16 @@ fn of_i(u: &Uop) -> Option<FastI> {
     })
 }
 
+/// The `B` bytes of an element at byte `off` (zeros past the register file, which the
+/// micro-op's offsets were checked against).
+#[inline(always)]
+fn element<const B: usize>(grf: &[u8], off: u16) -> [u8; B] {
+    let o = usize::from(off);
+    grf.get(o..o + B)
+        .and_then(|b| b.try_into().ok())
+        .unwrap_or([0; B])
+}
+
 /// Integer source `s` in `N` channels (low 32 bits).
 #[inline(always)]
 fn load_i<const N: usize>(grf: &[u8], u: &Uop, s: FastISrc) -> [u32; N] {
@@ -685,24 +718,18 @@ fn load_i<const N: usize>(grf: &[u8], u: &Uop, s: FastISrc) -> [u32; N] {
                 abs,
                 ..
             }) => {
-                let at = |c: usize, n: usize| {
-                    let o = usize::from(offs[c]);
-                    grf.get(o..o + n).unwrap_or(&[0; 4][..n])
+                // (The type chosen once, then one loop per type.)
+                let v: [u32; N] = match ty {
+                    Type::D | Type::UD => lanes(|c| u32::from_le_bytes(element(grf, offs[c]))),
+                    Type::W => lanes(|c| i16::from_le_bytes(element(grf, offs[c])) as i32 as u32),
+                    Type::UW => lanes(|c| u32::from(u16::from_le_bytes(element(grf, offs[c])))),
+                    Type::B => lanes(|c| element::<1>(grf, offs[c])[0] as i8 as i32 as u32),
+                    _ => lanes(|c| u32::from(element::<1>(grf, offs[c])[0])),
                 };
-                let v: [u32; N] = std::array::from_fn(|c| match ty {
-                    Type::D | Type::UD => {
-                        let b = at(c, 4);
-                        u32::from_le_bytes([b[0], b[1], b[2], b[3]])
-                    }
-                    Type::W => i16::from_le_bytes([at(c, 2)[0], at(c, 2)[1]]) as i32 as u32,
-                    Type::UW => u32::from(u16::from_le_bytes([at(c, 2)[0], at(c, 2)[1]])),
-                    Type::B => at(c, 1)[0] as i8 as i32 as u32,
-                    _ => u32::from(at(c, 1)[0]),
-                });
                 let signed = matches!(ty, Type::D | Type::W | Type::B);
                 modify(v, *negate, *abs && signed)
             }
-            Some(Operand::ImmI { lanes, .. }) => std::array::from_fn(|c| lanes[c] as u32),
+            Some(Operand::ImmI { lanes: imm, .. }) => lanes(|c| imm[c] as u32),
             _ => [0; N],
         },
     }
@@ -726,9 +753,9 @@ fn run_i<const N: usize>(
     let mut r = [0u32; N];
     if let Some(signed) = f.to_float {
         let bits = if signed {
-            a.map(|x| (x as i32 as f32).to_bits())
+            lanes::<_, N>(|c| (a[c] as i32 as f32).to_bits())
         } else {
-            a.map(|x| (x as f32).to_bits())
+            lanes::<_, N>(|c| (a[c] as f32).to_bits())
         };
         if let Some(dst) = f.dst {
             store_dwords(grf, dst, rel & f.enabled, bits);
@@ -740,15 +767,15 @@ fn run_i<const N: usize>(
     match u.op {
         UopOp::Cmp | UopOp::Cmpn => {
             // (`cmpn`'s NaN rule concerns floats only.)
-            set = super::run::int_hits(u.cond, &widen(&a, f.signed[0]), &widen(&b, f.signed[1]));
-            r = std::array::from_fn(|c| if set & (1 << c) != 0 { u32::MAX } else { 0 });
+            set = int_hits(u.cond, &a, &b, f.signed);
+            r = expand::<N>(set);
         }
         UopOp::Mul => {
             let p: [i64; N] = {
                 let (a, b) = (widen(&a, f.signed[0]), widen(&b, f.signed[1]));
-                std::array::from_fn(|c| a[c].wrapping_mul(b[c]))
+                lanes(|c| a[c].wrapping_mul(b[c]))
             };
-            r = p.map(|x| x as u32);
+            r = lanes(|c| p[c] as u32);
             // The whole products go to the accumulator (`super::run`).
             for (c, &x) in p.iter().enumerate() {
                 if rel & (1 << c) != 0 {
@@ -757,9 +784,7 @@ fn run_i<const N: usize>(
             }
         }
         UopOp::Sel if u.cond.is_some() => {
-            let take =
-                super::run::int_hits(u.cond, &widen(&a, f.signed[0]), &widen(&b, f.signed[1]));
-            r = std::array::from_fn(|c| if take & (1 << c) != 0 { a[c] } else { b[c] });
+            r = select(int_hits(u.cond, &a, &b, f.signed), &a, &b);
         }
         UopOp::Mov => r = a,
         UopOp::Add => (0..N).for_each(|c| r[c] = a[c].wrapping_add(b[c])),
@@ -770,20 +795,19 @@ fn run_i<const N: usize>(
         UopOp::Shl => (0..N).for_each(|c| r[c] = a[c] << (b[c] & 31)),
         UopOp::Shr => (0..N).for_each(|c| r[c] = a[c] >> (b[c] & 31)),
         UopOp::Asr => (0..N).for_each(|c| r[c] = ((a[c] as i32) >> (b[c] & 31)) as u32),
-        UopOp::Sel => (0..N).for_each(|c| r[c] = if pick & (1 << c) != 0 { a[c] } else { b[c] }),
+        UopOp::Sel => r = select(pick, &a, &b),
         // `of_i` makes no other operation fast.
         _ => return,
     }
     if let Some((reg, shift)) = f.flags {
         if !matches!(u.op, UopOp::Cmp | UopOp::Cmpn) {
             // The result as written, read back at the instruction's type, against 0.
-            let written: [i64; N] = match u.dst.cond_ty {
-                Type::D => r.map(|x| i64::from(x as i32)),
-                Type::UD => r.map(i64::from),
-                Type::W => r.map(|x| i64::from(x as u16 as i16)),
-                _ => r.map(|x| i64::from(x as u16)),
+            set = match u.dst.cond_ty {
+                Type::D => compare(u.cond, &lanes(|c| r[c] as i32), &[0; N]),
+                Type::UD => compare(u.cond, &r, &[0; N]),
+                Type::W => compare(u.cond, &lanes(|c| r[c] as u16 as i16), &[0; N]),
+                _ => compare(u.cond, &lanes(|c| r[c] as u16), &[0; N]),
             };
-            set = super::run::int_hits(u.cond, &written, &[0; N]);
         }
         let field = rel << shift;
         flags[reg] = (flags[reg] & !field) | ((set & rel) << shift);
@@ -802,9 +826,31 @@ fn store_words<const N: usize>(grf: &mut [u8], dst: u16, write: u32, r: [u32; N]
     let Some(out) = grf.get_mut(o..o + 2 * N) else {
         return;
     };
-    for (c, (w, x)) in out.chunks_exact_mut(2).zip(r).enumerate() {
-        if write & (1 << c) != 0 {
-            w.copy_from_slice(&(x as u16).to_le_bytes());
-        }
+    let old: [u32; N] = lanes(|c| u32::from(u16::from_le_bytes([out[2 * c], out[2 * c + 1]])));
+    let r = select(write, &r, &old);
+    for (w, x) in out.chunks_exact_mut(2).zip(r) {
+        w.copy_from_slice(&(x as u16).to_le_bytes());
+    }
+}
+
+/// The channels where integer condition `cond` holds between `a` and `b`, each of a
+/// signed type or not (`signed`): their 64-bit values compared, as the general path's
+/// `int_hits` does, in 32 bits where both sources have the same signedness (the order of
+/// two values widened alike is theirs).
+#[inline(always)]
+fn int_hits<const N: usize>(
+    cond: Option<CondModifier>,
+    a: &[u32; N],
+    b: &[u32; N],
+    signed: [bool; 2],
+) -> u32 {
+    match signed {
+        [true, true] => compare(
+            cond,
+            &lanes::<_, N>(|c| a[c] as i32),
+            &lanes::<_, N>(|c| b[c] as i32),
+        ),
+        [false, false] => compare(cond, a, b),
+        [sa, sb] => compare(cond, &widen(a, sa), &widen(b, sb)),
     }
 }

@@ -19,6 +19,7 @@
 //! compares every register bit.
 
 mod fast;
+mod lanes;
 mod run;
 
 use crate::region::{Val, imm, is_float};
