@@ -1,8 +1,9 @@
-//! The commonest micro-ops without lane arrays: float arithmetic of 8 or 16 channels on
-//! packed or scalar F registers and float immediates, written packed to an F register
-//! (or, for `mov`, converted to D/UD), with no saturation or explicit accumulator
-//! write; a condition modifier only on `cmp`/`cmpn` (flags, and all ones or zero in a
-//! dword destination or none) and `sel` (min/max).
+//! The commonest micro-ops without lane arrays: float arithmetic of 8 or 16 channels
+//! (the float `math` functions included) on F registers in any region (packed, scalar,
+//! or element by element for swizzles and strides) and float immediates (VF vectors
+//! too), written packed to an F register (or, for `mov`, converted to D/UD), with no
+//! saturation or explicit accumulator write; a condition modifier only on `cmp`/`cmpn`
+//! (flags, and all ones or zero in a dword destination or none) and `sel` (min/max).
 //!
 //! Shader code is mostly such instructions (`mov`, `add`, `mul`, `mad`, `sel`, `lrp`,
 //! the roundings, `cmp`), and the general path (`super::run`) pays for its generality on each
@@ -18,10 +19,13 @@
 //! only the enabled channels written. Only IEEE mode runs here; the alternative mode
 //! takes the general path (`Thread::run_uop`).
 //!
+//! The loops are over `[T; N]` lane arrays (`super::lanes`), and the whole fast path is
+//! compiled a second time for AVX2 and FMA, chosen per micro-op where the host has them.
+//!
 //! Integer instructions (`mov`, `add`, `mul`, the logic operations and shifts, `sel`,
 //! `cmp`, and condition modifiers with their flags) on any integer register region or
-//! immediate run here too, written to a D/UD/W/UW register (or the null register when
-//! flags are the result): their results are the low bits of the general path's 64-bit
+//! immediate run here too, written to a D/UD/W/UW register, packed or at a stride of
+//! two or four elements (or the null register when flags are the result): their results are the low bits of the general path's 64-bit
 //! arithmetic, computed in 32-bit lanes; comparisons, min/max and `mul`'s accumulator
 //! take the sources' 64-bit values (so those sources carry no modifier, which the
 //! general path applies in 64 bits), and the shifts a D/UD src0 (they read it at its
@@ -33,6 +37,7 @@ use crate::exec::Thread;
 use crate::region::Acc;
 use crate::region::quiet_nan;
 use gtsim_isa::ir::CondModifier;
+use gtsim_isa::ir::MathFunction;
 use gtsim_isa::ir::Type;
 
 /// Where a fast micro-op reads one source: 32-bit elements of the register file with
@@ -108,7 +113,7 @@ fn of_f(u: &Uop) -> Option<FastF> {
             | UopOp::Pln
             | UopOp::Cmp
             | UopOp::Cmpn
-    );
+    ) || matches!(u.op, UopOp::Math(m) if crate::ops::math_f(m, 1.0, 1.0).is_some());
     let is_cmp = matches!(u.op, UopOp::Cmp | UopOp::Cmpn);
     // `sel` with a condition modifier is min/max, which sets no flags but compares; a
     // `cmp` writes flags and all ones or zero of its destination's size (a UD for a
@@ -163,7 +168,7 @@ fn of_f(u: &Uop) -> Option<FastF> {
             cmp,
         });
     }
-    for (s, f) in u.srcs.iter().zip(srcs.iter_mut()) {
+    for (i, (s, f)) in u.srcs.iter().zip(srcs.iter_mut()).enumerate() {
         *f = match *s {
             Operand::Reg {
                 ty: Type::F,
@@ -194,6 +199,13 @@ fn of_f(u: &Uop) -> Option<FastF> {
             {
                 FastSrc::Imm(lanes[0])
             }
+            // Swizzled or strided F registers, immediate vectors: element by element.
+            Operand::Reg {
+                ty: Type::F,
+                shape: Shape::Gather,
+                ..
+            }
+            | Operand::ImmF { .. } => FastSrc::Lanes(i as u8),
             _ => return None,
         };
     }
@@ -276,20 +288,26 @@ fn modify<const N: usize>(
     flush_denormals: bool,
 ) -> [f32; N] {
     if abs {
-        v.iter_mut().for_each(|x| *x = x.abs());
+        for x in v.iter_mut() {
+            *x = x.abs();
+        }
     }
     if negate {
-        v.iter_mut().for_each(|x| *x = -*x);
+        for x in v.iter_mut() {
+            *x = -*x;
+        }
     }
     if flush_denormals {
-        v.iter_mut().for_each(|x| *x = flush(*x));
+        for x in v.iter_mut() {
+            *x = flush(*x);
+        }
     }
     v
 }
 
-/// Source `s` in `N` channels.
+/// Source `s` of `u` in `N` channels.
 #[inline(always)]
-fn load<const N: usize>(grf: &[u8], s: FastSrc, flush_denormals: bool) -> [f32; N] {
+fn load<const N: usize>(grf: &[u8], u: &Uop, s: FastSrc, flush_denormals: bool) -> [f32; N] {
     let read = |o: usize| -> f32 {
         let b = grf
             .get(o..o + 4)
@@ -310,8 +328,21 @@ fn load<const N: usize>(grf: &[u8], s: FastSrc, flush_denormals: bool) -> [f32; 
             modify([read(off as usize); N], negate, abs, flush_denormals)
         }
         FastSrc::Imm(v) => modify([v; N], false, false, flush_denormals),
-        // `of_f` makes no such float source.
-        FastSrc::Lanes(_) => [0.0; N],
+        FastSrc::Lanes(i) => match u.srcs.get(usize::from(i)) {
+            Some(Operand::Reg {
+                offs, negate, abs, ..
+            }) => modify(
+                lanes(|c| f32::from_bits(quiet_nan(u32::from_le_bytes(element(grf, offs[c]))))),
+                *negate,
+                *abs,
+                flush_denormals,
+            ),
+            // An immediate vector (VF: an F immediate is one value, `FastSrc::Imm`),
+            // which cannot hold a denormal: nothing to flush.
+            Some(Operand::ImmF { lanes: imm, .. }) => lanes(|c| imm[c]),
+            // `of_f` makes no other float source.
+            _ => [0.0; N],
+        },
     }
 }
 
@@ -353,7 +384,7 @@ fn run_f<const N: usize>(
         }
         return store::<N>(grf, f, rel, r);
     }
-    let a = load::<N>(grf, f.srcs[0], f.flush);
+    let a = load::<N>(grf, u, f.srcs[0], f.flush);
     if let Some(signed) = f.to_int {
         let bits = if signed {
             lanes::<_, N>(|c| a[c] as i32 as u32)
@@ -363,7 +394,7 @@ fn run_f<const N: usize>(
         return store_dwords(grf, f.dst, rel & f.enabled, bits);
     }
     if let Some((reg, shift, null)) = f.cmp {
-        let b = load::<N>(grf, f.srcs[1], f.flush);
+        let b = load::<N>(grf, u, f.srcs[1], f.flush);
         let mut set = float_hits(u.cond, &a, &b);
         if u.op == UopOp::Cmpn {
             // `cmpn`: a NaN in src1 alone makes the comparison true.
@@ -380,47 +411,56 @@ fn run_f<const N: usize>(
     match u.op {
         UopOp::Mov => r = a,
         UopOp::Add => {
-            let b = load::<N>(grf, f.srcs[1], f.flush);
-            (0..N).for_each(|c| r[c] = a[c] + b[c]);
+            let b = load::<N>(grf, u, f.srcs[1], f.flush);
+            r = lanes(|c| a[c] + b[c]);
         }
         UopOp::Sel if u.cond.is_some() => {
             // min/max: a NaN operand yields the other (IEEE minNum/maxNum).
-            let b = load::<N>(grf, f.srcs[1], f.flush);
+            let b = load::<N>(grf, u, f.srcs[1], f.flush);
             let take = float_hits(u.cond, &a, &b);
-            (0..N).for_each(|c| {
-                let take_a = if a[c].is_nan() {
-                    false
-                } else if b[c].is_nan() {
-                    true
-                } else {
-                    take & (1 << c) != 0
-                };
-                r[c] = if take_a { a[c] } else { b[c] };
-            });
+            let keep_a = bits::<N>(|c| !a[c].is_nan() && (b[c].is_nan() || take & (1 << c) != 0));
+            r = select(keep_a, &a, &b);
         }
         UopOp::Mul => {
-            let b = load::<N>(grf, f.srcs[1], f.flush);
-            (0..N).for_each(|c| r[c] = a[c] * b[c]);
+            let b = load::<N>(grf, u, f.srcs[1], f.flush);
+            r = lanes(|c| a[c] * b[c]);
         }
         UopOp::Mad => {
-            let b = load::<N>(grf, f.srcs[1], f.flush);
-            let x = load::<N>(grf, f.srcs[2], f.flush);
+            let b = load::<N>(grf, u, f.srcs[1], f.flush);
+            let x = load::<N>(grf, u, f.srcs[2], f.flush);
             r = mad(&a, &b, &x);
         }
         UopOp::Lrp => {
-            let b = load::<N>(grf, f.srcs[1], f.flush);
-            let x = load::<N>(grf, f.srcs[2], f.flush);
-            (0..N).for_each(|c| r[c] = a[c] * b[c] + (1.0 - a[c]) * x[c]);
+            let b = load::<N>(grf, u, f.srcs[1], f.flush);
+            let x = load::<N>(grf, u, f.srcs[2], f.flush);
+            r = lanes(|c| a[c] * b[c] + (1.0 - a[c]) * x[c]);
         }
         UopOp::Sel => {
-            let b = load::<N>(grf, f.srcs[1], f.flush);
+            let b = load::<N>(grf, u, f.srcs[1], f.flush);
             r = select(pick, &a, &b);
         }
-        UopOp::Rndd => (0..N).for_each(|c| r[c] = a[c].floor()),
-        UopOp::Rndu => (0..N).for_each(|c| r[c] = a[c].ceil()),
-        UopOp::Rnde => (0..N).for_each(|c| r[c] = a[c].round_ties_even()),
-        UopOp::Rndz => (0..N).for_each(|c| r[c] = a[c].trunc()),
-        UopOp::Frc => (0..N).for_each(|c| r[c] = a[c] - a[c].floor()),
+        UopOp::Rndd => r = lanes(|c| a[c].floor()),
+        UopOp::Rndu => r = lanes(|c| a[c].ceil()),
+        UopOp::Rnde => r = lanes(|c| a[c].round_ties_even()),
+        UopOp::Rndz => r = lanes(|c| a[c].trunc()),
+        UopOp::Frc => r = lanes(|c| a[c] - a[c].floor()),
+        UopOp::Math(m) => {
+            // (A unary function's second source is absent: zeros, as on the general path.)
+            let b = if u.srcs.len() > 1 {
+                load::<N>(grf, u, f.srcs[1], f.flush)
+            } else {
+                [0.0; N]
+            };
+            // The commonest functions as loops the compiler vectorises; each is
+            // `ops::math_f`'s formula.
+            r = match m {
+                MathFunction::Inv => lanes(|c| 1.0 / a[c]),
+                MathFunction::Sqrt => lanes(|c| a[c].sqrt()),
+                MathFunction::Rsq => lanes(|c| 1.0 / a[c].sqrt()),
+                MathFunction::Fdiv => lanes(|c| a[c] / b[c]),
+                _ => lanes(|c| crate::ops::math_f(m, a[c], b[c]).unwrap_or(0.0)),
+            };
+        }
         // `of` makes no other operation fast.
         _ => return,
     }
@@ -433,11 +473,14 @@ fn run_f<const N: usize>(
 fn store<const N: usize>(grf: &mut [u8], f: &FastF, rel: u32, mut r: [f32; N]) {
     if f.nan_default {
         let nan = f32::from_bits(crate::ops::DEFAULT_NAN);
-        r.iter_mut()
-            .for_each(|x| *x = if x.is_nan() { nan } else { *x });
+        for x in r.iter_mut() {
+            *x = if x.is_nan() { nan } else { *x };
+        }
     }
     if f.flush {
-        r.iter_mut().for_each(|x| *x = flush(*x));
+        for x in r.iter_mut() {
+            *x = flush(*x);
+        }
     }
     store_dwords(
         grf,
@@ -486,8 +529,7 @@ pub(crate) fn of(u: &Uop) -> Option<Fast> {
 /// the group), `pick` the channels where a predicated `sel` takes its first source.
 pub(crate) fn run(t: &mut Thread, u: &Uop, f: &Fast, rel: u32, pick: u32) {
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma")
-    {
+    if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma") {
         // SAFETY: the host has AVX2 and FMA (checked just above), all `run_avx2` needs.
         return unsafe { run_avx2(t, u, f, rel, pick) };
     }
@@ -530,6 +572,9 @@ pub(crate) struct FastI {
     pub(crate) dst: Option<u16>,
     /// Bytes per destination element: 4 (D, UD, F) or 2 (W, UW: the low 16 bits).
     pub(crate) dst_bytes: u8,
+    /// Bytes from one channel's destination element to the next: the element size
+    /// (packed), or two or four times it (`<2>`, `<4>` horizontal strides).
+    pub(crate) dst_stride: u8,
     /// Channels (relative) the destination's write mask lets through.
     pub(crate) enabled: u32,
     /// A `mov` to an F destination from a signed (`Some(true)`: D, W, V) or unsigned
@@ -580,7 +625,7 @@ fn of_i(u: &Uop) -> Option<FastI> {
         || u.saturate
         || u.acc_write
         || !matches!(u.dst.ty, Type::D | Type::UD | Type::W | Type::UW | Type::F)
-        || !(u.dst.packed || null_ok)
+        || !(dst_stride(u).is_some() || null_ok)
         || u.srcs.len() > 2
         || (is_cmp && u.cond.is_none())
     {
@@ -668,6 +713,7 @@ fn of_i(u: &Uop) -> Option<FastI> {
         srcs,
         dst,
         dst_bytes: u.dst.ty.size() as u8,
+        dst_stride: dst_stride(u).unwrap_or(0),
         enabled: u.dst.enabled,
         to_float,
         signed,
@@ -685,16 +731,33 @@ fn element<const B: usize>(grf: &[u8], off: u16) -> [u8; B] {
         .unwrap_or([0; B])
 }
 
+/// The byte distance between consecutive channels' destination elements, where it is
+/// one, of 1, 2 or 4 elements (the offsets are the region's, checked against the
+/// register file when the micro-op was made).
+fn dst_stride(u: &Uop) -> Option<u8> {
+    let offs = u.dst.offs.as_ref()?;
+    let size = u.dst.ty.size() as usize;
+    if u.dst.packed {
+        return Some(size as u8);
+    }
+    let stride = usize::from(offs[1]).checked_sub(usize::from(offs[0]))?;
+    let regular = (0..u.n).all(|c| usize::from(offs[c]) == usize::from(offs[0]) + c * stride);
+    (regular && [2 * size, 4 * size].contains(&stride)).then_some(stride as u8)
+}
+
 /// Integer source `s` in `N` channels (low 32 bits).
 #[inline(always)]
 fn load_i<const N: usize>(grf: &[u8], u: &Uop, s: FastISrc) -> [u32; N] {
     let modify = |mut v: [u32; N], negate: bool, abs: bool| {
         if abs {
-            v.iter_mut()
-                .for_each(|x| *x = (*x as i32).wrapping_abs() as u32);
+            for x in v.iter_mut() {
+                *x = (*x as i32).wrapping_abs() as u32;
+            }
         }
         if negate {
-            v.iter_mut().for_each(|x| *x = x.wrapping_neg());
+            for x in v.iter_mut() {
+                *x = x.wrapping_neg();
+            }
         }
         v
     };
@@ -750,17 +813,14 @@ fn run_i<const N: usize>(
     } else {
         [0; N]
     };
-    let mut r = [0u32; N];
+    let r: [u32; N];
     if let Some(signed) = f.to_float {
         let bits = if signed {
             lanes::<_, N>(|c| (a[c] as i32 as f32).to_bits())
         } else {
             lanes::<_, N>(|c| (a[c] as f32).to_bits())
         };
-        if let Some(dst) = f.dst {
-            store_dwords(grf, dst, rel & f.enabled, bits);
-        }
-        return;
+        return store_i(grf, f, rel & f.enabled, bits);
     }
     // Channels whose flag bit is set: a comparison's, or the result's test.
     let mut set = 0u32;
@@ -787,14 +847,14 @@ fn run_i<const N: usize>(
             r = select(int_hits(u.cond, &a, &b, f.signed), &a, &b);
         }
         UopOp::Mov => r = a,
-        UopOp::Add => (0..N).for_each(|c| r[c] = a[c].wrapping_add(b[c])),
-        UopOp::Not => (0..N).for_each(|c| r[c] = !a[c]),
-        UopOp::And => (0..N).for_each(|c| r[c] = a[c] & b[c]),
-        UopOp::Or => (0..N).for_each(|c| r[c] = a[c] | b[c]),
-        UopOp::Xor => (0..N).for_each(|c| r[c] = a[c] ^ b[c]),
-        UopOp::Shl => (0..N).for_each(|c| r[c] = a[c] << (b[c] & 31)),
-        UopOp::Shr => (0..N).for_each(|c| r[c] = a[c] >> (b[c] & 31)),
-        UopOp::Asr => (0..N).for_each(|c| r[c] = ((a[c] as i32) >> (b[c] & 31)) as u32),
+        UopOp::Add => r = lanes(|c| a[c].wrapping_add(b[c])),
+        UopOp::Not => r = lanes(|c| !a[c]),
+        UopOp::And => r = lanes(|c| a[c] & b[c]),
+        UopOp::Or => r = lanes(|c| a[c] | b[c]),
+        UopOp::Xor => r = lanes(|c| a[c] ^ b[c]),
+        UopOp::Shl => r = lanes(|c| a[c] << (b[c] & 31)),
+        UopOp::Shr => r = lanes(|c| a[c] >> (b[c] & 31)),
+        UopOp::Asr => r = lanes(|c| ((a[c] as i32) >> (b[c] & 31)) as u32),
         UopOp::Sel => r = select(pick, &a, &b),
         // `of_i` makes no other operation fast.
         _ => return,
@@ -812,10 +872,29 @@ fn run_i<const N: usize>(
         let field = rel << shift;
         flags[reg] = (flags[reg] & !field) | ((set & rel) << shift);
     }
-    match (f.dst, f.dst_bytes) {
-        (Some(dst), 2) => store_words(grf, dst, rel & f.enabled, r),
-        (Some(dst), _) => store_dwords(grf, dst, rel & f.enabled, r),
-        (None, _) => {}
+    store_i(grf, f, rel & f.enabled, r);
+}
+
+/// Stores the low `f.dst_bytes` bytes of the channels in `write` to `f`'s destination.
+#[inline(always)]
+fn store_i<const N: usize>(grf: &mut [u8], f: &FastI, write: u32, r: [u32; N]) {
+    let Some(dst) = f.dst else {
+        return;
+    };
+    match (f.dst_bytes, f.dst_stride) {
+        (2, 2) => store_words(grf, dst, write, r),
+        (4, 4) => store_dwords(grf, dst, write, r),
+        (bytes, stride) => {
+            let (bytes, stride) = (usize::from(bytes), usize::from(stride));
+            for (c, x) in r.iter().enumerate() {
+                let o = usize::from(dst) + c * stride;
+                if write & (1 << c) != 0
+                    && let Some(slot) = grf.get_mut(o..o + bytes)
+                {
+                    slot.copy_from_slice(&x.to_le_bytes()[..bytes]);
+                }
+            }
+        }
     }
 }
 
