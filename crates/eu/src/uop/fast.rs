@@ -352,13 +352,15 @@ fn load<const N: usize>(grf: &[u8], u: &Uop, s: FastSrc, flush_denormals: bool) 
 fn run_f<const N: usize>(
     grf: &mut [u8],
     flags: &mut [u32; 2],
-    u: &Uop,
+    (u, op): (&Uop, UopOp),
     f: &FastF,
     rel: u32,
     pick: u32,
 ) {
     let mut r = [0f32; N];
-    if let Some((coef, negate, abs, x0)) = f.pln {
+    if op == UopOp::Pln
+        && let Some((coef, negate, abs, x0)) = f.pln
+    {
         // p*x + q*y + r, sources quieted but not flushed, as `super::run` computes it.
         let read = |o: usize| -> f32 {
             let b = grf
@@ -385,7 +387,9 @@ fn run_f<const N: usize>(
         return store::<N>(grf, f, rel, r);
     }
     let a = load::<N>(grf, u, f.srcs[0], f.flush);
-    if let Some(signed) = f.to_int {
+    if op == UopOp::Mov
+        && let Some(signed) = f.to_int
+    {
         let bits = if signed {
             lanes::<_, N>(|c| a[c] as i32 as u32)
         } else {
@@ -393,10 +397,12 @@ fn run_f<const N: usize>(
         };
         return store_dwords(grf, f.dst, rel & f.enabled, bits);
     }
-    if let Some((reg, shift, null)) = f.cmp {
+    if matches!(op, UopOp::Cmp | UopOp::Cmpn)
+        && let Some((reg, shift, null)) = f.cmp
+    {
         let b = load::<N>(grf, u, f.srcs[1], f.flush);
         let mut set = float_hits(u.cond, &a, &b);
-        if u.op == UopOp::Cmpn {
+        if op == UopOp::Cmpn {
             // `cmpn`: a NaN in src1 alone makes the comparison true.
             set |= float_hits(Some(CondModifier::U), &b, &b)
                 & !float_hits(Some(CondModifier::U), &a, &a);
@@ -408,7 +414,7 @@ fn run_f<const N: usize>(
         }
         return;
     }
-    match u.op {
+    match op {
         UopOp::Mov => r = a,
         UopOp::Add => {
             let b = load::<N>(grf, u, f.srcs[1], f.flush);
@@ -526,36 +532,147 @@ pub(crate) fn of(u: &Uop) -> Option<Fast> {
 }
 
 /// Runs fast micro-op `f` of `u` over its channels, `rel` of them enabled (relative to
-/// the group), `pick` the channels where a predicated `sel` takes its first source.
-pub(crate) fn run(t: &mut Thread, u: &Uop, f: &Fast, rel: u32, pick: u32) {
-    #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma") {
-        // SAFETY: the host has AVX2 and FMA (checked just above), all `run_avx2` needs.
-        return unsafe { run_avx2(t, u, f, rel, pick) };
+/// the group), `pick` the channels where a predicated `sel` takes its first source: the
+/// float or integer form at the micro-op's channel count, compiled for the host's
+/// features (chosen once, by [`runner`]). Unsafe to call only in that a runner compiled
+/// for AVX2 must run on a host that has it, which `runner` checked.
+pub(crate) type Runner = unsafe fn(&mut Thread, &Uop, &Fast, u32, u32);
+
+/// The operations as the constants runners are compiled for ([`code`]); `math` is one
+/// code, its function read from the micro-op.
+const OPS: [UopOp; 22] = [
+    UopOp::Mov,
+    UopOp::Add,
+    UopOp::Mul,
+    UopOp::Mad,
+    UopOp::Lrp,
+    UopOp::Sel,
+    UopOp::Cmp,
+    UopOp::Cmpn,
+    UopOp::Rndd,
+    UopOp::Rndu,
+    UopOp::Rnde,
+    UopOp::Rndz,
+    UopOp::Frc,
+    UopOp::Not,
+    UopOp::And,
+    UopOp::Or,
+    UopOp::Xor,
+    UopOp::Shl,
+    UopOp::Shr,
+    UopOp::Asr,
+    UopOp::Pln,
+    UopOp::Math(MathFunction::Inv),
+];
+
+/// The code of `op` (its index in [`OPS`]); `None` for one no runner is compiled for.
+fn code(op: UopOp) -> Option<usize> {
+    match op {
+        UopOp::Math(_) => Some(OPS.len() - 1),
+        _ => OPS.iter().position(|&o| o == op),
     }
-    run_any(t, u, f, rel, pick)
 }
 
-/// [`run`] compiled for hosts with AVX2 and FMA: eight-lane vectors, and the roundings
+/// The operation of a runner compiled for code `OP` (a constant once the runner is
+/// compiled, so that its `match` on the operation leaves only one arm), `u`'s own for
+/// `math`.
+#[inline(always)]
+fn op_of<const OP: usize>(u: &Uop) -> UopOp {
+    match OPS[OP] {
+        UopOp::Math(_) => u.op,
+        op => op,
+    }
+}
+
+/// The runner of fast micro-op `f` of `u`: one function per form, channel count and
+/// operation (the interpreter's one indirect call per micro-op, rather than a branch on
+/// each), compiled for this host; `None` for an operation no runner is compiled for.
+pub(crate) fn runner(f: &Fast, u: &Uop) -> Option<Runner> {
+    /// `$run::<$n, OP>` for the code `$op`.
+    macro_rules! by_op {
+        ($run:ident, $n:literal, $op:expr) => {
+            match $op {
+                0 => $run::<$n, 0>,
+                1 => $run::<$n, 1>,
+                2 => $run::<$n, 2>,
+                3 => $run::<$n, 3>,
+                4 => $run::<$n, 4>,
+                5 => $run::<$n, 5>,
+                6 => $run::<$n, 6>,
+                7 => $run::<$n, 7>,
+                8 => $run::<$n, 8>,
+                9 => $run::<$n, 9>,
+                10 => $run::<$n, 10>,
+                11 => $run::<$n, 11>,
+                12 => $run::<$n, 12>,
+                13 => $run::<$n, 13>,
+                14 => $run::<$n, 14>,
+                15 => $run::<$n, 15>,
+                16 => $run::<$n, 16>,
+                17 => $run::<$n, 17>,
+                18 => $run::<$n, 18>,
+                19 => $run::<$n, 19>,
+                20 => $run::<$n, 20>,
+                _ => $run::<$n, 21>,
+            }
+        };
+    }
+    let op = code(u.op)?;
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma") {
+        return Some(match (f, u.n) {
+            (Fast::F(_), 8) => by_op!(f_avx2, 8, op),
+            (Fast::F(_), _) => by_op!(f_avx2, 16, op),
+            (Fast::I(_), 8) => by_op!(i_avx2, 8, op),
+            (Fast::I(_), _) => by_op!(i_avx2, 16, op),
+        });
+    }
+    Some(match (f, u.n) {
+        (Fast::F(_), 8) => by_op!(f_any, 8, op),
+        (Fast::F(_), _) => by_op!(f_any, 16, op),
+        (Fast::I(_), 8) => by_op!(i_any, 8, op),
+        (Fast::I(_), _) => by_op!(i_any, 16, op),
+    })
+}
+
+/// A float micro-op of `N` channels and operation code `OP`, for any host.
+fn f_any<const N: usize, const OP: usize>(t: &mut Thread, u: &Uop, f: &Fast, rel: u32, pick: u32) {
+    if let Fast::F(f) = f {
+        let at = (u, op_of::<OP>(u));
+        run_f::<N>(t.grf.as_mut_slice(), &mut t.flags, at, f, rel, pick);
+    }
+}
+
+/// An integer micro-op of `N` channels and operation code `OP`, for any host.
+fn i_any<const N: usize, const OP: usize>(t: &mut Thread, u: &Uop, f: &Fast, rel: u32, pick: u32) {
+    if let Fast::I(f) = f {
+        let arf = (&mut t.flags, &mut t.acc[0]);
+        let at = (u, op_of::<OP>(u));
+        run_i::<N>(t.grf.as_mut_slice(), arf, at, f, rel, pick);
+    }
+}
+
+/// [`f_any`] compiled for hosts with AVX2 and FMA: eight-lane vectors, and the roundings
 /// as instructions rather than a library call per channel. The results are the same bits
 /// (IEEE arithmetic is exact whatever the vector width, and only `mad` fuses, as
 /// everywhere).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,fma")]
-fn run_avx2(t: &mut Thread, u: &Uop, f: &Fast, rel: u32, pick: u32) {
-    run_any(t, u, f, rel, pick)
+fn f_avx2<const N: usize, const OP: usize>(t: &mut Thread, u: &Uop, f: &Fast, rel: u32, pick: u32) {
+    if let Fast::F(f) = f {
+        let at = (u, op_of::<OP>(u));
+        run_f::<N>(t.grf.as_mut_slice(), &mut t.flags, at, f, rel, pick);
+    }
 }
 
-/// [`run`] for any host.
-#[inline(always)]
-fn run_any(t: &mut Thread, u: &Uop, f: &Fast, rel: u32, pick: u32) {
-    let grf = t.grf.as_mut_slice();
-    let arf = (&mut t.flags, &mut t.acc[0]);
-    match (f, u.n) {
-        (Fast::F(f), 8) => run_f::<8>(grf, arf.0, u, f, rel, pick),
-        (Fast::F(f), _) => run_f::<16>(grf, arf.0, u, f, rel, pick),
-        (Fast::I(f), 8) => run_i::<8>(grf, arf, u, f, rel, pick),
-        (Fast::I(f), _) => run_i::<16>(grf, arf, u, f, rel, pick),
+/// [`i_any`] compiled for hosts with AVX2 and FMA.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+fn i_avx2<const N: usize, const OP: usize>(t: &mut Thread, u: &Uop, f: &Fast, rel: u32, pick: u32) {
+    if let Fast::I(f) = f {
+        let arf = (&mut t.flags, &mut t.acc[0]);
+        let at = (u, op_of::<OP>(u));
+        run_i::<N>(t.grf.as_mut_slice(), arf, at, f, rel, pick);
     }
 }
 
@@ -802,7 +919,7 @@ fn load_i<const N: usize>(grf: &[u8], u: &Uop, s: FastISrc) -> [u32; N] {
 fn run_i<const N: usize>(
     grf: &mut [u8],
     (flags, acc): (&mut [u32; 2], &mut [Acc; 16]),
-    u: &Uop,
+    (u, op): (&Uop, UopOp),
     f: &FastI,
     rel: u32,
     pick: u32,
@@ -814,7 +931,9 @@ fn run_i<const N: usize>(
         [0; N]
     };
     let r: [u32; N];
-    if let Some(signed) = f.to_float {
+    if op == UopOp::Mov
+        && let Some(signed) = f.to_float
+    {
         let bits = if signed {
             lanes::<_, N>(|c| (a[c] as i32 as f32).to_bits())
         } else {
@@ -824,7 +943,7 @@ fn run_i<const N: usize>(
     }
     // Channels whose flag bit is set: a comparison's, or the result's test.
     let mut set = 0u32;
-    match u.op {
+    match op {
         UopOp::Cmp | UopOp::Cmpn => {
             // (`cmpn`'s NaN rule concerns floats only.)
             set = int_hits(u.cond, &a, &b, f.signed);
@@ -860,7 +979,7 @@ fn run_i<const N: usize>(
         _ => return,
     }
     if let Some((reg, shift)) = f.flags {
-        if !matches!(u.op, UopOp::Cmp | UopOp::Cmpn) {
+        if !matches!(op, UopOp::Cmp | UopOp::Cmpn) {
             // The result as written, read back at the instruction's type, against 0.
             set = match u.dst.cond_ty {
                 Type::D => compare(u.cond, &lanes(|c| r[c] as i32), &[0; N]),
@@ -931,5 +1050,21 @@ fn int_hits<const N: usize>(
         ),
         [false, false] => compare(cond, a, b),
         [sa, sb] => compare(cond, &widen(a, sa), &widen(b, sb)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_operation_has_the_code_of_its_runner() {
+        for (c, &op) in OPS.iter().enumerate() {
+            assert_eq!(code(op), Some(c), "{op:?}");
+        }
+        // Every math function shares the last code; a runner reads it from the micro-op.
+        for m in [MathFunction::Sqrt, MathFunction::Pow, MathFunction::Fdiv] {
+            assert_eq!(code(UopOp::Math(m)), Some(OPS.len() - 1));
+        }
     }
 }

@@ -199,8 +199,8 @@ pub(crate) struct Uop {
     pub(crate) pred_select: bool,
     /// `pln`'s own operands.
     pub(crate) pln: Option<Box<Pln>>,
-    /// The form `fast` runs, for the commonest float instructions.
-    pub(crate) fast: Option<fast::Fast>,
+    /// The form `fast` runs, for the commonest instructions, with its runner.
+    pub(crate) fast: Option<(fast::Fast, fast::Runner)>,
     /// The channels (absolute) of the instruction's span.
     pub(crate) span: u32,
     /// Write Enable Control (NoMask): the span runs whatever the dispatch mask and the
@@ -491,6 +491,6 @@ pub(crate) fn predecode(ins: &Instruction) -> Option<Uop> {
             Some(_) => None,
         },
     };
-    u.fast = fast::of(&u);
+    u.fast = fast::of(&u).and_then(|f| Some((f, fast::runner(&f, &u)?)));
     Some(u)
 }

@@ -225,10 +225,11 @@ impl Thread {
         if rel == 0 {
             return Ok(());
         }
-        if let Some(f) = &u.fast
+        if let Some((f, run)) = &u.fast
             && self.fp_mode == FpMode::Ieee
         {
-            super::fast::run(self, u, f, rel, pick);
+            // SAFETY: `fast::runner` chose `run` for this host's features.
+            unsafe { run(self, u, f, rel, pick) };
             return Ok(());
         }
         match u.n {
