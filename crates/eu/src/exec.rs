@@ -893,6 +893,8 @@ impl Thread {
         budget: u64,
         executed: &mut u64,
     ) -> Result<u64, ExecError> {
+        // The last live channels a micro-op counted, and their number.
+        let (mut last_live, mut last_count) = (0u32, 0u64);
         while self.ip < code.len() {
             if *executed >= budget {
                 return Err(ExecError::Budget {
@@ -935,13 +937,24 @@ impl Thread {
             let on_the_fly;
             let (ins, len) = match prog.at(self.ip) {
                 // A predecoded instruction: a micro-op, or double precision.
-                Some(slot) if prog.micro_ops && (slot.uop.is_some() || slot.df.is_some()) => {
+                Some(slot) if prog.micro_ops && slot.uop.is_some() => {
                     *executed += 1;
-                    let live = match &slot.uop {
-                        Some(u) => u.span & self.dispatch_mask & self.running(),
-                        None => self.live(&slot.ins),
-                    };
-                    self.channel_instructions += live.count_ones() as u64;
+                    if let Some(u) = &slot.uop {
+                        // (The channels counted are those live before it runs; their
+                        // number is worked out when they change, the host's count of
+                        // bits being a sequence of instructions where it lacks POPCNT.)
+                        let live = self.run_uop(&slot.ins, u);
+                        if live != last_live {
+                            (last_live, last_count) = (live, u64::from(live.count_ones()));
+                        }
+                        self.channel_instructions += last_count;
+                    }
+                    self.ip += slot.len;
+                    continue;
+                }
+                Some(slot) if prog.micro_ops && slot.df.is_some() => {
+                    *executed += 1;
+                    self.channel_instructions += self.live(&slot.ins).count_ones() as u64;
                     self.run_predecoded(slot)?;
                     self.ip += slot.len;
                     continue;
@@ -983,7 +996,10 @@ impl Thread {
     /// A micro-op or double-precision instruction.
     fn run_predecoded(&mut self, slot: &Slot) -> Result<(), ExecError> {
         match (&slot.uop, &slot.df) {
-            (Some(u), _) => self.run_uop(&slot.ins, u),
+            (Some(u), _) => {
+                self.run_uop(&slot.ins, u);
+                Ok(())
+            }
             (None, Some(d)) => crate::df::run(self, &slot.ins, d),
             (None, None) => Ok(()),
         }

@@ -203,6 +203,8 @@ pub(crate) struct Uop {
     pub(crate) fast: Option<(fast::Fast, fast::Runner)>,
     /// The channels (absolute) of the instruction's span.
     pub(crate) span: u32,
+    /// The span relative to its first channel: the low `n` bits.
+    pub(crate) lanes: u32,
     /// Write Enable Control (NoMask): the span runs whatever the dispatch mask and the
     /// control flow.
     pub(crate) mask_disable: bool,
@@ -470,6 +472,7 @@ pub(crate) fn predecode(ins: &Instruction) -> Option<Uop> {
         pred_select: op == UopOp::Sel && ins.predicate.is_some(),
         pln,
         fast: None,
+        lanes: if n >= 32 { u32::MAX } else { (1u32 << n) - 1 },
         span: if n >= 32 {
             u32::MAX
         } else {

@@ -3,7 +3,7 @@
 //! `uop`; every rule cited there is the per-channel interpreter's, in `crate::ops`).
 
 use super::{DstOp, Operand, Shape, Uop, UopOp};
-use crate::exec::{ExecError, FpMode, Thread};
+use crate::exec::{FpMode, Thread};
 use crate::ops::{as_signed, as_unsigned, fp_result, test, test_floats};
 use crate::region::{Acc, Val, convert_bits, quiet_nan, read_elem};
 use gtsim_isa::ir::*;
@@ -183,16 +183,19 @@ enum Results<const L: usize> {
 }
 
 impl Thread {
-    /// Executes micro-op `u` of instruction `ins` (see the module documentation).
-    pub(crate) fn run_uop(&mut self, ins: &Instruction, u: &Uop) -> Result<(), ExecError> {
-        // The execution mask (`Thread::exec_mask_with`) from the predecoded span and
-        // normal predicate, or worked out from the instruction for the other controls.
+    /// Executes micro-op `u` of instruction `ins` (see the module documentation);
+    /// returns the channels of its span that were live (dispatched and not waiting in
+    /// control flow) when it ran.
+    #[inline(always)]
+    pub(crate) fn run_uop(&mut self, ins: &Instruction, u: &Uop) -> u32 {
+        // The channels of the span dispatched and not waiting in control flow (what the
+        // run loop counts), and the execution mask (`Thread::exec_mask_with`) from them
+        // and the predecoded normal predicate, or worked out from the instruction for the
+        // other controls.
+        let live = u.span & self.dispatch_mask & self.running();
         let (mask, pick) = match u.pred {
             Some(pred) => {
-                let mut m = u.span;
-                if !u.mask_disable {
-                    m &= self.dispatch_mask & self.running();
-                }
+                let m = if u.mask_disable { u.span } else { live };
                 let f = pred.map(|(reg, shift, inverse)| {
                     let f = self.flags[reg] >> shift;
                     if inverse { !f } else { f }
@@ -216,28 +219,23 @@ impl Thread {
                 (mask, pick)
             }
         };
-        let span = if u.n >= 32 {
-            u32::MAX
-        } else {
-            (1u32 << u.n) - 1
-        };
-        let rel = (mask >> u.group) & span;
+        let rel = (mask >> u.group) & u.lanes;
         if rel == 0 {
-            return Ok(());
+            return live;
         }
         if let Some((f, run)) = &u.fast
             && self.fp_mode == FpMode::Ieee
         {
             // SAFETY: `fast::runner` chose `run` for this host's features.
             unsafe { run(self, u, f, rel, pick) };
-            return Ok(());
+            return live;
         }
         match u.n {
             0..=8 => self.compute_and_scatter::<8>(u, rel, pick),
             9..=16 => self.compute_and_scatter::<16>(u, rel, pick),
             _ => self.compute_and_scatter::<32>(u, rel, pick),
         }
-        Ok(())
+        live
     }
 
     /// The general path of a micro-op of at most `L` channels.
