@@ -2482,6 +2482,30 @@ fn source_region_past_g127_is_an_error() {
 }
 
 #[test]
+fn narrow_moves_at_the_end_of_the_register_file_write_only_their_channels() {
+    // Execution size 4 (and 1, 2) writes its channels and nothing else (PRM "Execution
+    // Size"), also where eight dwords from the destination would run past g127 (g127.4:
+    // bytes 16..31 are the last of the file) and from a packed source there.
+    let r = run(
+        "mov(4) g127.4<1>UD g127<4,4,1>UD { align1 WE_all 1N };
+mov(2) g126.6<1>D -g127.4<2,2,1>D { align1 WE_all 1N };
+mov(1) g126<1>F g127.7<0,1,0>F { align1 WE_all 1N };
+add(4) g125.4<1>UD g127.4<4,4,1>UD 0x10UD { align1 WE_all 1N };",
+        8,
+        &[
+            "g127:ud=1,2,3,4,5,6,7,8",
+            "g126:ud=9,9,9,9,9,9,9,9",
+            "g125:ud=7,7,7,7,7,7,7,7",
+        ],
+    );
+    // g127.4..7 = g127.0..3.
+    assert_eq!(ud(&r, 127, 8), vec![1, 2, 3, 4, 1, 2, 3, 4]);
+    // g126.6, g126.7 = -1, -2; g126.0 = the float bits of g127.7 (4), unchanged as a mov.
+    assert_eq!(d(&r, 126, 8), vec![4, 9, 9, 9, 9, 9, -1, -2]);
+    assert_eq!(ud(&r, 125, 8), vec![7, 7, 7, 7, 17, 18, 19, 20]);
+}
+
+#[test]
 fn destination_region_past_g127_is_an_error() {
     assert!(run_asm("mov(16) g127<1>F g2<8,8,1>F { align1 1H };", 16, &[]).is_err());
     assert!(run_asm("mov(8) g127<4>F g2<8,8,1>F { align1 1Q };", 8, &[]).is_err());

@@ -1,5 +1,6 @@
-//! The commonest micro-ops without lane arrays: float arithmetic of 8 or 16 channels
-//! (the float `math` functions included) on F registers in any region (packed, scalar,
+//! The commonest micro-ops without lane arrays: float arithmetic of 8 or 16 channels (or
+//! fewer than 8, run as 8 lanes where those lie in the register file; the float `math`
+//! functions included) on F registers in any region (packed, scalar,
 //! or element by element for swizzles and strides) and float immediates (VF vectors
 //! too), written packed to an F register (or, for `mov`, converted to D/UD), with no
 //! saturation or explicit accumulator write; a condition modifier only on `cmp`/`cmpn`
@@ -129,7 +130,7 @@ fn of_f(u: &Uop) -> Option<FastF> {
     };
     if !covered
         || !u.float
-        || !matches!(u.n, 8 | 16)
+        || !channels_ok(u)
         || u.saturate
         || !cond_ok
         || u.acc_write
@@ -153,6 +154,10 @@ fn of_f(u: &Uop) -> Option<FastF> {
     let dst = u.dst.offs.map_or(0, |o| o[0]);
     let mut srcs = [FastSrc::Imm(0.0); 3];
     if u.op == UopOp::Pln {
+        // (Whole registers of x and y: 8 or 16 channels.)
+        if u.n < 8 {
+            return None;
+        }
         let p = u.pln.as_ref()?;
         let x0 = p.x[0];
         let packed =
@@ -219,6 +224,36 @@ fn of_f(u: &Uop) -> Option<FastF> {
         to_int,
         cmp,
     })
+}
+
+/// Whether `u`'s channel count has a runner: 8 or 16, or fewer than 8 run as 8 lanes
+/// of which only the first `n` are enabled. The other lanes read and rewrite what is
+/// there, so they must lie in the register file: the destination's eight elements when
+/// packed (a strided destination writes only enabled lanes), and the eight elements of
+/// each packed source (a scalar one reads one element, one element by element its own
+/// offsets, which lie in the file).
+fn channels_ok(u: &Uop) -> bool {
+    if matches!(u.n, 8 | 16) {
+        return true;
+    }
+    if u.n > 8 || u.n == 0 {
+        return false;
+    }
+    let size = u.dst.ty.size() as usize;
+    let dst_ok = match &u.dst.offs {
+        Some(o) if u.dst.packed => usize::from(o[0]) + 8 * size <= super::GRF_BYTES,
+        _ => true,
+    };
+    let srcs_ok = u.srcs.iter().all(|s| match s {
+        Operand::Reg {
+            offs,
+            ty,
+            shape: Shape::Packed,
+            ..
+        } => usize::from(offs[0]) + 8 * ty.size() as usize <= super::GRF_BYTES,
+        _ => true,
+    });
+    dst_ok && srcs_ok
 }
 
 /// A single-precision denormal becomes zero of its sign.
@@ -621,16 +656,16 @@ pub(crate) fn runner(f: &Fast, u: &Uop) -> Option<Runner> {
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma") {
         return Some(match (f, u.n) {
-            (Fast::F(_), 8) => by_op!(f_avx2, 8, op),
+            (Fast::F(_), ..=8) => by_op!(f_avx2, 8, op),
             (Fast::F(_), _) => by_op!(f_avx2, 16, op),
-            (Fast::I(_), 8) => by_op!(i_avx2, 8, op),
+            (Fast::I(_), ..=8) => by_op!(i_avx2, 8, op),
             (Fast::I(_), _) => by_op!(i_avx2, 16, op),
         });
     }
     Some(match (f, u.n) {
-        (Fast::F(_), 8) => by_op!(f_any, 8, op),
+        (Fast::F(_), ..=8) => by_op!(f_any, 8, op),
         (Fast::F(_), _) => by_op!(f_any, 16, op),
-        (Fast::I(_), 8) => by_op!(i_any, 8, op),
+        (Fast::I(_), ..=8) => by_op!(i_any, 8, op),
         (Fast::I(_), _) => by_op!(i_any, 16, op),
     })
 }
@@ -738,7 +773,7 @@ fn of_i(u: &Uop) -> Option<FastI> {
     // A null destination only where flags are the result.
     let null_ok = u.dst.offs.is_none() && (is_cmp || u.cond.is_some());
     if !covered
-        || !matches!(u.n, 8 | 16)
+        || !channels_ok(u)
         || u.saturate
         || u.acc_write
         || !matches!(u.dst.ty, Type::D | Type::UD | Type::W | Type::UW | Type::F)
