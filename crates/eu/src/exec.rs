@@ -893,8 +893,43 @@ impl Thread {
         budget: u64,
         executed: &mut u64,
     ) -> Result<u64, ExecError> {
-        // The last live channels a micro-op counted, and their number.
-        let (mut last_live, mut last_count) = (0u32, 0u64);
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("popcnt") {
+            // SAFETY: the host has POPCNT (checked just above), all `run_loop_popcnt`
+            // needs.
+            return unsafe { self.run_loop_popcnt(prog, code, jit, sf, budget, executed) };
+        }
+        self.run_loop_any(prog, code, jit, sf, budget, executed)
+    }
+
+    /// [`Thread::run_loop_any`] compiled for hosts with POPCNT: the loop counts the live
+    /// channels of every instruction, which is otherwise a sequence of a dozen
+    /// instructions.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt")]
+    fn run_loop_popcnt(
+        &mut self,
+        prog: &Program,
+        code: &[u8],
+        jit: Option<&crate::jit::Compiled>,
+        sf: &mut dyn SharedFunctions,
+        budget: u64,
+        executed: &mut u64,
+    ) -> Result<u64, ExecError> {
+        self.run_loop_any(prog, code, jit, sf, budget, executed)
+    }
+
+    /// The run loop, for any host.
+    #[inline(always)]
+    fn run_loop_any(
+        &mut self,
+        prog: &Program,
+        code: &[u8],
+        jit: Option<&crate::jit::Compiled>,
+        sf: &mut dyn SharedFunctions,
+        budget: u64,
+        executed: &mut u64,
+    ) -> Result<u64, ExecError> {
         while self.ip < code.len() {
             if *executed >= budget {
                 return Err(ExecError::Budget {
@@ -940,14 +975,9 @@ impl Thread {
                 Some(slot) if prog.micro_ops && slot.uop.is_some() => {
                     *executed += 1;
                     if let Some(u) = &slot.uop {
-                        // (The channels counted are those live before it runs; their
-                        // number is worked out when they change, the host's count of
-                        // bits being a sequence of instructions where it lacks POPCNT.)
+                        // (The channels counted are those live before it runs.)
                         let live = self.run_uop(&slot.ins, u);
-                        if live != last_live {
-                            (last_live, last_count) = (live, u64::from(live.count_ones()));
-                        }
-                        self.channel_instructions += last_count;
+                        self.channel_instructions += u64::from(live.count_ones());
                     }
                     self.ip += slot.len;
                     continue;

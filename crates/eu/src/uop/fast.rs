@@ -33,7 +33,7 @@
 //! own width).
 
 use super::lanes::{bits, compare, expand, lanes, select};
-use super::{Operand, Shape, Uop, UopOp};
+use super::{GRF_BYTES, Operand, Shape, Uop, UopOp};
 use crate::exec::Thread;
 use crate::region::Acc;
 use crate::region::quiet_nan;
@@ -241,7 +241,7 @@ fn channels_ok(u: &Uop) -> bool {
     }
     let size = u.dst.ty.size() as usize;
     let dst_ok = match &u.dst.offs {
-        Some(o) if u.dst.packed => usize::from(o[0]) + 8 * size <= super::GRF_BYTES,
+        Some(o) if u.dst.packed => usize::from(o[0]) + 8 * size <= GRF_BYTES,
         _ => true,
     };
     let srcs_ok = u.srcs.iter().all(|s| match s {
@@ -250,7 +250,7 @@ fn channels_ok(u: &Uop) -> bool {
             ty,
             shape: Shape::Packed,
             ..
-        } => usize::from(offs[0]) + 8 * ty.size() as usize <= super::GRF_BYTES,
+        } => usize::from(offs[0]) + 8 * ty.size() as usize <= GRF_BYTES,
         _ => true,
     });
     dst_ok && srcs_ok
@@ -342,7 +342,7 @@ fn modify<const N: usize>(
 
 /// Source `s` of `u` in `N` channels.
 #[inline(always)]
-fn load<const N: usize>(grf: &[u8], u: &Uop, s: FastSrc, flush_denormals: bool) -> [f32; N] {
+fn load<const N: usize>(grf: &Grf, u: &Uop, s: FastSrc, flush_denormals: bool) -> [f32; N] {
     let read = |o: usize| -> f32 {
         let b = grf
             .get(o..o + 4)
@@ -385,7 +385,7 @@ fn load<const N: usize>(grf: &[u8], u: &Uop, s: FastSrc, flush_denormals: bool) 
 /// the group), `pick` the channels where a predicated `sel` takes its first source.
 #[inline(always)]
 fn run_f<const N: usize>(
-    grf: &mut [u8],
+    grf: &mut Grf,
     flags: &mut [u32; 2],
     (u, op): (&Uop, UopOp),
     f: &FastF,
@@ -511,7 +511,7 @@ fn run_f<const N: usize>(
 /// The results' last rules (the default NaN, the flush) and their store to the enabled
 /// channels.
 #[inline(always)]
-fn store<const N: usize>(grf: &mut [u8], f: &FastF, rel: u32, mut r: [f32; N]) {
+fn store<const N: usize>(grf: &mut Grf, f: &FastF, rel: u32, mut r: [f32; N]) {
     if f.nan_default {
         let nan = f32::from_bits(crate::ops::DEFAULT_NAN);
         for x in r.iter_mut() {
@@ -572,6 +572,17 @@ pub(crate) fn of(u: &Uop) -> Option<Fast> {
 /// features (chosen once, by [`runner`]). Unsafe to call only in that a runner compiled
 /// for AVX2 must run on a host that has it, which `runner` checked.
 pub(crate) type Runner = unsafe fn(&mut Thread, &Uop, &Fast, u32, u32);
+
+/// The register file as the array it always is (`Thread` keeps 128 registers), whose
+/// size the compiler then knows.
+type Grf = [u8; GRF_BYTES];
+
+/// `grf` as a [`Grf`] (`None`, and the micro-op not run, would mean a thread of
+/// another size, which `Thread` does not make).
+#[inline(always)]
+fn file(grf: &mut [u8]) -> Option<&mut Grf> {
+    grf.try_into().ok()
+}
 
 /// The operations as the constants runners are compiled for ([`code`]); `math` is one
 /// code, its function read from the micro-op.
@@ -674,7 +685,9 @@ pub(crate) fn runner(f: &Fast, u: &Uop) -> Option<Runner> {
 fn f_any<const N: usize, const OP: usize>(t: &mut Thread, u: &Uop, f: &Fast, rel: u32, pick: u32) {
     if let Fast::F(f) = f {
         let at = (u, op_of::<OP>(u));
-        run_f::<N>(t.grf.as_mut_slice(), &mut t.flags, at, f, rel, pick);
+        if let Some(grf) = file(&mut t.grf) {
+            run_f::<N>(grf, &mut t.flags, at, f, rel, pick);
+        }
     }
 }
 
@@ -683,7 +696,9 @@ fn i_any<const N: usize, const OP: usize>(t: &mut Thread, u: &Uop, f: &Fast, rel
     if let Fast::I(f) = f {
         let arf = (&mut t.flags, &mut t.acc[0]);
         let at = (u, op_of::<OP>(u));
-        run_i::<N>(t.grf.as_mut_slice(), arf, at, f, rel, pick);
+        if let Some(grf) = file(&mut t.grf) {
+            run_i::<N>(grf, arf, at, f, rel, pick);
+        }
     }
 }
 
@@ -696,7 +711,9 @@ fn i_any<const N: usize, const OP: usize>(t: &mut Thread, u: &Uop, f: &Fast, rel
 fn f_avx2<const N: usize, const OP: usize>(t: &mut Thread, u: &Uop, f: &Fast, rel: u32, pick: u32) {
     if let Fast::F(f) = f {
         let at = (u, op_of::<OP>(u));
-        run_f::<N>(t.grf.as_mut_slice(), &mut t.flags, at, f, rel, pick);
+        if let Some(grf) = file(&mut t.grf) {
+            run_f::<N>(grf, &mut t.flags, at, f, rel, pick);
+        }
     }
 }
 
@@ -707,7 +724,9 @@ fn i_avx2<const N: usize, const OP: usize>(t: &mut Thread, u: &Uop, f: &Fast, re
     if let Fast::I(f) = f {
         let arf = (&mut t.flags, &mut t.acc[0]);
         let at = (u, op_of::<OP>(u));
-        run_i::<N>(t.grf.as_mut_slice(), arf, at, f, rel, pick);
+        if let Some(grf) = file(&mut t.grf) {
+            run_i::<N>(grf, arf, at, f, rel, pick);
+        }
     }
 }
 
@@ -873,14 +892,16 @@ fn of_i(u: &Uop) -> Option<FastI> {
     })
 }
 
-/// The `B` bytes of an element at byte `off` (zeros past the register file, which the
-/// micro-op's offsets were checked against).
+/// The `B` bytes of an element at byte `off`. The micro-op's offsets were checked
+/// against the register file when it was made (`super::resolve_src`), so the clamp to
+/// the file's last element never moves one; it lets the compiler drop the bounds check
+/// of each lane's read.
 #[inline(always)]
-fn element<const B: usize>(grf: &[u8], off: u16) -> [u8; B] {
-    let o = usize::from(off);
-    grf.get(o..o + B)
-        .and_then(|b| b.try_into().ok())
-        .unwrap_or([0; B])
+fn element<const B: usize>(grf: &Grf, off: u16) -> [u8; B] {
+    let o = usize::from(off).min(GRF_BYTES - B);
+    let mut e = [0; B];
+    e.copy_from_slice(&grf[o..o + B]);
+    e
 }
 
 /// The byte distance between consecutive channels' destination elements, where it is
@@ -897,22 +918,26 @@ fn dst_stride(u: &Uop) -> Option<u8> {
     (regular && [2 * size, 4 * size].contains(&stride)).then_some(stride as u8)
 }
 
+/// |x| (of a signed element), then -x, wrapping in 32 bits.
+#[inline(always)]
+fn modify_i<const N: usize>(mut v: [u32; N], negate: bool, abs: bool) -> [u32; N] {
+    if abs {
+        for x in v.iter_mut() {
+            *x = (*x as i32).wrapping_abs() as u32;
+        }
+    }
+    if negate {
+        for x in v.iter_mut() {
+            *x = x.wrapping_neg();
+        }
+    }
+    v
+}
+
 /// Integer source `s` in `N` channels (low 32 bits).
 #[inline(always)]
-fn load_i<const N: usize>(grf: &[u8], u: &Uop, s: FastISrc) -> [u32; N] {
-    let modify = |mut v: [u32; N], negate: bool, abs: bool| {
-        if abs {
-            for x in v.iter_mut() {
-                *x = (*x as i32).wrapping_abs() as u32;
-            }
-        }
-        if negate {
-            for x in v.iter_mut() {
-                *x = x.wrapping_neg();
-            }
-        }
-        v
-    };
+fn load_i<const N: usize>(grf: &Grf, u: &Uop, s: FastISrc) -> [u32; N] {
+    let modify = modify_i::<N>;
     match s {
         FastISrc::Packed { off, negate, abs } => modify(dwords::<N>(grf, off), negate, abs),
         FastISrc::Scalar { off, negate, abs } => {
@@ -952,7 +977,7 @@ fn load_i<const N: usize>(grf: &[u8], u: &Uop, s: FastISrc) -> [u32; N] {
 
 #[inline(always)]
 fn run_i<const N: usize>(
-    grf: &mut [u8],
+    grf: &mut Grf,
     (flags, acc): (&mut [u32; 2], &mut [Acc; 16]),
     (u, op): (&Uop, UopOp),
     f: &FastI,
@@ -991,10 +1016,9 @@ fn run_i<const N: usize>(
             };
             r = lanes(|c| p[c] as u32);
             // The whole products go to the accumulator (`super::run`).
-            for (c, &x) in p.iter().enumerate() {
-                if rel & (1 << c) != 0 {
-                    acc[c.min(15)] = Acc::Int(x);
-                }
+            // (A select per channel, not a branch.)
+            for (c, (a, &x)) in acc.iter_mut().zip(&p).enumerate() {
+                *a = if rel & (1 << c) != 0 { Acc::Int(x) } else { *a };
             }
         }
         UopOp::Sel if u.cond.is_some() => {
@@ -1031,13 +1055,21 @@ fn run_i<const N: usize>(
 
 /// Stores the low `f.dst_bytes` bytes of the channels in `write` to `f`'s destination.
 #[inline(always)]
-fn store_i<const N: usize>(grf: &mut [u8], f: &FastI, write: u32, r: [u32; N]) {
+fn store_i<const N: usize>(grf: &mut Grf, f: &FastI, write: u32, r: [u32; N]) {
     let Some(dst) = f.dst else {
         return;
     };
     match (f.dst_bytes, f.dst_stride) {
         (2, 2) => store_words(grf, dst, write, r),
         (4, 4) => store_dwords(grf, dst, write, r),
+        // Words at a stride of two (`<2>` of W or UW, as the pixel shader's coordinates
+        // are computed): each word is the low half of a 4-byte window from the first
+        // element on, so the windows are blended as dwords when they lie in the file.
+        (2, 4) if usize::from(dst) + 4 * N <= grf.len() => {
+            let old = dwords::<N>(grf, dst);
+            let new: [u32; N] = lanes(|c| (old[c] & 0xffff_0000) | (r[c] & 0xffff));
+            store_dwords(grf, dst, write, new);
+        }
         (bytes, stride) => {
             let (bytes, stride) = (usize::from(bytes), usize::from(stride));
             for (c, x) in r.iter().enumerate() {
