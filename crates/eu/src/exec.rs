@@ -113,6 +113,11 @@ pub struct Program {
     jit_cache: Option<std::sync::Arc<crate::jit::cache::DiskCache>>,
     /// The registers its decoded instructions can write (`crate::written`).
     written: RegisterSet,
+    /// Whether an instruction may write the accumulator (`written::may_write_acc`), or
+    /// park channels in control flow (a branch): what [`Thread::rewind`] and
+    /// [`Thread::reset_for`] must restore besides registers.
+    writes_acc: bool,
+    parks: bool,
     /// The registers it can read ([`Program::read_registers`]).
     read: RegisterSet,
     /// The lowest register it can read, when that is all its threads' behaviour depends
@@ -204,8 +209,18 @@ impl Program {
                 .filter_map(|(i, s)| s.as_ref().map(|s| (i * 8, &s.ins))),
             at,
         );
+        let writes_acc = slots
+            .iter()
+            .flatten()
+            .any(|s| crate::written::may_write_acc(&s.ins));
+        let parks = slots
+            .iter()
+            .flatten()
+            .any(|s| s.ins.opcode.kind() == Kind::Branch);
         Program {
             written,
+            writes_acc,
+            parks,
             read,
             lowest_read,
             encoding,
@@ -492,6 +507,13 @@ pub struct Thread {
     /// another ([`Clone::clone_from`], [`Thread::rewind`]) or reset: [`Thread::rewind`]
     /// copies only these. Not architectural state.
     touched: RegisterSet,
+    /// Whether the accumulator, or the channels' waiting entries, may differ from a new
+    /// thread's (zeros, no entries): `false` only where they cannot (no program that may
+    /// write the accumulator, or one with branches, ran since the thread was made new,
+    /// or equal to a thread where they could not). [`Thread::rewind`] and the resets
+    /// restore them only where they may differ. Not architectural state.
+    acc_dirty: bool,
+    wait_dirty: bool,
 }
 
 impl Clone for Thread {
@@ -507,6 +529,10 @@ impl Clone for Thread {
         self.grf.clone_from(&source.grf);
         self.nonzero = source.nonzero;
         self.touched = RegisterSet::EMPTY;
+        self.acc = source.acc;
+        self.waiting = source.waiting;
+        self.acc_dirty = source.acc_dirty;
+        self.wait_dirty = source.wait_dirty;
         self.copy_state_from(source);
     }
 }
@@ -515,14 +541,15 @@ impl Thread {
     /// Every field but the register file and the register sets, from `source`.
     fn copy_state_from(&mut self, source: &Thread) {
         // Every field by name: a new one must be copied here too.
+        // (The register file, the accumulator and the waiting entries are the callers'.)
         let Thread {
             grf: _,
-            acc,
+            acc: _,
             flags,
             a0,
             ip,
             dispatch_mask,
-            waiting,
+            waiting: _,
             wait_bloom,
             parked,
             broken,
@@ -531,13 +558,13 @@ impl Thread {
             channel_instructions,
             nonzero: _,
             touched: _,
+            acc_dirty: _,
+            wait_dirty: _,
         } = source;
-        self.acc = *acc;
         self.flags = *flags;
         self.a0 = *a0;
         self.ip = *ip;
         self.dispatch_mask = *dispatch_mask;
-        self.waiting = *waiting;
         self.wait_bloom = *wait_bloom;
         self.parked = *parked;
         self.broken = *broken;
@@ -572,9 +599,18 @@ impl Thread {
         }
         self.nonzero = source.nonzero;
         self.touched = RegisterSet::EMPTY;
+        // Where neither may differ from a new thread's, they are equal.
+        if self.acc_dirty || source.acc_dirty {
+            self.acc = source.acc;
+        }
+        if self.wait_dirty || source.wait_dirty {
+            self.waiting = source.waiting;
+        }
+        self.acc_dirty = source.acc_dirty;
+        self.wait_dirty = source.wait_dirty;
         self.copy_state_from(source);
         debug_assert!(
-            self.grf == source.grf,
+            self.grf == source.grf && self.acc == source.acc && self.waiting == source.waiting,
             "rewind from a thread it was not made from"
         );
     }
@@ -615,10 +651,55 @@ impl Thread {
             grf.resize(128 * 32, 0);
             RegisterSet::EMPTY
         };
-        *self = Thread::with_register_file(grf, simd);
+        self.grf = grf;
+        self.make_new(simd);
         self.nonzero = kept;
         // Not equal to a fresh thread where registers were kept: a rewind copies those.
         self.touched = kept;
+    }
+
+    /// Everything but the register file as [`Thread::new`] makes it, the accumulator and
+    /// the waiting entries written only where they may differ from that.
+    fn make_new(&mut self, simd: u8) {
+        let Thread {
+            grf: _,
+            acc,
+            flags,
+            a0,
+            ip,
+            dispatch_mask,
+            waiting,
+            wait_bloom,
+            parked,
+            broken,
+            simd: width,
+            fp_mode,
+            channel_instructions,
+            nonzero,
+            touched,
+            acc_dirty,
+            wait_dirty,
+        } = self;
+        if *acc_dirty {
+            *acc = [[Acc::Zero; 16]; 2];
+        }
+        if *wait_dirty {
+            *waiting = [None; 32];
+        }
+        (*acc_dirty, *wait_dirty) = (false, false);
+        *flags = [0; 2];
+        *a0 = [0; 8];
+        *ip = 0;
+        *dispatch_mask = if simd >= 32 {
+            u32::MAX
+        } else {
+            (1u32 << simd) - 1
+        };
+        (*wait_bloom, *parked, *broken) = (0, 0, 0);
+        *width = simd;
+        *fp_mode = FpMode::Ieee;
+        *channel_instructions = 0;
+        (*nonzero, *touched) = (RegisterSet::EMPTY, RegisterSet::EMPTY);
     }
 
     /// A thread in its dispatch state on register file `grf` (which must be zeroed).
@@ -643,6 +724,8 @@ impl Thread {
             channel_instructions: 0,
             nonzero: RegisterSet::EMPTY,
             touched: RegisterSet::EMPTY,
+            acc_dirty: false,
+            wait_dirty: false,
         }
     }
 
@@ -874,6 +957,9 @@ impl Thread {
         self.ip = 0;
         self.nonzero |= prog.written;
         self.touched |= prog.written;
+        self.acc_dirty |= prog.writes_acc;
+        // (Channels parked at dispatch may wake without a branch of the program.)
+        self.wait_dirty |= prog.parks || self.parked != 0;
         let jit = prog.jit_for_run();
         let result = self.run_loop(prog, code, jit, sf, budget, &mut executed);
         // (Counted for the JIT's tiers only: the count is an atomic shared by every
@@ -995,6 +1081,8 @@ impl Thread {
                     // writes is not in the program's set).
                     self.nonzero = RegisterSet::ALL;
                     self.touched = RegisterSet::ALL;
+                    self.acc_dirty = true;
+                    self.wait_dirty = true;
                     on_the_fly = prog
                         .encoding
                         .decode(&code[self.ip..])

@@ -121,6 +121,24 @@ impl std::ops::BitOrAssign for RegisterSet {
     }
 }
 
+/// Whether instruction `ins` may write the accumulator: an explicit accumulator write,
+/// an accumulator destination, or an operation that writes it by itself (integer `mul`,
+/// `mach`, `addc`, `subb`: `crate::ops`; `mac` and float `mul` are included, which is
+/// only conservative).
+pub(crate) fn may_write_acc(ins: &Instruction) -> bool {
+    let acc_dst = ins.dst.file == RegFile::Arf
+        && matches!(
+            gtsim_isa::ir::ArfRegister::of(ins.dst.nr),
+            Some((gtsim_isa::ir::ArfRegister::Accumulator, _))
+        );
+    ins.acc_write
+        || acc_dst
+        || matches!(
+            ins.opcode,
+            Opcode::Mul | Opcode::Mach | Opcode::Addc | Opcode::Subb | Opcode::Mac
+        )
+}
+
 /// The general registers instruction `ins` can write (see the module documentation).
 pub(crate) fn by_instruction(ins: &Instruction) -> RegisterSet {
     let mut set = RegisterSet::EMPTY;

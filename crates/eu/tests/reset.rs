@@ -69,3 +69,56 @@ fn a_thread_reset_for_a_program_runs_it_as_a_new_thread_does() {
         "{narrowed} kernels read fewer than all registers"
     );
 }
+
+/// The accumulator and the channels waiting in control flow are thread state too: a
+/// thread that ran a kernel writing the accumulator (integer `mul`) and stopped with
+/// channels parked inside an `if` (its instruction budget ran out there) is, after
+/// `reset_for`, a new thread in every architectural bit, and after `rewind` the thread
+/// it was made from.
+#[test]
+fn the_accumulator_and_the_waiting_channels_are_restored() {
+    let text = "mul(8) g10<1>D g2<8,8,1>D 0x7D { align1 1Q };
+cmp.g.f0.0(8) null<1>D g2<8,8,1>D 0x3D { align1 1Q };
+(+f0.0) if(8) JIP: LABEL0 UIP: LABEL0 { align1 1Q };
+add(8) g11<1>D g2<8,8,1>D 0x1D { align1 1Q };
+add(8) g11<1>D g11<8,8,1>D 0x1D { align1 1Q };
+LABEL0:
+endif(8) JIP: LABEL1 { align1 1Q };
+LABEL1:
+nop ;";
+    let code = gtsim_isa::asm::assemble(text, gtsim_isa::asm::Compaction::Never).unwrap();
+    for jit in [false, true] {
+        let mut prog = Program::new(Encoding::IvyBridge, &code);
+        prog.set_jit_cache(None);
+        prog.set_jit(jit);
+        let mut source = Thread::new(8);
+        source.grf_bytes_mut()[64..96]
+            .iter_mut()
+            .enumerate()
+            .for_each(|(i, b)| *b = if i % 4 == 0 { i as u8 / 4 } else { 0 });
+        // Four instructions: the mul, the cmp, the if and the first add; channels 0-3
+        // (g2 <= 3) wait at the endif.
+        let run_from_source = || {
+            let mut t = source.clone();
+            let mut rec = Recorder::default();
+            let stopped = t.run_program(&prog, &mut rec as &mut dyn SharedFunctions, 4);
+            assert!(stopped.is_err(), "{stopped:?}");
+            assert_ne!(t.snapshot(), source.snapshot());
+            t
+        };
+        let mut t = run_from_source();
+        t.rewind(&source);
+        assert_eq!(t.snapshot(), source.snapshot(), "rewind (JIT {jit})");
+        let mut t = run_from_source();
+        t.reset_for(8, &prog);
+        let fresh = Thread::new(8);
+        // The registers the program cannot read are kept; all the rest is new.
+        let read = prog.read_registers();
+        let grf_words = 128 * 32 / 8;
+        let (got, want) = (t.snapshot(), fresh.snapshot());
+        for r in read.iter() {
+            assert_eq!(got[r * 4..r * 4 + 4], want[r * 4..r * 4 + 4], "g{r}");
+        }
+        assert_eq!(got[grf_words..], want[grf_words..], "reset_for (JIT {jit})");
+    }
+}
