@@ -1415,11 +1415,7 @@ impl Thread {
             eot: ins.eot,
             ip: self.ip,
         };
-        for reg in regs.chunks_exact(32) {
-            let mut b = [0u8; 32];
-            b.copy_from_slice(reg);
-            m.payload.push(b);
-        }
+        m.payload.set_registers(regs);
         let ip = self.ip;
         let reply = sf
             .send(&m)

@@ -117,6 +117,19 @@ impl Payload {
         }
     }
 
+    /// Makes the payload the registers of `bytes` (32 each; the first [`Payload::MAX`]
+    /// whole ones), in place: a send fills its message's payload from the register file
+    /// with this.
+    #[inline]
+    pub fn set_registers(&mut self, bytes: &[u8]) {
+        let mut len = 0;
+        for (r, b) in self.regs.iter_mut().zip(bytes.chunks_exact(32)) {
+            r.copy_from_slice(b);
+            len += 1;
+        }
+        self.len = len;
+    }
+
     /// Appends a register; `false` (and nothing appended) when the payload is full.
     pub fn push(&mut self, reg: [u8; 32]) -> bool {
         match self.regs.get_mut(self.len as usize) {
@@ -213,6 +226,21 @@ pub trait SharedFunctions {
 #[cfg(test)]
 mod payload_tests {
     use super::Payload;
+
+    #[test]
+    fn a_payload_set_from_registers_is_the_registers_pushed() {
+        let bytes: Vec<u8> = (0..20 * 32).map(|i| (i / 32) as u8).collect();
+        for n in [0, 1, 4, 15, 20] {
+            let want: Payload = (0..n as u8).map(|r| [r; 32]).collect();
+            let mut p: Payload = (0..7u8).map(|r| [r + 100; 32]).collect();
+            p.set_registers(&bytes[..n * 32]);
+            assert_eq!(p, want, "{n} registers");
+        }
+        // A partial register is not one.
+        let mut p = Payload::new();
+        p.set_registers(&bytes[..40]);
+        assert_eq!(p.len(), 1);
+    }
 
     #[test]
     fn a_payload_holds_fifteen_registers_and_reads_as_their_slice() {
