@@ -961,7 +961,25 @@ impl Thread {
         // (Channels parked at dispatch may wake without a branch of the program.)
         self.wait_dirty |= prog.parks || self.parked != 0;
         let jit = prog.jit_for_run();
-        let result = self.run_loop(prog, code, jit, sf, budget, &mut executed);
+        let result = match jit {
+            // A thread that starts in compiled code (a short kernel's usual run, which
+            // also ends there) takes the run loop's first step here, as the loop would.
+            Some(j)
+                if self.fp_mode == FpMode::Ieee
+                    && self.parked == 0
+                    && !code.is_empty()
+                    && j.block_len(0).is_some_and(|n| n <= budget) =>
+            {
+                match j.run(self, prog, sf, &mut executed, budget) {
+                    crate::jit::Ran::Ended => Ok(executed),
+                    crate::jit::Ran::Failed(e) => Err(e),
+                    crate::jit::Ran::Yes | crate::jit::Ran::No => {
+                        self.run_loop(prog, code, jit, sf, budget, &mut executed)
+                    }
+                }
+            }
+            _ => self.run_loop(prog, code, jit, sf, budget, &mut executed),
+        };
         // (Counted for the JIT's tiers only: the count is an atomic shared by every
         // thread of the program.)
         if prog.jit_on {
