@@ -87,7 +87,8 @@ impl RegisterSet {
             (bits != 0).then(|| {
                 let first = bits.trailing_zeros() as usize;
                 let count = (bits >> first).trailing_ones() as usize;
-                bits &= !RegisterSet::range(first, count).0;
+                // Adding the run's lowest bit carries through the run and clears it.
+                bits &= bits.wrapping_add(bits & bits.wrapping_neg());
                 (first, count)
             })
         })
