@@ -998,7 +998,7 @@ impl Thread {
         executed: &mut u64,
     ) -> Result<u64, ExecError> {
         #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("popcnt") {
+        if !crate::portable_only() && std::arch::is_x86_feature_detected!("popcnt") {
             // SAFETY: the host has POPCNT (checked just above), all `run_loop_popcnt`
             // needs.
             return unsafe { self.run_loop_popcnt(prog, code, jit, sf, budget, executed) };

@@ -35,6 +35,11 @@
 //! 0x7FC00000); `tests/differential.rs` checks it. [`exec::Program::set_micro_ops`],
 //! [`exec::Program::set_jit`] and `GTSIM_JIT=0` select the slower tiers.
 //!
+//! Where the host has AVX2 and FMA (and POPCNT), the micro-ops' fast path and the run
+//! loop run a second build compiled for them; `GTSIM_EU_PORTABLE=1` keeps to the
+//! portable build, which hosts without those features run (CI runs the differential and
+//! per-opcode tests both ways).
+//!
 //! ## Double precision (Ivy Bridge)
 //!
 //! An instruction with a DF destination or source follows the Gen7 (IVB/BYT) rules, which
@@ -55,6 +60,13 @@
 //! `rnd*` instructions, DF immediates, DF in the accumulator, strided DF destinations,
 //! replicated three-source DF operands and execution size 1 are typed
 //! [`exec::ExecError::Unsupported`] errors — Mesa lowers those operations for Gen7. The rules and their sources are in the `df` module.
+
+/// `GTSIM_EU_PORTABLE=1`: only the portable build of the interpreter's fast paths, never
+/// the ones compiled for the host's AVX2, FMA or POPCNT (read once).
+pub(crate) fn portable_only() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| matches!(std::env::var("GTSIM_EU_PORTABLE").as_deref(), Ok("1")))
+}
 
 mod df;
 pub mod exec;

@@ -665,7 +665,10 @@ pub(crate) fn runner(f: &Fast, u: &Uop) -> Option<Runner> {
     }
     let op = code(u.op)?;
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma") {
+    if !crate::portable_only()
+        && std::arch::is_x86_feature_detected!("avx2")
+        && std::arch::is_x86_feature_detected!("fma")
+    {
         return Some(match (f, u.n) {
             (Fast::F(_), ..=8) => by_op!(f_avx2, 8, op),
             (Fast::F(_), _) => by_op!(f_avx2, 16, op),
