@@ -586,7 +586,7 @@ fn file(grf: &mut [u8]) -> Option<&mut Grf> {
 
 /// The operations as the constants runners are compiled for ([`code`]); `math` is one
 /// code, its function read from the micro-op.
-const OPS: [UopOp; 22] = [
+const OPS: [UopOp; 23] = [
     UopOp::Mov,
     UopOp::Add,
     UopOp::Mul,
@@ -608,6 +608,7 @@ const OPS: [UopOp; 22] = [
     UopOp::Shr,
     UopOp::Asr,
     UopOp::Pln,
+    UopOp::Mach,
     UopOp::Math(MathFunction::Inv),
 ];
 
@@ -659,7 +660,8 @@ pub(crate) fn runner(f: &Fast, u: &Uop) -> Option<Runner> {
                 18 => $run::<$n, 18>,
                 19 => $run::<$n, 19>,
                 20 => $run::<$n, 20>,
-                _ => $run::<$n, 21>,
+                21 => $run::<$n, 21>,
+                _ => $run::<$n, 22>,
             }
         };
     }
@@ -790,14 +792,29 @@ fn of_i(u: &Uop) -> Option<FastI> {
             | UopOp::Sel
             | UopOp::Cmp
             | UopOp::Cmpn
+            | UopOp::Mach
     );
     let is_cmp = matches!(u.op, UopOp::Cmp | UopOp::Cmpn);
-    // A null destination only where flags are the result.
-    let null_ok = u.dst.offs.is_none() && (is_cmp || u.cond.is_some());
+    // A null destination only where flags or the accumulator are the result (`mul` into
+    // acc0 runs as a `mul` to the null register, `super::resolve_dst`).
+    let null_ok = u.dst.offs.is_none() && (is_cmp || u.cond.is_some() || u.op == UopOp::Mul);
+    // `mach` writes the accumulator whatever AccWrEnable says, and only D/UD sources
+    // without modifiers: it multiplies their 32-bit values (`ops`), which the lanes
+    // hold. No condition modifier either.
+    let mach_ok = u.op != UopOp::Mach
+        || (u.cond.is_none()
+            && u.srcs.iter().all(|s| match s {
+                Operand::Reg {
+                    ty, negate, abs, ..
+                } => matches!(ty, Type::D | Type::UD) && !negate && !abs,
+                Operand::ImmI { ty, .. } => matches!(ty, Type::D | Type::UD),
+                Operand::ImmF { .. } => false,
+            }));
     if !covered
+        || !mach_ok
         || !channels_ok(u)
         || u.saturate
-        || u.acc_write
+        || (u.acc_write && u.op != UopOp::Mach)
         || !matches!(u.dst.ty, Type::D | Type::UD | Type::W | Type::UW | Type::F)
         || !(dst_stride(u).is_some() || null_ok)
         || u.srcs.len() > 2
@@ -807,7 +824,9 @@ fn of_i(u: &Uop) -> Option<FastI> {
     }
     // Comparisons, min/max and `mul`'s accumulator see the sources' 64-bit values, which
     // a modifier applied in 32 bits does not give (-x of a UD value, |x| of D -2^31).
-    let compares = is_cmp || u.op == UopOp::Mul || (u.op == UopOp::Sel && u.cond.is_some());
+    let compares = is_cmp
+        || matches!(u.op, UopOp::Mul | UopOp::Mach)
+        || (u.op == UopOp::Sel && u.cond.is_some());
     if compares
         && u.srcs.iter().any(|s| {
             matches!(
@@ -1022,6 +1041,27 @@ fn run_i<const N: usize>(
             // (A select per channel, not a branch.)
             for (c, (a, &x)) in acc.iter_mut().zip(&p).enumerate() {
                 *a = if rel & (1 << c) != 0 { Acc::Int(x) } else { *a };
+            }
+        }
+        UopOp::Mach => {
+            // The high dword of the product: of the unsigned values where a source is
+            // UD, else of the signed ones; the accumulator gets the signed product.
+            let unsigned = u.srcs.iter().any(|s| s.ty() == Type::UD);
+            let (sa, sb): ([i64; N], [i64; N]) = (
+                lanes(|c| i64::from(a[c] as i32)),
+                lanes(|c| i64::from(b[c] as i32)),
+            );
+            r = if unsigned {
+                lanes(|c| ((u64::from(a[c]) * u64::from(b[c])) >> 32) as u32)
+            } else {
+                lanes(|c| ((sa[c] * sb[c]) >> 32) as u32)
+            };
+            for (c, acc) in acc.iter_mut().enumerate().take(N) {
+                *acc = if rel & (1 << c) != 0 {
+                    Acc::Int(sa[c].wrapping_mul(sb[c]))
+                } else {
+                    *acc
+                };
             }
         }
         UopOp::Sel if u.cond.is_some() => {

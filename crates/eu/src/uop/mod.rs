@@ -55,6 +55,10 @@ pub(crate) enum UopOp {
     Pln,
     /// A float `math` function (`ops::math_f`).
     Math(MathFunction),
+    /// The high 32 bits of the 64-bit product, the accumulator getting the signed
+    /// product of the low dwords (`ops`'s `mach`). Made only where the fast path runs it
+    /// (`fast::of`); the general path has no form of it.
+    Mach,
 }
 
 impl UopOp {
@@ -81,6 +85,7 @@ impl UopOp {
             Opcode::Shr => (UopOp::Shr, 2),
             Opcode::Asr => (UopOp::Asr, 2),
             Opcode::Pln => (UopOp::Pln, 2),
+            Opcode::Mach => (UopOp::Mach, 2),
             _ => return None,
         })
     }
@@ -105,7 +110,14 @@ impl UopOp {
     fn int_only(self) -> bool {
         matches!(
             self,
-            UopOp::Not | UopOp::And | UopOp::Or | UopOp::Xor | UopOp::Shl | UopOp::Shr | UopOp::Asr
+            UopOp::Not
+                | UopOp::And
+                | UopOp::Or
+                | UopOp::Xor
+                | UopOp::Shl
+                | UopOp::Shr
+                | UopOp::Asr
+                | UopOp::Mach
         )
     }
 }
@@ -376,6 +388,21 @@ fn resolve_dst(ins: &Instruction, n: usize, op: UopOp) -> Option<DstOp> {
         {
             None
         }
+        // An integer `mul` into acc0 (`mul acc0 a b; mach dst a b`, Gen7's 32x32
+        // multiply): what it writes there is the accumulator value it writes anyway, the
+        // whole product (`ops`: the product overrides the destination write), so it runs
+        // as a `mul` to the null register.
+        (RegFile::Arf, Address::Direct)
+            if op == UopOp::Mul
+                && matches!(ArfRegister::of(d.nr), Some((ArfRegister::Accumulator, 0)))
+                && !ins
+                    .srcs
+                    .iter()
+                    .take(2)
+                    .any(|s| is_float(crate::ops::src_ty(s))) =>
+        {
+            None
+        }
         (RegFile::Grf, Address::Direct) => {
             let base = d.nr as usize * 32 + d.subnr as usize;
             let mut offs = [0u16; 32];
@@ -495,5 +522,9 @@ pub(crate) fn predecode(ins: &Instruction) -> Option<Uop> {
         },
     };
     u.fast = fast::of(&u).and_then(|f| Some((f, fast::runner(&f, &u)?)));
+    // (`mach` has no general form: without a fast one it stays an instruction.)
+    if u.op == UopOp::Mach && u.fast.is_none() {
+        return None;
+    }
     Some(u)
 }

@@ -223,8 +223,10 @@ impl Thread {
         if rel == 0 {
             return live;
         }
+        // (`mach`, integer only and made only with a fast form, runs there in either
+        // floating-point mode.)
         if let Some((f, run)) = &u.fast
-            && self.fp_mode == FpMode::Ieee
+            && (self.fp_mode == FpMode::Ieee || u.op == UopOp::Mach)
         {
             // SAFETY: `fast::runner` chose `run` for this host's features.
             unsafe { run(self, u, f, rel, pick) };
@@ -376,7 +378,8 @@ impl Thread {
                 *cmp |= hits;
                 (0..n).for_each(|c| r[c] = -i64::from(hits & (1 << c) != 0));
             }
-            // Float-only operations are not made integer micro-ops.
+            // Float-only operations are not made integer micro-ops, and `mach` runs only
+            // on the fast path (`run_uop`).
             _ => {}
         }
         Results::I(r)
