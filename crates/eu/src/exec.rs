@@ -433,6 +433,15 @@ impl Program {
     }
 }
 
+/// The channels a thread of `simd` channels is dispatched with: all of them.
+fn dispatched(simd: u8) -> u32 {
+    if simd >= 32 {
+        u32::MAX
+    } else {
+        (1u32 << simd) - 1
+    }
+}
+
 /// Clears whole registers a register (32 bytes) at a time: `fill(0)` on the bytes
 /// compiled to a loop of byte stores (`valgrind --tool=callgrind` counted about one
 /// host instruction per byte in the pixel shader's thread reset).
@@ -690,11 +699,7 @@ impl Thread {
         *flags = [0; 2];
         *a0 = [0; 8];
         *ip = 0;
-        *dispatch_mask = if simd >= 32 {
-            u32::MAX
-        } else {
-            (1u32 << simd) - 1
-        };
+        *dispatch_mask = dispatched(simd);
         (*wait_bloom, *parked, *broken) = (0, 0, 0);
         *width = simd;
         *fp_mode = FpMode::Ieee;
@@ -710,11 +715,7 @@ impl Thread {
             flags: [0; 2],
             a0: [0; 8],
             ip: 0,
-            dispatch_mask: if simd >= 32 {
-                u32::MAX
-            } else {
-                (1u32 << simd) - 1
-            },
+            dispatch_mask: dispatched(simd),
             waiting: [None; 32],
             wait_bloom: 0,
             parked: 0,

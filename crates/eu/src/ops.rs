@@ -35,8 +35,10 @@ pub(crate) fn test_floats(cond: Option<CondModifier>, x: f64, y: f64) -> bool {
 }
 
 /// The relational conditions (z, nz, g, ge, l, le) on ordered values; the others
-/// (overflow, unordered, none) are false here.
-fn compare<T: PartialOrd>(cond: Option<CondModifier>, x: T, y: T) -> bool {
+/// (overflow, unordered, none) are false here. The one table of them: the micro-ops'
+/// lane comparisons (`uop::lanes::compare`, `uop::run::int_hits`) call it too.
+#[inline(always)]
+pub(crate) fn compare<T: PartialOrd>(cond: Option<CondModifier>, x: T, y: T) -> bool {
     match cond {
         Some(CondModifier::Z) => x == y,
         Some(CondModifier::Nz) => x != y,

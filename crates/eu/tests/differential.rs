@@ -199,6 +199,23 @@ fn every_corpus_kernel_gives_the_same_bits_with_micro_ops_and_jit() {
     );
 }
 
+/// In the alternative floating-point mode (the dispatching state's Floating Point Mode,
+/// seed 004 §1.9.4.1; IVB PRM Vol4 Part3 "Floating Point Modes"), float micro-ops take
+/// the general path and integer ones their fast path, which that mode does not change:
+/// every corpus kernel gives the per-channel interpreter's bits with micro-ops there too.
+#[test]
+fn every_corpus_kernel_gives_the_same_bits_in_the_alternative_mode() {
+    for k in common::corpus::kernels() {
+        for seed in 1..=2 {
+            let mut initial = thread(k.simd, seed);
+            initial.fp_mode = gtsim_eu::exec::FpMode::Alt;
+            let slow = run_from(&k.code, initial.clone(), Mode::PerChannel);
+            let fast = run_from(&k.code, initial, Mode::MicroOps);
+            same(&format!("{} (Alt)", k.name), seed, &slow, &fast);
+        }
+    }
+}
+
 /// One random instruction of the shapes micro-ops cover (and some they do not), as text.
 fn random_instruction(rng: &mut Rng) -> String {
     let float = rng.below(2) == 0;

@@ -17,8 +17,9 @@
 //! of register sources quieted, then |x| and -x, denormal sources flushed to zero of
 //! their sign unless the instruction is a plain `mov`, the result NaN replaced by the
 //! default NaN unless the instruction is a `mov` or `sel`, denormal results flushed, and
-//! only the enabled channels written. Only IEEE mode runs here; the alternative mode
-//! takes the general path (`Thread::run_uop`).
+//! only the enabled channels written. Float micro-ops run here in IEEE mode only; in
+//! the alternative mode they take the general path (`Thread::run_uop`). Integer ones,
+//! which that mode does not change, run here in both.
 //!
 //! The loops are over `[T; N]` lane arrays (`super::lanes`), and the whole fast path is
 //! compiled a second time for AVX2 and FMA, chosen per micro-op where the host has them.
@@ -52,8 +53,8 @@ pub(crate) enum Source<T> {
     /// The same value in every channel.
     Imm(T),
     /// Element by element through the micro-op's source of this index (integer sources
-    /// of 8 or 16 bits, irregular regions, immediate vectors): made for integer
-    /// micro-ops only.
+    /// of 8 or 16 bits, irregular regions such as swizzles and strides, immediate
+    /// vectors).
     Lanes(u8),
 }
 

@@ -45,21 +45,26 @@ pub(crate) fn expand<const N: usize>(m: u32) -> [u32; N] {
 }
 
 /// The channels where relational condition `cond` (z, nz, g, ge, l, le) holds between
-/// `a` and `b`; the others (overflow, unordered, none) hold nowhere, as in
-/// `crate::ops::compare`. The condition is chosen once, outside the loop.
+/// `a` and `b` (`crate::ops::compare`, per channel); the others (overflow, unordered,
+/// none) hold nowhere. The condition is chosen once, outside the loop: each arm passes
+/// its own constant, which the inlined comparison folds.
 #[inline(always)]
 pub(crate) fn compare<T: PartialOrd + Copy, const N: usize>(
     cond: Option<CondModifier>,
     a: &[T; N],
     b: &[T; N],
 ) -> u32 {
+    #[inline(always)]
+    fn with<T: PartialOrd + Copy, const N: usize>(k: CondModifier, a: &[T; N], b: &[T; N]) -> u32 {
+        bits::<N>(|c| crate::ops::compare(Some(k), a[c], b[c]))
+    }
     match cond {
-        Some(CondModifier::Z) => bits::<N>(|c| a[c] == b[c]),
-        Some(CondModifier::Nz) => bits::<N>(|c| a[c] != b[c]),
-        Some(CondModifier::G) => bits::<N>(|c| a[c] > b[c]),
-        Some(CondModifier::Ge) => bits::<N>(|c| a[c] >= b[c]),
-        Some(CondModifier::L) => bits::<N>(|c| a[c] < b[c]),
-        Some(CondModifier::Le) => bits::<N>(|c| a[c] <= b[c]),
+        Some(CondModifier::Z) => with(CondModifier::Z, a, b),
+        Some(CondModifier::Nz) => with(CondModifier::Nz, a, b),
+        Some(CondModifier::G) => with(CondModifier::G, a, b),
+        Some(CondModifier::Ge) => with(CondModifier::Ge, a, b),
+        Some(CondModifier::L) => with(CondModifier::L, a, b),
+        Some(CondModifier::Le) => with(CondModifier::Le, a, b),
         _ => 0,
     }
 }

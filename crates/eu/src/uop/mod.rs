@@ -12,8 +12,9 @@
 //! The semantics are exactly those of the per-channel interpreter (`crate::ops::alu`):
 //! the same source modifiers, denormal flushing, floating-point mode, conversion and
 //! saturation rules (`crate::region::convert_bits` is shared), the same condition-modifier
-//! and accumulator results. What a `Uop` does not cover (indirect or architecture-register
-//! operands, double precision, `math`, accumulator sources, the rarer opcodes) stays an
+//! and accumulator results. What a `Uop` does not cover (indirect operands, architecture
+//! registers other than the null register and a `mul`'s acc0 destination, double
+//! precision, integer `math`, accumulator sources, the rarer opcodes) stays an
 //! ordinary instruction and runs on the per-channel interpreter; a differential test
 //! (`tests/differential.rs`) runs every corpus kernel and random kernels both ways and
 //! compares every register bit.
@@ -56,8 +57,8 @@ pub(crate) enum UopOp {
     /// A float `math` function (`ops::math_f`).
     Math(MathFunction),
     /// The high 32 bits of the 64-bit product, the accumulator getting the signed
-    /// product of the low dwords (`ops`'s `mach`). Made only where the fast path runs it
-    /// (`fast::of`); the general path has no form of it.
+    /// product of the low dwords (IVB PRM Vol4 Part3 "mach"; `ops`'s `mach`). Made only
+    /// where the fast path runs it (`fast::of`); the general path has no form of it.
     Mach,
 }
 

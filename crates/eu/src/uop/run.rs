@@ -24,19 +24,17 @@ fn load<const N: usize>(grf: &[u8], o: u16) -> [u8; N] {
 /// The channels (bit per channel) where integer condition `cond` holds between `a` and
 /// `b` (`ops::test` on two integers), with the condition chosen once for all channels.
 pub(super) fn int_hits(cond: Option<CondModifier>, a: &[i64], b: &[i64]) -> u32 {
-    fn mask(a: &[i64], b: &[i64], f: impl Fn(i64, i64) -> bool) -> u32 {
-        a.iter()
-            .zip(b)
-            .enumerate()
-            .fold(0, |m, (c, (&x, &y))| m | (u32::from(f(x, y)) << c))
-    }
     match cond {
-        Some(CondModifier::Z) => mask(a, b, |x, y| x == y),
-        Some(CondModifier::Nz) => mask(a, b, |x, y| x != y),
-        Some(CondModifier::G) => mask(a, b, |x, y| x > y),
-        Some(CondModifier::Ge) => mask(a, b, |x, y| x >= y),
-        Some(CondModifier::L) => mask(a, b, |x, y| x < y),
-        Some(CondModifier::Le) => mask(a, b, |x, y| x <= y),
+        Some(
+            k @ (CondModifier::Z
+            | CondModifier::Nz
+            | CondModifier::G
+            | CondModifier::Ge
+            | CondModifier::L
+            | CondModifier::Le),
+        ) => a.iter().zip(b).enumerate().fold(0, |m, (c, (&x, &y))| {
+            m | (u32::from(crate::ops::compare(Some(k), x, y)) << c)
+        }),
         // Overflow and unordered never hold between integers (`ops::compare`).
         _ => 0,
     }
@@ -223,10 +221,11 @@ impl Thread {
         if rel == 0 {
             return live;
         }
-        // (`mach`, integer only and made only with a fast form, runs there in either
-        // floating-point mode.)
+        // (Integer arithmetic is the same in either floating-point mode, which changes
+        // only float results (`ops::fp_result`); `mach`, made only with a fast form,
+        // relies on it.)
         if let Some((f, run)) = &u.fast
-            && (self.fp_mode == FpMode::Ieee || u.op == UopOp::Mach)
+            && (self.fp_mode == FpMode::Ieee || !u.float)
         {
             // SAFETY: `fast::runner` chose `run` for this host's features.
             unsafe { run(self, u, f, rel, pick) };
@@ -379,7 +378,7 @@ impl Thread {
                 (0..n).for_each(|c| r[c] = -i64::from(hits & (1 << c) != 0));
             }
             // Float-only operations are not made integer micro-ops, and `mach` runs only
-            // on the fast path (`run_uop`).
+            // on the fast path (`run_uop`, in either floating-point mode).
             _ => {}
         }
         Results::I(r)
