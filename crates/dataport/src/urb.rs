@@ -7,11 +7,21 @@
 //! dwords 4-7 to the VUE of the second, at slot 2 x Global Offset (which counts 256-bit
 //! rows) + register index; the header's channel mask enables the eight dwords of each
 //! register, and execution channels 0-3 / 4-7 enable each vertex.
+//!
+//! A write with per-slot offsets adds each handle's Slot Offset from the header (also in
+//! 256-bit rows) to the Global Offset (IVB PRM Vol4 Part2 §2.4.3.1 M0.3/M0.4): the GS
+//! writes its output vertices that way, one entry per object or instance (seed 004
+//! §7.5.1.1), and reports how many it wrote in the header of its EOT write (M0.2).
 
 use gtsim_message::{MessageError, invalid};
 
 /// One vertex's URB entry: 128-bit slots of raw dwords.
 pub type Vue = Vec<[u32; 4]>;
+
+/// The most 128-bit slots a URB entry can have: Gen7's largest entry allocation is 512
+/// 64-byte units (3DSTATE_URB_* Entry Allocation Size, seed 004 §1.7), 32 KiB. A write
+/// past it is the guest's mistake, reported rather than grown without bound.
+pub const MAX_SLOTS: usize = 512 * 4;
 
 /// An interleaved SIMD4x2 URB write, its descriptor and header decoded by the
 /// generation's front.
@@ -23,6 +33,12 @@ pub struct UrbWrite {
     pub handles: [usize; 2],
     /// The header's channel mask: one bit per dword of each data register.
     pub channel_mask: u8,
+    /// Per-slot offsets of the two handles' entries, in 256-bit rows (zero unless the
+    /// descriptor's Per-Slot Offset is set).
+    pub slot_offsets: [usize; 2],
+    /// The header's output vertex count of each slot (M0.2): what a GS thread's EOT
+    /// write reports; other stages' headers carry other bits there.
+    pub vertex_counts: [u32; 2],
 }
 
 fn dword(reg: &[u8; 32], i: usize) -> u32 {
@@ -41,10 +57,15 @@ pub fn write(
         // Global Offset counts 256-bit URB rows; an interleaved register carries half a
         // row (one 128-bit slot) of each vertex (Mesa brw_vec4_visitor emit_vertex: "URB
         // offset is in URB row increments, and each of our MRFs is half of one").
-        let slot = 2 * w.global_offset + k;
         for (v, &handle) in w.handles.iter().enumerate() {
             if exec_mask & (0xf << (4 * v)) == 0 {
                 continue;
+            }
+            let slot = 2 * (w.global_offset + w.slot_offsets[v]) + k;
+            if slot >= MAX_SLOTS {
+                return Err(invalid(format!(
+                    "URB write to 128-bit slot {slot} of handle {handle}, past the largest URB entry ({MAX_SLOTS} slots)"
+                )));
             }
             let vue = vues.get_mut(handle).ok_or_else(|| {
                 invalid(format!(

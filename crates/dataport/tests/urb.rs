@@ -19,6 +19,8 @@ fn interleaved_registers_split_between_the_two_handles_at_the_global_offset() {
         global_offset: 1,
         handles: [1, 0],
         channel_mask: 0xff,
+        slot_offsets: [0, 0],
+        vertex_counts: [0, 0],
     };
     write(&mut vues, &w, &[reg(|i| 10 + i), reg(|i| 20 + i)], 0xff).unwrap();
     // Global Offset 1 = two 128-bit slots; two registers fill slots 2 and 3.
@@ -36,6 +38,8 @@ fn channel_mask_and_execution_mask_select_dwords() {
         global_offset: 0,
         handles: [0, 1],
         channel_mask: 0b0000_0101,
+        slot_offsets: [0, 0],
+        vertex_counts: [0, 0],
     };
     // Only the first vertex's channels execute.
     write(&mut vues, &w, &[reg(|i| 100 + i)], 0x0f).unwrap();
@@ -46,4 +50,33 @@ fn channel_mask_and_execution_mask_select_dwords() {
         ..w
     };
     assert!(write(&mut vues, &bad, &[reg(|_| 0)], 0xff).is_err());
+}
+
+/// Per-slot offsets (M0.3/M0.4, 256-bit rows) add to the Global Offset, each for its
+/// own handle: the GS writes vertex n of each object at its own place.
+#[test]
+fn per_slot_offsets_add_to_the_global_offset_per_handle() {
+    let mut vues = vec![Vue::new(); 2];
+    let w = UrbWrite {
+        global_offset: 1,
+        handles: [0, 1],
+        channel_mask: 0xff,
+        slot_offsets: [2, 0],
+        vertex_counts: [0, 0],
+    };
+    write(&mut vues, &w, &[reg(|i| i), reg(|i| 8 + i)], 0xff).unwrap();
+    // Handle 0: rows 1 + 2 = 3, slots 6 and 7; handle 1: row 1, slots 2 and 3.
+    assert_eq!(vues[0].len(), 8);
+    assert_eq!(vues[0][6], [0, 1, 2, 3]);
+    assert_eq!(vues[0][7], [8, 9, 10, 11]);
+    assert_eq!(vues[1].len(), 4);
+    assert_eq!(vues[1][2], [4, 5, 6, 7]);
+    assert_eq!(vues[1][3], [12, 13, 14, 15]);
+    // Past the largest entry (512 rows of 512 bits, 2048 slots): refused, not grown.
+    let far = UrbWrite {
+        slot_offsets: [1023, 0],
+        ..w
+    };
+    assert!(write(&mut vues, &far, &[reg(|_| 0)], 0x0f).is_err());
+    assert_eq!(vues[0].len(), 8);
 }

@@ -22,6 +22,7 @@ pub(crate) struct StageTables {
 pub(crate) struct Pointers {
     pub bases: Bases,
     pub vs: StageTables,
+    pub gs: StageTables,
     pub ps: StageTables,
     /// BLEND_STATE (graphics address).
     pub blend: u64,
@@ -39,6 +40,10 @@ impl Pointers {
                 binding_table: get(&s.binding_table_pointers_vs).pointer_to_vs_binding_table,
                 sampler_state: get(&s.sampler_state_pointers_vs).pointer_to_vs_sampler_state,
             },
+            gs: StageTables {
+                binding_table: get(&s.binding_table_pointers_gs).pointer_to_gs_binding_table,
+                sampler_state: get(&s.sampler_state_pointers_gs).pointer_to_gs_sampler_state,
+            },
             ps: StageTables {
                 binding_table: get(&s.binding_table_pointers_ps).pointer_to_ps_binding_table,
                 sampler_state: get(&s.sampler_state_pointers_ps).pointer_to_ps_sampler_state,
@@ -51,6 +56,7 @@ impl Pointers {
     pub fn stage(&self, stage: ShaderStage) -> StageTables {
         match stage {
             ShaderStage::Vertex => self.vs,
+            ShaderStage::Geometry => self.gs,
             ShaderStage::Pixel => self.ps,
         }
     }

@@ -14,9 +14,10 @@ use gtsim_pipe3d::index::IndexBuffer;
 use gtsim_pipe3d::raster::{DiamondRule, PointRule, SubpixelBits, Winding};
 use gtsim_pipe3d::sf::{CullMode, DepthOffset, DepthOffsetFormat, Viewport};
 use gtsim_pipe3d::state::{
-    AttributeSetup, AttributeSwizzle, ClipMode, ClipState, ConstantSource, DrawCounts, DrawState,
-    DrawingRectangle, FillMode, KernelPointer, Multisample, PixelShader, PsKernel, SetupState,
-    StageResources, SwizzleSelect, VertexElement, VertexFetch, VertexShader,
+    AttributeSetup, AttributeSwizzle, ClipMode, ClipState, ConstantSource, ControlData, DrawCounts,
+    DrawState, DrawingRectangle, FillMode, GeometryShader, GsDispatch, KernelPointer, Multisample,
+    PixelShader, PsKernel, SetupState, StageResources, StreamOutput, SwizzleSelect, VertexElement,
+    VertexFetch, VertexShader,
 };
 use gtsim_pipe3d::vf::VertexBuffer;
 use gtsim_spec::gen7::vertex_buffer_state::BufferAccessType;
@@ -54,11 +55,6 @@ pub(crate) fn draw_state(
             "seed 004 ch.6",
         ),
         (
-            "3DSTATE_GS GS Enable",
-            get(&s.gs).gs_enable,
-            "seed 004 ch.7",
-        ),
-        (
             "3DSTATE_STREAMOUT SO Function Enable",
             get(&s.streamout).so_function_enable,
             "seed 004 ch.8",
@@ -68,6 +64,7 @@ pub(crate) fn draw_state(
             return Err(unsupported(name, seed));
         }
     }
+    let streamout = get(&s.streamout);
     let mut vf = vertex_fetch(s, p, counts)?;
     if p.end_offset_enable {
         vf.counts.vertex_count = end_offset_vertex_count(l, p, &counts, &vf.vertex_buffers)?;
@@ -89,6 +86,15 @@ pub(crate) fn draw_state(
             constants: push_constants(mem, constant_base, &get(&s.constant_vs).constant_body)?,
         },
     );
+    let gs = geometry_shader(
+        &get(&s.gs),
+        &bases,
+        StageResources {
+            binding_table: pointers.gs.binding_table,
+            sampler_state: pointers.gs.sampler_state,
+            constants: push_constants(mem, constant_base, &get(&s.constant_gs).constant_body)?,
+        },
+    )?;
     let ps_state = get(&s.ps);
     let ps_resources = StageResources {
         binding_table: pointers.ps.binding_table,
@@ -180,6 +186,11 @@ pub(crate) fn draw_state(
         encoding: gtsim_isa::Encoding::IvyBridge,
         payload: &crate::payload::PAYLOAD,
         vs,
+        gs,
+        sol: StreamOutput {
+            rendering_disable: streamout.rendering_disable,
+            render_stream: u32::from(streamout.render_stream_select),
+        },
         clip: clip_state(&clip, &sf_clip_viewport),
         setup: setup_state(&sf, &wm, &sf_clip_viewport, &drawing_rectangle, scissor),
         attributes: attribute_setup(&get(&s.sbe)),
@@ -336,6 +347,82 @@ fn vertex_shader(vs: &ThreeDStateVs, bases: &Bases, resources: StageResources) -
         slots: vs.vertex_urb_entry_read_length as usize * 2,
         resources,
     }
+}
+
+/// 3DSTATE_GS (seed 004 §7.2.1.1): `None` with GS Enable clear (vertices pass through).
+/// The combinations the seed calls invalid are reported as state errors; the pull model
+/// (Include Vertex Handles, for PATCHLIST objects from the HS/DS) is not modelled.
+fn geometry_shader(
+    gs: &ThreeDStateGs,
+    bases: &Bases,
+    resources: StageResources,
+) -> Result<Option<GeometryShader>, DrawError> {
+    use three_d_state_gs::{ControlDataFormat, DispatchMode, FloatingPointMode};
+    if !gs.gs_enable {
+        return Ok(None);
+    }
+    let bad = |why: String| DrawError::State {
+        command: "3DSTATE_GS",
+        why,
+    };
+    let instances = u32::from(gs.instance_control) + 1;
+    let dispatch = match gs.dispatch_mode {
+        DispatchMode::SINGLE => GsDispatch::Single,
+        DispatchMode::DUAL_INSTANCE => GsDispatch::DualInstance,
+        DispatchMode::DUAL_OBJECT => GsDispatch::DualObject,
+        other => return Err(bad(format!("Dispatch Mode {} is reserved", other.0))),
+    };
+    // Dispatch Mode: DUAL_OBJECT is "Not valid if InstanceCount > 1".
+    if dispatch == GsDispatch::DualObject && instances > 1 {
+        return Err(bad(format!(
+            "Dispatch Mode DUAL_OBJECT with InstanceCount {instances} (valid only for 1)"
+        )));
+    }
+    if gs.include_vertex_handles {
+        return Err(unsupported(
+            "3DSTATE_GS Include Vertex Handles (pull-model GS input, PATCHLIST objects)",
+            "seed 004 §7.4.3",
+        ));
+    }
+    // Control Data Header Size: [0,8] 32B units.
+    if gs.control_data_header_size > 8 {
+        return Err(bad(format!(
+            "Control Data Header Size {} (at most 8 32-byte units)",
+            gs.control_data_header_size
+        )));
+    }
+    Ok(Some(GeometryShader {
+        kernel: KernelPointer {
+            address: bases.instruction.wrapping_add(gs.kernel_start_pointer),
+            bound: bases.instruction_bound,
+        },
+        dispatch,
+        instances,
+        // GS Invocations Increment Value: "[0,31] indicating an increment of [1,32]"
+        // (crocus leaves it 0 and counts one invocation per instance).
+        invocations_increment: u64::from(gs.gs_invocations_increment_value) + 1,
+        statistics: gs.gs_statistics_enable,
+        alt_float_mode: gs.floating_point_mode == FloatingPointMode::ALTERNATE,
+        scratch_space: u32::from(gs.per_thread_scratch_space),
+        urb_data_start: usize::from(gs.dispatch_grf_start_register_for_urb_data),
+        first_slot: usize::from(gs.vertex_urb_entry_read_offset) * 2,
+        slots: usize::from(gs.vertex_urb_entry_read_length) * 2,
+        include_vertex_handles: gs.include_vertex_handles,
+        include_primitive_id: gs.include_primitive_id,
+        output_vertex_slots: usize::from(gs.output_vertex_size) + 1,
+        output_topology: gs.output_topology,
+        control_data: if gs.control_data_format == ControlDataFormat::GSCTL_SID {
+            ControlData::StreamId
+        } else {
+            ControlData::Cut
+        },
+        control_header_rows: usize::from(gs.control_data_header_size),
+        default_stream: u32::from(gs.default_stream_id),
+        reorder: gs.reorder_enable,
+        discard_adjacency: gs.discard_adjacency,
+        hint: u32::from(gs.hint),
+        resources,
+    }))
 }
 
 /// 3DSTATE_CLIP with SF_CLIP_VIEWPORT's guard band (seed 004 §9.x).

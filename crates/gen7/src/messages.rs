@@ -40,7 +40,8 @@ pub(crate) fn kind(m: &Message) -> MessageKind {
 }
 
 /// A URB message (IVB PRM Vol4 Part2 "URB"): the interleaved SIMD4x2 HWord write, with
-/// its header (the first payload register), is the one the model carries out.
+/// its header (the first payload register) and optional per-slot offsets, is the one the
+/// model carries out.
 fn urb(m: &Message) -> MessageKind {
     let desc = m.desc;
     let d = match MessageDescriptorUrb::unpack(&[desc]) {
@@ -52,13 +53,12 @@ fn urb(m: &Message) -> MessageKind {
             });
         }
     };
-    if d.urb_opcode != UrbOpcode::WRITE_HWORD || !d.interleave || d.per_slot_offset {
+    if d.urb_opcode != UrbOpcode::WRITE_HWORD || !d.interleave {
         return MessageKind::Unsupported(Unsupported::new(
             format!(
-                "URB message {} (interleave {}, per-slot offset {})",
+                "URB message {} (interleave {})",
                 d.urb_opcode.name().unwrap_or("reserved"),
                 d.interleave,
-                d.per_slot_offset
             ),
             "IVB PRM Vol4 Part2 URB",
         ));
@@ -77,6 +77,17 @@ fn urb(m: &Message) -> MessageKind {
             global_offset: usize::from(d.global_offset),
             handles: [usize::from(h.urb_handle_0), usize::from(h.urb_handle_1)],
             channel_mask: h.channel_mask,
+            // M0.3/M0.4: only with Per-Slot Offset; otherwise the header's copy of R0
+            // has other bits there.
+            slot_offsets: if d.per_slot_offset {
+                [h.slot_0_offset as usize, h.slot_1_offset as usize]
+            } else {
+                [0, 0]
+            },
+            vertex_counts: [
+                u32::from(h.gs_vertex_count_slot_0),
+                u32::from(h.gs_vertex_count_slot_1),
+            ],
         }),
         Err(e) => MessageKind::Invalid(MessageError::State {
             structure: "URB message header",

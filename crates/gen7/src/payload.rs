@@ -5,7 +5,9 @@
 //! front/back facing 15; R0.3 sampler state pointer 31:5; R0.4 binding table pointer
 //! 31:5; R1.2-R1.5 the subspans' upper-left x 15:0 and y 31:16; R1.7 pixel mask 15:0
 //! and dispatch mask 31:16, R2 likewise for the second 16 pixels of a 32-pixel
-//! dispatch).
+//! dispatch), and the GS payload's R0 and R1 (seed 004 §7.4.3: R0.0/R0.1 GS Instance ID
+//! 31:27 and URB Return Handle 15:0, R0.2 Hint 22 and Primitive Topology Type 21:16,
+//! R0.3-R0.4 as the VS's; R1.0/R1.4 Primitive ID 0/1).
 
 use gtsim_pipe3d::state::{PayloadField, PayloadLayout};
 
@@ -24,6 +26,10 @@ pub(crate) static PAYLOAD: PayloadLayout = PayloadLayout {
     scratch_space: field(0, 3, 0, 4),
     sampler_state: field(0, 3, 5, 27),
     binding_table: field(0, 4, 5, 27),
+    gs_instance_ids: [field(0, 0, 27, 5), field(0, 1, 27, 5)],
+    gs_topology: field(0, 2, 16, 6),
+    gs_hint: field(0, 2, 22, 1),
+    gs_primitive_ids: [field(1, 0, 0, 32), field(1, 4, 0, 32)],
     topology: field(0, 0, 0, 5),
     back_facing: field(0, 0, 15, 1),
     source_depth_to_rt: field(0, 0, 13, 1),

@@ -156,9 +156,9 @@ fn what_is_not_modelled_fails_loudly() {
     let v = [[0.0; 6]; 3];
     let (mut st, mut mem) = setup(&v, PS_FLAT_SIMD16, false, None, true);
     st.commands.insert(
-        "3DSTATE_GS",
-        ThreeDStateGs {
-            gs_enable: true,
+        "3DSTATE_HS",
+        ThreeDStateHs {
+            hs_enable: true,
             ..Default::default()
         }
         .pack()
@@ -172,7 +172,7 @@ fn what_is_not_modelled_fails_loudly() {
     .unwrap_err();
     assert!(
         e.to_string()
-            .contains("GS Enable is not modelled yet (seed 004 ch.7)"),
+            .contains("HS Enable is not modelled yet (seed 004 ch.4)"),
         "{e}"
     );
     // A kernel in unmapped memory is a fault, not a crash.
@@ -605,7 +605,7 @@ sendc(8)        null<1>UW       g124<8,8,1>UD   0x88031400
 /// `Unsupported` type: here a draw with the GS enabled.
 #[test]
 fn an_unsupported_feature_names_its_reference() {
-    use gtsim_spec::gen7::ThreeDStateGs;
+    use gtsim_spec::gen7::ThreeDStateHs;
     let tri = [
         [0.0, 0.0, 1.0, 0.0, 0.0, 1.0],
         [8.0, 0.0, 1.0, 0.0, 0.0, 1.0],
@@ -613,9 +613,9 @@ fn an_unsupported_feature_names_its_reference() {
     ];
     let (mut state, mut mem) = setup(&tri, PS_PLN_SIMD8, true, None, false);
     state.commands.insert(
-        "3DSTATE_GS",
-        ThreeDStateGs {
-            gs_enable: true,
+        "3DSTATE_HS",
+        ThreeDStateHs {
+            hs_enable: true,
             ..Default::default()
         }
         .pack()
@@ -624,10 +624,10 @@ fn an_unsupported_feature_names_its_reference() {
     let prim = primitive(ThreeDPrimTopoType::_3DPRIM_TRILIST, 3);
     match run(&state, &mut mem, &prim).unwrap_err() {
         DrawError::Unsupported(u) => {
-            assert_eq!(u.reference, "seed 004 ch.7");
+            assert_eq!(u.reference, "seed 004 ch.4");
             assert!(
                 u.to_string()
-                    .contains("is not modelled yet (seed 004 ch.7)"),
+                    .contains("is not modelled yet (seed 004 ch.4)"),
                 "{u}"
             );
         }

@@ -4,7 +4,7 @@
 //! (the Ivy Bridge front for Gen7) decodes from the latched commands, through the
 //! [`state::Front`] trait.
 //!
-//! Each stage follows its chapter of seed 004 (VF ch.2, VS ch.3, CLIP ch.9, SF ch.10,
+//! Each stage follows its chapter of seed 004 (VF ch.2, VS ch.3, GS ch.7, CLIP ch.9, SF ch.10,
 //! WM ch.11). [`draw`] runs one 3DPRIMITIVE through the stages, with VS and PS threads
 //! on the EU; it is assembled from per-stage functions, each pure and unit-tested
 //! against the seed:
@@ -12,6 +12,8 @@
 //! * [`index`]: index buffer access and cut indices (§2.2);
 //! * [`vf`]: vertex element assembly and PrimitiveID generation (§2.4, §2.5.13);
 //! * [`assembly`]: primitive decomposition into objects (§10.2);
+//! * [`gs_order`]: the GS unit's objects, their vertex order and PrimitiveID vertex
+//!   (§7.4.1);
 //! * [`clip`]: VertexClipTest and ClipDetermination (§9.2, §9.4.2);
 //! * [`sf`]: viewport transform and face culling (§10.3);
 //! * [`raster`]: subpixel snapping, the sampling grid, triangle, rectangle and point
@@ -22,6 +24,7 @@ pub mod assembly;
 pub mod bary;
 pub mod clip;
 pub mod draw;
+pub mod gs_order;
 pub mod index;
 pub mod raster;
 pub mod sf;

@@ -29,12 +29,18 @@
 //!    (`deferred`: only writes to one pixel are ordered, seed 000 ch.1), their threads on
 //!    the host's cores (`parallel`).
 //!
-//! HS, DS, GS and stream output must be disabled: anything else fails as
+//! With a GS (`geometry`, ch.7) the VS's VUEs are staged into the GS unit's objects,
+//! GS threads shade each object instance, and the runs of their output topology go on to
+//! `setup` in object order. The SOL stage's Rendering Disable and Render Stream Select
+//! decide what goes past it (§8.7).
+//!
+//! HS, DS and stream output must be disabled: anything else fails as
 //! [`DrawError::Unsupported`] naming its chapter, as do the features of the enabled
 //! stages not modelled yet.
 
 mod clipper;
 mod deferred;
+mod geometry;
 pub mod parallel;
 mod pixel;
 mod replay;
@@ -181,6 +187,10 @@ pub struct Statistics {
     pub ia_primitives: u64,
     /// VS_INVOCATION_COUNT.
     pub vs_invocations: u64,
+    /// GS_INVOCATION_COUNT.
+    pub gs_invocations: u64,
+    /// GS_PRIMITIVES_COUNT.
+    pub gs_primitives: u64,
     /// CL_INVOCATION_COUNT.
     pub cl_invocations: u64,
     /// CL_PRIMITIVES_COUNT.
@@ -274,6 +284,37 @@ impl KernelCache {
 
 pub use gtsim_dataport::rt_message::RenderTarget;
 
+/// Runs the GS threads of `inputs` and sends their output primitives on to the clipper,
+/// output by output in dispatch order (seed 004 §7.6).
+#[expect(
+    clippy::too_many_arguments,
+    reason = "the draw's stages and counters, passed down unchanged"
+)]
+fn geometry_output(
+    st: &DrawState,
+    front: &dyn Front,
+    gs: &geometry::GeometryStage,
+    inputs: &[geometry::Input],
+    mem: &mut dyn Memory,
+    ps: &mut pixel::PixelStage,
+    stats: &mut Statistics,
+    watchdog: &mut Watchdog,
+) -> Result<(), DrawError> {
+    if inputs.is_empty() {
+        return Ok(());
+    }
+    let state = gs.state();
+    for out in gs.shade(st, front, mem, inputs, stats, watchdog)? {
+        for vues in geometry::output_runs(st, state, out, stats) {
+            let mut run = stream::RunAssembler::new(state.output_topology, st.setup.provoking)?;
+            let mut objects = run.push(vues, stats, false);
+            objects.extend(run.finish(stats, false));
+            setup::primitives(st, front, &run, &objects, mem, ps, stats, watchdog)?;
+        }
+    }
+    Ok(())
+}
+
 /// Executes the draw whose state `front` decodes; returns the render targets its pixel
 /// shaders wrote to. The draw streams: its vertices are fetched, shaded and assembled a
 /// chunk at a time, so memory stays bounded whatever its counts, and `watchdog` bounds
@@ -291,9 +332,16 @@ pub fn draw(
     };
     let mut ps = pixel::PixelStage::new(&st, mem, kernels)?;
     let mut vs = vertex::VertexStage::new(&st, mem, kernels)?;
+    let mut gs = geometry::GeometryStage::new(&st, mem, kernels)?;
     let pv = st.setup.provoking;
+    // Seed 004 §8.7: topologies from the VF are stream 0; only the selected stream, and
+    // nothing with rendering disabled, goes past the SOL stage.
+    let render_vf = st.sol.renders(0);
     for instance in 0..st.vf.counts.instance_count {
         vs.begin_instance(&st);
+        if let Some(g) = &mut gs {
+            g.begin_run();
+        }
         let mut source = stream::VertexSource::new(&st);
         let mut run = stream::RunAssembler::new(st.vf.topology, pv)?;
         loop {
@@ -309,22 +357,51 @@ pub fn draw(
                         stream::Item::Cut => None,
                     })
                     .collect();
-                if !vertices.is_empty() {
+                let cut = piece.last() == Some(&stream::Item::Cut);
+                let (vues, pids) = if vertices.is_empty() {
+                    (vec![], vec![])
+                } else {
                     watchdog.vertices(vertices.len() as u64)?;
-                    let vues = vs.shade(&st, front, mem, &vertices, instance, stats, watchdog)?;
-                    let objects = run.push(vues, stats, st.vf.statistics);
-                    setup::primitives(&st, front, &run, &objects, mem, &mut ps, stats, watchdog)?;
+                    vs.shade(&st, front, mem, &vertices, instance, stats, watchdog)?
+                };
+                if let Some(g) = &mut gs {
+                    let inputs = g.push(vues, pids, cut, stats, st.vf.statistics)?;
+                    geometry_output(&st, front, g, &inputs, mem, &mut ps, stats, watchdog)?;
+                    if cut {
+                        g.begin_run();
+                        vs.begin_run();
+                    }
+                    continue;
                 }
-                if piece.last() == Some(&stream::Item::Cut) {
+                if !vues.is_empty() {
+                    let objects = run.push(vues, stats, st.vf.statistics);
+                    if render_vf {
+                        setup::primitives(
+                            &st, front, &run, &objects, mem, &mut ps, stats, watchdog,
+                        )?;
+                    }
+                }
+                if cut {
                     let objects = run.finish(stats, st.vf.statistics);
-                    setup::primitives(&st, front, &run, &objects, mem, &mut ps, stats, watchdog)?;
+                    if render_vf {
+                        setup::primitives(
+                            &st, front, &run, &objects, mem, &mut ps, stats, watchdog,
+                        )?;
+                    }
                     run = stream::RunAssembler::new(st.vf.topology, pv)?;
                     vs.begin_run();
                 }
             }
         }
+        if let Some(g) = &mut gs {
+            let inputs = g.push(vec![], vec![], true, stats, st.vf.statistics)?;
+            geometry_output(&st, front, g, &inputs, mem, &mut ps, stats, watchdog)?;
+            continue;
+        }
         let objects = run.finish(stats, st.vf.statistics);
-        setup::primitives(&st, front, &run, &objects, mem, &mut ps, stats, watchdog)?;
+        if render_vf {
+            setup::primitives(&st, front, &run, &objects, mem, &mut ps, stats, watchdog)?;
+        }
     }
     ps.finish(&st, front, mem, stats, watchdog)
 }

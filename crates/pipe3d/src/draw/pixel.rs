@@ -759,6 +759,7 @@ impl ThreadContext<'_> {
             stage: ShaderStage::Pixel,
             mem,
             urb: None,
+            vertex_counts: None,
             pixels: Some(PixelWrites {
                 targets,
                 slots,
@@ -1124,7 +1125,7 @@ fn build_payload(
     // sampler and binding table pointers, then per block of 16 pixels the subspans'
     // upper-left corners and the pixel and dispatch masks.
     let l = st.payload;
-    l.topology.put(grf, st.vf.topology.0);
+    l.topology.put(grf, st.rasterized_topology().0);
     l.back_facing.put(grf, u32::from(prim.back_facing));
     l.source_depth_to_rt
         .put(grf, u32::from(st.ps.computes_depth));

@@ -19,8 +19,11 @@ pub(super) struct Router<'a> {
     pub stage: ShaderStage,
     /// Graphics memory.
     pub mem: &'a mut dyn Memory,
-    /// A vertex shader thread's URB entries, by handle.
+    /// A vertex or geometry shader thread's URB entries, by handle.
     pub urb: Option<&'a mut [Vue]>,
+    /// The output vertex counts a GS thread's EOT URB write reported (seed 004
+    /// §7.5.3), once it has.
+    pub vertex_counts: Option<[u32; 2]>,
     /// A pixel shader thread's render target writes.
     pub pixels: Option<PixelWrites<'a>>,
 }
@@ -29,8 +32,17 @@ impl Router<'_> {
     /// A message this stage's model does not route.
     fn unrouted(&self, m: &Message) -> MessageError {
         match self.stage {
-            ShaderStage::Vertex => Unsupported::new(
-                format!("VS messages to shared function {}", m.sfid.mnemonic()),
+            ShaderStage::Vertex | ShaderStage::Geometry => Unsupported::new(
+                format!(
+                    "{} messages to shared function {} (descriptor {:#010x})",
+                    if self.stage == ShaderStage::Vertex {
+                        "VS"
+                    } else {
+                        "GS"
+                    },
+                    m.sfid.mnemonic(),
+                    m.desc
+                ),
                 "seed 000 §1.5",
             ),
             ShaderStage::Pixel => Unsupported::new(
@@ -65,6 +77,11 @@ impl SharedFunctions for Router<'_> {
                     m.payload.get(1..).unwrap_or(&[]),
                     m.channel_mask,
                 )?;
+                // Seed 004 §7.5.3: a GS thread ends with a URB write whose header gives
+                // the number of vertices it output into each entry.
+                if m.eot && self.stage == ShaderStage::Geometry {
+                    self.vertex_counts = Some(w.vertex_counts);
+                }
                 Ok(reply)
             }
             MessageKind::RenderTargetWrite(rt) => {

@@ -40,7 +40,7 @@ pub(super) fn primitives(
     let sf = &st.setup;
     let raster = raster_state(st);
     let list = matches!(
-        st.vf.topology,
+        run.topology(),
         ThreeDPrimTopoType::_3DPRIM_LINELIST | ThreeDPrimTopoType::_3DPRIM_LINELIST_ADJ
     );
     for (obj, last_in_run) in objects {

@@ -117,6 +117,11 @@ impl RunAssembler {
         })
     }
 
+    /// The topology the run is assembled as.
+    pub fn topology(&self) -> gtsim_spec::shared::ThreeDPrimTopoType {
+        self.topology
+    }
+
     fn object(&self, k: usize) -> Object {
         assembly::object_at(self.topology, k, self.pv).expect("topology checked in new")
     }

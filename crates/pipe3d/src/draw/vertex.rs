@@ -47,7 +47,8 @@ impl VertexStage {
         }
     }
 
-    /// The VUEs of the next vertices of the current run of one instance.
+    /// The VUEs of the next vertices of the current run of one instance, with each
+    /// vertex's PrimitiveID (§2.5.13; what the GS takes for an object, §7.4.1).
     #[expect(
         clippy::too_many_arguments,
         reason = "the draw's state and front, memory, the run and the counters"
@@ -61,7 +62,7 @@ impl VertexStage {
         instance: u32,
         stats: &mut Statistics,
         watchdog: &mut Watchdog,
-    ) -> Result<Vec<Vue>, DrawError> {
+    ) -> Result<(Vec<Vue>, Vec<u32>), DrawError> {
         let pids: Vec<u32> = match &mut self.primitive_ids {
             Some(g) => run.iter().map(|_| g.next_id()).collect(),
             None => vec![0; run.len()],
@@ -77,7 +78,7 @@ impl VertexStage {
         }
         let Some((addr, prog)) = &self.kernel else {
             // §3.1: with the VS disabled, vertices pass through unmodified.
-            return Ok(inputs);
+            return Ok((inputs, pids));
         };
         // The threads (two vertices each) run on the host's cores in batches, each over
         // an overlay of memory whose writes land in dispatch order, as the PS threads do
@@ -98,7 +99,7 @@ impl VertexStage {
                     .map_err(failed)?;
                 out.extend(vues);
             }
-            return Ok(out);
+            return Ok((out, pids));
         }
         for batch in pairs.chunks(parallel::BATCH) {
             let budget = watchdog.thread_budget(DEFAULT_BUDGET);
@@ -120,7 +121,7 @@ impl VertexStage {
                 out.extend(vues);
             }
         }
-        Ok(out)
+        Ok((out, pids))
     }
 }
 
@@ -243,6 +244,7 @@ fn run_vs_thread(
         stage: ShaderStage::Vertex,
         mem,
         urb: Some(&mut vues),
+        vertex_counts: None,
         pixels: None,
     };
     let result = t.run_program(prog, &mut router, budget);

@@ -11,6 +11,8 @@ use gtsim_spec::Unsupported;
 pub enum ShaderStage {
     /// The vertex shader.
     Vertex,
+    /// The geometry shader.
+    Geometry,
     /// The pixel shader.
     Pixel,
 }

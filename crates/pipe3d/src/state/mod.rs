@@ -14,17 +14,21 @@
 //! touches is never read (nor can it fault).
 
 mod front;
+mod geometry;
 mod payload;
 mod pixel;
 mod setup;
+mod stream_out;
 mod vertex;
 
 pub use front::{Front, MessageKind, ShaderStage};
+pub use geometry::{ControlData, GeometryShader, GsDispatch};
 pub use payload::{PayloadField, PayloadLayout};
 pub use pixel::{
     AttributeSetup, AttributeSwizzle, ConstantSource, PixelShader, PsKernel, SwizzleSelect,
 };
 pub use setup::{ClipMode, ClipState, DrawingRectangle, FillMode, Multisample, SetupState};
+pub use stream_out::StreamOutput;
 pub use vertex::{DrawCounts, VertexElement, VertexFetch, VertexShader};
 
 use crate::draw::{DepthBuffer, DrawError};
@@ -96,6 +100,11 @@ pub struct DrawState {
     pub vf: VertexFetch,
     /// The vertex shader.
     pub vs: VertexShader,
+    /// The geometry shader; `None` when the GS stage is disabled (vertices pass
+    /// through).
+    pub gs: Option<GeometryShader>,
+    /// What the stream output logic passes down the pipeline.
+    pub sol: StreamOutput,
     /// The clipper.
     pub clip: ClipState,
     /// Strips and fans, the viewport transform, culling and rasterization controls.
@@ -109,4 +118,14 @@ pub struct DrawState {
     pub depth: Option<DepthBuffer>,
     /// Samples per pixel and where pixels are sampled.
     pub multisample: Multisample,
+}
+
+impl DrawState {
+    /// The topology of the primitives the clipper and the SF receive: the GS's output
+    /// topology when it is enabled, otherwise the draw's.
+    pub fn rasterized_topology(&self) -> gtsim_spec::shared::ThreeDPrimTopoType {
+        self.gs
+            .as_ref()
+            .map_or(self.vf.topology, |g| g.output_topology)
+    }
 }

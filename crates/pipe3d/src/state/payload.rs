@@ -46,14 +46,22 @@ impl PayloadField {
 /// The header fields of the vertex and pixel shader payloads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PayloadLayout {
-    /// VS: the URB return handles of the two vertices.
+    /// VS and GS: the URB return handles of the thread's two vertices or outputs.
     pub urb_handles: [PayloadField; 2],
-    /// VS: per-thread scratch space.
+    /// VS and GS: per-thread scratch space.
     pub scratch_space: PayloadField,
     /// The sampler state pointer (its 32-byte-aligned bits).
     pub sampler_state: PayloadField,
     /// The binding table pointer (its 32-byte-aligned bits).
     pub binding_table: PayloadField,
+    /// GS: the instance numbers of the thread's two instances (or objects).
+    pub gs_instance_ids: [PayloadField; 2],
+    /// GS: the primitive topology of the object, as the GS unit passes it.
+    pub gs_topology: PayloadField,
+    /// GS: the state's Hint bit.
+    pub gs_hint: PayloadField,
+    /// GS: the PrimitiveIDs of the thread's two objects (in the register after R0).
+    pub gs_primitive_ids: [PayloadField; 2],
     /// PS: the primitive topology.
     pub topology: PayloadField,
     /// PS: the object faces back.

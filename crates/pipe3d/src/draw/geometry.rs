@@ -1,0 +1,512 @@
+//! The GS stage (seed 004 ch.7): the objects of each run staged in the order the GS unit
+//! passes them (`crate::gs_order`, §7.4.1), GS threads dispatched per object and
+//! instance (§7.2.1.1 Dispatch Mode) with the SIMD4x2 payload of §7.4.3, and each
+//! thread's output URB entry parsed (§7.5.1) into runs of the output topology for the
+//! clipper.
+//!
+//! Threads run one after the other, in object order, so their outputs reach the clipper
+//! in the order §7.6 requires ("The GS unit will output primitives ... in the proper
+//! order").
+
+use super::router::Router;
+use super::{DrawError, KernelCache, Statistics, Vue, Watchdog};
+use crate::gs_order::{GsNext, Staging, gs_object};
+use crate::state::{ControlData, DrawState, Front, GeometryShader, GsDispatch, ShaderStage};
+use gtsim_dataport::urb::MAX_SLOTS;
+use gtsim_eu::exec::{DEFAULT_BUDGET, ExecError, FpMode, Program};
+use gtsim_mem::Memory;
+use gtsim_spec::shared::ThreeDPrimTopoType as T;
+use std::collections::VecDeque;
+use std::sync::Arc;
+
+/// One object as a GS thread receives it.
+pub(super) struct Input {
+    /// Its vertices, in payload order.
+    pub vues: Vec<Vue>,
+    /// Its PrimitiveID.
+    pid: u32,
+    /// The topology passed in the payload.
+    topology: T,
+}
+
+/// What one instance of one object output: the vertices of its URB entry, each with
+/// whether a cut follows it and its StreamID.
+pub(super) struct Output {
+    pub vertices: Vec<(Vue, bool, u32)>,
+}
+
+/// The GS unit with its kernel, staging the objects of the current run.
+pub(super) struct GeometryStage {
+    gs: GeometryShader,
+    addr: u64,
+    prog: Arc<Program>,
+    staging: Staging,
+    topology: T,
+    keeps_first: bool,
+    /// The run's first vertex, for fans and loops.
+    first: Option<(Vue, u32)>,
+    /// `window[i]` is vertex `base + i` of the run, with its PrimitiveID.
+    window: VecDeque<(Vue, u32)>,
+    base: usize,
+    count: usize,
+    /// Index of the next object.
+    next: usize,
+    /// Highest vertex index an object used (IA_VERTICES_COUNT).
+    max_used: Option<usize>,
+}
+
+impl GeometryStage {
+    /// The GS stage of a draw, `None` when the GS is disabled.
+    pub fn new(
+        st: &DrawState,
+        mem: &dyn Memory,
+        kernels: &mut KernelCache,
+    ) -> Result<Option<GeometryStage>, DrawError> {
+        let Some(gs) = &st.gs else {
+            return Ok(None);
+        };
+        let addr = gs.kernel.checked("3DSTATE_GS Kernel Start Pointer")?;
+        // §7.5.1.2: the topologies a GS thread may output.
+        if matches!(
+            gs.output_topology,
+            T::_3DPRIM_LINELIST_ADJ
+                | T::_3DPRIM_LINESTRIP_ADJ
+                | T::_3DPRIM_LINELOOP
+                | T::_3DPRIM_QUADLIST
+                | T::_3DPRIM_QUADSTRIP
+                | T::_3DPRIM_TRILIST_ADJ
+                | T::_3DPRIM_TRISTRIP_ADJ
+        ) {
+            return Err(DrawError::State {
+                command: "3DSTATE_GS",
+                why: format!(
+                    "Output Topology {:#x} is not supported for GS thread output (seed 004 §7.5.1.2)",
+                    gs.output_topology.0
+                ),
+            });
+        }
+        let prog = kernels.get(st.encoding, mem, addr)?;
+        Ok(Some(GeometryStage {
+            gs: gs.clone(),
+            addr,
+            prog,
+            staging: Staging {
+                reorder: gs.reorder,
+                discard_adjacency: gs.discard_adjacency,
+            },
+            topology: st.vf.topology,
+            keeps_first: crate::assembly::keeps_first(st.vf.topology),
+            first: None,
+            window: VecDeque::new(),
+            base: 0,
+            count: 0,
+            next: 0,
+            max_used: None,
+        }))
+    }
+
+    /// The GS state.
+    pub fn state(&self) -> &GeometryShader {
+        &self.gs
+    }
+
+    /// Starts a new run (a cut or a new instance of the draw).
+    pub fn begin_run(&mut self) {
+        self.first = None;
+        self.window.clear();
+        self.base = 0;
+        self.count = 0;
+        self.next = 0;
+        self.max_used = None;
+    }
+
+    fn vertex(&self, i: usize) -> &(Vue, u32) {
+        if self.keeps_first
+            && i == 0
+            && let Some(f) = &self.first
+        {
+            return f;
+        }
+        &self.window[i - self.base]
+    }
+
+    /// Takes the next VUEs of the run (with their PrimitiveIDs); returns the objects now
+    /// complete. `ended`: the run ends after these, so its trailing object is known.
+    pub fn push(
+        &mut self,
+        vues: Vec<Vue>,
+        pids: Vec<u32>,
+        ended: bool,
+        stats: &mut Statistics,
+        count_ia: bool,
+    ) -> Result<Vec<Input>, DrawError> {
+        for (v, pid) in vues.into_iter().zip(pids) {
+            if self.keeps_first && self.count == 0 {
+                self.first = Some((v.clone(), pid));
+            }
+            if self.window.is_empty() {
+                self.base = self.count;
+            }
+            self.window.push_back((v, pid));
+            self.count += 1;
+        }
+        let mut out = vec![];
+        let next = |s: &Self| {
+            gs_object(s.topology, s.next, s.count, ended, s.staging).map_err(|e| DrawError::State {
+                command: "3DPRIMITIVE",
+                why: e.to_string(),
+            })
+        };
+        while let GsNext::Ready(o) = next(self)? {
+            let closing = self.topology == T::_3DPRIM_LINELOOP && o.v.last() == Some(&0);
+            // Seed 004 §1.9 statistics table: IA_PRIMITIVES_COUNT counts the objects the
+            // VF generated (not a loop's closing line, as without a GS).
+            if count_ia && !closing {
+                stats.ia_primitives += 1;
+            }
+            let hi = o.v.iter().copied().max().unwrap_or(0);
+            self.max_used = Some(self.max_used.map_or(hi, |m| m.max(hi)));
+            out.push(Input {
+                vues: o.v.iter().map(|&i| self.vertex(i).0.clone()).collect(),
+                pid: self.vertex(o.primitive_id_vertex).1,
+                topology: o.topology,
+            });
+            self.next += 1;
+        }
+        if ended && count_ia {
+            stats.ia_vertices += self.max_used.map_or(0, |m| m as u64 + 1);
+        }
+        // Forget the vertices no later object reads: objects read no vertex below the
+        // next one's lowest (adjacency objects reach back at most two vertices; a fan's
+        // first vertex is kept apart).
+        let keep_from = self.next.saturating_sub(2) * lowest_factor(self.topology);
+        while self.base < keep_from && !self.window.is_empty() {
+            self.window.pop_front();
+            self.base += 1;
+        }
+        Ok(out)
+    }
+
+    /// Runs the GS threads of `inputs` (every instance of each object) and returns their
+    /// outputs, in object and instance order.
+    pub fn shade(
+        &self,
+        st: &DrawState,
+        front: &dyn Front,
+        mem: &mut dyn Memory,
+        inputs: &[Input],
+        stats: &mut Statistics,
+        watchdog: &mut Watchdog,
+    ) -> Result<Vec<Output>, DrawError> {
+        let gs = &self.gs;
+        // (objects, instance IDs) of each thread, in dispatch order.
+        let mut threads: Vec<(Vec<&Input>, [u32; 2])> = vec![];
+        match gs.dispatch {
+            GsDispatch::Single => {
+                for o in inputs {
+                    for i in 0..gs.instances {
+                        threads.push((vec![o], [i, i]));
+                    }
+                }
+            }
+            GsDispatch::DualInstance => {
+                for o in inputs {
+                    for i in (0..gs.instances).step_by(2) {
+                        if i + 1 < gs.instances {
+                            threads.push((vec![o, o], [i, i + 1]));
+                        } else {
+                            threads.push((vec![o], [i, i]));
+                        }
+                    }
+                }
+            }
+            GsDispatch::DualObject => {
+                for pair in inputs.chunks(2) {
+                    threads.push((pair.iter().collect(), [0, 0]));
+                }
+            }
+        }
+        let mut out = vec![];
+        for (objects, ids) in threads {
+            if gs.statistics {
+                // §7.2.1.1: the increment per instance of each object in the dispatch.
+                stats.gs_invocations += gs.invocations_increment * objects.len() as u64;
+            }
+            let budget = watchdog.thread_budget(DEFAULT_BUDGET);
+            let (result, entries, counts) =
+                run_gs_thread(st, gs, front, &mut *mem, &self.prog, &objects, ids, budget)?;
+            watchdog
+                .thread_ran(result, budget, DEFAULT_BUDGET)?
+                .map_err(|error| DrawError::Thread {
+                    stage: "GS",
+                    kernel: self.addr,
+                    error,
+                })?;
+            let Some(counts) = counts else {
+                return Err(DrawError::State {
+                    command: "GS thread",
+                    why: format!(
+                        "the GS thread (kernel at {:#x}) ended without a URB write with EOT giving its vertex counts (seed 004 §7.5.3)",
+                        self.addr
+                    ),
+                });
+            };
+            for (slot, entry) in entries.iter().enumerate() {
+                out.push(parse_output(gs, entry, counts[slot])?);
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// How far below object k's index the lowest vertex index of later objects can be,
+/// per object: objects of list topologies consume several vertices each.
+fn lowest_factor(t: T) -> usize {
+    match t {
+        T::_3DPRIM_LINELIST => 2,
+        T::_3DPRIM_TRILIST | T::_3DPRIM_RECTLIST => 3,
+        T::_3DPRIM_LINELIST_ADJ | T::_3DPRIM_QUADLIST => 4,
+        T::_3DPRIM_TRILIST_ADJ => 6,
+        T::_3DPRIM_TRISTRIP_ADJ | T::_3DPRIM_QUADSTRIP => 2,
+        p if (0x20..=0x3f).contains(&p.0) => (p.0 - 0x1f) as usize,
+        _ => 1,
+    }
+}
+
+/// Parses one GS output entry (seed 004 §7.5.1.1): the control data header of
+/// `control_header_rows` 256-bit rows, then `count` vertices of `output_vertex_slots`
+/// 128-bit slots each. Cut bits (one per vertex) or StreamID bits (two per vertex) are
+/// read from the header's dwords in order, bit 0 first (the layout Mesa's GS kernels
+/// write, `vertex_count - 1` indexing the bits).
+fn parse_output(gs: &GeometryShader, entry: &Vue, count: u32) -> Result<Output, DrawError> {
+    let count = count as usize;
+    let header = 2 * gs.control_header_rows;
+    let per = gs.output_vertex_slots;
+    let bits_per_vertex = match gs.control_data {
+        ControlData::Cut => 1,
+        ControlData::StreamId => 2,
+    };
+    // Control Data Header Size: "UNDEFINED for a GS thread to report more output
+    // vertices than can be accommodated in a non-zero-sized header".
+    if gs.control_header_rows > 0 && count * bits_per_vertex > gs.control_header_rows * 256 {
+        return Err(DrawError::State {
+            command: "GS thread output",
+            why: format!(
+                "{count} vertices need {} control bits, more than the {}-byte control data header holds (seed 004 §7.2.1.1)",
+                count * bits_per_vertex,
+                gs.control_header_rows * 32
+            ),
+        });
+    }
+    if header + count * per > MAX_SLOTS {
+        return Err(DrawError::State {
+            command: "GS thread output",
+            why: format!(
+                "{count} vertices of {per} slots after a {header}-slot header reach past the largest URB entry ({MAX_SLOTS} slots)"
+            ),
+        });
+    }
+    let slot = |i: usize| entry.get(i).copied().unwrap_or([0; 4]);
+    let dword = |d: usize| slot(d / 4)[d % 4];
+    let bits = |j: usize| {
+        let b = j * bits_per_vertex;
+        (dword(b / 32) >> (b % 32)) & ((1 << bits_per_vertex) - 1)
+    };
+    let vertices = (0..count)
+        .map(|j| {
+            let v: Vue = (0..per).map(|s| slot(header + j * per + s)).collect();
+            let (cut, stream) = if gs.control_header_rows == 0 {
+                (false, gs.default_stream)
+            } else {
+                match gs.control_data {
+                    ControlData::Cut => (bits(j) != 0, gs.default_stream),
+                    ControlData::StreamId => (false, bits(j)),
+                }
+            };
+            (v, cut, stream)
+        })
+        .collect();
+    Ok(Output { vertices })
+}
+
+/// One SIMD4x2 GS thread for one or two object instances (seed 004 §7.4.3): R0 with the
+/// URB return handles, instance IDs, topology and the stage's pointers; R1 with the
+/// PrimitiveIDs when included; from the URB data start register the push constants and
+/// the vertex data: interleaved per object in DUAL_OBJECT mode, otherwise two slots of
+/// the one object's vertex per register ("There is no upper/lower swizzling of data").
+///
+/// Returns how the thread ended, its output entries (one per slot) and the vertex counts
+/// its EOT write reported.
+#[expect(
+    clippy::too_many_arguments,
+    reason = "the draw's state, the thread's objects and its budget"
+)]
+#[expect(
+    clippy::type_complexity,
+    reason = "the thread's end, its entries and its counts"
+)]
+fn run_gs_thread(
+    st: &DrawState,
+    gs: &GeometryShader,
+    front: &dyn Front,
+    mem: &mut dyn Memory,
+    prog: &Program,
+    objects: &[&Input],
+    instance_ids: [u32; 2],
+    budget: u64,
+) -> Result<(Result<u64, ExecError>, Vec<Vue>, Option<[u32; 2]>), DrawError> {
+    let mut t = super::spare::thread(8, prog);
+    let two = objects.len() == 2;
+    t.dispatch_mask = if two { 0xff } else { 0x0f };
+    t.fp_mode = if gs.alt_float_mode {
+        FpMode::Alt
+    } else {
+        FpMode::Ieee
+    };
+    let dual_object = gs.dispatch == GsDispatch::DualObject;
+    t.write_payload(|grf| {
+        let l = st.payload;
+        l.urb_handles[0].put(grf, 0);
+        l.urb_handles[1].put(grf, if two { 1 } else { 0 });
+        l.gs_instance_ids[0].put(grf, instance_ids[0]);
+        l.gs_instance_ids[1].put(grf, instance_ids[1]);
+        // One topology field: the first object's (DUAL_OBJECT pairs may differ only in
+        // TRISTRIP vs TRISTRIP_REV, which Reorder Enable makes moot).
+        l.gs_topology.put(grf, objects[0].topology.0);
+        l.gs_hint.put(grf, gs.hint);
+        l.scratch_space.put(grf, gs.scratch_space);
+        l.sampler_state
+            .put(grf, (gs.resources.sampler_state >> 5) as u32);
+        l.binding_table
+            .put(grf, (gs.resources.binding_table >> 5) as u32);
+        let mut used = 1;
+        if gs.include_primitive_id {
+            l.gs_primitive_ids[0].put(grf, objects[0].pid);
+            l.gs_primitive_ids[1].put(grf, objects[objects.len() - 1].pid);
+            used = 2;
+        }
+        let put = super::put_dword;
+        let (start, first_slot, slots) = (gs.urb_data_start, gs.first_slot, gs.slots);
+        let consts = gs.resources.constants.len();
+        let nverts = objects[0].vues.len();
+        let data_regs = if dual_object {
+            nverts * slots
+        } else {
+            nverts * slots.div_ceil(2)
+        };
+        if start < used || start + consts + data_regs > 128 {
+            return (Err(DrawError::State {
+                command: "3DSTATE_GS",
+                why: format!(
+                    "payload URB data at g{start} ({consts} constant and {data_regs} vertex registers for {nverts} vertices) overlaps R0-R{} or leaves the GRF",
+                    used - 1
+                ),
+            }), 128);
+        }
+        for (i, c) in gs.resources.constants.iter().enumerate() {
+            let r = start + i;
+            grf[r * 32..r * 32 + 32].copy_from_slice(c);
+        }
+        let data = start + consts;
+        let slot_of = |vue: &Vue, s: usize| vue.get(first_slot + s).copied().unwrap_or([0; 4]);
+        for v in 0..nverts {
+            if dual_object {
+                for k in 0..slots {
+                    for (o, obj) in objects.iter().enumerate() {
+                        let slot = slot_of(&obj.vues[v], k);
+                        for (c, &val) in slot.iter().enumerate() {
+                            put(grf, data + v * slots + k, o * 4 + c, val);
+                        }
+                    }
+                }
+            } else {
+                let per = slots.div_ceil(2);
+                for j in 0..per {
+                    for half in 0..2 {
+                        if 2 * j + half >= slots {
+                            continue;
+                        }
+                        let slot = slot_of(&objects[0].vues[v], 2 * j + half);
+                        for (c, &val) in slot.iter().enumerate() {
+                            put(grf, data + v * per + j, half * 4 + c, val);
+                        }
+                    }
+                }
+            }
+        }
+        (Ok(()), start + consts + data_regs)
+    })?;
+    let mut entries = vec![Vue::new(); objects.len()];
+    let mut router = Router {
+        front,
+        stage: ShaderStage::Geometry,
+        mem,
+        urb: Some(&mut entries),
+        vertex_counts: None,
+        pixels: None,
+    };
+    let result = t.run_program(prog, &mut router, budget);
+    let counts = router.vertex_counts;
+    super::spare::keep(t);
+    Ok((result, entries, counts))
+}
+
+/// The runs of one GS output that go down the pipeline, each a list of VUEs of the
+/// output topology: the output split after every vertex with its cut bit set, keeping
+/// the vertices of the stream selected for rendering (seed 004 §8.7: none when
+/// rendering is disabled, and PATCHLIST topologies never). Also counts the output's
+/// complete primitives in GS_PRIMITIVES_COUNT (§1.9: "Will not include partial
+/// primitives").
+pub(super) fn output_runs(
+    st: &DrawState,
+    gs: &GeometryShader,
+    out: Output,
+    stats: &mut Statistics,
+) -> Vec<Vec<Vue>> {
+    let t = gs.output_topology;
+    let mut runs = vec![];
+    let mut run: Vec<Vue> = vec![];
+    let mut all = 0usize;
+    let render = !st.sol.rendering_disable && !(0x20..=0x3f).contains(&t.0);
+    let mut end = |run: &mut Vec<Vue>, all: &mut usize, runs: &mut Vec<Vec<Vue>>| {
+        if gs.statistics {
+            stats.gs_primitives += complete_objects(t, *all);
+        }
+        *all = 0;
+        if !run.is_empty() {
+            runs.push(std::mem::take(run));
+        }
+    };
+    for (v, cut, stream) in out.vertices {
+        all += 1;
+        if render && stream == st.sol.render_stream {
+            run.push(v);
+        }
+        if cut {
+            end(&mut run, &mut all, &mut runs);
+        }
+    }
+    end(&mut run, &mut all, &mut runs);
+    runs
+}
+
+/// The complete objects of `n` vertices of topology `t` (for GS output topologies).
+fn complete_objects(t: T, n: usize) -> u64 {
+    let n = n as u64;
+    match t {
+        T::_3DPRIM_POINTLIST | T::_3DPRIM_POINTLIST_BF => n,
+        T::_3DPRIM_LINELIST => n / 2,
+        T::_3DPRIM_LINESTRIP
+        | T::_3DPRIM_LINESTRIP_BF
+        | T::_3DPRIM_LINESTRIP_CONT
+        | T::_3DPRIM_LINESTRIP_CONT_BF => n.saturating_sub(1),
+        T::_3DPRIM_TRILIST | T::_3DPRIM_RECTLIST => n / 3,
+        T::_3DPRIM_TRISTRIP
+        | T::_3DPRIM_TRISTRIP_REVERSE
+        | T::_3DPRIM_TRIFAN
+        | T::_3DPRIM_TRIFAN_NOSTIPPLE => n.saturating_sub(2),
+        T::_3DPRIM_POLYGON => u64::from(n >= 3),
+        p if (0x20..=0x3f).contains(&p.0) => n / u64::from(p.0 - 0x1f),
+        _ => 0,
+    }
+}
