@@ -366,21 +366,42 @@ impl Session {
         fragment_src: &str,
         attributes: &[(u32, &str)],
     ) -> Result<glow::Program, String> {
+        self.program_stages(
+            &[
+                (glow::VERTEX_SHADER, "vertex", vertex_src),
+                (glow::FRAGMENT_SHADER, "fragment", fragment_src),
+            ],
+            attributes,
+        )
+    }
+
+    /// Compiles shaders of any stages (`(GL shader type, name for messages,
+    /// source)`) and links them into a program, as [`Session::program`] does.
+    pub fn program_stages(
+        &self,
+        stages: &[(u32, &str, &str)],
+        attributes: &[(u32, &str)],
+    ) -> Result<glow::Program, String> {
         let gl = &self.gl;
         // SAFETY: the session's context is current on this thread; the
         // shader and program objects are created and used right here.
         unsafe {
-            let vs = compile_shader(gl, glow::VERTEX_SHADER, "vertex", vertex_src)?;
-            let fs = match compile_shader(gl, glow::FRAGMENT_SHADER, "fragment", fragment_src) {
-                Ok(fs) => fs,
-                Err(e) => {
-                    gl.delete_shader(vs);
-                    return Err(e);
+            let mut shaders = Vec::with_capacity(stages.len());
+            for &(kind, what, source) in stages {
+                match compile_shader(gl, kind, what, source) {
+                    Ok(s) => shaders.push(s),
+                    Err(e) => {
+                        for s in shaders {
+                            gl.delete_shader(s);
+                        }
+                        return Err(e);
+                    }
                 }
-            };
+            }
             let program = gl.create_program()?;
-            gl.attach_shader(program, vs);
-            gl.attach_shader(program, fs);
+            for &s in &shaders {
+                gl.attach_shader(program, s);
+            }
             for &(index, name) in attributes {
                 gl.bind_attrib_location(program, index, name);
             }
@@ -388,10 +409,10 @@ impl Session {
             gl.link_program(program);
             let ok = gl.get_program_link_status(program);
             let log = gl.get_program_info_log(program);
-            gl.detach_shader(program, vs);
-            gl.detach_shader(program, fs);
-            gl.delete_shader(vs);
-            gl.delete_shader(fs);
+            for s in shaders {
+                gl.detach_shader(program, s);
+                gl.delete_shader(s);
+            }
             if !ok {
                 gl.delete_program(program);
                 return Err(format!("program link failed:\n{}", log.trim_end()));

@@ -25,6 +25,7 @@ const CLIENTS: &[(&str, &str)] = &[
     ("points", env!("CARGO_BIN_EXE_points")),
     ("julia", env!("CARGO_BIN_EXE_julia")),
     ("scene", env!("CARGO_BIN_EXE_scene")),
+    ("geometry", env!("CARGO_BIN_EXE_geometry")),
 ];
 
 fn mesa_present() -> bool {
@@ -175,6 +176,15 @@ const TOLERANCE: &[(&str, u8, usize, &str)] = &[
          the hardware draws as a parallelogram reaching the end point (seed 004 \
          §10.3.12.4); llvmpipe applies GL's diamond-exit rule and leaves the last pixel \
          of two of the lines unlit",
+    ),
+    (
+        "geometry",
+        0,
+        4,
+        "line ends, as for `lines`: the geometry shader's line segments are 1-pixel GL \
+         lines that the hardware draws as parallelograms reaching their end points (seed \
+         004 §10.3.12.4) where llvmpipe applies the diamond-exit rule; at 64x64 three of \
+         their end pixels differ, every triangle and square pixel is exact",
     ),
     (
         "julia",

@@ -12,6 +12,10 @@
 //! 256-bit rows) to the Global Offset (IVB PRM Vol4 Part2 §2.4.3.1 M0.3/M0.4): the GS
 //! writes its output vertices that way, one entry per object or instance (seed 004
 //! §7.5.1.1), and reports how many it wrote in the header of its EOT write (M0.2).
+//! URB_WRITE_OWORD writes one 128-bit slot per handle, its offsets counting 128-bit
+//! slots ("causes offsets to be interpreted as multiples of an OWORD instead of an
+//! HWORD, and only allows one OWORD to be written", Mesa brw_eu_defines.h
+//! BRW_URB_WRITE_OWORD): the GS's control data header is written that way.
 
 use gtsim_message::{MessageError, invalid};
 
@@ -27,14 +31,17 @@ pub const MAX_SLOTS: usize = 512 * 4;
 /// generation's front.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct UrbWrite {
-    /// Global Offset, in 256-bit URB rows.
+    /// URB_WRITE_OWORD: one 128-bit slot per handle, offsets in 128-bit slots
+    /// (otherwise URB_WRITE_HWORD, offsets in 256-bit rows).
+    pub oword: bool,
+    /// Global Offset, in 256-bit URB rows (128-bit slots for an OWord write).
     pub global_offset: usize,
     /// The URB handles of the two vertices (indices of the entries the thread owns).
     pub handles: [usize; 2],
     /// The header's channel mask: one bit per dword of each data register.
     pub channel_mask: u8,
-    /// Per-slot offsets of the two handles' entries, in 256-bit rows (zero unless the
-    /// descriptor's Per-Slot Offset is set).
+    /// Per-slot offsets of the two handles' entries, in the Global Offset's units (zero
+    /// unless the descriptor's Per-Slot Offset is set).
     pub slot_offsets: [usize; 2],
     /// The header's output vertex count of each slot (M0.2): what a GS thread's EOT
     /// write reports; other stages' headers carry other bits there.
@@ -53,6 +60,12 @@ pub fn write(
     data: &[[u8; 32]],
     exec_mask: u32,
 ) -> Result<(), MessageError> {
+    if w.oword && data.len() != 1 {
+        return Err(invalid(format!(
+            "URB OWord write with {} data registers (it writes exactly one OWord per handle)",
+            data.len()
+        )));
+    }
     for (k, reg) in data.iter().enumerate() {
         // Global Offset counts 256-bit URB rows; an interleaved register carries half a
         // row (one 128-bit slot) of each vertex (Mesa brw_vec4_visitor emit_vertex: "URB
@@ -61,7 +74,12 @@ pub fn write(
             if exec_mask & (0xf << (4 * v)) == 0 {
                 continue;
             }
-            let slot = 2 * (w.global_offset + w.slot_offsets[v]) + k;
+            let base = w.global_offset.saturating_add(w.slot_offsets[v]);
+            let slot = if w.oword {
+                base
+            } else {
+                base.saturating_mul(2).saturating_add(k)
+            };
             if slot >= MAX_SLOTS {
                 return Err(invalid(format!(
                     "URB write to 128-bit slot {slot} of handle {handle}, past the largest URB entry ({MAX_SLOTS} slots)"

@@ -16,6 +16,7 @@ fn interleaved_registers_split_between_the_two_handles_at_the_global_offset() {
     let mut vues = vec![Vue::new(); 2];
     // Handles swapped: the first vertex's dwords (0-3) go to entry 1.
     let w = UrbWrite {
+        oword: false,
         global_offset: 1,
         handles: [1, 0],
         channel_mask: 0xff,
@@ -35,6 +36,7 @@ fn interleaved_registers_split_between_the_two_handles_at_the_global_offset() {
 fn channel_mask_and_execution_mask_select_dwords() {
     let mut vues = vec![Vue::new(); 2];
     let w = UrbWrite {
+        oword: false,
         global_offset: 0,
         handles: [0, 1],
         channel_mask: 0b0000_0101,
@@ -58,6 +60,7 @@ fn channel_mask_and_execution_mask_select_dwords() {
 fn per_slot_offsets_add_to_the_global_offset_per_handle() {
     let mut vues = vec![Vue::new(); 2];
     let w = UrbWrite {
+        oword: false,
         global_offset: 1,
         handles: [0, 1],
         channel_mask: 0xff,
@@ -79,4 +82,25 @@ fn per_slot_offsets_add_to_the_global_offset_per_handle() {
     };
     assert!(write(&mut vues, &far, &[reg(|_| 0)], 0x0f).is_err());
     assert_eq!(vues[0].len(), 8);
+}
+
+/// URB_WRITE_OWORD: one 128-bit slot per handle, the offsets counting slots (the GS's
+/// control data header, Mesa's BRW_URB_WRITE_OWORD).
+#[test]
+fn an_oword_write_counts_its_offsets_in_slots_and_writes_one_slot() {
+    let mut vues = vec![Vue::new(); 2];
+    let w = UrbWrite {
+        oword: true,
+        global_offset: 1,
+        handles: [0, 1],
+        channel_mask: 0xff,
+        slot_offsets: [2, 0],
+        vertex_counts: [0, 0],
+    };
+    write(&mut vues, &w, &[reg(|i| 50 + i)], 0xff).unwrap();
+    assert_eq!(vues[0].len(), 4);
+    assert_eq!(vues[0][3], [50, 51, 52, 53]);
+    assert_eq!(vues[1].len(), 2);
+    assert_eq!(vues[1][1], [54, 55, 56, 57]);
+    assert!(write(&mut vues, &w, &[reg(|_| 0), reg(|_| 0)], 0xff).is_err());
 }

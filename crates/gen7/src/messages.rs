@@ -39,9 +39,9 @@ pub(crate) fn kind(m: &Message) -> MessageKind {
     }
 }
 
-/// A URB message (IVB PRM Vol4 Part2 "URB"): the interleaved SIMD4x2 HWord write, with
-/// its header (the first payload register) and optional per-slot offsets, is the one the
-/// model carries out.
+/// A URB message (IVB PRM Vol4 Part2 "URB"): the interleaved SIMD4x2 HWord and OWord
+/// writes, with their header (the first payload register) and optional per-slot
+/// offsets, are the ones the model carries out.
 fn urb(m: &Message) -> MessageKind {
     let desc = m.desc;
     let d = match MessageDescriptorUrb::unpack(&[desc]) {
@@ -53,7 +53,8 @@ fn urb(m: &Message) -> MessageKind {
             });
         }
     };
-    if d.urb_opcode != UrbOpcode::WRITE_HWORD || !d.interleave {
+    let oword = d.urb_opcode == UrbOpcode::WRITE_OWORD;
+    if !(oword || d.urb_opcode == UrbOpcode::WRITE_HWORD) || !d.interleave {
         return MessageKind::Unsupported(Unsupported::new(
             format!(
                 "URB message {} (interleave {})",
@@ -74,6 +75,7 @@ fn urb(m: &Message) -> MessageKind {
         .collect();
     match MessageHeaderUrb::unpack(&dws) {
         Ok(h) => MessageKind::UrbWrite(UrbWrite {
+            oword,
             global_offset: usize::from(d.global_offset),
             handles: [usize::from(h.urb_handle_0), usize::from(h.urb_handle_1)],
             channel_mask: h.channel_mask,

@@ -74,7 +74,8 @@ send(8)         null<1>F        g20<4>F         0x08094008
 /// g1.4-7; g2 = slots 2-3, the colour in g2.0-3) that outputs two separate triangles as
 /// one TRISTRIP output with a cut after vertex 2: (x-4, y-4) (x, y-4) (x-4, y), cut,
 /// (x, y) (x+4, y) (x, y+4). The cut bits (bit 2) are written to the control data header
-/// (one dword, channel mask 0x01), then the EOT write reports 6 vertices (M0.2).
+/// (one dword, channel mask 0x01) with an OWord write as crocus's GS kernels do, then the
+/// EOT write reports 6 vertices (M0.2).
 fn gs_two_triangles_with_a_cut() -> String {
     let mut k = String::from(HEADER);
     k += "mov(8)          g21<1>UD        0x00000000UD                    { align16 1Q };
@@ -94,8 +95,8 @@ mov(8)          g23<1>F         g2<0>F                          { align16 1Q };
     k += "mov(1)          g20.3<1>UD      0x00000000UD                    { align1 WE_all 1N };
 mov(1)          g20.5<1>UD      0x00000100UD                    { align1 WE_all 1N };
 mov(8)          g21<1>UD        0x00000004UD                    { align16 1Q };
-send(8)         null<1>F        g20<4>F         0x04094000
-                            urb MsgDesc: offset 0 write HWord per-slot interleave mlen 2 rlen 0 { align16 1Q };
+send(8)         null<1>F        g20<4>F         0x04084001
+                            urb MsgDesc: offset 0 write OWord interleave mlen 2 rlen 0 { align16 1Q };
 mov(8)          g20<1>UD        g0<8,8,1>UD                     { align1 WE_all 1Q };
 mov(1)          g20.2<1>UD      0x00000006UD                    { align1 WE_all 1N };
 send(8)         null<1>F        g20<4>F         0x0208c000

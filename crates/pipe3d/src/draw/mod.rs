@@ -337,13 +337,21 @@ pub fn draw(
     // Seed 004 §8.7: topologies from the VF are stream 0; only the selected stream, and
     // nothing with rendering disabled, goes past the SOL stage.
     let render_vf = st.sol.renders(0);
+    // Without a GS the SF assembles the draw's topology; with one, the GS unit stages
+    // it (adjacency and patch topologies included) and the SF assembles its output.
+    let new_run = || -> Result<Option<stream::RunAssembler>, DrawError> {
+        match st.gs {
+            Some(_) => Ok(None),
+            None => stream::RunAssembler::new(st.vf.topology, pv).map(Some),
+        }
+    };
     for instance in 0..st.vf.counts.instance_count {
         vs.begin_instance(&st);
         if let Some(g) = &mut gs {
             g.begin_run();
         }
         let mut source = stream::VertexSource::new(&st);
-        let mut run = stream::RunAssembler::new(st.vf.topology, pv)?;
+        let mut run = new_run()?;
         loop {
             let chunk = source.next_chunk(&st, mem)?;
             if chunk.is_empty() {
@@ -373,22 +381,21 @@ pub fn draw(
                     }
                     continue;
                 }
+                let Some(r) = run.as_mut() else {
+                    continue;
+                };
                 if !vues.is_empty() {
-                    let objects = run.push(vues, stats, st.vf.statistics);
+                    let objects = r.push(vues, stats, st.vf.statistics);
                     if render_vf {
-                        setup::primitives(
-                            &st, front, &run, &objects, mem, &mut ps, stats, watchdog,
-                        )?;
+                        setup::primitives(&st, front, r, &objects, mem, &mut ps, stats, watchdog)?;
                     }
                 }
                 if cut {
-                    let objects = run.finish(stats, st.vf.statistics);
+                    let objects = r.finish(stats, st.vf.statistics);
                     if render_vf {
-                        setup::primitives(
-                            &st, front, &run, &objects, mem, &mut ps, stats, watchdog,
-                        )?;
+                        setup::primitives(&st, front, r, &objects, mem, &mut ps, stats, watchdog)?;
                     }
-                    run = stream::RunAssembler::new(st.vf.topology, pv)?;
+                    run = new_run()?;
                     vs.begin_run();
                 }
             }
@@ -398,9 +405,11 @@ pub fn draw(
             geometry_output(&st, front, g, &inputs, mem, &mut ps, stats, watchdog)?;
             continue;
         }
-        let objects = run.finish(stats, st.vf.statistics);
-        if render_vf {
-            setup::primitives(&st, front, &run, &objects, mem, &mut ps, stats, watchdog)?;
+        if let Some(r) = run.as_mut() {
+            let objects = r.finish(stats, st.vf.statistics);
+            if render_vf {
+                setup::primitives(&st, front, r, &objects, mem, &mut ps, stats, watchdog)?;
+            }
         }
     }
     ps.finish(&st, front, mem, stats, watchdog)
