@@ -16,8 +16,8 @@ use gtsim_pipe3d::sf::{CullMode, DepthOffset, DepthOffsetFormat, Viewport};
 use gtsim_pipe3d::state::{
     AttributeSetup, AttributeSwizzle, ClipMode, ClipState, ConstantSource, ControlData, DrawCounts,
     DrawState, DrawingRectangle, FillMode, GeometryShader, GsDispatch, KernelPointer, Multisample,
-    PixelShader, PsKernel, SetupState, StageResources, StreamOutput, SwizzleSelect, VertexElement,
-    VertexFetch, VertexShader,
+    PixelShader, PsKernel, SetupState, SoBuffer, SoDecl, SoFunction, SoStream, StageResources,
+    StreamOutput, SwizzleSelect, VertexElement, VertexFetch, VertexShader,
 };
 use gtsim_pipe3d::vf::VertexBuffer;
 use gtsim_spec::gen7::vertex_buffer_state::BufferAccessType;
@@ -53,11 +53,6 @@ pub(crate) fn draw_state(
             "3DSTATE_DS DS Function Enable",
             get(&s.ds).ds_function_enable,
             "seed 004 ch.6",
-        ),
-        (
-            "3DSTATE_STREAMOUT SO Function Enable",
-            get(&s.streamout).so_function_enable,
-            "seed 004 ch.8",
         ),
     ] {
         if enabled {
@@ -187,10 +182,7 @@ pub(crate) fn draw_state(
         payload: &crate::payload::PAYLOAD,
         vs,
         gs,
-        sol: StreamOutput {
-            rendering_disable: streamout.rendering_disable,
-            render_stream: u32::from(streamout.render_stream_select),
-        },
+        sol: stream_output(s, l, &streamout)?,
         clip: clip_state(&clip, &sf_clip_viewport),
         setup: setup_state(&sf, &wm, &sf_clip_viewport, &drawing_rectangle, scissor),
         attributes: attribute_setup(&get(&s.sbe)),
@@ -423,6 +415,132 @@ fn geometry_shader(
         hint: u32::from(gs.hint),
         resources,
     }))
+}
+
+/// 3DSTATE_STREAMOUT, 3DSTATE_SO_DECL_LIST and 3DSTATE_SO_BUFFER (seed 004 §8.4-8.6),
+/// with the buffers' Write Offsets from the SO_WRITE_OFFSETn registers (§8.2).
+fn stream_output(
+    s: &LatchedState,
+    l: &dyn Registers,
+    so: &ThreeDStateStreamout,
+) -> Result<StreamOutput, DrawError> {
+    let mut out = StreamOutput {
+        rendering_disable: so.rendering_disable,
+        render_stream: u32::from(so.render_stream_select),
+        function: None,
+    };
+    if !so.so_function_enable {
+        return Ok(out);
+    }
+    let bad = |command, why: String| DrawError::State { command, why };
+    let list = get(&s.so_decl_list);
+    let selects = [
+        list.stream_to_buffer_selects_0,
+        list.stream_to_buffer_selects_1,
+        list.stream_to_buffer_selects_2,
+        list.stream_to_buffer_selects_3,
+    ];
+    let counts = [
+        list.num_entries_0,
+        list.num_entries_1,
+        list.num_entries_2,
+        list.num_entries_3,
+    ];
+    // Stream n Vertex Read Offset (256-bit units) and Length (U5-1, 256-bit units).
+    let read = [
+        (
+            so.stream_0_vertex_read_offset,
+            so.stream_0_vertex_read_length,
+        ),
+        (
+            so.stream_1_vertex_read_offset,
+            so.stream_1_vertex_read_length,
+        ),
+        (
+            so.stream_2_vertex_read_offset,
+            so.stream_2_vertex_read_length,
+        ),
+        (
+            so.stream_3_vertex_read_offset,
+            so.stream_3_vertex_read_length,
+        ),
+    ];
+    let mut streams: [SoStream; 4] = Default::default();
+    for (n, stream) in streams.iter_mut().enumerate() {
+        let count = usize::from(counts[n]);
+        // Num Entries: [0,128], no more than the command carries.
+        if count > 128 || count > list.so_decl_entries.len() {
+            return Err(bad(
+                "3DSTATE_SO_DECL_LIST",
+                format!(
+                    "Num Entries [{n}] is {count}, but the command carries {} SO_DECL entries (at most 128)",
+                    list.so_decl_entries.len()
+                ),
+            ));
+        }
+        stream.read_offset = usize::from(read[n].0) * 2;
+        stream.read_length = (usize::from(read[n].1) + 1) * 2;
+        stream.buffer_selects = selects[n];
+        stream.decls = list.so_decl_entries[..count]
+            .iter()
+            .map(|e| {
+                let d = [
+                    &e.stream_0_decl,
+                    &e.stream_1_decl,
+                    &e.stream_2_decl,
+                    &e.stream_3_decl,
+                ][n];
+                SoDecl {
+                    buffer: usize::from(d.output_buffer_slot),
+                    hole: d.hole_flag,
+                    register: usize::from(d.register_index),
+                    mask: d.component_mask,
+                }
+            })
+            .collect();
+    }
+    let enables = [
+        so.so_buffer_enable_0,
+        so.so_buffer_enable_1,
+        so.so_buffer_enable_2,
+        so.so_buffer_enable_3,
+    ];
+    let mut buffers = [None; 4];
+    for (b, slot) in buffers.iter_mut().enumerate() {
+        if !enables[b] {
+            continue;
+        }
+        let sob = get(&s.so_buffers[b]);
+        // Surface Pitch: [0,2048], 0 or a multiple of 4 bytes.
+        if sob.surface_pitch > 2048 || !sob.surface_pitch.is_multiple_of(4) {
+            return Err(bad(
+                "3DSTATE_SO_BUFFER",
+                format!(
+                    "SO buffer {b}: Surface Pitch {} (0 or a multiple of 4 up to 2048)",
+                    sob.surface_pitch
+                ),
+            ));
+        }
+        *slot = Some(SoBuffer {
+            base: sob.surface_base_address,
+            end: sob.surface_end_address,
+            pitch: u32::from(sob.surface_pitch),
+        });
+    }
+    let offset = |reg: u32| l.register(reg) & !3;
+    out.function = Some(SoFunction {
+        statistics: so.so_statistics_enable,
+        reorder_trailing: so.reorder_mode == three_d_state_streamout::ReorderMode::REORDER_TRAILING,
+        streams,
+        buffers,
+        write_offsets: [
+            offset(SoWriteOffset0::OFFSET),
+            offset(SoWriteOffset1::OFFSET),
+            offset(SoWriteOffset2::OFFSET),
+            offset(SoWriteOffset3::OFFSET),
+        ],
+    });
+    Ok(out)
 }
 
 /// 3DSTATE_CLIP with SF_CLIP_VIEWPORT's guard band (seed 004 §9.x).

@@ -35,6 +35,9 @@ macro_rules! latched_state {
             pub state_base_address: Option<StateBaseAddress>,
             /// 3DSTATE_VERTEX_BUFFERS, merged by buffer index.
             pub vertex_buffers: Option<ThreeDStateVertexBuffers>,
+            /// 3DSTATE_SO_BUFFER, by SO Buffer Index (each command defines one of the
+            /// four, seed 004 §8.6).
+            pub so_buffers: [Option<ThreeDStateSoBuffer>; 4],
             $(
                 #[doc = concat!("The last ", $name, ".")]
                 pub $field: Option<$ty>,
@@ -44,7 +47,7 @@ macro_rules! latched_state {
         impl LatchedState {
             /// The spec names of the commands kept here.
             pub const COMMANDS: &[&str] =
-                &["STATE_BASE_ADDRESS", "3DSTATE_VERTEX_BUFFERS", $($name),*];
+                &["STATE_BASE_ADDRESS", "3DSTATE_VERTEX_BUFFERS", "3DSTATE_SO_BUFFER", $($name),*];
 
             /// Latches the command `name` (its dwords). Returns whether the pipeline
             /// reads it: other state commands (URB allocation, PIPELINE_SELECT, media
@@ -68,6 +71,11 @@ macro_rules! latched_state {
                             Some(old) => merge_vertex_buffers(old, new),
                             None => new,
                         });
+                    }
+                    "3DSTATE_SO_BUFFER" => {
+                        let b = unpack("3DSTATE_SO_BUFFER", ThreeDStateSoBuffer::unpack, dw)?;
+                        let index = usize::from(b.so_buffer_index & 3);
+                        self.so_buffers[index] = Some(b);
                     }
                     $($name => self.$field = Some(unpack($name, <$ty>::unpack, dw)?),)*
                     _ => return Ok(false),
@@ -94,6 +102,7 @@ latched_state! {
     "3DSTATE_BINDING_TABLE_POINTERS_GS" => binding_table_pointers_gs: ThreeDStateBindingTablePointersGs,
     "3DSTATE_SAMPLER_STATE_POINTERS_GS" => sampler_state_pointers_gs: ThreeDStateSamplerStatePointersGs,
     "3DSTATE_STREAMOUT" => streamout: ThreeDStateStreamout,
+    "3DSTATE_SO_DECL_LIST" => so_decl_list: ThreeDStateSoDeclList,
     "3DSTATE_CLIP" => clip: ThreeDStateClip,
     "3DSTATE_SF" => sf: ThreeDStateSf,
     "3DSTATE_SBE" => sbe: ThreeDStateSbe,

@@ -453,3 +453,79 @@ fn invalid_gs_state_and_output_are_errors() {
     );
     assert!(e.to_string().contains("control data header"), "{e}");
 }
+
+/// The SOL stage streams out what the GS outputs (seed 004 §8.1: "topologies originating
+/// in the VF or GS stage"): the two triangles of the cut test, six vertices, each its
+/// position (VUE slot 1) as four dwords.
+#[test]
+fn gs_output_is_streamed_out() {
+    let point = [v(8.0, 8.0, ORANGE)];
+    let (mut st, mut mem) = setup(&point, PS_FLAT_SIMD16, false, None, true);
+    with_gs(
+        &mut st,
+        &mut mem,
+        &gs_two_triangles_with_a_cut(),
+        single_gs(),
+    );
+    const SOB: u64 = 0x50000;
+    mem.load(SOB, &[0u8; 256]);
+    st.commands.insert(
+        "3DSTATE_STREAMOUT",
+        ThreeDStateStreamout {
+            so_function_enable: true,
+            so_statistics_enable: true,
+            so_buffer_enable_0: true,
+            stream_0_vertex_read_length: 1,
+            ..Default::default()
+        }
+        .pack()
+        .unwrap(),
+    );
+    st.commands.insert(
+        "3DSTATE_SO_DECL_LIST",
+        ThreeDStateSoDeclList {
+            stream_to_buffer_selects_0: 1,
+            num_entries_0: 1,
+            so_decl_entries: vec![SoDeclEntry {
+                stream_0_decl: SoDecl {
+                    register_index: 1,
+                    component_mask: 0xf,
+                    ..Default::default()
+                },
+                ..Default::default()
+            }],
+            ..Default::default()
+        }
+        .pack()
+        .unwrap(),
+    );
+    st.commands.insert(
+        "3DSTATE_SO_BUFFER",
+        ThreeDStateSoBuffer {
+            surface_pitch: 16,
+            surface_base_address: SOB,
+            surface_end_address: SOB + 256,
+            ..Default::default()
+        }
+        .pack()
+        .unwrap(),
+    );
+    let stats = run(&st, &mut mem, &primitive(T::_3DPRIM_POINTLIST, 1)).unwrap();
+    let want: Vec<f32> = [
+        (4.0, 4.0),
+        (8.0, 4.0),
+        (4.0, 8.0),
+        (8.0, 8.0),
+        (12.0, 8.0),
+        (8.0, 12.0),
+    ]
+    .iter()
+    .flat_map(|&(x, y)| [x, y, 0.0, 1.0])
+    .collect();
+    let mut got = vec![0u8; 96];
+    mem.read(SOB, &mut got).unwrap();
+    assert_eq!(got, floats(&want));
+    assert_eq!(stats.so_prims_written, [2, 0, 0, 0]);
+    assert_eq!(stats.so_write_offsets, Some([96, 0, 0, 0]));
+    assert_eq!(stats.ps_depth_count, 12);
+}

@@ -271,6 +271,29 @@ impl CommandStreamer<'_> {
             let v = self.ctx.registers.read64(off, 0);
             self.ctx.registers.write64(off, v.wrapping_add(n));
         }
+        // Seed 004 §8.8: per stream.
+        for (s, (written, needed)) in stats
+            .so_prims_written
+            .iter()
+            .zip(stats.so_prim_storage_needed)
+            .enumerate()
+        {
+            for (off, n) in [
+                (SoNumPrimsWritten0::OFFSET + 8 * s as u32, *written),
+                (SoPrimStorageNeeded0::OFFSET + 8 * s as u32, needed),
+            ] {
+                let v = self.ctx.registers.read64(off, 0);
+                self.ctx.registers.write64(off, v.wrapping_add(n));
+            }
+        }
+        // Seed 004 §8.2: the SOL stage moved the buffers' Write Offsets.
+        if let Some(offsets) = stats.so_write_offsets {
+            for (b, o) in offsets.into_iter().enumerate() {
+                self.ctx
+                    .registers
+                    .write(SoWriteOffset0::OFFSET + 4 * b as u32, o);
+            }
+        }
         result.map_err(|error| Hang::Draw { addr: at, error })
     }
 

@@ -9,25 +9,15 @@
 //! order").
 
 use super::router::Router;
+use super::staging::{Staged, Stager};
 use super::{DrawError, KernelCache, Statistics, Vue, Watchdog};
-use crate::gs_order::{GsNext, Staging, gs_object};
+use crate::gs_order::Staging;
 use crate::state::{ControlData, DrawState, Front, GeometryShader, GsDispatch, ShaderStage};
 use gtsim_dataport::urb::MAX_SLOTS;
 use gtsim_eu::exec::{DEFAULT_BUDGET, ExecError, FpMode, Program};
 use gtsim_mem::Memory;
 use gtsim_spec::shared::ThreeDPrimTopoType as T;
-use std::collections::VecDeque;
 use std::sync::Arc;
-
-/// One object as a GS thread receives it.
-pub(super) struct Input {
-    /// Its vertices, in payload order.
-    pub vues: Vec<Vue>,
-    /// Its PrimitiveID.
-    pid: u32,
-    /// The topology passed in the payload.
-    topology: T,
-}
 
 /// What one instance of one object output: the vertices of its URB entry, each with
 /// whether a cut follows it and its StreamID.
@@ -42,17 +32,7 @@ pub(super) struct GeometryStage {
     prog: Arc<Program>,
     staging: Staging,
     topology: T,
-    keeps_first: bool,
-    /// The run's first vertex, for fans and loops.
-    first: Option<(Vue, u32)>,
-    /// `window[i]` is vertex `base + i` of the run, with its PrimitiveID.
-    window: VecDeque<(Vue, u32)>,
-    base: usize,
-    count: usize,
-    /// Index of the next object.
-    next: usize,
-    /// Highest vertex index an object used (IA_VERTICES_COUNT).
-    max_used: Option<usize>,
+    run: Stager,
 }
 
 impl GeometryStage {
@@ -86,22 +66,17 @@ impl GeometryStage {
             });
         }
         let prog = kernels.get(st.encoding, mem, addr)?;
+        let staging = Staging {
+            reorder: gs.reorder,
+            discard_adjacency: gs.discard_adjacency,
+        };
         Ok(Some(GeometryStage {
             gs: gs.clone(),
             addr,
             prog,
-            staging: Staging {
-                reorder: gs.reorder,
-                discard_adjacency: gs.discard_adjacency,
-            },
+            staging,
             topology: st.vf.topology,
-            keeps_first: crate::assembly::keeps_first(st.vf.topology),
-            first: None,
-            window: VecDeque::new(),
-            base: 0,
-            count: 0,
-            next: 0,
-            max_used: None,
+            run: Stager::new(st.vf.topology, staging),
         }))
     }
 
@@ -112,22 +87,7 @@ impl GeometryStage {
 
     /// Starts a new run (a cut or a new instance of the draw).
     pub fn begin_run(&mut self) {
-        self.first = None;
-        self.window.clear();
-        self.base = 0;
-        self.count = 0;
-        self.next = 0;
-        self.max_used = None;
-    }
-
-    fn vertex(&self, i: usize) -> &(Vue, u32) {
-        if self.keeps_first
-            && i == 0
-            && let Some(f) = &self.first
-        {
-            return f;
-        }
-        &self.window[i - self.base]
+        self.run = Stager::new(self.topology, self.staging);
     }
 
     /// Takes the next VUEs of the run (with their PrimitiveIDs); returns the objects now
@@ -139,50 +99,15 @@ impl GeometryStage {
         ended: bool,
         stats: &mut Statistics,
         count_ia: bool,
-    ) -> Result<Vec<Input>, DrawError> {
-        for (v, pid) in vues.into_iter().zip(pids) {
-            if self.keeps_first && self.count == 0 {
-                self.first = Some((v.clone(), pid));
+    ) -> Result<Vec<Staged>, DrawError> {
+        let out = self.run.push(vues, &pids, ended)?;
+        if count_ia {
+            // Seed 004 §1.9 statistics table: IA_PRIMITIVES_COUNT counts the objects
+            // the VF generated (not a loop's closing line, as without a GS).
+            stats.ia_primitives += out.iter().filter(|o| !o.closing).count() as u64;
+            if ended {
+                stats.ia_vertices += self.run.max_used().map_or(0, |m| m as u64 + 1);
             }
-            if self.window.is_empty() {
-                self.base = self.count;
-            }
-            self.window.push_back((v, pid));
-            self.count += 1;
-        }
-        let mut out = vec![];
-        let next = |s: &Self| {
-            gs_object(s.topology, s.next, s.count, ended, s.staging).map_err(|e| DrawError::State {
-                command: "3DPRIMITIVE",
-                why: e.to_string(),
-            })
-        };
-        while let GsNext::Ready(o) = next(self)? {
-            let closing = self.topology == T::_3DPRIM_LINELOOP && o.v.last() == Some(&0);
-            // Seed 004 §1.9 statistics table: IA_PRIMITIVES_COUNT counts the objects the
-            // VF generated (not a loop's closing line, as without a GS).
-            if count_ia && !closing {
-                stats.ia_primitives += 1;
-            }
-            let hi = o.v.iter().copied().max().unwrap_or(0);
-            self.max_used = Some(self.max_used.map_or(hi, |m| m.max(hi)));
-            out.push(Input {
-                vues: o.v.iter().map(|&i| self.vertex(i).0.clone()).collect(),
-                pid: self.vertex(o.primitive_id_vertex).1,
-                topology: o.topology,
-            });
-            self.next += 1;
-        }
-        if ended && count_ia {
-            stats.ia_vertices += self.max_used.map_or(0, |m| m as u64 + 1);
-        }
-        // Forget the vertices no later object reads: objects read no vertex below the
-        // next one's lowest (adjacency objects reach back at most two vertices; a fan's
-        // first vertex is kept apart).
-        let keep_from = self.next.saturating_sub(2) * lowest_factor(self.topology);
-        while self.base < keep_from && !self.window.is_empty() {
-            self.window.pop_front();
-            self.base += 1;
         }
         Ok(out)
     }
@@ -194,13 +119,13 @@ impl GeometryStage {
         st: &DrawState,
         front: &dyn Front,
         mem: &mut dyn Memory,
-        inputs: &[Input],
+        inputs: &[Staged],
         stats: &mut Statistics,
         watchdog: &mut Watchdog,
     ) -> Result<Vec<Output>, DrawError> {
         let gs = &self.gs;
         // (objects, instance IDs) of each thread, in dispatch order.
-        let mut threads: Vec<(Vec<&Input>, [u32; 2])> = vec![];
+        let mut threads: Vec<(Vec<&Staged>, [u32; 2])> = vec![];
         match gs.dispatch {
             GsDispatch::Single => {
                 for o in inputs {
@@ -256,20 +181,6 @@ impl GeometryStage {
             }
         }
         Ok(out)
-    }
-}
-
-/// How far below object k's index the lowest vertex index of later objects can be,
-/// per object: objects of list topologies consume several vertices each.
-fn lowest_factor(t: T) -> usize {
-    match t {
-        T::_3DPRIM_LINELIST => 2,
-        T::_3DPRIM_TRILIST | T::_3DPRIM_RECTLIST => 3,
-        T::_3DPRIM_LINELIST_ADJ | T::_3DPRIM_QUADLIST => 4,
-        T::_3DPRIM_TRILIST_ADJ => 6,
-        T::_3DPRIM_TRISTRIP_ADJ | T::_3DPRIM_QUADSTRIP => 2,
-        p if (0x20..=0x3f).contains(&p.0) => (p.0 - 0x1f) as usize,
-        _ => 1,
     }
 }
 
@@ -351,7 +262,7 @@ fn run_gs_thread(
     front: &dyn Front,
     mem: &mut dyn Memory,
     prog: &Program,
-    objects: &[&Input],
+    objects: &[&Staged],
     instance_ids: [u32; 2],
     budget: u64,
 ) -> Result<(Result<u64, ExecError>, Vec<Vue>, Option<[u32; 2]>), DrawError> {
@@ -451,42 +362,42 @@ fn run_gs_thread(
     Ok((result, entries, counts))
 }
 
-/// The runs of one GS output that go down the pipeline, each a list of VUEs of the
-/// output topology: the output split after every vertex with its cut bit set, keeping
-/// the vertices of the stream selected for rendering (seed 004 §8.7: none when
-/// rendering is disabled, and PATCHLIST topologies never). Also counts the output's
-/// complete primitives in GS_PRIMITIVES_COUNT (§1.9: "Will not include partial
-/// primitives").
+/// The runs of one GS output, each a stream and a list of VUEs of the output topology:
+/// the output split after every vertex with its cut bit set and where the StreamID
+/// changes (StreamID bits come only with POINTLIST output, whose every vertex is an
+/// object). Also counts the output's complete primitives in GS_PRIMITIVES_COUNT (§1.9:
+/// "Will not include partial primitives"), whatever their stream.
 pub(super) fn output_runs(
-    st: &DrawState,
     gs: &GeometryShader,
     out: Output,
     stats: &mut Statistics,
-) -> Vec<Vec<Vue>> {
+) -> Vec<(u32, Vec<Vue>)> {
     let t = gs.output_topology;
-    let mut runs = vec![];
+    let mut runs: Vec<(u32, Vec<Vue>)> = vec![];
     let mut run: Vec<Vue> = vec![];
-    let mut all = 0usize;
-    let render = !st.sol.rendering_disable && !(0x20..=0x3f).contains(&t.0);
-    let mut end = |run: &mut Vec<Vue>, all: &mut usize, runs: &mut Vec<Vec<Vue>>| {
-        if gs.statistics {
-            stats.gs_primitives += complete_objects(t, *all);
-        }
-        *all = 0;
-        if !run.is_empty() {
-            runs.push(std::mem::take(run));
-        }
-    };
+    let mut run_stream = 0;
+    let mut strip = 0usize;
     for (v, cut, stream) in out.vertices {
-        all += 1;
-        if render && stream == st.sol.render_stream {
-            run.push(v);
+        if stream != run_stream && !run.is_empty() {
+            runs.push((run_stream, std::mem::take(&mut run)));
         }
+        run_stream = stream;
+        run.push(v);
+        strip += 1;
         if cut {
-            end(&mut run, &mut all, &mut runs);
+            if gs.statistics {
+                stats.gs_primitives += complete_objects(t, strip);
+            }
+            strip = 0;
+            runs.push((run_stream, std::mem::take(&mut run)));
         }
     }
-    end(&mut run, &mut all, &mut runs);
+    if gs.statistics {
+        stats.gs_primitives += complete_objects(t, strip);
+    }
+    if !run.is_empty() {
+        runs.push((run_stream, run));
+    }
     runs
 }
 

@@ -47,7 +47,9 @@ mod replay;
 mod router;
 mod setup;
 mod spare;
+mod staging;
 mod stream;
+mod stream_out;
 mod vertex;
 mod watchdog;
 
@@ -191,6 +193,14 @@ pub struct Statistics {
     pub gs_invocations: u64,
     /// GS_PRIMITIVES_COUNT.
     pub gs_primitives: u64,
+    /// SO_NUM_PRIMS_WRITTEN0-3, per stream.
+    pub so_prims_written: [u64; 4],
+    /// SO_PRIM_STORAGE_NEEDED0-3, per stream.
+    pub so_prim_storage_needed: [u64; 4],
+    /// Not a counter: the SO buffers' Write Offsets the draw leaves in the
+    /// SO_WRITE_OFFSET0-3 registers, when its SO function ran (seed 004 §8.2: "The SOL
+    /// stage will increment the Write Offsets as a part of the SO function").
+    pub so_write_offsets: Option<[u32; 4]>,
     /// CL_INVOCATION_COUNT.
     pub cl_invocations: u64,
     /// CL_PRIMITIVES_COUNT.
@@ -294,7 +304,8 @@ fn geometry_output(
     st: &DrawState,
     front: &dyn Front,
     gs: &geometry::GeometryStage,
-    inputs: &[geometry::Input],
+    inputs: &[staging::Staged],
+    mut sol: Option<&mut stream_out::SolStage>,
     mem: &mut dyn Memory,
     ps: &mut pixel::PixelStage,
     stats: &mut Statistics,
@@ -304,9 +315,22 @@ fn geometry_output(
         return Ok(());
     }
     let state = gs.state();
+    let t = state.output_topology;
     for out in gs.shade(st, front, mem, inputs, stats, watchdog)? {
-        for vues in geometry::output_runs(st, state, out, stats) {
-            let mut run = stream::RunAssembler::new(state.output_topology, st.setup.provoking)?;
+        for (stream, vues) in geometry::output_runs(state, out, stats) {
+            // Seed 004 §8.7: the selected stream goes on to be rendered, PATCHLIST
+            // topologies never.
+            let render = st.sol.renders(stream) && !(0x20..=0x3f).contains(&t.0);
+            if let Some(sol) = sol.as_deref_mut() {
+                if !render {
+                    sol.run(mem, stream, t, vues, stats)?;
+                    continue;
+                }
+                sol.run(mem, stream, t, vues.clone(), stats)?;
+            } else if !render {
+                continue;
+            }
+            let mut run = stream::RunAssembler::new(t, st.setup.provoking)?;
             let mut objects = run.push(vues, stats, false);
             objects.extend(run.finish(stats, false));
             setup::primitives(st, front, &run, &objects, mem, ps, stats, watchdog)?;
@@ -345,8 +369,14 @@ pub fn draw(
             None => stream::RunAssembler::new(st.vf.topology, pv).map(Some),
         }
     };
+    // The SO function (ch.8); without a GS it streams out the VF's objects (stream 0)
+    // as each run's VUEs arrive.
+    let mut sol = stream_out::SolStage::new(&st);
+    let so_vf = gs.is_none() && sol.as_ref().is_some_and(|s| !s.stream_is_idle(0));
+    let new_so_run = || so_vf.then(|| staging::Stager::new(st.vf.topology, stream_out::SO_STAGING));
     for instance in 0..st.vf.counts.instance_count {
         vs.begin_instance(&st);
+        let mut so_run = new_so_run();
         if let Some(g) = &mut gs {
             g.begin_run();
         }
@@ -374,12 +404,29 @@ pub fn draw(
                 };
                 if let Some(g) = &mut gs {
                     let inputs = g.push(vues, pids, cut, stats, st.vf.statistics)?;
-                    geometry_output(&st, front, g, &inputs, mem, &mut ps, stats, watchdog)?;
+                    geometry_output(
+                        &st,
+                        front,
+                        g,
+                        &inputs,
+                        sol.as_mut(),
+                        mem,
+                        &mut ps,
+                        stats,
+                        watchdog,
+                    )?;
                     if cut {
                         g.begin_run();
                         vs.begin_run();
                     }
                     continue;
+                }
+                if let (Some(so), Some(sol)) = (so_run.as_mut(), sol.as_mut()) {
+                    let objects = so.push(vues.clone(), &[], cut)?;
+                    sol.objects(mem, 0, st.vf.topology, &objects, stats)?;
+                    if cut {
+                        so_run = new_so_run();
+                    }
                 }
                 let Some(r) = run.as_mut() else {
                     continue;
@@ -402,8 +449,22 @@ pub fn draw(
         }
         if let Some(g) = &mut gs {
             let inputs = g.push(vec![], vec![], true, stats, st.vf.statistics)?;
-            geometry_output(&st, front, g, &inputs, mem, &mut ps, stats, watchdog)?;
+            geometry_output(
+                &st,
+                front,
+                g,
+                &inputs,
+                sol.as_mut(),
+                mem,
+                &mut ps,
+                stats,
+                watchdog,
+            )?;
             continue;
+        }
+        if let (Some(so), Some(sol)) = (so_run.as_mut(), sol.as_mut()) {
+            let objects = so.push(vec![], &[], true)?;
+            sol.objects(mem, 0, st.vf.topology, &objects, stats)?;
         }
         if let Some(r) = run.as_mut() {
             let objects = r.finish(stats, st.vf.statistics);
@@ -411,6 +472,9 @@ pub fn draw(
                 setup::primitives(&st, front, r, &objects, mem, &mut ps, stats, watchdog)?;
             }
         }
+    }
+    if let Some(sol) = &sol {
+        sol.finish(stats);
     }
     ps.finish(&st, front, mem, stats, watchdog)
 }

@@ -28,7 +28,7 @@ pub use pixel::{
     AttributeSetup, AttributeSwizzle, ConstantSource, PixelShader, PsKernel, SwizzleSelect,
 };
 pub use setup::{ClipMode, ClipState, DrawingRectangle, FillMode, Multisample, SetupState};
-pub use stream_out::StreamOutput;
+pub use stream_out::{SoBuffer, SoDecl, SoFunction, SoStream, StreamOutput};
 pub use vertex::{DrawCounts, VertexElement, VertexFetch, VertexShader};
 
 use crate::draw::{DepthBuffer, DrawError};
