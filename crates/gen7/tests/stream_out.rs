@@ -247,3 +247,27 @@ fn a_decl_count_past_the_list_is_an_error() {
     let e = run(&st, &mut mem, &primitive(T::_3DPRIM_TRILIST, 3)).unwrap_err();
     assert!(e.to_string().contains("Num Entries [0] is 9"), "{e}");
 }
+
+/// Seed 004 §1.3 and §8.1: a QUADLIST reaches the SOL stage as one POLYGON per quad, led
+/// by the quad's last vertex, and is streamed out as that polygon's fan: (3, 0, 1) and
+/// (3, 1, 2) for the quad (0, 1, 2, 3); a QUADSTRIP's quad k is (2k+3, 2k+2, 2k, 2k+1).
+#[test]
+fn quads_are_streamed_out_as_the_triangles_of_their_polygons() {
+    let quad = [
+        v(1.0, 1.0, 0.0),
+        v(9.0, 1.0, 0.125),
+        v(9.0, 9.0, 0.25),
+        v(1.0, 9.0, 0.375),
+    ];
+    for (topology, order) in [
+        (T::_3DPRIM_QUADLIST, [3, 0, 1, 3, 1, 2]),
+        (T::_3DPRIM_QUADSTRIP, [3, 2, 0, 3, 0, 1]),
+    ] {
+        let (mut st, mut mem) = setup(&quad, PS_FLAT_SIMD16, false, None, true);
+        stream_out(&mut st, &mut mem, SOB + 1024, Default::default());
+        let stats = run(&st, &mut mem, &primitive(topology, 4)).unwrap();
+        let want: Vec<[f32; 6]> = order.iter().map(|&i| quad[i]).collect();
+        assert_eq!(written(&mem, 6), expect(&want), "{topology:?}");
+        assert_eq!(stats.so_prims_written, [2, 0, 0, 0]);
+    }
+}

@@ -80,6 +80,20 @@ impl SolStage {
             if rotate {
                 vues.rotate_right(1);
             }
+            // Seed 004 §1.3: the VF converts QUADLIST and QUADSTRIP into a POLYGON per
+            // quad, led by the quad's last vertex (L4890-4891; the GS unit's order is
+            // (0, 1, 2, 3) and (2k, 2k+1, 2k+3, 2k+2)), which §8.1 streams out "Same as
+            // TRIFAN": two triangles.
+            let polygon: Option<[&Vue; 4]> = match (topology, vues.as_slice()) {
+                (T::_3DPRIM_QUADLIST, &[a, b, c, d]) => Some([d, a, b, c]),
+                (T::_3DPRIM_QUADSTRIP, &[a, b, c, d]) => Some([c, d, a, b]),
+                _ => None,
+            };
+            if let Some([p0, p1, p2, p3]) = polygon {
+                self.object(mem, stream as usize & 3, &[p0, p1, p2], stats)?;
+                self.object(mem, stream as usize & 3, &[p0, p2, p3], stats)?;
+                continue;
+            }
             self.object(mem, stream as usize & 3, &vues, stats)?;
         }
         Ok(())
