@@ -396,3 +396,63 @@ fn a_rectangle_over_the_largest_drawing_rectangle_streams_its_pixels() {
     let stats = run_limited(&st, &mut mem, &primitive(T::_3DPRIM_RECTLIST, 3), limits).unwrap();
     assert_eq!(stats.ps_depth_count, 65_536 * 2);
 }
+
+/// Seed 004 §10.3.14 and §2.5.13: an SBE attribute overridden with Constant Source
+/// PRIM_ID carries each object's PrimitiveID as raw 32 bits: that of the vertex that
+/// completes it (the strip's S/R of 3, 0 give vertices 0-4 the IDs 0, 0, 0, 1, 2, so
+/// triangle k takes vertex k+2's, k), whatever the provoking vertex select for flat
+/// shading. Drawn into an R32_UINT target.
+#[test]
+fn the_sbe_prim_id_constant_gives_each_object_its_primitive_id() {
+    use gtsim_spec::gen7::*;
+    // Three strip triangles side by side: columns [1,5), [6,10), [11,15) of rows 2-13.
+    let verts: Vec<[f32; 6]> = (0..5)
+        .map(|i| {
+            let x = 1.0 + 3.5 * i as f32;
+            v(x, if i % 2 == 0 { 2.0 } else { 14.0 }, WHITE)
+        })
+        .collect();
+    let (mut st, mut mem) = setup(&verts, PS_FLAT_SIMD16, false, None, true);
+    let rss = RenderSurfaceState {
+        surface_type: render_surface_state::SurfaceType::SURFTYPE_2D,
+        surface_format: gtsim_spec::shared::SurfaceFormat::R32_UINT,
+        surface_base_address: RT,
+        width: (W - 1) as u16,
+        height: (W - 1) as u16,
+        surface_pitch: W * 4 - 1,
+        ..Default::default()
+    };
+    mem.write(SURFACE_BASE + 0x200, &bytes(&rss.pack().unwrap()))
+        .unwrap();
+    let mut sbe = ThreeDStateSbe::unpack(&st.commands["3DSTATE_SBE"]).unwrap();
+    sbe.attribute_swizzle_enable = true;
+    sbe.attribute_0 = SfOutputAttributeDetail {
+        component_override_x: true,
+        component_override_y: true,
+        component_override_z: true,
+        component_override_w: true,
+        constant_source: sf_output_attribute_detail::ConstantSource(3),
+        ..Default::default()
+    };
+    st.commands.insert("3DSTATE_SBE", sbe.pack().unwrap());
+    mem.load(RT, &bytes(&[0xffff_ffff; (W * W) as usize]));
+    run(&st, &mut mem, &primitive(T::_3DPRIM_TRISTRIP, 5)).unwrap();
+    let id = |x: u32, y: u32| u32::from_le_bytes(pixel(&mem, x, y));
+    // Each triangle's centroid column holds its PrimitiveID; outside, untouched.
+    let lit: Vec<u32> = (0..W)
+        .map(|x| id(x, 8))
+        .filter(|&p| p != u32::MAX)
+        .collect();
+    assert!(
+        lit.contains(&0) && lit.contains(&1) && lit.contains(&2),
+        "{lit:?}"
+    );
+    assert!(
+        lit.windows(2).all(|w| w[0] <= w[1]),
+        "IDs grow left to right: {lit:?}"
+    );
+    // Triangle 0 (1,2) (4.5,14) (8,2) and 2 (8,2) (11.5,14) (15,2) along the top row,
+    // triangle 1 (4.5,14) (8,2) (11.5,14) along the bottom.
+    assert_eq!((id(4, 2), id(11, 2), id(8, 13)), (0, 2, 1));
+    assert_eq!(id(0, 0), u32::MAX);
+}

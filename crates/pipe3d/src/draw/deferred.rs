@@ -80,6 +80,7 @@ pub(super) struct Deferred {
     vues: Vec<Vue>,
     provoking_vue: Vue,
     back_facing: bool,
+    primitive_id: u32,
     pixels: Vec<(u32, u32)>,
     point: Option<([f32; 2], f32)>,
     source: Option<OwnedSource>,
@@ -96,6 +97,7 @@ impl Deferred {
             vues: prim.corners.iter().map(|c| c.vue.clone()).collect(),
             provoking_vue: prim.provoking_vue.clone(),
             back_facing: prim.back_facing,
+            primitive_id: prim.primitive_id,
             pixels: prim.pixels.to_vec(),
             point: prim.point,
             source: prim
@@ -116,6 +118,7 @@ impl Deferred {
                 .collect(),
             provoking_vue: &self.provoking_vue,
             back_facing: self.back_facing,
+            primitive_id: self.primitive_id,
             pixels: std::borrow::Cow::Borrowed(&self.pixels),
             point: self.point,
             source: self

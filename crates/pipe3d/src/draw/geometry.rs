@@ -23,6 +23,8 @@ use std::sync::Arc;
 /// whether a cut follows it and its StreamID.
 pub(super) struct Output {
     pub vertices: Vec<(Vue, bool, u32)>,
+    /// The input object's PrimitiveID, which its output primitives carry to the SF.
+    pub primitive_id: u32,
 }
 
 /// The GS unit with its kernel, staging the objects of the current run.
@@ -177,7 +179,9 @@ impl GeometryStage {
                 });
             };
             for (slot, entry) in entries.iter().enumerate() {
-                out.push(parse_output(gs, entry, counts[slot])?);
+                let mut o = parse_output(gs, entry, counts[slot])?;
+                o.primitive_id = objects[slot].pid;
+                out.push(o);
             }
         }
         Ok(out)
@@ -237,7 +241,10 @@ fn parse_output(gs: &GeometryShader, entry: &Vue, count: u32) -> Result<Output, 
             (v, cut, stream)
         })
         .collect();
-    Ok(Output { vertices })
+    Ok(Output {
+        vertices,
+        primitive_id: 0,
+    })
 }
 
 /// One SIMD4x2 GS thread for one or two object instances (seed 004 §7.4.3): R0 with the

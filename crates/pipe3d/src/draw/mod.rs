@@ -317,6 +317,7 @@ fn geometry_output(
     let state = gs.state();
     let t = state.output_topology;
     for out in gs.shade(st, front, mem, inputs, stats, watchdog)? {
+        let pid = out.primitive_id;
         for (stream, vues) in geometry::output_runs(state, out, stats) {
             // Seed 004 §8.7: the selected stream goes on to be rendered, PATCHLIST
             // topologies never.
@@ -331,7 +332,8 @@ fn geometry_output(
                 continue;
             }
             let mut run = stream::RunAssembler::new(t, st.setup.provoking)?;
-            let mut objects = run.push(vues, stats, false);
+            let pids = vec![pid; vues.len()];
+            let mut objects = run.push(vues, &pids, stats, false);
             objects.extend(run.finish(stats, false));
             setup::primitives(st, front, &run, &objects, mem, ps, stats, watchdog)?;
         }
@@ -432,7 +434,7 @@ pub fn draw(
                     continue;
                 };
                 if !vues.is_empty() {
-                    let objects = r.push(vues, stats, st.vf.statistics);
+                    let objects = r.push(vues, &pids, stats, st.vf.statistics);
                     if render_vf {
                         setup::primitives(&st, front, r, &objects, mem, &mut ps, stats, watchdog)?;
                     }

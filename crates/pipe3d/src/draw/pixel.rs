@@ -41,6 +41,9 @@ pub(super) struct Primitive<'a> {
     pub provoking_vue: &'a Vue,
     /// Back-facing (R0.0 bit 15; selects the back-face stencil state).
     pub back_facing: bool,
+    /// The object's PrimitiveID (seed 004 §2.5.13: its provoking vertex's; a GS output
+    /// primitive takes its input object's).
+    pub primitive_id: u32,
     /// Covered pixels, row by row.
     pub pixels: Cow<'a, [(u32, u32)]>,
     /// For points: the square's upper-left corner and size (point sprite coordinates).
@@ -1053,12 +1056,9 @@ fn attribute_deltas(st: &DrawState, prim: &Primitive) -> Result<Vec<[[f32; 3]; 4
                 ConstantSource::Zero => [0.0, 0.0, 0.0, 0.0],
                 ConstantSource::ZeroOne => [0.0, 0.0, 0.0, 1.0],
                 ConstantSource::One => [1.0; 4],
-                ConstantSource::PrimitiveId => {
-                    return Err(unsupported(
-                        "3DSTATE_SBE Constant Source PRIM_ID",
-                        "seed 004 §10.3.14",
-                    ));
-                }
+                // "Constant.xyzw = PrimID (replicated)": the 32-bit ID as it is, which
+                // a shader reads as an integer.
+                ConstantSource::PrimitiveId => [f32::from_bits(prim.primitive_id); 4],
             };
         }
         if prim.point.is_some() && sbe.point_sprite & (1 << i) != 0 {

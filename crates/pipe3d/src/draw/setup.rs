@@ -46,6 +46,15 @@ pub(super) fn primitives(
     for (obj, last_in_run) in objects {
         let last_pixel = sf.last_pixel && (list || *last_in_run);
         let verts: Vec<&Vue> = obj.v.iter().map(|&i| run.vue(i)).collect();
+        // Seed 004 §2.5.13: "The PrimitiveID associated with the provoking,
+        // non-adjacent vertex of an object is applied to the object" -- the vertex that
+        // completes it, the last (§7.4.1 underlines it); a LINELOOP's closing line takes
+        // the initial vertex's (§2.5.13 S/R table note: "an invalid PrimitiveID of 0").
+        let pid_vertex = match obj.v.as_slice() {
+            &[a, 0] if a > 0 => 0,
+            v => v.iter().copied().max().unwrap_or(0),
+        };
+        let primitive_id = run.pid(pid_vertex);
         let clip_pos: Vec<[f32; 4]> = verts.iter().map(|v| position(v)).collect();
         match clip_decision(st, &clip_pos, &verts, stats)? {
             Clip::Reject => {}
@@ -61,6 +70,7 @@ pub(super) fn primitives(
                     kind: obj.kind,
                     invert: obj.invert_orientation,
                     back_facing: obj.back_facing,
+                    primitive_id,
                     source: None,
                 };
                 object(st, front, &verts, &o, &raster, mem, ps, stats, watchdog)?;
@@ -87,6 +97,7 @@ pub(super) fn primitives(
                             kind: ObjectType::Line,
                             invert: false,
                             back_facing: obj.back_facing,
+                            primitive_id,
                             source: Some(SourceTriangle {
                                 vues: [verts[0], verts[1], verts[0]],
                                 perspective: [perspective[0], perspective[1], perspective[0]],
@@ -129,6 +140,7 @@ pub(super) fn primitives(
                         kind: ObjectType::Triangle,
                         invert: obj.invert_orientation,
                         back_facing: false,
+                        primitive_id,
                         source: Some(SourceTriangle {
                             vues: [verts[0], verts[1], verts[2]],
                             perspective: fan.map(|k| polygon[k].1),
@@ -153,6 +165,8 @@ struct Obj<'v> {
     last_pixel: bool,
     invert: bool,
     back_facing: bool,
+    /// The object's PrimitiveID (its provoking vertex's, seed 004 §2.5.13).
+    primitive_id: u32,
     /// For a piece of a clipped triangle: its source triangle.
     source: Option<SourceTriangle<'v>>,
 }
@@ -350,6 +364,7 @@ fn object(
                 corners,
                 provoking_vue: obj.provoking_vue,
                 back_facing,
+                primitive_id: obj.primitive_id,
                 pixels: pixels.into(),
                 point,
                 source: obj.source.as_ref().map(|s| SourceTriangle {

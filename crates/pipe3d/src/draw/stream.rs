@@ -80,9 +80,9 @@ pub(super) struct RunAssembler {
     topology: gtsim_spec::shared::ThreeDPrimTopoType,
     pv: ProvokingVertex,
     keeps_first: bool,
-    first: Option<Vue>,
-    /// `window[i]` is vertex `base + i` of the run.
-    window: VecDeque<Vue>,
+    first: Option<(Vue, u32)>,
+    /// `window[i]` is vertex `base + i` of the run, with its PrimitiveID.
+    window: VecDeque<(Vue, u32)>,
     base: usize,
     /// Vertices received.
     count: usize,
@@ -135,8 +135,7 @@ impl RunAssembler {
             .unwrap_or(0)
     }
 
-    /// The VUE of vertex `i` of the run.
-    pub fn vue(&self, i: usize) -> &Vue {
+    fn vertex(&self, i: usize) -> &(Vue, u32) {
         if self.keeps_first
             && i == 0
             && let Some(f) = &self.first
@@ -146,11 +145,23 @@ impl RunAssembler {
         &self.window[i - self.base]
     }
 
-    /// Takes the next VUEs of the run; returns the objects now complete (each with
-    /// `false`: not the last of its run), in order.
+    /// The VUE of vertex `i` of the run.
+    pub fn vue(&self, i: usize) -> &Vue {
+        &self.vertex(i).0
+    }
+
+    /// The PrimitiveID of vertex `i` of the run (seed 004 §2.5.13).
+    pub fn pid(&self, i: usize) -> u32 {
+        self.vertex(i).1
+    }
+
+    /// Takes the next VUEs of the run, with their PrimitiveIDs (0 where `pids` is
+    /// short); returns the objects now complete (each with `false`: not the last of its
+    /// run), in order.
     pub fn push(
         &mut self,
         vues: Vec<Vue>,
+        pids: &[u32],
         stats: &mut Statistics,
         count_ia: bool,
     ) -> Vec<(Object, bool)> {
@@ -164,14 +175,15 @@ impl RunAssembler {
             self.window.pop_front();
             self.base += 1;
         }
-        for v in vues {
+        for (i, v) in vues.into_iter().enumerate() {
+            let pid = pids.get(i).copied().unwrap_or(0);
             if self.keeps_first && self.count == 0 {
-                self.first = Some(v.clone());
+                self.first = Some((v.clone(), pid));
             }
             if self.window.is_empty() {
                 self.base = self.count;
             }
-            self.window.push_back(v);
+            self.window.push_back((v, pid));
             self.count += 1;
         }
         let mut out = vec![];
