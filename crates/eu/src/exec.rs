@@ -58,6 +58,16 @@ pub enum ExecError {
         #[source]
         error: MessageError,
     },
+    /// The thread stopped at a `wait` with no notification: a dispatcher that delivers
+    /// notifications resumes it ([`Thread::resume_program`]); for any other, a thread
+    /// that would wait for ever.
+    #[error(
+        "thread waits at byte {ip:#x} for a notification (`wait` on n0.0) that no message gateway delivers"
+    )]
+    Waiting {
+        /// Byte offset of the `wait`.
+        ip: usize,
+    },
     /// An instruction the model does not execute yet.
     #[error("instruction at byte {ip:#x}: {unsupported}")]
     Unsupported {
@@ -217,6 +227,9 @@ impl Program {
             .iter()
             .flatten()
             .any(|s| s.ins.opcode.kind() == Kind::Branch);
+        // A thread that may stop at `wait` and be resumed runs on the interpreter, whose
+        // state at every instruction boundary is the thread's.
+        let waits = slots.iter().flatten().any(|s| s.ins.opcode == Opcode::Wait);
         Program {
             written,
             writes_acc,
@@ -229,7 +242,7 @@ impl Program {
             slots,
             micro_ops: true,
             jit: std::sync::Arc::new(crate::jit::Tier::new(decoded)),
-            jit_on: crate::jit::enabled_by_default(),
+            jit_on: crate::jit::enabled_by_default() && !waits,
             jit_cache: crate::jit::cache::DiskCache::from_env()
                 .cloned()
                 .map(std::sync::Arc::new),
@@ -509,6 +522,9 @@ pub struct Thread {
     /// Channel-instructions executed: per instruction, the channels of its span that were
     /// dispatched and not waiting in control flow (the benchmark's unit).
     pub channel_instructions: u64,
+    /// The notification count n0.0: notifications the message gateway delivered (a
+    /// barrier completing) that `wait` has not consumed yet.
+    pub notifications: u32,
     /// The registers that may hold non-zero bytes, an over-approximation
     /// (`crate::written`): [`Thread::reset`] zeroes only these. Not architectural state.
     nonzero: RegisterSet,
@@ -565,6 +581,7 @@ impl Thread {
             simd,
             fp_mode,
             channel_instructions,
+            notifications,
             nonzero: _,
             touched: _,
             acc_dirty: _,
@@ -580,6 +597,7 @@ impl Thread {
         self.simd = *simd;
         self.fp_mode = *fp_mode;
         self.channel_instructions = *channel_instructions;
+        self.notifications = *notifications;
     }
 }
 
@@ -684,6 +702,7 @@ impl Thread {
             simd: width,
             fp_mode,
             channel_instructions,
+            notifications,
             nonzero,
             touched,
             acc_dirty,
@@ -704,6 +723,7 @@ impl Thread {
         *width = simd;
         *fp_mode = FpMode::Ieee;
         *channel_instructions = 0;
+        *notifications = 0;
         (*nonzero, *touched) = (RegisterSet::EMPTY, RegisterSet::EMPTY);
     }
 
@@ -723,6 +743,7 @@ impl Thread {
             simd,
             fp_mode: FpMode::Ieee,
             channel_instructions: 0,
+            notifications: 0,
             nonzero: RegisterSet::EMPTY,
             touched: RegisterSet::EMPTY,
             acc_dirty: false,
@@ -943,6 +964,20 @@ impl Thread {
         budget: u64,
     ) -> Result<u64, ExecError> {
         self.run_program(&Program::new(Encoding::default(), code), sf, budget)
+    }
+
+    /// Resumes a thread that stopped at a `wait` ([`ExecError::Waiting`]) once it has
+    /// been notified: runs `prog` on from the thread's instruction pointer until EOT,
+    /// its end or another `wait`; returns the instructions executed in this run.
+    pub fn resume_program(
+        &mut self,
+        prog: &Program,
+        sf: &mut dyn SharedFunctions,
+        budget: u64,
+    ) -> Result<u64, ExecError> {
+        let mut executed = 0;
+        let code = prog.code.as_slice();
+        self.run_loop(prog, code, None, sf, budget, &mut executed)
     }
 
     /// Runs a decoded kernel from byte 0 until EOT or its end; returns the number of
@@ -1242,8 +1277,18 @@ impl Thread {
                         Flow::Next
                     })
                 }
-                Opcode::Wait
-                | Opcode::Illegal
+                // IVB PRM Vol4 Part3 `wait`: the thread stops while its notification
+                // count is zero, and goes on (consuming one) once the message gateway
+                // has notified it. The model returns to the dispatcher, which resumes
+                // the thread at this instruction (`Thread::resume_program`).
+                Opcode::Wait => {
+                    if self.notifications == 0 {
+                        return Err(ExecError::Waiting { ip: self.ip });
+                    }
+                    self.notifications -= 1;
+                    Ok(Flow::Next)
+                }
+                Opcode::Illegal
                 | Opcode::Msave
                 | Opcode::Mrest
                 | Opcode::Push

@@ -9,12 +9,13 @@ use gtsim_eu::exec::{Message, MessageError};
 use gtsim_isa::ir::Sfid;
 use gtsim_pipe3d::state::MessageKind;
 use gtsim_spec::Unsupported;
+use gtsim_spec::gen7::message_descriptor_gateway::SubFunctionId;
 use gtsim_spec::gen7::message_descriptor_render_target_write::{MessageSubtype, SlotGroupSelect};
 use gtsim_spec::gen7::message_descriptor_urb::UrbOpcode;
 use gtsim_spec::gen7::{
-    DataPortRenderCacheMessageType, MessageDescriptorRenderCacheDataPort,
-    MessageDescriptorRenderTargetWrite, MessageDescriptorUrb, MessageHeaderRenderTargetWrite,
-    MessageHeaderUrb,
+    DataPortRenderCacheMessageType, MessageDescriptorGateway, MessageDescriptorRenderCacheDataPort,
+    MessageDescriptorRenderTargetWrite, MessageDescriptorUrb, MessageHeaderGatewayBarrier,
+    MessageHeaderRenderTargetWrite, MessageHeaderUrb,
 };
 
 /// The kind of message `m` is.
@@ -23,6 +24,7 @@ pub(crate) fn kind(m: &Message) -> MessageKind {
         Sfid::Null => MessageKind::Null,
         Sfid::Sampler => MessageKind::Sampler,
         Sfid::Urb => urb(m),
+        Sfid::Gateway => gateway(m),
         // Seed 000 §3.9.2.1.1: the render cache's message types.
         Sfid::DataPortRenderCache => {
             match MessageDescriptorRenderCacheDataPort::unpack(&[m.desc]) {
@@ -98,6 +100,47 @@ fn urb(m: &Message) -> MessageKind {
     }
 }
 
+/// A message gateway message (IVB PRM Vol4 Part2 "Message Gateway"): the barrier
+/// message, its header's M0.2 decoded; the other sub-functions are not modelled.
+fn gateway(m: &Message) -> MessageKind {
+    let desc = m.desc;
+    let d = match MessageDescriptorGateway::unpack(&[desc]) {
+        Ok(d) => d,
+        Err(e) => {
+            return MessageKind::Invalid(MessageError::State {
+                structure: "message gateway descriptor",
+                why: format!("{desc:#010x}: {e}"),
+            });
+        }
+    };
+    if d.sub_function_id != SubFunctionId::BARRIER_MESSAGE {
+        return MessageKind::Unsupported(Unsupported::new(
+            format!(
+                "message gateway {}",
+                d.sub_function_id.name().unwrap_or("reserved sub-function")
+            ),
+            "IVB PRM Vol4 Part2 Message Gateway",
+        ));
+    }
+    let Some(reg) = m.payload.first() else {
+        return MessageKind::Invalid(gtsim_message::invalid("barrier message without its header"));
+    };
+    let dws: Vec<u32> = reg
+        .chunks_exact(4)
+        .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        .collect();
+    match MessageHeaderGatewayBarrier::unpack(&dws) {
+        Ok(h) => MessageKind::Barrier {
+            id: u32::from(h.barrier_id),
+            count: h.barrier_count_enable.then_some(u32::from(h.barrier_count)),
+        },
+        Err(e) => MessageKind::Invalid(MessageError::State {
+            structure: "barrier message header",
+            why: e.to_string(),
+        }),
+    }
+}
+
 /// A render target write (seed 000 §3.9.11.2 descriptor, §3.9.11.3 header: the first two
 /// payload registers when the descriptor says one is present).
 fn render_target_write(m: &Message) -> Result<RtWrite, MessageError> {
@@ -148,4 +191,77 @@ fn render_target_write(m: &Message) -> Result<RtWrite, MessageError> {
         binding_table_index: d.binding_table_index,
         header,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gtsim_message::Payload;
+
+    fn message(sfid: Sfid, desc: u32, header: [u32; 8]) -> Message {
+        let mut payload = Payload::new();
+        let mut reg = [0u8; 32];
+        for (i, d) in header.iter().enumerate() {
+            reg[4 * i..4 * i + 4].copy_from_slice(&d.to_le_bytes());
+        }
+        payload.push(reg);
+        Message {
+            sfid,
+            desc,
+            ex_desc: 0,
+            exec_size: 8,
+            channel_mask: 0xff,
+            first_channel: 0,
+            payload,
+            response_length: 0,
+            dst: 0,
+            eot: false,
+            ip: 0,
+        }
+    }
+
+    /// crocus's TCS barrier (descriptor 0x02000004): M0.2 = Barrier ID << 24 | 1 << 15 |
+    /// instances << 9, here barrier 3 joined by 2 threads.
+    #[test]
+    fn a_barrier_message_names_its_barrier_and_thread_count() {
+        let m = message(
+            Sfid::Gateway,
+            0x0200_0004,
+            [0, 0, 3 << 24 | 0x8400, 0, 0, 0, 0, 0],
+        );
+        assert_eq!(
+            kind(&m),
+            MessageKind::Barrier {
+                id: 3,
+                count: Some(2)
+            }
+        );
+        let m = message(Sfid::Gateway, 0x0200_0004, [0, 0, 3 << 24, 0, 0, 0, 0, 0]);
+        assert_eq!(kind(&m), MessageKind::Barrier { id: 3, count: None });
+        // The other sub-functions are not modelled, and say so.
+        let m = message(Sfid::Gateway, 0x0200_0000, [0; 8]);
+        assert!(
+            matches!(kind(&m), MessageKind::Unsupported(u) if u.to_string().contains("open gateway"))
+        );
+    }
+
+    /// Per-slot offsets are read from M0.3/M0.4 only with the descriptor's Per-Slot
+    /// Offset; the GS's vertex counts from M0.2's words; OWord writes are flagged.
+    #[test]
+    fn urb_write_headers_give_slot_offsets_and_vertex_counts() {
+        let header = [1, 2, 0x0003_0006, 4, 5, 0xff00, 0, 0];
+        let w = |desc| match kind(&message(Sfid::Urb, desc, header)) {
+            MessageKind::UrbWrite(w) => w,
+            other => panic!("{other:?}"),
+        };
+        let plain = w(0x0a08_c000);
+        assert_eq!(plain.slot_offsets, [0, 0]);
+        assert_eq!(plain.handles, [1, 2]);
+        assert!(!plain.oword);
+        let per_slot = w(0x0a09_4008);
+        assert_eq!(per_slot.slot_offsets, [4, 5]);
+        assert_eq!(per_slot.global_offset, 1);
+        assert_eq!(per_slot.vertex_counts, [6, 3]);
+        assert!(w(0x0408_4001).oword);
+    }
 }

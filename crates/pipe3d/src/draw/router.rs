@@ -95,6 +95,13 @@ impl SharedFunctions for Router<'_> {
                 })?;
                 Ok(reply)
             }
+            // Gateway barriers join the thread groups of the HS (seed 004 ch.4), not
+            // modelled yet; no other 3D stage's threads have a barrier to join.
+            MessageKind::Barrier { .. } => Err(Unsupported::new(
+                "message gateway barriers (HS thread instances)",
+                "seed 004 §4.7; IVB PRM Vol4 Part2 Message Gateway",
+            )
+            .into()),
             MessageKind::Unsupported(u) => Err(u.into()),
             MessageKind::Invalid(e) => Err(e),
             MessageKind::Other { .. } => Err(self.unrouted(m)),

@@ -27,6 +27,14 @@ pub enum MessageKind {
     /// A URB write of interleaved SIMD4x2 data, its header (URB handles, channel mask)
     /// decoded.
     UrbWrite(gtsim_dataport::urb::UrbWrite),
+    /// A barrier message to the message gateway: this thread has arrived at barrier
+    /// `id`, which `count` threads join (when the header enables the count).
+    Barrier {
+        /// Barrier ID.
+        id: u32,
+        /// Barrier Count, when Barrier Count Enable is set.
+        count: Option<u32>,
+    },
     /// A render target write through the render cache, its descriptor and header
     /// decoded.
     RenderTargetWrite(gtsim_dataport::rt_message::RtWrite),
