@@ -26,6 +26,7 @@ const CLIENTS: &[(&str, &str)] = &[
     ("julia", env!("CARGO_BIN_EXE_julia")),
     ("scene", env!("CARGO_BIN_EXE_scene")),
     ("geometry", env!("CARGO_BIN_EXE_geometry")),
+    ("tessellation", env!("CARGO_BIN_EXE_tessellation")),
 ];
 
 fn mesa_present() -> bool {

@@ -34,6 +34,10 @@ pub struct UrbWrite {
     /// URB_WRITE_OWORD: one 128-bit slot per handle, offsets in 128-bit slots
     /// (otherwise URB_WRITE_HWORD, offsets in 256-bit rows).
     pub oword: bool,
+    /// Interleaved (SIMD4x2: dwords 0-3 to the first handle, 4-7 to the second);
+    /// otherwise every dword goes to the first handle, a register filling two slots
+    /// (URB_NOSWIZZLE; an OWord write's dwords 0-3 only).
+    pub interleave: bool,
     /// Global Offset, in 256-bit URB rows (128-bit slots for an OWord write).
     pub global_offset: usize,
     /// The URB handles of the two vertices (indices of the entries the thread owns).
@@ -65,6 +69,9 @@ pub fn write(
             "URB OWord write with {} data registers (it writes exactly one OWord per handle)",
             data.len()
         )));
+    }
+    if !w.interleave {
+        return write_linear(vues, w, data, exec_mask);
     }
     for (k, reg) in data.iter().enumerate() {
         // Global Offset counts 256-bit URB rows; an interleaved register carries half a
@@ -102,4 +109,117 @@ pub fn write(
         }
     }
     Ok(())
+}
+
+/// A non-interleaved write: all eight dwords of each data register to the first
+/// handle's entry, register k filling slots 2 (Global Offset + Slot 0 Offset) + 2k and
+/// the next (the channel mask's bit d enables dword d, "Vertex 0 DATA[d]" under
+/// URB_NOSWIZZLE); an OWord write fills the one slot at its offset from dwords 0-3.
+fn write_linear(
+    vues: &mut [Vue],
+    w: &UrbWrite,
+    data: &[[u8; 32]],
+    exec_mask: u32,
+) -> Result<(), MessageError> {
+    let handle = w.handles[0];
+    let vue = vues.get_mut(handle).ok_or_else(|| {
+        invalid(format!(
+            "URB write to handle {handle}, which this thread was not given"
+        ))
+    })?;
+    let base = w.global_offset.saturating_add(w.slot_offsets[0]);
+    for (k, reg) in data.iter().enumerate() {
+        for half in 0..if w.oword { 1 } else { 2 } {
+            let slot = if w.oword {
+                base
+            } else {
+                base.saturating_mul(2).saturating_add(2 * k + half)
+            };
+            if slot >= MAX_SLOTS {
+                return Err(invalid(format!(
+                    "URB write to 128-bit slot {slot} of handle {handle}, past the largest URB entry ({MAX_SLOTS} slots)"
+                )));
+            }
+            if vue.len() <= slot {
+                vue.resize(slot + 1, [0; 4]);
+            }
+            for (c, out) in vue[slot].iter_mut().enumerate() {
+                let dw = half * 4 + c;
+                if w.channel_mask & (1 << dw) != 0 && exec_mask & (1 << dw) != 0 {
+                    *out = dword(reg, dw);
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// An interleaved SIMD4x2 URB read (URB_READ_HWORD or URB_READ_OWORD), its descriptor
+/// and header decoded by the generation's front: the HS reads its input control points,
+/// the DS its patch record, by handle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct UrbRead {
+    /// URB_READ_OWORD: one 128-bit slot per handle, offsets in slots (otherwise
+    /// URB_READ_HWORD, offsets in 256-bit rows, one slot per handle per register).
+    pub oword: bool,
+    /// Interleaved (SIMD4x2); otherwise the first handle's slots fill whole registers
+    /// (an OWord read its dwords 0-3).
+    pub interleave: bool,
+    /// Global Offset.
+    pub global_offset: usize,
+    /// The URB handles of the two halves.
+    pub handles: [usize; 2],
+    /// Per-slot offsets (zero without Per-Slot Offset).
+    pub slot_offsets: [usize; 2],
+}
+
+/// The `response_length` registers of read `r` from `entries` (by handle): register k
+/// holds, in dwords 0-3, the slot the first handle's offsets and k select and, in dwords
+/// 4-7, the second handle's. Slots never written read as zeros (the model's URB starts
+/// cleared; the hardware's holds whatever was there).
+pub fn read(
+    entries: &[Vue],
+    r: &UrbRead,
+    response_length: usize,
+) -> Result<Vec<[u8; 32]>, MessageError> {
+    if r.oword && response_length > 1 {
+        return Err(invalid(format!(
+            "URB OWord read with a response of {response_length} registers (it reads one OWord per handle)"
+        )));
+    }
+    let mut out = vec![[0u8; 32]; response_length];
+    let halves = if r.interleave { 2 } else { 1 };
+    for (k, reg) in out.iter_mut().enumerate() {
+        for (v, &handle) in r.handles.iter().enumerate().take(halves) {
+            let entry = entries.get(handle).ok_or_else(|| {
+                invalid(format!(
+                    "URB read from handle {handle}, which this thread was not given"
+                ))
+            })?;
+            let base = r.global_offset.saturating_add(r.slot_offsets[v]);
+            // Interleaved: this handle's slot in its half; otherwise two slots a register
+            // from the first handle (one for an OWord read).
+            let parts = if r.interleave || r.oword { 1 } else { 2 };
+            for part in 0..parts {
+                let slot = if r.oword {
+                    base
+                } else if r.interleave {
+                    base.saturating_mul(2).saturating_add(k)
+                } else {
+                    base.saturating_mul(2).saturating_add(2 * k + part)
+                };
+                if slot >= MAX_SLOTS {
+                    return Err(invalid(format!(
+                        "URB read of 128-bit slot {slot} of handle {handle}, past the largest URB entry ({MAX_SLOTS} slots)"
+                    )));
+                }
+                let value = entry.get(slot).copied().unwrap_or([0; 4]);
+                for (c, dw) in value.iter().enumerate() {
+                    let at = ((v + part) * 4 + c) * 4;
+                    reg[at..at + 4].copy_from_slice(&dw.to_le_bytes());
+                }
+            }
+        }
+    }
+    Ok(out)
 }

@@ -17,6 +17,7 @@ fn interleaved_registers_split_between_the_two_handles_at_the_global_offset() {
     // Handles swapped: the first vertex's dwords (0-3) go to entry 1.
     let w = UrbWrite {
         oword: false,
+        interleave: true,
         global_offset: 1,
         handles: [1, 0],
         channel_mask: 0xff,
@@ -37,6 +38,7 @@ fn channel_mask_and_execution_mask_select_dwords() {
     let mut vues = vec![Vue::new(); 2];
     let w = UrbWrite {
         oword: false,
+        interleave: true,
         global_offset: 0,
         handles: [0, 1],
         channel_mask: 0b0000_0101,
@@ -61,6 +63,7 @@ fn per_slot_offsets_add_to_the_global_offset_per_handle() {
     let mut vues = vec![Vue::new(); 2];
     let w = UrbWrite {
         oword: false,
+        interleave: true,
         global_offset: 1,
         handles: [0, 1],
         channel_mask: 0xff,
@@ -91,6 +94,7 @@ fn an_oword_write_counts_its_offsets_in_slots_and_writes_one_slot() {
     let mut vues = vec![Vue::new(); 2];
     let w = UrbWrite {
         oword: true,
+        interleave: true,
         global_offset: 1,
         handles: [0, 1],
         channel_mask: 0xff,
@@ -103,4 +107,84 @@ fn an_oword_write_counts_its_offsets_in_slots_and_writes_one_slot() {
     assert_eq!(vues[1].len(), 2);
     assert_eq!(vues[1][1], [54, 55, 56, 57]);
     assert!(write(&mut vues, &w, &[reg(|_| 0), reg(|_| 0)], 0xff).is_err());
+}
+
+/// URB_NOSWIZZLE (not interleaved): each data register's eight dwords go to the first
+/// handle, two slots a register; an OWord write takes dwords 0-3 into its one slot (the
+/// HS's thread end writes DW0 of its patch record that way, channel mask 0x01).
+#[test]
+fn a_non_interleaved_write_fills_the_first_handles_slots() {
+    let mut vues = vec![Vue::new(); 2];
+    let w = UrbWrite {
+        oword: false,
+        interleave: false,
+        global_offset: 1,
+        handles: [1, 0],
+        channel_mask: 0xff,
+        slot_offsets: [0, 0],
+        vertex_counts: [0, 0],
+    };
+    write(&mut vues, &w, &[reg(|i| i), reg(|i| 10 + i)], 0xff).unwrap();
+    assert_eq!(
+        vues[1][2..6],
+        [
+            [0, 1, 2, 3],
+            [4, 5, 6, 7],
+            [10, 11, 12, 13],
+            [14, 15, 16, 17]
+        ]
+    );
+    assert!(vues[0].is_empty());
+    let ow = UrbWrite {
+        oword: true,
+        global_offset: 0,
+        channel_mask: 0x01,
+        ..w
+    };
+    write(&mut vues, &ow, &[reg(|_| 99)], 0xff).unwrap();
+    assert_eq!(vues[1][0], [99, 0, 0, 0]);
+}
+
+/// URB reads by handle (the HS's ICPs, the DS's patch record): interleaved, each half
+/// of a response register from its handle's slot; not interleaved, the first handle's
+/// slots fill whole registers; unwritten slots read as zeros; a handle the thread was
+/// not given is refused.
+#[test]
+fn reads_return_each_handles_slots() {
+    use gtsim_dataport::urb::{UrbRead, read};
+    let vues: Vec<Vue> = vec![
+        vec![[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 12]],
+        vec![[20, 21, 22, 23]],
+    ];
+    let r = UrbRead {
+        oword: true,
+        interleave: true,
+        global_offset: 1,
+        handles: [0, 1],
+        slot_offsets: [1, 0],
+    };
+    let got = read(&vues, &r, 1).unwrap();
+    let dw = |reg: &[u8; 32]| -> Vec<u32> {
+        reg.chunks_exact(4)
+            .map(|b| u32::from_le_bytes(b.try_into().unwrap()))
+            .collect()
+    };
+    // Handle 0 slot 1 + 1 = 2; handle 1 slot 1, never written: zeros.
+    assert_eq!(dw(&got[0]), [9, 10, 11, 12, 0, 0, 0, 0]);
+    let hword = UrbRead {
+        oword: false,
+        interleave: false,
+        global_offset: 0,
+        handles: [0, 1],
+        slot_offsets: [0, 0],
+    };
+    let got = read(&vues, &hword, 2).unwrap();
+    assert_eq!(dw(&got[0]), [1, 2, 3, 4, 5, 6, 7, 8]);
+    assert_eq!(dw(&got[1]), [9, 10, 11, 12, 0, 0, 0, 0]);
+    assert!(read(&vues, &hword, 0).unwrap().is_empty());
+    let bad = UrbRead {
+        handles: [0, 5],
+        ..r
+    };
+    assert!(read(&vues, &bad, 1).is_err());
 }

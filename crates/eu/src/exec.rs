@@ -67,6 +67,9 @@ pub enum ExecError {
     Waiting {
         /// Byte offset of the `wait`.
         ip: usize,
+        /// Instructions the run executed before it stopped (the dispatcher charges
+        /// them to its watchdog).
+        executed: u64,
     },
     /// An instruction the model does not execute yet.
     #[error("instruction at byte {ip:#x}: {unsupported}")]
@@ -77,6 +80,14 @@ pub enum ExecError {
         #[source]
         unsupported: Unsupported,
     },
+}
+
+/// A run's result, a stop at `wait` carrying the instructions the run executed.
+fn with_executed(r: Result<u64, ExecError>, executed: u64) -> Result<u64, ExecError> {
+    match r {
+        Err(ExecError::Waiting { ip, .. }) => Err(ExecError::Waiting { ip, executed }),
+        r => r,
+    }
 }
 
 /// The ISA reference the EU's unmodelled instructions cite (the seeds do not describe
@@ -977,7 +988,8 @@ impl Thread {
     ) -> Result<u64, ExecError> {
         let mut executed = 0;
         let code = prog.code.as_slice();
-        self.run_loop(prog, code, None, sf, budget, &mut executed)
+        let r = self.run_loop(prog, code, None, sf, budget, &mut executed);
+        with_executed(r, executed)
     }
 
     /// Runs a decoded kernel from byte 0 until EOT or its end; returns the number of
@@ -1021,7 +1033,7 @@ impl Thread {
         if prog.jit_on {
             prog.jit.ran(executed);
         }
-        result
+        with_executed(result, executed)
     }
 
     fn run_loop(
@@ -1283,7 +1295,10 @@ impl Thread {
                 // the thread at this instruction (`Thread::resume_program`).
                 Opcode::Wait => {
                     if self.notifications == 0 {
-                        return Err(ExecError::Waiting { ip: self.ip });
+                        return Err(ExecError::Waiting {
+                            ip: self.ip,
+                            executed: 0,
+                        });
                     }
                     self.notifications -= 1;
                     Ok(Flow::Next)

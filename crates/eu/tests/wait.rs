@@ -28,7 +28,11 @@ fn a_thread_stops_at_wait_until_notified_and_resumes_there() {
     let mut t = Thread::new(8);
     let mut sf = Recorder::default();
     let ip = match t.run_program(&prog, &mut sf, 100) {
-        Err(ExecError::Waiting { ip }) => ip,
+        Err(ExecError::Waiting { ip, executed }) => {
+            // The mov ran; the wait stopped the thread.
+            assert_eq!(executed, 1);
+            ip
+        }
         other => panic!("{other:?}"),
     };
     // Stopped at the first wait (the second instruction), the first add not done.
@@ -38,7 +42,10 @@ fn a_thread_stops_at_wait_until_notified_and_resumes_there() {
     // Resumed without a notification: still waiting, at the same place.
     assert!(matches!(
         t.resume_program(&prog, &mut sf, 100),
-        Err(ExecError::Waiting { ip: 16 })
+        Err(ExecError::Waiting {
+            ip: 16,
+            executed: 0
+        })
     ));
     // Two notifications pass both waits.
     t.notifications = 2;

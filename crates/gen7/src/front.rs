@@ -22,6 +22,8 @@ pub(crate) struct StageTables {
 pub(crate) struct Pointers {
     pub bases: Bases,
     pub vs: StageTables,
+    pub hs: StageTables,
+    pub ds: StageTables,
     pub gs: StageTables,
     pub ps: StageTables,
     /// BLEND_STATE (graphics address).
@@ -40,6 +42,14 @@ impl Pointers {
                 binding_table: get(&s.binding_table_pointers_vs).pointer_to_vs_binding_table,
                 sampler_state: get(&s.sampler_state_pointers_vs).pointer_to_vs_sampler_state,
             },
+            hs: StageTables {
+                binding_table: get(&s.binding_table_pointers_hs).pointer_to_hs_binding_table,
+                sampler_state: get(&s.sampler_state_pointers_hs).pointer_to_hs_sampler_state,
+            },
+            ds: StageTables {
+                binding_table: get(&s.binding_table_pointers_ds).pointer_to_ds_binding_table,
+                sampler_state: get(&s.sampler_state_pointers_ds).pointer_to_ds_sampler_state,
+            },
             gs: StageTables {
                 binding_table: get(&s.binding_table_pointers_gs).pointer_to_gs_binding_table,
                 sampler_state: get(&s.sampler_state_pointers_gs).pointer_to_gs_sampler_state,
@@ -56,6 +66,8 @@ impl Pointers {
     pub fn stage(&self, stage: ShaderStage) -> StageTables {
         match stage {
             ShaderStage::Vertex => self.vs,
+            ShaderStage::Hull => self.hs,
+            ShaderStage::Domain => self.ds,
             ShaderStage::Geometry => self.gs,
             ShaderStage::Pixel => self.ps,
         }

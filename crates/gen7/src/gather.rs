@@ -14,10 +14,11 @@ use gtsim_pipe3d::index::IndexBuffer;
 use gtsim_pipe3d::raster::{DiamondRule, PointRule, SubpixelBits, Winding};
 use gtsim_pipe3d::sf::{CullMode, DepthOffset, DepthOffsetFormat, Viewport};
 use gtsim_pipe3d::state::{
-    AttributeSetup, AttributeSwizzle, ClipMode, ClipState, ConstantSource, ControlData, DrawCounts,
-    DrawState, DrawingRectangle, FillMode, GeometryShader, GsDispatch, KernelPointer, Multisample,
-    PixelShader, PsKernel, SetupState, SoBuffer, SoDecl, SoFunction, SoStream, StageResources,
-    StreamOutput, SwizzleSelect, VertexElement, VertexFetch, VertexShader,
+    AttributeSetup, AttributeSwizzle, ClipMode, ClipState, ConstantSource, ControlData,
+    DomainShader, DrawCounts, DrawState, DrawingRectangle, FillMode, GeometryShader, GsDispatch,
+    HullShader, KernelPointer, Multisample, Partitioning, PixelShader, PsKernel, SetupState,
+    SoBuffer, SoDecl, SoFunction, SoStream, StageResources, StreamOutput, SwizzleSelect,
+    TessDomain, TessOutput, Tessellation, Tessellator, VertexElement, VertexFetch, VertexShader,
 };
 use gtsim_pipe3d::vf::VertexBuffer;
 use gtsim_spec::gen7::vertex_buffer_state::BufferAccessType;
@@ -38,27 +39,6 @@ pub(crate) fn draw_state(
     }
     let pointers = *front.pointers();
     let bases = pointers.bases;
-    for (name, enabled, seed) in [
-        (
-            "3DSTATE_HS HS Enable",
-            get(&s.hs).hs_enable,
-            "seed 004 ch.4",
-        ),
-        (
-            "3DSTATE_TE TE Enable",
-            get(&s.te).te_enable,
-            "seed 004 ch.5",
-        ),
-        (
-            "3DSTATE_DS DS Function Enable",
-            get(&s.ds).ds_function_enable,
-            "seed 004 ch.6",
-        ),
-    ] {
-        if enabled {
-            return Err(unsupported(name, seed));
-        }
-    }
     let streamout = get(&s.streamout);
     let mut vf = vertex_fetch(s, p, counts)?;
     if p.end_offset_enable {
@@ -81,6 +61,22 @@ pub(crate) fn draw_state(
             constants: push_constants(mem, constant_base, &get(&s.constant_vs).constant_body)?,
         },
     );
+    let tess = tessellation(
+        s,
+        &bases,
+        [
+            StageResources {
+                binding_table: pointers.hs.binding_table,
+                sampler_state: pointers.hs.sampler_state,
+                constants: push_constants(mem, constant_base, &get(&s.constant_hs).constant_body)?,
+            },
+            StageResources {
+                binding_table: pointers.ds.binding_table,
+                sampler_state: pointers.ds.sampler_state,
+                constants: push_constants(mem, constant_base, &get(&s.constant_ds).constant_body)?,
+            },
+        ],
+    )?;
     let gs = geometry_shader(
         &get(&s.gs),
         &bases,
@@ -181,6 +177,7 @@ pub(crate) fn draw_state(
         encoding: gtsim_isa::Encoding::IvyBridge,
         payload: &crate::payload::PAYLOAD,
         vs,
+        tess,
         gs,
         sol: stream_output(s, l, &streamout)?,
         clip: clip_state(&clip, &sf_clip_viewport),
@@ -339,6 +336,99 @@ fn vertex_shader(vs: &ThreeDStateVs, bases: &Bases, resources: StageResources) -
         slots: vs.vertex_urb_entry_read_length as usize * 2,
         resources,
     }
+}
+
+/// 3DSTATE_HS, 3DSTATE_TE and 3DSTATE_DS (seed 004 §4.4, §5.1, §6.1): `None` with all
+/// three disabled. "The HS, TE, and DS stages must be enabled and disabled together"
+/// (§5): anything else is reported, as is SW_TESS mode (its domain points come from
+/// memory at the SWTESS_BASE_ADDRESS, which the seeds only name).
+fn tessellation(
+    s: &LatchedState,
+    bases: &Bases,
+    [hs_resources, ds_resources]: [StageResources; 2],
+) -> Result<Option<Tessellation>, DrawError> {
+    use three_d_state_te::{Domain, OutputTopology, Partitioning as P, TeMode};
+    let (hs, te, ds) = (get(&s.hs), get(&s.te), get(&s.ds));
+    let enabled = [hs.hs_enable, te.te_enable, ds.ds_function_enable];
+    if enabled == [false; 3] {
+        return Ok(None);
+    }
+    if enabled != [true; 3] {
+        return Err(DrawError::State {
+            command: "3DSTATE_TE",
+            why: format!(
+                "HS Enable {}, TE Enable {}, DS Function Enable {}: the HS, TE and DS must be enabled and disabled together (seed 004 §5.1)",
+                enabled[0], enabled[1], enabled[2]
+            ),
+        });
+    }
+    if te.te_mode != TeMode::HW_TESS {
+        return Err(unsupported(
+            format!(
+                "3DSTATE_TE TE Mode {}",
+                te.te_mode.name().unwrap_or("reserved")
+            ),
+            "seed 004 §4.9.1-4.9.2, §5.1",
+        ));
+    }
+    let bad = |why: String| DrawError::State {
+        command: "3DSTATE_TE",
+        why,
+    };
+    let kernel = |offset: u64| KernelPointer {
+        address: bases.instruction.wrapping_add(offset),
+        bound: bases.instruction_bound,
+    };
+    Ok(Some(Tessellation {
+        hs: HullShader {
+            kernel: kernel(hs.kernel_start_pointer),
+            instances: u32::from(hs.instance_count) + 1,
+            statistics: hs.hs_statistics_enable,
+            alt_float_mode: hs.floating_point_mode
+                == three_d_state_hs::FloatingPointMode::ALTERNATE,
+            scratch_space: u32::from(hs.per_thread_scratch_space),
+            urb_data_start: usize::from(hs.dispatch_grf_start_register_for_urb_data),
+            first_slot: usize::from(hs.vertex_urb_entry_read_offset) * 2,
+            slots: usize::from(hs.vertex_urb_entry_read_length) * 2,
+            include_vertex_handles: hs.include_vertex_handles,
+            resources: hs_resources,
+        },
+        te: Tessellator {
+            domain: match te.domain {
+                Domain::QUAD => TessDomain::Quad,
+                Domain::TRI => TessDomain::Tri,
+                Domain::ISOLINE => TessDomain::Isoline,
+                other => return Err(bad(format!("Domain {} is reserved", other.0))),
+            },
+            partitioning: match te.partitioning {
+                P::INTEGER => Partitioning::Integer,
+                P::ODD_FRACTIONAL => Partitioning::OddFractional,
+                P::EVEN_FRACTIONAL => Partitioning::EvenFractional,
+                other => return Err(bad(format!("Partitioning {} is reserved", other.0))),
+            },
+            output: match te.output_topology {
+                OutputTopology::POINT => TessOutput::Point,
+                OutputTopology::LINE => TessOutput::Line,
+                OutputTopology::TRI_CW => TessOutput::TriCw,
+                _ => TessOutput::TriCcw,
+            },
+            max_odd: te.max_tess_factor_odd,
+            max_not_odd: te.max_tess_factor_not_odd,
+        },
+        ds: DomainShader {
+            kernel: kernel(ds.kernel_start_pointer),
+            single_point: ds.single_domain_point_dispatch.0 != 0,
+            statistics: ds.statistics_enable,
+            alt_float_mode: ds.floating_point_mode
+                == three_d_state_ds::FloatingPointMode::ALTERNATE,
+            scratch_space: u32::from(ds.per_thread_scratch_space),
+            urb_data_start: usize::from(ds.dispatch_grf_start_register_for_urb_data),
+            first_slot: usize::from(ds.patch_urb_entry_read_offset) * 2,
+            slots: usize::from(ds.patch_urb_entry_read_length) * 2,
+            compute_w: ds.compute_w_coordinate_enable,
+            resources: ds_resources,
+        },
+    }))
 }
 
 /// 3DSTATE_GS (seed 004 §7.2.1.1): `None` with GS Enable clear (vertices pass through).

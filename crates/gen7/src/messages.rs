@@ -4,7 +4,7 @@
 //! [`MessageKind`].
 
 use gtsim_dataport::rt_message::{RtHeader, RtSubtype, RtWrite};
-use gtsim_dataport::urb::UrbWrite;
+use gtsim_dataport::urb::{UrbRead, UrbWrite};
 use gtsim_eu::exec::{Message, MessageError};
 use gtsim_isa::ir::Sfid;
 use gtsim_pipe3d::state::MessageKind;
@@ -42,8 +42,8 @@ pub(crate) fn kind(m: &Message) -> MessageKind {
 }
 
 /// A URB message (IVB PRM Vol4 Part2 "URB"): the interleaved SIMD4x2 HWord and OWord
-/// writes, with their header (the first payload register) and optional per-slot
-/// offsets, are the ones the model carries out.
+/// writes and reads, with their header (the first payload register) and optional
+/// per-slot offsets, are the ones the model carries out (the atomics are not).
 fn urb(m: &Message) -> MessageKind {
     let desc = m.desc;
     let d = match MessageDescriptorUrb::unpack(&[desc]) {
@@ -55,8 +55,13 @@ fn urb(m: &Message) -> MessageKind {
             });
         }
     };
-    let oword = d.urb_opcode == UrbOpcode::WRITE_OWORD;
-    if !(oword || d.urb_opcode == UrbOpcode::WRITE_HWORD) || !d.interleave {
+    let oword = matches!(d.urb_opcode, UrbOpcode::WRITE_OWORD | UrbOpcode::READ_OWORD);
+    let reading = matches!(d.urb_opcode, UrbOpcode::READ_HWORD | UrbOpcode::READ_OWORD);
+    let writing = matches!(
+        d.urb_opcode,
+        UrbOpcode::WRITE_HWORD | UrbOpcode::WRITE_OWORD
+    );
+    if !(reading || writing) {
         return MessageKind::Unsupported(Unsupported::new(
             format!(
                 "URB message {} (interleave {})",
@@ -76,8 +81,20 @@ fn urb(m: &Message) -> MessageKind {
         .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
         .collect();
     match MessageHeaderUrb::unpack(&dws) {
+        Ok(h) if reading => MessageKind::UrbRead(UrbRead {
+            oword,
+            interleave: d.interleave,
+            global_offset: usize::from(d.global_offset),
+            handles: [usize::from(h.urb_handle_0), usize::from(h.urb_handle_1)],
+            slot_offsets: if d.per_slot_offset {
+                [h.slot_0_offset as usize, h.slot_1_offset as usize]
+            } else {
+                [0, 0]
+            },
+        }),
         Ok(h) => MessageKind::UrbWrite(UrbWrite {
             oword,
+            interleave: d.interleave,
             global_offset: usize::from(d.global_offset),
             handles: [usize::from(h.urb_handle_0), usize::from(h.urb_handle_1)],
             channel_mask: h.channel_mask,

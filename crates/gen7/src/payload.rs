@@ -7,7 +7,11 @@
 //! and dispatch mask 31:16, R2 likewise for the second 16 pixels of a 32-pixel
 //! dispatch), and the GS payload's R0 and R1 (seed 004 §7.4.3: R0.0/R0.1 GS Instance ID
 //! 31:27 and URB Return Handle 15:0, R0.2 Hint 22 and Primitive Topology Type 21:16,
-//! R0.3-R0.4 as the VS's; R1.0/R1.4 Primitive ID 0/1).
+//! R0.3-R0.4 as the VS's; R1.0/R1.4 Primitive ID 0/1), the HS payload (seed 004 §4.6.1:
+//! R0.0 Patch Data Record URB Return Handle 15:0, R0.1 Primitive ID, R0.2 Instance
+//! Number 22:16 and Barrier Index 15:12, R1 on the ICP handles) and the DS payload
+//! (seed 004 §6.2 SIMD4x2: R0.0/R0.1 URB Return Handles, R1.0-R1.2 domain point 0's
+//! U, V, W, R1.3 Patch URB Handle 13:0, R1.4-R1.6 point 1's, R1.7 PrimitiveID).
 
 use gtsim_pipe3d::state::{PayloadField, PayloadLayout};
 
@@ -30,6 +34,15 @@ pub(crate) static PAYLOAD: PayloadLayout = PayloadLayout {
     gs_topology: field(0, 2, 16, 6),
     gs_hint: field(0, 2, 22, 1),
     gs_primitive_ids: [field(1, 0, 0, 32), field(1, 4, 0, 32)],
+    hs_patch_handle: field(0, 0, 0, 16),
+    hs_primitive_id: field(0, 1, 0, 32),
+    hs_instance: field(0, 2, 16, 7),
+    hs_barrier: field(0, 2, 12, 4),
+    hs_icp_handle: field(1, 0, 0, 32),
+    ds_domain_point: [field(1, 0, 0, 32), field(1, 1, 0, 32), field(1, 2, 0, 32)],
+    ds_point_stride: 4,
+    ds_patch_handle: field(1, 3, 0, 14),
+    ds_primitive_id: field(1, 7, 0, 32),
     topology: field(0, 0, 0, 5),
     back_facing: field(0, 0, 15, 1),
     source_depth_to_rt: field(0, 0, 13, 1),

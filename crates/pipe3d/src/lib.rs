@@ -18,6 +18,7 @@
 //! * [`sf`]: viewport transform and face culling (§10.3);
 //! * [`raster`]: subpixel snapping, the sampling grid, triangle, rectangle and point
 //!   coverage with the upper-left rule, and line rasterization (§10.3);
+//! * [`tessellator`]: the TE's culling, factor partitioning and domain points (ch.5);
 //! * [`bary`]: barycentric parameters and the attribute formula (§11.6).
 
 pub mod assembly;
@@ -29,4 +30,5 @@ pub mod index;
 pub mod raster;
 pub mod sf;
 pub mod state;
+pub mod tessellator;
 pub mod vf;

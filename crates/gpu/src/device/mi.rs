@@ -261,6 +261,8 @@ impl CommandStreamer<'_> {
             (IaVerticesCount::OFFSET, stats.ia_vertices),
             (IaPrimitivesCount::OFFSET, stats.ia_primitives),
             (VsInvocationCount::OFFSET, stats.vs_invocations),
+            (HsInvocationCount::OFFSET, stats.hs_invocations),
+            (DsInvocationCount::OFFSET, stats.ds_invocations),
             (GsInvocationCount::OFFSET, stats.gs_invocations),
             (GsPrimitivesCount::OFFSET, stats.gs_primitives),
             (ClInvocationCount::OFFSET, stats.cl_invocations),

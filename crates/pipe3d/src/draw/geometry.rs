@@ -361,6 +361,7 @@ fn run_gs_thread(
         mem,
         urb: Some(&mut entries),
         vertex_counts: None,
+        barrier: None,
         pixels: None,
     };
     let result = t.run_program(prog, &mut router, budget);

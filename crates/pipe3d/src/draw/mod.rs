@@ -50,6 +50,7 @@ mod spare;
 mod staging;
 mod stream;
 mod stream_out;
+mod tessellation;
 mod vertex;
 mod watchdog;
 
@@ -189,6 +190,10 @@ pub struct Statistics {
     pub ia_primitives: u64,
     /// VS_INVOCATION_COUNT.
     pub vs_invocations: u64,
+    /// HS_INVOCATION_COUNT.
+    pub hs_invocations: u64,
+    /// DS_INVOCATION_COUNT.
+    pub ds_invocations: u64,
     /// GS_INVOCATION_COUNT.
     pub gs_invocations: u64,
     /// GS_PRIMITIVES_COUNT.
@@ -294,6 +299,53 @@ impl KernelCache {
 
 pub use gtsim_dataport::rt_message::RenderTarget;
 
+/// Runs staged patches through the HS, TE and DS and sends the DS's primitives on to the
+/// SOL stage and the clipper, patch by patch; counts the VF's IA statistics for the
+/// patches (and, at the end of the run, its vertices).
+#[expect(
+    clippy::too_many_arguments,
+    reason = "the draw's stages and counters, passed down unchanged"
+)]
+fn tessellated(
+    st: &DrawState,
+    front: &dyn Front,
+    tess: &tessellation::TessellationStage,
+    patches: &[staging::Staged],
+    run: &staging::Stager,
+    ended: bool,
+    mut sol: Option<&mut stream_out::SolStage>,
+    mem: &mut dyn Memory,
+    ps: &mut pixel::PixelStage,
+    stats: &mut Statistics,
+    watchdog: &mut Watchdog,
+) -> Result<(), DrawError> {
+    if st.vf.statistics {
+        stats.ia_primitives += patches.len() as u64;
+        if ended {
+            stats.ia_vertices += run.max_used().map_or(0, |m| m as u64 + 1);
+        }
+    }
+    for d in tess.patches(st, front, mem, patches, stats, watchdog)? {
+        // The DS's vertices are stream 0 (§8.1).
+        let render = st.sol.renders(0);
+        if let Some(sol) = sol.as_deref_mut() {
+            if !render {
+                sol.run(mem, 0, d.topology, d.vues, stats)?;
+                continue;
+            }
+            sol.run(mem, 0, d.topology, d.vues.clone(), stats)?;
+        } else if !render {
+            continue;
+        }
+        let mut run = stream::RunAssembler::new(d.topology, st.setup.provoking)?;
+        let pids = vec![d.primitive_id; d.vues.len()];
+        let mut objects = run.push(d.vues, &pids, stats, false);
+        objects.extend(run.finish(stats, false));
+        setup::primitives(st, front, &run, &objects, mem, ps, stats, watchdog)?;
+    }
+    Ok(())
+}
+
 /// Runs the GS threads of `inputs` and sends their output primitives on to the clipper,
 /// output by output in dispatch order (seed 004 §7.6).
 #[expect(
@@ -359,26 +411,41 @@ pub fn draw(
     let mut ps = pixel::PixelStage::new(&st, mem, kernels)?;
     let mut vs = vertex::VertexStage::new(&st, mem, kernels)?;
     let mut gs = geometry::GeometryStage::new(&st, mem, kernels)?;
+    let tess = tessellation::TessellationStage::new(&st, mem, kernels)?;
+    if tess.is_some() && gs.is_some() {
+        return Err(unsupported(
+            "a GS after tessellation (the GS staging the DS's output)",
+            "seed 004 ch.6-7",
+        ));
+    }
+    // With tessellation the VS's VUEs are staged into patches (PATCHLIST objects).
+    let new_patch_run = || {
+        tess.is_some()
+            .then(|| staging::Stager::new(st.vf.topology, crate::gs_order::Staging::default()))
+    };
     let pv = st.setup.provoking;
     // Seed 004 §8.7: topologies from the VF are stream 0; only the selected stream, and
     // nothing with rendering disabled, goes past the SOL stage.
     let render_vf = st.sol.renders(0);
-    // Without a GS the SF assembles the draw's topology; with one, the GS unit stages
-    // it (adjacency and patch topologies included) and the SF assembles its output.
+    // Without a GS or tessellation the SF assembles the draw's topology; otherwise the
+    // GS unit or the HS stages it (adjacency and patch topologies included) and the SF
+    // assembles what the GS or the DS outputs.
     let new_run = || -> Result<Option<stream::RunAssembler>, DrawError> {
-        match st.gs {
-            Some(_) => Ok(None),
-            None => stream::RunAssembler::new(st.vf.topology, pv).map(Some),
+        if st.gs.is_some() || st.tess.is_some() {
+            return Ok(None);
         }
+        stream::RunAssembler::new(st.vf.topology, pv).map(Some)
     };
     // The SO function (ch.8); without a GS it streams out the VF's objects (stream 0)
     // as each run's VUEs arrive.
     let mut sol = stream_out::SolStage::new(&st);
-    let so_vf = gs.is_none() && sol.as_ref().is_some_and(|s| !s.stream_is_idle(0));
+    let so_vf =
+        gs.is_none() && tess.is_none() && sol.as_ref().is_some_and(|s| !s.stream_is_idle(0));
     let new_so_run = || so_vf.then(|| staging::Stager::new(st.vf.topology, stream_out::SO_STAGING));
     for instance in 0..st.vf.counts.instance_count {
         vs.begin_instance(&st);
         let mut so_run = new_so_run();
+        let mut patch_run = new_patch_run();
         if let Some(g) = &mut gs {
             g.begin_run();
         }
@@ -404,6 +471,27 @@ pub fn draw(
                     watchdog.vertices(vertices.len() as u64)?;
                     vs.shade(&st, front, mem, &vertices, instance, stats, watchdog)?
                 };
+                if let (Some(t), Some(patches)) = (&tess, patch_run.as_mut()) {
+                    let staged = patches.push(vues, &pids, cut)?;
+                    tessellated(
+                        &st,
+                        front,
+                        t,
+                        &staged,
+                        patches,
+                        cut,
+                        sol.as_mut(),
+                        mem,
+                        &mut ps,
+                        stats,
+                        watchdog,
+                    )?;
+                    if cut {
+                        patch_run = new_patch_run();
+                        vs.begin_run();
+                    }
+                    continue;
+                }
                 if let Some(g) = &mut gs {
                     let inputs = g.push(vues, pids, cut, stats, st.vf.statistics)?;
                     geometry_output(
@@ -448,6 +536,23 @@ pub fn draw(
                     vs.begin_run();
                 }
             }
+        }
+        if let (Some(t), Some(patches)) = (&tess, patch_run.as_mut()) {
+            let staged = patches.push(vec![], &[], true)?;
+            tessellated(
+                &st,
+                front,
+                t,
+                &staged,
+                patches,
+                true,
+                sol.as_mut(),
+                mem,
+                &mut ps,
+                stats,
+                watchdog,
+            )?;
+            continue;
         }
         if let Some(g) = &mut gs {
             let inputs = g.push(vec![], vec![], true, stats, st.vf.statistics)?;

@@ -763,6 +763,7 @@ impl ThreadContext<'_> {
             mem,
             urb: None,
             vertex_counts: None,
+            barrier: None,
             pixels: Some(PixelWrites {
                 targets,
                 slots,

@@ -24,21 +24,47 @@ pub(super) struct Router<'a> {
     /// The output vertex counts a GS thread's EOT URB write reported (seed 004
     /// §7.5.3), once it has.
     pub vertex_counts: Option<[u32; 2]>,
+    /// The gateway barrier of the thread's group (the HS instances of a patch).
+    pub barrier: Option<&'a mut Barrier>,
     /// A pixel shader thread's render target writes.
     pub pixels: Option<PixelWrites<'a>>,
+}
+
+/// One thread group's gateway barrier (IVB PRM Vol4 Part2 "Message Gateway"): the
+/// threads that sent their barrier message and the count that completes it. The
+/// dispatcher notifies the waiting threads once it is complete.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(super) struct Barrier {
+    /// Threads arrived since the barrier last completed.
+    pub arrived: u32,
+    /// The Barrier Count of the messages (when they enable it).
+    pub count: Option<u32>,
+}
+
+impl Barrier {
+    fn arrive(&mut self, count: Option<u32>) {
+        self.arrived += 1;
+        if count.is_some() {
+            self.count = count;
+        }
+    }
 }
 
 impl Router<'_> {
     /// A message this stage's model does not route.
     fn unrouted(&self, m: &Message) -> MessageError {
         match self.stage {
-            ShaderStage::Vertex | ShaderStage::Geometry => Unsupported::new(
+            ShaderStage::Vertex
+            | ShaderStage::Hull
+            | ShaderStage::Domain
+            | ShaderStage::Geometry => Unsupported::new(
                 format!(
                     "{} messages to shared function {} (descriptor {:#010x})",
-                    if self.stage == ShaderStage::Vertex {
-                        "VS"
-                    } else {
-                        "GS"
+                    match self.stage {
+                        ShaderStage::Vertex => "VS",
+                        ShaderStage::Hull => "HS",
+                        ShaderStage::Domain => "DS",
+                        _ => "GS",
                     },
                     m.sfid.mnemonic(),
                     m.desc
@@ -84,6 +110,23 @@ impl SharedFunctions for Router<'_> {
                 }
                 Ok(reply)
             }
+            MessageKind::UrbRead(r) => {
+                let Some(entries) = self.urb.as_deref() else {
+                    return Err(self.unrouted(m));
+                };
+                urb::read(entries, &r, m.response_length as usize)
+            }
+            MessageKind::Barrier { count, .. } => {
+                let Some(barrier) = self.barrier.as_deref_mut() else {
+                    return Err(Unsupported::new(
+                        "message gateway barriers outside the HS's thread groups",
+                        "IVB PRM Vol4 Part2 Message Gateway",
+                    )
+                    .into());
+                };
+                barrier.arrive(count);
+                Ok(reply)
+            }
             MessageKind::RenderTargetWrite(rt) => {
                 let Some(pixels) = self.pixels.as_mut() else {
                     return Err(self.unrouted(m));
@@ -95,13 +138,6 @@ impl SharedFunctions for Router<'_> {
                 })?;
                 Ok(reply)
             }
-            // Gateway barriers join the thread groups of the HS (seed 004 ch.4), not
-            // modelled yet; no other 3D stage's threads have a barrier to join.
-            MessageKind::Barrier { .. } => Err(Unsupported::new(
-                "message gateway barriers (HS thread instances)",
-                "seed 004 §4.7; IVB PRM Vol4 Part2 Message Gateway",
-            )
-            .into()),
             MessageKind::Unsupported(u) => Err(u.into()),
             MessageKind::Invalid(e) => Err(e),
             MessageKind::Other { .. } => Err(self.unrouted(m)),

@@ -245,6 +245,7 @@ fn run_vs_thread(
         mem,
         urb: Some(&mut vues),
         vertex_counts: None,
+        barrier: None,
         pixels: None,
     };
     let result = t.run_program(prog, &mut router, budget);

@@ -11,6 +11,10 @@ use gtsim_spec::Unsupported;
 pub enum ShaderStage {
     /// The vertex shader.
     Vertex,
+    /// The hull shader.
+    Hull,
+    /// The domain shader.
+    Domain,
     /// The geometry shader.
     Geometry,
     /// The pixel shader.
@@ -27,6 +31,9 @@ pub enum MessageKind {
     /// A URB write of interleaved SIMD4x2 data, its header (URB handles, channel mask)
     /// decoded.
     UrbWrite(gtsim_dataport::urb::UrbWrite),
+    /// A URB read of interleaved SIMD4x2 data, its header (URB handles, offsets)
+    /// decoded.
+    UrbRead(gtsim_dataport::urb::UrbRead),
     /// A barrier message to the message gateway: this thread has arrived at barrier
     /// `id`, which `count` threads join (when the header enables the count).
     Barrier {

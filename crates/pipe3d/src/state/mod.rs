@@ -19,6 +19,7 @@ mod payload;
 mod pixel;
 mod setup;
 mod stream_out;
+mod tessellation;
 mod vertex;
 
 pub use front::{Front, MessageKind, ShaderStage};
@@ -29,6 +30,9 @@ pub use pixel::{
 };
 pub use setup::{ClipMode, ClipState, DrawingRectangle, FillMode, Multisample, SetupState};
 pub use stream_out::{SoBuffer, SoDecl, SoFunction, SoStream, StreamOutput};
+pub use tessellation::{
+    DomainShader, HullShader, Partitioning, TessDomain, TessOutput, Tessellation, Tessellator,
+};
 pub use vertex::{DrawCounts, VertexElement, VertexFetch, VertexShader};
 
 use crate::draw::{DepthBuffer, DrawError};
@@ -100,6 +104,8 @@ pub struct DrawState {
     pub vf: VertexFetch,
     /// The vertex shader.
     pub vs: VertexShader,
+    /// The HS, TE and DS; `None` when they are disabled.
+    pub tess: Option<Tessellation>,
     /// The geometry shader; `None` when the GS stage is disabled (vertices pass
     /// through).
     pub gs: Option<GeometryShader>,

@@ -62,6 +62,24 @@ pub struct PayloadLayout {
     pub gs_hint: PayloadField,
     /// GS: the PrimitiveIDs of the thread's two objects (in the register after R0).
     pub gs_primitive_ids: [PayloadField; 2],
+    /// HS: the patch record's URB handle.
+    pub hs_patch_handle: PayloadField,
+    /// HS: the patch's PrimitiveID.
+    pub hs_primitive_id: PayloadField,
+    /// HS: the thread's Instance Number.
+    pub hs_instance: PayloadField,
+    /// HS: the Barrier Index of the thread's gateway barrier.
+    pub hs_barrier: PayloadField,
+    /// HS: the first ICP handle (ICP k in the dword k on, eight to a register).
+    pub hs_icp_handle: PayloadField,
+    /// DS: domain point 0's U, V and W (point 1's are `ds_point_stride` dwords on).
+    pub ds_domain_point: [PayloadField; 3],
+    /// DS: dwords from domain point 0's coordinates to point 1's.
+    pub ds_point_stride: usize,
+    /// DS: the patch record's URB handle.
+    pub ds_patch_handle: PayloadField,
+    /// DS: the patch's PrimitiveID.
+    pub ds_primitive_id: PayloadField,
     /// PS: the primitive topology.
     pub topology: PayloadField,
     /// PS: the object faces back.
