@@ -156,9 +156,9 @@ fn what_is_not_modelled_fails_loudly() {
     let v = [[0.0; 6]; 3];
     let (mut st, mut mem) = setup(&v, PS_FLAT_SIMD16, false, None, true);
     st.commands.insert(
-        "3DSTATE_HS",
-        ThreeDStateHs {
-            hs_enable: true,
+        "3DSTATE_MULTISAMPLE",
+        ThreeDStateMultisample {
+            number_of_multisamples: three_d_state_multisample::NumberOfMultisamples(2),
             ..Default::default()
         }
         .pack()
@@ -172,7 +172,7 @@ fn what_is_not_modelled_fails_loudly() {
     .unwrap_err();
     assert!(
         e.to_string()
-            .contains("HS Enable is not modelled yet (seed 004 ch.4)"),
+            .contains("is not modelled yet (seed 004 §11.4)"),
         "{e}"
     );
     // A kernel in unmapped memory is a fault, not a crash.
@@ -602,10 +602,9 @@ sendc(8)        null<1>UW       g124<8,8,1>UD   0x88031400
 }
 
 /// Every feature the model refuses names where it is specified, through the one
-/// `Unsupported` type: here a draw with the GS enabled.
+/// `Unsupported` type: here a multisampled draw.
 #[test]
 fn an_unsupported_feature_names_its_reference() {
-    use gtsim_spec::gen7::ThreeDStateHs;
     let tri = [
         [0.0, 0.0, 1.0, 0.0, 0.0, 1.0],
         [8.0, 0.0, 1.0, 0.0, 0.0, 1.0],
@@ -613,9 +612,9 @@ fn an_unsupported_feature_names_its_reference() {
     ];
     let (mut state, mut mem) = setup(&tri, PS_PLN_SIMD8, true, None, false);
     state.commands.insert(
-        "3DSTATE_HS",
-        ThreeDStateHs {
-            hs_enable: true,
+        "3DSTATE_MULTISAMPLE",
+        ThreeDStateMultisample {
+            number_of_multisamples: three_d_state_multisample::NumberOfMultisamples(2),
             ..Default::default()
         }
         .pack()
@@ -624,10 +623,10 @@ fn an_unsupported_feature_names_its_reference() {
     let prim = primitive(ThreeDPrimTopoType::_3DPRIM_TRILIST, 3);
     match run(&state, &mut mem, &prim).unwrap_err() {
         DrawError::Unsupported(u) => {
-            assert_eq!(u.reference, "seed 004 ch.4");
+            assert_eq!(u.reference, "seed 004 §11.4");
             assert!(
                 u.to_string()
-                    .contains("is not modelled yet (seed 004 ch.4)"),
+                    .contains("is not modelled yet (seed 004 §11.4)"),
                 "{u}"
             );
         }
