@@ -22,13 +22,16 @@ use gtsim_spec::shared::ThreeDPrimTopoType as T;
 pub enum Tessellated {
     /// An outside factor is <= 0 or NaN: the patch is discarded (§5.5).
     Culled,
-    /// Domain points, in primitive order for `topology` (POINTLIST, LINESTRIP or
-    /// TRILIST), each (u, v); w = 1 - u - v for the triangle domain.
+    /// Domain points, each (u, v) (w = 1 - u - v for the triangle domain) and each
+    /// once, and the primitives of `topology` (POINTLIST, LINESTRIP or TRILIST) as
+    /// indices into them.
     Points {
         /// The topology the points form.
         topology: T,
-        /// The domain points.
+        /// The distinct domain points.
         points: Vec<[f32; 2]>,
+        /// The primitives' vertices, in order, as indices into `points`.
+        indices: Vec<usize>,
     },
 }
 
@@ -96,49 +99,34 @@ pub fn tessellate(te: &Tessellator, header: &[u32; 8]) -> Result<Tessellated, Un
             "seed 004 ch.5 (the D3D11 reference tessellator's pattern)",
         ));
     }
-    let (topology, points): (T, Vec<[f32; 2]>) = match (te.domain, te.output) {
-        (TessDomain::Quad, TessOutput::Point) => (
-            T::_3DPRIM_POINTLIST,
-            vec![[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]],
-        ),
-        (TessDomain::Quad, TessOutput::TriCw) => (
-            T::_3DPRIM_TRILIST,
-            vec![
-                [0.0, 0.0],
-                [1.0, 0.0],
-                [1.0, 1.0],
-                [0.0, 0.0],
-                [1.0, 1.0],
-                [0.0, 1.0],
-            ],
-        ),
-        (TessDomain::Quad, TessOutput::TriCcw) => (
-            T::_3DPRIM_TRILIST,
-            vec![
-                [0.0, 0.0],
-                [1.0, 1.0],
-                [1.0, 0.0],
-                [0.0, 0.0],
-                [0.0, 1.0],
-                [1.0, 1.0],
-            ],
-        ),
-        (TessDomain::Tri, TessOutput::Point) => (
-            T::_3DPRIM_POINTLIST,
-            vec![[1.0, 0.0], [0.0, 1.0], [0.0, 0.0]],
-        ),
+    const SQUARE: [[f32; 2]; 4] = [[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]];
+    const TRIANGLE: [[f32; 2]; 3] = [[1.0, 0.0], [0.0, 1.0], [0.0, 0.0]];
+    const LINE: [[f32; 2]; 2] = [[0.0, 0.0], [1.0, 0.0]];
+    let (topology, points, indices): (T, Vec<[f32; 2]>, Vec<usize>) = match (te.domain, te.output) {
+        (TessDomain::Quad, TessOutput::Point) => {
+            (T::_3DPRIM_POINTLIST, SQUARE.to_vec(), vec![0, 1, 2, 3])
+        }
+        (TessDomain::Quad, TessOutput::TriCw) => {
+            (T::_3DPRIM_TRILIST, SQUARE.to_vec(), vec![0, 1, 2, 0, 2, 3])
+        }
+        (TessDomain::Quad, TessOutput::TriCcw) => {
+            (T::_3DPRIM_TRILIST, SQUARE.to_vec(), vec![0, 2, 1, 0, 3, 2])
+        }
+        (TessDomain::Tri, TessOutput::Point) => {
+            (T::_3DPRIM_POINTLIST, TRIANGLE.to_vec(), vec![0, 1, 2])
+        }
         (TessDomain::Tri, TessOutput::TriCw) => {
-            (T::_3DPRIM_TRILIST, vec![[1.0, 0.0], [0.0, 1.0], [0.0, 0.0]])
+            (T::_3DPRIM_TRILIST, TRIANGLE.to_vec(), vec![0, 1, 2])
         }
         (TessDomain::Tri, TessOutput::TriCcw) => {
-            (T::_3DPRIM_TRILIST, vec![[1.0, 0.0], [0.0, 0.0], [0.0, 1.0]])
+            (T::_3DPRIM_TRILIST, TRIANGLE.to_vec(), vec![0, 2, 1])
         }
         // §5.4: one line per density step, none on the v = 1 edge.
         (TessDomain::Isoline, TessOutput::Line) => {
-            (T::_3DPRIM_LINESTRIP, vec![[0.0, 0.0], [1.0, 0.0]])
+            (T::_3DPRIM_LINESTRIP, LINE.to_vec(), vec![0, 1])
         }
         (TessDomain::Isoline, TessOutput::Point) => {
-            (T::_3DPRIM_POINTLIST, vec![[0.0, 0.0], [1.0, 0.0]])
+            (T::_3DPRIM_POINTLIST, LINE.to_vec(), vec![0, 1])
         }
         (domain, output) => {
             return Err(Unsupported::new(
@@ -149,7 +137,11 @@ pub fn tessellate(te: &Tessellator, header: &[u32; 8]) -> Result<Tessellated, Un
             ));
         }
     };
-    Ok(Tessellated::Points { topology, points })
+    Ok(Tessellated::Points {
+        topology,
+        points,
+        indices,
+    })
 }
 
 #[cfg(test)]
@@ -229,18 +221,24 @@ mod tests {
             (p[1][0] - p[0][0]) * (p[2][1] - p[0][1]) - (p[1][1] - p[0][1]) * (p[2][0] - p[0][0])
         };
         for (domain, output, n, sign) in [
-            (TessDomain::Quad, TessOutput::TriCw, 6, 1.0),
-            (TessDomain::Quad, TessOutput::TriCcw, 6, -1.0),
+            (TessDomain::Quad, TessOutput::TriCw, 4, 1.0),
+            (TessDomain::Quad, TessOutput::TriCcw, 4, -1.0),
             (TessDomain::Tri, TessOutput::TriCw, 3, 1.0),
             (TessDomain::Tri, TessOutput::TriCcw, 3, -1.0),
         ] {
-            let Tessellated::Points { topology, points } =
-                tessellate(&te(domain, Partitioning::Integer, output), &h).unwrap()
+            let Tessellated::Points {
+                topology,
+                points,
+                indices,
+            } = tessellate(&te(domain, Partitioning::Integer, output), &h).unwrap()
             else {
                 panic!("culled");
             };
             assert_eq!(topology, T::_3DPRIM_TRILIST);
+            // Each domain point once; every one used.
             assert_eq!(points.len(), n);
+            assert!((0..n).all(|i| indices.contains(&i)));
+            let points: Vec<[f32; 2]> = indices.iter().map(|&i| points[i]).collect();
             // (p1 - p0) x (p2 - p0) in (u, v) is positive for a clockwise triangle when
             // v points down.
             for tri in points.chunks(3) {
@@ -252,7 +250,8 @@ mod tests {
             tessellate(&iso, &header(&[1.0, 1.0])).unwrap(),
             Tessellated::Points {
                 topology: T::_3DPRIM_LINESTRIP,
-                points: vec![[0.0, 0.0], [1.0, 0.0]]
+                points: vec![[0.0, 0.0], [1.0, 0.0]],
+                indices: vec![0, 1]
             }
         );
     }

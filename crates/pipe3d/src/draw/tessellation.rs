@@ -96,16 +96,20 @@ impl TessellationStage {
             }
             match tessellate(&self.state.te, &header)? {
                 Tessellated::Culled => {}
-                Tessellated::Points { topology, points } => {
+                Tessellated::Points {
+                    topology,
+                    points,
+                    indices,
+                } => {
                     if self.state.ds.statistics {
-                        // §6.4: every incoming domain point.
+                        // §6.4: every incoming domain point (each shaded once here).
                         stats.ds_invocations += points.len() as u64;
                     }
-                    let vues =
+                    let shaded =
                         self.domain(st, front, mem, &record, patch.pid, &points, watchdog)?;
                     out.push(Domain {
                         topology,
-                        vues,
+                        vues: indices.iter().map(|&i| shaded[i].clone()).collect(),
                         primitive_id: patch.pid,
                     });
                 }
