@@ -175,8 +175,8 @@ pub struct UrbRead {
 
 /// The `response_length` registers of read `r` from `entries` (by handle): register k
 /// holds, in dwords 0-3, the slot the first handle's offsets and k select and, in dwords
-/// 4-7, the second handle's. Slots never written read as zeros (the model's URB starts
-/// cleared; the hardware's holds whatever was there).
+/// 4-7, the second handle's. Slots never written, or past the entry, read as zeros (the
+/// model's URB starts cleared; the hardware's holds whatever was there).
 pub fn read(
     entries: &[Vue],
     r: &UrbRead,
@@ -208,11 +208,10 @@ pub fn read(
                 } else {
                     base.saturating_mul(2).saturating_add(2 * k + part)
                 };
-                if slot >= MAX_SLOTS {
-                    return Err(invalid(format!(
-                        "URB read of 128-bit slot {slot} of handle {handle}, past the largest URB entry ({MAX_SLOTS} slots)"
-                    )));
-                }
+                // Past the entry (even past the largest entry) a read returns zeros:
+                // Mesa bounds-checks a dynamic index by replacing it with 0x0fffffff
+                // and reads there (brw's vec4 TES and TCS), so a read far out must not
+                // stop the thread; what the hardware returns there is not specified.
                 let value = entry.get(slot).copied().unwrap_or([0; 4]);
                 for (c, dw) in value.iter().enumerate() {
                     let at = ((v + part) * 4 + c) * 4;

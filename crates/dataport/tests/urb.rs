@@ -182,6 +182,12 @@ fn reads_return_each_handles_slots() {
     assert_eq!(dw(&got[0]), [1, 2, 3, 4, 5, 6, 7, 8]);
     assert_eq!(dw(&got[1]), [9, 10, 11, 12, 0, 0, 0, 0]);
     assert!(read(&vues, &hword, 0).unwrap().is_empty());
+    // Far past any entry (Mesa's out-of-bounds index, 0x0fffffff): zeros, no error.
+    let far = UrbRead {
+        slot_offsets: [0x0fff_ffff, 0x0fff_ffff],
+        ..r
+    };
+    assert_eq!(read(&vues, &far, 1).unwrap(), vec![[0u8; 32]]);
     let bad = UrbRead {
         handles: [0, 5],
         ..r

@@ -241,3 +241,44 @@ fn culling_unmodelled_factors_and_invalid_state() {
     let e = draw(&alone).0.unwrap_err();
     assert!(e.to_string().contains("wait for ever"), "{e}");
 }
+
+/// A GS after the DS (seed 004 ch.6-7): the DS's output for the patch, the TE's
+/// TRILIST, is the GS's input; a DUAL_OBJECT pass-through GS gets the two triangles in
+/// one thread and the square is drawn as without it.
+#[test]
+fn a_gs_takes_the_domain_shaders_triangles() {
+    let corners = [
+        v(2.0, 2.0, TEAL),
+        v(14.0, 2.0, TEAL),
+        v(14.0, 14.0, TEAL),
+        v(2.0, 14.0, TEAL),
+    ];
+    let (mut st, mut mem) = setup(&corners, PS_FLAT_SIMD16, false, None, true);
+    with_tessellation(&mut st, &mut mem, three_d_state_te::OutputTopology::TRI_CW);
+    mem.load(
+        INSTRUCTION_BASE + 0x1000,
+        &assemble(GS_PASS_DUAL_OBJECT, Compaction::Never).unwrap(),
+    );
+    st.commands.insert(
+        "3DSTATE_GS",
+        ThreeDStateGs {
+            gs_enable: true,
+            gs_statistics_enable: true,
+            kernel_start_pointer: 0x1000,
+            dispatch_mode: three_d_state_gs::DispatchMode::DUAL_OBJECT,
+            output_vertex_size: 3,
+            output_topology: T::_3DPRIM_TRISTRIP,
+            vertex_urb_entry_read_length: 2,
+            dispatch_grf_start_register_for_urb_data: 1,
+            reorder_enable: true,
+            ..Default::default()
+        }
+        .pack()
+        .unwrap(),
+    );
+    let stats = run(&st, &mut mem, &primitive(T::_3DPRIM_PATCHLIST_4, 4)).unwrap();
+    assert_eq!(stats.ps_depth_count, 144);
+    assert_eq!(pixel(&mem, 8, 8), TEAL.map(|c| (c * 255.0).round() as u8));
+    assert_eq!((stats.gs_invocations, stats.gs_primitives), (2, 2));
+    assert_eq!(stats.ds_invocations, 4);
+}

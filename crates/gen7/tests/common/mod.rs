@@ -79,6 +79,36 @@ or(1)           g113.5<1>UD     g0.5<0,1,0>UD   0x0000ff00UD    { align1 WE_all 
 send(8)         null<1>F        g113<4>F        0x8a08c000
                             urb MsgDesc: offset 0 write HWord interleave complete mlen 5 rlen 0 { align16 1Q EOT };";
 
+/// A GS that passes each input triangle through in DUAL_OBJECT mode: vertex v's slot k
+/// of object 0 in dwords 0-3 and of object 1 in dwords 4-7 of register 1 + 4v + k
+/// (§7.4.3 "split into upper and lower halves"); it writes vertex v of each object at
+/// per-slot offset 2v rows (M0.3 and M0.4) and reports 3 vertices per slot.
+pub const GS_PASS_DUAL_OBJECT: &str = "mov(8)          g20<1>UD        g0<8,8,1>UD                     { align1 WE_all 1Q };
+or(1)           g20.5<1>UD      g0.5<0,1,0>UD   0x0000ff00UD    { align1 WE_all 1N };
+mov(8)          g21<1>UD        0x00000000UD                    { align16 1Q };
+mov(1)          g20.3<1>UD      0x00000000UD                    { align1 WE_all 1N };
+mov(1)          g20.4<1>UD      0x00000000UD                    { align1 WE_all 1N };
+mov(8)          g22<1>F         g2<4>F                          { align16 1Q };
+mov(8)          g23<1>F         g3<4>F                          { align16 1Q };
+send(8)         null<1>F        g20<4>F         0x08094000
+                            urb MsgDesc: offset 0 write HWord per-slot interleave mlen 4 rlen 0 { align16 1Q };
+mov(1)          g20.3<1>UD      0x00000002UD                    { align1 WE_all 1N };
+mov(1)          g20.4<1>UD      0x00000002UD                    { align1 WE_all 1N };
+mov(8)          g22<1>F         g6<4>F                          { align16 1Q };
+mov(8)          g23<1>F         g7<4>F                          { align16 1Q };
+send(8)         null<1>F        g20<4>F         0x08094000
+                            urb MsgDesc: offset 0 write HWord per-slot interleave mlen 4 rlen 0 { align16 1Q };
+mov(1)          g20.3<1>UD      0x00000004UD                    { align1 WE_all 1N };
+mov(1)          g20.4<1>UD      0x00000004UD                    { align1 WE_all 1N };
+mov(8)          g22<1>F         g10<4>F                         { align16 1Q };
+mov(8)          g23<1>F         g11<4>F                         { align16 1Q };
+send(8)         null<1>F        g20<4>F         0x08094000
+                            urb MsgDesc: offset 0 write HWord per-slot interleave mlen 4 rlen 0 { align16 1Q };
+mov(8)          g20<1>UD        g0<8,8,1>UD                     { align1 WE_all 1Q };
+mov(1)          g20.2<1>UD      0x00030003UD                    { align1 WE_all 1N };
+send(8)         null<1>F        g20<4>F         0x0208c000
+                            urb MsgDesc: offset 0 write HWord interleave complete mlen 1 rlen 0 { align16 1Q EOT };";
+
 /// Memory and state for a draw of `vertices` (x, y, r, g, b, a each) into a cleared
 /// 16x16 render target, with the given kernels.
 pub fn setup(

@@ -92,6 +92,12 @@ impl GeometryStage {
         self.run = Stager::new(self.topology, self.staging);
     }
 
+    /// Starts a run of `topology`: the DS's output for one patch (the TE's topology).
+    pub fn begin_run_of(&mut self, topology: T) {
+        self.topology = topology;
+        self.begin_run();
+    }
+
     /// Takes the next VUEs of the run (with their PrimitiveIDs); returns the objects now
     /// complete. `ended`: the run ends after these, so its trailing object is known.
     pub fn push(

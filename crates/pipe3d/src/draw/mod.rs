@@ -313,6 +313,7 @@ fn tessellated(
     patches: &[staging::Staged],
     run: &staging::Stager,
     ended: bool,
+    mut gs: Option<&mut geometry::GeometryStage>,
     mut sol: Option<&mut stream_out::SolStage>,
     mem: &mut dyn Memory,
     ps: &mut pixel::PixelStage,
@@ -326,6 +327,24 @@ fn tessellated(
         }
     }
     for d in tess.patches(st, front, mem, patches, stats, watchdog)? {
+        // With a GS, each patch's output is a run of the TE's topology for it (ch.7).
+        if let Some(g) = gs.as_deref_mut() {
+            g.begin_run_of(d.topology);
+            let pids = vec![d.primitive_id; d.vues.len()];
+            let inputs = g.push(d.vues, pids, true, stats, false)?;
+            geometry_output(
+                st,
+                front,
+                g,
+                &inputs,
+                sol.as_deref_mut(),
+                mem,
+                ps,
+                stats,
+                watchdog,
+            )?;
+            continue;
+        }
         // The DS's vertices are stream 0 (§8.1).
         let render = st.sol.renders(0);
         if let Some(sol) = sol.as_deref_mut() {
@@ -412,12 +431,6 @@ pub fn draw(
     let mut vs = vertex::VertexStage::new(&st, mem, kernels)?;
     let mut gs = geometry::GeometryStage::new(&st, mem, kernels)?;
     let tess = tessellation::TessellationStage::new(&st, mem, kernels)?;
-    if tess.is_some() && gs.is_some() {
-        return Err(unsupported(
-            "a GS after tessellation (the GS staging the DS's output)",
-            "seed 004 ch.6-7",
-        ));
-    }
     // With tessellation the VS's VUEs are staged into patches (PATCHLIST objects).
     let new_patch_run = || {
         tess.is_some()
@@ -480,6 +493,7 @@ pub fn draw(
                         &staged,
                         patches,
                         cut,
+                        gs.as_mut(),
                         sol.as_mut(),
                         mem,
                         &mut ps,
@@ -546,6 +560,7 @@ pub fn draw(
                 &staged,
                 patches,
                 true,
+                gs.as_mut(),
                 sol.as_mut(),
                 mem,
                 &mut ps,
