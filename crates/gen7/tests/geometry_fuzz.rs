@@ -218,3 +218,161 @@ fn hostile_gs_and_stream_output_end_in_a_result_or_an_error() {
     eprintln!("GS/SO fuzz (seed {seed:#x}): {ok} draws completed, {errors} typed errors");
     assert!(ok > 0 && errors > 0, "both outcomes are reached");
 }
+
+/// A random HS kernel: URB reads and writes with random handles, offsets and kinds,
+/// gateway barriers with random counts, `wait`s, random tessellation factors written to
+/// the patch header, and an EOT.
+fn hull_kernel(r: &mut Rng) -> String {
+    let mut k = String::from(
+        "mov(8)          g10<1>UD        0x00000000UD                    { align1 WE_all 1Q };
+mov(1)          g10.5<1>UD      0x0000ff00UD                    { align1 WE_all 1N };
+",
+    );
+    for _ in 0..r.below(8) {
+        match r.below(5) {
+            0 | 1 => {
+                let desc = pick(
+                    r,
+                    &[
+                        0x0218_400b,
+                        0x0218_4013,
+                        0x0219_4013,
+                        0x0208_c003,
+                        0x0428_400a,
+                    ],
+                );
+                k += &format!(
+                    "mov(1)          g10<1>UD        0x{:08x}UD                    {{ align1 WE_all 1N }};
+mov(1)          g10.3<1>UD      0x{:08x}UD                    {{ align1 WE_all 1N }};
+send(8)         g13<1>UD        g10<4>UD        0x{desc:08x}
+                            urb MsgDesc: {{ align16 1Q }};
+",
+                    r.below(8),
+                    edgy(r)
+                );
+            }
+            2 => {
+                let factor: u32 = pick(r, &[0x3f80_0000, 0, 0x4000_0000, 0x7fc0_0000, 0xbf80_0000]);
+                k += &format!(
+                    "mov(8)          g13<1>UD        0x{factor:08x}UD                    {{ align1 WE_all 1Q }};
+mov(1)          g10<1>UD        g0<0,1,0>UD                     {{ align1 WE_all 1N }};
+mov(1)          g10.1<1>UD      g0<0,1,0>UD                     {{ align1 WE_all 1N }};
+mov(1)          g10.3<1>UD      0x00000000UD                    {{ align1 WE_all 1N }};
+mov(1)          g10.4<1>UD      0x00000001UD                    {{ align1 WE_all 1N }};
+send(8)         null<1>F        g10<4>UD        0x04094001
+                            urb MsgDesc: {{ align16 1Q }};
+"
+                );
+            }
+            3 => {
+                k += &format!(
+                    "mov(8)          g17<1>UD        0x00000000UD                    {{ align1 WE_all 1Q }};
+mov(1)          g17.2<1>UD      0x{:08x}UD                    {{ align1 WE_all 1N }};
+send(8)         null<1>UW       g17<4,4,1>UD    0x02000004
+                            gateway MsgDesc: {{ align1 WE_all 1Q }};
+",
+                    (1 << 15) | ((r.below(4) as u32) << 9)
+                );
+            }
+            _ => {
+                k += "wait(1)         n0<1>.xUD                                       { align16 WE_all 1N };\n";
+            }
+        }
+    }
+    k += "mov(8)          g126<1>UD       g0<8,8,1>UD                     { align1 WE_all 1Q };
+send(8)         null<1>F        g126<4>F        0x84080001
+                            urb MsgDesc: { align16 1Q EOT };";
+    k
+}
+
+#[test]
+fn hostile_tessellation_ends_in_a_result_or_an_error() {
+    let seed = env_u64("GTSIM_FUZZ_SEED", 0x7465_7373);
+    let mut r = Rng::new(seed);
+    let (mut ok, mut errors) = (0, 0);
+    const HS_KERNEL: u64 = 0x1000;
+    const DS_KERNEL: u64 = 0x1400;
+    // A DS that writes its point's (u, v) as the position.
+    const DS: &str = "mov(8)          g21<1>F         g1<4>F                          { align16 1Q };
+mov(8)          g20<1>UD        g0<4>UD                         { align16 WE_all 1Q };
+or(1)           g20.5<1>UD      g0.5<0,1,0>UD   0x0000ff00UD    { align1 WE_all 1N };
+send(8)         null<1>F        g20<4>F         0x0608c000
+                            urb MsgDesc: offset 0 write HWord interleave complete mlen 3 rlen 0 { align16 1Q EOT };";
+    for case in 0..cases(200) {
+        let n = r.below(12);
+        let verts: Vec<[f32; 6]> = (0..n)
+            .map(|i| [i as f32, (i * 3 % 16) as f32, 1.0, 0.5, 0.25, 1.0])
+            .collect();
+        let (mut st, mut mem) = setup(&verts, PS_FLAT_SIMD16, false, None, true);
+        let text = hull_kernel(&mut r);
+        let code = gtsim_isa::asm::assemble(&text, gtsim_isa::asm::Compaction::Never)
+            .unwrap_or_else(|e| panic!("case {case}: {e}\n{text}"));
+        mem.load(INSTRUCTION_BASE + HS_KERNEL, &code);
+        mem.load(
+            INSTRUCTION_BASE + DS_KERNEL,
+            &gtsim_isa::asm::assemble(DS, gtsim_isa::asm::Compaction::Never).unwrap(),
+        );
+        let all = r.below(6) != 0;
+        st.commands.insert(
+            "3DSTATE_HS",
+            ThreeDStateHs {
+                hs_enable: all || r.below(2) == 0,
+                instance_count: pick(&mut r, &[0, 1, 1, 3, 15]),
+                kernel_start_pointer: HS_KERNEL,
+                include_vertex_handles: r.below(4) != 0,
+                dispatch_grf_start_register_for_urb_data: pick_or(&mut r, &[2, 3], 16) as u8,
+                vertex_urb_entry_read_length: pick_or(&mut r, &[0, 0, 1], 64) as u8,
+                hs_statistics_enable: true,
+                ..Default::default()
+            }
+            .pack()
+            .unwrap(),
+        );
+        st.commands.insert(
+            "3DSTATE_TE",
+            ThreeDStateTe {
+                te_enable: all || r.below(2) == 0,
+                te_mode: three_d_state_te::TeMode(pick(&mut r, &[0, 0, 0, 1])),
+                domain: three_d_state_te::Domain(r.below(4) as u32),
+                output_topology: three_d_state_te::OutputTopology(r.below(4) as u32),
+                partitioning: three_d_state_te::Partitioning(r.below(4) as u32),
+                max_tess_factor_odd: pick(&mut r, &[63.0, 0.0, f32::NAN]),
+                max_tess_factor_not_odd: pick(&mut r, &[64.0, 0.5, f32::INFINITY]),
+                ..Default::default()
+            }
+            .pack()
+            .unwrap(),
+        );
+        st.commands.insert(
+            "3DSTATE_DS",
+            ThreeDStateDs {
+                ds_function_enable: all || r.below(2) == 0,
+                kernel_start_pointer: DS_KERNEL,
+                single_domain_point_dispatch: three_d_state_ds::SingleDomainPointDispatch(
+                    r.below(2) as u32,
+                ),
+                compute_w_coordinate_enable: r.below(2) == 0,
+                dispatch_grf_start_register_for_urb_data: pick_or(&mut r, &[2, 2], 16) as u8,
+                patch_urb_entry_read_offset: pick_or(&mut r, &[0, 1], 64) as u8,
+                patch_urb_entry_read_length: pick_or(&mut r, &[1, 3], 64) as u8,
+                statistics_enable: true,
+                ..Default::default()
+            }
+            .pack()
+            .unwrap(),
+        );
+        let topology = ThreeDPrimTopoType(pick(&mut r, &[0x20, 0x22, 0x23, 0x23, 0x3f, 4]));
+        match run(&st, &mut mem, &primitive(topology, n as u32)) {
+            Ok(_) => ok += 1,
+            Err(e) => {
+                assert!(!e.to_string().is_empty());
+                if std::env::var_os("GTSIM_FUZZ_LOG").is_some() {
+                    eprintln!("case {case}: {e}");
+                }
+                errors += 1;
+            }
+        }
+    }
+    eprintln!("tessellation fuzz (seed {seed:#x}): {ok} draws completed, {errors} typed errors");
+    assert!(ok > 0 && errors > 0, "both outcomes are reached");
+}
