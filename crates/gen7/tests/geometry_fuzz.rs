@@ -338,7 +338,6 @@ send(8)         null<1>F        g20<4>F         0x0608c000
                 partitioning: three_d_state_te::Partitioning(r.below(4) as u32),
                 max_tess_factor_odd: pick(&mut r, &[63.0, 0.0, f32::NAN]),
                 max_tess_factor_not_odd: pick(&mut r, &[64.0, 0.5, f32::INFINITY]),
-                ..Default::default()
             }
             .pack()
             .unwrap(),
