@@ -382,6 +382,27 @@ impl Session {
         stages: &[(u32, &str, &str)],
         attributes: &[(u32, &str)],
     ) -> Result<glow::Program, String> {
+        self.link(stages, attributes, None)
+    }
+
+    /// [`Session::program_stages`] with transform feedback of `varyings`, in
+    /// `buffer_mode` (`GL_INTERLEAVED_ATTRIBS` or `GL_SEPARATE_ATTRIBS`).
+    pub fn program_with_feedback(
+        &self,
+        stages: &[(u32, &str, &str)],
+        attributes: &[(u32, &str)],
+        varyings: &[&str],
+        buffer_mode: u32,
+    ) -> Result<glow::Program, String> {
+        self.link(stages, attributes, Some((varyings, buffer_mode)))
+    }
+
+    fn link(
+        &self,
+        stages: &[(u32, &str, &str)],
+        attributes: &[(u32, &str)],
+        feedback: Option<(&[&str], u32)>,
+    ) -> Result<glow::Program, String> {
         let gl = &self.gl;
         // SAFETY: the session's context is current on this thread; the
         // shader and program objects are created and used right here.
@@ -406,6 +427,9 @@ impl Session {
                 gl.bind_attrib_location(program, index, name);
             }
             gl.bind_frag_data_location(program, 0, "frag_color");
+            if let Some((varyings, mode)) = feedback {
+                gl.transform_feedback_varyings(program, varyings, mode);
+            }
             gl.link_program(program);
             let ok = gl.get_program_link_status(program);
             let log = gl.get_program_info_log(program);

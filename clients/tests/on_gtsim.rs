@@ -27,6 +27,10 @@ const CLIENTS: &[(&str, &str)] = &[
     ("scene", env!("CARGO_BIN_EXE_scene")),
     ("geometry", env!("CARGO_BIN_EXE_geometry")),
     ("tessellation", env!("CARGO_BIN_EXE_tessellation")),
+    (
+        "transform_feedback",
+        env!("CARGO_BIN_EXE_transform_feedback"),
+    ),
 ];
 
 fn mesa_present() -> bool {

@@ -456,3 +456,105 @@ fn the_sbe_prim_id_constant_gives_each_object_its_primitive_id() {
     assert_eq!((id(4, 2), id(11, 2), id(8, 13)), (0, 2, 1));
     assert_eq!(id(0, 0), u32::MAX);
 }
+
+/// Seed 004 §2.5.6: VertexID is the VertexNumber for SEQUENTIAL access (0 for the
+/// draw's first vertex, whatever its StartVertexLocation) and the index buffer's value
+/// for RANDOM access (before BaseVertexLocation), while VertexIndex, which fetches the
+/// vertex data, adds the start or the base. A VFCOMP_STORE_VID component, flat-shaded
+/// into an R32_UINT target from the provoking (first) vertex, shows it.
+#[test]
+fn vertex_ids_leave_out_the_start_vertex_and_the_base_vertex() {
+    use gtsim_spec::gen7::*;
+    use gtsim_spec::shared::{SurfaceFormat, ThreeDVertexComponentControl as C};
+    let verts: Vec<[f32; 6]> = (0..8)
+        .map(|i| match i % 3 {
+            0 => v(1.0, 1.0, WHITE),
+            1 => v(15.0, 1.0, WHITE),
+            _ => v(1.0, 15.0, WHITE),
+        })
+        .collect();
+    let draw = |prim: ThreeDPrimitive, ib: Option<&[u32]>| {
+        let (mut st, mut mem) = setup(&verts, PS_FLAT_SIMD16, false, None, true);
+        let rss = RenderSurfaceState {
+            surface_type: render_surface_state::SurfaceType::SURFTYPE_2D,
+            surface_format: SurfaceFormat::R32_UINT,
+            surface_base_address: RT,
+            width: (W - 1) as u16,
+            height: (W - 1) as u16,
+            surface_pitch: W * 4 - 1,
+            ..Default::default()
+        };
+        mem.write(SURFACE_BASE + 0x200, &bytes(&rss.pack().unwrap()))
+            .unwrap();
+        let element = |offset, controls: [C; 4]| VertexElementState {
+            valid: true,
+            source_element_format: SurfaceFormat::R32G32_FLOAT,
+            source_element_offset: offset,
+            component_0_control: controls[0],
+            component_1_control: controls[1],
+            component_2_control: controls[2],
+            component_3_control: controls[3],
+            ..Default::default()
+        };
+        let elements = vec![
+            element(0, [C::VFCOMP_STORE_0; 4]),
+            element(
+                0,
+                [
+                    C::VFCOMP_STORE_SRC,
+                    C::VFCOMP_STORE_SRC,
+                    C::VFCOMP_STORE_0,
+                    C::VFCOMP_STORE_1_FP,
+                ],
+            ),
+            element(
+                0,
+                [
+                    C::VFCOMP_STORE_VID,
+                    C::VFCOMP_STORE_0,
+                    C::VFCOMP_STORE_0,
+                    C::VFCOMP_STORE_0,
+                ],
+            ),
+        ];
+        st.commands.insert(
+            "3DSTATE_VERTEX_ELEMENTS",
+            ThreeDStateVertexElements { element: elements }
+                .pack()
+                .unwrap(),
+        );
+        if let Some(ib) = ib {
+            const IB: u64 = 0x60000;
+            mem.load(IB, &bytes(ib));
+            st.commands.insert(
+                "3DSTATE_INDEX_BUFFER",
+                ThreeDStateIndexBuffer {
+                    index_format: three_d_state_index_buffer::IndexFormat(2),
+                    buffer_starting_address: IB,
+                    buffer_ending_address: IB + 4 * ib.len() as u64 - 1,
+                    ..Default::default()
+                }
+                .pack()
+                .unwrap(),
+            );
+        }
+        run(&st, &mut mem, &prim.pack().unwrap()).unwrap();
+        u32::from_le_bytes(pixel(&mem, 4, 4))
+    };
+    let sequential = ThreeDPrimitive {
+        primitive_topology_type: T::_3DPRIM_TRILIST,
+        vertex_count_per_instance: 3,
+        start_vertex_location: 3,
+        instance_count: 1,
+        ..Default::default()
+    };
+    assert_eq!(draw(sequential.clone(), None), 0);
+    let random = ThreeDPrimitive {
+        vertex_access_type: three_d_primitive::VertexAccessType::RANDOM,
+        start_vertex_location: 0,
+        base_vertex_location: 3,
+        ..sequential
+    };
+    // Indices 2, 1, 0 plus base 3 fetch vertices 5, 4, 3; the first's VertexID is 2.
+    assert_eq!(draw(random, Some(&[2, 1, 0])), 2);
+}

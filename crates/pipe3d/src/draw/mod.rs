@@ -470,7 +470,7 @@ pub fn draw(
                 break;
             }
             for piece in chunk.split_inclusive(|i| *i == stream::Item::Cut) {
-                let vertices: Vec<i64> = piece
+                let vertices: Vec<stream::VertexRef> = piece
                     .iter()
                     .filter_map(|i| match i {
                         stream::Item::Vertex(v) => Some(*v),

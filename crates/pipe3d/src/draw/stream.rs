@@ -19,11 +19,22 @@ use std::collections::VecDeque;
 /// they would without chunking).
 pub(super) const CHUNK: usize = 1024;
 
-/// One piece of the vertex stream: a VertexIndex, or a cut.
+/// One piece of the vertex stream: a vertex, or a cut.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Item {
-    Vertex(i64),
+    Vertex(VertexRef),
     Cut,
+}
+
+/// A vertex of the stream (seed 004 §2.5.6 VertexIndexGeneration): its VertexIndex,
+/// the structure index into VERTEXDATA buffers, and its VertexID, what a
+/// VFCOMP_STORE_VID component stores: the VertexNumber for SEQUENTIAL access (from 0,
+/// without StartVertexLocation), the index buffer's value for RANDOM access (without
+/// BaseVertexLocation).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct VertexRef {
+    pub index: i64,
+    pub id: u32,
 }
 
 /// The VertexIndex values of one instance of the draw, a chunk at a time.
@@ -47,8 +58,14 @@ impl VertexSource {
         self.next += n;
         let Some(ib) = &st.vf.index_buffer else {
             return Ok((first..first + n)
-                .filter_map(|k| vertex_index(st.vf.counts.start_vertex, k as u32, None, 0))
-                .map(Item::Vertex)
+                .filter_map(|k| {
+                    vertex_index(st.vf.counts.start_vertex, k as u32, None, 0).map(|index| {
+                        Item::Vertex(VertexRef {
+                            index,
+                            id: k as u32,
+                        })
+                    })
+                })
                 .collect());
         };
         let indices = index::fetch(
@@ -66,7 +83,10 @@ impl VertexSource {
             .into_iter()
             .map(
                 |i| match vertex_index(0, 0, Some(i), st.vf.counts.base_vertex) {
-                    Some(v) => Item::Vertex(v),
+                    Some(index) => Item::Vertex(VertexRef {
+                        index,
+                        id: i.unwrap_or(0),
+                    }),
                     None => Item::Cut,
                 },
             )

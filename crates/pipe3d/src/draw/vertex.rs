@@ -58,7 +58,7 @@ impl VertexStage {
         st: &DrawState,
         front: &dyn Front,
         mem: &mut dyn Memory,
-        run: &[i64],
+        run: &[super::stream::VertexRef],
         instance: u32,
         stats: &mut Statistics,
         watchdog: &mut Watchdog,
@@ -70,7 +70,7 @@ impl VertexStage {
         let inputs = run
             .iter()
             .zip(&pids)
-            .map(|(&vi, &pid)| fetch_vertex(st, &*mem, vi, instance, pid))
+            .map(|(v, &pid)| fetch_vertex(st, &*mem, v.index, v.id, instance, pid))
             .collect::<Result<Vec<_>, _>>()?;
         if st.vs.statistics {
             // §3.6.1: one per vertex, shaded or passed through.
@@ -131,6 +131,7 @@ fn fetch_vertex(
     st: &DrawState,
     mem: &dyn Memory,
     vertex: i64,
+    vertex_id: u32,
     instance: u32,
     primitive: u32,
 ) -> Result<Vue, DrawError> {
@@ -158,7 +159,7 @@ fn fetch_vertex(
                 _ => vec![0; size],
             };
             let ids = VertexIds {
-                vertex: vertex as u32,
+                vertex: vertex_id,
                 instance,
                 primitive,
             };
