@@ -45,6 +45,7 @@ pub mod parallel;
 mod pixel;
 mod replay;
 mod router;
+mod runs;
 mod setup;
 mod spare;
 mod staging;
@@ -429,41 +430,11 @@ pub fn draw(
     };
     let mut ps = pixel::PixelStage::new(&st, mem, kernels)?;
     let mut vs = vertex::VertexStage::new(&st, mem, kernels)?;
-    let mut gs = geometry::GeometryStage::new(&st, mem, kernels)?;
-    let tess = tessellation::TessellationStage::new(&st, mem, kernels)?;
-    // With tessellation the VS's VUEs are staged into patches (PATCHLIST objects).
-    let new_patch_run = || {
-        tess.is_some()
-            .then(|| staging::Stager::new(st.vf.topology, crate::gs_order::Staging::default()))
-    };
-    let pv = st.setup.provoking;
-    // Seed 004 §8.7: topologies from the VF are stream 0; only the selected stream, and
-    // nothing with rendering disabled, goes past the SOL stage.
-    let render_vf = st.sol.renders(0);
-    // Without a GS or tessellation the SF assembles the draw's topology; otherwise the
-    // GS unit or the HS stages it (adjacency and patch topologies included) and the SF
-    // assembles what the GS or the DS outputs.
-    let new_run = || -> Result<Option<stream::RunAssembler>, DrawError> {
-        if st.gs.is_some() || st.tess.is_some() {
-            return Ok(None);
-        }
-        stream::RunAssembler::new(st.vf.topology, pv).map(Some)
-    };
-    // The SO function (ch.8); without a GS it streams out the VF's objects (stream 0)
-    // as each run's VUEs arrive.
-    let mut sol = stream_out::SolStage::new(&st);
-    let so_vf =
-        gs.is_none() && tess.is_none() && sol.as_ref().is_some_and(|s| !s.stream_is_idle(0));
-    let new_so_run = || so_vf.then(|| staging::Stager::new(st.vf.topology, stream_out::SO_STAGING));
+    let mut runs = runs::Runs::new(&st, mem, kernels)?;
     for instance in 0..st.vf.counts.instance_count {
         vs.begin_instance(&st);
-        let mut so_run = new_so_run();
-        let mut patch_run = new_patch_run();
-        if let Some(g) = &mut gs {
-            g.begin_run();
-        }
+        runs.begin_run(&st)?;
         let mut source = stream::VertexSource::new(&st);
-        let mut run = new_run()?;
         loop {
             let chunk = source.next_chunk(&st, mem)?;
             if chunk.is_empty() {
@@ -484,120 +455,28 @@ pub fn draw(
                     watchdog.vertices(vertices.len() as u64)?;
                     vs.shade(&st, front, mem, &vertices, instance, stats, watchdog)?
                 };
-                if let (Some(t), Some(patches)) = (&tess, patch_run.as_mut()) {
-                    let staged = patches.push(vues, &pids, cut)?;
-                    tessellated(
-                        &st,
-                        front,
-                        t,
-                        &staged,
-                        patches,
-                        cut,
-                        gs.as_mut(),
-                        sol.as_mut(),
-                        mem,
-                        &mut ps,
-                        stats,
-                        watchdog,
-                    )?;
-                    if cut {
-                        patch_run = new_patch_run();
-                        vs.begin_run();
-                    }
+                if vues.is_empty() && !cut {
                     continue;
                 }
-                if let Some(g) = &mut gs {
-                    let inputs = g.push(vues, pids, cut, stats, st.vf.statistics)?;
-                    geometry_output(
-                        &st,
-                        front,
-                        g,
-                        &inputs,
-                        sol.as_mut(),
-                        mem,
-                        &mut ps,
-                        stats,
-                        watchdog,
-                    )?;
-                    if cut {
-                        g.begin_run();
-                        vs.begin_run();
-                    }
-                    continue;
-                }
-                if let (Some(so), Some(sol)) = (so_run.as_mut(), sol.as_mut()) {
-                    let objects = so.push(vues.clone(), &[], cut)?;
-                    sol.objects(mem, 0, st.vf.topology, &objects, stats)?;
-                    if cut {
-                        so_run = new_so_run();
-                    }
-                }
-                let Some(r) = run.as_mut() else {
-                    continue;
-                };
-                if !vues.is_empty() {
-                    let objects = r.push(vues, &pids, stats, st.vf.statistics);
-                    if render_vf {
-                        setup::primitives(&st, front, r, &objects, mem, &mut ps, stats, watchdog)?;
-                    }
-                }
+                runs.feed(&st, front, vues, pids, cut, mem, &mut ps, stats, watchdog)?;
                 if cut {
-                    let objects = r.finish(stats, st.vf.statistics);
-                    if render_vf {
-                        setup::primitives(&st, front, r, &objects, mem, &mut ps, stats, watchdog)?;
-                    }
-                    run = new_run()?;
                     vs.begin_run();
                 }
             }
         }
-        if let (Some(t), Some(patches)) = (&tess, patch_run.as_mut()) {
-            let staged = patches.push(vec![], &[], true)?;
-            tessellated(
-                &st,
-                front,
-                t,
-                &staged,
-                patches,
-                true,
-                gs.as_mut(),
-                sol.as_mut(),
-                mem,
-                &mut ps,
-                stats,
-                watchdog,
-            )?;
-            continue;
-        }
-        if let Some(g) = &mut gs {
-            let inputs = g.push(vec![], vec![], true, stats, st.vf.statistics)?;
-            geometry_output(
-                &st,
-                front,
-                g,
-                &inputs,
-                sol.as_mut(),
-                mem,
-                &mut ps,
-                stats,
-                watchdog,
-            )?;
-            continue;
-        }
-        if let (Some(so), Some(sol)) = (so_run.as_mut(), sol.as_mut()) {
-            let objects = so.push(vec![], &[], true)?;
-            sol.objects(mem, 0, st.vf.topology, &objects, stats)?;
-        }
-        if let Some(r) = run.as_mut() {
-            let objects = r.finish(stats, st.vf.statistics);
-            if render_vf {
-                setup::primitives(&st, front, r, &objects, mem, &mut ps, stats, watchdog)?;
-            }
-        }
+        runs.feed(
+            &st,
+            front,
+            vec![],
+            vec![],
+            true,
+            mem,
+            &mut ps,
+            stats,
+            watchdog,
+        )?;
     }
-    if let Some(sol) = &sol {
-        sol.finish(stats);
-    }
+    runs.finish(stats);
     ps.finish(&st, front, mem, stats, watchdog)
 }
 
