@@ -298,11 +298,7 @@ fn run_gs_thread(
         // TRISTRIP vs TRISTRIP_REV, which Reorder Enable makes moot).
         l.gs_topology.put(grf, objects[0].topology.0);
         l.gs_hint.put(grf, gs.hint);
-        l.scratch_space.put(grf, gs.scratch_space);
-        l.sampler_state
-            .put(grf, (gs.resources.sampler_state >> 5) as u32);
-        l.binding_table
-            .put(grf, (gs.resources.binding_table >> 5) as u32);
+        super::put_pointers(l, grf, gs.scratch_space, &gs.resources);
         let mut used = 1;
         if gs.include_primitive_id {
             l.gs_primitive_ids[0].put(grf, objects[0].pid);
@@ -327,10 +323,7 @@ fn run_gs_thread(
                 ),
             }), 128);
         }
-        for (i, c) in gs.resources.constants.iter().enumerate() {
-            let r = start + i;
-            grf[r * 32..r * 32 + 32].copy_from_slice(c);
-        }
+        super::put_constants(grf, start, &gs.resources);
         let data = start + consts;
         let slot_of = |vue: &Vue, s: usize| vue.get(first_slot + s).copied().unwrap_or([0; 4]);
         for v in 0..nverts {

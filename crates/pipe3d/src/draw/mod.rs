@@ -167,6 +167,35 @@ impl DrawError {
     }
 }
 
+/// Writes the R0 fields every geometry-stage payload shares (seed 004 §3.3, §4.6.1,
+/// §6.2, §7.4.3): per-thread scratch space and the sampler state and binding table
+/// pointers, where the generation's layout puts them.
+pub(crate) fn put_pointers(
+    l: &crate::state::PayloadLayout,
+    grf: &mut [u8],
+    scratch_space: u32,
+    resources: &crate::state::StageResources,
+) {
+    l.scratch_space.put(grf, scratch_space);
+    l.sampler_state
+        .put(grf, (resources.sampler_state >> 5) as u32);
+    l.binding_table
+        .put(grf, (resources.binding_table >> 5) as u32);
+}
+
+/// Copies a stage's push constants into the payload from register `start` on (seed 004
+/// §1.9.4.2.3: "Constant Data ... following the R0 Header", non-interleaved).
+pub(crate) fn put_constants(
+    grf: &mut [u8],
+    start: usize,
+    resources: &crate::state::StageResources,
+) {
+    for (i, c) in resources.constants.iter().enumerate() {
+        let r = start + i;
+        grf[r * 32..r * 32 + 32].copy_from_slice(c);
+    }
+}
+
 /// Writes dword `dw` of register `reg` of a thread's GRF (payload building).
 pub(crate) fn put_dword(grf: &mut [u8], reg: usize, dw: usize, v: u32) {
     let at = reg * 32 + dw * 4;

@@ -155,11 +155,7 @@ impl TessellationStage {
                 l.hs_primitive_id.put(grf, patch.pid);
                 l.hs_instance.put(grf, instance);
                 l.hs_barrier.put(grf, 0);
-                l.scratch_space.put(grf, hs.scratch_space);
-                l.sampler_state
-                    .put(grf, (hs.resources.sampler_state >> 5) as u32);
-                l.binding_table
-                    .put(grf, (hs.resources.binding_table >> 5) as u32);
+                super::put_pointers(l, grf, hs.scratch_space, &hs.resources);
                 let mut used = 1;
                 if hs.include_vertex_handles {
                     for k in 0..patch.vues.len() {
@@ -183,10 +179,7 @@ impl TessellationStage {
                         ),
                     }), 128);
                 }
-                for (i, c) in hs.resources.constants.iter().enumerate() {
-                    let r = start + i;
-                    grf[r * 32..r * 32 + 32].copy_from_slice(c);
-                }
+                super::put_constants(grf, start, &hs.resources);
                 let data = start + consts;
                 for (v, vue) in patch.vues.iter().enumerate() {
                     for k in 0..hs.slots {
@@ -313,11 +306,7 @@ impl TessellationStage {
                 let l = st.payload;
                 l.urb_handles[0].put(grf, 0);
                 l.urb_handles[1].put(grf, if pair.len() == 2 { 1 } else { 0 });
-                l.scratch_space.put(grf, ds.scratch_space);
-                l.sampler_state
-                    .put(grf, (ds.resources.sampler_state >> 5) as u32);
-                l.binding_table
-                    .put(grf, (ds.resources.binding_table >> 5) as u32);
+                super::put_pointers(l, grf, ds.scratch_space, &ds.resources);
                 for (k, &[u, v]) in pair.iter().enumerate() {
                     let w = if ds.compute_w { 1.0 - u - v } else { 0.0 };
                     for (c, value) in [u, v, w].into_iter().enumerate() {
@@ -339,10 +328,7 @@ impl TessellationStage {
                         ),
                     }), 128);
                 }
-                for (i, c) in ds.resources.constants.iter().enumerate() {
-                    let r = start + i;
-                    grf[r * 32..r * 32 + 32].copy_from_slice(c);
-                }
+                super::put_constants(grf, start, &ds.resources);
                 // §6.2 Patch URB Data: "The Patch Data arrives in a non-interleaved
                 // format", two slots a register.
                 let data = start + consts;

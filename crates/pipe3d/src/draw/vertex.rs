@@ -206,11 +206,7 @@ fn run_vs_thread(
         let l = st.payload;
         l.urb_handles[0].put(grf, 0);
         l.urb_handles[1].put(grf, if pair.len() == 2 { 1 } else { 0 });
-        l.scratch_space.put(grf, vs.scratch_space);
-        l.sampler_state
-            .put(grf, (vs.resources.sampler_state >> 5) as u32);
-        l.binding_table
-            .put(grf, (vs.resources.binding_table >> 5) as u32);
+        super::put_pointers(l, grf, vs.scratch_space, &vs.resources);
         let put = super::put_dword;
         // Seed 004 §1.9.4.2.3: the payload URB data, from "Dispatch GRF Start Register for
         // URB Data" on, is the push constants (CURBE) followed by the vertex data.
@@ -224,10 +220,7 @@ fn run_vs_thread(
                 ),
             }), 128);
         }
-        for (i, c) in vs.resources.constants.iter().enumerate() {
-            let r = start + i;
-            grf[r * 32..r * 32 + 32].copy_from_slice(c);
-        }
+        super::put_constants(grf, start, &vs.resources);
         let data = start + consts;
         for k in 0..slots {
             for (v, vue) in pair.iter().enumerate() {
