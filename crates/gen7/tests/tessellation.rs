@@ -181,10 +181,10 @@ fn a_patch_with_unit_factors_covers_its_quad() {
 }
 
 /// Seed 004 §5.5: a zero outside factor culls the patch (nothing drawn, the HS still
-/// ran); factors above 1 fail as not modelled; HS, TE and DS not enabled together, or a
+/// ran); factors of 2 divide it; HS, TE and DS not enabled together, or a
 /// topology other than a patch list, are reported.
 #[test]
-fn culling_unmodelled_factors_and_invalid_state() {
+fn culling_divided_factors_and_invalid_state() {
     let corners = [
         v(2.0, 2.0, TEAL),
         v(14.0, 2.0, TEAL),
@@ -210,13 +210,20 @@ fn culling_unmodelled_factors_and_invalid_state() {
     let stats = r.unwrap();
     assert_eq!((stats.hs_invocations, stats.ds_invocations), (1, 0));
     assert_eq!(p, [0; 4]);
-    // Factors of 2: the reference pattern, not modelled.
+    // Factors of 1: the square undivided; of 2 (INTEGER): a 3x3 grid of domain points
+    // (§5.3 "a regular grid"), nine DS invocations, the same pixels.
+    let (r, one) = draw(HS);
+    let undivided = r.unwrap();
+    assert_eq!(undivided.ds_invocations, 4);
     let two = HS.replace(
         "mov(8)          g13<1>F         0x3f800000F ",
         "mov(8)          g13<1>F         0x40000000F ",
     );
-    let e = draw(&two).0.unwrap_err();
-    assert!(e.to_string().contains("seed 004 ch.5"), "{e}");
+    let (r, p) = draw(&two);
+    let stats = r.unwrap();
+    assert_eq!((stats.hs_invocations, stats.ds_invocations), (1, 9));
+    assert_eq!(p, one);
+    assert_eq!(stats.ps_depth_count, undivided.ps_depth_count);
     // Only the HS enabled.
     let (mut st, mut mem) = setup(&corners, PS_FLAT_SIMD16, false, None, true);
     with_tessellation(&mut st, &mut mem, three_d_state_te::OutputTopology::TRI_CW);
