@@ -252,7 +252,17 @@ send(8)         g13<1>UD        g10<4>UD        0x{desc:08x}
                 );
             }
             2 => {
-                let factor: u32 = pick(r, &[0x3f80_0000, 0, 0x4000_0000, 0x7fc0_0000, 0xbf80_0000]);
+                let factor: u32 = pick(
+                    r,
+                    &[
+                        0x3f80_0000,
+                        0,
+                        0x4000_0000,
+                        0x4281_0000,
+                        0x7fc0_0000,
+                        0xbf80_0000,
+                    ],
+                );
                 k += &format!(
                     "mov(8)          g13<1>UD        0x{factor:08x}UD                    {{ align1 WE_all 1Q }};
 mov(1)          g10<1>UD        g0<0,1,0>UD                     {{ align1 WE_all 1N }};

@@ -78,6 +78,8 @@ pub(super) fn divisions(
         let inside_counts = inside.len() > 1 && inside.iter().any(above_one);
         if outside.iter().any(above_one) || inside_counts {
             inside_range.low = 1.0 + EPSILON;
+            // A Max TessFactor Odd programmed at 1 or below does not undo the frame.
+            inside_range.high = inside_range.high.max(inside_range.low);
         }
     }
     let inside: Vec<f32> = inside

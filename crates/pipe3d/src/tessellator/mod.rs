@@ -506,4 +506,68 @@ mod tests {
             assert!(e.to_string().contains("seed 004 §5"), "{e}");
         }
     }
+
+    /// Hostile factors (any bits: NaN, infinities, denormals, negatives, huge values)
+    /// for every domain, partitioning and output: a result or a typed error, never a
+    /// panic; indices stay within the points, and the points within the domain.
+    #[test]
+    fn any_header_bits_tessellate_within_bounds() {
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let specials = [
+            0u32,
+            0x8000_0000,
+            0x7f80_0000,
+            0xff80_0000,
+            0x7fc0_0000,
+            0x0000_0001,
+            0x3f80_0000,
+            0x3f80_0001,
+            0x4280_0000,
+            0x4f00_0000,
+            0xbf80_0000,
+        ];
+        for _ in 0..3000 {
+            let mut h = [0u32; 8];
+            for dw in &mut h {
+                let r = next();
+                *dw = match r % 4 {
+                    0 => specials[(r >> 8) as usize % specials.len()],
+                    1 => (r >> 32) as u32,
+                    _ => (((r >> 16) % 70_000) as f32 / 1000.0).to_bits(),
+                };
+            }
+            let r = next();
+            let domain = [TessDomain::Quad, TessDomain::Tri, TessDomain::Isoline][r as usize % 3];
+            let partitioning = [
+                Partitioning::Integer,
+                Partitioning::OddFractional,
+                Partitioning::EvenFractional,
+            ][(r >> 8) as usize % 3];
+            let output = [
+                TessOutput::Point,
+                TessOutput::Line,
+                TessOutput::TriCw,
+                TessOutput::TriCcw,
+            ][(r >> 16) as usize % 4];
+            let mut t = te(domain, partitioning, output);
+            t.max_odd = f32::from_bits((next() >> 32) as u32);
+            if let Ok(Tessellated::Points {
+                points, indices, ..
+            }) = tessellate(&t, &h)
+            {
+                assert!(points.len() <= 65 * 65, "{h:x?}");
+                assert!(indices.iter().all(|&i| i < points.len()), "{h:x?}");
+                assert!(
+                    points.iter().flatten().all(|c| (0.0..=1.0).contains(c)),
+                    "{h:x?}"
+                );
+            }
+        }
+    }
 }
