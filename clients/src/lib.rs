@@ -333,6 +333,13 @@ impl Session {
         &self.gl
     }
 
+    /// The entry point `name` from `eglGetProcAddress`, for the few GL functions glow
+    /// does not wrap (`glDrawTransformFeedback`). The caller casts it to the
+    /// function's real signature.
+    pub fn proc_address(&self, name: &str) -> Option<extern "system" fn()> {
+        self.egl.get_proc_address(name)
+    }
+
     /// Width and height of the framebuffer in pixels.
     pub fn size(&self) -> [u32; 2] {
         self.size

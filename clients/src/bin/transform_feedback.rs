@@ -10,6 +10,11 @@
 //!   captured); a new capture of a line strip starts again at the buffer's start
 //!   and writes its segments as separate lines over the triangle.
 //! * In separate-attributes mode each output goes to its own buffer.
+//! * Draw-auto: a transform feedback object captures the first triangle, is paused
+//!   over the second and resumed for the third; `glDrawTransformFeedback` then
+//!   draws what it captured (two triangles, six vertices: the count comes from the
+//!   SO write offset the GPU stored at the end of the capture), squashed into the
+//!   bottom band in a single colour.
 //!
 //! Every captured value is a small multiple of 1/8 or an integer (`gl_VertexID`,
 //! which counts from the draw's first vertex), exact in binary, so the printed
@@ -33,6 +38,21 @@ void main() {
     scaled = vec4(position.xy * 2.0, float(gl_VertexID), 0.5);
     v_color = color;
     gl_Position = vec4(position, 1.0);
+}
+";
+
+/// Draws captured `gl_Position`s halved in height and moved into the bottom band.
+const REPLAY: &str = "#version 150
+in vec4 position;
+void main() {
+    gl_Position = vec4(position.x, position.y * 0.5 - 0.625, 0.0, 1.0);
+}
+";
+
+const REPLAY_FRAGMENT: &str = "#version 150
+out vec4 frag_color;
+void main() {
+    frag_color = vec4(1.0, 0.875, 0.25, 1.0);
 }
 ";
 
@@ -181,6 +201,62 @@ fn draw(session: &Session) -> Result<(), String> {
         gl.end_transform_feedback();
         print_floats("separate scaled", &floats(gl, a, 12));
         print_floats("separate position", &floats(gl, b, 12));
+
+        // 4. Draw-auto: capture, pause, resume, then draw what was captured.
+        let captured = gl.create_buffer()?;
+        gl.bind_buffer(glow::TRANSFORM_FEEDBACK_BUFFER, Some(captured));
+        gl.buffer_data_size(
+            glow::TRANSFORM_FEEDBACK_BUFFER,
+            (9 * VERTEX_FLOATS * 4) as i32,
+            glow::STATIC_DRAW,
+        );
+        let tfb = gl.create_transform_feedback()?;
+        gl.bind_transform_feedback(glow::TRANSFORM_FEEDBACK, Some(tfb));
+        gl.bind_buffer_base(glow::TRANSFORM_FEEDBACK_BUFFER, 0, Some(captured));
+        gl.use_program(Some(interleaved));
+        gl.bind_vertex_array(Some(vao));
+        gl.begin_transform_feedback(glow::TRIANGLES);
+        gl.draw_arrays(glow::TRIANGLES, 0, 3);
+        gl.pause_transform_feedback();
+        gl.draw_arrays(glow::TRIANGLES, 3, 3);
+        gl.resume_transform_feedback();
+        gl.draw_arrays(glow::TRIANGLES, 6, 3);
+        gl.end_transform_feedback();
+        gl.bind_transform_feedback(glow::TRANSFORM_FEEDBACK, None);
+        // Mesa 22.3's crocus reads the stored offset on the CPU for draw-auto on Ivy
+        // Bridge, and under its threaded context it maps the offset buffer without
+        // waiting for the batch holding the MI_STORE_REGISTER_MEM (so it would read a
+        // stale 0 on real hardware too): finishing first makes the read see the store.
+        gl.finish();
+        let replay_vao = gl.create_vertex_array()?;
+        gl.bind_vertex_array(Some(replay_vao));
+        gl.bind_buffer(glow::ARRAY_BUFFER, Some(captured));
+        // The captured gl_Position follows `scaled` in each 8-float vertex.
+        gl.vertex_attrib_pointer_f32(
+            POSITION_ATTRIB,
+            4,
+            glow::FLOAT,
+            false,
+            (VERTEX_FLOATS * 4) as i32,
+            16,
+        );
+        gl.enable_vertex_attrib_array(POSITION_ATTRIB);
+        let replay = session.program_stages(
+            &[
+                (glow::VERTEX_SHADER, "replay vertex", REPLAY),
+                (glow::FRAGMENT_SHADER, "replay fragment", REPLAY_FRAGMENT),
+            ],
+            &[(POSITION_ATTRIB, "position")],
+        )?;
+        gl.use_program(Some(replay));
+        let draw_transform_feedback = session
+            .proc_address("glDrawTransformFeedback")
+            .ok_or("glDrawTransformFeedback is missing")?;
+        // SAFETY: glDrawTransformFeedback(GLenum mode, GLuint id) is the entry point's
+        // signature (GL 4.0 / ARB_transform_feedback2), called with a current context.
+        let draw_transform_feedback: extern "system" fn(u32, u32) =
+            std::mem::transmute(draw_transform_feedback);
+        draw_transform_feedback(glow::TRIANGLES, tfb.0.get());
     }
     session.check_error("transform feedback")
 }
