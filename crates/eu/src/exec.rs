@@ -105,7 +105,7 @@ impl ExecError {
 }
 
 pub use crate::written::RegisterSet;
-pub use gtsim_message::{Message, MessageError, SharedFunctions};
+pub use gtsim_message::{Message, MessageError, Response, SharedFunctions};
 
 /// A kernel decoded once, for running many threads: instructions are decoded linearly
 /// from byte 0 up to the end, the first bytes that are not an instruction, or an EOT
@@ -1497,10 +1497,10 @@ impl Thread {
         m.payload.set_registers(regs);
         let ip = self.ip;
         let reply = sf
-            .send(&m)
+            .send_masked(&m)
             .map_err(|error| ExecError::SharedFunction { ip, error })?;
         if ins.dst.file == RegFile::Grf {
-            for (r, data) in reply.iter().take(rlen as usize).enumerate() {
+            for (r, data) in reply.registers.iter().take(rlen as usize).enumerate() {
                 let at = (ins.dst.nr as usize + r) * 32;
                 if at + 32 > self.grf.len() {
                     return Err(ExecError::Region {
@@ -1508,7 +1508,16 @@ impl Thread {
                         byte: at,
                     });
                 }
-                self.grf[at..at + 32].copy_from_slice(data);
+                match reply.written.as_ref().and_then(|w| w.get(r)) {
+                    // Only the dwords the shared function writes (seed 000 §2.13.2.3).
+                    Some(&dwords) => {
+                        for d in (0..8).filter(|d| dwords >> d & 1 != 0) {
+                            self.grf[at + 4 * d..at + 4 * d + 4]
+                                .copy_from_slice(&data[4 * d..4 * d + 4]);
+                        }
+                    }
+                    None => self.grf[at..at + 32].copy_from_slice(data),
+                }
             }
         }
         Ok(if ins.eot { Flow::End } else { Flow::Next })

@@ -2,7 +2,7 @@
 
 use crate::indirect::Bases;
 use crate::latched::{LatchedState, Registers, get};
-use gtsim_eu::exec::{Message, MessageError};
+use gtsim_eu::exec::{Message, MessageError, Response};
 use gtsim_mem::Memory;
 use gtsim_pipe3d::draw::{DrawError, RenderTarget};
 use gtsim_pipe3d::state::{DrawState, Front, MessageKind, ShaderStage};
@@ -131,7 +131,7 @@ impl Front for DrawFront<'_> {
         stage: ShaderStage,
         mem: &dyn Memory,
         m: &Message,
-    ) -> Result<Vec<[u8; 32]>, MessageError> {
+    ) -> Result<Response, MessageError> {
         let p = &self.pointers;
         crate::sampling::message(&self.sampler_cache, &p.bases, p.stage(stage), mem, m)
     }

@@ -7,7 +7,7 @@
 use crate::front::StageTables;
 use crate::indirect::{Bases, binding_table_surface};
 use crate::surface_state::{Use, buffer_entries, surface_from_state};
-use gtsim_eu::exec::{Message, MessageError};
+use gtsim_eu::exec::{Message, MessageError, Response};
 use gtsim_mem::Memory;
 use gtsim_sampler::address::TexCoordMode;
 use gtsim_sampler::filter::MapFilter;
@@ -45,7 +45,7 @@ pub(crate) fn message(
     mut tables: StageTables,
     mem: &dyn Memory,
     m: &Message,
-) -> Result<Vec<[u8; 32]>, MessageError> {
+) -> Result<Response, MessageError> {
     if let Some(p) = header_sampler_state_pointer(m.desc, &m.payload) {
         tables.sampler_state = p;
     }
@@ -132,6 +132,17 @@ pub fn handle(
     channel_mask: u32,
     res: &dyn SamplerTables,
 ) -> Result<Vec<[u8; 32]>, MessageError> {
+    handle_response(desc, payload, channel_mask, res).map(|r| r.registers)
+}
+
+/// [`handle`], with the dwords of the response the message writes (a SIMD4x2 writeback
+/// writes only the active samples' unmasked channels, seed 000 §2.13.2.3).
+pub fn handle_response(
+    desc: u32,
+    payload: &[[u8; 32]],
+    channel_mask: u32,
+    res: &dyn SamplerTables,
+) -> Result<Response, MessageError> {
     run(desc, payload, channel_mask, &Neutral(res))
 }
 
@@ -141,7 +152,7 @@ fn run(
     payload: &[[u8; 32]],
     channel_mask: u32,
     res: &dyn SamplerResources,
-) -> Result<Vec<[u8; 32]>, MessageError> {
+) -> Result<Response, MessageError> {
     let d = MessageDescriptorSamplingEngine::unpack(&[desc]).map_err(|e| MessageError::State {
         structure: "sampler message descriptor",
         why: format!("{desc:#010x}: {e}"),

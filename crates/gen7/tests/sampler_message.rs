@@ -7,7 +7,7 @@
 //! B = 2, A = 255.
 
 use gtsim_gen7::sampling::{
-    SamplerTables as SamplerResources, handle, header_sampler_state_pointer,
+    SamplerTables as SamplerResources, handle, handle_response, header_sampler_state_pointer,
 };
 use gtsim_mem::AddressSpace;
 use gtsim_message::MessageError;
@@ -509,20 +509,13 @@ fn unsupported_messages_are_errors_naming_the_seed() {
             .to_string();
         assert!(e.contains("seed 000 §2.13"), "{e}");
     }
-    // SIMD4x2.
-    let mut d = MessageDescriptorSamplingEngine::unpack(&[desc(
-        SamplerMessageType::SAMPLE_L,
-        false,
-        false,
-        2,
-        4,
-    )])
-    .unwrap();
-    d.simd_mode = SimdMode::SIMD4X2;
-    let e = handle(d.pack().unwrap()[0], &p, 0xff, &f)
-        .unwrap_err()
-        .to_string();
-    assert!(e.contains("SIMD4x2") && e.contains("§2.13.1.9"), "{e}");
+    // sample and sample_b have no SIMD4x2 form (§2.13.1.4).
+    for ty in [SamplerMessageType::SAMPLE, SamplerMessageType::SAMPLE_B] {
+        let e = handle(desc4x2(ty, false, 2, 1), &p, 0xff, &f)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("not supported in SIMD4x2 mode"), "{e}");
+    }
     // Cube maps.
     let mut cube = fake();
     cube.surface.surface_type = SurfaceType::SURFTYPE_CUBE;
@@ -897,4 +890,110 @@ fn ld_reads_rows_of_texels_as_each_texel_is_stored() {
     .to_string();
     assert!(e.contains("channel 3"), "{e}");
     assert!(e.contains("(3, 1)"), "{e}");
+}
+
+fn desc4x2(ty: SamplerMessageType, header: bool, mlen: u8, rlen: u8) -> u32 {
+    let mut d =
+        MessageDescriptorSamplingEngine::unpack(&[desc(ty, false, header, mlen, rlen)]).unwrap();
+    d.simd_mode = SimdMode::SIMD4X2;
+    d.pack().unwrap()[0]
+}
+
+/// The two samples' RGBA of a SIMD4x2 writeback register (seed 000 §2.13.2.3: sample 0
+/// in dwords 0-3, sample 1 in dwords 4-7).
+fn samples4x2(w: &[u8; 32]) -> [[f32; 4]; 2] {
+    [0, 1].map(|s| std::array::from_fn(|c| f32::from_bits(dword(w, 4 * s + c))))
+}
+
+/// Seed 000 §2.13.1.9 and the SIMD4x2 table of §2.13.1.3.1: ld's parameters are u v r lod,
+/// four to a register, sample 0's in dwords 0-3 and sample 1's in 4-7. Sample 0 reads
+/// level-0 texel (1, 2): R = 10 + 80 = 90, G = 165, B = 1; sample 1 level-1 texel (1, 1):
+/// R = 200 + 1 + 2 = 203, G = 1, B = 2.
+#[test]
+fn simd4x2_ld_reads_both_samples_from_one_register() {
+    let f = fake();
+    let p = [reg(&[1, 2, 0, 0, 1, 1, 0, 1])];
+    let r = handle_response(desc4x2(SamplerMessageType::LD, false, 1, 1), &p, 0xff, &f).unwrap();
+    assert_eq!(r.registers.len(), 1);
+    assert_eq!(
+        samples4x2(&r.registers[0]),
+        [unorm([90, 165, 1, 255]), unorm([203, 1, 2, 255])]
+    );
+    assert_eq!(r.written, Some(vec![0xff]));
+}
+
+/// §2.13.2.3: a sample whose four execution mask bits are all clear is not written, nor
+/// are the channels the header masks of an active one (green here): sample 0 writes R, B,
+/// A (dwords 0, 2, 3), sample 1 nothing.
+#[test]
+fn simd4x2_writes_only_active_samples_unmasked_channels() {
+    let f = fake();
+    let h = header(MessageHeaderSamplingEngine {
+        green_write_channel_mask: true,
+        ..Default::default()
+    });
+    let p = [h, reg(&[1, 2, 0, 0, 1, 1, 0, 1])];
+    let r = handle_response(desc4x2(SamplerMessageType::LD, true, 2, 1), &p, 0x0f, &f).unwrap();
+    assert_eq!(r.written, Some(vec![0b1101]));
+    // One execution mask bit of a group makes the sample active (§2.13.1 "Execution
+    // Mask": "If any of the high 4 bits are asserted, that sample is valid").
+    let r = handle_response(desc4x2(SamplerMessageType::LD, true, 2, 1), &p, 0x20, &f).unwrap();
+    assert_eq!(r.written, Some(vec![0b1101_0000]));
+    assert_eq!(samples4x2(&r.registers[0])[1], unorm([203, 1, 2, 255]));
+    // The writeback is one register.
+    let e = handle(desc4x2(SamplerMessageType::LD, true, 2, 4), &p, 0xff, &f)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("one register"), "{e}");
+}
+
+/// sample_l in SIMD4x2 takes u v r ai first and the LOD fifth (§2.13.1.3.1), so a second
+/// register: sample 0 at (0.125, 0.125) LOD 1 reads level-1 texel (0, 0), R = 200;
+/// sample 1 at (0.875, 0.125) LOD 0 reads level-0 texel (3, 0), R = 30, G = 225, B = 3.
+#[test]
+fn simd4x2_sample_l_takes_the_lod_after_the_coordinates() {
+    let mut f = fake();
+    f.sampler.mip_mode_filter = MipModeFilter::MIPFILTER_NEAREST;
+    let p = [
+        reg(&floats(&[0.125, 0.125, 0.0, 0.0, 0.875, 0.125, 0.0, 0.0])),
+        reg(&floats(&[1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0])),
+    ];
+    let w = handle(
+        desc4x2(SamplerMessageType::SAMPLE_L, false, 2, 1),
+        &p,
+        0xff,
+        &f,
+    )
+    .unwrap();
+    assert_eq!(
+        samples4x2(&w[0]),
+        [unorm(level1(0, 0)), unorm([30, 225, 3, 255])]
+    );
+    // With only the first register sent, the LOD defaults to 0 (§2.13.1.3.1: parameters
+    // not sent read 0): sample 0 reads level-0 texel (0, 0).
+    let w = handle(
+        desc4x2(SamplerMessageType::SAMPLE_L, false, 1, 1),
+        &p[..1],
+        0xff,
+        &f,
+    )
+    .unwrap();
+    assert_eq!(samples4x2(&w[0])[0], unorm(level0(0, 0)));
+}
+
+/// resinfo in SIMD4x2: the LOD is parameter 0 of each sample; LOD 0 gives 4x4, LOD 1 2x2,
+/// with two levels.
+#[test]
+fn simd4x2_resinfo_returns_each_samples_size() {
+    let f = fake();
+    let p = [reg(&[0, 0, 0, 0, 1, 0, 0, 0])];
+    let w = handle(
+        desc4x2(SamplerMessageType::RESINFO, false, 1, 1),
+        &p,
+        0xff,
+        &f,
+    )
+    .unwrap();
+    let got: Vec<u32> = (0..8).map(|i| dword(&w[0], i)).collect();
+    assert_eq!(got, [4, 4, 0, 2, 2, 2, 0, 2]);
 }

@@ -214,6 +214,27 @@ pub struct Message {
     pub ip: usize,
 }
 
+/// A shared function's response with the parts of the destination it leaves alone.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Response {
+    /// The response registers (`response_length` of them).
+    pub registers: Vec<[u8; 32]>,
+    /// Per register, the dwords written (bit i: dword i), for responses that leave
+    /// channels of the destination unwritten (seed 000 §2.13.2.3: a SIMD4x2 sampler
+    /// writeback writes only the active samples' unmasked channels). `None`: every dword
+    /// of every register is written.
+    pub written: Option<Vec<u8>>,
+}
+
+impl From<Vec<[u8; 32]>> for Response {
+    fn from(registers: Vec<[u8; 32]>) -> Response {
+        Response {
+            registers,
+            written: None,
+        }
+    }
+}
+
 /// The shared functions a thread talks to (sampler, data port, URB, ...).
 pub trait SharedFunctions {
     /// Handles a message and returns its response registers (`response_length` of them),
@@ -221,6 +242,13 @@ pub trait SharedFunctions {
     /// message, a message type not modelled yet); the thread then stops with
     /// `ExecError::SharedFunction` (gtsim-eu).
     fn send(&mut self, m: &Message) -> Result<Vec<[u8; 32]>, MessageError>;
+
+    /// [`SharedFunctions::send`] with the dwords the response writes: what the EU
+    /// calls. Shared functions whose responses may leave parts of the destination
+    /// unwritten override it; the default writes whole registers.
+    fn send_masked(&mut self, m: &Message) -> Result<Response, MessageError> {
+        self.send(m).map(Response::from)
+    }
 }
 
 #[cfg(test)]

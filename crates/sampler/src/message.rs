@@ -13,6 +13,10 @@
 //! * SIMD8 and SIMD16 forms of `sample` (LOD from the 2x2 subspan differences of the
 //!   coordinates), `sample_b`, `sample_l`, `ld` and `resinfo`, and the SIMD8-only
 //!   `sample+killpix` (no chroma key, so no pixel is ever killed).
+//! * SIMD4x2 (the vertex-shader-style threads of the VS, GS, HS and DS, §2.13.1.9):
+//!   `sample_l`, `ld` and `resinfo`, with the SIMD4x2 parameter order of the
+//!   §2.13.1.3.1 table (coordinates first, the LOD after them) and the one-register
+//!   writeback of §2.13.2.3, which writes only the active samples' unmasked channels.
 //! * SURFTYPE_1D, SURFTYPE_2D (both with arrays) and SURFTYPE_3D for the sample messages;
 //!   additionally SURFTYPE_BUFFER for `ld`; every surface type for `resinfo`;
 //!   SURFTYPE_NULL returns zeros.
@@ -28,7 +32,7 @@
 //!
 //! ## Not modelled (each an `Err` naming the seed section)
 //!
-//! SIMD4x2 and SIMD32/64 messages; `sample_c`, `sample_d`, `sample_b_c`, `sample_l_c`,
+//! SIMD32/64 messages; `sample_c`, `sample_d`, `sample_b_c`, `sample_l_c`,
 //! `sample_d_c`, `gather4*`, `LOD`, `sampleinfo`, `ld_mcs`, `ld2dms`, `ld2dss`;
 //! sampling SURFTYPE_CUBE; multisampled surfaces; MAPFILTER_ANISOTROPIC/MONO; chroma key;
 //! LINEAR filtering or a border colour on UINT/SINT surfaces (undefined per §2.13.1.4).
@@ -54,7 +58,7 @@ use gtsim_mem::Memory;
 use gtsim_mem::format::bc::{BlockFormat, decode_block};
 use gtsim_mem::format::texel::{self, Texel};
 use gtsim_mem::surface::{Surface, SurfaceError};
-use gtsim_message::{MessageError, invalid};
+use gtsim_message::{MessageError, Response, invalid};
 use gtsim_spec::Unsupported;
 use gtsim_spec::shared::SurfaceFormat;
 
@@ -86,7 +90,7 @@ pub fn handle(
     payload: &[[u8; 32]],
     channel_mask: u32,
     res: &dyn SamplerResources,
-) -> Result<Vec<[u8; 32]>, MessageError> {
+) -> Result<Response, MessageError> {
     run(msg, payload, channel_mask, res).map_err(|e| {
         if msg.name.is_empty() {
             e
@@ -117,12 +121,25 @@ fn kind(op: SamplerOp) -> Result<SamplerOp, MessageError> {
     }
 }
 
-/// The message registers after the header, as parameters per channel (seed 000
-/// §2.13.1.6 SIMD16: each parameter takes two registers of 8 channels; §2.13.1.7 SIMD8:
-/// one register).
+/// How parameters lie in the message registers.
+#[derive(Debug, Clone, Copy)]
+enum Layout {
+    /// §2.13.1.7: one register per parameter, a dword per channel.
+    Simd8,
+    /// §2.13.1.6: two registers per parameter of 8 channels each.
+    Simd16,
+    /// §2.13.1.9: four parameters per register, sample 0's in dwords 0-3 and sample 1's
+    /// in dwords 4-7. `order[p]` is where the SIMD8 table's parameter `p` is in the
+    /// SIMD4x2 table (§2.13.1.3.1 puts the coordinates first there).
+    Simd4x2 { order: &'static [usize] },
+}
+
+/// The message registers after the header, as parameters per channel, addressed by the
+/// parameter's position in the SIMD8/SIMD16 table whatever the layout.
 struct Params<'a> {
     regs: &'a [[u8; 32]],
-    simd16: bool,
+    layout: Layout,
+    /// Parameters sent.
     count: usize,
 }
 
@@ -131,12 +148,21 @@ impl Params<'_> {
     /// (seed 000 §2.13.1.3.1: "Higher-numbered parameters are optional, and default to a
     /// value of 0 if not sent").
     fn raw(&self, p: usize, lane: usize) -> u32 {
-        if p >= self.count {
+        let (reg, dword, sent) = match self.layout {
+            Layout::Simd8 => (p, lane % 8, p),
+            Layout::Simd16 => (2 * p + lane / 8, lane % 8, p),
+            Layout::Simd4x2 { order } => {
+                let Some(&at) = order.get(p) else {
+                    return 0;
+                };
+                (at / 4, 4 * (lane % 2) + at % 4, at)
+            }
+        };
+        if sent >= self.count {
             return 0;
         }
-        let per = if self.simd16 { 2 } else { 1 };
-        let reg = &self.regs[p * per + lane / 8];
-        let i = 4 * (lane % 8);
+        let reg = &self.regs[reg];
+        let i = 4 * dword;
         u32::from_le_bytes([reg[i], reg[i + 1], reg[i + 2], reg[i + 3]])
     }
 
@@ -156,17 +182,11 @@ fn run(
     payload: &[[u8; 32]],
     channel_mask: u32,
     res: &dyn SamplerResources,
-) -> Result<Vec<[u8; 32]>, MessageError> {
+) -> Result<Response, MessageError> {
     let lanes = match d.simd {
         SamplerSimd::Simd8 => 8,
         SamplerSimd::Simd16 => 16,
-        SamplerSimd::Simd4x2 => {
-            return Err(Unsupported::new(
-                "SIMD4x2 sampler messages",
-                "seed 000 §2.13.1.9, §2.13.2.3",
-            )
-            .into());
-        }
+        SamplerSimd::Simd4x2 => 2,
         SamplerSimd::Simd32_64 => {
             return Err(Unsupported::new(
                 "SIMD32/64 sampler messages (sample_unorm, sample_8x8, deinterlace, cache_flush)",
@@ -176,6 +196,19 @@ fn run(
         }
     };
     let kind = kind(d.op)?;
+    if lanes == 2
+        && matches!(
+            kind,
+            SamplerOp::Sample | SamplerOp::SampleB | SamplerOp::SampleKillpix
+        )
+    {
+        // §2.13.1.4: "sample is not supported in SIMD4x2 mode", nor sample_b: there are no
+        // neighbouring pixels to compute an LOD from.
+        return Err(invalid(format!(
+            "{kind:?} is not supported in SIMD4x2 mode (seed 000 §2.13.1.4; the SIMD4x2 table \
+             of §2.13.1.3.1 has sample_l, sample_d, sample_l_c, ld, gather4, resinfo, ...)"
+        )));
+    }
     if kind == SamplerOp::SampleKillpix && lanes != 8 {
         return Err(invalid(
             "sample+killpix is supported only in SIMD8 mode (seed 000 §2.13.1.4)",
@@ -213,10 +246,21 @@ fn run(
     // "If the header is not present ... behavior is as if the message was sent with all
     // fields in the header set to zero" (§2.13.1.2).
     let header = d.header.unwrap_or_default();
+    let (layout, count) = match lanes {
+        16 => (Layout::Simd16, body / 2),
+        8 => (Layout::Simd8, body),
+        // §2.13.1.3.1: H + N/4, N rounded up to a multiple of 4.
+        _ => (
+            Layout::Simd4x2 {
+                order: simd4x2_order(kind),
+            },
+            body * 4,
+        ),
+    };
     let params = Params {
         regs: &payload[h..mlen],
-        simd16: lanes == 16,
-        count: if lanes == 16 { body / 2 } else { body },
+        layout,
+        count,
     };
     let masked = header.write_masks;
     if masked.iter().all(|&m| m) {
@@ -225,7 +269,13 @@ fn run(
                     §2.13.1.2 M0.2 15:12)",
         ));
     }
-    let enabled = channel_mask & ((1u32 << lanes) - 1);
+    let enabled = if lanes == 2 {
+        // §2.13.1 Execution Mask, SIMD4x2: "The lower 8 bits of the execution mask is
+        // interpreted in groups of four": a sample is valid if any bit of its group is.
+        u32::from(channel_mask & 0xf != 0) | u32::from(channel_mask & 0xf0 != 0) << 1
+    } else {
+        channel_mask & ((1u32 << lanes) - 1)
+    };
 
     let results = match kind {
         SamplerOp::Sample | SamplerOp::SampleB | SamplerOp::SampleL | SamplerOp::SampleKillpix => {
@@ -238,12 +288,60 @@ fn run(
             return Err(invalid(format!("sampler message type {kind:?}")));
         }
     };
+    if lanes == 2 {
+        return writeback_simd4x2(&results, masked, enabled, d.response_length);
+    }
     writeback(
         &results,
         masked,
         d.response_length,
         kind == SamplerOp::SampleKillpix,
     )
+    .map(Response::from)
+}
+
+/// Where each parameter of the SIMD8 table lies in the SIMD4x2 table (seed 000
+/// §2.13.1.3.1): sample_l is "lod u v r ai" in SIMD8 and "u v r ai lod" in SIMD4x2, ld
+/// "u lod v r" and "u v r lod"; resinfo is "lod" in both.
+fn simd4x2_order(kind: SamplerOp) -> &'static [usize] {
+    match kind {
+        SamplerOp::SampleL => &[4, 0, 1, 2, 3],
+        SamplerOp::Ld => &[0, 3, 1, 2],
+        _ => &[0],
+    }
+}
+
+/// The SIMD4x2 writeback (seed 000 §2.13.2.3): one register, sample 0's R, G, B, A in
+/// dwords 0-3 and sample 1's in dwords 4-7. "If the sample is inactive (all four
+/// execution mask bits deasserted), none of the channels for that sample will be
+/// written", and of an active sample only the channels the header does not mask are.
+fn writeback_simd4x2(
+    results: &[[u32; 4]],
+    masked: [bool; 4],
+    enabled: u32,
+    rlen: usize,
+) -> Result<Response, MessageError> {
+    if rlen != 1 {
+        return Err(invalid(format!(
+            "response length {rlen}: a SIMD4x2 writeback is one register (seed 000 \
+             §2.13.1.3.1, §2.13.2.3)"
+        )));
+    }
+    let mut reg = [0u8; 32];
+    let mut written = 0u8;
+    for (s, texel) in results.iter().enumerate().take(2) {
+        for c in 0..4 {
+            let at = 4 * (4 * s + c);
+            reg[at..at + 4].copy_from_slice(&texel[c].to_le_bytes());
+            if (enabled >> s) & 1 != 0 && !masked[c] {
+                written |= 1 << (4 * s + c);
+            }
+        }
+    }
+    Ok(Response {
+        registers: vec![reg],
+        written: Some(vec![written]),
+    })
 }
 
 // ---------------------------------------------------------------------------------------
@@ -998,19 +1096,21 @@ fn sample_message(
         Dim::D2 => [u, v, 0],
         Dim::D3 => [u, v, r],
     };
-    for subspan in 0..lanes / 4 {
-        let base = 4 * subspan;
-        if (enabled >> base) & 0xf == 0 {
+    // Subspans of 2x2 pixels; a SIMD4x2 message's two samples stand alone (only
+    // sample_l, whose LOD is given, is a SIMD4x2 message here).
+    let group = lanes.min(4);
+    for base in (0..lanes).step_by(group) {
+        if (enabled >> base) & ((1 << group) - 1) == 0 {
             continue;
         }
         // §2.13.1.2 header M0.2 16 Force LOD to Zero: "the calculated LOD is replaced
         // with zero ... just before entering the pseudocode".
-        let computed = if matches!(kind, SamplerOp::SampleL) || header.force_lod_zero {
+        let computed = if matches!(kind, SamplerOp::SampleL) || header.force_lod_zero || group < 4 {
             0.0
         } else {
             tex.subspan_lod(&smp, coords(base), coords(base + 1), coords(base + 2))
         };
-        for (lane, slot) in out.iter_mut().enumerate().skip(base).take(4) {
+        for (lane, slot) in out.iter_mut().enumerate().skip(base).take(group) {
             if (enabled >> lane) & 1 == 0 {
                 continue;
             }

@@ -25,7 +25,7 @@
 //! `GTSIM_PS_REPLAY_LOG=1` prints, after each batch of PS threads, how many ran and how
 //! many were replayed.
 
-use gtsim_eu::exec::{Message, MessageError, Program, SharedFunctions};
+use gtsim_eu::exec::{Message, MessageError, Program, Response, SharedFunctions};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -170,7 +170,11 @@ impl<'s> Recorder<'s> {
 
 impl SharedFunctions for Recorder<'_> {
     fn send(&mut self, m: &Message) -> Result<Vec<[u8; 32]>, MessageError> {
-        let reply = self.inner.send(m)?;
+        self.send_masked(m).map(|r| r.registers)
+    }
+
+    fn send_masked(&mut self, m: &Message) -> Result<Response, MessageError> {
+        let reply = self.inner.send_masked(m)?;
         if let Some(v) = &mut self.messages {
             if v.len() < MESSAGES {
                 v.push(m.clone());

@@ -7,7 +7,7 @@
 use crate::state::{Front, MessageKind, ShaderStage};
 use gtsim_dataport::rt_path::PixelWrites;
 use gtsim_dataport::urb::{self, Vue};
-use gtsim_eu::exec::{Message, MessageError, SharedFunctions};
+use gtsim_eu::exec::{Message, MessageError, Response, SharedFunctions};
 use gtsim_mem::Memory;
 use gtsim_spec::Unsupported;
 
@@ -86,13 +86,28 @@ impl Router<'_> {
 
 impl SharedFunctions for Router<'_> {
     fn send(&mut self, m: &Message) -> Result<Vec<[u8; 32]>, MessageError> {
+        self.send_masked(m).map(|r| r.registers)
+    }
+
+    fn send_masked(&mut self, m: &Message) -> Result<Response, MessageError> {
+        let front = self.front;
+        if matches!(front.message(m), MessageKind::Sampler) {
+            return front.sample(self.stage, &*self.mem, m);
+        }
+        self.unmasked(m).map(Response::from)
+    }
+}
+
+impl Router<'_> {
+    /// The messages whose responses write whole registers.
+    fn unmasked(&mut self, m: &Message) -> Result<Vec<[u8; 32]>, MessageError> {
         let front = self.front;
         let reply = vec![[0u8; 32]; m.response_length as usize];
         match front.message(m) {
             // Seed 000 §1.5: the null shared function takes the message and returns
             // nothing.
             MessageKind::Null => Ok(reply),
-            MessageKind::Sampler => front.sample(self.stage, &*self.mem, m),
+            MessageKind::Sampler => front.sample(self.stage, &*self.mem, m).map(|r| r.registers),
             MessageKind::UrbWrite(w) => {
                 let Some(entries) = self.urb.as_deref_mut() else {
                     return Err(self.unrouted(m));

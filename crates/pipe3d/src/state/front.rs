@@ -2,7 +2,7 @@
 
 use super::DrawState;
 use crate::draw::{DrawError, RenderTarget};
-use gtsim_eu::exec::{Message, MessageError};
+use gtsim_eu::exec::{Message, MessageError, Response};
 use gtsim_mem::Memory;
 use gtsim_spec::Unsupported;
 
@@ -75,11 +75,12 @@ pub trait Front: Sync {
     /// What message `m` is.
     fn message(&self, m: &Message) -> MessageKind;
 
-    /// Carries out sampler message `m` of a `stage` thread.
+    /// Carries out sampler message `m` of a `stage` thread: its response, with the
+    /// dwords it writes.
     fn sample(
         &self,
         stage: ShaderStage,
         mem: &dyn Memory,
         m: &Message,
-    ) -> Result<Vec<[u8; 32]>, MessageError>;
+    ) -> Result<Response, MessageError>;
 }
