@@ -25,9 +25,7 @@ impl SharedFunctions for Partial {
     fn send_masked(&mut self, m: &Message) -> Result<Response, MessageError> {
         Ok(Response {
             registers: self.send(m)?,
-            written: self
-                .written
-                .map(|w| vec![w; m.response_length as usize]),
+            written: self.written.map(|w| vec![w; m.response_length as usize]),
         })
     }
 }

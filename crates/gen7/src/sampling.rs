@@ -245,10 +245,9 @@ fn op(t: T) -> SamplerOp {
         T::SAMPLE_KILLPIX => SamplerOp::SampleKillpix,
         T::LD => SamplerOp::Ld,
         T::RESINFO => SamplerOp::Resinfo,
-        T::SAMPLE_C | T::SAMPLE_B_C | T::SAMPLE_L_C => unmodelled(
-            t.name().unwrap_or("sample_c"),
-            "seed 000 §2.13.1.4, §2.4 shadow compare",
-        ),
+        T::SAMPLE_C => SamplerOp::SampleC,
+        T::SAMPLE_B_C => SamplerOp::SampleBC,
+        T::SAMPLE_L_C => SamplerOp::SampleLC,
         T::SAMPLE_D | T::SAMPLE_D_C => {
             unmodelled(t.name().unwrap_or("sample_d"), "seed 000 §2.13.1.4")
         }
@@ -310,6 +309,7 @@ fn sampler_config(s: &SamplerState, border: [f32; 4]) -> SamplerConfig {
             TexCoordMode::from_raw(s.tcz_address_control_mode.0),
         ],
         chroma_key: s.chroma_key_enable,
+        shadow: gtsim_sampler::shadow::ShadowFunction::from_raw(s.shadow_function.0.into()),
         // §2.12.3.1 Trilinear Filter Quality: "If the contribution of one mip map is less
         // than 25% [37.5% for LOW], only the other mip map contributes."
         trilinear_threshold: match s.trilinear_filter_quality {

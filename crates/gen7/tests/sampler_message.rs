@@ -13,7 +13,9 @@ use gtsim_mem::AddressSpace;
 use gtsim_message::MessageError;
 use gtsim_spec::gen7::message_descriptor_sampling_engine::SimdMode;
 use gtsim_spec::gen7::render_surface_state::SurfaceType;
-use gtsim_spec::gen7::sampler_state::{MagModeFilter, MinModeFilter, MipModeFilter};
+use gtsim_spec::gen7::sampler_state::{
+    MagModeFilter, MinModeFilter, MipModeFilter, ShadowFunction,
+};
 use gtsim_spec::gen7::{
     MessageDescriptorSamplingEngine, MessageHeaderSamplingEngine, RenderSurfaceState,
     SamplerMessageType, SamplerState, Texcoordmode,
@@ -498,7 +500,6 @@ fn unsupported_messages_are_errors_naming_the_seed() {
     let f = fake();
     let p = payload(&[floats(&[0.5; 8]), floats(&[0.5; 8])]);
     for ty in [
-        SamplerMessageType::SAMPLE_C,
         SamplerMessageType::SAMPLE_D,
         SamplerMessageType::GATHER4,
         SamplerMessageType::LOD,
@@ -996,4 +997,80 @@ fn simd4x2_resinfo_returns_each_samples_size() {
     .unwrap();
     let got: Vec<u32> = (0..8).map(|i| dword(&w[0], i)).collect();
     assert_eq!(got, [4, 4, 0, 2, 2, 2, 0, 2]);
+}
+
+/// Seed 000 §2.4: sample_c ("ref u v r") compares each texel's red with the reference
+/// before filtering; the result, 0.0 where the comparison holds and 1.0 where not, fills
+/// every channel. NEAREST at texel (1, 0), red 10/255, against 0.1: LEQUAL holds (0.0),
+/// GREATER does not (1.0).
+#[test]
+fn sample_c_compares_each_texel_with_the_reference() {
+    let mut f = fake();
+    let at = [floats(&[0.1; 8]), floats(&[0.375; 8]), floats(&[0.125; 8])];
+    f.sampler.shadow_function = ShadowFunction::PREFILTEROP_LEQUAL;
+    let w = sample8(&f, SamplerMessageType::SAMPLE_C, &at);
+    assert_eq!(rgba8(&w, 0), [0.0; 4]);
+    f.sampler.shadow_function = ShadowFunction::PREFILTEROP_GREATER;
+    let w = sample8(&f, SamplerMessageType::SAMPLE_C, &at);
+    assert_eq!(rgba8(&w, 3), [1.0; 4]);
+}
+
+/// §2.4 "The binary result of each comparison is fed into the subsequent texture filter":
+/// LINEAR at texel-space (1, 1) weighs texels (0..1, 0..1) a quarter each; their reds
+/// 0, 10, 40, 50 (/255) against 0.1 (25.5/255) with LESS hold, hold, fail, fail: 0.5.
+/// sample_l_c ("ref lod u v r") at LOD 1 reads level 1 (reds 200 and more): all fail, 1.0.
+#[test]
+fn sample_c_filters_the_comparison_results() {
+    let mut f = fake();
+    f.sampler.mag_mode_filter = MagModeFilter::MAPFILTER_LINEAR;
+    f.sampler.min_mode_filter = MinModeFilter::MAPFILTER_LINEAR;
+    f.sampler.shadow_function = ShadowFunction::PREFILTEROP_LESS;
+    let w = sample8(
+        &f,
+        SamplerMessageType::SAMPLE_C,
+        &[floats(&[0.1; 8]), floats(&[0.25; 8]), floats(&[0.25; 8])],
+    );
+    assert!(close(rgba8(&w, 0), [0.5; 4]), "{:?}", rgba8(&w, 0));
+    f.sampler.mip_mode_filter = MipModeFilter::MIPFILTER_NEAREST;
+    let w = sample8(
+        &f,
+        SamplerMessageType::SAMPLE_L_C,
+        &[
+            floats(&[0.1; 8]),
+            floats(&[1.0; 8]),
+            floats(&[0.25; 8]),
+            floats(&[0.25; 8]),
+        ],
+    );
+    assert!(close(rgba8(&w, 0), [1.0; 4]), "{:?}", rgba8(&w, 0));
+}
+
+/// sample_l_c in SIMD4x2 ("u v r ai ref lod", §2.13.1.3.1): sample 0 at texel (1, 0)
+/// (red 10/255) against 0.1 with LEQUAL holds (0.0); sample 1 at texel (3, 3) (red
+/// 150/255) does not (1.0). sample_c has no SIMD4x2 form without Force LOD to Zero.
+#[test]
+fn simd4x2_sample_l_c_takes_the_reference_after_the_coordinates() {
+    let mut f = fake();
+    f.sampler.shadow_function = ShadowFunction::PREFILTEROP_LEQUAL;
+    let p = [
+        reg(&floats(&[0.375, 0.125, 0.0, 0.0, 0.875, 0.875, 0.0, 0.0])),
+        reg(&floats(&[0.1, 0.0, 0.0, 0.0, 0.1, 0.0, 0.0, 0.0])),
+    ];
+    let w = handle(
+        desc4x2(SamplerMessageType::SAMPLE_L_C, false, 2, 1),
+        &p,
+        0xff,
+        &f,
+    )
+    .unwrap();
+    assert_eq!(samples4x2(&w[0]), [[0.0; 4], [1.0; 4]]);
+    let e = handle(
+        desc4x2(SamplerMessageType::SAMPLE_C, false, 2, 1),
+        &p,
+        0xff,
+        &f,
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("not supported in SIMD4x2 mode"), "{e}");
 }

@@ -15,6 +15,7 @@
 //! * [`filter`]: NEAREST / LINEAR filtering within a 2D level, border colour, and the
 //!   inter-level blend;
 //! * [`srgb`]: the §2.6 texel gamma linearization;
+//! * [`shadow`]: the §2.4 shadow prefilter compare of the sample_c messages;
 //! * [`message`]: the §2.13 sampler message handler (SIMD8/SIMD16 payloads, sample /
 //!   sample_b / sample_l / ld / resinfo, writeback) over `gtsim-mem` surfaces;
 //! * [`state`]: the generation-neutral message, surface and sampler state a
@@ -26,7 +27,7 @@
 //! channels (already decoded from the surface format); [`message`] reads them through
 //! `gtsim-mem` and documents its own coverage. MAPFILTER_ANISOTROPIC and
 //! MAPFILTER_MONO, cube-face adjacency (TEXCOORDMODE_CUBE across a face edge), 1D/3D
-//! surfaces in [`filter`], chroma keying (§2.3.1) and shadow compare (§2.4) are not
+//! surfaces in [`filter`], and chroma keying (§2.3.1) are not
 //! modelled yet; where a caller asks for them the functions return a typed error rather
 //! than guessing.
 //!
@@ -41,6 +42,7 @@ pub mod address;
 pub mod filter;
 pub mod lod;
 pub mod message;
+pub mod shadow;
 pub mod srgb;
 pub mod state;
 

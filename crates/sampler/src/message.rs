@@ -108,6 +108,9 @@ fn kind(op: SamplerOp) -> Result<SamplerOp, MessageError> {
         | SamplerOp::SampleB
         | SamplerOp::SampleL
         | SamplerOp::SampleKillpix
+        | SamplerOp::SampleC
+        | SamplerOp::SampleBC
+        | SamplerOp::SampleLC
         | SamplerOp::Ld
         | SamplerOp::Resinfo => Ok(op),
         SamplerOp::Unmodelled { what, seed } => {
@@ -199,11 +202,17 @@ fn run(
     if lanes == 2
         && matches!(
             kind,
-            SamplerOp::Sample | SamplerOp::SampleB | SamplerOp::SampleKillpix
+            SamplerOp::Sample
+                | SamplerOp::SampleB
+                | SamplerOp::SampleKillpix
+                | SamplerOp::SampleC
+                | SamplerOp::SampleBC
         )
     {
         // §2.13.1.4: "sample is not supported in SIMD4x2 mode", nor sample_b: there are no
-        // neighbouring pixels to compute an LOD from.
+        // neighbouring pixels to compute an LOD from. SIMD4x2 sample_c "without Force LOD
+        // to Zero ... is not allowed", and the SIMD4x2 table gives it no layout: sample_l_c
+        // with LOD 0 is the form Mesa uses.
         return Err(invalid(format!(
             "{kind:?} is not supported in SIMD4x2 mode (seed 000 §2.13.1.4; the SIMD4x2 table \
              of §2.13.1.3.1 has sample_l, sample_d, sample_l_c, ld, gather4, resinfo, ...)"
@@ -278,9 +287,13 @@ fn run(
     };
 
     let results = match kind {
-        SamplerOp::Sample | SamplerOp::SampleB | SamplerOp::SampleL | SamplerOp::SampleKillpix => {
-            sample_message(kind, d, &header, &params, enabled, lanes, res)?
-        }
+        SamplerOp::Sample
+        | SamplerOp::SampleB
+        | SamplerOp::SampleL
+        | SamplerOp::SampleKillpix
+        | SamplerOp::SampleC
+        | SamplerOp::SampleBC
+        | SamplerOp::SampleLC => sample_message(kind, d, &header, &params, enabled, lanes, res)?,
         SamplerOp::Ld => ld_message(d, &header, &params, enabled, lanes, res)?,
         SamplerOp::Resinfo => resinfo_message(d, &params, enabled, lanes, res)?,
         // `kind` refused these above.
@@ -302,10 +315,13 @@ fn run(
 
 /// Where each parameter of the SIMD8 table lies in the SIMD4x2 table (seed 000
 /// §2.13.1.3.1): sample_l is "lod u v r ai" in SIMD8 and "u v r ai lod" in SIMD4x2, ld
-/// "u lod v r" and "u v r lod"; resinfo is "lod" in both.
+/// "u lod v r" and "u v r lod", sample_l_c "ref lod u v r ai" and "u v r ai ref lod";
+/// resinfo is "lod" in both.
 fn simd4x2_order(kind: SamplerOp) -> &'static [usize] {
     match kind {
         SamplerOp::SampleL => &[4, 0, 1, 2, 3],
+        // "ref lod u v r ai" and "u v r ai ref lod".
+        SamplerOp::SampleLC => &[4, 5, 0, 1, 2, 3],
         SamplerOp::Ld => &[0, 3, 1, 2],
         _ => &[0],
     }
@@ -843,6 +859,9 @@ impl AxisTap {
     }
 }
 
+/// A shadow compare: the function and the message's reference value (§2.4).
+type Compare = (crate::shadow::ShadowFunction, f32);
+
 /// A tap after address control.
 enum Tap {
     Texel(Texel),
@@ -896,6 +915,7 @@ impl Texture<'_> {
         slice: u32,
         lod: &LodResult,
         offsets: [i32; 3],
+        compare: Option<Compare>,
     ) -> Result<Texel, MessageError> {
         if lod.force_zero {
             return Ok(self.zero(false));
@@ -909,10 +929,12 @@ impl Texture<'_> {
             levels => levels,
         };
         match levels {
-            MipLevels::One(level) => self.sample_level(smp, filter, level, coords, slice, offsets),
+            MipLevels::One(level) => {
+                self.sample_level(smp, filter, level, coords, slice, offsets, compare)
+            }
             MipLevels::Two { lod0, lod1, beta } => {
-                let a = self.sample_level(smp, filter, lod0, coords, slice, offsets)?;
-                let b = self.sample_level(smp, filter, lod1, coords, slice, offsets)?;
+                let a = self.sample_level(smp, filter, lod0, coords, slice, offsets, compare)?;
+                let b = self.sample_level(smp, filter, lod1, coords, slice, offsets, compare)?;
                 match (a, b) {
                     (Texel::Float(a), Texel::Float(b)) => Ok(Texel::Float(lerp4(a, b, beta))),
                     _ => Err(self.integer_filter_error("MIPFILTER_LINEAR")),
@@ -941,6 +963,7 @@ impl Texture<'_> {
         coords: [f32; 3],
         slice: u32,
         offsets: [i32; 3],
+        compare: Option<Compare>,
     ) -> Result<Texel, MessageError> {
         let dims = self.level_dims(level);
         let axes = self.dim.axes();
@@ -977,19 +1000,30 @@ impl Texture<'_> {
             }
             self.read(level, at[0], at[1], at[2]).map(Tap::Texel)
         };
+        // §2.4: with a compare each texel (the border colour included) is replaced by
+        // the comparison's result before filtering, in every channel ("the texel is
+        // replaced with either white or black", §2.13.1.4 sample_c).
+        let compared = |v: [f32; 4]| match compare {
+            Some((f, reference)) => [f.result(v[0], reference); 4],
+            None => v,
+        };
         if !taps.iter().any(|t| t.linear) {
-            return match fetch([taps[0].i0, taps[1].i0, taps[2].i0])? {
-                Tap::Texel(t) => Ok(t),
-                Tap::Border => self.border(smp),
+            let t = match fetch([taps[0].i0, taps[1].i0, taps[2].i0])? {
+                Tap::Texel(t) => t,
+                Tap::Border => self.border(smp)?,
             };
+            return Ok(match t {
+                Texel::Float(v) if compare.is_some() => Texel::Float(compared(v)),
+                t => t,
+            });
         }
         if self.integer {
             return Err(self.integer_filter_error("MAPFILTER_LINEAR"));
         }
         let float = |idx: [i32; 3]| -> Result<[f32; 4], MessageError> {
             match fetch(idx)? {
-                Tap::Texel(Texel::Float(v)) => Ok(v),
-                Tap::Border => Ok(smp.border),
+                Tap::Texel(Texel::Float(v)) => Ok(compared(v)),
+                Tap::Border => Ok(compared(smp.border)),
                 Tap::Texel(_) => Err(self.integer_filter_error("MAPFILTER_LINEAR")),
             }
         };
@@ -1077,9 +1111,35 @@ fn sample_message(
     }
     let tex = Texture::new(&view, res.memory(), false)?;
     let smp = Setup::new(&state, &view, tex.dim)?;
+    // Seed 000 §2.13.1.3.1 (SIMD8/16 order): sample "u v r", sample_b and sample_l "bias|lod
+    // u v r", sample_c "ref u v r", sample_b_c and sample_l_c "ref bias|lod u v r".
+    let compares = matches!(
+        kind,
+        SamplerOp::SampleC | SamplerOp::SampleBC | SamplerOp::SampleLC
+    );
     let first = match kind {
-        SamplerOp::SampleB | SamplerOp::SampleL => 1,
+        SamplerOp::SampleB | SamplerOp::SampleL | SamplerOp::SampleC => 1,
+        SamplerOp::SampleBC | SamplerOp::SampleLC => 2,
         _ => 0,
+    };
+    // The LOD or bias parameter, after the reference for the compare forms.
+    let lod_param = usize::from(compares);
+    let shadow = if compares {
+        if tex.integer {
+            return Err(invalid(format!(
+                "sample_c on the integer surface format {}: shadow compare needs a format \
+                 that supports shadow mapping (seed 000 §2.13.1.4)",
+                tex.surface.format.name().unwrap_or("?")
+            )));
+        }
+        Some(
+            state
+                .shadow
+                .clone()
+                .map_err(state_error("Shadow Function"))?,
+        )
+    } else {
+        None
     };
     let coords = |lane: usize| {
         [
@@ -1105,7 +1165,8 @@ fn sample_message(
         }
         // §2.13.1.2 header M0.2 16 Force LOD to Zero: "the calculated LOD is replaced
         // with zero ... just before entering the pseudocode".
-        let computed = if matches!(kind, SamplerOp::SampleL) || header.force_lod_zero || group < 4 {
+        let explicit = matches!(kind, SamplerOp::SampleL | SamplerOp::SampleLC);
+        let computed = if explicit || header.force_lod_zero || group < 4 {
             0.0
         } else {
             tex.subspan_lod(&smp, coords(base), coords(base + 1), coords(base + 2))
@@ -1115,11 +1176,13 @@ fn sample_message(
                 continue;
             }
             let input = match kind {
-                SamplerOp::SampleB => LodInput::Biased {
+                SamplerOp::SampleB | SamplerOp::SampleBC => LodInput::Biased {
                     lod: computed,
-                    bias: params.f(0, lane),
+                    bias: params.f(lod_param, lane),
                 },
-                SamplerOp::SampleL => LodInput::Explicit(params.f(0, lane)),
+                SamplerOp::SampleL | SamplerOp::SampleLC => {
+                    LodInput::Explicit(params.f(lod_param, lane))
+                }
                 _ => LodInput::Computed(computed),
             };
             let lod = compute_lod(&smp.lod, input);
@@ -1129,8 +1192,9 @@ fn sample_message(
                 Dim::D2 => array_slice(&tex, c[2]),
                 Dim::D3 | Dim::Buffer => 0,
             };
+            let compare = shadow.map(|f| (f, params.f(0, lane)));
             let t = tex
-                .sample(&smp, c, slice, &lod, offsets)
+                .sample(&smp, c, slice, &lod, offsets, compare)
                 .map_err(|e| e.context(format!("channel {lane}")))?;
             *slot = texel_bits(t);
         }

@@ -23,6 +23,12 @@ pub enum SamplerOp {
     SampleL,
     /// sample+killpix (SIMD8 only).
     SampleKillpix,
+    /// sample_c: sample with the shadow prefilter compare (§2.4) against a reference.
+    SampleC,
+    /// sample_b_c: sample_b with the compare.
+    SampleBC,
+    /// sample_l_c: sample_l with the compare.
+    SampleLC,
     /// ld: integer texel coordinates.
     Ld,
     /// resinfo: the surface's sizes.
@@ -150,6 +156,8 @@ pub struct SamplerConfig {
     pub address: [Result<TexCoordMode, SamplerError>; 3],
     /// ChromaKey Enable.
     pub chroma_key: bool,
+    /// Shadow Function, the sample_c messages' compare (§2.4).
+    pub shadow: Result<crate::shadow::ShadowFunction, crate::SamplerError>,
     /// Trilinear Filter Quality: the contribution below which a level is dropped, or
     /// the reserved raw value.
     pub trilinear_threshold: Result<f32, u32>,
