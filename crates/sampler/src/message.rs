@@ -862,6 +862,15 @@ impl AxisTap {
 /// A shadow compare: the function and the message's reference value (§2.4).
 type Compare = (crate::shadow::ShadowFunction, f32);
 
+/// What one channel samples: its coordinates, array slice, texel offsets and compare.
+#[derive(Debug, Clone, Copy)]
+struct At {
+    coords: [f32; 3],
+    slice: u32,
+    offsets: [i32; 3],
+    compare: Option<Compare>,
+}
+
 /// A tap after address control.
 enum Tap {
     Texel(Texel),
@@ -908,15 +917,7 @@ impl Texture<'_> {
     }
 
     /// One channel's sample at the level(s) `lod` selects (§2.2.1.5.1, §2.2.2).
-    fn sample(
-        &self,
-        smp: &Setup,
-        coords: [f32; 3],
-        slice: u32,
-        lod: &LodResult,
-        offsets: [i32; 3],
-        compare: Option<Compare>,
-    ) -> Result<Texel, MessageError> {
+    fn sample(&self, smp: &Setup, at: At, lod: &LodResult) -> Result<Texel, MessageError> {
         if lod.force_zero {
             return Ok(self.zero(false));
         }
@@ -929,12 +930,10 @@ impl Texture<'_> {
             levels => levels,
         };
         match levels {
-            MipLevels::One(level) => {
-                self.sample_level(smp, filter, level, coords, slice, offsets, compare)
-            }
+            MipLevels::One(level) => self.sample_level(smp, filter, level, at),
             MipLevels::Two { lod0, lod1, beta } => {
-                let a = self.sample_level(smp, filter, lod0, coords, slice, offsets, compare)?;
-                let b = self.sample_level(smp, filter, lod1, coords, slice, offsets, compare)?;
+                let a = self.sample_level(smp, filter, lod0, at)?;
+                let b = self.sample_level(smp, filter, lod1, at)?;
                 match (a, b) {
                     (Texel::Float(a), Texel::Float(b)) => Ok(Texel::Float(lerp4(a, b, beta))),
                     _ => Err(self.integer_filter_error("MIPFILTER_LINEAR")),
@@ -960,11 +959,14 @@ impl Texture<'_> {
         smp: &Setup,
         filter: MapFilter,
         level: u32,
-        coords: [f32; 3],
-        slice: u32,
-        offsets: [i32; 3],
-        compare: Option<Compare>,
+        at: At,
     ) -> Result<Texel, MessageError> {
+        let At {
+            coords,
+            slice,
+            offsets,
+            compare,
+        } = at;
         let dims = self.level_dims(level);
         let axes = self.dim.axes();
         let mut taps = [AxisTap::fixed(0); 3];
@@ -1194,7 +1196,16 @@ fn sample_message(
             };
             let compare = shadow.map(|f| (f, params.f(0, lane)));
             let t = tex
-                .sample(&smp, c, slice, &lod, offsets, compare)
+                .sample(
+                    &smp,
+                    At {
+                        coords: c,
+                        slice,
+                        offsets,
+                        compare,
+                    },
+                    &lod,
+                )
                 .map_err(|e| e.context(format!("channel {lane}")))?;
             *slot = texel_bits(t);
         }
