@@ -248,9 +248,8 @@ fn op(t: T) -> SamplerOp {
         T::SAMPLE_C => SamplerOp::SampleC,
         T::SAMPLE_B_C => SamplerOp::SampleBC,
         T::SAMPLE_L_C => SamplerOp::SampleLC,
-        T::SAMPLE_D | T::SAMPLE_D_C => {
-            unmodelled(t.name().unwrap_or("sample_d"), "seed 000 §2.13.1.4")
-        }
+        T::SAMPLE_D => SamplerOp::SampleD,
+        T::SAMPLE_D_C => SamplerOp::SampleDC,
         T::GATHER4 | T::GATHER4_C | T::GATHER4_PO | T::GATHER4_PO_C => {
             unmodelled(t.name().unwrap_or("gather4"), "seed 000 §2.13.1.4")
         }

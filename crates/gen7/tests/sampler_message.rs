@@ -500,7 +500,6 @@ fn unsupported_messages_are_errors_naming_the_seed() {
     let f = fake();
     let p = payload(&[floats(&[0.5; 8]), floats(&[0.5; 8])]);
     for ty in [
-        SamplerMessageType::SAMPLE_D,
         SamplerMessageType::GATHER4,
         SamplerMessageType::LOD,
         SamplerMessageType(0x18), // sample_lz: not a Gen7 message type
@@ -1073,4 +1072,57 @@ fn simd4x2_sample_l_c_takes_the_reference_after_the_coordinates() {
     .unwrap_err()
     .to_string();
     assert!(e.contains("not supported in SIMD4x2 mode"), "{e}");
+}
+
+/// Seed 000 §2.13.1.4 sample_d: "LOD is computed using the gradients present in the
+/// message" ("u dudx dudy v dvdx dvdy", §2.13.1.3.1), per channel, as the ideal LOD of
+/// §2.2.1.1: log2 of the longer texel-space gradient. On the 4x4 level 0, d/dx u = 0.5 is
+/// 2 texels per pixel: LOD 1, level-1 texel (0, 0) (R = 200); 0.25 is 1 texel: LOD 0,
+/// level-0 texel (0, 0) (R = 0). Channel 1 takes the first, channel 0 the second.
+#[test]
+fn sample_d_takes_the_lod_from_the_gradients() {
+    let mut f = fake();
+    f.sampler.mip_mode_filter = MipModeFilter::MIPFILTER_NEAREST;
+    let mut dudx = vec![0.25f32; 8];
+    dudx[1] = 0.5;
+    let w = sample8(
+        &f,
+        SamplerMessageType::SAMPLE_D,
+        &[
+            floats(&[0.125; 8]),
+            floats(&dudx),
+            floats(&[0.0; 8]),
+            floats(&[0.125; 8]),
+            floats(&[0.0; 8]),
+            floats(&[0.25; 8]),
+        ],
+    );
+    assert_eq!(rgba8(&w, 0), unorm(level0(0, 0)));
+    assert_eq!(rgba8(&w, 1), unorm(level1(0, 0)));
+    // The SIMD4x2 order ("u v r ai dudx dudy dvdx dvdy"): the same two lookups.
+    let p = [
+        reg(&floats(&[0.125, 0.125, 0.0, 0.0, 0.125, 0.125, 0.0, 0.0])),
+        reg(&floats(&[0.25, 0.0, 0.0, 0.25, 0.5, 0.0, 0.0, 0.25])),
+    ];
+    let w = handle(
+        desc4x2(SamplerMessageType::SAMPLE_D, false, 2, 1),
+        &p,
+        0xff,
+        &f,
+    )
+    .unwrap();
+    assert_eq!(
+        samples4x2(&w[0]),
+        [unorm(level0(0, 0)), unorm(level1(0, 0))]
+    );
+    // "SIMD16 forms of sample_d and sample_d_c are not allowed" (§2.13.1.3.1).
+    let e = handle(
+        desc(SamplerMessageType::SAMPLE_D, true, false, 2, 8),
+        &payload(&[vec![0; 16]]),
+        0xffff,
+        &f,
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("SIMD16 forms of sample_d"), "{e}");
 }

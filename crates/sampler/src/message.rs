@@ -111,6 +111,8 @@ fn kind(op: SamplerOp) -> Result<SamplerOp, MessageError> {
         | SamplerOp::SampleC
         | SamplerOp::SampleBC
         | SamplerOp::SampleLC
+        | SamplerOp::SampleD
+        | SamplerOp::SampleDC
         | SamplerOp::Ld
         | SamplerOp::Resinfo => Ok(op),
         SamplerOp::Unmodelled { what, seed } => {
@@ -218,6 +220,11 @@ fn run(
              of §2.13.1.3.1 has sample_l, sample_d, sample_l_c, ld, gather4, resinfo, ...)"
         )));
     }
+    if lanes == 16 && matches!(kind, SamplerOp::SampleD | SamplerOp::SampleDC) {
+        return Err(invalid(
+            "SIMD16 forms of sample_d and sample_d_c are not allowed (seed 000 §2.13.1.3.1)",
+        ));
+    }
     if kind == SamplerOp::SampleKillpix && lanes != 8 {
         return Err(invalid(
             "sample+killpix is supported only in SIMD8 mode (seed 000 §2.13.1.4)",
@@ -293,7 +300,9 @@ fn run(
         | SamplerOp::SampleKillpix
         | SamplerOp::SampleC
         | SamplerOp::SampleBC
-        | SamplerOp::SampleLC => sample_message(kind, d, &header, &params, enabled, lanes, res)?,
+        | SamplerOp::SampleLC
+        | SamplerOp::SampleD
+        | SamplerOp::SampleDC => sample_message(kind, d, &header, &params, enabled, lanes, res)?,
         SamplerOp::Ld => ld_message(d, &header, &params, enabled, lanes, res)?,
         SamplerOp::Resinfo => resinfo_message(d, &params, enabled, lanes, res)?,
         // `kind` refused these above.
@@ -322,6 +331,12 @@ fn simd4x2_order(kind: SamplerOp) -> &'static [usize] {
         SamplerOp::SampleL => &[4, 0, 1, 2, 3],
         // "ref lod u v r ai" and "u v r ai ref lod".
         SamplerOp::SampleLC => &[4, 5, 0, 1, 2, 3],
+        // "u dudx dudy v dvdx dvdy r drdx drdy ai mlod" and "u v r ai dudx dudy dvdx dvdy
+        // drdx drdy mlod".
+        SamplerOp::SampleD => &[0, 4, 5, 1, 6, 7, 2, 8, 9, 3, 10],
+        // "ref u dudx dudy v dvdx dvdy r drdx drdy ai" and "u v r ai dudx dudy dvdx dvdy
+        // drdx drdy ref".
+        SamplerOp::SampleDC => &[10, 0, 4, 5, 1, 6, 7, 2, 8, 9, 3],
         SamplerOp::Ld => &[0, 3, 1, 2],
         _ => &[0],
     }
@@ -900,6 +915,30 @@ impl Texture<'_> {
     /// The LOD of a subspan from the coordinate differences of its upper-left, upper-right
     /// and lower-left pixels (seed 000 §2.13.1 "Execution Mask"), in texels of the base
     /// level, by the ideal formula of §2.2.1.1.
+    /// The ideal LOD of the gradients a sample_d message gives (d/dx and d/dy of each
+    /// normalized coordinate axis), scaled to texels of the base level as
+    /// [`Texture::subspan_lod`] scales differences.
+    fn gradient_lod(
+        &self,
+        smp: &Setup,
+        ddx: impl Fn(usize) -> f32,
+        ddy: impl Fn(usize) -> f32,
+    ) -> f32 {
+        let base = self.base_dims();
+        let mut dx = [0.0; 3];
+        let mut dy = [0.0; 3];
+        for a in 0..self.dim.axes() {
+            let scale = if smp.nonnormalized {
+                1.0
+            } else {
+                base[a] as f32
+            };
+            dx[a] = ddx(a) * scale;
+            dy[a] = ddy(a) * scale;
+        }
+        ideal_lod(dx, dy)
+    }
+
     fn subspan_lod(&self, smp: &Setup, ul: [f32; 3], ur: [f32; 3], ll: [f32; 3]) -> f32 {
         let base = self.base_dims();
         let mut dx = [0.0; 3];
@@ -1114,16 +1153,20 @@ fn sample_message(
     let tex = Texture::new(&view, res.memory(), false)?;
     let smp = Setup::new(&state, &view, tex.dim)?;
     // Seed 000 §2.13.1.3.1 (SIMD8/16 order): sample "u v r", sample_b and sample_l "bias|lod
-    // u v r", sample_c "ref u v r", sample_b_c and sample_l_c "ref bias|lod u v r".
+    // u v r", sample_c "ref u v r", sample_b_c and sample_l_c "ref bias|lod u v r",
+    // sample_d "u dudx dudy v dvdx dvdy r drdx drdy" and sample_d_c the same after "ref".
     let compares = matches!(
         kind,
-        SamplerOp::SampleC | SamplerOp::SampleBC | SamplerOp::SampleLC
+        SamplerOp::SampleC | SamplerOp::SampleBC | SamplerOp::SampleLC | SamplerOp::SampleDC
     );
-    let first = match kind {
-        SamplerOp::SampleB | SamplerOp::SampleL | SamplerOp::SampleC => 1,
-        SamplerOp::SampleBC | SamplerOp::SampleLC => 2,
-        _ => 0,
+    let at: [usize; 3] = match kind {
+        SamplerOp::SampleB | SamplerOp::SampleL | SamplerOp::SampleC => [1, 2, 3],
+        SamplerOp::SampleBC | SamplerOp::SampleLC => [2, 3, 4],
+        SamplerOp::SampleD => [0, 3, 6],
+        SamplerOp::SampleDC => [1, 4, 7],
+        _ => [0, 1, 2],
     };
+    let gradients = matches!(kind, SamplerOp::SampleD | SamplerOp::SampleDC);
     // The LOD or bias parameter, after the reference for the compare forms.
     let lod_param = usize::from(compares);
     let shadow = if compares {
@@ -1143,13 +1186,7 @@ fn sample_message(
     } else {
         None
     };
-    let coords = |lane: usize| {
-        [
-            params.f(first, lane),
-            params.f(first + 1, lane),
-            params.f(first + 2, lane),
-        ]
-    };
+    let coords = |lane: usize| at.map(|p| params.f(p, lane));
     // The header's _aoffimmi texel offsets (§2.13.1.2 M0.2 11:0), on the axes that are
     // coordinates (not on array indices).
     let [u, v, r] = header.offsets.map(i32::from);
@@ -1168,7 +1205,7 @@ fn sample_message(
         // §2.13.1.2 header M0.2 16 Force LOD to Zero: "the calculated LOD is replaced
         // with zero ... just before entering the pseudocode".
         let explicit = matches!(kind, SamplerOp::SampleL | SamplerOp::SampleLC);
-        let computed = if explicit || header.force_lod_zero || group < 4 {
+        let computed = if explicit || gradients || header.force_lod_zero || group < 4 {
             0.0
         } else {
             tex.subspan_lod(&smp, coords(base), coords(base + 1), coords(base + 2))
@@ -1184,6 +1221,15 @@ fn sample_message(
                 },
                 SamplerOp::SampleL | SamplerOp::SampleLC => {
                     LodInput::Explicit(params.f(lod_param, lane))
+                }
+                // sample_d: "LOD is computed using the gradients present in the
+                // message" (§2.13.1.4), per channel; d/dx and d/dy follow each coordinate.
+                SamplerOp::SampleD | SamplerOp::SampleDC if !header.force_lod_zero => {
+                    LodInput::Computed(tex.gradient_lod(
+                        &smp,
+                        |a| params.f(at[a] + 1, lane),
+                        |a| params.f(at[a] + 2, lane),
+                    ))
                 }
                 _ => LodInput::Computed(computed),
             };

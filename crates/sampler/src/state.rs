@@ -29,6 +29,10 @@ pub enum SamplerOp {
     SampleBC,
     /// sample_l_c: sample_l with the compare.
     SampleLC,
+    /// sample_d: the LOD from the message's gradients.
+    SampleD,
+    /// sample_d_c: sample_d with the compare.
+    SampleDC,
     /// ld: integer texel coordinates.
     Ld,
     /// resinfo: the surface's sizes.
