@@ -186,6 +186,7 @@ fn run(
                 ],
                 offsets: [h.u_offset, h.v_offset, h.r_offset],
                 force_lod_zero: h.force_lod_to_zero,
+                gather_channel: (h.gather4_source_channel_select.0 & 3) as u8,
             })
         }
         // A header the payload lacks: the sampler reports the short message.
@@ -250,9 +251,10 @@ fn op(t: T) -> SamplerOp {
         T::SAMPLE_L_C => SamplerOp::SampleLC,
         T::SAMPLE_D => SamplerOp::SampleD,
         T::SAMPLE_D_C => SamplerOp::SampleDC,
-        T::GATHER4 | T::GATHER4_C | T::GATHER4_PO | T::GATHER4_PO_C => {
-            unmodelled(t.name().unwrap_or("gather4"), "seed 000 §2.13.1.4")
-        }
+        T::GATHER4 => SamplerOp::Gather4,
+        T::GATHER4_C => SamplerOp::Gather4C,
+        T::GATHER4_PO => SamplerOp::Gather4Po,
+        T::GATHER4_PO_C => SamplerOp::Gather4PoC,
         T::LOD | T::SAMPLEINFO => unmodelled(t.name().unwrap_or("LOD"), "seed 000 §2.13.1.4"),
         T::LD_MCS | T::LD2DMS | T::LD2DSS => {
             unmodelled(t.name().unwrap_or("ld2dms"), "seed 000 §2.13.1.4, §2.7")

@@ -500,7 +500,6 @@ fn unsupported_messages_are_errors_naming_the_seed() {
     let f = fake();
     let p = payload(&[floats(&[0.5; 8]), floats(&[0.5; 8])]);
     for ty in [
-        SamplerMessageType::GATHER4,
         SamplerMessageType::LOD,
         SamplerMessageType(0x18), // sample_lz: not a Gen7 message type
     ] {
@@ -1125,4 +1124,61 @@ fn sample_d_takes_the_lod_from_the_gradients() {
     .unwrap_err()
     .to_string();
     assert!(e.contains("SIMD16 forms of sample_d"), "{e}");
+}
+
+/// Seed 000 §2.13.1.4 gather4 ("u v r ai"): the bilinear footprint at (0.25, 0.25),
+/// texel space (1, 1), is texels (0..1, 0..1), returned unfiltered: lower left (0, 1) in
+/// red, lower right (1, 1) in green, upper right (1, 0) in blue, upper left (0, 0) in
+/// alpha. Their reds are 40, 50, 10, 0; their greens 215, 205, 245, 255.
+#[test]
+fn gather4_returns_the_footprints_four_texels() {
+    let f = fake();
+    let uv = [floats(&[0.25; 8]), floats(&[0.25; 8])];
+    let w = sample8(&f, SamplerMessageType::GATHER4, &uv);
+    assert_eq!(rgba8(&w, 0), [40.0, 50.0, 10.0, 0.0].map(|r| r / 255.0));
+    // Gather4 Source Channel Select = green (M0.2 17:16).
+    let mut p = vec![header(MessageHeaderSamplingEngine {
+        gather4_source_channel_select:
+            gtsim_spec::gen7::message_header_sampling_engine::Gather4SourceChannelSelect(1),
+        ..Default::default()
+    })];
+    p.extend(payload(&uv));
+    let w = handle(
+        desc(SamplerMessageType::GATHER4, false, true, 3, 4),
+        &p,
+        0xff,
+        &f,
+    )
+    .unwrap();
+    assert_eq!(
+        rgba8(&w, 7),
+        [215.0, 205.0, 245.0, 255.0].map(|g| g / 255.0)
+    );
+}
+
+/// gather4_c ("ref u v r ai") returns the four comparisons (LESS against 0.1: reds 0 and
+/// 10 hold, 0.0; 40 and 50 do not, 1.0); gather4_po ("u v offu offv r") moves the
+/// footprint by its per-channel offsets, of which only the low 6 bits count: 65 is +1,
+/// so texels (1..2, 0..1), reds 50, 60, 20, 10.
+#[test]
+fn gather4_c_compares_and_gather4_po_offsets_per_channel() {
+    let mut f = fake();
+    f.sampler.shadow_function = ShadowFunction::PREFILTEROP_LESS;
+    let w = sample8(
+        &f,
+        SamplerMessageType::GATHER4_C,
+        &[floats(&[0.1; 8]), floats(&[0.25; 8]), floats(&[0.25; 8])],
+    );
+    assert_eq!(rgba8(&w, 0), [1.0, 1.0, 0.0, 0.0]);
+    let w = sample8(
+        &f,
+        SamplerMessageType::GATHER4_PO,
+        &[
+            floats(&[0.25; 8]),
+            floats(&[0.25; 8]),
+            vec![65; 8],
+            vec![0; 8],
+        ],
+    );
+    assert_eq!(rgba8(&w, 0), [50.0, 60.0, 20.0, 10.0].map(|r| r / 255.0));
 }

@@ -113,6 +113,10 @@ fn kind(op: SamplerOp) -> Result<SamplerOp, MessageError> {
         | SamplerOp::SampleLC
         | SamplerOp::SampleD
         | SamplerOp::SampleDC
+        | SamplerOp::Gather4
+        | SamplerOp::Gather4C
+        | SamplerOp::Gather4Po
+        | SamplerOp::Gather4PoC
         | SamplerOp::Ld
         | SamplerOp::Resinfo => Ok(op),
         SamplerOp::Unmodelled { what, seed } => {
@@ -303,6 +307,9 @@ fn run(
         | SamplerOp::SampleLC
         | SamplerOp::SampleD
         | SamplerOp::SampleDC => sample_message(kind, d, &header, &params, enabled, lanes, res)?,
+        SamplerOp::Gather4 | SamplerOp::Gather4C | SamplerOp::Gather4Po | SamplerOp::Gather4PoC => {
+            gather_message(kind, d, &header, &params, enabled, lanes, res)?
+        }
         SamplerOp::Ld => ld_message(d, &header, &params, enabled, lanes, res)?,
         SamplerOp::Resinfo => resinfo_message(d, &params, enabled, lanes, res)?,
         // `kind` refused these above.
@@ -329,6 +336,7 @@ fn run(
 fn simd4x2_order(kind: SamplerOp) -> &'static [usize] {
     match kind {
         SamplerOp::SampleL => &[4, 0, 1, 2, 3],
+        SamplerOp::Gather4 => &[0, 1, 2, 3],
         // "ref lod u v r ai" and "u v r ai ref lod".
         SamplerOp::SampleLC => &[4, 5, 0, 1, 2, 3],
         // "u dudx dudy v dvdx dvdy r drdx drdy ai mlod" and "u v r ai dudx dudy dvdx dvdy
@@ -337,6 +345,12 @@ fn simd4x2_order(kind: SamplerOp) -> &'static [usize] {
         // "ref u dudx dudy v dvdx dvdy r drdx drdy ai" and "u v r ai dudx dudy dvdx dvdy
         // drdx drdy ref".
         SamplerOp::SampleDC => &[10, 0, 4, 5, 1, 6, 7, 2, 8, 9, 3],
+        // gather4_c "ref u v r ai" and "u v r ai ref"; gather4_po "u v offu offv r" and
+        // "u v r ai offu offv"; gather4_po_c "ref u v offu offv r" and "u v r ref offu
+        // offv".
+        SamplerOp::Gather4C => &[4, 0, 1, 2, 3],
+        SamplerOp::Gather4Po => &[0, 1, 4, 5, 2],
+        SamplerOp::Gather4PoC => &[3, 0, 1, 4, 5, 2],
         SamplerOp::Ld => &[0, 3, 1, 2],
         _ => &[0],
     }
@@ -1020,27 +1034,7 @@ impl Texture<'_> {
             // The array slice: already clamped, not subject to address control.
             taps[2] = AxisTap::fixed(i32::try_from(slice).unwrap_or(i32::MAX));
         }
-        let fetch = |idx: [i32; 3]| -> Result<Tap, MessageError> {
-            let mut at = [0u32; 3];
-            for a in 0..3 {
-                if a < axes {
-                    match address::resolve(smp.modes[a], idx[a], dims[a]) {
-                        Resolved::Texel(i) => at[a] = i,
-                        Resolved::Border => return Ok(Tap::Border),
-                        Resolved::OffFace(_) => {
-                            return Err(Unsupported::new(
-                                "a tap across a cube face edge under TEXCOORDMODE_CUBE",
-                                "seed 000 §2.2.3.6",
-                            )
-                            .into());
-                        }
-                    }
-                } else {
-                    at[a] = u32::try_from(idx[a]).unwrap_or(0);
-                }
-            }
-            self.read(level, at[0], at[1], at[2]).map(Tap::Texel)
-        };
+        let fetch = |idx: [i32; 3]| self.tap(smp, level, dims, idx);
         // §2.4: with a compare each texel (the border colour included) is replaced by
         // the comparison's result before filtering, in every channel ("the texel is
         // replaced with either white or black", §2.13.1.4 sample_c).
@@ -1073,6 +1067,82 @@ impl Texture<'_> {
         let row = |y: i32, z: i32| along(tx, &|x| float([x, y, z]));
         let plane = |z: i32| along(ty, &|y| row(y, z));
         along(tz, &plane).map(Texel::Float)
+    }
+
+    /// The texel at integer texel coordinates `idx` of `level` (sized `dims`) after each
+    /// coordinate axis's address control (§2.2.3); the third index of a 1D or 2D
+    /// surface is its (already clamped) array slice.
+    fn tap(
+        &self,
+        smp: &Setup,
+        level: u32,
+        dims: [u32; 3],
+        idx: [i32; 3],
+    ) -> Result<Tap, MessageError> {
+        let axes = self.dim.axes();
+        let mut at = [0u32; 3];
+        for a in 0..3 {
+            if a < axes {
+                match address::resolve(smp.modes[a], idx[a], dims[a]) {
+                    Resolved::Texel(i) => at[a] = i,
+                    Resolved::Border => return Ok(Tap::Border),
+                    Resolved::OffFace(_) => {
+                        return Err(Unsupported::new(
+                            "a tap across a cube face edge under TEXCOORDMODE_CUBE",
+                            "seed 000 §2.2.3.6",
+                        )
+                        .into());
+                    }
+                }
+            } else {
+                at[a] = u32::try_from(idx[a]).unwrap_or(0);
+            }
+        }
+        self.read(level, at[0], at[1], at[2]).map(Tap::Texel)
+    }
+
+    /// gather4 (seed 000 §2.13.1.4): the four texels of the bilinear footprint at `u, v`
+    /// (texel offsets added) in `level`, channel `channel` of each (or its comparison's
+    /// result), returned unfiltered as "upper left sample = alpha channel, upper right
+    /// sample = blue channel, lower left sample = red channel, lower right sample = green
+    /// channel", upper being the smaller v.
+    fn gather(
+        &self,
+        smp: &Setup,
+        level: u32,
+        at: At,
+        channel: usize,
+    ) -> Result<[f32; 4], MessageError> {
+        let dims = self.level_dims(level);
+        let t = |a: usize| {
+            AxisTap::linear(self.texel_coord(smp, at.coords[a], a, level) + at.offsets[a] as f32)
+        };
+        let (x, y) = (t(0), t(1));
+        let slice = i32::try_from(at.slice).unwrap_or(i32::MAX);
+        let value = |i: i32, j: i32| -> Result<f32, MessageError> {
+            let v = match self.tap(smp, level, dims, [i, j, slice])? {
+                Tap::Texel(Texel::Float(v)) => v,
+                Tap::Border => smp.border,
+                Tap::Texel(_) => {
+                    return Err(invalid(format!(
+                        "gather4 on the integer surface format {}: \"The Surface Format of \
+                         the associated surface cannot be any UINT or SINT format\" (seed 000 \
+                         §2.13.1.4)",
+                        self.surface.format.name().unwrap_or("?")
+                    )));
+                }
+            };
+            Ok(match at.compare {
+                Some((f, reference)) => f.result(v[0], reference),
+                None => v[channel],
+            })
+        };
+        Ok([
+            value(x.i0, y.i1)?,
+            value(x.i1, y.i1)?,
+            value(x.i1, y.i0)?,
+            value(x.i0, y.i0)?,
+        ])
     }
 
     /// The border colour (§2.2.3.5); UINT/SINT surfaces may not use
@@ -1255,6 +1325,108 @@ fn sample_message(
                 .map_err(|e| e.context(format!("channel {lane}")))?;
             *slot = texel_bits(t);
         }
+    }
+    Ok(out)
+}
+
+// ---------------------------------------------------------------------------------------
+// gather4
+// ---------------------------------------------------------------------------------------
+
+/// gather4, gather4_c, gather4_po and gather4_po_c (seed 000 §2.13.1.4): "sampled using
+/// bilinear filtering, regardless of the filtering mode", "for SURFTYPE_2D LOD is forced
+/// to zero", the four texels of the footprint returned unfiltered (see
+/// [`Texture::gather`]). Parameters (§2.13.1.3.1, SIMD8 order): gather4 "u v r ai",
+/// gather4_c "ref u v r ai", gather4_po "u v offu offv r", gather4_po_c "ref u v offu
+/// offv r". The _po offsets, "32-bit 2's complement signed integer, but hardware only
+/// interprets the least significant 6 bits", replace the header's U/V offsets. The
+/// channel is the header's Gather4 Source Channel Select ("must be set to 0 (Red
+/// channel)" for the _c forms, which return comparison results as sample_c does).
+fn gather_message(
+    kind: SamplerOp,
+    d: &SamplerMessage,
+    header: &SamplerHeader,
+    params: &Params<'_>,
+    enabled: u32,
+    lanes: usize,
+    res: &dyn SamplerResources,
+) -> Result<Vec<[u32; 4]>, MessageError> {
+    let mut out = vec![[0u32; 4]; lanes];
+    let Some(view) = bound_surface(d, res)? else {
+        return Ok(out);
+    };
+    let state = res
+        .sampler(d.sampler_index)
+        .map_err(|e| e.context("sampler state"))?;
+    if state.disabled {
+        return Ok(out);
+    }
+    let tex = Texture::new(&view, res.memory(), false)?;
+    if tex.dim != Dim::D2 {
+        return Err(invalid(format!(
+            "gather4 of a {} surface: \"The Surface Type of the associated surface must be \
+             SURFTYPE_2D or SURFTYPE_CUBE\" (seed 000 §2.13.1.4)",
+            surface_type_name(view.kind)
+        )));
+    }
+    if tex.integer {
+        return Err(invalid(format!(
+            "gather4 on the integer surface format {} (seed 000 §2.13.1.4: \"cannot be any \
+             UINT or SINT format\")",
+            tex.surface.format.name().unwrap_or("?")
+        )));
+    }
+    let smp = Setup::new(&state, &view, tex.dim)?;
+    let compares = matches!(kind, SamplerOp::Gather4C | SamplerOp::Gather4PoC);
+    let per_channel_offsets = matches!(kind, SamplerOp::Gather4Po | SamplerOp::Gather4PoC);
+    let first = usize::from(compares);
+    let channel = usize::from(header.gather_channel & 3);
+    if compares && channel != 0 {
+        return Err(invalid(
+            "gather4_c with Gather4 Source Channel Select other than red (seed 000 §2.13.1.2: \
+             \"For gather4*_c messages, this field must be set to 0\")",
+        ));
+    }
+    let shadow = if compares {
+        Some(
+            state
+                .shadow
+                .clone()
+                .map_err(state_error("Shadow Function"))?,
+        )
+    } else {
+        None
+    };
+    // LOD 0 before the pseudocode: its clamps still apply (Min LOD, Surface Min LOD).
+    let lod = compute_lod(&smp.lod, LodInput::Explicit(0.0));
+    let level = match lod.levels {
+        MipLevels::One(level) | MipLevels::Two { lod0: level, .. } => level,
+    };
+    for (lane, slot) in out.iter_mut().enumerate().take(lanes) {
+        if (enabled >> lane) & 1 == 0 {
+            continue;
+        }
+        let (u, v) = (params.f(first, lane), params.f(first + 1, lane));
+        let (offsets, r) = if per_channel_offsets {
+            let six = |p: usize| (params.i(p, lane) << 26) >> 26;
+            (
+                [six(first + 2), six(first + 3), 0],
+                params.f(first + 4, lane),
+            )
+        } else {
+            let [du, dv, _] = header.offsets.map(i32::from);
+            ([du, dv, 0], params.f(first + 2, lane))
+        };
+        let at = At {
+            coords: [u, v, 0.0],
+            slice: array_slice(&tex, r),
+            offsets,
+            compare: shadow.map(|f| (f, params.f(0, lane))),
+        };
+        let texels = tex
+            .gather(&smp, level, at, channel)
+            .map_err(|e| e.context(format!("channel {lane}")))?;
+        *slot = texels.map(f32::to_bits);
     }
     Ok(out)
 }

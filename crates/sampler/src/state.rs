@@ -33,6 +33,14 @@ pub enum SamplerOp {
     SampleD,
     /// sample_d_c: sample_d with the compare.
     SampleDC,
+    /// gather4: the four texels of the bilinear footprint, one channel of each.
+    Gather4,
+    /// gather4_c: gather4 of comparison results.
+    Gather4C,
+    /// gather4_po: gather4 with per-channel texel offsets.
+    Gather4Po,
+    /// gather4_po_c: gather4_po of comparison results.
+    Gather4PoC,
     /// ld: integer texel coordinates.
     Ld,
     /// resinfo: the surface's sizes.
@@ -71,6 +79,8 @@ pub struct SamplerHeader {
     pub offsets: [i8; 3],
     /// Force LOD to Zero.
     pub force_lod_zero: bool,
+    /// Gather4 Source Channel Select: the channel gather4 returns (0 red .. 3 alpha).
+    pub gather_channel: u8,
 }
 
 /// One sampler message, decoded once by the generation's front.
