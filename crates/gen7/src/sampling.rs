@@ -255,7 +255,8 @@ fn op(t: T) -> SamplerOp {
         T::GATHER4_C => SamplerOp::Gather4C,
         T::GATHER4_PO => SamplerOp::Gather4Po,
         T::GATHER4_PO_C => SamplerOp::Gather4PoC,
-        T::LOD | T::SAMPLEINFO => unmodelled(t.name().unwrap_or("LOD"), "seed 000 §2.13.1.4"),
+        T::LOD => SamplerOp::Lod,
+        T::SAMPLEINFO => unmodelled(t.name().unwrap_or("sampleinfo"), "seed 000 §2.13.1.4"),
         T::LD_MCS | T::LD2DMS | T::LD2DSS => {
             unmodelled(t.name().unwrap_or("ld2dms"), "seed 000 §2.13.1.4, §2.7")
         }

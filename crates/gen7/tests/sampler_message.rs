@@ -500,7 +500,6 @@ fn unsupported_messages_are_errors_naming_the_seed() {
     let f = fake();
     let p = payload(&[floats(&[0.5; 8]), floats(&[0.5; 8])]);
     for ty in [
-        SamplerMessageType::LOD,
         SamplerMessageType(0x18), // sample_lz: not a Gen7 message type
     ] {
         let e = handle(desc(ty, false, false, 2, 4), &p, 0xff, &f)
@@ -1181,4 +1180,21 @@ fn gather4_c_compares_and_gather4_po_offsets_per_channel() {
         ],
     );
     assert_eq!(rgba8(&w, 0), [50.0, 60.0, 20.0, 10.0].map(|r| r / 255.0));
+}
+
+/// Seed 000 §2.13.1.4 LOD: the subspan's LOD, clamped (red) and unclamped (green). u
+/// steps by 1.0 from the upper-left pixel to the upper-right on the 4-texel-wide level 0:
+/// 4 texels per pixel, LOD log2(4) = 2; Max LOD and MIP Count 1 clamp it to 1
+/// (MIPFILTER_NEAREST rounds, 1 stays 1).
+#[test]
+fn lod_returns_the_clamped_and_unclamped_lod() {
+    let mut f = fake();
+    f.sampler.mip_mode_filter = MipModeFilter::MIPFILTER_NEAREST;
+    let u = [0.0, 1.0, 0.0, 1.0, 0.0, 1.0, 0.0, 1.0];
+    let w = sample8(
+        &f,
+        SamplerMessageType::LOD,
+        &[floats(&u), floats(&[0.0; 8])],
+    );
+    assert_eq!([dword(&w[0], 0), dword(&w[1], 0)], floats(&[1.0, 2.0])[..]);
 }

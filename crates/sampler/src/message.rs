@@ -113,6 +113,7 @@ fn kind(op: SamplerOp) -> Result<SamplerOp, MessageError> {
         | SamplerOp::SampleLC
         | SamplerOp::SampleD
         | SamplerOp::SampleDC
+        | SamplerOp::Lod
         | SamplerOp::Gather4
         | SamplerOp::Gather4C
         | SamplerOp::Gather4Po
@@ -213,10 +214,12 @@ fn run(
                 | SamplerOp::SampleKillpix
                 | SamplerOp::SampleC
                 | SamplerOp::SampleBC
+                | SamplerOp::Lod
         )
     {
-        // §2.13.1.4: "sample is not supported in SIMD4x2 mode", nor sample_b: there are no
-        // neighbouring pixels to compute an LOD from. SIMD4x2 sample_c "without Force LOD
+        // §2.13.1.4: "sample is not supported in SIMD4x2 mode", nor sample_b ("LOD is not
+        // supported in SIMD4x2 mode" either): there are no neighbouring pixels to compute
+        // an LOD from. SIMD4x2 sample_c "without Force LOD
         // to Zero ... is not allowed", and the SIMD4x2 table gives it no layout: sample_l_c
         // with LOD 0 is the form Mesa uses.
         return Err(invalid(format!(
@@ -306,7 +309,8 @@ fn run(
         | SamplerOp::SampleBC
         | SamplerOp::SampleLC
         | SamplerOp::SampleD
-        | SamplerOp::SampleDC => sample_message(kind, d, &header, &params, enabled, lanes, res)?,
+        | SamplerOp::SampleDC
+        | SamplerOp::Lod => sample_message(kind, d, &header, &params, enabled, lanes, res)?,
         SamplerOp::Gather4 | SamplerOp::Gather4C | SamplerOp::Gather4Po | SamplerOp::Gather4PoC => {
             gather_message(kind, d, &header, &params, enabled, lanes, res)?
         }
@@ -1303,6 +1307,16 @@ fn sample_message(
                 }
                 _ => LodInput::Computed(computed),
             };
+            if kind == SamplerOp::Lod {
+                // §2.13.1.4 LOD: "the clamped and unclamped LOD values are returned in the
+                // red and green channels ... in FLOAT32 format": the LOD after the
+                // pseudocode's clamps (without the Surface Min LOD offset) and the
+                // computed LOD with the sampler's bias. Blue and alpha are undefined: 0.
+                let clamped = compute_lod(&smp.lod, LodInput::Query(computed)).lod;
+                let unclamped = computed + smp.lod.bias;
+                *slot = [clamped.to_bits(), unclamped.to_bits(), 0, 0];
+                continue;
+            }
             let lod = compute_lod(&smp.lod, input);
             let c = coords(lane);
             let slice = match tex.dim {

@@ -33,6 +33,8 @@ pub enum SamplerOp {
     SampleD,
     /// sample_d_c: sample_d with the compare.
     SampleDC,
+    /// LOD: the LOD the sample message would use, clamped and unclamped.
+    Lod,
     /// gather4: the four texels of the bilinear footprint, one channel of each.
     Gather4,
     /// gather4_c: gather4 of comparison results.
