@@ -16,8 +16,9 @@
 //!   inter-level blend;
 //! * [`srgb`]: the §2.6 texel gamma linearization;
 //! * [`shadow`]: the §2.4 shadow prefilter compare of the sample_c messages;
-//! * [`message`]: the §2.13 sampler message handler (SIMD8/SIMD16 payloads, sample /
-//!   sample_b / sample_l / ld / resinfo, writeback) over `gtsim-mem` surfaces;
+//! * [`message`]: the §2.13 sampler message handler (SIMD4x2, SIMD8 and SIMD16 payloads;
+//!   sample, sample_b, sample_l, the sample_c and sample_d families, LOD, gather4*, ld,
+//!   resinfo; writeback) over `gtsim-mem` surfaces;
 //! * [`state`]: the generation-neutral message, surface and sampler state a
 //!   generation's front decodes for it.
 //!

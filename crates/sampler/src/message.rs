@@ -13,10 +13,17 @@
 //! * SIMD8 and SIMD16 forms of `sample` (LOD from the 2x2 subspan differences of the
 //!   coordinates), `sample_b`, `sample_l`, `ld` and `resinfo`, and the SIMD8-only
 //!   `sample+killpix` (no chroma key, so no pixel is ever killed).
+//! * The shadow compare forms `sample_c`, `sample_b_c`, `sample_l_c` (§2.4: each texel's
+//!   red compared with the reference by SAMPLER_STATE Shadow Function before filtering);
+//!   `sample_d` and `sample_d_c` (the LOD from the message's gradients, per channel; no
+//!   SIMD16 form); `LOD` (the subspan's clamped and unclamped LOD); `gather4`,
+//!   `gather4_c`, `gather4_po`, `gather4_po_c` on 2D surfaces (the bilinear footprint
+//!   unfiltered, the header's source channel, per-channel 6-bit offsets).
 //! * SIMD4x2 (the vertex-shader-style threads of the VS, GS, HS and DS, §2.13.1.9):
-//!   `sample_l`, `ld` and `resinfo`, with the SIMD4x2 parameter order of the
-//!   §2.13.1.3.1 table (coordinates first, the LOD after them) and the one-register
-//!   writeback of §2.13.2.3, which writes only the active samples' unmasked channels.
+//!   `sample_l`, `sample_l_c`, `sample_d`, `sample_d_c`, `gather4*`, `ld` and `resinfo`,
+//!   with the SIMD4x2 parameter order of the §2.13.1.3.1 table (coordinates first) and
+//!   the one-register writeback of §2.13.2.3, which writes only the active samples'
+//!   unmasked channels (`Response::written`).
 //! * SURFTYPE_1D, SURFTYPE_2D (both with arrays) and SURFTYPE_3D for the sample messages;
 //!   additionally SURFTYPE_BUFFER for `ld`; every surface type for `resinfo`;
 //!   SURFTYPE_NULL returns zeros.
@@ -32,9 +39,8 @@
 //!
 //! ## Not modelled (each an `Err` naming the seed section)
 //!
-//! SIMD32/64 messages; `sample_c`, `sample_d`, `sample_b_c`, `sample_l_c`,
-//! `sample_d_c`, `gather4*`, `LOD`, `sampleinfo`, `ld_mcs`, `ld2dms`, `ld2dss`;
-//! sampling SURFTYPE_CUBE; multisampled surfaces; MAPFILTER_ANISOTROPIC/MONO; chroma key;
+//! SIMD32/64 messages; `sampleinfo`, `ld_mcs`, `ld2dms`, `ld2dss`; sampling
+//! SURFTYPE_CUBE (gather4 of cube surfaces included); multisampled surfaces; MAPFILTER_ANISOTROPIC/MONO; chroma key;
 //! LINEAR filtering or a border colour on UINT/SINT surfaces (undefined per §2.13.1.4).
 //! `sample_lz`, `sample_c_lz` and `ld_lz` are later-generation message types
 //! (the Ivy Bridge spec file messages.spec), so Gen7 has none to model.
