@@ -312,6 +312,8 @@ fn sampler_config(s: &SamplerState, border: [f32; 4]) -> SamplerConfig {
         ],
         chroma_key: s.chroma_key_enable,
         shadow: gtsim_sampler::shadow::ShadowFunction::from_raw(s.shadow_function.0),
+        cube_override: s.cube_surface_control_mode
+            == gtsim_spec::gen7::sampler_state::CubeSurfaceControlMode::CUBECTRLMODE_OVERRIDE,
         // §2.12.3.1 Trilinear Filter Quality: "If the contribution of one mip map is less
         // than 25% [37.5% for LOW], only the other mip map contributes."
         trilinear_threshold: match s.trilinear_filter_quality {

@@ -1198,3 +1198,116 @@ fn lod_returns_the_clamped_and_unclamped_lod() {
     );
     assert_eq!([dword(&w[0], 0), dword(&w[1], 0)], floats(&[1.0, 2.0])[..]);
 }
+
+/// A cube array of two cubes with 2x2 faces (R8G8B8A8_UNORM, linear): slice k = 6 * cube
+/// + face (+X, -X, +Y, -Y, +Z, -Z) holds texel (x, y) = R 20k + 2x + y, G 7, B 9, A 255.
+fn cube_fake() -> Fake {
+    use gtsim_gen7::surface_state::{Use, surface_from_state};
+    use gtsim_mem::format::texel::Texel;
+    use gtsim_mem::surface::TexelCoord;
+    let mut f = fake();
+    f.mem.map(BASE + 0x1000, 0x8000);
+    f.surface = RenderSurfaceState {
+        surface_type: SurfaceType::SURFTYPE_CUBE,
+        surface_format: SurfaceFormat::R8G8B8A8_UNORM,
+        width: 1,
+        height: 1,
+        depth: 1,
+        surface_pitch: 63,
+        surface_base_address: BASE,
+        mip_count_lod: 0,
+        ..Default::default()
+    };
+    let (surface, _) = surface_from_state(&f.surface, Use::Sampled).unwrap();
+    for k in 0..12u32 {
+        for y in 0..2u32 {
+            for x in 0..2u32 {
+                let r = (20 * k + 2 * x + y) as f32 / 255.0;
+                let at = TexelCoord {
+                    x,
+                    y,
+                    slice: k,
+                    ..TexelCoord::default()
+                };
+                surface
+                    .write_texel(
+                        &mut f.mem,
+                        at,
+                        Texel::Float([r, 7.0 / 255.0, 9.0 / 255.0, 1.0]),
+                    )
+                    .unwrap();
+            }
+        }
+    }
+    f
+}
+
+fn cube_texel(slice: u32, x: u32, y: u32) -> [f32; 4] {
+    unorm([(20 * slice + 2 * x + y) as u8, 7, 9, 255])
+}
+
+/// Seed 000 §2.1.2 face selection with OpenGL's Table 8.19 orientation, worked by hand
+/// for sample_l ("lod u v r ai") at LOD 0, NEAREST: (1, -0.5, -0.5) is +X at sc = -rz =
+/// 0.5, tc = -ry = 0.5: texel (1, 1); (-1, -0.5, 0.5) is -X at sc = rz, tc = -ry: (1, 1)
+/// of slice 1; (0.5, 1, -0.5) is +Y at sc = rx, tc = rz: (1, 0) of slice 2; (-0.5, -0.5,
+/// -1) is -Z at sc = -rx, tc = -ry: (1, 1) of slice 5; cube 1 adds six slices.
+#[test]
+fn cube_directions_select_faces_and_texels() {
+    let f = cube_fake();
+    let cases = [
+        ([1.0, -0.5, -0.5], 0.0, cube_texel(0, 1, 1)),
+        ([-1.0, -0.5, 0.5], 0.0, cube_texel(1, 1, 1)),
+        ([0.5, 1.0, -0.5], 0.0, cube_texel(2, 1, 0)),
+        ([-0.5, -0.5, -1.0], 0.0, cube_texel(5, 1, 1)),
+        ([-0.5, -0.5, -1.0], 1.0, cube_texel(11, 1, 1)),
+    ];
+    for (d, ai, want) in cases {
+        let w = sample8(
+            &f,
+            SamplerMessageType::SAMPLE_L,
+            &[
+                floats(&[0.0; 8]),
+                floats(&[d[0]; 8]),
+                floats(&[d[1]; 8]),
+                floats(&[d[2]; 8]),
+                floats(&[ai; 8]),
+            ],
+        );
+        assert_eq!(rgba8(&w, 0), want, "{d:?} cube {ai}");
+    }
+}
+
+/// §2.2.3.6 TEXCOORDMODE_CUBE, worked by hand: LINEAR at (1, -0.5, -1) (a tie, +X) is
+/// +X's right edge, s = 1, t = 0.75: taps x = 1 and 2 at weight 1/2, y = 1. Tap x = 2 is
+/// past the edge: its centre (sc 1.5, tc 0.5) is the direction (1, -0.5, -1.5), which
+/// selects -Z at sc = -1/1.5, tc = 0.5/1.5: s = 1/6, t = 2/3, texel (0, 1) of slice 5. The
+/// result is half +X (1, 1) (R 3) and half -Z (0, 1) (R 101): R 52. With CLAMP the tap
+/// stays on +X: R 3.
+#[test]
+fn cube_mode_filters_across_a_face_edge() {
+    let mut f = cube_fake();
+    f.sampler.mag_mode_filter = MagModeFilter::MAPFILTER_LINEAR;
+    f.sampler.min_mode_filter = MinModeFilter::MAPFILTER_LINEAR;
+    let p = [
+        floats(&[0.0; 8]),
+        floats(&[1.0; 8]),
+        floats(&[-0.5; 8]),
+        floats(&[-1.0; 8]),
+    ];
+    f.sampler.tcx_address_control_mode = Texcoordmode::TEXCOORDMODE_CLAMP;
+    f.sampler.tcy_address_control_mode = Texcoordmode::TEXCOORDMODE_CLAMP;
+    let w = sample8(&f, SamplerMessageType::SAMPLE_L, &p);
+    assert_eq!(rgba8(&w, 0), cube_texel(0, 1, 1));
+    f.sampler.tcx_address_control_mode = Texcoordmode::TEXCOORDMODE_CUBE;
+    f.sampler.tcy_address_control_mode = Texcoordmode::TEXCOORDMODE_CUBE;
+    let w = sample8(&f, SamplerMessageType::SAMPLE_L, &p);
+    let want = [52.0 / 255.0, 7.0 / 255.0, 9.0 / 255.0, 1.0];
+    assert!(close(rgba8(&w, 0), want), "{:?}", rgba8(&w, 0));
+    // Cube Surface Control Mode OVERRIDE makes CLAMP read as CUBE (§2.12.3).
+    f.sampler.tcx_address_control_mode = Texcoordmode::TEXCOORDMODE_CLAMP;
+    f.sampler.tcy_address_control_mode = Texcoordmode::TEXCOORDMODE_CLAMP;
+    f.sampler.cube_surface_control_mode =
+        gtsim_spec::gen7::sampler_state::CubeSurfaceControlMode::CUBECTRLMODE_OVERRIDE;
+    let w = sample8(&f, SamplerMessageType::SAMPLE_L, &p);
+    assert!(close(rgba8(&w, 0), want), "{:?}", rgba8(&w, 0));
+}

@@ -16,6 +16,7 @@
 //!   inter-level blend;
 //! * [`srgb`]: the §2.6 texel gamma linearization;
 //! * [`shadow`]: the §2.4 shadow prefilter compare of the sample_c messages;
+//! * [`cube`]: cube face selection and the way across a face edge (§2.1.2, §2.2.3.6);
 //! * [`message`]: the §2.13 sampler message handler (SIMD4x2, SIMD8 and SIMD16 payloads;
 //!   sample, sample_b, sample_l, the sample_c and sample_d families, LOD, gather4*, ld,
 //!   resinfo; writeback) over `gtsim-mem` surfaces;
@@ -27,7 +28,7 @@
 //! In the math modules texels are supplied by a caller's `fetch` closure as four `f32`
 //! channels (already decoded from the surface format); [`message`] reads them through
 //! `gtsim-mem` and documents its own coverage. MAPFILTER_ANISOTROPIC and
-//! MAPFILTER_MONO, cube-face adjacency (TEXCOORDMODE_CUBE across a face edge), 1D/3D
+//! MAPFILTER_MONO, 1D/3D
 //! surfaces in [`filter`], and chroma keying (§2.3.1) are not
 //! modelled yet; where a caller asks for them the functions return a typed error rather
 //! than guessing.
@@ -40,6 +41,7 @@
 //! wrapping here is exact for every representable coordinate.
 
 pub mod address;
+pub mod cube;
 pub mod filter;
 pub mod lod;
 pub mod message;

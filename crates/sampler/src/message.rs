@@ -502,6 +502,8 @@ enum Dim {
     D2,
     D3,
     Buffer,
+    /// A cube: six 2D faces per cube array element (seed 000 §2.1.2).
+    Cube,
 }
 
 impl Dim {
@@ -509,7 +511,8 @@ impl Dim {
     fn axes(self) -> usize {
         match self {
             Dim::D1 | Dim::Buffer => 1,
-            Dim::D2 => 2,
+            // A face is addressed as 2D.
+            Dim::D2 | Dim::Cube => 2,
             Dim::D3 => 3,
         }
     }
@@ -611,10 +614,11 @@ impl<'a> Texture<'a> {
             SurfaceKind::D2 => Dim::D2,
             SurfaceKind::D3 => Dim::D3,
             SurfaceKind::Buffer if buffers => Dim::Buffer,
+            SurfaceKind::Cube if !buffers => Dim::Cube,
             SurfaceKind::Cube => {
                 return Err(Unsupported::new(
-                    "sampling a SURFTYPE_CUBE surface (face selection and TEXCOORDMODE_CUBE)",
-                    "seed 000 §2.2.3.6, §2.13.1.5",
+                    "ld of a SURFTYPE_CUBE surface",
+                    "seed 000 §2.13.1.4",
                 )
                 .into());
             }
@@ -640,8 +644,9 @@ impl<'a> Texture<'a> {
         let mip_count = view.mip_count;
         let surf_min_lod = view.surface_min_lod;
         let min_array = view.min_array_element;
+        // For cubes, cube array elements (Depth + 1), each six slices.
         let array_len = match dim {
-            Dim::D1 | Dim::D2 => view.size[2],
+            Dim::D1 | Dim::D2 | Dim::Cube => view.size[2],
             _ => 1,
         };
         // The layout only bounds-checks the level and slice; the state lets the levels
@@ -652,7 +657,7 @@ impl<'a> Texture<'a> {
         }
         let size0 = match dim {
             Dim::D1 | Dim::Buffer => [surface.desc.width, 1, 1],
-            Dim::D2 => [surface.desc.width, surface.desc.height, 1],
+            Dim::D2 | Dim::Cube => [surface.desc.width, surface.desc.height, 1],
             Dim::D3 => [surface.desc.width, surface.desc.height, surface.desc.depth],
         };
         Ok(Texture {
@@ -790,6 +795,11 @@ impl Setup {
             modes[a] = state.address[a]
                 .clone()
                 .map_err(|err| self::state(format!("{name} Address Control Mode: {err}")))?;
+            // §2.12.3 TCX Address Control Mode: "subject to being overridden by the Cube
+            // Surface Control Mode field when sampling from a SURFTYPE_CUBE surface".
+            if dim == Dim::Cube && state.cube_override {
+                modes[a] = TexCoordMode::Cube;
+            }
         }
         if state.chroma_key {
             return Err(Unsupported::new(
@@ -908,6 +918,8 @@ struct At {
     slice: u32,
     offsets: [i32; 3],
     compare: Option<Compare>,
+    /// The cube face `coords` lie on (their `slice` the face's), for taps past its edges.
+    face: Option<u32>,
 }
 
 /// A tap after address control.
@@ -1029,6 +1041,7 @@ impl Texture<'_> {
             slice,
             offsets,
             compare,
+            face,
         } = at;
         let dims = self.level_dims(level);
         let axes = self.dim.axes();
@@ -1044,7 +1057,7 @@ impl Texture<'_> {
             // The array slice: already clamped, not subject to address control.
             taps[2] = AxisTap::fixed(i32::try_from(slice).unwrap_or(i32::MAX));
         }
-        let fetch = |idx: [i32; 3]| self.tap(smp, level, dims, idx);
+        let fetch = |idx: [i32; 3]| self.tap(smp, level, dims, idx, face);
         // §2.4: with a compare each texel (the border colour included) is replaced by
         // the comparison's result before filtering, in every channel ("the texel is
         // replaced with either white or black", §2.13.1.4 sample_c).
@@ -1088,25 +1101,42 @@ impl Texture<'_> {
         level: u32,
         dims: [u32; 3],
         idx: [i32; 3],
+        face: Option<u32>,
     ) -> Result<Tap, MessageError> {
         let axes = self.dim.axes();
         let mut at = [0u32; 3];
+        let mut off_face = false;
         for a in 0..3 {
             if a < axes {
                 match address::resolve(smp.modes[a], idx[a], dims[a]) {
                     Resolved::Texel(i) => at[a] = i,
                     Resolved::Border => return Ok(Tap::Border),
-                    Resolved::OffFace(_) => {
-                        return Err(Unsupported::new(
-                            "a tap across a cube face edge under TEXCOORDMODE_CUBE",
-                            "seed 000 §2.2.3.6",
-                        )
-                        .into());
-                    }
+                    Resolved::OffFace(_) => off_face = true,
                 }
             } else {
                 at[a] = u32::try_from(idx[a]).unwrap_or(0);
             }
+        }
+        if off_face {
+            let Some(face) = face else {
+                return Err(invalid(
+                    "TEXCOORDMODE_CUBE on a surface that is not SURFTYPE_CUBE: \"Only used for \
+                     cube maps\" (seed 000 §2.2.3)",
+                ));
+            };
+            // §2.2.3.6: "the correct sample coordinates on the adjoining face will be
+            // computed": the tap's texel centre, past the edge on the face's plane, is a
+            // direction that selects the adjoining face (at a corner, the face of the
+            // larger excess), and the texel there is read.
+            let centre = |a: usize| 2.0 * (idx[a] as f32 + 0.5) / dims[a].max(1) as f32 - 1.0;
+            let p = crate::cube::select(crate::cube::direction(face, centre(0), centre(1)));
+            let st = p.st();
+            let texel = |a: usize| {
+                let n = dims[a].max(1);
+                ((st[a] * n as f32).floor().max(0.0) as u32).min(n - 1)
+            };
+            let slice = at[2] - face + p.face;
+            return self.read(level, texel(0), texel(1), slice).map(Tap::Texel);
         }
         self.read(level, at[0], at[1], at[2]).map(Tap::Texel)
     }
@@ -1130,7 +1160,7 @@ impl Texture<'_> {
         let (x, y) = (t(0), t(1));
         let slice = i32::try_from(at.slice).unwrap_or(i32::MAX);
         let value = |i: i32, j: i32| -> Result<f32, MessageError> {
-            let v = match self.tap(smp, level, dims, [i, j, slice])? {
+            let v = match self.tap(smp, level, dims, [i, j, slice], at.face)? {
                 Tap::Texel(Texel::Float(v)) => v,
                 Tap::Border => smp.border,
                 Tap::Texel(_) => {
@@ -1173,6 +1203,15 @@ impl Texture<'_> {
 /// The array slice for an unnormalized array index parameter: rounded to the nearest
 /// integer (ties up; the seed does not say how it rounds), "clamped to the surface"
 /// (§2.13.1.5), then offset by Minimum Array Element.
+/// The slice of face `face` of cube array element `ai` (rounded, clamped to the cubes the
+/// surface has): six slices per cube, from Minimum Array Element.
+fn cube_slice(tex: &Texture<'_>, ai: f32, face: u32) -> u32 {
+    let ai = if ai.is_nan() { 0.0 } else { ai };
+    let max = tex.array_len.saturating_sub(1) as f32;
+    let index = (ai + 0.5).floor().clamp(0.0, max) as u32;
+    tex.min_array + 6 * index + face
+}
+
 fn array_slice(tex: &Texture<'_>, ai: f32) -> u32 {
     let ai = if ai.is_nan() { 0.0 } else { ai };
     let max = tex.array_len.saturating_sub(1) as f32;
@@ -1274,6 +1313,28 @@ fn sample_message(
         Dim::D1 | Dim::Buffer => [u, 0, 0],
         Dim::D2 => [u, v, 0],
         Dim::D3 => [u, v, r],
+        // Offsets do not apply across cube faces.
+        Dim::Cube => [0, 0, 0],
+    };
+    if tex.dim == Dim::Cube && gradients {
+        // §2.13.1.4 sample_d: "Usage of this message type on cube surfaces assumes that
+        // the u, v, and gradients have already been transformed onto the appropriate
+        // face ... The r coordinate contains the faceid".
+        return Err(Unsupported::new(
+            "sample_d of a SURFTYPE_CUBE surface (face-space gradients, r the face id)",
+            "seed 000 §2.13.1.4",
+        )
+        .into());
+    }
+    // A cube's direction as the coordinates of the face it selects (§2.1.2), on the face
+    // `on` when given (a subspan's LOD is taken on its upper-left pixel's face).
+    let on_face = |c: [f32; 3], on: Option<u32>| -> ([f32; 3], u32) {
+        let p = match on {
+            Some(face) => crate::cube::project(c, face),
+            None => crate::cube::select(c),
+        };
+        let [s, t] = p.st();
+        ([s, t, 0.0], p.face)
     };
     // Subspans of 2x2 pixels; a SIMD4x2 message's two samples stand alone (only
     // sample_l, whose LOD is given, is a SIMD4x2 message here).
@@ -1287,6 +1348,11 @@ fn sample_message(
         let explicit = matches!(kind, SamplerOp::SampleL | SamplerOp::SampleLC);
         let computed = if explicit || gradients || header.force_lod_zero || group < 4 {
             0.0
+        } else if tex.dim == Dim::Cube {
+            let (ul, face) = on_face(coords(base), None);
+            let ur = on_face(coords(base + 1), Some(face)).0;
+            let ll = on_face(coords(base + 2), Some(face)).0;
+            tex.subspan_lod(&smp, ul, ur, ll)
         } else {
             tex.subspan_lod(&smp, coords(base), coords(base + 1), coords(base + 2))
         };
@@ -1324,11 +1390,20 @@ fn sample_message(
                 continue;
             }
             let lod = compute_lod(&smp.lod, input);
-            let c = coords(lane);
+            let mut c = coords(lane);
+            let mut face = None;
             let slice = match tex.dim {
                 Dim::D1 => array_slice(&tex, c[1]),
                 Dim::D2 => array_slice(&tex, c[2]),
                 Dim::D3 | Dim::Buffer => 0,
+                Dim::Cube => {
+                    // "The ai parameter indicates the array index for a cube surface"
+                    // (§2.13.1.4), the parameter after r.
+                    let (st, f) = on_face(c, None);
+                    c = st;
+                    face = Some(f);
+                    cube_slice(&tex, params.f(at[2] + 1, lane), f)
+                }
             };
             let compare = shadow.map(|f| (f, params.f(0, lane)));
             let t = tex
@@ -1339,6 +1414,7 @@ fn sample_message(
                         slice,
                         offsets,
                         compare,
+                        face,
                     },
                     &lod,
                 )
@@ -1382,7 +1458,7 @@ fn gather_message(
         return Ok(out);
     }
     let tex = Texture::new(&view, res.memory(), false)?;
-    if tex.dim != Dim::D2 {
+    if !matches!(tex.dim, Dim::D2 | Dim::Cube) {
         return Err(invalid(format!(
             "gather4 of a {} surface: \"The Surface Type of the associated surface must be \
              SURFTYPE_2D or SURFTYPE_CUBE\" (seed 000 §2.13.1.4)",
@@ -1437,11 +1513,31 @@ fn gather_message(
             let [du, dv, _] = header.offsets.map(i32::from);
             ([du, dv, 0], params.f(first + 2, lane))
         };
+        let (coords, slice, face) = if tex.dim == Dim::Cube {
+            if per_channel_offsets {
+                return Err(invalid(
+                    "gather4_po of a SURFTYPE_CUBE surface: \"only SURFTYPE_2D is allowed\" \
+                     (seed 000 §2.13.1.4)",
+                ));
+            }
+            // Cube gather4 ("u v r ai"): the face the direction selects.
+            let dir = [u, v, r];
+            let p = crate::cube::select(dir);
+            let [s, t] = p.st();
+            (
+                [s, t, 0.0],
+                cube_slice(&tex, params.f(first + 3, lane), p.face),
+                Some(p.face),
+            )
+        } else {
+            ([u, v, 0.0], array_slice(&tex, r), None)
+        };
         let at = At {
-            coords: [u, v, 0.0],
-            slice: array_slice(&tex, r),
-            offsets,
+            coords,
+            slice,
+            offsets: if face.is_some() { [0; 3] } else { offsets },
             compare: shadow.map(|f| (f, params.f(0, lane))),
+            face,
         };
         let texels = tex
             .gather(&smp, level, at, channel)

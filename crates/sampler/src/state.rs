@@ -172,6 +172,9 @@ pub struct SamplerConfig {
     pub address: [Result<TexCoordMode, SamplerError>; 3],
     /// ChromaKey Enable.
     pub chroma_key: bool,
+    /// Cube Surface Control Mode OVERRIDE: a cube surface's TCX and TCY modes read as
+    /// TEXCOORDMODE_CUBE whatever they are programmed to (§2.12.3).
+    pub cube_override: bool,
     /// Shadow Function, the sample_c messages' compare (§2.4).
     pub shadow: Result<crate::shadow::ShadowFunction, crate::SamplerError>,
     /// Trilinear Filter Quality: the contribution below which a level is dropped, or
