@@ -514,18 +514,18 @@ fn unsupported_messages_are_errors_naming_the_seed() {
             .to_string();
         assert!(e.contains("not supported in SIMD4x2 mode"), "{e}");
     }
-    // Cube maps.
+    // ld of a cube surface is not modelled.
     let mut cube = fake();
     cube.surface.surface_type = SurfaceType::SURFTYPE_CUBE;
     let e = handle(
-        desc(SamplerMessageType::SAMPLE, false, false, 2, 4),
+        desc(SamplerMessageType::LD, false, false, 2, 4),
         &p,
         0xff,
         &cube,
     )
     .unwrap_err()
     .to_string();
-    assert!(e.contains("SURFTYPE_CUBE"), "{e}");
+    assert!(e.contains("SURFTYPE_CUBE") && e.contains("seed 000"), "{e}");
 }
 
 #[test]
@@ -1310,4 +1310,37 @@ fn cube_mode_filters_across_a_face_edge() {
         gtsim_spec::gen7::sampler_state::CubeSurfaceControlMode::CUBECTRLMODE_OVERRIDE;
     let w = sample8(&f, SamplerMessageType::SAMPLE_L, &p);
     assert!(close(rgba8(&w, 0), want), "{:?}", rgba8(&w, 0));
+}
+
+/// Ivy Bridge gathers integer surfaces (Mesa's crocus works around broken integer
+/// gathers only on Gen6): the texels' integer values, as ld returns them. An R32G32_UINT
+/// surface also shows the RG32 channel-select quirk crocus relies on: selecting blue
+/// returns green.
+#[test]
+fn gather4_of_integer_surfaces_returns_integer_texels() {
+    let mut f = fake();
+    f.surface.surface_format = SurfaceFormat::R8G8B8A8_UINT;
+    let uv = [floats(&[0.25; 8]), floats(&[0.25; 8])];
+    let w = sample8(&f, SamplerMessageType::GATHER4, &uv);
+    assert_eq!([0, 1, 2, 3].map(|c| dword(&w[c], 0)), [40, 50, 10, 0]);
+    // R32G32_UINT over the same bytes: texel (x, y) of row pitch 16 is two dwords; the
+    // 4x4 fixture is read as 2 texels wide. Green of texel (0, 0) is bytes 4-7 (texel
+    // (1, 0) of the RGBA8 pattern: 10, 245, 1, 255).
+    f.surface.surface_format = SurfaceFormat::R32G32_UINT;
+    f.surface.width = 1;
+    let mut p = vec![header(MessageHeaderSamplingEngine {
+        gather4_source_channel_select:
+            gtsim_spec::gen7::message_header_sampling_engine::Gather4SourceChannelSelect(2),
+        ..Default::default()
+    })];
+    p.extend(payload(&[floats(&[0.25; 8]), floats(&[0.25; 8])]));
+    let w = handle(
+        desc(SamplerMessageType::GATHER4, false, true, 3, 4),
+        &p,
+        0xff,
+        &f,
+    )
+    .unwrap();
+    let green00 = u32::from_le_bytes([10, 245, 1, 255]);
+    assert_eq!(dword(&w[3], 0), green00);
 }

@@ -1152,29 +1152,21 @@ impl Texture<'_> {
         level: u32,
         at: At,
         channel: usize,
-    ) -> Result<[f32; 4], MessageError> {
+    ) -> Result<[u32; 4], MessageError> {
         let dims = self.level_dims(level);
         let t = |a: usize| {
             AxisTap::linear(self.texel_coord(smp, at.coords[a], a, level) + at.offsets[a] as f32)
         };
         let (x, y) = (t(0), t(1));
         let slice = i32::try_from(at.slice).unwrap_or(i32::MAX);
-        let value = |i: i32, j: i32| -> Result<f32, MessageError> {
-            let v = match self.tap(smp, level, dims, [i, j, slice], at.face)? {
-                Tap::Texel(Texel::Float(v)) => v,
-                Tap::Border => smp.border,
-                Tap::Texel(_) => {
-                    return Err(invalid(format!(
-                        "gather4 on the integer surface format {}: \"The Surface Format of \
-                         the associated surface cannot be any UINT or SINT format\" (seed 000 \
-                         §2.13.1.4)",
-                        self.surface.format.name().unwrap_or("?")
-                    )));
-                }
+        let value = |i: i32, j: i32| -> Result<u32, MessageError> {
+            let t = match self.tap(smp, level, dims, [i, j, slice], at.face)? {
+                Tap::Texel(t) => t,
+                Tap::Border => self.border(smp)?,
             };
-            Ok(match at.compare {
-                Some((f, reference)) => f.result(v[0], reference),
-                None => v[channel],
+            Ok(match (t, at.compare) {
+                (Texel::Float(v), Some((f, reference))) => f.result(v[0], reference).to_bits(),
+                (t, _) => texel_bits(t)[channel],
             })
         };
         Ok([
@@ -1465,18 +1457,33 @@ fn gather_message(
             surface_type_name(view.kind)
         )));
     }
-    if tex.integer {
+    let smp = Setup::new(&state, &view, tex.dim)?;
+    let compares = matches!(kind, SamplerOp::Gather4C | SamplerOp::Gather4PoC);
+    // The seed's programming note says gather4 surfaces "cannot be any UINT or SINT
+    // format", but Ivy Bridge gathers them (Mesa's crocus works around broken integer
+    // gathers only on Gen6, "Gfx6's gather4 is broken for UINT/SINT"): their integer
+    // texels are returned as ld returns them. Comparisons need a float format.
+    if compares && tex.integer {
         return Err(invalid(format!(
-            "gather4 on the integer surface format {} (seed 000 §2.13.1.4: \"cannot be any \
-             UINT or SINT format\")",
+            "gather4_c on the integer surface format {}: shadow compare needs a format that \
+             supports shadow mapping (seed 000 §2.13.1.4)",
             tex.surface.format.name().unwrap_or("?")
         )));
     }
-    let smp = Setup::new(&state, &view, tex.dim)?;
-    let compares = matches!(kind, SamplerOp::Gather4C | SamplerOp::Gather4PoC);
     let per_channel_offsets = matches!(kind, SamplerOp::Gather4Po | SamplerOp::Gather4PoC);
     let first = usize::from(compares);
-    let channel = usize::from(header.gather_channel & 3);
+    let mut channel = usize::from(header.gather_channel & 3);
+    // Ivy Bridge's quirk for two-channel 32-bit formats, which Mesa's crocus relies on
+    // ("For RG32F, gather4's channel select is broken"; on Gen7 it asks for blue to get
+    // green): selecting blue there returns green.
+    let rg32 = [
+        SurfaceFormat::R32G32_FLOAT,
+        SurfaceFormat::R32G32_SINT,
+        SurfaceFormat::R32G32_UINT,
+    ];
+    if channel == 2 && rg32.contains(&tex.surface.format) {
+        channel = 1;
+    }
     if compares && channel != 0 {
         return Err(invalid(
             "gather4_c with Gather4 Source Channel Select other than red (seed 000 §2.13.1.2: \
@@ -1542,7 +1549,7 @@ fn gather_message(
         let texels = tex
             .gather(&smp, level, at, channel)
             .map_err(|e| e.context(format!("channel {lane}")))?;
-        *slot = texels.map(f32::to_bits);
+        *slot = texels;
     }
     Ok(out)
 }
