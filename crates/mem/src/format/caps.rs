@@ -91,6 +91,7 @@ static TABLE: &[Row] = &[
     (0x094, [X, X, X, X, X, Y]),    // R16G16B16A16_USCALED
     (0x095, [X, X, X, X, X, Y]),    // R32G32_SSCALED
     (0x096, [X, X, X, X, X, Y]),    // R32G32_USCALED
+    (0x097, [Y, 70, X, Y, Y, Y]),   // R32G32_FLOAT_LD (isl; not in the seed's table)
     (0x0a0, [X, X, X, X, X, 75]),   // R32G32_SFIXED
     (0x0a1, [X, X, X, X, X, 80]),   // R64_PASSTHRU
     (0x0c0, [Y, Y, X, Y, Y, Y]),    // B8G8R8A8_UNORM

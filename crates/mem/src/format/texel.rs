@@ -374,6 +374,9 @@ fn special_kind(name: &str) -> Option<Kind> {
 /// Parse a name such as `R10G10B10_SNORM_A2_UNORM` or `B8G8R8A8_UNORM_SRGB` into bit
 /// fields: groups of `<channel><bits>` runs, each followed by its numeric type.
 fn parse_plain(name: &str) -> Option<Plain> {
+    // R32G32_FLOAT_LD stores R32G32_FLOAT's texels (Mesa isl: same layout); the variant
+    // only changes how Ivy Bridge's gather4 reads them.
+    let name = name.strip_suffix("_LD").unwrap_or(name);
     let (body, srgb) = match name.strip_suffix("_SRGB") {
         Some(body) => (body, true),
         None => (name, false),
