@@ -27,6 +27,7 @@ const CLIENTS: &[(&str, &str)] = &[
     ("scene", env!("CARGO_BIN_EXE_scene")),
     ("geometry", env!("CARGO_BIN_EXE_geometry")),
     ("tessellation", env!("CARGO_BIN_EXE_tessellation")),
+    ("sampling", env!("CARGO_BIN_EXE_sampling")),
     (
         "transform_feedback",
         env!("CARGO_BIN_EXE_transform_feedback"),
