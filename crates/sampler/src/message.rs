@@ -1477,6 +1477,7 @@ fn gather_message(
     // ("For RG32F, gather4's channel select is broken"; on Gen7 it asks for blue to get
     // green): selecting blue there returns green.
     let rg32 = [
+        SurfaceFormat::R32G32_FLOAT_LD,
         SurfaceFormat::R32G32_FLOAT,
         SurfaceFormat::R32G32_SINT,
         SurfaceFormat::R32G32_UINT,
