@@ -1,9 +1,11 @@
 //! `sampling`: the sampler messages beyond plain 2D sampling, each in a band of the
 //! image, all with NEAREST filtering and explicit or exact LODs so every texel read is
-//! the same on any correct implementation.
+//! the same on any correct implementation (except the seamless cube's corners, see the
+//! tolerance in `tests/on_gtsim.rs`).
 //!
 //! * Top left: a cube map (six 4x4 faces, each its own hue with a texel gradient)
-//!   sampled with `textureLod` along directions that sweep a wide arc, crossing faces.
+//!   sampled with `textureLod` along directions that sweep a wide arc, crossing faces:
+//!   NEAREST above, LINEAR with seamless filtering across face edges below.
 //! * Top right: a 4x4 depth texture compared with `texture(sampler2DShadow, ...)`
 //!   (`GL_LEQUAL`) against a reference that grows from left to right.
 //! * Middle left: `textureGather` of a 4x4 RGBA8 texture's green channel, the four
@@ -14,7 +16,8 @@
 //!   and its offset with `textureLod` from a 4x1 texture (SIMD4x2 ld and sample_l).
 //!
 //! Exercises SIMD8/16 sample_l, sample_c, gather4, sample_d (or the driver's lowering)
-//! and SIMD4x2 ld/sample_l, cube face selection and shadow comparison.
+//! and SIMD4x2 ld/sample_l, cube face selection, TEXCOORDMODE_CUBE and shadow
+//! comparison.
 
 use std::process::ExitCode;
 
@@ -188,7 +191,20 @@ fn draw(session: &Session) -> Result<(), String> {
         let p = program(QUAD_VS, CUBE_FS)?;
         gl.use_program(Some(p));
         gl.uniform_1_i32(gl.get_uniform_location(p, "cube").as_ref(), 0);
-        draw_in(p, [-0.97, 0.37, -0.03, 0.97]);
+        draw_in(p, [-0.97, 0.67, -0.03, 0.97]);
+        // The same cube filtered LINEAR with seamless filtering across face edges.
+        gl.enable(glow::TEXTURE_CUBE_MAP_SEAMLESS);
+        gl.tex_parameter_i32(
+            glow::TEXTURE_CUBE_MAP,
+            glow::TEXTURE_MIN_FILTER,
+            glow::LINEAR as i32,
+        );
+        gl.tex_parameter_i32(
+            glow::TEXTURE_CUBE_MAP,
+            glow::TEXTURE_MAG_FILTER,
+            glow::LINEAR as i32,
+        );
+        draw_in(p, [-0.97, 0.37, -0.03, 0.64]);
 
         // Shadow: a 4x4 depth texture with depths rising along x and y.
         let depth = gl.create_texture()?;
