@@ -312,6 +312,8 @@ fn sampler_config(s: &SamplerState, border: [f32; 4]) -> SamplerConfig {
         ],
         chroma_key: s.chroma_key_enable,
         shadow: gtsim_sampler::shadow::ShadowFunction::from_raw(s.shadow_function.0),
+        // RATIO 2:1 (0) to RATIO 16:1 (7).
+        max_anisotropy: ((s.maximum_anisotropy.0 & 7) + 1) as f32 * 2.0,
         cube_override: s.cube_surface_control_mode
             == gtsim_spec::gen7::sampler_state::CubeSurfaceControlMode::CUBECTRLMODE_OVERRIDE,
         // §2.12.3.1 Trilinear Filter Quality: "If the contribution of one mip map is less

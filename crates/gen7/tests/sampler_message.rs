@@ -1344,3 +1344,91 @@ fn gather4_of_integer_surfaces_returns_integer_texels() {
     let green00 = u32::from_le_bytes([10, 245, 1, 255]);
     assert_eq!(dword(&w[3], 0), green00);
 }
+
+/// A 16x4 RGBA8 surface with two levels for MAPFILTER_ANISOTROPIC: level 0 has red 200,
+/// 100, 100, 40 in columns 6 to 9 and 0 elsewhere (every row alike); level 1 is red 250.
+fn aniso_fake() -> Fake {
+    use gtsim_gen7::surface_state::{Use, surface_from_state};
+    use gtsim_mem::format::texel::Texel;
+    use gtsim_mem::surface::TexelCoord;
+    let mut f = fake();
+    f.mem.map(BASE + 0x1000, 0x4000);
+    f.surface = RenderSurfaceState {
+        surface_type: SurfaceType::SURFTYPE_2D,
+        surface_format: SurfaceFormat::R8G8B8A8_UNORM,
+        width: 15,
+        height: 3,
+        surface_pitch: 63,
+        surface_base_address: BASE,
+        mip_count_lod: 1,
+        ..Default::default()
+    };
+    let (surface, _) = surface_from_state(&f.surface, Use::Sampled).unwrap();
+    for lod in 0..2u32 {
+        for y in 0..(4 >> lod) {
+            for x in 0..(16 >> lod) {
+                let r = match (lod, x) {
+                    (1, _) => 250,
+                    (_, 6) => 200,
+                    (_, 7 | 8) => 100,
+                    (_, 9) => 40,
+                    _ => 0,
+                };
+                let at = TexelCoord {
+                    x,
+                    y,
+                    lod,
+                    ..TexelCoord::default()
+                };
+                let t = Texel::Float([r as f32 / 255.0, 0.0, 0.0, 1.0]);
+                surface.write_texel(&mut f.mem, at, t).unwrap();
+            }
+        }
+    }
+    // Mesa programs both filters ANISOTROPIC; at LOD 0 the magnification filter applies.
+    f.sampler.min_mode_filter = MinModeFilter::MAPFILTER_ANISOTROPIC;
+    f.sampler.mag_mode_filter = MagModeFilter::MAPFILTER_ANISOTROPIC;
+    f.sampler.mip_mode_filter = MipModeFilter::MIPFILTER_NEAREST;
+    f.sampler.maximum_anisotropy = gtsim_spec::gen7::sampler_state::MaximumAnisotropy(7);
+    f
+}
+
+/// A subspan whose upper-left pixel is at texel space (8, 1.5) with d/dx = `dx` texels
+/// along u and d/dy one texel along v; channel 0's red.
+fn aniso_red(f: &Fake, dx: f32) -> f32 {
+    let (u, v) = (0.5, 0.375);
+    let us = [u, u + dx / 16.0, u, u + dx / 16.0, u, u, u, u];
+    let vs = [v, v, v + 0.25, v + 0.25, v, v, v, v];
+    let w = sample8(f, SamplerMessageType::SAMPLE, &[floats(&us), floats(&vs)]);
+    rgba8(&w, 0)[0] * 255.0
+}
+
+/// Seed 000 §2.2.2.3 worked by hand. d/dx 4 texels, d/dy 1: the ratio is 4 and "LOD is
+/// chosen based on the minor axis length": LOD 0 (the major axis alone would give LOD 2,
+/// level 1, red 250). Four ways, "spaced one texel apart" along u around x = 8: texel
+/// centres 6.5 to 9.5, reds 200, 100, 100, 40, all weight 1 (the endpoints weigh
+/// (ratio - (ways - 2)) / 2 = 1): 110, where LINEAR at x = 8 gives 100. With ratio 3 the
+/// ways stay 4 and the endpoints weigh 1/2: (100 + 100 + 100 + 20) / 3 = 106.67.
+#[test]
+fn anisotropic_filtering_samples_along_the_major_axis() {
+    let f = aniso_fake();
+    assert!(
+        (aniso_red(&f, 4.0) - 110.0).abs() < 0.01,
+        "{}",
+        aniso_red(&f, 4.0)
+    );
+    assert!(
+        (aniso_red(&f, 3.0) - 320.0 / 3.0).abs() < 0.01,
+        "{}",
+        aniso_red(&f, 3.0)
+    );
+    // Maximum Anisotropy 2:1 (field 0): the ratio is capped at 2, the minor axis
+    // lengthened to 4 / 2 = 2 texels: LOD 1, level 1 (red 250 everywhere).
+    let mut capped = aniso_fake();
+    capped.sampler.maximum_anisotropy = gtsim_spec::gen7::sampler_state::MaximumAnisotropy(0);
+    assert!(
+        (aniso_red(&capped, 4.0) - 250.0).abs() < 0.01,
+        "{}",
+        aniso_red(&capped, 4.0)
+    );
+}

@@ -14,19 +14,19 @@ pub enum MapFilter {
     Nearest = 0,
     /// 1h: bilinear over the 2x2 surrounding texels (§2.2.2.2 L558-571).
     Linear = 1,
+    /// 2h: bilinear subpixels along the footprint's major axis (§2.2.2.3); the message
+    /// handler applies it where it knows the footprint, otherwise it filters as LINEAR.
+    Anisotropic = 2,
 }
 
 impl MapFilter {
-    /// Decodes the 3-bit field. MAPFILTER_ANISOTROPIC (2h) and MAPFILTER_MONO (6h) are
-    /// defined but not modelled; the other values are reserved.
+    /// Decodes the 3-bit field. MAPFILTER_MONO (6h) is defined but not modelled; the
+    /// other values are reserved.
     pub fn from_raw(value: u32) -> Result<Self, SamplerError> {
         match value {
             0 => Ok(Self::Nearest),
             1 => Ok(Self::Linear),
-            2 => Err(SamplerError::Unmodelled(gtsim_spec::Unsupported::new(
-                "MAPFILTER_ANISOTROPIC",
-                "seed 000 §2.2.2.3",
-            ))),
+            2 => Ok(Self::Anisotropic),
             6 => Err(SamplerError::Unmodelled(gtsim_spec::Unsupported::new(
                 "MAPFILTER_MONO",
                 "seed 000 §2.2.2.4",
@@ -114,7 +114,7 @@ pub fn sample_level(
             let (x, y) = (nearest_tap(uv.0, width), nearest_tap(uv.1, height));
             tap(fetch, sampler, level, size, x, y)
         }
-        MapFilter::Linear => {
+        MapFilter::Linear | MapFilter::Anisotropic => {
             let (tu, tv) = (linear_taps(uv.0, width), linear_taps(uv.1, height));
             let t00 = tap(fetch, sampler, level, size, tu.i0, tv.i0)?;
             let t10 = tap(fetch, sampler, level, size, tu.i1, tv.i0)?;

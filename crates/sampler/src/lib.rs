@@ -27,10 +27,9 @@
 //!
 //! In the math modules texels are supplied by a caller's `fetch` closure as four `f32`
 //! channels (already decoded from the surface format); [`message`] reads them through
-//! `gtsim-mem` and documents its own coverage. MAPFILTER_ANISOTROPIC and
-//! MAPFILTER_MONO, 1D/3D
-//! surfaces in [`filter`], and chroma keying (§2.3.1) are not
-//! modelled yet; where a caller asks for them the functions return a typed error rather
+//! `gtsim-mem` and documents its own coverage (MAPFILTER_ANISOTROPIC among it; the
+//! math module [`filter`] filters it as LINEAR). MAPFILTER_MONO, 1D/3D surfaces in
+//! [`filter`], and chroma keying (§2.3.1) are not modelled yet; where a caller asks for them the functions return a typed error rather
 //! than guessing.
 //!
 //! ## Numeric policy

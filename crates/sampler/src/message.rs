@@ -19,6 +19,10 @@
 //!   SIMD16 form); `LOD` (the subspan's clamped and unclamped LOD); `gather4`,
 //!   `gather4_c`, `gather4_po`, `gather4_po_c` on 2D surfaces (the bilinear footprint
 //!   unfiltered, the header's source channel, per-channel 6-bit offsets).
+//! * MAPFILTER_ANISOTROPIC on 2D surfaces (§2.2.2.3): the LOD from the footprint's minor
+//!   axis, bilinear subpixels one texel apart along its major axis, the endpoints
+//!   weighted by how far the ratio is from the number of ways (a weight the seed leaves
+//!   open; see `Texture::sample_anisotropic`); Maximum Anisotropy caps the ratio.
 //! * SIMD4x2 (the vertex-shader-style threads of the VS, GS, HS and DS, §2.13.1.9):
 //!   `sample_l`, `sample_l_c`, `sample_d`, `sample_d_c`, `gather4*`, `ld` and `resinfo`,
 //!   with the SIMD4x2 parameter order of the §2.13.1.3.1 table (coordinates first) and
@@ -40,7 +44,7 @@
 //! ## Not modelled (each an `Err` naming the seed section)
 //!
 //! SIMD32/64 messages; `sampleinfo`, `ld_mcs`, `ld2dms`, `ld2dss`; sampling
-//! SURFTYPE_CUBE (gather4 of cube surfaces included); multisampled surfaces; MAPFILTER_ANISOTROPIC/MONO; chroma key;
+//! SURFTYPE_CUBE (gather4 of cube surfaces included); multisampled surfaces; MAPFILTER_MONO; chroma key;
 //! LINEAR filtering or a border colour on UINT/SINT surfaces (undefined per §2.13.1.4).
 //! `sample_lz`, `sample_c_lz` and `ld_lz` are later-generation message types
 //! (the Ivy Bridge spec file messages.spec), so Gen7 has none to model.
@@ -781,6 +785,8 @@ struct Setup {
     nonnormalized: bool,
     /// Trilinear Filter Quality: a level contributing less than this is dropped.
     tri_threshold: f32,
+    /// Maximum Anisotropy.
+    max_aniso: f32,
 }
 
 impl Setup {
@@ -834,6 +840,7 @@ impl Setup {
             border: state.border,
             nonnormalized: state.non_normalized,
             tri_threshold,
+            max_aniso: state.max_anisotropy,
         })
     }
 }
@@ -920,6 +927,16 @@ struct At {
     compare: Option<Compare>,
     /// The cube face `coords` lie on (their `slice` the face's), for taps past its edges.
     face: Option<u32>,
+    /// The subspan's anisotropic footprint, for MAPFILTER_ANISOTROPIC minification.
+    aniso: Option<Aniso>,
+}
+
+/// An anisotropic footprint (§2.2.2.3): the unit direction of its major axis in texel
+/// space and the ratio of the major to the minor axis, at most Maximum Anisotropy.
+#[derive(Debug, Clone, Copy)]
+struct Aniso {
+    dir: [f32; 2],
+    ratio: f32,
 }
 
 /// A tap after address control.
@@ -1042,15 +1059,21 @@ impl Texture<'_> {
             offsets,
             compare,
             face,
+            aniso,
         } = at;
         let dims = self.level_dims(level);
+        if let (MapFilter::Anisotropic, Some(a)) = (filter, aniso)
+            && a.ratio > 1.0
+        {
+            return self.sample_anisotropic(smp, level, at, a, dims);
+        }
         let axes = self.dim.axes();
         let mut taps = [AxisTap::fixed(0); 3];
         for a in 0..axes {
             let t = self.texel_coord(smp, coords[a], a, level) + offsets[a] as f32;
             taps[a] = match filter {
                 MapFilter::Nearest => AxisTap::nearest(t),
-                MapFilter::Linear => AxisTap::linear(t),
+                MapFilter::Linear | MapFilter::Anisotropic => AxisTap::linear(t),
             };
         }
         if axes < 3 {
@@ -1090,6 +1113,114 @@ impl Texture<'_> {
         let row = |y: i32, z: i32| along(tx, &|x| float([x, y, z]));
         let plane = |z: i32| along(ty, &|y| row(y, z));
         along(tz, &plane).map(Texel::Float)
+    }
+
+    /// MAPFILTER_ANISOTROPIC (§2.2.2.3): "subpixels are chosen along this line [the
+    /// major axis], spaced one texel apart", as many as "the next larger even integer
+    /// above the ratio"; "each subpixel samples a bilinear 2x2 ... blended together using
+    /// equal weights on all interior subpixels ... The endpoint subpixels have lesser
+    /// weight, the value of which depends on how close the 'ratio' is to the number of
+    /// 'ways'". The seed gives no formula for that weight; here each endpoint weighs
+    /// (ratio - (ways - 2)) / 2 of an interior one, so the weights add up to the ratio
+    /// (the footprint's length in texels) and change continuously with it. The subpixels
+    /// are centred on the pixel, one texel of `level` apart.
+    fn sample_anisotropic(
+        &self,
+        smp: &Setup,
+        level: u32,
+        at: At,
+        a: Aniso,
+        dims: [u32; 3],
+    ) -> Result<Texel, MessageError> {
+        let ways = (2.0 * (a.ratio / 2.0).ceil()).max(2.0) as usize;
+        let end = (a.ratio - (ways as f32 - 2.0)) / 2.0;
+        let mut sum = [0.0f32; 4];
+        let mut total = 0.0;
+        for k in 0..ways {
+            let w = if k == 0 || k + 1 == ways { end } else { 1.0 };
+            if w <= 0.0 {
+                continue;
+            }
+            let t = k as f32 - (ways as f32 - 1.0) / 2.0;
+            let mut coords = at.coords;
+            for (axis, c) in coords.iter_mut().enumerate().take(2) {
+                let scale = if smp.nonnormalized {
+                    // Non-normalized coordinates count texels of the base level.
+                    (1u32 << level.min(31)) as f32
+                } else {
+                    1.0 / dims[axis].max(1) as f32
+                };
+                *c += a.dir[axis] * t * scale;
+            }
+            let sub = At {
+                coords,
+                aniso: None,
+                ..at
+            };
+            match self.sample_level(smp, MapFilter::Linear, level, sub)? {
+                Texel::Float(v) => {
+                    for (s, x) in sum.iter_mut().zip(v) {
+                        *s += w * x;
+                    }
+                    total += w;
+                }
+                _ => return Err(self.integer_filter_error("MAPFILTER_ANISOTROPIC")),
+            }
+        }
+        Ok(Texel::Float(sum.map(|s| s / total)))
+    }
+
+    /// The subspan's anisotropic footprint (§2.2.2.3): the longer of the texel-space
+    /// d/dx and d/dy (of the base level) is the major axis, the shorter the minor;
+    /// "LOD is chosen based on the minor axis length", lengthened so that the ratio stays
+    /// within Maximum Anisotropy. Returns the LOD and the footprint.
+    fn anisotropic_footprint(
+        &self,
+        smp: &Setup,
+        ul: [f32; 3],
+        ur: [f32; 3],
+        ll: [f32; 3],
+    ) -> (f32, Aniso) {
+        let base = self.base_dims();
+        let scale = |a: usize| {
+            if smp.nonnormalized {
+                1.0
+            } else {
+                base[a] as f32
+            }
+        };
+        let dx = [(ur[0] - ul[0]) * scale(0), (ur[1] - ul[1]) * scale(1)];
+        let dy = [(ll[0] - ul[0]) * scale(0), (ll[1] - ul[1]) * scale(1)];
+        let len = |d: [f32; 2]| (d[0] * d[0] + d[1] * d[1]).sqrt();
+        let (major, minor) = if len(dx) >= len(dy) {
+            (dx, dy)
+        } else {
+            (dy, dx)
+        };
+        let (lmaj, lmin) = (len(major), len(minor));
+        if lmaj.is_nan() || lmaj <= 0.0 || !lmaj.is_finite() {
+            return (
+                ideal_lod([dx[0], dx[1], 0.0], [dy[0], dy[1], 0.0]),
+                Aniso {
+                    dir: [1.0, 0.0],
+                    ratio: 1.0,
+                },
+            );
+        }
+        let ratio = if lmin > 0.0 {
+            lmaj / lmin
+        } else {
+            f32::INFINITY
+        }
+        .min(smp.max_aniso);
+        let ratio = ratio.max(1.0);
+        (
+            (lmaj / ratio).log2(),
+            Aniso {
+                dir: [major[0] / lmaj, major[1] / lmaj],
+                ratio,
+            },
+        )
     }
 
     /// The texel at integer texel coordinates `idx` of `level` (sized `dims`) after each
@@ -1338,8 +1469,15 @@ fn sample_message(
         // §2.13.1.2 header M0.2 16 Force LOD to Zero: "the calculated LOD is replaced
         // with zero ... just before entering the pseudocode".
         let explicit = matches!(kind, SamplerOp::SampleL | SamplerOp::SampleLC);
+        let mut aniso = None;
         let computed = if explicit || gradients || header.force_lod_zero || group < 4 {
             0.0
+        } else if smp.min == MapFilter::Anisotropic && tex.dim == Dim::D2 {
+            // §2.2.2.3: not on buffers or 3D; 1D and cube surfaces filter as LINEAR.
+            let (lod, footprint) =
+                tex.anisotropic_footprint(&smp, coords(base), coords(base + 1), coords(base + 2));
+            aniso = Some(footprint);
+            lod
         } else if tex.dim == Dim::Cube {
             let (ul, face) = on_face(coords(base), None);
             let ur = on_face(coords(base + 1), Some(face)).0;
@@ -1407,6 +1545,7 @@ fn sample_message(
                         offsets,
                         compare,
                         face,
+                        aniso,
                     },
                     &lod,
                 )
@@ -1546,6 +1685,7 @@ fn gather_message(
             offsets: if face.is_some() { [0; 3] } else { offsets },
             compare: shadow.map(|f| (f, params.f(0, lane))),
             face,
+            aniso: None,
         };
         let texels = tex
             .gather(&smp, level, at, channel)

@@ -172,6 +172,9 @@ pub struct SamplerConfig {
     pub address: [Result<TexCoordMode, SamplerError>; 3],
     /// ChromaKey Enable.
     pub chroma_key: bool,
+    /// Maximum Anisotropy: the largest footprint ratio MAPFILTER_ANISOTROPIC uses (2 to
+    /// 16, §2.2.2.3).
+    pub max_anisotropy: f32,
     /// Cube Surface Control Mode OVERRIDE: a cube surface's TCX and TCY modes read as
     /// TEXCOORDMODE_CUBE whatever they are programmed to (§2.12.3).
     pub cube_override: bool,

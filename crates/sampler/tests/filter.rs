@@ -184,8 +184,9 @@ fn level_sizes_halve_down_to_one() {
     // 5 → 2 → 1 → 1; shifts past 31 saturate to 1.
     assert_eq!([0, 1, 2, 3].map(|l| level_size(5, l)), [5, 2, 1, 1]);
     assert_eq!(level_size(8192, 40), 1);
+    assert_eq!(MapFilter::from_raw(2), Ok(MapFilter::Anisotropic));
     assert!(matches!(
-        MapFilter::from_raw(2),
+        MapFilter::from_raw(6),
         Err(SamplerError::Unmodelled(_))
     ));
     assert!(matches!(
