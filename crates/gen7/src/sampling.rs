@@ -312,6 +312,7 @@ fn sampler_config(s: &SamplerState, border: [f32; 4]) -> SamplerConfig {
         ],
         chroma_key: s.chroma_key_enable,
         shadow: gtsim_sampler::shadow::ShadowFunction::from_raw(s.shadow_function.0),
+        border_dx9: s.texture_border_color_mode.0 == 1,
         // RATIO 2:1 (0) to RATIO 16:1 (7).
         max_anisotropy: ((s.maximum_anisotropy.0 & 7) + 1) as f32 * 2.0,
         cube_override: s.cube_surface_control_mode

@@ -1432,3 +1432,26 @@ fn anisotropic_filtering_samples_along_the_major_axis() {
         aniso_red(&capped, 4.0)
     );
 }
+
+/// Seed 000 §2.12.2.1.2, the Sampler Output Channel Mapping: a border colour tap returns
+/// the channels the surface format lacks as the format's defaults, 0.0 for colour and
+/// 1.0 for alpha in DX10/OGL Border Color Mode and 1.0 in DX9 mode (the table's
+/// R32G32_FLOAT row: "R G 0.0 1.0", "DX9 R G 1.0 1.0"; R8G8_UNORM alike). The border
+/// colour here is (0.25, 0.5, 0.75, 1.0).
+#[test]
+fn border_colour_channels_follow_the_format() {
+    let mut f = fake();
+    f.sampler.tcx_address_control_mode = Texcoordmode::TEXCOORDMODE_CLAMP_BORDER;
+    f.sampler.tcy_address_control_mode = Texcoordmode::TEXCOORDMODE_CLAMP_BORDER;
+    let outside = [floats(&[1.5; 8]), floats(&[0.5; 8])];
+    // All four channels stored: the border colour as it is.
+    let w = sample8(&f, SamplerMessageType::SAMPLE, &outside);
+    assert_eq!(rgba8(&w, 0), [0.25, 0.5, 0.75, 1.0]);
+    f.surface.surface_format = SurfaceFormat::R8G8_UNORM;
+    let w = sample8(&f, SamplerMessageType::SAMPLE, &outside);
+    assert_eq!(rgba8(&w, 0), [0.25, 0.5, 0.0, 1.0]);
+    f.sampler.texture_border_color_mode =
+        gtsim_spec::gen7::sampler_state::TextureBorderColorMode(1);
+    let w = sample8(&f, SamplerMessageType::SAMPLE, &outside);
+    assert_eq!(rgba8(&w, 0), [0.25, 0.5, 1.0, 1.0]);
+}

@@ -787,6 +787,8 @@ struct Setup {
     tri_threshold: f32,
     /// Maximum Anisotropy.
     max_aniso: f32,
+    /// Texture Border Color Mode DX9.
+    border_dx9: bool,
 }
 
 impl Setup {
@@ -841,6 +843,7 @@ impl Setup {
             nonnormalized: state.non_normalized,
             tri_threshold,
             max_aniso: state.max_anisotropy,
+            border_dx9: state.border_dx9,
         })
     }
 }
@@ -1104,7 +1107,7 @@ impl Texture<'_> {
         let float = |idx: [i32; 3]| -> Result<[f32; 4], MessageError> {
             match fetch(idx)? {
                 Tap::Texel(Texel::Float(v)) => Ok(compared(v)),
-                Tap::Border => Ok(compared(smp.border)),
+                Tap::Border => Ok(compared(self.border_color(smp))),
                 Tap::Texel(_) => Err(self.integer_filter_error("MAPFILTER_LINEAR")),
             }
         };
@@ -1319,13 +1322,26 @@ impl Texture<'_> {
                 self.surface.format.name().unwrap_or("?")
             )));
         }
-        Ok(Texel::Float(smp.border))
+        Ok(Texel::Float(self.border_color(smp)))
+    }
+
+    /// The border colour as this surface format returns it: the Sampler Output Channel
+    /// Mapping (seed 000 §2.12.2.1.2) gives the channels the format lacks 0.0 (red,
+    /// green, blue) and 1.0 (alpha) in DX10/OGL Border Color Mode, 1.0 in DX9 mode (for
+    /// example R32G32_FLOAT: "R G 0.0 1.0" and "DX9 R G 1.0 1.0"). Formats of other
+    /// channels (luminance, intensity, ...) take the border colour as it is.
+    fn border_color(&self, smp: &Setup) -> [f32; 4] {
+        let Some(has) = texel::rgba_channels(self.surface.format) else {
+            return smp.border;
+        };
+        std::array::from_fn(|c| match (has[c], smp.border_dx9) {
+            (true, _) => smp.border[c],
+            (false, true) => 1.0,
+            (false, false) => f32::from(u8::from(c == 3)),
+        })
     }
 }
 
-/// The array slice for an unnormalized array index parameter: rounded to the nearest
-/// integer (ties up; the seed does not say how it rounds), "clamped to the surface"
-/// (§2.13.1.5), then offset by Minimum Array Element.
 /// The slice of face `face` of cube array element `ai` (rounded, clamped to the cubes the
 /// surface has): six slices per cube, from Minimum Array Element.
 fn cube_slice(tex: &Texture<'_>, ai: f32, face: u32) -> u32 {
@@ -1335,6 +1351,9 @@ fn cube_slice(tex: &Texture<'_>, ai: f32, face: u32) -> u32 {
     tex.min_array + 6 * index + face
 }
 
+/// The array slice for an unnormalized array index parameter: rounded to the nearest
+/// integer (ties up; the seed does not say how it rounds), "clamped to the surface"
+/// (§2.13.1.5), then offset by Minimum Array Element.
 fn array_slice(tex: &Texture<'_>, ai: f32) -> u32 {
     let ai = if ai.is_nan() { 0.0 } else { ai };
     let max = tex.array_len.saturating_sub(1) as f32;

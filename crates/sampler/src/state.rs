@@ -172,6 +172,9 @@ pub struct SamplerConfig {
     pub address: [Result<TexCoordMode, SamplerError>; 3],
     /// ChromaKey Enable.
     pub chroma_key: bool,
+    /// Texture Border Color Mode DX9 (else DX10/OGL): the value of the border colour's
+    /// channels a surface format lacks (seed 000 §2.12.2.1.2).
+    pub border_dx9: bool,
     /// Maximum Anisotropy: the largest footprint ratio MAPFILTER_ANISOTROPIC uses (2 to
     /// 16, §2.2.2.3).
     pub max_anisotropy: f32,

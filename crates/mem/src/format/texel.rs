@@ -543,6 +543,27 @@ pub fn numeric_class(f: SurfaceFormat) -> Result<NumericClass, FormatError> {
     })
 }
 
+/// Which of red, green, blue and alpha a format stores, for formats made only of R, G, B,
+/// A and ignored (X) channels; `None` for the others (luminance, intensity, compressed and
+/// special formats), whose missing channels the texel decoder defines itself. The seed's
+/// Sampler Output Channel Mapping (seed 000 §2.12.2.1.2) gives the missing channels'
+/// values.
+pub fn rgba_channels(f: SurfaceFormat) -> Option<[bool; 4]> {
+    let plain = parse_plain(f.name()?)?;
+    let mut has = [false; 4];
+    for field in plain.fields.iter().flatten() {
+        match field.ch {
+            Ch::R => has[0] = true,
+            Ch::G => has[1] = true,
+            Ch::B => has[2] = true,
+            Ch::A => has[3] = true,
+            Ch::L | Ch::I => return None,
+            Ch::X => {}
+        }
+    }
+    Some(has)
+}
+
 /// Element size and block shape of `f` (seed 000 §2.12.2.1.1 BPE column for uncompressed
 /// formats; 4x4 blocks for BC1-7/DXT1/ETC/EAC and 8x4 for FXT1, whose table BPE is 0).
 /// YCRCB formats report 16 bits per texel (seed 000 L8639: "these four surface formats
