@@ -9,6 +9,8 @@ use crate::indirect::{Bases, binding_table_surface};
 use crate::surface_state::{Use, buffer_entries, surface_from_state};
 use gtsim_eu::exec::{Message, MessageError, Response};
 use gtsim_mem::Memory;
+use gtsim_mem::layout::SurfaceDesc;
+use gtsim_mem::surface::Surface;
 use gtsim_sampler::address::TexCoordMode;
 use gtsim_sampler::filter::MapFilter;
 use gtsim_sampler::lod::MipFilter;
@@ -23,6 +25,7 @@ use gtsim_spec::gen7::{
     MessageDescriptorSamplingEngine, MessageHeaderSamplingEngine, RenderSurfaceState,
     SamplerBorderColorState, SamplerMessageType as T, SamplerState,
 };
+use gtsim_spec::shared::SurfaceFormat;
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 
@@ -238,7 +241,6 @@ fn dwords(reg: &[u8; 32]) -> [u32; 8] {
 
 /// Seed 000 §2.13.1.3.1 (SIMD8 and SIMD16 table) and §2.13.1.4: the message types.
 fn op(t: T) -> SamplerOp {
-    let unmodelled = |what: &'static str, seed: &'static str| SamplerOp::Unmodelled { what, seed };
     match t {
         T::SAMPLE => SamplerOp::Sample,
         T::SAMPLE_B => SamplerOp::SampleB,
@@ -256,12 +258,43 @@ fn op(t: T) -> SamplerOp {
         T::GATHER4_PO => SamplerOp::Gather4Po,
         T::GATHER4_PO_C => SamplerOp::Gather4PoC,
         T::LOD => SamplerOp::Lod,
-        T::SAMPLEINFO => unmodelled(t.name().unwrap_or("sampleinfo"), "seed 000 §2.13.1.4"),
-        T::LD_MCS | T::LD2DMS | T::LD2DSS => {
-            unmodelled(t.name().unwrap_or("ld2dms"), "seed 000 §2.13.1.4, §2.7")
-        }
+        T::SAMPLEINFO => SamplerOp::Sampleinfo,
+        T::LD_MCS => SamplerOp::LdMcs,
+        T::LD2DMS => SamplerOp::Ld2dms,
+        T::LD2DSS => SamplerOp::Ld2dss,
         _ => SamplerOp::Invalid(t.0),
     }
+}
+
+/// The multisample control surface of a multisampled surface with MCS Enable set
+/// (seed 000 §2.12.2 DW6: MCS Base Address, MCS Surface Pitch "in tiles - 1", §2.7.1:
+/// "the surface is defined by the MCS fields of SURFACE_STATE"): Y-tiled, one R8_UINT
+/// (4x) or R32_UINT (8x) element per pixel, the colour surface's size and slices.
+fn mcs_surface(rss: &RenderSurfaceState) -> Option<Result<Surface, MessageError>> {
+    if !rss.mcs_enable || rss.number_of_multisamples == NumberOfMultisamples::MULTISAMPLECOUNT_1 {
+        return None;
+    }
+    Some(
+        surface_from_state(rss, Use::Sampled)
+            .map_err(|e| MessageError::State {
+                structure: "RENDER_SURFACE_STATE",
+                why: e.to_string(),
+            })
+            .and_then(|(color, _)| {
+                // Y tiles are 128 bytes wide.
+                let pitch = (u64::from(rss.mcs_surface_pitch) + 1) * 128;
+                let desc = SurfaceDesc::mcs(&color.desc, pitch);
+                let format = if color.desc.samples == 8 {
+                    SurfaceFormat::R32_UINT
+                } else {
+                    SurfaceFormat::R8_UINT
+                };
+                Surface::new(rss.mcs_base_address, desc, format).map_err(|e| MessageError::State {
+                    structure: "RENDER_SURFACE_STATE",
+                    why: format!("MCS Base Address / MCS Surface Pitch: {e}"),
+                })
+            }),
+    )
 }
 
 /// RENDER_SURFACE_STATE as the sampler sees it (seed 000 §2.12.2).
@@ -293,7 +326,20 @@ pub(crate) fn surface_view(rss: &RenderSurfaceState) -> SurfaceView {
         surface_min_lod: u32::from(rss.surface_min_lod),
         resource_min_lod: rss.resource_min_lod as f32,
         min_array_element: u32::from(rss.minimum_array_element),
-        multisampled: rss.number_of_multisamples != NumberOfMultisamples::MULTISAMPLECOUNT_1,
+        samples: match rss.number_of_multisamples {
+            NumberOfMultisamples::MULTISAMPLECOUNT_4 => 4,
+            NumberOfMultisamples::MULTISAMPLECOUNT_8 => 8,
+            // MULTISAMPLECOUNT_1; the layout reports a reserved count.
+            _ => 1,
+        },
+        sample_palette_index: u32::from(rss.multisample_position_palette_index),
+        mcs: mcs_surface(rss),
+        clear_color: [
+            rss.red_clear_color.0 == 1,
+            rss.green_clear_color.0 == 1,
+            rss.blue_clear_color.0 == 1,
+            rss.alpha_clear_color.0 == 1,
+        ],
         buffer_entries: buffer_entries(rss),
     }
 }

@@ -9,7 +9,9 @@ use gtsim_fuzzkit::{Rng, cases, env_u64};
 use gtsim_gen7::sampling::{SamplerTables, handle_response};
 use gtsim_mem::AddressSpace;
 use gtsim_message::MessageError;
-use gtsim_spec::gen7::render_surface_state::{NumberOfMultisamples, SurfaceType};
+use gtsim_spec::gen7::render_surface_state::{
+    MultisampledSurfaceStorageFormat, NumberOfMultisamples, SurfaceType,
+};
 use gtsim_spec::gen7::sampler_state::{
     MagModeFilter, MinModeFilter, MipModeFilter, ShadowFunction,
 };
@@ -96,7 +98,11 @@ fn tables(r: &mut Rng) -> Tables {
         surface_min_lod: r.below(16) as u8,
         minimum_array_element: pick(r, &[0, 1, 2047]),
         surface_array: (r.below(2) == 0),
-        number_of_multisamples: NumberOfMultisamples(pick(r, &[0, 0, 0, 2, 3])),
+        number_of_multisamples: NumberOfMultisamples(pick(r, &[0, 0, 0, 2, 3, 1])),
+        multisampled_surface_storage_format: MultisampledSurfaceStorageFormat(r.below(2) as u32),
+        mcs_enable: (r.below(2) == 0),
+        mcs_base_address: pick(r, &[BASE, BASE + 0x3000, !0xfff]),
+        mcs_surface_pitch: pick(r, &[0, 1, 511]),
         ..Default::default()
     };
     let mode = |r: &mut Rng| Texcoordmode(r.below(8) as u32);
@@ -163,11 +169,20 @@ fn hostile_sampler_messages_end_in_a_response_or_an_error() {
         let ty = if sane {
             pick(
                 &mut r,
-                &[0u32, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 16, 17, 18, 20],
+                &[
+                    0u32, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 16, 17, 18, 20, 11, 29, 30, 31,
+                ],
             )
         } else {
             r.below(32) as u32
         };
+        // The multisampled-surface messages read multisampled 2D surfaces (with or
+        // without an MCS).
+        if sane && matches!(ty, 11 | 29 | 30 | 31) {
+            t.surface.surface_type = SurfaceType(1);
+            t.surface.number_of_multisamples = NumberOfMultisamples(pick(&mut r, &[2, 3]));
+            t.surface.mcs_base_address = BASE + 0x2000;
+        }
         let (mlen, rlen) = if sane {
             let params = 1 + r.below(4) as u32;
             let body = match simd {

@@ -70,6 +70,9 @@ use gtsim_mem::format::texel::{self, Texel};
 use gtsim_mem::surface::{Surface, SurfaceError};
 use gtsim_message::{MessageError, Response, invalid};
 use gtsim_spec::Unsupported;
+use multisample::Access;
+
+mod multisample;
 use gtsim_spec::shared::SurfaceFormat;
 
 /// What a sampler message needs from the outside world, decoded by the generation's
@@ -129,7 +132,11 @@ fn kind(op: SamplerOp) -> Result<SamplerOp, MessageError> {
         | SamplerOp::Gather4Po
         | SamplerOp::Gather4PoC
         | SamplerOp::Ld
-        | SamplerOp::Resinfo => Ok(op),
+        | SamplerOp::Resinfo
+        | SamplerOp::Sampleinfo
+        | SamplerOp::LdMcs
+        | SamplerOp::Ld2dms
+        | SamplerOp::Ld2dss => Ok(op),
         SamplerOp::Unmodelled { what, seed } => {
             Err(Unsupported::new(format!("the {what} message"), seed).into())
         }
@@ -216,25 +223,28 @@ fn run(
         }
     };
     let kind = kind(d.op)?;
+    let force_lod_zero = d.header.is_some_and(|h| h.force_lod_zero);
     if lanes == 2
-        && matches!(
+        && (matches!(
             kind,
             SamplerOp::Sample
                 | SamplerOp::SampleB
                 | SamplerOp::SampleKillpix
-                | SamplerOp::SampleC
                 | SamplerOp::SampleBC
                 | SamplerOp::Lod
-        )
+                | SamplerOp::Ld2dss
+        ) || (kind == SamplerOp::SampleC && !force_lod_zero))
     {
         // §2.13.1.4: "sample is not supported in SIMD4x2 mode", nor sample_b ("LOD is not
         // supported in SIMD4x2 mode" either): there are no neighbouring pixels to compute
         // an LOD from. SIMD4x2 sample_c "without Force LOD
         // to Zero ... is not allowed", and the SIMD4x2 table gives it no layout: sample_l_c
-        // with LOD 0 is the form Mesa uses.
+        // with LOD 0 is the form Mesa uses (with it, sample_c is allowed). ld2dss has no
+        // SIMD4x2 row.
         return Err(invalid(format!(
             "{kind:?} is not supported in SIMD4x2 mode (seed 000 §2.13.1.4; the SIMD4x2 table \
-             of §2.13.1.3.1 has sample_l, sample_d, sample_l_c, ld, gather4, resinfo, ...)"
+             of §2.13.1.3.1 has sample_l, sample_d, sample_l_c, ld, gather4, resinfo, \
+             sampleinfo, ld_mcs, ld2dms, ...; sample_c needs Force LOD to Zero)"
         )));
     }
     if lanes == 16 && matches!(kind, SamplerOp::SampleD | SamplerOp::SampleDC) {
@@ -326,6 +336,11 @@ fn run(
         }
         SamplerOp::Ld => ld_message(d, &header, &params, enabled, lanes, res)?,
         SamplerOp::Resinfo => resinfo_message(d, &params, enabled, lanes, res)?,
+        SamplerOp::Sampleinfo => multisample::sampleinfo_message(d, enabled, lanes, res)?,
+        SamplerOp::LdMcs => multisample::ld_mcs_message(d, &header, &params, enabled, lanes, res)?,
+        SamplerOp::Ld2dms | SamplerOp::Ld2dss => {
+            multisample::ld2dms_message(kind, d, &header, &params, enabled, lanes, res)?
+        }
         // `kind` refused these above.
         SamplerOp::Unmodelled { .. } | SamplerOp::Invalid(_) => {
             return Err(invalid(format!("sampler message type {kind:?}")));
@@ -363,10 +378,14 @@ fn simd4x2_order(kind: SamplerOp) -> &'static [usize] {
         // "u v r ai offu offv"; gather4_po_c "ref u v offu offv r" and "u v r ref offu
         // offv".
         SamplerOp::Gather4C => &[4, 0, 1, 2, 3],
+        // sample_c "ref u v r ai": the SIMD4x2 table has no row for it (§2.13.1.4 allows
+        // it with Force LOD to Zero); read as gather4_c's and sample_l_c's SIMD4x2 rows
+        // order it, coordinates first, "u v r ai ref".
+        SamplerOp::SampleC => &[4, 0, 1, 2, 3],
         SamplerOp::Gather4Po => &[0, 1, 4, 5, 2],
         SamplerOp::Gather4PoC => &[3, 0, 1, 4, 5, 2],
         SamplerOp::Ld => &[0, 3, 1, 2],
-        _ => &[0],
+        other => multisample::simd4x2_order(other).unwrap_or(&[0]),
     }
 }
 
@@ -610,9 +629,10 @@ struct Texture<'a> {
 type CachedTexel = ((u32, u32, u32, u32), Texel);
 
 impl<'a> Texture<'a> {
-    /// The surface of `view`, which must not be a null surface. `buffers` allows
-    /// buffer surfaces (ld only).
-    fn new(view: &SurfaceView, mem: &'a dyn Memory, buffers: bool) -> Result<Self, MessageError> {
+    /// The surface of `view`, which must not be a null surface, read as `access`
+    /// allows: buffers by ld only, multisampled surfaces by ld2dms and ld2dss only.
+    fn open(view: &SurfaceView, mem: &'a dyn Memory, access: Access) -> Result<Self, MessageError> {
+        let buffers = access == Access::Ld;
         let dim = match view.kind {
             SurfaceKind::D1 => Dim::D1,
             SurfaceKind::D2 => Dim::D2,
@@ -620,11 +640,12 @@ impl<'a> Texture<'a> {
             SurfaceKind::Buffer if buffers => Dim::Buffer,
             SurfaceKind::Cube if !buffers => Dim::Cube,
             SurfaceKind::Cube => {
-                return Err(Unsupported::new(
-                    "ld of a SURFTYPE_CUBE surface",
-                    "seed 000 §2.13.1.4",
-                )
-                .into());
+                // An ld must address a face as a 2D array: drivers give it a 2D view.
+                return Err(invalid(
+                    "ld of a SURFTYPE_CUBE surface: \"The Surface Type of the associated \
+                     surface must be SURFTYPE1D, SURFTYPE_2D, SURFTYPE_3D, or SURFTYPE_BUFFER \
+                     for the ld message\" (seed 000 §2.13.1.4 programming notes)",
+                ));
             }
             other => {
                 return Err(invalid(format!(
@@ -634,12 +655,15 @@ impl<'a> Texture<'a> {
                 )));
             }
         };
-        if view.multisampled {
-            return Err(Unsupported::new(
-                "sample and ld of multisampled surfaces (Number of Multisamples other than MULTISAMPLECOUNT_1)",
-                "seed 000 §2.13.1.4",
-            )
-            .into());
+        if view.samples > 1 && access != Access::Multisampled {
+            // §2.13.1.4 ld: "Number of Multisamples on the associated surface must be
+            // MULTISAMPLECOUNT_1 for the ld message type"; §2.7.1: "sample is no longer
+            // supported on multisampled surfaces" (the same for LOD and gather4).
+            return Err(invalid(format!(
+                "a multisampled surface ({} samples) read by a message other than ld2dms, \
+                 ld2dss or ld_mcs (seed 000 §2.13.1.4 programming notes, §2.7.1)",
+                view.samples
+            )));
         }
         let mut surface = view
             .layout
@@ -762,6 +786,27 @@ impl<'a> Texture<'a> {
             .and_then(|off| self.surface.read_texel_at(self.mem, off, x, y))
             .map_err(|error| MessageError::Texel {
                 what: format!("texel ({x}, {y}) slice {slice} LOD {level}"),
+                error,
+            })
+    }
+
+    /// Sample `sample` of texel (`x`, `y`) of `level` and `slice` of a multisampled
+    /// surface: the layout places it (a sample slice, or interleaved in the plane).
+    fn read_sample(
+        &self,
+        level: u32,
+        x: u32,
+        y: u32,
+        slice: u32,
+        sample: u32,
+    ) -> Result<Texel, MessageError> {
+        self.surface
+            .desc
+            .texel_offset(x, y, slice, level, sample)
+            .map_err(SurfaceError::from)
+            .and_then(|off| self.surface.read_texel_at(self.mem, off, x, y))
+            .map_err(|error| MessageError::Texel {
+                what: format!("sample {sample} of texel ({x}, {y}) slice {slice} LOD {level}"),
                 error,
             })
     }
@@ -1411,7 +1456,7 @@ fn sample_message(
         // §2.12.3.1 Sampler Disable: "If disabled, all output channels will return 0."
         return Ok(out);
     }
-    let tex = Texture::new(&view, res.memory(), false)?;
+    let tex = Texture::open(&view, res.memory(), Access::Single)?;
     let smp = Setup::new(&state, &view, tex.dim)?;
     // Seed 000 §2.13.1.3.1 (SIMD8/16 order): sample "u v r", sample_b and sample_l "bias|lod
     // u v r", sample_c "ref u v r", sample_b_c and sample_l_c "ref bias|lod u v r",
@@ -1607,7 +1652,7 @@ fn gather_message(
     if state.disabled {
         return Ok(out);
     }
-    let tex = Texture::new(&view, res.memory(), false)?;
+    let tex = Texture::open(&view, res.memory(), Access::Single)?;
     if !matches!(tex.dim, Dim::D2 | Dim::Cube) {
         return Err(invalid(format!(
             "gather4 of a {} surface: \"The Surface Type of the associated surface must be \
@@ -1737,7 +1782,7 @@ fn ld_message(
     let Some(view) = bound_surface(d, res)? else {
         return Ok(out);
     };
-    let tex = Texture::new(&view, res.memory(), true)?;
+    let tex = Texture::open(&view, res.memory(), Access::Ld)?;
     let [du, dv, dr] = header.offsets.map(i64::from);
     // Each enabled lane's texel: (level, x, y, slice), or None outside the surface.
     let mut texel_of: [LdTexel; 32] = [None; 32];

@@ -47,6 +47,14 @@ pub enum SamplerOp {
     Ld,
     /// resinfo: the surface's sizes.
     Resinfo,
+    /// sampleinfo: the surface's sample count and sample position palette index.
+    Sampleinfo,
+    /// ld_mcs: ld from the multisample control surface.
+    LdMcs,
+    /// ld2dms: one sample of a multisampled surface, through an MCS value.
+    Ld2dms,
+    /// ld2dss: one sample slice of a multisampled surface.
+    Ld2dss,
     /// A message type the hardware has and the model does not execute yet.
     Unmodelled {
         /// The message type's name.
@@ -149,8 +157,17 @@ pub struct SurfaceView {
     pub resource_min_lod: f32,
     /// Minimum Array Element.
     pub min_array_element: u32,
-    /// More than one sample per pixel.
-    pub multisampled: bool,
+    /// Number of Multisamples: samples per pixel (1, 4 or 8 on Gen7).
+    pub samples: u32,
+    /// Multisample Position Palette Index (what sampleinfo returns, less one).
+    pub sample_palette_index: u32,
+    /// The multisample control surface when MCS Enable is set on a multisampled
+    /// surface (MCS Base Address and MCS Surface Pitch), or why the state does not
+    /// describe one.
+    pub mcs: Option<Result<Surface, MessageError>>,
+    /// Red, Green, Blue and Alpha Clear Color (CC_ONE): the value an MCS-cleared pixel
+    /// reads.
+    pub clear_color: [bool; 4],
     /// Elements of a buffer surface (its Width, Height and Depth combined).
     pub buffer_entries: u32,
 }
