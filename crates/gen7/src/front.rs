@@ -99,7 +99,11 @@ impl<'a> DrawFront<'a> {
             registers,
             primitive,
             pointers: Pointers::latched(state),
-            sampler_cache: Default::default(),
+            sampler_cache: crate::sampling::SamplerCache::new(state.chroma_keys.clone().map(|k| {
+                k.map_or((0, 0), |k| {
+                    (k.chroma_key_low_value, k.chroma_key_high_value)
+                })
+            })),
         }
     }
 

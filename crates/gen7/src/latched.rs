@@ -38,6 +38,9 @@ macro_rules! latched_state {
             /// 3DSTATE_SO_BUFFER, by SO Buffer Index (each command defines one of the
             /// four, seed 004 §8.6).
             pub so_buffers: [Option<ThreeDStateSoBuffer>; 4],
+            /// 3DSTATE_CHROMA_KEY, by ChromaKey Table Index (each command loads one of
+            /// the four entries, seed 000 §2.12.6).
+            pub chroma_keys: [Option<ThreeDStateChromaKey>; 4],
             $(
                 #[doc = concat!("The last ", $name, ".")]
                 pub $field: Option<$ty>,
@@ -47,7 +50,8 @@ macro_rules! latched_state {
         impl LatchedState {
             /// The spec names of the commands kept here.
             pub const COMMANDS: &[&str] =
-                &["STATE_BASE_ADDRESS", "3DSTATE_VERTEX_BUFFERS", "3DSTATE_SO_BUFFER", $($name),*];
+                &["STATE_BASE_ADDRESS", "3DSTATE_VERTEX_BUFFERS", "3DSTATE_SO_BUFFER",
+                  "3DSTATE_CHROMA_KEY", $($name),*];
 
             /// Latches the command `name` (its dwords). Returns whether the pipeline
             /// reads it: other state commands (URB allocation, PIPELINE_SELECT, media
@@ -76,6 +80,11 @@ macro_rules! latched_state {
                         let b = unpack("3DSTATE_SO_BUFFER", ThreeDStateSoBuffer::unpack, dw)?;
                         let index = usize::from(b.so_buffer_index & 3);
                         self.so_buffers[index] = Some(b);
+                    }
+                    "3DSTATE_CHROMA_KEY" => {
+                        let k = unpack("3DSTATE_CHROMA_KEY", ThreeDStateChromaKey::unpack, dw)?;
+                        let index = usize::from(k.chroma_key_table_index & 3);
+                        self.chroma_keys[index] = Some(k);
                     }
                     $($name => self.$field = Some(unpack($name, <$ty>::unpack, dw)?),)*
                     _ => return Ok(false),

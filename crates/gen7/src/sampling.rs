@@ -16,11 +16,12 @@ use gtsim_sampler::filter::MapFilter;
 use gtsim_sampler::lod::MipFilter;
 use gtsim_sampler::message::SamplerResources;
 use gtsim_sampler::state::{
-    SamplerConfig, SamplerHeader, SamplerMessage, SamplerOp, SamplerSimd, SurfaceKind, SurfaceView,
+    ChromaKey, SamplerConfig, SamplerHeader, SamplerMessage, SamplerOp, SamplerSimd, SurfaceKind,
+    SurfaceView,
 };
 use gtsim_spec::gen7::message_descriptor_sampling_engine::SimdMode;
 use gtsim_spec::gen7::render_surface_state::{NumberOfMultisamples, SurfaceType};
-use gtsim_spec::gen7::sampler_state::{LodPreClampEnable, TrilinearFilterQuality};
+use gtsim_spec::gen7::sampler_state::{ChromaKeyMode, LodPreClampEnable, TrilinearFilterQuality};
 use gtsim_spec::gen7::{
     MessageDescriptorSamplingEngine, MessageHeaderSamplingEngine, RenderSurfaceState,
     SamplerBorderColorState, SamplerMessageType as T, SamplerState,
@@ -38,6 +39,11 @@ pub trait SamplerTables {
     fn sampler(&self, index: u8) -> Result<(SamplerState, [f32; 4]), MessageError>;
     /// Graphics memory, for texels.
     fn memory(&self) -> &dyn Memory;
+    /// The 3DSTATE_CHROMA_KEY table, (ChromaKey Low Value, ChromaKey High Value) per
+    /// ChromaKey Table Index (seed 000 §2.12.6); all zero until a command loads it.
+    fn chroma_keys(&self) -> [(u32, u32); 4] {
+        [(0, 0); 4]
+    }
 }
 
 /// Carries out a sampler message of a thread (seed 000 ch.2): the sampler state table is
@@ -72,6 +78,18 @@ pub(crate) fn message(
 pub(crate) struct SamplerCache {
     surfaces: Mutex<BTreeMap<(u64, u8), SurfaceView>>,
     samplers: Mutex<BTreeMap<(u64, u8), SamplerConfig>>,
+    /// The 3DSTATE_CHROMA_KEY table: (low, high) per ChromaKey Index.
+    chroma_keys: [(u32, u32); 4],
+}
+
+impl SamplerCache {
+    /// An empty cache for a draw with the chroma key table `chroma_keys`.
+    pub(crate) fn new(chroma_keys: [(u32, u32); 4]) -> SamplerCache {
+        SamplerCache {
+            chroma_keys,
+            ..Default::default()
+        }
+    }
 }
 
 /// The map behind `m`; a panic elsewhere while it was held left no partial entry, so a
@@ -103,7 +121,7 @@ impl SamplerResources for Cached<'_> {
             return Ok(c.clone());
         }
         let (s, border) = self.tables.sampler(index)?;
-        let c = sampler_config(&s, border);
+        let c = sampler_config(&s, border, self.cache.chroma_keys);
         locked(&self.cache.samplers).insert(key, c.clone());
         Ok(c)
     }
@@ -225,7 +243,7 @@ impl SamplerResources for Neutral<'_> {
     fn sampler(&self, index: u8) -> Result<SamplerConfig, MessageError> {
         self.0
             .sampler(index)
-            .map(|(s, border)| sampler_config(&s, border))
+            .map(|(s, border)| sampler_config(&s, border, self.0.chroma_keys()))
     }
 
     fn memory(&self) -> &dyn Memory {
@@ -345,7 +363,26 @@ pub(crate) fn surface_view(rss: &RenderSurfaceState) -> SurfaceView {
 }
 
 /// SAMPLER_STATE and its border colour as the sampler uses them (seed 000 §2.12.3.1).
-fn sampler_config(s: &SamplerState, border: [f32; 4]) -> SamplerConfig {
+/// The sampler's chroma key (seed 000 §2.3.1): ChromaKey Enable, ChromaKey Mode, and the
+/// entry of the 3DSTATE_CHROMA_KEY table (`table`, (low, high) per index) ChromaKey
+/// Index selects (§2.12.6).
+fn chroma_key(s: &SamplerState, table: [(u32, u32); 4]) -> Option<ChromaKey> {
+    s.chroma_key_enable.then(|| {
+        let (low, high) = table[usize::from(s.chroma_key_index & 3)];
+        ChromaKey {
+            kill: s.chroma_key_mode == ChromaKeyMode::KEYFILTER_KILL_ON_ANY_MATCH,
+            low,
+            high,
+        }
+    })
+}
+
+/// SAMPLER_STATE `s` with its border colour and the draw's 3DSTATE_CHROMA_KEY table.
+fn sampler_config(
+    s: &SamplerState,
+    border: [f32; 4],
+    chroma_keys: [(u32, u32); 4],
+) -> SamplerConfig {
     SamplerConfig {
         disabled: s.sampler_disable,
         min_filter: MapFilter::from_raw(s.min_mode_filter.0),
@@ -356,7 +393,7 @@ fn sampler_config(s: &SamplerState, border: [f32; 4]) -> SamplerConfig {
             TexCoordMode::from_raw(s.tcy_address_control_mode.0),
             TexCoordMode::from_raw(s.tcz_address_control_mode.0),
         ],
-        chroma_key: s.chroma_key_enable,
+        chroma_key: chroma_key(s, chroma_keys),
         shadow: gtsim_sampler::shadow::ShadowFunction::from_raw(s.shadow_function.0),
         border_dx9: s.texture_border_color_mode.0 == 1,
         // RATIO 2:1 (0) to RATIO 16:1 (7).

@@ -13,7 +13,7 @@ use gtsim_spec::gen7::render_surface_state::{
     MultisampledSurfaceStorageFormat, NumberOfMultisamples, SurfaceType,
 };
 use gtsim_spec::gen7::sampler_state::{
-    MagModeFilter, MinModeFilter, MipModeFilter, ShadowFunction,
+    ChromaKeyMode, MagModeFilter, MinModeFilter, MipModeFilter, ShadowFunction,
 };
 use gtsim_spec::gen7::{RenderSurfaceState, SamplerState, Texcoordmode};
 use gtsim_spec::shared::SurfaceFormat;
@@ -41,6 +41,15 @@ impl SamplerTables for Tables {
     }
     fn memory(&self) -> &dyn gtsim_mem::Memory {
         &self.mem
+    }
+    /// Keys from none to every texel.
+    fn chroma_keys(&self) -> [(u32, u32); 4] {
+        [
+            (0, 0),
+            (0, u32::MAX),
+            (0x8000_0000, 0xffff_ffff),
+            (0xffff_ffff, 0),
+        ]
     }
 }
 
@@ -119,6 +128,9 @@ fn tables(r: &mut Rng) -> Tables {
         texture_lod_bias: (r.below(64) as f64) / 4.0 - 8.0,
         sampler_disable: (r.below(16) == 0),
         non_normalized_coordinate_enable: (r.below(8) == 0),
+        chroma_key_enable: (r.below(8) == 0),
+        chroma_key_index: r.below(4) as u8,
+        chroma_key_mode: ChromaKeyMode(r.below(2) as u32),
         ..Default::default()
     };
     Tables {

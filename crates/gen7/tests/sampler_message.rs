@@ -14,7 +14,7 @@ use gtsim_message::MessageError;
 use gtsim_spec::gen7::message_descriptor_sampling_engine::SimdMode;
 use gtsim_spec::gen7::render_surface_state::SurfaceType;
 use gtsim_spec::gen7::sampler_state::{
-    MagModeFilter, MinModeFilter, MipModeFilter, ShadowFunction,
+    ChromaKeyMode, MagModeFilter, MinModeFilter, MipModeFilter, ShadowFunction,
 };
 use gtsim_spec::gen7::{
     MessageDescriptorSamplingEngine, MessageHeaderSamplingEngine, RenderSurfaceState,
@@ -29,6 +29,8 @@ struct Fake {
     surface: RenderSurfaceState,
     sampler: SamplerState,
     border: [f32; 4],
+    /// The 3DSTATE_CHROMA_KEY table.
+    chroma_keys: [(u32, u32); 4],
 }
 
 impl SamplerResources for Fake {
@@ -46,6 +48,9 @@ impl SamplerResources for Fake {
     }
     fn memory(&self) -> &dyn gtsim_mem::Memory {
         &self.mem
+    }
+    fn chroma_keys(&self) -> [(u32, u32); 4] {
+        self.chroma_keys
     }
 }
 
@@ -96,6 +101,7 @@ fn fake() -> Fake {
             ..Default::default()
         },
         border: [0.25, 0.5, 0.75, 1.0],
+        chroma_keys: [(0, 0); 4],
     }
 }
 
@@ -722,6 +728,94 @@ fn sample_killpix_adds_the_pixel_mask_register() {
     assert!(e.contains("only in SIMD8"), "{e}");
 }
 
+/// Chroma keying (seed 000 §2.3.1) with key 1 of the table: A 0xff, R 0x0a (10), G and B
+/// any: of level 0 only texel (1, 0) has R = 10x + 40y = 10. Lanes 0-3 sample texel
+/// centres (0, 0), (1, 0), (2, 0), (1, 1), NEAREST.
+#[test]
+fn chroma_key_replaces_matching_texels_or_kills_the_pixel() {
+    let mut f = fake();
+    f.chroma_keys[1] = (0xff0a_0000, 0xff0a_ffff);
+    f.sampler.chroma_key_enable = true;
+    f.sampler.chroma_key_index = 1;
+    f.sampler.chroma_key_mode = ChromaKeyMode::KEYFILTER_REPLACE_BLACK;
+    let u = floats(&[0.125, 0.375, 0.625, 0.375, 0.125, 0.125, 0.125, 0.125]);
+    let v = floats(&[0.125, 0.125, 0.125, 0.375, 0.125, 0.125, 0.125, 0.125]);
+    let w = sample8(
+        &f,
+        SamplerMessageType::SAMPLE_L,
+        &[vec![0; 8], u.clone(), v.clone()],
+    );
+    assert_eq!(rgba8(&w, 0), unorm(level0(0, 0)));
+    // "the sample is replaced with (0,0,0,0)".
+    assert_eq!(rgba8(&w, 1), [0.0; 4]);
+    assert_eq!(rgba8(&w, 2), unorm(level0(2, 0)));
+    assert_eq!(rgba8(&w, 3), unorm(level0(1, 1)));
+    // LINEAR at the corner between texels (0, 0), (1, 0), (0, 1), (1, 1): the keyed
+    // texel contributes black, a quarter of the weight.
+    f.sampler.min_mode_filter = MinModeFilter::MAPFILTER_LINEAR;
+    f.sampler.mag_mode_filter = MagModeFilter::MAPFILTER_LINEAR;
+    let w = sample8(
+        &f,
+        SamplerMessageType::SAMPLE_L,
+        &[vec![0; 8], floats(&[0.5; 8]), floats(&[0.5; 8])],
+    );
+    let sum = |c: usize| {
+        [level0(1, 1), level0(2, 1), level0(1, 2), level0(2, 2)]
+            .iter()
+            .map(|t| f32::from(t[c]) / 255.0)
+            .sum::<f32>()
+            / 4.0
+    };
+    // u = v = 0.5 is the corner of texels (1..2, 1..2), none keyed: unchanged.
+    assert!(
+        close(rgba8(&w, 0), std::array::from_fn(sum)),
+        "{:?}",
+        rgba8(&w, 0)
+    );
+    let w = sample8(
+        &f,
+        SamplerMessageType::SAMPLE_L,
+        &[vec![0; 8], floats(&[0.25; 8]), floats(&[0.25; 8])],
+    );
+    let keyed = |c: usize| {
+        [level0(0, 0), level0(0, 1), level0(1, 1)]
+            .iter()
+            .map(|t| f32::from(t[c]) / 255.0)
+            .sum::<f32>()
+            / 4.0
+    };
+    assert!(
+        close(rgba8(&w, 0), std::array::from_fn(keyed)),
+        "{:?}",
+        rgba8(&w, 0)
+    );
+    // KEYFILTER_KILL_ON_ANY_MATCH: sample+killpix clears the killed pixel's bit of W4
+    // 15:0 and returns its colour as sampled.
+    f.sampler.min_mode_filter = MinModeFilter::MAPFILTER_NEAREST;
+    f.sampler.mag_mode_filter = MagModeFilter::MAPFILTER_NEAREST;
+    f.sampler.chroma_key_mode = ChromaKeyMode::KEYFILTER_KILL_ON_ANY_MATCH;
+    let w = handle(
+        desc(SamplerMessageType::SAMPLE_KILLPIX, false, false, 2, 5),
+        &payload(&[u, v]),
+        0xff,
+        &f,
+    )
+    .unwrap();
+    assert_eq!(dword(&w[4], 0), 0xffff_fffd);
+    assert_eq!(rgba8(&w, 1), unorm(level0(1, 0)));
+    // A format the model cannot key fails loudly.
+    f.surface.surface_format = SurfaceFormat::R16G16B16A16_UNORM;
+    let e = handle(
+        desc(SamplerMessageType::SAMPLE_KILLPIX, false, false, 2, 5),
+        &payload(&[floats(&[0.5; 8]), floats(&[0.5; 8])]),
+        0xff,
+        &f,
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("§2.3.1"), "{e}");
+}
+
 #[test]
 fn ld_of_a_buffer_steps_by_the_surface_pitch() {
     // SURFTYPE_BUFFER R32G32B32A32_FLOAT with Surface Pitch 0: the structure is 1 byte
@@ -813,6 +907,7 @@ fn ld_reads_rows_of_texels_as_each_texel_is_stored() {
                 },
                 sampler: SamplerState::default(),
                 border: [0.0; 4],
+                chroma_keys: [(0, 0); 4],
             };
             for case in 0..20 {
                 // Two rows of 8 neighbours each, starting where tiles often end.
@@ -876,6 +971,7 @@ fn ld_reads_rows_of_texels_as_each_texel_is_stored() {
         },
         sampler: SamplerState::default(),
         border: [0.0; 4],
+        chroma_keys: [(0, 0); 4],
     };
     // Row 0 is mapped, row 1 (bytes 4096..) is not: lanes 3 and 6 read row 1.
     let u = vec![0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];

@@ -40,6 +40,7 @@
 //! wrapping here is exact for every representable coordinate.
 
 pub mod address;
+pub mod chroma;
 pub mod cube;
 pub mod filter;
 pub mod lod;

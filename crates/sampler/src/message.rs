@@ -320,6 +320,8 @@ fn run(
         channel_mask & ((1u32 << lanes) - 1)
     };
 
+    // Pixels a chroma key killed (§2.3.1.2).
+    let mut killed = 0;
     let results = match kind {
         SamplerOp::Sample
         | SamplerOp::SampleB
@@ -330,7 +332,11 @@ fn run(
         | SamplerOp::SampleLC
         | SamplerOp::SampleD
         | SamplerOp::SampleDC
-        | SamplerOp::Lod => sample_message(kind, d, &header, &params, enabled, lanes, res)?,
+        | SamplerOp::Lod => {
+            let (out, k) = sample_message(kind, d, &header, &params, enabled, lanes, res)?;
+            killed = k;
+            out
+        }
         SamplerOp::Gather4 | SamplerOp::Gather4C | SamplerOp::Gather4Po | SamplerOp::Gather4PoC => {
             gather_message(kind, d, &header, &params, enabled, lanes, res)?
         }
@@ -353,7 +359,7 @@ fn run(
         &results,
         masked,
         d.response_length,
-        kind == SamplerOp::SampleKillpix,
+        (kind == SamplerOp::SampleKillpix).then_some(killed),
     )
     .map(Response::from)
 }
@@ -437,13 +443,14 @@ fn writeback_simd4x2(
 /// register". A returned register cannot say "leave this one alone", so a masked channel
 /// must lie past the response length (trailing masks with a shortened response, which
 /// packs the same either way); one inside it is an `Err`. `sample+killpix` adds W4: the
-/// dispatch pixel mask 0xffff in 31:16 and the active pixel mask in 15:0, all ones since
-/// no chroma key kills a pixel here; W4.7:1 are "not written" and returned as 0.
+/// dispatch pixel mask 0xffff in 31:16 and the active pixel mask in 15:0: all ones but
+/// the pixels a chroma key killed (`killpix`, §2.3.1.2); W4.7:1 are "not written" and
+/// returned as 0.
 fn writeback(
     results: &[[u32; 4]],
     masked: [bool; 4],
     rlen: usize,
-    killpix: bool,
+    killpix: Option<u32>,
 ) -> Result<Vec<[u8; 32]>, MessageError> {
     let reg = |c: usize, first: usize| -> [u8; 32] {
         let mut r = [0u8; 32];
@@ -468,9 +475,9 @@ fn writeback(
         return Ok(regs);
     }
     let mut regs: Vec<[u8; 32]> = (0..4).map(|c| reg(c, 0)).collect();
-    if killpix {
+    if let Some(killed) = killpix {
         let mut w4 = [0u8; 32];
-        w4[..4].copy_from_slice(&u32::MAX.to_le_bytes());
+        w4[..4].copy_from_slice(&(!(killed & 0xffff)).to_le_bytes());
         regs.push(w4);
     }
     if rlen > regs.len() {
@@ -496,7 +503,7 @@ fn writeback(
             )));
         }
     }
-    if killpix && rlen != regs.len() {
+    if killpix.is_some() && rlen != regs.len() {
         return Err(invalid(format!(
             "sample+killpix returns 5 registers, the response length is {rlen} (seed 000 \
              §2.13.1.3.1)"
@@ -834,6 +841,25 @@ struct Setup {
     max_aniso: f32,
     /// Texture Border Color Mode DX9.
     border_dx9: bool,
+    /// The chroma key (seed 000 §2.3.1), when ChromaKey Enable is set.
+    chroma: Option<crate::chroma::Keyer>,
+    /// Whether a texel read since the flag was last cleared matched the chroma key.
+    keyed: std::cell::Cell<bool>,
+}
+
+impl Setup {
+    /// Texel `t` after chroma keying (seed 000 §2.3.1.2): a match is noted (it kills the
+    /// pixel in KEYFILTER_KILL_ON_ANY_MATCH mode) and, in KEYFILTER_REPLACE_BLACK mode,
+    /// "the sample is replaced with (0,0,0,0)".
+    fn key(&self, t: Texel) -> Texel {
+        match &self.chroma {
+            Some(k) if k.matches(&t) => {
+                self.keyed.set(true);
+                if k.kill { t } else { Texel::Float([0.0; 4]) }
+            }
+            _ => t,
+        }
+    }
 }
 
 impl Setup {
@@ -854,13 +880,11 @@ impl Setup {
                 modes[a] = TexCoordMode::Cube;
             }
         }
-        if state.chroma_key {
-            return Err(Unsupported::new(
-                "SAMPLER_STATE ChromaKey Enable: chroma keying",
-                "seed 000 §2.3.1",
-            )
-            .into());
-        }
+        // §2.3.1: the key tests every texel sample the filter reads.
+        let chroma = match (state.chroma_key, &view.layout) {
+            (Some(key), Ok(surface)) => Some(crate::chroma::Keyer::new(key, surface.format)?),
+            _ => None,
+        };
         // §2.12.3.1 Trilinear Filter Quality: "If the contribution of one mip map is less
         // than 25% [37.5% for LOW], only the other mip map contributes."
         let tri_threshold = state.trilinear_threshold.map_err(|raw| {
@@ -889,6 +913,8 @@ impl Setup {
             tri_threshold,
             max_aniso: state.max_anisotropy,
             border_dx9: state.border_dx9,
+            chroma,
+            keyed: std::cell::Cell::new(false),
         })
     }
 }
@@ -1315,9 +1341,12 @@ impl Texture<'_> {
                 ((st[a] * n as f32).floor().max(0.0) as u32).min(n - 1)
             };
             let slice = at[2] - face + p.face;
-            return self.read(level, texel(0), texel(1), slice).map(Tap::Texel);
+            return self
+                .read(level, texel(0), texel(1), slice)
+                .map(|t| Tap::Texel(smp.key(t)));
         }
-        self.read(level, at[0], at[1], at[2]).map(Tap::Texel)
+        self.read(level, at[0], at[1], at[2])
+            .map(|t| Tap::Texel(smp.key(t)))
     }
 
     /// gather4 (seed 000 §2.13.1.4): the four texels of the bilinear footprint at `u, v`
@@ -1444,20 +1473,21 @@ fn sample_message(
     enabled: u32,
     lanes: usize,
     res: &dyn SamplerResources,
-) -> Result<Vec<[u32; 4]>, MessageError> {
+) -> Result<(Vec<[u32; 4]>, u32), MessageError> {
     let mut out = vec![[0u32; 4]; lanes];
     let Some(view) = bound_surface(d, res)? else {
-        return Ok(out);
+        return Ok((out, 0));
     };
     let state = res
         .sampler(d.sampler_index)
         .map_err(|e| e.context("sampler state"))?;
     if state.disabled {
         // §2.12.3.1 Sampler Disable: "If disabled, all output channels will return 0."
-        return Ok(out);
+        return Ok((out, 0));
     }
     let tex = Texture::open(&view, res.memory(), Access::Single)?;
     let smp = Setup::new(&state, &view, tex.dim)?;
+    let mut killed = 0u32;
     // Seed 000 §2.13.1.3.1 (SIMD8/16 order): sample "u v r", sample_b and sample_l "bias|lod
     // u v r", sample_c "ref u v r", sample_b_c and sample_l_c "ref bias|lod u v r",
     // sample_d "u dudx dudy v dvdx dvdy r drdx drdy" and sample_d_c the same after "ref".
@@ -1600,6 +1630,7 @@ fn sample_message(
                 }
             };
             let compare = shadow.map(|f| (f, params.f(0, lane)));
+            smp.keyed.set(false);
             let t = tex
                 .sample(
                     &smp,
@@ -1615,9 +1646,14 @@ fn sample_message(
                 )
                 .map_err(|e| e.context(format!("channel {lane}")))?;
             *slot = texel_bits(t);
+            // §2.3.1.2 KEYFILTER_KILL_ON_ANY_MATCH: "Kill the pixel if any contributing
+            // texel sample matches the key".
+            if smp.keyed.get() && smp.chroma.is_some_and(|k| k.kill) {
+                killed |= 1 << lane;
+            }
         }
     }
-    Ok(out)
+    Ok((out, killed))
 }
 
 // ---------------------------------------------------------------------------------------

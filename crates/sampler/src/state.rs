@@ -172,6 +172,18 @@ pub struct SurfaceView {
     pub buffer_entries: u32,
 }
 
+/// A sampler's chroma key (seed 000 §2.3.1): the ChromaKey Mode of its SAMPLER_STATE and
+/// the 3DSTATE_CHROMA_KEY table entry its ChromaKey Index selects (§2.12.6).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ChromaKey {
+    /// KEYFILTER_KILL_ON_ANY_MATCH (else KEYFILTER_REPLACE_BLACK).
+    pub kill: bool,
+    /// ChromaKey Low Value: 8-bit channels, A in 31:24, R 23:16, G 15:8, B 7:0.
+    pub low: u32,
+    /// ChromaKey High Value, laid out as the low value.
+    pub high: u32,
+}
+
 /// The sampler state a sample message uses (seed 000 §2.12.3), decoded by the front.
 /// Fields whose value may be reserved or unmodelled keep the error: a message reports it
 /// only when it uses the field.
@@ -187,8 +199,8 @@ pub struct SamplerConfig {
     pub mip_filter: Result<MipFilter, SamplerError>,
     /// TCX, TCY and TCZ Address Control Mode.
     pub address: [Result<TexCoordMode, SamplerError>; 3],
-    /// ChromaKey Enable.
-    pub chroma_key: bool,
+    /// ChromaKey Enable, with the key: None when disabled.
+    pub chroma_key: Option<ChromaKey>,
     /// Texture Border Color Mode DX9 (else DX10/OGL): the value of the border colour's
     /// channels a surface format lacks (seed 000 §2.12.2.1.2).
     pub border_dx9: bool,
