@@ -1375,6 +1375,36 @@ fn cube_directions_select_faces_and_texels() {
     }
 }
 
+/// sample_d of a cube (seed 000 §2.13.1.4): u, v are already the face's coordinates and
+/// r the face id; ai follows r's gradients. u 0.75, v 0.25 on face 2 (+Y) of cube 1 is
+/// texel (1, 0) of slice 6 + 2; face 4.6 rounds to 5.
+#[test]
+fn sample_d_of_a_cube_takes_face_coordinates_and_the_face_id() {
+    let f = cube_fake();
+    for (r, ai, want) in [
+        (2.0, 1.0, cube_texel(8, 1, 0)),
+        (4.6, 0.0, cube_texel(5, 1, 0)),
+    ] {
+        let w = sample8(
+            &f,
+            SamplerMessageType::SAMPLE_D,
+            &[
+                floats(&[0.75; 8]),
+                floats(&[0.0; 8]),
+                floats(&[0.0; 8]),
+                floats(&[0.25; 8]),
+                floats(&[0.0; 8]),
+                floats(&[0.0; 8]),
+                floats(&[r; 8]),
+                floats(&[0.0; 8]),
+                floats(&[0.0; 8]),
+                floats(&[ai; 8]),
+            ],
+        );
+        assert_eq!(rgba8(&w, 3), want, "face {r} cube {ai}");
+    }
+}
+
 /// §2.2.3.6 TEXCOORDMODE_CUBE, worked by hand: LINEAR at (1, -0.5, -1) (a tie, +X) is
 /// +X's right edge, s = 1, t = 0.75: taps x = 1 and 2 at weight 1/2, y = 1. Tap x = 2 is
 /// past the edge: its centre (sc 1.5, tc 0.5) is the direction (1, -0.5, -1.5), which

@@ -28,9 +28,10 @@
 //! In the math modules texels are supplied by a caller's `fetch` closure as four `f32`
 //! channels (already decoded from the surface format); [`message`] reads them through
 //! `gtsim-mem` and documents its own coverage (MAPFILTER_ANISOTROPIC among it; the
-//! math module [`filter`] filters it as LINEAR). MAPFILTER_MONO, 1D/3D surfaces in
-//! [`filter`], and chroma keying (§2.3.1) are not modelled yet; where a caller asks for them the functions return a typed error rather
-//! than guessing.
+//! math module [`filter`] filters it as LINEAR). MAPFILTER_MONO and 1D/3D
+//! surfaces in [`filter`] are not modelled there; chroma keying (§2.3.1) is in
+//! [`chroma`]. Where a caller asks for what is not modelled the functions return a typed
+//! error rather than guessing.
 //!
 //! ## Numeric policy
 //!

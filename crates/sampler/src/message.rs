@@ -12,40 +12,47 @@
 //!
 //! * SIMD8 and SIMD16 forms of `sample` (LOD from the 2x2 subspan differences of the
 //!   coordinates), `sample_b`, `sample_l`, `ld` and `resinfo`, and the SIMD8-only
-//!   `sample+killpix` (no chroma key, so no pixel is ever killed).
+//!   `sample+killpix` (its pixel mask clears the pixels a chroma key killed).
 //! * The shadow compare forms `sample_c`, `sample_b_c`, `sample_l_c` (§2.4: each texel's
 //!   red compared with the reference by SAMPLER_STATE Shadow Function before filtering);
 //!   `sample_d` and `sample_d_c` (the LOD from the message's gradients, per channel; no
-//!   SIMD16 form); `LOD` (the subspan's clamped and unclamped LOD); `gather4`,
-//!   `gather4_c`, `gather4_po`, `gather4_po_c` on 2D surfaces (the bilinear footprint
-//!   unfiltered, the header's source channel, per-channel 6-bit offsets).
+//!   SIMD16 form; on a cube, face coordinates with the face id in r); `LOD` (the subspan's clamped and unclamped LOD); `gather4`,
+//!   `gather4_c`, `gather4_po`, `gather4_po_c` on 2D and cube surfaces (the bilinear
+//!   footprint unfiltered, the header's source channel, per-channel 6-bit offsets).
+//! * The multisampled-surface messages `ld2dms`, `ld2dss`, `ld_mcs` and `sampleinfo`
+//!   (§2.7, `message/multisample.rs`): sample slices through the MCS value, the MCS clear value,
+//!   interleaved (MSFMT_DEPTH_STENCIL) samples.
 //! * MAPFILTER_ANISOTROPIC on 2D surfaces (§2.2.2.3): the LOD from the footprint's minor
 //!   axis, bilinear subpixels one texel apart along its major axis, the endpoints
 //!   weighted by how far the ratio is from the number of ways (a weight the seed leaves
 //!   open; see `Texture::sample_anisotropic`); Maximum Anisotropy caps the ratio.
 //! * SIMD4x2 (the vertex-shader-style threads of the VS, GS, HS and DS, §2.13.1.9):
-//!   `sample_l`, `sample_l_c`, `sample_d`, `sample_d_c`, `gather4*`, `ld` and `resinfo`,
-//!   with the SIMD4x2 parameter order of the §2.13.1.3.1 table (coordinates first) and
-//!   the one-register writeback of §2.13.2.3, which writes only the active samples'
+//!   `sample_l`, `sample_l_c`, `sample_c` with Force LOD to Zero, `sample_d`,
+//!   `sample_d_c`, `gather4*`, `ld`, `ld_mcs`, `ld2dms`, `resinfo` and `sampleinfo`, with
+//!   the SIMD4x2 parameter order of the §2.13.1.3.1 table (coordinates first) and the
+//!   one-register writeback of §2.13.2.3, which writes only the active samples'
 //!   unmasked channels (`Response::written`).
-//! * SURFTYPE_1D, SURFTYPE_2D (both with arrays) and SURFTYPE_3D for the sample messages;
-//!   additionally SURFTYPE_BUFFER for `ld`; every surface type for `resinfo`;
-//!   SURFTYPE_NULL returns zeros.
-//! * SAMPLER_STATE min/mag MAPFILTER_NEAREST/LINEAR (3D: trilinear within a level), mip
-//!   filter NONE/NEAREST/LINEAR with the trilinear quality thresholds, every
-//!   TEXCOORDMODE except cube-face crossing, the border colour, LOD bias/pre-clamp/min/max,
-//!   Base Mip Level, non-normalized coordinates and Sampler Disable; SURFACE_STATE MIP
-//!   Count, Surface Min LOD, Resource Min LOD and Minimum Array Element; the header's write
-//!   channel masks, texel offsets and Force LOD to Zero.
+//! * SURFTYPE_1D, SURFTYPE_2D (both with arrays), SURFTYPE_3D and SURFTYPE_CUBE (cube
+//!   arrays included; face selection, TEXCOORDMODE_CUBE edge and corner crossing, the
+//!   Cube Surface Control Mode override) for the sample messages; additionally
+//!   SURFTYPE_BUFFER for `ld`; every surface type for `resinfo`; SURFTYPE_NULL returns
+//!   zeros.
+//! * SAMPLER_STATE min/mag MAPFILTER_NEAREST/LINEAR/ANISOTROPIC (3D: trilinear within a
+//!   level), mip filter NONE/NEAREST/LINEAR with the trilinear quality thresholds, every
+//!   TEXCOORDMODE, the border colour with the format's missing channels and Texture
+//!   Border Color Mode, LOD bias/pre-clamp/min/max, Base Mip Level, non-normalized
+//!   coordinates, Sampler Disable and chroma keying (§2.3.1, [`crate::chroma`]);
+//!   SURFACE_STATE MIP Count, Surface Min LOD, Resource Min LOD and Minimum Array
+//!   Element; the header's write channel masks, texel offsets and Force LOD to Zero.
 //! * Formats: everything `gtsim_mem` decodes; sRGB formats are linearized by the texel
 //!   decoder before filtering (§2.6). Float results are returned as IEEE bits, UINT/SINT
 //!   surfaces as integer bits (§2.13.2.1 "Format depends on the Data Return Format").
 //!
 //! ## Not modelled (each an `Err` naming the seed section)
 //!
-//! SIMD32/64 messages; `sampleinfo`, `ld_mcs`, `ld2dms`, `ld2dss`; sampling
-//! SURFTYPE_CUBE (gather4 of cube surfaces included); multisampled surfaces; MAPFILTER_MONO; chroma key;
-//! LINEAR filtering or a border colour on UINT/SINT surfaces (undefined per §2.13.1.4).
+//! SIMD32/64 messages (the media sampler); MAPFILTER_MONO; chroma keying of SNORM, YCrCb, sRGB and wider-than-8-bit formats. Guest mistakes the
+//! seed forbids are typed errors: LINEAR filtering or a border colour on UINT/SINT
+//! surfaces, `ld` of a cube, sample messages on multisampled surfaces.
 //! `sample_lz`, `sample_c_lz` and `ld_lz` are later-generation message types
 //! (the Ivy Bridge spec file messages.spec), so Gen7 has none to model.
 //!
@@ -1533,16 +1540,6 @@ fn sample_message(
         // Offsets do not apply across cube faces.
         Dim::Cube => [0, 0, 0],
     };
-    if tex.dim == Dim::Cube && gradients {
-        // §2.13.1.4 sample_d: "Usage of this message type on cube surfaces assumes that
-        // the u, v, and gradients have already been transformed onto the appropriate
-        // face ... The r coordinate contains the faceid".
-        return Err(Unsupported::new(
-            "sample_d of a SURFTYPE_CUBE surface (face-space gradients, r the face id)",
-            "seed 000 §2.13.1.4",
-        )
-        .into());
-    }
     // A cube's direction as the coordinates of the face it selects (§2.1.2), on the face
     // `on` when given (a subspan's LOD is taken on its upper-left pixel's face).
     let on_face = |c: [f32; 3], on: Option<u32>| -> ([f32; 3], u32) {
@@ -1620,6 +1617,21 @@ fn sample_message(
                 Dim::D1 => array_slice(&tex, c[1]),
                 Dim::D2 => array_slice(&tex, c[2]),
                 Dim::D3 | Dim::Buffer => 0,
+                Dim::Cube if gradients => {
+                    // §2.13.1.4 sample_d: "Usage of this message type on cube surfaces
+                    // assumes that the u, v, and gradients have already been transformed
+                    // onto the appropriate face ... The r coordinate contains the
+                    // faceid": u, v are the face's s, t and the gradients theirs; ai
+                    // follows r's gradients.
+                    let f = if c[2].is_nan() {
+                        0
+                    } else {
+                        c[2].round().clamp(0.0, 5.0) as u32
+                    };
+                    c[2] = 0.0;
+                    face = Some(f);
+                    cube_slice(&tex, params.f(at[2] + 3, lane), f)
+                }
                 Dim::Cube => {
                     // "The ai parameter indicates the array index for a cube surface"
                     // (§2.13.1.4), the parameter after r.
