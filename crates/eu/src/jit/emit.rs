@@ -42,7 +42,9 @@ thread_local! {
 
 /// Forgets the constants of the previous function (call before building one).
 pub(super) fn clear_constants() {
-    CONSTANTS.with(|c| c.borrow_mut().clear());
+    // try_with: thread-local storage may already be destroyed when a client submits
+    // from an exit handler; nothing is cached then.
+    let _ = CONSTANTS.try_with(|c| c.borrow_mut().clear());
 }
 
 /// A constant of the current block: the cached one, or `make`'s.
@@ -54,11 +56,15 @@ fn constant(
     let Some(block) = b.current_block() else {
         return make(b);
     };
-    if let Some(v) = CONSTANTS.with(|c| c.borrow().get(&(block, key.0, key.1)).copied()) {
+    if let Some(v) = CONSTANTS
+        .try_with(|c| c.borrow().get(&(block, key.0, key.1)).copied())
+        .ok()
+        .flatten()
+    {
         return v;
     }
     let v = make(b);
-    CONSTANTS.with(|c| c.borrow_mut().insert((block, key.0, key.1), v));
+    let _ = CONSTANTS.try_with(|c| c.borrow_mut().insert((block, key.0, key.1), v));
     v
 }
 

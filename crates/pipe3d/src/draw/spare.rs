@@ -11,19 +11,56 @@ thread_local! {
     static SPARE: std::cell::Cell<Option<Box<Thread>>> = const { std::cell::Cell::new(None) };
 }
 
-/// Keeps `t`, a finished EU thread, for this host thread's next dispatch.
+/// Keeps `t`, a finished EU thread, for this host thread's next dispatch. A host thread
+/// whose thread-local storage is already destroyed (a client that submits from an exit
+/// handler, as crocus does when a process exits) keeps nothing.
 pub(super) fn keep(t: Box<Thread>) {
-    SPARE.with(|s| s.set(Some(t)));
+    let _ = SPARE.try_with(|s| s.set(Some(t)));
 }
 
 /// A new EU thread of `simd` channels to run `prog`: the host thread's spare one reset
 /// for it, or a new one.
 pub(super) fn thread(simd: u8, prog: &Program) -> Box<Thread> {
-    match SPARE.with(|s| s.take()) {
+    match SPARE.try_with(|s| s.take()).ok().flatten() {
         Some(mut t) => {
             t.reset_for(simd, prog);
             t
         }
         None => Box::new(Thread::new(simd)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gtsim_isa::Encoding;
+
+    /// Dispatches from a thread-local destructor, as when crocus flushes a batch from an
+    /// exit handler: by then this thread's spare may be destroyed, and a dispatch must
+    /// still get a thread (a panic here became an EIO and a crashed client).
+    struct DispatchOnDrop;
+
+    impl Drop for DispatchOnDrop {
+        fn drop(&mut self) {
+            let prog = Program::new(Encoding::default(), &[]);
+            let t = thread(8, &prog);
+            keep(t);
+        }
+    }
+
+    thread_local! {
+        static GUARD: std::cell::RefCell<Option<DispatchOnDrop>> =
+            const { std::cell::RefCell::new(None) };
+    }
+
+    #[test]
+    fn dispatch_after_the_spare_is_destroyed_gets_a_new_thread() {
+        let joined = std::thread::spawn(|| {
+            // Registered first, so destroyed after SPARE (destructors run in reverse).
+            GUARD.with(|g| *g.borrow_mut() = Some(DispatchOnDrop));
+            keep(Box::new(Thread::new(8)));
+        })
+        .join();
+        assert!(joined.is_ok(), "a dispatch from a TLS destructor panicked");
     }
 }
