@@ -103,8 +103,12 @@ impl DepthAccess<'_> {
 
     fn depth_addr(&self, x: u32, y: u32) -> Result<u64, MessageError> {
         let d = self.buffer;
+        // A pixel past the LOD's edge is addressed all the same, within the pitch
+        // (`ImageOffsets::offset_in_pitch`): crocus aligns the drawing rectangle of a
+        // HiZ depth LOD to 8x4 pixels, past a 4x4 LOD, and the hardware writes those
+        // pixels into the miptree's padding.
         let off = match &self.depth {
-            Some(img) => img.offset(x, y),
+            Some(img) => img.offset_in_pitch(x, y),
             None => d.desc.texel_offset(x, y, d.slice, d.lod, 0),
         }
         .map_err(|e| depth_layout_error(x, y, e))?;
@@ -117,7 +121,7 @@ impl DepthAccess<'_> {
             return Ok(None);
         };
         let off = match &self.stencil {
-            Some(img) => img.offset(x, y),
+            Some(img) => img.offset_in_pitch(x, y),
             None => desc.texel_offset(x, y, d.slice, d.lod, 0),
         }
         .map_err(|e| MessageError::State {
@@ -239,8 +243,11 @@ impl DepthAccess<'_> {
             while j < n {
                 let xj = x + j as u32;
                 let run = match &self.depth {
-                    Some(img) => img.run(xj, y).map_err(|e| depth_layout_error(xj, y, e)),
-                    None => self.depth_addr(xj, y).map(|a| (a.wrapping_sub(d.base), 1)),
+                    Some(img) if xj < img.size().0 && y < img.size().1 => {
+                        img.run(xj, y).map_err(|e| depth_layout_error(xj, y, e))
+                    }
+                    // Past the LOD's edge: one pixel at a time, as `depth_addr` places it.
+                    _ => self.depth_addr(xj, y).map(|a| (a.wrapping_sub(d.base), 1)),
                 };
                 let (off, k) = match run {
                     Ok(r) => r,

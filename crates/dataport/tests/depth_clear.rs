@@ -111,9 +111,11 @@ fn a_clear_in_runs_writes_what_pixel_by_pixel_writes() {
 #[test]
 fn a_pixel_outside_stops_the_clear_after_the_pixels_before_it() {
     // With a stencil buffer (pixel by pixel) and without (runs along rows, one of them
-    // running past the right edge).
-    let row: Vec<(u32, u32)> = (40..70).map(|x| (x, 2)).collect();
-    let scattered = vec![(1, 1), (2, 1), (60, 1), (3, 1)];
+    // running past the pitch: 512 bytes, 128 D32 pixels; the W-tiled stencil's pitch is
+    // 128 bytes). Pixels past the 50-pixel width but within the pitch are written
+    // (`past_the_lods_edge_within_the_pitch_is_addressed`).
+    let row: Vec<(u32, u32)> = (110..140).map(|x| (x, 2)).collect();
+    let scattered = vec![(1, 1), (2, 1), (130, 1), (3, 1)];
     for stencil in [true, false] {
         for pixels in [&scattered, &row] {
             let d = buffer(Tiling::Y, DepthFormat::D32Float, stencil, true);
@@ -134,6 +136,22 @@ fn a_pixel_outside_stops_the_clear_after_the_pixels_before_it() {
             );
         }
     }
+}
+
+/// The hardware addresses a depth pixel by its position, not bounded by the LOD's size
+/// (crocus draws HiZ depth LODs with an 8x4-aligned drawing rectangle past a 4x4 LOD):
+/// pixel (60, 3) of the linear 50x40 D32 buffer with a 512-byte pitch is at 3 · 512 +
+/// 60 · 4; past the pitch (x 128) is an error naming the pixel.
+#[test]
+fn past_the_lods_edge_within_the_pitch_is_addressed() {
+    let d = buffer(Tiling::Linear, DepthFormat::D32Float, false, true);
+    let mut m = memory();
+    d.access().clear(&mut m, &[(60, 3)]).unwrap();
+    let mut got = [0u8; 4];
+    m.read(DEPTH + 3 * 512 + 60 * 4, &mut got).unwrap();
+    assert_eq!(u32::from_le_bytes(got), 0x3f12_3456);
+    let e = d.pixel(&mut m, 128, 3, 0.5, false).unwrap_err().to_string();
+    assert!(e.contains("pixel (128, 3)"), "{e}");
 }
 
 /// A row's depth test (`DepthAccess::row`) leaves the memory, the passing pixels and the

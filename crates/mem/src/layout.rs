@@ -155,6 +155,30 @@ impl ImageOffsets {
             .offset(self.pitch, bx as u64 * self.block_bytes as u64, by as u64)?)
     }
 
+    /// Byte offset from the surface base of texel (x, y) addressed from the image's
+    /// origin like [`Self::offset`], but bounded by the surface's pitch rather than the
+    /// image's size: the texel may lie right of or below the image, in the surface's
+    /// padding or a neighbouring image, as long as its row stays within the pitch. This
+    /// is how the depth and stencil buffers address a pixel past a LOD's edge (the
+    /// hardware computes the address from the position; it does not bound it).
+    pub fn offset_in_pitch(&self, x: u32, y: u32) -> Result<u64, LayoutError> {
+        if x < self.width && y < self.height {
+            return self.offset(x, y);
+        }
+        let (bw, bh) = (self.block.0.max(1), self.block.1.max(1));
+        let bx = u64::from(self.origin.0.saturating_add(x) / bw);
+        let by = u64::from(self.origin.1.saturating_add(y) / bh);
+        let row_x = bx * u64::from(self.block_bytes);
+        if row_x + u64::from(self.block_bytes) > self.pitch {
+            return Err(LayoutError::Outside {
+                what: "x",
+                value: x,
+                limit: self.width,
+            });
+        }
+        Ok(self.tiling.offset(self.pitch, row_x, by)?)
+    }
+
     /// Bytes from the surface base that hold every texel of the image: from the start
     /// of its first row to the end of its last (for a tiled surface, of the tile rows
     /// they lie in, which is what a tiled image occupies; Intel PRM Vol1 Part2 §"Tiled
