@@ -313,7 +313,14 @@ impl<'a> PixelSink<'a> {
     /// The sink of render target `rt` at Render Target Array Index `array_index`.
     pub fn new(rt: &'a RenderTarget, array_index: u32) -> PixelSink<'a> {
         let s = &rt.surface;
-        let last = s.desc.depth.max(1) - 1;
+        // Seed 000 §3.9.11 header Render Target Array Index: "overridden with the
+        // Minimum Array Element ... if it is out of the range between Minimum Array
+        // Element and Depth. For cube surfaces, a depth value of 5 is used for this
+        // determination" (the index is the face, +x 0 to -z 5).
+        let last = match s.desc.ty {
+            gtsim_mem::layout::SurfaceType::Cube => 5,
+            _ => s.desc.depth.max(1) - 1,
+        };
         let slice = if (rt.min_array_element..=last).contains(&array_index) {
             array_index
         } else {

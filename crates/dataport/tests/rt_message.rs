@@ -279,3 +279,50 @@ fn a_run_of_pixels_writes_what_the_pixels_write_one_by_one() {
     }
     assert_eq!(runs, 3 * 3 * 2 * 2 * 7);
 }
+
+/// A cube render target's Render Target Array Index is the face (seed 000 §3.9.11
+/// header: "+x 0 ... -z 5", range checked "with a depth value of 5" for cubes): on a
+/// linear 4x4 R8G8B8A8 cube with LOD0 array spacing (QPitch 4 rows of 16 bytes), face 3's
+/// pixel (1, 0) is at 3 · 64 + 4; index 6 is out of range and writes face 0 (the Minimum
+/// Array Element).
+#[test]
+fn a_cube_targets_array_index_selects_the_face() {
+    use gtsim_mem::layout::{ArraySpacing, SurfaceType};
+    use gtsim_mem::tiling::Tiling;
+    let base = 0x4000;
+    let cc = gtsim_dataport::rt_write::RtState {
+        blend: None,
+        constant: [0.0; 4],
+        pre_clamp: None,
+        post_clamp: None,
+        logic_op: None,
+        write_disable: [false; 4],
+    };
+    let mut rt = render_target(
+        base,
+        gtsim_spec::shared::SurfaceFormat::R8G8B8A8_UNORM,
+        4,
+        Tiling::Linear,
+        (4, 4, 16),
+        cc,
+    );
+    rt.surface.desc.ty = SurfaceType::Cube;
+    rt.surface.desc.array_spacing = ArraySpacing::Lod0;
+    let mut mem = gtsim_mem::AddressSpace::new();
+    mem.map(base, 0x1000);
+    let red = [1.0f32, 0.0, 0.0, 1.0].map(f32::to_bits);
+    gtsim_dataport::rt_message::PixelSink::new(&rt, 3)
+        .write(&mut mem, 1, 0, red)
+        .unwrap();
+    gtsim_dataport::rt_message::PixelSink::new(&rt, 6)
+        .write(&mut mem, 2, 0, red)
+        .unwrap();
+    let byte = |off: u64| {
+        let mut b = [0u8; 4];
+        gtsim_mem::Memory::read(&mem, base + off, &mut b).unwrap();
+        b
+    };
+    assert_eq!(byte(3 * 64 + 4), [255, 0, 0, 255]);
+    assert_eq!(byte(8), [255, 0, 0, 255]);
+    assert_eq!(byte(6 * 64 + 8), [0; 4]);
+}
