@@ -116,6 +116,9 @@ pub struct PixelWrites<'a> {
     /// Without a header, whether source depth follows the colours (the dispatch's R0.0
     /// bit 13, "Source Depth to Render Target").
     pub computes_depth: bool,
+    /// Without a header, the Render Target Array Index: the dispatch's R0.0 26:16 (a
+    /// headerless message takes the header's fields from the thread's payload).
+    pub rt_array_index: u32,
 }
 
 impl PixelWrites<'_> {
@@ -128,7 +131,10 @@ impl PixelWrites<'_> {
         payload: &[[u8; 32]],
         resolve: &ResolveTarget<'_>,
     ) -> Result<(), MessageError> {
-        let p = decode_payload(rt, payload, self.computes_depth)?;
+        let mut p = decode_payload(rt, payload, self.computes_depth)?;
+        if rt.header.is_none() {
+            p.array_index = self.rt_array_index;
+        }
         // The render target's surface comes from the binding table entry, its
         // BLEND_STATE entry from the header's Render Target Index (0 without a header;
         // seed 000 §3.9.11.3 M0.2).
@@ -254,14 +260,17 @@ pub struct AlikeThread {
 /// written then. Only [`RtMode::Write`] goes at once.
 pub fn write_alike(
     targets: &mut RenderTargets,
-    computes_depth: bool,
+    (computes_depth, rt_array_index): (bool, u32),
     mem: &mut dyn Memory,
     rt: &RtWrite,
     payload: &[[u8; 32]],
     resolve: &ResolveTarget<'_>,
     threads: &[AlikeThread],
 ) -> Option<Vec<u32>> {
-    let p = decode_payload(rt, payload, computes_depth).ok()?;
+    let mut p = decode_payload(rt, payload, computes_depth).ok()?;
+    if rt.header.is_none() {
+        p.array_index = rt_array_index;
+    }
     let key = (p.binding_table_index, p.render_target_index);
     let target = targets.target(&*mem, key, resolve).ok()?;
     // As in `PixelWrites::write`: the header's pixel enables, then the alpha test.

@@ -240,6 +240,7 @@ fn alike_writes_at_once_leave_what_they_leave_thread_by_thread() {
                 late: None,
                 mode: RtMode::Write,
                 computes_depth: false,
+                rt_array_index: 0,
             };
             if w.write(&mut one_by_one, &rt_write, &p, &resolve).is_err() {
                 failed = true;
@@ -252,7 +253,7 @@ fn alike_writes_at_once_leave_what_they_leave_thread_by_thread() {
         let mut known = RenderTargets::default();
         let done = write_alike(
             &mut known,
-            false,
+            (false, 0),
             &mut at_once,
             &rt_write,
             &p,

@@ -638,6 +638,7 @@ fn clip_state(c: &ThreeDStateClip, v: &SfClipViewport) -> ClipState {
     use three_d_state_clip::{ApiMode, ClipMode as Mode};
     ClipState {
         enabled: c.clip_enable,
+        force_zero_rta_index: c.force_zero_rtaindex_enable,
         statistics: c.clipper_statistics_enable,
         mode: match c.clip_mode {
             Mode::CLIPMODE_NORMAL => ClipMode::Normal,

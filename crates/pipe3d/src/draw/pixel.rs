@@ -725,6 +725,17 @@ struct ThreadContext<'a> {
     replays: Replays,
 }
 
+/// The object's Render Target Array Index (seed 004 VUE header DWord 1, "routed into the
+/// PS thread payload" from its provoking vertex; R0.0 26:16), or 0 when 3DSTATE_CLIP's
+/// Force Zero RTA Index Enable is set. 11 bits; the data port clamps it to the surface.
+fn rt_array_index(st: &DrawState, prim: &Primitive<'_>) -> u32 {
+    if st.clip.force_zero_rta_index {
+        0
+    } else {
+        prim.provoking_vue.first().map_or(0, |h| h[1] & 0x7ff)
+    }
+}
+
 /// The pixel of each slot of a thread for `group` (up to SIMD/4 subspans with their lit
 /// pixels), the slots lit, and its dispatch mask (4 slots per subspan).
 fn slots_of(group: &[Subspan]) -> ([(u32, u32); 32], u32, u32) {
@@ -779,6 +790,7 @@ impl ThreadContext<'_> {
                 }),
                 mode: self.mode,
                 computes_depth: st.ps.computes_depth,
+                rt_array_index: rt_array_index(st, prim),
             }),
         }
     }
@@ -844,7 +856,10 @@ impl ThreadContext<'_> {
             .collect();
         write_alike(
             targets,
-            self.st.ps.computes_depth,
+            (
+                self.st.ps.computes_depth,
+                rt_array_index(self.st, self.prim),
+            ),
             mem,
             &rt,
             &m.payload,
@@ -1128,6 +1143,7 @@ fn build_payload(
     let l = st.payload;
     l.topology.put(grf, st.rasterized_topology().0);
     l.back_facing.put(grf, u32::from(prim.back_facing));
+    l.rt_array_index.put(grf, rt_array_index(st, prim));
     l.source_depth_to_rt
         .put(grf, u32::from(st.ps.computes_depth));
     l.sampler_state

@@ -84,6 +84,9 @@ pub struct PayloadLayout {
     pub topology: PayloadField,
     /// PS: the object faces back.
     pub back_facing: PayloadField,
+    /// PS: the object's Render Target Array Index (its provoking vertex's VUE header
+    /// DWord 1, unless 3DSTATE_CLIP forces 0).
+    pub rt_array_index: PayloadField,
     /// PS: source depth goes to the render target write (the shader computes depth).
     pub source_depth_to_rt: PayloadField,
     /// PS: subspan 0's upper-left x; subspan i is `i % 4` dwords and `i / 4` registers on.
