@@ -144,9 +144,6 @@ fn kind(op: SamplerOp) -> Result<SamplerOp, MessageError> {
         | SamplerOp::LdMcs
         | SamplerOp::Ld2dms
         | SamplerOp::Ld2dss => Ok(op),
-        SamplerOp::Unmodelled { what, seed } => {
-            Err(Unsupported::new(format!("the {what} message"), seed).into())
-        }
         SamplerOp::Invalid(v) => Err(invalid(format!(
             "message type {v:#07b} is not a Gen7 SIMD8/SIMD16 sampler message (seed 000 \
              §2.13.1.3.1; sample_lz, sample_c_lz, ld_lz, ld2dms_w, sample_min and sample_max \
@@ -355,7 +352,7 @@ fn run(
             multisample::ld2dms_message(kind, d, &header, &params, enabled, lanes, res)?
         }
         // `kind` refused these above.
-        SamplerOp::Unmodelled { .. } | SamplerOp::Invalid(_) => {
+        SamplerOp::Invalid(_) => {
             return Err(invalid(format!("sampler message type {kind:?}")));
         }
     };

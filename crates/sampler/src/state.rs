@@ -55,13 +55,6 @@ pub enum SamplerOp {
     Ld2dms,
     /// ld2dss: one sample slice of a multisampled surface.
     Ld2dss,
-    /// A message type the hardware has and the model does not execute yet.
-    Unmodelled {
-        /// The message type's name.
-        what: &'static str,
-        /// Where it is specified.
-        seed: &'static str,
-    },
     /// A value that is no message type of the generation (the raw value).
     Invalid(u32),
 }
