@@ -45,7 +45,7 @@ pub(crate) static PAYLOAD: PayloadLayout = PayloadLayout {
     ds_primitive_id: field(1, 7, 0, 32),
     topology: field(0, 0, 0, 5),
     back_facing: field(0, 0, 15, 1),
-    // Seed 004 §11.10 PS payload R0.0 26:16 Render Target Array Index.
+    // Seed 004 §11.10.3.1 PS payload R0.0 26:16 Render Target Array Index.
     rt_array_index: field(0, 0, 16, 11),
     source_depth_to_rt: field(0, 0, 13, 1),
     subspan_x: field(1, 2, 0, 16),

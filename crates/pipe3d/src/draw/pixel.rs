@@ -725,7 +725,7 @@ struct ThreadContext<'a> {
     replays: Replays,
 }
 
-/// The object's Render Target Array Index (seed 004 VUE header DWord 1, "routed into the
+/// The object's Render Target Array Index (seed 004 §1.8.1 VUE header DWord 1, "routed into the
 /// PS thread payload" from its provoking vertex; R0.0 26:16), or 0 when 3DSTATE_CLIP's
 /// Force Zero RTA Index Enable is set. 11 bits; the data port clamps it to the surface.
 fn rt_array_index(st: &DrawState, prim: &Primitive<'_>) -> u32 {

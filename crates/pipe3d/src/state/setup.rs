@@ -25,7 +25,7 @@ pub struct ClipState {
     /// The clip stage is enabled (otherwise every object passes).
     pub enabled: bool,
     /// Force Zero RTA Index Enable: objects take Render Target Array Index 0 instead of
-    /// their VUE header's (seed 004 §3 VUE header DWord 1).
+    /// their VUE header's (seed 004 §1.8.1 VUE header DWord 1).
     pub force_zero_rta_index: bool,
     /// CL_INVOCATION_COUNT counts objects entering the clipper.
     pub statistics: bool,
