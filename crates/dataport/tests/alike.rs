@@ -294,3 +294,87 @@ fn alike_writes_at_once_leave_what_they_leave_thread_by_thread() {
         "{bulk} at once, {declined} declined"
     );
 }
+
+/// A render target write without a header takes the Render Target Array Index from the
+/// thread's dispatch (its R0.0 26:16, seed 004 §11.10.3.1), given to both paths as
+/// `rt_array_index`; with a header, the header's (0 here) applies. Target: linear
+/// R8G8B8A8, 40x8, with two slices and LOD0 array spacing, so slice 1 starts 8 rows of
+/// 1024 bytes after slice 0. One subspan at (0, 0), red in every slot.
+#[test]
+fn a_headerless_write_goes_to_the_dispatchs_array_index() {
+    use gtsim_mem::layout::ArraySpacing;
+    let mut rt = target(F::R8G8B8A8_UNORM, 4, Tiling::Linear, plain());
+    rt.surface.desc.height = 8;
+    rt.surface.desc.depth = 2;
+    rt.surface.desc.array_spacing = ArraySpacing::Lod0;
+    let resolve = |_: &dyn Memory, _: u8, _: u8| -> Result<Option<RenderTarget>, MessageError> {
+        Ok(Some(rt))
+    };
+    let red = [1.0f32, 0.0, 0.0, 1.0].map(f32::to_bits);
+    let mut slots = [(0, 0); 32];
+    for p in 0..4u32 {
+        slots[p as usize] = (p & 1, p >> 1);
+    }
+    let slice1 = BASE + 8 * 1024;
+    for header in [false, true] {
+        let rt_write = RtWrite {
+            subtype: RtSubtype::Simd16,
+            slot_group_hi: false,
+            last: true,
+            binding_table_index: 0,
+            header: header.then(|| RtHeader {
+                pixel_enables: 0xffff,
+                ..Default::default()
+            }),
+        };
+        let p = payload(false, header, &[red; 16]);
+        let byte = |m: &AddressSpace, a: u64| {
+            let mut b = [0u8; 4];
+            m.read(a, &mut b).unwrap();
+            b
+        };
+        // Thread by thread.
+        let mut mem = fresh(false);
+        let mut known = RenderTargets::default();
+        let mut w = PixelWrites {
+            targets: &mut known,
+            slots,
+            lit: 0xf,
+            visible: 0,
+            late: None,
+            mode: RtMode::Write,
+            computes_depth: false,
+            rt_array_index: 1,
+        };
+        w.write(&mut mem, &rt_write, &p, &resolve).unwrap();
+        let (hit, other) = if header {
+            (BASE, slice1)
+        } else {
+            (slice1, BASE)
+        };
+        assert_eq!(
+            byte(&mem, hit + 1024 + 4),
+            [255, 0, 0, 255],
+            "header {header}"
+        );
+        assert_ne!(byte(&mem, other), [255, 0, 0, 255], "header {header}");
+        // At once.
+        let mut at_once = fresh(false);
+        let mut known = RenderTargets::default();
+        let t = AlikeThread { slots, lit: 0xf };
+        // The bulk path may decline (then it writes nothing and the thread goes alone).
+        if write_alike(
+            &mut known,
+            (false, 1),
+            &mut at_once,
+            &rt_write,
+            &p,
+            &resolve,
+            &[t],
+        )
+        .is_some()
+        {
+            assert!(snapshot(&at_once) == snapshot(&mem), "header {header}");
+        }
+    }
+}
