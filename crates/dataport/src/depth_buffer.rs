@@ -32,15 +32,20 @@ pub enum DepthOp {
 pub struct DepthBuffer {
     /// Graphics address of the depth buffer.
     pub base: u64,
-    /// Its layout.
+    /// Its layout: for a multisampled buffer, the plane its interleaved samples are
+    /// stored in ([`SurfaceDesc::interleaved_plane`]), whose elements the operations
+    /// below address directly (see [`DepthAccess::sample`]).
     pub desc: SurfaceDesc,
+    /// Samples per pixel (3DSTATE_MULTISAMPLE Number of Multisamples, seed 004 §11.4.1).
+    pub samples: u32,
     /// Its format.
     pub format: DepthFormat,
     /// The level rendered to.
     pub lod: u32,
     /// The array slice rendered to.
     pub slice: u32,
-    /// The separate stencil buffer's address and layout, when the tests use it.
+    /// The separate stencil buffer's address and layout (for a multisampled buffer, its
+    /// plane too), when the tests use it.
     pub stencil: Option<(u64, SurfaceDesc)>,
     /// Front-facing pixels' tests.
     pub front: PixelState,
@@ -274,6 +279,38 @@ impl DepthAccess<'_> {
             self.pixel(mem, x, y, 0.0, false)?;
         }
         Ok(())
+    }
+
+    /// [`Self::pixel`] on sample `s` of pixel (x, y): the element of the plane the
+    /// interleaved layout puts it in ([`gtsim_mem::layout::ims_position`]; sample 0 of
+    /// a single-sampled buffer is its pixel).
+    pub fn sample(
+        &self,
+        mem: &mut dyn Memory,
+        (x, y, s): (u32, u32, u32),
+        z: f32,
+        back_facing: bool,
+    ) -> Result<bool, MessageError> {
+        let (px, py) = gtsim_mem::layout::ims_position(x, y, s, self.buffer.samples);
+        self.pixel(mem, px, py, z, back_facing)
+    }
+
+    /// [`Self::clear`] of every sample of `pixels` (a multisampled buffer's clear).
+    pub fn clear_samples(
+        &self,
+        mem: &mut dyn Memory,
+        pixels: &[(u32, u32)],
+    ) -> Result<(), MessageError> {
+        let n = self.buffer.samples;
+        if n <= 1 {
+            return self.clear(mem, pixels);
+        }
+        let mut plane: Vec<(u32, u32)> = pixels
+            .iter()
+            .flat_map(|&(x, y)| (0..n).map(move |s| gtsim_mem::layout::ims_position(x, y, s, n)))
+            .collect();
+        plane.sort_unstable_by_key(|&(x, y)| (y, x));
+        self.clear(mem, &plane)
     }
 
     /// [`Self::pixel`] on the row of pixels (`x0` + i, `y`) of source depths `zs[i]`

@@ -26,8 +26,10 @@ pub mod compare;
 pub mod depth_buffer;
 pub mod depth_stencil;
 pub mod logic_op;
+pub mod mcs;
 pub mod rt_message;
 pub mod rt_path;
+pub mod rt_samples;
 pub mod rt_write;
 pub mod urb;
 

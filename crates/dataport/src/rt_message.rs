@@ -89,6 +89,12 @@ pub struct RtPayload {
     pub last: bool,
     /// Source depth per slot (float bits), when the message carries it.
     pub depth: Option<[u32; 32]>,
+    /// Source 0 alpha per slot (float bits), when the message carries it (§3.9.11.4):
+    /// the alpha the alpha test and alpha-to-coverage use instead of the colour's.
+    pub source0_alpha: Option<[u32; 32]>,
+    /// oMask per slot, when the message carries it (§3.9.11.5): sample n of the slot's
+    /// pixel is killed when bit n is clear.
+    pub omask: Option<[u16; 32]>,
 }
 
 fn dword(reg: &[u8; 32], i: usize) -> u32 {
@@ -98,11 +104,42 @@ fn dword(reg: &[u8; 32], i: usize) -> u32 {
 /// Decodes a render target write's payload registers (header included, when the
 /// message has one). Without a header, whether source depth follows the colours is the
 /// thread's dispatch-time R0.0 bit 13 ("Source Depth to Render Target", seed 004
-/// §11.10.3), given as `depth_without_header`.
+/// §11.10.3), given as `depth_without_header`; such a message carries no oMask.
 pub fn decode_payload(
     d: &RtWrite,
     payload: &[[u8; 32]],
     depth_without_header: bool,
+) -> Result<RtPayload, MessageError> {
+    decode_payload_with(
+        d,
+        payload,
+        Headerless {
+            source_depth: depth_without_header,
+            omask: false,
+        },
+    )
+}
+
+/// What a headerless render target write takes from the thread's dispatch-time R0.0
+/// (seed 004 §11.10.3.1: bit 13 Source Depth to Render Target, bit 12 oMask to Render
+/// Target; a message without a header takes the header's fields from the payload).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Headerless {
+    /// Source depth follows the colours.
+    pub source_depth: bool,
+    /// oMask precedes the colours.
+    pub omask: bool,
+}
+
+/// [`decode_payload`] with the headerless message's R0.0 bits.
+///
+/// The phases follow seed 000 §3.9.11.4-3.9.11.9 in order: the header, Source 0 Alpha
+/// (M2-M3 for SIMD16, one register for SIMD8), oMask (one register: slot 2k in bits
+/// 15:0 and slot 2k+1 in bits 31:16 of dword k), the colours, source depth.
+pub fn decode_payload_with(
+    d: &RtWrite,
+    payload: &[[u8; 32]],
+    headerless: Headerless,
 ) -> Result<RtPayload, MessageError> {
     let subtype = match d.subtype {
         RtSubtype::Simd16 => "SIMD16",
@@ -121,22 +158,54 @@ pub fn decode_payload(
         }
     };
     let header = d.header;
-    let data = if let Some(h) = &header {
+    let mut data = if header.is_some() {
         need(2)?;
-        if h.omask || h.source0_alpha {
-            return Err(Unsupported::new(
-                "render target writes with oMask or source 0 alpha in the payload",
-                "seed 000 §3.9.11.4-5",
-            )
-            .into());
-        }
         &payload[2..]
     } else {
         payload
     };
+    let (src0_alpha, omask) = match &header {
+        Some(h) => (h.source0_alpha, h.omask),
+        None => (false, headerless.omask),
+    };
+    let base = if d.slot_group_hi { 16 } else { 0 };
+    // §3.9.11.4 Source 0 Alpha: "not supported on replicated data message types".
+    let mut alpha0 = None;
+    if src0_alpha {
+        let regs = match d.subtype {
+            RtSubtype::Simd16 => 2,
+            RtSubtype::Simd8Lo => 1,
+            _ => {
+                return Err(invalid(format!(
+                    "Source0 Alpha Present is not supported on {subtype} render target writes (seed 000 §3.9.11.3)"
+                )));
+            }
+        };
+        if data.len() < regs {
+            need(payload.len() - data.len() + regs)?;
+        }
+        let mut a = [0u32; 32];
+        for s in 0..regs * 8 {
+            a[base + s] = dword(&data[s / 8], s % 8);
+        }
+        alpha0 = Some(a);
+        data = &data[regs..];
+    }
+    let mut samples = None;
+    if omask {
+        if data.is_empty() {
+            need(payload.len() + 1)?;
+        }
+        let mut m = [0u16; 32];
+        for (s, v) in m[base..base + 16].iter_mut().enumerate() {
+            *v = (dword(&data[0], s / 2) >> (16 * (s % 2))) as u16;
+        }
+        samples = Some(m);
+        data = &data[1..];
+    }
     let with_depth = header
         .as_ref()
-        .map_or(depth_without_header, |h| h.source_depth);
+        .map_or(headerless.source_depth, |h| h.source_depth);
     let mut colors = [[0u32; 4]; 32];
     let mut depth = None;
     let slots = match d.subtype {
@@ -213,6 +282,8 @@ pub fn decode_payload(
             .map(|h| h.pixel_enables << if d.slot_group_hi { 16 } else { 0 }),
         depth,
         last: d.last,
+        source0_alpha: alpha0,
+        omask: samples,
     })
 }
 
@@ -232,6 +303,20 @@ pub struct RenderTarget {
     pub cc: RtState,
     /// Alpha test function and reference (BLEND_STATE Alpha Test Enable, COLOR_CALC_STATE).
     pub alpha_test: Option<(ThreeDCompareFunction, AlphaReference)>,
+    /// BLEND_STATE AlphaToCoverage Enable and AlphaToOne Enable (seed 004 §12.1.1).
+    pub alpha_coverage: AlphaCoverage,
+    /// The multisample control surface of a multisampled render target with MCS Enable
+    /// set (seed 004 §11.7), as [`crate::mcs`] keeps it.
+    pub mcs: Option<Surface>,
+}
+
+/// BLEND_STATE's alpha coverage controls (seed 004 §12.1.1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct AlphaCoverage {
+    /// AlphaToCoverage Enable: source 0 alpha masks off samples.
+    pub to_coverage: bool,
+    /// AlphaToOne Enable: source 0 alpha is replaced with 1.0 after that.
+    pub to_one: bool,
 }
 
 /// Four dwords as a texel of `surface`'s numeric class (float, uint, sint), the way the
@@ -351,11 +436,28 @@ impl<'a> PixelSink<'a> {
         y: u32,
         color: [u32; 4],
     ) -> Result<bool, MessageError> {
+        self.write_sample(mem, (x, y, 0), color)
+    }
+
+    /// The slice the sink writes (the array index, or Minimum Array Element out of
+    /// range).
+    pub fn slice(&self) -> u32 {
+        self.slice
+    }
+
+    /// Writes sample `sample` of pixel (x, y) ([`write_pixel`]; sample 0 of a
+    /// single-sampled surface is its pixel).
+    pub fn write_sample(
+        &self,
+        mem: &mut dyn Memory,
+        (x, y, sample): (u32, u32, u32),
+        color: [u32; 4],
+    ) -> Result<bool, MessageError> {
         let rt = self.rt;
         let s = &rt.surface;
         let offset = match &self.image {
             Some(img) => img.offset(x, y),
-            None => s.desc.texel_offset(x, y, self.slice, rt.lod, 0),
+            None => s.desc.texel_offset(x, y, self.slice, rt.lod, sample),
         };
         let off = match offset {
             Ok(o) => o,

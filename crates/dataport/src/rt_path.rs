@@ -4,9 +4,11 @@
 //! resolves, and the store through the colour calculator.
 
 use crate::depth_buffer::DepthAccess;
-use crate::rt_message::{PixelSink, RenderTarget, RtWrite, alpha_passes, decode_payload, texel_of};
+use crate::rt_message::{
+    Headerless, PixelSink, RenderTarget, RtWrite, alpha_passes, decode_payload, decode_payload_with,
+};
+use crate::rt_samples::{SampleWrites, write_samples};
 use gtsim_mem::Memory;
-use gtsim_mem::format::texel::Texel;
 use gtsim_message::{MessageError, invalid};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -119,6 +121,12 @@ pub struct PixelWrites<'a> {
     /// Without a header, the Render Target Array Index: the dispatch's R0.0 26:16 (a
     /// headerless message takes the header's fields from the thread's payload).
     pub rt_array_index: u32,
+    /// Without a header, whether oMask precedes the colours (the dispatch's R0.0 bit 12,
+    /// "oMask to Render Target").
+    pub omask: bool,
+    /// On a multisampled render target, the samples each slot writes
+    /// ([`crate::rt_samples`]); `None` with one sample per pixel.
+    pub samples: Option<SampleWrites>,
 }
 
 impl PixelWrites<'_> {
@@ -131,7 +139,14 @@ impl PixelWrites<'_> {
         payload: &[[u8; 32]],
         resolve: &ResolveTarget<'_>,
     ) -> Result<(), MessageError> {
-        let mut p = decode_payload(rt, payload, self.computes_depth)?;
+        let mut p = decode_payload_with(
+            rt,
+            payload,
+            Headerless {
+                source_depth: self.computes_depth,
+                omask: self.omask,
+            },
+        )?;
         if rt.header.is_none() {
             p.array_index = self.rt_array_index;
         }
@@ -140,6 +155,20 @@ impl PixelWrites<'_> {
         // seed 000 §3.9.11.3 M0.2).
         let key = (p.binding_table_index, p.render_target_index);
         let target = self.targets.target(&*mem, key, resolve)?;
+        // Seed 004 §11.4.1: 3DSTATE_MULTISAMPLE's Number of Multisamples "must match the
+        // corresponding field in SURFACE_STATE for each render target".
+        let draw_samples = self.samples.as_ref().map_or(1, |m| m.count);
+        if let Some(t) = &target
+            && t.surface.desc.samples != draw_samples
+        {
+            return Err(MessageError::State {
+                structure: "RENDER_SURFACE_STATE",
+                why: format!(
+                    "render target {} has {} samples per pixel, 3DSTATE_MULTISAMPLE {} (they must match, seed 004 §11.4.1)",
+                    key.0, t.surface.desc.samples, draw_samples
+                ),
+            });
+        }
         match self.mode {
             RtMode::FastClear => {
                 if let Some(t) = target
@@ -163,11 +192,63 @@ impl PixelWrites<'_> {
         }
         // Seed 004 §12.1.3: the alpha test comes first; a pixel that fails it is
         // discarded before the depth and stencil tests and counts.
+        // "If delivered in the incoming render target write message, source 0 alpha is
+        // used to perform the alpha test."
         if let Some(t) = target.as_ref().filter(|t| t.alpha_test.is_some()) {
             for s in 0..32 {
-                if enabled & (1 << s) != 0 && !alpha_passes(t, p.colors[s])? {
+                let mut c = p.colors[s];
+                if let Some(a) = &p.source0_alpha {
+                    c[3] = a[s];
+                }
+                if enabled & (1 << s) != 0 && !alpha_passes(t, c)? {
                     enabled &= !(1 << s);
                 }
+            }
+        }
+        if let Some(ms) = &mut self.samples {
+            let lit = write_samples(
+                ms,
+                self.late.as_mut(),
+                &self.slots,
+                mem,
+                &p,
+                target.as_ref(),
+                enabled,
+                p.array_index,
+            )?;
+            if p.last {
+                self.visible |= lit;
+            }
+            return Ok(());
+        }
+        // One sample per pixel: oMask bit 0 and a 1-bit alpha-to-coverage mask keep or
+        // kill the pixel (seed 000 §3.9.11.5, seed 004 §12.1.1).
+        if let Some(o) = &p.omask {
+            enabled &= (0..32)
+                .filter(|&s| o[s] & 1 != 0)
+                .fold(0, |m, s| m | 1 << s);
+        }
+        if let Some(t) = target.as_ref().filter(|t| t.alpha_coverage.to_coverage)
+            && matches!(
+                crate::rt_message::texel_of(&t.surface, [0; 4])?,
+                gtsim_mem::format::texel::Texel::Float(_)
+            )
+        {
+            for s in 0..32 {
+                let a = p.source0_alpha.map_or(p.colors[s][3], |a| a[s]);
+                if crate::rt_samples::alpha_to_coverage(f32::from_bits(a), 1) == 0 {
+                    enabled &= !(1 << s);
+                }
+            }
+        }
+        if let Some(t) = target.as_ref().filter(|t| t.alpha_coverage.to_one)
+            && matches!(
+                crate::rt_message::texel_of(&t.surface, [0; 4])?,
+                gtsim_mem::format::texel::Texel::Float(_)
+            )
+        {
+            for c in &mut p.colors {
+                c[3] = 1.0f32.to_bits();
             }
         }
         if let Some(late) = &mut self.late {
@@ -273,6 +354,16 @@ pub fn write_alike(
     }
     let key = (p.binding_table_index, p.render_target_index);
     let target = targets.target(&*mem, key, resolve).ok()?;
+    // oMask, source 0 alpha, alpha coverage and multisampled targets go thread by
+    // thread.
+    if p.omask.is_some()
+        || p.source0_alpha.is_some()
+        || target
+            .as_ref()
+            .is_some_and(|t| t.alpha_coverage != Default::default() || t.surface.desc.samples > 1)
+    {
+        return None;
+    }
     // As in `PixelWrites::write`: the header's pixel enables, then the alpha test.
     let lit = threads.iter().fold(0, |m, t| m | t.lit);
     let mut enabled = p.slots & lit;
@@ -362,6 +453,35 @@ fn raster_order(slots: &[(u32, u32); 32]) -> [u8; 32] {
     out
 }
 
+/// [`fast_clear`] of a multisampled render target: every sample of every pixel takes
+/// the clear colour, so that whatever its MCS says, each sample reads the clear colour
+/// (seed 004 §11.7 "MSAA Compression": a clear must precede any rendering).
+fn fast_clear_samples(
+    mem: &mut dyn Memory,
+    rt: &RenderTarget,
+    bytes: &[u8],
+) -> Result<(), MessageError> {
+    let d = &rt.surface.desc;
+    for sample in 0..d.samples {
+        for y in 0..d.height {
+            for x in 0..d.width {
+                let off = d
+                    .texel_offset(x, y, rt.min_array_element, rt.lod, sample)
+                    .map_err(|e| MessageError::Texel {
+                        what: format!("fast clear of ({x}, {y}) sample {sample}"),
+                        error: e.into(),
+                    })?;
+                mem.write(rt.surface.base.wrapping_add(off), bytes)
+                    .map_err(|fault| MessageError::Fault {
+                        what: format!("fast clear of ({x}, {y}) sample {sample}"),
+                        fault,
+                    })?;
+            }
+        }
+    }
+    Ok(())
+}
+
 /// A render target fast clear (seed 004 §11.7-11.8): the whole render target takes the
 /// clear colour of its SURFACE_STATE (clear is supported on the full, non-mipmapped,
 /// non-array render target only, §11.7).
@@ -373,21 +493,10 @@ fn raster_order(slots: &[(u32, u32); 32]) -> [u8; 32] {
 /// or display use after the required resolve) sees what the hardware gives.
 pub fn fast_clear(mem: &mut dyn Memory, rt: &RenderTarget) -> Result<(), MessageError> {
     let d = &rt.surface.desc;
-    // CC_ONE is 1.0 for float formats and 1 for integer ones.
-    let cc = rt.clear_color;
-    let t = match texel_of(&rt.surface, [0; 4])? {
-        Texel::Float(_) => Texel::Float(cc.map(|on| f32::from(u8::from(on)))),
-        Texel::Uint(_) => Texel::Uint(cc.map(u32::from)),
-        Texel::Sint(_) => Texel::Sint(cc.map(i32::from)),
-    };
-    // The clear value is encoded once and stored at every pixel's address.
-    let mut bytes = [0u8; 16];
-    let n = gtsim_mem::format::texel::encode_into(rt.surface.format, t, &mut bytes).map_err(
-        |error| MessageError::Texel {
-            what: "fast clear value".into(),
-            error: error.into(),
-        },
-    )?;
+    let (bytes, n) = crate::mcs::clear_bytes(rt)?;
+    if d.samples > 1 {
+        return fast_clear_samples(mem, rt, &bytes[..n]);
+    }
     // Stored as runs of neighbouring bytes (`gtsim_mem::fill`), or one pixel after the
     // other when the elements are not at multiples of a power-of-two size.
     let image = d.image_offsets(rt.min_array_element, rt.lod);

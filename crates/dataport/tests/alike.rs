@@ -64,6 +64,8 @@ fn target(format: F, bytes: u32, tiling: Tiling, cc: RtState) -> RenderTarget {
         clear_color: [false; 4],
         cc,
         alpha_test: None,
+        alpha_coverage: Default::default(),
+        mcs: None,
     }
 }
 
@@ -241,6 +243,8 @@ fn alike_writes_at_once_leave_what_they_leave_thread_by_thread() {
                 mode: RtMode::Write,
                 computes_depth: false,
                 rt_array_index: 0,
+                omask: false,
+                samples: None,
             };
             if w.write(&mut one_by_one, &rt_write, &p, &resolve).is_err() {
                 failed = true;
@@ -345,6 +349,8 @@ fn a_headerless_write_goes_to_the_dispatchs_array_index() {
             mode: RtMode::Write,
             computes_depth: false,
             rt_array_index: 1,
+            omask: false,
+            samples: None,
         };
         w.write(&mut mem, &rt_write, &p, &resolve).unwrap();
         let (hit, other) = if header {

@@ -34,6 +34,7 @@ fn buffer(tiling: Tiling, format: DepthFormat, stencil: bool, write: bool) -> De
         stencil_write: false,
     };
     DepthBuffer {
+        samples: 1,
         base: DEPTH,
         desc: desc(50, 40, bytes, tiling, 512),
         format,

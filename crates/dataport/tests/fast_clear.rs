@@ -34,6 +34,8 @@ fn target(format: Sf, bytes: u32, tiling: Tiling, pitch: u64, clear: [bool; 4]) 
             write_disable: [false; 4],
         },
         alpha_test: None,
+        alpha_coverage: Default::default(),
+        mcs: None,
     }
 }
 

@@ -109,6 +109,8 @@ fn render_target(
         clear_color: [false; 4],
         cc,
         alpha_test: None,
+        alpha_coverage: Default::default(),
+        mcs: None,
     }
 }
 

@@ -68,10 +68,27 @@ pub(crate) fn depth_buffer(
             _ => d.depth as u32 + 1 + min,
         };
         let (w, h, levels) = (d.width as u32 + 1, d.height as u32 + 1, d.lod as u32 + 1);
+        // §11.4.1: "The depth, hierarchical depth, and stencil buffers inherit [Number of
+        // Multisamples] from 3DSTATE_MULTISAMPLE"; their samples are interleaved in the
+        // plane, which the depth operations address directly (`DepthBuffer::samples`).
+        let samples = match get(&latched.multisample).number_of_multisamples.0 {
+            2 => 4,
+            3 => 8,
+            _ => 1,
+        };
         let desc = SurfaceDesc {
             ty: layout_type,
-            ..SurfaceDesc::depth(w, h, layers, levels, 1, bytes, d.surface_pitch as u64 + 1)
-        };
+            ..SurfaceDesc::depth(
+                w,
+                h,
+                layers,
+                levels,
+                samples,
+                bytes,
+                d.surface_pitch as u64 + 1,
+            )
+        }
+        .interleaved_plane();
         let stencil_needed = ds.stencil_test_enable || ds.stencil_buffer_write_enable;
         let stencil = if stencil_needed {
             let s = get(&latched.stencil_buffer);
@@ -84,10 +101,11 @@ pub(crate) fn depth_buffer(
                         h,
                         layers,
                         levels,
-                        1,
+                        samples,
                         s.surface_pitch as u64 + 1,
                     )
-                },
+                }
+                .interleaved_plane(),
             ))
         } else {
             None
@@ -131,6 +149,7 @@ pub(crate) fn depth_buffer(
         Ok(Some(DepthBuffer {
             base: d.surface_base_address,
             desc,
+            samples,
             format,
             lod: d.lod as u32,
             slice: d.minimum_array_element as u32,

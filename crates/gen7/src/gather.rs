@@ -16,9 +16,10 @@ use gtsim_pipe3d::sf::{CullMode, DepthOffset, DepthOffsetFormat, Viewport};
 use gtsim_pipe3d::state::{
     AttributeSetup, AttributeSwizzle, ClipMode, ClipState, ConstantSource, ControlData,
     DomainShader, DrawCounts, DrawState, DrawingRectangle, FillMode, GeometryShader, GsDispatch,
-    HullShader, KernelPointer, Multisample, Partitioning, PixelShader, PsKernel, SetupState,
-    SoBuffer, SoDecl, SoFunction, SoStream, StageResources, StreamOutput, SwizzleSelect,
-    TessDomain, TessOutput, Tessellation, Tessellator, VertexElement, VertexFetch, VertexShader,
+    HullShader, KernelPointer, Multisample, Partitioning, PixelShader, PositionOffset, PsKernel,
+    SetupState, SoBuffer, SoDecl, SoFunction, SoStream, StageResources, StreamOutput,
+    SwizzleSelect, TessDomain, TessOutput, Tessellation, Tessellator, VertexElement, VertexFetch,
+    VertexShader,
 };
 use gtsim_pipe3d::vf::VertexBuffer;
 use gtsim_spec::gen7::vertex_buffer_state::BufferAccessType;
@@ -185,13 +186,72 @@ pub(crate) fn draw_state(
         attributes: attribute_setup(&get(&s.sbe)),
         ps: pixel_shader(&wm, &ps_state, &bases, ps_resources),
         depth,
-        multisample: Multisample {
-            samples: 1 << multisample.number_of_multisamples.0.min(7),
-            pixel_center: multisample.pixel_location
-                == three_d_state_multisample::PixelLocation::PIXLOC_CENTER,
-        },
+        multisample: multisample_state(&multisample, &wm, s.sample_mask.as_ref())?,
         vf,
     }))
+}
+
+/// 3DSTATE_MULTISAMPLE, 3DSTATE_WM's multisample modes and 3DSTATE_SAMPLE_MASK (seed
+/// 004 §11.4, §11.2.5). A sample mask never sent covers every sample (the power-on
+/// state the seed does not give; every driver sends one before multisampled drawing).
+fn multisample_state(
+    ms: &ThreeDStateMultisample,
+    wm: &ThreeDStateWm,
+    sample_mask: Option<&ThreeDStateSampleMask>,
+) -> Result<Multisample, DrawError> {
+    use three_d_state_multisample::NumberOfMultisamples as N;
+    use three_d_state_wm::{MultisampleDispatchMode, MultisampleRasterizationMode as M};
+    let samples = match ms.number_of_multisamples {
+        N::NUMSAMPLES_1 => 1,
+        N::NUMSAMPLES_4 => 4,
+        N::NUMSAMPLES_8 => 8,
+        other => {
+            return Err(DrawError::State {
+                command: "3DSTATE_MULTISAMPLE",
+                why: format!(
+                    "Number of Multisamples {} is reserved (seed 004 §11.4.2)",
+                    other.0
+                ),
+            });
+        }
+    };
+    let mode = wm.multisample_rasterization_mode;
+    let pattern_polygons = matches!(mode, M::MSRASTMODE_OFF_PATTERN | M::MSRASTMODE_ON_PATTERN);
+    if pattern_polygons && samples == 1 {
+        // §11.4.2 Number of Multisamples: "Setting Multisample Rasterization Mode to
+        // MSRASTMODE_xxx_PATTERN when Number of Multisamples == NUMSAMPLES_1 is UNDEFINED."
+        return Err(DrawError::State {
+            command: "3DSTATE_WM",
+            why: "Multisample Rasterization Mode PATTERN with NUMSAMPLES_1 is UNDEFINED (seed 004 §11.4.2)".into(),
+        });
+    }
+    let o = [
+        [ms.sample0_x_offset, ms.sample0_y_offset],
+        [ms.sample1_x_offset, ms.sample1_y_offset],
+        [ms.sample2_x_offset, ms.sample2_y_offset],
+        [ms.sample3_x_offset, ms.sample3_y_offset],
+        [ms.sample4_x_offset, ms.sample4_y_offset],
+        [ms.sample5_x_offset, ms.sample5_y_offset],
+        [ms.sample6_x_offset, ms.sample6_y_offset],
+        [ms.sample7_x_offset, ms.sample7_y_offset],
+    ];
+    let mask = ((1u32 << samples) - 1) as u8;
+    let mut single = Multisample::single(
+        ms.pixel_location == three_d_state_multisample::PixelLocation::PIXLOC_CENTER,
+    );
+    if samples == 1 {
+        return Ok(single);
+    }
+    single.samples = samples;
+    // U0.4 offsets, in sixteenths of a pixel.
+    single.pattern.count = samples;
+    single.pattern.offsets = o.map(|xy| xy.map(|v| (v * 16.0).round().clamp(0.0, 15.0) as u8));
+    single.pattern_polygons = pattern_polygons;
+    single.pattern_lines = matches!(mode, M::MSRASTMODE_ON_PIXEL | M::MSRASTMODE_ON_PATTERN);
+    single.per_sample =
+        wm.multisample_dispatch_mode == MultisampleDispatchMode::MSDISPMODE_PERSAMPLE;
+    single.sample_mask = sample_mask.map_or(mask, |m| m.sample_mask & mask);
+    Ok(single)
 }
 
 /// Seed 004 §2.5.1 3DPRIMITIVE DW0 bit 10 "Indirect Parameter Enable": "the values in
@@ -875,28 +935,11 @@ fn pixel_shader(
     } else {
         vec![]
     };
-    let unsupported = [
-        (
-            ps.dual_source_blend_enable,
-            "3DSTATE_PS Dual Source Blend Enable",
-            "seed 004 §12.1.7",
-        ),
-        (
-            ps.o_mask_present_to_render_target,
-            "3DSTATE_PS oMask Present to RenderTarget",
-            "seed 000 §3.9.11",
-        ),
-        (
-            ps.position_xy_offset_select != PositionXyOffsetSelect::POSOFFSET_NONE,
-            "3DSTATE_PS Position XY Offset Select",
-            "seed 004 §11.10.3",
-        ),
-        (
-            wm.pixel_shader_uses_input_coverage_mask,
-            "3DSTATE_WM Pixel Shader Uses Input Coverage Mask",
-            "seed 004 §11.10.3",
-        ),
-    ]
+    let unsupported = [(
+        ps.dual_source_blend_enable,
+        "3DSTATE_PS Dual Source Blend Enable",
+        "seed 004 §12.1.7",
+    )]
     .into_iter()
     .filter(|u| u.0)
     .map(|(_, what, seed)| (what, seed))
@@ -914,6 +957,13 @@ fn pixel_shader(
         source_w: wm.pixel_shader_uses_source_w,
         push_constants: ps.push_constant_enable,
         attributes: ps.attribute_enable,
+        input_coverage: wm.pixel_shader_uses_input_coverage_mask,
+        position_offset: match ps.position_xy_offset_select {
+            PositionXyOffsetSelect::POSOFFSET_CENTROID => PositionOffset::Centroid,
+            PositionXyOffsetSelect::POSOFFSET_SAMPLE => PositionOffset::Sample,
+            _ => PositionOffset::None,
+        },
+        omask: ps.o_mask_present_to_render_target,
         fast_clear: ps.render_target_fast_clear_enable,
         resolve: ps.render_target_resolve_enable,
         unsupported,

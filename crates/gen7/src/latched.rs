@@ -131,6 +131,7 @@ latched_state! {
     "3DSTATE_SCISSOR_STATE_POINTERS" => scissor: ThreeDStateScissorStatePointers,
     "3DSTATE_DRAWING_RECTANGLE" => drawing_rectangle: ThreeDStateDrawingRectangle,
     "3DSTATE_MULTISAMPLE" => multisample: ThreeDStateMultisample,
+    "3DSTATE_SAMPLE_MASK" => sample_mask: ThreeDStateSampleMask,
     "3DSTATE_DEPTH_BUFFER" => depth_buffer: ThreeDStateDepthBuffer,
     "3DSTATE_STENCIL_BUFFER" => stencil_buffer: ThreeDStateStencilBuffer,
     "3DSTATE_CLEAR_PARAMS" => clear_params: ThreeDStateClearParams,

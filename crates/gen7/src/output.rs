@@ -6,7 +6,7 @@ use crate::indirect::{binding_table_surface, dynamic_state};
 use crate::surface_state::{SurfaceStateError, Use, surface_from_state};
 use gtsim_dataport::blend::{BlendState, ClampRange};
 use gtsim_dataport::compare::AlphaReference;
-use gtsim_dataport::rt_message::RenderTarget;
+use gtsim_dataport::rt_message::{AlphaCoverage, RenderTarget};
 use gtsim_dataport::rt_write::RtState;
 use gtsim_mem::Memory;
 use gtsim_mem::format::texel::{NumericClass, numeric_class};
@@ -103,6 +103,20 @@ pub(crate) fn render_target(
                 b.write_disable_blue,
                 b.write_disable_alpha,
             ],
+        },
+        alpha_coverage: AlphaCoverage {
+            to_coverage: b.alpha_to_coverage_enable,
+            to_one: b.alpha_to_one_enable,
+        },
+        mcs: match crate::sampling::mcs_surface(&rss) {
+            None => None,
+            Some(Ok(m)) => Some(m),
+            Some(Err(e)) => {
+                return Err(DrawError::State {
+                    command: "RENDER_SURFACE_STATE",
+                    why: format!("render target {bti}: {e}"),
+                });
+            }
         },
         alpha_test: b.alpha_test_enable.then(|| {
             (

@@ -1,7 +1,8 @@
 //! Where Gen7's thread payloads put their header fields: the VS payload's R0 (seed 004
 //! §3.3, "Thread Payload": URB return handles in R0.0/R0.1, scratch space and sampler
 //! state pointer in R0.3, binding table pointer in R0.4) and the PS payload's R0 and R1
-//! (seed 004 §11.10.3.1: R0.0 primitive topology 4:0, source depth to render target 13,
+//! (seed 004 §11.10.3.1: R0.0 primitive topology 4:0, Starting Sample Pair Index 7:6,
+//! oMask to render target 12, source depth to render target 13,
 //! front/back facing 15; R0.3 sampler state pointer 31:5; R0.4 binding table pointer
 //! 31:5; R1.2-R1.5 the subspans' upper-left x 15:0 and y 31:16; R1.7 pixel mask 15:0
 //! and dispatch mask 31:16, R2 likewise for the second 16 pixels of a 32-pixel
@@ -48,6 +49,9 @@ pub(crate) static PAYLOAD: PayloadLayout = PayloadLayout {
     // Seed 004 §11.10.3.1 PS payload R0.0 26:16 Render Target Array Index.
     rt_array_index: field(0, 0, 16, 11),
     source_depth_to_rt: field(0, 0, 13, 1),
+    // R0.0 12 oMask to Render Target, 7:6 Starting Sample Pair Index.
+    omask_to_rt: field(0, 0, 12, 1),
+    starting_sample_pair: field(0, 0, 6, 2),
     subspan_x: field(1, 2, 0, 16),
     subspan_y: field(1, 2, 16, 16),
     pixel_mask: field(1, 7, 0, 16),

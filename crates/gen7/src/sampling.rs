@@ -288,7 +288,7 @@ fn op(t: T) -> SamplerOp {
 /// (seed 000 §2.12.2 DW6: MCS Base Address, MCS Surface Pitch "in tiles - 1", §2.7.1:
 /// "the surface is defined by the MCS fields of SURFACE_STATE"): Y-tiled, one R8_UINT
 /// (4x) or R32_UINT (8x) element per pixel, the colour surface's size and slices.
-fn mcs_surface(rss: &RenderSurfaceState) -> Option<Result<Surface, MessageError>> {
+pub(crate) fn mcs_surface(rss: &RenderSurfaceState) -> Option<Result<Surface, MessageError>> {
     if !rss.mcs_enable || rss.number_of_multisamples == NumberOfMultisamples::MULTISAMPLECOUNT_1 {
         return None;
     }

@@ -154,7 +154,12 @@ fn culling_both_discards_triangles_but_not_rectangles() {
 #[test]
 fn what_is_not_modelled_fails_loudly() {
     let v = [[0.0; 6]; 3];
-    let (mut st, mut mem) = setup(&v, PS_FLAT_SIMD16, false, None, true);
+    let tri = [
+        [0.0, 0.0, 1.0, 0.0, 0.0, 1.0],
+        [8.0, 0.0, 1.0, 0.0, 0.0, 1.0],
+        [0.0, 8.0, 1.0, 0.0, 0.0, 1.0],
+    ];
+    let (mut st, mut mem) = setup(&tri, PS_FLAT_SIMD16, false, None, true);
     st.commands.insert(
         "3DSTATE_MULTISAMPLE",
         ThreeDStateMultisample {
@@ -164,6 +169,8 @@ fn what_is_not_modelled_fails_loudly() {
         .pack()
         .unwrap(),
     );
+    // A 4x draw into a single-sampled render target: seed 004 §11.4.1 requires the
+    // counts to match, so it is a guest error naming both.
     let e = run(
         &st,
         &mut mem,
@@ -171,8 +178,9 @@ fn what_is_not_modelled_fails_loudly() {
     )
     .unwrap_err();
     assert!(
-        e.to_string()
-            .contains("is not modelled yet (seed 004 §11.4)"),
+        e.to_string().contains(
+            "has 1 samples per pixel, 3DSTATE_MULTISAMPLE 4 (they must match, seed 004 §11.4.1)"
+        ),
         "{e}"
     );
     // A kernel in unmapped memory is a fault, not a crash.
@@ -602,7 +610,7 @@ sendc(8)        null<1>UW       g124<8,8,1>UD   0x88031400
 }
 
 /// Every feature the model refuses names where it is specified, through the one
-/// `Unsupported` type: here a multisampled draw.
+/// `Unsupported` type: here the wireframe fill mode.
 #[test]
 fn an_unsupported_feature_names_its_reference() {
     let tri = [
@@ -611,22 +619,20 @@ fn an_unsupported_feature_names_its_reference() {
         [0.0, 8.0, 1.0, 0.0, 0.0, 1.0],
     ];
     let (mut state, mut mem) = setup(&tri, PS_PLN_SIMD8, true, None, false);
-    state.commands.insert(
-        "3DSTATE_MULTISAMPLE",
-        ThreeDStateMultisample {
-            number_of_multisamples: three_d_state_multisample::NumberOfMultisamples(2),
-            ..Default::default()
-        }
-        .pack()
-        .unwrap(),
-    );
+    let mut sf = ThreeDStateSf::unpack(&state.commands["3DSTATE_SF"]).unwrap();
+    sf.front_face_fill_mode = three_d_state_sf::FrontFaceFillMode(1);
+    sf.back_face_fill_mode = three_d_state_sf::BackFaceFillMode(1);
+    state.commands.insert("3DSTATE_SF", sf.pack().unwrap());
     let prim = primitive(ThreeDPrimTopoType::_3DPRIM_TRILIST, 3);
     match run(&state, &mut mem, &prim).unwrap_err() {
         DrawError::Unsupported(u) => {
-            assert_eq!(u.reference, "seed 004 §11.4");
+            assert_eq!(
+                u.reference,
+                "seed 004 §10.3 (3DSTATE_SF FrontFace/BackFace Fill Mode)"
+            );
             assert!(
                 u.to_string()
-                    .contains("is not modelled yet (seed 004 §11.4)"),
+                    .contains("is not modelled yet (seed 004 §10.3"),
                 "{u}"
             );
         }

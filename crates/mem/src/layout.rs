@@ -623,6 +623,23 @@ impl SurfaceDesc {
         }
     }
 
+    /// An interleaved multisampled surface (IMS: depth and stencil) as the single-sampled
+    /// plane it is stored in: its physical width and height
+    /// ([`ims_position`] places sample s of pixel (x, y) in it), one sample per
+    /// element. Any other surface is returned as it is.
+    pub fn interleaved_plane(&self) -> SurfaceDesc {
+        if self.msaa_layout != MsaaLayout::Interleaved || self.samples <= 1 {
+            return *self;
+        }
+        let (width, height) = self.physical_size();
+        SurfaceDesc {
+            width,
+            height,
+            samples: 1,
+            ..*self
+        }
+    }
+
     /// The multisample control surface of an array-style multisampled colour surface:
     /// one element per pixel (8 bits for 2x and 4x, 32 bits for 8x: 3 bits per sample),
     /// Y-tiled, single-sampled, same size and slices (Mesa isl MCS formats; IVB PRM Vol1

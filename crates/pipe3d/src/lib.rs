@@ -16,6 +16,7 @@
 //!   (§7.4.1);
 //! * [`clip`]: VertexClipTest and ClipDetermination (§9.2, §9.4.2);
 //! * [`sf`]: viewport transform and face culling (§10.3);
+//! * [`coverage`]: multisample rasterization, per-sample coverage masks (§11.4);
 //! * [`raster`]: subpixel snapping, the sampling grid, triangle, rectangle and point
 //!   coverage with the upper-left rule, and line rasterization (§10.3);
 //! * [`tessellator`]: the TE's culling, factor partitioning and domain points (ch.5);
@@ -24,6 +25,7 @@
 pub mod assembly;
 pub mod bary;
 pub mod clip;
+pub mod coverage;
 pub mod draw;
 pub mod gs_order;
 pub mod index;

@@ -22,7 +22,7 @@ pub enum SubpixelBits {
 }
 
 impl SubpixelBits {
-    fn bits(self) -> u32 {
+    pub(crate) fn bits(self) -> u32 {
         match self {
             SubpixelBits::Four => 4,
             SubpixelBits::Eight => 8,
@@ -102,17 +102,17 @@ pub fn triangle(v: [[f32; 2]; 3], s: &RasterState) -> (Vec<(u32, u32)>, Option<W
 
 /// A triangle set up for rasterization: its edge functions, clockwise, and its pixel
 /// bounding box inside the drawing rectangle.
-struct Setup {
+pub(crate) struct Setup {
     edges: [(i64, i64, i64); 3],
     one: i64,
     bias: i64,
-    xs: std::ops::RangeInclusive<i64>,
-    ys: std::ops::RangeInclusive<i64>,
+    pub(crate) xs: std::ops::RangeInclusive<i64>,
+    pub(crate) ys: std::ops::RangeInclusive<i64>,
 }
 
 impl Setup {
     /// `None` for a degenerate or NaN triangle.
-    fn new(v: [[f32; 2]; 3], s: &RasterState) -> Option<(Setup, Winding)> {
+    pub(crate) fn new(v: [[f32; 2]; 3], s: &RasterState) -> Option<(Setup, Winding)> {
         let mut p = [[0i64; 2]; 3];
         for (i, vert) in v.iter().enumerate() {
             p[i] = [snap(vert[0], s.subpixel)?, snap(vert[1], s.subpixel)?];
@@ -165,13 +165,20 @@ impl Setup {
     /// edge function is linear in the pixel's x and bounds the run on one side, exactly
     /// ([`row_span`]).
     fn span(&self, py: i64) -> Option<(i64, i64)> {
+        self.span_at(py, [self.bias; 2])
+    }
+
+    /// [`Self::span`] with the sample at `offset` (subpixel units) from each pixel's
+    /// upper-left corner rather than at the grid's bias: one sample position of a
+    /// multisample pattern (seed 004 §11.4.2).
+    pub(crate) fn span_at(&self, py: i64, offset: [i64; 2]) -> Option<(i64, i64)> {
         if !self.ys.contains(&py) {
             return None;
         }
-        let qy = py * self.one + self.bias;
+        let qy = py * self.one + offset[1];
         let (mut first, mut last) = (*self.xs.start(), *self.xs.end());
         for &(a, b, c) in &self.edges {
-            match row_span(a, b, b * qy + c + a * self.bias, a * self.one) {
+            match row_span(a, b, b * qy + c + a * offset[0], a * self.one) {
                 Bound::All => {}
                 Bound::None => return None,
                 Bound::From(x) => first = first.max(x),

@@ -120,6 +120,8 @@ impl Deferred {
             back_facing: self.back_facing,
             primitive_id: self.primitive_id,
             pixels: std::borrow::Cow::Borrowed(&self.pixels),
+            // Multisampled primitives are never held back.
+            coverage: std::borrow::Cow::Borrowed(&[]),
             point: self.point,
             source: self
                 .source

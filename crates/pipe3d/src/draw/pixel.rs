@@ -9,7 +9,9 @@ use super::router::Router;
 use super::{DepthBuffer, DepthOp, DrawError, KernelCache, Statistics, Vue, Watchdog, unsupported};
 use crate::bary::barycentrics;
 use crate::sf::attribute_setup;
-use crate::state::{ConstantSource, DrawState, Front, MessageKind, ShaderStage, SwizzleSelect};
+use crate::state::{
+    ConstantSource, DrawState, Front, MessageKind, PositionOffset, ShaderStage, SwizzleSelect,
+};
 use gtsim_dataport::rt_message::RenderTarget;
 use gtsim_dataport::rt_path::{
     AlikeThread, LateDepth, PixelWrites, RenderTargets, RtMode, write_alike,
@@ -19,6 +21,9 @@ use gtsim_mem::Memory;
 use gtsim_mem::overlay::{Overlay, WriteLog};
 use std::borrow::Cow;
 use std::sync::Arc;
+
+mod multisample;
+use multisample::{Location, MsThread};
 
 /// One vertex of a primitive as the WM sees it.
 pub(super) struct Corner<'a> {
@@ -46,6 +51,9 @@ pub(super) struct Primitive<'a> {
     pub primitive_id: u32,
     /// Covered pixels, row by row.
     pub pixels: Cow<'a, [(u32, u32)]>,
+    /// For an object rasterized per sample (seed 004 §11.4), each pixel's sample coverage
+    /// mask; empty when every sample of a covered pixel is covered.
+    pub coverage: Cow<'a, [u8]>,
     /// For points: the square's upper-left corner and size (point sprite coordinates).
     pub point: Option<([f32; 2], f32)>,
     /// For a piece of a clipped triangle: the source triangle, whose attributes the
@@ -96,9 +104,6 @@ impl PixelStage {
         let late = (ps.kills_pixels || ps.computes_depth) && !ps.early_depth_forced && ps.dispatch;
         if let Some((what, seed)) = ps.unsupported.first() {
             return Err(unsupported(*what, seed));
-        }
-        if st.multisample.samples > 1 {
-            return Err(unsupported("multisampled rasterization", "seed 004 §11.4"));
         }
         let kernel = if ps.dispatch {
             // Which width runs is the hardware's choice and every kernel computes the
@@ -151,6 +156,10 @@ impl PixelStage {
         watchdog: &mut Watchdog,
     ) -> Result<(), DrawError> {
         watchdog.pixels(prim.pixels.len() as u64)?;
+        if st.multisample.samples > 1 {
+            self.flush(st, front, mem, stats, watchdog)?;
+            return multisample::shade(self, st, front, mem, prim, stats, watchdog);
+        }
         if self.holds(st, prim) {
             if self.held_pixels + prim.pixels.len() > deferred::MAX_HELD_PIXELS
                 || self.held.len() >= deferred::MAX_HELD_PRIMITIVES
@@ -332,11 +341,11 @@ impl PixelStage {
         if mode != RtMode::Write || groups.len() < parallel::MIN_BATCH {
             for group in groups {
                 let budget = watchdog.thread_budget(DEFAULT_BUDGET);
-                let (result, visible) = ctx.run(mem, &mut self.targets, group, budget)?;
+                let (result, visible) = ctx.run(mem, &mut self.targets, group, budget, None)?;
                 watchdog
                     .thread_ran(result, budget, DEFAULT_BUDGET)?
                     .map_err(ps_failed(k))?;
-                stats.ps_depth_count += u64::from(visible.count_ones());
+                stats.ps_depth_count += u64::from(visible);
             }
             return Ok(());
         }
@@ -388,7 +397,7 @@ fn run_batches(
             let (ctx, group) = batch[running[i]];
             let mut overlay = Overlay::new(base);
             let mut targets = start.clone();
-            let r = ctx.run(&mut overlay, &mut targets, group, budget);
+            let r = ctx.run(&mut overlay, &mut targets, group, budget, None);
             (r, overlay.into_log(), targets)
         })
         .into_iter();
@@ -407,7 +416,7 @@ fn run_batches(
                     fault,
                 })?;
                 known.absorb(targets);
-                stats.ps_depth_count += u64::from(visible.count_ones());
+                stats.ps_depth_count += u64::from(visible);
                 i += 1;
                 continue;
             };
@@ -440,7 +449,7 @@ fn run_batches(
                     watchdog
                         .thread_ran_in_order(result, DEFAULT_BUDGET)?
                         .map_err(ps_failed(k))?;
-                    stats.ps_depth_count += u64::from(visible.count_ones());
+                    stats.ps_depth_count += u64::from(visible);
                 }
             }
             i = end;
@@ -764,8 +773,8 @@ impl ThreadContext<'_> {
         &'b self,
         mem: &'b mut dyn Memory,
         targets: &'b mut RenderTargets,
-        slots: [(u32, u32); 32],
-        lit: u32,
+        (slots, lit): ([(u32, u32); 32], u32),
+        ms: Option<&MsThread>,
     ) -> Router<'b> {
         let (st, prim) = (self.st, self.prim);
         Router {
@@ -791,6 +800,8 @@ impl ThreadContext<'_> {
                 mode: self.mode,
                 computes_depth: st.ps.computes_depth,
                 rt_array_index: rt_array_index(st, prim),
+                omask: st.ps.omask,
+                samples: ms.map(|m| m.writes(st, prim, &slots)),
             }),
         }
     }
@@ -814,7 +825,7 @@ impl ThreadContext<'_> {
         group: &[Subspan],
     ) -> (Result<u64, ExecError>, u32) {
         let (slots, lit, _) = slots_of(group);
-        let mut sf = self.router(mem, targets, slots, lit);
+        let mut sf = self.router(mem, targets, (slots, lit), None);
         let mut result = Ok(rec.executed);
         for m in &rec.messages {
             if let Err(error) = sf.send(m) {
@@ -823,7 +834,7 @@ impl ThreadContext<'_> {
             }
         }
         super::replay::count(true);
-        (result, sf.pixels.map_or(0, |p| p.visible))
+        (result, sf.pixels.map_or(0, |p| p.visible.count_ones()))
     }
 
     /// Threads for `groups`, in order, that all replay `rec`, at once: when `rec` is a
@@ -873,23 +884,26 @@ impl ThreadContext<'_> {
     }
 
     /// Dispatches one PS thread for `group` (up to SIMD/4 subspans with their lit
-    /// pixels) and runs it with `budget` instructions against `mem`; returns how it
-    /// ended and the pixels its last render target write made visible.
+    /// pixels; for a multisampled draw, `ms` says which samples its slots stand for) and
+    /// runs it with `budget` instructions against `mem`; returns how it ended and how
+    /// many pixels (samples, when multisampled) its last render target write made
+    /// visible.
     fn run(
         &self,
         mem: &mut dyn Memory,
         targets: &mut RenderTargets,
         group: &[((u32, u32), u32)],
         budget: u64,
+        ms: Option<&MsThread>,
     ) -> Result<(Result<u64, ExecError>, u32), DrawError> {
         // A thread like one that ran: its messages, replayed (see `replay`).
-        if let Some(r) = self.recording(group, budget) {
+        if let Some(r) = self.recording(group, budget).filter(|_| ms.is_none()) {
             return Ok(self.replay(&r, mem, targets, group));
         }
         super::replay::count(false);
         let (st, prim, k) = (self.st, self.prim, self.kernel);
         let (slots, lit, dispatch) = slots_of(group);
-        let mut sf = self.router(mem, targets, slots, lit);
+        let mut sf = self.router(mem, targets, (slots, lit), ms);
         let mut t = super::spare::thread(k.simd as u8, &k.prog);
         t.dispatch_mask = dispatch;
         t.fp_mode = if st.ps.alt_float_mode {
@@ -898,12 +912,12 @@ impl ThreadContext<'_> {
             FpMode::Ieee
         };
         t.write_payload(|grf| {
-            match build_payload(st, prim, k, &slots, group, lit, self.setup, grf) {
+            match build_payload(st, prim, k, (&slots, group, lit), ms, self.setup, grf) {
                 Ok(regs) => (Ok(()), regs),
                 Err(e) => (Err(e), 128),
             }
         })?;
-        let result = if self.replays.wanted(dispatch) {
+        let result = if ms.is_none() && self.replays.wanted(dispatch) {
             let mut rec = Recorder::new(&mut sf);
             let result = t.run_program(&k.prog, &mut rec, budget);
             if let (Ok(executed), Some(messages)) = (&result, rec.messages()) {
@@ -915,7 +929,10 @@ impl ThreadContext<'_> {
         } else {
             t.run_program(&k.prog, &mut sf, budget)
         };
-        let visible = sf.pixels.map_or(0, |p| p.visible);
+        let visible = sf.pixels.map_or(0, |p| match &p.samples {
+            Some(m) => m.visible_samples(p.visible),
+            None => p.visible.count_ones(),
+        });
         super::spare::keep(t);
         Ok((result, visible))
     }
@@ -939,10 +956,15 @@ fn dispatch_preference() -> Option<usize> {
 /// A triangle's screen-linear barycentrics need no w ([`crate::bary::linear`]), so a
 /// degenerate perspective (w sums of 0) still interpolates depth.
 fn source_depth(st: &DrawState, prim: &Primitive, x: u32, y: u32) -> f32 {
+    let bias = pixel_bias(st);
+    source_depth_at(prim, [x as f32 + bias, y as f32 + bias])
+}
+
+/// The WM's source depth at screen position `p` ([`source_depth`] at any position: a
+/// sample's, for multisampling).
+fn source_depth_at(prim: &Primitive, p: [f32; 2]) -> f32 {
     let c = &prim.corners;
     let z = [0, 1, 2].map(|i| c[corner(c.len(), i)].z);
-    let bias = pixel_bias(st);
-    let p = [x as f32 + bias, y as f32 + bias];
     let linear = if c.len() >= 3 && prim.point.is_none() {
         crate::bary::linear([c[0].xy, c[1].xy, c[2].xy], p)
     } else {
@@ -1130,9 +1152,8 @@ fn build_payload(
     st: &DrawState,
     prim: &Primitive,
     k: &PsKernel,
-    slots: &[(u32, u32); 32],
-    group: &[((u32, u32), u32)],
-    lit: u32,
+    (slots, group, lit): (&[(u32, u32); 32], &[Subspan], u32),
+    ms: Option<&MsThread>,
     setup: &[[[f32; 3]; 4]],
     grf: &mut [u8],
 ) -> Result<usize, DrawError> {
@@ -1146,6 +1167,9 @@ fn build_payload(
     l.rt_array_index.put(grf, rt_array_index(st, prim));
     l.source_depth_to_rt
         .put(grf, u32::from(st.ps.computes_depth));
+    l.omask_to_rt.put(grf, u32::from(st.ps.omask));
+    l.starting_sample_pair
+        .put(grf, ms.map_or(0, |m| m.starting_sample_pair));
     l.sampler_state
         .put(grf, (st.ps.resources.sampler_state >> 5) as u32);
     l.binding_table
@@ -1163,26 +1187,49 @@ fn build_payload(
     let mut reg = 1 + blocks;
     let simd = k.simd;
     let c = &prim.corners;
-    let bias = pixel_bias(st);
     let modes = st.ps.barycentric_modes;
-    // Per slot, the barycentrics, when a phase of the payload needs them.
-    let mut bary = [None; 32];
-    let mut attr_bary = [None; 32];
-    if modes != 0 || st.ps.source_depth || st.ps.source_w {
-        for (s, &(x, y)) in slots[..simd].iter().enumerate() {
-            bary[s] = prim_barycentrics(prim, [x as f32 + bias, y as f32 + bias]);
-            attr_bary[s] = attribute_barycentrics(prim, bary[s]);
+    // Where each slot is evaluated (§11.6): at the pixel location, its centroid or its
+    // sample ([`Location`]); one sample per pixel makes them all the pixel location.
+    let at_location = |s: usize, kind: Location| -> [f32; 2] {
+        match ms {
+            Some(m) => m.position(st, prim, slots[s], s, kind),
+            None => {
+                let bias = pixel_bias(st);
+                [slots[s].0 as f32 + bias, slots[s].1 as f32 + bias]
+            }
+        }
+    };
+    // Source depth and W are the slot's: its sample's under per-sample dispatch.
+    let own = if ms.is_some_and(|m| m.per_sample) {
+        Location::Sample
+    } else {
+        Location::Pixel
+    };
+    // Per location and slot, the barycentrics, when a phase of the payload needs them.
+    let mut bary = [[None; 32]; 3];
+    let mut attr_bary = [[None; 32]; 3];
+    for kind in [Location::Pixel, Location::Centroid, Location::Sample] {
+        let i = kind as usize;
+        let wanted =
+            modes & (0b1001 << i) != 0 || (kind == own && (st.ps.source_depth || st.ps.source_w));
+        if !wanted {
+            continue;
+        }
+        for s in 0..simd {
+            bary[i][s] = prim_barycentrics(prim, at_location(s, kind));
+            attr_bary[i][s] = attribute_barycentrics(prim, bary[i][s]);
         }
     }
     let lerp = |s: usize, v: [f32; 3]| {
-        bary[s].map_or(v[0], |bc| {
+        bary[own as usize][s].map_or(v[0], |bc| {
             v[0] + bc.linear[0] * (v[1] - v[0]) + bc.linear[1] * (v[2] - v[0])
         })
     };
     let corner3 = |f: &dyn Fn(&Corner) -> f32| [0, 1, 2].map(|i| f(&c[corner(c.len(), i)]));
     let (z, rhw) = (corner3(&|k| k.z), corner3(&|k| k.rhw));
     // The optional phases for slots 0-15, then (32-pixel dispatch) the same phases for
-    // slots 16-31, each phase one register per 8 slots (§11.10.3.1, renumbered).
+    // slots 16-31, each phase one register per 8 slots (§11.10.3.1, renumbered); the
+    // position offsets take one register per 16 slots.
     for blk in 0..blocks {
         let first = blk * 16;
         let halves = (simd - first).min(16) / 8;
@@ -1190,12 +1237,12 @@ fn build_payload(
             if modes & (1 << m) == 0 {
                 continue;
             }
-            // Pixel, centroid and sample locations coincide at one sample per pixel.
             let perspective = m < 3;
+            let kind = m % 3;
             for h in 0..halves {
                 for b in 0..2 {
                     for s in 0..8 {
-                        let v = attr_bary[first + h * 8 + s].map_or(0.0, |bc| {
+                        let v = attr_bary[kind][first + h * 8 + s].map_or(0.0, |bc| {
                             if perspective {
                                 bc.perspective[b]
                             } else {
@@ -1208,19 +1255,53 @@ fn build_payload(
                 }
             }
         }
-        let mut phase = |vals: &dyn Fn(usize) -> f32| {
+        // One register per 8 slots of the block, a dword per slot.
+        let phase = |grf: &mut [u8], reg: &mut usize, vals: &dyn Fn(usize) -> u32| {
             for h in 0..halves {
                 for s in 0..8 {
-                    put(grf, reg, s, vals(first + h * 8 + s).to_bits());
+                    put(grf, *reg, s, vals(first + h * 8 + s));
                 }
-                reg += 1;
+                *reg += 1;
             }
         };
         if st.ps.source_depth {
-            phase(&|s| lerp(s, z));
+            phase(grf, &mut reg, &|s| lerp(s, z).to_bits());
         }
         if st.ps.source_w {
-            phase(&|s| 1.0 / lerp(s, rhw));
+            phase(grf, &mut reg, &|s| (1.0 / lerp(s, rhw)).to_bits());
+        }
+        // R31: per slot the CENTROID or SAMPLE position offset from the pixel's
+        // upper-left corner, U4.4 (X in bits 7:0, Y in 15:8), two slots per dword.
+        let offset_kind = match st.ps.position_offset {
+            PositionOffset::None => None,
+            PositionOffset::Centroid => Some(Location::Centroid),
+            PositionOffset::Sample => Some(Location::Sample),
+        };
+        if let Some(kind) = offset_kind {
+            for d in 0..8 {
+                let mut v = 0u32;
+                for half in 0..2 {
+                    let s = first + d * 2 + half;
+                    if s >= simd {
+                        continue;
+                    }
+                    let p = at_location(s, kind);
+                    let u44 = |pos: f32, px: u32| {
+                        ((pos - px as f32) * 16.0).round().clamp(0.0, 255.0) as u32
+                    };
+                    let xy = u44(p[0], slots[s].0) | u44(p[1], slots[s].1) << 8;
+                    v |= xy << (16 * half);
+                }
+                put(grf, reg, d, v);
+            }
+            reg += 1;
+        }
+        // R32-R33: per slot its input coverage mask (bit n: sample n covered).
+        if st.ps.input_coverage {
+            let all = u32::from(st.multisample.sample_mask);
+            phase(grf, &mut reg, &|s| {
+                ms.map_or(all & 1, |m| u32::from(m.coverage[s]))
+            });
         }
     }
     let mut at = k.grf_start;

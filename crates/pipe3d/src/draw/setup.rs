@@ -175,8 +175,10 @@ fn position(v: &Vue) -> [f32; 4] {
     v.get(POSITION).copied().unwrap_or([0; 4]).map(f)
 }
 
-/// An object's covered pixels in raster order, and whether it faces back.
-type Coverage = (Vec<(u32, u32)>, bool);
+/// An object's covered pixels in raster order, their sample coverage masks (empty when
+/// it is rasterized at the pixel location: every sample of a covered pixel), and whether
+/// it faces back.
+type Coverage = (Vec<(u32, u32)>, Vec<u8>, bool);
 
 /// The rows of `rect` the object can touch: its vertices' screen rows (with a
 /// rectangle's implied fourth vertex, and a point's or wide line's half width) widened
@@ -268,6 +270,17 @@ fn object(
             point_width,
         )
     });
+    // Seed 004 §11.4.1: with multisampling, polygons and points are rasterized at the
+    // pattern's samples in the PATTERN modes, lines in the ON modes; otherwise at the
+    // pixel location.
+    let ms = &st.multisample;
+    let pattern = (ms.samples > 1
+        && if obj.kind == ObjectType::Line {
+            ms.pattern_lines
+        } else {
+            ms.pattern_polygons
+        })
+    .then_some(&ms.pattern);
     // The object's pixels inside `raster.rect`; `None` when it is culled.
     let cover = |raster: &RasterState| -> Result<Option<Coverage>, DrawError> {
         Ok(Some(match obj.kind {
@@ -278,7 +291,14 @@ fn object(
                         "seed 004 §10.3 (3DSTATE_SF FrontFace/BackFace Fill Mode)",
                     ));
                 }
-                let (px, winding) = raster::triangle([xy(0), xy(1), xy(2)], raster);
+                let v = [xy(0), xy(1), xy(2)];
+                let ((px, masks), winding) = match pattern {
+                    Some(p) => crate::coverage::triangle(v, raster, p),
+                    None => {
+                        let (px, w) = raster::triangle(v, raster);
+                        ((px, vec![]), w)
+                    }
+                };
                 let Some(winding) = winding else {
                     return Ok(None);
                 };
@@ -287,21 +307,38 @@ fn object(
                     return Ok(None);
                 }
                 let facing_front = (winding == front) != obj.invert;
-                (px, !facing_front)
+                (px, masks, !facing_front)
             }
-            ObjectType::Rectangle => (raster::rectangle([xy(0), xy(1), xy(2)], raster), false),
-            ObjectType::Point => (
-                raster::point(xy(0), point_width, sf.point_rule, raster),
-                obj.back_facing,
-            ),
+            ObjectType::Rectangle => {
+                let v = [xy(0), xy(1), xy(2)];
+                let (px, masks) = match pattern {
+                    Some(p) => crate::coverage::rectangle(v, raster, p),
+                    None => (raster::rectangle(v, raster), vec![]),
+                };
+                (px, masks, false)
+            }
+            ObjectType::Point => {
+                let (px, masks) = match pattern {
+                    Some(p) => crate::coverage::point(xy(0), point_width, sf.point_rule, raster, p),
+                    None => (
+                        raster::point(xy(0), point_width, sf.point_rule, raster),
+                        vec![],
+                    ),
+                };
+                (px, masks, obj.back_facing)
+            }
             ObjectType::Line => {
                 if sf.line_stipple {
                     return Err(unsupported("line stipple", "seed 004 §11.3.2.3"));
                 }
                 let width = sf.line_width;
-                if width == 0.0 {
+                if let Some(p) = pattern {
+                    let (px, masks) = crate::coverage::line(xy(0), xy(1), width, raster, p);
+                    (px, masks, obj.back_facing)
+                } else if width == 0.0 {
                     (
                         raster::zero_width_line(xy(0), xy(1), sf.diamond, obj.last_pixel, raster),
+                        vec![],
                         obj.back_facing,
                     )
                 } else if sf.antialiasing {
@@ -312,6 +349,7 @@ fn object(
                 } else {
                     (
                         raster::wide_line(xy(0), xy(1), width, raster),
+                        vec![],
                         obj.back_facing,
                     )
                 }
@@ -339,7 +377,7 @@ fn object(
             ..*raster
         };
         y = band_end.saturating_add(1);
-        let Some((pixels, back_facing)) = cover(&band)? else {
+        let Some((pixels, coverage, back_facing)) = cover(&band)? else {
             return Ok(());
         };
         if pixels.is_empty() {
@@ -366,6 +404,7 @@ fn object(
                 back_facing,
                 primitive_id: obj.primitive_id,
                 pixels: pixels.into(),
+                coverage: coverage.into(),
                 point,
                 source: obj.source.as_ref().map(|s| SourceTriangle {
                     vues: s.vues,

@@ -26,7 +26,8 @@ pub use front::{Front, MessageKind, ShaderStage};
 pub use geometry::{ControlData, GeometryShader, GsDispatch};
 pub use payload::{PayloadField, PayloadLayout};
 pub use pixel::{
-    AttributeSetup, AttributeSwizzle, ConstantSource, PixelShader, PsKernel, SwizzleSelect,
+    AttributeSetup, AttributeSwizzle, ConstantSource, PixelShader, PositionOffset, PsKernel,
+    SwizzleSelect,
 };
 pub use setup::{ClipMode, ClipState, DrawingRectangle, FillMode, Multisample, SetupState};
 pub use stream_out::{SoBuffer, SoDecl, SoFunction, SoStream, StreamOutput};

@@ -89,6 +89,10 @@ pub struct PayloadLayout {
     pub rt_array_index: PayloadField,
     /// PS: source depth goes to the render target write (the shader computes depth).
     pub source_depth_to_rt: PayloadField,
+    /// PS: oMask goes to the render target write.
+    pub omask_to_rt: PayloadField,
+    /// PS: the Starting Sample Pair Index of a per-sample dispatch.
+    pub starting_sample_pair: PayloadField,
     /// PS: subspan 0's upper-left x; subspan i is `i % 4` dwords and `i / 4` registers on.
     pub subspan_x: PayloadField,
     /// PS: subspan 0's upper-left y, likewise.

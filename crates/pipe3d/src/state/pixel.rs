@@ -43,6 +43,15 @@ pub struct PixelShader {
     pub push_constants: bool,
     /// The payload carries the attribute setup data.
     pub attributes: bool,
+    /// The payload carries each slot's input coverage mask (3DSTATE_WM Pixel Shader
+    /// Uses Input Coverage Mask, seed 004 §11.10.3.1 R32-R33).
+    pub input_coverage: bool,
+    /// The payload carries each slot's position offset (3DSTATE_PS Position XY Offset
+    /// Select, seed 004 §11.10.3.1 R31).
+    pub position_offset: PositionOffset,
+    /// Render target writes carry oMask (3DSTATE_PS oMask Present to RenderTarget; R0.0
+    /// bit 12 of the payload).
+    pub omask: bool,
     /// Render target writes fast-clear their render target.
     pub fast_clear: bool,
     /// Render target writes resolve a fast clear.
@@ -52,6 +61,18 @@ pub struct PixelShader {
     pub unsupported: Vec<(&'static str, &'static str)>,
     /// Binding table, samplers and push constants.
     pub resources: StageResources,
+}
+
+/// 3DSTATE_PS Position XY Offset Select: which position offset the payload carries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum PositionOffset {
+    /// POSOFFSET_NONE: no position offset phase.
+    #[default]
+    None,
+    /// POSOFFSET_CENTROID: the centroid's offset from the pixel's upper-left corner.
+    Centroid,
+    /// POSOFFSET_SAMPLE: the sample's offset from the pixel's upper-left corner.
+    Sample,
 }
 
 /// Where an attribute's value comes from (3DSTATE_SBE Swizzle Select).

@@ -3,6 +3,7 @@
 
 use crate::assembly::ProvokingVertex;
 use crate::clip::ClipTest;
+use crate::coverage::SamplePattern;
 use crate::raster::{DiamondRule, PointRule, SubpixelBits, Winding};
 use crate::sf::{CullMode, DepthOffset, Viewport};
 
@@ -100,8 +101,39 @@ pub struct SetupState {
 /// Multisampling (seed 004 §11.4) and the pixel sampling position.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Multisample {
-    /// Samples per pixel.
+    /// Samples per pixel (3DSTATE_MULTISAMPLE Number of Multisamples).
     pub samples: u32,
     /// Pixels are sampled at their centre (otherwise their upper-left corner).
     pub pixel_center: bool,
+    /// The sample positions (§11.4.2).
+    pub pattern: SamplePattern,
+    /// Multisample Rasterization Mode: polygons and points are rasterized per sample
+    /// (MSRASTMODE_*_PATTERN) rather than at the pixel location.
+    pub pattern_polygons: bool,
+    /// Multisample Rasterization Mode: lines are rasterized per sample (MSRASTMODE_ON_*).
+    pub pattern_lines: bool,
+    /// Multisample Dispatch Mode MSDISPMODE_PERSAMPLE: the pixel shader runs per sample
+    /// (§11.10.2.2) rather than per pixel.
+    pub per_sample: bool,
+    /// 3DSTATE_SAMPLE_MASK, ANDed with every pixel's coverage (§11.2.5).
+    pub sample_mask: u8,
+}
+
+impl Multisample {
+    /// One sample per pixel at the given pixel location: what a draw without
+    /// multisampling sees.
+    pub fn single(pixel_center: bool) -> Multisample {
+        Multisample {
+            samples: 1,
+            pixel_center,
+            pattern: SamplePattern {
+                count: 1,
+                offsets: [[8, 8]; 8],
+            },
+            pattern_polygons: false,
+            pattern_lines: false,
+            per_sample: false,
+            sample_mask: 1,
+        }
+    }
 }
