@@ -29,6 +29,12 @@ pub enum RtSubtype {
     Simd16RepData,
     /// SIMD8 single source, low slots.
     Simd8Lo,
+    /// SIMD8 dual source (seed 000 §3.7.2): slots 7:0 (`hi` false) or 15:8 of the
+    /// dispatch, each with two colours.
+    Simd8Dual {
+        /// SIMD8_DUALSRC_HI: slots 15:8.
+        hi: bool,
+    },
     /// A subtype not modelled yet (dual source), by its manual name.
     Other(&'static str),
 }
@@ -95,6 +101,9 @@ pub struct RtPayload {
     /// oMask per slot, when the message carries it (§3.9.11.5): sample n of the slot's
     /// pixel is killed when bit n is clear.
     pub omask: Option<[u16; 32]>,
+    /// A dual source message's second colour per slot (seed 000 §3.7.2), which blend
+    /// factors BLENDFACTOR_*_SRC1_* read.
+    pub colors1: Option<[[u32; 4]; 32]>,
 }
 
 fn dword(reg: &[u8; 32], i: usize) -> u32 {
@@ -145,6 +154,8 @@ pub fn decode_payload_with(
         RtSubtype::Simd16 => "SIMD16",
         RtSubtype::Simd16RepData => "SIMD16_REPDATA",
         RtSubtype::Simd8Lo => "SIMD8_LO",
+        RtSubtype::Simd8Dual { hi: false } => "SIMD8_DUALSRC_LO",
+        RtSubtype::Simd8Dual { hi: true } => "SIMD8_DUALSRC_HI",
         RtSubtype::Other(name) => name,
     };
     let need = |n: usize| {
@@ -207,6 +218,7 @@ pub fn decode_payload_with(
         .as_ref()
         .map_or(headerless.source_depth, |h| h.source_depth);
     let mut colors = [[0u32; 4]; 32];
+    let mut colors1 = None;
     let mut depth = None;
     let slots = match d.subtype {
         RtSubtype::Simd16 => {
@@ -261,6 +273,28 @@ pub fn decode_payload_with(
             }
             0xff << base
         }
+        RtSubtype::Simd8Dual { hi } => {
+            // Source 0's red, green, blue, alpha registers, then source 1's (IVB PRM Vol4
+            // Part1 "SIMD8 Dual Source" payload; the seed's table is lost), then sZ.
+            need(8 + usize::from(with_depth) + payload.len() - data.len())?;
+            let base = if d.slot_group_hi { 16 } else { 0 } + if hi { 8 } else { 0 };
+            let mut second = [[0u32; 4]; 32];
+            for s in 0..8 {
+                for ch in 0..4 {
+                    colors[base + s][ch] = dword(&data[ch], s);
+                    second[base + s][ch] = dword(&data[4 + ch], s);
+                }
+            }
+            colors1 = Some(second);
+            if with_depth {
+                let mut z = [0u32; 32];
+                for s in 0..8 {
+                    z[base + s] = dword(&data[8], s);
+                }
+                depth = Some(z);
+            }
+            0xff << base
+        }
         RtSubtype::Other(name) => {
             return Err(Unsupported::new(
                 format!("render target write subtype {name}"),
@@ -284,6 +318,7 @@ pub fn decode_payload_with(
         last: d.last,
         source0_alpha: alpha0,
         omask: samples,
+        colors1,
     })
 }
 
@@ -450,8 +485,19 @@ impl<'a> PixelSink<'a> {
     pub fn write_sample(
         &self,
         mem: &mut dyn Memory,
+        at: (u32, u32, u32),
+        color: [u32; 4],
+    ) -> Result<bool, MessageError> {
+        self.write_dual(mem, at, color, None)
+    }
+
+    /// [`Self::write_sample`] with a dual source message's second colour `src1`.
+    pub fn write_dual(
+        &self,
+        mem: &mut dyn Memory,
         (x, y, sample): (u32, u32, u32),
         color: [u32; 4],
+        src1: Option<[u32; 4]>,
     ) -> Result<bool, MessageError> {
         let rt = self.rt;
         let s = &rt.surface;
@@ -490,7 +536,10 @@ impl<'a> PixelSink<'a> {
             mem.read(addr, dst).map_err(fault)?;
         }
         let mut out = [0u8; 16];
-        let len = self.encode(color, dst, &mut out)?;
+        let len = match src1 {
+            Some(c1) => self.encode_dual(color, c1, dst, &mut out)?,
+            None => self.encode(color, dst, &mut out)?,
+        };
         mem.write(addr, &out[..len]).map_err(fault)?;
         Ok(true)
     }
@@ -542,6 +591,31 @@ impl<'a> PixelSink<'a> {
                 structure: "BLEND_STATE",
                 why: e.to_string(),
             }
+        })
+    }
+
+    /// [`Self::encode`] with a second source colour (floats; integer formats do not
+    /// blend, so it is not read for them).
+    fn encode_dual(
+        &self,
+        color: [u32; 4],
+        src1: [u32; 4],
+        dst: &[u8],
+        out: &mut [u8; 16],
+    ) -> Result<usize, MessageError> {
+        let rt = self.rt;
+        let src = texel_of(&rt.surface, color)?;
+        color_calc_into(
+            &rt.cc,
+            rt.surface.format,
+            src,
+            src1.map(f32::from_bits),
+            dst,
+            out,
+        )
+        .map_err(|e| MessageError::State {
+            structure: "BLEND_STATE",
+            why: e.to_string(),
         })
     }
 

@@ -280,7 +280,16 @@ impl PixelWrites<'_> {
         }
         // A null render target is not written (seed 000 §2.12.2 SURFTYPE_NULL), but its
         // pixels went through the tests and counts above.
-        if let Some(t) = &target {
+        if let (Some(t), Some(c1)) = (&target, &p.colors1) {
+            // Dual source: pixel by pixel, each with its second colour.
+            let sink = PixelSink::new(t, p.array_index);
+            for s in raster_order(&self.slots).map(usize::from) {
+                if enabled & (1 << s) != 0 {
+                    let (x, y) = self.slots[s];
+                    sink.write_dual(mem, (x, y, 0), p.colors[s], Some(c1[s]))?;
+                }
+            }
+        } else if let Some(t) = &target {
             let sink = PixelSink::new(t, p.array_index);
             // In raster order (row, then column) rather than slot order (subspan by
             // subspan): the pixels are distinct, and only writes to one pixel are
@@ -358,6 +367,7 @@ pub fn write_alike(
     // thread.
     if p.omask.is_some()
         || p.source0_alpha.is_some()
+        || p.colors1.is_some()
         || target
             .as_ref()
             .is_some_and(|t| t.alpha_coverage != Default::default() || t.surface.desc.samples > 1)

@@ -148,7 +148,7 @@ pub(crate) fn write_samples(
             color[3] = 1.0f32.to_bits();
         }
         for k in (0..ms.count.min(8)).filter(|k| masks[s] & (1 << k) != 0) {
-            sink.write_sample(mem, (x, y, k), color)?;
+            sink.write_dual(mem, (x, y, k), color, p.colors1.map(|c| c[s]))?;
         }
     }
     Ok(lit)

@@ -75,14 +75,14 @@ fn short_payloads_and_unmodelled_forms_are_errors() {
     let many = vec![reg(|_| 0); 10];
     assert!(decode_payload(&write(RtSubtype::Simd16, false, Some(omask)), &many, false).is_err());
     let e = decode_payload(
-        &write(RtSubtype::Other("SIMD8_DUALSRC_LO"), false, None),
+        &write(RtSubtype::Other("SIMD8_IMAGE_WRITE"), false, None),
         &many,
         false,
     )
     .unwrap_err();
     assert!(
         matches!(&e, MessageError::Unsupported(u)
-            if u.what.contains("SIMD8_DUALSRC_LO") && u.reference == "seed 000 §3.9.11"),
+            if u.what.contains("SIMD8_IMAGE_WRITE") && u.reference == "seed 000 §3.9.11"),
         "{e}"
     );
 }

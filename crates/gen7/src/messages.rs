@@ -201,6 +201,8 @@ fn render_target_write(m: &Message) -> Result<RtWrite, MessageError> {
             MessageSubtype::SIMD16 => RtSubtype::Simd16,
             MessageSubtype::SIMD16_REPDATA => RtSubtype::Simd16RepData,
             MessageSubtype::SIMD8_LO => RtSubtype::Simd8Lo,
+            MessageSubtype::SIMD8_DUALSRC_LO => RtSubtype::Simd8Dual { hi: false },
+            MessageSubtype::SIMD8_DUALSRC_HI => RtSubtype::Simd8Dual { hi: true },
             other => RtSubtype::Other(other.name().unwrap_or("reserved")),
         },
         slot_group_hi: d.slot_group_select == SlotGroupSelect::SLOTGRP_HI,
