@@ -16,10 +16,10 @@ use gtsim_pipe3d::sf::{CullMode, DepthOffset, DepthOffsetFormat, Viewport};
 use gtsim_pipe3d::state::{
     AttributeSetup, AttributeSwizzle, ClipMode, ClipState, ConstantSource, ControlData,
     DomainShader, DrawCounts, DrawState, DrawingRectangle, FillMode, GeometryShader, GsDispatch,
-    HullShader, KernelPointer, Multisample, Partitioning, PixelShader, PositionOffset, PsKernel,
-    SetupState, SoBuffer, SoDecl, SoFunction, SoStream, StageResources, StreamOutput,
-    SwizzleSelect, TessDomain, TessOutput, Tessellation, Tessellator, VertexElement, VertexFetch,
-    VertexShader,
+    HullShader, KernelPointer, LineStipple, Multisample, Partitioning, PixelShader, PolygonStipple,
+    PositionOffset, PsKernel, SetupState, SoBuffer, SoDecl, SoFunction, SoStream, StageResources,
+    StreamOutput, SwizzleSelect, TessDomain, TessOutput, Tessellation, Tessellator, VertexElement,
+    VertexFetch, VertexShader,
 };
 use gtsim_pipe3d::vf::VertexBuffer;
 use gtsim_spec::gen7::vertex_buffer_state::BufferAccessType;
@@ -182,13 +182,42 @@ pub(crate) fn draw_state(
         gs,
         sol: stream_output(s, l, &streamout)?,
         clip: clip_state(&clip, &sf_clip_viewport),
-        setup: setup_state(&sf, &wm, &sf_clip_viewport, &drawing_rectangle, scissor),
+        setup: SetupState {
+            line_stipple: wm.line_stipple_enable.then(|| {
+                let l = get(&s.line_stipple);
+                LineStipple {
+                    pattern: l.line_stipple_pattern,
+                    repeat: u32::from(l.line_stipple_repeat_count).max(1),
+                }
+            }),
+            polygon_stipple: wm.polygon_stipple_enable.then(|| polygon_stipple(s)),
+            ..setup_state(&sf, &wm, &sf_clip_viewport, &drawing_rectangle, scissor)
+        },
         attributes: attribute_setup(&get(&s.sbe)),
         ps: pixel_shader(&wm, &ps_state, &bases, ps_resources),
         depth,
         multisample: multisample_state(&multisample, &wm, s.sample_mask.as_ref())?,
         vf,
     }))
+}
+
+/// 3DSTATE_POLY_STIPPLE_PATTERN and 3DSTATE_POLY_STIPPLE_OFFSET (seed 004 §11.3.3).
+fn polygon_stipple(s: &LatchedState) -> PolygonStipple {
+    let p = get(&s.poly_stipple_pattern);
+    let o = get(&s.poly_stipple_offset);
+    let dw = p.pack().unwrap_or_default();
+    let mut rows = [0u32; 32];
+    // Rows 1 to 32 are DWords 1 to 32 (the packed command's, read back as they came).
+    for (r, v) in rows.iter_mut().zip(dw.iter().skip(1)) {
+        *r = *v;
+    }
+    PolygonStipple {
+        rows,
+        offset: [
+            u32::from(o.polygon_stipple_x_offset),
+            u32::from(o.polygon_stipple_y_offset),
+        ],
+    }
 }
 
 /// 3DSTATE_MULTISAMPLE, 3DSTATE_WM's multisample modes and 3DSTATE_SAMPLE_MASK (seed
@@ -798,7 +827,8 @@ fn setup_state(
         cull: CullMode::from_field(sf.cull_mode.0),
         line_width: sf.line_width as f32,
         antialiasing: sf.anti_aliasing_enable,
-        line_stipple: wm.line_stipple_enable,
+        line_stipple: None,
+        polygon_stipple: None,
         diamond: if wm.legacy_diamond_line_rasterization {
             DiamondRule::Legacy
         } else {

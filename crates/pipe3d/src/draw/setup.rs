@@ -43,8 +43,14 @@ pub(super) fn primitives(
         run.topology(),
         ThreeDPrimTopoType::_3DPRIM_LINELIST | ThreeDPrimTopoType::_3DPRIM_LINELIST_ADJ
     );
+    // Seed 004 §11.3.2.3: the line stipple counter, reset for each new object unless
+    // it continues a strip.
+    let stipple_counter = std::cell::Cell::new(0u32);
     for (obj, last_in_run) in objects {
         let last_pixel = sf.last_pixel && (list || *last_in_run);
+        if !obj.continue_stipple {
+            stipple_counter.set(0);
+        }
         let verts: Vec<&Vue> = obj.v.iter().map(|&i| run.vue(i)).collect();
         // Seed 004 §2.5.13: "The PrimitiveID associated with the provoking,
         // non-adjacent vertex of an object is applied to the object" -- the vertex that
@@ -72,6 +78,8 @@ pub(super) fn primitives(
                     back_facing: obj.back_facing,
                     primitive_id,
                     source: None,
+                    poly_stipple: obj.poly_stipple,
+                    stipple_counter: &stipple_counter,
                 };
                 object(st, front, &verts, &o, &raster, mem, ps, stats, watchdog)?;
             }
@@ -98,6 +106,8 @@ pub(super) fn primitives(
                             invert: false,
                             back_facing: obj.back_facing,
                             primitive_id,
+                            poly_stipple: false,
+                            stipple_counter: &stipple_counter,
                             source: Some(SourceTriangle {
                                 vues: [verts[0], verts[1], verts[0]],
                                 perspective: [perspective[0], perspective[1], perspective[0]],
@@ -141,6 +151,8 @@ pub(super) fn primitives(
                         invert: obj.invert_orientation,
                         back_facing: false,
                         primitive_id,
+                        poly_stipple: obj.poly_stipple,
+                        stipple_counter: &stipple_counter,
                         source: Some(SourceTriangle {
                             vues: [verts[0], verts[1], verts[2]],
                             perspective: fan.map(|k| polygon[k].1),
@@ -169,6 +181,10 @@ struct Obj<'v> {
     primitive_id: u32,
     /// For a piece of a clipped triangle: its source triangle.
     source: Option<SourceTriangle<'v>>,
+    /// Polygon stipple applies (seed 004 §11.3.3.1: not to TRIFAN_NOSTIPPLE objects).
+    poly_stipple: bool,
+    /// The line stipple counter s (§11.3.2.3).
+    stipple_counter: &'v std::cell::Cell<u32>,
 }
 
 fn position(v: &Vue) -> [f32; 4] {
@@ -328,9 +344,6 @@ fn object(
                 (px, masks, obj.back_facing)
             }
             ObjectType::Line => {
-                if sf.line_stipple {
-                    return Err(unsupported("line stipple", "seed 004 §11.3.2.3"));
-                }
                 let width = sf.line_width;
                 if let Some(p) = pattern {
                     let (px, masks) = crate::coverage::line(xy(0), xy(1), width, raster, p);
@@ -356,6 +369,12 @@ fn object(
             }
         }))
     };
+    // A stippled line's pixels over the whole drawing rectangle, whose order along the
+    // line drives the stipple counter (the bands below see only some of them).
+    let line_pixels = match (sf.line_stipple, obj.kind) {
+        (Some(_), ObjectType::Line) => cover(raster)?.map(|c| c.0).unwrap_or_default(),
+        _ => vec![],
+    };
     // The pixels go to the WM in bands of rows, each at most about 2^20 pixels, so that
     // memory stays bounded however large the object and the drawing rectangle (band
     // boundaries are even rows: subspans are never split).
@@ -377,9 +396,27 @@ fn object(
             ..*raster
         };
         y = band_end.saturating_add(1);
-        let Some((pixels, coverage, back_facing)) = cover(&band)? else {
+        let Some((mut pixels, mut coverage, back_facing)) = cover(&band)? else {
             return Ok(());
         };
+        // §11.3.3.1: polygon stipple keeps the pixels of the pattern's set bits.
+        if let Some(p) = sf.polygon_stipple.filter(|_| obj.poly_stipple)
+            && obj.kind == ObjectType::Triangle
+        {
+            retain_pixels(&mut pixels, &mut coverage, |(x, y)| p.keeps(x, y));
+        }
+        // §11.3.2.3: line stipple (of non-AA lines) keeps the pixels whose counter
+        // selects a set bit; the counter runs over the line's pixels in order from its
+        // start.
+        if let (Some(l), ObjectType::Line) = (sf.line_stipple, obj.kind) {
+            let counter = obj.stipple_counter.get();
+            let order = line_order(&line_pixels, xy(0), xy(1));
+            retain_pixels(&mut pixels, &mut coverage, |p| {
+                order
+                    .get(&p)
+                    .is_some_and(|&i| l.keeps(counter.wrapping_add(i)))
+            });
+        }
         if pixels.is_empty() {
             if band_end == u32::MAX {
                 break;
@@ -419,7 +456,59 @@ fn object(
             break;
         }
     }
+    obj.stipple_counter.set(
+        obj.stipple_counter
+            .get()
+            .wrapping_add(line_pixels.len() as u32),
+    );
     Ok(())
+}
+
+/// Keeps the pixels (and their coverage masks, when there are some) that `keep` keeps.
+fn retain_pixels(
+    pixels: &mut Vec<(u32, u32)>,
+    coverage: &mut Vec<u8>,
+    keep: impl Fn((u32, u32)) -> bool,
+) {
+    if coverage.is_empty() {
+        pixels.retain(|&p| keep(p));
+        return;
+    }
+    let mut masks = std::mem::take(coverage).into_iter();
+    pixels.retain(|&p| {
+        let m = masks.next().unwrap_or(0);
+        let k = keep(p);
+        if k {
+            coverage.push(m);
+        }
+        k
+    });
+}
+
+/// Each pixel of a line's `pixels` with its rank along the line from `a` to `b`: the
+/// order in which the rasterizer produces them (§11.3.2.3), by the position of each
+/// pixel's centre projected on the line, ties by raster order.
+fn line_order(
+    pixels: &[(u32, u32)],
+    a: [f32; 2],
+    b: [f32; 2],
+) -> std::collections::HashMap<(u32, u32), u32> {
+    let d = [f64::from(b[0] - a[0]), f64::from(b[1] - a[1])];
+    let along = |&(x, y): &(u32, u32)| {
+        (f64::from(x) + 0.5 - f64::from(a[0])) * d[0]
+            + (f64::from(y) + 0.5 - f64::from(a[1])) * d[1]
+    };
+    let mut sorted: Vec<(u32, u32)> = pixels.to_vec();
+    sorted.sort_by(|p, q| {
+        along(p)
+            .total_cmp(&along(q))
+            .then((p.1, p.0).cmp(&(q.1, q.0)))
+    });
+    sorted
+        .into_iter()
+        .enumerate()
+        .map(|(i, p)| (p, i as u32))
+        .collect()
 }
 
 /// The rasterizer's state: subpixel precision (3DSTATE_SF), the sampling grid

@@ -29,7 +29,10 @@ pub use pixel::{
     AttributeSetup, AttributeSwizzle, ConstantSource, PixelShader, PositionOffset, PsKernel,
     SwizzleSelect,
 };
-pub use setup::{ClipMode, ClipState, DrawingRectangle, FillMode, Multisample, SetupState};
+pub use setup::{
+    ClipMode, ClipState, DrawingRectangle, FillMode, LineStipple, Multisample, PolygonStipple,
+    SetupState,
+};
 pub use stream_out::{SoBuffer, SoDecl, SoFunction, SoStream, StreamOutput};
 pub use tessellation::{
     DomainShader, HullShader, Partitioning, TessDomain, TessOutput, Tessellation, Tessellator,

@@ -88,14 +88,54 @@ pub struct SetupState {
     pub line_width: f32,
     /// Line anti-aliasing.
     pub antialiasing: bool,
-    /// Line stipple.
-    pub line_stipple: bool,
+    /// Line stipple (3DSTATE_WM Line Stipple Enable with 3DSTATE_LINE_STIPPLE).
+    pub line_stipple: Option<LineStipple>,
+    /// Polygon stipple (3DSTATE_WM Polygon Stipple Enable with the pattern and offset).
+    pub polygon_stipple: Option<PolygonStipple>,
     /// The diamond rule of zero-width lines.
     pub diamond: DiamondRule,
     /// The point rasterization rule.
     pub point_rule: PointRule,
     /// Subpixel precision of screen positions.
     pub subpixel: SubpixelBits,
+}
+
+/// 3DSTATE_LINE_STIPPLE (seed 004 §11.3.2.3-11.3.2.4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LineStipple {
+    /// Line Stipple Pattern (p): bit 0 first.
+    pub pattern: u16,
+    /// Line Stipple Repeat Count (r), 1 to 256.
+    pub repeat: u32,
+}
+
+impl LineStipple {
+    /// Whether the pixel a line produces with stipple counter `s` is rendered: bit
+    /// floor(s / r) mod 16 of p (§11.3.2.3).
+    pub fn keeps(&self, s: u32) -> bool {
+        let b = (s / self.repeat.max(1)) % 16;
+        self.pattern & (1 << b) != 0
+    }
+}
+
+/// 3DSTATE_POLY_STIPPLE_PATTERN and 3DSTATE_POLY_STIPPLE_OFFSET (seed 004 §11.3.3.1-3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PolygonStipple {
+    /// Rows 1 (top) to 32; bit 31 is the leftmost pixel.
+    pub rows: [u32; 32],
+    /// Polygon Stipple X and Y Offset: where the pattern's upper-left corner lies.
+    pub offset: [u32; 2],
+}
+
+impl PolygonStipple {
+    /// Whether pixel (x, y) is rendered: the pattern repeats every 32 pixels from its
+    /// upper-left corner at the offset ("pixel offsets from the Color Buffer origin to
+    /// the upper left corner of the stipple pattern").
+    pub fn keeps(&self, x: u32, y: u32) -> bool {
+        let col = x.wrapping_sub(self.offset[0]) % 32;
+        let row = y.wrapping_sub(self.offset[1]) % 32;
+        self.rows[row as usize] & (1 << (31 - col)) != 0
+    }
 }
 
 /// Multisampling (seed 004 §11.4) and the pixel sampling position.
