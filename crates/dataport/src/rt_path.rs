@@ -228,7 +228,9 @@ impl PixelWrites<'_> {
                 .filter(|&s| o[s] & 1 != 0)
                 .fold(0, |m, s| m | 1 << s);
         }
-        if let Some(t) = target.as_ref().filter(|t| t.alpha_coverage.to_coverage)
+        if let Some(t) = target
+            .as_ref()
+            .filter(|t| t.alpha_coverage.to_coverage && p.omask.is_none())
             && matches!(
                 crate::rt_message::texel_of(&t.surface, [0; 4])?,
                 gtsim_mem::format::texel::Texel::Float(_)

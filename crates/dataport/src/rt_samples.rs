@@ -99,8 +99,11 @@ pub(crate) fn write_samples(
         if let Some(o) = &p.omask {
             m &= o[s] as u8;
         }
-        // §12.1.1: source 0 alpha (the message's, or the colour's) as FLOAT32.
-        if coverage.to_coverage && float {
+        // §12.1.1: source 0 alpha (the message's, or the colour's) as FLOAT32; not when
+        // the message carries oMask ("If Pixel Shader outputs oMask, AlphaToCoverage is
+        // disabled in hardware, regardless of the state setting", SKL PRM Vol 7 "Alpha
+        // Coverage", which Mesa's compiler relies on from Gen7 on).
+        if coverage.to_coverage && float && p.omask.is_none() {
             let a = p.source0_alpha.map_or(p.colors[s][3], |a| a[s]);
             m &= alpha_to_coverage(f32::from_bits(a), ms.count);
         }

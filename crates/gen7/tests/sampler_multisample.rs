@@ -323,7 +323,10 @@ fn interleaved_surfaces_place_samples_in_the_plane() {
     for lane in 0..8 {
         assert_eq!(f32::from_bits(out[lane][0]), want[lane], "lane {lane}");
     }
-    // Only ld2dms (and resinfo, sampleinfo) may read it.
+    // ld_mcs reads it as having no MCS (what Mesa's shaders rely on), 0 in every lane.
+    let out = simd8(&f, T::LD_MCS, &[U, V, ZERO, ZERO]).unwrap();
+    assert!(out.iter().all(|l| l[0] == 0), "{out:?}");
+    // Otherwise only ld2dms (and resinfo, sampleinfo) may read it.
     let e = simd8(&f, T::LD2DSS, &[si, U, V, ZERO])
         .unwrap_err()
         .to_string();

@@ -36,7 +36,11 @@ use gtsim_mem::layout::MsaaLayout;
 /// Seed 000 §2.13.1.4 programming notes: "The Surface Type of the associated surface
 /// must be SURFTYPE_2D for the ld_mcs, ld2dms, and ld2dss messages", and ld_mcs "cannot
 /// be used on a non-multisampled surface"; on MSFMT_DEPTH_STENCIL surfaces only ld2dms
-/// (with resinfo and sampleinfo) is allowed (§2.12.2).
+/// (with resinfo and sampleinfo) is allowed (§2.12.2) -- except ld_mcs, which reads
+/// such a surface as having no MCS (0): Mesa's compiler sends ld_mcs before every
+/// ld2dms of a texture its shader key calls compressed, and crocus's
+/// arb_texture_multisample-sample-depth runs such a shader on a depth texture, which
+/// Ivy Bridge hardware renders correctly.
 fn check_surface(kind: SamplerOp, view: &SurfaceView) -> Result<(), MessageError> {
     if view.kind != SurfaceKind::D2 {
         return Err(invalid(format!(
@@ -55,7 +59,7 @@ fn check_surface(kind: SamplerOp, view: &SurfaceView) -> Result<(), MessageError
         .layout
         .as_ref()
         .is_ok_and(|s| s.desc.msaa_layout == MsaaLayout::Interleaved);
-    if interleaved && kind != SamplerOp::Ld2dms {
+    if interleaved && !matches!(kind, SamplerOp::Ld2dms | SamplerOp::LdMcs) {
         return Err(invalid(format!(
             "{kind:?} of an MSFMT_DEPTH_STENCIL surface: only ld2dms, resinfo and \
              sampleinfo may read it (seed 000 §2.12.2 Multisampled Surface Storage Format)"
