@@ -506,6 +506,11 @@ impl Session {
         }
     }
 
+    /// The session's own framebuffer object (what [`Session::read_rgba`] reads).
+    pub fn framebuffer(&self) -> Option<glow::Framebuffer> {
+        self.fbo
+    }
+
     /// Reads the colour attachment back as RGBA8, rows from top to bottom
     /// (GL's bottom-up rows flipped so the image is upright).
     pub fn read_rgba(&self) -> Result<Vec<u8>, String> {

@@ -110,7 +110,11 @@ pub(crate) fn render_target(
         },
         mcs: match crate::sampling::mcs_surface(&rss) {
             None => None,
-            Some(Ok(m)) => Some(m),
+            // The MCS has the render target's slices, up to those the view reaches.
+            Some(Ok(mut m)) => {
+                m.desc.depth = surface.desc.depth;
+                Some(m)
+            }
             Some(Err(e)) => {
                 return Err(DrawError::State {
                     command: "RENDER_SURFACE_STATE",
