@@ -7,6 +7,17 @@ use gtsim_pipe3d::draw::{DepthBuffer, DepthOp, DrawError};
 use gtsim_spec::gen7::three_d_state_depth_buffer::SurfaceType;
 use gtsim_spec::gen7::{DepthStencilState, ThreeDStateDepthBuffer, ThreeDStateWm};
 
+/// The W-major row pitch of the separate stencil buffer from 3DSTATE_STENCIL_BUFFER
+/// Surface Pitch (#bytes - 1; seed 004 §11.5.5.2). The seed calls the buffer Tile-Y and
+/// is silent on the factor; the programmed pitch is twice the W-major row's bytes: "the
+/// pitch must be set to 2x the value computed based on width, as the stencil buffer is
+/// stored with two rows interleaved" (Intel PRM, RENDER_SURFACE_STATE Surface Pitch, as
+/// Mesa's isl quotes it for W tiling, whose 64x64-byte tile it stores as a 128x32-byte
+/// Y-shaped one). crocus programs a 1024-pixel-wide stencil buffer with pitch 2048.
+fn stencil_row_pitch(surface_pitch: u32) -> u64 {
+    (u64::from(surface_pitch) + 1) / 2
+}
+
 /// The draw's depth buffer, `None` when it is SURFTYPE_NULL (tests pass, nothing is
 /// written): 3DSTATE_DEPTH_BUFFER, 3DSTATE_WM's depth operations, DEPTH_STENCIL_STATE,
 /// CC_VIEWPORT's depth range, 3DSTATE_STENCIL_BUFFER and 3DSTATE_CLEAR_PARAMS
@@ -102,7 +113,7 @@ pub(crate) fn depth_buffer(
                         layers,
                         levels,
                         samples,
-                        s.surface_pitch as u64 + 1,
+                        stencil_row_pitch(s.surface_pitch),
                     )
                 }
                 .interleaved_plane(),
@@ -162,5 +173,23 @@ pub(crate) fn depth_buffer(
                 .then_some(front_ref),
             op,
         }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::stencil_row_pitch;
+    use gtsim_mem::layout::SurfaceDesc;
+
+    /// Pitch field 255 (256 bytes programmed) is a 128-byte W-major row: two 64x64 tiles
+    /// per tile row. Pixel (100, 70) is in tile 1 * 2 + 1 = 3; inside it, byte (36, 6):
+    /// 8x8 block 36 / 8 = 4 of its column-major blocks (4 * 512), and the interleaved
+    /// bits x0 y0 x1 y1 x2 y2 = 0 0 0 1 1 1 give 8 + 16 + 32 = 56: 3 * 4096 + 2048 + 56.
+    #[test]
+    fn the_stencil_pitch_field_is_twice_the_w_row() {
+        let pitch = stencil_row_pitch(255);
+        assert_eq!(pitch, 128);
+        let d = SurfaceDesc::separate_stencil(128, 128, 1, 1, 1, pitch);
+        assert_eq!(d.texel_offset(100, 70, 0, 0, 0), Ok(3 * 4096 + 2048 + 56));
     }
 }

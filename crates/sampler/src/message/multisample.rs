@@ -49,7 +49,11 @@ fn check_surface(kind: SamplerOp, view: &SurfaceView) -> Result<(), MessageError
             surface_type_name(view.kind)
         )));
     }
-    if view.samples < 2 {
+    // ld2dms and ld_mcs of a single-sampled surface read it as one sample without an
+    // MCS: Mesa's BLORP sends them to the single-sampled view of an interleaved stencil
+    // buffer it resolves (ext_framebuffer_multisample-accuracy stencil_resolve), which
+    // Ivy Bridge hardware serves.
+    if view.samples < 2 && !matches!(kind, SamplerOp::Ld2dms | SamplerOp::LdMcs) {
         return Err(invalid(format!(
             "{kind:?} of a surface whose Number of Multisamples is MULTISAMPLECOUNT_1 \
              (seed 000 §2.13.1.4: these messages read multisampled surfaces)"
