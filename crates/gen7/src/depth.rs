@@ -15,7 +15,8 @@ use gtsim_spec::gen7::{DepthStencilState, ThreeDStateDepthBuffer, ThreeDStateWm}
 /// Mesa's isl quotes it for W tiling, whose 64x64-byte tile it stores as a 128x32-byte
 /// Y-shaped one). crocus programs a 1024-pixel-wide stencil buffer with pitch 2048.
 fn stencil_row_pitch(surface_pitch: u32) -> u64 {
-    (u64::from(surface_pitch) + 1) / 2
+    let programmed_bytes = u64::from(surface_pitch) + 1;
+    programmed_bytes / 2
 }
 
 /// The draw's depth buffer, `None` when it is SURFTYPE_NULL (tests pass, nothing is
