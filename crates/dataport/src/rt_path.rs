@@ -127,6 +127,10 @@ pub struct PixelWrites<'a> {
     /// On a multisampled render target, the samples each slot writes
     /// ([`crate::rt_samples`]); `None` with one sample per pixel.
     pub samples: Option<SampleWrites>,
+    /// For an anti-aliased line, each slot's coverage ("Antialias Alpha"), which
+    /// multiplies source 0 alpha before everything else at the write (seed 004 §12.1.1
+    /// note, §10.3.12.5).
+    pub aa_alpha: Option<[f32; 32]>,
 }
 
 impl PixelWrites<'_> {
@@ -182,6 +186,22 @@ impl PixelWrites<'_> {
             // The fast clear already stored the clear value (see fast_clear).
             RtMode::Resolve => return Ok(()),
             RtMode::Write => {}
+        }
+        // Seed 004 §12.1.1: "Src0.alpha needs to be first multiplied with AA alpha" (for
+        // the float-valued formats alpha belongs to; integer formats have no coverage).
+        if let (Some(aa), Some(t)) = (&self.aa_alpha, &target)
+            && matches!(
+                crate::rt_message::texel_of(&t.surface, [0; 4])?,
+                gtsim_mem::format::texel::Texel::Float(_)
+            )
+        {
+            let scale = |v: &mut u32, k: f32| *v = (f32::from_bits(*v) * k).to_bits();
+            for (s, &k) in aa.iter().enumerate() {
+                scale(&mut p.colors[s][3], k);
+                if let Some(a) = &mut p.source0_alpha {
+                    scale(&mut a[s], k);
+                }
+            }
         }
         // Seed 000 §3.9.11 "Execution Mask": the message's execution mask is ignored;
         // the header's Pixel/Sample Enables, or without a header the dispatch's pixel

@@ -245,6 +245,7 @@ fn alike_writes_at_once_leave_what_they_leave_thread_by_thread() {
                 rt_array_index: 0,
                 omask: false,
                 samples: None,
+                aa_alpha: None,
             };
             if w.write(&mut one_by_one, &rt_write, &p, &resolve).is_err() {
                 failed = true;
@@ -351,6 +352,7 @@ fn a_headerless_write_goes_to_the_dispatchs_array_index() {
             rt_array_index: 1,
             omask: false,
             samples: None,
+            aa_alpha: None,
         };
         w.write(&mut mem, &rt_write, &p, &resolve).unwrap();
         let (hit, other) = if header {

@@ -136,6 +136,7 @@ fn write(
         rt_array_index: 0,
         omask,
         samples: samples.map(|(n, _)| SampleWrites::new(n, masks, [[0.0; 8]; 32])),
+        aa_alpha: None,
     };
     let resolve = move |_: &dyn Memory,
                         _: u8,
@@ -200,27 +201,34 @@ fn writes_expand_cleared_and_permuted_mcs_pixels() {
     assert_eq!(m[0], 0b1110_0100);
 }
 
-/// oMask 0b0101 and alpha-to-coverage of alpha 0.5 (samples 0 and 1 of 4) leave sample
-/// 0 of a fully covered pixel; AlphaToOne then writes alpha 1.0.
+/// oMask 0b0101 keeps samples 0 and 2 of a fully covered pixel; alpha-to-coverage is
+/// then off ("If Pixel Shader outputs oMask, AlphaToCoverage is disabled in hardware").
+/// Without oMask, alpha 0.5 covers round(0.5 x 4) = 2 samples, 0 and 1, and AlphaToOne
+/// writes alpha 1.0.
 #[test]
 fn omask_and_alpha_to_coverage_mask_samples() {
+    let coverage = AlphaCoverage {
+        to_coverage: true,
+        to_one: true,
+    };
     let mut mem = memory();
-    let rt = target(
-        4,
-        false,
-        cc(None),
-        AlphaCoverage {
-            to_coverage: true,
-            to_one: true,
-        },
-    );
+    let rt = target(4, false, cc(None), coverage);
     let (w, payload) = message([0.0, 1.0, 0.0, 0.5], None, Some(0b0101));
     let seen = write(&mut mem, rt, (2, 3), Some((4, 0b1111)), (w, payload, true)).unwrap();
-    assert_eq!(seen, 1);
+    assert_eq!(seen, 2);
     let got: Vec<[u8; 4]> = (0..4)
         .map(|s| read4(&mem, sample_addr(&rt, 2, 3, s)))
         .collect();
-    assert_eq!(got, vec![GREEN, [0; 4], [0; 4], [0; 4]]);
+    assert_eq!(got, vec![GREEN, [0; 4], GREEN, [0; 4]]);
+
+    let mut mem = memory();
+    let (w, payload) = message([0.0, 1.0, 0.0, 0.5], None, None);
+    let seen = write(&mut mem, rt, (2, 3), Some((4, 0b1111)), (w, payload, false)).unwrap();
+    assert_eq!(seen, 2);
+    let got: Vec<[u8; 4]> = (0..4)
+        .map(|s| read4(&mem, sample_addr(&rt, 2, 3, s)))
+        .collect();
+    assert_eq!(got, vec![GREEN, GREEN, [0; 4], [0; 4]]);
 }
 
 /// Dual source (seed 000 §3.7.2, §12.1.7): src0 (1, 0.5, 0.25, 1) times the SRC1_COLOR
@@ -256,4 +264,38 @@ fn a_sample_count_mismatch_is_a_state_error() {
         e.to_string().contains("must match, seed 004 §11.4.1"),
         "{e}"
     );
+}
+
+/// Seed 004 §12.1.1: an anti-aliased line's coverage multiplies source 0 alpha before
+/// the write: alpha 1.0 at coverage 0.25 stores UNORM8 round(63.75) = 64, with the
+/// colour channels untouched.
+#[test]
+fn aa_coverage_scales_source_alpha() {
+    let mut mem = memory();
+    let rt = target(1, false, cc(None), AlphaCoverage::default());
+    let (w, payload) = message([0.0, 1.0, 0.0, 1.0], None, None);
+    let mut known = RenderTargets::default();
+    let mut slots = [(0, 0); 32];
+    slots[0] = (3, 2);
+    let mut aa = [1.0f32; 32];
+    aa[0] = 0.25;
+    let mut p = PixelWrites {
+        targets: &mut known,
+        slots,
+        lit: 1,
+        visible: 0,
+        late: None,
+        mode: RtMode::Write,
+        computes_depth: false,
+        rt_array_index: 0,
+        omask: false,
+        samples: None,
+        aa_alpha: Some(aa),
+    };
+    let resolve = move |_: &dyn Memory,
+                        _: u8,
+                        _: u8|
+          -> Result<Option<RenderTarget>, MessageError> { Ok(Some(rt)) };
+    p.write(&mut mem, &w, &payload, &resolve).unwrap();
+    assert_eq!(read4(&mem, RT + 2 * 16 + 3 * 4), [0, 255, 0, 64]);
 }

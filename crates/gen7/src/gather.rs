@@ -827,6 +827,11 @@ fn setup_state(
         cull: CullMode::from_field(sf.cull_mode.0),
         line_width: sf.line_width as f32,
         antialiasing: sf.anti_aliasing_enable,
+        // 0.5, 1, 2, 4 pixels (seed 004 §10.3.13 and 3DSTATE_WM).
+        aa_regions: [
+            0.5 * f32::from(1u8 << wm.line_antialiasing_region_width.0.min(3)),
+            0.5 * f32::from(1u8 << sf.line_end_cap_antialiasing_region_width.0.min(3)),
+        ],
         line_stipple: None,
         polygon_stipple: None,
         diamond: if wm.legacy_diamond_line_rasterization {

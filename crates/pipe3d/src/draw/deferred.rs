@@ -122,6 +122,8 @@ impl Deferred {
             pixels: std::borrow::Cow::Borrowed(&self.pixels),
             // Multisampled primitives are never held back.
             coverage: std::borrow::Cow::Borrowed(&[]),
+            // Anti-aliased lines are never held back either.
+            aa_line: None,
             point: self.point,
             source: self
                 .source

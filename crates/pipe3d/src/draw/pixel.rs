@@ -54,6 +54,9 @@ pub(super) struct Primitive<'a> {
     /// For an object rasterized per sample (seed 004 §11.4), each pixel's sample coverage
     /// mask; empty when every sample of a covered pixel is covered.
     pub coverage: Cow<'a, [u8]>,
+    /// An anti-aliased line: the rectangle whose coverage multiplies source 0 alpha at
+    /// the render target write (seed 004 §10.3.12.5, §12.1.1 note).
+    pub aa_line: Option<crate::raster::AaLine>,
     /// For points: the square's upper-left corner and size (point sprite coordinates).
     pub point: Option<([f32; 2], f32)>,
     /// For a piece of a clipped triangle: the source triangle, whose attributes the
@@ -195,6 +198,7 @@ impl PixelStage {
         self.kernel.is_some()
             && rt_mode(st) == RtMode::Write
             && prim.pixels.len() <= deferred::MAX_PIXELS
+            && prim.aa_line.is_none()
             && self.depth.as_ref().is_none_or(|d| d.op == DepthOp::Test)
     }
 
@@ -802,6 +806,10 @@ impl ThreadContext<'_> {
                 rt_array_index: rt_array_index(st, prim),
                 omask: st.ps.omask,
                 samples: ms.map(|m| m.writes(st, prim, &slots)),
+                aa_alpha: prim.aa_line.map(|l| {
+                    let bias = pixel_bias(st);
+                    slots.map(|(x, y)| l.coverage([x as f32 + bias, y as f32 + bias]))
+                }),
             }),
         }
     }
@@ -851,7 +859,7 @@ impl ThreadContext<'_> {
         let [m] = rec.messages.as_slice() else {
             return None;
         };
-        if self.late.is_some() || self.mode != RtMode::Write {
+        if self.late.is_some() || self.mode != RtMode::Write || self.prim.aa_line.is_some() {
             return None;
         }
         let front = self.front;

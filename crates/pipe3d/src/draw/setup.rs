@@ -297,6 +297,19 @@ fn object(
             ms.pattern_polygons
         })
     .then_some(&ms.pattern);
+    // §10.3.12.5: a line of non-zero width with 3DSTATE_SF Anti-Aliasing Enable, drawn
+    // without multisampling, is the anti-aliased rectangle.
+    let aa_line = (obj.kind == ObjectType::Line
+        && pattern.is_none()
+        && sf.antialiasing
+        && sf.line_width > 0.0)
+        .then(|| raster::AaLine {
+            a: xy(0),
+            b: xy(1),
+            width: sf.line_width,
+            region: sf.aa_regions[0],
+            cap: sf.aa_regions[1],
+        });
     // The object's pixels inside `raster.rect`; `None` when it is culled.
     let cover = |raster: &RasterState| -> Result<Option<Coverage>, DrawError> {
         Ok(Some(match obj.kind {
@@ -354,11 +367,8 @@ fn object(
                         vec![],
                         obj.back_facing,
                     )
-                } else if sf.antialiasing {
-                    return Err(unsupported(
-                        "anti-aliased lines",
-                        "seed 004 §10.3.12.5 and §11.3.2.1",
-                    ));
+                } else if let Some(l) = aa_line {
+                    (l.pixels(raster), vec![], obj.back_facing)
                 } else {
                     (
                         raster::wide_line(xy(0), xy(1), width, raster),
@@ -442,6 +452,7 @@ fn object(
                 primitive_id: obj.primitive_id,
                 pixels: pixels.into(),
                 coverage: coverage.into(),
+                aa_line,
                 point,
                 source: obj.source.as_ref().map(|s| SourceTriangle {
                     vues: s.vues,

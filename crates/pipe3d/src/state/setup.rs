@@ -88,6 +88,9 @@ pub struct SetupState {
     pub line_width: f32,
     /// Line anti-aliasing.
     pub antialiasing: bool,
+    /// Line Antialiasing Region Width and Line End Cap Antialiasing Region Width, in
+    /// pixels (seed 004 §10.3.12.5).
+    pub aa_regions: [f32; 2],
     /// Line stipple (3DSTATE_WM Line Stipple Enable with 3DSTATE_LINE_STIPPLE).
     pub line_stipple: Option<LineStipple>,
     /// Polygon stipple (3DSTATE_WM Polygon Stipple Enable with the pattern and offset).
