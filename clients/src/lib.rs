@@ -171,6 +171,9 @@ pub enum Attachments {
     Color,
     /// An RGBA8 colour renderbuffer and a 24-bit depth renderbuffer.
     ColorDepth,
+    /// Only an RGBA8 colour renderbuffer, in a compatibility-profile context: for the
+    /// state only that profile has (line and polygon stipple, wide lines).
+    ColorCompatibility,
 }
 
 /// An initialised EGL display with a current GL 3.0+ context and a bound
@@ -228,7 +231,8 @@ impl Session {
         egl.bind_api(egl::OPENGL_API)
             .map_err(|e| format!("eglBindAPI(EGL_OPENGL_API) failed: {e}"))?;
         let config = choose_config(&egl, display, has_ext("EGL_KHR_no_config_context"))?;
-        let context = create_context(&egl, display, config)?;
+        let compatibility = attachments == Attachments::ColorCompatibility;
+        let context = create_context(&egl, display, config, compatibility)?;
         if let Err(e) = egl.make_current(display, None, None, Some(context)) {
             let _ = egl.destroy_context(display, context);
             return Err(format!("eglMakeCurrent(EGL_NO_SURFACE) failed: {e}"));
@@ -663,13 +667,15 @@ fn choose_config(egl: &Egl, display: egl::Display, no_config: bool) -> Result<eg
 }
 
 /// Creates a GL context: core 3.2, else compatibility 3.0, else whatever the
-/// driver gives (its version is checked after making it current).
+/// driver gives (its version is checked after making it current); with
+/// `compatibility`, compatibility 3.0 first.
 fn create_context(
     egl: &Egl,
     display: egl::Display,
     config: egl::Config,
+    compatibility: bool,
 ) -> Result<egl::Context, String> {
-    let attempts: [(&str, &[egl::Int]); 3] = [
+    let mut attempts: [(&str, &[egl::Int]); 3] = [
         (
             "core 3.2",
             &[
@@ -694,6 +700,9 @@ fn create_context(
         ),
         ("default", &[egl::NONE]),
     ];
+    if compatibility {
+        attempts.swap(0, 1);
+    }
     let mut failures = Vec::new();
     for (what, attribs) in attempts {
         match egl.create_context(display, config, None, attribs) {

@@ -29,6 +29,8 @@ const CLIENTS: &[(&str, &str)] = &[
     ("tessellation", env!("CARGO_BIN_EXE_tessellation")),
     ("sampling", env!("CARGO_BIN_EXE_sampling")),
     ("msaa", env!("CARGO_BIN_EXE_msaa")),
+    ("stipple", env!("CARGO_BIN_EXE_stipple")),
+    ("dual_source", env!("CARGO_BIN_EXE_dual_source")),
     (
         "transform_feedback",
         env!("CARGO_BIN_EXE_transform_feedback"),
@@ -213,6 +215,26 @@ const TOLERANCE: &[(&str, u8, usize, &str)] = &[
          llvmpipe as 192. Every other channel of every pixel is exact, the edges of \
          the piercing triangles (resolved per sample against the multisampled depth \
          buffer) included",
+    ),
+    (
+        "dual_source",
+        1,
+        0,
+        "blend precision, as for `blend`: 0.4 + 1 x 0.5 = 0.9 of 255 is 229.5; gtsim \
+         blends the colour values in f32 (seed 004 §12.1.7) and stores 229, llvmpipe \
+         blends UNORM8 targets in 8-bit fixed point and stores 230",
+    ),
+    (
+        "stipple",
+        1,
+        26,
+        "the polygon stipple and the thin stippled lines are exact but for one line end \
+         (as for `lines`, 1 pixel); the seed leaves open where a wide line's stipple \
+         counter starts (§11.3.2.3 counts produced pixels, not columns): gtsim starts \
+         each segment at its start point's column, llvmpipe at the first column of \
+         its diamond-exit rule, which shifts the dashes of the strip's second segment \
+         by a row (24 pixels at 64x64); and 0.3 of 255 (76.5) stores as 77 against \
+         llvmpipe's 76, blend precision as above",
     ),
     (
         "julia",

@@ -970,15 +970,10 @@ fn pixel_shader(
     } else {
         vec![]
     };
-    let unsupported = [(
-        ps.dual_source_blend_enable,
-        "3DSTATE_PS Dual Source Blend Enable",
-        "seed 004 §12.1.7",
-    )]
-    .into_iter()
-    .filter(|u| u.0)
-    .map(|(_, what, seed)| (what, seed))
-    .collect();
+    // Every 3DSTATE_WM/3DSTATE_PS feature is modelled: dual-source writes carry their
+    // second colour (seed 000 §3.7.2), oMask and the position offset and input
+    // coverage phases are modelled with multisampling (seed 004 §11.10.3).
+    let unsupported = vec![];
     PixelShader {
         kernels,
         dispatch: wm.thread_dispatch_enable,

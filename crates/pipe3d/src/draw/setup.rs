@@ -385,6 +385,7 @@ fn object(
         (Some(_), ObjectType::Line) => cover(raster)?.map(|c| c.0).unwrap_or_default(),
         _ => vec![],
     };
+    let stipple_order = line_order(&line_pixels, xy(0), xy(1));
     // The pixels go to the WM in bands of rows, each at most about 2^20 pixels, so that
     // memory stays bounded however large the object and the drawing rectangle (band
     // boundaries are even rows: subspans are never split).
@@ -420,7 +421,7 @@ fn object(
         // start.
         if let (Some(l), ObjectType::Line) = (sf.line_stipple, obj.kind) {
             let counter = obj.stipple_counter.get();
-            let order = line_order(&line_pixels, xy(0), xy(1));
+            let order = &stipple_order.0;
             retain_pixels(&mut pixels, &mut coverage, |p| {
                 order
                     .get(&p)
@@ -496,30 +497,36 @@ fn retain_pixels(
     });
 }
 
-/// Each pixel of a line's `pixels` with its rank along the line from `a` to `b`: the
-/// order in which the rasterizer produces them (§11.3.2.3), by the position of each
-/// pixel's centre projected on the line, ties by raster order.
+/// Each pixel of a line's `pixels` with its stipple counter offset (§11.3.2.3: the
+/// counter advances as the line's pixels are produced, from its start towards its end),
+/// and how far the counter advances over the line. A line produces its pixels column by
+/// column along its major axis (x when |dx| >= |dy|): the pixels of one column, a
+/// single pixel for a thin line and `width` of them for a wide one, take one counter
+/// value, as OpenGL's stipple of wide lines asks. The column holding the start point
+/// takes offset 0; the counter advances by the columns from the start point's to the
+/// end point's, the end point's column being the next segment's first.
 fn line_order(
     pixels: &[(u32, u32)],
     a: [f32; 2],
     b: [f32; 2],
-) -> std::collections::HashMap<(u32, u32), u32> {
-    let d = [f64::from(b[0] - a[0]), f64::from(b[1] - a[1])];
-    let along = |&(x, y): &(u32, u32)| {
-        (f64::from(x) + 0.5 - f64::from(a[0])) * d[0]
-            + (f64::from(y) + 0.5 - f64::from(a[1])) * d[1]
-    };
-    let mut sorted: Vec<(u32, u32)> = pixels.to_vec();
-    sorted.sort_by(|p, q| {
-        along(p)
-            .total_cmp(&along(q))
-            .then((p.1, p.0).cmp(&(q.1, q.0)))
-    });
-    sorted
-        .into_iter()
-        .enumerate()
-        .map(|(i, p)| (p, i as u32))
-        .collect()
+) -> (std::collections::HashMap<(u32, u32), u32>, u32) {
+    let x_major = (b[0] - a[0]).abs() >= (b[1] - a[1]).abs();
+    let k = usize::from(!x_major);
+    let (start, end) = (a[k].floor() as i64, b[k].floor() as i64);
+    let forward = end >= start;
+    let major = |&(x, y): &(u32, u32)| i64::from(if x_major { x } else { y });
+    let order = pixels
+        .iter()
+        .map(|p| {
+            let d = if forward {
+                major(p) - start
+            } else {
+                start - major(p)
+            };
+            (*p, d.clamp(0, i64::from(u32::MAX)) as u32)
+        })
+        .collect();
+    (order, end.abs_diff(start).min(u64::from(u32::MAX)) as u32)
 }
 
 /// The rasterizer's state: subpixel precision (3DSTATE_SF), the sampling grid
