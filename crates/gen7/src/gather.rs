@@ -201,6 +201,16 @@ pub(crate) fn draw_state(
     }))
 }
 
+/// 3DSTATE_SF Front/Back Face Fill Mode (seed 004 §10.3.13).
+fn fill_mode(v: u32) -> FillMode {
+    match v {
+        0 => FillMode::Solid,
+        1 => FillMode::Wireframe,
+        2 => FillMode::Point,
+        other => FillMode::Reserved(other),
+    }
+}
+
 /// 3DSTATE_POLY_STIPPLE_PATTERN and 3DSTATE_POLY_STIPPLE_OFFSET (seed 004 §11.3.3).
 fn polygon_stipple(s: &LatchedState) -> PolygonStipple {
     let p = get(&s.poly_stipple_pattern);
@@ -763,8 +773,7 @@ fn setup_state(
     scissor: Option<[u32; 4]>,
 ) -> SetupState {
     use three_d_state_sf::{
-        BackFaceFillMode, DepthBufferSurfaceFormat as F, FrontFaceFillMode, FrontWinding,
-        VertexSubPixelPrecisionSelect,
+        DepthBufferSurfaceFormat as F, FrontWinding, VertexSubPixelPrecisionSelect,
     };
     SetupState {
         provoking: ProvokingVertex {
@@ -795,29 +804,29 @@ fn setup_state(
             ],
         },
         scissor,
-        depth_offset: sf.global_depth_offset_enable_solid.then_some(DepthOffset {
-            constant: sf.global_depth_offset_constant,
-            scale: sf.global_depth_offset_scale,
-            clamp: sf.global_depth_offset_clamp,
-            legacy: sf.legacy_global_depth_bias_enable,
-            format: match sf.depth_buffer_surface_format {
-                F::D32_FLOAT | F::D32_FLOAT_S8X24_UINT => DepthOffsetFormat::Float,
-                F::D16_UNORM => DepthOffsetFormat::Unorm(16),
-                _ => DepthOffsetFormat::Unorm(24),
-            },
-        }),
+        depth_offset_modes: [
+            sf.global_depth_offset_enable_solid,
+            sf.global_depth_offset_enable_wireframe,
+            sf.global_depth_offset_enable_point,
+        ],
+        depth_offset: (sf.global_depth_offset_enable_solid
+            || sf.global_depth_offset_enable_wireframe
+            || sf.global_depth_offset_enable_point)
+            .then_some(DepthOffset {
+                constant: sf.global_depth_offset_constant,
+                scale: sf.global_depth_offset_scale,
+                clamp: sf.global_depth_offset_clamp,
+                legacy: sf.legacy_global_depth_bias_enable,
+                format: match sf.depth_buffer_surface_format {
+                    F::D32_FLOAT | F::D32_FLOAT_S8X24_UINT => DepthOffsetFormat::Float,
+                    F::D16_UNORM => DepthOffsetFormat::Unorm(16),
+                    _ => DepthOffsetFormat::Unorm(24),
+                },
+            }),
         point_width: (sf.use_point_width_state.0 == 1).then_some(sf.point_width as f32),
         fill: [
-            if sf.front_face_fill_mode == FrontFaceFillMode::SOLID {
-                FillMode::Solid
-            } else {
-                FillMode::Other
-            },
-            if sf.back_face_fill_mode == BackFaceFillMode::SOLID {
-                FillMode::Solid
-            } else {
-                FillMode::Other
-            },
+            fill_mode(sf.front_face_fill_mode.0),
+            fill_mode(sf.back_face_fill_mode.0),
         ],
         front_winding: if sf.front_winding == FrontWinding::FRONTWINDING_CCW {
             Winding::Ccw

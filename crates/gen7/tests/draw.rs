@@ -610,7 +610,7 @@ sendc(8)        null<1>UW       g124<8,8,1>UD   0x88031400
 }
 
 /// Every feature the model refuses names where it is specified, through the one
-/// `Unsupported` type: here the wireframe fill mode.
+/// `Unsupported` type: here 3DSTATE_SBE's swizzles of attributes 16-31.
 #[test]
 fn an_unsupported_feature_names_its_reference() {
     let tri = [
@@ -619,20 +619,17 @@ fn an_unsupported_feature_names_its_reference() {
         [0.0, 8.0, 1.0, 0.0, 0.0, 1.0],
     ];
     let (mut state, mut mem) = setup(&tri, PS_PLN_SIMD8, true, None, false);
-    let mut sf = ThreeDStateSf::unpack(&state.commands["3DSTATE_SF"]).unwrap();
-    sf.front_face_fill_mode = three_d_state_sf::FrontFaceFillMode(1);
-    sf.back_face_fill_mode = three_d_state_sf::BackFaceFillMode(1);
-    state.commands.insert("3DSTATE_SF", sf.pack().unwrap());
+    let mut sbe = ThreeDStateSbe::unpack(&state.commands["3DSTATE_SBE"]).unwrap();
+    sbe.attribute_swizzle_enable = true;
+    sbe.attribute_swizzle_control_mode = three_d_state_sbe::AttributeSwizzleControlMode(1);
+    state.commands.insert("3DSTATE_SBE", sbe.pack().unwrap());
     let prim = primitive(ThreeDPrimTopoType::_3DPRIM_TRILIST, 3);
     match run(&state, &mut mem, &prim).unwrap_err() {
         DrawError::Unsupported(u) => {
-            assert_eq!(
-                u.reference,
-                "seed 004 §10.3 (3DSTATE_SF FrontFace/BackFace Fill Mode)"
-            );
+            assert_eq!(u.reference, "seed 004 §10.3.14");
             assert!(
                 u.to_string()
-                    .contains("is not modelled yet (seed 004 §10.3"),
+                    .contains("SWIZ_16_31 is not modelled yet (seed 004 §10.3.14)"),
                 "{u}"
             );
         }
@@ -774,5 +771,48 @@ fn held_back_triangles_land_as_one_draw_per_triangle() {
             stats,
             "{threads} threads: statistics"
         );
+    }
+}
+
+/// Seed 004 §10.3.13 Fill Mode: POINT draws a triangle's three vertices as points (1
+/// pixel wide from state: the square [x - 0.5, x + 0.5) around (2, 2) holds the centre
+/// of pixel (1, 1) only, and so on); WIREFRAME its edges as lines: the interior stays
+/// unlit and the diagonal from (14, 2) to (2, 14) passes through the centre of pixel
+/// (8, 7), (8.5, 7.5).
+#[test]
+fn point_and_wireframe_fill_modes_draw_vertices_and_edges() {
+    let v = [
+        [2.0, 2.0, 0.0, 1.0, 0.0, 1.0],
+        [14.0, 2.0, 0.0, 1.0, 0.0, 1.0],
+        [2.0, 14.0, 0.0, 1.0, 0.0, 1.0],
+    ];
+    let lit = |mem: &gtsim_mem::AddressSpace| -> Vec<(u32, u32)> {
+        (0..16)
+            .flat_map(|y| (0..16).map(move |x| (x, y)))
+            .filter(|&(x, y)| pixel(mem, x, y) != [0; 4])
+            .collect()
+    };
+    for (mode, name) in [(2u32, "POINT"), (1, "WIREFRAME")] {
+        let (mut st, mut mem) = setup(&v, PS_PLN_SIMD8, true, None, true);
+        let mut sf = ThreeDStateSf::unpack(&st.commands["3DSTATE_SF"]).unwrap();
+        sf.front_face_fill_mode = three_d_state_sf::FrontFaceFillMode(mode);
+        sf.back_face_fill_mode = three_d_state_sf::BackFaceFillMode(mode);
+        sf.use_point_width_state = three_d_state_sf::UsePointWidthState(1);
+        sf.point_width = 1.0;
+        st.commands.insert("3DSTATE_SF", sf.pack().unwrap());
+        run(
+            &st,
+            &mut mem,
+            &primitive(ThreeDPrimTopoType::_3DPRIM_TRILIST, 3),
+        )
+        .unwrap();
+        let px = lit(&mem);
+        if mode == 2 {
+            assert_eq!(px, vec![(1, 1), (13, 1), (1, 13)], "{name}");
+        } else {
+            assert!(px.contains(&(8, 7)), "{name}: {px:?}");
+            assert!(!px.contains(&(5, 5)), "{name}: {px:?}");
+            assert!(px.len() > 24 && px.len() < 60, "{name}: {px:?}");
+        }
     }
 }

@@ -10,7 +10,7 @@ use crate::assembly::{Object, ObjectType};
 use crate::clip::{ClipStatus, clip_determination, vertex_clip_test};
 use crate::raster::{self, RasterState};
 use crate::sf::culled;
-use crate::state::{ClipMode, DrawState, FillMode, Front};
+use crate::state::{ClipMode, DrawState, FillMode, Front, SetupState};
 use gtsim_mem::Memory;
 use gtsim_spec::shared::ThreeDPrimTopoType;
 
@@ -80,6 +80,7 @@ pub(super) fn primitives(
                     source: None,
                     poly_stipple: obj.poly_stipple,
                     stipple_counter: &stipple_counter,
+                    z_bias: 0.0,
                 };
                 object(st, front, &verts, &o, &raster, mem, ps, stats, watchdog)?;
             }
@@ -108,6 +109,7 @@ pub(super) fn primitives(
                             primitive_id,
                             poly_stipple: false,
                             stipple_counter: &stipple_counter,
+                            z_bias: 0.0,
                             source: Some(SourceTriangle {
                                 vues: [verts[0], verts[1], verts[0]],
                                 perspective: [perspective[0], perspective[1], perspective[0]],
@@ -153,6 +155,7 @@ pub(super) fn primitives(
                         primitive_id,
                         poly_stipple: obj.poly_stipple,
                         stipple_counter: &stipple_counter,
+                        z_bias: 0.0,
                         source: Some(SourceTriangle {
                             vues: [verts[0], verts[1], verts[2]],
                             perspective: fan.map(|k| polygon[k].1),
@@ -185,6 +188,9 @@ struct Obj<'v> {
     poly_stipple: bool,
     /// The line stipple counter s (§11.3.2.3).
     stipple_counter: &'v std::cell::Cell<u32>,
+    /// Added to every screen z: the global depth offset of the triangle whose edge or
+    /// vertex this is (fill modes WIREFRAME and POINT), 0 otherwise.
+    z_bias: f32,
 }
 
 fn position(v: &Vue) -> [f32; 4] {
@@ -264,13 +270,27 @@ fn object(
         })
         .collect();
     let mut screen = screen;
-    // Seed 004 §11.5.1: Global Depth Offset, applied to triangles only (solid ones here:
-    // the wireframe and point fill modes are refused below).
-    if let Some(o) = sf.depth_offset.filter(|_| obj.kind == ObjectType::Triangle) {
-        let bias = crate::sf::depth_offset_bias(
-            &o,
+    for s in &mut screen {
+        s[2] += obj.z_bias;
+    }
+    // Seed 004 §11.5.1: Global Depth Offset, applied to triangles only: to solid ones
+    // here, to the edges and vertices of the other fill modes through their `z_bias`.
+    let offset_bias = |o: &crate::sf::DepthOffset| {
+        crate::sf::depth_offset_bias(
+            o,
             [0, 1, 2].map(|i| [screen[i][0], screen[i][1], screen[i][2]]),
+        )
+    };
+    if obj.kind == ObjectType::Triangle && sf.fill != [FillMode::Solid; 2] {
+        return fill_mode_object(
+            st, front, verts, obj, raster, &screen, mem, ps, stats, watchdog,
         );
+    }
+    if let Some(o) = sf
+        .depth_offset
+        .filter(|_| obj.kind == ObjectType::Triangle && sf.depth_offset_modes[0])
+    {
+        let bias = offset_bias(&o);
         for s in &mut screen {
             s[2] += bias;
         }
@@ -314,12 +334,6 @@ fn object(
     let cover = |raster: &RasterState| -> Result<Option<Coverage>, DrawError> {
         Ok(Some(match obj.kind {
             ObjectType::Triangle => {
-                if sf.fill != [FillMode::Solid; 2] {
-                    return Err(unsupported(
-                        "wireframe and point fill modes",
-                        "seed 004 §10.3 (3DSTATE_SF FrontFace/BackFace Fill Mode)",
-                    ));
-                }
                 let v = [xy(0), xy(1), xy(2)];
                 let ((px, masks), winding) = match pattern {
                     Some(p) => crate::coverage::triangle(v, raster, p),
@@ -385,7 +399,11 @@ fn object(
         (Some(_), ObjectType::Line) => cover(raster)?.map(|c| c.0).unwrap_or_default(),
         _ => vec![],
     };
-    let stipple_order = line_order(&line_pixels, xy(0), xy(1));
+    let stipple_order = if line_pixels.is_empty() {
+        Default::default()
+    } else {
+        line_order(&line_pixels, xy(0), xy(1))
+    };
     // The pixels go to the WM in bands of rows, each at most about 2^20 pixels, so that
     // memory stays bounded however large the object and the drawing rectangle (band
     // boundaries are even rows: subspans are never split).
@@ -473,6 +491,101 @@ fn object(
             .get()
             .wrapping_add(line_pixels.len() as u32),
     );
+    Ok(())
+}
+
+/// A triangle of a draw whose fill modes are not both SOLID (seed 004 §10.3.13 Front/
+/// Back Face Fill Mode): culled as a triangle, then by the fill mode of the face it
+/// shows, drawn solid, as its three edges (WIREFRAME: lines from v0 to v1, v1 to v2
+/// and v2 to v0, with the line state) or as its three vertices (POINT: points with the
+/// point state), each carrying the triangle's facing, provoking vertex and PrimitiveID,
+/// and the triangle's global depth offset when Global Depth Offset Enable Wireframe or
+/// Point is set (§11.5.1).
+#[expect(
+    clippy::too_many_arguments,
+    reason = "the draw's stage state, passed down unchanged"
+)]
+fn fill_mode_object(
+    st: &DrawState,
+    front: &dyn Front,
+    verts: &[&Vue],
+    obj: &Obj,
+    raster: &RasterState,
+    screen: &[[f32; 4]],
+    mem: &mut dyn Memory,
+    ps: &mut PixelStage,
+    stats: &mut Statistics,
+    watchdog: &mut Watchdog,
+) -> Result<(), DrawError> {
+    let sf = &st.setup;
+    // Twice the signed screen area (y down: positive is clockwise).
+    let area = (screen[1][0] - screen[0][0]) * (screen[2][1] - screen[0][1])
+        - (screen[1][1] - screen[0][1]) * (screen[2][0] - screen[0][0]);
+    if area == 0.0 || area.is_nan() {
+        return Ok(());
+    }
+    let winding = if area > 0.0 {
+        crate::raster::Winding::Cw
+    } else {
+        crate::raster::Winding::Ccw
+    };
+    if culled(sf.cull, sf.front_winding, winding, obj.invert) {
+        return Ok(());
+    }
+    let back = (winding == sf.front_winding) == obj.invert;
+    let (kind, mode_index) = match sf.fill[usize::from(back)] {
+        FillMode::Solid => {
+            // This face is solid: the triangle as it is.
+            let solid = SetupState {
+                fill: [FillMode::Solid; 2],
+                ..*sf
+            };
+            let st = DrawState {
+                setup: solid,
+                ..st.clone()
+            };
+            return object(&st, front, verts, obj, raster, mem, ps, stats, watchdog);
+        }
+        FillMode::Wireframe => (ObjectType::Line, 1),
+        FillMode::Point => (ObjectType::Point, 2),
+        FillMode::Reserved(v) => {
+            return Err(DrawError::State {
+                command: "3DSTATE_SF",
+                why: format!("Fill Mode {v} is reserved (seed 004 §10.3.13)"),
+            });
+        }
+    };
+    let z_bias = match sf
+        .depth_offset
+        .filter(|_| sf.depth_offset_modes[mode_index])
+    {
+        Some(o) => crate::sf::depth_offset_bias(
+            &o,
+            [0, 1, 2].map(|i| [screen[i][0], screen[i][1], screen[i][2]]),
+        ),
+        None => 0.0,
+    };
+    let pieces: &[&[usize]] = if kind == ObjectType::Line {
+        &[&[0, 1], &[1, 2], &[2, 0]]
+    } else {
+        &[&[0], &[1], &[2]]
+    };
+    for piece in pieces {
+        let vs: Vec<&Vue> = piece.iter().map(|&i| verts[i]).collect();
+        let o = Obj {
+            provoking_vue: obj.provoking_vue,
+            kind,
+            last_pixel: sf.last_pixel,
+            invert: false,
+            back_facing: back,
+            primitive_id: obj.primitive_id,
+            source: None,
+            poly_stipple: false,
+            stipple_counter: obj.stipple_counter,
+            z_bias: obj.z_bias + z_bias,
+        };
+        object(st, front, &vs, &o, raster, mem, ps, stats, watchdog)?;
+    }
     Ok(())
 }
 

@@ -40,13 +40,18 @@ pub struct ClipState {
     pub perspective_divide_disable: bool,
 }
 
-/// How a triangle face is filled (seed 004 §10.3, 3DSTATE_SF Fill Mode).
+/// How a triangle face is filled (seed 004 §10.3.13, 3DSTATE_SF Front/Back Face Fill
+/// Mode).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FillMode {
-    /// Solid.
+    /// SOLID.
     Solid,
-    /// Wireframe or point mode (not modelled yet).
-    Other,
+    /// WIREFRAME: the triangle's edges, as lines.
+    Wireframe,
+    /// POINT: the triangle's vertices, as points.
+    Point,
+    /// A reserved encoding (the raw value): a state error when a triangle meets it.
+    Reserved(u32),
 }
 
 /// The drawing rectangle (seed 004 §10.3.11): the clipped rectangle in pixels, inclusive,
@@ -74,8 +79,11 @@ pub struct SetupState {
     pub drawing_rectangle: DrawingRectangle,
     /// The scissor rectangle (x min, y min, x max, y max; inclusive), when enabled.
     pub scissor: Option<[u32; 4]>,
-    /// Global depth offset for solid triangles, when enabled.
+    /// Global depth offset, when enabled for any fill mode.
     pub depth_offset: Option<DepthOffset>,
+    /// Global Depth Offset Enable Solid, Wireframe and Point: which fill modes of
+    /// triangles the offset applies to (seed 004 §11.5.1).
+    pub depth_offset_modes: [bool; 3],
     /// The point width from state; `None`: from the VUE header.
     pub point_width: Option<f32>,
     /// Front- and back-face fill modes.
