@@ -392,6 +392,8 @@ fn vertex_fetch(
             end: vb.end_address,
             instance_step_rate: (vb.buffer_access_type == BufferAccessType::INSTANCEDATA)
                 .then_some(vb.instance_data_step_rate),
+            // VERTEX_BUFFER_STATE addresses are GraphicsAddress[31:0].
+            address_bits: 32,
         });
     }
     let elements = get(&s.vertex_elements)

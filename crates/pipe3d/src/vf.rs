@@ -107,6 +107,12 @@ pub struct VertexBuffer {
     pub end: u64,
     /// INSTANCEDATA with its Instance Data Step Rate; `None` for VERTEXDATA.
     pub instance_step_rate: Option<u32>,
+    /// Bits of a graphics address in the generation (32 on Gen7, whose addresses are
+    /// GraphicsAddress[31:0]): the structure address is computed modulo 2^bits, so
+    /// a Buffer Starting Address below the buffer (Mesa uploads the used range of a
+    /// client array and points the start `Start Vertex Location` structures before it,
+    /// wrapping below 0) reaches its data as the hardware does.
+    pub address_bits: u32,
 }
 
 /// VertexIndexGeneration (seed 004 §2.5.6, L2502-2525): the VertexIndex for vertex
@@ -143,8 +149,8 @@ pub fn vb_index(
 }
 
 /// SourceElementFetch (seed 004 §2.5.10, L2583-2591): `size` bytes at
-/// `start + index·pitch + offset`; an index below 0 or data past the End Address reads
-/// as zeros.
+/// `start + index·pitch + offset` (modulo the address width); an index below 0 or data
+/// past the End Address reads as zeros.
 pub fn fetch_source(
     mem: &dyn gtsim_mem::Memory,
     vb: &VertexBuffer,
@@ -156,11 +162,17 @@ pub fn fetch_source(
     if index < 0 {
         return Ok(out);
     }
+    let mask = if vb.address_bits >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << vb.address_bits) - 1
+    };
     let at = vb
         .start
         .wrapping_add((index as u64).wrapping_mul(vb.pitch as u64))
-        .wrapping_add(offset as u64);
-    if at.saturating_add(size as u64).saturating_sub(1) > vb.end || at < vb.start {
+        .wrapping_add(offset as u64)
+        & mask;
+    if at.saturating_add(size as u64).saturating_sub(1) > vb.end & mask {
         return Ok(out);
     }
     mem.read(at, &mut out)?;

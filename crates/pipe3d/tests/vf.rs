@@ -118,6 +118,7 @@ fn vertex_and_instance_indices_and_fetch_bounds() {
         pitch: 8,
         end: 0x1017,
         instance_step_rate: Some(2),
+        address_bits: 32,
     };
     assert_eq!(vb_index(&vb, 99, 5, 4), 6);
     vb.instance_step_rate = None;
@@ -133,6 +134,21 @@ fn vertex_and_instance_indices_and_fetch_bounds() {
     assert_eq!(fetch_source(&m, &vb, -1, 0, 4).unwrap(), vec![0; 4]);
     // Element offset 6 with 4 bytes crosses the end of structure 2's buffer: zeros.
     assert_eq!(fetch_source(&m, &vb, 2, 6, 4).unwrap(), vec![0; 4]);
+    // A start 0xf00 bytes below 0 (0xfffff100 in 32 bits, as Mesa points a client
+    // array's buffer before its upload): structure 0x401 is at 0xfffff100 + 0x2008 =
+    // 0x1_0000_1108, 0x1108 modulo 2^32, below the End Address 0x1fff: it reads.
+    m.write(0x1108, &[5, 6, 7, 8]).unwrap();
+    let low = VertexBuffer {
+        start: 0xffff_f100,
+        pitch: 8,
+        end: 0x1fff,
+        instance_step_rate: None,
+        address_bits: 32,
+    };
+    assert_eq!(
+        fetch_source(&m, &low, 0x401, 0, 4).unwrap(),
+        vec![5, 6, 7, 8]
+    );
 }
 
 #[test]
