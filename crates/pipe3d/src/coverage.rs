@@ -15,7 +15,7 @@
 //!   for them, and it is the one the DirectX 10 rules it follows elsewhere (§10.3.12.3)
 //!   use for multisampled lines.
 
-use crate::raster::{PointRule, RasterState, Setup, Winding, snap};
+use crate::raster::{PointRule, RasterState, Setup, Winding};
 
 /// The sample positions of a multisampled surface (3DSTATE_MULTISAMPLE).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -130,13 +130,7 @@ pub fn point(
     s: &RasterState,
     pattern: &SamplePattern,
 ) -> Covered {
-    let half = size / 2.0;
-    let (Some(x0), Some(x1), Some(y0), Some(y1)) = (
-        snap(c[0] - half, s.subpixel),
-        snap(c[0] + half, s.subpixel),
-        snap(c[1] - half, s.subpixel),
-        snap(c[1] + half, s.subpixel),
-    ) else {
+    let Some([x0, x1, y0, y1]) = crate::raster::point_square(c, size, s) else {
         return (vec![], vec![]);
     };
     let one = 1i64 << s.subpixel.bits();

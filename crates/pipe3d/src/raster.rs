@@ -266,13 +266,7 @@ pub enum PointRule {
 /// `[c − size/2, c + size/2]²` (points rasterize as squares, §10.3.4), with samples on
 /// its edges lit per `rule`; the bottom edge is never lit.
 pub fn point(c: [f32; 2], size: f32, rule: PointRule, s: &RasterState) -> Vec<(u32, u32)> {
-    let half = size / 2.0;
-    let (Some(x0), Some(x1), Some(y0), Some(y1)) = (
-        snap(c[0] - half, s.subpixel),
-        snap(c[0] + half, s.subpixel),
-        snap(c[1] - half, s.subpixel),
-        snap(c[1] + half, s.subpixel),
-    ) else {
+    let Some([x0, x1, y0, y1]) = point_square(c, size, s) else {
         return vec![];
     };
     let (one, bias) = grid(s);
@@ -291,6 +285,18 @@ pub fn point(c: [f32; 2], size: f32, rule: PointRule, s: &RasterState) -> Vec<(u
         }
     }
     out
+}
+
+/// The snapped square `[c − size/2, c + size/2]²` of a point: x0, x1, y0, y1 in subpixel
+/// units; `None` when a corner cannot be snapped.
+pub(crate) fn point_square(c: [f32; 2], size: f32, s: &RasterState) -> Option<[i64; 4]> {
+    let half = size / 2.0;
+    Some([
+        snap(c[0] - half, s.subpixel)?,
+        snap(c[0] + half, s.subpixel)?,
+        snap(c[1] - half, s.subpixel)?,
+        snap(c[1] + half, s.subpixel)?,
+    ])
 }
 
 /// How zero-width ("cosmetic") lines are sampled: 3DSTATE_WM "Legacy Diamond Line
