@@ -123,7 +123,7 @@ fn hostile_multisample_and_raster_state_ends_in_a_result_or_an_error() {
         sf.point_width = [0.125, 1.0, 3.5, 40.0][r.below(4)];
         st.commands.insert("3DSTATE_SF", sf.pack().unwrap());
         if r.below(2) == 0 {
-            let mut dw = vec![0u32; 34];
+            let mut dw = [0u32; 34];
             dw[0] = 0x7907_0000 | 31;
             for d in &mut dw[1..33] {
                 *d = r.next_u64() as u32;
@@ -189,7 +189,6 @@ fn hostile_multisample_and_raster_state_ends_in_a_result_or_an_error() {
 
 /// `n` dwords of memory at `addr`.
 fn read_dwords(mem: &gtsim_mem::AddressSpace, addr: u64, n: usize) -> Vec<u32> {
-    use gtsim_mem::Memory;
     let mut b = vec![0u8; n * 4];
     mem.read(addr, &mut b).unwrap();
     b.chunks_exact(4)
