@@ -110,7 +110,14 @@ pub fn color_calc_into(
     let n = texel::encode_into(format, result, out)?;
     let bytes = &mut out[..n];
     if let Some(op) = s.logic_op {
-        // Logic ops work on the stored bits (UNORM surfaces only, §12.1.10).
+        // §12.1.10: "Logic Ops are only supported on *_UNORM surfaces, otherwise Logic
+        // Ops must be DISABLED."
+        if texel::numeric_class(format).ok() != Some(texel::NumericClass::Unorm) {
+            return Err(RtWriteError::Invalid(
+                "Logic Ops are only supported on UNORM render targets (seed 004 §12.1.10)",
+            ));
+        }
+        // Logic ops work on the stored bits.
         for (b, d) in bytes.iter_mut().zip(dst) {
             *b = logic_op(op, *b as u32, *d as u32) as u8;
         }

@@ -222,3 +222,32 @@ fn alpha_test_formats() {
         .unwrap()
     );
 }
+
+/// Seed 004 §12.1.10: a logic op combines the stored UNORM bits: XOR of source (1, 0,
+/// 1, 1) = bytes ff 00 ff ff with destination 0f f0 ff 00 gives f0 f0 00 ff; on a
+/// non-UNORM surface ("otherwise Logic Ops must be DISABLED") it is an error.
+#[test]
+fn logic_ops_act_on_unorm_bits_only() {
+    use gtsim_dataport::rt_write::{RtState, color_calc};
+    use gtsim_mem::format::texel::Texel;
+    use gtsim_spec::shared::SurfaceFormat as F;
+    let cc = RtState {
+        blend: None,
+        constant: [0.0; 4],
+        pre_clamp: None,
+        post_clamp: None,
+        logic_op: Some(L(0x6)),
+        write_disable: [false; 4],
+    };
+    let src = Texel::Float([1.0, 0.0, 1.0, 1.0]);
+    let got = color_calc(
+        &cc,
+        F::R8G8B8A8_UNORM,
+        src,
+        [0.0; 4],
+        &[0x0f, 0xf0, 0xff, 0x00],
+    )
+    .unwrap();
+    assert_eq!(got[..], [0xf0, 0xf0, 0x00, 0xff]);
+    assert!(color_calc(&cc, F::R32_FLOAT, Texel::Float([1.0; 4]), [0.0; 4], &[0; 4]).is_err());
+}
