@@ -816,3 +816,39 @@ fn point_and_wireframe_fill_modes_draw_vertices_and_edges() {
         }
     }
 }
+
+/// Seed 004 §9.2.4.6: the CLIP unit does not clip RECTLIST rectangles; one that needs
+/// clipping (a vertex at x = 3 in NDC, past the viewport-sized guard band) is the
+/// driver's mistake, reported as a state error naming the section. The same rectangle
+/// inside the guard band draws.
+#[test]
+fn a_rectangle_that_needs_clipping_is_a_state_error() {
+    let c = [1.0f32, 0.0, 0.0, 1.0];
+    let outside = [
+        [3.0, 0.5, c[0], c[1], c[2], c[3]],
+        [-0.5, 0.5, c[0], c[1], c[2], c[3]],
+        [-0.5, -0.5, c[0], c[1], c[2], c[3]],
+    ];
+    let (st, mut mem) = clipping_setup(&outside, PS_FLAT_SIMD16, false);
+    let e = run(
+        &st,
+        &mut mem,
+        &primitive(ThreeDPrimTopoType::_3DPRIM_RECTLIST, 3),
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("seed 004 §9.2.4.6"), "{e}");
+    let inside = [
+        [0.5, 0.5, c[0], c[1], c[2], c[3]],
+        [-0.5, 0.5, c[0], c[1], c[2], c[3]],
+        [-0.5, -0.5, c[0], c[1], c[2], c[3]],
+    ];
+    let (st, mut mem) = clipping_setup(&inside, PS_FLAT_SIMD16, false);
+    run(
+        &st,
+        &mut mem,
+        &primitive(ThreeDPrimTopoType::_3DPRIM_RECTLIST, 3),
+    )
+    .unwrap();
+    // Screen (4, 4)-(12, 12): pixel (8, 8) is red.
+    assert_eq!(pixel(&mem, 8, 8), [255, 0, 0, 255]);
+}

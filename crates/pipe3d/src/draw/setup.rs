@@ -5,7 +5,7 @@
 use super::Vue;
 use super::pixel::{Corner, PixelStage, Primitive, SourceTriangle};
 use super::stream::RunAssembler;
-use super::{DrawError, Statistics, Watchdog, clipper, unsupported};
+use super::{DrawError, Statistics, Watchdog, clipper};
 use crate::assembly::{Object, ObjectType};
 use crate::clip::{ClipStatus, clip_determination, vertex_clip_test};
 use crate::raster::{self, RasterState};
@@ -120,11 +120,39 @@ pub(super) fn primitives(
                     }
                     continue;
                 }
+                if obj.kind == ObjectType::Point {
+                    // A point is one vertex: no part of it lies beyond a plane the
+                    // rest does not. What reaches here (a vertex inside the guard band
+                    // but outside the viewport) is drawn whole, bounded by the drawing
+                    // rectangle (§9.2.4.5: software disables the guard band when GL
+                    // wants wide points trivially rejected instead).
+                    if sf.statistics {
+                        stats.cl_primitives += 1;
+                    }
+                    let o = Obj {
+                        provoking_vue: verts[obj.provoking],
+                        last_pixel,
+                        kind: obj.kind,
+                        invert: obj.invert_orientation,
+                        back_facing: obj.back_facing,
+                        primitive_id,
+                        source: None,
+                        poly_stipple: false,
+                        stipple_counter: &stipple_counter,
+                        z_bias: 0.0,
+                    };
+                    object(st, front, &verts, &o, &raster, mem, ps, stats, watchdog)?;
+                    continue;
+                }
                 if obj.kind != ObjectType::Triangle {
-                    return Err(unsupported(
-                        "clipping of points and rectangles",
-                        "seed 004 §9.2.4.5-9.2.4.6",
-                    ));
+                    // §9.2.4.6: "there are [a] number of restrictions on the use of
+                    // RECTLIST, especially regarding the CLIP unit" (its implied fourth
+                    // vertex is not clipped): a rectangle that must be clipped is the
+                    // driver's mistake.
+                    return Err(DrawError::State {
+                        command: "3DPRIMITIVE",
+                        why: "a RECTLIST rectangle needs clipping, which the CLIP unit does not do for rectangles (seed 004 §9.2.4.6)".into(),
+                    });
                 }
                 let polygon = clipper::clip_triangle(&clip_planes(st), &verts);
                 // Each polygon vertex's screen-linear barycentrics in the source

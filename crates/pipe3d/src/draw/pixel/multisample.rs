@@ -313,3 +313,49 @@ fn per_sample_threads(
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{HashMap, per_sample_threads};
+
+    /// One subspan at (0, 0) whose four pixels are all lit with every sample but pixel
+    /// 3, which has sample 1 only.
+    fn one_subspan() -> (Vec<((u32, u32), u32)>, HashMap<(u32, u32), (u8, u8)>) {
+        let mut m = HashMap::new();
+        for (x, y) in [(0, 0), (1, 0), (0, 1)] {
+            m.insert((x, y), (0xff, 0xff));
+        }
+        m.insert((1, 1), (0b10, 0b10));
+        (vec![((0, 0), 0xf)], m)
+    }
+
+    /// Seed 004 §11.10.2.2: SIMD8 4x takes two dispatches per subspan, SSPI 0 and 1,
+    /// slot groups standing for samples 2·SSPI and 2·SSPI + 1; SIMD16 4x one dispatch
+    /// of samples 0-3; SIMD16 8x two, SSPI 0 and 2 (samples 0-3 and 4-7). Pixel 3 lights
+    /// only the slot group of its one sample.
+    #[test]
+    fn per_sample_dispatch_follows_the_slot_mapping() {
+        let (spans, masks) = one_subspan();
+        let simd8 = per_sample_threads(&spans, &masks, 2, 4);
+        assert_eq!(simd8.len(), 2);
+        let sspi: Vec<u32> = simd8.iter().map(|t| t.1.starting_sample_pair).collect();
+        assert_eq!(sspi, [0, 1]);
+        // Thread 0: groups for samples 0 and 1; pixel 3 lit in the sample-1 group only.
+        assert_eq!(simd8[0].0, vec![((0, 0), 0b0111), ((0, 0), 0b1111)]);
+        assert_eq!(&simd8[0].1.sample[..8], &[0, 0, 0, 0, 1, 1, 1, 1]);
+        assert_eq!(simd8[0].1.masks[4..8], [0b10; 4]);
+        assert_eq!(simd8[1].0, vec![((0, 0), 0b0111), ((0, 0), 0b0111)]);
+        assert_eq!(&simd8[1].1.sample[..8], &[2, 2, 2, 2, 3, 3, 3, 3]);
+
+        let simd16 = per_sample_threads(&spans, &masks, 4, 4);
+        assert_eq!(simd16.len(), 1);
+        let samples: Vec<u8> = (0..4).map(|g| simd16[0].1.sample[g * 4]).collect();
+        assert_eq!(samples, [0, 1, 2, 3]);
+
+        let eight = per_sample_threads(&spans, &masks, 4, 8);
+        let sspi: Vec<u32> = eight.iter().map(|t| t.1.starting_sample_pair).collect();
+        assert_eq!(sspi, [0, 2]);
+        assert_eq!(eight[1].1.sample[0], 4);
+        assert_eq!(eight[1].1.sample[12], 7);
+    }
+}
