@@ -316,11 +316,14 @@ fn per_sample_threads(
 
 #[cfg(test)]
 mod tests {
-    use super::{HashMap, per_sample_threads};
+    use super::{HashMap, Subspan, per_sample_threads};
+
+    /// Each pixel's (coverage, passed) masks.
+    type Masks = HashMap<(u32, u32), (u8, u8)>;
 
     /// One subspan at (0, 0) whose four pixels are all lit with every sample but pixel
     /// 3, which has sample 1 only.
-    fn one_subspan() -> (Vec<((u32, u32), u32)>, HashMap<(u32, u32), (u8, u8)>) {
+    fn one_subspan() -> (Vec<Subspan>, Masks) {
         let mut m = HashMap::new();
         for (x, y) in [(0, 0), (1, 0), (0, 1)] {
             m.insert((x, y), (0xff, 0xff));
