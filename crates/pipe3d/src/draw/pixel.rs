@@ -265,10 +265,12 @@ impl PixelStage {
             })
             .collect();
         // Each thread: its primitive's context and its subspans, in dispatch order.
-        let jobs: Vec<(&ThreadContext, &[Subspan])> = contexts
+        let jobs: Vec<Job> = contexts
             .iter()
             .zip(&ready)
-            .flat_map(|(ctx, (_, subspans, ..))| subspans.chunks(k.simd / 4).map(move |g| (ctx, g)))
+            .flat_map(|(ctx, (_, subspans, ..))| {
+                subspans.chunks(k.simd / 4).map(move |g| (ctx, g, None))
+            })
             .collect();
         if st.ps.statistics {
             stats.ps_invocations += ready.iter().map(|r| r.3).sum::<u64>();
@@ -353,7 +355,7 @@ impl PixelStage {
             }
             return Ok(());
         }
-        let jobs: Vec<(&ThreadContext, &[Subspan])> = groups.iter().map(|&g| (&ctx, g)).collect();
+        let jobs: Vec<Job> = groups.iter().map(|&g| (&ctx, g, None)).collect();
         run_batches(&jobs, k, mem, &mut self.targets, stats, watchdog)?;
         Ok(())
     }
@@ -367,8 +369,12 @@ impl PixelStage {
 /// and are carried out in dispatch order on `mem` itself, where their writes land, each
 /// run of consecutive ones replaying the same recording at once when that changes no
 /// byte ([`ThreadContext::replay_alike`]), otherwise one after the other.
+/// One PS thread of a batch: its primitive's context, its subspans and, for a
+/// multisampled draw, the samples its slots stand for.
+type Job<'a> = (&'a ThreadContext<'a>, &'a [Subspan], Option<&'a MsThread>);
+
 fn run_batches(
-    jobs: &[(&ThreadContext, &[Subspan])],
+    jobs: &[Job],
     k: &PsKernel,
     mem: &mut dyn Memory,
     known: &mut RenderTargets,
@@ -390,7 +396,7 @@ fn run_batches(
         // The recordings known before the batch runs; the other threads run.
         let recorded: Vec<Option<Arc<Recording>>> = batch
             .iter()
-            .map(|(ctx, group)| ctx.recording(group, budget))
+            .map(|(ctx, group, ms)| ctx.recording(group, budget).filter(|_| ms.is_none()))
             .collect();
         let running: Vec<usize> = (0..batch.len())
             .filter(|&i| recorded[i].is_none())
@@ -398,10 +404,10 @@ fn run_batches(
         let base: &dyn Memory = &*mem;
         let start = &*known;
         let mut outcomes = parallel::run(running.len(), |i| {
-            let (ctx, group) = batch[running[i]];
+            let (ctx, group, ms) = batch[running[i]];
             let mut overlay = Overlay::new(base);
             let mut targets = start.clone();
-            let r = ctx.run(&mut overlay, &mut targets, group, budget, None);
+            let r = ctx.run(&mut overlay, &mut targets, group, budget, ms);
             (r, overlay.into_log(), targets)
         })
         .into_iter();
@@ -432,7 +438,7 @@ fn run_batches(
                         || !recorded[j].as_ref().is_some_and(|r| Arc::ptr_eq(r, rec))
                 })
                 .unwrap_or(batch.len());
-            let groups: Vec<&[Subspan]> = batch[i..end].iter().map(|(_, g)| *g).collect();
+            let groups: Vec<&[Subspan]> = batch[i..end].iter().map(|(_, g, _)| *g).collect();
             // At once only when the watchdog lets every one of them finish.
             let affordable = watchdog.thread_budget(u64::MAX)
                 >= rec.executed.saturating_mul(groups.len() as u64);

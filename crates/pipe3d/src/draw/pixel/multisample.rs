@@ -220,6 +220,21 @@ pub(super) fn shade(
         mode: rt_mode(st),
         replays: Replays::new(&k.prog, k.grf_start),
     };
+    // Per-pixel threads light distinct pixels, so their writes (MCS expansions and late
+    // tests included) touch distinct bytes and they run in parallel batches like a
+    // single-sampled primitive's (`run_batches`). Per-sample threads share pixels (each
+    // writes some samples of the same pixels, and expanding a pixel touches all of its
+    // slices), so they run one after the other, as do fast clears and resolves.
+    if !ms.per_sample
+        && ctx.mode == super::RtMode::Write
+        && threads.len() >= super::parallel::MIN_BATCH
+    {
+        let jobs: Vec<super::Job> = threads
+            .iter()
+            .map(|(group, thread)| (&ctx, group.as_slice(), Some(thread)))
+            .collect();
+        return super::run_batches(&jobs, k, mem, &mut stage.targets, stats, watchdog);
+    }
     for (group, thread) in &threads {
         let budget = watchdog.thread_budget(DEFAULT_BUDGET);
         let (result, visible) = ctx.run(mem, &mut stage.targets, group, budget, Some(thread))?;
