@@ -1447,12 +1447,48 @@ impl Thread {
         Ok(())
     }
 
+    /// The descriptor of a send whose src1 is a register rather than an immediate: the
+    /// 32 bits of that register's first element, the address register a0.0 as Mesa's
+    /// indirect sends use it (`or a0 ...` then `send ... a0<0,1,0>UD`), or a GRF dword
+    /// (IVB PRM Vol4 Part3 "send": "src1 ... the message descriptor, an immediate or a
+    /// register"). Any other register is an error naming it.
+    fn register_descriptor(&self, ins: &Instruction) -> Result<u32, ExecError> {
+        let ip = self.ip;
+        match ins.srcs.get(1) {
+            Some(Src::Reg {
+                file: RegFile::Arf,
+                nr,
+                subnr,
+                ..
+            }) if nr & 0xf0 == 0x10 => {
+                // a0: eight 16-bit subregisters; a dword at byte `subnr` spans two.
+                let w = (*subnr as usize / 2) % 8;
+                Ok(u32::from(self.a0[w]) | u32::from(self.a0[(w + 1) % 8]) << 16)
+            }
+            Some(Src::Reg {
+                file: RegFile::Grf,
+                nr,
+                subnr,
+                ..
+            }) => {
+                let at = *nr as usize * 32 + (*subnr as usize & !3);
+                let b = self
+                    .grf
+                    .get(at..at + 4)
+                    .ok_or(ExecError::Region { ip, byte: at })?;
+                Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+            }
+            other => Err(ExecError::Invalid {
+                ip,
+                msg: format!("a send's descriptor in {other:?}, neither a0 nor a GRF register"),
+            }),
+        }
+    }
+
     fn send(&mut self, ins: &Instruction, sf: &mut dyn SharedFunctions) -> Result<Flow, ExecError> {
-        let Some(desc) = ins.desc else {
-            return Err(ExecError::unsupported(
-                self.ip,
-                "send with a descriptor in a register",
-            ));
+        let desc = match ins.desc {
+            Some(d) => d,
+            None => self.register_descriptor(ins)?,
         };
         let Some(Src::Reg {
             file: RegFile::Grf,
