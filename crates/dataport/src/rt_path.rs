@@ -187,14 +187,17 @@ impl PixelWrites<'_> {
             RtMode::Resolve => return Ok(()),
             RtMode::Write => {}
         }
-        // Seed 004 §12.1.1: "Src0.alpha needs to be first multiplied with AA alpha" (for
-        // the float-valued formats alpha belongs to; integer formats have no coverage).
-        if let (Some(aa), Some(t)) = (&self.aa_alpha, &target)
-            && matches!(
+        // The alpha coverage functions act on float-valued colours (UNORM, SNORM, float
+        // formats); integer render targets have none.
+        let float_target = match &target {
+            Some(t) => matches!(
                 crate::rt_message::texel_of(&t.surface, [0; 4])?,
                 gtsim_mem::format::texel::Texel::Float(_)
-            )
-        {
+            ),
+            None => false,
+        };
+        // Seed 004 §12.1.1: "Src0.alpha needs to be first multiplied with AA alpha".
+        if let Some(aa) = self.aa_alpha.as_ref().filter(|_| float_target) {
             let scale = |v: &mut u32, k: f32| *v = (f32::from_bits(*v) * k).to_bits();
             for (s, &k) in aa.iter().enumerate() {
                 scale(&mut p.colors[s][3], k);
@@ -248,13 +251,11 @@ impl PixelWrites<'_> {
                 .filter(|&s| o[s] & 1 != 0)
                 .fold(0, |m, s| m | 1 << s);
         }
-        if let Some(t) = target
-            .as_ref()
-            .filter(|t| t.alpha_coverage.to_coverage && p.omask.is_none())
-            && matches!(
-                crate::rt_message::texel_of(&t.surface, [0; 4])?,
-                gtsim_mem::format::texel::Texel::Float(_)
-            )
+        if float_target
+            && p.omask.is_none()
+            && target
+                .as_ref()
+                .is_some_and(|t| t.alpha_coverage.to_coverage)
         {
             for s in 0..32 {
                 let a = p.source0_alpha.map_or(p.colors[s][3], |a| a[s]);
@@ -263,12 +264,7 @@ impl PixelWrites<'_> {
                 }
             }
         }
-        if let Some(t) = target.as_ref().filter(|t| t.alpha_coverage.to_one)
-            && matches!(
-                crate::rt_message::texel_of(&t.surface, [0; 4])?,
-                gtsim_mem::format::texel::Texel::Float(_)
-            )
-        {
+        if float_target && target.as_ref().is_some_and(|t| t.alpha_coverage.to_one) {
             for c in &mut p.colors {
                 c[3] = 1.0f32.to_bits();
             }

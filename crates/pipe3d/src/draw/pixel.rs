@@ -1214,7 +1214,7 @@ fn build_payload(
         }
     };
     // Source depth and W are the slot's: its sample's under per-sample dispatch.
-    let own = if ms.is_some_and(|m| m.per_sample) {
+    let own = if ms.is_some() && st.multisample.per_sample {
         Location::Sample
     } else {
         Location::Pixel

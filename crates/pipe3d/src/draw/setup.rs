@@ -62,7 +62,15 @@ pub(super) fn primitives(
         };
         let primitive_id = run.pid(pid_vertex);
         let clip_pos: Vec<[f32; 4]> = verts.iter().map(|v| position(v)).collect();
-        match clip_decision(st, &clip_pos, &verts, stats)? {
+        // A point is one vertex: no part of it lies beyond a plane the rest does not. A
+        // must-clip point (inside the guard band, outside the viewport) is drawn whole,
+        // bounded by the drawing rectangle (§9.2.4.5: software disables the guard band
+        // when GL wants wide points trivially rejected instead).
+        let decision = match clip_decision(st, &clip_pos, &verts, stats)? {
+            Clip::Must if obj.kind == ObjectType::Point => Clip::Accept,
+            d => d,
+        };
+        match decision {
             Clip::Reject => {}
             Clip::Accept => {
                 // §10.6.1: the SF counts the objects it receives from the clipper, when
@@ -118,30 +126,6 @@ pub(super) fn primitives(
                         };
                         object(st, front, &[&a, &b], &o, &raster, mem, ps, stats, watchdog)?;
                     }
-                    continue;
-                }
-                if obj.kind == ObjectType::Point {
-                    // A point is one vertex: no part of it lies beyond a plane the
-                    // rest does not. What reaches here (a vertex inside the guard band
-                    // but outside the viewport) is drawn whole, bounded by the drawing
-                    // rectangle (§9.2.4.5: software disables the guard band when GL
-                    // wants wide points trivially rejected instead).
-                    if sf.statistics {
-                        stats.cl_primitives += 1;
-                    }
-                    let o = Obj {
-                        provoking_vue: verts[obj.provoking],
-                        last_pixel,
-                        kind: obj.kind,
-                        invert: obj.invert_orientation,
-                        back_facing: obj.back_facing,
-                        primitive_id,
-                        source: None,
-                        poly_stipple: false,
-                        stipple_counter: &stipple_counter,
-                        z_bias: 0.0,
-                    };
-                    object(st, front, &verts, &o, &raster, mem, ps, stats, watchdog)?;
                     continue;
                 }
                 if obj.kind != ObjectType::Triangle {

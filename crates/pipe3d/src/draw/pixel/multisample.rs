@@ -51,8 +51,6 @@ pub(super) enum Location {
 pub(super) struct MsThread {
     /// Starting Sample Pair Index (R0.0 7:6).
     pub starting_sample_pair: u32,
-    /// Per-sample dispatch.
-    pub per_sample: bool,
     /// Per slot, its sample (per-sample dispatch).
     pub sample: [u8; 32],
     /// Per slot, the samples the object covers at its pixel (the input coverage mask).
@@ -100,7 +98,7 @@ impl MsThread {
         let pixel = [xy.0 as f32 + bias, xy.1 as f32 + bias];
         match kind {
             Location::Pixel => pixel,
-            Location::Sample if self.per_sample => {
+            Location::Sample if st.multisample.per_sample => {
                 sample_position(st, prim, xy, u32::from(self.sample[s]))
             }
             Location::Sample => pixel,
@@ -262,7 +260,6 @@ fn per_pixel_thread(
 ) -> (Vec<Subspan>, MsThread) {
     let mut t = MsThread {
         starting_sample_pair: 0,
-        per_sample: false,
         sample: [0; 32],
         coverage: [0; 32],
         masks: [0; 32],
@@ -296,7 +293,6 @@ fn per_sample_threads(
             let sspi = (d * groups / 2) as u32;
             let mut t = MsThread {
                 starting_sample_pair: sspi,
-                per_sample: true,
                 sample: [0; 32],
                 coverage: [0; 32],
                 masks: [0; 32],
