@@ -17,12 +17,15 @@
 //!
 //! * [`rt_path`]: a pixel shader thread's render target writes: enables, alpha test,
 //!   late depth, visible-pixel counts, fast clear, the store;
-//! * [`urb`]: the URB entries vertex shaders write their output VUEs into.
+//! * [`urb`]: the URB entries vertex shaders write their output VUEs into;
+//! * [`dc`]: the memory messages: block, scattered, untyped and typed reads, writes and
+//!   atomics, scratch blocks and fences, over the surface, stateless and SLM models.
 //!
 //! State values that the seeds mark reserved are typed errors naming the field.
 
 pub mod blend;
 pub mod compare;
+pub mod dc;
 pub mod depth_buffer;
 pub mod depth_stencil;
 pub mod logic_op;

@@ -1,0 +1,671 @@
+//! Hand-worked data port messages: payloads laid out as the seed's tables give them,
+//! memory contents and writebacks worked out from those tables.
+
+use super::*;
+use gtsim_mem::layout::{ArraySpacing, MsaaLayout, SurfaceDesc, SurfaceType};
+use gtsim_mem::space::AddressSpace;
+use gtsim_mem::tiling::Tiling;
+
+const BASE: u64 = 0x10_0000;
+
+fn memory() -> AddressSpace {
+    let mut m = AddressSpace::new();
+    m.map(BASE, 0x10000);
+    // Dword i of the buffer holds 1000 + i.
+    let bytes: Vec<u8> = (0..0x4000u32)
+        .flat_map(|i| (1000 + i).to_le_bytes())
+        .collect();
+    m.load(BASE, &bytes);
+    m
+}
+
+fn reg(dws: [u32; 8]) -> [u8; 32] {
+    let mut r = [0u8; 32];
+    for (i, d) in dws.iter().enumerate() {
+        r[4 * i..4 * i + 4].copy_from_slice(&d.to_le_bytes());
+    }
+    r
+}
+
+fn dwords(r: &[u8; 32]) -> [u32; 8] {
+    std::array::from_fn(|i| {
+        u32::from_le_bytes([r[4 * i], r[4 * i + 1], r[4 * i + 2], r[4 * i + 3]])
+    })
+}
+
+fn raw_buffer(bytes: u64) -> DataSurface {
+    DataSurface::Buffer {
+        base: BASE,
+        entries: bytes,
+        format: SurfaceFormat::RAW,
+        typed: None,
+    }
+}
+
+fn run(
+    mem: &mut AddressSpace,
+    msg: DataMessage,
+    surface: Option<DataSurface>,
+    payload: &[[u8; 32]],
+    mask: u32,
+    rlen: usize,
+) -> Result<Response, MessageError> {
+    let payload: Payload = payload.iter().copied().collect();
+    let mut t = Target {
+        mem,
+        surface,
+        general: GeneralState {
+            base: BASE,
+            bound: None,
+        },
+        slm: None,
+    };
+    execute(&msg, &payload, mask, rlen, &mut t)
+}
+
+fn untyped(access: Access, simd: Simd, channels: [bool; 4], header: bool) -> DataMessage {
+    DataMessage {
+        op: DataOp::Untyped {
+            access,
+            simd,
+            channels,
+        },
+        model: AddressModel::Surface(1),
+        header,
+    }
+}
+
+/// §3.9.9.10.5 / §3.9.9.11.2: a SIMD8 untyped read of R and B (G masked): red to W0,
+/// blue to W1 (the masked channel's register is skipped); only the enabled slots are
+/// written.
+#[test]
+fn untyped_simd8_read_packs_the_enabled_channels() {
+    let mut mem = memory();
+    // Slot s reads byte offset 16·s: dwords 4s (R) and 4s+2 (B).
+    let addr = reg(std::array::from_fn(|s| 16 * s as u32));
+    let msg = untyped(Access::Read, Simd::Simd8, [true, false, true, false], false);
+    let r = run(
+        &mut mem,
+        msg,
+        Some(raw_buffer(0x1000)),
+        &[addr],
+        0b1010_1111,
+        2,
+    )
+    .unwrap();
+    let w = r.written.unwrap();
+    assert_eq!(w, vec![0b1010_1111, 0b1010_1111]);
+    assert_eq!(dwords(&r.registers[0])[3], 1000 + 12);
+    assert_eq!(dwords(&r.registers[1])[3], 1000 + 14);
+    assert_eq!(dwords(&r.registers[1])[7], 1000 + 30);
+}
+
+/// Out-of-bounds reads return 0, writes are dropped (§3.9.9): a raw buffer of 64
+/// bytes; slot 1 reads past it.
+#[test]
+fn untyped_out_of_bounds_reads_zero_and_drops_writes() {
+    let mut mem = memory();
+    let addr = reg([60, 64, 0, 0, 0, 0, 0, 0]);
+    let msg = untyped(
+        Access::Read,
+        Simd::Simd8,
+        [true, false, false, false],
+        false,
+    );
+    let r = run(&mut mem, msg, Some(raw_buffer(64)), &[addr], 0b11, 1).unwrap();
+    assert_eq!(dwords(&r.registers[0])[..2], [1015, 0]);
+    let msg = untyped(
+        Access::Write,
+        Simd::Simd8,
+        [true, false, false, false],
+        false,
+    );
+    run(
+        &mut mem,
+        msg,
+        Some(raw_buffer(64)),
+        &[addr, reg([7, 8, 0, 0, 0, 0, 0, 0])],
+        0b11,
+        0,
+    )
+    .unwrap();
+    assert_eq!(mem.read_u32(BASE + 60).unwrap(), 7);
+    assert_eq!(mem.read_u32(BASE + 64).unwrap(), 1016);
+}
+
+/// §3.9.9.10.1/4: SIMD16 write of R and G: U in M1-M2, red in M3-M4, green in M5-M6.
+/// The header's Pixel/Sample Mask (M0.7) ANDs with the execution mask.
+#[test]
+fn untyped_simd16_write_with_header_mask() {
+    let mut mem = memory();
+    let header = reg([0, 0, 0, 0, 0, 0, 0, 0xffff_7fff]);
+    let u = |hi: u32| reg(std::array::from_fn(|s| 8 * (s as u32 + 8 * hi)));
+    let red = |hi: u32| reg(std::array::from_fn(|s| 100 + s as u32 + 8 * hi));
+    let green = |hi: u32| reg(std::array::from_fn(|s| 200 + s as u32 + 8 * hi));
+    let msg = untyped(
+        Access::Write,
+        Simd::Simd16,
+        [true, true, false, false],
+        true,
+    );
+    run(
+        &mut mem,
+        msg,
+        Some(raw_buffer(0x1000)),
+        &[header, u(0), u(1), red(0), red(1), green(0), green(1)],
+        0xffff,
+        0,
+    )
+    .unwrap();
+    for s in 0..15u64 {
+        assert_eq!(mem.read_u32(BASE + 8 * s).unwrap(), 100 + s as u32);
+        assert_eq!(mem.read_u32(BASE + 8 * s + 4).unwrap(), 200 + s as u32);
+    }
+    // Slot 15 is masked by the header: memory keeps 1000 + dword index.
+    assert_eq!(mem.read_u32(BASE + 120).unwrap(), 1000 + 30);
+}
+
+/// §3.9.9.10.6 / §3.9.9.11.7: SIMD8 untyped atomic add with return: the old values
+/// come back, memory holds old + src0. Two slots hit the same dword: the second sees
+/// the first's result.
+#[test]
+fn untyped_atomic_add_returns_old_values_in_slot_order() {
+    let mut mem = memory();
+    let msg = untyped(
+        Access::Atomic {
+            op: AtomicOp::Add,
+            ret: true,
+        },
+        Simd::Simd8,
+        [true, true, true, true],
+        false,
+    );
+    let addr = reg([0, 0, 4, 0, 0, 0, 0, 0]);
+    let src = reg([1, 2, 3, 0, 0, 0, 0, 0]);
+    let r = run(
+        &mut mem,
+        msg,
+        Some(raw_buffer(0x1000)),
+        &[addr, src],
+        0b111,
+        1,
+    )
+    .unwrap();
+    assert_eq!(dwords(&r.registers[0])[..3], [1000, 1001, 1001]);
+    assert_eq!(r.written.unwrap(), vec![0b111]);
+    assert_eq!(mem.read_u32(BASE).unwrap(), 1003);
+    assert_eq!(mem.read_u32(BASE + 4).unwrap(), 1004);
+}
+
+/// AOP_CMPWR takes Source0 then Source1 (§3.9.9.10.6); AOP_INC takes no source, so the
+/// address payload is the whole message.
+#[test]
+fn untyped_cmpwr_and_inc_payloads() {
+    let mut mem = memory();
+    let atomic = |op, ret| untyped(Access::Atomic { op, ret }, Simd::Simd8, [true; 4], false);
+    let addr = reg([0, 4, 0, 0, 0, 0, 0, 0]);
+    // Slot 0 compares 1000 (equal: writes 5); slot 1 compares 0 against 1001 (keeps).
+    let r = run(
+        &mut mem,
+        atomic(AtomicOp::CmpWr, true),
+        Some(raw_buffer(0x1000)),
+        &[
+            addr,
+            reg([1000, 0, 0, 0, 0, 0, 0, 0]),
+            reg([5, 6, 0, 0, 0, 0, 0, 0]),
+        ],
+        0b11,
+        1,
+    )
+    .unwrap();
+    assert_eq!(dwords(&r.registers[0])[..2], [1000, 1001]);
+    assert_eq!(mem.read_u32(BASE).unwrap(), 5);
+    assert_eq!(mem.read_u32(BASE + 4).unwrap(), 1001);
+    let r = run(
+        &mut mem,
+        atomic(AtomicOp::Inc, false),
+        Some(raw_buffer(0x1000)),
+        &[addr],
+        0b10,
+        0,
+    )
+    .unwrap();
+    assert!(r.registers.is_empty());
+    assert_eq!(mem.read_u32(BASE + 4).unwrap(), 1002);
+}
+
+/// §3.9.9.10.9 / §3.9.9.11.4: SIMD4x2 read: slot 0's U in M1.0, slot 1's in M1.4; the
+/// writeback holds slot 0's RGBA in W0.0-3 and slot 1's in W0.4-7; a slot whose four
+/// mask bits are all clear is not written.
+#[test]
+fn untyped_simd4x2_read() {
+    let mut mem = memory();
+    let msg = untyped(
+        Access::Read,
+        Simd::Simd4x2,
+        [true, true, false, true],
+        false,
+    );
+    let addr = reg([32, 0, 0, 0, 64, 0, 0, 0]);
+    let r = run(&mut mem, msg, Some(raw_buffer(0x1000)), &[addr], 0x0f, 1).unwrap();
+    assert_eq!(r.written.unwrap(), vec![0b0000_1011]);
+    let d = dwords(&r.registers[0]);
+    assert_eq!([d[0], d[1], d[3]], [1008, 1009, 1011]);
+}
+
+/// Structured buffers: U × pitch + V (§3.9.9).
+#[test]
+fn untyped_structured_buffer_addressing() {
+    let mut mem = memory();
+    let msg = untyped(
+        Access::Read,
+        Simd::Simd8,
+        [true, false, false, false],
+        false,
+    );
+    let u = reg([3, 0, 0, 0, 0, 0, 0, 0]);
+    let v = reg([8, 0, 0, 0, 0, 0, 0, 0]);
+    let s = DataSurface::Structured {
+        base: BASE,
+        entries: 4,
+        pitch: 24,
+    };
+    let r = run(&mut mem, msg, Some(s), &[u, v], 1, 1).unwrap();
+    // 3·24 + 8 = 80 bytes = dword 20.
+    assert_eq!(dwords(&r.registers[0])[0], 1020);
+}
+
+/// §3.9.3: OWord Block Read of 4 OWords at Global Offset 2 (OWords): W0 = OWords 2, 3,
+/// W1 = OWords 4, 5. The 1-OWord high form fills only the high half.
+#[test]
+fn oword_block_read_and_one_oword_high() {
+    let mut mem = memory();
+    let header = reg([0, 0, 2, 0, 0, 0, 0, 0]);
+    let msg = |owords, high| DataMessage {
+        op: DataOp::OwordBlock {
+            write: false,
+            unaligned: false,
+            owords,
+            high,
+        },
+        model: AddressModel::Surface(0),
+        header: true,
+    };
+    let ubo = DataSurface::Buffer {
+        base: BASE,
+        entries: 64,
+        format: SurfaceFormat::R32G32B32A32_FLOAT,
+        typed: None,
+    };
+    let r = run(&mut mem, msg(4, false), Some(ubo), &[header], 0xffff, 2).unwrap();
+    assert_eq!(
+        dwords(&r.registers[0]),
+        std::array::from_fn(|i| 1008 + i as u32)
+    );
+    assert_eq!(
+        dwords(&r.registers[1]),
+        std::array::from_fn(|i| 1016 + i as u32)
+    );
+    let r = run(&mut mem, msg(1, true), Some(ubo), &[header], 0xffff, 1).unwrap();
+    assert_eq!(r.written.unwrap(), vec![0xf0]);
+    assert_eq!(dwords(&r.registers[0])[4..], [1008, 1009, 1010, 1011]);
+    // 64 entries of 16 bytes: OWord 64 is out of bounds.
+    let far = reg([0, 0, 63, 0, 0, 0, 0, 0]);
+    let r = run(&mut mem, msg(2, false), Some(ubo), &[far], 0xffff, 1).unwrap();
+    assert_eq!(
+        dwords(&r.registers[0]),
+        [1252, 1253, 1254, 1255, 0, 0, 0, 0]
+    );
+}
+
+/// §3.9.5: dual block read, Block Offset 0 in M1.0 and 1 in M1.4 plus Global Offset:
+/// W0 low = OWord[O0], high = OWord[O1].
+#[test]
+fn oword_dual_block_read_and_write() {
+    let mut mem = memory();
+    let header = reg([0, 0, 1, 0, 0, 0, 0, 0]);
+    let offsets = reg([0, 0, 0, 0, 3, 0, 0, 0]);
+    let msg = |write| DataMessage {
+        op: DataOp::OwordDualBlock { write, owords: 1 },
+        model: AddressModel::Surface(0),
+        header: true,
+    };
+    let r = run(
+        &mut mem,
+        msg(false),
+        Some(raw_buffer(0x1000)),
+        &[header, offsets],
+        0xff,
+        1,
+    )
+    .unwrap();
+    assert_eq!(
+        dwords(&r.registers[0]),
+        [1004, 1005, 1006, 1007, 1016, 1017, 1018, 1019]
+    );
+    // Write with dword 1 and 6 disabled.
+    let data = reg([1, 2, 3, 4, 5, 6, 7, 8]);
+    run(
+        &mut mem,
+        msg(true),
+        Some(raw_buffer(0x1000)),
+        &[header, offsets, data],
+        0b1011_1101,
+        0,
+    )
+    .unwrap();
+    assert_eq!(mem.read_dwords(BASE + 16, 4).unwrap(), vec![1, 1005, 3, 4]);
+    assert_eq!(mem.read_dwords(BASE + 64, 4).unwrap(), vec![5, 6, 1018, 8]);
+}
+
+/// §3.9.7: DWord scattered read, SIMD16: Offset n in DWords plus Global Offset.
+#[test]
+fn dword_scattered_read_simd16() {
+    let mut mem = memory();
+    let header = reg([0, 0, 10, 0, 0, 0, 0, 0]);
+    let lo = reg(std::array::from_fn(|s| 2 * s as u32));
+    let hi = reg(std::array::from_fn(|s| 2 * (s as u32 + 8)));
+    let msg = DataMessage {
+        op: DataOp::DwordScattered {
+            write: false,
+            slots: 16,
+        },
+        model: AddressModel::Surface(0),
+        header: true,
+    };
+    let r = run(
+        &mut mem,
+        msg,
+        Some(raw_buffer(0x1000)),
+        &[header, lo, hi],
+        0xffff,
+        2,
+    )
+    .unwrap();
+    assert_eq!(dwords(&r.registers[0])[1], 1012);
+    assert_eq!(dwords(&r.registers[1])[7], 1000 + 10 + 30);
+}
+
+/// §3.9.8: byte scattered write of 2-byte elements at odd byte offsets; the read
+/// returns them right-justified.
+#[test]
+fn byte_scattered_write_and_read() {
+    let mut mem = memory();
+    let msg = |write| DataMessage {
+        op: DataOp::ByteScattered {
+            write,
+            slots: 8,
+            bytes: 2,
+        },
+        model: AddressModel::Surface(0),
+        header: false,
+    };
+    let offs = reg([1, 5, 0, 0, 0, 0, 0, 0]);
+    run(
+        &mut mem,
+        msg(true),
+        Some(raw_buffer(0x1000)),
+        &[offs, reg([0xaabb_ccdd, 0x1234, 0, 0, 0, 0, 0, 0])],
+        0b11,
+        0,
+    )
+    .unwrap();
+    // 1000 = 0x3e8: bytes e8 03 00 00; bytes 1-2 become dd cc.
+    assert_eq!(mem.read_u32(BASE).unwrap(), 0x00cc_dde8);
+    let r = run(
+        &mut mem,
+        msg(false),
+        Some(raw_buffer(0x1000)),
+        &[offs],
+        0b11,
+        1,
+    )
+    .unwrap();
+    assert_eq!(dwords(&r.registers[0])[..2], [0xccdd, 0x1234]);
+}
+
+/// §3.9.10 with §3.2.2: scratch at General State Base + M0.5 31:10 + Offset·32; the
+/// FFTID in M0.5's low bits is not part of the address. Dword mode: a write of two
+/// registers with the high 8 mask bits clear writes only the first.
+#[test]
+fn scratch_block_write_then_read() {
+    let mut mem = memory();
+    let header = reg([0, 0, 0, 0, 0, 0x400 | 7, 0, 0]);
+    let msg = |write, regs| DataMessage {
+        op: DataOp::ScratchBlock {
+            write,
+            dword_mode: true,
+            regs,
+            offset: 2,
+        },
+        model: AddressModel::Stateless,
+        header: true,
+    };
+    let a = reg([1; 8]);
+    let b = reg([2; 8]);
+    run(&mut mem, msg(true, 2), None, &[header, a, b], 0x00ff, 0).unwrap();
+    let at = BASE + 0x400 + 64;
+    assert_eq!(mem.read_dwords(at, 8).unwrap(), vec![1; 8]);
+    assert_eq!(mem.read_u32(at + 32).unwrap(), 1000 + (0x400 + 96) / 4);
+    let r = run(&mut mem, msg(false, 1), None, &[header], 0xffff, 1).unwrap();
+    assert_eq!(dwords(&r.registers[0]), [1; 8]);
+    // Without a header the stateless model has no base: an error, not a guess.
+    let e = run(
+        &mut mem,
+        DataMessage {
+            header: false,
+            ..msg(false, 1)
+        },
+        None,
+        &[a],
+        0xff,
+        1,
+    );
+    assert!(e.is_err());
+}
+
+/// The stateless model's bound is General State Access Upper Bound.
+#[test]
+fn stateless_bound_is_the_general_state_upper_bound() {
+    let mut mem = memory();
+    let payload: Payload = [reg([0, 0, 0, 0, 0, 0x400, 0, 0])].into_iter().collect();
+    let msg = DataMessage {
+        op: DataOp::ScratchBlock {
+            write: false,
+            dword_mode: true,
+            regs: 1,
+            offset: 0,
+        },
+        model: AddressModel::Stateless,
+        header: true,
+    };
+    let mut t = Target {
+        mem: &mut mem,
+        surface: None,
+        general: GeneralState {
+            base: BASE,
+            bound: Some(BASE + 0x410),
+        },
+        slm: None,
+    };
+    let r = execute(&msg, &payload, 0xff, 1, &mut t).unwrap();
+    assert_eq!(dwords(&r.registers[0]), [0; 8]);
+}
+
+/// §3.2.3: SLM through untyped messages, wrapping at 64 KiB; other messages refuse
+/// binding table index 254.
+#[test]
+fn slm_untyped_access_wraps_at_64k() {
+    let mut mem = memory();
+    let mut slm = vec![0u8; SLM_BYTES];
+    let write = DataMessage {
+        model: AddressModel::Slm,
+        ..untyped(
+            Access::Write,
+            Simd::Simd8,
+            [true, false, false, false],
+            false,
+        )
+    };
+    let payload: Payload = [reg([0x1_0004, 0, 0, 0, 0, 0, 0, 0]), reg([42; 8])]
+        .into_iter()
+        .collect();
+    let mut t = Target {
+        mem: &mut mem,
+        surface: None,
+        general: GeneralState::default(),
+        slm: Some(&mut slm),
+    };
+    execute(&write, &payload, 1, 0, &mut t).unwrap();
+    assert_eq!(slm[4..8], 42u32.to_le_bytes());
+    let block = DataMessage {
+        op: DataOp::DwordScattered {
+            write: false,
+            slots: 8,
+        },
+        model: AddressModel::Slm,
+        header: false,
+    };
+    let mut t = Target {
+        mem: &mut mem,
+        surface: None,
+        general: GeneralState::default(),
+        slm: Some(&mut slm),
+    };
+    assert!(execute(&block, &payload, 1, 1, &mut t).is_err());
+}
+
+fn image(format: SurfaceFormat, width: u32, height: u32) -> DataSurface {
+    let desc = SurfaceDesc {
+        ty: SurfaceType::D2,
+        width,
+        height,
+        depth: 1,
+        levels: 1,
+        samples: 1,
+        msaa_layout: MsaaLayout::Array,
+        halign: 4,
+        valign: 2,
+        array_spacing: ArraySpacing::Full,
+        block: (1, 1),
+        block_bytes: 4,
+        tiling: Tiling::Linear,
+        pitch: u64::from(width) * 4,
+    };
+    DataSurface::Image {
+        surface: Surface::new(BASE, desc, format).unwrap(),
+        array: false,
+    }
+}
+
+fn typed(access: Access, high: bool, channels: [bool; 4]) -> DataMessage {
+    DataMessage {
+        op: DataOp::Typed {
+            access,
+            high,
+            channels,
+        },
+        model: AddressModel::Surface(2),
+        header: true,
+    }
+}
+
+/// §3.9.9.10.7: a typed write of float data to R8G8B8A8_UNORM converts (0.5 → 128,
+/// round to nearest even of 127.5); (U, V) = (x, y) on a 2D surface with a 16-byte
+/// pitch.
+#[test]
+fn typed_write_converts_to_the_surface_format() {
+    let mut mem = memory();
+    let header = reg([0, 0, 0, 0, 0, 0, 0, 0xffff]);
+    let u = reg([1, 0, 0, 0, 0, 0, 0, 0]);
+    let v = reg([2, 0, 0, 0, 0, 0, 0, 0]);
+    let f = |x: f32| reg([x.to_bits(); 8]);
+    let msg = typed(Access::Write, false, [true; 4]);
+    run(
+        &mut mem,
+        msg,
+        Some(image(SurfaceFormat::R8G8B8A8_UNORM, 4, 4)),
+        &[header, u, v, f(1.0), f(0.0), f(0.5), f(0.25)],
+        1,
+        0,
+    )
+    .unwrap();
+    // (1, 2): 2·16 + 4 = 36 bytes.
+    assert_eq!(mem.read_u32(BASE + 36).unwrap(), 0x40_80_00_ff);
+}
+
+/// Typed reads take R32 formats; the Slot Group picks the high 8 mask bits; out of
+/// bounds returns zero (the seed's errata).
+#[test]
+fn typed_read_slot_group_and_bounds() {
+    let mut mem = memory();
+    let header = reg([0, 0, 0, 0, 0, 0, 0, 0xffff]);
+    let u = reg([1, 9, 0, 0, 0, 0, 0, 0]);
+    let v = reg([0; 8]);
+    let msg = typed(Access::Read, true, [true, false, false, false]);
+    let r = run(
+        &mut mem,
+        msg,
+        Some(image(SurfaceFormat::R32_UINT, 4, 4)),
+        &[header, u, v],
+        0x0300,
+        1,
+    )
+    .unwrap();
+    assert_eq!(r.written.unwrap(), vec![0b11]);
+    assert_eq!(dwords(&r.registers[0])[..2], [1001, 0]);
+    // RGBA8 is not a typed read format.
+    let e = run(
+        &mut mem,
+        msg,
+        Some(image(SurfaceFormat::R8G8B8A8_UNORM, 4, 4)),
+        &[header, u, v],
+        0x0300,
+        1,
+    );
+    assert!(e.is_err());
+}
+
+/// Typed atomics on R32_UINT (§3.9.9.3): AOP_UMAX returns the old value.
+#[test]
+fn typed_atomic_umax() {
+    let mut mem = memory();
+    let header = reg([0, 0, 0, 0, 0, 0, 0, 0xff]);
+    let u = reg([0, 1, 0, 0, 0, 0, 0, 0]);
+    let v = reg([1, 1, 0, 0, 0, 0, 0, 0]);
+    let src = reg([5000, 7, 0, 0, 0, 0, 0, 0]);
+    let msg = typed(
+        Access::Atomic {
+            op: AtomicOp::UMax,
+            ret: true,
+        },
+        false,
+        [true; 4],
+    );
+    let r = run(
+        &mut mem,
+        msg,
+        Some(image(SurfaceFormat::R32_UINT, 4, 4)),
+        &[header, u, v, src],
+        0b11,
+        1,
+    )
+    .unwrap();
+    // (0, 1) is dword 4, (1, 1) dword 5.
+    assert_eq!(dwords(&r.registers[0])[..2], [1004, 1005]);
+    assert_eq!(mem.read_u32(BASE + 16).unwrap(), 5000);
+    assert_eq!(mem.read_u32(BASE + 20).unwrap(), 1005);
+}
+
+/// A memory fence with Commit Enable returns one register.
+#[test]
+fn fence_commit_returns_one_register() {
+    let mut mem = memory();
+    let msg = DataMessage {
+        op: DataOp::Fence { commit: true },
+        model: AddressModel::Surface(0),
+        header: true,
+    };
+    let r = run(&mut mem, msg, None, &[reg([0; 8])], 0xff, 1).unwrap();
+    assert_eq!(r.registers.len(), 1);
+}
