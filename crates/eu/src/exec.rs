@@ -156,6 +156,17 @@ struct Slot {
 }
 
 impl Program {
+    /// The `send`s the decoded program holds: each one's shared function and its
+    /// immediate descriptor (`None` when the descriptor comes from a register). Lets a
+    /// dispatcher see before running a kernel which messages it may send.
+    pub fn sends(&self) -> impl Iterator<Item = (gtsim_isa::ir::Sfid, Option<u32>)> + '_ {
+        self.slots.iter().flatten().filter_map(|s| {
+            (matches!(s.ins.opcode, Opcode::Send | Opcode::Sendc))
+                .then_some(())
+                .and(s.ins.sfid.map(|f| (f, s.ins.desc)))
+        })
+    }
+
     /// Decodes `code` in the generation's `encoding`, predecoding each instruction of the
     /// common shapes into a whole-register micro-op.
     pub fn new(encoding: Encoding, code: &[u8]) -> Program {

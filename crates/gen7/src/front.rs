@@ -2,6 +2,7 @@
 
 use crate::indirect::Bases;
 use crate::latched::{LatchedState, Registers, get};
+use gtsim_dataport::dc::{DataSurface, GeneralState};
 use gtsim_eu::exec::{Message, MessageError, Response};
 use gtsim_mem::Memory;
 use gtsim_pipe3d::draw::{DrawError, RenderTarget};
@@ -128,6 +129,24 @@ impl Front for DrawFront<'_> {
 
     fn message(&self, m: &Message) -> MessageKind {
         crate::messages::kind(m)
+    }
+
+    fn data_surface(
+        &self,
+        stage: ShaderStage,
+        mem: &dyn Memory,
+        bti: u8,
+    ) -> Result<DataSurface, MessageError> {
+        let p = &self.pointers;
+        crate::data_port::surface(mem, &p.bases, p.stage(stage).binding_table, bti)
+    }
+
+    fn general_state(&self) -> GeneralState {
+        let b = &self.pointers.bases;
+        GeneralState {
+            base: b.general,
+            bound: (b.general_bound != 0).then_some(b.general_bound),
+        }
     }
 
     fn sample(

@@ -17,9 +17,9 @@ use gtsim_pipe3d::state::{
     AttributeSetup, AttributeSwizzle, ClipMode, ClipState, ConstantSource, ControlData,
     DomainShader, DrawCounts, DrawState, DrawingRectangle, FillMode, GeometryShader, GsDispatch,
     HullShader, KernelPointer, LineStipple, Multisample, Partitioning, PixelShader, PolygonStipple,
-    PositionOffset, PsKernel, SetupState, SoBuffer, SoDecl, SoFunction, SoStream, StageResources,
-    StreamOutput, SwizzleSelect, TessDomain, TessOutput, Tessellation, Tessellator, VertexElement,
-    VertexFetch, VertexShader,
+    PositionOffset, PsKernel, Scratch, SetupState, SoBuffer, SoDecl, SoFunction, SoStream,
+    StageResources, StreamOutput, SwizzleSelect, TessDomain, TessOutput, Tessellation, Tessellator,
+    VertexElement, VertexFetch, VertexShader,
 };
 use gtsim_pipe3d::vf::VertexBuffer;
 use gtsim_spec::gen7::vertex_buffer_state::BufferAccessType;
@@ -431,7 +431,10 @@ fn vertex_shader(vs: &ThreeDStateVs, bases: &Bases, resources: StageResources) -
         }),
         statistics: vs.statistics_enable,
         alt_float_mode: vs.floating_point_mode == three_d_state_vs::FloatingPointMode::ALTERNATE,
-        scratch_space: vs.per_thread_scratch_space as u32,
+        scratch: Scratch {
+            base: vs.scratch_space_base_offset,
+            per_thread: u32::from(vs.per_thread_scratch_space),
+        },
         urb_data_start: vs.dispatch_grf_start_register_for_urb_data as usize,
         first_slot: vs.vertex_urb_entry_read_offset as usize * 2,
         slots: vs.vertex_urb_entry_read_length as usize * 2,
@@ -487,7 +490,10 @@ fn tessellation(
             statistics: hs.hs_statistics_enable,
             alt_float_mode: hs.floating_point_mode
                 == three_d_state_hs::FloatingPointMode::ALTERNATE,
-            scratch_space: u32::from(hs.per_thread_scratch_space),
+            scratch: Scratch {
+                base: hs.scratch_space_base_pointer,
+                per_thread: u32::from(hs.per_thread_scratch_space),
+            },
             urb_data_start: usize::from(hs.dispatch_grf_start_register_for_urb_data),
             first_slot: usize::from(hs.vertex_urb_entry_read_offset) * 2,
             slots: usize::from(hs.vertex_urb_entry_read_length) * 2,
@@ -522,7 +528,10 @@ fn tessellation(
             statistics: ds.statistics_enable,
             alt_float_mode: ds.floating_point_mode
                 == three_d_state_ds::FloatingPointMode::ALTERNATE,
-            scratch_space: u32::from(ds.per_thread_scratch_space),
+            scratch: Scratch {
+                base: ds.scratch_space_base_offset,
+                per_thread: u32::from(ds.per_thread_scratch_space),
+            },
             urb_data_start: usize::from(ds.dispatch_grf_start_register_for_urb_data),
             first_slot: usize::from(ds.patch_urb_entry_read_offset) * 2,
             slots: usize::from(ds.patch_urb_entry_read_length) * 2,
@@ -586,7 +595,10 @@ fn geometry_shader(
         invocations_increment: u64::from(gs.gs_invocations_increment_value) + 1,
         statistics: gs.gs_statistics_enable,
         alt_float_mode: gs.floating_point_mode == FloatingPointMode::ALTERNATE,
-        scratch_space: u32::from(gs.per_thread_scratch_space),
+        scratch: Scratch {
+            base: gs.scratch_space_base_pointer,
+            per_thread: u32::from(gs.per_thread_scratch_space),
+        },
         urb_data_start: usize::from(gs.dispatch_grf_start_register_for_urb_data),
         first_slot: usize::from(gs.vertex_urb_entry_read_offset) * 2,
         slots: usize::from(gs.vertex_urb_entry_read_length) * 2,
@@ -986,6 +998,10 @@ fn pixel_shader(
     // coverage phases are modelled with multisampling (seed 004 §11.10.3).
     let unsupported = vec![];
     PixelShader {
+        scratch: Scratch {
+            base: ps.scratch_space_base_pointer,
+            per_thread: u32::from(ps.per_thread_scratch_space),
+        },
         kernels,
         dispatch: wm.thread_dispatch_enable,
         statistics: wm.statistics_enable,

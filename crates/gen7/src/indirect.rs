@@ -17,6 +17,11 @@ pub(crate) struct Bases {
     pub dynamic_bound: u64,
     /// Instruction Access Upper Bound (exclusive; 0: unchecked).
     pub instruction_bound: u64,
+    /// General State Base Address: the stateless model's and scratch space's base
+    /// (seed 000 §3.2.2, seed 004 §1.6).
+    pub general: u64,
+    /// General State Access Upper Bound (exclusive; 0: unchecked).
+    pub general_bound: u64,
 }
 
 impl Bases {
@@ -31,6 +36,8 @@ impl Bases {
             instruction: sba.instruction_base_address,
             dynamic_bound: sba.dynamic_state_access_upper_bound,
             instruction_bound: sba.instruction_access_upper_bound,
+            general: sba.general_state_base_address,
+            general_bound: sba.general_state_access_upper_bound,
         }
     }
 }

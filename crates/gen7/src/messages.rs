@@ -13,9 +13,8 @@ use gtsim_spec::gen7::message_descriptor_gateway::SubFunctionId;
 use gtsim_spec::gen7::message_descriptor_render_target_write::{MessageSubtype, SlotGroupSelect};
 use gtsim_spec::gen7::message_descriptor_urb::UrbOpcode;
 use gtsim_spec::gen7::{
-    DataPortRenderCacheMessageType, MessageDescriptorGateway, MessageDescriptorRenderCacheDataPort,
-    MessageDescriptorRenderTargetWrite, MessageDescriptorUrb, MessageHeaderGatewayBarrier,
-    MessageHeaderRenderTargetWrite, MessageHeaderUrb,
+    MessageDescriptorGateway, MessageDescriptorRenderTargetWrite, MessageDescriptorUrb,
+    MessageHeaderGatewayBarrier, MessageHeaderRenderTargetWrite, MessageHeaderUrb,
 };
 
 /// The kind of message `m` is.
@@ -25,18 +24,20 @@ pub(crate) fn kind(m: &Message) -> MessageKind {
         Sfid::Sampler => MessageKind::Sampler,
         Sfid::Urb => urb(m),
         Sfid::Gateway => gateway(m),
-        // Seed 000 §3.9.2.1.1: the render cache's message types.
-        Sfid::DataPortRenderCache => {
-            match MessageDescriptorRenderCacheDataPort::unpack(&[m.desc]) {
-                Ok(d) if d.message_type == DataPortRenderCacheMessageType::RENDER_TARGET_WRITE => {
-                    match render_target_write(m) {
-                        Ok(rt) => MessageKind::RenderTargetWrite(rt),
-                        Err(e) => MessageKind::Invalid(e),
-                    }
-                }
-                _ => MessageKind::Other { sfid: m.sfid },
-            }
-        }
+        // Seed 000 §3.9.2.1.1: the data port's message types per target cache; the
+        // render target write has its own decoder.
+        Sfid::DataPortRenderCache
+        | Sfid::DataPortDataCache
+        | Sfid::DataPortConstantCache
+        | Sfid::DataPortSamplerCache => match crate::data_port::decode(m.sfid, m.desc) {
+            Ok(Some(d)) => MessageKind::DataPort(d),
+            Ok(None) => match render_target_write(m) {
+                Ok(rt) => MessageKind::RenderTargetWrite(rt),
+                Err(e) => MessageKind::Invalid(e),
+            },
+            Err(MessageError::Unsupported(u)) => MessageKind::Unsupported(u),
+            Err(e) => MessageKind::Invalid(e),
+        },
         _ => MessageKind::Other { sfid: m.sfid },
     }
 }

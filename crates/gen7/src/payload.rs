@@ -29,6 +29,10 @@ const fn field(reg: usize, dword: usize, shift: u32, bits: u32) -> PayloadField 
 pub(crate) static PAYLOAD: PayloadLayout = PayloadLayout {
     urb_handles: [field(0, 0, 0, 16), field(0, 1, 0, 16)],
     scratch_space: field(0, 3, 0, 4),
+    // Seed 004 §3.3 (VS R0.5), §11.10.3.1 (PS R0.5): Scratch Space Pointer 31:10,
+    // FFTID 7:0.
+    scratch_pointer: field(0, 5, 10, 22),
+    fftid: field(0, 5, 0, 8),
     sampler_state: field(0, 3, 5, 27),
     binding_table: field(0, 4, 5, 27),
     gs_instance_ids: [field(0, 0, 27, 5), field(0, 1, 27, 5)],

@@ -254,7 +254,22 @@ pub enum DataSurface {
         /// Whether the surface is an array (Surface Array): the V (1D) or R (2D)
         /// address is the array index.
         array: bool,
+        /// The view: the level the message's LOD 0 is (Surface Min LOD), the levels it
+        /// sees, and the slice its array index 0 is (Minimum Array Element).
+        view: ImageView,
     },
+}
+
+/// The part of a typed surface a binding table entry shows (seed 000 §2.12.2: Surface
+/// Min LOD, MIP Count, Minimum Array Element).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ImageView {
+    /// The absolute level of view level 0.
+    pub base_level: u32,
+    /// Levels in the view.
+    pub levels: u32,
+    /// The absolute slice of view slice 0 (arrays).
+    pub base_slice: u32,
 }
 
 /// What the stateless model addresses: General State Base Address, and General State

@@ -2,7 +2,7 @@
 //! surface, or the stateless model's immediate buffer), a structured buffer, a typed
 //! surface, shared local memory, or nothing (seed 000 §3.2).
 
-use super::{AddressModel, DataMessage, DataOp, DataSurface, Regs, Target};
+use super::{AddressModel, DataMessage, DataOp, DataSurface, ImageView, Regs, Target};
 use gtsim_mem::Memory;
 use gtsim_mem::surface::Surface;
 use gtsim_message::MessageError;
@@ -20,7 +20,11 @@ pub(crate) enum Kind {
     /// A structured buffer: `entries` structures of `pitch` bytes from `base`.
     Structured { base: u64, entries: u64, pitch: u64 },
     /// A typed surface.
-    Image { surface: Surface, array: bool },
+    Image {
+        surface: Surface,
+        array: bool,
+        view: ImageView,
+    },
     /// Shared local memory.
     Slm,
     /// Nothing: every access is out of bounds.
@@ -211,13 +215,27 @@ fn surface_kind(msg: &DataMessage, bti: u8, s: DataSurface) -> Result<Kind, Mess
     let what = |m: &str| format!("binding table entry {bti}: {m}");
     match (msg.op, s) {
         (DataOp::Fence { .. }, _) => Ok(Kind::Null),
-        (DataOp::Typed { .. }, DataSurface::Image { surface, array }) => {
-            Ok(Kind::Image { surface, array })
-        }
+        (
+            DataOp::Typed { .. },
+            DataSurface::Image {
+                surface,
+                array,
+                view,
+            },
+        ) => Ok(Kind::Image {
+            surface,
+            array,
+            view,
+        }),
         (DataOp::Typed { .. }, DataSurface::Buffer { typed, format, .. }) => match typed {
             Some(surface) => Ok(Kind::Image {
                 surface,
                 array: false,
+                view: ImageView {
+                    base_level: 0,
+                    levels: 1,
+                    base_slice: 0,
+                },
             }),
             None => Err(refuse(
                 &what(&format!(

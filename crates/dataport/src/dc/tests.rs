@@ -555,6 +555,11 @@ fn image(format: SurfaceFormat, width: u32, height: u32) -> DataSurface {
     DataSurface::Image {
         surface: Surface::new(BASE, desc, format).unwrap(),
         array: false,
+        view: ImageView {
+            base_level: 0,
+            levels: 1,
+            base_slice: 0,
+        },
     }
 }
 

@@ -6,7 +6,9 @@
 use super::atomic::{self, AtomicOp};
 use super::space::{Kind, Space};
 use super::untyped::param;
-use super::{Access, DataMessage, DataOp, Regs, Simd, Writeback, header_pixel_mask, short};
+use super::{
+    Access, DataMessage, DataOp, ImageView, Regs, Simd, Writeback, header_pixel_mask, short,
+};
 use gtsim_mem::format::texel::{self, NumericClass, Texel};
 use gtsim_mem::layout::SurfaceType;
 use gtsim_mem::surface::{Surface, TexelCoord};
@@ -80,6 +82,7 @@ fn format_name(f: SurfaceFormat) -> String {
 fn coord(
     surface: &Surface,
     array: bool,
+    view: ImageView,
     regs: &Regs,
     s: usize,
     n_addr: usize,
@@ -92,10 +95,10 @@ fn coord(
         }
     };
     let d = &surface.desc;
-    let lod = p(3);
-    if lod >= d.levels.max(1) {
+    if p(3) >= view.levels.max(1) {
         return None;
     }
+    let lod = view.base_level + p(3);
     let minify = |v: u32| (v >> lod).max(1);
     let (x, y, slice) = match d.ty {
         SurfaceType::Buffer => (p(0), 0, 0),
@@ -113,10 +116,12 @@ fn coord(
         _ if array => d.depth,
         _ => 1,
     };
+    // An array's slices count from Minimum Array Element; its Depth is the view's.
+    let base = if array { view.base_slice } else { 0 };
     (x < minify(d.width) && y < height && slice < slices).then_some(TexelCoord {
         x,
         y,
-        slice,
+        slice: base + slice,
         lod,
         sample: 0,
     })
@@ -163,8 +168,12 @@ pub(super) fn execute(
     if n_addr < 1 {
         return Err(short("typed surface message", data + 1, regs.len()));
     }
-    let (surface, array) = match space.kind {
-        Kind::Image { surface, array } => (surface, array),
+    let (surface, array, view) = match space.kind {
+        Kind::Image {
+            surface,
+            array,
+            view,
+        } => (surface, array, view),
         // SURFTYPE_NULL: out of bounds everywhere.
         _ => {
             return Ok(match access {
@@ -202,7 +211,7 @@ pub(super) fn execute(
             for s in (0..8).filter(|&s| slots >> s & 1 != 0) {
                 // Out of bounds: zero in every channel (the seed's errata to its "1 in
                 // alpha").
-                let t = match coord(&surface, array, regs, s, n_addr) {
+                let t = match coord(&surface, array, view, regs, s, n_addr) {
                     Some(at) => surface.read_texel(&*space.mem, at).map_err(|error| {
                         MessageError::Texel {
                             what: format!("typed surface read slot {s}"),
@@ -230,7 +239,7 @@ pub(super) fn execute(
                 )));
             }
             for s in (0..8).filter(|&s| slots >> s & 1 != 0) {
-                let Some(at) = coord(&surface, array, regs, s, n_addr) else {
+                let Some(at) = coord(&surface, array, view, regs, s, n_addr) else {
                     continue;
                 };
                 let mut v = [0u32; 4];
@@ -284,7 +293,7 @@ pub(super) fn execute(
             }
             let mut wb = Writeback::new(1);
             for s in (0..8).filter(|&s| slots >> s & 1 != 0) {
-                let r = match coord(&surface, array, regs, s, n_addr) {
+                let r = match coord(&surface, array, view, regs, s, n_addr) {
                     Some(at) => {
                         let off = surface
                             .desc

@@ -298,7 +298,7 @@ fn run_gs_thread(
         // TRISTRIP vs TRISTRIP_REV, which Reorder Enable makes moot).
         l.gs_topology.put(grf, objects[0].topology.0);
         l.gs_hint.put(grf, gs.hint);
-        super::put_pointers(l, grf, gs.scratch_space, &gs.resources);
+        super::put_pointers(l, grf, &gs.scratch, &gs.resources);
         let mut used = 1;
         if gs.include_primitive_id {
             l.gs_primitive_ids[0].put(grf, objects[0].pid);
@@ -355,6 +355,7 @@ fn run_gs_thread(
     })?;
     let mut entries = vec![Vue::new(); objects.len()];
     let mut router = Router {
+        slm: None,
         front,
         stage: ShaderStage::Geometry,
         mem,

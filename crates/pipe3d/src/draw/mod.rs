@@ -173,14 +173,31 @@ impl DrawError {
 pub(crate) fn put_pointers(
     l: &crate::state::PayloadLayout,
     grf: &mut [u8],
-    scratch_space: u32,
+    scratch: &crate::state::Scratch,
     resources: &crate::state::StageResources,
 ) {
-    l.scratch_space.put(grf, scratch_space);
+    l.scratch_space.put(grf, scratch.per_thread);
+    put_scratch(l, grf, scratch);
     l.sampler_state
         .put(grf, (resources.sampler_state >> 5) as u32);
     l.binding_table
         .put(grf, (resources.binding_table >> 5) as u32);
+}
+
+/// Writes a thread's Scratch Space Pointer and FFTID (seed 004 §3.3 R0.5: "the
+/// starting location of the thread's allocated scratch space ... FF units will assign a
+/// thread an arbitrarily-positioned region" within Scratch Space Base Pointer +
+/// Maximum Number of Threads × Per-Thread Scratch Space). The model runs a stage's
+/// threads one after another, or in parallel each over its own overlay of memory
+/// (`parallel.rs`), so no two running threads share a region even when all take the
+/// first: every thread gets FFTID 0 and the region at Scratch Space Base Pointer.
+pub(crate) fn put_scratch(
+    l: &crate::state::PayloadLayout,
+    grf: &mut [u8],
+    scratch: &crate::state::Scratch,
+) {
+    l.scratch_pointer.put(grf, (scratch.base >> 10) as u32);
+    l.fftid.put(grf, 0);
 }
 
 /// Copies a stage's push constants into the payload from register `start` on (seed 004

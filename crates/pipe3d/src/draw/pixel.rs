@@ -79,6 +79,17 @@ struct PsKernel {
     prog: Arc<Program>,
     simd: usize,
     grf_start: usize,
+    /// Whether its threads send atomics (`router::sends_atomics`), found once.
+    atomics: std::sync::OnceLock<bool>,
+}
+
+impl PsKernel {
+    /// Whether its threads must run one after the other on memory itself.
+    fn serial(&self, front: &dyn crate::state::Front) -> bool {
+        *self
+            .atomics
+            .get_or_init(|| super::router::sends_atomics(front, &self.prog))
+    }
 }
 
 /// The WM/PS with the draw's kernel and render targets.
@@ -132,6 +143,7 @@ impl PixelStage {
                 prog: kernels.get(st.encoding, mem, addr)?,
                 simd: k.simd,
                 grf_start: k.grf_start,
+                atomics: std::sync::OnceLock::new(),
             })
         } else {
             None
@@ -341,10 +353,11 @@ impl PixelStage {
         // of memory, and their writes land in dispatch order (see `parallel`).
         // Otherwise the threads run one after the other on the memory itself: a fast
         // clear or a resolve, which acts on whole surfaces once per draw, and a
-        // primitive of few threads, not worth the hand-over to host threads. Which way a
+        // primitive of few threads, not worth the hand-over to host threads, and a kernel
+        // that sends atomics (`router::sends_atomics`). Which way a
         // primitive goes depends on its state and size only, never on the host's thread
         // count.
-        if mode != RtMode::Write || groups.len() < parallel::MIN_BATCH {
+        if mode != RtMode::Write || groups.len() < parallel::MIN_BATCH || k.serial(front) {
             for group in groups {
                 let budget = watchdog.thread_budget(DEFAULT_BUDGET);
                 let (result, visible) = ctx.run(mem, &mut self.targets, group, budget, None)?;
@@ -788,6 +801,7 @@ impl ThreadContext<'_> {
     ) -> Router<'b> {
         let (st, prim) = (self.st, self.prim);
         Router {
+            slm: None,
             front: self.front,
             stage: ShaderStage::Pixel,
             mem,
@@ -1188,6 +1202,7 @@ fn build_payload(
         .put(grf, (st.ps.resources.sampler_state >> 5) as u32);
     l.binding_table
         .put(grf, (st.ps.resources.binding_table >> 5) as u32);
+    super::put_scratch(l, grf, &st.ps.scratch);
     let blocks = (k.simd / 16).max(1);
     for (i, &((sy, sx), _)) in group.iter().enumerate() {
         l.subspan_x.offset(i / 4, i % 4).put(grf, sx * 2);

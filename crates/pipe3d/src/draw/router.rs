@@ -28,6 +28,43 @@ pub(super) struct Router<'a> {
     pub barrier: Option<&'a mut Barrier>,
     /// A pixel shader thread's render target writes.
     pub pixels: Option<PixelWrites<'a>>,
+    /// The shared local memory of a compute thread's group (seed 000 §3.2.3).
+    pub slm: Option<&'a mut [u8]>,
+}
+
+/// Whether `prog`'s threads must run one after the other on memory itself rather than
+/// in parallel over private overlays (`parallel.rs`): it sends atomic operations (seed
+/// 000 §3.9.9: "no read or write to the same memory location from this thread or any
+/// other thread can occur between the read and the write", which threads over private
+/// copies of memory would break), or data port messages whose descriptor is in a
+/// register and so may be atomics.
+pub(crate) fn sends_atomics(front: &dyn Front, prog: &gtsim_eu::exec::Program) -> bool {
+    use gtsim_isa::ir::Sfid;
+    prog.sends().any(|(sfid, desc)| {
+        let data_port = matches!(
+            sfid,
+            Sfid::DataPortDataCache | Sfid::DataPortRenderCache | Sfid::DataPortConstantCache
+        );
+        match desc {
+            None => data_port,
+            Some(desc) => {
+                let m = Message {
+                    sfid,
+                    desc,
+                    ex_desc: 0,
+                    exec_size: 8,
+                    channel_mask: 0,
+                    first_channel: 0,
+                    payload: gtsim_message::Payload::new(),
+                    response_length: 0,
+                    dst: 0,
+                    eot: false,
+                    ip: 0,
+                };
+                matches!(front.message(&m), MessageKind::DataPort(d) if d.is_atomic())
+            }
+        }
+    })
 }
 
 /// One thread group's gateway barrier (IVB PRM Vol4 Part2 "Message Gateway"): the
@@ -91,10 +128,46 @@ impl SharedFunctions for Router<'_> {
 
     fn send_masked(&mut self, m: &Message) -> Result<Response, MessageError> {
         let front = self.front;
-        if matches!(front.message(m), MessageKind::Sampler) {
-            return front.sample(self.stage, &*self.mem, m);
+        match front.message(m) {
+            MessageKind::Sampler => front.sample(self.stage, &*self.mem, m),
+            MessageKind::DataPort(d) => self.data_port(&d, m),
+            _ => self.unmasked(m).map(Response::from),
         }
-        self.unmasked(m).map(Response::from)
+    }
+}
+
+impl Router<'_> {
+    /// A data port memory message (seed 000 §3.9): the binding table surface it
+    /// addresses resolved by the front, then carried out by `gtsim_dataport::dc`. The
+    /// execution mask is the send's channels within its half of the thread's 16
+    /// channels (the Slot Group of the typed messages picks the high 8 of those).
+    fn data_port(
+        &mut self,
+        d: &gtsim_dataport::dc::DataMessage,
+        m: &Message,
+    ) -> Result<Response, MessageError> {
+        use gtsim_dataport::dc::{self, AddressModel, Target};
+        let front = self.front;
+        let surface = match d.model {
+            AddressModel::Surface(bti) if !matches!(d.op, dc::DataOp::Fence { .. }) => {
+                Some(front.data_surface(self.stage, &*self.mem, bti)?)
+            }
+            _ => None,
+        };
+        let mut target = Target {
+            mem: &mut *self.mem,
+            surface,
+            general: front.general_state(),
+            slm: self.slm.as_deref_mut(),
+        };
+        let mask = m.channel_mask >> (m.first_channel & !15);
+        dc::execute(
+            d,
+            &m.payload,
+            mask,
+            usize::from(m.response_length),
+            &mut target,
+        )
     }
 }
 
@@ -153,6 +226,7 @@ impl Router<'_> {
                 })?;
                 Ok(reply)
             }
+            MessageKind::DataPort(d) => self.data_port(&d, m).map(|r| r.registers),
             MessageKind::Unsupported(u) => Err(u.into()),
             MessageKind::Invalid(e) => Err(e),
             MessageKind::Other { .. } => Err(self.unrouted(m)),

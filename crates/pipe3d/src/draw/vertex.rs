@@ -90,7 +90,9 @@ impl VertexStage {
             kernel: *addr,
             error,
         };
-        if pairs.len() < parallel::MIN_BATCH {
+        // A kernel sending atomics runs its threads one after the other on memory itself
+        // (`router::sends_atomics`).
+        if pairs.len() < parallel::MIN_BATCH || super::router::sends_atomics(front, prog) {
             for pair in pairs {
                 let budget = watchdog.thread_budget(DEFAULT_BUDGET);
                 let (result, vues) = run_vs_thread(st, front, &mut *mem, prog, pair, budget)?;
@@ -206,7 +208,7 @@ fn run_vs_thread(
         let l = st.payload;
         l.urb_handles[0].put(grf, 0);
         l.urb_handles[1].put(grf, if pair.len() == 2 { 1 } else { 0 });
-        super::put_pointers(l, grf, vs.scratch_space, &vs.resources);
+        super::put_pointers(l, grf, &vs.scratch, &vs.resources);
         let put = super::put_dword;
         // Seed 004 §1.9.4.2.3: the payload URB data, from "Dispatch GRF Start Register for
         // URB Data" on, is the push constants (CURBE) followed by the vertex data.
@@ -234,6 +236,7 @@ fn run_vs_thread(
     })?;
     let mut vues = vec![Vue::new(); pair.len()];
     let mut router = Router {
+        slm: None,
         front,
         stage: ShaderStage::Vertex,
         mem,

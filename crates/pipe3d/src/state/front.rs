@@ -45,6 +45,8 @@ pub enum MessageKind {
     /// A render target write through the render cache, its descriptor and header
     /// decoded.
     RenderTargetWrite(gtsim_dataport::rt_message::RtWrite),
+    /// A data port memory message (seed 000 §3.9.3-§3.9.10), its descriptor decoded.
+    DataPort(gtsim_dataport::dc::DataMessage),
     /// A message of a modelled shared function in a form not modelled yet.
     Unsupported(Unsupported),
     /// A descriptor that does not decode, or a message that breaks its rules.
@@ -74,6 +76,19 @@ pub trait Front: Sync {
 
     /// What message `m` is.
     fn message(&self, m: &Message) -> MessageKind;
+
+    /// The surface binding table entry `bti` of a `stage` thread names, as the data
+    /// port sees it (seed 000 §3.2.1).
+    fn data_surface(
+        &self,
+        stage: ShaderStage,
+        mem: &dyn Memory,
+        bti: u8,
+    ) -> Result<gtsim_dataport::dc::DataSurface, MessageError>;
+
+    /// General State Base Address and Access Upper Bound: the stateless model's base
+    /// and bound (seed 000 §3.2.2).
+    fn general_state(&self) -> gtsim_dataport::dc::GeneralState;
 
     /// Carries out sampler message `m` of a `stage` thread: its response, with the
     /// dwords it writes.

@@ -41,8 +41,8 @@ pub struct GeometryShader {
     pub statistics: bool,
     /// The ALT floating-point mode (otherwise IEEE-754).
     pub alt_float_mode: bool,
-    /// Per-thread scratch space, as the payload's R0.3 carries it.
-    pub scratch_space: u32,
+    /// The stage's scratch space (R0.3 and R0.5 of the payload).
+    pub scratch: super::Scratch,
     /// The first payload register of the URB data (push constants, then vertex data).
     pub urb_data_start: usize,
     /// The first VUE slot of each vertex read into the payload.

@@ -86,6 +86,18 @@ pub fn check_bound(
     Ok(())
 }
 
+/// A stage's scratch space (seed 004 §1.6 and each stage's state: Scratch Space Base
+/// Pointer, a 1 KiB-aligned offset from General State Base Address, and Per-Thread
+/// Scratch Space, 2^n KiB per thread), which the data port's stateless messages reach
+/// through the thread's R0.5 (seed 000 §3.2.2, §3.9.10).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Scratch {
+    /// Scratch Space Base Pointer (bytes from General State Base Address).
+    pub base: u64,
+    /// Per-Thread Scratch Space, as R0.3 3:0 carries it.
+    pub per_thread: u32,
+}
+
 /// A shader stage's push constants and the pointers its thread payload carries.
 #[derive(Debug, Clone, Default)]
 pub struct StageResources {

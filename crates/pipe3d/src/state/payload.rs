@@ -48,8 +48,12 @@ impl PayloadField {
 pub struct PayloadLayout {
     /// VS and GS: the URB return handles of the thread's two vertices or outputs.
     pub urb_handles: [PayloadField; 2],
-    /// VS and GS: per-thread scratch space.
+    /// Per-thread scratch space (R0.3 3:0 of the geometry stages).
     pub scratch_space: PayloadField,
+    /// The thread's Scratch Space Pointer (R0.5 31:10, every stage).
+    pub scratch_pointer: PayloadField,
+    /// The thread's FFTID (R0.5's low bits, every stage).
+    pub fftid: PayloadField,
     /// The sampler state pointer (its 32-byte-aligned bits).
     pub sampler_state: PayloadField,
     /// The binding table pointer (its 32-byte-aligned bits).

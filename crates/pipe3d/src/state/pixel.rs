@@ -20,6 +20,8 @@ pub struct PsKernel {
 pub struct PixelShader {
     /// The kernels of the enabled dispatch widths; empty when thread dispatch is off.
     pub kernels: Vec<PsKernel>,
+    /// The PS's scratch space (R0.5 of its payload).
+    pub scratch: super::Scratch,
     /// Thread dispatch is enabled (with no kernel listed, a state error).
     pub dispatch: bool,
     /// PS_INVOCATION_COUNT counts this draw's pixels.

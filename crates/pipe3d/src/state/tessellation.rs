@@ -25,8 +25,8 @@ pub struct HullShader {
     pub statistics: bool,
     /// The ALT floating-point mode (otherwise IEEE-754).
     pub alt_float_mode: bool,
-    /// Per-thread scratch space, as the payload's R0.3 carries it.
-    pub scratch_space: u32,
+    /// The stage's scratch space (R0.3 and R0.5 of the payload).
+    pub scratch: super::Scratch,
     /// The first payload register of the URB data (push constants, then ICP data).
     pub urb_data_start: usize,
     /// The first VUE slot of each ICP pushed into the payload.
@@ -100,8 +100,8 @@ pub struct DomainShader {
     pub statistics: bool,
     /// The ALT floating-point mode (otherwise IEEE-754).
     pub alt_float_mode: bool,
-    /// Per-thread scratch space, as the payload's R0.3 carries it.
-    pub scratch_space: u32,
+    /// The stage's scratch space (R0.3 and R0.5 of the payload).
+    pub scratch: super::Scratch,
     /// The first payload register of the URB data (push constants, then patch data).
     pub urb_data_start: usize,
     /// The first slot of the patch record pushed into the payload.
