@@ -1526,6 +1526,16 @@ impl Thread {
             ip: self.ip,
             msg: "a send without its shared function".into(),
         })?;
+        // In Align16 the destination's write mask takes part in the channels the message
+        // carries: channel c is enabled only when write-mask bit c mod 4 is set. Mesa
+        // relies on it to keep a SIMD4x2 untyped atomic to the X component ("unused
+        // but enabled components will cause the dataport to perform additional atomic
+        // operations", brw_eu_emit.c brw_untyped_atomic on Ivy Bridge).
+        let mut channel_mask = self.exec_mask(ins);
+        if let gtsim_isa::ir::DstLayout::WriteMask(wm) = ins.dst.layout {
+            let per_channel = (0..32).filter(|c| wm >> (c % 4) & 1 != 0);
+            channel_mask &= per_channel.fold(0u32, |m, c| m | 1 << c);
+        }
         // The payload is filled in place (a message is some 500 bytes).
         let mut m = Message {
             sfid,
@@ -1533,7 +1543,7 @@ impl Thread {
             // Gen7's send has no extended descriptor (the SFID is in the instruction).
             ex_desc: 0,
             exec_size: ins.exec_size,
-            channel_mask: self.exec_mask(ins),
+            channel_mask,
             first_channel: Self::group(ins) as u8,
             payload: gtsim_message::Payload::new(),
             response_length: rlen,

@@ -3,7 +3,7 @@
 //! [`DataMessage`] that `gtsim_dataport::dc` carries out.
 
 use gtsim_dataport::dc::{
-    Access, AddressModel, AtomicOp, DataMessage, DataOp, DataSurface, ImageView, Simd,
+    Access, AddressModel, AtomicOp, DataMessage, DataOp, DataSurface, GeneralState, ImageView, Simd,
 };
 use gtsim_eu::exec::MessageError;
 use gtsim_isa::ir::Sfid;
@@ -425,6 +425,15 @@ pub(crate) fn surface(
             });
         }
     })
+}
+
+/// The stateless model's base and bound: General State Base Address and General State
+/// Access Upper Bound (seed 000 §3.2.2; an upper bound of 0 disables the check).
+pub(crate) fn general_state(bases: &crate::indirect::Bases) -> GeneralState {
+    GeneralState {
+        base: bases.general,
+        bound: (bases.general_bound != 0).then_some(bases.general_bound),
+    }
 }
 
 /// OWords and half of an OWord block's Block Size (seed 000 §3.9.3.1).

@@ -34,7 +34,7 @@ pub(crate) struct Pointers {
 }
 
 impl Pointers {
-    fn latched(s: &LatchedState) -> Pointers {
+    pub(crate) fn latched(s: &LatchedState) -> Pointers {
         let bases = Bases::latched(s);
         let dynamic = |off: u64| bases.dynamic.wrapping_add(off);
         Pointers {
@@ -71,6 +71,9 @@ impl Pointers {
             ShaderStage::Domain => self.ds,
             ShaderStage::Geometry => self.gs,
             ShaderStage::Pixel => self.ps,
+            // A compute thread's tables are its interface descriptor's
+            // (`ComputeFront`); a 3D front has none.
+            ShaderStage::Compute => StageTables::default(),
         }
     }
 }
@@ -142,11 +145,7 @@ impl Front for DrawFront<'_> {
     }
 
     fn general_state(&self) -> GeneralState {
-        let b = &self.pointers.bases;
-        GeneralState {
-            base: b.general,
-            bound: (b.general_bound != 0).then_some(b.general_bound),
-        }
+        crate::data_port::general_state(&self.pointers.bases)
     }
 
     fn sample(

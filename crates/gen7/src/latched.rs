@@ -97,6 +97,10 @@ macro_rules! latched_state {
 
 latched_state! {
     "3DSTATE_INDEX_BUFFER" => index_buffer: ThreeDStateIndexBuffer,
+    "PIPELINE_SELECT" => pipeline_select: PipelineSelect,
+    "MEDIA_VFE_STATE" => media_vfe_state: MediaVfeState,
+    "MEDIA_CURBE_LOAD" => media_curbe_load: MediaCurbeLoad,
+    "MEDIA_INTERFACE_DESCRIPTOR_LOAD" => media_interface_descriptor_load: MediaInterfaceDescriptorLoad,
     "3DSTATE_VERTEX_ELEMENTS" => vertex_elements: ThreeDStateVertexElements,
     "3DSTATE_VF_STATISTICS" => vf_statistics: ThreeDStateVfStatistics,
     "3DSTATE_VS" => vs: ThreeDStateVs,
@@ -255,7 +259,11 @@ mod tests {
     #[test]
     fn commands_the_pipeline_does_not_read_are_not_kept() {
         let mut s = LatchedState::default();
-        assert!(!s.latch("PIPELINE_SELECT", &[0x6904_0000]).unwrap());
+        // URB allocation is the hardware's business, not the model's.
+        assert!(!s.latch("3DSTATE_URB_VS", &[0x7830_0000, 0]).unwrap());
+        // PIPELINE_SELECT GPGPU (1:0 = 2) is kept: the walker needs it.
+        assert!(s.latch("PIPELINE_SELECT", &[0x6904_0002]).unwrap());
+        assert_eq!(s.pipeline_select.unwrap().pipeline_selection.0, 2);
         assert!(LatchedState::COMMANDS.contains(&"3DSTATE_WM"));
     }
 }

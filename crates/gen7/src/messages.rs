@@ -24,6 +24,14 @@ pub(crate) fn kind(m: &Message) -> MessageKind {
         Sfid::Sampler => MessageKind::Sampler,
         Sfid::Urb => urb(m),
         Sfid::Gateway => gateway(m),
+        // A GPGPU thread ends with a message to the thread spawner with End of Thread
+        // (IVB PRM Vol4 Part2 "Thread Spawner"; Mesa's Gen7 CS_OPCODE_CS_TERMINATE);
+        // the spawner's other messages (root and child threads) are not modelled.
+        Sfid::ThreadSpawner if m.eot => MessageKind::Null,
+        Sfid::ThreadSpawner => MessageKind::Unsupported(Unsupported::new(
+            "thread spawner messages other than the end of a thread",
+            "IVB PRM Vol4 Part2 Thread Spawner",
+        )),
         // Seed 000 §3.9.2.1.1: the data port's message types per target cache; the
         // render target write has its own decoder.
         Sfid::DataPortRenderCache

@@ -5,6 +5,7 @@ use gtsim_gen7::{DrawFront, Registers};
 use gtsim_mem::Memory;
 use gtsim_pipe3d::draw::{RenderTarget, Statistics, Watchdog};
 use gtsim_spec::UnpackError;
+use gtsim_spec::gen7::pipeline_select::PipelineSelection;
 use gtsim_spec::gen7::*;
 use gtsim_spec::table::{Def, DefKind};
 
@@ -203,6 +204,7 @@ impl CommandStreamer<'_> {
             PipeControl::ID => self.pipe_control(def, at, dw)?,
             ThreeDPrimitive::ID => {
                 let c = decode(def, at, ThreeDPrimitive::unpack(dw))?;
+                self.selected(at, "3DPRIMITIVE", PipelineSelection::_3D)?;
                 let predicated_off = c.predicate_enable
                     && self.ctx.registers.read(MiPredicateResult::OFFSET, 0) & 1 == 0;
                 if !predicated_off {
@@ -216,11 +218,18 @@ impl CommandStreamer<'_> {
                     }
                 }
             }
-            GpgpuWalker::ID
-            | GpgpuObject::ID
-            | MediaObject::ID
-            | MediaObjectPrt::ID
-            | MediaObjectWalker::ID => {
+            GpgpuWalker::ID => {
+                let c = decode(def, at, GpgpuWalker::unpack(dw))?;
+                self.selected(at, "GPGPU_WALKER", PipelineSelection::GPGPU)?;
+                // Predicate Enable: MI_PREDICATE_RESULT decides, as for 3DPRIMITIVE.
+                let predicated_off = c.predicate_enable
+                    && self.ctx.registers.read(MiPredicateResult::OFFSET, 0) & 1 == 0;
+                if !predicated_off {
+                    self.walk(at, &c)?;
+                    report.walkers += 1;
+                }
+            }
+            GpgpuObject::ID | MediaObject::ID | MediaObjectPrt::ID | MediaObjectWalker::ID => {
                 report.not_executed.push(format!("{name} at {at:#x}: the media/GPGPU pipeline is not modelled yet (seed 000 §2.8-2.11)"));
             }
             _ => match def.kind {
@@ -297,6 +306,48 @@ impl CommandStreamer<'_> {
             }
         }
         result.map_err(|error| Hang::Draw { addr: at, error })
+    }
+
+    /// Checks that PIPELINE_SELECT (3D until one is sent) selected `want` for `command`
+    /// (IVB PRM Vol1 Part2 PIPELINE_SELECT: the pipeline's commands run only in it).
+    fn selected(
+        &self,
+        at: u64,
+        command: &'static str,
+        want: PipelineSelection,
+    ) -> Result<(), Hang> {
+        let have = self
+            .ctx
+            .state
+            .pipeline_select
+            .as_ref()
+            .map_or(PipelineSelection::_3D, |p| p.pipeline_selection);
+        if have == want {
+            return Ok(());
+        }
+        Err(Hang::Draw {
+            addr: at,
+            error: gtsim_pipe3d::draw::DrawError::State {
+                command,
+                why: format!(
+                    "sent while PIPELINE_SELECT selects the {} pipeline",
+                    have.name().unwrap_or("reserved")
+                ),
+            },
+        })
+    }
+
+    /// Runs a GPGPU_WALKER's thread groups (`gtsim_pipe3d::draw::compute`).
+    fn walk(&mut self, at: u64, walker: &GpgpuWalker) -> Result<(), Hang> {
+        let mut kernels = std::mem::take(&mut self.ctx.kernels);
+        let registers = ContextRegisters(&self.ctx.registers);
+        let front = gtsim_gen7::compute::ComputeFront::new(&self.ctx.state, &registers, walker);
+        let result =
+            gtsim_pipe3d::draw::compute::walk(&front, self.mem, &mut kernels, &mut self.watchdog);
+        self.ctx.kernels = kernels;
+        result
+            .map(|_| ())
+            .map_err(|error| Hang::Draw { addr: at, error })
     }
 
     /// Latches a state command into the context (seed 004 §1.4.1), decoded once into the

@@ -125,6 +125,8 @@ pub struct SubmitReport {
     pub commands: usize,
     /// 3DPRIMITIVEs executed.
     pub draws: usize,
+    /// GPGPU_WALKERs executed.
+    pub walkers: usize,
     /// Render targets the draws wrote, one per surface address (the last description).
     pub render_targets: Vec<gtsim_pipe3d::draw::RenderTarget>,
     /// Work the model does not execute yet, one line each (media and GPGPU walkers).

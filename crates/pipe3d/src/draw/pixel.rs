@@ -353,11 +353,10 @@ impl PixelStage {
         // of memory, and their writes land in dispatch order (see `parallel`).
         // Otherwise the threads run one after the other on the memory itself: a fast
         // clear or a resolve, which acts on whole surfaces once per draw, and a
-        // primitive of few threads, not worth the hand-over to host threads, and a kernel
-        // that sends atomics (`router::sends_atomics`). Which way a
+        // primitive of few threads, not worth the hand-over to host threads. Which way a
         // primitive goes depends on its state and size only, never on the host's thread
         // count.
-        if mode != RtMode::Write || groups.len() < parallel::MIN_BATCH || k.serial(front) {
+        if mode != RtMode::Write || groups.len() < parallel::MIN_BATCH {
             for group in groups {
                 let budget = watchdog.thread_budget(DEFAULT_BUDGET);
                 let (result, visible) = ctx.run(mem, &mut self.targets, group, budget, None)?;
@@ -399,6 +398,21 @@ fn run_batches(
     // its kind replays), so that the threads of the next batch find them rather than
     // each resolve them (or record) again. How the threads are cut into batches depends
     // on the draw alone, never on the host's thread count.
+    // A kernel that sends atomics runs its threads one after the other on memory itself
+    // (`router::sends_atomics`): an atomic must see every earlier one.
+    if let Some((ctx, ..)) = jobs.first()
+        && k.serial(ctx.front)
+    {
+        for &(ctx, group, ms) in jobs {
+            let budget = watchdog.thread_budget(DEFAULT_BUDGET);
+            let (result, visible) = ctx.run(mem, known, group, budget, ms)?;
+            watchdog
+                .thread_ran(result, budget, DEFAULT_BUDGET)?
+                .map_err(ps_failed(k))?;
+            stats.ps_depth_count += u64::from(visible);
+        }
+        return Ok(());
+    }
     let head = usize::from(known.is_empty() && !jobs.is_empty());
     let (first, rest) = jobs.split_at(head);
     for batch in std::iter::once(first)

@@ -108,6 +108,14 @@ impl Router<'_> {
                 ),
                 "seed 000 §1.5",
             ),
+            ShaderStage::Compute => Unsupported::new(
+                format!(
+                    "compute messages to shared function {} (descriptor {:#010x})",
+                    m.sfid.mnemonic(),
+                    m.desc
+                ),
+                "seed 000 §1.5, ch.3",
+            ),
             ShaderStage::Pixel => Unsupported::new(
                 format!(
                     "PS messages to shared function {} (descriptor {:#010x})",

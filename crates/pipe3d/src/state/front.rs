@@ -1,6 +1,6 @@
 //! The interface between the generation-neutral pipeline and a generation's front.
 
-use super::DrawState;
+use super::{ComputeDispatch, DrawState};
 use crate::draw::{DrawError, RenderTarget};
 use gtsim_eu::exec::{Message, MessageError, Response};
 use gtsim_mem::Memory;
@@ -19,6 +19,8 @@ pub enum ShaderStage {
     Geometry,
     /// The pixel shader.
     Pixel,
+    /// A GPGPU (compute) thread.
+    Compute,
 }
 
 /// What a `send` asks for, decoded once by the front from its SFID and descriptor.
@@ -64,6 +66,11 @@ pub trait Front: Sync {
     /// The state of the draw the front was made for, or `None` when it draws nothing
     /// (zero vertices or instances: the hardware then reads no state).
     fn draw_state(&self, mem: &dyn Memory) -> Result<Option<DrawState>, DrawError>;
+
+    /// The GPGPU walker the front was made for (a front of a 3D primitive has none).
+    fn compute_state(&self, _mem: &dyn Memory) -> Result<Option<ComputeDispatch>, DrawError> {
+        Ok(None)
+    }
 
     /// The render target at binding table entry `bti` of the pixel shader, blended by
     /// blend state entry `rti`; `None` for a null surface (writes are dropped).

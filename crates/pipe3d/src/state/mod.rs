@@ -13,6 +13,7 @@
 //! ([`Front::render_target`], [`Front::sample`]), so that state a draw never
 //! touches is never read (nor can it fault).
 
+mod compute;
 mod front;
 mod geometry;
 mod payload;
@@ -22,6 +23,7 @@ mod stream_out;
 mod tessellation;
 mod vertex;
 
+pub use compute::{ComputeDispatch, ComputePayload};
 pub use front::{Front, MessageKind, ShaderStage};
 pub use geometry::{ControlData, GeometryShader, GsDispatch};
 pub use payload::{PayloadField, PayloadLayout};

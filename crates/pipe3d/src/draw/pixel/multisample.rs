@@ -226,7 +226,6 @@ pub(super) fn shade(
     if !ms.per_sample
         && ctx.mode == super::RtMode::Write
         && threads.len() >= super::parallel::MIN_BATCH
-        && !k.serial(front)
     {
         let jobs: Vec<super::Job> = threads
             .iter()

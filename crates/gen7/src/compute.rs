@@ -1,0 +1,284 @@
+//! [`ComputeFront`]: the Gen7 front of one GPGPU_WALKER. It reads the walker with the
+//! latched MEDIA_VFE_STATE, MEDIA_CURBE_LOAD and MEDIA_INTERFACE_DESCRIPTOR_LOAD (whose
+//! INTERFACE_DESCRIPTOR_DATA it follows into dynamic state) into the neutral
+//! [`ComputeDispatch`]. The seeds do not describe the GPGPU pipeline: the layouts are
+//! those of `defs/gen7/media.spec` (Mesa's gen7.xml and the IVB PRM Vol2 Part2), and
+//! the thread payload is the one Mesa's Gen7 compute shaders read (R0.1, R0.6 and R0.7
+//! the thread group IDs X, Y and Z, R0.2 27:24 the barrier ID, the thread's constants
+//! from R1).
+
+use crate::front::{Pointers, StageTables};
+use crate::indirect::indirect;
+use crate::latched::{LatchedState, Registers, get};
+use gtsim_dataport::dc::{DataSurface, GeneralState};
+use gtsim_eu::exec::{Message, MessageError, Response};
+use gtsim_mem::Memory;
+use gtsim_pipe3d::draw::{DrawError, RenderTarget};
+use gtsim_pipe3d::state::{
+    ComputeDispatch, ComputePayload, DrawState, Front, KernelPointer, MessageKind, PayloadField,
+    Scratch, ShaderStage, StageResources,
+};
+use gtsim_spec::gen7::gpgpu_walker::SimdSize;
+use gtsim_spec::gen7::media_vfe_state::GpgpuMode;
+use gtsim_spec::gen7::{
+    GpgpuDispatchdimx, GpgpuDispatchdimy, GpgpuDispatchdimz, GpgpuWalker, InterfaceDescriptorData,
+};
+use std::sync::OnceLock;
+
+/// Gen7's GPGPU thread payload.
+static PAYLOAD: ComputePayload = ComputePayload {
+    group_id: [
+        PayloadField {
+            reg: 0,
+            dword: 1,
+            shift: 0,
+            bits: 32,
+        },
+        PayloadField {
+            reg: 0,
+            dword: 6,
+            shift: 0,
+            bits: 32,
+        },
+        PayloadField {
+            reg: 0,
+            dword: 7,
+            shift: 0,
+            bits: 32,
+        },
+    ],
+    barrier_id: PayloadField {
+        reg: 0,
+        dword: 2,
+        shift: 24,
+        bits: 4,
+    },
+    common: &crate::payload::PAYLOAD,
+    curbe_start: 1,
+};
+
+/// The front of one GPGPU_WALKER over a context's latched state and registers.
+pub struct ComputeFront<'a> {
+    state: &'a LatchedState,
+    registers: &'a dyn Registers,
+    walker: &'a GpgpuWalker,
+    pointers: Pointers,
+    /// The interface descriptor's binding table and sampler state, once read.
+    tables: OnceLock<StageTables>,
+    sampler_cache: crate::sampling::SamplerCache,
+}
+
+impl<'a> ComputeFront<'a> {
+    /// The front of `walker` against `state` and `registers`.
+    pub fn new(
+        state: &'a LatchedState,
+        registers: &'a dyn Registers,
+        walker: &'a GpgpuWalker,
+    ) -> ComputeFront<'a> {
+        ComputeFront {
+            state,
+            registers,
+            walker,
+            pointers: Pointers::latched(state),
+            tables: OnceLock::new(),
+            sampler_cache: crate::sampling::SamplerCache::new([(0, 0); 4]),
+        }
+    }
+
+    fn tables(&self, stage: ShaderStage) -> StageTables {
+        match stage {
+            ShaderStage::Compute => self.tables.get().copied().unwrap_or_default(),
+            other => self.pointers.stage(other),
+        }
+    }
+}
+
+fn state_error(command: &'static str, why: String) -> DrawError {
+    DrawError::State { command, why }
+}
+
+impl Front for ComputeFront<'_> {
+    fn draw_state(&self, _mem: &dyn Memory) -> Result<Option<DrawState>, DrawError> {
+        Ok(None)
+    }
+
+    fn compute_state(&self, mem: &dyn Memory) -> Result<Option<ComputeDispatch>, DrawError> {
+        let w = self.walker;
+        let bases = &self.pointers.bases;
+        let Some(vfe) = &self.state.media_vfe_state else {
+            return Err(state_error(
+                "GPGPU_WALKER",
+                "no MEDIA_VFE_STATE was sent before the walker".into(),
+            ));
+        };
+        if vfe.gpgpu_mode != GpgpuMode::GPGPU_MODE {
+            return Err(DrawError::Unsupported(gtsim_spec::Unsupported::new(
+                "GPGPU_WALKER with MEDIA_VFE_STATE in media mode",
+                "IVB PRM Vol2 Part2 MEDIA_VFE_STATE GPGPU Mode",
+            )));
+        }
+        let load = get(&self.state.media_interface_descriptor_load);
+        let offset = u64::from(w.interface_descriptor_offset) * 32;
+        if offset + 32 > u64::from(load.interface_descriptor_total_length) {
+            return Err(state_error(
+                "GPGPU_WALKER",
+                format!(
+                    "Interface Descriptor Offset {} is past the {} bytes MEDIA_INTERFACE_DESCRIPTOR_LOAD loaded",
+                    w.interface_descriptor_offset, load.interface_descriptor_total_length
+                ),
+            ));
+        }
+        let idd_addr = bases
+            .dynamic
+            .wrapping_add(load.interface_descriptor_data_start_address)
+            .wrapping_add(offset);
+        let idd = indirect(
+            mem,
+            "INTERFACE_DESCRIPTOR_DATA",
+            idd_addr,
+            InterfaceDescriptorData::DWORDS,
+            InterfaceDescriptorData::unpack,
+        )?;
+        let _ = self.tables.set(StageTables {
+            binding_table: idd.binding_table_pointer,
+            sampler_state: idd.sampler_state_pointer,
+        });
+        // The CURBE: MEDIA_CURBE_LOAD's bytes, read when the walker runs.
+        let curbe_load = get(&self.state.media_curbe_load);
+        let len = curbe_load.curbe_total_data_length as usize;
+        let mut bytes = vec![0u8; len];
+        if len > 0 {
+            let at = bases
+                .dynamic
+                .wrapping_add(curbe_load.curbe_data_start_address);
+            mem.read(at, &mut bytes).map_err(|fault| DrawError::Fault {
+                unit: "MEDIA_CURBE_LOAD",
+                fault,
+            })?;
+        }
+        let curbe = bytes
+            .chunks(32)
+            .map(|c| {
+                let mut r = [0u8; 32];
+                r[..c.len()].copy_from_slice(c);
+                r
+            })
+            .collect();
+        let simd = match w.simd_size {
+            SimdSize::SIMD8 => 8,
+            SimdSize::SIMD16 => 16,
+            SimdSize::SIMD32 => 32,
+            other => {
+                return Err(state_error(
+                    "GPGPU_WALKER",
+                    format!("SIMD Size {} is reserved", other.0),
+                ));
+            }
+        };
+        // Indirect Parameter Enable: the group counts from GPGPU_DISPATCHDIMX/Y/Z
+        // (MI_LOAD_REGISTER_MEM'd by the driver from the indirect buffer).
+        let dims = if w.indirect_parameter_enable {
+            [
+                self.registers.register(GpgpuDispatchdimx::OFFSET),
+                self.registers.register(GpgpuDispatchdimy::OFFSET),
+                self.registers.register(GpgpuDispatchdimz::OFFSET),
+            ]
+        } else {
+            [
+                w.thread_group_id_x_dimension,
+                w.thread_group_id_y_dimension,
+                w.thread_group_id_z_dimension,
+            ]
+        };
+        let starts = [
+            w.thread_group_id_starting_x,
+            w.thread_group_id_starting_y,
+            w.thread_group_id_starting_z,
+        ];
+        Ok(Some(ComputeDispatch {
+            kernel: KernelPointer {
+                address: bases.instruction.wrapping_add(idd.kernel_start_pointer),
+                bound: bases.instruction_bound,
+            },
+            encoding: gtsim_isa::Encoding::IvyBridge,
+            simd,
+            threads: [
+                u32::from(w.thread_width_counter_maximum) + 1,
+                u32::from(w.thread_height_counter_maximum) + 1,
+                u32::from(w.thread_depth_counter_maximum) + 1,
+            ],
+            groups: [starts[0]..dims[0], starts[1]..dims[1], starts[2]..dims[2]],
+            right_mask: w.right_execution_mask,
+            bottom_mask: w.bottom_execution_mask,
+            curbe,
+            curbe_read: usize::from(idd.constant_urb_entry_read_length),
+            curbe_offset: usize::from(idd.constant_urb_entry_read_offset),
+            // Shared Local Memory Size in 4 KiB units (media.spec note).
+            slm_bytes: usize::from(idd.shared_local_memory_size) * 4096,
+            barrier: idd
+                .barrier_enable
+                .then_some(u32::from(idd.number_of_threads_in_gpgpu_thread_group)),
+            resources: StageResources {
+                binding_table: idd.binding_table_pointer,
+                sampler_state: idd.sampler_state_pointer,
+                constants: vec![],
+            },
+            scratch: Scratch {
+                base: vfe.scratch_space_base_pointer,
+                per_thread: u32::from(vfe.per_thread_scratch_space),
+            },
+            alt_float_mode: idd.floating_point_mode
+                == gtsim_spec::gen7::interface_descriptor_data::FloatingPointMode::ALTERNATE,
+            payload: &PAYLOAD,
+        }))
+    }
+
+    fn render_target(
+        &self,
+        _mem: &dyn Memory,
+        _bti: u8,
+        _rti: u8,
+    ) -> Result<Option<RenderTarget>, DrawError> {
+        Err(state_error(
+            "GPGPU_WALKER",
+            "a render target write from a compute thread".into(),
+        ))
+    }
+
+    fn message(&self, m: &Message) -> MessageKind {
+        crate::messages::kind(m)
+    }
+
+    fn data_surface(
+        &self,
+        stage: ShaderStage,
+        mem: &dyn Memory,
+        bti: u8,
+    ) -> Result<DataSurface, MessageError> {
+        crate::data_port::surface(
+            mem,
+            &self.pointers.bases,
+            self.tables(stage).binding_table,
+            bti,
+        )
+    }
+
+    fn general_state(&self) -> GeneralState {
+        crate::data_port::general_state(&self.pointers.bases)
+    }
+
+    fn sample(
+        &self,
+        stage: ShaderStage,
+        mem: &dyn Memory,
+        m: &Message,
+    ) -> Result<Response, MessageError> {
+        crate::sampling::message(
+            &self.sampler_cache,
+            &self.pointers.bases,
+            self.tables(stage),
+            mem,
+            m,
+        )
+    }
+}

@@ -1,0 +1,213 @@
+//! The GPGPU walker: thread groups of compute threads on the EU (IVB PRM Vol2 Part2,
+//! GPGPU_WALKER; the seeds describe the shared functions the threads use, seed 000
+//! ch.3, but not the walker itself).
+//!
+//! The walker visits the thread group IDs from the start to the end of each dimension,
+//! X fastest, then Y, then Z. Each group gets its own shared local memory (seed 000
+//! §3.2.3: "not backed up by system memory ... its contents are uninitialized after
+//! creation": the model starts it zeroed) and its threads, `width × height × depth` of
+//! them, each dispatched with its execution mask (the Right Execution Mask on the last
+//! thread of each row, the Bottom Execution Mask on the last row) and a payload of R0
+//! (the group's IDs, the barrier ID, the binding table, sampler and scratch pointers)
+//! and the thread's own rows of the CURBE.
+//!
+//! A group whose interface descriptor enables the barrier runs its threads round-robin:
+//! each until it ends or waits (`wait` on n0.0) after sending its barrier message to
+//! the gateway; once as many threads as the barrier counts have arrived, every waiting
+//! thread is notified and runs on. Threads of one group run one after the other on
+//! memory itself, as do the groups, so atomics and shared memory see each other's
+//! effects in dispatch order.
+
+use super::router::{Barrier, Router};
+use super::{DrawError, KernelCache, Watchdog};
+use crate::state::{ComputeDispatch, Front, ShaderStage};
+use gtsim_dataport::dc::SLM_BYTES;
+use gtsim_eu::exec::{DEFAULT_BUDGET, ExecError, FpMode, Program, Thread};
+use gtsim_mem::Memory;
+
+/// Barriers one group may pass: a kernel looping on barriers is a runaway.
+const MAX_BARRIERS: u32 = 1 << 16;
+
+/// What one walker did.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ComputeStatistics {
+    /// Thread groups run.
+    pub groups: u64,
+    /// Threads dispatched.
+    pub threads: u64,
+}
+
+/// Runs the GPGPU walker `front` was made for.
+pub fn walk(
+    front: &dyn Front,
+    mem: &mut dyn Memory,
+    kernels: &mut KernelCache,
+    watchdog: &mut Watchdog,
+) -> Result<ComputeStatistics, DrawError> {
+    let Some(cs) = front.compute_state(mem)? else {
+        return Ok(ComputeStatistics::default());
+    };
+    let addr = cs.kernel.checked("the compute kernel")?;
+    let prog = kernels.get(cs.encoding, mem, addr)?;
+    let per_group = cs.threads_per_group();
+    if per_group == 0 {
+        return Ok(ComputeStatistics::default());
+    }
+    if let Some(n) = cs.barrier
+        && (n == 0 || n > per_group)
+    {
+        return Err(DrawError::State {
+            command: "INTERFACE_DESCRIPTOR_DATA",
+            why: format!(
+                "Number of Threads in GPGPU Thread Group is {n} with the barrier enabled, but the walker dispatches {per_group} threads per group"
+            ),
+        });
+    }
+    let mut stats = ComputeStatistics::default();
+    let [xs, ys, zs] = cs.groups.clone();
+    for z in zs {
+        for y in ys.clone() {
+            for x in xs.clone() {
+                group(&cs, front, mem, &prog, addr, [x, y, z], watchdog)?;
+                stats.groups += 1;
+                stats.threads += u64::from(per_group);
+            }
+        }
+    }
+    Ok(stats)
+}
+
+/// The payload of thread `(w, h, d)` of group `id`, as the generation lays it out.
+fn thread(cs: &ComputeDispatch, id: [u32; 3], t: u32) -> Result<Box<Thread>, DrawError> {
+    let (w, h) = (t % cs.threads[0], t / cs.threads[0] % cs.threads[1]);
+    let mut th = Box::new(Thread::new(cs.simd as u8));
+    th.dispatch_mask = cs.execution_mask(w, h);
+    th.fp_mode = if cs.alt_float_mode {
+        FpMode::Alt
+    } else {
+        FpMode::Ieee
+    };
+    let l = cs.payload;
+    let first = cs.curbe_offset + t as usize * cs.curbe_read;
+    let start = l.curbe_start;
+    if start + cs.curbe_read > 128 {
+        return Err(DrawError::State {
+            command: "INTERFACE_DESCRIPTOR_DATA",
+            why: format!(
+                "Constant URB Entry Read Length {} from g{start} leaves the GRF",
+                cs.curbe_read
+            ),
+        });
+    }
+    th.write_payload(|grf| {
+        for (i, g) in id.iter().enumerate() {
+            l.group_id[i].put(grf, *g);
+        }
+        l.barrier_id.put(grf, 0);
+        super::put_pointers(l.common, grf, &cs.scratch, &cs.resources);
+        for r in 0..cs.curbe_read {
+            // Past the CURBE loaded: zeros (the driver loads what its threads read).
+            let row = cs.curbe.get(first + r).copied().unwrap_or([0; 32]);
+            grf[(start + r) * 32..(start + r + 1) * 32].copy_from_slice(&row);
+        }
+        ((), start + cs.curbe_read)
+    });
+    Ok(th)
+}
+
+/// Runs one thread group.
+fn group(
+    cs: &ComputeDispatch,
+    front: &dyn Front,
+    mem: &mut dyn Memory,
+    prog: &Program,
+    addr: u64,
+    id: [u32; 3],
+    watchdog: &mut Watchdog,
+) -> Result<(), DrawError> {
+    let failed = |error| DrawError::Thread {
+        stage: "CS",
+        kernel: addr,
+        error,
+    };
+    let per_group = cs.threads_per_group();
+    let mut slm = (cs.slm_bytes > 0).then(|| vec![0u8; SLM_BYTES]);
+    let mut threads = (0..per_group)
+        .map(|t| thread(cs, id, t))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut barrier = Barrier::default();
+    let mut done = vec![false; threads.len()];
+    let mut started = vec![false; threads.len()];
+    let mut rounds = 0;
+    loop {
+        let mut progressed = false;
+        for (i, t) in threads.iter_mut().enumerate() {
+            if done[i] || (started[i] && t.notifications == 0) {
+                continue;
+            }
+            let budget = watchdog.thread_budget(DEFAULT_BUDGET);
+            let mut router = Router {
+                slm: slm.as_deref_mut(),
+                front,
+                stage: ShaderStage::Compute,
+                mem: &mut *mem,
+                urb: None,
+                vertex_counts: None,
+                barrier: Some(&mut barrier),
+                pixels: None,
+            };
+            let result = if started[i] {
+                t.resume_program(prog, &mut router, budget)
+            } else {
+                started[i] = true;
+                t.run_program(prog, &mut router, budget)
+            };
+            progressed = true;
+            match result {
+                Err(ExecError::Waiting { executed, .. }) if cs.barrier.is_some() => {
+                    watchdog
+                        .thread_ran(Ok(executed), budget, DEFAULT_BUDGET)?
+                        .map_err(failed)?;
+                }
+                r => {
+                    watchdog
+                        .thread_ran(r, budget, DEFAULT_BUDGET)?
+                        .map_err(failed)?;
+                    done[i] = true;
+                }
+            }
+        }
+        if done.iter().all(|&d| d) {
+            return Ok(());
+        }
+        if !progressed {
+            let count = cs.barrier.unwrap_or(per_group);
+            let count = barrier.count.unwrap_or(count);
+            if barrier.arrived >= count && count > 0 && rounds < MAX_BARRIERS {
+                rounds += 1;
+                barrier.arrived -= count;
+                for (i, t) in threads.iter_mut().enumerate() {
+                    if !done[i] {
+                        t.notifications += 1;
+                    }
+                }
+            } else if rounds >= MAX_BARRIERS {
+                return Err(DrawError::State {
+                    command: "GPGPU threads",
+                    why: format!(
+                        "the threads of thread group {id:?} passed {MAX_BARRIERS} barriers: a runaway kernel"
+                    ),
+                });
+            } else {
+                let waiting = done.iter().filter(|&&d| !d).count();
+                return Err(DrawError::State {
+                    command: "GPGPU threads",
+                    why: format!(
+                        "{waiting} threads of thread group {id:?} wait at a barrier that {} of {count} threads reached: they would wait for ever",
+                        barrier.arrived
+                    ),
+                });
+            }
+        }
+    }
+}
