@@ -674,3 +674,48 @@ fn fence_commit_returns_one_register() {
     let r = run(&mut mem, msg, None, &[reg([0; 8])], 0xff, 1).unwrap();
     assert_eq!(r.registers.len(), 1);
 }
+
+/// A typed read of an R16_UINT surface returns the dword at the texel's address (the
+/// misaligned 32-bit read Mesa's Ivy Bridge image lowering relies on): texel 1 of a
+/// 2-byte-per-texel row is bytes 2-5.
+#[test]
+fn typed_read_of_r16_uint_is_a_misaligned_dword() {
+    let mut mem = memory();
+    let desc = SurfaceDesc {
+        ty: SurfaceType::D2,
+        width: 8,
+        height: 2,
+        depth: 1,
+        levels: 1,
+        samples: 1,
+        msaa_layout: MsaaLayout::Array,
+        halign: 4,
+        valign: 2,
+        array_spacing: ArraySpacing::Full,
+        block: (1, 1),
+        block_bytes: 2,
+        tiling: Tiling::Linear,
+        pitch: 16,
+    };
+    let s = DataSurface::Image {
+        surface: Surface::new(BASE, desc, SurfaceFormat::R16_UINT).unwrap(),
+        array: false,
+        view: ImageView {
+            base_level: 0,
+            levels: 1,
+            base_slice: 0,
+        },
+    };
+    let header = reg([0, 0, 0, 0, 0, 0, 0, 0xff]);
+    let r = run(
+        &mut mem,
+        typed(Access::Read, false, [true, false, false, false]),
+        Some(s),
+        &[header, reg([1, 0, 0, 0, 0, 0, 0, 0]), reg([0; 8])],
+        1,
+        1,
+    )
+    .unwrap();
+    // Dword 0 = 1000 = 0x3e8, dword 1 = 1001 = 0x3e9: bytes 2-5 = 00 00 e9 03.
+    assert_eq!(dwords(&r.registers[0])[0], 0x03e9_0000);
+}
