@@ -675,11 +675,10 @@ fn fence_commit_returns_one_register() {
     assert_eq!(r.registers.len(), 1);
 }
 
-/// A typed read of an R16_UINT surface returns the dword at the texel's address (the
-/// misaligned 32-bit read Mesa's Ivy Bridge image lowering relies on): texel 1 of a
-/// 2-byte-per-texel row is bytes 2-5.
+/// A typed read of an R16_UINT surface (which Mesa's Ivy Bridge image lowering relies
+/// on) returns the texel in the low bits: texel 0 is bytes 0-1, texel 2 bytes 4-5.
 #[test]
-fn typed_read_of_r16_uint_is_a_misaligned_dword() {
+fn typed_read_of_r16_uint_returns_the_texel() {
     let mut mem = memory();
     let desc = SurfaceDesc {
         ty: SurfaceType::D2,
@@ -711,11 +710,11 @@ fn typed_read_of_r16_uint_is_a_misaligned_dword() {
         &mut mem,
         typed(Access::Read, false, [true, false, false, false]),
         Some(s),
-        &[header, reg([1, 0, 0, 0, 0, 0, 0, 0]), reg([0; 8])],
-        1,
+        &[header, reg([0, 2, 0, 0, 0, 0, 0, 0]), reg([0; 8])],
+        0b11,
         1,
     )
     .unwrap();
-    // Dword 0 = 1000 = 0x3e8, dword 1 = 1001 = 0x3e9: bytes 2-5 = 00 00 e9 03.
-    assert_eq!(dwords(&r.registers[0])[0], 0x03e9_0000);
+    // Dword 0 = 1000 = 0x3e8 (bytes e8 03 00 00), dword 1 = 1001 (e9 03 00 00).
+    assert_eq!(dwords(&r.registers[0])[..2], [0x3e8, 0x3e9]);
 }

@@ -15,13 +15,18 @@ use gtsim_mem::surface::{Surface, TexelCoord};
 use gtsim_message::{MessageError, Response};
 use gtsim_spec::shared::SurfaceFormat;
 
-/// "The Surface Format for typed surface reads must be" one of these (§3.9.9; the
-/// seed's list may have lost rows, and R8_UINT/R16_UINT read as a misaligned dword,
-/// see [`execute`]).
-const READ_FORMATS: [SurfaceFormat; 3] = [
+/// "The Surface Format for typed surface reads must be" one of these (§3.9.9), and
+/// R16_UINT and R8_UINT: Ivy Bridge reads those too, "undocumented behavior that typed
+/// reads from surfaces of the unsupported R8 and R16 formats return useful data in
+/// their least significant bits. However, the data in the high bits is garbage" (Mesa,
+/// brw_nir_lower_storage_image.c, whose image lowering relies on it). The model
+/// returns the texel zero-extended: the garbage is not reproducible.
+const READ_FORMATS: [SurfaceFormat; 5] = [
     SurfaceFormat::R32_SINT,
     SurfaceFormat::R32_UINT,
     SurfaceFormat::R32_FLOAT,
+    SurfaceFormat::R16_UINT,
+    SurfaceFormat::R8_UINT,
 ];
 
 /// "The Surface Format for typed surface writes must be" one of these (§3.9.9).
@@ -203,8 +208,7 @@ pub(super) fn execute(
     let class = texel::numeric_class(f).map_err(texel_error)?;
     match access {
         Access::Read => {
-            let misaligned = matches!(f, SurfaceFormat::R8_UINT | SurfaceFormat::R16_UINT);
-            if !READ_FORMATS.contains(&f) && !misaligned {
+            if !READ_FORMATS.contains(&f) {
                 return Err(gtsim_message::invalid(format!(
                     "a typed surface read of a {} surface (seed 000 §3.9.9: reads take R32_SINT, R32_UINT or R32_FLOAT)",
                     format_name(f)
@@ -215,22 +219,6 @@ pub(super) fn execute(
                 // Out of bounds: zero in every channel (the seed's errata to its "1 in
                 // alpha").
                 let t = match coord(&surface, array, view, regs, s, n_addr) {
-                    // R8_UINT and R16_UINT: "typed reads from R_UINT8 and R_UINT16
-                    // surfaces actually do a 32-bit misaligned read" (Mesa's
-                    // isl_storage_image.c, on Ivy Bridge's undocumented behaviour, which
-                    // its image lowering relies on): the dword at the texel's address.
-                    Some(at) if misaligned => {
-                        let off = surface
-                            .desc
-                            .texel_offset(at.x, at.y, at.slice, at.lod, 0)
-                            .map_err(texel_error)?;
-                        let addr = surface.base.wrapping_add(off);
-                        let v = space.mem.read_u32(addr).map_err(|fault| MessageError::Fault {
-                            what: format!("typed surface read slot {s} at {addr:#x}"),
-                            fault,
-                        })?;
-                        Texel::Uint([v, 0, 0, 1])
-                    }
                     Some(at) => surface.read_texel(&*space.mem, at).map_err(|error| {
                         MessageError::Texel {
                             what: format!("typed surface read slot {s}"),

@@ -853,7 +853,10 @@ fn of_i(u: &Uop) -> Option<FastI> {
             ) {
                 return None;
             }
-            Some(matches!(u.srcs[0].ty(), Type::D | Type::W | Type::B | Type::V))
+            Some(matches!(
+                u.srcs[0].ty(),
+                Type::D | Type::W | Type::B | Type::V
+            ))
         }
         Type::F => return None,
         _ => None,
