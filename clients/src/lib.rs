@@ -37,6 +37,12 @@ use khronos_egl as egl;
 /// Default width and height of the rendered image, in pixels.
 pub const DEFAULT_SIZE: u32 = 64;
 
+/// The vertex shader of [`Session::draw_fullscreen`]: positions in clip space.
+pub const FULLSCREEN_VERTEX_SHADER: &str = "#version 330
+layout(location = 0) in vec2 position;
+void main() { gl_Position = vec4(position, 0.0, 1.0); }
+";
+
 /// Largest accepted `--size`.
 pub const MAX_SIZE: u32 = 4096;
 
@@ -508,6 +514,59 @@ impl Session {
             self.check_error("vertex upload")?;
             Ok((vao, vbo))
         }
+    }
+
+    /// Compiles and links a compute shader (`GL_ARB_compute_shader`) into a program.
+    pub fn compute_program(&self, source: &str) -> Result<glow::Program, String> {
+        self.program_stages(&[(glow::COMPUTE_SHADER, "compute", source)], &[])
+    }
+
+    /// A shader storage buffer of `dwords` zeroed dwords bound to binding `index`.
+    pub fn storage_buffer(&self, index: u32, dwords: usize) -> Result<glow::Buffer, String> {
+        let gl = &self.gl;
+        // SAFETY: the session's context is current on this thread; the upload copies
+        // the zeroed bytes, which outlive the call.
+        unsafe {
+            let b = gl.create_buffer()?;
+            gl.bind_buffer(glow::SHADER_STORAGE_BUFFER, Some(b));
+            gl.buffer_data_u8_slice(
+                glow::SHADER_STORAGE_BUFFER,
+                &vec![0u8; 4 * dwords],
+                glow::DYNAMIC_COPY,
+            );
+            gl.bind_buffer_base(glow::SHADER_STORAGE_BUFFER, index, Some(b));
+            self.check_error("storage buffer")?;
+            Ok(b)
+        }
+    }
+
+    /// Draws two triangles covering the viewport with a program of
+    /// [`FULLSCREEN_VERTEX_SHADER`] and `fragment_src` (GLSL 4.20 with whatever
+    /// extensions it enables); `setup` runs with the program bound, before the draw.
+    pub fn draw_fullscreen(
+        &self,
+        fragment_src: &str,
+        setup: &dyn Fn(&glow::Context, glow::Program),
+    ) -> Result<(), String> {
+        let program = self.program(
+            FULLSCREEN_VERTEX_SHADER,
+            fragment_src,
+            &[(POSITION_ATTRIB, "position")],
+        )?;
+        let quad = [
+            -1.0, -1.0, 1.0, -1.0, 1.0, 1.0, -1.0, -1.0, 1.0, 1.0, -1.0, 1.0f32,
+        ];
+        let (vao, _vbo) = self.vertices(&quad, &[(POSITION_ATTRIB, 2)])?;
+        let gl = &self.gl;
+        // SAFETY: the session's context is current on this thread; the program and
+        // vertex array were created through it.
+        unsafe {
+            gl.use_program(Some(program));
+            setup(gl, program);
+            gl.bind_vertex_array(Some(vao));
+            gl.draw_arrays(glow::TRIANGLES, 0, 6);
+        }
+        self.check_error("full-screen draw")
     }
 
     /// The session's own framebuffer object (what [`Session::read_rgba`] reads).

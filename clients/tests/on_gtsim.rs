@@ -32,6 +32,11 @@ const CLIENTS: &[(&str, &str)] = &[
     ("stipple", env!("CARGO_BIN_EXE_stipple")),
     ("dual_source", env!("CARGO_BIN_EXE_dual_source")),
     ("smooth_lines", env!("CARGO_BIN_EXE_smooth_lines")),
+    ("compute_ssbo", env!("CARGO_BIN_EXE_compute_ssbo")),
+    ("shared_reduction", env!("CARGO_BIN_EXE_shared_reduction")),
+    ("atomic_counters", env!("CARGO_BIN_EXE_atomic_counters")),
+    ("image_store", env!("CARGO_BIN_EXE_image_store")),
+    ("spilling", env!("CARGO_BIN_EXE_spilling")),
     (
         "transform_feedback",
         env!("CARGO_BIN_EXE_transform_feedback"),

@@ -61,8 +61,14 @@ pub(crate) fn decode(sfid: Sfid, desc: u32) -> Result<Option<DataMessage>, Messa
         Sfid::DataPortDataCache => {
             let d = MessageDescriptorDataCacheDataPort::unpack(&[desc])
                 .map_err(|e| bad("data cache message descriptor", &e))?;
+            // Seed 000 §3.9.10: "binding table entry 0xFF is hard-coded" (bits 11:0
+            // are the HWord offset, not a binding table index).
             if d.category == Category::SCRATCH_BLOCK_READ_WRITE_MESSAGES {
-                return msg(scratch_block(desc)?, false);
+                return Ok(Some(DataMessage {
+                    op: scratch_block(desc)?,
+                    model: AddressModel::Stateless,
+                    header,
+                }));
             }
             msg(data_cache(desc, d.message_type)?, true)
         }
@@ -488,9 +494,11 @@ mod tests {
         let desc = 0x0218_0000 | 2 << 8 | 254;
         let m = decode(Sfid::DataPortConstantCache, desc).unwrap().unwrap();
         assert_eq!(m.model, AddressModel::Surface(254));
-        // Scratch write, Dword mode, 2 registers at HWord 5 (Category 1): stateless.
+        // Scratch write, Dword mode, 2 registers at HWord 5 (Category 1): stateless,
+        // whatever the offset's low byte.
         let desc = 0x060a_0000 | 1 << 18 | 1 << 17 | 1 << 16 | 1 << 12 | 5;
         let m = decode(Sfid::DataPortDataCache, desc).unwrap().unwrap();
+        assert_eq!(m.model, AddressModel::Stateless);
         assert_eq!(
             m.op,
             DataOp::ScratchBlock {

@@ -288,7 +288,7 @@ impl KernelCache {
     }
 
     /// The kernel at `addr`: the bytes from there to the end of the mapped run (at most
-    /// 64 KiB), decoded once in `encoding`.
+    /// 1 MiB), decoded once in `encoding`.
     pub(crate) fn get(
         &mut self,
         encoding: gtsim_isa::Encoding,
@@ -313,7 +313,10 @@ impl KernelCache {
                 return Ok(p);
             }
         }
-        const MAX: u64 = 64 * 1024;
+        // Kernels of a fully unrolled shader pass 64 KiB (a spilling pixel shader of
+        // the clients is 70 KiB); the decode stops at the kernel's end, so only the
+        // copy grows with the window.
+        const MAX: u64 = 1024 * 1024;
         const PAGE: u64 = 4096;
         let mut code = Vec::with_capacity(MAX as usize);
         let mut at = addr;
