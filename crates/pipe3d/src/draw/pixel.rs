@@ -115,7 +115,10 @@ impl PixelStage {
         let depth = st.depth.clone();
         // §11.5.2.1: a PS that may kill pixels or computes depth keeps the WM from
         // testing (and writing) depth before it runs, unless EDSC_PREPS forces it.
-        let late = (ps.kills_pixels || ps.computes_depth) && !ps.early_depth_forced && ps.dispatch;
+        // EDSC_PSEXEC: the PS runs for every pixel and the test follows it.
+        let late = (ps.kills_pixels || ps.computes_depth || ps.ps_exec_forced)
+            && !ps.early_depth_forced
+            && ps.dispatch;
         if let Some((what, seed)) = ps.unsupported.first() {
             return Err(unsupported(*what, seed));
         }
@@ -876,7 +879,12 @@ impl ThreadContext<'_> {
             }
         }
         super::replay::count(true);
-        (result, sf.pixels.map_or(0, |p| p.visible.count_ones()))
+        let early = self.st.ps.early_depth_forced;
+        (
+            result,
+            sf.pixels
+                .map_or(0, |p| if early { lit } else { p.visible }.count_ones()),
+        )
     }
 
     /// Threads for `groups`, in order, that all replay `rec`, at once: when `rec` is a
@@ -971,9 +979,19 @@ impl ThreadContext<'_> {
         } else {
             t.run_program(&k.prog, &mut sf, budget)
         };
+        // Under EDSC_PREPS the depth test is the early one: every pixel that passed it
+        // counts, whatever the PS then discards (seed 004 §1.9 PS_DEPTH_COUNT counts
+        // the pixels passing the depth test; OpenGL's early_fragment_tests agrees).
+        let counted = |p: &PixelWrites| {
+            if st.ps.early_depth_forced {
+                lit
+            } else {
+                p.visible
+            }
+        };
         let visible = sf.pixels.map_or(0, |p| match &p.samples {
-            Some(m) => m.visible_samples(p.visible),
-            None => p.visible.count_ones(),
+            Some(m) => m.visible_samples(counted(&p)),
+            None => counted(&p).count_ones(),
         });
         super::spare::keep(t);
         Ok((result, visible))

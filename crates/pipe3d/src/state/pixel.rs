@@ -34,6 +34,10 @@ pub struct PixelShader {
     pub computes_depth: bool,
     /// Early Depth/Stencil Control forces the test before the PS (EDSC_PREPS).
     pub early_depth_forced: bool,
+    /// Early Depth/Stencil Control forces the PS to run for every pixel, the test
+    /// after it (EDSC_PSEXEC: a PS with side effects, image stores or atomics, runs
+    /// for pixels the depth test then kills).
+    pub ps_exec_forced: bool,
     /// Which barycentric parameters the payload carries: bit 0-2 perspective pixel,
     /// centroid, sample; bit 3-5 the same non-perspective.
     pub barycentric_modes: u8,
