@@ -527,4 +527,127 @@ mod tests {
         // A reserved scratch block size is an error, not a guess.
         assert!(decode(Sfid::DataPortDataCache, 1 << 18 | 2 << 12).is_err());
     }
+
+    /// Fuzz (docs/FUZZING.md): random descriptors on the four data port SFIDs, and
+    /// random payloads and execution masks for those that decode, against every kind
+    /// of surface, the stateless model and SLM over a small memory with holes. Nothing
+    /// may panic; every outcome is a response or a typed error. `GTSIM_FUZZ_CASES`
+    /// sets the number of cases (default 20000), `GTSIM_FUZZ_SEED` the seed.
+    #[test]
+    fn hostile_data_port_messages_end_in_responses_or_typed_errors() {
+        use gtsim_dataport::dc::{self, GeneralState, SLM_BYTES, Target};
+        use gtsim_mem::layout::{ArraySpacing, MsaaLayout, SurfaceDesc, SurfaceType};
+        use gtsim_mem::space::AddressSpace;
+        use gtsim_mem::surface::Surface;
+        use gtsim_mem::tiling::Tiling;
+        use gtsim_message::Payload;
+        use gtsim_spec::shared::SurfaceFormat;
+        let mut rng = gtsim_fuzzkit::SplitMix64(gtsim_fuzzkit::env_u64("GTSIM_FUZZ_SEED", 17));
+        let mut mem = AddressSpace::new();
+        // Mapped: 64 KiB at 1 MiB; a hole after it.
+        mem.map(0x10_0000, 0x1_0000);
+        let image = |format, ty| {
+            let desc = SurfaceDesc {
+                ty,
+                width: 16,
+                height: 16,
+                depth: 4,
+                levels: 2,
+                samples: 1,
+                msaa_layout: MsaaLayout::Array,
+                halign: 4,
+                valign: 2,
+                array_spacing: ArraySpacing::Full,
+                block: (1, 1),
+                block_bytes: 4,
+                tiling: Tiling::Linear,
+                pitch: 64,
+            };
+            Surface::new(0x10_8000, desc, format).ok()
+        };
+        let sfids = [
+            Sfid::DataPortDataCache,
+            Sfid::DataPortRenderCache,
+            Sfid::DataPortConstantCache,
+            Sfid::DataPortSamplerCache,
+        ];
+        let mut slm = vec![0u8; SLM_BYTES];
+        for _ in 0..gtsim_fuzzkit::cases(20_000) {
+            let sfid = sfids[rng.below(4) as usize];
+            // Mostly descriptors whose reserved high bits are clear, so that most decode.
+            let desc = if rng.one_in(8) {
+                rng.next_u64() as u32
+            } else {
+                rng.next_u64() as u32 & 0x1fff_ffff
+            };
+            let Ok(Some(msg)) = decode(sfid, desc) else {
+                continue;
+            };
+            let surface = match rng.below(6) {
+                0 => DataSurface::Null,
+                1 => DataSurface::Buffer {
+                    base: 0x10_0000 + rng.below(0x2_0000),
+                    entries: rng.below(1 << 20),
+                    format: SurfaceFormat::RAW,
+                    typed: None,
+                },
+                2 => DataSurface::Buffer {
+                    base: 0x10_0000,
+                    entries: rng.below(4096),
+                    format: SurfaceFormat::R32G32B32A32_FLOAT,
+                    typed: image(SurfaceFormat::R32G32B32A32_FLOAT, SurfaceType::Buffer),
+                },
+                3 => DataSurface::Structured {
+                    base: 0x10_0000,
+                    entries: rng.below(1 << 16),
+                    pitch: 1 + rng.below(256),
+                },
+                _ => match image(
+                    [
+                        SurfaceFormat::R32_UINT,
+                        SurfaceFormat::R8G8B8A8_UNORM,
+                        SurfaceFormat::R16_UINT,
+                    ][rng.below(3) as usize],
+                    [SurfaceType::D1, SurfaceType::D2, SurfaceType::D3][rng.below(3) as usize],
+                ) {
+                    Some(surface) => DataSurface::Image {
+                        surface,
+                        array: rng.one_in(2),
+                        view: ImageView {
+                            base_level: rng.below(3) as u32,
+                            levels: rng.below(3) as u32,
+                            base_slice: rng.below(5) as u32,
+                        },
+                    },
+                    None => DataSurface::Null,
+                },
+            };
+            let mut payload = Payload::new();
+            for _ in 0..rng.below(16) {
+                let mut r = [0u8; 32];
+                for d in r.chunks_mut(4) {
+                    // Small offsets mostly, so that accesses land in and around the
+                    // mapped range; sometimes anything.
+                    let v = if rng.one_in(4) {
+                        rng.next_u64() as u32
+                    } else {
+                        rng.below(0x2_0000) as u32
+                    };
+                    d.copy_from_slice(&v.to_le_bytes());
+                }
+                payload.push(r);
+            }
+            let mut target = Target {
+                mem: &mut mem,
+                surface: Some(surface),
+                general: GeneralState {
+                    base: 0x10_0000,
+                    bound: rng.one_in(2).then_some(0x10_8000),
+                },
+                slm: rng.one_in(2).then_some(&mut slm[..]),
+            };
+            let rlen = rng.below(9) as usize;
+            let _ = dc::execute(&msg, &payload, rng.next_u64() as u32, rlen, &mut target);
+        }
+    }
 }

@@ -1,0 +1,233 @@
+//! A GPGPU walker end to end: PIPELINE_SELECT, STATE_BASE_ADDRESS, MEDIA_VFE_STATE,
+//! MEDIA_CURBE_LOAD and MEDIA_INTERFACE_DESCRIPTOR_LOAD latched as the command streamer
+//! latches them, the interface descriptor, CURBE, binding table and a RAW buffer in
+//! memory, and a kernel assembled from text that reads its payload (the group IDs in
+//! R0.1 and R0.6, its CURBE row in R1), exchanges a value with the other thread of its
+//! group through shared local memory across a gateway barrier, and writes one dword per
+//! channel with an untyped surface write. Every dword of the buffer is worked out by
+//! hand from those rules.
+
+use gtsim_gen7::compute::ComputeFront;
+use gtsim_gen7::latched::{LatchedState, Registers};
+use gtsim_isa::asm::{Compaction, assemble};
+use gtsim_mem::{AddressSpace, Memory};
+use gtsim_pipe3d::draw::compute::walk;
+use gtsim_pipe3d::draw::{DrawError, KernelCache, Watchdog, WorkLimits};
+use gtsim_spec::gen7::*;
+use gtsim_spec::shared::SurfaceFormat;
+
+const SURFACE_BASE: u64 = 0x10000;
+const INSTRUCTION_BASE: u64 = 0x20000;
+const BUFFER: u64 = 0x60000;
+const BUFFER_BYTES: u64 = 4096;
+const IDD: u64 = 0x400;
+const CURBE: u64 = 0x600;
+
+/// Channel c of thread t of group (x, y): U = 4c + 32t + 64x + 256y, the value
+/// 1000x + 100y + 10t + c + 10000·(the other thread's t, read from SLM after the
+/// barrier).
+const KERNEL: &str =
+    "mov(8)          g10<1>D         0x76543210V                     { align1 1Q };
+shl(8)          g20<1>D         g10<8,8,1>D     0x00000002UD    { align1 1Q };
+mul(8)          g12<1>D         g1<0,1,0>D      32D             { align1 1Q };
+add(8)          g20<1>D         g20<8,8,1>D     g12<8,8,1>D     { align1 1Q };
+mul(8)          g12<1>D         g0.1<0,1,0>D    64D             { align1 1Q };
+add(8)          g20<1>D         g20<8,8,1>D     g12<8,8,1>D     { align1 1Q };
+mul(8)          g12<1>D         g0.6<0,1,0>D    256D            { align1 1Q };
+add(8)          g20<1>D         g20<8,8,1>D     g12<8,8,1>D     { align1 1Q };
+mul(8)          g21<1>D         g0.1<0,1,0>D    1000D           { align1 1Q };
+mul(8)          g12<1>D         g0.6<0,1,0>D    100D            { align1 1Q };
+add(8)          g21<1>D         g21<8,8,1>D     g12<8,8,1>D     { align1 1Q };
+mul(8)          g12<1>D         g1<0,1,0>D      10D             { align1 1Q };
+add(8)          g21<1>D         g21<8,8,1>D     g12<8,8,1>D     { align1 1Q };
+add(8)          g21<1>D         g21<8,8,1>D     g10<8,8,1>D     { align1 1Q };
+shl(8)          g30<1>D         g1<0,1,0>D      0x00000002UD    { align1 WE_all 1Q };
+mov(8)          g31<1>D         g1<0,1,0>D                      { align1 WE_all 1Q };
+send(8)         null<1>UW       g30<8,8,1>UD    0x04036efe
+                            data MsgDesc: { align1 WE_all 1Q };
+mov(8)          g17<1>UD        0x00000000UD                    { align1 WE_all 1Q };
+send(8)         null<1>UW       g17<8,8,1>UD    0x02000004
+                            gateway MsgDesc: { align1 WE_all 1Q };
+wait(1)         n0<1>.xUD                                       { align16 WE_all 1N };
+add(8)          g32<1>D         -g1<0,1,0>D     1D              { align1 WE_all 1Q };
+shl(8)          g32<1>D         g32<8,8,1>D     0x00000002UD    { align1 WE_all 1Q };
+send(8)         g23<1>UW        g32<8,8,1>UD    0x02116efe
+                            data MsgDesc: { align1 WE_all 1Q };
+mul(8)          g12<1>D         g23<8,8,1>D     10000D          { align1 1Q };
+add(8)          g21<1>D         g21<8,8,1>D     g12<8,8,1>D     { align1 1Q };
+send(8)         null<1>UW       g20<8,8,1>UD    0x04036e00
+                            data MsgDesc: { align1 1Q };
+send(8)         null<1>UW       g0<8,8,1>UD     0x02000010
+                            thread_spawner MsgDesc: { align1 WE_all 1Q EOT };";
+
+struct NoRegisters;
+
+impl Registers for NoRegisters {
+    fn register(&self, _offset: u32) -> u32 {
+        0
+    }
+}
+
+fn latch(s: &mut LatchedState, name: &str, dw: Vec<u32>) {
+    assert!(s.latch(name, &dw).unwrap(), "{name} is latched");
+}
+
+fn bytes(dw: &[u32]) -> Vec<u8> {
+    dw.iter().flat_map(|d| d.to_le_bytes()).collect()
+}
+
+/// Latched state and memory for a walker of `groups` (X, Y) groups of two SIMD8
+/// threads, the last thread of each group masked by `right_mask`.
+fn setup(right_mask: u32, barrier: bool) -> (LatchedState, AddressSpace, GpgpuWalker) {
+    let mut s = LatchedState::default();
+    latch(
+        &mut s,
+        "PIPELINE_SELECT",
+        PipelineSelect {
+            pipeline_selection: pipeline_select::PipelineSelection::GPGPU,
+            ..Default::default()
+        }
+        .pack()
+        .unwrap(),
+    );
+    latch(
+        &mut s,
+        "STATE_BASE_ADDRESS",
+        StateBaseAddress {
+            surface_state_base_address: SURFACE_BASE,
+            dynamic_state_base_address: SURFACE_BASE,
+            instruction_base_address: INSTRUCTION_BASE,
+            ..Default::default()
+        }
+        .pack()
+        .unwrap(),
+    );
+    latch(
+        &mut s,
+        "MEDIA_VFE_STATE",
+        MediaVfeState {
+            maximum_number_of_threads: 63,
+            gpgpu_mode: media_vfe_state::GpgpuMode::GPGPU_MODE,
+            ..Default::default()
+        }
+        .pack()
+        .unwrap(),
+    );
+    latch(
+        &mut s,
+        "MEDIA_CURBE_LOAD",
+        MediaCurbeLoad {
+            curbe_total_data_length: 64,
+            curbe_data_start_address: CURBE,
+            ..Default::default()
+        }
+        .pack()
+        .unwrap(),
+    );
+    latch(
+        &mut s,
+        "MEDIA_INTERFACE_DESCRIPTOR_LOAD",
+        MediaInterfaceDescriptorLoad {
+            interface_descriptor_total_length: 32,
+            interface_descriptor_data_start_address: IDD,
+            ..Default::default()
+        }
+        .pack()
+        .unwrap(),
+    );
+    let mut mem = AddressSpace::new();
+    mem.load(BUFFER, &vec![0xee; BUFFER_BYTES as usize]);
+    mem.load(
+        INSTRUCTION_BASE,
+        &assemble(KERNEL, Compaction::Never).unwrap(),
+    );
+    let idd = InterfaceDescriptorData {
+        kernel_start_pointer: 0,
+        binding_table_pointer: 0x100,
+        binding_table_entry_count: 1,
+        constant_urb_entry_read_length: 1,
+        barrier_enable: barrier,
+        shared_local_memory_size: 1,
+        number_of_threads_in_gpgpu_thread_group: 2,
+        ..Default::default()
+    };
+    mem.load(SURFACE_BASE + IDD, &bytes(&idd.pack().unwrap()));
+    // Thread t's CURBE row: dword 0 = t.
+    let mut curbe = [0u32; 16];
+    curbe[8] = 1;
+    mem.load(SURFACE_BASE + CURBE, &bytes(&curbe));
+    mem.load(SURFACE_BASE + 0x100, &bytes(&[0x200]));
+    // A RAW buffer of 4096 bytes: 4095 = Width 127 | Height 31 << 7.
+    let rss = RenderSurfaceState {
+        surface_type: render_surface_state::SurfaceType::SURFTYPE_BUFFER,
+        surface_format: SurfaceFormat::RAW,
+        surface_base_address: BUFFER,
+        width: 127,
+        height: 31,
+        ..Default::default()
+    };
+    mem.load(SURFACE_BASE + 0x200, &bytes(&rss.pack().unwrap()));
+    let walker = GpgpuWalker {
+        simd_size: gpgpu_walker::SimdSize::SIMD8,
+        thread_width_counter_maximum: 1,
+        thread_group_id_x_dimension: 4,
+        thread_group_id_y_dimension: 3,
+        thread_group_id_z_dimension: 1,
+        right_execution_mask: right_mask,
+        bottom_execution_mask: 0xffff_ffff,
+        ..Default::default()
+    };
+    (s, mem, walker)
+}
+
+fn run(s: &LatchedState, mem: &mut AddressSpace, w: &GpgpuWalker) -> Result<(), DrawError> {
+    let front = ComputeFront::new(s, &NoRegisters, w);
+    let mut watchdog = Watchdog::new(WorkLimits::BUILT_IN);
+    let stats = walk(&front, mem, &mut KernelCache::default(), &mut watchdog)?;
+    assert_eq!((stats.groups, stats.threads), (12, 24));
+    Ok(())
+}
+
+#[test]
+fn thread_groups_see_their_ids_curbe_rows_shared_memory_and_barrier() {
+    // The second thread of each group keeps channels 0-3 (Right Execution Mask).
+    let (s, mut mem, w) = setup(0x0f, true);
+    run(&s, &mut mem, &w).unwrap();
+    for y in 0..3u64 {
+        for x in 0..4u64 {
+            for t in 0..2u64 {
+                for c in 0..8u64 {
+                    let u = 4 * c + 32 * t + 64 * x + 256 * y;
+                    let got = mem.read_u32(BUFFER + u).unwrap();
+                    let want = if t == 1 && c >= 4 {
+                        0xeeee_eeee
+                    } else {
+                        (1000 * x + 100 * y + 10 * t + c + 10000 * (1 - t)) as u32
+                    };
+                    assert_eq!(got, want, "group ({x}, {y}) thread {t} channel {c}");
+                }
+            }
+        }
+    }
+    // Nothing past the 12 groups' 768 bytes.
+    assert_eq!(mem.read_u32(BUFFER + 768).unwrap(), 0xeeee_eeee);
+}
+
+/// Without Barrier Enable the `wait` has no gateway to notify it: a typed hang, not a
+/// frozen walker.
+#[test]
+fn a_wait_without_the_barrier_enabled_is_a_hang() {
+    let (s, mut mem, w) = setup(0xff, false);
+    let e = run(&s, &mut mem, &w).unwrap_err();
+    assert!(e.to_string().contains("wait"), "{e}");
+}
+
+/// A walker needs the GPGPU mode of MEDIA_VFE_STATE and an interface descriptor inside
+/// what MEDIA_INTERFACE_DESCRIPTOR_LOAD loaded.
+#[test]
+fn a_walker_past_its_interface_descriptors_is_a_state_error() {
+    let (s, mut mem, mut w) = setup(0xff, true);
+    w.interface_descriptor_offset = 1;
+    let e = run(&s, &mut mem, &w).unwrap_err();
+    assert!(e.to_string().contains("Interface Descriptor Offset"), "{e}");
+}
