@@ -85,7 +85,6 @@ fn setup(right_mask: u32, barrier: bool) -> (LatchedState, AddressSpace, GpgpuWa
         "PIPELINE_SELECT",
         PipelineSelect {
             pipeline_selection: pipeline_select::PipelineSelection::GPGPU,
-            ..Default::default()
         }
         .pack()
         .unwrap(),
@@ -119,7 +118,6 @@ fn setup(right_mask: u32, barrier: bool) -> (LatchedState, AddressSpace, GpgpuWa
         MediaCurbeLoad {
             curbe_total_data_length: 64,
             curbe_data_start_address: CURBE,
-            ..Default::default()
         }
         .pack()
         .unwrap(),
@@ -130,7 +128,6 @@ fn setup(right_mask: u32, barrier: bool) -> (LatchedState, AddressSpace, GpgpuWa
         MediaInterfaceDescriptorLoad {
             interface_descriptor_total_length: 32,
             interface_descriptor_data_start_address: IDD,
-            ..Default::default()
         }
         .pack()
         .unwrap(),
