@@ -22,12 +22,12 @@ use gtsim_spec::gen7::{
     DataPortRenderCacheMessageType as Rc, DataPortSamplerCacheMessageType as Sc,
     MessageDescriptorByteScatteredReadWrite, MessageDescriptorConstantCacheDataPort,
     MessageDescriptorDWordScatteredReadWrite, MessageDescriptorDataCacheDataPort,
-    MessageDescriptorMemoryFence, MessageDescriptorOWordBlockReadWrite,
-    MessageDescriptorOWordDualBlockReadWrite, MessageDescriptorRenderCacheDataPort,
-    MessageDescriptorSamplerCacheDataPort, MessageDescriptorScratchBlockReadWrite,
-    MessageDescriptorTypedAtomicOperation, MessageDescriptorTypedSurfaceReadWrite,
-    MessageDescriptorUnalignedOWordBlockRead, MessageDescriptorUntypedAtomicOperation,
-    MessageDescriptorUntypedSurfaceReadWrite,
+    MessageDescriptorMediaBlockReadWrite, MessageDescriptorMemoryFence,
+    MessageDescriptorOWordBlockReadWrite, MessageDescriptorOWordDualBlockReadWrite,
+    MessageDescriptorRenderCacheDataPort, MessageDescriptorSamplerCacheDataPort,
+    MessageDescriptorScratchBlockReadWrite, MessageDescriptorTypedAtomicOperation,
+    MessageDescriptorTypedSurfaceReadWrite, MessageDescriptorUnalignedOWordBlockRead,
+    MessageDescriptorUntypedAtomicOperation, MessageDescriptorUntypedSurfaceReadWrite,
 };
 
 /// Binding Table Index 255: the stateless model (seed 000 §3.2.2).
@@ -98,11 +98,7 @@ pub(crate) fn decode(sfid: Sfid, desc: u32) -> Result<Option<DataMessage>, Messa
                 Sc::UNALIGNED_OWORD_BLOCK_READ => {
                     msg(data_cache(desc, Dc::UNALIGNED_OWORD_BLOCK_READ)?, false)
                 }
-                Sc::MEDIA_BLOCK_READ => Err(Unsupported::new(
-                    "Media Block Read through the sampler cache data port",
-                    "seed 000 §3.9.6",
-                )
-                .into()),
+                Sc::MEDIA_BLOCK_READ => msg(media_block(desc, false)?, false),
                 other => Err(bad(
                     "sampler cache message descriptor",
                     &format!("Message Type {} is reserved (seed 000 §3.9.2.1.1)", other.0),
@@ -151,9 +147,10 @@ pub(crate) fn decode(sfid: Sfid, desc: u32) -> Result<Option<DataMessage>, Messa
                     )
                 }
                 Rc::MEMORY_FENCE => fence(desc, header),
-                Rc::MEDIA_BLOCK_READ | Rc::MEDIA_BLOCK_WRITE => {
-                    Err(Unsupported::new("Media Block Read/Write", "seed 000 §3.9.6").into())
-                }
+                Rc::MEDIA_BLOCK_READ | Rc::MEDIA_BLOCK_WRITE => msg(
+                    media_block(desc, d.message_type == Rc::MEDIA_BLOCK_WRITE)?,
+                    false,
+                ),
                 other => Err(bad(
                     "render cache message descriptor",
                     &format!("Message Type {} is reserved (seed 000 §3.9.2.1.1)", other.0),
@@ -165,6 +162,24 @@ pub(crate) fn decode(sfid: Sfid, desc: u32) -> Result<Option<DataMessage>, Messa
             sfid.mnemonic()
         ))),
     }
+}
+
+/// Seed 000 §3.9.6.1: the surface's vertical line stride, or the descriptor's override;
+/// field (interlaced) access is not modelled.
+fn media_block(desc: u32, write: bool) -> Result<DataOp, MessageError> {
+    let d =
+        MessageDescriptorMediaBlockReadWrite::unpack(&[desc]).map_err(|e| MessageError::State {
+            structure: "media block read/write descriptor",
+            why: format!("{desc:#010x}: {e}"),
+        })?;
+    if d.vertical_line_stride_override.0 == 1 && d.override_vertical_line_stride != 0 {
+        return Err(Unsupported::new(
+            "media block messages on fields (Vertical Line Stride Override with stride 1)",
+            "seed 000 §3.9.6.1",
+        )
+        .into());
+    }
+    Ok(DataOp::MediaBlock { write })
 }
 
 fn atomic_op(code: u32) -> Result<AtomicOp, MessageError> {
@@ -387,6 +402,14 @@ pub(crate) fn surface(
         structure: "RENDER_SURFACE_STATE",
         why: format!("binding table entry {bti}: {e}"),
     };
+    // Seed 000 §2.12.2 Vertical Line Stride: field access of an interlaced surface.
+    if rss.vertical_line_stride != 0 {
+        return Err(Unsupported::new(
+            "data port access to a surface with Vertical Line Stride 1 (fields)",
+            "seed 000 §2.12.2, §3.9.6, §3.9.9",
+        )
+        .into());
+    }
     Ok(match rss.surface_type {
         St::SURFTYPE_NULL => DataSurface::Null,
         St::SURFTYPE_BUFFER => DataSurface::Buffer {
@@ -572,6 +595,7 @@ mod tests {
             Sfid::DataPortSamplerCache,
         ];
         let mut slm = vec![0u8; SLM_BYTES];
+        let (mut responses, mut errors) = (0u32, 0u32);
         for _ in 0..gtsim_fuzzkit::cases(20_000) {
             let sfid = sfids[rng.below(4) as usize];
             // Mostly descriptors whose reserved high bits are clear, so that most decode.
@@ -647,7 +671,18 @@ mod tests {
                 slm: rng.one_in(2).then_some(&mut slm[..]),
             };
             let rlen = rng.below(9) as usize;
-            let _ = dc::execute(&msg, &payload, rng.next_u64() as u32, rlen, &mut target);
+            match dc::execute(&msg, &payload, rng.next_u64() as u32, rlen, &mut target) {
+                Ok(r) => {
+                    assert_eq!(r.registers.len(), rlen);
+                    assert!(r.written.as_ref().is_none_or(|w| w.len() == rlen));
+                    responses += 1;
+                }
+                Err(_) => errors += 1,
+            }
         }
+        assert!(
+            responses > 0 && errors > 0,
+            "{responses} responses, {errors} errors"
+        );
     }
 }

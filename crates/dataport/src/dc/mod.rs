@@ -20,6 +20,7 @@
 
 mod atomic;
 mod block;
+mod media;
 mod scattered;
 mod space;
 mod typed;
@@ -169,6 +170,11 @@ pub enum DataOp {
         /// HWord (32-byte) offset.
         offset: u32,
     },
+    /// Media Block Read/Write (§3.9.6): a rectangle of a 2D surface.
+    MediaBlock {
+        /// Write (else read).
+        write: bool,
+    },
     /// Memory Fence: every earlier access of the thread is done (the model executes
     /// messages in order, so there is nothing to wait for); with Commit Enable one
     /// register comes back.
@@ -212,7 +218,8 @@ impl DataMessage {
             | DataOp::OwordDualBlock { write, .. }
             | DataOp::DwordScattered { write, .. }
             | DataOp::ByteScattered { write, .. }
-            | DataOp::ScratchBlock { write, .. } => write,
+            | DataOp::ScratchBlock { write, .. }
+            | DataOp::MediaBlock { write } => write,
             DataOp::Untyped { access, .. } | DataOp::Typed { access, .. } => access != Access::Read,
             DataOp::Fence { .. } => false,
         }
@@ -383,6 +390,8 @@ pub fn execute(
         }
         DataOp::Untyped { .. } => untyped::execute(msg, &regs, exec_mask, &mut space)?,
         DataOp::Typed { .. } => typed::execute(msg, &regs, exec_mask, &mut space)?,
+        // The execution mask is ignored (§3.9.6).
+        DataOp::MediaBlock { .. } => media::execute(msg, &regs, &mut space)?,
         // Ordering within a thread holds by construction (§3.4); the commit writeback
         // is one register (Mesa's fence has response length 1).
         DataOp::Fence { commit } => Response::from(vec![[0u8; 32]; usize::from(commit)]),

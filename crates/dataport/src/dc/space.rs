@@ -83,6 +83,12 @@ impl<'t> Space<'t> {
                             "seed 000 §3.9.8 restrictions",
                         ));
                     }
+                    DataOp::MediaBlock { .. } => {
+                        return Err(refuse(
+                            "Media Block Read/Write has no stateless model",
+                            "seed 000 §3.9.6 restriction 1",
+                        ));
+                    }
                     _ => {}
                 }
                 // Seed 000 §3.2.2: Surface Base Address = General State Base Address +
@@ -245,6 +251,22 @@ fn surface_kind(msg: &DataMessage, bti: u8, s: DataSurface) -> Result<Kind, Mess
                 "seed 000 §3.9.9",
             )),
         },
+        (
+            DataOp::MediaBlock { .. },
+            DataSurface::Image {
+                surface,
+                array,
+                view,
+            },
+        ) => Ok(Kind::Image {
+            surface,
+            array,
+            view,
+        }),
+        (DataOp::MediaBlock { .. }, _) => Err(refuse(
+            &what("Media Block Read/Write takes only a SURFTYPE_2D surface"),
+            "seed 000 §3.9.6 restriction 1",
+        )),
         (DataOp::Typed { .. }, DataSurface::Structured { .. }) => Err(refuse(
             &what("the typed messages take SURFTYPE_1D, 2D, 3D or BUFFER, not SURFTYPE_STRBUF"),
             "seed 000 §3.9.9 restrictions",

@@ -718,3 +718,97 @@ fn typed_read_of_r16_uint_returns_the_texel() {
     // Dword 0 = 1000 = 0x3e8 (bytes e8 03 00 00), dword 1 = 1001 (e9 03 00 00).
     assert_eq!(dwords(&r.registers[0])[..2], [0x3e8, 0x3e9]);
 }
+
+fn r8_surface(width: u32, height: u32, format: SurfaceFormat, bpe: u32) -> DataSurface {
+    let desc = SurfaceDesc {
+        ty: SurfaceType::D2,
+        width,
+        height,
+        depth: 1,
+        levels: 1,
+        samples: 1,
+        msaa_layout: MsaaLayout::Array,
+        halign: 4,
+        valign: 2,
+        array_spacing: ArraySpacing::Full,
+        block: (1, 1),
+        block_bytes: bpe,
+        tiling: Tiling::Linear,
+        pitch: 64,
+    };
+    DataSurface::Image {
+        surface: Surface::new(BASE, desc, format).unwrap(),
+        array: false,
+        view: ImageView {
+            base_level: 0,
+            levels: 1,
+            base_slice: 0,
+        },
+    }
+}
+
+fn media(write: bool) -> DataMessage {
+    DataMessage {
+        op: DataOp::MediaBlock { write },
+        model: AddressModel::Surface(3),
+        header: true,
+    }
+}
+
+/// §3.9.6: a 4x2 block of an 8-bit surface read at X -2, Y -1: the rows clamp to row 0
+/// and the left bytes replicate the edge byte ("B0B0B0B0"); rows sit at the base pitch
+/// (4 bytes). A 16-bit surface replicates its edge word (B0B1B0B1).
+#[test]
+fn media_block_read_clamps_to_the_edge_pixel() {
+    let mut mem = memory();
+    // Row y of the surface starts at BASE + 64y; its bytes are those of dwords
+    // 1000 + 16y, ...: row 0 = e8 03 00 00 e9 03 00 00 ...
+    let header = |x: i32, y: i32, w: u32, h: u32| {
+        reg([x as u32, y as u32, (h - 1) << 16 | (w - 1), 0, 0, 0, 0, 0])
+    };
+    let r = run(
+        &mut mem,
+        media(false),
+        Some(r8_surface(16, 4, SurfaceFormat::R8_UINT, 1)),
+        &[header(-2, -1, 4, 2)],
+        0,
+        1,
+    )
+    .unwrap();
+    let b = r.registers[0];
+    // Row -1 (clamped to 0) and row 0: bytes -2, -1, 0, 1 = e8 e8 e8 03.
+    assert_eq!(b[..8], [0xe8, 0xe8, 0xe8, 0x03, 0xe8, 0xe8, 0xe8, 0x03]);
+    // 16-bit pixels at X -4: two edge words, then pixels 0 and 1... of 4 bytes: words
+    // (e8 03) (e8 03).
+    let r = run(
+        &mut mem,
+        media(false),
+        Some(r8_surface(16, 4, SurfaceFormat::R16_UINT, 2)),
+        &[header(-4, 1, 8, 1)],
+        0,
+        1,
+    )
+    .unwrap();
+    // Row 1 starts with dword 1016 = 0x3f8: f8 03 00 00.
+    assert_eq!(
+        r.registers[0][..8],
+        [0xf8, 0x03, 0xf8, 0x03, 0xf8, 0x03, 0x00, 0x00]
+    );
+}
+
+/// A write lands inside the surface and drops what falls outside; X and the width must
+/// be DWord aligned.
+#[test]
+fn media_block_write_drops_what_is_outside() {
+    let mut mem = memory();
+    let s = r8_surface(8, 2, SurfaceFormat::R8_UINT, 1);
+    // 8 bytes wide (pitch 8), 1 row, at X 4 of an 8-byte-wide surface: bytes 4-7 land.
+    let header = reg([4, 1, 7, 0, 0, 0, 0, 0]);
+    let data = reg([0x4433_2211, 0x8877_6655, 0, 0, 0, 0, 0, 0]);
+    run(&mut mem, media(true), Some(s), &[header, data], 0, 0).unwrap();
+    assert_eq!(mem.read_u32(BASE + 64 + 4).unwrap(), 0x4433_2211);
+    // Byte 8 of the row is outside the 8-byte-wide surface: untouched.
+    assert_eq!(mem.read_u32(BASE + 64 + 8).unwrap(), 1000 + 18);
+    let misaligned = reg([2, 0, 3, 0, 0, 0, 0, 0]);
+    assert!(run(&mut mem, media(true), Some(s), &[misaligned, data], 0, 0).is_err());
+}
