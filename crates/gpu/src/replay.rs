@@ -1,7 +1,8 @@
 //! Replaying a captured trace on the device: every memory write the trace records is
-//! loaded, every submission is executed in order (one hardware context, as a
-//! single-context capture has), and the render targets the draws wrote are read back as
-//! RGBA8 images.
+//! loaded, every submission is executed in order (in the hardware context its ring's
+//! MI_SET_CONTEXT names, as `gtsim run --capture` records it, else all in one context,
+//! as a single-context capture has), and the render targets the draws wrote are read
+//! back as RGBA8 images.
 
 use crate::aub::{Event, Trace};
 use crate::device::{Device, DeviceLimits, Hang};
@@ -57,7 +58,13 @@ pub fn replay_limited(
             } => {
                 let bytes: Vec<u8> = commands.iter().flat_map(|d| d.to_le_bytes()).collect();
                 r.mem.load(*offset, &bytes);
-                match dev.submit(CONTEXT, *offset, &mut r.mem) {
+                // A ring that starts with MI_SET_CONTEXT (a `gtsim run --capture` of a
+                // driver with several contexts) runs the rest in that context.
+                let (context, start) = match commands.as_slice() {
+                    [dw0, address, ..] if dw0 >> 23 == 0x18 => (address >> 12, *offset + 8),
+                    _ => (CONTEXT, *offset),
+                };
+                match dev.submit(context, start, &mut r.mem) {
                     Ok(rep) => {
                         r.draws += rep.draws;
                         r.not_executed.extend(rep.not_executed);

@@ -88,6 +88,45 @@ fn writer_output_reads_back() {
     );
 }
 
+/// Submissions tagged with MI_SET_CONTEXT replay in their own contexts: context 2
+/// selects the GPGPU pipeline, and context 1's 3DPRIMITIVE (of no vertices) still runs
+/// under the 3D pipeline its own context never left. In one shared context the draw
+/// would be a hang (a 3DPRIMITIVE under GPGPU).
+#[test]
+fn replays_keep_each_context_apart() {
+    let dwords = |d: &[u32]| -> Vec<u8> { d.iter().flat_map(|x| x.to_le_bytes()).collect() };
+    let mut w = AubWriter::new("contexts", 0x0162);
+    // PIPELINE_SELECT GPGPU (1:0 = 2), MI_BATCH_BUFFER_END.
+    w.write_memory(0x20000, &dwords(&[0x6904_0002, 0x0500_0000]), 0);
+    // 3DPRIMITIVE (7 dwords) of 0 vertices, MI_BATCH_BUFFER_END.
+    w.write_memory(
+        0x21000,
+        &dwords(&[0x7b00_0005, 0, 0, 0, 0, 0, 0, 0x0500_0000]),
+        0,
+    );
+    w.exec_in_context(0x20000, 2, 0x30000);
+    w.exec_in_context(0x21000, 1, 0x30100);
+    let t = aub::parse(&w.finish());
+    assert!(
+        matches!(&t.events[3], Event::Exec { commands, .. } if commands[..2] == [0x0c00_0000, 0x2100])
+    );
+    let r = gtsim_gpu::replay::replay(&t, |_, _| {});
+    assert_eq!(r.submissions, 2);
+    assert!(r.hangs.is_empty(), "{:?}", r.hangs);
+    // The same batches without the tags share one context: the draw hangs.
+    let mut w = AubWriter::new("one context", 0x0162);
+    w.write_memory(0x20000, &dwords(&[0x6904_0002, 0x0500_0000]), 0);
+    w.write_memory(
+        0x21000,
+        &dwords(&[0x7b00_0005, 0, 0, 0, 0, 0, 0, 0x0500_0000]),
+        0,
+    );
+    w.exec(0x20000, 0x30000);
+    w.exec(0x21000, 0x30100);
+    let r = gtsim_gpu::replay::replay(&aub::parse(&w.finish()), |_, _| {});
+    assert_eq!(r.hangs.len(), 1, "{:?}", r.hangs);
+}
+
 #[test]
 fn truncated_trace_reports_the_offset() {
     let mut b = hand_made();

@@ -360,7 +360,7 @@ pub fn execbuffer2(k: &mut Kernel, fd: i32, a: &mut user::Args) -> Result<(), Er
 
     let batch_addr = addr(k, batch_index) + eb.batch_start_offset as u64;
     k.submissions += 1;
-    capture(k, &ids, batch_addr);
+    capture(k, &ids, batch_addr, device_ctx);
 
     // Execute.
     let result = {
@@ -421,7 +421,7 @@ pub fn execbuffer2(k: &mut Kernel, fd: i32, a: &mut user::Args) -> Result<(), Er
     Ok(())
 }
 
-fn capture(k: &mut Kernel, ids: &[u64], batch_addr: u64) {
+fn capture(k: &mut Kernel, ids: &[u64], batch_addr: u64, context: u32) {
     let Some(cap) = k.capture.as_mut() else {
         return;
     };
@@ -432,7 +432,10 @@ fn capture(k: &mut Kernel, ids: &[u64], batch_addr: u64) {
             cap.writer.write_memory(a, &bo.contents(), 0);
         }
     }
-    cap.writer.exec(batch_addr, 0);
+    // The hardware context goes into the ring as the driver's MI_SET_CONTEXT: crocus
+    // keeps render and compute batches in separate contexts, whose state (PIPELINE_SELECT
+    // included) a replay must keep apart.
+    cap.writer.exec_in_context(batch_addr, context, 0);
     let bytes = cap.writer.drain();
     if let Err(e) = cap.file.write_all(&bytes).and_then(|_| cap.file.flush()) {
         crate::log(&format!(

@@ -609,8 +609,12 @@ fn message(w: &mut W, sfid: Option<Sfid>, desc: u32) {
             let msg_type = (desc >> 14) & 0xf;
             // Untyped atomics name their operation (seed 000 §3.9.9.5 atomic operation
             // types, `AOP_ADD` printed `add` as Mesa does) instead of the control bits.
+            // Mesa prints the operation through its `control` helper, which puts a space
+            // before it after the message type: two spaces follow "bti N,".
             let ctrl = match DataPortAtomicOperationType((desc >> 8) & 0xf).name() {
-                Some(op) if msg_type == 6 => op.trim_start_matches("AOP_").to_ascii_lowercase(),
+                Some(op) if msg_type == 6 => {
+                    format!(" {}", op.trim_start_matches("AOP_").to_ascii_lowercase())
+                }
                 _ => ((desc >> 8) & 0x3f).to_string(),
             };
             w.put(&format!(

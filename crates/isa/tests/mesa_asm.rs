@@ -40,7 +40,8 @@ fn names_after(text: &str, key: &str) -> Vec<String> {
 }
 
 /// Untyped atomic operations, from either syntax: `( DC untyped atomic, 1,  add)` (Mesa)
-/// or `(DC untyped atomic, bti 1, add)` (gtsim): the last word before `)`.
+/// or `(DC untyped atomic, bti 1,  add)` (gtsim, as Mesa 22.3 prints it): the last word
+/// before `)`.
 fn atomics(text: &str) -> Vec<String> {
     text.lines()
         .filter_map(|l| l.split_once("untyped atomic,"))

@@ -72,6 +72,27 @@ impl AubWriter {
         );
     }
 
+    /// Records a submission of the batch at `batch` in hardware context `context`: the
+    /// ring holds MI_SET_CONTEXT, as the Linux driver's ring submission switches
+    /// contexts (its Logical Context Address is the context's number in bits 31:12,
+    /// standing for the context image the driver would point at; bit 8 "must be 1"),
+    /// then MI_BATCH_BUFFER_START. A replay runs each context's submissions against
+    /// that context's own state.
+    pub fn exec_in_context(&mut self, batch: u64, context: u32, ring_offset: u64) {
+        let cmds = [
+            0x18u32 << 23,
+            (context << 12) | 1 << 8,
+            0x31u32 << 23,
+            batch as u32,
+        ];
+        let bytes: Vec<u8> = cmds.iter().flat_map(|d| d.to_le_bytes()).collect();
+        self.block(
+            (MEMTYPE_GTT << 16) | (TYPE_RING_PRB0 << 8) | OP_COMMAND_WRITE,
+            ring_offset,
+            &bytes,
+        );
+    }
+
     /// Takes the bytes written so far, leaving the writer ready to append more (for
     /// streaming a capture to a file submission by submission).
     pub fn drain(&mut self) -> Vec<u8> {
