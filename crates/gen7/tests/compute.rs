@@ -228,3 +228,17 @@ fn a_walker_past_its_interface_descriptors_is_a_state_error() {
     let e = run(&s, &mut mem, &w).unwrap_err();
     assert!(e.to_string().contains("Interface Descriptor Offset"), "{e}");
 }
+
+/// The 12 groups run in parallel batches over overlays of memory: the buffer holds the
+/// same bytes whatever the host thread count.
+#[test]
+fn walker_results_do_not_depend_on_the_host_thread_count() {
+    let image = |threads: usize| {
+        let (s, mut mem, w) = setup(0x0f, true);
+        gtsim_pipe3d::draw::parallel::with_threads(threads, || run(&s, &mut mem, &w)).unwrap();
+        let mut b = vec![0u8; BUFFER_BYTES as usize];
+        mem.read(BUFFER, &mut b).unwrap();
+        b
+    };
+    assert_eq!(image(1), image(3));
+}

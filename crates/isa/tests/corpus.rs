@@ -120,6 +120,12 @@ fn gen4asm_encodings_survive_gtsim_text() {
             if free {
                 v[5] &= !0x7c;
             }
+            // wait's src1 is null and never read: gen4asm leaves it zero, Mesa 22.3 writes
+            // brw_null_reg() (null:F <8,8,1>), which gtsim's assembler follows.
+            if ins.opcode == gtsim_isa::opcode::Opcode::Wait {
+                v[5] &= !0x7c;
+                v[12..16].fill(0);
+            }
             if matches!(ins.opcode.kind(), gtsim_isa::opcode::Kind::Branch) {
                 v[4..12].fill(0);
             }

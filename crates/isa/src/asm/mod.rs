@@ -387,13 +387,20 @@ fn parse_line(line: usize, text: &str) -> Result<Parsed, AsmError> {
                         },
                     ),
                 ),
+                // Align1: src1 is Mesa's brw_null_reg(), null:F <8,8,1> (the bytes of
+                // crocus's compute-shader barriers, Mesa 22.3 brw_WAIT).
                 DstLayout::HStride(_) => {
                     let scalar = Layout::Region(Region {
                         vstride: Some(0),
                         width: 1,
                         hstride: 0,
                     });
-                    (scalar, (Type::UD, scalar))
+                    let null = Layout::Region(Region {
+                        vstride: Some(8),
+                        width: 8,
+                        hstride: 1,
+                    });
+                    (scalar, (Type::F, null))
                 }
             };
             let reg = |file, nr, subnr, ty, layout| Src::Reg {

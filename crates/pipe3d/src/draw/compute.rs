@@ -14,16 +14,17 @@
 //! A group whose interface descriptor enables the barrier runs its threads round-robin:
 //! each until it ends or waits (`wait` on n0.0) after sending its barrier message to
 //! the gateway; once as many threads as the barrier counts have arrived, every waiting
-//! thread is notified and runs on. Threads of one group run one after the other on
-//! memory itself, as do the groups, so atomics and shared memory see each other's
-//! effects in dispatch order.
+//! thread is notified and runs on. Threads of one group run one after the other. Groups
+//! run in parallel batches over overlays of memory, in dispatch order when the kernel
+//! sends atomics (which must see every earlier one).
 
 use super::router::{Barrier, Router};
-use super::{DrawError, KernelCache, Watchdog};
+use super::{DrawError, KernelCache, Watchdog, parallel};
 use crate::state::{ComputeDispatch, Front, ShaderStage};
 use gtsim_dataport::dc::SLM_BYTES;
 use gtsim_eu::exec::{DEFAULT_BUDGET, ExecError, FpMode, Program, Thread};
 use gtsim_mem::Memory;
+use gtsim_mem::overlay::Overlay;
 
 /// Barriers one group may pass: a kernel looping on barriers is a runaway.
 const MAX_BARRIERS: u32 = 1 << 16;
@@ -64,17 +65,87 @@ pub fn walk(
         });
     }
     let mut stats = ComputeStatistics::default();
+    let serial = super::router::sends_atomics(front, &prog);
     let [xs, ys, zs] = cs.groups.clone();
+    let mut pending = Vec::with_capacity(parallel::BATCH);
+    let run = GroupRun {
+        cs: &cs,
+        front,
+        prog: &prog,
+        addr,
+        serial,
+    };
     for z in zs {
         for y in ys.clone() {
             for x in xs.clone() {
-                group(&cs, front, mem, &prog, addr, [x, y, z], watchdog)?;
+                pending.push([x, y, z]);
+                if pending.len() == parallel::BATCH {
+                    run.groups(mem, &pending, watchdog)?;
+                    pending.clear();
+                }
                 stats.groups += 1;
                 stats.threads += u64::from(per_group);
             }
         }
     }
+    run.groups(mem, &pending, watchdog)?;
     Ok(stats)
+}
+
+/// What every group of a walker shares.
+struct GroupRun<'a> {
+    cs: &'a ComputeDispatch,
+    front: &'a dyn Front,
+    prog: &'a Program,
+    addr: u64,
+    /// The kernel sends atomics: its groups run one after the other on memory itself.
+    serial: bool,
+}
+
+impl GroupRun<'_> {
+    /// Runs the groups `ids` in order. Groups do not share SLM, and ordering between
+    /// groups is no more than the hardware's (a race on it too), so unless the kernel
+    /// sends atomics a batch of groups runs on the host's cores, each over an overlay of
+    /// memory, the overlays and watchdog charges then applied in dispatch order (see
+    /// `parallel`): the same bits whatever the thread count.
+    fn groups(
+        &self,
+        mem: &mut dyn Memory,
+        ids: &[[u32; 3]],
+        watchdog: &mut Watchdog,
+    ) -> Result<(), DrawError> {
+        if self.serial || ids.len() < parallel::MIN_BATCH {
+            for &id in ids {
+                group(self.cs, self.front, mem, self.prog, self.addr, id, watchdog)?;
+            }
+            return Ok(());
+        }
+        let base: &dyn Memory = &*mem;
+        let start = watchdog.remainder();
+        let outcomes = parallel::run(ids.len(), |i| {
+            let mut overlay = Overlay::new(base);
+            let mut w = start.clone();
+            let r = group(
+                self.cs,
+                self.front,
+                &mut overlay,
+                self.prog,
+                self.addr,
+                ids[i],
+                &mut w,
+            );
+            (r, overlay.into_log(), w)
+        });
+        for (r, log, w) in outcomes {
+            watchdog.absorb(&w)?;
+            log.apply(mem).map_err(|fault| DrawError::Fault {
+                unit: "compute thread write",
+                fault,
+            })?;
+            r?;
+        }
+        Ok(())
+    }
 }
 
 /// The payload of thread `(w, h, d)` of group `id`, as the generation lays it out.
@@ -131,6 +202,9 @@ fn group(
         error,
     };
     let per_group = cs.threads_per_group();
+    // Compute invocations count against the submission's pixel budget
+    // (`GTSIM_WATCHDOG_PIXELS`), so a walker of billions of tiny groups ends.
+    watchdog.pixels(u64::from(per_group) * cs.simd as u64)?;
     let mut slm = (cs.slm_bytes > 0).then(|| vec![0u8; SLM_BYTES]);
     let mut threads = (0..per_group)
         .map(|t| thread(cs, id, t))

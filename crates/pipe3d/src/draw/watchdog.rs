@@ -119,6 +119,33 @@ impl Watchdog {
         )
     }
 
+    /// A watchdog for work done apart (a batch of thread groups over a private overlay):
+    /// its limits are what is left of this one's.
+    pub(crate) fn remainder(&self) -> Watchdog {
+        Watchdog::new(WorkLimits {
+            eu_instructions: self
+                .limits
+                .eu_instructions
+                .saturating_sub(self.eu_instructions),
+            vertices: self.limits.vertices.saturating_sub(self.vertices),
+            pixels: self.limits.pixels.saturating_sub(self.pixels),
+        })
+    }
+
+    /// Adds the work `other` (a [`Watchdog::remainder`]) counted; a limit crossed is
+    /// this watchdog's error, naming its own limit.
+    pub(crate) fn absorb(&mut self, other: &Watchdog) -> Result<(), DrawError> {
+        Self::charge(
+            &mut self.eu_instructions,
+            other.eu_instructions,
+            self.limits.eu_instructions,
+            "EU instructions",
+            ENV_EU_INSTRUCTIONS,
+        )?;
+        self.vertices(other.vertices)?;
+        self.pixels(other.pixels)
+    }
+
     /// Charges `n` dispatched pixels.
     pub(crate) fn pixels(&mut self, n: u64) -> Result<(), DrawError> {
         Self::charge(
