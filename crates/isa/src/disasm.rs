@@ -611,11 +611,20 @@ fn message(w: &mut W, sfid: Option<Sfid>, desc: u32) {
             // types, `AOP_ADD` printed `add` as Mesa does) instead of the control bits.
             // Mesa prints the operation through its `control` helper, which puts a space
             // before it after the message type: two spaces follow "bti N,".
+            // OWord block reads and writes print their block size and alignment bits
+            // ("owords = 2, aligned = 0", Mesa 22.3's dp_oword_block_rw table).
+            let msg_ctrl = (desc >> 8) & 0x3f;
+            let owords = ["1-low", "1-high", "2", "4", "8"].get((msg_ctrl & 7) as usize);
             let ctrl = match DataPortAtomicOperationType((desc >> 8) & 0xf).name() {
                 Some(op) if msg_type == 6 => {
                     format!(" {}", op.trim_start_matches("AOP_").to_ascii_lowercase())
                 }
-                _ => ((desc >> 8) & 0x3f).to_string(),
+                _ if matches!(msg_type, 0 | 8) && owords.is_some() => format!(
+                    "owords = {}, aligned = {}",
+                    owords.copied().unwrap_or_default(),
+                    (msg_ctrl >> 3) & 3
+                ),
+                _ => msg_ctrl.to_string(),
             };
             w.put(&format!(
                 " ({}, bti {}, {ctrl})",

@@ -150,6 +150,13 @@ fn untyped_atomics_print_their_operation() {
     // the operation after the message type, so two spaces follow the comma.
     let t = send_text(10, 0x0411_9701);
     assert!(t.contains("(DC untyped atomic, bti 1,  add)"), "{t}");
+    // OWord block writes print their size as Mesa 22.3 does in crocus's spills:
+    // "(DC OWORD block write, bti 255, owords = 2, aligned = 0)" (descriptor 0x040a02ff).
+    let t = send_text(10, 0x040a_02ff);
+    assert!(
+        t.contains("(DC OWORD block write, bti 255, owords = 2, aligned = 0)"),
+        "{t}"
+    );
     // Other data-cache messages keep the message control number.
     let t = send_text(10, 0x0411_5301); // untyped surface read, msg control 0x13
     assert!(t.contains("(DC untyped surface read, bti 1, 19)"), "{t}");
