@@ -222,7 +222,7 @@ fn surface_kind(msg: &DataMessage, bti: u8, s: DataSurface) -> Result<Kind, Mess
     match (msg.op, s) {
         (DataOp::Fence { .. }, _) => Ok(Kind::Null),
         (
-            DataOp::Typed { .. },
+            DataOp::Typed { .. } | DataOp::MediaBlock { .. },
             DataSurface::Image {
                 surface,
                 array,
@@ -251,18 +251,6 @@ fn surface_kind(msg: &DataMessage, bti: u8, s: DataSurface) -> Result<Kind, Mess
                 "seed 000 §3.9.9",
             )),
         },
-        (
-            DataOp::MediaBlock { .. },
-            DataSurface::Image {
-                surface,
-                array,
-                view,
-            },
-        ) => Ok(Kind::Image {
-            surface,
-            array,
-            view,
-        }),
         (DataOp::MediaBlock { .. }, _) => Err(refuse(
             &what("Media Block Read/Write takes only a SURFTYPE_2D surface"),
             "seed 000 §3.9.6 restriction 1",

@@ -535,7 +535,8 @@ fn slm_untyped_access_wraps_at_64k() {
     assert!(execute(&block, &payload, 1, 1, &mut t).is_err());
 }
 
-fn image(format: SurfaceFormat, width: u32, height: u32) -> DataSurface {
+/// A linear, single-level 2D `format` surface of `width` x `height` at `BASE`.
+fn surface_2d(format: SurfaceFormat, width: u32, height: u32, pitch: u64) -> DataSurface {
     let desc = SurfaceDesc {
         ty: SurfaceType::D2,
         width,
@@ -548,9 +549,9 @@ fn image(format: SurfaceFormat, width: u32, height: u32) -> DataSurface {
         valign: 2,
         array_spacing: ArraySpacing::Full,
         block: (1, 1),
-        block_bytes: 4,
+        block_bytes: 1,
         tiling: Tiling::Linear,
-        pitch: u64::from(width) * 4,
+        pitch,
     };
     DataSurface::Image {
         surface: Surface::new(BASE, desc, format).unwrap(),
@@ -561,6 +562,10 @@ fn image(format: SurfaceFormat, width: u32, height: u32) -> DataSurface {
             base_slice: 0,
         },
     }
+}
+
+fn image(format: SurfaceFormat, width: u32, height: u32) -> DataSurface {
+    surface_2d(format, width, height, u64::from(width) * 4)
 }
 
 fn typed(access: Access, high: bool, channels: [bool; 4]) -> DataMessage {
@@ -680,31 +685,7 @@ fn fence_commit_returns_one_register() {
 #[test]
 fn typed_read_of_r16_uint_returns_the_texel() {
     let mut mem = memory();
-    let desc = SurfaceDesc {
-        ty: SurfaceType::D2,
-        width: 8,
-        height: 2,
-        depth: 1,
-        levels: 1,
-        samples: 1,
-        msaa_layout: MsaaLayout::Array,
-        halign: 4,
-        valign: 2,
-        array_spacing: ArraySpacing::Full,
-        block: (1, 1),
-        block_bytes: 2,
-        tiling: Tiling::Linear,
-        pitch: 16,
-    };
-    let s = DataSurface::Image {
-        surface: Surface::new(BASE, desc, SurfaceFormat::R16_UINT).unwrap(),
-        array: false,
-        view: ImageView {
-            base_level: 0,
-            levels: 1,
-            base_slice: 0,
-        },
-    };
+    let s = surface_2d(SurfaceFormat::R16_UINT, 8, 2, 16);
     let header = reg([0, 0, 0, 0, 0, 0, 0, 0xff]);
     let r = run(
         &mut mem,
@@ -719,32 +700,8 @@ fn typed_read_of_r16_uint_returns_the_texel() {
     assert_eq!(dwords(&r.registers[0])[..2], [0x3e8, 0x3e9]);
 }
 
-fn r8_surface(width: u32, height: u32, format: SurfaceFormat, bpe: u32) -> DataSurface {
-    let desc = SurfaceDesc {
-        ty: SurfaceType::D2,
-        width,
-        height,
-        depth: 1,
-        levels: 1,
-        samples: 1,
-        msaa_layout: MsaaLayout::Array,
-        halign: 4,
-        valign: 2,
-        array_spacing: ArraySpacing::Full,
-        block: (1, 1),
-        block_bytes: bpe,
-        tiling: Tiling::Linear,
-        pitch: 64,
-    };
-    DataSurface::Image {
-        surface: Surface::new(BASE, desc, format).unwrap(),
-        array: false,
-        view: ImageView {
-            base_level: 0,
-            levels: 1,
-            base_slice: 0,
-        },
-    }
+fn r8_surface(width: u32, height: u32, format: SurfaceFormat) -> DataSurface {
+    surface_2d(format, width, height, 64)
 }
 
 fn media(write: bool) -> DataMessage {
@@ -769,7 +726,7 @@ fn media_block_read_clamps_to_the_edge_pixel() {
     let r = run(
         &mut mem,
         media(false),
-        Some(r8_surface(16, 4, SurfaceFormat::R8_UINT, 1)),
+        Some(r8_surface(16, 4, SurfaceFormat::R8_UINT)),
         &[header(-2, -1, 4, 2)],
         0,
         1,
@@ -783,7 +740,7 @@ fn media_block_read_clamps_to_the_edge_pixel() {
     let r = run(
         &mut mem,
         media(false),
-        Some(r8_surface(16, 4, SurfaceFormat::R16_UINT, 2)),
+        Some(r8_surface(16, 4, SurfaceFormat::R16_UINT)),
         &[header(-4, 1, 8, 1)],
         0,
         1,
@@ -801,7 +758,7 @@ fn media_block_read_clamps_to_the_edge_pixel() {
 #[test]
 fn media_block_write_drops_what_is_outside() {
     let mut mem = memory();
-    let s = r8_surface(8, 2, SurfaceFormat::R8_UINT, 1);
+    let s = r8_surface(8, 2, SurfaceFormat::R8_UINT);
     // 8 bytes wide (pitch 8), 1 row, at X 4 of an 8-byte-wide surface: bytes 4-7 land.
     let header = reg([4, 1, 7, 0, 0, 0, 0, 0]);
     let data = reg([0x4433_2211, 0x8877_6655, 0, 0, 0, 0, 0, 0]);

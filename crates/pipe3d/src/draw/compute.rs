@@ -18,16 +18,13 @@
 //! run in parallel batches over overlays of memory, in dispatch order when the kernel
 //! sends atomics (which must see every earlier one).
 
-use super::router::{Barrier, Router};
+use super::router::Router;
 use super::{DrawError, KernelCache, Watchdog, parallel};
 use crate::state::{ComputeDispatch, Front, ShaderStage};
 use gtsim_dataport::dc::SLM_BYTES;
-use gtsim_eu::exec::{DEFAULT_BUDGET, ExecError, FpMode, Program, Thread};
+use gtsim_eu::exec::{FpMode, Program, Thread};
 use gtsim_mem::Memory;
 use gtsim_mem::overlay::Overlay;
-
-/// Barriers one group may pass: a kernel looping on barriers is a runaway.
-const MAX_BARRIERS: u32 = 1 << 16;
 
 /// What one walker did.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -209,79 +206,28 @@ fn group(
     let mut threads = (0..per_group)
         .map(|t| thread(cs, id, t))
         .collect::<Result<Vec<_>, _>>()?;
-    let mut barrier = Barrier::default();
-    let mut done = vec![false; threads.len()];
-    let mut started = vec![false; threads.len()];
-    let mut rounds = 0;
-    loop {
-        let mut progressed = false;
-        for (i, t) in threads.iter_mut().enumerate() {
-            if done[i] || (started[i] && t.notifications == 0) {
-                continue;
-            }
-            let budget = watchdog.thread_budget(DEFAULT_BUDGET);
-            let mut router = Router {
-                slm: slm.as_deref_mut(),
-                front,
-                stage: ShaderStage::Compute,
-                mem: &mut *mem,
-                urb: None,
-                vertex_counts: None,
-                barrier: Some(&mut barrier),
-                pixels: None,
-            };
-            let result = if started[i] {
-                t.resume_program(prog, &mut router, budget)
-            } else {
-                started[i] = true;
-                t.run_program(prog, &mut router, budget)
-            };
-            progressed = true;
-            match result {
-                Err(ExecError::Waiting { executed, .. }) if cs.barrier.is_some() => {
-                    watchdog
-                        .thread_ran(Ok(executed), budget, DEFAULT_BUDGET)?
-                        .map_err(failed)?;
-                }
-                r => {
-                    watchdog
-                        .thread_ran(r, budget, DEFAULT_BUDGET)?
-                        .map_err(failed)?;
-                    done[i] = true;
-                }
-            }
+    let group = super::group::Group {
+        count: cs.barrier.unwrap_or(per_group),
+        barrier: cs.barrier.is_some(),
+        who: format!("threads of thread group {id:?}"),
+        command: "GPGPU threads",
+        failed: &failed,
+    };
+    group.run(&mut threads, watchdog, &mut |t, barrier, resume, budget| {
+        let mut router = Router {
+            slm: slm.as_deref_mut(),
+            front,
+            stage: ShaderStage::Compute,
+            mem: &mut *mem,
+            urb: None,
+            vertex_counts: None,
+            barrier: Some(barrier),
+            pixels: None,
+        };
+        if resume {
+            t.resume_program(prog, &mut router, budget)
+        } else {
+            t.run_program(prog, &mut router, budget)
         }
-        if done.iter().all(|&d| d) {
-            return Ok(());
-        }
-        if !progressed {
-            let count = cs.barrier.unwrap_or(per_group);
-            let count = barrier.count.unwrap_or(count);
-            if barrier.arrived >= count && count > 0 && rounds < MAX_BARRIERS {
-                rounds += 1;
-                barrier.arrived -= count;
-                for (i, t) in threads.iter_mut().enumerate() {
-                    if !done[i] {
-                        t.notifications += 1;
-                    }
-                }
-            } else if rounds >= MAX_BARRIERS {
-                return Err(DrawError::State {
-                    command: "GPGPU threads",
-                    why: format!(
-                        "the threads of thread group {id:?} passed {MAX_BARRIERS} barriers: a runaway kernel"
-                    ),
-                });
-            } else {
-                let waiting = done.iter().filter(|&&d| !d).count();
-                return Err(DrawError::State {
-                    command: "GPGPU threads",
-                    why: format!(
-                        "{waiting} threads of thread group {id:?} wait at a barrier that {} of {count} threads reached: they would wait for ever",
-                        barrier.arrived
-                    ),
-                });
-            }
-        }
-    }
+    })
 }

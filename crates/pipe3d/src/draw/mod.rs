@@ -42,6 +42,7 @@ mod clipper;
 pub mod compute;
 mod deferred;
 mod geometry;
+mod group;
 pub mod parallel;
 mod pixel;
 mod replay;

@@ -13,19 +13,15 @@
 //! each until it ends or waits, and once all wait with the barrier complete, each is
 //! notified and resumed (seed 004 §4.7; IVB PRM Vol4 Part2 "Message Gateway").
 
-use super::router::{Barrier, Router};
+use super::router::Router;
 use super::staging::Staged;
 use super::{DrawError, KernelCache, Statistics, Vue, Watchdog};
 use crate::state::{DrawState, Front, ShaderStage, Tessellation};
 use crate::tessellator::{Tessellated, tessellate};
-use gtsim_eu::exec::{DEFAULT_BUDGET, ExecError, FpMode, Program, Thread};
+use gtsim_eu::exec::{DEFAULT_BUDGET, FpMode, Program, Thread};
 use gtsim_mem::Memory;
 use gtsim_spec::shared::ThreeDPrimTopoType as T;
 use std::sync::Arc;
-
-/// Barriers one patch's HS instances may pass: a kernel looping on barriers is a
-/// runaway, ended like one (the watchdog charges the instructions between them).
-const MAX_BARRIERS: u32 = 1 << 16;
 
 /// The tessellation stages of a draw with their kernels.
 pub(super) struct TessellationStage {
@@ -195,83 +191,30 @@ impl TessellationStage {
             threads.push(t);
         }
         // Run the instances, each until it ends or waits at the barrier.
-        let mut barrier = Barrier::default();
-        let mut rounds = 0;
-        let mut done = vec![false; threads.len()];
-        let mut started = vec![false; threads.len()];
-        loop {
-            let mut progressed = false;
-            for (i, t) in threads.iter_mut().enumerate() {
-                if done[i] || (started[i] && t.notifications == 0) {
-                    continue;
-                }
-                let budget = watchdog.thread_budget(DEFAULT_BUDGET);
-                let mut router = Router {
-                    slm: None,
-                    front,
-                    stage: ShaderStage::Hull,
-                    mem: &mut *mem,
-                    urb: Some(&mut entries),
-                    vertex_counts: None,
-                    barrier: Some(&mut barrier),
-                    pixels: None,
-                };
-                let result = if started[i] {
-                    t.resume_program(prog, &mut router, budget)
-                } else {
-                    started[i] = true;
-                    t.run_program(prog, &mut router, budget)
-                };
-                progressed = true;
-                match result {
-                    Err(ExecError::Waiting { executed, .. }) => {
-                        // Charged what it ran before the wait; every resumption needs a
-                        // completed barrier, and those are bounded below.
-                        watchdog
-                            .thread_ran(Ok(executed), budget, DEFAULT_BUDGET)?
-                            .map_err(failed)?;
-                    }
-                    r => {
-                        watchdog
-                            .thread_ran(r, budget, DEFAULT_BUDGET)?
-                            .map_err(failed)?;
-                        done[i] = true;
-                    }
-                }
+        let group = super::group::Group {
+            count: hs.instances,
+            barrier: true,
+            who: "HS instances of a patch".into(),
+            command: "HS threads",
+            failed: &failed,
+        };
+        group.run(&mut threads, watchdog, &mut |t, barrier, resume, budget| {
+            let mut router = Router {
+                slm: None,
+                front,
+                stage: ShaderStage::Hull,
+                mem: &mut *mem,
+                urb: Some(&mut entries),
+                vertex_counts: None,
+                barrier: Some(barrier),
+                pixels: None,
+            };
+            if resume {
+                t.resume_program(prog, &mut router, budget)
+            } else {
+                t.run_program(prog, &mut router, budget)
             }
-            if done.iter().all(|&d| d) {
-                break;
-            }
-            if !progressed {
-                // Every unfinished instance waits: a complete barrier notifies them.
-                let waiting = done.iter().filter(|&&d| !d).count() as u32;
-                let count = barrier.count.unwrap_or(hs.instances);
-                if barrier.arrived >= count && count > 0 && rounds < MAX_BARRIERS {
-                    rounds += 1;
-                    barrier.arrived -= count;
-                    for (i, t) in threads.iter_mut().enumerate() {
-                        if !done[i] {
-                            t.notifications += 1;
-                        }
-                    }
-                } else if rounds >= MAX_BARRIERS {
-                    return Err(DrawError::State {
-                        command: "HS threads",
-                        why: format!(
-                            "the HS instances of a patch passed {MAX_BARRIERS} barriers: a runaway kernel"
-                        ),
-                    });
-                } else {
-                    return Err(DrawError::State {
-                        command: "HS threads",
-                        why: format!(
-                            "{waiting} HS instances of a patch wait at a barrier that {} of {count} threads reached: they would wait for ever",
-                            barrier.arrived
-                        ),
-                    });
-                }
-            }
-        }
+        })?;
         Ok(entries.swap_remove(0))
     }
 
