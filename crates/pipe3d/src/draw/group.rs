@@ -15,6 +15,11 @@ use gtsim_eu::exec::{DEFAULT_BUDGET, ExecError, Thread};
 /// Barriers one group may pass: a kernel looping on barriers is a runaway.
 pub(super) const MAX_BARRIERS: u32 = 1 << 16;
 
+/// Runs one thread of a group from its start (or, resuming, from its `wait`) with its
+/// stage's router over the group's barrier and the given budget; how it stopped.
+pub(super) type RunThread<'r> =
+    dyn FnMut(&mut Thread, &mut Barrier, bool, u64) -> Result<u64, ExecError> + 'r;
+
 /// How one group's threads are run and named.
 pub(super) struct Group<'a> {
     /// The barrier's thread count when the messages do not give one.
@@ -38,7 +43,7 @@ impl Group<'_> {
         &self,
         threads: &mut [Box<Thread>],
         watchdog: &mut Watchdog,
-        run: &mut dyn FnMut(&mut Thread, &mut Barrier, bool, u64) -> Result<u64, ExecError>,
+        run: &mut RunThread,
     ) -> Result<(), DrawError> {
         let mut barrier = Barrier::default();
         let mut done = vec![false; threads.len()];
