@@ -226,6 +226,9 @@ impl Front for ComputeFront<'_> {
             scratch: Scratch {
                 base: vfe.scratch_space_base_pointer,
                 per_thread: u32::from(vfe.per_thread_scratch_space),
+                // Ivy Bridge's MEDIA_VFE_STATE counts KiB linearly: "[0, 11] to mean
+                // [1kB, 12kB]" (Mesa crocus_state.c, which programs it so).
+                bytes_per_thread: (u64::from(vfe.per_thread_scratch_space) + 1) * 1024,
             },
             alt_float_mode: idd.floating_point_mode
                 == gtsim_spec::gen7::interface_descriptor_data::FloatingPointMode::ALTERNATE,

@@ -434,6 +434,8 @@ fn vertex_shader(vs: &ThreeDStateVs, bases: &Bases, resources: StageResources) -
         scratch: Scratch {
             base: vs.scratch_space_base_offset,
             per_thread: u32::from(vs.per_thread_scratch_space),
+            // Seed 004 §3.2.1 (and each stage's state): 2^n KiB per thread.
+            bytes_per_thread: 1024 << (vs.per_thread_scratch_space & 0xf),
         },
         urb_data_start: vs.dispatch_grf_start_register_for_urb_data as usize,
         first_slot: vs.vertex_urb_entry_read_offset as usize * 2,
@@ -493,6 +495,8 @@ fn tessellation(
             scratch: Scratch {
                 base: hs.scratch_space_base_pointer,
                 per_thread: u32::from(hs.per_thread_scratch_space),
+                // Seed 004 §3.2.1 (and each stage's state): 2^n KiB per thread.
+                bytes_per_thread: 1024 << (hs.per_thread_scratch_space & 0xf),
             },
             urb_data_start: usize::from(hs.dispatch_grf_start_register_for_urb_data),
             first_slot: usize::from(hs.vertex_urb_entry_read_offset) * 2,
@@ -531,6 +535,8 @@ fn tessellation(
             scratch: Scratch {
                 base: ds.scratch_space_base_offset,
                 per_thread: u32::from(ds.per_thread_scratch_space),
+                // Seed 004 §3.2.1 (and each stage's state): 2^n KiB per thread.
+                bytes_per_thread: 1024 << (ds.per_thread_scratch_space & 0xf),
             },
             urb_data_start: usize::from(ds.dispatch_grf_start_register_for_urb_data),
             first_slot: usize::from(ds.patch_urb_entry_read_offset) * 2,
@@ -598,6 +604,8 @@ fn geometry_shader(
         scratch: Scratch {
             base: gs.scratch_space_base_pointer,
             per_thread: u32::from(gs.per_thread_scratch_space),
+            // Seed 004 §3.2.1 (and each stage's state): 2^n KiB per thread.
+            bytes_per_thread: 1024 << (gs.per_thread_scratch_space & 0xf),
         },
         urb_data_start: usize::from(gs.dispatch_grf_start_register_for_urb_data),
         first_slot: usize::from(gs.vertex_urb_entry_read_offset) * 2,
@@ -1001,6 +1009,8 @@ fn pixel_shader(
         scratch: Scratch {
             base: ps.scratch_space_base_pointer,
             per_thread: u32::from(ps.per_thread_scratch_space),
+            // Seed 004 §3.2.1 (and each stage's state): 2^n KiB per thread.
+            bytes_per_thread: 1024 << (ps.per_thread_scratch_space & 0xf),
         },
         kernels,
         dispatch: wm.thread_dispatch_enable,

@@ -79,6 +79,16 @@ fn bytes(dw: &[u32]) -> Vec<u8> {
 /// Latched state and memory for a walker of `groups` (X, Y) groups of two SIMD8
 /// threads, the last thread of each group masked by `right_mask`.
 fn setup(right_mask: u32, barrier: bool) -> (LatchedState, AddressSpace, GpgpuWalker) {
+    setup_kernel(KERNEL, right_mask, barrier)
+}
+
+/// [`setup`] with another kernel, and scratch space at 0x8000 of 2 KiB per thread
+/// (Ivy Bridge's linear KiB encoding: 1 = 2 KiB).
+fn setup_kernel(
+    kernel: &str,
+    right_mask: u32,
+    barrier: bool,
+) -> (LatchedState, AddressSpace, GpgpuWalker) {
     let mut s = LatchedState::default();
     latch(
         &mut s,
@@ -106,6 +116,8 @@ fn setup(right_mask: u32, barrier: bool) -> (LatchedState, AddressSpace, GpgpuWa
         "MEDIA_VFE_STATE",
         MediaVfeState {
             maximum_number_of_threads: 63,
+            scratch_space_base_pointer: 0x8000,
+            per_thread_scratch_space: 1,
             gpgpu_mode: media_vfe_state::GpgpuMode::GPGPU_MODE,
             ..Default::default()
         }
@@ -136,7 +148,7 @@ fn setup(right_mask: u32, barrier: bool) -> (LatchedState, AddressSpace, GpgpuWa
     mem.load(BUFFER, &vec![0xee; BUFFER_BYTES as usize]);
     mem.load(
         INSTRUCTION_BASE,
-        &assemble(KERNEL, Compaction::Never).unwrap(),
+        &assemble(kernel, Compaction::Never).unwrap(),
     );
     let idd = InterfaceDescriptorData {
         kernel_start_pointer: 0,
@@ -241,4 +253,35 @@ fn walker_results_do_not_depend_on_the_host_thread_count() {
         b
     };
     assert_eq!(image(1), image(3));
+}
+
+/// Each thread of a group has its own scratch region: R0.5 holds Scratch Space Base
+/// Pointer + FFTID x the per-thread size in 31:10 and the FFTID (here the thread's
+/// index in its group) in 7:0; threads of a group interleave at their barriers, so
+/// their spills must not meet.
+#[test]
+fn threads_of_a_group_get_their_own_scratch_regions() {
+    const R05: &str =
+        "mul(8)          g20<1>D         g1<0,1,0>D      4D              { align1 1Q };
+mul(8)          g12<1>D         g0.1<0,1,0>D    8D              { align1 1Q };
+add(8)          g20<1>D         g20<8,8,1>D     g12<8,8,1>D     { align1 1Q };
+mul(8)          g12<1>D         g0.6<0,1,0>D    32D             { align1 1Q };
+add(8)          g20<1>D         g20<8,8,1>D     g12<8,8,1>D     { align1 1Q };
+mov(8)          g21<1>UD        g0.5<0,1,0>UD                   { align1 1Q };
+send(8)         null<1>UW       g20<8,8,1>UD    0x04036e00
+                            data MsgDesc: { align1 1Q };
+send(8)         null<1>UW       g0<8,8,1>UD     0x02000010
+                            thread_spawner MsgDesc: { align1 WE_all 1Q EOT };";
+    let (s, mut mem, w) = setup_kernel(R05, 0xff, false);
+    run(&s, &mut mem, &w).unwrap();
+    for y in 0..3u64 {
+        for x in 0..4u64 {
+            for t in 0..2u32 {
+                let got = mem
+                    .read_u32(BUFFER + 32 * y + 8 * x + 4 * u64::from(t))
+                    .unwrap();
+                assert_eq!(got, (0x8000 + 2048 * t) | t, "group ({x}, {y}) thread {t}");
+            }
+        }
+    }
 }

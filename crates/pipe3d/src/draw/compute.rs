@@ -172,7 +172,7 @@ fn thread(cs: &ComputeDispatch, id: [u32; 3], t: u32) -> Result<Box<Thread>, Dra
             l.group_id[i].put(grf, *g);
         }
         l.barrier_id.put(grf, 0);
-        super::put_pointers(l.common, grf, &cs.scratch, &cs.resources);
+        super::put_pointers(l.common, grf, (&cs.scratch, t), &cs.resources);
         for r in 0..cs.curbe_read {
             // Past the CURBE loaded: zeros (the driver loads what its threads read).
             let row = cs.curbe.get(first + r).copied().unwrap_or([0; 32]);

@@ -175,11 +175,11 @@ impl DrawError {
 pub(crate) fn put_pointers(
     l: &crate::state::PayloadLayout,
     grf: &mut [u8],
-    scratch: &crate::state::Scratch,
+    (scratch, fftid): (&crate::state::Scratch, u32),
     resources: &crate::state::StageResources,
 ) {
     l.scratch_space.put(grf, scratch.per_thread);
-    put_scratch(l, grf, scratch);
+    put_scratch(l, grf, scratch, fftid);
     l.sampler_state
         .put(grf, (resources.sampler_state >> 5) as u32);
     l.binding_table
@@ -189,17 +189,22 @@ pub(crate) fn put_pointers(
 /// Writes a thread's Scratch Space Pointer and FFTID (seed 004 §3.3 R0.5: "the
 /// starting location of the thread's allocated scratch space ... FF units will assign a
 /// thread an arbitrarily-positioned region" within Scratch Space Base Pointer +
-/// Maximum Number of Threads × Per-Thread Scratch Space). The model runs a stage's
-/// threads one after another, or in parallel each over its own overlay of memory
-/// (`parallel.rs`), so no two running threads share a region even when all take the
-/// first: every thread gets FFTID 0 and the region at Scratch Space Base Pointer.
+/// Maximum Number of Threads × Per-Thread Scratch Space): region `fftid`. Threads that
+/// run at the same time on the model's memory get distinct FFTIDs (the instances of a
+/// patch, the threads of a thread group, which interleave at their barriers); the
+/// others run one after another, or in parallel each over its own overlay of memory
+/// (`parallel.rs`), and take region 0.
 pub(crate) fn put_scratch(
     l: &crate::state::PayloadLayout,
     grf: &mut [u8],
     scratch: &crate::state::Scratch,
+    fftid: u32,
 ) {
-    l.scratch_pointer.put(grf, (scratch.base >> 10) as u32);
-    l.fftid.put(grf, 0);
+    let at = scratch
+        .base
+        .wrapping_add(u64::from(fftid) * scratch.bytes_per_thread);
+    l.scratch_pointer.put(grf, (at >> 10) as u32);
+    l.fftid.put(grf, fftid);
 }
 
 /// Copies a stage's push constants into the payload from register `start` on (seed 004

@@ -1234,7 +1234,7 @@ fn build_payload(
         .put(grf, (st.ps.resources.sampler_state >> 5) as u32);
     l.binding_table
         .put(grf, (st.ps.resources.binding_table >> 5) as u32);
-    super::put_scratch(l, grf, &st.ps.scratch);
+    super::put_scratch(l, grf, &st.ps.scratch, 0);
     let blocks = (k.simd / 16).max(1);
     for (i, &((sy, sx), _)) in group.iter().enumerate() {
         l.subspan_x.offset(i / 4, i % 4).put(grf, sx * 2);

@@ -98,6 +98,8 @@ pub struct Scratch {
     pub base: u64,
     /// Per-Thread Scratch Space, as R0.3 3:0 carries it.
     pub per_thread: u32,
+    /// The bytes of one thread's region (the field decoded by the generation).
+    pub bytes_per_thread: u64,
 }
 
 /// A shader stage's push constants and the pointers its thread payload carries.
