@@ -285,3 +285,72 @@ send(8)         null<1>UW       g0<8,8,1>UD     0x02000010
         }
     }
 }
+
+/// Fuzz (docs/FUZZING.md): hostile walkers, interface descriptors, MEDIA_VFE_STATE and
+/// kernels (the barrier kernel, one that waits with no barrier, one that loops for
+/// ever, the R0.5 kernel): random SIMD sizes (the reserved one included), thread
+/// counters, group ranges (empty, reversed, up to a million groups), execution masks,
+/// CURBE read lengths and offsets past the CURBE and the GRF, SLM sizes, barrier thread
+/// counts (0, fewer and more than the group has), media mode. Under small work limits
+/// every walker ends with its result or a typed error, both reached. `GTSIM_FUZZ_CASES`
+/// (default 300), `GTSIM_FUZZ_SEED`.
+#[test]
+fn hostile_walkers_end_in_a_result_or_a_typed_error() {
+    const SPIN: &str = "LABEL0:
+while(8)        JIP:  LABEL0                                    { align1 1Q };";
+    const WAIT: &str =
+        "wait(1)         n0<1>UD                                         { align1 WE_all 1N };
+send(8)         null<1>UW       g0<8,8,1>UD     0x02000010
+                            thread_spawner MsgDesc: { align1 WE_all 1Q EOT };";
+    let mut rng = gtsim_fuzzkit::SplitMix64(gtsim_fuzzkit::env_u64("GTSIM_FUZZ_SEED", 5));
+    let (mut ok, mut errors) = (0, 0);
+    for _ in 0..gtsim_fuzzkit::cases(300) {
+        let kernel = [KERNEL, WAIT, SPIN][rng.below(3) as usize];
+        let (mut s, mut mem, mut w) = setup_kernel(kernel, rng.next_u64() as u32, rng.one_in(2));
+        w.simd_size = gpgpu_walker::SimdSize(rng.below(4) as u32);
+        w.thread_width_counter_maximum = rng.below(64) as u8;
+        w.thread_height_counter_maximum = rng.below(3) as u8;
+        w.thread_depth_counter_maximum = rng.below(2) as u8;
+        let dim = |rng: &mut gtsim_fuzzkit::SplitMix64| match rng.below(4) {
+            0 => 0,
+            1 => rng.below(1 << 20) as u32,
+            _ => rng.below(4) as u32,
+        };
+        w.thread_group_id_x_dimension = dim(&mut rng);
+        w.thread_group_id_y_dimension = dim(&mut rng);
+        w.thread_group_id_z_dimension = dim(&mut rng);
+        w.thread_group_id_starting_x = rng.below(3) as u32;
+        w.bottom_execution_mask = rng.next_u64() as u32;
+        w.interface_descriptor_offset = rng.below(2) as u8;
+        let idd = InterfaceDescriptorData {
+            kernel_start_pointer: 0,
+            binding_table_pointer: 0x100,
+            binding_table_entry_count: 1,
+            constant_urb_entry_read_length: rng.below(200) as u16,
+            constant_urb_entry_read_offset: rng.below(8) as u16,
+            barrier_enable: rng.one_in(2),
+            shared_local_memory_size: rng.below(20) as u8,
+            number_of_threads_in_gpgpu_thread_group: rng.below(70) as u8,
+            ..Default::default()
+        };
+        mem.load(SURFACE_BASE + IDD, &bytes(&idd.pack().unwrap()));
+        if rng.one_in(8) {
+            latch(
+                &mut s,
+                "MEDIA_VFE_STATE",
+                MediaVfeState::default().pack().unwrap(),
+            );
+        }
+        let front = ComputeFront::new(&s, &NoRegisters, &w);
+        let mut watchdog = Watchdog::new(WorkLimits {
+            eu_instructions: 200_000,
+            vertices: 1000,
+            pixels: 50_000,
+        });
+        match walk(&front, &mut mem, &mut KernelCache::default(), &mut watchdog) {
+            Ok(_) => ok += 1,
+            Err(_) => errors += 1,
+        }
+    }
+    assert!(ok > 0 && errors > 0, "{ok} results, {errors} errors");
+}

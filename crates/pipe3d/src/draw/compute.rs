@@ -48,7 +48,9 @@ pub fn walk(
     let addr = cs.kernel.checked("the compute kernel")?;
     let prog = kernels.get(cs.encoding, mem, addr)?;
     let per_group = cs.threads_per_group();
-    if per_group == 0 {
+    // No groups when any dimension walks none (or its start is past its end): the
+    // other dimensions are not walked at all, however long they are.
+    if per_group == 0 || cs.groups.iter().any(|r| r.is_empty()) {
         return Ok(ComputeStatistics::default());
     }
     if let Some(n) = cs.barrier
@@ -117,8 +119,13 @@ impl GroupRun<'_> {
             }
             return Ok(());
         }
+        // Each group of the batch gets an even share of what is left of the budget, so a
+        // batch of runaway groups costs no more than the budget; a batch where a group
+        // ran out of its share runs again, one group after the other with the whole
+        // budget (nothing of it has reached memory yet), so the outcome is the serial
+        // one whenever the budget allows it.
         let base: &dyn Memory = &*mem;
-        let start = watchdog.remainder();
+        let start = watchdog.share(ids.len() as u64);
         let outcomes = parallel::run(ids.len(), |i| {
             let mut overlay = Overlay::new(base);
             let mut w = start.clone();
@@ -133,6 +140,15 @@ impl GroupRun<'_> {
             );
             (r, overlay.into_log(), w)
         });
+        if outcomes
+            .iter()
+            .any(|(r, ..)| matches!(r, Err(DrawError::Watchdog { .. })))
+        {
+            for &id in ids {
+                group(self.cs, self.front, mem, self.prog, self.addr, id, watchdog)?;
+            }
+            return Ok(());
+        }
         for (r, log, w) in outcomes {
             watchdog.absorb(&w)?;
             log.apply(mem).map_err(|fault| DrawError::Fault {

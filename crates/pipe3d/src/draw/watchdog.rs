@@ -119,20 +119,23 @@ impl Watchdog {
         )
     }
 
-    /// A watchdog for work done apart (a batch of thread groups over a private overlay):
-    /// its limits are what is left of this one's.
-    pub(crate) fn remainder(&self) -> Watchdog {
+    /// A watchdog for one of `n` pieces of work done apart (thread groups of a batch,
+    /// each over a private overlay): its limits are an `n`th of what is left of this
+    /// one's, so that the batch as a whole stays within them.
+    pub(crate) fn share(&self, n: u64) -> Watchdog {
+        let n = n.max(1);
         Watchdog::new(WorkLimits {
             eu_instructions: self
                 .limits
                 .eu_instructions
-                .saturating_sub(self.eu_instructions),
-            vertices: self.limits.vertices.saturating_sub(self.vertices),
-            pixels: self.limits.pixels.saturating_sub(self.pixels),
+                .saturating_sub(self.eu_instructions)
+                / n,
+            vertices: self.limits.vertices.saturating_sub(self.vertices) / n,
+            pixels: self.limits.pixels.saturating_sub(self.pixels) / n,
         })
     }
 
-    /// Adds the work `other` (a [`Watchdog::remainder`]) counted; a limit crossed is
+    /// Adds the work `other` (a [`Watchdog::share`]) counted; a limit crossed is
     /// this watchdog's error, naming its own limit.
     pub(crate) fn absorb(&mut self, other: &Watchdog) -> Result<(), DrawError> {
         Self::charge(
