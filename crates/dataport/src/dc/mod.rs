@@ -29,7 +29,7 @@ mod untyped;
 #[cfg(test)]
 mod tests;
 
-pub use atomic::{AtomicOp, apply as apply_atomic};
+pub use atomic::AtomicOp;
 pub use space::SLM_BYTES;
 
 use gtsim_mem::Memory;
@@ -209,20 +209,6 @@ impl DataMessage {
                 ..
             }
         )
-    }
-
-    /// Whether the message writes memory.
-    pub fn writes(&self) -> bool {
-        match self.op {
-            DataOp::OwordBlock { write, .. }
-            | DataOp::OwordDualBlock { write, .. }
-            | DataOp::DwordScattered { write, .. }
-            | DataOp::ByteScattered { write, .. }
-            | DataOp::ScratchBlock { write, .. }
-            | DataOp::MediaBlock { write } => write,
-            DataOp::Untyped { access, .. } | DataOp::Typed { access, .. } => access != Access::Read,
-            DataOp::Fence { .. } => false,
-        }
     }
 }
 

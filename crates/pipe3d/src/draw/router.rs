@@ -1,8 +1,10 @@
 //! The one place a thread's messages reach their shared functions: the generation's
 //! front says what each `send` is ([`Front::message`]); the router hands it to the
 //! sampler (through the front, which resolves the stage's surfaces and samplers), to the
-//! URB or to the render target write path of the data port, and reports everything else
-//! as not modelled, naming the seed (seed 000 §1.5).
+//! URB, to the gateway's barrier, to the render target write path or the memory
+//! messages of the data port (`gtsim_dataport::dc`, over the surface the front
+//! resolves), and reports everything else as not modelled, naming the seed (seed 000
+//! §1.5).
 
 use crate::state::{Front, MessageKind, ShaderStage};
 use gtsim_dataport::rt_path::PixelWrites;
@@ -215,7 +217,7 @@ impl Router<'_> {
             MessageKind::Barrier { count, .. } => {
                 let Some(barrier) = self.barrier.as_deref_mut() else {
                     return Err(Unsupported::new(
-                        "message gateway barriers outside the HS's thread groups",
+                        "message gateway barriers outside an HS patch's instances or a GPGPU thread group",
                         "IVB PRM Vol4 Part2 Message Gateway",
                     )
                     .into());
