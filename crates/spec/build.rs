@@ -1,10 +1,11 @@
 //! Generates `shared.rs` from `defs/shared/*.spec` (the enumerations every generation
-//! encodes alike) and `gen7.rs` from `defs/gen7/*.spec` (see `defs/FORMAT.md`).
+//! encodes alike), `gen7.rs` from `defs/gen7/*.spec` and `gen11.rs` from
+//! `defs/gen11/*.spec` (see `defs/FORMAT.md`).
 
 use std::path::Path;
 
 fn main() {
-    for generation in [gtsim_spec_gen::SHARED, "gen7"] {
+    for generation in [gtsim_spec_gen::SHARED, "gen7", "gen11"] {
         let dir = Path::new("defs").join(generation);
         println!("cargo::rerun-if-changed={}", dir.display());
         let (spec, errors) = match gtsim_spec_gen::load(&dir) {

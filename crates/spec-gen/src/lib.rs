@@ -8,6 +8,7 @@
 
 pub mod check;
 pub mod codegen;
+pub mod import;
 pub mod model;
 pub mod parse;
 pub mod seedref;

@@ -5,6 +5,7 @@
 //! specgen dump DIR [GEN]   print the generated Rust module
 //! specgen stats DIR        count definitions and fields
 //! specgen seedcheck DIR [SEEDS]  compare bit ranges with the seeds' own tables
+//! specgen import SEED_FILE  draft struct definitions from a structure reference (seed 003)
 //! ```
 
 use std::path::Path;
@@ -12,6 +13,9 @@ use std::process::ExitCode;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("import") {
+        return import(args.get(1), args.get(2));
+    }
     let (Some(cmd), Some(dir)) = (args.first(), args.get(1)) else {
         eprintln!("usage: specgen check|dump|stats DIR");
         return ExitCode::from(2);
@@ -82,4 +86,52 @@ fn main() -> ExitCode {
     } else {
         ExitCode::FAILURE
     }
+}
+
+/// `specgen import SEED_FILE OUT_DIR`: the drafted definitions in
+/// `OUT_DIR/seed003_<family>.spec`, what could not be drafted (and why) on stderr.
+fn import(path: Option<&String>, out: Option<&String>) -> ExitCode {
+    let (Some(path), Some(out)) = (path, out) else {
+        eprintln!("usage: specgen import SEED_FILE OUT_DIR");
+        return ExitCode::from(2);
+    };
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("specgen import: cannot read {path}: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let entries = gtsim_spec_gen::import::entries(&text);
+    let (mut ok, mut skipped) = (0, 0);
+    let mut files: std::collections::BTreeMap<&str, String> = Default::default();
+    for e in &entries {
+        match gtsim_spec_gen::import::draft(&text, e) {
+            Ok(d) => {
+                let f = files.entry(gtsim_spec_gen::import::family(&e.title)).or_insert_with(|| {
+                    "# Drafted from seed 003 (Gen11 Vol 2d, Command Reference: Structures) by\n# `specgen import`, then reviewed; each definition cites its seed lines.\n\n".to_string()
+                });
+                f.push_str(&d);
+                f.push('\n');
+                ok += 1;
+            }
+            Err(why) => {
+                eprintln!("skipped {} (L{}): {why}", e.title, e.first);
+                skipped += 1;
+            }
+        }
+    }
+    for (family, body) in &files {
+        let file = std::path::Path::new(out).join(format!("seed003_{family}.spec"));
+        if let Err(e) = std::fs::write(&file, body) {
+            eprintln!("specgen import: cannot write {}: {e}", file.display());
+            return ExitCode::from(2);
+        }
+    }
+    eprintln!(
+        "{} table of contents entries, {} found in the body, {ok} drafted, {skipped} skipped",
+        gtsim_spec_gen::import::toc(&text).len(),
+        entries.len()
+    );
+    ExitCode::SUCCESS
 }

@@ -155,6 +155,10 @@ pub fn extract(text: &str, first: usize, last: usize) -> Vec<SeedRow> {
     let mut rows: Vec<SeedRow> = vec![];
     let mut dw: u32 = 0;
     let mut prev_lo: Option<u32> = None; // within the current dword
+    // After a `first..last` DWord label whose bits count across the whole range (seed
+    // 003's `0..3⇥127:126` instruction rows), unlabeled rows carry bits counted from
+    // dword `first` too: (first dword, the lowest absolute bit read so far).
+    let mut range: Option<(u32, u32)> = None;
     for (i, raw) in text
         .lines()
         .enumerate()
@@ -177,6 +181,7 @@ pub fn extract(text: &str, first: usize, last: usize) -> Vec<SeedRow> {
         let mut label = None;
         let mut bits = None;
         let mut name = None;
+        let label_range = cells[0].contains("..");
         if cells.len() >= 3
             && let (Some(d), Some(b)) = (parse_dw(cells[0]), parse_bits(cells[1]))
             && let Some(n) = clean_name(cells[2])
@@ -226,6 +231,47 @@ pub fn extract(text: &str, first: usize, last: usize) -> Vec<SeedRow> {
         let (Some((hi, lo)), Some(name)) = (bits, name) else {
             continue;
         };
+        if label.is_none()
+            && let Some((base, below)) = range
+        {
+            let (alo, ahi) = (base * 32 + lo, base * 32 + hi);
+            let repeat = rows.last().is_some_and(|r| {
+                r.name == name && r.lo == alo && r.hi == ahi && i + 1 - r.line <= 2
+            });
+            if ahi < below {
+                rows.push(SeedRow {
+                    line: i + 1,
+                    lo: alo,
+                    hi: ahi,
+                    name: name.clone(),
+                });
+                range = Some((base, alo));
+            } else if !repeat && hi == 31 {
+                // A row starting a new dword without its label ends the range.
+                range = None;
+                prev_lo = None;
+                dw = dw.max(base + 1);
+            }
+            if range.is_some() || repeat {
+                continue;
+            }
+        }
+        if label.is_some() {
+            range = None;
+        }
+        // Seed 003 prints many rows twice: an HTML table line, then the same cells
+        // flattened on the next line or two. The repeat is the same row, not the next
+        // dword's.
+        if label.is_none()
+            && rows.last().is_some_and(|r| {
+                r.name == name
+                    && r.hi % 32 == hi % 32
+                    && r.lo % 32 == lo % 32
+                    && i + 1 - r.line <= 2
+            })
+        {
+            continue;
+        }
         // Contiguity.
         let (hi_w, lo_w) = (hi % 32, lo % 32);
         let wide = hi >= 32; // `3..4 63:32` style rows carry absolute-in-label bits
@@ -260,6 +306,9 @@ pub fn extract(text: &str, first: usize, last: usize) -> Vec<SeedRow> {
         if wide {
             dw = d + hi / 32;
             prev_lo = Some(lo % 32).filter(|_| lo / 32 == hi / 32).or(Some(0));
+            if label_range && hi / 32 > 0 {
+                range = Some((d, alo));
+            }
         }
         rows.push(SeedRow {
             line: i + 1,
@@ -409,6 +458,31 @@ mod tests {
         let rows = extract(text, 1, 6);
         let got: Vec<&str> = rows.iter().map(|r| r.name.as_str()).collect();
         assert_eq!(got, vec!["Foo Enable", "Mode"]);
+    }
+
+    /// Seed 003's instruction tables label the whole 128 bits `0..3` and count bits
+    /// across it (L6391 EU_INSTRUCTION_ALIGN1_THREE_SRC); its body tables label `0..1` for a
+    /// 64-bit pointer and go on with the low bits of the same qword (L2765 3DSTATE_VS_BODY).
+    #[test]
+    fn range_labels_count_bits_across_the_range() {
+        let text = "0..3\t127:126\tReserved\n\t125:118\tSource 2 Register number\n\t31:0\tHeader\n";
+        let rows = extract(text, 1, 3);
+        let got: Vec<(u32, u32)> = rows.iter().map(|r| (r.hi, r.lo)).collect();
+        assert_eq!(got, vec![(127, 126), (125, 118), (31, 0)]);
+        let text = "0..1\t63:6\tKernel Start Pointer\n5:0\tReserved\n2\t31\tReserved\n\t30\tVector Mask Enable\n";
+        let rows = extract(text, 1, 4);
+        let got: Vec<(u32, u32)> = rows.iter().map(|r| (r.hi, r.lo)).collect();
+        assert_eq!(got, vec![(63, 6), (5, 0), (95, 95), (94, 94)]);
+    }
+
+    /// Seed 003 prints a row as an HTML table line and again flattened just below; the
+    /// repeat is one row (L747-750, 3DSTATE_CLIP_BODY DW2).
+    #[test]
+    fn a_row_printed_twice_is_one_row() {
+        let text = "2\t31:28\tReserved\n\t31:28\tReserved\n\t27:17\tMinimum Point Width\n";
+        let rows = extract(text, 1, 3);
+        let got: Vec<(u32, u32)> = rows.iter().map(|r| (r.hi, r.lo)).collect();
+        assert_eq!(got, vec![(95, 92), (91, 81)]);
     }
 }
 

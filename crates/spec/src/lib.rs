@@ -60,3 +60,20 @@ pub mod gen7 {
         enums: ENUMS,
     };
 }
+
+/// Ice Lake / Lakefield (Gen11): seed 003 (the Gen11 structure reference), and public
+/// sources for what it lacks (command headers and opcodes, MI commands, registers).
+#[allow(
+    missing_docs,
+    reason = "generated code carries the manual's names, documented at their spec definitions"
+)]
+pub mod gen11 {
+    include!(concat!(env!("OUT_DIR"), "/gen11.rs"));
+
+    /// The Gen11 tables.
+    pub static GENERATION: crate::table::Generation = crate::table::Generation {
+        name: "gen11",
+        defs: DEFS,
+        enums: ENUMS,
+    };
+}

@@ -8,6 +8,17 @@
 
 use gtsim_spec::bits;
 use gtsim_spec::gen7::{GENERATION, ROUNDTRIP};
+
+/// A generated module's round trip (`unpack` then `pack`) of one definition.
+type RoundTrip = fn(&[u32]) -> Result<Vec<u32>, gtsim_spec::CodecError>;
+
+/// Every generation's tables and round trips.
+fn generations() -> [(&'static Generation, &'static [(&'static str, RoundTrip)]); 2] {
+    [
+        (&GENERATION, ROUNDTRIP),
+        (&gtsim_spec::gen11::GENERATION, gtsim_spec::gen11::ROUNDTRIP),
+    ]
+}
 use gtsim_spec::table::{Def, DefKind, Generation, Ty};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
@@ -129,13 +140,19 @@ fn canonical(generation: &Generation, def: &Def, random: &[u32]) -> Vec<u32> {
 
 #[test]
 fn every_definition_round_trips() {
+    for (generation, roundtrip) in generations() {
+        round_trips(generation, roundtrip);
+    }
+}
+
+fn round_trips(generation: &Generation, roundtrip: &[(&str, RoundTrip)]) {
     let mut checked = 0;
     let cases = std::cell::Cell::new(0usize);
-    for (name, rt) in ROUNDTRIP {
-        let def = GENERATION
+    for (name, rt) in roundtrip.iter().copied() {
+        let def = generation
             .def(name)
-            .expect("every ROUNDTRIP entry has a table");
-        for len in lengths(&GENERATION, def) {
+            .expect("every roundtrip entry has a table");
+        for len in lengths(generation, def) {
             // A runner per definition and length: each gets its full set of cases.
             let mut runner = TestRunner::new(Config {
                 cases: 64,
@@ -143,7 +160,7 @@ fn every_definition_round_trips() {
                 ..Config::default()
             });
             let result = runner.run(&proptest::collection::vec(any::<u32>(), len), |random| {
-                let dw = canonical(&GENERATION, def, &random);
+                let dw = canonical(generation, def, &random);
                 cases.set(cases.get() + 1);
                 let back = rt(&dw).map_err(|e| {
                     TestCaseError::fail(format!("{name} ({len} dwords) {dw:08x?}: {e}"))
@@ -157,18 +174,21 @@ fn every_definition_round_trips() {
             checked += 1;
         }
     }
-    assert_eq!(ROUNDTRIP.len(), GENERATION.defs.len());
+    assert_eq!(roundtrip.len(), generation.defs.len());
     let cases = cases.get();
     assert!(cases >= checked * 64, "only {cases} cases ran");
     eprintln!(
         "round-tripped {} definitions in {checked} lengths, {cases} cases",
-        ROUNDTRIP.len()
+        roundtrip.len()
     );
 }
 
 #[test]
 fn unpack_never_panics_on_arbitrary_dwords() {
-    for (name, rt) in ROUNDTRIP {
+    for (name, rt) in generations()
+        .into_iter()
+        .flat_map(|(_, r)| r.iter().copied())
+    {
         TestRunner::new(Config {
             cases: 32,
             failure_persistence: None,
@@ -185,13 +205,19 @@ fn unpack_never_panics_on_arbitrary_dwords() {
 /// Every command's own header identifies it (no opcode is shadowed by another).
 #[test]
 fn every_command_header_identifies_its_command() {
-    for def in GENERATION.defs {
+    for (generation, _) in generations() {
+        headers_identify(generation);
+    }
+}
+
+fn headers_identify(generation: &'static Generation) {
+    for def in generation.defs {
         if !matches!(def.kind, DefKind::Command { .. }) {
             continue;
         }
-        let len = lengths(&GENERATION, def)[0];
-        let dw = canonical(&GENERATION, def, &vec![0; len]);
-        let found = GENERATION.identify(dw[0]).map(|d| d.name);
+        let len = lengths(generation, def)[0];
+        let dw = canonical(generation, def, &vec![0; len]);
+        let found = generation.identify(dw[0]).map(|d| d.name);
         assert_eq!(
             found,
             Some(def.name),

@@ -1,0 +1,384 @@
+//! Drafts spec definitions from a structure-reference seed (seed 003, the Gen11 Vol 2d):
+//! `specgen import SEED_FILE` prints one `struct` per table of contents entry whose body
+//! survives with a `Size (in bits)` header, its rows read by the same extractor the
+//! seed-table check uses ([`crate::seedrows::extract`]).
+//!
+//! The output is a draft for review, not a build step: `crates/spec/defs/gen11/seed003/`
+//! holds what it printed, and edits after review (types, enumerations, names) stay there;
+//! the seed-table check then holds the reviewed files to the seed's rows.
+//!
+//! The reference is alphabetical (seed INDEX.md §1.3): each entry is a title line, a
+//! header block (`Source:`, `Size (in bits):`, `Default Value:`, optional `Exists If:`)
+//! and `DWord⇥Bit⇥Description` rows, up to the next entry's title.
+
+use crate::seedrows::{SeedRow, extract};
+use std::fmt::Write;
+
+/// One table-of-contents entry found in the body of the reference.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entry {
+    /// The title as the reference spells it.
+    pub title: String,
+    /// 1-based line of the title that starts the entry's header block.
+    pub first: usize,
+    /// 1-based last line of the entry (the line before the next entry).
+    pub last: usize,
+    /// `Size (in bits)`, when the header block has one.
+    pub bits: Option<u32>,
+}
+
+/// The titles of the table of contents: `NAME⇥PAGE` or `NAME.....⇥PAGE` lines between
+/// "Table of Contents" and the first title repeated in the body.
+pub fn toc(text: &str) -> Vec<String> {
+    let mut out = vec![];
+    let mut inside = false;
+    for line in text.lines() {
+        if line.trim() == "Table of Contents" {
+            inside = true;
+            continue;
+        }
+        if !inside {
+            continue;
+        }
+        let t = line.trim_end();
+        if t.is_empty() {
+            continue;
+        }
+        let Some((name, page)) = t.rsplit_once('\t') else {
+            break;
+        };
+        if !page.trim().chars().all(|c| c.is_ascii_digit()) {
+            break;
+        }
+        let name = name.trim().trim_end_matches('.').trim();
+        if name.is_empty() {
+            break;
+        }
+        out.push(name.to_string());
+    }
+    out
+}
+
+/// Each title's entry in the body: the first line after the table of contents that is
+/// the title alone and is followed, within four lines, by its `Source:` header.
+pub fn entries(text: &str) -> Vec<Entry> {
+    let lines: Vec<&str> = text.lines().collect();
+    let titles = toc(text);
+    let toc_end = lines
+        .iter()
+        .position(|l| l.trim() == "Table of Contents")
+        .map_or(0, |p| p + titles.len() + 1);
+    let mut found: Vec<(usize, String)> = vec![];
+    for title in &titles {
+        let start = (toc_end..lines.len()).find(|&i| {
+            lines[i].trim() == title
+                && (i + 1..(i + 5).min(lines.len()))
+                    .any(|j| lines[j].trim_start().starts_with("Source:"))
+        });
+        if let Some(i) = start
+            && !found.iter().any(|(j, _)| *j == i)
+        {
+            found.push((i, title.clone()));
+        }
+    }
+    found.sort();
+    let mut out = vec![];
+    for (k, (i, title)) in found.iter().enumerate() {
+        let last = found.get(k + 1).map_or(lines.len(), |(j, _)| *j);
+        let bits = lines[*i..(*i + 8).min(last)].iter().find_map(|l| {
+            let rest = l.trim_start().strip_prefix("Size (in bits):")?;
+            rest.split_whitespace().next()?.parse().ok()
+        });
+        out.push(Entry {
+            title: title.clone(),
+            first: i + 1,
+            last,
+            bits,
+        });
+    }
+    out
+}
+
+/// A definition name (one word) for a title: runs of anything but letters, digits and
+/// underscores become one underscore (`BR00 - BLT Opcode and Control` ->
+/// `BR00_BLT_Opcode_and_Control`, `3DSTATE_CONSTANT(Body)` -> `3DSTATE_CONSTANT_Body`).
+pub fn def_name(title: &str) -> String {
+    let mut out = String::new();
+    for c in title.chars() {
+        if c.is_ascii_alphanumeric() || c == '_' {
+            out.push(c);
+        } else if !out.ends_with('_') {
+            out.push('_');
+        }
+    }
+    out.trim_matches('_').to_string()
+}
+
+/// The spec file a definition goes to: `pipe` (3D command bodies), `eu` (instruction
+/// layouts), `surface` (surface, sampler and colour-calculator state), `media` (VEBOX,
+/// SFC, codecs, colour processing), `message` (descriptors, headers, payloads), `misc`.
+pub fn family(title: &str) -> &'static str {
+    let t = title.to_ascii_uppercase();
+    let any = |ps: &[&str]| ps.iter().any(|p| t.contains(p));
+    if t.starts_with("3DSTATE") || t.starts_with("VERTEX_") || t.starts_with("3DPRIM") {
+        "pipe"
+    } else if t.starts_with("EU_") {
+        "eu"
+    } else if any(&[
+        "VEBOX",
+        "SFC",
+        "HCP",
+        "VDENC",
+        "MFX",
+        "AVC",
+        "HEVC",
+        "VP8",
+        "VP9",
+        "JPEG",
+        "COLOR_PROCESSING",
+        "DNDI",
+        "IECP",
+        "GAMMA",
+        "MEDIA",
+        "CSC",
+        "ACE",
+        "STD",
+        "TCC",
+        "PROCAMP",
+        "VDBOX",
+        "VECS",
+        "HUC",
+    ]) {
+        "media"
+    } else if any(&[
+        "MESSAGE",
+        "PAYLOAD",
+        "DESCRIPTOR",
+        "HEADER",
+        "MSGDESC",
+        "RESPONSE",
+    ]) {
+        "message"
+    } else if any(&[
+        "SURFACE",
+        "SAMPLER",
+        "BLEND",
+        "CC_",
+        "COLOR_CALC",
+        "BINDING",
+        "RENDER",
+        "CLEAR",
+        "FILTER",
+        "PALETTE",
+        "BORDER",
+    ]) {
+        "surface"
+    } else {
+        "misc"
+    }
+}
+
+/// A field name the spec format can carry: no `:` or `#`, no `=`/`->` tokens.
+fn field_name(name: &str) -> String {
+    let cleaned: String = name
+        .chars()
+        .map(|c| match c {
+            ':' | '#' | '=' | '>' | '<' | '"' | '`' => ' ',
+            c => c,
+        })
+        .collect();
+    let n = cleaned.split_whitespace().collect::<Vec<_>>().join(" ");
+    if n.is_empty() { "Unnamed".into() } else { n }
+}
+
+/// The row's name with a bit range in brackets restored (`ExDesc[31:28]`: the
+/// extractor's name stops at the colon), read from the row's own seed line.
+fn bracketed(lines: &[&str], row: &SeedRow) -> String {
+    let n = &row.name;
+    if !n.contains('[') || n.contains(']') {
+        return n.clone();
+    }
+    let raw = lines.get(row.line.wrapping_sub(1)).copied().unwrap_or("");
+    match raw.find(n.as_str()) {
+        Some(p) => {
+            let rest = &raw[p + n.len()..];
+            match rest.find(']') {
+                Some(q) if q <= 8 => format!("{n}{}", rest[..=q].replace(':', "..")),
+                _ => n.clone(),
+            }
+        }
+        None => n.clone(),
+    }
+}
+
+/// The `Format:` a row's following lines give (up to the next row), lowercased.
+fn row_format(lines: &[&str], row: &SeedRow, next_line: usize) -> String {
+    let end = next_line.min(lines.len() + 1);
+    let from = row.line.saturating_sub(1);
+    let mut text = String::new();
+    for l in &lines[from..end.saturating_sub(1).max(from + 1).min(lines.len())] {
+        if let Some(p) = l.find("Format:") {
+            let rest = &l[p + 7..];
+            let rest = rest.split("</td>").next().unwrap_or(rest);
+            let rest = rest.replace("<td>", " ");
+            text = rest.trim().to_ascii_lowercase();
+            if !text.is_empty() {
+                break;
+            }
+        }
+    }
+    text
+}
+
+/// A draft `struct` for `entry`, or why there is none.
+pub fn draft(text: &str, entry: &Entry) -> Result<String, String> {
+    let bits = entry
+        .bits
+        .ok_or_else(|| "no `Size (in bits)` in its header (first page lost)".to_string())?;
+    if bits == 0 || (bits > 32 && bits % 32 != 0) {
+        return Err(format!("size {bits} bits is not whole dwords"));
+    }
+    let dwords = bits.div_ceil(32);
+    let rows = extract(text, entry.first, entry.last);
+    if rows.is_empty() {
+        return Err("no rows the extractor can read".into());
+    }
+    let lines: Vec<&str> = text.lines().collect();
+    let name = def_name(&entry.title);
+    let mut s = String::new();
+    let _ = writeln!(s, "struct {name}  dwords {dwords}");
+    let _ = writeln!(
+        s,
+        "  source seed 003 L{}-{} (\"{}\"; imported by `specgen import`)",
+        entry.first, entry.last, entry.title
+    );
+    if bits < 32 {
+        let _ = writeln!(
+            s,
+            "  note The seed sizes it {bits} bits, a part of a larger word (a descriptor's control field); the spec format counts whole dwords, so it is one dword whose bits {bits} and up belong to the enclosing word."
+        );
+    }
+    let mut placed: Vec<(u32, u32)> = vec![];
+    let mut names: Vec<String> = vec![];
+    for (k, row) in rows.iter().enumerate() {
+        if row.hi >= bits || row.hi - row.lo >= 64 {
+            continue;
+        }
+        let overlaps = placed.iter().any(|&(lo, hi)| row.lo <= hi && lo <= row.hi);
+        let next = rows.get(k + 1).map_or(entry.last + 1, |r| r.line);
+        let format = row_format(&lines, row, next);
+        let (ty, mbz) = if row.reserved() || format == "mbz" {
+            ("mbz", true)
+        } else if row.hi == row.lo
+            && (format.starts_with("enable") || format.starts_with("disable"))
+        {
+            ("bool", false)
+        } else {
+            ("u", false)
+        };
+        if mbz && overlaps {
+            continue; // a reserved alternative of bits a field already covers
+        }
+        let mut fname = field_name(&bracketed(&lines, row));
+        if mbz && !row.reserved() {
+            // A named row the seed formats MBZ: reserved, under the manual's word for it.
+            fname = "Reserved".into();
+        }
+        if !mbz {
+            let base = fname.clone();
+            let mut n = 2;
+            while names.contains(&fname) {
+                fname = format!("{base} {n}");
+                n += 1;
+            }
+            names.push(fname.clone());
+        }
+        let dw = row.lo / 32;
+        let (hi, lo) = (row.hi - dw * 32, row.lo - dw * 32);
+        let range = if hi == lo {
+            format!("{hi}")
+        } else {
+            format!("{hi}:{lo}")
+        };
+        let _ = writeln!(
+            s,
+            "  {dw} {range:<6} {fname:<40} : {ty}{}",
+            if overlaps { " overlay" } else { "" }
+        );
+        if !overlaps {
+            placed.push((row.lo, row.hi));
+        }
+    }
+    // The draft must agree with every row the seed-table check will read: a table the
+    // extractor reads inconsistently (rows past the size, alternatives that contradict
+    // each other) is left to be written by hand.
+    let mut spec = crate::Spec::default();
+    let errors = crate::parse::parse_into(&mut spec, "draft", &s);
+    if !errors.is_empty() {
+        return Err(format!("the draft does not parse: {}", errors[0]));
+    }
+    let def = spec
+        .defs
+        .get(&name)
+        .ok_or_else(|| "the draft lost its definition".to_string())?;
+    let mut leaves = vec![];
+    crate::seedrows::leaves(&spec, def, 0, "", &mut leaves);
+    let differ = crate::seedrows::compare(&rows, &leaves)
+        .iter()
+        .filter(|(_, v)| matches!(v, crate::seedrows::Verdict::Mismatch(_)))
+        .count();
+    if differ > 0 {
+        return Err(format!(
+            "the extractor reads its table inconsistently ({differ} of {} rows contradict the others)",
+            rows.len()
+        ));
+    }
+    Ok(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SAMPLE: &str = "Table of Contents\n\nFOO_STATE\t1\nBAR.....\t2\n\nFOO_STATE\n\nFOO_STATE\t\nSource:\tRenderCS\nSize (in bits):\t64\nDWord\tBit\tDescription\n0\t31:16\tAlpha Value\n\t15:1\tReserved\nFormat:\tMBZ\n\t0\tWidget Enable\nFormat:\tEnable\n1\t31:0\tPointer\nBAR\nSource:\tx\n";
+
+    #[test]
+    fn reads_the_table_of_contents_and_entries() {
+        assert_eq!(toc(SAMPLE), ["FOO_STATE", "BAR"]);
+        let e = entries(SAMPLE);
+        assert_eq!(e.len(), 2);
+        assert_eq!(
+            (e[0].title.as_str(), e[0].first, e[0].bits),
+            ("FOO_STATE", 6, Some(64))
+        );
+        assert_eq!(e[1].bits, None);
+    }
+
+    #[test]
+    fn drafts_fields_types_and_provenance() {
+        let e = entries(SAMPLE);
+        let d = draft(SAMPLE, &e[0]).unwrap();
+        assert!(
+            d.starts_with("struct FOO_STATE  dwords 2\n  source seed 003 L6-"),
+            "{d}"
+        );
+        assert!(d.contains("0 31:16  Alpha Value"), "{d}");
+        assert!(d.contains("Reserved") && d.contains(": mbz"), "{d}");
+        assert!(
+            d.contains("0 0      Widget Enable                            : bool"),
+            "{d}"
+        );
+        assert!(d.contains("1 31:0   Pointer"), "{d}");
+        assert!(draft(SAMPLE, &e[1]).is_err());
+    }
+
+    #[test]
+    fn names_become_one_word() {
+        assert_eq!(
+            def_name("BR00 - BLT Opcode and Control"),
+            "BR00_BLT_Opcode_and_Control"
+        );
+        assert_eq!(def_name("3DSTATE_CONSTANT(Body)"), "3DSTATE_CONSTANT_Body");
+        assert_eq!(field_name("Foo: bar # baz"), "Foo bar baz");
+    }
+}
