@@ -144,11 +144,16 @@ enum Command {
         flip_y: bool,
     },
     /// Run a program with the i915 emulation preloaded, so Mesa's Ivy Bridge driver
-    /// (crocus) renders through gtsim (EGL surfaceless).
+    /// (crocus) renders through gtsim (EGL surfaceless). With `--gen 11` the device is an
+    /// Ice Lake GT2 and Mesa's iris drives it: submissions run through the command
+    /// streamer, but Gen11 draws are not modelled yet.
     Run {
-        /// Record every submission (buffers and the exec) as an AUB trace.
+        /// Record every submission (buffers and the exec) as an AUB trace (Gen7 only).
         #[arg(long, value_name = "FILE.aub")]
         capture: Option<PathBuf>,
+        /// The GPU generation to present: 7 (Ivy Bridge, crocus) or 11 (Ice Lake, iris).
+        #[arg(long = "gen", default_value_t = 7, value_parser = clap::builder::TypedValueParser::map(clap::builder::PossibleValuesParser::new(["7", "11"]), |s: String| s.parse::<u32>().unwrap_or(7)))]
+        generation: u32,
         /// The program and its arguments.
         #[arg(required = true, trailing_var_arg = true, allow_hyphen_values = true)]
         command: Vec<std::ffi::OsString>,
@@ -180,7 +185,11 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
-        Command::Run { capture, command } => run::run(capture, command),
+        Command::Run {
+            capture,
+            generation,
+            command,
+        } => run::run(capture, generation, command),
         Command::Replay {
             file,
             output,

@@ -1,5 +1,6 @@
 //! `gtsim run`: start a program with the i915 emulation preloaded and Mesa pointed at
-//! crocus, the way Mesa's own `intel_stub_gpu` launcher does for its stub.
+//! crocus (Ivy Bridge) or iris (`--gen 11`, Ice Lake), the way Mesa's own
+//! `intel_stub_gpu` launcher does for its stub.
 
 use anyhow::{Context, Result, bail};
 use std::ffi::OsString;
@@ -37,7 +38,12 @@ fn find_library() -> Result<PathBuf> {
     )
 }
 
-fn check_mesa() -> Result<()> {
+/// The Mesa driver of a generation.
+fn driver(generation: u32) -> &'static str {
+    if generation == 11 { "iris" } else { "crocus" }
+}
+
+fn check_mesa(generation: u32) -> Result<()> {
     if !cfg!(all(target_os = "linux", target_arch = "x86_64")) {
         bail!("gtsim run needs Linux on x86-64 (the preload library plays the Linux i915 driver)");
     }
@@ -45,17 +51,21 @@ fn check_mesa() -> Result<()> {
         Some(p) => std::env::split_paths(&p).collect(),
         None => DRI_DIRS.iter().map(PathBuf::from).collect(),
     };
-    if !dirs.iter().any(|d| d.join("crocus_dri.so").is_file()) {
+    let name = driver(generation);
+    if !dirs
+        .iter()
+        .any(|d| d.join(format!("{name}_dri.so")).is_file())
+    {
         bail!(
-            "Mesa's crocus driver (crocus_dri.so) is not installed: on Debian 12 run `apt-get install -y libgl1-mesa-dri libegl-mesa0 libegl1 libgbm1`"
+            "Mesa's {name} driver ({name}_dri.so) is not installed: on Debian 12 run `apt-get install -y libgl1-mesa-dri libegl-mesa0 libegl1 libgbm1`"
         );
     }
     Ok(())
 }
 
 /// Runs `command` under the emulation and returns its exit status.
-pub fn run(capture: Option<PathBuf>, command: Vec<OsString>) -> Result<ExitCode> {
-    check_mesa()?;
+pub fn run(capture: Option<PathBuf>, generation: u32, command: Vec<OsString>) -> Result<ExitCode> {
+    check_mesa(generation)?;
     let lib = find_library()?;
     let (program, args) = command.split_first().context("no program given")?;
     let mut cmd = std::process::Command::new(program);
@@ -70,7 +80,8 @@ pub fn run(capture: Option<PathBuf>, command: Vec<OsString>) -> Result<ExitCode>
         _ => lib.clone().into_os_string(),
     };
     cmd.env("LD_PRELOAD", preload);
-    cmd.env("MESA_LOADER_DRIVER_OVERRIDE", "crocus");
+    cmd.env("MESA_LOADER_DRIVER_OVERRIDE", driver(generation));
+    cmd.env("GTSIM_GEN", generation.to_string());
     cmd.env("EGL_PLATFORM", "surfaceless");
     cmd.env_remove("LIBGL_ALWAYS_SOFTWARE");
     cmd.env_remove("GALLIUM_DRIVER");

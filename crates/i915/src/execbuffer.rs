@@ -80,14 +80,14 @@ fn reloc_target(
 /// A relocation's domains and position: one write domain at most, GPU domains only,
 /// 4-byte aligned and inside its object (EINVAL otherwise, eb_relocate_entry; Gen7
 /// relocations are 4 bytes).
-fn check_reloc(r: &I915GemRelocationEntry, size: u64) -> Result<(), Errno> {
+fn check_reloc(r: &I915GemRelocationEntry, size: u64, width: u64) -> Result<(), Errno> {
     // More than one write domain, or a domain that is not a GPU domain: EINVAL.
     if r.write_domain & r.write_domain.wrapping_sub(1) != 0
         || (r.write_domain | r.read_domains) & !I915_GEM_GPU_DOMAINS != 0
     {
         return Err(Errno::EINVAL);
     }
-    if !r.offset.is_multiple_of(4) || r.offset.checked_add(4).is_none_or(|e| e > size) {
+    if !r.offset.is_multiple_of(4) || r.offset.checked_add(width).is_none_or(|e| e > size) {
         return Err(Errno::EINVAL);
     }
     Ok(())
@@ -276,8 +276,26 @@ pub fn execbuffer2(k: &mut Kernel, fd: i32, a: &mut user::Args) -> Result<(), Er
             return Err(Errno::EINVAL);
         }
         if o.flags & EXEC_OBJECT_PINNED != 0 {
-            // Softpin is not modelled (I915_PARAM_HAS_EXEC_SOFTPIN is 0 here).
-            return Err(Errno::EINVAL);
+            // Softpin: Gen8+ full PPGTT only (I915_PARAM_HAS_EXEC_SOFTPIN is 0 on Ivy
+            // Bridge). eb_validate_vma: the offset must be page-aligned and canonical
+            // (bits 63:48 copy bit 47); without SUPPORTS_48B_ADDRESS the object must end
+            // below 4 GiB - 4 KiB; and it must fit the address space.
+            if !k.platform.softpin() {
+                return Err(Errno::EINVAL);
+            }
+            let size = k.bos[&id].size;
+            let addr = o.offset & ADDRESS_MASK;
+            let canonical = ((o.offset << 16) as i64 >> 16) as u64;
+            if !o.offset.is_multiple_of(crate::bo::PAGE)
+                || canonical != o.offset
+                || addr
+                    .checked_add(size)
+                    .is_none_or(|e| e > k.platform.gtt_size())
+                || (o.flags & EXEC_OBJECT_SUPPORTS_48B_ADDRESS == 0
+                    && addr + size > (1 << 32) - crate::bo::PAGE)
+            {
+                return Err(Errno::EINVAL);
+            }
         }
         if i == batch_index {
             if o.flags & EXEC_OBJECT_WRITE != 0 {
@@ -295,28 +313,59 @@ pub fn execbuffer2(k: &mut Kernel, fd: i32, a: &mut user::Args) -> Result<(), Er
 
     // Relocations: every entry is checked before anything is bound or patched. They are
     // read in bounded chunks and not kept (a count is only bounded by u32), so the
-    // patching pass below reads them again.
+    // patching pass below reads them again. Gen8+ relocations write 8 bytes.
+    let reloc_width: u64 = if k.platform.softpin() { 8 } else { 4 };
     for (i, o) in objects.iter().enumerate() {
         let size = k.bos[&ids[i]].size;
         for_each_reloc(o, |_, r| {
             reloc_target(k, fd, lut, &index, r)?;
-            check_reloc(r, size)
+            check_reloc(r, size, reloc_width)
         })?;
     }
 
-    // Bind objects not bound yet: stable addresses for their whole life.
+    // Bind: on Ivy Bridge, objects not bound yet get stable addresses in the one GTT for
+    // their whole life; on Ice Lake, each file has its own address space, pinned objects
+    // go where the client says and unpinned ones keep the address they last had.
+    let file_id = *k.fds.get(&fd).ok_or(Errno::EBADF)?;
+    let mut addrs = Vec::with_capacity(objects.len());
     for (i, o) in objects.iter().enumerate() {
-        let bo = k.bos.get(&ids[i]).ok_or(Errno::ENOENT)?;
-        if bo.gpu.is_none() {
-            let at = k
-                .gtt
-                .alloc(bo.size, o.alignment.max(4096))
-                .ok_or(Errno::ENOSPC)?;
-            k.bound.insert(at, ids[i]);
-            k.bos.get_mut(&ids[i]).ok_or(Errno::ENOENT)?.gpu = Some(at);
+        let size = k.bos.get(&ids[i]).ok_or(Errno::ENOENT)?.size;
+        if k.platform.softpin() {
+            let vm = &k.files[&file_id].vm;
+            let at = if o.flags & EXEC_OBJECT_PINNED != 0 {
+                o.offset & ADDRESS_MASK
+            } else if let Some((a, _)) = vm.iter().find(|(_, b)| **b == ids[i]) {
+                *a
+            } else {
+                // An unpinned object on a softpin platform: an address from the kernel's
+                // allocator, freed with the object.
+                let at = k
+                    .gtt
+                    .alloc(size, o.alignment.max(4096))
+                    .ok_or(Errno::ENOSPC)?;
+                k.bos.get_mut(&ids[i]).ok_or(Errno::ENOENT)?.gpu = Some(at);
+                at
+            };
+            bind(k, file_id, at, ids[i], size);
+            addrs.push(at);
+        } else {
+            let bo = &k.bos[&ids[i]];
+            let at = match bo.gpu {
+                Some(a) => a,
+                None => {
+                    let at = k
+                        .gtt
+                        .alloc(size, o.alignment.max(4096))
+                        .ok_or(Errno::ENOSPC)?;
+                    k.bound.insert(at, ids[i]);
+                    k.bos.get_mut(&ids[i]).ok_or(Errno::ENOENT)?.gpu = Some(at);
+                    at
+                }
+            };
+            addrs.push(at);
         }
     }
-    let addr = |k: &Kernel, i: usize| k.bos[&ids[i]].gpu.unwrap_or(0);
+    let addr = |_: &Kernel, i: usize| addrs[i];
 
     // Patch relocations and write the presumed offsets back. The entries are read again
     // and checked again (the client may have changed them since); a failed write-back is
@@ -327,10 +376,11 @@ pub fn execbuffer2(k: &mut Kernel, fd: i32, a: &mut user::Args) -> Result<(), Er
         let mut stores = Vec::new();
         for_each_reloc(o, |user_addr, r| {
             let t = reloc_target(k, fd, lut, &index, r)?;
-            check_reloc(r, size)?;
+            check_reloc(r, size, reloc_width)?;
             let target = addr(k, t);
-            let value = target.wrapping_add(r.delta as u64) as u32;
-            k.bos[&ids[i]].write(r.offset, &value.to_le_bytes())?;
+            let value = target.wrapping_add(r.delta as u64);
+            let bytes = value.to_le_bytes();
+            k.bos[&ids[i]].write(r.offset, &bytes[..reloc_width as usize])?;
             if r.presumed_offset != target {
                 stores.push((user_addr + 16, target));
             }
@@ -348,7 +398,7 @@ pub fn execbuffer2(k: &mut Kernel, fd: i32, a: &mut user::Args) -> Result<(), Er
     let stores: Vec<(u64, u64)> = objects
         .iter()
         .enumerate()
-        .filter(|(i, o)| o.offset != addr(k, *i))
+        .filter(|(i, o)| o.offset & ADDRESS_MASK != addr(k, *i))
         .map(|(i, _)| {
             (
                 eb.buffers_ptr + (i * size_of::<I915GemExecObject2>()) as u64 + 24,
@@ -364,8 +414,12 @@ pub fn execbuffer2(k: &mut Kernel, fd: i32, a: &mut user::Args) -> Result<(), Er
 
     // Execute.
     let result = {
-        let map: BTreeMap<u64, &crate::bo::Bo> = k
-            .bound
+        let bindings = if k.platform.softpin() {
+            &k.files[&file_id].vm
+        } else {
+            &k.bound
+        };
+        let map: BTreeMap<u64, &crate::bo::Bo> = bindings
             .iter()
             .filter_map(|(a, id)| k.bos.get(id).map(|b| (*a, b)))
             .collect();
@@ -421,7 +475,38 @@ pub fn execbuffer2(k: &mut Kernel, fd: i32, a: &mut user::Args) -> Result<(), Er
     Ok(())
 }
 
+/// The 48-bit address space of Gen8+ full PPGTT: canonical addresses are used as their
+/// low 48 bits (eb_pin_vma: `entry->offset & PIN_OFFSET_MASK` after gen8_noncanonical_addr).
+const ADDRESS_MASK: u64 = (1 << 48) - 1;
+
+/// Binds object `id` at `at` in file `file_id`'s address space: any other binding that
+/// overlaps the range is evicted, as i915 evicts a stale binding in the way of a pinned
+/// object (eb_reserve_vma, i915_gem_evict_for_node), and the object's own previous
+/// binding moves.
+fn bind(k: &mut Kernel, file_id: u64, at: u64, id: u64, size: u64) {
+    let sizes: BTreeMap<u64, u64> = k.bos.iter().map(|(i, b)| (*i, b.size)).collect();
+    let Some(f) = k.files.get_mut(&file_id) else {
+        return;
+    };
+    if f.vm.get(&at) == Some(&id) {
+        return;
+    }
+    f.vm.retain(|a, b| {
+        let len = sizes.get(b).copied().unwrap_or(0);
+        *b != id && (a + len <= at || at + size <= *a)
+    });
+    f.vm.insert(at, id);
+}
+
 fn capture(k: &mut Kernel, ids: &[u64], batch_addr: u64, context: u32) {
+    if k.platform.softpin() && k.capture.is_some() {
+        // The AUB writer speaks Gen7's ring and GGTT; a Gen11 trace needs execlists and
+        // 48-bit PPGTT page tables, which it does not write yet.
+        crate::log(
+            "capture: Gen11 AUB traces (execlists, 48-bit PPGTT) are not written yet; capture stopped",
+        );
+        k.capture = None;
+    }
     let Some(cap) = k.capture.as_mut() else {
         return;
     };

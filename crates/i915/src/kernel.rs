@@ -46,6 +46,9 @@ pub struct DrmFile {
     next_syncobj: u32,
     /// Open fds referring to this file.
     pub fd_count: u32,
+    /// This file's graphics address space on a full-PPGTT platform (Ice Lake): address
+    /// -> object id. Ivy Bridge binds in the kernel's one GTT ([`Kernel::bound`]).
+    pub vm: BTreeMap<u64, u64>,
 }
 
 /// The whole emulated driver.
@@ -75,6 +78,8 @@ pub struct Kernel {
     pub capture: Option<Capture>,
     /// Submissions so far.
     pub submissions: u64,
+    /// Which GPU this kernel drives.
+    pub platform: crate::platform::Platform,
 }
 
 /// An AUB capture being written.
@@ -118,11 +123,32 @@ fn syncobj_handles(addr: u64, count: u32) -> Result<Vec<u32>, Errno> {
     user::read_array(addr, count as usize)
 }
 
+/// The machine's RAM, which an integrated GPU's system-memory region reports.
+fn physical_ram() -> u64 {
+    // SAFETY: sysconf has no preconditions.
+    let (pages, size) = unsafe {
+        (
+            libc::sysconf(libc::_SC_PHYS_PAGES),
+            libc::sysconf(libc::_SC_PAGESIZE),
+        )
+    };
+    (pages.max(0) as u64).saturating_mul(size.max(0) as u64)
+}
+
 /// Size of the fake mmap offset space per object: offsets are handed out in 4 GiB steps
 /// so that an offset identifies its object and the position within it.
 const MMAP_STRIDE: u64 = 1 << 32;
 
 impl Kernel {
+    /// A kernel driving `platform`'s GPU.
+    pub fn for_platform(platform: crate::platform::Platform) -> Kernel {
+        Kernel {
+            platform,
+            device: Device::with_platform(platform.device()),
+            ..Kernel::default()
+        }
+    }
+
     /// Registers a newly opened DRM node fd.
     pub fn open_file(&mut self, fd: i32, node: Node) {
         // A registration left on this number by a close we did not see goes first.
@@ -143,6 +169,7 @@ impl Kernel {
             syncobjs: BTreeMap::new(),
             next_syncobj: 1,
             fd_count: 1,
+            vm: BTreeMap::new(),
         };
         self.files.insert(id, file);
         self.fds.insert(fd, id);
@@ -239,6 +266,9 @@ impl Kernel {
             {
                 self.bound.remove(&a);
                 self.gtt.free(a, bo.size);
+            }
+            for f in self.files.values_mut() {
+                f.vm.retain(|_, b| *b != id);
             }
             self.mmap_offsets.retain(|_, b| *b != id);
         }
@@ -555,7 +585,7 @@ impl Kernel {
         match n {
             I915_GETPARAM => {
                 let g: I915Getparam = a.get();
-                let v = Self::getparam(g.param)?;
+                let v = self.platform.getparam(g.param)?;
                 user::write(g.value as u64, &v)
             }
             I915_GEM_CREATE => {
@@ -770,7 +800,7 @@ impl Kernel {
                     .ok_or(Errno::ENOENT)?;
                 if n == I915_GEM_CONTEXT_GETPARAM {
                     p.value = match p.param {
-                        I915_CONTEXT_PARAM_GTT_SIZE => crate::bo::GTT_END,
+                        I915_CONTEXT_PARAM_GTT_SIZE => self.platform.gtt_size(),
                         I915_CONTEXT_PARAM_BANNABLE | I915_CONTEXT_PARAM_RECOVERABLE => 1,
                         I915_CONTEXT_PARAM_NO_ZEROMAP
                         | I915_CONTEXT_PARAM_NO_ERROR_CAPTURE
@@ -784,8 +814,17 @@ impl Kernel {
                         | I915_CONTEXT_PARAM_RECOVERABLE
                         | I915_CONTEXT_PARAM_NO_ZEROMAP
                         | I915_CONTEXT_PARAM_NO_ERROR_CAPTURE => Ok(()),
-                        // Priorities need the scheduler, which Gen7 does not have.
-                        I915_CONTEXT_PARAM_PRIORITY => Err(Errno::ENODEV),
+                        // Priorities need the scheduler, which Gen7 does not have; with
+                        // it, raising one's priority needs CAP_SYS_NICE (EPERM) and the
+                        // range is -1023..=1023 (i915_gem_context.c set_priority).
+                        I915_CONTEXT_PARAM_PRIORITY if !self.platform.softpin() => {
+                            Err(Errno::ENODEV)
+                        }
+                        I915_CONTEXT_PARAM_PRIORITY => match p.value as i64 {
+                            -1023..=0 => Ok(()),
+                            1..=1023 => Err(Errno::EPERM),
+                            _ => Err(Errno::EINVAL),
+                        },
                         _ => Err(Errno::EINVAL),
                     }
                 }
@@ -825,7 +864,7 @@ impl Kernel {
                 for i in 0..q.num_items as u64 {
                     let at = q.items_ptr + i * size_of::<I915QueryItem>() as u64;
                     let mut item: I915QueryItem = user::read(at)?;
-                    item.length = -libc::ENODEV;
+                    item.length = self.query_item(&item)?;
                     user::write(at, &item)?;
                 }
                 Ok(())
@@ -834,6 +873,47 @@ impl Kernel {
             I915_GEM_USERPTR => Err(Errno::ENODEV),
             _ => Err(Errno::ENOTTY),
         }
+    }
+
+    /// One DRM_I915_QUERY item (i915_query.c, Linux 6.1): its answer's length, or a
+    /// negative errno in the length. A length of 0 asks for the size; a shorter buffer is
+    /// -EINVAL; the item's flags must be 0. Ice Lake answers the topology and memory
+    /// regions; ENGINE_INFO stays -ENODEV (iris then uses one legacy context per batch,
+    /// which the device models; an engine map would need a device context per engine
+    /// slot), and so does everything on Ivy Bridge, where the queries are Gen8+ uapi.
+    fn query_item(&self, item: &I915QueryItem) -> Result<i32, Errno> {
+        let answer = match item.query_id {
+            DRM_I915_QUERY_TOPOLOGY_INFO => self.platform.topology(),
+            DRM_I915_QUERY_MEMORY_REGIONS => self.platform.memory_regions(physical_ram()),
+            _ => None,
+        };
+        let Some(answer) = answer else {
+            return Ok(if item.query_id == 0 || item.query_id > 6 {
+                -libc::EINVAL
+            } else {
+                -libc::ENODEV
+            });
+        };
+        if item.flags != 0 {
+            return Ok(-libc::EINVAL);
+        }
+        let len = answer.len() as i32;
+        if item.length == 0 {
+            return Ok(len);
+        }
+        if item.length < len {
+            return Ok(-libc::EINVAL);
+        }
+        if item.query_id == DRM_I915_QUERY_MEMORY_REGIONS {
+            // The caller's header must be zero (query_memregion_info checks rsvd).
+            let mut head = [0u8; 16];
+            user::read_bytes(item.data_ptr, &mut head)?;
+            if head.iter().any(|b| *b != 0) {
+                return Ok(-libc::EINVAL);
+            }
+        }
+        user::write_bytes(item.data_ptr, &answer)?;
+        Ok(len)
     }
 
     fn check_gtt_map(&self, id: u64) -> Result<(), Errno> {

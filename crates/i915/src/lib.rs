@@ -25,6 +25,7 @@ pub mod execbuffer;
 pub mod fuzz;
 pub mod hooks;
 pub mod kernel;
+pub mod platform;
 pub mod uapi;
 pub mod user;
 pub mod vfs;
@@ -37,7 +38,7 @@ use std::sync::{Mutex, MutexGuard, OnceLock};
 static KERNEL: OnceLock<Mutex<kernel::Kernel>> = OnceLock::new();
 
 fn new_kernel() -> Mutex<kernel::Kernel> {
-    let mut k = kernel::Kernel::default();
+    let mut k = kernel::Kernel::for_platform(platform::Platform::from_env());
     if let Some(path) = std::env::var_os("GTSIM_CAPTURE") {
         match std::fs::File::create(&path) {
             Ok(file) => {
@@ -45,7 +46,7 @@ fn new_kernel() -> Mutex<kernel::Kernel> {
                 let app = app.rsplit('/').next().unwrap_or("").to_string();
                 k.capture = Some(kernel::Capture {
                     file,
-                    writer: gtsim_gpu::aub::AubWriter::new(&app, vfs::PCI_DEVICE),
+                    writer: gtsim_gpu::aub::AubWriter::new(&app, k.platform.pci_device()),
                 });
             }
             Err(e) => log(&format!(

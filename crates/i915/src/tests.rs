@@ -1496,3 +1496,166 @@ fn an_object_whose_memfd_the_client_closed_never_touches_the_fds_new_owner() {
         unsafe { libc::close(f) };
     }
 }
+
+// ---------------------------------------------------------------------------------------
+// Ice Lake (GTSIM_GEN=11): what iris needs from the kernel.
+// ---------------------------------------------------------------------------------------
+
+fn icl_kernel() -> Kernel {
+    let mut k = Kernel::for_platform(crate::platform::Platform::IceLake);
+    k.open_file(FD, Node::Render);
+    k
+}
+
+fn query(k: &mut Kernel, id: u64, length: i32, data: &mut [u8]) -> I915QueryItem {
+    let mut item = I915QueryItem {
+        query_id: id,
+        length,
+        flags: 0,
+        data_ptr: data.as_mut_ptr() as u64,
+    };
+    let mut q = I915Query {
+        num_items: 1,
+        flags: 0,
+        items_ptr: &mut item as *mut I915QueryItem as u64,
+    };
+    i915(k, I915_QUERY, &mut q).unwrap();
+    item
+}
+
+#[test]
+fn ice_lake_topology_query_follows_the_length_protocol() {
+    let mut k = icl_kernel();
+    // i915_query.c: length 0 asks for the size, a short buffer is -EINVAL, then the
+    // 26-byte answer for one slice of 8 subslices of 8 EUs.
+    let size = query(&mut k, DRM_I915_QUERY_TOPOLOGY_INFO, 0, &mut []).length;
+    assert_eq!(size, 26);
+    let mut short = [0u8; 8];
+    assert_eq!(
+        query(&mut k, DRM_I915_QUERY_TOPOLOGY_INFO, 8, &mut short).length,
+        -libc::EINVAL
+    );
+    let mut buf = [0u8; 26];
+    assert_eq!(
+        query(&mut k, DRM_I915_QUERY_TOPOLOGY_INFO, 26, &mut buf).length,
+        26
+    );
+    assert_eq!(u16::from_le_bytes([buf[2], buf[3]]), 1, "max_slices");
+    assert_eq!(u16::from_le_bytes([buf[4], buf[5]]), 8, "max_subslices");
+    assert_eq!(&buf[16..18], &[0x01, 0xff]);
+    // No engine map yet: iris falls back to legacy contexts.
+    assert_eq!(
+        query(&mut k, DRM_I915_QUERY_ENGINE_INFO, 0, &mut []).length,
+        -libc::ENODEV
+    );
+    // Ivy Bridge has no topology query (Gen8+ uapi).
+    let mut ivb = kernel();
+    assert_eq!(
+        query(&mut ivb, DRM_I915_QUERY_TOPOLOGY_INFO, 0, &mut []).length,
+        -libc::ENODEV
+    );
+}
+
+#[test]
+fn ice_lake_contexts_have_a_48_bit_address_space() {
+    let mut k = icl_kernel();
+    let mut p = I915GemContextParam {
+        ctx_id: 0,
+        size: 0,
+        param: I915_CONTEXT_PARAM_GTT_SIZE,
+        value: 0,
+    };
+    i915(&mut k, I915_GEM_CONTEXT_GETPARAM, &mut p).unwrap();
+    assert_eq!(p.value, 1 << 48);
+    // Lowering one's priority is allowed, raising it needs CAP_SYS_NICE.
+    p.param = I915_CONTEXT_PARAM_PRIORITY;
+    p.value = (-5i64) as u64;
+    i915(&mut k, I915_GEM_CONTEXT_SETPARAM, &mut p).unwrap();
+    p.value = 5;
+    assert_eq!(
+        i915(&mut k, I915_GEM_CONTEXT_SETPARAM, &mut p),
+        Err(Errno::EPERM)
+    );
+}
+
+fn pinned(handle: u32, offset: u64) -> I915GemExecObject2 {
+    I915GemExecObject2 {
+        flags: EXEC_OBJECT_PINNED | EXEC_OBJECT_SUPPORTS_48B_ADDRESS,
+        offset,
+        ..obj(handle, &mut [])
+    }
+}
+
+#[test]
+fn softpinned_objects_run_where_the_client_put_them() {
+    let mut k = icl_kernel();
+    // A target at a canonical high address (bit 47 set), as iris's OTHER zone hands out,
+    // and a batch whose MI_STORE_DATA_IMM (Gen8+: 64-bit address in DW1-2) writes there.
+    let target_addr = 0xffff_fffe_ffff_0000u64;
+    let batch_addr = 0x1_0000_0000u64;
+    let target = create(&mut k, 4096);
+    let batch = create(&mut k, 4096);
+    let sdi = [
+        (0x20 << 23) | 2,
+        (target_addr + 0x40) as u32,
+        (target_addr >> 32) as u32,
+        0xfeed_f00d,
+        0x0500_0000,
+        0,
+    ];
+    pwrite(&mut k, batch, 0, &dwords(&sdi)).unwrap();
+    let mut objs = [pinned(target, target_addr), pinned(batch, batch_addr)];
+    exec(&mut k, &mut objs, 0, 0).unwrap();
+    assert_eq!(pread(&mut k, target, 0x40, 4), 0xfeed_f00du32.to_le_bytes());
+    // The client's offsets stay as they were (pinned objects are not moved).
+    assert_eq!(objs[0].offset, target_addr);
+
+    // A non-canonical offset (bit 47 set, bits 63:48 clear) and an unaligned one are
+    // EINVAL (eb_validate_vma); so is a pin on Ivy Bridge.
+    let mut bad = [
+        pinned(target, target_addr & ((1 << 48) - 1)),
+        pinned(batch, batch_addr),
+    ];
+    assert_eq!(exec(&mut k, &mut bad, 0, 0), Err(Errno::EINVAL));
+    let mut bad = [pinned(target, 0x2_0000_0800), pinned(batch, batch_addr)];
+    assert_eq!(exec(&mut k, &mut bad, 0, 0), Err(Errno::EINVAL));
+    let mut ivb = kernel();
+    let h = create(&mut ivb, 4096);
+    pwrite(&mut ivb, h, 0, &dwords(&[0x0500_0000, 0])).unwrap();
+    assert_eq!(
+        exec(&mut ivb, &mut [pinned(h, 0x10000)], 0, 0),
+        Err(Errno::EINVAL)
+    );
+}
+
+#[test]
+fn a_pinned_object_evicts_a_stale_binding_in_its_way() {
+    let mut k = icl_kernel();
+    let a = create(&mut k, 8192);
+    let b = create(&mut k, 4096);
+    let batch = create(&mut k, 4096);
+    pwrite(&mut k, batch, 0, &dwords(&[0x0500_0000, 0])).unwrap();
+    exec(
+        &mut k,
+        &mut [pinned(a, 0x40_0000), pinned(batch, 0x80_0000)],
+        0,
+        0,
+    )
+    .unwrap();
+    // b now takes the second page of a's old range, as iris does after freeing a's VMA.
+    let sdi = [(0x20 << 23) | 2, 0x40_1010, 0, 77, 0x0500_0000, 0];
+    pwrite(&mut k, batch, 0, &dwords(&sdi)).unwrap();
+    exec(
+        &mut k,
+        &mut [pinned(b, 0x40_1000), pinned(batch, 0x80_0000)],
+        0,
+        0,
+    )
+    .unwrap();
+    assert_eq!(pread(&mut k, b, 0x10, 4), 77u32.to_le_bytes());
+    assert_eq!(
+        pread(&mut k, a, 0x1010, 4),
+        [0; 4],
+        "a was evicted, not written"
+    );
+}

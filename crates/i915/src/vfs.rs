@@ -22,18 +22,17 @@ pub enum Virtual {
     Redirect(PathBuf),
 }
 
-/// PCI identity of the emulated GPU: Ivy Bridge GT2 desktop (HD Graphics 4000).
+/// PCI vendor of the emulated GPU (the device id and revision are the platform's:
+/// [`crate::platform::Platform`]).
 pub const PCI_VENDOR: u32 = 0x8086;
-/// PCI device id.
-pub const PCI_DEVICE: u32 = 0x0162;
-/// PCI revision.
-pub const PCI_REVISION: u32 = 0x09;
 
-/// Root of the made-up tree.
+/// Root of the made-up tree: one per user and platform (`GTSIM_GEN`), since the tree
+/// says which device it is.
 pub fn root() -> PathBuf {
     // SAFETY: getuid has no preconditions.
     let uid = unsafe { libc::getuid() };
-    std::env::temp_dir().join(format!("gtsim-i915-{uid}-v1"))
+    let platform = crate::platform::Platform::from_env().short();
+    std::env::temp_dir().join(format!("gtsim-i915-{uid}-v1-{platform}"))
 }
 
 /// Classifies a path the client used.
@@ -77,17 +76,19 @@ pub fn build_tree() -> std::io::Result<()> {
         put(&dri.join(n), "")?;
     }
     let slot = "0000:00:02.0";
+    let platform = crate::platform::Platform::from_env();
+    let (pci_device, pci_revision) = (platform.pci_device(), platform.pci_revision());
     let device_files = [
         ("vendor", format!("0x{PCI_VENDOR:04x}\n")),
-        ("device", format!("0x{PCI_DEVICE:04x}\n")),
+        ("device", format!("0x{pci_device:04x}\n")),
         ("subsystem_vendor", format!("0x{PCI_VENDOR:04x}\n")),
         ("subsystem_device", "0x2010\n".to_string()),
-        ("revision", format!("0x{PCI_REVISION:02x}\n")),
+        ("revision", format!("0x{pci_revision:02x}\n")),
         ("class", "0x030000\n".to_string()),
         (
             "uevent",
             format!(
-                "DRIVER=i915\nPCI_CLASS=30000\nPCI_ID={PCI_VENDOR:04X}:{PCI_DEVICE:04X}\nPCI_SUBSYS_ID={PCI_VENDOR:04X}:2010\nPCI_SLOT_NAME={slot}\nMODALIAS=pci:v0000{PCI_VENDOR:04X}d0000{PCI_DEVICE:04X}sv0000{PCI_VENDOR:04X}sd00002010bc03sc00i00\n"
+                "DRIVER=i915\nPCI_CLASS=30000\nPCI_ID={PCI_VENDOR:04X}:{pci_device:04X}\nPCI_SUBSYS_ID={PCI_VENDOR:04X}:2010\nPCI_SLOT_NAME={slot}\nMODALIAS=pci:v0000{PCI_VENDOR:04X}d0000{pci_device:04X}sv0000{PCI_VENDOR:04X}sd00002010bc03sc00i00\n"
             ),
         ),
     ];

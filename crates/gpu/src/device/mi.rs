@@ -58,7 +58,7 @@ impl CommandStreamer<'_> {
                     limit: self.limits.max_commands,
                 });
             }
-            let (def, dw) = fetch(self.mem, p)?;
+            let (def, dw) = fetch(&GENERATION, self.mem, p)?;
             report.commands += 1;
             *self.device_clock += 1;
             let next = p + dw.len() as u64 * 4;

@@ -29,6 +29,8 @@
 //! Time: the device clock (TIMESTAMP) advances one tick per executed command, so the
 //! same submission always produces the same bits.
 
+mod alu;
+pub mod gen11;
 mod mi;
 mod registers;
 
@@ -37,8 +39,7 @@ pub use registers::RegisterFile;
 use gtsim_mem::{Fault, Memory};
 use gtsim_pipe3d::draw::{Watchdog, WorkLimits};
 use gtsim_spec::UnpackError;
-use gtsim_spec::gen7::GENERATION;
-use gtsim_spec::table::Def;
+use gtsim_spec::table::{Def, Generation};
 use std::collections::BTreeMap;
 use thiserror::Error;
 
@@ -133,6 +134,27 @@ pub struct SubmitReport {
     pub not_executed: Vec<String>,
 }
 
+/// Which GPU the device is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Platform {
+    /// Ivy Bridge GT2 (Gen7): seeds 000 and 004; the whole 3D and GPGPU pipelines.
+    #[default]
+    IvyBridge,
+    /// Ice Lake GT2 (Gen11): seed 003. The command streamer runs the MI commands and
+    /// latches state ([`gen11`]); draws and walkers are not modelled yet.
+    IceLake,
+}
+
+impl Platform {
+    /// The generation's spec tables (commands, structures, registers).
+    pub fn generation(self) -> &'static Generation {
+        match self {
+            Platform::IvyBridge => &gtsim_spec::gen7::GENERATION,
+            Platform::IceLake => &gtsim_spec::gen11::GENERATION,
+        }
+    }
+}
+
 /// One hardware context: the state a context image saves and restores.
 #[derive(Debug, Clone, Default)]
 pub struct Context {
@@ -140,6 +162,8 @@ pub struct Context {
     pub registers: RegisterFile,
     /// The latched state, each command decoded once when latched (the Gen7 front's).
     pub state: gtsim_gen7::LatchedState,
+    /// The latched Gen11 state (an Ice Lake device's contexts).
+    pub gen11: gen11::Gen11State,
     /// Kernels decoded for this context, until an instruction cache invalidation.
     pub kernels: gtsim_pipe3d::draw::KernelCache,
 }
@@ -190,6 +214,8 @@ impl DeviceLimits {
 /// The GPU.
 #[derive(Debug, Default)]
 pub struct Device {
+    /// Which GPU this is.
+    pub platform: Platform,
     contexts: BTreeMap<u32, Context>,
     /// Device clock in TIMESTAMP ticks.
     pub clock: u64,
@@ -204,9 +230,21 @@ impl Device {
         Self::default()
     }
 
+    /// A device of `platform` with no contexts.
+    pub fn with_platform(platform: Platform) -> Self {
+        Self {
+            platform,
+            ..Self::default()
+        }
+    }
+
     /// The state of context `id` (created empty on first use).
     pub fn context(&mut self, id: u32) -> &mut Context {
-        self.contexts.entry(id).or_default()
+        let generation = self.platform.generation();
+        self.contexts.entry(id).or_insert_with(|| Context {
+            registers: RegisterFile::for_generation(generation),
+            ..Context::default()
+        })
     }
 
     /// Forgets a context.
@@ -228,27 +266,40 @@ impl Device {
         mem: &mut dyn Memory,
     ) -> Result<SubmitReport, Hang> {
         let mut context = std::mem::take(self.context(ctx));
-        let result = mi::CommandStreamer {
-            device_clock: &mut self.clock,
-            ctx: &mut context,
-            mem,
-            limits: self.limits,
-            watchdog: Watchdog::new(self.limits.work),
-        }
-        .run(batch);
+        let result = match self.platform {
+            Platform::IvyBridge => mi::CommandStreamer {
+                device_clock: &mut self.clock,
+                ctx: &mut context,
+                mem,
+                limits: self.limits,
+                watchdog: Watchdog::new(self.limits.work),
+            }
+            .run(batch),
+            Platform::IceLake => gen11::CommandStreamer {
+                device_clock: &mut self.clock,
+                ctx: &mut context,
+                mem,
+                limits: self.limits,
+            }
+            .run(batch),
+        };
         *self.context(ctx) = context;
         result
     }
 }
 
-/// Identifies the command at `addr` and reads all its dwords.
-pub(crate) fn fetch(mem: &dyn Memory, addr: u64) -> Result<(&'static Def, Vec<u32>), Hang> {
+/// Identifies the command at `addr` in `generation`'s tables and reads all its dwords.
+pub(crate) fn fetch(
+    generation: &'static Generation,
+    mem: &dyn Memory,
+    addr: u64,
+) -> Result<(&'static Def, Vec<u32>), Hang> {
     let dw0 = mem.read_u32(addr).map_err(|fault| Hang::Fault {
         command: "command fetch",
         addr,
         fault,
     })?;
-    let def = GENERATION
+    let def = generation
         .identify(dw0)
         .ok_or(Hang::UnknownCommand { addr, dw0 })?;
     let len = def.length(dw0).unwrap_or(1).max(1);
@@ -260,5 +311,7 @@ pub(crate) fn fetch(mem: &dyn Memory, addr: u64) -> Result<(&'static Def, Vec<u3
     Ok((def, dwords))
 }
 
+#[cfg(test)]
+mod gen11_tests;
 #[cfg(test)]
 mod tests;
