@@ -16,8 +16,14 @@ CONT = re.compile(r'^ {28}\S')          # send/sendc message-descriptor line
 LABEL = re.compile(r'^LABEL\d+:$')
 NATIVE = re.compile(r'^Native code for (.*)$')
 
+import os
+# GEN=11 in the environment: the Ice Lake corpus (iris), in the gen11/ folder.
+GEN = os.environ.get('GEN', '7')
+RUN = 'run --gen 11' if GEN == '11' else 'run'
+DEVICE = ('iris on gtsim (ICL GT2, Gen11)' if GEN == '11'
+          else 'crocus on gtsim (IVB GT2, Gen7)')
 CMD = ("INTEL_DEBUG=vs,tcs,tes,gs,fs,cs,hex,blorp GTSIM_I915_QUIET=1 "
-       "MESA_SHADER_CACHE_DISABLE=true target/debug/gtsim run -- "
+       "MESA_SHADER_CACHE_DISABLE=true target/debug/gtsim " + RUN + " -- "
        "target/debug/{p} --out /tmp/{p}.png 2> {p}.mesa.txt")
 
 HEADER = """\
@@ -112,7 +118,7 @@ def main(progs):
             if p not in seen[key][1]:
                 seen[key][1].append(p)
         with open('%s.pairs' % p, 'w') as f:
-            f.write('# Mesa 22.3.6 (Debian 22.3.6-1+deb12u1) crocus on gtsim (IVB GT2, Gen7)\n')
+            f.write('# Mesa 22.3.6 (Debian 22.3.6-1+deb12u1) %s\n' % DEVICE)
             f.write('# program: %s; %d shaders printed, %d instructions (%d compacted)\n'
                     % (p, len(shaders), n, nc))
             f.write('# produced by: ' + CMD.format(p=p) + '\n')
@@ -124,7 +130,7 @@ def main(progs):
     n = len(insts)
     nc = sum(1 for it in insts if len(it[1]) == 17)
     with open('all.pairs', 'w') as f:
-        f.write('# Mesa 22.3.6 (Debian 22.3.6-1+deb12u1) crocus on gtsim (IVB GT2, Gen7):\n')
+        f.write('# Mesa 22.3.6 (Debian 22.3.6-1+deb12u1) %s:\n' % DEVICE)
         f.write('# every distinct kernel Mesa compiled and printed for the gtsim test programs\n')
         f.write('# %s, including internal BLORP kernels.\n' % ', '.join(progs))
         f.write('# %d distinct shaders (identical instruction sequences merged), %d instructions (%d compacted)\n'
