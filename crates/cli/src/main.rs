@@ -165,6 +165,24 @@ mod input;
 mod replay;
 mod run;
 
+/// The generation to decode as: the trace's PCI id decides when it names one (Ivy Bridge
+/// 0x0162 and its siblings, Ice Lake 0x8a5x), else `--gen` (7 or 11).
+fn decode_generation(
+    gen_: u32,
+    trace: Option<&aub::Trace>,
+) -> Result<&'static gtsim_spec::table::Generation> {
+    let from_trace = trace.and_then(|t| t.pci_id()).and_then(|id| match id {
+        0x8a50..=0x8a5d => Some(11),
+        0x0152..=0x016a => Some(7),
+        _ => None,
+    });
+    match from_trace.unwrap_or(gen_) {
+        7 => Ok(&gtsim_spec::gen7::GENERATION),
+        11 => Ok(&gtsim_spec::gen11::GENERATION),
+        g => bail!("generation {g} is not modelled (--gen 7, Ivy Bridge, or --gen 11, Ice Lake)"),
+    }
+}
+
 fn parse_addr(s: &str) -> Result<u64, String> {
     let r = match s.strip_prefix("0x") {
         Some(h) => u64::from_str_radix(h, 16),
@@ -265,8 +283,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::CompareBat { bat, capture } => {
             let text = input::read_text(&bat)?;
             let bytes = input::read(&capture)?;
-            let items =
-                gtsim_gpu::trace::decode_trace(&gtsim_spec::gen7::GENERATION, &aub::parse(&bytes));
+            let trace = aub::parse(&bytes);
+            let generation = decode_generation(7, Some(&trace))?;
+            let items = gtsim_gpu::trace::decode_trace(generation, &trace);
             let mesa = gtsim_gpu::mesa_bat::parse_bat(&text);
             if mesa.is_empty() {
                 return Err(input::InputProblem(format!(
@@ -291,10 +310,6 @@ fn run(cli: Cli) -> Result<ExitCode> {
             raw,
             color,
         } => {
-            if gen_ != 7 {
-                bail!("generation {gen_} is not modelled yet (only --gen 7, Ivy Bridge)");
-            }
-            let generation = &gtsim_spec::gen7::GENERATION;
             let bytes = match &file {
                 Some(f) => input::read(f)?,
                 None => gtsim_gpu::sample::aub().context("building the embedded sample")?,
@@ -310,9 +325,15 @@ fn run(cli: Cli) -> Result<ExitCode> {
                             == aub::CMD_AUB_HEADER
                 }
             };
-            let items = if is_aub {
-                let trace = aub::parse(&bytes);
-                gtsim_gpu::trace::decode_trace(generation, &trace)
+            let is_aub = is_aub
+                || (matches!(format, Format::Auto)
+                    && bytes.len() >= 4
+                    && u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]) & 0xffff_0000
+                        == aub::memtrace::CMD_MEM_TRACE_VERSION);
+            let trace = is_aub.then(|| aub::parse(&bytes));
+            let generation = decode_generation(gen_, trace.as_ref())?;
+            let items = if let Some(trace) = &trace {
+                gtsim_gpu::trace::decode_trace(generation, trace)
             } else {
                 if bytes.len() % 4 != 0 {
                     eprintln!(

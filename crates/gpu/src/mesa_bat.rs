@@ -14,7 +14,17 @@
 
 use crate::decode::Item;
 use gtsim_spec::bits;
-use gtsim_spec::gen7::GENERATION;
+use gtsim_spec::table::Generation;
+
+/// The generation whose tables hold `def` (nested structures are looked up there).
+fn generation_of(def: &'static Def) -> &'static Generation {
+    let gen11 = &gtsim_spec::gen11::GENERATION;
+    if gen11.defs.iter().any(|d| std::ptr::eq(*d, def)) {
+        gen11
+    } else {
+        &gtsim_spec::gen7::GENERATION
+    }
+}
 use gtsim_spec::table::{Def, Ty};
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -47,8 +57,13 @@ pub fn parse_bat(text: &str) -> Vec<Vec<BatField>> {
         let Some(fields) = cur.as_mut() else { continue };
         if let Some(rest) = line.strip_prefix("0x") {
             // `0x%08x:  0x%08x : Dword N` or a command header `0x%08x:  0x%08x:  NAME`.
+            // Gen8+ decodes print 64-bit canonical addresses (`0xfffffffefffee004`); the
+            // model's addresses are their 48 bits.
             addr = if rest.contains(" : Dword ") {
-                u64::from_str_radix(&rest[..8.min(rest.len())], 16).ok()
+                let hex = rest.split(':').next().unwrap_or("");
+                u64::from_str_radix(hex, 16)
+                    .ok()
+                    .map(|a| a & ((1 << 48) - 1))
             } else {
                 None
             };
@@ -80,6 +95,9 @@ pub fn parse_bat(text: &str) -> Vec<Vec<BatField>> {
 pub enum Num {
     /// Integer.
     Int(i128),
+    /// A two's complement field of the given width (agrees with an integer equal to it
+    /// modulo 2^width: Mesa prints some genxml `int` fields unsigned).
+    Signed(i128, u32),
     /// Float.
     Float(f64),
 }
@@ -87,11 +105,15 @@ pub enum Num {
 impl Num {
     fn agrees(self, other: Num) -> bool {
         let f = |n: Num| match n {
-            Num::Int(i) => i as f64,
+            Num::Int(i) | Num::Signed(i, _) => i as f64,
             Num::Float(x) => x,
         };
         match (self, other) {
             (Num::Int(a), Num::Int(b)) => a == b || (a as u64) == (b as u64),
+            (Num::Signed(a, w), Num::Int(b)) | (Num::Int(b), Num::Signed(a, w)) => {
+                let m = 1i128 << w.min(64);
+                a.rem_euclid(m) == b.rem_euclid(m)
+            }
             (a, b) => {
                 let (a, b) = (f(a), f(b));
                 a == b || (a - b).abs() <= 1e-6 * a.abs().max(1.0) || (a.is_nan() && b.is_nan())
@@ -103,7 +125,7 @@ impl Num {
 impl std::fmt::Display for Num {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Num::Int(i) => write!(f, "{i:#x}"),
+            Num::Int(i) | Num::Signed(i, _) => write!(f, "{i:#x}"),
             Num::Float(x) => write!(f, "{x}"),
         }
     }
@@ -164,7 +186,7 @@ fn leaves(def: &'static Def, dw: &[u32], base: u64, out: &mut BTreeMap<u64, Vec<
         let at = base + (f.end / 32) as u64 * 4;
         match f.ty {
             Ty::Struct(s) => {
-                if let Some(nested) = GENERATION.def(s) {
+                if let Some(nested) = generation_of(def).def(s) {
                     let sub = bits::extract(dw, f.start, f.end, nested.dwords as usize);
                     leaves(nested, &sub, base + (f.start / 32) as u64 * 4, out);
                     if f.width() <= 64 {
@@ -177,7 +199,7 @@ fn leaves(def: &'static Def, dw: &[u32], base: u64, out: &mut BTreeMap<u64, Vec<
                 }
             }
             Ty::Array { elem, count } => {
-                let Some(nested) = GENERATION.def(elem) else {
+                let Some(nested) = generation_of(def).def(elem) else {
                     continue;
                 };
                 let first = (f.start / 32) as usize;
@@ -197,7 +219,9 @@ fn leaves(def: &'static Def, dw: &[u32], base: u64, out: &mut BTreeMap<u64, Vec<
                 let raw = f.raw(dw);
                 let w = f.width();
                 let value = match f.ty {
-                    Ty::S => Num::Int(bits::sext(raw, w) as i128),
+                    // A signed field whose value Mesa may print either way: kept as its
+                    // bits, compared modulo 2^width.
+                    Ty::S => Num::Signed(bits::sext(raw, w) as i128, w),
                     Ty::Address | Ty::Offset(_) => Num::Int(f.address(dw) as i128),
                     Ty::Float => Num::Float(f32::from_bits(raw as u32) as f64),
                     Ty::UFixed(_, fr) => Num::Float(raw as f64 / (1u64 << fr) as f64),
@@ -393,7 +417,7 @@ mod tests {
     /// (Attribute 0 holds 0, Attribute 1 holds 1 in DW2 = 0x00010000).
     #[test]
     fn repeated_names_in_one_dword_pair_in_order() {
-        let def = GENERATION.def("3DSTATE_SBE").unwrap();
+        let def = gtsim_spec::gen7::GENERATION.def("3DSTATE_SBE").unwrap();
         let mut dwords = vec![0u32; 14];
         dwords[2] = 0x0001_0000;
         let ours = vec![

@@ -410,7 +410,7 @@ pub fn execbuffer2(k: &mut Kernel, fd: i32, a: &mut user::Args) -> Result<(), Er
 
     let batch_addr = addr(k, batch_index) + eb.batch_start_offset as u64;
     k.submissions += 1;
-    capture(k, &ids, batch_addr, device_ctx);
+    capture(k, &ids, &addrs, batch_addr, device_ctx);
 
     // Execute.
     let result = {
@@ -498,30 +498,39 @@ fn bind(k: &mut Kernel, file_id: u64, at: u64, id: u64, size: u64) {
     f.vm.insert(at, id);
 }
 
-fn capture(k: &mut Kernel, ids: &[u64], batch_addr: u64, context: u32) {
-    if k.platform.softpin() && k.capture.is_some() {
-        // The AUB writer speaks Gen7's ring and GGTT; a Gen11 trace needs execlists and
-        // 48-bit PPGTT page tables, which it does not write yet.
-        crate::log(
-            "capture: Gen11 AUB traces (execlists, 48-bit PPGTT) are not written yet; capture stopped",
-        );
-        k.capture = None;
-    }
+fn capture(k: &mut Kernel, ids: &[u64], addrs: &[u64], batch_addr: u64, context: u32) {
     let Some(cap) = k.capture.as_mut() else {
         return;
     };
-    for id in ids {
-        if let Some(bo) = k.bos.get(id)
-            && let Some(a) = bo.gpu
-        {
-            cap.writer.write_memory(a, &bo.contents(), 0);
+    match &mut cap.writer {
+        crate::kernel::CaptureWriter::Legacy(w) => {
+            for id in ids {
+                if let Some(bo) = k.bos.get(id)
+                    && let Some(a) = bo.gpu
+                {
+                    w.write_memory(a, &bo.contents(), 0);
+                }
+            }
+            // The hardware context goes into the ring as the driver's MI_SET_CONTEXT:
+            // crocus keeps render and compute batches in separate contexts, whose state
+            // (PIPELINE_SELECT included) a replay must keep apart.
+            w.exec_in_context(batch_addr, context, 0);
+        }
+        crate::kernel::CaptureWriter::Execlist(w) => {
+            // Every object at the address this submission bound it (softpin), through
+            // the trace's PPGTT; then an execlist submission of the context.
+            for (id, a) in ids.iter().zip(addrs) {
+                if let Some(bo) = k.bos.get(id) {
+                    w.write_memory(*a, &bo.contents());
+                }
+            }
+            w.exec_in_context(batch_addr, context);
         }
     }
-    // The hardware context goes into the ring as the driver's MI_SET_CONTEXT: crocus
-    // keeps render and compute batches in separate contexts, whose state (PIPELINE_SELECT
-    // included) a replay must keep apart.
-    cap.writer.exec_in_context(batch_addr, context, 0);
-    let bytes = cap.writer.drain();
+    let bytes = match &mut cap.writer {
+        crate::kernel::CaptureWriter::Legacy(w) => w.drain(),
+        crate::kernel::CaptureWriter::Execlist(w) => w.drain(),
+    };
     if let Err(e) = cap.file.write_all(&bytes).and_then(|_| cap.file.flush()) {
         crate::log(&format!(
             "capture: cannot write the AUB file: {e}; capture stopped"

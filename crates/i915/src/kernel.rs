@@ -88,7 +88,17 @@ pub struct Capture {
     /// Output file.
     pub file: std::fs::File,
     /// The packets not yet written.
-    pub writer: AubWriter,
+    pub writer: CaptureWriter,
+}
+
+/// The trace form of the platform: Gen7's ring and GGTT trace blocks, or Gen8+'s
+/// memtrace packets with a PPGTT and execlist submissions.
+#[derive(Debug)]
+pub enum CaptureWriter {
+    /// Ivy Bridge.
+    Legacy(AubWriter),
+    /// Ice Lake.
+    Execlist(gtsim_gpu::aub::MemtraceWriter),
 }
 
 /// What identifies the open file behind `fd`: (st_dev, st_ino), or `None` if `fd` is not

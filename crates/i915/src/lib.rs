@@ -44,10 +44,13 @@ fn new_kernel() -> Mutex<kernel::Kernel> {
             Ok(file) => {
                 let app = std::env::args().next().unwrap_or_default();
                 let app = app.rsplit('/').next().unwrap_or("").to_string();
-                k.capture = Some(kernel::Capture {
-                    file,
-                    writer: gtsim_gpu::aub::AubWriter::new(&app, k.platform.pci_device()),
-                });
+                let pci = k.platform.pci_device();
+                let writer = if k.platform.softpin() {
+                    kernel::CaptureWriter::Execlist(gtsim_gpu::aub::MemtraceWriter::new(&app, pci))
+                } else {
+                    kernel::CaptureWriter::Legacy(gtsim_gpu::aub::AubWriter::new(&app, pci))
+                };
+                k.capture = Some(kernel::Capture { file, writer });
             }
             Err(e) => log(&format!(
                 "cannot create capture file {}: {e}",

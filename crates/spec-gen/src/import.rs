@@ -273,6 +273,9 @@ pub fn draft(text: &str, entry: &Entry) -> Result<String, String> {
             && (format.starts_with("enable") || format.starts_with("disable"))
         {
             ("bool", false)
+        } else if row.hi - row.lo == 31 && format.contains("float") {
+            // IEEE_Float, IEEE_FLOAT32, FLOAT32: a binary32 value.
+            ("float", false)
         } else {
             ("u", false)
         };
@@ -340,7 +343,7 @@ pub fn draft(text: &str, entry: &Entry) -> Result<String, String> {
 mod tests {
     use super::*;
 
-    const SAMPLE: &str = "Table of Contents\n\nFOO_STATE\t1\nBAR.....\t2\n\nFOO_STATE\n\nFOO_STATE\t\nSource:\tRenderCS\nSize (in bits):\t64\nDWord\tBit\tDescription\n0\t31:16\tAlpha Value\n\t15:1\tReserved\nFormat:\tMBZ\n\t0\tWidget Enable\nFormat:\tEnable\n1\t31:0\tPointer\nBAR\nSource:\tx\n";
+    const SAMPLE: &str = "Table of Contents\n\nFOO_STATE\t1\nBAR.....\t2\n\nFOO_STATE\n\nFOO_STATE\t\nSource:\tRenderCS\nSize (in bits):\t64\nDWord\tBit\tDescription\n0\t31:16\tAlpha Value\n\t15:1\tReserved\nFormat:\tMBZ\n\t0\tWidget Enable\nFormat:\tEnable\n1\t31:0\tScale Format: IEEE_Float\nBAR\nSource:\tx\n";
 
     #[test]
     fn reads_the_table_of_contents_and_entries() {
@@ -368,7 +371,10 @@ mod tests {
             d.contains("0 0      Widget Enable                            : bool"),
             "{d}"
         );
-        assert!(d.contains("1 31:0   Pointer"), "{d}");
+        assert!(
+            d.contains("1 31:0   Scale                                    : float"),
+            "{d}"
+        );
         assert!(draft(SAMPLE, &e[1]).is_err());
     }
 

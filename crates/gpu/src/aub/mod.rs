@@ -1,6 +1,6 @@
 //! AUB trace files, in the legacy "trace block" form that Mesa's `intel_dump_gpu` writes
-//! for Gen4–Gen7 (Gen8+ traces use execlist memory-trace packets, not modelled yet: they
-//! are reported as unsupported packets and skipped).
+//! for Gen4–Gen7, and the Gen8+ form of memory-trace packets and execlist submissions
+//! (`memtrace.rs`), which the reader turns into the same events.
 //!
 //! Format facts (public: Mesa `src/intel/tools/intel_aub.h` and `aub_write.c`):
 //! * Every packet starts with a dword whose bits 31:29 are 7 (`CMD_AUB`), 28:23 the
@@ -17,9 +17,11 @@
 //! * A submission is a command write to the ring holding `MI_BATCH_BUFFER_START` with the
 //!   batch address.
 
+pub mod memtrace;
 mod read;
 mod write;
 
+pub use memtrace::MemtraceWriter;
 pub use read::{AubError, Event, Trace, parse};
 pub use write::AubWriter;
 

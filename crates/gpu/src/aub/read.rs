@@ -111,7 +111,7 @@ fn dword(b: &[u8], at: usize) -> u32 {
     u32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]])
 }
 
-fn text(b: &[u8]) -> String {
+pub(super) fn text(b: &[u8]) -> String {
     let end = b.iter().position(|&c| c == 0).unwrap_or(b.len());
     String::from_utf8_lossy(&b[..end]).into_owned()
 }
@@ -119,14 +119,28 @@ fn text(b: &[u8]) -> String {
 /// Parses a whole trace. Never panics: malformed input ends in `Trace::error`.
 pub fn parse(bytes: &[u8]) -> Trace {
     let mut t = Trace::default();
+    let mut memtrace = vec![];
+    parse_into(bytes, &mut t, &mut memtrace);
+    if !memtrace.is_empty() {
+        let (events, diagnostics) = super::memtrace::reconstruct(&memtrace);
+        t.events.extend(events);
+        t.diagnostics.extend(diagnostics);
+    }
+    t
+}
+
+fn parse_into(bytes: &[u8], t: &mut Trace, memtrace: &mut Vec<(usize, super::memtrace::Memtrace)>) {
     let mut at = 0usize;
     while at + 4 <= bytes.len() {
         let dw0 = dword(bytes, at);
         if dw0 >> 29 != 7 {
             t.error = Some(AubError::NotAub { offset: at, dw0 });
-            return t;
+            return;
         }
-        let dwords = (dw0 & 0xffff) as usize + 2;
+        // Memtrace packets (opcode 0x2e) count their length minus 1, the legacy ones
+        // minus 2 (Mesa aub_read.c).
+        let is_memtrace = dw0 & 0xff80_0000 == super::memtrace::CMD_MEM_TRACE;
+        let dwords = (dw0 & 0xffff) as usize + if is_memtrace { 1 } else { 2 };
         let need = dwords * 4;
         if at + need > bytes.len() {
             t.error = Some(AubError::Truncated {
@@ -135,9 +149,34 @@ pub fn parse(bytes: &[u8]) -> Trace {
                 need,
                 have: bytes.len() - at,
             });
-            return t;
+            return;
         }
         let pkt = &bytes[at..at + need];
+        if is_memtrace {
+            if dw0 & 0xffff_0000 == super::memtrace::CMD_MEM_TRACE_VERSION {
+                // Dwords 1-4 versions and device, then `PCI-ID=0x... <application>`.
+                let text = super::read::text(pkt.get(20..).unwrap_or(&[]));
+                let (comment, app) = match text.split_once(' ') {
+                    Some((c, a)) => (c.to_string(), a.to_string()),
+                    None => (text.clone(), String::new()),
+                };
+                t.events.push(Event::Header {
+                    version: (0, 0),
+                    app,
+                    comment,
+                });
+            } else {
+                match super::memtrace::parse_packet(dw0, pkt) {
+                    Ok(Some(r)) => memtrace.push((at, r)),
+                    Ok(None) => {}
+                    Err(e) => t
+                        .diagnostics
+                        .push((at, format!("{e}; skipped by its length"))),
+                }
+            }
+            at += need;
+            continue;
+        }
         match dw0 & 0xffff_0000 {
             CMD_AUB_HEADER => {
                 // DW1 version, DW2-9 app name, DW10-11 timestamp, DW12 comment length, comment.
@@ -165,7 +204,7 @@ pub fn parse(bytes: &[u8]) -> Trace {
                         need: 20,
                         have: need,
                     });
-                    return t;
+                    return;
                 }
                 let op = dword(pkt, 4);
                 let mut addr = dword(pkt, 12) as u64;
@@ -182,7 +221,7 @@ pub fn parse(bytes: &[u8]) -> Trace {
                         need: padded,
                         have: bytes.len() - data_at,
                     });
-                    return t;
+                    return;
                 }
                 let data = &bytes[data_at..data_at + size];
                 let (operation, kind, space) = (op & 0xff, (op >> 8) & 0xff, (op >> 16) & 0xff);
@@ -216,5 +255,4 @@ pub fn parse(bytes: &[u8]) -> Trace {
             have: bytes.len() - at,
         });
     }
-    t
 }

@@ -30,6 +30,13 @@ pub struct Bases {
     pub indirect: Option<u64>,
     /// Instruction Base Address.
     pub instruction: Option<u64>,
+    /// Binding Table Pool Base Address (Gen8+ 3DSTATE_BINDING_TABLE_POOL_ALLOC): when a
+    /// pool is enabled, binding table pointers are relative to it instead of Surface State
+    /// Base Address.
+    pub binding_table_pool: Option<u64>,
+    /// GT_MODE Binding Table Alignment = BTP_18_8 (Gen9+, genxml gen11.xml GT_MODE): the
+    /// 3DSTATE_BINDING_TABLE_POINTERS_* fields (bits 15:5) then hold offset bits 18:8.
+    pub btp_18_8: bool,
 }
 
 impl Bases {
@@ -37,7 +44,8 @@ impl Bases {
     pub fn get(&self, b: Base) -> Option<u64> {
         match b {
             Base::General => self.general,
-            Base::Surface | Base::BindingTable => self.surface,
+            Base::Surface => self.surface,
+            Base::BindingTable => self.binding_table_pool.or(self.surface),
             Base::Dynamic => self.dynamic,
             Base::Indirect => self.indirect,
             Base::Instruction => self.instruction,
@@ -45,9 +53,12 @@ impl Bases {
         }
     }
 
-    fn name(b: Base) -> &'static str {
+    fn name(&self, b: Base) -> &'static str {
         match b {
             Base::General => "General State Base Address",
+            Base::BindingTable if self.binding_table_pool.is_some() => {
+                "Binding Table Pool Base Address"
+            }
             Base::Surface | Base::BindingTable => "Surface State Base Address",
             Base::Dynamic => "Dynamic State Base Address",
             Base::Indirect => "Indirect Object Base Address",
@@ -284,6 +295,17 @@ impl<'a> Decoder<'a> {
         if def.name == "STATE_BASE_ADDRESS" {
             self.state_base_address(def, dwords);
         }
+        if def.name == "3DSTATE_BINDING_TABLE_POOL_ALLOC" {
+            // Gen11 PRM 3DSTATE_BINDING_TABLE_POOL_ALLOC: an enabled pool rebases the
+            // binding table pointers; a disabled one returns them to Surface State Base.
+            let enabled = def
+                .field("Binding Table Pool Enable")
+                .is_some_and(|f| f.raw(dwords) != 0);
+            self.bases.binding_table_pool = def
+                .field("Binding Table Pool Base Address")
+                .filter(|_| enabled)
+                .map(|f| f.address(dwords));
+        }
         if def.name == "MI_LOAD_REGISTER_IMM" {
             self.registers_written(addr, dwords);
         }
@@ -314,20 +336,29 @@ impl<'a> Decoder<'a> {
     /// MI_LOAD_REGISTER_IMM: names the registers written and decodes the values of those
     /// the spec gives fields (defs/gen7/registers.spec).
     fn registers_written(&mut self, addr: u64, dwords: &[u32]) {
-        let Ok(lri) = gtsim_spec::gen7::MiLoadRegisterImm::unpack(dwords) else {
-            return;
-        };
-        for (i, pair) in lri.registers.iter().enumerate() {
+        // Both generations' MI_LOAD_REGISTER_IMM are (offset, value) pairs after the
+        // header; the offset's bits 22:2 (Gen7 and Gen11 alike, defs/*/mi.spec).
+        let pairs: Vec<(u32, u32)> = dwords
+            .get(1..)
+            .unwrap_or(&[])
+            .chunks_exact(2)
+            .map(|p| (p[0] & 0x007f_fffc, p[1]))
+            .collect();
+        for (i, &(offset, data_dword)) in pairs.iter().enumerate() {
+            // GT_MODE (0x7008) is a masked register; bit 26 unmasks Binding Table
+            // Alignment, bit 10 (Gen11 genxml GT_MODE).
+            if self.generation.name == "gen11" && offset == 0x7008 && data_dword & (1 << 26) != 0 {
+                self.bases.btp_18_8 = data_dword & (1 << 10) != 0;
+            }
             let data_addr = addr + 4 * (2 + 2 * i as u64);
-            let offset = pair.register_offset as u32;
             match self.generation.register(offset) {
                 Some(reg) if reg.dwords == 1 && !reg.fields.is_empty() => {
-                    let dw = vec![pair.data_dword];
+                    let dw = vec![data_dword];
                     let lines = print::describe(self.generation, reg, &dw);
                     self.items.push(Item::State { addr: data_addr, def: reg, index: 0, dwords: dw, lines, via: format!("MI_LOAD_REGISTER_IMM to {offset:#x}"), depth: 1 });
                 }
-                Some(reg) => self.items.push(Item::Note { addr: data_addr, msg: format!("MI_LOAD_REGISTER_IMM writes {:#010x} to {} ({offset:#x})", pair.data_dword, reg.name) }),
-                None => self.items.push(Item::Note { addr: data_addr, msg: format!("MI_LOAD_REGISTER_IMM writes {:#010x} to register {offset:#x}, which the spec does not name", pair.data_dword) }),
+                Some(reg) => self.items.push(Item::Note { addr: data_addr, msg: format!("MI_LOAD_REGISTER_IMM writes {:#010x} to {} ({offset:#x})", data_dword, reg.name) }),
+                None => self.items.push(Item::Note { addr: data_addr, msg: format!("MI_LOAD_REGISTER_IMM writes {:#010x} to register {offset:#x}, which the spec does not name", data_dword) }),
             }
         }
     }
@@ -343,8 +374,14 @@ impl<'a> Decoder<'a> {
                 Ty::Offset(b) => b,
                 _ => Base::None,
             };
+            // BTP_18_8: the pointer's bits 15:5 are offset bits 18:8.
+            let value = if base == Base::BindingTable && self.bases.btp_18_8 {
+                value << 3
+            } else {
+                value
+            };
             let Some(base_addr) = self.bases.get(base) else {
-                self.items.push(Item::Note { addr, msg: format!("{}.{} = {value:#x} is relative to {}, which no STATE_BASE_ADDRESS has set: not followed", def.name, f.name, Bases::name(base)) });
+                self.items.push(Item::Note { addr, msg: format!("{}.{} = {value:#x} is relative to {}, which no STATE_BASE_ADDRESS has set: not followed", def.name, f.name, self.bases.name(base)) });
                 continue;
             };
             let at = base_addr.wrapping_add(value);
@@ -355,7 +392,7 @@ impl<'a> Decoder<'a> {
                     "{}.{} = {} + {value:#x}",
                     def.name,
                     f.name,
-                    Bases::name(base)
+                    self.bases.name(base)
                 )
             };
             match target {
