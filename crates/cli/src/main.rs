@@ -235,11 +235,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Disasm { file, gen_, hex } => {
-            if gen_ != 7 {
-                bail!("generation {gen_} is not modelled yet (only --gen 7, Ivy Bridge)");
-            }
+            let Some(enc) = gtsim_isa::Encoding::from_generation(gen_) else {
+                bail!("generation {gen_} is not modelled (--gen 7, Ivy Bridge, or 11, Ice Lake)");
+            };
             let bytes = input::read(&file)?;
-            let listing = gtsim_isa::disasm::listing(&bytes, hex);
+            let listing = gtsim_isa::disasm::listing_for(enc, &bytes, hex);
             let mut out = listing.lines.join("\n");
             if !out.is_empty() {
                 out.push('\n');
@@ -258,9 +258,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
             no_compact,
             as_written,
         } => {
-            if gen_ != 7 {
-                bail!("generation {gen_} is not modelled yet (only --gen 7, Ivy Bridge)");
-            }
+            let Some(enc) = gtsim_isa::Encoding::from_generation(gen_) else {
+                bail!("generation {gen_} is not modelled (--gen 7, Ivy Bridge, or 11, Ice Lake)");
+            };
             let text = input::read_text(&file)?;
             let mode = if no_compact {
                 gtsim_isa::asm::Compaction::Never
@@ -269,7 +269,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             } else {
                 gtsim_isa::asm::Compaction::Auto
             };
-            let bytes = gtsim_isa::asm::assemble(&text, mode)
+            let bytes = gtsim_isa::asm::assemble_for(enc, &text, mode)
                 .map_err(|e| input::InputProblem(format!("{}: {e}", file.display())))?;
             std::fs::write(&output, &bytes)
                 .with_context(|| format!("cannot write {}", output.display()))?;

@@ -3,6 +3,7 @@
 //! `tests/corpus` holds Mesa's own output). Message descriptors of `send` are decoded
 //! through the message-descriptor structures of the spec (seed 000 §2.13, §3.9).
 
+use crate::Encoding;
 use crate::ir::*;
 use crate::opcode::{Kind, Opcode};
 use gtsim_spec::gen7::*;
@@ -10,20 +11,20 @@ use std::collections::BTreeMap;
 
 /// Text with Mesa's column counter: `put` counts, `raw` does not, `pad(n)` prints at least
 /// one space and continues to column `n` (DISASM_SYNTAX.md §1.1).
-struct W {
+pub(crate) struct W {
     s: String,
     col: usize,
 }
 
 impl W {
-    fn put(&mut self, t: &str) {
+    pub(crate) fn put(&mut self, t: &str) {
         self.s.push_str(t);
         self.col += t.len();
     }
-    fn raw(&mut self, t: &str) {
+    pub(crate) fn raw(&mut self, t: &str) {
         self.s.push_str(t);
     }
-    fn pad(&mut self, n: usize) {
+    pub(crate) fn pad(&mut self, n: usize) {
         loop {
             self.put(" ");
             if self.col >= n {
@@ -31,7 +32,7 @@ impl W {
             }
         }
     }
-    fn newline(&mut self) {
+    pub(crate) fn newline(&mut self) {
         self.s.push('\n');
         self.col = 0;
     }
@@ -97,8 +98,44 @@ fn swizzle(s: Swizzle) -> String {
     }
 }
 
-fn dst(w: &mut W, ins: &Instruction) {
+fn dst(w: &mut W, ins: &Instruction, enc: Encoding) {
     let d = &ins.dst;
+    if enc == Encoding::IceLake {
+        if ins.opcode.kind() == Kind::Alu3 {
+            // Align1 three-source (Gen10+): Mesa prints the raw 8-byte-unit subregister
+            // divided by the type size, and always `<1>` (brw_disasm.c dest_3src).
+            w.put(&reg_name(d.file, d.nr));
+            let sub = u32::from(d.subnr / 8) / d.ty.size();
+            if sub != 0 {
+                w.put(&format!(".{sub}"));
+            }
+            w.put(&format!("<1>{}", d.ty.suffix()));
+            return;
+        }
+        if matches!(ins.opcode, Opcode::Sends | Opcode::Sendsc) {
+            // Split sends: whole registers, always UD (brw_disasm.c dest).
+            match d.address {
+                Address::Direct => {
+                    w.put(&reg_name(d.file, d.nr));
+                    if d.subnr != 0 {
+                        w.put(&format!(".{}", d.subnr / 16));
+                    }
+                    w.put("UD");
+                }
+                Address::Indirect { subnr, offset } => {
+                    w.put("g[a0");
+                    if subnr != 0 {
+                        w.put(&format!(".{}", subnr / 4));
+                    }
+                    if offset != 0 {
+                        w.put(&format!(" {offset}"));
+                    }
+                    w.put("]<UD");
+                }
+            }
+            return;
+        }
+    }
     if ins.opcode.kind() == Kind::Alu3 {
         w.put(&format!("g{}", d.nr));
         sub(w, d.subnr, d.ty);
@@ -216,8 +253,22 @@ fn imm(w: &mut W, ty: Type, bits: u64) {
     }
 }
 
-fn src(w: &mut W, ins: &Instruction, s: &Src) {
+/// A three-source 16-bit immediate (brw_disasm.c src0_3src: `%dW`, `0x%04xUW`,
+/// `0x%04xHF`).
+fn imm16(w: &mut W, ty: Type, bits: u64) {
+    let b = bits as u16;
+    match ty {
+        Type::W => w.put(&format!("{}W", b as i16)),
+        Type::UW => w.put(&format!("0x{b:04x}UW")),
+        Type::HF => w.put(&format!("0x{b:04x}HF")),
+        other => w.raw(&format!("*** invalid immediate type {} ", other.suffix())),
+    }
+}
+
+fn src(w: &mut W, ins: &Instruction, s: &Src, enc: Encoding) {
+    let three_a1 = enc == Encoding::IceLake && ins.opcode.kind() == Kind::Alu3;
     let (file, nr, subnr, ty, layout, address, negate, abs) = match *s {
+        Src::Imm { ty, bits } if three_a1 => return imm16(w, ty, bits),
         Src::Imm { ty, bits } => return imm(w, ty, bits),
         Src::Reg {
             file,
@@ -231,10 +282,60 @@ fn src(w: &mut W, ins: &Instruction, s: &Src) {
         } => (file, nr, subnr, ty, layout, address, negate, abs),
     };
     if negate {
-        w.put("-");
+        // Gen8+ logic instructions negate bitwise (brw_disasm.c src_da1: `~`).
+        let logic = matches!(
+            ins.opcode,
+            Opcode::And | Opcode::Not | Opcode::Or | Opcode::Xor
+        );
+        w.put(if enc == Encoding::IceLake && logic {
+            "~"
+        } else {
+            "-"
+        });
     }
     if abs {
         w.put("(abs)");
+    }
+    if enc == Encoding::IceLake && matches!(ins.opcode, Opcode::Sends | Opcode::Sendsc) {
+        match address {
+            Address::Direct => {
+                w.put(&reg_name(file, nr));
+                if subnr != 0 {
+                    w.put(&format!(".{}", subnr / 16));
+                }
+            }
+            Address::Indirect { subnr, offset } => {
+                w.put("g[a0");
+                if subnr != 0 {
+                    w.put(&format!(".{subnr}"));
+                }
+                if offset != 0 {
+                    w.put(&format!(" {offset}"));
+                }
+                w.put("]");
+            }
+        }
+        w.put("UD");
+        return;
+    }
+    if three_a1 {
+        // Align1 three-source regions (brw_disasm.c src0_3src..src2_3src): a scalar
+        // region always prints its subregister.
+        w.put(&reg_name(file, nr));
+        if let Layout::Region(r) = layout {
+            let scalar = r.vstride == Some(0) && r.width == 1 && r.hstride == 0;
+            if subnr != 0 || scalar {
+                w.put(&format!(".{}", subnr as u32 / ty.size()));
+            }
+            w.put(&format!(
+                "<{},{},{}>{}",
+                r.vstride.unwrap_or(0),
+                r.width,
+                r.hstride,
+                ty.suffix()
+            ));
+        }
+        return;
     }
     if ins.opcode.kind() == Kind::Alu3 {
         w.put(&format!("g{nr}"));
@@ -330,7 +431,7 @@ fn head(w: &mut W, ins: &Instruction) {
     }
 }
 
-fn options(w: &mut W, ins: &Instruction) {
+fn options(w: &mut W, ins: &Instruction, enc: Encoding) {
     w.put("{");
     w.put(if ins.align16 { " align16" } else { " align1" });
     if ins.mask_disable {
@@ -360,8 +461,15 @@ fn options(w: &mut W, ins: &Instruction) {
         2 => w.put(" switch"),
         _ => {}
     }
+    // Gen8+ if/else/goto read bit 28 as Branch Control (brw_disasm.c has_branch_ctrl).
+    let branch_ctrl =
+        enc == Encoding::IceLake && matches!(ins.opcode, Opcode::If | Opcode::Else | Opcode::Goto);
     if ins.acc_write {
-        w.put(" AccWrEnable");
+        w.put(if branch_ctrl {
+            " BranchCtrl"
+        } else {
+            " AccWrEnable"
+        });
     }
     if ins.eot {
         w.put(" EOT");
@@ -379,8 +487,13 @@ fn label(w: &mut W, labels: &Labels, target: Option<usize>, offset: usize) {
     }
 }
 
-/// Formats one instruction at byte `offset` of its kernel.
+/// Formats one Gen7 instruction at byte `offset` of its kernel.
 pub fn format(ins: &Instruction, offset: usize, labels: &Labels) -> String {
+    format_for(Encoding::IvyBridge, ins, offset, labels)
+}
+
+/// Formats one instruction of encoding `enc` at byte `offset` of its kernel.
+pub fn format_for(enc: Encoding, ins: &Instruction, offset: usize, labels: &Labels) -> String {
     let mut w = W {
         s: String::new(),
         col: 0,
@@ -409,7 +522,7 @@ pub fn format(ins: &Instruction, offset: usize, labels: &Labels) -> String {
             w.pad(16);
             w.put("JIP: ");
             label(&mut w, labels, target(ins.jip), offset);
-            if has_uip(ins.opcode) {
+            if has_uip(enc, ins.opcode) {
                 w.pad(38);
                 w.put("UIP: ");
                 label(&mut w, labels, target(ins.uip), offset);
@@ -418,19 +531,28 @@ pub fn format(ins: &Instruction, offset: usize, labels: &Labels) -> String {
         Opcode::Jmpi => {
             w.pad(16);
             if let Some(s) = ins.srcs.get(1) {
-                src(&mut w, ins, s);
+                src(&mut w, ins, s, enc);
             }
         }
         Opcode::Wait => {
             w.pad(16);
-            dst(&mut w, ins);
+            dst(&mut w, ins, enc);
+        }
+        Opcode::Sends | Opcode::Sendsc => {
+            w.pad(16);
+            dst(&mut w, ins, enc);
+            for (i, s) in ins.srcs.iter().take(2).enumerate() {
+                w.pad(32 + 16 * i);
+                src(&mut w, ins, s, enc);
+            }
+            crate::gen11::message::split_send_descriptors(&mut w, ins);
         }
         Opcode::Send | Opcode::Sendc => {
             w.pad(16);
-            dst(&mut w, ins);
+            dst(&mut w, ins, enc);
             w.pad(32);
             if let Some(s) = ins.srcs.first() {
-                src(&mut w, ins, s);
+                src(&mut w, ins, s, enc);
             }
             w.pad(48);
             match (ins.desc, ins.srcs.get(1)) {
@@ -439,13 +561,17 @@ pub fn format(ins: &Instruction, offset: usize, labels: &Labels) -> String {
                     w.newline();
                     w.pad(16);
                     w.raw("            ");
-                    message(&mut w, ins.sfid, d);
+                    if enc == Encoding::IceLake {
+                        crate::gen11::message::message(&mut w, ins, d);
+                    } else {
+                        message(&mut w, ins.sfid, d);
+                    }
                 }
                 (None, Some(s)) => {
-                    src(&mut w, ins, s);
+                    src(&mut w, ins, s, enc);
                     // Mesa also prints dword 3 (the register operand's encoding) as a
                     // number (src/intel/tools/tests/gen7/send.asm).
-                    if let Ok(native) = crate::gen7::encode::encode_native(ins) {
+                    if let Ok(native) = enc.encode_native(ins) {
                         w.pad(64);
                         w.raw(&format!("0x{:08x}", native[3]));
                     }
@@ -459,27 +585,30 @@ pub fn format(ins: &Instruction, offset: usize, labels: &Labels) -> String {
         }
         _ => {
             w.pad(16);
-            dst(&mut w, ins);
+            dst(&mut w, ins, enc);
             let n = ins.opcode.sources() as usize;
             for (i, s) in ins.srcs.iter().take(n).enumerate() {
                 w.pad(32 + 16 * i.min(2));
-                src(&mut w, ins, s);
+                src(&mut w, ins, s, enc);
             }
         }
     }
     w.pad(64);
-    options(&mut w, ins);
+    options(&mut w, ins, enc);
     w.s
 }
 
-fn has_uip(op: Opcode) -> bool {
-    matches!(
-        op,
-        Opcode::If | Opcode::Break | Opcode::Cont | Opcode::Halt | Opcode::Brc
-    )
+fn has_uip(enc: Encoding, op: Opcode) -> bool {
+    match enc {
+        Encoding::IvyBridge => matches!(
+            op,
+            Opcode::If | Opcode::Break | Opcode::Cont | Opcode::Halt | Opcode::Brc
+        ),
+        Encoding::IceLake => crate::gen11::has_uip(op),
+    }
 }
 
-fn sfid_name(sfid: Option<Sfid>) -> String {
+pub(crate) fn sfid_name(sfid: Option<Sfid>) -> String {
     sfid.map_or("*** invalid SFID value ".into(), |s| {
         s.mnemonic().to_string()
     })
@@ -645,6 +774,11 @@ fn message(w: &mut W, sfid: Option<Sfid>, desc: u32) {
 /// an instruction, or the end of the kernel (one past the last instruction); other targets
 /// print as byte offsets.
 pub fn labels(instructions: &[(usize, Instruction)]) -> Labels {
+    labels_for(Encoding::IvyBridge, instructions)
+}
+
+/// [`labels`] for a kernel of encoding `enc`.
+pub fn labels_for(enc: Encoding, instructions: &[(usize, Instruction)]) -> Labels {
     let end = instructions
         .last()
         .map_or(0, |(o, i)| o + if i.compacted { 8 } else { 16 });
@@ -662,7 +796,7 @@ pub fn labels(instructions: &[(usize, Instruction)]) -> Labels {
             }
         };
         match ins.opcode {
-            op if has_uip(op) => {
+            op if has_uip(enc, op) => {
                 add(ins.uip);
                 add(ins.jip);
             }
@@ -687,12 +821,17 @@ pub struct Listing {
 /// with its bytes (as `INTEL_DEBUG=hex` prints them). Labels of targets past the last
 /// decoded instruction's end are not printed when decoding stopped early.
 pub fn listing(bytes: &[u8], hex: bool) -> Listing {
+    listing_for(Encoding::IvyBridge, bytes, hex)
+}
+
+/// [`listing`] for a kernel of encoding `enc`.
+pub fn listing_for(enc: Encoding, bytes: &[u8], hex: bool) -> Listing {
     let mut ins = vec![];
     let mut lens = vec![];
     let mut off = 0;
     let mut error = None;
     while off < bytes.len() {
-        match crate::gen7::decode::decode(&bytes[off..]) {
+        match enc.decode(&bytes[off..]) {
             Ok((i, len)) => {
                 ins.push((off, i));
                 lens.push(len);
@@ -704,7 +843,7 @@ pub fn listing(bytes: &[u8], hex: bool) -> Listing {
             }
         }
     }
-    let labels = labels(&ins);
+    let labels = labels_for(enc, &ins);
     let mut lines = vec![];
     let label_line = |lines: &mut Vec<String>, at: usize| {
         if let Some(n) = labels.get(&at) {
@@ -722,7 +861,7 @@ pub fn listing(bytes: &[u8], hex: bool) -> Listing {
                 .collect();
             line.push_str(&format!("{h:<48}"));
         }
-        line.push_str(&format(i, *o, &labels));
+        line.push_str(&format_for(enc, i, *o, &labels));
         lines.push(line);
     }
     label_line(&mut lines, off);
@@ -731,7 +870,12 @@ pub fn listing(bytes: &[u8], hex: bool) -> Listing {
 
 /// A kernel disassembled: one entry per line (instructions, and "LABELn:" lines).
 pub fn disassemble(bytes: &[u8]) -> Result<Vec<String>, crate::gen7::DecodeError> {
-    let l = listing(bytes, false);
+    disassemble_for(Encoding::IvyBridge, bytes)
+}
+
+/// [`disassemble`] for a kernel of encoding `enc`.
+pub fn disassemble_for(enc: Encoding, bytes: &[u8]) -> Result<Vec<String>, crate::DecodeError> {
+    let l = listing_for(enc, bytes, false);
     match l.error {
         Some((_, e)) => Err(e),
         None => Ok(l.lines),

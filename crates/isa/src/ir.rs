@@ -212,6 +212,9 @@ pub struct Instruction {
     /// The extended message descriptor of generations that have one (Gen8+ `sends`); 0
     /// on Gen7, whose send encodes the SFID in the instruction.
     pub ex_desc: u32,
+    /// Where a split send (Gen9-11 `sends`) takes its extended descriptor from a register:
+    /// the a0 subregister (in dwords); `None`: `ex_desc` is immediate.
+    pub ex_desc_reg: Option<u8>,
     /// Flag register used by predication / conditional modifier: (f0 or f1, subregister).
     pub flag: (u8, u8),
     /// Accumulator write enable.
@@ -259,6 +262,7 @@ impl Instruction {
             math: None,
             sfid: None,
             ex_desc: 0,
+            ex_desc_reg: None,
             flag: (0, 0),
             acc_write: false,
             saturate: false,
@@ -449,6 +453,10 @@ mnemonics! {
         IntDiv = "intdiv",
         /// Integer remainder.
         IntMod = "intmod",
+        /// IEEE reciprocal macro (Gen8+).
+        Invm = "invm",
+        /// IEEE reciprocal square root macro (Gen8+).
+        Rsqrtm = "rsqrtm",
     }
 }
 
@@ -479,6 +487,10 @@ mnemonics! {
         DataPortDataCache = "data",
         /// The pixel interpolator.
         PixelInterpolator = "pixel interp",
+        /// The data port's second data cache port (Haswell+).
+        DataPortDataCache1 = "dp data 1",
+        /// The check and refinement engine (Haswell+; Mesa 22.3 prints it `tgm`).
+        Cre = "tgm",
     }
 }
 

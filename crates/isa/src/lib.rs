@@ -9,12 +9,16 @@
 //! `defs/gen7/eu.spec`), like every other encoding in gtsim.
 
 pub mod asm;
+mod compact;
 pub mod disasm;
+mod error;
+pub mod gen11;
 pub mod gen7;
 pub mod ir;
+mod layout;
 pub mod opcode;
 
-pub use gen7::DecodeError;
+pub use error::{DecodeError, EncodeError};
 
 /// An EU instruction encoding: how one generation lays instructions out in bits. Code
 /// above this crate (the EU, the pipeline) decodes through it and never names a
@@ -24,6 +28,9 @@ pub enum Encoding {
     /// Ivy Bridge (Gen7): native and compacted instructions (`defs/gen7/eu.spec`).
     #[default]
     IvyBridge,
+    /// Ice Lake (Gen11): align1 native forms, three-source align1, split sends and
+    /// compacted instructions (`defs/gen11/eu.spec`).
+    IceLake,
 }
 
 impl Encoding {
@@ -32,6 +39,40 @@ impl Encoding {
     pub fn decode(self, bytes: &[u8]) -> Result<(ir::Instruction, usize), DecodeError> {
         match self {
             Encoding::IvyBridge => gen7::decode::decode(bytes),
+            Encoding::IceLake => gen11::decode::decode(bytes),
+        }
+    }
+
+    /// Encodes an instruction in native form (128 bits).
+    pub fn encode_native(self, ins: &ir::Instruction) -> Result<[u32; 4], EncodeError> {
+        match self {
+            Encoding::IvyBridge => gen7::encode::encode_native(ins),
+            Encoding::IceLake => gen11::encode::encode_native(ins),
+        }
+    }
+
+    /// Encodes an instruction: compacted when it asks for it and the tables allow it.
+    pub fn encode(self, ins: &ir::Instruction) -> Result<Vec<u8>, EncodeError> {
+        match self {
+            Encoding::IvyBridge => gen7::encode::encode(ins),
+            Encoding::IceLake => gen11::encode::encode(ins),
+        }
+    }
+
+    /// The compacted form of a native instruction, if the tables express it.
+    pub fn compact(self, native: &[u32; 4]) -> Option<[u32; 2]> {
+        match self {
+            Encoding::IvyBridge => gen7::compact::compact(native),
+            Encoding::IceLake => gen11::compact::compact(native),
+        }
+    }
+
+    /// Mesa's name of the generation's number (`--gen`).
+    pub fn from_generation(generation: u32) -> Option<Encoding> {
+        match generation {
+            7 => Some(Encoding::IvyBridge),
+            11 => Some(Encoding::IceLake),
+            _ => None,
         }
     }
 }

@@ -92,6 +92,15 @@ pub enum Opcode {
     Pln,
     Mad,
     Lrp,
+    Ror,
+    Rol,
+    Csel,
+    Smov,
+    Goto,
+    Calla,
+    Sends,
+    Sendsc,
+    Madm,
     Nop,
 }
 
@@ -166,6 +175,17 @@ pub const TABLE: &[(Opcode, &str, u8, Kind)] = &[
     (Opcode::Pln, "pln", 2, Kind::Alu),
     (Opcode::Mad, "mad", 3, Kind::Alu3),
     (Opcode::Lrp, "lrp", 3, Kind::Alu3),
+    // Gen8+ (Mesa brw_eu.c opcode_descs; ror/rol at these numbers on Gen11 only).
+    (Opcode::Ror, "ror", 2, Kind::Alu),
+    (Opcode::Rol, "rol", 2, Kind::Alu),
+    (Opcode::Csel, "csel", 3, Kind::Alu3),
+    (Opcode::Smov, "smov", 1, Kind::Alu),
+    (Opcode::Goto, "goto", 0, Kind::Branch),
+    (Opcode::Calla, "calla", 0, Kind::Branch),
+    // Split sends (Gen9-11): two payload registers.
+    (Opcode::Sends, "sends", 2, Kind::Send),
+    (Opcode::Sendsc, "sendsc", 2, Kind::Send),
+    (Opcode::Madm, "madm", 3, Kind::Alu3),
     (Opcode::Nop, "nop", 0, Kind::Control),
 ];
 

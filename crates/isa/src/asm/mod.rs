@@ -3,12 +3,13 @@
 //! branch targets; Mesa's dump decorations (`START B0 ...`, `END B1 ->B2`) are skipped.
 //! Fields the text does not show take the values Mesa's compiler gives them.
 
-use crate::gen7::encode::encode_native;
+use crate::Encoding;
 use crate::ir::*;
 use crate::opcode::{Kind, Opcode};
 use operand::{operands, parse_dst, parse_src};
 use std::collections::BTreeMap;
 
+mod gen11;
 mod operand;
 
 /// When to use the 64-bit compacted form.
@@ -117,6 +118,21 @@ fn branch_operands(opcode: Opcode, align16: bool) -> (Dst, Vec<Src>) {
     (dst, vec![src0, Src::Imm { ty, bits: 0 }])
 }
 
+/// The shared function named at the start of `words` (the message line after a send):
+/// the disassembler's names, one to three words. VME has no name in Gen7's syntax; Mesa
+/// 22.3 prints it `rt accel` on Gen11.
+pub(crate) fn parse_sfid(enc: Encoding, words: &[String]) -> Option<Sfid> {
+    (1..=3).rev().find_map(|n| {
+        let name = words.get(..n)?.join(" ");
+        match (enc, name.as_str()) {
+            (Encoding::IceLake, "rt accel") => Some(Sfid::Vme),
+            (Encoding::IvyBridge, _) => Sfid::from_mnemonic(&name)
+                .filter(|s| !matches!(s, Sfid::Vme | Sfid::DataPortDataCache1 | Sfid::Cre)),
+            (Encoding::IceLake, _) => Sfid::from_mnemonic(&name).filter(|s| *s != Sfid::Vme),
+        }
+    })
+}
+
 /// A flag register or subregister number: 0 or 1 (f0.0 .. f1.1).
 fn flag_part(s: &str) -> Option<u8> {
     match s {
@@ -126,7 +142,7 @@ fn flag_part(s: &str) -> Option<u8> {
     }
 }
 
-fn parse_line(line: usize, text: &str) -> Result<Parsed, AsmError> {
+fn parse_line(enc: Encoding, line: usize, text: &str) -> Result<Parsed, AsmError> {
     let text = strip_comments(text);
     if text.trim().trim_end_matches(';').trim() == "nop" {
         // `nop` prints no exec size or options: it is the all-zero instruction but its
@@ -280,6 +296,8 @@ fn parse_line(line: usize, text: &str) -> Result<Parsed, AsmError> {
             "atomic" => ins.thread_control = 1,
             "switch" => ins.thread_control = 2,
             "AccWrEnable" => ins.acc_write = true,
+            // Gen8+ if/else/goto: bit 28 is Branch Control.
+            "BranchCtrl" if enc == Encoding::IceLake => ins.acc_write = true,
             "EOT" => ins.eot = true,
             "1Q" | "2Q" | "3Q" | "4Q" => ins.qtr_control = o.as_bytes()[0] - b'1',
             "1H" => ins.qtr_control = 0,
@@ -294,7 +312,8 @@ fn parse_line(line: usize, text: &str) -> Result<Parsed, AsmError> {
     }
     // Operands.
     let ops = operands(ops_text);
-    let three = opcode.kind() == Kind::Alu3;
+    // Gen7's three-source form is align16-like; Gen11's is align1 (regions).
+    let three = opcode.kind() == Kind::Alu3 && enc == Encoding::IvyBridge;
     let bad = |what: &str, t: &str| AsmError {
         line,
         msg: format!("bad {what} `{t}`"),
@@ -304,7 +323,14 @@ fn parse_line(line: usize, text: &str) -> Result<Parsed, AsmError> {
     let mut dword3 = None;
     match opcode.kind() {
         Kind::Branch => {
-            (ins.dst, ins.srcs) = branch_operands(opcode, align16);
+            (ins.dst, ins.srcs) = match enc {
+                Encoding::IvyBridge => branch_operands(opcode, align16),
+                Encoding::IceLake => {
+                    let (dst, srcs, src1_type) = gen11::branch_operands(opcode);
+                    ins.src1_type_field = src1_type;
+                    (dst, srcs)
+                }
+            };
             let mut it = ops.iter();
             while let Some(t) = it.next() {
                 match t.as_str() {
@@ -313,6 +339,9 @@ fn parse_line(line: usize, text: &str) -> Result<Parsed, AsmError> {
                     other => return Err(bad("branch operand", other)),
                 }
             }
+        }
+        Kind::Send if matches!(opcode, Opcode::Sends | Opcode::Sendsc) => {
+            gen11::split_send(&mut ins, &ops).map_err(|m| AsmError { line, msg: m })?;
         }
         Kind::Send => {
             let (Some(d), Some(s0)) = (ops.first(), ops.get(1)) else {
@@ -347,12 +376,8 @@ fn parse_line(line: usize, text: &str) -> Result<Parsed, AsmError> {
                 }
             }
             let sfid_text = ops.get(k).map_or("", |s| s.as_str());
-            let two = ops.get(k..k + 2).map(|v| v.join(" ")).unwrap_or_default();
-            // The disassembler's names; VME has none in its syntax.
             ins.sfid = Some(
-                Sfid::from_mnemonic(sfid_text)
-                    .or_else(|| Sfid::from_mnemonic(&two))
-                    .filter(|s| *s != Sfid::Vme)
+                parse_sfid(enc, ops.get(k..).unwrap_or(&[]))
                     .ok_or_else(|| bad("shared function", sfid_text))?,
             );
         }
@@ -457,6 +482,11 @@ fn parse_line(line: usize, text: &str) -> Result<Parsed, AsmError> {
 
 /// Assembles a kernel.
 pub fn assemble(text: &str, mode: Compaction) -> Result<Vec<u8>, AsmError> {
+    assemble_for(Encoding::IvyBridge, text, mode)
+}
+
+/// Assembles a kernel for encoding `enc`.
+pub fn assemble_for(enc: Encoding, text: &str, mode: Compaction) -> Result<Vec<u8>, AsmError> {
     // Join send's two lines; collect labels and instructions.
     let mut items: Vec<Parsed> = vec![];
     let mut label_at: BTreeMap<String, usize> = BTreeMap::new(); // label -> instruction index
@@ -483,7 +513,7 @@ pub fn assemble(text: &str, mode: Compaction) -> Result<Vec<u8>, AsmError> {
         pending.push_str(t);
         pending.push(' ');
         if t.ends_with(';') {
-            items.push(parse_line(pending_line, &pending)?);
+            items.push(parse_line(enc, pending_line, &pending)?);
             pending.clear();
         }
     }
@@ -498,9 +528,10 @@ pub fn assemble(text: &str, mode: Compaction) -> Result<Vec<u8>, AsmError> {
             Compaction::Never => false,
             Compaction::Auto => {
                 p.ins.opcode.kind() != Kind::Branch
-                    && encode_native(&p.ins)
+                    && enc
+                        .encode_native(&p.ins)
                         .ok()
-                        .and_then(|n| crate::gen7::compact::compact(&n))
+                        .and_then(|n| enc.compact(&n))
                         .is_some()
             }
         };
@@ -530,7 +561,7 @@ pub fn assemble(text: &str, mode: Compaction) -> Result<Vec<u8>, AsmError> {
             p.ins.uip = Some(0);
         }
         p.ins.compacted = compact_it[k];
-        let mut native = encode_native(&p.ins).map_err(|e| AsmError {
+        let mut native = enc.encode_native(&p.ins).map_err(|e| AsmError {
             line: p.line,
             msg: e.to_string(),
         })?;
@@ -562,11 +593,11 @@ pub fn assemble(text: &str, mode: Compaction) -> Result<Vec<u8>, AsmError> {
         // What the assembler writes must be an instruction the decoder accepts (the
         // operand rules of gen7/validate.rs apply to text too).
         let words: Vec<u8> = native.iter().flat_map(|d| d.to_le_bytes()).collect();
-        if let Err(e) = crate::gen7::decode::decode(&words) {
+        if let Err(e) = enc.decode(&words) {
             return err(p.line, format!("not a valid instruction: {e}"));
         }
         if compact_it[k] {
-            match crate::gen7::compact::compact(&native) {
+            match enc.compact(&native) {
                 Some(c) => out.extend(c.iter().flat_map(|d| d.to_le_bytes())),
                 None => {
                     return err(

@@ -14,6 +14,7 @@ fn ty_of(s: &str) -> Option<Type> {
         "UB" => Type::UB,
         "B" => Type::B,
         "DF" => Type::DF,
+        "HF" => Type::HF,
         "F" => Type::F,
         "UV" => Type::UV,
         "V" => Type::V,
@@ -244,7 +245,8 @@ pub(super) fn parse_src(s: &str, align16: bool, three: bool) -> Option<Src> {
     {
         return parse_imm(s);
     }
-    let (negate, s) = match s.strip_prefix('-') {
+    // `~` is Mesa's Gen8+ spelling of a logic instruction's negate (bitwise not).
+    let (negate, s) = match s.strip_prefix('-').or_else(|| s.strip_prefix('~')) {
         Some(r) => (true, r),
         None => (false, s),
     };

@@ -6,7 +6,9 @@
 //! tables beside its own encoder.
 
 use super::DecodeError;
-use crate::ir::{Align1Predicate, Align16Predicate, CondModifier, MathFunction, PredControl, Sfid};
+#[cfg(test)]
+use crate::ir::PredControl;
+use crate::ir::{Align1Predicate, Align16Predicate, CondModifier, MathFunction, Sfid};
 
 /// Conditional modifier codes, 0 being none. 7 (r) is Gen4-5's and kept for round
 /// trips; 10-15 are reserved.
@@ -23,7 +25,7 @@ const COND: &[(u32, CondModifier)] = &[
 ];
 
 /// Align1 predicate control codes, 0 being no predication; 13-15 are reserved.
-const PRED1: &[(u32, Align1Predicate)] = &[
+pub(crate) const PRED1: &[(u32, Align1Predicate)] = &[
     (1, Align1Predicate::Normal),
     (2, Align1Predicate::AnyV),
     (3, Align1Predicate::AllV),
@@ -83,18 +85,20 @@ const SFID: &[(u32, Sfid)] = &[
     (11, Sfid::PixelInterpolator),
 ];
 
-fn lookup<T: Copy>(table: &[(u32, T)], code: u32, what: &str) -> Result<T, DecodeError> {
-    table
-        .iter()
-        .find(|e| e.0 == code)
-        .map(|e| e.1)
-        .ok_or_else(|| DecodeError::Invalid(format!("reserved {what} {code}")))
-}
+use crate::layout::{code, lookup};
 
-fn code<T: Copy + PartialEq>(table: &[(u32, T)], v: T) -> u32 {
-    table.iter().find(|e| e.1 == v).map_or(0, |e| e.0)
-}
+/// Gen7's code tables, for the generation-neutral header reader and writer.
+pub(crate) const CODES: crate::layout::Codes = crate::layout::Codes {
+    cond: COND,
+    pred1: PRED1,
+    pred16: PRED16,
+    math: MATH,
+    sfid: SFID,
+    opcode_name: |c| gtsim_spec::gen7::EuOpcode(c).name(),
+    name: "Gen7",
+};
 
+#[cfg(test)]
 /// The conditional modifier of `code` (0: none).
 pub(crate) fn cond_modifier(code_: u32) -> Result<Option<CondModifier>, DecodeError> {
     if code_ == 0 {
@@ -103,11 +107,13 @@ pub(crate) fn cond_modifier(code_: u32) -> Result<Option<CondModifier>, DecodeEr
     lookup(COND, code_, "conditional modifier").map(Some)
 }
 
+#[cfg(test)]
 /// The code of a conditional modifier (0: none).
 pub(crate) fn cond_modifier_code(c: Option<CondModifier>) -> u32 {
     c.map_or(0, |c| code(COND, c))
 }
 
+#[cfg(test)]
 /// The predicate control of `code` in the instruction's access mode (0: none).
 pub(crate) fn pred_control(code_: u32, align16: bool) -> Result<Option<PredControl>, DecodeError> {
     if code_ == 0 {
@@ -120,6 +126,7 @@ pub(crate) fn pred_control(code_: u32, align16: bool) -> Result<Option<PredContr
     }))
 }
 
+#[cfg(test)]
 /// The code of a predicate control.
 pub(crate) fn pred_control_code(p: PredControl) -> u32 {
     match p {
@@ -128,11 +135,13 @@ pub(crate) fn pred_control_code(p: PredControl) -> u32 {
     }
 }
 
+#[cfg(test)]
 /// The math function of `code`.
 pub(crate) fn math_function(code_: u32) -> Result<MathFunction, DecodeError> {
     lookup(MATH, code_, "math function")
 }
 
+#[cfg(test)]
 /// The code of a math function.
 pub(crate) fn math_function_code(f: MathFunction) -> u32 {
     code(MATH, f)
@@ -189,7 +198,11 @@ mod tests {
         for &c in CondModifier::ALL {
             assert_eq!(cond_modifier(cond_modifier_code(Some(c))), Ok(Some(c)));
         }
-        for &f in MathFunction::ALL {
+        // invm and rsqrtm are Gen8+ functions.
+        for &f in MathFunction::ALL
+            .iter()
+            .filter(|f| !matches!(f, MathFunction::Invm | MathFunction::Rsqrtm))
+        {
             assert_eq!(math_function(math_function_code(f)), Ok(f));
         }
         for &p in Align16Predicate::ALL {

@@ -7,18 +7,7 @@ use crate::ir::*;
 use crate::opcode::{Kind, Opcode};
 use gtsim_spec::gen7::{EuField, EuForm, EuImmtype, EuRegtype};
 
-fn words(bytes: &[u8], n: usize) -> Result<Vec<u32>, DecodeError> {
-    if bytes.len() < n * 4 {
-        return Err(DecodeError::Truncated {
-            need: n * 4,
-            have: bytes.len(),
-        });
-    }
-    Ok(bytes[..n * 4]
-        .chunks_exact(4)
-        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect())
-}
+use crate::layout::words;
 
 /// Source operands whose fields an instruction's encoding carries. `wait` names one
 /// source, but Mesa fills src1 too (null:F <4>.xyzw in align16, Mesa's assembler test
