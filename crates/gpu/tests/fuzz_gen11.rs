@@ -50,7 +50,7 @@ fn trace() -> Vec<u8> {
         0x784b_0000, // 3DSTATE_VF_TOPOLOGY TRILIST
         4,
         (47 << 23) | (1 << 18) | (0x07 << 8) | 3, // MI_ATOMIC ADD dword, inline
-        0x1_0000_3000u32,
+        0x3000,                                   // address 0x1_0000_3000: low, high
         1,
         9,
         0,
@@ -63,7 +63,10 @@ fn trace() -> Vec<u8> {
         0x0500_0000,
     ];
     w.write_memory(BATCH, &dwords(&batch));
-    w.write_memory(SECOND, &dwords(&[(0x20 << 23) | 2, 0x3010, 1, 42, 0x0500_0000, 0]));
+    w.write_memory(
+        SECOND,
+        &dwords(&[(0x20 << 23) | 2, 0x3010, 1, 42, 0x0500_0000, 0]),
+    );
     w.write_memory(0x1_0000_3000, &[0; 64]);
     w.exec_in_context(BATCH, 1);
     w.drain()
@@ -83,6 +86,10 @@ fn mutate(rng: &mut Rng, data: &mut [u8]) {
 
 /// Parse, decode and run: a summary of what happened.
 fn run(bytes: &[u8]) -> String {
+    run_with_memory(bytes).0
+}
+
+fn run_with_memory(bytes: &[u8]) -> (String, AddressSpace) {
     let t = parse(bytes);
     let items = gtsim_gpu::trace::decode_trace(&gtsim_spec::gen11::GENERATION, &t);
     let mut mem = AddressSpace::new();
@@ -92,22 +99,41 @@ fn run(bytes: &[u8]) -> String {
     for e in &t.events {
         match e {
             Event::Write { addr, data, .. } => mem.load(*addr, data),
-            Event::Exec { offset, commands, .. } => {
+            Event::Exec {
+                offset, commands, ..
+            } => {
                 mem.load(*offset, &dwords(commands));
-                results.push(format!("{:?}", dev.submit(1, *offset, &mut mem).map(|r| r.commands)));
+                results.push(format!(
+                    "{:?}",
+                    dev.submit(1, *offset, &mut mem).map(|r| r.commands)
+                ));
             }
             _ => {}
         }
     }
-    format!("{} items, {} diagnostics, {results:?}", items.len(), t.diagnostics.len())
+    (
+        format!(
+            "{} items, {} diagnostics, {results:?}",
+            items.len(),
+            t.diagnostics.len()
+        ),
+        mem,
+    )
 }
 
 #[test]
 fn the_unmutated_trace_runs_to_its_end() {
-    let r = run(&trace());
-    // Nine commands in the first batch before the call, one in the second level, and the
-    // rest after it: the submission completes.
-    assert!(r.contains("Ok("), "{r}");
+    use gtsim_mem::Memory;
+    let (r, mem) = run_with_memory(&trace());
+    // Counted by hand: the ring's MI_BATCH_BUFFER_START (1); the batch's PIPELINE_SELECT,
+    // LRI, MI_MATH and the second-level MI_BATCH_BUFFER_START (5); there MI_STORE_DATA_IMM
+    // and MI_BATCH_BUFFER_END (7); back, 3DSTATE_VF_TOPOLOGY, MI_ATOMIC, PIPE_CONTROL and
+    // MI_BATCH_BUFFER_END: 11 commands.
+    assert!(r.ends_with("[\"Ok(11)\"]"), "{r}");
+    let read = |a: u64| mem.read_u32(a).unwrap();
+    assert_eq!(read(0x1_0000_3010), 42, "second-level MI_STORE_DATA_IMM");
+    assert_eq!(read(0x1_0000_3000), 9, "MI_ATOMIC ADD 9 to 0");
+    assert_eq!(read(0x1_0000_3008), 0xfeed, "PIPE_CONTROL immediate");
 }
 
 #[test]

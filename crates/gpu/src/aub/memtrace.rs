@@ -26,8 +26,8 @@
 //!
 //! [`reconstruct`] turns such a trace into the events of the legacy form that the decoder
 //! and replay read: memory at its PPGTT (virtual) addresses, and each submission's ring
-//! commands, placed at [`RING_WINDOW`] + their GGTT address so that they cannot collide
-//! with PPGTT addresses.
+//! commands, placed at [`RING_WINDOW`] + their GGTT address (the top 4 GiB of the 48-bit
+//! space, which iris does not use).
 
 use super::read::Event;
 use std::collections::{BTreeMap, BTreeSet};
@@ -64,8 +64,10 @@ pub const RCS_EXECLIST_SQ_CONTENTS: u32 = 0x2510;
 pub const RCS_EXECLIST_CONTROL: u32 = 0x2550;
 
 /// Where a submission's ring commands are placed in the reconstructed address space:
-/// above the 48-bit PPGTT, at this base plus their GGTT address.
-pub const RING_WINDOW: u64 = 1 << 48;
+/// this base plus their GGTT address (below 4 GiB), the top 4 GiB of the 48-bit space,
+/// which iris leaves unused (its last memory zone ends 4 GiB below the top,
+/// iris_bufmgr.c), so a replay's 48-bit command streamer can fetch them.
+pub const RING_WINDOW: u64 = 0xffff_0000_0000;
 
 const PAGE: u64 = 4096;
 
@@ -285,6 +287,9 @@ impl Machine {
             }
         }
         self.dirty.clear();
+        if start as u64 + length > 1 << 32 {
+            return Err(format!("ring at GGTT {start:#x} runs past 4 GiB"));
+        }
         let mut ring = vec![0u8; (tail - head) as usize];
         self.ggtt_read(start as u64 + head as u64, &mut ring)?;
         out.push(Event::Exec {
@@ -316,23 +321,22 @@ pub fn reconstruct(records: &[(usize, Memtrace)]) -> (Vec<Event>, Vec<(usize, St
                         m.dirty.extend(touched);
                     }
                     SPACE_GGTT => {
-                        // Written through the GGTT: find each byte's physical page.
+                        // Written through the GGTT: each page's physical page.
                         let mut a = *addr;
-                        for chunk in data.chunks(1) {
-                            match m.ggtt_phys(a) {
-                                Some(p) => {
-                                    let touched = m.phys.write(p, chunk);
-                                    m.dirty.extend(touched);
-                                }
-                                None => {
-                                    diagnostics.push((
-                                        *at,
-                                        format!("GGTT write at {a:#x}: the page is not mapped; dropped"),
-                                    ));
-                                    break;
-                                }
-                            }
-                            a += 1;
+                        let mut rest = &data[..];
+                        while !rest.is_empty() {
+                            let n = rest.len().min((PAGE - (a & (PAGE - 1))) as usize);
+                            let Some(p) = m.ggtt_phys(a) else {
+                                diagnostics.push((
+                                    *at,
+                                    format!("GGTT write at {a:#x}: the page is not mapped; dropped"),
+                                ));
+                                break;
+                            };
+                            let touched = m.phys.write(p, &rest[..n]);
+                            m.dirty.extend(touched);
+                            rest = &rest[n..];
+                            a += n as u64;
                         }
                     }
                     SPACE_GGTT_ENTRY => {
@@ -603,12 +607,13 @@ mod tests {
         for e in &t.events {
             match e {
                 Event::Write { addr, data, .. } => mem.load(*addr, data),
-                Event::Exec { offset, commands, .. } => execs.push((*offset, commands.clone())),
+                Event::Exec {
+                    offset, commands, ..
+                } => execs.push((*offset, commands.clone())),
                 _ => {}
             }
         }
         let mut back = vec![0u8; data.len()];
-        use gtsim_mem::Memory;
         mem.read(batch & MASK48, &mut back).unwrap();
         assert_eq!(back, data);
         let mut s = [0u8; 7];
@@ -650,6 +655,9 @@ mod tests {
         bad.dw(SPACE_PHYSICAL << 28);
         bad.dw(4096);
         let t = parse(&bad.drain());
-        assert!(t.diagnostics.iter().any(|(_, m)| m.contains("runs past")), "{t:?}");
+        assert!(
+            t.diagnostics.iter().any(|(_, m)| m.contains("runs past")),
+            "{t:?}"
+        );
     }
 }
