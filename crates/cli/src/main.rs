@@ -171,6 +171,9 @@ fn decode_generation(
     gen_: u32,
     trace: Option<&aub::Trace>,
 ) -> Result<&'static gtsim_spec::table::Generation> {
+    if gen_ != 7 && gen_ != 11 {
+        bail!("generation {gen_} is not modelled (--gen 7, Ivy Bridge, or --gen 11, Ice Lake)");
+    }
     let from_trace = trace.and_then(|t| t.pci_id()).and_then(|id| match id {
         0x8a50..=0x8a5d => Some(11),
         0x0152..=0x016a => Some(7),

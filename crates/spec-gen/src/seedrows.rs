@@ -279,6 +279,9 @@ pub fn extract(text: &str, first: usize, last: usize) -> Vec<SeedRow> {
             (Some(d), _) if (d > dw || (d == dw && prev_lo.is_none())) && (hi_w == 31 || wide) => {
                 Some(d)
             }
+            // The first row of a table narrower than a dword (seed 003's descriptor
+            // control fields: `0⇥0⇥Message Header Present` of a 1-bit structure).
+            (Some(0), None) if rows.is_empty() => Some(0),
             (Some(d), Some(p)) if d == dw && hi < p => Some(d),
             // The table's first row: descriptor tables start below bit 31.
             (None, None) => Some(dw),
@@ -473,6 +476,16 @@ mod tests {
         let rows = extract(text, 1, 4);
         let got: Vec<(u32, u32)> = rows.iter().map(|r| (r.hi, r.lo)).collect();
         assert_eq!(got, vec![(63, 6), (5, 0), (95, 95), (94, 94)]);
+    }
+
+    /// A structure narrower than a dword starts below bit 31 with its DWord label (seed
+    /// 003 L3267, the 1-bit A32 Scaled Header Present control field).
+    #[test]
+    fn a_narrow_table_starts_below_bit_31() {
+        let text = "0\t0\tMessage Header Present\n";
+        let rows = extract(text, 1, 1);
+        assert_eq!(rows.len(), 1);
+        assert_eq!((rows[0].hi, rows[0].lo), (0, 0));
     }
 
     /// Seed 003 prints a row as an HTML table line and again flattened just below; the
