@@ -48,7 +48,16 @@ pub fn replay_limited(
         .filter(|e| matches!(e, Event::Exec { .. }))
         .count();
     let mut r = Replay::default();
-    let mut dev = Device::new();
+    // The device the trace names: an Ice Lake PCI id (Mesa iris_pci_ids.h 0x8A50-0x8A5D)
+    // replays on the Gen11 command streamer, anything else on Ivy Bridge.
+    let ice_lake = trace
+        .pci_id()
+        .is_some_and(|id| (0x8a50..=0x8a5d).contains(&id));
+    let mut dev = Device::with_platform(if ice_lake {
+        crate::device::Platform::IceLake
+    } else {
+        crate::device::Platform::IvyBridge
+    });
     dev.limits = limits;
     for ev in &trace.events {
         match ev {
@@ -60,8 +69,16 @@ pub fn replay_limited(
                 r.mem.load(*offset, &bytes);
                 // A ring that starts with MI_SET_CONTEXT (a `gtsim run --capture` of a
                 // driver with several contexts) runs the rest in that context.
+                // An execlist trace gives each hardware context its own ring (the
+                // reconstruction places it at RING_WINDOW + its GGTT address).
                 let (context, start) = match commands.as_slice() {
-                    [dw0, address, ..] if dw0 >> 23 == 0x18 => (address >> 12, *offset + 8),
+                    [dw0, address, ..] if !ice_lake && dw0 >> 23 == 0x18 => {
+                        (address >> 12, *offset + 8)
+                    }
+                    _ if ice_lake && *offset >= crate::aub::memtrace::RING_WINDOW => (
+                        ((*offset - crate::aub::memtrace::RING_WINDOW) >> 12) as u32,
+                        *offset,
+                    ),
                     _ => (CONTEXT, *offset),
                 };
                 match dev.submit(context, start, &mut r.mem) {

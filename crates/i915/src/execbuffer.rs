@@ -224,30 +224,46 @@ pub fn execbuffer2(k: &mut Kernel, fd: i32, a: &mut user::Args) -> Result<(), Er
         }
     }
 
-    // The context (eb_select_context: ENOENT).
+    // The context (eb_select_context: ENOENT) and the engine: with an engine map
+    // (I915_CONTEXT_PARAM_ENGINES) the ring bits index it (eb_select_engine: past the map,
+    // BSD bits set or an invalid slot are EINVAL), each slot being its own hardware
+    // context; without one, a legacy ring (eb_select_legacy_ring: BSD dispatch bits on
+    // another ring and unknown rings are EINVAL; only the render ring is modelled).
     let ctx_id = (eb.rsvd1 & 0xffff_ffff) as u32;
-    let device_ctx = {
+    let (device_ctx, engines, vm) = {
         let file_id = *k.fds.get(&fd).ok_or(Errno::EBADF)?;
-        k.files
+        let c = k
+            .files
             .get(&file_id)
             .and_then(|f| f.contexts.get(&ctx_id))
-            .ok_or(Errno::ENOENT)?
-            .device_id
+            .ok_or(Errno::ENOENT)?;
+        (c.device_id, c.engines.clone(), c.vm)
     };
-
-    // The engine (eb_select_legacy_ring): BSD dispatch bits on another ring and unknown
-    // rings are EINVAL. Ivy Bridge has blitter and video rings, but only the render ring
-    // is modelled.
     let ring = eb.flags & I915_EXEC_RING_MASK;
-    if eb.flags & I915_EXEC_BSD_MASK != 0 && ring != 2 {
-        return Err(Errno::EINVAL);
-    }
-    if ring != I915_EXEC_DEFAULT && ring != I915_EXEC_RENDER {
-        crate::log(&format!(
-            "execbuffer on ring {ring}: only the render ring is modelled; refused with EINVAL"
-        ));
-        return Err(Errno::EINVAL);
-    }
+    let device_ctx = match engines {
+        Some(slots) => {
+            if eb.flags & I915_EXEC_BSD_MASK != 0 {
+                return Err(Errno::EINVAL);
+            }
+            slots
+                .get(ring as usize)
+                .copied()
+                .flatten()
+                .ok_or(Errno::EINVAL)?
+        }
+        None => {
+            if eb.flags & I915_EXEC_BSD_MASK != 0 && ring != 2 {
+                return Err(Errno::EINVAL);
+            }
+            if ring != I915_EXEC_DEFAULT && ring != I915_EXEC_RENDER {
+                crate::log(&format!(
+                    "execbuffer on ring {ring}: only the render ring is modelled; refused with EINVAL"
+                ));
+                return Err(Errno::EINVAL);
+            }
+            device_ctx
+        }
+    };
 
     // Objects (eb_lookup_vmas, eb_validate_vma, eb_add_vma): an unknown handle ENOENT;
     // unknown flags, an alignment that is not a power of two, a pad_to_size that is not
@@ -327,14 +343,17 @@ pub fn execbuffer2(k: &mut Kernel, fd: i32, a: &mut user::Args) -> Result<(), Er
     // their whole life; on Ice Lake, each file has its own address space, pinned objects
     // go where the client says and unpinned ones keep the address they last had.
     let file_id = *k.fds.get(&fd).ok_or(Errno::EBADF)?;
+    if k.platform.softpin() && !k.files[&file_id].vms.contains_key(&vm) {
+        return Err(Errno::EINVAL);
+    }
     let mut addrs = Vec::with_capacity(objects.len());
     for (i, o) in objects.iter().enumerate() {
         let size = k.bos.get(&ids[i]).ok_or(Errno::ENOENT)?.size;
         if k.platform.softpin() {
-            let vm = &k.files[&file_id].vm;
+            let map = &k.files[&file_id].vms[&vm];
             let at = if o.flags & EXEC_OBJECT_PINNED != 0 {
                 o.offset & ADDRESS_MASK
-            } else if let Some((a, _)) = vm.iter().find(|(_, b)| **b == ids[i]) {
+            } else if let Some((a, _)) = map.iter().find(|(_, b)| **b == ids[i]) {
                 *a
             } else {
                 // An unpinned object on a softpin platform: an address from the kernel's
@@ -344,9 +363,10 @@ pub fn execbuffer2(k: &mut Kernel, fd: i32, a: &mut user::Args) -> Result<(), Er
                     .alloc(size, o.alignment.max(4096))
                     .ok_or(Errno::ENOSPC)?;
                 k.bos.get_mut(&ids[i]).ok_or(Errno::ENOENT)?.gpu = Some(at);
+                k.bound.insert(at, ids[i]);
                 at
             };
-            bind(k, file_id, at, ids[i], size);
+            bind(k, file_id, vm, at, ids[i], size);
             addrs.push(at);
         } else {
             let bo = &k.bos[&ids[i]];
@@ -409,13 +429,20 @@ pub fn execbuffer2(k: &mut Kernel, fd: i32, a: &mut user::Args) -> Result<(), Er
     user::write_u64s(&stores);
 
     let batch_addr = addr(k, batch_index) + eb.batch_start_offset as u64;
+    if let Some(c) = k
+        .files
+        .get_mut(&file_id)
+        .and_then(|f| f.contexts.get_mut(&ctx_id))
+    {
+        c.used = true;
+    }
     k.submissions += 1;
     capture(k, &ids, &addrs, batch_addr, device_ctx);
 
     // Execute.
     let result = {
         let bindings = if k.platform.softpin() {
-            &k.files[&file_id].vm
+            &k.files[&file_id].vms[&vm]
         } else {
             &k.bound
         };
@@ -479,23 +506,23 @@ pub fn execbuffer2(k: &mut Kernel, fd: i32, a: &mut user::Args) -> Result<(), Er
 /// low 48 bits (eb_pin_vma: `entry->offset & PIN_OFFSET_MASK` after gen8_noncanonical_addr).
 const ADDRESS_MASK: u64 = (1 << 48) - 1;
 
-/// Binds object `id` at `at` in file `file_id`'s address space: any other binding that
+/// Binds object `id` at `at` in address space `vm` of file `file_id`: any other binding that
 /// overlaps the range is evicted, as i915 evicts a stale binding in the way of a pinned
 /// object (eb_reserve_vma, i915_gem_evict_for_node), and the object's own previous
 /// binding moves.
-fn bind(k: &mut Kernel, file_id: u64, at: u64, id: u64, size: u64) {
+fn bind(k: &mut Kernel, file_id: u64, vm: u32, at: u64, id: u64, size: u64) {
     let sizes: BTreeMap<u64, u64> = k.bos.iter().map(|(i, b)| (*i, b.size)).collect();
-    let Some(f) = k.files.get_mut(&file_id) else {
+    let Some(map) = k.files.get_mut(&file_id).and_then(|f| f.vms.get_mut(&vm)) else {
         return;
     };
-    if f.vm.get(&at) == Some(&id) {
+    if map.get(&at) == Some(&id) {
         return;
     }
-    f.vm.retain(|a, b| {
+    map.retain(|a, b| {
         let len = sizes.get(b).copied().unwrap_or(0);
         *b != id && (a + len <= at || at + size <= *a)
     });
-    f.vm.insert(at, id);
+    map.insert(at, id);
 }
 
 fn capture(k: &mut Kernel, ids: &[u64], addrs: &[u64], batch_addr: u64, context: u32) {

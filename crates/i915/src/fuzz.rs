@@ -176,9 +176,14 @@ pub fn allowed(nr: u32) -> &'static [Errno] {
             I915_GEM_MMAP => &[E::EINVAL, E::ENOENT, E::ENOMEM],
             I915_GEM_MMAP_GTT => &[E::EINVAL, E::ENOENT, E::ENODEV],
             I915_GEM_EXECBUFFER2 => &[E::EINVAL, E::ENOENT, E::EPERM, E::ENOMEM, E::ENOSPC],
+            // EPERM: raising a priority without CAP_SYS_NICE (Gen8+ scheduler).
             I915_GEM_CONTEXT_SETPARAM | I915_GEM_CONTEXT_GETPARAM => {
-                &[E::EINVAL, E::ENOENT, E::ENODEV]
+                &[E::EINVAL, E::ENOENT, E::ENODEV, E::EPERM]
             }
+            // CONTEXT_CREATE_EXT's extensions carry SETPARAMs (E2BIG: too long a chain).
+            I915_GEM_CONTEXT_CREATE => &[E::EINVAL, E::ENOENT, E::ENODEV, E::EPERM, E::E2BIG],
+            // ENODEV without full PPGTT (Ivy Bridge).
+            I915_GEM_VM_CREATE | I915_GEM_VM_DESTROY => &[E::EINVAL, E::ENOENT, E::ENODEV],
             I915_GEM_USERPTR => &[E::ENODEV],
             I915_REG_READ | I915_QUERY => &[E::EINVAL],
             _ => &[E::EINVAL, E::ENOENT],
@@ -211,8 +216,11 @@ struct Harness {
 }
 
 impl Harness {
-    fn new() -> Harness {
-        let mut k = Kernel::default();
+    /// A harness on `platform`'s kernel (the campaign alternates Ivy Bridge and Ice Lake
+    /// between resets, so the Gen8+ uapi — softpin, VMs, engine maps, context-creation
+    /// extensions, queries — is fuzzed too).
+    fn new(platform: crate::platform::Platform) -> Harness {
+        let mut k = Kernel::for_platform(platform);
         k.device.limits.max_commands = MAX_COMMANDS;
         k.open_file(FD, Node::Render);
         let mut h = Harness {
@@ -596,10 +604,17 @@ pub struct Report {
 /// Runs `cases` cases from seed `seed`.
 pub fn campaign(seed: u64, cases: u64) -> Report {
     let mut report = Report::default();
-    let mut h = Harness::new();
+    let platform = |i: u64| {
+        if (i / RESET_EVERY) % 2 == 1 {
+            crate::platform::Platform::IceLake
+        } else {
+            crate::platform::Platform::IvyBridge
+        }
+    };
+    let mut h = Harness::new(platform(0));
     for i in 0..cases {
         if i > 0 && i % RESET_EVERY == 0 {
-            h = Harness::new();
+            h = Harness::new(platform(i));
         }
         let case_seed = seed.wrapping_add(i);
         let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -612,7 +627,7 @@ pub fn campaign(seed: u64, cases: u64) -> Report {
                 report
                     .failures
                     .push(format!("seed {case_seed}: panic inside the emulation"));
-                h = Harness::new();
+                h = Harness::new(platform(i));
                 continue;
             }
         };
@@ -659,7 +674,7 @@ pub fn campaign(seed: u64, cases: u64) -> Report {
             report
                 .failures
                 .push(format!("seed {case_seed}: request {:#x}: {e}", c.req));
-            h = Harness::new();
+            h = Harness::new(platform(i));
         }
     }
     report

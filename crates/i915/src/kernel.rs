@@ -28,6 +28,15 @@ pub struct Ctx {
     pub device_id: u32,
     /// Hangs this context caused.
     pub guilty: u32,
+    /// The address space (a key of [`DrmFile::vms`]) on a full-PPGTT platform.
+    pub vm: u32,
+    /// The engine map set with I915_CONTEXT_PARAM_ENGINES: one device context per slot
+    /// (each slot is its own hardware context, with its own state), `None` for an
+    /// invalid-engine placeholder. Without a map, execbuffer names a legacy ring.
+    pub engines: Option<Vec<Option<u32>>>,
+    /// Whether a batch ran in it (VM and engines can then no longer change: Linux 6.1
+    /// finalises the proto-context on first use).
+    pub used: bool,
 }
 
 /// One open file description of a DRM node (shared by dup'ed fds).
@@ -46,9 +55,31 @@ pub struct DrmFile {
     next_syncobj: u32,
     /// Open fds referring to this file.
     pub fd_count: u32,
-    /// This file's graphics address space on a full-PPGTT platform (Ice Lake): address
-    /// -> object id. Ivy Bridge binds in the kernel's one GTT ([`Kernel::bound`]).
-    pub vm: BTreeMap<u64, u64>,
+    /// The file's address spaces on a full-PPGTT platform (Ice Lake), by VM id: each
+    /// maps graphics addresses to object ids. Every context gets its own at creation
+    /// (full PPGTT) unless I915_CONTEXT_PARAM_VM shares one. Ivy Bridge binds in the
+    /// kernel's one GTT ([`Kernel::bound`]).
+    pub vms: BTreeMap<u32, BTreeMap<u64, u64>>,
+    next_vm: u32,
+    /// User VM handles (GEM_VM_CREATE, CONTEXT_GETPARAM VM) -> VM id.
+    pub vm_handles: BTreeMap<u32, u32>,
+    next_vm_handle: u32,
+}
+
+impl DrmFile {
+    /// A new, empty address space.
+    fn new_vm(&mut self) -> u32 {
+        self.next_vm += 1;
+        self.vms.insert(self.next_vm, BTreeMap::new());
+        self.next_vm
+    }
+
+    /// A new user handle for VM `vm` (handles start at 1, as i915's xarray ids).
+    fn vm_handle(&mut self, vm: u32) -> u32 {
+        self.next_vm_handle += 1;
+        self.vm_handles.insert(self.next_vm_handle, vm);
+        self.next_vm_handle
+    }
 }
 
 /// The whole emulated driver.
@@ -168,7 +199,8 @@ impl Kernel {
         self.next_device_ctx += 1;
         let default_ctx = Ctx {
             device_id: self.next_device_ctx,
-            guilty: 0,
+            vm: 1,
+            ..Ctx::default()
         };
         let file = DrmFile {
             node,
@@ -179,7 +211,10 @@ impl Kernel {
             syncobjs: BTreeMap::new(),
             next_syncobj: 1,
             fd_count: 1,
-            vm: BTreeMap::new(),
+            vms: BTreeMap::from([(1, BTreeMap::new())]),
+            next_vm: 1,
+            vm_handles: BTreeMap::new(),
+            next_vm_handle: 0,
         };
         self.files.insert(id, file);
         self.fds.insert(fd, id);
@@ -258,6 +293,9 @@ impl Kernel {
             }
             for c in f.contexts.values() {
                 self.device.destroy_context(c.device_id);
+                for d in c.engines.iter().flatten().flatten() {
+                    self.device.destroy_context(*d);
+                }
             }
         }
     }
@@ -278,7 +316,9 @@ impl Kernel {
                 self.gtt.free(a, bo.size);
             }
             for f in self.files.values_mut() {
-                f.vm.retain(|_, b| *b != id);
+                for vm in f.vms.values_mut() {
+                    vm.retain(|_, b| *b != id);
+                }
             }
             self.mmap_offsets.retain(|_, b| *b != id);
         }
@@ -770,22 +810,39 @@ impl Kernel {
                 // The kernel's table holds CONTEXT_CREATE_EXT (16 bytes); the 8-byte
                 // CONTEXT_CREATE reads with flags and extensions zero-extended.
                 let mut c: I915GemContextCreateExt = a.get();
-                if c.flags != 0 || c.extensions != 0 {
+                let softpin = self.platform.softpin();
+                if !softpin && (c.flags != 0 || c.extensions != 0) {
                     // Context-creation extensions (engines, VMs) are Gen8+ uapi.
                     return Err(Errno::EINVAL);
                 }
+                // i915_gem_context_create_ioctl: USE_EXTENSIONS and SINGLE_TIMELINE only;
+                // the extensions are walked only with USE_EXTENSIONS.
+                if c.flags
+                    & !(I915_CONTEXT_CREATE_FLAGS_USE_EXTENSIONS
+                        | I915_CONTEXT_CREATE_FLAGS_SINGLE_TIMELINE)
+                    != 0
+                {
+                    return Err(Errno::EINVAL);
+                }
                 self.next_device_ctx += 1;
-                let dev = self.next_device_ctx;
+                let mut ctx = Ctx {
+                    device_id: self.next_device_ctx,
+                    ..Ctx::default()
+                };
+                if softpin {
+                    ctx.vm = self.file(fd)?.new_vm();
+                    if c.flags & I915_CONTEXT_CREATE_FLAGS_USE_EXTENSIONS != 0 {
+                        // A failed extension leaves no context behind.
+                        if let Err(e) = self.create_extensions(fd, &mut ctx, c.extensions) {
+                            self.discard_context(fd, &ctx);
+                            return Err(e);
+                        }
+                    }
+                }
                 let f = self.file(fd)?;
                 let id = f.next_ctx;
                 f.next_ctx += 1;
-                f.contexts.insert(
-                    id,
-                    Ctx {
-                        device_id: dev,
-                        guilty: 0,
-                    },
-                );
+                f.contexts.insert(id, ctx);
                 c.ctx_id = id;
                 a.put(&c)
             }
@@ -799,7 +856,7 @@ impl Kernel {
                     .contexts
                     .remove(&c.ctx_id)
                     .ok_or(Errno::ENOENT)?;
-                self.device.destroy_context(ctx.device_id);
+                self.discard_context(fd, &ctx);
                 Ok(())
             }
             I915_GEM_CONTEXT_GETPARAM | I915_GEM_CONTEXT_SETPARAM => {
@@ -815,28 +872,21 @@ impl Kernel {
                         I915_CONTEXT_PARAM_NO_ZEROMAP
                         | I915_CONTEXT_PARAM_NO_ERROR_CAPTURE
                         | I915_CONTEXT_PARAM_PRIORITY => 0,
+                        // get_ppgtt (i915_gem_context.c): a new handle to the context's
+                        // VM; ENODEV without full PPGTT.
+                        I915_CONTEXT_PARAM_VM if self.platform.softpin() => {
+                            let f = self.file(fd)?;
+                            let vm = f.contexts[&p.ctx_id].vm;
+                            p.size = 0;
+                            f.vm_handle(vm) as u64
+                        }
+                        I915_CONTEXT_PARAM_VM => return Err(Errno::ENODEV),
                         _ => return Err(Errno::EINVAL),
                     };
                     a.put(&p)
                 } else {
-                    match p.param {
-                        I915_CONTEXT_PARAM_BANNABLE
-                        | I915_CONTEXT_PARAM_RECOVERABLE
-                        | I915_CONTEXT_PARAM_NO_ZEROMAP
-                        | I915_CONTEXT_PARAM_NO_ERROR_CAPTURE => Ok(()),
-                        // Priorities need the scheduler, which Gen7 does not have; with
-                        // it, raising one's priority needs CAP_SYS_NICE (EPERM) and the
-                        // range is -1023..=1023 (i915_gem_context.c set_priority).
-                        I915_CONTEXT_PARAM_PRIORITY if !self.platform.softpin() => {
-                            Err(Errno::ENODEV)
-                        }
-                        I915_CONTEXT_PARAM_PRIORITY => match p.value as i64 {
-                            -1023..=0 => Ok(()),
-                            1..=1023 => Err(Errno::EPERM),
-                            _ => Err(Errno::EINVAL),
-                        },
-                        _ => Err(Errno::EINVAL),
-                    }
+                    let ctx_id = p.ctx_id;
+                    self.set_context_param(fd, ctx_id, &p)
                 }
             }
             I915_REG_READ => {
@@ -879,6 +929,30 @@ impl Kernel {
                 }
                 Ok(())
             }
+            I915_GEM_VM_CREATE if self.platform.softpin() => {
+                // i915_gem_vm_create_ioctl: flags 0, no extensions modelled.
+                let mut v: I915GemVmControl = a.get();
+                if v.flags != 0 || v.extensions != 0 {
+                    return Err(Errno::EINVAL);
+                }
+                let f = self.file(fd)?;
+                let vm = f.new_vm();
+                v.vm_id = f.vm_handle(vm);
+                a.put(&v)
+            }
+            I915_GEM_VM_DESTROY if self.platform.softpin() => {
+                // i915_gem_vm_destroy_ioctl: the handle goes; contexts using the VM keep it.
+                let v: I915GemVmControl = a.get();
+                if v.flags != 0 || v.extensions != 0 {
+                    return Err(Errno::EINVAL);
+                }
+                self.file(fd)?
+                    .vm_handles
+                    .remove(&v.vm_id)
+                    .map(|_| ())
+                    .ok_or(Errno::ENOENT)
+            }
+            I915_GEM_VM_CREATE | I915_GEM_VM_DESTROY => Err(Errno::ENODEV),
             I915_GEM_EXECBUFFER2 => crate::execbuffer::execbuffer2(self, fd, a),
             I915_GEM_USERPTR => Err(Errno::ENODEV),
             _ => Err(Errno::ENOTTY),
@@ -888,13 +962,13 @@ impl Kernel {
     /// One DRM_I915_QUERY item (i915_query.c, Linux 6.1): its answer's length, or a
     /// negative errno in the length. A length of 0 asks for the size; a shorter buffer is
     /// -EINVAL; the item's flags must be 0. Ice Lake answers the topology and memory
-    /// regions; ENGINE_INFO stays -ENODEV (iris then uses one legacy context per batch,
-    /// which the device models; an engine map would need a device context per engine
-    /// slot), and so does everything on Ivy Bridge, where the queries are Gen8+ uapi.
+    /// regions and the engines (the render engine, the one modelled); Ivy Bridge answers
+    /// -ENODEV, the queries being Gen8+ uapi.
     fn query_item(&self, item: &I915QueryItem) -> Result<i32, Errno> {
         let answer = match item.query_id {
             DRM_I915_QUERY_TOPOLOGY_INFO => self.platform.topology(),
             DRM_I915_QUERY_MEMORY_REGIONS => self.platform.memory_regions(physical_ram()),
+            DRM_I915_QUERY_ENGINE_INFO => self.platform.engines(),
             _ => None,
         };
         let Some(answer) = answer else {
@@ -924,6 +998,165 @@ impl Kernel {
         }
         user::write_bytes(item.data_ptr, &answer)?;
         Ok(len)
+    }
+
+    /// Forgets a context and the device contexts of its engine slots.
+    fn discard_context(&mut self, _fd: i32, ctx: &Ctx) {
+        self.device.destroy_context(ctx.device_id);
+        for d in ctx.engines.iter().flatten().flatten() {
+            self.device.destroy_context(*d);
+        }
+    }
+
+    /// CONTEXT_SETPARAM (i915_gem_context.c ctx_setparam, Linux 6.1) on context
+    /// `ctx_id` of `fd`'s file.
+    fn set_context_param(
+        &mut self,
+        fd: i32,
+        ctx_id: u32,
+        p: &I915GemContextParam,
+    ) -> Result<(), Errno> {
+        let mut ctx = self
+            .file(fd)?
+            .contexts
+            .get(&ctx_id)
+            .cloned()
+            .ok_or(Errno::ENOENT)?;
+        let r = self.apply_param(fd, &mut ctx, p);
+        if let Some(c) = self.file(fd)?.contexts.get_mut(&ctx_id) {
+            *c = ctx;
+        }
+        r
+    }
+
+    /// One context parameter, for SETPARAM and for a CONTEXT_CREATE_EXT extension.
+    fn apply_param(
+        &mut self,
+        fd: i32,
+        ctx: &mut Ctx,
+        p: &I915GemContextParam,
+    ) -> Result<(), Errno> {
+        let softpin = self.platform.softpin();
+        match p.param {
+            I915_CONTEXT_PARAM_BANNABLE
+            | I915_CONTEXT_PARAM_RECOVERABLE
+            | I915_CONTEXT_PARAM_NO_ZEROMAP
+            | I915_CONTEXT_PARAM_NO_ERROR_CAPTURE => Ok(()),
+            // Priorities need the scheduler, which Gen7 does not have; with it, raising
+            // one's priority needs CAP_SYS_NICE (EPERM) and the range is -1023..=1023.
+            I915_CONTEXT_PARAM_PRIORITY if !softpin => Err(Errno::ENODEV),
+            I915_CONTEXT_PARAM_PRIORITY => match p.value as i64 {
+                -1023..=0 => Ok(()),
+                1..=1023 => Err(Errno::EPERM),
+                _ => Err(Errno::EINVAL),
+            },
+            // set_ppgtt / set_proto_ctx_vm: size 0, a VM handle of this file (ENOENT
+            // otherwise), only before the context's first use (EINVAL after).
+            I915_CONTEXT_PARAM_VM if softpin => {
+                if p.size != 0 {
+                    return Err(Errno::EINVAL);
+                }
+                if ctx.used {
+                    return Err(Errno::EINVAL);
+                }
+                let vm = *self
+                    .file(fd)?
+                    .vm_handles
+                    .get(&(p.value as u32))
+                    .filter(|_| p.value <= u32::MAX as u64)
+                    .ok_or(Errno::ENOENT)?;
+                ctx.vm = vm;
+                Ok(())
+            }
+            I915_CONTEXT_PARAM_ENGINES if softpin => self.set_engines(ctx, p),
+            I915_CONTEXT_PARAM_VM | I915_CONTEXT_PARAM_ENGINES => Err(Errno::ENODEV),
+            // No protected content (PXP) on Ice Lake.
+            I915_CONTEXT_PARAM_PROTECTED_CONTENT => Err(Errno::ENODEV),
+            _ => Err(Errno::EINVAL),
+        }
+    }
+
+    /// I915_CONTEXT_PARAM_ENGINES (set_proto_ctx_engines): `{u64 extensions; {u16 class,
+    /// u16 instance} engines[]}`, size 8 + 4n, n <= 64 (EINVAL otherwise); each engine is
+    /// the render engine (class 0, instance 0), the only one modelled, or the invalid
+    /// placeholder (0xffff, 0xffff); another is EINVAL. Size 0 returns to the legacy
+    /// rings. Only before the context's first use.
+    fn set_engines(&mut self, ctx: &mut Ctx, p: &I915GemContextParam) -> Result<(), Errno> {
+        if ctx.used {
+            return Err(Errno::EINVAL);
+        }
+        if p.size == 0 {
+            ctx.engines = None;
+            return Ok(());
+        }
+        let size = p.size as usize;
+        if size < 8 || !(size - 8).is_multiple_of(4) || (size - 8) / 4 > 64 {
+            return Err(Errno::EINVAL);
+        }
+        let mut buf = vec![0u8; size];
+        user::read_bytes(p.value, &mut buf)?;
+        if buf[..8] != [0; 8] {
+            // Engine-map extensions (load balancing, bonds) are not modelled.
+            crate::log(
+                "context engine-map extensions (load balancing, bonding) are not modelled: refused with EINVAL",
+            );
+            return Err(Errno::EINVAL);
+        }
+        let mut slots: Vec<Option<u32>> = vec![];
+        for e in buf[8..].chunks_exact(4) {
+            let class = u16::from_le_bytes([e[0], e[1]]);
+            let instance = u16::from_le_bytes([e[2], e[3]]);
+            slots.push(match (class, instance) {
+                (I915_ENGINE_CLASS_INVALID, I915_ENGINE_CLASS_INVALID_NONE) => None,
+                (I915_ENGINE_CLASS_RENDER, 0) => {
+                    self.next_device_ctx += 1;
+                    Some(self.next_device_ctx)
+                }
+                _ => {
+                    for d in slots.iter().flatten() {
+                        self.device.destroy_context(*d);
+                    }
+                    return Err(Errno::EINVAL);
+                }
+            });
+        }
+        for d in ctx.engines.iter().flatten().flatten() {
+            self.device.destroy_context(*d);
+        }
+        ctx.engines = Some(slots);
+        Ok(())
+    }
+
+    /// CONTEXT_CREATE_EXT's extension chain (i915_user_extensions): at most 512 links,
+    /// each `{u64 next; u32 name; u32 flags = 0; u32 rsvd[4] = 0}`; name 0 (SETPARAM)
+    /// carries a `drm_i915_gem_context_param` whose ctx_id must be 0; CLONE (1) and
+    /// unknown names are EINVAL on Linux 6.1.
+    fn create_extensions(&mut self, fd: i32, ctx: &mut Ctx, first: u64) -> Result<(), Errno> {
+        let mut next = first;
+        let mut links = 0;
+        while next != 0 {
+            links += 1;
+            if links > 512 {
+                return Err(Errno::E2BIG);
+            }
+            let ext: I915UserExtension = user::read(next)?;
+            if ext.flags != 0 || ext.rsvd != [0; 4] {
+                return Err(Errno::EINVAL);
+            }
+            match ext.name {
+                I915_CONTEXT_CREATE_EXT_SETPARAM => {
+                    let p: I915GemContextParam =
+                        user::read(next + size_of::<I915UserExtension>() as u64)?;
+                    if p.ctx_id != 0 {
+                        return Err(Errno::EINVAL);
+                    }
+                    self.apply_param(fd, ctx, &p)?;
+                }
+                _ => return Err(Errno::EINVAL),
+            }
+            next = ext.next_extension;
+        }
+        Ok(())
     }
 
     fn check_gtt_map(&self, id: u64) -> Result<(), Errno> {

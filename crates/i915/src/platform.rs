@@ -153,6 +153,22 @@ impl Platform {
         Some(out)
     }
 
+    /// DRM_I915_QUERY_ENGINE_INFO's answer (i915_query.c query_engine_info): a 16-byte
+    /// header (u32 count, three reserved u32), then 56 bytes per engine: class u16,
+    /// instance u16, reserved u32, flags u64 (bit 0: logical instance valid),
+    /// capabilities u64, logical instance u16, reserved. Only the render engine rcs0 is
+    /// listed: it is the one engine modelled (a real ICL also has bcs0, vcs0/1, vecs0).
+    pub fn engines(self) -> Option<Vec<u8>> {
+        if self != Platform::IceLake {
+            return None;
+        }
+        let mut out = vec![0u8; 16 + 56];
+        out[0..4].copy_from_slice(&1u32.to_le_bytes());
+        // rcs0: class 0 (RENDER), instance 0, logical instance 0 (valid).
+        out[16 + 8..16 + 16].copy_from_slice(&1u64.to_le_bytes());
+        Some(out)
+    }
+
     /// DRM_I915_QUERY_MEMORY_REGIONS's answer: one system-memory region (an integrated
     /// part has no device memory), sized `ram` bytes. 16-byte header (u32 count and three
     /// reserved u32), then 88 bytes per region: class u16, instance u16, reserved u32,

@@ -1543,10 +1543,10 @@ fn ice_lake_topology_query_follows_the_length_protocol() {
     assert_eq!(u16::from_le_bytes([buf[2], buf[3]]), 1, "max_slices");
     assert_eq!(u16::from_le_bytes([buf[4], buf[5]]), 8, "max_subslices");
     assert_eq!(&buf[16..18], &[0x01, 0xff]);
-    // No engine map yet: iris falls back to legacy contexts.
+    // One engine, rcs0: 16-byte header and one 56-byte drm_i915_engine_info.
     assert_eq!(
         query(&mut k, DRM_I915_QUERY_ENGINE_INFO, 0, &mut []).length,
-        -libc::ENODEV
+        72
     );
     // Ivy Bridge has no topology query (Gen8+ uapi).
     let mut ivb = kernel();
@@ -1657,5 +1657,186 @@ fn a_pinned_object_evicts_a_stale_binding_in_its_way() {
         pread(&mut k, a, 0x1010, 4),
         [0; 4],
         "a was evicted, not written"
+    );
+}
+
+fn create_ext(k: &mut Kernel, params: &[(u64, u64, u32)]) -> Result<u32, Errno> {
+    // A chain of SETPARAM extensions: i915_user_extension (32 bytes) then the
+    // drm_i915_gem_context_param (24 bytes), each pointing at the next.
+    let mut exts: Vec<[u64; 7]> = params
+        .iter()
+        .map(|&(param, value, size)| [0, 0, 0, 0, (size as u64) << 32, param, value])
+        .collect();
+    for i in (0..exts.len().saturating_sub(1)).rev() {
+        let next = &exts[i + 1] as *const [u64; 7] as u64;
+        exts[i][0] = next;
+    }
+    let mut c = I915GemContextCreateExt {
+        ctx_id: 0,
+        flags: I915_CONTEXT_CREATE_FLAGS_USE_EXTENSIONS,
+        extensions: exts.first().map_or(0, |e| e as *const [u64; 7] as u64),
+    };
+    i915(k, I915_GEM_CONTEXT_CREATE, &mut c)?;
+    Ok(c.ctx_id)
+}
+
+#[test]
+fn engine_maps_give_each_slot_its_own_hardware_context() {
+    let mut k = icl_kernel();
+    let mut info = [0u8; 72];
+    assert_eq!(
+        query(&mut k, DRM_I915_QUERY_ENGINE_INFO, 72, &mut info).length,
+        72
+    );
+    assert_eq!(
+        u32::from_le_bytes(info[..4].try_into().unwrap()),
+        1,
+        "rcs0 only"
+    );
+    // Two render slots, as iris maps its render and compute batches (iris_context.c).
+    let engines: [u32; 4] = [0, 0, 0, 0]; // extensions (u64), then (0,0) (0,0)
+    let ctx = create_ext(
+        &mut k,
+        &[(I915_CONTEXT_PARAM_ENGINES, engines.as_ptr() as u64, 16)],
+    )
+    .unwrap();
+    let target = create(&mut k, 4096);
+    let batch = create(&mut k, 4096);
+    // Slot 0 loads CS_GPR0 = 77 and stores it; slot 1 only stores it: its own register
+    // file reads 0.
+    let store = |k: &mut Kernel, with_load: bool, at: u32| {
+        let mut d = vec![];
+        if with_load {
+            d.extend([0x1100_0001, 0x2600, 77]);
+        }
+        d.extend([(0x24 << 23) | 2, 0x2600, 0x10_0000 + at, 0, 0x0500_0000]);
+        if d.len() % 2 == 1 {
+            d.push(0);
+        }
+        pwrite(k, batch, 0, &dwords(&d)).unwrap();
+    };
+    store(&mut k, true, 0);
+    exec(
+        &mut k,
+        &mut [pinned(target, 0x10_0000), pinned(batch, 0x20_0000)],
+        0,
+        ctx,
+    )
+    .unwrap();
+    store(&mut k, false, 4);
+    exec(
+        &mut k,
+        &mut [pinned(target, 0x10_0000), pinned(batch, 0x20_0000)],
+        1,
+        ctx,
+    )
+    .unwrap();
+    assert_eq!(pread(&mut k, target, 0, 8), [77, 0, 0, 0, 0, 0, 0, 0]);
+    // Past the map, or BSD bits with a map: EINVAL; the map cannot change after use.
+    assert_eq!(
+        exec(&mut k, &mut [pinned(batch, 0x20_0000)], 2, ctx),
+        Err(Errno::EINVAL)
+    );
+    let mut p = I915GemContextParam {
+        ctx_id: ctx,
+        size: 16,
+        param: I915_CONTEXT_PARAM_ENGINES,
+        value: engines.as_ptr() as u64,
+    };
+    assert_eq!(
+        i915(&mut k, I915_GEM_CONTEXT_SETPARAM, &mut p),
+        Err(Errno::EINVAL)
+    );
+    // An engine that is not modelled (class 1, the blitter) and a bad size: EINVAL.
+    let blit: [u32; 3] = [0, 0, 1];
+    assert_eq!(
+        create_ext(
+            &mut k,
+            &[(I915_CONTEXT_PARAM_ENGINES, blit.as_ptr() as u64, 12)]
+        ),
+        Err(Errno::EINVAL)
+    );
+    assert_eq!(
+        create_ext(
+            &mut k,
+            &[(I915_CONTEXT_PARAM_ENGINES, blit.as_ptr() as u64, 10)]
+        ),
+        Err(Errno::EINVAL)
+    );
+}
+
+#[test]
+fn contexts_have_their_own_address_space_unless_they_share_a_vm() {
+    let mut k = icl_kernel();
+    let target = create(&mut k, 4096);
+    let batch = create(&mut k, 4096);
+    // Context 0 binds the target at 0x10_0000.
+    pwrite(&mut k, batch, 0, &dwords(&[0x0500_0000, 0])).unwrap();
+    exec(
+        &mut k,
+        &mut [pinned(target, 0x10_0000), pinned(batch, 0x20_0000)],
+        0,
+        0,
+    )
+    .unwrap();
+    // A batch that stores to 0x10_0000 without listing the target: in a context sharing
+    // context 0's VM the binding is there; in a fresh context (its own PPGTT) it is not,
+    // and the store faults (a GPU hang, the context marked guilty).
+    let sdi = [(0x20 << 23) | 2, 0x10_0000, 0, 5, 0x0500_0000, 0];
+    pwrite(&mut k, batch, 0, &dwords(&sdi)).unwrap();
+    let mut p = I915GemContextParam {
+        ctx_id: 0,
+        size: 0,
+        param: I915_CONTEXT_PARAM_VM,
+        value: 0,
+    };
+    i915(&mut k, I915_GEM_CONTEXT_GETPARAM, &mut p).unwrap();
+    let shared = create_ext(&mut k, &[(I915_CONTEXT_PARAM_VM, p.value, 0)]).unwrap();
+    let own = create_ext(&mut k, &[]).unwrap();
+    crate::muted(|| {
+        exec(&mut k, &mut [pinned(batch, 0x20_0000)], 0, shared).unwrap();
+        exec(&mut k, &mut [pinned(batch, 0x20_0000)], 0, own).unwrap();
+    });
+    assert_eq!(pread(&mut k, target, 0, 4), [5, 0, 0, 0]);
+    let mut s = I915ResetStats {
+        ctx_id: own,
+        flags: 0,
+        reset_count: 0,
+        batch_active: 0,
+        batch_pending: 0,
+        pad: 0,
+    };
+    i915(&mut k, I915_GET_RESET_STATS, &mut s).unwrap();
+    assert_eq!(
+        s.batch_active, 1,
+        "the fault in the private address space hung"
+    );
+    // A VM handle that does not exist: ENOENT; setting the VM after use: EINVAL.
+    assert_eq!(
+        create_ext(&mut k, &[(I915_CONTEXT_PARAM_VM, 999, 0)]),
+        Err(Errno::ENOENT)
+    );
+    let mut set = I915GemContextParam {
+        ctx_id: shared,
+        size: 0,
+        param: I915_CONTEXT_PARAM_VM,
+        value: p.value,
+    };
+    assert_eq!(
+        i915(&mut k, I915_GEM_CONTEXT_SETPARAM, &mut set),
+        Err(Errno::EINVAL)
+    );
+    // GEM_VM_CREATE hands out another handle; GEM_VM_DESTROY takes it back.
+    let mut v = I915GemVmControl {
+        extensions: 0,
+        flags: 0,
+        vm_id: 0,
+    };
+    i915(&mut k, I915_GEM_VM_CREATE, &mut v).unwrap();
+    assert_ne!(v.vm_id, 0);
+    i915(&mut k, I915_GEM_VM_DESTROY, &mut v).unwrap();
+    assert_eq!(
+        i915(&mut k, I915_GEM_VM_DESTROY, &mut v),
+        Err(Errno::ENOENT)
     );
 }

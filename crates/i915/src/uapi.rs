@@ -102,6 +102,8 @@ pub fn decl(nr: u32) -> Option<Decl> {
                 iowr(size_of::<I915GemContextParam>())
             }
             I915_QUERY => iowr(size_of::<I915Query>()),
+            I915_GEM_VM_CREATE => iowr(size_of::<I915GemVmControl>()),
+            I915_GEM_VM_DESTROY => iow(size_of::<I915GemVmControl>()),
             _ => return None,
         });
     }
@@ -252,6 +254,28 @@ pub const I915_CONTEXT_PARAM_NO_ERROR_CAPTURE: u64 = 0x4;
 pub const I915_CONTEXT_PARAM_BANNABLE: u64 = 0x5;
 pub const I915_CONTEXT_PARAM_PRIORITY: u64 = 0x6;
 pub const I915_CONTEXT_PARAM_RECOVERABLE: u64 = 0x8;
+/// The context's address space (a VM handle).
+pub const I915_CONTEXT_PARAM_VM: u64 = 0x9;
+/// The context's engine map.
+pub const I915_CONTEXT_PARAM_ENGINES: u64 = 0xa;
+/// Protected (PXP) content.
+pub const I915_CONTEXT_PARAM_PROTECTED_CONTENT: u64 = 0xd;
+/// CONTEXT_CREATE_EXT flags.
+pub const I915_CONTEXT_CREATE_FLAGS_USE_EXTENSIONS: u32 = 1 << 0;
+/// CONTEXT_CREATE_EXT: one timeline for all engines.
+pub const I915_CONTEXT_CREATE_FLAGS_SINGLE_TIMELINE: u32 = 1 << 1;
+/// The SETPARAM extension of CONTEXT_CREATE_EXT.
+pub const I915_CONTEXT_CREATE_EXT_SETPARAM: u32 = 0;
+/// Engine classes (i915_drm.h enum drm_i915_gem_engine_class).
+pub const I915_ENGINE_CLASS_RENDER: u16 = 0;
+/// The placeholder class of an invalid engine slot.
+pub const I915_ENGINE_CLASS_INVALID: u16 = 0xffff;
+/// The placeholder instance of an invalid engine slot.
+pub const I915_ENGINE_CLASS_INVALID_NONE: u16 = 0xffff;
+/// GEM_VM_CREATE / GEM_VM_DESTROY.
+pub const I915_GEM_VM_CREATE: u32 = 0x3a;
+/// GEM_VM_DESTROY.
+pub const I915_GEM_VM_DESTROY: u32 = 0x3b;
 
 // Execbuffer flags.
 pub const I915_EXEC_RING_MASK: u64 = 0x3f;
@@ -541,6 +565,25 @@ pub struct I915GemContextCreate {
     pub pad: u32,
 }
 
+/// `struct i915_user_extension` (32 bytes).
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct I915UserExtension {
+    pub next_extension: u64,
+    pub name: u32,
+    pub flags: u32,
+    pub rsvd: [u32; 4],
+}
+
+/// `struct drm_i915_gem_vm_control` (16 bytes).
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct I915GemVmControl {
+    pub extensions: u64,
+    pub flags: u32,
+    pub vm_id: u32,
+}
+
 #[repr(C)]
 #[derive(Debug, Clone, Copy)]
 pub struct I915GemContextCreateExt {
@@ -602,6 +645,8 @@ pub struct I915QueryItem {
 
 const _: () = {
     assert!(size_of::<DrmVersion>() == 64);
+    assert!(size_of::<I915UserExtension>() == 32);
+    assert!(size_of::<I915GemVmControl>() == 16);
     assert!(size_of::<DrmGemClose>() == 8);
     assert!(size_of::<DrmSyncobjCreate>() == 8);
     assert!(size_of::<DrmSyncobjDestroy>() == 8);

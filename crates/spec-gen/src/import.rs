@@ -211,6 +211,42 @@ fn bracketed(lines: &[&str], row: &SeedRow) -> String {
     }
 }
 
+/// The spec type of an address `Format:`: `GraphicsAddress[63:6]` is a graphics address
+/// in place, `InstructionBaseOffset[63:6]` (and the other state bases' offsets) an offset
+/// from that base, in place.
+fn address_kind(format: &str) -> Option<&'static str> {
+    let f = format.replace(['_', ' '], "");
+    [
+        ("graphicsaddress", "address"),
+        ("instructionbaseoffset", "offset instruction"),
+        ("dynamicstateoffset", "offset dynamic"),
+        ("dynamicbaseoffset", "offset dynamic"),
+        ("surfacestateoffset", "offset surface"),
+        ("generalstateoffset", "offset general"),
+        ("bindingtableoffset", "offset bindingtable"),
+        ("indirectobjectoffset", "offset indirect"),
+    ]
+    .iter()
+    .find(|(k, _)| f.starts_with(k))
+    .map(|(_, t)| *t)
+}
+
+/// The spec type of a fixed-point `Format:` (`U4.8`, `S4.8 2's comp`, `U8.3 pixels`)
+/// when it fills the row's `width` bits: the seed's `S` counts the sign apart from the
+/// integer bits (S4.8 is 13 bits), the spec's `sfixed` counts it in.
+fn fixed_point(format: &str, width: u32) -> Option<String> {
+    let f = format.split_whitespace().next()?;
+    let (kind, rest) = f.split_at(1);
+    let (i, fr) = rest.split_once('.')?;
+    let (i, fr): (u32, u32) = (i.parse().ok()?, fr.parse().ok()?);
+    match kind {
+        "u" if i + fr == width => Some(format!("ufixed {i}.{fr}")),
+        "s" if i + fr + 1 == width => Some(format!("sfixed {}.{fr}", i + 1)),
+        "s" if i + fr == width => Some(format!("sfixed {i}.{fr}")),
+        _ => None,
+    }
+}
+
 /// The `Format:` a row's following lines give (up to the next row), lowercased.
 fn row_format(lines: &[&str], row: &SeedRow, next_line: usize) -> String {
     let end = next_line.min(lines.len() + 1);
@@ -267,6 +303,7 @@ pub fn draft(text: &str, entry: &Entry) -> Result<String, String> {
         let overlaps = placed.iter().any(|&(lo, hi)| row.lo <= hi && lo <= row.hi);
         let next = rows.get(k + 1).map_or(entry.last + 1, |r| r.line);
         let format = row_format(&lines, row, next);
+        let fixed = fixed_point(&format, row.hi - row.lo + 1);
         let (ty, mbz) = if row.reserved() || format == "mbz" {
             ("mbz", true)
         } else if row.hi == row.lo
@@ -276,6 +313,10 @@ pub fn draft(text: &str, entry: &Entry) -> Result<String, String> {
         } else if row.hi - row.lo == 31 && format.contains("float") {
             // IEEE_Float, IEEE_FLOAT32, FLOAT32: a binary32 value.
             ("float", false)
+        } else if let Some(t) = fixed.as_deref() {
+            (t, false)
+        } else if let Some(t) = address_kind(&format) {
+            (t, false)
         } else {
             ("u", false)
         };
@@ -376,6 +417,34 @@ mod tests {
             "{d}"
         );
         assert!(draft(SAMPLE, &e[1]).is_err());
+    }
+
+    #[test]
+    fn fixed_point_formats_become_fixed_types() {
+        assert_eq!(fixed_point("u4.8", 12).as_deref(), Some("ufixed 4.8"));
+        assert_eq!(
+            fixed_point("s4.8 2's comp", 13).as_deref(),
+            Some("sfixed 5.8")
+        );
+        assert_eq!(
+            fixed_point("u8.3 pixels", 11).as_deref(),
+            Some("ufixed 8.3")
+        );
+        assert_eq!(fixed_point("u4.8", 13), None);
+        assert_eq!(fixed_point("u8", 8), None);
+    }
+
+    #[test]
+    fn address_formats_become_addresses_and_offsets() {
+        assert_eq!(
+            address_kind("graphicsaddress63-5 the value"),
+            Some("address")
+        );
+        assert_eq!(
+            address_kind("instructionbaseoffset[63:6]"),
+            Some("offset instruction")
+        );
+        assert_eq!(address_kind("u32"), None);
     }
 
     #[test]
