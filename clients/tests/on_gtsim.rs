@@ -757,7 +757,10 @@ fn iris_comes_up_on_ice_lake_and_its_submissions_decode_as_iris_says() {
         assert_eq!(trace.pci_id(), Some(0x8a52));
         let items = gtsim_gpu::trace::decode_trace(&gtsim_spec::gen11::GENERATION, &trace);
         let c = gtsim_gpu::mesa_bat::compare(&mesa, &items);
-        eprintln!("{name} (gen11): {}", c.report().lines().last().unwrap_or(""));
+        eprintln!(
+            "{name} (gen11): {}",
+            c.report().lines().last().unwrap_or("")
+        );
         assert!(
             c.differ.is_empty(),
             "{name}: gtsim and iris disagree:\n{}",
