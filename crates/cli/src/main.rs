@@ -148,7 +148,8 @@ enum Command {
     /// Ice Lake GT2 and Mesa's iris drives it: submissions run through the command
     /// streamer, but Gen11 draws are not modelled yet.
     Run {
-        /// Record every submission (buffers and the exec) as an AUB trace (Gen7 only).
+        /// Record every submission (buffers and the exec) as an AUB trace (Gen7: ring trace
+        /// blocks; Gen11: memtrace packets and execlist submissions).
         #[arg(long, value_name = "FILE.aub")]
         capture: Option<PathBuf>,
         /// The GPU generation to present: 7 (Ivy Bridge, crocus) or 11 (Ice Lake, iris).
