@@ -491,47 +491,15 @@ impl CommandStreamer<'_> {
         Ok(())
     }
 
-    /// MI_PREDICATE: compare, then load (KEEP/LOAD/LOADINV) and combine (SET/AND/OR/XOR)
-    /// into MI_PREDICATE_RESULT (Gen11 PRM Vol 2a MI_PREDICATE).
+    /// MI_PREDICATE (Gen11 PRM Vol 2a; `predicate.rs`).
     fn predicate(&mut self, def: &'static Def, at: u64, dw: &[u32]) -> Result<(), Hang> {
-        use mi_predicate::{CombineOperation as C, CompareOperation as Cmp, LoadOperation as L};
         let c = decode(def, at, MiPredicate::unpack(dw))?;
-        let regs = &mut self.ctx.registers;
-        let src0 = regs.read64(MiPredicateSrc0::OFFSET, 0);
-        let src1 = regs.read64(MiPredicateSrc1::OFFSET, 0);
-        let compare = match c.compare_operation {
-            Cmp::COMPARE_TRUE => true,
-            Cmp::COMPARE_FALSE => false,
-            Cmp::COMPARE_SRCS_EQUAL => src0 == src1,
-            _ => {
-                // COMPARE_DELTAS_EQUAL: MI_PREDICATE_DATA holds SRC0 - SRC1.
-                let delta = src0.wrapping_sub(src1);
-                let eq = delta == regs.read64(MiPredicateData::OFFSET, 0);
-                regs.write64(MiPredicateData::OFFSET, delta);
-                eq
-            }
-        };
-        let loaded = match c.load_operation {
-            L::LOAD_KEEP => return Ok(()),
-            L::LOAD_LOAD => compare,
-            L::LOAD_LOADINV => !compare,
-            other => {
-                return Err(unsupported(
-                    def.name,
-                    at,
-                    format!("reserved Load Operation {}", other.0),
-                    "Gen11 PRM Vol 2a MI_PREDICATE",
-                ));
-            }
-        };
-        let old = regs.read(MiPredicateResult::OFFSET, 0) & 1 != 0;
-        let new = match c.combine_operation {
-            C::COMBINE_SET => loaded,
-            C::COMBINE_AND => old & loaded,
-            C::COMBINE_OR => old | loaded,
-            _ => old ^ loaded,
-        };
-        regs.write(MiPredicateResult::OFFSET, new as u32);
-        Ok(())
+        super::predicate::apply(
+            &mut self.ctx.registers,
+            c.compare_operation.0,
+            c.load_operation.0,
+            c.combine_operation.0,
+        )
+        .map_err(|why| unsupported(def.name, at, why, "Gen11 PRM Vol 2a MI_PREDICATE"))
     }
 }

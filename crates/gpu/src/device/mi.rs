@@ -406,54 +406,20 @@ impl CommandStreamer<'_> {
         Ok(pga)
     }
 
-    /// MI_PREDICATE (IVB PRM Vol1 Part3): compare, then load (KEEP/LOAD/LOADINV) and
-    /// combine (SET/AND/OR/XOR) into MI_PREDICATE_RESULT.
+    /// MI_PREDICATE (IVB PRM Vol1 Part3; `predicate.rs`).
     fn predicate(&mut self, def: &'static Def, at: u64, dw: &[u32]) -> Result<(), Hang> {
-        use mi_predicate::{CombineOperation as C, CompareOperation as Cmp, LoadOperation as L};
         let c = decode(def, at, MiPredicate::unpack(dw))?;
-        let regs = &mut self.ctx.registers;
-        let src0 = regs.read64(MiPredicateSrc0::OFFSET, 0);
-        let src1 = regs.read64(MiPredicateSrc1::OFFSET, 0);
-        let compare = match c.compare_operation {
-            Cmp::COMPARE_TRUE => true,
-            Cmp::COMPARE_FALSE => false,
-            Cmp::COMPARE_SRCS_EQUAL => src0 == src1,
-            _ => {
-                return Err(Hang::Unsupported {
-                    command: def.name,
-                    addr: at,
-                    unsupported: gtsim_spec::Unsupported::new(
-                        "COMPARE_DELTAS_EQUAL",
-                        "IVB PRM Vol1 Part3 MI_PREDICATE",
-                    ),
-                });
-            }
-        };
-        let loaded = match c.load_operation {
-            L::LOAD_KEEP => return Ok(()),
-            L::LOAD_LOAD => compare,
-            L::LOAD_LOADINV => !compare,
-            other => {
-                return Err(Hang::Unsupported {
-                    command: def.name,
-                    addr: at,
-                    unsupported: gtsim_spec::Unsupported::new(
-                        format!("reserved Load Operation {}", other.0),
-                        "IVB PRM Vol1 Part3 MI_PREDICATE",
-                    ),
-                });
-            }
-        };
-        let result_reg = MiPredicateResult::OFFSET;
-        let old = regs.read(result_reg, 0) & 1 != 0;
-        let new = match c.combine_operation {
-            C::COMBINE_SET => loaded,
-            C::COMBINE_AND => old & loaded,
-            C::COMBINE_OR => old | loaded,
-            _ => old ^ loaded,
-        };
-        regs.write(result_reg, new as u32);
-        Ok(())
+        super::predicate::apply(
+            &mut self.ctx.registers,
+            c.compare_operation.0,
+            c.load_operation.0,
+            c.combine_operation.0,
+        )
+        .map_err(|why| Hang::Unsupported {
+            command: def.name,
+            addr: at,
+            unsupported: gtsim_spec::Unsupported::new(why, "IVB PRM Vol1 Part3 MI_PREDICATE"),
+        })
     }
 }
 

@@ -32,6 +32,7 @@
 mod alu;
 pub mod gen11;
 mod mi;
+mod predicate;
 mod registers;
 
 pub use registers::RegisterFile;
