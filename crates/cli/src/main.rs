@@ -175,11 +175,11 @@ fn decode_generation(
     if gen_ != 7 && gen_ != 11 {
         bail!("generation {gen_} is not modelled (--gen 7, Ivy Bridge, or --gen 11, Ice Lake)");
     }
-    let from_trace = trace.and_then(|t| t.pci_id()).and_then(|id| match id {
-        0x8a50..=0x8a5d => Some(11),
-        0x0152..=0x016a => Some(7),
-        _ => None,
-    });
+    use gtsim_gpu::device::Platform;
+    let from_trace = trace
+        .and_then(|t| t.pci_id())
+        .and_then(Platform::from_pci_id)
+        .map(|p| if p == Platform::IceLake { 11 } else { 7 });
     match from_trace.unwrap_or(gen_) {
         7 => Ok(&gtsim_spec::gen7::GENERATION),
         11 => Ok(&gtsim_spec::gen11::GENERATION),

@@ -48,16 +48,14 @@ pub fn replay_limited(
         .filter(|e| matches!(e, Event::Exec { .. }))
         .count();
     let mut r = Replay::default();
-    // The device the trace names: an Ice Lake PCI id (Mesa iris_pci_ids.h 0x8A50-0x8A5D)
-    // replays on the Gen11 command streamer, anything else on Ivy Bridge.
-    let ice_lake = trace
+    // The device the trace names (an Ice Lake trace replays on the Gen11 command
+    // streamer), Ivy Bridge when it names none.
+    let platform = trace
         .pci_id()
-        .is_some_and(|id| (0x8a50..=0x8a5d).contains(&id));
-    let mut dev = Device::with_platform(if ice_lake {
-        crate::device::Platform::IceLake
-    } else {
-        crate::device::Platform::IvyBridge
-    });
+        .and_then(crate::device::Platform::from_pci_id)
+        .unwrap_or_default();
+    let ice_lake = platform == crate::device::Platform::IceLake;
+    let mut dev = Device::with_platform(platform);
     dev.limits = limits;
     for ev in &trace.events {
         match ev {

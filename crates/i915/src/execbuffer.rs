@@ -385,7 +385,6 @@ pub fn execbuffer2(k: &mut Kernel, fd: i32, a: &mut user::Args) -> Result<(), Er
             addrs.push(at);
         }
     }
-    let addr = |_: &Kernel, i: usize| addrs[i];
 
     // Patch relocations and write the presumed offsets back. The entries are read again
     // and checked again (the client may have changed them since); a failed write-back is
@@ -397,7 +396,7 @@ pub fn execbuffer2(k: &mut Kernel, fd: i32, a: &mut user::Args) -> Result<(), Er
         for_each_reloc(o, |user_addr, r| {
             let t = reloc_target(k, fd, lut, &index, r)?;
             check_reloc(r, size, reloc_width)?;
-            let target = addr(k, t);
+            let target = addrs[t];
             let value = target.wrapping_add(r.delta as u64);
             let bytes = value.to_le_bytes();
             k.bos[&ids[i]].write(r.offset, &bytes[..reloc_width as usize])?;
@@ -418,17 +417,17 @@ pub fn execbuffer2(k: &mut Kernel, fd: i32, a: &mut user::Args) -> Result<(), Er
     let stores: Vec<(u64, u64)> = objects
         .iter()
         .enumerate()
-        .filter(|(i, o)| o.offset & ADDRESS_MASK != addr(k, *i))
+        .filter(|(i, o)| o.offset & ADDRESS_MASK != addrs[*i])
         .map(|(i, _)| {
             (
                 eb.buffers_ptr + (i * size_of::<I915GemExecObject2>()) as u64 + 24,
-                addr(k, i),
+                addrs[i],
             )
         })
         .collect();
     user::write_u64s(&stores);
 
-    let batch_addr = addr(k, batch_index) + eb.batch_start_offset as u64;
+    let batch_addr = addrs[batch_index] + eb.batch_start_offset as u64;
     if let Some(c) = k
         .files
         .get_mut(&file_id)

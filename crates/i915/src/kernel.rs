@@ -292,10 +292,7 @@ impl Kernel {
                 self.unref_bo(*bo);
             }
             for c in f.contexts.values() {
-                self.device.destroy_context(c.device_id);
-                for d in c.engines.iter().flatten().flatten() {
-                    self.device.destroy_context(*d);
-                }
+                self.discard_context(c);
             }
         }
     }
@@ -834,7 +831,7 @@ impl Kernel {
                     if c.flags & I915_CONTEXT_CREATE_FLAGS_USE_EXTENSIONS != 0 {
                         // A failed extension leaves no context behind.
                         if let Err(e) = self.create_extensions(fd, &mut ctx, c.extensions) {
-                            self.discard_context(fd, &ctx);
+                            self.discard_context(&ctx);
                             return Err(e);
                         }
                     }
@@ -856,7 +853,7 @@ impl Kernel {
                     .contexts
                     .remove(&c.ctx_id)
                     .ok_or(Errno::ENOENT)?;
-                self.discard_context(fd, &ctx);
+                self.discard_context(&ctx);
                 Ok(())
             }
             I915_GEM_CONTEXT_GETPARAM | I915_GEM_CONTEXT_SETPARAM => {
@@ -1001,7 +998,7 @@ impl Kernel {
     }
 
     /// Forgets a context and the device contexts of its engine slots.
-    fn discard_context(&mut self, _fd: i32, ctx: &Ctx) {
+    fn discard_context(&mut self, ctx: &Ctx) {
         self.device.destroy_context(ctx.device_id);
         for d in ctx.engines.iter().flatten().flatten() {
             self.device.destroy_context(*d);

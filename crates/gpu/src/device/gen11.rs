@@ -126,7 +126,7 @@ impl CommandStreamer<'_> {
             report.commands += 1;
             *self.device_clock += 1;
             let next = p + dw.len() as u64 * 4;
-            match self.execute(def, p, &dw, &mut report)? {
+            match self.execute(def, p, &dw)? {
                 Flow::Next => p = next,
                 Flow::Jump(to) => p = to & ADDRESS_MASK,
                 Flow::Call(to) => {
@@ -149,13 +149,7 @@ impl CommandStreamer<'_> {
         }
     }
 
-    fn execute(
-        &mut self,
-        def: &'static Def,
-        at: u64,
-        dw: &[u32],
-        _report: &mut SubmitReport,
-    ) -> Result<Flow, Hang> {
+    fn execute(&mut self, def: &'static Def, at: u64, dw: &[u32]) -> Result<Flow, Hang> {
         let name = def.name;
         match def.id {
             MiNoop::ID => {}

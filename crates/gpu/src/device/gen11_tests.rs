@@ -202,3 +202,12 @@ fn malformed_state_is_a_decode_hang() {
         "{r:?}"
     );
 }
+
+#[test]
+fn pci_ids_name_their_platform() {
+    // Mesa's PCI tables: 0x0162 is IVB GT2 (crocus), 0x8A52 ICL GT2 (iris), 0x1912 a
+    // Skylake (not modelled).
+    assert_eq!(Platform::from_pci_id(0x0162), Some(Platform::IvyBridge));
+    assert_eq!(Platform::from_pci_id(0x8a52), Some(Platform::IceLake));
+    assert_eq!(Platform::from_pci_id(0x1912), None);
+}

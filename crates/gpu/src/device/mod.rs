@@ -147,6 +147,17 @@ pub enum Platform {
 }
 
 impl Platform {
+    /// The platform of a PCI device id, as an AUB header names it: Ivy Bridge's
+    /// 0x0152-0x016A (Mesa i965_pci_ids.h / crocus) and Ice Lake's 0x8A50-0x8A5D (Mesa
+    /// iris_pci_ids.h); `None` for any other.
+    pub fn from_pci_id(id: u32) -> Option<Platform> {
+        match id {
+            0x0152..=0x016a => Some(Platform::IvyBridge),
+            0x8a50..=0x8a5d => Some(Platform::IceLake),
+            _ => None,
+        }
+    }
+
     /// The generation's spec tables (commands, structures, registers).
     pub fn generation(self) -> &'static Generation {
         match self {
