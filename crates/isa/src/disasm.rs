@@ -180,6 +180,26 @@ fn dst(w: &mut W, ins: &Instruction, enc: Encoding) {
     }
 }
 
+/// Mesa's names of the data cache (port 0) message types, by Message Type (seed 000
+/// §3.9.2.1.1 for Gen7; the same codes on Gen11, Mesa dp_dc0_msg_type_gfx7), shared by
+/// both generations' message descriptions. 9 is unused.
+pub(crate) const DC_MESSAGES: [&str; 14] = [
+    "DC OWORD block read",
+    "DC unaligned OWORD block read",
+    "DC OWORD dual block read",
+    "DC DWORD scattered read",
+    "DC byte scattered read",
+    "DC untyped surface read",
+    "DC untyped atomic",
+    "DC mfence",
+    "DC OWORD block write",
+    "",
+    "DC OWORD dual block write",
+    "DC DWORD scatterd write",
+    "DC byte scattered write",
+    "DC untyped surface write",
+];
+
 /// C's `%g` (6 significant digits, trailing zeros removed).
 pub fn fmt_g(v: f64) -> String {
     if v.is_nan() {
@@ -717,24 +737,6 @@ fn message(w: &mut W, sfid: Option<Sfid>, desc: u32) {
         Some(Sfid::DataPortDataCache) => {
             // Data cache (seed 000 §3.9.2.1.1 message types); the text follows the newer
             // Mesa form (DISASM_SYNTAX.md marks it unsure: no Gen7 client here emits it).
-            const DC: [&str; 16] = [
-                "DC OWORD block read",
-                "DC unaligned OWORD block read",
-                "DC OWORD dual block read",
-                "DC DWORD scattered read",
-                "DC byte scattered read",
-                "DC untyped surface read",
-                "DC untyped atomic",
-                "DC mfence",
-                "DC OWORD block write",
-                "",
-                "DC OWORD dual block write",
-                "DC DWORD scatterd write",
-                "DC byte scattered write",
-                "DC untyped surface write",
-                "",
-                "",
-            ];
             let msg_type = (desc >> 14) & 0xf;
             // Untyped atomics name their operation (seed 000 §3.9.9.5 atomic operation
             // types, `AOP_ADD` printed `add` as Mesa does) instead of the control bits.
@@ -757,7 +759,7 @@ fn message(w: &mut W, sfid: Option<Sfid>, desc: u32) {
             };
             w.put(&format!(
                 " ({}, bti {}, {ctrl})",
-                DC[msg_type as usize],
+                DC_MESSAGES.get(msg_type as usize).copied().unwrap_or(""),
                 desc & 0xff,
             ));
         }

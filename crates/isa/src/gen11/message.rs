@@ -73,23 +73,6 @@ const URB: [&str; 9] = [
     "SIMD8 read",
 ];
 
-const DC0: [&str; 14] = [
-    "DC OWORD block read",
-    "DC unaligned OWORD block read",
-    "DC OWORD dual block read",
-    "DC DWORD scattered read",
-    "DC byte scattered read",
-    "DC untyped surface read",
-    "DC untyped atomic",
-    "DC mfence",
-    "DC OWORD block write",
-    "",
-    "DC OWORD dual block write",
-    "DC DWORD scatterd write",
-    "DC byte scattered write",
-    "DC untyped surface write",
-];
-
 /// Data cache port 1 message types (desc 18:14; Mesa dp_dc1_msg_type_hsw).
 const DC1: &[(u32, &str)] = &[
     (1, "untyped surface read"),
@@ -250,7 +233,10 @@ pub(crate) fn message(w: &mut W, ins: &Instruction, desc: u32) {
             };
             w.put(&format!(
                 " ({}, bti {bti}, {ctrl})",
-                DC0.get(msg_type as usize).copied().unwrap_or("")
+                crate::disasm::DC_MESSAGES
+                    .get(msg_type as usize)
+                    .copied()
+                    .unwrap_or("")
             ));
         }
         Some(Sfid::DataPortDataCache1) => {
