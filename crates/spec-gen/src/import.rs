@@ -25,6 +25,9 @@ pub struct Entry {
     pub last: usize,
     /// `Size (in bits)`, when the header block has one.
     pub bits: Option<u32>,
+    /// The short name of the header line `SHORT - Title` (`MDCR_DW - Dword Data Payload
+    /// Register`), by which other tables' `Format:` cells refer to this one.
+    pub short: Option<String>,
 }
 
 /// The titles of the table of contents: `NAME⇥PAGE` or `NAME.....⇥PAGE` lines between
@@ -82,21 +85,76 @@ pub fn entries(text: &str) -> Vec<Entry> {
         }
     }
     found.sort();
+    // Page headers `SHORT - Title` repeat a table's title on each of its pages. One naming
+    // another table ends this entry: what follows is that table's body, whose own first
+    // page (and title line) was lost (seed INDEX.md §2.6, `MDP_RTW_M16 - OM SIMD16 Render
+    // Target Data Payload` inside the OM SIMD8 entry).
+    let headers: Vec<(usize, &str)> = lines
+        .iter()
+        .enumerate()
+        .skip(toc_end)
+        .filter_map(|(i, l)| {
+            let (short, rest) = l.trim().split_once(" - ")?;
+            let rest = latin(rest.trim());
+            let title = titles.iter().find(|t| **t == rest)?;
+            (!short.contains(char::is_whitespace)).then_some((i, title.as_str()))
+        })
+        .collect();
     let mut out = vec![];
     for (k, (i, title)) in found.iter().enumerate() {
-        let last = found.get(k + 1).map_or(lines.len(), |(j, _)| *j);
+        let next = found.get(k + 1).map_or(lines.len(), |(j, _)| *j);
+        let last = headers
+            .iter()
+            .find(|(j, t)| *j > *i && *j < next && *t != title.as_str())
+            .map_or(next, |(j, _)| *j);
         let bits = lines[*i..(*i + 8).min(last)].iter().find_map(|l| {
             let rest = l.trim_start().strip_prefix("Size (in bits):")?;
             rest.split_whitespace().next()?.parse().ok()
+        });
+        let short = lines[*i + 1..(*i + 4).min(last)].iter().find_map(|l| {
+            let (short, rest) = l.trim().split_once(" - ")?;
+            let short = short.trim();
+            (rest.trim() == title.as_str()
+                && !short.is_empty()
+                && !short.contains(char::is_whitespace))
+            .then(|| short.to_string())
         });
         out.push(Entry {
             title: title.clone(),
             first: i + 1,
             last,
             bits,
+            short,
         });
     }
     out
+}
+
+/// The text with the Cyrillic letters the seed's OCR put for Latin ones (`MSAА`, seed 003
+/// L20496) made Latin again.
+fn latin(s: &str) -> String {
+    s.chars()
+        .map(|c| match c {
+            'А' => 'A',
+            'В' => 'B',
+            'Е' => 'E',
+            'К' => 'K',
+            'М' => 'M',
+            'Н' => 'H',
+            'О' => 'O',
+            'Р' => 'P',
+            'С' => 'C',
+            'Т' => 'T',
+            'Х' => 'X',
+            'а' => 'a',
+            'е' => 'e',
+            'о' => 'o',
+            'р' => 'p',
+            'с' => 'c',
+            'х' => 'x',
+            c => c,
+        })
+        .collect()
 }
 
 /// A definition name (one word) for a title: runs of anything but letters, digits and
@@ -269,9 +327,91 @@ fn row_format(lines: &[&str], row: &SeedRow, next_line: usize) -> String {
     text
 }
 
+/// A `Format:` of equal elements filling `width` bits: `U32[16]` (16 × 32 bits), `U128`
+/// (4 × 32 bits: the spec's scalars stop at 64), `MACD_URB_CMASK[8]` (8 × that table,
+/// whose definition is returned for a nested array). (count, bits each, element).
+fn elements(format: &str, width: u32, formats: &Formats) -> Option<(u32, u32, Option<String>)> {
+    let f = format.split_whitespace().next()?;
+    let (base, count) = match f.split_once('[') {
+        Some((b, c)) => (b, c.strip_suffix(']')?.parse::<u32>().ok()?),
+        None => (f, 1),
+    };
+    let (each, elem) =
+        if let Some(bits) = base.strip_prefix('u').and_then(|b| b.parse::<u32>().ok()) {
+            (bits, None)
+        } else {
+            let (_, (name, size)) = formats
+                .iter()
+                .find(|(short, _)| short.eq_ignore_ascii_case(base))?;
+            (*size, Some(name.clone()))
+        };
+    if each == 0 || count == 0 || each * count != width {
+        return None;
+    }
+    match (count, elem) {
+        (1, None) if each > 64 && each % 32 == 0 => Some((each / 32, 32, None)),
+        (1, _) => None,
+        (n, e) if each <= 64 || e.is_some() => Some((n, each, e)),
+        _ => None,
+    }
+}
+
 /// A draft `struct` for `entry`, or why there is none.
 pub fn draft(text: &str, entry: &Entry) -> Result<String, String> {
-    draft_excusing(text, entry, &[])
+    draft_excusing(text, entry, &[], &Default::default())
+}
+
+/// The tables a `Format:` cell may name, by short name: (definition name, size in bits).
+pub type Formats = std::collections::BTreeMap<String, (String, u32)>;
+
+/// A drafted definition: (family, spec text).
+pub type Drafted = (&'static str, String);
+
+/// An entry not drafted: (title, first line, why).
+pub type Skipped = (String, usize, String);
+
+/// Drafts every entry: the drafts (family, text) and the skipped (title, first line, why).
+/// A row whose `Format:` names another table of the reference (a payload's `Red` row is
+/// an `MDP_DW_SIMD8`) nests that table's definition, when it was drafted too: drafting
+/// repeats until the set of drafted tables stops changing.
+pub fn draft_all(
+    text: &str,
+    excused: &[crate::seedrows::Exception],
+) -> (Vec<Drafted>, Vec<Skipped>) {
+    let all = entries(text);
+    // By short name (`MDCR_DW`) and, for tables without one, by title
+    // (`SF_OUTPUT_ATTRIBUTE_DETAIL`).
+    let mut formats: Formats = all
+        .iter()
+        .filter_map(|e| Some((e.short.clone()?, (def_name(&e.title), e.bits?))))
+        .collect();
+    for e in &all {
+        if let Some(bits) = e.bits
+            && !e.title.contains(' ')
+        {
+            formats
+                .entry(e.title.clone())
+                .or_insert_with(|| (def_name(&e.title), bits));
+        }
+    }
+    loop {
+        let mut drafted = vec![];
+        let mut skipped = vec![];
+        for e in &all {
+            match draft_excusing(text, e, excused, &formats) {
+                Ok(d) => drafted.push((family(&e.title), d, e)),
+                Err(why) => skipped.push((e.title.clone(), e.first, why)),
+            }
+        }
+        let before = formats.len();
+        formats.retain(|_, (name, _)| drafted.iter().any(|(_, _, e)| def_name(&e.title) == *name));
+        if formats.len() == before {
+            return (
+                drafted.into_iter().map(|(f, d, _)| (f, d)).collect(),
+                skipped,
+            );
+        }
+    }
 }
 
 /// [`draft`], with the seed rows `excused` (a generation's `seed-exceptions.txt`: rows the
@@ -281,6 +421,7 @@ pub fn draft_excusing(
     text: &str,
     entry: &Entry,
     excused: &[crate::seedrows::Exception],
+    formats: &Formats,
 ) -> Result<String, String> {
     let bits = entry
         .bits
@@ -310,15 +451,72 @@ pub fn draft_excusing(
     }
     let mut placed: Vec<(u32, u32)> = vec![];
     let mut names: Vec<String> = vec![];
+    let mut notes: Vec<String> = vec![];
     for (k, row) in rows.iter().enumerate() {
-        if row.hi >= bits || row.hi - row.lo >= 64 {
+        if row.hi >= bits {
             continue;
         }
         let overlaps = placed.iter().any(|&(lo, hi)| row.lo <= hi && lo <= row.hi);
         let next = rows.get(k + 1).map_or(entry.last + 1, |r| r.line);
         let format = row_format(&lines, row, next);
         let fixed = fixed_point(&format, row.hi - row.lo + 1);
-        let (ty, mbz) = if row.reserved() || format == "mbz" {
+        // `Format: MDP_DW_SIMD8`: another table of the reference, of this row's size.
+        let nested = formats
+            .iter()
+            .find(|(short, (_, size))| {
+                short.eq_ignore_ascii_case(format.split_whitespace().next().unwrap_or(""))
+                    && *size == row.hi - row.lo + 1
+                    && *size % 32 == 0
+                    && !row.reserved()
+            })
+            .map(|(_, (name, _))| name.as_str());
+        let width = row.hi - row.lo + 1;
+        if nested.is_none()
+            && !row.reserved()
+            && format != "mbz"
+            && let Some((count, each, elem)) = elements(&format, width, formats)
+        {
+            // `U32[16]`, `U128`, `SF_OUTPUT_ATTRIBUTE_DETAIL[16]`: a row of equal elements.
+            let fname = field_name(&bracketed(&lines, row));
+            if elem.as_ref().is_none_or(|_| each % 32 != 0) {
+                notes.push(format!(
+                    "{fname}[0..{}] are the seed's one `{fname}` row ({}:{} Format {}), a field per element{}.",
+                    count - 1,
+                    row.hi - row.lo / 32 * 32,
+                    row.lo % 32,
+                    format.to_ascii_uppercase(),
+                    elem.as_ref().map_or(String::new(), |e| format!(
+                        " (each a {e}, {each} bits: the spec nests only whole-dword structs in arrays)"
+                    ))
+                ));
+            }
+            if let Some(elem) = elem.filter(|_| each % 32 == 0) {
+                let dw = row.lo / 32;
+                let (hi, lo) = (row.hi - dw * 32, row.lo - dw * 32);
+                let _ = writeln!(s, "  {dw} {hi}:{lo:<3} {fname:<40} : {elem}[{count}]");
+            } else {
+                for i in 0..count {
+                    let elo = row.lo + i * each;
+                    let dw = elo / 32;
+                    let (hi, lo) = (elo + each - 1 - dw * 32, elo - dw * 32);
+                    let range = if hi == lo {
+                        format!("{hi}")
+                    } else {
+                        format!("{hi}:{lo}")
+                    };
+                    let _ = writeln!(s, "  {dw} {range:<6} {:<40} : u", format!("{fname}[{i}]"));
+                }
+            }
+            names.push(fname);
+            placed.push((row.lo, row.hi));
+            continue;
+        }
+        if nested.is_none() && row.hi - row.lo >= 64 {
+            continue;
+        }
+        let (ty, mbz) = if let Some(n) = nested {
+            (n, false)
+        } else if row.reserved() || format == "mbz" {
             ("mbz", true)
         } else if row.hi == row.lo
             && (format.starts_with("enable") || format.starts_with("disable"))
@@ -366,6 +564,12 @@ pub fn draft_excusing(
         if !overlaps {
             placed.push((row.lo, row.hi));
         }
+    }
+    if !notes.is_empty() {
+        let at = s.find('\n').map_or(0, |i| i + 1);
+        let at = at + s[at..].find('\n').map_or(0, |i| i + 1);
+        let text: String = notes.iter().map(|n| format!("  note {n}\n")).collect();
+        s.insert_str(at, &text);
     }
     // The draft must agree with every row the seed-table check will read: a table the
     // extractor reads inconsistently (rows past the size, alternatives that contradict
@@ -483,5 +687,49 @@ mod tests {
         );
         assert_eq!(def_name("3DSTATE_CONSTANT(Body)"), "3DSTATE_CONSTANT_Body");
         assert_eq!(field_name("Foo: bar # baz"), "Foo bar baz");
+    }
+
+    /// Seed 003's payloads (L5747 MDCR_DW, L5791 MDP_DW_SIMD8, L20606
+    /// MAP32B_USU_SIMD16): `R.D` rows, `Format:` naming another table (nested) or equal
+    /// elements (`U32[16]`, a field each); a page header naming another table ends the
+    /// entry (the rest is that table's lost first page's continuation).
+    #[test]
+    fn payloads_nest_their_formats_and_split_element_rows() {
+        let mut text = String::from("Table of Contents\n\nREG\t1\nPAY\t2\nWIDE\t3\nLOST\t4\n\n");
+        text +=
+            "REG\n\nMDCR_X - REG\nSource:\tBSpec\nSize (in bits):\t256\nDWord\tBit\tDescription\n";
+        for d in 0..8 {
+            text += &format!("0.{d}\t31:0\tDword{d}\n\t\tFormat: U32\n");
+        }
+        text +=
+            "PAY\n\nMDP_X - PAY\nSource:\tBSpec\nSize (in bits):\t512\nDWord\tBit\tDescription\n";
+        text +=
+            "0.0-0.7\t255:0\tRed\n\t\tFormat: MDCR_X\n1.0-1.7\t255:0\tGreen\n\t\tFormat: MDCR_X\n";
+        text += "\nMDP_L - LOST\n2.0-2.7\t255:0\tBlue\n";
+        text +=
+            "WIDE\n\nMAP_W - WIDE\nSource:\tBSpec\nSize (in bits):\t512\nDWord\tBit\tDescription\n";
+        text += "0.0-1.7\t511:0\tU Format: U32[16] Specifies the U channel\n";
+        let (drafted, skipped) = draft_all(&text, &[]);
+        assert!(skipped.is_empty(), "{skipped:?}");
+        let all: String = drafted.iter().map(|(_, d)| d.as_str()).collect();
+        assert!(all.contains("  0 31:0   Dword0"), "{all}");
+        assert!(all.contains("  7 31:0   Dword7"), "{all}");
+        assert!(
+            all.contains("  0 255:0  Red                                      : REG"),
+            "{all}"
+        );
+        assert!(
+            all.contains("  8 255:0  Green                                    : REG"),
+            "{all}"
+        );
+        assert!(
+            !all.contains("Blue"),
+            "the lost table's rows stay out: {all}"
+        );
+        assert!(all.contains("  15 31:0   U[15]"), "{all}");
+        assert!(
+            all.contains("note U[0..15] are the seed's one `U` row"),
+            "{all}"
+        );
     }
 }

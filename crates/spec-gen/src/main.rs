@@ -109,24 +109,19 @@ fn import(path: Option<&String>, out: Option<&String>) -> ExitCode {
         &std::fs::read_to_string(std::path::Path::new(out).join("seed-exceptions.txt"))
             .unwrap_or_default(),
     );
-    let (mut ok, mut skipped) = (0, 0);
+    let (drafted, skipped) = gtsim_spec_gen::import::draft_all(&text, &excused);
     let mut files: std::collections::BTreeMap<&str, String> = Default::default();
-    for e in &entries {
-        match gtsim_spec_gen::import::draft_excusing(&text, e, &excused) {
-            Ok(d) => {
-                let f = files.entry(gtsim_spec_gen::import::family(&e.title)).or_insert_with(|| {
-                    "# Drafted from seed 003 (Gen11 Vol 2d, Command Reference: Structures) by\n# `specgen import`, then reviewed; each definition cites its seed lines.\n\n".to_string()
-                });
-                f.push_str(&d);
-                f.push('\n');
-                ok += 1;
-            }
-            Err(why) => {
-                eprintln!("skipped {} (L{}): {why}", e.title, e.first);
-                skipped += 1;
-            }
-        }
+    for (family, d) in &drafted {
+        let f = files.entry(family).or_insert_with(|| {
+            "# Drafted from seed 003 (Gen11 Vol 2d, Command Reference: Structures) by\n# `specgen import`, then reviewed; each definition cites its seed lines.\n\n".to_string()
+        });
+        f.push_str(d);
+        f.push('\n');
     }
+    for (title, first, why) in &skipped {
+        eprintln!("skipped {title} (L{first}): {why}");
+    }
+    let (ok, skipped) = (drafted.len(), skipped.len());
     for (family, body) in &files {
         let file = std::path::Path::new(out).join(format!("seed003_{family}.spec"));
         if let Err(e) = std::fs::write(&file, body) {

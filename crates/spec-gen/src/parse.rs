@@ -349,6 +349,8 @@ impl Parser<'_> {
                     .chars()
                     .next()
                     .is_some_and(|c| c.is_ascii_uppercase() || c.is_ascii_digit())
+                    // A camelCase manual name (seed 003's `oMask_Message_Data_Payload_Register`).
+                    || other.chars().any(|c| c.is_ascii_uppercase())
                 {
                     FieldType::Struct(other.to_string())
                 } else {

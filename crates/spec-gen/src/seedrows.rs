@@ -47,6 +47,7 @@ fn strip_tags(line: &str) -> String {
                 let t = tag.to_ascii_lowercase();
                 if t.starts_with("/td")
                     || t.starts_with("/th")
+                    || t.starts_with("/div")
                     || t.starts_with("/p")
                     || t.starts_with("br")
                 {
@@ -91,6 +92,32 @@ fn parse_dw(s: &str) -> Option<u32> {
     first.parse().ok()
 }
 
+/// Seed 003's message payloads label rows by GRF register and dword, `R.D` or a register's
+/// span `R.D-R.D`, optionally followed by prose (`0.0 This is the URB handle ...`), with
+/// bits counted from that dword (`1.0-1.7⇥255:0⇥Red`). The row's dword in the payload is
+/// `R * 8 + D` (a register is 256 bits). The label must span the row's `bits`: one dword
+/// for `R.D`, the range's dwords for `R.D-R.D` (a garbled `3..4` range label, `3.4⇥63:32`
+/// in 3DSTATE_GS_BODY, is not one).
+fn parse_register_dw(s: &str, bits: Option<(u32, u32)>) -> Option<u32> {
+    let dw = |x: &str| -> Option<u32> {
+        let (r, d) = x.split_once('.')?;
+        let digits =
+            |x: &str| !x.is_empty() && x.len() <= 2 && x.chars().all(|c| c.is_ascii_digit());
+        if !digits(r) || d.len() != 1 || !digits(d) {
+            return None;
+        }
+        let (r, d): (u32, u32) = (r.parse().ok()?, d.parse().ok()?);
+        (d < 8).then_some(r * 8 + d)
+    };
+    let head = s.split(' ').next()?;
+    let (first, last) = match head.split_once('-') {
+        Some((a, b)) => (dw(a)?, dw(b)?),
+        None => (dw(head)?, dw(head)?),
+    };
+    let (hi, _) = bits?;
+    (last >= first && hi / 32 == last - first).then_some(first)
+}
+
 fn clean_name(s: &str) -> Option<String> {
     let mut n = s.trim();
     for cut in [
@@ -107,6 +134,15 @@ fn clean_name(s: &str) -> Option<String> {
             n = n[..i].trim();
         }
     }
+    // `Name Specifies the ...`: seed 003 runs a row's description on after its name in
+    // one cell (L13401 "Message Header Present Indicates the message forbids ...").
+    for verb in [" Specifies ", " Indicates ", " This field ", " This bit "] {
+        if let Some(i) = n.find(verb)
+            && n[..i].split_whitespace().count() <= 6
+        {
+            n = n[..i].trim();
+        }
+    }
     // `Name: description` (message descriptor tables) keeps the name.
     if let Some((head, _)) = n.split_once(':')
         && !head.is_empty()
@@ -116,7 +152,11 @@ fn clean_name(s: &str) -> Option<String> {
     }
     let first = n.chars().next()?;
     // Field names are Title Case (or start with "3D"); prose and enum values are not.
-    if !(first.is_ascii_uppercase() || n.starts_with("3D")) || n.ends_with(':') {
+    // One camelCase word is a name too (seed 003's `oMask` payload row).
+    let camel = first.is_ascii_lowercase()
+        && !n.contains(' ')
+        && n.chars().skip(1).any(|c| c.is_ascii_uppercase());
+    if !(first.is_ascii_uppercase() || n.starts_with("3D") || camel) || n.ends_with(':') {
         return None;
     }
     // Sentences and bare enum words are not rows.
@@ -148,6 +188,18 @@ fn clean_name(s: &str) -> Option<String> {
     }
     let words: Vec<&str> = n.split_whitespace().take(12).collect();
     Some(words.join(" "))
+}
+
+/// The name of a payload row (`R.D` label): enumeration values never carry such a label,
+/// so any first word is a name (`U3_U0`, `oMask`), up to its `Format:` or description.
+fn payload_name(s: &str) -> Option<String> {
+    clean_name(s).or_else(|| {
+        let n = s.split(" Format:").next()?.trim();
+        let word = n.split_whitespace().next()?;
+        word.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "_[]:".contains(c))
+            .then(|| word.to_string())
+    })
 }
 
 /// Reads the table rows in lines `first..=last` (1-based) of `text`.
@@ -182,9 +234,17 @@ pub fn extract(text: &str, first: usize, last: usize) -> Vec<SeedRow> {
         let mut bits = None;
         let mut name = None;
         let label_range = cells[0].contains("..");
+        let register_dw = cells
+            .get(1)
+            .and_then(|c| parse_register_dw(cells[0], parse_bits(c)));
+        let register_label = register_dw.is_some();
         if cells.len() >= 3
-            && let (Some(d), Some(b)) = (parse_dw(cells[0]), parse_bits(cells[1]))
-            && let Some(n) = clean_name(cells[2])
+            && let (Some(d), Some(b)) = (register_dw.or(parse_dw(cells[0])), parse_bits(cells[1]))
+            && let Some(n) = if register_label {
+                payload_name(cells[2])
+            } else {
+                clean_name(cells[2])
+            }
         {
             label = Some(d);
             bits = Some(b);
@@ -279,6 +339,8 @@ pub fn extract(text: &str, first: usize, last: usize) -> Vec<SeedRow> {
             (Some(d), _) if (d > dw || (d == dw && prev_lo.is_none())) && (hi_w == 31 || wide) => {
                 Some(d)
             }
+            // A payload's `R.D` label names its dword outright; the row may start anywhere.
+            (Some(d), _) if register_label && (d > dw || prev_lo.is_none()) => Some(d),
             // The first row of a table narrower than a dword (seed 003's descriptor
             // control fields: `0⇥0⇥Message Header Present` of a 1-bit structure).
             (Some(0), None) if rows.is_empty() => Some(0),
@@ -392,6 +454,21 @@ pub fn compare(rows: &[SeedRow], leaves: &[Leaf]) -> Vec<(SeedRow, Verdict)> {
             if let Some(l) = leaves.iter().find(|l| l.lo == r.lo && l.hi == r.hi) {
                 return (r.clone(), Verdict::Match(l.name.clone()));
             }
+            // A row of equal elements (`U32[16]`, `U128`) written as one field per element,
+            // `Name[0]`, `Name[1]`, ...: they must tile the row's bits exactly.
+            let prefix = format!("{}[", r.name);
+            let mut parts: Vec<&Leaf> = leaves
+                .iter()
+                .filter(|l| l.name.starts_with(&prefix) && !l.name[prefix.len()..].contains('.'))
+                .collect();
+            parts.sort_by_key(|l| l.lo);
+            if !parts.is_empty()
+                && parts[0].lo == r.lo
+                && parts.last().is_some_and(|l| l.hi == r.hi)
+                && parts.windows(2).all(|w| w[0].hi + 1 == w[1].lo)
+            {
+                return (r.clone(), Verdict::Match(format!("{}..", parts[0].name)));
+            }
             let overlapping: Vec<&Leaf> = leaves
                 .iter()
                 .filter(|l| l.lo <= r.hi && r.lo <= l.hi)
@@ -476,6 +553,25 @@ mod tests {
         let rows = extract(text, 1, 4);
         let got: Vec<(u32, u32)> = rows.iter().map(|r| (r.hi, r.lo)).collect();
         assert_eq!(got, vec![(63, 6), (5, 0), (95, 95), (94, 94)]);
+    }
+
+    /// Seed 003's payload tables label rows `R.D` or `R.D-R.D` (GRF register, dword) with
+    /// bits counted from that dword (L5747 MDCR_DW, L15400 MDP_RTW_M8, L21521 MH_URB_HANDLE).
+    #[test]
+    fn register_dword_labels_place_payload_rows() {
+        let text = "0.0-0.7\t255:0\toMask <table> <tr> <td>Format:</td> <td>MDPR_OMASK</td> </tr> </table> Slots\n1.0-1.7\t255:0\tRed\n\t\tFormat: MDP_DW_SIMD8\n";
+        let rows = extract(text, 1, 3);
+        let got: Vec<(u32, u32, &str)> =
+            rows.iter().map(|r| (r.hi, r.lo, r.name.as_str())).collect();
+        assert_eq!(got, vec![(255, 0, "oMask"), (511, 256, "Red")]);
+        let text = "0.0 This is the URB handle where slot 0 results are written.\t31:0\tHandle 0 Format: MHC_URB_HANDLE\n0.1 Slot 1.\t31:0\tHandle 1\n1.2\t15:0\tLow\n";
+        let rows = extract(text, 1, 3);
+        let got: Vec<(u32, u32, &str)> =
+            rows.iter().map(|r| (r.hi, r.lo, r.name.as_str())).collect();
+        assert_eq!(
+            got,
+            vec![(31, 0, "Handle 0"), (63, 32, "Handle 1"), (335, 320, "Low")]
+        );
     }
 
     /// A structure narrower than a dword starts below bit 31 with its DWord label (seed
