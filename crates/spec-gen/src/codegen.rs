@@ -564,7 +564,15 @@ fn emit_def(out: &mut String, spec: &Spec, n: &Names, name: &str, d: &Def) {
         "    /// `{name}` with every field typed. Source: {}",
         d.source.replace('\n', " ")
     );
-    let _ = writeln!(out, "    #[derive(Debug, Clone, PartialEq, Default)]");
+    // `Default` is derived, except where a fixed array is longer than the standard
+    // library's `Default` for arrays goes (32): those get it written out.
+    let long_array = |f: &Field| matches!(f.ty, FieldType::Array { count: Some(c), .. } if c > 32);
+    let manual_default = d.fields.iter().any(long_array);
+    if manual_default {
+        let _ = writeln!(out, "    #[derive(Debug, Clone, PartialEq)]");
+    } else {
+        let _ = writeln!(out, "    #[derive(Debug, Clone, PartialEq, Default)]");
+    }
     let _ = writeln!(out, "    pub struct {ty} {{");
     for f in &d.fields {
         if let Some(rt) = field_rust_ty(spec, n, f, &inline_ty) {
@@ -583,6 +591,27 @@ fn emit_def(out: &mut String, spec: &Spec, n: &Names, name: &str, d: &Def) {
         let _ = writeln!(out, "        pub length_dwords: usize,");
     }
     let _ = writeln!(out, "    }}");
+    if manual_default {
+        let _ = writeln!(out, "    impl Default for {ty} {{");
+        let _ = writeln!(out, "        fn default() -> Self {{");
+        let _ = writeln!(out, "            Self {{");
+        for f in &d.fields {
+            if field_rust_ty(spec, n, f, &inline_ty).is_some() {
+                let v = if long_array(f) {
+                    "std::array::from_fn(|_| Default::default())"
+                } else {
+                    "Default::default()"
+                };
+                let _ = writeln!(out, "                {}: {v},", field_ident[&f.name]);
+            }
+        }
+        if keeps_length {
+            let _ = writeln!(out, "                length_dwords: 0,");
+        }
+        let _ = writeln!(out, "            }}");
+        let _ = writeln!(out, "        }}");
+        let _ = writeln!(out, "    }}");
+    }
     let _ = writeln!(out, "    impl {ty} {{");
     let _ = writeln!(out, "        /// The field table of this definition.");
     let _ = writeln!(out, "        pub const DEF: &'static Def = &super::{st};");

@@ -94,6 +94,11 @@ pub fn entries(text: &str) -> Vec<Entry> {
         .enumerate()
         .skip(toc_end)
         .filter_map(|(i, l)| {
+            // A bare title line that no `Source:` header follows (the title of a table
+            // whose header block was lost, `SAMPLER_STATE_8x8_CONVOLVE` at L18518).
+            if let Some(t) = titles.iter().find(|t| l.trim() == t.as_str()) {
+                return Some((i, t.as_str()));
+            }
             let (short, rest) = l.trim().split_once(" - ")?;
             let rest = latin(rest.trim());
             let title = titles.iter().find(|t| **t == rest)?;
@@ -374,9 +379,14 @@ pub type Skipped = (String, usize, String);
 /// A row whose `Format:` names another table of the reference (a payload's `Red` row is
 /// an `MDP_DW_SIMD8`) nests that table's definition, when it was drafted too: drafting
 /// repeats until the set of drafted tables stops changing.
+///
+/// Tables whose definition is in `by_hand` (the `seed003_hand_*.spec` files: tables the
+/// extractor cannot read, written from the seed by hand) are not drafted, and other
+/// tables may nest them.
 pub fn draft_all(
     text: &str,
     excused: &[crate::seedrows::Exception],
+    by_hand: &std::collections::BTreeSet<String>,
 ) -> (Vec<Drafted>, Vec<Skipped>) {
     let all = entries(text);
     // By short name (`MDCR_DW`) and, for tables without one, by title
@@ -398,13 +408,19 @@ pub fn draft_all(
         let mut drafted = vec![];
         let mut skipped = vec![];
         for e in &all {
+            if by_hand.contains(&def_name(&e.title)) {
+                skipped.push((e.title.clone(), e.first, "written by hand".to_string()));
+                continue;
+            }
             match draft_excusing(text, e, excused, &formats) {
                 Ok(d) => drafted.push((family(&e.title), d, e)),
                 Err(why) => skipped.push((e.title.clone(), e.first, why)),
             }
         }
         let before = formats.len();
-        formats.retain(|_, (name, _)| drafted.iter().any(|(_, _, e)| def_name(&e.title) == *name));
+        formats.retain(|_, (name, _)| {
+            by_hand.contains(name) || drafted.iter().any(|(_, _, e)| def_name(&e.title) == *name)
+        });
         if formats.len() == before {
             return (
                 drafted.into_iter().map(|(f, d, _)| (f, d)).collect(),
@@ -709,7 +725,7 @@ mod tests {
         text +=
             "WIDE\n\nMAP_W - WIDE\nSource:\tBSpec\nSize (in bits):\t512\nDWord\tBit\tDescription\n";
         text += "0.0-1.7\t511:0\tU Format: U32[16] Specifies the U channel\n";
-        let (drafted, skipped) = draft_all(&text, &[]);
+        let (drafted, skipped) = draft_all(&text, &[], &Default::default());
         assert!(skipped.is_empty(), "{skipped:?}");
         let all: String = drafted.iter().map(|(_, d)| d.as_str()).collect();
         assert!(all.contains("  0 31:0   Dword0"), "{all}");

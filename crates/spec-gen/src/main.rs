@@ -109,7 +109,22 @@ fn import(path: Option<&String>, out: Option<&String>) -> ExitCode {
         &std::fs::read_to_string(std::path::Path::new(out).join("seed-exceptions.txt"))
             .unwrap_or_default(),
     );
-    let (drafted, skipped) = gtsim_spec_gen::import::draft_all(&text, &excused);
+    // Tables written by hand (OUT_DIR/seed003_hand_*.spec) are not drafted again.
+    let mut by_hand = std::collections::BTreeSet::new();
+    for entry in std::fs::read_dir(out).into_iter().flatten().flatten() {
+        let file = entry.file_name().to_string_lossy().into_owned();
+        if file.starts_with("seed003_hand_") && file.ends_with(".spec") {
+            let body = std::fs::read_to_string(entry.path()).unwrap_or_default();
+            for line in body.lines() {
+                if let Some(rest) = line.strip_prefix("struct ")
+                    && let Some(name) = rest.split_whitespace().next()
+                {
+                    by_hand.insert(name.to_string());
+                }
+            }
+        }
+    }
+    let (drafted, skipped) = gtsim_spec_gen::import::draft_all(&text, &excused, &by_hand);
     let mut files: std::collections::BTreeMap<&str, String> = Default::default();
     for (family, d) in &drafted {
         let f = files.entry(family).or_insert_with(|| {
