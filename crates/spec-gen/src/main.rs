@@ -13,6 +13,9 @@ use std::process::ExitCode;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("rows") {
+        return rows(args.get(1), args.get(2), args.get(3));
+    }
     if args.first().map(String::as_str) == Some("import") {
         return import(args.get(1), args.get(2));
     }
@@ -149,5 +152,36 @@ fn import(path: Option<&String>, out: Option<&String>) -> ExitCode {
         gtsim_spec_gen::import::toc(&text).len(),
         entries.len()
     );
+    ExitCode::SUCCESS
+}
+
+/// `specgen rows SEED_FILE FIRST LAST`: the rows the seed-table extractor reads in lines
+/// FIRST..=LAST (dword, bits, line, name), to see why a table reads as it does.
+fn rows(path: Option<&String>, first: Option<&String>, last: Option<&String>) -> ExitCode {
+    let (Some(path), Some(Ok(first)), Some(Ok(last))) = (
+        path,
+        first.map(|f| f.parse::<usize>()),
+        last.map(|l| l.parse::<usize>()),
+    ) else {
+        eprintln!("usage: specgen rows SEED_FILE FIRST LAST");
+        return ExitCode::from(2);
+    };
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("specgen rows: cannot read {path}: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    for r in gtsim_spec_gen::seedrows::extract(&text, first, last.max(first)) {
+        println!(
+            "dw{:<4} {:>3}:{:<3} L{:<6} {}",
+            r.lo / 32,
+            r.hi - r.lo / 32 * 32,
+            r.lo % 32,
+            r.line,
+            r.name
+        );
+    }
     ExitCode::SUCCESS
 }

@@ -202,6 +202,18 @@ fn payload_name(s: &str) -> Option<String> {
     })
 }
 
+/// An enumeration value cell: `3`, `3h`, `03h`.
+fn parse_value(s: &str) -> Option<u32> {
+    let s = s.trim();
+    match s.strip_suffix('h') {
+        Some(h) if !h.is_empty() && h.len() <= 4 => u32::from_str_radix(h, 16).ok(),
+        _ if !s.is_empty() && s.len() <= 4 && s.chars().all(|c| c.is_ascii_digit()) => {
+            s.parse().ok()
+        }
+        _ => None,
+    }
+}
+
 /// Reads the table rows in lines `first..=last` (1-based) of `text`.
 pub fn extract(text: &str, first: usize, last: usize) -> Vec<SeedRow> {
     let mut rows: Vec<SeedRow> = vec![];
@@ -211,6 +223,9 @@ pub fn extract(text: &str, first: usize, last: usize) -> Vec<SeedRow> {
     // 003's `0..3⇥127:126` instruction rows), unlabeled rows carry bits counted from
     // dword `first` too: (first dword, the lowest absolute bit read so far).
     let mut range: Option<(u32, u32)> = None;
+    let mut in_values = false;
+    // In a value table: (the next value, the largest the field holds, hex spelling).
+    let mut values: Option<(u32, u32, bool)> = None;
     for (i, raw) in text
         .lines()
         .enumerate()
@@ -227,6 +242,7 @@ pub fn extract(text: &str, first: usize, last: usize) -> Vec<SeedRow> {
             continue;
         }
         if cells[0] == "Value" || cells[0] == "Errata" || cells[0].starts_with("Value ") {
+            in_values = cells.get(1).is_some_and(|c| c.starts_with("Name"));
             continue; // an enum or errata table's header row
         }
         // Candidate forms.
@@ -263,8 +279,39 @@ pub fn extract(text: &str, first: usize, last: usize) -> Vec<SeedRow> {
                 name = Some(n);
             }
         }
+        // `0⇥FULL⇥Full Quality. ...` under a `Value⇥Name` header: an enumeration value,
+        // not a field (seed 003 L18825, SAMPLER_STATE's Trilinear Filter Quality values).
+        // A value table starts with a row that is plainly a value (an upper-case word, or
+        // marked `[Default]`) and goes on while the values count up (0, 1, 2, ...) within
+        // the last field's width; the rows after it are fields again (`S3U`, `Not Detail
+        // Revealed` stays a value after `Detail Revealed [Default]`).
+        let value_number = parse_value(cells[0]);
+        // The table keeps one spelling: after `2h`, a `3⇥Reserved` is bit 3 (seed 004
+        // L3977, 3DSTATE_TE).
+        let hex = cells[0].ends_with('h');
+        let plain_value = cells.get(1).is_some_and(|c| {
+            c.contains("[Default]")
+                || (c.len() >= 3 && c.chars().all(|ch| ch.is_ascii_uppercase() || ch == '_'))
+        });
+        let enum_value = match (value_number, values) {
+            (Some(v), Some((next, max, h))) if v == next && v <= max && h == hex => true,
+            (Some(v), None) if in_values && plain_value && v <= 1 && cells.len() >= 2 => true,
+            _ => false,
+        };
+        if value_number.is_none() {
+            // Not a row (a page header, a description line): the table goes on.
+        } else if enum_value {
+            let max = rows.last().map_or(u32::MAX, |r| {
+                let w = (r.hi - r.lo + 1).min(31);
+                (1u32 << w) - 1
+            });
+            values = value_number.map(|v| (v + 1, values.map_or(max, |(_, m, _)| m), hex));
+        } else {
+            values = None;
+        }
         if bits.is_none()
             && cells.len() >= 2
+            && !enum_value
             && let Some(b) = parse_bits(cells[0])
             && let Some(n) = clean_name(cells[1])
         {
@@ -291,6 +338,7 @@ pub fn extract(text: &str, first: usize, last: usize) -> Vec<SeedRow> {
         let (Some((hi, lo)), Some(name)) = (bits, name) else {
             continue;
         };
+        in_values = false;
         if label.is_none()
             && let Some((base, below)) = range
         {
@@ -553,6 +601,32 @@ mod tests {
         let rows = extract(text, 1, 4);
         let got: Vec<(u32, u32)> = rows.iter().map(|r| (r.hi, r.lo)).collect();
         assert_eq!(got, vec![(63, 6), (5, 0), (95, 95), (94, 94)]);
+    }
+
+    /// A value table under a field (seed 003 L18820-18832 SAMPLER_STATE: `0⇥FULL`, a
+    /// page header, `3⇥LOW`) is not read as fields, and the fields after it are; a table
+    /// spelled `0h`, `1h`, `2h` ends at a plain `3` (seed 004 L3977, 3DSTATE_TE).
+    #[test]
+    fn value_tables_are_not_fields() {
+        let text = "12:11\tTrilinear Filter Quality\nValue\tName\tDescription\n0\tFULL\tFull Quality. Both.\n1\tTRIQUAL_HIGH/MAG\tHigh Quality.\n2\tMED\tMedium Quality.\nSAMPLER_STATE\n\t3\tLOW\tLow Quality.\n10\tNon-normalized Coordinate Enable\n";
+        let rows = extract(text, 1, 9);
+        let got: Vec<(u32, &str)> = rows.iter().map(|r| (r.hi, r.name.as_str())).collect();
+        assert_eq!(
+            got,
+            vec![
+                (12, "Trilinear Filter Quality"),
+                (10, "Non-normalized Coordinate Enable")
+            ]
+        );
+        let text = "5:4\tDomain\nValue\tName\tDescription\n0h\tQUAD\t2D domain\n1h\tTRI\tTriangles\n2h\tISOLINE\tLines\n3\tReserved\n2:1\tTE Mode\n";
+        let rows = extract(text, 1, 7);
+        let got: Vec<(u32, &str)> = rows.iter().map(|r| (r.hi, r.name.as_str())).collect();
+        assert_eq!(got, vec![(5, "Domain"), (3, "Reserved"), (2, "TE Mode")]);
+        // After `0 Detail Revealed [Default]`, value 1 is a value too, whatever its name.
+        let text = "4\tDetail\nValue\tName\n0\tDetail Revealed [Default]\tShown\n1\tNot Detail Revealed\tHidden\n3\tNext Field\n";
+        let rows = extract(text, 1, 5);
+        let got: Vec<(u32, &str)> = rows.iter().map(|r| (r.hi, r.name.as_str())).collect();
+        assert_eq!(got, vec![(4, "Detail"), (3, "Next Field")]);
     }
 
     /// Seed 003's payload tables label rows `R.D` or `R.D-R.D` (GRF register, dword) with

@@ -430,7 +430,18 @@ impl<'a> Decoder<'a> {
         if depth > 3 {
             return;
         }
-        let size = def.dwords as u64 * 4;
+        // A state ending in an open array (BLEND_STATE's entries, one per render target)
+        // shows its first element: the hardware reads at least one, and nothing in the
+        // state says how many more.
+        let tail = def
+            .fields
+            .iter()
+            .find_map(|f| match f.ty {
+                Ty::Array { elem, count: None } => self.generation.def(elem),
+                _ => None,
+            })
+            .map_or(0, |e| e.dwords as usize);
+        let size = (def.dwords as u64 + tail as u64) * 4;
         // An unknown count: one-dword entries (binding tables) are read until an empty
         // entry; larger state shows its first entry only, as nothing says how many follow.
         let n = count.unwrap_or(if def.dwords == 1 {
@@ -440,7 +451,7 @@ impl<'a> Decoder<'a> {
         });
         for i in 0..n {
             let a = at.wrapping_add(i as u64 * size);
-            let dwords = match self.mem.read_dwords(a, def.dwords as usize) {
+            let dwords = match self.mem.read_dwords(a, def.dwords as usize + tail) {
                 Ok(d) => d,
                 Err(f) => {
                     if i == 0 || count.is_some() {
