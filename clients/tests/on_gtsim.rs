@@ -766,6 +766,13 @@ fn iris_comes_up_on_ice_lake_and_its_submissions_decode_as_iris_says() {
             "{name}: gtsim and iris disagree:\n{}",
             c.report()
         );
-        assert!(c.agree > 1000, "{name}: only {} fields compared", c.agree);
+        // iris makes its contexts unrecoverable, so the first draw's hang bans the
+        // context and the batch after it is refused (EIO) until iris replaces the context:
+        // that batch ran nowhere and is not compared. compute_ssbo keeps about 900 fields.
+        assert!(
+            stderr.contains(gtsim_gpu::mesa_bat::REFUSED),
+            "{name}: the hung context was not banned:\n{stderr}"
+        );
+        assert!(c.agree > 500, "{name}: only {} fields compared", c.agree);
     }
 }

@@ -40,7 +40,13 @@ pub struct BatField {
     pub value: String,
 }
 
-/// Splits Mesa's INTEL_DEBUG=bat output into one list of fields per submitted batch.
+/// What the i915 emulation logs when it refuses an execbuffer (EIO: the context was
+/// banned after a GPU hang). The batch Mesa printed before it never ran, so it is no
+/// submission of the capture.
+pub const REFUSED: &str = "execbuffer refused with EIO";
+
+/// Splits Mesa's INTEL_DEBUG=bat output into one list of fields per submitted batch (a
+/// batch the i915 emulation then refused, [`REFUSED`], is left out).
 pub fn parse_bat(text: &str) -> Vec<Vec<BatField>> {
     let mut batches: Vec<Vec<BatField>> = vec![];
     let mut cur: Option<Vec<BatField>> = None;
@@ -52,6 +58,10 @@ pub fn parse_bat(text: &str) -> Vec<Vec<BatField>> {
             }
             cur = Some(vec![]);
             addr = None;
+            continue;
+        }
+        if line.contains(REFUSED) {
+            cur = None; // Printed, never run.
             continue;
         }
         let Some(fields) = cur.as_mut() else { continue };
@@ -443,6 +453,21 @@ mod tests {
                 }
             ]
         );
+    }
+
+    /// A batch the i915 emulation refused (a banned context) was printed by Mesa but
+    /// never ran: it is left out, so the batches after it pair with their submissions.
+    #[test]
+    fn refused_batches_are_left_out() {
+        let text = format!(
+            "render batch [1] flush with 8b\n0x00010000:  0x7a000003 : Dword 0\n    DWord Length: 3\n\
+             render batch [2] flush with 8b\n0x00020000:  0x7a000003 : Dword 0\n    DWord Length: 4\n\
+             gtsim-i915: {REFUSED}: context 1 is banned after a GPU hang\n\
+             render batch [1] flush with 8b\n0x00030000:  0x7a000003 : Dword 0\n    DWord Length: 5\n"
+        );
+        let b = parse_bat(&text);
+        let firsts: Vec<u64> = b.iter().map(|f| f[0].addr).collect();
+        assert_eq!(firsts, vec![0x10000, 0x30000]);
     }
 
     /// Two SF_OUTPUT_ATTRIBUTE_DETAIL in one 3DSTATE_SBE dword: Mesa prints "Source

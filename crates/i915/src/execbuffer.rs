@@ -237,6 +237,15 @@ pub fn execbuffer2(k: &mut Kernel, fd: i32, a: &mut user::Args) -> Result<(), Er
             .get(&file_id)
             .and_then(|f| f.contexts.get(&ctx_id))
             .ok_or(Errno::ENOENT)?;
+        // eb_pin_engine: a banned context runs nothing more (EIO), which tells Mesa to
+        // replace it.
+        if c.hangs.banned {
+            crate::log(&format!(
+                "{}: context {ctx_id} is banned after a GPU hang",
+                gtsim_gpu::mesa_bat::REFUSED
+            ));
+            return Err(Errno::EIO);
+        }
         (c.device_id, c.engines.clone(), c.vm)
     };
     let ring = eb.flags & I915_EXEC_RING_MASK;
@@ -460,19 +469,23 @@ pub fn execbuffer2(k: &mut Kernel, fd: i32, a: &mut user::Args) -> Result<(), Er
         }
         Err(hang) => {
             // A hang: reported like the kernel's "GPU HANG" message; the context is marked
-            // guilty (GET_RESET_STATS) and the fences still signal, as after a reset.
-            crate::log(&format!(
-                "GPU HANG: context {ctx_id}, submission {}: {hang}",
-                k.submissions
-            ));
+            // guilty (GET_RESET_STATS) and perhaps banned (`ban.rs`), and the fences
+            // still signal, as after a reset.
             let file_id = k.fds[&fd];
-            if let Some(c) = k
-                .files
-                .get_mut(&file_id)
-                .and_then(|f| f.contexts.get_mut(&ctx_id))
-            {
-                c.guilty += 1;
-            }
+            let banned = k.files.get_mut(&file_id).is_some_and(|f| {
+                f.contexts.get_mut(&ctx_id).is_some_and(|c| {
+                    crate::ban::mark_guilty(&mut c.hangs, &mut f.client, std::time::Instant::now())
+                })
+            });
+            crate::log(&format!(
+                "GPU HANG: context {ctx_id}, submission {}: {hang}{}",
+                k.submissions,
+                if banned {
+                    " (the context is banned: its next execbuffer fails with EIO)"
+                } else {
+                    ""
+                }
+            ));
         }
     }
 

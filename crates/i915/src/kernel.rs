@@ -26,8 +26,8 @@ pub enum Node {
 pub struct Ctx {
     /// Context id in the device (unique across files).
     pub device_id: u32,
-    /// Hangs this context caused.
-    pub guilty: u32,
+    /// Its hangs, ban and ban parameters (`ban.rs`).
+    pub hangs: crate::ban::ContextHangs,
     /// The address space (a key of [`DrmFile::vms`]) on a full-PPGTT platform.
     pub vm: u32,
     /// The engine map set with I915_CONTEXT_PARAM_ENGINES: one device context per slot
@@ -64,6 +64,8 @@ pub struct DrmFile {
     /// User VM handles (GEM_VM_CREATE, CONTEXT_GETPARAM VM) -> VM id.
     pub vm_handles: BTreeMap<u32, u32>,
     next_vm_handle: u32,
+    /// The client's ban score (`ban.rs`): at 9 it can create no more contexts.
+    pub client: crate::ban::ClientScore,
 }
 
 impl DrmFile {
@@ -215,6 +217,7 @@ impl Kernel {
             next_vm: 1,
             vm_handles: BTreeMap::new(),
             next_vm_handle: 0,
+            client: crate::ban::ClientScore::new(std::time::Instant::now()),
         };
         self.files.insert(id, file);
         self.fds.insert(fd, id);
@@ -821,6 +824,13 @@ impl Kernel {
                 {
                     return Err(Errno::EINVAL);
                 }
+                // client_is_banned: a client whose contexts were banned too often.
+                if self.file(fd)?.client.banned() {
+                    crate::log(
+                        "context creation refused: the client is banned after repeated GPU hangs",
+                    );
+                    return Err(Errno::EIO);
+                }
                 self.next_device_ctx += 1;
                 let mut ctx = Ctx {
                     device_id: self.next_device_ctx,
@@ -865,7 +875,12 @@ impl Kernel {
                 if n == I915_GEM_CONTEXT_GETPARAM {
                     p.value = match p.param {
                         I915_CONTEXT_PARAM_GTT_SIZE => self.platform.gtt_size(),
-                        I915_CONTEXT_PARAM_BANNABLE | I915_CONTEXT_PARAM_RECOVERABLE => 1,
+                        I915_CONTEXT_PARAM_BANNABLE => {
+                            u64::from(!self.file(fd)?.contexts[&p.ctx_id].hangs.unbannable)
+                        }
+                        I915_CONTEXT_PARAM_RECOVERABLE => {
+                            u64::from(!self.file(fd)?.contexts[&p.ctx_id].hangs.unrecoverable)
+                        }
                         I915_CONTEXT_PARAM_NO_ZEROMAP
                         | I915_CONTEXT_PARAM_NO_ERROR_CAPTURE
                         | I915_CONTEXT_PARAM_PRIORITY => 0,
@@ -908,7 +923,7 @@ impl Kernel {
                     .contexts
                     .get(&s.ctx_id)
                     .ok_or(Errno::ENOENT)?;
-                s.batch_active = ctx.guilty;
+                s.batch_active = ctx.hangs.guilty;
                 s.batch_pending = 0;
                 s.reset_count = 0;
                 a.put(&s)
@@ -1035,10 +1050,22 @@ impl Kernel {
     ) -> Result<(), Errno> {
         let softpin = self.platform.softpin();
         match p.param {
-            I915_CONTEXT_PARAM_BANNABLE
-            | I915_CONTEXT_PARAM_RECOVERABLE
-            | I915_CONTEXT_PARAM_NO_ZEROMAP
-            | I915_CONTEXT_PARAM_NO_ERROR_CAPTURE => Ok(()),
+            // set_proto_ctx_param: size must be 0; clearing BANNABLE needs CAP_SYS_ADMIN,
+            // which the emulation's clients are taken not to have (as CAP_SYS_NICE for
+            // raised priorities).
+            I915_CONTEXT_PARAM_BANNABLE | I915_CONTEXT_PARAM_RECOVERABLE if p.size != 0 => {
+                Err(Errno::EINVAL)
+            }
+            I915_CONTEXT_PARAM_BANNABLE if p.value == 0 => Err(Errno::EPERM),
+            I915_CONTEXT_PARAM_BANNABLE => {
+                ctx.hangs.unbannable = false;
+                Ok(())
+            }
+            I915_CONTEXT_PARAM_RECOVERABLE => {
+                ctx.hangs.unrecoverable = p.value == 0;
+                Ok(())
+            }
+            I915_CONTEXT_PARAM_NO_ZEROMAP | I915_CONTEXT_PARAM_NO_ERROR_CAPTURE => Ok(()),
             // Priorities need the scheduler, which Gen7 does not have; with it, raising
             // one's priority needs CAP_SYS_NICE (EPERM) and the range is -1023..=1023.
             I915_CONTEXT_PARAM_PRIORITY if !softpin => Err(Errno::ENODEV),

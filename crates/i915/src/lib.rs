@@ -18,6 +18,7 @@
 //! Environment: `GTSIM_CAPTURE=FILE` (capture), `GTSIM_I915_QUIET=1` (only errors on
 //! stderr).
 
+pub mod ban;
 pub mod bo;
 pub mod errno;
 pub mod execbuffer;

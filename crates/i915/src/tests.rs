@@ -411,6 +411,92 @@ fn a_hanging_batch_marks_the_context_guilty_and_the_process_survives() {
     assert_eq!(s.batch_active, 1);
 }
 
+fn context_param(
+    k: &mut Kernel,
+    nr: u32,
+    ctx_id: u32,
+    param: u64,
+    value: u64,
+) -> Result<u64, Errno> {
+    let mut p = I915GemContextParam {
+        ctx_id,
+        size: 0,
+        param,
+        value,
+    };
+    i915(k, nr, &mut p).map(|()| p.value)
+}
+
+/// A batch that hangs (an unknown MI opcode) in context `ctx`.
+fn hang_in(k: &mut Kernel, ctx: u32) -> Result<(), Errno> {
+    let batch = create(k, 4096);
+    pwrite(k, batch, 0, &dwords(&[0xe000_0000])).unwrap();
+    let mut objs = [obj(batch, &mut [])];
+    exec(k, &mut objs, 0, ctx)
+}
+
+/// Linux's mark_guilty (ban.rs): a context made unrecoverable, as Mesa's iris and crocus
+/// make theirs, is banned by its first hang, and its next execbuffer fails with EIO; a
+/// recoverable one by its third hang within 120 seconds; a client whose contexts were
+/// banned three times (score 3 + 1 per ban, fast hangs) creates no more contexts.
+#[test]
+fn hangs_ban_unrecoverable_contexts_and_then_the_client() {
+    let mut k = kernel();
+    let (get, set) = (I915_GEM_CONTEXT_GETPARAM, I915_GEM_CONTEXT_SETPARAM);
+    let create_ctx = |k: &mut Kernel| {
+        let mut c = I915GemContextCreate { ctx_id: 0, pad: 0 };
+        i915(k, I915_GEM_CONTEXT_CREATE, &mut c).map(|()| c.ctx_id)
+    };
+    // The parameters read back as set; clearing BANNABLE needs CAP_SYS_ADMIN.
+    let a = create_ctx(&mut k).unwrap();
+    assert_eq!(
+        context_param(&mut k, get, a, I915_CONTEXT_PARAM_RECOVERABLE, 0),
+        Ok(1)
+    );
+    context_param(&mut k, set, a, I915_CONTEXT_PARAM_RECOVERABLE, 0).unwrap();
+    assert_eq!(
+        context_param(&mut k, get, a, I915_CONTEXT_PARAM_RECOVERABLE, 0),
+        Ok(0)
+    );
+    assert_eq!(
+        context_param(&mut k, get, a, I915_CONTEXT_PARAM_BANNABLE, 0),
+        Ok(1)
+    );
+    assert_eq!(
+        context_param(&mut k, set, a, I915_CONTEXT_PARAM_BANNABLE, 0),
+        Err(Errno::EPERM)
+    );
+    let mut sized = I915GemContextParam {
+        ctx_id: a,
+        size: 4,
+        param: I915_CONTEXT_PARAM_RECOVERABLE,
+        value: 1,
+    };
+    assert_eq!(i915(&mut k, set, &mut sized), Err(Errno::EINVAL));
+
+    // Unrecoverable: banned by the first hang.
+    hang_in(&mut k, a).unwrap();
+    assert_eq!(hang_in(&mut k, a), Err(Errno::EIO));
+    // Recoverable (the default context): two hangs are survived, the third bans.
+    hang_in(&mut k, 0).unwrap();
+    hang_in(&mut k, 0).unwrap();
+    hang_in(&mut k, 0).unwrap();
+    assert_eq!(hang_in(&mut k, 0), Err(Errno::EIO));
+    let mut s = I915ResetStats {
+        ctx_id: 0,
+        flags: 0,
+        reset_count: 0,
+        batch_active: 0,
+        batch_pending: 0,
+        pad: 0,
+    };
+    i915(&mut k, I915_GET_RESET_STATS, &mut s).unwrap();
+    assert_eq!(s.batch_active, 3, "the refused batch did not run");
+    // Two bans so far (3 + 1 each, and the fast unbanned hangs +1 each: 10 >= 9): the
+    // client is banned from creating contexts.
+    assert_eq!(create_ctx(&mut k), Err(Errno::EIO));
+}
+
 #[test]
 fn closing_the_last_fd_releases_objects() {
     let mut k = kernel();
