@@ -399,16 +399,20 @@ fn a_hanging_batch_marks_the_context_guilty_and_the_process_survives() {
     pwrite(&mut k, batch, 0, &dwords(&[0xe000_0000])).unwrap();
     let mut objs = [obj(batch, &mut [])];
     exec(&mut k, &mut objs, 0, 0).unwrap();
+    assert_eq!(reset_stats(&mut k, 0).batch_active, 1);
+}
+
+fn reset_stats(k: &mut Kernel, ctx_id: u32) -> I915ResetStats {
     let mut s = I915ResetStats {
-        ctx_id: 0,
+        ctx_id,
         flags: 0,
         reset_count: 0,
         batch_active: 0,
         batch_pending: 0,
         pad: 0,
     };
-    i915(&mut k, I915_GET_RESET_STATS, &mut s).unwrap();
-    assert_eq!(s.batch_active, 1);
+    i915(k, I915_GET_RESET_STATS, &mut s).unwrap();
+    s
 }
 
 fn context_param(
@@ -482,16 +486,11 @@ fn hangs_ban_unrecoverable_contexts_and_then_the_client() {
     hang_in(&mut k, 0).unwrap();
     hang_in(&mut k, 0).unwrap();
     assert_eq!(hang_in(&mut k, 0), Err(Errno::EIO));
-    let mut s = I915ResetStats {
-        ctx_id: 0,
-        flags: 0,
-        reset_count: 0,
-        batch_active: 0,
-        batch_pending: 0,
-        pad: 0,
-    };
-    i915(&mut k, I915_GET_RESET_STATS, &mut s).unwrap();
-    assert_eq!(s.batch_active, 3, "the refused batch did not run");
+    assert_eq!(
+        reset_stats(&mut k, 0).batch_active,
+        3,
+        "the refused batch did not run"
+    );
     // Two bans so far (3 + 1 each, and the fast unbanned hangs +1 each: 10 >= 9): the
     // client is banned from creating contexts.
     assert_eq!(create_ctx(&mut k), Err(Errno::EIO));
