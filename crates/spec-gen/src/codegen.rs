@@ -810,9 +810,13 @@ fn emit_def(out: &mut String, spec: &Spec, n: &Names, name: &str, d: &Def) {
         let _ = writeln!(out, "            {line}");
     }
     if keeps_length {
+        // An unset length (0) is the command's default length, else its minimum.
+        let default_total = d
+            .default_length
+            .map_or(u64::from(d.dwords), |l| l + u64::from(bias));
         let _ = writeln!(
             out,
-            "            let keep = self.length_dwords.max({});",
+            "            let keep = if self.length_dwords == 0 {{ {default_total} }} else {{ self.length_dwords }}.max({});",
             d.dwords
         );
         let _ = writeln!(

@@ -71,6 +71,10 @@ pub struct Def {
     pub fields: Vec<Field>,
     /// Where it was written.
     pub loc: Loc,
+    /// A variable-length command's DWord Length when the writer gives none: its `length
+    /// = N` (the manual's Default Value), which the command does not require (PIPE_CONTROL:
+    /// 3, and 2 from Intel's VA driver).
+    pub default_length: Option<u64>,
 }
 
 /// A state base a pointer is relative to (STATE_BASE_ADDRESS and friends).

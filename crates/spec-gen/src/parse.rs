@@ -65,7 +65,16 @@ impl Parser<'_> {
                     self.spec.enums.insert(e.name.clone(), e);
                 }
             }
-            Open::Def(d) => {
+            Open::Def(mut d) => {
+                // In a variable-length command, `length = N` is the default length, not a
+                // value the command must have.
+                if matches!(d.kind, DefKind::Command { variable: true, .. }) {
+                    for f in &mut d.fields {
+                        if f.ty == FieldType::Length && f.fixed.is_some() {
+                            d.default_length = f.fixed.take();
+                        }
+                    }
+                }
                 if d.source.is_empty() {
                     self.err(d.loc.line, format!("{} has no `source` line", d.name));
                 }
@@ -178,6 +187,7 @@ impl Parser<'_> {
                     notes: vec![],
                     fields: vec![],
                     loc,
+                    default_length: None,
                 });
             }
             _ => self.err(

@@ -217,3 +217,14 @@ mod fuzz {
         }
     }
 }
+
+/// Intel's VA driver's 4-dword PIPE_CONTROL (DWord Length 2, seed 004 §1.10.4.1's `=n`)
+/// decodes as one command, and the next command is found after it.
+#[test]
+fn a_four_dword_pipe_control_decodes_whole() {
+    let items = decode_raw(&[0x7a00_0002, 0x0000_1420, 0, 0, 0x0500_0000]);
+    assert_eq!(
+        names(&items),
+        vec!["0x1000 PIPE_CONTROL", "0x1010 MI_BATCH_BUFFER_END"]
+    );
+}

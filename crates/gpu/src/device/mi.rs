@@ -368,6 +368,18 @@ impl CommandStreamer<'_> {
     /// the immediate data (a qword), PS_DEPTH_COUNT or TIMESTAMP to Address.
     fn pipe_control(&mut self, def: &'static Def, at: u64, dw: &[u32]) -> Result<(), Hang> {
         let c = decode(def, at, PipeControl::unpack(dw))?;
+        // 4 or 5 dwords (pipe_common.spec's note: the seed's `=n`, the VA driver's short
+        // flush); nothing says what a longer one holds.
+        if c.length_dwords > PipeControl::DWORDS + 1 {
+            return Err(Hang::Unsupported {
+                command: def.name,
+                addr: at,
+                unsupported: gtsim_spec::Unsupported::new(
+                    "a PIPE_CONTROL longer than 5 dwords (the seed's is 5, Intel's VA driver's 4)",
+                    "seed 004 §1.10.4.1",
+                ),
+            });
+        }
         if c.instruction_cache_invalidate_enable {
             self.ctx.kernels.invalidate();
         }
@@ -380,6 +392,18 @@ impl CommandStreamer<'_> {
         };
         let value = match c.post_sync_operation {
             pipe_control::PostSyncOperation::NO_WRITE => return Ok(()),
+            pipe_control::PostSyncOperation::WRITE_IMMEDIATE_DATA
+                if c.length_dwords <= PipeControl::DWORDS =>
+            {
+                return Err(Hang::Unsupported {
+                    command: def.name,
+                    addr: at,
+                    unsupported: gtsim_spec::Unsupported::new(
+                        "a 4-dword PIPE_CONTROL (DWord Length 2) with Post-Sync Operation Write Immediate Data: the seed gives the qword write only with both Immediate Data dwords",
+                        "seed 004 §1.10.4.1",
+                    ),
+                });
+            }
             pipe_control::PostSyncOperation::WRITE_IMMEDIATE_DATA => c.immediate_data,
             pipe_control::PostSyncOperation::WRITE_PS_DEPTH_COUNT => self
                 .ctx

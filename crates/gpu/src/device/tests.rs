@@ -40,6 +40,22 @@ fn pipe_control_writes_its_immediate_qword() {
     assert_eq!(mem.read_u64(0x18000).unwrap(), 0x1234_5678_dead_beef);
 }
 
+/// Intel's VA driver flushes with a 4-dword PIPE_CONTROL (DWord Length 2:
+/// intel_batchbuffer_emit_mi_flush on Gen7, 0x7a000002 0x00001420 0 0): it runs, and the
+/// command after it is the next command. A short one asking for an immediate write, or a
+/// longer one, is refused loudly.
+#[test]
+fn a_four_dword_pipe_control_flushes() {
+    let batch = [0x7a00_0002, 0x0000_1420, 0, 0, 0x0500_0000];
+    let (_, _, r) = run(&batch);
+    assert_eq!(r.unwrap().commands, 2);
+    let (_, mem, r) = run(&[0x7a00_0002, 1 << 14, 0x18000, 0xdead_beef, 0x0500_0000]);
+    assert!(matches!(r, Err(Hang::Unsupported { .. })), "{r:?}");
+    assert_eq!(mem.read_u64(0x18000).unwrap(), 0, "nothing written");
+    let (_, _, r) = run(&[0x7a00_0004, 0, 0, 0, 0, 0, 0x0500_0000]);
+    assert!(matches!(r, Err(Hang::Unsupported { .. })), "{r:?}");
+}
+
 #[test]
 fn store_data_imm_and_register_round_trip() {
     let lri = MiLoadRegisterImm {
