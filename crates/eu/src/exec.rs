@@ -1170,7 +1170,7 @@ impl Thread {
             *executed += 1;
             self.channel_instructions += self.live(ins).count_ones() as u64;
             let next = self.ip + len;
-            match self.step(ins, next, sf)? {
+            match self.step(ins, next, prog.encoding.jmpi_unit(), sf)? {
                 Flow::Next => self.ip = next,
                 Flow::Jump(to) if to <= code.len() => self.ip = to,
                 Flow::Jump(to) => {
@@ -1221,7 +1221,7 @@ impl Thread {
             self.run_predecoded(slot)?;
             return Ok(Flow::Next);
         }
-        self.step(&slot.ins, ip + slot.len, sf)
+        self.step(&slot.ins, ip + slot.len, prog.encoding.jmpi_unit(), sf)
     }
 
     /// A branch target; a negative one maps past any kernel so the run loop reports it.
@@ -1267,10 +1267,13 @@ impl Thread {
         span & self.dispatch_mask & self.running()
     }
 
+    /// Runs `ins`, whose successor is at byte `next`; `jmpi` distances count
+    /// `jmpi_unit` bytes ([`Encoding::jmpi_unit`]).
     fn step(
         &mut self,
         ins: &Instruction,
         next: usize,
+        jmpi_unit: i64,
         sf: &mut dyn SharedFunctions,
     ) -> Result<Flow, ExecError> {
         match ins.opcode.kind() {
@@ -1280,14 +1283,15 @@ impl Thread {
                 Opcode::Nop => Ok(Flow::Next),
                 Opcode::Jmpi => {
                     // Jumps for all channels, relative to the next instruction (IVB PRM
-                    // Vol4 Part3 JMPI: IP = IP + src1 where IP already points past jmpi, in
-                    // bytes on Gen7).
+                    // Vol4 Part3 JMPI: IP = IP + src1 where IP already points past jmpi),
+                    // src1 counting 64-bit chunks on Gen7 and bytes from Gen8 on
+                    // (Encoding::jmpi_unit).
                     let taken = match ins.predicate {
                         Some(_) => self.exec_mask(ins) != 0,
                         None => true,
                     };
                     let off = match ins.srcs.get(1) {
-                        Some(s) => self.read_src(s, 0)?.i(),
+                        Some(s) => self.read_src(s, 0)?.i().saturating_mul(jmpi_unit),
                         None => 0,
                     };
                     Ok(if taken {

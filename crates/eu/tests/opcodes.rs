@@ -2461,9 +2461,10 @@ fn program_without_eot_ends_at_its_last_instruction() {
 
 #[test]
 fn runaway_loop_reports_the_instruction_budget() {
-    // A jmpi back to itself: -16 bytes from the next instruction.
+    // A jmpi back to itself: -16 bytes from the next instruction, -2 in Gen7's 64-bit
+    // jump units.
     let code = gtsim_isa::asm::assemble(
-        "jmpi(1) 0xfffffff0D { align1 WE_all };",
+        "jmpi(1) 0xfffffffeD { align1 WE_all };",
         gtsim_isa::asm::Compaction::Never,
     )
     .unwrap();
@@ -2471,6 +2472,27 @@ fn runaway_loop_reports_the_instruction_budget() {
         .unwrap_err()
         .to_string();
     assert!(e.contains("budget"), "{e}");
+}
+
+/// Gen7's `jmpi` counts 64-bit chunks from the next instruction (Mesa brw_land_fwd_jump:
+/// 2 per native instruction from Ironlake on): `jmpi 2D` skips exactly one native
+/// instruction. Intel's VA driver's AVS kernels jump so (`jmpi 52D` at 0x120 lands at
+/// 0x130 + 52 x 8 = 0x2D0, its END_SRC_BLOCK label).
+#[test]
+fn jmpi_counts_64_bit_chunks_on_gen7() {
+    let r = run(
+        "jmpi(1) 2D { align1 WE_all 1N };\n\
+         mov(8) g10<1>UD 0x11111111UD { align1 1Q };\n\
+         mov(8) g11<1>UD 0x22222222UD { align1 1Q };",
+        8,
+        &[],
+    );
+    assert_eq!(
+        ud(&r, 10, 8),
+        vec![0; 8],
+        "the skipped instruction did not run"
+    );
+    assert_eq!(ud(&r, 11, 8), vec![0x2222_2222; 8]);
 }
 
 #[test]

@@ -34,6 +34,17 @@ pub enum Encoding {
 }
 
 impl Encoding {
+    /// The bytes one unit of `jmpi`'s jump distance stands for: 64-bit chunks on Gen5-7
+    /// (Mesa brw_land_fwd_jump: 2 per native instruction from ver 5; brw_jump_scale:
+    /// "Ironlake and later measure jump targets in 64-bit data chunks"), bytes from Gen8
+    /// ("Broadwell measures jump targets in bytes").
+    pub fn jmpi_unit(self) -> i64 {
+        match self {
+            Encoding::IvyBridge => 8,
+            Encoding::IceLake => 1,
+        }
+    }
+
     /// Decodes the instruction at the start of `bytes`: the instruction and its length
     /// in bytes (8 for a compacted one, 16 for a native one).
     pub fn decode(self, bytes: &[u8]) -> Result<(ir::Instruction, usize), DecodeError> {
