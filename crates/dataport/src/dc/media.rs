@@ -80,14 +80,20 @@ pub(super) fn execute(
         ));
     }
     let bpe = u64::from(d.block_bytes.max(1));
-    let (w_bytes, h_rows) = (u64::from(d.width) * bpe, u64::from(d.height));
+    // Seed 000 RENDER_SURFACE_STATE Width (L2239-2240): "For surfaces accessed with the
+    // Media Block Read/Write message, this field is in units of DWords" (the IECP NV12
+    // exception, in Words, is refused above with IECP). Intel's VA driver programs its
+    // R8/R8G8 targets so (i965_gpe_utils.c: width in DWORDs for media read & write).
+    let (w_bytes, h_rows) = (u64::from(d.width) * 4, u64::from(d.height));
     let regs_needed = (height * pitch).div_ceil(32) as usize;
-    // The byte at (column, row) of the surface, the column in bytes.
+    // The byte at (column, row) of the surface, the column in bytes: the surface's
+    // tiling over its pitch, as for its texels.
     let address = |col: u64, row: u64| -> Result<u64, MessageError> {
         let off = d
-            .texel_offset((col / bpe) as u32, row as u32, 0, 0, 0)
+            .tiling
+            .offset(d.pitch, col, row)
             .map_err(|e| gtsim_message::invalid(format!("media block message: {e}")))?;
-        Ok(surface.base.wrapping_add(off + col % bpe))
+        Ok(surface.base.wrapping_add(off))
     };
     if write {
         if regs.len() < regs_needed {
@@ -121,7 +127,8 @@ pub(super) fn execute(
             let col = x + c as i64;
             // Clamped to the nearest pixel, keeping the byte's place in the pixel.
             let within = col.rem_euclid(bpe as i64) as u64;
-            let pixel = col.div_euclid(bpe as i64).clamp(0, d.width as i64 - 1) as u64;
+            let last = (w_bytes / bpe).max(1) as i64 - 1;
+            let pixel = col.div_euclid(bpe as i64).clamp(0, last) as u64;
             let addr = address(pixel * bpe + within, row)?;
             let mut b = [0u8; 1];
             space

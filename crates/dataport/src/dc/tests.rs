@@ -714,7 +714,8 @@ fn media(write: bool) -> DataMessage {
 
 /// §3.9.6: a 4x2 block of an 8-bit surface read at X -2, Y -1: the rows clamp to row 0
 /// and the left bytes replicate the edge byte ("B0B0B0B0"); rows sit at the base pitch
-/// (4 bytes). A 16-bit surface replicates its edge word (B0B1B0B1).
+/// (4 bytes). A 16-bit surface replicates its edge word (B0B1B0B1). Past the right
+/// edge (Width in DWords: 4 DWords = 16 bytes) the last byte replicates.
 #[test]
 fn media_block_read_clamps_to_the_edge_pixel() {
     let mut mem = memory();
@@ -751,14 +752,41 @@ fn media_block_read_clamps_to_the_edge_pixel() {
         r.registers[0][..8],
         [0xf8, 0x03, 0xf8, 0x03, 0xf8, 0x03, 0x00, 0x00]
     );
+    // An R8 surface of Width 4 DWords is 16 bytes wide: bytes 14..17 of row 0 are the
+    // bytes of dword 1003 (0x3eb: eb 03 00 00) at 12..15, so 14, 15 = 00 00, then byte 15
+    // replicated.
+    let r = run(
+        &mut mem,
+        media(false),
+        Some(r8_surface(4, 4, SurfaceFormat::R8_UINT)),
+        &[header(14, 0, 4, 1)],
+        0,
+        1,
+    )
+    .unwrap();
+    assert_eq!(r.registers[0][..4], [0x00, 0x00, 0x00, 0x00]);
+    let r = run(
+        &mut mem,
+        media(false),
+        Some(r8_surface(4, 4, SurfaceFormat::R8_UINT)),
+        &[header(12, 0, 8, 1)],
+        0,
+        1,
+    )
+    .unwrap();
+    assert_eq!(
+        r.registers[0][..8],
+        [0xeb, 0x03, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00]
+    );
 }
 
 /// A write lands inside the surface and drops what falls outside; X and the width must
-/// be DWord aligned.
+/// be DWord aligned. The surface's Width counts DWords for media block messages (seed
+/// 000 RENDER_SURFACE_STATE Width, L2239-2240): Width 2 is 8 bytes of an R8 surface.
 #[test]
 fn media_block_write_drops_what_is_outside() {
     let mut mem = memory();
-    let s = r8_surface(8, 2, SurfaceFormat::R8_UINT);
+    let s = r8_surface(2, 2, SurfaceFormat::R8_UINT);
     // 8 bytes wide (pitch 8), 1 row, at X 4 of an 8-byte-wide surface: bytes 4-7 land.
     let header = reg([4, 1, 7, 0, 0, 0, 0, 0]);
     let data = reg([0x4433_2211, 0x8877_6655, 0, 0, 0, 0, 0, 0]);
@@ -768,4 +796,10 @@ fn media_block_write_drops_what_is_outside() {
     assert_eq!(mem.read_u32(BASE + 64 + 8).unwrap(), 1000 + 18);
     let misaligned = reg([2, 0, 3, 0, 0, 0, 0, 0]);
     assert!(run(&mut mem, media(true), Some(s), &[misaligned, data], 0, 0).is_err());
+    // Intel's VA driver's NV12 luma target: R8_UINT, Width 16 DWords for a 64-byte row:
+    // a write at X 60 lands its 4 bytes (the old pixel rule kept 16 bytes of the row).
+    let s = r8_surface(16, 2, SurfaceFormat::R8_UINT);
+    let header = reg([60, 0, 3, 0, 0, 0, 0, 0]);
+    run(&mut mem, media(true), Some(s), &[header, data], 0, 0).unwrap();
+    assert_eq!(mem.read_u32(BASE + 60).unwrap(), 0x4433_2211);
 }
