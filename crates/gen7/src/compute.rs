@@ -15,13 +15,15 @@ use gtsim_eu::exec::{Message, MessageError, Response};
 use gtsim_mem::Memory;
 use gtsim_pipe3d::draw::{DrawError, RenderTarget};
 use gtsim_pipe3d::state::{
-    ComputeDispatch, ComputePayload, DrawState, Front, KernelPointer, MessageKind, PayloadField,
-    Scratch, ShaderStage, StageResources,
+    ComputeDispatch, ComputePayload, DrawState, Front, KernelPointer, MediaPayload, MediaThread,
+    MessageKind, PayloadField, Scratch, ShaderStage, StageResources,
 };
 use gtsim_spec::gen7::gpgpu_walker::SimdSize;
+use gtsim_spec::gen7::media_object;
 use gtsim_spec::gen7::media_vfe_state::GpgpuMode;
 use gtsim_spec::gen7::{
     GpgpuDispatchdimx, GpgpuDispatchdimy, GpgpuDispatchdimz, GpgpuWalker, InterfaceDescriptorData,
+    MediaObject, MediaVfeState,
 };
 use std::sync::OnceLock;
 
@@ -57,11 +59,59 @@ static PAYLOAD: ComputePayload = ComputePayload {
     curbe_start: 1,
 };
 
-/// The front of one GPGPU_WALKER over a context's latched state and registers.
+/// Gen7's media thread payload: R0.1 the object's X (15:0) and Y (31:16), R0.2 3:0 its
+/// colour (the pre-"new R0" layout Intel's IGC reads, visa BuildIRImpl.cpp
+/// expandPredefinedVars: thread_x = r0.2:uw & 0x1FF, thread_y = r0.3:uw, colour = r0.2 &
+/// 0xF), the common pointers, and the CURBE rows from R1.
+static MEDIA_PAYLOAD: MediaPayload = MediaPayload {
+    position: [
+        PayloadField {
+            reg: 0,
+            dword: 1,
+            shift: 0,
+            bits: 16,
+        },
+        PayloadField {
+            reg: 0,
+            dword: 1,
+            shift: 16,
+            bits: 16,
+        },
+    ],
+    color: PayloadField {
+        reg: 0,
+        dword: 2,
+        shift: 0,
+        bits: 4,
+    },
+    common: &crate::payload::PAYLOAD,
+    curbe_start: 1,
+};
+
+/// What the front runs: a GPGPU_WALKER's thread groups, or one MEDIA_OBJECT's thread.
+#[derive(Clone, Copy)]
+pub enum Job<'a> {
+    /// A GPGPU_WALKER (the GPGPU pipeline).
+    Walker(&'a GpgpuWalker),
+    /// A MEDIA_OBJECT (the media pipeline).
+    Object(&'a MediaObject),
+}
+
+impl Job<'_> {
+    fn command(self) -> &'static str {
+        match self {
+            Job::Walker(_) => "GPGPU_WALKER",
+            Job::Object(_) => "MEDIA_OBJECT",
+        }
+    }
+}
+
+/// The front of one GPGPU_WALKER or MEDIA_OBJECT over a context's latched state and
+/// registers.
 pub struct ComputeFront<'a> {
     state: &'a LatchedState,
     registers: &'a dyn Registers,
-    walker: &'a GpgpuWalker,
+    job: Job<'a>,
     pointers: Pointers,
     /// The interface descriptor's binding table and sampler state, once read.
     tables: OnceLock<StageTables>,
@@ -75,10 +125,15 @@ impl<'a> ComputeFront<'a> {
         registers: &'a dyn Registers,
         walker: &'a GpgpuWalker,
     ) -> ComputeFront<'a> {
+        ComputeFront::of(state, registers, Job::Walker(walker))
+    }
+
+    /// The front of `job` against `state` and `registers`.
+    pub fn of(state: &'a LatchedState, registers: &'a dyn Registers, job: Job<'a>) -> Self {
         ComputeFront {
             state,
             registers,
-            walker,
+            job,
             pointers: Pointers::latched(state),
             tables: OnceLock::new(),
             sampler_cache: crate::sampling::SamplerCache::new([(0, 0); 4]),
@@ -91,44 +146,54 @@ impl<'a> ComputeFront<'a> {
             other => self.pointers.stage(other),
         }
     }
-}
 
-fn state_error(command: &'static str, why: String) -> DrawError {
-    DrawError::State { command, why }
-}
-
-impl Front for ComputeFront<'_> {
-    fn draw_state(&self, _mem: &dyn Memory) -> Result<Option<DrawState>, DrawError> {
-        Ok(None)
-    }
-
-    fn compute_state(&self, mem: &dyn Memory) -> Result<Option<ComputeDispatch>, DrawError> {
-        let w = self.walker;
-        let bases = &self.pointers.bases;
+    /// MEDIA_VFE_STATE, which must select `mode` (GPGPU Mode: the walker needs the GPGPU
+    /// pipeline's, a media object the media pipeline's).
+    fn vfe(&self, mode: GpgpuMode) -> Result<&'a MediaVfeState, DrawError> {
+        let command = self.job.command();
         let Some(vfe) = &self.state.media_vfe_state else {
             return Err(state_error(
-                "GPGPU_WALKER",
-                "no MEDIA_VFE_STATE was sent before the walker".into(),
+                command,
+                format!("no MEDIA_VFE_STATE was sent before the {command}"),
             ));
         };
-        if vfe.gpgpu_mode != GpgpuMode::GPGPU_MODE {
+        if vfe.gpgpu_mode != mode {
             return Err(DrawError::Unsupported(gtsim_spec::Unsupported::new(
-                "GPGPU_WALKER with MEDIA_VFE_STATE in media mode",
+                format!(
+                    "{command} with MEDIA_VFE_STATE in {} mode",
+                    if mode == GpgpuMode::GPGPU_MODE {
+                        "media"
+                    } else {
+                        "GPGPU"
+                    }
+                ),
                 "IVB PRM Vol2 Part2 MEDIA_VFE_STATE GPGPU Mode",
             )));
         }
+        Ok(vfe)
+    }
+
+    /// Interface descriptor `index` of those MEDIA_INTERFACE_DESCRIPTOR_LOAD loaded; its
+    /// binding table and sampler state become the threads' tables.
+    fn interface_descriptor(
+        &self,
+        mem: &dyn Memory,
+        index: u32,
+    ) -> Result<InterfaceDescriptorData, DrawError> {
         let load = get(&self.state.media_interface_descriptor_load);
-        let offset = u64::from(w.interface_descriptor_offset) * 32;
+        let offset = u64::from(index) * 32;
         if offset + 32 > u64::from(load.interface_descriptor_total_length) {
             return Err(state_error(
-                "GPGPU_WALKER",
+                self.job.command(),
                 format!(
-                    "Interface Descriptor Offset {} is past the {} bytes MEDIA_INTERFACE_DESCRIPTOR_LOAD loaded",
-                    w.interface_descriptor_offset, load.interface_descriptor_total_length
+                    "Interface Descriptor Offset {index} is past the {} bytes MEDIA_INTERFACE_DESCRIPTOR_LOAD loaded",
+                    load.interface_descriptor_total_length
                 ),
             ));
         }
-        let idd_addr = bases
+        let idd_addr = self
+            .pointers
+            .bases
             .dynamic
             .wrapping_add(load.interface_descriptor_data_start_address)
             .wrapping_add(offset);
@@ -143,12 +208,18 @@ impl Front for ComputeFront<'_> {
             binding_table: idd.binding_table_pointer,
             sampler_state: idd.sampler_state_pointer,
         });
-        // The CURBE: MEDIA_CURBE_LOAD's bytes, read when the walker runs.
+        Ok(idd)
+    }
+
+    /// The CURBE: MEDIA_CURBE_LOAD's bytes, read when the threads run, by register.
+    fn curbe(&self, mem: &dyn Memory) -> Result<Vec<[u8; 32]>, DrawError> {
         let curbe_load = get(&self.state.media_curbe_load);
         let len = curbe_load.curbe_total_data_length as usize;
         let mut bytes = vec![0u8; len];
         if len > 0 {
-            let at = bases
+            let at = self
+                .pointers
+                .bases
                 .dynamic
                 .wrapping_add(curbe_load.curbe_data_start_address);
             mem.read(at, &mut bytes).map_err(|fault| DrawError::Fault {
@@ -156,14 +227,44 @@ impl Front for ComputeFront<'_> {
                 fault,
             })?;
         }
-        let curbe = bytes
+        Ok(bytes
             .chunks(32)
             .map(|c| {
                 let mut r = [0u8; 32];
                 r[..c.len()].copy_from_slice(c);
                 r
             })
-            .collect();
+            .collect())
+    }
+
+    /// Scratch space as MEDIA_VFE_STATE gives it: Ivy Bridge counts KiB linearly, "[0, 11]
+    /// to mean [1kB, 12kB]" (Mesa crocus_state.c, which programs it so).
+    fn scratch(vfe: &MediaVfeState) -> Scratch {
+        Scratch {
+            base: vfe.scratch_space_base_pointer,
+            per_thread: u32::from(vfe.per_thread_scratch_space),
+            bytes_per_thread: (u64::from(vfe.per_thread_scratch_space) + 1) * 1024,
+        }
+    }
+}
+
+fn state_error(command: &'static str, why: String) -> DrawError {
+    DrawError::State { command, why }
+}
+
+impl Front for ComputeFront<'_> {
+    fn draw_state(&self, _mem: &dyn Memory) -> Result<Option<DrawState>, DrawError> {
+        Ok(None)
+    }
+
+    fn compute_state(&self, mem: &dyn Memory) -> Result<Option<ComputeDispatch>, DrawError> {
+        let Job::Walker(w) = self.job else {
+            return Ok(None);
+        };
+        let bases = &self.pointers.bases;
+        let vfe = self.vfe(GpgpuMode::GPGPU_MODE)?;
+        let idd = self.interface_descriptor(mem, u32::from(w.interface_descriptor_offset))?;
+        let curbe = self.curbe(mem)?;
         let simd = match w.simd_size {
             SimdSize::SIMD8 => 8,
             SimdSize::SIMD16 => 16,
@@ -223,16 +324,65 @@ impl Front for ComputeFront<'_> {
                 sampler_state: idd.sampler_state_pointer,
                 constants: vec![],
             },
-            scratch: Scratch {
-                base: vfe.scratch_space_base_pointer,
-                per_thread: u32::from(vfe.per_thread_scratch_space),
-                // Ivy Bridge's MEDIA_VFE_STATE counts KiB linearly: "[0, 11] to mean
-                // [1kB, 12kB]" (Mesa crocus_state.c, which programs it so).
-                bytes_per_thread: (u64::from(vfe.per_thread_scratch_space) + 1) * 1024,
-            },
+            scratch: Self::scratch(vfe),
             alt_float_mode: idd.floating_point_mode
                 == gtsim_spec::gen7::interface_descriptor_data::FloatingPointMode::ALTERNATE,
             payload: &PAYLOAD,
+        }))
+    }
+
+    fn media_object(&self, mem: &dyn Memory) -> Result<Option<MediaThread>, DrawError> {
+        let Job::Object(o) = self.job else {
+            return Ok(None);
+        };
+        let vfe = self.vfe(GpgpuMode::MEDIA_MODE)?;
+        let unsupported = |what: &str| {
+            Err(DrawError::Unsupported(gtsim_spec::Unsupported::new(
+                format!("MEDIA_OBJECT with {what}"),
+                "IVB PRM Vol2 Part2 MEDIA_OBJECT",
+            )))
+        };
+        // Indirect data and child threads: no Ivy Bridge client found uses them, and no
+        // public source at hand says where indirect data lands in the payload.
+        if o.indirect_data_length != 0 {
+            return unsupported("indirect data");
+        }
+        if o.children_present {
+            return unsupported("Children Present (the thread spawner's child threads)");
+        }
+        if o.thread_synchronization
+            != media_object::ThreadSynchronization::NO_THREAD_SYNCHRONIZATION
+        {
+            return unsupported("Thread Synchronization (spawn root thread messages)");
+        }
+        let idd = self.interface_descriptor(mem, u32::from(o.interface_descriptor_offset))?;
+        // Every media thread receives the same CURBE rows: Read Length registers from
+        // Read Offset (Intel's VA driver loads one block and points all its objects at it).
+        let curbe = self.curbe(mem)?;
+        let first = usize::from(idd.constant_urb_entry_read_offset);
+        let rows = (first..first + usize::from(idd.constant_urb_entry_read_length))
+            .map(|r| curbe.get(r).copied().unwrap_or([0; 32]))
+            .collect();
+        let bases = &self.pointers.bases;
+        Ok(Some(MediaThread {
+            kernel: KernelPointer {
+                address: bases.instruction.wrapping_add(idd.kernel_start_pointer),
+                bound: bases.instruction_bound,
+            },
+            encoding: gtsim_isa::Encoding::IvyBridge,
+            curbe: rows,
+            inline: o.inline_data.iter().map(|d| d.data).collect(),
+            position: [u32::from(o.scoreboard_x), u32::from(o.scoreboard_y)],
+            color: u32::from(o.scoreboard_color),
+            resources: StageResources {
+                binding_table: idd.binding_table_pointer,
+                sampler_state: idd.sampler_state_pointer,
+                constants: vec![],
+            },
+            scratch: Self::scratch(vfe),
+            alt_float_mode: idd.floating_point_mode
+                == gtsim_spec::gen7::interface_descriptor_data::FloatingPointMode::ALTERNATE,
+            payload: &MEDIA_PAYLOAD,
         }))
     }
 
@@ -243,8 +393,8 @@ impl Front for ComputeFront<'_> {
         _rti: u8,
     ) -> Result<Option<RenderTarget>, DrawError> {
         Err(state_error(
-            "GPGPU_WALKER",
-            "a render target write from a compute thread".into(),
+            self.job.command(),
+            "a render target write from a compute or media thread".into(),
         ))
     }
 

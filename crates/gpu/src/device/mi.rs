@@ -229,7 +229,13 @@ impl CommandStreamer<'_> {
                     report.walkers += 1;
                 }
             }
-            GpgpuObject::ID | MediaObject::ID | MediaObjectPrt::ID | MediaObjectWalker::ID => {
+            MediaObject::ID => {
+                let c = decode(def, at, MediaObject::unpack(dw))?;
+                self.selected(at, "MEDIA_OBJECT", PipelineSelection::MEDIA)?;
+                self.media_object(at, &c)?;
+                report.media_objects += 1;
+            }
+            GpgpuObject::ID | MediaObjectPrt::ID | MediaObjectWalker::ID => {
                 report.not_executed.push(format!("{name} at {at:#x}: the media/GPGPU pipeline is not modelled yet (seed 000 §2.8-2.11)"));
             }
             _ => match def.kind {
@@ -348,6 +354,23 @@ impl CommandStreamer<'_> {
         result
             .map(|_| ())
             .map_err(|error| Hang::Draw { addr: at, error })
+    }
+
+    /// Runs a MEDIA_OBJECT's thread (`gtsim_pipe3d::draw::media`).
+    fn media_object(&mut self, at: u64, object: &MediaObject) -> Result<(), Hang> {
+        let mut kernels = std::mem::take(&mut self.ctx.kernels);
+        let registers = ContextRegisters(&self.ctx.registers);
+        let front = gtsim_gen7::compute::ComputeFront::of(
+            &self.ctx.state,
+            &registers,
+            gtsim_gen7::compute::Job::Object(object),
+        );
+        let result =
+            gtsim_pipe3d::draw::media::object(&front, self.mem, &mut kernels, &mut self.watchdog);
+        self.ctx.kernels = kernels;
+        result
+            .map(|_| ())
+            .map_err(|error| Hang::Media { addr: at, error })
     }
 
     /// Latches a state command into the context (seed 004 §1.4.1), decoded once into the

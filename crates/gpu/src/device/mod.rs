@@ -20,8 +20,9 @@
 //! * 3DPRIMITIVE, through the 3D pipeline of `gtsim-pipe3d`, adding the draw's pipeline
 //!   statistics to their registers.
 //!
-//! MEDIA_OBJECT and GPGPU_WALKER are not executed yet (the media pipeline arrives with a
-//! later issue): each is recorded in the [`SubmitReport`] so nothing is silently
+//! GPGPU_WALKER runs its thread groups and MEDIA_OBJECT its thread (`gtsim-pipe3d`'s
+//! `compute` and `media`); MEDIA_OBJECT_PRT, MEDIA_OBJECT_WALKER and GPGPU_OBJECT are not
+//! executed yet: each is recorded in the [`SubmitReport`] so nothing is silently
 //! skipped. Everything else a batch can do wrong (an unknown command, a page fault, a
 //! runaway batch, a feature not modelled) stops the submission with a [`Hang`], the way a
 //! GPU hang is reported: with the command, its address and what went wrong.
@@ -97,6 +98,15 @@ pub enum Hang {
         #[source]
         error: gtsim_pipe3d::draw::DrawError,
     },
+    /// A MEDIA_OBJECT whose thread could not complete.
+    #[error("MEDIA_OBJECT at {addr:#x}: {error}")]
+    Media {
+        /// Address of the command.
+        addr: u64,
+        /// What went wrong.
+        #[source]
+        error: gtsim_pipe3d::draw::DrawError,
+    },
     /// The batch never ended.
     #[error("batch at {start:#x} executed {limit} commands without MI_BATCH_BUFFER_END")]
     Runaway {
@@ -114,7 +124,7 @@ impl Hang {
     pub fn fault(&self) -> Option<Fault> {
         match self {
             Hang::Fault { fault, .. } => Some(*fault),
-            Hang::Draw { error, .. } => error.fault(),
+            Hang::Draw { error, .. } | Hang::Media { error, .. } => error.fault(),
             _ => None,
         }
     }
@@ -127,6 +137,8 @@ pub struct SubmitReport {
     pub commands: usize,
     /// 3DPRIMITIVEs executed.
     pub draws: usize,
+    /// MEDIA_OBJECTs executed.
+    pub media_objects: usize,
     /// GPGPU_WALKERs executed.
     pub walkers: usize,
     /// Render targets the draws wrote, one per surface address (the last description).

@@ -425,3 +425,24 @@ fn a_batch_looping_over_a_draw_ends_at_the_watchdog_as_a_hang() {
         .unwrap();
     dev.submit(1, 0x10000, &mut end).unwrap();
 }
+
+/// A MEDIA_OBJECT (0x71000004: type 3, pipeline 2, opcode 1, sub-opcode 0, 6 dwords)
+/// runs only under PIPELINE_SELECT media: under the 3D pipeline (the default) it is a
+/// typed hang naming the pipeline, and with media selected but no MEDIA_VFE_STATE a
+/// state error, not a thread run on nothing.
+#[test]
+fn a_media_object_needs_the_media_pipeline_and_its_state() {
+    let object = [0x7100_0004, 0, 0, 0, 0, 0];
+    let (_, _, r) = run(&cat(&[object.to_vec(), vec![0x0500_0000]]));
+    let e = r.unwrap_err().to_string();
+    assert!(e.contains("PIPELINE_SELECT selects the 3D pipeline"), "{e}");
+    // PIPELINE_SELECT media: 0x69040001.
+    let (_, _, r) = run(&cat(&[
+        vec![0x6904_0001],
+        object.to_vec(),
+        vec![0x0500_0000],
+    ]));
+    let e = r.unwrap_err();
+    assert!(matches!(e, Hang::Media { .. }), "{e}");
+    assert!(e.to_string().contains("no MEDIA_VFE_STATE"), "{e}");
+}

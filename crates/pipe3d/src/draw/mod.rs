@@ -43,6 +43,7 @@ pub mod compute;
 mod deferred;
 mod geometry;
 mod group;
+pub mod media;
 pub mod parallel;
 mod pixel;
 mod replay;

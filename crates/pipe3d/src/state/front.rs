@@ -1,6 +1,6 @@
 //! The interface between the generation-neutral pipeline and a generation's front.
 
-use super::{ComputeDispatch, DrawState};
+use super::{ComputeDispatch, DrawState, MediaThread};
 use crate::draw::{DrawError, RenderTarget};
 use gtsim_eu::exec::{Message, MessageError, Response};
 use gtsim_mem::Memory;
@@ -69,6 +69,12 @@ pub trait Front: Sync {
 
     /// The GPGPU walker the front was made for (a front of a 3D primitive has none).
     fn compute_state(&self, _mem: &dyn Memory) -> Result<Option<ComputeDispatch>, DrawError> {
+        Ok(None)
+    }
+
+    /// The MEDIA_OBJECT thread the front was made for (other fronts have none). Its
+    /// messages go through the `Compute` stage's tables: the interface descriptor's.
+    fn media_object(&self, _mem: &dyn Memory) -> Result<Option<MediaThread>, DrawError> {
         Ok(None)
     }
 

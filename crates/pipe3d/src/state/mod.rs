@@ -16,6 +16,7 @@
 mod compute;
 mod front;
 mod geometry;
+mod media;
 mod payload;
 mod pixel;
 mod setup;
@@ -26,6 +27,7 @@ mod vertex;
 pub use compute::{ComputeDispatch, ComputePayload};
 pub use front::{Front, MessageKind, ShaderStage};
 pub use geometry::{ControlData, GeometryShader, GsDispatch};
+pub use media::{MediaPayload, MediaThread};
 pub use payload::{PayloadField, PayloadLayout};
 pub use pixel::{
     AttributeSetup, AttributeSwizzle, ConstantSource, PixelShader, PositionOffset, PsKernel,
