@@ -159,7 +159,11 @@ fn dst(w: &mut W, ins: &Instruction, enc: Encoding) {
         }
         (Address::Indirect { subnr, offset }, DstLayout::HStride(h)) => {
             w.put("g[a0");
-            if subnr != 0 {
+            // Mesa prints the subregister in elements of the type; one that is not a
+            // whole number of them prints in words, with a `w` (DISASM_SYNTAX.md §3.4).
+            if !(subnr as u32).is_multiple_of(d.ty.size()) {
+                w.put(&format!(".{subnr}w"));
+            } else if subnr != 0 {
                 w.put(&format!(".{}", subnr as u32 / d.ty.size()));
             }
             if offset != 0 {

@@ -392,3 +392,24 @@ fn every_opcode_is_reachable_and_unique() {
     }
     assert!(seen.len() >= 60, "{} opcodes", seen.len());
 }
+
+/// An indirect destination through a0.1 with a word type: the field holds the word
+/// subregister 1, which Mesa's print (in elements of the type: 1 / 2) would lose.
+/// Intel's VA driver's Save_AVS kernels write `r[a0.1,0]<1>:uw` (gen4asm). It decodes,
+/// prints as `g[a0.1w]`, and assembles back to the same bytes.
+#[test]
+fn an_indirect_destination_through_a_word_subregister_round_trips() {
+    use gtsim_isa::asm::{Compaction, assemble};
+    let text = "add.sat(16)     g[a0.1w]<1>UW   g[a0.1]<16,16,1>UW 0x0080UW        { align1 1H };";
+    let bytes = assemble(text, Compaction::Never).unwrap();
+    let (ins, _) = gtsim_isa::Encoding::IvyBridge.decode(&bytes).unwrap();
+    match ins.dst.address {
+        gtsim_isa::ir::Address::Indirect { subnr, offset } => assert_eq!((subnr, offset), (1, 0)),
+        a => panic!("{a:?}"),
+    }
+    let printed =
+        gtsim_isa::disasm::format_for(gtsim_isa::Encoding::IvyBridge, &ins, 0, &Default::default());
+    assert!(printed.contains("g[a0.1w]<1>UW"), "{printed}");
+    let again = assemble(&printed, Compaction::Never).unwrap();
+    assert_eq!(again, bytes);
+}

@@ -129,7 +129,19 @@ fn letters(s: &str) -> Option<Vec<u8>> {
     s.chars().map(|c| "xyzw".find(c).map(|i| i as u8)).collect()
 }
 
+/// `g[a0.1w ...]`: an indirect destination's address subregister in words (what the
+/// field holds), which gtsim prints where Mesa's form, in elements of the destination
+/// type, cannot express it (DISASM_SYNTAX.md §3.4). The text without the `w`, if so.
+fn word_subregister(s: &str) -> Option<String> {
+    let rest = s.strip_prefix("g[a0.")?;
+    let digits = rest.find(|c: char| !c.is_ascii_digit())?;
+    (digits > 0 && rest[digits..].starts_with('w'))
+        .then(|| format!("g[a0.{}{}", &rest[..digits], &rest[digits + 1..]))
+}
+
 pub(super) fn parse_dst(s: &str, align16: bool, three: bool) -> Option<Dst> {
+    let words = word_subregister(s);
+    let s = words.as_deref().unwrap_or(s);
     let (file, nr, address, rest) = reg_head(s)?;
     if rest.is_empty() {
         // A bare register (ip, tdr0): encoded with stride 1 (align16: all channels), UD.
@@ -183,6 +195,9 @@ pub(super) fn parse_dst(s: &str, align16: bool, three: bool) -> Option<Dst> {
         // An indirect destination's address subregister prints divided by the type size
         // (DISASM_SYNTAX.md §3.4, as Mesa prints it).
         let address = match address {
+            Address::Indirect { subnr, offset } if words.is_some() => {
+                Address::Indirect { subnr, offset }
+            }
             Address::Indirect { subnr, offset } => Address::Indirect {
                 subnr: u8::try_from(subnr as u32 * ty.size())
                     .ok()

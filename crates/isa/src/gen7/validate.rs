@@ -94,15 +94,9 @@ pub(crate) fn operands(ins: &Instruction) -> Result<(), DecodeError> {
     if !align16 || three {
         aligned(d.subnr, d.ty, d.address, "destination")?;
     }
-    // An indirect destination's address subregister prints divided by the type size.
-    if let Address::Indirect { subnr, .. } = d.address
-        && !(subnr as u32).is_multiple_of(d.ty.size())
-    {
-        return Err(DecodeError::Invalid(format!(
-            "destination address subregister a0.{subnr} is not a whole number of {} elements",
-            d.ty.suffix()
-        )));
-    }
+    // An indirect destination's address subregister is a word of a0 (a0.0-a0.7), any
+    // of them: Mesa prints it divided by the type size, gtsim in words where that loses
+    // it (DISASM_SYNTAX.md §3.4).
     let n = ins.opcode.sources() as usize;
     for (i, s) in ins.srcs.iter().enumerate() {
         let what = format!("src{i}");
