@@ -113,20 +113,15 @@ fn import(path: Option<&String>, out: Option<&String>) -> ExitCode {
             .unwrap_or_default(),
     );
     // Tables written by hand (OUT_DIR/seed003_hand_*.spec) are not drafted again.
-    let mut by_hand = std::collections::BTreeSet::new();
+    let mut hand = gtsim_spec_gen::Spec::default();
     for entry in std::fs::read_dir(out).into_iter().flatten().flatten() {
         let file = entry.file_name().to_string_lossy().into_owned();
         if file.starts_with("seed003_hand_") && file.ends_with(".spec") {
             let body = std::fs::read_to_string(entry.path()).unwrap_or_default();
-            for line in body.lines() {
-                if let Some(rest) = line.strip_prefix("struct ")
-                    && let Some(name) = rest.split_whitespace().next()
-                {
-                    by_hand.insert(name.to_string());
-                }
-            }
+            let _ = gtsim_spec_gen::parse::parse_into(&mut hand, &file, &body);
         }
     }
+    let by_hand = hand.defs.into_keys().collect();
     let (drafted, skipped) = gtsim_spec_gen::import::draft_all(&text, &excused, &by_hand);
     let mut files: std::collections::BTreeMap<&str, String> = Default::default();
     for (family, d) in &drafted {
