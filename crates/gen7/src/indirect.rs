@@ -78,17 +78,15 @@ pub(crate) fn dynamic_state<T>(
     indirect(mem, name, addr, dwords, unpack)
 }
 
-/// The RENDER_SURFACE_STATE that entry `index` of the binding table at `binding_table`
-/// (an offset from Surface State Base Address) points to, with its address (seed 000
-/// §2.12.1 BINDING_TABLE_STATE: Surface State Pointer, also from Surface State Base
-/// Address). The one binding-table lookup of the model: render targets and sampler
-/// messages use it.
-pub(crate) fn binding_table_surface(
+/// The address of the surface state entry `index` of the binding table at
+/// `binding_table` points to (seed 000 §2.12.1 BINDING_TABLE_STATE: Surface State
+/// Pointer, relative to Surface State Base Address, like the table itself).
+pub(crate) fn binding_table_entry(
     mem: &dyn Memory,
     bases: &Bases,
     binding_table: u64,
     index: u8,
-) -> Result<(u64, RenderSurfaceState), DrawError> {
+) -> Result<u64, DrawError> {
     let entry = bases
         .surface
         .wrapping_add(binding_table)
@@ -100,7 +98,21 @@ pub(crate) fn binding_table_surface(
         BindingTableState::DWORDS,
         BindingTableState::unpack,
     )?;
-    let addr = bases.surface.wrapping_add(bt.surface_state_pointer);
+    Ok(bases.surface.wrapping_add(bt.surface_state_pointer))
+}
+
+/// The RENDER_SURFACE_STATE that entry `index` of the binding table at `binding_table`
+/// (an offset from Surface State Base Address) points to, with its address (seed 000
+/// §2.12.1 BINDING_TABLE_STATE: Surface State Pointer, also from Surface State Base
+/// Address). The one binding-table lookup of the model: render targets and sampler
+/// messages use it.
+pub(crate) fn binding_table_surface(
+    mem: &dyn Memory,
+    bases: &Bases,
+    binding_table: u64,
+    index: u8,
+) -> Result<(u64, RenderSurfaceState), DrawError> {
+    let addr = binding_table_entry(mem, bases, binding_table, index)?;
     let rss = indirect(
         mem,
         "RENDER_SURFACE_STATE",

@@ -32,6 +32,7 @@ mod messages;
 mod output;
 mod payload;
 pub mod sampling;
+mod sampling_media;
 pub mod surface_state;
 
 pub use front::DrawFront;

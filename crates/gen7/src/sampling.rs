@@ -5,7 +5,8 @@
 //! decoded into the sampler's neutral [`gtsim_sampler::state`] types.
 
 use crate::front::StageTables;
-use crate::indirect::{Bases, binding_table_surface};
+use crate::indirect::{Bases, binding_table_entry, binding_table_surface};
+use crate::sampling_media::{avs_config, media_surface_view};
 use crate::surface_state::{Use, buffer_entries, surface_from_state};
 use gtsim_eu::exec::{Message, MessageError, Response};
 use gtsim_mem::Memory;
@@ -14,17 +15,21 @@ use gtsim_mem::surface::Surface;
 use gtsim_sampler::address::TexCoordMode;
 use gtsim_sampler::filter::MapFilter;
 use gtsim_sampler::lod::MipFilter;
+use gtsim_sampler::media::avs::AvsConfig;
+use gtsim_sampler::media::surface::MediaSurfaceView;
 use gtsim_sampler::message::SamplerResources;
 use gtsim_sampler::state::{
     ChromaKey, SamplerConfig, SamplerHeader, SamplerMessage, SamplerOp, SamplerSimd, SurfaceKind,
     SurfaceView,
 };
+use gtsim_spec::Unsupported;
 use gtsim_spec::gen7::message_descriptor_sampling_engine::SimdMode;
 use gtsim_spec::gen7::render_surface_state::{NumberOfMultisamples, SurfaceType};
 use gtsim_spec::gen7::sampler_state::{ChromaKeyMode, LodPreClampEnable, TrilinearFilterQuality};
 use gtsim_spec::gen7::{
-    MessageDescriptorSamplingEngine, MessageHeaderSamplingEngine, RenderSurfaceState,
-    SamplerBorderColorState, SamplerMessageType as T, SamplerState,
+    MediaSurfaceState, MessageDescriptorSamplingEngine, MessageHeaderSamplingEngine,
+    RenderSurfaceState, Sample8x8SamplerState, Sampler8x8State, SamplerBorderColorState,
+    SamplerMessageType as T, SamplerState,
 };
 use gtsim_spec::shared::SurfaceFormat;
 use std::collections::BTreeMap;
@@ -44,10 +49,29 @@ pub trait SamplerTables {
     fn chroma_keys(&self) -> [(u32, u32); 4] {
         [(0, 0); 4]
     }
+    /// The MEDIA_SURFACE_STATE at binding table index `bti` (seed 000 §2.12.2.2), for
+    /// the media sampler's messages.
+    fn media_surface(&self, bti: u8) -> Result<MediaSurfaceState, MessageError> {
+        let _ = bti;
+        Err(Unsupported::new("media surfaces in this stage", "seed 000 §2.12.2.2").into())
+    }
+    /// The SAMPLER_STATE for Sample_8x8 at index `index` (seed 000 §2.12.3.2), with the
+    /// SAMPLER_8x8_STATE it points to (§2.12.4) and that state's dwords.
+    fn sampler_8x8(
+        &self,
+        index: u8,
+    ) -> Result<(Sample8x8SamplerState, Sampler8x8State, Vec<u32>), MessageError> {
+        let _ = index;
+        Err(Unsupported::new("sample_8x8 sampler state in this stage", "seed 000 §2.12.4").into())
+    }
 }
 
 /// Carries out a sampler message of a thread (seed 000 ch.2): the sampler state table is
-/// the header's when the message has one, else the stage's (the thread's R0.3).
+/// the header's when the message has one, else the stage's (the thread's R0.3). The
+/// SIMD32/64 (media sampler) messages always use the stage's: their header carries
+/// only the write channel masks (seed 000 §2.13.1.2 marks M0.3 "Ignored" beside the
+/// pointer; Intel's VA driver's Gen7 AVS kernels leave M0.3 unwritten, and their header
+/// comment reads "m0.3 Ignored").
 pub(crate) fn message(
     cache: &SamplerCache,
     bases: &Bases,
@@ -129,13 +153,23 @@ impl SamplerResources for Cached<'_> {
     fn memory(&self) -> &dyn Memory {
         self.tables.mem
     }
+
+    fn media_surface(&self, bti: u8) -> Result<MediaSurfaceView, MessageError> {
+        media_surface_view(&self.tables.media_surface(bti)?)
+    }
+
+    fn avs(&self, index: u8) -> Result<AvsConfig, MessageError> {
+        let (s, t, raw) = self.tables.sampler_8x8(index)?;
+        Ok(avs_config(&s, &t, &raw))
+    }
 }
 
 /// The Sampler State Pointer (M0.3 31:5, seed 000 §2.13.1.2) of a message whose descriptor
-/// says a header is present, or `None` without a header (the thread's R0.3 applies then).
+/// says a header is present, or `None` without a header or for a SIMD32/64 message (the
+/// thread's R0.3 applies then, see [`message`]).
 pub fn header_sampler_state_pointer(desc: u32, payload: &[[u8; 32]]) -> Option<u64> {
     let d = MessageDescriptorSamplingEngine::unpack(&[desc]).ok()?;
-    if !d.header_present {
+    if !d.header_present || d.simd_mode == SimdMode::SIMD32_64 {
         return None;
     }
     let header = MessageHeaderSamplingEngine::unpack(&dwords(payload.first()?)).ok()?;
@@ -180,9 +214,14 @@ fn run(
     })?;
     // How errors name the message, formatted only for an error.
     let name = || {
+        let t = if d.simd_mode == SimdMode::SIMD32_64 {
+            simd32_64_name(d.message_type.0)
+        } else {
+            d.message_type.name()
+        };
         format!(
             "sampler {} (descriptor {desc:#010x}: type {}, {}, BTI {}, sampler {})",
-            d.message_type.name().unwrap_or("unknown type"),
+            t.unwrap_or("unknown type"),
             d.message_type.0,
             d.simd_mode.name().unwrap_or("?"),
             d.binding_table_index,
@@ -214,14 +253,18 @@ fn run(
         (true, None) => Some(SamplerHeader::default()),
         (false, _) => None,
     };
+    let simd = match d.simd_mode {
+        SimdMode::SIMD4X2 => SamplerSimd::Simd4x2,
+        SimdMode::SIMD8 => SamplerSimd::Simd8,
+        SimdMode::SIMD16 => SamplerSimd::Simd16,
+        _ => SamplerSimd::Simd32_64,
+    };
     let msg = SamplerMessage {
-        op: op(d.message_type),
-        simd: match d.simd_mode {
-            SimdMode::SIMD4X2 => SamplerSimd::Simd4x2,
-            SimdMode::SIMD8 => SamplerSimd::Simd8,
-            SimdMode::SIMD16 => SamplerSimd::Simd16,
-            _ => SamplerSimd::Simd32_64,
+        op: match simd {
+            SamplerSimd::Simd32_64 => op_simd32_64(d.message_type.0),
+            _ => op(d.message_type),
         },
+        simd,
         header,
         message_length: usize::from(d.message_length),
         response_length: usize::from(d.response_length),
@@ -248,6 +291,15 @@ impl SamplerResources for Neutral<'_> {
 
     fn memory(&self) -> &dyn Memory {
         self.0.memory()
+    }
+
+    fn media_surface(&self, bti: u8) -> Result<MediaSurfaceView, MessageError> {
+        media_surface_view(&self.0.media_surface(bti)?)
+    }
+
+    fn avs(&self, index: u8) -> Result<AvsConfig, MessageError> {
+        let (s, t, raw) = self.0.sampler_8x8(index)?;
+        Ok(avs_config(&s, &t, &raw))
     }
 }
 
@@ -282,6 +334,34 @@ fn op(t: T) -> SamplerOp {
         T::LD2DSS => SamplerOp::Ld2dss,
         _ => SamplerOp::Invalid(t.0),
     }
+}
+
+/// Seed 000 §2.13.1.3.1, the SIMD32/SIMD64 table: the media sampler's message types,
+/// which reuse SIMD8/16 type numbers.
+fn op_simd32_64(t: u32) -> SamplerOp {
+    match t {
+        0b00000 => SamplerOp::SampleUnorm { media: false },
+        0b00010 => SamplerOp::SampleUnormKillpix { media: false },
+        0b00011 => SamplerOp::Sample8x8 { media: false },
+        0b01000 => SamplerOp::Deinterlace,
+        0b01100 => SamplerOp::SampleUnorm { media: true },
+        0b01010 => SamplerOp::SampleUnormKillpix { media: true },
+        0b01011 => SamplerOp::Sample8x8 { media: true },
+        0b11111 => SamplerOp::CacheFlush,
+        other => SamplerOp::Invalid(other),
+    }
+}
+
+/// The SIMD32/64 table's mnemonic of message type `t` (seed 000 §2.13.1.3.1).
+fn simd32_64_name(t: u32) -> Option<&'static str> {
+    Some(match t {
+        0b00000 | 0b01100 => "sample_unorm",
+        0b00010 | 0b01010 => "sample_unorm+killpix",
+        0b00011 | 0b01011 => "sample_8x8",
+        0b01000 => "deinterlace",
+        0b11111 => "cache_flush",
+        _ => return None,
+    })
 }
 
 /// The multisample control surface of a multisampled surface with MCS Enable set
@@ -479,5 +559,48 @@ impl SamplerTables for StageSampling<'_> {
 
     fn memory(&self) -> &dyn Memory {
         self.mem
+    }
+
+    fn media_surface(&self, bti: u8) -> Result<MediaSurfaceState, MessageError> {
+        let in_table = |e: gtsim_pipe3d::draw::DrawError| {
+            e.into_message_error()
+                .context(format!("binding table entry {bti}"))
+        };
+        let addr = binding_table_entry(self.mem, self.bases, self.tables.binding_table, bti)
+            .map_err(in_table)?;
+        let dw = self.dwords("MEDIA_SURFACE_STATE", addr, MediaSurfaceState::DWORDS)?;
+        MediaSurfaceState::unpack(&dw).map_err(|e| MessageError::State {
+            structure: "MEDIA_SURFACE_STATE",
+            why: format!("at {addr:#x} (binding table entry {bti}): {e}"),
+        })
+    }
+
+    fn sampler_8x8(
+        &self,
+        index: u8,
+    ) -> Result<(Sample8x8SamplerState, Sampler8x8State, Vec<u32>), MessageError> {
+        // The sample_8x8 SAMPLER_STATE array: "The start of each element is spaced 4
+        // dwords apart" (§2.12.3.2); its Sampler 8x8 State Pointer is "relative to the
+        // Dynamic State Base Address".
+        let base = self.bases.dynamic;
+        let addr = base
+            .wrapping_add(self.tables.sampler_state)
+            .wrapping_add(index as u64 * 16);
+        let dw = self.dwords(
+            "SAMPLER_STATE (sample_8x8)",
+            addr,
+            Sample8x8SamplerState::DWORDS,
+        )?;
+        let s = Sample8x8SamplerState::unpack(&dw).map_err(|e| MessageError::State {
+            structure: "SAMPLER_STATE for Sample_8x8",
+            why: format!("at {addr:#x}: {e}"),
+        })?;
+        let taddr = base.wrapping_add(s.sampler_8x8_state_pointer);
+        let raw = self.dwords("SAMPLER_8x8_STATE", taddr, Sampler8x8State::DWORDS)?;
+        let t = Sampler8x8State::unpack(&raw).map_err(|e| MessageError::State {
+            structure: "SAMPLER_8x8_STATE",
+            why: format!("at {taddr:#x}: {e}"),
+        })?;
+        Ok((s, t, raw))
     }
 }

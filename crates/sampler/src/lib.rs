@@ -45,6 +45,7 @@ pub mod chroma;
 pub mod cube;
 pub mod filter;
 pub mod lod;
+pub mod media;
 pub mod message;
 pub mod shadow;
 pub mod srgb;

@@ -44,13 +44,15 @@
 //!   coordinates, Sampler Disable and chroma keying (§2.3.1, [`crate::chroma`]);
 //!   SURFACE_STATE MIP Count, Surface Min LOD, Resource Min LOD and Minimum Array
 //!   Element; the header's write channel masks, texel offsets and Force LOD to Zero.
+//! * The SIMD32/64 (media sampler) messages are [`crate::media`]'s.
 //! * Formats: everything `gtsim_mem` decodes; sRGB formats are linearized by the texel
 //!   decoder before filtering (§2.6). Float results are returned as IEEE bits, UINT/SINT
 //!   surfaces as integer bits (§2.13.2.1 "Format depends on the Data Return Format").
 //!
 //! ## Not modelled (each an `Err` naming the seed section)
 //!
-//! SIMD32/64 messages (the media sampler); MAPFILTER_MONO; chroma keying of SNORM, YCrCb, sRGB and wider-than-8-bit formats. Guest mistakes the
+//! SIMD32/64 messages other than sample_8x8 and cache_flush (the media sampler,
+//! [`crate::media`]); MAPFILTER_MONO; chroma keying of SNORM, YCrCb, sRGB and wider-than-8-bit formats. Guest mistakes the
 //! seed forbids are typed errors: LINEAR filtering or a border colour on UINT/SINT
 //! surfaces, `ld` of a cube, sample messages on multisampled surfaces.
 //! `sample_lz`, `sample_c_lz` and `ld_lz` are later-generation message types
@@ -68,6 +70,8 @@
 use crate::address::{self, COORD_LIMIT, Resolved, TexCoordMode};
 use crate::filter::{MapFilter, lerp4};
 use crate::lod::{LodInput, LodResult, LodState, MipLevels, compute_lod, ideal_lod};
+use crate::media::avs::AvsConfig;
+use crate::media::surface::MediaSurfaceView;
 use crate::state::{
     SamplerConfig, SamplerHeader, SamplerMessage, SamplerOp, SamplerSimd, SurfaceKind, SurfaceView,
 };
@@ -91,6 +95,18 @@ pub trait SamplerResources {
     fn sampler(&self, index: u8) -> Result<SamplerConfig, MessageError>;
     /// Graphics memory, for texels.
     fn memory(&self) -> &dyn gtsim_mem::Memory;
+    /// The media surface (MEDIA_SURFACE_STATE, seed 000 §2.12.2.2) at binding table
+    /// index `bti`, for the media sampler's messages.
+    fn media_surface(&self, bti: u8) -> Result<MediaSurfaceView, MessageError> {
+        let _ = bti;
+        Err(Unsupported::new("media surfaces on this front", "seed 000 §2.12.2.2").into())
+    }
+    /// The sample_8x8 sampler state at `index` with its SAMPLER_8x8_STATE (seed 000
+    /// §2.12.3.2, §2.12.4).
+    fn avs(&self, index: u8) -> Result<AvsConfig, MessageError> {
+        let _ = index;
+        Err(Unsupported::new("sample_8x8 sampler state on this front", "seed 000 §2.12.4").into())
+    }
 }
 
 /// The largest message length the sampler accepts (seed 000 §2.13.1.3.1: "The maximum
@@ -148,6 +164,13 @@ fn kind(op: SamplerOp) -> Result<SamplerOp, MessageError> {
             "message type {v:#07b} is not a Gen7 SIMD8/SIMD16 sampler message (seed 000 \
              §2.13.1.3.1; sample_lz, sample_c_lz, ld_lz, ld2dms_w, sample_min and sample_max \
              belong to later generations)"
+        ))),
+        SamplerOp::Sample8x8 { .. }
+        | SamplerOp::SampleUnorm { .. }
+        | SamplerOp::SampleUnormKillpix { .. }
+        | SamplerOp::Deinterlace
+        | SamplerOp::CacheFlush => Err(invalid(format!(
+            "{op:?} is a SIMD32/64 message only (seed 000 §2.13.1.3.1)"
         ))),
     }
 }
@@ -218,13 +241,7 @@ fn run(
         SamplerSimd::Simd8 => 8,
         SamplerSimd::Simd16 => 16,
         SamplerSimd::Simd4x2 => 2,
-        SamplerSimd::Simd32_64 => {
-            return Err(Unsupported::new(
-                "SIMD32/64 sampler messages (sample_unorm, sample_8x8, deinterlace, cache_flush)",
-                "seed 000 §2.13.1.10, §2.13.2.4",
-            )
-            .into());
-        }
+        SamplerSimd::Simd32_64 => return crate::media::run(d, payload, res),
     };
     let kind = kind(d.op)?;
     let force_lod_zero = d.header.is_some_and(|h| h.force_lod_zero);
@@ -352,7 +369,12 @@ fn run(
             multisample::ld2dms_message(kind, d, &header, &params, enabled, lanes, res)?
         }
         // `kind` refused these above.
-        SamplerOp::Invalid(_) => {
+        SamplerOp::Invalid(_)
+        | SamplerOp::Sample8x8 { .. }
+        | SamplerOp::SampleUnorm { .. }
+        | SamplerOp::SampleUnormKillpix { .. }
+        | SamplerOp::Deinterlace
+        | SamplerOp::CacheFlush => {
             return Err(invalid(format!("sampler message type {kind:?}")));
         }
     };

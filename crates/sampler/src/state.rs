@@ -55,6 +55,26 @@ pub enum SamplerOp {
     Ld2dms,
     /// ld2dss: one sample slice of a multisampled surface.
     Ld2dss,
+    /// sample_8x8 (SIMD32/64): the media sampler's AVS; `media` selects the media
+    /// payload layout (§2.13.1.10.2) over the pixel shader one (§2.13.1.10.1).
+    Sample8x8 {
+        /// The media payload layout.
+        media: bool,
+    },
+    /// sample_unorm (SIMD32/64).
+    SampleUnorm {
+        /// The media payload layout.
+        media: bool,
+    },
+    /// sample_unorm+killpix (SIMD32/64).
+    SampleUnormKillpix {
+        /// The media payload layout.
+        media: bool,
+    },
+    /// deinterlace (SIMD32/64): the media sampler's denoise and deinterlace (§2.8).
+    Deinterlace,
+    /// cache_flush (SIMD32/64).
+    CacheFlush,
     /// A value that is no message type of the generation (the raw value).
     Invalid(u32),
 }

@@ -1,0 +1,100 @@
+//! The media sampler's Gen7 state (seed 000 §2.12.2.2 MEDIA_SURFACE_STATE, §2.12.3.2
+//! SAMPLER_STATE for Sample_8x8, §2.12.4 SAMPLER_8x8_STATE), decoded into the sampler's
+//! neutral [`gtsim_sampler::media`] types.
+
+use gtsim_mem::tiling::Tiling;
+use gtsim_message::MessageError;
+use gtsim_sampler::media::avs::AvsConfig;
+use gtsim_sampler::media::surface::{MediaFormat, MediaSurfaceView, PictureStructure};
+use gtsim_spec::gen7::media_surface_state::{PictureStructure as Picture, TileMode};
+use gtsim_spec::gen7::sampler_8x8_state::{
+    AdaptiveFilterForAllChannels, BypassXAdaptiveFiltering, BypassYAdaptiveFiltering, RgbAdaptive,
+};
+use gtsim_spec::gen7::{MediaSurfaceState, Sample8x8SamplerState, Sampler8x8State};
+
+/// MEDIA_SURFACE_STATE as the media sampler sees it (seed 000 §2.12.2.2).
+pub(crate) fn media_surface_view(s: &MediaSurfaceState) -> Result<MediaSurfaceView, MessageError> {
+    let tiling = match s.tile_mode {
+        TileMode::TILEMODE_LINEAR => Tiling::Linear,
+        TileMode::TILEMODE_XMAJOR => Tiling::X,
+        TileMode::TILEMODE_YMAJOR => Tiling::Y,
+        other => {
+            return Err(MessageError::State {
+                structure: "MEDIA_SURFACE_STATE",
+                why: format!(
+                    "Tile Mode {} is reserved (seed 000 §2.12.2.2 DW2 1:0)",
+                    other.0
+                ),
+            });
+        }
+    };
+    Ok(MediaSurfaceView {
+        base: s.surface_base_address,
+        width: u32::from(s.width) + 1,
+        height: u32::from(s.height) + 1,
+        pitch: u64::from(s.surface_pitch) + 1,
+        tiling,
+        format: MediaFormat::from_raw(s.surface_format.0),
+        picture: match s.picture_structure {
+            Picture::FRAME_PICTURE => Ok(PictureStructure::Frame),
+            Picture::TOP_FIELD_PICTURE => Ok(PictureStructure::TopField),
+            Picture::BOTTOM_FIELD_PICTURE => Ok(PictureStructure::BottomField),
+            other => Err(other.0),
+        },
+        interleave_chroma: s.interleave_chroma,
+        half_pitch_chroma: s.half_pitch_for_chroma,
+        u_offset: (
+            u32::from(s.x_offset_for_u_cb),
+            u32::from(s.y_offset_for_u_cb),
+        ),
+        v_offset: (
+            u32::from(s.x_offset_for_v_cr),
+            u32::from(s.y_offset_for_v_cr),
+        ),
+        chroma_v_offset_quarters: (s.cr_v_cb_u_pixel_offset_v_direction * 4.0) as u32,
+    })
+}
+
+/// Byte `b` of dword `d` of SAMPLER_8x8_STATE, an S1.6 coefficient in 1/64.
+fn coefficient(raw: &[u32], d: usize, b: usize) -> i8 {
+    (raw[d] >> (8 * b)) as u8 as i8
+}
+
+/// The AVS state of a sample_8x8 message: its SAMPLER_STATE (§2.12.3.2) and the
+/// SAMPLER_8x8_STATE it points to (§2.12.4), `raw` being the latter's 138 dwords. Each
+/// of the 17 elements is 8 dwords: Table 0X coefficients 0-3 in DW0 (coefficient 0 in
+/// bits 7:0) and 4-7 in DW1, Table 0Y likewise in DW2-3, Table 1X coefficients 2-3 in
+/// DW4 31:16 and 4-5 in DW5 15:0, Table 1Y likewise in DW6-7.
+pub(crate) fn avs_config(s: &Sample8x8SamplerState, t: &Sampler8x8State, raw: &[u32]) -> AvsConfig {
+    // Table `table`'s coefficients of phase `p`: 8 taps from dword `at` (0X, 0Y), or
+    // taps 2-5 from the upper half of `at` and the lower half of `at + 1` (1X, 1Y).
+    let eight = |p: usize, at: usize| -> [i8; 8] {
+        std::array::from_fn(|k| coefficient(raw, 8 * p + at + k / 4, k % 4))
+    };
+    let four = |p: usize, at: usize| -> [i8; 8] {
+        std::array::from_fn(|k| match k {
+            2 | 3 => coefficient(raw, 8 * p + at, k),
+            4 | 5 => coefficient(raw, 8 * p + at + 1, k - 4),
+            _ => 0,
+        })
+    };
+    let coefficients = [
+        std::array::from_fn(|p| eight(p, 0)),
+        std::array::from_fn(|p| eight(p, 2)),
+        std::array::from_fn(|p| four(p, 4)),
+        std::array::from_fn(|p| four(p, 6)),
+    ];
+    AvsConfig {
+        ief_bypass: s.ief_bypass,
+        chroma_key: s.chroma_key_enable,
+        coefficients,
+        adaptive_all_channels: t.adaptive_filter_for_all_channels
+            == AdaptiveFilterForAllChannels::ENABLE_ADAPTIVE_FILTER_ON_UV_RB_CHANNELS,
+        rgb_adaptive: t.rgb_adaptive != RgbAdaptive(0),
+        default_sharpness: t.default_sharpness_level,
+        bypass_x_adaptive: t.bypass_x_adaptive_filtering
+            == BypassXAdaptiveFiltering::DISABLE_X_ADAPTIVE_FILTERING,
+        bypass_y_adaptive: t.bypass_y_adaptive_filtering
+            == BypassYAdaptiveFiltering::DISABLE_Y_ADAPTIVE_FILTERING,
+    }
+}

@@ -1,0 +1,214 @@
+//! The media sampler's SIMD32/64 messages (seed 000 §2.13.1.10, §2.13.2.5): 64 pixels
+//! in a 16-wide by 4-high block, addressed by the upper-left pixel's U and V and their
+//! steps, returned as 16-bit values.
+//!
+//! ## Modelled
+//!
+//! * `sample_8x8` in both payload layouts (§2.13.1.10.1 pixel shader, §2.13.1.10.2
+//!   media), through the adaptive video scaler ([`avs`]) with the image enhancement
+//!   filter bypassed, on the media surfaces of [`surface`] (every format the seed allows
+//!   sample_8x8 except those it reserves for deinterlace); the "16 bit Full" writeback
+//!   with the header's write channel masks.
+//! * `cache_flush`: the model keeps no sampler cache, so it only answers.
+//!
+//! ## Not modelled (each an `Err` naming the seed section)
+//!
+//! `sample_unorm` (and +killpix) and `deinterlace` (§2.8); the IEF and the VSA (§2.10);
+//! AVS adaptive blending (§2.9.1.3); chroma keying in sample_8x8; writing the result
+//! to memory when the response length is 0 (§2.13.1.2).
+
+pub mod avs;
+pub mod surface;
+
+use crate::message::SamplerResources;
+use crate::state::{SamplerMessage, SamplerOp};
+use gtsim_message::{MessageError, Response, invalid};
+use gtsim_spec::Unsupported;
+
+/// Pixels per row and rows of a SIMD32/64 message's block (§2.13.1.4 sample_8x8: "64
+/// contiguous pixels in an 16-wide by 4-high arrangement").
+const BLOCK: (usize, usize) = (16, 4);
+
+/// Executes a SIMD32/64 sampler message.
+pub(crate) fn run(
+    d: &SamplerMessage,
+    payload: &[[u8; 32]],
+    res: &dyn SamplerResources,
+) -> Result<Response, MessageError> {
+    match d.op {
+        SamplerOp::CacheFlush => {
+            // §2.13.1.3.1 SIMD32/SIMD64 table: "cache_flush, no payload, 1, 1".
+            if d.response_length != 1 {
+                return Err(invalid(format!(
+                    "cache_flush with response length {}: it is 1 (seed 000 §2.13.1.3.1)",
+                    d.response_length
+                )));
+            }
+            Ok(Response::from(vec![[0u8; 32]]))
+        }
+        SamplerOp::Sample8x8 { media } => sample_8x8(d, media, payload, res),
+        SamplerOp::SampleUnorm { .. } | SamplerOp::SampleUnormKillpix { .. } => {
+            Err(Unsupported::new("the sample_unorm messages", "seed 000 §2.13.1.4").into())
+        }
+        SamplerOp::Deinterlace => Err(Unsupported::new(
+            "the deinterlace message (denoise and deinterlace)",
+            "seed 000 §2.8, §2.13.2.6",
+        )
+        .into()),
+        other => Err(invalid(format!(
+            "message type {other:?} has no SIMD32/64 form (seed 000 §2.13.1.3.1)"
+        ))),
+    }
+}
+
+fn dword(reg: &[u8; 32], i: usize) -> u32 {
+    u32::from_le_bytes([reg[4 * i], reg[4 * i + 1], reg[4 * i + 2], reg[4 * i + 3]])
+}
+
+/// The addresses of a sample_8x8 message's block.
+#[derive(Debug, Clone, Copy)]
+struct Block {
+    u0: f32,
+    v0: f32,
+    du: f32,
+    dv: f32,
+    ddu: f32,
+    /// Rows above the block's first: 4 per Vertical Block Number.
+    row0: u32,
+}
+
+impl Block {
+    /// §2.13.1.10.1 (pixel shader) or §2.13.1.10.2 (media) M1.
+    fn read(m1: &[u8; 32], media: bool) -> Result<Block, MessageError> {
+        let f = |i| f32::from_bits(dword(m1, i));
+        let mut b = if media {
+            // The seed says the Vertical Block Number is "the vertical pixel offset ...
+            // divided by 8", but the block is 4 rows high and Intel's VA driver's
+            // kernels number the 16x4 blocks of a 16x16 one 0, 1, 2, 3 from the same
+            // V address: each number is 4 rows.
+            Block {
+                u0: f(2),
+                v0: f(3),
+                du: f(4),
+                dv: f(5),
+                ddu: f(6),
+                row0: (dword(m1, 1) & 0x1ff) * BLOCK.1 as u32,
+            }
+        } else {
+            Block {
+                du: f(0),
+                ddu: f(1),
+                u0: f(2),
+                dv: f(5),
+                v0: f(6),
+                row0: 0,
+            }
+        };
+        for (name, x) in [
+            ("U", b.u0),
+            ("V", b.v0),
+            ("Delta U", b.du),
+            ("Delta V", b.dv),
+        ] {
+            if !x.is_finite() {
+                return Err(invalid(format!(
+                    "sample_8x8 {name} address {x} is not a finite number (seed 000 \
+                     §2.13.1.10: IEEE_Float in normalized space)"
+                )));
+            }
+        }
+        if !b.ddu.is_finite() {
+            return Err(invalid(
+                "sample_8x8 U 2nd Derivative is not a finite number",
+            ));
+        }
+        // "Negative Delta U/V are not supported and should be clamped to 0."
+        b.du = b.du.max(0.0);
+        b.dv = b.dv.max(0.0);
+        Ok(b)
+    }
+}
+
+/// sample_8x8 (seed 000 §2.13.1.4): each enabled channel of the 16x4 block through the
+/// AVS, written back as §2.13.2.5 "16 bit Full": four registers per channel (one per
+/// row, pixel 2n in the low word of dword n), masked channels dropped and the rest
+/// moved down. Pixel (x, y) is at U(x) = U0 + Delta U·x + U 2nd Derivative·x(x−1)/2,
+/// V(y) = V0 + Delta V·y.
+fn sample_8x8(
+    d: &SamplerMessage,
+    media: bool,
+    payload: &[[u8; 32]],
+    res: &dyn SamplerResources,
+) -> Result<Response, MessageError> {
+    // §2.13.1.3.1: "sample_8x8 ... H + 1".
+    let h = usize::from(d.header.is_some());
+    if d.message_length != h + 1 || payload.len() < d.message_length {
+        return Err(invalid(format!(
+            "sample_8x8 message length {} with {} payload registers: it is H + 1 = {} \
+             (seed 000 §2.13.1.3.1)",
+            d.message_length,
+            payload.len(),
+            h + 1
+        )));
+    }
+    let header = d.header.unwrap_or_default();
+    let enabled: Vec<usize> = (0..4).filter(|&c| !header.write_masks[c]).collect();
+    if enabled.is_empty() {
+        return Err(invalid(
+            "the header masks all four write channels, which is not allowed (seed 000 \
+             §2.13.1.2 M0.2 15:12)",
+        ));
+    }
+    if d.response_length == 0 {
+        return Err(Unsupported::new(
+            "sample_8x8 with response length 0 (the result written to memory by a media \
+             write)",
+            "seed 000 §2.13.1.2",
+        )
+        .into());
+    }
+    // "phases in the response length are reduced by 4 for each channel that is masked".
+    if d.response_length != 4 * enabled.len() {
+        return Err(invalid(format!(
+            "sample_8x8 response length {} for {} enabled channels: it is 4 per channel \
+             (seed 000 §2.13.1.3.1)",
+            d.response_length,
+            enabled.len()
+        )));
+    }
+    let block = Block::read(&payload[h], media)?;
+    let surface = res.media_surface(d.binding_table_index)?;
+    let avs = res.avs(d.sampler_index)?;
+    avs.check()?;
+    let mem = res.memory();
+    let mut out = vec![[0u8; 32]; d.response_length];
+    for (i, &c) in enabled.iter().enumerate() {
+        let ch = surface.channel(c)?;
+        let (w, hgt) = (f64::from(ch.width), f64::from(ch.height));
+        // "Delta U multiplied by Width ... must be less than 16 for the sample_8x8
+        // message type" (and Delta V by Height).
+        if f64::from(block.du) * w >= 16.0 || f64::from(block.dv) * hgt >= 16.0 {
+            return Err(invalid(format!(
+                "sample_8x8 Delta U {} x width {w} or Delta V {} x height {hgt} is not \
+                 below 16 (seed 000 §2.13.1.10)",
+                block.du, block.dv
+            )));
+        }
+        for y in 0..BLOCK.1 {
+            let row = block.row0 as usize + y;
+            let v = f64::from(block.v0) + f64::from(block.dv) * row as f64;
+            for x in 0..BLOCK.0 {
+                let xf = x as f64;
+                let u = f64::from(block.u0)
+                    + f64::from(block.du) * xf
+                    + f64::from(block.ddu) * xf * (xf - 1.0) / 2.0;
+                let value = avs
+                    .filter(mem, &ch, c, u * w, v * hgt - ch.v_shift)
+                    .map_err(|e| e.context(format!("channel {c}, pixel ({x}, {y})")))?;
+                let reg = &mut out[4 * i + y];
+                reg[2 * x..2 * x + 2].copy_from_slice(&value.to_le_bytes());
+            }
+        }
+    }
+    Ok(Response::from(out))
+}
