@@ -144,7 +144,8 @@ enum Command {
         flip_y: bool,
     },
     /// Run a program with the i915 emulation preloaded, so Mesa's Ivy Bridge driver
-    /// (crocus) renders through gtsim (EGL surfaceless). With `--gen 11` the device is an
+    /// (crocus) renders through gtsim (EGL surfaceless), and VA-API programs get Intel's
+    /// i965 VA driver (video post-processing on the media pipeline). With `--gen 11` the device is an
     /// Ice Lake GT2 and Mesa's iris drives it: submissions run through the command
     /// streamer, but Gen11 draws are not modelled yet.
     Run {

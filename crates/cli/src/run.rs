@@ -43,6 +43,12 @@ fn driver(generation: u32) -> &'static str {
     if generation == 11 { "iris" } else { "crocus" }
 }
 
+/// The VA-API driver of a generation: Intel's i965 VA driver (Debian `i965-va-driver`)
+/// for Ivy Bridge, the media driver (`intel-media-va-driver`) for Ice Lake.
+fn va_driver(generation: u32) -> &'static str {
+    if generation == 11 { "iHD" } else { "i965" }
+}
+
 fn check_mesa(generation: u32) -> Result<()> {
     if !cfg!(all(target_os = "linux", target_arch = "x86_64")) {
         bail!("gtsim run needs Linux on x86-64 (the preload library plays the Linux i915 driver)");
@@ -81,6 +87,12 @@ pub fn run(capture: Option<PathBuf>, generation: u32, command: Vec<OsString>) ->
     };
     cmd.env("LD_PRELOAD", preload);
     cmd.env("MESA_LOADER_DRIVER_OVERRIDE", driver(generation));
+    // VA-API clients get Intel's VA driver for the emulated GPU, as Mesa gets crocus or
+    // iris: libva would otherwise try the media driver (iHD) for an i915 node first,
+    // which has no Ivy Bridge support. A name the user set wins.
+    if std::env::var_os("LIBVA_DRIVER_NAME").is_none() {
+        cmd.env("LIBVA_DRIVER_NAME", va_driver(generation));
+    }
     cmd.env("GTSIM_GEN", generation.to_string());
     cmd.env("EGL_PLATFORM", "surfaceless");
     cmd.env_remove("LIBGL_ALWAYS_SOFTWARE");
