@@ -86,13 +86,13 @@ fn psnr(a: &[u8], b: &[u8]) -> f64 {
     }
 }
 
-/// scale_vaapi to `w` x `h` on gtsim and ffmpeg's bicubic `scale` on the CPU, NV12 out:
-/// the (Y, UV) PSNR between them.
-fn scale(source: &str, size: &str, w: u32, h: u32) -> (f64, f64) {
+/// scale_vaapi to `w` x `h` on gtsim and ffmpeg's bicubic `scale` on the CPU, NV12 out,
+/// the frame uploaded as `upload` (yuv420p or nv12): the (Y, UV) PSNR between them.
+fn scale(source: &str, size: &str, upload: &str, w: u32, h: u32) -> (f64, f64) {
     let hw = format!(
-        "format=yuv420p,hwupload,scale_vaapi=w={w}:h={h}:format=nv12,hwdownload,format=nv12"
+        "format={upload},hwupload,scale_vaapi=w={w}:h={h}:format=nv12,hwdownload,format=nv12"
     );
-    let sw = format!("format=yuv420p,scale={w}:{h}:flags=bicubic,format=nv12");
+    let sw = format!("format={upload},scale={w}:{h}:flags=bicubic,format=nv12");
     let (a, log) = frame(true, source, size, &hw, &tmp("hw.yuv"));
     assert!(!log.contains("GPU HANG"), "{log}");
     let (b, _) = frame(false, source, size, &sw, &tmp("sw.yuv"));
@@ -108,17 +108,21 @@ fn scale_vaapi_on_gtsim_matches_ffmpeg_software_scaling() {
     }
     // Same size: every sample lands on a texel (phase 0 of the driver's tables is the
     // identity there), so the frame comes back bit for bit.
-    let (y, uv) = scale("testsrc", "64x48", 64, 48);
+    let (y, uv) = scale("testsrc", "64x48", "yuv420p", 64, 48);
     assert_eq!((y, uv), (99.0, 99.0), "identity scaling is exact");
+    // An NV12 upload writes the driver's Y-tiled surface through a GTT map (the i915
+    // emulation's linear view, crates/i915/src/detile.rs).
+    let (y, uv) = scale("testsrc", "64x48", "nv12", 64, 48);
+    assert_eq!((y, uv), (99.0, 99.0), "NV12 upload through a GTT map");
     // 2:1 down and 2:3 up. The driver's filter (its own Lanczos-like tables, sampled
     // from the frame's corner rather than pixel centres) is not ffmpeg's bicubic, so
     // the frames differ by a little blur and phase: measured 29.4/26.9 dB down and
     // 30.7/31.0 dB up; a wrong tap, phase, table or channel costs far more.
-    let (y, uv) = scale("testsrc2", "128x96", 64, 48);
+    let (y, uv) = scale("testsrc2", "128x96", "yuv420p", 64, 48);
     assert!(
         y >= 28.0 && uv >= 25.0,
         "downscale PSNR Y {y:.2} UV {uv:.2}"
     );
-    let (y, uv) = scale("testsrc2", "64x48", 96, 72);
+    let (y, uv) = scale("testsrc2", "64x48", "nv12", 96, 72);
     assert!(y >= 29.0 && uv >= 29.0, "upscale PSNR Y {y:.2} UV {uv:.2}");
 }

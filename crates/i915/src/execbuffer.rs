@@ -447,6 +447,13 @@ pub fn execbuffer2(k: &mut Kernel, fd: i32, a: &mut user::Args) -> Result<(), Er
     k.submissions += 1;
     capture(k, &ids, &addrs, batch_addr, device_ctx);
 
+    // What the CPU wrote through GTT maps of tiled objects reaches the objects before
+    // the GPU runs, and what the GPU wrote reaches the maps after (`detile.rs`).
+    for (id, view) in &mut k.gtt_views {
+        if let Some(bo) = k.bos.get(id) {
+            view.retile(bo)?;
+        }
+    }
     // Execute.
     let result = {
         let bindings = if k.platform.softpin() {
@@ -461,6 +468,11 @@ pub fn execbuffer2(k: &mut Kernel, fd: i32, a: &mut user::Args) -> Result<(), Er
         let mut view = GttView::new(&map);
         k.device.submit(device_ctx, batch_addr, &mut view)
     };
+    for (id, view) in &mut k.gtt_views {
+        if let Some(bo) = k.bos.get(id) {
+            view.detile(bo)?;
+        }
+    }
     match result {
         Ok(report) => {
             for line in &report.not_executed {

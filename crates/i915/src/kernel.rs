@@ -100,6 +100,10 @@ pub struct Kernel {
     next_bo: u64,
     /// Fake mmap offset -> object id.
     pub mmap_offsets: BTreeMap<u64, u64>,
+    /// The linear views of GTT-mapped tiled objects, by object id (`detile.rs`).
+    pub gtt_views: BTreeMap<u64, crate::detile::DetiledView>,
+    /// Fake mmap offset of a linear view -> object id.
+    gtt_view_offsets: BTreeMap<u64, u64>,
     /// Graphics address allocator.
     pub gtt: Gtt,
     /// Bound objects: graphics address -> object id.
@@ -181,6 +185,9 @@ fn physical_ram() -> u64 {
 /// Size of the fake mmap offset space per object: offsets are handed out in 4 GiB steps
 /// so that an offset identifies its object and the position within it.
 const MMAP_STRIDE: u64 = 1 << 32;
+/// Where the fake mmap offsets of linear views of tiled objects start (far above the
+/// objects' own).
+const GTT_VIEW_OFFSETS: u64 = 1 << 62;
 
 impl Kernel {
     /// A kernel driving `platform`'s GPU.
@@ -321,7 +328,15 @@ impl Kernel {
                 }
             }
             self.mmap_offsets.retain(|_, b| *b != id);
+            self.drop_gtt_view(id);
         }
+    }
+
+    /// Forgets object `id`'s linear view: the object is gone or its tiling changed
+    /// (a mapping the client still holds keeps its pages, no longer kept coherent).
+    fn drop_gtt_view(&mut self, id: u64) {
+        self.gtt_views.remove(&id);
+        self.gtt_view_offsets.retain(|_, b| *b != id);
     }
 
     /// The file behind a registered fd. The fd's identity is checked once per ioctl, at
@@ -364,6 +379,12 @@ impl Kernel {
 
     /// The object and position a fake mmap offset refers to.
     pub fn mmap_target(&self, offset: u64) -> Option<(&Bo, u64)> {
+        if offset >= GTT_VIEW_OFFSETS {
+            let (&base, &id) = self.gtt_view_offsets.range(..=offset).next_back()?;
+            let view = &self.gtt_views.get(&id)?.shadow;
+            let within = offset - base;
+            return (within < view.size).then_some((view, within));
+        }
         let (&base, &id) = self.mmap_offsets.range(..=offset).next_back()?;
         let bo = self.bos.get(&id)?;
         let within = offset - base;
@@ -712,10 +733,11 @@ impl Kernel {
                     return Err(Errno::EINVAL);
                 }
                 let id = self.bo_id(fd, m.handle)?;
-                if m.flags == I915_MMAP_OFFSET_GTT {
-                    self.check_gtt_map(id)?;
-                }
-                m.offset = self.mmap_offset(id);
+                m.offset = if m.flags == I915_MMAP_OFFSET_GTT {
+                    self.gtt_map_offset(id)?
+                } else {
+                    self.mmap_offset(id)
+                };
                 a.put(&m)
             }
             I915_GEM_SET_DOMAIN => {
@@ -743,13 +765,19 @@ impl Kernel {
                 if t.tiling_mode > I915_TILING_Y {
                     return Err(Errno::EINVAL);
                 }
-                let bo = self.bo(fd, t.handle)?;
-                bo.tiling = t.tiling_mode;
-                bo.stride = if t.tiling_mode == I915_TILING_NONE {
+                let stride = if t.tiling_mode == I915_TILING_NONE {
                     0
                 } else {
                     t.stride
                 };
+                let bo = self.bo(fd, t.handle)?;
+                let changed = (bo.tiling, bo.stride) != (t.tiling_mode, stride);
+                bo.tiling = t.tiling_mode;
+                bo.stride = stride;
+                if changed {
+                    let id = self.bo_id(fd, t.handle)?;
+                    self.drop_gtt_view(id);
+                }
                 t.swizzle_mode = I915_BIT_6_SWIZZLE_NONE;
                 a.put(&t)
             }
@@ -1183,20 +1211,25 @@ impl Kernel {
         Ok(())
     }
 
-    fn check_gtt_map(&self, id: u64) -> Result<(), Errno> {
-        // A GTT map of a tiled object would need a detiled view through a fence register;
-        // that is not modelled, so it fails loudly instead of showing tiled bytes.
-        match self.bos.get(&id) {
-            Some(bo) if bo.tiling != I915_TILING_NONE => {
-                crate::log(&format!(
-                    "GEM_MMAP_GTT of a tiled buffer (tiling {}) needs a detiled view, not modelled yet: refused with ENODEV",
-                    bo.tiling
-                ));
-                Err(Errno::ENODEV)
-            }
-            Some(_) => Ok(()),
-            None => Err(Errno::ENOENT),
+    /// The mmap offset of a GTT map of object `id`: a linear object's own pages, or for
+    /// a tiled one the linear view a fence would give (`detile.rs`), made on first use.
+    fn gtt_map_offset(&mut self, id: u64) -> Result<u64, Errno> {
+        let bo = self.bos.get(&id).ok_or(Errno::ENOENT)?;
+        if bo.tiling == I915_TILING_NONE {
+            return Ok(self.mmap_offset(id));
         }
+        if let Some((&off, _)) = self.gtt_view_offsets.iter().find(|(_, b)| **b == id) {
+            return Ok(off);
+        }
+        let view = crate::detile::DetiledView::new(bo, bo.tiling, bo.stride)?;
+        self.gtt_views.insert(id, view);
+        let off = self
+            .gtt_view_offsets
+            .keys()
+            .next_back()
+            .map_or(GTT_VIEW_OFFSETS, |last| last + MMAP_STRIDE);
+        self.gtt_view_offsets.insert(off, id);
+        Ok(off)
     }
 
     fn mmap_offset(&mut self, id: u64) -> u64 {

@@ -20,6 +20,7 @@
 
 pub mod ban;
 pub mod bo;
+pub mod detile;
 pub mod errno;
 pub mod execbuffer;
 #[cfg(test)]

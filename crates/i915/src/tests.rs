@@ -150,13 +150,6 @@ fn tiling_is_recorded_and_never_swizzled() {
     };
     i915(&mut k, I915_GEM_GET_TILING, &mut g).unwrap();
     assert_eq!((g.tiling_mode, g.swizzle_mode), (I915_TILING_X, 0));
-    // A GTT map of a tiled object would need detiling: refused loudly.
-    let mut m = I915GemMmapGtt {
-        handle: h,
-        pad: 0,
-        offset: 0,
-    };
-    assert_eq!(i915(&mut k, I915_GEM_MMAP_GTT, &mut m), Err(Errno::ENODEV));
     // A write-back MMAP_OFFSET works and names the object.
     let mut m = I915GemMmapOffset {
         handle: h,
@@ -167,6 +160,70 @@ fn tiling_is_recorded_and_never_swizzled() {
     };
     i915(&mut k, I915_GEM_MMAP_GTT, &mut m).unwrap();
     assert!(k.mmap_target(m.offset).is_some());
+}
+
+/// Reads `n` bytes at `at` of what a GTT mapping at mmap offset `off` shows.
+fn gtt_read(k: &Kernel, off: u64, at: u64, n: usize) -> Vec<u8> {
+    let (view, base) = k.mmap_target(off).unwrap();
+    let mut out = vec![0; n];
+    view.read(base + at, &mut out).unwrap();
+    out
+}
+
+#[test]
+fn gtt_maps_of_tiled_objects_are_linear_views_kept_coherent() {
+    let mut k = kernel();
+    let (target, batch, mut relocs) = store_batch(&mut k);
+    // Y tiles are 128 bytes by 32 rows in 16-byte columns, so with a 128-byte stride
+    // linear (row r, byte x) is tiled offset (x / 16)·512 + r·16 + x % 16: (1, 16) is
+    // 528, (2, 0) is 32, and the batch's store at 0x40 is (4, 0), linear 512.
+    let bytes: Vec<u8> = (1..=16).collect();
+    pwrite(&mut k, target, 528, &bytes).unwrap();
+    let mut t = I915GemSetTiling {
+        handle: target,
+        tiling_mode: I915_TILING_Y,
+        stride: 128,
+        swizzle_mode: 0,
+    };
+    i915(&mut k, I915_GEM_SET_TILING, &mut t).unwrap();
+    let mut m = I915GemMmapGtt {
+        handle: target,
+        pad: 0,
+        offset: 0,
+    };
+    i915(&mut k, I915_GEM_MMAP_GTT, &mut m).unwrap();
+    assert_eq!(
+        gtt_read(&k, m.offset, 128 + 16, 16),
+        bytes,
+        "detiled on map"
+    );
+    // The CPU writes through the map; the GPU sees it, and what the GPU writes shows in
+    // the map after the execbuffer.
+    let (view, base) = k.mmap_target(m.offset).unwrap();
+    view.write(base + 256, &[0xaa; 16]).unwrap();
+    let mut objs = [obj(target, &mut []), obj(batch, &mut relocs)];
+    exec(
+        &mut k,
+        &mut objs,
+        I915_EXEC_RENDER | I915_EXEC_HANDLE_LUT,
+        0,
+    )
+    .unwrap();
+    assert_eq!(
+        pread(&mut k, target, 32, 16),
+        [0xaa; 16],
+        "retiled before the GPU ran"
+    );
+    assert_eq!(gtt_read(&k, m.offset, 512, 4), 0xfeedu32.to_le_bytes());
+    assert_eq!(gtt_read(&k, m.offset, 256, 16), [0xaa; 16]);
+    // The same map again; a new tiling gives a new view.
+    let off = m.offset;
+    i915(&mut k, I915_GEM_MMAP_GTT, &mut m).unwrap();
+    assert_eq!(m.offset, off);
+    t.tiling_mode = I915_TILING_X;
+    t.stride = 512;
+    i915(&mut k, I915_GEM_SET_TILING, &mut t).unwrap();
+    assert!(k.mmap_target(off).is_none(), "the old view is gone");
 }
 
 /// A batch that stores 0xfeed into a second object through a relocation.
