@@ -352,3 +352,78 @@ fn malformed_and_unmodelled_messages_are_errors() {
     let e = handle(d, &[header(&[]), m], 0, &f).unwrap_err();
     assert!(e.to_string().contains("deinterlace"), "{e}");
 }
+
+/// A float a hostile kernel might send: NaN, infinities, huge, tiny, negative, or
+/// ordinary.
+fn hostile_float(rng: &mut gtsim_fuzzkit::SplitMix64) -> f32 {
+    match rng.below(8) {
+        0 => f32::NAN,
+        1 => f32::INFINITY,
+        2 => -1e30,
+        3 => f32::from_bits(rng.next_u64() as u32),
+        4 => -(rng.below(1000) as f32) / 100.0,
+        _ => rng.below(2000) as f32 / 1000.0,
+    }
+}
+
+#[test]
+fn hostile_sample_8x8_messages_end_in_a_result_or_a_typed_error() {
+    // Random message descriptors (response lengths, masks), M1 addresses and steps,
+    // MEDIA_SURFACE_STATEs (every format value, tilings, pitches, plane offsets past
+    // the memory, field pictures) and SAMPLER_8x8_STATE coefficients: the message ends
+    // with its writeback or a typed error, never a panic, and both are reached.
+    let mut rng = gtsim_fuzzkit::SplitMix64(gtsim_fuzzkit::env_u64("GTSIM_FUZZ_SEED", 11));
+    let (mut ok, mut err) = (0, 0);
+    for _ in 0..gtsim_fuzzkit::cases(300) {
+        let mut f = y8(32, 8, ramp);
+        f.surface = MediaSurfaceState {
+            surface_base_address: BASE + rng.below(3) * 0x800,
+            width: rng.below(64) as u16,
+            height: rng.below(64) as u16,
+            surface_pitch: rng.below(1024) as u32,
+            surface_format: MediaFormat(rng.below(16) as u32),
+            picture_structure: gtsim_spec::gen7::media_surface_state::PictureStructure(
+                rng.below(4) as u32,
+            ),
+            tile_mode: gtsim_spec::gen7::media_surface_state::TileMode(rng.below(4) as u32),
+            interleave_chroma: rng.one_in(2),
+            half_pitch_for_chroma: rng.one_in(4),
+            y_offset_for_u_cb: rng.below(80) as u16,
+            x_offset_for_u_cb: rng.below(80) as u16,
+            y_offset_for_v_cr: rng.below(80) as u16,
+            cr_v_cb_u_pixel_offset_v_direction: rng.below(4) as f64 / 4.0,
+            ..Default::default()
+        };
+        let tables: Vec<Table> = (0..4)
+            .map(|_| std::array::from_fn(|_| std::array::from_fn(|_| rng.next_u64() as i8)))
+            .collect();
+        f.table = sampler_8x8_dwords(
+            [&tables[0], &tables[1], &tables[2], &tables[3]],
+            rng.below(256) as u8,
+            !rng.one_in(8),
+        );
+        f.sampler.ief_bypass = !rng.one_in(8);
+        let masked: Vec<usize> = (0..4).filter(|_| rng.one_in(2)).collect();
+        let rlen = if rng.one_in(4) {
+            rng.below(20) as u8
+        } else {
+            4 * (4 - masked.len()) as u8
+        };
+        let m = m1(
+            rng.below(600) as u32,
+            hostile_float(&mut rng),
+            hostile_float(&mut rng),
+            hostile_float(&mut rng) / 16.0,
+            hostile_float(&mut rng) / 16.0,
+            hostile_float(&mut rng) / 64.0,
+        );
+        match handle(desc(rlen), &[header(&masked), m], 0, &f) {
+            Ok(w) => {
+                assert_eq!(w.len(), usize::from(rlen));
+                ok += 1;
+            }
+            Err(_) => err += 1,
+        }
+    }
+    assert!(ok > 0 && err > 0, "{ok} results, {err} errors");
+}
