@@ -34,10 +34,13 @@ fn gtsim() -> PathBuf {
     p
 }
 
+/// A fresh file path for `name`: the tests run in parallel, each call gets its own.
 fn tmp(name: &str) -> PathBuf {
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let dir = std::env::temp_dir().join(format!("gtsim-va-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
+    dir.join(format!("{n}-{name}"))
 }
 
 /// One frame of the lavfi source `source` at `size`, through `filters`, as raw NV12:
@@ -125,4 +128,86 @@ fn scale_vaapi_on_gtsim_matches_ffmpeg_software_scaling() {
     );
     let (y, uv) = scale("testsrc2", "64x48", "nv12", 96, 72);
     assert!(y >= 29.0 && uv >= 29.0, "upscale PSNR Y {y:.2} UV {uv:.2}");
+}
+
+/// One 64x48 testsrc2 frame as NV12 (ffmpeg's software conversion), and the same frame
+/// through `filter` on gtsim.
+fn filtered(filter: &str) -> (Vec<u8>, Vec<u8>) {
+    let (src, _) = frame(false, "testsrc2", "64x48", "format=nv12", &tmp("src.yuv"));
+    let hw = format!("format=nv12,hwupload,{filter},hwdownload,format=nv12");
+    let (out, log) = frame(true, "testsrc2", "64x48", &hw, &tmp("filtered.yuv"));
+    assert!(!log.contains("GPU HANG"), "{log}");
+    assert_eq!(out.len(), src.len(), "{log}");
+    (src, out)
+}
+
+const W: i64 = 64;
+const H: i64 = 48;
+
+/// The luma of an NV12 frame at (x, y), clamped to the frame.
+fn luma(f: &[u8], x: i64, y: i64) -> u8 {
+    f[(y.clamp(0, H - 1) * W + x.clamp(0, W - 1)) as usize]
+}
+
+#[test]
+fn denoise_vaapi_on_gtsim_is_the_seeds_first_frame_spatial_filter() {
+    if !va_present() {
+        return;
+    }
+    let (src, out) = filtered("denoise_vaapi=denoise=20");
+    // The VA driver denoises every frame as a first frame ("forced to 100% spatial",
+    // seed 000 §2.8.6) with Good Neighbor Threshold 4 and Progressive DN: each luma pixel
+    // becomes the mean of its 3x3 neighbours within 4 of it, as seed 000 §2.8.2 computes
+    // it with gn_q_table; its kernel copies the chroma.
+    const GN_Q_TABLE: [u32; 9] = [2048, 1024, 682, 512, 409, 341, 292, 256, 227];
+    let mut changed = 0;
+    for y in 0..H {
+        for x in 0..W {
+            let c = i32::from(luma(&src, x, y));
+            let (mut sum, mut num) = (0u32, 0usize);
+            for dy in -1..=1 {
+                for dx in -1..=1 {
+                    let n = luma(&src, x + dx, y + dy);
+                    if (i32::from(n) - c).abs() <= 4 {
+                        sum += u32::from(n);
+                        num += 1;
+                    }
+                }
+            }
+            let expect = ((sum + (num as u32 >> 1)) * GN_Q_TABLE[num - 1]) >> 11;
+            let got = luma(&out, x, y);
+            assert_eq!(u32::from(got), expect, "luma ({x}, {y})");
+            changed += usize::from(i32::from(got) != c);
+        }
+    }
+    assert!(changed > 0, "the filter changed nothing");
+    assert_eq!(
+        out[(W * H) as usize..],
+        src[(W * H) as usize..],
+        "chroma copied"
+    );
+}
+
+#[test]
+fn deinterlace_vaapi_bob_on_gtsim_keeps_one_field_and_interpolates_the_other() {
+    if !va_present() {
+        return;
+    }
+    let (src, out) = filtered("deinterlace_vaapi=mode=bob");
+    // A frame not flagged interlaced goes to the driver as bottom field first, field 0:
+    // the bottom field (odd lines) is kept, and each even line is the rounded mean of
+    // the odd lines around it (seed 000 §2.8.6: the first frame is deinterlaced by the
+    // spatial deinterlacer, whose angle tree the seed lost; gtsim uses its 90-degree
+    // default).
+    for y in 0..H {
+        for x in 0..W {
+            let expect = if y % 2 == 1 {
+                luma(&src, x, y)
+            } else {
+                let up = if y == 0 { 1 } else { y - 1 };
+                ((u32::from(luma(&src, x, up)) + u32::from(luma(&src, x, y + 1)) + 1) >> 1) as u8
+            };
+            assert_eq!(luma(&out, x, y), expect, "luma ({x}, {y})");
+        }
+    }
 }

@@ -6,7 +6,7 @@
 
 use crate::front::StageTables;
 use crate::indirect::{Bases, binding_table_entry, binding_table_surface};
-use crate::sampling_media::{avs_config, media_surface_view};
+use crate::sampling_media::{avs_config, dndi_config, media_surface_view};
 use crate::surface_state::{Use, buffer_entries, surface_from_state};
 use gtsim_eu::exec::{Message, MessageError, Response};
 use gtsim_mem::Memory;
@@ -16,6 +16,7 @@ use gtsim_sampler::address::TexCoordMode;
 use gtsim_sampler::filter::MapFilter;
 use gtsim_sampler::lod::MipFilter;
 use gtsim_sampler::media::avs::AvsConfig;
+use gtsim_sampler::media::dndi::DndiConfig;
 use gtsim_sampler::media::surface::MediaSurfaceView;
 use gtsim_sampler::message::SamplerResources;
 use gtsim_sampler::state::{
@@ -27,9 +28,9 @@ use gtsim_spec::gen7::message_descriptor_sampling_engine::SimdMode;
 use gtsim_spec::gen7::render_surface_state::{NumberOfMultisamples, SurfaceType};
 use gtsim_spec::gen7::sampler_state::{ChromaKeyMode, LodPreClampEnable, TrilinearFilterQuality};
 use gtsim_spec::gen7::{
-    MediaSurfaceState, MessageDescriptorSamplingEngine, MessageHeaderSamplingEngine,
-    RenderSurfaceState, Sample8x8SamplerState, Sampler8x8State, SamplerBorderColorState,
-    SamplerMessageType as T, SamplerState,
+    DeinterlaceSamplerState, MediaSurfaceState, MessageDescriptorSamplingEngine,
+    MessageHeaderSamplingEngine, RenderSurfaceState, Sample8x8SamplerState, Sampler8x8State,
+    SamplerBorderColorState, SamplerMessageType as T, SamplerState,
 };
 use gtsim_spec::shared::SurfaceFormat;
 use std::collections::BTreeMap;
@@ -54,6 +55,17 @@ pub trait SamplerTables {
     fn media_surface(&self, bti: u8) -> Result<MediaSurfaceState, MessageError> {
         let _ = bti;
         Err(Unsupported::new("media surfaces in this stage", "seed 000 §2.12.2.2").into())
+    }
+    /// The DEINTERLACE_SAMPLER_STATE the deinterlace message with Sampler Index `index`
+    /// uses (seed 000 §2.12.3.3: element `index / 2` of 8-dword elements, so at `index`
+    /// times 16 bytes, as other sampler states).
+    fn deinterlace_sampler(&self, index: u8) -> Result<DeinterlaceSamplerState, MessageError> {
+        let _ = index;
+        Err(Unsupported::new(
+            "deinterlace sampler state in this stage",
+            "seed 000 §2.12.3.3",
+        )
+        .into())
     }
     /// The SAMPLER_STATE for Sample_8x8 at index `index` (seed 000 §2.12.3.2), with the
     /// SAMPLER_8x8_STATE it points to (§2.12.4) and that state's dwords.
@@ -161,6 +173,10 @@ impl SamplerResources for Cached<'_> {
     fn avs(&self, index: u8) -> Result<AvsConfig, MessageError> {
         let (s, t, raw) = self.tables.sampler_8x8(index)?;
         Ok(avs_config(&s, &t, &raw))
+    }
+
+    fn dndi(&self, index: u8) -> Result<DndiConfig, MessageError> {
+        Ok(dndi_config(&self.tables.deinterlace_sampler(index)?))
     }
 }
 
@@ -300,6 +316,10 @@ impl SamplerResources for Neutral<'_> {
     fn avs(&self, index: u8) -> Result<AvsConfig, MessageError> {
         let (s, t, raw) = self.0.sampler_8x8(index)?;
         Ok(avs_config(&s, &t, &raw))
+    }
+
+    fn dndi(&self, index: u8) -> Result<DndiConfig, MessageError> {
+        Ok(dndi_config(&self.0.deinterlace_sampler(index)?))
     }
 }
 
@@ -572,6 +592,23 @@ impl SamplerTables for StageSampling<'_> {
         MediaSurfaceState::unpack(&dw).map_err(|e| MessageError::State {
             structure: "MEDIA_SURFACE_STATE",
             why: format!("at {addr:#x} (binding table entry {bti}): {e}"),
+        })
+    }
+
+    fn deinterlace_sampler(&self, index: u8) -> Result<DeinterlaceSamplerState, MessageError> {
+        let addr = self
+            .bases
+            .dynamic
+            .wrapping_add(self.tables.sampler_state)
+            .wrapping_add(index as u64 * 16);
+        let dw = self.dwords(
+            "DEINTERLACE_SAMPLER_STATE",
+            addr,
+            DeinterlaceSamplerState::DWORDS,
+        )?;
+        DeinterlaceSamplerState::unpack(&dw).map_err(|e| MessageError::State {
+            structure: "DEINTERLACE_SAMPLER_STATE",
+            why: format!("at {addr:#x}: {e}"),
         })
     }
 

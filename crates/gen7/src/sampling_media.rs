@@ -5,12 +5,18 @@
 use gtsim_mem::tiling::Tiling;
 use gtsim_message::MessageError;
 use gtsim_sampler::media::avs::AvsConfig;
+use gtsim_sampler::media::dndi::DndiConfig;
 use gtsim_sampler::media::surface::{MediaFormat, MediaSurfaceView, PictureStructure};
+use gtsim_spec::gen7::deinterlace_sampler_state::{
+    DnDiFirstFrame, DnDiTopFirst, VdiWalkerEnable, VdiWalkerFrameSharingEnable,
+};
 use gtsim_spec::gen7::media_surface_state::{PictureStructure as Picture, TileMode};
 use gtsim_spec::gen7::sampler_8x8_state::{
     AdaptiveFilterForAllChannels, BypassXAdaptiveFiltering, BypassYAdaptiveFiltering, RgbAdaptive,
 };
-use gtsim_spec::gen7::{MediaSurfaceState, Sample8x8SamplerState, Sampler8x8State};
+use gtsim_spec::gen7::{
+    DeinterlaceSamplerState, MediaSurfaceState, Sample8x8SamplerState, Sampler8x8State,
+};
 
 /// MEDIA_SURFACE_STATE as the media sampler sees it (seed 000 §2.12.2.2).
 pub(crate) fn media_surface_view(s: &MediaSurfaceState) -> Result<MediaSurfaceView, MessageError> {
@@ -96,5 +102,23 @@ pub(crate) fn avs_config(s: &Sample8x8SamplerState, t: &Sampler8x8State, raw: &[
             == BypassXAdaptiveFiltering::DISABLE_X_ADAPTIVE_FILTERING,
         bypass_y_adaptive: t.bypass_y_adaptive_filtering
             == BypassYAdaptiveFiltering::DISABLE_Y_ADAPTIVE_FILTERING,
+    }
+}
+
+/// DEINTERLACE_SAMPLER_STATE as the deinterlace message uses it (seed 000 §2.12.3.3).
+pub(crate) fn dndi_config(s: &DeinterlaceSamplerState) -> DndiConfig {
+    DndiConfig {
+        dn_enable: s.dn_enable,
+        di_enable: s.di_enable,
+        di_partial: s.di_partial,
+        first_frame: s.dn_di_first_frame == DnDiFirstFrame::FIRST_FIELD,
+        progressive_dn: s.progressive_dn,
+        top_first: s.dn_di_top_first == DnDiTopFirst::TOP_FIELD_OCCURS_FIRST,
+        walker: s.vdi_walker_enable == VdiWalkerEnable::WALKER_ENABLED
+            || s.vdi_walker_frame_sharing_enable
+                != VdiWalkerFrameSharingEnable::SINGLE_DEINTERLACER_WALKS_THE_ENTIRE_FRAME,
+        good_neighbor_th: s.good_neighbor_threshold,
+        bne_edge_th: s.bne_edge_threshold,
+        bne_noise_th: s.block_noise_estimate_noise_threshold,
     }
 }

@@ -101,6 +101,16 @@ pub trait SamplerResources {
         let _ = bti;
         Err(Unsupported::new("media surfaces on this front", "seed 000 §2.12.2.2").into())
     }
+    /// The deinterlace message's DEINTERLACE_SAMPLER_STATE for Sampler Index `index`
+    /// (seed 000 §2.12.3.3).
+    fn dndi(&self, index: u8) -> Result<crate::media::dndi::DndiConfig, MessageError> {
+        let _ = index;
+        Err(Unsupported::new(
+            "deinterlace sampler state on this front",
+            "seed 000 §2.12.3.3",
+        )
+        .into())
+    }
     /// The sample_8x8 sampler state at `index` with its SAMPLER_8x8_STATE (seed 000
     /// §2.12.3.2, §2.12.4).
     fn avs(&self, index: u8) -> Result<AvsConfig, MessageError> {

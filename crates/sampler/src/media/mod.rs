@@ -9,15 +9,19 @@
 //!   filter bypassed, on the media surfaces of [`surface`] (every format the seed allows
 //!   sample_8x8 except those it reserves for deinterlace); the "16 bit Full" writeback
 //!   with the header's write channel masks.
+//! * `deinterlace` on a stream's first frame ([`dndi`]): denoise alone or deinterlace
+//!   alone.
 //! * `cache_flush`: the model keeps no sampler cache, so it only answers.
 //!
 //! ## Not modelled (each an `Err` naming the seed section)
 //!
-//! `sample_unorm` (and +killpix) and `deinterlace` (§2.8); the IEF and the VSA (§2.10);
+//! `sample_unorm` (and +killpix); deinterlace beyond the first frame (§2.8, see
+//! [`dndi`]); the IEF and the VSA (§2.10);
 //! AVS adaptive blending (§2.9.1.3); chroma keying in sample_8x8; writing the result
 //! to memory when the response length is 0 (§2.13.1.2).
 
 pub mod avs;
+pub mod dndi;
 pub mod surface;
 
 use crate::message::SamplerResources;
@@ -50,11 +54,7 @@ pub(crate) fn run(
         SamplerOp::SampleUnorm { .. } | SamplerOp::SampleUnormKillpix { .. } => {
             Err(Unsupported::new("the sample_unorm messages", "seed 000 §2.13.1.4").into())
         }
-        SamplerOp::Deinterlace => Err(Unsupported::new(
-            "the deinterlace message (denoise and deinterlace)",
-            "seed 000 §2.8, §2.13.2.6",
-        )
-        .into()),
+        SamplerOp::Deinterlace => dndi::run(d, payload, res),
         other => Err(invalid(format!(
             "message type {other:?} has no SIMD32/64 form (seed 000 §2.13.1.3.1)"
         ))),
