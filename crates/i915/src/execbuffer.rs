@@ -228,7 +228,8 @@ pub fn execbuffer2(k: &mut Kernel, fd: i32, a: &mut user::Args) -> Result<(), Er
     // (I915_CONTEXT_PARAM_ENGINES) the ring bits index it (eb_select_engine: past the map,
     // BSD bits set or an invalid slot are EINVAL), each slot being its own hardware
     // context; without one, a legacy ring (eb_select_legacy_ring: BSD dispatch bits on
-    // another ring and unknown rings are EINVAL; only the render ring is modelled).
+    // another ring and unknown rings are EINVAL; the render ring and, on Ivy Bridge, the
+    // blitter ring are modelled, the video rings are not).
     let ctx_id = (eb.rsvd1 & 0xffff_ffff) as u32;
     let (device_ctx, engines, vm) = {
         let file_id = *k.fds.get(&fd).ok_or(Errno::EBADF)?;
@@ -249,6 +250,7 @@ pub fn execbuffer2(k: &mut Kernel, fd: i32, a: &mut user::Args) -> Result<(), Er
         (c.device_id, c.engines.clone(), c.vm)
     };
     let ring = eb.flags & I915_EXEC_RING_MASK;
+    let blitter = engines.is_none() && ring == I915_EXEC_BLT && !k.platform.softpin();
     let device_ctx = match engines {
         Some(slots) => {
             if eb.flags & I915_EXEC_BSD_MASK != 0 {
@@ -264,9 +266,9 @@ pub fn execbuffer2(k: &mut Kernel, fd: i32, a: &mut user::Args) -> Result<(), Er
             if eb.flags & I915_EXEC_BSD_MASK != 0 && ring != 2 {
                 return Err(Errno::EINVAL);
             }
-            if ring != I915_EXEC_DEFAULT && ring != I915_EXEC_RENDER {
+            if ring != I915_EXEC_DEFAULT && ring != I915_EXEC_RENDER && !blitter {
                 crate::log(&format!(
-                    "execbuffer on ring {ring}: only the render ring is modelled; refused with EINVAL"
+                    "execbuffer on ring {ring}: only the render and blitter rings are modelled; refused with EINVAL"
                 ));
                 return Err(Errno::EINVAL);
             }
@@ -445,7 +447,14 @@ pub fn execbuffer2(k: &mut Kernel, fd: i32, a: &mut user::Args) -> Result<(), Er
         c.used = true;
     }
     k.submissions += 1;
-    capture(k, &ids, &addrs, batch_addr, device_ctx);
+    if blitter {
+        // The AUB writer records render-ring submissions only.
+        if k.capture.is_some() {
+            crate::log("capture: a blitter-ring submission is not recorded in the AUB trace");
+        }
+    } else {
+        capture(k, &ids, &addrs, batch_addr, device_ctx);
+    }
 
     // What the CPU wrote through GTT maps of tiled objects reaches the objects before
     // the GPU runs, and what the GPU wrote reaches the maps after (`detile.rs`).
@@ -466,7 +475,12 @@ pub fn execbuffer2(k: &mut Kernel, fd: i32, a: &mut user::Args) -> Result<(), Er
             .filter_map(|(a, id)| k.bos.get(id).map(|b| (*a, b)))
             .collect();
         let mut view = GttView::new(&map);
-        k.device.submit(device_ctx, batch_addr, &mut view)
+        let ring = if blitter {
+            gtsim_gpu::device::Ring::Blitter
+        } else {
+            gtsim_gpu::device::Ring::Render
+        };
+        k.device.submit_on(ring, device_ctx, batch_addr, &mut view)
     };
     for (id, view) in &mut k.gtt_views {
         if let Some(bo) = k.bos.get(id) {

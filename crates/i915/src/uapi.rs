@@ -281,6 +281,8 @@ pub const I915_GEM_VM_DESTROY: u32 = 0x3b;
 pub const I915_EXEC_RING_MASK: u64 = 0x3f;
 pub const I915_EXEC_DEFAULT: u64 = 0;
 pub const I915_EXEC_RENDER: u64 = 1;
+/// The blitter ring (uapi i915_drm.h I915_EXEC_BLT).
+pub const I915_EXEC_BLT: u64 = 3;
 pub const I915_EXEC_NO_RELOC: u64 = 1 << 11;
 pub const I915_EXEC_HANDLE_LUT: u64 = 1 << 12;
 pub const I915_EXEC_FENCE_IN: u64 = 1 << 16;

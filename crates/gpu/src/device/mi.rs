@@ -1,6 +1,6 @@
 //! The command streamer loop and the commands it executes.
 
-use super::{Context, DeviceLimits, Hang, SubmitReport, fetch};
+use super::{Context, DeviceLimits, Hang, Ring, SubmitReport, fetch};
 use gtsim_gen7::{DrawFront, Registers};
 use gtsim_mem::Memory;
 use gtsim_pipe3d::draw::{RenderTarget, Statistics, Watchdog};
@@ -16,6 +16,8 @@ pub(super) struct CommandStreamer<'a> {
     pub limits: DeviceLimits,
     /// The work done by this submission's draws (the hangcheck).
     pub watchdog: Watchdog,
+    /// The ring the batch runs on.
+    pub ring: super::Ring,
 }
 
 fn decode<T>(def: &'static Def, addr: u64, r: Result<T, UnpackError>) -> Result<T, Hang> {
@@ -78,8 +80,35 @@ impl CommandStreamer<'_> {
         report: &mut SubmitReport,
     ) -> Result<Flow, Hang> {
         let name = def.name;
+        let on_blitter = self.ring == Ring::Blitter;
+        let blitter_command = matches!(def.id, XyColorBlt::ID | XySrcCopyBlt::ID);
+        if on_blitter && dw[0] >> 29 == 3 || !on_blitter && blitter_command {
+            return Err(Hang::Unsupported {
+                command: name,
+                addr: at,
+                unsupported: gtsim_spec::Unsupported::new(
+                    if on_blitter {
+                        "3D, media and GPGPU commands on the blitter ring"
+                    } else {
+                        "2D blitter commands on the render ring"
+                    },
+                    "IVB PRM Vol1 Part4 (Blitter Engine)",
+                ),
+            });
+        }
         match def.id {
             MiNoop::ID => {}
+            XyColorBlt::ID => {
+                let c = decode(def, at, XyColorBlt::unpack(dw))?;
+                self.blitter(name, at).color(&c)?;
+                report.blits += 1;
+            }
+            XySrcCopyBlt::ID => {
+                let c = decode(def, at, XySrcCopyBlt::unpack(dw))?;
+                self.blitter(name, at).src_copy(&c)?;
+                report.blits += 1;
+            }
+            MiFlushDw::ID if on_blitter => self.flush_dw(def, at, dw)?,
             MiBatchBufferEnd::ID => return Ok(Flow::End),
             MiBatchBufferStart::ID => {
                 // IVB PRM Vol1 Part3 MI_BATCH_BUFFER_START: Gen7 has no second-level
@@ -254,6 +283,50 @@ impl CommandStreamer<'_> {
             },
         }
         Ok(Flow::Next)
+    }
+
+    fn blitter(&mut self, command: &'static str, addr: u64) -> super::blt::Blitter<'_> {
+        super::blt::Blitter {
+            mem: self.mem,
+            watchdog: &mut self.watchdog,
+            command,
+            addr,
+        }
+    }
+
+    /// MI_FLUSH_DW on the blitter ring (IVB PRM Vol1 Part4): the flush itself has no
+    /// effect in a model that executes in order; its post-sync operation writes the
+    /// immediate data or the timestamp. A Store Data Index write, into the hardware
+    /// status page, is not modelled.
+    fn flush_dw(&mut self, def: &'static Def, at: u64, dw: &[u32]) -> Result<(), Hang> {
+        use gtsim_spec::gen7::mi_flush_dw::PostSyncOperation as Op;
+        let c = decode(def, at, MiFlushDw::unpack(dw))?;
+        if c.post_sync_operation == Op::NO_WRITE {
+            return Ok(());
+        }
+        if c.store_data_index {
+            return Err(Hang::Unsupported {
+                command: def.name,
+                addr: at,
+                unsupported: gtsim_spec::Unsupported::new(
+                    "MI_FLUSH_DW writes into the hardware status page (Store Data Index)",
+                    "IVB PRM Vol1 Part3 MI_FLUSH_DW",
+                ),
+            });
+        }
+        let value = if c.post_sync_operation == Op::WRITE_TIMESTAMP {
+            self.clock()
+        } else {
+            u64::from(c.immediate_data_low)
+                | c.immediate_data_high
+                    .first()
+                    .map_or(0, |h| u64::from(h.data_dword) << 32)
+        };
+        if c.post_sync_operation == Op::WRITE_TIMESTAMP || !c.immediate_data_high.is_empty() {
+            self.write_u64(def.name, at, c.address, value)
+        } else {
+            self.write_u32(def.name, at, c.address, value as u32)
+        }
     }
 
     /// Runs a 3DPRIMITIVE through the 3D pipeline and adds its statistics to the

@@ -31,6 +31,7 @@
 //! same submission always produces the same bits.
 
 mod alu;
+mod blt;
 pub mod gen11;
 mod mi;
 mod predicate;
@@ -107,6 +108,17 @@ pub enum Hang {
         #[source]
         error: gtsim_pipe3d::draw::DrawError,
     },
+    /// A blit whose work crossed the submission's limits.
+    #[error("{command} at {addr:#x}: {error}")]
+    Blit {
+        /// Command.
+        command: &'static str,
+        /// Its address.
+        addr: u64,
+        /// What went wrong (boxed: the error is large and rare).
+        #[source]
+        error: Box<gtsim_pipe3d::draw::DrawError>,
+    },
     /// The batch never ended.
     #[error("batch at {start:#x} executed {limit} commands without MI_BATCH_BUFFER_END")]
     Runaway {
@@ -130,6 +142,15 @@ impl Hang {
     }
 }
 
+/// A command streamer of the GPU (Linux i915's I915_EXEC_RENDER and I915_EXEC_BLT).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ring {
+    /// The render ring (RCS): MI, 3D, media and GPGPU commands.
+    Render,
+    /// The blitter ring (BCS): MI commands and the 2D blitter's.
+    Blitter,
+}
+
 /// What a completed submission did.
 #[derive(Debug, Clone, Default)]
 pub struct SubmitReport {
@@ -139,6 +160,8 @@ pub struct SubmitReport {
     pub draws: usize,
     /// MEDIA_OBJECTs executed.
     pub media_objects: usize,
+    /// 2D blits (XY_COLOR_BLT, XY_SRC_COPY_BLT) executed.
+    pub blits: usize,
     /// GPGPU_WALKERs executed.
     pub walkers: usize,
     /// Render targets the draws wrote, one per surface address (the last description).
@@ -289,6 +312,18 @@ impl Device {
         batch: u64,
         mem: &mut dyn Memory,
     ) -> Result<SubmitReport, Hang> {
+        self.submit_on(Ring::Render, ctx, batch, mem)
+    }
+
+    /// [`Device::submit`] on `ring`: the render ring runs everything but the 2D
+    /// blitter commands, the blitter ring (Gen7 only) the MI commands and those.
+    pub fn submit_on(
+        &mut self,
+        ring: Ring,
+        ctx: u32,
+        batch: u64,
+        mem: &mut dyn Memory,
+    ) -> Result<SubmitReport, Hang> {
         let mut context = std::mem::take(self.context(ctx));
         let result = match self.platform {
             Platform::IvyBridge => mi::CommandStreamer {
@@ -297,8 +332,17 @@ impl Device {
                 mem,
                 limits: self.limits,
                 watchdog: Watchdog::new(self.limits.work),
+                ring,
             }
             .run(batch),
+            Platform::IceLake if ring == Ring::Blitter => Err(Hang::Unsupported {
+                command: "the blitter ring",
+                addr: batch,
+                unsupported: gtsim_spec::Unsupported::new(
+                    "Gen11's blitter ring",
+                    "seed 003 (BR00, BR13: the blitter's registers only)",
+                ),
+            }),
             Platform::IceLake => gen11::CommandStreamer {
                 device_clock: &mut self.clock,
                 ctx: &mut context,
@@ -335,6 +379,8 @@ pub(crate) fn fetch(
     Ok((def, dwords))
 }
 
+#[cfg(test)]
+mod blt_tests;
 #[cfg(test)]
 mod gen11_tests;
 #[cfg(test)]

@@ -150,7 +150,7 @@ impl Watchdog {
     }
 
     /// Charges `n` dispatched pixels.
-    pub(crate) fn pixels(&mut self, n: u64) -> Result<(), DrawError> {
+    pub fn pixels(&mut self, n: u64) -> Result<(), DrawError> {
         Self::charge(
             &mut self.pixels,
             n,
