@@ -6,6 +6,7 @@ use gtsim_mem::tiling::Tiling;
 use gtsim_message::MessageError;
 use gtsim_sampler::media::avs::AvsConfig;
 use gtsim_sampler::media::dndi::DndiConfig;
+use gtsim_sampler::media::dndi::denoise::Temporal;
 use gtsim_sampler::media::surface::{MediaFormat, MediaSurfaceView, PictureStructure};
 use gtsim_spec::gen7::deinterlace_sampler_state::{
     DnDiFirstFrame, DnDiTopFirst, VdiWalkerEnable, VdiWalkerFrameSharingEnable,
@@ -120,5 +121,15 @@ pub(crate) fn dndi_config(s: &DeinterlaceSamplerState) -> DndiConfig {
         good_neighbor_th: s.good_neighbor_threshold,
         bne_edge_th: s.bne_edge_threshold,
         bne_noise_th: s.block_noise_estimate_noise_threshold,
+        temporal: Temporal {
+            stad_th: u32::from(s.denoise_stad_threshold),
+            moving_pixel_th: u32::from(s.denoise_moving_pixel_threshold),
+            tasd_th: u32::from(s.denoise_asd_threshold),
+            scm_th: u32::from(s.denoise_threshold_for_sum_of_complexity_measure),
+            history_max: u32::from(s.denoise_maximum_history),
+            history_delta: u32::from(s.denoise_history_delta),
+            diff_th: u32::from(s.temporal_difference_threshold),
+            diff_low: u32::from(s.low_temporal_difference_threshold),
+        },
     }
 }

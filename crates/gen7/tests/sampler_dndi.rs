@@ -23,6 +23,8 @@ struct Fake {
     mem: AddressSpace,
     surface: MediaSurfaceState,
     state: DeinterlaceSamplerState,
+    /// The previous frame (BTI 4) and the statistics surface (BTI 5).
+    others: Vec<MediaSurfaceState>,
 }
 
 impl SamplerTables for Fake {
@@ -38,6 +40,11 @@ impl SamplerTables for Fake {
     fn media_surface(&self, bti: u8) -> Result<MediaSurfaceState, MessageError> {
         match bti {
             3 => Ok(self.surface.clone()),
+            4 | 5 => self
+                .others
+                .get(usize::from(bti - 4))
+                .cloned()
+                .ok_or_else(|| MessageError::Invalid(format!("no surface at BTI {bti}"))),
             _ => Err(MessageError::Invalid(format!("no surface at BTI {bti}"))),
         }
     }
@@ -95,6 +102,7 @@ fn frame(
             block_noise_estimate_noise_threshold: 20,
             ..Default::default()
         },
+        others: vec![],
     }
 }
 
@@ -267,9 +275,9 @@ fn malformed_and_unmodelled_deinterlace_messages_are_errors() {
         let e = err(g, rlen, 0).unwrap_err();
         assert!(matches!(e.root(), MessageError::Unsupported(_)), "{e}");
     };
-    g = frame(patch, |_, _| (128, 128), true, false);
+    g = frame(patch, |_, _| (128, 128), false, true);
     g.state.dn_di_first_frame = DnDiFirstFrame::NOT_FIRST_FIELD;
-    unsupported(&g, 5);
+    unsupported(&g, 10);
     g = frame(patch, |_, _| (128, 128), true, true);
     unsupported(&g, 11);
     g = frame(patch, |_, _| (128, 128), false, true);
@@ -314,6 +322,28 @@ fn hostile_deinterlace_messages_end_in_a_result_or_a_typed_error() {
                 ..Default::default()
             };
         }
+        if rng.one_in(2) {
+            // A previous frame and a statistics surface (BTI 4 and 5), sometimes sane.
+            let stats_format = if rng.one_in(2) {
+                7
+            } else {
+                rng.below(16) as u32
+            };
+            f.others = vec![
+                MediaSurfaceState {
+                    surface_base_address: BASE + rng.below(4) * 0x400,
+                    ..f.surface.clone()
+                },
+                MediaSurfaceState {
+                    surface_base_address: BASE + rng.below(4) * 0x400,
+                    width: rng.below(80) as u16,
+                    height: rng.below(80) as u16,
+                    surface_pitch: rng.below(300) as u32,
+                    surface_format: MediaFormat(stats_format),
+                    ..Default::default()
+                },
+            ];
+        }
         let m1: [u8; 32] = std::array::from_fn(|_| rng.next_u64() as u8);
         let rlen = [5u8, 10, 9, 11, 12, 0][rng.below(6) as usize];
         let sampler = if rng.one_in(8) { 1 } else { 0 };
@@ -326,4 +356,88 @@ fn hostile_deinterlace_messages_end_in_a_result_or_a_typed_error() {
         }
     }
     assert!(ok > 0 && err > 0, "{ok} results, {err} errors");
+}
+
+/// The previous frame's luma for the temporal denoise test: the current frame is 100
+/// everywhere; per 4x4 of the top 16x4:
+/// * x 0-3: 98 (STAD 32, TASD 32, complexity 0: a static block whose history resets
+///   to 128);
+/// * x 4-7: 100 ± 2 in a checkerboard (STAD 32, TASD 0: static, 150 + 8 = 158);
+/// * x 8-11: 110 at (8..=10, 0) (three moving pixels > 2: a motion block, 150 / 2 = 75);
+/// * x 12-15: 95 at (13, 2) only (static, history 100 < 128: 128).
+fn previous(x: u32, y: u32) -> u8 {
+    match (x, y) {
+        (0..=3, 0..=3) => 98,
+        (4..=7, 0..=3) => {
+            if (x + y).is_multiple_of(2) {
+                102
+            } else {
+                98
+            }
+        }
+        (8..=10, 0) => 110,
+        (13, 2) => 95,
+        _ => 100,
+    }
+}
+
+#[test]
+fn denoise_after_the_first_frame_follows_the_history_and_blends_temporal_and_spatial() {
+    const PREV: u64 = BASE + 0x400;
+    const STATS: u64 = BASE + 0x800;
+    let mut f = frame(|_, _| 100, |_, _| (128, 128), true, false);
+    for r in 0..H {
+        let row: Vec<u8> = (0..W).map(|x| previous(x, r)).collect();
+        f.mem.load(PREV + u64::from(r * W), &row);
+    }
+    // The statistics surface, pitch 64: the history of the 4x4 at (x, y) is the byte at
+    // (64 / 2 + x / 4, y / 4) (seed 000 §2.8.6.2): 150, 150, 150, 100 for the top row of
+    // 4x4s, 0 below.
+    f.mem.load(STATS + 32, &[150, 150, 150, 100]);
+    f.others = vec![
+        MediaSurfaceState {
+            surface_base_address: PREV,
+            ..f.surface.clone()
+        },
+        MediaSurfaceState {
+            surface_base_address: STATS,
+            width: 63,
+            height: 7,
+            surface_pitch: 63,
+            surface_format: MediaFormat::STMM_DN_STATISTICS,
+            ..Default::default()
+        },
+    ];
+    f.state.dn_di_first_frame = DnDiFirstFrame::NOT_FIRST_FIELD;
+    f.state.denoise_stad_threshold = 40;
+    f.state.denoise_moving_pixel_threshold = 2;
+    f.state.denoise_asd_threshold = 10;
+    f.state.denoise_threshold_for_sum_of_complexity_measure = 5;
+    f.state.denoise_maximum_history = 200;
+    f.state.denoise_history_delta = 8;
+    f.state.temporal_difference_threshold = 8;
+    f.state.low_temporal_difference_threshold = 4;
+    let w = handle(desc(5, 0), &payload(0, 0), 0, &f).unwrap();
+    // (1, 1), history 128: temporal (128·98 + 128·100 + 128) >> 8 = 99, below the 3x3's
+    // minimum 100, so (99 + 100) >> 1 = 99; t_diff 2 < 4: the temporal value.
+    assert_eq!(w[0][16 + 1], 99);
+    // (5, 1), prev 102, history 158: (158·102 + 98·100 + 128) >> 8 = 101, at or above
+    // the maximum 100: (101 + 100) >> 1 = 100.
+    assert_eq!(w[0][16 + 5], 100);
+    // (13, 2), prev 95, history 128: temporal 98, pulled to 99; t_diff 5 is between 4
+    // and 8: ((100·(5 − 4) + 99·(8 − 5) + 2) · q_table[3] = 256) >> 10 = 99.
+    assert_eq!(w[1][13], 99);
+    // The motion block's pixels are spatial: 100.
+    assert_eq!(w[0][9], 100);
+    // W4: the new histories (bytes by 4x4, top then bottom: 0 → 128) and STAD 32 + 32 +
+    // 30 + 5 = 99 for the top 16x4, 0 below.
+    let s = &w[4];
+    assert_eq!(dword(s, 0).to_le_bytes(), [128, 158, 75, 128]);
+    assert_eq!(dword(s, 1).to_le_bytes(), [128; 4]);
+    assert_eq!(dword(s, 6), 99 << 16);
+    assert_eq!(dword(s, 5), 0);
+    // The blend thresholds' difference must be 1 to 16.
+    f.state.low_temporal_difference_threshold = 8;
+    let e = handle(desc(5, 0), &payload(0, 0), 0, &f).unwrap_err();
+    assert!(e.to_string().contains("Temporal Difference"), "{e}");
 }

@@ -190,6 +190,34 @@ impl Channel {
 }
 
 impl MediaSurfaceView {
+    /// The bytes of a STMM_DN_STATISTICS surface (seed 000 §2.8.6.2 "Statistics Surface
+    /// Memory Format": the STMM and the denoise history of a frame, addressed in bytes
+    /// from the base, rows of Surface Pitch), clamped to its pitch and height.
+    pub fn statistics(&self) -> Result<Channel, MessageError> {
+        if self.format != MediaFormat::StmmDnStatistics {
+            return Err(invalid(format!(
+                "the denoise history surface is {:?}, not STMM_DN_STATISTICS (seed 000 \
+                 §2.12.2.2, §2.8.6.2)",
+                self.format
+            )));
+        }
+        let width = u32::try_from(self.pitch).unwrap_or(u32::MAX);
+        Ok(Channel {
+            origin_byte: 0,
+            origin_row: 0,
+            element_bytes: 1,
+            extract: Extract::Byte(0),
+            width,
+            height: self.height,
+            pitch: self.pitch,
+            tiling: self.tiling,
+            base: self.base,
+            row_step: 1,
+            row_phase: 0,
+            v_shift: 0.0,
+        })
+    }
+
     /// Channel `c` (0 red, 1 green, 2 blue, 3 alpha) of the surface for the sample_8x8
     /// message. YCrCb formats return Y in green, Cr(V) in red and Cb(U) in blue; R8_UNORM
     /// its byte in red; R8B8_UNORM its first byte in red and its second in blue (the

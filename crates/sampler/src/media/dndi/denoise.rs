@@ -101,3 +101,162 @@ pub fn complexity(c: &dyn Luma, (x0, y0): (i64, i64)) -> (u16, u16) {
     }
     (shcm.min(0xffff) as u16, svcm.min(0xffff) as u16)
 }
+
+/// The thresholds of the temporal denoise (seed 000 §2.8.2; DEINTERLACE_SAMPLER_STATE
+/// DW0-DW1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Temporal {
+    /// Denoise STAD Threshold (dnmh_stad_th).
+    pub stad_th: u32,
+    /// Denoise Moving Pixel Threshold (dnmh_mp_th).
+    pub moving_pixel_th: u32,
+    /// Denoise ASD Threshold (dnmh_tasd_th).
+    pub tasd_th: u32,
+    /// Denoise Threshold for Sum of Complexity Measure (dnmh_scm_th).
+    pub scm_th: u32,
+    /// Denoise Maximum History (dnmh_history_max).
+    pub history_max: u32,
+    /// Denoise History Delta (dnmh_delta).
+    pub history_delta: u32,
+    /// Temporal Difference Threshold (temporal_diff_th).
+    pub diff_th: u32,
+    /// Low Temporal Difference Threshold (temp_diff_low).
+    pub diff_low: u32,
+}
+
+/// Seed 000 §2.8.2.4 "q_table": 1024 / n for n = temporal_diff_th − temp_diff_low (1 to
+/// 16).
+const Q_TABLE: [u32; 16] = [
+    1024, 512, 341, 256, 205, 171, 146, 128, 114, 102, 93, 85, 79, 73, 68, 64,
+];
+
+/// One 4x4 block's motion and its new denoise history (seed 000 §2.8.2.1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BlockHistory {
+    /// BK_STAD.
+    pub stad: u32,
+    /// Whether the block is a motion block.
+    pub motion: bool,
+    /// new_denoise_history.
+    pub history: u8,
+}
+
+impl Temporal {
+    /// The seed's limits on the blend thresholds: "0 < temporal_diff_th − temp_diff_low
+    /// <= 16, except when both thresholds are set to 0" (seed 000 §2.12.3.3).
+    pub fn check(&self) -> Result<(), String> {
+        let ok = (self.diff_th == 0 && self.diff_low == 0)
+            || (self.diff_th > self.diff_low && self.diff_th - self.diff_low <= 16);
+        if ok {
+            Ok(())
+        } else {
+            Err(format!(
+                "Temporal Difference Threshold {} and Low Temporal Difference Threshold {}: \
+                 their difference must be 1 to 16, or both 0 (seed 000 §2.12.3.3)",
+                self.diff_th, self.diff_low
+            ))
+        }
+    }
+
+    /// The 4x4 block at (`x0`, `y0`) of the current frame `c` against the previous
+    /// frame `p`, with the block's stored `history` (seed 000 §2.8.2.1, as the seed's
+    /// pseudocode reads: the TASD/SCM reset applies to static blocks).
+    pub fn block(
+        &self,
+        c: &dyn Luma,
+        p: &dyn Luma,
+        (x0, y0): (i64, i64),
+        history: u8,
+    ) -> BlockHistory {
+        let (mut stad, mut moving, mut sum, mut shcm, mut svcm) = (0u32, 0u32, 0i32, 0u32, 0u32);
+        for y in y0..y0 + 4 {
+            for x in x0..x0 + 4 {
+                let d = i32::from(c.at(x, y)) - i32::from(p.at(x, y));
+                stad += d.unsigned_abs();
+                moving += u32::from(d.unsigned_abs() >= self.diff_th);
+                sum += d;
+                if x < x0 + 3 {
+                    shcm += (i32::from(c.at(x, y)) - i32::from(c.at(x + 1, y))).unsigned_abs();
+                }
+                if y < y0 + 3 {
+                    svcm += (i32::from(c.at(x, y)) - i32::from(c.at(x, y + 1))).unsigned_abs();
+                }
+            }
+        }
+        let tasd = sum.unsigned_abs();
+        let h = u32::from(history);
+        let (motion, new) = if stad > self.stad_th || moving > self.moving_pixel_th {
+            (true, if h >= 128 { h / 2 } else { 0 })
+        } else {
+            let mut new = if h < 128 {
+                128
+            } else if h < self.history_max {
+                h + self.history_delta
+            } else {
+                h
+            };
+            if tasd > self.tasd_th && shcm + svcm < self.scm_th {
+                new = 128;
+            }
+            (false, new)
+        };
+        BlockHistory {
+            stad,
+            motion,
+            history: new.min(255) as u8,
+        }
+    }
+
+    /// The denoised pixel at (`x`, `y`) (seed 000 §2.8.2.2-§2.8.2.4): the temporal filter
+    /// with the block's new history, pulled half way back into the local 3x3's range,
+    /// blended with the spatial filter by the temporal difference.
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "the seed's blend takes this many inputs"
+    )]
+    pub fn pixel(
+        &self,
+        c: &dyn Luma,
+        p: &dyn Luma,
+        x: i64,
+        y: i64,
+        step: i64,
+        good_neighbor_th: u8,
+        block: &BlockHistory,
+    ) -> u8 {
+        let (curr, prev) = (u32::from(c.at(x, y)), u32::from(p.at(x, y)));
+        let h = u32::from(block.history);
+        let mut temporal = (h * prev + (256 - h) * curr + 128) >> 8;
+        let (mut max, mut min) = (0u32, 255u32);
+        for dy in [-step, 0, step] {
+            for dx in -1..=1 {
+                let v = u32::from(c.at(x + dx, y + dy));
+                max = max.max(v);
+                min = min.min(v);
+            }
+        }
+        if temporal >= max {
+            temporal = (temporal + max) >> 1;
+        }
+        if temporal < min {
+            temporal = (temporal + min) >> 1;
+        }
+        let spatial = u32::from(spatial(c, x, y, step, good_neighbor_th));
+        let t_diff = curr.abs_diff(prev);
+        let out = if t_diff < self.diff_th && !block.motion {
+            if t_diff < self.diff_low {
+                temporal
+            } else {
+                let range = self.diff_th - self.diff_low;
+                ((spatial * (t_diff - self.diff_low)
+                    + temporal * (self.diff_th - t_diff)
+                    + range / 2)
+                    * Q_TABLE[range as usize - 1])
+                    >> 10
+            }
+        } else {
+            spatial
+        };
+        out.min(255) as u8
+    }
+}

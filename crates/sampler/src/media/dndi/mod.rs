@@ -5,30 +5,37 @@
 //!
 //! ## Modelled
 //!
-//! The first frame of a stream (DEINTERLACE_SAMPLER_STATE DN/DI First Frame), which is
-//! every call Intel's VA driver makes for denoise and for bob deinterlacing, and the
-//! first of motion-adaptive ones: "only data from the current frame address is read"
-//! (§2.8.6).
-//!
-//! * DN alone (response length 5): every luma pixel through the context-adaptive
-//!   spatial filter ([`denoise::spatial`], "forced to 100% spatial"), the motion
-//!   history "written to 0", the block noise estimate and the complexity sums.
-//! * DI alone (response length 10): the current frame's first field deinterlaced
-//!   ([`deinterlace`]), luma and 4:2:2 chroma; the STMM "written as the maximum 255";
-//!   the statistics the current frame gives (Diff_cTcB, the block noise estimate), the
-//!   ones that need the previous frame at their maximum ("should indicate a maximum
-//!   difference"). The previous frame's second field (W0-W3), which "does not exist" on
-//!   the first frame, is returned as zeros.
+//! * DN alone (response length 5), on the 16x8 block:
+//!   * on a stream's first frame (DEINTERLACE_SAMPLER_STATE DN/DI First Frame; every
+//!     call Intel's VA driver makes for denoise), every luma pixel through the
+//!     context-adaptive spatial filter ([`denoise::spatial`], "forced to 100% spatial",
+//!     §2.8.6), the motion history "written to 0";
+//!   * on later frames, the previous frame (binding table index + 1) and each 4x4's
+//!     denoise history from the STMM_DN_STATISTICS surface (+ 2, at "DH_X = Pitch/2 +
+//!     pixelX/4, DH_Y = pixelY/4", §2.8.6.2): the motion detection and history update
+//!     (§2.8.2.1), the temporal filter with the new history, pulled back into the local
+//!     range, blended with the spatial filter by the temporal difference (§2.8.2.2 to
+//!     §2.8.2.4, [`denoise::Temporal`]); the new histories and STAD returned;
+//!   * the block noise estimate (§2.8.3) and the complexity sums.
+//! * DI alone (response length 10) on the first frame, which is every call the VA
+//!   driver makes for bob deinterlacing and the first of motion-adaptive ones: the
+//!   current frame's first field deinterlaced ([`deinterlace`]), luma and 4:2:2 chroma;
+//!   the STMM "written as the maximum 255"; the statistics the current frame gives
+//!   (Diff_cTcB, the block noise estimate), the ones that need the previous frame at
+//!   their maximum ("should indicate a maximum difference"). The previous frame's
+//!   second field (W0-W3), which "does not exist" on the first frame, is returned as
+//!   zeros.
 //!
 //! The statistics' last dword echoes the block's X and Y, which the kernels use to
 //! address their writes.
 //!
 //! ## Not modelled (each an `Err` naming the seed section)
 //!
-//! Frames after the first (the temporal denoise filter and motion history, §2.8.2; the
-//! STMM, temporal and motion-compensated deinterlacing and progressive cadence
-//! reconstruction, §2.8.4); DN and DI in one message; DI Partial (its writeback is not
-//! in the seed); the VDI walker; surfaces other than PLANAR_420_8.
+//! Deinterlacing after the first frame (the STMM, whose divide table the seed omits;
+//! temporal and motion-compensated deinterlacing, whose consistency checks are garbled;
+//! progressive cadence reconstruction, §2.8.4); DN and DI in one message; DI Partial
+//! (its writeback is not in the seed); the VDI walker; surfaces other than
+//! PLANAR_420_8 (and STMM_DN_STATISTICS for the history).
 
 pub mod deinterlace;
 pub mod denoise;
@@ -64,6 +71,8 @@ pub struct DndiConfig {
     pub bne_edge_th: u8,
     /// Block Noise Estimate Noise Threshold.
     pub bne_noise_th: u8,
+    /// The temporal denoise thresholds (frames after the first).
+    pub temporal: denoise::Temporal,
 }
 
 /// A window of one plane channel, read once (with the plane's edge clamping) so the
@@ -98,21 +107,6 @@ impl Luma for Window {
         let x = (x - self.x0).clamp(0, self.w - 1);
         let y = (y - self.y0).clamp(0, self.h - 1);
         self.data[(y * self.w + x) as usize]
-    }
-}
-
-/// A plane's texel clamped to the plane, through the window (the window's margins hold
-/// the clamped edge texels, so in-window positions agree with the plane's).
-struct Clamped<'a> {
-    win: &'a Window,
-    width: i64,
-    height: i64,
-}
-
-impl Luma for Clamped<'_> {
-    fn at(&self, x: i64, y: i64) -> u8 {
-        self.win
-            .at(x.clamp(0, self.width - 1), y.clamp(0, self.height - 1))
     }
 }
 
@@ -181,9 +175,8 @@ pub(crate) fn run(
     let (lw, lh) = (i64::from(luma.width), i64::from(luma.height));
     let mut out = vec![[0u8; 32]; rlen];
     if cfg.di_enable {
-        let win = Window::read(&luma, mem, (u - 2, v - 2), (20, 8))?;
-        let c = Clamped {
-            win: &win,
+        let c = OwnedPlane {
+            win: Window::read(&luma, mem, (u - 2, v - 2), (20, 8))?,
             width: lw,
             height: lh,
         };
@@ -201,16 +194,14 @@ pub(crate) fn run(
         let (cw, chh) = (i64::from(cr.width), i64::from(cr.height));
         let cx = u / 2;
         let rows = (v / 2 - 2, 6);
-        let wr = Window::read(&cr, mem, (cx, rows.0), (8, rows.1))?;
-        let wb = Window::read(&cb, mem, (cx, rows.0), (8, rows.1))?;
         let (cr, cb) = (
-            Clamped {
-                win: &wr,
+            OwnedPlane {
+                win: Window::read(&cr, mem, (cx, rows.0), (8, rows.1))?,
                 width: cw,
                 height: chh,
             },
-            Clamped {
-                win: &wb,
+            OwnedPlane {
+                win: Window::read(&cb, mem, (cx, rows.0), (8, rows.1))?,
                 width: cw,
                 height: chh,
             },
@@ -237,23 +228,44 @@ pub(crate) fn run(
         put(stats, 5, 0xffff);
         put(stats, 7, (v as u32) << 16 | u as u32);
     } else {
-        let win = Window::read(&luma, mem, (u - 2, v - 3), (20, 14))?;
-        let c = Clamped {
-            win: &win,
+        let c = OwnedPlane {
+            win: Window::read(&luma, mem, (u - 2, v - 3), (20, 14))?,
             width: lw,
             height: lh,
         };
         let step = if cfg.progressive_dn { 1 } else { 2 };
+        // Frames after the first: the previous frame (the next binding table entry) and
+        // the 4x4s' histories from the statistics surface (the one after), §2.8.6.
+        let temporal = if cfg.first_frame {
+            None
+        } else {
+            Some(temporal_inputs(d, res, &cfg, (u, v))?)
+        };
         // W0-W3: the 16x8 block, two rows a register.
         for row in 0..8 {
             for x in 0..16 {
-                out[row / 2][16 * (row % 2) + x as usize] =
-                    denoise::spatial(&c, u + x, v + row as i64, step, cfg.good_neighbor_th);
+                let (px, py) = (u + x, v + row as i64);
+                out[row / 2][16 * (row % 2) + x as usize] = match &temporal {
+                    None => denoise::spatial(&c, px, py, step, cfg.good_neighbor_th),
+                    Some((prev, blocks)) => {
+                        let b = &blocks[row / 4][x as usize / 4];
+                        cfg.temporal
+                            .pixel(&c, prev, px, py, step, cfg.good_neighbor_th, b)
+                    }
+                };
             }
         }
-        // W4: the statistics (§2.13.2.6, Gen7 with DI disabled); the history bytes
-        // (.0, .1) are 0 and STAD, which needs the previous frame, is 0.
+        // W4: the statistics (§2.13.2.6, Gen7 with DI disabled): on the first frame the
+        // history bytes (.0, .1) are 0 and STAD, which needs the previous frame, is 0.
         let stats = &mut out[4];
+        let mut stad = [0u32; 2];
+        if let Some((_, blocks)) = &temporal {
+            for (half, row) in blocks.iter().enumerate() {
+                let b: Vec<u8> = row.iter().map(|b| b.history).collect();
+                put(stats, half, u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+                stad[half] = row.iter().map(|b| b.stad).sum::<u32>().min(0xffff);
+            }
+        }
         let bne =
             denoise::block_noise_estimate(&c, (u, v), (16, 8), cfg.bne_edge_th, cfg.bne_noise_th);
         put(stats, 2, u32::from(bne));
@@ -264,11 +276,86 @@ pub(crate) fn run(
             4,
             u32::from(shcm_bottom) << 16 | u32::from(svcm_bottom),
         );
-        put(stats, 5, u32::from(svcm_top) << 16);
-        put(stats, 6, u32::from(shcm_top));
+        put(stats, 5, u32::from(svcm_top) << 16 | stad[1]);
+        put(stats, 6, stad[0] << 16 | u32::from(shcm_top));
         put(stats, 7, (v as u32) << 16 | u as u32);
     }
     Ok(Response::from(out))
+}
+
+/// The previous frame's luma around the block at (`u`, `v`) and the new histories of
+/// the block's eight 4x4s (by row of 4x4s, then column), for DN after the first frame.
+fn temporal_inputs(
+    d: &SamplerMessage,
+    res: &dyn SamplerResources,
+    cfg: &DndiConfig,
+    (u, v): (i64, i64),
+) -> Result<(OwnedPlane, [[denoise::BlockHistory; 4]; 2]), MessageError> {
+    cfg.temporal.check().map_err(invalid)?;
+    let mem = res.memory();
+    let bti = |k: u8| {
+        d.binding_table_index.checked_add(k).ok_or_else(|| {
+            invalid(
+                "the deinterlace message's binding table index leaves no room for the \
+                 previous frame and the statistics (BTI + 1, + 2)",
+            )
+        })
+    };
+    let prev_surface = res.media_surface(bti(1)?)?;
+    if prev_surface.format != MediaFormat::Planar420 {
+        return Err(Unsupported::new(
+            format!(
+                "the deinterlace message with a {:?} previous frame (only PLANAR_420_8)",
+                prev_surface.format
+            ),
+            "seed 000 §2.13.2.6",
+        )
+        .into());
+    }
+    let prev = prev_surface.channel(1)?;
+    let prev = OwnedPlane {
+        win: Window::read(&prev, mem, (u - 2, v - 3), (20, 14))?,
+        width: i64::from(prev.width),
+        height: i64::from(prev.height),
+    };
+    let stats = res.media_surface(bti(2)?)?;
+    let bytes = stats.statistics()?;
+    let luma = res.media_surface(d.binding_table_index)?.channel(1)?;
+    let cur = OwnedPlane {
+        win: Window::read(&luma, mem, (u - 2, v - 3), (20, 14))?,
+        width: i64::from(luma.width),
+        height: i64::from(luma.height),
+    };
+    // §2.8.6.2: "DH_X = Pitch/2 + pixelX/4, DH_Y = pixelY/4".
+    let half = (stats.pitch / 2) as i64;
+    let mut blocks = [[denoise::BlockHistory {
+        stad: 0,
+        motion: false,
+        history: 0,
+    }; 4]; 2];
+    for (by, row) in blocks.iter_mut().enumerate() {
+        for (bx, b) in row.iter_mut().enumerate() {
+            let (x0, y0) = (u + 4 * bx as i64, v + 4 * by as i64);
+            let h = bytes.texel(mem, half + x0 / 4, y0 / 4)?;
+            *b = cfg.temporal.block(&cur, &prev, (x0, y0), h);
+        }
+    }
+    Ok((prev, blocks))
+}
+
+/// A window of a plane with the plane's size: positions outside the plane read its
+/// nearest edge texel (the window's margins hold the clamped texels).
+struct OwnedPlane {
+    win: Window,
+    width: i64,
+    height: i64,
+}
+
+impl Luma for OwnedPlane {
+    fn at(&self, x: i64, y: i64) -> u8 {
+        self.win
+            .at(x.clamp(0, self.width - 1), y.clamp(0, self.height - 1))
+    }
 }
 
 /// What the model does not cover, or the seed forbids.
@@ -297,11 +384,11 @@ fn check(cfg: &DndiConfig) -> Result<(), MessageError> {
             "seed 000 §2.13.2.6",
         ));
     }
-    if !cfg.first_frame {
+    if !cfg.first_frame && cfg.di_enable {
         return Err(unsupported(
-            "a frame after the first (temporal denoise and motion history, STMM, temporal and \
-             motion-compensated deinterlacing)",
-            "seed 000 §2.8.2, §2.8.4",
+            "deinterlacing a frame after the first (STMM, temporal and motion-compensated \
+             deinterlacing)",
+            "seed 000 §2.8.4",
         ));
     }
     Ok(())
