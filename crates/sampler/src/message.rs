@@ -2032,3 +2032,106 @@ fn resinfo_message(
     }
     Ok(out)
 }
+
+/// The texels of the media sampler's sample_unorm (seed 000 §2.13.1.4): each of
+/// `coords` (normalized U, V) sampled at level 0 with the message's 3D surface and
+/// sampler state, as a SIMD16 `sample_l` with LOD 0 samples them. Returns the RGBA
+/// floats of each and the mask of the ones a chroma key killed (bit per coordinate),
+/// after checking the restrictions the seed gives sample_unorm: a 2D surface of UNORM
+/// format with at most 8 bits per channel and no mips, NEAREST or LINEAR filters, no
+/// mip filter, and no wrapping, mirroring or border address mode.
+pub(crate) fn sample_unorm_texels(
+    d: &SamplerMessage,
+    coords: &[[f32; 2]],
+    res: &dyn SamplerResources,
+) -> Result<(Vec<[f32; 4]>, u64), MessageError> {
+    let rule = |why: String| invalid(format!("sample_unorm: {why} (seed 000 §2.13.1.4)"));
+    let view = res
+        .surface(d.binding_table_index)
+        .map_err(|e| e.context("surface state"))?;
+    if view.kind != SurfaceKind::D2 {
+        return Err(rule(format!(
+            "the surface is {}, not SURFTYPE_2D",
+            surface_type_name(view.kind)
+        )));
+    }
+    let layout = view.layout.clone()?;
+    let name = layout.format.name().unwrap_or("?");
+    let wide = ["16", "10", "11", "24", "32", "SRGB"];
+    if !name.contains("UNORM") || wide.iter().any(|w| name.contains(w)) {
+        return Err(rule(format!(
+            "the surface format {name} is not UNORM with at most 8 bits per channel"
+        )));
+    }
+    if view.mip_count != 0 || view.min_array_element != 0 || view.size[2] != 1 {
+        return Err(rule(
+            "MIP Count, Depth and Minimum Array Element must be 0".into(),
+        ));
+    }
+    let state = res
+        .sampler(d.sampler_index)
+        .map_err(|e| e.context("sampler state"))?;
+    let linear_or_nearest = |f: &Result<MapFilter, crate::SamplerError>| {
+        matches!(f, Ok(MapFilter::Nearest | MapFilter::Linear))
+    };
+    if !linear_or_nearest(&state.min_filter) || !linear_or_nearest(&state.mag_filter) {
+        return Err(rule(
+            "Min and Mag Mode Filter must be MAPFILTER_NEAREST or MAPFILTER_LINEAR".into(),
+        ));
+    }
+    if state.mip_filter != Ok(crate::lod::MipFilter::None) {
+        return Err(rule("Mip Mode Filter must be MIPFILTER_NONE".into()));
+    }
+    for mode in &state.address[..2] {
+        if !matches!(mode, Ok(TexCoordMode::Clamp | TexCoordMode::Cube)) {
+            return Err(rule(format!(
+                "TCX/TCY Address Control Mode {mode:?} is not allowed (no wrap, mirror or border)"
+            )));
+        }
+    }
+    let msg = SamplerMessage {
+        op: SamplerOp::SampleL,
+        simd: SamplerSimd::Simd16,
+        header: None,
+        message_length: 6,
+        response_length: 8,
+        name: String::new(),
+        ..d.clone()
+    };
+    let mut out = Vec::with_capacity(coords.len());
+    let mut killed = 0u64;
+    for (chunk, part) in coords.chunks(16).enumerate() {
+        // sample_l "lod u v": two registers each, LOD 0.
+        let mut regs = vec![[0u8; 32]; 6];
+        for (lane, [u, v]) in part.iter().enumerate() {
+            for (p, value) in [(1, u), (2, v)] {
+                let reg = &mut regs[2 * p + lane / 8];
+                let i = 4 * (lane % 8);
+                reg[i..i + 4].copy_from_slice(&value.to_bits().to_le_bytes());
+            }
+        }
+        let params = Params {
+            regs: &regs,
+            layout: Layout::Simd16,
+            count: 3,
+        };
+        let enabled = (1u32 << part.len()) - 1;
+        let (texels, k) = sample_message(
+            SamplerOp::SampleL,
+            &msg,
+            &SamplerHeader::default(),
+            &params,
+            enabled,
+            16,
+            res,
+        )?;
+        killed |= u64::from(k & enabled) << (16 * chunk);
+        out.extend(
+            texels
+                .iter()
+                .take(part.len())
+                .map(|t| t.map(f32::from_bits)),
+        );
+    }
+    Ok((out, killed))
+}

@@ -11,12 +11,14 @@
 //!   with the header's write channel masks.
 //! * `deinterlace` on a stream's first frame ([`dndi`]): denoise alone or deinterlace
 //!   alone.
+//! * `sample_unorm` and `sample_unorm+killpix` in both payload layouts: an 8x4 block
+//!   sampled with the 3D surface and sampler state at level 0, returned as 16-bit
+//!   values, with the active pixel mask for killpix.
 //! * `cache_flush`: the model keeps no sampler cache, so it only answers.
 //!
 //! ## Not modelled (each an `Err` naming the seed section)
 //!
-//! `sample_unorm` (and +killpix); deinterlace beyond the first frame (§2.8, see
-//! [`dndi`]); the IEF and the VSA (§2.10);
+//! Deinterlacing beyond the first frame (§2.8, see [`dndi`]); the IEF and the VSA (§2.10);
 //! AVS adaptive blending (§2.9.1.3); chroma keying in sample_8x8; writing the result
 //! to memory when the response length is 0 (§2.13.1.2).
 
@@ -51,9 +53,8 @@ pub(crate) fn run(
             Ok(Response::from(vec![[0u8; 32]]))
         }
         SamplerOp::Sample8x8 { media } => sample_8x8(d, media, payload, res),
-        SamplerOp::SampleUnorm { .. } | SamplerOp::SampleUnormKillpix { .. } => {
-            Err(Unsupported::new("the sample_unorm messages", "seed 000 §2.13.1.4").into())
-        }
+        SamplerOp::SampleUnorm { media } => sample_unorm(d, media, false, payload, res),
+        SamplerOp::SampleUnormKillpix { media } => sample_unorm(d, media, true, payload, res),
         SamplerOp::Deinterlace => dndi::run(d, payload, res),
         other => Err(invalid(format!(
             "message type {other:?} has no SIMD32/64 form (seed 000 §2.13.1.3.1)"
@@ -211,4 +212,102 @@ fn sample_8x8(
         }
     }
     Ok(Response::from(out))
+}
+
+/// "16-bit UNORM with an 8-bit range (the value FF00h maps to a real value of 1.0)"
+/// (seed 000 §2.13.2.4, §2.13.2.5): a filtered value in [0, 1] rounded to 1/256 of an
+/// 8-bit level.
+fn unorm16(f: f32) -> u16 {
+    (f64::from(f.clamp(0.0, 1.0)) * 65280.0).round() as u16
+}
+
+/// sample_unorm and sample_unorm+killpix (seed 000 §2.13.1.4): "32 contiguous pixels in
+/// a 8-wide by 4-high arrangement", pixel (x, y) at U(0,0) + Delta U·x, V(0,0) + Delta
+/// V·y, each sampled with the surface's and sampler's 3D state
+/// ([`crate::message::sample_unorm_texels`]); written back as §2.13.2.4 "16 bit Full"
+/// (the seed: "The '16 bit Full' mode is always selected"), two registers per channel
+/// the header leaves unmasked (pixels 0-15, then 16-31, pixel 2n in the low word of
+/// dword n), and for killpix a last register whose dword 0 is the Active Pixel Mask,
+/// pixel 0 in its most significant bit.
+fn sample_unorm(
+    d: &SamplerMessage,
+    media: bool,
+    killpix: bool,
+    payload: &[[u8; 32]],
+    res: &dyn SamplerResources,
+) -> Result<Response, MessageError> {
+    let h = usize::from(d.header.is_some());
+    if d.message_length != h + 1 || payload.len() < d.message_length {
+        return Err(invalid(format!(
+            "sample_unorm message length {} with {} payload registers: it is H + 1 = {} \
+             (seed 000 §2.13.1.3.1)",
+            d.message_length,
+            payload.len(),
+            h + 1
+        )));
+    }
+    let header = d.header.unwrap_or_default();
+    let enabled: Vec<usize> = (0..4).filter(|&c| !header.write_masks[c]).collect();
+    if enabled.is_empty() {
+        return Err(invalid(
+            "the header masks all four write channels, which is not allowed (seed 000 \
+             §2.13.1.2 M0.2 15:12)",
+        ));
+    }
+    // "phases in the response length are reduced by 2 for each channel that is masked",
+    // and killpix adds its mask register.
+    let rlen = 2 * enabled.len() + usize::from(killpix);
+    if d.response_length != rlen {
+        return Err(invalid(format!(
+            "sample_unorm response length {} for {} enabled channels{}: it is {rlen} (seed \
+             000 §2.13.1.3.1)",
+            d.response_length,
+            enabled.len(),
+            if killpix { " and the pixel mask" } else { "" }
+        )));
+    }
+    let block = Block::read(&payload[h], media)?;
+    let view = res
+        .surface(d.binding_table_index)
+        .map_err(|e| e.context("surface state"))?;
+    // "DeltaU * Width of the associated surface must be less than or equal to 3.0", and
+    // Delta V times Height.
+    let (w, hgt) = (f64::from(view.size[0]), f64::from(view.size[1]));
+    if f64::from(block.du) * w > 3.0 || f64::from(block.dv) * hgt > 3.0 {
+        return Err(invalid(format!(
+            "sample_unorm Delta U {} x width {w} or Delta V {} x height {hgt} is above 3 \
+             (seed 000 §2.13.1.4)",
+            block.du, block.dv
+        )));
+    }
+    let coords: Vec<[f32; 2]> = (0..4)
+        .flat_map(|y| (0..8).map(move |x| (x, y)))
+        .map(|(x, y)| {
+            [
+                block.u0 + block.du * x as f32,
+                block.v0 + block.dv * y as f32,
+            ]
+        })
+        .collect();
+    let (texels, killed) = crate::message::sample_unorm_texels(d, &coords, res)?;
+    let mut out = vec![[0u8; 32]; rlen];
+    for (i, &c) in enabled.iter().enumerate() {
+        for (p, t) in texels.iter().enumerate() {
+            let reg = &mut out[2 * i + p / 16];
+            let at = 2 * (p % 16);
+            reg[at..at + 2].copy_from_slice(&unorm16(t[c]).to_le_bytes());
+        }
+    }
+    let mut written = vec![0xffu8; rlen];
+    if killpix {
+        // "the bit for all pixels set to 1 except those pixels that have been killed",
+        // listed "from upper left (MSB) to lower right (LSB)"; W.7:1 "not written".
+        let mask = (0..32).fold(0u32, |m, p| m | u32::from(killed >> p & 1 == 0) << (31 - p));
+        out[rlen - 1][..4].copy_from_slice(&mask.to_le_bytes());
+        written[rlen - 1] = 1;
+    }
+    Ok(Response {
+        registers: out,
+        written: Some(written),
+    })
 }
