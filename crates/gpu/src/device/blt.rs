@@ -110,46 +110,69 @@ impl Blitter<'_> {
         Ok(Some((w, h)))
     }
 
-    /// Writes `row` (one row of the rectangle) at byte `x` of row `y` of `s`, in the
-    /// contiguous runs its tiling allows.
-    fn write_row(&mut self, s: &Surface, x: u64, y: u64, row: &[u8]) -> Result<(), Hang> {
+    /// The contiguous runs of `len` bytes from byte `x` of row `y` of `s` (a linear row is
+    /// one run; a tiled one breaks at every 16 bytes, the narrowest run a tile keeps
+    /// together), as (address, offset in the row, length).
+    fn runs(
+        &self,
+        s: &Surface,
+        x: u64,
+        y: u64,
+        len: u64,
+    ) -> Result<Vec<(u64, usize, usize)>, Hang> {
         let run = match s.tiling {
-            Tiling::Linear => row.len() as u64,
+            Tiling::Linear => len.max(1),
             _ => 16,
         };
+        let mut out = vec![];
         let mut i = 0u64;
-        while i < row.len() as u64 {
-            let n = (run - (x + i) % run).min(row.len() as u64 - i);
+        while i < len {
+            let n = (run - (x + i) % run).min(len - i);
             let a = s.at(x + i, y).map_err(|e| self.layout(e))?;
-            self.mem
-                .write(a, &row[i as usize..(i + n) as usize])
-                .map_err(|fault| Hang::Fault {
-                    command: self.command,
-                    addr: self.addr,
-                    fault,
-                })?;
+            out.push((a, i as usize, n as usize));
             i += n;
+        }
+        Ok(out)
+    }
+
+    fn fault(&self, fault: gtsim_mem::Fault) -> Hang {
+        Hang::Fault {
+            command: self.command,
+            addr: self.addr,
+            fault,
+        }
+    }
+
+    /// Writes `row` at byte `x` of row `y` of `s`.
+    fn write_row(&mut self, s: &Surface, x: u64, y: u64, row: &[u8]) -> Result<(), Hang> {
+        for (a, i, n) in self.runs(s, x, y, row.len() as u64)? {
+            self.mem
+                .write(a, &row[i..i + n])
+                .map_err(|f| self.fault(f))?;
         }
         Ok(())
     }
 
+    /// Reads `row` from byte `x` of row `y` of `s`.
     fn read_row(&self, s: &Surface, x: u64, y: u64, row: &mut [u8]) -> Result<(), Hang> {
-        let run = match s.tiling {
-            Tiling::Linear => row.len() as u64,
-            _ => 16,
-        };
-        let mut i = 0u64;
-        while i < row.len() as u64 {
-            let n = (run - (x + i) % run).min(row.len() as u64 - i);
-            let a = s.at(x + i, y).map_err(|e| self.layout(e))?;
+        for (a, i, n) in self.runs(s, x, y, row.len() as u64)? {
             self.mem
-                .read(a, &mut row[i as usize..(i + n) as usize])
-                .map_err(|fault| Hang::Fault {
-                    command: self.command,
-                    addr: self.addr,
-                    fault,
-                })?;
-            i += n;
+                .read(a, &mut row[i..i + n])
+                .map_err(|f| self.fault(f))?;
+        }
+        Ok(())
+    }
+
+    /// The checks both blits share: no clipping, the one raster operation modelled.
+    fn check(&self, clipping: bool, rop: u8, want: (u8, &str)) -> Result<(), Hang> {
+        if clipping {
+            return Err(self.unsupported("clipping (XY_SETUP_CLIP_BLT)".into()));
+        }
+        if rop != want.0 {
+            return Err(self.unsupported(format!(
+                "raster operation {rop:#04x} in {} (only {}, {:#04x})",
+                self.command, want.1, want.0
+            )));
         }
         Ok(())
     }
@@ -164,15 +187,11 @@ impl Blitter<'_> {
 
     /// XY_COLOR_BLT.
     pub fn color(&mut self, c: &XyColorBlt) -> Result<(), Hang> {
-        if c.clipping_enabled {
-            return Err(self.unsupported("clipping (XY_SETUP_CLIP_BLT)".into()));
-        }
-        if c.raster_operation != ROP_PATCOPY {
-            return Err(self.unsupported(format!(
-                "raster operation {:#04x} in XY_COLOR_BLT (only PATCOPY, 0xF0)",
-                c.raster_operation
-            )));
-        }
+        self.check(
+            c.clipping_enabled,
+            c.raster_operation,
+            (ROP_PATCOPY, "PATCOPY"),
+        )?;
         let Some((w, h)) = self.rectangle(
             c.destination_x1,
             c.destination_y1,
@@ -213,15 +232,11 @@ impl Blitter<'_> {
     /// XY_SRC_COPY_BLT: rows copied whole, so an overlapping copy reads each source row
     /// before writing its destination row, in top-to-bottom order.
     pub fn src_copy(&mut self, c: &XySrcCopyBlt) -> Result<(), Hang> {
-        if c.clipping_enabled {
-            return Err(self.unsupported("clipping (XY_SETUP_CLIP_BLT)".into()));
-        }
-        if c.raster_operation != ROP_SRCCOPY {
-            return Err(self.unsupported(format!(
-                "raster operation {:#04x} in XY_SRC_COPY_BLT (only SRCCOPY, 0xCC)",
-                c.raster_operation
-            )));
-        }
+        self.check(
+            c.clipping_enabled,
+            c.raster_operation,
+            (ROP_SRCCOPY, "SRCCOPY"),
+        )?;
         let Some((w, h)) = self.rectangle(
             c.destination_x1,
             c.destination_y1,

@@ -62,6 +62,40 @@ pub(crate) fn run(
     }
 }
 
+/// The header-present count of a SIMD32/64 message whose length is "H + 1" (seed 000
+/// §2.13.1.3.1), checked against the payload sent.
+pub(crate) fn header_and_one(
+    d: &SamplerMessage,
+    payload: &[[u8; 32]],
+    what: &str,
+) -> Result<usize, MessageError> {
+    let h = usize::from(d.header.is_some());
+    if d.message_length != h + 1 || payload.len() < d.message_length {
+        return Err(invalid(format!(
+            "{what} message length {} with {} payload registers: it is H + 1 = {} (seed 000 \
+             §2.13.1.3.1)",
+            d.message_length,
+            payload.len(),
+            h + 1
+        )));
+    }
+    Ok(h)
+}
+
+/// The channels (0 red .. 3 alpha) the header's write channel masks leave enabled; "a
+/// message with all four channels masked is not allowed" (seed 000 §2.13.1.2 M0.2).
+fn enabled_channels(d: &SamplerMessage) -> Result<Vec<usize>, MessageError> {
+    let header = d.header.unwrap_or_default();
+    let enabled: Vec<usize> = (0..4).filter(|&c| !header.write_masks[c]).collect();
+    if enabled.is_empty() {
+        return Err(invalid(
+            "the header masks all four write channels, which is not allowed (seed 000 \
+             §2.13.1.2 M0.2 15:12)",
+        ));
+    }
+    Ok(enabled)
+}
+
 fn dword(reg: &[u8; 32], i: usize) -> u32 {
     u32::from_le_bytes([reg[4 * i], reg[4 * i + 1], reg[4 * i + 2], reg[4 * i + 3]])
 }
@@ -142,24 +176,8 @@ fn sample_8x8(
     res: &dyn SamplerResources,
 ) -> Result<Response, MessageError> {
     // §2.13.1.3.1: "sample_8x8 ... H + 1".
-    let h = usize::from(d.header.is_some());
-    if d.message_length != h + 1 || payload.len() < d.message_length {
-        return Err(invalid(format!(
-            "sample_8x8 message length {} with {} payload registers: it is H + 1 = {} \
-             (seed 000 §2.13.1.3.1)",
-            d.message_length,
-            payload.len(),
-            h + 1
-        )));
-    }
-    let header = d.header.unwrap_or_default();
-    let enabled: Vec<usize> = (0..4).filter(|&c| !header.write_masks[c]).collect();
-    if enabled.is_empty() {
-        return Err(invalid(
-            "the header masks all four write channels, which is not allowed (seed 000 \
-             §2.13.1.2 M0.2 15:12)",
-        ));
-    }
+    let h = header_and_one(d, payload, "sample_8x8")?;
+    let enabled = enabled_channels(d)?;
     if d.response_length == 0 {
         return Err(Unsupported::new(
             "sample_8x8 with response length 0 (the result written to memory by a media \
@@ -236,24 +254,8 @@ fn sample_unorm(
     payload: &[[u8; 32]],
     res: &dyn SamplerResources,
 ) -> Result<Response, MessageError> {
-    let h = usize::from(d.header.is_some());
-    if d.message_length != h + 1 || payload.len() < d.message_length {
-        return Err(invalid(format!(
-            "sample_unorm message length {} with {} payload registers: it is H + 1 = {} \
-             (seed 000 §2.13.1.3.1)",
-            d.message_length,
-            payload.len(),
-            h + 1
-        )));
-    }
-    let header = d.header.unwrap_or_default();
-    let enabled: Vec<usize> = (0..4).filter(|&c| !header.write_masks[c]).collect();
-    if enabled.is_empty() {
-        return Err(invalid(
-            "the header masks all four write channels, which is not allowed (seed 000 \
-             §2.13.1.2 M0.2 15:12)",
-        ));
-    }
+    let h = header_and_one(d, payload, "sample_unorm")?;
+    let enabled = enabled_channels(d)?;
     // "phases in the response length are reduced by 2 for each channel that is masked",
     // and killpix adds its mask register.
     let rlen = 2 * enabled.len() + usize::from(killpix);

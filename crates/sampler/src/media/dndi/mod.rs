@@ -125,16 +125,7 @@ pub(crate) fn run(
     res: &dyn SamplerResources,
 ) -> Result<Response, MessageError> {
     // §2.13.1.3.1: "deinterlace ... H + 1".
-    let h = usize::from(d.header.is_some());
-    if d.message_length != h + 1 || payload.len() < d.message_length {
-        return Err(invalid(format!(
-            "deinterlace message length {} with {} payload registers: it is H + 1 = {} \
-             (seed 000 §2.13.1.3.1)",
-            d.message_length,
-            payload.len(),
-            h + 1
-        )));
-    }
+    let h = super::header_and_one(d, payload, "deinterlace")?;
     // §2.13.1.1 Sampler Index: "must be a multiple of 2 (even)" for deinterlace; the
     // state array's element is the index halved (§2.12.3.3).
     if !d.sampler_index.is_multiple_of(2) {
