@@ -3,11 +3,11 @@
 //! [`DataMessage`] that `gtsim_dataport::dc` carries out.
 
 use gtsim_dataport::dc::{
-    Access, AddressModel, AtomicOp, DataMessage, DataOp, DataSurface, GeneralState, ImageView, Simd,
+    Access, AddressModel, AtomicOp, DataMessage, DataOp, DataSurface, GeneralState, ImageView,
+    MediaBoundary, MediaRows, Simd,
 };
 use gtsim_eu::exec::MessageError;
 use gtsim_isa::ir::Sfid;
-use gtsim_spec::Unsupported;
 use gtsim_spec::gen7::message_descriptor_byte_scattered_read_write as byte_scattered;
 use gtsim_spec::gen7::message_descriptor_data_cache_data_port::Category;
 use gtsim_spec::gen7::message_descriptor_dword_scattered_read_write as dword_scattered;
@@ -164,22 +164,23 @@ pub(crate) fn decode(sfid: Sfid, desc: u32) -> Result<Option<DataMessage>, Messa
     }
 }
 
-/// Seed 000 §3.9.6.1: the surface's vertical line stride, or the descriptor's override;
-/// field (interlaced) access is not modelled.
+/// Seed 000 §3.9.6.1: a media block message, with the descriptor's Vertical Line Stride
+/// Override when it has one.
 fn media_block(desc: u32, write: bool) -> Result<DataOp, MessageError> {
     let d =
         MessageDescriptorMediaBlockReadWrite::unpack(&[desc]).map_err(|e| MessageError::State {
             structure: "media block read/write descriptor",
             why: format!("{desc:#010x}: {e}"),
         })?;
-    if d.vertical_line_stride_override.0 == 1 && d.override_vertical_line_stride != 0 {
-        return Err(Unsupported::new(
-            "media block messages on fields (Vertical Line Stride Override with stride 1)",
-            "seed 000 §3.9.6.1",
-        )
-        .into());
-    }
-    Ok(DataOp::MediaBlock { write })
+    // "1: Use bits 9:8 to provide the Vertical Line Stride and Vertical Line Stride
+    // Offset".
+    let stride_override = (d.vertical_line_stride_override.0 == 1).then(|| {
+        (d.override_vertical_line_stride != 0).then_some(d.override_vertical_line_stride_offset)
+    });
+    Ok(DataOp::MediaBlock {
+        write,
+        stride_override,
+    })
 }
 
 fn atomic_op(code: u32) -> Result<AtomicOp, MessageError> {
@@ -402,14 +403,6 @@ pub(crate) fn surface(
         structure: "RENDER_SURFACE_STATE",
         why: format!("binding table entry {bti}: {e}"),
     };
-    // Seed 000 §2.12.2 Vertical Line Stride: field access of an interlaced surface.
-    if rss.vertical_line_stride != 0 {
-        return Err(Unsupported::new(
-            "data port access to a surface with Vertical Line Stride 1 (fields)",
-            "seed 000 §2.12.2, §3.9.6, §3.9.9",
-        )
-        .into());
-    }
     Ok(match rss.surface_type {
         St::SURFTYPE_NULL => DataSurface::Null,
         St::SURFTYPE_BUFFER => DataSurface::Buffer {
@@ -441,6 +434,19 @@ pub(crate) fn surface(
                     base_level,
                     levels,
                     base_slice: u32::from(rss.minimum_array_element),
+                    // Seed 000 §2.12.2 Vertical Line Stride (Offset) and Media Boundary
+                    // Pixel Mode, for the media block messages (the others refuse a
+                    // field).
+                    rows: MediaRows {
+                        field: (rss.vertical_line_stride != 0)
+                            .then_some(rss.vertical_line_stride_offset),
+                        boundary: match rss.media_boundary_pixel_mode.0 {
+                            0 => MediaBoundary::Normal,
+                            2 => MediaBoundary::ProgressiveFrame,
+                            3 => MediaBoundary::InterlacedFrame,
+                            v => MediaBoundary::Reserved(v),
+                        },
+                    },
                 },
             }
         }
@@ -641,6 +647,15 @@ mod tests {
                             base_level: rng.below(3) as u32,
                             levels: rng.below(3) as u32,
                             base_slice: rng.below(5) as u32,
+                            rows: MediaRows {
+                                field: rng.one_in(4).then(|| rng.below(2) as u8),
+                                boundary: [
+                                    MediaBoundary::Normal,
+                                    MediaBoundary::ProgressiveFrame,
+                                    MediaBoundary::InterlacedFrame,
+                                    MediaBoundary::Reserved(1),
+                                ][rng.below(4) as usize],
+                            },
                         },
                     },
                     None => DataSurface::Null,

@@ -174,6 +174,10 @@ pub enum DataOp {
     MediaBlock {
         /// Write (else read).
         write: bool,
+        /// The descriptor's Vertical Line Stride Override (§3.9.6.1): `None` to use the
+        /// surface's Vertical Line Stride, else the override, `Some(None)` for a frame
+        /// and `Some(Some(offset))` for the field starting at row `offset`.
+        stride_override: Option<Option<u8>>,
     },
     /// Memory Fence: every earlier access of the thread is done (the model executes
     /// messages in order, so there is nothing to wait for); with Commit Enable one
@@ -263,6 +267,35 @@ pub struct ImageView {
     pub levels: u32,
     /// The absolute slice of view slice 0 (arrays).
     pub base_slice: u32,
+    /// How media block messages see the rows (§2.12.2 Vertical Line Stride and Offset,
+    /// Media Boundary Pixel Mode).
+    pub rows: MediaRows,
+}
+
+/// The rows of a surface as media block messages see them (seed 000 §2.12.2, §3.6.2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct MediaRows {
+    /// Vertical Line Stride 1: the surface is one field, its rows every second row of
+    /// the frame from Vertical Line Stride Offset (the value), and Height counts the
+    /// field's rows.
+    pub field: Option<u8>,
+    /// Media Boundary Pixel Mode, or the reserved raw value.
+    pub boundary: MediaBoundary,
+}
+
+/// Seed 000 §2.12.2 Media Boundary Pixel Mode: how reads above and below the surface
+/// are clamped (§3.6.2 "Boundary Behavior").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum MediaBoundary {
+    /// NORMAL_MODE: to the nearest row of the frame or field read.
+    #[default]
+    Normal,
+    /// PROGRESSIVE_FRAME: a field read clamps to the frame's rows.
+    ProgressiveFrame,
+    /// INTERLACED_FRAME: a frame read clamps to the nearest row of the same field.
+    InterlacedFrame,
+    /// A reserved value.
+    Reserved(u32),
 }
 
 /// What the stateless model addresses: General State Base Address, and General State

@@ -221,6 +221,15 @@ fn surface_kind(msg: &DataMessage, bti: u8, s: DataSurface) -> Result<Kind, Mess
     let what = |m: &str| format!("binding table entry {bti}: {m}");
     match (msg.op, s) {
         (DataOp::Fence { .. }, _) => Ok(Kind::Null),
+        // Seed 000 §2.12.2 Vertical Line Stride: field access of an interlaced surface,
+        // which only the media block messages model.
+        (DataOp::Typed { .. }, DataSurface::Image { view, .. }) if view.rows.field.is_some() => {
+            Err(gtsim_spec::Unsupported::new(
+                what("typed surface access to a field (Vertical Line Stride 1)"),
+                "seed 000 §2.12.2, §3.9.9",
+            )
+            .into())
+        }
         (
             DataOp::Typed { .. } | DataOp::MediaBlock { .. },
             DataSurface::Image {
@@ -241,6 +250,7 @@ fn surface_kind(msg: &DataMessage, bti: u8, s: DataSurface) -> Result<Kind, Mess
                     base_level: 0,
                     levels: 1,
                     base_slice: 0,
+                    ..Default::default()
                 },
             }),
             None => Err(refuse(

@@ -560,6 +560,7 @@ fn surface_2d(format: SurfaceFormat, width: u32, height: u32, pitch: u64) -> Dat
             base_level: 0,
             levels: 1,
             base_slice: 0,
+            ..Default::default()
         },
     }
 }
@@ -706,7 +707,10 @@ fn r8_surface(width: u32, height: u32, format: SurfaceFormat) -> DataSurface {
 
 fn media(write: bool) -> DataMessage {
     DataMessage {
-        op: DataOp::MediaBlock { write },
+        op: DataOp::MediaBlock {
+            write,
+            stride_override: None,
+        },
         model: AddressModel::Surface(3),
         header: true,
     }
@@ -778,6 +782,44 @@ fn media_block_read_clamps_to_the_edge_pixel() {
         r.registers[0][..8],
         [0xeb, 0x03, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00]
     );
+}
+
+/// §3.6.2: "For a boundary dword Y0U0Y1V0, to replicate the left boundary, we get
+/// Y0U0Y0V0, and to replicate the right boundary, we get Y1U0Y1V0"; for U0Y0V0Y1,
+/// U0Y0V0Y0 and U0Y1V0Y1. A row of two dwords (Width 2 DWords, 4 pixels) read from X −4
+/// to X 11.
+#[test]
+fn media_block_read_replicates_ycrcb_boundary_luma() {
+    for (format, row, expect) in [
+        (
+            SurfaceFormat::YCRCB_NORMAL,
+            [10u8, 20, 11, 30, 12, 21, 13, 31],
+            [
+                10u8, 20, 10, 30, 10, 20, 11, 30, 12, 21, 13, 31, 13, 21, 13, 31,
+            ],
+        ),
+        (
+            SurfaceFormat::YCRCB_SWAPY,
+            [20, 10, 30, 11, 21, 12, 31, 13],
+            [
+                20, 10, 30, 10, 20, 10, 30, 11, 21, 12, 31, 13, 21, 13, 31, 13,
+            ],
+        ),
+    ] {
+        let mut mem = memory();
+        mem.write(BASE, &row).unwrap();
+        let header = reg([(-4i32) as u32, 0, 15, 0, 0, 0, 0, 0]);
+        let r = run(
+            &mut mem,
+            media(false),
+            Some(r8_surface(2, 1, format)),
+            &[header],
+            0,
+            1,
+        )
+        .unwrap();
+        assert_eq!(r.registers[0][..16], expect, "{format:?}");
+    }
 }
 
 /// A write lands inside the surface and drops what falls outside; X and the width must
