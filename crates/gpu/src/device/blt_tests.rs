@@ -184,3 +184,73 @@ fn rings_refuse_each_others_commands_and_huge_blits_end_at_the_watchdog() {
     let r = dev.submit_on(Ring::Blitter, 1, BATCH, &mut mem);
     assert!(matches!(r, Err(Hang::Blit { .. })), "{r:?}");
 }
+
+#[test]
+fn hostile_blitter_batches_end_in_a_report_or_a_hang() {
+    // Random XY_COLOR_BLT / XY_SRC_COPY_BLT / MI_FLUSH_DW / random dwords on the
+    // blitter ring, over mapped and unmapped memory, every depth, ROP, tiling and pitch,
+    // rectangles up to 65535 wide: the submission completes or ends as a typed hang,
+    // never a panic, within a small pixel budget.
+    let mut rng = gtsim_fuzzkit::SplitMix64(gtsim_fuzzkit::env_u64("GTSIM_FUZZ_SEED", 17));
+    let (mut ok, mut hung) = (0, 0);
+    for _ in 0..gtsim_fuzzkit::cases(300) {
+        let mut batch = vec![];
+        for _ in 0..rng.below(4) + 1 {
+            let coord = |rng: &mut gtsim_fuzzkit::SplitMix64| -> u32 {
+                if rng.one_in(4) {
+                    rng.next_u64() as u32
+                } else {
+                    (rng.below(64) as u32) << 16 | rng.below(64) as u32
+                }
+            };
+            let br13 = (rng.below(4) as u32) << 24
+                | [0xf0u32, 0xcc, rng.below(256) as u32][rng.below(3) as usize] << 16
+                | if rng.one_in(8) { 1 << 30 } else { 0 }
+                | if rng.one_in(4) {
+                    rng.next_u64() as u32 & 0xffff
+                } else {
+                    64
+                };
+            let flags = (rng.below(4) as u32) << 20 | (rng.below(2) as u32) << 11;
+            let address = if rng.one_in(4) {
+                rng.next_u64() as u32
+            } else {
+                DST as u32
+            };
+            match rng.below(4) {
+                0 => batch.extend([
+                    0x5400_0004 | flags,
+                    br13,
+                    coord(&mut rng),
+                    coord(&mut rng),
+                    address,
+                    rng.next_u64() as u32,
+                ]),
+                1 => batch.extend([
+                    0x54c0_0006 | flags | (rng.below(2) as u32) << 15,
+                    br13,
+                    coord(&mut rng),
+                    coord(&mut rng),
+                    address,
+                    coord(&mut rng),
+                    rng.next_u64() as u32 & 0xffff,
+                    SRC as u32,
+                ]),
+                2 => batch.extend([0x1300_0001 | (rng.below(4) as u32) << 14, address, 1]),
+                _ => batch.push(rng.next_u64() as u32),
+            }
+        }
+        batch.push(END);
+        let mut mem = memory();
+        let bytes: Vec<u8> = batch.iter().flat_map(|d| d.to_le_bytes()).collect();
+        mem.write(BATCH, &bytes).unwrap();
+        let mut dev = Device::new();
+        dev.limits.work.pixels = 1 << 16;
+        dev.limits.max_commands = 64;
+        match dev.submit_on(Ring::Blitter, 1, BATCH, &mut mem) {
+            Ok(_) => ok += 1,
+            Err(_) => hung += 1,
+        }
+    }
+    assert!(ok > 0 && hung > 0, "{ok} completed, {hung} hung");
+}
