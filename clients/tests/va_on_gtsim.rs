@@ -211,3 +211,31 @@ fn deinterlace_vaapi_bob_on_gtsim_keeps_one_field_and_interpolates_the_other() {
         }
     }
 }
+
+#[test]
+fn scale_vaapi_to_yuy2_keeps_the_luma_and_the_chroma_close() {
+    if !va_present() {
+        return;
+    }
+    // NV12 to packed YUY2 at the same size: the driver samples Y through the AVS at
+    // phase 0 (exact) and interleaves it with chroma it upsamples vertically with its
+    // own filter, where ffmpeg's software conversion interpolates differently: luma
+    // bit for bit, chroma within a stated PSNR (measured 31.3 dB).
+    let hw = "format=nv12,hwupload,scale_vaapi=w=64:h=48:format=yuyv422,hwdownload,format=yuyv422";
+    let (out, log) = frame(true, "testsrc2", "64x48", hw, &tmp("yuy2.raw"));
+    assert!(!log.contains("GPU HANG"), "{log}");
+    let (sw, _) = frame(
+        false,
+        "testsrc2",
+        "64x48",
+        "format=nv12,format=yuyv422",
+        &tmp("yuy2-sw.raw"),
+    );
+    let (src, _) = frame(false, "testsrc2", "64x48", "format=nv12", &tmp("nv12.raw"));
+    assert_eq!(out.len(), (2 * W * H) as usize, "{log}");
+    let luma: Vec<u8> = out.iter().step_by(2).copied().collect();
+    assert_eq!(luma[..], src[..(W * H) as usize], "luma");
+    let chroma = |f: &[u8]| -> Vec<u8> { f.iter().skip(1).step_by(2).copied().collect() };
+    let p = psnr(&chroma(&out), &chroma(&sw));
+    assert!(p >= 30.0, "chroma PSNR {p:.2}");
+}
