@@ -17,7 +17,7 @@ use gtsim_sampler::filter::MapFilter;
 use gtsim_sampler::lod::MipFilter;
 use gtsim_sampler::media::avs::AvsConfig;
 use gtsim_sampler::media::dndi::DndiConfig;
-use gtsim_sampler::media::surface::MediaSurfaceView;
+use gtsim_sampler::media::surface::{Channel, MediaSurfaceView};
 use gtsim_sampler::message::SamplerResources;
 use gtsim_sampler::state::{
     ChromaKey, SamplerConfig, SamplerHeader, SamplerMessage, SamplerOp, SamplerSimd, SurfaceKind,
@@ -55,6 +55,12 @@ pub trait SamplerTables {
     fn media_surface(&self, bti: u8) -> Result<MediaSurfaceState, MessageError> {
         let _ = bti;
         Err(Unsupported::new("media surfaces in this stage", "seed 000 §2.12.2.2").into())
+    }
+    /// The deinterlace message's statistics surface at `bti` as bytes (seed 000
+    /// §2.8.6.2): by default the MEDIA_SURFACE_STATE of format STMM_DN_STATISTICS the
+    /// seed names ([`crate::sampling_media::statistics`] reads either form).
+    fn statistics(&self, bti: u8) -> Result<Channel, MessageError> {
+        media_surface_view(&self.media_surface(bti)?)?.statistics()
     }
     /// The DEINTERLACE_SAMPLER_STATE the deinterlace message with Sampler Index `index`
     /// uses (seed 000 §2.12.3.3: element `index / 2` of 8-dword elements, so at `index`
@@ -177,6 +183,10 @@ impl SamplerResources for Cached<'_> {
 
     fn dndi(&self, index: u8) -> Result<DndiConfig, MessageError> {
         Ok(dndi_config(&self.tables.deinterlace_sampler(index)?))
+    }
+
+    fn statistics(&self, bti: u8) -> Result<Channel, MessageError> {
+        self.tables.statistics(bti)
     }
 }
 
@@ -320,6 +330,10 @@ impl SamplerResources for Neutral<'_> {
 
     fn dndi(&self, index: u8) -> Result<DndiConfig, MessageError> {
         Ok(dndi_config(&self.0.deinterlace_sampler(index)?))
+    }
+
+    fn statistics(&self, bti: u8) -> Result<Channel, MessageError> {
+        self.0.statistics(bti)
     }
 }
 
@@ -593,6 +607,17 @@ impl SamplerTables for StageSampling<'_> {
             structure: "MEDIA_SURFACE_STATE",
             why: format!("at {addr:#x} (binding table entry {bti}): {e}"),
         })
+    }
+
+    fn statistics(&self, bti: u8) -> Result<Channel, MessageError> {
+        let addr = binding_table_entry(self.mem, self.bases, self.tables.binding_table, bti)
+            .map_err(|e| {
+                e.into_message_error()
+                    .context(format!("binding table entry {bti}"))
+            })?;
+        let dw = self.dwords("statistics surface state", addr, 8)?;
+        crate::sampling_media::statistics(&dw)
+            .map_err(|e| e.context(format!("binding table entry {bti} at {addr:#x}")))
     }
 
     fn deinterlace_sampler(&self, index: u8) -> Result<DeinterlaceSamplerState, MessageError> {

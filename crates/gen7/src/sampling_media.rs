@@ -6,8 +6,9 @@ use gtsim_mem::tiling::Tiling;
 use gtsim_message::MessageError;
 use gtsim_sampler::media::avs::AvsConfig;
 use gtsim_sampler::media::dndi::DndiConfig;
+use gtsim_sampler::media::dndi::deinterlace::Motion;
 use gtsim_sampler::media::dndi::denoise::Temporal;
-use gtsim_sampler::media::surface::{MediaFormat, MediaSurfaceView, PictureStructure};
+use gtsim_sampler::media::surface::{Channel, MediaFormat, MediaSurfaceView, PictureStructure};
 use gtsim_spec::gen7::deinterlace_sampler_state::{
     DnDiFirstFrame, DnDiTopFirst, VdiWalkerEnable, VdiWalkerFrameSharingEnable,
 };
@@ -131,5 +132,84 @@ pub(crate) fn dndi_config(s: &DeinterlaceSamplerState) -> DndiConfig {
             diff_th: u32::from(s.temporal_difference_threshold),
             diff_low: u32::from(s.low_temporal_difference_threshold),
         },
+        motion: motion(s),
+        mcdi: s.mcdi_enable,
+        cadence: s.fmd_for_1st_field_of_current_frame.0 != 0
+            || s.fmd_for_2nd_field_of_previous_frame.0 != 0,
     }
+}
+
+/// The motion-adaptive deinterlacer's fields of DEINTERLACE_SAMPLER_STATE (seed 000
+/// §2.12.3.3): STMM Shift Down 0-2 shift by 4-6 and Shift Up 0-2 by 6-8. Shift Down 3 is
+/// reserved, but Intel's VA driver programs it for motion-adaptive deinterlacing; the
+/// model continues the field's progression (shift by 7) there, and refuses Shift Up 3.
+fn motion(s: &DeinterlaceSamplerState) -> Result<Motion, String> {
+    if s.stmm_shift_up.0 > 2 {
+        return Err(format!(
+            "DEINTERLACE_SAMPLER_STATE STMM Shift Up {} is reserved (seed 000 §2.12.3.3)",
+            s.stmm_shift_up.0
+        ));
+    }
+    let min = u32::from(s.minimum_stmm);
+    let max = u32::from(s.maximum_stmm);
+    Ok(Motion {
+        shift_down: 4 + s.stmm_shift_down.0.min(3),
+        shift_up: 6 + s.stmm_shift_up.0,
+        c2: u32::from(s.stmm_c2) + 1,
+        vecm_mul: u32::from(s.multiplier_for_vecm),
+        trc_large: u32::from(s.blending_constant_across_time_for_large_values_of_stmm),
+        trc_small: u32::from(s.blending_constant_across_time_for_small_values_of_stmm),
+        md_th: if s.stmm_blending_constant_select.0 == 1 {
+            max
+        } else {
+            min
+        },
+        min,
+        max,
+        output_shift: u32::from(s.stmm_output_shift),
+    })
+}
+
+/// The deinterlace message's statistics surface from the 8 dwords its binding table
+/// entry points to (seed 000 §2.8.6.2). The seed names a MEDIA_SURFACE_STATE of format
+/// STMM_DN_STATISTICS; Intel's VA driver binds a RENDER_SURFACE_STATE (R8_UNORM, 2D)
+/// there. The two tell apart by DW2 31:28: the media state's Surface Format, 7 for
+/// STMM_DN_STATISTICS; in the render state the top of Height, whose 31:30 are reserved
+/// (0 to 3). Either gives the bytes: base, pitch, tiling and rows.
+pub(crate) fn statistics(dw: &[u32]) -> Result<Channel, MessageError> {
+    let state = |structure: &'static str| {
+        move |e: gtsim_spec::UnpackError| MessageError::State {
+            structure,
+            why: e.to_string(),
+        }
+    };
+    if dw[2] >> 28 == 7 {
+        let m = MediaSurfaceState::unpack(dw).map_err(state("MEDIA_SURFACE_STATE"))?;
+        return media_surface_view(&m)?.statistics();
+    }
+    let r =
+        gtsim_spec::gen7::RenderSurfaceState::unpack(dw).map_err(state("RENDER_SURFACE_STATE"))?;
+    let (surface, _) =
+        crate::surface_state::surface_from_state(&r, crate::surface_state::Use::Sampled).map_err(
+            |e| MessageError::State {
+                structure: "RENDER_SURFACE_STATE",
+                why: format!("the statistics surface: {e}"),
+            },
+        )?;
+    if r.surface_type != gtsim_spec::gen7::render_surface_state::SurfaceType::SURFTYPE_2D
+        || surface.desc.block_bytes != 1
+    {
+        return Err(MessageError::State {
+            structure: "RENDER_SURFACE_STATE",
+            why: "the deinterlace statistics surface must be a 2D surface of 8-bit elements \
+                  (seed 000 §2.8.6.2)"
+                .into(),
+        });
+    }
+    Ok(Channel::bytes(
+        surface.base,
+        surface.desc.pitch,
+        surface.desc.tiling,
+        u32::from(r.height) + 1,
+    ))
 }

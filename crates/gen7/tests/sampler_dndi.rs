@@ -277,6 +277,7 @@ fn malformed_and_unmodelled_deinterlace_messages_are_errors() {
     };
     g = frame(patch, |_, _| (128, 128), false, true);
     g.state.dn_di_first_frame = DnDiFirstFrame::NOT_FIRST_FIELD;
+    g.state.mcdi_enable = true;
     unsupported(&g, 10);
     g = frame(patch, |_, _| (128, 128), true, true);
     unsupported(&g, 11);
@@ -440,4 +441,104 @@ fn denoise_after_the_first_frame_follows_the_history_and_blends_temporal_and_spa
     f.state.low_temporal_difference_threshold = 8;
     let e = handle(desc(5, 0), &payload(0, 0), 0, &f).unwrap_err();
     assert!(e.to_string().contains("Temporal Difference"), "{e}");
+}
+
+/// A later-frame deinterlace setup: the current frame from `current` (luma, chroma),
+/// the previous frame (BTI 4) from `previous`, the stored STMM (BTI 5, an
+/// STMM_DN_STATISTICS surface of pitch 32) all `stored`, and the VA driver's blend
+/// thresholds: STMM Minimum 118, Maximum 150, Output Shift 5, large/small blending
+/// constants 64/125, the small-values threshold the minimum, shifts by 4 and 6.
+fn later(current: (u8, (u8, u8)), previous: (u8, (u8, u8)), stored: u8, c2: u8) -> Fake {
+    const PREV: u64 = BASE + 0x400;
+    const STATS: u64 = BASE + 0x800;
+    let mut f = frame(|_, _| current.0, |_, _| current.1, false, true);
+    f.mem.load(PREV, &[previous.0; (W * H) as usize]);
+    let uv: Vec<u8> = (0..W * H / 4)
+        .flat_map(|_| [previous.1.0, previous.1.1])
+        .collect();
+    f.mem.load(PREV + u64::from(W * H), &uv);
+    f.mem.load(STATS, &[stored; (W * H) as usize]);
+    f.others = vec![
+        MediaSurfaceState {
+            surface_base_address: PREV,
+            ..f.surface.clone()
+        },
+        MediaSurfaceState {
+            surface_base_address: STATS,
+            width: (W - 1) as u16,
+            height: (H - 1) as u16,
+            surface_pitch: W - 1,
+            surface_format: MediaFormat::STMM_DN_STATISTICS,
+            ..Default::default()
+        },
+    ];
+    f.state.dn_di_first_frame = DnDiFirstFrame::NOT_FIRST_FIELD;
+    f.state.minimum_stmm = 118;
+    f.state.maximum_stmm = 150;
+    f.state.stmm_output_shift = 5;
+    f.state
+        .blending_constant_across_time_for_large_values_of_stmm = 64;
+    f.state
+        .blending_constant_across_time_for_small_values_of_stmm = 125;
+    f.state.stmm_c2 = c2;
+    f
+}
+
+#[test]
+fn deinterlace_after_the_first_frame_blends_spatial_and_temporal_by_the_stmm() {
+    // Flat frames, current luma 100 and (Cb, Cr) (120, 140), previous 96 and (110,
+    // 150); stored STMM 230; STMM C2 7 (divisor bias 8). For every missing pair: SVCM,
+    // SHCM, VECM 0; the cross-filtered frames differ by 4 on 20 pixels: TDM 80;
+    // STMM = ((80 >> 4) << 6) / (0 + 8) = 40; at most the minimum 118, so STMM2 =
+    // (125·230 + 131·40) / 256 = 132, and STMM3 = 132: between 118 and 150, the blend
+    // is (sdi·14 + tdi·18) >> 5.
+    let f = later((100, (120, 140)), (96, (110, 150)), 230, 7);
+    let w = handle(desc(10, 0), &payload(0, 4), 0, &f).unwrap();
+    // Top field first. The current frame's first field (W4-W7): rows 4, 6 kept (100),
+    // rows 5, 7: sdi 100, tdi (96 + 100 + 1) >> 1 = 98: (1400 + 1764) >> 5 = 98.
+    assert_eq!(w[4][..16], [100; 16]);
+    assert_eq!(w[4][16..], [98; 16]);
+    // The previous frame's second field (W0-W3): rows 5, 7 kept (96); rows 4, 6: sdi
+    // 96, tdi 98: (1344 + 1764) >> 5 = 97.
+    assert_eq!(w[0][..16], [97; 16]);
+    assert_eq!(w[0][16..], [96; 16]);
+    // Chroma, (Cr, Cb): the current field's missing row 5: spatial (140, 120), temporal
+    // ((150 + 140 + 1) >> 1, (110 + 120 + 1) >> 1) = (145, 115): Cr (1960 + 2610) >> 5 =
+    // 142, Cb (1680 + 2070) >> 5 = 117. The previous field's missing row 4: spatial
+    // (150, 110): Cr (2100 + 2610) >> 5 = 147, Cb (1540 + 2070) >> 5 = 112.
+    assert_eq!((w[6][0], w[6][1]), (140, 120), "kept row 4");
+    assert_eq!((w[6][16], w[6][17]), (142, 117), "current, row 5");
+    assert_eq!((w[2][0], w[2][1]), (147, 112), "previous, row 4");
+    assert_eq!((w[2][16], w[2][17]), (150, 110), "previous, kept row 5");
+    // W8: STMM2 of every pair, 132; W9: the variances, (100 − 96)² · 32 / 16 = 32 for
+    // each difference between the frames, 0 within the current one.
+    assert_eq!(w[8], [132; 32]);
+    let s = &w[9];
+    assert_eq!(dword(s, 3), 32 << 16 | 32);
+    assert_eq!(dword(s, 4), 32 << 16);
+    assert_eq!(dword(s, 5), 32);
+    assert_eq!(dword(s, 7), 4 << 16);
+    // Moving (current 100, previous 60, stored 0, C2 0): TDM 800, STMM ((800 >> 4) << 6)
+    // / 1 = 3200, at most 255; above the minimum: (64·0 + 192·255) / 256 = 191 > 150:
+    // spatial only, each frame its own lines.
+    let f = later((100, (120, 140)), (60, (110, 150)), 0, 0);
+    let w = handle(desc(10, 0), &payload(0, 4), 0, &f).unwrap();
+    assert_eq!(w[4][16..], [100; 16]);
+    assert_eq!(w[0][..16], [60; 16]);
+    assert_eq!(w[8], [191; 32]);
+    // Static (the same curved frame twice, stored 0): TDM 0, STMM 0, STMM3 0 below the
+    // minimum: temporal, the frame's own missing lines, so each output is the frame.
+    let mut f = later((0, (128, 128)), (0, (128, 128)), 0, 0);
+    for r in 0..H {
+        let row: Vec<u8> = (0..W).map(|x| curved(x, r)).collect();
+        f.mem.load(BASE + u64::from(r * W), &row);
+        f.mem.load(BASE + 0x400 + u64::from(r * W), &row);
+    }
+    let w = handle(desc(10, 0), &payload(0, 4), 0, &f).unwrap();
+    for (reg, row) in [(4, 4u32), (0, 4)] {
+        let expect: Vec<u8> = (0..16).map(|x| curved(x, row)).collect();
+        assert_eq!(w[reg][..16], expect[..], "W{reg}");
+    }
+    let expect: Vec<u8> = (0..16).map(|x| curved(x, 5)).collect();
+    assert_eq!(w[4][16..], expect[..], "the current field's missing row 5");
 }

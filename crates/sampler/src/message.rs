@@ -111,6 +111,12 @@ pub trait SamplerResources {
         )
         .into())
     }
+    /// The deinterlace message's statistics surface (the STMM and the denoise history,
+    /// seed 000 §2.8.6.2) at binding table index `bti`, as bytes. By default the
+    /// MEDIA_SURFACE_STATE of format STMM_DN_STATISTICS the seed names.
+    fn statistics(&self, bti: u8) -> Result<crate::media::surface::Channel, MessageError> {
+        self.media_surface(bti)?.statistics()
+    }
     /// The sample_8x8 sampler state at `index` with its SAMPLER_8x8_STATE (seed 000
     /// §2.12.3.2, §2.12.4).
     fn avs(&self, index: u8) -> Result<AvsConfig, MessageError> {

@@ -149,6 +149,26 @@ pub struct Channel {
 }
 
 impl Channel {
+    /// The bytes of a surface of `height` rows of `pitch` bytes from `base`, as one
+    /// 8-bit plane as wide as the pitch (the statistics surface of the deinterlace
+    /// message, seed 000 §2.8.6.2).
+    pub fn bytes(base: u64, pitch: u64, tiling: Tiling, height: u32) -> Channel {
+        Channel {
+            origin_byte: 0,
+            origin_row: 0,
+            element_bytes: 1,
+            extract: Extract::Byte(0),
+            width: u32::try_from(pitch).unwrap_or(u32::MAX).max(1),
+            height: height.max(1),
+            pitch,
+            tiling,
+            base,
+            row_step: 1,
+            row_phase: 0,
+            v_shift: 0.0,
+        }
+    }
+
     /// The channel's 8-bit value at texel (`x`, `y`), the position clamped to the plane.
     pub fn texel(&self, mem: &dyn Memory, x: i64, y: i64) -> Result<u8, MessageError> {
         let x = x.clamp(0, i64::from(self.width) - 1) as u64;
@@ -201,21 +221,12 @@ impl MediaSurfaceView {
                 self.format
             )));
         }
-        let width = u32::try_from(self.pitch).unwrap_or(u32::MAX);
-        Ok(Channel {
-            origin_byte: 0,
-            origin_row: 0,
-            element_bytes: 1,
-            extract: Extract::Byte(0),
-            width,
-            height: self.height,
-            pitch: self.pitch,
-            tiling: self.tiling,
-            base: self.base,
-            row_step: 1,
-            row_phase: 0,
-            v_shift: 0.0,
-        })
+        Ok(Channel::bytes(
+            self.base,
+            self.pitch,
+            self.tiling,
+            self.height,
+        ))
     }
 
     /// Channel `c` (0 red, 1 green, 2 blue, 3 alpha) of the surface for the sample_8x8

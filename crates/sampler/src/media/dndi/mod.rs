@@ -17,30 +17,52 @@
 //!     range, blended with the spatial filter by the temporal difference (§2.8.2.2 to
 //!     §2.8.2.4, [`denoise::Temporal`]); the new histories and STAD returned;
 //!   * the block noise estimate (§2.8.3) and the complexity sums.
-//! * DI alone (response length 10) on the first frame, which is every call the VA
-//!   driver makes for bob deinterlacing and the first of motion-adaptive ones: the
-//!   current frame's first field deinterlaced ([`deinterlace`]), luma and 4:2:2 chroma;
-//!   the STMM "written as the maximum 255"; the statistics the current frame gives
-//!   (Diff_cTcB, the block noise estimate), the ones that need the previous frame at
-//!   their maximum ("should indicate a maximum difference"). The previous frame's
-//!   second field (W0-W3), which "does not exist" on the first frame, is returned as
-//!   zeros.
+//! * DI alone (response length 10):
+//!   * on the first frame (every call Intel's VA driver makes for bob deinterlacing,
+//!     and the first of motion-adaptive ones): the current frame's first field
+//!     deinterlaced ([`deinterlace`]), luma and 4:2:2 chroma; the STMM "written as the
+//!     maximum 255"; the statistics the current frame gives (Diff_cTcB, the block noise
+//!     estimate), the ones that need the previous frame at their maximum ("should
+//!     indicate a maximum difference"). The previous frame's second field (W0-W3),
+//!     which "does not exist" on the first frame, is returned as zeros;
+//!   * on later frames (motion-adaptive, §2.8.4): the previous frame's second field and
+//!     the current frame's first, each missing pixel the blend by STMM3 of the spatial
+//!     (90-degree) and temporal interpolations, the STMM from SVCM, SHCM, VECM and the
+//!     cross-filtered TDM ([`deinterlace::Motion`]; the seed's reciprocal table is not
+//!     given, the model divides exactly), smoothed with the stored STMM from the
+//!     statistics surface (binding table index + 2), STMM3 the largest of a pair and its
+//!     neighbours; chroma upsampled by the same blend; the field motion detector's
+//!     variances.
 //!
 //! The statistics' last dword echoes the block's X and Y, which the kernels use to
 //! address their writes.
 //!
 //! ## Not modelled (each an `Err` naming the seed section)
 //!
-//! Deinterlacing after the first frame (the STMM, whose divide table the seed omits;
-//! temporal and motion-compensated deinterlacing, whose consistency checks are garbled;
-//! progressive cadence reconstruction, §2.8.4); DN and DI in one message; DI Partial
-//! (its writeback is not in the seed); the VDI walker; surfaces other than
-//! PLANAR_420_8 (and STMM_DN_STATISTICS for the history).
+//! Motion-compensated deinterlacing (MCDI: the seed's consistency check is garbled,
+//! §2.8.4.9-§2.8.4.12) and progressive cadence reconstruction (§2.8.4.8); the field
+//! motion detector's counters (their tear rules) and its frame sums; DN and DI in one
+//! message; DI Partial (its writeback is not in the seed); the VDI walker; surfaces
+//! other than PLANAR_420_8 (and 8-bit statistics surfaces).
+//!
+//! ## Readings where the seed is silent
+//!
+//! * The spatial deinterlacer's angle tree is a lost figure: every angle is the seed's
+//!   90-degree default.
+//! * The STMM window is centred on the missing pair, (0, 0) its left pixel, as the
+//!   seed's sums are written; the temporal interpolation is the line as the previous
+//!   and the current frame hold it ("between the 2nd field of previous and the 2nd
+//!   field of current"); averages round half up.
+//! * STMM Shift Down 3 is reserved, but Intel's VA driver programs it: it shifts by 7,
+//!   continuing 4, 5, 6.
+//! * The statistics surface is the MEDIA_SURFACE_STATE of format STMM_DN_STATISTICS
+//!   the seed names, or the 8-bit RENDER_SURFACE_STATE Intel's VA driver binds there
+//!   (the front tells them apart).
 
 pub mod deinterlace;
 pub mod denoise;
 
-use super::surface::{Channel, MediaFormat};
+use super::surface::{Channel, MediaFormat, MediaSurfaceView};
 use crate::message::SamplerResources;
 use crate::state::SamplerMessage;
 use denoise::Luma;
@@ -49,7 +71,7 @@ use gtsim_spec::Unsupported;
 
 /// DEINTERLACE_SAMPLER_STATE as the deinterlace message uses it (seed 000 §2.12.3.3),
 /// decoded by the front.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DndiConfig {
     /// DN Enable.
     pub dn_enable: bool,
@@ -73,6 +95,13 @@ pub struct DndiConfig {
     pub bne_noise_th: u8,
     /// The temporal denoise thresholds (frames after the first).
     pub temporal: denoise::Temporal,
+    /// The motion-adaptive deinterlacer's state, or why a field of it is reserved.
+    pub motion: Result<deinterlace::Motion, String>,
+    /// MCDI Enable.
+    pub mcdi: bool,
+    /// Progressive cadence reconstruction asked for (FMD for 1st Field of Current Frame
+    /// or for 2nd Field of Previous Frame not "Deinterlace").
+    pub cadence: bool,
 }
 
 /// A window of one plane channel, read once (with the plane's edge clamping) so the
@@ -165,7 +194,9 @@ pub(crate) fn run(
     let luma = surface.channel(1)?;
     let (lw, lh) = (i64::from(luma.width), i64::from(luma.height));
     let mut out = vec![[0u8; 32]; rlen];
-    if cfg.di_enable {
+    if cfg.di_enable && !cfg.first_frame {
+        later_frame(d, res, &cfg, (u, v), &mut out)?;
+    } else if cfg.di_enable {
         let c = OwnedPlane {
             win: Window::read(&luma, mem, (u - 2, v - 2), (20, 8))?,
             width: lw,
@@ -309,16 +340,16 @@ fn temporal_inputs(
         width: i64::from(prev.width),
         height: i64::from(prev.height),
     };
-    let stats = res.media_surface(bti(2)?)?;
-    let bytes = stats.statistics()?;
+    let bytes = res.statistics(bti(2)?)?;
     let luma = res.media_surface(d.binding_table_index)?.channel(1)?;
     let cur = OwnedPlane {
         win: Window::read(&luma, mem, (u - 2, v - 3), (20, 14))?,
         width: i64::from(luma.width),
         height: i64::from(luma.height),
     };
-    // §2.8.6.2: "DH_X = Pitch/2 + pixelX/4, DH_Y = pixelY/4".
-    let half = (stats.pitch / 2) as i64;
+    // §2.8.6.2: "DH_X = Pitch/2 + pixelX/4, DH_Y = pixelY/4" (the plane is as wide as
+    // the pitch).
+    let half = i64::from(bytes.width / 2);
     let mut blocks = [[denoise::BlockHistory {
         stad: 0,
         motion: false,
@@ -349,6 +380,145 @@ impl Luma for OwnedPlane {
     }
 }
 
+/// Deinterlacing after the first frame (seed 000 §2.8.4, §2.8.6.1): the previous frame's
+/// second field (W0-W3, reference the current frame) and the current frame's first
+/// field (W4-W7, reference the previous frame), each missing line the blend, by STMM3,
+/// of the spatial interpolation (the 90-degree default) and the temporal one (the line
+/// in the previous and the current frame); chroma upsampled the same way; the STMM2 of
+/// each row's missing pixels (W8: the rows of the first field's parity are the previous
+/// frame's missing lines, the others the current frame's); the field motion detector's
+/// variances (W9). The stored STMM is read from the statistics surface (binding table
+/// index + 2) at "STMM_X = pixelX / 2, STMM_Y = pixelY" (§2.8.6.2).
+fn later_frame(
+    d: &SamplerMessage,
+    res: &dyn SamplerResources,
+    cfg: &DndiConfig,
+    (u, v): (i64, i64),
+    out: &mut [[u8; 32]],
+) -> Result<(), MessageError> {
+    let motion = cfg.motion.clone().map_err(invalid)?;
+    let mem = res.memory();
+    let bti = |k: u8| {
+        d.binding_table_index.checked_add(k).ok_or_else(|| {
+            invalid(
+                "the deinterlace message's binding table index leaves no room for the \
+                 previous frame and the statistics (BTI + 1, + 2)",
+            )
+        })
+    };
+    let current = res.media_surface(d.binding_table_index)?;
+    let previous = res.media_surface(bti(1)?)?;
+    if previous.format != MediaFormat::Planar420 {
+        return Err(Unsupported::new(
+            format!(
+                "the deinterlace message with a {:?} previous frame (only PLANAR_420_8)",
+                previous.format
+            ),
+            "seed 000 §2.13.2.6",
+        )
+        .into());
+    }
+    let stats = res.statistics(bti(2)?)?;
+    // Luma windows wide enough for the pairs either side of the block (STMM3) and the
+    // cross filter's reach: 4 pixels and 4 lines around it.
+    let plane = |s: &MediaSurfaceView, c: usize, at: (i64, i64), size: (i64, i64)| {
+        let ch = s.channel(c)?;
+        Ok::<OwnedPlane, MessageError>(OwnedPlane {
+            win: Window::read(&ch, mem, at, size)?,
+            width: i64::from(ch.width),
+            height: i64::from(ch.height),
+        })
+    };
+    let (cy, py) = (
+        plane(&current, 1, (u - 4, v - 4), (24, 12))?,
+        plane(&previous, 1, (u - 4, v - 4), (24, 12))?,
+    );
+    let cx = u / 2;
+    let rows = (v / 2 - 3, 8);
+    let chroma = |s: &MediaSurfaceView, c: usize| plane(s, c, (cx - 1, rows.0), (10, rows.1));
+    // [frame][channel]: Cr then Cb, of the current and previous frames.
+    let (c_cr, c_cb, p_cr, p_cb) = (
+        chroma(&current, 0)?,
+        chroma(&current, 2)?,
+        chroma(&previous, 0)?,
+        chroma(&previous, 2)?,
+    );
+    let height = cy.height;
+    let first = deinterlace::first_field_parity(cfg.top_first);
+    // (the frame deinterlaced, the reference, its chroma, the kept field's parity, the
+    // first output register)
+    let outputs: [(&OwnedPlane, &OwnedPlane, [&OwnedPlane; 2], i64, usize); 2] = [
+        (&py, &cy, [&p_cr, &p_cb], 1 - first, 0),
+        (&cy, &py, [&c_cr, &c_cb], first, 4),
+    ];
+    let mut stmm_rows = [[0u8; 8]; 4];
+    for (c, r, chroma, kept, reg) in outputs {
+        for row in 0..4usize {
+            let y = v + row as i64;
+            if y.rem_euclid(2) == kept {
+                for x in 0..16 {
+                    out[reg + row / 2][16 * (row % 2) + x as usize] = c.at(u + x, y);
+                }
+                for k in 0..8 {
+                    let at = 16 * (row % 2) + 2 * k as usize;
+                    for (i, ch) in chroma.iter().enumerate() {
+                        out[reg + 2 + row / 2][at + i] =
+                            deinterlace::chroma(*ch, cx + k, y, kept, height);
+                    }
+                }
+                continue;
+            }
+            // STMM2 of the pairs from one left of the block to one right of it.
+            let stmm2: Vec<u32> = (-1..=8)
+                .map(|p| {
+                    let x = u + 2 * p;
+                    let stored = stats.texel(mem, x.div_euclid(2), y)?;
+                    Ok(u32::from(motion.smooth(motion.stmm(c, r, x, y), stored)))
+                })
+                .collect::<Result<_, MessageError>>()?;
+            for p in 0..8usize {
+                // STMM3: the largest of the pair and its two neighbours.
+                let stmm3 = stmm2[p].max(stmm2[p + 1]).max(stmm2[p + 2]);
+                stmm_rows[row][p] = stmm2[p + 1] as u8;
+                for x in [u + 2 * p as i64, u + 2 * p as i64 + 1] {
+                    let sdi = u32::from(deinterlace::luma(c, x, y, kept, height));
+                    let tdi = deinterlace::temporal(py.at(x, y), cy.at(x, y));
+                    out[reg + row / 2][16 * (row % 2) + (x - u) as usize] =
+                        motion.blend(stmm3, sdi, tdi);
+                }
+                // Chroma: "temporal_cr = (cr(n-1) + cr(n+1)) / 2", "spatial_cr =
+                // (cr(n,y-1) + cr(n,y+1)) / 2", blended by the pair's STMM3; the missing
+                // line's own field row of 4:2:0 chroma in both frames.
+                let k = cx + p as i64;
+                let field_row = deinterlace::field_chroma_row(y);
+                let at = 16 * (row % 2) + 2 * p;
+                for (i, (pc, cc)) in [(&p_cr, &c_cr), (&p_cb, &c_cb)].iter().enumerate() {
+                    let spatial = u32::from(deinterlace::chroma(chroma[i], k, y, kept, height));
+                    let temporal = deinterlace::temporal(pc.at(k, field_row), cc.at(k, field_row));
+                    out[reg + 2 + row / 2][at + i] = motion.blend(stmm3, spatial, temporal);
+                }
+            }
+        }
+    }
+    // W8: each row's STMM2, 8 pairs a row.
+    for (row, pairs) in stmm_rows.iter().enumerate() {
+        out[8][8 * row..8 * row + 8].copy_from_slice(pairs);
+    }
+    // W9: the statistics (§2.13.2.6, DI enabled): the block noise estimate of the current
+    // frame, the field motion detector's variances; history and counts 0 (DN off, the
+    // counters' tear rules are not modelled).
+    let [ctpt, cbpb, ctcb, ctpb, cbpt] = deinterlace::field_variances(&cy, &py, (u, v));
+    let stats = &mut out[9];
+    let bne =
+        denoise::block_noise_estimate(&cy, (u, v), (16, 4), cfg.bne_edge_th, cfg.bne_noise_th);
+    put(stats, 1, u32::from(bne));
+    put(stats, 3, u32::from(ctpb) << 16 | u32::from(cbpt));
+    put(stats, 4, u32::from(cbpb) << 16 | u32::from(ctcb));
+    put(stats, 5, u32::from(ctpt));
+    put(stats, 7, (v as u32) << 16 | u as u32);
+    Ok(())
+}
+
 /// What the model does not cover, or the seed forbids.
 fn check(cfg: &DndiConfig) -> Result<(), MessageError> {
     let unsupported = |what: &str, section: &'static str| -> MessageError {
@@ -376,11 +546,22 @@ fn check(cfg: &DndiConfig) -> Result<(), MessageError> {
         ));
     }
     if !cfg.first_frame && cfg.di_enable {
-        return Err(unsupported(
-            "deinterlacing a frame after the first (STMM, temporal and motion-compensated \
-             deinterlacing)",
-            "seed 000 §2.8.4",
-        ));
+        if cfg.mcdi {
+            return Err(unsupported(
+                "motion-compensated deinterlacing (MCDI Enable; the seed's consistency \
+                 check is garbled)",
+                "seed 000 §2.8.4.9-§2.8.4.12",
+            ));
+        }
+        if cfg.cadence {
+            return Err(unsupported(
+                "progressive cadence reconstruction",
+                "seed 000 §2.8.4.8",
+            ));
+        }
+        if let Err(why) = &cfg.motion {
+            return Err(invalid(why.clone()));
+        }
     }
     Ok(())
 }
