@@ -403,6 +403,19 @@ pub(crate) fn surface(
         structure: "RENDER_SURFACE_STATE",
         why: format!("binding table entry {bti}: {e}"),
     };
+    // Seed 000 §2.12.2 Vertical Line Stride: field access, which only the media block
+    // messages on 2D surfaces model (through the image view below).
+    let image = matches!(
+        rss.surface_type,
+        St::SURFTYPE_1D | St::SURFTYPE_2D | St::SURFTYPE_3D
+    );
+    if rss.vertical_line_stride != 0 && !image {
+        return Err(gtsim_spec::Unsupported::new(
+            "data port access to a buffer with Vertical Line Stride 1 (fields)",
+            "seed 000 §2.12.2, §3.9.3-§3.9.9",
+        )
+        .into());
+    }
     Ok(match rss.surface_type {
         St::SURFTYPE_NULL => DataSurface::Null,
         St::SURFTYPE_BUFFER => DataSurface::Buffer {

@@ -333,6 +333,15 @@ fn malformed_and_unmodelled_messages_are_errors() {
     )
     .unwrap_err();
     assert!(e.to_string().contains("below 16"), "{e}");
+    // The sample_8x8 Sampler Index is a multiple of 4 (seed 000 §2.13.1.1).
+    let d = MessageDescriptorSamplingEngine {
+        sampler_index: 2,
+        ..MessageDescriptorSamplingEngine::unpack(&[desc(4)]).unwrap()
+    }
+    .pack()
+    .unwrap()[0];
+    let e = handle(d, &[header(&[0, 2, 3]), m], 0, &f).unwrap_err();
+    assert!(e.to_string().contains("multiple of 4"), "{e}");
     // IEF on, adaptive blending on: not modelled.
     let mut g = y8(32, 8, ramp);
     g.sampler.ief_bypass = false;

@@ -7,9 +7,12 @@
 //! I915_BIT_6_SWIZZLE_NONE). A detiling that works byte by byte within pages cannot be
 //! built from page mappings, so the view is a second memfd holding the linear image,
 //! kept coherent with the object at the points where the GPU can see it: before each
-//! execbuffer the bytes the CPU changed in the view are tiled into the object, after
-//! it the object is detiled into the view. What the CPU writes through another mapping
-//! of the object in between is kept unless the view changed the same bytes.
+//! execbuffer that lists the object the bytes the CPU changed in the view are tiled into
+//! it, after it the object is detiled into the view; a change of tiling keeps the
+//! view's last writes too. What the CPU writes through another mapping of the object in
+//! between is kept unless the view changed the same bytes. All views together hold at
+//! most the mappable aperture ([`APERTURE`]); a map past it is ENOSPC, and a host out of
+//! memory ENOMEM.
 
 use crate::bo::Bo;
 use crate::errno::Errno;
@@ -18,6 +21,19 @@ use gtsim_mem::tiling::Tiling;
 /// Bytes copied at a time: the narrowest run the tile layouts keep contiguous (a Y
 /// tile's 16-byte column row; an X tile row is 512).
 const SPAN: u64 = 16;
+
+/// The most bytes all linear views together may hold: Ivy Bridge's mappable aperture,
+/// through which GTT maps go (256 MiB on the desktop parts; Linux refuses to fault in
+/// an object the aperture cannot hold). Past it, a GTT map of a tiled object is ENOSPC.
+pub const APERTURE: u64 = 256 << 20;
+
+/// A zeroed buffer of `n` bytes, or ENOMEM when the host cannot give it.
+fn buffer(n: u64) -> Result<Vec<u8>, Errno> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(n as usize).map_err(|_| Errno::ENOMEM)?;
+    v.resize(n as usize, 0);
+    Ok(v)
+}
 
 /// The linear view of one tiled object.
 #[derive(Debug)]
@@ -46,7 +62,7 @@ impl DetiledView {
         }
         let mut v = DetiledView {
             shadow: Bo::new(bo.size)?,
-            synced: vec![0; bo.size as usize],
+            synced: buffer(bo.size)?,
             tiling,
             stride,
         };
@@ -74,10 +90,15 @@ impl DetiledView {
         self.shadow.write(0, &self.synced)
     }
 
+    /// Bytes the view holds.
+    pub fn size(&self) -> u64 {
+        self.synced.len() as u64
+    }
+
     /// View → object, the spans the CPU changed since the last synchronization: before
-    /// the GPU runs.
+    /// the GPU runs (and before the object's tiling changes).
     pub fn retile(&mut self, bo: &Bo) -> Result<(), Errno> {
-        let mut now = vec![0u8; self.synced.len()];
+        let mut now = buffer(self.synced.len() as u64)?;
         self.shadow.read(0, &mut now)?;
         let mut at = 0;
         while at + SPAN <= bo.size {

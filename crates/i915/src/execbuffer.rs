@@ -458,8 +458,9 @@ pub fn execbuffer2(k: &mut Kernel, fd: i32, a: &mut user::Args) -> Result<(), Er
 
     // What the CPU wrote through GTT maps of tiled objects reaches the objects before
     // the GPU runs, and what the GPU wrote reaches the maps after (`detile.rs`).
-    for (id, view) in &mut k.gtt_views {
-        if let Some(bo) = k.bos.get(id) {
+    // Only the objects the submission lists: a batch touches no other.
+    for id in &ids {
+        if let (Some(view), Some(bo)) = (k.gtt_views.get_mut(id), k.bos.get(id)) {
             view.retile(bo)?;
         }
     }
@@ -482,8 +483,8 @@ pub fn execbuffer2(k: &mut Kernel, fd: i32, a: &mut user::Args) -> Result<(), Er
         };
         k.device.submit_on(ring, device_ctx, batch_addr, &mut view)
     };
-    for (id, view) in &mut k.gtt_views {
-        if let Some(bo) = k.bos.get(id) {
+    for id in &ids {
+        if let (Some(view), Some(bo)) = (k.gtt_views.get_mut(id), k.bos.get(id)) {
             view.detile(bo)?;
         }
     }

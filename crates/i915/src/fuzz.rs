@@ -174,7 +174,14 @@ pub fn allowed(nr: u32) -> &'static [Errno] {
             I915_GEM_CREATE => &[E::EINVAL, E::E2BIG, E::ENOMEM],
             I915_GEM_PREAD | I915_GEM_PWRITE => &[E::EINVAL, E::ENOENT],
             I915_GEM_MMAP => &[E::EINVAL, E::ENOENT, E::ENOMEM],
-            I915_GEM_MMAP_GTT => &[E::EINVAL, E::ENOENT, E::ENODEV, E::ENOMEM, E::E2BIG],
+            I915_GEM_MMAP_GTT => &[
+                E::EINVAL,
+                E::ENOENT,
+                E::ENODEV,
+                E::ENOMEM,
+                E::E2BIG,
+                E::ENOSPC,
+            ],
             I915_GEM_EXECBUFFER2 => &[E::EINVAL, E::ENOENT, E::EPERM, E::ENOMEM, E::ENOSPC],
             // EPERM: raising a priority without CAP_SYS_NICE (Gen8+ scheduler).
             I915_GEM_CONTEXT_SETPARAM | I915_GEM_CONTEXT_GETPARAM => {

@@ -335,7 +335,15 @@ impl Kernel {
     /// Forgets object `id`'s linear view: the object is gone or its tiling changed
     /// (a mapping the client still holds keeps its pages, no longer kept coherent).
     fn drop_gtt_view(&mut self, id: u64) {
-        self.gtt_views.remove(&id);
+        if let (Some(mut view), Some(bo)) = (self.gtt_views.remove(&id), self.bos.get(&id)) {
+            // What the CPU wrote through the map went through the fence on hardware:
+            // it reaches the object before the tiling changes.
+            if view.retile(bo).is_err() {
+                crate::log(
+                    "GEM_SET_TILING: the GTT map's last writes could not be kept (no memory)",
+                );
+            }
+        }
         self.gtt_view_offsets.retain(|_, b| *b != id);
     }
 
@@ -1220,6 +1228,14 @@ impl Kernel {
         }
         if let Some((&off, _)) = self.gtt_view_offsets.iter().find(|(_, b)| **b == id) {
             return Ok(off);
+        }
+        let held: u64 = self.gtt_views.values().map(|v| v.size()).sum();
+        if held.saturating_add(bo.size) > crate::detile::APERTURE {
+            crate::log(&format!(
+                "GEM_MMAP_GTT: linear views of tiled objects would pass the {} MiB mappable aperture: refused with ENOSPC",
+                crate::detile::APERTURE >> 20
+            ));
+            return Err(Errno::ENOSPC);
         }
         let view = crate::detile::DetiledView::new(bo, bo.tiling, bo.stride)?;
         self.gtt_views.insert(id, view);

@@ -216,14 +216,37 @@ fn gtt_maps_of_tiled_objects_are_linear_views_kept_coherent() {
     );
     assert_eq!(gtt_read(&k, m.offset, 512, 4), 0xfeedu32.to_le_bytes());
     assert_eq!(gtt_read(&k, m.offset, 256, 16), [0xaa; 16]);
-    // The same map again; a new tiling gives a new view.
+    // The same map again; a new tiling gives a new view, after the old one's last
+    // writes reached the object (linear (2, 16) is Y-tiled offset 512 + 32 = 544).
     let off = m.offset;
     i915(&mut k, I915_GEM_MMAP_GTT, &mut m).unwrap();
     assert_eq!(m.offset, off);
+    let (view, base) = k.mmap_target(off).unwrap();
+    view.write(base + 256 + 16, &[0x55; 16]).unwrap();
     t.tiling_mode = I915_TILING_X;
     t.stride = 512;
     i915(&mut k, I915_GEM_SET_TILING, &mut t).unwrap();
     assert!(k.mmap_target(off).is_none(), "the old view is gone");
+    assert_eq!(
+        pread(&mut k, target, 544, 16),
+        [0x55; 16],
+        "its writes kept"
+    );
+    // Views together stay within the 256 MiB mappable aperture: ENOSPC past it.
+    let big = create(&mut k, 300 << 20);
+    let mut t = I915GemSetTiling {
+        handle: big,
+        tiling_mode: I915_TILING_X,
+        stride: 512,
+        swizzle_mode: 0,
+    };
+    i915(&mut k, I915_GEM_SET_TILING, &mut t).unwrap();
+    let mut m = I915GemMmapGtt {
+        handle: big,
+        pad: 0,
+        offset: 0,
+    };
+    assert_eq!(i915(&mut k, I915_GEM_MMAP_GTT, &mut m), Err(Errno::ENOSPC));
 }
 
 /// A batch that stores 0xfeed into a second object through a relocation.

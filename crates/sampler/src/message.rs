@@ -51,8 +51,8 @@
 //!
 //! ## Not modelled (each an `Err` naming the seed section)
 //!
-//! SIMD32/64 messages other than sample_8x8 and cache_flush (the media sampler,
-//! [`crate::media`]); MAPFILTER_MONO; chroma keying of SNORM, YCrCb, sRGB and wider-than-8-bit formats. Guest mistakes the
+//! What [`crate::media`] lists for the SIMD32/64 (media sampler) messages;
+//! MAPFILTER_MONO; chroma keying of SNORM, YCrCb, sRGB and wider-than-8-bit formats. Guest mistakes the
 //! seed forbids are typed errors: LINEAR filtering or a border colour on UINT/SINT
 //! surfaces, `ld` of a cube, sample messages on multisampled surfaces.
 //! `sample_lz`, `sample_c_lz` and `ld_lz` are later-generation message types

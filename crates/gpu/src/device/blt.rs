@@ -38,6 +38,7 @@ struct Surface {
 impl Surface {
     /// `pitch` as BR13/BR11 give it: bytes when linear, dwords when tiled.
     fn new(base: u64, pitch: u16, tiled: bool) -> Surface {
+        debug_assert!(tiled || pitch < 0x8000, "checked by Blitter::pitch");
         if tiled {
             Surface {
                 base,
@@ -53,8 +54,16 @@ impl Surface {
         }
     }
 
-    /// The address of byte `x` of row `y`.
+    /// The address of byte `x` of row `y`: a linear row is `pitch` bytes after the one
+    /// above it, whatever its width (the blitter computes the address, it does not
+    /// bound it); a tiled surface must hold the byte within its pitch.
     fn at(&self, x: u64, y: u64) -> Result<u64, String> {
+        if self.tiling == Tiling::Linear {
+            return Ok(self
+                .base
+                .wrapping_add(y.wrapping_mul(self.pitch))
+                .wrapping_add(x));
+        }
         self.tiling
             .offset(self.pitch, x, y)
             .map(|o| self.base.wrapping_add(o))
@@ -85,9 +94,20 @@ impl Blitter<'_> {
             addr: self.addr,
             unsupported: gtsim_spec::Unsupported::new(
                 format!("a surface the blitter cannot address ({why})"),
-                "IVB PRM Vol1 Part4 BR13 Destination Pitch",
+                "IVB PRM Vol1 Part4 BR13 Destination Pitch, BR11 Source Pitch",
             ),
         }
+    }
+
+    /// A linear pitch of 32 KiB or more: the BR13/BR11 pitch field's top bit, which the
+    /// blitter may read as a negative (bottom-up) pitch; not modelled.
+    fn pitch(&self, pitch: u16, tiled: bool) -> Result<(), Hang> {
+        if !tiled && pitch >= 0x8000 {
+            return Err(self.unsupported(format!(
+                "a linear pitch of {pitch} bytes (bit 15 set: a bottom-up pitch)"
+            )));
+        }
+        Ok(())
     }
 
     /// Charges the rectangle's pixels; `Ok(None)` for an empty one.
@@ -120,14 +140,13 @@ impl Blitter<'_> {
         y: u64,
         len: u64,
     ) -> Result<Vec<(u64, usize, usize)>, Hang> {
-        let run = match s.tiling {
-            Tiling::Linear => len.max(1),
-            _ => 16,
-        };
         let mut out = vec![];
         let mut i = 0u64;
         while i < len {
-            let n = (run - (x + i) % run).min(len - i);
+            let n = match s.tiling {
+                Tiling::Linear => len - i,
+                _ => (16 - (x + i) % 16).min(len - i),
+            };
             let a = s.at(x + i, y).map_err(|e| self.layout(e))?;
             out.push((a, i as usize, n as usize));
             i += n;
@@ -202,6 +221,7 @@ impl Blitter<'_> {
             return Ok(());
         };
         let bpp = bytes_per_pixel(c.color_depth);
+        self.pitch(c.destination_pitch, c.tiling_enable)?;
         let dst = Surface::new(
             c.destination_base_address,
             c.destination_pitch,
@@ -247,6 +267,8 @@ impl Blitter<'_> {
             return Ok(());
         };
         let bpp = bytes_per_pixel(c.color_depth);
+        self.pitch(c.destination_pitch, c.destination_tiling_enable)?;
+        self.pitch(c.source_pitch, c.source_tiling_enable)?;
         let dst = Surface::new(
             c.destination_base_address,
             c.destination_pitch,

@@ -150,6 +150,39 @@ fn mi_flush_dw_on_the_blitter_ring_writes_its_post_sync_data() {
 }
 
 #[test]
+fn linear_rows_run_past_the_pitch_and_reserved_values_are_refused() {
+    // A linear row is `pitch` bytes after the one above, whatever the rectangle's width:
+    // 8-bit, pitch 16, x 14..18 of row 1 writes bytes 30..34 (into row 2's start).
+    let mut mem = memory();
+    let batch = [
+        color_blt(0, 0xf0 << 16 | 16, (14, 1), (18, 2), 7),
+        vec![END],
+    ]
+    .concat();
+    run_on(Ring::Blitter, &batch, &mut mem).unwrap();
+    assert_eq!(read(&mem, DST + 29, 6), [0, 7, 7, 7, 7, 0]);
+    // A linear pitch with bit 15 set (a bottom-up pitch), MI_FLUSH_DW's reserved Post
+    // Sync Operation 2: refused.
+    let r = run_on(
+        Ring::Blitter,
+        &[
+            color_blt(0, 0xf0 << 16 | 0x8000, (0, 0), (1, 1), 1),
+            vec![END],
+        ]
+        .concat(),
+        &mut mem,
+    );
+    assert!(matches!(r, Err(Hang::Unsupported { .. })), "{r:?}");
+    let r = run_on(
+        Ring::Blitter,
+        &[0x1300_0001 | 2 << 14, DST as u32, 1, END],
+        &mut mem,
+    );
+    assert!(matches!(r, Err(Hang::Unsupported { .. })), "{r:?}");
+    assert_eq!(mem.read_u32(DST).unwrap(), 0, "nothing written");
+}
+
+#[test]
 fn rings_refuse_each_others_commands_and_huge_blits_end_at_the_watchdog() {
     let mut mem = memory();
     let blit = [color_blt(0, 0xf0 << 16 | 64, (0, 0), (1, 1), 1), vec![END]].concat();

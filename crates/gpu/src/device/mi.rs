@@ -304,6 +304,21 @@ impl CommandStreamer<'_> {
         if c.post_sync_operation == Op::NO_WRITE {
             return Ok(());
         }
+        if c.post_sync_operation != Op::WRITE_IMMEDIATE_DATA
+            && c.post_sync_operation != Op::WRITE_TIMESTAMP
+        {
+            return Err(Hang::Unsupported {
+                command: def.name,
+                addr: at,
+                unsupported: gtsim_spec::Unsupported::new(
+                    format!(
+                        "MI_FLUSH_DW Post Sync Operation {}, a reserved value",
+                        c.post_sync_operation.0
+                    ),
+                    "IVB PRM Vol1 Part3 MI_FLUSH_DW",
+                ),
+            });
+        }
         if c.store_data_index {
             return Err(Hang::Unsupported {
                 command: def.name,

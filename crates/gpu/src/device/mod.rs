@@ -297,6 +297,8 @@ impl Device {
     /// Forgets a context.
     pub fn destroy_context(&mut self, id: u32) {
         self.contexts.remove(&id);
+        // Its blitter-ring context (see `submit_on`).
+        self.contexts.remove(&(id | 1 << 31));
     }
 
     /// Reads a register of a context, as MMIO reads (REG_READ) see it.
@@ -324,6 +326,12 @@ impl Device {
         batch: u64,
         mem: &mut dyn Memory,
     ) -> Result<SubmitReport, Hang> {
+        // Each ring keeps its own registers and state, as each engine does: the
+        // blitter's context is a second one per i915 context.
+        let ctx = match ring {
+            Ring::Render => ctx,
+            Ring::Blitter => ctx | 1 << 31,
+        };
         let mut context = std::mem::take(self.context(ctx));
         let result = match self.platform {
             Platform::IvyBridge => mi::CommandStreamer {

@@ -9,8 +9,8 @@
 //!   filter bypassed, on the media surfaces of [`surface`] (every format the seed allows
 //!   sample_8x8 except those it reserves for deinterlace); the "16 bit Full" writeback
 //!   with the header's write channel masks.
-//! * `deinterlace` on a stream's first frame ([`dndi`]): denoise alone or deinterlace
-//!   alone.
+//! * `deinterlace` ([`dndi`]): denoise alone, on the first frame and later ones;
+//!   deinterlace alone, on the first frame and motion-adaptively on later ones.
 //! * `sample_unorm` and `sample_unorm+killpix` in both payload layouts: an 8x4 block
 //!   sampled with the 3D surface and sampler state at level 0, returned as 16-bit
 //!   values, with the active pixel mask for killpix.
@@ -18,9 +18,9 @@
 //!
 //! ## Not modelled (each an `Err` naming the seed section)
 //!
-//! Deinterlacing beyond the first frame (§2.8, see [`dndi`]); the IEF and the VSA (§2.10);
-//! AVS adaptive blending (§2.9.1.3); chroma keying in sample_8x8; writing the result
-//! to memory when the response length is 0 (§2.13.1.2).
+//! Motion-compensated deinterlacing and the other parts [`dndi`] lists; the IEF and the
+//! VSA (§2.10); AVS adaptive blending (§2.9.1.3); chroma keying in sample_8x8; writing
+//! the result to memory when the response length is 0 (§2.13.1.2).
 
 pub mod avs;
 pub mod dndi;
@@ -114,7 +114,7 @@ struct Block {
 
 impl Block {
     /// §2.13.1.10.1 (pixel shader) or §2.13.1.10.2 (media) M1.
-    fn read(m1: &[u8; 32], media: bool) -> Result<Block, MessageError> {
+    fn read(m1: &[u8; 32], media: bool, what: &str) -> Result<Block, MessageError> {
         let f = |i| f32::from_bits(dword(m1, i));
         let mut b = if media {
             // The seed says the Vertical Block Number is "the vertical pixel offset ...
@@ -147,8 +147,8 @@ impl Block {
         ] {
             if !x.is_finite() {
                 return Err(invalid(format!(
-                    "sample_8x8 {name} address {x} is not a finite number (seed 000 \
-                     §2.13.1.10: IEEE_Float in normalized space)"
+                    "{what} {name} {x} is not a finite number (seed 000 §2.13.1.10: \
+                     IEEE_Float in normalized space)"
                 )));
             }
         }
@@ -195,7 +195,15 @@ fn sample_8x8(
             enabled.len()
         )));
     }
-    let block = Block::read(&payload[h], media)?;
+    // "for the sample_8x8 message, this field must be a multiple of 4" (§2.13.1.1
+    // Sampler Index).
+    if !d.sampler_index.is_multiple_of(4) {
+        return Err(invalid(format!(
+            "sample_8x8 sampler index {} is not a multiple of 4 (seed 000 §2.13.1.1)",
+            d.sampler_index
+        )));
+    }
+    let block = Block::read(&payload[h], media, "sample_8x8")?;
     let surface = res.media_surface(d.binding_table_index)?;
     let avs = res.avs(d.sampler_index)?;
     avs.check()?;
@@ -268,7 +276,7 @@ fn sample_unorm(
             if killpix { " and the pixel mask" } else { "" }
         )));
     }
-    let block = Block::read(&payload[h], media)?;
+    let block = Block::read(&payload[h], media, "sample_unorm")?;
     let view = res
         .surface(d.binding_table_index)
         .map_err(|e| e.context("surface state"))?;
