@@ -61,7 +61,9 @@ pub fn replay_limited(
         match ev {
             Event::Write { addr, data, .. } => r.mem.load(*addr, data),
             Event::Exec {
-                offset, commands, ..
+                ring,
+                offset,
+                commands,
             } => {
                 let bytes: Vec<u8> = commands.iter().flat_map(|d| d.to_le_bytes()).collect();
                 r.mem.load(*offset, &bytes);
@@ -79,7 +81,13 @@ pub fn replay_limited(
                     ),
                     _ => (CONTEXT, *offset),
                 };
-                match dev.submit(context, start, &mut r.mem) {
+                // The blitter ring's submissions (Gen7 captures) run on the blitter.
+                let engine = if *ring == crate::aub::TYPE_RING_PRB2 && !ice_lake {
+                    crate::device::Ring::Blitter
+                } else {
+                    crate::device::Ring::Render
+                };
+                match dev.submit_on(engine, context, start, &mut r.mem) {
                     Ok(rep) => {
                         r.draws += rep.draws;
                         r.not_executed.extend(rep.not_executed);

@@ -172,3 +172,41 @@ proptest! {
         let _ = gtsim_gpu::trace::decode_trace(&gtsim_spec::gen7::GENERATION, &t);
     }
 }
+
+/// A capture of a blitter-ring submission (ring type PRB2, Mesa's intel_aub.h `4 << 8`)
+/// replays on the blitter: the hand-assembled XY_COLOR_BLT (2 << 29 | 0x50 << 22 | 4,
+/// 8-bit, PATCOPY, pitch 16) fills its 4x2 rectangle. The same batch on the render ring
+/// is refused.
+#[test]
+fn a_blitter_ring_capture_replays_on_the_blitter() {
+    let batch: Vec<u8> = [
+        0x5400_0004u32,
+        0xf0 << 16 | 16,
+        0,
+        2 << 16 | 4,
+        0x3000,
+        0x7f,
+        0x0500_0000,
+    ]
+    .iter()
+    .flat_map(|d| d.to_le_bytes())
+    .collect();
+    for (ring, filled) in [(aub::TYPE_RING_PRB2, true), (aub::TYPE_RING_PRB0, false)] {
+        let mut w = AubWriter::new("blit", 0x162);
+        w.write_memory(0x2000, &batch, aub::TYPE_BATCH);
+        w.write_memory(0x3000, &[0; 64], 0);
+        w.exec_on_ring(ring, 0x2000, 1, 0);
+        let t = aub::parse(&w.drain());
+        assert!(matches!(t.events.last(), Some(Event::Exec { ring: r, .. }) if *r == ring));
+        let r = gtsim_gpu::replay::replay(&t, |_, _| {});
+        let mut row = [0u8; 8];
+        r.mem.read(0x3000 + 16, &mut row).unwrap();
+        if filled {
+            assert!(r.hangs.is_empty(), "{:?}", r.hangs);
+            assert_eq!(row, [0x7f, 0x7f, 0x7f, 0x7f, 0, 0, 0, 0]);
+        } else {
+            assert_eq!(r.hangs.len(), 1, "a blit on the render ring hangs");
+            assert_eq!(row, [0; 8]);
+        }
+    }
+}

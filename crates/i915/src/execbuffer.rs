@@ -447,14 +447,7 @@ pub fn execbuffer2(k: &mut Kernel, fd: i32, a: &mut user::Args) -> Result<(), Er
         c.used = true;
     }
     k.submissions += 1;
-    if blitter {
-        // The AUB writer records render-ring submissions only.
-        if k.capture.is_some() {
-            crate::log("capture: a blitter-ring submission is not recorded in the AUB trace");
-        }
-    } else {
-        capture(k, &ids, &addrs, batch_addr, device_ctx);
-    }
+    capture(k, &ids, &addrs, batch_addr, device_ctx, blitter);
 
     // What the CPU wrote through GTT maps of tiled objects reaches the objects before
     // the GPU runs, and what the GPU wrote reaches the maps after (`detile.rs`).
@@ -564,7 +557,14 @@ fn bind(k: &mut Kernel, file_id: u64, vm: u32, at: u64, id: u64, size: u64) {
     map.insert(at, id);
 }
 
-fn capture(k: &mut Kernel, ids: &[u64], addrs: &[u64], batch_addr: u64, context: u32) {
+fn capture(
+    k: &mut Kernel,
+    ids: &[u64],
+    addrs: &[u64],
+    batch_addr: u64,
+    context: u32,
+    blitter: bool,
+) {
     let Some(cap) = k.capture.as_mut() else {
         return;
     };
@@ -580,7 +580,14 @@ fn capture(k: &mut Kernel, ids: &[u64], addrs: &[u64], batch_addr: u64, context:
             // The hardware context goes into the ring as the driver's MI_SET_CONTEXT:
             // crocus keeps render and compute batches in separate contexts, whose state
             // (PIPELINE_SELECT included) a replay must keep apart.
-            w.exec_in_context(batch_addr, context, 0);
+            // The blitter ring's submissions as Mesa's AUB writer records them (ring
+            // type PRB2).
+            let ring = if blitter {
+                gtsim_gpu::aub::TYPE_RING_PRB2
+            } else {
+                gtsim_gpu::aub::TYPE_RING_PRB0
+            };
+            w.exec_on_ring(ring, batch_addr, context, 0);
         }
         crate::kernel::CaptureWriter::Execlist(w) => {
             // Every object at the address this submission bound it (softpin), through

@@ -46,5 +46,8 @@ pub const MEMTYPE_GTT: u32 = 0;
 pub const MEMTYPE_GTT_ENTRY: u32 = 4;
 /// Command-write type of the render ring (PRB0).
 pub const TYPE_RING_PRB0: u32 = 2;
+/// Command-write type of the blitter ring (PRB2; Mesa's intel_aub.h
+/// AUB_TRACE_TYPE_RING_PRB2, `4 << 8`, which its AUB readers take as the blitter engine).
+pub const TYPE_RING_PRB2: u32 = 4;
 /// Data-write type of a batch buffer.
 pub const TYPE_BATCH: u32 = 1;

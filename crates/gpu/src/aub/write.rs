@@ -79,6 +79,12 @@ impl AubWriter {
     /// then MI_BATCH_BUFFER_START. A replay runs each context's submissions against
     /// that context's own state.
     pub fn exec_in_context(&mut self, batch: u64, context: u32, ring_offset: u64) {
+        self.exec_on_ring(TYPE_RING_PRB0, batch, context, ring_offset);
+    }
+
+    /// [`AubWriter::exec_in_context`] on the ring of command-write type `ring`
+    /// ([`TYPE_RING_PRB0`] render, [`TYPE_RING_PRB2`] blitter).
+    pub fn exec_on_ring(&mut self, ring: u32, batch: u64, context: u32, ring_offset: u64) {
         let cmds = [
             0x18u32 << 23,
             (context << 12) | 1 << 8,
@@ -87,7 +93,7 @@ impl AubWriter {
         ];
         let bytes: Vec<u8> = cmds.iter().flat_map(|d| d.to_le_bytes()).collect();
         self.block(
-            (MEMTYPE_GTT << 16) | (TYPE_RING_PRB0 << 8) | OP_COMMAND_WRITE,
+            (MEMTYPE_GTT << 16) | (ring << 8) | OP_COMMAND_WRITE,
             ring_offset,
             &bytes,
         );
