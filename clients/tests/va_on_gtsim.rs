@@ -46,6 +46,18 @@ fn tmp(name: &str) -> PathBuf {
 /// One frame of the lavfi source `source` at `size`, through `filters`, as raw NV12:
 /// on gtsim through the VA driver when `hardware`, else in ffmpeg's software.
 fn frame(hardware: bool, source: &str, size: &str, filters: &str, out: &Path) -> (Vec<u8>, String) {
+    frames(hardware, source, size, filters, 1, out)
+}
+
+/// [`frame`] for the first `count` frames of the source.
+fn frames(
+    hardware: bool,
+    source: &str,
+    size: &str,
+    filters: &str,
+    count: u32,
+    out: &Path,
+) -> (Vec<u8>, String) {
     let input = format!("{source}=size={size}:rate=25");
     let mut cmd = if hardware {
         let mut c = Command::new(gtsim());
@@ -62,7 +74,8 @@ fn frame(hardware: bool, source: &str, size: &str, filters: &str, out: &Path) ->
     };
     cmd.args(["-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i"]);
     cmd.arg(&input);
-    cmd.args(["-frames:v", "1", "-vf", filters, "-f", "rawvideo", "-y"]);
+    cmd.args(["-frames:v", &count.to_string(), "-vf", filters]);
+    cmd.args(["-f", "rawvideo", "-y"]);
     cmd.arg(out);
     let o = cmd.output().unwrap();
     let stderr = String::from_utf8_lossy(&o.stderr).into_owned();
@@ -251,59 +264,23 @@ fn deinterlace_vaapi_motion_adaptive_settles_on_the_static_frame() {
     // statistics surfaces (read here as the render surface it binds). On static content
     // the stored STMM decays, the temporal side wins, and the fourth output is the
     // progressive source frame itself, as a motion-adaptive deinterlacer should give.
-    let input = "testsrc2=size=64x48:rate=25";
-    let out_path = tmp("ma.yuv");
-    let o = Command::new(gtsim())
-        .args(["run", "--", "ffmpeg"])
-        .args([
-            "-init_hw_device",
-            "vaapi=va:/dev/dri/renderD128",
-            "-filter_hw_device",
-            "va",
-        ])
-        .args([
-            "-hide_banner",
-            "-loglevel",
-            "error",
-            "-f",
-            "lavfi",
-            "-i",
-            input,
-        ])
-        .args(["-frames:v", "4", "-vf"])
-        .arg("format=nv12,hwupload,deinterlace_vaapi=mode=motion_adaptive,hwdownload,format=nv12")
-        .args(["-f", "rawvideo", "-y"])
-        .arg(&out_path)
-        .output()
-        .unwrap();
-    let log = String::from_utf8_lossy(&o.stderr);
+    let (out, log) = frames(
+        true,
+        "testsrc2",
+        "64x48",
+        "format=nv12,hwupload,deinterlace_vaapi=mode=motion_adaptive,hwdownload,format=nv12",
+        4,
+        &tmp("ma.yuv"),
+    );
     assert!(!log.contains("GPU HANG"), "{log}");
-    let out = std::fs::read(&out_path).unwrap();
-    let src_path = tmp("ma-src.yuv");
-    let s = Command::new("ffmpeg")
-        .args([
-            "-hide_banner",
-            "-loglevel",
-            "error",
-            "-f",
-            "lavfi",
-            "-i",
-            input,
-        ])
-        .args([
-            "-frames:v",
-            "4",
-            "-vf",
-            "format=nv12",
-            "-f",
-            "rawvideo",
-            "-y",
-        ])
-        .arg(&src_path)
-        .output()
-        .unwrap();
-    assert!(s.status.success());
-    let src = std::fs::read(&src_path).unwrap();
+    let (src, _) = frames(
+        false,
+        "testsrc2",
+        "64x48",
+        "format=nv12",
+        4,
+        &tmp("ma-src.yuv"),
+    );
     let frame = (W * H * 3 / 2) as usize;
     assert_eq!(out.len(), 4 * frame, "{log}");
     let luma = |f: &[u8], i: usize| f[i * frame..i * frame + (W * H) as usize].to_vec();

@@ -13,9 +13,7 @@ use gtsim_spec::gen7::deinterlace_sampler_state::{
     DnDiFirstFrame, DnDiTopFirst, VdiWalkerEnable, VdiWalkerFrameSharingEnable,
 };
 use gtsim_spec::gen7::media_surface_state::{PictureStructure as Picture, TileMode};
-use gtsim_spec::gen7::sampler_8x8_state::{
-    AdaptiveFilterForAllChannels, BypassXAdaptiveFiltering, BypassYAdaptiveFiltering, RgbAdaptive,
-};
+use gtsim_spec::gen7::sampler_8x8_state::{BypassXAdaptiveFiltering, BypassYAdaptiveFiltering};
 use gtsim_spec::gen7::{
     DeinterlaceSamplerState, MediaSurfaceState, Sample8x8SamplerState, Sampler8x8State,
 };
@@ -96,9 +94,6 @@ pub(crate) fn avs_config(s: &Sample8x8SamplerState, t: &Sampler8x8State, raw: &[
         ief_bypass: s.ief_bypass,
         chroma_key: s.chroma_key_enable,
         coefficients,
-        adaptive_all_channels: t.adaptive_filter_for_all_channels
-            == AdaptiveFilterForAllChannels::ENABLE_ADAPTIVE_FILTER_ON_UV_RB_CHANNELS,
-        rgb_adaptive: t.rgb_adaptive != RgbAdaptive(0),
         default_sharpness: t.default_sharpness_level,
         bypass_x_adaptive: t.bypass_x_adaptive_filtering
             == BypassXAdaptiveFiltering::DISABLE_X_ADAPTIVE_FILTERING,

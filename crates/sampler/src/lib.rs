@@ -20,6 +20,9 @@
 //! * [`message`]: the §2.13 sampler message handler (SIMD4x2, SIMD8 and SIMD16 payloads;
 //!   sample, sample_b, sample_l, the sample_c and sample_d families, LOD, gather4*, ld,
 //!   resinfo; writeback) over `gtsim-mem` surfaces;
+//! * [`media`]: the media sampler's SIMD32/64 messages (§2.8-§2.13): sample_8x8 through
+//!   the adaptive video scaler, the deinterlace message's denoise and deinterlace,
+//!   sample_unorm, cache_flush, on the media surfaces of MEDIA_SURFACE_STATE;
 //! * [`state`]: the generation-neutral message, surface and sampler state a
 //!   generation's front decodes for it.
 //!

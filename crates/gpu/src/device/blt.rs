@@ -204,103 +204,134 @@ impl Blitter<'_> {
         [rgb, rgb, rgb, alpha]
     }
 
-    /// XY_COLOR_BLT.
-    pub fn color(&mut self, c: &XyColorBlt) -> Result<(), Hang> {
-        self.check(
-            c.clipping_enabled,
-            c.raster_operation,
-            (ROP_PATCOPY, "PATCOPY"),
-        )?;
-        let Some((w, h)) = self.rectangle(
-            c.destination_x1,
-            c.destination_y1,
-            c.destination_x2,
-            c.destination_y2,
-        )?
-        else {
+    /// The shared checks and setup of a blit, then each destination row of the
+    /// rectangle read, its bytes the byte masks let through replaced from `source`, and
+    /// written back. `Ok` without effect for an empty rectangle.
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "the fields both blit commands share"
+    )]
+    fn blit(
+        &mut self,
+        (clipping, rop, want): (bool, u8, (u8, &str)),
+        depth: ColorDepth,
+        (alpha, rgb): (bool, bool),
+        dst: (u64, u16, bool),
+        (x1, y1, x2, y2): (u16, u16, u16, u16),
+        source: Source,
+    ) -> Result<(), Hang> {
+        self.check(clipping, rop, want)?;
+        let Some((w, h)) = self.rectangle(x1, y1, x2, y2)? else {
             return Ok(());
         };
-        let bpp = bytes_per_pixel(c.color_depth);
-        self.pitch(c.destination_pitch, c.tiling_enable)?;
-        let dst = Surface::new(
-            c.destination_base_address,
-            c.destination_pitch,
-            c.tiling_enable,
-        );
-        let colour = c.solid_pattern_color.to_le_bytes();
-        let mask = Self::mask(
-            c.color_depth,
-            c.n32bpp_byte_mask_alpha,
-            c.n32bpp_byte_mask_rgb,
-        );
-        let x0 = u64::from(c.destination_x1) * bpp;
-        let mut row = vec![0u8; (w * bpp) as usize];
-        for y in 0..h {
-            let y = u64::from(c.destination_y1) + y;
-            self.read_row(&dst, x0, y, &mut row)?;
-            for (i, b) in row.iter_mut().enumerate() {
-                let k = i % bpp as usize;
-                if mask[k] {
-                    *b = colour[k];
-                }
-            }
-            self.write_row(&dst, x0, y, &row)?;
+        let bpp = bytes_per_pixel(depth);
+        self.pitch(dst.1, dst.2)?;
+        if let Source::Copy { pitch, tiled, .. } = source {
+            self.pitch(pitch, tiled)?;
         }
-        Ok(())
-    }
-
-    /// XY_SRC_COPY_BLT: rows copied whole, so an overlapping copy reads each source row
-    /// before writing its destination row, in top-to-bottom order.
-    pub fn src_copy(&mut self, c: &XySrcCopyBlt) -> Result<(), Hang> {
-        self.check(
-            c.clipping_enabled,
-            c.raster_operation,
-            (ROP_SRCCOPY, "SRCCOPY"),
-        )?;
-        let Some((w, h)) = self.rectangle(
-            c.destination_x1,
-            c.destination_y1,
-            c.destination_x2,
-            c.destination_y2,
-        )?
-        else {
-            return Ok(());
-        };
-        let bpp = bytes_per_pixel(c.color_depth);
-        self.pitch(c.destination_pitch, c.destination_tiling_enable)?;
-        self.pitch(c.source_pitch, c.source_tiling_enable)?;
-        let dst = Surface::new(
-            c.destination_base_address,
-            c.destination_pitch,
-            c.destination_tiling_enable,
-        );
-        let src = Surface::new(
-            c.source_base_address,
-            c.source_pitch,
-            c.source_tiling_enable,
-        );
-        let mask = Self::mask(
-            c.color_depth,
-            c.n32bpp_byte_mask_alpha,
-            c.n32bpp_byte_mask_rgb,
-        );
-        let (dx, sx) = (
-            u64::from(c.destination_x1) * bpp,
-            u64::from(c.source_x1) * bpp,
-        );
+        let dst = Surface::new(dst.0, dst.1, dst.2);
+        let mask = Self::mask(depth, alpha, rgb);
+        let x0 = u64::from(x1) * bpp;
         let mut from = vec![0u8; (w * bpp) as usize];
-        let mut to = from.clone();
+        if let Source::Colour(c) = source {
+            for (i, b) in from.iter_mut().enumerate() {
+                *b = c[i % bpp as usize];
+            }
+        }
+        let mut to = vec![0u8; from.len()];
         for y in 0..h {
-            self.read_row(&src, sx, u64::from(c.source_y1) + y, &mut from)?;
-            let dy = u64::from(c.destination_y1) + y;
-            self.read_row(&dst, dx, dy, &mut to)?;
+            if let Source::Copy {
+                base,
+                pitch,
+                tiled,
+                x,
+                y: sy,
+            } = source
+            {
+                let src = Surface::new(base, pitch, tiled);
+                self.read_row(&src, u64::from(x) * bpp, u64::from(sy) + y, &mut from)?;
+            }
+            let dy = u64::from(y1) + y;
+            self.read_row(&dst, x0, dy, &mut to)?;
             for (i, (t, f)) in to.iter_mut().zip(&from).enumerate() {
                 if mask[i % bpp as usize] {
                     *t = *f;
                 }
             }
-            self.write_row(&dst, dx, dy, &to)?;
+            self.write_row(&dst, x0, dy, &to)?;
         }
         Ok(())
     }
+
+    /// XY_COLOR_BLT: the rectangle filled with the solid pattern colour.
+    pub fn color(&mut self, c: &XyColorBlt) -> Result<(), Hang> {
+        self.blit(
+            (
+                c.clipping_enabled,
+                c.raster_operation,
+                (ROP_PATCOPY, "PATCOPY"),
+            ),
+            c.color_depth,
+            (c.n32bpp_byte_mask_alpha, c.n32bpp_byte_mask_rgb),
+            (
+                c.destination_base_address,
+                c.destination_pitch,
+                c.tiling_enable,
+            ),
+            (
+                c.destination_x1,
+                c.destination_y1,
+                c.destination_x2,
+                c.destination_y2,
+            ),
+            Source::Colour(c.solid_pattern_color.to_le_bytes()),
+        )
+    }
+
+    /// XY_SRC_COPY_BLT: rows copied whole, so an overlapping copy reads each source row
+    /// before writing its destination row, in top-to-bottom order.
+    pub fn src_copy(&mut self, c: &XySrcCopyBlt) -> Result<(), Hang> {
+        self.blit(
+            (
+                c.clipping_enabled,
+                c.raster_operation,
+                (ROP_SRCCOPY, "SRCCOPY"),
+            ),
+            c.color_depth,
+            (c.n32bpp_byte_mask_alpha, c.n32bpp_byte_mask_rgb),
+            (
+                c.destination_base_address,
+                c.destination_pitch,
+                c.destination_tiling_enable,
+            ),
+            (
+                c.destination_x1,
+                c.destination_y1,
+                c.destination_x2,
+                c.destination_y2,
+            ),
+            Source::Copy {
+                base: c.source_base_address,
+                pitch: c.source_pitch,
+                tiled: c.source_tiling_enable,
+                x: c.source_x1,
+                y: c.source_y1,
+            },
+        )
+    }
+}
+
+/// Where a blit's pixels come from.
+#[derive(Clone, Copy)]
+enum Source {
+    /// XY_COLOR_BLT's solid pattern colour (its bytes, low first).
+    Colour([u8; 4]),
+    /// XY_SRC_COPY_BLT's source surface and the rectangle's origin in it.
+    Copy {
+        base: u64,
+        pitch: u16,
+        tiled: bool,
+        x: u16,
+        y: u16,
+    },
 }

@@ -51,10 +51,6 @@ pub struct AvsConfig {
     /// Filter coefficients in 1/64 (S1.6) per table (0X, 0Y, 1X, 1Y), phase and tap;
     /// the 4-tap tables 1X and 1Y hold zeros in taps 0, 1, 6 and 7.
     pub coefficients: [[[i8; 8]; PHASES]; 4],
-    /// Adaptive Filter for all channels.
-    pub adaptive_all_channels: bool,
-    /// RGB Adaptive.
-    pub rgb_adaptive: bool,
     /// Default Sharpness Level.
     pub default_sharpness: u8,
     /// Bypass X Adaptive Filtering.

@@ -104,17 +104,22 @@ pub struct DndiConfig {
     pub cadence: bool,
 }
 
-/// A window of one plane channel, read once (with the plane's edge clamping) so the
-/// filters can look at it freely.
+/// A window of one plane channel, read once so the filters can look at it freely:
+/// positions outside the plane read its nearest edge texel (the plane's clamp), and the
+/// window's margins hold what the filters reach around the block.
 struct Window {
     x0: i64,
     y0: i64,
     w: i64,
     h: i64,
     data: Vec<u8>,
+    /// The plane's size.
+    width: i64,
+    height: i64,
 }
 
 impl Window {
+    /// The `w` x `h` texels of channel `ch` from (`x0`, `y0`).
     fn read(
         ch: &Channel,
         mem: &dyn gtsim_mem::Memory,
@@ -127,14 +132,22 @@ impl Window {
                 data.push(ch.texel(mem, x, y)?);
             }
         }
-        Ok(Window { x0, y0, w, h, data })
+        Ok(Window {
+            x0,
+            y0,
+            w,
+            h,
+            data,
+            width: i64::from(ch.width),
+            height: i64::from(ch.height),
+        })
     }
 }
 
 impl Luma for Window {
     fn at(&self, x: i64, y: i64) -> u8 {
-        let x = (x - self.x0).clamp(0, self.w - 1);
-        let y = (y - self.y0).clamp(0, self.h - 1);
+        let x = (x.clamp(0, self.width - 1) - self.x0).clamp(0, self.w - 1);
+        let y = (y.clamp(0, self.height - 1) - self.y0).clamp(0, self.h - 1);
         self.data[(y * self.w + x) as usize]
     }
 }
@@ -192,16 +205,12 @@ pub(crate) fn run(
     let v = i64::from(dword(m1, 6) & 0x7ff);
     let mem = res.memory();
     let luma = surface.channel(1)?;
-    let (lw, lh) = (i64::from(luma.width), i64::from(luma.height));
+    let lh = i64::from(luma.height);
     let mut out = vec![[0u8; 32]; rlen];
     if cfg.di_enable && !cfg.first_frame {
         later_frame(d, res, &cfg, (u, v), &mut out)?;
     } else if cfg.di_enable {
-        let c = OwnedPlane {
-            win: Window::read(&luma, mem, (u - 2, v - 2), (20, 8))?,
-            width: lw,
-            height: lh,
-        };
+        let c = Window::read(&luma, mem, (u - 2, v - 2), (20, 8))?;
         let parity = deinterlace::first_field_parity(cfg.top_first);
         // W4-W5: the current frame's first field, rows 0-1 and 2-3.
         for row in 0..4 {
@@ -213,20 +222,11 @@ pub(crate) fn run(
         // W6-W7: its 4:2:2 chroma, (Cr, Cb) pairs for every two pixels.
         let cr = surface.channel(0)?;
         let cb = surface.channel(2)?;
-        let (cw, chh) = (i64::from(cr.width), i64::from(cr.height));
         let cx = u / 2;
         let rows = (v / 2 - 2, 6);
         let (cr, cb) = (
-            OwnedPlane {
-                win: Window::read(&cr, mem, (cx, rows.0), (8, rows.1))?,
-                width: cw,
-                height: chh,
-            },
-            OwnedPlane {
-                win: Window::read(&cb, mem, (cx, rows.0), (8, rows.1))?,
-                width: cw,
-                height: chh,
-            },
+            Window::read(&cr, mem, (cx, rows.0), (8, rows.1))?,
+            Window::read(&cb, mem, (cx, rows.0), (8, rows.1))?,
         );
         for row in 0..4 {
             let y = v + row as i64;
@@ -250,18 +250,14 @@ pub(crate) fn run(
         put(stats, 5, 0xffff);
         put(stats, 7, (v as u32) << 16 | u as u32);
     } else {
-        let c = OwnedPlane {
-            win: Window::read(&luma, mem, (u - 2, v - 3), (20, 14))?,
-            width: lw,
-            height: lh,
-        };
+        let c = Window::read(&luma, mem, (u - 2, v - 3), (20, 14))?;
         let step = if cfg.progressive_dn { 1 } else { 2 };
         // Frames after the first: the previous frame (the next binding table entry) and
         // the 4x4s' histories from the statistics surface (the one after), §2.8.6.
         let temporal = if cfg.first_frame {
             None
         } else {
-            Some(temporal_inputs(d, res, &cfg, (u, v))?)
+            Some(temporal_inputs(d, res, &cfg, &c, (u, v))?)
         };
         // W0-W3: the 16x8 block, two rows a register.
         for row in 0..8 {
@@ -305,16 +301,13 @@ pub(crate) fn run(
     Ok(Response::from(out))
 }
 
-/// The previous frame's luma around the block at (`u`, `v`) and the new histories of
-/// the block's eight 4x4s (by row of 4x4s, then column), for DN after the first frame.
-fn temporal_inputs(
+/// The frames after the first read, besides the current frame: the previous frame
+/// (binding table index + 1, PLANAR_420_8 like the current) and the statistics surface
+/// holding the stored STMM and denoise history (+ 2, §2.8.6.2).
+fn references(
     d: &SamplerMessage,
     res: &dyn SamplerResources,
-    cfg: &DndiConfig,
-    (u, v): (i64, i64),
-) -> Result<(OwnedPlane, [[denoise::BlockHistory; 4]; 2]), MessageError> {
-    cfg.temporal.check().map_err(invalid)?;
-    let mem = res.memory();
+) -> Result<(MediaSurfaceView, Channel), MessageError> {
     let bti = |k: u8| {
         d.binding_table_index.checked_add(k).ok_or_else(|| {
             invalid(
@@ -323,30 +316,34 @@ fn temporal_inputs(
             )
         })
     };
-    let prev_surface = res.media_surface(bti(1)?)?;
-    if prev_surface.format != MediaFormat::Planar420 {
+    let previous = res.media_surface(bti(1)?)?;
+    if previous.format != MediaFormat::Planar420 {
         return Err(Unsupported::new(
             format!(
                 "the deinterlace message with a {:?} previous frame (only PLANAR_420_8)",
-                prev_surface.format
+                previous.format
             ),
             "seed 000 §2.13.2.6",
         )
         .into());
     }
-    let prev = prev_surface.channel(1)?;
-    let prev = OwnedPlane {
-        win: Window::read(&prev, mem, (u - 2, v - 3), (20, 14))?,
-        width: i64::from(prev.width),
-        height: i64::from(prev.height),
-    };
-    let bytes = res.statistics(bti(2)?)?;
-    let luma = res.media_surface(d.binding_table_index)?.channel(1)?;
-    let cur = OwnedPlane {
-        win: Window::read(&luma, mem, (u - 2, v - 3), (20, 14))?,
-        width: i64::from(luma.width),
-        height: i64::from(luma.height),
-    };
+    Ok((previous, res.statistics(bti(2)?)?))
+}
+
+/// The previous frame's luma around the block at (`u`, `v`) (the window `cur` holds of
+/// the current frame) and the new histories of the block's eight 4x4s (by row of 4x4s,
+/// then column), for DN after the first frame.
+fn temporal_inputs(
+    d: &SamplerMessage,
+    res: &dyn SamplerResources,
+    cfg: &DndiConfig,
+    cur: &Window,
+    (u, v): (i64, i64),
+) -> Result<(Window, [[denoise::BlockHistory; 4]; 2]), MessageError> {
+    cfg.temporal.check().map_err(invalid)?;
+    let mem = res.memory();
+    let (previous, bytes) = references(d, res)?;
+    let prev = Window::read(&previous.channel(1)?, mem, (cur.x0, cur.y0), (cur.w, cur.h))?;
     // §2.8.6.2: "DH_X = Pitch/2 + pixelX/4, DH_Y = pixelY/4" (the plane is as wide as
     // the pitch).
     let half = i64::from(bytes.width / 2);
@@ -359,25 +356,10 @@ fn temporal_inputs(
         for (bx, b) in row.iter_mut().enumerate() {
             let (x0, y0) = (u + 4 * bx as i64, v + 4 * by as i64);
             let h = bytes.texel(mem, half + x0 / 4, y0 / 4)?;
-            *b = cfg.temporal.block(&cur, &prev, (x0, y0), h);
+            *b = cfg.temporal.block(cur, &prev, (x0, y0), h);
         }
     }
     Ok((prev, blocks))
-}
-
-/// A window of a plane with the plane's size: positions outside the plane read its
-/// nearest edge texel (the window's margins hold the clamped texels).
-struct OwnedPlane {
-    win: Window,
-    width: i64,
-    height: i64,
-}
-
-impl Luma for OwnedPlane {
-    fn at(&self, x: i64, y: i64) -> u8 {
-        self.win
-            .at(x.clamp(0, self.width - 1), y.clamp(0, self.height - 1))
-    }
 }
 
 /// Deinterlacing after the first frame (seed 000 §2.8.4, §2.8.6.1): the previous frame's
@@ -398,36 +380,12 @@ fn later_frame(
 ) -> Result<(), MessageError> {
     let motion = cfg.motion.clone().map_err(invalid)?;
     let mem = res.memory();
-    let bti = |k: u8| {
-        d.binding_table_index.checked_add(k).ok_or_else(|| {
-            invalid(
-                "the deinterlace message's binding table index leaves no room for the \
-                 previous frame and the statistics (BTI + 1, + 2)",
-            )
-        })
-    };
     let current = res.media_surface(d.binding_table_index)?;
-    let previous = res.media_surface(bti(1)?)?;
-    if previous.format != MediaFormat::Planar420 {
-        return Err(Unsupported::new(
-            format!(
-                "the deinterlace message with a {:?} previous frame (only PLANAR_420_8)",
-                previous.format
-            ),
-            "seed 000 §2.13.2.6",
-        )
-        .into());
-    }
-    let stats = res.statistics(bti(2)?)?;
+    let (previous, stats) = references(d, res)?;
     // Luma windows wide enough for the pairs either side of the block (STMM3) and the
     // cross filter's reach: 4 pixels and 4 lines around it.
     let plane = |s: &MediaSurfaceView, c: usize, at: (i64, i64), size: (i64, i64)| {
-        let ch = s.channel(c)?;
-        Ok::<OwnedPlane, MessageError>(OwnedPlane {
-            win: Window::read(&ch, mem, at, size)?,
-            width: i64::from(ch.width),
-            height: i64::from(ch.height),
-        })
+        Window::read(&s.channel(c)?, mem, at, size)
     };
     let (cy, py) = (
         plane(&current, 1, (u - 4, v - 4), (24, 12))?,
@@ -447,7 +405,7 @@ fn later_frame(
     let first = deinterlace::first_field_parity(cfg.top_first);
     // (the frame deinterlaced, the reference, its chroma, the kept field's parity, the
     // first output register)
-    let outputs: [(&OwnedPlane, &OwnedPlane, [&OwnedPlane; 2], i64, usize); 2] = [
+    let outputs: [(&Window, &Window, [&Window; 2], i64, usize); 2] = [
         (&py, &cy, [&p_cr, &p_cb], 1 - first, 0),
         (&cy, &py, [&c_cr, &c_cb], first, 4),
     ];
