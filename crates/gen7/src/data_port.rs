@@ -98,7 +98,7 @@ pub(crate) fn decode(sfid: Sfid, desc: u32) -> Result<Option<DataMessage>, Messa
                 Sc::UNALIGNED_OWORD_BLOCK_READ => {
                     msg(data_cache(desc, Dc::UNALIGNED_OWORD_BLOCK_READ)?, false)
                 }
-                Sc::MEDIA_BLOCK_READ => msg(media_block(desc, false)?, false),
+                Sc::MEDIA_BLOCK_READ => msg(media_block(desc, false, false)?, false),
                 other => Err(bad(
                     "sampler cache message descriptor",
                     &format!("Message Type {} is reserved (seed 000 §3.9.2.1.1)", other.0),
@@ -148,7 +148,7 @@ pub(crate) fn decode(sfid: Sfid, desc: u32) -> Result<Option<DataMessage>, Messa
                 }
                 Rc::MEMORY_FENCE => fence(desc, header),
                 Rc::MEDIA_BLOCK_READ | Rc::MEDIA_BLOCK_WRITE => msg(
-                    media_block(desc, d.message_type == Rc::MEDIA_BLOCK_WRITE)?,
+                    media_block(desc, d.message_type == Rc::MEDIA_BLOCK_WRITE, true)?,
                     false,
                 ),
                 other => Err(bad(
@@ -165,8 +165,9 @@ pub(crate) fn decode(sfid: Sfid, desc: u32) -> Result<Option<DataMessage>, Messa
 }
 
 /// Seed 000 §3.9.6.1: a media block message, with the descriptor's Vertical Line Stride
-/// Override when it has one.
-fn media_block(desc: u32, write: bool) -> Result<DataOp, MessageError> {
+/// Override when it has one; `render_cache` for the render cache's, whose writes may run
+/// the colour processing pipe (§3.6.1).
+fn media_block(desc: u32, write: bool, render_cache: bool) -> Result<DataOp, MessageError> {
     let d =
         MessageDescriptorMediaBlockReadWrite::unpack(&[desc]).map_err(|e| MessageError::State {
             structure: "media block read/write descriptor",
@@ -180,6 +181,7 @@ fn media_block(desc: u32, write: bool) -> Result<DataOp, MessageError> {
     Ok(DataOp::MediaBlock {
         write,
         stride_override,
+        render_cache,
     })
 }
 
@@ -614,6 +616,9 @@ mod tests {
             Sfid::DataPortSamplerCache,
         ];
         let mut slm = vec![0u8; SLM_BYTES];
+        let color_processing = |mem: &dyn gtsim_mem::Memory, address: u64| {
+            crate::color_processing::decode(mem, address)
+        };
         let (mut responses, mut errors) = (0u32, 0u32);
         for _ in 0..gtsim_fuzzkit::cases(20_000) {
             let sfid = sfids[rng.below(4) as usize];
@@ -674,7 +679,7 @@ mod tests {
                     None => DataSurface::Null,
                 },
             };
-            let mut payload = Payload::new();
+            let mut regs: Vec<[u8; 32]> = Vec::new();
             for _ in 0..rng.below(16) {
                 let mut r = [0u8; 32];
                 for d in r.chunks_mut(4) {
@@ -687,8 +692,35 @@ mod tests {
                     };
                     d.copy_from_slice(&v.to_le_bytes());
                 }
-                payload.push(r);
+                regs.push(r);
             }
+            // A quarter of the messages point M0.3 at a COLOR_PROCESSING_STATE that
+            // enables only modelled stages with random parameters (seed 000 §3.8.3
+            // DW53-63, DW66 30:28), and set Color Processing Enable.
+            if rng.one_in(4) && !regs.is_empty() {
+                let at = rng.below(0x8000) & !0x1f;
+                let mut state = [0u32; 67];
+                for d in &mut state[53..=63] {
+                    *d = rng.next_u64() as u32;
+                }
+                state[53] &= 0x0ffe_1fff;
+                state[66] = (rng.below(8) as u32) << 28;
+                let bytes: Vec<u8> = state.iter().flat_map(|d| d.to_le_bytes()).collect();
+                mem.load(0x10_0000 + at, &bytes);
+                let m3 = at as u32 | (rng.below(16) as u32 * 2) | 1;
+                // A well-formed media block header: dword-aligned X, a width of whole
+                // dwords, 1-8 rows.
+                let header = [
+                    rng.below(24) as u32 * 4,
+                    rng.below(24) as u32,
+                    ((rng.below(8) as u32) << 16) | (rng.below(8) as u32 * 4 + 3),
+                    m3,
+                ];
+                for (i, d) in header.iter().enumerate() {
+                    regs[0][4 * i..4 * i + 4].copy_from_slice(&d.to_le_bytes());
+                }
+            }
+            let payload: Payload = regs.into_iter().collect();
             let mut target = Target {
                 mem: &mut mem,
                 surface: Some(surface),
@@ -697,6 +729,7 @@ mod tests {
                     bound: rng.one_in(2).then_some(0x10_8000),
                 },
                 slm: rng.one_in(2).then_some(&mut slm[..]),
+                color_processing: rng.one_in(2).then_some(&color_processing),
             };
             let rlen = rng.below(9) as usize;
             match dc::execute(&msg, &payload, rng.next_u64() as u32, rlen, &mut target) {

@@ -148,6 +148,14 @@ impl Front for DrawFront<'_> {
         crate::data_port::general_state(&self.pointers.bases)
     }
 
+    fn color_processing(
+        &self,
+        mem: &dyn Memory,
+        address: u64,
+    ) -> Result<gtsim_dataport::dc::iecp::ColorProcessing, MessageError> {
+        crate::color_processing::decode(mem, address)
+    }
+
     fn sample(
         &self,
         stage: ShaderStage,

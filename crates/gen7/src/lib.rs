@@ -21,6 +21,7 @@
 //!
 //! A later generation gets a crate like this one; the stages do not change.
 
+mod color_processing;
 pub mod compute;
 mod data_port;
 mod depth;

@@ -562,3 +562,64 @@ while(8)        JIP:  LABEL0                                    { align1 1Q };";
     }
     assert!(ok > 0 && errors > 0, "{ok} results, {errors} errors");
 }
+
+/// A media kernel's render cache Media Block Write with Color Processing Enable (seed
+/// 000 §3.9.6.2 M0.3): two 4:4:4 8-bit pixels through ProcAmp, contrast 2.0, brightness
+/// +10, Cos_c_s 0.5, Sin_c_s 0.25, from a COLOR_PROCESSING_STATE at General State Base
+/// Address (0) + 0x1000. By hand in 8-bit terms (§3.6.1.5): Y 116, U 160, V 96 give
+/// Y' = (116 − 16)·2 + 10 + 16 = 226, U' = 32·0.5 − 32·0.25 + 128 = 136,
+/// V' = −32·0.5 − 32·0.25 + 128 = 104; Y 250 clips to 255 and neutral chroma stays 128.
+#[test]
+fn a_media_kernel_writes_through_the_colour_processing_pipe() {
+    const IECP_KERNEL: &str =
+        "mov(8)          g20<1>UD        0x00000000UD                    { align1 WE_all 1Q };
+mov(1)          g20.2<1>UD      0x00000007UD                    { align1 WE_all 1N };
+mov(1)          g20.3<1>UD      0x00001005UD                    { align1 WE_all 1N };
+mov(1)          g21<1>UD        0x7f74a060UD                    { align1 WE_all 1N };
+mov(1)          g21.1<1>UD      0x09fa8080UD                    { align1 WE_all 1N };
+send(8)         null<1>UW       g20<8,8,1>UD    0x040a8000
+                            render MsgDesc: { align1 WE_all 1Q };
+send(8)         null<1>UW       g0<8,8,1>UD     0x02000010
+                            thread_spawner MsgDesc: { align1 WE_all 1Q EOT };";
+    let s = latched(
+        pipeline_select::PipelineSelection::MEDIA,
+        MediaVfeState {
+            maximum_number_of_threads: 59,
+            gpgpu_mode: media_vfe_state::GpgpuMode::MEDIA_MODE,
+            ..Default::default()
+        },
+    );
+    let idd = InterfaceDescriptorData {
+        binding_table_pointer: 0x100,
+        binding_table_entry_count: 1,
+        ..Default::default()
+    };
+    let mut mem = memory(IECP_KERNEL, &idd, &[0; 16]);
+    // Binding table entry 0: a 2D R8G8B8A8 surface 4 DWords wide (Width counts DWords
+    // for media block messages), 4 rows, pitch 64.
+    let rss = RenderSurfaceState {
+        surface_type: render_surface_state::SurfaceType::SURFTYPE_2D,
+        surface_format: SurfaceFormat::R8G8B8A8_UNORM,
+        surface_base_address: BUFFER,
+        width: 3,
+        height: 3,
+        surface_pitch: 63,
+        ..Default::default()
+    };
+    mem.load(SURFACE_BASE + 0x200, &bytes(&rss.pack().unwrap()));
+    // COLOR_PROCESSING_STATE (seed 000 §3.8.3): DW53 Contrast 27:17, Brightness 12:1
+    // (S7.4), PROCAMP Enable 0; DW54 Cos_c_s 31:16, Sin_c_s 15:0 (S7.8).
+    let mut state = [0u32; 67];
+    state[53] = 256 << 17 | 160 << 1 | 1;
+    state[54] = 128 << 16 | 64;
+    mem.load(0x1000, &bytes(&state));
+    assert!(run_object(&s, &mut mem, &media_object(0, 0, 0, &[])).unwrap());
+    let mut row = [0u8; 8];
+    mem.read(BUFFER, &mut row).unwrap();
+    assert_eq!(row, [104, 136, 226, 0x7f, 128, 128, 255, 9]);
+    // The same kernel with TCC enabled (DW42 bit 7) stops as unsupported, naming it.
+    state[42] = 1 << 7;
+    mem.load(0x1000, &bytes(&state));
+    let e = run_object(&s, &mut mem, &media_object(0, 0, 0, &[])).unwrap_err();
+    assert!(e.to_string().contains("§3.6.1.4"), "{e}");
+}

@@ -11,11 +11,17 @@
 //! its edge dword, and a YCrCb surface's boundary dword has its edge pixel's luma
 //! replicated (§3.6.2). Writes outside are dropped. Rows follow §3.6.2's boundary table
 //! for the surface's Vertical Line Stride (Offset), the descriptor's override of them and
-//! Media Boundary Pixel Mode: fields, progressive and interlaced frames. The PIXEL_MASK
-//! mode, colour processing and register pitch control fail as unsupported, naming §3.9.6.
+//! Media Boundary Pixel Mode: fields, progressive and interlaced frames. A render cache
+//! write with Color Processing Enable runs its data through the IECP pipe first
+//! ([`super::iecp`], §3.6.1), with the COLOR_PROCESSING_STATE at General State Base
+//! Address + M0.3 31:5. The PIXEL_MASK mode and register pitch control fail as
+//! unsupported, naming §3.9.6.
 
+use super::iecp::MessageFormat;
 use super::space::{Kind, Space};
-use super::{DataMessage, DataOp, MediaBoundary, MediaRows, Regs, short};
+use super::{
+    ColorProcessingState, DataMessage, DataOp, GeneralState, MediaBoundary, MediaRows, Regs, short,
+};
 use gtsim_mem::layout::SurfaceType;
 use gtsim_message::{MessageError, Response};
 use gtsim_spec::Unsupported;
@@ -24,10 +30,13 @@ pub(super) fn execute(
     msg: &DataMessage,
     regs: &Regs,
     space: &mut Space,
+    general: GeneralState,
+    color_processing: Option<ColorProcessingState>,
 ) -> Result<Response, MessageError> {
     let DataOp::MediaBlock {
         write,
         stride_override,
+        render_cache,
     } = msg.op
     else {
         unreachable!("media::execute takes the media block messages");
@@ -52,8 +61,21 @@ pub(super) fn execute(
     if m3 >> 4 & 1 != 0 {
         return Err(unsupported("Message Mode PIXEL_MASK"));
     }
-    if m3 & 1 != 0 {
-        return Err(unsupported("Color Processing Enable (IECP)"));
+    // Seed 000 §3.9.6.2 M0.3 bit 0: "This bit must be set to zero on a Media Block Read
+    // to the Render Cache"; the pipe is in the render cache pixel backend (§3.6.1).
+    let iecp = m3 & 1 != 0;
+    if iecp && !(write && render_cache) {
+        return Err(gtsim_message::invalid(format!(
+            "a media block {} to the {} with Color Processing Enable set: colour \
+             processing applies only to render cache writes (seed 000 §3.6.1, §3.9.6.2 \
+             M0.3 bit 0)",
+            if write { "write" } else { "read" },
+            if render_cache {
+                "render cache"
+            } else {
+                "data cache"
+            },
+        )));
     }
     if m2 >> 24 & 0x1f != 0 || m2 >> 8 & 3 != 0 {
         return Err(unsupported(
@@ -113,6 +135,29 @@ pub(super) fn execute(
         if regs.len() < regs_needed {
             return Err(short("Media Block Write", regs_needed, regs.len()));
         }
+        // The block as the message carries it, rows at the base pitch.
+        let mut data: Vec<u8> = (0..regs_needed)
+            .flat_map(|r| (0..8).flat_map(move |d| regs.dword(r, d).to_le_bytes()))
+            .take((height * pitch) as usize)
+            .collect();
+        if iecp {
+            let Some(decode) = color_processing else {
+                return Err(unsupported(
+                    "Color Processing Enable (IECP) on this generation",
+                ));
+            };
+            // "This pointer is relative to the General State Base Address"
+            // (GeneralStateOffset[31:5]).
+            let address = general.base.wrapping_add(u64::from(m3 & !0x1f));
+            let state = decode(&*space.mem, address)?;
+            refuse_iecp_surface(surface.format)?;
+            state.process(
+                MessageFormat::from_raw(m3 >> 2),
+                &mut data,
+                width as usize,
+                pitch as usize,
+            )?;
+        }
         for r in 0..height {
             let Some(row) = rows.written(y + r as i64) else {
                 continue;
@@ -122,8 +167,7 @@ pub(super) fn execute(
                 if col < 0 || col as u64 >= w_bytes {
                     continue;
                 }
-                let at = (r * pitch + c) as usize;
-                let b = regs.dword(at / 32, at % 32 / 4).to_le_bytes()[at % 4];
+                let b = data[(r * pitch + c) as usize];
                 let addr = address(col as u64, row)?;
                 space
                     .mem
@@ -170,6 +214,30 @@ pub(super) fn execute(
         }
     }
     Ok(Response::from(out))
+}
+
+/// The surfaces a colour-processed write cannot reach in the model: the seed lists the
+/// 10-bit formats and NV12 output (R16_UNORM) among IECP's surfaces (§3.6.1) but gives
+/// neither the 10-bit repacking nor where the NV12 output's UV plane is.
+fn refuse_iecp_surface(f: gtsim_spec::shared::SurfaceFormat) -> Result<(), MessageError> {
+    use gtsim_spec::shared::SurfaceFormat as F;
+    let what = match f {
+        F::R16_UNORM => {
+            "NV12 output (an R16_UNORM surface): the seed does not say where its UV plane is"
+        }
+        F::R10G10B10A2_UNORM
+        | F::R10G10B10A2_UNORM_SRGB
+        | F::B10G10R10A2_UNORM
+        | F::B10G10R10A2_UNORM_SRGB => {
+            "a 10-bit surface: the seed does not give the repacking to 10 bits"
+        }
+        _ => return Ok(()),
+    };
+    Err(Unsupported::new(
+        format!("colour-processed media block writes to {what}"),
+        "seed 000 §3.6.1, §3.9.6.2",
+    )
+    .into())
 }
 
 /// Where a media block message's rows are (seed 000 §3.9.6.1, §3.6.2): the frame's row

@@ -20,6 +20,7 @@
 
 mod atomic;
 mod block;
+pub mod iecp;
 mod media;
 mod scattered;
 mod space;
@@ -28,6 +29,8 @@ mod untyped;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_iecp;
 
 pub use atomic::AtomicOp;
 pub use space::SLM_BYTES;
@@ -178,6 +181,9 @@ pub enum DataOp {
         /// surface's Vertical Line Stride, else the override, `Some(None)` for a frame
         /// and `Some(Some(offset))` for the field starting at row `offset`.
         stride_override: Option<Option<u8>>,
+        /// Sent to the render cache, whose pixel backend holds the colour processing
+        /// pipe (§3.6.1): only there may a write set Color Processing Enable.
+        render_cache: bool,
     },
     /// Memory Fence: every earlier access of the thread is done (the model executes
     /// messages in order, so there is nothing to wait for); with Commit Enable one
@@ -308,6 +314,11 @@ pub struct GeneralState {
     pub bound: Option<u64>,
 }
 
+/// Decodes a generation's COLOR_PROCESSING_STATE at a graphics address (seed 000
+/// §3.8.3) into what the colour processing pipe models, refusing what it does not.
+pub type ColorProcessingState<'a> =
+    &'a dyn Fn(&dyn Memory, u64) -> Result<iecp::ColorProcessing, MessageError>;
+
 /// Everything a message may touch besides its payload.
 pub struct Target<'a> {
     /// Graphics memory.
@@ -318,6 +329,9 @@ pub struct Target<'a> {
     pub general: GeneralState,
     /// The thread group's shared local memory, when the thread has one.
     pub slm: Option<&'a mut [u8]>,
+    /// The front's COLOR_PROCESSING_STATE decoder, for media block writes with colour
+    /// processing (`None`: such writes fail as unsupported).
+    pub color_processing: Option<ColorProcessingState<'a>>,
 }
 
 /// The payload of one message as the handlers read it.
@@ -399,6 +413,7 @@ pub fn execute(
             "a data port message whose descriptor says Header Present has no payload",
         ));
     }
+    let (general, color_processing) = (target.general, target.color_processing);
     let mut space = space::Space::new(msg, &regs, target)?;
     let mut response = match msg.op {
         DataOp::OwordBlock { .. } | DataOp::OwordDualBlock { .. } | DataOp::ScratchBlock { .. } => {
@@ -410,7 +425,9 @@ pub fn execute(
         DataOp::Untyped { .. } => untyped::execute(msg, &regs, exec_mask, &mut space)?,
         DataOp::Typed { .. } => typed::execute(msg, &regs, exec_mask, &mut space)?,
         // The execution mask is ignored (§3.9.6).
-        DataOp::MediaBlock { .. } => media::execute(msg, &regs, &mut space)?,
+        DataOp::MediaBlock { .. } => {
+            media::execute(msg, &regs, &mut space, general, color_processing)?
+        }
         // Ordering within a thread holds by construction (§3.4); the commit writeback
         // is one register (Mesa's fence has response length 1).
         DataOp::Fence { commit } => Response::from(vec![[0u8; 32]; usize::from(commit)]),

@@ -6,9 +6,9 @@ use gtsim_mem::layout::{ArraySpacing, MsaaLayout, SurfaceDesc, SurfaceType};
 use gtsim_mem::space::AddressSpace;
 use gtsim_mem::tiling::Tiling;
 
-const BASE: u64 = 0x10_0000;
+pub(super) const BASE: u64 = 0x10_0000;
 
-fn memory() -> AddressSpace {
+pub(super) fn memory() -> AddressSpace {
     let mut m = AddressSpace::new();
     m.map(BASE, 0x10000);
     // Dword i of the buffer holds 1000 + i.
@@ -19,7 +19,7 @@ fn memory() -> AddressSpace {
     m
 }
 
-fn reg(dws: [u32; 8]) -> [u8; 32] {
+pub(super) fn reg(dws: [u32; 8]) -> [u8; 32] {
     let mut r = [0u8; 32];
     for (i, d) in dws.iter().enumerate() {
         r[4 * i..4 * i + 4].copy_from_slice(&d.to_le_bytes());
@@ -59,6 +59,7 @@ fn run(
             bound: None,
         },
         slm: None,
+        color_processing: None,
     };
     execute(&msg, &payload, mask, rlen, &mut t)
 }
@@ -487,6 +488,7 @@ fn stateless_bound_is_the_general_state_upper_bound() {
             bound: Some(BASE + 0x410),
         },
         slm: None,
+        color_processing: None,
     };
     let r = execute(&msg, &payload, 0xff, 1, &mut t).unwrap();
     assert_eq!(dwords(&r.registers[0]), [0; 8]);
@@ -515,6 +517,7 @@ fn slm_untyped_access_wraps_at_64k() {
         surface: None,
         general: GeneralState::default(),
         slm: Some(&mut slm),
+        color_processing: None,
     };
     execute(&write, &payload, 1, 0, &mut t).unwrap();
     assert_eq!(slm[4..8], 42u32.to_le_bytes());
@@ -531,6 +534,7 @@ fn slm_untyped_access_wraps_at_64k() {
         surface: None,
         general: GeneralState::default(),
         slm: Some(&mut slm),
+        color_processing: None,
     };
     assert!(execute(&block, &payload, 1, 1, &mut t).is_err());
 }
@@ -701,15 +705,16 @@ fn typed_read_of_r16_uint_returns_the_texel() {
     assert_eq!(dwords(&r.registers[0])[..2], [0x3e8, 0x3e9]);
 }
 
-fn r8_surface(width: u32, height: u32, format: SurfaceFormat) -> DataSurface {
+pub(super) fn r8_surface(width: u32, height: u32, format: SurfaceFormat) -> DataSurface {
     surface_2d(format, width, height, 64)
 }
 
-fn media(write: bool) -> DataMessage {
+pub(super) fn media(write: bool) -> DataMessage {
     DataMessage {
         op: DataOp::MediaBlock {
             write,
             stride_override: None,
+            render_cache: true,
         },
         model: AddressModel::Surface(3),
         header: true,

@@ -164,11 +164,14 @@ impl Router<'_> {
             }
             _ => None,
         };
+        let color_processing =
+            |mem: &dyn gtsim_mem::Memory, address: u64| front.color_processing(mem, address);
         let mut target = Target {
             mem: &mut *self.mem,
             surface,
             general: front.general_state(),
             slm: self.slm.as_deref_mut(),
+            color_processing: Some(&color_processing),
         };
         let mask = m.channel_mask >> (m.first_channel & !15);
         dc::execute(

@@ -103,6 +103,14 @@ pub trait Front: Sync {
     /// and bound (seed 000 §3.2.2).
     fn general_state(&self) -> gtsim_dataport::dc::GeneralState;
 
+    /// The COLOR_PROCESSING_STATE at graphics address `address`, for a media block
+    /// write that runs the colour processing pipe (seed 000 §3.6.1, §3.8.3).
+    fn color_processing(
+        &self,
+        mem: &dyn Memory,
+        address: u64,
+    ) -> Result<gtsim_dataport::dc::iecp::ColorProcessing, MessageError>;
+
     /// Carries out sampler message `m` of a `stage` thread: its response, with the
     /// dwords it writes.
     fn sample(
