@@ -4,6 +4,8 @@
 //! gtsim decode [FILE]   decode a raw batch or an AUB trace (the embedded sample if no FILE)
 //! gtsim disasm FILE    disassemble EU machine code (native and compacted mixed)
 //! gtsim asm FILE.asm -o OUT   assemble Mesa's dump syntax
+//! gtsim inspect [FILE.aub] -o DIR [--serve [ADDR]]
+//!                       a capture replayed into a browsable report, draw by draw
 //! gtsim run [--capture FILE.aub] [--] APP [ARGS...]
 //!                       run a program on Mesa's crocus driver with the GPU emulated
 //! ```
@@ -143,6 +145,22 @@ enum Command {
         #[arg(long)]
         flip_y: bool,
     },
+    /// Replay a captured AUB trace and write a report of it, draw by draw, that a browser
+    /// opens from DIR/index.html: each draw's state by stage, its render targets and
+    /// depth/stencil before and after, the surfaces it samples, its shaders, counts and
+    /// times; each hang on its own page.
+    Inspect {
+        /// The trace (`gtsim run --capture`); without one, the embedded trace of the
+        /// triangle client is inspected.
+        file: Option<PathBuf>,
+        /// Directory for the report (created if missing).
+        #[arg(short, long, value_name = "DIR", default_value = "gtsim-report")]
+        output: PathBuf,
+        /// Then serve the report over HTTP at ADDR (default 127.0.0.1:8000) until
+        /// interrupted.
+        #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "127.0.0.1:8000")]
+        serve: Option<String>,
+    },
     /// Run a program with the i915 emulation preloaded, so Mesa's Ivy Bridge driver
     /// (crocus) renders through gtsim (EGL surfaceless), and VA-API programs get Intel's
     /// i965 VA driver (video post-processing on the media pipeline). With `--gen 11` the device is an
@@ -164,6 +182,7 @@ enum Command {
 
 mod exec;
 mod input;
+mod inspect;
 mod replay;
 mod run;
 
@@ -218,6 +237,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
             output,
             flip_y,
         } => replay::replay(file.as_deref(), &output, flip_y),
+        Command::Inspect {
+            file,
+            output,
+            serve,
+        } => inspect::inspect(file.as_deref(), &output, serve.as_deref()),
         Command::Exec {
             file,
             bin,

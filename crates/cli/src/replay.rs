@@ -4,12 +4,13 @@ use anyhow::{Context, Result};
 use gtsim_gpu::aub;
 use gtsim_gpu::replay::{read_rgba8, replay as run_replay};
 use indicatif::{ProgressBar, ProgressStyle};
+use std::io::IsTerminal;
 use std::path::Path;
 use std::process::ExitCode;
 
 /// The embedded trace: the `triangle` client (clients/src/bin/triangle.rs) captured
 /// through crocus with `gtsim run --capture`.
-const EMBEDDED: &[u8] = include_bytes!("../data/triangle.aub");
+pub const EMBEDDED: &[u8] = include_bytes!("../data/triangle.aub");
 
 pub fn replay(file: Option<&Path>, out: &Path, flip_y: bool) -> Result<ExitCode> {
     let bytes = match file {
@@ -26,16 +27,9 @@ pub fn replay(file: Option<&Path>, out: &Path, flip_y: bool) -> Result<ExitCode>
     if let Some(e) = &trace.error {
         eprintln!("gtsim: {e}");
     }
-    let bar = ProgressBar::new(0);
-    bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} submissions {elapsed}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
-    let r = run_replay(&trace, |done, total| {
-        bar.set_length(total as u64);
-        bar.set_position(done as u64);
-    });
-    bar.finish_and_clear();
+    let progress = Progress::new("submissions");
+    let r = run_replay(&trace, |done, total| progress.update(done, total));
+    progress.finish();
     std::fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
     let mut ok = r.hangs.is_empty() && trace.error.is_none();
     for (i, h) in &r.hangs {
@@ -94,4 +88,64 @@ fn write_png(path: &Path, w: u32, h: u32, rgba: &[u8]) -> Result<()> {
     wr.write_image_data(rgba)?;
     wr.finish()?;
     Ok(())
+}
+
+/// Progress of a long replay: a bar on a terminal, else a plain line at each tenth of the
+/// way (and at the end), so logs show it too.
+pub struct Progress {
+    bar: Option<ProgressBar>,
+    what: &'static str,
+    last_tenth: std::cell::Cell<usize>,
+    started: std::time::Instant,
+}
+
+impl Progress {
+    /// Progress counted in `what` (e.g. "submissions").
+    pub fn new(what: &'static str) -> Progress {
+        let bar = std::io::stderr().is_terminal().then(|| {
+            let bar = ProgressBar::new(0);
+            bar.set_style(
+                ProgressStyle::with_template(&format!(
+                    "{{bar:40}} {{pos}}/{{len}} {what} {{elapsed}}"
+                ))
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+            );
+            bar
+        });
+        Progress {
+            bar,
+            what,
+            last_tenth: std::cell::Cell::new(0),
+            started: std::time::Instant::now(),
+        }
+    }
+
+    /// `done` of `total`.
+    pub fn update(&self, done: usize, total: usize) {
+        match &self.bar {
+            Some(bar) => {
+                bar.set_length(total as u64);
+                bar.set_position(done as u64);
+            }
+            None => {
+                // Plain lines only when the work takes more than a moment.
+                let tenth = done * 10 / total.max(1);
+                if tenth > self.last_tenth.get() && self.started.elapsed().as_secs_f64() > 1.0 {
+                    self.last_tenth.set(tenth);
+                    eprintln!(
+                        "gtsim: {done}/{total} {} ({:.1} s)",
+                        self.what,
+                        self.started.elapsed().as_secs_f64()
+                    );
+                }
+            }
+        }
+    }
+
+    /// Clears the bar.
+    pub fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
 }

@@ -91,6 +91,36 @@ macro_rules! latched_state {
                 }
                 Ok(true)
             }
+
+            /// Every command latched, in the order of [`Self::COMMANDS`], as its spec
+            /// name and the dwords its typed value packs to (what `gtsim inspect` shows
+            /// with the field tables). Commands never sent are left out.
+            pub fn commands(&self) -> Vec<(&'static str, Vec<u32>)> {
+                let mut out = vec![];
+                let mut push = |name: &'static str, dw: Result<Vec<u32>, gtsim_spec::PackError>| {
+                    if let Ok(dw) = dw {
+                        out.push((name, dw));
+                    }
+                };
+                if let Some(c) = &self.state_base_address {
+                    push("STATE_BASE_ADDRESS", c.pack());
+                }
+                if let Some(c) = &self.vertex_buffers {
+                    push("3DSTATE_VERTEX_BUFFERS", c.pack());
+                }
+                for c in self.so_buffers.iter().flatten() {
+                    push("3DSTATE_SO_BUFFER", c.pack());
+                }
+                for c in self.chroma_keys.iter().flatten() {
+                    push("3DSTATE_CHROMA_KEY", c.pack());
+                }
+                $(
+                    if let Some(c) = &self.$field {
+                        push($name, c.pack());
+                    }
+                )*
+                out
+            }
         }
     };
 }

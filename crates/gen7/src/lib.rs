@@ -38,3 +38,16 @@ pub mod surface_state;
 
 pub use front::DrawFront;
 pub use latched::{LatchError, LatchedState, Registers};
+
+/// The RENDER_SURFACE_STATE that entry `bti` of the binding table at `binding_table`
+/// (an offset from Surface State Base Address, as a stage's binding table pointer holds
+/// it) names under `state`, with its address: the model's own lookup, for tools that
+/// show a draw's surfaces (`gtsim inspect`).
+pub fn surface_state(
+    mem: &dyn gtsim_mem::Memory,
+    state: &LatchedState,
+    binding_table: u64,
+    bti: u8,
+) -> Result<(u64, gtsim_spec::gen7::RenderSurfaceState), gtsim_pipe3d::draw::DrawError> {
+    indirect::binding_table_surface(mem, &indirect::Bases::latched(state), binding_table, bti)
+}

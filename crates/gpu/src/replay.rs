@@ -5,6 +5,7 @@
 //! back as RGBA8 images.
 
 use crate::aub::{Event, Trace};
+use crate::device::observe::Observer;
 use crate::device::{Device, DeviceLimits, Hang};
 use gtsim_mem::format::texel::Texel;
 use gtsim_mem::surface::TexelCoord;
@@ -40,7 +41,18 @@ pub fn replay(trace: &Trace, progress: impl FnMut(usize, usize)) -> Replay {
 pub fn replay_limited(
     trace: &Trace,
     limits: DeviceLimits,
+    progress: impl FnMut(usize, usize),
+) -> Replay {
+    replay_observed(trace, limits, progress, None)
+}
+
+/// [`replay_limited`], telling `observer` each submission's commands and draws
+/// (`gtsim inspect`).
+pub fn replay_observed(
+    trace: &Trace,
+    limits: DeviceLimits,
     mut progress: impl FnMut(usize, usize),
+    mut observer: Option<&mut dyn Observer>,
 ) -> Replay {
     let total = trace
         .events
@@ -87,7 +99,8 @@ pub fn replay_limited(
                 } else {
                     crate::device::Ring::Render
                 };
-                match dev.submit_on(engine, context, start, &mut r.mem) {
+                let watcher = observer.as_mut().map(|o| &mut **o as &mut dyn Observer);
+                match dev.submit_observed(engine, context, start, &mut r.mem, watcher) {
                     Ok(rep) => {
                         r.draws += rep.draws;
                         r.not_executed.extend(rep.not_executed);
@@ -151,19 +164,24 @@ pub fn read_rgba8(
                     y,
                     error,
                 })?;
-            let px: [u8; 4] = match t {
-                Texel::Float(c) => c.map(|v| {
-                    if v.is_nan() {
-                        0
-                    } else {
-                        (v.clamp(0.0, 1.0) * 255.0).round() as u8
-                    }
-                }),
-                Texel::Uint(c) => c.map(|v| v.min(255) as u8),
-                Texel::Sint(c) => c.map(|v| v.clamp(0, 255) as u8),
-            };
-            out.extend_from_slice(&px);
+            out.extend_from_slice(&texel_rgba8(t));
         }
     }
     Ok((w, h, out))
+}
+
+/// A texel as RGBA8, as [`read_rgba8`] shows it: float channels clamped to [0, 1] and
+/// scaled to 255 with rounding (NaN as 0), integer channels clamped to 0..=255.
+pub fn texel_rgba8(t: Texel) -> [u8; 4] {
+    match t {
+        Texel::Float(c) => c.map(|v| {
+            if v.is_nan() {
+                0
+            } else {
+                (v.clamp(0.0, 1.0) * 255.0).round() as u8
+            }
+        }),
+        Texel::Uint(c) => c.map(|v| v.min(255) as u8),
+        Texel::Sint(c) => c.map(|v| v.clamp(0, 255) as u8),
+    }
 }

@@ -18,6 +18,8 @@ pub(super) struct CommandStreamer<'a> {
     pub watchdog: Watchdog,
     /// The ring the batch runs on.
     pub ring: super::Ring,
+    /// Who watches the run (`gtsim inspect`).
+    pub observer: Option<&'a mut dyn super::observe::Observer>,
 }
 
 fn decode<T>(def: &'static Def, addr: u64, r: Result<T, UnpackError>) -> Result<T, Hang> {
@@ -64,6 +66,9 @@ impl CommandStreamer<'_> {
             report.commands += 1;
             *self.device_clock += 1;
             let next = p + dw.len() as u64 * 4;
+            if let Some(o) = self.observer.as_deref_mut() {
+                o.command(p, def, &dw);
+            }
             match self.execute(def, p, &dw, &mut report)? {
                 Flow::Next => p = next,
                 Flow::Jump(to) => p = to,
@@ -351,13 +356,32 @@ impl CommandStreamer<'_> {
         let mut kernels = std::mem::take(&mut self.ctx.kernels);
         let registers = ContextRegisters(&self.ctx.registers);
         let front = DrawFront::new(&self.ctx.state, &registers, primitive);
-        let result = gtsim_pipe3d::draw::draw(
+        let view = super::observe::DrawView {
+            addr: at,
+            state: &self.ctx.state,
+            front: &front,
+        };
+        if let Some(o) = self.observer.as_deref_mut() {
+            o.draw_begin(&view, &*self.mem);
+        }
+        let mut times = gtsim_pipe3d::draw::StageTimes::default();
+        let result = gtsim_pipe3d::draw::draw_timed(
             &front,
             self.mem,
             &mut kernels,
             &mut stats,
             &mut self.watchdog,
+            &mut times,
         );
+        if let Some(o) = self.observer.as_deref_mut() {
+            let outcome = super::observe::DrawOutcome {
+                stats: &stats,
+                times: &times,
+                targets: result.as_deref().unwrap_or(&[]),
+                error: result.as_ref().err(),
+            };
+            o.draw_end(&view, &*self.mem, &outcome);
+        }
         self.ctx.kernels = kernels;
         // Counters count what ran, also when the draw then hung.
         for (off, n) in [

@@ -34,6 +34,7 @@ mod alu;
 mod blt;
 pub mod gen11;
 mod mi;
+pub mod observe;
 mod predicate;
 mod registers;
 
@@ -130,6 +131,20 @@ pub enum Hang {
 }
 
 impl Hang {
+    /// The address of the command that hung (for a runaway batch, where it started).
+    pub fn addr(&self) -> u64 {
+        match self {
+            Hang::UnknownCommand { addr, .. }
+            | Hang::Decode { addr, .. }
+            | Hang::Fault { addr, .. }
+            | Hang::Unsupported { addr, .. }
+            | Hang::Draw { addr, .. }
+            | Hang::Media { addr, .. }
+            | Hang::Blit { addr, .. } => *addr,
+            Hang::Runaway { start, .. } => *start,
+        }
+    }
+
     /// The page fault behind this hang, with its address, however deep it happened: a
     /// command's own access, a fixed-function unit's, or a shared function's inside a
     /// shader thread's message.
@@ -327,7 +342,22 @@ impl Device {
         mem: &mut dyn Memory,
     ) -> Result<SubmitReport, Hang> {
         // Each ring keeps its own registers and state, as each engine does: the
-        // blitter's context is a second one per i915 context.
+        // blitter's context is a second one per i915 context (`submit_observed`).
+        self.submit_observed(ring, ctx, batch, mem, None)
+    }
+
+    /// [`Device::submit_on`], telling `observer` what runs (Gen7 only).
+    pub fn submit_observed(
+        &mut self,
+        ring: Ring,
+        ctx: u32,
+        batch: u64,
+        mem: &mut dyn Memory,
+        mut observer: Option<&mut dyn observe::Observer>,
+    ) -> Result<SubmitReport, Hang> {
+        if let Some(o) = observer.as_deref_mut() {
+            o.submission(ring, ctx, batch);
+        }
         let ctx = match ring {
             Ring::Render => ctx,
             Ring::Blitter => ctx | 1 << 31,
@@ -341,8 +371,17 @@ impl Device {
                 limits: self.limits,
                 watchdog: Watchdog::new(self.limits.work),
                 ring,
+                observer: match observer.as_mut() {
+                    Some(o) => Some(&mut **o),
+                    None => None,
+                },
             }
-            .run(batch),
+            .run(batch)
+            .inspect_err(|h| {
+                if let Some(o) = &mut observer {
+                    o.hang(h, &context.state, &*mem);
+                }
+            }),
             Platform::IceLake if ring == Ring::Blitter => Err(Hang::Unsupported {
                 command: "the blitter ring",
                 addr: batch,

@@ -470,6 +470,21 @@ fn geometry_output(
     Ok(())
 }
 
+/// Host time a draw spent in its stages (for `gtsim inspect`; never part of what the
+/// model computes).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct StageTimes {
+    /// Vertex fetch and vertex shader threads.
+    pub vertex: std::time::Duration,
+    /// Everything between: tessellation, geometry shader threads, stream output,
+    /// clipping, setup and rasterization.
+    pub primitives: std::time::Duration,
+    /// Early depth, pixel shader threads and their render target and depth writes.
+    pub pixel: std::time::Duration,
+    /// The whole draw.
+    pub total: std::time::Duration,
+}
+
 /// Executes the draw whose state `front` decodes; returns the render targets its pixel
 /// shaders wrote to. The draw streams: its vertices are fetched, shaded and assembled a
 /// chunk at a time, so memory stays bounded whatever its counts, and `watchdog` bounds
@@ -480,6 +495,58 @@ pub fn draw(
     kernels: &mut KernelCache,
     stats: &mut Statistics,
     watchdog: &mut Watchdog,
+) -> Result<Vec<RenderTarget>, DrawError> {
+    draw_timed(
+        front,
+        mem,
+        kernels,
+        stats,
+        watchdog,
+        &mut StageTimes::default(),
+    )
+}
+
+/// [`draw`], adding the host time of its stages to `times`.
+pub fn draw_timed(
+    front: &dyn Front,
+    mem: &mut dyn Memory,
+    kernels: &mut KernelCache,
+    stats: &mut Statistics,
+    watchdog: &mut Watchdog,
+    times: &mut StageTimes,
+) -> Result<Vec<RenderTarget>, DrawError> {
+    let start = std::time::Instant::now();
+    let mut vertex = std::time::Duration::ZERO;
+    let mut ps_time = std::time::Duration::ZERO;
+    let result = draw_stages(
+        front,
+        mem,
+        kernels,
+        stats,
+        watchdog,
+        &mut vertex,
+        &mut ps_time,
+    );
+    let total = start.elapsed();
+    times.vertex += vertex;
+    times.pixel += ps_time;
+    times.primitives += total.saturating_sub(vertex + ps_time);
+    times.total += total;
+    result
+}
+
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the draw's pieces and its two timers"
+)]
+fn draw_stages(
+    front: &dyn Front,
+    mem: &mut dyn Memory,
+    kernels: &mut KernelCache,
+    stats: &mut Statistics,
+    watchdog: &mut Watchdog,
+    vertex_time: &mut std::time::Duration,
+    pixel_time: &mut std::time::Duration,
 ) -> Result<Vec<RenderTarget>, DrawError> {
     let Some(st) = front.draw_state(mem)? else {
         // Nothing to fetch: the state is not even read (crocus emits such draws).
@@ -510,7 +577,10 @@ pub fn draw(
                     (vec![], vec![])
                 } else {
                     watchdog.vertices(vertices.len() as u64)?;
-                    vs.shade(&st, front, mem, &vertices, instance, stats, watchdog)?
+                    let t = std::time::Instant::now();
+                    let shaded = vs.shade(&st, front, mem, &vertices, instance, stats, watchdog);
+                    *vertex_time += t.elapsed();
+                    shaded?
                 };
                 if vues.is_empty() && !cut {
                     continue;
@@ -534,7 +604,9 @@ pub fn draw(
         )?;
     }
     runs.finish(stats);
-    ps.finish(&st, front, mem, stats, watchdog)
+    let written = ps.finish(&st, front, mem, stats, watchdog);
+    *pixel_time += ps.busy;
+    written
 }
 
 #[cfg(test)]

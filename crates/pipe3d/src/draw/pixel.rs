@@ -94,6 +94,8 @@ impl PsKernel {
 
 /// The WM/PS with the draw's kernel and render targets.
 pub(super) struct PixelStage {
+    /// Host time spent shading pixels (`StageTimes::pixel`).
+    pub busy: std::time::Duration,
     kernel: Option<PsKernel>,
     targets: RenderTargets,
     depth: Option<DepthBuffer>,
@@ -159,12 +161,28 @@ impl PixelStage {
             held: Vec::new(),
             claims: Claims::default(),
             held_pixels: 0,
+            busy: std::time::Duration::ZERO,
         })
     }
 
     /// Shades one primitive's pixels: at once, or held back to be shaded with the next
     /// primitives that light other pixels (see `deferred`).
     pub fn shade(
+        &mut self,
+        st: &DrawState,
+        front: &dyn Front,
+        mem: &mut dyn Memory,
+        prim: &Primitive,
+        stats: &mut Statistics,
+        watchdog: &mut Watchdog,
+    ) -> Result<(), DrawError> {
+        let t = std::time::Instant::now();
+        let r = self.shade_timed(st, front, mem, prim, stats, watchdog);
+        self.busy += t.elapsed();
+        r
+    }
+
+    fn shade_timed(
         &mut self,
         st: &DrawState,
         front: &dyn Front,
@@ -203,7 +221,10 @@ impl PixelStage {
         stats: &mut Statistics,
         watchdog: &mut Watchdog,
     ) -> Result<Vec<RenderTarget>, DrawError> {
-        self.flush(st, front, mem, stats, watchdog)?;
+        let t = std::time::Instant::now();
+        let r = self.flush(st, front, mem, stats, watchdog);
+        self.busy += t.elapsed();
+        r?;
         Ok(self.targets.written())
     }
 

@@ -1,0 +1,61 @@
+//! Watching a submission run, for tools that show what the model did (`gtsim inspect`):
+//! the command streamer tells an [`Observer`] each command it is about to execute, and
+//! each draw before and after it runs, with the state and memory of that moment. An
+//! observer only looks: it cannot change what the model computes.
+
+use super::Ring;
+use gtsim_mem::Memory;
+use gtsim_pipe3d::draw::{DrawError, RenderTarget, StageTimes, Statistics};
+use gtsim_pipe3d::state::Front;
+use gtsim_spec::table::Def;
+
+/// A draw as an observer sees it.
+pub struct DrawView<'a> {
+    /// The 3DPRIMITIVE's address.
+    pub addr: u64,
+    /// The context's latched state.
+    pub state: &'a gtsim_gen7::LatchedState,
+    /// The front that decodes the draw (its state, surfaces, render targets).
+    pub front: &'a dyn Front,
+}
+
+/// How a draw ended.
+pub struct DrawOutcome<'a> {
+    /// The pipeline statistics it added.
+    pub stats: &'a Statistics,
+    /// Host time in its stages.
+    pub times: &'a StageTimes,
+    /// The render targets it wrote.
+    pub targets: &'a [RenderTarget],
+    /// Why it stopped, when it did not complete.
+    pub error: Option<&'a DrawError>,
+}
+
+/// Hooks called by the command streamer; each does nothing unless implemented.
+pub trait Observer {
+    /// A submission starts: its ring, context and batch address.
+    fn submission(&mut self, ring: Ring, ctx: u32, batch: u64) {
+        let _ = (ring, ctx, batch);
+    }
+
+    /// The command `def` (dwords `dw`) at `addr` is about to execute.
+    fn command(&mut self, addr: u64, def: &'static Def, dw: &[u32]) {
+        let _ = (addr, def, dw);
+    }
+
+    /// A draw is about to run over `mem`.
+    fn draw_begin(&mut self, draw: &DrawView, mem: &dyn Memory) {
+        let _ = (draw, mem);
+    }
+
+    /// The draw ran (or stopped): `mem` as it left it.
+    fn draw_end(&mut self, draw: &DrawView, mem: &dyn Memory, outcome: &DrawOutcome) {
+        let _ = (draw, mem, outcome);
+    }
+
+    /// The submission hung: the report, the context's latched state and memory at that
+    /// moment.
+    fn hang(&mut self, hang: &super::Hang, state: &gtsim_gen7::LatchedState, mem: &dyn Memory) {
+        let _ = (hang, state, mem);
+    }
+}

@@ -1,0 +1,429 @@
+//! The report's pages: `index.html` (submissions and draws), `submission-N.html` (its
+//! commands), `draw-N.html` (a draw: what it wrote, before and after; its surfaces,
+//! kernels, counts, times and state by stage) and `hang-N.html` (a hang: the reason,
+//! the command and draw, the batch around it, the state). Plain HTML with one inline
+//! style sheet and one inline script: nothing is fetched, the folder opens from the
+//! file system.
+
+use crate::model::{Command, Draw, Field, HangPage, Picture, Report, StateGroup, Structure};
+use std::fmt::Write;
+use std::path::Path;
+
+const STYLE: &str = "body{font:14px/1.4 sans-serif;margin:1em 2em;color:#222}
+h1{font-size:1.4em}h2{font-size:1.2em;border-bottom:1px solid #ccc;margin-top:1.5em}
+h3{font-size:1.05em}table{border-collapse:collapse;margin:.5em 0}
+td,th{border:1px solid #ddd;padding:2px 6px;text-align:left;vertical-align:top}
+th{background:#f3f3f3}code,pre{font:12px monospace}pre{background:#f7f7f7;padding:6px;overflow:auto;max-height:40em}
+.warn{color:#a00}.hang{background:#fdd}.draw{background:#eef6ff}
+figure{display:inline-block;margin:4px 8px 4px 0;vertical-align:top}
+figcaption{font-size:12px;color:#555}img{border:1px solid #999;image-rendering:pixelated;max-width:512px;background:repeating-conic-gradient(#ddd 0 25%,#fff 0 50%) 0 0/16px 16px}
+nav a{margin-right:1em}details{margin:.3em 0}";
+
+/// Marks the page with how many of its images decoded (for the browser test and for a
+/// person: a broken image is counted, not silently blank).
+const SCRIPT: &str = "window.addEventListener('load',function(){var ok=0,bad=0;
+for(const i of document.images){if(i.complete&&i.naturalWidth>0)ok++;else bad++;}
+document.body.dataset.imagesDecoded=ok;document.body.dataset.imagesBroken=bad;});";
+
+/// Text made safe for HTML.
+pub fn esc(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+fn page(title: &str, body: &str) -> String {
+    format!(
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{}</title>\
+         <style>{STYLE}</style><script>{SCRIPT}</script></head><body>\n{body}</body></html>\n",
+        esc(title)
+    )
+}
+
+/// Writes every page of `r` into `dir` (the pictures are already there).
+pub fn write(r: &Report, dir: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    std::fs::write(dir.join("index.html"), index(r))?;
+    for (i, _) in r.submissions.iter().enumerate() {
+        std::fs::write(dir.join(format!("submission-{i}.html")), submission(r, i))?;
+    }
+    for (i, d) in r.draws.iter().enumerate() {
+        std::fs::write(dir.join(format!("draw-{i}.html")), draw(r, i, d))?;
+    }
+    for (i, h) in r.hangs.iter().enumerate() {
+        std::fs::write(dir.join(format!("hang-{i}.html")), hang(r, i, h))?;
+    }
+    Ok(())
+}
+
+fn index(r: &Report) -> String {
+    let mut b = String::new();
+    let _ = writeln!(b, "<h1>gtsim inspect: {}</h1>", esc(&r.source));
+    let _ = writeln!(
+        b,
+        "<p>{} submissions, {} draws, {} hangs.</p>",
+        r.submissions.len(),
+        r.draws.len(),
+        r.hangs.len()
+    );
+    if !r.hangs.is_empty() {
+        let _ = writeln!(b, "<h2 id=\"hangs\">Hangs</h2><ul>");
+        for (i, h) in r.hangs.iter().enumerate() {
+            let _ = writeln!(
+                b,
+                "<li class=\"hang\"><a href=\"hang-{i}.html\">Hang {i}</a> in submission {}: {}</li>",
+                h.submission,
+                esc(&h.reason)
+            );
+        }
+        let _ = writeln!(b, "</ul>");
+    }
+    let _ = writeln!(b, "<h2 id=\"draws\">Draws</h2>");
+    let _ = writeln!(
+        b,
+        "<table id=\"draw-list\"><tr><th>draw</th><th>submission</th><th>address</th>\
+         <th>vertices</th><th>primitives</th><th>pixel shader invocations</th>\
+         <th>render target after</th><th>outcome</th></tr>"
+    );
+    for (i, d) in r.draws.iter().enumerate() {
+        let thumb = d
+            .written
+            .first()
+            .and_then(|w| w.after.file.as_ref())
+            .map(|f| {
+                format!(
+                    "<img src=\"{}\" alt=\"after\" style=\"max-width:96px\">",
+                    esc(f)
+                )
+            })
+            .unwrap_or_default();
+        let _ = writeln!(
+            b,
+            "<tr class=\"draw\"><td><a href=\"draw-{i}.html\">draw {i}</a></td><td>{}</td>\
+             <td><code>{:#x}</code></td><td>{}</td><td>{}</td><td>{}</td><td>{thumb}</td><td>{}</td></tr>",
+            d.submission,
+            d.addr,
+            d.stats.ia_vertices,
+            d.stats.ia_primitives,
+            d.stats.ps_invocations,
+            match &d.error {
+                Some(e) => format!("<span class=\"warn\">hang: {}</span>", esc(e)),
+                None => "completed".into(),
+            }
+        );
+    }
+    let _ = writeln!(b, "</table>");
+    let _ = writeln!(b, "<h2 id=\"submissions\">Submissions</h2>");
+    let _ = writeln!(
+        b,
+        "<table id=\"submission-list\"><tr><th>submission</th><th>ring</th><th>context</th>\
+         <th>batch</th><th>commands</th><th>draws</th><th>outcome</th></tr>"
+    );
+    for (i, s) in r.submissions.iter().enumerate() {
+        let draws = s.commands.iter().filter(|c| c.draw.is_some()).count();
+        let _ = writeln!(
+            b,
+            "<tr><td><a href=\"submission-{i}.html\">submission {i}</a></td><td>{}</td><td>{}</td>\
+             <td><code>{:#x}</code></td><td>{}</td><td>{draws}</td><td>{}</td></tr>",
+            s.ring,
+            s.context,
+            s.batch,
+            s.commands.len(),
+            match s.hang {
+                Some(h) => format!("<a class=\"warn\" href=\"hang-{h}.html\">hang {h}</a>"),
+                None => "completed".into(),
+            }
+        );
+    }
+    let _ = writeln!(b, "</table>");
+    page(&format!("gtsim inspect: {}", r.source), &b)
+}
+
+fn command_row(b: &mut String, c: &Command, mark: &str) {
+    let link = match c.draw {
+        Some(d) => format!(" <a href=\"draw-{d}.html\">draw {d}</a>"),
+        None => String::new(),
+    };
+    let _ = writeln!(
+        b,
+        "<tr class=\"{mark}\"><td><code>{:#x}</code></td><td>{}{link}</td><td><details>\
+         <summary>{} dwords</summary>{}</details></td></tr>",
+        c.addr,
+        esc(c.name),
+        c.dwords.len(),
+        fields_table(&crate::state::fields(c.name, &c.dwords))
+    );
+}
+
+fn submission(r: &Report, i: usize) -> String {
+    let s = &r.submissions[i];
+    let mut b = String::new();
+    let _ = writeln!(
+        b,
+        "<nav><a href=\"index.html\">index</a></nav><h1>Submission {i}</h1>\
+         <p>{} ring, context {}, batch at <code>{:#x}</code>, {} commands.</p>",
+        s.ring,
+        s.context,
+        s.batch,
+        s.commands.len()
+    );
+    if let Some(h) = s.hang {
+        let _ = writeln!(
+            b,
+            "<p class=\"hang\">Ended by <a href=\"hang-{h}.html\">hang {h}</a>: {}</p>",
+            esc(&r.hangs[h].reason)
+        );
+    }
+    let _ = writeln!(
+        b,
+        "<table id=\"commands\"><tr><th>address</th><th>command</th><th>fields</th></tr>"
+    );
+    let last = s.commands.len().saturating_sub(1);
+    for (k, c) in s.commands.iter().enumerate() {
+        let mark = if s.hang.is_some() && k == last {
+            "hang"
+        } else if c.draw.is_some() {
+            "draw"
+        } else {
+            ""
+        };
+        command_row(&mut b, c, mark);
+    }
+    let _ = writeln!(b, "</table>");
+    page(&format!("submission {i}"), &b)
+}
+
+fn fields_table(fields: &[Field]) -> String {
+    let mut b = String::from("<table class=\"fields\">");
+    for f in fields {
+        let pad = "&nbsp;&nbsp;".repeat(f.depth);
+        let class = if f.warning { " class=\"warn\"" } else { "" };
+        let _ = write!(
+            b,
+            "<tr{class}><td>{pad}{}</td><td><code>{}</code></td></tr>",
+            esc(&f.name),
+            esc(&f.value)
+        );
+    }
+    b.push_str("</table>");
+    b
+}
+
+fn structure(b: &mut String, s: &Structure) {
+    let _ = writeln!(
+        b,
+        "<details><summary>{}</summary>{}</details>",
+        esc(&s.name),
+        fields_table(&s.fields)
+    );
+}
+
+fn state(b: &mut String, groups: &[StateGroup]) {
+    for g in groups {
+        let _ = writeln!(b, "<h3>{}</h3>", esc(g.stage));
+        for s in &g.structures {
+            structure(b, s);
+        }
+    }
+}
+
+fn figure(p: &Picture) -> String {
+    let img = match &p.file {
+        Some(f) => format!(
+            "<img src=\"{}\" alt=\"{}\" width=\"{}\" height=\"{}\">",
+            esc(f),
+            esc(&p.label),
+            p.size.0.min(512),
+            if p.size.0 > 512 {
+                p.size.1 * 512 / p.size.0.max(1)
+            } else {
+                p.size.1
+            }
+        ),
+        None => String::new(),
+    };
+    let note = p
+        .note
+        .as_ref()
+        .map(|n| format!("<br><span class=\"warn\">{}</span>", esc(n)))
+        .unwrap_or_default();
+    format!(
+        "<figure>{img}<figcaption>{} ({}x{}){note}</figcaption></figure>",
+        esc(&p.label),
+        p.size.0,
+        p.size.1
+    )
+}
+
+fn draw(r: &Report, i: usize, d: &Draw) -> String {
+    let mut b = String::new();
+    let prev = if i > 0 {
+        format!("<a href=\"draw-{}.html\">previous draw</a>", i - 1)
+    } else {
+        String::new()
+    };
+    let next = if i + 1 < r.draws.len() {
+        format!("<a href=\"draw-{}.html\">next draw</a>", i + 1)
+    } else {
+        String::new()
+    };
+    let _ = writeln!(
+        b,
+        "<nav><a href=\"index.html\">index</a><a href=\"submission-{}.html\">submission {}</a>{prev}{next}</nav>\
+         <h1>Draw {i}</h1><p>3DPRIMITIVE at <code>{:#x}</code> in submission {}.</p>",
+        d.submission, d.submission, d.addr, d.submission
+    );
+    if let Some(e) = &d.error {
+        let _ = writeln!(b, "<p class=\"hang\">The draw hung: {}</p>", esc(e));
+    }
+    for n in &d.notes {
+        let _ = writeln!(b, "<p class=\"warn\">{}</p>", esc(n));
+    }
+    let _ = writeln!(b, "<h2 id=\"written\">What it wrote</h2>");
+    if d.written.is_empty() {
+        let _ = writeln!(b, "<p>No render target, depth or stencil buffer.</p>");
+    }
+    for w in &d.written {
+        let _ = writeln!(
+            b,
+            "<h3>{} at <code>{:#x}</code>, {}</h3>{}{}",
+            esc(&w.what),
+            w.addr,
+            esc(&w.format),
+            figure(&w.before),
+            figure(&w.after)
+        );
+    }
+    let s = &d.stats;
+    let _ = writeln!(
+        b,
+        "<h2 id=\"counts\">Counts</h2><table id=\"counts-table\">\
+         <tr><th>counter</th><th>value</th></tr>"
+    );
+    for (name, v) in [
+        ("IA_VERTICES_COUNT", s.ia_vertices),
+        ("IA_PRIMITIVES_COUNT", s.ia_primitives),
+        ("VS_INVOCATION_COUNT", s.vs_invocations),
+        ("HS_INVOCATION_COUNT", s.hs_invocations),
+        ("DS_INVOCATION_COUNT", s.ds_invocations),
+        ("GS_INVOCATION_COUNT", s.gs_invocations),
+        ("GS_PRIMITIVES_COUNT", s.gs_primitives),
+        ("CL_INVOCATION_COUNT", s.cl_invocations),
+        ("CL_PRIMITIVES_COUNT", s.cl_primitives),
+        ("PS_INVOCATION_COUNT", s.ps_invocations),
+        ("PS_DEPTH_COUNT", s.ps_depth_count),
+    ] {
+        let _ = writeln!(b, "<tr><td>{name}</td><td>{v}</td></tr>");
+    }
+    let _ = writeln!(b, "</table>");
+    let t = &d.times;
+    let _ = writeln!(
+        b,
+        "<h2 id=\"times\">Time</h2><p>Host time the model spent, not GPU time.</p><table>\
+         <tr><th>stage</th><th>ms</th></tr>\
+         <tr><td>vertex fetch and vertex shader</td><td>{:.3}</td></tr>\
+         <tr><td>tessellation, geometry shader, stream output, clip, setup, rasterization</td><td>{:.3}</td></tr>\
+         <tr><td>depth, pixel shader and output</td><td>{:.3}</td></tr>\
+         <tr><th>whole draw</th><th>{:.3}</th></tr></table>",
+        t.vertex.as_secs_f64() * 1e3,
+        t.primitives.as_secs_f64() * 1e3,
+        t.pixel.as_secs_f64() * 1e3,
+        t.total.as_secs_f64() * 1e3
+    );
+    let _ = writeln!(b, "<h2 id=\"shaders\">Shaders</h2>");
+    for sh in &d.shaders {
+        let _ = writeln!(
+            b,
+            "<h3>{} at <code>{:#x}</code>: {} instructions</h3>",
+            esc(&sh.stage),
+            sh.addr,
+            sh.instructions
+        );
+        if let Some(e) = &sh.error {
+            let _ = writeln!(b, "<p class=\"warn\">{}</p>", esc(e));
+        }
+        let _ = writeln!(b, "<pre>{}</pre>", esc(&sh.listing.join("\n")));
+    }
+    let _ = writeln!(b, "<h2 id=\"surfaces\">Surfaces</h2>");
+    for s in &d.surfaces {
+        let _ = writeln!(
+            b,
+            "<h3>{} binding table entry {}: {}</h3><p>RENDER_SURFACE_STATE at <code>{:#x}</code></p>",
+            esc(s.stage),
+            s.bti,
+            esc(&s.summary),
+            s.state_addr
+        );
+        for p in &s.pictures {
+            b.push_str(&figure(p));
+        }
+        structure(&mut b, &s.state);
+    }
+    let _ = writeln!(
+        b,
+        "<h2 id=\"state\">State</h2><h3>3DPRIMITIVE</h3>{}",
+        fields_table(&d.primitive)
+    );
+    state(&mut b, &d.state);
+    page(&format!("draw {i}"), &b)
+}
+
+fn hang(r: &Report, i: usize, h: &HangPage) -> String {
+    let mut b = String::new();
+    let _ = writeln!(
+        b,
+        "<nav><a href=\"index.html\">index</a><a href=\"submission-{}.html\">submission {}</a></nav>\
+         <h1>Hang {i}</h1><p class=\"hang\" id=\"reason\">{}</p>",
+        h.submission,
+        h.submission,
+        esc(&h.reason)
+    );
+    let s = &r.submissions[h.submission];
+    let what = match h.command.and_then(|c| s.commands.get(c)) {
+        Some(c) => esc(c.name),
+        None => "a command that could not be fetched".into(),
+    };
+    let _ = writeln!(
+        b,
+        "<p>In {what} at <code>{:#x}</code>, submission {} ({} ring, context {}).</p>",
+        h.addr, h.submission, s.ring, s.context
+    );
+    let raw: Vec<String> = h.raw.iter().map(|d| format!("{d:08x}")).collect();
+    let _ = writeln!(
+        b,
+        "<p>Dwords from <code>{:#x}</code>: <code id=\"raw\">{}</code></p>",
+        h.addr,
+        raw.join(" ")
+    );
+    if let Some(d) = h.draw {
+        let _ = writeln!(
+            b,
+            "<p>During <a href=\"draw-{d}.html\">draw {d}</a>: its page shows what it had \
+             written when it stopped.</p>"
+        );
+    }
+    let _ = writeln!(
+        b,
+        "<h2 id=\"batch\">The batch around it</h2><table><tr><th>address</th><th>command</th><th>fields</th></tr>"
+    );
+    // The commands before it (and it, when it was fetched).
+    let upto = h.command.map_or(s.commands.len(), |k| k + 1);
+    for (j, c) in s.commands[..upto]
+        .iter()
+        .enumerate()
+        .skip(upto.saturating_sub(17))
+    {
+        command_row(&mut b, c, if Some(j) == h.command { "hang" } else { "" });
+    }
+    for c in &h.after {
+        command_row(&mut b, c, "");
+    }
+    let _ = writeln!(
+        b,
+        "</table><p>The rows after the command that hung are read from memory; they did not run.</p>"
+    );
+    let _ = writeln!(b, "<h2 id=\"state\">State at the hang</h2>");
+    state(&mut b, &h.state);
+    page(&format!("hang {i}"), &b)
+}

@@ -1,0 +1,172 @@
+//! Surfaces as PNG files: every level and slice of a colour surface as RGBA8 (as
+//! `gtsim replay` shows render targets), depth and stencil as grey scales. Files are
+//! named by a hash of their pixels, so an image that recurs across draws is written once.
+
+use crate::model::Picture;
+use gtsim_mem::Memory;
+use gtsim_mem::format::texel::Texel;
+use gtsim_mem::layout::SurfaceType;
+use gtsim_mem::surface::{Surface, TexelCoord};
+use std::collections::HashSet;
+use std::hash::{Hash, Hasher};
+use std::path::PathBuf;
+
+/// The largest image written, in pixels a side; larger levels are noted, not drawn.
+pub const MAX_SIDE: u32 = 4096;
+/// The most slices shown of one surface.
+pub const MAX_SLICES: u32 = 64;
+
+/// How a surface's texels become grey or colour pixels.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shade {
+    /// RGBA as the format decodes it.
+    Colour,
+    /// The first channel as grey: 0.0 black, 1.0 white (depth).
+    Depth,
+    /// The first channel as grey, 0 to 255 (stencil).
+    Stencil,
+}
+
+/// Where pictures go.
+pub struct Images {
+    dir: PathBuf,
+    written: HashSet<String>,
+}
+
+impl Images {
+    /// Pictures in `dir`/img.
+    pub fn new(dir: PathBuf) -> Images {
+        Images {
+            dir,
+            written: HashSet::new(),
+        }
+    }
+
+    /// Level `lod`, slice `slice` of `surface` as a picture labelled `label`.
+    pub fn picture(
+        &mut self,
+        mem: &dyn Memory,
+        surface: &Surface,
+        (lod, slice): (u32, u32),
+        shade: Shade,
+        label: String,
+    ) -> Picture {
+        let d = &surface.desc;
+        let (w, h) = (
+            (d.width >> lod).max(1),
+            if d.ty == SurfaceType::D1 {
+                1
+            } else {
+                (d.height >> lod).max(1)
+            },
+        );
+        let mut picture = Picture {
+            label,
+            file: None,
+            size: (w, h),
+            note: None,
+        };
+        if w > MAX_SIDE || h > MAX_SIDE {
+            picture.note = Some(format!("{w}x{h}: larger than {MAX_SIDE} a side, not drawn"));
+            return picture;
+        }
+        let mut px = Vec::with_capacity((w * h * 4) as usize);
+        for y in 0..h {
+            for x in 0..w {
+                let at = TexelCoord {
+                    x,
+                    y,
+                    slice,
+                    lod,
+                    sample: 0,
+                };
+                match surface.read_texel(mem, at) {
+                    Ok(t) => px.extend_from_slice(&pixel(t, shade)),
+                    Err(e) => {
+                        picture.note = Some(format!("texel ({x}, {y}): {e}"));
+                        return picture;
+                    }
+                }
+            }
+        }
+        match self.store(w, h, &px) {
+            Ok(file) => picture.file = Some(file),
+            Err(e) => picture.note = Some(e),
+        }
+        picture
+    }
+
+    /// Every level and slice of `surface` (at most [`MAX_SLICES`] slices).
+    pub fn all(&mut self, mem: &dyn Memory, surface: &Surface, shade: Shade) -> Vec<Picture> {
+        let d = &surface.desc;
+        let mut out = vec![];
+        for lod in 0..d.levels.max(1) {
+            let slices = match d.ty {
+                SurfaceType::D3 => (d.depth >> lod).max(1),
+                SurfaceType::Cube => d.depth.max(6),
+                _ => d.depth.max(1),
+            };
+            for slice in 0..slices.min(MAX_SLICES) {
+                let label = if slices > 1 {
+                    format!("level {lod}, slice {slice}")
+                } else {
+                    format!("level {lod}")
+                };
+                out.push(self.picture(mem, surface, (lod, slice), shade, label));
+            }
+            if slices > MAX_SLICES {
+                out.push(Picture {
+                    label: format!("level {lod}, slices {MAX_SLICES}-{}", slices - 1),
+                    file: None,
+                    size: (0, 0),
+                    note: Some(format!("only the first {MAX_SLICES} slices are drawn")),
+                });
+            }
+        }
+        out
+    }
+
+    fn store(&mut self, w: u32, h: u32, rgba: &[u8]) -> Result<String, String> {
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        (w, h, rgba).hash(&mut hasher);
+        let name = format!("img/{:016x}.png", hasher.finish());
+        if self.written.contains(&name) {
+            return Ok(name);
+        }
+        let path = self.dir.join(&name);
+        let write = || -> Result<(), Box<dyn std::error::Error>> {
+            std::fs::create_dir_all(self.dir.join("img"))?;
+            let f = std::fs::File::create(&path)?;
+            let mut enc = png::Encoder::new(std::io::BufWriter::new(f), w, h);
+            enc.set_color(png::ColorType::Rgba);
+            enc.set_depth(png::BitDepth::Eight);
+            let mut wr = enc.write_header()?;
+            wr.write_image_data(rgba)?;
+            wr.finish()?;
+            Ok(())
+        };
+        write().map_err(|e| format!("{}: {e}", path.display()))?;
+        self.written.insert(name.clone());
+        Ok(name)
+    }
+}
+
+fn pixel(t: Texel, shade: Shade) -> [u8; 4] {
+    match shade {
+        Shade::Colour => gtsim_gpu::replay::texel_rgba8(t),
+        Shade::Depth | Shade::Stencil => {
+            let v = match t {
+                Texel::Float(c) => {
+                    if c[0].is_nan() {
+                        0
+                    } else {
+                        (c[0].clamp(0.0, 1.0) * 255.0).round() as u8
+                    }
+                }
+                Texel::Uint(c) => c[0].min(255) as u8,
+                Texel::Sint(c) => c[0].clamp(0, 255) as u8,
+            };
+            [v, v, v, 255]
+        }
+    }
+}

@@ -1,0 +1,456 @@
+//! The observer that records a replay for the report: every submission's commands, and
+//! for each draw its state, the pictures of what it read and wrote, its kernels, counts
+//! and times; for each hang the moment it happened.
+
+use crate::image::{Images, Shade};
+use crate::model::{
+    BoundSurface, Command, Draw, HangPage, Picture, Report, Structure, Submission, Written,
+};
+use crate::state::{fields, groups};
+use gtsim_gpu::device::observe::{DrawOutcome, DrawView, Observer};
+use gtsim_gpu::device::{Hang, Ring};
+use gtsim_mem::Memory;
+use gtsim_mem::surface::Surface;
+use gtsim_pipe3d::state::{DrawState, ShaderStage};
+use gtsim_spec::gen7::GENERATION;
+use gtsim_spec::shared::SurfaceFormat;
+use std::collections::BTreeMap;
+
+/// Commands shown after the one that hung.
+const AFTER: usize = 8;
+
+/// Dwords shown from the address that hung.
+const RAW: u64 = 16;
+
+/// Binding table entries probed when a stage's Binding Table Entry Count is 0.
+const PROBED_ENTRIES: u8 = 16;
+
+/// Records a replay into a [`Report`], writing pictures as it goes.
+pub struct Recorder {
+    /// What has been recorded.
+    pub report: Report,
+    images: Images,
+    pending: Option<Pending>,
+}
+
+/// What a draw's start left for its end.
+struct Pending {
+    state: Option<DrawState>,
+    /// Before-pictures of the pixel shader's possible render targets, by address.
+    before: BTreeMap<u64, (u8, Picture)>,
+    depth: Option<(Surface, u32, u32, Picture)>,
+    stencil: Option<(Surface, u32, u32, Picture)>,
+}
+
+impl Recorder {
+    /// A recorder writing pictures under `dir`.
+    pub fn new(source: String, dir: std::path::PathBuf) -> Recorder {
+        Recorder {
+            report: Report {
+                source,
+                ..Report::default()
+            },
+            images: Images::new(dir),
+            pending: None,
+        }
+    }
+
+    fn submission(&mut self) -> &mut Submission {
+        if self.report.submissions.is_empty() {
+            self.report.submissions.push(Submission::default());
+        }
+        self.report
+            .submissions
+            .last_mut()
+            .expect("one pushed above")
+    }
+}
+
+/// The binding table entries of a stage: its Binding Table Entry Count, or a probe of
+/// the first entries when the driver left the count 0 (it is only a prefetch hint).
+fn entry_count(count: u8) -> u8 {
+    if count == 0 { PROBED_ENTRIES } else { count }
+}
+
+/// Each shader stage the draw runs, with its binding table and entry count.
+fn stages(st: &DrawState, view: &DrawView) -> Vec<(ShaderStage, &'static str, u64, u8)> {
+    let s = view.state;
+    let mut out = vec![];
+    if st.vs.kernel.is_some() {
+        let n = s.vs.as_ref().map_or(0, |c| c.binding_table_entry_count);
+        out.push((
+            ShaderStage::Vertex,
+            "vertex shader",
+            st.vs.resources.binding_table,
+            n,
+        ));
+    }
+    if let Some(t) = &st.tess {
+        let n = s.hs.as_ref().map_or(0, |c| c.binding_table_entry_count);
+        out.push((
+            ShaderStage::Hull,
+            "hull shader",
+            t.hs.resources.binding_table,
+            n,
+        ));
+        let n = s.ds.as_ref().map_or(0, |c| c.binding_table_entry_count);
+        out.push((
+            ShaderStage::Domain,
+            "domain shader",
+            t.ds.resources.binding_table,
+            n,
+        ));
+    }
+    if let Some(g) = &st.gs {
+        let n = s.gs.as_ref().map_or(0, |c| c.binding_table_entry_count);
+        out.push((
+            ShaderStage::Geometry,
+            "geometry shader",
+            g.resources.binding_table,
+            n,
+        ));
+    }
+    if !st.ps.kernels.is_empty() {
+        let n = s.ps.as_ref().map_or(0, |c| c.binding_table_entry_count);
+        out.push((
+            ShaderStage::Pixel,
+            "pixel shader",
+            st.ps.resources.binding_table,
+            n,
+        ));
+    }
+    out
+}
+
+/// A surface with the level and slice a draw uses.
+type View = (Surface, u32, u32);
+
+/// The depth buffer's depth and stencil images as surfaces the texel codecs read.
+fn depth_surfaces(st: &DrawState) -> (Option<View>, Option<View>) {
+    use gtsim_dataport::depth_stencil::DepthFormat;
+    let Some(d) = &st.depth else {
+        return (None, None);
+    };
+    let format = match d.format {
+        DepthFormat::D32Float => SurfaceFormat::R32_FLOAT,
+        DepthFormat::D24Unorm => SurfaceFormat::R24_UNORM_X8_TYPELESS,
+        DepthFormat::D16Unorm => SurfaceFormat::R16_UNORM,
+    };
+    let depth = Surface::new(d.base, d.desc, format)
+        .ok()
+        .map(|s| (s, d.lod, d.slice));
+    let stencil = d.stencil.and_then(|(base, desc)| {
+        Surface::new(base, desc, SurfaceFormat::R8_UINT)
+            .ok()
+            .map(|s| (s, d.lod, d.slice))
+    });
+    (depth, stencil)
+}
+
+impl Observer for Recorder {
+    fn submission(&mut self, ring: Ring, ctx: u32, batch: u64) {
+        self.report.submissions.push(Submission {
+            ring: match ring {
+                Ring::Render => "render",
+                Ring::Blitter => "blitter",
+            },
+            context: ctx,
+            batch,
+            ..Submission::default()
+        });
+    }
+
+    fn command(&mut self, addr: u64, def: &'static gtsim_spec::table::Def, dw: &[u32]) {
+        self.submission().commands.push(Command {
+            addr,
+            name: def.name,
+            dwords: dw.to_vec(),
+            draw: None,
+        });
+    }
+
+    fn draw_begin(&mut self, view: &DrawView, mem: &dyn Memory) {
+        let submission = self.report.submissions.len().saturating_sub(1);
+        let index = self.report.draws.len();
+        let primitive = self
+            .submission()
+            .commands
+            .last_mut()
+            .map(|c| {
+                c.draw = Some(index);
+                fields(c.name, &c.dwords)
+            })
+            .unwrap_or_default();
+        let mut draw = Draw {
+            submission,
+            addr: view.addr,
+            primitive,
+            state: groups(view.state),
+            ..Draw::default()
+        };
+        let st = match view.front.draw_state(mem) {
+            Ok(st) => st,
+            Err(e) => {
+                draw.notes.push(format!("the draw's state: {e}"));
+                None
+            }
+        };
+        let mut pending = Pending {
+            state: None,
+            before: BTreeMap::new(),
+            depth: None,
+            stencil: None,
+        };
+        if let Some(st) = &st {
+            if !st.ps.kernels.is_empty() {
+                let n = view
+                    .state
+                    .ps
+                    .as_ref()
+                    .map_or(0, |c| c.binding_table_entry_count);
+                for bti in 0..entry_count(n) {
+                    if let Ok(Some(rt)) = view.front.render_target(mem, bti, 0) {
+                        let p = self.images.picture(
+                            mem,
+                            &rt.surface,
+                            (rt.lod, rt.min_array_element),
+                            Shade::Colour,
+                            "before".into(),
+                        );
+                        pending.before.entry(rt.surface.base).or_insert((bti, p));
+                    }
+                }
+            }
+            let (depth, stencil) = depth_surfaces(st);
+            pending.depth = depth.map(|(s, lod, slice)| {
+                let p = self
+                    .images
+                    .picture(mem, &s, (lod, slice), Shade::Depth, "before".into());
+                (s, lod, slice, p)
+            });
+            pending.stencil = stencil.map(|(s, lod, slice)| {
+                let p = self
+                    .images
+                    .picture(mem, &s, (lod, slice), Shade::Stencil, "before".into());
+                (s, lod, slice, p)
+            });
+        }
+        pending.state = st;
+        self.pending = Some(pending);
+        self.report.draws.push(draw);
+    }
+
+    fn draw_end(&mut self, view: &DrawView, mem: &dyn Memory, outcome: &DrawOutcome) {
+        let Some(pending) = self.pending.take() else {
+            return;
+        };
+        let mut draw = self.report.draws.pop().unwrap_or_default();
+        draw.stats = *outcome.stats;
+        draw.times = *outcome.times;
+        draw.error = outcome.error.map(|e| e.to_string());
+        let mut written_bases = vec![];
+        for t in outcome.targets {
+            let after = self.images.picture(
+                mem,
+                &t.surface,
+                (t.lod, t.min_array_element),
+                Shade::Colour,
+                "after".into(),
+            );
+            let (bti, before) = match pending.before.get(&t.surface.base) {
+                Some((bti, p)) => (Some(*bti), p.clone()),
+                None => (
+                    None,
+                    Picture {
+                        label: "before".into(),
+                        file: None,
+                        size: after.size,
+                        note: Some("not captured".into()),
+                    },
+                ),
+            };
+            written_bases.push(t.surface.base);
+            draw.written.push(Written {
+                what: match bti {
+                    Some(b) => format!("render target (binding table entry {b})"),
+                    None => "render target".into(),
+                },
+                addr: t.surface.base,
+                format: t.surface.format.name().unwrap_or("?").to_string(),
+                before,
+                after,
+            });
+        }
+        for (what, shade, buffer) in [
+            ("depth buffer", Shade::Depth, &pending.depth),
+            ("stencil buffer", Shade::Stencil, &pending.stencil),
+        ] {
+            if let Some((s, lod, slice, before)) = buffer {
+                let after = self
+                    .images
+                    .picture(mem, s, (*lod, *slice), shade, "after".into());
+                draw.written.push(Written {
+                    what: what.into(),
+                    addr: s.base,
+                    format: s.format.name().unwrap_or("?").to_string(),
+                    before: before.clone(),
+                    after,
+                });
+            }
+        }
+        if let Some(st) = &pending.state {
+            for (stage, name, table, count) in stages(st, view) {
+                for bti in 0..entry_count(count) {
+                    let Ok((addr, rss)) = gtsim_gen7::surface_state(mem, view.state, table, bti)
+                    else {
+                        if count != 0 {
+                            draw.notes.push(format!(
+                                "{name} binding table entry {bti}: its surface state does not read"
+                            ));
+                        }
+                        continue;
+                    };
+                    let fields_of = rss.pack().map(|dw| fields("RENDER_SURFACE_STATE", &dw));
+                    let summary = format!(
+                        "{} {}x{}x{} {}, {} levels",
+                        rss.surface_type.name().unwrap_or("?"),
+                        u32::from(rss.width) + 1,
+                        u32::from(rss.height) + 1,
+                        u32::from(rss.depth) + 1,
+                        rss.surface_format.name().unwrap_or("?"),
+                        u32::from(rss.mip_count_lod) + 1,
+                    );
+                    let pictures = match view.front.data_surface(stage, mem, bti) {
+                        _ if written_bases.contains(&rss.surface_base_address) => vec![],
+                        Ok(gtsim_dataport::dc::DataSurface::Image { surface, .. }) => {
+                            self.images.all(mem, &surface, Shade::Colour)
+                        }
+                        Ok(other) => vec![Picture {
+                            label: "contents".into(),
+                            file: None,
+                            size: (0, 0),
+                            note: Some(match other {
+                                gtsim_dataport::dc::DataSurface::Null => "a null surface".into(),
+                                gtsim_dataport::dc::DataSurface::Buffer { entries, .. } => {
+                                    format!("a buffer of {entries} entries")
+                                }
+                                gtsim_dataport::dc::DataSurface::Structured { entries, .. } => {
+                                    format!("a structured buffer of {entries} entries")
+                                }
+                                gtsim_dataport::dc::DataSurface::Image { .. } => String::new(),
+                            }),
+                        }],
+                        Err(e) => vec![Picture {
+                            label: "contents".into(),
+                            file: None,
+                            size: (0, 0),
+                            note: Some(e.to_string()),
+                        }],
+                    };
+                    draw.surfaces.push(BoundSurface {
+                        stage: name,
+                        bti,
+                        state_addr: addr,
+                        summary,
+                        state: Structure {
+                            name: "RENDER_SURFACE_STATE".into(),
+                            fields: fields_of.unwrap_or_default(),
+                        },
+                        pictures,
+                    });
+                }
+            }
+            let enc = st.encoding;
+            let mut kernels = vec![];
+            if let Some(k) = st.vs.kernel {
+                kernels.push((k.address, "vertex shader, SIMD4x2".to_string()));
+            }
+            if let Some(t) = &st.tess {
+                kernels.push((t.hs.kernel.address, "hull shader".into()));
+                kernels.push((t.ds.kernel.address, "domain shader".into()));
+            }
+            if let Some(g) = &st.gs {
+                kernels.push((
+                    g.kernel.address,
+                    format!("geometry shader, {:?}", g.dispatch),
+                ));
+            }
+            for k in &st.ps.kernels {
+                kernels.push((k.kernel.address, format!("pixel shader, SIMD{}", k.simd)));
+            }
+            for (addr, stage) in kernels {
+                draw.shaders
+                    .push(crate::shader::shader(mem, enc, addr, stage));
+            }
+        }
+        self.report.draws.push(draw);
+    }
+
+    fn hang(&mut self, hang: &Hang, state: &gtsim_gen7::LatchedState, mem: &dyn Memory) {
+        let submission = self.report.submissions.len().saturating_sub(1);
+        let index = self.report.hangs.len();
+        let sub = self.submission();
+        sub.hang = Some(index);
+        // The command that hung, when it was fetched (an unknown or unreadable one was
+        // not).
+        let command = sub
+            .commands
+            .len()
+            .checked_sub(1)
+            .filter(|&c| sub.commands[c].addr == hang.addr());
+        let draw = command.and_then(|c| sub.commands[c].draw);
+        let mut reason = hang.to_string();
+        let mut source = std::error::Error::source(hang);
+        while let Some(s) = source {
+            let text = s.to_string();
+            if !reason.contains(&text) {
+                reason.push_str(&format!(": {text}"));
+            }
+            source = s.source();
+        }
+        // The commands after the one that hung, as they are in memory (not executed).
+        let mut after = vec![];
+        let mut at = Some(match command {
+            Some(c) => {
+                let c = &sub.commands[c];
+                c.addr + 4 * c.dwords.len() as u64
+            }
+            None => hang.addr(),
+        });
+        let raw: Vec<u32> = (0..RAW)
+            .map_while(|i| mem.read_u32(hang.addr() + 4 * i).ok())
+            .collect();
+        while let Some(addr) = at {
+            if after.len() == AFTER {
+                break;
+            }
+            let Ok(dw0) = mem.read_u32(addr) else {
+                break;
+            };
+            let Some(def) = GENERATION.identify(dw0) else {
+                break;
+            };
+            let len = def.length(dw0).unwrap_or(1).clamp(1, 1024);
+            let Ok(dwords) = mem.read_dwords(addr, len) else {
+                break;
+            };
+            after.push(Command {
+                addr,
+                name: def.name,
+                dwords,
+                draw: None,
+            });
+            at = Some(addr + 4 * len as u64);
+        }
+        self.report.hangs.push(HangPage {
+            submission,
+            command,
+            reason,
+            draw,
+            state: groups(state),
+            after,
+            addr: hang.addr(),
+            raw,
+        });
+    }
+}
