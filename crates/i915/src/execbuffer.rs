@@ -497,8 +497,14 @@ pub fn execbuffer2(k: &mut Kernel, fd: i32, a: &mut user::Args) -> Result<(), Er
                     crate::ban::mark_guilty(&mut c.hangs, &mut f.client, std::time::Instant::now())
                 })
             });
+            let saved = match error_state(k, &ids, &addrs, batch_index, batch_addr, blitter, &hang)
+            {
+                Some(Ok(path)) => format!("; error state in {}", path.display()),
+                Some(Err(e)) => format!("; the error state could not be written: {e}"),
+                None => String::new(),
+            };
             crate::log(&format!(
-                "GPU HANG: context {ctx_id}, submission {}: {hang}{}",
+                "GPU HANG: context {ctx_id}, submission {}: {hang}{}{saved}",
                 k.submissions,
                 if banned {
                     " (the context is banned: its next execbuffer fails with EIO)"
@@ -610,4 +616,55 @@ fn capture(
         ));
         k.capture = None;
     }
+}
+
+/// Writes the error state of a hang (`error_state.rs`): Ivy Bridge only, the format's
+/// generation; `None` elsewhere.
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the submission's pieces, as execbuffer2 has them"
+)]
+fn error_state(
+    k: &Kernel,
+    ids: &[u64],
+    addrs: &[u64],
+    batch_index: usize,
+    batch_addr: u64,
+    blitter: bool,
+    hang: &gtsim_gpu::device::Hang,
+) -> Option<std::io::Result<std::path::PathBuf>> {
+    let dir = k.error_dir.as_ref()?;
+    if k.platform.softpin() {
+        return None;
+    }
+    let contents: Vec<(u64, Vec<u8>)> = ids
+        .iter()
+        .zip(addrs)
+        .filter_map(|(id, a)| k.bos.get(id).map(|b| (*a, b.contents())))
+        .collect();
+    let (batch_bo, objects): (Vec<_>, Vec<_>) = contents
+        .iter()
+        .enumerate()
+        .partition(|(i, _)| *i == batch_index);
+    let batch = batch_bo.first()?.1;
+    let comm = std::fs::read_to_string("/proc/self/comm").unwrap_or_default();
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default();
+    let state = crate::error_state::ErrorState {
+        engine: if blitter { "bcs0" } else { "rcs0" },
+        pci_id: k.platform.pci_device(),
+        revision: k.platform.pci_revision(),
+        process: (comm.trim().to_string(), std::process::id()),
+        reason: hang.to_string(),
+        acthd: hang.addr(),
+        batch_addr,
+        batch: (batch.0, &batch.1),
+        objects: objects
+            .iter()
+            .map(|(_, (a, b))| (*a, b.as_slice()))
+            .collect(),
+        time: (now.as_secs(), now.subsec_micros()),
+    };
+    Some(crate::error_state::write(dir, &state.text()))
 }

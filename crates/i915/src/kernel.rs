@@ -117,6 +117,8 @@ pub struct Kernel {
     pub submissions: u64,
     /// Which GPU this kernel drives.
     pub platform: crate::platform::Platform,
+    /// Where a hang's error state file goes (`None`: nowhere).
+    pub error_dir: Option<std::path::PathBuf>,
 }
 
 /// An AUB capture being written.

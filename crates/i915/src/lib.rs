@@ -22,6 +22,7 @@ pub mod ban;
 pub mod bo;
 pub mod detile;
 pub mod errno;
+pub mod error_state;
 pub mod execbuffer;
 #[cfg(test)]
 pub mod fuzz;
@@ -41,6 +42,13 @@ static KERNEL: OnceLock<Mutex<kernel::Kernel>> = OnceLock::new();
 
 fn new_kernel() -> Mutex<kernel::Kernel> {
     let mut k = kernel::Kernel::for_platform(platform::Platform::from_env());
+    // Hangs leave an error state file (`error_state.rs`) in GTSIM_ERROR_DIR, else the
+    // temporary directory.
+    k.error_dir = Some(
+        std::env::var_os("GTSIM_ERROR_DIR")
+            .map(std::path::PathBuf::from)
+            .unwrap_or_else(std::env::temp_dir),
+    );
     if let Some(path) = std::env::var_os("GTSIM_CAPTURE") {
         match std::fs::File::create(&path) {
             Ok(file) => {

@@ -2007,3 +2007,74 @@ fn contexts_have_their_own_address_space_unless_they_share_a_vm() {
         Err(Errno::ENOENT)
     );
 }
+
+/// A hang leaves an error state in the format of Linux's i915 error file: the device,
+/// the engine with ACTHD at the command that hung, the batch and the other objects. When
+/// the readers are installed (IGT's `intel_error_decode`, in Debian's
+/// `intel-gpu-tools`; Mesa's `aubinator_error_decode`, on PATH when built), they decode
+/// the batch from it.
+#[test]
+fn a_hang_leaves_an_error_state_the_decoders_read() {
+    let dir = std::env::temp_dir().join(format!("gtsim-error-state-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut k = kernel();
+    k.error_dir = Some(dir.clone());
+    let batch = create(&mut k, 4096);
+    // MI_NOOP, MI_NOOP, a dword no command has (the client's mistake), MI_BATCH_BUFFER_END.
+    pwrite(&mut k, batch, 0, &dwords(&[0, 0, 0xe000_0000, 0x0500_0000])).unwrap();
+    let state = create(&mut k, 8192);
+    pwrite(&mut k, state, 0, &dwords(&[0x1234_5678])).unwrap();
+    let mut objs = [obj(state, &mut []), obj(batch, &mut [])];
+    exec(&mut k, &mut objs, 0, 0).unwrap();
+    let files: Vec<_> = std::fs::read_dir(&dir).unwrap().flatten().collect();
+    assert_eq!(files.len(), 1, "one error state");
+    let path = files[0].path();
+    let text = std::fs::read_to_string(&path).unwrap();
+    let batch_addr = objs[1].offset;
+    let line = |prefix: &str| {
+        text.lines()
+            .find(|l| l.starts_with(prefix))
+            .unwrap_or_else(|| panic!("no {prefix:?} line in\n{text}"))
+            .to_string()
+    };
+    assert_eq!(line("PCI ID:"), "PCI ID: 0x0162");
+    assert_eq!(line("rcs0 command stream"), "rcs0 command stream:");
+    assert_eq!(
+        line("  ACTHD:"),
+        format!("  ACTHD: 0x00000000 {:08x}", batch_addr + 8)
+    );
+    assert_eq!(
+        line("rcs0 --- batch"),
+        format!("rcs0 --- batch = 0x00000000 {batch_addr:08x}")
+    );
+    // The batch's dwords: zz, then 0xe0000000 and 0x05000000 in ASCII85, then zeros.
+    let data = text
+        .lines()
+        .skip_while(|l| !l.starts_with("rcs0 --- batch"))
+        .nth(1)
+        .unwrap();
+    assert!(data.starts_with("~zz"), "{}", &data[..20]);
+    assert!(text.contains(&format!(
+        "rcs0 --- user = 0x00000000 {:08x}",
+        objs[0].offset
+    )));
+    for (tool, want) in [
+        ("intel_error_decode", "MI_NOOP".to_string()),
+        (
+            "aubinator_error_decode",
+            format!("{:#010x}: unknown instruction e0000000", batch_addr + 8),
+        ),
+    ] {
+        let Ok(out) = std::process::Command::new(tool).arg(&path).output() else {
+            eprintln!("skipped: {tool} is not installed");
+            continue;
+        };
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            stdout.contains(&want),
+            "{tool} did not decode the batch ({want:?}):\n{stdout}\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

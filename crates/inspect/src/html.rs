@@ -16,14 +16,21 @@ td,th{border:1px solid #ddd;padding:2px 6px;text-align:left;vertical-align:top}
 th{background:#f3f3f3}code,pre{font:12px monospace}pre{background:#f7f7f7;padding:6px;overflow:auto;max-height:40em}
 .warn{color:#a00}.hang{background:#fdd}.draw{background:#eef6ff}
 figure{display:inline-block;margin:4px 8px 4px 0;vertical-align:top}
-figcaption{font-size:12px;color:#555}img{border:1px solid #999;image-rendering:pixelated;max-width:512px;background:repeating-conic-gradient(#ddd 0 25%,#fff 0 50%) 0 0/16px 16px}
-nav a{margin-right:1em}details{margin:.3em 0}";
+figcaption{font-size:12px;color:#555}img{border:1px solid #999;image-rendering:pixelated;background:repeating-conic-gradient(#ddd 0 25%,#fff 0 50%) 0 0/16px 16px}
+nav a{margin-right:1em}details{margin:.3em 0}body.flip img.surface{transform:scaleY(-1)}";
 
 /// Marks the page with how many of its images decoded (for the browser test and for a
 /// person: a broken image is counted, not silently blank).
+/// The flip box shows surfaces bottom row first, as OpenGL shows a window-system
+/// framebuffer (memory keeps its top row first).
 const SCRIPT: &str = "window.addEventListener('load',function(){var ok=0,bad=0;
 for(const i of document.images){if(i.complete&&i.naturalWidth>0)ok++;else bad++;}
-document.body.dataset.imagesDecoded=ok;document.body.dataset.imagesBroken=bad;});";
+document.body.dataset.imagesDecoded=ok;document.body.dataset.imagesBroken=bad;
+var f=document.getElementById('flip');if(f){f.onchange=function(){document.body.classList.toggle('flip',f.checked);};}});";
+
+/// The flip box (see [`SCRIPT`]).
+const FLIP: &str = "<label><input type=\"checkbox\" id=\"flip\"> show surfaces bottom row \
+                    first (as OpenGL shows a window's framebuffer)</label>";
 
 /// Text made safe for HTML.
 pub fn esc(s: &str) -> String {
@@ -228,19 +235,28 @@ fn state(b: &mut String, groups: &[StateGroup]) {
     }
 }
 
+/// The size a picture is shown at: small surfaces magnified (whole pixels) to at least
+/// 128 wide, large ones shrunk to 512 wide.
+fn shown(size: (u32, u32)) -> (u32, u32) {
+    let (w, h) = (size.0.max(1), size.1.max(1));
+    if w > 512 {
+        (512, (h * 512 / w).max(1))
+    } else {
+        let k = (128 / w).clamp(1, 8);
+        (w * k, h * k)
+    }
+}
+
 fn figure(p: &Picture) -> String {
     let img = match &p.file {
-        Some(f) => format!(
-            "<img src=\"{}\" alt=\"{}\" width=\"{}\" height=\"{}\">",
-            esc(f),
-            esc(&p.label),
-            p.size.0.min(512),
-            if p.size.0 > 512 {
-                p.size.1 * 512 / p.size.0.max(1)
-            } else {
-                p.size.1
-            }
-        ),
+        Some(f) => {
+            let (w, h) = shown(p.size);
+            format!(
+                "<img class=\"surface\" src=\"{}\" alt=\"{}\" width=\"{w}\" height=\"{h}\">",
+                esc(f),
+                esc(&p.label),
+            )
+        }
         None => String::new(),
     };
     let note = p
@@ -280,7 +296,7 @@ fn draw(r: &Report, i: usize, d: &Draw) -> String {
     for n in &d.notes {
         let _ = writeln!(b, "<p class=\"warn\">{}</p>", esc(n));
     }
-    let _ = writeln!(b, "<h2 id=\"written\">What it wrote</h2>");
+    let _ = writeln!(b, "<p>{FLIP}</p><h2 id=\"written\">What it wrote</h2>");
     if d.written.is_empty() {
         let _ = writeln!(b, "<p>No render target, depth or stencil buffer.</p>");
     }
@@ -339,6 +355,21 @@ fn draw(r: &Report, i: usize, d: &Draw) -> String {
             esc(&sh.stage),
             sh.addr,
             sh.instructions
+        );
+        let entries: Vec<String> = sh.bindings.iter().map(|b| b.to_string()).collect();
+        let _ = writeln!(
+            b,
+            "<p>Binding table entries its messages name: {}{}</p>",
+            if entries.is_empty() {
+                "none".to_string()
+            } else {
+                entries.join(", ")
+            },
+            if sh.indirect {
+                "; some message takes its descriptor from a register"
+            } else {
+                ""
+            }
         );
         if let Some(e) = &sh.error {
             let _ = writeln!(b, "<p class=\"warn\">{}</p>", esc(e));

@@ -134,6 +134,10 @@ pub struct Shader {
     pub listing: Vec<String>,
     /// Why the listing stops early, if it does.
     pub error: Option<String>,
+    /// The binding table entries its messages name.
+    pub bindings: Vec<u8>,
+    /// Some message takes its descriptor from a register.
+    pub indirect: bool,
 }
 
 /// One 3DPRIMITIVE.

@@ -4,7 +4,7 @@
 
 use crate::image::{Images, Shade};
 use crate::model::{
-    BoundSurface, Command, Draw, HangPage, Picture, Report, Structure, Submission, Written,
+    BoundSurface, Command, Draw, HangPage, Picture, Report, Shader, Structure, Submission, Written,
 };
 use crate::state::{fields, groups};
 use gtsim_gpu::device::observe::{DrawOutcome, DrawView, Observer};
@@ -14,16 +14,13 @@ use gtsim_mem::surface::Surface;
 use gtsim_pipe3d::state::{DrawState, ShaderStage};
 use gtsim_spec::gen7::GENERATION;
 use gtsim_spec::shared::SurfaceFormat;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Commands shown after the one that hung.
 const AFTER: usize = 8;
 
 /// Dwords shown from the address that hung.
 const RAW: u64 = 16;
-
-/// Binding table entries probed when a stage's Binding Table Entry Count is 0.
-const PROBED_ENTRIES: u8 = 16;
 
 /// Records a replay into a [`Report`], writing pictures as it goes.
 pub struct Recorder {
@@ -36,6 +33,7 @@ pub struct Recorder {
 /// What a draw's start left for its end.
 struct Pending {
     state: Option<DrawState>,
+    stages: Vec<StageKernels>,
     /// Before-pictures of the pixel shader's possible render targets, by address.
     before: BTreeMap<u64, (u8, Picture)>,
     depth: Option<(Surface, u32, u32, Picture)>,
@@ -66,58 +64,88 @@ impl Recorder {
     }
 }
 
-/// The binding table entries of a stage: its Binding Table Entry Count, or a probe of
-/// the first entries when the driver left the count 0 (it is only a prefetch hint).
-fn entry_count(count: u8) -> u8 {
-    if count == 0 { PROBED_ENTRIES } else { count }
+/// One shader stage of a draw: its kernels and the binding table entries they reach.
+struct StageKernels {
+    stage: ShaderStage,
+    name: &'static str,
+    binding_table: u64,
+    /// The stage's Binding Table Entry Count (a prefetch hint; may be 0).
+    count: u8,
+    shaders: Vec<Shader>,
 }
 
-/// Each shader stage the draw runs, with its binding table and entry count.
-fn stages(st: &DrawState, view: &DrawView) -> Vec<(ShaderStage, &'static str, u64, u8)> {
+impl StageKernels {
+    /// The entries the kernels' messages name; with a register descriptor among them,
+    /// also every entry the count declares.
+    fn entries(&self) -> BTreeSet<u8> {
+        let mut e: BTreeSet<u8> = self
+            .shaders
+            .iter()
+            .flat_map(|s| s.bindings.iter().copied())
+            .collect();
+        if self.shaders.iter().any(|s| s.indirect) {
+            e.extend(0..self.count);
+        }
+        e
+    }
+}
+
+/// Each shader stage the draw runs, with its kernels disassembled.
+fn stage_kernels(st: &DrawState, view: &DrawView, mem: &dyn Memory) -> Vec<StageKernels> {
     let s = view.state;
+    let enc = st.encoding;
+    let k = |addr: u64, label: String| crate::shader::shader(mem, enc, addr, label);
     let mut out = vec![];
-    if st.vs.kernel.is_some() {
-        let n = s.vs.as_ref().map_or(0, |c| c.binding_table_entry_count);
-        out.push((
-            ShaderStage::Vertex,
-            "vertex shader",
-            st.vs.resources.binding_table,
-            n,
-        ));
+    if let Some(kp) = st.vs.kernel {
+        out.push(StageKernels {
+            stage: ShaderStage::Vertex,
+            name: "vertex shader",
+            binding_table: st.vs.resources.binding_table,
+            count: s.vs.as_ref().map_or(0, |c| c.binding_table_entry_count),
+            shaders: vec![k(kp.address, "vertex shader, SIMD4x2".into())],
+        });
     }
     if let Some(t) = &st.tess {
-        let n = s.hs.as_ref().map_or(0, |c| c.binding_table_entry_count);
-        out.push((
-            ShaderStage::Hull,
-            "hull shader",
-            t.hs.resources.binding_table,
-            n,
-        ));
-        let n = s.ds.as_ref().map_or(0, |c| c.binding_table_entry_count);
-        out.push((
-            ShaderStage::Domain,
-            "domain shader",
-            t.ds.resources.binding_table,
-            n,
-        ));
+        out.push(StageKernels {
+            stage: ShaderStage::Hull,
+            name: "hull shader",
+            binding_table: t.hs.resources.binding_table,
+            count: s.hs.as_ref().map_or(0, |c| c.binding_table_entry_count),
+            shaders: vec![k(t.hs.kernel.address, "hull shader".into())],
+        });
+        out.push(StageKernels {
+            stage: ShaderStage::Domain,
+            name: "domain shader",
+            binding_table: t.ds.resources.binding_table,
+            count: s.ds.as_ref().map_or(0, |c| c.binding_table_entry_count),
+            shaders: vec![k(t.ds.kernel.address, "domain shader".into())],
+        });
     }
     if let Some(g) = &st.gs {
-        let n = s.gs.as_ref().map_or(0, |c| c.binding_table_entry_count);
-        out.push((
-            ShaderStage::Geometry,
-            "geometry shader",
-            g.resources.binding_table,
-            n,
-        ));
+        out.push(StageKernels {
+            stage: ShaderStage::Geometry,
+            name: "geometry shader",
+            binding_table: g.resources.binding_table,
+            count: s.gs.as_ref().map_or(0, |c| c.binding_table_entry_count),
+            shaders: vec![k(
+                g.kernel.address,
+                format!("geometry shader, {:?}", g.dispatch),
+            )],
+        });
     }
     if !st.ps.kernels.is_empty() {
-        let n = s.ps.as_ref().map_or(0, |c| c.binding_table_entry_count);
-        out.push((
-            ShaderStage::Pixel,
-            "pixel shader",
-            st.ps.resources.binding_table,
-            n,
-        ));
+        out.push(StageKernels {
+            stage: ShaderStage::Pixel,
+            name: "pixel shader",
+            binding_table: st.ps.resources.binding_table,
+            count: s.ps.as_ref().map_or(0, |c| c.binding_table_entry_count),
+            shaders: st
+                .ps
+                .kernels
+                .iter()
+                .map(|p| k(p.kernel.address, format!("pixel shader, SIMD{}", p.simd)))
+                .collect(),
+        });
     }
     out
 }
@@ -197,28 +225,31 @@ impl Observer for Recorder {
         };
         let mut pending = Pending {
             state: None,
+            stages: vec![],
             before: BTreeMap::new(),
             depth: None,
             stencil: None,
         };
         if let Some(st) = &st {
-            if !st.ps.kernels.is_empty() {
-                let n = view
-                    .state
-                    .ps
-                    .as_ref()
-                    .map_or(0, |c| c.binding_table_entry_count);
-                for bti in 0..entry_count(n) {
-                    if let Ok(Some(rt)) = view.front.render_target(mem, bti, 0) {
-                        let p = self.images.picture(
-                            mem,
-                            &rt.surface,
-                            (rt.lod, rt.min_array_element),
-                            Shade::Colour,
-                            "before".into(),
-                        );
-                        pending.before.entry(rt.surface.base).or_insert((bti, p));
-                    }
+            pending.stages = stage_kernels(st, view, mem);
+            // The render targets the pixel shader may write: the entries its messages
+            // name that are render targets.
+            let ps = pending
+                .stages
+                .iter()
+                .find(|k| k.stage == ShaderStage::Pixel)
+                .map(StageKernels::entries)
+                .unwrap_or_default();
+            for bti in ps {
+                if let Ok(Some(rt)) = view.front.render_target(mem, bti, 0) {
+                    let p = self.images.picture(
+                        mem,
+                        &rt.surface,
+                        (rt.lod, rt.min_array_element),
+                        Shade::Colour,
+                        "before".into(),
+                    );
+                    pending.before.entry(rt.surface.base).or_insert((bti, p));
                 }
             }
             let (depth, stencil) = depth_surfaces(st);
@@ -298,91 +329,70 @@ impl Observer for Recorder {
                 });
             }
         }
-        if let Some(st) = &pending.state {
-            for (stage, name, table, count) in stages(st, view) {
-                for bti in 0..entry_count(count) {
-                    let Ok((addr, rss)) = gtsim_gen7::surface_state(mem, view.state, table, bti)
-                    else {
-                        if count != 0 {
-                            draw.notes.push(format!(
-                                "{name} binding table entry {bti}: its surface state does not read"
-                            ));
-                        }
-                        continue;
-                    };
-                    let fields_of = rss.pack().map(|dw| fields("RENDER_SURFACE_STATE", &dw));
-                    let summary = format!(
-                        "{} {}x{}x{} {}, {} levels",
-                        rss.surface_type.name().unwrap_or("?"),
-                        u32::from(rss.width) + 1,
-                        u32::from(rss.height) + 1,
-                        u32::from(rss.depth) + 1,
-                        rss.surface_format.name().unwrap_or("?"),
-                        u32::from(rss.mip_count_lod) + 1,
-                    );
-                    let pictures = match view.front.data_surface(stage, mem, bti) {
-                        _ if written_bases.contains(&rss.surface_base_address) => vec![],
-                        Ok(gtsim_dataport::dc::DataSurface::Image { surface, .. }) => {
-                            self.images.all(mem, &surface, Shade::Colour)
-                        }
-                        Ok(other) => vec![Picture {
-                            label: "contents".into(),
-                            file: None,
-                            size: (0, 0),
-                            note: Some(match other {
-                                gtsim_dataport::dc::DataSurface::Null => "a null surface".into(),
-                                gtsim_dataport::dc::DataSurface::Buffer { entries, .. } => {
-                                    format!("a buffer of {entries} entries")
-                                }
-                                gtsim_dataport::dc::DataSurface::Structured { entries, .. } => {
-                                    format!("a structured buffer of {entries} entries")
-                                }
-                                gtsim_dataport::dc::DataSurface::Image { .. } => String::new(),
-                            }),
-                        }],
-                        Err(e) => vec![Picture {
-                            label: "contents".into(),
-                            file: None,
-                            size: (0, 0),
-                            note: Some(e.to_string()),
-                        }],
-                    };
-                    draw.surfaces.push(BoundSurface {
-                        stage: name,
-                        bti,
-                        state_addr: addr,
-                        summary,
-                        state: Structure {
-                            name: "RENDER_SURFACE_STATE".into(),
-                            fields: fields_of.unwrap_or_default(),
-                        },
-                        pictures,
-                    });
-                }
-            }
-            let enc = st.encoding;
-            let mut kernels = vec![];
-            if let Some(k) = st.vs.kernel {
-                kernels.push((k.address, "vertex shader, SIMD4x2".to_string()));
-            }
-            if let Some(t) = &st.tess {
-                kernels.push((t.hs.kernel.address, "hull shader".into()));
-                kernels.push((t.ds.kernel.address, "domain shader".into()));
-            }
-            if let Some(g) = &st.gs {
-                kernels.push((
-                    g.kernel.address,
-                    format!("geometry shader, {:?}", g.dispatch),
+        for k in &pending.stages {
+            let entries = k.entries();
+            if k.shaders.iter().any(|s| s.indirect) && k.count == 0 {
+                draw.notes.push(format!(
+                    "a {} message takes its descriptor from a register and Binding Table \
+                     Entry Count is 0: the entries it reaches are not known here",
+                    k.name
                 ));
             }
-            for k in &st.ps.kernels {
-                kernels.push((k.kernel.address, format!("pixel shader, SIMD{}", k.simd)));
-            }
-            for (addr, stage) in kernels {
-                draw.shaders
-                    .push(crate::shader::shader(mem, enc, addr, stage));
+            for bti in entries {
+                let Ok((addr, rss)) =
+                    gtsim_gen7::surface_state(mem, view.state, k.binding_table, bti)
+                else {
+                    draw.notes.push(format!(
+                        "{} binding table entry {bti}: its surface state does not read",
+                        k.name
+                    ));
+                    continue;
+                };
+                let fields_of = rss.pack().map(|dw| fields("RENDER_SURFACE_STATE", &dw));
+                let summary = format!(
+                    "{} {}x{}x{} {}, {} levels",
+                    rss.surface_type.name().unwrap_or("?"),
+                    u32::from(rss.width) + 1,
+                    u32::from(rss.height) + 1,
+                    u32::from(rss.depth) + 1,
+                    rss.surface_format.name().unwrap_or("?"),
+                    u32::from(rss.mip_count_lod) + 1,
+                );
+                let note = |n: String| {
+                    vec![Picture {
+                        label: "contents".into(),
+                        file: None,
+                        size: (0, 0),
+                        note: Some(n),
+                    }]
+                };
+                use gtsim_dataport::dc::DataSurface as D;
+                let pictures = match view.front.data_surface(k.stage, mem, bti) {
+                    _ if written_bases.contains(&rss.surface_base_address) => {
+                        note("written by this draw: see above".into())
+                    }
+                    Ok(D::Image { surface, .. }) => self.images.all(mem, &surface, Shade::Colour),
+                    Ok(D::Null) => note("a null surface".into()),
+                    Ok(D::Buffer { entries, .. }) => note(format!("a buffer of {entries} entries")),
+                    Ok(D::Structured { entries, .. }) => {
+                        note(format!("a structured buffer of {entries} entries"))
+                    }
+                    Err(e) => note(e.to_string()),
+                };
+                draw.surfaces.push(BoundSurface {
+                    stage: k.name,
+                    bti,
+                    state_addr: addr,
+                    summary,
+                    state: Structure {
+                        name: "RENDER_SURFACE_STATE".into(),
+                        fields: fields_of.unwrap_or_default(),
+                    },
+                    pictures,
+                });
             }
         }
+        draw.shaders = pending.stages.into_iter().flat_map(|k| k.shaders).collect();
         self.report.draws.push(draw);
     }
 

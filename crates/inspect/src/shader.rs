@@ -3,7 +3,9 @@
 use crate::model::Shader;
 use gtsim_isa::Encoding;
 use gtsim_isa::disasm::{labels_for, listing_for};
+use gtsim_isa::ir::{Instruction, Sfid};
 use gtsim_mem::Memory;
+use std::collections::BTreeSet;
 
 /// The most bytes read of one kernel.
 const MAX_BYTES: usize = 256 * 1024;
@@ -28,6 +30,7 @@ pub fn shader(mem: &dyn Memory, enc: Encoding, addr: u64, stage: String) -> Shad
     if end.is_none() {
         error = Some("no end of thread found".to_string());
     }
+    let (bindings, indirect) = bindings(enc, &bytes[..end.unwrap_or(0)]);
     let code = &bytes[..end.unwrap_or(bytes.len().min(4096))];
     let listing = listing_for(enc, code, false);
     if let Some((off, e)) = &listing.error {
@@ -44,6 +47,51 @@ pub fn shader(mem: &dyn Memory, enc: Encoding, addr: u64, stage: String) -> Shad
         instructions,
         listing: listing.lines,
         error,
+        bindings: bindings.into_iter().collect(),
+        indirect,
+    }
+}
+
+/// The binding table entries the kernel's messages name in their immediate descriptors
+/// (bits 7:0 of a sampler or data port descriptor, seed 000 §2.11.1, §3.9.2: 254 and 255
+/// are shared local memory and the stateless model, not entries), and whether any send
+/// takes its descriptor from a register (its entries are then unknown here).
+fn bindings(enc: Encoding, code: &[u8]) -> (BTreeSet<u8>, bool) {
+    let mut used = BTreeSet::new();
+    let mut indirect = false;
+    let mut off = 0;
+    while off < code.len() {
+        let Ok((i, len)) = enc.decode(&code[off..]) else {
+            break;
+        };
+        off += len;
+        if let Some(bti) = binding(&i, &mut indirect) {
+            used.insert(bti);
+        }
+    }
+    (used, indirect)
+}
+
+fn binding(i: &Instruction, indirect: &mut bool) -> Option<u8> {
+    let sfid = i.sfid?;
+    let surfaces = matches!(
+        sfid,
+        Sfid::Sampler
+            | Sfid::DataPortSamplerCache
+            | Sfid::DataPortRenderCache
+            | Sfid::DataPortConstantCache
+            | Sfid::DataPortDataCache
+            | Sfid::DataPortDataCache1
+    );
+    if !surfaces {
+        return None;
+    }
+    match i.desc {
+        Some(d) => Some((d & 0xff) as u8).filter(|b| *b < 254),
+        None => {
+            *indirect = true;
+            None
+        }
     }
 }
 
