@@ -364,6 +364,58 @@ fn clients_complete_on_crocus_over_gtsim_and_their_captures_decode() {
                 .join("\n")
         );
         assert!(String::from_utf8_lossy(&dec.stdout).contains("3DPRIMITIVE"));
+        inspect_report_shows_every_draw(name, &capture);
+    }
+}
+
+/// `gtsim inspect` of a client's capture: a page per draw with its state by stage, its
+/// shaders disassembled to their end of thread, and pictures that exist and decode.
+fn inspect_report_shows_every_draw(name: &str, capture: &Path) {
+    let dir = tmp(&format!("{name}-report"));
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = Command::new(gtsim())
+        .arg("inspect")
+        .arg(capture)
+        .arg("-o")
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{name}: inspect: {stdout}");
+    // "DIR/index.html: S submissions, D draws, 0 hangs"
+    let draws: usize = stdout
+        .split(" draws")
+        .next()
+        .and_then(|s| s.rsplit(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{name}: {stdout}"));
+    assert!(draws > 0, "{name}: no draws in the report");
+    let index = std::fs::read_to_string(dir.join("index.html")).unwrap();
+    assert_eq!(
+        index.matches("<tr class=\"draw\">").count(),
+        draws,
+        "{name}"
+    );
+    for i in 0..draws {
+        let page = std::fs::read_to_string(dir.join(format!("draw-{i}.html")))
+            .unwrap_or_else(|e| panic!("{name}: draw {i}: {e}"));
+        assert!(
+            page.contains("<h2 id=\"state\">"),
+            "{name}: draw {i} has no state"
+        );
+        // A draw of no vertices reads no state (crocus's first batch has one).
+        if !page.contains("IA_VERTICES_COUNT</td><td>0<") {
+            assert!(page.contains("3DSTATE_VS"), "{name}: draw {i} state");
+            assert!(
+                page.contains("vertex shader, SIMD4x2") && page.contains("EOT"),
+                "{name}: draw {i} has no shader listing"
+            );
+        }
+        for src in page.split("src=\"").skip(1) {
+            let file = src.split('"').next().unwrap();
+            let (w, h, px) = read_png(&dir.join(file));
+            assert_eq!(px.len(), (w * h * 4) as usize, "{name}: draw {i}: {file}");
+        }
     }
 }
 

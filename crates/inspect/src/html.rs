@@ -296,7 +296,12 @@ fn draw(r: &Report, i: usize, d: &Draw) -> String {
     for n in &d.notes {
         let _ = writeln!(b, "<p class=\"warn\">{}</p>", esc(n));
     }
-    let _ = writeln!(b, "<p>{FLIP}</p><h2 id=\"written\">What it wrote</h2>");
+    let _ = writeln!(
+        b,
+        "<nav><a href=\"#written\">what it wrote</a><a href=\"#surfaces\">surfaces</a>\
+         <a href=\"#shaders\">shaders</a><a href=\"#counts\">counts and time</a>\
+         <a href=\"#state\">state</a></nav><p>{FLIP}</p><h2 id=\"written\">What it wrote</h2>"
+    );
     if d.written.is_empty() {
         let _ = writeln!(b, "<p>No render target, depth or stencil buffer.</p>");
     }
@@ -311,42 +316,24 @@ fn draw(r: &Report, i: usize, d: &Draw) -> String {
             figure(&w.after)
         );
     }
-    let s = &d.stats;
     let _ = writeln!(
         b,
-        "<h2 id=\"counts\">Counts</h2><table id=\"counts-table\">\
-         <tr><th>counter</th><th>value</th></tr>"
+        "<h2 id=\"surfaces\">Surfaces its binding tables name</h2>"
     );
-    for (name, v) in [
-        ("IA_VERTICES_COUNT", s.ia_vertices),
-        ("IA_PRIMITIVES_COUNT", s.ia_primitives),
-        ("VS_INVOCATION_COUNT", s.vs_invocations),
-        ("HS_INVOCATION_COUNT", s.hs_invocations),
-        ("DS_INVOCATION_COUNT", s.ds_invocations),
-        ("GS_INVOCATION_COUNT", s.gs_invocations),
-        ("GS_PRIMITIVES_COUNT", s.gs_primitives),
-        ("CL_INVOCATION_COUNT", s.cl_invocations),
-        ("CL_PRIMITIVES_COUNT", s.cl_primitives),
-        ("PS_INVOCATION_COUNT", s.ps_invocations),
-        ("PS_DEPTH_COUNT", s.ps_depth_count),
-    ] {
-        let _ = writeln!(b, "<tr><td>{name}</td><td>{v}</td></tr>");
+    for s in &d.surfaces {
+        let _ = writeln!(
+            b,
+            "<h3>{} binding table entry {}: {}</h3><p>RENDER_SURFACE_STATE at <code>{:#x}</code></p>",
+            esc(s.stage),
+            s.bti,
+            esc(&s.summary),
+            s.state_addr
+        );
+        for p in &s.pictures {
+            b.push_str(&figure(p));
+        }
+        structure(&mut b, &s.state);
     }
-    let _ = writeln!(b, "</table>");
-    let t = &d.times;
-    let _ = writeln!(
-        b,
-        "<h2 id=\"times\">Time</h2><p>Host time the model spent, not GPU time.</p><table>\
-         <tr><th>stage</th><th>ms</th></tr>\
-         <tr><td>vertex fetch and vertex shader</td><td>{:.3}</td></tr>\
-         <tr><td>tessellation, geometry shader, stream output, clip, setup, rasterization</td><td>{:.3}</td></tr>\
-         <tr><td>depth, pixel shader and output</td><td>{:.3}</td></tr>\
-         <tr><th>whole draw</th><th>{:.3}</th></tr></table>",
-        t.vertex.as_secs_f64() * 1e3,
-        t.primitives.as_secs_f64() * 1e3,
-        t.pixel.as_secs_f64() * 1e3,
-        t.total.as_secs_f64() * 1e3
-    );
     let _ = writeln!(b, "<h2 id=\"shaders\">Shaders</h2>");
     for sh in &d.shaders {
         let _ = writeln!(
@@ -376,21 +363,41 @@ fn draw(r: &Report, i: usize, d: &Draw) -> String {
         }
         let _ = writeln!(b, "<pre>{}</pre>", esc(&sh.listing.join("\n")));
     }
-    let _ = writeln!(b, "<h2 id=\"surfaces\">Surfaces</h2>");
-    for s in &d.surfaces {
-        let _ = writeln!(
-            b,
-            "<h3>{} binding table entry {}: {}</h3><p>RENDER_SURFACE_STATE at <code>{:#x}</code></p>",
-            esc(s.stage),
-            s.bti,
-            esc(&s.summary),
-            s.state_addr
-        );
-        for p in &s.pictures {
-            b.push_str(&figure(p));
-        }
-        structure(&mut b, &s.state);
+    let s = &d.stats;
+    let _ = writeln!(
+        b,
+        "<h2 id=\"counts\">Counts and time</h2><div style=\"display:flex;gap:2em;align-items:flex-start\"><table id=\"counts-table\">\
+         <tr><th>counter</th><th>value</th></tr>"
+    );
+    for (name, v) in [
+        ("IA_VERTICES_COUNT", s.ia_vertices),
+        ("IA_PRIMITIVES_COUNT", s.ia_primitives),
+        ("VS_INVOCATION_COUNT", s.vs_invocations),
+        ("HS_INVOCATION_COUNT", s.hs_invocations),
+        ("DS_INVOCATION_COUNT", s.ds_invocations),
+        ("GS_INVOCATION_COUNT", s.gs_invocations),
+        ("GS_PRIMITIVES_COUNT", s.gs_primitives),
+        ("CL_INVOCATION_COUNT", s.cl_invocations),
+        ("CL_PRIMITIVES_COUNT", s.cl_primitives),
+        ("PS_INVOCATION_COUNT", s.ps_invocations),
+        ("PS_DEPTH_COUNT", s.ps_depth_count),
+    ] {
+        let _ = writeln!(b, "<tr><td>{name}</td><td>{v}</td></tr>");
     }
+    let _ = writeln!(b, "</table>");
+    let t = &d.times;
+    let _ = writeln!(
+        b,
+        "<table><tr><th>stage (host time the model spent, not GPU time)</th><th>ms</th></tr>\
+         <tr><td>vertex fetch and vertex shader</td><td>{:.3}</td></tr>\
+         <tr><td>tessellation, geometry shader, stream output, clip, setup, rasterization</td><td>{:.3}</td></tr>\
+         <tr><td>depth, pixel shader and output</td><td>{:.3}</td></tr>\
+         <tr><th>whole draw</th><th>{:.3}</th></tr></table></div>",
+        t.vertex.as_secs_f64() * 1e3,
+        t.primitives.as_secs_f64() * 1e3,
+        t.pixel.as_secs_f64() * 1e3,
+        t.total.as_secs_f64() * 1e3
+    );
     let _ = writeln!(
         b,
         "<h2 id=\"state\">State</h2><h3>3DPRIMITIVE</h3>{}",

@@ -15,6 +15,9 @@ use std::path::PathBuf;
 pub const MAX_SIDE: u32 = 4096;
 /// The most slices shown of one surface.
 pub const MAX_SLICES: u32 = 64;
+/// The most pixels one report reads for its pictures (a hostile capture's surfaces
+/// could ask for far more); past it, pictures are noted, not drawn.
+pub const BUDGET: u64 = 1 << 28;
 
 /// How a surface's texels become grey or colour pixels.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -31,6 +34,8 @@ pub enum Shade {
 pub struct Images {
     dir: PathBuf,
     written: HashSet<String>,
+    /// Pixels still to be read ([`BUDGET`]).
+    budget: u64,
 }
 
 impl Images {
@@ -39,6 +44,7 @@ impl Images {
         Images {
             dir,
             written: HashSet::new(),
+            budget: BUDGET,
         }
     }
 
@@ -70,6 +76,14 @@ impl Images {
             picture.note = Some(format!("{w}x{h}: larger than {MAX_SIDE} a side, not drawn"));
             return picture;
         }
+        let pixels = u64::from(w) * u64::from(h);
+        if pixels > self.budget {
+            picture.note = Some(format!(
+                "not drawn: the report's budget of {BUDGET} pixels is spent"
+            ));
+            return picture;
+        }
+        self.budget -= pixels;
         let mut px = Vec::with_capacity((w * h * 4) as usize);
         for y in 0..h {
             for x in 0..w {

@@ -42,14 +42,20 @@ pub fn inspect(
     dir: &Path,
     progress: impl FnMut(usize, usize),
 ) -> std::io::Result<Summary> {
+    inspect_limited(trace, source, dir, DeviceLimits::default(), progress)
+}
+
+/// [`inspect`] under the given hangcheck limits.
+pub fn inspect_limited(
+    trace: &Trace,
+    source: &str,
+    dir: &Path,
+    limits: DeviceLimits,
+    progress: impl FnMut(usize, usize),
+) -> std::io::Result<Summary> {
     std::fs::create_dir_all(dir)?;
     let mut recorder = record::Recorder::new(source.to_string(), dir.to_path_buf());
-    gtsim_gpu::replay::replay_observed(
-        trace,
-        DeviceLimits::default(),
-        progress,
-        Some(&mut recorder),
-    );
+    gtsim_gpu::replay::replay_observed(trace, limits, progress, Some(&mut recorder));
     let r = &recorder.report;
     html::write(r, dir)?;
     Ok(Summary {
