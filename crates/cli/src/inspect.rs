@@ -42,6 +42,9 @@ pub fn inspect(file: Option<&Path>, out: &Path, serve: Option<&str>) -> Result<E
         summary.draws,
         summary.hangs
     );
+    for i in 0..summary.hangs {
+        println!("hang {i}: {}", out.join(format!("hang-{i}.html")).display());
+    }
     if let Some(addr) = serve {
         let listener = std::net::TcpListener::bind(addr)
             .with_context(|| format!("cannot listen on {addr}"))?;

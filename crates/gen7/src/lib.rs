@@ -51,3 +51,29 @@ pub fn surface_state(
 ) -> Result<(u64, gtsim_spec::gen7::RenderSurfaceState), gtsim_pipe3d::draw::DrawError> {
     indirect::binding_table_surface(mem, &indirect::Bases::latched(state), binding_table, bti)
 }
+
+/// The `dwords` dwords of the indirect state structure `name` at `offset` from Dynamic
+/// State Base Address under `state`, within Dynamic State Access Upper Bound, with its
+/// address: read as the front reads it, for tools that show a draw's state (`gtsim
+/// inspect`).
+pub fn dynamic_state_dwords(
+    mem: &dyn gtsim_mem::Memory,
+    state: &LatchedState,
+    name: &'static str,
+    offset: u64,
+    dwords: usize,
+) -> Result<(u64, Vec<u32>), gtsim_pipe3d::draw::DrawError> {
+    let bases = indirect::Bases::latched(state);
+    let addr = bases.dynamic.wrapping_add(offset);
+    gtsim_pipe3d::state::check_bound(
+        name,
+        "Dynamic State Access Upper Bound",
+        addr,
+        dwords as u64 * 4,
+        bases.dynamic_bound,
+    )?;
+    let dw = mem
+        .read_dwords(addr, dwords)
+        .map_err(|fault| gtsim_pipe3d::draw::DrawError::Fault { unit: name, fault })?;
+    Ok((addr, dw))
+}

@@ -136,6 +136,8 @@ pub struct Shader {
     pub error: Option<String>,
     /// The binding table entries its messages name.
     pub bindings: Vec<u8>,
+    /// The sampler states its sampler messages name.
+    pub samplers: Vec<u8>,
     /// Some message takes its descriptor from a register.
     pub indirect: bool,
 }

@@ -392,6 +392,31 @@ impl Observer for Recorder {
                 });
             }
         }
+        // The indirect state the pointers reach, and the sampler states the kernels
+        // name, with their stages.
+        let samplers: Vec<(&'static str, Vec<u8>)> = pending
+            .stages
+            .iter()
+            .filter_map(|k| {
+                let group = match k.stage {
+                    ShaderStage::Vertex => "Vertex shader",
+                    ShaderStage::Geometry => "Geometry shader",
+                    ShaderStage::Pixel => "Windower and pixel shader",
+                    _ => return None,
+                };
+                let mut i: Vec<u8> = k.shaders.iter().flat_map(|s| s.samplers.clone()).collect();
+                i.sort_unstable();
+                i.dedup();
+                Some((group, i))
+            })
+            .collect();
+        crate::state::add_indirect(
+            &mut draw.state,
+            mem,
+            view.state,
+            &samplers,
+            outcome.targets.len(),
+        );
         draw.shaders = pending.stages.into_iter().flat_map(|k| k.shaders).collect();
         self.report.draws.push(draw);
     }
@@ -452,12 +477,14 @@ impl Observer for Recorder {
             });
             at = Some(addr + 4 * len as u64);
         }
+        let mut state_groups = groups(state);
+        crate::state::add_indirect(&mut state_groups, mem, state, &[], 1);
         self.report.hangs.push(HangPage {
             submission,
             command,
             reason,
             draw,
-            state: groups(state),
+            state: state_groups,
             after,
             addr: hang.addr(),
             raw,

@@ -3,7 +3,7 @@
 use crate::model::Shader;
 use gtsim_isa::Encoding;
 use gtsim_isa::disasm::{labels_for, listing_for};
-use gtsim_isa::ir::{Instruction, Sfid};
+use gtsim_isa::ir::Sfid;
 use gtsim_mem::Memory;
 use std::collections::BTreeSet;
 
@@ -30,7 +30,7 @@ pub fn shader(mem: &dyn Memory, enc: Encoding, addr: u64, stage: String) -> Shad
     if end.is_none() {
         error = Some("no end of thread found".to_string());
     }
-    let (bindings, indirect) = bindings(enc, &bytes[..end.unwrap_or(0)]);
+    let (bindings, samplers, indirect) = bindings(enc, &bytes[..end.unwrap_or(0)]);
     let code = &bytes[..end.unwrap_or(bytes.len().min(4096))];
     let listing = listing_for(enc, code, false);
     if let Some((off, e)) = &listing.error {
@@ -48,16 +48,19 @@ pub fn shader(mem: &dyn Memory, enc: Encoding, addr: u64, stage: String) -> Shad
         listing: listing.lines,
         error,
         bindings: bindings.into_iter().collect(),
+        samplers: samplers.into_iter().collect(),
         indirect,
     }
 }
 
 /// The binding table entries the kernel's messages name in their immediate descriptors
 /// (bits 7:0 of a sampler or data port descriptor, seed 000 §2.11.1, §3.9.2: 254 and 255
-/// are shared local memory and the stateless model, not entries), and whether any send
-/// takes its descriptor from a register (its entries are then unknown here).
-fn bindings(enc: Encoding, code: &[u8]) -> (BTreeSet<u8>, bool) {
+/// are shared local memory and the stateless model, not entries), the sampler states
+/// its sampler messages name (bits 11:8, seed 000 §2.11.1), and whether any send takes
+/// its descriptor from a register (its entries are then unknown here).
+fn bindings(enc: Encoding, code: &[u8]) -> (BTreeSet<u8>, BTreeSet<u8>, bool) {
     let mut used = BTreeSet::new();
+    let mut samplers = BTreeSet::new();
     let mut indirect = false;
     let mut off = 0;
     while off < code.len() {
@@ -65,34 +68,34 @@ fn bindings(enc: Encoding, code: &[u8]) -> (BTreeSet<u8>, bool) {
             break;
         };
         off += len;
-        if let Some(bti) = binding(&i, &mut indirect) {
-            used.insert(bti);
+        let Some(sfid) = i.sfid else {
+            continue;
+        };
+        let surfaces = matches!(
+            sfid,
+            Sfid::Sampler
+                | Sfid::DataPortSamplerCache
+                | Sfid::DataPortRenderCache
+                | Sfid::DataPortConstantCache
+                | Sfid::DataPortDataCache
+                | Sfid::DataPortDataCache1
+        );
+        if !surfaces {
+            continue;
+        }
+        match i.desc {
+            Some(d) => {
+                if (d & 0xff) < 254 {
+                    used.insert((d & 0xff) as u8);
+                }
+                if sfid == Sfid::Sampler {
+                    samplers.insert((d >> 8 & 0xf) as u8);
+                }
+            }
+            None => indirect = true,
         }
     }
-    (used, indirect)
-}
-
-fn binding(i: &Instruction, indirect: &mut bool) -> Option<u8> {
-    let sfid = i.sfid?;
-    let surfaces = matches!(
-        sfid,
-        Sfid::Sampler
-            | Sfid::DataPortSamplerCache
-            | Sfid::DataPortRenderCache
-            | Sfid::DataPortConstantCache
-            | Sfid::DataPortDataCache
-            | Sfid::DataPortDataCache1
-    );
-    if !surfaces {
-        return None;
-    }
-    match i.desc {
-        Some(d) => Some((d & 0xff) as u8).filter(|b| *b < 254),
-        None => {
-            *indirect = true;
-            None
-        }
-    }
+    (used, samplers, indirect)
 }
 
 /// The byte length of the kernel: through the first instruction with End Of Thread

@@ -157,6 +157,125 @@ pub fn groups(state: &LatchedState) -> Vec<StateGroup> {
     out
 }
 
+/// The indirect state structures a draw's pointers reach (seed 004: the viewports,
+/// scissor, depth/stencil, colour calculator and blend state in dynamic state; seed 000
+/// §2.12.3: the SAMPLER_STATE entries `samplers` names per stage), read from memory as
+/// the front reads them and added to their stage's group. `render_targets` BLEND_STATE
+/// entries are shown.
+pub fn add_indirect(
+    groups: &mut Vec<StateGroup>,
+    mem: &dyn gtsim_mem::Memory,
+    state: &LatchedState,
+    samplers: &[(&'static str, Vec<u8>)],
+    render_targets: usize,
+) {
+    let mut found: Vec<(&'static str, Structure)> = vec![];
+    let mut read = |stage: &'static str, name: &'static str, label: String, offset: u64| {
+        let Some(def) = GENERATION.def(name) else {
+            return;
+        };
+        let structure =
+            match gtsim_gen7::dynamic_state_dwords(mem, state, name, offset, def.dwords as usize) {
+                Ok((addr, dw)) => Structure {
+                    name: format!("{label} at {addr:#x}"),
+                    fields: fields(name, &dw),
+                },
+                Err(e) => Structure {
+                    name: format!("{label}: {e}"),
+                    fields: vec![],
+                },
+            };
+        found.push((stage, structure));
+    };
+    if let Some(p) = &state.viewport_sf_clip {
+        read(
+            "Clipper",
+            "SF_CLIP_VIEWPORT",
+            "SF_CLIP_VIEWPORT".into(),
+            p.pointer_to_sf_clip_viewport,
+        );
+    }
+    if let Some(p) = &state.scissor {
+        read(
+            "Strips and fans (setup)",
+            "SCISSOR_RECT",
+            "SCISSOR_RECT".into(),
+            p.pointer_to_scissor_rect,
+        );
+    }
+    const OM: &str = "Depth, stencil and colour calculator";
+    if let Some(p) = &state.viewport_cc {
+        read(
+            OM,
+            "CC_VIEWPORT",
+            "CC_VIEWPORT".into(),
+            p.pointer_to_cc_viewport,
+        );
+    }
+    if let Some(p) = &state.depth_stencil_pointers {
+        read(
+            OM,
+            "DEPTH_STENCIL_STATE",
+            "DEPTH_STENCIL_STATE".into(),
+            p.pointer_to_depth_stencil_state,
+        );
+    }
+    if let Some(p) = &state.cc_state_pointers {
+        read(
+            OM,
+            "COLOR_CALC_STATE",
+            "COLOR_CALC_STATE".into(),
+            p.pointer_to_color_calc_state,
+        );
+    }
+    if let Some(p) = &state.blend_state_pointers {
+        for rt in 0..render_targets.max(1) {
+            read(
+                OM,
+                "BLEND_STATE_ENTRY",
+                format!("BLEND_STATE entry {rt}"),
+                p.pointer_to_blend_state + 8 * rt as u64,
+            );
+        }
+    }
+    for (stage, indices) in samplers {
+        let pointer = match *stage {
+            "Vertex shader" => state
+                .sampler_state_pointers_vs
+                .as_ref()
+                .map(|p| p.pointer_to_vs_sampler_state),
+            "Geometry shader" => state
+                .sampler_state_pointers_gs
+                .as_ref()
+                .map(|p| p.pointer_to_gs_sampler_state),
+            "Windower and pixel shader" => state
+                .sampler_state_pointers_ps
+                .as_ref()
+                .map(|p| p.pointer_to_ps_sampler_state),
+            _ => None,
+        };
+        if let Some(base) = pointer {
+            for &i in indices {
+                read(
+                    stage,
+                    "SAMPLER_STATE",
+                    format!("SAMPLER_STATE {i}"),
+                    base + 16 * u64::from(i),
+                );
+            }
+        }
+    }
+    for (stage, s) in found {
+        match groups.iter_mut().find(|g| g.stage == stage) {
+            Some(g) => g.structures.push(s),
+            None => groups.push(StateGroup {
+                stage,
+                structures: vec![s],
+            }),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

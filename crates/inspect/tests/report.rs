@@ -83,6 +83,10 @@ fn the_triangle_capture_shows_every_draw() {
         "EOT",
         "IA_VERTICES_COUNT</td><td>3",
         "R8G8B8A8_UNORM",
+        // The indirect state the pointers reach, with its fields.
+        "SF_CLIP_VIEWPORT at 0x",
+        "BLEND_STATE entry 0 at 0x",
+        "Color Buffer Blend Enable",
     ] {
         assert!(page.contains(want), "draw page lacks {want:?}");
     }
