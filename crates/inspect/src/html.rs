@@ -248,16 +248,27 @@ fn shown(size: (u32, u32)) -> (u32, u32) {
 }
 
 fn figure(p: &Picture) -> String {
-    let img = match &p.file {
-        Some(f) => {
-            let (w, h) = shown(p.size);
-            format!(
-                "<img class=\"surface\" src=\"{}\" alt=\"{}\" width=\"{w}\" height=\"{h}\">",
-                esc(f),
-                esc(&p.label),
-            )
-        }
-        None => String::new(),
+    let (w, h) = shown(p.size);
+    let image = |f: &str, alt: &str| {
+        format!(
+            "<img class=\"surface\" src=\"{}\" alt=\"{}\" width=\"{w}\" height=\"{h}\">",
+            esc(f),
+            esc(alt),
+        )
+    };
+    let mut img = p
+        .file
+        .as_ref()
+        .map(|f| image(f, &p.label))
+        .unwrap_or_default();
+    if let Some(a) = &p.alpha {
+        img.push(' ');
+        img.push_str(&image(a, &format!("{} alpha", p.label)));
+    }
+    let alpha = match (&p.alpha, p.alpha_value) {
+        (Some(_), _) => ", colour and alpha".to_string(),
+        (None, Some(v)) => format!(", alpha {v} everywhere"),
+        _ => String::new(),
     };
     let note = p
         .note
@@ -265,7 +276,7 @@ fn figure(p: &Picture) -> String {
         .map(|n| format!("<br><span class=\"warn\">{}</span>", esc(n)))
         .unwrap_or_default();
     format!(
-        "<figure>{img}<figcaption>{} ({}x{}){note}</figcaption></figure>",
+        "<figure>{img}<figcaption>{} ({}x{}{alpha}){note}</figcaption></figure>",
         esc(&p.label),
         p.size.0,
         p.size.1

@@ -68,9 +68,8 @@ impl Images {
         );
         let mut picture = Picture {
             label,
-            file: None,
             size: (w, h),
-            note: None,
+            ..Picture::default()
         };
         if w > MAX_SIDE || h > MAX_SIDE {
             picture.note = Some(format!("{w}x{h}: larger than {MAX_SIDE} a side, not drawn"));
@@ -103,6 +102,24 @@ impl Images {
                 }
             }
         }
+        if shade == Shade::Colour {
+            // Colour is shown opaque (a render target's alpha is often 0, which a browser
+            // would show as nothing); alpha goes beside it as a grey scale when it varies,
+            // or in the caption when it is one value other than 255.
+            let first = px[3];
+            if px.chunks(4).all(|p| p[3] == first) {
+                picture.alpha_value = (first != 255).then_some(first);
+            } else {
+                let alpha: Vec<u8> = px.chunks(4).flat_map(|p| [p[3], p[3], p[3], 255]).collect();
+                match self.store(w, h, &alpha) {
+                    Ok(file) => picture.alpha = Some(file),
+                    Err(e) => picture.note = Some(e),
+                }
+            }
+            for p in px.chunks_mut(4) {
+                p[3] = 255;
+            }
+        }
         match self.store(w, h, &px) {
             Ok(file) => picture.file = Some(file),
             Err(e) => picture.note = Some(e),
@@ -131,9 +148,8 @@ impl Images {
             if slices > MAX_SLICES {
                 out.push(Picture {
                     label: format!("level {lod}, slices {MAX_SLICES}-{}", slices - 1),
-                    file: None,
-                    size: (0, 0),
                     note: Some(format!("only the first {MAX_SLICES} slices are drawn")),
+                    ..Picture::default()
                 });
             }
         }
@@ -182,5 +198,80 @@ fn pixel(t: Texel, shade: Shade) -> [u8; 4] {
             };
             [v, v, v, 255]
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gtsim_mem::AddressSpace;
+    use gtsim_mem::layout::{ArraySpacing, MsaaLayout, SurfaceDesc};
+    use gtsim_mem::tiling::Tiling;
+    use gtsim_spec::shared::SurfaceFormat;
+
+    fn rgba_2x1(texels: [[u8; 4]; 2]) -> (AddressSpace, Surface) {
+        let mut mem = AddressSpace::new();
+        mem.load(0x1000, &[texels[0], texels[1]].concat());
+        let desc = SurfaceDesc {
+            ty: SurfaceType::D2,
+            width: 2,
+            height: 1,
+            depth: 1,
+            levels: 1,
+            samples: 1,
+            msaa_layout: MsaaLayout::Array,
+            halign: 4,
+            valign: 2,
+            array_spacing: ArraySpacing::Full,
+            block: (1, 1),
+            block_bytes: 4,
+            tiling: Tiling::Linear,
+            pitch: 64,
+        };
+        (
+            mem,
+            Surface::new(0x1000, desc, SurfaceFormat::R8G8B8A8_UNORM).unwrap(),
+        )
+    }
+
+    fn pixels(dir: &std::path::Path, file: &str) -> Vec<u8> {
+        let dec = png::Decoder::new(std::io::BufReader::new(
+            std::fs::File::open(dir.join(file)).unwrap(),
+        ));
+        let mut r = dec.read_info().unwrap();
+        let mut buf = vec![0; r.output_buffer_size().unwrap()];
+        let info = r.next_frame(&mut buf).unwrap();
+        buf.truncate(info.buffer_size());
+        buf
+    }
+
+    /// Colour is written opaque; an alpha that varies becomes a grey picture beside it,
+    /// one that does not is named in the caption; a repeated image is written once.
+    #[test]
+    fn colour_is_opaque_and_alpha_goes_beside_it() {
+        let dir = std::env::temp_dir().join(format!("gtsim-image-{}", std::process::id()));
+        let mut images = Images::new(dir.clone());
+        let (mem, s) = rgba_2x1([[10, 20, 30, 0], [40, 50, 60, 128]]);
+        let p = images.picture(&mem, &s, (0, 0), Shade::Colour, "x".into());
+        assert_eq!(
+            pixels(&dir, p.file.as_ref().unwrap()),
+            [10, 20, 30, 255, 40, 50, 60, 255]
+        );
+        assert_eq!(
+            pixels(&dir, p.alpha.as_ref().unwrap()),
+            [0, 0, 0, 255, 128, 128, 128, 255]
+        );
+        let (mem, s) = rgba_2x1([[10, 20, 30, 0], [40, 50, 60, 0]]);
+        let q = images.picture(&mem, &s, (0, 0), Shade::Colour, "y".into());
+        assert_eq!((q.alpha.as_ref(), q.alpha_value), (None, Some(0)));
+        // The same colour as the first picture: the same file.
+        assert_eq!(q.file, p.file);
+        // As depth, the first channel in grey: UNORM 10/255 shows as 10.
+        let d = images.picture(&mem, &s, (0, 0), Shade::Depth, "z".into());
+        assert_eq!(
+            pixels(&dir, d.file.as_ref().unwrap())[..4],
+            [10, 10, 10, 255]
+        );
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -77,16 +77,20 @@ pub struct StateGroup {
 }
 
 /// An image written to the report, or why there is none.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct Picture {
     /// What it shows ("level 0", "slice 2, level 1", "before", ...).
     pub label: String,
-    /// Its file, relative to the report's folder.
+    /// Its file, relative to the report's folder (colour shown opaque).
     pub file: Option<String>,
     /// Width and height.
     pub size: (u32, u32),
     /// Why there is no file, or what to know about it.
     pub note: Option<String>,
+    /// The alpha channel as a grey-scale file, when it varies.
+    pub alpha: Option<String>,
+    /// The alpha channel's one value, when it is the same everywhere and not 255.
+    pub alpha_value: Option<u8>,
 }
 
 /// A render target, depth or stencil buffer a draw wrote, before and after.

@@ -294,9 +294,9 @@ impl Observer for Recorder {
                     None,
                     Picture {
                         label: "before".into(),
-                        file: None,
                         size: after.size,
                         note: Some("not captured".into()),
+                        ..Picture::default()
                     },
                 ),
             };
@@ -361,9 +361,8 @@ impl Observer for Recorder {
                 let note = |n: String| {
                     vec![Picture {
                         label: "contents".into(),
-                        file: None,
-                        size: (0, 0),
                         note: Some(n),
+                        ..Picture::default()
                     }]
                 };
                 use gtsim_dataport::dc::DataSurface as D;

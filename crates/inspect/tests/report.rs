@@ -65,8 +65,13 @@ fn the_triangle_capture_shows_every_draw() {
         .expect("the replay wrote the same render target");
     let (rw, rh, replayed) = gtsim_gpu::replay::read_rgba8(&plain.mem, rt).unwrap();
     assert_eq!((aw, ah), (rw, rh));
+    // Colour is shown opaque: the replay's RGB, alpha 255.
+    let opaque: Vec<u8> = replayed
+        .chunks(4)
+        .flat_map(|p| [p[0], p[1], p[2], 255])
+        .collect();
     assert_eq!(
-        after, replayed,
+        after, opaque,
         "the report's after image is the replay's render target"
     );
     let (_, _, before) = png(&dir, w.before.file.as_ref().unwrap());
