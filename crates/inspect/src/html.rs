@@ -14,7 +14,7 @@ h1{font-size:1.4em}h2{font-size:1.2em;border-bottom:1px solid #ccc;margin-top:1.
 h3{font-size:1.05em}table{border-collapse:collapse;margin:.5em 0}
 td,th{border:1px solid #ddd;padding:2px 6px;text-align:left;vertical-align:top}
 th{background:#f3f3f3}code,pre{font:12px monospace}pre{background:#f7f7f7;padding:6px;overflow:auto;max-height:40em}
-.warn{color:#a00}.hang{background:#fdd}.draw{background:#eef6ff}
+.warn{color:#a00}.note{color:#555;font-style:italic}.hang{background:#fdd}.draw{background:#eef6ff}
 figure{display:inline-block;margin:4px 8px 4px 0;vertical-align:top}
 figcaption{font-size:12px;color:#555}img{border:1px solid #999;image-rendering:pixelated;background:repeating-conic-gradient(#ddd 0 25%,#fff 0 50%) 0 0/16px 16px}
 nav a{margin-right:1em}details{margin:.3em 0}body.flip img.surface{transform:scaleY(-1)}";
@@ -273,7 +273,7 @@ fn figure(p: &Picture) -> String {
     let note = p
         .note
         .as_ref()
-        .map(|n| format!("<br><span class=\"warn\">{}</span>", esc(n)))
+        .map(|n| format!("<br><span class=\"note\">{}</span>", esc(n)))
         .unwrap_or_default();
     format!(
         "<figure>{img}<figcaption>{} ({}x{}{alpha}){note}</figcaption></figure>",

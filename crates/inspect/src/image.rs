@@ -66,6 +66,12 @@ impl Images {
                 (d.height >> lod).max(1)
             },
         );
+        // A multisampled surface shows its sample 0.
+        let label = if d.samples > 1 {
+            format!("{label}, sample 0 of {}", d.samples)
+        } else {
+            label
+        };
         let mut picture = Picture {
             label,
             size: (w, h),

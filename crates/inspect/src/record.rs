@@ -312,16 +312,29 @@ impl Observer for Recorder {
                 after,
             });
         }
+        // A multisampled depth buffer keeps its samples interleaved in one plane, which
+        // is what is shown.
+        let samples = pending
+            .state
+            .as_ref()
+            .and_then(|st| st.depth.as_ref())
+            .map_or(1, |d| d.samples);
+        let plane = if samples > 1 {
+            format!(" (the plane of its {samples} interleaved samples)")
+        } else {
+            String::new()
+        };
         for (what, shade, buffer) in [
             ("depth buffer", Shade::Depth, &pending.depth),
             ("stencil buffer", Shade::Stencil, &pending.stencil),
         ] {
             if let Some((s, lod, slice, before)) = buffer {
+                let what = format!("{what}{plane}");
                 let after = self
                     .images
                     .picture(mem, s, (*lod, *slice), shade, "after".into());
                 draw.written.push(Written {
-                    what: what.into(),
+                    what,
                     addr: s.base,
                     format: s.format.name().unwrap_or("?").to_string(),
                     before: before.clone(),
