@@ -27,7 +27,7 @@ use std::fmt::Write;
 
 /// Where the error state's ring buffer is.
 pub const RING_ADDR: u64 = 0xffff_f000;
-/// The most object bytes one error state carries.
+/// The most object bytes one error state carries (the caller's budget).
 pub const MAX_BYTES: usize = 64 << 20;
 
 /// What a hang leaves for the error state (the file goes where `Kernel::error_dir`
@@ -142,12 +142,12 @@ impl ErrorState<'_> {
         );
         let _ = writeln!(t, "{e} --- batch = {}", hi_lo(batch_addr));
         let _ = writeln!(t, "{}", ascii85(batch));
-        let mut budget = MAX_BYTES.saturating_sub(batch.len());
+        // The caller keeps the objects within MAX_BYTES; empty ones would make a data line
+        // the readers refuse.
         for (addr, bytes) in &self.objects {
-            if bytes.is_empty() || bytes.len() > budget {
+            if bytes.is_empty() {
                 continue;
             }
-            budget -= bytes.len();
             let _ = writeln!(t, "{e} --- user = {}", hi_lo(*addr));
             let _ = writeln!(t, "{}", ascii85(bytes));
         }
@@ -157,15 +157,35 @@ impl ErrorState<'_> {
     }
 }
 
-/// Writes `text` as the next error state file of this process in `dir`; returns its
-/// path.
-pub fn write(dir: &std::path::Path, text: &str) -> std::io::Result<std::path::PathBuf> {
+/// The most error state files one process writes (Linux keeps only the first error
+/// state until it is read; a client that hangs in a loop must not fill the disk).
+pub const MAX_FILES: u32 = 8;
+
+/// Writes `text` as the next error state file of this process in `dir` (a new file:
+/// never through a name someone else created); returns its path, or `None` once
+/// [`MAX_FILES`] were written.
+pub fn write(dir: &std::path::Path, text: &str) -> Option<std::io::Result<std::path::PathBuf>> {
+    use std::io::Write;
     use std::sync::atomic::{AtomicU32, Ordering};
     static SEQ: AtomicU32 = AtomicU32::new(0);
-    let n = SEQ.fetch_add(1, Ordering::Relaxed);
-    let path = dir.join(format!("gtsim-i915-error-{}-{n}.txt", std::process::id()));
-    std::fs::write(&path, text)?;
-    Ok(path)
+    loop {
+        let n = SEQ.fetch_add(1, Ordering::Relaxed);
+        if n >= MAX_FILES {
+            return None;
+        }
+        let path = dir.join(format!("gtsim-i915-error-{}-{n}.txt", std::process::id()));
+        match std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&path)
+        {
+            Ok(mut f) => return Some(f.write_all(text.as_bytes()).map(|()| path)),
+            // A name already taken (left by an earlier process of the same id, or
+            // planted): the next one.
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Some(Err(e)),
+        }
+    }
 }
 
 #[cfg(test)]

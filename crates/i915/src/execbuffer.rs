@@ -637,16 +637,36 @@ fn error_state(
     if k.platform.softpin() {
         return None;
     }
-    let contents: Vec<(u64, Vec<u8>)> = ids
+    // The objects' contents, within the error state's budget (checked before copying:
+    // a client's objects may be large); the batch object first, capped likewise.
+    let mut budget = crate::error_state::MAX_BYTES as u64;
+    // The batch object's first MAX_BYTES at most (its commands are what the readers
+    // decode first).
+    let batch = {
+        let bo = k.bos.get(ids.get(batch_index)?)?;
+        let len = bo.size.min(budget) as usize;
+        let mut bytes = vec![0u8; len];
+        if bo.read(0, &mut bytes).is_err() {
+            return None;
+        }
+        budget -= len as u64;
+        (*addrs.get(batch_index)?, bytes)
+    };
+    let mut take = |id: &u64, addr: u64| -> Option<(u64, Vec<u8>)> {
+        let bo = k.bos.get(id)?;
+        if bo.size > budget {
+            return None;
+        }
+        budget -= bo.size;
+        Some((addr, bo.contents()))
+    };
+    let objects: Vec<(u64, Vec<u8>)> = ids
         .iter()
         .zip(addrs)
-        .filter_map(|(id, a)| k.bos.get(id).map(|b| (*a, b.contents())))
-        .collect();
-    let (batch_bo, objects): (Vec<_>, Vec<_>) = contents
-        .iter()
         .enumerate()
-        .partition(|(i, _)| *i == batch_index);
-    let batch = batch_bo.first()?.1;
+        .filter(|(i, _)| *i != batch_index)
+        .filter_map(|(_, (id, a))| take(id, *a))
+        .collect();
     let comm = std::fs::read_to_string("/proc/self/comm").unwrap_or_default();
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -660,11 +680,8 @@ fn error_state(
         acthd: hang.addr(),
         batch_addr,
         batch: (batch.0, &batch.1),
-        objects: objects
-            .iter()
-            .map(|(_, (a, b))| (*a, b.as_slice()))
-            .collect(),
+        objects: objects.iter().map(|(a, b)| (*a, b.as_slice())).collect(),
         time: (now.as_secs(), now.subsec_micros()),
     };
-    Some(crate::error_state::write(dir, &state.text()))
+    crate::error_state::write(dir, &state.text())
 }

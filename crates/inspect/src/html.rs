@@ -74,6 +74,9 @@ fn index(r: &Report) -> String {
         r.draws.len(),
         r.hangs.len()
     );
+    for n in &r.notes {
+        let _ = writeln!(b, "<p class=\"warn\">{}</p>", esc(n));
+    }
     if !r.hangs.is_empty() {
         let _ = writeln!(b, "<h2 id=\"hangs\">Hangs</h2><ul>");
         for (i, h) in r.hangs.iter().enumerate() {
@@ -96,7 +99,8 @@ fn index(r: &Report) -> String {
     for (i, d) in r.draws.iter().enumerate() {
         let thumb = d
             .written
-            .first()
+            .iter()
+            .find(|w| w.what.starts_with("render target"))
             .and_then(|w| w.after.file.as_ref())
             .map(|f| {
                 format!(
@@ -186,9 +190,9 @@ fn submission(r: &Report, i: usize) -> String {
         b,
         "<table id=\"commands\"><tr><th>address</th><th>command</th><th>fields</th></tr>"
     );
-    let last = s.commands.len().saturating_sub(1);
+    let hung = s.hang.and_then(|h| r.hangs[h].command);
     for (k, c) in s.commands.iter().enumerate() {
-        let mark = if s.hang.is_some() && k == last {
+        let mark = if Some(k) == hung {
             "hang"
         } else if c.draw.is_some() {
             "draw"
@@ -198,6 +202,14 @@ fn submission(r: &Report, i: usize) -> String {
         command_row(&mut b, c, mark);
     }
     let _ = writeln!(b, "</table>");
+    if s.unlisted > 0 {
+        let _ = writeln!(
+            b,
+            "<p class=\"note\">{} more commands ran; only the first {} are listed.</p>",
+            s.unlisted,
+            crate::record::MAX_COMMANDS
+        );
+    }
     page(&format!("submission {i}"), &b)
 }
 
@@ -303,6 +315,14 @@ fn draw(r: &Report, i: usize, d: &Draw) -> String {
     );
     if let Some(e) = &d.error {
         let _ = writeln!(b, "<p class=\"hang\">The draw hung: {}</p>", esc(e));
+    }
+    if d.summary_only {
+        let _ = writeln!(
+            b,
+            "<p class=\"note\">Only the first {} draws are recorded in full; this one \
+             keeps its counts and time.</p>",
+            crate::record::MAX_DRAWS
+        );
     }
     for n in &d.notes {
         let _ = writeln!(b, "<p class=\"warn\">{}</p>", esc(n));
@@ -431,7 +451,8 @@ fn hang(r: &Report, i: usize, h: &HangPage) -> String {
     let s = &r.submissions[h.submission];
     let what = match h.command.and_then(|c| s.commands.get(c)) {
         Some(c) => esc(c.name),
-        None => "a command that could not be fetched".into(),
+        None if h.runaway => "the batch that started".into(),
+        None => "a command that could not be fetched or is not listed".into(),
     };
     let _ = writeln!(
         b,

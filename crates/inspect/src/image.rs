@@ -15,9 +15,19 @@ use std::path::PathBuf;
 pub const MAX_SIDE: u32 = 4096;
 /// The most slices shown of one surface.
 pub const MAX_SLICES: u32 = 64;
-/// The most pixels one report reads for its pictures (a hostile capture's surfaces
-/// could ask for far more); past it, pictures are noted, not drawn.
+/// The most pixels one report reads for each kind of picture ([`Kind`]; a hostile
+/// capture's surfaces could ask for far more); past it, pictures are noted, not drawn.
 pub const BUDGET: u64 = 1 << 28;
+
+/// Which budget a picture is charged to: what draws wrote has its own, so that the
+/// textures of early draws cannot leave later render targets undrawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// Render targets, depth and stencil before and after a draw.
+    Written,
+    /// The surfaces the binding tables name.
+    Surface,
+}
 
 /// How a surface's texels become grey or colour pixels.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -34,8 +44,8 @@ pub enum Shade {
 pub struct Images {
     dir: PathBuf,
     written: HashSet<String>,
-    /// Pixels still to be read ([`BUDGET`]).
-    budget: u64,
+    /// Pixels still to be read ([`BUDGET`]), written pictures and surfaces.
+    budget: [u64; 2],
 }
 
 impl Images {
@@ -44,7 +54,7 @@ impl Images {
         Images {
             dir,
             written: HashSet::new(),
-            budget: BUDGET,
+            budget: [BUDGET; 2],
         }
     }
 
@@ -54,7 +64,7 @@ impl Images {
         mem: &dyn Memory,
         surface: &Surface,
         (lod, slice): (u32, u32),
-        shade: Shade,
+        (shade, kind): (Shade, Kind),
         label: String,
     ) -> Picture {
         let d = &surface.desc;
@@ -82,13 +92,14 @@ impl Images {
             return picture;
         }
         let pixels = u64::from(w) * u64::from(h);
-        if pixels > self.budget {
+        let budget = &mut self.budget[kind as usize];
+        if pixels > *budget {
             picture.note = Some(format!(
                 "not drawn: the report's budget of {BUDGET} pixels is spent"
             ));
             return picture;
         }
-        self.budget -= pixels;
+        *budget -= pixels;
         let mut px = Vec::with_capacity((w * h * 4) as usize);
         for y in 0..h {
             for x in 0..w {
@@ -135,12 +146,14 @@ impl Images {
 
     /// Every level and slice of `surface` (at most [`MAX_SLICES`] slices).
     pub fn all(&mut self, mem: &dyn Memory, surface: &Surface, shade: Shade) -> Vec<Picture> {
+        let kind = Kind::Surface;
         let d = &surface.desc;
         let mut out = vec![];
         for lod in 0..d.levels.max(1) {
             let slices = match d.ty {
                 SurfaceType::D3 => (d.depth >> lod).max(1),
-                SurfaceType::Cube => d.depth.max(6),
+                // Depth counts cubes; each has six faces.
+                SurfaceType::Cube => d.depth.max(1).saturating_mul(6),
                 _ => d.depth.max(1),
             };
             for slice in 0..slices.min(MAX_SLICES) {
@@ -149,7 +162,7 @@ impl Images {
                 } else {
                     format!("level {lod}")
                 };
-                out.push(self.picture(mem, surface, (lod, slice), shade, label));
+                out.push(self.picture(mem, surface, (lod, slice), (shade, kind), label));
             }
             if slices > MAX_SLICES {
                 out.push(Picture {
@@ -258,7 +271,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("gtsim-image-{}", std::process::id()));
         let mut images = Images::new(dir.clone());
         let (mem, s) = rgba_2x1([[10, 20, 30, 0], [40, 50, 60, 128]]);
-        let p = images.picture(&mem, &s, (0, 0), Shade::Colour, "x".into());
+        let p = images.picture(&mem, &s, (0, 0), (Shade::Colour, Kind::Written), "x".into());
         assert_eq!(
             pixels(&dir, p.file.as_ref().unwrap()),
             [10, 20, 30, 255, 40, 50, 60, 255]
@@ -268,12 +281,12 @@ mod tests {
             [0, 0, 0, 255, 128, 128, 128, 255]
         );
         let (mem, s) = rgba_2x1([[10, 20, 30, 0], [40, 50, 60, 0]]);
-        let q = images.picture(&mem, &s, (0, 0), Shade::Colour, "y".into());
+        let q = images.picture(&mem, &s, (0, 0), (Shade::Colour, Kind::Written), "y".into());
         assert_eq!((q.alpha.as_ref(), q.alpha_value), (None, Some(0)));
         // The same colour as the first picture: the same file.
         assert_eq!(q.file, p.file);
         // As depth, the first channel in grey: UNORM 10/255 shows as 10.
-        let d = images.picture(&mem, &s, (0, 0), Shade::Depth, "z".into());
+        let d = images.picture(&mem, &s, (0, 0), (Shade::Depth, Kind::Written), "z".into());
         assert_eq!(
             pixels(&dir, d.file.as_ref().unwrap())[..4],
             [10, 10, 10, 255]

@@ -54,8 +54,42 @@ pub fn inspect_limited(
     progress: impl FnMut(usize, usize),
 ) -> std::io::Result<Summary> {
     std::fs::create_dir_all(dir)?;
+    clear_old_report(dir)?;
     let mut recorder = record::Recorder::new(source.to_string(), dir.to_path_buf());
-    gtsim_gpu::replay::replay_observed(trace, limits, progress, Some(&mut recorder));
+    let replay = gtsim_gpu::replay::replay_observed(trace, limits, progress, Some(&mut recorder));
+    let r = &mut recorder.report;
+    // Hangs the observer did not see (a Gen11 command streamer calls no observer yet).
+    for (i, h) in &replay.hangs {
+        if r.submissions.get(*i).is_some_and(|s| s.hang.is_none()) {
+            r.submissions[*i].hang = Some(r.hangs.len());
+            r.hangs.push(model::HangPage {
+                submission: *i,
+                reason: h.to_string(),
+                addr: h.addr(),
+                ..model::HangPage::default()
+            });
+        }
+    }
+    if trace
+        .pci_id()
+        .and_then(gtsim_gpu::device::Platform::from_pci_id)
+        == Some(gtsim_gpu::device::Platform::IceLake)
+    {
+        r.notes.push(
+            "an Ice Lake capture: its commands and draws are not observed yet, only its \
+             submissions and hangs"
+                .into(),
+        );
+    }
+    r.notes.extend(
+        replay
+            .not_executed
+            .iter()
+            .map(|l| format!("not executed: {l}")),
+    );
+    if let Some(e) = &trace.error {
+        r.notes.push(format!("the capture: {e}"));
+    }
     let r = &recorder.report;
     html::write(r, dir)?;
     Ok(Summary {
@@ -63,4 +97,31 @@ pub fn inspect_limited(
         draws: r.draws.len(),
         hangs: r.hangs.len(),
     })
+}
+
+/// Removes the pages and pictures an earlier report left in `dir` (only the files a
+/// report writes: `index.html`, `submission-N.html`, `draw-N.html`, `hang-N.html` and
+/// `img/*.png`), so that a shorter report does not keep stale pages.
+fn clear_old_report(dir: &Path) -> std::io::Result<()> {
+    let ours = |name: &str| {
+        name == "index.html"
+            || ["submission-", "draw-", "hang-"].iter().any(|p| {
+                name.strip_prefix(p)
+                    .and_then(|r| r.strip_suffix(".html"))
+                    .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+            })
+    };
+    for e in std::fs::read_dir(dir)?.flatten() {
+        if e.file_name().to_str().is_some_and(ours) {
+            std::fs::remove_file(e.path())?;
+        }
+    }
+    if let Ok(img) = std::fs::read_dir(dir.join("img")) {
+        for e in img.flatten() {
+            if e.path().extension().is_some_and(|x| x == "png") {
+                std::fs::remove_file(e.path())?;
+            }
+        }
+    }
+    Ok(())
 }

@@ -15,6 +15,8 @@ pub struct Report {
     pub draws: Vec<Draw>,
     /// Every hang, in order.
     pub hangs: Vec<HangPage>,
+    /// What the replay could not show, one line each.
+    pub notes: Vec<String>,
 }
 
 /// One submission (one execbuffer).
@@ -26,8 +28,10 @@ pub struct Submission {
     pub context: u32,
     /// The batch's address.
     pub batch: u64,
-    /// The commands executed, in order.
+    /// The commands executed, in order (at most [`crate::record::MAX_COMMANDS`]).
     pub commands: Vec<Command>,
+    /// Commands executed beyond those listed.
+    pub unlisted: usize,
     /// The hang that ended it (an index into [`Report::hangs`]).
     pub hang: Option<usize>,
 }
@@ -140,6 +144,8 @@ pub struct Shader {
     pub error: Option<String>,
     /// The binding table entries its messages name.
     pub bindings: Vec<u8>,
+    /// The entries its render target writes name.
+    pub render_targets: Vec<u8>,
     /// The sampler states its sampler messages name.
     pub samplers: Vec<u8>,
     /// Some message takes its descriptor from a register.
@@ -171,6 +177,8 @@ pub struct Draw {
     pub error: Option<String>,
     /// What could not be shown, one line each.
     pub notes: Vec<String>,
+    /// Only its counts are kept (past [`crate::record::MAX_DRAWS`] draws).
+    pub summary_only: bool,
 }
 
 /// A hang.
@@ -178,9 +186,11 @@ pub struct Draw {
 pub struct HangPage {
     /// The submission it ended.
     pub submission: usize,
-    /// The command it happened in, when it was fetched: its index in the submission's
-    /// commands.
+    /// The command it happened in, when it was fetched and listed: its index in the
+    /// submission's commands.
     pub command: Option<usize>,
+    /// The batch ran past the command limit (the address is where it started).
+    pub runaway: bool,
     /// The hang report, with its seed reference.
     pub reason: String,
     /// The draw it happened in.

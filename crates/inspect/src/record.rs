@@ -1,11 +1,18 @@
 //! The observer that records a replay for the report: every submission's commands, and
 //! for each draw its state, the pictures of what it read and wrote, its kernels, counts
 //! and times; for each hang the moment it happened.
+//!
+//! Work and memory stay bounded whatever the capture: at most [`MAX_COMMANDS`] commands
+//! are listed per submission and [`MAX_DRAWS`] draws recorded in full (later ones keep
+//! their counts); pictures are charged to the budgets of [`crate::image`]; a surface's
+//! pictures are taken once until a draw writes it or a new submission starts (the CPU may
+//! have written it between submissions); each kernel is disassembled once per contents.
 
-use crate::image::{Images, Shade};
+use crate::image::{Images, Kind, Shade};
 use crate::model::{
     BoundSurface, Command, Draw, HangPage, Picture, Report, Shader, Structure, Submission, Written,
 };
+use crate::shader::Shaders;
 use crate::state::{fields, groups};
 use gtsim_gpu::device::observe::{DrawOutcome, DrawView, Observer};
 use gtsim_gpu::device::{Hang, Ring};
@@ -14,11 +21,14 @@ use gtsim_mem::surface::Surface;
 use gtsim_pipe3d::state::{DrawState, ShaderStage};
 use gtsim_spec::gen7::GENERATION;
 use gtsim_spec::shared::SurfaceFormat;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
+/// Commands listed per submission.
+pub const MAX_COMMANDS: usize = 65_536;
+/// Draws recorded in full.
+pub const MAX_DRAWS: usize = 4096;
 /// Commands shown after the one that hung.
 const AFTER: usize = 8;
-
 /// Dwords shown from the address that hung.
 const RAW: u64 = 16;
 
@@ -27,17 +37,27 @@ pub struct Recorder {
     /// What has been recorded.
     pub report: Report,
     images: Images,
+    shaders: Shaders,
+    /// Pictures of surfaces taken since the last submission started, by surface (address,
+    /// layout, format); dropped when a draw writes the address.
+    surfaces: HashMap<(u64, String), Vec<Picture>>,
     pending: Option<Pending>,
+    /// Whether the last command executed is listed.
+    last_listed: bool,
 }
+
+/// A render target, depth or stencil image: the surface, its level and slice.
+type View = (Surface, u32, u32);
 
 /// What a draw's start left for its end.
 struct Pending {
     state: Option<DrawState>,
     stages: Vec<StageKernels>,
-    /// Before-pictures of the pixel shader's possible render targets, by address.
-    before: BTreeMap<u64, (u8, Picture)>,
-    depth: Option<(Surface, u32, u32, Picture)>,
-    stencil: Option<(Surface, u32, u32, Picture)>,
+    /// The pixel shader's render targets before the draw, by address, level and slice:
+    /// the binding table entry, the target and its picture.
+    before: BTreeMap<(u64, u32, u32), (u8, View, Picture)>,
+    depth: Option<(View, Picture)>,
+    stencil: Option<(View, Picture)>,
 }
 
 impl Recorder {
@@ -49,7 +69,10 @@ impl Recorder {
                 ..Report::default()
             },
             images: Images::new(dir),
+            shaders: Shaders::default(),
+            surfaces: HashMap::new(),
             pending: None,
+            last_listed: false,
         }
     }
 
@@ -61,6 +84,20 @@ impl Recorder {
             .submissions
             .last_mut()
             .expect("one pushed above")
+    }
+
+    /// Every level and slice of `surface`, taken once per submission until written.
+    fn surface_pictures(&mut self, mem: &dyn Memory, surface: &Surface) -> Vec<Picture> {
+        let key = (
+            surface.base,
+            format!("{:?} {:?}", surface.desc, surface.format),
+        );
+        if let Some(p) = self.surfaces.get(&key) {
+            return p.clone();
+        }
+        let p = self.images.all(mem, surface, Shade::Colour);
+        self.surfaces.insert(key, p.clone());
+        p
     }
 }
 
@@ -75,13 +112,20 @@ struct StageKernels {
 }
 
 impl StageKernels {
-    /// The entries the kernels' messages name; with a register descriptor among them,
-    /// also every entry the count declares.
-    fn entries(&self) -> BTreeSet<u8> {
+    /// The entries the kernels' messages name (`rt`: only their render target writes);
+    /// with a register descriptor among them, also every entry the count declares.
+    fn entries(&self, rt: bool) -> BTreeSet<u8> {
         let mut e: BTreeSet<u8> = self
             .shaders
             .iter()
-            .flat_map(|s| s.bindings.iter().copied())
+            .flat_map(|s| {
+                if rt {
+                    s.render_targets.iter()
+                } else {
+                    s.bindings.iter()
+                }
+            })
+            .copied()
             .collect();
         if self.shaders.iter().any(|s| s.indirect) {
             e.extend(0..self.count);
@@ -91,10 +135,15 @@ impl StageKernels {
 }
 
 /// Each shader stage the draw runs, with its kernels disassembled.
-fn stage_kernels(st: &DrawState, view: &DrawView, mem: &dyn Memory) -> Vec<StageKernels> {
+fn stage_kernels(
+    shaders: &mut Shaders,
+    st: &DrawState,
+    view: &DrawView,
+    mem: &dyn Memory,
+) -> Vec<StageKernels> {
     let s = view.state;
     let enc = st.encoding;
-    let k = |addr: u64, label: String| crate::shader::shader(mem, enc, addr, label);
+    let mut k = |addr: u64, label: String| shaders.shader(mem, enc, addr, label);
     let mut out = vec![];
     if let Some(kp) = st.vs.kernel {
         out.push(StageKernels {
@@ -134,24 +183,22 @@ fn stage_kernels(st: &DrawState, view: &DrawView, mem: &dyn Memory) -> Vec<Stage
         });
     }
     if !st.ps.kernels.is_empty() {
+        let kernels: Vec<Shader> = st
+            .ps
+            .kernels
+            .iter()
+            .map(|p| k(p.kernel.address, format!("pixel shader, SIMD{}", p.simd)))
+            .collect();
         out.push(StageKernels {
             stage: ShaderStage::Pixel,
             name: "pixel shader",
             binding_table: st.ps.resources.binding_table,
             count: s.ps.as_ref().map_or(0, |c| c.binding_table_entry_count),
-            shaders: st
-                .ps
-                .kernels
-                .iter()
-                .map(|p| k(p.kernel.address, format!("pixel shader, SIMD{}", p.simd)))
-                .collect(),
+            shaders: kernels,
         });
     }
     out
 }
-
-/// A surface with the level and slice a draw uses.
-type View = (Surface, u32, u32);
 
 /// The depth buffer's depth and stencil images as surfaces the texel codecs read.
 fn depth_surfaces(st: &DrawState) -> (Option<View>, Option<View>) {
@@ -175,47 +222,9 @@ fn depth_surfaces(st: &DrawState) -> (Option<View>, Option<View>) {
     (depth, stencil)
 }
 
-impl Observer for Recorder {
-    fn submission(&mut self, ring: Ring, ctx: u32, batch: u64) {
-        self.report.submissions.push(Submission {
-            ring: match ring {
-                Ring::Render => "render",
-                Ring::Blitter => "blitter",
-            },
-            context: ctx,
-            batch,
-            ..Submission::default()
-        });
-    }
-
-    fn command(&mut self, addr: u64, def: &'static gtsim_spec::table::Def, dw: &[u32]) {
-        self.submission().commands.push(Command {
-            addr,
-            name: def.name,
-            dwords: dw.to_vec(),
-            draw: None,
-        });
-    }
-
-    fn draw_begin(&mut self, view: &DrawView, mem: &dyn Memory) {
-        let submission = self.report.submissions.len().saturating_sub(1);
-        let index = self.report.draws.len();
-        let primitive = self
-            .submission()
-            .commands
-            .last_mut()
-            .map(|c| {
-                c.draw = Some(index);
-                fields(c.name, &c.dwords)
-            })
-            .unwrap_or_default();
-        let mut draw = Draw {
-            submission,
-            addr: view.addr,
-            primitive,
-            state: groups(view.state),
-            ..Draw::default()
-        };
+impl Recorder {
+    /// The pictures, surfaces and kernels of a draw about to run.
+    fn begin_full(&mut self, draw: &mut Draw, view: &DrawView, mem: &dyn Memory) -> Pending {
         let st = match view.front.draw_state(mem) {
             Ok(st) => st,
             Err(e) => {
@@ -230,84 +239,115 @@ impl Observer for Recorder {
             depth: None,
             stencil: None,
         };
-        if let Some(st) = &st {
-            pending.stages = stage_kernels(st, view, mem);
-            // The render targets the pixel shader may write: the entries its messages
-            // name that are render targets.
-            let ps = pending
-                .stages
-                .iter()
-                .find(|k| k.stage == ShaderStage::Pixel)
-                .map(StageKernels::entries)
-                .unwrap_or_default();
-            for bti in ps {
-                if let Ok(Some(rt)) = view.front.render_target(mem, bti, 0) {
-                    let p = self.images.picture(
-                        mem,
-                        &rt.surface,
-                        (rt.lod, rt.min_array_element),
-                        Shade::Colour,
-                        "before".into(),
-                    );
-                    pending.before.entry(rt.surface.base).or_insert((bti, p));
+        let Some(st) = st else {
+            return pending;
+        };
+        pending.stages = stage_kernels(&mut self.shaders, &st, view, mem);
+        // The render targets the pixel shader's render target writes name.
+        let rts = pending
+            .stages
+            .iter()
+            .find(|k| k.stage == ShaderStage::Pixel)
+            .map(|k| k.entries(true))
+            .unwrap_or_default();
+        for bti in rts {
+            if let Ok(Some(rt)) = view.front.render_target(mem, bti, 0) {
+                let key = (rt.surface.base, rt.lod, rt.min_array_element);
+                if pending.before.contains_key(&key) {
+                    continue;
                 }
+                let mut p = self.images.picture(
+                    mem,
+                    &rt.surface,
+                    (rt.lod, rt.min_array_element),
+                    (Shade::Colour, Kind::Written),
+                    "before".into(),
+                );
+                if rt.mcs.is_some() {
+                    p.note = Some(
+                        "multisample control surface not applied: cleared samples show \
+                         the plane's stale contents"
+                            .into(),
+                    );
+                }
+                pending
+                    .before
+                    .insert(key, (bti, (rt.surface, rt.lod, rt.min_array_element), p));
             }
-            let (depth, stencil) = depth_surfaces(st);
-            pending.depth = depth.map(|(s, lod, slice)| {
-                let p = self
-                    .images
-                    .picture(mem, &s, (lod, slice), Shade::Depth, "before".into());
-                (s, lod, slice, p)
-            });
-            pending.stencil = stencil.map(|(s, lod, slice)| {
-                let p = self
-                    .images
-                    .picture(mem, &s, (lod, slice), Shade::Stencil, "before".into());
-                (s, lod, slice, p)
-            });
         }
-        pending.state = st;
-        self.pending = Some(pending);
-        self.report.draws.push(draw);
+        let (depth, stencil) = depth_surfaces(&st);
+        let mut before = |v: Option<View>, shade: Shade| {
+            v.map(|(s, lod, slice)| {
+                let p = self.images.picture(
+                    mem,
+                    &s,
+                    (lod, slice),
+                    (shade, Kind::Written),
+                    "before".into(),
+                );
+                ((s, lod, slice), p)
+            })
+        };
+        pending.depth = before(depth, Shade::Depth);
+        pending.stencil = before(stencil, Shade::Stencil);
+        pending.state = Some(st);
+        pending
     }
 
-    fn draw_end(&mut self, view: &DrawView, mem: &dyn Memory, outcome: &DrawOutcome) {
-        let Some(pending) = self.pending.take() else {
-            return;
+    /// What a draw wrote, its surfaces, kernels and indirect state.
+    fn end_full(
+        &mut self,
+        draw: &mut Draw,
+        pending: Pending,
+        view: &DrawView,
+        mem: &dyn Memory,
+        outcome: &DrawOutcome,
+    ) {
+        // The render targets written; a draw that hung has none in its outcome, so the
+        // targets it may have written are pictured as it left them.
+        let targets: Vec<(u8, View)> = if outcome.error.is_none() {
+            outcome
+                .targets
+                .iter()
+                .map(|t| {
+                    let key = (t.surface.base, t.lod, t.min_array_element);
+                    let bti = pending.before.get(&key).map_or(u8::MAX, |b| b.0);
+                    (bti, (t.surface, t.lod, t.min_array_element))
+                })
+                .collect()
+        } else {
+            pending
+                .before
+                .values()
+                .map(|(bti, v, _)| (*bti, *v))
+                .collect()
         };
-        let mut draw = self.report.draws.pop().unwrap_or_default();
-        draw.stats = *outcome.stats;
-        draw.times = *outcome.times;
-        draw.error = outcome.error.map(|e| e.to_string());
-        let mut written_bases = vec![];
-        for t in outcome.targets {
+        for (bti, (surface, lod, slice)) in targets {
             let after = self.images.picture(
                 mem,
-                &t.surface,
-                (t.lod, t.min_array_element),
-                Shade::Colour,
+                &surface,
+                (lod, slice),
+                (Shade::Colour, Kind::Written),
                 "after".into(),
             );
-            let (bti, before) = match pending.before.get(&t.surface.base) {
-                Some((bti, p)) => (Some(*bti), p.clone()),
-                None => (
-                    None,
-                    Picture {
-                        label: "before".into(),
-                        size: after.size,
-                        note: Some("not captured".into()),
-                        ..Picture::default()
-                    },
-                ),
-            };
-            written_bases.push(t.surface.base);
-            draw.written.push(Written {
-                what: match bti {
-                    Some(b) => format!("render target (binding table entry {b})"),
-                    None => "render target".into(),
+            let before = match pending.before.get(&(surface.base, lod, slice)) {
+                Some((_, _, p)) => p.clone(),
+                None => Picture {
+                    label: "before".into(),
+                    size: after.size,
+                    note: Some("not captured".into()),
+                    ..Picture::default()
                 },
-                addr: t.surface.base,
-                format: t.surface.format.name().unwrap_or("?").to_string(),
+            };
+            self.surfaces.retain(|(base, _), _| *base != surface.base);
+            draw.written.push(Written {
+                what: if bti == u8::MAX {
+                    "render target".into()
+                } else {
+                    format!("render target (binding table entry {bti})")
+                },
+                addr: surface.base,
+                format: surface.format.name().unwrap_or("?").to_string(),
                 before,
                 after,
             });
@@ -328,13 +368,21 @@ impl Observer for Recorder {
             ("depth buffer", Shade::Depth, &pending.depth),
             ("stencil buffer", Shade::Stencil, &pending.stencil),
         ] {
-            if let Some((s, lod, slice, before)) = buffer {
-                let what = format!("{what}{plane}");
-                let after = self
-                    .images
-                    .picture(mem, s, (*lod, *slice), shade, "after".into());
+            if let Some(((s, lod, slice), before)) = buffer {
+                let after = self.images.picture(
+                    mem,
+                    s,
+                    (*lod, *slice),
+                    (shade, Kind::Written),
+                    "after".into(),
+                );
+                let unchanged = after.file.is_some() && after.file == before.file;
+                self.surfaces.retain(|(base, _), _| *base != s.base);
                 draw.written.push(Written {
-                    what,
+                    what: format!(
+                        "{what}{plane}{}",
+                        if unchanged { ", unchanged" } else { "" }
+                    ),
                     addr: s.base,
                     format: s.format.name().unwrap_or("?").to_string(),
                     before: before.clone(),
@@ -343,7 +391,6 @@ impl Observer for Recorder {
             }
         }
         for k in &pending.stages {
-            let entries = k.entries();
             if k.shaders.iter().any(|s| s.indirect) && k.count == 0 {
                 draw.notes.push(format!(
                     "a {} message takes its descriptor from a register and Binding Table \
@@ -351,57 +398,8 @@ impl Observer for Recorder {
                     k.name
                 ));
             }
-            for bti in entries {
-                let Ok((addr, rss)) =
-                    gtsim_gen7::surface_state(mem, view.state, k.binding_table, bti)
-                else {
-                    draw.notes.push(format!(
-                        "{} binding table entry {bti}: its surface state does not read",
-                        k.name
-                    ));
-                    continue;
-                };
-                let fields_of = rss.pack().map(|dw| fields("RENDER_SURFACE_STATE", &dw));
-                let summary = format!(
-                    "{} {}x{}x{} {}, {} levels",
-                    rss.surface_type.name().unwrap_or("?"),
-                    u32::from(rss.width) + 1,
-                    u32::from(rss.height) + 1,
-                    u32::from(rss.depth) + 1,
-                    rss.surface_format.name().unwrap_or("?"),
-                    u32::from(rss.mip_count_lod) + 1,
-                );
-                let note = |n: String| {
-                    vec![Picture {
-                        label: "contents".into(),
-                        note: Some(n),
-                        ..Picture::default()
-                    }]
-                };
-                use gtsim_dataport::dc::DataSurface as D;
-                let pictures = match view.front.data_surface(k.stage, mem, bti) {
-                    _ if written_bases.contains(&rss.surface_base_address) => {
-                        note("written by this draw: see above".into())
-                    }
-                    Ok(D::Image { surface, .. }) => self.images.all(mem, &surface, Shade::Colour),
-                    Ok(D::Null) => note("a null surface".into()),
-                    Ok(D::Buffer { entries, .. }) => note(format!("a buffer of {entries} entries")),
-                    Ok(D::Structured { entries, .. }) => {
-                        note(format!("a structured buffer of {entries} entries"))
-                    }
-                    Err(e) => note(e.to_string()),
-                };
-                draw.surfaces.push(BoundSurface {
-                    stage: k.name,
-                    bti,
-                    state_addr: addr,
-                    summary,
-                    state: Structure {
-                        name: "RENDER_SURFACE_STATE".into(),
-                        fields: fields_of.unwrap_or_default(),
-                    },
-                    pictures,
-                });
+            for bti in k.entries(false) {
+                self.bound_surface(draw, k, bti, view, mem);
             }
         }
         // The indirect state the pointers reach, and the sampler states the kernels
@@ -416,35 +414,167 @@ impl Observer for Recorder {
                     ShaderStage::Pixel => "Windower and pixel shader",
                     _ => return None,
                 };
-                let mut i: Vec<u8> = k.shaders.iter().flat_map(|s| s.samplers.clone()).collect();
-                i.sort_unstable();
-                i.dedup();
-                Some((group, i))
+                let i: BTreeSet<u8> = k
+                    .shaders
+                    .iter()
+                    .flat_map(|s| s.samplers.iter().copied())
+                    .collect();
+                Some((group, i.into_iter().collect()))
             })
             .collect();
-        crate::state::add_indirect(
-            &mut draw.state,
-            mem,
-            view.state,
-            &samplers,
-            outcome.targets.len(),
-        );
+        let rts = draw
+            .written
+            .iter()
+            .filter(|w| w.what.starts_with("render target"))
+            .count();
+        crate::state::add_indirect(&mut draw.state, mem, view.state, &samplers, rts);
         draw.shaders = pending.stages.into_iter().flat_map(|k| k.shaders).collect();
+    }
+
+    /// Binding table entry `bti` of stage `k`: its surface state and pictures.
+    fn bound_surface(
+        &mut self,
+        draw: &mut Draw,
+        k: &StageKernels,
+        bti: u8,
+        view: &DrawView,
+        mem: &dyn Memory,
+    ) {
+        let Ok((addr, rss)) = gtsim_gen7::surface_state(mem, view.state, k.binding_table, bti)
+        else {
+            draw.notes.push(format!(
+                "{} binding table entry {bti}: its surface state does not read",
+                k.name
+            ));
+            return;
+        };
+        let fields_of = rss.pack().map(|dw| fields("RENDER_SURFACE_STATE", &dw));
+        let summary = format!(
+            "{} {}x{}x{} {}, {} levels",
+            rss.surface_type.name().unwrap_or("?"),
+            u32::from(rss.width) + 1,
+            u32::from(rss.height) + 1,
+            u32::from(rss.depth) + 1,
+            rss.surface_format.name().unwrap_or("?"),
+            u32::from(rss.mip_count_lod) + 1,
+        );
+        let note = |n: String| {
+            vec![Picture {
+                label: "contents".into(),
+                note: Some(n),
+                ..Picture::default()
+            }]
+        };
+        use gtsim_dataport::dc::DataSurface as D;
+        let pictures = match view.front.data_surface(k.stage, mem, bti) {
+            Ok(D::Image { surface, .. }) => self.surface_pictures(mem, &surface),
+            Ok(D::Null) => note("a null surface".into()),
+            Ok(D::Buffer { entries, .. }) => note(format!("a buffer of {entries} entries")),
+            Ok(D::Structured { entries, .. }) => {
+                note(format!("a structured buffer of {entries} entries"))
+            }
+            Err(e) => note(e.to_string()),
+        };
+        draw.surfaces.push(BoundSurface {
+            stage: k.name,
+            bti,
+            state_addr: addr,
+            summary,
+            state: Structure {
+                name: "RENDER_SURFACE_STATE".into(),
+                fields: fields_of.unwrap_or_default(),
+            },
+            pictures,
+        });
+    }
+}
+
+impl Observer for Recorder {
+    fn submission(&mut self, ring: Ring, ctx: u32, batch: u64) {
+        // The CPU may have written anything since the last submission.
+        self.surfaces.clear();
+        self.last_listed = false;
+        self.report.submissions.push(Submission {
+            ring: match ring {
+                Ring::Render => "render",
+                Ring::Blitter => "blitter",
+            },
+            context: ctx,
+            batch,
+            ..Submission::default()
+        });
+    }
+
+    fn command(&mut self, addr: u64, def: &'static gtsim_spec::table::Def, dw: &[u32]) {
+        let sub = self.submission();
+        if sub.commands.len() < MAX_COMMANDS {
+            sub.commands.push(Command {
+                addr,
+                name: def.name,
+                dwords: dw.to_vec(),
+                draw: None,
+            });
+            self.last_listed = true;
+        } else {
+            sub.unlisted += 1;
+            self.last_listed = false;
+        }
+    }
+
+    fn draw_begin(&mut self, view: &DrawView, mem: &dyn Memory) {
+        let submission = self.report.submissions.len().saturating_sub(1);
+        let index = self.report.draws.len();
+        let listed = self.last_listed;
+        let primitive = match self.submission().commands.last_mut() {
+            Some(c) if listed => {
+                c.draw = Some(index);
+                fields(c.name, &c.dwords)
+            }
+            _ => vec![],
+        };
+        let mut draw = Draw {
+            submission,
+            addr: view.addr,
+            primitive,
+            ..Draw::default()
+        };
+        self.pending = if index < MAX_DRAWS {
+            draw.state = groups(view.state);
+            Some(self.begin_full(&mut draw, view, mem))
+        } else {
+            draw.summary_only = true;
+            None
+        };
+        self.report.draws.push(draw);
+    }
+
+    fn draw_end(&mut self, view: &DrawView, mem: &dyn Memory, outcome: &DrawOutcome) {
+        let Some(mut draw) = self.report.draws.pop() else {
+            return;
+        };
+        draw.stats = *outcome.stats;
+        draw.times = *outcome.times;
+        draw.error = outcome.error.map(|e| e.to_string());
+        if let Some(pending) = self.pending.take() {
+            self.end_full(&mut draw, pending, view, mem, outcome);
+        }
         self.report.draws.push(draw);
     }
 
     fn hang(&mut self, hang: &Hang, state: &gtsim_gen7::LatchedState, mem: &dyn Memory) {
         let submission = self.report.submissions.len().saturating_sub(1);
         let index = self.report.hangs.len();
+        let listed = self.last_listed;
+        let runaway = matches!(hang, Hang::Runaway { .. });
         let sub = self.submission();
         sub.hang = Some(index);
-        // The command that hung, when it was fetched (an unknown or unreadable one was
-        // not).
+        // The command that hung, when it was fetched and listed (an unknown or unreadable
+        // one was not; a runaway batch names where it started).
         let command = sub
             .commands
             .len()
             .checked_sub(1)
-            .filter(|&c| sub.commands[c].addr == hang.addr());
+            .filter(|&c| listed && !runaway && sub.commands[c].addr == hang.addr());
         let draw = command.and_then(|c| sub.commands[c].draw);
         let mut reason = hang.to_string();
         let mut source = std::error::Error::source(hang);
@@ -457,16 +587,14 @@ impl Observer for Recorder {
         }
         // The commands after the one that hung, as they are in memory (not executed).
         let mut after = vec![];
-        let mut at = Some(match command {
+        let mut at = match command {
             Some(c) => {
                 let c = &sub.commands[c];
-                c.addr + 4 * c.dwords.len() as u64
+                c.addr.checked_add(4 * c.dwords.len() as u64)
             }
-            None => hang.addr(),
-        });
-        let raw: Vec<u32> = (0..RAW)
-            .map_while(|i| mem.read_u32(hang.addr() + 4 * i).ok())
-            .collect();
+            None if runaway => None,
+            None => Some(hang.addr()),
+        };
         while let Some(addr) = at {
             if after.len() == AFTER {
                 break;
@@ -487,13 +615,20 @@ impl Observer for Recorder {
                 dwords,
                 draw: None,
             });
-            at = Some(addr + 4 * len as u64);
+            at = addr.checked_add(4 * len as u64);
         }
+        let raw: Vec<u32> = (0..RAW)
+            .map_while(|i| {
+                let a = hang.addr().checked_add(4 * i)?;
+                mem.read_u32(a).ok()
+            })
+            .collect();
         let mut state_groups = groups(state);
         crate::state::add_indirect(&mut state_groups, mem, state, &[], 1);
         self.report.hangs.push(HangPage {
             submission,
             command,
+            runaway,
             reason,
             draw,
             state: state_groups,

@@ -136,11 +136,80 @@ fn a_hang_has_its_own_page() {
         "{page}"
     );
     assert!(page.contains("PIPELINE_SELECT"), "the batch before it");
-    assert!(page.contains("In a command that could not be fetched at <code>0x20008"));
+    assert!(
+        page.contains("In a command that could not be fetched or is not listed at <code>0x20008")
+    );
     assert!(
         page.contains("0f800000 05000000"),
         "the dwords from the hang"
     );
     assert!(page.contains("Command streamer"), "the state at the hang");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A batch that jumps to itself runs past the command limit: its hang page says so and
+/// names where the batch started, without taking a listed command for the culprit.
+#[test]
+fn a_runaway_batch_names_where_it_started() {
+    let dwords = |d: &[u32]| -> Vec<u8> { d.iter().flat_map(|x| x.to_le_bytes()).collect() };
+    let mut w = AubWriter::new("runaway", 0x0162);
+    // MI_NOOP, then MI_BATCH_BUFFER_START back to the batch's start.
+    w.write_memory(0x20000, &dwords(&[0, 0x1880_0000, 0x20000]), 0);
+    w.exec(0x20000, 0);
+    let trace = aub::parse(&w.finish());
+    let dir = out_dir("runaway");
+    let limits = DeviceLimits {
+        max_commands: 1000,
+        ..DeviceLimits::BUILT_IN
+    };
+    let s = gtsim_inspect::inspect_limited(&trace, "runaway.aub", &dir, limits, |_, _| {}).unwrap();
+    assert_eq!(s.hangs, 1);
+    let page = read(&dir, "hang-0.html");
+    assert!(
+        page.contains("executed 1000 commands without MI_BATCH_BUFFER_END"),
+        "{page}"
+    );
+    // The replay starts each submission at its ring (offset 0 here), which jumps to the
+    // batch.
+    assert!(
+        page.contains("In the batch that started at <code>0x0<"),
+        "{page}"
+    );
+    assert!(
+        !page.contains("class=\"hang\"><td>"),
+        "no listed command marked"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A draw that hangs (the pixel watchdog set below the triangle's pixels) keeps its page
+/// with the render target as it left it, linked from its hang page.
+#[test]
+fn a_draw_that_hangs_shows_what_it_had_written() {
+    let dir = out_dir("draw-hang");
+    let limits = DeviceLimits {
+        work: gtsim_pipe3d::draw::WorkLimits {
+            pixels: 10,
+            ..DeviceLimits::BUILT_IN.work
+        },
+        ..DeviceLimits::BUILT_IN
+    };
+    let trace = aub::parse(TRIANGLE);
+    let s = gtsim_inspect::inspect_limited(&trace, "t", &dir, limits, |_, _| {}).unwrap();
+    assert_eq!(s.hangs, 1);
+    let hang = read(&dir, "hang-0.html");
+    assert!(hang.contains("watchdog"), "{hang}");
+    let d = hang
+        .split("<a href=\"draw-")
+        .nth(1)
+        .and_then(|r| r.split('.').next())
+        .expect("the hang page links its draw");
+    let page = read(&dir, &format!("draw-{d}.html"));
+    assert!(page.contains("The draw hung"));
+    assert!(
+        page.contains("render target (binding table entry 0)"),
+        "{page}"
+    );
+    assert!(page.contains("after (64x64"));
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -149,6 +149,18 @@ pub(super) fn execute(
             // "This pointer is relative to the General State Base Address"
             // (GeneralStateOffset[31:5]).
             let address = general.base.wrapping_add(u64::from(m3 & !0x1f));
+            // The state's 67 dwords (§3.8.3) within General State Access Upper Bound.
+            if let Some(bound) = general.bound
+                && address.checked_add(67 * 4).is_none_or(|end| end > bound)
+            {
+                return Err(MessageError::State {
+                    structure: "COLOR_PROCESSING_STATE",
+                    why: format!(
+                        "at {address:#x}, past General State Access Upper Bound {bound:#x} \
+                         (seed 000 §3.9.6.2 M0.3)"
+                    ),
+                });
+            }
             let state = decode(&*space.mem, address)?;
             refuse_iecp_surface(surface.format)?;
             state.process(

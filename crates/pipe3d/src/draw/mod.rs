@@ -553,60 +553,65 @@ fn draw_stages(
         return Ok(vec![]);
     };
     let mut ps = pixel::PixelStage::new(&st, mem, kernels)?;
-    let mut vs = vertex::VertexStage::new(&st, mem, kernels)?;
-    let mut runs = runs::Runs::new(&st, mem, kernels)?;
-    for instance in 0..st.vf.counts.instance_count {
-        vs.begin_instance(&st);
-        runs.begin_run(&st)?;
-        let mut source = stream::VertexSource::new(&st);
-        loop {
-            let chunk = source.next_chunk(&st, mem)?;
-            if chunk.is_empty() {
-                break;
-            }
-            for piece in chunk.split_inclusive(|i| *i == stream::Item::Cut) {
-                let vertices: Vec<stream::VertexRef> = piece
-                    .iter()
-                    .filter_map(|i| match i {
-                        stream::Item::Vertex(v) => Some(*v),
-                        stream::Item::Cut => None,
-                    })
-                    .collect();
-                let cut = piece.last() == Some(&stream::Item::Cut);
-                let (vues, pids) = if vertices.is_empty() {
-                    (vec![], vec![])
-                } else {
-                    watchdog.vertices(vertices.len() as u64)?;
-                    let t = std::time::Instant::now();
-                    let shaded = vs.shade(&st, front, mem, &vertices, instance, stats, watchdog);
-                    *vertex_time += t.elapsed();
-                    shaded?
-                };
-                if vues.is_empty() && !cut {
-                    continue;
+    // The pixel stage's time counts also when a later stage stops the draw.
+    let mut stages = || -> Result<Vec<RenderTarget>, DrawError> {
+        let mut vs = vertex::VertexStage::new(&st, mem, kernels)?;
+        let mut runs = runs::Runs::new(&st, mem, kernels)?;
+        for instance in 0..st.vf.counts.instance_count {
+            vs.begin_instance(&st);
+            runs.begin_run(&st)?;
+            let mut source = stream::VertexSource::new(&st);
+            loop {
+                let chunk = source.next_chunk(&st, mem)?;
+                if chunk.is_empty() {
+                    break;
                 }
-                runs.feed(&st, front, vues, pids, cut, mem, &mut ps, stats, watchdog)?;
-                if cut {
-                    vs.begin_run();
+                for piece in chunk.split_inclusive(|i| *i == stream::Item::Cut) {
+                    let vertices: Vec<stream::VertexRef> = piece
+                        .iter()
+                        .filter_map(|i| match i {
+                            stream::Item::Vertex(v) => Some(*v),
+                            stream::Item::Cut => None,
+                        })
+                        .collect();
+                    let cut = piece.last() == Some(&stream::Item::Cut);
+                    let (vues, pids) = if vertices.is_empty() {
+                        (vec![], vec![])
+                    } else {
+                        watchdog.vertices(vertices.len() as u64)?;
+                        let t = std::time::Instant::now();
+                        let shaded =
+                            vs.shade(&st, front, mem, &vertices, instance, stats, watchdog);
+                        *vertex_time += t.elapsed();
+                        shaded?
+                    };
+                    if vues.is_empty() && !cut {
+                        continue;
+                    }
+                    runs.feed(&st, front, vues, pids, cut, mem, &mut ps, stats, watchdog)?;
+                    if cut {
+                        vs.begin_run();
+                    }
                 }
             }
+            runs.feed(
+                &st,
+                front,
+                vec![],
+                vec![],
+                true,
+                mem,
+                &mut ps,
+                stats,
+                watchdog,
+            )?;
         }
-        runs.feed(
-            &st,
-            front,
-            vec![],
-            vec![],
-            true,
-            mem,
-            &mut ps,
-            stats,
-            watchdog,
-        )?;
-    }
-    runs.finish(stats);
-    let written = ps.finish(&st, front, mem, stats, watchdog);
+        runs.finish(stats);
+        ps.finish(&st, front, mem, stats, watchdog)
+    };
+    let result = stages();
     *pixel_time += ps.busy;
-    written
+    result
 }
 
 #[cfg(test)]
