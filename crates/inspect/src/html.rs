@@ -48,16 +48,11 @@ fn page(title: &str, body: &str) -> String {
     )
 }
 
-/// Writes every page of `r` into `dir` (the pictures are already there).
+/// Writes the index and the hang pages of `r` into `dir` (the recorder wrote the draw
+/// and submission pages and the pictures as it went).
 pub fn write(r: &Report, dir: &Path) -> std::io::Result<()> {
     std::fs::create_dir_all(dir)?;
     std::fs::write(dir.join("index.html"), index(r))?;
-    for (i, _) in r.submissions.iter().enumerate() {
-        std::fs::write(dir.join(format!("submission-{i}.html")), submission(r, i))?;
-    }
-    for (i, d) in r.draws.iter().enumerate() {
-        std::fs::write(dir.join(format!("draw-{i}.html")), draw(r, i, d))?;
-    }
     for (i, h) in r.hangs.iter().enumerate() {
         std::fs::write(dir.join(format!("hang-{i}.html")), hang(r, i, h))?;
     }
@@ -132,7 +127,7 @@ fn index(r: &Report) -> String {
          <th>batch</th><th>commands</th><th>draws</th><th>outcome</th></tr>"
     );
     for (i, s) in r.submissions.iter().enumerate() {
-        let draws = s.commands.iter().filter(|c| c.draw.is_some()).count();
+        let draws = s.draws;
         let _ = writeln!(
             b,
             "<tr><td><a href=\"submission-{i}.html\">submission {i}</a></td><td>{}</td><td>{}</td>\
@@ -140,7 +135,7 @@ fn index(r: &Report) -> String {
             s.ring,
             s.context,
             s.batch,
-            s.commands.len(),
+            s.count,
             match s.hang {
                 Some(h) => format!("<a class=\"warn\" href=\"hang-{h}.html\">hang {h}</a>"),
                 None => "completed".into(),
@@ -167,17 +162,15 @@ fn command_row(b: &mut String, c: &Command, mark: &str) {
     );
 }
 
-fn submission(r: &Report, i: usize) -> String {
+/// Submission `i`'s page: its commands with every field.
+pub fn submission_page(r: &Report, i: usize) -> String {
     let s = &r.submissions[i];
     let mut b = String::new();
     let _ = writeln!(
         b,
         "<nav><a href=\"index.html\">index</a></nav><h1>Submission {i}</h1>\
          <p>{} ring, context {}, batch at <code>{:#x}</code>, {} commands.</p>",
-        s.ring,
-        s.context,
-        s.batch,
-        s.commands.len()
+        s.ring, s.context, s.batch, s.count
     );
     if let Some(h) = s.hang {
         let _ = writeln!(
@@ -190,7 +183,12 @@ fn submission(r: &Report, i: usize) -> String {
         b,
         "<table id=\"commands\"><tr><th>address</th><th>command</th><th>fields</th></tr>"
     );
-    let hung = s.hang.and_then(|h| r.hangs[h].command);
+    // The command that hung: the last listed, when the hang names it.
+    let hung = s.hang.and_then(|h| {
+        r.hangs[h]
+            .command
+            .map(|_| s.commands.len().saturating_sub(1))
+    });
     for (k, c) in s.commands.iter().enumerate() {
         let mark = if Some(k) == hung {
             "hang"
@@ -295,14 +293,15 @@ fn figure(p: &Picture) -> String {
     )
 }
 
-fn draw(r: &Report, i: usize, d: &Draw) -> String {
+/// Draw `i`'s page; `has_next`: a draw follows it.
+pub fn draw_page(i: usize, d: &Draw, has_next: bool) -> String {
     let mut b = String::new();
     let prev = if i > 0 {
         format!("<a href=\"draw-{}.html\">previous draw</a>", i - 1)
     } else {
         String::new()
     };
-    let next = if i + 1 < r.draws.len() {
+    let next = if has_next {
         format!("<a href=\"draw-{}.html\">next draw</a>", i + 1)
     } else {
         String::new()
@@ -449,7 +448,7 @@ fn hang(r: &Report, i: usize, h: &HangPage) -> String {
         esc(&h.reason)
     );
     let s = &r.submissions[h.submission];
-    let what = match h.command.and_then(|c| s.commands.get(c)) {
+    let what = match h.command.and_then(|c| h.before.get(c)) {
         Some(c) => esc(c.name),
         None if h.runaway => "the batch that started".into(),
         None => "a command that could not be fetched or is not listed".into(),
@@ -478,12 +477,7 @@ fn hang(r: &Report, i: usize, h: &HangPage) -> String {
         "<h2 id=\"batch\">The batch around it</h2><table><tr><th>address</th><th>command</th><th>fields</th></tr>"
     );
     // The commands before it (and it, when it was fetched).
-    let upto = h.command.map_or(s.commands.len(), |k| k + 1);
-    for (j, c) in s.commands[..upto]
-        .iter()
-        .enumerate()
-        .skip(upto.saturating_sub(17))
-    {
+    for (j, c) in h.before.iter().enumerate() {
         command_row(&mut b, c, if Some(j) == h.command { "hang" } else { "" });
     }
     for c in &h.after {

@@ -57,7 +57,8 @@ pub fn inspect_limited(
     clear_old_report(dir)?;
     let mut recorder = record::Recorder::new(source.to_string(), dir.to_path_buf());
     let replay = gtsim_gpu::replay::replay_observed(trace, limits, progress, Some(&mut recorder));
-    let r = &mut recorder.report;
+    let mut report = recorder.finish()?;
+    let r = &mut report;
     // Hangs the observer did not see (a Gen11 command streamer calls no observer yet).
     for (i, h) in &replay.hangs {
         if r.submissions.get(*i).is_some_and(|s| s.hang.is_none()) {
@@ -90,7 +91,7 @@ pub fn inspect_limited(
     if let Some(e) = &trace.error {
         r.notes.push(format!("the capture: {e}"));
     }
-    let r = &recorder.report;
+    let r = &report;
     html::write(r, dir)?;
     Ok(Summary {
         submissions: r.submissions.len(),

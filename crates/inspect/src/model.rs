@@ -28,10 +28,15 @@ pub struct Submission {
     pub context: u32,
     /// The batch's address.
     pub batch: u64,
-    /// The commands executed, in order (at most [`crate::record::MAX_COMMANDS`]).
+    /// The commands executed, in order (at most [`crate::record::MAX_COMMANDS`]), until
+    /// the submission's page is written.
     pub commands: Vec<Command>,
     /// Commands executed beyond those listed.
     pub unlisted: usize,
+    /// Commands executed.
+    pub count: usize,
+    /// Draws.
+    pub draws: usize,
     /// The hang that ended it (an index into [`Report::hangs`]).
     pub hang: Option<usize>,
 }
@@ -152,7 +157,8 @@ pub struct Shader {
     pub indirect: bool,
 }
 
-/// One 3DPRIMITIVE.
+/// One 3DPRIMITIVE. Once its page is written only what the index shows is kept
+/// ([`Draw::light`]).
 #[derive(Debug, Default)]
 pub struct Draw {
     /// The submission it is in.
@@ -186,8 +192,10 @@ pub struct Draw {
 pub struct HangPage {
     /// The submission it ended.
     pub submission: usize,
-    /// The command it happened in, when it was fetched and listed: its index in the
-    /// submission's commands.
+    /// The listed commands before the hang, up to the one it happened in.
+    pub before: Vec<Command>,
+    /// The command it happened in, when it was fetched and listed: its index in
+    /// `before` (the last).
     pub command: Option<usize>,
     /// The batch ran past the command limit (the address is where it started).
     pub runaway: bool,
@@ -203,4 +211,16 @@ pub struct HangPage {
     pub addr: u64,
     /// The dwords from there, as they are in memory.
     pub raw: Vec<u32>,
+}
+
+impl Draw {
+    /// What the index needs of a draw whose page is written: its place, counts, time,
+    /// outcome and what it wrote (pictures are files already).
+    pub fn light(&mut self) {
+        self.primitive = vec![];
+        self.state = vec![];
+        self.surfaces = vec![];
+        self.shaders = vec![];
+        self.notes = vec![];
+    }
 }

@@ -4,9 +4,11 @@
 //!
 //! Work and memory stay bounded whatever the capture: at most [`MAX_COMMANDS`] commands
 //! are listed per submission and [`MAX_DRAWS`] draws recorded in full (later ones keep
-//! their counts); pictures are charged to the budgets of [`crate::image`]; a surface's
-//! pictures are taken once until a draw writes it or a new submission starts (the CPU may
-//! have written it between submissions); each kernel is disassembled once per contents.
+//! their counts); a draw's page is written when the next draw starts and a submission's
+//! when the next submission starts, and only what the index needs is kept of them;
+//! pictures are charged to the budgets of [`crate::image`]; a surface's pictures are
+//! taken once until a draw writes it or a new submission starts (the CPU may have written
+//! it between submissions); each kernel is disassembled once per contents.
 
 use crate::image::{Images, Kind, Shade};
 use crate::model::{
@@ -44,6 +46,12 @@ pub struct Recorder {
     pending: Option<Pending>,
     /// Whether the last command executed is listed.
     last_listed: bool,
+    /// Where the pages go.
+    dir: std::path::PathBuf,
+    /// The last draw recorded in full, whose page is not written yet.
+    open_draw: Option<usize>,
+    /// The first error writing a page.
+    io_error: Option<std::io::Error>,
 }
 
 /// A render target, depth or stencil image: the surface, its level and slice.
@@ -68,11 +76,55 @@ impl Recorder {
                 source,
                 ..Report::default()
             },
-            images: Images::new(dir),
+            images: Images::new(dir.clone()),
             shaders: Shaders::default(),
             surfaces: HashMap::new(),
             pending: None,
             last_listed: false,
+            dir,
+            open_draw: None,
+            io_error: None,
+        }
+    }
+
+    fn keep_error(&mut self, r: std::io::Result<()>) {
+        if let Err(e) = r
+            && self.io_error.is_none()
+        {
+            self.io_error = Some(e);
+        }
+    }
+
+    /// Writes the open draw's page (`has_next`: another draw follows) and keeps only
+    /// what the index needs of it.
+    fn flush_draw(&mut self, has_next: bool) {
+        let Some(i) = self.open_draw.take() else {
+            return;
+        };
+        let page = crate::html::draw_page(i, &self.report.draws[i], has_next);
+        let r = std::fs::write(self.dir.join(format!("draw-{i}.html")), page);
+        self.keep_error(r);
+        self.report.draws[i].light();
+    }
+
+    /// Writes the last submission's page and drops its commands.
+    fn flush_submission(&mut self) {
+        let Some(i) = self.report.submissions.len().checked_sub(1) else {
+            return;
+        };
+        let page = crate::html::submission_page(&self.report, i);
+        let r = std::fs::write(self.dir.join(format!("submission-{i}.html")), page);
+        self.keep_error(r);
+        self.report.submissions[i].commands = vec![];
+    }
+
+    /// The report, every page of a draw and a submission written.
+    pub fn finish(mut self) -> std::io::Result<Report> {
+        self.flush_draw(false);
+        self.flush_submission();
+        match self.io_error {
+            Some(e) => Err(e),
+            None => Ok(self.report),
         }
     }
 
@@ -491,6 +543,7 @@ impl Recorder {
 
 impl Observer for Recorder {
     fn submission(&mut self, ring: Ring, ctx: u32, batch: u64) {
+        self.flush_submission();
         // The CPU may have written anything since the last submission.
         self.surfaces.clear();
         self.last_listed = false;
@@ -507,6 +560,7 @@ impl Observer for Recorder {
 
     fn command(&mut self, addr: u64, def: &'static gtsim_spec::table::Def, dw: &[u32]) {
         let sub = self.submission();
+        sub.count += 1;
         if sub.commands.len() < MAX_COMMANDS {
             sub.commands.push(Command {
                 addr,
@@ -522,6 +576,8 @@ impl Observer for Recorder {
     }
 
     fn draw_begin(&mut self, view: &DrawView, mem: &dyn Memory) {
+        self.flush_draw(true);
+        self.submission().draws += 1;
         let submission = self.report.submissions.len().saturating_sub(1);
         let index = self.report.draws.len();
         let listed = self.last_listed;
@@ -540,6 +596,7 @@ impl Observer for Recorder {
         };
         self.pending = if index < MAX_DRAWS {
             draw.state = groups(view.state);
+            self.open_draw = Some(index);
             Some(self.begin_full(&mut draw, view, mem))
         } else {
             draw.summary_only = true;
@@ -576,6 +633,10 @@ impl Observer for Recorder {
             .checked_sub(1)
             .filter(|&c| listed && !runaway && sub.commands[c].addr == hang.addr());
         let draw = command.and_then(|c| sub.commands[c].draw);
+        // The listed commands before it, and it.
+        let upto = command.map_or(sub.commands.len(), |c| c + 1);
+        let before: Vec<Command> = sub.commands[upto.saturating_sub(17)..upto].to_vec();
+        let command = command.map(|_| before.len() - 1);
         let mut reason = hang.to_string();
         let mut source = std::error::Error::source(hang);
         while let Some(s) = source {
@@ -589,7 +650,7 @@ impl Observer for Recorder {
         let mut after = vec![];
         let mut at = match command {
             Some(c) => {
-                let c = &sub.commands[c];
+                let c = &before[c];
                 c.addr.checked_add(4 * c.dwords.len() as u64)
             }
             None if runaway => None,
@@ -627,6 +688,7 @@ impl Observer for Recorder {
         crate::state::add_indirect(&mut state_groups, mem, state, &[], 1);
         self.report.hangs.push(HangPage {
             submission,
+            before,
             command,
             runaway,
             reason,

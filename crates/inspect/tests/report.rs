@@ -52,7 +52,8 @@ fn the_triangle_capture_shows_every_draw() {
     let mut rec = Recorder::new("t".into(), dir.clone());
     gtsim_gpu::replay::replay_observed(&trace, DeviceLimits::default(), |_, _| {}, Some(&mut rec));
     let plain = gtsim_gpu::replay::replay(&trace, |_, _| {});
-    let r = &rec.report;
+    let report = rec.finish().unwrap();
+    let r = &report;
     let last = r.draws.last().unwrap();
     // One triangle: three vertices, one primitive (the client draws glDrawArrays of 3).
     assert_eq!((last.stats.ia_vertices, last.stats.ia_primitives), (3, 1));
