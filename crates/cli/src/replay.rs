@@ -79,15 +79,8 @@ pub fn replay(file: Option<&Path>, out: &Path, flip_y: bool) -> Result<ExitCode>
 }
 
 fn write_png(path: &Path, w: u32, h: u32, rgba: &[u8]) -> Result<()> {
-    let f =
-        std::fs::File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
-    let mut enc = png::Encoder::new(std::io::BufWriter::new(f), w, h);
-    enc.set_color(png::ColorType::Rgba);
-    enc.set_depth(png::BitDepth::Eight);
-    let mut wr = enc.write_header()?;
-    wr.write_image_data(rgba)?;
-    wr.finish()?;
-    Ok(())
+    gtsim_inspect::image::write_png(path, w, h, rgba)
+        .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))
 }
 
 /// Progress of a long replay: a bar on a terminal, else a plain line at each tenth of the

@@ -78,6 +78,29 @@ pub fn cases(default: u64) -> u64 {
     env_u64("GTSIM_FUZZ_CASES", default)
 }
 
+/// Mutates 1 to 8 dwords of `data` (little-endian, at dword offsets): each becomes one of
+/// `interesting`, has one bit flipped, or takes random bits, a third of the time each.
+/// The mutation the trace harnesses share (`crates/gpu/tests/fuzz_replay.rs`,
+/// `crates/inspect/tests/fuzz_inspect.rs`); data shorter than a dword is left alone.
+pub fn mutate_dwords(rng: &mut Rng, data: &mut [u8], interesting: &[u32]) {
+    if data.len() < 4 {
+        return;
+    }
+    for _ in 0..1 + rng.below(8) {
+        let at = rng.below(data.len() / 4) * 4;
+        let old = u32::from_le_bytes([data[at], data[at + 1], data[at + 2], data[at + 3]]);
+        let v = match rng.below(3) {
+            0 => interesting
+                .get(rng.below(interesting.len()))
+                .copied()
+                .unwrap_or(0),
+            1 => old ^ (1 << rng.below(32)),
+            _ => rng.next_u64() as u32,
+        };
+        data[at..at + 4].copy_from_slice(&v.to_le_bytes());
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -40,18 +40,7 @@ const INTERESTING: [u32; 8] = [
 ];
 
 fn mutate(rng: &mut Rng, data: &mut [u8]) {
-    if data.len() < 4 {
-        return;
-    }
-    for _ in 0..1 + rng.below(8) {
-        let at = rng.below(data.len() / 4) * 4;
-        let v = match rng.below(3) {
-            0 => INTERESTING[rng.below(INTERESTING.len())],
-            1 => u32::from_le_bytes(data[at..at + 4].try_into().unwrap()) ^ (1 << rng.below(32)),
-            _ => rng.next_u64() as u32,
-        };
-        data[at..at + 4].copy_from_slice(&v.to_le_bytes());
-    }
+    gtsim_fuzzkit::mutate_dwords(rng, data, &INTERESTING);
 }
 
 /// A compact summary of a replay: its hangs and draws, and a hash of its render targets.

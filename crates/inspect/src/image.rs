@@ -183,21 +183,30 @@ impl Images {
             return Ok(name);
         }
         let path = self.dir.join(&name);
-        let write = || -> Result<(), Box<dyn std::error::Error>> {
-            std::fs::create_dir_all(self.dir.join("img"))?;
-            let f = std::fs::File::create(&path)?;
-            let mut enc = png::Encoder::new(std::io::BufWriter::new(f), w, h);
-            enc.set_color(png::ColorType::Rgba);
-            enc.set_depth(png::BitDepth::Eight);
-            let mut wr = enc.write_header()?;
-            wr.write_image_data(rgba)?;
-            wr.finish()?;
-            Ok(())
-        };
-        write().map_err(|e| format!("{}: {e}", path.display()))?;
+        std::fs::create_dir_all(self.dir.join("img"))
+            .map_err(|e| e.into())
+            .and_then(|()| write_png(&path, w, h, rgba))
+            .map_err(|e| format!("{}: {e}", path.display()))?;
         self.written.insert(name.clone());
         Ok(name)
     }
+}
+
+/// Writes `rgba` (`w` x `h` RGBA8 pixels) as a PNG file (also `gtsim replay`'s images).
+pub fn write_png(
+    path: &std::path::Path,
+    w: u32,
+    h: u32,
+    rgba: &[u8],
+) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+    let f = std::fs::File::create(path)?;
+    let mut enc = png::Encoder::new(std::io::BufWriter::new(f), w, h);
+    enc.set_color(png::ColorType::Rgba);
+    enc.set_depth(png::BitDepth::Eight);
+    let mut wr = enc.write_header()?;
+    wr.write_image_data(rgba)?;
+    wr.finish()?;
+    Ok(())
 }
 
 fn pixel(t: Texel, shade: Shade) -> [u8; 4] {
