@@ -826,5 +826,29 @@ fn iris_comes_up_on_ice_lake_and_its_submissions_decode_as_iris_says() {
             "{name}: the hung context was not banned:\n{stderr}"
         );
         assert!(c.agree > 500, "{name}: only {} fields compared", c.agree);
+        // `gtsim inspect` lists the commands with Gen11's fields and opens on the hang.
+        let dir = tmp(&format!("{name}-gen11-report"));
+        let out = Command::new(gtsim())
+            .arg("inspect")
+            .arg(&capture)
+            .arg("-o")
+            .arg(&dir)
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(stdout.contains("hang 0: "), "{name}: {stdout}");
+        let index = std::fs::read_to_string(dir.join("index.html")).unwrap();
+        assert!(index.contains("href=\"hang-0.html\"") && index.contains("an Ice Lake capture"));
+        let listed: String = std::fs::read_dir(&dir)
+            .unwrap()
+            .flatten()
+            .filter(|e| e.file_name().to_string_lossy().starts_with("submission-"))
+            .map(|e| std::fs::read_to_string(e.path()).unwrap())
+            .collect();
+        // STATE_BASE_ADDRESS is 22 dwords on Gen11 (Mesa genxml gen11.xml), 10 on Gen7.
+        assert!(
+            listed.contains("STATE_BASE_ADDRESS</td><td><details><summary>22 dwords"),
+            "{name}"
+        );
     }
 }

@@ -146,7 +146,12 @@ fn index(r: &Report) -> String {
     page(&format!("gtsim inspect: {}", r.source), &b)
 }
 
-fn command_row(b: &mut String, c: &Command, mark: &str) {
+fn command_row(
+    b: &mut String,
+    generation: &'static gtsim_spec::table::Generation,
+    c: &Command,
+    mark: &str,
+) {
     let link = match c.draw {
         Some(d) => format!(" <a href=\"draw-{d}.html\">draw {d}</a>"),
         None => String::new(),
@@ -158,7 +163,7 @@ fn command_row(b: &mut String, c: &Command, mark: &str) {
         c.addr,
         esc(c.name),
         c.dwords.len(),
-        fields_table(&crate::state::fields(c.name, &c.dwords))
+        fields_table(&crate::state::fields_in(generation, c.name, &c.dwords))
     );
 }
 
@@ -197,7 +202,7 @@ pub fn submission_page(r: &Report, i: usize) -> String {
         } else {
             ""
         };
-        command_row(&mut b, c, mark);
+        command_row(&mut b, r.generation(), c, mark);
     }
     let _ = writeln!(b, "</table>");
     if s.unlisted > 0 {
@@ -478,10 +483,15 @@ fn hang(r: &Report, i: usize, h: &HangPage) -> String {
     );
     // The commands before it (and it, when it was fetched).
     for (j, c) in h.before.iter().enumerate() {
-        command_row(&mut b, c, if Some(j) == h.command { "hang" } else { "" });
+        command_row(
+            &mut b,
+            r.generation(),
+            c,
+            if Some(j) == h.command { "hang" } else { "" },
+        );
     }
     for c in &h.after {
-        command_row(&mut b, c, "");
+        command_row(&mut b, r.generation(), c, "");
     }
     let _ = writeln!(
         b,

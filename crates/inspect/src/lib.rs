@@ -56,6 +56,11 @@ pub fn inspect_limited(
     std::fs::create_dir_all(dir)?;
     clear_old_report(dir)?;
     let mut recorder = record::Recorder::new(source.to_string(), dir.to_path_buf());
+    let platform = trace
+        .pci_id()
+        .and_then(gtsim_gpu::device::Platform::from_pci_id)
+        .unwrap_or_default();
+    recorder.report.generation = Some(platform.generation());
     let replay = gtsim_gpu::replay::replay_observed(trace, limits, progress, Some(&mut recorder));
     let mut report = recorder.finish()?;
     let r = &mut report;
@@ -71,14 +76,10 @@ pub fn inspect_limited(
             });
         }
     }
-    if trace
-        .pci_id()
-        .and_then(gtsim_gpu::device::Platform::from_pci_id)
-        == Some(gtsim_gpu::device::Platform::IceLake)
-    {
+    if platform == gtsim_gpu::device::Platform::IceLake {
         r.notes.push(
-            "an Ice Lake capture: its commands and draws are not observed yet, only its \
-             submissions and hangs"
+            "an Ice Lake capture: its commands are listed, but Gen11 draws are not \
+             modelled, so there are no draw pages, and hang pages lack the state"
                 .into(),
         );
     }

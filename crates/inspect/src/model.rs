@@ -17,6 +17,16 @@ pub struct Report {
     pub hangs: Vec<HangPage>,
     /// What the replay could not show, one line each.
     pub notes: Vec<String>,
+    /// The capture's generation, whose tables name its commands' fields (Gen7 when
+    /// `None`).
+    pub generation: Option<&'static gtsim_spec::table::Generation>,
+}
+
+impl Report {
+    /// The tables that name the capture's commands' fields.
+    pub fn generation(&self) -> &'static gtsim_spec::table::Generation {
+        self.generation.unwrap_or(&gtsim_spec::gen7::GENERATION)
+    }
 }
 
 /// One submission (one execbuffer).

@@ -106,12 +106,21 @@ const STAGES: &[(&str, &[&str])] = &[
     ),
 ];
 
-/// The fields of structure `name` held in `dw`.
+/// The fields of Gen7 structure `name` held in `dw`.
 pub fn fields(name: &str, dw: &[u32]) -> Vec<Field> {
-    let Some(def) = GENERATION.def(name) else {
+    fields_in(&GENERATION, name, dw)
+}
+
+/// The fields of `generation`'s structure `name` held in `dw`.
+pub fn fields_in(
+    generation: &'static gtsim_spec::table::Generation,
+    name: &str,
+    dw: &[u32],
+) -> Vec<Field> {
+    let Some(def) = generation.def(name) else {
         return vec![];
     };
-    gtsim_spec::print::describe(&GENERATION, def, dw)
+    gtsim_spec::print::describe(generation, def, dw)
         .into_iter()
         .map(|l| Field {
             depth: l.depth,

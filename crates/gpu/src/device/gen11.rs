@@ -51,6 +51,8 @@ pub(super) struct CommandStreamer<'a> {
     pub ctx: &'a mut Context,
     pub mem: &'a mut dyn Memory,
     pub limits: DeviceLimits,
+    /// Who watches the run (`gtsim inspect`): told each command.
+    pub observer: Option<&'a mut dyn super::observe::Observer>,
 }
 
 fn decode<T>(def: &'static Def, addr: u64, r: Result<T, UnpackError>) -> Result<T, Hang> {
@@ -126,6 +128,9 @@ impl CommandStreamer<'_> {
             report.commands += 1;
             *self.device_clock += 1;
             let next = p + dw.len() as u64 * 4;
+            if let Some(o) = self.observer.as_deref_mut() {
+                o.command(p, def, &dw);
+            }
             match self.execute(def, p, &dw)? {
                 Flow::Next => p = next,
                 Flow::Jump(to) => p = to & ADDRESS_MASK,

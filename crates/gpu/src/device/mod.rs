@@ -346,7 +346,8 @@ impl Device {
         self.submit_observed(ring, ctx, batch, mem, None)
     }
 
-    /// [`Device::submit_on`], telling `observer` what runs (Gen7 only).
+    /// [`Device::submit_on`], telling `observer` what runs: every command; on Gen7 also
+    /// each draw and the state at a hang (Gen11 draws are not modelled).
     pub fn submit_observed(
         &mut self,
         ring: Ring,
@@ -395,6 +396,10 @@ impl Device {
                 ctx: &mut context,
                 mem,
                 limits: self.limits,
+                observer: match observer.as_mut() {
+                    Some(o) => Some(&mut **o),
+                    None => None,
+                },
             }
             .run(batch),
         };
