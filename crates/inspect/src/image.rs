@@ -233,29 +233,14 @@ fn pixel(t: Texel, shade: Shade) -> [u8; 4] {
 mod tests {
     use super::*;
     use gtsim_mem::AddressSpace;
-    use gtsim_mem::layout::{ArraySpacing, MsaaLayout, SurfaceDesc};
+    use gtsim_mem::layout::SurfaceDesc;
     use gtsim_mem::tiling::Tiling;
     use gtsim_spec::shared::SurfaceFormat;
 
     fn rgba_2x1(texels: [[u8; 4]; 2]) -> (AddressSpace, Surface) {
         let mut mem = AddressSpace::new();
         mem.load(0x1000, &[texels[0], texels[1]].concat());
-        let desc = SurfaceDesc {
-            ty: SurfaceType::D2,
-            width: 2,
-            height: 1,
-            depth: 1,
-            levels: 1,
-            samples: 1,
-            msaa_layout: MsaaLayout::Array,
-            halign: 4,
-            valign: 2,
-            array_spacing: ArraySpacing::Full,
-            block: (1, 1),
-            block_bytes: 4,
-            tiling: Tiling::Linear,
-            pitch: 64,
-        };
+        let desc = SurfaceDesc::plain_2d(2, 1, 4, Tiling::Linear, 64);
         (
             mem,
             Surface::new(0x1000, desc, SurfaceFormat::R8G8B8A8_UNORM).unwrap(),

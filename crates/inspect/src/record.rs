@@ -44,8 +44,6 @@ pub struct Recorder {
     /// layout, format); dropped when a draw writes the address.
     surfaces: HashMap<(u64, String), Vec<Picture>>,
     pending: Option<Pending>,
-    /// Whether the last command executed is listed.
-    last_listed: bool,
     /// Where the pages go.
     dir: std::path::PathBuf,
     /// The last draw recorded in full, whose page is not written yet.
@@ -80,7 +78,6 @@ impl Recorder {
             shaders: Shaders::default(),
             surfaces: HashMap::new(),
             pending: None,
-            last_listed: false,
             dir,
             open_draw: None,
             io_error: None,
@@ -546,7 +543,6 @@ impl Observer for Recorder {
         self.flush_submission();
         // The CPU may have written anything since the last submission.
         self.surfaces.clear();
-        self.last_listed = false;
         self.report.submissions.push(Submission {
             ring: match ring {
                 Ring::Render => "render",
@@ -568,10 +564,8 @@ impl Observer for Recorder {
                 dwords: dw.to_vec(),
                 draw: None,
             });
-            self.last_listed = true;
         } else {
             sub.unlisted += 1;
-            self.last_listed = false;
         }
     }
 
@@ -580,7 +574,8 @@ impl Observer for Recorder {
         self.submission().draws += 1;
         let submission = self.report.submissions.len().saturating_sub(1);
         let index = self.report.draws.len();
-        let listed = self.last_listed;
+        // Once a command is left unlisted, every later one of the submission is.
+        let listed = self.submission().unlisted == 0;
         let primitive = match self.submission().commands.last_mut() {
             Some(c) if listed => {
                 c.draw = Some(index);
@@ -621,7 +616,7 @@ impl Observer for Recorder {
     fn hang(&mut self, hang: &Hang, state: &gtsim_gen7::LatchedState, mem: &dyn Memory) {
         let submission = self.report.submissions.len().saturating_sub(1);
         let index = self.report.hangs.len();
-        let listed = self.last_listed;
+        let listed = self.submission().unlisted == 0;
         let runaway = matches!(hang, Hang::Runaway { .. });
         let sub = self.submission();
         sub.hang = Some(index);
