@@ -138,12 +138,15 @@ pub(crate) fn dndi_config(s: &DeinterlaceSamplerState) -> DndiConfig {
 /// §2.12.3.3): STMM Shift Down 0-2 shift by 4-6 and Shift Up 0-2 by 6-8. Shift Down 3 is
 /// reserved, but Intel's VA driver programs it for motion-adaptive deinterlacing; the
 /// model continues the field's progression (shift by 7) there, and refuses Shift Up 3.
-fn motion(s: &DeinterlaceSamplerState) -> Result<Motion, String> {
+fn motion(s: &DeinterlaceSamplerState) -> Result<Motion, gtsim_message::StateRule> {
     if s.stmm_shift_up.0 > 2 {
-        return Err(format!(
-            "DEINTERLACE_SAMPLER_STATE STMM Shift Up {} is reserved (seed 000 §2.12.3.3)",
-            s.stmm_shift_up.0
-        ));
+        return Err(gtsim_message::StateRule {
+            structure: "DEINTERLACE_SAMPLER_STATE",
+            field: "STMM Shift Up",
+            value: s.stmm_shift_up.0.to_string(),
+            rule: "is reserved",
+            seed: "seed 000 §2.12.3.3",
+        });
     }
     let min = u32::from(s.minimum_stmm);
     let max = u32::from(s.maximum_stmm);

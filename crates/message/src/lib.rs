@@ -91,6 +91,32 @@ impl MessageError {
     }
 }
 
+/// A state field holding a value the seed reserves or forbids: the structure, the field,
+/// its value and the section that gives the rule.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("{structure} {field} {value} {rule} ({seed})")]
+pub struct StateRule {
+    /// The state structure.
+    pub structure: &'static str,
+    /// The field (or fields) breaking the rule.
+    pub field: &'static str,
+    /// Their value(s), as the manual writes them.
+    pub value: String,
+    /// The rule broken ("is reserved", "must ...").
+    pub rule: &'static str,
+    /// The seed section that states it.
+    pub seed: &'static str,
+}
+
+impl From<StateRule> for MessageError {
+    fn from(e: StateRule) -> MessageError {
+        MessageError::State {
+            structure: e.structure,
+            why: format!("{} {} {} ({})", e.field, e.value, e.rule, e.seed),
+        }
+    }
+}
+
 /// A [`MessageError::Invalid`]: the message breaks the rule `why` states.
 pub fn invalid(why: impl Into<String>) -> MessageError {
     MessageError::Invalid(why.into())

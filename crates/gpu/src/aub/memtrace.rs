@@ -32,6 +32,61 @@
 use super::read::Event;
 use std::collections::{BTreeMap, BTreeSet};
 
+/// Why a memtrace packet or an execlist submission could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MemtraceError {
+    /// A packet shorter than the dword a field is in.
+    #[error("memtrace packet {dw0:#010x} is too short for dword {dword}")]
+    Short {
+        /// The packet's header.
+        dw0: u32,
+        /// The dword wanted.
+        dword: usize,
+    },
+    /// A memory write whose data runs past its packet.
+    #[error("memory write of {size} bytes runs past its packet")]
+    WriteOverrun {
+        /// The size the write declares.
+        size: usize,
+    },
+    /// A packet kind the reader does not model.
+    #[error("memtrace packet {dw0:#010x} (sub-opcode {sub_opcode:#x}) is not modelled")]
+    UnknownPacket {
+        /// The packet's header.
+        dw0: u32,
+        /// Its sub-opcode (bits 22:16).
+        sub_opcode: u32,
+    },
+    /// A GGTT address no entry maps.
+    #[error("GGTT address {0:#x} is not mapped")]
+    GgttUnmapped(u64),
+    /// Page tables that lead to too many tables (a loop, or hostile input).
+    #[error("the page tables under PML4 {pml4:#x} lead to more than {limit} tables")]
+    TableWalk {
+        /// The PML4's physical address.
+        pml4: u64,
+        /// The walk's limit.
+        limit: usize,
+    },
+    /// A context image whose ring head and tail do not fit its ring.
+    #[error(
+        "context at {context:#x}: ring head {head:#x} and tail {tail:#x} do not fit its {length}-byte ring"
+    )]
+    RingBounds {
+        /// The context's PPHWSP address.
+        context: u64,
+        /// RING_BUFFER_HEAD.
+        head: u32,
+        /// RING_BUFFER_TAIL.
+        tail: u32,
+        /// The ring's length in bytes.
+        length: u64,
+    },
+    /// A ring that runs past the 4 GiB GGTT.
+    #[error("ring at GGTT {0:#x} runs past 4 GiB")]
+    RingPast4G(u32),
+}
+
 /// Memtrace packets: opcode 0x2e.
 pub const CMD_MEM_TRACE: u32 = super::CMD_AUB | (0x2e << 23);
 /// Register poll.
@@ -105,11 +160,11 @@ pub enum Memtrace {
 
 /// Reads one memtrace packet (`pkt` holds its dwords as the length field gives them, and
 /// the trailing data); `None` for packets that carry nothing to model (polls).
-pub fn parse_packet(dw0: u32, pkt: &[u8]) -> Result<Option<Memtrace>, String> {
-    let dword = |i: usize| -> Result<u32, String> {
+pub fn parse_packet(dw0: u32, pkt: &[u8]) -> Result<Option<Memtrace>, MemtraceError> {
+    let dword = |i: usize| -> Result<u32, MemtraceError> {
         pkt.get(i * 4..i * 4 + 4)
             .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-            .ok_or_else(|| format!("memtrace packet {dw0:#010x} is too short for dword {i}"))
+            .ok_or(MemtraceError::Short { dw0, dword: i })
     };
     match dw0 & 0xffff_0000 {
         CMD_MEM_TRACE_MEMORY_WRITE => {
@@ -118,7 +173,7 @@ pub fn parse_packet(dw0: u32, pkt: &[u8]) -> Result<Option<Memtrace>, String> {
             let size = dword(4)? as usize;
             let data = pkt
                 .get(20..20 + size)
-                .ok_or_else(|| format!("memory write of {size} bytes runs past its packet"))?;
+                .ok_or(MemtraceError::WriteOverrun { size })?;
             Ok(Some(Memtrace::Write {
                 space,
                 addr,
@@ -130,10 +185,10 @@ pub fn parse_packet(dw0: u32, pkt: &[u8]) -> Result<Option<Memtrace>, String> {
             value: dword(5)?,
         })),
         CMD_MEM_TRACE_REGISTER_POLL => Ok(None),
-        _ => Err(format!(
-            "memtrace packet {dw0:#010x} (sub-opcode {:#x}) is not modelled",
-            (dw0 >> 16) & 0x7f
-        )),
+        _ => Err(MemtraceError::UnknownPacket {
+            dw0,
+            sub_opcode: (dw0 >> 16) & 0x7f,
+        }),
     }
 }
 
@@ -202,15 +257,13 @@ impl Machine {
             .map(|p| p + (addr & (PAGE - 1)))
     }
 
-    fn ggtt_read(&self, addr: u64, out: &mut [u8]) -> Result<(), String> {
+    fn ggtt_read(&self, addr: u64, out: &mut [u8]) -> Result<(), MemtraceError> {
         let mut at = addr;
         let mut done = 0;
         while done < out.len() {
             let off = (at & (PAGE - 1)) as usize;
             let n = (out.len() - done).min(4096 - off);
-            let p = self
-                .ggtt_phys(at)
-                .ok_or_else(|| format!("GGTT address {at:#x} is not mapped"))?;
+            let p = self.ggtt_phys(at).ok_or(MemtraceError::GgttUnmapped(at))?;
             self.phys.read(p, &mut out[done..done + n]);
             done += n;
             at += n as u64;
@@ -218,7 +271,7 @@ impl Machine {
         Ok(())
     }
 
-    fn ggtt_u32(&self, addr: u64) -> Result<u32, String> {
+    fn ggtt_u32(&self, addr: u64) -> Result<u32, MemtraceError> {
         let mut b = [0u8; 4];
         self.ggtt_read(addr, &mut b)?;
         Ok(u32::from_le_bytes(b))
@@ -228,15 +281,16 @@ impl Machine {
     /// table the trace never wrote maps nothing; the walk visits at most
     /// [`MAX_TABLE_VISITS`] tables, so page tables that point back at themselves end in
     /// an error, not a walk of 512^4 entries.
-    fn ppgtt_pages(&self, pml4: u64) -> Result<Vec<(u64, u64)>, String> {
+    fn ppgtt_pages(&self, pml4: u64) -> Result<Vec<(u64, u64)>, MemtraceError> {
         let mut out = vec![];
         let mut visits = 0usize;
-        let mut entries = |table: u64| -> Result<Vec<(u64, u64)>, String> {
+        let mut entries = |table: u64| -> Result<Vec<(u64, u64)>, MemtraceError> {
             visits += 1;
             if visits > MAX_TABLE_VISITS {
-                return Err(format!(
-                    "the page tables under PML4 {pml4:#x} lead to more than {MAX_TABLE_VISITS} tables"
-                ));
+                return Err(MemtraceError::TableWalk {
+                    pml4,
+                    limit: MAX_TABLE_VISITS,
+                });
             }
             if !self.phys.0.contains_key(&table) {
                 return Ok(vec![]);
@@ -263,7 +317,7 @@ impl Machine {
 
     /// A submission of the context `descriptor`: the changed PPGTT pages as writes at
     /// their virtual addresses, then the ring's commands.
-    fn submit(&mut self, descriptor: u64, out: &mut Vec<Event>) -> Result<(), String> {
+    fn submit(&mut self, descriptor: u64, out: &mut Vec<Event>) -> Result<(), MemtraceError> {
         let pphwsp = descriptor & 0xffff_f000;
         let image = pphwsp + PAGE;
         let ctx = |i: u64| self.ggtt_u32(image + 4 * i);
@@ -271,9 +325,12 @@ impl Machine {
         let pml4 = ((ctx(49)? as u64) << 32 | ctx(51)? as u64) & MASK48 & !(PAGE - 1);
         let length = (ctl & 0x1f_f000) as u64 + PAGE;
         if tail < head || (tail - head) as u64 > length {
-            return Err(format!(
-                "context at {pphwsp:#x}: ring head {head:#x} and tail {tail:#x} do not fit its {length}-byte ring"
-            ));
+            return Err(MemtraceError::RingBounds {
+                context: pphwsp,
+                head,
+                tail,
+                length,
+            });
         }
         for (va, pa) in self.ppgtt_pages(pml4)? {
             if self.dirty.contains(&pa) {
@@ -288,7 +345,7 @@ impl Machine {
         }
         self.dirty.clear();
         if start as u64 + length > 1 << 32 {
-            return Err(format!("ring at GGTT {start:#x} runs past 4 GiB"));
+            return Err(MemtraceError::RingPast4G(start));
         }
         let mut ring = vec![0u8; (tail - head) as usize];
         self.ggtt_read(start as u64 + head as u64, &mut ring)?;

@@ -31,6 +31,23 @@ const ACCU: u32 = 0x31;
 const ZF: u32 = 0x32;
 const CF: u32 = 0x33;
 
+/// An ALU instruction the unit cannot execute.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum AluError {
+    /// A source operand that names no register.
+    #[error("ALU operand {0:#x} is no register")]
+    Operand(u32),
+    /// A LOAD whose destination is not SRCA or SRCB.
+    #[error("ALU load into {0:#x}, not SRCA or SRCB")]
+    LoadTarget(u32),
+    /// A STORE whose destination is not a CS_GPR.
+    #[error("ALU store into {0:#x}, not a CS_GPR")]
+    StoreTarget(u32),
+    /// An opcode the unit does not have.
+    #[error("ALU opcode {0:#x}")]
+    Opcode(u32),
+}
+
 /// The unit's internal registers; they do not survive an MI_MATH.
 #[derive(Default)]
 struct Unit {
@@ -46,7 +63,7 @@ fn flag(b: bool) -> u64 {
 }
 
 impl Unit {
-    fn read(&self, regs: &RegisterFile, operand: u32) -> Result<u64, String> {
+    fn read(&self, regs: &RegisterFile, operand: u32) -> Result<u64, AluError> {
         Ok(match operand {
             0..=15 => regs.read64(GPR_BASE + 8 * operand, 0),
             SRCA => self.srca,
@@ -54,7 +71,7 @@ impl Unit {
             ACCU => self.accu,
             ZF => flag(self.zf),
             CF => flag(self.cf),
-            o => return Err(format!("ALU operand {o:#x} is no register")),
+            o => return Err(AluError::Operand(o)),
         })
     }
 
@@ -67,7 +84,7 @@ impl Unit {
 
 /// Runs one MI_MATH's ALU instructions, `(opcode, operand 1, operand 2)` each, against
 /// the context's registers. An unknown opcode or operand is an error naming it.
-pub fn run(regs: &mut RegisterFile, program: &[(u32, u32, u32)]) -> Result<(), String> {
+pub fn run(regs: &mut RegisterFile, program: &[(u32, u32, u32)]) -> Result<(), AluError> {
     let mut u = Unit::default();
     for &(op, a, b) in program {
         match op {
@@ -82,7 +99,7 @@ pub fn run(regs: &mut RegisterFile, program: &[(u32, u32, u32)]) -> Result<(), S
                 match a {
                     SRCA => u.srca = v,
                     SRCB => u.srcb = v,
-                    o => return Err(format!("ALU load into {o:#x}, not SRCA or SRCB")),
+                    o => return Err(AluError::LoadTarget(o)),
                 }
             }
             ADD => {
@@ -100,11 +117,11 @@ pub fn run(regs: &mut RegisterFile, program: &[(u32, u32, u32)]) -> Result<(), S
                 let v = u.read(regs, b)?;
                 let v = if op == STOREINV { !v } else { v };
                 if a > 15 {
-                    return Err(format!("ALU store into {a:#x}, not a CS_GPR"));
+                    return Err(AluError::StoreTarget(a));
                 }
                 regs.write64(GPR_BASE + 8 * a, v);
             }
-            o => return Err(format!("ALU opcode {o:#x}")),
+            o => return Err(AluError::Opcode(o)),
         }
     }
     Ok(())
@@ -170,16 +187,19 @@ mod tests {
     #[test]
     fn bad_operands_are_errors_naming_them() {
         let mut r = RegisterFile::default();
-        assert!(
-            run(&mut r, &[(LOAD, ACCU, 0)])
-                .unwrap_err()
-                .contains("0x31")
+        assert_eq!(
+            run(&mut r, &[(LOAD, ACCU, 0)]),
+            Err(AluError::LoadTarget(ACCU))
         );
-        assert!(
-            run(&mut r, &[(STORE, SRCA, ACCU)])
-                .unwrap_err()
-                .contains("0x20")
+        assert_eq!(
+            run(&mut r, &[(STORE, SRCA, ACCU)]),
+            Err(AluError::StoreTarget(SRCA))
         );
-        assert!(run(&mut r, &[(0x7ff, 0, 0)]).unwrap_err().contains("0x7ff"));
+        assert_eq!(run(&mut r, &[(0x7ff, 0, 0)]), Err(AluError::Opcode(0x7ff)));
+        assert_eq!(
+            run(&mut r, &[(LOAD, SRCA, 0x40)]),
+            Err(AluError::Operand(0x40))
+        );
+        assert!(AluError::Opcode(0x7ff).to_string().contains("0x7ff"));
     }
 }

@@ -57,7 +57,7 @@ impl Surface {
     /// The address of byte `x` of row `y`: a linear row is `pitch` bytes after the one
     /// above it, whatever its width (the blitter computes the address, it does not
     /// bound it); a tiled surface must hold the byte within its pitch.
-    fn at(&self, x: u64, y: u64) -> Result<u64, String> {
+    fn at(&self, x: u64, y: u64) -> Result<u64, gtsim_mem::tiling::TilingError> {
         if self.tiling == Tiling::Linear {
             return Ok(self
                 .base
@@ -67,7 +67,6 @@ impl Surface {
         self.tiling
             .offset(self.pitch, x, y)
             .map(|o| self.base.wrapping_add(o))
-            .map_err(|e| e.to_string())
     }
 }
 
@@ -88,7 +87,7 @@ impl Blitter<'_> {
         }
     }
 
-    fn layout(&self, why: String) -> Hang {
+    fn layout(&self, why: gtsim_mem::tiling::TilingError) -> Hang {
         Hang::Unsupported {
             command: self.command,
             addr: self.addr,

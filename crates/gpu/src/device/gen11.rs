@@ -247,8 +247,9 @@ impl CommandStreamer<'_> {
                     .iter()
                     .map(|i| (i.alu_opcode.0, i.operand_1.0, i.operand_2.0))
                     .collect();
-                super::alu::run(&mut self.ctx.registers, &alu)
-                    .map_err(|why| unsupported(name, at, why, "Gen11 PRM Vol 2a MI_MATH (ALU)"))?;
+                super::alu::run(&mut self.ctx.registers, &alu).map_err(|why| {
+                    unsupported(name, at, why.to_string(), "Gen11 PRM Vol 2a MI_MATH (ALU)")
+                })?;
             }
             MiPredicate::ID => self.predicate(def, at, dw)?,
             MiAtomic::ID => self.atomic(def, at, dw)?,
@@ -499,6 +500,13 @@ impl CommandStreamer<'_> {
             c.load_operation.0,
             c.combine_operation.0,
         )
-        .map_err(|why| unsupported(def.name, at, why, "Gen11 PRM Vol 2a MI_PREDICATE"))
+        .map_err(|why| {
+            unsupported(
+                def.name,
+                at,
+                why.to_string(),
+                "Gen11 PRM Vol 2a MI_PREDICATE",
+            )
+        })
     }
 }

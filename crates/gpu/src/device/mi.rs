@@ -577,7 +577,10 @@ impl CommandStreamer<'_> {
         .map_err(|why| Hang::Unsupported {
             command: def.name,
             addr: at,
-            unsupported: gtsim_spec::Unsupported::new(why, "IVB PRM Vol1 Part3 MI_PREDICATE"),
+            unsupported: gtsim_spec::Unsupported::new(
+                why.to_string(),
+                "IVB PRM Vol1 Part3 MI_PREDICATE",
+            ),
         })
     }
 }

@@ -13,10 +13,20 @@ const DATA: u32 = 0x2410;
 /// MI_PREDICATE_RESULT.
 pub const RESULT: u32 = 0x2418;
 
+/// A reserved MI_PREDICATE Load Operation (1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("reserved Load Operation {0}")]
+pub struct ReservedLoad(pub u32);
+
 /// Applies one MI_PREDICATE with the given Compare, Load and Combine Operation codes.
 /// COMPARE_DELTAS_EQUAL compares SRC0 - SRC1 with MI_PREDICATE_DATA and leaves the
 /// difference there. A reserved Load Operation (1) is an error naming it.
-pub fn apply(regs: &mut RegisterFile, compare: u32, load: u32, combine: u32) -> Result<(), String> {
+pub fn apply(
+    regs: &mut RegisterFile,
+    compare: u32,
+    load: u32,
+    combine: u32,
+) -> Result<(), ReservedLoad> {
     let src0 = regs.read64(SRC0, 0);
     let src1 = regs.read64(SRC1, 0);
     let outcome = match compare {
@@ -34,7 +44,7 @@ pub fn apply(regs: &mut RegisterFile, compare: u32, load: u32, combine: u32) -> 
         0 => return Ok(()),
         2 => outcome,
         3 => !outcome,
-        other => return Err(format!("reserved Load Operation {other}")),
+        other => return Err(ReservedLoad(other)),
     };
     let old = regs.read(RESULT, 0) & 1 != 0;
     let new = match combine {
@@ -69,10 +79,7 @@ mod tests {
         assert_eq!(r.read64(DATA, 0), 2);
         apply(&mut r, 0, 0, 0).unwrap();
         assert_eq!(r.read(RESULT, 0), 1, "KEEP leaves the result");
-        assert!(
-            apply(&mut r, 0, 1, 0)
-                .unwrap_err()
-                .contains("Load Operation 1")
-        );
+        assert_eq!(apply(&mut r, 0, 1, 0), Err(ReservedLoad(1)));
+        assert!(ReservedLoad(1).to_string().contains("Load Operation 1"));
     }
 }

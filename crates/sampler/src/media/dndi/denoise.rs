@@ -144,17 +144,19 @@ pub struct BlockHistory {
 impl Temporal {
     /// The seed's limits on the blend thresholds: "0 < temporal_diff_th − temp_diff_low
     /// <= 16, except when both thresholds are set to 0" (seed 000 §2.12.3.3).
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), gtsim_message::StateRule> {
         let ok = (self.diff_th == 0 && self.diff_low == 0)
             || (self.diff_th > self.diff_low && self.diff_th - self.diff_low <= 16);
         if ok {
             Ok(())
         } else {
-            Err(format!(
-                "Temporal Difference Threshold {} and Low Temporal Difference Threshold {}: \
-                 their difference must be 1 to 16, or both 0 (seed 000 §2.12.3.3)",
-                self.diff_th, self.diff_low
-            ))
+            Err(gtsim_message::StateRule {
+                structure: "DEINTERLACE_SAMPLER_STATE",
+                field: "Temporal Difference Threshold, Low Temporal Difference Threshold",
+                value: format!("{}, {}", self.diff_th, self.diff_low),
+                rule: "must differ by 1 to 16, or both be 0",
+                seed: "seed 000 §2.12.3.3",
+            })
         }
     }
 

@@ -96,7 +96,7 @@ pub struct DndiConfig {
     /// The temporal denoise thresholds (frames after the first).
     pub temporal: denoise::Temporal,
     /// The motion-adaptive deinterlacer's state, or why a field of it is reserved.
-    pub motion: Result<deinterlace::Motion, String>,
+    pub motion: Result<deinterlace::Motion, gtsim_message::StateRule>,
     /// MCDI Enable.
     pub mcdi: bool,
     /// Progressive cadence reconstruction asked for (FMD for 1st Field of Current Frame
@@ -340,7 +340,7 @@ fn temporal_inputs(
     cur: &Window,
     (u, v): (i64, i64),
 ) -> Result<(Window, [[denoise::BlockHistory; 4]; 2]), MessageError> {
-    cfg.temporal.check().map_err(invalid)?;
+    cfg.temporal.check()?;
     let mem = res.memory();
     let (previous, bytes) = references(d, res)?;
     let prev = Window::read(&previous.channel(1)?, mem, (cur.x0, cur.y0), (cur.w, cur.h))?;
@@ -378,7 +378,7 @@ fn later_frame(
     (u, v): (i64, i64),
     out: &mut [[u8; 32]],
 ) -> Result<(), MessageError> {
-    let motion = cfg.motion.clone().map_err(invalid)?;
+    let motion = cfg.motion.clone()?;
     let mem = res.memory();
     let current = res.media_surface(d.binding_table_index)?;
     let (previous, stats) = references(d, res)?;
@@ -518,7 +518,7 @@ fn check(cfg: &DndiConfig) -> Result<(), MessageError> {
             ));
         }
         if let Err(why) = &cfg.motion {
-            return Err(invalid(why.clone()));
+            return Err(why.clone().into());
         }
     }
     Ok(())
