@@ -7,7 +7,6 @@
 //! hardware does at latch time are done here too: STATE_BASE_ADDRESS changes only the
 //! bases whose Modify Enable is set, 3DSTATE_VERTEX_BUFFERS only the buffers it lists.
 
-use gtsim_spec::UnpackError;
 use gtsim_spec::gen7::*;
 
 /// The MMIO registers a draw reads (3DPRIM_*, INSTPM).
@@ -16,116 +15,22 @@ pub trait Registers: Sync {
     fn register(&self, offset: u32) -> u32;
 }
 
-/// Why a state command could not be latched.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-#[error("{command}: {error}")]
-pub struct LatchError {
-    /// The command.
-    pub command: &'static str,
-    /// Why it does not decode.
-    pub error: UnpackError,
-}
+pub use gtsim_spec::LatchError;
 
-macro_rules! latched_state {
-    ($($name:literal => $field:ident: $ty:ty),* $(,)?) => {
-        /// The typed latched state: the last of each state command the pipeline reads.
-        #[derive(Debug, Clone, Default)]
-        pub struct LatchedState {
-            /// STATE_BASE_ADDRESS, merged by Modify Enable.
-            pub state_base_address: Option<StateBaseAddress>,
-            /// 3DSTATE_VERTEX_BUFFERS, merged by buffer index.
-            pub vertex_buffers: Option<ThreeDStateVertexBuffers>,
-            /// 3DSTATE_SO_BUFFER, by SO Buffer Index (each command defines one of the
-            /// four, seed 004 §8.6).
-            pub so_buffers: [Option<ThreeDStateSoBuffer>; 4],
-            /// 3DSTATE_CHROMA_KEY, by ChromaKey Table Index (each command loads one of
-            /// the four entries, seed 000 §2.12.6).
-            pub chroma_keys: [Option<ThreeDStateChromaKey>; 4],
-            $(
-                #[doc = concat!("The last ", $name, ".")]
-                pub $field: Option<$ty>,
-            )*
+gtsim_spec::latched_state! {
+    /// The typed latched state: the last of each state command the pipeline reads.
+    pub struct LatchedState {
+        merged {
+            "STATE_BASE_ADDRESS" => state_base_address: StateBaseAddress = merge_bases,
+            "3DSTATE_VERTEX_BUFFERS" => vertex_buffers: ThreeDStateVertexBuffers = merge_vertex_buffers,
         }
-
-        impl LatchedState {
-            /// The spec names of the commands kept here.
-            pub const COMMANDS: &[&str] =
-                &["STATE_BASE_ADDRESS", "3DSTATE_VERTEX_BUFFERS", "3DSTATE_SO_BUFFER",
-                  "3DSTATE_CHROMA_KEY", $($name),*];
-
-            /// Latches the command `name` (its dwords). Returns whether the pipeline
-            /// reads it: other state commands (URB allocation, PIPELINE_SELECT, media
-            /// state, ...) leave nothing the model uses.
-            pub fn latch(&mut self, name: &str, dw: &[u32]) -> Result<bool, LatchError> {
-                match name {
-                    "STATE_BASE_ADDRESS" => {
-                        let new = unpack("STATE_BASE_ADDRESS", StateBaseAddress::unpack, dw)?;
-                        self.state_base_address = Some(match &self.state_base_address {
-                            Some(old) => merge_bases(old, new),
-                            None => new,
-                        });
-                    }
-                    "3DSTATE_VERTEX_BUFFERS" => {
-                        let new = unpack(
-                            "3DSTATE_VERTEX_BUFFERS",
-                            ThreeDStateVertexBuffers::unpack,
-                            dw,
-                        )?;
-                        self.vertex_buffers = Some(match self.vertex_buffers.take() {
-                            Some(old) => merge_vertex_buffers(old, new),
-                            None => new,
-                        });
-                    }
-                    "3DSTATE_SO_BUFFER" => {
-                        let b = unpack("3DSTATE_SO_BUFFER", ThreeDStateSoBuffer::unpack, dw)?;
-                        let index = usize::from(b.so_buffer_index & 3);
-                        self.so_buffers[index] = Some(b);
-                    }
-                    "3DSTATE_CHROMA_KEY" => {
-                        let k = unpack("3DSTATE_CHROMA_KEY", ThreeDStateChromaKey::unpack, dw)?;
-                        let index = usize::from(k.chroma_key_table_index & 3);
-                        self.chroma_keys[index] = Some(k);
-                    }
-                    $($name => self.$field = Some(unpack($name, <$ty>::unpack, dw)?),)*
-                    _ => return Ok(false),
-                }
-                Ok(true)
-            }
-
-            /// Every command latched, in the order of [`Self::COMMANDS`], as its spec
-            /// name and the dwords its typed value packs to (what `gtsim inspect` shows
-            /// with the field tables). Commands never sent are left out.
-            pub fn commands(&self) -> Vec<(&'static str, Vec<u32>)> {
-                let mut out = vec![];
-                let mut push = |name: &'static str, dw: Result<Vec<u32>, gtsim_spec::PackError>| {
-                    if let Ok(dw) = dw {
-                        out.push((name, dw));
-                    }
-                };
-                if let Some(c) = &self.state_base_address {
-                    push("STATE_BASE_ADDRESS", c.pack());
-                }
-                if let Some(c) = &self.vertex_buffers {
-                    push("3DSTATE_VERTEX_BUFFERS", c.pack());
-                }
-                for c in self.so_buffers.iter().flatten() {
-                    push("3DSTATE_SO_BUFFER", c.pack());
-                }
-                for c in self.chroma_keys.iter().flatten() {
-                    push("3DSTATE_CHROMA_KEY", c.pack());
-                }
-                $(
-                    if let Some(c) = &self.$field {
-                        push($name, c.pack());
-                    }
-                )*
-                out
-            }
+        indexed {
+            // Seed 004 §8.6: each command defines one of the four SO buffers.
+            "3DSTATE_SO_BUFFER" => so_buffers: [ThreeDStateSoBuffer; 4] = so_buffer_index,
+            // Seed 000 §2.12.6: each command loads one of the four chroma key entries.
+            "3DSTATE_CHROMA_KEY" => chroma_keys: [ThreeDStateChromaKey; 4] = chroma_key_index,
         }
-    };
-}
-
-latched_state! {
+        plain {
     "3DSTATE_INDEX_BUFFER" => index_buffer: ThreeDStateIndexBuffer,
     "PIPELINE_SELECT" => pipeline_select: PipelineSelect,
     "MEDIA_VFE_STATE" => media_vfe_state: MediaVfeState,
@@ -175,14 +80,16 @@ latched_state! {
     "3DSTATE_DEPTH_STENCIL_STATE_POINTERS" => depth_stencil_pointers: ThreeDStateDepthStencilStatePointers,
     "3DSTATE_CC_STATE_POINTERS" => cc_state_pointers: ThreeDStateCcStatePointers,
     "3DSTATE_BLEND_STATE_POINTERS" => blend_state_pointers: ThreeDStateBlendStatePointers,
+        }
+    }
 }
 
-fn unpack<T>(
-    command: &'static str,
-    f: fn(&[u32]) -> Result<T, UnpackError>,
-    dw: &[u32],
-) -> Result<T, LatchError> {
-    f(dw).map_err(|error| LatchError { command, error })
+fn so_buffer_index(b: &ThreeDStateSoBuffer) -> usize {
+    usize::from(b.so_buffer_index)
+}
+
+fn chroma_key_index(k: &ThreeDStateChromaKey) -> usize {
+    usize::from(k.chroma_key_table_index)
 }
 
 /// The latched command, or its all-zero power-on state when it was never sent.
@@ -192,7 +99,10 @@ pub(crate) fn get<T: Clone + Default>(c: &Option<T>) -> T {
 
 /// STATE_BASE_ADDRESS keeps the bases and bounds whose Modify Enable is clear (IVB PRM
 /// Vol2 Part1 STATE_BASE_ADDRESS; Mesa genxml gen7.xml).
-fn merge_bases(old: &StateBaseAddress, mut new: StateBaseAddress) -> StateBaseAddress {
+fn merge_bases(old: Option<StateBaseAddress>, mut new: StateBaseAddress) -> StateBaseAddress {
+    let Some(old) = old else {
+        return new;
+    };
     macro_rules! keep {
         ($($field:ident if $enable:ident),* $(,)?) => {$(
             if !new.$enable {
@@ -216,16 +126,15 @@ fn merge_bases(old: &StateBaseAddress, mut new: StateBaseAddress) -> StateBaseAd
 
 /// 3DSTATE_VERTEX_BUFFERS changes only the buffers it lists (seed 004 §2.3.1).
 fn merge_vertex_buffers(
-    mut old: ThreeDStateVertexBuffers,
+    old: Option<ThreeDStateVertexBuffers>,
     new: ThreeDStateVertexBuffers,
 ) -> ThreeDStateVertexBuffers {
-    for vb in new.vertex_buffer_state {
-        old.vertex_buffer_state
-            .retain(|o| o.vertex_buffer_index != vb.vertex_buffer_index);
-        old.vertex_buffer_state.push(vb);
-    }
-    old.vertex_buffer_state
-        .sort_by_key(|v| v.vertex_buffer_index);
+    let Some(mut old) = old else {
+        return new;
+    };
+    gtsim_spec::latched::merge_by_key(&mut old.vertex_buffer_state, new.vertex_buffer_state, |v| {
+        v.vertex_buffer_index
+    });
     old
 }
 

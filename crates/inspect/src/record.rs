@@ -21,7 +21,6 @@ use gtsim_gpu::device::{Hang, Ring};
 use gtsim_mem::Memory;
 use gtsim_mem::surface::Surface;
 use gtsim_pipe3d::state::{DrawState, ShaderStage};
-use gtsim_spec::gen7::GENERATION;
 use gtsim_spec::shared::SurfaceFormat;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -613,7 +612,7 @@ impl Observer for Recorder {
         self.report.draws.push(draw);
     }
 
-    fn hang(&mut self, hang: &Hang, state: &gtsim_gen7::LatchedState, mem: &dyn Memory) {
+    fn hang(&mut self, hang: &Hang, latched: &dyn gtsim_gpu::device::Latched, mem: &dyn Memory) {
         let submission = self.report.submissions.len().saturating_sub(1);
         let index = self.report.hangs.len();
         let listed = self.submission().unlisted == 0;
@@ -658,7 +657,7 @@ impl Observer for Recorder {
             let Ok(dw0) = mem.read_u32(addr) else {
                 break;
             };
-            let Some(def) = GENERATION.identify(dw0) else {
+            let Some(def) = latched.generation().identify(dw0) else {
                 break;
             };
             let len = def.length(dw0).unwrap_or(1).clamp(1, 1024);
@@ -679,8 +678,11 @@ impl Observer for Recorder {
                 mem.read_u32(a).ok()
             })
             .collect();
-        let mut state_groups = groups(state);
-        crate::state::add_indirect(&mut state_groups, mem, state, &[], 1);
+        let mut state_groups = crate::state::groups_of(latched.generation(), &latched.commands());
+        // The indirect state the pointers reach, where the front's reads are modelled.
+        if let Some(state) = latched.as_any().downcast_ref::<gtsim_gen7::LatchedState>() {
+            crate::state::add_indirect(&mut state_groups, mem, state, &[], 1);
+        }
         self.report.hangs.push(HangPage {
             submission,
             before,

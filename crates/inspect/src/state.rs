@@ -133,7 +133,15 @@ pub fn fields_in(
 
 /// `state` by stage; commands the table above does not place (media state) come last.
 pub fn groups(state: &LatchedState) -> Vec<StateGroup> {
-    let commands = state.commands();
+    groups_of(&GENERATION, &state.commands())
+}
+
+/// `commands` (latched state of `generation`, by spec name) by stage, as [`groups`].
+pub fn groups_of(
+    generation: &'static gtsim_spec::table::Generation,
+    commands: &[(&'static str, Vec<u32>)],
+) -> Vec<StateGroup> {
+    let fields = |n: &str, dw: &[u32]| fields_in(generation, n, dw);
     let mut out: Vec<StateGroup> = STAGES
         .iter()
         .map(|(stage, names)| StateGroup {

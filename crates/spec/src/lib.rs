@@ -20,11 +20,15 @@
 //! Unpacking never panics on any input: guest bytes are data.
 
 pub mod bits;
+pub mod device;
 pub mod error;
+pub mod latched;
 pub mod print;
 pub mod table;
 
+pub use device::DeviceInfo;
 pub use error::{CodecError, PackError, UnpackError, Unsupported};
+pub use latched::LatchError;
 pub use table::{Def, Field, Generation, Ty};
 
 /// The named enumerations every generation encodes alike (`defs/shared`): surface

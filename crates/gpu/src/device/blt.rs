@@ -334,3 +334,49 @@ enum Source {
         y: u16,
     },
 }
+
+/// MI_FLUSH_DW on the blitter ring (IVB PRM Vol1 Part4): the flush itself has no effect
+/// in a model that executes in order; its post-sync operation writes the immediate data
+/// or the timestamp. A Store Data Index write, into the hardware status page, is not
+/// modelled.
+pub(super) fn flush_dw<F: super::front::Front>(
+    cs: &mut super::cs::CommandStreamer<'_, F>,
+    c: &super::fields::Fields,
+    at: u64,
+) -> Result<(), Hang> {
+    const NO_WRITE: u64 = 0;
+    const WRITE_IMMEDIATE_DATA: u64 = 1;
+    const WRITE_TIMESTAMP: u64 = 3;
+    let name = c.def.name;
+    let op = c.u("Post Sync Operation");
+    if op == NO_WRITE {
+        return Ok(());
+    }
+    if op != WRITE_IMMEDIATE_DATA && op != WRITE_TIMESTAMP {
+        return Err(super::cs::unsupported(
+            name,
+            at,
+            format!("MI_FLUSH_DW Post Sync Operation {op}, a reserved value"),
+            "IVB PRM Vol1 Part3 MI_FLUSH_DW",
+        ));
+    }
+    if c.flag("Store Data Index") {
+        return Err(super::cs::unsupported(
+            name,
+            at,
+            "MI_FLUSH_DW writes into the hardware status page (Store Data Index)",
+            "IVB PRM Vol1 Part3 MI_FLUSH_DW",
+        ));
+    }
+    let high = c.array("Immediate Data High");
+    let addr = c.address("Address");
+    if op == WRITE_TIMESTAMP {
+        let clock = cs.clock();
+        return cs.write_u64(name, at, addr, clock);
+    }
+    let low = c.u("Immediate Data Low");
+    match high.first() {
+        Some(h) => cs.write_u64(name, at, addr, low | h.u("Data DWord") << 32),
+        None => cs.write_u32(name, at, addr, low as u32),
+    }
+}

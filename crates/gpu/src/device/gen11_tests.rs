@@ -79,7 +79,7 @@ fn mi_atomic_move8b_as_iris_sent_it() {
     assert_eq!(m.read_u64(0xfffe_ffc0_5000).unwrap(), 0x3ecc_ccce_3e4c_ccce);
     // Without Return Data Control, CS_GPR0 is untouched.
     let mut dev = dev;
-    assert_eq!(dev.context(1).registers.read64(0x2600, 0), 0);
+    assert_eq!(dev.gen11_context(1).registers.read64(0x2600, 0), 0);
 }
 
 #[test]
@@ -93,7 +93,7 @@ fn mi_atomic_dword_add_returns_the_old_value() {
     let (mut dev, r) = run_at(&batch, 0x20000, &mut m);
     r.unwrap();
     assert_eq!(m.read_u32(0x20100).unwrap(), 15);
-    assert_eq!(dev.context(1).registers.read64(0x2600, 0), 10);
+    assert_eq!(dev.gen11_context(1).registers.read64(0x2600, 0), 10);
 }
 
 #[test]
@@ -174,10 +174,14 @@ fn state_is_latched_and_draws_fail_loudly() {
         }
         other => panic!("3DPRIMITIVE should be refused: {other:?}"),
     }
-    let state = &dev.context(1).gen11;
+    let state = &dev.gen11_context(1).state;
     assert_eq!(
-        state.commands.get("3DSTATE_VF_TOPOLOGY"),
-        Some(&vec![0x784b_0000, 4])
+        state
+            .vf_topology
+            .as_ref()
+            .map(|t| t.primitive_topology_type.0),
+        Some(4),
+        "3DPRIM_TRILIST (seed 003 3DSTATE_VF_TOPOLOGY)"
     );
     assert_eq!(
         state.pipeline(),

@@ -31,13 +31,20 @@
 //! same submission always produces the same bits.
 
 mod alu;
+mod atomic;
 mod blt;
-pub mod gen11;
-mod mi;
+pub mod cs;
+mod fields;
+pub mod front;
+mod gen11;
+mod gen7;
 pub mod observe;
+mod pipe_control;
 mod predicate;
 mod registers;
 
+pub use front::{Front, Latched};
+pub use gen11::ADDRESS_MASK;
 pub use registers::RegisterFile;
 
 use gtsim_mem::{Fault, Memory};
@@ -120,6 +127,21 @@ pub enum Hang {
         #[source]
         error: Box<gtsim_pipe3d::draw::DrawError>,
     },
+    /// An MI_SEMAPHORE_WAIT whose condition does not hold: nothing else runs while the
+    /// batch waits, so it would wait forever.
+    #[error(
+        "MI_SEMAPHORE_WAIT at {addr:#x}: the dword at {semaphore:#x} is {value:#x}, and nothing can change it to meet the wait on {data:#x}"
+    )]
+    Semaphore {
+        /// Address of the command.
+        addr: u64,
+        /// The semaphore's address.
+        semaphore: u64,
+        /// Its value.
+        value: u32,
+        /// The Semaphore Data the wait compares it with.
+        data: u32,
+    },
     /// The batch never ended.
     #[error("batch at {start:#x} executed {limit} commands without MI_BATCH_BUFFER_END")]
     Runaway {
@@ -140,7 +162,8 @@ impl Hang {
             | Hang::Unsupported { addr, .. }
             | Hang::Draw { addr, .. }
             | Hang::Media { addr, .. }
-            | Hang::Blit { addr, .. } => *addr,
+            | Hang::Blit { addr, .. }
+            | Hang::Semaphore { addr, .. } => *addr,
             Hang::Runaway { start, .. } => *start,
         }
     }
@@ -192,7 +215,7 @@ pub enum Platform {
     #[default]
     IvyBridge,
     /// Ice Lake GT2 (Gen11): seed 003. The command streamer runs the MI commands and
-    /// latches state ([`gen11`]); draws and walkers are not modelled yet.
+    /// latches state (`gtsim_gen11`); draws and walkers are not modelled yet.
     IceLake,
 }
 
@@ -208,24 +231,28 @@ impl Platform {
         }
     }
 
+    /// The part's device-info record.
+    pub fn info(self) -> &'static gtsim_spec::DeviceInfo {
+        match self {
+            Platform::IvyBridge => <gtsim_gen7::LatchedState as Front>::INFO,
+            Platform::IceLake => <gtsim_gen11::LatchedState as Front>::INFO,
+        }
+    }
+
     /// The generation's spec tables (commands, structures, registers).
     pub fn generation(self) -> &'static Generation {
-        match self {
-            Platform::IvyBridge => &gtsim_spec::gen7::GENERATION,
-            Platform::IceLake => &gtsim_spec::gen11::GENERATION,
-        }
+        self.info().tables
     }
 }
 
-/// One hardware context: the state a context image saves and restores.
+/// One hardware context: the state a context image saves and restores, with its
+/// generation's latched state `F` (the Gen7 front's unless said).
 #[derive(Debug, Clone, Default)]
-pub struct Context {
+pub struct Context<F = gtsim_gen7::LatchedState> {
     /// MMIO registers as this context sees them.
     pub registers: RegisterFile,
-    /// The latched state, each command decoded once when latched (the Gen7 front's).
-    pub state: gtsim_gen7::LatchedState,
-    /// The latched Gen11 state (an Ice Lake device's contexts).
-    pub gen11: gen11::Gen11State,
+    /// The latched state, each command decoded once when latched.
+    pub state: F,
     /// Kernels decoded for this context, until an instruction cache invalidation.
     pub kernels: gtsim_pipe3d::draw::KernelCache,
 }
@@ -279,6 +306,7 @@ pub struct Device {
     /// Which GPU this is.
     pub platform: Platform,
     contexts: BTreeMap<u32, Context>,
+    gen11_contexts: BTreeMap<u32, Context<gtsim_gen11::LatchedState>>,
     /// Device clock in TIMESTAMP ticks.
     pub clock: u64,
     /// Limits.
@@ -300,26 +328,42 @@ impl Device {
         }
     }
 
-    /// The state of context `id` (created empty on first use).
+    /// The state of Ivy Bridge context `id` (created empty on first use).
     pub fn context(&mut self, id: u32) -> &mut Context {
-        let generation = self.platform.generation();
-        self.contexts.entry(id).or_insert_with(|| Context {
-            registers: RegisterFile::for_generation(generation),
-            ..Context::default()
-        })
+        debug_assert_eq!(
+            self.platform,
+            Platform::IvyBridge,
+            "an Ice Lake device's contexts are gen11_context's"
+        );
+        new_context(&mut self.contexts, id)
+    }
+
+    /// The state of Ice Lake context `id` (created empty on first use).
+    pub fn gen11_context(&mut self, id: u32) -> &mut Context<gtsim_gen11::LatchedState> {
+        debug_assert_eq!(
+            self.platform,
+            Platform::IceLake,
+            "an Ivy Bridge device's contexts are context's"
+        );
+        new_context(&mut self.gen11_contexts, id)
     }
 
     /// Forgets a context.
     pub fn destroy_context(&mut self, id: u32) {
-        self.contexts.remove(&id);
-        // Its blitter-ring context (see `submit_on`).
-        self.contexts.remove(&(id | 1 << 31));
+        // With its blitter-ring context (see `submit_on`).
+        for id in [id, id | 1 << 31] {
+            self.contexts.remove(&id);
+            self.gen11_contexts.remove(&id);
+        }
     }
 
     /// Reads a register of a context, as MMIO reads (REG_READ) see it.
     pub fn read_register(&mut self, ctx: u32, offset: u32) -> u32 {
         let clock = self.clock;
-        self.context(ctx).registers.read(offset, clock)
+        match self.platform {
+            Platform::IvyBridge => self.context(ctx).registers.read(offset, clock),
+            Platform::IceLake => self.gen11_context(ctx).registers.read(offset, clock),
+        }
     }
 
     /// Executes the batch at `batch` in context `ctx`.
@@ -363,26 +407,7 @@ impl Device {
             Ring::Render => ctx,
             Ring::Blitter => ctx | 1 << 31,
         };
-        let mut context = std::mem::take(self.context(ctx));
-        let result = match self.platform {
-            Platform::IvyBridge => mi::CommandStreamer {
-                device_clock: &mut self.clock,
-                ctx: &mut context,
-                mem,
-                limits: self.limits,
-                watchdog: Watchdog::new(self.limits.work),
-                ring,
-                observer: match observer.as_mut() {
-                    Some(o) => Some(&mut **o),
-                    None => None,
-                },
-            }
-            .run(batch)
-            .inspect_err(|h| {
-                if let Some(o) = &mut observer {
-                    o.hang(h, &context.state, &*mem);
-                }
-            }),
+        match self.platform {
             Platform::IceLake if ring == Ring::Blitter => Err(Hang::Unsupported {
                 command: "the blitter ring",
                 addr: batch,
@@ -391,21 +416,74 @@ impl Device {
                     "seed 003 (BR00, BR13: the blitter's registers only)",
                 ),
             }),
-            Platform::IceLake => gen11::CommandStreamer {
-                device_clock: &mut self.clock,
-                ctx: &mut context,
+            Platform::IvyBridge => run(
+                &mut self.contexts,
+                &mut self.clock,
+                self.limits,
+                ring,
+                ctx,
+                batch,
                 mem,
-                limits: self.limits,
-                observer: match observer.as_mut() {
-                    Some(o) => Some(&mut **o),
-                    None => None,
-                },
-            }
-            .run(batch),
-        };
-        *self.context(ctx) = context;
-        result
+                observer,
+            ),
+            Platform::IceLake => run(
+                &mut self.gen11_contexts,
+                &mut self.clock,
+                self.limits,
+                ring,
+                ctx,
+                batch,
+                mem,
+                observer,
+            ),
+        }
     }
+}
+
+/// Context `id` of `contexts`, created with its generation's registers on first use.
+fn new_context<F: Front>(contexts: &mut BTreeMap<u32, Context<F>>, id: u32) -> &mut Context<F> {
+    contexts.entry(id).or_insert_with(|| Context {
+        registers: RegisterFile::for_generation(F::INFO.tables),
+        state: F::default(),
+        kernels: Default::default(),
+    })
+}
+
+/// Runs `batch` in context `ctx` of `contexts` with the one command streamer, telling
+/// `observer` of a hang with the context's state at that moment.
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the device's fields, split so the generation's context map is borrowed alone"
+)]
+fn run<F: Front>(
+    contexts: &mut BTreeMap<u32, Context<F>>,
+    clock: &mut u64,
+    limits: DeviceLimits,
+    ring: Ring,
+    ctx: u32,
+    batch: u64,
+    mem: &mut dyn Memory,
+    mut observer: Option<&mut dyn observe::Observer>,
+) -> Result<SubmitReport, Hang> {
+    let mut context = std::mem::take(new_context(contexts, ctx));
+    let result = cs::CommandStreamer {
+        device_clock: clock,
+        ctx: &mut context,
+        mem,
+        limits,
+        watchdog: Watchdog::new(limits.work),
+        ring,
+        observer: match observer.as_mut() {
+            Some(o) => Some(&mut **o),
+            None => None,
+        },
+    }
+    .run(batch);
+    if let (Err(h), Some(o)) = (&result, observer) {
+        o.hang(h, &context.state, &*mem);
+    }
+    *new_context(contexts, ctx) = context;
+    result
 }
 
 /// Identifies the command at `addr` in `generation`'s tables and reads all its dwords.
@@ -433,6 +511,8 @@ pub(crate) fn fetch(
 
 #[cfg(test)]
 mod blt_tests;
+#[cfg(test)]
+mod cs_tests;
 #[cfg(test)]
 mod gen11_tests;
 #[cfg(test)]

@@ -53,9 +53,9 @@ pub trait Observer {
         let _ = (draw, mem, outcome);
     }
 
-    /// The submission hung: the report, the context's latched state and memory at that
-    /// moment.
-    fn hang(&mut self, hang: &super::Hang, state: &gtsim_gen7::LatchedState, mem: &dyn Memory) {
+    /// The submission hung: the report, the context's latched state (of its
+    /// generation) and memory at that moment.
+    fn hang(&mut self, hang: &super::Hang, state: &dyn super::Latched, mem: &dyn Memory) {
         let _ = (hang, state, mem);
     }
 }

@@ -180,7 +180,7 @@ fn predication_skips_a_draw_when_the_sources_differ() {
 fn timestamp_advances_one_tick_per_command() {
     // PIPE_CONTROL post-sync 11b writes TIMESTAMP; it is the 2nd command, so 2 ticks.
     let pc = PipeControl {
-        post_sync_operation: pipe_control::PostSyncOperation(3),
+        post_sync_operation: gtsim_spec::gen7::pipe_control::PostSyncOperation(3),
         address: 0x18000,
         ..Default::default()
     }
@@ -204,7 +204,8 @@ fn guest_mistakes_are_hangs_with_context() {
     );
     // A post-sync write to unmapped memory.
     let pc = PipeControl {
-        post_sync_operation: pipe_control::PostSyncOperation::WRITE_IMMEDIATE_DATA,
+        post_sync_operation:
+            gtsim_spec::gen7::pipe_control::PostSyncOperation::WRITE_IMMEDIATE_DATA,
         address: 0x9000_0000,
         ..Default::default()
     }
@@ -350,7 +351,8 @@ fn store_data_index_writes_into_the_hardware_status_page() {
     .unwrap();
     let pc = PipeControl {
         store_data_index: true,
-        post_sync_operation: pipe_control::PostSyncOperation::WRITE_IMMEDIATE_DATA,
+        post_sync_operation:
+            gtsim_spec::gen7::pipe_control::PostSyncOperation::WRITE_IMMEDIATE_DATA,
         address: 0x80,
         immediate_data: 0x1122_3344_5566_7788,
         ..Default::default()
