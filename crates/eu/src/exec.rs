@@ -161,9 +161,12 @@ impl Program {
     /// dispatcher see before running a kernel which messages it may send.
     pub fn sends(&self) -> impl Iterator<Item = (gtsim_isa::ir::Sfid, Option<u32>)> + '_ {
         self.slots.iter().flatten().filter_map(|s| {
-            (matches!(s.ins.opcode, Opcode::Send | Opcode::Sendc))
-                .then_some(())
-                .and(s.ins.sfid.map(|f| (f, s.ins.desc)))
+            (matches!(
+                s.ins.opcode,
+                Opcode::Send | Opcode::Sendc | Opcode::Sends | Opcode::Sendsc
+            ))
+            .then_some(())
+            .and(s.ins.sfid.map(|f| (f, s.ins.desc)))
         })
     }
 
@@ -1500,10 +1503,43 @@ impl Thread {
         }
     }
 
+    /// The dword of a0 at dword subregister `sub` (a0's eight 16-bit subregisters; a
+    /// dword spans two).
+    fn a0_dword(&self, sub: u8) -> u32 {
+        let w = (sub as usize * 2) % 8;
+        u32::from(self.a0[w]) | u32::from(self.a0[(w + 1) % 8]) << 16
+    }
+
+    /// `count` registers from GRF `nr` (a payload), or the region error of the first
+    /// register past the file.
+    fn payload_registers(&self, nr: u8, count: usize) -> Result<&[u8], ExecError> {
+        let first = nr as usize * 32;
+        self.grf
+            .get(first..first + count * 32)
+            .ok_or(ExecError::Region {
+                ip: self.ip,
+                byte: first.max(self.grf.len()),
+            })
+    }
+
     fn send(&mut self, ins: &Instruction, sf: &mut dyn SharedFunctions) -> Result<Flow, ExecError> {
+        // A split send (Gen9-11 `sends`/`sendsc`) carries two payloads: src0 with the
+        // descriptor's Message Length (28:25), src1 with the extended descriptor's
+        // Extended Message Length (9:6). Its descriptor, when not immediate, is a0.0 (its
+        // sources are both payloads), and its extended descriptor is the immediate or the
+        // whole a0 dword the instruction names (Mesa brw_eu_emit.c
+        // brw_send_indirect_split_message: the register holds SFID, EOT, ex_mlen and the
+        // function control bits; brw_inst.h brw_inst_sends_ex_desc for the immediate).
+        let split = matches!(ins.opcode, Opcode::Sends | Opcode::Sendsc);
         let desc = match ins.desc {
             Some(d) => d,
+            None if split => self.a0_dword(0),
             None => self.register_descriptor(ins)?,
+        };
+        let ex_desc = match (split, ins.ex_desc_reg) {
+            (false, _) => 0,
+            (true, None) => ins.ex_desc,
+            (true, Some(sub)) => self.a0_dword(sub),
         };
         let Some(Src::Reg {
             file: RegFile::Grf,
@@ -1518,13 +1554,24 @@ impl Thread {
         };
         let mlen = ((desc >> 25) & 0xf) as usize;
         let rlen = ((desc >> 20) & 0x1f) as u8;
-        let first = *nr as usize * 32;
-        let Some(regs) = self.grf.get(first..first + mlen * 32) else {
-            // The first register past the file.
-            return Err(ExecError::Region {
-                ip: self.ip,
-                byte: first.max(self.grf.len()),
-            });
+        let ex_mlen = ((ex_desc >> 6) & 0xf) as usize;
+        let regs = self.payload_registers(*nr, mlen)?;
+        let regs2 = match (ex_mlen, ins.srcs.get(1)) {
+            (0, _) => &[][..],
+            (
+                _,
+                Some(Src::Reg {
+                    file: RegFile::Grf,
+                    nr,
+                    ..
+                }),
+            ) => self.payload_registers(*nr, ex_mlen)?,
+            _ => {
+                return Err(ExecError::unsupported(
+                    self.ip,
+                    "a split send's second payload outside the GRF",
+                ));
+            }
         };
         let sfid = ins.sfid.ok_or_else(|| ExecError::Invalid {
             ip: self.ip,
@@ -1540,12 +1587,13 @@ impl Thread {
             let per_channel = (0..32).filter(|c| wm >> (c % 4) & 1 != 0);
             channel_mask &= per_channel.fold(0u32, |m, c| m | 1 << c);
         }
-        // The payload is filled in place (a message is some 500 bytes).
+        // The payloads are filled in place (a message is some 1,000 bytes).
         let mut m = Message {
             sfid,
             desc,
             // Gen7's send has no extended descriptor (the SFID is in the instruction).
-            ex_desc: 0,
+            ex_desc,
+            payload2: gtsim_message::Payload::new(),
             exec_size: ins.exec_size,
             channel_mask,
             first_channel: Self::group(ins) as u8,
@@ -1556,6 +1604,7 @@ impl Thread {
             ip: self.ip,
         };
         m.payload.set_registers(regs);
+        m.payload2.set_registers(regs2);
         let ip = self.ip;
         let reply = sf
             .send_masked(&m)

@@ -140,10 +140,19 @@ pub(crate) fn may_write_acc(ins: &Instruction) -> bool {
         )
 }
 
+/// Whether `ins` is a send of either form (`send`/`sendc`, or Gen9+'s split
+/// `sends`/`sendsc`).
+fn is_send(ins: &Instruction) -> bool {
+    matches!(
+        ins.opcode,
+        Opcode::Send | Opcode::Sendc | Opcode::Sends | Opcode::Sendsc
+    )
+}
+
 /// The general registers instruction `ins` can write (see the module documentation).
 pub(crate) fn by_instruction(ins: &Instruction) -> RegisterSet {
     let mut set = RegisterSet::EMPTY;
-    if ins.opcode == Opcode::Send || ins.opcode == Opcode::Sendc {
+    if is_send(ins) {
         let Some(desc) = ins.desc else {
             return RegisterSet::ALL;
         };
@@ -199,22 +208,34 @@ pub(crate) fn by_instruction(ins: &Instruction) -> RegisterSet {
 pub(crate) fn read_by_instruction(ins: &Instruction) -> RegisterSet {
     use gtsim_isa::ir::Layout;
     let mut set = RegisterSet::EMPTY;
-    if ins.opcode == Opcode::Send || ins.opcode == Opcode::Sendc {
+    if is_send(ins) {
         let Some(desc) = ins.desc else {
             return RegisterSet::ALL;
         };
         let mlen = ((desc >> 25) & 0xf) as usize;
-        if let Some(Src::Reg {
-            file: RegFile::Grf,
-            nr,
-            address,
-            ..
-        }) = ins.srcs.first()
-        {
-            if *address != Address::Direct {
-                return RegisterSet::ALL;
+        // A split send's second payload: src1, Extended Message Length (9:6) registers.
+        let split = matches!(ins.opcode, Opcode::Sends | Opcode::Sendsc);
+        if split && ins.ex_desc_reg.is_some() {
+            return RegisterSet::ALL;
+        }
+        let ex_mlen = ((ins.ex_desc >> 6) & 0xf) as usize;
+        let payloads = [(0, mlen.max(1)), (1, if split { ex_mlen } else { 0 })];
+        for (src, len) in payloads {
+            if len == 0 {
+                continue;
             }
-            set |= RegisterSet::range(*nr as usize, mlen.max(1));
+            if let Some(Src::Reg {
+                file: RegFile::Grf,
+                nr,
+                address,
+                ..
+            }) = ins.srcs.get(src)
+            {
+                if *address != Address::Direct {
+                    return RegisterSet::ALL;
+                }
+                set |= RegisterSet::range(*nr as usize, len);
+            }
         }
         return set;
     }

@@ -237,6 +237,7 @@ mod tests {
             sfid,
             desc,
             ex_desc: 0,
+            payload2: Payload::new(),
             exec_size: 8,
             channel_mask: 0xff,
             first_channel: 0,

@@ -228,6 +228,9 @@ pub struct Message {
     pub first_channel: u8,
     /// The payload registers (message length of them, starting at src0), 32 bytes each.
     pub payload: Payload,
+    /// A split send's second payload (Gen9+ `sends`: the extended message length of
+    /// registers, starting at src1); empty for a `send`, and on Gen7.
+    pub payload2: Payload,
     /// Response length in registers.
     pub response_length: u8,
     /// Destination register of the response.

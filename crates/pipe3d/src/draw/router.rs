@@ -54,6 +54,7 @@ pub(crate) fn sends_atomics(front: &dyn Front, prog: &gtsim_eu::exec::Program) -
                     sfid,
                     desc,
                     ex_desc: 0,
+                    payload2: gtsim_message::Payload::new(),
                     exec_size: 8,
                     channel_mask: 0,
                     first_channel: 0,
