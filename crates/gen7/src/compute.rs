@@ -314,6 +314,7 @@ impl Front for ComputeFront<'_> {
             curbe,
             curbe_read: usize::from(idd.constant_urb_entry_read_length),
             curbe_offset: usize::from(idd.constant_urb_entry_read_offset),
+            cross_thread: 0,
             // Shared Local Memory Size in 4 KiB units (media.spec note).
             slm_bytes: usize::from(idd.shared_local_memory_size) * 4096,
             barrier: idd

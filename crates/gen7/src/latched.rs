@@ -9,11 +9,7 @@
 
 use gtsim_spec::gen7::*;
 
-/// The MMIO registers a draw reads (3DPRIM_*, INSTPM).
-pub trait Registers: Sync {
-    /// An MMIO register's value.
-    fn register(&self, offset: u32) -> u32;
-}
+pub use gtsim_pipe3d::state::Registers;
 
 pub use gtsim_spec::LatchError;
 

@@ -1,9 +1,10 @@
 //! The Ice Lake front as the command streamer runs it, as far as the model goes today:
-//! state commands latched, typed, into [`gtsim_gen11::LatchedState`]; MEDIA_STATE_FLUSH
-//! (no effect in a model that executes in order). 3DPRIMITIVE, GPGPU_WALKER and the
-//! media objects stop the batch as a [`Hang::Unsupported`] naming the state they would
-//! consume: the Gen11 draw and compute fronts are the next steps, and work skipped in
-//! silence would leave wrong memory. The MI commands and PIPE_CONTROL are the one
+//! state commands latched, typed, into [`gtsim_gen11::LatchedState`]; GPGPU_WALKER's
+//! thread groups through `gtsim_pipe3d::draw::compute` with
+//! [`gtsim_gen11::ComputeFront`]; MEDIA_STATE_FLUSH (no effect in a model that executes
+//! in order). 3DPRIMITIVE and the media objects stop the batch as a
+//! [`Hang::Unsupported`] naming the state they would consume: the Gen11 draw front is the
+//! next step, and work skipped in silence would leave wrong memory. The MI commands and PIPE_CONTROL are the one
 //! executor's (`cs.rs`), with Gen11's 48-bit addresses (iris writes them in canonical
 //! form, bits 63:48 copying bit 47; the command streamer uses bits 47:0, Gen11 PRM Vol
 //! 2a MI_BATCH_BUFFER_START "Batch Buffer Start Address [47:2]") and second-level
@@ -13,7 +14,24 @@ use super::cs::{CommandStreamer, unsupported};
 use super::front::{Front, Latched};
 use super::{Hang, Ring, SubmitReport};
 use gtsim_gen11::LatchedState;
+use gtsim_spec::gen11::GpgpuWalker;
+use gtsim_spec::gen11::pipeline_select::PipelineSelection;
 use gtsim_spec::table::{Def, DefKind};
+
+impl CommandStreamer<'_, LatchedState> {
+    /// Runs a GPGPU_WALKER's thread groups (`gtsim_pipe3d::draw::compute`).
+    fn walk(&mut self, at: u64, walker: &GpgpuWalker) -> Result<(), Hang> {
+        let mut kernels = std::mem::take(&mut self.ctx.kernels);
+        let registers = super::gen7::ContextRegisters(&self.ctx.registers);
+        let front = gtsim_gen11::ComputeFront::new(&self.ctx.state, &registers, walker);
+        let result =
+            gtsim_pipe3d::draw::compute::walk(&front, self.mem, &mut kernels, &mut self.watchdog);
+        self.ctx.kernels = kernels;
+        result
+            .map(|_| ())
+            .map_err(|error| Hang::Draw { addr: at, error })
+    }
+}
 
 /// The 48-bit graphics address space of Gen8+ PPGTT.
 pub const ADDRESS_MASK: u64 = (1 << 48) - 1;
@@ -40,7 +58,7 @@ impl Front for LatchedState {
         def: &'static Def,
         at: u64,
         dw: &[u32],
-        _report: &mut SubmitReport,
+        report: &mut SubmitReport,
     ) -> Result<(), Hang> {
         let name = def.name;
         if cs.ring != Ring::Render {
@@ -58,16 +76,37 @@ impl Front for LatchedState {
                 "Gen11 draws (the 3DSTATE_* state is latched, typed; no Gen11 draw front turns it into a draw yet)",
                 "seed 003 3DSTATE_VS_BODY .. 3DSTATE_PS_EXTRA_BODY",
             )),
-            "GPGPU_WALKER"
-            | "MEDIA_OBJECT"
-            | "MEDIA_OBJECT_WALKER"
-            | "MEDIA_OBJECT_GRPID"
-            | "MEDIA_OBJECT_PRT" => Err(unsupported(
-                name,
-                at,
-                "the Gen11 GPGPU and media pipelines (MEDIA_VFE_STATE and INTERFACE_DESCRIPTOR_DATA are latched, not executed)",
-                "seed 003 INTERFACE_DESCRIPTOR_DATA",
-            )),
+            "GPGPU_WALKER" => {
+                let w = GpgpuWalker::unpack(dw).map_err(|error| Hang::Decode {
+                    command: name,
+                    addr: at,
+                    error,
+                })?;
+                if cs.ctx.state.pipeline() != PipelineSelection::GPGPU {
+                    return Err(Hang::Draw {
+                        addr: at,
+                        error: gtsim_pipe3d::draw::DrawError::State {
+                            command: "GPGPU_WALKER",
+                            why: "sent while PIPELINE_SELECT does not select the GPGPU pipeline"
+                                .into(),
+                        },
+                    });
+                }
+                // Predicate Enable: MI_PREDICATE_RESULT decides.
+                if !(w.predicate_enable && cs.predicated_off()) {
+                    cs.walk(at, &w)?;
+                    report.walkers += 1;
+                }
+                Ok(())
+            }
+            "MEDIA_OBJECT" | "MEDIA_OBJECT_WALKER" | "MEDIA_OBJECT_GRPID" | "MEDIA_OBJECT_PRT" => {
+                Err(unsupported(
+                    name,
+                    at,
+                    "the Gen11 media pipeline's objects (MEDIA_VFE_STATE and INTERFACE_DESCRIPTOR_DATA are latched; GPGPU_WALKER runs)",
+                    "seed 003 INTERFACE_DESCRIPTOR_DATA",
+                ))
+            }
             "MEDIA_STATE_FLUSH" => Ok(()),
             _ => match def.kind {
                 // State commands (3D, media and GPGPU state): latched, typed. A malformed

@@ -277,8 +277,8 @@ impl CommandStreamer<'_, LatchedState> {
     }
 }
 
-/// The context's registers as the front reads them.
-struct ContextRegisters<'a>(&'a super::RegisterFile);
+/// The context's registers as a front reads them.
+pub(super) struct ContextRegisters<'a>(pub &'a super::RegisterFile);
 
 impl Registers for ContextRegisters<'_> {
     fn register(&self, offset: u32) -> u32 {

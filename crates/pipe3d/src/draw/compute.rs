@@ -172,14 +172,15 @@ fn thread(cs: &ComputeDispatch, id: [u32; 3], t: u32) -> Result<Box<Thread>, Dra
         FpMode::Ieee
     };
     let l = cs.payload;
-    let first = cs.curbe_offset + t as usize * cs.curbe_read;
+    let first = cs.curbe_offset + cs.cross_thread + t as usize * cs.curbe_read;
     let start = l.curbe_start;
-    if start + cs.curbe_read > 128 {
+    let rows = cs.cross_thread + cs.curbe_read;
+    if start + rows > 128 {
         return Err(DrawError::State {
             command: "INTERFACE_DESCRIPTOR_DATA",
             why: format!(
-                "Constant URB Entry Read Length {} from g{start} leaves the GRF",
-                cs.curbe_read
+                "Cross-Thread Constant Data Read Length {} and Constant URB Entry Read Length {} from g{start} leave the GRF",
+                cs.cross_thread, cs.curbe_read
             ),
         });
     }
@@ -189,12 +190,17 @@ fn thread(cs: &ComputeDispatch, id: [u32; 3], t: u32) -> Result<Box<Thread>, Dra
         }
         l.barrier_id.put(grf, 0);
         super::put_pointers(l.common, grf, (&cs.scratch, t), &cs.resources);
-        for r in 0..cs.curbe_read {
-            // Past the CURBE loaded: zeros (the driver loads what its threads read).
-            let row = cs.curbe.get(first + r).copied().unwrap_or([0; 32]);
+        // The cross-thread rows every thread gets, then the thread's own block (Gen8+;
+        // Gen7 has no cross-thread rows). Past the CURBE loaded: zeros (the driver loads
+        // what its threads read).
+        let sources = (0..cs.cross_thread)
+            .map(|r| cs.curbe_offset + r)
+            .chain((0..cs.curbe_read).map(|r| first + r));
+        for (r, source) in sources.enumerate() {
+            let row = cs.curbe.get(source).copied().unwrap_or([0; 32]);
             grf[(start + r) * 32..(start + r + 1) * 32].copy_from_slice(&row);
         }
-        ((), start + cs.curbe_read)
+        ((), start + rows)
     });
     Ok(th)
 }

@@ -175,9 +175,37 @@ impl Router<'_> {
             color_processing: Some(&color_processing),
         };
         let mask = m.channel_mask >> (m.first_channel & !15);
+        // A split send's two payloads are one message to the data port: the addresses
+        // (and header) in the first, the data in the second, as one send's payload
+        // would hold them (seed 003 data port messages; Mesa's split sends put the
+        // address payload in src0 and the data in src1).
+        let joined;
+        let payload = if m.payload2.is_empty() {
+            &m.payload
+        } else {
+            if m.payload.len() + m.payload2.len() > gtsim_message::Payload::MAX {
+                return Err(gtsim_spec::Unsupported::new(
+                    format!(
+                        "a split send to the data port of {} + {} registers (more than one payload's {})",
+                        m.payload.len(),
+                        m.payload2.len(),
+                        gtsim_message::Payload::MAX
+                    ),
+                    "seed 003 (data port messages)",
+                )
+                .into());
+            }
+            joined = m
+                .payload
+                .iter()
+                .chain(m.payload2.iter())
+                .copied()
+                .collect::<gtsim_message::Payload>();
+            &joined
+        };
         dc::execute(
             d,
-            &m.payload,
+            payload,
             mask,
             usize::from(m.response_length),
             &mut target,

@@ -27,8 +27,12 @@ pub struct ComputeDispatch {
     /// The constant registers (CURBE) the walker's threads read their payload from.
     pub curbe: Vec<[u8; 32]>,
     /// Registers of CURBE each thread gets (Constant URB Entry Read Length), thread t
-    /// of a group reading from register `curbe_offset + t × curbe_read`.
+    /// of a group reading from register `curbe_offset + cross_thread + t × curbe_read`.
     pub curbe_read: usize,
+    /// Registers of CURBE every thread of a group gets before its own (Gen8+
+    /// Cross-Thread Constant Data Read Length; 0 on Gen7): the CURBE's first rows, which
+    /// the per-thread blocks follow.
+    pub cross_thread: usize,
     /// The first CURBE register read (Constant URB Entry Read Offset).
     pub curbe_offset: usize,
     /// Shared local memory per group, in bytes.

@@ -60,6 +60,12 @@ pub enum MessageKind {
     },
 }
 
+/// The MMIO registers a draw or walker reads (3DPRIM_*, GPGPU_DISPATCHDIM*, GT_MODE).
+pub trait Registers: Sync {
+    /// An MMIO register's value.
+    fn register(&self, offset: u32) -> u32;
+}
+
 /// A generation's front as a draw sees it: the latched state decoded into neutral
 /// state, and the state a draw resolves lazily.
 pub trait Front: Sync {

@@ -25,7 +25,7 @@ mod tessellation;
 mod vertex;
 
 pub use compute::{ComputeDispatch, ComputePayload};
-pub use front::{Front, MessageKind, ShaderStage};
+pub use front::{Front, MessageKind, Registers, ShaderStage};
 pub use geometry::{ControlData, GeometryShader, GsDispatch};
 pub use media::{MediaPayload, MediaThread};
 pub use payload::{PayloadField, PayloadLayout};

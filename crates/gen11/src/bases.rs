@@ -1,0 +1,126 @@
+//! The state bases a Gen11 front reads indirect state through: STATE_BASE_ADDRESS's
+//! 48-bit bases and buffer sizes (Gen11 PRM Vol 2a STATE_BASE_ADDRESS; Mesa genxml
+//! gen11.xml: a buffer size counts 4 KiB pages), the binding table pool
+//! (3DSTATE_BINDING_TABLE_POOL_ALLOC: an enabled pool rebases the binding table pointers
+//! while the table entries stay relative to Surface State Base Address) and GT_MODE's
+//! Binding Table Alignment (BTP_18_8: a pointer's bits 15:5 are offset bits 18:8).
+
+use crate::latched::LatchedState;
+use gtsim_pipe3d::draw::DrawError;
+use gtsim_pipe3d::state::Registers;
+use gtsim_spec::UnpackError;
+use gtsim_spec::gen11::gt_mode::BindingTableAlignment;
+use gtsim_spec::gen11::{BindingTableState, GtMode};
+
+/// A graphics address from Gen11 state: its 48 meaningful bits (iris and anv write
+/// canonical addresses, bits 63:48 copying bit 47; `DeviceInfo::address_bits`).
+pub fn address(a: u64) -> u64 {
+    a & gtsim_spec::device::ICE_LAKE_GT2.address_mask()
+}
+
+/// The bases and bounds of one context's state.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Bases {
+    /// Surface State Base Address.
+    pub surface: u64,
+    /// Dynamic State Base Address.
+    pub dynamic: u64,
+    /// Instruction Base Address.
+    pub instruction: u64,
+    /// General State Base Address.
+    pub general: u64,
+    /// The end of dynamic state (base + Dynamic State Buffer Size pages); 0: unbounded.
+    pub dynamic_bound: u64,
+    /// The end of instructions; 0: unbounded.
+    pub instruction_bound: u64,
+    /// The end of general state; 0: unbounded.
+    pub general_bound: u64,
+    /// Binding table pointers' base: the pool's when enabled, else Surface State Base.
+    pub binding_table: u64,
+    /// GT_MODE Binding Table Alignment is BTP_18_8.
+    pub btp_18_8: bool,
+}
+
+impl Bases {
+    /// The bases latched in `s`, with GT_MODE from `registers`.
+    pub fn latched(s: &LatchedState, registers: &dyn Registers) -> Bases {
+        let sba = s.state_base_address.clone().unwrap_or_default();
+        let bound = |base: u64, pages: u32| {
+            if pages == 0 {
+                0
+            } else {
+                address(base).wrapping_add(u64::from(pages) << 12)
+            }
+        };
+        let pool = s
+            .binding_table_pool_alloc
+            .as_ref()
+            .filter(|p| p.binding_table_pool_enable)
+            .map(|p| address(p.binding_table_pool_base_address));
+        // The field by name: the register holds other bits (write masks, other modes).
+        let alignment = GtMode::DEF
+            .field("Binding Table Alignment")
+            .map_or(0, |f| f.raw(&[registers.register(GtMode::OFFSET)]));
+        Bases {
+            surface: address(sba.surface_state_base_address),
+            dynamic: address(sba.dynamic_state_base_address),
+            instruction: address(sba.instruction_base_address),
+            general: address(sba.general_state_base_address),
+            dynamic_bound: bound(
+                sba.dynamic_state_base_address,
+                sba.dynamic_state_buffer_size,
+            ),
+            instruction_bound: bound(sba.instruction_base_address, sba.instruction_buffer_size),
+            general_bound: bound(
+                sba.general_state_base_address,
+                sba.general_state_buffer_size,
+            ),
+            binding_table: pool.unwrap_or(address(sba.surface_state_base_address)),
+            btp_18_8: alignment == u64::from(BindingTableAlignment::BTP_18_8.0),
+        }
+    }
+
+    /// The graphics address of a binding table whose pointer field holds `pointer`
+    /// (bits in place).
+    pub fn binding_table(&self, pointer: u64) -> u64 {
+        let offset = if self.btp_18_8 { pointer << 3 } else { pointer };
+        address(self.binding_table.wrapping_add(offset))
+    }
+}
+
+/// Reads `dwords` dwords at `addr` as `name`.
+pub(crate) fn indirect<T>(
+    mem: &dyn gtsim_mem::Memory,
+    name: &'static str,
+    addr: u64,
+    dwords: usize,
+    unpack: fn(&[u32]) -> Result<T, UnpackError>,
+) -> Result<T, DrawError> {
+    let dw = mem
+        .read_dwords(addr, dwords)
+        .map_err(|fault| DrawError::Fault { unit: name, fault })?;
+    unpack(&dw).map_err(|e| DrawError::State {
+        command: name,
+        why: e.to_string(),
+    })
+}
+
+/// The RENDER_SURFACE_STATE address that entry `index` of the binding table at
+/// `table` (a graphics address) names.
+pub(crate) fn binding_table_entry(
+    mem: &dyn gtsim_mem::Memory,
+    bases: &Bases,
+    table: u64,
+    index: u8,
+) -> Result<u64, DrawError> {
+    let bt = indirect(
+        mem,
+        "BINDING_TABLE_STATE",
+        table.wrapping_add(u64::from(index) * 4),
+        BindingTableState::DWORDS,
+        BindingTableState::unpack,
+    )?;
+    Ok(address(
+        bases.surface.wrapping_add(bt.surface_state_pointer),
+    ))
+}

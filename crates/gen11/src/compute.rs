@@ -1,0 +1,299 @@
+//! [`ComputeFront`]: the Gen11 front of one GPGPU_WALKER. It reads the walker with the
+//! latched MEDIA_VFE_STATE, MEDIA_CURBE_LOAD and MEDIA_INTERFACE_DESCRIPTOR_LOAD, whose
+//! INTERFACE_DESCRIPTOR_DATA (seed 003) it follows into dynamic state, into the neutral
+//! [`ComputeDispatch`]. What differs from Gen7 is here: 48-bit kernel pointers (Kernel
+//! Start Pointer High), the CURBE's cross-thread block before the per-thread blocks
+//! (Cross-Thread Constant Data Read Length), the Shared Local Memory Size encoding
+//! (seed 003: 0 none, 1 1K, 2 2K, 3 4K ... 7 64K), the binding table pool, and the
+//! Gen9+ data port messages (`messages.rs`).
+
+use crate::bases::{Bases, indirect};
+use crate::latched::LatchedState;
+use crate::payload::COMPUTE;
+use gtsim_dataport::dc::{DataSurface, GeneralState};
+use gtsim_eu::exec::{Message, MessageError, Response};
+use gtsim_mem::Memory;
+use gtsim_pipe3d::draw::{DrawError, RenderTarget};
+use gtsim_pipe3d::state::{
+    ComputeDispatch, DrawState, Front, KernelPointer, MessageKind, Registers, Scratch, ShaderStage,
+    StageResources,
+};
+use gtsim_spec::gen11::gpgpu_walker::SimdSize;
+use gtsim_spec::gen11::{
+    GpgpuDispatchdimx, GpgpuDispatchdimy, GpgpuDispatchdimz, GpgpuWalker, InterfaceDescriptorData,
+    MediaVfeState,
+};
+
+/// The front of one GPGPU_WALKER over a context's latched state and registers.
+pub struct ComputeFront<'a> {
+    state: &'a LatchedState,
+    registers: &'a dyn Registers,
+    walker: &'a GpgpuWalker,
+    bases: Bases,
+    /// The interface descriptor's binding table (graphics address), once read.
+    binding_table: std::sync::OnceLock<u64>,
+}
+
+fn state_error(why: String) -> DrawError {
+    DrawError::State {
+        command: "GPGPU_WALKER",
+        why,
+    }
+}
+
+impl<'a> ComputeFront<'a> {
+    /// The front of `walker` against `state` and `registers`.
+    pub fn new(
+        state: &'a LatchedState,
+        registers: &'a dyn Registers,
+        walker: &'a GpgpuWalker,
+    ) -> ComputeFront<'a> {
+        ComputeFront {
+            state,
+            registers,
+            walker,
+            bases: Bases::latched(state, registers),
+            binding_table: std::sync::OnceLock::new(),
+        }
+    }
+
+    fn vfe(&self) -> Result<&'a MediaVfeState, DrawError> {
+        self.state
+            .media_vfe_state
+            .as_ref()
+            .ok_or_else(|| state_error("no MEDIA_VFE_STATE was sent before the walker".into()))
+    }
+
+    /// Interface descriptor `index` of those MEDIA_INTERFACE_DESCRIPTOR_LOAD loaded.
+    fn interface_descriptor(
+        &self,
+        mem: &dyn Memory,
+        index: u32,
+    ) -> Result<InterfaceDescriptorData, DrawError> {
+        let load = self
+            .state
+            .media_interface_descriptor_load
+            .clone()
+            .unwrap_or_default();
+        let offset = u64::from(index) * 32;
+        if offset + 32 > u64::from(load.interface_descriptor_total_length) {
+            return Err(state_error(format!(
+                "Interface Descriptor Offset {index} is past the {} bytes MEDIA_INTERFACE_DESCRIPTOR_LOAD loaded",
+                load.interface_descriptor_total_length
+            )));
+        }
+        let addr = crate::bases::address(
+            self.bases
+                .dynamic
+                .wrapping_add(load.interface_descriptor_data_start_address)
+                .wrapping_add(offset),
+        );
+        gtsim_pipe3d::state::check_bound(
+            "INTERFACE_DESCRIPTOR_DATA",
+            "Dynamic State Buffer Size",
+            addr,
+            32,
+            self.bases.dynamic_bound,
+        )?;
+        indirect(
+            mem,
+            "INTERFACE_DESCRIPTOR_DATA",
+            addr,
+            InterfaceDescriptorData::DWORDS,
+            InterfaceDescriptorData::unpack,
+        )
+    }
+
+    /// The CURBE: MEDIA_CURBE_LOAD's bytes, by register.
+    fn curbe(&self, mem: &dyn Memory) -> Result<Vec<[u8; 32]>, DrawError> {
+        let load = self.state.media_curbe_load.clone().unwrap_or_default();
+        let len = load.curbe_total_data_length as usize;
+        let mut bytes = vec![0u8; len];
+        if len > 0 {
+            let at = crate::bases::address(
+                self.bases
+                    .dynamic
+                    .wrapping_add(u64::from(load.curbe_data_start_address)),
+            );
+            mem.read(at, &mut bytes).map_err(|fault| DrawError::Fault {
+                unit: "MEDIA_CURBE_LOAD",
+                fault,
+            })?;
+        }
+        Ok(bytes
+            .chunks(32)
+            .map(|c| {
+                let mut r = [0u8; 32];
+                r[..c.len()].copy_from_slice(c);
+                r
+            })
+            .collect())
+    }
+
+    /// Scratch space as MEDIA_VFE_STATE gives it on Gen8+: Per Thread Scratch Space n
+    /// is 1 KiB << n (Mesa iris_state.c programs ffs(size) - 11).
+    fn scratch(vfe: &MediaVfeState) -> Scratch {
+        Scratch {
+            base: vfe.scratch_space_base_pointer,
+            per_thread: u32::from(vfe.per_thread_scratch_space),
+            bytes_per_thread: 1024 << u64::from(vfe.per_thread_scratch_space.min(11)),
+        }
+    }
+}
+
+/// Seed 003 INTERFACE_DESCRIPTOR_DATA Shared Local Memory Size: 0 none, then 1K << (n-1)
+/// up to 64K (7); larger values are reserved.
+fn slm_bytes(code: u8) -> Result<usize, DrawError> {
+    match code {
+        0 => Ok(0),
+        1..=7 => Ok(1024 << (code - 1)),
+        n => Err(state_error(format!(
+            "INTERFACE_DESCRIPTOR_DATA Shared Local Memory Size {n} is reserved (seed 003)"
+        ))),
+    }
+}
+
+impl Front for ComputeFront<'_> {
+    fn draw_state(&self, _mem: &dyn Memory) -> Result<Option<DrawState>, DrawError> {
+        Ok(None)
+    }
+
+    fn compute_state(&self, mem: &dyn Memory) -> Result<Option<ComputeDispatch>, DrawError> {
+        let w = self.walker;
+        let vfe = self.vfe()?;
+        let idd = self.interface_descriptor(mem, u32::from(w.interface_descriptor_offset))?;
+        if w.indirect_data_length != 0 {
+            return Err(DrawError::Unsupported(gtsim_spec::Unsupported::new(
+                "GPGPU_WALKER indirect data",
+                "seed 003 GPGPU_WALKER",
+            )));
+        }
+        let simd = match w.simd_size {
+            SimdSize::SIMD8 => 8,
+            SimdSize::SIMD16 => 16,
+            SimdSize::SIMD32 => 32,
+            other => return Err(state_error(format!("SIMD Size {} is reserved", other.0))),
+        };
+        // Indirect Parameter Enable: the group counts from GPGPU_DISPATCHDIMX/Y/Z.
+        let dims = if w.indirect_parameter_enable {
+            [
+                self.registers.register(GpgpuDispatchdimx::OFFSET),
+                self.registers.register(GpgpuDispatchdimy::OFFSET),
+                self.registers.register(GpgpuDispatchdimz::OFFSET),
+            ]
+        } else {
+            [
+                w.thread_group_id_x_dimension,
+                w.thread_group_id_y_dimension,
+                w.thread_group_id_z_dimension,
+            ]
+        };
+        let starts = [
+            w.thread_group_id_starting_x,
+            w.thread_group_id_starting_y,
+            w.thread_group_id_starting_resume_z,
+        ];
+        let binding_table = self.bases.binding_table(idd.binding_table_pointer);
+        let _ = self.binding_table.set(binding_table);
+        let kernel = idd.kernel_start_pointer | idd.kernel_start_pointer_high << 32;
+        Ok(Some(ComputeDispatch {
+            kernel: KernelPointer {
+                address: crate::bases::address(self.bases.instruction.wrapping_add(kernel)),
+                bound: self.bases.instruction_bound,
+            },
+            encoding: gtsim_isa::Encoding::IceLake,
+            simd,
+            threads: [
+                u32::from(w.thread_width_counter_maximum) + 1,
+                u32::from(w.thread_height_counter_maximum) + 1,
+                u32::from(w.thread_depth_counter_maximum) + 1,
+            ],
+            groups: [starts[0]..dims[0], starts[1]..dims[1], starts[2]..dims[2]],
+            right_mask: w.right_execution_mask,
+            bottom_mask: w.bottom_execution_mask,
+            curbe: self.curbe(mem)?,
+            curbe_read: usize::from(idd.constant_indirect_urb_entry_read_length),
+            curbe_offset: usize::from(idd.constant_urb_entry_read_offset),
+            cross_thread: usize::from(idd.cross_thread_constant_data_read_length),
+            slm_bytes: slm_bytes(idd.shared_local_memory_size)?,
+            barrier: idd
+                .barrier_enable
+                .then_some(u32::from(idd.number_of_threads_in_gpgpu_thread_group)),
+            resources: StageResources {
+                binding_table: idd.binding_table_pointer,
+                sampler_state: idd.sampler_state_pointer,
+                constants: vec![],
+            },
+            scratch: Self::scratch(vfe),
+            // Seed 003 INTERFACE_DESCRIPTOR_DATA Floating Point Mode: 1 is ALT.
+            alt_float_mode: idd.floating_point_mode == 1,
+            payload: &COMPUTE,
+        }))
+    }
+
+    fn render_target(
+        &self,
+        _mem: &dyn Memory,
+        _bti: u8,
+        _rti: u8,
+    ) -> Result<Option<RenderTarget>, DrawError> {
+        Err(state_error(
+            "a render target write from a compute thread".into(),
+        ))
+    }
+
+    fn message(&self, m: &Message) -> MessageKind {
+        crate::messages::kind(m)
+    }
+
+    fn data_surface(
+        &self,
+        stage: ShaderStage,
+        mem: &dyn Memory,
+        bti: u8,
+    ) -> Result<DataSurface, MessageError> {
+        if stage != ShaderStage::Compute {
+            return Err(gtsim_message::invalid(
+                "a 3D stage's message under a walker",
+            ));
+        }
+        let table = self
+            .binding_table
+            .get()
+            .copied()
+            .unwrap_or(self.bases.binding_table);
+        crate::surface::data_surface(mem, &self.bases, table, bti)
+    }
+
+    fn general_state(&self) -> GeneralState {
+        GeneralState {
+            base: self.bases.general,
+            bound: (self.bases.general_bound != 0).then_some(self.bases.general_bound),
+        }
+    }
+
+    fn color_processing(
+        &self,
+        _mem: &dyn Memory,
+        _address: u64,
+    ) -> Result<gtsim_dataport::dc::iecp::ColorProcessing, MessageError> {
+        Err(gtsim_spec::Unsupported::new(
+            "the render cache's colour processing pipe on Gen11 (the VEBOX does it there)",
+            "seed 003 VEBOX_IECP_STATE",
+        )
+        .into())
+    }
+
+    fn sample(
+        &self,
+        _stage: ShaderStage,
+        _mem: &dyn Memory,
+        _m: &Message,
+    ) -> Result<Response, MessageError> {
+        Err(gtsim_spec::Unsupported::new(
+            "Gen11 sampler messages",
+            "seed 003 Message_Descriptor_Sampling_Engine",
+        )
+        .into())
+    }
+}
