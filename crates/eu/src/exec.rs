@@ -515,6 +515,12 @@ pub enum FpMode {
     Alt,
 }
 
+/// The address register's 16-bit subregisters: a0.0-a0.15, one per channel of a
+/// SIMD16 indirect region (Gen11 PRM Vol 2a "Address Register": 256 bits; Mesa emits
+/// `mov(16) a0<1>UW` and `g[a0]<VxH,1,0>` for indirect reads). Gen7 kernels use the
+/// first eight.
+pub(crate) const A0_WORDS: usize = 16;
+
 /// One EU thread.
 #[derive(Debug)]
 pub struct Thread {
@@ -522,7 +528,7 @@ pub struct Thread {
     pub(crate) acc: [[Acc; 16]; 2],
     /// f0 and f1, each two 16-bit subregisters.
     pub(crate) flags: [u32; 2],
-    pub(crate) a0: [u16; 8],
+    pub(crate) a0: [u16; A0_WORDS],
     /// Byte offset of the current instruction.
     pub ip: usize,
     /// Dispatched channels.
@@ -741,7 +747,7 @@ impl Thread {
         }
         (*acc_dirty, *wait_dirty) = (false, false);
         *flags = [0; 2];
-        *a0 = [0; 8];
+        *a0 = [0; A0_WORDS];
         *ip = 0;
         *dispatch_mask = dispatched(simd);
         (*wait_bloom, *parked, *broken) = (0, 0, 0);
@@ -758,7 +764,7 @@ impl Thread {
             grf,
             acc: [[Acc::Zero; 16]; 2],
             flags: [0; 2],
-            a0: [0; 8],
+            a0: [0; A0_WORDS],
             ip: 0,
             dispatch_mask: dispatched(simd),
             waiting: [None; 32],
@@ -1479,9 +1485,9 @@ impl Thread {
                 subnr,
                 ..
             }) if nr & 0xf0 == 0x10 => {
-                // a0: eight 16-bit subregisters; a dword at byte `subnr` spans two.
-                let w = (*subnr as usize / 2) % 8;
-                Ok(u32::from(self.a0[w]) | u32::from(self.a0[(w + 1) % 8]) << 16)
+                // a0: 16-bit subregisters; a dword at byte `subnr` spans two.
+                let w = (*subnr as usize / 2) % A0_WORDS;
+                Ok(u32::from(self.a0[w]) | u32::from(self.a0[(w + 1) % A0_WORDS]) << 16)
             }
             Some(Src::Reg {
                 file: RegFile::Grf,
@@ -1506,8 +1512,8 @@ impl Thread {
     /// The dword of a0 at dword subregister `sub` (a0's eight 16-bit subregisters; a
     /// dword spans two).
     fn a0_dword(&self, sub: u8) -> u32 {
-        let w = (sub as usize * 2) % 8;
-        u32::from(self.a0[w]) | u32::from(self.a0[(w + 1) % 8]) << 16
+        let w = (sub as usize * 2) % A0_WORDS;
+        u32::from(self.a0[w]) | u32::from(self.a0[(w + 1) % A0_WORDS]) << 16
     }
 
     /// `count` registers from GRF `nr` (a payload), or the region error of the first

@@ -1,6 +1,7 @@
 //! Operand addressing: where each channel's element lives, and reading/writing values of
 //! every type (IVB PRM Vol4 Part3 "Register Region Restrictions" and "Data Types").
 
+use crate::exec::A0_WORDS;
 use crate::exec::{ExecError, Thread};
 use gtsim_isa::ir::*;
 
@@ -166,7 +167,7 @@ impl Thread {
             match address {
                 Address::Direct => nr as i64 * 32 + subnr as i64,
                 Address::Indirect { subnr: a, offset } => {
-                    self.a0[(a as usize + row) % 8] as i64 + offset as i64
+                    self.a0[(a as usize + row) % A0_WORDS] as i64 + offset as i64
                 }
             }
         };
@@ -212,13 +213,26 @@ impl Thread {
                 ..
             } if matches!(
                 ArfRegister::of(nr),
-                Some((ArfRegister::Address | ArfRegister::Flag, _))
+                Some((
+                    ArfRegister::Address
+                        | ArfRegister::Flag
+                        | ArfRegister::ChannelEnable
+                        | ArfRegister::State,
+                    _
+                ))
             ) =>
             {
-                // a0 and the flag registers are read through the region like a GRF.
+                // a0, the flag registers, ce0 and sr0 are read through the region like a
+                // GRF.
                 let (off, ty, ..) = self.src_offset(s, c)?;
                 let bytes = self.small_arf(nr);
                 let rel = off.wrapping_sub(nr as usize * 32);
+                if matches!(ArfRegister::of(nr), Some((ArfRegister::State, _))) && rel < 8 {
+                    return Err(ExecError::unsupported(
+                        self.ip,
+                        "reading sr0.0-sr0.1 (the thread's EU, thread and priority state)",
+                    ));
+                }
                 let size = ty.size() as usize;
                 let b = bytes
                     .get(rel..rel.saturating_add(size))
@@ -258,11 +272,29 @@ impl Thread {
 
     /// The bytes of a small architecture register: a0 (8 words) or f0/f1 (two 16-bit
     /// subregisters each; IVB PRM Vol4 Part3 "Architecture Registers").
+    ///
+    /// Gen8+ also reads ce0 and sr0 (Mesa brw_eu_emit.c brw_find_live_channel): ce0.0
+    /// is the channels control flow leaves enabled, without the dispatch mask ("ce0 does
+    /// not take into account the thread dispatch mask"); sr0.2 is the dispatch mask and
+    /// sr0.3 the vector mask, the same for the threads the model dispatches (Gen11 PRM
+    /// Vol 2a "State Register": Dispatch Mask, Vector Mask). sr0.0-sr0.1 (EU, thread and
+    /// priority state) are refused by the reader.
     fn small_arf(&self, nr: u8) -> Vec<u8> {
-        if matches!(ArfRegister::of(nr), Some((ArfRegister::Flag, _))) {
-            self.flags[(nr & 1) as usize].to_le_bytes().to_vec()
-        } else {
-            self.a0.iter().flat_map(|w| w.to_le_bytes()).collect()
+        match ArfRegister::of(nr) {
+            Some((ArfRegister::Flag, _)) => self.flags[(nr & 1) as usize].to_le_bytes().to_vec(),
+            Some((ArfRegister::ChannelEnable, _)) => {
+                let width = if self.simd >= 32 {
+                    u32::MAX
+                } else {
+                    (1u32 << self.simd) - 1
+                };
+                (self.running() & width).to_le_bytes().to_vec()
+            }
+            Some((ArfRegister::State, _)) => [0, 0, self.dispatch_mask, self.dispatch_mask]
+                .iter()
+                .flat_map(|d| d.to_le_bytes())
+                .collect(),
+            _ => self.a0.iter().flat_map(|w| w.to_le_bytes()).collect(),
         }
     }
 
@@ -344,7 +376,7 @@ impl Thread {
                 let base = match d.address {
                     Address::Direct => d.nr as i64 * 32 + d.subnr as i64,
                     Address::Indirect { subnr, offset } => {
-                        self.a0[subnr as usize % 8] as i64 + offset as i64
+                        self.a0[subnr as usize % A0_WORDS] as i64 + offset as i64
                     }
                 };
                 let off = match d.layout {

@@ -97,7 +97,17 @@ fn run(code: &[u8], simd: u8, seed: u64, mode: Mode) -> (Vec<u64>, String, Strin
 /// the set, [`Thread::rewind`] gives back `initial`, and (with micro-ops) a thread whose
 /// payload covers only part of the register file resets to a new thread's state.
 fn run_from(code: &[u8], initial: Thread, mode: Mode) -> (Vec<u64>, String, String) {
-    let mut prog = Program::new(Encoding::IvyBridge, code);
+    run_encoded(Encoding::IvyBridge, code, initial, mode)
+}
+
+/// [`run_from`] for a kernel in `encoding`.
+fn run_encoded(
+    encoding: Encoding,
+    code: &[u8],
+    initial: Thread,
+    mode: Mode,
+) -> (Vec<u64>, String, String) {
+    let mut prog = Program::new(encoding, code);
     prog.set_micro_ops(mode != Mode::PerChannel);
     prog.set_jit(matches!(mode, Mode::Jit | Mode::OptimizedJit));
     if mode == Mode::OptimizedJit {
@@ -203,6 +213,27 @@ fn every_corpus_kernel_gives_the_same_bits_with_micro_ops_and_jit() {
 /// seed 004 §1.9.4.1; IVB PRM Vol4 Part3 "Floating Point Modes"), float micro-ops take
 /// the general path and integer ones their fast path, which that mode does not change:
 /// every corpus kernel gives the per-channel interpreter's bits with micro-ops there too.
+/// iris's Ice Lake kernels (align1, split sends, word and byte operations, Gen11's
+/// three-source and compaction forms) give the same bits on every path.
+#[test]
+fn every_gen11_corpus_kernel_gives_the_same_bits_with_micro_ops_and_jit() {
+    let kernels = common::corpus::gen11_kernels();
+    assert!(kernels.len() > 30, "{} Gen11 kernels", kernels.len());
+    for (i, k) in kernels.iter().enumerate() {
+        let seed = 1000 + i as u64;
+        let slow = run_encoded(
+            Encoding::IceLake,
+            &k.code,
+            thread(k.simd, seed),
+            Mode::PerChannel,
+        );
+        for mode in [Mode::MicroOps, Mode::Jit, Mode::OptimizedJit] {
+            let fast = run_encoded(Encoding::IceLake, &k.code, thread(k.simd, seed), mode);
+            same(&format!("{} ({mode:?})", k.name), seed, &slow, &fast);
+        }
+    }
+}
+
 #[test]
 fn every_corpus_kernel_gives_the_same_bits_in_the_alternative_mode() {
     for k in common::corpus::kernels() {

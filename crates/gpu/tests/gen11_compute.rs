@@ -84,14 +84,26 @@ fn write_dwords(m: &mut AddressSpace, at: u64, dw: &[u32]) {
 /// The memory and batch of one dispatch; `groups` walked in X and Y.
 fn setup(groups: [u32; 2]) -> AddressSpace {
     let mut m = AddressSpace::new();
-    for base in [INSTRUCTIONS, DYNAMIC, SURFACES, BATCH, UNIFORMS, VALUES, IDS] {
+    for base in [
+        INSTRUCTIONS,
+        DYNAMIC,
+        SURFACES,
+        BATCH,
+        UNIFORMS,
+        VALUES,
+        IDS,
+    ] {
         m.map(low48(base), 0x1_0000);
     }
     m.write(low48(INSTRUCTIONS), &kernel()).unwrap();
     // The uniform `width`, in the constant buffer at binding table entry 0.
     write_dwords(&mut m, UNIFORMS, &[WIDTH]);
     // Binding table at Surface State Base + 0x100; its entries point at states.
-    let states = [(0x200, UNIFORMS, 64), (0x240, IDS, 0x1_0000), (0x280, VALUES, 0x1_0000)];
+    let states = [
+        (0x200, UNIFORMS, 64),
+        (0x240, IDS, 0x1_0000),
+        (0x280, VALUES, 0x1_0000),
+    ];
     let table: Vec<u32> = states.iter().map(|(off, _, _)| *off).collect();
     write_dwords(&mut m, SURFACES + 0x100, &table);
     for (off, base, size) in states {

@@ -13,20 +13,50 @@ pub struct Kernel {
     pub code: Vec<u8>,
 }
 
-/// Every kernel of the corpus files of the demo clients.
+/// Every kernel of the corpus files of the demo clients (crocus, Ivy Bridge).
 pub fn kernels() -> Vec<Kernel> {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../isa/tests/corpus");
+    read(
+        dir,
+        &[
+            "clear",
+            "triangle",
+            "textured_quad",
+            "depth",
+            "blend",
+            "shader_loops",
+            "julia",
+            "scene",
+        ],
+    )
+}
+
+/// Every kernel iris compiled for the demo clients on an emulated Ice Lake
+/// (`crates/isa/tests/corpus/gen11`).
+#[allow(dead_code, reason = "only the differential test runs Gen11 kernels")]
+pub fn gen11_kernels() -> Vec<Kernel> {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../isa/tests/corpus/gen11");
+    read(
+        dir,
+        &[
+            "atomic_counters",
+            "blend",
+            "clear",
+            "compute_ssbo",
+            "depth",
+            "image_store",
+            "julia",
+            "scene",
+            "shader_loops",
+            "textured_quad",
+            "triangle",
+        ],
+    )
+}
+
+fn read(dir: &str, programs: &[&str]) -> Vec<Kernel> {
     let mut out: Vec<Kernel> = vec![];
-    for prog in [
-        "clear",
-        "triangle",
-        "textured_quad",
-        "depth",
-        "blend",
-        "shader_loops",
-        "julia",
-        "scene",
-    ] {
+    for prog in programs {
         let text = std::fs::read_to_string(format!("{dir}/{prog}.pairs")).expect("corpus file");
         for line in text.lines() {
             if let Some(name) = line.strip_prefix("# shader: ") {
