@@ -199,7 +199,18 @@ impl Program {
             }
             let end = ins.eot && reach <= at as i64;
             ended |= end;
-            let uop = crate::uop::predecode(&ins).map(Box::new);
+            // A source NOT (Gen8+ logic instructions) runs on the per-channel
+            // interpreter, which every tier hands what it does not cover.
+            let not = encoding.negate_is_not(&ins)
+                && ins
+                    .srcs
+                    .iter()
+                    .any(|s| matches!(s, Src::Reg { negate: true, .. }));
+            let uop = if not {
+                None
+            } else {
+                crate::uop::predecode(&ins).map(Box::new)
+            };
             let df = crate::df::predecode(&ins).map(Box::new);
             decoded.push((at, Slot { ins, len, uop, df }));
             at += len;
@@ -1179,7 +1190,7 @@ impl Thread {
             *executed += 1;
             self.channel_instructions += self.live(ins).count_ones() as u64;
             let next = self.ip + len;
-            match self.step(ins, next, prog.encoding.jmpi_unit(), sf)? {
+            match self.step(ins, next, prog.encoding, sf)? {
                 Flow::Next => self.ip = next,
                 Flow::Jump(to) if to <= code.len() => self.ip = to,
                 Flow::Jump(to) => {
@@ -1230,7 +1241,7 @@ impl Thread {
             self.run_predecoded(slot)?;
             return Ok(Flow::Next);
         }
-        self.step(&slot.ins, ip + slot.len, prog.encoding.jmpi_unit(), sf)
+        self.step(&slot.ins, ip + slot.len, prog.encoding, sf)
     }
 
     /// A branch target; a negative one maps past any kernel so the run loop reports it.
@@ -1276,15 +1287,16 @@ impl Thread {
         span & self.dispatch_mask & self.running()
     }
 
-    /// Runs `ins`, whose successor is at byte `next`; `jmpi` distances count
-    /// `jmpi_unit` bytes ([`Encoding::jmpi_unit`]).
+    /// Runs `ins` of a program in `encoding`, whose successor is at byte `next`; `jmpi`
+    /// distances count [`Encoding::jmpi_unit`] bytes.
     fn step(
         &mut self,
         ins: &Instruction,
         next: usize,
-        jmpi_unit: i64,
+        encoding: Encoding,
         sf: &mut dyn SharedFunctions,
     ) -> Result<Flow, ExecError> {
+        let jmpi_unit = encoding.jmpi_unit();
         match ins.opcode.kind() {
             Kind::Branch => self.branch(ins, next),
             Kind::Send => self.send(ins, sf),
@@ -1337,7 +1349,7 @@ impl Thread {
                     format!("`{}`", ins.opcode.mnemonic()),
                 )),
                 _ => {
-                    crate::ops::alu(self, ins)?;
+                    crate::ops::alu(self, ins, encoding.negate_is_not(ins))?;
                     Ok(Flow::Next)
                 }
             },

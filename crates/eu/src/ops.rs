@@ -132,7 +132,9 @@ pub(crate) fn has_mods(s: &Src) -> bool {
 }
 
 /// Executes an ALU or math instruction on every enabled channel.
-pub(crate) fn alu(t: &mut Thread, ins: &Instruction) -> Result<(), ExecError> {
+/// Runs ALU instruction `ins` channel by channel; `negate_is_not`: its sources' negate
+/// modifier is a bitwise NOT ([`gtsim_isa::Encoding::negate_is_not`]).
+pub(crate) fn alu(t: &mut Thread, ins: &Instruction, negate_is_not: bool) -> Result<(), ExecError> {
     // Double precision has its own channel model on Gen7 (see `crate::df`).
     if crate::df::is_df(ins) {
         return crate::df::alu_df(t, ins);
@@ -173,6 +175,16 @@ pub(crate) fn alu(t: &mut Thread, ins: &Instruction) -> Result<(), ExecError> {
                 *x = t.read_src(s, c)?;
             } else if needs_all(ins.opcode) {
                 *x = t.read_src(s, c).unwrap_or(Val::I(0));
+            }
+        }
+    }
+    // Gen8+ logic instructions: a negated source is its bitwise NOT, which is the
+    // arithmetic negation just applied minus one (two's complement: !x = -x - 1).
+    if negate_is_not {
+        for (s, v) in ins.srcs.iter().zip(srcs.iter_mut()) {
+            if matches!(s, Src::Reg { negate: true, .. }) {
+                v.iter_mut()
+                    .for_each(|x| *x = Val::I(x.i().wrapping_sub(1)));
             }
         }
     }
@@ -229,6 +241,31 @@ pub(crate) fn alu(t: &mut Thread, ins: &Instruction) -> Result<(), ExecError> {
             Opcode::Shl => Val::I((as_unsigned(a.i(), ta) << (b.i() & 31)) as i64),
             Opcode::Shr => Val::I((as_unsigned(a.i(), ta) >> (b.i() & 31)) as i64),
             Opcode::Asr => Val::I(as_signed(a.i(), ta) >> (b.i() & 31)),
+            // Gen11 ROR/ROL (Mesa brw_eu_emit.c brw_ROR/brw_ROL, Gen11+): rotate within
+            // the source type's width, by the count modulo that width.
+            Opcode::Ror | Opcode::Rol => {
+                let bits = (ta.size() * 8).clamp(8, 32);
+                let v = as_unsigned(a.i(), ta) as u32;
+                let v = if bits == 32 {
+                    v
+                } else {
+                    v & ((1u32 << bits) - 1)
+                };
+                let n = (b.i() as u32) & (bits - 1);
+                let right = ins.opcode == Opcode::Ror;
+                let n = if right { n } else { (bits - n) % bits };
+                let r = if n == 0 {
+                    v
+                } else {
+                    (v >> n) | (v << (bits - n))
+                };
+                let r = if bits == 32 {
+                    r
+                } else {
+                    r & ((1u32 << bits) - 1)
+                };
+                Val::I(i64::from(r))
+            }
             Opcode::Add if float => fv(f32v(a) + f32v(b)),
             Opcode::Add => Val::I(a.i().wrapping_add(b.i())),
             Opcode::Mul if float => fv(f32v(a) * f32v(b)),

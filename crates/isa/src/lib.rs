@@ -45,6 +45,21 @@ impl Encoding {
         }
     }
 
+    /// Whether a source's negate modifier on `ins` is a bitwise NOT rather than an
+    /// arithmetic negation: on the logic instructions (and, or, xor, not) from Gen8 on
+    /// (Mesa brw_disasm.c src_da1 prints it `~`; brw_eu_validate.c: "the negate modifier
+    /// on logic instructions is bitwise"); Gen7 negates arithmetically.
+    pub fn negate_is_not(self, ins: &ir::Instruction) -> bool {
+        self == Encoding::IceLake
+            && matches!(
+                ins.opcode,
+                opcode::Opcode::And
+                    | opcode::Opcode::Or
+                    | opcode::Opcode::Xor
+                    | opcode::Opcode::Not
+            )
+    }
+
     /// Decodes the instruction at the start of `bytes`: the instruction and its length
     /// in bytes (8 for a compacted one, 16 for a native one).
     pub fn decode(self, bytes: &[u8]) -> Result<(ir::Instruction, usize), DecodeError> {
