@@ -244,3 +244,66 @@ fn a_walker_outside_the_gpgpu_pipeline_hangs() {
         other => panic!("expected a state hang: {other:?}"),
     }
 }
+
+/// Hostile compute state: the batch, interface descriptor, CURBE, binding table, surface
+/// states and kernel of the dispatch above, mutated dword by dword, run on an Ice Lake
+/// device under small limits. Whatever the bytes, the submission ends (done or a typed
+/// hang), never panics, and gives the same memory and result twice.
+/// `GTSIM_FUZZ_CASES=N` runs N cases (docs/FUZZING.md).
+#[test]
+fn hostile_compute_state_ends_in_a_report_or_a_hang() {
+    use gtsim_gpu::device::DeviceLimits;
+    use gtsim_pipe3d::draw::WorkLimits;
+    const LIMITS: DeviceLimits = DeviceLimits {
+        max_commands: 2_000,
+        work: WorkLimits {
+            eu_instructions: 200_000,
+            vertices: 1_000,
+            pixels: 20_000,
+        },
+    };
+    // (region, bytes): what a mutation may touch.
+    let regions: [(u64, usize); 6] = [
+        (BATCH, 4 * 64),
+        (DYNAMIC + 0x800, 32),
+        (DYNAMIC + 0x400, 64),
+        (SURFACES + 0x100, 12),
+        (SURFACES + 0x200, 0xc0),
+        (INSTRUCTIONS, 0x1e0),
+    ];
+    let interesting = [
+        0,
+        1,
+        2,
+        0xff,
+        0xfe,
+        0xffff_ffff,
+        0x8000_0000,
+        0x10,
+        0x3f,
+        0x7f,
+    ];
+    let cases = gtsim_fuzzkit::cases(120);
+    let mut rng = gtsim_fuzzkit::Rng::new(0x11c0_de11);
+    let mut outcomes = [0usize; 2];
+    for _ in 0..cases {
+        let mut m = setup([2, 2]);
+        let (base, len) = regions[rng.below(regions.len())];
+        let mut bytes = vec![0u8; len];
+        m.read(low48(base), &mut bytes).unwrap();
+        gtsim_fuzzkit::mutate_dwords(&mut rng, &mut bytes, &interesting);
+        m.write(low48(base), &bytes).unwrap();
+        let run = |mut m: AddressSpace| {
+            let mut dev = Device::with_platform(Platform::IceLake);
+            dev.limits = LIMITS;
+            let r = dev.submit(1, BATCH, &mut m).map(|r| r.walkers);
+            let mut values = vec![0u8; 0x800];
+            m.read(low48(VALUES), &mut values).unwrap();
+            (format!("{r:?}"), values)
+        };
+        let first = run(m.clone());
+        assert_eq!(first, run(m), "the same submission must give the same bits");
+        outcomes[usize::from(first.0.starts_with("Err"))] += 1;
+    }
+    eprintln!("{} completed, {} hung", outcomes[0], outcomes[1]);
+}
