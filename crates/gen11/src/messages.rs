@@ -161,16 +161,28 @@ fn data_port(sfid: Sfid, desc: u32) -> Result<DataMessage, MessageError> {
                     ],
                 }
             }
-            Dp1::MT1A_UI => {
+            Dp1::MT1A_UI | Dp1::MT1A_UF => {
                 let a = MessageDescriptorUntypedAtomicOperation::unpack(&[desc])
                     .map_err(|e| state("untyped atomic descriptor", desc, &e))?;
-                let op =
-                    AtomicOp::from_code(u32::from(a.atomic_operation_type)).ok_or_else(|| {
-                        gtsim_message::invalid(format!(
-                            "Atomic Integer Operation Type {}",
-                            a.atomic_operation_type
-                        ))
-                    })?;
+                let code = u32::from(a.atomic_operation_type);
+                // Seed 003 MDC_FOP2/MDC_FOP3: the float operations AOP_FMAX 1, AOP_FMIN
+                // 2, AOP_FCMPWR 3, in the same control field.
+                let op = if a.message_type == Dp1::MT1A_UF {
+                    match code {
+                        1 => Some(AtomicOp::FMax),
+                        2 => Some(AtomicOp::FMin),
+                        3 => Some(AtomicOp::FCmpWr),
+                        _ => None,
+                    }
+                } else {
+                    AtomicOp::from_code(code)
+                }
+                .ok_or_else(|| {
+                    gtsim_message::invalid(format!(
+                        "Atomic Operation Type {code} is reserved for {}",
+                        a.message_type.name().unwrap_or("this message")
+                    ))
+                })?;
                 DataOp::Untyped {
                     access: Access::Atomic {
                         op,
@@ -228,4 +240,99 @@ fn oword_block(desc: u32, write: bool) -> Result<DataOp, MessageError> {
         owords,
         high,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn decode(sfid: Sfid, desc: u32) -> DataMessage {
+        data_port(sfid, desc).unwrap()
+    }
+
+    /// Descriptors from iris's ICL kernels, with what Mesa's disassembly says of them
+    /// (`crates/isa/tests/corpus/gen11/*.mesa.txt`).
+    #[test]
+    fn iris_descriptors_decode_as_mesa_prints_them() {
+        // "dp data 1 MsgDesc: (DC untyped atomic op, Surface = 0, SIMD8, add) mlen 1 ex_mlen 1 rlen 0"
+        let d = decode(Sfid::DataPortDataCache1, 0x0200_9700);
+        assert_eq!(d.model, AddressModel::Surface(0));
+        assert!(!d.header);
+        assert_eq!(
+            d.op,
+            DataOp::Untyped {
+                access: Access::Atomic {
+                    op: AtomicOp::Add,
+                    ret: false
+                },
+                simd: Simd::Simd8,
+                channels: [true, false, false, false],
+            }
+        );
+        // "(DC untyped surface write, Surface = 2, SIMD16, Mask = 0xe)": only red.
+        let d = decode(Sfid::DataPortDataCache1, 0x0402_5e02);
+        assert_eq!(d.model, AddressModel::Surface(2));
+        assert_eq!(
+            d.op,
+            DataOp::Untyped {
+                access: Access::Write,
+                simd: Simd::Simd16,
+                channels: [true, false, false, false],
+            }
+        );
+        // 0x02206c02 "(untyped surface read, Surface = 2, SIMD8, Mask = 0xc)": red and green.
+        let d = decode(Sfid::DataPortDataCache1, 0x0220_6c02);
+        assert_eq!(
+            d.op,
+            DataOp::Untyped {
+                access: Access::Read,
+                simd: Simd::Simd8,
+                channels: [true, true, false, false],
+            }
+        );
+        // "const MsgDesc: (bti 0, msg_ctrl 3, msg_type 0, write_commit 0) mlen 1 rlen 2":
+        // a 4-OWord block read with its header.
+        let d = decode(Sfid::DataPortConstantCache, 0x0228_0300);
+        assert!(d.header);
+        assert_eq!(
+            d.op,
+            DataOp::OwordBlock {
+                write: false,
+                unaligned: false,
+                owords: 4,
+                high: false
+            }
+        );
+    }
+
+    /// BTI 254 is shared local memory on the data cache ports, 255 and 253 stateless;
+    /// float atomics take seed 003's float operation codes; what is not modelled is
+    /// refused by name.
+    #[test]
+    fn address_models_float_atomics_and_refusals() {
+        let slm = decode(Sfid::DataPortDataCache1, 0x0200_97fe);
+        assert_eq!(slm.model, AddressModel::Slm);
+        let stateless = decode(Sfid::DataPortDataCache1, 0x0200_97fd);
+        assert_eq!(stateless.model, AddressModel::Stateless);
+        // MT1A_UF (0x1b) with AOP_FMAX (1), SIMD8, returning.
+        let desc = 0x0210_0000 | 0x1b << 14 | 1 << 13 | 1 << 12 | 1 << 8;
+        assert!(matches!(
+            decode(Sfid::DataPortDataCache1, desc).op,
+            DataOp::Untyped {
+                access: Access::Atomic {
+                    op: AtomicOp::FMax,
+                    ret: true
+                },
+                simd: Simd::Simd8,
+                ..
+            }
+        ));
+        // AOP_FADD does not exist on Gen11 (float code 4).
+        assert!(data_port(Sfid::DataPortDataCache1, 0x0200_0000 | 0x1b << 14 | 4 << 8).is_err());
+        // A typed surface write (MT1W_TS, 0x0d): refused, naming it.
+        match data_port(Sfid::DataPortDataCache1, 0x0400_0000 | 0x0d << 14) {
+            Err(MessageError::Unsupported(u)) => assert!(u.to_string().contains("MT1W_TS")),
+            other => panic!("{other:?}"),
+        }
+    }
 }

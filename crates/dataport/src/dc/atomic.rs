@@ -38,6 +38,13 @@ pub enum AtomicOp {
     CmpWr,
     /// `old - 1`, returning the new value.
     PreDec,
+    /// Gen9+ float `fmax(old, src0)` (seed 003 MDC_FOP2 AOP_FMAX).
+    FMax,
+    /// Gen9+ float `fmin(old, src0)` (seed 003 MDC_FOP2 AOP_FMIN).
+    FMin,
+    /// Gen9+ float `(src0 == old) ? src1 : old`, compared as floats (seed 003 MDC_FOP3
+    /// AOP_FCMPWR).
+    FCmpWr,
 }
 
 impl AtomicOp {
@@ -70,7 +77,7 @@ impl AtomicOp {
     pub fn sources(self) -> usize {
         match self {
             AtomicOp::Inc | AtomicOp::Dec | AtomicOp::PreDec => 0,
-            AtomicOp::CmpWr | AtomicOp::CmpWr8B => 2,
+            AtomicOp::CmpWr | AtomicOp::CmpWr8B | AtomicOp::FCmpWr => 2,
             _ => 1,
         }
     }
@@ -101,8 +108,58 @@ pub fn apply(op: AtomicOp, old: u32, src0: u32, src1: u32) -> (u32, u32) {
                 old
             }
         }
+        FMax => float_max_min(old, src0, true),
+        FMin => float_max_min(old, src0, false),
+        // Seed 003 AOP_FCMPWR: an IEEE comparison (a NaN equals nothing, -0 equals +0),
+        // the store a raw move of src1.
+        FCmpWr => {
+            if f32::from_bits(src0) == f32::from_bits(old) {
+                src1
+            } else {
+                old
+            }
+        }
     };
     (new, if op == PreDec { new } else { old })
+}
+
+/// Seed 003 AOP_FMAX / AOP_FMIN as the seed specifies them (IEEE): a quiet NaN loses to
+/// a number, a signalling NaN wins quietened, two NaNs give a NaN, and fmax(-0, +0) is +0
+/// (fmin -0). The seed's bracketed notes describe parts that return the signalling NaN
+/// or the other zero; the model follows the specification.
+fn float_max_min(old: u32, src0: u32, max: bool) -> u32 {
+    const QUIET: u32 = 0x0040_0000;
+    let nan = |b: u32| f32::from_bits(b).is_nan();
+    let signalling = |b: u32| nan(b) && b & QUIET == 0;
+    match (nan(old), nan(src0)) {
+        (true, true) => {
+            let s = if signalling(old) || !signalling(src0) {
+                old
+            } else {
+                src0
+            };
+            s | QUIET
+        }
+        (true, false) if signalling(old) => old | QUIET,
+        (false, true) if signalling(src0) => src0 | QUIET,
+        (true, false) => src0,
+        (false, true) => old,
+        (false, false) => {
+            let (a, b) = (f32::from_bits(old), f32::from_bits(src0));
+            if a == b {
+                // Equal, zeros of either sign included: max takes +0, min -0.
+                let a_neg = old >> 31 != 0;
+                match (max, a_neg) {
+                    (true, true) | (false, false) => src0,
+                    _ => old,
+                }
+            } else if (a > b) == max {
+                old
+            } else {
+                src0
+            }
+        }
+    }
 }
 
 /// AOP_CMPWR8B: `(src0 == old) ? src1 : old` on 8 bytes, returning the old value.
@@ -113,6 +170,27 @@ pub fn apply64(old: u64, src0: u64, src1: u64) -> (u64, u64) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Seed 003 MDC_FOP2/MDC_FOP3, worked by hand: fmax(1.5, -2) = 1.5, fmin = -2;
+    /// fmax(x, qNaN) = x; fmax(x, sNaN) = quietized sNaN; fmax(-0, +0) = +0 and
+    /// fmin(+0, -0) = -0; fcmpwr compares as floats (-0 == +0, NaN never equal).
+    #[test]
+    fn the_float_atomics_of_seed_003() {
+        use AtomicOp::*;
+        let f = |v: f32| v.to_bits();
+        assert_eq!(apply(FMax, f(1.5), f(-2.0), 0), (f(1.5), f(1.5)));
+        assert_eq!(apply(FMin, f(1.5), f(-2.0), 0).0, f(-2.0));
+        let (qnan, snan) = (0x7fc0_0000, 0x7f80_0001);
+        assert_eq!(apply(FMax, f(3.0), qnan, 0).0, f(3.0));
+        assert_eq!(apply(FMin, qnan, f(3.0), 0).0, f(3.0));
+        assert_eq!(apply(FMax, f(3.0), snan, 0).0, 0x7fc0_0001);
+        assert_eq!(apply(FMax, 0x8000_0000, 0, 0).0, 0);
+        assert_eq!(apply(FMax, 0, 0x8000_0000, 0).0, 0);
+        assert_eq!(apply(FMin, 0, 0x8000_0000, 0).0, 0x8000_0000);
+        assert_eq!(apply(FCmpWr, 0x8000_0000, 0, 7).0, 7, "-0 == +0");
+        assert_eq!(apply(FCmpWr, qnan, qnan, 7).0, qnan, "NaN equals nothing");
+        assert_eq!(apply(FCmpWr, f(2.0), f(2.0), f(9.0)), (f(9.0), f(2.0)));
+    }
 
     /// Each row of the seed's table, worked by hand.
     #[test]
