@@ -133,56 +133,28 @@ fn data_port(sfid: Sfid, desc: u32) -> Result<DataMessage, MessageError> {
             other => return Err(not_modelled("data port 0", other.name(), other.0)),
         },
         _ => match Dp1(u32::from(d.message_type)) {
-            Dp1::MT1R_US | Dp1::MT1W_US => {
-                let u = MessageDescriptorUntypedSurfaceReadWrite::unpack(&[desc])
-                    .map_err(|e| state("untyped surface read/write descriptor", desc, &e))?;
-                DataOp::Untyped {
-                    access: if u.message_type == Dp1::MT1R_US {
-                        Access::Read
-                    } else {
-                        Access::Write
-                    },
-                    simd: match u.simd_mode {
-                        SimdMode::SIMD4X2 => Simd::Simd4x2,
-                        SimdMode::SIMD16 => Simd::Simd16,
-                        SimdMode::SIMD8 => Simd::Simd8,
-                        other => {
-                            return Err(gtsim_message::invalid(format!(
-                                "untyped SIMD Mode {} is reserved",
-                                other.0
-                            )));
-                        }
-                    },
-                    channels: [
-                        !u.red_channel_mask,
-                        !u.green_channel_mask,
-                        !u.blue_channel_mask,
-                        !u.alpha_channel_mask,
-                    ],
-                }
+            Dp1::MT1R_US | Dp1::MT1W_US => untyped_rw(desc)?,
+            // The A64 forms (seed 003 MT1R_A64_US, MT1W_A64_US; Mesa
+            // brw_dp_a64_untyped_surface_rw_desc: the same control field), each slot's
+            // 64-bit address in the payload.
+            Dp1::MT1R_A64_US | Dp1::MT1W_A64_US => {
+                return Ok(DataMessage {
+                    op: untyped_rw(desc)?,
+                    model: AddressModel::A64,
+                    header: false,
+                });
+            }
+            Dp1::MT1A_A64_UI | Dp1::MT1A_A64_UF => {
+                return Ok(DataMessage {
+                    op: a64_atomic(desc)?,
+                    model: AddressModel::A64,
+                    header: false,
+                });
             }
             Dp1::MT1A_UI | Dp1::MT1A_UF => {
                 let a = MessageDescriptorUntypedAtomicOperation::unpack(&[desc])
                     .map_err(|e| state("untyped atomic descriptor", desc, &e))?;
-                let code = u32::from(a.atomic_operation_type);
-                // Seed 003 MDC_FOP2/MDC_FOP3: the float operations AOP_FMAX 1, AOP_FMIN
-                // 2, AOP_FCMPWR 3, in the same control field.
-                let op = if a.message_type == Dp1::MT1A_UF {
-                    match code {
-                        1 => Some(AtomicOp::FMax),
-                        2 => Some(AtomicOp::FMin),
-                        3 => Some(AtomicOp::FCmpWr),
-                        _ => None,
-                    }
-                } else {
-                    AtomicOp::from_code(code)
-                }
-                .ok_or_else(|| {
-                    gtsim_message::invalid(format!(
-                        "Atomic Operation Type {code} is reserved for {}",
-                        a.message_type.name().unwrap_or("this message")
-                    ))
-                })?;
+                let op = atomic_op(a.message_type, u32::from(a.atomic_operation_type))?;
                 DataOp::Untyped {
                     access: Access::Atomic {
                         op,
@@ -206,6 +178,57 @@ fn data_port(sfid: Sfid, desc: u32) -> Result<DataMessage, MessageError> {
     })
 }
 
+/// An untyped surface read or write (its A64 form too): SIMD mode and channel masks.
+fn untyped_rw(desc: u32) -> Result<DataOp, MessageError> {
+    let u = MessageDescriptorUntypedSurfaceReadWrite::unpack(&[desc])
+        .map_err(|e| state("untyped surface read/write descriptor", desc, &e))?;
+    Ok(DataOp::Untyped {
+        access: if matches!(u.message_type, Dp1::MT1R_US | Dp1::MT1R_A64_US) {
+            Access::Read
+        } else {
+            Access::Write
+        },
+        simd: match u.simd_mode {
+            SimdMode::SIMD4X2 => Simd::Simd4x2,
+            SimdMode::SIMD16 => Simd::Simd16,
+            SimdMode::SIMD8 => Simd::Simd8,
+            other => {
+                return Err(gtsim_message::invalid(format!(
+                    "untyped SIMD Mode {} is reserved",
+                    other.0
+                )));
+            }
+        },
+        channels: [
+            !u.red_channel_mask,
+            !u.green_channel_mask,
+            !u.blue_channel_mask,
+            !u.alpha_channel_mask,
+        ],
+    })
+}
+
+/// An A64 untyped atomic (seed 003 MT1A_A64_UI, MT1A_A64_UF): SIMD8, 32-bit data.
+fn a64_atomic(desc: u32) -> Result<DataOp, MessageError> {
+    use gtsim_spec::gen11::MessageDescriptorA64UntypedAtomicOperation as A64Atomic;
+    use gtsim_spec::gen11::message_descriptor_a64_untyped_atomic_operation::DataSize;
+    let a =
+        A64Atomic::unpack(&[desc]).map_err(|e| state("A64 untyped atomic descriptor", desc, &e))?;
+    if a.data_size != DataSize::_32_BITS {
+        return Err(
+            Unsupported::new("64-bit A64 atomics", "seed 003 MT1A_A64_UI (A64 Data Size)").into(),
+        );
+    }
+    Ok(DataOp::Untyped {
+        access: Access::Atomic {
+            op: atomic_op(a.message_type, u32::from(a.atomic_operation_type))?,
+            ret: a.return_data_control,
+        },
+        simd: Simd::Simd8,
+        channels: [true, false, false, false],
+    })
+}
+
 fn not_modelled(port: &str, name: Option<&str>, code: u32) -> MessageError {
     Unsupported::new(
         format!(
@@ -215,6 +238,29 @@ fn not_modelled(port: &str, name: Option<&str>, code: u32) -> MessageError {
         REFERENCE,
     )
     .into()
+}
+
+/// The atomic operation `code` of an integer or float atomic message `ty` (seed 003
+/// MDC_FOP2/MDC_FOP3: the float operations AOP_FMAX 1, AOP_FMIN 2, AOP_FCMPWR 3, in the
+/// integer operations' control field).
+fn atomic_op(ty: Dp1, code: u32) -> Result<AtomicOp, MessageError> {
+    let float = matches!(ty, Dp1::MT1A_UF | Dp1::MT1A_A64_UF);
+    if float {
+        match code {
+            1 => Some(AtomicOp::FMax),
+            2 => Some(AtomicOp::FMin),
+            3 => Some(AtomicOp::FCmpWr),
+            _ => None,
+        }
+    } else {
+        AtomicOp::from_code(code)
+    }
+    .ok_or_else(|| {
+        gtsim_message::invalid(format!(
+            "Atomic Operation Type {code} is reserved for {}",
+            ty.name().unwrap_or("this message")
+        ))
+    })
 }
 
 /// An OWord block read or write (the Oword Data Blocks control field's sizes).
@@ -303,6 +349,41 @@ mod tests {
                 high: false
             }
         );
+    }
+
+    /// A64 descriptors as Mesa's brw_dp_a64_untyped_surface_rw_desc and
+    /// brw_dp_a64_untyped_atomic_desc build them (BTI 253, headerless): a SIMD8 read of one
+    /// channel (msg_control 0xe | SIMD8 2 << 4) and an add with return (7 | 1 << 5); a
+    /// 64-bit atomic (bit 12) is refused.
+    #[test]
+    fn a64_descriptors_decode_as_mesa_builds_them() {
+        let read = 2 << 25 | 1 << 20 | 0x11 << 14 | (0xe | 2 << 4) << 8 | 253;
+        let d = decode(Sfid::DataPortDataCache1, read);
+        assert_eq!(d.model, AddressModel::A64);
+        assert_eq!(
+            d.op,
+            DataOp::Untyped {
+                access: Access::Read,
+                simd: Simd::Simd8,
+                channels: [true, false, false, false],
+            }
+        );
+        let add = 3 << 25 | 1 << 20 | 0x12 << 14 | (7 | 1 << 5) << 8 | 253;
+        assert_eq!(
+            decode(Sfid::DataPortDataCache1, add).op,
+            DataOp::Untyped {
+                access: Access::Atomic {
+                    op: AtomicOp::Add,
+                    ret: true
+                },
+                simd: Simd::Simd8,
+                channels: [true, false, false, false],
+            }
+        );
+        assert!(matches!(
+            data_port(Sfid::DataPortDataCache1, add | 1 << 12),
+            Err(MessageError::Unsupported(_))
+        ));
     }
 
     /// BTI 254 is shared local memory on the data cache ports, 255 and 253 stateless;

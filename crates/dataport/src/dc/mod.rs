@@ -49,6 +49,9 @@ pub enum AddressModel {
     Stateless,
     /// Shared local memory, binding table index 254 on the data cache (§3.2.3).
     Slm,
+    /// Gen8+ A64 stateless messages: each slot's 64-bit graphics address in the payload
+    /// (seed 003 MT_DP1 "A64 Stateless operations", headerless), unbounded.
+    A64,
 }
 
 /// What an untyped or typed surface message does with each slot.

@@ -111,6 +111,21 @@ impl<'t> Space<'t> {
                 let bound = target.general.bound.map(|b| b.saturating_sub(base));
                 Kind::Linear { base, bound }
             }
+            // The untyped messages' A64 forms address graphics memory directly: each
+            // slot's address is whole, nothing bounds it (a fault is a fault).
+            AddressModel::A64 => match msg.op {
+                DataOp::Untyped { .. } => Kind::Linear {
+                    base: 0,
+                    bound: None,
+                },
+                _ => {
+                    return Err(gtsim_spec::Unsupported::new(
+                        "A64 messages other than the untyped ones",
+                        "seed 003 MT_DP1 (A64 scattered and block messages)",
+                    )
+                    .into());
+                }
+            },
             AddressModel::Surface(bti) => {
                 if matches!(msg.op, DataOp::ScratchBlock { .. }) {
                     return Err(refuse(

@@ -850,3 +850,64 @@ fn media_block_write_drops_what_is_outside() {
     run(&mut mem, media(true), Some(s), &[header, data], 0, 0).unwrap();
     assert_eq!(mem.read_u32(BASE + 60).unwrap(), 0x4433_2211);
 }
+
+fn a64(access: Access, simd: Simd, channels: [bool; 4]) -> DataMessage {
+    DataMessage {
+        op: DataOp::Untyped {
+            access,
+            simd,
+            channels,
+        },
+        model: AddressModel::A64,
+        header: false,
+    }
+}
+
+/// A64 untyped messages (seed 003 MT1R_A64_US / MT1W_A64_US): each slot's graphics
+/// address is a qword, four to a register (slot s: register s/4, dwords 2(s%4) and
+/// 2(s%4)+1), data after the two (SIMD8) address registers. A SIMD8 write of R and G
+/// to BASE + 8s, then a read of R back; a slot masked off writes nothing.
+#[test]
+fn a64_untyped_write_and_read_address_graphics_memory() {
+    let mut mem = memory();
+    let addrs = |first: usize| {
+        reg(std::array::from_fn(|d| {
+            let s = (first + d / 2) as u64;
+            let a = BASE + 8 * s;
+            if d % 2 == 0 {
+                a as u32
+            } else {
+                (a >> 32) as u32
+            }
+        }))
+    };
+    let red = reg(std::array::from_fn(|s| 500 + s as u32));
+    let green = reg(std::array::from_fn(|s| 600 + s as u32));
+    let msg = a64(Access::Write, Simd::Simd8, [true, true, false, false]);
+    run(
+        &mut mem,
+        msg,
+        None,
+        &[addrs(0), addrs(4), red, green],
+        0x7f,
+        0,
+    )
+    .unwrap();
+    for s in 0..7u64 {
+        assert_eq!(mem.read_u32(BASE + 8 * s).unwrap(), 500 + s as u32);
+        assert_eq!(mem.read_u32(BASE + 8 * s + 4).unwrap(), 600 + s as u32);
+    }
+    // Slot 7 was masked: memory keeps 1000 + dword index.
+    assert_eq!(mem.read_u32(BASE + 56).unwrap(), 1014);
+    let msg = a64(Access::Read, Simd::Simd8, [true, false, false, false]);
+    let r = run(&mut mem, msg, None, &[addrs(0), addrs(4)], 0xff, 1).unwrap();
+    assert_eq!(
+        dwords(&r.registers[0]),
+        [500, 501, 502, 503, 504, 505, 506, 1014]
+    );
+    // An address outside mapped memory is a fault, with its address.
+    let far = reg([0, 0x10, 0, 0, 0, 0, 0, 0]);
+    let msg = a64(Access::Read, Simd::Simd8, [true, false, false, false]);
+    let e = run(&mut mem, msg, None, &[far, far], 1, 1).unwrap_err();
+    assert!(e.fault().is_some(), "{e}");
+}

@@ -80,9 +80,16 @@ pub(super) fn execute(
             "an untyped surface message with all four channels masked (seed 000 §3.9.9.2)",
         ));
     }
+    let a64 = msg.model == super::AddressModel::A64;
+    if a64 && simd == Simd::Simd4x2 {
+        return Err(gtsim_message::invalid(
+            "an A64 untyped message in SIMD4x2 form (seed 003: SIMD8 and SIMD16)",
+        ));
+    }
     let n_addr = address_params(regs, simd, data_params);
     let structured = matches!(space.kind, Kind::Structured { .. });
-    let need_addr = if structured { 2 } else { 1 };
+    // An A64 address is a qword: two parameters' registers.
+    let need_addr = if structured || a64 { 2 } else { 1 };
     let need_regs = match simd {
         Simd::Simd4x2 => 1 + usize::from(data_params > 0),
         _ => (need_addr + data_params) * simd.regs_per_param(),
@@ -103,6 +110,18 @@ pub(super) fn execute(
     // The byte address of slot `s`: a raw buffer's (and SLM's) U, a structured
     // buffer's U × pitch + V.
     let address = |s: usize| -> Result<u64, MessageError> {
+        if a64 {
+            // Slot s's address is the s-th qword of the address registers (four to a
+            // register).
+            let a = u64::from(regs.dword(s / 4, 2 * (s % 4)))
+                | u64::from(regs.dword(s / 4, 2 * (s % 4) + 1)) << 32;
+            if a & 3 != 0 {
+                return Err(gtsim_message::invalid(format!(
+                    "A64 untyped message slot {s}: address {a:#x} is not DWord aligned"
+                )));
+            }
+            return Ok(a);
+        }
         let u = u64::from(param(regs, simd, 0, s));
         let (a, check) = if structured {
             let v = u64::from(param(regs, simd, 1, s));
