@@ -540,6 +540,35 @@ impl Session {
         }
     }
 
+    /// Reads the first `len` bytes of shader storage buffer `buffer` back (after a
+    /// buffer-update barrier) and prints their FNV-1a digest and first four words, so
+    /// that what a compute dispatch wrote compares between drivers without a draw.
+    pub fn print_digest(&self, what: &str, buffer: glow::Buffer, len: usize) -> Result<(), String> {
+        let gl = &self.gl;
+        let mut bytes = vec![0u8; len];
+        // SAFETY: the session's context is current on this thread; the read copies into
+        // `bytes`, which holds `len` bytes (the caller's buffer holds at least as many).
+        unsafe {
+            gl.memory_barrier(glow::BUFFER_UPDATE_BARRIER_BIT);
+            gl.bind_buffer(glow::SHADER_STORAGE_BUFFER, Some(buffer));
+            gl.get_buffer_sub_data(glow::SHADER_STORAGE_BUFFER, 0, &mut bytes);
+        }
+        self.check_error("read back")?;
+        let digest = bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+            (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3)
+        });
+        let first: Vec<String> = bytes
+            .chunks_exact(4)
+            .take(4)
+            .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]).to_string())
+            .collect();
+        println!(
+            "{what}: {len} bytes, fnv1a {digest:#018x}, first {}",
+            first.join(" ")
+        );
+        Ok(())
+    }
+
     /// Draws two triangles covering the viewport with a program of
     /// [`FULLSCREEN_VERTEX_SHADER`] and `fragment_src` (GLSL 4.20 with whatever
     /// extensions it enables); `setup` runs with the program bound, before the draw.

@@ -50,8 +50,8 @@ fn draw(session: &Session) -> Result<(), String> {
         return Err(format!("{w}x{h}: the size must be a multiple of 8x4"));
     }
     let cs = session.compute_program(CS)?;
-    session.storage_buffer(0, (w * h) as usize)?;
-    session.storage_buffer(1, 2 * (w * h) as usize)?;
+    let values = session.storage_buffer(0, (w * h) as usize)?;
+    let ids = session.storage_buffer(1, 2 * (w * h) as usize)?;
     let gl = session.gl();
     // SAFETY: the session keeps its context current on this thread; the program and
     // buffers were created through it.
@@ -62,6 +62,8 @@ fn draw(session: &Session) -> Result<(), String> {
         gl.memory_barrier(glow::SHADER_STORAGE_BARRIER_BIT);
     }
     session.check_error("dispatch")?;
+    session.print_digest("values", values, 4 * (w * h) as usize)?;
+    session.print_digest("ids", ids, 8 * (w * h) as usize)?;
     session.draw_fullscreen(FS, &|gl, p| {
         // SAFETY: as above; `p` is bound.
         unsafe { gl.uniform_1_u32(gl.get_uniform_location(p, "width").as_ref(), w) }

@@ -4,7 +4,8 @@
 //!
 //! Group g sums `(g * 64 + i) * 3 % 97` over its invocations i; pixel (x, y) shows group
 //! `y * width / 8 + x / 8`'s sum: red its low byte, green the next, blue the group's
-//! maximum (a shared-memory atomicMax) times 2.
+//! maximum (a shared-memory atomicMax) times 2. The sums are read back and printed as a
+//! digest first, so runs compare without a draw.
 
 use std::process::ExitCode;
 
@@ -59,7 +60,7 @@ fn draw(session: &Session) -> Result<(), String> {
     }
     let groups = (w / 8) * (h / 8);
     let cs = session.compute_program(CS)?;
-    session.storage_buffer(0, 2 * groups as usize)?;
+    let sums = session.storage_buffer(0, 2 * groups as usize)?;
     let gl = session.gl();
     // SAFETY: the session keeps its context current on this thread; the program and
     // buffer were created through it.
@@ -69,6 +70,7 @@ fn draw(session: &Session) -> Result<(), String> {
         gl.memory_barrier(glow::SHADER_STORAGE_BARRIER_BIT);
     }
     session.check_error("dispatch")?;
+    session.print_digest("sums", sums, 8 * groups as usize)?;
     session.draw_fullscreen(FS, &|gl, p| {
         // SAFETY: as above; `p` is bound.
         unsafe { gl.uniform_1_u32(gl.get_uniform_location(p, "columns").as_ref(), w / 8) }

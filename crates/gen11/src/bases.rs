@@ -7,8 +7,7 @@
 
 use crate::latched::LatchedState;
 use gtsim_pipe3d::draw::DrawError;
-use gtsim_pipe3d::state::Registers;
-use gtsim_spec::UnpackError;
+use gtsim_pipe3d::state::{Registers, read_indirect as indirect};
 use gtsim_spec::gen11::gt_mode::BindingTableAlignment;
 use gtsim_spec::gen11::{BindingTableState, GtMode};
 
@@ -86,23 +85,6 @@ impl Bases {
         let offset = if self.btp_18_8 { pointer << 3 } else { pointer };
         address(self.binding_table.wrapping_add(offset))
     }
-}
-
-/// Reads `dwords` dwords at `addr` as `name`.
-pub(crate) fn indirect<T>(
-    mem: &dyn gtsim_mem::Memory,
-    name: &'static str,
-    addr: u64,
-    dwords: usize,
-    unpack: fn(&[u32]) -> Result<T, UnpackError>,
-) -> Result<T, DrawError> {
-    let dw = mem
-        .read_dwords(addr, dwords)
-        .map_err(|fault| DrawError::Fault { unit: name, fault })?;
-    unpack(&dw).map_err(|e| DrawError::State {
-        command: name,
-        why: e.to_string(),
-    })
 }
 
 /// The RENDER_SURFACE_STATE address that entry `index` of the binding table at

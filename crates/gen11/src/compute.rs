@@ -7,13 +7,14 @@
 //! (seed 003: 0 none, 1 1K, 2 2K, 3 4K ... 7 64K), the binding table pool, and the
 //! Gen9+ data port messages (`messages.rs`).
 
-use crate::bases::{Bases, indirect};
+use crate::bases::Bases;
 use crate::latched::LatchedState;
 use crate::payload::COMPUTE;
 use gtsim_dataport::dc::{DataSurface, GeneralState};
 use gtsim_eu::exec::{Message, MessageError, Response};
 use gtsim_mem::Memory;
 use gtsim_pipe3d::draw::{DrawError, RenderTarget};
+use gtsim_pipe3d::state::read_indirect as indirect;
 use gtsim_pipe3d::state::{
     ComputeDispatch, DrawState, Front, KernelPointer, MessageKind, Registers, Scratch, ShaderStage,
     StageResources,
@@ -107,27 +108,12 @@ impl<'a> ComputeFront<'a> {
     /// The CURBE: MEDIA_CURBE_LOAD's bytes, by register.
     fn curbe(&self, mem: &dyn Memory) -> Result<Vec<[u8; 32]>, DrawError> {
         let load = self.state.media_curbe_load.clone().unwrap_or_default();
-        let len = load.curbe_total_data_length as usize;
-        let mut bytes = vec![0u8; len];
-        if len > 0 {
-            let at = crate::bases::address(
-                self.bases
-                    .dynamic
-                    .wrapping_add(u64::from(load.curbe_data_start_address)),
-            );
-            mem.read(at, &mut bytes).map_err(|fault| DrawError::Fault {
-                unit: "MEDIA_CURBE_LOAD",
-                fault,
-            })?;
-        }
-        Ok(bytes
-            .chunks(32)
-            .map(|c| {
-                let mut r = [0u8; 32];
-                r[..c.len()].copy_from_slice(c);
-                r
-            })
-            .collect())
+        let at = crate::bases::address(
+            self.bases
+                .dynamic
+                .wrapping_add(u64::from(load.curbe_data_start_address)),
+        );
+        gtsim_pipe3d::state::read_curbe(mem, at, load.curbe_total_data_length as usize)
     }
 
     /// Scratch space as MEDIA_VFE_STATE gives it on Gen8+: Per Thread Scratch Space n

@@ -4,9 +4,10 @@
 //! typed messages need yet) and SURFTYPE_NULL are modelled; images (1D, 2D, 3D, cube) need the Gen9+ surface layouts and are refused by
 //! name until they are.
 
-use crate::bases::{Bases, binding_table_entry, indirect};
+use crate::bases::{Bases, binding_table_entry};
 use gtsim_dataport::dc::DataSurface;
 use gtsim_message::MessageError;
+use gtsim_pipe3d::state::read_indirect as indirect;
 use gtsim_spec::gen11::RenderSurfaceState;
 use gtsim_spec::gen11::render_surface_state::SurfaceType as St;
 use gtsim_spec::shared::SurfaceFormat;

@@ -214,27 +214,12 @@ impl<'a> ComputeFront<'a> {
     /// The CURBE: MEDIA_CURBE_LOAD's bytes, read when the threads run, by register.
     fn curbe(&self, mem: &dyn Memory) -> Result<Vec<[u8; 32]>, DrawError> {
         let curbe_load = get(&self.state.media_curbe_load);
-        let len = curbe_load.curbe_total_data_length as usize;
-        let mut bytes = vec![0u8; len];
-        if len > 0 {
-            let at = self
-                .pointers
-                .bases
-                .dynamic
-                .wrapping_add(curbe_load.curbe_data_start_address);
-            mem.read(at, &mut bytes).map_err(|fault| DrawError::Fault {
-                unit: "MEDIA_CURBE_LOAD",
-                fault,
-            })?;
-        }
-        Ok(bytes
-            .chunks(32)
-            .map(|c| {
-                let mut r = [0u8; 32];
-                r[..c.len()].copy_from_slice(c);
-                r
-            })
-            .collect())
+        let at = self
+            .pointers
+            .bases
+            .dynamic
+            .wrapping_add(curbe_load.curbe_data_start_address);
+        gtsim_pipe3d::state::read_curbe(mem, at, curbe_load.curbe_total_data_length as usize)
     }
 
     /// Scratch space as MEDIA_VFE_STATE gives it: Ivy Bridge counts KiB linearly, "[0, 11]

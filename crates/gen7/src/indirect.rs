@@ -50,13 +50,7 @@ pub(crate) fn indirect<T>(
     dwords: usize,
     unpack: fn(&[u32]) -> Result<T, UnpackError>,
 ) -> Result<T, DrawError> {
-    let dw = mem
-        .read_dwords(addr, dwords)
-        .map_err(|fault| DrawError::Fault { unit: name, fault })?;
-    unpack(&dw).map_err(|e| DrawError::State {
-        command: name,
-        why: e.to_string(),
-    })
+    gtsim_pipe3d::state::read_indirect(mem, name, addr, dwords, unpack)
 }
 
 /// An indirect state structure in dynamic state, within its upper bound.

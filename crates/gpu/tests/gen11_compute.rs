@@ -240,7 +240,7 @@ fn a_walker_outside_the_gpgpu_pipeline_hangs() {
     write_dwords(&mut m, at, &select);
     let mut dev = Device::with_platform(Platform::IceLake);
     match dev.submit(1, BATCH, &mut m) {
-        Err(Hang::Draw { .. }) => {}
+        Err(Hang::Walker { .. }) => {}
         other => panic!("expected a state hang: {other:?}"),
     }
 }

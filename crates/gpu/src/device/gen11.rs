@@ -29,7 +29,7 @@ impl CommandStreamer<'_, LatchedState> {
         self.ctx.kernels = kernels;
         result
             .map(|_| ())
-            .map_err(|error| Hang::Draw { addr: at, error })
+            .map_err(|error| Hang::Walker { addr: at, error })
     }
 }
 
@@ -83,7 +83,7 @@ impl Front for LatchedState {
                     error,
                 })?;
                 if cs.ctx.state.pipeline() != PipelineSelection::GPGPU {
-                    return Err(Hang::Draw {
+                    return Err(Hang::Walker {
                         addr: at,
                         error: gtsim_pipe3d::draw::DrawError::State {
                             command: "GPGPU_WALKER",

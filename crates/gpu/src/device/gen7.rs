@@ -220,15 +220,17 @@ impl CommandStreamer<'_, LatchedState> {
         if have == want {
             return Ok(());
         }
-        Err(Hang::Draw {
-            addr: at,
-            error: gtsim_pipe3d::draw::DrawError::State {
-                command,
-                why: format!(
-                    "sent while PIPELINE_SELECT selects the {} pipeline",
-                    have.name().unwrap_or("reserved")
-                ),
-            },
+        let error = gtsim_pipe3d::draw::DrawError::State {
+            command,
+            why: format!(
+                "sent while PIPELINE_SELECT selects the {} pipeline",
+                have.name().unwrap_or("reserved")
+            ),
+        };
+        Err(if command == "GPGPU_WALKER" {
+            Hang::Walker { addr: at, error }
+        } else {
+            Hang::Draw { addr: at, error }
         })
     }
 
@@ -242,7 +244,7 @@ impl CommandStreamer<'_, LatchedState> {
         self.ctx.kernels = kernels;
         result
             .map(|_| ())
-            .map_err(|error| Hang::Draw { addr: at, error })
+            .map_err(|error| Hang::Walker { addr: at, error })
     }
 
     /// Runs a MEDIA_OBJECT's thread (`gtsim_pipe3d::draw::media`).

@@ -107,6 +107,16 @@ pub enum Hang {
         #[source]
         error: gtsim_pipe3d::draw::DrawError,
     },
+    /// A GPGPU_WALKER whose thread groups could not complete (or that its state
+    /// refused).
+    #[error("GPGPU_WALKER at {addr:#x}: {error}")]
+    Walker {
+        /// Address of the command.
+        addr: u64,
+        /// What went wrong.
+        #[source]
+        error: gtsim_pipe3d::draw::DrawError,
+    },
     /// A MEDIA_OBJECT whose thread could not complete.
     #[error("MEDIA_OBJECT at {addr:#x}: {error}")]
     Media {
@@ -161,6 +171,7 @@ impl Hang {
             | Hang::Fault { addr, .. }
             | Hang::Unsupported { addr, .. }
             | Hang::Draw { addr, .. }
+            | Hang::Walker { addr, .. }
             | Hang::Media { addr, .. }
             | Hang::Blit { addr, .. }
             | Hang::Semaphore { addr, .. } => *addr,
@@ -174,7 +185,9 @@ impl Hang {
     pub fn fault(&self) -> Option<Fault> {
         match self {
             Hang::Fault { fault, .. } => Some(*fault),
-            Hang::Draw { error, .. } | Hang::Media { error, .. } => error.fault(),
+            Hang::Draw { error, .. } | Hang::Walker { error, .. } | Hang::Media { error, .. } => {
+                error.fault()
+            }
             _ => None,
         }
     }

@@ -90,6 +90,51 @@ pub fn check_bound(
     Ok(())
 }
 
+/// Reads `dwords` dwords of indirect state `name` at graphics address `addr` and unpacks
+/// them with the generation's generated `unpack`: a fault or a structure that does not
+/// decode is a [`DrawError`] naming the structure. Every front reads its indirect state
+/// through this.
+pub fn read_indirect<T>(
+    mem: &dyn gtsim_mem::Memory,
+    name: &'static str,
+    addr: u64,
+    dwords: usize,
+    unpack: fn(&[u32]) -> Result<T, gtsim_spec::UnpackError>,
+) -> Result<T, DrawError> {
+    let dw = mem
+        .read_dwords(addr, dwords)
+        .map_err(|fault| DrawError::Fault { unit: name, fault })?;
+    unpack(&dw).map_err(|e| DrawError::State {
+        command: name,
+        why: e.to_string(),
+    })
+}
+
+/// The constants (CURBE) MEDIA_CURBE_LOAD loads: `len` bytes at graphics address `addr`,
+/// as 32-byte registers, the last one padded with zeros.
+pub fn read_curbe(
+    mem: &dyn gtsim_mem::Memory,
+    addr: u64,
+    len: usize,
+) -> Result<Vec<[u8; 32]>, DrawError> {
+    let mut bytes = vec![0u8; len];
+    if len > 0 {
+        mem.read(addr, &mut bytes)
+            .map_err(|fault| DrawError::Fault {
+                unit: "MEDIA_CURBE_LOAD",
+                fault,
+            })?;
+    }
+    Ok(bytes
+        .chunks(32)
+        .map(|c| {
+            let mut r = [0u8; 32];
+            r[..c.len()].copy_from_slice(c);
+            r
+        })
+        .collect())
+}
+
 /// A stage's scratch space (seed 004 §1.6 and each stage's state: Scratch Space Base
 /// Pointer, a 1 KiB-aligned offset from General State Base Address, and Per-Thread
 /// Scratch Space, 2^n KiB per thread), which the data port's stateless messages reach
