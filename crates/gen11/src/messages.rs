@@ -124,6 +124,15 @@ fn data_port(sfid: Sfid, desc: u32) -> Result<DataMessage, MessageError> {
             Ro::MT_CC_OWB => oword_block(desc, false)?,
             other => return Err(not_modelled("constant cache", other.name(), other.0)),
         },
+        // Seed 003 MT_DP0: bit 18 (the message type's bit 4) selects the scratch block
+        // messages, whose descriptor encodes differently.
+        Sfid::DataPortDataCache if d.message_type & 0x10 != 0 => {
+            return Ok(DataMessage {
+                op: scratch_block(desc)?,
+                model: AddressModel::Stateless,
+                header: d.header_present,
+            });
+        }
         Sfid::DataPortDataCache => match Dp0(u32::from(d.message_type)) {
             Dp0::MT0R_B => oword_block(desc, false)?,
             Dp0::MT0W_B => oword_block(desc, true)?,
@@ -263,6 +272,32 @@ fn atomic_op(ty: Dp1, code: u32) -> Result<AtomicOp, MessageError> {
     })
 }
 
+/// A scratch block read or write (Gen8+: 1, 2, 4 or 8 registers; a header is required).
+fn scratch_block(desc: u32) -> Result<DataOp, MessageError> {
+    use gtsim_spec::gen11::MessageDescriptorScratchBlockReadWrite as Scratch;
+    use gtsim_spec::gen11::message_descriptor_scratch_block_read_write::{
+        BlockSize, ChannelMode, OperationType,
+    };
+    let d = Scratch::unpack(&[desc]).map_err(|e| state("scratch block descriptor", desc, &e))?;
+    if !d.header_present {
+        return Err(gtsim_message::invalid(
+            "a scratch block message without its header (seed 003 MT_DP0: a Message Header is required)",
+        ));
+    }
+    let regs = match d.block_size {
+        BlockSize::_1_REGISTER => 1,
+        BlockSize::_2_REGISTERS => 2,
+        BlockSize::_4_REGISTERS => 4,
+        _ => 8,
+    };
+    Ok(DataOp::ScratchBlock {
+        write: d.operation_type == OperationType::WRITE,
+        dword_mode: d.channel_mode == ChannelMode::DWORD,
+        regs,
+        offset: u32::from(d.offset),
+    })
+}
+
 /// An OWord block read or write (the Oword Data Blocks control field's sizes).
 fn oword_block(desc: u32, write: bool) -> Result<DataOp, MessageError> {
     let b = MessageDescriptorOWordBlockReadWrite::unpack(&[desc])
@@ -384,6 +419,36 @@ mod tests {
             data_port(Sfid::DataPortDataCache1, add | 1 << 12),
             Err(MessageError::Unsupported(_))
         ));
+    }
+
+    /// Scratch block messages as Mesa's brw_set_dp_scratch_message builds them on Gen8+
+    /// (category bit 18, write bit 17, Dword mode bit 16, block size log2(registers)
+    /// 13:12, HWord offset 11:0, header required): an 8-register write at HWord 5.
+    #[test]
+    fn scratch_blocks_decode_as_mesa_builds_them() {
+        let write = 9 << 25 | 1 << 19 | 1 << 18 | 1 << 17 | 1 << 16 | 3 << 12 | 5;
+        let d = decode(Sfid::DataPortDataCache, write);
+        assert_eq!(d.model, AddressModel::Stateless);
+        assert_eq!(
+            d.op,
+            DataOp::ScratchBlock {
+                write: true,
+                dword_mode: true,
+                regs: 8,
+                offset: 5
+            }
+        );
+        let read = 1 << 25 | 2 << 20 | 1 << 19 | 1 << 18 | 1 << 12 | 0x40;
+        assert_eq!(
+            decode(Sfid::DataPortDataCache, read).op,
+            DataOp::ScratchBlock {
+                write: false,
+                dword_mode: false,
+                regs: 2,
+                offset: 0x40
+            }
+        );
+        assert!(data_port(Sfid::DataPortDataCache, read & !(1 << 19)).is_err());
     }
 
     /// BTI 254 is shared local memory on the data cache ports, 255 and 253 stateless;
