@@ -234,6 +234,77 @@ fn every_gen11_corpus_kernel_gives_the_same_bits_with_micro_ops_and_jit() {
     }
 }
 
+/// Random Gen11 kernels: the random instructions that assemble for Ice Lake (align1;
+/// a negated source of a logic instruction is a bitwise NOT there), with Gen11's
+/// rotates mixed in, give the same bits on every path.
+#[test]
+fn random_gen11_kernels_give_the_same_bits_with_micro_ops_and_jit() {
+    use gtsim_isa::asm::assemble_for;
+    let mut rng = Rng(0x1ce1a6e);
+    let mut kernels = 0;
+    let mut attempts = 0;
+    let mut instructions = 0;
+    let mut negated_logic = 0;
+    while kernels < 150 {
+        attempts += 1;
+        assert!(attempts < 3000, "random Gen11 kernels do not assemble");
+        let mut text = String::new();
+        for _ in 0..24 {
+            let line = if rng.below(8) == 0 {
+                let op = *rng.pick(&["ror", "rol"]);
+                let ty = *rng.pick(&["UD", "UW"]);
+                format!(
+                    "{op}(8) g{}<1>{ty} g{}<8,8,1>{ty} g{}<8,8,1>{ty} {{ align1 1Q }};",
+                    50 + rng.below(40),
+                    2 + rng.below(40),
+                    2 + rng.below(40)
+                )
+            } else {
+                random_instruction(&mut rng)
+            };
+            if assemble_for(Encoding::IceLake, &line, Compaction::Never).is_ok() {
+                instructions += 1;
+                let logic = ["and", "or(", "xor", "not"]
+                    .iter()
+                    .any(|o| line.contains(o));
+                negated_logic += usize::from(logic && line.contains(" -g"));
+                text.push_str(&line);
+                text.push('\n');
+            }
+        }
+        let Ok(code) = assemble_for(Encoding::IceLake, &text, Compaction::Never) else {
+            continue;
+        };
+        let simd = *rng.pick(&[8u8, 16]);
+        let seed = 7000 + kernels as u64;
+        let slow = run_encoded(
+            Encoding::IceLake,
+            &code,
+            thread(simd, seed),
+            Mode::PerChannel,
+        );
+        for mode in [Mode::MicroOps, Mode::Jit, Mode::OptimizedJit] {
+            let fast = run_encoded(Encoding::IceLake, &code, thread(simd, seed), mode);
+            same(
+                &format!("Gen11 kernel ({mode:?}):\n{text}"),
+                seed,
+                &slow,
+                &fast,
+            );
+        }
+        kernels += 1;
+    }
+    eprintln!("{instructions} Gen11 instructions, {negated_logic} logic ones with a NOT source");
+    assert!(
+        instructions > 150 * 12,
+        "only {instructions} instructions assembled"
+    );
+    assert!(
+        negated_logic > 20,
+        "only {negated_logic} negated logic sources"
+    );
+}
+
 #[test]
 fn every_corpus_kernel_gives_the_same_bits_in_the_alternative_mode() {
     for k in common::corpus::kernels() {
