@@ -6,10 +6,21 @@ use gtsim_eu::exec::{Program, SharedFunctions, Thread};
 use gtsim_eu::harness::Recorder;
 use proptest::prelude::*;
 
+use gtsim_isa::Encoding;
+
 /// Every instruction of the Mesa corpus (real crocus kernels), as bytes.
 fn corpus_instructions() -> Vec<Vec<u8>> {
+    corpus_of("all.pairs")
+}
+
+/// Every instruction of iris's Ice Lake corpus, as bytes.
+fn gen11_instructions() -> Vec<Vec<u8>> {
+    corpus_of("gen11/all.pairs")
+}
+
+fn corpus_of(file: &str) -> Vec<Vec<u8>> {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../isa/tests/corpus");
-    let text = std::fs::read_to_string(format!("{dir}/all.pairs")).expect("corpus");
+    let text = std::fs::read_to_string(format!("{dir}/{file}")).expect("corpus");
     text.lines()
         .filter(|l| !l.starts_with('#'))
         .filter_map(|l| l.split_once(" | "))
@@ -24,6 +35,17 @@ fn corpus_instructions() -> Vec<Vec<u8>> {
 /// Runs `code` from random registers, JIT off (`jit` false: the program is never hot
 /// enough to compile) or compiled at once; the thread's bits, the messages and the result.
 fn run_with(code: &[u8], grf_seed: u32, simd: u8, jit: bool) -> (Vec<u64>, String, String) {
+    run_encoded(Encoding::IvyBridge, code, grf_seed, simd, jit)
+}
+
+/// [`run_with`] for a kernel in `encoding`.
+fn run_encoded(
+    encoding: Encoding,
+    code: &[u8],
+    grf_seed: u32,
+    simd: u8,
+    jit: bool,
+) -> (Vec<u64>, String, String) {
     let mut t = Thread::new(simd);
     let mut x = grf_seed;
     for b in t.grf_bytes_mut().iter_mut() {
@@ -31,7 +53,7 @@ fn run_with(code: &[u8], grf_seed: u32, simd: u8, jit: bool) -> (Vec<u64>, Strin
         *b = (x >> 24) as u8;
     }
     let mut sf = Recorder::default();
-    let mut prog = Program::new(gtsim_isa::Encoding::IvyBridge, code);
+    let mut prog = Program::new(encoding, code);
     prog.set_jit(jit);
     // Ok or a typed error; a panic fails the test.
     let r = t.run_program(&prog, &mut sf as &mut dyn SharedFunctions, 2_000);
@@ -44,10 +66,13 @@ fn run(code: &[u8], grf_seed: u32, simd: u8) {
 
 /// Real instructions in random order, some with a flipped bit.
 fn shuffled(picks: Vec<(prop::sample::Index, Option<u8>)>) -> Vec<u8> {
-    let corpus = corpus_instructions();
+    shuffled_from(&corpus_instructions(), picks)
+}
+
+fn shuffled_from(corpus: &[Vec<u8>], picks: Vec<(prop::sample::Index, Option<u8>)>) -> Vec<u8> {
     let mut code = vec![];
     for (i, flip) in picks {
-        let mut ins = i.get(&corpus).clone();
+        let mut ins = i.get(corpus).clone();
         if let Some(f) = flip {
             let bit = f as usize % (ins.len() * 8);
             ins[bit / 8] ^= 1 << (bit % 8);
@@ -95,6 +120,28 @@ proptest! {
         let simd = if wide { 16 } else { 8 };
         let interpreted = run_with(&code, seed, simd, false);
         let compiled = run_with(&code, seed, simd, true);
+        prop_assert_eq!(interpreted, compiled);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+
+    /// Gen11: arbitrary bytes, and iris's real instructions shuffled with flipped bits,
+    /// end in EOT, the end of the code or a typed error; compiled, they end as they do
+    /// interpreted, bit for bit.
+    #[test]
+    fn gen11_guest_code_never_panics_and_compiles_alike(
+        bytes in proptest::collection::vec(any::<u8>(), 0..256),
+        picks in proptest::collection::vec((any::<prop::sample::Index>(), any::<Option<u8>>()), 1..24),
+        seed: u32,
+        wide: bool,
+    ) {
+        let simd = if wide { 16 } else { 8 };
+        run_encoded(Encoding::IceLake, &bytes, seed, simd, false);
+        let code = shuffled_from(&gen11_instructions(), picks);
+        let interpreted = run_encoded(Encoding::IceLake, &code, seed, simd, false);
+        let compiled = run_encoded(Encoding::IceLake, &code, seed, simd, true);
         prop_assert_eq!(interpreted, compiled);
     }
 }
