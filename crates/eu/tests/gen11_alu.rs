@@ -89,3 +89,21 @@ rol(8)          g4<1>UW         g1<16,8,2>UW    0x0014UW        { align1 1Q };";
     let [r, l] = run(Encoding::IceLake, words, 0x1234, 0);
     assert_eq!((r & 0xffff, l & 0xffff), (0x4123, 0x2341));
 }
+
+/// Half floats (Gen8+ HF, and mixed-mode float: HF and F operands in one instruction),
+/// worked by hand: 1.5 + 2.25 = 3.75 in HF (0x4380); 1.5 (HF) × 3.0 (F) = 4.5 to an F
+/// destination; a mov of F 65520.0 to HF rounds to +inf (0x7c00, past the largest half).
+#[test]
+fn half_floats_and_mixed_mode() {
+    let body = "add(8)          g3<1>HF         g1<16,8,2>HF    g2<16,8,2>HF    { align1 1Q };
+mul(8)          g4<1>F          g1<16,8,2>HF    0x40400000F     { align1 1Q };";
+    // g1 holds 1.5 (HF 0x3e00) in each word pair's low half, g2 2.25 (0x4080).
+    let [add, mul] = run(Encoding::IceLake, body, 0x3e00, 0x4080);
+    assert_eq!(add & 0xffff, 0x4380, "1.5 + 2.25 = 3.75");
+    assert_eq!(f32::from_bits(mul), 4.5);
+    let body = "mov(8)          g3<1>HF         g1<8,8,1>F      { align1 1Q };
+mov(8)          g4<1>F          g2<16,8,2>HF    { align1 1Q };";
+    let [inf, back] = run(Encoding::IceLake, body, 65520.0f32.to_bits(), 0x3555);
+    assert_eq!(inf & 0xffff, 0x7c00, "65520 rounds to +inf in half");
+    assert_eq!(f32::from_bits(back), f32::from(half::f16::from_bits(0x3555)));
+}
