@@ -554,18 +554,37 @@ impl Session {
             gl.get_buffer_sub_data(glow::SHADER_STORAGE_BUFFER, 0, &mut bytes);
         }
         self.check_error("read back")?;
-        let digest = bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
-            (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3)
-        });
-        let first: Vec<String> = bytes
-            .chunks_exact(4)
-            .take(4)
-            .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]).to_string())
-            .collect();
-        println!(
-            "{what}: {len} bytes, fnv1a {digest:#018x}, first {}",
-            first.join(" ")
-        );
+        print_bytes_digest(what, &bytes);
+        Ok(())
+    }
+
+    /// Reads level 0 of 2D texture `texture` back (`len` bytes as `format`/`ty`, after a
+    /// texture-update barrier) and prints its digest as [`Session::print_digest`] does.
+    pub fn print_texture_digest(
+        &self,
+        what: &str,
+        texture: glow::Texture,
+        (format, ty): (u32, u32),
+        len: usize,
+    ) -> Result<(), String> {
+        let gl = &self.gl;
+        let mut bytes = vec![0u8; len];
+        // SAFETY: the session's context is current on this thread; the read copies into
+        // `bytes`, which holds the `len` bytes the caller's level has as `format`/`ty`.
+        unsafe {
+            gl.memory_barrier(glow::TEXTURE_UPDATE_BARRIER_BIT);
+            gl.bind_texture(glow::TEXTURE_2D, Some(texture));
+            gl.pixel_store_i32(glow::PACK_ALIGNMENT, 1);
+            gl.get_tex_image(
+                glow::TEXTURE_2D,
+                0,
+                format,
+                ty,
+                glow::PixelPackData::Slice(Some(&mut bytes)),
+            );
+        }
+        self.check_error("texture read back")?;
+        print_bytes_digest(what, &bytes);
         Ok(())
     }
 
@@ -991,4 +1010,21 @@ mod tests {
         assert!(matches!(parse(&["--out"]), Err(ArgError::Invalid(_))));
         assert!(matches!(parse(&["--bogus"]), Err(ArgError::Invalid(_))));
     }
+}
+
+/// Prints `bytes`' FNV-1a digest and first four words: `what: N bytes, fnv1a D, first ...`.
+fn print_bytes_digest(what: &str, bytes: &[u8]) {
+    let digest = bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3)
+    });
+    let first: Vec<String> = bytes
+        .chunks_exact(4)
+        .take(4)
+        .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]).to_string())
+        .collect();
+    println!(
+        "{what}: {} bytes, fnv1a {digest:#018x}, first {}",
+        bytes.len(),
+        first.join(" ")
+    );
 }

@@ -783,27 +783,33 @@ fn compute_matches_llvmpipe(name: &str, exe: &str, out: &Output) {
     );
 }
 
-/// Shared local memory, the gateway barrier and shared atomics on Gen11: the sums
-/// shared_reduction's groups compute equal llvmpipe's.
+/// Gen11 compute against llvmpipe: shared local memory, the gateway barrier and shared
+/// atomics (the sums shared_reduction's groups compute), and typed image writes, reads
+/// and atomics with format conversion (image_store's RGBA8, R32F and R32UI images, read
+/// back before its draw).
 #[test]
 fn iris_computes_on_ice_lake_as_llvmpipe_does() {
     if !mesa_present() || !Path::new("/usr/lib/x86_64-linux-gnu/dri/iris_dri.so").is_file() {
         return;
     }
-    let exe = env!("CARGO_BIN_EXE_shared_reduction");
-    let out = Command::new(gtsim())
-        .args(["run", "--gen", "11", "--"])
-        .arg(exe)
-        .arg("--out")
-        .arg(tmp("shared_reduction-gen11.png"))
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    compute_matches_llvmpipe("shared_reduction", exe, &out);
+    for (name, exe) in [
+        ("shared_reduction", env!("CARGO_BIN_EXE_shared_reduction")),
+        ("image_store", env!("CARGO_BIN_EXE_image_store")),
+    ] {
+        let out = Command::new(gtsim())
+            .args(["run", "--gen", "11", "--"])
+            .arg(exe)
+            .arg("--out")
+            .arg(tmp(&format!("{name}-gen11.png")))
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{name}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        compute_matches_llvmpipe(name, exe, &out);
+    }
 }
 
 #[test]

@@ -93,9 +93,9 @@ fn draw(session: &Session) -> Result<(), String> {
     let fill = session.compute_program(FILL)?;
     let cs = session.compute_program(CS)?;
     let gl = session.gl();
-    texture(gl, 0, glow::RGBA8, w, h)?;
-    texture(gl, 1, glow::R32F, w, h)?;
-    texture(gl, 2, glow::R32UI, w, h)?;
+    let colour = texture(gl, 0, glow::RGBA8, w, h)?;
+    let level = texture(gl, 1, glow::R32F, w, h)?;
+    let counts = texture(gl, 2, glow::R32UI, w, h)?;
     // SAFETY: the session keeps its context current on this thread; the programs and
     // textures were created through it.
     unsafe {
@@ -112,5 +112,14 @@ fn draw(session: &Session) -> Result<(), String> {
         gl.memory_barrier(glow::TEXTURE_FETCH_BARRIER_BIT);
     }
     session.check_error("dispatch")?;
+    let texels = 4 * (w * h) as usize;
+    session.print_texture_digest("colour", colour, (glow::RGBA, glow::UNSIGNED_BYTE), texels)?;
+    session.print_texture_digest("level", level, (glow::RED, glow::FLOAT), texels)?;
+    session.print_texture_digest(
+        "counts",
+        counts,
+        (glow::RED_INTEGER, glow::UNSIGNED_INT),
+        texels,
+    )?;
     session.draw_fullscreen(FS, &|_, _| {})
 }

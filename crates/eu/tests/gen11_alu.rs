@@ -105,5 +105,8 @@ mul(8)          g4<1>F          g1<16,8,2>HF    0x40400000F     { align1 1Q };";
 mov(8)          g4<1>F          g2<16,8,2>HF    { align1 1Q };";
     let [inf, back] = run(Encoding::IceLake, body, 65520.0f32.to_bits(), 0x3555);
     assert_eq!(inf & 0xffff, 0x7c00, "65520 rounds to +inf in half");
-    assert_eq!(f32::from_bits(back), f32::from(half::f16::from_bits(0x3555)));
+    assert_eq!(
+        f32::from_bits(back),
+        f32::from(half::f16::from_bits(0x3555))
+    );
 }

@@ -160,6 +160,21 @@ fn data_port(sfid: Sfid, desc: u32) -> Result<DataMessage, MessageError> {
                     header: false,
                 });
             }
+            Dp1::MT1R_TS | Dp1::MT1W_TS => typed_rw(desc)?,
+            Dp1::MT1A_TA => {
+                use gtsim_spec::gen11::MessageDescriptorTypedAtomicOperation as TypedAtomic;
+                use gtsim_spec::gen11::message_descriptor_typed_atomic_operation::SlotGroup;
+                let a = TypedAtomic::unpack(&[desc])
+                    .map_err(|e| state("typed atomic descriptor", desc, &e))?;
+                DataOp::Typed {
+                    access: Access::Atomic {
+                        op: atomic_op(a.message_type, u32::from(a.atomic_operation_type))?,
+                        ret: a.return_data_control,
+                    },
+                    high: a.slot_group == SlotGroup::HIGH_8_SLOTS,
+                    channels: [true, false, false, false],
+                }
+            }
             Dp1::MT1A_UI | Dp1::MT1A_UF => {
                 let a = MessageDescriptorUntypedAtomicOperation::unpack(&[desc])
                     .map_err(|e| state("untyped atomic descriptor", desc, &e))?;
@@ -213,6 +228,45 @@ fn untyped_rw(desc: u32) -> Result<DataOp, MessageError> {
             !u.green_channel_mask,
             !u.blue_channel_mask,
             !u.alpha_channel_mask,
+        ],
+    })
+}
+
+/// A typed surface read or write: the slot group (the low or high 8 slots; SIMD4x2 is
+/// not modelled) and the channel masks.
+fn typed_rw(desc: u32) -> Result<DataOp, MessageError> {
+    use gtsim_spec::gen11::MessageDescriptorTypedSurfaceReadWrite as Typed;
+    use gtsim_spec::gen11::message_descriptor_typed_surface_read_write::SlotGroup;
+    let t = Typed::unpack(&[desc]).map_err(|e| state("typed surface descriptor", desc, &e))?;
+    let high = match t.slot_group {
+        SlotGroup::LOW_8_SLOTS => false,
+        SlotGroup::HIGH_8_SLOTS => true,
+        SlotGroup::SIMD4X2 => {
+            return Err(Unsupported::new(
+                "SIMD4x2 typed surface messages on Gen11 (Mesa's compiler sends SIMD8 slot groups)",
+                "seed 003 MT1R_TS, MT1W_TS",
+            )
+            .into());
+        }
+        other => {
+            return Err(gtsim_message::invalid(format!(
+                "typed Slot Group {} is reserved",
+                other.0
+            )));
+        }
+    };
+    Ok(DataOp::Typed {
+        access: if t.message_type == Dp1::MT1R_TS {
+            Access::Read
+        } else {
+            Access::Write
+        },
+        high,
+        channels: [
+            !t.red_channel_mask,
+            !t.green_channel_mask,
+            !t.blue_channel_mask,
+            !t.alpha_channel_mask,
         ],
     })
 }
@@ -386,6 +440,38 @@ mod tests {
         );
     }
 
+    /// Typed descriptors from iris's ICL kernels, as Mesa prints them: 0x04036001 "(DC
+    /// typed surface write, Surface = 1, SIMD16, Mask = 0x0)" in its low 8 slots; the
+    /// typed atomic add of the corpus (0x0401a602: Surface = 2, SIMD8, add, high slot
+    /// group off).
+    #[test]
+    fn typed_descriptors_decode_as_mesa_prints_them() {
+        let w = decode(Sfid::DataPortDataCache1, 0x0403_5001);
+        assert_eq!(w.model, AddressModel::Surface(1));
+        assert_eq!(
+            w.op,
+            DataOp::Typed {
+                access: Access::Write,
+                high: false,
+                channels: [true; 4],
+            }
+        );
+        let hi = decode(Sfid::DataPortDataCache1, 0x0403_6001);
+        assert!(matches!(hi.op, DataOp::Typed { high: true, .. }));
+        let add = 2 << 25 | 1 << 19 | 0x06 << 14 | 7 << 8 | 2;
+        assert_eq!(
+            decode(Sfid::DataPortDataCache1, add).op,
+            DataOp::Typed {
+                access: Access::Atomic {
+                    op: AtomicOp::Add,
+                    ret: false
+                },
+                high: false,
+                channels: [true, false, false, false],
+            }
+        );
+    }
+
     /// A64 descriptors as Mesa's brw_dp_a64_untyped_surface_rw_desc and
     /// brw_dp_a64_untyped_atomic_desc build them (BTI 253, headerless): a SIMD8 read of one
     /// channel (msg_control 0xe | SIMD8 2 << 4) and an add with return (7 | 1 << 5); a
@@ -475,9 +561,14 @@ mod tests {
         ));
         // AOP_FADD does not exist on Gen11 (float code 4).
         assert!(data_port(Sfid::DataPortDataCache1, 0x0200_0000 | 0x1b << 14 | 4 << 8).is_err());
-        // A typed surface write (MT1W_TS, 0x0d): refused, naming it.
+        // A typed surface write in SIMD4x2 form (slot group 0): refused, naming it.
         match data_port(Sfid::DataPortDataCache1, 0x0400_0000 | 0x0d << 14) {
             Err(MessageError::Unsupported(u)) => assert!(u.to_string().contains("MT1W_TS")),
+            other => panic!("{other:?}"),
+        }
+        // A media block read (MT1R_MB, 0x04): not modelled on Gen11, refused by name.
+        match data_port(Sfid::DataPortDataCache1, 0x0200_0000 | 0x04 << 14) {
+            Err(MessageError::Unsupported(u)) => assert!(u.to_string().contains("MT1R_MB")),
             other => panic!("{other:?}"),
         }
     }

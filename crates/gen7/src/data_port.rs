@@ -110,6 +110,14 @@ pub(crate) fn decode(sfid: Sfid, desc: u32) -> Result<Option<DataMessage>, Messa
                 .map_err(|e| bad("render cache message descriptor", &e))?;
             match d.message_type {
                 Rc::RENDER_TARGET_WRITE => Ok(None),
+                // Seed 000 §3.9.9.9: Gen7's typed messages must include the header.
+                Rc::TYPED_SURFACE_READ | Rc::TYPED_SURFACE_WRITE | Rc::TYPED_ATOMIC_OPERATION
+                    if !header =>
+                {
+                    Err(gtsim_message::invalid(
+                        "a typed surface message without its header (seed 000 §3.9.9.9: typed messages must include it)",
+                    ))
+                }
                 Rc::TYPED_SURFACE_READ | Rc::TYPED_SURFACE_WRITE => {
                     let t = MessageDescriptorTypedSurfaceReadWrite::unpack(&[desc])
                         .map_err(|e| bad("typed surface read/write descriptor", &e))?;
@@ -501,6 +509,26 @@ fn oword_block_size(code: u32) -> Option<(u8, bool)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Seed 000 §3.9.9.9: Gen7's typed messages must include the header. A typed surface
+    /// write (render cache type 13) with Header Present clear is refused; with it set,
+    /// decoded.
+    #[test]
+    fn typed_messages_need_their_header_on_gen7() {
+        let desc = 0x0400_0000 | 13 << 14 | 1;
+        let e = decode(Sfid::DataPortRenderCache, desc).unwrap_err();
+        assert!(e.to_string().contains("must include it"), "{e}");
+        let m = decode(Sfid::DataPortRenderCache, desc | 1 << 19)
+            .unwrap()
+            .unwrap();
+        assert!(matches!(
+            m.op,
+            DataOp::Typed {
+                access: Access::Write,
+                ..
+            }
+        ));
+    }
 
     /// Descriptors as Mesa's brw_eu_emit.c composes them for Gen7 (bit positions from
     /// seed 000 §3.9.2.1.1 and each message's descriptor table), decoded by hand.

@@ -152,13 +152,11 @@ pub(super) fn execute(
     else {
         unreachable!("typed::execute takes the typed messages");
     };
-    if regs.header(0).is_none() {
-        return Err(gtsim_message::invalid(
-            "a typed surface message without its header (seed 000 §3.9.9.9: typed messages must include it)",
-        ));
-    }
+    // Whether a header is required is the generation's rule (Gen7's front refuses a
+    // headerless typed message, seed 000 §3.9.9.9; Gen9+ sends them headerless).
     // SIMD8: the Slot Group picks the low or high 8 bits of the execution mask and of
-    // the header's Pixel/Sample Mask (§3.9.9 "Execution Mask").
+    // the header's Pixel/Sample Mask, all set without a header (§3.9.9 "Execution
+    // Mask").
     let slots = ((exec_mask & header_pixel_mask(regs)) >> if high { 8 } else { 0 }) & 0xff;
     let enabled: Vec<usize> = (0..4).filter(|&c| channels[c]).collect();
     if enabled.is_empty() && !matches!(access, Access::Atomic { .. }) {
