@@ -949,6 +949,23 @@ fn render(
     write_png(&options.out, options.size[0], options.size[1], &rgba)
 }
 
+/// Prints `bytes`' FNV-1a digest and first four words: `what: N bytes, fnv1a D, first ...`.
+fn print_bytes_digest(what: &str, bytes: &[u8]) {
+    let digest = bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3)
+    });
+    let first: Vec<String> = bytes
+        .chunks_exact(4)
+        .take(4)
+        .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]).to_string())
+        .collect();
+    println!(
+        "{what}: {} bytes, fnv1a {digest:#018x}, first {}",
+        bytes.len(),
+        first.join(" ")
+    );
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1010,21 +1027,4 @@ mod tests {
         assert!(matches!(parse(&["--out"]), Err(ArgError::Invalid(_))));
         assert!(matches!(parse(&["--bogus"]), Err(ArgError::Invalid(_))));
     }
-}
-
-/// Prints `bytes`' FNV-1a digest and first four words: `what: N bytes, fnv1a D, first ...`.
-fn print_bytes_digest(what: &str, bytes: &[u8]) {
-    let digest = bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
-        (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3)
-    });
-    let first: Vec<String> = bytes
-        .chunks_exact(4)
-        .take(4)
-        .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]).to_string())
-        .collect();
-    println!(
-        "{what}: {} bytes, fnv1a {digest:#018x}, first {}",
-        bytes.len(),
-        first.join(" ")
-    );
 }
