@@ -1,11 +1,11 @@
 //! The surfaces Gen11 data port messages address: a binding table entry's
 //! RENDER_SURFACE_STATE (seed 003 RENDER_SURFACE_STATE, 16 dwords) as the neutral
 //! [`DataSurface`]: buffers (SURFTYPE_BUFFER, raw or of a format, with the typed view of
-//! a formatted one), SURFTYPE_NULL, and 1D, 2D and 3D images of one level and one slice,
-//! whose layout is the same on every generation (a pitch-linear or tiled rectangle at
-//! the base). Mip chains, arrays and 3D depth need the Gen9+ layouts (explicit QPitch,
-//! the GFX9 1D layout, 3D as 2D arrays) and are refused by name until they are, as are
-//! surfaces with an auxiliary surface (CCS, MCS), whose main surface may be stale.
+//! a formatted one), SURFTYPE_NULL, and 2D and 3D images with their mips and slices in
+//! the Gen8+ layout (`ArraySpacing::QPitch`: slices Surface QPitch rows apart, 3D as 2D
+//! arrays of its z slices), 1D images of one level and slice. 1D mips and arrays (the
+//! GFX9 1D layout), multisampled images and images with an auxiliary surface (CCS, MCS),
+//! whose main surface may be stale, are refused by name.
 
 use crate::bases::{Bases, binding_table_entry};
 use gtsim_dataport::dc::{DataSurface, ImageView};
@@ -62,7 +62,16 @@ pub fn data_surface(
             entries: buffer_entries(&rss),
             format: rss.surface_format,
             typed: (rss.surface_format != SurfaceFormat::RAW)
-                .then(|| layout(&rss, SurfaceType::Buffer, buffer_entries(&rss) as u32, 1))
+                .then(|| {
+                    let entries = buffer_entries(&rss) as u32;
+                    layout(
+                        &rss,
+                        SurfaceType::Buffer,
+                        (entries, 1, 1),
+                        1,
+                        ArraySpacing::Full,
+                    )
+                })
                 .and_then(Result::ok),
         },
         St::SURFTYPE_1D | St::SURFTYPE_2D | St::SURFTYPE_3D => image(&rss, bti)?,
@@ -80,12 +89,14 @@ pub fn data_surface(
     })
 }
 
-/// The layout of `rss` as `ty`, `width` by `height`, one level and one slice.
+/// The layout of `rss` as `ty`: `width` by `height` by `depth` (array layers or 3D
+/// slices), `levels` levels, slices `spacing` apart.
 fn layout(
     rss: &RenderSurfaceState,
     ty: SurfaceType,
-    width: u32,
-    height: u32,
+    (width, height, depth): (u32, u32, u32),
+    levels: u32,
+    spacing: ArraySpacing,
 ) -> Result<Surface, MessageError> {
     let tiling = match rss.tile_mode {
         TileMode::LINEAR => Tiling::Linear,
@@ -102,17 +113,19 @@ fn layout(
             .into());
         }
     };
+    // Seed 003 Surface Horizontal/Vertical Alignment: 4, 8 or 16 (0 is reserved).
+    let align = |code: u32| 2u32 << code.clamp(1, 3);
     let desc = SurfaceDesc {
         ty,
         width,
         height,
-        depth: 1,
-        levels: 1,
+        depth,
+        levels,
         samples: 1,
         msaa_layout: MsaaLayout::Array,
-        halign: 4,
-        valign: 4,
-        array_spacing: ArraySpacing::Full,
+        halign: align(rss.surface_horizontal_alignment.0),
+        valign: align(rss.surface_vertical_alignment.0),
+        array_spacing: spacing,
         block: (1, 1),
         block_bytes: 1,
         tiling,
@@ -129,57 +142,148 @@ fn layout(
     })
 }
 
-/// A 1D, 2D or 3D image of one level and one slice (see the module docs).
+/// A 1D, 2D or 3D image as the typed messages address it. As Mesa's isl programs storage
+/// images (isl_surface_state.c: for render and storage usage "MIPCountLOD is the LOD
+/// being accessed", Minimum Array Element the first slice), the view is level MIP
+/// Count / LOD from slice Minimum Array Element; slices are Surface QPitch rows apart
+/// (seed 003: U15[16:2], the rows' bits 16:2).
 fn image(rss: &RenderSurfaceState, bti: u8) -> Result<DataSurface, MessageError> {
     let refuse = |what: String| -> MessageError {
         gtsim_spec::Unsupported::new(
-            format!(
-                "{what} (binding table entry {bti}): the Gen9+ surface layouts are not modelled yet"
-            ),
-            "seed 003 RENDER_SURFACE_STATE (Surface QPitch, MIP Count / LOD)",
+            format!("{what} (binding table entry {bti})"),
+            "seed 003 RENDER_SURFACE_STATE",
         )
         .into()
     };
-    if rss.mip_count_lod != 0 || rss.surface_min_lod != 0 {
-        return Err(refuse(format!(
-            "an image with MIP Count {} and Surface Min LOD {}",
-            rss.mip_count_lod, rss.surface_min_lod
-        )));
-    }
-    if rss.depth != 0 || rss.minimum_array_element != 0 {
-        return Err(refuse(format!(
-            "an image of depth or array size {} from element {}",
-            u32::from(rss.depth) + 1,
-            rss.minimum_array_element
-        )));
-    }
     if rss.number_of_multisamples != NumberOfMultisamples::MULTISAMPLECOUNT_1 {
-        return Err(refuse("a multisampled image".into()));
+        return Err(refuse("a multisampled image through the data port".into()));
     }
     if rss.auxiliary_surface_mode != AuxiliarySurfaceMode::AUX_NONE {
-        return Err(gtsim_spec::Unsupported::new(
-            format!(
-                "data port access to an image with an auxiliary surface ({}, binding table entry {bti}): the main surface may not hold the data",
-                rss.auxiliary_surface_mode.name().unwrap_or("reserved")
-            ),
-            "seed 003 RENDER_SURFACE_STATE Auxiliary Surface Mode",
-        )
-        .into());
+        return Err(refuse(format!(
+            "data port access to an image with an auxiliary surface ({}): the main surface may not hold the data",
+            rss.auxiliary_surface_mode.name().unwrap_or("reserved")
+        )));
     }
+    let level = u32::from(rss.mip_count_lod);
+    let depth = u32::from(rss.depth) + 1;
     let ty = match rss.surface_type {
+        St::SURFTYPE_1D if level != 0 || depth != 1 => {
+            return Err(refuse(
+                "a 1D image with mips or array layers (the Gen9+ 1D layout, QPitch in pixels, is not modelled yet)"
+                    .into(),
+            ));
+        }
         St::SURFTYPE_1D => SurfaceType::D1,
         St::SURFTYPE_3D => SurfaceType::D3,
         _ => SurfaceType::D2,
     };
-    let surface = layout(rss, ty, u32::from(rss.width) + 1, u32::from(rss.height) + 1)?;
+    let qpitch = u32::from(rss.surface_qpitch) << 2;
+    let surface = layout(
+        rss,
+        ty,
+        (u32::from(rss.width) + 1, u32::from(rss.height) + 1, depth),
+        level + 1,
+        ArraySpacing::QPitch(qpitch),
+    )?;
     Ok(DataSurface::Image {
         surface,
         array: rss.surface_array,
         view: ImageView {
-            base_level: 0,
+            base_level: level,
             levels: 1,
-            base_slice: 0,
+            base_slice: u32::from(rss.minimum_array_element),
             ..Default::default()
         },
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gtsim_mem::{AddressSpace, Memory};
+    use gtsim_spec::gen11::render_surface_state::{
+        SurfaceHorizontalAlignment as Ha, SurfaceVerticalAlignment as Va,
+    };
+
+    /// A binding table at 0x1000 whose entry 0 points at `rss` (0x1100), Surface State
+    /// Base 0.
+    fn bound(rss: RenderSurfaceState) -> (AddressSpace, Bases) {
+        let mut m = AddressSpace::new();
+        m.map(0x1000, 0x1000);
+        m.write_u32(0x1000, 0x1100).unwrap();
+        let dw = rss.pack().unwrap();
+        let bytes: Vec<u8> = dw.iter().flat_map(|d| d.to_le_bytes()).collect();
+        m.write(0x1100, &bytes).unwrap();
+        (m, Bases::default())
+    }
+
+    /// A storage view as isl programs it: a 64x32 R32_UINT 2D array of 6 layers, Y-tiled,
+    /// HALIGN 16 / VALIGN 4, QPitch field 12 (48 rows), viewing level 2 from layer 3.
+    #[test]
+    fn a_mipmapped_array_image_is_seen_at_its_level_and_layer() {
+        let (m, bases) = bound(RenderSurfaceState {
+            surface_type: St::SURFTYPE_2D,
+            surface_array: true,
+            surface_format: SurfaceFormat::R32_UINT,
+            surface_horizontal_alignment: Ha::HALIGN_16,
+            surface_vertical_alignment: Va::VALIGN_4,
+            tile_mode: TileMode::YMAJOR,
+            width: 63,
+            height: 31,
+            depth: 5,
+            surface_pitch: 255,
+            surface_qpitch: 12,
+            mip_count_lod: 2,
+            minimum_array_element: 3,
+            surface_base_address: 0xffff_8000_0010_0000,
+            ..Default::default()
+        });
+        let DataSurface::Image {
+            surface,
+            array,
+            view,
+        } = data_surface(&m, &bases, 0x1000, 0).unwrap()
+        else {
+            panic!("an image");
+        };
+        assert!(array);
+        assert_eq!((view.base_level, view.levels, view.base_slice), (2, 1, 3));
+        assert_eq!(
+            surface.base, 0x8000_0010_0000,
+            "the canonical address, 48 bits"
+        );
+        let d = surface.desc;
+        assert_eq!((d.width, d.height, d.depth, d.levels), (64, 32, 6, 3));
+        assert_eq!((d.halign, d.valign, d.tiling), (16, 4, Tiling::Y));
+        assert_eq!(d.array_spacing, ArraySpacing::QPitch(48));
+        // Layer 3's level 2 (16x8): below level 0 (32 rows), right of level 1 (32
+        // wide), 3 × 48 rows down.
+        assert_eq!(d.image_origin(3, 2).unwrap(), (32, 3 * 48 + 32));
+    }
+
+    /// What the Gen9+ layouts the model lacks would need is refused, by name.
+    #[test]
+    fn one_d_mips_and_aux_surfaces_are_refused() {
+        let one_d = RenderSurfaceState {
+            surface_type: St::SURFTYPE_1D,
+            surface_format: SurfaceFormat::R32_UINT,
+            width: 63,
+            mip_count_lod: 1,
+            ..Default::default()
+        };
+        let (m, bases) = bound(one_d);
+        let e = data_surface(&m, &bases, 0x1000, 0).unwrap_err();
+        assert!(e.to_string().contains("1D"), "{e}");
+        let ccs = RenderSurfaceState {
+            surface_type: St::SURFTYPE_2D,
+            surface_format: SurfaceFormat::R32_UINT,
+            width: 63,
+            height: 31,
+            auxiliary_surface_mode: AuxiliarySurfaceMode::AUX_CCS_E,
+            ..Default::default()
+        };
+        let (m, bases) = bound(ccs);
+        let e = data_surface(&m, &bases, 0x1000, 0).unwrap_err();
+        assert!(e.to_string().contains("auxiliary"), "{e}");
+    }
 }

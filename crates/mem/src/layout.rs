@@ -16,6 +16,11 @@
 //!   Bridge's had 11·j), `h0` for LOD0-only spacing.
 //! * **3D**: every LOD stacked below the previous one; LOD L holds its `max(1, d >> L)`
 //!   slices in rows of `2^L` slices side by side.
+//! * **Gen8+ explicit QPitch** ([`ArraySpacing::QPitch`]: RENDER_SURFACE_STATE's Surface
+//!   QPitch, seed 003): the same mip arrangement within a slice, slices QPitch rows
+//!   apart, and 3D surfaces laid out as 2D arrays of their z slices (Mesa isl's
+//!   `ISL_DIM_LAYOUT_GEN4_2D` for Gen9+ 3D: LOD L's slice z at the LOD's origin + z ×
+//!   QPitch).
 //! * **Multisampling**: array-style (UMS/CMS; each sample is a slice after the logical
 //!   slices' samples: physical slice = slice·samples + sample) or interleaved (IMS, depth
 //!   and stencil: samples interleave in 2×2 pixel groups, widening the surface).
@@ -41,13 +46,17 @@ pub enum SurfaceType {
     Buffer,
 }
 
-/// "Surface Array Spacing" (seed 000 L2110-2122).
+/// "Surface Array Spacing" (seed 000 L2110-2122), or Gen8+'s explicit QPitch.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ArraySpacing {
     /// ARYSPC_FULL: room for every LOD between slices.
     Full,
     /// ARYSPC_LOD0: slices hold LOD0 only.
     Lod0,
+    /// Gen8+: slices (array layers, cube faces, 3D z slices) this many rows (of
+    /// elements: texels, or blocks of a compressed format) apart, as RENDER_SURFACE_STATE
+    /// Surface QPitch gives it; 3D surfaces are 2D arrays of their slices.
+    QPitch(u32),
 }
 
 /// "Multisampled Surface Storage Format".
@@ -330,6 +339,8 @@ impl SurfaceDesc {
     pub fn qpitch(&self) -> u32 {
         let (_, h0) = self.level_extent(0);
         match self.array_spacing {
+            // Rows of elements: for a compressed format, blocks of block.1 texel rows.
+            ArraySpacing::QPitch(q) => q * self.block.1,
             ArraySpacing::Lod0 => h0,
             ArraySpacing::Full => {
                 let (_, h1) = self.level_extent(1);
@@ -377,6 +388,19 @@ impl SurfaceDesc {
             });
         }
         match self.ty {
+            // Gen8+: a 3D surface is a 2D array of its z slices (LOD L has d >> L).
+            SurfaceType::D3 if matches!(self.array_spacing, ArraySpacing::QPitch(_)) => {
+                let d = minify(self.depth.max(1), lod);
+                if slice >= d {
+                    return Err(LayoutError::Outside {
+                        what: "z",
+                        value: slice,
+                        limit: d,
+                    });
+                }
+                let (x, y) = self.mip_origin_2d(lod);
+                Ok((x, y + slice * self.qpitch()))
+            }
             SurfaceType::D3 => {
                 let d = minify(self.depth.max(1), lod);
                 if slice >= d {
@@ -498,6 +522,16 @@ impl SurfaceDesc {
         self.check()?;
         let texel_rows = match self.ty {
             SurfaceType::Buffer => 1,
+            SurfaceType::D3 if matches!(self.array_spacing, ArraySpacing::QPitch(_)) => {
+                let one = (0..self.levels)
+                    .map(|l| {
+                        let (_, y) = self.mip_origin_2d(l);
+                        y + self.level_extent(l).1
+                    })
+                    .max()
+                    .unwrap_or(0);
+                (self.depth.max(1) - 1) * self.qpitch() + one
+            }
             SurfaceType::D3 => {
                 let last = self.levels - 1;
                 let (_, y) = self.image_origin(0, last)?;
