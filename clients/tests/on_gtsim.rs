@@ -837,6 +837,21 @@ fn iris_comes_up_on_ice_lake_and_its_submissions_decode_as_iris_says() {
         // draw, are llvmpipe's bit for bit.
         if *name == "compute_ssbo" {
             compute_matches_llvmpipe(name, exe, &out);
+            // `gtsim replay` of the capture runs the dispatch again, then hangs at the
+            // draw as the run did.
+            let rep = Command::new(gtsim())
+                .arg("replay")
+                .arg(&capture)
+                .arg("-o")
+                .arg(tmp("compute_ssbo-gen11-replay"))
+                .output()
+                .unwrap();
+            let stdout = String::from_utf8_lossy(&rep.stdout);
+            assert!(
+                stdout.contains("0 draws, 1 walkers, 1 hangs"),
+                "compute_ssbo replay: {stdout}{}",
+                String::from_utf8_lossy(&rep.stderr)
+            );
         }
         // The capture decodes without a problem...
         let dec = Command::new(gtsim())

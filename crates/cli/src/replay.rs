@@ -65,9 +65,10 @@ pub fn replay(file: Option<&Path>, out: &Path, flip_y: bool) -> Result<ExitCode>
         }
     }
     println!(
-        "{} submissions, {} draws, {} hangs, {} render targets",
+        "{} submissions, {} draws, {} walkers, {} hangs, {} render targets",
         r.submissions,
         r.draws,
+        r.walkers,
         r.hangs.len(),
         r.render_targets.len()
     );

@@ -24,6 +24,8 @@ pub struct Replay {
     pub submissions: usize,
     /// 3DPRIMITIVEs executed.
     pub draws: usize,
+    /// GPGPU_WALKERs executed.
+    pub walkers: usize,
     /// Submissions that hung: (submission index, report).
     pub hangs: Vec<(usize, Hang)>,
     /// Work not executed (media/GPGPU walkers), one line each.
@@ -103,6 +105,7 @@ pub fn replay_observed(
                 match dev.submit_observed(engine, context, start, &mut r.mem, watcher) {
                     Ok(rep) => {
                         r.draws += rep.draws;
+                        r.walkers += rep.walkers;
                         r.not_executed.extend(rep.not_executed);
                         for t in rep.render_targets {
                             r.render_targets
