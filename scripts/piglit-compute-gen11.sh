@@ -6,14 +6,21 @@
 #
 #   apt-get install -y piglit waffle-utils libgl1-mesa-dri
 #   cargo build --release -p gtsim -p gtsim-i915
-#   scripts/piglit-compute-gen11.sh [target/release/gtsim]
+#   scripts/piglit-compute-gen11.sh [target/release/gtsim] [LIST]
+#
+# LIST, a file of shader_test paths, replaces the compute families (e.g. a random sample
+# of every piglit test with a compute shader).
 set -euo pipefail
 GTSIM=$(realpath "${1:-target/release/gtsim}")
 P=/usr/lib/x86_64-linux-gnu/piglit
 export PIGLIT_PLATFORM=surfaceless_egl
-list=$(grep -l '^\[compute shader\]' -r "$P/tests/spec" "$P/generated_tests/spec" \
-    --include='*.shader_test' 2>/dev/null |
-    grep -i 'compute_shader\|storage_buffer\|atomic_counter\|image_load_store\|variable-index' | sort)
+if [ -n "${2:-}" ]; then
+  list=$(cat "$2")
+else
+  list=$(grep -l '^\[compute shader\]' -r "$P/tests/spec" "$P/generated_tests/spec" \
+      --include='*.shader_test' 2>/dev/null |
+      grep -i 'compute_shader\|storage_buffer\|atomic_counter\|image_load_store\|variable-index' | sort)
+fi
 result() { grep -o '"result": "[a-z]*"' | tail -1 | cut -d'"' -f4; }
 pass_llvm=0 pass_both=0 total=0
 cd "$(mktemp -d)"
