@@ -41,12 +41,9 @@ impl Platform {
         }
     }
 
-    /// PCI device id.
+    /// PCI device id (the part's `gtsim_spec::DeviceInfo`).
     pub fn pci_device(self) -> u32 {
-        match self {
-            Platform::IvyBridge => 0x0162,
-            Platform::IceLake => 0x8a52,
-        }
+        self.device().info().pci_id
     }
 
     /// PCI revision (Ice Lake production steppings report 7 and up).
@@ -66,11 +63,11 @@ impl Platform {
     }
 
     /// The GPU virtual address space a context has (I915_CONTEXT_PARAM_GTT_SIZE):
-    /// Ivy Bridge's 2 GiB aliasing PPGTT, Ice Lake's 48-bit full PPGTT.
+    /// Ivy Bridge's 2 GiB aliasing PPGTT, Ice Lake's full PPGTT of its address width.
     pub fn gtt_size(self) -> u64 {
         match self {
             Platform::IvyBridge => crate::bo::GTT_END,
-            Platform::IceLake => 1 << 48,
+            Platform::IceLake => 1 << self.device().info().address_bits,
         }
     }
 
