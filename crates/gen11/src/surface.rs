@@ -20,20 +20,21 @@ use gtsim_spec::gen11::render_surface_state::{
 };
 use gtsim_spec::shared::SurfaceFormat;
 
-/// The elements of a buffer surface: Width, Height and Depth hold the count minus one as
-/// one number, bits 6:0, 20:7 and 26:21 (seed 003 RENDER_SURFACE_STATE Width, Height,
-/// Depth: "for buffers ... the number of entries"; Depth's 10 bits for RAW, 7 for typed
-/// buffers per the seed's value ranges).
+/// The elements of a buffer surface (seed 003 RENDER_SURFACE_STATE Width, Height, Depth:
+/// "for buffers ... the number of entries" - 1; Depth's 10 bits count for RAW, 7 for a
+/// formatted buffer, per the seed's value ranges).
 pub fn buffer_entries(s: &RenderSurfaceState) -> u64 {
-    let depth_mask = if s.surface_format == SurfaceFormat::RAW {
-        0x3ff
+    let depth_bits = if s.surface_format == SurfaceFormat::RAW {
+        10
     } else {
-        0x7f
+        7
     };
-    let n = (u64::from(s.width) & 0x7f)
-        | (u64::from(s.height) & 0x3fff) << 7
-        | (u64::from(s.depth) & depth_mask) << 21;
-    n + 1
+    gtsim_mem::layout::buffer_entries(
+        u32::from(s.width),
+        u32::from(s.height),
+        u32::from(s.depth),
+        depth_bits,
+    )
 }
 
 /// The surface at entry `bti` of the binding table at graphics address `table`.

@@ -55,7 +55,7 @@ static PAYLOAD: ComputePayload = ComputePayload {
         shift: 24,
         bits: 4,
     },
-    common: &crate::payload::PAYLOAD,
+    common: &crate::payload::POINTERS,
     curbe_start: 1,
 };
 
@@ -84,7 +84,7 @@ static MEDIA_PAYLOAD: MediaPayload = MediaPayload {
         shift: 0,
         bits: 4,
     },
-    common: &crate::payload::PAYLOAD,
+    common: &crate::payload::POINTERS,
     curbe_start: 1,
 };
 

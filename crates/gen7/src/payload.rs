@@ -14,7 +14,7 @@
 //! (seed 004 §6.2 SIMD4x2: R0.0/R0.1 URB Return Handles, R1.0-R1.2 domain point 0's
 //! U, V, W, R1.3 Patch URB Handle 13:0, R1.4-R1.6 point 1's, R1.7 PrimitiveID).
 
-use gtsim_pipe3d::state::{PayloadField, PayloadLayout};
+use gtsim_pipe3d::state::{PayloadField, PayloadLayout, PointerFields};
 
 const fn field(reg: usize, dword: usize, shift: u32, bits: u32) -> PayloadField {
     PayloadField {
@@ -25,9 +25,8 @@ const fn field(reg: usize, dword: usize, shift: u32, bits: u32) -> PayloadField 
     }
 }
 
-/// The Gen7 layout.
-pub(crate) static PAYLOAD: PayloadLayout = PayloadLayout {
-    urb_handles: [field(0, 0, 0, 16), field(0, 1, 0, 16)],
+/// Gen7's scratch and state pointer fields, every stage's.
+pub(crate) static POINTERS: PointerFields = PointerFields {
     scratch_space: field(0, 3, 0, 4),
     // Seed 004 §3.3 (VS R0.5), §11.10.3.1 (PS R0.5): Scratch Space Pointer 31:10,
     // FFTID 7:0.
@@ -35,6 +34,12 @@ pub(crate) static PAYLOAD: PayloadLayout = PayloadLayout {
     fftid: field(0, 5, 0, 8),
     sampler_state: field(0, 3, 5, 27),
     binding_table: field(0, 4, 5, 27),
+};
+
+/// The Gen7 layout.
+pub(crate) static PAYLOAD: PayloadLayout = PayloadLayout {
+    urb_handles: [field(0, 0, 0, 16), field(0, 1, 0, 16)],
+    pointers: POINTERS,
     gs_instance_ids: [field(0, 0, 27, 5), field(0, 1, 27, 5)],
     gs_topology: field(0, 2, 16, 6),
     gs_hint: field(0, 2, 22, 1),

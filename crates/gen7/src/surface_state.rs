@@ -47,17 +47,20 @@ pub enum Use {
 /// for SURFTYPE_STRBUF; higher field bits are not part of the count. The one place the
 /// model computes it (the layout, `ld` and `resinfo` all use it).
 pub fn buffer_entries(s: &RenderSurfaceState) -> u32 {
-    let depth_mask = if s.surface_type == rss::SurfaceType::SURFTYPE_STRBUF {
-        0x3f
+    let depth_bits = if s.surface_type == rss::SurfaceType::SURFTYPE_STRBUF {
+        6
     } else if s.surface_format == gtsim_spec::shared::SurfaceFormat::RAW {
-        0x3ff
+        10
     } else {
-        0x7f
+        7
     };
-    let n = (u32::from(s.width) & 0x7f)
-        | (u32::from(s.height) & 0x3fff) << 7
-        | (u32::from(s.depth) & depth_mask) << 21;
-    n + 1
+    let n = gtsim_mem::layout::buffer_entries(
+        u32::from(s.width),
+        u32::from(s.height),
+        u32::from(s.depth),
+        depth_bits,
+    );
+    n as u32
 }
 
 /// The surface a RENDER_SURFACE_STATE describes, and the LOD a render target writes.

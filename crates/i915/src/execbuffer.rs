@@ -540,9 +540,10 @@ pub fn execbuffer2(k: &mut Kernel, fd: i32, a: &mut user::Args) -> Result<(), Er
     Ok(())
 }
 
-/// The 48-bit address space of Gen8+ full PPGTT: canonical addresses are used as their
-/// low 48 bits (eb_pin_vma: `entry->offset & PIN_OFFSET_MASK` after gen8_noncanonical_addr).
-const ADDRESS_MASK: u64 = (1 << 48) - 1;
+/// The 48-bit address space of Gen8+ full PPGTT (the Ice Lake record's address width):
+/// canonical addresses are used as their low 48 bits (eb_pin_vma: `entry->offset &
+/// PIN_OFFSET_MASK` after gen8_noncanonical_addr).
+const ADDRESS_MASK: u64 = gtsim_spec::device::ICE_LAKE_GT2.address_mask();
 
 /// Binds object `id` at `at` in address space `vm` of file `file_id`: any other binding that
 /// overlaps the range is evicted, as i915 evicts a stale binding in the way of a pinned

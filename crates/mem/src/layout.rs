@@ -122,6 +122,18 @@ pub enum LayoutError {
     Tiling(#[from] TilingError),
 }
 
+/// The number of entries of a buffer surface from RENDER_SURFACE_STATE's Width, Height
+/// and Depth fields, which hold the count − 1 split as bits 6:0, 20:7 and from 21 up
+/// (seed 000 §2.12.2, seed 003 RENDER_SURFACE_STATE: the same split on both
+/// generations); `depth_bits` of Depth count (10 for RAW, 7 for a formatted buffer, 6
+/// for a structured one), higher field bits are not part of the count.
+pub fn buffer_entries(width: u32, height: u32, depth: u32, depth_bits: u32) -> u64 {
+    let n = u64::from(width & 0x7f)
+        | u64::from(height & 0x3fff) << 7
+        | u64::from(depth & ((1 << depth_bits) - 1)) << 21;
+    n + 1
+}
+
 fn align(v: u32, a: u32) -> u32 {
     v.div_ceil(a) * a
 }

@@ -307,3 +307,16 @@ fn an_images_byte_range_holds_every_texel() {
     bad.pitch = 100;
     assert_eq!(bad.image_offsets(0, 0).and_then(|i| i.byte_range()), None);
 }
+
+/// Seed 000 §2.12.2 / seed 003 RENDER_SURFACE_STATE, worked by hand: a buffer's entry
+/// count − 1 is Width (bits 6:0) | Height << 7 | Depth << 21, Depth cut to its counted
+/// bits: 0x7f | 1 << 7 | 1 << 21 + 1 = 0x200100; with 7 counted bits Depth 0x3ff gives
+/// 0x7f << 21.
+#[test]
+fn buffer_entries_join_the_three_fields() {
+    use gtsim_mem::layout::buffer_entries;
+    assert_eq!(buffer_entries(0x7f, 1, 1, 10), 0x20_0100);
+    assert_eq!(buffer_entries(0, 0, 0x3ff, 7), (0x7f << 21) + 1);
+    assert_eq!(buffer_entries(0, 0, 0x3ff, 10), (0x3ff << 21) + 1);
+    assert_eq!(buffer_entries(0xff, 0, 0, 10), 0x80, "Width keeps bits 6:0");
+}

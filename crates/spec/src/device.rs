@@ -58,7 +58,7 @@ pub struct DeviceInfo {
 
 impl DeviceInfo {
     /// The mask of a graphics address's meaningful bits.
-    pub fn address_mask(&self) -> u64 {
+    pub const fn address_mask(&self) -> u64 {
         if self.address_bits >= 64 {
             u64::MAX
         } else {

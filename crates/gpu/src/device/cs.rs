@@ -1,6 +1,6 @@
 //! The command streamer: one loop and one executor of the MI commands, PIPE_CONTROL,
 //! MI_PREDICATE, MI_MATH and MI_ATOMIC for every generation. Commands are identified
-//! through the generation's tables (its [`DeviceInfo`](gtsim_spec::DeviceInfo)) and their
+//! through the generation's tables (its [`DeviceInfo`]) and their
 //! fields read by name (`fields.rs`); what differs between generations is data: the
 //! address width, whether a batch start can call a second-level batch, which fields a
 //! command has. Everything else goes to the generation's [`Front`].

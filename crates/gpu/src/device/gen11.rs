@@ -11,8 +11,8 @@
 //! batches.
 
 use super::cs::{CommandStreamer, unsupported};
-use super::front::{Front, Latched};
-use super::{Hang, Ring, SubmitReport};
+use super::front::Front;
+use super::{Hang, SubmitReport};
 use gtsim_gen11::LatchedState;
 use gtsim_spec::gen11::GpgpuWalker;
 use gtsim_spec::gen11::pipeline_select::PipelineSelection;
@@ -33,25 +33,12 @@ impl CommandStreamer<'_, LatchedState> {
     }
 }
 
-/// The 48-bit graphics address space of Gen8+ PPGTT.
-pub const ADDRESS_MASK: u64 = (1 << 48) - 1;
-
-impl Latched for LatchedState {
-    fn generation(&self) -> &'static gtsim_spec::table::Generation {
-        &gtsim_spec::gen11::GENERATION
-    }
-
-    fn commands(&self) -> Vec<(&'static str, Vec<u32>)> {
-        LatchedState::commands(self)
-    }
-
-    fn as_any(&self) -> &dyn std::any::Any {
-        self
-    }
-}
-
 impl Front for LatchedState {
     const INFO: &'static gtsim_spec::DeviceInfo = &gtsim_spec::device::ICE_LAKE_GT2;
+
+    fn latched_commands(&self) -> Vec<(&'static str, Vec<u32>)> {
+        LatchedState::commands(self)
+    }
 
     fn execute(
         cs: &mut CommandStreamer<'_, Self>,
@@ -61,14 +48,7 @@ impl Front for LatchedState {
         report: &mut SubmitReport,
     ) -> Result<(), Hang> {
         let name = def.name;
-        if cs.ring != Ring::Render {
-            return Err(unsupported(
-                name,
-                at,
-                "Gen11's blitter ring",
-                "seed 003 (BR00, BR13: the blitter's registers only)",
-            ));
-        }
+        // (The blitter ring is refused before any command: `Device::submit_observed`.)
         match name {
             "3DPRIMITIVE" => Err(unsupported(
                 name,

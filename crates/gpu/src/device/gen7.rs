@@ -4,7 +4,7 @@
 //! [`gtsim_gen7::compute::ComputeFront`], and the blitter ring's 2D blits.
 
 use super::cs::{CommandStreamer, unsupported};
-use super::front::{Front, Latched};
+use super::front::Front;
 use super::{Hang, Ring, SubmitReport};
 use gtsim_gen7::{DrawFront, LatchedState, Registers};
 use gtsim_pipe3d::draw::{RenderTarget, Statistics};
@@ -21,22 +21,12 @@ fn decode<T>(def: &'static Def, addr: u64, r: Result<T, UnpackError>) -> Result<
     })
 }
 
-impl Latched for LatchedState {
-    fn generation(&self) -> &'static gtsim_spec::table::Generation {
-        &GENERATION
-    }
-
-    fn commands(&self) -> Vec<(&'static str, Vec<u32>)> {
-        LatchedState::commands(self)
-    }
-
-    fn as_any(&self) -> &dyn std::any::Any {
-        self
-    }
-}
-
 impl Front for LatchedState {
     const INFO: &'static gtsim_spec::DeviceInfo = &gtsim_spec::device::IVY_BRIDGE_GT2;
+
+    fn latched_commands(&self) -> Vec<(&'static str, Vec<u32>)> {
+        LatchedState::commands(self)
+    }
 
     fn execute(
         cs: &mut CommandStreamer<'_, Self>,

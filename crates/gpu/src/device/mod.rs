@@ -27,6 +27,12 @@
 //! runaway batch, a feature not modelled) stops the submission with a [`Hang`], the way a
 //! GPU hang is reported: with the command, its address and what went wrong.
 //!
+//! One command streamer serves every generation (`cs.rs`): it executes the MI commands
+//! and PIPE_CONTROL itself, reading their fields by name through the generation's
+//! tables, and hands every other command to the generation's [`Front`] (Ivy Bridge's in
+//! `gen7.rs`, Ice Lake's in `gen11.rs`, which runs GPGPU_WALKER and refuses draws for
+//! now). A [`Context`] holds that front's latched state.
+//!
 //! Time: the device clock (TIMESTAMP) advances one tick per executed command, so the
 //! same submission always produces the same bits.
 
@@ -44,7 +50,6 @@ mod predicate;
 mod registers;
 
 pub use front::{Front, Latched};
-pub use gen11::ADDRESS_MASK;
 pub use registers::RegisterFile;
 
 use gtsim_mem::{Fault, Memory};
@@ -227,8 +232,8 @@ pub enum Platform {
     /// Ivy Bridge GT2 (Gen7): seeds 000 and 004; the whole 3D and GPGPU pipelines.
     #[default]
     IvyBridge,
-    /// Ice Lake GT2 (Gen11): seed 003. The command streamer runs the MI commands and
-    /// latches state (`gtsim_gen11`); draws and walkers are not modelled yet.
+    /// Ice Lake GT2 (Gen11): seed 003. The command streamer runs the MI commands,
+    /// latches state and runs GPGPU_WALKERs (`gtsim_gen11`); draws are not modelled yet.
     IceLake,
 }
 

@@ -298,7 +298,7 @@ fn run_gs_thread(
         // TRISTRIP vs TRISTRIP_REV, which Reorder Enable makes moot).
         l.gs_topology.put(grf, objects[0].topology.0);
         l.gs_hint.put(grf, gs.hint);
-        super::put_pointers(l, grf, (&gs.scratch, 0), &gs.resources);
+        super::put_pointers(&l.pointers, grf, (&gs.scratch, 0), &gs.resources);
         let mut used = 1;
         if gs.include_primitive_id {
             l.gs_primitive_ids[0].put(grf, objects[0].pid);

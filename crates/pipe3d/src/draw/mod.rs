@@ -174,7 +174,7 @@ impl DrawError {
 /// §6.2, §7.4.3): per-thread scratch space and the sampler state and binding table
 /// pointers, where the generation's layout puts them.
 pub(crate) fn put_pointers(
-    l: &crate::state::PayloadLayout,
+    l: &crate::state::PointerFields,
     grf: &mut [u8],
     (scratch, fftid): (&crate::state::Scratch, u32),
     resources: &crate::state::StageResources,
@@ -196,7 +196,7 @@ pub(crate) fn put_pointers(
 /// others run one after another, or in parallel each over its own overlay of memory
 /// (`parallel.rs`), and take region 0.
 pub(crate) fn put_scratch(
-    l: &crate::state::PayloadLayout,
+    l: &crate::state::PointerFields,
     grf: &mut [u8],
     scratch: &crate::state::Scratch,
     fftid: u32,

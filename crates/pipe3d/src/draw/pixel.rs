@@ -1251,11 +1251,13 @@ fn build_payload(
     l.omask_to_rt.put(grf, u32::from(st.ps.omask));
     l.starting_sample_pair
         .put(grf, ms.map_or(0, |m| m.starting_sample_pair));
-    l.sampler_state
+    l.pointers
+        .sampler_state
         .put(grf, (st.ps.resources.sampler_state >> 5) as u32);
-    l.binding_table
+    l.pointers
+        .binding_table
         .put(grf, (st.ps.resources.binding_table >> 5) as u32);
-    super::put_scratch(l, grf, &st.ps.scratch, 0);
+    super::put_scratch(&l.pointers, grf, &st.ps.scratch, 0);
     let blocks = (k.simd / 16).max(1);
     for (i, &((sy, sx), _)) in group.iter().enumerate() {
         l.subspan_x.offset(i / 4, i % 4).put(grf, sx * 2);

@@ -151,7 +151,7 @@ impl TessellationStage {
                 l.hs_primitive_id.put(grf, patch.pid);
                 l.hs_instance.put(grf, instance);
                 l.hs_barrier.put(grf, 0);
-                super::put_pointers(l, grf, (&hs.scratch, instance), &hs.resources);
+                super::put_pointers(&l.pointers, grf, (&hs.scratch, instance), &hs.resources);
                 let mut used = 1;
                 if hs.include_vertex_handles {
                     for k in 0..patch.vues.len() {
@@ -250,7 +250,7 @@ impl TessellationStage {
                 let l = st.payload;
                 l.urb_handles[0].put(grf, 0);
                 l.urb_handles[1].put(grf, if pair.len() == 2 { 1 } else { 0 });
-                super::put_pointers(l, grf, (&ds.scratch, 0), &ds.resources);
+                super::put_pointers(&l.pointers, grf, (&ds.scratch, 0), &ds.resources);
                 for (k, &[u, v]) in pair.iter().enumerate() {
                     let w = if ds.compute_w { 1.0 - u - v } else { 0.0 };
                     for (c, value) in [u, v, w].into_iter().enumerate() {

@@ -208,7 +208,7 @@ fn run_vs_thread(
         let l = st.payload;
         l.urb_handles[0].put(grf, 0);
         l.urb_handles[1].put(grf, if pair.len() == 2 { 1 } else { 0 });
-        super::put_pointers(l, grf, (&vs.scratch, 0), &vs.resources);
+        super::put_pointers(&l.pointers, grf, (&vs.scratch, 0), &vs.resources);
         let put = super::put_dword;
         // Seed 004 §1.9.4.2.3: the payload URB data, from "Dispatch GRF Start Register for
         // URB Data" on, is the push constants (CURBE) followed by the vertex data.

@@ -58,7 +58,7 @@ pub struct ComputePayload {
     /// The barrier ID of the thread's group.
     pub barrier_id: super::PayloadField,
     /// The common header fields (pointers, scratch).
-    pub common: &'static super::PayloadLayout,
+    pub common: &'static super::PointerFields,
     /// The first register of the constants (CURBE) in the payload.
     pub curbe_start: usize,
 }

@@ -3,7 +3,7 @@
 //! `defs/gen7/media.spec` with their public sources, the payload order below from the
 //! kernels that read it).
 
-use super::{KernelPointer, PayloadField, PayloadLayout, Scratch, StageResources};
+use super::{KernelPointer, PayloadField, Scratch, StageResources};
 
 /// One MEDIA_OBJECT's thread, as a generation's front decodes it.
 ///
@@ -46,7 +46,7 @@ pub struct MediaPayload {
     /// Its colour.
     pub color: PayloadField,
     /// The common header fields (pointers, scratch, FFTID).
-    pub common: &'static PayloadLayout,
+    pub common: &'static super::PointerFields,
     /// The first register of the CURBE rows.
     pub curbe_start: usize,
 }

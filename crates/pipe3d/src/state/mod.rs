@@ -28,7 +28,7 @@ pub use compute::{ComputeDispatch, ComputePayload};
 pub use front::{Front, MessageKind, Registers, ShaderStage};
 pub use geometry::{ControlData, GeometryShader, GsDispatch};
 pub use media::{MediaPayload, MediaThread};
-pub use payload::{PayloadField, PayloadLayout};
+pub use payload::{PayloadField, PayloadLayout, PointerFields};
 pub use pixel::{
     AttributeSetup, AttributeSwizzle, ConstantSource, PixelShader, PositionOffset, PsKernel,
     SwizzleSelect,

@@ -43,11 +43,10 @@ impl PayloadField {
     }
 }
 
-/// The header fields of the vertex and pixel shader payloads.
+/// The header fields every thread's payload carries: scratch space and the state
+/// pointers (compute and media threads' payloads have these and their own fields).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct PayloadLayout {
-    /// VS and GS: the URB return handles of the thread's two vertices or outputs.
-    pub urb_handles: [PayloadField; 2],
+pub struct PointerFields {
     /// Per-thread scratch space (R0.3 3:0 of the geometry stages).
     pub scratch_space: PayloadField,
     /// The thread's Scratch Space Pointer (R0.5 31:10, every stage).
@@ -58,6 +57,15 @@ pub struct PayloadLayout {
     pub sampler_state: PayloadField,
     /// The binding table pointer (its 32-byte-aligned bits).
     pub binding_table: PayloadField,
+}
+
+/// The header fields of the vertex and pixel shader payloads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PayloadLayout {
+    /// VS and GS: the URB return handles of the thread's two vertices or outputs.
+    pub urb_handles: [PayloadField; 2],
+    /// Scratch space and the state pointers.
+    pub pointers: PointerFields,
     /// GS: the instance numbers of the thread's two instances (or objects).
     pub gs_instance_ids: [PayloadField; 2],
     /// GS: the primitive topology of the object, as the GS unit passes it.
