@@ -138,6 +138,23 @@ pub enum ClampRange {
     },
 }
 
+impl ClampRange {
+    /// COLORCLAMP_RTFORMAT for render target format `f` (seed 004 §12.1.6): [0, 1] for
+    /// UNORM, [-1, 1] for SNORM, unbounded otherwise (float formats keep their values;
+    /// integer formats are not blended).
+    pub fn of_format(f: gtsim_spec::shared::SurfaceFormat) -> ClampRange {
+        use gtsim_mem::format::texel::{NumericClass, numeric_class};
+        match numeric_class(f) {
+            Ok(NumericClass::Unorm) => ClampRange::Unorm,
+            Ok(NumericClass::Snorm) => ClampRange::Snorm,
+            _ => ClampRange::RtFormat {
+                min: f32::NEG_INFINITY,
+                max: f32::INFINITY,
+            },
+        }
+    }
+}
+
 /// Clamps a colour to `range` (seed 004 §12.1.6 and §12.1.8). NaN passes through
 /// unchanged (the seed does not say; the format conversion turns it into 0 for UNORM).
 pub fn clamp(c: Rgba, range: ClampRange) -> Rgba {

@@ -48,10 +48,13 @@ pub fn slice_of(value: u32, n: u32, samples: u32) -> Option<u32> {
 /// their number.
 pub fn clear_bytes(rt: &RenderTarget) -> Result<([u8; 16], usize), MessageError> {
     let cc = rt.clear_color;
-    let t = match texel_of(&rt.surface, [0; 4])? {
-        Texel::Float(_) => Texel::Float(cc.map(|on| f32::from(u8::from(on)))),
-        Texel::Uint(_) => Texel::Uint(cc.map(u32::from)),
-        Texel::Sint(_) => Texel::Sint(cc.map(i32::from)),
+    let t = match (rt.clear_value, texel_of(&rt.surface, [0; 4])?) {
+        (Some(v), _) => texel_of(&rt.surface, v)?,
+        (None, t) => match t {
+            Texel::Float(_) => Texel::Float(cc.map(|on| f32::from(u8::from(on)))),
+            Texel::Uint(_) => Texel::Uint(cc.map(u32::from)),
+            Texel::Sint(_) => Texel::Sint(cc.map(i32::from)),
+        },
     };
     let mut bytes = [0u8; 16];
     let n = gtsim_mem::format::texel::encode_into(rt.surface.format, t, &mut bytes).map_err(

@@ -70,6 +70,22 @@ pub struct RtWrite {
     pub binding_table_index: u8,
     /// The header, when the message has one (it then takes the first two registers).
     pub header: Option<RtHeader>,
+    /// What a Gen11 headerless write carries in its extended descriptor instead of the
+    /// header (Gen7 writes leave it at its default).
+    pub extended: RtExtended,
+}
+
+/// The fields of seed 003's "Extended Message Descriptor Render Target" that stand for
+/// the header's ("SW must not send a header to send ... but instead, it must set this
+/// bit-field").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct RtExtended {
+    /// Render Target Index (14:12): the BLEND_STATE entry of an MRT write.
+    pub render_target_index: u8,
+    /// Src0 Alpha Present (15).
+    pub source0_alpha: bool,
+    /// Null Render Target (20): the write goes to no render target.
+    pub null_render_target: bool,
 }
 
 /// The decoded colours of one render target write: per slot (0..16) the RGBA bits the
@@ -177,7 +193,7 @@ pub fn decode_payload_with(
     };
     let (src0_alpha, omask) = match &header {
         Some(h) => (h.source0_alpha, h.omask),
-        None => (false, headerless.omask),
+        None => (d.extended.source0_alpha, headerless.omask),
     };
     let base = if d.slot_group_hi { 16 } else { 0 };
     // §3.9.11.4 Source 0 Alpha: "not supported on replicated data message types".
@@ -308,7 +324,9 @@ pub fn decode_payload_with(
         colors,
         slots,
         array_index: header.as_ref().map_or(0, |h| h.array_index),
-        render_target_index: header.as_ref().map_or(0, |h| h.render_target_index),
+        render_target_index: header
+            .as_ref()
+            .map_or(d.extended.render_target_index, |h| h.render_target_index),
         // The header's pixel enables cover 16 slots: the upper 16 of a 32-pixel
         // dispatch for a SIMD16 message with Slot Group Select HI.
         header_pixel_mask: header
@@ -334,6 +352,9 @@ pub struct RenderTarget {
     /// The SURFACE_STATE clear colour, per channel: one (CC_ONE) or zero (fast clears,
     /// seed 004 §11.8).
     pub clear_color: [bool; 4],
+    /// The clear value of a Gen9+ surface (its raw RGBA dwords, as floats or integers
+    /// by the format's class), which a fast clear stores instead of `clear_color`.
+    pub clear_value: Option<[u32; 4]>,
     /// The colour calculator state.
     pub cc: RtState,
     /// Alpha test function and reference (BLEND_STATE Alpha Test Enable, COLOR_CALC_STATE).

@@ -158,7 +158,13 @@ impl PixelWrites<'_> {
         // BLEND_STATE entry from the header's Render Target Index (0 without a header;
         // seed 000 §3.9.11.3 M0.2).
         let key = (p.binding_table_index, p.render_target_index);
-        let target = self.targets.target(&*mem, key, resolve)?;
+        // Seed 003 Extended Message Descriptor Render Target, Null Render Target: "as if
+        // it is directed to the NULL render target".
+        let target = if rt.extended.null_render_target {
+            None
+        } else {
+            self.targets.target(&*mem, key, resolve)?
+        };
         // Seed 004 §11.4.1: 3DSTATE_MULTISAMPLE's Number of Multisamples "must match the
         // corresponding field in SURFACE_STATE for each render target".
         let draw_samples = self.samples.as_ref().map_or(1, |m| m.count);

@@ -222,3 +222,115 @@ pub fn read(
     }
     Ok(out)
 }
+
+/// A Gen8+ SIMD8 URB write (URB opcode SIMD8_WRITE), its descriptor and payload header
+/// decoded by the generation's front: one URB handle per execution channel (seed 003
+/// "URB Handle Message Header": "Handle n: the URB handle where slot n results are
+/// written"), each channel's offset added to the Global Offset, both in OWords (seed
+/// 003 "SIMD8 URB Offset Message Address Payload"), and each channel's mask of the
+/// dwords it writes (seed 003 "URB Channel Mask Payload Control": "ANDed with the
+/// slot's execution mask").
+///
+/// Data register k holds dword k of the written range for the eight channels, dword i
+/// of the register channel i's: OWord `Global Offset + Slot Offset + k / 4` of the
+/// channel's entry, component `k % 4`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Simd8Write {
+    /// Global Offset, in OWords (128-bit slots).
+    pub global_offset: usize,
+    /// Each channel's URB handle (the index of an entry the thread owns).
+    pub handles: [usize; 8],
+    /// Each channel's Slot Offset, in OWords (zero without Per Slot Offset).
+    pub slot_offsets: [usize; 8],
+    /// Each channel's Channel Mask: bit k enables data register k (all ones without
+    /// Channel Mask Present).
+    pub channel_masks: [u8; 8],
+}
+
+/// Writes the data registers `data` of SIMD8 write `w` into `vues`; `exec_mask` is the
+/// send's execution mask (channel i: bit i).
+pub fn write_simd8(
+    vues: &mut [Vue],
+    w: &Simd8Write,
+    data: &[[u8; 32]],
+    exec_mask: u32,
+) -> Result<(), MessageError> {
+    if data.len() > 8 {
+        return Err(invalid(format!(
+            "URB SIMD8 write with {} data registers (at most 8: two OWords per channel)",
+            data.len()
+        )));
+    }
+    for channel in 0..8 {
+        if exec_mask & (1 << channel) == 0 {
+            continue;
+        }
+        let handle = w.handles[channel];
+        let base = w.global_offset.saturating_add(w.slot_offsets[channel]);
+        for (k, reg) in data.iter().enumerate() {
+            if w.channel_masks[channel] & (1 << k) == 0 {
+                continue;
+            }
+            let slot = base.saturating_add(k / 4);
+            if slot >= MAX_SLOTS {
+                return Err(invalid(format!(
+                    "URB write to 128-bit slot {slot} of handle {handle}, past the largest URB entry ({MAX_SLOTS} slots)"
+                )));
+            }
+            let vue = vues.get_mut(handle).ok_or_else(|| {
+                invalid(format!(
+                    "URB write to handle {handle}, which this thread was not given"
+                ))
+            })?;
+            if vue.len() <= slot {
+                vue.resize(slot + 1, [0; 4]);
+            }
+            vue[slot][k % 4] = dword(reg, channel);
+        }
+    }
+    Ok(())
+}
+
+/// A Gen8+ SIMD8 URB read (URB opcode SIMD8_READ): the same addressing as
+/// [`Simd8Write`], without channel masks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Simd8Read {
+    /// Global Offset, in OWords.
+    pub global_offset: usize,
+    /// Each channel's URB handle.
+    pub handles: [usize; 8],
+    /// Each channel's Slot Offset, in OWords (zero without Per Slot Offset).
+    pub slot_offsets: [usize; 8],
+}
+
+/// The `response_length` registers of SIMD8 read `r` from `entries`: register k holds,
+/// in dword i, dword k of channel i's range (OWord `Global Offset + Slot Offset + k / 4`,
+/// component `k % 4`). Disabled channels and slots never written read as zeros, as
+/// [`read`]'s do.
+pub fn read_simd8(
+    entries: &[Vue],
+    r: &Simd8Read,
+    response_length: usize,
+    exec_mask: u32,
+) -> Result<Vec<[u8; 32]>, MessageError> {
+    let mut out = vec![[0u8; 32]; response_length];
+    for channel in 0..8 {
+        if exec_mask & (1 << channel) == 0 {
+            continue;
+        }
+        let handle = r.handles[channel];
+        let entry = entries.get(handle).ok_or_else(|| {
+            invalid(format!(
+                "URB read from handle {handle}, which this thread was not given"
+            ))
+        })?;
+        let base = r.global_offset.saturating_add(r.slot_offsets[channel]);
+        for (k, reg) in out.iter_mut().enumerate() {
+            let value = entry
+                .get(base.saturating_add(k / 4))
+                .map_or(0, |s| s[k % 4]);
+            reg[channel * 4..channel * 4 + 4].copy_from_slice(&value.to_le_bytes());
+        }
+    }
+    Ok(out)
+}

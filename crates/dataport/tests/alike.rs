@@ -62,6 +62,7 @@ fn target(format: F, bytes: u32, tiling: Tiling, cc: RtState) -> RenderTarget {
         lod: 0,
         min_array_element: 0,
         clear_color: [false; 4],
+        clear_value: None,
         cc,
         alpha_test: None,
         alpha_coverage: Default::default(),
@@ -217,6 +218,7 @@ fn alike_writes_at_once_leave_what_they_leave_thread_by_thread() {
                 pixel_enables: enables,
                 ..Default::default()
             }),
+            extended: Default::default(),
         };
         let resolve = |_: &dyn Memory,
                        _: u8,
@@ -327,6 +329,7 @@ fn a_headerless_write_goes_to_the_dispatchs_array_index() {
             slot_group_hi: false,
             last: true,
             binding_table_index: 0,
+            extended: Default::default(),
             header: header.then(|| RtHeader {
                 pixel_enables: 0xffff,
                 ..Default::default()

@@ -45,6 +45,7 @@ fn target(samples: u32, mcs: bool, state: RtState, coverage: AlphaCoverage) -> R
         lod: 0,
         min_array_element: 0,
         clear_color: [true, false, false, true],
+        clear_value: None,
         cc: state,
         alpha_test: None,
         alpha_coverage: coverage,
@@ -105,6 +106,7 @@ fn message(c: [f32; 4], c1: Option<[f32; 4]>, omask: Option<u16>) -> (RtWrite, V
         last: true,
         binding_table_index: 0,
         header: None,
+        extended: Default::default(),
     };
     (w, payload)
 }

@@ -20,6 +20,7 @@ fn write(subtype: RtSubtype, hi: bool, header: Option<RtHeader>) -> RtWrite {
         last: true,
         binding_table_index: 3,
         header,
+        extended: Default::default(),
     }
 }
 
@@ -107,6 +108,7 @@ fn render_target(
         lod: 0,
         min_array_element: 0,
         clear_color: [false; 4],
+        clear_value: None,
         cc,
         alpha_test: None,
         alpha_coverage: Default::default(),

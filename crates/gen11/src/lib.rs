@@ -15,10 +15,14 @@
 
 pub mod bases;
 pub mod compute;
+pub mod draw;
 pub mod latched;
 pub mod messages;
+mod messages_3d;
 mod payload;
+mod sampling;
 pub mod surface;
 
 pub use compute::ComputeFront;
+pub use draw::DrawFront;
 pub use latched::{LatchError, LatchedState};

@@ -49,10 +49,9 @@ pub fn kind(m: &Message) -> MessageKind {
                 Err(e) => MessageKind::Invalid(e),
             }
         }
-        Sfid::Sampler => MessageKind::Unsupported(Unsupported::new(
-            "Gen11 sampler messages",
-            "seed 003 Message_Descriptor_Sampling_Engine",
-        )),
+        Sfid::Sampler => MessageKind::Sampler,
+        Sfid::Urb => crate::messages_3d::urb(m),
+        Sfid::DataPortRenderCache => crate::messages_3d::render_cache(m),
         other => MessageKind::Unsupported(Unsupported::new(
             format!("Gen11 messages to {}", other.mnemonic()),
             "seed 003 (shared functions)",

@@ -7,7 +7,7 @@
 //! (brw_cs setup_cs_payload: a one-register payload). The 3D stages' payloads come with
 //! the Gen11 draw front.
 
-use gtsim_pipe3d::state::{ComputePayload, PayloadField, PointerFields};
+use gtsim_pipe3d::state::{ComputePayload, PayloadField, PayloadLayout, PointerFields};
 
 const fn field(reg: usize, dword: usize, shift: u32, bits: u32) -> PayloadField {
     PayloadField {
@@ -33,4 +33,45 @@ pub(crate) static COMPUTE: ComputePayload = ComputePayload {
     barrier_id: field(0, 2, 24, 7),
     common: &POINTERS,
     curbe_start: 1,
+};
+
+/// Gen11's 3D payloads. The VS (SIMD8): R0 the header (R0.5 scratch pointer and FFTID,
+/// R0.3/R0.4 sampler state and binding table pointers, as the compute payload's), R1
+/// the eight URB return handles (Mesa brw_fs setup_vs_payload: "R0: thread header, R1:
+/// urb handles"). The PS keeps the Gen6+ layout Mesa's Gen8-11 compiler reads
+/// (brw_fs.cpp setup_fs_payload_gfx6 and the pixel X/Y, sample mask and front-facing
+/// code): R0.0 primitive topology 4:0, Starting Sample Pair Index 7:6, oMask to render
+/// target 12, source depth to render target 13, back facing 15, Render Target Array
+/// Index 26:16; R1.2-R1.5 the subspans' upper-left x 15:0 and y 31:16; R1.7 pixel mask
+/// 15:0 and dispatch mask 31:16 (R2 for the second 16 pixels of a 32-pixel dispatch).
+/// The GS, HS and DS fields are those of the SIMD4x2/SINGLE_PATCH payloads the Gen11
+/// front does not dispatch yet (its tessellation and GS are refused by name); they are
+/// never written.
+pub(crate) static DRAW: PayloadLayout = PayloadLayout {
+    urb_handles: [field(0, 0, 0, 16), field(0, 1, 0, 16)],
+    simd8_urb_handles: field(1, 0, 0, 32),
+    pointers: POINTERS,
+    gs_instance_ids: [field(0, 0, 27, 5), field(0, 1, 27, 5)],
+    gs_topology: field(0, 2, 16, 6),
+    gs_hint: field(0, 2, 22, 1),
+    gs_primitive_ids: [field(1, 0, 0, 32), field(1, 4, 0, 32)],
+    hs_patch_handle: field(0, 0, 0, 16),
+    hs_primitive_id: field(0, 1, 0, 32),
+    hs_instance: field(0, 2, 16, 7),
+    hs_barrier: field(0, 2, 12, 4),
+    hs_icp_handle: field(1, 0, 0, 32),
+    ds_domain_point: [field(1, 0, 0, 32), field(1, 1, 0, 32), field(1, 2, 0, 32)],
+    ds_point_stride: 4,
+    ds_patch_handle: field(1, 3, 0, 14),
+    ds_primitive_id: field(1, 7, 0, 32),
+    topology: field(0, 0, 0, 5),
+    back_facing: field(0, 0, 15, 1),
+    rt_array_index: field(0, 0, 16, 11),
+    source_depth_to_rt: field(0, 0, 13, 1),
+    omask_to_rt: field(0, 0, 12, 1),
+    starting_sample_pair: field(0, 0, 6, 2),
+    subspan_x: field(1, 2, 0, 16),
+    subspan_y: field(1, 2, 16, 16),
+    pixel_mask: field(1, 7, 0, 16),
+    dispatch_mask: field(1, 7, 16, 16),
 };

@@ -92,7 +92,7 @@ pub fn data_surface(
 
 /// The layout of `rss` as `ty`: `width` by `height` by `depth` (array layers or 3D
 /// slices), `levels` levels, slices `spacing` apart.
-fn layout(
+pub(crate) fn layout(
     rss: &RenderSurfaceState,
     ty: SurfaceType,
     (width, height, depth): (u32, u32, u32),

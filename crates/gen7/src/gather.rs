@@ -429,6 +429,7 @@ fn vertex_shader(vs: &ThreeDStateVs, bases: &Bases, resources: StageResources) -
             address: bases.instruction.wrapping_add(vs.kernel_start_pointer),
             bound: bases.instruction_bound,
         }),
+        simd8: false,
         statistics: vs.statistics_enable,
         alt_float_mode: vs.floating_point_mode == three_d_state_vs::FloatingPointMode::ALTERNATE,
         scratch: Scratch {

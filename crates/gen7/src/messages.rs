@@ -218,6 +218,7 @@ fn render_target_write(m: &Message) -> Result<RtWrite, MessageError> {
         last: d.last_render_target_select,
         binding_table_index: d.binding_table_index,
         header,
+        extended: Default::default(),
     })
 }
 

@@ -9,12 +9,10 @@ use gtsim_dataport::compare::AlphaReference;
 use gtsim_dataport::rt_message::{AlphaCoverage, RenderTarget};
 use gtsim_dataport::rt_write::RtState;
 use gtsim_mem::Memory;
-use gtsim_mem::format::texel::{NumericClass, numeric_class};
 use gtsim_mem::layout::SurfaceType as LayoutType;
 use gtsim_pipe3d::draw::DrawError;
 use gtsim_spec::gen7::color_calc_state::AlphaTestFormat;
 use gtsim_spec::gen7::{BlendStateEntry, ColorCalcState, blend_state_entry::ColorClampRange};
-use gtsim_spec::shared::SurfaceFormat;
 
 /// The render target behind binding table entry `bti`, with BLEND_STATE entry `rti`;
 /// `None` for a null surface (writes are dropped, seed 000 §2.12.2 SURFTYPE_NULL).
@@ -61,7 +59,7 @@ pub(crate) fn render_target(
     let range = |r: ColorClampRange| match r {
         ColorClampRange::COLORCLAMP_UNORM => ClampRange::Unorm,
         ColorClampRange::COLORCLAMP_SNORM => ClampRange::Snorm,
-        _ => format_range(surface.format),
+        _ => ClampRange::of_format(surface.format),
     };
     let cc = &color_calc_state(p, mem)?;
     Ok(Some(RenderTarget {
@@ -74,6 +72,7 @@ pub(crate) fn render_target(
             rss.blue_clear_color.0 == 1,
             rss.alpha_clear_color.0 == 1,
         ],
+        clear_value: None,
         cc: RtState {
             blend: b.color_buffer_blend_enable.then_some(BlendState {
                 src: b.source_blend_factor,
@@ -148,18 +147,4 @@ pub(crate) fn color_calc_state(
         ColorCalcState::DWORDS,
         ColorCalcState::unpack,
     )
-}
-
-/// COLORCLAMP_RTFORMAT: the render target format's range (seed 004 §12.1.6): [0, 1]
-/// for UNORM, [-1, 1] for SNORM, unbounded otherwise (float formats keep their values;
-/// integer formats are not blended).
-fn format_range(f: SurfaceFormat) -> ClampRange {
-    match numeric_class(f) {
-        Ok(NumericClass::Unorm) => ClampRange::Unorm,
-        Ok(NumericClass::Snorm) => ClampRange::Snorm,
-        _ => ClampRange::RtFormat {
-            min: f32::NEG_INFINITY,
-            max: f32::INFINITY,
-        },
-    }
 }

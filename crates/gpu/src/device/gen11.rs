@@ -2,9 +2,9 @@
 //! state commands latched, typed, into [`gtsim_gen11::LatchedState`]; GPGPU_WALKER's
 //! thread groups through `gtsim_pipe3d::draw::compute` with
 //! [`gtsim_gen11::ComputeFront`]; MEDIA_STATE_FLUSH (no effect in a model that executes
-//! in order). 3DPRIMITIVE and the media objects stop the batch as a
-//! [`Hang::Unsupported`] naming the state they would consume: the Gen11 draw front is the
-//! next step, and work skipped in silence would leave wrong memory. The MI commands and PIPE_CONTROL are the one
+//! in order); 3DPRIMITIVE through the 3D pipeline with [`gtsim_gen11::DrawFront`]. The
+//! media objects stop the batch as a [`Hang::Unsupported`] naming the state they would
+//! consume: work skipped in silence would leave wrong memory. The MI commands and PIPE_CONTROL are the one
 //! executor's (`cs.rs`), with Gen11's 48-bit addresses (iris writes them in canonical
 //! form, bits 63:48 copying bit 47; the command streamer uses bits 47:0, Gen11 PRM Vol
 //! 2a MI_BATCH_BUFFER_START "Batch Buffer Start Address [47:2]") and second-level
@@ -14,8 +14,9 @@ use super::cs::{CommandStreamer, unsupported};
 use super::front::Front;
 use super::{Hang, SubmitReport};
 use gtsim_gen11::LatchedState;
-use gtsim_spec::gen11::GpgpuWalker;
+use gtsim_pipe3d::draw::{RenderTarget, Statistics};
 use gtsim_spec::gen11::pipeline_select::PipelineSelection;
+use gtsim_spec::gen11::{GpgpuWalker, ThreeDPrimitive};
 use gtsim_spec::table::{Def, DefKind};
 
 impl CommandStreamer<'_, LatchedState> {
@@ -30,6 +31,28 @@ impl CommandStreamer<'_, LatchedState> {
         result
             .map(|_| ())
             .map_err(|error| Hang::Walker { addr: at, error })
+    }
+}
+
+impl CommandStreamer<'_, LatchedState> {
+    /// Runs a 3DPRIMITIVE through the 3D pipeline with the Gen11 draw front and adds
+    /// its statistics to the counters (also when the draw then hung: they count what
+    /// ran).
+    fn draw(&mut self, at: u64, primitive: &ThreeDPrimitive) -> Result<Vec<RenderTarget>, Hang> {
+        let mut stats = Statistics::default();
+        let mut kernels = std::mem::take(&mut self.ctx.kernels);
+        let registers = super::gen7::ContextRegisters(&self.ctx.registers);
+        let front = gtsim_gen11::DrawFront::new(&self.ctx.state, &registers, primitive);
+        let result = gtsim_pipe3d::draw::draw(
+            &front,
+            self.mem,
+            &mut kernels,
+            &mut stats,
+            &mut self.watchdog,
+        );
+        self.ctx.kernels = kernels;
+        self.add_statistics(&stats);
+        result.map_err(|error| Hang::Draw { addr: at, error })
     }
 }
 
@@ -50,12 +73,35 @@ impl Front for LatchedState {
         let name = def.name;
         // (The blitter ring is refused before any command: `Device::submit_observed`.)
         match name {
-            "3DPRIMITIVE" => Err(unsupported(
-                name,
-                at,
-                "Gen11 draws (the 3DSTATE_* state is latched, typed; no Gen11 draw front turns it into a draw yet)",
-                "seed 003 3DSTATE_VS_BODY .. 3DSTATE_PS_EXTRA_BODY",
-            )),
+            "3DPRIMITIVE" => {
+                let p = ThreeDPrimitive::unpack(dw).map_err(|error| Hang::Decode {
+                    command: name,
+                    addr: at,
+                    error,
+                })?;
+                if cs.ctx.state.pipeline() != PipelineSelection::_3D {
+                    return Err(Hang::Draw {
+                        addr: at,
+                        error: gtsim_pipe3d::draw::DrawError::State {
+                            command: "3DPRIMITIVE",
+                            why: "sent while PIPELINE_SELECT does not select the 3D pipeline"
+                                .into(),
+                        },
+                    });
+                }
+                // Predicate Enable: MI_PREDICATE_RESULT decides.
+                if !(p.predicate_enable && cs.predicated_off()) {
+                    let targets = cs.draw(at, &p)?;
+                    report.draws += 1;
+                    for t in targets {
+                        report
+                            .render_targets
+                            .retain(|o| o.surface.base != t.surface.base);
+                        report.render_targets.push(t);
+                    }
+                }
+                Ok(())
+            }
             "GPGPU_WALKER" => {
                 let w = GpgpuWalker::unpack(dw).map_err(|error| Hang::Decode {
                     command: name,

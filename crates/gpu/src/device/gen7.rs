@@ -151,45 +151,7 @@ impl CommandStreamer<'_, LatchedState> {
         }
         self.ctx.kernels = kernels;
         // Counters count what ran, also when the draw then hung.
-        for (off, n) in [
-            (IaVerticesCount::OFFSET, stats.ia_vertices),
-            (IaPrimitivesCount::OFFSET, stats.ia_primitives),
-            (VsInvocationCount::OFFSET, stats.vs_invocations),
-            (HsInvocationCount::OFFSET, stats.hs_invocations),
-            (DsInvocationCount::OFFSET, stats.ds_invocations),
-            (GsInvocationCount::OFFSET, stats.gs_invocations),
-            (GsPrimitivesCount::OFFSET, stats.gs_primitives),
-            (ClInvocationCount::OFFSET, stats.cl_invocations),
-            (ClPrimitivesCount::OFFSET, stats.cl_primitives),
-            (PsInvocationCount::OFFSET, stats.ps_invocations),
-            (PsDepthCount::OFFSET, stats.ps_depth_count),
-        ] {
-            let v = self.ctx.registers.read64(off, 0);
-            self.ctx.registers.write64(off, v.wrapping_add(n));
-        }
-        // Seed 004 §8.8: per stream.
-        for (s, (written, needed)) in stats
-            .so_prims_written
-            .iter()
-            .zip(stats.so_prim_storage_needed)
-            .enumerate()
-        {
-            for (off, n) in [
-                (SoNumPrimsWritten0::OFFSET + 8 * s as u32, *written),
-                (SoPrimStorageNeeded0::OFFSET + 8 * s as u32, needed),
-            ] {
-                let v = self.ctx.registers.read64(off, 0);
-                self.ctx.registers.write64(off, v.wrapping_add(n));
-            }
-        }
-        // Seed 004 §8.2: the SOL stage moved the buffers' Write Offsets.
-        if let Some(offsets) = stats.so_write_offsets {
-            for (b, o) in offsets.into_iter().enumerate() {
-                self.ctx
-                    .registers
-                    .write(SoWriteOffset0::OFFSET + 4 * b as u32, o);
-            }
-        }
+        self.add_statistics(&stats);
         result.map_err(|error| Hang::Draw { addr: at, error })
     }
 

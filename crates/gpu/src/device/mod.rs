@@ -48,6 +48,7 @@ pub mod observe;
 mod pipe_control;
 mod predicate;
 mod registers;
+mod statistics;
 
 pub use front::{Front, Latched};
 pub use registers::RegisterFile;

@@ -246,6 +246,27 @@ impl Router<'_> {
                 };
                 urb::read(entries, &r, m.response_length as usize)
             }
+            MessageKind::UrbWriteSimd8 { write, data_start } => {
+                let Some(entries) = self.urb.as_deref_mut() else {
+                    return Err(self.unrouted(m));
+                };
+                // A split send's second payload continues the first (the data).
+                let joined: Vec<[u8; 32]> =
+                    m.payload.iter().chain(m.payload2.iter()).copied().collect();
+                urb::write_simd8(
+                    entries,
+                    &write,
+                    joined.get(data_start..).unwrap_or(&[]),
+                    m.channel_mask,
+                )?;
+                Ok(reply)
+            }
+            MessageKind::UrbReadSimd8(r) => {
+                let Some(entries) = self.urb.as_deref() else {
+                    return Err(self.unrouted(m));
+                };
+                urb::read_simd8(entries, &r, m.response_length as usize, m.channel_mask)
+            }
             MessageKind::Barrier { count, .. } => {
                 let Some(barrier) = self.barrier.as_deref_mut() else {
                     return Err(Unsupported::new(

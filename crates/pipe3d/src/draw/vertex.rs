@@ -83,7 +83,9 @@ impl VertexStage {
         // The threads (two vertices each) run on the host's cores in batches, each over
         // an overlay of memory whose writes land in dispatch order, as the PS threads do
         // (`super::parallel`); a run of few threads runs one thread after the other.
-        let pairs: Vec<&[Vue]> = inputs.chunks(2).collect();
+        // SIMD4x2: two vertices a thread; SIMD8: eight.
+        let per_thread = if st.vs.simd8 { 8 } else { 2 };
+        let pairs: Vec<&[Vue]> = inputs.chunks(per_thread).collect();
         let mut out = Vec::with_capacity(inputs.len());
         let failed = |error| DrawError::Thread {
             stage: "VS",
@@ -193,6 +195,9 @@ fn run_vs_thread(
     budget: u64,
 ) -> Result<(Result<u64, ExecError>, Vec<Vue>), DrawError> {
     let vs = &st.vs;
+    if vs.simd8 {
+        return run_vs_thread_simd8(st, front, mem, prog, pair, budget);
+    }
     let mut t = super::spare::thread(8, prog);
     t.dispatch_mask = if pair.len() == 2 { 0xff } else { 0x0f };
     t.fp_mode = if vs.alt_float_mode {
@@ -235,6 +240,72 @@ fn run_vs_thread(
         (Ok(()), start + consts + slots)
     })?;
     let mut vues = vec![Vue::new(); pair.len()];
+    let mut router = Router {
+        slm: None,
+        front,
+        stage: ShaderStage::Vertex,
+        mem,
+        urb: Some(&mut vues),
+        vertex_counts: None,
+        barrier: None,
+        pixels: None,
+    };
+    let result = t.run_program(prog, &mut router, budget);
+    super::spare::keep(t);
+    Ok((result, vues))
+}
+
+/// One SIMD8 VS thread for up to eight vertices (Gen8+; Mesa brw_fs setup_vs_payload
+/// and assign_vs_urb_setup give the layout the compiler reads): R0 the header, R1 the
+/// channels' URB return handles (dword i: vertex i's), then from the URB data start
+/// register the push constants and the vertex data, one register per attribute
+/// component (slot k's component c in register `data + 4k + c`, dword i vertex i's).
+fn run_vs_thread_simd8(
+    st: &DrawState,
+    front: &dyn Front,
+    mem: &mut dyn Memory,
+    prog: &Program,
+    vertices: &[Vue],
+    budget: u64,
+) -> Result<(Result<u64, ExecError>, Vec<Vue>), DrawError> {
+    let vs = &st.vs;
+    let mut t = super::spare::thread(8, prog);
+    t.dispatch_mask = (1u32 << vertices.len()) - 1;
+    t.fp_mode = if vs.alt_float_mode {
+        FpMode::Alt
+    } else {
+        FpMode::Ieee
+    };
+    t.write_payload(|grf| {
+        let l = st.payload;
+        for v in 0..vertices.len() {
+            l.simd8_urb_handles.offset(0, v).put(grf, v as u32);
+        }
+        super::put_pointers(&l.pointers, grf, (&vs.scratch, 0), &vs.resources);
+        let (start, first_slot, slots) = (vs.urb_data_start, vs.first_slot, vs.slots);
+        let consts = vs.resources.constants.len();
+        if start < 2 || start + consts + 4 * slots > 128 {
+            return (Err(DrawError::State {
+                command: "3DSTATE_VS",
+                why: format!(
+                    "SIMD8 payload URB data at g{start} ({consts} constant and {} vertex registers) overlaps R0-R1 or leaves the GRF",
+                    4 * slots
+                ),
+            }), 128);
+        }
+        super::put_constants(grf, start, &vs.resources);
+        let data = start + consts;
+        for k in 0..slots {
+            for (v, vue) in vertices.iter().enumerate() {
+                let slot = vue.get(first_slot + k).copied().unwrap_or([0; 4]);
+                for (c, &val) in slot.iter().enumerate() {
+                    super::put_dword(grf, data + 4 * k + c, v, val);
+                }
+            }
+        }
+        (Ok(()), data + 4 * slots)
+    })?;
+    let mut vues = vec![Vue::new(); vertices.len()];
     let mut router = Router {
         slm: None,
         front,

@@ -36,6 +36,17 @@ pub enum MessageKind {
     /// A URB read of interleaved SIMD4x2 data, its header (URB handles, offsets)
     /// decoded.
     UrbRead(gtsim_dataport::urb::UrbRead),
+    /// A Gen8+ SIMD8 URB write: one handle, offset and channel mask per execution
+    /// channel; `data_start` is the first payload register after the handles, offsets
+    /// and masks.
+    UrbWriteSimd8 {
+        /// The decoded handles, offsets and masks.
+        write: gtsim_dataport::urb::Simd8Write,
+        /// Payload registers before the data.
+        data_start: usize,
+    },
+    /// A Gen8+ SIMD8 URB read.
+    UrbReadSimd8(gtsim_dataport::urb::Simd8Read),
     /// A barrier message to the message gateway: this thread has arrived at barrier
     /// `id`, which `count` threads join (when the header enables the count).
     Barrier {

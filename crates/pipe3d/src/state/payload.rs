@@ -64,6 +64,8 @@ pub struct PointerFields {
 pub struct PayloadLayout {
     /// VS and GS: the URB return handles of the thread's two vertices or outputs.
     pub urb_handles: [PayloadField; 2],
+    /// A SIMD8 VS: channel 0's URB return handle; channel i's is `i` dwords on.
+    pub simd8_urb_handles: PayloadField,
     /// Scratch space and the state pointers.
     pub pointers: PointerFields,
     /// GS: the instance numbers of the thread's two instances (or objects).

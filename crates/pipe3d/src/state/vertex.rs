@@ -59,6 +59,10 @@ pub struct VertexFetch {
 pub struct VertexShader {
     /// The kernel; `None` when the VS function is disabled (VUEs pass through).
     pub kernel: Option<KernelPointer>,
+    /// SIMD8 dispatch (Gen8+ 3DSTATE_VS SIMD8 Dispatch Enable): eight vertices a thread,
+    /// each vertex attribute component a register; otherwise SIMD4x2, two vertices a
+    /// thread interleaved in each register.
+    pub simd8: bool,
     /// VS_INVOCATION_COUNT counts this draw's threads.
     pub statistics: bool,
     /// The ALT floating-point mode (otherwise IEEE-754).

@@ -1,0 +1,183 @@
+//! The depth and stencil buffers and their tests on Gen9+: 3DSTATE_DEPTH_BUFFER and
+//! 3DSTATE_STENCIL_BUFFER with 48-bit addresses and Surface QPitch, the tests and
+//! stencil reference values of 3DSTATE_WM_DEPTH_STENCIL (no DEPTH_STENCIL_STATE in
+//! dynamic state), CC_VIEWPORT's depth range (seed 003 3DSTATE_DEPTH_BUFFER_BODY,
+//! 3DSTATE_WM_DEPTH_STENCIL_BODY, CC_VIEWPORT).
+
+use super::{DrawFront, get};
+use crate::bases::address;
+use gtsim_dataport::depth_stencil::{DepthFormat, DepthStencilState as PixelState, StencilFace};
+use gtsim_mem::Memory;
+use gtsim_mem::layout::{ArraySpacing, SurfaceDesc, SurfaceType};
+use gtsim_pipe3d::draw::{DepthBuffer, DepthOp, DrawError, unsupported};
+use gtsim_spec::gen11::CcViewport;
+use gtsim_spec::gen11::three_d_state_depth_buffer::SurfaceType as St;
+
+fn bad(why: String) -> DrawError {
+    DrawError::State {
+        command: "3DSTATE_DEPTH_BUFFER",
+        why,
+    }
+}
+
+/// The draw's depth buffer; `None` for SURFTYPE_NULL (every test passes, nothing is
+/// written). A depth buffer is Y-tiled with 8x4 alignment on Gen9+ (Mesa isl
+/// isl_gfx9_choose_image_alignment_el), its slices Surface QPitch rows apart; the
+/// separate stencil buffer is W-tiled with 8x8 alignment, its Surface Pitch the W-major
+/// row's bytes - 1 (Gen8+ no longer programs twice the pitch, as Gen7 does).
+pub(super) fn depth_buffer(
+    f: &DrawFront,
+    mem: &dyn Memory,
+) -> Result<Option<DepthBuffer>, DrawError> {
+    let s = f.state;
+    let d = get(&s.depth_buffer);
+    if d.surface_type == St::SURFTYPE_NULL {
+        return Ok(None);
+    }
+    if d.hierarchical_depth_buffer_enable {
+        // HiZ holds no data the model needs: the depth buffer always has the true
+        // values, as the Gen7 model keeps them (seed 003 L17382, HiZ auxiliary surface).
+    }
+    let ty = match d.surface_type {
+        St::SURFTYPE_2D | St::SURFTYPE_CUBE => SurfaceType::D2,
+        other => {
+            return Err(unsupported(
+                format!(
+                    "a {} depth buffer on Gen11",
+                    other.name().unwrap_or("reserved")
+                ),
+                "seed 003 3DSTATE_DEPTH_BUFFER_BODY",
+            ));
+        }
+    };
+    let format = DepthFormat::from_field(d.surface_format.0).map_err(|e| bad(e.to_string()))?;
+    let bytes = if format == DepthFormat::D16Unorm {
+        2
+    } else {
+        4
+    };
+    let min = u32::from(d.minimum_array_element);
+    let faces = if d.surface_type == St::SURFTYPE_CUBE {
+        6
+    } else {
+        1
+    };
+    let layers = (u32::from(d.depth) + 1) * faces + min;
+    let (w, h, levels) = (
+        u32::from(d.width) + 1,
+        u32::from(d.height) + 1,
+        u32::from(d.lod) + 1,
+    );
+    let qpitch = u32::from(d.surface_qpitch) << 2;
+    let desc = SurfaceDesc {
+        ty,
+        halign: 8,
+        valign: 4,
+        array_spacing: ArraySpacing::QPitch(qpitch),
+        ..SurfaceDesc::depth(
+            w,
+            h,
+            layers,
+            levels,
+            1,
+            bytes,
+            u64::from(d.surface_pitch) + 1,
+        )
+    };
+    let ds = get(&s.wm_depth_stencil);
+    let stencil_needed = ds.stencil_test_enable || ds.stencil_buffer_write_enable;
+    let stencil = if stencil_needed {
+        let sb = get(&s.stencil_buffer);
+        if !sb.stencil_buffer_enable {
+            return Err(DrawError::State {
+                command: "3DSTATE_STENCIL_BUFFER",
+                why: "the stencil test or write is enabled with no stencil buffer".into(),
+            });
+        }
+        Some((
+            address(sb.surface_base_address),
+            SurfaceDesc {
+                ty,
+                array_spacing: ArraySpacing::QPitch(u32::from(sb.surface_qpitch) << 2),
+                ..SurfaceDesc::separate_stencil(
+                    w,
+                    h,
+                    layers,
+                    levels,
+                    1,
+                    u64::from(sb.surface_pitch) + 1,
+                )
+            },
+        ))
+    } else {
+        None
+    };
+    let cc = if ds.depth_test_enable || ds.depth_buffer_write_enable {
+        let addr = address(
+            f.bases
+                .dynamic
+                .wrapping_add(get(&s.viewport_state_pointers_cc).cc_viewport_pointer),
+        );
+        gtsim_pipe3d::state::read_indirect(
+            mem,
+            "CC_VIEWPORT",
+            addr,
+            CcViewport::DWORDS,
+            CcViewport::unpack,
+        )?
+    } else {
+        CcViewport {
+            minimum_depth: 0.0,
+            maximum_depth: 1.0,
+        }
+    };
+    let (front_ref, back_ref) = (
+        ds.stencil_reference_value,
+        ds.backface_stencil_reference_value,
+    );
+    let face = |back: bool| {
+        let two = ds.double_sided_stencil_enable && back;
+        PixelState {
+            depth_test: ds.depth_test_enable.then_some(ds.depth_test_function),
+            depth_write: ds.depth_buffer_write_enable && d.depth_write_enable,
+            depth_range: [cc.minimum_depth, cc.maximum_depth],
+            stencil: ds.stencil_test_enable.then_some(if two {
+                StencilFace {
+                    func: ds.backface_stencil_test_function,
+                    fail: ds.backface_stencil_fail_op,
+                    depth_fail: ds.backface_stencil_pass_depth_fail_op,
+                    pass: ds.backface_stencil_pass_depth_pass_op,
+                    reference: back_ref,
+                    test_mask: ds.backface_stencil_test_mask,
+                    write_mask: ds.backface_stencil_write_mask,
+                }
+            } else {
+                StencilFace {
+                    func: ds.stencil_test_function,
+                    fail: ds.stencil_fail_op,
+                    depth_fail: ds.stencil_pass_depth_fail_op,
+                    pass: ds.stencil_pass_depth_pass_op,
+                    reference: front_ref,
+                    test_mask: ds.stencil_test_mask,
+                    write_mask: ds.stencil_write_mask,
+                }
+            }),
+            stencil_write: ds.stencil_buffer_write_enable && d.stencil_write_enable,
+        }
+    };
+    let clear = get(&s.clear_params);
+    Ok(Some(DepthBuffer {
+        base: address(d.surface_base_address),
+        desc,
+        samples: 1,
+        format,
+        lod: u32::from(d.lod),
+        slice: min,
+        stencil,
+        front: face(false),
+        back: face(true),
+        clear_value: format.encode(clear.depth_clear_value),
+        stencil_clear: None,
+        op: DepthOp::Test,
+    }))
+}

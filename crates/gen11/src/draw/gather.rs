@@ -1,0 +1,841 @@
+//! The draw's neutral state from Gen11's latched commands and the indirect state they
+//! point to (seed 003's 3DSTATE_*_BODY tables; headers and what the seed lacks from
+//! Mesa's genxml gen11.xml, `crates/spec/defs/gen11`). Commands never sent read as their
+//! all-zero power-on state.
+
+use super::{DrawFront, get};
+use crate::bases::address;
+use gtsim_mem::Memory;
+use gtsim_pipe3d::assembly::ProvokingVertex;
+use gtsim_pipe3d::clip::ClipTest;
+use gtsim_pipe3d::draw::{DrawError, unsupported};
+use gtsim_pipe3d::index::IndexBuffer;
+use gtsim_pipe3d::raster::{DiamondRule, PointRule, SubpixelBits, Winding};
+use gtsim_pipe3d::sf::{CullMode, DepthOffset, DepthOffsetFormat, Viewport};
+use gtsim_pipe3d::state::{
+    AttributeSetup, AttributeSwizzle, ClipMode, ClipState, ConstantSource, DrawCounts, DrawState,
+    DrawingRectangle, FillMode, KernelPointer, Multisample, PixelShader, PositionOffset, PsKernel,
+    Scratch, SetupState, StageResources, StreamOutput, SwizzleSelect, VertexElement, VertexFetch,
+    VertexShader, check_bound, read_indirect,
+};
+use gtsim_pipe3d::vf::VertexBuffer;
+use gtsim_spec::gen11::*;
+use gtsim_spec::shared::{SurfaceFormat, ThreeDVertexComponentControl as C};
+
+fn bad(command: &'static str, why: impl Into<String>) -> DrawError {
+    DrawError::State {
+        command,
+        why: why.into(),
+    }
+}
+
+/// The draw's state, or `None` when it draws nothing (zero vertices or instances: no
+/// state is read).
+pub(super) fn draw_state(f: &DrawFront, mem: &dyn Memory) -> Result<Option<DrawState>, DrawError> {
+    let s = f.state;
+    let p = f.primitive;
+    let counts = draw_counts(f.registers, p)?;
+    if p.end_offset_enable {
+        return Err(unsupported(
+            "3DPRIMITIVE End Offset Enable on Gen11",
+            "Gen11 PRM Vol 2a 3DPRIMITIVE",
+        ));
+    }
+    if counts.vertex_count == 0 || counts.instance_count == 0 {
+        return Ok(None);
+    }
+    let vf = vertex_fetch(f, counts)?;
+    let vs = vertex_shader(f, mem)?;
+    for (name, on) in [
+        ("3DSTATE_HS", get(&s.hs).enable),
+        ("3DSTATE_TE", get(&s.te).te_enable),
+        ("3DSTATE_DS", get(&s.ds).enable),
+    ] {
+        if on {
+            return Err(unsupported(
+                format!("{name}: tessellation on Gen11 (SIMD8 HS and DS)"),
+                "seed 003 3DSTATE_HS_BODY, 3DSTATE_TE_BODY, 3DSTATE_DS_BODY",
+            ));
+        }
+    }
+    if get(&s.gs).enable {
+        return Err(unsupported(
+            "3DSTATE_GS: the geometry shader on Gen11 (DISPATCH_MODE_SIMD8)",
+            "seed 003 3DSTATE_GS_BODY",
+        ));
+    }
+    let so = get(&s.streamout);
+    if so.so_function_enable {
+        return Err(unsupported(
+            "3DSTATE_STREAMOUT SO Function Enable on Gen11 (Gen8+ SO_BUFFER)",
+            "seed 003 3DSTATE_STREAMOUT_BODY, 3DSTATE_SO_BUFFER",
+        ));
+    }
+    let raster = get(&s.raster);
+    let sf = get(&s.sf);
+    let clip = get(&s.clip);
+    let wm = get(&s.wm);
+    let dynamic = |off: u64| address(f.bases.dynamic.wrapping_add(off));
+    let viewport = if sf.viewport_transform_enable || clip.clip_enable {
+        Some(dynamic_state(
+            f,
+            mem,
+            "SF_CLIP_VIEWPORT",
+            dynamic(get(&s.viewport_state_pointers_sf_clip).sf_clip_viewport_pointer),
+            SfClipViewport::DWORDS,
+            SfClipViewport::unpack,
+        )?)
+    } else {
+        None
+    };
+    let scissor = scissor(f, mem, &raster, viewport.as_ref())?;
+    let ps = pixel_shader(f, mem)?;
+    let depth = super::depth::depth_buffer(f, mem)?;
+    let msaa = multisample(f, &raster)?;
+    let rasterized = vf.topology;
+    let _ = rasterized;
+    Ok(Some(DrawState {
+        encoding: gtsim_isa::Encoding::IceLake,
+        payload: &crate::payload::DRAW,
+        vf,
+        vs,
+        tess: None,
+        gs: None,
+        sol: StreamOutput {
+            rendering_disable: so.rendering_disable,
+            render_stream: u32::from(so.render_stream_select),
+            function: None,
+        },
+        clip: clip_state(&clip, &raster, viewport.as_ref())?,
+        setup: setup_state(f, &sf, &raster, &wm, viewport.as_ref(), scissor)?,
+        attributes: attribute_setup(f),
+        ps,
+        depth,
+        multisample: msaa,
+    }))
+}
+
+/// Indirect state at `addr`, checked against Dynamic State Buffer Size.
+fn dynamic_state<T>(
+    f: &DrawFront,
+    mem: &dyn Memory,
+    name: &'static str,
+    addr: u64,
+    dwords: usize,
+    unpack: fn(&[u32]) -> Result<T, gtsim_spec::UnpackError>,
+) -> Result<T, DrawError> {
+    check_bound(
+        name,
+        "Dynamic State Buffer Size",
+        addr,
+        dwords as u64 * 4,
+        f.bases.dynamic_bound,
+    )?;
+    read_indirect(mem, name, addr, dwords, unpack)
+}
+
+/// 3DPRIMITIVE's counts, or with Indirect Parameter Enable the 3DPRIM_* registers
+/// (Gen11 PRM Vol 2a 3DPRIMITIVE; the same registers as Gen7's, seed 004 §2.5.1).
+fn draw_counts(
+    l: &dyn gtsim_pipe3d::state::Registers,
+    p: &ThreeDPrimitive,
+) -> Result<DrawCounts, DrawError> {
+    if p.indirect_parameter_enable {
+        return Ok(DrawCounts {
+            vertex_count: l.register(ThreeDPrimVertexCount::OFFSET),
+            start_vertex: l.register(ThreeDPrimStartVertex::OFFSET),
+            instance_count: l.register(ThreeDPrimInstanceCount::OFFSET),
+            start_instance: l.register(ThreeDPrimStartInstance::OFFSET),
+            base_vertex: l.register(ThreeDPrimBaseVertex::OFFSET) as i32,
+        });
+    }
+    Ok(DrawCounts {
+        vertex_count: p.vertex_count_per_instance,
+        start_vertex: p.start_vertex_location,
+        instance_count: p.instance_count,
+        start_instance: p.start_instance_location,
+        base_vertex: p.base_vertex_location,
+    })
+}
+
+/// The vertex fetcher (Gen8+): 3DSTATE_VF_TOPOLOGY's topology, the index buffer by
+/// size, vertex buffers by size, instancing per element (3DSTATE_VF_INSTANCING: each
+/// instanced element reads its own copy of its buffer with the element's step rate) and
+/// the system-generated values of 3DSTATE_VF_SGVS, stored into the components they
+/// name as Gen7's STORE_VID/STORE_IID controls do.
+fn vertex_fetch(f: &DrawFront, counts: DrawCounts) -> Result<VertexFetch, DrawError> {
+    let s = f.state;
+    let p = f.primitive;
+    let vf = get(&s.vf);
+    if vf.component_packing_enable {
+        return Err(unsupported(
+            "3DSTATE_VF Component Packing Enable",
+            "seed 003 3DSTATE_VF_COMPONENT_PACKING",
+        ));
+    }
+    if vf.vertex_id_offset_enable || vf.sequential_draw_cut_index_enable {
+        return Err(unsupported(
+            "3DSTATE_VF VertexID Offset Enable / Sequential Draw Cut Index Enable",
+            "Gen11 PRM Vol 2a 3DSTATE_VF",
+        ));
+    }
+    let index_buffer = if p.vertex_access_type == three_d_primitive::VertexAccessType::RANDOM {
+        let ib = get(&s.index_buffer);
+        let format = ib.index_format.0;
+        let all_ones = match format {
+            0 => 0xff,
+            1 => 0xffff,
+            _ => u32::MAX,
+        };
+        if vf.indexed_draw_cut_index_enable && vf.cut_index & all_ones != all_ones {
+            return Err(unsupported(
+                format!(
+                    "3DSTATE_VF Cut Index {:#x}, other than the index format's all-ones",
+                    vf.cut_index
+                ),
+                "Gen11 PRM Vol 2a 3DSTATE_VF",
+            ));
+        }
+        let start = address(ib.buffer_starting_address);
+        Some(IndexBuffer {
+            start,
+            // Buffer Size bytes from the start; an empty buffer reads as zeros.
+            end: start.wrapping_add(u64::from(ib.buffer_size.max(1))) - 1,
+            format,
+            cut_enable: vf.indexed_draw_cut_index_enable,
+        })
+    } else {
+        None
+    };
+    let mut vertex_buffers: Vec<Option<VertexBuffer>> = vec![None; 33];
+    for vb in &get(&s.vertex_buffers).vertex_buffer_state {
+        let slot = vertex_buffers
+            .get_mut(usize::from(vb.vertex_buffer_index))
+            .ok_or_else(|| {
+                bad(
+                    "3DSTATE_VERTEX_BUFFERS",
+                    format!("Vertex Buffer Index {} > 32", vb.vertex_buffer_index),
+                )
+            })?;
+        let start = address(vb.buffer_starting_address);
+        *slot = (!vb.null_vertex_buffer && vb.buffer_size != 0).then_some(VertexBuffer {
+            start,
+            pitch: u32::from(vb.buffer_pitch),
+            end: start.wrapping_add(u64::from(vb.buffer_size)) - 1,
+            instance_step_rate: None,
+            address_bits: 48,
+        });
+    }
+    let mut elements: Vec<VertexElement> = get(&s.vertex_elements)
+        .element
+        .iter()
+        .map(|e| VertexElement {
+            buffer: usize::from(e.vertex_buffer_index),
+            valid: e.valid != 0,
+            format: SurfaceFormat(u32::from(e.source_element_format)),
+            offset: u32::from(e.source_element_offset),
+            components: [
+                e.component_0_control,
+                e.component_1_control,
+                e.component_2_control,
+                e.component_3_control,
+            ]
+            .map(|c| C(u32::from(c))),
+        })
+        .collect();
+    // Instancing per element: an instanced element reads a copy of its buffer that
+    // steps per instance (buffers past index 32 are these copies).
+    for (i, e) in elements.iter_mut().enumerate() {
+        let Some(inst) = s.vf_instancing.get(i).and_then(Option::as_ref) else {
+            continue;
+        };
+        if !inst.instancing_enable {
+            continue;
+        }
+        if let Some(Some(vb)) = vertex_buffers.get(e.buffer).copied() {
+            vertex_buffers.push(Some(VertexBuffer {
+                instance_step_rate: Some(inst.instance_data_step_rate),
+                ..vb
+            }));
+            e.buffer = vertex_buffers.len() - 1;
+        }
+    }
+    // 3DSTATE_VF_SGVS: VertexID and InstanceID into the element and component named.
+    let sgvs = get(&s.vf_sgvs);
+    for (on, element, component, control) in [
+        (
+            sgvs.vertex_id_enable,
+            sgvs.vertex_id_element_offset,
+            sgvs.vertex_id_component_number.0,
+            C::VFCOMP_STORE_VID,
+        ),
+        (
+            sgvs.instance_id_enable,
+            sgvs.instance_id_element_offset,
+            sgvs.instance_id_component_number.0,
+            C::VFCOMP_STORE_IID,
+        ),
+    ] {
+        if !on {
+            continue;
+        }
+        let at = usize::from(element);
+        while elements.len() <= at {
+            elements.push(VertexElement {
+                buffer: 0,
+                valid: false,
+                format: SurfaceFormat::R32G32B32A32_FLOAT,
+                offset: 0,
+                components: [C::VFCOMP_NOSTORE; 4],
+            });
+        }
+        let e = &mut elements[at];
+        e.valid = true;
+        e.components[(component & 3) as usize] = control;
+    }
+    Ok(VertexFetch {
+        topology: get(&s.vf_topology).primitive_topology_type,
+        counts,
+        index_buffer,
+        vertex_buffers,
+        elements,
+        statistics: get(&s.vf_statistics).statistics_enable,
+    })
+}
+
+/// Per-thread scratch space on Gen8+ (Mesa iris_state.c programs ffs(size) - 11): 1 KiB
+/// << n.
+fn scratch(base: u64, n: u8) -> Scratch {
+    Scratch {
+        base,
+        per_thread: u32::from(n),
+        bytes_per_thread: 1024 << u64::from(n.min(11)),
+    }
+}
+
+/// A stage's push constants: 3DSTATE_CONSTANT_* buffers 0-3, each Read Length 256-bit
+/// registers at its pointer, in order. Buffer 0's pointer is an offset from Dynamic
+/// State Base Address unless CS_DEBUG_MODE2 CONSTANT_BUFFER Address Offset Disable is
+/// set (which iris sets); buffers 1-3 are graphics addresses (Gen11 PRM Vol 2a
+/// 3DSTATE_CONSTANT_BODY).
+fn push_constants(
+    f: &DrawFront,
+    mem: &dyn Memory,
+    body: &ThreeDStateConstantBody,
+) -> Result<Vec<[u8; 32]>, DrawError> {
+    let debug = f.registers.register(CsDebugMode2::OFFSET);
+    let offset_disable = CsDebugMode2::DEF
+        .field("CONSTANT_BUFFER Address Offset Disable")
+        .is_some_and(|fl| fl.raw(&[debug]) != 0);
+    let buffers = [
+        (
+            body.constant_buffer_0_read_length,
+            body.pointer_to_constant_buffer_0,
+        ),
+        (
+            body.constant_buffer_1_read_length,
+            body.pointer_to_constant_buffer_1,
+        ),
+        (
+            body.constant_buffer_2_read_length,
+            body.pointer_to_constant_buffer_2,
+        ),
+        (
+            body.constant_buffer_3_read_length,
+            body.pointer_to_constant_buffer_3,
+        ),
+    ];
+    let mut out = Vec::new();
+    for (i, (len, ptr)) in buffers.into_iter().enumerate() {
+        if len == 0 {
+            continue;
+        }
+        let at = if i == 0 && !offset_disable {
+            address(f.bases.dynamic.wrapping_add(ptr))
+        } else {
+            address(ptr)
+        };
+        let regs = gtsim_pipe3d::state::read_curbe(mem, at, usize::from(len) * 32).map_err(
+            |e| match e {
+                DrawError::Fault { fault, .. } => DrawError::Fault {
+                    unit: "3DSTATE_CONSTANT_*",
+                    fault,
+                },
+                other => other,
+            },
+        )?;
+        out.extend(regs);
+    }
+    if out.len() > 64 {
+        return Err(bad(
+            "3DSTATE_CONSTANT_*",
+            format!("{} push constant registers (at most 64)", out.len()),
+        ));
+    }
+    Ok(out)
+}
+
+fn kernel(f: &DrawFront, offset: u64) -> KernelPointer {
+    KernelPointer {
+        address: address(f.bases.instruction.wrapping_add(offset)),
+        bound: f.bases.instruction_bound,
+    }
+}
+
+/// 3DSTATE_VS (seed 003 3DSTATE_VS_BODY): a SIMD8 kernel (Gen8+ SIMD4x2 dispatch is
+/// refused, as is SIMD8 single-instance dispatch).
+fn vertex_shader(f: &DrawFront, mem: &dyn Memory) -> Result<VertexShader, DrawError> {
+    let s = f.state;
+    let vs = get(&s.vs);
+    let t = f.tables.vs;
+    let resources = StageResources {
+        binding_table: t.binding_table_pointer,
+        sampler_state: t.sampler_state_pointer,
+        constants: if vs.enable {
+            push_constants(f, mem, &get(&s.constant_vs).constant_body)?
+        } else {
+            Vec::new()
+        },
+    };
+    if vs.enable && !vs.simd8_dispatch_enable {
+        return Err(unsupported(
+            "3DSTATE_VS SIMD4x2 dispatch on Gen11 (SIMD8 Dispatch Enable clear)",
+            "seed 003 3DSTATE_VS_BODY",
+        ));
+    }
+    if vs.enable && vs.simd8_single_instance_dispatch_enable {
+        return Err(unsupported(
+            "3DSTATE_VS SIMD8 Single Instance Dispatch Enable",
+            "seed 003 3DSTATE_VS_BODY",
+        ));
+    }
+    Ok(VertexShader {
+        kernel: vs.enable.then(|| kernel(f, vs.kernel_start_pointer)),
+        simd8: true,
+        statistics: vs.statistics_enable,
+        alt_float_mode: vs.floating_point_mode.0 == 1,
+        scratch: scratch(vs.scratch_space_base_pointer, vs.per_thread_scratch_space),
+        urb_data_start: usize::from(vs.dispatch_grf_start_register_for_urb_data),
+        first_slot: usize::from(vs.vertex_urb_entry_read_offset) * 2,
+        slots: usize::from(vs.vertex_urb_entry_read_length) * 2,
+        resources,
+    })
+}
+
+/// The scissor rectangle the rasterizer applies: 3DSTATE_RASTER's Scissor Rectangle
+/// Enable with SCISSOR_RECT, intersected with the viewport's extents (SF_CLIP_VIEWPORT X/Y
+/// Min/Max ViewPort: on Gen8+ pixels outside the viewport are not rendered, which iris
+/// relies on, its drawing rectangle covering the whole 16K surface).
+fn scissor(
+    f: &DrawFront,
+    mem: &dyn Memory,
+    raster: &ThreeDStateRaster,
+    viewport: Option<&SfClipViewport>,
+) -> Result<Option<[u32; 4]>, DrawError> {
+    let mut rect: Option<[i64; 4]> = None;
+    if raster.scissor_rectangle_enable {
+        let addr = address(
+            f.bases
+                .dynamic
+                .wrapping_add(get(&f.state.scissor_state_pointers).scissor_rect_pointer),
+        );
+        let s = dynamic_state(
+            f,
+            mem,
+            "SCISSOR_RECT",
+            addr,
+            ScissorRect::DWORDS,
+            ScissorRect::unpack,
+        )?;
+        rect = Some([
+            i64::from(s.scissor_rectangle_x_min),
+            i64::from(s.scissor_rectangle_y_min),
+            i64::from(s.scissor_rectangle_x_max),
+            i64::from(s.scissor_rectangle_y_max),
+        ]);
+    }
+    if let Some(v) = viewport {
+        // Pixel centres inside [min, max): pixels floor(min) .. ceil(max) - 1.
+        let lo = |x: f32| x.floor().clamp(0.0, 16384.0) as i64;
+        let hi = |x: f32| (x.ceil() as i64 - 1).clamp(-1, 16383);
+        let ext = [
+            lo(v.x_min_view_port),
+            lo(v.y_min_view_port),
+            hi(v.x_max_view_port),
+            hi(v.y_max_view_port),
+        ];
+        rect = Some(match rect {
+            None => ext,
+            Some(r) => [
+                r[0].max(ext[0]),
+                r[1].max(ext[1]),
+                r[2].min(ext[2]),
+                r[3].min(ext[3]),
+            ],
+        });
+    }
+    Ok(rect.map(|r| {
+        if r[2] < r[0] || r[3] < r[1] || r[2] < 0 || r[3] < 0 {
+            // Empty: a rectangle no pixel is inside.
+            [1, 1, 0, 0]
+        } else {
+            r.map(|v| v.max(0) as u32)
+        }
+    }))
+}
+
+/// 3DSTATE_CLIP with 3DSTATE_RASTER's Z clip tests and the viewport's guardband.
+fn clip_state(
+    c: &ThreeDStateClip,
+    raster: &ThreeDStateRaster,
+    v: Option<&SfClipViewport>,
+) -> Result<ClipState, DrawError> {
+    use three_d_state_clip::ClipMode as Mode;
+    if raster.viewport_z_near_clip_test_enable != raster.viewport_z_far_clip_test_enable {
+        return Err(unsupported(
+            "3DSTATE_RASTER Viewport Z Near and Far Clip Test Enable set differently",
+            "seed 003 3DSTATE_RASTER_BODY",
+        ));
+    }
+    let v = v.cloned().unwrap_or_default();
+    Ok(ClipState {
+        enabled: c.clip_enable,
+        force_zero_rta_index: c.force_zero_rta_index_enable,
+        statistics: c.clipper_statistics_enable != 0,
+        mode: match c.clip_mode {
+            Mode::CLIPMODE_NORMAL => ClipMode::Normal,
+            Mode::CLIPMODE_REJECT_ALL => ClipMode::RejectAll,
+            Mode::CLIPMODE_ACCEPT_ALL => ClipMode::AcceptAll,
+            other => ClipMode::Reserved(other.0),
+        },
+        test: ClipTest {
+            viewport_xy: c.viewport_xy_clip_test_enable,
+            viewport_z: raster.viewport_z_near_clip_test_enable,
+            guardband: c.guardband_clip_test_enable,
+            gb: [
+                v.x_min_clip_guardband,
+                v.x_max_clip_guardband,
+                v.y_min_clip_guardband,
+                v.y_max_clip_guardband,
+            ],
+            // APIMODE_OGL is 0 in 3DSTATE_CLIP (Gen11 PRM Vol 2a).
+            opengl_z: c.api_mode.0 == 0,
+            ucd_mask: c.user_clip_distance_clip_test_enable_bitmask,
+        },
+        cull_mask: c.user_clip_distance_cull_test_enable_bitmask,
+        perspective_divide_disable: c.perspective_divide_disable,
+    })
+}
+
+/// 3DSTATE_RASTER / 3DSTATE_SF Front and Back Face Fill Mode.
+fn fill_mode(v: u32) -> FillMode {
+    match v {
+        0 => FillMode::Solid,
+        1 => FillMode::Wireframe,
+        2 => FillMode::Point,
+        other => FillMode::Reserved(other),
+    }
+}
+
+/// 3DSTATE_SF and 3DSTATE_RASTER (seed 003 3DSTATE_SF_BODY, 3DSTATE_RASTER_BODY), the
+/// viewport transform and the drawing rectangle.
+fn setup_state(
+    f: &DrawFront,
+    sf: &ThreeDStateSf,
+    r: &ThreeDStateRaster,
+    wm: &ThreeDStateWm,
+    v: Option<&SfClipViewport>,
+    scissor: Option<[u32; 4]>,
+) -> Result<SetupState, DrawError> {
+    if wm.line_stipple_enable || wm.polygon_stipple_enable {
+        return Err(unsupported(
+            "3DSTATE_WM line and polygon stipple on Gen11",
+            "seed 003 3DSTATE_WM_BODY",
+        ));
+    }
+    if r.conservative_rasterization_enable {
+        return Err(unsupported(
+            "3DSTATE_RASTER Conservative Rasterization Enable",
+            "seed 003 3DSTATE_RASTER_BODY",
+        ));
+    }
+    let d = get(&f.state.drawing_rectangle);
+    let v = v.cloned().unwrap_or_default();
+    let depth_format = get(&f.state.depth_buffer).surface_format.0;
+    Ok(SetupState {
+        provoking: ProvokingVertex {
+            tri_list_strip: usize::from(sf.triangle_strip_list_provoking_vertex_select),
+            tri_fan: usize::from(sf.triangle_fan_provoking_vertex_select),
+            line: usize::from(sf.line_strip_list_provoking_vertex_select),
+        },
+        last_pixel: sf.last_pixel_enable,
+        statistics: sf.statistics_enable,
+        viewport: sf.viewport_transform_enable.then_some(Viewport {
+            m00: v.viewport_matrix_element_m00,
+            m11: v.viewport_matrix_element_m11,
+            m22: v.viewport_matrix_element_m22,
+            m30: v.viewport_matrix_element_m30,
+            m31: v.viewport_matrix_element_m31,
+            m32: v.viewport_matrix_element_m32,
+        }),
+        drawing_rectangle: DrawingRectangle {
+            rect: [
+                u32::from(d.clipped_drawing_rectangle_x_min),
+                u32::from(d.clipped_drawing_rectangle_y_min),
+                u32::from(d.clipped_drawing_rectangle_x_max),
+                u32::from(d.clipped_drawing_rectangle_y_max),
+            ],
+            origin: [
+                i32::from(d.drawing_rectangle_origin_x),
+                i32::from(d.drawing_rectangle_origin_y),
+            ],
+        },
+        scissor,
+        depth_offset_modes: [
+            r.global_depth_offset_enable_solid,
+            r.global_depth_offset_enable_wireframe,
+            r.global_depth_offset_enable_point,
+        ],
+        depth_offset: (r.global_depth_offset_enable_solid
+            || r.global_depth_offset_enable_wireframe
+            || r.global_depth_offset_enable_point)
+            .then_some(DepthOffset {
+                constant: r.global_depth_offset_constant,
+                scale: r.global_depth_offset_scale,
+                clamp: r.global_depth_offset_clamp,
+                legacy: sf.legacy_global_depth_bias_enable,
+                // 3DSTATE_DEPTH_BUFFER Surface Format: D32_FLOAT 1, D16_UNORM 5, else
+                // 24-bit UNORM (Gen11 PRM Vol 2a).
+                format: match depth_format {
+                    1 => DepthOffsetFormat::Float,
+                    5 => DepthOffsetFormat::Unorm(16),
+                    _ => DepthOffsetFormat::Unorm(24),
+                },
+            }),
+        // Point Width Source 1: the state's Point Width; 0: the vertex's.
+        point_width: (sf.point_width_source.0 == 1).then_some(sf.point_width as f32),
+        fill: [
+            fill_mode(r.front_face_fill_mode.0),
+            fill_mode(r.back_face_fill_mode.0),
+        ],
+        // 3DSTATE_RASTER Front Winding: 1 is FRONTWINDING_CCW.
+        front_winding: if r.front_winding.0 == 1 {
+            Winding::Ccw
+        } else {
+            Winding::Cw
+        },
+        cull: CullMode::from_field(r.cull_mode.0),
+        line_width: sf.line_width as f32,
+        antialiasing: r.antialiasing_enable,
+        aa_regions: [
+            0.5 * f32::from(1u8 << wm.line_antialiasing_region_width.0.min(3)),
+            0.5 * f32::from(1u8 << sf.line_end_cap_antialiasing_region_width.0.min(3)),
+        ],
+        line_stipple: None,
+        polygon_stipple: None,
+        diamond: if wm.legacy_diamond_line_rasterization {
+            DiamondRule::Legacy
+        } else {
+            DiamondRule::Dx10
+        },
+        point_rule: if wm.point_rasterization_rule.0 == 1 {
+            PointRule::UpperRight
+        } else {
+            PointRule::UpperLeft
+        },
+        // Vertex Sub Pixel Precision Select 1: 4 bits.
+        subpixel: if sf.vertex_sub_pixel_precision_select.0 == 1 {
+            SubpixelBits::Four
+        } else {
+            SubpixelBits::Eight
+        },
+    })
+}
+
+/// 3DSTATE_SBE and 3DSTATE_SBE_SWIZ (seed 003 3DSTATE_SBE_BODY, SBE_SWIZ): what the
+/// pixel shader's attribute setup reads.
+fn attribute_setup(f: &DrawFront) -> AttributeSetup {
+    let sbe = get(&f.state.sbe);
+    let swiz = get(&f.state.sbe_swiz);
+    let details: [&SfOutputAttributeDetail; 16] = [
+        &swiz.attribute_0,
+        &swiz.attribute_1,
+        &swiz.attribute_2,
+        &swiz.attribute_3,
+        &swiz.attribute_4,
+        &swiz.attribute_5,
+        &swiz.attribute_6,
+        &swiz.attribute_7,
+        &swiz.attribute_8,
+        &swiz.attribute_9,
+        &swiz.attribute_10,
+        &swiz.attribute_11,
+        &swiz.attribute_12,
+        &swiz.attribute_13,
+        &swiz.attribute_14,
+        &swiz.attribute_15,
+    ];
+    AttributeSetup {
+        count: usize::from(sbe.number_of_sf_output_attributes),
+        first_slot: usize::from(sbe.vertex_urb_entry_read_offset) * 2,
+        swizzles: sbe.attribute_swizzle_enable.then(|| {
+            details
+                .iter()
+                .map(|d| AttributeSwizzle {
+                    source: usize::from(d.source_attribute),
+                    select: match d.swizzle_select {
+                        0 => SwizzleSelect::Input,
+                        1 => SwizzleSelect::InputFacing,
+                        2 => SwizzleSelect::Other("INPUTATTR_W"),
+                        _ => SwizzleSelect::Other("INPUTATTR_FACING_W"),
+                    },
+                    overrides: [
+                        d.component_override_x,
+                        d.component_override_y,
+                        d.component_override_z,
+                        d.component_override_w,
+                    ],
+                    constant: match d.constant_source {
+                        0 => ConstantSource::Zero,
+                        1 => ConstantSource::ZeroOne,
+                        2 => ConstantSource::One,
+                        _ => ConstantSource::PrimitiveId,
+                    },
+                })
+                .collect()
+        }),
+        swizzles_upper: false,
+        point_sprite: sbe.point_sprite_texture_coordinate_enable,
+        // Point Sprite Texture Coordinate Origin 1: LOWERLEFT.
+        point_sprite_lower_left: sbe.point_sprite_texture_coordinate_origin.0 == 1,
+        flat: sbe.constant_interpolation_enable,
+    }
+}
+
+/// 3DSTATE_WM, 3DSTATE_PS and 3DSTATE_PS_EXTRA (seed 003 3DSTATE_WM_BODY,
+/// 3DSTATE_PS_BODY, 3DSTATE_PS_EXTRA_BODY). The kernels: with one dispatch width
+/// enabled its kernel is at Kernel Start Pointer 0; SIMD8 is always at pointer 0, SIMD32
+/// at pointer 1, SIMD16 at pointer 2 when SIMD8 is also enabled (and at 0 otherwise),
+/// each with the Dispatch GRF Start Register of the same number (Mesa brw_compiler.h
+/// brw_wm_prog_data_prog_offset and _dispatch_grf_start_reg).
+fn pixel_shader(f: &DrawFront, mem: &dyn Memory) -> Result<PixelShader, DrawError> {
+    use three_d_state_ps::RenderTargetResolveType as Resolve;
+    let s = f.state;
+    let (wm, ps, extra) = (get(&s.wm), get(&s.ps), get(&s.ps_extra));
+    let widths = [
+        ps.n8_pixel_dispatch_enable,
+        ps.n16_pixel_dispatch_enable,
+        ps.n32_pixel_dispatch_enable,
+    ];
+    let pointers = [
+        ps.kernel_start_pointer_0,
+        ps.kernel_start_pointer_1,
+        ps.kernel_start_pointer_2,
+    ];
+    let grf = [
+        ps.dispatch_grf_start_register_for_constant_setup_data_0,
+        ps.dispatch_grf_start_register_for_constant_setup_data_1,
+        ps.dispatch_grf_start_register_for_constant_setup_data_2,
+    ];
+    let index = |simd: usize| -> usize {
+        match simd {
+            8 => 0,
+            16 if widths[0] => 2,
+            16 => 0,
+            _ if widths[0] || widths[1] => 1,
+            _ => 0,
+        }
+    };
+    let kernels = if extra.pixel_shader_valid {
+        [8usize, 16, 32]
+            .into_iter()
+            .zip(widths)
+            .filter(|(_, on)| *on)
+            .map(|(simd, _)| {
+                let i = index(simd);
+                PsKernel {
+                    simd,
+                    kernel: kernel(f, pointers[i]),
+                    grf_start: usize::from(grf[i]),
+                }
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let mut unsupported = Vec::new();
+    if extra.pixel_shader_computes_stencil {
+        unsupported.push((
+            "3DSTATE_PS_EXTRA Pixel Shader Computes Stencil",
+            "seed 003 3DSTATE_PS_EXTRA_BODY",
+        ));
+    }
+    if extra.pixel_shader_is_per_coarse_pixel || extra.pixel_shader_pulls_bary {
+        unsupported.push((
+            "coarse pixel shading and pulled barycentrics",
+            "seed 003 3DSTATE_PS_EXTRA_BODY, 3DSTATE_CPS",
+        ));
+    }
+    if extra.pixel_shader_is_per_sample {
+        unsupported.push((
+            "per-sample dispatch on Gen11",
+            "seed 003 3DSTATE_PS_EXTRA_BODY",
+        ));
+    }
+    let t = f.tables.ps;
+    let push = ps.push_constant_enable;
+    Ok(PixelShader {
+        kernels,
+        scratch: scratch(ps.scratch_space_base_pointer, ps.per_thread_scratch_space),
+        // Gen8+ dispatches when the PS is valid (3DSTATE_WM Force Thread Dispatch
+        // Enable ForceOff stops it).
+        dispatch: extra.pixel_shader_valid && wm.force_thread_dispatch_enable.0 != 1,
+        statistics: wm.statistics_enable,
+        alt_float_mode: ps.floating_point_mode.0 == 1,
+        kills_pixels: extra.pixel_shader_kills_pixel || wm.force_kill_pixel_enable.0 == 2,
+        computes_depth: extra.pixel_shader_computed_depth_mode.0 != 0,
+        early_depth_forced: wm.early_depth_stencil_control.0 == 2,
+        ps_exec_forced: wm.early_depth_stencil_control.0 == 1,
+        barycentric_modes: wm.barycentric_interpolation_mode.0 as u8,
+        source_depth: extra.pixel_shader_uses_source_depth,
+        source_w: extra.pixel_shader_uses_source_w,
+        push_constants: push,
+        attributes: extra.attribute_enable,
+        input_coverage: extra.input_coverage_mask_state.0 != 0,
+        position_offset: match ps.position_xy_offset_select.0 {
+            2 => PositionOffset::Centroid,
+            3 => PositionOffset::Sample,
+            _ => PositionOffset::None,
+        },
+        omask: extra.o_mask_present_to_render_target,
+        fast_clear: ps.render_target_fast_clear_enable,
+        resolve: ps.render_target_resolve_type != Resolve::RESOLVE_DISABLED,
+        unsupported,
+        resources: StageResources {
+            binding_table: t.binding_table_pointer,
+            sampler_state: t.sampler_state_pointer,
+            constants: if push && extra.pixel_shader_valid {
+                push_constants(f, mem, &get(&s.constant_ps).constant_body)?
+            } else {
+                Vec::new()
+            },
+        },
+    })
+}
+
+/// 3DSTATE_MULTISAMPLE and 3DSTATE_SAMPLE_MASK: one sample per pixel (multisampling on
+/// Gen11 is refused by name until its sample patterns are modelled).
+fn multisample(f: &DrawFront, _raster: &ThreeDStateRaster) -> Result<Multisample, DrawError> {
+    let ms = get(&f.state.multisample);
+    if ms.number_of_multisamples != 0 {
+        return Err(unsupported(
+            format!(
+                "multisampled rendering on Gen11 (Number of Multisamples {})",
+                1u32 << ms.number_of_multisamples.min(4)
+            ),
+            "seed 003 3DSTATE_MULTISAMPLE_BODY, 3DSTATE_SAMPLE_PATTERN",
+        ));
+    }
+    // Pixel Location 0: PIXLOC_CENTER.
+    Ok(Multisample::single(ms.pixel_location.0 == 0))
+}

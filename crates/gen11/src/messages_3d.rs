@@ -1,0 +1,181 @@
+//! The messages of Gen11's 3D threads: the Gen8+ SIMD8 URB writes and reads a VS
+//! sends (descriptor `Message_Descriptor-URB` in `defs/gen11/messages.spec`, payloads
+//! seed 003 "URB Handle Message Header", "SIMD8 URB Offset Message Address Payload",
+//! "SIMD8 URB Channel Mask Message Address Payload") and the render target write
+//! (seed 003 "Message Descriptor - Render Target Write", "Extended Message Descriptor
+//! Render Target", the payloads the Gen7 model decodes, which seed 003 keeps).
+
+use gtsim_dataport::rt_message::{RtExtended, RtHeader, RtSubtype, RtWrite};
+use gtsim_dataport::urb::{Simd8Read, Simd8Write};
+use gtsim_eu::exec::{Message, MessageError};
+use gtsim_pipe3d::state::MessageKind;
+use gtsim_spec::Unsupported;
+use gtsim_spec::gen11::message_descriptor_urb::UrbOpcode;
+use gtsim_spec::gen11::rt_write_descriptor::{DataFormat, MessageSubtype, SlotGroupSelect};
+use gtsim_spec::gen11::{
+    ExtendedMessageDescriptorRenderTarget, MessageDescriptorUrb, RenderTargetMessageHeaderControl,
+    RtWriteDescriptor,
+};
+
+fn dwords(reg: &[u8; 32]) -> [u32; 8] {
+    std::array::from_fn(|i| {
+        u32::from_le_bytes([reg[4 * i], reg[4 * i + 1], reg[4 * i + 2], reg[4 * i + 3]])
+    })
+}
+
+fn state(structure: &'static str, desc: u32, e: &dyn std::fmt::Display) -> MessageKind {
+    MessageKind::Invalid(MessageError::State {
+        structure,
+        why: format!("{desc:#010x}: {e}"),
+    })
+}
+
+/// A URB message: SIMD8 writes and reads, their handles in the first payload register,
+/// then per-slot offsets and channel masks when the descriptor says they are present.
+pub(crate) fn urb(m: &Message) -> MessageKind {
+    let d = match MessageDescriptorUrb::unpack(&[m.desc]) {
+        Ok(d) => d,
+        Err(e) => return state("URB message descriptor", m.desc, &e),
+    };
+    let write = match d.urb_opcode {
+        UrbOpcode::SIMD8_WRITE => true,
+        UrbOpcode::SIMD8_READ => false,
+        other => {
+            return MessageKind::Unsupported(Unsupported::new(
+                format!(
+                    "URB {} messages on Gen11",
+                    other.name().unwrap_or("reserved opcode")
+                ),
+                "Mesa brw_eu_defines.h URB opcodes; seed 003 URB payloads",
+            ));
+        }
+    };
+    let regs: Vec<&[u8; 32]> = m.payload.iter().chain(m.payload2.iter()).collect();
+    let mut at = 0;
+    let mut next = |what: &str| -> Result<[u32; 8], MessageKind> {
+        let r = regs.get(at).ok_or_else(|| {
+            MessageKind::Invalid(gtsim_message::invalid(format!(
+                "URB SIMD8 message without its {what} register"
+            )))
+        })?;
+        at += 1;
+        Ok(dwords(r))
+    };
+    let fields = (|| {
+        let handles = next("URB handle")?;
+        let offsets = if d.per_slot_offset {
+            next("slot offset")?
+        } else {
+            [0; 8]
+        };
+        let masks = if write && d.channel_mask_present {
+            // Seed 003 URB Channel Mask Payload Control: Channel Mask in 23:16.
+            next("channel mask")?.map(|v| (v >> 16) as u8)
+        } else {
+            [0xff; 8]
+        };
+        Ok((handles, offsets, masks))
+    })();
+    let (handles, offsets, masks) = match fields {
+        Ok(f) => f,
+        Err(kind) => return kind,
+    };
+    let handles = handles.map(|h| h as usize);
+    let slot_offsets = offsets.map(|o| o as usize);
+    let global_offset = usize::from(d.global_offset);
+    if write {
+        MessageKind::UrbWriteSimd8 {
+            write: Simd8Write {
+                global_offset,
+                handles,
+                slot_offsets,
+                channel_masks: masks,
+            },
+            data_start: at,
+        }
+    } else {
+        MessageKind::UrbReadSimd8(Simd8Read {
+            global_offset,
+            handles,
+            slot_offsets,
+        })
+    }
+}
+
+/// Render cache messages: the render target write (message type 0Ch, seed 003 MT_RC);
+/// the render target read and the render cache's other messages are refused by name.
+pub(crate) fn render_cache(m: &Message) -> MessageKind {
+    let d = match RtWriteDescriptor::unpack(&[m.desc]) {
+        Ok(d) => d,
+        Err(e) => return state("render target write descriptor", m.desc, &e),
+    };
+    if d.message_type != 0x0c {
+        return MessageKind::Unsupported(Unsupported::new(
+            format!(
+                "render cache message type {:#x} on Gen11 (only the render target write, 0Ch, is modelled)",
+                d.message_type
+            ),
+            "seed 003 Message Descriptor - Render Target Write",
+        ));
+    }
+    if d.data_format == DataFormat::HALF_PRECISION {
+        return MessageKind::Unsupported(Unsupported::new(
+            "half-precision render target writes",
+            "seed 003 Half_Precision_*_Render_Target_Data_Payload",
+        ));
+    }
+    if d.per_sample_ps_outputs_enable {
+        return MessageKind::Unsupported(Unsupported::new(
+            "per-sample PS outputs",
+            "seed 003 Message Descriptor - Render Target Write",
+        ));
+    }
+    let ex = match ExtendedMessageDescriptorRenderTarget::unpack(&[m.ex_desc]) {
+        Ok(e) => e,
+        Err(e) => return state("render target write extended descriptor", m.ex_desc, &e),
+    };
+    let header = if d.header_present {
+        let Some(r0) = m.payload.first() else {
+            return MessageKind::Invalid(gtsim_message::invalid(
+                "render target write without its header",
+            ));
+        };
+        let dw = dwords(r0);
+        let h = match RenderTargetMessageHeaderControl::unpack(&[dw[0]]) {
+            Ok(h) => h,
+            Err(e) => return state("render target write header", dw[0], &e),
+        };
+        let m1 = m.payload.get(1).map(dwords).unwrap_or_default();
+        Some(RtHeader {
+            array_index: u32::from(h.render_target_array_index),
+            // Seed 003 Render Target Message Header DW2: Render Target Index 2:0.
+            render_target_index: (dw[2] & 7) as u8,
+            // DW15 (M1.7): Pixel/Sample Enables.
+            pixel_enables: m1[7] & 0xffff,
+            source_depth: h.source_depth_present_to_render_target,
+            omask: false,
+            source0_alpha: h.source0_alpha_present_to_render_target,
+        })
+    } else {
+        None
+    };
+    MessageKind::RenderTargetWrite(RtWrite {
+        subtype: match d.message_subtype {
+            MessageSubtype::SIMD16 => RtSubtype::Simd16,
+            MessageSubtype::SIMD16_REPDATA => RtSubtype::Simd16RepData,
+            MessageSubtype::SIMD8_LO => RtSubtype::Simd8Lo,
+            MessageSubtype::SIMD8_DUALSRC_LO => RtSubtype::Simd8Dual { hi: false },
+            MessageSubtype::SIMD8_DUALSRC_HI => RtSubtype::Simd8Dual { hi: true },
+            other => RtSubtype::Other(other.name().unwrap_or("reserved")),
+        },
+        slot_group_hi: d.slot_group_select == SlotGroupSelect::SLOTGRP_HI,
+        last: d.last_render_target_select,
+        binding_table_index: d.binding_table_index,
+        header,
+        extended: RtExtended {
+            render_target_index: ex.render_target_array_index,
+            source0_alpha: ex.src0_alpha_present != 0,
+            null_render_target: ex.null_render_target != 0,
+        },
+    })
+}
