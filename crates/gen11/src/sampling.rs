@@ -1,20 +1,447 @@
-//! Gen11 sampler messages: not modelled yet, refused by name.
+//! Gen11 sampler messages, decoded into the sampler's neutral message
+//! (`gtsim_sampler::state`) and carried out by `gtsim_sampler::message::handle`.
+//!
+//! * The descriptor: seed 003 "Message Descriptor - Sampling Engine" (SIMD Mode split
+//!   over bits 29 and 18:17; SIMD8 is 1, SIMD16 2, Mesa brw_eu_defines.h
+//!   BRW_SAMPLER_SIMD_MODE_*). The seed does not list the message types; they are Mesa's
+//!   (brw_eu_defines.h GFX5_SAMPLER_MESSAGE_* and GFX9_SAMPLER_MESSAGE_*): Gen7's codes,
+//!   and from Gen9 sample_lz (24), sample_c_lz (25), ld_lz (26), ld2dms_w (28).
+//! * The Gen9+ argument orders (Mesa brw_fs.cpp lower_sampler_logical_send for ver >=
+//!   9): ld sends "u v lod r", the `_lz` forms drop the LOD. The neutral message keeps
+//!   the Gen7 tables (seed 000 §2.13.1.3.1), so the front moves the parameters into that
+//!   order: ld as "u lod v r", ld_lz as ld with LOD 0, sample_lz as sample_l "lod u v r
+//!   ai" with LOD 0, sample_c_lz as sample_l_c "ref lod u v r ai" with LOD 0.
+//! * The header (Mesa lower_sampler_logical_send, the same M0.2 as Gen7's: texel offsets
+//!   11:0, write channel masks 15:12, gather4 source channel 17:16).
+//! * RENDER_SURFACE_STATE (seed 003) in the Gen9+ layouts, its Shader Channel Selects
+//!   applied to the returned channels; SAMPLER_STATE (seed 003, 4 dwords) with the border
+//!   colour at Indirect State Pointer from Dynamic State Base Address
+//!   (SAMPLER_BORDER_COLOR_STATE's RGBA floats).
 
-use crate::bases::Bases;
+use crate::bases::{Bases, address, binding_table_entry};
 use crate::draw::StageTables;
 use gtsim_eu::exec::{Message, MessageError, Response};
 use gtsim_mem::Memory;
+use gtsim_mem::layout::{ArraySpacing, SurfaceType};
+use gtsim_sampler::address::TexCoordMode;
+use gtsim_sampler::filter::MapFilter;
+use gtsim_sampler::lod::MipFilter;
+use gtsim_sampler::message::SamplerResources;
+use gtsim_sampler::state::{
+    SamplerConfig, SamplerHeader, SamplerMessage, SamplerOp, SamplerSimd, SurfaceKind, SurfaceView,
+};
+use gtsim_spec::Unsupported;
+use gtsim_spec::gen11::render_surface_state::{NumberOfMultisamples, SurfaceType as St};
+use gtsim_spec::gen11::{MessageDescriptorSamplingEngine, RenderSurfaceState, SamplerState};
+
+fn dwords(reg: &[u8; 32]) -> [u32; 8] {
+    std::array::from_fn(|i| {
+        u32::from_le_bytes([reg[4 * i], reg[4 * i + 1], reg[4 * i + 2], reg[4 * i + 3]])
+    })
+}
+
+fn state_error(structure: &'static str, why: impl std::fmt::Display) -> MessageError {
+    MessageError::State {
+        structure,
+        why: why.to_string(),
+    }
+}
+
+/// The message types (Mesa brw_eu_defines.h) as the neutral operation, with the Gen7
+/// parameter order each Gen9+ form moves into: for each Gen7 parameter, the Gen11
+/// parameter it takes, or `None` for a zero LOD.
+fn op(t: u8) -> (SamplerOp, Option<&'static [Option<usize>]>) {
+    match t {
+        0 => (SamplerOp::Sample, None),
+        1 => (SamplerOp::SampleB, None),
+        2 => (SamplerOp::SampleL, None),
+        3 => (SamplerOp::SampleC, None),
+        4 => (SamplerOp::SampleD, None),
+        5 => (SamplerOp::SampleBC, None),
+        6 => (SamplerOp::SampleLC, None),
+        // ld "u v lod r" -> "u lod v r".
+        7 => (SamplerOp::Ld, Some(&[Some(0), Some(2), Some(1), Some(3)])),
+        8 => (SamplerOp::Gather4, None),
+        9 => (SamplerOp::Lod, None),
+        10 => (SamplerOp::Resinfo, None),
+        11 => (SamplerOp::Sampleinfo, None),
+        16 => (SamplerOp::Gather4C, None),
+        17 => (SamplerOp::Gather4Po, None),
+        18 => (SamplerOp::Gather4PoC, None),
+        20 => (SamplerOp::SampleDC, None),
+        // sample_lz "u v r ai" -> sample_l "lod u v r ai".
+        24 => (
+            SamplerOp::SampleL,
+            Some(&[None, Some(0), Some(1), Some(2), Some(3)]),
+        ),
+        // sample_c_lz "ref u v r ai" -> sample_l_c "ref lod u v r ai".
+        25 => (
+            SamplerOp::SampleLC,
+            Some(&[Some(0), None, Some(1), Some(2), Some(3), Some(4)]),
+        ),
+        // ld_lz "u v r" -> ld "u lod v r".
+        26 => (SamplerOp::Ld, Some(&[Some(0), None, Some(1), Some(2)])),
+        29 => (SamplerOp::LdMcs, None),
+        30 => (SamplerOp::Ld2dms, None),
+        31 => (SamplerOp::Ld2dss, None),
+        other => (SamplerOp::Invalid(u32::from(other)), None),
+    }
+}
 
 /// Carries out sampler message `m` of a thread whose stage has `tables`.
 pub(crate) fn message(
-    _bases: &Bases,
-    _tables: StageTables,
-    _mem: &dyn Memory,
-    _m: &Message,
+    bases: &Bases,
+    tables: StageTables,
+    mem: &dyn Memory,
+    m: &Message,
 ) -> Result<Response, MessageError> {
-    Err(gtsim_spec::Unsupported::new(
-        "Gen11 sampler messages",
-        "seed 003 Message_Descriptor_Sampling_Engine",
-    )
-    .into())
+    let d = MessageDescriptorSamplingEngine::unpack(&[m.desc]).map_err(|e| {
+        state_error(
+            "sampler message descriptor",
+            format!("{:#010x}: {e}", m.desc),
+        )
+    })?;
+    let simd = match (d.simd_mode_2 << 2) | d.simd_mode_1_0 {
+        1 => SamplerSimd::Simd8,
+        2 => SamplerSimd::Simd16,
+        other => {
+            return Err(Unsupported::new(
+                format!("sampler SIMD mode {other} on Gen11 (SIMD8 and SIMD16 are modelled)"),
+                "seed 003 Message Descriptor - Sampling Engine",
+            )
+            .into());
+        }
+    };
+    if d.return_format != 0 {
+        return Err(Unsupported::new(
+            "16-bit sampler return format",
+            "seed 003 Message Descriptor - Sampling Engine Return Format",
+        )
+        .into());
+    }
+    if d.message_type == 28 {
+        return Err(Unsupported::new(
+            "the ld2dms_w sampler message (multisampled surfaces on Gen11)",
+            "Mesa brw_eu_defines.h GFX9_SAMPLER_MESSAGE_SAMPLE_LD2DMS_W",
+        )
+        .into());
+    }
+    let (op, order) = op(d.message_type);
+    let joined: Vec<[u8; 32]> = m.payload.iter().chain(m.payload2.iter()).copied().collect();
+    let h = usize::from(d.header_present);
+    let header = if d.header_present {
+        let r = joined
+            .first()
+            .ok_or_else(|| gtsim_message::invalid("sampler message without its header"))?;
+        let m2 = dwords(r)[2];
+        Some(SamplerHeader {
+            write_masks: [12, 13, 14, 15].map(|b| m2 >> b & 1 != 0),
+            offsets: [8, 4, 0].map(|s| (((m2 >> s) as i8) << 4) >> 4),
+            force_lod_zero: false,
+            gather_channel: ((m2 >> 16) & 3) as u8,
+        })
+    } else {
+        None
+    };
+    let mut mlen = usize::from(d.message_length) + m.payload2.len();
+    let mut payload = joined;
+    if let Some(order) = order {
+        let w = if simd == SamplerSimd::Simd16 { 2 } else { 1 };
+        let params = &payload[h.min(payload.len())..mlen.min(payload.len())];
+        let count = params.len() / w;
+        let mut out: Vec<[u8; 32]> = payload[..h.min(payload.len())].to_vec();
+        // Parameters past those sent read as zeros; trailing ones are not sent.
+        let last = order
+            .iter()
+            .rposition(|p| p.is_some_and(|i| i < count))
+            .map_or(0, |i| i + 1);
+        for p in &order[..last] {
+            for r in 0..w {
+                out.push(match p {
+                    Some(i) if *i < count => params[i * w + r],
+                    _ => [0; 32],
+                });
+            }
+        }
+        mlen = out.len();
+        payload = out;
+    }
+    let msg = SamplerMessage {
+        op,
+        simd,
+        header,
+        message_length: mlen,
+        response_length: usize::from(d.response_length),
+        binding_table_index: d.binding_table_index,
+        sampler_index: d.sampler_index,
+        name: format!(
+            "sampler message type {} (descriptor {:#010x}, BTI {}, sampler {})",
+            d.message_type, m.desc, d.binding_table_index, d.sampler_index
+        ),
+    };
+    let res = Resources { bases, tables, mem };
+    let mut response = gtsim_sampler::message::handle(&msg, &payload, m.channel_mask, &res)?;
+    if op != SamplerOp::Resinfo && op != SamplerOp::Sampleinfo && op != SamplerOp::LdMcs {
+        let rss = res.rss(d.binding_table_index)?;
+        swizzle(&rss, &msg, &mut response)?;
+    }
+    Ok(response)
+}
+
+/// Seed 003 RENDER_SURFACE_STATE Shader Channel Select Red/Green/Blue/Alpha: each
+/// returned channel is the surface channel it selects, or 0 or 1 (0 ZERO, 1 ONE, 4 RED,
+/// 5 GREEN, 6 BLUE, 7 ALPHA). The identity costs nothing; other selects are applied to
+/// whole-channel writebacks (a header write mask with a non-identity select is refused
+/// by name).
+fn swizzle(
+    rss: &RenderSurfaceState,
+    msg: &SamplerMessage,
+    response: &mut Response,
+) -> Result<(), MessageError> {
+    let selects = [
+        rss.shader_channel_select_red.0,
+        rss.shader_channel_select_green.0,
+        rss.shader_channel_select_blue.0,
+        rss.shader_channel_select_alpha.0,
+    ];
+    if selects == [4, 5, 6, 7] {
+        return Ok(());
+    }
+    if msg.header.is_some_and(|h| h.write_masks.iter().any(|&m| m)) {
+        return Err(Unsupported::new(
+            "a sampler write channel mask with a non-identity Shader Channel Select",
+            "seed 003 RENDER_SURFACE_STATE Shader Channel Select",
+        )
+        .into());
+    }
+    let w = if msg.simd == SamplerSimd::Simd16 {
+        2
+    } else {
+        1
+    };
+    let regs = &mut response.registers;
+    if regs.len() < 4 * w {
+        return Ok(());
+    }
+    let one = match gtsim_mem::format::texel::numeric_class(rss.surface_format) {
+        Ok(gtsim_mem::format::texel::NumericClass::Uint)
+        | Ok(gtsim_mem::format::texel::NumericClass::Sint) => 1u32,
+        _ => 1.0f32.to_bits(),
+    };
+    let source: Vec<[u8; 32]> = regs[..4 * w].to_vec();
+    for (c, sel) in selects.iter().enumerate() {
+        for r in 0..w {
+            regs[c * w + r] = match sel {
+                0 => [0; 32],
+                1 => {
+                    let mut reg = [0u8; 32];
+                    for d in reg.chunks_exact_mut(4) {
+                        d.copy_from_slice(&one.to_le_bytes());
+                    }
+                    reg
+                }
+                4..=7 => source[usize::from(*sel as u8 - 4) * w + r],
+                other => {
+                    return Err(state_error(
+                        "RENDER_SURFACE_STATE",
+                        format!("Shader Channel Select {other} is reserved"),
+                    ));
+                }
+            };
+        }
+    }
+    Ok(())
+}
+
+/// The surfaces and sampler states of one stage's tables.
+struct Resources<'a> {
+    bases: &'a Bases,
+    tables: StageTables,
+    mem: &'a dyn Memory,
+}
+
+impl Resources<'_> {
+    fn rss(&self, bti: u8) -> Result<RenderSurfaceState, MessageError> {
+        let at = binding_table_entry(self.mem, self.bases, self.tables.binding_table, bti)
+            .map_err(gtsim_pipe3d::draw::DrawError::into_message_error)?;
+        gtsim_pipe3d::state::read_indirect(
+            self.mem,
+            "RENDER_SURFACE_STATE",
+            at,
+            RenderSurfaceState::DWORDS,
+            RenderSurfaceState::unpack,
+        )
+        .map_err(gtsim_pipe3d::draw::DrawError::into_message_error)
+    }
+}
+
+impl SamplerResources for Resources<'_> {
+    fn surface(&self, bti: u8) -> Result<SurfaceView, MessageError> {
+        Ok(surface_view(&self.rss(bti)?))
+    }
+
+    fn sampler(&self, index: u8) -> Result<SamplerConfig, MessageError> {
+        let at = address(
+            self.tables
+                .sampler_state
+                .wrapping_add(u64::from(index) * 16),
+        );
+        let s = gtsim_pipe3d::state::read_indirect(
+            self.mem,
+            "SAMPLER_STATE",
+            at,
+            SamplerState::DWORDS,
+            SamplerState::unpack,
+        )
+        .map_err(gtsim_pipe3d::draw::DrawError::into_message_error)?;
+        let border_at = address(self.bases.dynamic.wrapping_add(s.indirect_state_pointer));
+        let b = self
+            .mem
+            .read_dwords(border_at, 4)
+            .map_err(|fault| MessageError::Fault {
+                what: "SAMPLER_BORDER_COLOR_STATE".into(),
+                fault,
+            })?;
+        Ok(sampler_config(
+            &s,
+            b.into_iter().map(f32::from_bits).collect(),
+        ))
+    }
+
+    fn memory(&self) -> &dyn Memory {
+        self.mem
+    }
+}
+
+/// SAMPLER_STATE (seed 003, the Gen8+ 4-dword form) as the sampler uses it.
+fn sampler_config(s: &SamplerState, border: Vec<f32>) -> SamplerConfig {
+    let border = [0, 1, 2, 3].map(|i| border.get(i).copied().unwrap_or(0.0));
+    SamplerConfig {
+        disabled: s.sampler_disable,
+        min_filter: MapFilter::from_raw(u32::from(s.min_mode_filter)),
+        mag_filter: MapFilter::from_raw(u32::from(s.mag_mode_filter)),
+        mip_filter: MipFilter::from_raw(u32::from(s.mip_mode_filter)),
+        address: [
+            TexCoordMode::from_raw(u32::from(s.tcx_address_control_mode)),
+            TexCoordMode::from_raw(u32::from(s.tcy_address_control_mode)),
+            TexCoordMode::from_raw(u32::from(s.tcz_address_control_mode)),
+        ],
+        // The Gen11 front has no 3DSTATE_CHROMA_KEY table wired to the sampler yet; a
+        // sampler asking for a chroma key fails at its first use.
+        chroma_key: None,
+        shadow: gtsim_sampler::shadow::ShadowFunction::from_raw(u32::from(s.shadow_function)),
+        border_dx9: s.texture_border_color_mode == 1,
+        max_anisotropy: f32::from((s.maximum_anisotropy & 7) + 1) * 2.0,
+        // Cube Surface Control Mode 1: OVERRIDE.
+        cube_override: s.cube_surface_control_mode == 1,
+        trilinear_threshold: match s.trilinear_filter_quality {
+            0 => Ok(0.0),
+            2 => Ok(0.25),
+            3 => Ok(0.375),
+            other => Err(u32::from(other)),
+        },
+        lod_bias: s.texture_lod_bias as f32,
+        min_lod: s.min_lod as f32,
+        max_lod: s.max_lod as f32,
+        // Gen8+ moved Base Mip Level to RENDER_SURFACE_STATE; isl programs 0 there.
+        base_mip_level: 0.0,
+        // LOD PreClamp Mode 2: OGL.
+        lod_pre_clamp: s.lod_pre_clamp_mode == 2,
+        non_normalized: s.non_normalized_coordinate_enable,
+        border,
+    }
+}
+
+/// RENDER_SURFACE_STATE (seed 003) as the sampler sees it, in the Gen9+ layouts: 2D
+/// and cube surfaces as 2D arrays, 3D surfaces as 2D arrays of their slices, slices
+/// Surface QPitch rows apart; 1D surfaces of one level and slice; buffers.
+fn surface_view(rss: &RenderSurfaceState) -> SurfaceView {
+    let (kind, ty) = match rss.surface_type {
+        St::SURFTYPE_1D => (SurfaceKind::D1, SurfaceType::D1),
+        St::SURFTYPE_2D => (SurfaceKind::D2, SurfaceType::D2),
+        St::SURFTYPE_3D => (SurfaceKind::D3, SurfaceType::D3),
+        St::SURFTYPE_CUBE => (SurfaceKind::Cube, SurfaceType::Cube),
+        St::SURFTYPE_BUFFER => (SurfaceKind::Buffer, SurfaceType::Buffer),
+        St::SURFTYPE_NULL => (SurfaceKind::Null, SurfaceType::D2),
+        other => (SurfaceKind::Reserved(other.0), SurfaceType::D2),
+    };
+    let levels = u32::from(rss.mip_count_lod) + u32::from(rss.surface_min_lod) + 1;
+    let (w, h, d) = (
+        u32::from(rss.width) + 1,
+        u32::from(rss.height) + 1,
+        u32::from(rss.depth) + 1,
+    );
+    let entries = crate::surface::buffer_entries(rss);
+    let layout = match kind {
+        SurfaceKind::Buffer => crate::surface::layout(
+            rss,
+            SurfaceType::Buffer,
+            (entries as u32, 1, 1),
+            1,
+            ArraySpacing::Full,
+        ),
+        SurfaceKind::D1 if levels > 1 || d > 1 => Err(Unsupported::new(
+            "a 1D surface with mips or array layers (the Gen9+ 1D layout)",
+            "seed 003 RENDER_SURFACE_STATE",
+        )
+        .into()),
+        _ if rss.number_of_multisamples != NumberOfMultisamples::MULTISAMPLECOUNT_1 => {
+            Err(Unsupported::new(
+                "sampling a multisampled surface on Gen11",
+                "seed 003 RENDER_SURFACE_STATE Number of Multisamples",
+            )
+            .into())
+        }
+        _ => crate::surface::layout(
+            rss,
+            ty,
+            (
+                w,
+                if kind == SurfaceKind::D1 { 1 } else { h },
+                if kind == SurfaceKind::Cube { 6 * d } else { d },
+            ),
+            levels,
+            ArraySpacing::QPitch(u32::from(rss.surface_qpitch) << 2),
+        ),
+    };
+    SurfaceView {
+        kind,
+        layout,
+        size: [w, h, d],
+        array: rss.surface_array,
+        mip_count: u32::from(rss.mip_count_lod),
+        surface_min_lod: u32::from(rss.surface_min_lod),
+        resource_min_lod: rss.resource_min_lod as f32,
+        min_array_element: u32::from(rss.minimum_array_element),
+        samples: 1,
+        sample_palette_index: 0,
+        mcs: None,
+        clear_color: [false; 4],
+        buffer_entries: entries as u32,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::op;
+    use gtsim_sampler::state::SamplerOp;
+
+    /// Mesa's Gen9+ ld sends "u v lod r"; the neutral (Gen7) ld reads "u lod v r":
+    /// parameter 1 (lod) of the Gen7 order is Gen11's parameter 2. The `_lz` forms put a
+    /// zero LOD where Gen7 has one.
+    #[test]
+    fn gen9_argument_orders_map_onto_the_gen7_tables() {
+        let (ld, order) = op(7);
+        assert_eq!(ld, SamplerOp::Ld);
+        assert_eq!(order.unwrap(), &[Some(0), Some(2), Some(1), Some(3)]);
+        let (ld_lz, order) = op(26);
+        assert_eq!(ld_lz, SamplerOp::Ld);
+        assert_eq!(order.unwrap(), &[Some(0), None, Some(1), Some(2)]);
+        let (lz, order) = op(24);
+        assert_eq!(lz, SamplerOp::SampleL);
+        assert_eq!(order.unwrap()[0], None);
+        let (c_lz, order) = op(25);
+        assert_eq!(c_lz, SamplerOp::SampleLC);
+        assert_eq!(order.unwrap()[..2], [Some(0), None]);
+    }
 }
