@@ -294,18 +294,26 @@ impl SamplerResources for Resources<'_> {
             SamplerState::unpack,
         )
         .map_err(gtsim_pipe3d::draw::DrawError::into_message_error)?;
-        let border_at = address(self.bases.dynamic.wrapping_add(s.indirect_state_pointer));
-        let b = self
-            .mem
-            .read_dwords(border_at, 4)
-            .map_err(|fault| MessageError::Fault {
-                what: "SAMPLER_BORDER_COLOR_STATE".into(),
-                fault,
-            })?;
-        Ok(sampler_config(
-            &s,
-            b.into_iter().map(f32::from_bits).collect(),
-        ))
+        // The border colour is read only when an address mode can reach it
+        // (TEXCOORDMODE_CLAMP_BORDER 4, HALF_BORDER 6): iris binds its border colour
+        // pool only to batches whose samplers need it.
+        let modes = [
+            s.tcx_address_control_mode,
+            s.tcy_address_control_mode,
+            s.tcz_address_control_mode,
+        ];
+        let b = if modes.iter().any(|&m| m == 4 || m == 6) {
+            let border_at = address(self.bases.dynamic.wrapping_add(s.indirect_state_pointer));
+            self.mem
+                .read_dwords(border_at, 4)
+                .map_err(|fault| MessageError::Fault {
+                    what: "SAMPLER_BORDER_COLOR_STATE".into(),
+                    fault,
+                })?
+        } else {
+            vec![0; 4]
+        };
+        Ok(sampler_config(&s, b.into_iter().map(f32::from_bits).collect()))
     }
 
     fn memory(&self) -> &dyn Memory {

@@ -5,6 +5,9 @@
 //! 3DSTATE_WM_DEPTH_STENCIL_BODY, CC_VIEWPORT).
 
 use super::{DrawFront, get};
+use crate::bases::Bases;
+use crate::latched::LatchedState;
+use gtsim_spec::gen11::ThreeDStateWmHzOp;
 use crate::bases::address;
 use gtsim_dataport::depth_stencil::{DepthFormat, DepthStencilState as PixelState, StencilFace};
 use gtsim_mem::Memory;
@@ -29,15 +32,24 @@ pub(super) fn depth_buffer(
     f: &DrawFront,
     mem: &dyn Memory,
 ) -> Result<Option<DepthBuffer>, DrawError> {
-    let s = f.state;
+    depth_buffer_of(f.state, &f.bases, mem, false)
+}
+
+/// [`depth_buffer`] from the latched state alone; `with_stencil` binds the stencil
+/// buffer whatever the tests use (a clear writes it).
+fn depth_buffer_of(
+    s: &LatchedState,
+    bases: &Bases,
+    mem: &dyn Memory,
+    with_stencil: bool,
+) -> Result<Option<DepthBuffer>, DrawError> {
     let d = get(&s.depth_buffer);
     if d.surface_type == St::SURFTYPE_NULL {
         return Ok(None);
     }
-    if d.hierarchical_depth_buffer_enable {
-        // HiZ holds no data the model needs: the depth buffer always has the true
-        // values, as the Gen7 model keeps them (seed 003 L17382, HiZ auxiliary surface).
-    }
+    // With Hierarchical Depth Buffer Enable, HiZ holds no data the model needs: the
+    // depth buffer always has the true values, as the Gen7 model keeps them (seed 003
+    // L17382, HiZ auxiliary surface).
     let ty = match d.surface_type {
         St::SURFTYPE_2D | St::SURFTYPE_CUBE => SurfaceType::D2,
         other => {
@@ -85,7 +97,7 @@ pub(super) fn depth_buffer(
         )
     };
     let ds = get(&s.wm_depth_stencil);
-    let stencil_needed = ds.stencil_test_enable || ds.stencil_buffer_write_enable;
+    let stencil_needed = with_stencil || ds.stencil_test_enable || ds.stencil_buffer_write_enable;
     let stencil = if stencil_needed {
         let sb = get(&s.stencil_buffer);
         if !sb.stencil_buffer_enable {
@@ -114,7 +126,7 @@ pub(super) fn depth_buffer(
     };
     let cc = if ds.depth_test_enable || ds.depth_buffer_write_enable {
         let addr = address(
-            f.bases
+            bases
                 .dynamic
                 .wrapping_add(get(&s.viewport_state_pointers_cc).cc_viewport_pointer),
         );
@@ -180,4 +192,62 @@ pub(super) fn depth_buffer(
         stencil_clear: None,
         op: DepthOp::Test,
     }))
+}
+
+/// 3DSTATE_WM_HZ_OP (seed 003 3DSTATE_WM_HZ_OP_BODY), carried out when the command
+/// arrives, with no 3DPRIMITIVE: Depth Buffer Clear Enable stores 3DSTATE_CLEAR_PARAMS's
+/// Depth Clear Value and Stencil Buffer Clear Enable the Stencil Clear Value into the
+/// Clear Rectangle (maximum exclusive, as Mesa's blorp programs it) or, with Full
+/// Surface Depth and Stencil Clear, the whole level and slice. The depth and HiZ
+/// resolves have nothing to do: the depth buffer always holds the true values.
+pub fn wm_hz_op(
+    s: &LatchedState,
+    registers: &dyn gtsim_pipe3d::state::Registers,
+    op: &ThreeDStateWmHzOp,
+    mem: &mut dyn Memory,
+) -> Result<(), DrawError> {
+    if !op.depth_buffer_clear_enable && !op.stencil_buffer_clear_enable {
+        return Ok(());
+    }
+    if op.number_of_multisamples != 0 {
+        return Err(unsupported(
+            "3DSTATE_WM_HZ_OP clears of multisampled depth buffers",
+            "seed 003 3DSTATE_WM_HZ_OP_BODY",
+        ));
+    }
+    let bases = Bases::latched(s, registers);
+    let Some(mut db) = depth_buffer_of(s, &bases, &*mem, op.stencil_buffer_clear_enable)? else {
+        return Err(unsupported(
+            "3DSTATE_WM_HZ_OP with a null depth buffer (a stencil-only clear)",
+            "seed 003 3DSTATE_WM_HZ_OP_BODY",
+        ));
+    };
+    db.front.depth_write = op.depth_buffer_clear_enable;
+    db.back.depth_write = op.depth_buffer_clear_enable;
+    db.stencil_clear = op.stencil_buffer_clear_enable.then_some(op.stencil_clear_value);
+    if !op.stencil_buffer_clear_enable {
+        db.stencil = None;
+    }
+    db.op = DepthOp::Clear;
+    let (w, h) = (
+        (db.desc.width >> db.lod).max(1),
+        (db.desc.height >> db.lod).max(1),
+    );
+    let (x0, y0, x1, y1) = if op.full_surface_depth_and_stencil_clear {
+        (0, 0, w, h)
+    } else {
+        (
+            u32::from(op.clear_rectangle_x_min).min(w),
+            u32::from(op.clear_rectangle_y_min).min(h),
+            u32::from(op.clear_rectangle_x_max).min(w),
+            u32::from(op.clear_rectangle_y_max).min(h),
+        )
+    };
+    let pixels: Vec<(u32, u32)> = (y0..y1).flat_map(|y| (x0..x1).map(move |x| (x, y))).collect();
+    db.access()
+        .clear(mem, &pixels)
+        .map_err(|e| DrawError::State {
+            command: "3DSTATE_WM_HZ_OP",
+            why: e.to_string(),
+        })
 }

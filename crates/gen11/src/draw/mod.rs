@@ -14,6 +14,8 @@
 
 mod depth;
 mod gather;
+
+pub use depth::wm_hz_op;
 mod output;
 
 use crate::bases::Bases;

@@ -134,6 +134,17 @@ impl Front for LatchedState {
                 ))
             }
             "MEDIA_STATE_FLUSH" => Ok(()),
+            "3DSTATE_WM_HZ_OP" => {
+                cs.ctx.state.latch(name, dw).map_err(|e| Hang::Decode {
+                    command: name,
+                    addr: at,
+                    error: e.error,
+                })?;
+                let registers = super::gen7::ContextRegisters(&cs.ctx.registers);
+                let op = cs.ctx.state.wm_hz_op.clone().unwrap_or_default();
+                gtsim_gen11::draw::wm_hz_op(&cs.ctx.state, &registers, &op, cs.mem)
+                    .map_err(|error| Hang::Draw { addr: at, error })
+            }
             _ => match def.kind {
                 // State commands (3D, media and GPGPU state): latched, typed. A malformed
                 // command is a hang, as a real command streamer would hang on it.

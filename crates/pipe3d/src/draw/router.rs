@@ -282,7 +282,21 @@ impl Router<'_> {
                 let Some(pixels) = self.pixels.as_mut() else {
                     return Err(self.unrouted(m));
                 };
-                pixels.write(&mut *self.mem, &rt, &m.payload, &|mem, bti, rti| {
+                // A split send's second payload continues the first (Gen11's
+                // headerless writes send the colours there).
+                let joined;
+                let payload: &[[u8; 32]] = if m.payload2.is_empty() {
+                    &m.payload
+                } else {
+                    joined = m
+                        .payload
+                        .iter()
+                        .chain(m.payload2.iter())
+                        .copied()
+                        .collect::<Vec<_>>();
+                    &joined
+                };
+                pixels.write(&mut *self.mem, &rt, payload, &|mem, bti, rti| {
                     front
                         .render_target(mem, bti, rti)
                         .map_err(super::DrawError::into_message_error)
