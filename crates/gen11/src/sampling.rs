@@ -166,12 +166,22 @@ pub(crate) fn message(
         mlen = out.len();
         payload = out;
     }
+    // Without a header, a Gen9+ response shorter than the four channels' registers
+    // carries the first channels only (Mesa lower_sampler_logical_send sends a header
+    // with write channel masks only when it has one anyway, and otherwise shortens the
+    // response length).
+    let w = if simd == SamplerSimd::Simd16 { 2 } else { 1 };
+    let rlen = usize::from(d.response_length);
+    let truncated = header.is_none()
+        && rlen < 4 * w
+        && rlen.is_multiple_of(w)
+        && !matches!(op, SamplerOp::Resinfo | SamplerOp::Sampleinfo | SamplerOp::LdMcs);
     let msg = SamplerMessage {
         op,
         simd,
         header,
         message_length: mlen,
-        response_length: usize::from(d.response_length),
+        response_length: if truncated { 4 * w } else { rlen },
         binding_table_index: d.binding_table_index,
         sampler_index: d.sampler_index,
         name: format!(
@@ -184,6 +194,12 @@ pub(crate) fn message(
     if op != SamplerOp::Resinfo && op != SamplerOp::Sampleinfo && op != SamplerOp::LdMcs {
         let rss = res.rss(d.binding_table_index)?;
         swizzle(&rss, &msg, &mut response)?;
+    }
+    if truncated {
+        response.registers.truncate(rlen);
+        if let Some(written) = &mut response.written {
+            written.truncate(rlen);
+        }
     }
     Ok(response)
 }

@@ -424,8 +424,8 @@ fn vertex_shader(f: &DrawFront, mem: &dyn Memory) -> Result<VertexShader, DrawEr
 
 /// The scissor rectangle the rasterizer applies: 3DSTATE_RASTER's Scissor Rectangle
 /// Enable with SCISSOR_RECT, intersected with the viewport's extents (SF_CLIP_VIEWPORT X/Y
-/// Min/Max ViewPort: on Gen8+ pixels outside the viewport are not rendered, which iris
-/// relies on, its drawing rectangle covering the whole 16K surface).
+/// Min/Max ViewPort, inclusive: on Gen8+ pixels outside the viewport are not rendered,
+/// which iris relies on, its drawing rectangle covering the whole 16K surface).
 fn scissor(
     f: &DrawFront,
     mem: &dyn Memory,
@@ -455,9 +455,10 @@ fn scissor(
         ]);
     }
     if let Some(v) = viewport {
-        // Pixel centres inside [min, max): pixels floor(min) .. ceil(max) - 1.
+        // The extents are inclusive pixel coordinates: iris programs X Max ViewPort as
+        // the viewport's right edge - 1 (iris_state.c upload of SF_CLIP_VIEWPORT).
         let lo = |x: f32| x.floor().clamp(0.0, 16384.0) as i64;
-        let hi = |x: f32| (x.ceil() as i64 - 1).clamp(-1, 16383);
+        let hi = |x: f32| (x.floor() as i64).clamp(-1, 16383);
         let ext = [
             lo(v.x_min_view_port),
             lo(v.y_min_view_port),
