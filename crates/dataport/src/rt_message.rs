@@ -86,6 +86,12 @@ pub struct RtExtended {
     pub source0_alpha: bool,
     /// Null Render Target (20): the write goes to no render target.
     pub null_render_target: bool,
+    /// The slots the send's execution mask enables, when the generation lets it select
+    /// the pixels written (Gen11 headerless writes: without the header's pixel enables,
+    /// Mesa's Gen11 compiler discards pixels by predicating the send, brw_fs.cpp
+    /// lower_fb_write_logical_send); `None`: ignored, as Gen7's "Execution Mask" rule
+    /// says (seed 000 §3.9.11).
+    pub execution_mask: Option<u32>,
 }
 
 /// The decoded colours of one render target write: per slot (0..16) the RGBA bits the

@@ -215,7 +215,7 @@ impl PixelWrites<'_> {
         // Seed 000 §3.9.11 "Execution Mask": the message's execution mask is ignored;
         // the header's Pixel/Sample Enables, or without a header the dispatch's pixel
         // mask, say which pixels are written.
-        let mut enabled = p.slots & self.lit;
+        let mut enabled = p.slots & self.lit & rt.extended.execution_mask.unwrap_or(u32::MAX);
         if let Some(h) = p.header_pixel_mask {
             enabled &= h;
         }
@@ -381,6 +381,11 @@ pub fn write_alike(
     resolve: &ResolveTarget<'_>,
     threads: &[AlikeThread],
 ) -> Option<Vec<u32>> {
+    // A write whose execution mask selects pixels, or that goes to the null render
+    // target, goes thread by thread.
+    if rt.extended.execution_mask.is_some() || rt.extended.null_render_target {
+        return None;
+    }
     let mut p = decode_payload(rt, payload, computes_depth).ok()?;
     if rt.header.is_none() {
         p.array_index = rt_array_index;

@@ -176,6 +176,25 @@ pub(crate) fn render_cache(m: &Message) -> MessageKind {
             render_target_index: ex.render_target_array_index,
             source0_alpha: ex.src0_alpha_present != 0,
             null_render_target: ex.null_render_target != 0,
+            execution_mask: header
+                .is_none()
+                .then(|| execution_slots(&d, m.channel_mask)),
         },
     })
+}
+
+/// The slots a headerless write's execution mask enables: channel i is slot i of the
+/// 16 the Slot Group Select picks (slots 8-15 for SIMD8_DUALSRC_HI).
+fn execution_slots(d: &RtWriteDescriptor, channel_mask: u32) -> u32 {
+    let (width, first) = match d.message_subtype {
+        MessageSubtype::SIMD8_LO | MessageSubtype::SIMD8_DUALSRC_LO => (8, 0),
+        MessageSubtype::SIMD8_DUALSRC_HI => (8, 8),
+        _ => (16, 0),
+    };
+    let group = if d.slot_group_select == SlotGroupSelect::SLOTGRP_HI {
+        16
+    } else {
+        0
+    };
+    (channel_mask & ((1u32 << width) - 1)) << (first + group)
 }

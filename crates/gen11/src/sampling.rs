@@ -175,7 +175,10 @@ pub(crate) fn message(
     let truncated = header.is_none()
         && rlen < 4 * w
         && rlen.is_multiple_of(w)
-        && !matches!(op, SamplerOp::Resinfo | SamplerOp::Sampleinfo | SamplerOp::LdMcs);
+        && !matches!(
+            op,
+            SamplerOp::Resinfo | SamplerOp::Sampleinfo | SamplerOp::LdMcs
+        );
     let msg = SamplerMessage {
         op,
         simd,
@@ -329,7 +332,10 @@ impl SamplerResources for Resources<'_> {
         } else {
             vec![0; 4]
         };
-        Ok(sampler_config(&s, b.into_iter().map(f32::from_bits).collect()))
+        Ok(sampler_config(
+            &s,
+            b.into_iter().map(f32::from_bits).collect(),
+        ))
     }
 
     fn memory(&self) -> &dyn Memory {

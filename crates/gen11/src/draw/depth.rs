@@ -6,14 +6,14 @@
 
 use super::{DrawFront, get};
 use crate::bases::Bases;
-use crate::latched::LatchedState;
-use gtsim_spec::gen11::ThreeDStateWmHzOp;
 use crate::bases::address;
+use crate::latched::LatchedState;
 use gtsim_dataport::depth_stencil::{DepthFormat, DepthStencilState as PixelState, StencilFace};
 use gtsim_mem::Memory;
 use gtsim_mem::layout::{ArraySpacing, SurfaceDesc, SurfaceType};
 use gtsim_pipe3d::draw::{DepthBuffer, DepthOp, DrawError, unsupported};
 use gtsim_spec::gen11::CcViewport;
+use gtsim_spec::gen11::ThreeDStateWmHzOp;
 use gtsim_spec::gen11::three_d_state_depth_buffer::SurfaceType as St;
 
 fn bad(why: String) -> DrawError {
@@ -224,7 +224,9 @@ pub fn wm_hz_op(
     };
     db.front.depth_write = op.depth_buffer_clear_enable;
     db.back.depth_write = op.depth_buffer_clear_enable;
-    db.stencil_clear = op.stencil_buffer_clear_enable.then_some(op.stencil_clear_value);
+    db.stencil_clear = op
+        .stencil_buffer_clear_enable
+        .then_some(op.stencil_clear_value);
     if !op.stencil_buffer_clear_enable {
         db.stencil = None;
     }
@@ -243,7 +245,9 @@ pub fn wm_hz_op(
             u32::from(op.clear_rectangle_y_max).min(h),
         )
     };
-    let pixels: Vec<(u32, u32)> = (y0..y1).flat_map(|y| (x0..x1).map(move |x| (x, y))).collect();
+    let pixels: Vec<(u32, u32)> = (y0..y1)
+        .flat_map(|y| (x0..x1).map(move |x| (x, y)))
+        .collect();
     db.access()
         .clear(mem, &pixels)
         .map_err(|e| DrawError::State {
