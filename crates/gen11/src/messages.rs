@@ -138,6 +138,44 @@ fn data_port(sfid: Sfid, desc: u32) -> Result<DataMessage, MessageError> {
             Dp0::MT0_MEMFENCE => DataOp::Fence {
                 commit: d.response_length > 0,
             },
+            // Message Specific Control (Mesa brw_eu.h brw_dp_dword_scattered_rw_desc):
+            // bit 0 SIMD16, bit 1 the legacy SIMD mode, which must be set.
+            Dp0::MT0R_DWS | Dp0::MT0W_DWS => {
+                let control = d.message_specific_control;
+                if control & 2 == 0 {
+                    return Err(state(
+                        "DWord scattered descriptor",
+                        desc,
+                        &"Legacy SIMD Mode (control bit 1) clear",
+                    ));
+                }
+                DataOp::DwordScattered {
+                    write: d.message_type == Dp0::MT0W_DWS.0 as u8,
+                    slots: if control & 1 != 0 { 16 } else { 8 },
+                }
+            }
+            // Message Specific Control (Mesa brw_dp_byte_scattered_rw_desc): bit 0
+            // SIMD16, bits 3:2 the data size (0: 1 byte, 1: 2 bytes, 2: 4 bytes).
+            Dp0::MT0R_BS | Dp0::MT0W_BS => {
+                let control = d.message_specific_control;
+                let bytes = match (control >> 2) & 3 {
+                    0 => 1,
+                    1 => 2,
+                    2 => 4,
+                    _ => {
+                        return Err(state(
+                            "byte scattered descriptor",
+                            desc,
+                            &"Data Size 3 is reserved",
+                        ));
+                    }
+                };
+                DataOp::ByteScattered {
+                    write: d.message_type == Dp0::MT0W_BS.0 as u8,
+                    slots: if control & 1 != 0 { 16 } else { 8 },
+                    bytes,
+                }
+            }
             other => return Err(not_modelled("data port 0", other.name(), other.0)),
         },
         _ => match Dp1(u32::from(d.message_type)) {

@@ -5,6 +5,9 @@
 //! address width, whether a batch start can call a second-level batch, which fields a
 //! command has. Everything else goes to the generation's [`Front`].
 
+/// The render command streamer's MMIO base (Linux i915_reg.h RENDER_RING_BASE).
+const RENDER_RING_BASE: u32 = 0x2000;
+
 use super::fields::Fields;
 use super::front::Front;
 use super::{Context, DeviceLimits, Hang, Ring, SubmitReport, fetch};
@@ -219,7 +222,7 @@ impl<'a, F: Front> CommandStreamer<'a, F> {
                 }
             }
             "MI_LOAD_REGISTER_IMM" => {
-                self.no_mmio_remap(&c, at, "Add CS MMIO Start Offset")?;
+                let base = self.mmio_base(&c, "Add CS MMIO Start Offset");
                 if c.u("Byte Write Disables") != 0 {
                     return Err(unsupported(
                         name,
@@ -230,13 +233,13 @@ impl<'a, F: Front> CommandStreamer<'a, F> {
                 }
                 for r in c.array("Registers") {
                     self.ctx.registers.write(
-                        r.address("Register Offset") as u32,
+                        base.wrapping_add(r.address("Register Offset") as u32),
                         r.u("Data DWord") as u32,
                     );
                 }
             }
             "MI_LOAD_REGISTER_MEM" => {
-                self.no_mmio_remap(&c, at, "Add CS MMIO Start Offset")?;
+                let base = self.mmio_base(&c, "Add CS MMIO Start Offset");
                 if c.flag("Add Loop Variable") {
                     return Err(unsupported(
                         name,
@@ -248,28 +251,29 @@ impl<'a, F: Front> CommandStreamer<'a, F> {
                 let v = self.read_u32(name, at, c.address("Memory Address"))?;
                 self.ctx
                     .registers
-                    .write(c.address("Register Address") as u32, v);
+                    .write(base.wrapping_add(c.address("Register Address") as u32), v);
             }
             "MI_LOAD_REGISTER_REG" => {
-                self.no_mmio_remap(&c, at, "Add CS MMIO Start Offset Source")?;
-                self.no_mmio_remap(&c, at, "Add CS MMIO Start Offset Destination")?;
-                let v = self
-                    .ctx
-                    .registers
-                    .read(c.address("Source Register Address") as u32, self.clock());
-                self.ctx
-                    .registers
-                    .write(c.address("Destination Register Address") as u32, v);
+                let src = self.mmio_base(&c, "Add CS MMIO Start Offset Source");
+                let dst = self.mmio_base(&c, "Add CS MMIO Start Offset Destination");
+                let v = self.ctx.registers.read(
+                    src.wrapping_add(c.address("Source Register Address") as u32),
+                    self.clock(),
+                );
+                self.ctx.registers.write(
+                    dst.wrapping_add(c.address("Destination Register Address") as u32),
+                    v,
+                );
             }
             "MI_STORE_REGISTER_MEM" => {
-                self.no_mmio_remap(&c, at, "Add CS MMIO Start Offset")?;
+                let base = self.mmio_base(&c, "Add CS MMIO Start Offset");
                 if c.flag("Predicate Enable") && self.predicated_off() {
                     return Ok(Flow::Next);
                 }
-                let v = self
-                    .ctx
-                    .registers
-                    .read(c.address("Register Address") as u32, self.clock());
+                let v = self.ctx.registers.read(
+                    base.wrapping_add(c.address("Register Address") as u32),
+                    self.clock(),
+                );
                 self.write_u32(name, at, c.address("Memory Address"), v)?;
             }
             "MI_STORE_DATA_IMM" => {
@@ -368,18 +372,13 @@ impl<'a, F: Front> CommandStreamer<'a, F> {
         Ok(Flow::Next)
     }
 
-    /// Gen11's "Add CS MMIO Start Offset" (register offsets relative to the engine's
-    /// MMIO base) is refused: one engine's registers are modelled.
-    fn no_mmio_remap(&self, c: &Fields, at: u64, field: &'static str) -> Result<(), Hang> {
-        if c.flag(field) {
-            return Err(unsupported(
-                c.def.name,
-                at,
-                format!("{field} (engine-relative register offsets)"),
-                "Gen11 PRM Vol 2a (MI commands)",
-            ));
-        }
-        Ok(())
+    /// What Gen11's "Add CS MMIO Start Offset" adds to a register offset: with the flag
+    /// set the offset is relative to the engine's MMIO base, the render command
+    /// streamer's 0x2000 (Linux i915_reg.h RENDER_RING_BASE; Mesa's mi_builder writes
+    /// GPR offsets 0x600.. this way); 0 without it (or on Gen7, whose commands lack
+    /// the field).
+    fn mmio_base(&self, c: &Fields, field: &'static str) -> u32 {
+        if c.flag(field) { RENDER_RING_BASE } else { 0 }
     }
 
     /// The hardware status page (HWS_PGA, Linux i915_reg.h; bits 31:12).

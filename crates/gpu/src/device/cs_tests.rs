@@ -162,8 +162,8 @@ fn pipe_control_lri_post_sync_writes_the_register() {
     assert_eq!(dev.read_register(1, GPR0), 0x0bad_cafe);
 }
 
-/// What the executor does not model is refused by name: Compare Mask Mode, engine-relative
-/// register offsets, Byte Write Disables.
+/// What the executor does not model is refused by name: Compare Mask Mode, Byte Write
+/// Disables.
 #[test]
 fn unmodelled_mi_fields_are_refused() {
     let refused = |platform: Platform, batch: &[u32], what: &str| {
@@ -182,16 +182,34 @@ fn unmodelled_mi_fields_are_refused() {
         &[0x1b00_0002 | 1 << 21 | 1 << 19, 0, 0x18000, 0],
         "Compare Mask Mode",
     );
-    // MI_LOAD_REGISTER_IMM with Add CS MMIO Start Offset (19).
-    refused(
-        Platform::IceLake,
-        &[0x1100_0001 | 1 << 19, 0x2608, 1],
-        "Add CS MMIO Start Offset",
-    );
     // MI_LOAD_REGISTER_IMM with Byte Write Disables (11:8), on Gen7.
     refused(
         Platform::IvyBridge,
         &[0x1100_0001 | 0xf << 8, 0x2608, 1],
         "Byte Write Disables",
     );
+}
+
+/// Gen11's "Add CS MMIO Start Offset" makes a register offset relative to the render
+/// command streamer's MMIO base, 0x2000 (Linux RENDER_RING_BASE): an LRI of 0x600 with
+/// the flag (bit 19) writes CS_GPR0 at 0x2600, and an SRM of 0x600 with it (bit 19)
+/// reads it back; without the flag 0x600 is another register.
+#[test]
+fn engine_relative_register_offsets_add_the_render_mmio_base() {
+    let batch = [
+        0x1100_0001 | 1 << 19,
+        0x600,
+        0x1234_5678,
+        // MI_STORE_REGISTER_MEM (0x24), relative, to 0x18000.
+        0x1240_0002 | 1 << 19,
+        0x600,
+        0x18000,
+        0,
+        END,
+    ];
+    let (mut dev, mem, r) = run(Platform::IceLake, &batch);
+    r.unwrap();
+    assert_eq!(dev.read_register(1, GPR0), 0x1234_5678);
+    assert_eq!(mem.read_u32(0x18000).unwrap(), 0x1234_5678);
+    assert_eq!(dev.read_register(1, 0x600), 0, "0x600 itself is untouched");
 }
