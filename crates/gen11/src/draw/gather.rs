@@ -15,8 +15,8 @@ use gtsim_pipe3d::sf::{CullMode, DepthOffset, DepthOffsetFormat, Viewport};
 use gtsim_pipe3d::state::{
     AttributeSetup, AttributeSwizzle, ClipMode, ClipState, ConstantSource, DrawCounts, DrawState,
     DrawingRectangle, FillMode, KernelPointer, Multisample, PixelShader, PositionOffset, PsKernel,
-    Scratch, SetupState, StageResources, StreamOutput, SwizzleSelect, VertexElement, VertexFetch,
-    VertexShader, check_bound, read_indirect,
+    Scratch, SetupState, StageResources, SwizzleSelect, VertexElement, VertexFetch, VertexShader,
+    check_bound, read_indirect,
 };
 use gtsim_pipe3d::vf::VertexBuffer;
 use gtsim_spec::gen11::*;
@@ -65,12 +65,7 @@ pub(super) fn draw_state(f: &DrawFront, mem: &dyn Memory) -> Result<Option<DrawS
         ));
     }
     let so = get(&s.streamout);
-    if so.so_function_enable {
-        return Err(unsupported(
-            "3DSTATE_STREAMOUT SO Function Enable on Gen11 (Gen8+ SO_BUFFER)",
-            "seed 003 3DSTATE_STREAMOUT_BODY, 3DSTATE_SO_BUFFER",
-        ));
-    }
+    let sol = super::stream_out::stream_output(s, f.registers, mem, &so)?;
     let raster = get(&s.raster);
     let sf = get(&s.sf);
     let clip = get(&s.clip);
@@ -101,11 +96,7 @@ pub(super) fn draw_state(f: &DrawFront, mem: &dyn Memory) -> Result<Option<DrawS
         vs,
         tess: None,
         gs: None,
-        sol: StreamOutput {
-            rendering_disable: so.rendering_disable,
-            render_stream: u32::from(so.render_stream_select),
-            function: None,
-        },
+        sol,
         clip: clip_state(&clip, &raster, viewport.as_ref())?,
         setup: setup_state(f, &sf, &raster, &wm, viewport.as_ref(), scissor)?,
         attributes: attribute_setup(f),

@@ -14,8 +14,10 @@
 
 mod depth;
 mod gather;
+mod stream_out;
 
 pub use depth::wm_hz_op;
+pub use stream_out::offset_write_backs;
 mod output;
 
 use crate::bases::Bases;

@@ -52,6 +52,17 @@ impl CommandStreamer<'_, LatchedState> {
         );
         self.ctx.kernels = kernels;
         self.add_statistics(&stats);
+        // Gen8+ SO buffers store their final write offsets back to memory.
+        if let Some(offsets) = stats.so_write_offsets {
+            for (b, at_offset) in gtsim_gen11::draw::offset_write_backs(&self.ctx.state)
+                .into_iter()
+                .enumerate()
+            {
+                if let Some(a) = at_offset {
+                    self.write_u32("3DSTATE_SO_BUFFER", at, a, offsets[b])?;
+                }
+            }
+        }
         result.map_err(|error| Hang::Draw { addr: at, error })
     }
 }
