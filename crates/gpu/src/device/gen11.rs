@@ -153,8 +153,13 @@ impl Front for LatchedState {
                 })?;
                 let registers = super::gen7::ContextRegisters(&cs.ctx.registers);
                 let op = cs.ctx.state.wm_hz_op.clone().unwrap_or_default();
-                gtsim_gen11::draw::wm_hz_op(&cs.ctx.state, &registers, &op, cs.mem)
-                    .map_err(|error| Hang::Draw { addr: at, error })
+                gtsim_gen11::draw::wm_hz_op(&cs.ctx.state, &registers, &op, cs.mem).map_err(
+                    |error| Hang::Command {
+                        command: name,
+                        addr: at,
+                        error,
+                    },
+                )
             }
             _ => match def.kind {
                 // State commands (3D, media and GPGPU state): latched, typed. A malformed

@@ -113,6 +113,17 @@ pub enum Hang {
         #[source]
         error: gtsim_pipe3d::draw::DrawError,
     },
+    /// A command the front carries out itself (Gen11's 3DSTATE_WM_HZ_OP clears) failed.
+    #[error("{command} at {addr:#x}: {error}")]
+    Command {
+        /// The command.
+        command: &'static str,
+        /// Its address.
+        addr: u64,
+        /// What went wrong.
+        #[source]
+        error: gtsim_pipe3d::draw::DrawError,
+    },
     /// A GPGPU_WALKER whose thread groups could not complete (or that its state
     /// refused).
     #[error("GPGPU_WALKER at {addr:#x}: {error}")]
@@ -177,6 +188,7 @@ impl Hang {
             | Hang::Fault { addr, .. }
             | Hang::Unsupported { addr, .. }
             | Hang::Draw { addr, .. }
+            | Hang::Command { addr, .. }
             | Hang::Walker { addr, .. }
             | Hang::Media { addr, .. }
             | Hang::Blit { addr, .. }
@@ -191,9 +203,10 @@ impl Hang {
     pub fn fault(&self) -> Option<Fault> {
         match self {
             Hang::Fault { fault, .. } => Some(*fault),
-            Hang::Draw { error, .. } | Hang::Walker { error, .. } | Hang::Media { error, .. } => {
-                error.fault()
-            }
+            Hang::Draw { error, .. }
+            | Hang::Command { error, .. }
+            | Hang::Walker { error, .. }
+            | Hang::Media { error, .. } => error.fault(),
             _ => None,
         }
     }
