@@ -178,7 +178,7 @@ pub(crate) fn render_cache(m: &Message) -> MessageKind {
             null_render_target: ex.null_render_target != 0,
             execution_mask: header
                 .is_none()
-                .then(|| execution_slots(&d, m.channel_mask)),
+                .then(|| execution_slots(&d, m.channel_mask >> m.first_channel)),
         },
     })
 }

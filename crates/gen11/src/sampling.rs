@@ -129,11 +129,19 @@ pub(crate) fn message(
     let (op, order) = op(d.message_type);
     let joined: Vec<[u8; 32]> = m.payload.iter().chain(m.payload2.iter()).copied().collect();
     let h = usize::from(d.header_present);
+    let mut tables = tables;
     let header = if d.header_present {
         let r = joined
             .first()
             .ok_or_else(|| gtsim_message::invalid("sampler message without its header"))?;
         let m2 = dwords(r)[2];
+        // M0.3 31:5: the Sampler State Pointer, from Dynamic State Base Address, which
+        // the header's sampler state replaces the stage's with (Mesa sets it for sampler
+        // indices past 15).
+        let pointer = u64::from(dwords(r)[3] & !0x1f);
+        if pointer != 0 {
+            tables.sampler_state = address(bases.dynamic.wrapping_add(pointer));
+        }
         Some(SamplerHeader {
             write_masks: [12, 13, 14, 15].map(|b| m2 >> b & 1 != 0),
             offsets: [8, 4, 0].map(|s| (((m2 >> s) as i8) << 4) >> 4),
@@ -193,7 +201,10 @@ pub(crate) fn message(
         ),
     };
     let res = Resources { bases, tables, mem };
-    let mut response = gtsim_sampler::message::handle(&msg, &payload, m.channel_mask, &res)?;
+    // The sampler numbers the message's channels from 0 (a 2Q send's channels 8-15
+    // are its 0-7).
+    let mut response =
+        gtsim_sampler::message::handle(&msg, &payload, m.channel_mask >> m.first_channel, &res)?;
     if op != SamplerOp::Resinfo && op != SamplerOp::Sampleinfo && op != SamplerOp::LdMcs {
         let rss = res.rss(d.binding_table_index)?;
         swizzle(&rss, &msg, &mut response)?;
