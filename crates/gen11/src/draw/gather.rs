@@ -14,9 +14,9 @@ use gtsim_pipe3d::raster::{DiamondRule, PointRule, SubpixelBits, Winding};
 use gtsim_pipe3d::sf::{CullMode, DepthOffset, DepthOffsetFormat, Viewport};
 use gtsim_pipe3d::state::{
     AttributeSetup, AttributeSwizzle, ClipMode, ClipState, ConstantSource, DrawCounts, DrawState,
-    DrawingRectangle, FillMode, KernelPointer, Multisample, PixelShader, PositionOffset, PsKernel,
-    Scratch, SetupState, StageResources, SwizzleSelect, VertexElement, VertexFetch, VertexShader,
-    check_bound, read_indirect,
+    DrawingRectangle, FillMode, KernelPointer, LineStipple, Multisample, PixelShader,
+    PolygonStipple, PositionOffset, PsKernel, Scratch, SetupState, StageResources, SwizzleSelect,
+    VertexElement, VertexFetch, VertexShader, check_bound, read_indirect,
 };
 use gtsim_pipe3d::vf::VertexBuffer;
 use gtsim_spec::gen11::*;
@@ -539,12 +539,6 @@ fn setup_state(
     v: Option<&SfClipViewport>,
     scissor: Option<[u32; 4]>,
 ) -> Result<SetupState, DrawError> {
-    if wm.line_stipple_enable || wm.polygon_stipple_enable {
-        return Err(unsupported(
-            "3DSTATE_WM line and polygon stipple on Gen11",
-            "seed 003 3DSTATE_WM_BODY",
-        ));
-    }
     if r.conservative_rasterization_enable {
         return Err(unsupported(
             "3DSTATE_RASTER Conservative Rasterization Enable",
@@ -623,8 +617,32 @@ fn setup_state(
             0.5 * f32::from(1u8 << wm.line_antialiasing_region_width.0.min(3)),
             0.5 * f32::from(1u8 << sf.line_end_cap_antialiasing_region_width.0.min(3)),
         ],
-        line_stipple: None,
-        polygon_stipple: None,
+        // 3DSTATE_LINE_STIPPLE and the polygon stipple, as on Gen7 (seed 004 §11.3.3;
+        // Gen11 keeps the commands, Mesa genxml gen11.xml).
+        line_stipple: wm.line_stipple_enable.then(|| {
+            let l = get(&f.state.line_stipple);
+            LineStipple {
+                pattern: l.line_stipple_pattern,
+                repeat: u32::from(l.line_stipple_repeat_count).max(1),
+            }
+        }),
+        polygon_stipple: wm.polygon_stipple_enable.then(|| {
+            let p = get(&f.state.poly_stipple_pattern);
+            let o = get(&f.state.poly_stipple_offset);
+            // Rows 0-31 are DWords 1-32 of the packed command.
+            let dw = p.pack().unwrap_or_default();
+            let mut rows = [0u32; 32];
+            for (r, v) in rows.iter_mut().zip(dw.iter().skip(1)) {
+                *r = *v;
+            }
+            PolygonStipple {
+                rows,
+                offset: [
+                    u32::from(o.polygon_stipple_x_offset),
+                    u32::from(o.polygon_stipple_y_offset),
+                ],
+            }
+        }),
         diamond: if wm.legacy_diamond_line_rasterization {
             DiamondRule::Legacy
         } else {
