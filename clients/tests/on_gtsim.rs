@@ -277,59 +277,80 @@ fn clients_render_on_gtsim_as_on_llvmpipe() {
     }
     let mut failures = vec![];
     for (name, exe) in CLIENTS {
-        let reference = tmp(&format!("{name}-reference.png"));
-        let reference_stdout = on_llvmpipe(name, exe, &reference);
         let capture = tmp(&format!("{name}-image.aub"));
         let out = under_gtsim(name, exe, &capture, false);
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert!(out.status.success(), "{name} under gtsim: {stderr}");
-        assert!(!stderr.contains("GPU HANG"), "{name}: {stderr}");
-        // What a client prints (the query results of `queries`: PS_DEPTH_COUNT and
-        // CL_INVOCATION_COUNT read back through PIPE_CONTROL and MI_STORE_REGISTER_MEM)
-        // must equal llvmpipe's.
-        assert_eq!(
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&reference_stdout),
-            "{name}: printed results differ from llvmpipe's"
-        );
-        let (w, h, want) = read_png(&reference);
-        let (gw, gh, got) = read_png(&tmp(&format!("{name}-gtsim.png")));
-        assert_eq!((w, h), (gw, gh), "{name}: image sizes");
-        let (tol, allowed, why) = tolerance(name);
-        let mut differ = 0;
-        let mut worst = 0u8;
-        let mut diff = vec![255u8; got.len()];
-        for (i, (a, b)) in got.chunks(4).zip(want.chunks(4)).enumerate() {
-            let d = a
-                .iter()
-                .zip(b)
-                .map(|(x, y)| x.abs_diff(*y))
-                .max()
-                .unwrap_or(0);
-            worst = worst.max(d);
-            if d > tol {
-                differ += 1;
-                diff[i * 4..i * 4 + 4].copy_from_slice(a);
-            }
-        }
-        eprintln!(
-            "{name}: {differ} pixels beyond tolerance {tol} ({why}), largest channel difference {worst}"
-        );
-        if differ > allowed {
-            let path = tmp(&format!("{name}-difference.png"));
-            let f = std::fs::File::create(&path).unwrap();
-            let mut enc = png::Encoder::new(std::io::BufWriter::new(f), w, h);
-            enc.set_color(png::ColorType::Rgba);
-            enc.set_depth(png::BitDepth::Eight);
-            enc.write_header().unwrap().write_image_data(&diff).unwrap();
-            failures.push(format!(
-                "{name}: {differ} of {} pixels (allowed {allowed}) differ from llvmpipe by more than {tol} (largest {worst}); see {}",
-                w * h,
-                path.display()
-            ));
-        }
+        failures.extend(compare_with_llvmpipe(
+            name,
+            exe,
+            &out,
+            &tmp(&format!("{name}-gtsim.png")),
+        ));
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Compares what `name` rendered and printed under gtsim (`out`, its image at `got`)
+/// with llvmpipe's run of the same client, within the client's tolerance. The run
+/// must succeed without a GPU hang. Returns the failure, if any; on an image difference
+/// an image of the differing pixels (white where they agree, the gtsim pixel where they
+/// differ) is saved beside the two images and named in it.
+fn compare_with_llvmpipe(name: &str, exe: &str, out: &Output, got: &Path) -> Option<String> {
+    let reference = got.with_file_name(format!(
+        "{}-reference.png",
+        got.file_stem().unwrap().to_string_lossy()
+    ));
+    let reference_stdout = on_llvmpipe(name, exe, &reference);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{name} under gtsim: {stderr}");
+    assert!(!stderr.contains("GPU HANG"), "{name}: {stderr}");
+    // What a client prints (the query results of `queries`: PS_DEPTH_COUNT and
+    // CL_INVOCATION_COUNT read back through PIPE_CONTROL and MI_STORE_REGISTER_MEM)
+    // must equal llvmpipe's.
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&reference_stdout),
+        "{name}: printed results differ from llvmpipe's"
+    );
+    let (w, h, want) = read_png(&reference);
+    let (gw, gh, got_pixels) = read_png(got);
+    assert_eq!((w, h), (gw, gh), "{name}: image sizes");
+    let (tol, allowed, why) = tolerance(name);
+    let mut differ = 0;
+    let mut worst = 0u8;
+    let mut diff = vec![255u8; got_pixels.len()];
+    for (i, (a, b)) in got_pixels.chunks(4).zip(want.chunks(4)).enumerate() {
+        let d = a
+            .iter()
+            .zip(b)
+            .map(|(x, y)| x.abs_diff(*y))
+            .max()
+            .unwrap_or(0);
+        worst = worst.max(d);
+        if d > tol {
+            differ += 1;
+            diff[i * 4..i * 4 + 4].copy_from_slice(a);
+        }
+    }
+    eprintln!(
+        "{name}: {differ} pixels beyond tolerance {tol} ({why}), largest channel difference {worst}"
+    );
+    if differ <= allowed {
+        return None;
+    }
+    let path = got.with_file_name(format!(
+        "{}-difference.png",
+        got.file_stem().unwrap().to_string_lossy()
+    ));
+    let f = std::fs::File::create(&path).unwrap();
+    let mut enc = png::Encoder::new(std::io::BufWriter::new(f), w, h);
+    enc.set_color(png::ColorType::Rgba);
+    enc.set_depth(png::BitDepth::Eight);
+    enc.write_header().unwrap().write_image_data(&diff).unwrap();
+    Some(format!(
+        "{name}: {differ} of {} pixels (allowed {allowed}) differ from llvmpipe by more than {tol} (largest {worst}); see {}",
+        w * h,
+        path.display()
+    ))
 }
 
 #[test]
@@ -737,11 +758,54 @@ fn device_threads_calling_the_c_library_do_not_deadlock_the_client() {
 }
 
 // ---------------------------------------------------------------------------------------
-// Ice Lake (gtsim run --gen 11): Mesa's iris comes up, and what it submits decodes as
-// iris's own INTEL_DEBUG=bat decode says. Gen11 draws are not modelled yet: each
-// client's first 3DPRIMITIVE ends its batch as a loud "not modelled" hang, and the
-// client carries on.
+// Ice Lake (gtsim run --gen 11): Mesa's iris comes up, renders every client as llvmpipe
+// does (but those whose features the Gen11 front refuses by name), and what it submits
+// decodes as iris's own INTEL_DEBUG=bat decode says.
 // ---------------------------------------------------------------------------------------
+
+/// The clients the Gen11 model does not render yet, each with what its draws lack:
+/// they hang loudly naming it, and the client carries on.
+const GEN11_NOT_YET: &[(&str, &str)] = &[
+    ("geometry", "3DSTATE_GS"),
+    ("tessellation", "3DSTATE_HS"),
+    ("msaa", "multisampled"),
+];
+
+/// Every client rendered by iris on gtsim --gen 11 equals llvmpipe's image and output,
+/// within the same tolerances as the Gen7 runs (`TOLERANCE`); the ones in
+/// `GEN11_NOT_YET` hang naming what is missing.
+#[test]
+fn clients_render_on_iris_over_gtsim_gen11_as_on_llvmpipe() {
+    if !mesa_present() || !Path::new("/usr/lib/x86_64-linux-gnu/dri/iris_dri.so").is_file() {
+        return;
+    }
+    let mut failures = vec![];
+    for (name, exe) in CLIENTS {
+        let png = tmp(&format!("{name}-gen11.png"));
+        let out = Command::new(gtsim())
+            .args(["run", "--gen", "11", "--"])
+            .arg(exe)
+            .arg("--out")
+            .arg(&png)
+            .env("GTSIM_I915_QUIET", "1")
+            .env("MESA_SHADER_CACHE_DISABLE", "true")
+            .output()
+            .unwrap();
+        if let Some((_, missing)) = GEN11_NOT_YET.iter().find(|n| n.0 == *name) {
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert!(out.status.success(), "{name}: {stderr}");
+            assert!(
+                stderr.contains("GPU HANG")
+                    && stderr.contains("not modelled")
+                    && stderr.contains(missing),
+                "{name}: its draw must hang naming {missing}: {stderr}"
+            );
+            continue;
+        }
+        failures.extend(compare_with_llvmpipe(name, exe, &out, &png));
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
 
 /// The clients whose Gen11 submissions are compared (a draw, a texture, a compute
 /// dispatch).
@@ -766,7 +830,7 @@ fn under_gtsim_gen11(client: &str, exe: &str, capture: &Path) -> Output {
 }
 
 /// What a compute client printed of its buffers under `gtsim run --gen 11` (`out`) equals
-/// llvmpipe's, and its dispatch ran (its draw is the one that hangs).
+/// llvmpipe's, and its dispatch and draw ran.
 fn compute_matches_llvmpipe(name: &str, exe: &str, out: &Output) {
     let stderr = String::from_utf8_lossy(&out.stderr);
     let reference = on_llvmpipe(name, exe, &tmp(&format!("{name}-gen11-reference.png")));
@@ -778,8 +842,8 @@ fn compute_matches_llvmpipe(name: &str, exe: &str, out: &Output) {
         "{name} on iris over gtsim --gen 11: the buffers differ from llvmpipe's"
     );
     assert!(
-        stderr.contains("3DPRIMITIVE") && !stderr.contains("GPGPU_WALKER at"),
-        "{name}: the dispatch must run, the draw hang: {stderr}"
+        !stderr.contains("GPU HANG"),
+        "{name}: the dispatch and the draw must run: {stderr}"
     );
 }
 
@@ -828,31 +892,29 @@ fn iris_comes_up_on_ice_lake_and_its_submissions_decode_as_iris_says() {
                 && stderr.contains("GL_VERSION: 4.6"),
             "{name}: not iris on Ice Lake:\n{stderr}"
         );
-        // The first draw is refused loudly, naming what is missing.
-        assert!(
-            stderr.contains("GPU HANG") && stderr.contains("not modelled"),
-            "{name}: {stderr}"
-        );
+        assert!(!stderr.contains("GPU HANG"), "{name}: {stderr}");
         // Compute runs: the buffers compute_ssbo's dispatch wrote, read back before its
         // draw, are llvmpipe's bit for bit.
         if *name == "compute_ssbo" {
             compute_matches_llvmpipe(name, exe, &out);
-            // `gtsim replay` of the capture runs the dispatch again, then hangs at the
-            // draw as the run did.
-            let rep = Command::new(gtsim())
-                .arg("replay")
-                .arg(&capture)
-                .arg("-o")
-                .arg(tmp("compute_ssbo-gen11-replay"))
-                .output()
-                .unwrap();
-            let stdout = String::from_utf8_lossy(&rep.stdout);
-            assert!(
-                stdout.contains("0 draws, 1 walkers, 1 hangs"),
-                "compute_ssbo replay: {stdout}{}",
-                String::from_utf8_lossy(&rep.stderr)
-            );
         }
+        // `gtsim replay` of the capture runs its draws (and compute_ssbo's dispatch)
+        // again, without a hang.
+        let rep = Command::new(gtsim())
+            .arg("replay")
+            .arg(&capture)
+            .arg("-o")
+            .arg(tmp(&format!("{name}-gen11-replay")))
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&rep.stdout);
+        let walkers = if *name == "compute_ssbo" { 1 } else { 0 };
+        assert!(
+            stdout.contains(&format!(" draws, {walkers} walkers, 0 hangs"))
+                && !stdout.contains(" 0 draws,"),
+            "{name} replay: {stdout}{}",
+            String::from_utf8_lossy(&rep.stderr)
+        );
         // The capture decodes without a problem...
         let dec = Command::new(gtsim())
             .args(["decode", "--color", "never"])
@@ -885,22 +947,8 @@ fn iris_comes_up_on_ice_lake_and_its_submissions_decode_as_iris_says() {
             "{name}: gtsim and iris disagree:\n{}",
             c.report()
         );
-        // iris makes its contexts unrecoverable, so the first draw's hang bans the
-        // context, and a batch after it is refused (EIO) until iris replaces the context:
-        // that batch ran nowhere and is not compared. compute_ssbo's draw is its last
-        // batch (its dispatch runs), so nothing follows it to be refused.
-        assert!(
-            stderr.contains("the context is banned"),
-            "{name}: the hung context was not banned:\n{stderr}"
-        );
-        if *name != "compute_ssbo" {
-            assert!(
-                stderr.contains(gtsim_gpu::mesa_bat::REFUSED),
-                "{name}: the banned context's next batch was not refused:\n{stderr}"
-            );
-        }
         assert!(c.agree > 500, "{name}: only {} fields compared", c.agree);
-        // `gtsim inspect` lists the commands with Gen11's fields and opens on the hang.
+        // `gtsim inspect` lists the commands with Gen11's fields.
         let dir = tmp(&format!("{name}-gen11-report"));
         let out = Command::new(gtsim())
             .arg("inspect")
@@ -909,10 +957,13 @@ fn iris_comes_up_on_ice_lake_and_its_submissions_decode_as_iris_says() {
             .arg(&dir)
             .output()
             .unwrap();
-        let stdout = String::from_utf8_lossy(&out.stdout);
-        assert!(stdout.contains("hang 0: "), "{name}: {stdout}");
+        assert!(
+            out.status.success(),
+            "{name}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         let index = std::fs::read_to_string(dir.join("index.html")).unwrap();
-        assert!(index.contains("href=\"hang-0.html\"") && index.contains("an Ice Lake capture"));
+        assert!(index.contains("an Ice Lake capture"), "{name}");
         let listed: String = std::fs::read_dir(&dir)
             .unwrap()
             .flatten()
