@@ -3,9 +3,10 @@
 //! [`DataSurface`]: buffers (SURFTYPE_BUFFER, raw or of a format, with the typed view of
 //! a formatted one), SURFTYPE_NULL, and 2D and 3D images with their mips and slices in
 //! the Gen8+ layout (`ArraySpacing::QPitch`: slices Surface QPitch rows apart, 3D as 2D
-//! arrays of its z slices), 1D images of one level and slice. 1D mips and arrays (the
-//! GFX9 1D layout), multisampled images and images with an auxiliary surface (CCS, MCS),
-//! whose main surface may be stale, are refused by name.
+//! arrays of its z slices), 1D images of one level and slice; an image with a CCS is its
+//! main surface, which holds the true values in this model. 1D mips and arrays (the GFX9
+//! 1D layout), multisampled images (whose CCS_D is their MCS) and other auxiliary modes
+//! are refused by name.
 
 use crate::bases::{Bases, binding_table_entry};
 use gtsim_dataport::dc::{DataSurface, ImageView};
@@ -62,6 +63,7 @@ pub fn data_surface(
             base: crate::bases::address(rss.surface_base_address),
             entries: buffer_entries(&rss),
             format: rss.surface_format,
+            any_format_reads: true,
             typed: (rss.surface_format != SurfaceFormat::RAW)
                 .then(|| {
                     let entries = buffer_entries(&rss) as u32;
@@ -130,7 +132,16 @@ pub(crate) fn layout(
         block: (1, 1),
         block_bytes: 1,
         tiling,
-        pitch: u64::from(rss.surface_pitch) + 1,
+        // A buffer is one row of its entries (Surface Pitch is the element's stride - 1
+        // there, Mesa isl_buffer_fill_state); other surfaces' rows are Surface Pitch + 1
+        // bytes apart.
+        pitch: if ty == SurfaceType::Buffer {
+            let bits = gtsim_mem::format::texel::layout(rss.surface_format)
+                .map_or(8, |l| l.bits_per_element);
+            u64::from(width) * u64::from(bits.div_ceil(8))
+        } else {
+            u64::from(rss.surface_pitch) + 1
+        },
     };
     Surface::new(
         crate::bases::address(rss.surface_base_address),
@@ -159,7 +170,14 @@ fn image(rss: &RenderSurfaceState, bti: u8) -> Result<DataSurface, MessageError>
     if rss.number_of_multisamples != NumberOfMultisamples::MULTISAMPLECOUNT_1 {
         return Err(refuse("a multisampled image through the data port".into()));
     }
-    if rss.auxiliary_surface_mode != AuxiliarySurfaceMode::AUX_NONE {
+    // CCS_D and CCS_E hold no data the model needs: the main surface always has the
+    // true values (a fast clear stores its value there at once, `draw/output.rs`).
+    if !matches!(
+        rss.auxiliary_surface_mode,
+        AuxiliarySurfaceMode::AUX_NONE
+            | AuxiliarySurfaceMode::AUX_CCS_D
+            | AuxiliarySurfaceMode::AUX_CCS_E
+    ) {
         return Err(refuse(format!(
             "data port access to an image with an auxiliary surface ({}): the main surface may not hold the data",
             rss.auxiliary_surface_mode.name().unwrap_or("reserved")
@@ -193,6 +211,7 @@ fn image(rss: &RenderSurfaceState, bti: u8) -> Result<DataSurface, MessageError>
             base_level: level,
             levels: 1,
             base_slice: u32::from(rss.minimum_array_element),
+            any_format_reads: true,
             ..Default::default()
         },
     })
@@ -275,16 +294,26 @@ mod tests {
         let (m, bases) = bound(one_d);
         let e = data_surface(&m, &bases, 0x1000, 0).unwrap_err();
         assert!(e.to_string().contains("1D"), "{e}");
-        let ccs = RenderSurfaceState {
+        let hiz = RenderSurfaceState {
             surface_type: St::SURFTYPE_2D,
             surface_format: SurfaceFormat::R32_UINT,
             width: 63,
             height: 31,
-            auxiliary_surface_mode: AuxiliarySurfaceMode::AUX_CCS_E,
+            auxiliary_surface_mode: AuxiliarySurfaceMode::AUX_HIZ,
             ..Default::default()
         };
-        let (m, bases) = bound(ccs);
+        let (m, bases) = bound(hiz.clone());
         let e = data_surface(&m, &bases, 0x1000, 0).unwrap_err();
         assert!(e.to_string().contains("auxiliary"), "{e}");
+        // A CCS_E image is its main surface (which holds the true values).
+        let ccs = RenderSurfaceState {
+            auxiliary_surface_mode: AuxiliarySurfaceMode::AUX_CCS_E,
+            ..hiz
+        };
+        let (m, bases) = bound(ccs);
+        assert!(matches!(
+            data_surface(&m, &bases, 0x1000, 0),
+            Ok(DataSurface::Image { .. })
+        ));
     }
 }

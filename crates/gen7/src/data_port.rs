@@ -432,6 +432,7 @@ pub(crate) fn surface(
             base: rss.surface_base_address,
             entries: u64::from(buffer_entries(&rss)),
             format: rss.surface_format,
+            any_format_reads: false,
             typed: if rss.surface_format == gtsim_spec::shared::SurfaceFormat::RAW {
                 None
             } else {
@@ -457,6 +458,8 @@ pub(crate) fn surface(
                     base_level,
                     levels,
                     base_slice: u32::from(rss.minimum_array_element),
+                    // Seed 000 §3.9.9: Gen7's typed reads take R32 formats only.
+                    any_format_reads: false,
                     // Seed 000 §2.12.2 Vertical Line Stride (Offset) and Media Boundary
                     // Pixel Mode, for the media block messages (the others refuse a
                     // field).
@@ -665,12 +668,14 @@ mod tests {
                     base: 0x10_0000 + rng.below(0x2_0000),
                     entries: rng.below(1 << 20),
                     format: SurfaceFormat::RAW,
+                    any_format_reads: false,
                     typed: None,
                 },
                 2 => DataSurface::Buffer {
                     base: 0x10_0000,
                     entries: rng.below(4096),
                     format: SurfaceFormat::R32G32B32A32_FLOAT,
+                    any_format_reads: false,
                     typed: image(SurfaceFormat::R32G32B32A32_FLOAT, SurfaceType::Buffer),
                 },
                 3 => DataSurface::Structured {

@@ -243,6 +243,8 @@ pub enum DataSurface {
         format: SurfaceFormat,
         /// The buffer as a typed surface, when its format has a layout.
         typed: Option<Surface>,
+        /// Typed reads of it return any format ([`ImageView::any_format_reads`]).
+        any_format_reads: bool,
     },
     /// SURFTYPE_STRBUF: `entries` structures of `pitch` bytes.
     Structured {
@@ -276,6 +278,11 @@ pub struct ImageView {
     pub levels: u32,
     /// The absolute slice of view slice 0 (arrays).
     pub base_slice: u32,
+    /// Typed reads return texels of any format the surface may have (Gen9+: Mesa's
+    /// isl lets Gen9+ read RGBA32, RGBA16 and others natively,
+    /// isl_has_matching_typed_storage_image_format); otherwise only R32_SINT, R32_UINT
+    /// and R32_FLOAT (Gen7, seed 000 §3.9.9).
+    pub any_format_reads: bool,
     /// How media block messages see the rows (§2.12.2 Vertical Line Stride and Offset,
     /// Media Boundary Pixel Mode).
     pub rows: MediaRows,

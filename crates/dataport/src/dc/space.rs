@@ -257,7 +257,15 @@ fn surface_kind(msg: &DataMessage, bti: u8, s: DataSurface) -> Result<Kind, Mess
             array,
             view,
         }),
-        (DataOp::Typed { .. }, DataSurface::Buffer { typed, format, .. }) => match typed {
+        (
+            DataOp::Typed { .. },
+            DataSurface::Buffer {
+                typed,
+                format,
+                any_format_reads,
+                ..
+            },
+        ) => match typed {
             Some(surface) => Ok(Kind::Image {
                 surface,
                 array: false,
@@ -265,6 +273,7 @@ fn surface_kind(msg: &DataMessage, bti: u8, s: DataSurface) -> Result<Kind, Mess
                     base_level: 0,
                     levels: 1,
                     base_slice: 0,
+                    any_format_reads,
                     ..Default::default()
                 },
             }),

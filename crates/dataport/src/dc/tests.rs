@@ -38,6 +38,7 @@ fn raw_buffer(bytes: u64) -> DataSurface {
         base: BASE,
         entries: bytes,
         format: SurfaceFormat::RAW,
+        any_format_reads: false,
         typed: None,
     }
 }
@@ -296,6 +297,7 @@ fn oword_block_read_and_one_oword_high() {
         base: BASE,
         entries: 64,
         format: SurfaceFormat::R32G32B32A32_FLOAT,
+        any_format_reads: false,
         typed: None,
     };
     let r = run(&mut mem, msg(4, false), Some(ubo), &[header], 0xffff, 2).unwrap();

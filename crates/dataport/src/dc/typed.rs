@@ -206,7 +206,7 @@ pub(super) fn execute(
     let class = texel::numeric_class(f).map_err(texel_error)?;
     match access {
         Access::Read => {
-            if !READ_FORMATS.contains(&f) {
+            if !view.any_format_reads && !READ_FORMATS.contains(&f) {
                 return Err(gtsim_message::invalid(format!(
                     "a typed surface read of a {} surface (seed 000 §3.9.9: reads take R32_SINT, R32_UINT or R32_FLOAT)",
                     format_name(f)
