@@ -33,6 +33,8 @@ pub struct ComputeFront<'a> {
     bases: Bases,
     /// The interface descriptor's binding table (graphics address), once read.
     binding_table: std::sync::OnceLock<u64>,
+    /// The interface descriptor's sampler state table (graphics address), once read.
+    sampler_state: std::sync::OnceLock<u64>,
 }
 
 fn state_error(why: String) -> DrawError {
@@ -55,6 +57,7 @@ impl<'a> ComputeFront<'a> {
             walker,
             bases: Bases::latched(state, registers),
             binding_table: std::sync::OnceLock::new(),
+            sampler_state: std::sync::OnceLock::new(),
         }
     }
 
@@ -181,6 +184,9 @@ impl Front for ComputeFront<'_> {
         ];
         let binding_table = self.bases.binding_table(idd.binding_table_pointer);
         let _ = self.binding_table.set(binding_table);
+        let _ = self.sampler_state.set(crate::bases::address(
+            self.bases.dynamic.wrapping_add(idd.sampler_state_pointer),
+        ));
         let kernel = idd.kernel_start_pointer | idd.kernel_start_pointer_high << 32;
         Ok(Some(ComputeDispatch {
             kernel: KernelPointer {
@@ -273,13 +279,24 @@ impl Front for ComputeFront<'_> {
     fn sample(
         &self,
         _stage: ShaderStage,
-        _mem: &dyn Memory,
-        _m: &Message,
+        mem: &dyn Memory,
+        m: &Message,
     ) -> Result<Response, MessageError> {
-        Err(gtsim_spec::Unsupported::new(
-            "Gen11 sampler messages",
-            "seed 003 Message_Descriptor_Sampling_Engine",
-        )
-        .into())
+        // The interface descriptor's tables, as the walker read them.
+        let tables = crate::draw::StageTables {
+            binding_table: self
+                .binding_table
+                .get()
+                .copied()
+                .unwrap_or(self.bases.binding_table),
+            binding_table_pointer: 0,
+            sampler_state: self
+                .sampler_state
+                .get()
+                .copied()
+                .unwrap_or(self.bases.dynamic),
+            sampler_state_pointer: 0,
+        };
+        crate::sampling::message(&self.bases, tables, mem, m)
     }
 }

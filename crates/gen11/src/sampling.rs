@@ -421,11 +421,6 @@ fn surface_view(rss: &RenderSurfaceState) -> SurfaceView {
             1,
             ArraySpacing::Full,
         ),
-        SurfaceKind::D1 if levels > 1 || d > 1 => Err(Unsupported::new(
-            "a 1D surface with mips or array layers (the Gen9+ 1D layout)",
-            "seed 003 RENDER_SURFACE_STATE",
-        )
-        .into()),
         _ if rss.number_of_multisamples != NumberOfMultisamples::MULTISAMPLECOUNT_1 => {
             Err(Unsupported::new(
                 "sampling a multisampled surface on Gen11",

@@ -132,13 +132,19 @@ pub(crate) fn layout(
         block: (1, 1),
         block_bytes: 1,
         tiling,
-        // A buffer is one row of its entries (Surface Pitch is the element's stride - 1
-        // there, Mesa isl_buffer_fill_state); other surfaces' rows are Surface Pitch + 1
-        // bytes apart.
-        pitch: if ty == SurfaceType::Buffer {
+        // A 1D surface is one row (Mesa isl's GFX9 1D layout), whose Surface Pitch isl
+        // leaves 0: the row is as long as its slices and LODs reach. Elsewhere Surface
+        // Pitch + 1 bytes: the row pitch, or a buffer's element stride (Mesa
+        // isl_buffer_fill_state programs stride - 1).
+        pitch: if ty == SurfaceType::D1 {
             let bits = gtsim_mem::format::texel::layout(rss.surface_format)
                 .map_or(8, |l| l.bits_per_element);
-            u64::from(width) * u64::from(bits.div_ceil(8))
+            let texels = match spacing {
+                ArraySpacing::QPitch(q) => u64::from(q) * u64::from(depth.max(1)),
+                _ => 0,
+            } + 2 * u64::from(width)
+                + 64 * u64::from(levels);
+            texels * u64::from(bits.div_ceil(8))
         } else {
             u64::from(rss.surface_pitch) + 1
         },
@@ -186,21 +192,20 @@ fn image(rss: &RenderSurfaceState, bti: u8) -> Result<DataSurface, MessageError>
     let level = u32::from(rss.mip_count_lod);
     let depth = u32::from(rss.depth) + 1;
     let ty = match rss.surface_type {
-        St::SURFTYPE_1D if level != 0 || depth != 1 => {
-            return Err(refuse(
-                "a 1D image with mips or array layers (the Gen9+ 1D layout, QPitch in pixels, is not modelled yet)"
-                    .into(),
-            ));
-        }
         St::SURFTYPE_1D => SurfaceType::D1,
         St::SURFTYPE_3D => SurfaceType::D3,
         _ => SurfaceType::D2,
     };
     let qpitch = u32::from(rss.surface_qpitch) << 2;
+    let height = if ty == SurfaceType::D1 {
+        1
+    } else {
+        u32::from(rss.height) + 1
+    };
     let surface = layout(
         rss,
         ty,
-        (u32::from(rss.width) + 1, u32::from(rss.height) + 1, depth),
+        (u32::from(rss.width) + 1, height, depth),
         level + 1,
         ArraySpacing::QPitch(qpitch),
     )?;
@@ -281,19 +286,10 @@ mod tests {
         assert_eq!(d.image_origin(3, 2).unwrap(), (32, 3 * 48 + 32));
     }
 
-    /// What the Gen9+ layouts the model lacks would need is refused, by name.
+    /// An auxiliary surface the model does not keep (HiZ on a colour image) is refused,
+    /// by name; a CCS is not.
     #[test]
-    fn one_d_mips_and_aux_surfaces_are_refused() {
-        let one_d = RenderSurfaceState {
-            surface_type: St::SURFTYPE_1D,
-            surface_format: SurfaceFormat::R32_UINT,
-            width: 63,
-            mip_count_lod: 1,
-            ..Default::default()
-        };
-        let (m, bases) = bound(one_d);
-        let e = data_surface(&m, &bases, 0x1000, 0).unwrap_err();
-        assert!(e.to_string().contains("1D"), "{e}");
+    fn aux_surfaces_other_than_ccs_are_refused() {
         let hiz = RenderSurfaceState {
             surface_type: St::SURFTYPE_2D,
             surface_format: SurfaceFormat::R32_UINT,
@@ -315,5 +311,34 @@ mod tests {
             data_surface(&m, &bases, 0x1000, 0),
             Ok(DataSurface::Image { .. })
         ));
+    }
+
+    /// The GFX9 1D layout (Mesa isl ISL_DIM_LAYOUT_GFX9_1D): a 16-texel R32_UINT 1D
+    /// array of 2 layers, 3 levels, HALIGN 16, QPitch field 16 (64 texels), isl's
+    /// Surface Pitch 0, viewed at level 2 of layer 1: the LODs of a layer sit side by
+    /// side, each 16-aligned (level 1 at x 16, level 2 at x 32), the layers 64 texels
+    /// apart, so texel 3 of that view is texel 64 + 32 + 3 = 99 of the one row.
+    #[test]
+    fn one_d_arrays_with_mips_lie_in_one_row() {
+        let (m, bases) = bound(RenderSurfaceState {
+            surface_type: St::SURFTYPE_1D,
+            surface_array: true,
+            surface_format: SurfaceFormat::R32_UINT,
+            surface_horizontal_alignment: Ha::HALIGN_16,
+            surface_vertical_alignment: Va::VALIGN_4,
+            width: 15,
+            depth: 1,
+            surface_qpitch: 16,
+            mip_count_lod: 2,
+            minimum_array_element: 1,
+            ..Default::default()
+        });
+        let DataSurface::Image { surface, view, .. } = data_surface(&m, &bases, 0x1000, 0).unwrap()
+        else {
+            panic!("an image");
+        };
+        assert_eq!((view.base_level, view.base_slice), (2, 1));
+        assert_eq!(surface.desc.texel_offset(3, 0, 1, 2, 0), Ok(99 * 4));
+        assert_eq!(surface.desc.texel_offset(0, 0, 0, 1, 0), Ok(16 * 4));
     }
 }

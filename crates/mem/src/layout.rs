@@ -432,6 +432,21 @@ impl SurfaceDesc {
                 let (w, h) = self.level_extent(lod);
                 Ok(((slice % per_row) * w, y + (slice / per_row) * h))
             }
+            // Gen9+ 1D (Mesa isl ISL_DIM_LAYOUT_GFX9_1D): one row; within a slice the
+            // LODs side by side, each aligned to the horizontal alignment; slices QPitch
+            // texels apart along the row.
+            SurfaceType::D1 if matches!(self.array_spacing, ArraySpacing::QPitch(_)) => {
+                let slices = self.physical_slices();
+                if slice >= slices {
+                    return Err(LayoutError::Outside {
+                        what: "slice",
+                        value: slice,
+                        limit: slices,
+                    });
+                }
+                let x: u32 = (0..lod).map(|l| self.level_extent(l).0).sum();
+                Ok((x + slice * self.qpitch(), 0))
+            }
             SurfaceType::Buffer => Err(LayoutError::Invalid(
                 "buffers have no images; use the element index".into(),
             )),
