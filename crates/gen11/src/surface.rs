@@ -190,7 +190,13 @@ fn image(rss: &RenderSurfaceState, bti: u8) -> Result<DataSurface, MessageError>
         )));
     }
     let level = u32::from(rss.mip_count_lod);
-    let depth = u32::from(rss.depth) + 1;
+    // Depth counts the view's slices from Minimum Array Element (for arrays; a 3D
+    // surface's Depth is its z count): the layout reaches both.
+    let depth = if rss.surface_type == St::SURFTYPE_3D {
+        u32::from(rss.depth) + 1
+    } else {
+        u32::from(rss.depth) + 1 + u32::from(rss.minimum_array_element)
+    };
     let ty = match rss.surface_type {
         St::SURFTYPE_1D => SurfaceType::D1,
         St::SURFTYPE_3D => SurfaceType::D3,
@@ -278,7 +284,8 @@ mod tests {
             "the canonical address, 48 bits"
         );
         let d = surface.desc;
-        assert_eq!((d.width, d.height, d.depth, d.levels), (64, 32, 6, 3));
+        // The view's 6 layers from layer 3: the layout reaches layer 9.
+        assert_eq!((d.width, d.height, d.depth, d.levels), (64, 32, 9, 3));
         assert_eq!((d.halign, d.valign, d.tiling), (16, 4, Tiling::Y));
         assert_eq!(d.array_spacing, ArraySpacing::QPitch(48));
         // Layer 3's level 2 (16x8): below level 0 (32 rows), right of level 1 (32

@@ -51,7 +51,9 @@ fn depth_buffer_of(
     // depth buffer always has the true values, as the Gen7 model keeps them (seed 003
     // L17382, HiZ auxiliary surface).
     let ty = match d.surface_type {
-        St::SURFTYPE_2D | St::SURFTYPE_CUBE => SurfaceType::D2,
+        // 0 is SURFTYPE_1D (Mesa genxml gen11.xml; the seed's table omits it), laid out
+        // as a 2D surface of height 1, as Gen7's is (seed 004 §11.5.5.1).
+        St(0) | St::SURFTYPE_2D | St::SURFTYPE_CUBE => SurfaceType::D2,
         other => {
             return Err(unsupported(
                 format!(

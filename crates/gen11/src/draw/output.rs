@@ -71,7 +71,8 @@ pub(super) fn render_target(
         ),
         // Gen9+ 3D surfaces are laid out as 2D arrays of their slices, QPitch apart.
         St::SURFTYPE_3D => (SurfaceType::D2, (u32::from(rss.depth) + 1) >> lod.min(31)),
-        St::SURFTYPE_1D if lod == 0 && rss.depth == 0 => (SurfaceType::D1, 1),
+        // The GFX9 1D layout: one row, slices QPitch texels apart.
+        St::SURFTYPE_1D => (SurfaceType::D1, u32::from(rss.depth) + 1),
         other => {
             return Err(unsupported(
                 format!(
@@ -83,10 +84,15 @@ pub(super) fn render_target(
         }
     };
     let depth = slices.max(min + u32::from(rss.render_target_view_extent) + 1);
+    let height = if ty == SurfaceType::D1 {
+        1
+    } else {
+        u32::from(rss.height) + 1
+    };
     let surface = crate::surface::layout(
         &rss,
         ty,
-        (u32::from(rss.width) + 1, u32::from(rss.height) + 1, depth),
+        (u32::from(rss.width) + 1, height, depth),
         lod + 1,
         ArraySpacing::QPitch(u32::from(rss.surface_qpitch) << 2),
     )

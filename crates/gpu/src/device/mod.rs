@@ -498,6 +498,12 @@ fn run<F: Front>(
     mut observer: Option<&mut dyn observe::Observer>,
 ) -> Result<SubmitReport, Hang> {
     let mut context = std::mem::take(new_context(contexts, ctx));
+    // Linux i915 starts every batch with a PIPE_CONTROL that invalidates the caches,
+    // the instruction cache among them (gen8_emit_flush_rcs and gen7_render_ring_flush
+    // with EMIT_INVALIDATE: PIPE_CONTROL_INSTRUCTION_CACHE_INVALIDATE): a kernel a
+    // driver rewrote in place between batches is fetched again (iris reuses freed
+    // shader memory). Unchanged kernels are taken up again (`KernelCache::get`).
+    context.kernels.invalidate();
     let result = cs::CommandStreamer {
         device_clock: clock,
         ctx: &mut context,
