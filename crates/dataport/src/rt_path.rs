@@ -531,7 +531,9 @@ fn fast_clear_samples(
 /// permits after a clear (rendering, which merges with cleared blocks, and texture, CPU
 /// or display use after the required resolve) sees what the hardware gives.
 pub fn fast_clear(mem: &mut dyn Memory, rt: &RenderTarget) -> Result<(), MessageError> {
+    // The level cleared (Gen9+ fast-clears any level; Gen7 only level 0, §11.7).
     let d = &rt.surface.desc;
+    let (w, h) = ((d.width >> rt.lod).max(1), (d.height >> rt.lod).max(1));
     let (bytes, n) = crate::mcs::clear_bytes(rt)?;
     if d.samples > 1 {
         return fast_clear_samples(mem, rt, &bytes[..n]);
@@ -544,7 +546,7 @@ pub fn fast_clear(mem: &mut dyn Memory, rt: &RenderTarget) -> Result<(), Message
     // (The loop below covers the surface's own width and height; an image of another
     // size, a LOD past 0, takes that loop and its error.)
     if let (Some(img), Some(mut fill)) = (&image, gtsim_mem::fill::Fill::new(n))
-        && img.size() == (d.width, d.height)
+        && img.size() == (w, h)
     {
         let (w, h) = img.size();
         if fill.add_rect(rt.surface.base, img, 0..w, 0..h) == Ok(true) {
@@ -558,8 +560,8 @@ pub fn fast_clear(mem: &mut dyn Memory, rt: &RenderTarget) -> Result<(), Message
     }
     let mut fill = gtsim_mem::fill::Fill::new(n);
     let mut error = None;
-    'rows: for y in 0..d.height {
-        for x in 0..d.width {
+    'rows: for y in 0..h {
+        for x in 0..w {
             let off = match &image {
                 Some(img) => img.offset(x, y),
                 None => d.texel_offset(x, y, rt.min_array_element, rt.lod, 0),

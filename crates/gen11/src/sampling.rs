@@ -180,13 +180,7 @@ pub(crate) fn message(
     // response length).
     let w = if simd == SamplerSimd::Simd16 { 2 } else { 1 };
     let rlen = usize::from(d.response_length);
-    let truncated = header.is_none()
-        && rlen < 4 * w
-        && rlen.is_multiple_of(w)
-        && !matches!(
-            op,
-            SamplerOp::Resinfo | SamplerOp::Sampleinfo | SamplerOp::LdMcs
-        );
+    let truncated = header.is_none() && rlen < 4 * w && rlen.is_multiple_of(w);
     let msg = SamplerMessage {
         op,
         simd,
@@ -203,9 +197,56 @@ pub(crate) fn message(
     let res = Resources { bases, tables, mem };
     // The sampler numbers the message's channels from 0 (a 2Q send's channels 8-15
     // are its 0-7).
+    let gather = matches!(
+        op,
+        SamplerOp::Gather4 | SamplerOp::Gather4C | SamplerOp::Gather4Po | SamplerOp::Gather4PoC
+    );
+    let mut msg = msg;
+    // A gather4 returns four texels of one channel: the Shader Channel Select of the
+    // channel it gathers picks the surface channel read (or a constant), rather than
+    // permuting what it returns.
+    let mut constant = None;
+    if gather {
+        let rss = res.rss(d.binding_table_index)?;
+        let mut h = msg.header.unwrap_or_default();
+        let select = channel_selects(&rss)[usize::from(h.gather_channel & 3)];
+        match select {
+            4..=7 => h.gather_channel = (select - 4) as u8,
+            0 | 1 => constant = Some(select),
+            other => {
+                return Err(state_error(
+                    "RENDER_SURFACE_STATE",
+                    format!("Shader Channel Select {other} is reserved"),
+                ));
+            }
+        }
+        if msg.header.is_some() || h.gather_channel != 0 {
+            // The neutral message takes the channel from a header; the payload keeps
+            // its parameters where they were (the header register stays counted).
+            msg.header = Some(h);
+            if d.header_present {
+                // Already counted in the payload.
+            } else {
+                payload.insert(0, [0; 32]);
+                msg.message_length += 1;
+            }
+        }
+    }
     let mut response =
         gtsim_sampler::message::handle(&msg, &payload, m.channel_mask >> m.first_channel, &res)?;
-    if op != SamplerOp::Resinfo && op != SamplerOp::Sampleinfo && op != SamplerOp::LdMcs {
+    if let Some(c) = constant {
+        let one = one_bits(&res.rss(d.binding_table_index)?);
+        let v = if c == 1 { one } else { 0 };
+        for reg in &mut response.registers {
+            for dw in reg.chunks_exact_mut(4) {
+                dw.copy_from_slice(&v.to_le_bytes());
+            }
+        }
+    } else if !gather
+        && op != SamplerOp::Resinfo
+        && op != SamplerOp::Sampleinfo
+        && op != SamplerOp::LdMcs
+    {
         let rss = res.rss(d.binding_table_index)?;
         swizzle(&rss, &msg, &mut response)?;
     }
@@ -228,12 +269,7 @@ fn swizzle(
     msg: &SamplerMessage,
     response: &mut Response,
 ) -> Result<(), MessageError> {
-    let selects = [
-        rss.shader_channel_select_red.0,
-        rss.shader_channel_select_green.0,
-        rss.shader_channel_select_blue.0,
-        rss.shader_channel_select_alpha.0,
-    ];
+    let selects = channel_selects(rss);
     if selects == [4, 5, 6, 7] {
         return Ok(());
     }
@@ -253,11 +289,7 @@ fn swizzle(
     if regs.len() < 4 * w {
         return Ok(());
     }
-    let one = match gtsim_mem::format::texel::numeric_class(rss.surface_format) {
-        Ok(gtsim_mem::format::texel::NumericClass::Uint)
-        | Ok(gtsim_mem::format::texel::NumericClass::Sint) => 1u32,
-        _ => 1.0f32.to_bits(),
-    };
+    let one = one_bits(rss);
     let source: Vec<[u8; 32]> = regs[..4 * w].to_vec();
     for (c, sel) in selects.iter().enumerate() {
         for r in 0..w {
@@ -281,6 +313,25 @@ fn swizzle(
         }
     }
     Ok(())
+}
+
+/// Shader Channel Select Red, Green, Blue and Alpha.
+fn channel_selects(rss: &RenderSurfaceState) -> [u32; 4] {
+    [
+        rss.shader_channel_select_red.0,
+        rss.shader_channel_select_green.0,
+        rss.shader_channel_select_blue.0,
+        rss.shader_channel_select_alpha.0,
+    ]
+}
+
+/// SCS_ONE's value in the surface format's class: 1 for integer formats, 1.0 otherwise.
+fn one_bits(rss: &RenderSurfaceState) -> u32 {
+    match gtsim_mem::format::texel::numeric_class(rss.surface_format) {
+        Ok(gtsim_mem::format::texel::NumericClass::Uint)
+        | Ok(gtsim_mem::format::texel::NumericClass::Sint) => 1,
+        _ => 1.0f32.to_bits(),
+    }
 }
 
 /// The surfaces and sampler states of one stage's tables.
