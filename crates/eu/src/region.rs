@@ -2,7 +2,7 @@
 //! every type (IVB PRM Vol4 Part3 "Register Region Restrictions" and "Data Types").
 
 use crate::exec::A0_WORDS;
-use crate::exec::{ExecError, Thread};
+use crate::exec::{ExecError, FpMode, Thread};
 use gtsim_isa::ir::*;
 
 /// A value during execution: integers widened to i64, floats as f64 holding an exactly
@@ -217,7 +217,8 @@ impl Thread {
                     ArfRegister::Address
                         | ArfRegister::Flag
                         | ArfRegister::ChannelEnable
-                        | ArfRegister::State,
+                        | ArfRegister::State
+                        | ArfRegister::Control,
                     _
                 ))
             ) =>
@@ -294,6 +295,15 @@ impl Thread {
                 .iter()
                 .flat_map(|d| d.to_le_bytes())
                 .collect(),
+            // cr0.0: bit 0 the Single Precision Floating Point Mode (1: ALT), the rounding
+            // mode in 5:4 (0: round to nearest even) and the denormal modes in bits 6, 7
+            // and 10 (0: flushed), the state the thread was dispatched with (Mesa
+            // brw_eu_defines.h BRW_CR0_RND_MODE_*, BRW_CR0_FP*_DENORM_PRESERVE; Gen11
+            // PRM Vol 2d "Control Register"); cr0.1-cr0.3 read as zero.
+            Some((ArfRegister::Control, _)) => [u32::from(self.fp_mode == FpMode::Alt), 0, 0, 0]
+                .iter()
+                .flat_map(|d| d.to_le_bytes())
+                .collect(),
             _ => self.a0.iter().flat_map(|w| w.to_le_bytes()).collect(),
         }
     }
@@ -365,6 +375,34 @@ impl Thread {
                     slot.copy_from_slice(&convert(v, d.ty, saturate)[..size]);
                     self.set_small_arf(d.nr, &bytes);
                     Ok(())
+                }
+                Some((ArfRegister::Control, _)) => {
+                    // A write that leaves cr0 as the thread has it (Mesa clears the
+                    // rounding and denormal bits of a dispatch that has them clear) is
+                    // carried out; changing the rounding mode, the denormal modes or any
+                    // other control bit is not modelled yet, and says so.
+                    let size = d.ty.size() as usize;
+                    let rel = match d.layout {
+                        DstLayout::HStride(h) => d.subnr as usize + c * h.max(1) as usize * size,
+                        DstLayout::WriteMask(_) => d.subnr as usize + c * size,
+                    };
+                    let now = self.small_arf(d.nr);
+                    let mut next = now.clone();
+                    let Some(slot) = next.get_mut(rel..rel + size) else {
+                        return Err(ExecError::Region {
+                            ip: self.ip,
+                            byte: d.nr as usize * 32 + rel,
+                        });
+                    };
+                    slot.copy_from_slice(&convert(v, d.ty, saturate)[..size]);
+                    if next == now {
+                        Ok(())
+                    } else {
+                        Err(ExecError::unsupported(
+                            self.ip,
+                            "changing cr0 (the rounding mode, denormal modes or other control bits the thread was dispatched with; Gen11 PRM Vol 2d Control Register)",
+                        ))
+                    }
                 }
                 _ => Err(ExecError::unsupported(
                     self.ip,

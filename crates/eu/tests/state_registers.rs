@@ -55,3 +55,48 @@ send(16)        null<1>UW       g126<8,8,1>UW   0x82000000
     let e = t.run_program(&prog, &mut Null, 100).unwrap_err();
     assert!(e.to_string().contains("sr0.0"), "{e}");
 }
+
+/// cr0 as Mesa's Gen11 compiler touches it (brw_fs.cpp emit_shader_float_controls /
+/// SHADER_OPCODE_RND_MODE: `and(1) cr0 cr0 ~mask`, `or(1) cr0 cr0 mode`; the mode bits
+/// are brw_eu_defines.h BRW_CR0_RND_MODE_* in 5:4 and BRW_CR0_FP*_DENORM_PRESERVE in 6,
+/// 7 and 10): cr0.0 reads as the dispatch's floating-point mode (bit 0: ALT); clearing
+/// the rounding and denormal bits of a thread that has them clear leaves cr0 as it is
+/// and runs; selecting round-toward-zero (3 << 4) is refused by name.
+#[test]
+fn cr0_reads_the_dispatch_mode_and_refuses_other_rounding() {
+    let run = |text: &str, alt: bool| {
+        let code = assemble_for(Encoding::IceLake, text, Compaction::Never).unwrap();
+        let prog = Program::new(Encoding::IceLake, &code);
+        let mut t = Thread::new(8);
+        t.fp_mode = if alt {
+            gtsim_eu::exec::FpMode::Alt
+        } else {
+            gtsim_eu::exec::FpMode::Ieee
+        };
+        let r = t.run_program(&prog, &mut Null, 100);
+        (t, r)
+    };
+    let eot = "send(8)         null<1>UW       g126<8,8,1>UW   0x82000000
+                            thread_spawner MsgDesc: mlen 1 rlen 0 { align1 WE_all 1Q EOT };";
+    let read = format!(
+        "mov(1)          g2<1>UD         cr0<0,1,0>UD                    {{ align1 WE_all 1N }};
+{eot}"
+    );
+    let (t, r) = run(&read, true);
+    r.unwrap();
+    assert_eq!(dword(&t, 2, 0), 1, "ALT mode in cr0.0 bit 0");
+    let (t, r) = run(&read, false);
+    r.unwrap();
+    assert_eq!(dword(&t, 2, 0), 0, "IEEE mode");
+    let clear = format!(
+        "and(1)          cr0<1>UD        cr0<0,1,0>UD    0xfffffb0fUD    {{ align1 WE_all 1N }};
+{eot}"
+    );
+    run(&clear, false).1.unwrap();
+    let rtz = format!(
+        "or(1)           cr0<1>UD        cr0<0,1,0>UD    0x00000030UD    {{ align1 WE_all 1N }};
+{eot}"
+    );
+    let e = run(&rtz, false).1.unwrap_err();
+    assert!(e.to_string().contains("cr0"), "{e}");
+}
