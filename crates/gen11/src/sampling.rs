@@ -485,7 +485,14 @@ fn surface_view(rss: &RenderSurfaceState) -> SurfaceView {
             (
                 w,
                 if kind == SurfaceKind::D1 { 1 } else { h },
-                if kind == SurfaceKind::Cube { 6 * d } else { d },
+                // The layout reaches the view's slices from Minimum Array Element (a
+                // texture view of an array's later layers; a 3D surface's Depth is its z
+                // count).
+                match kind {
+                    SurfaceKind::Cube => 6 * d + u32::from(rss.minimum_array_element),
+                    SurfaceKind::D3 => d,
+                    _ => d + u32::from(rss.minimum_array_element),
+                },
             ),
             levels,
             ArraySpacing::QPitch(u32::from(rss.surface_qpitch) << 2),
