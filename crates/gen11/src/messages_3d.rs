@@ -51,34 +51,26 @@ pub(crate) fn urb(m: &Message) -> MessageKind {
         }
     };
     let regs: Vec<&[u8; 32]> = m.payload.iter().chain(m.payload2.iter()).collect();
+    // The handles, then the per-slot offsets and the channel masks when present.
+    let wanted = 1 + usize::from(d.per_slot_offset) + usize::from(write && d.channel_mask_present);
+    if regs.len() < wanted {
+        return MessageKind::Invalid(gtsim_message::invalid(format!(
+            "URB SIMD8 message of {} registers without its {wanted} handle, offset and mask registers",
+            regs.len()
+        )));
+    }
     let mut at = 0;
-    let mut next = |what: &str| -> Result<[u32; 8], MessageKind> {
-        let r = regs.get(at).ok_or_else(|| {
-            MessageKind::Invalid(gtsim_message::invalid(format!(
-                "URB SIMD8 message without its {what} register"
-            )))
-        })?;
+    let mut next = || {
         at += 1;
-        Ok(dwords(r))
+        dwords(regs[at - 1])
     };
-    let fields = (|| {
-        let handles = next("URB handle")?;
-        let offsets = if d.per_slot_offset {
-            next("slot offset")?
-        } else {
-            [0; 8]
-        };
-        let masks = if write && d.channel_mask_present {
-            // Seed 003 URB Channel Mask Payload Control: Channel Mask in 23:16.
-            next("channel mask")?.map(|v| (v >> 16) as u8)
-        } else {
-            [0xff; 8]
-        };
-        Ok((handles, offsets, masks))
-    })();
-    let (handles, offsets, masks) = match fields {
-        Ok(f) => f,
-        Err(kind) => return kind,
+    let handles = next();
+    let offsets = if d.per_slot_offset { next() } else { [0; 8] };
+    let masks = if write && d.channel_mask_present {
+        // Seed 003 URB Channel Mask Payload Control: Channel Mask in 23:16.
+        next().map(|v| (v >> 16) as u8)
+    } else {
+        [0xff; 8]
     };
     let handles = handles.map(|h| h as usize);
     let slot_offsets = offsets.map(|o| o as usize);

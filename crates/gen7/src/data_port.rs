@@ -698,6 +698,7 @@ mod tests {
                             base_level: rng.below(3) as u32,
                             levels: rng.below(3) as u32,
                             base_slice: rng.below(5) as u32,
+                            any_format_reads: rng.one_in(2),
                             rows: MediaRows {
                                 field: rng.one_in(4).then(|| rng.below(2) as u8),
                                 boundary: [

@@ -179,17 +179,15 @@ pub(super) fn render_target(
             to_one: header.alpha_to_one_enable,
         },
         mcs: None,
-        alpha_test: header.alpha_test_enable.then(|| {
-            (
-                header.alpha_test_function,
-                // Alpha Test Format 0: UNORM8, 1: FLOAT32.
-                if cc.alpha_test_format.0 == 1 {
-                    AlphaReference::Float32(cc.alpha_reference_value_as_float32)
-                } else {
-                    AlphaReference::Unorm8(cc.alpha_reference_value_as_unorm8 as u8)
-                },
-            )
-        }),
+        alpha_test: header.alpha_test_enable.then_some((
+            header.alpha_test_function,
+            // Alpha Test Format 0: UNORM8, 1: FLOAT32.
+            if cc.alpha_test_format.0 == 1 {
+                AlphaReference::Float32(cc.alpha_reference_value_as_float32)
+            } else {
+                AlphaReference::Unorm8(cc.alpha_reference_value_as_unorm8 as u8)
+            },
+        )),
     }))
 }
 

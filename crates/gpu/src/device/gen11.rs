@@ -157,7 +157,7 @@ impl Front for LatchedState {
                     |error| Hang::Command {
                         command: name,
                         addr: at,
-                        error,
+                        error: Box::new(error),
                     },
                 )
             }

@@ -120,9 +120,9 @@ pub enum Hang {
         command: &'static str,
         /// Its address.
         addr: u64,
-        /// What went wrong.
+        /// What went wrong (boxed: the rarer hang keeps `Hang` small).
         #[source]
-        error: gtsim_pipe3d::draw::DrawError,
+        error: Box<gtsim_pipe3d::draw::DrawError>,
     },
     /// A GPGPU_WALKER whose thread groups could not complete (or that its state
     /// refused).
@@ -203,10 +203,10 @@ impl Hang {
     pub fn fault(&self) -> Option<Fault> {
         match self {
             Hang::Fault { fault, .. } => Some(*fault),
-            Hang::Draw { error, .. }
-            | Hang::Command { error, .. }
-            | Hang::Walker { error, .. }
-            | Hang::Media { error, .. } => error.fault(),
+            Hang::Draw { error, .. } | Hang::Walker { error, .. } | Hang::Media { error, .. } => {
+                error.fault()
+            }
+            Hang::Command { error, .. } => error.fault(),
             _ => None,
         }
     }
