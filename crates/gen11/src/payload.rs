@@ -50,6 +50,8 @@ pub(crate) static COMPUTE: ComputePayload = ComputePayload {
 pub(crate) static DRAW: PayloadLayout = PayloadLayout {
     urb_handles: [field(0, 0, 0, 16), field(0, 1, 0, 16)],
     simd8_urb_handles: field(1, 0, 0, 32),
+    // Mesa brw_fs setup_gs_payload: R2 the PrimitiveIDs, then the ICP handles.
+    simd8_gs_primitive_ids: field(2, 0, 0, 32),
     pointers: POINTERS,
     gs_instance_ids: [field(0, 0, 27, 5), field(0, 1, 27, 5)],
     gs_topology: field(0, 2, 16, 6),

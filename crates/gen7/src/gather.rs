@@ -16,10 +16,10 @@ use gtsim_pipe3d::sf::{CullMode, DepthOffset, DepthOffsetFormat, Viewport};
 use gtsim_pipe3d::state::{
     AttributeSetup, AttributeSwizzle, ClipMode, ClipState, ConstantSource, ControlData,
     DomainShader, DrawCounts, DrawState, DrawingRectangle, FillMode, GeometryShader, GsDispatch,
-    HullShader, KernelPointer, LineStipple, Multisample, Partitioning, PixelShader, PolygonStipple,
-    PositionOffset, PsKernel, Scratch, SetupState, SoBuffer, SoDecl, SoFunction, SoStream,
-    StageResources, StreamOutput, SwizzleSelect, TessDomain, TessOutput, Tessellation, Tessellator,
-    VertexElement, VertexFetch, VertexShader,
+    GsVertexCount, HullShader, KernelPointer, LineStipple, Multisample, Partitioning, PixelShader,
+    PolygonStipple, PositionOffset, PsKernel, Scratch, SetupState, SoBuffer, SoDecl, SoFunction,
+    SoStream, StageResources, StreamOutput, SwizzleSelect, TessDomain, TessOutput, Tessellation,
+    Tessellator, VertexElement, VertexFetch, VertexShader,
 };
 use gtsim_pipe3d::vf::VertexBuffer;
 use gtsim_spec::gen7::vertex_buffer_state::BufferAccessType;
@@ -625,6 +625,7 @@ fn geometry_shader(
         reorder: gs.reorder_enable,
         discard_adjacency: gs.discard_adjacency,
         hint: u32::from(gs.hint),
+        vertex_count: GsVertexCount::EotHeader,
         resources,
     }))
 }

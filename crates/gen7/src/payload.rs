@@ -41,6 +41,8 @@ pub(crate) static PAYLOAD: PayloadLayout = PayloadLayout {
     urb_handles: [field(0, 0, 0, 16), field(0, 1, 0, 16)],
     // Gen7 has no SIMD8 VS (its VS is SIMD4x2, seed 004 §3.3); never written.
     simd8_urb_handles: field(1, 0, 0, 32),
+    // Gen7 has no SIMD8 GS; never written.
+    simd8_gs_primitive_ids: field(2, 0, 0, 32),
     pointers: POINTERS,
     gs_instance_ids: [field(0, 0, 27, 5), field(0, 1, 27, 5)],
     gs_topology: field(0, 2, 16, 6),

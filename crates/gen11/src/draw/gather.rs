@@ -14,9 +14,9 @@ use gtsim_pipe3d::raster::{DiamondRule, PointRule, SubpixelBits, Winding};
 use gtsim_pipe3d::sf::{CullMode, DepthOffset, DepthOffsetFormat, Viewport};
 use gtsim_pipe3d::state::{
     AttributeSetup, AttributeSwizzle, ClipMode, ClipState, ConstantSource, DrawCounts, DrawState,
-    DrawingRectangle, FillMode, KernelPointer, LineStipple, Multisample, PixelShader,
-    PolygonStipple, PositionOffset, PsKernel, Scratch, SetupState, StageResources, SwizzleSelect,
-    VertexElement, VertexFetch, VertexShader, check_bound, read_indirect,
+    DrawingRectangle, FillMode, GeometryShader, KernelPointer, LineStipple, Multisample,
+    PixelShader, PolygonStipple, PositionOffset, PsKernel, Scratch, SetupState, StageResources,
+    SwizzleSelect, VertexElement, VertexFetch, VertexShader, check_bound, read_indirect,
 };
 use gtsim_pipe3d::vf::VertexBuffer;
 use gtsim_spec::gen11::*;
@@ -58,12 +58,7 @@ pub(super) fn draw_state(f: &DrawFront, mem: &dyn Memory) -> Result<Option<DrawS
             ));
         }
     }
-    if get(&s.gs).enable {
-        return Err(unsupported(
-            "3DSTATE_GS: the geometry shader on Gen11 (DISPATCH_MODE_SIMD8)",
-            "seed 003 3DSTATE_GS_BODY",
-        ));
-    }
+    let gs = geometry_shader(f, mem)?;
     let so = get(&s.streamout);
     let sol = super::stream_out::stream_output(s, f.registers, mem, &so)?;
     let raster = get(&s.raster);
@@ -95,7 +90,7 @@ pub(super) fn draw_state(f: &DrawFront, mem: &dyn Memory) -> Result<Option<DrawS
         vf,
         vs,
         tess: None,
-        gs: None,
+        gs,
         sol,
         clip: clip_state(&clip, &raster, viewport.as_ref())?,
         setup: setup_state(f, &sf, &raster, &wm, viewport.as_ref(), scissor)?,
@@ -848,4 +843,76 @@ fn multisample(f: &DrawFront, _raster: &ThreeDStateRaster) -> Result<Multisample
     }
     // Pixel Location 0: PIXLOC_CENTER.
     Ok(Multisample::single(ms.pixel_location.0 == 0))
+}
+
+/// 3DSTATE_GS (seed 003 3DSTATE_GS_BODY): DISPATCH_MODE_SIMD8 with its Gen8+ fields
+/// (Include Vertex Handles for the pull model, Static Output and its vertex count, the
+/// 6-bit Dispatch GRF Start Register, Reorder Mode TRAILING); the SIMD4x2 dispatch modes
+/// are refused by name.
+fn geometry_shader(f: &DrawFront, mem: &dyn Memory) -> Result<Option<GeometryShader>, DrawError> {
+    use gtsim_pipe3d::state::{ControlData, GsDispatch, GsVertexCount};
+    let s = f.state;
+    let gs = get(&s.gs);
+    if !gs.enable {
+        return Ok(None);
+    }
+    // Dispatch Mode 3: SIMD8 (Mesa genxml gen11.xml DISPATCH_MODE_SIMD8).
+    if gs.dispatch_mode.0 != 3 {
+        return Err(unsupported(
+            format!(
+                "3DSTATE_GS Dispatch Mode {} on Gen11 (SIMD8 is modelled)",
+                gs.dispatch_mode.0
+            ),
+            "seed 003 3DSTATE_GS_BODY",
+        ));
+    }
+    if gs.control_data_header_size > 8 {
+        return Err(bad(
+            "3DSTATE_GS",
+            format!(
+                "Control Data Header Size {} (at most 8 32-byte units)",
+                gs.control_data_header_size
+            ),
+        ));
+    }
+    let t = f.tables.gs;
+    Ok(Some(GeometryShader {
+        kernel: kernel(f, gs.kernel_start_pointer),
+        dispatch: GsDispatch::Simd8,
+        instances: u32::from(gs.instance_control) + 1,
+        invocations_increment: u64::from(gs.invocations_increment_value) + 1,
+        statistics: gs.statistics_enable,
+        alt_float_mode: gs.floating_point_mode.0 == 1,
+        scratch: scratch(gs.scratch_space_base_pointer, gs.per_thread_scratch_space),
+        urb_data_start: usize::from(gs.dispatch_grf_start_register_for_urb_data)
+            | usize::from(gs.dispatch_grf_start_register_for_urb_data_5_4) << 4,
+        first_slot: usize::from(gs.vertex_urb_entry_read_offset) * 2,
+        slots: usize::from(gs.vertex_urb_entry_read_length) * 2,
+        include_vertex_handles: gs.include_vertex_handles,
+        include_primitive_id: gs.include_primitive_id,
+        output_vertex_slots: usize::from(gs.output_vertex_size) + 1,
+        output_topology: gs.output_topology,
+        // Control Data Format 1: GSCTL_SID.
+        control_data: if gs.control_data_format.0 == 1 {
+            ControlData::StreamId
+        } else {
+            ControlData::Cut
+        },
+        control_header_rows: usize::from(gs.control_data_header_size),
+        default_stream: u32::from(gs.default_stream_id),
+        // Reorder Mode 1: TRAILING, the reordering Gen7's Reorder Enable selects.
+        reorder: gs.reorder_mode.0 == 1,
+        discard_adjacency: gs.discard_adjacency,
+        hint: u32::from(gs.hint),
+        vertex_count: if gs.static_output {
+            GsVertexCount::Static(u32::from(gs.static_output_vertex_count))
+        } else {
+            GsVertexCount::EntryDword
+        },
+        resources: StageResources {
+            binding_table: t.binding_table_pointer,
+            sampler_state: t.sampler_state_pointer,
+            constants: push_constants(f, mem, &get(&s.constant_gs).constant_body)?,
+        },
+    }))
 }

@@ -12,7 +12,9 @@ use super::router::Router;
 use super::staging::{Staged, Stager};
 use super::{DrawError, KernelCache, Statistics, Vue, Watchdog};
 use crate::gs_order::Staging;
-use crate::state::{ControlData, DrawState, Front, GeometryShader, GsDispatch, ShaderStage};
+use crate::state::{
+    ControlData, DrawState, Front, GeometryShader, GsDispatch, GsVertexCount, ShaderStage,
+};
 use gtsim_dataport::urb::MAX_SLOTS;
 use gtsim_eu::exec::{DEFAULT_BUDGET, ExecError, FpMode, Program};
 use gtsim_mem::Memory;
@@ -158,6 +160,9 @@ impl GeometryStage {
                     threads.push((pair.iter().collect(), [0, 0]));
                 }
             }
+            GsDispatch::Simd8 => {
+                return self.shade_simd8(st, front, mem, inputs, stats, watchdog);
+            }
         }
         let mut out = vec![];
         for (objects, ids) in threads {
@@ -192,6 +197,163 @@ impl GeometryStage {
         }
         Ok(out)
     }
+}
+
+impl GeometryStage {
+    /// The SIMD8 GS (Gen8+ DISPATCH_MODE_SIMD8): threads of up to eight objects, one a
+    /// channel, in object order; each channel's output entry parsed as Gen7's with the
+    /// vertex count where `GeometryShader::vertex_count` says.
+    fn shade_simd8(
+        &self,
+        st: &DrawState,
+        front: &dyn Front,
+        mem: &mut dyn Memory,
+        inputs: &[Staged],
+        stats: &mut Statistics,
+        watchdog: &mut Watchdog,
+    ) -> Result<Vec<Output>, DrawError> {
+        let gs = &self.gs;
+        if gs.instances != 1 {
+            return Err(super::unsupported(
+                format!(
+                    "a SIMD8 GS with {} instances (Instance Control)",
+                    gs.instances
+                ),
+                "seed 003 3DSTATE_GS_BODY",
+            ));
+        }
+        let mut out = vec![];
+        for group in inputs.chunks(8) {
+            let objects: Vec<&Staged> = group.iter().collect();
+            if gs.statistics {
+                stats.gs_invocations += gs.invocations_increment * objects.len() as u64;
+            }
+            let budget = watchdog.thread_budget(DEFAULT_BUDGET);
+            let (result, entries) =
+                run_gs_thread_simd8(st, gs, front, &mut *mem, &self.prog, &objects, budget)?;
+            watchdog
+                .thread_ran(result, budget, DEFAULT_BUDGET)?
+                .map_err(|error| DrawError::Thread {
+                    stage: "GS",
+                    kernel: self.addr,
+                    error,
+                })?;
+            for (i, entry) in entries.iter().take(objects.len()).enumerate() {
+                let (count, skip) = match gs.vertex_count {
+                    GsVertexCount::Static(n) => (n, 0),
+                    GsVertexCount::EntryDword => (entry.first().map_or(0, |s| s[0]), 2),
+                    GsVertexCount::EotHeader => {
+                        return Err(DrawError::State {
+                            command: "3DSTATE_GS",
+                            why: "a SIMD8 GS reports its vertex counts in its entries or the state, not in an EOT header".into(),
+                        });
+                    }
+                };
+                let rest: Vue = entry.iter().skip(skip).copied().collect();
+                let mut o = parse_output(gs, &rest, count)?;
+                o.primitive_id = objects[i].pid;
+                out.push(o);
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// One SIMD8 GS thread for up to eight objects (Mesa brw_fs setup_gs_payload and
+/// assign_gs_urb_setup give the layout the compiler reads): R0 the header, R1 the
+/// channels' output URB handles, then the PrimitiveIDs (when included) and one
+/// register of input vertex URB handles per vertex (when included, for URB reads of
+/// what is not pushed); from the URB data start register the push constants, then per
+/// input vertex its slots, each component a register (vertex v's slot k component c in
+/// register `data + 4 (v slots + k) + c`, dword i object i's).
+///
+/// Returns how the thread ended and the entries its URB writes filled: the eight
+/// output entries (handles 0-7), then the input vertices (handle 8 + i n + v for
+/// object i's vertex v of n), which URB reads reach.
+fn run_gs_thread_simd8(
+    st: &DrawState,
+    gs: &GeometryShader,
+    front: &dyn Front,
+    mem: &mut dyn Memory,
+    prog: &Program,
+    objects: &[&Staged],
+    budget: u64,
+) -> Result<(Result<u64, ExecError>, Vec<Vue>), DrawError> {
+    let mut t = super::spare::thread(8, prog);
+    t.dispatch_mask = (1u32 << objects.len()) - 1;
+    t.fp_mode = if gs.alt_float_mode {
+        FpMode::Alt
+    } else {
+        FpMode::Ieee
+    };
+    let nverts = objects[0].vues.len();
+    t.write_payload(|grf| {
+        let l = st.payload;
+        l.gs_topology.put(grf, objects[0].topology.0);
+        l.gs_hint.put(grf, gs.hint);
+        super::put_pointers(&l.pointers, grf, (&gs.scratch, 0), &gs.resources);
+        for i in 0..objects.len() {
+            l.simd8_urb_handles.offset(0, i).put(grf, i as u32);
+        }
+        let mut reg = l.simd8_gs_primitive_ids.reg;
+        if gs.include_primitive_id {
+            for (i, o) in objects.iter().enumerate() {
+                l.simd8_gs_primitive_ids.offset(0, i).put(grf, o.pid);
+            }
+            reg += 1;
+        }
+        if gs.include_vertex_handles {
+            for v in 0..nverts {
+                for i in 0..objects.len() {
+                    super::put_dword(grf, reg + v, i, (8 + i * nverts + v) as u32);
+                }
+            }
+            reg += nverts;
+        }
+        let (start, first_slot, slots) = (gs.urb_data_start, gs.first_slot, gs.slots);
+        let consts = gs.resources.constants.len();
+        let data_regs = nverts * slots * 4;
+        if start < reg || start + consts + data_regs > 128 {
+            return (Err(DrawError::State {
+                command: "3DSTATE_GS",
+                why: format!(
+                    "SIMD8 payload URB data at g{start} ({consts} constant and {data_regs} vertex registers for {nverts} vertices) overlaps R0-R{} or leaves the GRF",
+                    reg - 1
+                ),
+            }), 128);
+        }
+        super::put_constants(grf, start, &gs.resources);
+        let data = start + consts;
+        for v in 0..nverts {
+            for k in 0..slots {
+                for (i, o) in objects.iter().enumerate() {
+                    let slot = o.vues[v].get(first_slot + k).copied().unwrap_or([0; 4]);
+                    for (c, &val) in slot.iter().enumerate() {
+                        super::put_dword(grf, data + 4 * (v * slots + k) + c, i, val);
+                    }
+                }
+            }
+        }
+        (Ok(()), data + data_regs)
+    })?;
+    let mut entries = vec![Vue::new(); 8];
+    for o in objects {
+        entries.extend(o.vues.iter().cloned());
+    }
+    let mut router = Router {
+        slm: None,
+        front,
+        stage: ShaderStage::Geometry,
+        mem,
+        urb: Some(&mut entries),
+        vertex_counts: None,
+        barrier: None,
+        pixels: None,
+    };
+    let result = t.run_program(prog, &mut router, budget);
+    super::spare::keep(t);
+    entries.truncate(8);
+    Ok((result, entries))
 }
 
 /// Parses one GS output entry (seed 004 §7.5.1.1): the control data header of

@@ -14,6 +14,22 @@ pub enum GsDispatch {
     DualInstance,
     /// One instance of up to two objects per thread, their vertex data interleaved.
     DualObject,
+    /// Gen8+ DISPATCH_MODE_SIMD8: one instance of up to eight objects per thread, a
+    /// channel each; every vertex attribute component a register.
+    Simd8,
+}
+
+/// How a GS thread reports the vertex count of each output entry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GsVertexCount {
+    /// In the header of its EOT URB write (seed 004 §7.5.3, Gen7's SIMD4x2 GS).
+    EotHeader,
+    /// In DWord 0 of the entry's first 256-bit row, before the control data header
+    /// (Gen8+ SIMD8 GS without Static Output; Mesa brw_fs_visitor.cpp: "Broadwell's
+    /// extra Vertex Count payload at the beginning of the URB entry").
+    EntryDword,
+    /// The state's Static Output Vertex Count (Gen8+ Static Output).
+    Static(u32),
 }
 
 /// What the control data header at the start of a GS output entry holds (seed 004
@@ -69,6 +85,8 @@ pub struct GeometryShader {
     pub discard_adjacency: bool,
     /// The Hint bit passed in the payload.
     pub hint: u32,
+    /// Where each output entry's vertex count comes from.
+    pub vertex_count: GsVertexCount,
     /// Binding table, samplers and push constants.
     pub resources: StageResources,
 }

@@ -26,7 +26,7 @@ mod vertex;
 
 pub use compute::{ComputeDispatch, ComputePayload};
 pub use front::{Front, MessageKind, Registers, ShaderStage};
-pub use geometry::{ControlData, GeometryShader, GsDispatch};
+pub use geometry::{ControlData, GeometryShader, GsDispatch, GsVertexCount};
 pub use media::{MediaPayload, MediaThread};
 pub use payload::{PayloadField, PayloadLayout, PointerFields};
 pub use pixel::{

@@ -64,8 +64,12 @@ pub struct PointerFields {
 pub struct PayloadLayout {
     /// VS and GS: the URB return handles of the thread's two vertices or outputs.
     pub urb_handles: [PayloadField; 2],
-    /// A SIMD8 VS: channel 0's URB return handle; channel i's is `i` dwords on.
+    /// A SIMD8 VS or GS: channel 0's URB return handle; channel i's is `i` dwords on.
     pub simd8_urb_handles: PayloadField,
+    /// A SIMD8 GS: channel 0's PrimitiveID (when included); channel i's `i` dwords on.
+    /// The input vertices' URB handles (when included) follow in the next registers,
+    /// one register per vertex.
+    pub simd8_gs_primitive_ids: PayloadField,
     /// Scratch space and the state pointers.
     pub pointers: PointerFields,
     /// GS: the instance numbers of the thread's two instances (or objects).
