@@ -766,7 +766,6 @@ fn device_threads_calling_the_c_library_do_not_deadlock_the_client() {
 /// The clients the Gen11 model does not render yet, each with what its draws lack:
 /// they hang loudly naming it, and the client carries on.
 const GEN11_NOT_YET: &[(&str, &str)] = &[
-    ("geometry", "3DSTATE_GS"),
     ("tessellation", "3DSTATE_HS"),
     ("msaa", "multisampled"),
 ];
