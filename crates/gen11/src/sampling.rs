@@ -414,9 +414,9 @@ fn sampler_config(s: &SamplerState, border: Vec<f32>) -> SamplerConfig {
         mag_filter: MapFilter::from_raw(u32::from(s.mag_mode_filter)),
         mip_filter: MipFilter::from_raw(u32::from(s.mip_mode_filter)),
         address: [
-            TexCoordMode::from_raw(u32::from(s.tcx_address_control_mode)),
-            TexCoordMode::from_raw(u32::from(s.tcy_address_control_mode)),
-            TexCoordMode::from_raw(u32::from(s.tcz_address_control_mode)),
+            TexCoordMode::from_raw_gen8(u32::from(s.tcx_address_control_mode)),
+            TexCoordMode::from_raw_gen8(u32::from(s.tcy_address_control_mode)),
+            TexCoordMode::from_raw_gen8(u32::from(s.tcz_address_control_mode)),
         ],
         // The Gen11 front has no 3DSTATE_CHROMA_KEY table wired to the sampler yet; a
         // sampler asking for a chroma key fails at its first use.

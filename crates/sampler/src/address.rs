@@ -34,6 +34,13 @@ pub enum TexCoordMode {
     ClampBorder = 4,
     /// 5h: mirror once about the origin, then clamp (§2.2.3.3 L638-640).
     MirrorOnce = 5,
+    /// 6h on Gen8+ (Mesa genxml gen11.xml TCM_HALF_BORDER): "Similar to CLAMP_BORDER
+    /// except texels outside of the map are clamped to a value halfway between the edge
+    /// texel and the border color" (seed 000 §2.2.3 L612; the Gen7 field table has no
+    /// value for it): the coordinate is clamped to the map's edge, where a LINEAR
+    /// footprint is half the edge texel and half the border ([`half_border_clamp`]), and
+    /// taps outside are the border colour, as CLAMP_BORDER's.
+    HalfBorder = 6,
 }
 
 impl TexCoordMode {
@@ -54,6 +61,16 @@ impl TexCoordMode {
                 });
             }
         })
+    }
+}
+
+impl TexCoordMode {
+    /// Decodes the Gen8+ field value: the Gen7 values and 6h, TEXCOORDMODE_HALF_BORDER.
+    pub fn from_raw_gen8(value: u32) -> Result<Self, SamplerError> {
+        if value == 6 {
+            return Ok(Self::HalfBorder);
+        }
+        Self::from_raw(value)
     }
 }
 
@@ -137,8 +154,17 @@ pub fn resolve(mode: TexCoordMode, i: i32, size: u32) -> Resolved {
         TexCoordMode::ClampBorder => {
             clamp_border(i, size).map_or(Resolved::Border, Resolved::Texel)
         }
+        TexCoordMode::HalfBorder => clamp_border(i, size).map_or(Resolved::Border, Resolved::Texel),
         TexCoordMode::Cube => clamp_border(i, size).map_or(Resolved::OffFace(i), Resolved::Texel),
     }
+}
+
+/// TEXCOORDMODE_HALF_BORDER's coordinate (§2.2.3 L612): a texel-space coordinate `t`
+/// clamped to the map, `0..=size`, so that no value lies further than halfway between
+/// the edge texel and the border colour (at the edge, a LINEAR footprint takes the edge
+/// texel and the border half each).
+pub fn half_border_clamp(t: f32, size: u32) -> f32 {
+    t.clamp(0.0, size.max(1) as f32)
 }
 
 /// The largest texel-space coordinate magnitude kept, 2^30. Beyond 2^24 every `f32` is an

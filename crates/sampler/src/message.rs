@@ -1186,7 +1186,12 @@ impl Texture<'_> {
         let axes = self.dim.axes();
         let mut taps = [AxisTap::fixed(0); 3];
         for a in 0..axes {
-            let t = self.texel_coord(smp, coords[a], a, level) + offsets[a] as f32;
+            let t = self.filtered_coord(
+                smp,
+                self.texel_coord(smp, coords[a], a, level) + offsets[a] as f32,
+                a,
+                level,
+            );
             taps[a] = match filter {
                 MapFilter::Nearest => AxisTap::nearest(t),
                 MapFilter::Linear | MapFilter::Anisotropic => AxisTap::linear(t),
@@ -1391,6 +1396,16 @@ impl Texture<'_> {
             .map(|t| Tap::Texel(smp.key(t)))
     }
 
+    /// The texel-space coordinate of axis `a` a filter reads: TEXCOORDMODE_HALF_BORDER
+    /// clamps it to the map ([`address::half_border_clamp`]).
+    fn filtered_coord(&self, smp: &Setup, t: f32, a: usize, level: u32) -> f32 {
+        if smp.modes.get(a) == Some(&address::TexCoordMode::HalfBorder) {
+            address::half_border_clamp(t, self.level_dims(level)[a])
+        } else {
+            t
+        }
+    }
+
     /// gather4 (seed 000 §2.13.1.4): the four texels of the bilinear footprint at `u, v`
     /// (texel offsets added) in `level`, channel `channel` of each (or its comparison's
     /// result), returned unfiltered as "upper left sample = alpha channel, upper right
@@ -1405,7 +1420,12 @@ impl Texture<'_> {
     ) -> Result<[u32; 4], MessageError> {
         let dims = self.level_dims(level);
         let t = |a: usize| {
-            AxisTap::linear(self.texel_coord(smp, at.coords[a], a, level) + at.offsets[a] as f32)
+            AxisTap::linear(self.filtered_coord(
+                smp,
+                self.texel_coord(smp, at.coords[a], a, level) + at.offsets[a] as f32,
+                a,
+                level,
+            ))
         };
         let (x, y) = (t(0), t(1));
         let slice = i32::try_from(at.slice).unwrap_or(i32::MAX);

@@ -107,3 +107,22 @@ fn nan_and_infinite_coordinates_are_handled() {
     assert_eq!(t.weight, 0.0);
     assert_eq!(t.i1, t.i0 + 1);
 }
+
+/// TEXCOORDMODE_HALF_BORDER (seed 000 §2.2.3 L612, 6h on Gen8+): the coordinate is
+/// clamped to the map, 0..=4 texels on a 4-texel axis, so at the edge a LINEAR footprint
+/// (texel centres at i + 0.5) is half the edge texel and half the border: clamped to 0,
+/// the taps are -1 (the border, as CLAMP_BORDER resolves it) and 0, weight 0.5 each.
+/// Gen7's field table has no 6h, so only the Gen8+ decoder takes it.
+#[test]
+fn half_border_clamps_the_coordinate_to_the_map() {
+    use gtsim_sampler::address::half_border_clamp;
+    assert_eq!(half_border_clamp(-3.0, 4), 0.0);
+    assert_eq!(half_border_clamp(7.5, 4), 4.0);
+    assert_eq!(half_border_clamp(2.25, 4), 2.25);
+    let m = TexCoordMode::HalfBorder;
+    assert_eq!(resolve(m, -1, 4), Resolved::Border);
+    assert_eq!(resolve(m, 4, 4), Resolved::Border);
+    assert_eq!(resolve(m, 2, 4), Resolved::Texel(2));
+    assert_eq!(TexCoordMode::from_raw_gen8(6), Ok(TexCoordMode::HalfBorder));
+    assert!(TexCoordMode::from_raw(6).is_err());
+}
