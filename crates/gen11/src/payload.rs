@@ -44,9 +44,11 @@ pub(crate) static COMPUTE: ComputePayload = ComputePayload {
 /// target 12, source depth to render target 13, back facing 15, Render Target Array
 /// Index 26:16; R1.2-R1.5 the subspans' upper-left x 15:0 and y 31:16; R1.7 pixel mask
 /// 15:0 and dispatch mask 31:16 (R2 for the second 16 pixels of a 32-pixel dispatch).
-/// The GS, HS and DS fields are those of the SIMD4x2/SINGLE_PATCH payloads the Gen11
-/// front does not dispatch yet (its tessellation and GS are refused by name); they are
-/// never written.
+/// The SIMD8 GS's R1 output handles and R2 PrimitiveIDs (Mesa setup_gs_payload); the
+/// SINGLE_PATCH HS's R0.0 patch URB handle, R0.1 PrimitiveID, R0.2 23:17 instance and
+/// 30:24 barrier ID, R1 on its ICP handles (Mesa tcs_thread_payload, emit_barrier); the
+/// SIMD8_SINGLE_PATCH DS's R0.0 patch handle, R0.1 PrimitiveID, R1-R3 U, V, W and R4
+/// output handles (Mesa tes_thread_payload). The SIMD4x2 GS fields are never written.
 pub(crate) static DRAW: PayloadLayout = PayloadLayout {
     urb_handles: [field(0, 0, 0, 16), field(0, 1, 0, 16)],
     simd8_urb_handles: field(1, 0, 0, 32),
@@ -57,15 +59,17 @@ pub(crate) static DRAW: PayloadLayout = PayloadLayout {
     gs_topology: field(0, 2, 16, 6),
     gs_hint: field(0, 2, 22, 1),
     gs_primitive_ids: [field(1, 0, 0, 32), field(1, 4, 0, 32)],
-    hs_patch_handle: field(0, 0, 0, 16),
+    hs_patch_handle: field(0, 0, 0, 32),
     hs_primitive_id: field(0, 1, 0, 32),
-    hs_instance: field(0, 2, 16, 7),
-    hs_barrier: field(0, 2, 12, 4),
+    hs_instance: field(0, 2, 17, 7),
+    hs_barrier: field(0, 2, 24, 7),
     hs_icp_handle: field(1, 0, 0, 32),
-    ds_domain_point: [field(1, 0, 0, 32), field(1, 1, 0, 32), field(1, 2, 0, 32)],
-    ds_point_stride: 4,
-    ds_patch_handle: field(1, 3, 0, 14),
-    ds_primitive_id: field(1, 7, 0, 32),
+    ds_domain_point: [field(1, 0, 0, 32), field(2, 0, 0, 32), field(3, 0, 0, 32)],
+    ds_point_stride: 1,
+    ds_patch_handle: field(0, 0, 0, 32),
+    // Mesa brw_fs tes_thread_payload: R1-R3 U, V, W; R4 the output URB handles.
+    simd8_ds_urb_handles: field(4, 0, 0, 32),
+    ds_primitive_id: field(0, 1, 0, 32),
     topology: field(0, 0, 0, 5),
     back_facing: field(0, 0, 15, 1),
     rt_array_index: field(0, 0, 16, 11),

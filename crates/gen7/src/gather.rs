@@ -530,6 +530,7 @@ fn tessellation(
         ds: DomainShader {
             kernel: kernel(ds.kernel_start_pointer),
             single_point: ds.single_domain_point_dispatch.0 != 0,
+            simd8: false,
             statistics: ds.statistics_enable,
             alt_float_mode: ds.floating_point_mode
                 == three_d_state_ds::FloatingPointMode::ALTERNATE,

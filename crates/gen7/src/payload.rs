@@ -56,6 +56,8 @@ pub(crate) static PAYLOAD: PayloadLayout = PayloadLayout {
     ds_domain_point: [field(1, 0, 0, 32), field(1, 1, 0, 32), field(1, 2, 0, 32)],
     ds_point_stride: 4,
     ds_patch_handle: field(1, 3, 0, 14),
+    // Gen7 has no SIMD8 DS; never written.
+    simd8_ds_urb_handles: field(4, 0, 0, 32),
     ds_primitive_id: field(1, 7, 0, 32),
     topology: field(0, 0, 0, 5),
     back_facing: field(0, 0, 15, 1),

@@ -46,18 +46,7 @@ pub(super) fn draw_state(f: &DrawFront, mem: &dyn Memory) -> Result<Option<DrawS
     }
     let vf = vertex_fetch(f, counts)?;
     let vs = vertex_shader(f, mem)?;
-    for (name, on) in [
-        ("3DSTATE_HS", get(&s.hs).enable),
-        ("3DSTATE_TE", get(&s.te).te_enable),
-        ("3DSTATE_DS", get(&s.ds).enable),
-    ] {
-        if on {
-            return Err(unsupported(
-                format!("{name}: tessellation on Gen11 (SIMD8 HS and DS)"),
-                "seed 003 3DSTATE_HS_BODY, 3DSTATE_TE_BODY, 3DSTATE_DS_BODY",
-            ));
-        }
-    }
+    let tess = tessellation(f, mem)?;
     let gs = geometry_shader(f, mem)?;
     let so = get(&s.streamout);
     let sol = super::stream_out::stream_output(s, f.registers, mem, &so)?;
@@ -89,7 +78,7 @@ pub(super) fn draw_state(f: &DrawFront, mem: &dyn Memory) -> Result<Option<DrawS
         payload: &crate::payload::DRAW,
         vf,
         vs,
-        tess: None,
+        tess,
         gs,
         sol,
         clip: clip_state(&clip, &raster, viewport.as_ref())?,
@@ -913,6 +902,125 @@ fn geometry_shader(f: &DrawFront, mem: &dyn Memory) -> Result<Option<GeometrySha
             binding_table: t.binding_table_pointer,
             sampler_state: t.sampler_state_pointer,
             constants: push_constants(f, mem, &get(&s.constant_gs).constant_body)?,
+        },
+    }))
+}
+
+/// 3DSTATE_HS, 3DSTATE_TE and 3DSTATE_DS (seed 003 3DSTATE_HS_BODY, 3DSTATE_TE_BODY,
+/// 3DSTATE_DS_BODY): the HS in SINGLE_PATCH mode (Instance Count + 1 threads a patch,
+/// a channel an output control point, the ICPs read through their handles), the TE in
+/// HW_TESS mode, the DS in SIMD8_SINGLE_PATCH mode (eight domain points of one patch a
+/// thread). The three are enabled and disabled together (seed 004 §5.1). Other
+/// dispatch modes and pushed ICP data are refused by name.
+fn tessellation(
+    f: &DrawFront,
+    mem: &dyn Memory,
+) -> Result<Option<gtsim_pipe3d::state::Tessellation>, DrawError> {
+    use gtsim_pipe3d::state::{
+        DomainShader, HullShader, Partitioning, TessDomain, TessOutput, Tessellation, Tessellator,
+    };
+    let s = f.state;
+    let (hs, te, ds) = (get(&s.hs), get(&s.te), get(&s.ds));
+    let enabled = [hs.enable, te.te_enable, ds.enable];
+    if enabled == [false; 3] {
+        return Ok(None);
+    }
+    if enabled != [true; 3] {
+        return Err(bad(
+            "3DSTATE_TE",
+            format!(
+                "HS Enable {}, TE Enable {}, DS Enable {}: the HS, TE and DS are enabled and disabled together (seed 004 §5.1)",
+                enabled[0], enabled[1], enabled[2]
+            ),
+        ));
+    }
+    if te.te_mode.0 != 0 {
+        return Err(unsupported(
+            format!("3DSTATE_TE TE Mode {}", te.te_mode.0),
+            "seed 003 3DSTATE_TE_BODY",
+        ));
+    }
+    // 3DSTATE_HS Dispatch Mode 0: SINGLE_PATCH; 3DSTATE_DS Dispatch Mode 1:
+    // SIMD8_SINGLE_PATCH (Mesa genxml gen11.xml).
+    if hs.dispatch_mode.0 != 0 || ds.dispatch_mode.0 != 1 {
+        return Err(unsupported(
+            format!(
+                "HS Dispatch Mode {} / DS Dispatch Mode {} (SINGLE_PATCH and SIMD8_SINGLE_PATCH are modelled)",
+                hs.dispatch_mode.0, ds.dispatch_mode.0
+            ),
+            "seed 003 3DSTATE_HS_BODY, 3DSTATE_DS_BODY",
+        ));
+    }
+    if hs.vertex_urb_entry_read_length != 0 {
+        return Err(unsupported(
+            "pushed ICP data in a SINGLE_PATCH HS (Vertex URB Entry Read Length)",
+            "seed 003 3DSTATE_HS_BODY",
+        ));
+    }
+    let (th, td) = (f.tables.hs, f.tables.ds);
+    Ok(Some(Tessellation {
+        hs: HullShader {
+            kernel: kernel(f, hs.kernel_start_pointer),
+            instances: u32::from(hs.instance_count) + 1,
+            statistics: hs.statistics_enable,
+            alt_float_mode: hs.floating_point_mode.0 == 1,
+            scratch: scratch(hs.scratch_space_base_pointer, hs.per_thread_scratch_space),
+            urb_data_start: usize::from(hs.dispatch_grf_start_register_for_urb_data)
+                | usize::from(hs.dispatch_grf_start_register_for_urb_data_5) << 5,
+            first_slot: usize::from(hs.vertex_urb_entry_read_offset) * 2,
+            slots: 0,
+            include_vertex_handles: hs.include_vertex_handles,
+            resources: StageResources {
+                binding_table: th.binding_table_pointer,
+                sampler_state: th.sampler_state_pointer,
+                constants: push_constants(f, mem, &get(&s.constant_hs).constant_body)?,
+            },
+        },
+        te: Tessellator {
+            domain: match te.te_domain.0 {
+                0 => TessDomain::Quad,
+                1 => TessDomain::Tri,
+                2 => TessDomain::Isoline,
+                other => {
+                    return Err(bad("3DSTATE_TE", format!("TE Domain {other} is reserved")));
+                }
+            },
+            partitioning: match te.partitioning.0 {
+                0 => Partitioning::Integer,
+                1 => Partitioning::OddFractional,
+                2 => Partitioning::EvenFractional,
+                other => {
+                    return Err(bad(
+                        "3DSTATE_TE",
+                        format!("Partitioning {other} is reserved"),
+                    ));
+                }
+            },
+            output: match te.output_topology.0 {
+                0 => TessOutput::Point,
+                1 => TessOutput::Line,
+                2 => TessOutput::TriCw,
+                _ => TessOutput::TriCcw,
+            },
+            max_odd: te.maximum_tessellation_factor_odd,
+            max_not_odd: te.maximum_tessellation_factor_not_odd,
+        },
+        ds: DomainShader {
+            kernel: kernel(f, ds.kernel_start_pointer),
+            single_point: false,
+            simd8: true,
+            statistics: ds.statistics_enable,
+            alt_float_mode: ds.floating_point_mode.0 == 1,
+            scratch: scratch(ds.scratch_space_base_pointer, ds.per_thread_scratch_space),
+            urb_data_start: usize::from(ds.dispatch_grf_start_register_for_urb_data),
+            first_slot: usize::from(ds.patch_urb_entry_read_offset) * 2,
+            slots: usize::from(ds.patch_urb_entry_read_length) * 2,
+            compute_w: ds.compute_w_coordinate_enable,
+            resources: StageResources {
+                binding_table: td.binding_table_pointer,
+                sampler_state: td.sampler_state_pointer,
+                constants: push_constants(f, mem, &get(&s.constant_ds).constant_body)?,
+            },
         },
     }))
 }

@@ -236,11 +236,25 @@ impl TessellationStage {
     ) -> Result<Vec<Vue>, DrawError> {
         let ds = &self.state.ds;
         let (addr, prog) = (&self.ds.0, &self.ds.1);
-        let per_thread = if ds.single_point { 1 } else { 2 };
+        let per_thread = if ds.simd8 {
+            8
+        } else if ds.single_point {
+            1
+        } else {
+            2
+        };
+        // The entries a thread's messages reach: its points' outputs, then the record.
+        let record_handle = per_thread.max(2);
         let mut out = Vec::with_capacity(points.len());
         for pair in points.chunks(per_thread) {
             let mut t = super::spare::thread(8, prog);
-            t.dispatch_mask = if pair.len() == 2 { 0xff } else { 0x0f };
+            t.dispatch_mask = if ds.simd8 {
+                (1u32 << pair.len()) - 1
+            } else if pair.len() == 2 {
+                0xff
+            } else {
+                0x0f
+            };
             t.fp_mode = if ds.alt_float_mode {
                 FpMode::Alt
             } else {
@@ -248,8 +262,14 @@ impl TessellationStage {
             };
             t.write_payload(|grf| {
                 let l = st.payload;
-                l.urb_handles[0].put(grf, 0);
-                l.urb_handles[1].put(grf, if pair.len() == 2 { 1 } else { 0 });
+                if ds.simd8 {
+                    for k in 0..pair.len() {
+                        l.simd8_ds_urb_handles.offset(0, k).put(grf, k as u32);
+                    }
+                } else {
+                    l.urb_handles[0].put(grf, 0);
+                    l.urb_handles[1].put(grf, if pair.len() == 2 { 1 } else { 0 });
+                }
                 super::put_pointers(&l.pointers, grf, (&ds.scratch, 0), &ds.resources);
                 for (k, &[u, v]) in pair.iter().enumerate() {
                     let w = if ds.compute_w { 1.0 - u - v } else { 0.0 };
@@ -259,12 +279,13 @@ impl TessellationStage {
                             .put(grf, value.to_bits());
                     }
                 }
-                l.ds_patch_handle.put(grf, 2);
+                l.ds_patch_handle.put(grf, record_handle as u32);
                 l.ds_primitive_id.put(grf, pid);
                 let consts = ds.resources.constants.len();
                 let start = ds.urb_data_start;
                 let data_regs = ds.slots.div_ceil(2);
-                if start < 2 || start + consts + data_regs > 128 {
+                let header = if ds.simd8 { 5 } else { 2 };
+                if start < header || start + consts + data_regs > 128 {
                     return (Err(DrawError::State {
                         command: "3DSTATE_DS",
                         why: format!(
@@ -284,7 +305,8 @@ impl TessellationStage {
                 }
                 (Ok(()), start + consts + data_regs)
             })?;
-            let mut entries = vec![Vue::new(), Vue::new(), record.clone()];
+            let mut entries = vec![Vue::new(); record_handle];
+            entries.push(record.clone());
             let budget = watchdog.thread_budget(DEFAULT_BUDGET);
             let mut router = Router {
                 slm: None,

@@ -96,6 +96,8 @@ pub struct PayloadLayout {
     pub ds_point_stride: usize,
     /// DS: the patch record's URB handle.
     pub ds_patch_handle: PayloadField,
+    /// A SIMD8 DS: point 0's output URB handle; point i's is `i` dwords on.
+    pub simd8_ds_urb_handles: PayloadField,
     /// DS: the patch's PrimitiveID.
     pub ds_primitive_id: PayloadField,
     /// PS: the primitive topology.

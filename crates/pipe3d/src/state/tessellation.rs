@@ -96,6 +96,10 @@ pub struct DomainShader {
     pub kernel: KernelPointer,
     /// One domain point per thread (otherwise two, SIMD4x2).
     pub single_point: bool,
+    /// Gen8+ SIMD8_SINGLE_PATCH: eight domain points of one patch a thread, U, V and W
+    /// each a register (`PayloadLayout::ds_domain_point` with a point stride of 1) and
+    /// the points' output URB handles in `PayloadLayout::simd8_ds_urb_handles`.
+    pub simd8: bool,
     /// DS_INVOCATION_COUNT counts this draw's domain points.
     pub statistics: bool,
     /// The ALT floating-point mode (otherwise IEEE-754).
