@@ -161,10 +161,11 @@ pub(crate) fn layout(
 }
 
 /// A 1D, 2D or 3D image as the typed messages address it. As Mesa's isl programs storage
-/// images (isl_surface_state.c: for render and storage usage "MIPCountLOD is the LOD
-/// being accessed", Minimum Array Element the first slice), the view is level MIP
-/// Count / LOD from slice Minimum Array Element; slices are Surface QPitch rows apart
-/// (seed 003: U15[16:2], the rows' bits 16:2).
+/// images on Gen9+ (isl_surface_state.c: a non-render-target view has Surface Min LOD
+/// its base level and MIP Count / LOD its levels - 1; Minimum Array Element its first
+/// layer, or z slice of a 3D image), the view is MIP Count / LOD + 1 levels from Surface
+/// Min LOD and its slices from Minimum Array Element; slices are Surface QPitch rows
+/// apart (seed 003: U15[16:2], the rows' bits 16:2).
 fn image(rss: &RenderSurfaceState, bti: u8) -> Result<DataSurface, MessageError> {
     let refuse = |what: String| -> MessageError {
         gtsim_spec::Unsupported::new(
@@ -189,7 +190,12 @@ fn image(rss: &RenderSurfaceState, bti: u8) -> Result<DataSurface, MessageError>
             rss.auxiliary_surface_mode.name().unwrap_or("reserved")
         )));
     }
-    let level = u32::from(rss.mip_count_lod);
+    // Mesa's isl programs a storage image, a non-render-target view, as Surface Min
+    // LOD its base level and MIP Count / LOD its levels - 1 (isl_surface_state.c: "For
+    // non render target surfaces, the hardware interprets field MIPCount/LOD as
+    // MIPCount"); a typed message's LOD counts from Surface Min LOD.
+    let level = u32::from(rss.surface_min_lod);
+    let view_levels = u32::from(rss.mip_count_lod) + 1;
     // Depth counts the view's slices from Minimum Array Element (for arrays; a 3D
     // surface's Depth is its z count): the layout reaches both.
     let depth = if rss.surface_type == St::SURFTYPE_3D {
@@ -212,7 +218,7 @@ fn image(rss: &RenderSurfaceState, bti: u8) -> Result<DataSurface, MessageError>
         rss,
         ty,
         (u32::from(rss.width) + 1, height, depth),
-        level + 1,
+        level + view_levels,
         ArraySpacing::QPitch(qpitch),
     )?;
     Ok(DataSurface::Image {
@@ -220,9 +226,10 @@ fn image(rss: &RenderSurfaceState, bti: u8) -> Result<DataSurface, MessageError>
         array: rss.surface_array,
         view: ImageView {
             base_level: level,
-            levels: 1,
+            levels: view_levels,
             base_slice: u32::from(rss.minimum_array_element),
             any_format_reads: true,
+            base_slice_3d: true,
             ..Default::default()
         },
     })
@@ -249,7 +256,8 @@ mod tests {
     }
 
     /// A storage view as isl programs it: a 64x32 R32_UINT 2D array of 6 layers, Y-tiled,
-    /// HALIGN 16 / VALIGN 4, QPitch field 12 (48 rows), viewing level 2 from layer 3.
+    /// HALIGN 16 / VALIGN 4, QPitch field 12 (48 rows), viewing level 2 (Surface Min LOD,
+    /// one level: MIP Count / LOD 0) from layer 3.
     #[test]
     fn a_mipmapped_array_image_is_seen_at_its_level_and_layer() {
         let (m, bases) = bound(RenderSurfaceState {
@@ -264,7 +272,7 @@ mod tests {
             depth: 5,
             surface_pitch: 255,
             surface_qpitch: 12,
-            mip_count_lod: 2,
+            surface_min_lod: 2,
             minimum_array_element: 3,
             surface_base_address: 0xffff_8000_0010_0000,
             ..Default::default()
@@ -336,7 +344,7 @@ mod tests {
             width: 15,
             depth: 1,
             surface_qpitch: 16,
-            mip_count_lod: 2,
+            surface_min_lod: 2,
             minimum_array_element: 1,
             ..Default::default()
         });

@@ -460,6 +460,7 @@ pub(crate) fn surface(
                     base_slice: u32::from(rss.minimum_array_element),
                     // Seed 000 §3.9.9: Gen7's typed reads take R32 formats only.
                     any_format_reads: false,
+                    base_slice_3d: false,
                     // Seed 000 §2.12.2 Vertical Line Stride (Offset) and Media Boundary
                     // Pixel Mode, for the media block messages (the others refuse a
                     // field).
@@ -699,6 +700,7 @@ mod tests {
                             levels: rng.below(3) as u32,
                             base_slice: rng.below(5) as u32,
                             any_format_reads: rng.one_in(2),
+                            base_slice_3d: rng.one_in(2),
                             rows: MediaRows {
                                 field: rng.one_in(4).then(|| rng.below(2) as u8),
                                 boundary: [

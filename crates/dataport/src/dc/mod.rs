@@ -283,6 +283,10 @@ pub struct ImageView {
     /// isl_has_matching_typed_storage_image_format); otherwise only R32_SINT, R32_UINT
     /// and R32_FLOAT (Gen7, seed 000 §3.9.9).
     pub any_format_reads: bool,
+    /// `base_slice` also offsets a 3D surface's R (z) coordinate (Gen9+: Mesa's isl
+    /// programs a non-layered binding of one z slice of a 3D image as Minimum Array
+    /// Element); otherwise it offsets array layers only.
+    pub base_slice_3d: bool,
     /// How media block messages see the rows (§2.12.2 Vertical Line Stride and Offset,
     /// Media Boundary Pixel Mode).
     pub rows: MediaRows,

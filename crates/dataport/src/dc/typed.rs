@@ -123,8 +123,13 @@ fn coord(
         _ if array => d.depth,
         _ => 1,
     };
-    // An array's slices count from Minimum Array Element; its Depth is the view's.
-    let base = if array { view.base_slice } else { 0 };
+    // An array's slices count from Minimum Array Element; its Depth is the view's (and
+    // a 3D view's z where the generation offsets it, `ImageView::base_slice_3d`).
+    let base = if array || (view.base_slice_3d && d.ty == SurfaceType::D3) {
+        view.base_slice
+    } else {
+        0
+    };
     (x < minify(d.width) && y < height && slice < slices).then_some(TexelCoord {
         x,
         y,
