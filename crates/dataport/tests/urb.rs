@@ -194,3 +194,52 @@ fn reads_return_each_handles_slots() {
     };
     assert!(read(&vues, &bad, 1).is_err());
 }
+
+/// A Gen8+ SIMD8 URB write as iris's GS emits one (seed 003 "SIMD8 URB Offset Message
+/// Address Payload": "This offset and the Global Offset are specified as Oword units"):
+/// Global Offset 3, channel 1's slot offset 4, eight data registers (two OWords). Data
+/// register k's dword i goes to channel i's entry at OWord 3 + offset + k / 4,
+/// component k % 4; channel 2 is off in the execution mask and channel 0's Channel Mask
+/// keeps only data register 0. A SIMD8 read of OWords 7-8 reads channel 1's back.
+#[test]
+fn simd8_writes_and_reads_address_owords_per_channel() {
+    use gtsim_dataport::urb::{Simd8Read, Simd8Write, read_simd8, write_simd8};
+    let data: Vec<[u8; 32]> = (0..8u32)
+        .map(|k| {
+            let mut r = [0u8; 32];
+            for i in 0..8u32 {
+                r[4 * i as usize..4 * i as usize + 4].copy_from_slice(&(100 * k + i).to_le_bytes());
+            }
+            r
+        })
+        .collect();
+    let mut vues: Vec<Vue> = vec![Vue::new(); 3];
+    let w = Simd8Write {
+        global_offset: 3,
+        handles: [0, 1, 2, 0, 0, 0, 0, 0],
+        slot_offsets: [0, 4, 0, 0, 0, 0, 0, 0],
+        channel_masks: [0x01, 0xff, 0xff, 0, 0, 0, 0, 0],
+    };
+    write_simd8(&mut vues, &w, &data, 0b011).unwrap();
+    // Channel 0: only register 0 (component x of OWord 3).
+    assert_eq!(vues[0].len(), 4);
+    assert_eq!(vues[0][3], [0, 0, 0, 0]);
+    // Channel 1: OWord 7 = registers 0-3 (dword 1 of each), OWord 8 = registers 4-7.
+    assert_eq!(vues[1][7], [1, 101, 201, 301]);
+    assert_eq!(vues[1][8], [401, 501, 601, 701]);
+    // Channel 2 is not in the execution mask.
+    assert!(vues[2].is_empty());
+    let r = Simd8Read {
+        global_offset: 7,
+        handles: [1; 8],
+        slot_offsets: [0; 8],
+    };
+    let regs = read_simd8(&vues, &r, 8, 0b1).unwrap();
+    let dw =
+        |reg: &[u8; 32], i: usize| u32::from_le_bytes(reg[4 * i..4 * i + 4].try_into().unwrap());
+    assert_eq!(
+        (0..8).map(|k| dw(&regs[k], 0)).collect::<Vec<_>>(),
+        [1, 101, 201, 301, 401, 501, 601, 701]
+    );
+    assert_eq!(dw(&regs[0], 1), 0, "channel 1 is off: zeros");
+}

@@ -79,6 +79,15 @@ impl Bases {
         }
     }
 
+    /// General State Base Address and its bound: the stateless model's (seed 000
+    /// §3.2.2, kept on Gen11).
+    pub fn general_state(&self) -> gtsim_dataport::dc::GeneralState {
+        gtsim_dataport::dc::GeneralState {
+            base: self.general,
+            bound: (self.general_bound != 0).then_some(self.general_bound),
+        }
+    }
+
     /// The graphics address of a binding table whose pointer field holds `pointer`
     /// (bits in place).
     pub fn binding_table(&self, pointer: u64) -> u64 {

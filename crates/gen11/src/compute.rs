@@ -258,10 +258,7 @@ impl Front for ComputeFront<'_> {
     }
 
     fn general_state(&self) -> GeneralState {
-        GeneralState {
-            base: self.bases.general,
-            bound: (self.bases.general_bound != 0).then_some(self.bases.general_bound),
-        }
+        self.bases.general_state()
     }
 
     fn color_processing(
@@ -269,11 +266,7 @@ impl Front for ComputeFront<'_> {
         _mem: &dyn Memory,
         _address: u64,
     ) -> Result<gtsim_dataport::dc::iecp::ColorProcessing, MessageError> {
-        Err(gtsim_spec::Unsupported::new(
-            "the render cache's colour processing pipe on Gen11 (the VEBOX does it there)",
-            "seed 003 VEBOX_IECP_STATE",
-        )
-        .into())
+        Err(crate::messages::no_color_processing())
     }
 
     fn sample(

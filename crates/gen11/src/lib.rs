@@ -5,13 +5,16 @@
 //!
 //! * [`latched`]: the typed latched state, each command decoded once when latched;
 //! * [`bases`]: STATE_BASE_ADDRESS's bases and sizes, the binding table pool, GT_MODE;
-//! * [`compute`]: [`ComputeFront`], the [`gtsim_pipe3d::state::Front`] of one
-//!   GPGPU_WALKER;
+//! * [`draw`]: [`DrawFront`], the [`gtsim_pipe3d::state::Front`] of one 3DPRIMITIVE
+//!   (and 3DSTATE_WM_HZ_OP's clears, Gen8+ stream output write-backs);
+//! * [`compute`]: [`ComputeFront`], the front of one GPGPU_WALKER;
 //! * [`messages`]: SFIDs and the Gen9+ data port, gateway and spawner descriptors;
-//! * [`surface`]: a binding table entry's RENDER_SURFACE_STATE as the data port sees it;
+//!   `messages_3d`: the SIMD8 URB and render target messages; `sampling`: the sampler's;
+//! * [`surface`]: a binding table entry's RENDER_SURFACE_STATE in the Gen9+ layouts;
 //! * `payload`: where Gen11's thread payloads put their header fields.
 //!
-//! The draw front comes next (docs/ARCHITECTURE.md, "Adding a generation").
+//! Not modelled yet, refused by name: multisampling, a GS with several instances,
+//! directed rounding in cr0 (docs/ARCHITECTURE.md section 7).
 
 pub mod bases;
 pub mod compute;

@@ -5,8 +5,10 @@
 //! Modelled: the null function; the thread spawner's end of thread; the gateway's
 //! barrier (seed 003 Barrier_Data_Payload); the data ports' memory messages a compute
 //! shader sends: DC0 OWord block reads and writes, DWord and byte scattered, the memory
-//! fence; DC1 untyped surface reads, writes and integer atomics (seed 003 MT_DP1); the
-//! constant cache's OWord block reads. Everything else is refused by name.
+//! fence; DC1 untyped and typed surface reads, writes and integer and float atomics
+//! and their A64 forms (seed 003 MT_DP1); the constant cache's OWord block reads. The
+//! URB and render cache messages are `messages_3d`'s, the sampler's `sampling`'s.
+//! Everything else is refused by name.
 
 use gtsim_dataport::dc::{Access, AddressModel, AtomicOp, DataMessage, DataOp, Simd};
 use gtsim_eu::exec::{Message, MessageError};
@@ -609,4 +611,14 @@ mod tests {
             other => panic!("{other:?}"),
         }
     }
+}
+
+/// A media block write through the render cache's colour processing pipe: Gen11 does
+/// that in the VEBOX, which a 3D or GPGPU thread's message does not reach.
+pub(crate) fn no_color_processing() -> MessageError {
+    Unsupported::new(
+        "the render cache's colour processing pipe on Gen11 (the VEBOX does it there)",
+        "seed 003 VEBOX_IECP_STATE",
+    )
+    .into()
 }

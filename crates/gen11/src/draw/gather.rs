@@ -70,9 +70,7 @@ pub(super) fn draw_state(f: &DrawFront, mem: &dyn Memory) -> Result<Option<DrawS
     let scissor = scissor(f, mem, &raster, viewport.as_ref())?;
     let ps = pixel_shader(f, mem)?;
     let depth = super::depth::depth_buffer(f, mem)?;
-    let msaa = multisample(f, &raster)?;
-    let rasterized = vf.topology;
-    let _ = rasterized;
+    let msaa = multisample(f)?;
     Ok(Some(DrawState {
         encoding: gtsim_isa::Encoding::IceLake,
         payload: &crate::payload::DRAW,
@@ -819,7 +817,7 @@ fn pixel_shader(f: &DrawFront, mem: &dyn Memory) -> Result<PixelShader, DrawErro
 
 /// 3DSTATE_MULTISAMPLE and 3DSTATE_SAMPLE_MASK: one sample per pixel (multisampling on
 /// Gen11 is refused by name until its sample patterns are modelled).
-fn multisample(f: &DrawFront, _raster: &ThreeDStateRaster) -> Result<Multisample, DrawError> {
+fn multisample(f: &DrawFront) -> Result<Multisample, DrawError> {
     let ms = get(&f.state.multisample);
     if ms.number_of_multisamples != 0 {
         return Err(unsupported(

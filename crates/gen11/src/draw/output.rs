@@ -209,13 +209,6 @@ fn clear_value(mem: &dyn Memory, rss: &RenderSurfaceState, bti: u8) -> Result<[u
     );
     let dw = mem
         .read_dwords(at, 4)
-        .map_err(|fault| DrawError::Fault {
-            unit: "RENDER_SURFACE_STATE Clear Color Address",
-            fault,
-        })
-        .map_err(|e| match e {
-            DrawError::Fault { fault, .. } => bad(bti, format!("clear value: {fault}")),
-            other => other,
-        })?;
+        .map_err(|fault| bad(bti, format!("clear value: {fault}")))?;
     Ok([dw[0], dw[1], dw[2], dw[3]])
 }
