@@ -416,6 +416,16 @@ fn oword_block(desc: u32, write: bool) -> Result<DataOp, MessageError> {
     })
 }
 
+/// A media block write through the render cache's colour processing pipe: Gen11 does
+/// that in the VEBOX, which a 3D or GPGPU thread's message does not reach.
+pub(crate) fn no_color_processing() -> MessageError {
+    Unsupported::new(
+        "the render cache's colour processing pipe on Gen11 (the VEBOX does it there)",
+        "seed 003 VEBOX_IECP_STATE",
+    )
+    .into()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -611,14 +621,4 @@ mod tests {
             other => panic!("{other:?}"),
         }
     }
-}
-
-/// A media block write through the render cache's colour processing pipe: Gen11 does
-/// that in the VEBOX, which a 3D or GPGPU thread's message does not reach.
-pub(crate) fn no_color_processing() -> MessageError {
-    Unsupported::new(
-        "the render cache's colour processing pipe on Gen11 (the VEBOX does it there)",
-        "seed 003 VEBOX_IECP_STATE",
-    )
-    .into()
 }
