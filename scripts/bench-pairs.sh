@@ -22,13 +22,13 @@ now() { date +%s%N; }
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 first() {
   if [ -n "${A+x}" ]; then
-    env $A GTSIM_I915_QUIET=1 "$bin/gtsim" run -- "$bin/$client" --size "$size" --out "$tmp/a.png"
+    env $A GTSIM_I915_QUIET=1 "$bin/gtsim" run ${GEN:+--gen $GEN} -- "$bin/$client" --size "$size" --out "$tmp/a.png"
   else
     env LIBGL_ALWAYS_SOFTWARE=1 EGL_PLATFORM=surfaceless "$bin/$client" --size "$size" --out "$tmp/a.png"
   fi
 }
 second() {
-  env ${B-} GTSIM_I915_QUIET=1 "$bin/gtsim" run -- "$bin/$client" --size "$size" --out "$tmp/b.png"
+  env ${B-} GTSIM_I915_QUIET=1 "$bin/gtsim" run ${GEN:+--gen $GEN} -- "$bin/$client" --size "$size" --out "$tmp/b.png"
 }
 : > "$tmp/a"; : > "$tmp/b"; : > "$tmp/r"
 for _ in $(seq "$n"); do

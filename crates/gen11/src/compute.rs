@@ -35,6 +35,8 @@ pub struct ComputeFront<'a> {
     binding_table: std::sync::OnceLock<u64>,
     /// The interface descriptor's sampler state table (graphics address), once read.
     sampler_state: std::sync::OnceLock<u64>,
+    /// The surfaces and sampler states the dispatch's sampler messages resolved.
+    sampler_cache: crate::sampling::SamplerCache,
 }
 
 fn state_error(why: String) -> DrawError {
@@ -58,6 +60,7 @@ impl<'a> ComputeFront<'a> {
             bases: Bases::latched(state, registers),
             binding_table: std::sync::OnceLock::new(),
             sampler_state: std::sync::OnceLock::new(),
+            sampler_cache: crate::sampling::SamplerCache::default(),
         }
     }
 
@@ -290,6 +293,6 @@ impl Front for ComputeFront<'_> {
                 .unwrap_or(self.bases.dynamic),
             sampler_state_pointer: 0,
         };
-        crate::sampling::message(&self.bases, tables, mem, m)
+        crate::sampling::message(&self.sampler_cache, &self.bases, tables, mem, m)
     }
 }

@@ -24,6 +24,7 @@ use gtsim_eu::exec::{Message, MessageError, Response};
 use gtsim_mem::Memory;
 use gtsim_mem::layout::{ArraySpacing, SurfaceType};
 use gtsim_sampler::address::TexCoordMode;
+use gtsim_sampler::cache::TableCache;
 use gtsim_sampler::filter::MapFilter;
 use gtsim_sampler::lod::MipFilter;
 use gtsim_sampler::message::SamplerResources;
@@ -90,6 +91,7 @@ fn op(t: u8) -> (SamplerOp, Option<&'static [Option<usize>]>) {
 
 /// Carries out sampler message `m` of a thread whose stage has `tables`.
 pub(crate) fn message(
+    cache: &SamplerCache,
     bases: &Bases,
     tables: StageTables,
     mem: &dyn Memory,
@@ -127,7 +129,11 @@ pub(crate) fn message(
         .into());
     }
     let (op, order) = op(d.message_type);
-    let joined: Vec<[u8; 32]> = m.payload.iter().chain(m.payload2.iter()).copied().collect();
+    let joined: Vec<[u8; 32]> = if m.payload2.is_empty() {
+        m.payload.to_vec()
+    } else {
+        m.payload.iter().chain(m.payload2.iter()).copied().collect()
+    };
     let h = usize::from(d.header_present);
     let mut tables = tables;
     let header = if d.header_present {
@@ -189,12 +195,22 @@ pub(crate) fn message(
         response_length: if truncated { 4 * w } else { rlen },
         binding_table_index: d.binding_table_index,
         sampler_index: d.sampler_index,
-        name: format!(
+        // Named only when it fails (below): a name per message would cost an allocation
+        // per message.
+        name: String::new(),
+    };
+    let res = Resources {
+        cache,
+        bases,
+        tables,
+        mem,
+    };
+    let named = |e: MessageError| {
+        e.context(format!(
             "sampler message type {} (descriptor {:#010x}, BTI {}, sampler {})",
             d.message_type, m.desc, d.binding_table_index, d.sampler_index
-        ),
+        ))
     };
-    let res = Resources { bases, tables, mem };
     // The sampler numbers the message's channels from 0 (a 2Q send's channels 8-15
     // are its 0-7).
     let gather = matches!(
@@ -207,9 +223,9 @@ pub(crate) fn message(
     // permuting what it returns.
     let mut constant = None;
     if gather {
-        let rss = res.rss(d.binding_table_index)?;
+        let entry = res.entry(d.binding_table_index).map_err(named)?;
         let mut h = msg.header.unwrap_or_default();
-        let select = channel_selects(&rss)[usize::from(h.gather_channel & 3)];
+        let select = entry.selects[usize::from(h.gather_channel & 3)];
         match select {
             4..=7 => h.gather_channel = (select - 4) as u8,
             0 | 1 => constant = Some(select),
@@ -233,9 +249,10 @@ pub(crate) fn message(
         }
     }
     let mut response =
-        gtsim_sampler::message::handle(&msg, &payload, m.channel_mask >> m.first_channel, &res)?;
+        gtsim_sampler::message::handle(&msg, &payload, m.channel_mask >> m.first_channel, &res)
+            .map_err(named)?;
     if let Some(c) = constant {
-        let one = one_bits(&res.rss(d.binding_table_index)?);
+        let one = res.entry(d.binding_table_index).map_err(named)?.one;
         let v = if c == 1 { one } else { 0 };
         for reg in &mut response.registers {
             for dw in reg.chunks_exact_mut(4) {
@@ -247,8 +264,8 @@ pub(crate) fn message(
         && op != SamplerOp::Sampleinfo
         && op != SamplerOp::LdMcs
     {
-        let rss = res.rss(d.binding_table_index)?;
-        swizzle(&rss, &msg, &mut response)?;
+        let entry = res.entry(d.binding_table_index).map_err(named)?;
+        swizzle(&entry, &msg, &mut response).map_err(named)?;
     }
     if truncated {
         response.registers.truncate(rlen);
@@ -265,11 +282,11 @@ pub(crate) fn message(
 /// whole-channel writebacks (a header write mask with a non-identity select is refused
 /// by name).
 fn swizzle(
-    rss: &RenderSurfaceState,
+    entry: &SurfaceEntry,
     msg: &SamplerMessage,
     response: &mut Response,
 ) -> Result<(), MessageError> {
-    let selects = channel_selects(rss);
+    let selects = entry.selects;
     if selects == [4, 5, 6, 7] {
         return Ok(());
     }
@@ -289,8 +306,9 @@ fn swizzle(
     if regs.len() < 4 * w {
         return Ok(());
     }
-    let one = one_bits(rss);
-    let source: Vec<[u8; 32]> = regs[..4 * w].to_vec();
+    let one = entry.one;
+    let mut source = [[0u8; 32]; 8];
+    source[..4 * w].copy_from_slice(&regs[..4 * w]);
     for (c, sel) in selects.iter().enumerate() {
         for r in 0..w {
             regs[c * w + r] = match sel {
@@ -334,8 +352,28 @@ fn one_bits(rss: &RenderSurfaceState) -> u32 {
     }
 }
 
+/// A surface as the Gen11 sampler uses it: the neutral view, and the Shader Channel
+/// Selects applied to what it returns.
+#[derive(Debug, Clone)]
+struct SurfaceEntry {
+    view: SurfaceView,
+    /// Shader Channel Select Red, Green, Blue and Alpha.
+    selects: [u32; 4],
+    /// SCS_ONE's bits in the surface format's class.
+    one: u32,
+}
+
+/// The surfaces and sampler states a draw's or dispatch's sampler messages resolved
+/// (the neutral [`TableCache`]): each decoded once per draw.
+#[derive(Debug, Default)]
+pub(crate) struct SamplerCache {
+    surfaces: TableCache<SurfaceEntry>,
+    samplers: TableCache<SamplerConfig>,
+}
+
 /// The surfaces and sampler states of one stage's tables.
 struct Resources<'a> {
+    cache: &'a SamplerCache,
     bases: &'a Bases,
     tables: StageTables,
     mem: &'a dyn Memory,
@@ -356,12 +394,23 @@ impl Resources<'_> {
     }
 }
 
-impl SamplerResources for Resources<'_> {
-    fn surface(&self, bti: u8) -> Result<SurfaceView, MessageError> {
-        Ok(surface_view(&self.rss(bti)?))
+impl Resources<'_> {
+    /// The surface at `bti`, through the cache.
+    fn entry(&self, bti: u8) -> Result<SurfaceEntry, MessageError> {
+        self.cache
+            .surfaces
+            .get_or(self.tables.binding_table, bti, || {
+                let rss = self.rss(bti)?;
+                Ok(SurfaceEntry {
+                    view: surface_view(&rss),
+                    selects: channel_selects(&rss),
+                    one: one_bits(&rss),
+                })
+            })
     }
 
-    fn sampler(&self, index: u8) -> Result<SamplerConfig, MessageError> {
+    /// SAMPLER_STATE `index` of the stage's table, read and decoded.
+    fn decode_sampler(&self, index: u8) -> Result<SamplerConfig, MessageError> {
         let at = address(
             self.tables
                 .sampler_state
@@ -398,6 +447,20 @@ impl SamplerResources for Resources<'_> {
             &s,
             b.into_iter().map(f32::from_bits).collect(),
         ))
+    }
+}
+
+impl SamplerResources for Resources<'_> {
+    fn surface(&self, bti: u8) -> Result<SurfaceView, MessageError> {
+        Ok(self.entry(bti)?.view)
+    }
+
+    fn sampler(&self, index: u8) -> Result<SamplerConfig, MessageError> {
+        self.cache
+            .samplers
+            .get_or(self.tables.sampler_state, index, || {
+                self.decode_sampler(index)
+            })
     }
 
     fn memory(&self) -> &dyn Memory {

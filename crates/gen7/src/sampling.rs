@@ -13,6 +13,7 @@ use gtsim_mem::Memory;
 use gtsim_mem::layout::SurfaceDesc;
 use gtsim_mem::surface::Surface;
 use gtsim_sampler::address::TexCoordMode;
+use gtsim_sampler::cache::TableCache;
 use gtsim_sampler::filter::MapFilter;
 use gtsim_sampler::lod::MipFilter;
 use gtsim_sampler::media::avs::AvsConfig;
@@ -33,8 +34,6 @@ use gtsim_spec::gen7::{
     SamplerBorderColorState, SamplerMessageType as T, SamplerState,
 };
 use gtsim_spec::shared::SurfaceFormat;
-use std::collections::BTreeMap;
-use std::sync::Mutex;
 
 /// A stage's Gen7 sampling state: the surface states its binding table points to and
 /// its sampler states with their border colours (seed 000 §2.12).
@@ -111,15 +110,12 @@ pub(crate) fn message(
     )
 }
 
-/// The surfaces and sampler states a draw's sampler messages resolved, by binding table
-/// (or sampler state table) and index: each is read from memory and decoded once per
-/// draw, however many messages use it. Shared by the draw's threads, which may run in
-/// parallel; what is cached depends only on memory the threads do not write, so which
-/// thread fills an entry does not matter.
+/// The surfaces and sampler states a draw's sampler messages resolved (the neutral
+/// [`TableCache`]), and the draw's chroma keys that sampler states are decoded with.
 #[derive(Debug, Default)]
 pub(crate) struct SamplerCache {
-    surfaces: Mutex<BTreeMap<(u64, u8), SurfaceView>>,
-    samplers: Mutex<BTreeMap<(u64, u8), SamplerConfig>>,
+    surfaces: TableCache<SurfaceView>,
+    samplers: TableCache<SamplerConfig>,
     /// The 3DSTATE_CHROMA_KEY table: (low, high) per ChromaKey Index.
     chroma_keys: [(u32, u32); 4],
 }
@@ -134,12 +130,6 @@ impl SamplerCache {
     }
 }
 
-/// The map behind `m`; a panic elsewhere while it was held left no partial entry, so a
-/// poisoned lock is still usable.
-fn locked<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
-}
-
 /// A stage's sampling state through the draw's cache.
 struct Cached<'a> {
     cache: &'a SamplerCache,
@@ -148,24 +138,18 @@ struct Cached<'a> {
 
 impl SamplerResources for Cached<'_> {
     fn surface(&self, bti: u8) -> Result<SurfaceView, MessageError> {
-        let key = (self.tables.tables.binding_table, bti);
-        if let Some(v) = locked(&self.cache.surfaces).get(&key) {
-            return Ok(v.clone());
-        }
-        let v = surface_view(&self.tables.surface(bti)?);
-        locked(&self.cache.surfaces).insert(key, v.clone());
-        Ok(v)
+        let table = self.tables.tables.binding_table;
+        self.cache
+            .surfaces
+            .get_or(table, bti, || Ok(surface_view(&self.tables.surface(bti)?)))
     }
 
     fn sampler(&self, index: u8) -> Result<SamplerConfig, MessageError> {
-        let key = (self.tables.tables.sampler_state, index);
-        if let Some(c) = locked(&self.cache.samplers).get(&key) {
-            return Ok(c.clone());
-        }
-        let (s, border) = self.tables.sampler(index)?;
-        let c = sampler_config(&s, border, self.cache.chroma_keys);
-        locked(&self.cache.samplers).insert(key, c.clone());
-        Ok(c)
+        let table = self.tables.tables.sampler_state;
+        self.cache.samplers.get_or(table, index, || {
+            let (s, border) = self.tables.sampler(index)?;
+            Ok(sampler_config(&s, border, self.cache.chroma_keys))
+        })
     }
 
     fn memory(&self) -> &dyn Memory {

@@ -23,6 +23,8 @@
 //! * [`media`]: the media sampler's SIMD32/64 messages (§2.8-§2.13): sample_8x8 through
 //!   the adaptive video scaler, the deinterlace message's denoise and deinterlace,
 //!   sample_unorm, cache_flush, on the media surfaces of MEDIA_SURFACE_STATE;
+//! * [`cache`]: the surfaces and sampler states a draw's messages resolved, decoded once
+//!   per draw whatever the generation;
 //! * [`state`]: the generation-neutral message, surface and sampler state a
 //!   generation's front decodes for it.
 //!
@@ -44,6 +46,7 @@
 //! wrapping here is exact for every representable coordinate.
 
 pub mod address;
+pub mod cache;
 pub mod chroma;
 pub mod cube;
 pub mod filter;

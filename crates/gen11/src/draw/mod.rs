@@ -112,6 +112,8 @@ pub struct DrawFront<'a> {
     primitive: &'a ThreeDPrimitive,
     bases: Bases,
     tables: Tables,
+    /// The surfaces and sampler states the draw's sampler messages resolved.
+    sampler_cache: crate::sampling::SamplerCache,
 }
 
 impl<'a> DrawFront<'a> {
@@ -129,6 +131,7 @@ impl<'a> DrawFront<'a> {
             primitive,
             tables: Tables::latched(state, &bases),
             bases,
+            sampler_cache: crate::sampling::SamplerCache::default(),
         }
     }
 }
@@ -183,6 +186,12 @@ impl Front for DrawFront<'_> {
         mem: &dyn Memory,
         m: &Message,
     ) -> Result<Response, MessageError> {
-        crate::sampling::message(&self.bases, self.tables.stage(stage), mem, m)
+        crate::sampling::message(
+            &self.sampler_cache,
+            &self.bases,
+            self.tables.stage(stage),
+            mem,
+            m,
+        )
     }
 }

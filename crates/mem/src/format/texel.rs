@@ -263,6 +263,18 @@ struct Entry {
     kind: Kind,
     /// [`unorm8x4_layout`], worked out once.
     unorm8: Option<[Option<u8>; 4]>,
+    /// [`plain_uint8`], worked out once.
+    uint8: Option<Uint8>,
+}
+
+/// An 8-, 16- or 32-bit UINT format whose every field is one whole byte of one channel
+/// (R8_UINT, R8G8_UINT, R8G8B8A8_UINT, ...): its texels decode and encode byte by byte.
+#[derive(Debug, Clone, Copy)]
+struct Uint8 {
+    /// Bytes per element.
+    bytes: usize,
+    /// Per byte, the channel it holds (None for an X byte).
+    layout: [Option<u8>; 4],
 }
 
 const ETC_REASON: &str = "ETC1/ETC2/EAC are decoded only by the Bay Trail (VLV) sampler, not by Ivy Bridge GT (surface.spec note on SURFACE_FORMAT; Mesa isl: ETC native on Gen8+ and BYT)";
@@ -301,6 +313,10 @@ fn classify(code: u32) -> Result<Entry, FormatError> {
         kind,
         unorm8: match kind {
             Kind::Plain(p) => plain_unorm8x4(&p),
+            _ => None,
+        },
+        uint8: match kind {
+            Kind::Plain(p) => plain_uint8(&p),
             _ => None,
         },
     })
@@ -610,6 +626,18 @@ pub fn decode(f: SurfaceFormat, bytes: &[u8]) -> Result<Texel, FormatError> {
         }
         return Ok(Texel::Float(out));
     }
+    // Whole-byte UINT channels: each byte is its channel's value.
+    if let Some(u) = e.uint8
+        && bytes.len() == u.bytes
+    {
+        let mut out = [0, 0, 0, 1];
+        for (ch, &b) in u.layout.iter().zip(bytes) {
+            if let Some(ch) = ch {
+                out[*ch as usize & 3] = u32::from(b);
+            }
+        }
+        return Ok(Texel::Uint(out));
+    }
     match e.kind {
         Kind::Plain(p) => decode_plain(e.name, &p, bytes),
         Kind::PackedFloat => {
@@ -641,6 +669,14 @@ pub fn encode_into(f: SurfaceFormat, t: Texel, out: &mut [u8; 16]) -> Result<usi
         out[..4].copy_from_slice(&w.to_le_bytes());
         4
     };
+    // Whole-byte UINT channels: each byte its channel, clamped to 255 as
+    // `encode_plain` clamps.
+    if let (Some(u), Texel::Uint(c)) = (e.uint8, t) {
+        for (o, ch) in out.iter_mut().zip(u.layout).take(u.bytes) {
+            *o = ch.map_or(0, |ch| c[ch as usize & 3].min(255) as u8);
+        }
+        return Ok(u.bytes);
+    }
     match e.kind {
         Kind::Plain(p) => encode_plain(e.name, &p, t, out),
         Kind::PackedFloat => float_texel(e.name, t).map(|c| word(out, encode_r11g11b10(c))),
@@ -997,6 +1033,26 @@ fn plain_unorm8x4(p: &Plain) -> Option<[Option<u8>; 4]> {
     }
     // Bytes of no field are X channels (stored as 0 by `encode_plain`).
     (covered != 0).then_some(out)
+}
+
+/// The byte layout of a plain UINT format whose fields are whole bytes of single
+/// channels, if it is one.
+fn plain_uint8(p: &Plain) -> Option<Uint8> {
+    if !matches!(p.bpe, 8 | 16 | 32) || p.class != Class::Uint {
+        return None;
+    }
+    let mut layout = [None; 4];
+    for fld in p.fields.iter().flatten() {
+        let lone = matches!(fld.ch, Ch::R | Ch::G | Ch::B | Ch::A);
+        if fld.num != Num::Uint || fld.bits != 8 || !fld.shift.is_multiple_of(8) || !lone {
+            return None;
+        }
+        layout[(fld.shift / 8) as usize] = Some(source_index(fld.ch) as u8);
+    }
+    layout.iter().any(Option::is_some).then_some(Uint8 {
+        bytes: (p.bpe / 8) as usize,
+        layout,
+    })
 }
 
 /// Every 8-bit UNORM value as a float (`unorm_to_float(v, 8)`), made once.
@@ -1433,6 +1489,48 @@ mod tests {
             }
         }
         assert!(fast >= 3, "{fast} formats");
+    }
+
+    /// The whole-byte UINT formats decode and encode through their byte layout as
+    /// `decode_plain` and `encode_plain` do, for every byte value and for values past
+    /// 255 (clamped).
+    #[test]
+    fn the_uint8_layout_is_decode_and_encode_plain() {
+        let mut fast = 0;
+        for code in 0..512u32 {
+            let f = SurfaceFormat(code);
+            let Ok(e) = entry(f) else { continue };
+            let (Some(u), Kind::Plain(p)) = (e.uint8, e.kind) else {
+                continue;
+            };
+            fast += 1;
+            for v in 0..=255u8 {
+                let all = [v, v.wrapping_mul(7), v.wrapping_add(101), 255 - v];
+                let bytes = &all[..u.bytes];
+                assert_eq!(
+                    decode(f, bytes).unwrap(),
+                    decode_plain(e.name, &p, bytes).unwrap(),
+                    "{} {bytes:?}",
+                    e.name
+                );
+                let c = [u32::from(v), u32::from(v) * 3, 256 + u32::from(v), u32::MAX];
+                let (mut fast_out, mut plain_out) = ([0xaau8; 16], [0x55u8; 16]);
+                let n = encode_into(f, Texel::Uint(c), &mut fast_out).unwrap();
+                let m = encode_plain(e.name, &p, Texel::Uint(c), &mut plain_out).unwrap();
+                assert_eq!(
+                    (n, &fast_out[..n]),
+                    (m, &plain_out[..m]),
+                    "{} {c:?}",
+                    e.name
+                );
+            }
+        }
+        // R8_UINT, R8G8_UINT, R8G8B8A8_UINT, B8G8R8A8_UINT-like orders among them.
+        assert!(fast >= 3, "{fast} formats");
+        assert_eq!(
+            decode(SurfaceFormat::R8G8B8A8_UINT, &[1, 2, 3, 4]),
+            Ok(Texel::Uint([1, 2, 3, 4]))
+        );
     }
 
     #[test]
