@@ -765,7 +765,7 @@ fn device_threads_calling_the_c_library_do_not_deadlock_the_client() {
 
 /// The clients the Gen11 model does not render yet, each with what its draws lack:
 /// they hang loudly naming it, and the client carries on.
-const GEN11_NOT_YET: &[(&str, &str)] = &[("msaa", "multisampled")];
+const GEN11_NOT_YET: &[(&str, &str)] = &[];
 
 /// Every client rendered by iris on gtsim --gen 11 equals llvmpipe's image and output,
 /// within the same tolerances as the Gen7 runs (`TOLERANCE`); the ones in

@@ -42,7 +42,8 @@ pub(crate) static COMPUTE: ComputePayload = ComputePayload {
 /// (brw_fs.cpp setup_fs_payload_gfx6 and the pixel X/Y, sample mask and front-facing
 /// code): R0.0 primitive topology 4:0, Starting Sample Pair Index 7:6, oMask to render
 /// target 12, source depth to render target 13, back facing 15, Render Target Array
-/// Index 26:16; R1.2-R1.5 the subspans' upper-left x 15:0 and y 31:16; R1.7 pixel mask
+/// Index 26:16; R1.0 15:0 a per-sample dispatch's sample numbers, four bits per subspan
+/// (Mesa emit_sampleid_setup for Gen8+); R1.2-R1.5 the subspans' upper-left x 15:0 and y 31:16; R1.7 pixel mask
 /// 15:0 and dispatch mask 31:16 (R2 for the second 16 pixels of a 32-pixel dispatch).
 /// The SIMD8 GS's R1 output handles and R2 PrimitiveIDs (Mesa setup_gs_payload); the
 /// SINGLE_PATCH HS's R0.0 patch URB handle, R0.1 PrimitiveID, R0.2 23:17 instance and
@@ -76,6 +77,7 @@ pub(crate) static DRAW: PayloadLayout = PayloadLayout {
     source_depth_to_rt: field(0, 0, 13, 1),
     omask_to_rt: field(0, 0, 12, 1),
     starting_sample_pair: field(0, 0, 6, 2),
+    sample_ids: field(1, 0, 0, 16),
     subspan_x: field(1, 2, 0, 16),
     subspan_y: field(1, 2, 16, 16),
     pixel_mask: field(1, 7, 0, 16),

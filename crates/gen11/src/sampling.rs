@@ -32,7 +32,7 @@ use gtsim_sampler::state::{
     SamplerConfig, SamplerHeader, SamplerMessage, SamplerOp, SamplerSimd, SurfaceKind, SurfaceView,
 };
 use gtsim_spec::Unsupported;
-use gtsim_spec::gen11::render_surface_state::{NumberOfMultisamples, SurfaceType as St};
+use gtsim_spec::gen11::render_surface_state::SurfaceType as St;
 use gtsim_spec::gen11::{MessageDescriptorSamplingEngine, RenderSurfaceState, SamplerState};
 
 fn dwords(reg: &[u8; 32]) -> [u32; 8] {
@@ -82,7 +82,16 @@ fn op(t: u8) -> (SamplerOp, Option<&'static [Option<usize>]>) {
         ),
         // ld_lz "u v r" -> ld "u lod v r".
         26 => (SamplerOp::Ld, Some(&[Some(0), None, Some(1), Some(2)])),
-        29 => (SamplerOp::LdMcs, None),
+        // ld2dms_w "si mcsl mcsh u v r" -> ld2dms "si mcs u v r lod": the MCS of up
+        // to 8 samples is its low dword (16 samples, whose MCS is 64 bits, are refused
+        // with their surfaces).
+        // (Mesa lower_sampler_logical_send_gfx7 sends no LOD: "si mcs0 mcs1 u v r").
+        28 => (
+            SamplerOp::Ld2dms,
+            Some(&[Some(0), Some(1), Some(3), Some(4), Some(5), None]),
+        ),
+        // ld_mcs "u v r" -> "u v r lod".
+        29 => (SamplerOp::LdMcs, Some(&[Some(0), Some(1), Some(2), None])),
         30 => (SamplerOp::Ld2dms, None),
         31 => (SamplerOp::Ld2dss, None),
         other => (SamplerOp::Invalid(u32::from(other)), None),
@@ -118,13 +127,6 @@ pub(crate) fn message(
         return Err(Unsupported::new(
             "16-bit sampler return format",
             "seed 003 Message Descriptor - Sampling Engine Return Format",
-        )
-        .into());
-    }
-    if d.message_type == 28 {
-        return Err(Unsupported::new(
-            "the ld2dms_w sampler message (multisampled surfaces on Gen11)",
-            "Mesa brw_eu_defines.h GFX9_SAMPLER_MESSAGE_SAMPLE_LD2DMS_W",
         )
         .into());
     }
@@ -402,7 +404,7 @@ impl Resources<'_> {
             .get_or(self.tables.binding_table, bti, || {
                 let rss = self.rss(bti)?;
                 Ok(SurfaceEntry {
-                    view: surface_view(&rss),
+                    view: surface_view(&rss, self.mem),
                     selects: channel_selects(&rss),
                     one: one_bits(&rss),
                 })
@@ -509,8 +511,10 @@ fn sampler_config(s: &SamplerState, border: Vec<f32>) -> SamplerConfig {
 
 /// RENDER_SURFACE_STATE (seed 003) as the sampler sees it, in the Gen9+ layouts: 2D
 /// and cube surfaces as 2D arrays, 3D surfaces as 2D arrays of their slices, slices
-/// Surface QPitch rows apart; 1D surfaces of one level and slice; buffers.
-fn surface_view(rss: &RenderSurfaceState) -> SurfaceView {
+/// Surface QPitch rows apart; 1D surfaces of one level and slice; buffers; multisampled
+/// 2D surfaces with their samples as slices (or interleaved), their MCS and its clear
+/// value (read from `mem` when at the Clear Value Address).
+fn surface_view(rss: &RenderSurfaceState, mem: &dyn Memory) -> SurfaceView {
     let (kind, ty) = match rss.surface_type {
         St::SURFTYPE_1D => (SurfaceKind::D1, SurfaceType::D1),
         St::SURFTYPE_2D => (SurfaceKind::D2, SurfaceType::D2),
@@ -535,13 +539,6 @@ fn surface_view(rss: &RenderSurfaceState) -> SurfaceView {
             1,
             ArraySpacing::Full,
         ),
-        _ if rss.number_of_multisamples != NumberOfMultisamples::MULTISAMPLECOUNT_1 => {
-            Err(Unsupported::new(
-                "sampling a multisampled surface on Gen11",
-                "seed 003 RENDER_SURFACE_STATE Number of Multisamples",
-            )
-            .into())
-        }
         _ => crate::surface::layout(
             rss,
             ty,
@@ -561,6 +558,25 @@ fn surface_view(rss: &RenderSurfaceState) -> SurfaceView {
             ArraySpacing::QPitch(u32::from(rss.surface_qpitch) << 2),
         ),
     };
+    let samples = layout.as_ref().map_or(1, |l| l.desc.samples);
+    let mcs = layout
+        .as_ref()
+        .ok()
+        .and_then(|l| crate::surface::mcs_surface(rss, l));
+    // The clear value an MCS-cleared pixel reads.
+    let (clear_value, layout) = match &mcs {
+        Some(_) => match crate::surface::clear_value(mem, rss) {
+            Ok(v) => (Some(v), layout),
+            Err(fault) => (
+                None,
+                Err(MessageError::Fault {
+                    what: "the surface's clear value".into(),
+                    fault,
+                }),
+            ),
+        },
+        None => (None, layout),
+    };
     SurfaceView {
         kind,
         layout,
@@ -570,10 +586,11 @@ fn surface_view(rss: &RenderSurfaceState) -> SurfaceView {
         surface_min_lod: u32::from(rss.surface_min_lod),
         resource_min_lod: rss.resource_min_lod as f32,
         min_array_element: u32::from(rss.minimum_array_element),
-        samples: 1,
+        samples,
         sample_palette_index: 0,
-        mcs: None,
+        mcs,
         clear_color: [false; 4],
+        clear_value,
         buffer_entries: entries as u32,
     }
 }
@@ -600,5 +617,17 @@ mod tests {
         let (c_lz, order) = op(25);
         assert_eq!(c_lz, SamplerOp::SampleLC);
         assert_eq!(order.unwrap()[..2], [Some(0), None]);
+        // ld2dms_w "si mcs0 mcs1 u v r" (Mesa lower_sampler_logical_send_gfx7) onto
+        // ld2dms "si mcs u v r lod": mcs1 (parameter 2) is dropped, the LOD is zero.
+        let (ms, order) = op(28);
+        assert_eq!(ms, SamplerOp::Ld2dms);
+        assert_eq!(
+            order.unwrap(),
+            &[Some(0), Some(1), Some(3), Some(4), Some(5), None]
+        );
+        // ld_mcs "u v r" onto "u v r lod".
+        let (mcs, order) = op(29);
+        assert_eq!(mcs, SamplerOp::LdMcs);
+        assert_eq!(order.unwrap(), &[Some(0), Some(1), Some(2), None]);
     }
 }

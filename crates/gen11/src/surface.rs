@@ -4,9 +4,10 @@
 //! a formatted one), SURFTYPE_NULL, and 2D and 3D images with their mips and slices in
 //! the Gen8+ layout (`ArraySpacing::QPitch`: slices Surface QPitch rows apart, 3D as 2D
 //! arrays of its z slices), 1D images of one level and slice; an image with a CCS is its
-//! main surface, which holds the true values in this model. 1D mips and arrays (the GFX9
-//! 1D layout), multisampled images (whose CCS_D is their MCS) and other auxiliary modes
-//! are refused by name.
+//! main surface, which holds the true values in this model. The layouts the sampler and
+//! render targets share ([`layout`]) include multisampled surfaces (samples as slices,
+//! or interleaved) and their MCS ([`mcs_surface`]); through the data port, multisampled
+//! images and auxiliary modes other than CCS are refused by name.
 
 use crate::bases::{Bases, binding_table_entry};
 use gtsim_dataport::dc::{DataSurface, ImageView};
@@ -118,14 +119,15 @@ pub(crate) fn layout(
     };
     // Seed 003 Surface Horizontal/Vertical Alignment: 4, 8 or 16 (0 is reserved).
     let align = |code: u32| 2u32 << code.clamp(1, 3);
+    let (samples, msaa_layout) = multisampling(rss)?;
     let desc = SurfaceDesc {
         ty,
         width,
         height,
         depth,
         levels,
-        samples: 1,
-        msaa_layout: MsaaLayout::Array,
+        samples,
+        msaa_layout,
         halign: align(rss.surface_horizontal_alignment.0),
         valign: align(rss.surface_vertical_alignment.0),
         array_spacing: spacing,
@@ -158,6 +160,108 @@ pub(crate) fn layout(
         structure: "RENDER_SURFACE_STATE",
         why: e.to_string(),
     })
+}
+
+/// Seed 003 RENDER_SURFACE_STATE Number of Multisamples (MULTISAMPLECOUNT_1 to _16) and
+/// Multisampled Surface Storage Format: MSFMT_MSS keeps each sample as an array slice
+/// (physical slice = slice * samples + sample), MSFMT_DEPTH_STENCIL interleaves the
+/// samples in the plane. 16 samples per pixel are refused by name.
+pub(crate) fn multisampling(rss: &RenderSurfaceState) -> Result<(u32, MsaaLayout), MessageError> {
+    let samples = match rss.number_of_multisamples.0 {
+        n @ 0..=3 => 1u32 << n,
+        4 => {
+            return Err(gtsim_spec::Unsupported::new(
+                "a surface of 16 samples per pixel (MULTISAMPLECOUNT_16)",
+                "seed 003 RENDER_SURFACE_STATE Number of Multisamples",
+            )
+            .into());
+        }
+        other => {
+            return Err(MessageError::State {
+                structure: "RENDER_SURFACE_STATE",
+                why: format!("Number of Multisamples {other} is reserved"),
+            });
+        }
+    };
+    // Multisampled Surface Storage Format 1: MSFMT_DEPTH_STENCIL.
+    let layout = if samples > 1 && rss.multisampled_surface_storage_format.0 == 1 {
+        MsaaLayout::Interleaved
+    } else {
+        MsaaLayout::Array
+    };
+    Ok((samples, layout))
+}
+
+/// The multisample control surface of multisampled `main` (seed 003 RENDER_SURFACE_STATE
+/// Auxiliary Surface Mode: with Number of Multisamples > 1, AUX_CCS_D and AUX_CCS_E
+/// "indicate that the auxiliary surface is a multisample control surface (MCS)"): at
+/// Auxiliary Surface Base Address, Y-tiled, Auxiliary Surface Pitch + 1 tiles (of 128
+/// bytes) wide, slices Auxiliary Surface QPitch rows apart, "Surface Horizontal
+/// Alignment of 16 and Surface Vertical Alignment of 4", and the main surface's width,
+/// height, slices and levels; one element per pixel, 8 bits for 2x and 4x and 32 bits
+/// for 8x (Mesa isl ISL_FORMAT_MCS_2X/4X/8X). `None` without one.
+pub(crate) fn mcs_surface(
+    rss: &RenderSurfaceState,
+    main: &Surface,
+) -> Option<Result<Surface, MessageError>> {
+    let samples = main.desc.samples;
+    let mcs = matches!(
+        rss.auxiliary_surface_mode,
+        AuxiliarySurfaceMode::AUX_CCS_D | AuxiliarySurfaceMode::AUX_CCS_E
+    );
+    if samples < 2 || !mcs || main.desc.msaa_layout != MsaaLayout::Array {
+        return None;
+    }
+    let (bytes, format) = if samples == 8 {
+        (4, SurfaceFormat::R32_UINT)
+    } else {
+        (1, SurfaceFormat::R8_UINT)
+    };
+    let desc = SurfaceDesc {
+        samples: 1,
+        halign: 16,
+        valign: 4,
+        array_spacing: ArraySpacing::QPitch(u32::from(rss.auxiliary_surface_qpitch) << 2),
+        block: (1, 1),
+        block_bytes: bytes,
+        tiling: Tiling::Y,
+        pitch: (u64::from(rss.auxiliary_surface_pitch) + 1) * 128,
+        ..main.desc
+    };
+    Some(
+        Surface::new(
+            crate::bases::address(rss.auxiliary_surface_base_address),
+            desc,
+            format,
+        )
+        .map_err(|e| MessageError::State {
+            structure: "RENDER_SURFACE_STATE",
+            why: format!("the MCS (Auxiliary Surface Base Address, Pitch, QPitch): {e}"),
+        }),
+    )
+}
+
+/// A CCS or MCS surface's clear value: with Clear Value Address Enable, the four raw
+/// dwords at Clear Color Address (bits 47:6, High holding 47:32; iris writes them with
+/// MI_STORE_DATA_IMM or MI_ATOMIC before the clear); otherwise Red/Green/Blue/Alpha
+/// Clear Color in DW12-15 (seed 003 RENDER_SURFACE_STATE).
+pub(crate) fn clear_value(
+    mem: &dyn gtsim_mem::Memory,
+    rss: &RenderSurfaceState,
+) -> Result<[u32; 4], gtsim_mem::Fault> {
+    if !rss.clear_value_address_enable {
+        return Ok([
+            rss.red_clear_color as u32,
+            rss.green_clear_color as u32,
+            rss.blue_clear_color as u32,
+            rss.alpha_clear_color as u32,
+        ]);
+    }
+    let at = crate::bases::address(
+        (rss.clear_color_address & 0xffff_ffc0) | u64::from(rss.clear_color_address_high) << 32,
+    );
+    let dw = mem.read_dwords(at, 4)?;
+    Ok([dw[0], dw[1], dw[2], dw[3]])
 }
 
 /// A 1D, 2D or 3D image as the typed messages address it. As Mesa's isl programs storage
@@ -303,6 +407,97 @@ mod tests {
 
     /// An auxiliary surface the model does not keep (HiZ on a colour image) is refused,
     /// by name; a CCS is not.
+    /// A 4x MSS render target with AUX_CCS_D: its MCS is at the Auxiliary Surface Base
+    /// Address, (Auxiliary Surface Pitch + 1) Y tiles of 128 bytes wide, slices
+    /// Auxiliary Surface QPitch * 4 rows apart, aligned 16x4, one byte per pixel (8x:
+    /// four), with the main surface's size and slices (seed 003 RENDER_SURFACE_STATE
+    /// Auxiliary Surface Mode programming notes).
+    #[test]
+    fn a_multisampled_surface_has_its_mcs() {
+        let rss = RenderSurfaceState {
+            surface_type: St::SURFTYPE_2D,
+            surface_format: SurfaceFormat::R8G8B8A8_UNORM,
+            width: 99,
+            height: 49,
+            depth: 2,
+            tile_mode: TileMode::YMAJOR,
+            surface_pitch: 511,
+            surface_qpitch: 13,
+            number_of_multisamples: NumberOfMultisamples::MULTISAMPLECOUNT_4,
+            auxiliary_surface_mode: AuxiliarySurfaceMode::AUX_CCS_D,
+            auxiliary_surface_base_address: 0x40_0000,
+            auxiliary_surface_pitch: 0,
+            auxiliary_surface_qpitch: 16,
+            ..Default::default()
+        };
+        let main = layout(
+            &rss,
+            SurfaceType::D2,
+            (100, 50, 3),
+            1,
+            ArraySpacing::QPitch(52),
+        )
+        .unwrap();
+        assert_eq!(
+            (main.desc.samples, main.desc.msaa_layout),
+            (4, MsaaLayout::Array)
+        );
+        let mcs = mcs_surface(&rss, &main).unwrap().unwrap();
+        assert_eq!(mcs.base, 0x40_0000);
+        assert_eq!(mcs.format, SurfaceFormat::R8_UINT);
+        let d = mcs.desc;
+        assert_eq!((d.width, d.height, d.depth, d.samples), (100, 50, 3, 1));
+        assert_eq!(
+            (d.pitch, d.halign, d.valign, d.block_bytes),
+            (128, 16, 4, 1)
+        );
+        assert_eq!((d.tiling, d.qpitch()), (Tiling::Y, 64));
+        // 8x: 32-bit elements.
+        let eight = RenderSurfaceState {
+            number_of_multisamples: NumberOfMultisamples::MULTISAMPLECOUNT_8,
+            ..rss.clone()
+        };
+        let main8 = layout(
+            &eight,
+            SurfaceType::D2,
+            (100, 50, 3),
+            1,
+            ArraySpacing::QPitch(52),
+        )
+        .unwrap();
+        let mcs8 = mcs_surface(&eight, &main8).unwrap().unwrap();
+        assert_eq!(
+            (mcs8.format, mcs8.desc.block_bytes),
+            (SurfaceFormat::R32_UINT, 4)
+        );
+        // Single-sampled, its CCS is no MCS; 16 samples are refused by name.
+        let single = RenderSurfaceState {
+            number_of_multisamples: NumberOfMultisamples::MULTISAMPLECOUNT_1,
+            ..rss.clone()
+        };
+        let main1 = layout(
+            &single,
+            SurfaceType::D2,
+            (100, 50, 3),
+            1,
+            ArraySpacing::QPitch(52),
+        )
+        .unwrap();
+        assert!(mcs_surface(&single, &main1).is_none());
+        let sixteen = RenderSurfaceState {
+            number_of_multisamples: NumberOfMultisamples::MULTISAMPLECOUNT_16,
+            ..rss
+        };
+        let e = layout(
+            &sixteen,
+            SurfaceType::D2,
+            (100, 50, 3),
+            1,
+            ArraySpacing::QPitch(52),
+        );
+        assert!(e.unwrap_err().to_string().contains("16 samples"));
+    }
+
     #[test]
     fn aux_surfaces_other_than_ccs_are_refused() {
         let hiz = RenderSurfaceState {

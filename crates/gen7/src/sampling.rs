@@ -456,6 +456,8 @@ pub(crate) fn surface_view(rss: &RenderSurfaceState) -> SurfaceView {
             rss.blue_clear_color.0 == 1,
             rss.alpha_clear_color.0 == 1,
         ],
+        // Gen7's clear colour is one or zero per channel.
+        clear_value: None,
         buffer_entries: buffer_entries(rss),
     }
 }

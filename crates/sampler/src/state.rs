@@ -170,7 +170,7 @@ pub struct SurfaceView {
     pub resource_min_lod: f32,
     /// Minimum Array Element.
     pub min_array_element: u32,
-    /// Number of Multisamples: samples per pixel (1, 4 or 8 on Gen7).
+    /// Number of Multisamples: samples per pixel (1, 4 or 8 on Gen7; 2 too on Gen11).
     pub samples: u32,
     /// Multisample Position Palette Index (what sampleinfo returns, less one).
     pub sample_palette_index: u32,
@@ -181,6 +181,10 @@ pub struct SurfaceView {
     /// Red, Green, Blue and Alpha Clear Color (CC_ONE): the value an MCS-cleared pixel
     /// reads.
     pub clear_color: [bool; 4],
+    /// The clear colour as raw channel values in the format's class (Gen9+: the surface
+    /// state's 32-bit Clear Color fields or the dwords at its Clear Value Address),
+    /// which an MCS-cleared pixel then reads instead of [`Self::clear_color`].
+    pub clear_value: Option<[u32; 4]>,
     /// Elements of a buffer surface (its Width, Height and Depth combined).
     pub buffer_entries: u32,
 }

@@ -32,16 +32,23 @@ pub(super) fn depth_buffer(
     f: &DrawFront,
     mem: &dyn Memory,
 ) -> Result<Option<DepthBuffer>, DrawError> {
-    depth_buffer_of(f.state, &f.bases, mem, false)
+    // Seed 003 3DSTATE_MULTISAMPLE_BODY Number of Multisamples: "how many samples/pixel
+    // exist in all RTs and the Depth Buffer" (16 is refused with the rest of 16x).
+    let samples = 1u32 << get(&f.state.multisample).number_of_multisamples.min(3);
+    depth_buffer_of(f.state, &f.bases, mem, false, samples)
 }
 
-/// [`depth_buffer`] from the latched state alone; `with_stencil` binds the stencil
-/// buffer whatever the tests use (a clear writes it).
+/// [`depth_buffer`] from the latched state alone, with `samples` per pixel (their
+/// samples interleaved in the plane, as Mesa's isl lays out every multisampled depth
+/// and stencil surface on Gen8+: isl_gfx8_choose_msaa_layout requires
+/// ISL_MSAA_LAYOUT_INTERLEAVED for them); `with_stencil` binds the stencil buffer
+/// whatever the tests use (a clear writes it).
 fn depth_buffer_of(
     s: &LatchedState,
     bases: &Bases,
     mem: &dyn Memory,
     with_stencil: bool,
+    samples: u32,
 ) -> Result<Option<DepthBuffer>, DrawError> {
     let d = get(&s.depth_buffer);
     if d.surface_type == St::SURFTYPE_NULL {
@@ -93,11 +100,13 @@ fn depth_buffer_of(
             h,
             layers,
             levels,
-            1,
+            samples,
             bytes,
             u64::from(d.surface_pitch) + 1,
         )
-    };
+    }
+    // The depth operations address the samples in the plane (`DepthBuffer::samples`).
+    .interleaved_plane();
     let ds = get(&s.wm_depth_stencil);
     let stencil_needed = with_stencil || ds.stencil_test_enable || ds.stencil_buffer_write_enable;
     let stencil = if stencil_needed {
@@ -118,10 +127,11 @@ fn depth_buffer_of(
                     h,
                     layers,
                     levels,
-                    1,
+                    samples,
                     u64::from(sb.surface_pitch) + 1,
                 )
-            },
+            }
+            .interleaved_plane(),
         ))
     } else {
         None
@@ -183,7 +193,7 @@ fn depth_buffer_of(
     Ok(Some(DepthBuffer {
         base: address(d.surface_base_address),
         desc,
-        samples: 1,
+        samples,
         format,
         lod: u32::from(d.lod),
         slice: min,
@@ -211,14 +221,25 @@ pub fn wm_hz_op(
     if !op.depth_buffer_clear_enable && !op.stencil_buffer_clear_enable {
         return Ok(());
     }
-    if op.number_of_multisamples != 0 {
-        return Err(unsupported(
-            "3DSTATE_WM_HZ_OP clears of multisampled depth buffers",
-            "seed 003 3DSTATE_WM_HZ_OP_BODY",
-        ));
-    }
+    // Number of Multisamples: log2 of the depth buffer's samples per pixel.
+    let samples = match op.number_of_multisamples {
+        n @ 0..=3 => 1u32 << n,
+        4 => {
+            return Err(unsupported(
+                "3DSTATE_WM_HZ_OP on a depth buffer of 16 samples per pixel",
+                "seed 003 3DSTATE_WM_HZ_OP_BODY Number of Multisamples",
+            ));
+        }
+        other => {
+            return Err(DrawError::State {
+                command: "3DSTATE_WM_HZ_OP",
+                why: format!("Number of Multisamples {other} is reserved"),
+            });
+        }
+    };
     let bases = Bases::latched(s, registers);
-    let Some(mut db) = depth_buffer_of(s, &bases, &*mem, op.stencil_buffer_clear_enable)? else {
+    let Some(mut db) = depth_buffer_of(s, &bases, &*mem, op.stencil_buffer_clear_enable, samples)?
+    else {
         return Err(unsupported(
             "3DSTATE_WM_HZ_OP with a null depth buffer (a stencil-only clear)",
             "seed 003 3DSTATE_WM_HZ_OP_BODY",
@@ -233,9 +254,11 @@ pub fn wm_hz_op(
         db.stencil = None;
     }
     db.op = DepthOp::Clear;
+    // The rectangle is in pixels of the level (its samples are cleared with it).
+    let d = get(&s.depth_buffer);
     let (w, h) = (
-        (db.desc.width >> db.lod).max(1),
-        (db.desc.height >> db.lod).max(1),
+        ((u32::from(d.width) + 1) >> db.lod).max(1),
+        ((u32::from(d.height) + 1) >> db.lod).max(1),
     );
     let (x0, y0, x1, y1) = if op.full_surface_depth_and_stencil_clear {
         (0, 0, w, h)
@@ -250,8 +273,9 @@ pub fn wm_hz_op(
     let pixels: Vec<(u32, u32)> = (y0..y1)
         .flat_map(|y| (x0..x1).map(move |x| (x, y)))
         .collect();
+    // Every sample of each pixel in the rectangle.
     db.access()
-        .clear(mem, &pixels)
+        .clear_samples(mem, &pixels)
         .map_err(|e| DrawError::State {
             command: "3DSTATE_WM_HZ_OP",
             why: e.to_string(),

@@ -768,10 +768,12 @@ fn pixel_shader(f: &DrawFront, mem: &dyn Memory) -> Result<PixelShader, DrawErro
             "seed 003 3DSTATE_PS_EXTRA_BODY, 3DSTATE_CPS",
         ));
     }
-    if extra.pixel_shader_is_per_sample {
+    // Input Coverage Mask State 1: ICMS_NORMAL; the inner-conservative (2) and
+    // depth-coverage (3) masks are not modelled.
+    if extra.input_coverage_mask_state.0 > 1 {
         unsupported.push((
-            "per-sample dispatch on Gen11",
-            "seed 003 3DSTATE_PS_EXTRA_BODY",
+            "3DSTATE_PS_EXTRA Input Coverage Mask State other than ICMS_NORMAL",
+            "seed 003 3DSTATE_PS_EXTRA_BODY Input Coverage Mask State",
         ));
     }
     let t = f.tables.ps;
@@ -815,21 +817,108 @@ fn pixel_shader(f: &DrawFront, mem: &dyn Memory) -> Result<PixelShader, DrawErro
     })
 }
 
-/// 3DSTATE_MULTISAMPLE and 3DSTATE_SAMPLE_MASK: one sample per pixel (multisampling on
-/// Gen11 is refused by name until its sample patterns are modelled).
+/// 3DSTATE_MULTISAMPLE, 3DSTATE_SAMPLE_PATTERN, 3DSTATE_SAMPLE_MASK, 3DSTATE_RASTER and
+/// 3DSTATE_PS_EXTRA as the neutral [`Multisample`]:
+///
+/// * Number of Multisamples (seed 003 3DSTATE_MULTISAMPLE_BODY: log2 of 1 to 16, 5-7
+///   reserved); 16 samples per pixel are refused by name (the model's coverage masks
+///   hold eight samples).
+/// * The sample positions of that count from 3DSTATE_SAMPLE_PATTERN (Mesa genxml
+///   gen11.xml: U0.4 offsets from the pixel's upper-left corner, per count).
+/// * The rasterization mode the hardware derives from 3DSTATE_RASTER (seed 003
+///   3DSTATE_RASTER_BODY): with Force Multisampling, DX Multisample Rasterization Mode
+///   as programmed ("Forces the DX Multisampling mode to be used directly"); otherwise
+///   MSRASTMODE_ON_PATTERN when DX Multisample Rasterization Enable is set ("Software
+///   sets this according to the API's multisample enable") and MSRASTMODE_OFF_PIXEL
+///   when it is clear, the mapping Mesa's Gen7 drivers program by hand for GL
+///   (crocus: multisample enable → ON_PATTERN, else OFF_PIXEL). RT-independent
+///   rasterization (Forced Sample Count) is refused by name.
+/// * Per-sample dispatch from 3DSTATE_PS_EXTRA Pixel Shader Is Per Sample.
+/// * The sample mask, its bits past the sample count zeroed (seed 003
+///   3DSTATE_SAMPLE_MASK_BODY programming notes).
 fn multisample(f: &DrawFront) -> Result<Multisample, DrawError> {
     let ms = get(&f.state.multisample);
-    if ms.number_of_multisamples != 0 {
+    let raster = get(&f.state.raster);
+    // Pixel Location 0: CENTER.
+    let pixel_center = ms.pixel_location.0 == 0;
+    if raster.forced_sample_count.0 != 0 {
         return Err(unsupported(
             format!(
-                "multisampled rendering on Gen11 (Number of Multisamples {})",
-                1u32 << ms.number_of_multisamples.min(4)
+                "RT-independent rasterization (3DSTATE_RASTER Forced Sample Count {})",
+                raster.forced_sample_count.0
             ),
-            "seed 003 3DSTATE_MULTISAMPLE_BODY, 3DSTATE_SAMPLE_PATTERN",
+            "seed 003 3DSTATE_RASTER_BODY Forced Sample Count",
         ));
     }
-    // Pixel Location 0: PIXLOC_CENTER.
-    Ok(Multisample::single(ms.pixel_location.0 == 0))
+    let samples = match ms.number_of_multisamples {
+        n @ 0..=3 => 1u32 << n,
+        4 => {
+            return Err(unsupported(
+                "16 samples per pixel (3DSTATE_MULTISAMPLE Number of Multisamples 4)",
+                "seed 003 3DSTATE_MULTISAMPLE_BODY Number of Multisamples",
+            ));
+        }
+        other => {
+            return Err(DrawError::State {
+                command: "3DSTATE_MULTISAMPLE",
+                why: format!(
+                    "Number of Multisamples {other} is reserved (seed 003 3DSTATE_MULTISAMPLE_BODY)"
+                ),
+            });
+        }
+    };
+    let mut out = Multisample::single(pixel_center);
+    if samples == 1 {
+        return Ok(out);
+    }
+    if ms.pixel_position_offset_enable && !pixel_center {
+        return Err(unsupported(
+            "the DX9 half-pixel offset (3DSTATE_MULTISAMPLE Pixel Position Offset Enable)",
+            "seed 003 3DSTATE_MULTISAMPLE_BODY Pixel Position Offset Enable",
+        ));
+    }
+    let p = get(&f.state.sample_pattern);
+    let offsets: Vec<[f64; 2]> = match samples {
+        2 => vec![
+            [p.n2x_sample0_x_offset, p.n2x_sample0_y_offset],
+            [p.n2x_sample1_x_offset, p.n2x_sample1_y_offset],
+        ],
+        4 => vec![
+            [p.n4x_sample0_x_offset, p.n4x_sample0_y_offset],
+            [p.n4x_sample1_x_offset, p.n4x_sample1_y_offset],
+            [p.n4x_sample2_x_offset, p.n4x_sample2_y_offset],
+            [p.n4x_sample3_x_offset, p.n4x_sample3_y_offset],
+        ],
+        _ => vec![
+            [p.n8x_sample0_x_offset, p.n8x_sample0_y_offset],
+            [p.n8x_sample1_x_offset, p.n8x_sample1_y_offset],
+            [p.n8x_sample2_x_offset, p.n8x_sample2_y_offset],
+            [p.n8x_sample3_x_offset, p.n8x_sample3_y_offset],
+            [p.n8x_sample4_x_offset, p.n8x_sample4_y_offset],
+            [p.n8x_sample5_x_offset, p.n8x_sample5_y_offset],
+            [p.n8x_sample6_x_offset, p.n8x_sample6_y_offset],
+            [p.n8x_sample7_x_offset, p.n8x_sample7_y_offset],
+        ],
+    };
+    out.samples = samples;
+    out.pattern.count = samples;
+    for (o, xy) in out.pattern.offsets.iter_mut().zip(&offsets) {
+        // U0.4: sixteenths of a pixel.
+        *o = xy.map(|v| (v * 16.0).round().clamp(0.0, 15.0) as u8);
+    }
+    // MSRASTMODE_OFF_PIXEL 0, OFF_PATTERN 1, ON_PIXEL 2, ON_PATTERN 3.
+    let mode = if raster.force_multisampling != 0 {
+        raster.dx_multisample_rasterization_mode.0
+    } else if raster.dx_multisample_rasterization_enable {
+        3
+    } else {
+        0
+    };
+    out.pattern_polygons = mode & 1 != 0;
+    out.pattern_lines = mode == 3;
+    out.per_sample = get(&f.state.ps_extra).pixel_shader_is_per_sample;
+    out.sample_mask = (get(&f.state.sample_mask).sample_mask & ((1 << samples) - 1)) as u8;
+    Ok(out)
 }
 
 /// 3DSTATE_GS (seed 003 3DSTATE_GS_BODY): DISPATCH_MODE_SIMD8 with its Gen8+ fields
@@ -1021,4 +1110,113 @@ fn tessellation(
             },
         },
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{DrawFront, multisample};
+    use crate::latched::LatchedState;
+    use gtsim_pipe3d::draw::DrawError;
+    use gtsim_pipe3d::state::Registers;
+    use gtsim_spec::gen11::*;
+
+    struct NoRegisters;
+    impl Registers for NoRegisters {
+        fn register(&self, _: u32) -> u32 {
+            0
+        }
+    }
+
+    /// Mesa's default 4x pattern (intel_sample_positions: (6,2) (14,6) (2,10) (10,14)
+    /// sixteenths) in 3DSTATE_SAMPLE_PATTERN, with the 2x and 8x patterns left zero.
+    fn four_x(state: &mut LatchedState) {
+        state.sample_pattern = Some(ThreeDStateSamplePattern {
+            n4x_sample0_x_offset: 6.0 / 16.0,
+            n4x_sample0_y_offset: 2.0 / 16.0,
+            n4x_sample1_x_offset: 14.0 / 16.0,
+            n4x_sample1_y_offset: 6.0 / 16.0,
+            n4x_sample2_x_offset: 2.0 / 16.0,
+            n4x_sample2_y_offset: 10.0 / 16.0,
+            n4x_sample3_x_offset: 10.0 / 16.0,
+            n4x_sample3_y_offset: 14.0 / 16.0,
+            ..Default::default()
+        });
+        state.multisample = Some(ThreeDStateMultisample {
+            number_of_multisamples: 2,
+            ..Default::default()
+        });
+    }
+
+    fn gathered(state: &LatchedState) -> Result<gtsim_pipe3d::state::Multisample, DrawError> {
+        let prim = ThreeDPrimitive::default();
+        multisample(&DrawFront::new(state, &NoRegisters, &prim))
+    }
+
+    /// 4x: the pattern of that count, ON_PATTERN when the API's multisample enable is
+    /// set, the sample mask cut to four bits, per-sample dispatch from PS_EXTRA.
+    #[test]
+    fn four_samples_take_the_4x_pattern_and_the_raster_enable() {
+        let mut s = LatchedState::default();
+        four_x(&mut s);
+        s.raster = Some(ThreeDStateRaster {
+            dx_multisample_rasterization_enable: true,
+            ..Default::default()
+        });
+        s.sample_mask = Some(ThreeDStateSampleMask {
+            sample_mask: 0xfff6,
+        });
+        s.ps_extra = Some(ThreeDStatePsExtra {
+            pixel_shader_is_per_sample: true,
+            ..Default::default()
+        });
+        let m = gathered(&s).unwrap();
+        assert_eq!(m.samples, 4);
+        assert_eq!(m.pattern.count, 4);
+        assert_eq!(m.pattern.offsets[..4], [[6, 2], [14, 6], [2, 10], [10, 14]]);
+        assert!(m.pattern_polygons && m.pattern_lines);
+        assert!(m.per_sample);
+        assert_eq!(m.sample_mask, 0b0110);
+        assert!(m.pixel_center);
+    }
+
+    /// Multisample enable off: objects are rasterized at the pixel (OFF_PIXEL); Force
+    /// Multisampling takes the programmed mode as it is.
+    #[test]
+    fn the_raster_mode_follows_the_enable_or_the_forced_mode() {
+        let mut s = LatchedState::default();
+        four_x(&mut s);
+        let m = gathered(&s).unwrap();
+        assert!(!m.pattern_polygons && !m.pattern_lines);
+        s.raster = Some(ThreeDStateRaster {
+            force_multisampling: 1,
+            // MSRASTMODE_OFF_PATTERN.
+            dx_multisample_rasterization_mode: three_d_state_raster::DxMultisampleRasterizationMode(
+                1,
+            ),
+            ..Default::default()
+        });
+        let m = gathered(&s).unwrap();
+        assert!(m.pattern_polygons && !m.pattern_lines);
+    }
+
+    /// One sample per pixel ignores the pattern; 16 samples are refused by name; 5-7
+    /// are reserved.
+    #[test]
+    fn other_counts_are_single_refused_or_reserved() {
+        let mut s = LatchedState::default();
+        let m = gathered(&s).unwrap();
+        assert_eq!((m.samples, m.pattern.count), (1, 1));
+        s.multisample = Some(ThreeDStateMultisample {
+            number_of_multisamples: 4,
+            ..Default::default()
+        });
+        let e = gathered(&s).unwrap_err().to_string();
+        assert!(e.contains("16 samples"), "{e}");
+        s.multisample = Some(ThreeDStateMultisample {
+            number_of_multisamples: 6,
+            ..Default::default()
+        });
+        let e = gathered(&s).unwrap_err().to_string();
+        assert!(e.contains("reserved"), "{e}");
+    }
 }

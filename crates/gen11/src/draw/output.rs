@@ -17,9 +17,7 @@ use gtsim_mem::Memory;
 use gtsim_mem::layout::{ArraySpacing, SurfaceType};
 use gtsim_pipe3d::draw::{DrawError, unsupported};
 use gtsim_pipe3d::state::read_indirect;
-use gtsim_spec::gen11::render_surface_state::{
-    AuxiliarySurfaceMode as Aux, NumberOfMultisamples, SurfaceType as St,
-};
+use gtsim_spec::gen11::render_surface_state::{AuxiliarySurfaceMode as Aux, SurfaceType as St};
 use gtsim_spec::gen11::{BlendState, BlendStateEntry, ColorCalcState, RenderSurfaceState};
 
 fn bad(bti: u8, why: impl std::fmt::Display) -> DrawError {
@@ -47,12 +45,6 @@ pub(super) fn render_target(
     )?;
     if rss.surface_type == St::SURFTYPE_NULL {
         return Ok(None);
-    }
-    if rss.number_of_multisamples != NumberOfMultisamples::MULTISAMPLECOUNT_1 {
-        return Err(unsupported(
-            format!("render target {bti}: a multisampled render target on Gen11"),
-            "seed 003 RENDER_SURFACE_STATE Number of Multisamples",
-        ));
     }
     // Seed 003 RENDER_SURFACE_STATE MIP Count / LOD: for render targets, the LOD
     // rendered to; Minimum Array Element the first slice, Render Target View Extent the
@@ -109,6 +101,14 @@ pub(super) fn render_target(
                 "seed 003 RENDER_SURFACE_STATE Auxiliary Surface Mode",
             ));
         }
+    };
+    // A multisampled render target's MCS (the model keeps it as the Gen7 model does:
+    // pixels are expanded to the identity before their samples are written,
+    // `gtsim_dataport::mcs`).
+    let mcs = match crate::surface::mcs_surface(&rss, &surface) {
+        None => None,
+        Some(Ok(m)) => Some(m),
+        Some(Err(e)) => return Err(bad(bti, e)),
     };
     let pointers = get(&f.state.blend_state_pointers);
     let blend_at = address(f.bases.dynamic.wrapping_add(pointers.blend_state_pointer));
@@ -178,7 +178,7 @@ pub(super) fn render_target(
             to_coverage: header.alpha_to_coverage_enable,
             to_one: header.alpha_to_one_enable,
         },
-        mcs: None,
+        mcs,
         alpha_test: header.alpha_test_enable.then_some((
             header.alpha_test_function,
             // Alpha Test Format 0: UNORM8, 1: FLOAT32.
@@ -191,24 +191,7 @@ pub(super) fn render_target(
     }))
 }
 
-/// A CCS surface's clear value: with Clear Value Address Enable, the four raw dwords at
-/// Clear Color Address (bits 47:6, High holding 47:32; iris writes them with
-/// MI_STORE_DATA_IMM or MI_ATOMIC before the clear); otherwise Red/Green/Blue/Alpha
-/// Clear Color in DW12-15 (seed 003 RENDER_SURFACE_STATE).
+/// A CCS or MCS surface's clear value ([`crate::surface::clear_value`]).
 fn clear_value(mem: &dyn Memory, rss: &RenderSurfaceState, bti: u8) -> Result<[u32; 4], DrawError> {
-    if !rss.clear_value_address_enable {
-        return Ok([
-            rss.red_clear_color as u32,
-            rss.green_clear_color as u32,
-            rss.blue_clear_color as u32,
-            rss.alpha_clear_color as u32,
-        ]);
-    }
-    let at = address(
-        (rss.clear_color_address & 0xffff_ffc0) | u64::from(rss.clear_color_address_high) << 32,
-    );
-    let dw = mem
-        .read_dwords(at, 4)
-        .map_err(|fault| bad(bti, format!("clear value: {fault}")))?;
-    Ok([dw[0], dw[1], dw[2], dw[3]])
+    crate::surface::clear_value(mem, rss).map_err(|fault| bad(bti, format!("clear value: {fault}")))
 }

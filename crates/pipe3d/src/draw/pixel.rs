@@ -1267,6 +1267,14 @@ fn build_payload(
         let m = (lit >> (16 * blk)) & 0xffff;
         l.pixel_mask.offset(blk, 0).put(grf, m);
         l.dispatch_mask.offset(blk, 0).put(grf, m);
+        // A per-sample dispatch's sample per subspan (slot group), where the layout
+        // has them.
+        if let Some(m) = ms.filter(|_| st.multisample.per_sample) {
+            let ids = (0..4).fold(0u32, |v, g| {
+                v | (u32::from(m.sample[blk * 16 + g * 4]) & 15) << (4 * g)
+            });
+            l.sample_ids.offset(blk, 0).put(grf, ids);
+        }
     }
     let mut reg = 1 + blocks;
     let simd = k.simd;

@@ -113,6 +113,11 @@ pub struct PayloadLayout {
     pub omask_to_rt: PayloadField,
     /// PS: the Starting Sample Pair Index of a per-sample dispatch.
     pub starting_sample_pair: PayloadField,
+    /// PS: a per-sample dispatch's sample numbers of the first 16 slots, four bits per
+    /// group of four slots (a subspan), group 0 lowest; each further 16 slots are a
+    /// register on. Gen8+ (Mesa brw_fs.cpp emit_sampleid_setup for Gen8+: "Sample ID
+    /// comes in as 4-bit numbers in g1.0"); a layout without it has a zero-width field.
+    pub sample_ids: PayloadField,
     /// PS: subspan 0's upper-left x; subspan i is `i % 4` dwords and `i / 4` registers on.
     pub subspan_x: PayloadField,
     /// PS: subspan 0's upper-left y, likewise.

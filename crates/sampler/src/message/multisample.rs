@@ -116,13 +116,29 @@ pub(crate) fn sample_slice(mcs: u32, si: u32, samples: u32) -> u32 {
     mcs.checked_shr(si.saturating_mul(bits)).unwrap_or(0) & ((1 << bits) - 1)
 }
 
-/// The clear colour as the surface's format returns it: each channel 0 or 1 (integer
-/// formats) or 0.0 or 1.0; channels the format lacks read as any texel of the format.
+/// The clear colour as the surface's format returns it: the surface's raw clear value
+/// when it has one (Gen9+), else each channel 0 or 1 (integer formats) or 0.0 or 1.0;
+/// channels the format lacks read as any texel of the format.
 fn clear_texel(view: &SurfaceView, tex: &Texture<'_>) -> Texel {
     let f = tex.surface.format;
     let has = texel::rgba_channels(f).unwrap_or([true; 4]);
-    let one = |c: usize| u32::from(view.clear_color[c]);
     let missing = |c: usize| u32::from(c == 3);
+    if let Some(v) = view.clear_value {
+        // Raw values: integers as they are, floats as their bits.
+        let value = |c: usize| if has[c] { v[c] } else { missing(c) };
+        return match zero_texel(f, false) {
+            Texel::Uint(_) => Texel::Uint(std::array::from_fn(value)),
+            Texel::Sint(_) => Texel::Sint(std::array::from_fn(|c| value(c) as i32)),
+            Texel::Float(_) => Texel::Float(std::array::from_fn(|c| {
+                if has[c] {
+                    f32::from_bits(v[c])
+                } else {
+                    missing(c) as f32
+                }
+            })),
+        };
+    }
+    let one = |c: usize| u32::from(view.clear_color[c]);
     let value = |c: usize| if has[c] { one(c) } else { missing(c) };
     match zero_texel(f, false) {
         Texel::Uint(_) => Texel::Uint(std::array::from_fn(value)),
