@@ -1,17 +1,20 @@
 //! `geometry`: geometry shaders that make new primitives.
 //!
-//! Three draws, each through its own GLSL 1.50 geometry shader:
+//! Four draws, each through its own GLSL 1.50 geometry shader:
 //! * six triangles, each shrunk toward its centre and coloured by
 //!   `gl_PrimitiveIDIn`, followed (after `EndPrimitive`) by a small second
 //!   triangle at the centre: two strips from one input object;
 //! * five points, each expanded into a square (a 4-vertex strip) whose size
 //!   comes from the vertex;
 //! * a line strip with adjacency, each segment emitted as a line between its
-//!   two inner vertices (the adjacent ones only steer its colour).
+//!   two inner vertices (the adjacent ones only steer its colour);
+//! * four points along the top through an instanced geometry shader
+//!   (ARB_gpu_shader5 `invocations = 3`), each invocation emitting a small
+//!   triangle placed and coloured by `gl_InvocationID`.
 //!
 //! Exercises GS object staging (triangles, points, line strips with
-//! adjacency), GS output with cuts, several output topologies and the
-//! PrimitiveID payload.
+//! adjacency), GS output with cuts, several output topologies, the
+//! PrimitiveID payload and GS instancing.
 //!
 //! Every colour channel is a product of multiples of 0.2, so it is a whole
 //! number of 0.04 and its value x 255 is never within 0.1 of a rounding
@@ -95,6 +98,22 @@ void main() {
 }
 ";
 
+const GS_INSTANCED: &str = "#version 150
+#extension GL_ARB_gpu_shader5 : require
+layout(points, invocations = 3) in;
+layout(triangle_strip, max_vertices = 3) out;
+in vec4 v_color[];
+out vec4 g_color;
+void main() {
+    float i = float(gl_InvocationID);
+    vec4 p = gl_in[0].gl_Position + vec4(0.1 * i, 0.0, 0.0, 0.0);
+    g_color = vec4(0.2 * (i + 1.0), v_color[0].g, 1.0 - 0.2 * i, 1.0);
+    gl_Position = p; EmitVertex();
+    gl_Position = p + vec4(0.08, 0.0, 0.0, 0.0); EmitVertex();
+    gl_Position = p + vec4(0.04, 0.05, 0.0, 0.0); EmitVertex();
+}
+";
+
 fn draw(session: &Session) -> Result<(), String> {
     let attributes = [(POSITION_ATTRIB, "position"), (COLOR_ATTRIB, "color")];
     let program = |gs: &str| {
@@ -110,6 +129,7 @@ fn draw(session: &Session) -> Result<(), String> {
     let triangles = program(GS_TRIANGLES)?;
     let points = program(GS_POINTS)?;
     let lines = program(GS_LINES_ADJ)?;
+    let instanced = program(GS_INSTANCED)?;
 
     // Six triangles on a 3x2 grid in the upper part of the screen.
     let mut tris = vec![];
@@ -148,10 +168,17 @@ fn draw(session: &Session) -> Result<(), String> {
             1.0,
         ]);
     }
+    // Four points along the top, above the triangles' grid.
+    let mut top = vec![];
+    for k in 0..4 {
+        top.extend([-0.8 + 0.4 * k as f32, 0.92, 0.0]);
+        top.extend([0.0, 0.2 * k as f32, 0.0, 1.0]);
+    }
     let layout = [(POSITION_ATTRIB, 3), (COLOR_ATTRIB, 4)];
     let (tri_vao, _b0) = session.vertices(&tris, &layout)?;
     let (pt_vao, _b1) = session.vertices(&pts, &layout)?;
     let (strip_vao, _b2) = session.vertices(&strip, &layout)?;
+    let (top_vao, _b3) = session.vertices(&top, &layout)?;
     let gl = session.gl();
     // SAFETY: the session keeps its context current on this thread; the
     // programs and vertex arrays were created through it.
@@ -167,6 +194,9 @@ fn draw(session: &Session) -> Result<(), String> {
         gl.use_program(Some(lines));
         gl.bind_vertex_array(Some(strip_vao));
         gl.draw_arrays(glow::LINE_STRIP_ADJACENCY, 0, 7);
+        gl.use_program(Some(instanced));
+        gl.bind_vertex_array(Some(top_vao));
+        gl.draw_arrays(glow::POINTS, 0, 4);
     }
     session.check_error("drawing")
 }

@@ -72,7 +72,11 @@ pub(crate) fn urb(m: &Message) -> MessageKind {
     } else {
         [0xff; 8]
     };
-    let handles = handles.map(|h| h as usize);
+    // The handle is the dword's low 16 bits: an instanced SIMD8 GS's output handles
+    // carry the instance number in bits 31:27, which Mesa 22.3's compiler passes to its
+    // URB writes unmasked (later ones AND them with 0xffff: brw_fs_thread_payload.cpp
+    // gs_thread_payload); seed 003 MHC_URB_HANDLE marks the upper bits reserved.
+    let handles = handles.map(|h| (h & 0xffff) as usize);
     let slot_offsets = offsets.map(|o| o as usize);
     let global_offset = usize::from(d.global_offset);
     if write {

@@ -201,7 +201,12 @@ impl GeometryStage {
 
 impl GeometryStage {
     /// The SIMD8 GS (Gen8+ DISPATCH_MODE_SIMD8): threads of up to eight objects, one a
-    /// channel, in object order; each channel's output entry parsed as Gen7's with the
+    /// channel, in object order; with several instances (Instance Control), threads of
+    /// one object and up to eight of its instances, one a channel, in instance order
+    /// (the layout Mesa's Gen8+ compiler reads: an instanced GS finds its invocation in
+    /// each channel's output handle bits 31:27 and one dword of input vertex handles per
+    /// vertex, shared by the channels; brw_fs_nir.cpp emit_system_values_block and
+    /// emit_gs_input_load). Each channel's output entry is parsed as Gen7's with the
     /// vertex count where `GeometryShader::vertex_count` says.
     fn shade_simd8(
         &self,
@@ -213,24 +218,37 @@ impl GeometryStage {
         watchdog: &mut Watchdog,
     ) -> Result<Vec<Output>, DrawError> {
         let gs = &self.gs;
-        if gs.instances != 1 {
-            return Err(super::unsupported(
-                format!(
-                    "a SIMD8 GS with {} instances (Instance Control)",
-                    gs.instances
-                ),
-                "seed 003 3DSTATE_GS_BODY",
-            ));
+        // (objects, their instance numbers) of each thread, in dispatch order; None for
+        // the threads of eight objects of an uninstanced GS.
+        let mut threads: Vec<(Vec<&Staged>, Option<Vec<u32>>)> = vec![];
+        if gs.instances == 1 {
+            for group in inputs.chunks(8) {
+                threads.push((group.iter().collect(), None));
+            }
+        } else {
+            for o in inputs {
+                let ids: Vec<u32> = (0..gs.instances).collect();
+                for chunk in ids.chunks(8) {
+                    threads.push((vec![o; chunk.len()], Some(chunk.to_vec())));
+                }
+            }
         }
         let mut out = vec![];
-        for group in inputs.chunks(8) {
-            let objects: Vec<&Staged> = group.iter().collect();
+        for (objects, instances) in threads {
             if gs.statistics {
+                // §7.2.1.1: the increment per instance of each object in the dispatch.
                 stats.gs_invocations += gs.invocations_increment * objects.len() as u64;
             }
             let budget = watchdog.thread_budget(DEFAULT_BUDGET);
-            let (result, entries) =
-                run_gs_thread_simd8(st, gs, front, &mut *mem, &self.prog, &objects, budget)?;
+            let (result, entries) = run_gs_thread_simd8(
+                st,
+                gs,
+                front,
+                &mut *mem,
+                &self.prog,
+                (&objects, instances.as_deref()),
+                budget,
+            )?;
             watchdog
                 .thread_ran(result, budget, DEFAULT_BUDGET)?
                 .map_err(|error| DrawError::Thread {
@@ -267,6 +285,11 @@ impl GeometryStage {
 /// input vertex its slots, each component a register (vertex v's slot k component c in
 /// register `data + 4 (v slots + k) + c`, dword i object i's).
 ///
+/// A thread of the instances `instances` of one object (`objects` holds it once per
+/// channel) has each channel's instance number in its output handle's bits 31:27 and
+/// the object's input vertex handles one a dword, vertex v in dword v of the first
+/// handle register (the vertex data pushed as for distinct objects).
+///
 /// Returns how the thread ended and the entries its URB writes filled: the eight
 /// output entries (handles 0-7), then the input vertices (handle 8 + i n + v for
 /// object i's vertex v of n), which URB reads reach.
@@ -276,7 +299,7 @@ fn run_gs_thread_simd8(
     front: &dyn Front,
     mem: &mut dyn Memory,
     prog: &Program,
-    objects: &[&Staged],
+    (objects, instances): (&[&Staged], Option<&[u32]>),
     budget: u64,
 ) -> Result<(Result<u64, ExecError>, Vec<Vue>), DrawError> {
     let mut t = super::spare::thread(8, prog);
@@ -293,7 +316,10 @@ fn run_gs_thread_simd8(
         l.gs_hint.put(grf, gs.hint);
         super::put_pointers(&l.pointers, grf, (&gs.scratch, 0), &gs.resources);
         for i in 0..objects.len() {
-            l.simd8_urb_handles.offset(0, i).put(grf, i as u32);
+            let instance = instances.map_or(0, |ids| ids[i] & 31);
+            l.simd8_urb_handles
+                .offset(0, i)
+                .put(grf, i as u32 | instance << 27);
         }
         let mut reg = l.simd8_gs_primitive_ids.reg;
         if gs.include_primitive_id {
@@ -304,6 +330,11 @@ fn run_gs_thread_simd8(
         }
         if gs.include_vertex_handles {
             for v in 0..nverts {
+                if instances.is_some() {
+                    // One object: its vertex handles one a dword (channel 0's entries).
+                    super::put_dword(grf, reg, v, (8 + v) as u32);
+                    continue;
+                }
                 for i in 0..objects.len() {
                     super::put_dword(grf, reg + v, i, (8 + i * nverts + v) as u32);
                 }
