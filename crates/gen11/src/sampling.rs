@@ -511,7 +511,7 @@ fn sampler_config(s: &SamplerState, border: Vec<f32>) -> SamplerConfig {
 
 /// RENDER_SURFACE_STATE (seed 003) as the sampler sees it, in the Gen9+ layouts: 2D
 /// and cube surfaces as 2D arrays, 3D surfaces as 2D arrays of their slices, slices
-/// Surface QPitch rows apart; 1D surfaces of one level and slice; buffers; multisampled
+/// Surface QPitch rows apart; 1D surfaces in the GFX9 1D layout; buffers; multisampled
 /// 2D surfaces with their samples as slices (or interleaved), their MCS and its clear
 /// value (read from `mem` when at the Clear Value Address).
 fn surface_view(rss: &RenderSurfaceState, mem: &dyn Memory) -> SurfaceView {

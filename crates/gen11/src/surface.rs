@@ -3,7 +3,7 @@
 //! [`DataSurface`]: buffers (SURFTYPE_BUFFER, raw or of a format, with the typed view of
 //! a formatted one), SURFTYPE_NULL, and 2D and 3D images with their mips and slices in
 //! the Gen8+ layout (`ArraySpacing::QPitch`: slices Surface QPitch rows apart, 3D as 2D
-//! arrays of its z slices), 1D images of one level and slice; an image with a CCS is its
+//! arrays of its z slices), 1D images (the GFX9 1D layout); an image with a CCS is its
 //! main surface, which holds the true values in this model. The layouts the sampler and
 //! render targets share ([`layout`]) include multisampled surfaces (samples as slices,
 //! or interleaved) and their MCS ([`mcs_surface`]); through the data port, multisampled
@@ -134,18 +134,19 @@ pub(crate) fn layout(
         block: (1, 1),
         block_bytes: 1,
         tiling,
-        // A 1D surface is one row (Mesa isl's GFX9 1D layout), whose Surface Pitch isl
-        // leaves 0: the row is as long as its slices and LODs reach. Elsewhere Surface
-        // Pitch + 1 bytes: the row pitch, or a buffer's element stride (Mesa
-        // isl_buffer_fill_state programs stride - 1).
+        // A 1D surface (Mesa isl's GFX9 1D layout) has its slices in rows QPitch
+        // elements long, whose Surface Pitch the hardware ignores (isl programs 0):
+        // the row pitch is QPitch elements (`SurfaceDesc::image_origin`); a QPitch of 0
+        // (one slice) leaves a row as long as its LODs reach. Elsewhere Surface Pitch + 1
+        // bytes: the row pitch, or a buffer's element stride (Mesa isl_buffer_fill_state
+        // programs stride - 1).
         pitch: if ty == SurfaceType::D1 {
             let bits = gtsim_mem::format::texel::layout(rss.surface_format)
                 .map_or(8, |l| l.bits_per_element);
             let texels = match spacing {
-                ArraySpacing::QPitch(q) => u64::from(q) * u64::from(depth.max(1)),
-                _ => 0,
-            } + 2 * u64::from(width)
-                + 64 * u64::from(levels);
+                ArraySpacing::QPitch(q) if q > 0 => u64::from(q),
+                _ => 2 * u64::from(width) + 64 * u64::from(levels),
+            };
             texels * u64::from(bits.div_ceil(8))
         } else {
             u64::from(rss.surface_pitch) + 1
@@ -550,5 +551,35 @@ mod tests {
         assert_eq!((view.base_level, view.base_slice), (2, 1));
         assert_eq!(surface.desc.texel_offset(3, 0, 1, 2, 0), Ok(99 * 4));
         assert_eq!(surface.desc.texel_offset(0, 0, 0, 1, 0), Ok(16 * 4));
+    }
+
+    /// A Y-tiled 1D array: slice s is row s of a surface QPitch elements wide, in Y
+    /// tiles (128 bytes by 32 rows, 16-byte columns of 32 rows each). R32_UINT, QPitch
+    /// 64: texel 5 of slice 3 is in column 1 (bytes 16-31) at row 3, byte 4:
+    /// 512 + 3 * 16 + 4; texel 40 of slice 33 is in the second tile row (33 / 32) and
+    /// the second tile (160 / 128): 256 * 32 + 4096 + (32 / 16) * 512 + 1 * 16 + 0.
+    #[test]
+    fn tiled_one_d_arrays_keep_a_slice_a_row() {
+        let (m, bases) = bound(RenderSurfaceState {
+            surface_type: St::SURFTYPE_1D,
+            surface_array: true,
+            surface_format: SurfaceFormat::R32_UINT,
+            surface_horizontal_alignment: Ha::HALIGN_16,
+            surface_vertical_alignment: Va::VALIGN_4,
+            tile_mode: TileMode::YMAJOR,
+            width: 63,
+            depth: 39,
+            surface_qpitch: 16,
+            ..Default::default()
+        });
+        let DataSurface::Image { surface, .. } = data_surface(&m, &bases, 0x1000, 0).unwrap()
+        else {
+            panic!("an image");
+        };
+        assert_eq!(surface.desc.texel_offset(5, 0, 3, 0, 0), Ok(512 + 3 * 16 + 4));
+        assert_eq!(
+            surface.desc.texel_offset(40, 0, 33, 0, 0),
+            Ok(256 * 32 + 4096 + 2 * 512 + 16)
+        );
     }
 }

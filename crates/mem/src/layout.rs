@@ -432,9 +432,12 @@ impl SurfaceDesc {
                 let (w, h) = self.level_extent(lod);
                 Ok(((slice % per_row) * w, y + (slice / per_row) * h))
             }
-            // Gen9+ 1D (Mesa isl ISL_DIM_LAYOUT_GFX9_1D): one row; within a slice the
-            // LODs side by side, each aligned to the horizontal alignment; slices QPitch
-            // texels apart along the row.
+            // Gen9+ 1D (Mesa isl ISL_DIM_LAYOUT_GFX9_1D, get_image_offset_sa_gfx9_1d):
+            // within a slice the LODs side by side in one row, each aligned to the
+            // horizontal alignment; slice s is row s (isl's array pitch is one row),
+            // the rows QPitch texels long (the Skylake 1D surfaces rule isl quotes:
+            // "Surface QPitch specifies the distance in pixels between array slices";
+            // the pitch, which the hardware ignores for 1D, is then QPitch elements).
             SurfaceType::D1 if matches!(self.array_spacing, ArraySpacing::QPitch(_)) => {
                 let slices = self.physical_slices();
                 if slice >= slices {
@@ -445,7 +448,7 @@ impl SurfaceDesc {
                     });
                 }
                 let x: u32 = (0..lod).map(|l| self.level_extent(l).0).sum();
-                Ok((x + slice * self.qpitch(), 0))
+                Ok((x, slice))
             }
             SurfaceType::Buffer => Err(LayoutError::Invalid(
                 "buffers have no images; use the element index".into(),

@@ -63,7 +63,8 @@ pub(super) fn render_target(
         ),
         // Gen9+ 3D surfaces are laid out as 2D arrays of their slices, QPitch apart.
         St::SURFTYPE_3D => (SurfaceType::D2, (u32::from(rss.depth) + 1) >> lod.min(31)),
-        // The GFX9 1D layout: one row, slices QPitch texels apart.
+        // The GFX9 1D layout: the LODs side by side in a row, each slice a row QPitch
+        // texels long.
         St::SURFTYPE_1D => (SurfaceType::D1, u32::from(rss.depth) + 1),
         other => {
             return Err(unsupported(
