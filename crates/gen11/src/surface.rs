@@ -104,6 +104,7 @@ pub(crate) fn layout(
 ) -> Result<Surface, MessageError> {
     let tiling = match rss.tile_mode {
         TileMode::LINEAR => Tiling::Linear,
+        TileMode::WMAJOR => Tiling::W,
         TileMode::XMAJOR => Tiling::X,
         TileMode::YMAJOR => Tiling::Y,
         other => {
@@ -148,6 +149,8 @@ pub(crate) fn layout(
                 _ => 2 * u64::from(width) + 64 * u64::from(levels),
             };
             texels * u64::from(bits.div_ceil(8))
+        } else if tiling == Tiling::W {
+            w_major_pitch(rss.surface_pitch.into())
         } else {
             u64::from(rss.surface_pitch) + 1
         },
@@ -161,6 +164,16 @@ pub(crate) fn layout(
         structure: "RENDER_SURFACE_STATE",
         why: e.to_string(),
     })
+}
+
+/// The W-major row's bytes of a W-tiled (stencil) surface from its programmed Surface
+/// Pitch (bytes - 1): half of it, "the pitch must be set to 2x the value computed based
+/// on width, as the stencil buffer is stored with two rows interleaved" (the Broadwell
+/// PRM's RENDER_SURFACE_STATE Surface Pitch, as Mesa's isl quotes it; isl describes the
+/// 64x64-byte W tile as a 128x32-byte one and programs that row pitch in
+/// 3DSTATE_STENCIL_BUFFER and RENDER_SURFACE_STATE alike, on every generation).
+pub(crate) fn w_major_pitch(surface_pitch: u64) -> u64 {
+    (surface_pitch + 1) / 2
 }
 
 /// Seed 003 RENDER_SURFACE_STATE Number of Multisamples (MULTISAMPLECOUNT_1 to _16) and
@@ -553,6 +566,36 @@ mod tests {
         assert_eq!(surface.desc.texel_offset(0, 0, 0, 1, 0), Ok(16 * 4));
     }
 
+    /// A W-tiled stencil surface of 100x80 R8_UINT programmed, as isl programs it, with
+    /// Surface Pitch 255 (twice the 128-byte W-major row, two 64x64 tiles across): row 64
+    /// starts the second tile row, 128 * 64 bytes on; byte (70, 3) is in the second tile
+    /// (4096), 8x8 block (6 / 8 = 0 across, 3 / 8 = 0 down) at x0 y0 x1 y1 x2 y2
+    /// interleaving of (6, 3): 0 | 1 << 1 | 1 << 2 | 1 << 3 | 1 << 4 = 30.
+    #[test]
+    fn w_tiled_surfaces_take_half_their_programmed_pitch() {
+        let rss = RenderSurfaceState {
+            surface_type: St::SURFTYPE_2D,
+            surface_format: SurfaceFormat::R8_UINT,
+            tile_mode: TileMode::WMAJOR,
+            width: 99,
+            height: 79,
+            surface_pitch: 255,
+            ..Default::default()
+        };
+        let s = layout(
+            &rss,
+            SurfaceType::D2,
+            (100, 80, 1),
+            1,
+            ArraySpacing::QPitch(80),
+        )
+        .unwrap();
+        assert_eq!((s.desc.tiling, s.desc.pitch), (Tiling::W, 128));
+        assert_eq!(s.desc.texel_offset(0, 64, 0, 0, 0), Ok(128 * 64));
+        assert_eq!(s.desc.texel_offset(70, 3, 0, 0, 0), Ok(4096 + 30));
+        assert_eq!(w_major_pitch(127), 64);
+    }
+
     /// A Y-tiled 1D array: slice s is row s of a surface QPitch elements wide, in Y
     /// tiles (128 bytes by 32 rows, 16-byte columns of 32 rows each). R32_UINT, QPitch
     /// 64: texel 5 of slice 3 is in column 1 (bytes 16-31) at row 3, byte 4:
@@ -576,7 +619,10 @@ mod tests {
         else {
             panic!("an image");
         };
-        assert_eq!(surface.desc.texel_offset(5, 0, 3, 0, 0), Ok(512 + 3 * 16 + 4));
+        assert_eq!(
+            surface.desc.texel_offset(5, 0, 3, 0, 0),
+            Ok(512 + 3 * 16 + 4)
+        );
         assert_eq!(
             surface.desc.texel_offset(40, 0, 33, 0, 0),
             Ok(256 * 32 + 4096 + 2 * 512 + 16)

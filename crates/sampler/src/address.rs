@@ -167,6 +167,19 @@ pub fn half_border_clamp(t: f32, size: u32) -> f32 {
     t.clamp(0.0, size.max(1) as f32)
 }
 
+/// TEXCOORDMODE_HALF_BORDER under MAPFILTER_NEAREST: the texel of the coordinate
+/// clamped to the map ([`half_border_clamp`]), the far edge (`t == size`) belonging to
+/// the edge texel, so that a point sample never takes the border colour: "texels
+/// outside of the map are clamped to a value halfway between the edge texel and the
+/// border color" (seed 000 §2.2.3 L612) leaves a point sample no texel outside the map.
+/// This is GL_CLAMP's NEAREST rule (GL 4.6 §8.14.2: u clamped to [0, size], then
+/// i = min(floor(u), size - 1)), the wrap mode Mesa 22.3's iris programs as HALF_BORDER
+/// (translate_wrap).
+pub fn half_border_nearest(t: f32, size: u32) -> i32 {
+    let last = i32::try_from(size.max(1) - 1).unwrap_or(i32::MAX);
+    (half_border_clamp(t, size).floor() as i32).min(last)
+}
+
 /// The largest texel-space coordinate magnitude kept, 2^30. Beyond 2^24 every `f32` is an
 /// integer, so the fraction (the filter weight) is already 0 there; saturating at 2^30
 /// keeps `floor + 1` inside `i32`.

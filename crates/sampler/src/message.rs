@@ -1193,6 +1193,12 @@ impl Texture<'_> {
                 level,
             );
             taps[a] = match filter {
+                // TEXCOORDMODE_HALF_BORDER under NEAREST: never the border.
+                MapFilter::Nearest
+                    if smp.modes.get(a) == Some(&address::TexCoordMode::HalfBorder) =>
+                {
+                    AxisTap::fixed(address::half_border_nearest(t, dims[a]))
+                }
                 MapFilter::Nearest => AxisTap::nearest(t),
                 MapFilter::Linear | MapFilter::Anisotropic => AxisTap::linear(t),
             };

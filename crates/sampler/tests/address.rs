@@ -119,6 +119,14 @@ fn half_border_clamps_the_coordinate_to_the_map() {
     assert_eq!(half_border_clamp(-3.0, 4), 0.0);
     assert_eq!(half_border_clamp(7.5, 4), 4.0);
     assert_eq!(half_border_clamp(2.25, 4), 2.25);
+    // NEAREST: the clamped coordinate's texel, the far edge the edge texel's (worked by
+    // GL's rule i = min(floor(clamp(u, 0, size)), size - 1)).
+    use gtsim_sampler::address::half_border_nearest;
+    assert_eq!(half_border_nearest(-3.0, 4), 0);
+    assert_eq!(half_border_nearest(2.75, 4), 2);
+    assert_eq!(half_border_nearest(4.0, 4), 3);
+    assert_eq!(half_border_nearest(9.5, 4), 3);
+    assert_eq!(half_border_nearest(0.5, 1), 0);
     let m = TexCoordMode::HalfBorder;
     assert_eq!(resolve(m, -1, 4), Resolved::Border);
     assert_eq!(resolve(m, 4, 4), Resolved::Border);

@@ -26,8 +26,8 @@ fn bad(why: String) -> DrawError {
 /// The draw's depth buffer; `None` for SURFTYPE_NULL (every test passes, nothing is
 /// written). A depth buffer is Y-tiled with 8x4 alignment on Gen9+ (Mesa isl
 /// isl_gfx9_choose_image_alignment_el), its slices Surface QPitch rows apart; the
-/// separate stencil buffer is W-tiled with 8x8 alignment, its Surface Pitch the W-major
-/// row's bytes - 1 (Gen8+ no longer programs twice the pitch, as Gen7 does).
+/// separate stencil buffer is W-tiled with 8x8 alignment, its Surface Pitch twice the
+/// W-major row's bytes - 1, as on Gen7 ([`crate::surface::w_major_pitch`]).
 pub(super) fn depth_buffer(
     f: &DrawFront,
     mem: &dyn Memory,
@@ -128,7 +128,7 @@ fn depth_buffer_of(
                     layers,
                     levels,
                     samples,
-                    u64::from(sb.surface_pitch) + 1,
+                    crate::surface::w_major_pitch(sb.surface_pitch.into()),
                 )
             }
             .interleaved_plane(),
