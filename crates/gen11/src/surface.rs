@@ -118,6 +118,15 @@ pub(crate) fn layout(
             .into());
         }
     };
+    // A tiled 1D surface is laid out as a 2D one of height 1 (Mesa isl
+    // isl_surf_choose_dim_layout, quoting the Skylake PRM's 1D Surfaces: "a 1D surface
+    // can be defined as a 2D tiled surface (e.g. TileY or TileX) with a height of 0";
+    // ISL_DIM_LAYOUT_GFX9_1D is only for linear ones).
+    let ty = if ty == SurfaceType::D1 && tiling != Tiling::Linear {
+        SurfaceType::D2
+    } else {
+        ty
+    };
     // Seed 003 Surface Horizontal/Vertical Alignment: 4, 8 or 16 (0 is reserved).
     let align = |code: u32| 2u32 << code.clamp(1, 3);
     let (samples, msaa_layout) = multisampling(rss)?;
@@ -129,13 +138,21 @@ pub(crate) fn layout(
         levels,
         samples,
         msaa_layout,
-        halign: align(rss.surface_horizontal_alignment.0),
+        // A linear 1D surface's LODs are 64 elements apart whatever Surface Horizontal
+        // Alignment says (Mesa isl_gfx9_choose_image_alignment_el, from the Skylake
+        // BSpec's "1D Alignment Requirements"; the QPitch isl programs for a 1D array,
+        // the row of all its LODs, confirms it).
+        halign: if ty == SurfaceType::D1 {
+            64
+        } else {
+            align(rss.surface_horizontal_alignment.0)
+        },
         valign: align(rss.surface_vertical_alignment.0),
         array_spacing: spacing,
         block: (1, 1),
         block_bytes: 1,
         tiling,
-        // A 1D surface (Mesa isl's GFX9 1D layout) has its slices in rows QPitch
+        // A linear 1D surface (Mesa isl's GFX9 1D layout) has its slices in rows QPitch
         // elements long, whose Surface Pitch the hardware ignores (isl programs 0):
         // the row pitch is QPitch elements (`SurfaceDesc::image_origin`); a QPitch of 0
         // (one slice) leaves a row as long as its LODs reach. Elsewhere Surface Pitch + 1
@@ -537,11 +554,12 @@ mod tests {
         ));
     }
 
-    /// The GFX9 1D layout (Mesa isl ISL_DIM_LAYOUT_GFX9_1D): a 16-texel R32_UINT 1D
-    /// array of 2 layers, 3 levels, HALIGN 16, QPitch field 16 (64 texels), isl's
-    /// Surface Pitch 0, viewed at level 2 of layer 1: the LODs of a layer sit side by
-    /// side, each 16-aligned (level 1 at x 16, level 2 at x 32), the layers 64 texels
-    /// apart, so texel 3 of that view is texel 64 + 32 + 3 = 99 of the one row.
+    /// The GFX9 1D layout (Mesa isl ISL_DIM_LAYOUT_GFX9_1D): a linear 16-texel R32_UINT
+    /// 1D array of 2 layers and 3 levels, as isl lays it out: the LODs of a layer side
+    /// by side, each 64 texels apart whatever the Surface Horizontal Alignment (level 1
+    /// at x 64, level 2 at x 128), a layer's row 3 * 64 = 192 texels, which isl programs
+    /// as QPitch (field 48) with Surface Pitch 0. Viewed at level 2 of layer 1, texel 3
+    /// is texel 192 + 128 + 3 = 323 of the surface.
     #[test]
     fn one_d_arrays_with_mips_lie_in_one_row() {
         let (m, bases) = bound(RenderSurfaceState {
@@ -552,7 +570,7 @@ mod tests {
             surface_vertical_alignment: Va::VALIGN_4,
             width: 15,
             depth: 1,
-            surface_qpitch: 16,
+            surface_qpitch: 48,
             surface_min_lod: 2,
             minimum_array_element: 1,
             ..Default::default()
@@ -562,8 +580,8 @@ mod tests {
             panic!("an image");
         };
         assert_eq!((view.base_level, view.base_slice), (2, 1));
-        assert_eq!(surface.desc.texel_offset(3, 0, 1, 2, 0), Ok(99 * 4));
-        assert_eq!(surface.desc.texel_offset(0, 0, 0, 1, 0), Ok(16 * 4));
+        assert_eq!(surface.desc.texel_offset(3, 0, 1, 2, 0), Ok(323 * 4));
+        assert_eq!(surface.desc.texel_offset(0, 0, 0, 1, 0), Ok(64 * 4));
     }
 
     /// A W-tiled stencil surface of 100x80 R8_UINT programmed, as isl programs it, with
@@ -596,13 +614,14 @@ mod tests {
         assert_eq!(w_major_pitch(127), 64);
     }
 
-    /// A Y-tiled 1D array: slice s is row s of a surface QPitch elements wide, in Y
-    /// tiles (128 bytes by 32 rows, 16-byte columns of 32 rows each). R32_UINT, QPitch
-    /// 64: texel 5 of slice 3 is in column 1 (bytes 16-31) at row 3, byte 4:
-    /// 512 + 3 * 16 + 4; texel 40 of slice 33 is in the second tile row (33 / 32) and
-    /// the second tile (160 / 128): 256 * 32 + 4096 + (32 / 16) * 512 + 1 * 16 + 0.
+    /// A Y-tiled 1D array is a 2D array of height 1: slices QPitch rows apart, rows
+    /// Surface Pitch + 1 bytes, in Y tiles (128 bytes by 32 rows, 16-byte columns of 32
+    /// rows each). R32_UINT, QPitch 64 rows, pitch 256: texel 5 of slice 3 is at row 192,
+    /// tile row 6 (6 * 256 * 32), column 1 (bytes 16-31, + 512), byte 4; texel 40 of
+    /// slice 33 at row 2112, tile row 66, the second tile across (160 / 128: + 4096),
+    /// column 2 (+ 1024).
     #[test]
-    fn tiled_one_d_arrays_keep_a_slice_a_row() {
+    fn tiled_one_d_arrays_are_two_d_arrays_of_height_one() {
         let (m, bases) = bound(RenderSurfaceState {
             surface_type: St::SURFTYPE_1D,
             surface_array: true,
@@ -613,6 +632,7 @@ mod tests {
             width: 63,
             depth: 39,
             surface_qpitch: 16,
+            surface_pitch: 255,
             ..Default::default()
         });
         let DataSurface::Image { surface, .. } = data_surface(&m, &bases, 0x1000, 0).unwrap()
@@ -621,11 +641,11 @@ mod tests {
         };
         assert_eq!(
             surface.desc.texel_offset(5, 0, 3, 0, 0),
-            Ok(512 + 3 * 16 + 4)
+            Ok(6 * 256 * 32 + 512 + 4)
         );
         assert_eq!(
             surface.desc.texel_offset(40, 0, 33, 0, 0),
-            Ok(256 * 32 + 4096 + 2 * 512 + 16)
+            Ok(66 * 256 * 32 + 4096 + 1024)
         );
     }
 }

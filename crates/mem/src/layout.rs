@@ -438,6 +438,7 @@ impl SurfaceDesc {
             // the rows QPitch texels long (the Skylake 1D surfaces rule isl quotes:
             // "Surface QPitch specifies the distance in pixels between array slices";
             // the pitch, which the hardware ignores for 1D, is then QPitch elements).
+            // The layout is linear (a tiled 1D surface is laid out as 2D).
             SurfaceType::D1 if matches!(self.array_spacing, ArraySpacing::QPitch(_)) => {
                 let slices = self.physical_slices();
                 if slice >= slices {
