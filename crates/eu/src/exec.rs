@@ -155,6 +155,41 @@ struct Slot {
     df: Option<Box<crate::df::DfOp>>,
 }
 
+/// A `mov` of a float GRF or immediate to a float GRF of the same type, with no source
+/// modifier, saturation or condition, is a raw move: its bits arrive unchanged, a
+/// signalling NaN included, so every tier runs it as the integer move of the same size.
+/// Mesa's compiler relies on it (brw_fs `is_raw_move`: such a MOV copy-propagates as a
+/// bit copy; `floatBitsToUint` of a value a shader moved keeps a signalling NaN, which
+/// piglit's arb_shader_image_load_store bitcast and semantics tests check); seed 003's
+/// atomic fcmpwr "performs the store as a raw move (so SNaN is not quietized)" names
+/// the same rule. Arithmetic still reads a signalling NaN as quiet (`region::quiet_nan`).
+fn raw_float_move(mut ins: Instruction) -> Instruction {
+    use gtsim_isa::ir::RegFile;
+    let raw = ins.opcode == Opcode::Mov
+        && !ins.saturate
+        && ins.cond_modifier.is_none()
+        && ins.dst.ty == Type::F
+        && ins.dst.file == RegFile::Grf
+        && ins.srcs.len() == 1
+        && match &ins.srcs[0] {
+            Src::Reg {
+                file,
+                ty,
+                negate,
+                abs,
+                ..
+            } => *file == RegFile::Grf && *ty == Type::F && !negate && !abs,
+            Src::Imm { ty, .. } => *ty == Type::F,
+        };
+    if raw {
+        ins.dst.ty = Type::UD;
+        match &mut ins.srcs[0] {
+            Src::Reg { ty, .. } | Src::Imm { ty, .. } => *ty = Type::UD,
+        }
+    }
+    ins
+}
+
 impl Program {
     /// The `send`s the decoded program holds: each one's shared function and its
     /// immediate descriptor (`None` when the descriptor comes from a register). Lets a
@@ -170,7 +205,8 @@ impl Program {
         })
     }
 
-    /// Decodes `code` in the generation's `encoding`, predecoding each instruction of the
+    /// Decodes `code` in the generation's `encoding` (a raw float move read as the
+    /// integer move it is, [`raw_float_move`]), predecoding each instruction of the
     /// common shapes into a whole-register micro-op.
     pub fn new(encoding: Encoding, code: &[u8]) -> Program {
         let mut decoded = vec![];
@@ -187,6 +223,7 @@ impl Program {
             let Ok((ins, len)) = encoding.decode(&code[at..]) else {
                 break;
             };
+            let ins = raw_float_move(ins);
             for rel in [ins.jip, ins.uip].into_iter().flatten() {
                 reach = reach.max(at as i64 + i64::from(rel));
             }

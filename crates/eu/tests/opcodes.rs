@@ -2806,3 +2806,38 @@ sel(8) g15<1>F g2<8,8,1>F g3<8,8,1>F { align1 1Q };";
     assert_eq!(ud(&r, 14, 2), [0xffc1_2345, 0x7fc0_0001], "mov");
     assert_eq!(ud(&r, 15, 2), [0xffc1_2345, 0x7fc0_0001], "sel");
 }
+
+/// A `mov` of a float to a float with no modifier, saturation or condition is a raw
+/// move (Mesa brw_fs `is_raw_move`; seed 003's "raw move (so SNaN is not quietized)"):
+/// a signalling NaN keeps its quiet bit clear, and denormals are kept; with a source
+/// modifier it is arithmetic again and the NaN comes out quiet.
+#[test]
+fn raw_float_moves_keep_signalling_nans() {
+    let asm = "mov(8) g10<1>F g2<8,8,1>F { align1 1Q };
+mov(8) g11<1>F -g2<8,8,1>F { align1 1Q };
+add(8) g12<1>F g2<8,8,1>F 0x0F /* 0F */ { align1 1Q };";
+    let r = run(
+        asm,
+        8,
+        &[
+            "g2:ud=0x7f855555,0xff800001,0x00000001,0x3f800000,0x7fc00000,0x80000000,0x7f800001,0x12345678",
+        ],
+    );
+    assert_eq!(
+        ud(&r, 10, 8),
+        [
+            0x7f85_5555,
+            0xff80_0001,
+            0x0000_0001,
+            0x3f80_0000,
+            0x7fc0_0000,
+            0x8000_0000,
+            0x7f80_0001,
+            0x1234_5678
+        ],
+        "raw mov"
+    );
+    // -sNaN: the sign flips and the NaN is read quiet.
+    assert_eq!(ud(&r, 11, 2), [0xffc5_5555, 0x7fc0_0001], "negated mov");
+    assert_eq!(ud(&r, 12, 2), [0x7fc0_0000, 0x7fc0_0000], "add");
+}

@@ -190,7 +190,8 @@ pub(crate) fn layout(
 /// 64x64-byte W tile as a 128x32-byte one and programs that row pitch in
 /// 3DSTATE_STENCIL_BUFFER and RENDER_SURFACE_STATE alike, on every generation).
 pub(crate) fn w_major_pitch(surface_pitch: u64) -> u64 {
-    (surface_pitch + 1) / 2
+    let programmed_bytes = surface_pitch + 1;
+    programmed_bytes / 2
 }
 
 /// Seed 003 RENDER_SURFACE_STATE Number of Multisamples (MULTISAMPLECOUNT_1 to _16) and
