@@ -250,6 +250,23 @@ pub(crate) fn message(
             }
         }
     }
+    // A header masking channels of a surface whose Shader Channel Selects permute them:
+    // the four channels are sampled, selected, and the masked ones then left out of the
+    // response (the masks apply to the channels the shader sees).
+    let masked_selects = match msg.header {
+        Some(h) if h.write_masks.iter().any(|&m| m) && !gather && op_swizzles(op) => {
+            let entry = res.entry(d.binding_table_index).map_err(named)?;
+            (entry.selects != [4, 5, 6, 7]).then_some(h.write_masks)
+        }
+        _ => None,
+    };
+    if masked_selects.is_some() {
+        let w = if simd == SamplerSimd::Simd16 { 2 } else { 1 };
+        if let Some(h) = &mut msg.header {
+            h.write_masks = [false; 4];
+        }
+        msg.response_length = 4 * w;
+    }
     let mut response =
         gtsim_sampler::message::handle(&msg, &payload, m.channel_mask >> m.first_channel, &res)
             .map_err(named)?;
@@ -261,13 +278,21 @@ pub(crate) fn message(
                 dw.copy_from_slice(&v.to_le_bytes());
             }
         }
-    } else if !gather
-        && op != SamplerOp::Resinfo
-        && op != SamplerOp::Sampleinfo
-        && op != SamplerOp::LdMcs
-    {
+    } else if !gather && op_swizzles(op) {
         let entry = res.entry(d.binding_table_index).map_err(named)?;
         swizzle(&entry, &msg, &mut response).map_err(named)?;
+    }
+    if let Some(masks) = masked_selects {
+        let w = if simd == SamplerSimd::Simd16 { 2 } else { 1 };
+        let all = std::mem::take(&mut response.registers);
+        response.registers = all
+            .chunks(w)
+            .zip(masks)
+            .filter(|(_, masked)| !masked)
+            .flat_map(|(regs, _)| regs.iter().copied())
+            .take(rlen)
+            .collect();
+        response.written = None;
     }
     if truncated {
         response.registers.truncate(rlen);
@@ -276,6 +301,15 @@ pub(crate) fn message(
         }
     }
     Ok(response)
+}
+
+/// Whether `op`'s response is subject to the Shader Channel Selects (seed 003: they "do
+/// not affect ... resinfo, sampleinfo, LOD, and ld_mcs").
+fn op_swizzles(op: SamplerOp) -> bool {
+    !matches!(
+        op,
+        SamplerOp::Resinfo | SamplerOp::Sampleinfo | SamplerOp::LdMcs | SamplerOp::Lod
+    )
 }
 
 /// Seed 003 RENDER_SURFACE_STATE Shader Channel Select Red/Green/Blue/Alpha: each

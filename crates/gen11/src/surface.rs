@@ -172,7 +172,7 @@ pub(crate) fn layout(
             u64::from(rss.surface_pitch) + 1
         },
     };
-    Surface::new(
+    let mut surface = Surface::new(
         crate::bases::address(rss.surface_base_address),
         desc,
         rss.surface_format,
@@ -180,7 +180,16 @@ pub(crate) fn layout(
     .map_err(|e| MessageError::State {
         structure: "RENDER_SURFACE_STATE",
         why: e.to_string(),
-    })
+    })?;
+    // Gen9+ counts the alignments of a compressed format in blocks (Mesa
+    // isl_gfx9_choose_image_alignment_el: "the alignment is in units of surface
+    // elements", a compression block each; HALIGN_4 is four blocks, 16 texels of BC1).
+    let (bw, bh) = surface.desc.block;
+    if (bw, bh) != (1, 1) && ty != SurfaceType::D1 {
+        surface.desc.halign *= bw;
+        surface.desc.valign *= bh;
+    }
+    Ok(surface)
 }
 
 /// The W-major row's bytes of a W-tiled (stencil) surface from its programmed Surface
@@ -583,6 +592,36 @@ mod tests {
         assert_eq!((view.base_level, view.base_slice), (2, 1));
         assert_eq!(surface.desc.texel_offset(3, 0, 1, 2, 0), Ok(323 * 4));
         assert_eq!(surface.desc.texel_offset(0, 0, 0, 1, 0), Ok(64 * 4));
+    }
+
+    /// Gen9+ counts a compressed format's alignments in blocks: a linear 16x16 BC1
+    /// surface (8-byte 4x4 blocks) with HALIGN_4 and VALIGN_4 aligns its LODs to 16
+    /// texels: LOD1 (8x8) below LOD0 at y 16, LOD2 (4x4) right of LOD1 at x 16 (LOD1's
+    /// 8 texels aligned to 16), so LOD2's first block is block (4, 4): 4 block rows of
+    /// the 64-byte pitch and 4 blocks of 8 bytes in.
+    #[test]
+    fn compressed_alignment_counts_blocks() {
+        let rss = RenderSurfaceState {
+            surface_type: St::SURFTYPE_2D,
+            surface_format: SurfaceFormat::BC1_UNORM,
+            surface_horizontal_alignment: Ha::HALIGN_4,
+            surface_vertical_alignment: Va::VALIGN_4,
+            width: 15,
+            height: 15,
+            surface_pitch: 63,
+            ..Default::default()
+        };
+        let s = layout(
+            &rss,
+            SurfaceType::D2,
+            (16, 16, 1),
+            3,
+            ArraySpacing::QPitch(16),
+        )
+        .unwrap();
+        assert_eq!((s.desc.halign, s.desc.valign), (16, 16));
+        assert_eq!(s.desc.texel_offset(0, 0, 0, 1, 0), Ok(4 * 64));
+        assert_eq!(s.desc.texel_offset(0, 0, 0, 2, 0), Ok(4 * 64 + 4 * 8));
     }
 
     /// A W-tiled stencil surface of 100x80 R8_UINT programmed, as isl programs it, with

@@ -335,10 +335,12 @@ impl SurfaceDesc {
         (align(minify(w, lod), i), align(minify(h, lod), j))
     }
 
-    /// The alignment unit in texels (compressed formats: one block).
+    /// The alignment unit in texels (compressed formats: one block, or the horizontal
+    /// and vertical alignment when larger: Gen9+ counts those in blocks, which its
+    /// front gives here in texels).
     fn alignment(&self) -> (u32, u32) {
         if self.block != (1, 1) {
-            self.block
+            (self.block.0.max(self.halign), self.block.1.max(self.valign))
         } else {
             (self.halign, self.valign)
         }
