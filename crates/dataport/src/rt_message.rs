@@ -456,23 +456,34 @@ pub struct PixelSink<'a> {
     last: std::cell::Cell<Option<([u32; 4], [u8; 4])>>,
 }
 
+/// The slice of render target `rt` a write with Render Target Array Index `array_index`
+/// reaches: seed 000 §3.9.11 header Render Target Array Index, "overridden with the
+/// Minimum Array Element ... if it is out of the range between Minimum Array Element
+/// and Depth. For cube surfaces, a depth value of 5 is used for this determination"
+/// (the index is the face, +x 0 to -z 5).
+pub fn target_slice(rt: &RenderTarget, array_index: u32) -> u32 {
+    let s = &rt.surface;
+    let last = match s.desc.ty {
+        gtsim_mem::layout::SurfaceType::Cube => 5,
+        _ => s.desc.depth.max(1) - 1,
+    };
+    if (rt.min_array_element..=last).contains(&array_index) {
+        array_index
+    } else {
+        rt.min_array_element
+    }
+}
+
 impl<'a> PixelSink<'a> {
-    /// The sink of render target `rt` at Render Target Array Index `array_index`.
+    /// The sink of render target `rt` at Render Target Array Index `array_index`
+    /// ([`target_slice`]).
     pub fn new(rt: &'a RenderTarget, array_index: u32) -> PixelSink<'a> {
         let s = &rt.surface;
         // Seed 000 §3.9.11 header Render Target Array Index: "overridden with the
         // Minimum Array Element ... if it is out of the range between Minimum Array
         // Element and Depth. For cube surfaces, a depth value of 5 is used for this
         // determination" (the index is the face, +x 0 to -z 5).
-        let last = match s.desc.ty {
-            gtsim_mem::layout::SurfaceType::Cube => 5,
-            _ => s.desc.depth.max(1) - 1,
-        };
-        let slice = if (rt.min_array_element..=last).contains(&array_index) {
-            array_index
-        } else {
-            rt.min_array_element
-        };
+        let slice = target_slice(rt, array_index);
         let cc = &rt.cc;
         let reads_dst =
             cc.blend.is_some() || cc.logic_op.is_some() || cc.write_disable.contains(&true);

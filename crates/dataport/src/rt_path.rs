@@ -20,7 +20,7 @@ use std::collections::{BTreeMap, BTreeSet};
 #[derive(Debug, Default, Clone)]
 pub struct RenderTargets {
     resolved: std::sync::Arc<BTreeMap<(u8, u8), Option<RenderTarget>>>,
-    cleared: std::sync::Arc<BTreeSet<u8>>,
+    cleared: std::sync::Arc<BTreeSet<(u8, u32)>>,
 }
 
 impl RenderTargets {
@@ -181,11 +181,16 @@ impl PixelWrites<'_> {
         }
         match self.mode {
             RtMode::FastClear => {
-                if let Some(t) = target
-                    && !self.targets.cleared.contains(&key.0)
-                    && std::sync::Arc::make_mut(&mut self.targets.cleared).insert(key.0)
-                {
-                    fast_clear(mem, &t)?;
+                // Each slice the draw writes is cleared whole, once (a layered clear
+                // reaches its slices through the Render Target Array Index).
+                if let Some(t) = target {
+                    let slice = crate::rt_message::target_slice(&t, p.array_index);
+                    let k = (key.0, slice);
+                    if !self.targets.cleared.contains(&k)
+                        && std::sync::Arc::make_mut(&mut self.targets.cleared).insert(k)
+                    {
+                        fast_clear_slice(mem, &t, slice)?;
+                    }
                 }
                 return Ok(());
             }
@@ -498,18 +503,19 @@ fn raster_order(slots: &[(u32, u32); 32]) -> [u8; 32] {
 fn fast_clear_samples(
     mem: &mut dyn Memory,
     rt: &RenderTarget,
+    slice: u32,
     bytes: &[u8],
 ) -> Result<(), MessageError> {
     let d = &rt.surface.desc;
     for sample in 0..d.samples {
         for y in 0..d.height {
             for x in 0..d.width {
-                let off = d
-                    .texel_offset(x, y, rt.min_array_element, rt.lod, sample)
-                    .map_err(|e| MessageError::Texel {
+                let off = d.texel_offset(x, y, slice, rt.lod, sample).map_err(|e| {
+                    MessageError::Texel {
                         what: format!("fast clear of ({x}, {y}) sample {sample}"),
                         error: e.into(),
-                    })?;
+                    }
+                })?;
                 mem.write(rt.surface.base.wrapping_add(off), bytes)
                     .map_err(|fault| MessageError::Fault {
                         what: format!("fast clear of ({x}, {y}) sample {sample}"),
@@ -531,16 +537,26 @@ fn fast_clear_samples(
 /// permits after a clear (rendering, which merges with cleared blocks, and texture, CPU
 /// or display use after the required resolve) sees what the hardware gives.
 pub fn fast_clear(mem: &mut dyn Memory, rt: &RenderTarget) -> Result<(), MessageError> {
+    fast_clear_slice(mem, rt, rt.min_array_element)
+}
+
+/// [`fast_clear`] of slice `slice` of the render target (a layered clear's slices are
+/// cleared one by one, as its writes reach them).
+pub fn fast_clear_slice(
+    mem: &mut dyn Memory,
+    rt: &RenderTarget,
+    slice: u32,
+) -> Result<(), MessageError> {
     // The level cleared (Gen9+ fast-clears any level; Gen7 only level 0, §11.7).
     let d = &rt.surface.desc;
     let (w, h) = ((d.width >> rt.lod).max(1), (d.height >> rt.lod).max(1));
     let (bytes, n) = crate::mcs::clear_bytes(rt)?;
     if d.samples > 1 {
-        return fast_clear_samples(mem, rt, &bytes[..n]);
+        return fast_clear_samples(mem, rt, slice, &bytes[..n]);
     }
     // Stored as runs of neighbouring bytes (`gtsim_mem::fill`), or one pixel after the
     // other when the elements are not at multiples of a power-of-two size.
-    let image = d.image_offsets(rt.min_array_element, rt.lod);
+    let image = d.image_offsets(slice, rt.lod);
     // The whole image as one rectangle, a column of pieces at a time, when every element
     // lies at a multiple of its size; otherwise pixel by pixel below.
     // (The loop below covers the surface's own width and height; an image of another
@@ -564,7 +580,7 @@ pub fn fast_clear(mem: &mut dyn Memory, rt: &RenderTarget) -> Result<(), Message
         for x in 0..w {
             let off = match &image {
                 Some(img) => img.offset(x, y),
-                None => d.texel_offset(x, y, rt.min_array_element, rt.lod, 0),
+                None => d.texel_offset(x, y, slice, rt.lod, 0),
             };
             let off = match off {
                 Ok(o) => o,

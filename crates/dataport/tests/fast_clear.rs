@@ -94,3 +94,36 @@ fn every_pixel_takes_the_clear_colour_and_nothing_else_changes() {
         }
     }
 }
+
+/// A layered fast clear reaches each slice its writes name: clearing slice 2 of a
+/// three-slice array fills that slice, pixel by pixel through the layout, and leaves
+/// slices 0 and 1 as they were.
+#[test]
+fn a_slice_clear_fills_that_slice_only() {
+    let mut rt = target(
+        Sf::R8G8B8A8_UNORM,
+        4,
+        Tiling::Y,
+        256,
+        [true, false, false, true],
+    );
+    rt.surface.desc.depth = 3;
+    rt.surface.desc.array_spacing = gtsim_mem::layout::ArraySpacing::QPitch(32);
+    let mut mem = AddressSpace::new();
+    let before: Vec<u8> = (0..0x10000u32).map(|i| (i * 7 + i / 89) as u8).collect();
+    mem.load(BASE, &before);
+    gtsim_dataport::rt_path::fast_clear_slice(&mut mem, &rt, 2).unwrap();
+    let mut after = vec![0u8; before.len()];
+    mem.read(BASE, &mut after).unwrap();
+    let mut expected = before.clone();
+    let d = &rt.surface.desc;
+    for y in 0..d.height {
+        for x in 0..d.width {
+            let o = d.texel_offset(x, y, 2, 0, 0).unwrap() as usize;
+            expected[o..o + 4].copy_from_slice(&[255, 0, 0, 255]);
+        }
+    }
+    assert!(after == expected);
+    // Slice 2 starts 32 rows down: a Y-tiled 256-byte pitch puts it at 32 * 256.
+    assert_eq!(d.texel_offset(0, 0, 2, 0, 0), Ok(2 * 32 * 256));
+}
