@@ -410,6 +410,7 @@ fn vertex_fetch(
                 e.component_2_control,
                 e.component_3_control,
             ],
+            edge_flag: e.edge_flag_enable,
         })
         .collect();
     Ok(VertexFetch {

@@ -817,6 +817,47 @@ fn point_and_wireframe_fill_modes_draw_vertices_and_edges() {
     }
 }
 
+/// VERTEX_ELEMENT_STATE Edge Flag Enable: the EdgeFlags steer WIREFRAME and POINT fill
+/// modes, which the model does not carry yet: such a draw is refused by name, while
+/// the same elements with SOLID fill draw (the flags change nothing there).
+#[test]
+fn edge_flags_with_point_or_wireframe_fill_are_refused_by_name() {
+    use gtsim_spec::gen7::ThreeDStateVertexElements;
+    let v = [
+        [2.0, 2.0, 0.0, 1.0, 0.0, 1.0],
+        [14.0, 2.0, 0.0, 1.0, 0.0, 1.0],
+        [2.0, 14.0, 0.0, 1.0, 0.0, 1.0],
+    ];
+    for (mode, refused) in [(2u32, true), (1, true), (0, false)] {
+        let (mut st, mut mem) = setup(&v, PS_PLN_SIMD8, true, None, true);
+        let mut ve =
+            ThreeDStateVertexElements::unpack(&st.commands["3DSTATE_VERTEX_ELEMENTS"]).unwrap();
+        if let Some(last) = ve.element.last_mut() {
+            last.edge_flag_enable = true;
+        }
+        st.commands
+            .insert("3DSTATE_VERTEX_ELEMENTS", ve.pack().unwrap());
+        let mut sf = ThreeDStateSf::unpack(&st.commands["3DSTATE_SF"]).unwrap();
+        sf.front_face_fill_mode = three_d_state_sf::FrontFaceFillMode(mode);
+        sf.back_face_fill_mode = three_d_state_sf::BackFaceFillMode(mode);
+        st.commands.insert("3DSTATE_SF", sf.pack().unwrap());
+        let r = run(
+            &st,
+            &mut mem,
+            &primitive(ThreeDPrimTopoType::_3DPRIM_TRILIST, 3),
+        );
+        if refused {
+            let e = r.unwrap_err().to_string();
+            assert!(
+                e.contains("EdgeFlag") && e.contains("not modelled"),
+                "{mode}: {e}"
+            );
+        } else {
+            r.unwrap();
+        }
+    }
+}
+
 /// Seed 004 §9.2.4.6: the CLIP unit does not clip RECTLIST rectangles; one that needs
 /// clipping (a vertex at x = 3 in NDC, past the viewport-sized guard band) is the
 /// driver's mistake, reported as a state error naming the section. The same rectangle

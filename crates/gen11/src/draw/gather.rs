@@ -214,6 +214,7 @@ fn vertex_fetch(f: &DrawFront, counts: DrawCounts) -> Result<VertexFetch, DrawEr
                 e.component_3_control,
             ]
             .map(|c| C(u32::from(c))),
+            edge_flag: e.edge_flag_enable,
         })
         .collect();
     // Instancing per element: an instanced element reads a copy of its buffer that
@@ -260,6 +261,7 @@ fn vertex_fetch(f: &DrawFront, counts: DrawCounts) -> Result<VertexFetch, DrawEr
                 format: SurfaceFormat::R32G32B32A32_FLOAT,
                 offset: 0,
                 components: [C::VFCOMP_NOSTORE; 4],
+                edge_flag: false,
             });
         }
         let e = &mut elements[at];

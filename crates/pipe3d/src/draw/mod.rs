@@ -552,6 +552,22 @@ fn draw_stages(
         // Nothing to fetch: the state is not even read (crocus emits such draws).
         return Ok(vec![]);
     };
+    // EdgeFlags only steer WIREFRAME and POINT fill modes ("controlled by the vertex
+    // EdgeFlags", seed 004 3DSTATE_SF Front/Back Face Fill Mode); the model does not
+    // carry them yet, so a draw where they would matter is refused rather than drawn
+    // with every edge.
+    if st.vf.elements.iter().any(|e| e.valid && e.edge_flag)
+        && st
+            .setup
+            .fill
+            .iter()
+            .any(|f| !matches!(f, crate::state::FillMode::Solid))
+    {
+        return Err(unsupported(
+            "vertex EdgeFlags (VERTEX_ELEMENT_STATE Edge Flag Enable) with WIREFRAME or POINT fill modes",
+            "seed 004 VERTEX_ELEMENT_STATE Edge Flag Enable, 3DSTATE_SF Fill Mode",
+        ));
+    }
     let mut ps = pixel::PixelStage::new(&st, mem, kernels)?;
     // The pixel stage's time counts also when a later stage stops the draw.
     let mut stages = || -> Result<Vec<RenderTarget>, DrawError> {

@@ -35,6 +35,9 @@ pub struct VertexElement {
     pub offset: u32,
     /// Component 0-3 Control.
     pub components: [ThreeDVertexComponentControl; 4],
+    /// Edge Flag Enable: component 0 is the vertex's EdgeFlag, which travels with the
+    /// vertex rather than in its VUE (seed 004 VERTEX_ELEMENT_STATE).
+    pub edge_flag: bool,
 }
 
 /// The vertex fetcher (seed 004 ch.2).
