@@ -56,6 +56,24 @@ pub struct RtHeader {
     pub source0_alpha: bool,
 }
 
+/// One render target read message (Gen9+ render cache message type 0Dh), decoded by the
+/// generation's front: the pixels of the thread's slots read back from the render target
+/// at the binding table index, four channels a register set (Mesa brw gfx9_fb_READ and
+/// its response: R, G, B and A, each one register per eight slots).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RtRead {
+    /// The binding table index of the render target.
+    pub binding_table_index: u8,
+    /// Sixteen slots (else eight).
+    pub simd16: bool,
+    /// Slot Group Select: the message's slots are the thread's slots 16 on.
+    pub slot_group_hi: bool,
+    /// Per-sample reads (a per-sample dispatch's own sample).
+    pub per_sample: bool,
+    /// The header's Render Target Array Index.
+    pub array_index: u32,
+}
+
 /// One render target write message, its descriptor and header decoded once by the
 /// generation's front.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -134,6 +134,88 @@ pub struct PixelWrites<'a> {
 }
 
 impl PixelWrites<'_> {
+    /// A render target read (Gen9+ message type 0Dh): each enabled slot's pixel of the
+    /// render target at the read's binding table index, at the slice its Render Target
+    /// Array Index reaches, decoded in the target's format (floats as their bits,
+    /// integers as they are) and returned a channel per register set: R for the
+    /// message's slots, then G, B and A. What the thread's own writes stored before is
+    /// read back (the coherent framebuffer fetch Mesa's Gen9+ compiler builds on it).
+    /// A slot outside the render target (a helper pixel past its edge) reads zeros. On
+    /// a multisampled render target each slot reads the sample its writes cover (a
+    /// per-sample dispatch's own sample; Mesa dispatches per sample whenever it fetches
+    /// from a multisampled framebuffer), its pixel expanded first when the MCS
+    /// compresses it (`crate::mcs::expand`, which keeps every sample's colour).
+    pub fn read(
+        &self,
+        mem: &mut dyn Memory,
+        rd: &crate::rt_message::RtRead,
+        channel_mask: u32,
+        resolve: &ResolveTarget<'_>,
+    ) -> Result<Vec<[u8; 32]>, MessageError> {
+        let width = if rd.simd16 { 16 } else { 8 };
+        let regs = width / 8;
+        let mut out = vec![[0u8; 32]; 4 * regs];
+        let Some(t) = resolve(&*mem, rd.binding_table_index, 0)? else {
+            // A null render target reads zeros.
+            return Ok(out);
+        };
+        let multisampled = t.surface.desc.samples > 1;
+        if multisampled && self.samples.is_none() {
+            return Err(MessageError::State {
+                structure: "RENDER_SURFACE_STATE",
+                why:
+                    "a render target read of a multisampled render target in a single-sampled draw"
+                        .into(),
+            });
+        }
+        let slice = crate::rt_message::target_slice(&t, rd.array_index);
+        let first = if rd.slot_group_hi { 16 } else { 0 };
+        let d = &t.surface.desc;
+        let (w, h) = ((d.width >> t.lod).max(1), (d.height >> t.lod).max(1));
+        for lane in 0..width {
+            if (channel_mask >> lane) & 1 == 0 {
+                continue;
+            }
+            let (x, y) = self.slots[first + lane];
+            if x >= w || y >= h {
+                continue;
+            }
+            let sample = match &self.samples {
+                Some(s) if multisampled => {
+                    crate::mcs::expand(mem, &t, slice, (x, y))?;
+                    let m = s.masks[first + lane];
+                    if m == 0 { 0 } else { m.trailing_zeros() }
+                }
+                _ => 0,
+            };
+            let at = gtsim_mem::surface::TexelCoord {
+                x,
+                y,
+                slice,
+                lod: t.lod,
+                sample,
+            };
+            let texel = t
+                .surface
+                .read_texel(&*mem, at)
+                .map_err(|e| MessageError::Texel {
+                    what: format!("render target read of pixel ({x}, {y})"),
+                    error: e,
+                })?;
+            let bits: [u32; 4] = match texel {
+                gtsim_mem::format::texel::Texel::Float(c) => c.map(f32::to_bits),
+                gtsim_mem::format::texel::Texel::Uint(c) => c,
+                gtsim_mem::format::texel::Texel::Sint(c) => c.map(|v| v as u32),
+            };
+            for (c, v) in bits.iter().enumerate() {
+                let reg = c * regs + lane / 8;
+                let b = (lane % 8) * 4;
+                out[reg][b..b + 4].copy_from_slice(&v.to_le_bytes());
+            }
+        }
+        Ok(out)
+    }
+
     /// Carries out render target write `rt` with its payload registers; `resolve` gives
     /// the render target at a binding table index with a blend state index.
     pub fn write(

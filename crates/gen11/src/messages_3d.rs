@@ -5,7 +5,7 @@
 //! (seed 003 "Message Descriptor - Render Target Write", "Extended Message Descriptor
 //! Render Target", the payloads the Gen7 model decodes, which seed 003 keeps).
 
-use gtsim_dataport::rt_message::{RtExtended, RtHeader, RtSubtype, RtWrite};
+use gtsim_dataport::rt_message::{RtExtended, RtHeader, RtRead, RtSubtype, RtWrite};
 use gtsim_dataport::urb::{Simd8Read, Simd8Write};
 use gtsim_eu::exec::{Message, MessageError};
 use gtsim_pipe3d::state::MessageKind;
@@ -105,10 +105,13 @@ pub(crate) fn render_cache(m: &Message) -> MessageKind {
         Ok(d) => d,
         Err(e) => return state("render target write descriptor", m.desc, &e),
     };
+    if d.message_type == 0x0d {
+        return render_target_read(m, &d);
+    }
     if d.message_type != 0x0c {
         return MessageKind::Unsupported(Unsupported::new(
             format!(
-                "render cache message type {:#x} on Gen11 (only the render target write, 0Ch, is modelled)",
+                "render cache message type {:#x} on Gen11 (the render target write 0Ch and read 0Dh are modelled)",
                 d.message_type
             ),
             "seed 003 Message Descriptor - Render Target Write",
@@ -176,6 +179,45 @@ pub(crate) fn render_cache(m: &Message) -> MessageKind {
                 .is_none()
                 .then(|| execution_slots(&d, m.channel_mask >> m.first_channel)),
         },
+    })
+}
+
+/// The render target read (render cache message type 0Dh, Mesa brw_eu_defines.h
+/// GFX9_DATAPORT_RC_RENDER_TARGET_READ): the write's descriptor fields, Message Subtype
+/// 1 for eight slots and 0 for sixteen (Mesa brw_fb_read_desc), Slot Group Select, the
+/// per-sample bit; a two-register header whose DW0 carries the Render Target Array Index
+/// as the write's header does (Mesa lower_fb_read_logical_send copies R0-R1 there).
+fn render_target_read(m: &Message, d: &RtWriteDescriptor) -> MessageKind {
+    if !d.header_present {
+        return MessageKind::Invalid(gtsim_message::invalid(
+            "render target read without its header (Mesa always sends one)",
+        ));
+    }
+    let simd16 = match d.message_subtype.0 {
+        0 => true,
+        1 => false,
+        other => {
+            return MessageKind::Invalid(gtsim_message::invalid(format!(
+                "render target read subtype {other} (0 SIMD16 and 1 SIMD8 are defined)"
+            )));
+        }
+    };
+    let Some(r0) = m.payload.first() else {
+        return MessageKind::Invalid(gtsim_message::invalid(
+            "render target read without its header",
+        ));
+    };
+    let dw0 = dwords(r0)[0];
+    let h = match RenderTargetMessageHeaderControl::unpack(&[dw0]) {
+        Ok(h) => h,
+        Err(e) => return state("render target read header", dw0, &e),
+    };
+    MessageKind::RenderTargetRead(RtRead {
+        binding_table_index: d.binding_table_index,
+        simd16,
+        slot_group_hi: d.slot_group_select == SlotGroupSelect::SLOTGRP_HI,
+        per_sample: d.per_sample_ps_outputs_enable,
+        array_index: u32::from(h.render_target_array_index),
     })
 }
 

@@ -303,6 +303,21 @@ impl Router<'_> {
                 })?;
                 Ok(reply)
             }
+            MessageKind::RenderTargetRead(rd) => {
+                let Some(pixels) = self.pixels.as_ref() else {
+                    return Err(self.unrouted(m));
+                };
+                pixels.read(
+                    &mut *self.mem,
+                    &rd,
+                    m.channel_mask >> m.first_channel,
+                    &|mem, bti, rti| {
+                        front
+                            .render_target(mem, bti, rti)
+                            .map_err(super::DrawError::into_message_error)
+                    },
+                )
+            }
             MessageKind::DataPort(d) => self.data_port(&d, m).map(|r| r.registers),
             MessageKind::Unsupported(u) => Err(u.into()),
             MessageKind::Invalid(e) => Err(e),

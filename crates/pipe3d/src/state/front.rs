@@ -58,6 +58,8 @@ pub enum MessageKind {
     /// A render target write through the render cache, its descriptor and header
     /// decoded.
     RenderTargetWrite(gtsim_dataport::rt_message::RtWrite),
+    /// A render target read through the render cache (Gen9+), decoded.
+    RenderTargetRead(gtsim_dataport::rt_message::RtRead),
     /// A data port memory message (seed 000 §3.9.3-§3.9.10), its descriptor decoded.
     DataPort(gtsim_dataport::dc::DataMessage),
     /// A message of a modelled shared function in a form not modelled yet.
