@@ -406,6 +406,30 @@ impl DepthAccess<'_> {
         z: f32,
         back_facing: bool,
     ) -> Result<bool, MessageError> {
+        self.pixel_ref(mem, (x, y), z, back_facing, None)
+    }
+
+    /// [`Self::pixel`] with `reference` as the stencil test's reference value (a
+    /// pixel shader that computes its stencil reference).
+    pub fn pixel_with_reference(
+        &self,
+        mem: &mut dyn Memory,
+        (x, y): (u32, u32),
+        z: f32,
+        back_facing: bool,
+        reference: u8,
+    ) -> Result<bool, MessageError> {
+        self.pixel_ref(mem, (x, y), z, back_facing, Some(reference))
+    }
+
+    fn pixel_ref(
+        &self,
+        mem: &mut dyn Memory,
+        (x, y): (u32, u32),
+        z: f32,
+        back_facing: bool,
+        reference: Option<u8>,
+    ) -> Result<bool, MessageError> {
         let fault = |fault| MessageError::Fault {
             what: "depth buffer".into(),
             fault,
@@ -430,7 +454,11 @@ impl DepthAccess<'_> {
                 // The depth buffer is accessed only by a depth test or write: a stencil-
                 // only draw may bind a placeholder depth buffer (crocus binds one with
                 // address and pitch 0), which the hardware never reads.
-                let s = if back_facing { &d.back } else { &d.front };
+                let mut s = if back_facing { d.back } else { d.front };
+                if let (Some(r), Some(st)) = (reference, s.stencil.as_mut()) {
+                    st.reference = r;
+                }
+                let s = &s;
                 let da = if s.depth_test.is_some() || s.depth_write {
                     Some(self.depth_addr(x, y)?)
                 } else {

@@ -54,6 +54,10 @@ pub struct RtHeader {
     pub omask: bool,
     /// Source0 Alpha Present to Render Target.
     pub source0_alpha: bool,
+    /// Stencil Present to Render Target (Gen9+ DW0 bit 14: the shader's stencil
+    /// reference values follow the colours and source depth, seed 003 Render Target
+    /// Message Header Control).
+    pub stencil: bool,
 }
 
 /// One render target read message (Gen9+ render cache message type 0Dh), decoded by the
@@ -144,6 +148,8 @@ pub struct RtPayload {
     /// A dual source message's second colour per slot (seed 000 §3.7.2), which blend
     /// factors BLENDFACTOR_*_SRC1_* read.
     pub colors1: Option<[[u32; 4]; 32]>,
+    /// The shader's stencil reference value per slot, when the message carries it.
+    pub stencil: Option<[u8; 32]>,
 }
 
 fn dword(reg: &[u8; 32], i: usize) -> u32 {
@@ -165,6 +171,7 @@ pub fn decode_payload(
         Headerless {
             source_depth: depth_without_header,
             omask: false,
+            stencil: false,
         },
     )
 }
@@ -178,6 +185,9 @@ pub struct Headerless {
     pub source_depth: bool,
     /// oMask precedes the colours.
     pub omask: bool,
+    /// The shader's stencil reference values follow the colours (3DSTATE_PS_EXTRA Pixel
+    /// Shader Computes Stencil).
+    pub stencil: bool,
 }
 
 /// [`decode_payload`] with the headerless message's R0.0 bits.
@@ -257,6 +267,16 @@ pub fn decode_payload_with(
     let with_depth = header
         .as_ref()
         .map_or(headerless.source_depth, |h| h.source_depth);
+    let with_stencil = header.as_ref().map_or(headerless.stencil, |h| h.stencil);
+    // The stencil register follows everything else, in SIMD8 writes only (Mesa
+    // lower_fb_write_logical_send: "FB write OS", one register whose bytes 7:0 are the
+    // eight slots' stencil values; it asserts a dispatch width of 8).
+    if with_stencil && d.subtype != RtSubtype::Simd8Lo {
+        return Err(invalid(format!(
+            "a {subtype} render target write with Stencil Present: computed stencil is carried by SIMD8 writes"
+        )));
+    }
+    let mut stencil = None;
     let mut colors = [[0u32; 4]; 32];
     let mut colors1 = None;
     let mut depth = None;
@@ -311,6 +331,13 @@ pub fn decode_payload_with(
                 }
                 depth = Some(d);
             }
+            if with_stencil {
+                let at = 4 + usize::from(with_depth);
+                need(at + 1 + payload.len() - data.len())?;
+                let mut st = [0u8; 32];
+                st[base..base + 8].copy_from_slice(&data[at][..8]);
+                stencil = Some(st);
+            }
             0xff << base
         }
         RtSubtype::Simd8Dual { hi } => {
@@ -360,6 +387,7 @@ pub fn decode_payload_with(
         last: d.last,
         source0_alpha: alpha0,
         omask: samples,
+        stencil,
         colors1,
     })
 }

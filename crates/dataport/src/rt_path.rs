@@ -124,6 +124,9 @@ pub struct PixelWrites<'a> {
     /// Without a header, whether oMask precedes the colours (the dispatch's R0.0 bit 12,
     /// "oMask to Render Target").
     pub omask: bool,
+    /// Without a header, whether the shader's stencil reference values follow the
+    /// colours (3DSTATE_PS_EXTRA Pixel Shader Computes Stencil, the header's bit 14).
+    pub computes_stencil: bool,
     /// On a multisampled render target, the samples each slot writes
     /// ([`crate::rt_samples`]); `None` with one sample per pixel.
     pub samples: Option<SampleWrites>,
@@ -231,6 +234,7 @@ impl PixelWrites<'_> {
             Headerless {
                 source_depth: self.computes_depth,
                 omask: self.omask,
+                stencil: self.computes_stencil,
             },
         )?;
         if rt.header.is_none() {
@@ -380,7 +384,17 @@ impl PixelWrites<'_> {
                     _ => late.z[s],
                 };
                 late.tested |= 1 << s;
-                if late.depth.pixel(mem, x, y, z, late.back_facing)? {
+                // A computed stencil value is the pixel's stencil reference (seed 003
+                // 3DSTATE_PS_EXTRA Pixel Shader Computes Stencil: "the pixel shader
+                // computes the stencil reference value").
+                let passed = match &p.stencil {
+                    Some(st) => {
+                        late.depth
+                            .pixel_with_reference(mem, (x, y), z, late.back_facing, st[s])?
+                    }
+                    None => late.depth.pixel(mem, x, y, z, late.back_facing)?,
+                };
+                if passed {
                     late.passed |= 1 << s;
                 }
             }

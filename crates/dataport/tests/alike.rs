@@ -246,6 +246,7 @@ fn alike_writes_at_once_leave_what_they_leave_thread_by_thread() {
                 computes_depth: false,
                 rt_array_index: 0,
                 omask: false,
+                computes_stencil: false,
                 samples: None,
                 aa_alpha: None,
             };
@@ -354,6 +355,7 @@ fn a_headerless_write_goes_to_the_dispatchs_array_index() {
             computes_depth: false,
             rt_array_index: 1,
             omask: false,
+            computes_stencil: false,
             samples: None,
             aa_alpha: None,
         };

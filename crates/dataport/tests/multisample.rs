@@ -137,6 +137,7 @@ fn write(
         computes_depth: false,
         rt_array_index: 0,
         omask,
+        computes_stencil: false,
         samples: samples.map(|(n, _)| SampleWrites::new(n, masks, [[0.0; 8]; 32])),
         aa_alpha: None,
     };
@@ -291,6 +292,7 @@ fn aa_coverage_scales_source_alpha() {
         computes_depth: false,
         rt_array_index: 0,
         omask: false,
+        computes_stencil: false,
         samples: None,
         aa_alpha: Some(aa),
     };

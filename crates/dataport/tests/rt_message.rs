@@ -330,3 +330,42 @@ fn a_cube_targets_array_index_selects_the_face() {
     assert_eq!(byte(8), [255, 0, 0, 255]);
     assert_eq!(byte(6 * 64 + 8), [0; 4]);
 }
+
+/// Gen9+ computed stencil (header bit 14, Stencil Present to Render Target): in a SIMD8
+/// write the stencil register follows the colours and source depth, its bytes 7:0 the
+/// eight slots' stencil reference values (Mesa's "FB write OS"); a SIMD16 write cannot
+/// carry one.
+#[test]
+fn computed_stencil_follows_the_colours_and_depth_in_simd8_writes() {
+    let header = RtHeader {
+        source_depth: true,
+        stencil: true,
+        ..Default::default()
+    };
+    let mut payload = vec![[0u8; 32]; 2];
+    payload.extend((0..4).map(|c| reg(|s| 100 * c + s)));
+    payload.push(reg(|s| 0x3f80_0000 + s));
+    let mut st = [0u8; 32];
+    st[..8].copy_from_slice(&[9, 8, 7, 6, 5, 4, 3, 2]);
+    payload.push(st);
+    let p = decode_payload(
+        &write(RtSubtype::Simd8Lo, false, Some(header)),
+        &payload,
+        false,
+    )
+    .unwrap();
+    let stencil = p.stencil.unwrap();
+    assert_eq!(stencil[..8], [9, 8, 7, 6, 5, 4, 3, 2]);
+    assert_eq!(p.depth.unwrap()[3], 0x3f80_0003);
+    // One register short: the stencil is missing.
+    assert!(
+        decode_payload(
+            &write(RtSubtype::Simd8Lo, false, Some(header)),
+            &payload[..payload.len() - 1],
+            false
+        )
+        .is_err()
+    );
+    let many = vec![[0u8; 32]; 12];
+    assert!(decode_payload(&write(RtSubtype::Simd16, false, Some(header)), &many, false).is_err());
+}

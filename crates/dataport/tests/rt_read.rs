@@ -79,6 +79,7 @@ fn read(
         computes_depth: false,
         rt_array_index: 0,
         omask: false,
+        computes_stencil: false,
         samples: None,
         aa_alpha: None,
     };

@@ -14,7 +14,7 @@
 //! * `payload`: where Gen11's thread payloads put their header fields.
 //!
 //! Not modelled yet, refused by name: 16 samples per pixel, coarse pixel shading,
-//! shader-computed stencil, directed rounding in cr0 (docs/ARCHITECTURE.md section 7).
+//! directed rounding in cr0 (docs/ARCHITECTURE.md section 7).
 
 pub mod bases;
 pub mod compute;

@@ -154,6 +154,7 @@ pub(crate) fn render_cache(m: &Message) -> MessageKind {
             source_depth: h.source_depth_present_to_render_target,
             omask: false,
             source0_alpha: h.source0_alpha_present_to_render_target,
+            stencil: h.stencil_present_to_render_target,
         })
     } else {
         None

@@ -1022,6 +1022,8 @@ fn pixel_shader(
         alt_float_mode: ps.floating_point_mode == FloatingPointMode::ALT,
         kills_pixels: wm.pixel_shader_kill_pixel,
         computes_depth: wm.pixel_shader_computed_depth_mode.0 != 0,
+        // Computed stencil is Gen9+.
+        computes_stencil: false,
         // Seed 004 §11.5 3DSTATE_WM Early Depth/Stencil Control; the seed lost the
         // value names: 0 EDSC_NORMAL, 1 EDSC_PSEXEC, 2 EDSC_PREPS (Mesa gen7.xml).
         early_depth_forced: wm.early_depth_stencil_control.0 == 2,

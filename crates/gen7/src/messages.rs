@@ -197,6 +197,8 @@ fn render_target_write(m: &Message) -> Result<RtWrite, MessageError> {
                     source_depth: h.source_depth_present_to_render_target,
                     omask: h.o_mask_to_render_target,
                     source0_alpha: h.source0_alpha_present_to_render_target,
+                    // Gen7 has no computed stencil.
+                    stencil: false,
                 })
             }
             // Too short for its header: the data port reports the short payload.

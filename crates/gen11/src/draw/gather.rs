@@ -758,12 +758,6 @@ fn pixel_shader(f: &DrawFront, mem: &dyn Memory) -> Result<PixelShader, DrawErro
         Vec::new()
     };
     let mut unsupported = Vec::new();
-    if extra.pixel_shader_computes_stencil {
-        unsupported.push((
-            "3DSTATE_PS_EXTRA Pixel Shader Computes Stencil",
-            "seed 003 3DSTATE_PS_EXTRA_BODY",
-        ));
-    }
     if extra.pixel_shader_is_per_coarse_pixel || extra.pixel_shader_pulls_bary {
         unsupported.push((
             "coarse pixel shading and pulled barycentrics",
@@ -790,6 +784,7 @@ fn pixel_shader(f: &DrawFront, mem: &dyn Memory) -> Result<PixelShader, DrawErro
         alt_float_mode: ps.floating_point_mode.0 == 1,
         kills_pixels: extra.pixel_shader_kills_pixel || wm.force_kill_pixel_enable.0 == 2,
         computes_depth: extra.pixel_shader_computed_depth_mode.0 != 0,
+        computes_stencil: extra.pixel_shader_computes_stencil,
         early_depth_forced: wm.early_depth_stencil_control.0 == 2,
         ps_exec_forced: wm.early_depth_stencil_control.0 == 1,
         barycentric_modes: wm.barycentric_interpolation_mode.0 as u8,

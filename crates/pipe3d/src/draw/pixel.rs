@@ -118,9 +118,10 @@ impl PixelStage {
         // §11.5.2.1: a PS that may kill pixels or computes depth keeps the WM from
         // testing (and writing) depth before it runs, unless EDSC_PREPS forces it.
         // EDSC_PSEXEC: the PS runs for every pixel and the test follows it.
-        let late = (ps.kills_pixels || ps.computes_depth || ps.ps_exec_forced)
-            && !ps.early_depth_forced
-            && ps.dispatch;
+        let late =
+            (ps.kills_pixels || ps.computes_depth || ps.computes_stencil || ps.ps_exec_forced)
+                && !ps.early_depth_forced
+                && ps.dispatch;
         if let Some((what, seed)) = ps.unsupported.first() {
             return Err(unsupported(*what, seed));
         }
@@ -861,6 +862,7 @@ impl ThreadContext<'_> {
                 }),
                 mode: self.mode,
                 computes_depth: st.ps.computes_depth,
+                computes_stencil: st.ps.computes_stencil,
                 rt_array_index: rt_array_index(st, prim),
                 omask: st.ps.omask,
                 samples: ms.map(|m| m.writes(st, prim, &slots)),

@@ -32,6 +32,9 @@ pub struct PixelShader {
     pub kills_pixels: bool,
     /// The PS computes depth.
     pub computes_depth: bool,
+    /// The PS computes its stencil reference values (3DSTATE_PS_EXTRA Pixel Shader
+    /// Computes Stencil, Gen9+): the stencil test follows it.
+    pub computes_stencil: bool,
     /// Early Depth/Stencil Control forces the test before the PS (EDSC_PREPS).
     pub early_depth_forced: bool,
     /// Early Depth/Stencil Control forces the PS to run for every pixel, the test
