@@ -282,9 +282,7 @@ fn multisample_state(
         return Ok(single);
     }
     single.samples = samples;
-    // U0.4 offsets, in sixteenths of a pixel.
-    single.pattern.count = samples;
-    single.pattern.offsets = o.map(|xy| xy.map(|v| (v * 16.0).round().clamp(0.0, 15.0) as u8));
+    single.pattern = gtsim_pipe3d::coverage::SamplePattern::from_offsets(&o[..samples as usize]);
     single.pattern_polygons = pattern_polygons;
     single.pattern_lines = matches!(mode, M::MSRASTMODE_ON_PIXEL | M::MSRASTMODE_ON_PATTERN);
     single.per_sample =

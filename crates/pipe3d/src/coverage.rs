@@ -27,6 +27,20 @@ pub struct SamplePattern {
 }
 
 impl SamplePattern {
+    /// The pattern of the samples at `offsets`, in pixels from the pixel's upper-left
+    /// corner as the state's U0.4 fields decode (3DSTATE_MULTISAMPLE on Gen7,
+    /// 3DSTATE_SAMPLE_PATTERN on Gen8+): each kept in sixteenths of a pixel, at most 8.
+    pub fn from_offsets(offsets: &[[f64; 2]]) -> SamplePattern {
+        let mut out = [[8u8; 2]; 8];
+        for (o, xy) in out.iter_mut().zip(offsets) {
+            *o = xy.map(|v| (v * 16.0).round().clamp(0.0, 15.0) as u8);
+        }
+        SamplePattern {
+            count: offsets.len().min(8) as u32,
+            offsets: out,
+        }
+    }
+
     /// Every sample's bit.
     pub fn all(&self) -> u8 {
         ((1u32 << self.count.min(8)) - 1) as u8

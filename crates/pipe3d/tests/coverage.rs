@@ -100,3 +100,14 @@ fn multisampled_lines_are_rectangles_of_at_least_one_pixel() {
     let want: Vec<((u32, u32), u8)> = (2..6).map(|x| ((x, 4), 0xf)).collect();
     assert_eq!(got, want);
 }
+
+/// The state's U0.4 offsets (decoded to pixels) kept in sixteenths: 0.375 is 6/16,
+/// 0.125 2/16; 15/16 stays 15, and a value past it (not encodable in U0.4) clamps to
+/// 15; the count is the offsets given.
+#[test]
+fn sample_patterns_keep_offsets_in_sixteenths() {
+    let p = SamplePattern::from_offsets(&[[0.375, 0.125], [0.9375, 0.99]]);
+    assert_eq!(p.count, 2);
+    assert_eq!(p.offsets[..2], [[6, 2], [15, 15]]);
+    assert_eq!(p.all(), 0b11);
+}

@@ -898,11 +898,7 @@ fn multisample(f: &DrawFront) -> Result<Multisample, DrawError> {
         ],
     };
     out.samples = samples;
-    out.pattern.count = samples;
-    for (o, xy) in out.pattern.offsets.iter_mut().zip(&offsets) {
-        // U0.4: sixteenths of a pixel.
-        *o = xy.map(|v| (v * 16.0).round().clamp(0.0, 15.0) as u8);
-    }
+    out.pattern = gtsim_pipe3d::coverage::SamplePattern::from_offsets(&offsets);
     // MSRASTMODE_OFF_PIXEL 0, OFF_PATTERN 1, ON_PIXEL 2, ON_PATTERN 3.
     let mode = if raster.force_multisampling != 0 {
         raster.dx_multisample_rasterization_mode.0
