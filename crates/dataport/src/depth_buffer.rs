@@ -291,8 +291,21 @@ impl DepthAccess<'_> {
         z: f32,
         back_facing: bool,
     ) -> Result<bool, MessageError> {
+        self.sample_with_reference(mem, (x, y, s), z, back_facing, None)
+    }
+
+    /// [`Self::sample`] with the stencil reference `reference` when given (a pixel
+    /// shader that computes its stencil reference).
+    pub fn sample_with_reference(
+        &self,
+        mem: &mut dyn Memory,
+        (x, y, s): (u32, u32, u32),
+        z: f32,
+        back_facing: bool,
+        reference: Option<u8>,
+    ) -> Result<bool, MessageError> {
         let (px, py) = gtsim_mem::layout::ims_position(x, y, s, self.buffer.samples);
-        self.pixel(mem, px, py, z, back_facing)
+        self.pixel_ref(mem, (px, py), z, back_facing, reference)
     }
 
     /// [`Self::clear`] of every sample of `pixels` (a multisampled buffer's clear).

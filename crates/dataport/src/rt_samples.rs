@@ -124,7 +124,15 @@ pub(crate) fn write_samples(
                     _ => ms.z[s][k as usize],
                 };
                 ms.tested[s] |= bit;
-                if late.depth.sample(mem, (x, y, k), z, late.back_facing)? {
+                // A computed stencil value is the sample's stencil reference.
+                let reference = p.stencil.map(|st| st[s]);
+                if late.depth.sample_with_reference(
+                    mem,
+                    (x, y, k),
+                    z,
+                    late.back_facing,
+                    reference,
+                )? {
                     ms.passed[s] |= bit;
                 }
             }

@@ -219,3 +219,53 @@ fn a_row_tests_what_pixel_by_pixel_tests() {
     assert!(faults > 100, "{faults} rows failed");
     assert!(passes > 5000, "{passes} pixels passed");
 }
+
+/// A computed stencil reference (Pixel Shader Computes Stencil) replaces the state's:
+/// with ALWAYS and REPLACE, pixel (3, 2) takes the shader's 0x42, not the state's 0x11;
+/// in a 2x buffer, sample 1 of pixel (3, 2) is at (7, 2) of the interleaved plane
+/// (X' = (X & !1) * 2 + (S & 1) * 2 + (X & 1)).
+#[test]
+fn a_computed_stencil_reference_replaces_the_states() {
+    use gtsim_dataport::depth_stencil::StencilFace;
+    use gtsim_spec::shared::{ThreeDCompareFunction as Cf, ThreeDStencilOperation as Op};
+    let mut b = buffer(Tiling::Y, DepthFormat::D32Float, true, false);
+    b.op = DepthOp::Test;
+    let face = StencilFace {
+        func: Cf::COMPAREFUNCTION_ALWAYS,
+        fail: Op::STENCILOP_KEEP,
+        depth_fail: Op::STENCILOP_KEEP,
+        pass: Op::STENCILOP_REPLACE,
+        reference: 0x11,
+        test_mask: 0xff,
+        write_mask: 0xff,
+    };
+    b.front.stencil = Some(face);
+    b.front.stencil_write = true;
+    b.back = b.front;
+    let stencil_at = |b: &DepthBuffer, mem: &AddressSpace, x: u32, y: u32| {
+        let (_, d) = b.stencil.unwrap();
+        let o = d.texel_offset(x, y, 0, 0, 0).unwrap();
+        let mut v = [0u8];
+        gtsim_mem::Memory::read(mem, STENCIL + o, &mut v).unwrap();
+        v[0]
+    };
+    let mut mem = memory();
+    let a = b.access();
+    assert!(
+        a.pixel_with_reference(&mut mem, (3, 2), 0.5, false, 0x42)
+            .unwrap()
+    );
+    assert_eq!(stencil_at(&b, &mem, 3, 2), 0x42);
+    assert!(a.pixel(&mut mem, 4, 2, 0.5, false).unwrap());
+    assert_eq!(stencil_at(&b, &mem, 4, 2), 0x11);
+    // Two samples per pixel, interleaved in the plane.
+    let mut two = b;
+    two.samples = 2;
+    let mut mem = memory();
+    let a = two.access();
+    assert!(
+        a.sample_with_reference(&mut mem, (3, 2, 1), 0.5, false, Some(0x37))
+            .unwrap()
+    );
+    assert_eq!(stencil_at(&two, &mem, 7, 2), 0x37);
+}
