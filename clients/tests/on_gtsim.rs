@@ -971,5 +971,13 @@ fn iris_comes_up_on_ice_lake_and_its_submissions_decode_as_iris_says() {
             listed.contains("STATE_BASE_ADDRESS</td><td><details><summary>22 dwords"),
             "{name}"
         );
+        // Each draw has its page, through the neutral front: what it wrote (before and
+        // after) and its kernels disassembled.
+        let first = std::fs::read_to_string(dir.join("draw-0.html"))
+            .unwrap_or_else(|e| panic!("{name}: no page for the first draw: {e}"));
+        assert!(
+            first.contains("What it wrote") && first.contains("Shaders"),
+            "{name}: the draw page"
+        );
     }
 }

@@ -198,8 +198,18 @@ fn stage_kernels(
             stage: ShaderStage::Vertex,
             name: "vertex shader",
             binding_table: st.vs.resources.binding_table,
-            count: s.vs.as_ref().map_or(0, |c| c.binding_table_entry_count),
-            shaders: vec![k(kp.address, "vertex shader, SIMD4x2".into())],
+            count: s
+                .and_then(|s| s.vs.as_ref())
+                .map_or(0, |c| c.binding_table_entry_count),
+            shaders: vec![k(
+                kp.address,
+                if st.vs.simd8 {
+                    "vertex shader, SIMD8"
+                } else {
+                    "vertex shader, SIMD4x2"
+                }
+                .into(),
+            )],
         });
     }
     if let Some(t) = &st.tess {
@@ -207,14 +217,18 @@ fn stage_kernels(
             stage: ShaderStage::Hull,
             name: "hull shader",
             binding_table: t.hs.resources.binding_table,
-            count: s.hs.as_ref().map_or(0, |c| c.binding_table_entry_count),
+            count: s
+                .and_then(|s| s.hs.as_ref())
+                .map_or(0, |c| c.binding_table_entry_count),
             shaders: vec![k(t.hs.kernel.address, "hull shader".into())],
         });
         out.push(StageKernels {
             stage: ShaderStage::Domain,
             name: "domain shader",
             binding_table: t.ds.resources.binding_table,
-            count: s.ds.as_ref().map_or(0, |c| c.binding_table_entry_count),
+            count: s
+                .and_then(|s| s.ds.as_ref())
+                .map_or(0, |c| c.binding_table_entry_count),
             shaders: vec![k(t.ds.kernel.address, "domain shader".into())],
         });
     }
@@ -223,7 +237,9 @@ fn stage_kernels(
             stage: ShaderStage::Geometry,
             name: "geometry shader",
             binding_table: g.resources.binding_table,
-            count: s.gs.as_ref().map_or(0, |c| c.binding_table_entry_count),
+            count: s
+                .and_then(|s| s.gs.as_ref())
+                .map_or(0, |c| c.binding_table_entry_count),
             shaders: vec![k(
                 g.kernel.address,
                 format!("geometry shader, {:?}", g.dispatch),
@@ -241,7 +257,9 @@ fn stage_kernels(
             stage: ShaderStage::Pixel,
             name: "pixel shader",
             binding_table: st.ps.resources.binding_table,
-            count: s.ps.as_ref().map_or(0, |c| c.binding_table_entry_count),
+            count: s
+                .and_then(|s| s.ps.as_ref())
+                .map_or(0, |c| c.binding_table_entry_count),
             shaders: kernels,
         });
     }
@@ -475,7 +493,9 @@ impl Recorder {
             .iter()
             .filter(|w| w.what.starts_with("render target"))
             .count();
-        crate::state::add_indirect(&mut draw.state, mem, view.state, &samplers, rts);
+        if let Some(state) = view.state {
+            crate::state::add_indirect(&mut draw.state, mem, state, &samplers, rts);
+        }
         draw.shaders = pending.stages.into_iter().flat_map(|k| k.shaders).collect();
     }
 
@@ -488,8 +508,10 @@ impl Recorder {
         view: &DrawView,
         mem: &dyn Memory,
     ) {
-        let Ok((addr, rss)) = gtsim_gen7::surface_state(mem, view.state, k.binding_table, bti)
-        else {
+        let Some(state) = view.state else {
+            return;
+        };
+        let Ok((addr, rss)) = gtsim_gen7::surface_state(mem, state, k.binding_table, bti) else {
             draw.notes.push(format!(
                 "{} binding table entry {bti}: its surface state does not read",
                 k.name
@@ -589,7 +611,9 @@ impl Observer for Recorder {
             ..Draw::default()
         };
         self.pending = if index < MAX_DRAWS {
-            draw.state = groups(view.state);
+            // The state by stage is Gen7's; another generation's draw shows its
+            // neutral state, kernels, targets and counts.
+            draw.state = view.state.map(groups).unwrap_or_default();
             self.open_draw = Some(index);
             Some(self.begin_full(&mut draw, view, mem))
         } else {

@@ -125,7 +125,7 @@ impl CommandStreamer<'_, LatchedState> {
         let front = DrawFront::new(&self.ctx.state, &registers, primitive);
         let view = super::observe::DrawView {
             addr: at,
-            state: &self.ctx.state,
+            state: Some(&self.ctx.state),
             front: &front,
         };
         if let Some(o) = self.observer.as_deref_mut() {

@@ -13,8 +13,10 @@ use gtsim_spec::table::Def;
 pub struct DrawView<'a> {
     /// The 3DPRIMITIVE's address.
     pub addr: u64,
-    /// The context's latched state.
-    pub state: &'a gtsim_gen7::LatchedState,
+    /// The context's latched state, for a Gen7 context (whose state pages the inspector
+    /// shows by stage); `None` for other generations, whose draws are shown through the
+    /// neutral front alone.
+    pub state: Option<&'a gtsim_gen7::LatchedState>,
     /// The front that decodes the draw (its state, surfaces, render targets).
     pub front: &'a dyn Front,
 }
