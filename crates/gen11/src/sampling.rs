@@ -82,10 +82,9 @@ fn op(t: u8) -> (SamplerOp, Option<&'static [Option<usize>]>) {
         ),
         // ld_lz "u v r" -> ld "u lod v r".
         26 => (SamplerOp::Ld, Some(&[Some(0), None, Some(1), Some(2)])),
-        // ld2dms_w "si mcsl mcsh u v r" -> ld2dms "si mcs u v r lod": the MCS of up
-        // to 8 samples is its low dword (16 samples, whose MCS is 64 bits, are refused
-        // with their surfaces).
-        // (Mesa lower_sampler_logical_send_gfx7 sends no LOD: "si mcs0 mcs1 u v r").
+        // ld2dms_w "si mcs0 mcs1 u v r" (Mesa lower_sampler_logical_send_gfx7: no LOD)
+        // -> ld2dms "si mcs u v r lod": the MCS of up to 8 samples is its low dword (16
+        // samples, whose MCS is 64 bits, are refused with their surfaces).
         28 => (
             SamplerOp::Ld2dms,
             Some(&[Some(0), Some(1), Some(3), Some(4), Some(5), None]),
@@ -213,8 +212,6 @@ pub(crate) fn message(
             d.message_type, m.desc, d.binding_table_index, d.sampler_index
         ))
     };
-    // The sampler numbers the message's channels from 0 (a 2Q send's channels 8-15
-    // are its 0-7).
     let gather = matches!(
         op,
         SamplerOp::Gather4 | SamplerOp::Gather4C | SamplerOp::Gather4Po | SamplerOp::Gather4PoC
@@ -261,12 +258,13 @@ pub(crate) fn message(
         _ => None,
     };
     if masked_selects.is_some() {
-        let w = if simd == SamplerSimd::Simd16 { 2 } else { 1 };
         if let Some(h) = &mut msg.header {
             h.write_masks = [false; 4];
         }
         msg.response_length = 4 * w;
     }
+    // The sampler numbers the message's channels from 0 (a 2Q send's channels 8-15
+    // are its 0-7).
     let mut response =
         gtsim_sampler::message::handle(&msg, &payload, m.channel_mask >> m.first_channel, &res)
             .map_err(named)?;
@@ -283,7 +281,6 @@ pub(crate) fn message(
         swizzle(&entry, &msg, &mut response).map_err(named)?;
     }
     if let Some(masks) = masked_selects {
-        let w = if simd == SamplerSimd::Simd16 { 2 } else { 1 };
         let all = std::mem::take(&mut response.registers);
         response.registers = all
             .chunks(w)
@@ -315,8 +312,8 @@ fn op_swizzles(op: SamplerOp) -> bool {
 /// Seed 003 RENDER_SURFACE_STATE Shader Channel Select Red/Green/Blue/Alpha: each
 /// returned channel is the surface channel it selects, or 0 or 1 (0 ZERO, 1 ONE, 4 RED,
 /// 5 GREEN, 6 BLUE, 7 ALPHA). The identity costs nothing; other selects are applied to
-/// whole-channel writebacks (a header write mask with a non-identity select is refused
-/// by name).
+/// whole-channel writebacks (a message whose header masks channels is sampled whole
+/// first, `message` leaving the masked channels out after the selects).
 fn swizzle(
     entry: &SurfaceEntry,
     msg: &SamplerMessage,
@@ -663,5 +660,111 @@ mod tests {
         let (mcs, order) = op(29);
         assert_eq!(mcs, SamplerOp::LdMcs);
         assert_eq!(order.unwrap(), &[Some(0), Some(1), Some(2), None]);
+    }
+}
+
+#[cfg(test)]
+mod masked_select_tests {
+    use super::{SamplerCache, message};
+    use crate::bases::Bases;
+    use crate::draw::StageTables;
+    use gtsim_eu::exec::Message;
+    use gtsim_isa::ir::Sfid;
+    use gtsim_mem::{AddressSpace, Memory};
+    use gtsim_message::Payload;
+    use gtsim_spec::gen11::render_surface_state::{
+        ShaderChannelSelectAlpha, ShaderChannelSelectBlue, ShaderChannelSelectGreen,
+        ShaderChannelSelectRed, SurfaceType as St,
+    };
+    use gtsim_spec::gen11::{MessageDescriptorSamplingEngine, RenderSurfaceState};
+    use gtsim_spec::shared::SurfaceFormat;
+
+    fn reg(dw: [u32; 8]) -> [u8; 32] {
+        let mut r = [0u8; 32];
+        for (i, d) in dw.iter().enumerate() {
+            r[i * 4..i * 4 + 4].copy_from_slice(&d.to_le_bytes());
+        }
+        r
+    }
+
+    /// An `ld` (SIMD8, header present) of texel (1, 0) = (10, 20, 30, 40) of an
+    /// R8G8B8A8_UINT surface whose Shader Channel Selects are BLUE, RED, ONE, ALPHA,
+    /// with the header masking green (M0.2 bit 13): the shader sees red = 30 (blue),
+    /// green masked, blue = 1 (SCS_ONE of an integer format), alpha = 40, so the three
+    /// response registers are 30, 1 and 40 (seed 003 RENDER_SURFACE_STATE Shader
+    /// Channel Select; the masks apply to the channels the shader sees).
+    #[test]
+    fn a_masked_channel_of_a_swizzled_surface_is_left_out_after_the_selects() {
+        let mut mem = AddressSpace::new();
+        mem.map(0x1000, 0x2000);
+        mem.write_u32(0x1000, 0x1100).unwrap();
+        let rss = RenderSurfaceState {
+            surface_type: St::SURFTYPE_2D,
+            surface_format: SurfaceFormat::R8G8B8A8_UINT,
+            width: 3,
+            height: 0,
+            surface_pitch: 15,
+            surface_base_address: 0x1800,
+            shader_channel_select_red: ShaderChannelSelectRed(6),
+            shader_channel_select_green: ShaderChannelSelectGreen(4),
+            shader_channel_select_blue: ShaderChannelSelectBlue(1),
+            shader_channel_select_alpha: ShaderChannelSelectAlpha(7),
+            ..Default::default()
+        };
+        let bytes: Vec<u8> = rss
+            .pack()
+            .unwrap()
+            .iter()
+            .flat_map(|d| d.to_le_bytes())
+            .collect();
+        mem.write(0x1100, &bytes).unwrap();
+        mem.write(0x1804, &[10, 20, 30, 40]).unwrap();
+        let desc = MessageDescriptorSamplingEngine {
+            message_length: 4,
+            response_length: 3,
+            header_present: true,
+            simd_mode_1_0: 1,
+            message_type: 7,
+            ..Default::default()
+        }
+        .pack()
+        .unwrap()[0];
+        let mut payload = Payload::new();
+        payload.push(reg([0, 0, 1 << 13, 0, 0, 0, 0, 0]));
+        payload.push(reg([1; 8]));
+        payload.push(reg([0; 8]));
+        payload.push(reg([0; 8]));
+        let m = Message {
+            sfid: Sfid::Sampler,
+            desc,
+            ex_desc: 0,
+            exec_size: 8,
+            channel_mask: 1,
+            first_channel: 0,
+            payload,
+            payload2: Payload::new(),
+            response_length: 3,
+            dst: 0,
+            eot: false,
+            ip: 0,
+        };
+        let tables = StageTables {
+            binding_table: 0x1000,
+            ..Default::default()
+        };
+        let r = message(
+            &SamplerCache::default(),
+            &Bases::default(),
+            tables,
+            &mem,
+            &m,
+        )
+        .unwrap();
+        let lane0: Vec<u32> = r
+            .registers
+            .iter()
+            .map(|g| u32::from_le_bytes([g[0], g[1], g[2], g[3]]))
+            .collect();
+        assert_eq!(lane0, [30, 1, 40]);
     }
 }

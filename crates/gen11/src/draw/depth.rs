@@ -27,14 +27,13 @@ fn bad(why: String) -> DrawError {
 /// written). A depth buffer is Y-tiled with 8x4 alignment on Gen9+ (Mesa isl
 /// isl_gfx9_choose_image_alignment_el), its slices Surface QPitch rows apart; the
 /// separate stencil buffer is W-tiled with 8x8 alignment, its Surface Pitch twice the
-/// W-major row's bytes - 1, as on Gen7 ([`crate::surface::w_major_pitch`]).
+/// W-major row's bytes - 1, as on Gen7 ([`crate::surface::w_major_pitch`]). It has the
+/// draw's `samples` per pixel, interleaved.
 pub(super) fn depth_buffer(
     f: &DrawFront,
     mem: &dyn Memory,
+    samples: u32,
 ) -> Result<Option<DepthBuffer>, DrawError> {
-    // Seed 003 3DSTATE_MULTISAMPLE_BODY Number of Multisamples: "how many samples/pixel
-    // exist in all RTs and the Depth Buffer" (16 is refused with the rest of 16x).
-    let samples = 1u32 << get(&f.state.multisample).number_of_multisamples.min(3);
     depth_buffer_of(f.state, &f.bases, mem, false, samples)
 }
 

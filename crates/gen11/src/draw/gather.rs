@@ -69,8 +69,10 @@ pub(super) fn draw_state(f: &DrawFront, mem: &dyn Memory) -> Result<Option<DrawS
     };
     let scissor = scissor(f, mem, &raster, viewport.as_ref())?;
     let ps = pixel_shader(f, mem)?;
-    let depth = super::depth::depth_buffer(f, mem)?;
     let msaa = multisample(f)?;
+    // Seed 003 3DSTATE_MULTISAMPLE_BODY Number of Multisamples: "how many samples/pixel
+    // exist in all RTs and the Depth Buffer".
+    let depth = super::depth::depth_buffer(f, mem, msaa.samples)?;
     Ok(Some(DrawState {
         encoding: gtsim_isa::Encoding::IceLake,
         payload: &crate::payload::DRAW,

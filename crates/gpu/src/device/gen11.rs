@@ -49,27 +49,14 @@ impl CommandStreamer<'_, LatchedState> {
             state: None,
             front: &front,
         };
-        if let Some(o) = self.observer.as_deref_mut() {
-            o.draw_begin(&view, &*self.mem);
-        }
-        let mut times = gtsim_pipe3d::draw::StageTimes::default();
-        let result = gtsim_pipe3d::draw::draw_timed(
-            &front,
+        let result = super::observe::observed_draw(
+            self.observer.as_deref_mut(),
+            &view,
             self.mem,
             &mut kernels,
             &mut stats,
             &mut self.watchdog,
-            &mut times,
         );
-        if let Some(o) = self.observer.as_deref_mut() {
-            let outcome = super::observe::DrawOutcome {
-                stats: &stats,
-                times: &times,
-                targets: result.as_deref().unwrap_or(&[]),
-                error: result.as_ref().err(),
-            };
-            o.draw_end(&view, &*self.mem, &outcome);
-        }
         self.ctx.kernels = kernels;
         self.add_statistics(&stats);
         // Gen8+ SO buffers store their final write offsets back to memory.

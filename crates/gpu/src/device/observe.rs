@@ -5,7 +5,7 @@
 
 use super::Ring;
 use gtsim_mem::Memory;
-use gtsim_pipe3d::draw::{DrawError, RenderTarget, StageTimes, Statistics};
+use gtsim_pipe3d::draw::{DrawError, KernelCache, RenderTarget, StageTimes, Statistics, Watchdog};
 use gtsim_pipe3d::state::Front;
 use gtsim_spec::table::Def;
 
@@ -60,4 +60,34 @@ pub trait Observer {
     fn hang(&mut self, hang: &super::Hang, state: &dyn super::Latched, mem: &dyn Memory) {
         let _ = (hang, state, mem);
     }
+}
+
+/// Runs the draw `view.front` decodes over `mem`, telling `observer` (when there is one)
+/// before it runs and after it ran or stopped: the one place each generation's command
+/// streamer runs a 3DPRIMITIVE.
+pub(super) fn observed_draw<'o>(
+    observer: Option<&mut (dyn Observer + 'o)>,
+    view: &DrawView,
+    mem: &mut dyn Memory,
+    kernels: &mut KernelCache,
+    stats: &mut Statistics,
+    watchdog: &mut Watchdog,
+) -> Result<Vec<RenderTarget>, DrawError> {
+    let mut observer = observer;
+    if let Some(o) = observer.as_deref_mut() {
+        o.draw_begin(view, &*mem);
+    }
+    let mut times = StageTimes::default();
+    let result =
+        gtsim_pipe3d::draw::draw_timed(view.front, mem, kernels, stats, watchdog, &mut times);
+    if let Some(o) = observer {
+        let outcome = DrawOutcome {
+            stats,
+            times: &times,
+            targets: result.as_deref().unwrap_or(&[]),
+            error: result.as_ref().err(),
+        };
+        o.draw_end(view, &*mem, &outcome);
+    }
+    result
 }
