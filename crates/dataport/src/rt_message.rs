@@ -490,16 +490,26 @@ pub struct PixelSink<'a> {
     /// The colour calculator reads the destination (blending, a logic op, or a write
     /// mask keeping channels).
     reads_dst: bool,
-    /// Without that, on a four-byte UNORM8 format: the channel each byte stores
-    /// (`texel::unorm8x4_layout`), which takes the encode without the general colour
+    /// Without that, on a four-byte UNORM8 or UINT8 format: the channel each byte
+    /// stores ([`Bytes4`]), which takes the encode without the general colour
     /// calculator (the bytes are the same, and so is the optional pre-blend clamp:
     /// seed 004 §12.1.6-12.1.8, with nothing to blend, only the clamps and the
     /// conversion to the format remain).
-    unorm8: Option<[Option<u8>; 4]>,
+    bytes4: Option<Bytes4>,
     /// The last colour the UNORM8 path encoded and its bytes: neighbouring pixels often
     /// have the same colour (a clear, a flat surface), and the encode is a pure function
     /// of it.
     last: std::cell::Cell<Option<([u32; 4], [u8; 4])>>,
+}
+
+/// A four-byte format whose bytes [`PixelSink`] encodes without the general colour
+/// calculator: per byte, the source channel it stores (None: an X byte, stored as 0).
+#[derive(Debug, Clone, Copy)]
+enum Bytes4 {
+    /// UNORM8 channels ([`texel::unorm8x4_layout`]).
+    Unorm8([Option<u8>; 4]),
+    /// UINT8 channels ([`texel::uint8x4_layout`]).
+    Uint8([Option<u8>; 4]),
 }
 
 /// The slice of render target `rt` a write with Render Target Array Index `array_index`
@@ -538,10 +548,12 @@ impl<'a> PixelSink<'a> {
             slice,
             image: s.desc.image_offsets(slice, rt.lod),
             reads_dst,
-            unorm8: if reads_dst {
+            bytes4: if reads_dst {
                 None
             } else {
                 texel::unorm8x4_layout(rt.surface.format)
+                    .map(Bytes4::Unorm8)
+                    .or_else(|| texel::uint8x4_layout(rt.surface.format).map(Bytes4::Uint8))
             },
             last: std::cell::Cell::new(None),
         }
@@ -631,7 +643,15 @@ impl<'a> PixelSink<'a> {
     /// The four bytes of `color` on a UNORM8 format whose bytes hold the channels
     /// `layout` says, with nothing read from the destination: the optional pre-blend
     /// clamp, then each channel converted (seed 004 §12.1.6-12.1.8).
-    fn unorm8_bytes(&self, layout: [Option<u8>; 4], color: [u32; 4]) -> [u8; 4] {
+    fn encode4(&self, layout: Bytes4, color: [u32; 4]) -> [u8; 4] {
+        let layout = match layout {
+            Bytes4::Unorm8(l) => l,
+            // Seed 004 §12.1.6.1: integer formats do not blend; the value is
+            // saturated to the format (`texel::encode_into`'s clamp to 255).
+            Bytes4::Uint8(l) => {
+                return l.map(|ch| ch.map_or(0, |ch| color[ch as usize & 3].min(255) as u8));
+            }
+        };
         let mut c = color.map(f32::from_bits);
         if let Some(r) = self.rt.cc.pre_clamp {
             c = clamp(c, r);
@@ -656,14 +676,14 @@ impl<'a> PixelSink<'a> {
     ) -> Result<usize, MessageError> {
         let rt = self.rt;
         let cc = &rt.cc;
-        if let Some(layout) = self.unorm8 {
+        if let Some(layout) = self.bytes4 {
             if let Some((c, bytes)) = self.last.get()
                 && c == color
             {
                 out[..4].copy_from_slice(&bytes);
                 return Ok(4);
             }
-            let bytes = self.unorm8_bytes(layout, color);
+            let bytes = self.encode4(layout, color);
             self.last.set(Some((color, bytes)));
             out[..4].copy_from_slice(&bytes);
             return Ok(4);
@@ -793,7 +813,7 @@ impl<'a> PixelSink<'a> {
                 i += k;
                 continue;
             }
-            if let (Some(layout), 4) = (self.unorm8, n) {
+            if let (Some(layout), 4) = (self.bytes4, n) {
                 // The UNORM8 path of `encode` (the destination is not read), inline:
                 // a run's pixels mostly repeat the colour before them.
                 let mut last = self.last.get();
@@ -801,7 +821,7 @@ impl<'a> PixelSink<'a> {
                     let bytes = match last {
                         Some((lc, b)) if lc == c => b,
                         _ => {
-                            let b = self.unorm8_bytes(layout, c);
+                            let b = self.encode4(layout, c);
                             last = Some((c, b));
                             b
                         }

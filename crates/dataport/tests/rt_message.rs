@@ -185,6 +185,57 @@ fn unorm8_render_target_writes_store_what_the_colour_calculator_computes() {
     }
 }
 
+/// R8G8B8A8_UINT without blending, logic op or write mask (the byte path of the sink):
+/// each channel's unsigned value saturated to 255 (seed 004 §12.1.6.1, integer formats
+/// are not blended and take the format's range), worked by hand, both pixel by pixel
+/// and as a run.
+#[test]
+fn uint8_render_target_writes_saturate_each_channel() {
+    use gtsim_dataport::rt_message::{PixelSink, write_pixel};
+    use gtsim_dataport::rt_write::RtState;
+    use gtsim_mem::AddressSpace;
+    use gtsim_mem::tiling::Tiling;
+    use gtsim_spec::shared::SurfaceFormat as F;
+    let cc = RtState {
+        blend: None,
+        constant: [0.0; 4],
+        pre_clamp: None,
+        post_clamp: None,
+        logic_op: None,
+        write_disable: [false; 4],
+    };
+    let rt = render_target(
+        0x10000,
+        F::R8G8B8A8_UINT,
+        4,
+        Tiling::Linear,
+        (16, 4, 64),
+        cc,
+    );
+    let colors = [
+        [300, 7, 255, 0],
+        [0xffff_ffff, 256, 1, 254],
+        [300, 7, 255, 0],
+    ];
+    let want: [[u8; 4]; 3] = [[255, 7, 255, 0], [255, 255, 1, 254], [255, 7, 255, 0]];
+    let mut mem = AddressSpace::new();
+    mem.map(0x10000, 4096);
+    for (x, c) in colors.iter().enumerate() {
+        assert!(write_pixel(&mut mem, &rt, x as u32, 0, 0, *c).unwrap());
+    }
+    PixelSink::new(&rt, 0)
+        .write_run(&mut mem, 4, 1, &colors)
+        .unwrap();
+    for (i, w) in want.iter().enumerate() {
+        for (row, x0) in [(0u64, 0u64), (1, 4)] {
+            let mut got = [0u8; 4];
+            mem.read(0x10000 + row * 64 + (x0 + i as u64) * 4, &mut got)
+                .unwrap();
+            assert_eq!(&got, w, "pixel {i} of row {row}");
+        }
+    }
+}
+
 /// A run of pixels written with `PixelSink::write_run` leaves memory exactly as the
 /// same pixels written one by one with `PixelSink::write` (the per-pixel path), for the
 /// UNORM8 fast path and the general colour calculator (8- and 16-byte formats), with

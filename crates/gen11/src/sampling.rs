@@ -97,6 +97,53 @@ fn op(t: u8) -> (SamplerOp, Option<&'static [Option<usize>]>) {
     }
 }
 
+/// A message's registers, held on the stack (a sampler message is at most 11
+/// registers, seed 000 §2.13.1.3.1; a split send's two payloads at most
+/// 2 × [`gtsim_message::Payload::MAX`], and one header the model may add).
+struct Regs {
+    regs: [[u8; 32]; Regs::CAPACITY],
+    len: usize,
+}
+
+impl Regs {
+    const CAPACITY: usize = 2 * gtsim_message::Payload::MAX + 2;
+
+    fn push(&mut self, r: [u8; 32]) -> Result<(), MessageError> {
+        let slot = self.regs.get_mut(self.len).ok_or_else(|| {
+            gtsim_message::invalid(format!(
+                "a sampler message of more than {} registers",
+                Regs::CAPACITY
+            ))
+        })?;
+        *slot = r;
+        self.len += 1;
+        Ok(())
+    }
+
+    /// Inserts `r` before the first register.
+    fn insert_first(&mut self, r: [u8; 32]) -> Result<(), MessageError> {
+        self.push(r)?;
+        self.regs[..self.len].rotate_right(1);
+        Ok(())
+    }
+}
+
+impl Default for Regs {
+    fn default() -> Regs {
+        Regs {
+            regs: [[0; 32]; Regs::CAPACITY],
+            len: 0,
+        }
+    }
+}
+
+impl std::ops::Deref for Regs {
+    type Target = [[u8; 32]];
+    fn deref(&self) -> &[[u8; 32]] {
+        &self.regs[..self.len]
+    }
+}
+
 /// Carries out sampler message `m` of a thread whose stage has `tables`.
 pub(crate) fn message(
     cache: &SamplerCache,
@@ -130,11 +177,12 @@ pub(crate) fn message(
         .into());
     }
     let (op, order) = op(d.message_type);
-    let joined: Vec<[u8; 32]> = if m.payload2.is_empty() {
-        m.payload.to_vec()
-    } else {
-        m.payload.iter().chain(m.payload2.iter()).copied().collect()
-    };
+    // The message registers on the stack: a message is at most two payloads (a split
+    // send) and a header, and this runs once per sampler message.
+    let mut joined = Regs::default();
+    for r in m.payload.iter().chain(m.payload2.iter()) {
+        joined.push(*r)?;
+    }
     let h = usize::from(d.header_present);
     let mut tables = tables;
     let header = if d.header_present {
@@ -164,7 +212,10 @@ pub(crate) fn message(
         let w = if simd == SamplerSimd::Simd16 { 2 } else { 1 };
         let params = &payload[h.min(payload.len())..mlen.min(payload.len())];
         let count = params.len() / w;
-        let mut out: Vec<[u8; 32]> = payload[..h.min(payload.len())].to_vec();
+        let mut out = Regs::default();
+        for r in &payload[..h.min(payload.len())] {
+            out.push(*r)?;
+        }
         // Parameters past those sent read as zeros; trailing ones are not sent.
         let last = order
             .iter()
@@ -175,7 +226,7 @@ pub(crate) fn message(
                 out.push(match p {
                     Some(i) if *i < count => params[i * w + r],
                     _ => [0; 32],
-                });
+                })?;
             }
         }
         mlen = out.len();
@@ -205,6 +256,7 @@ pub(crate) fn message(
         bases,
         tables,
         mem,
+        last: std::cell::RefCell::new(None),
     };
     let named = |e: MessageError| {
         e.context(format!(
@@ -242,7 +294,7 @@ pub(crate) fn message(
             if d.header_present {
                 // Already counted in the payload.
             } else {
-                payload.insert(0, [0; 32]);
+                payload.insert_first([0; 32])?;
                 msg.message_length += 1;
             }
         }
@@ -410,6 +462,9 @@ struct Resources<'a> {
     bases: &'a Bases,
     tables: StageTables,
     mem: &'a dyn Memory,
+    /// The last surface entry this message looked up (a message names one surface,
+    /// and asks for it more than once).
+    last: std::cell::RefCell<Option<(u8, SurfaceEntry)>>,
 }
 
 impl Resources<'_> {
@@ -430,16 +485,24 @@ impl Resources<'_> {
 impl Resources<'_> {
     /// The surface at `bti`, through the cache.
     fn entry(&self, bti: u8) -> Result<SurfaceEntry, MessageError> {
-        self.cache
+        if let Some((at, e)) = &*self.last.borrow()
+            && *at == bti
+        {
+            return Ok(e.clone());
+        }
+        let e = self
+            .cache
             .surfaces
             .get_or(self.tables.binding_table, bti, || {
                 let rss = self.rss(bti)?;
-                Ok(SurfaceEntry {
+                Ok::<_, MessageError>(SurfaceEntry {
                     view: surface_view(&rss, self.mem),
                     selects: channel_selects(&rss),
                     one: one_bits(&rss),
                 })
-            })
+            })?;
+        *self.last.borrow_mut() = Some((bti, e.clone()));
+        Ok(e)
     }
 
     /// SAMPLER_STATE `index` of the stage's table, read and decoded.

@@ -12,18 +12,20 @@
 //! not change what any thread sees.
 
 use std::collections::BTreeMap;
-use std::sync::Mutex;
+use std::sync::RwLock;
 
 /// Decoded entries of indexed state tables, keyed by (table address, index).
 #[derive(Debug)]
 pub struct TableCache<T> {
-    entries: Mutex<BTreeMap<(u64, u8), T>>,
+    /// A read-write lock: after the first few messages every access only reads, and
+    /// the work's threads then read side by side rather than queue for the entry.
+    entries: RwLock<BTreeMap<(u64, u8), T>>,
 }
 
 impl<T> Default for TableCache<T> {
     fn default() -> Self {
         TableCache {
-            entries: Mutex::new(BTreeMap::new()),
+            entries: RwLock::new(BTreeMap::new()),
         }
     }
 }
@@ -39,20 +41,23 @@ impl<T: Clone> TableCache<T> {
         fill: impl FnOnce() -> Result<T, E>,
     ) -> Result<T, E> {
         let key = (table, index);
-        if let Some(v) = self.locked().get(&key) {
-            return Ok(v.clone());
+        // A panic elsewhere while the lock was held left no partial entry (an insert is
+        // whole or absent), so a poisoned lock is still usable.
+        let found = self
+            .entries
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .get(&key)
+            .cloned();
+        if let Some(v) = found {
+            return Ok(v);
         }
         let v = fill()?;
-        self.locked().insert(key, v.clone());
-        Ok(v)
-    }
-
-    /// The map; a panic elsewhere while it was held left no partial entry (an insert is
-    /// whole or absent), so a poisoned lock is still usable.
-    fn locked(&self) -> std::sync::MutexGuard<'_, BTreeMap<(u64, u8), T>> {
         self.entries
-            .lock()
+            .write()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .insert(key, v.clone());
+        Ok(v)
     }
 }
 

@@ -503,10 +503,12 @@ fn writeback(
         r
     };
     if results.len() == 16 {
-        let regs: Vec<[u8; 32]> = (0..4)
-            .filter(|&c| !masked[c])
-            .flat_map(|c| [reg(c, 0), reg(c, 8)])
-            .collect();
+        // Built in place: this runs once per message.
+        let mut regs: Vec<[u8; 32]> = Vec::with_capacity(8);
+        for c in (0..4).filter(|&c| !masked[c]) {
+            regs.push(reg(c, 0));
+            regs.push(reg(c, 8));
+        }
         if rlen != regs.len() {
             return Err(invalid(format!(
                 "response length {rlen}, but the SIMD16 writeback of the unmasked channels \
@@ -516,7 +518,8 @@ fn writeback(
         }
         return Ok(regs);
     }
-    let mut regs: Vec<[u8; 32]> = (0..4).map(|c| reg(c, 0)).collect();
+    let mut regs: Vec<[u8; 32]> = Vec::with_capacity(5);
+    regs.extend((0..4).map(|c| reg(c, 0)));
     if let Some(killed) = killpix {
         let mut w4 = [0u8; 32];
         w4[..4].copy_from_slice(&(!(killed & 0xffff)).to_le_bytes());
@@ -1892,6 +1895,9 @@ fn ld_message(
         return Ok(out);
     };
     let tex = Texture::open(&view, res.memory(), Access::Ld)?;
+    if ld_2d_uniform(&tex, header, params, enabled, lanes, &mut out) {
+        return Ok(out);
+    }
     let [du, dv, dr] = header.offsets.map(i64::from);
     // Each enabled lane's texel: (level, x, y, slice), or None outside the surface.
     let mut texel_of: [LdTexel; 32] = [None; 32];
@@ -1947,6 +1953,52 @@ fn ld_message(
     Ok(out)
 }
 
+/// The common `ld`: a 2D surface (or 2D array), no texel offsets, and every enabled
+/// lane at the same LOD and array index, in range; the lanes' texels (inside the level,
+/// or the out-of-range texel of §2.13.1.4 outside it) read row by row as
+/// [`ld_in_runs`] reads them, with the coordinates taken straight from the parameter
+/// registers. `false` (and nothing written to `out` that matters) when the case does not
+/// apply or a read fails: the general path then gives every value and error.
+fn ld_2d_uniform(
+    tex: &Texture,
+    header: &SamplerHeader,
+    params: &Params<'_>,
+    enabled: u32,
+    lanes: usize,
+    out: &mut [[u32; 4]],
+) -> bool {
+    if tex.dim != Dim::D2 || header.offsets != [0; 3] || enabled == 0 {
+        return false;
+    }
+    if !matches!(params.layout, Layout::Simd8 | Layout::Simd16) {
+        return false;
+    }
+    // Parameters u lod v r (seed 000 §2.13.1.3.1 ld): the LOD and array index of the
+    // first enabled lane, which every other must share.
+    let first = enabled.trailing_zeros() as usize;
+    let (lod, r) = (params.i(1, first), params.i(3, first));
+    let live = || (0..lanes).filter(|l| (enabled >> l) & 1 != 0);
+    if live().any(|l| params.i(1, l) != lod || params.i(3, l) != r) {
+        return false;
+    }
+    let (Ok(lod), Ok(r)) = (u32::try_from(lod), u32::try_from(r)) else {
+        return false;
+    };
+    if lod > tex.mip_count || r >= tex.array_len {
+        return false;
+    }
+    let level = lod + tex.surf_min_lod;
+    let slice = r + tex.min_array;
+    let [w, h, _] = tex.level_dims(level);
+    let mut texel_of: [LdTexel; 32] = [None; 32];
+    for lane in live() {
+        let (x, y) = (params.i(0, lane), params.i(2, lane));
+        let inside = (0..w as i64).contains(&i64::from(x)) && (0..h as i64).contains(&i64::from(y));
+        texel_of[lane] = Some(inside.then_some((level, x as u32, y as u32, slice)));
+    }
+    ld_in_runs(tex, &texel_of, out)
+}
+
 /// An `ld` lane's texel: None for a disabled lane, Some(None) outside the surface,
 /// else (level, x, y, slice).
 type LdTexel = Option<Option<(u32, u32, u32, u32)>>;
@@ -1958,21 +2010,43 @@ type LdTexel = Option<Option<(u32, u32, u32, u32)>>;
 /// be read that way: the lane-by-lane path then gives every value and the first
 /// lane's error, as it always does.
 fn ld_in_runs(tex: &Texture, texel_of: &[LdTexel; 32], out: &mut [[u32; 4]]) -> bool {
-    // (level, slice, y, x, lane) of the lanes that read memory, in raster order.
-    let mut order = [(0u32, 0u32, 0u32, 0u32, 0u8); 32];
+    // (level, slice, y, x, lane) of the lanes that read memory, in raster order: packed
+    // into one integer each (level 4 bits, slice 11, y and x 16 each, lane 5), whose
+    // order is that of the tuples, so that sorting them is cheap; a coordinate too wide
+    // for its field leaves the lanes to the lane-by-lane path.
+    let mut keys = [0u64; 32];
     let mut n = 0;
     for (lane, at) in texel_of.iter().enumerate().take(out.len()) {
         match at {
             Some(Some((level, x, y, slice))) => {
-                order[n] = (*level, *slice, *y, *x, lane as u8);
+                if *level >= 1 << 4 || *slice >= 1 << 11 || *y >= 1 << 16 || *x >= 1 << 16 {
+                    return false;
+                }
+                keys[n] = u64::from(*level) << 48
+                    | u64::from(*slice) << 37
+                    | u64::from(*y) << 21
+                    | u64::from(*x) << 5
+                    | lane as u64;
                 n += 1;
             }
             Some(None) => out[lane] = texel_bits(tex.zero(true)),
             None => {}
         }
     }
-    let order = &mut order[..n];
-    order.sort_unstable();
+    let keys = &mut keys[..n];
+    keys.sort_unstable();
+    let mut order = [(0u32, 0u32, 0u32, 0u32, 0u8); 32];
+    for (o, k) in order.iter_mut().zip(keys.iter()) {
+        let field = |shift: u32, bits: u32| ((k >> shift) & ((1 << bits) - 1)) as u32;
+        *o = (
+            field(48, 4),
+            field(37, 11),
+            field(21, 16),
+            field(5, 16),
+            field(0, 5) as u8,
+        );
+    }
+    let order = &order[..n];
     let mut texels = [Texel::Uint([0; 4]); 32];
     let mut i = 0;
     while i < n {

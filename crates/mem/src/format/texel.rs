@@ -1016,6 +1016,17 @@ pub fn unorm8x4_layout(f: SurfaceFormat) -> Option<[Option<u8>; 4]> {
     }
 }
 
+/// For a 32-bit UINT format whose every field is one whole byte of one channel
+/// (R8G8B8A8_UINT, B8G8R8X8-like UINT layouts): per byte, the source channel it stores
+/// (None for an X byte, stored as 0), each value clamped to 255 as [`encode_into`]
+/// clamps it. None for other formats.
+pub fn uint8x4_layout(f: SurfaceFormat) -> Option<[Option<u8>; 4]> {
+    match table().get(f.0 as usize)? {
+        Ok(Entry { uint8: Some(u), .. }) if u.bytes == 4 => Some(u.layout),
+        _ => None,
+    }
+}
+
 /// [`unorm8x4_layout`] of a plain format.
 fn plain_unorm8x4(p: &Plain) -> Option<[Option<u8>; 4]> {
     if p.bpe != 32 || p.srgb || p.class != Class::Float {

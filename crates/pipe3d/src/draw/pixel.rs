@@ -1299,9 +1299,10 @@ fn build_payload(
     } else {
         Location::Pixel
     };
-    // Per location and slot, the barycentrics, when a phase of the payload needs them.
-    let mut bary = [[None; 32]; 3];
-    let mut attr_bary = [[None; 32]; 3];
+    // Per location and slot, the barycentrics, when a phase of the payload needs them
+    // (a location no phase needs is not even cleared: this runs once per thread).
+    let mut bary = [None, None, None];
+    let mut attr_bary = [None, None, None];
     for kind in [Location::Pixel, Location::Centroid, Location::Sample] {
         let i = kind as usize;
         let wanted =
@@ -1309,13 +1310,18 @@ fn build_payload(
         if !wanted {
             continue;
         }
+        let (b, a) = (bary[i].insert([None; 32]), attr_bary[i].insert([None; 32]));
         for s in 0..simd {
-            bary[i][s] = prim_barycentrics(prim, at_location(s, kind));
-            attr_bary[i][s] = attribute_barycentrics(prim, bary[i][s]);
+            b[s] = prim_barycentrics(prim, at_location(s, kind));
+            a[s] = attribute_barycentrics(prim, b[s]);
         }
     }
+    type Slots = [Option<crate::bary::Barycentrics>; 32];
+    let at = |table: &[Option<Slots>; 3], kind: usize, s: usize| {
+        table[kind].as_ref().and_then(|slots| slots[s])
+    };
     let lerp = |s: usize, v: [f32; 3]| {
-        bary[own as usize][s].map_or(v[0], |bc| {
+        at(&bary, own as usize, s).map_or(v[0], |bc: crate::bary::Barycentrics| {
             v[0] + bc.linear[0] * (v[1] - v[0]) + bc.linear[1] * (v[2] - v[0])
         })
     };
@@ -1336,7 +1342,7 @@ fn build_payload(
             for h in 0..halves {
                 for b in 0..2 {
                     for s in 0..8 {
-                        let v = attr_bary[kind][first + h * 8 + s].map_or(0.0, |bc| {
+                        let v = at(&attr_bary, kind, first + h * 8 + s).map_or(0.0, |bc| {
                             if perspective {
                                 bc.perspective[b]
                             } else {
