@@ -1,6 +1,7 @@
 //! The multisample control surface (MCS) of a compressed multisampled render target
-//! (seed 004 §11.7, "MSAA Compression"): one element per pixel, 8 bits for 4x and 32
-//! bits for 8x, that says in which sample slice each sample's colour is stored.
+//! (seed 004 §11.7, "MSAA Compression"): one element per pixel, 8 bits for 2x and 4x, 32
+//! bits for 8x and 64 bits for Gen9+'s 16x (Mesa isl ISL_FORMAT_MCS_16X), that says in
+//! which sample slice each sample's colour is stored.
 //!
 //! The seeds name the buffer but not its encoding. The public facts the sampler's
 //! `ld_mcs`/`ld2dms` already follow (IVB PRM Vol2 Part1 "Multisample Control Surface";
@@ -22,25 +23,38 @@ use gtsim_mem::format::texel::Texel;
 use gtsim_message::MessageError;
 
 /// The MCS value of a pixel whose samples are each in their own slice: field n = n.
-pub fn identity(samples: u32) -> u32 {
+pub fn identity(samples: u32) -> u64 {
     let bits = samples.trailing_zeros();
-    (0..samples).fold(0, |v, n| v | n << (n * bits))
+    (0..samples).fold(0, |v, n| v | u64::from(n) << (n * bits))
 }
 
-/// The MCS value of a cleared pixel: all ones in the element (0xff for 4x, 0xffffffff
-/// for 8x).
-pub fn cleared(samples: u32) -> u32 {
-    if samples == 8 { u32::MAX } else { 0xff }
+/// The MCS value of a cleared pixel: all ones in the element (0xff for 2x and 4x,
+/// 0xffffffff for 8x, all 64 bits for 16x).
+pub fn cleared(samples: u32) -> u64 {
+    match samples {
+        16 => u64::MAX,
+        8 => u64::from(u32::MAX),
+        _ => 0xff,
+    }
+}
+
+/// Bytes of one MCS element for `samples` per pixel.
+pub fn element_bytes(samples: u32) -> usize {
+    match samples {
+        16 => 8,
+        8 => 4,
+        _ => 1,
+    }
 }
 
 /// The slice holding sample `n` of a pixel with MCS `value`, `None` when the pixel is
 /// cleared.
-pub fn slice_of(value: u32, n: u32, samples: u32) -> Option<u32> {
+pub fn slice_of(value: u64, n: u32, samples: u32) -> Option<u32> {
     if value == cleared(samples) {
         return None;
     }
     let bits = samples.trailing_zeros();
-    Some((value >> (n * bits)) & ((1 << bits) - 1))
+    Some((value.checked_shr(n * bits).unwrap_or(0) & ((1 << bits) - 1)) as u32)
 }
 
 /// The bytes of `rt`'s clear colour in its format (SURFACE_STATE Red/Green/Blue/Alpha
@@ -86,11 +100,11 @@ pub fn expand(
     let Ok(off) = mcs.desc.texel_offset(x, y, slice, 0, 0) else {
         return Ok(());
     };
-    let width = mcs.desc.block_bytes as usize;
-    let mut raw = [0u8; 4];
+    let width = (mcs.desc.block_bytes as usize).min(8);
+    let mut raw = [0u8; 8];
     mem.read(mcs.base.wrapping_add(off), &mut raw[..width])
         .map_err(fault)?;
-    let value = u32::from_le_bytes(raw);
+    let value = u64::from_le_bytes(raw);
     let id = identity(samples);
     if value == id {
         return Ok(());
@@ -112,8 +126,9 @@ pub fn expand(
                 error: e.into(),
             })
     };
-    let mut colours = [[0u8; 16]; 8];
-    for k in 0..samples.min(8) {
+    let mut colours = [[0u8; 16]; crate::rt_samples::MAX_SAMPLES];
+    let max = crate::rt_samples::MAX_SAMPLES as u32;
+    for k in 0..samples.min(max) {
         match slice_of(value, k, samples) {
             None => colours[k as usize] = clear_bytes(rt)?.0,
             Some(j) if j < samples => {
@@ -125,7 +140,7 @@ pub fn expand(
             Some(_) => colours[k as usize] = [0; 16],
         }
     }
-    for k in 0..samples.min(8) {
+    for k in 0..samples.min(max) {
         mem.write(addr(k)?, &colours[k as usize][..n])
             .map_err(fault)?;
     }
@@ -147,5 +162,12 @@ mod tests {
         assert_eq!(slice_of(0b0001_1011, 3, 4), Some(0));
         assert_eq!(slice_of(0xff, 2, 4), None);
         assert_eq!(slice_of(0o7654_3210, 5, 8), Some(5));
+        // 16x: fields 0..15 of 4 bits = 0xfedcba9876543210; field 11 of
+        // 0x0000_b000_0000_0000 is 0xb; all 64 bits set is the cleared pixel.
+        assert_eq!(identity(16), 0xfedc_ba98_7654_3210);
+        assert_eq!(slice_of(0x0000_b000_0000_0000, 11, 16), Some(0xb));
+        assert_eq!(slice_of(u64::MAX, 3, 16), None);
+        assert_eq!(slice_of(u64::from(u32::MAX), 9, 16), Some(0));
+        assert_eq!(element_bytes(16), 8);
     }
 }

@@ -13,27 +13,35 @@ use gtsim_mem::Memory;
 use gtsim_mem::format::texel::Texel;
 use gtsim_message::{MessageError, invalid};
 
+/// A pixel's samples as a bit mask, bit *n* for sample *n* (3DSTATE_SAMPLE_MASK's bit
+/// order, seed 004 §11.2.5): 16 bits, for the 16 samples per pixel of Gen9+ (seed 003
+/// 3DSTATE_MULTISAMPLE Number of Multisamples 4); Gen7 uses the low 8.
+pub type SampleMask = u16;
+
+/// The most samples per pixel (Gen9+ MULTISAMPLECOUNT_16).
+pub const MAX_SAMPLES: usize = 16;
+
 /// One thread's samples (see the module docs).
 #[derive(Debug, Clone)]
 pub struct SampleWrites {
     /// Samples per pixel.
     pub count: u32,
     /// Per slot, the samples its writes cover (bit n: sample n).
-    pub masks: [u8; 32],
+    pub masks: [SampleMask; 32],
     /// Per slot and sample, the windower's source depth (for the test after the shader).
-    pub z: [[f32; 8]; 32],
+    pub z: [[f32; MAX_SAMPLES]; 32],
     /// Per slot, the samples the test after the shader has tested, and those that passed.
-    pub tested: [u8; 32],
+    pub tested: [SampleMask; 32],
     /// See `tested`.
-    pub passed: [u8; 32],
+    pub passed: [SampleMask; 32],
     /// Per slot, the samples the last render target write made visible (PS_DEPTH_COUNT
     /// counts samples: seed 004 §1.9, "# of visible multisamples").
-    pub visible: [u8; 32],
+    pub visible: [SampleMask; 32],
 }
 
 impl SampleWrites {
     /// The samples of a thread whose slots cover `masks`, at source depths `z`.
-    pub fn new(count: u32, masks: [u8; 32], z: [[f32; 8]; 32]) -> SampleWrites {
+    pub fn new(count: u32, masks: [SampleMask; 32], z: [[f32; MAX_SAMPLES]; 32]) -> SampleWrites {
         SampleWrites {
             count,
             masks,
@@ -57,12 +65,12 @@ impl SampleWrites {
 /// gives no coverage. The seed does not give the mask's pattern; the model covers the
 /// round(alpha × samples) lowest samples (alpha clamped to [0, 1]), so that the
 /// fraction of samples covered is the alpha, and does not dither.
-pub fn alpha_to_coverage(alpha: f32, samples: u32) -> u8 {
+pub fn alpha_to_coverage(alpha: f32, samples: u32) -> SampleMask {
     if alpha.is_nan() {
         return 0;
     }
     let n = (alpha.clamp(0.0, 1.0) * samples as f32 + 0.5).floor() as u32;
-    ((1u32 << n.min(8)) - 1) as u8
+    ((1u32 << n.min(MAX_SAMPLES as u32)) - 1) as SampleMask
 }
 
 /// The multisampled part of [`crate::rt_path::PixelWrites::write`]: the slots `enabled`
@@ -89,7 +97,7 @@ pub(crate) fn write_samples(
         None => false,
     };
     let coverage = target.map(|t| t.alpha_coverage).unwrap_or_default();
-    let mut masks = [0u8; 32];
+    let mut masks: [SampleMask; 32] = [0; 32];
     let mut lit = 0u32;
     for s in (0..32).filter(|s| enabled & (1 << s) != 0) {
         let mut m = ms.masks[s];
@@ -97,7 +105,7 @@ pub(crate) fn write_samples(
         // zero. Bits numbers where n is larger than the number of multisamples are
         // ignored."
         if let Some(o) = &p.omask {
-            m &= o[s] as u8;
+            m &= o[s] as SampleMask;
         }
         // §12.1.1: source 0 alpha (the message's, or the colour's) as FLOAT32; not when
         // the message carries oMask ("If Pixel Shader outputs oMask, AlphaToCoverage is
@@ -109,8 +117,8 @@ pub(crate) fn write_samples(
         }
         if let Some(late) = late.as_deref_mut() {
             let (x, y) = slots[s];
-            for k in 0..ms.count.min(8) {
-                let bit = 1u8 << k;
+            for k in 0..ms.count.min(MAX_SAMPLES as u32) {
+                let bit: SampleMask = 1 << k;
                 if m & bit == 0 || ms.tested[s] & bit != 0 {
                     continue;
                 }
@@ -158,7 +166,7 @@ pub(crate) fn write_samples(
         if coverage.to_one && float {
             color[3] = 1.0f32.to_bits();
         }
-        for k in (0..ms.count.min(8)).filter(|k| masks[s] & (1 << k) != 0) {
+        for k in (0..ms.count.min(MAX_SAMPLES as u32)).filter(|k| masks[s] & (1 << k) != 0) {
             sink.write_dual(mem, (x, y, k), color, p.colors1.map(|c| c[s]))?;
         }
     }

@@ -117,13 +117,13 @@ fn write(
     mem: &mut AddressSpace,
     rt: RenderTarget,
     xy: (u32, u32),
-    samples: Option<(u32, u8)>,
+    samples: Option<(u32, u16)>,
     (w, payload, omask): (RtWrite, Vec<[u8; 32]>, bool),
 ) -> Result<u32, MessageError> {
     let mut known = RenderTargets::default();
     let mut slots = [(0, 0); 32];
     slots[0] = xy;
-    let mut masks = [0u8; 32];
+    let mut masks = [0u16; 32];
     if let Some((_, m)) = samples {
         masks[0] = m;
     }
@@ -138,7 +138,7 @@ fn write(
         rt_array_index: 0,
         omask,
         computes_stencil: false,
-        samples: samples.map(|(n, _)| SampleWrites::new(n, masks, [[0.0; 8]; 32])),
+        samples: samples.map(|(n, _)| SampleWrites::new(n, masks, [[0.0; 16]; 32])),
         aa_alpha: None,
     };
     let resolve = move |_: &dyn Memory,

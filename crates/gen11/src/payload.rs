@@ -76,7 +76,9 @@ pub(crate) static DRAW: PayloadLayout = PayloadLayout {
     rt_array_index: field(0, 0, 16, 11),
     source_depth_to_rt: field(0, 0, 13, 1),
     omask_to_rt: field(0, 0, 12, 1),
-    starting_sample_pair: field(0, 0, 6, 2),
+    // Seed 003 MHC_RT_C0 9:6 Starting Sample Pair Index (U4, 0-7: 16 samples have 8
+    // pairs).
+    starting_sample_pair: field(0, 0, 6, 4),
     sample_ids: field(1, 0, 0, 16),
     subspan_x: field(1, 2, 0, 16),
     subspan_y: field(1, 2, 16, 16),

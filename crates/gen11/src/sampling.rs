@@ -82,13 +82,10 @@ fn op(t: u8) -> (SamplerOp, Option<&'static [Option<usize>]>) {
         ),
         // ld_lz "u v r" -> ld "u lod v r".
         26 => (SamplerOp::Ld, Some(&[Some(0), None, Some(1), Some(2)])),
-        // ld2dms_w "si mcs0 mcs1 u v r" (Mesa lower_sampler_logical_send_gfx7: no LOD)
-        // -> ld2dms "si mcs u v r lod": the MCS of up to 8 samples is its low dword (16
-        // samples, whose MCS is 64 bits, are refused with their surfaces).
-        28 => (
-            SamplerOp::Ld2dms,
-            Some(&[Some(0), Some(1), Some(3), Some(4), Some(5), None]),
-        ),
+        // ld2dms_w "si mcs0 mcs1 u v r" (Mesa lower_sampler_logical_send_gfx7: no LOD),
+        // the neutral sampler's own form: the MCS's low and high dwords (16 samples
+        // take 64 bits).
+        28 => (SamplerOp::Ld2dmsW, None),
         // ld_mcs "u v r" -> "u v r lod".
         29 => (SamplerOp::LdMcs, Some(&[Some(0), Some(1), Some(2), None])),
         30 => (SamplerOp::Ld2dms, None),
@@ -711,14 +708,11 @@ mod tests {
         let (c_lz, order) = op(25);
         assert_eq!(c_lz, SamplerOp::SampleLC);
         assert_eq!(order.unwrap()[..2], [Some(0), None]);
-        // ld2dms_w "si mcs0 mcs1 u v r" (Mesa lower_sampler_logical_send_gfx7) onto
-        // ld2dms "si mcs u v r lod": mcs1 (parameter 2) is dropped, the LOD is zero.
+        // ld2dms_w "si mcs0 mcs1 u v r" (Mesa lower_sampler_logical_send_gfx7) is the
+        // neutral sampler's ld2dms_w, parameters as they are.
         let (ms, order) = op(28);
-        assert_eq!(ms, SamplerOp::Ld2dms);
-        assert_eq!(
-            order.unwrap(),
-            &[Some(0), Some(1), Some(3), Some(4), Some(5), None]
-        );
+        assert_eq!(ms, SamplerOp::Ld2dmsW);
+        assert!(order.is_none());
         // ld_mcs "u v r" onto "u v r lod".
         let (mcs, order) = op(29);
         assert_eq!(mcs, SamplerOp::LdMcs);
@@ -829,5 +823,135 @@ mod masked_select_tests {
             .map(|g| u32::from_le_bytes([g[0], g[1], g[2], g[3]]))
             .collect();
         assert_eq!(lane0, [30, 1, 40]);
+    }
+
+    /// 16 samples per pixel (seed 003 MULTISAMPLECOUNT_16) with an MCS of 64-bit
+    /// elements (Mesa isl ISL_FORMAT_MCS_16X: 4 bits per sample, sample 0 lowest):
+    /// pixel (0, 0)'s MCS sends sample 11 to sample slice 5 and every other sample to
+    /// slice 0. `ld_mcs` returns the element's low and high dwords; `ld2dms_w` with them
+    /// reads sample 11 from slice 5 and sample 3 from slice 0 (texel of slice k: k, k+1,
+    /// k+2, k+3); the all-ones element reads the surface's clear value. Worked by hand.
+    #[test]
+    fn sixteen_sample_surfaces_read_through_a_64_bit_mcs() {
+        use gtsim_mem::layout::{ArraySpacing, SurfaceType};
+        use gtsim_spec::gen11::render_surface_state::{
+            AuxiliarySurfaceMode, NumberOfMultisamples, TileMode,
+        };
+        let mut mem = AddressSpace::new();
+        mem.map(0x1000, 0x1000);
+        mem.map(0x10_0000, 0x10_0000);
+        mem.map(0x40_0000, 0x1000);
+        mem.write_u32(0x1000, 0x1100).unwrap();
+        let rss = RenderSurfaceState {
+            surface_type: St::SURFTYPE_2D,
+            surface_format: SurfaceFormat::R8G8B8A8_UINT,
+            width: 1,
+            height: 0,
+            tile_mode: TileMode::YMAJOR,
+            surface_pitch: 127,
+            surface_qpitch: 1,
+            surface_base_address: 0x10_0000,
+            number_of_multisamples: NumberOfMultisamples::MULTISAMPLECOUNT_16,
+            auxiliary_surface_mode: AuxiliarySurfaceMode::AUX_CCS_E,
+            auxiliary_surface_base_address: 0x40_0000,
+            auxiliary_surface_pitch: 0,
+            auxiliary_surface_qpitch: 1,
+            shader_channel_select_red: ShaderChannelSelectRed(4),
+            shader_channel_select_green: ShaderChannelSelectGreen(5),
+            shader_channel_select_blue: ShaderChannelSelectBlue(6),
+            shader_channel_select_alpha: ShaderChannelSelectAlpha(7),
+            red_clear_color: 70,
+            green_clear_color: 71,
+            blue_clear_color: 72,
+            alpha_clear_color: 73,
+            ..Default::default()
+        };
+        let bytes: Vec<u8> = rss
+            .pack()
+            .unwrap()
+            .iter()
+            .flat_map(|d| d.to_le_bytes())
+            .collect();
+        mem.write(0x1100, &bytes).unwrap();
+        // Each sample slice's texel (0, 0), where the layout places it.
+        let main =
+            crate::surface::layout(&rss, SurfaceType::D2, (2, 1, 1), 1, ArraySpacing::QPitch(4))
+                .unwrap();
+        for k in 0..16u8 {
+            let off = main.desc.texel_offset(0, 0, 0, 0, u32::from(k)).unwrap();
+            mem.write(0x10_0000 + off, &[k, k + 1, k + 2, k + 3])
+                .unwrap();
+        }
+        // The MCS element of pixel (0, 0): Y tile offset 0, 8 bytes.
+        let mcs: u64 = 5 << (11 * 4);
+        mem.write(0x40_0000, &mcs.to_le_bytes()).unwrap();
+        let tables = StageTables {
+            binding_table: 0x1000,
+            ..Default::default()
+        };
+        let send = |message_type: u8, params: &[[u32; 8]], rlen: u8| {
+            let desc = MessageDescriptorSamplingEngine {
+                message_length: params.len() as u8,
+                response_length: rlen,
+                simd_mode_1_0: 1,
+                message_type,
+                ..Default::default()
+            }
+            .pack()
+            .unwrap()[0];
+            let mut payload = Payload::new();
+            for p in params {
+                payload.push(reg(*p));
+            }
+            let m = Message {
+                sfid: Sfid::Sampler,
+                desc,
+                ex_desc: 0,
+                exec_size: 8,
+                channel_mask: 1,
+                first_channel: 0,
+                payload,
+                payload2: Payload::new(),
+                response_length: rlen,
+                dst: 0,
+                eot: false,
+                ip: 0,
+            };
+            let r = message(
+                &SamplerCache::default(),
+                &Bases::default(),
+                tables,
+                &mem,
+                &m,
+            )
+            .unwrap();
+            r.registers
+                .iter()
+                .map(|g| u32::from_le_bytes([g[0], g[1], g[2], g[3]]))
+                .collect::<Vec<u32>>()
+        };
+        // ld_mcs "u v r" (type 29): the element as R32G32_UINT.
+        let lo = (mcs & 0xffff_ffff) as u32;
+        let hi = (mcs >> 32) as u32;
+        assert_eq!(send(29, &[[0; 8], [0; 8], [0; 8]], 2), [lo, hi]);
+        // ld2dms_w "si mcs0 mcs1 u v r" (type 28).
+        let ld2dms_w = |si: u32, mcs: u64| {
+            send(
+                28,
+                &[
+                    [si; 8],
+                    [(mcs & 0xffff_ffff) as u32; 8],
+                    [(mcs >> 32) as u32; 8],
+                    [0; 8],
+                    [0; 8],
+                    [0; 8],
+                ],
+                4,
+            )
+        };
+        assert_eq!(ld2dms_w(11, mcs), [5, 6, 7, 8]);
+        assert_eq!(ld2dms_w(3, mcs), [0, 1, 2, 3]);
+        assert_eq!(ld2dms_w(15, mcs), [0, 1, 2, 3]);
+        assert_eq!(ld2dms_w(11, u64::MAX), [70, 71, 72, 73]);
     }
 }

@@ -206,17 +206,10 @@ pub(crate) fn w_major_pitch(surface_pitch: u64) -> u64 {
 /// Seed 003 RENDER_SURFACE_STATE Number of Multisamples (MULTISAMPLECOUNT_1 to _16) and
 /// Multisampled Surface Storage Format: MSFMT_MSS keeps each sample as an array slice
 /// (physical slice = slice * samples + sample), MSFMT_DEPTH_STENCIL interleaves the
-/// samples in the plane. 16 samples per pixel are refused by name.
+/// samples in the plane.
 pub(crate) fn multisampling(rss: &RenderSurfaceState) -> Result<(u32, MsaaLayout), MessageError> {
     let samples = match rss.number_of_multisamples.0 {
-        n @ 0..=3 => 1u32 << n,
-        4 => {
-            return Err(gtsim_spec::Unsupported::new(
-                "a surface of 16 samples per pixel (MULTISAMPLECOUNT_16)",
-                "seed 003 RENDER_SURFACE_STATE Number of Multisamples",
-            )
-            .into());
-        }
+        n @ 0..=4 => 1u32 << n,
         other => {
             return Err(MessageError::State {
                 structure: "RENDER_SURFACE_STATE",
@@ -239,8 +232,10 @@ pub(crate) fn multisampling(rss: &RenderSurfaceState) -> Result<(u32, MsaaLayout
 /// Auxiliary Surface Base Address, Y-tiled, Auxiliary Surface Pitch + 1 tiles (of 128
 /// bytes) wide, slices Auxiliary Surface QPitch rows apart, "Surface Horizontal
 /// Alignment of 16 and Surface Vertical Alignment of 4", and the main surface's width,
-/// height, slices and levels; one element per pixel, 8 bits for 2x and 4x and 32 bits
-/// for 8x (Mesa isl ISL_FORMAT_MCS_2X/4X/8X). `None` without one.
+/// height, slices and levels; one element per pixel, 8 bits for 2x and 4x, 32 bits for
+/// 8x and 64 bits for 16x (log2(samples) bits per sample; Mesa isl
+/// ISL_FORMAT_MCS_2X/4X/8X/16X), read as R8_UINT, R32_UINT and R32G32_UINT. `None`
+/// without one.
 pub(crate) fn mcs_surface(
     rss: &RenderSurfaceState,
     main: &Surface,
@@ -253,10 +248,10 @@ pub(crate) fn mcs_surface(
     if samples < 2 || !mcs || main.desc.msaa_layout != MsaaLayout::Array {
         return None;
     }
-    let (bytes, format) = if samples == 8 {
-        (4, SurfaceFormat::R32_UINT)
-    } else {
-        (1, SurfaceFormat::R8_UINT)
+    let (bytes, format) = match samples {
+        16 => (8, SurfaceFormat::R32G32_UINT),
+        8 => (4, SurfaceFormat::R32_UINT),
+        _ => (1, SurfaceFormat::R8_UINT),
     };
     let desc = SurfaceDesc {
         samples: 1,
@@ -511,7 +506,7 @@ mod tests {
             (mcs8.format, mcs8.desc.block_bytes),
             (SurfaceFormat::R32_UINT, 4)
         );
-        // Single-sampled, its CCS is no MCS; 16 samples are refused by name.
+        // Single-sampled, its CCS is no MCS; 16 samples take 64-bit elements.
         let single = RenderSurfaceState {
             number_of_multisamples: NumberOfMultisamples::MULTISAMPLECOUNT_1,
             ..rss.clone()
@@ -529,14 +524,20 @@ mod tests {
             number_of_multisamples: NumberOfMultisamples::MULTISAMPLECOUNT_16,
             ..rss
         };
-        let e = layout(
+        let main16 = layout(
             &sixteen,
             SurfaceType::D2,
             (100, 50, 3),
             1,
             ArraySpacing::QPitch(52),
+        )
+        .unwrap();
+        assert_eq!(main16.desc.samples, 16);
+        let mcs16 = mcs_surface(&sixteen, &main16).unwrap().unwrap();
+        assert_eq!(
+            (mcs16.format, mcs16.desc.block_bytes),
+            (SurfaceFormat::R32G32_UINT, 8)
         );
-        assert!(e.unwrap_err().to_string().contains("16 samples"));
     }
 
     #[test]

@@ -287,7 +287,7 @@ fn multisample_state(
     single.pattern_lines = matches!(mode, M::MSRASTMODE_ON_PIXEL | M::MSRASTMODE_ON_PATTERN);
     single.per_sample =
         wm.multisample_dispatch_mode == MultisampleDispatchMode::MSDISPMODE_PERSAMPLE;
-    single.sample_mask = sample_mask.map_or(mask, |m| m.sample_mask & mask);
+    single.sample_mask = u16::from(sample_mask.map_or(mask, |m| m.sample_mask & mask));
     Ok(single)
 }
 

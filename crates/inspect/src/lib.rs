@@ -78,8 +78,10 @@ pub fn inspect_limited(
     }
     if platform == gtsim_gpu::device::Platform::IceLake {
         r.notes.push(
-            "an Ice Lake capture: its commands are listed, but Gen11 draws are not \
-             modelled, so there are no draw pages, and hang pages lack the state"
+            "an Ice Lake capture: each draw has its page (what it wrote, its kernels, \
+             counts and times), but its state is shown as the 3DPRIMITIVE alone, the \
+             surfaces its binding tables name are not listed, and hang pages lack the \
+             state (the state-by-stage pages read Gen7's latched state)"
                 .into(),
         );
     }

@@ -304,7 +304,7 @@ impl SurfaceDesc {
     }
 
     fn check(&self) -> Result<(), LayoutError> {
-        let ok_samples = matches!(self.samples, 1 | 2 | 4 | 8);
+        let ok_samples = matches!(self.samples, 1 | 2 | 4 | 8 | 16);
         if !ok_samples || self.levels == 0 || self.width == 0 || self.height == 0 {
             return Err(LayoutError::Invalid(format!(
                 "{} samples, {} levels, {}x{}",
@@ -592,6 +592,7 @@ fn ims_scale(samples: u32) -> (u32, u32) {
         2 => (2, 1),
         4 => (2, 2),
         8 => (4, 2),
+        16 => (4, 4),
         _ => (1, 1),
     }
 }
@@ -601,7 +602,10 @@ fn ims_scale(samples: u32) -> (u32, u32) {
 /// Multisampled Surfaces"; the same mapping Mesa's BLORP documents for Gen7):
 /// 2x: X' = (X & !1)·2 + (S & 1)·2 + (X & 1), Y' = Y;
 /// 4x: X' as 2x, Y' = (Y & !1)·2 + (S & 2) + (Y & 1);
-/// 8x: X' = (X & !1)·4 + (S & 4) + (S & 1)·2 + (X & 1), Y' as 4x.
+/// 8x: X' = (X & !1)·4 + (S & 4) + (S & 1)·2 + (X & 1), Y' as 4x;
+/// 16x (Gen9+ depth and stencil, 4×4 samples per pixel): X' as 8x,
+/// Y' = (Y & !1)·4 + (S & 8)/2 + (S & 2) + (Y & 1) (Mesa's BLORP encode_msaa and isl's
+/// 4×4 interleaved scale for 16 samples).
 pub fn ims_position(x: u32, y: u32, s: u32, samples: u32) -> (u32, u32) {
     match samples {
         2 => ((x & !1) * 2 + (s & 1) * 2 + (x & 1), y),
@@ -612,6 +616,10 @@ pub fn ims_position(x: u32, y: u32, s: u32, samples: u32) -> (u32, u32) {
         8 => (
             (x & !1) * 4 + (s & 4) + (s & 1) * 2 + (x & 1),
             (y & !1) * 2 + (s & 2) + (y & 1),
+        ),
+        16 => (
+            (x & !1) * 4 + (s & 4) + (s & 1) * 2 + (x & 1),
+            (y & !1) * 4 + (s & 8) / 2 + (s & 2) + (y & 1),
         ),
         _ => (x, y),
     }

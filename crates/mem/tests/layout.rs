@@ -121,6 +121,19 @@ fn interleaved_msaa_positions() {
         }
     }
     assert!(seen.iter().all(|&(x, y)| x < 16 && y < 8));
+    // 16x, pixel (3, 2), sample 13 (0b1101): X' = 2*4 + 4 + 2 + 1 = 15,
+    // Y' = 2*4 + 8/2 + 0 + 0 = 12.
+    assert_eq!(ims_position(3, 2, 13, 16), (15, 12));
+    // Every sample of a 4x4-pixel region lands on a distinct texel of its 16x16.
+    let mut seen = std::collections::HashSet::new();
+    for y in 0..4 {
+        for x in 0..4 {
+            for s in 0..16 {
+                assert!(seen.insert(ims_position(x, y, s, 16)));
+            }
+        }
+    }
+    assert!(seen.iter().all(|&(x, y)| x < 16 && y < 16));
     // A 4x IMS 8x8 depth surface is 16x16 physical.
     let mut d = desc(SurfaceType::D2, 8, 8, 1, 1);
     d.samples = 4;

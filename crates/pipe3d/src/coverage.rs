@@ -17,39 +17,43 @@
 
 use crate::raster::{PointRule, RasterState, Setup, Winding};
 
+/// A pixel's samples as a bit mask, and the most samples per pixel (16 on Gen9+).
+pub use gtsim_dataport::rt_samples::{MAX_SAMPLES, SampleMask};
+
 /// The sample positions of a multisampled surface (3DSTATE_MULTISAMPLE).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SamplePattern {
-    /// Samples per pixel (1, 4 or 8 on Gen7).
+    /// Samples per pixel (1, 4 or 8 on Gen7; 2 and 16 too on Gen11).
     pub count: u32,
     /// Each sample's X and Y offset from the pixel's upper-left corner, in sixteenths.
-    pub offsets: [[u8; 2]; 8],
+    pub offsets: [[u8; 2]; MAX_SAMPLES],
 }
 
 impl SamplePattern {
     /// The pattern of the samples at `offsets`, in pixels from the pixel's upper-left
     /// corner as the state's U0.4 fields decode (3DSTATE_MULTISAMPLE on Gen7,
-    /// 3DSTATE_SAMPLE_PATTERN on Gen8+): each kept in sixteenths of a pixel, at most 8.
+    /// 3DSTATE_SAMPLE_PATTERN on Gen8+): each kept in sixteenths of a pixel, at most
+    /// [`MAX_SAMPLES`].
     pub fn from_offsets(offsets: &[[f64; 2]]) -> SamplePattern {
-        let mut out = [[8u8; 2]; 8];
+        let mut out = [[8u8; 2]; MAX_SAMPLES];
         for (o, xy) in out.iter_mut().zip(offsets) {
             *o = xy.map(|v| (v * 16.0).round().clamp(0.0, 15.0) as u8);
         }
         SamplePattern {
-            count: offsets.len().min(8) as u32,
+            count: offsets.len().min(MAX_SAMPLES) as u32,
             offsets: out,
         }
     }
 
     /// Every sample's bit.
-    pub fn all(&self) -> u8 {
-        ((1u32 << self.count.min(8)) - 1) as u8
+    pub fn all(&self) -> SampleMask {
+        ((1u32 << self.count.min(MAX_SAMPLES as u32)) - 1) as SampleMask
     }
 
     /// The samples' offsets in the rasterizer's subpixel units.
     fn subpixel(&self, s: &RasterState) -> Vec<[i64; 2]> {
         let shift = s.subpixel.bits() - 4;
-        self.offsets[..self.count.min(8) as usize]
+        self.offsets[..(self.count as usize).min(MAX_SAMPLES)]
             .iter()
             .map(|o| o.map(|v| i64::from(v & 15) << shift))
             .collect()
@@ -57,7 +61,7 @@ impl SamplePattern {
 }
 
 /// Covered pixels in raster order and, for each, its sample coverage mask.
-pub type Covered = (Vec<(u32, u32)>, Vec<u8>);
+pub type Covered = (Vec<(u32, u32)>, Vec<SampleMask>);
 
 /// The state with its sampling grid at the pixels' upper-left corners, which the sample
 /// offsets are relative to (a pixel box found there holds every pixel any sample of
@@ -78,7 +82,7 @@ fn sample_rows(setups: &[Setup], pattern: &SamplePattern, s: &RasterState) -> Co
         return (pixels, masks);
     };
     let bottom = setups.iter().map(|t| *t.ys.end()).max().unwrap_or(top);
-    let mut row: Vec<u8> = vec![];
+    let mut row: Vec<SampleMask> = vec![];
     for py in top..=bottom {
         let spans: Vec<(usize, (i64, i64))> = setups
             .iter()
@@ -158,7 +162,7 @@ pub fn point(
     let (mut pixels, mut masks) = (vec![], vec![]);
     for py in y0.div_euclid(one).max(ry0)..=y1.div_euclid(one).min(ry1) {
         for px in x0.div_euclid(one).max(rx0)..=x1.div_euclid(one).min(rx1) {
-            let mut m = 0u8;
+            let mut m: SampleMask = 0;
             for (k, o) in offsets.iter().enumerate() {
                 if in_x(px * one + o[0]) && in_y(py * one + o[1]) {
                     m |= 1 << k;

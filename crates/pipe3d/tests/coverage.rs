@@ -12,7 +12,7 @@ const GL: RasterState = RasterState {
 
 /// Four samples at (3,5), (11,2), (6,13), (14,10) sixteenths: x + y = 8, 13, 19, 24.
 fn pattern() -> SamplePattern {
-    let mut offsets = [[0u8; 2]; 8];
+    let mut offsets = [[0u8; 2]; 16];
     offsets[..4].copy_from_slice(&[[3, 5], [11, 2], [6, 13], [14, 10]]);
     SamplePattern { count: 4, offsets }
 }
@@ -26,7 +26,7 @@ fn triangle_samples_worked_by_hand() {
     let e = 41.0 / 16.0;
     let ((px, masks), w) = coverage::triangle([[0.0, 0.0], [e, 0.0], [0.0, e]], &GL, &pattern());
     assert!(w.is_some());
-    let got: Vec<((u32, u32), u8)> = px.into_iter().zip(masks).collect();
+    let got: Vec<((u32, u32), u16)> = px.into_iter().zip(masks).collect();
     let want = vec![
         ((0, 0), 0xf),
         ((1, 0), 0xf),
@@ -42,7 +42,7 @@ fn triangle_samples_worked_by_hand() {
 fn a_centre_sample_pattern_is_the_single_sample_rasterizer() {
     let one = SamplePattern {
         count: 1,
-        offsets: [[8, 8]; 8],
+        offsets: [[8, 8]; 16],
     };
     let mut x = 0x1234_5678u32;
     let mut rnd = || {
@@ -80,7 +80,7 @@ fn shared_edges_give_each_sample_once() {
     let b = [[9.0, 2.0], [10.0, 9.0], [3.0, 8.0]];
     let ((pa, ma), _) = coverage::triangle(a, &GL, &p);
     let ((pb, mb), _) = coverage::triangle(b, &GL, &p);
-    let mut seen = std::collections::BTreeMap::<(u32, u32), u8>::new();
+    let mut seen = std::collections::BTreeMap::<(u32, u32), u16>::new();
     for (px, m) in pa.into_iter().zip(ma).chain(pb.into_iter().zip(mb)) {
         let e = seen.entry(px).or_default();
         assert_eq!(*e & m, 0, "sample of {px:?} covered twice");
@@ -96,8 +96,8 @@ fn multisampled_lines_are_rectangles_of_at_least_one_pixel() {
     // [4, 5]. Row 4 samples (y = 4 + 5/16, 2/16, 13/16, 10/16) are all inside; x from
     // 2 + o/16 for pixels 2..5 (and pixel 6's samples lie past x = 6).
     let (px, masks) = coverage::line([2.0, 4.5], [6.0, 4.5], 0.0, &GL, &pattern());
-    let got: Vec<((u32, u32), u8)> = px.into_iter().zip(masks).collect();
-    let want: Vec<((u32, u32), u8)> = (2..6).map(|x| ((x, 4), 0xf)).collect();
+    let got: Vec<((u32, u32), u16)> = px.into_iter().zip(masks).collect();
+    let want: Vec<((u32, u32), u16)> = (2..6).map(|x| ((x, 4), 0xf)).collect();
     assert_eq!(got, want);
 }
 

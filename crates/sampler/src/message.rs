@@ -175,6 +175,7 @@ fn kind(op: SamplerOp) -> Result<SamplerOp, MessageError> {
         | SamplerOp::Sampleinfo
         | SamplerOp::LdMcs
         | SamplerOp::Ld2dms
+        | SamplerOp::Ld2dmsW
         | SamplerOp::Ld2dss => Ok(op),
         SamplerOp::Invalid(v) => Err(invalid(format!(
             "message type {v:#07b} is not a Gen7 SIMD8/SIMD16 sampler message (seed 000 \
@@ -381,7 +382,7 @@ fn run(
         SamplerOp::Resinfo => resinfo_message(d, &params, enabled, lanes, res)?,
         SamplerOp::Sampleinfo => multisample::sampleinfo_message(d, enabled, lanes, res)?,
         SamplerOp::LdMcs => multisample::ld_mcs_message(d, &header, &params, enabled, lanes, res)?,
-        SamplerOp::Ld2dms | SamplerOp::Ld2dss => {
+        SamplerOp::Ld2dms | SamplerOp::Ld2dmsW | SamplerOp::Ld2dss => {
             multisample::ld2dms_message(kind, d, &header, &params, enabled, lanes, res)?
         }
         // `kind` refused these above.

@@ -53,6 +53,10 @@ pub enum SamplerOp {
     LdMcs,
     /// ld2dms: one sample of a multisampled surface, through an MCS value.
     Ld2dms,
+    /// ld2dms_w (Gen9+): ld2dms with a 64-bit MCS value in two parameters, `si mcsl
+    /// mcsh u v r` (16 samples take 4 bits each; Mesa lower_sampler_logical_send:
+    /// SHADER_OPCODE_TXF_CMS_W), no LOD (multisampled surfaces have one level).
+    Ld2dmsW,
     /// ld2dss: one sample slice of a multisampled surface.
     Ld2dss,
     /// sample_8x8 (SIMD32/64): the media sampler's AVS; `media` selects the media

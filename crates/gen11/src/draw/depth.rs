@@ -222,13 +222,7 @@ pub fn wm_hz_op(
     }
     // Number of Multisamples: log2 of the depth buffer's samples per pixel.
     let samples = match op.number_of_multisamples {
-        n @ 0..=3 => 1u32 << n,
-        4 => {
-            return Err(unsupported(
-                "3DSTATE_WM_HZ_OP on a depth buffer of 16 samples per pixel",
-                "seed 003 3DSTATE_WM_HZ_OP_BODY Number of Multisamples",
-            ));
-        }
+        n @ 0..=4 => 1u32 << n,
         other => {
             return Err(DrawError::State {
                 command: "3DSTATE_WM_HZ_OP",

@@ -820,8 +820,8 @@ fn pixel_shader(f: &DrawFront, mem: &dyn Memory) -> Result<PixelShader, DrawErro
 /// 3DSTATE_PS_EXTRA as the neutral [`Multisample`]:
 ///
 /// * Number of Multisamples (seed 003 3DSTATE_MULTISAMPLE_BODY: log2 of 1 to 16, 5-7
-///   reserved); 16 samples per pixel are refused by name (the model's coverage masks
-///   hold eight samples).
+///   reserved); coverage masks hold up to 16 samples
+///   ([`gtsim_pipe3d::coverage::SampleMask`]).
 /// * The sample positions of that count from 3DSTATE_SAMPLE_PATTERN (Mesa genxml
 ///   gen11.xml: U0.4 offsets from the pixel's upper-left corner, per count).
 /// * The rasterization mode the hardware derives from 3DSTATE_RASTER (seed 003
@@ -850,13 +850,7 @@ fn multisample(f: &DrawFront) -> Result<Multisample, DrawError> {
         ));
     }
     let samples = match ms.number_of_multisamples {
-        n @ 0..=3 => 1u32 << n,
-        4 => {
-            return Err(unsupported(
-                "16 samples per pixel (3DSTATE_MULTISAMPLE Number of Multisamples 4)",
-                "seed 003 3DSTATE_MULTISAMPLE_BODY Number of Multisamples",
-            ));
-        }
+        n @ 0..=4 => 1u32 << n,
         other => {
             return Err(DrawError::State {
                 command: "3DSTATE_MULTISAMPLE",
@@ -888,6 +882,24 @@ fn multisample(f: &DrawFront) -> Result<Multisample, DrawError> {
             [p.n4x_sample2_x_offset, p.n4x_sample2_y_offset],
             [p.n4x_sample3_x_offset, p.n4x_sample3_y_offset],
         ],
+        16 => vec![
+            [p.n16x_sample0_x_offset, p.n16x_sample0_y_offset],
+            [p.n16x_sample1_x_offset, p.n16x_sample1_y_offset],
+            [p.n16x_sample2_x_offset, p.n16x_sample2_y_offset],
+            [p.n16x_sample3_x_offset, p.n16x_sample3_y_offset],
+            [p.n16x_sample4_x_offset, p.n16x_sample4_y_offset],
+            [p.n16x_sample5_x_offset, p.n16x_sample5_y_offset],
+            [p.n16x_sample6_x_offset, p.n16x_sample6_y_offset],
+            [p.n16x_sample7_x_offset, p.n16x_sample7_y_offset],
+            [p.n16x_sample8_x_offset, p.n16x_sample8_y_offset],
+            [p.n16x_sample9_x_offset, p.n16x_sample9_y_offset],
+            [p.n16x_sample10_x_offset, p.n16x_sample10_y_offset],
+            [p.n16x_sample11_x_offset, p.n16x_sample11_y_offset],
+            [p.n16x_sample12_x_offset, p.n16x_sample12_y_offset],
+            [p.n16x_sample13_x_offset, p.n16x_sample13_y_offset],
+            [p.n16x_sample14_x_offset, p.n16x_sample14_y_offset],
+            [p.n16x_sample15_x_offset, p.n16x_sample15_y_offset],
+        ],
         _ => vec![
             [p.n8x_sample0_x_offset, p.n8x_sample0_y_offset],
             [p.n8x_sample1_x_offset, p.n8x_sample1_y_offset],
@@ -912,7 +924,8 @@ fn multisample(f: &DrawFront) -> Result<Multisample, DrawError> {
     out.pattern_polygons = mode & 1 != 0;
     out.pattern_lines = mode == 3;
     out.per_sample = get(&f.state.ps_extra).pixel_shader_is_per_sample;
-    out.sample_mask = (get(&f.state.sample_mask).sample_mask & ((1 << samples) - 1)) as u8;
+    out.sample_mask =
+        (u32::from(get(&f.state.sample_mask).sample_mask) & ((1u32 << samples) - 1)) as u16;
     Ok(out)
 }
 
@@ -1194,19 +1207,55 @@ mod tests {
         assert!(m.pattern_polygons && !m.pattern_lines);
     }
 
-    /// One sample per pixel ignores the pattern; 16 samples are refused by name; 5-7
-    /// are reserved.
+    /// 16x: sample k of a made-up pattern at (k, 15 - k) sixteenths comes back as
+    /// such (the U0.4 fields decode to k/16), and the sample mask keeps all 16 bits.
     #[test]
-    fn other_counts_are_single_refused_or_reserved() {
+    fn sixteen_samples_take_the_16x_pattern_and_a_16_bit_mask() {
         let mut s = LatchedState::default();
-        let m = gathered(&s).unwrap();
-        assert_eq!((m.samples, m.pattern.count), (1, 1));
+        let mut p = ThreeDStateSamplePattern::default();
+        let fields: [(&mut f64, &mut f64); 16] = [
+            (&mut p.n16x_sample0_x_offset, &mut p.n16x_sample0_y_offset),
+            (&mut p.n16x_sample1_x_offset, &mut p.n16x_sample1_y_offset),
+            (&mut p.n16x_sample2_x_offset, &mut p.n16x_sample2_y_offset),
+            (&mut p.n16x_sample3_x_offset, &mut p.n16x_sample3_y_offset),
+            (&mut p.n16x_sample4_x_offset, &mut p.n16x_sample4_y_offset),
+            (&mut p.n16x_sample5_x_offset, &mut p.n16x_sample5_y_offset),
+            (&mut p.n16x_sample6_x_offset, &mut p.n16x_sample6_y_offset),
+            (&mut p.n16x_sample7_x_offset, &mut p.n16x_sample7_y_offset),
+            (&mut p.n16x_sample8_x_offset, &mut p.n16x_sample8_y_offset),
+            (&mut p.n16x_sample9_x_offset, &mut p.n16x_sample9_y_offset),
+            (&mut p.n16x_sample10_x_offset, &mut p.n16x_sample10_y_offset),
+            (&mut p.n16x_sample11_x_offset, &mut p.n16x_sample11_y_offset),
+            (&mut p.n16x_sample12_x_offset, &mut p.n16x_sample12_y_offset),
+            (&mut p.n16x_sample13_x_offset, &mut p.n16x_sample13_y_offset),
+            (&mut p.n16x_sample14_x_offset, &mut p.n16x_sample14_y_offset),
+            (&mut p.n16x_sample15_x_offset, &mut p.n16x_sample15_y_offset),
+        ];
+        for (k, (x, y)) in fields.into_iter().enumerate() {
+            *x = k as f64 / 16.0;
+            *y = (15 - k) as f64 / 16.0;
+        }
+        s.sample_pattern = Some(p);
         s.multisample = Some(ThreeDStateMultisample {
             number_of_multisamples: 4,
             ..Default::default()
         });
-        let e = gathered(&s).unwrap_err().to_string();
-        assert!(e.contains("16 samples"), "{e}");
+        s.sample_mask = Some(ThreeDStateSampleMask {
+            sample_mask: 0xfff6,
+        });
+        let m = gathered(&s).unwrap();
+        assert_eq!((m.samples, m.pattern.count), (16, 16));
+        let want: Vec<[u8; 2]> = (0..16u8).map(|k| [k, 15 - k]).collect();
+        assert_eq!(m.pattern.offsets[..], want[..]);
+        assert_eq!(m.sample_mask, 0xfff6);
+    }
+
+    /// One sample per pixel ignores the pattern; 5-7 are reserved.
+    #[test]
+    fn other_counts_are_single_or_reserved() {
+        let mut s = LatchedState::default();
+        let m = gathered(&s).unwrap();
+        assert_eq!((m.samples, m.pattern.count), (1, 1));
         s.multisample = Some(ThreeDStateMultisample {
             number_of_multisamples: 6,
             ..Default::default()

@@ -53,7 +53,7 @@ pub(super) struct Primitive<'a> {
     pub pixels: Cow<'a, [(u32, u32)]>,
     /// For an object rasterized per sample (seed 004 §11.4), each pixel's sample coverage
     /// mask; empty when every sample of a covered pixel is covered.
-    pub coverage: Cow<'a, [u8]>,
+    pub coverage: Cow<'a, [crate::coverage::SampleMask]>,
     /// An anti-aliased line: the rectangle whose coverage multiplies source 0 alpha at
     /// the render target write (seed 004 §10.3.12.5, §12.1.1 note).
     pub aa_line: Option<crate::raster::AaLine>,

@@ -8,6 +8,7 @@ use super::stream::RunAssembler;
 use super::{DrawError, Statistics, Watchdog, clipper};
 use crate::assembly::{Object, ObjectType};
 use crate::clip::{ClipStatus, clip_determination, vertex_clip_test};
+use crate::coverage::SampleMask;
 use crate::raster::{self, RasterState};
 use crate::sf::culled;
 use crate::state::{ClipMode, DrawState, FillMode, Front, SetupState};
@@ -212,7 +213,7 @@ fn position(v: &Vue) -> [f32; 4] {
 /// An object's covered pixels in raster order, their sample coverage masks (empty when
 /// it is rasterized at the pixel location: every sample of a covered pixel), and whether
 /// it faces back.
-type Coverage = (Vec<(u32, u32)>, Vec<u8>, bool);
+type Coverage = (Vec<(u32, u32)>, Vec<SampleMask>, bool);
 
 /// The rows of `rect` the object can touch: its vertices' screen rows (with a
 /// rectangle's implied fourth vertex, and a point's or wide line's half width) widened
@@ -604,7 +605,7 @@ fn fill_mode_object(
 /// Keeps the pixels (and their coverage masks, when there are some) that `keep` keeps.
 fn retain_pixels(
     pixels: &mut Vec<(u32, u32)>,
-    coverage: &mut Vec<u8>,
+    coverage: &mut Vec<SampleMask>,
     keep: impl Fn((u32, u32)) -> bool,
 ) {
     if coverage.is_empty() {

@@ -167,7 +167,7 @@ pub struct Multisample {
     /// (§11.10.2.2) rather than per pixel.
     pub per_sample: bool,
     /// 3DSTATE_SAMPLE_MASK, ANDed with every pixel's coverage (§11.2.5).
-    pub sample_mask: u8,
+    pub sample_mask: crate::coverage::SampleMask,
 }
 
 impl Multisample {
@@ -179,7 +179,7 @@ impl Multisample {
             pixel_center,
             pattern: SamplePattern {
                 count: 1,
-                offsets: [[8, 8]; 8],
+                offsets: [[8, 8]; crate::coverage::MAX_SAMPLES],
             },
             pattern_polygons: false,
             pattern_lines: false,

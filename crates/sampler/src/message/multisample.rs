@@ -53,7 +53,12 @@ fn check_surface(kind: SamplerOp, view: &SurfaceView) -> Result<(), MessageError
     // MCS: Mesa's BLORP sends them to the single-sampled view of an interleaved stencil
     // buffer it resolves (ext_framebuffer_multisample-accuracy stencil_resolve), which
     // Ivy Bridge hardware serves.
-    if view.samples < 2 && !matches!(kind, SamplerOp::Ld2dms | SamplerOp::LdMcs) {
+    if view.samples < 2
+        && !matches!(
+            kind,
+            SamplerOp::Ld2dms | SamplerOp::Ld2dmsW | SamplerOp::LdMcs
+        )
+    {
         return Err(invalid(format!(
             "{kind:?} of a surface whose Number of Multisamples is MULTISAMPLECOUNT_1 \
              (seed 000 §2.13.1.4: these messages read multisampled surfaces)"
@@ -63,7 +68,12 @@ fn check_surface(kind: SamplerOp, view: &SurfaceView) -> Result<(), MessageError
         .layout
         .as_ref()
         .is_ok_and(|s| s.desc.msaa_layout == MsaaLayout::Interleaved);
-    if interleaved && !matches!(kind, SamplerOp::Ld2dms | SamplerOp::LdMcs) {
+    if interleaved
+        && !matches!(
+            kind,
+            SamplerOp::Ld2dms | SamplerOp::Ld2dmsW | SamplerOp::LdMcs
+        )
+    {
         return Err(invalid(format!(
             "{kind:?} of an MSFMT_DEPTH_STENCIL surface: only ld2dms, resinfo and \
              sampleinfo may read it (seed 000 §2.12.2 Multisampled Surface Storage Format)"
@@ -105,15 +115,19 @@ fn pixel(
 }
 
 /// The MCS value that marks a fast-cleared pixel: all ones in the element.
-fn clear_mcs(samples: u32) -> u32 {
-    if samples == 8 { u32::MAX } else { 0xff }
+fn clear_mcs(samples: u32) -> u64 {
+    match samples {
+        16 => u64::MAX,
+        8 => u64::from(u32::MAX),
+        _ => 0xff,
+    }
 }
 
 /// The sample slice that holds sample `si` according to MCS value `mcs`: log2(samples)
 /// bits per sample, sample 0 lowest.
-pub(crate) fn sample_slice(mcs: u32, si: u32, samples: u32) -> u32 {
+pub(crate) fn sample_slice(mcs: u64, si: u32, samples: u32) -> u32 {
     let bits = samples.trailing_zeros();
-    mcs.checked_shr(si.saturating_mul(bits)).unwrap_or(0) & ((1 << bits) - 1)
+    (mcs.checked_shr(si.saturating_mul(bits)).unwrap_or(0) & ((1 << bits) - 1)) as u32
 }
 
 /// The clear colour as the surface's format returns it: the surface's raw clear value
@@ -177,7 +191,13 @@ pub(super) fn ld2dms_message(
         }
         let (si, mcs, first) = match kind {
             SamplerOp::Ld2dss => (params.raw(0, lane), None, 1),
-            _ => (params.raw(0, lane), Some(params.raw(1, lane)), 2),
+            // ld2dms_w: the MCS value's low and high dwords.
+            SamplerOp::Ld2dmsW => (
+                params.raw(0, lane),
+                Some(u64::from(params.raw(1, lane)) | u64::from(params.raw(2, lane)) << 32),
+                3,
+            ),
+            _ => (params.raw(0, lane), Some(u64::from(params.raw(1, lane))), 2),
         };
         let coords = std::array::from_fn(|i| params.i(first + i, lane));
         let Some((level, x, y, slice)) = pixel(&tex, header, coords) else {

@@ -32,6 +32,7 @@ use super::{
     DepthOp, DrawError, DrawState, Front, Memory, PixelStage, Primitive, Statistics, Subspan,
     ThreadContext, attribute_deltas, pixel_bias, ps_failed, rt_mode, source_depth_at, subspans,
 };
+use crate::coverage::{MAX_SAMPLES, SampleMask};
 use crate::draw::replay::Replays;
 use gtsim_dataport::rt_samples::SampleWrites;
 use gtsim_eu::exec::DEFAULT_BUDGET;
@@ -54,9 +55,9 @@ pub(super) struct MsThread {
     /// Per slot, its sample (per-sample dispatch).
     pub sample: [u8; 32],
     /// Per slot, the samples the object covers at its pixel (the input coverage mask).
-    pub coverage: [u8; 32],
+    pub coverage: [SampleMask; 32],
     /// Per slot, the samples its render target writes cover.
-    pub masks: [u8; 32],
+    pub masks: [SampleMask; 32],
 }
 
 /// Whether `prim` was rasterized at the pattern's samples (seed 004 §11.4.1).
@@ -73,7 +74,7 @@ fn per_sample_raster(st: &DrawState, prim: &Primitive) -> bool {
 /// The position of sample `k` of pixel (x, y) (see the module docs).
 fn sample_position(st: &DrawState, prim: &Primitive, (x, y): (u32, u32), k: u32) -> [f32; 2] {
     if per_sample_raster(st, prim) {
-        let o = st.multisample.pattern.offsets[(k & 7) as usize];
+        let o = st.multisample.pattern.offsets[k as usize % MAX_SAMPLES];
         [
             x as f32 + f32::from(o[0]) / 16.0,
             y as f32 + f32::from(o[1]) / 16.0,
@@ -121,7 +122,7 @@ impl MsThread {
         slots: &[(u32, u32); 32],
     ) -> SampleWrites {
         let count = st.multisample.samples;
-        let mut z = [[0f32; 8]; 32];
+        let mut z = [[0f32; MAX_SAMPLES]; 32];
         for (s, zs) in z.iter_mut().enumerate() {
             for (k, v) in zs.iter_mut().enumerate().take(count as usize) {
                 if self.masks[s] & (1 << k) != 0 {
@@ -145,8 +146,8 @@ pub(super) fn shade(
 ) -> Result<(), DrawError> {
     let ms = &st.multisample;
     let n = prim.pixels.len();
-    let coverage: Vec<u8> = (0..n)
-        .map(|i| prim.coverage.get(i).copied().unwrap_or(u8::MAX) & ms.sample_mask)
+    let coverage: Vec<SampleMask> = (0..n)
+        .map(|i| prim.coverage.get(i).copied().unwrap_or(SampleMask::MAX) & ms.sample_mask)
         .collect();
     let mut passed = coverage.clone();
     if let Some(d) = stage.depth.as_ref().filter(|_| !stage.late) {
@@ -184,7 +185,7 @@ pub(super) fn shade(
         return Ok(());
     };
     let mut lit_pixels = Vec::with_capacity(n);
-    let mut masks: HashMap<(u32, u32), (u8, u8)> = HashMap::with_capacity(n);
+    let mut masks: HashMap<(u32, u32), (SampleMask, SampleMask)> = HashMap::with_capacity(n);
     for (i, &p) in prim.pixels.iter().enumerate() {
         if passed[i] != 0 {
             lit_pixels.push(p);
@@ -245,7 +246,10 @@ pub(super) fn shade(
 }
 
 /// The pixel's (coverage, passed) masks of each slot of `group`'s subspans.
-fn slot_masks(key: (u32, u32), masks: &HashMap<(u32, u32), (u8, u8)>) -> [(u8, u8); 4] {
+fn slot_masks(
+    key: (u32, u32),
+    masks: &HashMap<(u32, u32), (SampleMask, SampleMask)>,
+) -> [(SampleMask, SampleMask); 4] {
     let (sy, sx) = key;
     std::array::from_fn(|p| {
         let xy = (sx * 2 + (p as u32 & 1), sy * 2 + (p as u32 >> 1));
@@ -256,7 +260,7 @@ fn slot_masks(key: (u32, u32), masks: &HashMap<(u32, u32), (u8, u8)>) -> [(u8, u
 /// A per-pixel thread for subspans `group` (§11.10.2.1).
 fn per_pixel_thread(
     group: &[Subspan],
-    masks: &HashMap<(u32, u32), (u8, u8)>,
+    masks: &HashMap<(u32, u32), (SampleMask, SampleMask)>,
 ) -> (Vec<Subspan>, MsThread) {
     let mut t = MsThread {
         starting_sample_pair: 0,
@@ -277,7 +281,7 @@ fn per_pixel_thread(
 /// (§11.10.2.2, see the module docs); threads with no lit slot are not dispatched.
 fn per_sample_threads(
     spans: &[Subspan],
-    masks: &HashMap<(u32, u32), (u8, u8)>,
+    masks: &HashMap<(u32, u32), (SampleMask, SampleMask)>,
     groups: usize,
     samples: usize,
 ) -> Vec<(Vec<Subspan>, MsThread)> {
@@ -330,7 +334,7 @@ mod tests {
     use super::{HashMap, Subspan, per_sample_threads};
 
     /// Each pixel's (coverage, passed) masks.
-    type Masks = HashMap<(u32, u32), (u8, u8)>;
+    type Masks = HashMap<(u32, u32), (crate::coverage::SampleMask, crate::coverage::SampleMask)>;
 
     /// One subspan at (0, 0) whose four pixels are all lit with every sample but pixel
     /// 3, which has sample 1 only.
