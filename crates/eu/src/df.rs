@@ -151,6 +151,14 @@ fn computes(op: Opcode) -> bool {
 
 /// Executes an instruction with a DF operand (see the module docs).
 pub(crate) fn alu_df(t: &mut Thread, ins: &Instruction) -> Result<(), ExecError> {
+    // Double precision rounds to nearest even here; a kernel's directed mode (cr0.0
+    // 5:4, `crate::rounding`) or kept single precision denormals are not modelled for it.
+    if t.cr0 & (crate::rounding::CR0_ROUNDING | crate::rounding::CR0_F_DENORM) != 0 {
+        return Err(unsupported(
+            t,
+            "a double-precision instruction under a kernel's own rounding or single precision denormal mode (cr0.0)",
+        ));
+    }
     match ins.opcode {
         op if computes(op) => {}
         Opcode::Math => {

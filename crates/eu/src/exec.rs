@@ -139,6 +139,11 @@ pub struct Program {
     /// [`Thread::reset_for`] must restore besides registers.
     writes_acc: bool,
     parks: bool,
+    /// Whether an instruction writes cr0 (the kernel sets its own rounding or denormal
+    /// modes, `crate::rounding`): such a program runs on the per-channel interpreter
+    /// alone, whose float operations follow those modes; the micro-ops and compiled code
+    /// assume the dispatch's.
+    controls_fp: bool,
     /// The registers it can read ([`Program::read_registers`]).
     read: RegisterSet,
     /// The lowest register it can read, when that is all its threads' behaviour depends
@@ -303,10 +308,18 @@ impl Program {
         // A thread that may stop at `wait` and be resumed runs on the interpreter, whose
         // state at every instruction boundary is the thread's.
         let waits = slots.iter().flatten().any(|s| s.ins.opcode == Opcode::Wait);
+        let controls_fp = slots.iter().flatten().any(|s| {
+            s.ins.dst.file == RegFile::Arf
+                && matches!(
+                    gtsim_isa::ir::ArfRegister::of(s.ins.dst.nr),
+                    Some((gtsim_isa::ir::ArfRegister::Control, _))
+                )
+        });
         Program {
             written,
             writes_acc,
             parks,
+            controls_fp,
             read,
             lowest_read,
             encoding,
@@ -315,7 +328,7 @@ impl Program {
             slots,
             micro_ops: true,
             jit: std::sync::Arc::new(crate::jit::Tier::new(decoded)),
-            jit_on: crate::jit::enabled_by_default() && !waits,
+            jit_on: crate::jit::enabled_by_default() && !waits && !controls_fp,
             jit_cache: crate::jit::cache::DiskCache::from_env()
                 .cloned()
                 .map(std::sync::Arc::new),
@@ -328,7 +341,7 @@ impl Program {
     /// (`crate::jit::Tier`). Every way gives the same bits; the JIT only runs while
     /// micro-ops are on.
     pub fn set_jit(&mut self, on: bool) {
-        self.jit_on = on;
+        self.jit_on = on && !self.controls_fp;
         if on {
             self.compiled(crate::jit::Quality::Quick);
         }
@@ -598,6 +611,10 @@ pub struct Thread {
     pub simd: u8,
     /// Floating-point mode from the dispatching state.
     pub fp_mode: FpMode,
+    /// cr0.0's rounding and denormal mode bits (5:4, 6, 7, 10; `crate::rounding`), as
+    /// the kernel set them: clear at dispatch (round to nearest even, single precision
+    /// denormals flushed).
+    pub cr0: u32,
     /// Channel-instructions executed: per instruction, the channels of its span that were
     /// dispatched and not waiting in control flow (the benchmark's unit).
     pub channel_instructions: u64,
@@ -659,6 +676,7 @@ impl Thread {
             broken,
             simd,
             fp_mode,
+            cr0,
             channel_instructions,
             notifications,
             nonzero: _,
@@ -675,6 +693,7 @@ impl Thread {
         self.broken = *broken;
         self.simd = *simd;
         self.fp_mode = *fp_mode;
+        self.cr0 = *cr0;
         self.channel_instructions = *channel_instructions;
         self.notifications = *notifications;
     }
@@ -780,6 +799,7 @@ impl Thread {
             broken,
             simd: width,
             fp_mode,
+            cr0,
             channel_instructions,
             notifications,
             nonzero,
@@ -801,6 +821,7 @@ impl Thread {
         (*wait_bloom, *parked, *broken) = (0, 0, 0);
         *width = simd;
         *fp_mode = FpMode::Ieee;
+        *cr0 = 0;
         *channel_instructions = 0;
         *notifications = 0;
         (*nonzero, *touched) = (RegisterSet::EMPTY, RegisterSet::EMPTY);
@@ -821,6 +842,7 @@ impl Thread {
             broken: 0,
             simd,
             fp_mode: FpMode::Ieee,
+            cr0: 0,
             channel_instructions: 0,
             notifications: 0,
             nonzero: RegisterSet::EMPTY,
@@ -1192,7 +1214,7 @@ impl Thread {
             let on_the_fly;
             let (ins, len) = match prog.at(self.ip) {
                 // A predecoded instruction: a micro-op, or double precision.
-                Some(slot) if prog.micro_ops && slot.uop.is_some() => {
+                Some(slot) if prog.micro_ops && !prog.controls_fp && slot.uop.is_some() => {
                     *executed += 1;
                     if let Some(u) = &slot.uop {
                         // (The channels counted are those live before it runs.)
@@ -1202,7 +1224,7 @@ impl Thread {
                     self.ip += slot.len;
                     continue;
                 }
-                Some(slot) if prog.micro_ops && slot.df.is_some() => {
+                Some(slot) if prog.micro_ops && !prog.controls_fp && slot.df.is_some() => {
                     *executed += 1;
                     self.channel_instructions += self.live(&slot.ins).count_ones() as u64;
                     self.run_predecoded(slot)?;

@@ -75,5 +75,6 @@ mod invariant;
 mod jit;
 mod ops;
 mod region;
+mod rounding;
 mod uop;
 mod written;

@@ -123,6 +123,66 @@ pub(crate) fn fp_result(mode: FpMode, v: Val) -> Val {
     }
 }
 
+/// Channel result `r` of `ins` (sources `a`, `b`, `x` after modifiers) rounded to its
+/// float or half destination under directed rounding mode `mode` (`crate::rounding`):
+/// an integer result converted, a float add, mul or fused mad worked out exactly and
+/// rounded once, a value passed through (mov, sel, csel, the round instructions, whose
+/// results are exact) rounded to the destination's precision. The other float
+/// operations (mac, lrp, line, pln, the dot products) are not modelled under a directed
+/// mode and say so.
+fn directed(
+    t: &Thread,
+    ins: &Instruction,
+    mode: crate::rounding::Rounding,
+    [a, b, x]: [Val; 3],
+    r: Val,
+) -> Result<Val, ExecError> {
+    use crate::rounding::{Exact, to_f16, to_f32};
+    let exact = match r {
+        // NaNs and integer results: a NaN stays the NaN computed; an integer converts.
+        Val::F(f) if f.is_nan() => return Ok(r),
+        Val::I(i) => Exact::of(i as f64),
+        Val::F(f) => {
+            let d = |v: Val| f64::from(f32v(v));
+            match ins.opcode {
+                Opcode::Add => Exact::sum(d(a), d(b), mode),
+                // Products of single (or half) values are exact in a double.
+                Opcode::Mul => Exact::of(d(a) * d(b)),
+                // mad dst = src1 * src2 + src0, fused: one rounding.
+                Opcode::Mad => Exact::sum(d(b) * d(x), d(a), mode),
+                Opcode::Mov
+                | Opcode::Sel
+                | Opcode::Csel
+                | Opcode::Frc
+                | Opcode::Rndd
+                | Opcode::Rndu
+                | Opcode::Rnde
+                | Opcode::Rndz
+                | Opcode::F16to32 => Exact::of(f),
+                // The extended math unit's results are approximations with error bounds
+                // of their own (not a rounding of the exact value); a directed mode is
+                // read as leaving them as they are, and only their conversion to a half
+                // destination follows it.
+                Opcode::Math => Exact::of(f),
+                other => {
+                    return Err(ExecError::unsupported(
+                        t.ip,
+                        format!(
+                            "`{}` to a float destination under rounding mode {} (cr0.0 5:4 set by the kernel); add, mul, mad and conversions are modelled",
+                            other.mnemonic(),
+                            mode.name()
+                        ),
+                    ));
+                }
+            }
+        }
+    };
+    Ok(match ins.dst.ty {
+        Type::HF => Val::F(to_f16(exact, mode).to_f64()),
+        _ => Val::F(f64::from(to_f32(exact, mode))),
+    })
+}
+
 /// Whether a source has a negate or absolute-value modifier.
 pub(crate) fn has_mods(s: &Src) -> bool {
     match s {
@@ -197,7 +257,10 @@ pub(crate) fn alu(t: &mut Thread, ins: &Instruction, negate_is_not: bool) -> Res
             .srcs
             .first()
             .is_some_and(|s| src_ty(s) == ins.dst.ty && !has_mods(s));
-    if float && !raw_mov {
+    // Gen8+ kernels may keep them instead (cr0.0 bit 7, `crate::rounding`).
+    let flush = t.cr0 & crate::rounding::CR0_F_DENORM == 0;
+    let rounding = crate::rounding::Rounding::of(t.cr0);
+    if float && !raw_mov && flush {
         for (s, v) in ins.srcs.iter().zip(srcs.iter_mut()) {
             if src_ty(s) == Type::F {
                 v.iter_mut().for_each(|x| *x = flush_denormal(*x));
@@ -430,8 +493,16 @@ pub(crate) fn alu(t: &mut Thread, ins: &Instruction, negate_is_not: bool) -> Res
         } else {
             r
         };
+        let r = if rounding != crate::rounding::Rounding::NearestEven
+            && matches!(ins.dst.ty, Type::F | Type::HF)
+            && !raw_mov
+        {
+            directed(t, ins, rounding, [a, b, x], r)?
+        } else {
+            r
+        };
         let r = if ins.dst.ty == Type::F && !raw_mov {
-            fp_result(t.fp_mode, flush_denormal(r))
+            fp_result(t.fp_mode, if flush { flush_denormal(r) } else { r })
         } else {
             r
         };

@@ -300,10 +300,15 @@ impl Thread {
             // and 10 (0: flushed), the state the thread was dispatched with (Mesa
             // brw_eu_defines.h BRW_CR0_RND_MODE_*, BRW_CR0_FP*_DENORM_PRESERVE; Gen11
             // PRM Vol 2d "Control Register"); cr0.1-cr0.3 read as zero.
-            Some((ArfRegister::Control, _)) => [u32::from(self.fp_mode == FpMode::Alt), 0, 0, 0]
-                .iter()
-                .flat_map(|d| d.to_le_bytes())
-                .collect(),
+            Some((ArfRegister::Control, _)) => [
+                u32::from(self.fp_mode == FpMode::Alt) * crate::rounding::CR0_ALT | self.cr0,
+                0,
+                0,
+                0,
+            ]
+            .iter()
+            .flat_map(|d| d.to_le_bytes())
+            .collect(),
             _ => self.a0.iter().flat_map(|w| w.to_le_bytes()).collect(),
         }
     }
@@ -377,10 +382,11 @@ impl Thread {
                     Ok(())
                 }
                 Some((ArfRegister::Control, _)) => {
-                    // A write that leaves cr0 as the thread has it (Mesa clears the
-                    // rounding and denormal bits of a dispatch that has them clear) is
-                    // carried out; changing the rounding mode, the denormal modes or any
-                    // other control bit is not modelled yet, and says so.
+                    // cr0.0's rounding mode (5:4) and denormal modes (6, 7, 10) are the
+                    // kernel's to set (Mesa's SHADER_OPCODE_FLOAT_CONTROL_MODE: `and` then
+                    // `or` of cr0.0; `crate::rounding`). A write changing any other
+                    // control bit (the ALT mode the thread was dispatched with, the
+                    // exception enables, cr0.1-cr0.3) is not modelled, and says so.
                     let size = d.ty.size() as usize;
                     let rel = match d.layout {
                         DstLayout::HStride(h) => d.subnr as usize + c * h.max(1) as usize * size,
@@ -395,12 +401,21 @@ impl Thread {
                         });
                     };
                     slot.copy_from_slice(&convert(v, d.ty, saturate)[..size]);
-                    if next == now {
+                    let dword = |b: &[u8], i: usize| {
+                        u32::from_le_bytes([b[4 * i], b[4 * i + 1], b[4 * i + 2], b[4 * i + 3]])
+                    };
+                    let changed = dword(&next, 0) ^ dword(&now, 0);
+                    let others_kept = (1..4).all(|i| dword(&next, i) == dword(&now, i));
+                    if changed & !crate::rounding::CR0_MODELLED == 0 && others_kept {
+                        self.cr0 = dword(&next, 0) & crate::rounding::CR0_MODELLED;
                         Ok(())
                     } else {
                         Err(ExecError::unsupported(
                             self.ip,
-                            "changing cr0 (the rounding mode, denormal modes or other control bits the thread was dispatched with; Gen11 PRM Vol 2d Control Register)",
+                            format!(
+                                "changing cr0 bits {:#x} of cr0.0 or cr0.1-cr0.3 (the ALT mode the thread was dispatched with, exception enables; only the rounding and denormal modes, bits 5:4, 6, 7 and 10, are modelled; Gen11 PRM Vol 2d Control Register)",
+                                changed & !crate::rounding::CR0_MODELLED
+                            ),
                         ))
                     }
                 }

@@ -160,6 +160,19 @@ impl Front for ComputeFront<'_> {
                 "seed 003 GPGPU_WALKER",
             )));
         }
+        // Threads start with round to nearest even and single precision denormals
+        // flushed: Denorm Mode Ftz, or SetByKernel ("handled by kernel": its cr0, which
+        // starts clear). A kernel may change both in cr0, which the EU models; a
+        // dispatch's directed rounding mode is refused.
+        if idd.rounding_mode != 0 {
+            return Err(DrawError::Unsupported(gtsim_spec::Unsupported::new(
+                format!(
+                    "INTERFACE_DESCRIPTOR_DATA Rounding Mode {} (only RTNE at dispatch)",
+                    idd.rounding_mode
+                ),
+                "seed 003 INTERFACE_DESCRIPTOR_DATA Rounding Mode",
+            )));
+        }
         let simd = match w.simd_size {
             SimdSize::SIMD8 => 8,
             SimdSize::SIMD16 => 16,

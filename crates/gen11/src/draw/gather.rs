@@ -760,6 +760,15 @@ fn pixel_shader(f: &DrawFront, mem: &dyn Memory) -> Result<PixelShader, DrawErro
         Vec::new()
     };
     let mut unsupported = Vec::new();
+    // The dispatch's rounding and single precision denormal modes: threads start with
+    // round to nearest even and denormals flushed (a kernel may change both in cr0,
+    // which the EU models; Mesa programs neither here).
+    if ps.rounding_mode.0 != 0 || ps.single_precision_denormal_mode.0 != 0 {
+        unsupported.push((
+            "3DSTATE_PS Rounding Mode other than RTNE or Single Precision Denormal Mode Retained",
+            "seed 003 3DSTATE_PS_BODY Rounding Mode, Single Precision Denormal Mode",
+        ));
+    }
     if extra.pixel_shader_is_per_coarse_pixel || extra.pixel_shader_pulls_bary {
         unsupported.push((
             "coarse pixel shading and pulled barycentrics",
