@@ -301,7 +301,7 @@ impl Thread {
             // brw_eu_defines.h BRW_CR0_RND_MODE_*, BRW_CR0_FP*_DENORM_PRESERVE; Gen11
             // PRM Vol 2d "Control Register"); cr0.1-cr0.3 read as zero.
             Some((ArfRegister::Control, _)) => [
-                u32::from(self.fp_mode == FpMode::Alt) * crate::rounding::CR0_ALT | self.cr0,
+                (u32::from(self.fp_mode == FpMode::Alt) * crate::rounding::CR0_ALT) | self.cr0,
                 0,
                 0,
                 0,
