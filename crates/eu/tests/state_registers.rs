@@ -104,8 +104,22 @@ fn run_float(
     regs: &[(usize, [u32; 8])],
     alt: bool,
 ) -> (Thread, Result<u64, gtsim_eu::exec::ExecError>) {
+    run_tier(text, regs, alt, false)
+}
+
+/// [`run_float`], with the program compiled to host code first when `jit` (a program that
+/// writes cr0 must still run as the interpreter runs it).
+fn run_tier(
+    text: &str,
+    regs: &[(usize, [u32; 8])],
+    alt: bool,
+    jit: bool,
+) -> (Thread, Result<u64, gtsim_eu::exec::ExecError>) {
     let code = assemble_for(Encoding::IceLake, text, Compaction::Never).unwrap();
-    let prog = Program::new(Encoding::IceLake, &code);
+    let mut prog = Program::new(Encoding::IceLake, &code);
+    if jit {
+        prog.set_jit(true);
+    }
     let mut t = Thread::new(8);
     t.fp_mode = if alt {
         gtsim_eu::exec::FpMode::Alt
@@ -182,10 +196,16 @@ add(1)          g14<1>F         g3.2<0,1,0>F    g4.2<0,1,0>F    {{ align1 WE_all
         (3, f(1.0), sq_low, mad, f(16_777_216.0), f(-1.0)),
     ];
     for (mode, add, mul, mad, mov, neg) in want {
-        let (t, r) = run_float(&kernel(mode), &regs, false);
-        r.unwrap();
-        let got = [10, 11, 12, 13, 14].map(|g| dword(&t, g, 0));
-        assert_eq!(got, [add, mul, mad, mov, neg], "rounding mode {mode}");
+        for jit in [false, true] {
+            let (t, r) = run_tier(&kernel(mode), &regs, false, jit);
+            r.unwrap();
+            let got = [10, 11, 12, 13, 14].map(|g| dword(&t, g, 0));
+            assert_eq!(
+                got,
+                [add, mul, mad, mov, neg],
+                "rounding mode {mode}, JIT {jit}"
+            );
+        }
     }
 }
 
