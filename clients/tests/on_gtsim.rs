@@ -979,5 +979,11 @@ fn iris_comes_up_on_ice_lake_and_its_submissions_decode_as_iris_says() {
             first.contains("What it wrote") && first.contains("Shaders"),
             "{name}: the draw page"
         );
+        // Its latched state by stage, with Gen11's own commands named by Gen11's tables
+        // (3DSTATE_PS_EXTRA and 3DSTATE_RASTER have no Gen7 counterpart).
+        assert!(
+            first.contains("3DSTATE_PS_EXTRA") && first.contains("3DSTATE_RASTER"),
+            "{name}: the draw page's state"
+        );
     }
 }

@@ -78,10 +78,10 @@ pub fn inspect_limited(
     }
     if platform == gtsim_gpu::device::Platform::IceLake {
         r.notes.push(
-            "an Ice Lake capture: each draw has its page (what it wrote, its kernels, \
-             counts and times), but its state is shown as the 3DPRIMITIVE alone, the \
-             surfaces its binding tables name are not listed, and hang pages lack the \
-             state (the state-by-stage pages read Gen7's latched state)"
+            "an Ice Lake capture: each draw has its page (its latched state by stage, \
+             what it wrote, its kernels, counts and times); the indirect state its \
+             pointers reach and the surfaces its binding tables name are listed for \
+             Gen7 captures only"
                 .into(),
         );
     }

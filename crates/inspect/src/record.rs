@@ -15,7 +15,7 @@ use crate::model::{
     BoundSurface, Command, Draw, HangPage, Picture, Report, Shader, Structure, Submission, Written,
 };
 use crate::shader::Shaders;
-use crate::state::{fields, groups};
+use crate::state::fields;
 use gtsim_gpu::device::observe::{DrawOutcome, DrawView, Observer};
 use gtsim_gpu::device::{Hang, Ring};
 use gtsim_mem::Memory;
@@ -611,9 +611,10 @@ impl Observer for Recorder {
             ..Draw::default()
         };
         self.pending = if index < MAX_DRAWS {
-            // The state by stage is Gen7's; another generation's draw shows its
-            // neutral state, kernels, targets and counts.
-            draw.state = view.state.map(groups).unwrap_or_default();
+            // The latched state by stage, whatever the generation (the indirect state
+            // and bound surfaces are added for Gen7 below).
+            draw.state =
+                crate::state::groups_of(view.latched.generation(), &view.latched.commands());
             self.open_draw = Some(index);
             Some(self.begin_full(&mut draw, view, mem))
         } else {

@@ -5,7 +5,9 @@ use crate::model::{Field, StateGroup, Structure};
 use gtsim_gen7::LatchedState;
 use gtsim_spec::gen7::GENERATION;
 
-/// The stages in pipeline order (seed 004's chapters), with the commands of each.
+/// The stages in pipeline order (seed 004's chapters), with the commands of each
+/// generation latches there (Gen7's and Gen11's names side by side: a name a generation
+/// does not latch is absent from its draws).
 const STAGES: &[(&str, &[&str])] = &[
     (
         "Command streamer",
@@ -13,6 +15,13 @@ const STAGES: &[(&str, &[&str])] = &[
             "STATE_BASE_ADDRESS",
             "PIPELINE_SELECT",
             "3DSTATE_DRAWING_RECTANGLE",
+            "STATE_SIP",
+            "3DSTATE_3D_MODE",
+            "3DSTATE_BINDING_TABLE_POOL_ALLOC",
+            "3DSTATE_GATHER_POOL_ALLOC",
+            "3DSTATE_SLICE_TABLE_STATE_POINTERS",
+            "3DSTATE_URB_CLEAR",
+            "3DSTATE_RS_CONSTANT_POINTER",
         ],
     ),
     (
@@ -22,6 +31,12 @@ const STAGES: &[(&str, &[&str])] = &[
             "3DSTATE_VERTEX_ELEMENTS",
             "3DSTATE_INDEX_BUFFER",
             "3DSTATE_VF_STATISTICS",
+            "3DSTATE_VF",
+            "3DSTATE_VF_INSTANCING",
+            "3DSTATE_VF_SGVS",
+            "3DSTATE_VF_SGVS_2",
+            "3DSTATE_VF_TOPOLOGY",
+            "3DSTATE_VF_COMPONENT_PACKING",
         ],
     ),
     (
@@ -31,6 +46,10 @@ const STAGES: &[(&str, &[&str])] = &[
             "3DSTATE_CONSTANT_VS",
             "3DSTATE_BINDING_TABLE_POINTERS_VS",
             "3DSTATE_SAMPLER_STATE_POINTERS_VS",
+            "3DSTATE_URB_VS",
+            "3DSTATE_PUSH_CONSTANT_ALLOC_VS",
+            "3DSTATE_BINDING_TABLE_EDIT_VS",
+            "3DSTATE_GATHER_CONSTANT_VS",
         ],
     ),
     (
@@ -40,11 +59,19 @@ const STAGES: &[(&str, &[&str])] = &[
             "3DSTATE_CONSTANT_HS",
             "3DSTATE_BINDING_TABLE_POINTERS_HS",
             "3DSTATE_SAMPLER_STATE_POINTERS_HS",
+            "3DSTATE_URB_HS",
+            "3DSTATE_PUSH_CONSTANT_ALLOC_HS",
+            "3DSTATE_BINDING_TABLE_EDIT_HS",
+            "3DSTATE_GATHER_CONSTANT_HS",
             "3DSTATE_TE",
             "3DSTATE_DS",
             "3DSTATE_CONSTANT_DS",
             "3DSTATE_BINDING_TABLE_POINTERS_DS",
             "3DSTATE_SAMPLER_STATE_POINTERS_DS",
+            "3DSTATE_URB_DS",
+            "3DSTATE_PUSH_CONSTANT_ALLOC_DS",
+            "3DSTATE_BINDING_TABLE_EDIT_DS",
+            "3DSTATE_GATHER_CONSTANT_DS",
         ],
     ),
     (
@@ -54,6 +81,10 @@ const STAGES: &[(&str, &[&str])] = &[
             "3DSTATE_CONSTANT_GS",
             "3DSTATE_BINDING_TABLE_POINTERS_GS",
             "3DSTATE_SAMPLER_STATE_POINTERS_GS",
+            "3DSTATE_URB_GS",
+            "3DSTATE_PUSH_CONSTANT_ALLOC_GS",
+            "3DSTATE_BINDING_TABLE_EDIT_GS",
+            "3DSTATE_GATHER_CONSTANT_GS",
         ],
     ),
     (
@@ -77,6 +108,9 @@ const STAGES: &[(&str, &[&str])] = &[
             "3DSTATE_LINE_STIPPLE",
             "3DSTATE_POLY_STIPPLE_OFFSET",
             "3DSTATE_POLY_STIPPLE_PATTERN",
+            "3DSTATE_RASTER",
+            "3DSTATE_SBE_SWIZ",
+            "3DSTATE_AA_LINE_PARAMETERS",
         ],
     ),
     (
@@ -90,6 +124,17 @@ const STAGES: &[(&str, &[&str])] = &[
             "3DSTATE_MULTISAMPLE",
             "3DSTATE_SAMPLE_MASK",
             "3DSTATE_CHROMA_KEY",
+            "3DSTATE_PS_EXTRA",
+            "3DSTATE_PS_BLEND",
+            "3DSTATE_SAMPLE_PATTERN",
+            "3DSTATE_CPS",
+            "3DSTATE_WM_CHROMAKEY",
+            "3DSTATE_PUSH_CONSTANT_ALLOC_PS",
+            "3DSTATE_BINDING_TABLE_EDIT_PS",
+            "3DSTATE_GATHER_CONSTANT_PS",
+            "3DSTATE_SAMPLER_PALETTE_LOAD0",
+            "3DSTATE_SAMPLER_PALETTE_LOAD1",
+            "3DSTATE_MONOFILTER_SIZE",
         ],
     ),
     (
@@ -102,6 +147,9 @@ const STAGES: &[(&str, &[&str])] = &[
             "3DSTATE_CC_STATE_POINTERS",
             "3DSTATE_BLEND_STATE_POINTERS",
             "3DSTATE_VIEWPORT_STATE_POINTERS_CC",
+            "3DSTATE_WM_DEPTH_STENCIL",
+            "3DSTATE_HIER_DEPTH_BUFFER",
+            "3DSTATE_WM_HZ_OP",
         ],
     ),
 ];
@@ -131,12 +179,8 @@ pub fn fields_in(
         .collect()
 }
 
-/// `state` by stage; commands the table above does not place (media state) come last.
-pub fn groups(state: &LatchedState) -> Vec<StateGroup> {
-    groups_of(&GENERATION, &state.commands())
-}
-
-/// `commands` (latched state of `generation`, by spec name) by stage, as [`groups`].
+/// `commands` (latched state of `generation`, by spec name) by stage; commands the
+/// table above does not place (media state) come last.
 pub fn groups_of(
     generation: &'static gtsim_spec::table::Generation,
     commands: &[(&'static str, Vec<u32>)],
@@ -297,17 +341,20 @@ pub fn add_indirect(
 mod tests {
     use super::*;
 
-    /// Every command the latched state keeps is placed in a stage or the media group,
-    /// and the stage table names only commands it keeps.
+    /// Every command either generation latches is placed in a stage or the media group,
+    /// and the stage table names only commands one of them latches.
     #[test]
     fn every_latched_command_has_a_stage() {
+        let gen11 = gtsim_gen11::latched::LatchedState::COMMANDS;
+        let latched = |n: &str| LatchedState::COMMANDS.contains(&n) || gen11.contains(&n);
         for (_, names) in STAGES {
             for n in *names {
-                assert!(LatchedState::COMMANDS.contains(n), "{n} is not latched");
+                assert!(latched(n), "{n} is latched by neither generation");
             }
         }
         let media: Vec<&&str> = LatchedState::COMMANDS
             .iter()
+            .chain(gen11.iter())
             .filter(|n| !STAGES.iter().any(|(_, names)| names.contains(n)))
             .collect();
         assert!(

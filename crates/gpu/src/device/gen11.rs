@@ -47,6 +47,7 @@ impl CommandStreamer<'_, LatchedState> {
         let view = super::observe::DrawView {
             addr: at,
             state: None,
+            latched: &self.ctx.state,
             front: &front,
         };
         let result = super::observe::observed_draw(

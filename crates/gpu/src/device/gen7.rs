@@ -126,6 +126,7 @@ impl CommandStreamer<'_, LatchedState> {
         let view = super::observe::DrawView {
             addr: at,
             state: Some(&self.ctx.state),
+            latched: &self.ctx.state,
             front: &front,
         };
         let result = super::observe::observed_draw(

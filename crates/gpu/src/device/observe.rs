@@ -17,6 +17,9 @@ pub struct DrawView<'a> {
     /// shows by stage); `None` for other generations, whose draws are shown through the
     /// neutral front alone.
     pub state: Option<&'a gtsim_gen7::LatchedState>,
+    /// The context's latched state of any generation, by command (the inspector's
+    /// state-by-stage listing).
+    pub latched: &'a dyn super::front::Latched,
     /// The front that decodes the draw (its state, surfaces, render targets).
     pub front: &'a dyn Front,
 }
