@@ -985,5 +985,11 @@ fn iris_comes_up_on_ice_lake_and_its_submissions_decode_as_iris_says() {
             first.contains("3DSTATE_PS_EXTRA") && first.contains("3DSTATE_RASTER"),
             "{name}: the draw page's state"
         );
+        // The surface its render target writes name, with Gen11's surface state fields
+        // (Shader Channel Select is a Gen8+ field).
+        assert!(
+            first.contains("RENDER_SURFACE_STATE at") && first.contains("Shader Channel Select"),
+            "{name}: the draw page's surfaces"
+        );
     }
 }

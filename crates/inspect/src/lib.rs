@@ -79,9 +79,9 @@ pub fn inspect_limited(
     if platform == gtsim_gpu::device::Platform::IceLake {
         r.notes.push(
             "an Ice Lake capture: each draw has its page (its latched state by stage, \
-             what it wrote, its kernels, counts and times); the indirect state its \
-             pointers reach and the surfaces its binding tables name are listed for \
-             Gen7 captures only"
+             the surfaces its binding tables name, what it wrote, its kernels, counts \
+             and times); the indirect state its pointers reach (viewports, blend, \
+             depth/stencil and sampler states) is listed for Gen7 captures only"
                 .into(),
         );
     }

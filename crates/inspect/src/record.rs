@@ -508,26 +508,41 @@ impl Recorder {
         view: &DrawView,
         mem: &dyn Memory,
     ) {
-        let Some(state) = view.state else {
-            return;
-        };
-        let Ok((addr, rss)) = gtsim_gen7::surface_state(mem, state, k.binding_table, bti) else {
+        let unread = |draw: &mut Draw| {
             draw.notes.push(format!(
                 "{} binding table entry {bti}: its surface state does not read",
                 k.name
             ));
-            return;
         };
-        let fields_of = rss.pack().map(|dw| fields("RENDER_SURFACE_STATE", &dw));
-        let summary = format!(
-            "{} {}x{}x{} {}, {} levels",
-            rss.surface_type.name().unwrap_or("?"),
-            u32::from(rss.width) + 1,
-            u32::from(rss.height) + 1,
-            u32::from(rss.depth) + 1,
-            rss.surface_format.name().unwrap_or("?"),
-            u32::from(rss.mip_count_lod) + 1,
-        );
+        // Gen7 reads its typed surface state; another generation's front gives the
+        // dwords, named by that generation's tables.
+        let (addr, fields_of, summary) = match view.state {
+            Some(state) => {
+                let Ok((addr, rss)) = gtsim_gen7::surface_state(mem, state, k.binding_table, bti)
+                else {
+                    return unread(draw);
+                };
+                let summary = format!(
+                    "{} {}x{}x{} {}, {} levels",
+                    rss.surface_type.name().unwrap_or("?"),
+                    u32::from(rss.width) + 1,
+                    u32::from(rss.height) + 1,
+                    u32::from(rss.depth) + 1,
+                    rss.surface_format.name().unwrap_or("?"),
+                    u32::from(rss.mip_count_lod) + 1,
+                );
+                let fields_of = rss.pack().map(|dw| fields("RENDER_SURFACE_STATE", &dw));
+                (addr, fields_of.ok(), summary)
+            }
+            None => {
+                let Some((addr, dw)) = view.front.surface_state(k.stage, mem, bti) else {
+                    return unread(draw);
+                };
+                let fields_of =
+                    crate::state::fields_in(view.latched.generation(), "RENDER_SURFACE_STATE", &dw);
+                (addr, Some(fields_of), String::new())
+            }
+        };
         let note = |n: String| {
             vec![Picture {
                 label: "contents".into(),
@@ -536,7 +551,25 @@ impl Recorder {
             }]
         };
         use gtsim_dataport::dc::DataSurface as D;
-        let pictures = match view.front.data_surface(k.stage, mem, bti) {
+        let surface = view.front.data_surface(k.stage, mem, bti);
+        // A summary from the surface the front resolved, where the state did not give one.
+        let summary = match (&surface, summary.is_empty()) {
+            (Ok(D::Image { surface: s, .. }), true) => format!(
+                "{:?} {}x{}x{} {}, {} levels",
+                s.desc.ty,
+                s.desc.width,
+                s.desc.height,
+                s.desc.depth,
+                s.format.name().unwrap_or("?"),
+                s.desc.levels,
+            ),
+            (Ok(D::Null), true) => "SURFTYPE_NULL".into(),
+            (Ok(D::Buffer { entries, .. } | D::Structured { entries, .. }), true) => {
+                format!("a buffer of {entries} entries")
+            }
+            _ => summary,
+        };
+        let pictures = match surface {
             Ok(D::Image { surface, .. }) => self.surface_pictures(mem, &surface),
             Ok(D::Null) => note("a null surface".into()),
             Ok(D::Buffer { entries, .. }) => note(format!("a buffer of {entries} entries")),

@@ -172,6 +172,20 @@ impl Front for DrawFront<'_> {
         self.bases.general_state()
     }
 
+    fn surface_state(
+        &self,
+        stage: ShaderStage,
+        mem: &dyn Memory,
+        bti: u8,
+    ) -> Option<(u64, Vec<u32>)> {
+        let table = self.tables.stage(stage).binding_table;
+        let addr = crate::bases::binding_table_entry(mem, &self.bases, table, bti).ok()?;
+        let dw = mem
+            .read_dwords(addr, gtsim_spec::gen11::RenderSurfaceState::DWORDS)
+            .ok()?;
+        Some((addr, dw))
+    }
+
     fn color_processing(
         &self,
         _mem: &dyn Memory,

@@ -122,6 +122,18 @@ pub trait Front: Sync {
     /// and bound (seed 000 §3.2.2).
     fn general_state(&self) -> gtsim_dataport::dc::GeneralState;
 
+    /// Binding table entry `bti` of a `stage` thread as tools show it: where its
+    /// RENDER_SURFACE_STATE lies and its dwords, in the generation's layout; `None`
+    /// where the front does not say (the draw itself never asks).
+    fn surface_state(
+        &self,
+        _stage: ShaderStage,
+        _mem: &dyn Memory,
+        _bti: u8,
+    ) -> Option<(u64, Vec<u32>)> {
+        None
+    }
+
     /// The COLOR_PROCESSING_STATE at graphics address `address`, for a media block
     /// write that runs the colour processing pipe (seed 000 §3.6.1, §3.8.3).
     fn color_processing(
