@@ -991,5 +991,11 @@ fn iris_comes_up_on_ice_lake_and_its_submissions_decode_as_iris_says() {
             first.contains("RENDER_SURFACE_STATE at") && first.contains("Shader Channel Select"),
             "{name}: the draw page's surfaces"
         );
+        // The indirect state its pointers reach: Gen8+ BLEND_STATE has its one-dword
+        // header (Alpha To Coverage Enable) before the entries.
+        assert!(
+            first.contains("BLEND_STATE at") && first.contains("CC_VIEWPORT at"),
+            "{name}: the draw page's indirect state"
+        );
     }
 }

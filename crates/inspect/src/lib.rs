@@ -78,10 +78,9 @@ pub fn inspect_limited(
     }
     if platform == gtsim_gpu::device::Platform::IceLake {
         r.notes.push(
-            "an Ice Lake capture: each draw has its page (its latched state by stage, \
-             the surfaces its binding tables name, what it wrote, its kernels, counts \
-             and times); the indirect state its pointers reach (viewports, blend, \
-             depth/stencil and sampler states) is listed for Gen7 captures only"
+            "an Ice Lake capture: each draw has its page (its latched state by stage \
+             with the indirect state its pointers reach, the surfaces its binding tables \
+             name, what it wrote, its kernels, counts and times)"
                 .into(),
         );
     }

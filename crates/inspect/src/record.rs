@@ -495,6 +495,12 @@ impl Recorder {
             .count();
         if let Some(state) = view.state {
             crate::state::add_indirect(&mut draw.state, mem, state, &samplers, rts);
+        } else if let Some(state) = view
+            .latched
+            .as_any()
+            .downcast_ref::<gtsim_gen11::LatchedState>()
+        {
+            crate::state::add_indirect_gen11(&mut draw.state, mem, state, &samplers, rts);
         }
         draw.shaders = pending.stages.into_iter().flat_map(|k| k.shaders).collect();
     }
@@ -740,6 +746,8 @@ impl Observer for Recorder {
         // The indirect state the pointers reach, where the front's reads are modelled.
         if let Some(state) = latched.as_any().downcast_ref::<gtsim_gen7::LatchedState>() {
             crate::state::add_indirect(&mut state_groups, mem, state, &[], 1);
+        } else if let Some(state) = latched.as_any().downcast_ref::<gtsim_gen11::LatchedState>() {
+            crate::state::add_indirect_gen11(&mut state_groups, mem, state, &[], 1);
         }
         self.report.hangs.push(HangPage {
             submission,

@@ -337,6 +337,129 @@ pub fn add_indirect(
     }
 }
 
+/// [`add_indirect`] for a Gen11 draw: the structures its pointers reach from Dynamic
+/// State Base Address (seed 003: SF_CLIP_VIEWPORT, CC_VIEWPORT, SCISSOR_RECT,
+/// COLOR_CALC_STATE, BLEND_STATE and its `render_targets` entries, each stage's
+/// SAMPLER_STATE entries `samplers` names), named by Gen11's tables. (Depth and stencil
+/// state is 3DSTATE_WM_DEPTH_STENCIL itself, already listed.)
+pub fn add_indirect_gen11(
+    groups: &mut Vec<StateGroup>,
+    mem: &dyn gtsim_mem::Memory,
+    state: &gtsim_gen11::LatchedState,
+    samplers: &[(&'static str, Vec<u8>)],
+    render_targets: usize,
+) {
+    let generation = &gtsim_spec::gen11::GENERATION;
+    let dynamic = state
+        .state_base_address
+        .as_ref()
+        .map_or(0, |b| b.dynamic_state_base_address);
+    let mut found: Vec<(&'static str, Structure)> = vec![];
+    let mut read = |stage: &'static str, name: &'static str, label: String, offset: u64| {
+        let Some(def) = generation.def(name) else {
+            return;
+        };
+        let addr = gtsim_gen11::bases::address(dynamic.wrapping_add(offset));
+        let structure = match mem.read_dwords(addr, def.dwords as usize) {
+            Ok(dw) => Structure {
+                name: format!("{label} at {addr:#x}"),
+                fields: fields_in(generation, name, &dw),
+            },
+            Err(e) => Structure {
+                name: format!("{label} at {addr:#x}: {e}"),
+                fields: vec![],
+            },
+        };
+        found.push((stage, structure));
+    };
+    if let Some(p) = &state.viewport_state_pointers_sf_clip {
+        read(
+            "Clipper",
+            "SF_CLIP_VIEWPORT",
+            "SF_CLIP_VIEWPORT".into(),
+            p.sf_clip_viewport_pointer,
+        );
+    }
+    if let Some(p) = &state.scissor_state_pointers {
+        read(
+            "Strips and fans (setup)",
+            "SCISSOR_RECT",
+            "SCISSOR_RECT".into(),
+            p.scissor_rect_pointer,
+        );
+    }
+    const OM: &str = "Depth, stencil and colour calculator";
+    if let Some(p) = &state.viewport_state_pointers_cc {
+        read(
+            OM,
+            "CC_VIEWPORT",
+            "CC_VIEWPORT".into(),
+            p.cc_viewport_pointer,
+        );
+    }
+    if let Some(p) = &state.cc_state_pointers {
+        read(
+            OM,
+            "COLOR_CALC_STATE",
+            "COLOR_CALC_STATE".into(),
+            p.color_calc_state_pointer,
+        );
+    }
+    if let Some(p) = &state.blend_state_pointers {
+        read(
+            OM,
+            "BLEND_STATE",
+            "BLEND_STATE".into(),
+            p.blend_state_pointer,
+        );
+        // The entries follow the one-dword header, two dwords each.
+        for rt in 0..render_targets.max(1) {
+            read(
+                OM,
+                "BLEND_STATE_ENTRY",
+                format!("BLEND_STATE entry {rt}"),
+                p.blend_state_pointer + 4 + 8 * rt as u64,
+            );
+        }
+    }
+    for (stage, indices) in samplers {
+        let pointer = match *stage {
+            "Vertex shader" => state
+                .sampler_state_pointers_vs
+                .as_ref()
+                .map(|p| p.pointer_to_vs_sampler_state),
+            "Geometry shader" => state
+                .sampler_state_pointers_gs
+                .as_ref()
+                .map(|p| p.pointer_to_gs_sampler_state),
+            "Windower and pixel shader" => state
+                .sampler_state_pointers_ps
+                .as_ref()
+                .map(|p| p.pointer_to_ps_sampler_state),
+            _ => None,
+        };
+        if let Some(base) = pointer {
+            for &i in indices {
+                read(
+                    stage,
+                    "SAMPLER_STATE",
+                    format!("SAMPLER_STATE {i}"),
+                    base + 16 * u64::from(i),
+                );
+            }
+        }
+    }
+    for (stage, s) in found {
+        match groups.iter_mut().find(|g| g.stage == stage) {
+            Some(g) => g.structures.push(s),
+            None => groups.push(StateGroup {
+                stage,
+                structures: vec![s],
+            }),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
