@@ -161,6 +161,12 @@ enum Command {
         #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "127.0.0.1:8000")]
         serve: Option<String>,
     },
+    /// Check what `gtsim run` can drive on this machine: gtsim's preload library, EGL,
+    /// Mesa's GL and Vulkan drivers, the VA-API drivers and the tools the docs use, each
+    /// with its path and package version; what is missing, with the exact `apt-get
+    /// install` line. Exits 0 when `gtsim run` can work (the emulation, EGL and crocus
+    /// or iris are there).
+    Doctor,
     /// Run a program with the i915 emulation preloaded, so Mesa's Ivy Bridge driver
     /// (crocus) renders through gtsim (EGL surfaceless), and VA-API programs get Intel's
     /// i965 VA driver (video post-processing on the media pipeline). With `--gen 11` the device is an
@@ -180,6 +186,7 @@ enum Command {
     },
 }
 
+mod doctor;
 mod exec;
 mod input;
 mod inspect;
@@ -232,6 +239,15 @@ fn run(cli: Cli) -> Result<ExitCode> {
             generation,
             command,
         } => run::run(capture, generation, command),
+        Command::Doctor => {
+            let (text, works) = doctor::report(&doctor::Host);
+            print!("{text}");
+            Ok(if works {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            })
+        }
         Command::Replay {
             file,
             output,

@@ -8,13 +8,13 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// Where Debian 12 (x86-64) installs Mesa's DRI drivers.
-const DRI_DIRS: &[&str] = &[
+pub(crate) const DRI_DIRS: &[&str] = &[
     "/usr/lib/x86_64-linux-gnu/dri",
     "/usr/lib/dri",
     "/usr/lib64/dri",
 ];
 
-fn find_library() -> Result<PathBuf> {
+pub(crate) fn find_library() -> Result<PathBuf> {
     if let Some(p) = std::env::var_os("GTSIM_I915_LIB") {
         return Ok(PathBuf::from(p));
     }

@@ -247,3 +247,34 @@ fn replayed_ps_threads_write_what_running_them_writes() {
     assert!(ran == replayed, "the images differ");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `gtsim doctor` on this machine: it lists crocus and iris, and exits 0 exactly when
+/// `gtsim run` can work here (the preload library, given here as any existing file;
+/// EGL; and crocus or iris where Debian puts them). With a preload library that does
+/// not exist it says how to build it and exits 1.
+#[test]
+fn doctor_says_whether_gtsim_run_can_work_here() {
+    let run = |lib: &str| {
+        let out = Command::new(env!("CARGO_BIN_EXE_gtsim"))
+            .arg("doctor")
+            .env("GTSIM_I915_LIB", lib)
+            .output()
+            .expect("gtsim runs");
+        (
+            out.status.code().unwrap_or(-1),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+        )
+    };
+    let lib = env!("CARGO_BIN_EXE_gtsim");
+    let (code, out) = run(lib);
+    assert!(out.contains("crocus") && out.contains("iris"), "{out}");
+    let has = |p: &str| std::path::Path::new(p).is_file();
+    let dri = "/usr/lib/x86_64-linux-gnu/dri";
+    let can = has("/usr/lib/x86_64-linux-gnu/libEGL.so.1")
+        && has("/usr/lib/x86_64-linux-gnu/libEGL_mesa.so.0")
+        && (has(&format!("{dri}/crocus_dri.so")) || has(&format!("{dri}/iris_dri.so")));
+    assert_eq!(code, if can { 0 } else { 1 }, "{out}");
+    let (code, out) = run("/nonexistent/libgtsim_i915.so");
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("cargo build --release --workspace"), "{out}");
+}
