@@ -31,6 +31,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 pub use glow;
+
+pub mod clipped;
 use glow::HasContext;
 use khronos_egl as egl;
 

@@ -22,6 +22,7 @@ const CLIENTS: &[(&str, &str)] = &[
     ("lines", env!("CARGO_BIN_EXE_lines")),
     ("discard_depth", env!("CARGO_BIN_EXE_discard_depth")),
     ("clipping", env!("CARGO_BIN_EXE_clipping")),
+    ("wireframe", env!("CARGO_BIN_EXE_wireframe")),
     ("points", env!("CARGO_BIN_EXE_points")),
     ("julia", env!("CARGO_BIN_EXE_julia")),
     ("scene", env!("CARGO_BIN_EXE_scene")),
@@ -191,6 +192,15 @@ const TOLERANCE: &[(&str, u8, usize, &str)] = &[
          the hardware draws as a parallelogram reaching the end point (seed 004 \
          §10.3.12.4); llvmpipe applies GL's diamond-exit rule and leaves the last pixel \
          of two of the lines unlit",
+    ),
+    (
+        "wireframe",
+        0,
+        2,
+        "line ends: each outline edge leaves its end pixel to the edge that starts there \
+         (3DSTATE_SF Last Pixel Enable clear, seed 004 §10.3.12.4); where that next edge \
+         is a view volume cut, which is not drawn, the pixel stays unlit, while llvmpipe's \
+         lines light it",
     ),
     (
         "geometry",

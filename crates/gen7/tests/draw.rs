@@ -817,18 +817,30 @@ fn point_and_wireframe_fill_modes_draw_vertices_and_edges() {
     }
 }
 
-/// VERTEX_ELEMENT_STATE Edge Flag Enable: the EdgeFlags steer WIREFRAME and POINT fill
-/// modes, which the model does not carry yet: such a draw is refused by name, while
-/// the same elements with SOLID fill draw (the flags change nothing there).
+/// VERTEX_ELEMENT_STATE Edge Flag Enable (seed 004: "If the source element is zero, the
+/// EdgeFlag will be set to FALSE"): the last element's first component is each vertex's
+/// flag, 1.0 for (2, 2) and (2, 14), 0.0 for (14, 2). WIREFRAME (§10.3.13 "controlled by the
+/// vertex EdgeFlags") draws the edges that start at a flagged vertex: (2, 2) to (14, 2)
+/// and (2, 14) back to (2, 2), not the diagonal from (14, 2), which would light pixel
+/// (8, 7); POINT draws the flagged vertices, pixels (1, 1) and (1, 13) but not (13, 1);
+/// SOLID ignores the flags.
 #[test]
-fn edge_flags_with_point_or_wireframe_fill_are_refused_by_name() {
+fn edge_flags_steer_point_and_wireframe_fill() {
     use gtsim_spec::gen7::ThreeDStateVertexElements;
+    // The colour element (the last: R32G32B32A32_FLOAT from the vertex's third float)
+    // carries the flag in its first component.
     let v = [
-        [2.0, 2.0, 0.0, 1.0, 0.0, 1.0],
+        [2.0, 2.0, 1.0, 1.0, 0.0, 1.0],
         [14.0, 2.0, 0.0, 1.0, 0.0, 1.0],
-        [2.0, 14.0, 0.0, 1.0, 0.0, 1.0],
+        [2.0, 14.0, 1.0, 1.0, 0.0, 1.0],
     ];
-    for (mode, refused) in [(2u32, true), (1, true), (0, false)] {
+    let lit = |mem: &gtsim_mem::AddressSpace| -> Vec<(u32, u32)> {
+        (0..16)
+            .flat_map(|y| (0..16).map(move |x| (x, y)))
+            .filter(|&(x, y)| pixel(mem, x, y) != [0; 4])
+            .collect()
+    };
+    for mode in [2u32, 1, 0] {
         let (mut st, mut mem) = setup(&v, PS_PLN_SIMD8, true, None, true);
         let mut ve =
             ThreeDStateVertexElements::unpack(&st.commands["3DSTATE_VERTEX_ELEMENTS"]).unwrap();
@@ -840,20 +852,37 @@ fn edge_flags_with_point_or_wireframe_fill_are_refused_by_name() {
         let mut sf = ThreeDStateSf::unpack(&st.commands["3DSTATE_SF"]).unwrap();
         sf.front_face_fill_mode = three_d_state_sf::FrontFaceFillMode(mode);
         sf.back_face_fill_mode = three_d_state_sf::BackFaceFillMode(mode);
+        sf.use_point_width_state = three_d_state_sf::UsePointWidthState(1);
+        sf.point_width = 1.0;
         st.commands.insert("3DSTATE_SF", sf.pack().unwrap());
-        let r = run(
+        run(
             &st,
             &mut mem,
             &primitive(ThreeDPrimTopoType::_3DPRIM_TRILIST, 3),
-        );
-        if refused {
-            let e = r.unwrap_err().to_string();
-            assert!(
-                e.contains("EdgeFlag") && e.contains("not modelled"),
-                "{mode}: {e}"
-            );
-        } else {
-            r.unwrap();
+        )
+        .unwrap();
+        let px = lit(&mem);
+        match mode {
+            2 => assert_eq!(px, vec![(1, 1), (1, 13)], "POINT"),
+            1 => {
+                assert!(
+                    !px.contains(&(8, 7)),
+                    "WIREFRAME: the unflagged edge: {px:?}"
+                );
+                assert!(
+                    px.iter().any(|&(x, y)| x == 8 && y <= 2),
+                    "WIREFRAME: the top edge: {px:?}"
+                );
+                assert!(
+                    px.iter().any(|&(x, y)| y == 8 && x <= 2),
+                    "WIREFRAME: the left edge: {px:?}"
+                );
+                assert!(!px.contains(&(5, 5)), "WIREFRAME: the interior: {px:?}");
+            }
+            _ => assert!(
+                px.contains(&(7, 7)) && px.contains(&(5, 5)),
+                "SOLID: {px:?}"
+            ),
         }
     }
 }

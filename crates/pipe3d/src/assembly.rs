@@ -48,6 +48,43 @@ pub struct Object {
     pub poly_stipple: bool,
     /// Line stipple continues from the previous line.
     pub continue_stipple: bool,
+    /// For a triangle: which of its edges and vertices belong to its primitive's
+    /// outline, for WIREFRAME and POINT fill (seed 004 §10.3.13: "as determined by the
+    /// topology type"): every one for list, strip and fan triangles; a quad's or
+    /// polygon's fan triangle has its inner edges clear, and each of the polygon's
+    /// vertices is set in one triangle only.
+    pub boundary: Boundary,
+}
+
+/// Which edges (edge i runs from vertex i to vertex i + 1) and vertices of a triangle
+/// the WIREFRAME and POINT fill modes draw.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Boundary {
+    /// Edge i is drawn.
+    pub edges: [bool; 3],
+    /// Vertex i is drawn as a point.
+    pub vertices: [bool; 3],
+}
+
+impl Boundary {
+    /// Every edge and vertex.
+    pub const ALL: Boundary = Boundary {
+        edges: [true; 3],
+        vertices: [true; 3],
+    };
+
+    /// The first triangle of a quad's fan (the quad's vertices 0, 1, 2 of 0..3): its
+    /// edge back to vertex 0 is inside the quad.
+    const QUAD_FIRST: Boundary = Boundary {
+        edges: [true, true, false],
+        vertices: [true; 3],
+    };
+
+    /// The second (vertices 0, 2, 3): its first edge is inside, and only vertex 3 is new.
+    const QUAD_SECOND: Boundary = Boundary {
+        edges: [false, true, true],
+        vertices: [false, false, true],
+    };
 }
 
 /// 3DSTATE_SF provoking vertex selects.
@@ -75,6 +112,7 @@ fn obj(kind: ObjectType, v: Vec<usize>, provoking: usize) -> Object {
         provoking,
         poly_stipple: true,
         continue_stipple: false,
+        boundary: Boundary::ALL,
     }
 }
 
@@ -136,27 +174,39 @@ pub fn object_at(t: T, k: usize, pv: ProvokingVertex) -> Result<Object, Assembly
             };
             let mut o = obj(ObjectType::Triangle, vec![0, k + 1, k + 2], p);
             o.poly_stipple = t != T::_3DPRIM_TRIFAN_NOSTIPPLE;
+            if t == T::_3DPRIM_POLYGON {
+                // The polygon's fan: edge 0 -> 1 and the first two vertices belong to
+                // the first triangle; the closing edge to the last (`close_polygon`).
+                o.boundary = Boundary {
+                    edges: [k == 0, true, false],
+                    vertices: [k == 0, k == 0, true],
+                };
+            }
             o
         }
         T::_3DPRIM_QUADLIST => {
             // Quad q as the polygon (4q+3, 4q, 4q+1, 4q+2): its fan's two triangles.
             let q = 4 * (k / 2);
-            let v = if k.is_multiple_of(2) {
-                vec![q + 3, q, q + 1]
+            let (v, boundary) = if k.is_multiple_of(2) {
+                (vec![q + 3, q, q + 1], Boundary::QUAD_FIRST)
             } else {
-                vec![q + 3, q + 1, q + 2]
+                (vec![q + 3, q + 1, q + 2], Boundary::QUAD_SECOND)
             };
-            obj(ObjectType::Triangle, v, 0)
+            let mut o = obj(ObjectType::Triangle, v, 0);
+            o.boundary = boundary;
+            o
         }
         T::_3DPRIM_QUADSTRIP => {
             // Quad q as the polygon (2q+3, 2q+2, 2q, 2q+1).
             let q = 2 * (k / 2);
-            let v = if k.is_multiple_of(2) {
-                vec![q + 3, q + 2, q]
+            let (v, boundary) = if k.is_multiple_of(2) {
+                (vec![q + 3, q + 2, q], Boundary::QUAD_FIRST)
             } else {
-                vec![q + 3, q, q + 1]
+                (vec![q + 3, q, q + 1], Boundary::QUAD_SECOND)
             };
-            obj(ObjectType::Triangle, v, 0)
+            let mut o = obj(ObjectType::Triangle, v, 0);
+            o.boundary = boundary;
+            o
         }
         other => {
             return Err(AssemblyError(
@@ -185,6 +235,14 @@ pub fn closing_object(t: T, count: usize, pv: ProvokingVertex) -> Option<Object>
     })
 }
 
+/// Marks `last`, a POLYGON's last triangle, as holding the polygon's closing edge (its
+/// edge 2, back to vertex 0).
+pub fn close_polygon(t: T, last: &mut Object) {
+    if t == T::_3DPRIM_POLYGON && last.kind == ObjectType::Triangle {
+        last.boundary.edges[2] = true;
+    }
+}
+
 /// Splits `count` vertices of topology `t` into objects.
 pub fn decompose(t: T, count: usize, pv: ProvokingVertex) -> Result<Vec<Object>, AssemblyError> {
     let mut out = vec![];
@@ -194,6 +252,9 @@ pub fn decompose(t: T, count: usize, pv: ProvokingVertex) -> Result<Vec<Object>,
             break;
         }
         out.push(o);
+    }
+    if let Some(last) = out.last_mut() {
+        close_polygon(t, last);
     }
     out.extend(closing_object(t, count, pv));
     Ok(out)

@@ -144,3 +144,48 @@ fn topologies_needing_conversion_fail_loudly() {
     }
     assert!(decompose(T::_3DPRIM_TRISTRIP, 2, PV).unwrap().is_empty());
 }
+
+/// WIREFRAME and POINT follow "the topology type" (seed 004 §10.3.13): a polygon's fan
+/// triangles keep only the polygon's edges and give each of its vertices to one triangle;
+/// a quad's two triangles likewise; list and fan triangles keep all three. Worked by
+/// hand for a pentagon (triangles 0-1-2, 0-2-3, 0-3-4) and a quad (3-0-1, 3-1-2).
+#[test]
+fn polygon_and_quad_triangles_keep_only_their_outline() {
+    use gtsim_pipe3d::assembly::Boundary;
+    let pv = ProvokingVertex::default();
+    let polygon = decompose(T::_3DPRIM_POLYGON, 5, pv).unwrap();
+    let b: Vec<Boundary> = polygon.iter().map(|o| o.boundary).collect();
+    assert_eq!(
+        b,
+        [
+            Boundary {
+                edges: [true, true, false],
+                vertices: [true, true, true]
+            },
+            Boundary {
+                edges: [false, true, false],
+                vertices: [false, false, true]
+            },
+            Boundary {
+                edges: [false, true, true],
+                vertices: [false, false, true]
+            },
+        ]
+    );
+    let quad = decompose(T::_3DPRIM_QUADLIST, 4, pv).unwrap();
+    assert_eq!(quad[0].v, [3, 0, 1]);
+    assert_eq!(quad[0].boundary.edges, [true, true, false]);
+    assert_eq!(quad[1].v, [3, 1, 2]);
+    assert_eq!(
+        quad[1].boundary,
+        Boundary {
+            edges: [false, true, true],
+            vertices: [false, false, true]
+        }
+    );
+    for t in [T::_3DPRIM_TRILIST, T::_3DPRIM_TRIFAN, T::_3DPRIM_TRISTRIP] {
+        for o in decompose(t, 5, pv).unwrap() {
+            assert_eq!(o.boundary, Boundary::ALL, "{t:?}");
+        }
+    }
+}

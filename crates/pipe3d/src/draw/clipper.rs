@@ -95,25 +95,37 @@ fn lerp(a: &Vue, b: &Vue, t: f32) -> Vue {
         .collect()
 }
 
-/// Clips a triangle; returns the polygon's vertices in order (empty if nothing is left),
-/// each with its clip-space barycentric coordinates in the source triangle.
-pub(super) fn clip_triangle(planes: &Planes, tri: &[&Vue]) -> Vec<(Vue, [f32; 3])> {
-    let mut poly: Vec<(Vue, [f32; 3])> = tri
+/// A clipped polygon's vertex: its VUE, its clip-space barycentric coordinates in the
+/// source triangle, and whether the edge from it to the next vertex is drawn in
+/// WIREFRAME fill: a piece of a source edge, or an edge cut by a user clip plane; not
+/// one cut by a view volume plane (w, x/y, near/far). The seeds do not say which clip
+/// edges an unfilled triangle shows; this is OpenGL's outline as llvmpipe draws it
+/// (gallium's draw_pipe_clip: "we want to see an edge along the clip plane" of a user
+/// plane, not along a frustum plane).
+pub(super) type ClippedVertex = (Vue, [f32; 3], bool);
+
+/// Clips a triangle whose edges `drawn` are drawn in WIREFRAME fill (edge k from vertex
+/// k); returns the polygon's vertices in order (empty if nothing is left).
+pub(super) fn clip_triangle(planes: &Planes, tri: &[&Vue], drawn: [bool; 3]) -> Vec<ClippedVertex> {
+    let mut poly: Vec<ClippedVertex> = tri
         .iter()
         .enumerate()
         .map(|(k, v)| {
             (
                 (*v).clone(),
                 std::array::from_fn(|i| f32::from(u8::from(i == k))),
+                drawn.get(k).copied().unwrap_or(true),
             )
         })
         .collect();
-    let count = poly.first().map_or(0, |(v, _)| distances(v, planes).len());
+    let count = poly.first().map_or(0, |(v, ..)| distances(v, planes).len());
+    // `distances` puts the user clip distances last.
+    let user_from = count - planes.user.count_ones() as usize;
     for k in 0..count {
         if poly.is_empty() {
             break;
         }
-        let d: Vec<f32> = poly.iter().map(|(v, _)| distances(v, planes)[k]).collect();
+        let d: Vec<f32> = poly.iter().map(|(v, ..)| distances(v, planes)[k]).collect();
         let mut out = Vec::with_capacity(poly.len() + 1);
         for i in 0..poly.len() {
             let j = (i + 1) % poly.len();
@@ -123,9 +135,12 @@ pub(super) fn clip_triangle(planes: &Planes, tri: &[&Vue]) -> Vec<(Vue, [f32; 3]
             }
             if (di >= 0.0) != (dj >= 0.0) {
                 let t = di / (di - dj);
-                let ((vi, li), (vj, lj)) = (&poly[i], &poly[j]);
+                let ((vi, li, drawn), (vj, lj, _)) = (&poly[i], &poly[j]);
                 let l = std::array::from_fn(|c| li[c] + (lj[c] - li[c]) * t);
-                out.push((lerp(vi, vj, t), l));
+                // Leaving the plane's inside, the new vertex starts the edge along the
+                // plane; entering it, the rest of the edge i -> j.
+                let from_here = if di >= 0.0 { k >= user_from } else { *drawn };
+                out.push((lerp(vi, vj, t), l, from_here));
             }
         }
         poly = out;

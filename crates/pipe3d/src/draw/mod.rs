@@ -416,7 +416,7 @@ fn tessellated(
         }
         let mut run = stream::RunAssembler::new(d.topology, st.setup.provoking)?;
         let pids = vec![d.primitive_id; d.vues.len()];
-        let mut objects = run.push(d.vues, &pids, stats, false);
+        let mut objects = run.push(d.vues, (&pids, &[]), stats, false);
         objects.extend(run.finish(stats, false));
         setup::primitives(st, front, &run, &objects, mem, ps, stats, watchdog)?;
     }
@@ -462,7 +462,7 @@ fn geometry_output(
             }
             let mut run = stream::RunAssembler::new(t, st.setup.provoking)?;
             let pids = vec![pid; vues.len()];
-            let mut objects = run.push(vues, &pids, stats, false);
+            let mut objects = run.push(vues, (&pids, &[]), stats, false);
             objects.extend(run.finish(stats, false));
             setup::primitives(st, front, &run, &objects, mem, ps, stats, watchdog)?;
         }
@@ -552,22 +552,6 @@ fn draw_stages(
         // Nothing to fetch: the state is not even read (crocus emits such draws).
         return Ok(vec![]);
     };
-    // EdgeFlags only steer WIREFRAME and POINT fill modes ("controlled by the vertex
-    // EdgeFlags", seed 004 3DSTATE_SF Front/Back Face Fill Mode); the model does not
-    // carry them yet, so a draw where they would matter is refused rather than drawn
-    // with every edge.
-    if st.vf.elements.iter().any(|e| e.valid && e.edge_flag)
-        && st
-            .setup
-            .fill
-            .iter()
-            .any(|f| !matches!(f, crate::state::FillMode::Solid))
-    {
-        return Err(unsupported(
-            "vertex EdgeFlags (VERTEX_ELEMENT_STATE Edge Flag Enable) with WIREFRAME or POINT fill modes",
-            "seed 004 VERTEX_ELEMENT_STATE Edge Flag Enable, 3DSTATE_SF Fill Mode",
-        ));
-    }
     let mut ps = pixel::PixelStage::new(&st, mem, kernels)?;
     // The pixel stage's time counts also when a later stage stops the draw.
     let mut stages = || -> Result<Vec<RenderTarget>, DrawError> {
@@ -591,8 +575,8 @@ fn draw_stages(
                         })
                         .collect();
                     let cut = piece.last() == Some(&stream::Item::Cut);
-                    let (vues, pids) = if vertices.is_empty() {
-                        (vec![], vec![])
+                    let (vues, pids, edges) = if vertices.is_empty() {
+                        (vec![], vec![], vec![])
                     } else {
                         watchdog.vertices(vertices.len() as u64)?;
                         let t = std::time::Instant::now();
@@ -604,7 +588,16 @@ fn draw_stages(
                     if vues.is_empty() && !cut {
                         continue;
                     }
-                    runs.feed(&st, front, vues, pids, cut, mem, &mut ps, stats, watchdog)?;
+                    runs.feed(
+                        &st,
+                        front,
+                        (vues, pids, edges),
+                        cut,
+                        mem,
+                        &mut ps,
+                        stats,
+                        watchdog,
+                    )?;
                     if cut {
                         vs.begin_run();
                     }
@@ -613,8 +606,7 @@ fn draw_stages(
             runs.feed(
                 &st,
                 front,
-                vec![],
-                vec![],
+                (vec![], vec![], vec![]),
                 true,
                 mem,
                 &mut ps,

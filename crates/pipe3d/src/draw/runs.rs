@@ -68,8 +68,10 @@ impl Runs {
         Ok(())
     }
 
-    /// Takes the next VUEs of the run (with their PrimitiveIDs); `ended`: the run ends
-    /// after them (a cut or the end of the instance), and the next one is begun.
+    /// Takes the next VUEs of the run (with their PrimitiveIDs and EdgeFlags); `ended`:
+    /// the run ends after them (a cut or the end of the instance), and the next one is
+    /// begun. The EdgeFlags reach the SF when it assembles the VF's topology itself (a
+    /// GS or the tessellator makes new vertices, whose flags are TRUE).
     #[expect(
         clippy::too_many_arguments,
         reason = "the draw's state, front and counters, passed down unchanged"
@@ -78,8 +80,7 @@ impl Runs {
         &mut self,
         st: &DrawState,
         front: &dyn Front,
-        vues: Vec<Vue>,
-        pids: Vec<u32>,
+        (vues, pids, edges): (Vec<Vue>, Vec<u32>, Vec<bool>),
         ended: bool,
         mem: &mut dyn Memory,
         ps: &mut PixelStage,
@@ -127,7 +128,7 @@ impl Runs {
                 let mut objects = if vues.is_empty() {
                     vec![]
                 } else {
-                    r.push(vues, &pids, stats, st.vf.statistics)
+                    r.push(vues, (&pids, &edges), stats, st.vf.statistics)
                 };
                 if ended {
                     objects.extend(r.finish(stats, st.vf.statistics));

@@ -6,7 +6,7 @@ use super::Vue;
 use super::pixel::{Corner, PixelStage, Primitive, SourceTriangle};
 use super::stream::RunAssembler;
 use super::{DrawError, Statistics, Watchdog, clipper};
-use crate::assembly::{Object, ObjectType};
+use crate::assembly::{Boundary, Object, ObjectType};
 use crate::clip::{ClipStatus, clip_determination, vertex_clip_test};
 use crate::coverage::SampleMask;
 use crate::raster::{self, RasterState};
@@ -53,6 +53,17 @@ pub(super) fn primitives(
             stipple_counter.set(0);
         }
         let verts: Vec<&Vue> = obj.v.iter().map(|&i| run.vue(i)).collect();
+        // Seed 004 §10.3.13 Fill Mode: WIREFRAME and POINT follow "the topology type"
+        // (the primitive's outline) and are "controlled by the vertex EdgeFlags": edge i
+        // is drawn when vertex i's flag is set, and a vertex as a point likewise (as
+        // OpenGL draws the vertices that start a boundary edge).
+        let boundary = {
+            let flag = |k: usize| obj.v.get(k).is_none_or(|&i| run.edge(i));
+            Boundary {
+                edges: std::array::from_fn(|e| obj.boundary.edges[e] && flag(e)),
+                vertices: std::array::from_fn(|k| obj.boundary.vertices[k] && flag(k)),
+            }
+        };
         // Seed 004 §2.5.13: "The PrimitiveID associated with the provoking,
         // non-adjacent vertex of an object is applied to the object" -- the vertex that
         // completes it, the last (§7.4.1 underlines it); a LINELOOP's closing line takes
@@ -90,6 +101,7 @@ pub(super) fn primitives(
                     poly_stipple: obj.poly_stipple,
                     stipple_counter: &stipple_counter,
                     z_bias: 0.0,
+                    boundary,
                 };
                 object(st, front, &verts, &o, &raster, mem, ps, stats, watchdog)?;
             }
@@ -119,6 +131,7 @@ pub(super) fn primitives(
                             poly_stipple: false,
                             stipple_counter: &stipple_counter,
                             z_bias: 0.0,
+                            boundary: Boundary::ALL,
                             source: Some(SourceTriangle {
                                 vues: [verts[0], verts[1], verts[0]],
                                 perspective: [perspective[0], perspective[1], perspective[0]],
@@ -139,25 +152,49 @@ pub(super) fn primitives(
                         why: "a RECTLIST rectangle needs clipping, which the CLIP unit does not do for rectangles (seed 004 §9.2.4.6)".into(),
                     });
                 }
-                let polygon = clipper::clip_triangle(&clip_planes(st), &verts);
+                let polygon = clipper::clip_triangle(&clip_planes(st), &verts, boundary.edges);
                 // Each polygon vertex's screen-linear barycentrics in the source
                 // triangle: a clip-space point P = Σ λk·Vk projects to Σ μk·(Vk.xy/wk)
                 // with μk = λk·wk / P.w.
                 let w = [0, 1, 2].map(|k| clip_pos[k][3]);
                 let linear: Vec<[f32; 3]> = polygon
                     .iter()
-                    .map(|(_, l)| {
+                    .map(|(_, l, _)| {
                         let pw: f32 = (0..3).map(|k| l[k] * w[k]).sum();
                         std::array::from_fn(|k| if pw == 0.0 { l[k] } else { l[k] * w[k] / pw })
                     })
                     .collect();
                 // The clipped polygon goes on as a fan (v0, vi, vi+1), each triangle
                 // keeping the source triangle's orientation.
-                for i in 1..polygon.len().saturating_sub(1) {
+                // Seed 004 §10.3.13 Fill Mode: WIREFRAME draws lines along the boundary of
+                // what is left of the triangle (its source edges and the user clip
+                // planes' cuts, `clipper::ClippedVertex`), never the fan's inner edges;
+                // POINT draws "points at the triangle vertices ... not at clip-inserted
+                // vertices": its original vertices alone (a barycentric of 1), those the
+                // object draws.
+                let original = |l: [f32; 3]| {
+                    l.iter().filter(|&&x| x == 0.0).count() == 2
+                        && l.iter()
+                            .position(|&x| x == 1.0)
+                            .is_some_and(|k| boundary.vertices[k])
+                };
+                let n = polygon.len();
+                for i in 1..n.saturating_sub(1) {
                     if sf.statistics {
                         stats.cl_primitives += 1;
                     }
                     let fan = [0, i, i + 1];
+                    let l = fan.map(|k| polygon[k].1);
+                    // The fan's edges 0-i and (i+1)-0 are the polygon's only at its ends.
+                    let polygon_edge = [
+                        i == 1 && polygon[0].2,
+                        polygon[i].2,
+                        i + 1 == n - 1 && polygon[n - 1].2,
+                    ];
+                    let boundary = Boundary {
+                        edges: polygon_edge,
+                        vertices: l.map(original),
+                    };
                     let tri = fan.map(|k| &polygon[k].0);
                     let o = Obj {
                         provoking_vue: verts[obj.provoking],
@@ -169,6 +206,7 @@ pub(super) fn primitives(
                         poly_stipple: obj.poly_stipple,
                         stipple_counter: &stipple_counter,
                         z_bias: 0.0,
+                        boundary,
                         source: Some(SourceTriangle {
                             vues: [verts[0], verts[1], verts[2]],
                             perspective: fan.map(|k| polygon[k].1),
@@ -204,6 +242,11 @@ struct Obj<'v> {
     /// Added to every screen z: the global depth offset of the triangle whose edge or
     /// vertex this is (fill modes WIREFRAME and POINT), 0 otherwise.
     z_bias: f32,
+    /// For a triangle in WIREFRAME or POINT fill: which of its edges (i to i + 1) and
+    /// vertices are drawn: its primitive's outline (`Object::boundary`) where its
+    /// vertices' EdgeFlags are set; a piece of a clipped triangle has its fan's inner
+    /// edges, view volume cuts and clip-inserted vertices clear too.
+    boundary: Boundary,
 }
 
 fn position(v: &Vue) -> [f32; 4] {
@@ -584,6 +627,15 @@ fn fill_mode_object(
         &[&[0], &[1], &[2]]
     };
     for piece in pieces {
+        // Edge i runs from vertex i; a point is vertex i's.
+        let drawn = if kind == ObjectType::Line {
+            obj.boundary.edges[piece[0]]
+        } else {
+            obj.boundary.vertices[piece[0]]
+        };
+        if !drawn {
+            continue;
+        }
         let vs: Vec<&Vue> = piece.iter().map(|&i| verts[i]).collect();
         let o = Obj {
             provoking_vue: obj.provoking_vue,
@@ -596,6 +648,7 @@ fn fill_mode_object(
             poly_stipple: false,
             stipple_counter: obj.stipple_counter,
             z_bias: obj.z_bias + z_bias,
+            boundary: Boundary::ALL,
         };
         object(st, front, &vs, &o, raster, mem, ps, stats, watchdog)?;
     }

@@ -100,9 +100,9 @@ pub(super) struct RunAssembler {
     topology: gtsim_spec::shared::ThreeDPrimTopoType,
     pv: ProvokingVertex,
     keeps_first: bool,
-    first: Option<(Vue, u32)>,
+    first: Option<(Vue, u32, bool)>,
     /// `window[i]` is vertex `base + i` of the run, with its PrimitiveID.
-    window: VecDeque<(Vue, u32)>,
+    window: VecDeque<(Vue, u32, bool)>,
     base: usize,
     /// Vertices received.
     count: usize,
@@ -155,7 +155,7 @@ impl RunAssembler {
             .unwrap_or(0)
     }
 
-    fn vertex(&self, i: usize) -> &(Vue, u32) {
+    fn vertex(&self, i: usize) -> &(Vue, u32, bool) {
         if self.keeps_first
             && i == 0
             && let Some(f) = &self.first
@@ -175,13 +175,20 @@ impl RunAssembler {
         self.vertex(i).1
     }
 
+    /// Vertex `i`'s EdgeFlag (seed 004 VERTEX_ELEMENT_STATE Edge Flag Enable: it
+    /// "will travel down the fixed function pipeline along with the vertex handle";
+    /// TRUE where the VF had none).
+    pub fn edge(&self, i: usize) -> bool {
+        self.vertex(i).2
+    }
+
     /// Takes the next VUEs of the run, with their PrimitiveIDs (0 where `pids` is
-    /// short); returns the objects now complete (each with `false`: not the last of its
-    /// run), in order.
+    /// short) and EdgeFlags (TRUE where `edges` is short); returns the objects now
+    /// complete (each with `false`: not the last of its run), in order.
     pub fn push(
         &mut self,
         vues: Vec<Vue>,
-        pids: &[u32],
+        (pids, edges): (&[u32], &[bool]),
         stats: &mut Statistics,
         count_ia: bool,
     ) -> Vec<(Object, bool)> {
@@ -197,13 +204,14 @@ impl RunAssembler {
         }
         for (i, v) in vues.into_iter().enumerate() {
             let pid = pids.get(i).copied().unwrap_or(0);
+            let edge = edges.get(i).copied().unwrap_or(true);
             if self.keeps_first && self.count == 0 {
-                self.first = Some((v.clone(), pid));
+                self.first = Some((v.clone(), pid, edge));
             }
             if self.window.is_empty() {
                 self.base = self.count;
             }
-            self.window.push_back((v, pid));
+            self.window.push_back((v, pid, edge));
             self.count += 1;
         }
         let mut out = vec![];
@@ -235,7 +243,8 @@ impl RunAssembler {
     pub fn finish(&mut self, stats: &mut Statistics, count_ia: bool) -> Vec<(Object, bool)> {
         let closing = assembly::closing_object(self.topology, self.count, self.pv);
         let mut out = vec![];
-        if let Some(h) = self.held.take() {
+        if let Some(mut h) = self.held.take() {
+            assembly::close_polygon(self.topology, &mut h);
             out.push((h, closing.is_none()));
         }
         if let Some(c) = closing {

@@ -48,7 +48,8 @@ impl VertexStage {
     }
 
     /// The VUEs of the next vertices of the current run of one instance, with each
-    /// vertex's PrimitiveID (§2.5.13; what the GS takes for an object, §7.4.1).
+    /// vertex's PrimitiveID (§2.5.13; what the GS takes for an object, §7.4.1) and
+    /// EdgeFlag ([`edge_flags`]).
     #[expect(
         clippy::too_many_arguments,
         reason = "the draw's state and front, memory, the run and the counters"
@@ -62,7 +63,7 @@ impl VertexStage {
         instance: u32,
         stats: &mut Statistics,
         watchdog: &mut Watchdog,
-    ) -> Result<(Vec<Vue>, Vec<u32>), DrawError> {
+    ) -> Result<(Vec<Vue>, Vec<u32>, Vec<bool>), DrawError> {
         let pids: Vec<u32> = match &mut self.primitive_ids {
             Some(g) => run.iter().map(|_| g.next_id()).collect(),
             None => vec![0; run.len()],
@@ -72,13 +73,14 @@ impl VertexStage {
             .zip(&pids)
             .map(|(v, &pid)| fetch_vertex(st, &*mem, v.index, v.id, instance, pid))
             .collect::<Result<Vec<_>, _>>()?;
+        let edges = edge_flags(st, &inputs);
         if st.vs.statistics {
             // §3.6.1: one per vertex, shaded or passed through.
             stats.vs_invocations += run.len() as u64;
         }
         let Some((addr, prog)) = &self.kernel else {
             // §3.1: with the VS disabled, vertices pass through unmodified.
-            return Ok((inputs, pids));
+            return Ok((inputs, pids, edges));
         };
         // The threads (two vertices each) run on the host's cores in batches, each over
         // an overlay of memory whose writes land in dispatch order, as the PS threads do
@@ -103,7 +105,7 @@ impl VertexStage {
                     .map_err(failed)?;
                 out.extend(vues);
             }
-            return Ok((out, pids));
+            return Ok((out, pids, edges));
         }
         for batch in pairs.chunks(parallel::BATCH) {
             let budget = watchdog.thread_budget(DEFAULT_BUDGET);
@@ -125,8 +127,25 @@ impl VertexStage {
                 out.extend(vues);
             }
         }
-        Ok((out, pids))
+        Ok((out, pids, edges))
     }
+}
+
+/// The vertices' EdgeFlags (seed 004 VERTEX_ELEMENT_STATE Edge Flag Enable: "the source
+/// element is interpreted as an EdgeFlag for the vertex. If the source element is zero,
+/// the EdgeFlag will be set to FALSE. If the source element is non-zero, the EdgeFlag
+/// will be set to TRUE"; without such an element "the vertex will be assigned a default
+/// EdgeFlag of TRUE"): the first component the VF stored for that element, read from
+/// the fetched vertices before the VS (the flag travels beside the vertex, not through
+/// the shader). Empty when no element carries one (every flag TRUE).
+fn edge_flags(st: &DrawState, inputs: &[Vue]) -> Vec<bool> {
+    let Some(e) = st.vf.elements.iter().position(|e| e.valid && e.edge_flag) else {
+        return vec![];
+    };
+    inputs
+        .iter()
+        .map(|v| v.get(e).is_none_or(|slot| slot[0] != 0))
+        .collect()
 }
 
 /// VF: one vertex's elements, each into its 128-bit VUE slot (seed 004 §2.5, the
