@@ -80,7 +80,7 @@ impl Runs {
         &mut self,
         st: &DrawState,
         front: &dyn Front,
-        (vues, pids, edges): (Vec<Vue>, Vec<u32>, Vec<bool>),
+        (vues, pids, edges): super::vertex::Shaded,
         ended: bool,
         mem: &mut dyn Memory,
         ps: &mut PixelStage,

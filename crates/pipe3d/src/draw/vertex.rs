@@ -63,7 +63,7 @@ impl VertexStage {
         instance: u32,
         stats: &mut Statistics,
         watchdog: &mut Watchdog,
-    ) -> Result<(Vec<Vue>, Vec<u32>, Vec<bool>), DrawError> {
+    ) -> Result<Shaded, DrawError> {
         let pids: Vec<u32> = match &mut self.primitive_ids {
             Some(g) => run.iter().map(|_| g.next_id()).collect(),
             None => vec![0; run.len()],
@@ -147,6 +147,9 @@ fn edge_flags(st: &DrawState, inputs: &[Vue]) -> Vec<bool> {
         .map(|v| v.get(e).is_none_or(|slot| slot[0] != 0))
         .collect()
 }
+
+/// Shaded vertices: their VUEs, PrimitiveIDs and EdgeFlags (empty: every flag TRUE).
+pub(super) type Shaded = (Vec<Vue>, Vec<u32>, Vec<bool>);
 
 /// VF: one vertex's elements, each into its 128-bit VUE slot (seed 004 §2.5, the
 /// ElementLoop through URBWrite).
