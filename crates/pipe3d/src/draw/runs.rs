@@ -6,8 +6,8 @@ use super::pixel::PixelStage;
 use super::staging::Stager;
 use super::stream::RunAssembler;
 use super::{
-    DrawError, KernelCache, Statistics, Vue, Watchdog, geometry, geometry_output, setup,
-    stream_out, tessellated, tessellation,
+    DrawError, KernelCache, Statistics, Watchdog, geometry, geometry_output, setup, stream_out,
+    tessellated, tessellation,
 };
 use crate::state::{DrawState, Front};
 use gtsim_mem::Memory;
