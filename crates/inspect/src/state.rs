@@ -299,42 +299,25 @@ pub fn add_indirect(
             );
         }
     }
-    for (stage, indices) in samplers {
-        let pointer = match *stage {
-            "Vertex shader" => state
+    sampler_states(
+        samplers,
+        [
+            state
                 .sampler_state_pointers_vs
                 .as_ref()
                 .map(|p| p.pointer_to_vs_sampler_state),
-            "Geometry shader" => state
+            state
                 .sampler_state_pointers_gs
                 .as_ref()
                 .map(|p| p.pointer_to_gs_sampler_state),
-            "Windower and pixel shader" => state
+            state
                 .sampler_state_pointers_ps
                 .as_ref()
                 .map(|p| p.pointer_to_ps_sampler_state),
-            _ => None,
-        };
-        if let Some(base) = pointer {
-            for &i in indices {
-                read(
-                    stage,
-                    "SAMPLER_STATE",
-                    format!("SAMPLER_STATE {i}"),
-                    base + 16 * u64::from(i),
-                );
-            }
-        }
-    }
-    for (stage, s) in found {
-        match groups.iter_mut().find(|g| g.stage == stage) {
-            Some(g) => g.structures.push(s),
-            None => groups.push(StateGroup {
-                stage,
-                structures: vec![s],
-            }),
-        }
-    }
+        ],
+        &mut read,
+    );
+    place(groups, found);
 }
 
 /// [`add_indirect`] for a Gen11 draw: the structures its pointers reach from Dynamic
@@ -422,20 +405,39 @@ pub fn add_indirect_gen11(
             );
         }
     }
-    for (stage, indices) in samplers {
-        let pointer = match *stage {
-            "Vertex shader" => state
+    sampler_states(
+        samplers,
+        [
+            state
                 .sampler_state_pointers_vs
                 .as_ref()
                 .map(|p| p.pointer_to_vs_sampler_state),
-            "Geometry shader" => state
+            state
                 .sampler_state_pointers_gs
                 .as_ref()
                 .map(|p| p.pointer_to_gs_sampler_state),
-            "Windower and pixel shader" => state
+            state
                 .sampler_state_pointers_ps
                 .as_ref()
                 .map(|p| p.pointer_to_ps_sampler_state),
+        ],
+        &mut read,
+    );
+    place(groups, found);
+}
+
+/// The SAMPLER_STATE entries `samplers` names per stage, read through `read` from each
+/// stage's table (`pointers`: the vertex, geometry and pixel shaders').
+fn sampler_states(
+    samplers: &[(&'static str, Vec<u8>)],
+    [vs, gs, ps]: [Option<u64>; 3],
+    read: &mut impl FnMut(&'static str, &'static str, String, u64),
+) {
+    for (stage, indices) in samplers {
+        let pointer = match *stage {
+            "Vertex shader" => vs,
+            "Geometry shader" => gs,
+            "Windower and pixel shader" => ps,
             _ => None,
         };
         if let Some(base) = pointer {
@@ -449,6 +451,10 @@ pub fn add_indirect_gen11(
             }
         }
     }
+}
+
+/// Adds each structure `found` to its stage's group (a new group where it has none).
+fn place(groups: &mut Vec<StateGroup>, found: Vec<(&'static str, Structure)>) {
     for (stage, s) in found {
         match groups.iter_mut().find(|g| g.stage == stage) {
             Some(g) => g.structures.push(s),
