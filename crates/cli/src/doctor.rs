@@ -251,7 +251,7 @@ pub fn report(p: &dyn Probe) -> (String, bool) {
     let runs = |u: Use| base && found.contains(&u);
     let mut can = vec![];
     for g in [7, 11] {
-        // What gtsim does with each API's work today (README, "What runs").
+        // What gtsim does with each API's work today (README: the table of what each generation runs).
         let apis: Vec<&str> = [
             (Use::Gl(g), "OpenGL"),
             (

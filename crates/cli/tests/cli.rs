@@ -132,7 +132,7 @@ fn asm_errors_name_the_line() {
     );
     let out = std::env::temp_dir().join("gtsim-cli-bad.bin");
     let (code, _, err) = gtsim(&["asm", asm.to_str().unwrap(), "-o", out.to_str().unwrap()]);
-    // A problem in the input: exit status 1 (README "Exit status").
+    // A problem in the input: exit status 1 (docs/FEATURES.md "Exit status").
     assert_eq!(code, 1);
     assert!(err.contains("line 2: unknown opcode `frobnicate`"), "{err}");
 }

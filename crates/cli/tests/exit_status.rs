@@ -1,4 +1,4 @@
-//! The exit-status convention of every subcommand (README "Exit status"): 1 = problems
+//! The exit-status convention of every subcommand (docs/FEATURES.md "Exit status"): 1 = problems
 //! in the input, 2 = the input could not be read or bad usage; and the input bounds.
 
 use std::path::PathBuf;
