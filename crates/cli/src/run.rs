@@ -49,6 +49,34 @@ fn va_driver(generation: u32) -> &'static str {
     if generation == 11 { "iHD" } else { "i965" }
 }
 
+/// The Vulkan driver of a generation, by its loader manifest: Mesa's anv
+/// (`intel_icd`) for Ice Lake, hasvk (`intel_hasvk_icd`) for Ivy Bridge, which anv no
+/// longer drives (Debian `mesa-vulkan-drivers`).
+fn vulkan_icd(generation: u32) -> &'static str {
+    if generation == 11 {
+        "intel_icd.x86_64.json"
+    } else {
+        "intel_hasvk_icd.x86_64.json"
+    }
+}
+
+/// Where the Vulkan loader looks for driver manifests on Debian, system-wide
+/// (Vulkan-Loader docs/LoaderDriverInterface.md, "Driver Discovery on Linux").
+const VULKAN_ICD_DIRS: &[&str] = &[
+    "/usr/local/etc/vulkan/icd.d",
+    "/usr/local/share/vulkan/icd.d",
+    "/etc/vulkan/icd.d",
+    "/usr/share/vulkan/icd.d",
+];
+
+/// The manifest of the generation's Vulkan driver, when it is installed.
+pub(crate) fn find_vulkan_icd(generation: u32) -> Option<PathBuf> {
+    VULKAN_ICD_DIRS
+        .iter()
+        .map(|d| Path::new(d).join(vulkan_icd(generation)))
+        .find(|p| p.is_file())
+}
+
 fn check_mesa(generation: u32) -> Result<()> {
     if !cfg!(all(target_os = "linux", target_arch = "x86_64")) {
         bail!("gtsim run needs Linux on x86-64 (the preload library plays the Linux i915 driver)");
@@ -92,6 +120,17 @@ pub fn run(capture: Option<PathBuf>, generation: u32, command: Vec<OsString>) ->
     // which has no Ivy Bridge support. A name the user set wins.
     if std::env::var_os("LIBVA_DRIVER_NAME").is_none() {
         cmd.env("LIBVA_DRIVER_NAME", va_driver(generation));
+    }
+    // Vulkan clients get the generation's Intel driver and only it, as GL gets crocus or
+    // iris: the loader would otherwise also offer lavapipe, and anv would decline an Ivy
+    // Bridge that hasvk drives. A driver list the user set wins; without the driver
+    // installed (a GL-only machine) the loader is left alone.
+    if std::env::var_os("VK_ICD_FILENAMES").is_none()
+        && std::env::var_os("VK_DRIVER_FILES").is_none()
+        && let Some(icd) = find_vulkan_icd(generation)
+    {
+        cmd.env("VK_DRIVER_FILES", &icd);
+        cmd.env("VK_ICD_FILENAMES", &icd);
     }
     cmd.env("GTSIM_GEN", generation.to_string());
     cmd.env("EGL_PLATFORM", "surfaceless");

@@ -32,10 +32,16 @@ pub struct Bo {
     pub stride: u32,
     /// Handles (across files) that refer to this object.
     pub refs: u32,
+    /// A userptr object's client memory: its address there and whether the GPU may
+    /// only read it (I915_GEM_USERPTR). Such an object has no memfd of its own: the
+    /// GPU's reads and writes go to the client's pages through the checked copies of
+    /// [`crate::user`], so a page the client has since unmapped is a fault, not a crash.
+    user: Option<(u64, bool)>,
 }
 
-// SAFETY: `host` is a MAP_SHARED mapping owned by this object for its whole life; every
-// access happens under the kernel's global lock.
+// SAFETY: `host` is a MAP_SHARED mapping owned by this object for its whole life (a
+// userptr object's is dangling and never used: its accesses are checked copies of client
+// memory); every access happens under the kernel's global lock.
 unsafe impl Send for Bo {}
 // SAFETY: the bytes behind `host` are shared with the guest process, which may change
 // them at any moment, so the model only ever copies them in and out (`read`, `write`)
@@ -121,7 +127,30 @@ impl Bo {
             tiling: 0,
             stride: 0,
             refs: 1,
+            user: None,
         })
+    }
+
+    /// An object over `size` bytes of the client's own memory at `addr`
+    /// (I915_GEM_USERPTR; the caller has checked the range as the kernel does), read-only
+    /// to the GPU when `read_only`.
+    pub fn userptr(addr: u64, size: u64, read_only: bool) -> Bo {
+        Bo {
+            size,
+            memfd: None,
+            ident: None,
+            host: NonNull::dangling(),
+            gpu: None,
+            tiling: 0,
+            stride: 0,
+            refs: 1,
+            user: Some((addr, read_only)),
+        }
+    }
+
+    /// Whether the object is the client's memory (I915_GEM_USERPTR).
+    pub fn is_userptr(&self) -> bool {
+        self.user.is_some()
     }
 
     /// Copies bytes out of the object.
@@ -129,6 +158,9 @@ impl Bo {
         let end = offset.checked_add(out.len() as u64).ok_or(Errno::EINVAL)?;
         if end > self.size {
             return Err(Errno::EINVAL);
+        }
+        if let Some((addr, _)) = self.user {
+            return crate::user::read_bytes(addr + offset, out);
         }
         // SAFETY: bounds checked above against the mapping's size; the mapping is live.
         unsafe {
@@ -141,11 +173,18 @@ impl Bo {
         Ok(())
     }
 
-    /// Copies bytes into the object.
+    /// Copies bytes into the object (a read-only userptr object refuses with EFAULT,
+    /// the GPU's write to a page it may only read).
     pub fn write(&self, offset: u64, data: &[u8]) -> Result<(), Errno> {
         let end = offset.checked_add(data.len() as u64).ok_or(Errno::EINVAL)?;
         if end > self.size {
             return Err(Errno::EINVAL);
+        }
+        if let Some((addr, read_only)) = self.user {
+            if read_only {
+                return Err(Errno::EFAULT);
+            }
+            return crate::user::write_bytes(addr + offset, data);
         }
         // SAFETY: bounds checked above; the mapping is writable and live.
         unsafe {
@@ -195,6 +234,11 @@ impl Bo {
     /// it written, as the kernel's shmem pwrite leaves them.
     pub fn write_from_user(&self, offset: u64, addr: u64, len: u64) -> Result<(), Errno> {
         self.check_range(offset, len)?;
+        // A userptr object is the client's memory already: PWRITE does not serve it
+        // (i915_gem_pwrite_ioctl answers EINVAL for objects without shmem backing).
+        if self.user.is_some() {
+            return Err(Errno::EINVAL);
+        }
         // SAFETY: the range lies within the live, writable mapping (checked above).
         unsafe {
             crate::user::read_raw(addr, self.host.as_ptr().add(offset as usize), len as usize)
@@ -205,6 +249,9 @@ impl Bo {
     /// as [`Bo::write_from_user`] the other way.
     pub fn read_to_user(&self, offset: u64, addr: u64, len: u64) -> Result<(), Errno> {
         self.check_range(offset, len)?;
+        if self.user.is_some() {
+            return Err(Errno::EINVAL);
+        }
         // SAFETY: the range lies within the live mapping (checked above).
         unsafe {
             crate::user::write_raw(addr, self.host.as_ptr().add(offset as usize), len as usize)
@@ -221,6 +268,10 @@ impl Bo {
 
 impl Drop for Bo {
     fn drop(&mut self) {
+        // A userptr object maps nothing of its own: the client's memory stays the client's.
+        if self.user.is_some() {
+            return;
+        }
         // SAFETY: unmapping exactly the mapping created in `new`.
         unsafe { libc::munmap(self.host.as_ptr().cast(), self.size as usize) };
         // Close the memfd only if the number still is ours: closing it otherwise would

@@ -10,6 +10,7 @@ impl Errno {
     pub const ENOENT: Errno = Errno(libc::ENOENT);
     pub const E2BIG: Errno = Errno(libc::E2BIG);
     pub const EIO: Errno = Errno(libc::EIO);
+    pub const ENXIO: Errno = Errno(libc::ENXIO);
     pub const EBADF: Errno = Errno(libc::EBADF);
     pub const ENOMEM: Errno = Errno(libc::ENOMEM);
     pub const EFAULT: Errno = Errno(libc::EFAULT);
@@ -19,4 +20,35 @@ impl Errno {
     pub const ENODEV: Errno = Errno(libc::ENODEV);
     pub const ETIME: Errno = Errno(libc::ETIME);
     pub const EOPNOTSUPP: Errno = Errno(libc::EOPNOTSUPP);
+}
+
+impl std::fmt::Display for Errno {
+    /// The C library's name where it is one the emulation answers, else the number.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let name = match self.0 {
+            libc::EPERM => "EPERM",
+            libc::ENOENT => "ENOENT",
+            libc::E2BIG => "E2BIG",
+            libc::EIO => "EIO",
+            libc::ENXIO => "ENXIO",
+            libc::EBADF => "EBADF",
+            libc::ENOMEM => "ENOMEM",
+            libc::EFAULT => "EFAULT",
+            libc::EINVAL => "EINVAL",
+            libc::ENOSPC => "ENOSPC",
+            libc::ENOTTY => "ENOTTY",
+            libc::ENODEV => "ENODEV",
+            libc::ETIME => "ETIME",
+            libc::EOPNOTSUPP => "EOPNOTSUPP",
+            libc::EAGAIN => "EAGAIN",
+            libc::EBUSY => "EBUSY",
+            libc::EEXIST => "EEXIST",
+            libc::EDEADLK => "EDEADLK",
+            libc::EINTR => "EINTR",
+            libc::ENOSYS => "ENOSYS",
+            libc::EACCES => "EACCES",
+            n => return write!(f, "errno {n}"),
+        };
+        f.write_str(name)
+    }
 }

@@ -191,7 +191,8 @@ pub fn allowed(nr: u32) -> &'static [Errno] {
             I915_GEM_CONTEXT_CREATE => &[E::EINVAL, E::ENOENT, E::ENODEV, E::EPERM, E::E2BIG],
             // ENODEV without full PPGTT (Ivy Bridge).
             I915_GEM_VM_CREATE | I915_GEM_VM_DESTROY => &[E::EINVAL, E::ENOENT, E::ENODEV],
-            I915_GEM_USERPTR => &[E::ENODEV],
+            // i915_gem_userptr_ioctl's checks (`Kernel::userptr`); ENOSPC: handles.
+            I915_GEM_USERPTR => &[E::EINVAL, E::E2BIG, E::EFAULT, E::ENODEV, E::ENOSPC],
             I915_REG_READ | I915_QUERY => &[E::EINVAL],
             _ => &[E::EINVAL, E::ENOENT],
         };

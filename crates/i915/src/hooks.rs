@@ -325,7 +325,32 @@ pub unsafe extern "C" fn ioctl(fd: c_int, req: c_ulong, arg: *mut c_void) -> c_i
         if !k.is_drm_fd(fd) {
             return None;
         }
-        Some(match k.ioctl(fd, req, arg as u64) {
+        let r = k.ioctl(fd, req, arg as u64);
+        if crate::trace_ioctls() {
+            let n = crate::uapi::nr(req);
+            // The parameter asked about, where the call is a GETPARAM or a context
+            // GET/SETPARAM (its first word after the context id).
+            let param = match n.wrapping_sub(crate::uapi::DRM_COMMAND_BASE) {
+                crate::uapi::I915_GETPARAM => crate::user::read::<i32>(arg as u64)
+                    .map(|p| format!(" param {p}"))
+                    .unwrap_or_default(),
+                crate::uapi::I915_GEM_CONTEXT_GETPARAM | crate::uapi::I915_GEM_CONTEXT_SETPARAM => {
+                    crate::user::read::<u64>(arg as u64 + 8)
+                        .map(|p| format!(" param {p:#x}"))
+                        .unwrap_or_default()
+                }
+                _ => String::new(),
+            };
+            log(&format!(
+                "ioctl {}{param} (nr {n:#04x}) -> {}",
+                crate::uapi::name(n),
+                match r {
+                    Ok(()) => "0".to_string(),
+                    Err(e) => e.to_string(),
+                }
+            ));
+        }
+        Some(match r {
             Ok(()) => 0,
             Err(e) => {
                 if e == crate::errno::Errno::ENOTTY {

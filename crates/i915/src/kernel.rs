@@ -426,6 +426,53 @@ impl Kernel {
         a.copy_out().and(r)
     }
 
+    /// I915_GEM_USERPTR: an object over the client's own memory, checked in the order of
+    /// i915_gem_userptr_ioctl (drivers/gpu/drm/i915/gem/i915_gem_userptr.c, Linux 6.1):
+    /// unknown flags EINVAL; a size past what an object may have E2BIG (here the 2 GiB the
+    /// address space binds, as GEM_CREATE); a zero size or an address or size off a page
+    /// EINVAL; a range past the user address space EFAULT; UNSYNCHRONIZED ENODEV (no
+    /// longer supported); READ_ONLY ENODEV where the address space has no read-only pages
+    /// (Gen7's aliasing PPGTT; Gen8+ full PPGTT has them); with PROBE, a range not wholly
+    /// mapped EFAULT. The object's pages are the client's (`Bo::userptr`).
+    fn userptr(&mut self, fd: i32, a: &mut user::Args) -> Result<(), Errno> {
+        let mut u: I915GemUserptr = a.get();
+        let known = I915_USERPTR_READ_ONLY | I915_USERPTR_PROBE | I915_USERPTR_UNSYNCHRONIZED;
+        if u.flags & !known != 0 {
+            return Err(Errno::EINVAL);
+        }
+        if u.user_size > 1 << 31 {
+            return Err(Errno::E2BIG);
+        }
+        if u.user_size == 0 || !(u.user_ptr | u.user_size).is_multiple_of(crate::bo::PAGE) {
+            return Err(Errno::EINVAL);
+        }
+        if !user::access_ok(u.user_ptr, u.user_size) {
+            return Err(Errno::EFAULT);
+        }
+        if u.flags & I915_USERPTR_UNSYNCHRONIZED != 0 {
+            return Err(Errno::ENODEV);
+        }
+        let read_only = u.flags & I915_USERPTR_READ_ONLY != 0;
+        if read_only && !self.platform.softpin() {
+            return Err(Errno::ENODEV);
+        }
+        if u.flags & I915_USERPTR_PROBE != 0 {
+            // Every page readable (probe_range: each page under a VMA that is not PFNMAP).
+            let mut byte = [0u8; 1];
+            let mut at = u.user_ptr;
+            while at < u.user_ptr + u.user_size {
+                user::read_bytes(at, &mut byte).map_err(|_| Errno::EFAULT)?;
+                at += crate::bo::PAGE;
+            }
+        }
+        let bo = Bo::userptr(u.user_ptr, u.user_size, read_only);
+        self.next_bo += 1;
+        let id = self.next_bo;
+        self.bos.insert(id, bo);
+        u.handle = self.add_handle(fd, id)?;
+        a.put(&u)
+    }
+
     fn core_ioctl(&mut self, fd: i32, n: u32, a: &mut user::Args) -> Result<(), Errno> {
         match n {
             DRM_VERSION => self.version(a),
@@ -466,6 +513,11 @@ impl Kernel {
                 } else {
                     libc::F_DUPFD
                 };
+                // A userptr object cannot be exported (i915_gem_prime_export: its
+                // dma-buf ops refuse userptr objects).
+                if bo.is_userptr() {
+                    return Err(Errno::EINVAL);
+                }
                 let memfd = bo.memfd().ok_or(Errno::ENOMEM)?;
                 // SAFETY: duplicating an fd we own (checked by `Bo::memfd`); the result is
                 // checked.
@@ -639,8 +691,9 @@ impl Kernel {
             | I915_PARAM_HUC_STATUS => 0,
             I915_PARAM_HAS_CONTEXT_ISOLATION
             | I915_PARAM_MMAP_GTT_COHERENT
-            | I915_PARAM_HAS_EXEC_TIMELINE_FENCES
-            | I915_PARAM_HAS_USERPTR_PROBE => 0,
+            | I915_PARAM_HAS_EXEC_TIMELINE_FENCES => 0,
+            // I915_GEM_USERPTR's I915_USERPTR_PROBE is served (`userptr`).
+            I915_PARAM_HAS_USERPTR_PROBE => 1,
             I915_PARAM_HAS_SCHEDULER => 0,
             I915_PARAM_NUM_FENCES_AVAIL => 32,
             // Aliasing PPGTT, as i915 reports for Gen7.
@@ -716,6 +769,11 @@ impl Kernel {
                 {
                     return Err(Errno::EINVAL);
                 }
+                // A userptr object has no shmem file to map: ENXIO (i915_gem_mmap_ioctl's
+                // `!obj->base.filp` check).
+                if bo.is_userptr() {
+                    return Err(Errno::ENXIO);
+                }
                 let memfd = bo.memfd().ok_or(Errno::ENOMEM)?;
                 // SAFETY: mapping our own memfd at a kernel-chosen address; checked below.
                 let p = unsafe {
@@ -743,6 +801,11 @@ impl Kernel {
                     return Err(Errno::EINVAL);
                 }
                 let id = self.bo_id(fd, m.handle)?;
+                // A userptr object is I915_GEM_OBJECT_NO_MMAP: __assign_mmap_offset
+                // answers ENODEV (gem/i915_gem_mman.c, 6.1).
+                if self.bos[&id].is_userptr() {
+                    return Err(Errno::ENODEV);
+                }
                 m.offset = if m.flags == I915_MMAP_OFFSET_GTT {
                     self.gtt_map_offset(id)?
                 } else {
@@ -781,6 +844,11 @@ impl Kernel {
                     t.stride
                 };
                 let bo = self.bo(fd, t.handle)?;
+                // A proxy (userptr) object's tiling is not the client's to change:
+                // ENXIO (i915_gem_set_tiling_ioctl, gem/i915_gem_tiling.c, 6.1).
+                if bo.is_userptr() {
+                    return Err(Errno::ENXIO);
+                }
                 let changed = (bo.tiling, bo.stride) != (t.tiling_mode, stride);
                 bo.tiling = t.tiling_mode;
                 bo.stride = stride;
@@ -1004,7 +1072,7 @@ impl Kernel {
             }
             I915_GEM_VM_CREATE | I915_GEM_VM_DESTROY => Err(Errno::ENODEV),
             I915_GEM_EXECBUFFER2 => crate::execbuffer::execbuffer2(self, fd, a),
-            I915_GEM_USERPTR => Err(Errno::ENODEV),
+            I915_GEM_USERPTR => self.userptr(fd, a),
             _ => Err(Errno::ENOTTY),
         }
     }

@@ -16,7 +16,8 @@
 //! hardening rules and the fuzz campaigns (`src/fuzz.rs`, `i915-stress fuzz`).
 //!
 //! Environment: `GTSIM_CAPTURE=FILE` (capture), `GTSIM_I915_QUIET=1` (only errors on
-//! stderr).
+//! stderr), `GTSIM_I915_TRACE=1` (one line per emulated ioctl: its uapi name and the
+//! errno it got, as `strace` would show for a real kernel).
 
 pub mod ban;
 pub mod bo;
@@ -120,13 +121,24 @@ pub(crate) fn muted<T>(f: impl FnOnce() -> T) -> T {
     r
 }
 
+/// Whether `GTSIM_I915_TRACE` asks for a line per emulated ioctl (read once).
+pub fn trace_ioctls() -> bool {
+    static ON: OnceLock<bool> = OnceLock::new();
+    *ON.get_or_init(|| std::env::var_os("GTSIM_I915_TRACE").is_some_and(|v| v != "0"))
+}
+
 /// A line on stderr, written with one write(2) so threads do not interleave.
 pub fn log(msg: &str) {
     if MUTED.with(|m| m.get()) {
         return;
     }
     let quiet = std::env::var_os("GTSIM_I915_QUIET").is_some();
-    if quiet && !(msg.contains("HANG") || msg.contains("unknown ioctl") || msg.contains("cannot")) {
+    if quiet
+        && !(msg.contains("HANG")
+            || msg.contains("unknown ioctl")
+            || msg.contains("cannot")
+            || msg.starts_with("ioctl "))
+    {
         return;
     }
     let line = format!("gtsim-i915: {msg}\n");

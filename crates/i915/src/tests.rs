@@ -2085,3 +2085,139 @@ fn a_hang_leaves_an_error_state_the_decoders_read() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Two anonymous pages of this process, page-aligned as I915_GEM_USERPTR requires.
+fn anon_pages(n: usize) -> *mut u8 {
+    // SAFETY: a fresh private anonymous mapping; checked for failure.
+    let p = unsafe {
+        libc::mmap(
+            std::ptr::null_mut(),
+            n * 4096,
+            libc::PROT_READ | libc::PROT_WRITE,
+            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+            -1,
+            0,
+        )
+    };
+    assert_ne!(p, libc::MAP_FAILED);
+    p.cast()
+}
+
+fn userptr(k: &mut Kernel, ptr: u64, size: u64, flags: u32) -> Result<u32, Errno> {
+    let mut u = I915GemUserptr {
+        user_ptr: ptr,
+        user_size: size,
+        flags,
+        handle: 0,
+    };
+    i915(k, I915_GEM_USERPTR, &mut u).map(|()| u.handle)
+}
+
+#[test]
+fn userptr_objects_are_the_clients_memory_and_refuse_what_i915_refuses() {
+    let mut k = kernel();
+    let pages = anon_pages(2);
+    let base = pages as u64;
+    // The argument checks of i915_gem_userptr_ioctl, in its order.
+    assert_eq!(
+        userptr(&mut k, base, 8192, 0x4),
+        Err(Errno::EINVAL),
+        "unknown flag"
+    );
+    assert_eq!(
+        userptr(&mut k, base + 8, 4096, 0),
+        Err(Errno::EINVAL),
+        "unaligned address"
+    );
+    assert_eq!(
+        userptr(&mut k, base, 100, 0),
+        Err(Errno::EINVAL),
+        "unaligned size"
+    );
+    assert_eq!(userptr(&mut k, base, 0, 0), Err(Errno::EINVAL), "empty");
+    assert_eq!(
+        userptr(&mut k, 1 << 47, 4096, 0),
+        Err(Errno::EFAULT),
+        "past user space"
+    );
+    let unsync = I915_USERPTR_UNSYNCHRONIZED;
+    assert_eq!(userptr(&mut k, base, 4096, unsync), Err(Errno::ENODEV));
+    // Gen7's aliasing PPGTT has no read-only pages.
+    let ro = I915_USERPTR_READ_ONLY;
+    assert_eq!(
+        userptr(&mut k, base, 4096, ro),
+        Err(Errno::ENODEV),
+        "read-only on Gen7"
+    );
+
+    // A batch stores into the object: the client sees the GPU's write in its own page.
+    let h = userptr(&mut k, base, 8192, I915_USERPTR_PROBE).unwrap();
+    let (_, batch, mut relocs) = store_batch(&mut k);
+    let mut objs = [obj(h, &mut []), obj(batch, &mut relocs)];
+    exec(
+        &mut k,
+        &mut objs,
+        I915_EXEC_RENDER | I915_EXEC_HANDLE_LUT,
+        0,
+    )
+    .unwrap();
+    // SAFETY: reading our own mapping, 0x40 bytes in.
+    let seen = unsafe { pages.add(0x40).cast::<u32>().read() };
+    assert_eq!(seen, 0xfeed, "the GPU wrote the client's page");
+
+    // A userptr object has no pages of its own to pread, map or tile.
+    let mut out = [0u8; 4];
+    let mut p = I915GemPread {
+        handle: h,
+        pad: 0,
+        offset: 0,
+        size: 4,
+        data_ptr: out.as_mut_ptr() as u64,
+    };
+    assert_eq!(i915(&mut k, I915_GEM_PREAD, &mut p), Err(Errno::EINVAL));
+    let mut m = I915GemMmapOffset {
+        handle: h,
+        pad: 0,
+        offset: 0,
+        flags: I915_MMAP_OFFSET_WB,
+        extensions: 0,
+    };
+    assert_eq!(i915(&mut k, I915_GEM_MMAP_GTT, &mut m), Err(Errno::ENODEV));
+
+    // With PROBE, a range not wholly mapped is EFAULT; without, the object is made and
+    // the GPU's access faults later.
+    // SAFETY: unmapping the second of our own two pages.
+    unsafe { libc::munmap(pages.add(4096).cast(), 4096) };
+    assert_eq!(
+        userptr(&mut k, base, 8192, I915_USERPTR_PROBE),
+        Err(Errno::EFAULT)
+    );
+    assert!(userptr(&mut k, base, 8192, 0).is_ok());
+    // SAFETY: unmapping the first page, which we still own.
+    unsafe { libc::munmap(pages.cast(), 4096) };
+}
+
+#[test]
+fn ice_lake_userptr_objects_may_be_read_only_to_the_gpu() {
+    let mut k = icl_kernel();
+    let pages = anon_pages(1);
+    // SAFETY: writing the first dword of our own page.
+    unsafe { pages.cast::<u32>().write(0x1234_5678) };
+    let h = userptr(&mut k, pages as u64, 4096, I915_USERPTR_READ_ONLY).unwrap();
+    let id = k.bo_id(FD, h).unwrap();
+    let bo = &k.bos[&id];
+    let mut got = [0u8; 4];
+    bo.read(0, &mut got).unwrap();
+    assert_eq!(
+        u32::from_le_bytes(got),
+        0x1234_5678,
+        "the GPU reads the client's page"
+    );
+    assert_eq!(
+        bo.write(0, &[0; 4]),
+        Err(Errno::EFAULT),
+        "but may not write it"
+    );
+    // SAFETY: unmapping our own page.
+    unsafe { libc::munmap(pages.cast(), 4096) };
+}

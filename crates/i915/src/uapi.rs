@@ -122,6 +122,70 @@ pub fn decl(nr: u32) -> Option<Decl> {
     })
 }
 
+/// The uapi name of DRM command `nr` (drm.h, i915_drm.h), for traces and refusals.
+pub fn name(nr: u32) -> &'static str {
+    if (DRM_COMMAND_BASE..DRM_COMMAND_END).contains(&nr) {
+        return match nr - DRM_COMMAND_BASE {
+            I915_GETPARAM => "I915_GETPARAM",
+            I915_GEM_BUSY => "I915_GEM_BUSY",
+            I915_GEM_THROTTLE => "I915_GEM_THROTTLE",
+            I915_GEM_CREATE => "I915_GEM_CREATE",
+            I915_GEM_PREAD => "I915_GEM_PREAD",
+            I915_GEM_PWRITE => "I915_GEM_PWRITE",
+            I915_GEM_MMAP => "I915_GEM_MMAP",
+            I915_GEM_MMAP_GTT => "I915_GEM_MMAP_GTT/OFFSET",
+            I915_GEM_SET_DOMAIN => "I915_GEM_SET_DOMAIN",
+            I915_GEM_SW_FINISH => "I915_GEM_SW_FINISH",
+            I915_GEM_SET_TILING => "I915_GEM_SET_TILING",
+            I915_GEM_GET_TILING => "I915_GEM_GET_TILING",
+            I915_GEM_GET_APERTURE => "I915_GEM_GET_APERTURE",
+            I915_GEM_MADVISE => "I915_GEM_MADVISE",
+            I915_GEM_EXECBUFFER2 => "I915_GEM_EXECBUFFER2",
+            I915_GEM_WAIT => "I915_GEM_WAIT",
+            I915_GEM_CONTEXT_CREATE => "I915_GEM_CONTEXT_CREATE",
+            I915_GEM_CONTEXT_DESTROY => "I915_GEM_CONTEXT_DESTROY",
+            I915_GEM_SET_CACHING => "I915_GEM_SET_CACHING",
+            I915_GEM_GET_CACHING => "I915_GEM_GET_CACHING",
+            I915_REG_READ => "I915_REG_READ",
+            I915_GET_RESET_STATS => "I915_GET_RESET_STATS",
+            I915_GEM_USERPTR => "I915_GEM_USERPTR",
+            I915_GEM_CONTEXT_GETPARAM => "I915_GEM_CONTEXT_GETPARAM",
+            I915_GEM_CONTEXT_SETPARAM => "I915_GEM_CONTEXT_SETPARAM",
+            I915_QUERY => "I915_QUERY",
+            I915_GEM_VM_CREATE => "I915_GEM_VM_CREATE",
+            I915_GEM_VM_DESTROY => "I915_GEM_VM_DESTROY",
+            _ => "(i915 private)",
+        };
+    }
+    match nr {
+        DRM_VERSION => "DRM_VERSION",
+        DRM_GET_UNIQUE => "DRM_GET_UNIQUE",
+        0x02 => "DRM_GET_MAGIC",
+        0x11 => "DRM_AUTH_MAGIC",
+        DRM_GEM_CLOSE => "DRM_GEM_CLOSE",
+        DRM_GEM_FLINK => "DRM_GEM_FLINK",
+        DRM_GEM_OPEN => "DRM_GEM_OPEN",
+        DRM_GET_CAP => "DRM_GET_CAP",
+        DRM_SET_CLIENT_CAP => "DRM_SET_CLIENT_CAP",
+        DRM_SET_MASTER => "DRM_SET_MASTER",
+        DRM_DROP_MASTER => "DRM_DROP_MASTER",
+        DRM_PRIME_HANDLE_TO_FD => "DRM_PRIME_HANDLE_TO_FD",
+        DRM_PRIME_FD_TO_HANDLE => "DRM_PRIME_FD_TO_HANDLE",
+        DRM_SYNCOBJ_CREATE => "DRM_SYNCOBJ_CREATE",
+        DRM_SYNCOBJ_DESTROY => "DRM_SYNCOBJ_DESTROY",
+        DRM_SYNCOBJ_HANDLE_TO_FD => "DRM_SYNCOBJ_HANDLE_TO_FD",
+        DRM_SYNCOBJ_FD_TO_HANDLE => "DRM_SYNCOBJ_FD_TO_HANDLE",
+        DRM_SYNCOBJ_WAIT => "DRM_SYNCOBJ_WAIT",
+        DRM_SYNCOBJ_RESET => "DRM_SYNCOBJ_RESET",
+        DRM_SYNCOBJ_SIGNAL => "DRM_SYNCOBJ_SIGNAL",
+        0xca => "DRM_SYNCOBJ_TIMELINE_WAIT",
+        0xcb => "DRM_SYNCOBJ_QUERY",
+        0xcc => "DRM_SYNCOBJ_TRANSFER",
+        0xcd => "DRM_SYNCOBJ_TIMELINE_SIGNAL",
+        _ => "(unnamed)",
+    }
+}
+
 /// DRM ioctl type byte.
 pub const DRM_IOCTL_BASE: u32 = b'd' as u32;
 /// First driver-private command number.
@@ -402,6 +466,21 @@ pub struct I915Getparam {
     pub param: i32,
     pub value: *mut i32,
 }
+
+/// struct drm_i915_gem_userptr (include/uapi/drm/i915_drm.h).
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct I915GemUserptr {
+    pub user_ptr: u64,
+    pub user_size: u64,
+    pub flags: u32,
+    pub handle: u32,
+}
+
+/// I915_USERPTR_READ_ONLY, I915_USERPTR_PROBE, I915_USERPTR_UNSYNCHRONIZED.
+pub const I915_USERPTR_READ_ONLY: u32 = 0x1;
+pub const I915_USERPTR_PROBE: u32 = 0x2;
+pub const I915_USERPTR_UNSYNCHRONIZED: u32 = 0x8000_0000;
 
 #[repr(C)]
 #[derive(Debug, Clone, Copy)]
