@@ -33,6 +33,7 @@ use std::process::ExitCode;
 pub use glow;
 
 pub mod clipped;
+pub mod vk;
 use glow::HasContext;
 use khronos_egl as egl;
 
@@ -952,7 +953,7 @@ fn render(
 }
 
 /// Prints `bytes`' FNV-1a digest and first four words: `what: N bytes, fnv1a D, first ...`.
-fn print_bytes_digest(what: &str, bytes: &[u8]) {
+pub fn print_bytes_digest(what: &str, bytes: &[u8]) {
     let digest = bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
         (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3)
     });

@@ -8,6 +8,9 @@
 //! Needs Mesa (`apt-get install -y libgl1-mesa-dri libegl-mesa0 libegl1 libgbm1`). Where it
 //! is missing the tests say so and pass, except under CI (`CI` set), where they fail.
 
+mod common;
+
+use common::read_png;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -146,16 +149,6 @@ fn clients_render_on_llvmpipe() {
         );
         assert!(std::fs::metadata(&png).unwrap().len() > 0);
     }
-}
-
-/// An RGBA8 PNG's size and pixels.
-fn read_png(path: &Path) -> (u32, u32, Vec<u8>) {
-    let dec = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(path).unwrap()));
-    let mut r = dec.read_info().unwrap();
-    let mut buf = vec![0; r.output_buffer_size().unwrap()];
-    let info = r.next_frame(&mut buf).unwrap();
-    buf.truncate(info.buffer_size());
-    (info.width, info.height, buf)
 }
 
 fn tolerance(name: &str) -> (u8, usize, &'static str) {
@@ -321,46 +314,7 @@ fn compare_with_llvmpipe(name: &str, exe: &str, out: &Output, got: &Path) -> Opt
         String::from_utf8_lossy(&reference_stdout),
         "{name}: printed results differ from llvmpipe's"
     );
-    let (w, h, want) = read_png(&reference);
-    let (gw, gh, got_pixels) = read_png(got);
-    assert_eq!((w, h), (gw, gh), "{name}: image sizes");
-    let (tol, allowed, why) = tolerance(name);
-    let mut differ = 0;
-    let mut worst = 0u8;
-    let mut diff = vec![255u8; got_pixels.len()];
-    for (i, (a, b)) in got_pixels.chunks(4).zip(want.chunks(4)).enumerate() {
-        let d = a
-            .iter()
-            .zip(b)
-            .map(|(x, y)| x.abs_diff(*y))
-            .max()
-            .unwrap_or(0);
-        worst = worst.max(d);
-        if d > tol {
-            differ += 1;
-            diff[i * 4..i * 4 + 4].copy_from_slice(a);
-        }
-    }
-    eprintln!(
-        "{name}: {differ} pixels beyond tolerance {tol} ({why}), largest channel difference {worst}"
-    );
-    if differ <= allowed {
-        return None;
-    }
-    let path = got.with_file_name(format!(
-        "{}-difference.png",
-        got.file_stem().unwrap().to_string_lossy()
-    ));
-    let f = std::fs::File::create(&path).unwrap();
-    let mut enc = png::Encoder::new(std::io::BufWriter::new(f), w, h);
-    enc.set_color(png::ColorType::Rgba);
-    enc.set_depth(png::BitDepth::Eight);
-    enc.write_header().unwrap().write_image_data(&diff).unwrap();
-    Some(format!(
-        "{name}: {differ} of {} pixels (allowed {allowed}) differ from llvmpipe by more than {tol} (largest {worst}); see {}",
-        w * h,
-        path.display()
-    ))
+    common::compare_images(name, got, &reference, "llvmpipe", tolerance(name))
 }
 
 #[test]

@@ -1,0 +1,69 @@
+//! What the client tests share: reading PNGs and comparing an image with a reference
+//! within a stated tolerance.
+
+#![allow(dead_code, reason = "each test binary uses a part")]
+
+use std::path::Path;
+
+/// An RGBA8 PNG's size and pixels.
+pub fn read_png(path: &Path) -> (u32, u32, Vec<u8>) {
+    let dec = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(path).unwrap()));
+    let mut r = dec.read_info().unwrap();
+    let mut buf = vec![0; r.output_buffer_size().unwrap()];
+    let info = r.next_frame(&mut buf).unwrap();
+    buf.truncate(info.buffer_size());
+    (info.width, info.height, buf)
+}
+
+/// Compares the image at `got` with the one at `reference` (rendered by `oracle`):
+/// a pixel differs when a channel is more than `tol` apart, and at most `allowed` may.
+/// Prints the counts with `why`; returns the failure, if any, after saving an image of
+/// the differing pixels (white where they agree, the pixel of `got` where they differ)
+/// beside `got` and naming it.
+pub fn compare_images(
+    name: &str,
+    got: &Path,
+    reference: &Path,
+    oracle: &str,
+    (tol, allowed, why): (u8, usize, &str),
+) -> Option<String> {
+    let (w, h, want) = read_png(reference);
+    let (gw, gh, got_pixels) = read_png(got);
+    assert_eq!((w, h), (gw, gh), "{name}: image sizes");
+    let mut differ = 0;
+    let mut worst = 0u8;
+    let mut diff = vec![255u8; got_pixels.len()];
+    for (i, (a, b)) in got_pixels.chunks(4).zip(want.chunks(4)).enumerate() {
+        let d = a
+            .iter()
+            .zip(b)
+            .map(|(x, y)| x.abs_diff(*y))
+            .max()
+            .unwrap_or(0);
+        worst = worst.max(d);
+        if d > tol {
+            differ += 1;
+            diff[i * 4..i * 4 + 4].copy_from_slice(a);
+        }
+    }
+    eprintln!(
+        "{name}: {differ} pixels beyond tolerance {tol} ({why}), largest channel difference {worst}"
+    );
+    if differ <= allowed {
+        return None;
+    }
+    let path = got.with_file_name(format!(
+        "{}-difference.png",
+        got.file_stem().unwrap().to_string_lossy()
+    ));
+    let f = std::fs::File::create(&path).unwrap();
+    let mut enc = png::Encoder::new(std::io::BufWriter::new(f), w, h);
+    enc.set_color(png::ColorType::Rgba);
+    enc.set_depth(png::BitDepth::Eight);
+    enc.write_header().unwrap().write_image_data(&diff).unwrap();
+    Some(format!(
+        "{name}: {differ} of {} pixels (allowed {allowed}) differ from {oracle} by more than {tol} (largest {worst}); see {}",
+        w * h,
+        path.display()
+    ))
+}
