@@ -439,6 +439,59 @@ impl Vk {
     }
 }
 
+impl Vk {
+    /// Fills level 0 of a colour image (in UNDEFINED layout) with `texels` from a
+    /// staging buffer, recording into `cmd`; the level is left in TRANSFER_DST_OPTIMAL.
+    /// `staging` must live until the submission completes.
+    pub fn upload(&self, d: &ash::Device, cmd: vk::CommandBuffer, img: &Image, staging: &Buffer) {
+        level_barrier(
+            d,
+            cmd,
+            img,
+            0,
+            vk::ImageLayout::UNDEFINED,
+            vk::ImageLayout::TRANSFER_DST_OPTIMAL,
+        );
+        let region = vk::BufferImageCopy::default()
+            .image_subresource(layers(img.aspect, 0))
+            .image_extent(vk::Extent3D {
+                width: img.size[0],
+                height: img.size[1],
+                depth: 1,
+            });
+        // SAFETY: recording into a command buffer in the recording state.
+        unsafe {
+            d.cmd_copy_buffer_to_image(
+                cmd,
+                staging.buffer,
+                img.image,
+                vk::ImageLayout::TRANSFER_DST_OPTIMAL,
+                &[region],
+            )
+        };
+    }
+
+    /// A sampler with `filter` for both minification and magnification, `mipmap` between
+    /// levels, and `address` on every axis.
+    pub fn sampler(
+        &self,
+        filter: vk::Filter,
+        mipmap: vk::SamplerMipmapMode,
+        address: vk::SamplerAddressMode,
+    ) -> Res<vk::Sampler> {
+        let info = vk::SamplerCreateInfo::default()
+            .mag_filter(filter)
+            .min_filter(filter)
+            .mipmap_mode(mipmap)
+            .address_mode_u(address)
+            .address_mode_v(address)
+            .address_mode_w(address)
+            .max_lod(vk::LOD_CLAMP_NONE);
+        // SAFETY: a live device; the info lives across the call.
+        unsafe { self.device.create_sampler(&info, None) }.map_err(fail("vkCreateSampler"))
+    }
+}
+
 /// The aspect a view of `format` shows: depth for depth formats, else colour.
 pub fn aspect_of(format: vk::Format) -> vk::ImageAspectFlags {
     match format {
@@ -495,6 +548,40 @@ pub fn barrier(
         .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
         .image(img.image)
         .subresource_range(range(img.aspect, levels));
+    // SAFETY: recording into a command buffer in the recording state.
+    unsafe {
+        d.cmd_pipeline_barrier(
+            cmd,
+            vk::PipelineStageFlags::ALL_COMMANDS,
+            vk::PipelineStageFlags::ALL_COMMANDS,
+            vk::DependencyFlags::empty(),
+            &[],
+            &[],
+            &[b],
+        )
+    };
+}
+
+/// [`barrier`] for level `level` alone.
+pub fn level_barrier(
+    d: &ash::Device,
+    cmd: vk::CommandBuffer,
+    img: &Image,
+    level: u32,
+    old: vk::ImageLayout,
+    new: vk::ImageLayout,
+) {
+    let mut r = range(img.aspect, 1);
+    r.base_mip_level = level;
+    let b = vk::ImageMemoryBarrier::default()
+        .src_access_mask(vk::AccessFlags::MEMORY_WRITE)
+        .dst_access_mask(vk::AccessFlags::MEMORY_READ | vk::AccessFlags::MEMORY_WRITE)
+        .old_layout(old)
+        .new_layout(new)
+        .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+        .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+        .image(img.image)
+        .subresource_range(r);
     // SAFETY: recording into a command buffer in the recording state.
     unsafe {
         d.cmd_pipeline_barrier(

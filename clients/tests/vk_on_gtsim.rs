@@ -16,6 +16,11 @@ use std::process::{Command, Output};
 const CLIENTS: &[(&str, &str)] = &[
     ("vk_triangle", env!("CARGO_BIN_EXE_vk_triangle")),
     ("vk_compute", env!("CARGO_BIN_EXE_vk_compute")),
+    ("vk_textured", env!("CARGO_BIN_EXE_vk_textured")),
+    ("vk_depth_stencil", env!("CARGO_BIN_EXE_vk_depth_stencil")),
+    ("vk_blend", env!("CARGO_BIN_EXE_vk_blend")),
+    ("vk_msaa", env!("CARGO_BIN_EXE_vk_msaa")),
+    ("vk_indirect", env!("CARGO_BIN_EXE_vk_indirect")),
 ];
 
 const ICDS: &str = "/usr/share/vulkan/icd.d";
@@ -61,7 +66,46 @@ fn tmp(name: &str) -> PathBuf {
 
 /// Per client: the largest difference allowed in any channel of a pixel, the number of
 /// pixels allowed beyond that, and the reason when either is not 0.
-const TOLERANCE: &[(&str, u8, usize, &str)] = &[];
+/// The Vulkan spec lets a float-to-UNORM conversion return either of the two nearest
+/// values ("Conversion from Floating-Point to Normalized Fixed-Point": convertFloatToUint
+/// returns one of the two closest integers), which is where most differences of 1 come
+/// from.
+const TOLERANCE: &[(&str, u8, usize, &str)] = &[
+    (
+        "vk_textured",
+        6,
+        0,
+        "filtering precision, as for the GL `textured_quad`: the seed does not fix the \
+         precision of the bilinear and trilinear weights or of the LOD (seed 000 \
+         §2.2.1.5); gtsim computes them in f32, lavapipe (llvmpipe's sampler) in 8-bit \
+         fixed point, and the mip chain the blits made holds each level's 2x2 means \
+         rounded by each implementation. At 64x64, 30% of the pixels are exact, 63% \
+         within 2, none beyond 6; hasvk's and anv's images are identical",
+    ),
+    (
+        "vk_depth_stencil",
+        1,
+        0,
+        "UNORM8 conversion: the cyan triangle's blue 0.9 is 0.89999998 in f32, x 255 = \
+         229.499994, which gtsim rounds to the nearest (229) and lavapipe stores as 230; \
+         the Vulkan spec allows either. Depth and stencil results are exact",
+    ),
+    (
+        "vk_blend",
+        1,
+        0,
+        "blend precision, as for the GL `blend`: gtsim blends the colour values in f32 \
+         (seed 004 §12.1.7), lavapipe blends UNORM8 targets in 8-bit fixed point",
+    ),
+    (
+        "vk_msaa",
+        1,
+        0,
+        "resolve rounding: the mean of a pixel's four samples is rounded by the \
+         driver's resolve (a BLORP kernel on gtsim's EU, in f32), and by lavapipe in \
+         fixed point; coverage and sample positions agree (no pixel differs by more)",
+    ),
+];
 
 fn tolerance(name: &str) -> (u8, usize, &'static str) {
     TOLERANCE
@@ -108,7 +152,8 @@ fn clients_match_lavapipe(generation: u32, device: &str) {
     }
     let mut failures = vec![];
     for (name, exe) in CLIENTS {
-        let reference = tmp(&format!("{name}-lavapipe.png"));
+        // Each generation's test renders its own reference: the two run at once.
+        let reference = tmp(&format!("{name}-lavapipe-for-gen{generation}.png"));
         let want = on_lavapipe(name, exe, &reference);
         let got = tmp(&format!("{name}-gen{generation}.png"));
         let out = under_gtsim(generation, exe, &got);

@@ -1,0 +1,138 @@
+//! `vk_depth_stencil`: the depth and stencil tests. A diamond is first drawn into the
+//! stencil buffer only (colour writes off, stencil REPLACE 1); then two triangles that
+//! cross in depth (one flat at z = 0.5, one slanted from 0.1 to 0.9) are drawn with
+//! depth test LESS and stencil test EQUAL 1, so they show inside the diamond alone, each
+//! in front where it is nearer. The depth/stencil format is the first of D24S8 and
+//! D32S8 the driver can attach.
+
+use std::process::ExitCode;
+
+use gtsim_clients::vk::{self, Res, Vk, ash::vk as v};
+
+fn main() -> ExitCode {
+    vk::run_vk("vk_depth_stencil", draw)
+}
+
+/// x, y, z and RGBA per vertex: the stencil diamond (two triangles), then the flat
+/// orange triangle and the slanted cyan one.
+const VERTICES: [f32; 84] = [
+    0.0, -0.8, 0.0, 1.0, 1.0, 1.0, 1.0, //
+    0.8, 0.0, 0.0, 1.0, 1.0, 1.0, 1.0, //
+    -0.8, 0.0, 0.0, 1.0, 1.0, 1.0, 1.0, //
+    -0.8, 0.0, 0.0, 1.0, 1.0, 1.0, 1.0, //
+    0.8, 0.0, 0.0, 1.0, 1.0, 1.0, 1.0, //
+    0.0, 0.8, 0.0, 1.0, 1.0, 1.0, 1.0, //
+    -0.9, -0.7, 0.5, 1.0, 0.5, 0.0, 1.0, //
+    0.9, -0.7, 0.5, 1.0, 0.5, 0.0, 1.0, //
+    0.0, 0.9, 0.5, 1.0, 0.5, 0.0, 1.0, //
+    -0.9, 0.7, 0.1, 0.0, 0.8, 0.9, 1.0, //
+    0.9, 0.7, 0.9, 0.0, 0.8, 0.9, 1.0, //
+    0.0, -0.9, 0.5, 0.0, 0.8, 0.9, 1.0,
+];
+
+fn depth_format(g: &Vk) -> Res<v::Format> {
+    [v::Format::D24_UNORM_S8_UINT, v::Format::D32_SFLOAT_S8_UINT]
+        .into_iter()
+        .find(|&f| {
+            // SAFETY: a physical device of this instance.
+            let p = unsafe {
+                g.instance
+                    .get_physical_device_format_properties(g.physical, f)
+            };
+            p.optimal_tiling_features
+                .contains(v::FormatFeatureFlags::DEPTH_STENCIL_ATTACHMENT)
+        })
+        .ok_or_else(|| "neither D24S8 nor D32S8 can be a depth/stencil attachment".to_string())
+}
+
+fn draw(g: &Vk, size: [u32; 2]) -> Res<Vec<u8>> {
+    let format = v::Format::R8G8B8A8_UNORM;
+    let ds_format = depth_format(g)?;
+    let color = g.image(
+        size,
+        format,
+        v::ImageUsageFlags::COLOR_ATTACHMENT | v::ImageUsageFlags::TRANSFER_SRC,
+        v::SampleCountFlags::TYPE_1,
+        1,
+    )?;
+    let ds = g.image(
+        size,
+        ds_format,
+        v::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT,
+        v::SampleCountFlags::TYPE_1,
+        1,
+    )?;
+    let vertices = g.buffer_with(
+        &vk::f32_bytes(&VERTICES),
+        v::BufferUsageFlags::VERTEX_BUFFER,
+    )?;
+    let pass = vk::render_pass(
+        g,
+        format,
+        v::SampleCountFlags::TYPE_1,
+        Some(ds_format),
+        false,
+    )?;
+    let fb = vk::framebuffer(g, pass, &[color.view, ds.view], size)?;
+    let layout = vk::pipeline_layout(g, &[], 32)?;
+    let stencil = |compare, pass_op| v::StencilOpState {
+        fail_op: v::StencilOp::KEEP,
+        pass_op,
+        depth_fail_op: v::StencilOp::KEEP,
+        compare_op: compare,
+        compare_mask: 0xff,
+        write_mask: 0xff,
+        reference: 1,
+    };
+    let desc = |blend, depth, stencil| vk::PipelineDesc {
+        vertex: include_bytes!("../../shaders/color.vert.spv"),
+        fragment: include_bytes!("../../shaders/color.frag.spv"),
+        vertex_input: (
+            28,
+            &[
+                (0, v::Format::R32G32B32_SFLOAT, 0),
+                (1, v::Format::R32G32B32A32_SFLOAT, 12),
+            ],
+        ),
+        topology: v::PrimitiveTopology::TRIANGLE_LIST,
+        blend,
+        depth,
+        stencil,
+        samples: v::SampleCountFlags::TYPE_1,
+        layout,
+        render_pass: pass,
+        size,
+    };
+    let no_color = v::PipelineColorBlendAttachmentState::default();
+    let mask = vk::pipeline(
+        g,
+        &desc(
+            Some(no_color),
+            None,
+            Some(stencil(v::CompareOp::ALWAYS, v::StencilOp::REPLACE)),
+        ),
+    )?;
+    let scene = vk::pipeline(
+        g,
+        &desc(
+            None,
+            Some(v::CompareOp::LESS),
+            Some(stencil(v::CompareOp::EQUAL, v::StencilOp::KEEP)),
+        ),
+    )?;
+    let push = vk::f32_bytes(&[0.0, 0.0, 0.0, 0.0, 1.0, 1.0, 1.0, 1.0]);
+    g.submit(|d, cmd| {
+        vk::begin_pass(d, cmd, pass, fb, size, [0.1, 0.1, 0.1, 1.0]);
+        // SAFETY: recording inside the render pass begun above, with objects of this device.
+        unsafe {
+            d.cmd_push_constants(cmd, layout, v::ShaderStageFlags::ALL, 0, &push);
+            d.cmd_bind_vertex_buffers(cmd, 0, &[vertices.buffer], &[0]);
+            d.cmd_bind_pipeline(cmd, v::PipelineBindPoint::GRAPHICS, mask);
+            d.cmd_draw(cmd, 6, 1, 0, 0);
+            d.cmd_bind_pipeline(cmd, v::PipelineBindPoint::GRAPHICS, scene);
+            d.cmd_draw(cmd, 6, 1, 6, 0);
+            d.cmd_end_render_pass(cmd);
+        }
+    })?;
+    g.read_image(&color, v::ImageLayout::TRANSFER_SRC_OPTIMAL)
+}
