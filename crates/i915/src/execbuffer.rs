@@ -117,6 +117,103 @@ fn check_execbuffer(eb: &mut I915GemExecbuffer2) -> Result<(), Errno> {
     Ok(())
 }
 
+/// What a submission signals, per syncobj handle: a binary signal, and the highest
+/// timeline point (0 for none). Kept per handle so that a fence list of any length costs
+/// at most one entry per syncobj of the file.
+#[derive(Default)]
+struct Signals(BTreeMap<u32, (bool, u64)>);
+
+impl Signals {
+    fn add(&mut self, handle: u32, flags: u32, point: u64) {
+        if flags & I915_EXEC_FENCE_SIGNAL == 0 {
+            return;
+        }
+        let e = self.0.entry(handle).or_default();
+        if point == 0 {
+            e.0 = true;
+        } else {
+            e.1 = e.1.max(point);
+        }
+    }
+}
+
+/// Most extensions in one chain: i915_user_extensions gives up with E2BIG after 512
+/// (its stackdepth).
+const MAX_EXTENSIONS: u32 = 512;
+
+/// The execbuffer extension chain at `at` (i915_user_extensions, Linux 6.1): each header
+/// readable (EFAULT), its flags and reserved words zero (check_user_mbz: EINVAL), its
+/// name one the table knows (EINVAL): only DRM_I915_GEM_EXECBUFFER_EXT_TIMELINE_FENCES.
+fn extensions(k: &mut Kernel, fd: i32, mut at: u64, signals: &mut Signals) -> Result<(), Errno> {
+    let mut left = MAX_EXTENSIONS;
+    while at != 0 {
+        if left == 0 {
+            return Err(Errno::E2BIG);
+        }
+        left -= 1;
+        let mut header = [0u8; 32];
+        user::read_bytes(at, &mut header)?;
+        let word = |i: usize| u32::from_le_bytes(header[i..i + 4].try_into().unwrap_or_default());
+        if (16..32).step_by(4).any(|i| word(i) != 0) || word(12) != 0 {
+            return Err(Errno::EINVAL);
+        }
+        if word(8) != DRM_I915_GEM_EXECBUFFER_EXT_TIMELINE_FENCES {
+            return Err(Errno::EINVAL);
+        }
+        let ext: I915ExecbufferExtTimelineFences = user::read(at)?;
+        timeline_fences(k, fd, &ext, signals)?;
+        at = ext.next_extension;
+    }
+    Ok(())
+}
+
+/// add_timeline_fence_array (i915_gem_execbuffer.c, Linux 6.1): a count the kernel
+/// cannot size is EINVAL, arrays outside user space EFAULT; then per fence, in order:
+/// its copy (EFAULT), unknown flags (EINVAL), its point (EFAULT), the syncobj (ENOENT),
+/// a wait on a syncobj without a fence or without the point (EINVAL), a wait and a
+/// signal of the same non-zero point (EINVAL).
+fn timeline_fences(
+    k: &mut Kernel,
+    fd: i32,
+    ext: &I915ExecbufferExtTimelineFences,
+    signals: &mut Signals,
+) -> Result<(), Errno> {
+    let n = ext.fence_count;
+    if n > u64::MAX / 24 {
+        return Err(Errno::EINVAL);
+    }
+    let fence_size = size_of::<I915GemExecFence>() as u64;
+    if !user::access_ok(ext.handles_ptr, n * fence_size) || !user::access_ok(ext.values_ptr, n * 8)
+    {
+        return Err(Errno::EFAULT);
+    }
+    let file_id = *k.fds.get(&fd).ok_or(Errno::EBADF)?;
+    let f = &k.files[&file_id];
+    let mut at = 0u64;
+    while at < n {
+        let m = (n - at).min(FENCE_CHUNK as u64);
+        let chunk: Vec<I915GemExecFence> =
+            user::read_array(ext.handles_ptr + at * fence_size, m as usize)?;
+        let points: Vec<u64> = user::read_array(ext.values_ptr + at * 8, m as usize)?;
+        for (x, &point) in chunk.iter().zip(&points) {
+            if x.flags & I915_EXEC_FENCE_UNKNOWN_FLAGS != 0 {
+                return Err(Errno::EINVAL);
+            }
+            let s = f.syncobjs.get(&x.handle).ok_or(Errno::ENOENT)?;
+            let signal = x.flags & I915_EXEC_FENCE_SIGNAL != 0;
+            if !signal && x.flags != 0 && !s.has(point) {
+                return Err(Errno::EINVAL);
+            }
+            if signal && point != 0 && x.flags & I915_EXEC_FENCE_WAIT != 0 {
+                return Err(Errno::EINVAL);
+            }
+            signals.add(x.handle, x.flags, point);
+        }
+        at += m;
+    }
+    Ok(())
+}
+
 /// Whether `fd` is a sync_file as far as this emulation knows one: the out-fences it
 /// hands out are eventfds (see FENCE_OUT below); a real sync_file is accepted too.
 fn is_sync_file(fd: i32) -> bool {
@@ -161,26 +258,19 @@ pub fn execbuffer2(k: &mut Kernel, fd: i32, a: &mut user::Args) -> Result<(), Er
     if eb.flags & I915_EXEC_SECURE != 0 {
         return Err(Errno::EPERM);
     }
+    // Fences: FENCE_ARRAY's binary ones travel in cliprects_ptr / num_cliprects, the
+    // timeline ones in the execbuffer extension cliprects_ptr then points to. Each is
+    // checked as it is read (in bounded chunks) and what a signal needs is kept per
+    // syncobj, so what is kept is bounded by the file's syncobjs.
+    let mut signals = Signals::default();
     // parse_execbuf2_extensions: they reuse cliprects_ptr, so not with a fence array nor
-    // a cliprect count. The only extension, timeline fences, is not modelled
-    // (I915_PARAM_HAS_EXEC_TIMELINE_FENCES is 0 here).
+    // a cliprect count.
     if eb.flags & I915_EXEC_USE_EXTENSIONS != 0 {
         if eb.flags & I915_EXEC_FENCE_ARRAY != 0 || eb.num_cliprects != 0 {
             return Err(Errno::EINVAL);
         }
-        if eb.cliprects_ptr != 0 {
-            // i915_user_extensions reads the extension's header first.
-            let mut header = [0u8; 16];
-            user::read_bytes(eb.cliprects_ptr, &mut header)?;
-            crate::log(
-                "execbuffer extensions (timeline fences) are not modelled: refused with EINVAL",
-            );
-            return Err(Errno::EINVAL);
-        }
+        extensions(k, fd, eb.cliprects_ptr, &mut signals)?;
     }
-    // Fences (FENCE_ARRAY travels in cliprects_ptr / num_cliprects), read in bounded
-    // chunks and merged per syncobj: what is kept is bounded by the file's syncobjs.
-    let mut fences: BTreeMap<u32, u32> = BTreeMap::new();
     if eb.flags & I915_EXEC_FENCE_ARRAY != 0 {
         let n = eb.num_cliprects as u64;
         if !user::access_ok(eb.cliprects_ptr, n * size_of::<I915GemExecFence>() as u64) {
@@ -201,11 +291,11 @@ pub fn execbuffer2(k: &mut Kernel, fd: i32, a: &mut user::Args) -> Result<(), Er
                 if x.flags & I915_EXEC_FENCE_UNKNOWN_FLAGS != 0 {
                     return Err(Errno::EINVAL);
                 }
-                let has_fence = *f.syncobjs.get(&x.handle).ok_or(Errno::ENOENT)?;
-                if x.flags & I915_EXEC_FENCE_WAIT != 0 && !has_fence {
+                let s = f.syncobjs.get(&x.handle).ok_or(Errno::ENOENT)?;
+                if x.flags & I915_EXEC_FENCE_WAIT != 0 && !s.fence {
                     return Err(Errno::EINVAL);
                 }
-                *fences.entry(x.handle).or_default() |= x.flags;
+                signals.add(x.handle, x.flags, 0);
             }
             at += m;
         }
@@ -515,14 +605,19 @@ pub fn execbuffer2(k: &mut Kernel, fd: i32, a: &mut user::Args) -> Result<(), Er
         }
     }
 
-    // Signal fences.
+    // Signal fences: a binary signal replaces the syncobj's fence, a timeline signal adds
+    // its point (drm_syncobj_replace_fence / drm_syncobj_add_point in signal_fence_array).
     let file_id = k.fds[&fd];
     if let Some(f) = k.files.get_mut(&file_id) {
-        for (h, _) in fences
-            .iter()
-            .filter(|(_, flags)| *flags & I915_EXEC_FENCE_SIGNAL != 0)
-        {
-            f.syncobjs.insert(*h, true);
+        for (h, (binary, point)) in &signals.0 {
+            if let Some(s) = f.syncobjs.get_mut(h) {
+                if *binary {
+                    s.signal();
+                }
+                if *point != 0 {
+                    s.add_point(*point);
+                }
+            }
         }
     }
     if eb.flags & I915_EXEC_FENCE_OUT != 0 {

@@ -131,6 +131,10 @@ const KNOWN: &[u32] = &[
     DRM_SYNCOBJ_WAIT,
     DRM_SYNCOBJ_RESET,
     DRM_SYNCOBJ_SIGNAL,
+    DRM_SYNCOBJ_TIMELINE_WAIT,
+    DRM_SYNCOBJ_QUERY,
+    DRM_SYNCOBJ_TRANSFER,
+    DRM_SYNCOBJ_TIMELINE_SIGNAL,
     DRM_COMMAND_BASE + I915_GETPARAM,
     DRM_COMMAND_BASE + I915_GEM_BUSY,
     DRM_COMMAND_BASE + I915_GEM_THROTTLE,
@@ -182,7 +186,15 @@ pub fn allowed(nr: u32) -> &'static [Errno] {
                 E::E2BIG,
                 E::ENOSPC,
             ],
-            I915_GEM_EXECBUFFER2 => &[E::EINVAL, E::ENOENT, E::EPERM, E::ENOMEM, E::ENOSPC],
+            // E2BIG: too long an extension chain (timeline fences).
+            I915_GEM_EXECBUFFER2 => &[
+                E::EINVAL,
+                E::ENOENT,
+                E::EPERM,
+                E::ENOMEM,
+                E::ENOSPC,
+                E::E2BIG,
+            ],
             // EPERM: raising a priority without CAP_SYS_NICE (Gen8+ scheduler).
             I915_GEM_CONTEXT_SETPARAM | I915_GEM_CONTEXT_GETPARAM => {
                 &[E::EINVAL, E::ENOENT, E::ENODEV, E::EPERM]
@@ -200,8 +212,14 @@ pub fn allowed(nr: u32) -> &'static [Errno] {
     match nr {
         DRM_PRIME_HANDLE_TO_FD => &[E::EINVAL, E::ENOENT, E::ENOMEM],
         DRM_PRIME_FD_TO_HANDLE => &[E::EBADF, E::EINVAL, E::ENOENT],
-        DRM_SYNCOBJ_WAIT => &[E::EINVAL, E::ENOENT, E::ENOMEM, E::ETIME],
-        DRM_SYNCOBJ_RESET | DRM_SYNCOBJ_SIGNAL => &[E::EINVAL, E::ENOENT, E::ENOMEM],
+        DRM_SYNCOBJ_WAIT | DRM_SYNCOBJ_TIMELINE_WAIT => {
+            &[E::EINVAL, E::ENOENT, E::ENOMEM, E::ETIME]
+        }
+        DRM_SYNCOBJ_RESET
+        | DRM_SYNCOBJ_SIGNAL
+        | DRM_SYNCOBJ_TIMELINE_SIGNAL
+        | DRM_SYNCOBJ_QUERY => &[E::EINVAL, E::ENOENT, E::ENOMEM],
+        DRM_SYNCOBJ_TRANSFER => &[E::EINVAL, E::ENOENT, E::ETIME],
         DRM_VERSION | DRM_SET_CLIENT_CAP | DRM_SET_MASTER | DRM_DROP_MASTER => &[],
         _ => &[E::EINVAL, E::ENOENT],
     }

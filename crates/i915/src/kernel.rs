@@ -50,8 +50,8 @@ pub struct DrmFile {
     /// Context id -> context (0 is the default context).
     pub contexts: BTreeMap<u32, Ctx>,
     next_ctx: u32,
-    /// Syncobj handle -> signalled.
-    pub syncobjs: BTreeMap<u32, bool>,
+    /// Syncobj handle -> state.
+    pub syncobjs: BTreeMap<u32, crate::syncobj::Syncobj>,
     next_syncobj: u32,
     /// Open fds referring to this file.
     pub fd_count: u32,
@@ -69,6 +69,14 @@ pub struct DrmFile {
 }
 
 impl DrmFile {
+    /// A new syncobj handle for `s`.
+    pub fn add_syncobj(&mut self, s: crate::syncobj::Syncobj) -> u32 {
+        let h = self.next_syncobj;
+        self.next_syncobj += 1;
+        self.syncobjs.insert(h, s);
+        h
+    }
+
     /// A new, empty address space.
     fn new_vm(&mut self) -> u32 {
         self.next_vm += 1;
@@ -154,22 +162,6 @@ pub fn fd_identity(fd: i32) -> Option<(u64, u64)> {
     // SAFETY: initialised by zeroing and by the successful fstat.
     let st = unsafe { st.assume_init() };
     Some((st.st_dev, st.st_ino))
-}
-
-/// The most syncobj handles one call may name. drm_syncobj_array_find (drivers/gpu/drm/
-/// drm_syncobj.c, Linux 6.1) copies them into a kmalloc_array of u32 and then one of
-/// pointers; kmalloc refuses more than KMALLOC_MAX_SIZE (4 MiB with 4 KiB pages and
-/// MAX_ORDER 11, include/linux/slab.h), so beyond 512 Ki handles the kernel answers
-/// ENOMEM. The bound also caps what one call costs the host.
-const MAX_SYNCOBJ_HANDLES: u32 = (4 << 20) / 8;
-
-/// The handle array of a syncobj ioctl: ENOMEM past the kernel's allocation limit, EFAULT
-/// if it cannot be read.
-fn syncobj_handles(addr: u64, count: u32) -> Result<Vec<u32>, Errno> {
-    if count > MAX_SYNCOBJ_HANDLES {
-        return Err(Errno::ENOMEM);
-    }
-    user::read_array(addr, count as usize)
 }
 
 /// The machine's RAM, which an integrated GPU's system-memory region reports.
@@ -351,7 +343,7 @@ impl Kernel {
 
     /// The file behind a registered fd. The fd's identity is checked once per ioctl, at
     /// the entry ([`Kernel::ioctl`]), not on every lookup.
-    fn file(&mut self, fd: i32) -> Result<&mut DrmFile, Errno> {
+    pub(crate) fn file(&mut self, fd: i32) -> Result<&mut DrmFile, Errno> {
         let id = *self.fds.get(&fd).ok_or(Errno::EBADF)?;
         self.files.get_mut(&id).ok_or(Errno::EBADF)
     }
@@ -481,7 +473,8 @@ impl Kernel {
                 c.value = match c.capability {
                     DRM_CAP_PRIME => 3,
                     DRM_CAP_SYNCOBJ => 1,
-                    DRM_CAP_SYNCOBJ_TIMELINE => 0,
+                    // Timeline syncobjs are served (`crate::syncobj`).
+                    DRM_CAP_SYNCOBJ_TIMELINE => 1,
                     _ => return Err(Errno::EINVAL),
                 };
                 a.put(&c)
@@ -539,83 +532,11 @@ impl Kernel {
                 }
                 a.put(&p)
             }
-            // drm_syncobj_*_ioctl (drivers/gpu/drm/drm_syncobj.c, Linux 6.1). A syncobj
-            // here is "has a signalled fence" or "has no fence": execution is
-            // synchronous, so no fence is ever pending.
-            DRM_SYNCOBJ_CREATE => {
-                let mut c: DrmSyncobjCreate = a.get();
-                if c.flags & !DRM_SYNCOBJ_CREATE_SIGNALED != 0 {
-                    return Err(Errno::EINVAL);
-                }
-                let f = self.file(fd)?;
-                let h = f.next_syncobj;
-                f.next_syncobj += 1;
-                f.syncobjs
-                    .insert(h, c.flags & DRM_SYNCOBJ_CREATE_SIGNALED != 0);
-                c.handle = h;
-                a.put(&c)
-            }
-            DRM_SYNCOBJ_DESTROY => {
-                let c: DrmSyncobjDestroy = a.get();
-                if c.pad != 0 {
-                    return Err(Errno::EINVAL);
-                }
-                self.file(fd)?
-                    .syncobjs
-                    .remove(&c.handle)
-                    .map(|_| ())
-                    .ok_or(Errno::EINVAL)
-            }
-            DRM_SYNCOBJ_WAIT => {
-                let mut w: DrmSyncobjWait = a.get();
-                if w.flags
-                    & !(DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL | DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT)
-                    != 0
-                    || w.count_handles == 0
-                {
-                    return Err(Errno::EINVAL);
-                }
-                let handles = syncobj_handles(w.handles, w.count_handles)?;
-                let f = self.file(fd)?;
-                let states = handles
-                    .iter()
-                    .map(|h| f.syncobjs.get(h).copied().ok_or(Errno::ENOENT))
-                    .collect::<Result<Vec<bool>, Errno>>()?;
-                // drm_syncobj_array_wait_timeout: a syncobj without a fence is EINVAL
-                // unless the caller waits for a submission.
-                if w.flags & DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT == 0
-                    && states.iter().any(|s| !s)
-                {
-                    return Err(Errno::EINVAL);
-                }
-                // A syncobj that has no fence now never will by itself, so the wait
-                // times out as the kernel's would.
-                let done = if w.flags & DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL != 0 {
-                    states.iter().all(|s| *s)
-                } else {
-                    states.iter().any(|s| *s)
-                };
-                if !done {
-                    return Err(Errno::ETIME);
-                }
-                w.first_signaled = states.iter().position(|s| *s).unwrap_or(0) as u32;
-                a.put(&w)
-            }
-            DRM_SYNCOBJ_RESET | DRM_SYNCOBJ_SIGNAL => {
-                let arr: DrmSyncobjArray = a.get();
-                if arr.pad != 0 || arr.count_handles == 0 {
-                    return Err(Errno::EINVAL);
-                }
-                let handles = syncobj_handles(arr.handles, arr.count_handles)?;
-                let f = self.file(fd)?;
-                if handles.iter().any(|h| !f.syncobjs.contains_key(h)) {
-                    return Err(Errno::ENOENT);
-                }
-                for h in handles {
-                    f.syncobjs.insert(h, n == DRM_SYNCOBJ_SIGNAL);
-                }
-                Ok(())
-            }
+            DRM_SYNCOBJ_CREATE..=DRM_SYNCOBJ_SIGNAL
+            | DRM_SYNCOBJ_TIMELINE_WAIT
+            | DRM_SYNCOBJ_QUERY
+            | DRM_SYNCOBJ_TRANSFER
+            | DRM_SYNCOBJ_TIMELINE_SIGNAL => self.syncobj_ioctl(fd, n, a),
             _ => Err(Errno::ENOTTY),
         }
     }
@@ -689,9 +610,9 @@ impl Kernel {
             | I915_PARAM_HAS_POOLED_EU
             | I915_PARAM_MIN_EU_IN_POOL
             | I915_PARAM_HUC_STATUS => 0,
-            I915_PARAM_HAS_CONTEXT_ISOLATION
-            | I915_PARAM_MMAP_GTT_COHERENT
-            | I915_PARAM_HAS_EXEC_TIMELINE_FENCES => 0,
+            I915_PARAM_HAS_CONTEXT_ISOLATION | I915_PARAM_MMAP_GTT_COHERENT => 0,
+            // The execbuffer timeline-fences extension is served (`execbuffer`).
+            I915_PARAM_HAS_EXEC_TIMELINE_FENCES => 1,
             // I915_GEM_USERPTR's I915_USERPTR_PROBE is served (`userptr`).
             I915_PARAM_HAS_USERPTR_PROBE => 1,
             I915_PARAM_HAS_SCHEDULER => 0,

@@ -30,6 +30,7 @@ pub mod fuzz;
 pub mod hooks;
 pub mod kernel;
 pub mod platform;
+pub mod syncobj;
 pub mod uapi;
 pub mod user;
 pub mod vfs;

@@ -2221,3 +2221,242 @@ fn ice_lake_userptr_objects_may_be_read_only_to_the_gpu() {
     // SAFETY: unmapping our own page.
     unsafe { libc::munmap(pages.cast(), 4096) };
 }
+
+fn syncobj(k: &mut Kernel) -> u32 {
+    let mut c = DrmSyncobjCreate {
+        handle: 0,
+        flags: 0,
+    };
+    k.ioctl(FD, req(DRM_SYNCOBJ_CREATE, 8), &mut c as *mut _ as u64)
+        .unwrap();
+    c.handle
+}
+
+fn timeline(
+    k: &mut Kernel,
+    nr: u32,
+    handles: &[u32],
+    points: &mut [u64],
+    flags: u32,
+) -> Result<(), Errno> {
+    let mut t = DrmSyncobjTimelineArray {
+        handles: handles.as_ptr() as u64,
+        points: points.as_mut_ptr() as u64,
+        count_handles: handles.len() as u32,
+        flags,
+    };
+    k.ioctl(FD, req(nr, 24), &mut t as *mut _ as u64)
+}
+
+fn timeline_wait(
+    k: &mut Kernel,
+    handles: &[u32],
+    points: &[u64],
+    flags: u32,
+) -> Result<u32, Errno> {
+    let mut w = DrmSyncobjTimelineWait {
+        handles: handles.as_ptr() as u64,
+        points: points.as_ptr() as u64,
+        timeout_nsec: 0,
+        count_handles: handles.len() as u32,
+        flags,
+        first_signaled: 0,
+        pad: 0,
+    };
+    k.ioctl(
+        FD,
+        req(DRM_SYNCOBJ_TIMELINE_WAIT, 40),
+        &mut w as *mut _ as u64,
+    )
+    .map(|()| w.first_signaled)
+}
+
+fn point_of(k: &mut Kernel, h: u32) -> u64 {
+    let mut p = [0u64];
+    timeline(k, DRM_SYNCOBJ_QUERY, &[h], &mut p, 0).unwrap();
+    p[0]
+}
+
+/// Timeline syncobjs as drm_syncobj.c keeps them: points only grow, a wait for a point
+/// not yet signalled is EINVAL (or ETIME when waiting for the submission), a binary
+/// signal or a reset replaces the chain (the query reads 0 again), and TRANSFER moves a
+/// point's fence to another syncobj's point or to its binary fence.
+#[test]
+fn timeline_syncobjs_follow_drm_syncobj() {
+    let mut k = icl_kernel();
+    let cap = |k: &mut Kernel| {
+        let mut c = DrmGetCap {
+            capability: DRM_CAP_SYNCOBJ_TIMELINE,
+            value: 0,
+        };
+        k.ioctl(FD, req(DRM_GET_CAP, 16), &mut c as *mut _ as u64)
+            .unwrap();
+        c.value
+    };
+    assert_eq!(cap(&mut k), 1);
+    let a = syncobj(&mut k);
+    let b = syncobj(&mut k);
+    assert_eq!(point_of(&mut k, a), 0);
+    timeline(&mut k, DRM_SYNCOBJ_TIMELINE_SIGNAL, &[a], &mut [5], 0).unwrap();
+    assert_eq!(point_of(&mut k, a), 5);
+    // dma_fence_chain_init keeps the seqno monotonic.
+    timeline(&mut k, DRM_SYNCOBJ_TIMELINE_SIGNAL, &[a], &mut [3], 0).unwrap();
+    assert_eq!(point_of(&mut k, a), 5);
+    assert_eq!(timeline_wait(&mut k, &[a], &[4], 0), Ok(0));
+    assert_eq!(timeline_wait(&mut k, &[a], &[6], 0), Err(Errno::EINVAL));
+    let all = DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL;
+    let submit = DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT;
+    assert_eq!(timeline_wait(&mut k, &[a], &[6], submit), Err(Errno::ETIME));
+    // Any of them: b (no fence) is pending, a's point 5 is signalled.
+    assert_eq!(timeline_wait(&mut k, &[b, a], &[1, 5], submit), Ok(1));
+    assert_eq!(
+        timeline_wait(&mut k, &[b, a], &[1, 5], submit | all),
+        Err(Errno::ETIME)
+    );
+    assert_eq!(
+        timeline_wait(&mut k, &[a], &[1], 0x8),
+        Err(Errno::EINVAL),
+        "unknown flag"
+    );
+    assert_eq!(
+        timeline(&mut k, DRM_SYNCOBJ_TIMELINE_SIGNAL, &[a], &mut [1], 1),
+        Err(Errno::EINVAL)
+    );
+    assert_eq!(
+        timeline(&mut k, DRM_SYNCOBJ_QUERY, &[99], &mut [0], 0),
+        Err(Errno::ENOENT)
+    );
+
+    // TRANSFER a's point 5 to b's point 2, then to b's binary fence.
+    let mut t = DrmSyncobjTransfer {
+        src_handle: a,
+        dst_handle: b,
+        src_point: 5,
+        dst_point: 2,
+        flags: 0,
+        pad: 0,
+    };
+    k.ioctl(FD, req(DRM_SYNCOBJ_TRANSFER, 32), &mut t as *mut _ as u64)
+        .unwrap();
+    assert_eq!(point_of(&mut k, b), 2);
+    t.src_point = 9;
+    assert_eq!(
+        k.ioctl(FD, req(DRM_SYNCOBJ_TRANSFER, 32), &mut t as *mut _ as u64),
+        Err(Errno::EINVAL),
+        "the source has no point 9"
+    );
+
+    // A binary signal replaces the chain: the query reads 0, point waits fail, the
+    // binary wait succeeds.
+    let handles = [a];
+    let mut arr = DrmSyncobjArray {
+        handles: handles.as_ptr() as u64,
+        count_handles: 1,
+        pad: 0,
+    };
+    k.ioctl(FD, req(DRM_SYNCOBJ_SIGNAL, 16), &mut arr as *mut _ as u64)
+        .unwrap();
+    assert_eq!(point_of(&mut k, a), 0);
+    assert_eq!(timeline_wait(&mut k, &[a], &[1], 0), Err(Errno::EINVAL));
+    assert_eq!(timeline_wait(&mut k, &[a], &[0], 0), Ok(0));
+    k.ioctl(FD, req(DRM_SYNCOBJ_RESET, 16), &mut arr as *mut _ as u64)
+        .unwrap();
+    assert_eq!(timeline_wait(&mut k, &[a], &[0], 0), Err(Errno::EINVAL));
+}
+
+/// The execbuffer timeline-fences extension (I915_EXEC_USE_EXTENSIONS with
+/// DRM_I915_GEM_EXECBUFFER_EXT_TIMELINE_FENCES): waits need their points, a signal
+/// adds its point once the batch has run, and the checks of add_timeline_fence_array
+/// and i915_user_extensions refuse the rest.
+#[test]
+fn execbuffer_timeline_fences_wait_and_signal_points() {
+    let mut k = kernel();
+    let mut p = 0;
+    let mut gp = I915Getparam {
+        param: I915_PARAM_HAS_EXEC_TIMELINE_FENCES,
+        value: &mut p,
+    };
+    i915(&mut k, I915_GETPARAM, &mut gp).unwrap();
+    assert_eq!(p, 1);
+    let waited = syncobj(&mut k);
+    let signalled = syncobj(&mut k);
+    timeline(&mut k, DRM_SYNCOBJ_TIMELINE_SIGNAL, &[waited], &mut [4], 0).unwrap();
+    let (target, batch, mut relocs) = store_batch(&mut k);
+    let mut run =
+        |k: &mut Kernel, fences: &[I915GemExecFence], values: &[u64], name: u32, flags: u32| {
+            let ext = I915ExecbufferExtTimelineFences {
+                next_extension: 0,
+                name,
+                flags,
+                rsvd: [0; 4],
+                fence_count: fences.len() as u64,
+                handles_ptr: fences.as_ptr() as u64,
+                values_ptr: values.as_ptr() as u64,
+            };
+            let mut objs = [obj(target, &mut []), obj(batch, &mut relocs)];
+            let mut eb = I915GemExecbuffer2 {
+                buffers_ptr: objs.as_mut_ptr() as u64,
+                buffer_count: 2,
+                batch_start_offset: 0,
+                batch_len: 0,
+                dr1: 0,
+                dr4: 0,
+                num_cliprects: 0,
+                cliprects_ptr: &ext as *const _ as u64,
+                flags: I915_EXEC_HANDLE_LUT | I915_EXEC_USE_EXTENSIONS,
+                rsvd1: 0,
+                rsvd2: 0,
+            };
+            i915(k, I915_GEM_EXECBUFFER2, &mut eb)
+        };
+    let wait = |h| I915GemExecFence {
+        handle: h,
+        flags: I915_EXEC_FENCE_WAIT,
+    };
+    let signal = |h| I915GemExecFence {
+        handle: h,
+        flags: I915_EXEC_FENCE_SIGNAL,
+    };
+    let ext = DRM_I915_GEM_EXECBUFFER_EXT_TIMELINE_FENCES;
+    run(&mut k, &[wait(waited), signal(signalled)], &[4, 9], ext, 0).unwrap();
+    assert_eq!(
+        point_of(&mut k, signalled),
+        9,
+        "the point signalled after the batch"
+    );
+    assert_eq!(
+        pread(&mut k, target, 0x40, 4),
+        0xfeedu32.to_le_bytes(),
+        "the batch ran"
+    );
+    assert_eq!(
+        run(&mut k, &[wait(waited)], &[5], ext, 0),
+        Err(Errno::EINVAL),
+        "point 5 was never signalled"
+    );
+    let both = I915GemExecFence {
+        handle: signalled,
+        flags: I915_EXEC_FENCE_WAIT | I915_EXEC_FENCE_SIGNAL,
+    };
+    assert_eq!(
+        run(&mut k, &[both], &[9], ext, 0),
+        Err(Errno::EINVAL),
+        "wait and signal one point"
+    );
+    assert_eq!(run(&mut k, &[signal(77)], &[1], ext, 0), Err(Errno::ENOENT));
+    assert_eq!(
+        run(&mut k, &[signal(signalled)], &[10], 1, 0),
+        Err(Errno::EINVAL),
+        "unknown extension"
+    );
+    assert_eq!(
+        run(&mut k, &[signal(signalled)], &[10], ext, 1),
+        Err(Errno::EINVAL),
+        "flags must be zero"
+    );
+    assert_eq!(
+        point_of(&mut k, signalled),
+        9,
+        "refused submissions signal nothing"
+    );
+}

@@ -118,6 +118,11 @@ pub fn decl(nr: u32) -> Option<Decl> {
         DRM_SYNCOBJ_DESTROY => iowr(size_of::<DrmSyncobjDestroy>()),
         DRM_SYNCOBJ_WAIT => iowr(size_of::<DrmSyncobjWait>()),
         DRM_SYNCOBJ_RESET | DRM_SYNCOBJ_SIGNAL => iowr(size_of::<DrmSyncobjArray>()),
+        DRM_SYNCOBJ_TIMELINE_WAIT => iowr(size_of::<DrmSyncobjTimelineWait>()),
+        DRM_SYNCOBJ_QUERY | DRM_SYNCOBJ_TIMELINE_SIGNAL => {
+            iowr(size_of::<DrmSyncobjTimelineArray>())
+        }
+        DRM_SYNCOBJ_TRANSFER => iowr(size_of::<DrmSyncobjTransfer>()),
         _ => return None,
     })
 }
@@ -178,10 +183,10 @@ pub fn name(nr: u32) -> &'static str {
         DRM_SYNCOBJ_WAIT => "DRM_SYNCOBJ_WAIT",
         DRM_SYNCOBJ_RESET => "DRM_SYNCOBJ_RESET",
         DRM_SYNCOBJ_SIGNAL => "DRM_SYNCOBJ_SIGNAL",
-        0xca => "DRM_SYNCOBJ_TIMELINE_WAIT",
-        0xcb => "DRM_SYNCOBJ_QUERY",
-        0xcc => "DRM_SYNCOBJ_TRANSFER",
-        0xcd => "DRM_SYNCOBJ_TIMELINE_SIGNAL",
+        DRM_SYNCOBJ_TIMELINE_WAIT => "DRM_SYNCOBJ_TIMELINE_WAIT",
+        DRM_SYNCOBJ_QUERY => "DRM_SYNCOBJ_QUERY",
+        DRM_SYNCOBJ_TRANSFER => "DRM_SYNCOBJ_TRANSFER",
+        DRM_SYNCOBJ_TIMELINE_SIGNAL => "DRM_SYNCOBJ_TIMELINE_SIGNAL",
         _ => "(unnamed)",
     }
 }
@@ -459,6 +464,67 @@ pub struct DrmSyncobjArray {
     pub count_handles: u32,
     pub pad: u32,
 }
+
+/// struct drm_syncobj_timeline_wait (include/uapi/drm/drm.h).
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct DrmSyncobjTimelineWait {
+    pub handles: u64,
+    pub points: u64,
+    pub timeout_nsec: i64,
+    pub count_handles: u32,
+    pub flags: u32,
+    pub first_signaled: u32,
+    pub pad: u32,
+}
+
+/// struct drm_syncobj_timeline_array (QUERY and TIMELINE_SIGNAL).
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct DrmSyncobjTimelineArray {
+    pub handles: u64,
+    pub points: u64,
+    pub count_handles: u32,
+    pub flags: u32,
+}
+
+/// struct drm_syncobj_transfer.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct DrmSyncobjTransfer {
+    pub src_handle: u32,
+    pub dst_handle: u32,
+    pub src_point: u64,
+    pub dst_point: u64,
+    pub flags: u32,
+    pub pad: u32,
+}
+
+/// struct drm_i915_gem_execbuffer_ext_timeline_fences, after its i915_user_extension
+/// header (next_extension, name, flags, rsvd[4]: 32 bytes).
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct I915ExecbufferExtTimelineFences {
+    pub next_extension: u64,
+    pub name: u32,
+    pub flags: u32,
+    pub rsvd: [u32; 4],
+    pub fence_count: u64,
+    pub handles_ptr: u64,
+    pub values_ptr: u64,
+}
+
+/// DRM_I915_GEM_EXECBUFFER_EXT_TIMELINE_FENCES, the only execbuffer extension.
+pub const DRM_I915_GEM_EXECBUFFER_EXT_TIMELINE_FENCES: u32 = 0;
+/// DRM_SYNCOBJ_WAIT_FLAGS_WAIT_AVAILABLE: wait for the point to have a fence, not for
+/// it to signal.
+pub const DRM_SYNCOBJ_WAIT_FLAGS_WAIT_AVAILABLE: u32 = 4;
+/// DRM_SYNCOBJ_QUERY_FLAGS_LAST_SUBMITTED.
+pub const DRM_SYNCOBJ_QUERY_FLAGS_LAST_SUBMITTED: u32 = 1;
+pub const DRM_SYNCOBJ_TIMELINE_WAIT: u32 = 0xca;
+pub const DRM_SYNCOBJ_QUERY: u32 = 0xcb;
+pub const DRM_SYNCOBJ_TRANSFER: u32 = 0xcc;
+pub const DRM_SYNCOBJ_TIMELINE_SIGNAL: u32 = 0xcd;
 
 #[repr(C)]
 #[derive(Debug, Clone, Copy)]
@@ -747,6 +813,10 @@ const _: () = {
     assert!(size_of::<DrmPrimeHandle>() == 12);
     assert!(size_of::<DrmSyncobjWait>() == 32);
     assert!(size_of::<DrmSyncobjArray>() == 16);
+    assert!(size_of::<DrmSyncobjTimelineWait>() == 40);
+    assert!(size_of::<DrmSyncobjTimelineArray>() == 24);
+    assert!(size_of::<DrmSyncobjTransfer>() == 32);
+    assert!(size_of::<I915ExecbufferExtTimelineFences>() == 56);
     assert!(size_of::<I915Getparam>() == 16);
     assert!(size_of::<I915GemCreate>() == 16);
     assert!(size_of::<I915GemPread>() == 32);

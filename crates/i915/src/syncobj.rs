@@ -1,0 +1,273 @@
+//! DRM sync objects, binary and timeline (drivers/gpu/drm/drm_syncobj.c, Linux 6.1).
+//!
+//! A syncobj holds at most one fence. Signalled as a binary object it holds a plain
+//! fence; signalled at a timeline point it holds a dma_fence_chain whose seqno is the
+//! highest point added. Execution here is synchronous: every fence a submission or an
+//! ioctl attaches is signalled when the call returns, so a syncobj is fully described
+//! by whether it holds a fence and, when that fence is a chain, its point ([`Syncobj`]).
+//! A wait is satisfied at once or never by the calling thread alone; it answers as
+//! the kernel's would when the timeout runs out (ETIME), at once. A multi-threaded
+//! client whose other thread would submit the awaited point later sees that timeout
+//! early; no client seen so far relies on it (Mesa's drivers wait for points they have
+//! already submitted).
+
+use crate::errno::Errno;
+use crate::kernel::Kernel;
+use crate::uapi::*;
+use crate::user;
+
+/// One sync object's state.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Syncobj {
+    /// It holds a fence (always signalled here).
+    pub fence: bool,
+    /// The seqno of the fence when it is a timeline chain, else 0.
+    pub point: u64,
+}
+
+impl Syncobj {
+    /// A syncobj created with or without DRM_SYNCOBJ_CREATE_SIGNALED.
+    pub fn new(signalled: bool) -> Syncobj {
+        Syncobj {
+            fence: signalled,
+            point: 0,
+        }
+    }
+
+    /// drm_syncobj_replace_fence with a signalled plain fence (binary signal, the stub
+    /// fence of DRM_SYNCOBJ_SIGNAL): the chain, if any, is gone.
+    pub fn signal(&mut self) {
+        *self = Syncobj {
+            fence: true,
+            point: 0,
+        };
+    }
+
+    /// drm_syncobj_add_point: a chain link at `point`. dma_fence_chain_init keeps the
+    /// seqno monotonic (a point at or below the chain's becomes the chain's).
+    pub fn add_point(&mut self, point: u64) {
+        self.fence = true;
+        self.point = self.point.max(point);
+    }
+
+    /// Whether a fence for `point` exists (and so has signalled):
+    /// dma_fence_chain_find_seqno succeeds for point 0 on any fence, and for a later
+    /// point only on a chain that reached it.
+    pub fn has(&self, point: u64) -> bool {
+        self.fence && (point == 0 || self.point >= point)
+    }
+}
+
+/// The most syncobj handles one call may name. drm_syncobj_array_find copies them into
+/// a kmalloc_array of u32 and then one of pointers; kmalloc refuses more than
+/// KMALLOC_MAX_SIZE (4 MiB with 4 KiB pages and MAX_ORDER 11, include/linux/slab.h),
+/// so beyond 512 Ki handles the kernel answers ENOMEM. The bound also caps what one
+/// call costs the host.
+const MAX_SYNCOBJ_HANDLES: u32 = (4 << 20) / 8;
+
+/// The handle array of a syncobj ioctl: ENOMEM past the kernel's allocation limit, EFAULT
+/// if it cannot be read.
+fn handles(addr: u64, count: u32) -> Result<Vec<u32>, Errno> {
+    if count > MAX_SYNCOBJ_HANDLES {
+        return Err(Errno::ENOMEM);
+    }
+    user::read_array(addr, count as usize)
+}
+
+/// The point array of a timeline ioctl: a null pointer means every point is 0, as
+/// drm_syncobj_array_wait and the signal ioctl read it.
+fn points(addr: u64, count: usize) -> Result<Vec<u64>, Errno> {
+    if addr == 0 {
+        return Ok(vec![0; count]);
+    }
+    user::read_array(addr, count)
+}
+
+impl Kernel {
+    /// The sync object ioctls (drm_syncobj_*_ioctl).
+    pub(crate) fn syncobj_ioctl(
+        &mut self,
+        fd: i32,
+        n: u32,
+        a: &mut user::Args,
+    ) -> Result<(), Errno> {
+        match n {
+            DRM_SYNCOBJ_CREATE => {
+                let mut c: DrmSyncobjCreate = a.get();
+                if c.flags & !DRM_SYNCOBJ_CREATE_SIGNALED != 0 {
+                    return Err(Errno::EINVAL);
+                }
+                let signalled = c.flags & DRM_SYNCOBJ_CREATE_SIGNALED != 0;
+                c.handle = self.file(fd)?.add_syncobj(Syncobj::new(signalled));
+                a.put(&c)
+            }
+            DRM_SYNCOBJ_DESTROY => {
+                let c: DrmSyncobjDestroy = a.get();
+                if c.pad != 0 {
+                    return Err(Errno::EINVAL);
+                }
+                self.file(fd)?
+                    .syncobjs
+                    .remove(&c.handle)
+                    .map(|_| ())
+                    .ok_or(Errno::EINVAL)
+            }
+            DRM_SYNCOBJ_WAIT => {
+                let mut w: DrmSyncobjWait = a.get();
+                if w.flags
+                    & !(DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL | DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT)
+                    != 0
+                    || w.count_handles == 0
+                {
+                    return Err(Errno::EINVAL);
+                }
+                let hs = handles(w.handles, w.count_handles)?;
+                let ps = vec![0; hs.len()];
+                w.first_signaled = self.wait(fd, &hs, &ps, w.flags)?;
+                a.put(&w)
+            }
+            DRM_SYNCOBJ_TIMELINE_WAIT => {
+                let mut w: DrmSyncobjTimelineWait = a.get();
+                let known = DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL
+                    | DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT
+                    | DRM_SYNCOBJ_WAIT_FLAGS_WAIT_AVAILABLE;
+                if w.flags & !known != 0 || w.count_handles == 0 {
+                    return Err(Errno::EINVAL);
+                }
+                let hs = handles(w.handles, w.count_handles)?;
+                let ps = points(w.points, hs.len())?;
+                w.first_signaled = self.wait(fd, &hs, &ps, w.flags)?;
+                a.put(&w)
+            }
+            DRM_SYNCOBJ_RESET | DRM_SYNCOBJ_SIGNAL => {
+                let arr: DrmSyncobjArray = a.get();
+                if arr.pad != 0 || arr.count_handles == 0 {
+                    return Err(Errno::EINVAL);
+                }
+                let hs = handles(arr.handles, arr.count_handles)?;
+                let f = self.file(fd)?;
+                if hs.iter().any(|h| !f.syncobjs.contains_key(h)) {
+                    return Err(Errno::ENOENT);
+                }
+                for h in hs {
+                    let s = f.syncobjs.entry(h).or_default();
+                    if n == DRM_SYNCOBJ_SIGNAL {
+                        s.signal();
+                    } else {
+                        *s = Syncobj::default();
+                    }
+                }
+                Ok(())
+            }
+            DRM_SYNCOBJ_TIMELINE_SIGNAL => {
+                // drm_syncobj_timeline_signal_ioctl: no flags, at least one handle, the
+                // handles (ENOENT), the points (EFAULT); point 0 signals as binary.
+                let arr: DrmSyncobjTimelineArray = a.get();
+                if arr.flags != 0 || arr.count_handles == 0 {
+                    return Err(Errno::EINVAL);
+                }
+                let hs = handles(arr.handles, arr.count_handles)?;
+                let f = self.file(fd)?;
+                if hs.iter().any(|h| !f.syncobjs.contains_key(h)) {
+                    return Err(Errno::ENOENT);
+                }
+                let ps = points(arr.points, hs.len())?;
+                let f = self.file(fd)?;
+                for (h, p) in hs.into_iter().zip(ps) {
+                    let s = f.syncobjs.entry(h).or_default();
+                    if p == 0 {
+                        s.signal();
+                    } else {
+                        s.add_point(p);
+                    }
+                }
+                Ok(())
+            }
+            DRM_SYNCOBJ_QUERY => {
+                // drm_syncobj_query_ioctl: the last signalled point of each (of a plain
+                // fence or none: 0); LAST_SUBMITTED is the same here, everything
+                // submitted having signalled.
+                let arr: DrmSyncobjTimelineArray = a.get();
+                if arr.flags & !DRM_SYNCOBJ_QUERY_FLAGS_LAST_SUBMITTED != 0
+                    || arr.count_handles == 0
+                {
+                    return Err(Errno::EINVAL);
+                }
+                let hs = handles(arr.handles, arr.count_handles)?;
+                let f = self.file(fd)?;
+                let values = hs
+                    .iter()
+                    .map(|h| f.syncobjs.get(h).map(|s| s.point).ok_or(Errno::ENOENT))
+                    .collect::<Result<Vec<u64>, Errno>>()?;
+                for (i, v) in values.iter().enumerate() {
+                    user::write(arr.points + 8 * i as u64, v)?;
+                }
+                Ok(())
+            }
+            DRM_SYNCOBJ_TRANSFER => {
+                // drm_syncobj_transfer_ioctl: pad EINVAL; the source's fence at its point
+                // (drm_syncobj_find_fence: ENOENT for an unknown handle, EINVAL without
+                // the fence, ETIME when WAIT_FOR_SUBMIT waited in vain) becomes the
+                // destination's point, or its fence when the destination point is 0.
+                let t: DrmSyncobjTransfer = a.get();
+                if t.pad != 0 {
+                    return Err(Errno::EINVAL);
+                }
+                let f = self.file(fd)?;
+                if t.dst_point != 0 && !f.syncobjs.contains_key(&t.dst_handle) {
+                    return Err(Errno::ENOENT);
+                }
+                let src = *f.syncobjs.get(&t.src_handle).ok_or(Errno::ENOENT)?;
+                if !src.has(t.src_point) {
+                    return Err(if t.flags & DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT != 0 {
+                        Errno::ETIME
+                    } else {
+                        Errno::EINVAL
+                    });
+                }
+                let dst = f.syncobjs.get_mut(&t.dst_handle).ok_or(Errno::ENOENT)?;
+                if t.dst_point == 0 {
+                    // The fence found at a point of a chain is a chain link; at point 0
+                    // it is the source's fence itself.
+                    *dst = if t.src_point == 0 {
+                        src
+                    } else {
+                        Syncobj {
+                            fence: true,
+                            point: t.src_point,
+                        }
+                    };
+                } else {
+                    dst.add_point(t.dst_point);
+                }
+                Ok(())
+            }
+            _ => Err(Errno::ENOTTY),
+        }
+    }
+
+    /// drm_syncobj_array_wait_timeout over `(handle, point)` pairs: ENOENT for an
+    /// unknown handle; a point without a fence is EINVAL unless the caller waits for
+    /// the submission, and then the wait times out (ETIME), nothing else being able to
+    /// submit it while this thread waits. Returns the first signalled index.
+    fn wait(&mut self, fd: i32, hs: &[u32], ps: &[u64], flags: u32) -> Result<u32, Errno> {
+        let f = self.file(fd)?;
+        let states = hs
+            .iter()
+            .zip(ps)
+            .map(|(h, &p)| f.syncobjs.get(h).map(|s| s.has(p)).ok_or(Errno::ENOENT))
+            .collect::<Result<Vec<bool>, Errno>>()?;
+        if flags & DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT == 0 && states.iter().any(|s| !s) {
+            return Err(Errno::EINVAL);
+        }
+        let done = if flags & DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL != 0 {
+            states.iter().all(|s| *s)
+        } else {
+            states.iter().any(|s| *s)
+        };
+        if !done {
+            return Err(Errno::ETIME);
+        }
+        Ok(states.iter().position(|s| *s).unwrap_or(0) as u32)
+    }
+}
