@@ -47,6 +47,9 @@ pub struct Vk {
     pub name: String,
     /// Its limits.
     pub limits: vk::PhysicalDeviceLimits,
+    /// Descriptor indexing is enabled: runtime arrays of sampled images, indexed
+    /// non-uniformly, updated after binding, partially bound.
+    pub descriptor_indexing: bool,
 }
 
 /// A buffer and its memory, bound.
@@ -116,7 +119,28 @@ impl Vk {
         let queues = [vk::DeviceQueueCreateInfo::default()
             .queue_family_index(family)
             .queue_priorities(&priorities)];
-        let info = vk::DeviceCreateInfo::default().queue_create_infos(&queues);
+        // Descriptor indexing (Vulkan 1.2 core, VK_EXT_descriptor_indexing before):
+        // the four features `vk_descriptor_indexing` uses, enabled when all are offered.
+        let mut offered = vk::PhysicalDeviceDescriptorIndexingFeatures::default();
+        let mut features = vk::PhysicalDeviceFeatures2::default().push_next(&mut offered);
+        // SAFETY: a physical device of this instance; the chain lives across the call.
+        unsafe { instance.get_physical_device_features2(physical, &mut features) };
+        let descriptor_indexing = offered.runtime_descriptor_array != 0
+            && offered.shader_sampled_image_array_non_uniform_indexing != 0
+            && offered.descriptor_binding_sampled_image_update_after_bind != 0
+            && offered.descriptor_binding_partially_bound != 0;
+        let mut enable = vk::PhysicalDeviceDescriptorIndexingFeatures::default()
+            .runtime_descriptor_array(true)
+            .shader_sampled_image_array_non_uniform_indexing(true)
+            .descriptor_binding_sampled_image_update_after_bind(true)
+            .descriptor_binding_partially_bound(true);
+        let extensions = [c"VK_EXT_descriptor_indexing".as_ptr()];
+        let mut info = vk::DeviceCreateInfo::default().queue_create_infos(&queues);
+        if descriptor_indexing {
+            info = info
+                .enabled_extension_names(&extensions)
+                .push_next(&mut enable);
+        }
         // SAFETY: the create info and its arrays live across the call.
         let device = unsafe { instance.create_device(physical, &info, None) }
             .map_err(fail("vkCreateDevice"))?;
@@ -140,6 +164,7 @@ impl Vk {
             memory,
             name: device_name,
             limits: props.limits,
+            descriptor_indexing,
         })
     }
 
@@ -885,6 +910,34 @@ pub fn begin_pass(
         .clear_values(&clears);
     // SAFETY: recording into a command buffer in the recording state.
     unsafe { d.cmd_begin_render_pass(cmd, &info, vk::SubpassContents::INLINE) };
+}
+
+/// How many [`pattern`]s there are.
+pub const PATTERNS: usize = 4;
+
+/// Texture `t` of `vk_descriptor_indexing` and `vk_texture_array`: a 4x4 RGBA8 pattern
+/// of two colours, a different pattern for each `t` below [`PATTERNS`].
+pub fn pattern(t: usize) -> Vec<u8> {
+    let colours = [
+        ([230, 40, 40, 255], [250, 220, 60, 255]),
+        ([40, 200, 70, 255], [20, 40, 120, 255]),
+        ([60, 90, 240, 255], [240, 240, 240, 255]),
+        ([200, 60, 220, 255], [30, 30, 30, 255]),
+    ];
+    let (a, b) = colours[t];
+    let mut out = Vec::with_capacity(64);
+    for y in 0..4 {
+        for x in 0..4 {
+            let first = match t {
+                0 => (x + y) % 2 == 0,
+                1 => x < 2,
+                2 => y < 2,
+                _ => x == y || x + y == 3,
+            };
+            out.extend_from_slice(if first { &a } else { &b });
+        }
+    }
+    out
 }
 
 /// `f32`s as bytes.

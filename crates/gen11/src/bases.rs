@@ -38,6 +38,8 @@ pub struct Bases {
     pub binding_table: u64,
     /// GT_MODE Binding Table Alignment is BTP_18_8.
     pub btp_18_8: bool,
+    /// Bindless Surface State Base Address (STATE_BASE_ADDRESS DW12-13).
+    pub bindless_surface: u64,
 }
 
 impl Bases {
@@ -76,6 +78,7 @@ impl Bases {
             ),
             binding_table: pool.unwrap_or(address(sba.surface_state_base_address)),
             btp_18_8: alignment == u64::from(BindingTableAlignment::BTP_18_8.0),
+            bindless_surface: address(sba.bindless_surface_state_base_address),
         }
     }
 
@@ -93,6 +96,41 @@ impl Bases {
     pub fn binding_table(&self, pointer: u64) -> u64 {
         let offset = if self.btp_18_8 { pointer << 3 } else { pointer };
         address(self.binding_table.wrapping_add(offset))
+    }
+}
+
+/// Binding table index 252 (SSO_BINDLESS): the surface state is in the bindless heap, at
+/// the offset the extended message descriptor carries (seed 003 Binding Table Index:
+/// "0FCh SSO_BINDLESS ... supplied by the extended message descriptor").
+pub const BTI_BINDLESS: u8 = 0xfc;
+
+/// The RENDER_SURFACE_STATE address a message's Binding Table Index `bti` and extended
+/// descriptor `ex_desc` name: entries 0-EFh of the binding table at `table`; with
+/// SSO_BINDLESS (FCh), Bindless Surface State Base Address plus the extended
+/// descriptor's Bindless Surface Offset, bits 31:12 holding the offset's bits 25:6
+/// (seed 003 DP_EXTDESC_BTI252, "Data Port Bindless Surface Extended Message
+/// Descriptor"; the sampler's extended descriptor is the same). The reserved indices
+/// F0h-FBh are a guest error; FDh-FFh (stateless, SLM) never name a surface state.
+pub(crate) fn surface_state_address(
+    mem: &dyn gtsim_mem::Memory,
+    bases: &Bases,
+    table: u64,
+    bti: u8,
+    ex_desc: u32,
+) -> Result<u64, DrawError> {
+    match bti {
+        0..=0xef => binding_table_entry(mem, bases, table, bti),
+        BTI_BINDLESS => Ok(address(
+            bases
+                .bindless_surface
+                .wrapping_add(u64::from(ex_desc & 0xffff_f000) >> 6),
+        )),
+        n => Err(DrawError::State {
+            command: "message descriptor",
+            why: format!(
+                "Binding Table Index {n:#04x} is reserved (seed 003: 00h-EFh index the binding table, FCh is bindless, FDh-FFh stateless and SLM)"
+            ),
+        }),
     }
 }
 

@@ -259,6 +259,7 @@ impl Front for ComputeFront<'_> {
         stage: ShaderStage,
         mem: &dyn Memory,
         bti: u8,
+        ex_desc: u32,
     ) -> Result<DataSurface, MessageError> {
         if stage != ShaderStage::Compute {
             return Err(gtsim_message::invalid(
@@ -270,7 +271,7 @@ impl Front for ComputeFront<'_> {
             .get()
             .copied()
             .unwrap_or(self.bases.binding_table);
-        crate::surface::data_surface(mem, &self.bases, table, bti)
+        crate::surface::data_surface(mem, &self.bases, table, bti, ex_desc)
     }
 
     fn general_state(&self) -> GeneralState {

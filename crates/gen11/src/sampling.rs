@@ -18,7 +18,7 @@
 //!   colour at Indirect State Pointer from Dynamic State Base Address
 //!   (SAMPLER_BORDER_COLOR_STATE's RGBA floats).
 
-use crate::bases::{Bases, address, binding_table_entry};
+use crate::bases::{Bases, address};
 use crate::draw::StageTables;
 use gtsim_eu::exec::{Message, MessageError, Response};
 use gtsim_mem::Memory;
@@ -254,6 +254,7 @@ pub(crate) fn message(
         tables,
         mem,
         last: std::cell::RefCell::new(None),
+        ex_desc: m.ex_desc,
     };
     let named = |e: MessageError| {
         e.context(format!(
@@ -330,15 +331,26 @@ pub(crate) fn message(
         swizzle(&entry, &msg, &mut response).map_err(named)?;
     }
     if let Some(masks) = masked_selects {
+        // The kept channels' registers, with the dwords each writes (the execution
+        // mask's, `gtsim_sampler::message`).
         let all = std::mem::take(&mut response.registers);
+        let written = response.written.take();
+        let kept = |r: usize| masks.get(r / w).is_some_and(|masked| !masked);
         response.registers = all
-            .chunks(w)
-            .zip(masks)
-            .filter(|(_, masked)| !masked)
-            .flat_map(|(regs, _)| regs.iter().copied())
+            .iter()
+            .enumerate()
+            .filter(|(r, _)| kept(*r))
+            .map(|(_, reg)| *reg)
             .take(rlen)
             .collect();
-        response.written = None;
+        response.written = written.map(|wr| {
+            wr.iter()
+                .enumerate()
+                .filter(|(r, _)| kept(*r))
+                .map(|(_, d)| *d)
+                .take(rlen)
+                .collect()
+        });
     }
     if truncated {
         response.registers.truncate(rlen);
@@ -462,12 +474,21 @@ struct Resources<'a> {
     /// The last surface entry this message looked up (a message names one surface,
     /// and asks for it more than once).
     last: std::cell::RefCell<Option<(u8, SurfaceEntry)>>,
+    /// The message's extended descriptor: the surface state offset of a bindless
+    /// surface (`crate::bases::surface_state_address`).
+    ex_desc: u32,
 }
 
 impl Resources<'_> {
     fn rss(&self, bti: u8) -> Result<RenderSurfaceState, MessageError> {
-        let at = binding_table_entry(self.mem, self.bases, self.tables.binding_table, bti)
-            .map_err(gtsim_pipe3d::draw::DrawError::into_message_error)?;
+        let at = crate::bases::surface_state_address(
+            self.mem,
+            self.bases,
+            self.tables.binding_table,
+            bti,
+            self.ex_desc,
+        )
+        .map_err(gtsim_pipe3d::draw::DrawError::into_message_error)?;
         gtsim_pipe3d::state::read_indirect(
             self.mem,
             "RENDER_SURFACE_STATE",
@@ -487,17 +508,21 @@ impl Resources<'_> {
         {
             return Ok(e.clone());
         }
-        let e = self
-            .cache
-            .surfaces
-            .get_or(self.tables.binding_table, bti, || {
-                let rss = self.rss(bti)?;
-                Ok::<_, MessageError>(SurfaceEntry {
-                    view: surface_view(&rss, self.mem),
-                    selects: channel_selects(&rss),
-                    one: one_bits(&rss),
-                })
-            })?;
+        // A bindless surface is cached under its surface state's offset (a key no
+        // binding table address takes: bit 63 set).
+        let table = if bti == crate::bases::BTI_BINDLESS {
+            1 << 63 | u64::from(self.ex_desc & 0xffff_f000)
+        } else {
+            self.tables.binding_table
+        };
+        let e = self.cache.surfaces.get_or(table, bti, || {
+            let rss = self.rss(bti)?;
+            Ok::<_, MessageError>(SurfaceEntry {
+                view: surface_view(&rss, self.mem),
+                selects: channel_selects(&rss),
+                one: one_bits(&rss),
+            })
+        })?;
         *self.last.borrow_mut() = Some((bti, e.clone()));
         Ok(e)
     }
@@ -823,6 +848,10 @@ mod masked_select_tests {
             .map(|g| u32::from_le_bytes([g[0], g[1], g[2], g[3]]))
             .collect();
         assert_eq!(lane0, [30, 1, 40]);
+        // Only channel 0 is enabled: the writeback leaves the other seven channels of
+        // each register as they were (seed 000 §2.13.2.2, "the pixels written within
+        // each destination register is determined by the execution mask").
+        assert_eq!(r.written, Some(vec![1, 1, 1]));
     }
 
     /// 16 samples per pixel (seed 003 MULTISAMPLECOUNT_16) with an MCS of 64-bit

@@ -9,7 +9,7 @@
 //! or interleaved) and their MCS ([`mcs_surface`]); through the data port, multisampled
 //! images and auxiliary modes other than CCS are refused by name.
 
-use crate::bases::{Bases, binding_table_entry};
+use crate::bases::Bases;
 use gtsim_dataport::dc::{DataSurface, ImageView};
 use gtsim_mem::layout::{ArraySpacing, MsaaLayout, SurfaceDesc, SurfaceType};
 use gtsim_mem::surface::Surface;
@@ -39,14 +39,16 @@ pub fn buffer_entries(s: &RenderSurfaceState) -> u64 {
     )
 }
 
-/// The surface at entry `bti` of the binding table at graphics address `table`.
+/// The surface at entry `bti` of the binding table at graphics address `table`, or the
+/// bindless one `ex_desc` names (`crate::bases::surface_state_address`).
 pub fn data_surface(
     mem: &dyn gtsim_mem::Memory,
     bases: &Bases,
     table: u64,
     bti: u8,
+    ex_desc: u32,
 ) -> Result<DataSurface, MessageError> {
-    let addr = binding_table_entry(mem, bases, table, bti)
+    let addr = crate::bases::surface_state_address(mem, bases, table, bti, ex_desc)
         .map_err(gtsim_pipe3d::draw::DrawError::into_message_error)?;
     let rss = indirect(
         mem,
@@ -421,7 +423,7 @@ mod tests {
             surface,
             array,
             view,
-        } = data_surface(&m, &bases, 0x1000, 0).unwrap()
+        } = data_surface(&m, &bases, 0x1000, 0, 0).unwrap()
         else {
             panic!("an image");
         };
@@ -540,6 +542,46 @@ mod tests {
         );
     }
 
+    /// SSO_BINDLESS (binding table index FCh): the surface state is at Bindless Surface
+    /// State Base Address plus the extended descriptor's bits 31:12 as offset bits 25:6
+    /// (seed 003 DP_EXTDESC_BTI252), as anv's handles are made (offset << 6). Worked by
+    /// hand: a surface state at offset 0x140 of a heap at 0x20_0000 has handle 0x5000.
+    #[test]
+    fn a_bindless_surface_is_found_through_the_extended_descriptor() {
+        let mut m = AddressSpace::new();
+        m.map(0x20_0000, 0x1000);
+        let rss = RenderSurfaceState {
+            surface_type: St::SURFTYPE_BUFFER,
+            surface_format: SurfaceFormat::RAW,
+            width: 0x7f,
+            surface_base_address: 0x30_0000,
+            ..Default::default()
+        };
+        let bytes: Vec<u8> = rss
+            .pack()
+            .unwrap()
+            .iter()
+            .flat_map(|d| d.to_le_bytes())
+            .collect();
+        m.write(0x20_0140, &bytes).unwrap();
+        let bases = Bases {
+            bindless_surface: 0x20_0000,
+            ..Bases::default()
+        };
+        let Ok(DataSurface::Buffer { base, entries, .. }) =
+            data_surface(&m, &bases, 0x1000, 0xfc, 0x140 << 6)
+        else {
+            panic!("the bindless buffer");
+        };
+        assert_eq!((base, entries), (0x30_0000, 0x80));
+        // The extended descriptor's low 12 bits (the SFID and lengths of a `sends`) are
+        // not part of the offset.
+        assert!(data_surface(&m, &bases, 0x1000, 0xfc, 0x140 << 6 | 0xa5c).is_ok());
+        // Reserved indices are refused by name, not read as binding table entries.
+        let e = data_surface(&m, &bases, 0x1000, 0xf5, 0).unwrap_err();
+        assert!(e.to_string().contains("reserved"), "{e}");
+    }
+
     #[test]
     fn aux_surfaces_other_than_ccs_are_refused() {
         let hiz = RenderSurfaceState {
@@ -551,7 +593,7 @@ mod tests {
             ..Default::default()
         };
         let (m, bases) = bound(hiz.clone());
-        let e = data_surface(&m, &bases, 0x1000, 0).unwrap_err();
+        let e = data_surface(&m, &bases, 0x1000, 0, 0).unwrap_err();
         assert!(e.to_string().contains("auxiliary"), "{e}");
         // A CCS_E image is its main surface (which holds the true values).
         let ccs = RenderSurfaceState {
@@ -560,7 +602,7 @@ mod tests {
         };
         let (m, bases) = bound(ccs);
         assert!(matches!(
-            data_surface(&m, &bases, 0x1000, 0),
+            data_surface(&m, &bases, 0x1000, 0, 0),
             Ok(DataSurface::Image { .. })
         ));
     }
@@ -586,7 +628,8 @@ mod tests {
             minimum_array_element: 1,
             ..Default::default()
         });
-        let DataSurface::Image { surface, view, .. } = data_surface(&m, &bases, 0x1000, 0).unwrap()
+        let DataSurface::Image { surface, view, .. } =
+            data_surface(&m, &bases, 0x1000, 0, 0).unwrap()
         else {
             panic!("an image");
         };
@@ -676,7 +719,7 @@ mod tests {
             surface_pitch: 255,
             ..Default::default()
         });
-        let DataSurface::Image { surface, .. } = data_surface(&m, &bases, 0x1000, 0).unwrap()
+        let DataSurface::Image { surface, .. } = data_surface(&m, &bases, 0x1000, 0, 0).unwrap()
         else {
             panic!("an image");
         };

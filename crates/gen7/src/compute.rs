@@ -393,6 +393,7 @@ impl Front for ComputeFront<'_> {
         stage: ShaderStage,
         mem: &dyn Memory,
         bti: u8,
+        _ex_desc: u32,
     ) -> Result<DataSurface, MessageError> {
         crate::data_port::surface(
             mem,

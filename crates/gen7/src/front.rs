@@ -139,6 +139,7 @@ impl Front for DrawFront<'_> {
         stage: ShaderStage,
         mem: &dyn Memory,
         bti: u8,
+        _ex_desc: u32,
     ) -> Result<DataSurface, MessageError> {
         let p = &self.pointers;
         crate::data_port::surface(mem, &p.bases, p.stage(stage).binding_table, bti)

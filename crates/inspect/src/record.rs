@@ -557,7 +557,7 @@ impl Recorder {
             }]
         };
         use gtsim_dataport::dc::DataSurface as D;
-        let surface = view.front.data_surface(k.stage, mem, bti);
+        let surface = view.front.data_surface(k.stage, mem, bti, 0);
         // A summary from the surface the front resolved, where the state did not give one.
         let summary = match (&surface, summary.is_empty()) {
             (Ok(D::Image { surface: s, .. }), true) => format!(

@@ -398,13 +398,33 @@ fn run(
     if lanes == 2 {
         return writeback_simd4x2(&results, masked, enabled, d.response_length);
     }
-    writeback(
+    let registers = writeback(
         &results,
         masked,
         d.response_length,
         (kind == SamplerOp::SampleKillpix).then_some(killed),
-    )
-    .map(Response::from)
+    )?;
+    Ok(Response {
+        written: Some(written_lanes(registers.len(), lanes, enabled)),
+        registers,
+    })
+}
+
+/// The dwords a SIMD8 or SIMD16 writeback writes in each of its `n` registers: "The
+/// pixels written within each destination register is determined by the execution mask
+/// on the send instruction" (seed 000 §2.13.2.1, §2.13.2.2), so a disabled channel keeps
+/// its destination (Mesa's loop over the distinct values of a non-uniform descriptor
+/// index collects each pass's texels in one register). A SIMD16 channel's registers
+/// alternate between channels 0-7 and 8-15; `sample+killpix`'s fifth SIMD8 register
+/// holds its mask in dword 0 alone (W4.7:1 "not written").
+fn written_lanes(n: usize, lanes: usize, enabled: u32) -> Vec<u8> {
+    (0..n)
+        .map(|r| match (lanes, r) {
+            (16, r) => (enabled >> (8 * (r % 2))) as u8,
+            (_, 4) => 1,
+            _ => enabled as u8,
+        })
+        .collect()
 }
 
 /// Where each parameter of the SIMD8 table lies in the SIMD4x2 table (seed 000

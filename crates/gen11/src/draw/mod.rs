@@ -159,12 +159,14 @@ impl Front for DrawFront<'_> {
         stage: ShaderStage,
         mem: &dyn Memory,
         bti: u8,
+        ex_desc: u32,
     ) -> Result<DataSurface, MessageError> {
         crate::surface::data_surface(
             mem,
             &self.bases,
             self.tables.stage(stage).binding_table,
             bti,
+            ex_desc,
         )
     }
 

@@ -161,7 +161,7 @@ impl Router<'_> {
         let front = self.front;
         let surface = match d.model {
             AddressModel::Surface(bti) if !matches!(d.op, dc::DataOp::Fence { .. }) => {
-                Some(front.data_surface(self.stage, &*self.mem, bti)?)
+                Some(front.data_surface(self.stage, &*self.mem, bti, m.ex_desc)?)
             }
             _ => None,
         };

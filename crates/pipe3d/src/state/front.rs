@@ -110,12 +110,15 @@ pub trait Front: Sync {
     fn message(&self, m: &Message) -> MessageKind;
 
     /// The surface binding table entry `bti` of a `stage` thread names, as the data
-    /// port sees it (seed 000 §3.2.1).
+    /// port sees it (seed 000 §3.2.1); `ex_desc` is the message's extended descriptor,
+    /// which names the surface state itself where `bti` says bindless (Gen9+ SSO_BINDLESS,
+    /// seed 003; 0 on Gen7, which has none).
     fn data_surface(
         &self,
         stage: ShaderStage,
         mem: &dyn Memory,
         bti: u8,
+        ex_desc: u32,
     ) -> Result<gtsim_dataport::dc::DataSurface, MessageError>;
 
     /// General State Base Address and Access Upper Bound: the stateless model's base
