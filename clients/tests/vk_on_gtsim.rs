@@ -22,6 +22,7 @@ const CLIENTS: &[(&str, &str)] = &[
     ("vk_msaa", env!("CARGO_BIN_EXE_vk_msaa")),
     ("vk_indirect", env!("CARGO_BIN_EXE_vk_indirect")),
     ("vk_texture_array", env!("CARGO_BIN_EXE_vk_texture_array")),
+    ("vk_secondary", env!("CARGO_BIN_EXE_vk_secondary")),
     (
         "vk_descriptor_indexing",
         env!("CARGO_BIN_EXE_vk_descriptor_indexing"),

@@ -193,10 +193,12 @@ fn vertex_fetch(f: &DrawFront, counts: DrawCounts) -> Result<VertexFetch, DrawEr
                 )
             })?;
         let start = address(vb.buffer_starting_address);
-        *slot = (!vb.null_vertex_buffer && vb.buffer_size != 0).then_some(VertexBuffer {
+        // A null or empty buffer (anv binds unused slots as size 0 at address 0) has no
+        // last byte: it is left unbound, and its end is never worked out.
+        *slot = (!vb.null_vertex_buffer && vb.buffer_size != 0).then(|| VertexBuffer {
             start,
             pitch: u32::from(vb.buffer_pitch),
-            end: start.wrapping_add(u64::from(vb.buffer_size)) - 1,
+            end: start.wrapping_add(u64::from(vb.buffer_size) - 1),
             instance_step_rate: None,
             address_bits: 48,
         });

@@ -122,10 +122,15 @@ impl PixelStage {
             (ps.kills_pixels || ps.computes_depth || ps.computes_stencil || ps.ps_exec_forced)
                 && !ps.early_depth_forced
                 && ps.dispatch;
-        if let Some((what, seed)) = ps.unsupported.first() {
+        // With 3DSTATE_STREAMOUT Rendering Disable no primitive leaves the SOL stage
+        // (seed 004 §8.7), so the pixel shader never runs and its state need not be
+        // coherent: anv's and hasvk's streamout memory copies (genX_gpu_memcpy.c) draw
+        // under whatever 3DSTATE_PS the command buffer last had.
+        let rendered = !st.sol.rendering_disable;
+        if let Some((what, seed)) = ps.unsupported.first().filter(|_| rendered) {
             return Err(unsupported(*what, seed));
         }
-        let kernel = if ps.dispatch {
+        let kernel = if ps.dispatch && rendered {
             // Which width runs is the hardware's choice and every kernel computes the
             // same pixels: the model prefers SIMD16, then SIMD8, then SIMD32, unless
             // GTSIM_PS_DISPATCH names a width to prefer.
