@@ -325,7 +325,31 @@ pub unsafe extern "C" fn ioctl(fd: c_int, req: c_ulong, arg: *mut c_void) -> c_i
         if !k.is_drm_fd(fd) {
             return None;
         }
-        let r = k.ioctl(fd, req, arg as u64);
+        let mut r = k.ioctl(fd, req, arg as u64);
+        // A syncobj wait for a submission blocks, with the lock released, until another
+        // thread's ioctl satisfies it or its deadline passes (`crate::syncobj`).
+        if r == Err(crate::errno::Errno::ETIME)
+            && let Some(deadline) = crate::syncobj::wait_deadline(req, arg as u64)
+        {
+            loop {
+                let left = deadline.saturating_sub(crate::syncobj::monotonic_ns());
+                if left <= 0 {
+                    break;
+                }
+                let step = std::time::Duration::from_nanos(left as u64);
+                k = crate::syncobj::CHANGED
+                    .wait_timeout(k, step)
+                    .unwrap_or_else(|e| e.into_inner())
+                    .0;
+                r = k.ioctl(fd, req, arg as u64);
+                if r != Err(crate::errno::Errno::ETIME) {
+                    break;
+                }
+            }
+        }
+        if r.is_ok() {
+            crate::syncobj::CHANGED.notify_all();
+        }
         if crate::trace_ioctls() {
             let n = crate::uapi::nr(req);
             // The parameter asked about, where the call is a GETPARAM or a context

@@ -5,16 +5,69 @@
 //! highest point added. Execution here is synchronous: every fence a submission or an
 //! ioctl attaches is signalled when the call returns, so a syncobj is fully described
 //! by whether it holds a fence and, when that fence is a chain, its point ([`Syncobj`]).
-//! A wait is satisfied at once or never by the calling thread alone; it answers as
-//! the kernel's would when the timeout runs out (ETIME), at once. A multi-threaded
-//! client whose other thread would submit the awaited point later sees that timeout
-//! early; no client seen so far relies on it (Mesa's drivers wait for points they have
-//! already submitted).
+//! A wait that cannot be satisfied now answers ETIME from [`Kernel::ioctl`]; with
+//! DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT the preloaded entry point then blocks as the
+//! kernel does until another thread of the client submits or signals what it waits for,
+//! or its absolute CLOCK_MONOTONIC timeout passes ([`wait_deadline`], `hooks::ioctl`):
+//! it sleeps on [`CHANGED`] with the kernel lock released, and tries again after every
+//! ioctl that succeeded.
 
 use crate::errno::Errno;
 use crate::kernel::Kernel;
 use crate::uapi::*;
 use crate::user;
+
+/// Notified after every ioctl that succeeded: what a blocked syncobj wait sleeps on,
+/// with the kernel's lock (`crate::kernel`) released.
+pub static CHANGED: std::sync::Condvar = std::sync::Condvar::new();
+
+/// The absolute CLOCK_MONOTONIC deadline (ns) of a syncobj wait that may block: a
+/// DRM_SYNCOBJ_WAIT or DRM_SYNCOBJ_TIMELINE_WAIT with WAIT_FOR_SUBMIT whose timeout
+/// (`timeout_nsec`, absolute, drm_timeout_abs_to_jiffies) is in the future. `None` for
+/// every other request, and when the argument cannot be read.
+pub fn wait_deadline(req: u64, arg: u64) -> Option<i64> {
+    let at = match nr(req) {
+        DRM_SYNCOBJ_WAIT => arg,
+        DRM_SYNCOBJ_TIMELINE_WAIT => arg + 8,
+        _ => return None,
+    };
+    if ty(req) != DRM_IOCTL_BASE {
+        return None;
+    }
+    // struct drm_syncobj_wait: handles, timeout_nsec, count_handles, flags; the
+    // timeline form has points after handles.
+    let timeout: i64 = user::read(at + 8).ok()?;
+    let flags: u32 = user::read(at + 20).ok()?;
+    let now = monotonic_ns();
+    (flags & DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT != 0 && timeout > now)
+        .then(|| wait_limit().map_or(timeout, |l| timeout.min(now.saturating_add(l))))
+}
+
+/// `GTSIM_I915_WAIT_LIMIT_MS`: the longest a blocked syncobj wait sleeps before it times
+/// out, for harnesses that issue random waits no thread will satisfy (the preloaded
+/// fuzz campaign); unset, a wait lasts until its own deadline, as in the kernel.
+fn wait_limit() -> Option<i64> {
+    static LIMIT: std::sync::OnceLock<Option<i64>> = std::sync::OnceLock::new();
+    *LIMIT.get_or_init(|| {
+        std::env::var("GTSIM_I915_WAIT_LIMIT_MS")
+            .ok()
+            .and_then(|v| v.parse::<i64>().ok())
+            .map(|ms| ms.saturating_mul(1_000_000))
+    })
+}
+
+/// CLOCK_MONOTONIC now, in nanoseconds.
+pub fn monotonic_ns() -> i64 {
+    let mut t = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime writes the timespec we own.
+    unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut t) };
+    t.tv_sec
+        .saturating_mul(1_000_000_000)
+        .saturating_add(t.tv_nsec)
+}
 
 /// One sync object's state.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

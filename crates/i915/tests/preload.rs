@@ -34,6 +34,23 @@ fn concurrent_clients_through_the_preloaded_library() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("ok: 4 threads x 50 rounds"));
 }
 
+/// A timeline wait for a submission blocks, with the emulation's lock released, until
+/// another thread signals the point, and times out at its deadline otherwise
+/// (`i915-stress wait`).
+#[test]
+fn a_syncobj_wait_blocks_until_another_thread_signals() {
+    let out = Command::new(env!("CARGO_BIN_EXE_i915-stress"))
+        .arg("wait")
+        .env("LD_PRELOAD", library())
+        .env("GTSIM_I915_QUIET", "1")
+        .env_remove("GTSIM_I915_WAIT_LIMIT_MS")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "wait checks failed: {stderr}");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("ok: wait"));
+}
+
 #[test]
 fn fds_closed_or_replaced_behind_the_close_hook_are_not_drm_fds() {
     let out = Command::new(env!("CARGO_BIN_EXE_i915-stress"))
@@ -58,6 +75,9 @@ fn fuzz_through_the_preloaded_library() {
     let out = Command::new(env!("CARGO_BIN_EXE_i915-stress"))
         .args(["fuzz", &cases, &seed])
         .env("LD_PRELOAD", library())
+        // Random syncobj waits for submissions nothing will make would block until
+        // their (random) deadlines, as in the kernel: cap them.
+        .env("GTSIM_I915_WAIT_LIMIT_MS", "1")
         .env("GTSIM_I915_QUIET", "1")
         .output()
         .unwrap();

@@ -518,7 +518,84 @@ fn map_checks() -> Result<(), String> {
     Ok(())
 }
 
+/// CLOCK_MONOTONIC now in nanoseconds (what syncobj wait deadlines count in).
+fn monotonic_ns() -> i64 {
+    let mut t = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime writes the timespec we own.
+    unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut t) };
+    t.tv_sec * 1_000_000_000 + t.tv_nsec
+}
+
+/// A syncobj wait for a submission blocks until another thread signals the point
+/// (drm_syncobj_array_wait_timeout with WAIT_FOR_SUBMIT), and times out at its
+/// absolute deadline when nothing does.
+fn wait_checks() -> Result<(), String> {
+    let fd = open_path("/dev/dri/renderD128");
+    // struct drm_syncobj_create {handle, flags}.
+    let mut create = [0u32; 2];
+    if ioctl(fd, iowr(0xbf, 8), create.as_mut_ptr()) != 0 {
+        return Err(format!("SYNCOBJ_CREATE: errno {}", errno()));
+    }
+    let handle = create[0];
+    // struct drm_syncobj_timeline_wait {handles, points, timeout_nsec, count, flags,
+    // first_signaled, pad}, waiting for point 3 to be submitted.
+    let wait = |deadline_ns: i64| -> i32 {
+        let handles = [handle];
+        let points = [3u64];
+        let mut w = [0u64; 5];
+        w[0] = handles.as_ptr() as u64;
+        w[1] = points.as_ptr() as u64;
+        w[2] = deadline_ns as u64;
+        w[3] = 1 | (2u64 << 32); // count 1, WAIT_FOR_SUBMIT
+        if ioctl(fd, iowr(0xca, 40), w.as_mut_ptr()) == 0 {
+            0
+        } else {
+            errno()
+        }
+    };
+    // Nobody signals: ETIME once the 20 ms deadline passes.
+    let e = wait(monotonic_ns() + 20_000_000);
+    if e != libc::ETIME {
+        return Err(format!("an unsatisfied wait gave errno {e}, not ETIME"));
+    }
+    // Another thread signals point 3 a little later: the wait (5 s deadline) returns 0.
+    let signaller = std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_millis(30));
+        let handles = [handle];
+        let mut points = [3u64];
+        // struct drm_syncobj_timeline_array {handles, points, count_handles, flags}.
+        let mut a = [handles.as_ptr() as u64, points.as_mut_ptr() as u64, 1];
+        ioctl(fd, iowr(0xcd, 24), a.as_mut_ptr())
+    });
+    let e = wait(monotonic_ns() + 5_000_000_000);
+    let signalled = signaller
+        .join()
+        .map_err(|_| "the signalling thread panicked")?;
+    if signalled != 0 {
+        return Err(format!("TIMELINE_SIGNAL failed: errno {}", errno()));
+    }
+    if e != 0 {
+        return Err(format!(
+            "the wait for the other thread's point gave errno {e}"
+        ));
+    }
+    Ok(())
+}
+
 fn main() {
+    if std::env::args().nth(1).as_deref() == Some("wait") {
+        match wait_checks() {
+            Ok(()) => println!("ok: wait"),
+            Err(e) => {
+                eprintln!("{e}");
+                std::process::exit(1);
+            }
+        }
+        return;
+    }
     if std::env::args().nth(1).as_deref() == Some("maps") {
         match map_checks() {
             Ok(()) => println!("ok: maps"),
