@@ -199,7 +199,7 @@ fn timeline_fences(
             if x.flags & I915_EXEC_FENCE_UNKNOWN_FLAGS != 0 {
                 return Err(Errno::EINVAL);
             }
-            let s = f.syncobjs.get(&x.handle).ok_or(Errno::ENOENT)?;
+            let s = f.syncobjs.get(&x.handle).ok_or(Errno::ENOENT)?.get();
             let signal = x.flags & I915_EXEC_FENCE_SIGNAL != 0;
             if !signal && x.flags != 0 && !s.has(point) {
                 return Err(Errno::EINVAL);
@@ -216,7 +216,7 @@ fn timeline_fences(
 
 /// Whether `fd` is a sync_file as far as this emulation knows one: the out-fences it
 /// hands out are eventfds (see FENCE_OUT below); a real sync_file is accepted too.
-fn is_sync_file(fd: i32) -> bool {
+pub(crate) fn is_sync_file(fd: i32) -> bool {
     if fd < 0 {
         return false;
     }
@@ -291,7 +291,7 @@ pub fn execbuffer2(k: &mut Kernel, fd: i32, a: &mut user::Args) -> Result<(), Er
                 if x.flags & I915_EXEC_FENCE_UNKNOWN_FLAGS != 0 {
                     return Err(Errno::EINVAL);
                 }
-                let s = f.syncobjs.get(&x.handle).ok_or(Errno::ENOENT)?;
+                let s = f.syncobjs.get(&x.handle).ok_or(Errno::ENOENT)?.get();
                 if x.flags & I915_EXEC_FENCE_WAIT != 0 && !s.fence {
                     return Err(Errno::EINVAL);
                 }
@@ -610,13 +610,15 @@ pub fn execbuffer2(k: &mut Kernel, fd: i32, a: &mut user::Args) -> Result<(), Er
     let file_id = k.fds[&fd];
     if let Some(f) = k.files.get_mut(&file_id) {
         for (h, (binary, point)) in &signals.0 {
-            if let Some(s) = f.syncobjs.get_mut(h) {
-                if *binary {
-                    s.signal();
-                }
-                if *point != 0 {
-                    s.add_point(*point);
-                }
+            if let Some(s) = f.syncobjs.get(h) {
+                s.update(|s| {
+                    if *binary {
+                        s.signal();
+                    }
+                    if *point != 0 {
+                        s.add_point(*point);
+                    }
+                });
             }
         }
     }

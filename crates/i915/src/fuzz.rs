@@ -135,6 +135,8 @@ const KNOWN: &[u32] = &[
     DRM_SYNCOBJ_QUERY,
     DRM_SYNCOBJ_TRANSFER,
     DRM_SYNCOBJ_TIMELINE_SIGNAL,
+    DRM_SYNCOBJ_HANDLE_TO_FD,
+    DRM_SYNCOBJ_FD_TO_HANDLE,
     DRM_COMMAND_BASE + I915_GETPARAM,
     DRM_COMMAND_BASE + I915_GEM_BUSY,
     DRM_COMMAND_BASE + I915_GEM_THROTTLE,
@@ -220,6 +222,7 @@ pub fn allowed(nr: u32) -> &'static [Errno] {
         | DRM_SYNCOBJ_TIMELINE_SIGNAL
         | DRM_SYNCOBJ_QUERY => &[E::EINVAL, E::ENOENT, E::ENOMEM],
         DRM_SYNCOBJ_TRANSFER => &[E::EINVAL, E::ENOENT, E::ETIME],
+        DRM_SYNCOBJ_HANDLE_TO_FD | DRM_SYNCOBJ_FD_TO_HANDLE => &[E::EINVAL, E::ENOENT, E::ENOMEM],
         DRM_VERSION | DRM_SET_CLIENT_CAP | DRM_SET_MASTER | DRM_DROP_MASTER => &[],
         _ => &[E::EINVAL, E::ENOENT],
     }
@@ -561,6 +564,13 @@ impl Harness {
             let fd = (self.arena.get(at + 8) & 0xffff_ffff) as i32;
             if fd > 2 {
                 // SAFETY: closing the dma-buf fd the ioctl created.
+                unsafe { libc::close(fd) };
+            }
+        }
+        if nr == DRM_SYNCOBJ_HANDLE_TO_FD && crate::uapi::size(c.req) >= 12 {
+            let fd = (self.arena.get(at + 8) & 0xffff_ffff) as i32;
+            if fd > 2 {
+                // SAFETY: closing the syncobj or sync_file fd the ioctl created.
                 unsafe { libc::close(fd) };
             }
         }

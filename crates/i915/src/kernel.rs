@@ -50,8 +50,8 @@ pub struct DrmFile {
     /// Context id -> context (0 is the default context).
     pub contexts: BTreeMap<u32, Ctx>,
     next_ctx: u32,
-    /// Syncobj handle -> state.
-    pub syncobjs: BTreeMap<u32, crate::syncobj::Syncobj>,
+    /// Syncobj handle -> the sync object (shared with other handles to it).
+    pub syncobjs: BTreeMap<u32, crate::syncobj::SyncobjRef>,
     next_syncobj: u32,
     /// Open fds referring to this file.
     pub fd_count: u32,
@@ -70,7 +70,7 @@ pub struct DrmFile {
 
 impl DrmFile {
     /// A new syncobj handle for `s`.
-    pub fn add_syncobj(&mut self, s: crate::syncobj::Syncobj) -> u32 {
+    pub fn add_syncobj(&mut self, s: crate::syncobj::SyncobjRef) -> u32 {
         let h = self.next_syncobj;
         self.next_syncobj += 1;
         self.syncobjs.insert(h, s);
@@ -127,6 +127,10 @@ pub struct Kernel {
     pub platform: crate::platform::Platform,
     /// Where a hang's error state file goes (`None`: nowhere).
     pub error_dir: Option<std::path::PathBuf>,
+    /// The sync objects exported as opaque fds, by their file's identity (held weakly:
+    /// a syncobj all of whose handles are gone is gone).
+    pub syncobj_files:
+        BTreeMap<(u64, u64), std::sync::Weak<std::sync::Mutex<crate::syncobj::Shared>>>,
 }
 
 /// An AUB capture being written.

@@ -111,6 +111,83 @@ impl Syncobj {
     }
 }
 
+/// A sync object as handles name it: shared between every handle (in any file) that
+/// refers to it, as DRM_SYNCOBJ_FD_TO_HANDLE makes them, and with the file an export
+/// made for it (`file`), which it closes when the last handle goes.
+#[derive(Debug, Clone, Default)]
+pub struct SyncobjRef(std::sync::Arc<std::sync::Mutex<Shared>>);
+
+/// What a [`SyncobjRef`] shares.
+#[derive(Debug, Default)]
+pub struct Shared {
+    state: Syncobj,
+    /// The opaque fd DRM_SYNCOBJ_HANDLE_TO_FD made for it: our own descriptor of a
+    /// memfd (the clients get duplicates) and its identity.
+    file: Option<(i32, (u64, u64))>,
+}
+
+impl Drop for Shared {
+    fn drop(&mut self) {
+        if let Some((fd, ident)) = self.file {
+            // Close the memfd only if the number still is ours (the client may have
+            // closed it behind our back and the number been reused).
+            if crate::kernel::fd_identity(fd) == Some(ident) {
+                // SAFETY: closing a descriptor this object opened and still owns.
+                unsafe { libc::close(fd) };
+            }
+        }
+    }
+}
+
+impl SyncobjRef {
+    /// A new sync object in `state`.
+    pub fn new(state: Syncobj) -> SyncobjRef {
+        SyncobjRef(std::sync::Arc::new(std::sync::Mutex::new(Shared {
+            state,
+            file: None,
+        })))
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Shared> {
+        self.0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Its state now.
+    pub fn get(&self) -> Syncobj {
+        self.lock().state
+    }
+
+    /// Changes its state.
+    pub fn update(&self, f: impl FnOnce(&mut Syncobj)) {
+        f(&mut self.lock().state);
+    }
+
+    /// The identity of its exported file, made on first export: a memfd, of which the
+    /// caller gets a duplicate (ENOMEM when none can be made).
+    fn export(&self) -> Result<(i32, (u64, u64)), Errno> {
+        let mut shared = self.lock();
+        if let Some(f) = shared.file
+            && crate::kernel::fd_identity(f.0) == Some(f.1)
+        {
+            return Ok(f);
+        }
+        // SAFETY: creating an anonymous file; the result is checked.
+        let fd = unsafe { libc::memfd_create(c"gtsim-syncobj".as_ptr(), libc::MFD_CLOEXEC) };
+        if fd < 0 {
+            return Err(Errno::ENOMEM);
+        }
+        let ident = crate::kernel::fd_identity(fd).ok_or(Errno::ENOMEM)?;
+        shared.file = Some((fd, ident));
+        Ok((fd, ident))
+    }
+
+    fn weak(&self) -> std::sync::Weak<std::sync::Mutex<Shared>> {
+        std::sync::Arc::downgrade(&self.0)
+    }
+}
+
 /// The most syncobj handles one call may name. drm_syncobj_array_find copies them into
 /// a kmalloc_array of u32 and then one of pointers; kmalloc refuses more than
 /// KMALLOC_MAX_SIZE (4 MiB with 4 KiB pages and MAX_ORDER 11, include/linux/slab.h),
@@ -151,7 +228,9 @@ impl Kernel {
                     return Err(Errno::EINVAL);
                 }
                 let signalled = c.flags & DRM_SYNCOBJ_CREATE_SIGNALED != 0;
-                c.handle = self.file(fd)?.add_syncobj(Syncobj::new(signalled));
+                c.handle = self
+                    .file(fd)?
+                    .add_syncobj(SyncobjRef::new(Syncobj::new(signalled)));
                 a.put(&c)
             }
             DRM_SYNCOBJ_DESTROY => {
@@ -203,12 +282,13 @@ impl Kernel {
                     return Err(Errno::ENOENT);
                 }
                 for h in hs {
-                    let s = f.syncobjs.entry(h).or_default();
-                    if n == DRM_SYNCOBJ_SIGNAL {
-                        s.signal();
-                    } else {
-                        *s = Syncobj::default();
-                    }
+                    f.syncobjs[&h].update(|s| {
+                        if n == DRM_SYNCOBJ_SIGNAL {
+                            s.signal();
+                        } else {
+                            *s = Syncobj::default();
+                        }
+                    });
                 }
                 Ok(())
             }
@@ -227,12 +307,13 @@ impl Kernel {
                 let ps = points(arr.points, hs.len())?;
                 let f = self.file(fd)?;
                 for (h, p) in hs.into_iter().zip(ps) {
-                    let s = f.syncobjs.entry(h).or_default();
-                    if p == 0 {
-                        s.signal();
-                    } else {
-                        s.add_point(p);
-                    }
+                    f.syncobjs[&h].update(|s| {
+                        if p == 0 {
+                            s.signal();
+                        } else {
+                            s.add_point(p);
+                        }
+                    });
                 }
                 Ok(())
             }
@@ -250,7 +331,12 @@ impl Kernel {
                 let f = self.file(fd)?;
                 let values = hs
                     .iter()
-                    .map(|h| f.syncobjs.get(h).map(|s| s.point).ok_or(Errno::ENOENT))
+                    .map(|h| {
+                        f.syncobjs
+                            .get(h)
+                            .map(|s| s.get().point)
+                            .ok_or(Errno::ENOENT)
+                    })
                     .collect::<Result<Vec<u64>, Errno>>()?;
                 for (i, v) in values.iter().enumerate() {
                     user::write(arr.points + 8 * i as u64, v)?;
@@ -270,7 +356,7 @@ impl Kernel {
                 if t.dst_point != 0 && !f.syncobjs.contains_key(&t.dst_handle) {
                     return Err(Errno::ENOENT);
                 }
-                let src = *f.syncobjs.get(&t.src_handle).ok_or(Errno::ENOENT)?;
+                let src = f.syncobjs.get(&t.src_handle).ok_or(Errno::ENOENT)?.get();
                 if !src.has(t.src_point) {
                     return Err(if t.flags & DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT != 0 {
                         Errno::ETIME
@@ -278,22 +364,87 @@ impl Kernel {
                         Errno::EINVAL
                     });
                 }
-                let dst = f.syncobjs.get_mut(&t.dst_handle).ok_or(Errno::ENOENT)?;
-                if t.dst_point == 0 {
-                    // The fence found at a point of a chain is a chain link; at point 0
-                    // it is the source's fence itself.
-                    *dst = if t.src_point == 0 {
-                        src
+                let dst = f.syncobjs.get(&t.dst_handle).ok_or(Errno::ENOENT)?;
+                dst.update(|dst| {
+                    if t.dst_point == 0 {
+                        // The fence found at a point of a chain is a chain link; at point
+                        // 0 it is the source's fence itself.
+                        *dst = if t.src_point == 0 {
+                            src
+                        } else {
+                            Syncobj {
+                                fence: true,
+                                point: t.src_point,
+                            }
+                        };
                     } else {
-                        Syncobj {
-                            fence: true,
-                            point: t.src_point,
-                        }
-                    };
-                } else {
-                    dst.add_point(t.dst_point);
-                }
+                        dst.add_point(t.dst_point);
+                    }
+                });
                 Ok(())
+            }
+            DRM_SYNCOBJ_HANDLE_TO_FD => {
+                // drm_syncobj_handle_to_fd_ioctl: pad and unknown flags EINVAL. An opaque
+                // export is a file naming the syncobj (an unknown handle EINVAL); with
+                // EXPORT_SYNC_FILE a sync_file of its fence (drm_syncobj_find_fence:
+                // ENOENT for the handle, EINVAL without a fence), here an eventfd
+                // holding a count, the emulation's signalled sync_file.
+                let mut h: DrmSyncobjHandle = a.get();
+                if h.pad != 0 || h.flags & !DRM_SYNCOBJ_HANDLE_TO_FD_FLAGS_EXPORT_SYNC_FILE != 0 {
+                    return Err(Errno::EINVAL);
+                }
+                let f = self.file(fd)?;
+                let out = if h.flags != 0 {
+                    let s = f.syncobjs.get(&h.handle).ok_or(Errno::ENOENT)?;
+                    if !s.get().fence {
+                        return Err(Errno::EINVAL);
+                    }
+                    // SAFETY: plain syscall; the result is checked.
+                    unsafe { libc::eventfd(1, libc::EFD_CLOEXEC) }
+                } else {
+                    let s = f.syncobjs.get(&h.handle).ok_or(Errno::EINVAL)?.clone();
+                    let (ours, ident) = s.export()?;
+                    self.syncobj_files.insert(ident, s.weak());
+                    // SAFETY: duplicating a descriptor we own; the result is checked.
+                    unsafe { libc::fcntl(ours, libc::F_DUPFD_CLOEXEC, 0) }
+                };
+                if out < 0 {
+                    return Err(Errno::ENOMEM);
+                }
+                h.fd = out;
+                a.put(&h)
+            }
+            DRM_SYNCOBJ_FD_TO_HANDLE => {
+                // drm_syncobj_fd_to_handle_ioctl: pad and unknown flags EINVAL. An opaque
+                // fd must be one of our syncobj files (EINVAL otherwise) and gets a new
+                // handle to the same syncobj; with IMPORT_SYNC_FILE the sync_file's
+                // fence (EINVAL for anything else) replaces the fence of the syncobj
+                // `handle` names (ENOENT).
+                let mut h: DrmSyncobjHandle = a.get();
+                if h.pad != 0 || h.flags & !DRM_SYNCOBJ_FD_TO_HANDLE_FLAGS_IMPORT_SYNC_FILE != 0 {
+                    return Err(Errno::EINVAL);
+                }
+                if h.flags != 0 {
+                    if !crate::execbuffer::is_sync_file(h.fd) {
+                        return Err(Errno::EINVAL);
+                    }
+                    let s = self
+                        .file(fd)?
+                        .syncobjs
+                        .get(&h.handle)
+                        .ok_or(Errno::ENOENT)?;
+                    s.update(Syncobj::signal);
+                    return Ok(());
+                }
+                let ident = crate::kernel::fd_identity(h.fd).ok_or(Errno::EINVAL)?;
+                self.syncobj_files.retain(|_, w| w.strong_count() > 0);
+                let shared = self
+                    .syncobj_files
+                    .get(&ident)
+                    .and_then(std::sync::Weak::upgrade)
+                    .ok_or(Errno::EINVAL)?;
+                h.handle = self.file(fd)?.add_syncobj(SyncobjRef(shared));
+                a.put(&h)
             }
             _ => Err(Errno::ENOTTY),
         }
@@ -308,7 +459,12 @@ impl Kernel {
         let states = hs
             .iter()
             .zip(ps)
-            .map(|(h, &p)| f.syncobjs.get(h).map(|s| s.has(p)).ok_or(Errno::ENOENT))
+            .map(|(h, &p)| {
+                f.syncobjs
+                    .get(h)
+                    .map(|s| s.get().has(p))
+                    .ok_or(Errno::ENOENT)
+            })
             .collect::<Result<Vec<bool>, Errno>>()?;
         if flags & DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT == 0 && states.iter().any(|s| !s) {
             return Err(Errno::EINVAL);

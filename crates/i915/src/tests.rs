@@ -2460,3 +2460,128 @@ fn execbuffer_timeline_fences_wait_and_signal_points() {
         "refused submissions signal nothing"
     );
 }
+
+fn syncobj_handle_ioctl(
+    k: &mut Kernel,
+    fd: i32,
+    nr: u32,
+    h: &mut DrmSyncobjHandle,
+) -> Result<(), Errno> {
+    k.ioctl(fd, req(nr, 16), h as *mut _ as u64)
+}
+
+/// DRM_SYNCOBJ_HANDLE_TO_FD / FD_TO_HANDLE (drm_syncobj.c, Linux 6.1): an opaque fd
+/// names the sync object itself, so a handle imported in another file shares its state;
+/// a sync_file carries a fence out of or into a syncobj; what is not one of ours is
+/// EINVAL, and an export outlives nothing once every handle is gone.
+#[test]
+fn syncobjs_travel_between_files_as_opaque_fds_and_sync_files() {
+    let mut k = icl_kernel();
+    const OTHER: i32 = 1001;
+    k.open_file(OTHER, Node::Render);
+    let a = syncobj(&mut k);
+    let mut h = DrmSyncobjHandle {
+        handle: a,
+        flags: 0,
+        fd: -1,
+        pad: 0,
+    };
+    syncobj_handle_ioctl(&mut k, FD, DRM_SYNCOBJ_HANDLE_TO_FD, &mut h).unwrap();
+    let exported = h.fd;
+    assert!(exported >= 0);
+    // Imported in the other file: a new handle to the same syncobj.
+    let mut imp = DrmSyncobjHandle {
+        handle: 0,
+        flags: 0,
+        fd: exported,
+        pad: 0,
+    };
+    syncobj_handle_ioctl(&mut k, OTHER, DRM_SYNCOBJ_FD_TO_HANDLE, &mut imp).unwrap();
+    let b = imp.handle;
+    // Signalling point 7 through the other file's handle shows through the first's.
+    let handles = [b];
+    let mut points = [7u64];
+    let mut t = DrmSyncobjTimelineArray {
+        handles: handles.as_ptr() as u64,
+        points: points.as_mut_ptr() as u64,
+        count_handles: 1,
+        flags: 0,
+    };
+    k.ioctl(
+        OTHER,
+        req(DRM_SYNCOBJ_TIMELINE_SIGNAL, 24),
+        &mut t as *mut _ as u64,
+    )
+    .unwrap();
+    assert_eq!(point_of(&mut k, a), 7, "one syncobj behind both handles");
+
+    // A sync_file of its fence, imported into a fresh syncobj, gives it a fence.
+    h.flags = DRM_SYNCOBJ_HANDLE_TO_FD_FLAGS_EXPORT_SYNC_FILE;
+    syncobj_handle_ioctl(&mut k, FD, DRM_SYNCOBJ_HANDLE_TO_FD, &mut h).unwrap();
+    let sync_file = h.fd;
+    let c = syncobj(&mut k);
+    assert_eq!(
+        timeline_wait(&mut k, &[c], &[0], 0),
+        Err(Errno::EINVAL),
+        "no fence yet"
+    );
+    let mut imp_sf = DrmSyncobjHandle {
+        handle: c,
+        flags: DRM_SYNCOBJ_FD_TO_HANDLE_FLAGS_IMPORT_SYNC_FILE,
+        fd: sync_file,
+        pad: 0,
+    };
+    syncobj_handle_ioctl(&mut k, FD, DRM_SYNCOBJ_FD_TO_HANDLE, &mut imp_sf).unwrap();
+    assert_eq!(timeline_wait(&mut k, &[c], &[0], 0), Ok(0));
+
+    // Refusals: a syncobj without a fence exports no sync_file; pad, unknown flags and
+    // an fd that is not a syncobj file are EINVAL.
+    let empty = syncobj(&mut k);
+    let mut e = DrmSyncobjHandle {
+        handle: empty,
+        flags: DRM_SYNCOBJ_HANDLE_TO_FD_FLAGS_EXPORT_SYNC_FILE,
+        fd: -1,
+        pad: 0,
+    };
+    assert_eq!(
+        syncobj_handle_ioctl(&mut k, FD, DRM_SYNCOBJ_HANDLE_TO_FD, &mut e),
+        Err(Errno::EINVAL)
+    );
+    e.flags = 2;
+    assert_eq!(
+        syncobj_handle_ioctl(&mut k, FD, DRM_SYNCOBJ_HANDLE_TO_FD, &mut e),
+        Err(Errno::EINVAL)
+    );
+    let mut bogus = DrmSyncobjHandle {
+        handle: 0,
+        flags: 0,
+        fd: sync_file,
+        pad: 0,
+    };
+    assert_eq!(
+        syncobj_handle_ioctl(&mut k, FD, DRM_SYNCOBJ_FD_TO_HANDLE, &mut bogus),
+        Err(Errno::EINVAL)
+    );
+
+    // Once every handle is destroyed the syncobj is gone: its old fd imports nothing.
+    for (fd, handle) in [(FD, a), (OTHER, b)] {
+        let mut d = DrmSyncobjDestroy { handle, pad: 0 };
+        k.ioctl(fd, req(DRM_SYNCOBJ_DESTROY, 8), &mut d as *mut _ as u64)
+            .unwrap();
+    }
+    let mut again = DrmSyncobjHandle {
+        handle: 0,
+        flags: 0,
+        fd: exported,
+        pad: 0,
+    };
+    assert_eq!(
+        syncobj_handle_ioctl(&mut k, FD, DRM_SYNCOBJ_FD_TO_HANDLE, &mut again),
+        Err(Errno::EINVAL)
+    );
+    // SAFETY: closing the descriptors the exports handed to us.
+    unsafe {
+        libc::close(exported);
+        libc::close(sync_file);
+    }
+}

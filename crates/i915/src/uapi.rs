@@ -123,6 +123,7 @@ pub fn decl(nr: u32) -> Option<Decl> {
             iowr(size_of::<DrmSyncobjTimelineArray>())
         }
         DRM_SYNCOBJ_TRANSFER => iowr(size_of::<DrmSyncobjTransfer>()),
+        DRM_SYNCOBJ_HANDLE_TO_FD | DRM_SYNCOBJ_FD_TO_HANDLE => iowr(size_of::<DrmSyncobjHandle>()),
         _ => return None,
     })
 }
@@ -488,6 +489,21 @@ pub struct DrmSyncobjTimelineArray {
     pub flags: u32,
 }
 
+/// struct drm_syncobj_handle (HANDLE_TO_FD and FD_TO_HANDLE).
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct DrmSyncobjHandle {
+    pub handle: u32,
+    pub flags: u32,
+    pub fd: i32,
+    pub pad: u32,
+}
+
+/// DRM_SYNCOBJ_HANDLE_TO_FD_FLAGS_EXPORT_SYNC_FILE.
+pub const DRM_SYNCOBJ_HANDLE_TO_FD_FLAGS_EXPORT_SYNC_FILE: u32 = 1;
+/// DRM_SYNCOBJ_FD_TO_HANDLE_FLAGS_IMPORT_SYNC_FILE.
+pub const DRM_SYNCOBJ_FD_TO_HANDLE_FLAGS_IMPORT_SYNC_FILE: u32 = 1;
+
 /// struct drm_syncobj_transfer.
 #[repr(C)]
 #[derive(Debug, Clone, Copy)]
@@ -816,6 +832,7 @@ const _: () = {
     assert!(size_of::<DrmSyncobjTimelineWait>() == 40);
     assert!(size_of::<DrmSyncobjTimelineArray>() == 24);
     assert!(size_of::<DrmSyncobjTransfer>() == 32);
+    assert!(size_of::<DrmSyncobjHandle>() == 16);
     assert!(size_of::<I915ExecbufferExtTimelineFences>() == 56);
     assert!(size_of::<I915Getparam>() == 16);
     assert!(size_of::<I915GemCreate>() == 16);
