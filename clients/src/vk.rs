@@ -50,6 +50,8 @@ pub struct Vk {
     /// Descriptor indexing is enabled: runtime arrays of sampled images, indexed
     /// non-uniformly, updated after binding, partially bound.
     pub descriptor_indexing: bool,
+    /// Pipeline fragment shading rates are enabled (VK_KHR_fragment_shading_rate).
+    pub shading_rate: bool,
 }
 
 /// A buffer and its memory, bound.
@@ -122,9 +124,23 @@ impl Vk {
         // Descriptor indexing (Vulkan 1.2 core, VK_EXT_descriptor_indexing before):
         // the four features `vk_descriptor_indexing` uses, enabled when all are offered.
         let mut offered = vk::PhysicalDeviceDescriptorIndexingFeatures::default();
+        let mut rate_offered = vk::PhysicalDeviceFragmentShadingRateFeaturesKHR::default();
+        // The extension must be listed before its features struct is read.
+        // SAFETY: a physical device of this instance.
+        let extensions_offered =
+            unsafe { instance.enumerate_device_extension_properties(physical) }
+                .map_err(fail("vkEnumerateDeviceExtensionProperties"))?;
+        let rate_extension = extensions_offered.iter().any(|e| {
+            e.extension_name_as_c_str()
+                .is_ok_and(|n| n == c"VK_KHR_fragment_shading_rate")
+        });
         let mut features = vk::PhysicalDeviceFeatures2::default().push_next(&mut offered);
+        if rate_extension {
+            features = features.push_next(&mut rate_offered);
+        }
         // SAFETY: a physical device of this instance; the chain lives across the call.
         unsafe { instance.get_physical_device_features2(physical, &mut features) };
+        let shading_rate = rate_extension && rate_offered.pipeline_fragment_shading_rate != 0;
         let descriptor_indexing = offered.runtime_descriptor_array != 0
             && offered.shader_sampled_image_array_non_uniform_indexing != 0
             && offered.descriptor_binding_sampled_image_update_after_bind != 0
@@ -134,13 +150,20 @@ impl Vk {
             .shader_sampled_image_array_non_uniform_indexing(true)
             .descriptor_binding_sampled_image_update_after_bind(true)
             .descriptor_binding_partially_bound(true);
-        let extensions = [c"VK_EXT_descriptor_indexing".as_ptr()];
+        let mut enable_rate = vk::PhysicalDeviceFragmentShadingRateFeaturesKHR::default()
+            .pipeline_fragment_shading_rate(true);
+        let mut extensions = vec![];
         let mut info = vk::DeviceCreateInfo::default().queue_create_infos(&queues);
         if descriptor_indexing {
-            info = info
-                .enabled_extension_names(&extensions)
-                .push_next(&mut enable);
+            extensions.push(c"VK_EXT_descriptor_indexing".as_ptr());
+            info = info.push_next(&mut enable);
         }
+        if shading_rate {
+            extensions.push(c"VK_KHR_fragment_shading_rate".as_ptr());
+            extensions.push(c"VK_KHR_create_renderpass2".as_ptr());
+            info = info.push_next(&mut enable_rate);
+        }
+        let info = info.enabled_extension_names(&extensions);
         // SAFETY: the create info and its arrays live across the call.
         let device = unsafe { instance.create_device(physical, &info, None) }
             .map_err(fail("vkCreateDevice"))?;
@@ -165,6 +188,7 @@ impl Vk {
             name: device_name,
             limits: props.limits,
             descriptor_indexing,
+            shading_rate,
         })
     }
 
@@ -668,6 +692,16 @@ pub struct PipelineDesc<'a> {
 
 /// A graphics pipeline as `desc` says.
 pub fn pipeline(vk_: &Vk, desc: &PipelineDesc) -> Res<vk::Pipeline> {
+    pipeline_at_rate(vk_, desc, None)
+}
+
+/// [`pipeline`] shading fragments of `rate` pixels (VK_KHR_fragment_shading_rate's
+/// pipeline rate, the combiners keeping it) when given.
+pub fn pipeline_at_rate(
+    vk_: &Vk,
+    desc: &PipelineDesc,
+    rate: Option<[u32; 2]>,
+) -> Res<vk::Pipeline> {
     let vs = vk_.shader(desc.vertex)?;
     let fs = vk_.shader(desc.fragment)?;
     let main: &CStr = c"main";
@@ -756,6 +790,17 @@ pub fn pipeline(vk_: &Vk, desc: &PipelineDesc) -> Res<vk::Pipeline> {
         .layout(desc.layout)
         .render_pass(desc.render_pass)
         .subpass(0);
+    let mut rate_state = vk::PipelineFragmentShadingRateStateCreateInfoKHR::default()
+        .fragment_size(vk::Extent2D {
+            width: rate.map_or(1, |r| r[0]),
+            height: rate.map_or(1, |r| r[1]),
+        })
+        .combiner_ops([vk::FragmentShadingRateCombinerOpKHR::KEEP; 2]);
+    let info = if rate.is_some() {
+        info.push_next(&mut rate_state)
+    } else {
+        info
+    };
     // SAFETY: every state struct and array lives across the call.
     let pipelines = unsafe {
         vk_.device

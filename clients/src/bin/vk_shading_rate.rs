@@ -1,0 +1,68 @@
+//! `vk_shading_rate`: a 2x2 pipeline fragment shading rate (VK_KHR_fragment_shading_rate,
+//! coarse pixel shading on Ice Lake). Two triangles cover the viewport; the fragment
+//! colour comes from gl_FragCoord normalised by the viewport size and an interpolated
+//! varying, so at the 2x2 rate each 2x2 block holds the value at its centre, which is
+//! what a full-rate render at half the size computes for each of its pixels: the test
+//! compares this client's image with lavapipe's render at half the size, each pixel
+//! doubled. A driver without pipeline shading rates fails with "fragment shading rates
+//! are not offered" (hasvk on Ivy Bridge); lavapipe, which has none either, renders the
+//! reference at full rate when asked for half the size (`--size 32`).
+
+use std::process::ExitCode;
+
+use gtsim_clients::vk::{self, Res, Vk, ash::vk as v};
+
+fn main() -> ExitCode {
+    vk::run_vk("vk_shading_rate", draw)
+}
+
+fn draw(g: &Vk, size: [u32; 2]) -> Res<Vec<u8>> {
+    // The reference size (half the default) renders at full rate on any driver.
+    let rate = (size != [32, 32]).then_some([2, 2]);
+    if rate.is_some() && !g.shading_rate {
+        return Err(format!(
+            "fragment shading rates are not offered by {}",
+            g.name
+        ));
+    }
+    let format = v::Format::R8G8B8A8_UNORM;
+    let color = g.image(
+        size,
+        format,
+        v::ImageUsageFlags::COLOR_ATTACHMENT | v::ImageUsageFlags::TRANSFER_SRC,
+        v::SampleCountFlags::TYPE_1,
+        1,
+    )?;
+    let pass = vk::render_pass(g, format, v::SampleCountFlags::TYPE_1, None, false)?;
+    let fb = vk::framebuffer(g, pass, &[color.view], size)?;
+    let layout = vk::pipeline_layout(g, &[], 8)?;
+    let pipeline = vk::pipeline_at_rate(
+        g,
+        &vk::PipelineDesc {
+            vertex: include_bytes!("../../shaders/rate.vert.spv"),
+            fragment: include_bytes!("../../shaders/rate.frag.spv"),
+            vertex_input: (0, &[]),
+            topology: v::PrimitiveTopology::TRIANGLE_STRIP,
+            blend: None,
+            depth: None,
+            stencil: None,
+            samples: v::SampleCountFlags::TYPE_1,
+            layout,
+            render_pass: pass,
+            size,
+        },
+        rate,
+    )?;
+    let push = vk::f32_bytes(&[size[0] as f32, size[1] as f32]);
+    g.submit(|d, cmd| {
+        vk::begin_pass(d, cmd, pass, fb, size, [0.0, 0.0, 0.0, 1.0]);
+        // SAFETY: recording inside the render pass begun above, with objects of this device.
+        unsafe {
+            d.cmd_bind_pipeline(cmd, v::PipelineBindPoint::GRAPHICS, pipeline);
+            d.cmd_push_constants(cmd, layout, v::ShaderStageFlags::ALL, 0, &push);
+            d.cmd_draw(cmd, 4, 1, 0, 0);
+            d.cmd_end_render_pass(cmd);
+        }
+    })?;
+    g.read_image(&color, v::ImageLayout::TRANSFER_SRC_OPTIMAL)
+}
