@@ -985,6 +985,77 @@ pub fn pattern(t: usize) -> Vec<u8> {
     out
 }
 
+/// The vertex layout of `shaders/color.vert`: a position (3 floats) and a colour (4
+/// floats) per 28-byte vertex, from vertex buffer 0.
+pub const COLOR_VERTEX_INPUT: (u32, &[(u32, vk::Format, u32)]) = (
+    28,
+    &[
+        (0, vk::Format::R32G32B32_SFLOAT, 0),
+        (1, vk::Format::R32G32B32A32_SFLOAT, 12),
+    ],
+);
+
+/// A single-sample RGBA8 colour image to draw into and read back, a render pass that
+/// clears it, and the framebuffer of the two.
+pub struct ColorTarget {
+    /// The colour image.
+    pub image: Image,
+    /// The render pass ([`render_pass`] without depth or resolve).
+    pub pass: vk::RenderPass,
+    /// The framebuffer.
+    pub fb: vk::Framebuffer,
+}
+
+/// The `vk_triangle` triangle in `shaders/color.vert`'s layout: red at the bottom left,
+/// green at the bottom right, blue at the top centre (Vulkan's clip space has y down).
+pub const TRIANGLE: [f32; 21] = [
+    -0.8, 0.8, 0.0, 1.0, 0.0, 0.0, 1.0, //
+    0.8, 0.8, 0.0, 0.0, 1.0, 0.0, 1.0, //
+    0.0, -0.8, 0.0, 0.0, 0.0, 1.0, 1.0,
+];
+
+/// The pipeline of `shaders/color.vert` and `color.frag` drawing triangle lists into
+/// `pass` (one sample, no blending, depth or stencil) with `layout` (whose push
+/// constants are the instance offset and the tint).
+pub fn color_pipeline(
+    vk_: &Vk,
+    layout: vk::PipelineLayout,
+    pass: vk::RenderPass,
+    size: [u32; 2],
+) -> Res<vk::Pipeline> {
+    pipeline(
+        vk_,
+        &PipelineDesc {
+            vertex: include_bytes!("../shaders/color.vert.spv"),
+            fragment: include_bytes!("../shaders/color.frag.spv"),
+            vertex_input: COLOR_VERTEX_INPUT,
+            topology: vk::PrimitiveTopology::TRIANGLE_LIST,
+            blend: None,
+            depth: None,
+            stencil: None,
+            samples: vk::SampleCountFlags::TYPE_1,
+            layout,
+            render_pass: pass,
+            size,
+        },
+    )
+}
+
+/// A [`ColorTarget`] of `size`.
+pub fn color_target(vk_: &Vk, size: [u32; 2]) -> Res<ColorTarget> {
+    let format = vk::Format::R8G8B8A8_UNORM;
+    let image = vk_.image(
+        size,
+        format,
+        vk::ImageUsageFlags::COLOR_ATTACHMENT | vk::ImageUsageFlags::TRANSFER_SRC,
+        vk::SampleCountFlags::TYPE_1,
+        1,
+    )?;
+    let pass = render_pass(vk_, format, vk::SampleCountFlags::TYPE_1, None, false)?;
+    let fb = framebuffer(vk_, pass, &[image.view], size)?;
+    Ok(ColorTarget { image, pass, fb })
+}
+
 /// `f32`s as bytes.
 pub fn f32_bytes(v: &[f32]) -> Vec<u8> {
     v.iter().flat_map(|x| x.to_le_bytes()).collect()

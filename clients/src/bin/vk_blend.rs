@@ -22,17 +22,12 @@ const SQUARE: [f32; 42] = [
 ];
 
 fn draw(g: &Vk, size: [u32; 2]) -> Res<Vec<u8>> {
-    let format = v::Format::R8G8B8A8_UNORM;
-    let color = g.image(
-        size,
-        format,
-        v::ImageUsageFlags::COLOR_ATTACHMENT | v::ImageUsageFlags::TRANSFER_SRC,
-        v::SampleCountFlags::TYPE_1,
-        1,
-    )?;
+    let vk::ColorTarget {
+        image: color,
+        pass,
+        fb,
+    } = vk::color_target(g, size)?;
     let vertices = g.buffer_with(&vk::f32_bytes(&SQUARE), v::BufferUsageFlags::VERTEX_BUFFER)?;
-    let pass = vk::render_pass(g, format, v::SampleCountFlags::TYPE_1, None, false)?;
-    let fb = vk::framebuffer(g, pass, &[color.view], size)?;
     let layout = vk::pipeline_layout(g, &[], 32)?;
     let blend = |src, dst| {
         v::PipelineColorBlendAttachmentState::default()
@@ -48,13 +43,7 @@ fn draw(g: &Vk, size: [u32; 2]) -> Res<Vec<u8>> {
     let desc = |b| vk::PipelineDesc {
         vertex: include_bytes!("../../shaders/color.vert.spv"),
         fragment: include_bytes!("../../shaders/color.frag.spv"),
-        vertex_input: (
-            28,
-            &[
-                (0, v::Format::R32G32B32_SFLOAT, 0),
-                (1, v::Format::R32G32B32A32_SFLOAT, 12),
-            ],
-        ),
+        vertex_input: vk::COLOR_VERTEX_INPUT,
         topology: v::PrimitiveTopology::TRIANGLE_LIST,
         blend: Some(b),
         depth: None,

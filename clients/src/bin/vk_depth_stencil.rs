@@ -87,13 +87,7 @@ fn draw(g: &Vk, size: [u32; 2]) -> Res<Vec<u8>> {
     let desc = |blend, depth, stencil| vk::PipelineDesc {
         vertex: include_bytes!("../../shaders/color.vert.spv"),
         fragment: include_bytes!("../../shaders/color.frag.spv"),
-        vertex_input: (
-            28,
-            &[
-                (0, v::Format::R32G32B32_SFLOAT, 0),
-                (1, v::Format::R32G32B32A32_SFLOAT, 12),
-            ],
-        ),
+        vertex_input: vk::COLOR_VERTEX_INPUT,
         topology: v::PrimitiveTopology::TRIANGLE_LIST,
         blend,
         depth,

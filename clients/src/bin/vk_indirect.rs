@@ -27,14 +27,11 @@ const VERTICES: [f32; 49] = [
 const INDICES: [u16; 6] = [0, 1, 2, 0, 2, 3];
 
 fn draw(g: &Vk, size: [u32; 2]) -> Res<Vec<u8>> {
-    let format = v::Format::R8G8B8A8_UNORM;
-    let color = g.image(
-        size,
-        format,
-        v::ImageUsageFlags::COLOR_ATTACHMENT | v::ImageUsageFlags::TRANSFER_SRC,
-        v::SampleCountFlags::TYPE_1,
-        1,
-    )?;
+    let vk::ColorTarget {
+        image: color,
+        pass,
+        fb,
+    } = vk::color_target(g, size)?;
     let vertices = g.buffer_with(
         &vk::f32_bytes(&VERTICES),
         v::BufferUsageFlags::VERTEX_BUFFER,
@@ -46,31 +43,8 @@ fn draw(g: &Vk, size: [u32; 2]) -> Res<Vec<u8>> {
     // vertexOffset, firstInstance} at byte 16.
     let commands = vk::u32_bytes(&[3, 4, 0, 0, 6, 3, 0, 3, 1]);
     let indirect = g.buffer_with(&commands, v::BufferUsageFlags::INDIRECT_BUFFER)?;
-    let pass = vk::render_pass(g, format, v::SampleCountFlags::TYPE_1, None, false)?;
-    let fb = vk::framebuffer(g, pass, &[color.view], size)?;
     let layout = vk::pipeline_layout(g, &[], 32)?;
-    let pipeline = vk::pipeline(
-        g,
-        &vk::PipelineDesc {
-            vertex: include_bytes!("../../shaders/color.vert.spv"),
-            fragment: include_bytes!("../../shaders/color.frag.spv"),
-            vertex_input: (
-                28,
-                &[
-                    (0, v::Format::R32G32B32_SFLOAT, 0),
-                    (1, v::Format::R32G32B32A32_SFLOAT, 12),
-                ],
-            ),
-            topology: v::PrimitiveTopology::TRIANGLE_LIST,
-            blend: None,
-            depth: None,
-            stencil: None,
-            samples: v::SampleCountFlags::TYPE_1,
-            layout,
-            render_pass: pass,
-            size,
-        },
-    )?;
+    let pipeline = vk::color_pipeline(g, layout, pass, size)?;
     let triangles = vk::f32_bytes(&[0.45, 0.0, 0.0, 0.0, 1.0, 1.0, 1.0, 1.0]);
     let squares = vk::f32_bytes(&[0.45, 0.1, 0.0, 0.0, 1.0, 0.6, 0.2, 1.0]);
     g.submit(|d, cmd| {

@@ -14,50 +14,18 @@ fn main() -> ExitCode {
     vk::run_vk("vk_secondary", draw)
 }
 
-const VERTICES: [f32; 21] = [
-    -0.8, 0.8, 0.0, 1.0, 0.0, 0.0, 1.0, //
-    0.8, 0.8, 0.0, 0.0, 1.0, 0.0, 1.0, //
-    0.0, -0.8, 0.0, 0.0, 0.0, 1.0, 1.0,
-];
-
 fn draw(g: &Vk, size: [u32; 2]) -> Res<Vec<u8>> {
-    let format = v::Format::R8G8B8A8_UNORM;
-    let color = g.image(
-        size,
-        format,
-        v::ImageUsageFlags::COLOR_ATTACHMENT | v::ImageUsageFlags::TRANSFER_SRC,
-        v::SampleCountFlags::TYPE_1,
-        1,
-    )?;
+    let vk::ColorTarget {
+        image: color,
+        pass,
+        fb,
+    } = vk::color_target(g, size)?;
     let vertices = g.buffer_with(
-        &vk::f32_bytes(&VERTICES),
+        &vk::f32_bytes(&vk::TRIANGLE),
         v::BufferUsageFlags::VERTEX_BUFFER,
     )?;
-    let pass = vk::render_pass(g, format, v::SampleCountFlags::TYPE_1, None, false)?;
-    let fb = vk::framebuffer(g, pass, &[color.view], size)?;
     let layout = vk::pipeline_layout(g, &[], 32)?;
-    let pipeline = vk::pipeline(
-        g,
-        &vk::PipelineDesc {
-            vertex: include_bytes!("../../shaders/color.vert.spv"),
-            fragment: include_bytes!("../../shaders/color.frag.spv"),
-            vertex_input: (
-                28,
-                &[
-                    (0, v::Format::R32G32B32_SFLOAT, 0),
-                    (1, v::Format::R32G32B32A32_SFLOAT, 12),
-                ],
-            ),
-            topology: v::PrimitiveTopology::TRIANGLE_LIST,
-            blend: None,
-            depth: None,
-            stencil: None,
-            samples: v::SampleCountFlags::TYPE_1,
-            layout,
-            render_pass: pass,
-            size,
-        },
-    )?;
+    let pipeline = vk::color_pipeline(g, layout, pass, size)?;
     let fail = |what: &'static str| move |e: v::Result| format!("{what}: {e}");
     // SAFETY: a live device; each info lives across its call; the secondaries are
     // recorded completely before the primary that executes them is submitted.

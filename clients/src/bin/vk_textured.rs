@@ -141,17 +141,12 @@ fn draw(g: &Vk, size: [u32; 2]) -> Res<Vec<u8>> {
     // SAFETY: the set, sampler and view are live objects of this device.
     unsafe { g.device.update_descriptor_sets(&[write], &[]) };
 
-    let format = v::Format::R8G8B8A8_UNORM;
-    let color = g.image(
-        size,
-        format,
-        v::ImageUsageFlags::COLOR_ATTACHMENT | v::ImageUsageFlags::TRANSFER_SRC,
-        v::SampleCountFlags::TYPE_1,
-        1,
-    )?;
+    let vk::ColorTarget {
+        image: color,
+        pass,
+        fb,
+    } = vk::color_target(g, size)?;
     let vertices = g.buffer_with(&vk::f32_bytes(&QUAD), v::BufferUsageFlags::VERTEX_BUFFER)?;
-    let pass = vk::render_pass(g, format, v::SampleCountFlags::TYPE_1, None, false)?;
-    let fb = vk::framebuffer(g, pass, &[color.view], size)?;
     let layout = vk::pipeline_layout(g, &[set_layout], 0)?;
     let pipeline = vk::pipeline(
         g,
