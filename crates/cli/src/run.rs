@@ -14,6 +14,43 @@ pub(crate) const DRI_DIRS: &[&str] = &[
     "/usr/lib64/dri",
 ];
 
+/// The preload library the binary carries, with the `embed-preload` feature (build.rs).
+#[cfg(feature = "embed-preload")]
+const EMBEDDED: Option<&[u8]> = Some(include_bytes!(env!("GTSIM_EMBEDDED_PRELOAD")));
+#[cfg(not(feature = "embed-preload"))]
+const EMBEDDED: Option<&[u8]> = None;
+
+/// Where an embedded library is extracted: `$XDG_CACHE_HOME/gtsim/preload`, else
+/// `~/.cache/gtsim/preload`, else the temporary directory.
+fn extraction_dir() -> PathBuf {
+    std::env::var_os("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))
+        .unwrap_or_else(std::env::temp_dir)
+        .join("gtsim/preload")
+}
+
+/// Writes `bytes` (a preload library) under `dir` as `libgtsim_i915-HASH.so`, named by
+/// its content so that every build extracts its own and an existing file is reused;
+/// the file appears whole (written beside and renamed) and executable.
+pub(crate) fn extract_library(dir: &Path, bytes: &[u8]) -> Result<PathBuf> {
+    let hash = bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3)
+    });
+    let path = dir.join(format!("libgtsim_i915-{hash:016x}.so"));
+    if std::fs::read(&path).is_ok_and(|have| have == bytes) {
+        return Ok(path);
+    }
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let tmp = dir.join(format!(".libgtsim_i915-{hash:016x}.{}", std::process::id()));
+    std::fs::write(&tmp, bytes).with_context(|| format!("cannot write {}", tmp.display()))?;
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&tmp, std::fs::Permissions::from_mode(0o755))
+        .with_context(|| format!("cannot make {} executable", tmp.display()))?;
+    std::fs::rename(&tmp, &path).with_context(|| format!("cannot create {}", path.display()))?;
+    Ok(path)
+}
+
 pub(crate) fn find_library() -> Result<PathBuf> {
     if let Some(p) = std::env::var_os("GTSIM_I915_LIB") {
         return Ok(PathBuf::from(p));
@@ -32,8 +69,13 @@ pub(crate) fn find_library() -> Result<PathBuf> {
     if let Some((_, p)) = newest {
         return Ok(p);
     }
+    // An installed binary (`cargo install --path crates/cli --features embed-preload`)
+    // carries its library.
+    if let Some(bytes) = EMBEDDED {
+        return extract_library(&extraction_dir(), bytes);
+    }
     bail!(
-        "libgtsim_i915.so is not next to {} : build it with `cargo build --release --workspace` (or set GTSIM_I915_LIB)",
+        "libgtsim_i915.so is not next to {} : build it with `cargo build --release --workspace`, install gtsim with `cargo install --path crates/cli --features embed-preload`, or set GTSIM_I915_LIB",
         exe.display()
     )
 }
@@ -160,4 +202,32 @@ pub fn run(capture: Option<PathBuf>, generation: u32, command: Vec<OsString>) ->
         }
         _ => ExitCode::FAILURE,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::extract_library;
+
+    /// An embedded library is extracted once per content: the same bytes give the same
+    /// executable file back, other bytes another file beside it.
+    #[test]
+    fn an_embedded_library_is_extracted_by_content() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = std::env::temp_dir().join(format!("gtsim-extract-{}", std::process::id()));
+        let a = extract_library(&dir, b"\x7fELF one").unwrap();
+        assert_eq!(std::fs::read(&a).unwrap(), b"\x7fELF one");
+        assert_eq!(
+            std::fs::metadata(&a).unwrap().permissions().mode() & 0o777,
+            0o755
+        );
+        assert_eq!(extract_library(&dir, b"\x7fELF one").unwrap(), a, "reused");
+        let b = extract_library(&dir, b"\x7fELF two").unwrap();
+        assert_ne!(a, b);
+        assert_eq!(std::fs::read(&b).unwrap(), b"\x7fELF two");
+        // A damaged copy (same name, other bytes) is written again.
+        std::fs::write(&a, b"torn").unwrap();
+        assert_eq!(extract_library(&dir, b"\x7fELF one").unwrap(), a);
+        assert_eq!(std::fs::read(&a).unwrap(), b"\x7fELF one");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }
