@@ -28,6 +28,26 @@ use std::process::ExitCode;
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Only warnings and errors in the log (the model's and, under `gtsim run`, the i915
+    /// emulation's); `GTSIM_LOG` (a tracing filter such as `info,gtsim_eu::jit=info`)
+    /// takes precedence.
+    #[arg(short, long, global = true, conflicts_with = "verbose")]
+    quiet: bool,
+    /// Debugging detail in the log.
+    #[arg(short, long, global = true)]
+    verbose: bool,
+}
+
+/// The log's filter: `GTSIM_LOG` if set, else by `-q` / `-v` (warn, info, debug).
+fn log_filter(quiet: bool, verbose: bool) -> String {
+    std::env::var("GTSIM_LOG").unwrap_or_else(|_| {
+        match (quiet, verbose) {
+            (true, _) => "warn",
+            (_, true) => "debug",
+            _ => "info",
+        }
+        .to_string()
+    })
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -223,7 +243,23 @@ fn parse_addr(s: &str) -> Result<u64, String> {
 }
 
 fn main() -> ExitCode {
-    match run(Cli::parse()) {
+    let cli = Cli::parse();
+    let filter = log_filter(cli.quiet, cli.verbose);
+    let directives = filter.clone() + &gtsim_gpu::requested_log_directives();
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_new(&directives)
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+        )
+        .with_writer(std::io::stderr)
+        .without_time()
+        .init();
+    // A program under `gtsim run` logs through the same filter.
+    if std::env::var_os("GTSIM_LOG").is_none() && (cli.quiet || cli.verbose) {
+        // SAFETY: at the start of main, before any thread exists.
+        unsafe { std::env::set_var("GTSIM_LOG", &filter) };
+    }
+    match run(cli) {
         Ok(code) => code,
         Err(e) => {
             eprintln!("gtsim: {e:#}");

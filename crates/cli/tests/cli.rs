@@ -217,7 +217,8 @@ fn replayed_ps_threads_write_what_running_them_writes() {
         let log = String::from_utf8_lossy(&o.stderr).into_owned();
         let replayed: u64 = log
             .lines()
-            .filter_map(|l| l.strip_prefix("gtsim: PS threads: "))
+            // The log line (`tracing`, target gtsim_pipe3d::draw::replay) ends with it.
+            .filter_map(|l| l.split_once("PS threads: ").map(|(_, rest)| rest))
             .filter_map(|l| {
                 l.split(", ")
                     .nth(1)?

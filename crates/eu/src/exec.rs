@@ -408,8 +408,9 @@ impl Program {
                 crate::jit::Source::CacheOnly(_) => "loaded from the disk cache",
                 crate::jit::Source::Compile(_) => "compiled (or found in the disk cache)",
             };
-            eprintln!(
-                "gtsim: JIT {how}: {} of {} instructions in {:.2} ms ({quality:?})",
+            tracing::info!(
+                target: "gtsim_eu::jit",
+                "JIT {how}: {} of {} instructions in {:.2} ms ({quality:?})",
                 c.as_ref().map_or(0, |c| c.covered()),
                 code.len(),
                 start.elapsed().as_secs_f64() * 1e3

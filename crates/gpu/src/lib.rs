@@ -27,3 +27,18 @@ pub mod trace;
 pub fn on_device_worker_thread() -> bool {
     gtsim_pipe3d::draw::parallel::on_worker_thread()
 }
+
+/// Log filter directives for the logs a variable asks for by name, which show whatever
+/// the level (`GTSIM_JIT_LOG`: each compilation, target `gtsim_eu::jit`;
+/// `GTSIM_PS_REPLAY_LOG`: PS threads run and replayed, `gtsim_pipe3d::draw::replay`),
+/// to append to a `tracing_subscriber::EnvFilter` (`,target=info` each).
+pub fn requested_log_directives() -> String {
+    let mut d = String::new();
+    if std::env::var_os("GTSIM_JIT_LOG").is_some() {
+        d.push_str(",gtsim_eu::jit=info");
+    }
+    if std::env::var_os("GTSIM_PS_REPLAY_LOG").is_some() {
+        d.push_str(",gtsim_pipe3d::draw::replay=info");
+    }
+    d
+}

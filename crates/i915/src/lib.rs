@@ -15,8 +15,8 @@
 //! them ([`user::Args`]), and errnos follow Linux 6.1. The crate's README.md lists these
 //! hardening rules and the fuzz campaigns (`src/fuzz.rs`, `i915-stress fuzz`).
 //!
-//! Environment: `GTSIM_CAPTURE=FILE` (capture), `GTSIM_I915_QUIET=1` (only errors on
-//! stderr), `GTSIM_I915_TRACE=1` (one line per emulated ioctl: its uapi name and the
+//! Environment: `GTSIM_CAPTURE=FILE` (capture), `GTSIM_LOG` (the log's filter,
+//! [`init_logging`]), `GTSIM_I915_QUIET=1` (only warnings on stderr), `GTSIM_I915_TRACE=1` (one line per emulated ioctl: its uapi name and the
 //! errno it got, as `strace` would show for a real kernel).
 
 pub mod ban;
@@ -43,6 +43,8 @@ use std::sync::{Mutex, MutexGuard, OnceLock};
 static KERNEL: OnceLock<Mutex<kernel::Kernel>> = OnceLock::new();
 
 fn new_kernel() -> Mutex<kernel::Kernel> {
+    // The model's own events (the JIT's, the watchdog's) go through the same log.
+    init_logging();
     let mut k = kernel::Kernel::for_platform(platform::Platform::from_env());
     // Hangs leave an error state file (`error_state.rs`) in GTSIM_ERROR_DIR, else the
     // temporary directory.
@@ -128,21 +130,52 @@ pub fn trace_ioctls() -> bool {
     *ON.get_or_init(|| std::env::var_os("GTSIM_I915_TRACE").is_some_and(|v| v != "0"))
 }
 
-/// A line on stderr, written with one write(2) so threads do not interleave.
+/// The emulation's log, through `tracing` (target `gtsim_i915`), as the kernel logs to
+/// dmesg: GPU hangs, bans, refused ioctls and what cannot be done are warnings; the
+/// `GTSIM_I915_TRACE` lines go to target `gtsim_i915::trace`; the rest is information.
+/// The preloaded library installs a stderr subscriber in the client process
+/// ([`init_logging`]) unless the program has its own.
 pub fn log(msg: &str) {
     if MUTED.with(|m| m.get()) {
         return;
     }
-    let quiet = std::env::var_os("GTSIM_I915_QUIET").is_some();
-    if quiet
-        && !(msg.contains("HANG")
-            || msg.contains("unknown ioctl")
-            || msg.contains("cannot")
-            || msg.starts_with("ioctl "))
-    {
-        return;
+    init_logging();
+    if msg.starts_with("ioctl ") {
+        tracing::info!(target: "gtsim_i915::trace", "{msg}");
+    } else if msg.contains("HANG") || msg.contains("unknown ioctl") || msg.contains("cannot") {
+        tracing::warn!(target: "gtsim_i915", "{msg}");
+    } else {
+        tracing::info!(target: "gtsim_i915", "{msg}");
     }
-    let line = format!("gtsim-i915: {msg}\n");
-    // SAFETY: writing our own buffer to fd 2.
-    unsafe { libc::write(2, line.as_ptr().cast(), line.len()) };
+}
+
+/// Installs the log's subscriber once: lines on stderr filtered by `GTSIM_LOG`
+/// (`tracing_subscriber::EnvFilter` syntax, e.g. `info,gtsim_eu::jit=info`), else
+/// `info`, or with `GTSIM_I915_QUIET` only warnings (and the ioctl trace when asked
+/// for). A program with a subscriber of its own keeps it and receives these events.
+pub fn init_logging() {
+    static DONE: OnceLock<()> = OnceLock::new();
+    DONE.get_or_init(|| {
+        let default = if std::env::var_os("GTSIM_I915_QUIET").is_some() {
+            "warn,gtsim_i915::trace=info"
+        } else {
+            "info"
+        };
+        let mut filter = std::env::var("GTSIM_LOG").unwrap_or_else(|_| default.to_string());
+        // Asking for the ioctl trace, the JIT's or the PS replay's log shows it
+        // whatever the level.
+        filter.push_str(&gtsim_gpu::requested_log_directives());
+        if trace_ioctls() {
+            filter.push_str(",gtsim_i915::trace=info");
+        }
+        let filter = tracing_subscriber::EnvFilter::try_new(&filter)
+            .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
+        // Err: the program already has a global subscriber.
+        let _ = tracing_subscriber::fmt()
+            .with_env_filter(filter)
+            .with_writer(std::io::stderr)
+            .without_time()
+            .with_ansi(false)
+            .try_init();
+    });
 }

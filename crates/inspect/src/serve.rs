@@ -160,10 +160,10 @@ pub fn serve(root: &Path, listener: TcpListener) -> std::io::Result<()> {
         match stream {
             Ok(s) => {
                 if let Err(e) = answer(root, s, &local) {
-                    eprintln!("gtsim inspect: a connection failed: {e}");
+                    tracing::warn!("a connection failed: {e}");
                 }
             }
-            Err(e) => eprintln!("gtsim inspect: accept failed: {e}"),
+            Err(e) => tracing::warn!("accept failed: {e}"),
         }
     }
     Ok(())

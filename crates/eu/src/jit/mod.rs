@@ -473,7 +473,7 @@ fn generate(
         b.finalize(isa.frontend_config());
     }
     if std::env::var_os("GTSIM_JIT_CLIF").is_some() {
-        eprintln!("{}", ctx.func.display());
+        tracing::info!(target: "gtsim_eu::jit", "{}", ctx.func.display());
     }
     let asm = std::env::var_os("GTSIM_JIT_ASM").is_some();
     ctx.set_disasm(asm);
@@ -484,7 +484,7 @@ fn generate(
     .ok()?;
     let compiled = ctx.compiled_code()?;
     if asm && let Some(text) = &compiled.vcode {
-        eprintln!("{text}");
+        tracing::info!(target: "gtsim_eu::jit", "{text}");
     }
     let names = ctx.func.params.user_named_funcs();
     let relocs = compiled

@@ -325,7 +325,7 @@ impl DeviceLimits {
         if let Ok(v) = std::env::var("GTSIM_WATCHDOG_COMMANDS") {
             match v.trim().parse() {
                 Ok(n) => l.max_commands = n,
-                Err(_) => eprintln!("gtsim: ignoring GTSIM_WATCHDOG_COMMANDS={v:?}: not a number"),
+                Err(_) => tracing::warn!("ignoring GTSIM_WATCHDOG_COMMANDS={v:?}: not a number"),
             }
         }
         l

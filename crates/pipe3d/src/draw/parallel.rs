@@ -48,7 +48,7 @@ pub fn threads() -> usize {
             Ok(v) => match v.trim().parse::<usize>() {
                 Ok(n) if n >= 1 => n.min(256),
                 _ => {
-                    eprintln!("gtsim: ignoring {ENV_THREADS}={v:?}: not a number from 1 to 256");
+                    tracing::warn!("ignoring {ENV_THREADS}={v:?}: not a number from 1 to 256");
                     cores
                 }
             },

@@ -48,7 +48,7 @@ pub(super) fn log() {
             RAN.swap(0, Ordering::Relaxed),
             REPLAYED.swap(0, Ordering::Relaxed),
         );
-        eprintln!("gtsim: PS threads: {ran} ran, {replayed} replayed");
+        tracing::info!("PS threads: {ran} ran, {replayed} replayed");
     }
 }
 

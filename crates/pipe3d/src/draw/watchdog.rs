@@ -64,7 +64,7 @@ impl WorkLimits {
             if let Ok(v) = std::env::var(name) {
                 match v.trim().parse::<u64>() {
                     Ok(n) => *field = n,
-                    Err(_) => eprintln!("gtsim: ignoring {name}={v:?}: not a number"),
+                    Err(_) => tracing::warn!("ignoring {name}={v:?}: not a number"),
                 }
             }
         }
