@@ -1,12 +1,15 @@
 //! `vk_shading_rate`: a 2x2 pipeline fragment shading rate (VK_KHR_fragment_shading_rate,
 //! coarse pixel shading on Ice Lake). Two triangles cover the viewport; the fragment
-//! colour comes from gl_FragCoord normalised by the viewport size and an interpolated
-//! varying, so at the 2x2 rate each 2x2 block holds the value at its centre, which is
+//! colour comes from interpolated varyings and from the 2x2 block gl_FragCoord falls in,
+//! so at the 2x2 rate each 2x2 block holds the varyings' values at its centre, which is
 //! what a full-rate render at half the size computes for each of its pixels: the test
 //! compares this client's image with lavapipe's render at half the size, each pixel
-//! doubled. A driver without pipeline shading rates fails with "fragment shading rates
-//! are not offered" (hasvk on Ivy Bridge); lavapipe, which has none either, renders the
-//! reference at full rate when asked for half the size (`--size 32`).
+//! doubled. (Where in the fragment area gl_FragCoord lies is the driver's choice: Mesa
+//! 22.3's Gen11 compiler puts it half a pixel right of and below the centre; flooring it
+//! to the block holds any choice inside the area.) A driver without pipeline shading
+//! rates fails with "fragment shading rates are not offered" (hasvk on Ivy Bridge);
+//! lavapipe, which has none either, renders the reference at full rate when asked for
+//! half the size (`--size 32`).
 
 use std::process::ExitCode;
 
@@ -48,7 +51,10 @@ fn draw(g: &Vk, size: [u32; 2]) -> Res<Vec<u8>> {
         },
         rate,
     )?;
-    let push = vk::f32_bytes(&[size[0] as f32, size[1] as f32]);
+    // Fragment coordinates to blocks: a 2x2 fragment is one block, a full-rate pixel of
+    // the reference one block.
+    let scale = if rate.is_some() { 0.5 } else { 1.0 };
+    let push = vk::f32_bytes(&[scale, scale]);
     g.submit(|d, cmd| {
         vk::begin_pass(d, cmd, pass, fb, size, [0.0, 0.0, 0.0, 1.0]);
         // SAFETY: recording inside the render pass begun above, with objects of this device.

@@ -108,6 +108,12 @@ pub struct RtExtended {
     pub source0_alpha: bool,
     /// Null Render Target (20): the write goes to no render target.
     pub null_render_target: bool,
+    /// Coarse Write: the descriptor's bit 18 on Gen10+ (Mesa brw_eu.h brw_fb_write_desc
+    /// `SET_BITS(coarse_write, 18, 18)`), set by a pixel shader dispatched per coarse
+    /// pixel; each slot's colour then reaches every pixel of its coarse pixel
+    /// (`crate::rt_path::CoarseWrites`). Seed 003's descriptor table marks 29:14
+    /// reserved.
+    pub coarse_write: bool,
     /// The slots the send's execution mask enables, when the generation lets it select
     /// the pixels written (Gen11 headerless writes: without the header's pixel enables,
     /// Mesa's Gen11 compiler discards pixels by predicating the send, brw_fs.cpp

@@ -134,6 +134,57 @@ pub struct PixelWrites<'a> {
     /// multiplies source 0 alpha before everything else at the write (seed 004 §12.1.1
     /// note, §10.3.12.5).
     pub aa_alpha: Option<[f32; 32]>,
+    /// For a thread dispatched per coarse pixel, the pixels each slot's coarse pixel
+    /// covers; `None` for a thread dispatched per pixel or per sample.
+    pub coarse: Option<CoarseWrites>,
+}
+
+/// The coarse pixels of a thread dispatched per coarse pixel (seed 003 3DSTATE_CPS,
+/// 3DSTATE_PS_EXTRA Pixel Shader Is Per Coarse Pixel): each slot stands for one coarse
+/// pixel of `size` pixels whose upper-left pixel is the slot's position
+/// ([`PixelWrites::slots`]). A coarse render target write stores the slot's colour into
+/// each pixel of its coarse pixel that the object covers and that passed the depth and
+/// stencil test before the shader: the colour is shaded once and broadcast to the
+/// pixels it stands for, as Microsoft's Variable Rate Shading specification (the D3D12
+/// contract Gen11's coarse pixel shading implements) describes: "the result is then
+/// broadcast to all samples within the coarse pixel" that are covered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CoarseWrites {
+    /// Coarse pixel width and height in pixels (1, 2 or 4 each).
+    pub size: (u32, u32),
+    /// Per slot, the pixels its writes reach: bit `dy * width + dx` for the pixel `dx`
+    /// right of and `dy` below the slot's position.
+    pub pixels: [u16; 32],
+}
+
+impl CoarseWrites {
+    /// The pixels the `enabled` slots reach, each with its slot, in raster order (row,
+    /// then column; the coarse pixels of one thread are distinct, so are their pixels).
+    pub fn pixels_of(&self, slots: &[(u32, u32); 32], enabled: u32) -> Vec<(u32, u32, usize)> {
+        let (w, _) = self.size;
+        let mut out = Vec::with_capacity(enabled.count_ones() as usize * 4);
+        for (s, &(x, y)) in slots.iter().enumerate() {
+            if enabled & (1 << s) == 0 {
+                continue;
+            }
+            let mut m = self.pixels[s];
+            while m != 0 {
+                let b = m.trailing_zeros();
+                m &= m - 1;
+                out.push((x + b % w, y + b / w, s));
+            }
+        }
+        out.sort_unstable_by_key(|&(x, y, _)| (y, x));
+        out
+    }
+
+    /// How many pixels the `enabled` slots reach (PS_DEPTH_COUNT counts pixels).
+    pub fn count(&self, enabled: u32) -> u32 {
+        (0..32)
+            .filter(|s| enabled & (1 << s) != 0)
+            .map(|s| self.pixels[s].count_ones())
+            .sum()
+    }
 }
 
 impl PixelWrites<'_> {
@@ -155,6 +206,13 @@ impl PixelWrites<'_> {
         channel_mask: u32,
         resolve: &ResolveTarget<'_>,
     ) -> Result<Vec<[u8; 32]>, MessageError> {
+        if self.coarse.is_some() {
+            return Err(gtsim_spec::Unsupported::new(
+                "render target reads from a pixel shader dispatched per coarse pixel",
+                "seed 003 3DSTATE_PS_EXTRA Pixel Shader Is Per Coarse Pixel",
+            )
+            .into());
+        }
         let width = if rd.simd16 { 16 } else { 8 };
         let regs = width / 8;
         let mut out = vec![[0u8; 32]; 4 * regs];
@@ -244,6 +302,23 @@ impl PixelWrites<'_> {
         // BLEND_STATE entry from the header's Render Target Index (0 without a header;
         // seed 000 §3.9.11.3 M0.2).
         let key = (p.binding_table_index, p.render_target_index);
+        // A thread dispatched per coarse pixel sends coarse writes, any other thread
+        // ordinary ones (Mesa sets the descriptor's Coarse Write exactly when the
+        // kernel runs per coarse pixel, brw_fs.cpp lower_fb_write_logical_send).
+        if rt.extended.coarse_write != self.coarse.is_some() {
+            return Err(invalid(if rt.extended.coarse_write {
+                "a coarse render target write (descriptor bit 18) from a thread not dispatched per coarse pixel"
+            } else {
+                "a render target write without Coarse Write (descriptor bit 18) from a thread dispatched per coarse pixel"
+            }));
+        }
+        if self.coarse.is_some() && (self.samples.is_some() || self.late.is_some()) {
+            return Err(gtsim_spec::Unsupported::new(
+                "coarse render target writes to multisampled targets or with the depth test after the shader",
+                "seed 003 3DSTATE_CPS, 3DSTATE_PS_EXTRA Pixel Shader Is Per Coarse Pixel",
+            )
+            .into());
+        }
         // Seed 003 Extended Message Descriptor Render Target, Null Render Target: "as if
         // it is directed to the NULL render target".
         let target = if rt.extended.null_render_target {
@@ -405,6 +480,33 @@ impl PixelWrites<'_> {
         }
         // A null render target is not written (seed 000 §2.12.2 SURFTYPE_NULL), but its
         // pixels went through the tests and counts above.
+        if let (Some(t), Some(c)) = (&target, &self.coarse) {
+            // Each enabled slot's colour to every pixel of its coarse pixel, in raster
+            // order, neighbours along a row as one run.
+            let sink = PixelSink::new(t, p.array_index);
+            let pixels = c.pixels_of(&self.slots, enabled);
+            if let Some(c1) = &p.colors1 {
+                for &(x, y, s) in &pixels {
+                    sink.write_dual(mem, (x, y, 0), p.colors[s], Some(c1[s]))?;
+                }
+                return Ok(());
+            }
+            let mut i = 0;
+            while i < pixels.len() {
+                let (x0, y0, _) = pixels[i];
+                let mut run = vec![p.colors[pixels[i].2]];
+                while i + run.len() < pixels.len() {
+                    let (x, y, s) = pixels[i + run.len()];
+                    if y != y0 || x != x0 + run.len() as u32 {
+                        break;
+                    }
+                    run.push(p.colors[s]);
+                }
+                sink.write_run(mem, x0, y0, &run)?;
+                i += run.len();
+            }
+            return Ok(());
+        }
         if let (Some(t), Some(c1)) = (&target, &p.colors1) {
             // Dual source: pixel by pixel, each with its second colour.
             let sink = PixelSink::new(t, p.array_index);
@@ -484,7 +586,10 @@ pub fn write_alike(
 ) -> Option<Vec<u32>> {
     // A write whose execution mask selects pixels, or that goes to the null render
     // target, goes thread by thread.
-    if rt.extended.execution_mask.is_some() || rt.extended.null_render_target {
+    if rt.extended.execution_mask.is_some()
+        || rt.extended.null_render_target
+        || rt.extended.coarse_write
+    {
         return None;
     }
     let mut p = decode_payload(rt, payload, computes_depth).ok()?;

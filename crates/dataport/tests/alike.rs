@@ -249,6 +249,7 @@ fn alike_writes_at_once_leave_what_they_leave_thread_by_thread() {
                 computes_stencil: false,
                 samples: None,
                 aa_alpha: None,
+                coarse: None,
             };
             if w.write(&mut one_by_one, &rt_write, &p, &resolve).is_err() {
                 failed = true;
@@ -358,6 +359,7 @@ fn a_headerless_write_goes_to_the_dispatchs_array_index() {
             computes_stencil: false,
             samples: None,
             aa_alpha: None,
+            coarse: None,
         };
         w.write(&mut mem, &rt_write, &p, &resolve).unwrap();
         let (hit, other) = if header {

@@ -140,6 +140,7 @@ fn write(
         computes_stencil: false,
         samples: samples.map(|(n, _)| SampleWrites::new(n, masks, [[0.0; 16]; 32])),
         aa_alpha: None,
+        coarse: None,
     };
     let resolve = move |_: &dyn Memory,
                         _: u8,
@@ -295,6 +296,7 @@ fn aa_coverage_scales_source_alpha() {
         computes_stencil: false,
         samples: None,
         aa_alpha: Some(aa),
+        coarse: None,
     };
     let resolve = move |_: &dyn Memory,
                         _: u8,

@@ -82,6 +82,7 @@ fn read(
         computes_stencil: false,
         samples: None,
         aa_alpha: None,
+        coarse: None,
     };
     let rd = RtRead {
         binding_table_index: 0,

@@ -176,6 +176,7 @@ pub(crate) fn render_cache(m: &Message) -> MessageKind {
             render_target_index: ex.render_target_array_index,
             source0_alpha: ex.src0_alpha_present != 0,
             null_render_target: ex.null_render_target != 0,
+            coarse_write: d.coarse_write,
             execution_mask: header
                 .is_none()
                 .then(|| execution_slots(&d, m.channel_mask >> m.first_channel)),

@@ -80,6 +80,7 @@ pub(crate) static DRAW: PayloadLayout = PayloadLayout {
     // pairs).
     starting_sample_pair: field(0, 0, 6, 4),
     sample_ids: field(1, 0, 0, 16),
+    coarse_size: field(1, 0, 0, 16),
     subspan_x: field(1, 2, 0, 16),
     subspan_y: field(1, 2, 16, 16),
     pixel_mask: field(1, 7, 0, 16),

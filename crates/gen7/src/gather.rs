@@ -1040,6 +1040,7 @@ fn pixel_shader(
         omask: ps.o_mask_present_to_render_target,
         fast_clear: ps.render_target_fast_clear_enable,
         resolve: ps.render_target_resolve_enable,
+        coarse: None,
         unsupported,
         resources,
     }

@@ -69,6 +69,7 @@ pub(crate) static PAYLOAD: PayloadLayout = PayloadLayout {
     starting_sample_pair: field(0, 0, 6, 2),
     // Gen7 passes the Starting Sample Pair Index instead.
     sample_ids: field(0, 0, 0, 0),
+    coarse_size: field(0, 0, 0, 0),
     subspan_x: field(1, 2, 0, 16),
     subspan_y: field(1, 2, 16, 16),
     pixel_mask: field(1, 7, 0, 16),

@@ -13,10 +13,11 @@ use gtsim_pipe3d::index::IndexBuffer;
 use gtsim_pipe3d::raster::{DiamondRule, PointRule, SubpixelBits, Winding};
 use gtsim_pipe3d::sf::{CullMode, DepthOffset, DepthOffsetFormat, Viewport};
 use gtsim_pipe3d::state::{
-    AttributeSetup, AttributeSwizzle, ClipMode, ClipState, ConstantSource, DrawCounts, DrawState,
-    DrawingRectangle, FillMode, GeometryShader, KernelPointer, LineStipple, Multisample,
-    PixelShader, PolygonStipple, PositionOffset, PsKernel, Scratch, SetupState, StageResources,
-    SwizzleSelect, VertexElement, VertexFetch, VertexShader, check_bound, read_indirect,
+    AttributeSetup, AttributeSwizzle, ClipMode, ClipState, CoarseShading, ConstantSource,
+    DrawCounts, DrawState, DrawingRectangle, FillMode, GeometryShader, KernelPointer, LineStipple,
+    Multisample, PixelShader, PolygonStipple, PositionOffset, PsKernel, Scratch, SetupState,
+    StageResources, SwizzleSelect, VertexElement, VertexFetch, VertexShader, check_bound,
+    read_indirect,
 };
 use gtsim_pipe3d::vf::VertexBuffer;
 use gtsim_spec::gen11::*;
@@ -771,12 +772,16 @@ fn pixel_shader(f: &DrawFront, mem: &dyn Memory) -> Result<PixelShader, DrawErro
             "seed 003 3DSTATE_PS_BODY Rounding Mode, Single Precision Denormal Mode",
         ));
     }
-    if extra.pixel_shader_is_per_coarse_pixel || extra.pixel_shader_pulls_bary {
+    if extra.pixel_shader_pulls_bary
+        || extra.pixel_shader_requires_perspective_bary_plane_coefficients
+        || extra.pixel_shader_requires_non_perspective_bary_plane_coefficients
+    {
         unsupported.push((
-            "coarse pixel shading and pulled barycentrics",
-            "seed 003 3DSTATE_PS_EXTRA_BODY, 3DSTATE_CPS",
+            "pulled barycentrics and barycentric plane coefficients in the PS payload",
+            "seed 003 3DSTATE_PS_EXTRA_BODY Pixel Shader Pulls Bary, Requires (Non-)Perspective Bary Plane Coefficients",
         ));
     }
+    let coarse = coarse_shading(&get(&s.cps), &extra, &mut unsupported);
     // Input Coverage Mask State 1: ICMS_NORMAL; the inner-conservative (2) and
     // depth-coverage (3) masks are not modelled.
     if extra.input_coverage_mask_state.0 > 1 {
@@ -814,6 +819,7 @@ fn pixel_shader(f: &DrawFront, mem: &dyn Memory) -> Result<PixelShader, DrawErro
         omask: extra.o_mask_present_to_render_target,
         fast_clear: ps.render_target_fast_clear_enable,
         resolve: ps.render_target_resolve_type != Resolve::RESOLVE_DISABLED,
+        coarse,
         unsupported,
         resources: StageResources {
             binding_table: t.binding_table_pointer,
@@ -824,6 +830,72 @@ fn pixel_shader(f: &DrawFront, mem: &dyn Memory) -> Result<PixelShader, DrawErro
                 Vec::new()
             },
         },
+    })
+}
+
+/// The coarse pixel shading 3DSTATE_CPS and 3DSTATE_PS_EXTRA ask for (seed 003
+/// 3DSTATE_CPS_BODY and its programming notes):
+///
+/// * Pixel Shader Is Per Coarse Pixel off: per-pixel (or per-sample) dispatch, whatever
+///   the CPS mode ("3DSTATE_PS_EXTRA configuration overrides 3DSTATE_CPS").
+/// * On, with CPS_MODE_NONE: "dispatched at pixel-rate; shader inputs specific to
+///   coarse-rate have undefined value". The model dispatches 1x1 coarse pixels, the
+///   pixel rate, and delivers the size it uses (1x1), so that a kernel built for
+///   coarse dispatch still finds its pixels.
+/// * On, with CPS_MODE_CONSTANT: coarse pixels of MinCPSizeX x MinCPSizeY ("Coarse
+///   Pixel Shading Ratios are defined per DRAW based on MinCPSIZEX and MinCPSIZEY").
+///   The hardware "quantizes this value to determine Decoupled Rate"; the seed does
+///   not say how, so sizes other than 1, 2 and 4 (Vulkan's rates, what anv programs)
+///   are refused by name.
+/// * CPS_MODE_RADIAL, Statistics Enable (the CPS invocation counter) and the requested
+///   size in the payload are refused by name.
+fn coarse_shading(
+    cps: &ThreeDStateCps,
+    extra: &ThreeDStatePsExtra,
+    unsupported: &mut Vec<(&'static str, &'static str)>,
+) -> Option<CoarseShading> {
+    const SEED: &str = "seed 003 3DSTATE_CPS_BODY, 3DSTATE_PS_EXTRA_BODY";
+    if !extra.pixel_shader_is_per_coarse_pixel || extra.pixel_shader_is_per_sample {
+        return None;
+    }
+    if extra.pixel_shader_requires_requested_coarse_pixel_shading_size {
+        unsupported.push((
+            "3DSTATE_PS_EXTRA Pixel Shader Requires Requested Coarse Pixel Shading Size (its payload place is not given)",
+            SEED,
+        ));
+    }
+    if cps.statistics_enable {
+        unsupported.push((
+            "3DSTATE_CPS Statistics Enable (the CPS invocation counter)",
+            SEED,
+        ));
+    }
+    let size = match cps.coarse_pixel_shading_mode.0 {
+        0 => (1, 1),
+        1 => {
+            let quantized = |v: f64| [1u32, 2, 4].into_iter().find(|&n| f64::from(n) == v);
+            match (quantized(cps.min_cp_size_x), quantized(cps.min_cp_size_y)) {
+                (Some(w), Some(h)) => (w, h),
+                _ => {
+                    unsupported.push((
+                        "3DSTATE_CPS MinCPSize other than 1, 2 or 4 (the hardware's quantization is not given)",
+                        SEED,
+                    ));
+                    (1, 1)
+                }
+            }
+        }
+        _ => {
+            unsupported.push((
+                "3DSTATE_CPS Coarse Pixel Shading Mode CPS_MODE_RADIAL",
+                SEED,
+            ));
+            (1, 1)
+        }
+    };
+    Some(CoarseShading {
+        size,
+        depth_w_coefficients: extra.pixel_shader_requires_source_depth_and_or_w_plane_coefficients,
     })
 }
 

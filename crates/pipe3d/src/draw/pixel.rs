@@ -22,7 +22,10 @@ use gtsim_mem::overlay::{Overlay, WriteLog};
 use std::borrow::Cow;
 use std::sync::Arc;
 
+mod coarse;
 mod multisample;
+use coarse::CoarseMap;
+use gtsim_dataport::rt_path::CoarseWrites;
 use multisample::{Location, MsThread};
 
 /// One vertex of a primitive as the WM sees it.
@@ -198,6 +201,10 @@ impl PixelStage {
         watchdog: &mut Watchdog,
     ) -> Result<(), DrawError> {
         watchdog.pixels(prim.pixels.len() as u64)?;
+        if st.ps.coarse.is_some() && self.kernel.is_some() {
+            self.flush(st, front, mem, stats, watchdog)?;
+            return coarse::shade(self, st, front, mem, prim, stats, watchdog);
+        }
         if st.multisample.samples > 1 {
             self.flush(st, front, mem, stats, watchdog)?;
             return multisample::shade(self, st, front, mem, prim, stats, watchdog);
@@ -304,6 +311,7 @@ impl PixelStage {
                 late: depth.filter(|_| late),
                 mode: RtMode::Write,
                 replays: Replays::new(&k.prog, k.grf_start),
+                coarse: None,
             })
             .collect();
         // Each thread: its primitive's context and its subspans, in dispatch order.
@@ -377,30 +385,43 @@ impl PixelStage {
             },
             mode,
             replays: Replays::new(&k.prog, k.grf_start),
+            coarse: None,
         };
         let groups: Vec<&[Subspan]> = subspans.chunks(k.simd / 4).collect();
-        // Ordinary writes: the threads of a batch run in parallel, each over an overlay
-        // of memory, and their writes land in dispatch order (see `parallel`).
-        // Otherwise the threads run one after the other on the memory itself: a fast
-        // clear or a resolve, which acts on whole surfaces once per draw, and a
-        // primitive of few threads, not worth the hand-over to host threads. Which way a
-        // primitive goes depends on its state and size only, never on the host's thread
-        // count.
-        if mode != RtMode::Write || groups.len() < parallel::MIN_BATCH {
-            for group in groups {
-                let budget = watchdog.thread_budget(DEFAULT_BUDGET);
-                let (result, visible) = ctx.run(mem, &mut self.targets, group, budget, None)?;
-                watchdog
-                    .thread_ran(result, budget, DEFAULT_BUDGET)?
-                    .map_err(ps_failed(k))?;
-                stats.ps_depth_count += u64::from(visible);
-            }
-            return Ok(());
-        }
-        let jobs: Vec<Job> = groups.iter().map(|&g| (&ctx, g, None)).collect();
-        run_batches(&jobs, k, mem, &mut self.targets, stats, watchdog)?;
-        Ok(())
+        dispatch(&ctx, &groups, k, mem, &mut self.targets, stats, watchdog)
     }
+}
+
+/// Runs the threads of one primitive, one per group of subspans.
+///
+/// Ordinary writes: the threads of a batch run in parallel, each over an overlay of
+/// memory, and their writes land in dispatch order (see `parallel`). Otherwise the
+/// threads run one after the other on the memory itself: a fast clear or a resolve,
+/// which acts on whole surfaces once per draw, and a primitive of few threads, not
+/// worth the hand-over to host threads. Which way a primitive goes depends on its state
+/// and size only, never on the host's thread count.
+fn dispatch(
+    ctx: &ThreadContext,
+    groups: &[&[Subspan]],
+    k: &PsKernel,
+    mem: &mut dyn Memory,
+    targets: &mut RenderTargets,
+    stats: &mut Statistics,
+    watchdog: &mut Watchdog,
+) -> Result<(), DrawError> {
+    if ctx.mode != RtMode::Write || groups.len() < parallel::MIN_BATCH {
+        for group in groups {
+            let budget = watchdog.thread_budget(DEFAULT_BUDGET);
+            let (result, visible) = ctx.run(mem, targets, group, budget, None)?;
+            watchdog
+                .thread_ran(result, budget, DEFAULT_BUDGET)?
+                .map_err(ps_failed(k))?;
+            stats.ps_depth_count += u64::from(visible);
+        }
+        return Ok(());
+    }
+    let jobs: Vec<Job> = groups.iter().map(|&g| (ctx, g, None)).collect();
+    run_batches(&jobs, k, mem, targets, stats, watchdog)
 }
 
 /// Runs PS threads (each its context and subspans) in parallel batches of
@@ -799,6 +820,9 @@ struct ThreadContext<'a> {
     mode: RtMode,
     /// The recorded messages of threads that are all alike (`replay`).
     replays: Replays,
+    /// For dispatch per coarse pixel, the primitive's coarse pixels (the groups' subspans
+    /// are then quads of coarse pixels, in coarse pixel coordinates).
+    coarse: Option<&'a CoarseMap>,
 }
 
 /// The object's Render Target Array Index (seed 004 §1.8.1 VUE header DWord 1, "routed into the
@@ -835,12 +859,26 @@ fn dispatch_of(group: &[Subspan]) -> u32 {
 }
 
 impl ThreadContext<'_> {
+    /// The slots of a thread for `group`: each slot's pixel (for dispatch per coarse
+    /// pixel, its coarse pixel's upper-left pixel), the slots lit, the dispatch mask, and
+    /// for dispatch per coarse pixel the pixels each slot's writes reach.
+    fn slots(&self, group: &[Subspan]) -> ([(u32, u32); 32], u32, u32, Option<CoarseWrites>) {
+        let (slots, lit, dispatch) = slots_of(group);
+        match self.coarse {
+            None => (slots, lit, dispatch, None),
+            Some(map) => {
+                let (pixels, writes) = map.writes(&slots, lit);
+                (pixels, lit, dispatch, Some(writes))
+            }
+        }
+    }
+
     /// The shared functions of a thread whose slots are at `slots`, `lit` of them lit.
     fn router<'b>(
         &'b self,
         mem: &'b mut dyn Memory,
         targets: &'b mut RenderTargets,
-        (slots, lit): ([(u32, u32); 32], u32),
+        (slots, lit, coarse): ([(u32, u32); 32], u32, Option<CoarseWrites>),
         ms: Option<&MsThread>,
     ) -> Router<'b> {
         let (st, prim) = (self.st, self.prim);
@@ -875,6 +913,7 @@ impl ThreadContext<'_> {
                     let bias = pixel_bias(st);
                     slots.map(|(x, y)| l.coverage([x as f32 + bias, y as f32 + bias]))
                 }),
+                coarse,
             }),
         }
     }
@@ -897,8 +936,8 @@ impl ThreadContext<'_> {
         targets: &mut RenderTargets,
         group: &[Subspan],
     ) -> (Result<u64, ExecError>, u32) {
-        let (slots, lit, _) = slots_of(group);
-        let mut sf = self.router(mem, targets, (slots, lit), None);
+        let (slots, lit, _, coarse) = self.slots(group);
+        let mut sf = self.router(mem, targets, (slots, lit, coarse), None);
         let mut result = Ok(rec.executed);
         for m in &rec.messages {
             if let Err(error) = sf.send(m) {
@@ -908,11 +947,11 @@ impl ThreadContext<'_> {
         }
         super::replay::count(true);
         let early = self.st.ps.early_depth_forced;
-        (
-            result,
-            sf.pixels
-                .map_or(0, |p| if early { lit } else { p.visible }.count_ones()),
-        )
+        let visible = sf.pixels.map_or(0, |p| {
+            let v = if early { lit } else { p.visible };
+            p.coarse.map_or(v.count_ones(), |c| c.count(v))
+        });
+        (result, visible)
     }
 
     /// Threads for `groups`, in order, that all replay `rec`, at once: when `rec` is a
@@ -929,7 +968,11 @@ impl ThreadContext<'_> {
         let [m] = rec.messages.as_slice() else {
             return None;
         };
-        if self.late.is_some() || self.mode != RtMode::Write || self.prim.aa_line.is_some() {
+        if self.late.is_some()
+            || self.mode != RtMode::Write
+            || self.prim.aa_line.is_some()
+            || self.coarse.is_some()
+        {
             return None;
         }
         let front = self.front;
@@ -980,8 +1023,8 @@ impl ThreadContext<'_> {
         }
         super::replay::count(false);
         let (st, prim, k) = (self.st, self.prim, self.kernel);
-        let (slots, lit, dispatch) = slots_of(group);
-        let mut sf = self.router(mem, targets, (slots, lit), ms);
+        let (slots, lit, dispatch, coarse) = self.slots(group);
+        let mut sf = self.router(mem, targets, (slots, lit, coarse), ms);
         let mut t = super::spare::thread(k.simd as u8, &k.prog);
         t.dispatch_mask = dispatch;
         t.fp_mode = if st.ps.alt_float_mode {
@@ -1017,9 +1060,10 @@ impl ThreadContext<'_> {
                 p.visible
             }
         };
-        let visible = sf.pixels.map_or(0, |p| match &p.samples {
-            Some(m) => m.visible_samples(counted(&p)),
-            None => counted(&p).count_ones(),
+        let visible = sf.pixels.map_or(0, |p| match (&p.samples, &p.coarse) {
+            (Some(m), _) => m.visible_samples(counted(&p)),
+            (None, Some(c)) => c.count(counted(&p)),
+            (None, None) => counted(&p).count_ones(),
         });
         super::spare::keep(t);
         Ok((result, visible))
@@ -1230,6 +1274,45 @@ fn attribute_deltas(st: &DrawState, prim: &Primitive) -> Result<Vec<[[f32; 3]; 4
     Ok(out)
 }
 
+/// The source depth's plane over the screen: its x and y coefficients, the point it
+/// starts from (vertex 0) and the depth there. A triangle's depth is screen-linear
+/// (seed 004 §11.6); along a line it changes with the position's projection on it; a
+/// point's is constant.
+fn depth_plane(prim: &Primitive) -> (f32, f32, (f32, f32), f32) {
+    let c = &prim.corners;
+    let (p0, z0) = (c[0].xy, c[0].z);
+    let (cx, cy) = match c.len() {
+        n if n >= 3 && prim.point.is_none() => {
+            let (d1, d2) = (
+                [c[1].xy[0] - p0[0], c[1].xy[1] - p0[1]],
+                [c[2].xy[0] - p0[0], c[2].xy[1] - p0[1]],
+            );
+            let (z1, z2) = (c[1].z - z0, c[2].z - z0);
+            let det = d1[0] * d2[1] - d2[0] * d1[1];
+            if det == 0.0 {
+                (0.0, 0.0)
+            } else {
+                (
+                    (z1 * d2[1] - z2 * d1[1]) / det,
+                    (z2 * d1[0] - z1 * d2[0]) / det,
+                )
+            }
+        }
+        2 => {
+            let d = [c[1].xy[0] - p0[0], c[1].xy[1] - p0[1]];
+            let len2 = d[0] * d[0] + d[1] * d[1];
+            if len2 == 0.0 {
+                (0.0, 0.0)
+            } else {
+                let dz = c[1].z - z0;
+                (dz * d[0] / len2, dz * d[1] / len2)
+            }
+        }
+        _ => (0.0, 0.0),
+    };
+    (cx, cy, (p0[0], p0[1]), z0)
+}
+
 /// Fills the PS thread payload (seed 004 §11.10.3.1); the number of registers from g0 on
 /// it wrote.
 #[allow(
@@ -1266,9 +1349,16 @@ fn build_payload(
         .put(grf, (st.ps.resources.binding_table >> 5) as u32);
     super::put_scratch(&l.pointers, grf, &st.ps.scratch, 0);
     let blocks = (k.simd / 16).max(1);
+    // Dispatch per coarse pixel: subspans are quads of coarse pixels, placed at their
+    // upper-left pixel, and the payload says the coarse pixel size (seed 003
+    // 3DSTATE_PS_EXTRA: "Actual coarse pixel shading rate is always delivered").
+    let (cw, ch) = st.ps.coarse.map_or((1, 1), |c| c.size);
+    if st.ps.coarse.is_some() {
+        l.coarse_size.put(grf, cw | ch << 8);
+    }
     for (i, &((sy, sx), _)) in group.iter().enumerate() {
-        l.subspan_x.offset(i / 4, i % 4).put(grf, sx * 2);
-        l.subspan_y.offset(i / 4, i % 4).put(grf, sy * 2);
+        l.subspan_x.offset(i / 4, i % 4).put(grf, sx * 2 * cw);
+        l.subspan_y.offset(i / 4, i % 4).put(grf, sy * 2 * ch);
     }
     for blk in 0..blocks {
         let m = (lit >> (16 * blk)) & 0xffff;
@@ -1293,8 +1383,11 @@ fn build_payload(
         match ms {
             Some(m) => m.position(st, prim, slots[s], s, kind),
             None => {
+                // A coarse pixel is evaluated at its centre: the mean of its pixels'
+                // locations (see `coarse`); a pixel at its location.
                 let bias = pixel_bias(st);
-                [slots[s].0 as f32 + bias, slots[s].1 as f32 + bias]
+                let centre = |v: u32, n: u32| v as f32 + (n - 1) as f32 / 2.0 + bias;
+                [centre(slots[s].0, cw), centre(slots[s].1, ch)]
             }
         }
     };
@@ -1409,6 +1502,20 @@ fn build_payload(
             });
         }
     }
+    // Dispatch per coarse pixel: the source depth's plane, one register after the
+    // per-slot phases (see `coarse`).
+    if st.ps.coarse.is_some_and(|c| c.depth_w_coefficients) {
+        let (cx, cy, (x0, y0), z0) = depth_plane(prim);
+        put(grf, reg, 0, cy.to_bits());
+        put(grf, reg, 1, cx.to_bits());
+        put(grf, reg, 2, x0.to_bits());
+        put(grf, reg, 3, z0.to_bits());
+        for d in [4, 5, 7] {
+            put(grf, reg, d, 0);
+        }
+        put(grf, reg, 6, y0.to_bits());
+        reg += 1;
+    }
     let mut at = k.grf_start;
     if reg > at {
         return Err(DrawError::State {
@@ -1461,6 +1568,44 @@ fn build_payload(
 #[cfg(test)]
 mod tests {
     use super::subspans;
+
+    /// The depth plane a coarse payload carries, worked by hand: a triangle from (0, 0)
+    /// at depth 0 to (4, 0) at 1 and (0, 8) at 0.5 rises 1/4 per pixel in x and 1/16
+    /// in y; a line from (2, 2) at 0.25 to (6, 5) at 0.75 (length 5) rises 0.5 * 4 / 25
+    /// in x and 0.5 * 3 / 25 in y; a point is flat.
+    #[test]
+    fn depth_plane_coefficients_from_the_corners() {
+        let vue: super::super::Vue = vec![[0; 4]];
+        let corner = |xy: [f32; 2], z: f32| super::Corner {
+            xy,
+            z,
+            rhw: 1.0,
+            vue: &vue,
+        };
+        let prim = |corners| super::Primitive {
+            corners,
+            provoking_vue: &vue,
+            back_facing: false,
+            primitive_id: 0,
+            pixels: std::borrow::Cow::Borrowed(&[]),
+            coverage: std::borrow::Cow::Borrowed(&[]),
+            aa_line: None,
+            point: None,
+            source: None,
+        };
+        let tri = prim(vec![
+            corner([0.0, 0.0], 0.0),
+            corner([4.0, 0.0], 1.0),
+            corner([0.0, 8.0], 0.5),
+        ]);
+        assert_eq!(super::depth_plane(&tri), (0.25, 0.0625, (0.0, 0.0), 0.0));
+        let line = prim(vec![corner([2.0, 2.0], 0.25), corner([6.0, 5.0], 0.75)]);
+        let (cx, cy, start, z0) = super::depth_plane(&line);
+        assert!((cx - 0.08).abs() < 1e-7 && (cy - 0.06).abs() < 1e-7);
+        assert_eq!((start, z0), ((2.0, 2.0), 0.25));
+        let point = prim(vec![corner([3.0, 1.0], 0.5)]);
+        assert_eq!(super::depth_plane(&point), (0.0, 0.0, (3.0, 1.0), 0.5));
+    }
 
     /// The one-pass grouping of raster-ordered pixels equals sorting by subspan, and
     /// pixels in another order are grouped the same way.

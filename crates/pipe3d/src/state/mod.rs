@@ -30,8 +30,8 @@ pub use geometry::{ControlData, GeometryShader, GsDispatch, GsVertexCount};
 pub use media::{MediaPayload, MediaThread};
 pub use payload::{PayloadField, PayloadLayout, PointerFields};
 pub use pixel::{
-    AttributeSetup, AttributeSwizzle, ConstantSource, PixelShader, PositionOffset, PsKernel,
-    SwizzleSelect,
+    AttributeSetup, AttributeSwizzle, CoarseShading, ConstantSource, PixelShader, PositionOffset,
+    PsKernel, SwizzleSelect,
 };
 pub use setup::{
     ClipMode, ClipState, DrawingRectangle, FillMode, LineStipple, Multisample, PolygonStipple,

@@ -118,6 +118,13 @@ pub struct PayloadLayout {
     /// register on. Gen8+ (Mesa brw_fs.cpp emit_sampleid_setup for Gen8+: "Sample ID
     /// comes in as 4-bit numbers in g1.0"); a layout without it has a zero-width field.
     pub sample_ids: PayloadField,
+    /// PS: the actual coarse pixel size of a thread dispatched per coarse pixel, width
+    /// in bits 7:0 and height in 15:8 (seed 003 3DSTATE_PS_EXTRA Pixel Shader Requires
+    /// Requested Coarse Pixel Shading Size: "Actual coarse pixel shading rate is always
+    /// delivered (constant across thread slot)"; Mesa brw_fs_visitor.cpp reads it as
+    /// "r1.0 - 0:7 ActualCoarsePixelShadingSize.X, 15:8 ActualCoarsePixelShadingSize.Y");
+    /// a layout without coarse pixel shading has a zero-width field.
+    pub coarse_size: PayloadField,
     /// PS: subspan 0's upper-left x; subspan i is `i % 4` dwords and `i / 4` registers on.
     pub subspan_x: PayloadField,
     /// PS: subspan 0's upper-left y, likewise.

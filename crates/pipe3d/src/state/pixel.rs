@@ -65,11 +65,27 @@ pub struct PixelShader {
     pub fast_clear: bool,
     /// Render target writes resolve a fast clear.
     pub resolve: bool,
+    /// The PS is dispatched per coarse pixel (Gen11: 3DSTATE_CPS with 3DSTATE_PS_EXTRA
+    /// Pixel Shader Is Per Coarse Pixel); `None`: per pixel or per sample.
+    pub coarse: Option<CoarseShading>,
     /// Features not modelled yet that the state enables, each with its reference (the
     /// first one ends the draw as unsupported).
     pub unsupported: Vec<(&'static str, &'static str)>,
     /// Binding table, samplers and push constants.
     pub resources: StageResources,
+}
+
+/// Coarse pixel shading (seed 003 3DSTATE_CPS_BODY, 3DSTATE_PS_EXTRA_BODY): the pixel
+/// shader runs once per coarse pixel, a `size` block of pixels aligned to multiples of
+/// its size, and its render target writes reach every covered pixel of the block.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CoarseShading {
+    /// Coarse pixel width and height in pixels (the constant mode's MinCPSize, one of
+    /// 1, 2 and 4 each).
+    pub size: (u32, u32),
+    /// The payload carries the source depth and W plane coefficients (3DSTATE_PS_EXTRA
+    /// Pixel Shader Requires Source Depth and/or W Plane Coefficients).
+    pub depth_w_coefficients: bool,
 }
 
 /// 3DSTATE_PS Position XY Offset Select: which position offset the payload carries.

@@ -218,6 +218,7 @@ pub(super) fn shade(
         late: stage.depth.as_ref().filter(|_| stage.late),
         mode: rt_mode(st),
         replays: Replays::new(&k.prog, k.grf_start),
+        coarse: None,
     };
     // Per-pixel threads light distinct pixels, so their writes (MCS expansions and late
     // tests included) touch distinct bytes and they run in parallel batches like a
