@@ -1041,6 +1041,25 @@ pub fn color_pipeline(
     )
 }
 
+/// A depth/stencil format the device can attach: D24S8, else D32S8.
+pub fn depth_format(g: &Vk) -> Res<vk::Format> {
+    [
+        vk::Format::D24_UNORM_S8_UINT,
+        vk::Format::D32_SFLOAT_S8_UINT,
+    ]
+    .into_iter()
+    .find(|&f| {
+        // SAFETY: a physical device of this instance.
+        let p = unsafe {
+            g.instance
+                .get_physical_device_format_properties(g.physical, f)
+        };
+        p.optimal_tiling_features
+            .contains(vk::FormatFeatureFlags::DEPTH_STENCIL_ATTACHMENT)
+    })
+    .ok_or_else(|| "neither D24S8 nor D32S8 can be a depth/stencil attachment".to_string())
+}
+
 /// A [`ColorTarget`] of `size`.
 pub fn color_target(vk_: &Vk, size: [u32; 2]) -> Res<ColorTarget> {
     let format = vk::Format::R8G8B8A8_UNORM;

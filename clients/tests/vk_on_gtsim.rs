@@ -140,19 +140,26 @@ fn on_lavapipe(name: &str, exe: &str, png: &Path, args: &[&str]) -> Output {
 }
 
 /// `vk_shading_rate`'s reference: lavapipe's full-rate render at half the size (32x32),
-/// each pixel doubled in both directions (nearest), written to `png`. A 2x2 coarse
-/// pixel's varyings are interpolated at its centre, which is the centre of the
-/// half-size pixel standing for it.
+/// each pixel doubled in both directions (nearest), white where the client's occluding
+/// rectangle covers pixel centres, written to `png`. A 2x2 coarse pixel's varyings are
+/// interpolated at its centre, which is the centre of the half-size pixel standing for
+/// it; the depth test stays per pixel, so the rectangle's edges cut coarse pixels.
 fn half_size_doubled(name: &str, png: &Path) -> Output {
     let half = tmp(&format!("{name}-lavapipe-half.png"));
     let out = on_lavapipe(name, reference_client(name), &half, &["--size", "32"]);
     let (w, h, px) = common::read_png(&half);
     let mut doubled = vec![0u8; (4 * w * h * 4) as usize];
+    // vk_shading_rate's OCCLUDER (columns 13..41, rows 7..31 at 64x64) is white.
+    let occluded = |x: u32, y: u32| (13..41).contains(&x) && (7..31).contains(&y);
     for y in 0..2 * h {
         for x in 0..2 * w {
             let from = (((y / 2) * w + x / 2) * 4) as usize;
             let to = ((y * 2 * w + x) * 4) as usize;
-            doubled[to..to + 4].copy_from_slice(&px[from..from + 4]);
+            if occluded(x, y) {
+                doubled[to..to + 4].copy_from_slice(&[255; 4]);
+            } else {
+                doubled[to..to + 4].copy_from_slice(&px[from..from + 4]);
+            }
         }
     }
     gtsim_clients::write_png(png, 2 * w, 2 * h, &doubled).unwrap();

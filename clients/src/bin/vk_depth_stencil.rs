@@ -30,24 +30,9 @@ const VERTICES: [f32; 84] = [
     0.0, -0.9, 0.5, 0.0, 0.8, 0.9, 1.0,
 ];
 
-fn depth_format(g: &Vk) -> Res<v::Format> {
-    [v::Format::D24_UNORM_S8_UINT, v::Format::D32_SFLOAT_S8_UINT]
-        .into_iter()
-        .find(|&f| {
-            // SAFETY: a physical device of this instance.
-            let p = unsafe {
-                g.instance
-                    .get_physical_device_format_properties(g.physical, f)
-            };
-            p.optimal_tiling_features
-                .contains(v::FormatFeatureFlags::DEPTH_STENCIL_ATTACHMENT)
-        })
-        .ok_or_else(|| "neither D24S8 nor D32S8 can be a depth/stencil attachment".to_string())
-}
-
 fn draw(g: &Vk, size: [u32; 2]) -> Res<Vec<u8>> {
     let format = v::Format::R8G8B8A8_UNORM;
-    let ds_format = depth_format(g)?;
+    let ds_format = vk::depth_format(g)?;
     let color = g.image(
         size,
         format,

@@ -93,6 +93,9 @@ pub struct LateDepth<'a> {
     pub tested: u32,
     /// Slots that passed.
     pub passed: u32,
+    /// For a thread dispatched per coarse pixel, the source depth of each slot's pixels
+    /// (indexed like [`CoarseWrites::pixels`]' bits): the test stays per pixel.
+    pub coarse_z: Option<Box<[[f32; 16]; 32]>>,
 }
 
 /// How the render target at a binding table index, blended by a blend state index, is
@@ -312,9 +315,9 @@ impl PixelWrites<'_> {
                 "a render target write without Coarse Write (descriptor bit 18) from a thread dispatched per coarse pixel"
             }));
         }
-        if self.coarse.is_some() && (self.samples.is_some() || self.late.is_some()) {
+        if self.coarse.is_some() && self.samples.is_some() {
             return Err(gtsim_spec::Unsupported::new(
-                "coarse render target writes to multisampled targets or with the depth test after the shader",
+                "coarse render target writes to multisampled targets",
                 "seed 003 3DSTATE_CPS, 3DSTATE_PS_EXTRA Pixel Shader Is Per Coarse Pixel",
             )
             .into());
@@ -446,6 +449,31 @@ impl PixelWrites<'_> {
             // it; later writes (other render targets) reuse the result.
             for s in 0..32 {
                 if enabled & !late.tested & (1 << s) == 0 {
+                    continue;
+                }
+                // A coarse pixel: each of its pixels is tested at its own source depth,
+                // and the writes reach those that pass.
+                if let (Some(c), Some(zs)) = (&mut self.coarse, &late.coarse_z) {
+                    let (x, y) = self.slots[s];
+                    let w = c.size.0;
+                    let mut kept = 0u16;
+                    let mut m = c.pixels[s];
+                    while m != 0 {
+                        let b = m.trailing_zeros();
+                        m &= m - 1;
+                        let at = (x + b % w, y + b / w);
+                        if late
+                            .depth
+                            .pixel(mem, at.0, at.1, zs[s][b as usize], late.back_facing)?
+                        {
+                            kept |= 1 << b;
+                        }
+                    }
+                    c.pixels[s] = kept;
+                    late.tested |= 1 << s;
+                    if kept != 0 {
+                        late.passed |= 1 << s;
+                    }
                     continue;
                 }
                 let (x, y) = self.slots[s];

@@ -902,6 +902,20 @@ impl ThreadContext<'_> {
                     computed: st.ps.computes_depth,
                     tested: 0,
                     passed: 0,
+                    coarse_z: coarse.map(|c| {
+                        let w = c.size.0;
+                        let mut zs = Box::new([[0f32; 16]; 32]);
+                        for (s, z) in zs.iter_mut().enumerate() {
+                            let (x, y) = slots[s];
+                            for (b, z) in z.iter_mut().enumerate() {
+                                if c.pixels[s] & (1 << b) != 0 {
+                                    let b = b as u32;
+                                    *z = source_depth(st, prim, x + b % w, y + b / w);
+                                }
+                            }
+                        }
+                        zs
+                    }),
                 }),
                 mode: self.mode,
                 computes_depth: st.ps.computes_depth,

@@ -29,10 +29,15 @@
 //!   goes to each of its coarse pixel's lit pixels
 //!   (`gtsim_dataport::rt_path::CoarseWrites`).
 //!
+//! * When the depth and stencil test comes after the shader (a shader that kills
+//!   pixels), each pixel of a coarse pixel is tested at its own source depth at the
+//!   first render target write, and the writes reach the pixels that pass. A shader
+//!   that computes depth is a state error ("When PS dispatch rate is COARSE_RATE, this
+//!   field must be programmed to PSCDEPTH_OFF").
+//!
 //! Refused by name, since the seed does not give what they need: multisampled render
-//! targets, the depth test after the shader (a shader that kills pixels or computes
-//! depth), centroid and sample barycentrics, position offsets and input coverage masks
-//! in a coarse payload, and anti-aliased lines.
+//! targets, computed stencil, centroid and sample barycentrics, position offsets and
+//! input coverage masks in a coarse payload, and anti-aliased lines.
 
 use super::{Primitive, Subspan, ThreadContext, early_depth, rt_mode, subspans, unsupported};
 use crate::draw::{DepthOp, DrawError, Statistics, Watchdog};
@@ -108,9 +113,17 @@ pub(super) fn shade(
             SEED,
         ));
     }
-    if stage.late {
+    // Seed 003 3DSTATE_PS_EXTRA Pixel Shader Computed Depth Mode: "When PS dispatch
+    // rate is COARSE_RATE, this field must be programmed to PSCDEPTH_OFF."
+    if st.ps.computes_depth {
+        return Err(DrawError::State {
+            command: "3DSTATE_PS_EXTRA",
+            why: "Pixel Shader Computed Depth Mode is not PSCDEPTH_OFF with the pixel shader dispatched per coarse pixel (seed 003 3DSTATE_PS_EXTRA_BODY: it must be)".into(),
+        });
+    }
+    if st.ps.computes_stencil {
         return Err(unsupported(
-            "coarse pixel shading with the depth and stencil test after the shader (a shader that kills pixels or computes depth or stencil)",
+            "a pixel shader computing stencil, dispatched per coarse pixel",
             SEED,
         ));
     }
@@ -132,6 +145,7 @@ pub(super) fn shade(
     }
     let passed: Cow<[(u32, u32)]> = match &stage.depth {
         None => Cow::Borrowed(&prim.pixels),
+        Some(_) if stage.late => Cow::Borrowed(&prim.pixels),
         Some(d) => {
             let passed = early_depth(st, prim, d, mem)?;
             if d.op != DepthOp::Test {
@@ -164,7 +178,7 @@ pub(super) fn shade(
         prim,
         kernel: k,
         setup: &setup,
-        late: None,
+        late: stage.depth.as_ref().filter(|_| stage.late),
         mode: rt_mode(st),
         replays: super::Replays::new(&k.prog, k.grf_start),
         coarse: Some(&map),
