@@ -191,7 +191,7 @@ enum Command {
     /// (crocus) renders through gtsim (EGL surfaceless), and VA-API programs get Intel's
     /// i965 VA driver (video post-processing on the media pipeline). With `--gen 11` the device is an
     /// Ice Lake GT2 and Mesa's iris drives it: submissions run through the command
-    /// streamer, draws and compute dispatches run on the Gen11 model (what it does not model yet, such as coarse pixel shading, is refused by name).
+    /// streamer, draws and compute dispatches run on the Gen11 model (what it does not model yet, such as radial coarse pixel shading, is refused by name).
     Run {
         /// Record every submission (buffers and the exec) as an AUB trace (Gen7: ring trace
         /// blocks; Gen11: memtrace packets and execlist submissions).

@@ -13,8 +13,8 @@
 //! * [`surface`]: a binding table entry's RENDER_SURFACE_STATE in the Gen9+ layouts;
 //! * `payload`: where Gen11's thread payloads put their header fields.
 //!
-//! Not modelled yet, refused by name: coarse pixel shading, a dispatch's own directed
-//! rounding mode (docs/ARCHITECTURE.md section 7).
+//! Not modelled yet, refused by name: radial coarse pixel shading, a dispatch's own
+//! directed rounding mode (docs/ARCHITECTURE.md section 7).
 
 pub mod bases;
 pub mod compute;
