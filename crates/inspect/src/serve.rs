@@ -1,23 +1,34 @@
-//! `gtsim inspect --serve`: the report's folder over HTTP/1.1, GET and HEAD only, one
-//! connection at a time, on 127.0.0.1 unless told otherwise.
+//! `gtsim inspect --serve`: the report's folder over HTTP/1.1, GET and HEAD only, on
+//! 127.0.0.1 unless told otherwise.
+//!
+//! Requests are parsed by `httparse` (the parser hyper is built on); this module keeps
+//! only the server's policy, which the ready-made servers considered do not offer as a
+//! whole: `tiny_http` 0.12 sets no socket deadline (its issue #143), and `axum::serve`
+//! has no header-read timeout without a hyper timer, while a report server must not let
+//! a client that sends nothing hold it.
 //!
 //! What it will not do: serve anything but the report's pages and pictures (`*.html`,
 //! `*.png`) inside the folder (no `..`, no absolute paths); answer a request whose Host is
 //! not this machine's loopback or the address it listens on (a web page elsewhere cannot
-//! read the report through DNS rebinding); let one connection hold it for more than
-//! [`DEADLINE`] (reading and writing together).
+//! read the report through DNS rebinding); let one connection take more than
+//! [`DEADLINE`] (reading and writing together); hold more than [`MAX_CONNECTIONS`]
+//! connections at once (each on its own thread; the next ones get a 503).
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Component, Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-/// The longest request line or header read.
-const MAX_LINE: usize = 8192;
-/// The most header lines read.
+/// The most bytes of a request head (request line and headers) read.
+const MAX_HEAD: usize = 16 * 1024;
+/// The most header lines parsed.
 const MAX_HEADERS: usize = 100;
 /// How long one connection may take, request and answer.
 pub const DEADLINE: Duration = Duration::from_secs(10);
+/// Connections served at once.
+pub const MAX_CONNECTIONS: usize = 8;
 
 /// The file `request_path` names inside `root`, or `None` when it would leave it or is
 /// not a page or a picture.
@@ -95,39 +106,78 @@ pub fn host_allowed(host: Option<&str>, local: &str) -> bool {
     ["127.0.0.1", "localhost", "[::1]", local_name].contains(&name.to_ascii_lowercase().as_str())
 }
 
+/// A parsed request head: its method, target and Host header.
+struct Head {
+    method: String,
+    target: String,
+    host: Option<String>,
+}
+
+/// Reads a request head from `io` (until its blank line, at most [`MAX_HEAD`] bytes)
+/// and parses it, or gives the status to answer a request that does not parse.
+fn read_head(io: &mut Timed) -> std::io::Result<Result<Head, &'static str>> {
+    let mut buf = vec![0u8; MAX_HEAD];
+    let mut len = 0;
+    loop {
+        let n = io.read(&mut buf[len..])?;
+        if n == 0 {
+            return Ok(Err("400 Bad Request"));
+        }
+        len += n;
+        let mut headers = [httparse::EMPTY_HEADER; MAX_HEADERS];
+        let mut req = httparse::Request::new(&mut headers);
+        match req.parse(&buf[..len]) {
+            Ok(httparse::Status::Complete(_)) => {
+                let host = req
+                    .headers
+                    .iter()
+                    .find(|h| h.name.eq_ignore_ascii_case("host"))
+                    .map(|h| String::from_utf8_lossy(h.value).trim().to_string());
+                return Ok(Ok(Head {
+                    method: req.method.unwrap_or("").to_string(),
+                    target: req.path.unwrap_or("").to_string(),
+                    host,
+                }));
+            }
+            Ok(httparse::Status::Partial) if len < MAX_HEAD => {}
+            Ok(httparse::Status::Partial) | Err(httparse::Error::TooManyHeaders) => {
+                return Ok(Err("431 Request Header Fields Too Large"));
+            }
+            Err(_) => return Ok(Err("400 Bad Request")),
+        }
+    }
+}
+
 /// Answers one connection; `local` is the address the server listens on.
 pub fn answer(root: &Path, stream: TcpStream, local: &str) -> std::io::Result<()> {
     let mut io = Timed {
         stream: &stream,
         deadline: Instant::now() + DEADLINE,
     };
-    let mut reader = BufReader::new(Timed {
-        stream: &stream,
-        deadline: io.deadline,
-    });
-    let mut line = String::new();
-    (&mut reader).take(MAX_LINE as u64).read_line(&mut line)?;
-    let mut host = None;
-    for _ in 0..MAX_HEADERS {
-        let mut h = String::new();
-        let n = (&mut reader).take(MAX_LINE as u64).read_line(&mut h)?;
-        if n == 0 || h == "\r\n" || h == "\n" {
-            break;
-        }
-        if let Some((name, value)) = h.split_once(':')
-            && name.trim().eq_ignore_ascii_case("host")
-        {
-            host = Some(value.trim().to_string());
-        }
-    }
-    let mut parts = line.split_whitespace();
-    let (method, target) = (parts.next().unwrap_or(""), parts.next().unwrap_or(""));
     let status = |io: &mut Timed, code: &str, extra: &str| {
         io.write_all(
             format!("HTTP/1.1 {code}\r\n{extra}Content-Length: 0\r\nConnection: close\r\n\r\n")
                 .as_bytes(),
         )
     };
+    let Head {
+        method,
+        target,
+        host,
+    } = match read_head(&mut io)? {
+        Ok(head) => head,
+        Err(code) => {
+            status(&mut io, code, "")?;
+            // A lingering close: the rest of what the client sent (up to another
+            // MAX_HEAD bytes, within the deadline) is read before the socket closes,
+            // so that unread bytes do not turn the close into a reset that discards
+            // the answer.
+            stream.shutdown(std::net::Shutdown::Write)?;
+            let _ = std::io::copy(&mut (&mut io).take(MAX_HEAD as u64), &mut std::io::sink());
+            return Ok(());
+        }
+    };
+    let (method, target) = (method.as_str(), target.as_str());
     if method != "GET" && method != "HEAD" {
         return status(&mut io, "405 Method Not Allowed", "Allow: GET, HEAD\r\n");
     }
@@ -152,18 +202,41 @@ pub fn answer(root: &Path, stream: TcpStream, local: &str) -> std::io::Result<()
     }
 }
 
-/// Serves `root` on `listener` until the process ends; a failed connection is logged
-/// and the server goes on.
+/// Serves `root` on `listener` until the process ends, each connection on a thread of
+/// its own, at most [`MAX_CONNECTIONS`] at once; a failed connection is logged and the
+/// server goes on.
 pub fn serve(root: &Path, listener: TcpListener) -> std::io::Result<()> {
-    let local = listener.local_addr()?.to_string();
+    let local = Arc::new(listener.local_addr()?.to_string());
+    let root = Arc::new(root.to_path_buf());
+    let open = Arc::new(AtomicUsize::new(0));
     for stream in listener.incoming() {
-        match stream {
-            Ok(s) => {
-                if let Err(e) = answer(root, s, &local) {
+        let s = match stream {
+            Ok(s) => s,
+            Err(e) => {
+                tracing::warn!("accept failed: {e}");
+                continue;
+            }
+        };
+        if open.fetch_add(1, Ordering::AcqRel) >= MAX_CONNECTIONS {
+            open.fetch_sub(1, Ordering::AcqRel);
+            let _ = s.set_write_timeout(Some(Duration::from_secs(1)));
+            let _ = (&s).write_all(
+                b"HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
+            );
+            continue;
+        }
+        let (root, local, done) = (root.clone(), local.clone(), open.clone());
+        let spawned = std::thread::Builder::new()
+            .name("gtsim-serve".into())
+            .spawn(move || {
+                if let Err(e) = answer(&root, s, &local) {
                     tracing::warn!("a connection failed: {e}");
                 }
-            }
-            Err(e) => tracing::warn!("accept failed: {e}"),
+                done.fetch_sub(1, Ordering::AcqRel);
+            });
+        if let Err(e) = spawned {
+            open.fetch_sub(1, Ordering::AcqRel);
+            tracing::warn!("no thread for a connection: {e}");
         }
     }
     Ok(())
@@ -239,6 +312,43 @@ mod tests {
         assert!(get("GET /nothing.png HTTP/1.1\r\n\r\n").starts_with("HTTP/1.1 404"));
         assert!(get("POST / HTTP/1.1\r\n\r\n").starts_with("HTTP/1.1 405"));
         assert!(get("GET / HTTP/1.1\r\nHost: evil.example\r\n\r\n").starts_with("HTTP/1.1 403"));
+        assert!(get("GARBAGE\r\n\r\n").starts_with("HTTP/1.1 400"));
+        let long = format!("GET / HTTP/1.1\r\nX: {}\r\n\r\n", "a".repeat(MAX_HEAD));
+        assert!(get(&long).starts_with("HTTP/1.1 431"));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// Clients that send nothing do not hold the server: the next request is answered
+    /// while they wait, and past [`MAX_CONNECTIONS`] open ones a new connection gets a
+    /// 503 at once.
+    #[test]
+    fn idle_connections_neither_block_nor_pile_up() {
+        let dir = std::env::temp_dir().join(format!("gtsim-serve-idle-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("index.html"), "ok").unwrap();
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = listener.local_addr().unwrap();
+        let root = dir.clone();
+        std::thread::spawn(move || serve(&root, listener));
+        let read_all = |mut s: TcpStream| {
+            let mut out = String::new();
+            s.read_to_string(&mut out).unwrap();
+            out
+        };
+        // One silent client, a partial request line: a full request still gets its page.
+        let mut idle = vec![TcpStream::connect(addr).unwrap()];
+        idle[0].write_all(b"GET / HT").unwrap();
+        let mut s = TcpStream::connect(addr).unwrap();
+        s.write_all(b"GET / HTTP/1.1\r\n\r\n").unwrap();
+        let r = read_all(s);
+        assert!(r.starts_with("HTTP/1.1 200 OK") && r.ends_with("ok"), "{r}");
+        // Fill the remaining places with silent clients; the next one is turned away.
+        while idle.len() < MAX_CONNECTIONS {
+            idle.push(TcpStream::connect(addr).unwrap());
+        }
+        let r = read_all(TcpStream::connect(addr).unwrap());
+        assert!(r.starts_with("HTTP/1.1 503"), "{r}");
+        drop(idle);
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
