@@ -98,6 +98,9 @@ pub fn replay_observed(
                 // The blitter ring's submissions (Gen7 captures) run on the blitter.
                 let engine = if *ring == crate::aub::TYPE_RING_PRB2 && !ice_lake {
                     crate::device::Ring::Blitter
+                } else if *ring == crate::aub::TYPE_RING_PRB3 && ice_lake {
+                    // The video enhancement engine's execlist submissions (Gen11).
+                    crate::device::Ring::VideoEnhance
                 } else {
                     crate::device::Ring::Render
                 };

@@ -8,7 +8,7 @@
 
 use gtsim_fuzzkit::Rng;
 use gtsim_gpu::aub::{Event, MemtraceWriter, parse};
-use gtsim_gpu::device::{Device, DeviceLimits, Platform};
+use gtsim_gpu::device::{Device, DeviceLimits, Platform, Ring};
 use gtsim_mem::AddressSpace;
 use gtsim_pipe3d::draw::WorkLimits;
 
@@ -145,5 +145,100 @@ fn mutated_gen11_traces_end_and_repeat() {
         mutate(&mut rng, &mut bytes);
         let first = run(&bytes);
         assert_eq!(first, run(&bytes), "case {case}: not deterministic");
+    }
+}
+
+/// A trace of one video enhancement submission as iHD builds one (media-driver
+/// VeboxRenderVeboxCmd's order): MI_FLUSH_DW, VEBOX_STATE, the two VEBOX_SURFACE_STATEs,
+/// SFC_LOCK, SFC_STATE, SFC_AVS_STATE, the coefficient tables, SFC_IEF_STATE,
+/// SFC_FRAME_START, VEB_DI_IECP, a tag-writing MI_FLUSH_DW, MI_BATCH_BUFFER_END; the
+/// headers are those media-driver's constructors build (mhw_*_hwcmd_g11_X.cpp).
+fn vebox_trace() -> Vec<u8> {
+    let mut w = MemtraceWriter::new("fuzz", 0x8a52);
+    let mut batch = vec![0x1300_0082u32, 0, 0, 0, 0];
+    let mut command = |header: u32, dwords: usize, fill: &[(usize, u32)]| {
+        let mut c = vec![0u32; dwords];
+        c[0] = header;
+        for &(i, v) in fill {
+            c[i] = v;
+        }
+        batch.extend(c);
+    };
+    command(0x7402_0011, 19, &[(1, 1 << 2)]);
+    for id in 0..2 {
+        command(
+            0x7400_0007,
+            9,
+            &[(1, id), (2, 319 << 4 | 239 << 18), (3, 4 << 27)],
+        );
+    }
+    command(0x7500_0000, 2, &[(1, 1)]);
+    command(0x7501_0020, 34, &[(8, 159 | 119 << 16)]);
+    command(0x7502_0002, 4, &[]);
+    command(0x7505_007f, 129, &[(1, 0x4040)]);
+    command(0x7506_003f, 65, &[(1, 0x4040)]);
+    command(0x7503_0016, 24, &[]);
+    command(0x7504_0000, 2, &[]);
+    command(0x7403_0016, 24, &[(1, 319)]);
+    batch.extend([0x1300_4002, 0x3000, 1, 0xfeed, 0x0500_0000]);
+    w.write_memory(BATCH, &dwords(&batch));
+    w.write_memory(0x1_0000_3000, &[0; 64]);
+    w.exec_in_context_on_vecs(BATCH, 2);
+    w.drain()
+}
+
+/// Parse and run on the ring each submission names: a summary.
+fn run_on_rings(bytes: &[u8]) -> String {
+    let t = parse(bytes);
+    let mut mem = AddressSpace::new();
+    let mut dev = Device::with_platform(Platform::IceLake);
+    dev.limits = LIMITS;
+    let mut results = vec![];
+    for e in &t.events {
+        match e {
+            Event::Write { addr, data, .. } => mem.load(*addr, data),
+            Event::Exec {
+                offset,
+                commands,
+                ring,
+            } => {
+                mem.load(*offset, &dwords(commands));
+                let engine = if *ring == gtsim_gpu::aub::TYPE_RING_PRB3 {
+                    Ring::VideoEnhance
+                } else {
+                    Ring::Render
+                };
+                results.push(format!(
+                    "{:?}",
+                    dev.submit_on(engine, 1, *offset, &mut mem)
+                        .map(|r| r.commands)
+                ));
+            }
+            _ => {}
+        }
+    }
+    format!("{} diagnostics, {results:?}", t.diagnostics.len())
+}
+
+/// The video enhancement ring's batch runs to VEB_DI_IECP, which is refused by name;
+/// mutated, its VEBOX and SFC commands end as results or typed hangs, the same twice.
+#[test]
+fn mutated_vebox_traces_end_and_repeat() {
+    let base = vebox_trace();
+    let r = run_on_rings(&base);
+    assert!(
+        r.contains("VEB_DI_IECP") && r.contains("the SFC's scaling to 160x120"),
+        "{r}"
+    );
+    let mut rng = Rng::new(gtsim_fuzzkit::env_u64("GTSIM_FUZZ_SEED", 0x7eb0));
+    for case in 0..gtsim_fuzzkit::cases(40) {
+        let mut bytes = base.clone();
+        mutate(&mut rng, &mut bytes);
+        let first = run_on_rings(&bytes);
+        assert_eq!(
+            first,
+            run_on_rings(&bytes),
+            "case {case}: not deterministic"
+        );
     }
 }

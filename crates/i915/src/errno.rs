@@ -15,6 +15,7 @@ impl Errno {
     pub const ENOMEM: Errno = Errno(libc::ENOMEM);
     pub const EFAULT: Errno = Errno(libc::EFAULT);
     pub const EINVAL: Errno = Errno(libc::EINVAL);
+    pub const EEXIST: Errno = Errno(libc::EEXIST);
     pub const ENOSPC: Errno = Errno(libc::ENOSPC);
     pub const ENOTTY: Errno = Errno(libc::ENOTTY);
     pub const ENODEV: Errno = Errno(libc::ENODEV);

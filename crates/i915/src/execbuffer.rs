@@ -341,28 +341,39 @@ pub fn execbuffer2(k: &mut Kernel, fd: i32, a: &mut user::Args) -> Result<(), Er
     };
     let ring = eb.flags & I915_EXEC_RING_MASK;
     let blitter = engines.is_none() && ring == I915_EXEC_BLT && !k.platform.softpin();
-    let device_ctx = match engines {
+    // The video enhancement ring: Ice Lake's VECS, by its legacy selector or an engine
+    // map slot (`Kernel::set_engines`).
+    let vebox = engines.is_none() && ring == I915_EXEC_VEBOX && k.platform.softpin();
+    let (device_ctx, engine) = match engines {
         Some(slots) => {
             if eb.flags & I915_EXEC_BSD_MASK != 0 {
                 return Err(Errno::EINVAL);
             }
-            slots
+            let slot = slots
                 .get(ring as usize)
                 .copied()
                 .flatten()
-                .ok_or(Errno::EINVAL)?
+                .ok_or(Errno::EINVAL)?;
+            (slot.ctx, slot.ring)
         }
         None => {
             if eb.flags & I915_EXEC_BSD_MASK != 0 && ring != 2 {
                 return Err(Errno::EINVAL);
             }
-            if ring != I915_EXEC_DEFAULT && ring != I915_EXEC_RENDER && !blitter {
+            if ring != I915_EXEC_DEFAULT && ring != I915_EXEC_RENDER && !blitter && !vebox {
                 crate::log(&format!(
-                    "execbuffer on ring {ring}: only the render and blitter rings are modelled; refused with EINVAL"
+                    "execbuffer on ring {ring}: only the render, blitter (Ivy Bridge) and video enhancement (Ice Lake) rings are modelled; refused with EINVAL"
                 ));
                 return Err(Errno::EINVAL);
             }
-            device_ctx
+            let engine = if blitter {
+                gtsim_gpu::device::Ring::Blitter
+            } else if vebox {
+                gtsim_gpu::device::Ring::VideoEnhance
+            } else {
+                gtsim_gpu::device::Ring::Render
+            };
+            (device_ctx, engine)
         }
     };
 
@@ -537,7 +548,7 @@ pub fn execbuffer2(k: &mut Kernel, fd: i32, a: &mut user::Args) -> Result<(), Er
         c.used = true;
     }
     k.submissions += 1;
-    capture(k, &ids, &addrs, batch_addr, device_ctx, blitter);
+    capture(k, &ids, &addrs, batch_addr, device_ctx, engine);
 
     // What the CPU wrote through GTT maps of tiled objects reaches the objects before
     // the GPU runs, and what the GPU wrote reaches the maps after (`detile.rs`).
@@ -559,12 +570,8 @@ pub fn execbuffer2(k: &mut Kernel, fd: i32, a: &mut user::Args) -> Result<(), Er
             .filter_map(|(a, id)| k.bos.get(id).map(|b| (*a, b)))
             .collect();
         let mut view = GttView::new(&map);
-        let ring = if blitter {
-            gtsim_gpu::device::Ring::Blitter
-        } else {
-            gtsim_gpu::device::Ring::Render
-        };
-        k.device.submit_on(ring, device_ctx, batch_addr, &mut view)
+        k.device
+            .submit_on(engine, device_ctx, batch_addr, &mut view)
     };
     for id in &ids {
         if let (Some(view), Some(bo)) = (k.gtt_views.get_mut(id), k.bos.get(id)) {
@@ -667,8 +674,9 @@ fn capture(
     addrs: &[u64],
     batch_addr: u64,
     context: u32,
-    blitter: bool,
+    engine: gtsim_gpu::device::Ring,
 ) {
+    let blitter = engine == gtsim_gpu::device::Ring::Blitter;
     let Some(cap) = k.capture.as_mut() else {
         return;
     };
@@ -701,7 +709,11 @@ fn capture(
                     w.write_memory(*a, &bo.contents());
                 }
             }
-            w.exec_in_context(batch_addr, context);
+            if engine == gtsim_gpu::device::Ring::VideoEnhance {
+                w.exec_in_context_on_vecs(batch_addr, context);
+            } else {
+                w.exec_in_context(batch_addr, context);
+            }
         }
     }
     let bytes = match &mut cap.writer {

@@ -21,6 +21,15 @@ pub enum Node {
     Primary,
 }
 
+/// One slot of a context's engine map: its device context and the ring it runs on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EngineSlot {
+    /// The slot's own device context.
+    pub ctx: u32,
+    /// Its engine's command streamer.
+    pub ring: gtsim_gpu::device::Ring,
+}
+
 /// Per-context bookkeeping (the model's state lives in the device).
 #[derive(Debug, Clone, Default)]
 pub struct Ctx {
@@ -31,9 +40,10 @@ pub struct Ctx {
     /// The address space (a key of [`DrmFile::vms`]) on a full-PPGTT platform.
     pub vm: u32,
     /// The engine map set with I915_CONTEXT_PARAM_ENGINES: one device context per slot
-    /// (each slot is its own hardware context, with its own state), `None` for an
-    /// invalid-engine placeholder. Without a map, execbuffer names a legacy ring.
-    pub engines: Option<Vec<Option<u32>>>,
+    /// (each slot is its own hardware context, with its own state) on its engine's ring,
+    /// `None` for an invalid-engine placeholder. Without a map, execbuffer names a
+    /// legacy ring.
+    pub engines: Option<Vec<Option<EngineSlot>>>,
     /// Whether a batch ran in it (VM and engines can then no longer change: Linux 6.1
     /// finalises the proto-context on first use).
     pub used: bool,
@@ -1047,7 +1057,7 @@ impl Kernel {
     fn discard_context(&mut self, ctx: &Ctx) {
         self.device.destroy_context(ctx.device_id);
         for d in ctx.engines.iter().flatten().flatten() {
-            self.device.destroy_context(*d);
+            self.device.destroy_context(d.ctx);
         }
     }
 
@@ -1131,11 +1141,13 @@ impl Kernel {
         }
     }
 
-    /// I915_CONTEXT_PARAM_ENGINES (set_proto_ctx_engines): `{u64 extensions; {u16 class,
-    /// u16 instance} engines[]}`, size 8 + 4n, n <= 64 (EINVAL otherwise); each engine is
-    /// the render engine (class 0, instance 0), the only one modelled, or the invalid
-    /// placeholder (0xffff, 0xffff); another is EINVAL. Size 0 returns to the legacy
-    /// rings. Only before the context's first use.
+    /// I915_CONTEXT_PARAM_ENGINES (set_proto_ctx_engines, Linux 6.1): `{u64 extensions;
+    /// {u16 class, u16 instance} engines[]}`, size 8 + 4n, n <= 64 (EINVAL otherwise);
+    /// each engine is one the engine query lists ([`Self::engine`]) or the invalid
+    /// placeholder (0xffff, 0xffff); another is EINVAL. The extension chain may fill a
+    /// placeholder with I915_CONTEXT_ENGINES_EXT_LOAD_BALANCE
+    /// ([`Self::engines_load_balance`]); bonds and parallel submission are refused with
+    /// EINVAL. Size 0 returns to the legacy rings. Only before the context's first use.
     fn set_engines(&mut self, ctx: &mut Ctx, p: &I915GemContextParam) -> Result<(), Errno> {
         if ctx.used {
             return Err(Errno::EINVAL);
@@ -1150,35 +1162,120 @@ impl Kernel {
         }
         let mut buf = vec![0u8; size];
         user::read_bytes(p.value, &mut buf)?;
-        if buf[..8] != [0; 8] {
-            // Engine-map extensions (load balancing, bonds) are not modelled.
-            crate::log(
-                "context engine-map extensions (load balancing, bonding) are not modelled: refused with EINVAL",
-            );
-            return Err(Errno::EINVAL);
-        }
-        let mut slots: Vec<Option<u32>> = vec![];
+        let mut rings: Vec<Option<gtsim_gpu::device::Ring>> = vec![];
         for e in buf[8..].chunks_exact(4) {
             let class = u16::from_le_bytes([e[0], e[1]]);
             let instance = u16::from_le_bytes([e[2], e[3]]);
-            slots.push(match (class, instance) {
+            rings.push(match (class, instance) {
                 (I915_ENGINE_CLASS_INVALID, I915_ENGINE_CLASS_INVALID_NONE) => None,
-                (I915_ENGINE_CLASS_RENDER, 0) => {
-                    self.next_device_ctx += 1;
-                    Some(self.next_device_ctx)
-                }
-                _ => {
-                    for d in slots.iter().flatten() {
-                        self.device.destroy_context(*d);
-                    }
-                    return Err(Errno::EINVAL);
-                }
+                _ => Some(self.engine(class, instance).ok_or(Errno::EINVAL)?),
             });
         }
+        let mut next = u64::from_le_bytes(buf[..8].try_into().unwrap_or_default());
+        let mut links = 0;
+        while next != 0 {
+            links += 1;
+            if links > 512 {
+                return Err(Errno::E2BIG);
+            }
+            let ext: I915UserExtension = user::read(next)?;
+            if ext.flags != 0 || ext.rsvd != [0; 4] {
+                return Err(Errno::EINVAL);
+            }
+            match ext.name {
+                I915_CONTEXT_ENGINES_EXT_LOAD_BALANCE => {
+                    self.engines_load_balance(next, &mut rings)?;
+                }
+                _ => {
+                    crate::log(
+                        "context engine-map bonds and parallel submission are not modelled: refused with EINVAL",
+                    );
+                    return Err(Errno::EINVAL);
+                }
+            }
+            next = ext.next_extension;
+        }
+        let slots: Vec<Option<EngineSlot>> = rings
+            .into_iter()
+            .map(|r| {
+                r.map(|ring| {
+                    self.next_device_ctx += 1;
+                    EngineSlot {
+                        ctx: self.next_device_ctx,
+                        ring,
+                    }
+                })
+            })
+            .collect();
         for d in ctx.engines.iter().flatten().flatten() {
-            self.device.destroy_context(*d);
+            self.device.destroy_context(d.ctx);
         }
         ctx.engines = Some(slots);
+        Ok(())
+    }
+
+    /// The ring of the engine `(class, instance)` if the engine query lists it: rcs0, and
+    /// on Ice Lake vecs0 (Linux i915_drm.h I915_ENGINE_CLASS_RENDER 0,
+    /// I915_ENGINE_CLASS_VIDEO_ENHANCE 3).
+    fn engine(&self, class: u16, instance: u16) -> Option<gtsim_gpu::device::Ring> {
+        match (class, instance) {
+            (I915_ENGINE_CLASS_RENDER, 0) => Some(gtsim_gpu::device::Ring::Render),
+            (I915_ENGINE_CLASS_VIDEO_ENHANCE, 0) if self.platform.softpin() => {
+                Some(gtsim_gpu::device::Ring::VideoEnhance)
+            }
+            _ => None,
+        }
+    }
+
+    /// I915_CONTEXT_ENGINES_EXT_LOAD_BALANCE at `at` (set_proto_ctx_engines_balance,
+    /// Linux 6.1): `{i915_user_extension base; u16 engine_index; u16 num_siblings; u32
+    /// flags; u64 mbz64; {u16 class, u16 instance} engines[num_siblings]}`. The slot must
+    /// exist (EINVAL) and be the invalid placeholder (EEXIST); flags and mbz64 must be 0
+    /// (EINVAL); no siblings leaves the slot invalid; every sibling must be an engine the
+    /// query lists (EINVAL). One sibling makes the slot that engine; several make a
+    /// virtual engine over them, which here, with one engine of each class, would name
+    /// an engine twice and is refused with EINVAL.
+    fn engines_load_balance(
+        &self,
+        at: u64,
+        rings: &mut [Option<gtsim_gpu::device::Ring>],
+    ) -> Result<(), Errno> {
+        let mut head = [0u8; 16];
+        user::read_bytes(at + 16 + 16, &mut head)?;
+        let index = u16::from_le_bytes([head[0], head[1]]) as usize;
+        let siblings = u16::from_le_bytes([head[2], head[3]]) as usize;
+        let flags = u32::from_le_bytes(head[4..8].try_into().unwrap_or_default());
+        let mbz = u64::from_le_bytes(head[8..16].try_into().unwrap_or_default());
+        let slot = rings.get_mut(index).ok_or(Errno::EINVAL)?;
+        if slot.is_some() {
+            return Err(Errno::EEXIST);
+        }
+        if flags != 0 || mbz != 0 {
+            return Err(Errno::EINVAL);
+        }
+        if siblings == 0 {
+            return Ok(());
+        }
+        if siblings > 64 {
+            return Err(Errno::EINVAL);
+        }
+        let mut list = vec![0u8; 4 * siblings];
+        user::read_bytes(at + 48, &mut list)?;
+        let mut found = vec![];
+        for e in list.chunks_exact(4) {
+            let class = u16::from_le_bytes([e[0], e[1]]);
+            let instance = u16::from_le_bytes([e[2], e[3]]);
+            found.push(self.engine(class, instance).ok_or(Errno::EINVAL)?);
+        }
+        match found.as_slice() {
+            [one] => *slot = Some(*one),
+            _ => {
+                crate::log(
+                    "a load-balanced engine over several siblings: the model has one engine of each class; refused with EINVAL",
+                );
+                return Err(Errno::EINVAL);
+            }
+        }
         Ok(())
     }
 

@@ -153,16 +153,30 @@ impl Platform {
     /// DRM_I915_QUERY_ENGINE_INFO's answer (i915_query.c query_engine_info): a 16-byte
     /// header (u32 count, three reserved u32), then 56 bytes per engine: class u16,
     /// instance u16, reserved u32, flags u64 (bit 0: logical instance valid),
-    /// capabilities u64, logical instance u16, reserved. Only the render engine rcs0 is
-    /// listed: it is the one engine modelled (a real ICL also has bcs0, vcs0/1, vecs0).
+    /// capabilities u64, logical instance u16, reserved. The engines modelled are
+    /// listed: the render engine rcs0 and the video enhancement engine vecs0, with its
+    /// SFC (intel_engine_cs.c __setup_engine_capabilities: a Gen9+ VECS whose SFC is
+    /// present); a real ICL also has bcs0 and vcs0/1, which are not modelled.
     pub fn engines(self) -> Option<Vec<u8>> {
         if self != Platform::IceLake {
             return None;
         }
-        let mut out = vec![0u8; 16 + 56];
-        out[0..4].copy_from_slice(&1u32.to_le_bytes());
-        // rcs0: class 0 (RENDER), instance 0, logical instance 0 (valid).
-        out[16 + 8..16 + 16].copy_from_slice(&1u64.to_le_bytes());
+        let engines: [(u16, u64); 2] = [
+            (crate::uapi::I915_ENGINE_CLASS_RENDER, 0),
+            (
+                crate::uapi::I915_ENGINE_CLASS_VIDEO_ENHANCE,
+                crate::uapi::I915_VIDEO_AND_ENHANCE_CLASS_CAPABILITY_SFC,
+            ),
+        ];
+        let mut out = vec![0u8; 16 + 56 * engines.len()];
+        out[0..4].copy_from_slice(&(engines.len() as u32).to_le_bytes());
+        for (i, (class, caps)) in engines.iter().enumerate() {
+            let e = &mut out[16 + 56 * i..16 + 56 * (i + 1)];
+            // Instance 0 of its class, logical instance 0 (valid).
+            e[0..2].copy_from_slice(&class.to_le_bytes());
+            e[8..16].copy_from_slice(&1u64.to_le_bytes());
+            e[16..24].copy_from_slice(&caps.to_le_bytes());
+        }
         Some(out)
     }
 

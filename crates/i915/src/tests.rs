@@ -1710,10 +1710,10 @@ fn ice_lake_topology_query_follows_the_length_protocol() {
     assert_eq!(u16::from_le_bytes([buf[2], buf[3]]), 1, "max_slices");
     assert_eq!(u16::from_le_bytes([buf[4], buf[5]]), 8, "max_subslices");
     assert_eq!(&buf[16..18], &[0x01, 0xff]);
-    // One engine, rcs0: 16-byte header and one 56-byte drm_i915_engine_info.
+    // Two engines, rcs0 and vecs0: 16-byte header and two 56-byte drm_i915_engine_info.
     assert_eq!(
         query(&mut k, DRM_I915_QUERY_ENGINE_INFO, 0, &mut []).length,
-        72
+        128
     );
     // Ivy Bridge has no topology query (Gen8+ uapi).
     let mut ivb = kernel();
@@ -1850,15 +1850,23 @@ fn create_ext(k: &mut Kernel, params: &[(u64, u64, u32)]) -> Result<u32, Errno> 
 #[test]
 fn engine_maps_give_each_slot_its_own_hardware_context() {
     let mut k = icl_kernel();
-    let mut info = [0u8; 72];
+    let mut info = [0u8; 128];
     assert_eq!(
-        query(&mut k, DRM_I915_QUERY_ENGINE_INFO, 72, &mut info).length,
-        72
+        query(&mut k, DRM_I915_QUERY_ENGINE_INFO, 128, &mut info).length,
+        128
     );
+    let u16_at = |o: usize| u16::from_le_bytes([info[o], info[o + 1]]);
+    let u64_at = |o: usize| u64::from_le_bytes(info[o..o + 8].try_into().unwrap());
+    assert_eq!(u32::from_le_bytes(info[..4].try_into().unwrap()), 2);
+    // rcs0: class 0 instance 0, logical instance valid, no capabilities.
     assert_eq!(
-        u32::from_le_bytes(info[..4].try_into().unwrap()),
-        1,
-        "rcs0 only"
+        (u16_at(16), u16_at(18), u64_at(24), u64_at(32)),
+        (0, 0, 1, 0)
+    );
+    // vecs0: class 3 (VIDEO_ENHANCE) instance 0, with its SFC (capability bit 1).
+    assert_eq!(
+        (u16_at(72), u16_at(74), u64_at(80), u64_at(88)),
+        (3, 0, 1, 1 << 1)
     );
     // Two render slots, as iris maps its render and compute batches (iris_context.c).
     let engines: [u32; 4] = [0, 0, 0, 0]; // extensions (u64), then (0,0) (0,0)
@@ -2584,4 +2592,109 @@ fn syncobjs_travel_between_files_as_opaque_fds_and_sync_files() {
         libc::close(exported);
         libc::close(sync_file);
     }
+}
+
+/// The video enhancement engine: by its legacy selector (I915_EXEC_VEBOX) and through an
+/// engine map, plain or filled by a load-balancing extension (iHD's way); its batches run
+/// MI commands (an MI_FLUSH_DW post-sync write here) on their own ring, and the
+/// extension's rules are Linux 6.1's (set_proto_ctx_engines_balance).
+#[test]
+fn the_video_enhancement_engine_runs_its_batches() {
+    let mut k = icl_kernel();
+    let target = create(&mut k, 4096);
+    let batch = create(&mut k, 4096);
+    // MI_FLUSH_DW with a post-sync immediate write (4 dwords, DWord Length 2, as iHD
+    // sends it), then MI_BATCH_BUFFER_END.
+    let flush = |k: &mut Kernel, value: u32| {
+        let d = [0x1300_4002, 0x10_0000, 0, value, 0x0500_0000, 0];
+        pwrite(k, batch, 0, &dwords(&d)).unwrap();
+    };
+    flush(&mut k, 0xabcd);
+    exec(
+        &mut k,
+        &mut [pinned(target, 0x10_0000), pinned(batch, 0x20_0000)],
+        I915_EXEC_VEBOX,
+        0,
+    )
+    .unwrap();
+    assert_eq!(pread(&mut k, target, 0, 4), 0xabcdu32.to_le_bytes());
+    // An engine map with vecs0 in slot 0.
+    let vecs: [u32; 3] = [0, 0, 3];
+    let ctx = create_ext(
+        &mut k,
+        &[(I915_CONTEXT_PARAM_ENGINES, vecs.as_ptr() as u64, 12)],
+    )
+    .unwrap();
+    flush(&mut k, 0x1234);
+    exec(
+        &mut k,
+        &mut [pinned(target, 0x10_0000), pinned(batch, 0x20_0000)],
+        0,
+        ctx,
+    )
+    .unwrap();
+    assert_eq!(pread(&mut k, target, 0, 4), 0x1234u32.to_le_bytes());
+    // A placeholder slot filled by I915_CONTEXT_ENGINES_EXT_LOAD_BALANCE with one
+    // sibling, vecs0: {next, name 0, flags, rsvd[4]}, engine_index 0, num_siblings 1,
+    // flags, mbz64, then the sibling (class 3, instance 0).
+    let balance = |index: u16, class: u16, flags: u32| -> Vec<u8> {
+        let mut b = vec![0u8; 48];
+        b[32..34].copy_from_slice(&index.to_le_bytes());
+        b[34..36].copy_from_slice(&1u16.to_le_bytes());
+        b[36..40].copy_from_slice(&flags.to_le_bytes());
+        b.extend_from_slice(&class.to_le_bytes());
+        b.extend_from_slice(&0u16.to_le_bytes());
+        b
+    };
+    let map = |ext: &Vec<u8>, slot: u32| -> [u32; 3] {
+        let p = ext.as_ptr() as u64;
+        [p as u32, (p >> 32) as u32, slot]
+    };
+    let ext = balance(0, 3, 0);
+    let placeholder = map(&ext, 0xffff_ffff);
+    let ctx = create_ext(
+        &mut k,
+        &[(I915_CONTEXT_PARAM_ENGINES, placeholder.as_ptr() as u64, 12)],
+    )
+    .unwrap();
+    flush(&mut k, 0x5678);
+    exec(
+        &mut k,
+        &mut [pinned(target, 0x10_0000), pinned(batch, 0x20_0000)],
+        0,
+        ctx,
+    )
+    .unwrap();
+    assert_eq!(pread(&mut k, target, 0, 4), 0x5678u32.to_le_bytes());
+    // An occupied slot: EEXIST; a slot past the map, a sibling that is no engine
+    // (class 1) or non-zero flags: EINVAL.
+    let occupied = map(&ext, 0);
+    let past = balance(1, 3, 0);
+    let no_engine = balance(0, 1, 0);
+    let flagged = balance(0, 3, 1);
+    for (e, slot, want) in [
+        (&ext, occupied[2], Errno::EEXIST),
+        (&past, 0xffff_ffff, Errno::EINVAL),
+        (&no_engine, 0xffff_ffff, Errno::EINVAL),
+        (&flagged, 0xffff_ffff, Errno::EINVAL),
+    ] {
+        let m = map(e, slot);
+        assert_eq!(
+            create_ext(
+                &mut k,
+                &[(I915_CONTEXT_PARAM_ENGINES, m.as_ptr() as u64, 12)]
+            ),
+            Err(want)
+        );
+    }
+    // A VEBOX command on the render ring is refused (a GPU hang, the context guilty).
+    let d = [0x7402_0011u32];
+    pwrite(&mut k, batch, 0, &dwords(&d)).unwrap();
+    let _ = exec(
+        &mut k,
+        &mut [pinned(target, 0x10_0000), pinned(batch, 0x20_0000)],
+        I915_EXEC_RENDER,
+        0,
+    );
+    assert_eq!(reset_stats(&mut k, 0).batch_active, 1);
 }

@@ -338,6 +338,15 @@ pub const I915_CONTEXT_CREATE_FLAGS_SINGLE_TIMELINE: u32 = 1 << 1;
 pub const I915_CONTEXT_CREATE_EXT_SETPARAM: u32 = 0;
 /// Engine classes (i915_drm.h enum drm_i915_gem_engine_class).
 pub const I915_ENGINE_CLASS_RENDER: u16 = 0;
+/// The video enhancement engine class (VECS: the VEBOX and SFC).
+pub const I915_ENGINE_CLASS_VIDEO_ENHANCE: u16 = 3;
+/// I915_CONTEXT_PARAM_ENGINES extension: a load-balanced (virtual) engine in a slot.
+pub const I915_CONTEXT_ENGINES_EXT_LOAD_BALANCE: u32 = 0;
+/// `I915_VIDEO_AND_ENHANCE_CLASS_CAPABILITY_SFC`: a video or video enhancement engine
+/// with a scaler and format converter.
+pub const I915_VIDEO_AND_ENHANCE_CLASS_CAPABILITY_SFC: u64 = 1 << 1;
+/// I915_EXEC_VEBOX: the legacy ring selector of the video enhancement ring.
+pub const I915_EXEC_VEBOX: u64 = 4;
 /// The placeholder class of an invalid engine slot.
 pub const I915_ENGINE_CLASS_INVALID: u16 = 0xffff;
 /// The placeholder instance of an invalid engine slot.

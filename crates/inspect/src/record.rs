@@ -607,6 +607,7 @@ impl Observer for Recorder {
             ring: match ring {
                 Ring::Render => "render",
                 Ring::Blitter => "blitter",
+                Ring::VideoEnhance => "video enhancement",
             },
             context: ctx,
             batch,

@@ -26,6 +26,27 @@ fn body_of<'a>(spec: &'a Spec, command: &str) -> Option<&'a Def> {
     spec.defs.get(&body)
 }
 
+/// Seed body fields where seed 003 (Lakefield) and the Ice Lake command iHD sends
+/// (media-driver `mhw_sfc_hwcmd_g11_X.h`, `defs/gen11/media_driver_vebox.spec`) disagree:
+/// the SFC's scaling factors are U4.19 in 27:5 in the seed and U4.17 in 20:0 in the ICL
+/// header (iHD writes `round(ratio * 2^17)`, mhw_sfc_g11_X.cpp AddSfcState), and the
+/// seed's body runs to 46 dwords (a source X window, a Y phase shift, line tile buffer
+/// modes) where the ICL command has 34. The model decodes what iHD sends.
+fn known_difference(body: &str, field: &str) -> bool {
+    body == "SFC_STATE_BODY"
+        && [
+            "Scaling Factor Height",
+            "Scale Factor Width",
+            "SourceStartX",
+            "SourceEndX",
+            "Yphaseshift",
+            "AVS Line Tile Buffer Tiled Mode",
+            "IEF Line Tile Buffer Tiled Mode",
+            "SFD Line Tile Buffer Tiled Mode",
+        ]
+        .contains(&field)
+}
+
 #[test]
 fn seed_bodies_agree_with_the_transcribed_commands() {
     let spec = gen11();
@@ -59,7 +80,7 @@ fn seed_bodies_agree_with_the_transcribed_commands() {
             let agrees = ours.iter().any(|g| {
                 g.lo == lo && (g.hi == hi || (g.hi > hi && (hi + 1..=g.hi).all(seed_reserved)))
             });
-            if !agrees {
+            if !agrees && !known_difference(&body.name, &f.name) {
                 differ.push(format!(
                     "{} `{}` bits {}..{} (seed {}): no such field in {} ({})",
                     body.name, f.name, lo, hi, body.source, def.name, def.source

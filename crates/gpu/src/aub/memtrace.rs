@@ -117,6 +117,16 @@ pub const RCS_GFX_MODE: u32 = 0x229c;
 pub const RCS_EXECLIST_SQ_CONTENTS: u32 = 0x2510;
 /// Gen11+ execlist control (writing 1 loads the queue).
 pub const RCS_EXECLIST_CONTROL: u32 = 0x2550;
+/// The video enhancement engine's MMIO base on Gen11 (Linux i915_reg.h
+/// GEN11_VEBOX_RING_BASE); its execlist registers are the render engine's at this base
+/// instead of 0x2000.
+pub const VECS_BASE: u32 = 0x1c_8000;
+/// The VECS execlist registers: submit queue contents, control and status.
+pub const VECS_EXECLIST_SQ_CONTENTS: u32 = VECS_BASE + 0x510;
+/// See [`VECS_EXECLIST_SQ_CONTENTS`].
+pub const VECS_EXECLIST_CONTROL: u32 = VECS_BASE + 0x550;
+/// See [`VECS_EXECLIST_SQ_CONTENTS`].
+pub const VECS_EXECLIST_STATUS: u32 = VECS_BASE + 0x234;
 
 /// Where a submission's ring commands are placed in the reconstructed address space:
 /// this base plus their GGTT address (below 4 GiB), the top 4 GiB of the 48-bit space,
@@ -317,7 +327,12 @@ impl Machine {
 
     /// A submission of the context `descriptor`: the changed PPGTT pages as writes at
     /// their virtual addresses, then the ring's commands.
-    fn submit(&mut self, descriptor: u64, out: &mut Vec<Event>) -> Result<(), MemtraceError> {
+    fn submit(
+        &mut self,
+        descriptor: u64,
+        ring_type: u32,
+        out: &mut Vec<Event>,
+    ) -> Result<(), MemtraceError> {
         let pphwsp = descriptor & 0xffff_f000;
         let image = pphwsp + PAGE;
         let ctx = |i: u64| self.ggtt_u32(image + 4 * i);
@@ -350,7 +365,7 @@ impl Machine {
         let mut ring = vec![0u8; (tail - head) as usize];
         self.ggtt_read(start as u64 + head as u64, &mut ring)?;
         out.push(Event::Exec {
-            ring: super::TYPE_RING_PRB0,
+            ring: ring_type,
             offset: RING_WINDOW + start as u64 + head as u64,
             commands: ring
                 .chunks_exact(4)
@@ -422,20 +437,30 @@ pub fn reconstruct(records: &[(usize, Memtrace)]) -> (Vec<Event>, Vec<(usize, St
                     m.elsp_index += 1;
                     if m.elsp_index == 4 {
                         m.elsp_index = 0;
-                        Some((m.elsp[2] as u64) << 32 | m.elsp[3] as u64)
+                        Some((
+                            (m.elsp[2] as u64) << 32 | m.elsp[3] as u64,
+                            super::TYPE_RING_PRB0,
+                        ))
                     } else {
                         None
                     }
                 }
-                RCS_EXECLIST_SQ_CONTENTS => {
+                RCS_EXECLIST_SQ_CONTENTS | VECS_EXECLIST_SQ_CONTENTS => {
                     m.elsp[3] = *value;
                     None
                 }
-                o if o == RCS_EXECLIST_SQ_CONTENTS + 4 => {
+                o if o == RCS_EXECLIST_SQ_CONTENTS + 4 || o == VECS_EXECLIST_SQ_CONTENTS + 4 => {
                     m.elsp[2] = *value;
                     None
                 }
-                RCS_EXECLIST_CONTROL => Some((m.elsp[2] as u64) << 32 | m.elsp[3] as u64),
+                RCS_EXECLIST_CONTROL => Some((
+                    (m.elsp[2] as u64) << 32 | m.elsp[3] as u64,
+                    super::TYPE_RING_PRB0,
+                )),
+                VECS_EXECLIST_CONTROL => Some((
+                    (m.elsp[2] as u64) << 32 | m.elsp[3] as u64,
+                    super::TYPE_RING_PRB3,
+                )),
                 _ => {
                     events.push(Event::Mmio {
                         offset: *offset as u64,
@@ -445,8 +470,8 @@ pub fn reconstruct(records: &[(usize, Memtrace)]) -> (Vec<Event>, Vec<(usize, St
                 }
             },
         };
-        if let Some(d) = submit
-            && let Err(e) = m.submit(d, &mut events)
+        if let Some((d, ring)) = submit
+            && let Err(e) = m.submit(d, ring, &mut events)
         {
             diagnostics.push((*at, format!("execlist submission: {e}; skipped")));
         }
@@ -608,6 +633,34 @@ impl MemtraceWriter {
     /// holds MI_BATCH_BUFFER_START (48-bit address) and MI_NOOP; the image's head is 0
     /// and tail 16; the descriptor goes through the Gen11 submit queue.
     pub fn exec_in_context(&mut self, batch: u64, ctx: u32) {
+        self.exec_on_engine(
+            batch,
+            ctx,
+            (
+                RCS_EXECLIST_SQ_CONTENTS,
+                RCS_EXECLIST_CONTROL,
+                RCS_EXECLIST_STATUS,
+            ),
+        );
+    }
+
+    /// [`Self::exec_in_context`] on the video enhancement engine (its execlist registers
+    /// at [`VECS_BASE`]).
+    pub fn exec_in_context_on_vecs(&mut self, batch: u64, ctx: u32) {
+        self.exec_on_engine(
+            batch,
+            ctx,
+            (
+                VECS_EXECLIST_SQ_CONTENTS,
+                VECS_EXECLIST_CONTROL,
+                VECS_EXECLIST_STATUS,
+            ),
+        );
+    }
+
+    /// An execlist submission of `ctx` running `batch`, through the engine's submit
+    /// queue, control and status registers `(sq, control, status)`.
+    fn exec_on_engine(&mut self, batch: u64, ctx: u32, (sq, control, status): (u32, u32, u32)) {
         let ring = self.context(ctx);
         let batch = batch & MASK48;
         let cmds = [
@@ -623,11 +676,11 @@ impl MemtraceWriter {
         // Descriptor: the PPHWSP's GGTT address and Mesa's CONTEXT_FLAGS (0x339: valid,
         // legacy 64-bit PPGTT addressing, privileged, normal priority, L3-LLC coherent).
         let descriptor = (ring + PAGE) | 0x339;
-        self.register(RCS_EXECLIST_SQ_CONTENTS, descriptor as u32);
-        self.register(RCS_EXECLIST_SQ_CONTENTS + 4, (descriptor >> 32) as u32);
-        self.register(RCS_EXECLIST_CONTROL, 1);
+        self.register(sq, descriptor as u32);
+        self.register(sq + 4, (descriptor >> 32) as u32);
+        self.register(control, 1);
         self.dw(CMD_MEM_TRACE_REGISTER_POLL | 5);
-        self.dw(RCS_EXECLIST_STATUS);
+        self.dw(status);
         self.dw(2 << 16);
         self.dw(1);
         self.dw(0);
@@ -656,6 +709,7 @@ mod tests {
         w.write_memory(0x1_0000_0040, b"surface");
         w.exec_in_context(batch, 3);
         w.exec_in_context(batch + 0x100, 4);
+        w.exec_in_context_on_vecs(batch + 0x200, 5);
         let t = parse(&w.drain());
         assert!(t.error.is_none() && t.diagnostics.is_empty(), "{t:?}");
         assert_eq!(t.pci_id(), Some(0x8a52));
@@ -665,8 +719,10 @@ mod tests {
             match e {
                 Event::Write { addr, data, .. } => mem.load(*addr, data),
                 Event::Exec {
-                    offset, commands, ..
-                } => execs.push((*offset, commands.clone())),
+                    offset,
+                    commands,
+                    ring,
+                } => execs.push((*offset, commands.clone(), *ring)),
                 _ => {}
             }
         }
@@ -678,11 +734,21 @@ mod tests {
         assert_eq!(&s, b"surface");
         // Two submissions, each MI_BATCH_BUFFER_START (0x31 << 23, PPGTT, DWord Length 1)
         // with the 48-bit address, in two different contexts' rings.
-        assert_eq!(execs.len(), 2);
+        // The third, on the video enhancement engine, is tagged as its ring.
+        assert_eq!(execs.len(), 3);
         assert_eq!(execs[0].1, [0x1880_0101, 0xfffe_e000, 0xfffe, 0]);
         assert_eq!(execs[1].1, [0x1880_0101, 0xfffe_e100, 0xfffe, 0]);
+        assert_eq!(execs[2].1, [0x1880_0101, 0xfffe_e200, 0xfffe, 0]);
         assert_ne!(execs[0].0, execs[1].0);
         assert!(execs[0].0 >= RING_WINDOW);
+        assert_eq!(
+            [execs[0].2, execs[1].2, execs[2].2],
+            [
+                crate::aub::TYPE_RING_PRB0,
+                crate::aub::TYPE_RING_PRB0,
+                crate::aub::TYPE_RING_PRB3
+            ]
+        );
     }
 
     /// Hostile traces end in diagnostics, not hangs: page tables that point back at

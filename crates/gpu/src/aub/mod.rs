@@ -49,5 +49,10 @@ pub const TYPE_RING_PRB0: u32 = 2;
 /// Command-write type of the blitter ring (PRB2; Mesa's intel_aub.h
 /// AUB_TRACE_TYPE_RING_PRB2, `4 << 8`, which its AUB readers take as the blitter engine).
 pub const TYPE_RING_PRB2: u32 = 4;
+/// The video enhancement ring's submissions (VECS), as the model's reconstruction of a
+/// Gen8+ trace tags them: a memtrace trace names the engine by the execlist registers
+/// it writes (the VEBOX's at [`memtrace::VECS_BASE`]); Mesa's legacy ring types stop at
+/// PRB2, so the next value is taken.
+pub const TYPE_RING_PRB3: u32 = 5;
 /// Data-write type of a batch buffer.
 pub const TYPE_BATCH: u32 = 1;

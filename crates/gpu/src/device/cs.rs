@@ -76,6 +76,11 @@ impl<'a, F: Front> CommandStreamer<'a, F> {
         F::INFO
     }
 
+    /// The generation's command and structure tables.
+    pub(super) fn generation(&self) -> &'static gtsim_spec::table::Generation {
+        F::INFO.tables
+    }
+
     /// A register's MMIO offset by its spec name (the command streamer's own registers,
     /// which every generation's tables name).
     fn register(&self, name: &'static str) -> u32 {
@@ -178,6 +183,29 @@ impl<'a, F: Front> CommandStreamer<'a, F> {
                 at,
                 "3D, media and GPGPU commands on the blitter ring",
                 "IVB PRM Vol1 Part4 (Blitter Engine)",
+            ));
+        }
+        // The video enhancement ring runs the MI commands and the VEBOX's and SFC's
+        // (`vebox`); those are for no other ring.
+        let vebox = super::vebox::is_vebox_command(name);
+        if self.ring == Ring::VideoEnhance && dw[0] >> 29 != 0 {
+            if !vebox {
+                return Err(unsupported(
+                    name,
+                    at,
+                    "render, media and GPGPU commands on the video enhancement ring",
+                    "media-driver mhw_vebox_g11_X.cpp (a VEBOX batch holds MI, VEBOX and SFC commands)",
+                ));
+            }
+            super::vebox::execute(self, def, at, dw)?;
+            return Ok(Flow::Next);
+        }
+        if vebox {
+            return Err(unsupported(
+                name,
+                at,
+                "VEBOX and SFC commands outside the video enhancement ring",
+                "media-driver mhw_vebox_g11_X.cpp (they go to I915_EXEC_VEBOX)",
             ));
         }
         // Only MI commands (command type 0) are the executor's; the rest is the front's.
@@ -334,6 +362,10 @@ impl<'a, F: Front> CommandStreamer<'a, F> {
             "MI_SEMAPHORE_WAIT" => self.semaphore_wait(&c, at)?,
             "PIPE_CONTROL" => super::pipe_control::execute(self, &c, at)?,
             "MI_FLUSH_DW" if self.ring == Ring::Blitter => super::blt::flush_dw(self, &c, at)?,
+            "MI_FLUSH_DW" if self.ring == Ring::VideoEnhance => {
+                super::vebox::flush_dw(self, &c, at)?
+            }
+
             // No display engine: scan-line windows never hold the ring back. Flushes,
             // arbitration, interrupts, clock wake-up and topology filtering have no effect
             // on memory in a model that executes in order and synchronously.

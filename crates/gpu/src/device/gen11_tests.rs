@@ -233,3 +233,98 @@ fn pci_ids_name_their_platform() {
     assert_eq!(Platform::from_pci_id(0x8a52), Some(Platform::IceLake));
     assert_eq!(Platform::from_pci_id(0x1912), None);
 }
+
+/// The video enhancement ring: MI_FLUSH_DW's post-sync write (4 dwords, as iHD sends
+/// it), the VEBOX and SFC state commands latched, and VEB_DI_IECP refused by name with
+/// what it was asked: the frame as VEBOX_SURFACE_STATE describes it (Width/Height minus
+/// one, Surface Format 4 = PLANAR4208, media-driver mhw_vebox_hwcmd_g11_X.h) and the
+/// SFC's scaled size (SFC_STATE DW8 Scaled Region Size minus one). A VEBOX command on the
+/// render ring and a 3D command on the video enhancement ring are refused.
+#[test]
+fn the_video_enhancement_ring_latches_vebox_state_and_refuses_the_frame() {
+    let mut m = mem();
+    let run = |m: &mut AddressSpace, batch: &[u32], ring: Ring| {
+        m.write(
+            0x20000,
+            &batch
+                .iter()
+                .flat_map(|d| d.to_le_bytes())
+                .collect::<Vec<_>>(),
+        )
+        .unwrap();
+        let mut dev = Device::with_platform(Platform::IceLake);
+        dev.submit_on(ring, 1, 0x20000, m)
+    };
+    // MI_FLUSH_DW, post-sync write of 0x55 to 0x28000, then the end.
+    let r = run(
+        &mut m,
+        &[0x1300_4002, 0x2_8000, 0, 0x55, END],
+        Ring::VideoEnhance,
+    );
+    assert_eq!(r.unwrap().commands, 2);
+    assert_eq!(m.read_u32(0x2_8000).unwrap(), 0x55);
+    // VEBOX_STATE with Global IECP Enable (DW1 bit 2); the input and output surfaces,
+    // 320x240 PLANAR4208 (DW2: Width-1 in 17:4, Height-1 in 31:18; DW3: format in
+    // 31:27); SFC_LOCK, SFC_STATE scaling to 160x120 (DW8: width-1 in 11:0, height-1
+    // in 27:16), SFC_FRAME_START; VEB_DI_IECP over columns 0..=319.
+    let mut batch = vec![0x7402_0011, 1 << 2];
+    batch.extend([0u32; 17]);
+    for id in 0..2 {
+        batch.extend([
+            0x7400_0007,
+            id,
+            319 << 4 | 239 << 18,
+            4 << 27,
+            0,
+            0,
+            0,
+            0,
+            0,
+        ]);
+    }
+    batch.extend([0x7500_0000, 1]);
+    let mut sfc = vec![0u32; 34];
+    sfc[0] = 0x7501_0020;
+    sfc[8] = 159 | 119 << 16;
+    batch.extend(sfc);
+    batch.extend([0x7504_0000, 0]);
+    let mut iecp = vec![0u32; 24];
+    iecp[0] = 0x7403_0016;
+    iecp[1] = 319;
+    batch.extend(iecp);
+    batch.push(END);
+    let err = run(&mut m, &batch, Ring::VideoEnhance)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("VEB_DI_IECP")
+            && err.contains("320x240 PLANAR4208 frame (columns 0..=319)")
+            && err.contains("into a 320x240 PLANAR4208 output")
+            && err.contains("the IECP colour pipe")
+            && err.contains("the SFC's scaling to 160x120")
+            && err.contains("is not modelled yet"),
+        "{err}"
+    );
+    // VEB_DI_IECP before any VEBOX_STATE.
+    let mut lone = vec![0u32; 24];
+    lone[0] = 0x7403_0016;
+    lone.push(END);
+    let err = run(&mut m, &lone, Ring::VideoEnhance)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("without a VEBOX_STATE"), "{err}");
+    // VEBOX_STATE on the render ring; PIPE_CONTROL on the video enhancement ring.
+    let mut state = vec![0x7402_0011u32];
+    state.extend([0u32; 18]);
+    state.push(END);
+    let err = run(&mut m, &state, Ring::Render).unwrap_err().to_string();
+    assert!(err.contains("outside the video enhancement ring"), "{err}");
+    let err = run(
+        &mut m,
+        &[0x7a00_0004, 0, 0, 0, 0, 0, END],
+        Ring::VideoEnhance,
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(err.contains("on the video enhancement ring"), "{err}");
+}

@@ -49,6 +49,7 @@ mod pipe_control;
 mod predicate;
 mod registers;
 mod statistics;
+mod vebox;
 
 pub use front::{Front, Latched};
 pub use registers::RegisterFile;
@@ -212,13 +213,17 @@ impl Hang {
     }
 }
 
-/// A command streamer of the GPU (Linux i915's I915_EXEC_RENDER and I915_EXEC_BLT).
+/// A command streamer of the GPU (Linux i915's I915_EXEC_RENDER, I915_EXEC_BLT and
+/// I915_EXEC_VEBOX).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Ring {
     /// The render ring (RCS): MI, 3D, media and GPGPU commands.
     Render,
     /// The blitter ring (BCS): MI commands and the 2D blitter's.
     Blitter,
+    /// Gen11's video enhancement ring (VECS): MI commands and the VEBOX's and SFC's
+    /// (`vebox`).
+    VideoEnhance,
 }
 
 /// What a completed submission did.
@@ -287,6 +292,8 @@ pub struct Context<F = gtsim_gen7::LatchedState> {
     pub state: F,
     /// Kernels decoded for this context, until an instruction cache invalidation.
     pub kernels: gtsim_pipe3d::draw::KernelCache,
+    /// The VEBOX and SFC state a video enhancement context latched.
+    pub vebox: vebox::Latched,
 }
 
 /// Limits that turn runaway guests into hangs (the model's hangcheck): a submission
@@ -382,8 +389,8 @@ impl Device {
 
     /// Forgets a context.
     pub fn destroy_context(&mut self, id: u32) {
-        // With its blitter-ring context (see `submit_on`).
-        for id in [id, id | 1 << 31] {
+        // With its blitter-ring and video-enhancement-ring contexts (see `submit_on`).
+        for id in [id, id | 1 << 31, id | 1 << 30] {
             self.contexts.remove(&id);
             self.gen11_contexts.remove(&id);
         }
@@ -438,8 +445,17 @@ impl Device {
         let ctx = match ring {
             Ring::Render => ctx,
             Ring::Blitter => ctx | 1 << 31,
+            Ring::VideoEnhance => ctx | 1 << 30,
         };
         match self.platform {
+            Platform::IvyBridge if ring == Ring::VideoEnhance => Err(Hang::Unsupported {
+                command: "the video enhancement ring",
+                addr: batch,
+                unsupported: gtsim_spec::Unsupported::new(
+                    "a video enhancement ring on Ivy Bridge (the VEBOX came with Haswell)",
+                    "seed 004 (Ivy Bridge has the render, video and blitter rings)",
+                ),
+            }),
             Platform::IceLake if ring == Ring::Blitter => Err(Hang::Unsupported {
                 command: "the blitter ring",
                 addr: batch,
@@ -478,6 +494,7 @@ fn new_context<F: Front>(contexts: &mut BTreeMap<u32, Context<F>>, id: u32) -> &
         registers: RegisterFile::for_generation(F::INFO.tables),
         state: F::default(),
         kernels: Default::default(),
+        vebox: Default::default(),
     })
 }
 
