@@ -410,6 +410,7 @@ fn gtsim_decode_agrees_with_intel_debug_bat() {
         return;
     }
     let mut total = (0, 0);
+    let mut unpaired: std::collections::BTreeSet<(String, String)> = Default::default();
     for (name, exe) in CLIENTS {
         let capture = tmp(&format!("{name}-bat.aub"));
         let out = under_gtsim(name, exe, &capture, true);
@@ -435,11 +436,31 @@ fn gtsim_decode_agrees_with_intel_debug_bat() {
         assert!(c.agree > 1000, "{name}: only {} fields compared", c.agree);
         total.0 += c.agree;
         total.1 += c.unpaired.values().sum::<usize>();
+        unpaired.extend(c.unpaired.keys().cloned());
     }
     eprintln!(
         "all clients: {} fields agree, {} Mesa fields unpaired (naming), 0 differ",
         total.0, total.1
     );
+    // Every unpaired (Mesa name, gtsim names there) is one the expected set explains; a
+    // new one is a field gtsim decodes elsewhere or under a new name.
+    let expected: std::collections::BTreeSet<(String, String)> =
+        include_str!("data/bat_unpaired.tsv")
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .filter_map(|l| {
+                let mut f = l.split('\t');
+                Some((f.next()?.to_string(), f.next()?.to_string()))
+            })
+            .collect();
+    let new: Vec<_> = unpaired.difference(&expected).collect();
+    assert!(
+        new.is_empty(),
+        "Mesa fields newly unpaired (a field decoded elsewhere or renamed?), not in clients/tests/data/bat_unpaired.tsv:\n{new:#?}"
+    );
+    for stale in expected.difference(&unpaired) {
+        eprintln!("bat_unpaired.tsv lists {stale:?}, which now pairs: the entry can go");
+    }
 }
 
 /// Kernels in Mesa's INTEL_DEBUG=...,hex output: (name, bytes, lines as printed, with a
