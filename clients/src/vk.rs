@@ -1004,6 +1004,9 @@ pub struct ColorTarget {
     pub pass: vk::RenderPass,
     /// The framebuffer.
     pub fb: vk::Framebuffer,
+    /// The depth/stencil image ([`color_depth_target`]), cleared to depth 1.0 and
+    /// stencil 0 by [`begin_pass`].
+    pub depth: Option<Image>,
 }
 
 /// The `vk_triangle` triangle in `shaders/color.vert`'s layout: red at the bottom left,
@@ -1062,6 +1065,15 @@ pub fn depth_format(g: &Vk) -> Res<vk::Format> {
 
 /// A [`ColorTarget`] of `size`.
 pub fn color_target(vk_: &Vk, size: [u32; 2]) -> Res<ColorTarget> {
+    target(vk_, size, false)
+}
+
+/// A [`ColorTarget`] of `size` with a depth/stencil attachment ([`depth_format`]).
+pub fn color_depth_target(vk_: &Vk, size: [u32; 2]) -> Res<ColorTarget> {
+    target(vk_, size, true)
+}
+
+fn target(vk_: &Vk, size: [u32; 2], with_depth: bool) -> Res<ColorTarget> {
     let format = vk::Format::R8G8B8A8_UNORM;
     let image = vk_.image(
         size,
@@ -1070,9 +1082,29 @@ pub fn color_target(vk_: &Vk, size: [u32; 2]) -> Res<ColorTarget> {
         vk::SampleCountFlags::TYPE_1,
         1,
     )?;
-    let pass = render_pass(vk_, format, vk::SampleCountFlags::TYPE_1, None, false)?;
-    let fb = framebuffer(vk_, pass, &[image.view], size)?;
-    Ok(ColorTarget { image, pass, fb })
+    let ds_format = with_depth.then(|| depth_format(vk_)).transpose()?;
+    let depth = ds_format
+        .map(|f| {
+            vk_.image(
+                size,
+                f,
+                vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT,
+                vk::SampleCountFlags::TYPE_1,
+                1,
+            )
+        })
+        .transpose()?;
+    let pass = render_pass(vk_, format, vk::SampleCountFlags::TYPE_1, ds_format, false)?;
+    let views: Vec<vk::ImageView> = std::iter::once(image.view)
+        .chain(depth.as_ref().map(|d| d.view))
+        .collect();
+    let fb = framebuffer(vk_, pass, &views, size)?;
+    Ok(ColorTarget {
+        image,
+        pass,
+        fb,
+        depth,
+    })
 }
 
 /// `f32`s as bytes.

@@ -31,34 +31,16 @@ const VERTICES: [f32; 84] = [
 ];
 
 fn draw(g: &Vk, size: [u32; 2]) -> Res<Vec<u8>> {
-    let format = v::Format::R8G8B8A8_UNORM;
-    let ds_format = vk::depth_format(g)?;
-    let color = g.image(
-        size,
-        format,
-        v::ImageUsageFlags::COLOR_ATTACHMENT | v::ImageUsageFlags::TRANSFER_SRC,
-        v::SampleCountFlags::TYPE_1,
-        1,
-    )?;
-    let ds = g.image(
-        size,
-        ds_format,
-        v::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT,
-        v::SampleCountFlags::TYPE_1,
-        1,
-    )?;
+    let vk::ColorTarget {
+        image: color,
+        pass,
+        fb,
+        depth: _ds,
+    } = vk::color_depth_target(g, size)?;
     let vertices = g.buffer_with(
         &vk::f32_bytes(&VERTICES),
         v::BufferUsageFlags::VERTEX_BUFFER,
     )?;
-    let pass = vk::render_pass(
-        g,
-        format,
-        v::SampleCountFlags::TYPE_1,
-        Some(ds_format),
-        false,
-    )?;
-    let fb = vk::framebuffer(g, pass, &[color.view, ds.view], size)?;
     let layout = vk::pipeline_layout(g, &[], 32)?;
     let stencil = |compare, pass_op| v::StencilOpState {
         fail_op: v::StencilOp::KEEP,

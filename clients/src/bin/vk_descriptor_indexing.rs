@@ -105,6 +105,7 @@ fn draw(g: &Vk, size: [u32; 2]) -> Res<Vec<u8>> {
         image: color,
         pass,
         fb,
+        ..
     } = vk::color_target(g, size)?;
     let layout = vk::pipeline_layout(g, &[set_layout], 0)?;
     let pipeline = vk::pipeline(

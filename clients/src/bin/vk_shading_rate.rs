@@ -51,30 +51,12 @@ fn draw(g: &Vk, size: [u32; 2]) -> Res<Vec<u8>> {
             g.name
         ));
     }
-    let format = v::Format::R8G8B8A8_UNORM;
-    let ds_format = vk::depth_format(g)?;
-    let color = g.image(
-        size,
-        format,
-        v::ImageUsageFlags::COLOR_ATTACHMENT | v::ImageUsageFlags::TRANSFER_SRC,
-        v::SampleCountFlags::TYPE_1,
-        1,
-    )?;
-    let ds = g.image(
-        size,
-        ds_format,
-        v::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT,
-        v::SampleCountFlags::TYPE_1,
-        1,
-    )?;
-    let pass = vk::render_pass(
-        g,
-        format,
-        v::SampleCountFlags::TYPE_1,
-        Some(ds_format),
-        false,
-    )?;
-    let fb = vk::framebuffer(g, pass, &[color.view, ds.view], size)?;
+    let vk::ColorTarget {
+        image: color,
+        pass,
+        fb,
+        depth: _ds,
+    } = vk::color_depth_target(g, size)?;
     let layout = vk::pipeline_layout(g, &[], 32)?;
     let desc = |vertex, fragment, vertex_input, topology| vk::PipelineDesc {
         vertex,

@@ -16,6 +16,7 @@ fn draw(g: &Vk, size: [u32; 2]) -> Res<Vec<u8>> {
         image: color,
         pass,
         fb,
+        ..
     } = vk::color_target(g, size)?;
     let vertices = g.buffer_with(
         &vk::f32_bytes(&vk::TRIANGLE),

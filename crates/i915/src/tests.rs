@@ -2605,19 +2605,23 @@ fn the_video_enhancement_engine_runs_its_batches() {
     let batch = create(&mut k, 4096);
     // MI_FLUSH_DW with a post-sync immediate write (4 dwords, DWord Length 2, as iHD
     // sends it), then MI_BATCH_BUFFER_END.
-    let flush = |k: &mut Kernel, value: u32| {
+    // Runs that batch with `flags` in `ctx`, writing `value`; what lands in the target.
+    let flush = |k: &mut Kernel, value: u32, flags: u64, ctx: u32| {
         let d = [0x1300_4002, 0x10_0000, 0, value, 0x0500_0000, 0];
         pwrite(k, batch, 0, &dwords(&d)).unwrap();
+        exec(
+            k,
+            &mut [pinned(target, 0x10_0000), pinned(batch, 0x20_0000)],
+            flags,
+            ctx,
+        )
+        .unwrap();
+        pread(k, target, 0, 4)
     };
-    flush(&mut k, 0xabcd);
-    exec(
-        &mut k,
-        &mut [pinned(target, 0x10_0000), pinned(batch, 0x20_0000)],
-        I915_EXEC_VEBOX,
-        0,
-    )
-    .unwrap();
-    assert_eq!(pread(&mut k, target, 0, 4), 0xabcdu32.to_le_bytes());
+    assert_eq!(
+        flush(&mut k, 0xabcd, I915_EXEC_VEBOX, 0),
+        0xabcdu32.to_le_bytes()
+    );
     // An engine map with vecs0 in slot 0.
     let vecs: [u32; 3] = [0, 0, 3];
     let ctx = create_ext(
@@ -2625,15 +2629,7 @@ fn the_video_enhancement_engine_runs_its_batches() {
         &[(I915_CONTEXT_PARAM_ENGINES, vecs.as_ptr() as u64, 12)],
     )
     .unwrap();
-    flush(&mut k, 0x1234);
-    exec(
-        &mut k,
-        &mut [pinned(target, 0x10_0000), pinned(batch, 0x20_0000)],
-        0,
-        ctx,
-    )
-    .unwrap();
-    assert_eq!(pread(&mut k, target, 0, 4), 0x1234u32.to_le_bytes());
+    assert_eq!(flush(&mut k, 0x1234, 0, ctx), 0x1234u32.to_le_bytes());
     // A placeholder slot filled by I915_CONTEXT_ENGINES_EXT_LOAD_BALANCE with one
     // sibling, vecs0: {next, name 0, flags, rsvd[4]}, engine_index 0, num_siblings 1,
     // flags, mbz64, then the sibling (class 3, instance 0).
@@ -2657,15 +2653,7 @@ fn the_video_enhancement_engine_runs_its_batches() {
         &[(I915_CONTEXT_PARAM_ENGINES, placeholder.as_ptr() as u64, 12)],
     )
     .unwrap();
-    flush(&mut k, 0x5678);
-    exec(
-        &mut k,
-        &mut [pinned(target, 0x10_0000), pinned(batch, 0x20_0000)],
-        0,
-        ctx,
-    )
-    .unwrap();
-    assert_eq!(pread(&mut k, target, 0, 4), 0x5678u32.to_le_bytes());
+    assert_eq!(flush(&mut k, 0x5678, 0, ctx), 0x5678u32.to_le_bytes());
     // An occupied slot: EEXIST; a slot past the map, a sibling that is no engine
     // (class 1) or non-zero flags: EINVAL.
     let occupied = map(&ext, 0);

@@ -335,10 +335,13 @@ enum Source {
     },
 }
 
-/// MI_FLUSH_DW on the blitter ring (IVB PRM Vol1 Part4): the flush itself has no effect
-/// in a model that executes in order; its post-sync operation writes the immediate data
-/// or the timestamp. A Store Data Index write, into the hardware status page, is not
-/// modelled.
+/// MI_FLUSH_DW on the blitter ring (IVB PRM Vol1 Part4) and Gen11's video enhancement
+/// ring (Gen11 PRM Vol 2a; iHD writes its status tags this way, media-driver
+/// mhw_mi_g11_X.cpp AddMiFlushDwCmd): the flush itself has no effect in a model that
+/// executes in order; its post-sync operation writes the immediate data (a dword, or a
+/// qword when the command carries its high dword) or the timestamp. A Store Data Index
+/// write, into the hardware status page, and on Gen11 a write to a GGTT address (each
+/// context's addresses are its PPGTT's) are not modelled.
 pub(super) fn flush_dw<F: super::front::Front>(
     cs: &mut super::cs::CommandStreamer<'_, F>,
     c: &super::fields::Fields,
@@ -366,6 +369,16 @@ pub(super) fn flush_dw<F: super::front::Front>(
             at,
             "MI_FLUSH_DW writes into the hardware status page (Store Data Index)",
             "IVB PRM Vol1 Part3 MI_FLUSH_DW",
+        ));
+    }
+    // Gen7 has one GTT, its aliasing PPGTT the same addresses: the type matters only on
+    // Gen11, where each context has its own PPGTT.
+    if cs.ring == super::Ring::VideoEnhance && c.u("Destination Address Type") == 1 {
+        return Err(super::cs::unsupported(
+            name,
+            at,
+            "MI_FLUSH_DW post-sync writes to a GGTT address (each context's addresses are its PPGTT's)",
+            "Gen11 PRM Vol 2a MI_FLUSH_DW",
         ));
     }
     let high = c.array("Immediate Data High");

@@ -361,9 +361,8 @@ impl<'a, F: Front> CommandStreamer<'a, F> {
             "MI_ATOMIC" => super::atomic::execute(self, &c, at)?,
             "MI_SEMAPHORE_WAIT" => self.semaphore_wait(&c, at)?,
             "PIPE_CONTROL" => super::pipe_control::execute(self, &c, at)?,
-            "MI_FLUSH_DW" if self.ring == Ring::Blitter => super::blt::flush_dw(self, &c, at)?,
-            "MI_FLUSH_DW" if self.ring == Ring::VideoEnhance => {
-                super::vebox::flush_dw(self, &c, at)?
+            "MI_FLUSH_DW" if matches!(self.ring, Ring::Blitter | Ring::VideoEnhance) => {
+                super::blt::flush_dw(self, &c, at)?
             }
 
             // No display engine: scan-line windows never hold the ring back. Flushes,

@@ -1,5 +1,5 @@
-//! Gen11's video enhancement ring (VECS): the VEBOX and SFC commands, and MI_FLUSH_DW's
-//! post-sync writes there.
+//! Gen11's video enhancement ring (VECS): the VEBOX and SFC commands (its MI_FLUSH_DWs
+//! are the blitter's, `blt::flush_dw`).
 //!
 //! What Intel's iHD driver sends for one frame of video post-processing (media-driver
 //! `VPHAL_VEBOX_STATE::VeboxRenderVeboxCmd`): VEBOX_STATE (the DN/DI, IECP, gamut, vertex
@@ -188,59 +188,4 @@ fn process<F: Front>(cs: &CommandStreamer<'_, F>, c: &Fields, at: u64) -> Hang {
         ),
         REFERENCE,
     )
-}
-
-/// MI_FLUSH_DW on the video enhancement ring: its post-sync operation (Gen11 PRM Vol 2a
-/// MI_FLUSH_DW; iHD writes its status tags this way, media-driver mhw_mi_g11_X.cpp
-/// AddMiFlushDwCmd): nothing, the immediate data (one dword, or two when the command
-/// has its fifth dword), or the timestamp.
-pub(super) fn flush_dw<F: Front>(
-    cs: &mut CommandStreamer<'_, F>,
-    c: &Fields,
-    at: u64,
-) -> Result<(), Hang> {
-    let name = c.def.name;
-    let op = c.u("Post-Sync Operation");
-    if op == 0 {
-        return Ok(());
-    }
-    if c.u("Store Data Index") != 0 {
-        return Err(unsupported(
-            name,
-            at,
-            "MI_FLUSH_DW writes into the hardware status page (Store Data Index)",
-            "Gen11 PRM Vol 2a MI_FLUSH_DW",
-        ));
-    }
-    if c.u("Destination Address Type") == 1 {
-        return Err(unsupported(
-            name,
-            at,
-            "MI_FLUSH_DW post-sync writes to a GGTT address (each context's addresses are its PPGTT's)",
-            "Gen11 PRM Vol 2a MI_FLUSH_DW",
-        ));
-    }
-    let addr = c.address("Address");
-    match op {
-        1 => {
-            cs.write_u32(name, at, addr, c.u("Immediate Data") as u32)?;
-            // DWord Length 3: the fifth dword is the immediate data's high half.
-            if let Some(high) = c.array("Immediate Data High").first() {
-                cs.write_u32(name, at, addr + 4, high.u("Data DWord") as u32)?;
-            }
-        }
-        3 => {
-            let t = cs.clock();
-            cs.write_u64(name, at, addr, t)?;
-        }
-        _ => {
-            return Err(unsupported(
-                name,
-                at,
-                format!("MI_FLUSH_DW Post-Sync Operation {op}, a reserved value"),
-                "Gen11 PRM Vol 2a MI_FLUSH_DW",
-            ));
-        }
-    }
-    Ok(())
 }

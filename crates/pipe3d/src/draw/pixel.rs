@@ -332,6 +332,29 @@ impl PixelStage {
         }
     }
 
+    /// The pixels of `prim` its shader runs for: every one when there is no depth
+    /// buffer or the test comes after the shader, else those that pass the early depth
+    /// and stencil test (seed 004 §11.5.2), which this runs; `None` when the depth
+    /// buffer's operation is a clear, which leaves nothing to shade.
+    fn early_passed<'p>(
+        &self,
+        st: &DrawState,
+        mem: &mut dyn Memory,
+        prim: &'p Primitive,
+    ) -> Result<Option<Pixels<'p>>, DrawError> {
+        Ok(Some(match &self.depth {
+            None => Cow::Borrowed(&prim.pixels),
+            Some(_) if self.late => Cow::Borrowed(&prim.pixels),
+            Some(d) => {
+                let passed = early_depth(st, prim, d, mem)?;
+                if d.op != DepthOp::Test {
+                    return Ok(None);
+                }
+                Cow::Owned(passed)
+            }
+        }))
+    }
+
     /// Shades one primitive's pixels now.
     fn shade_now(
         &mut self,
@@ -342,16 +365,8 @@ impl PixelStage {
         stats: &mut Statistics,
         watchdog: &mut Watchdog,
     ) -> Result<(), DrawError> {
-        let passed: Cow<[(u32, u32)]> = match &self.depth {
-            None => Cow::Borrowed(&prim.pixels),
-            Some(_) if self.late => Cow::Borrowed(&prim.pixels),
-            Some(d) => {
-                let passed = early_depth(st, prim, d, mem)?;
-                if d.op != DepthOp::Test {
-                    return Ok(());
-                }
-                Cow::Owned(passed)
-            }
+        let Some(passed) = self.early_passed(st, mem, prim)? else {
+            return Ok(());
         };
         // Seed 004 §1.9 statistics table: PS_DEPTH_COUNT counts pixels that passed the
         // depth and stencil tests and were not discarded by the PS (counted at their
@@ -711,6 +726,9 @@ fn depth_test(
     }
     (passed, None)
 }
+
+/// Pixel positions, borrowed from a primitive or found by a test.
+type Pixels<'p> = Cow<'p, [(u32, u32)]>;
 
 /// A subspan: (y / 2, x / 2) of its upper-left pixel, and its lit-pixel mask.
 type Subspan = ((u32, u32), u32);

@@ -39,12 +39,11 @@
 //! targets, computed stencil, centroid and sample barycentrics, position offsets and
 //! input coverage masks in a coarse payload, and anti-aliased lines.
 
-use super::{Primitive, Subspan, ThreadContext, early_depth, rt_mode, subspans, unsupported};
-use crate::draw::{DepthOp, DrawError, Statistics, Watchdog};
+use super::{Primitive, Subspan, ThreadContext, rt_mode, subspans, unsupported};
+use crate::draw::{DrawError, Statistics, Watchdog};
 use crate::state::{DrawState, Front, PositionOffset};
 use gtsim_dataport::rt_path::CoarseWrites;
 use gtsim_mem::Memory;
-use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 const SEED: &str =
@@ -143,16 +142,8 @@ pub(super) fn shade(
             SEED,
         ));
     }
-    let passed: Cow<[(u32, u32)]> = match &stage.depth {
-        None => Cow::Borrowed(&prim.pixels),
-        Some(_) if stage.late => Cow::Borrowed(&prim.pixels),
-        Some(d) => {
-            let passed = early_depth(st, prim, d, mem)?;
-            if d.op != DepthOp::Test {
-                return Ok(());
-            }
-            Cow::Owned(passed)
-        }
+    let Some(passed) = stage.early_passed(st, mem, prim)? else {
+        return Ok(());
     };
     let Some(k) = &stage.kernel else {
         stats.ps_depth_count += passed.len() as u64;
