@@ -187,6 +187,49 @@ fn vebox_trace() -> Vec<u8> {
     w.drain()
 }
 
+/// A VEBOX frame the model runs: VEBOX_STATE with Global IECP Enable and the IECP
+/// state at 0x40000 (DW4 bits 31:12) with ProcAmp on (contrast 1.5, brightness +1);
+/// 64x16 NV12 input and output surfaces (linear, pitch 64, chroma at row 16); a
+/// VEB_DI_IECP over columns 0..=63 from 0x50000 to 0x60000.
+fn vebox_frame_trace() -> Vec<u8> {
+    let mut w = MemtraceWriter::new("fuzz", 0x8a52);
+    let mut batch = vec![];
+    let mut command = |header: u32, dwords: usize, fill: &[(usize, u32)]| {
+        let mut c = vec![0u32; dwords];
+        c[0] = header;
+        for &(i, v) in fill {
+            c[i] = v;
+        }
+        batch.extend(c);
+    };
+    command(0x7402_0011, 19, &[(1, 1 << 2), (4, 0x4_0000)]);
+    for id in 0..2 {
+        command(
+            0x7400_0007,
+            9,
+            &[
+                (1, id),
+                (2, 63 << 4 | 15 << 18),
+                (3, 4 << 27 | 1 << 20 | 63 << 3),
+                (4, 16),
+            ],
+        );
+    }
+    command(0x7403_0016, 24, &[(1, 63), (2, 0x5_0000), (12, 0x6_0000)]);
+    batch.extend([0x1300_4002, 0x3000, 1, 0xfeed, 0x0500_0000]);
+    w.write_memory(BATCH, &dwords(&batch));
+    let mut iecp = vec![0u32; 115];
+    iecp[53] = 192 << 17 | 16 << 1 | 1;
+    iecp[54] = 256 << 16;
+    w.write_memory(0x4_0000, &dwords(&iecp));
+    let frame: Vec<u8> = (0..64 * 24).map(|i| (i * 7 % 251) as u8).collect();
+    w.write_memory(0x5_0000, &frame);
+    w.write_memory(0x6_0000, &vec![0; 64 * 24]);
+    w.write_memory(0x1_0000_3000, &[0; 64]);
+    w.exec_in_context_on_vecs(BATCH, 2);
+    w.drain()
+}
+
 /// Parse and run on the ring each submission names: a summary.
 fn run_on_rings(bytes: &[u8]) -> String {
     let t = parse(bytes);
@@ -217,10 +260,46 @@ fn run_on_rings(bytes: &[u8]) -> String {
             _ => {}
         }
     }
-    format!("{} diagnostics, {results:?}", t.diagnostics.len())
+    // What the frame wrote, when there was one.
+    let mut out = vec![0u8; 64 * 24];
+    let written = mem.read(0x6_0000, &mut out).is_ok();
+    let sum: u64 = out
+        .iter()
+        .enumerate()
+        .map(|(i, &b)| (i as u64 + 1) * u64::from(b))
+        .sum();
+    format!(
+        "{} diagnostics, {results:?}, output {written} {sum}",
+        t.diagnostics.len()
+    )
 }
 
-/// The video enhancement ring's batch runs to VEB_DI_IECP, which is refused by name;
+/// The VEBOX frame runs (its output lands); mutated (the states, the surfaces, the
+/// frame's columns and addresses), it ends as a result or a typed hang, the same twice,
+/// with the same output.
+#[test]
+fn mutated_vebox_frames_end_and_repeat() {
+    let base = vebox_frame_trace();
+    let r = run_on_rings(&base);
+    assert!(
+        r.contains("[\"Ok(7)\"]") && !r.ends_with("output true 0"),
+        "{r}"
+    );
+    let mut rng = Rng::new(gtsim_fuzzkit::env_u64("GTSIM_FUZZ_SEED", 0xf7a3e));
+    for case in 0..gtsim_fuzzkit::cases(40) {
+        let mut bytes = base.clone();
+        mutate(&mut rng, &mut bytes);
+        let first = run_on_rings(&bytes);
+        assert_eq!(
+            first,
+            run_on_rings(&bytes),
+            "case {case}: not deterministic"
+        );
+    }
+}
+
+/// The video enhancement ring's batch runs to VEB_DI_IECP, which is refused by name (its
+/// SFC scaling);
 /// mutated, its VEBOX and SFC commands end as results or typed hangs, the same twice.
 #[test]
 fn mutated_vebox_traces_end_and_repeat() {

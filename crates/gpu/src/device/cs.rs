@@ -72,7 +72,7 @@ impl<'a, F: Front> CommandStreamer<'a, F> {
         *self.device_clock
     }
 
-    fn info(&self) -> &'static DeviceInfo {
+    pub(super) fn info(&self) -> &'static DeviceInfo {
         F::INFO
     }
 

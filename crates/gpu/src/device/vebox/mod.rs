@@ -10,9 +10,16 @@
 //! status tags. The commands' layouts are in `defs/gen11/media_driver_vebox.spec`, the
 //! heap states' in seed 003 (`seed003_hand_vebox.spec`, `seed003_media.spec`).
 //!
-//! The state commands are latched here, per context, and checked; VEB_DI_IECP is refused
-//! by name, with what it was asked to do: the VEBOX's pipes (denoise, deinterlace, the
-//! IECP colour pipe) and the SFC's scaling and format conversion are not modelled yet.
+//! The state commands are latched here, per context, and checked; VEB_DI_IECP runs the
+//! frame (`frame`): its surfaces (`surface`), the chroma up- and downsampler
+//! (`chroma`) and the IECP pipe's ProcAmp (`iecp`). What it does not model yet
+//! (denoise, deinterlace, the IECP's other units, gamut, the SFC's scaling and format
+//! conversion) is refused by name, with what the frame was asked to do.
+
+mod chroma;
+mod frame;
+mod iecp;
+mod surface;
 
 use super::Hang;
 use super::cs::{CommandStreamer, unsupported};
@@ -79,7 +86,7 @@ pub(super) fn execute<F: Front>(
             latched.sfc.retain(|(m, _)| *m != n);
             latched.sfc.push((def.name, dw.to_vec()));
         }
-        "VEB_DI_IECP" => return Err(process(cs, &c, at)),
+        "VEB_DI_IECP" => frame::process(cs, &c, at)?,
         _ => {
             return Err(unsupported(
                 def.name,
@@ -101,9 +108,9 @@ fn named(c: &Fields, name: &str) -> String {
     }
 }
 
-/// VEB_DI_IECP: what the frame's processing would be, refused by name (see the module
+/// VEB_DI_IECP refused: what the frame's processing would be, by name (see the module
 /// docs); a frame without its VEBOX_STATE or surface states is refused as such.
-fn process<F: Front>(cs: &CommandStreamer<'_, F>, c: &Fields, at: u64) -> Hang {
+fn refusal<F: Front>(cs: &CommandStreamer<'_, F>, c: &Fields, at: u64) -> Hang {
     let latched = &cs.ctx.vebox;
     let generation = cs.generation();
     let Some(state) = &latched.vebox_state else {
@@ -151,6 +158,15 @@ fn process<F: Front>(cs: &CommandStreamer<'_, F>, c: &Fields, at: u64) -> Hang {
             ("Color Gamut Expansion Enable", "gamut expansion"),
             ("Color Gamut Compression Enable", "gamut compression"),
             ("Lace Correction Enable", "LACE"),
+            ("Demosaic Enable", "demosaicing"),
+            ("Vignette Enable", "vignette correction"),
+            ("Hot Pixel Filtering Enable", "hot pixel filtering"),
+            (
+                "Forward Gamma Correction Enable",
+                "forward gamma correction",
+            ),
+            ("Alpha Plane Enable", "the alpha plane"),
+            ("Lut3 D Enable", "the 3D LUT"),
         ] {
             if s.flag(field) {
                 what.push(name.to_string());
