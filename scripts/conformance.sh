@@ -186,7 +186,7 @@ EOF
 
 # Statuses that fail a run: a result not in the baseline, or a baseline failure that
 # now passes (deqp-runner's own rule).
-REGRESSIONS="Fail Crash Timeout Missing UnexpectedPass Warn"
+REGRESSIONS="Fail Crash Timeout Missing UnexpectedPass"
 
 cmd_merge() {
   local out=""
