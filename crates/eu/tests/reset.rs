@@ -51,7 +51,7 @@ fn a_thread_reset_for_a_program_runs_it_as_a_new_thread_does() {
             if read != RegisterSet::ALL {
                 narrowed += 1;
             }
-            let seed = k.code.len() as u64 * 31 + u64::from(jit);
+            let seed = gtsim_fuzzkit::seed(0) ^ (k.code.len() as u64 * 31 + u64::from(jit));
             let mut fresh = Thread::new(k.simd);
             fill(&mut fresh, read, &mut Rng::new(seed));
             let want = run(&prog, &mut fresh);

@@ -63,6 +63,14 @@ impl SplitMix64 {
     }
 }
 
+/// A harness's seed: `GTSIM_FUZZ_SEED` when it is set, else `default`. The default
+/// seeds are the regression cases every `cargo test` replays; CI runs the harnesses a
+/// second time with a fresh `GTSIM_FUZZ_SEED` it prints (`scripts/fuzz-fresh.sh`), so that
+/// each run tries new inputs and a failure can be replayed from the log.
+pub fn seed(default: u64) -> u64 {
+    env_u64("GTSIM_FUZZ_SEED", default)
+}
+
 /// The environment variable `name` as a number, or `default` when it is unset or not a
 /// number.
 pub fn env_u64(name: &str, default: u64) -> u64 {

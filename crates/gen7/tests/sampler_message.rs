@@ -879,7 +879,7 @@ fn ld_reads_rows_of_texels_as_each_texel_is_stored() {
         (SurfaceFormat::R32G32B32A32_UINT, 16),
     ];
     let (w, h, pitch) = (200u32, 40u32, 4096u64);
-    let mut rng = gtsim_fuzzkit::Rng::new(0x2545_f491);
+    let mut rng = gtsim_fuzzkit::Rng::new(gtsim_fuzzkit::seed(0x2545_f491));
     let mut next = move || rng.next_u64() as u32;
     for tiling in [None, Some(false), Some(true)] {
         for &(format, bpp) in &formats {

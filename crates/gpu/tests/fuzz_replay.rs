@@ -108,7 +108,7 @@ fn mutated_memory_writes_end_in_images_or_hangs() {
     );
     let mut hung = 0;
     for case in 0..cases() {
-        let mut rng = Rng(0x9e37_79b9_7f4a_7c15 ^ (case + 1));
+        let mut rng = Rng(gtsim_fuzzkit::seed(0x9e37_79b9_7f4a_7c15) ^ (case + 1));
         let mut t = base.clone();
         for _ in 0..1 + rng.below(3) {
             let i = if rng.below(2) == 0 {
@@ -140,7 +140,7 @@ fn mutated_memory_writes_end_in_images_or_hangs() {
 #[test]
 fn mutated_trace_files_parse_and_replay_or_are_refused() {
     for case in 0..cases() {
-        let mut rng = Rng(0x5851_f42d_4c95_7f2d ^ (case + 1));
+        let mut rng = Rng(gtsim_fuzzkit::seed(0x5851_f42d_4c95_7f2d) ^ (case + 1));
         let mut bytes = TRACE.to_vec();
         mutate(&mut rng, &mut bytes);
         if rng.below(4) == 0 {

@@ -284,7 +284,7 @@ fn hostile_compute_state_ends_in_a_report_or_a_hang() {
         0x7f,
     ];
     let cases = gtsim_fuzzkit::cases(120);
-    let mut rng = gtsim_fuzzkit::Rng::new(0x11c0_de11);
+    let mut rng = gtsim_fuzzkit::Rng::new(gtsim_fuzzkit::seed(0x11c0_de11));
     let mut outcomes = [0usize; 2];
     for _ in 0..cases {
         let mut m = setup([2, 2]);

@@ -212,7 +212,7 @@ mod tests {
     /// The project's seeded generator (`gtsim_fuzzkit::Rng`) from `seed`: each call
     /// gives a number below its argument.
     fn below(seed: u64) -> impl FnMut(u64) -> u64 {
-        let mut rng = gtsim_fuzzkit::Rng::new(seed);
+        let mut rng = gtsim_fuzzkit::Rng::new(gtsim_fuzzkit::seed(seed));
         move |n| rng.below(n as usize) as u64
     }
 

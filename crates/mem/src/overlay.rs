@@ -296,7 +296,7 @@ mod tests {
     /// applying the log leaves the memory written directly.
     #[test]
     fn random_writes_and_reads_match_writing_directly() {
-        let mut rng = gtsim_fuzzkit::Rng::new(0x9e37_79b9_7f4a_7c15);
+        let mut rng = gtsim_fuzzkit::Rng::new(gtsim_fuzzkit::seed(0x9e37_79b9_7f4a_7c15));
         let mut next = move |n: u64| rng.below(n as usize) as u64;
         for round in 0..50 {
             let base = space();

@@ -500,7 +500,7 @@ mod tests {
     /// refused by the loader. `GTSIM_FUZZ_CASES` sizes the campaign.
     #[test]
     fn hostile_entries_never_panic_the_decoder() {
-        let mut rng = gtsim_fuzzkit::Rng::new(0x6a17_cace);
+        let mut rng = gtsim_fuzzkit::Rng::new(gtsim_fuzzkit::seed(0x6a17_cace));
         let (key, code) = sample();
         let good = encode(&key, &code);
         for case in 0..gtsim_fuzzkit::cases(4000) {
