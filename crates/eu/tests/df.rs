@@ -481,11 +481,11 @@ fn df_math_rounding_and_exec_size_1_are_unsupported() {
 }
 
 // ---------------------------------------------------------------------------------------
-// Uncertain hardware behaviour
+// Uncertain hardware behaviour: a characterisation test pinning the model's choice
+// (whether Gen7's DF mad rounds once, fused, is not documented at hand)
 // ---------------------------------------------------------------------------------------
 
 #[test]
-#[ignore = "reason: whether Gen7 DF mad rounds once (fused) is not documented at hand"]
 fn uncertain_df_mad_is_fused() {
     // (1 + 2^-30)(1 - 2^-30) - 1 = -2^-60 exactly when fused; unfused the product rounds to
     // 1.0 and the result is +0. The model rounds once, like its single-precision mad.
