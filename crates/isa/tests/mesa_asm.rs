@@ -55,6 +55,11 @@ fn atomics(text: &str) -> Vec<String> {
 #[test]
 fn mesa_gen7_assembler_tests_agree() {
     let Some(dir) = mesa_dir() else {
+        assert!(
+            std::env::var_os("GTSIM_REQUIRE_MESA_TESTS").is_none(),
+            "GTSIM_REQUIRE_MESA_TESTS is set and Mesa's gen7 assembler tests are not found \
+             (scripts/mesa-tests-debian.sh fetches them)"
+        );
         eprintln!(
             "note: Mesa's gen7 assembler tests not found (set GTSIM_MESA_TESTS or run \
              scripts/mesa-asm-check.sh); skipped"

@@ -22,6 +22,11 @@ fn mesa_dir() -> Option<PathBuf> {
 #[test]
 fn mesa_gen11_assembler_tests_agree() {
     let Some(dir) = mesa_dir() else {
+        assert!(
+            std::env::var_os("GTSIM_REQUIRE_MESA_TESTS").is_none(),
+            "GTSIM_REQUIRE_MESA_TESTS is set and Mesa's gen11 assembler tests are not found \
+             (scripts/mesa-tests-debian.sh fetches them)"
+        );
         eprintln!(
             "note: Mesa's gen11 assembler tests not found (set GTSIM_MESA_TESTS_GEN11 or \
              extract them to /tmp/mesa-gen11); skipped"
