@@ -250,16 +250,29 @@ mod tests {
         let mut o = Overlay::new(&m);
         o.write(0x1010, &[1; 4]).unwrap();
         o.write(0x1ffc, &[1; 4]).unwrap();
-        assert!(
-            o.write(0x2ffe, &[1; 4]).is_err(),
+        assert_eq!(
+            o.write(0x2ffe, &[1; 4]),
+            Err(Fault {
+                addr: 0x2ffe,
+                len: 4,
+                page: 0x3000,
+                kind: "write"
+            }),
             "crosses into unmapped 0x3000"
         );
         let h = HalfPage;
         let mut o = Overlay::new(&h);
         o.write(0x3000, &[1; 4]).unwrap();
         o.write(0x37fc, &[1; 4]).unwrap();
-        assert!(o.write(0x3800, &[1; 4]).is_err());
-        assert!(o.write(0x3ffc, &[1; 4]).is_err());
+        for addr in [0x3800, 0x3ffc] {
+            assert!(
+                matches!(
+                    o.write(addr, &[1; 4]),
+                    Err(Fault { addr: a, len: 4, kind: "write", .. }) if a == addr
+                ),
+                "{addr:#x}"
+            );
+        }
     }
 
     #[test]

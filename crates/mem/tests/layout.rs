@@ -1,7 +1,9 @@
 //! Surface layout offsets worked by hand from the Gen7 layout rules (see the module docs
 //! of `gtsim_mem::layout`): every expected number below is derived in its comment.
 
-use gtsim_mem::layout::{ArraySpacing, MsaaLayout, SurfaceDesc, SurfaceType, ims_position};
+use gtsim_mem::layout::{
+    ArraySpacing, LayoutError, MsaaLayout, SurfaceDesc, SurfaceType, ims_position,
+};
 use gtsim_mem::tiling::Tiling;
 
 fn desc(ty: SurfaceType, w: u32, h: u32, d: u32, levels: u32) -> SurfaceDesc {
@@ -11,6 +13,12 @@ fn desc(ty: SurfaceType, w: u32, h: u32, d: u32, levels: u32) -> SurfaceDesc {
         levels,
         ..SurfaceDesc::plain_2d(w, h, 4, Tiling::Linear, 1024)
     }
+}
+
+/// The error for coordinate `what` = `value` outside a surface whose first value
+/// outside is `limit`.
+fn outside(what: &'static str, value: u32, limit: u32) -> LayoutError {
+    LayoutError::Outside { what, value, limit }
 }
 
 #[test]
@@ -50,7 +58,7 @@ fn array_spacing_full_and_lod0() {
     d.levels = 1;
     assert_eq!(d.qpitch(), 16);
     assert_eq!(d.image_origin(2, 0).unwrap(), (0, 32));
-    assert!(d.image_origin(3, 0).is_err());
+    assert_eq!(d.image_origin(3, 0), Err(outside("slice", 3, 3)));
 }
 
 #[test]
@@ -59,7 +67,7 @@ fn cube_arrays_are_six_slices_per_cube() {
     // 6 + 4 = 10 -> row 360; 12 slices in all.
     let d = desc(SurfaceType::Cube, 8, 8, 2, 4);
     assert_eq!(d.image_origin(10, 0).unwrap(), (0, 360));
-    assert!(d.image_origin(12, 0).is_err());
+    assert_eq!(d.image_origin(12, 0), Err(outside("slice", 12, 12)));
     // Rows: 11 slices of 36, then the last slice's mip chain: LOD0..3 end at rows
     // 8, 8+4 = 12, 8+4 (LOD2 at y 8, 2x2 -> aligned 4x2, ends 10), LOD3 (8+2, ends 12).
     assert_eq!(d.total_rows().unwrap(), 11 * 36 + 12);
@@ -75,7 +83,11 @@ fn three_d_slices_per_row_double_each_lod() {
     assert_eq!(d.image_origin(1, 1).unwrap(), (4, 32));
     assert_eq!(d.image_origin(0, 2).unwrap(), (0, 36));
     assert_eq!(d.image_origin(0, 3).unwrap(), (0, 38));
-    assert!(d.image_origin(2, 1).is_err(), "LOD1 has 2 slices");
+    assert_eq!(
+        d.image_origin(2, 1),
+        Err(outside("z", 2, 2)),
+        "LOD1 has 2 slices"
+    );
     assert_eq!(d.total_rows().unwrap(), 40);
 }
 
@@ -155,20 +167,35 @@ fn tiled_surface_offsets_go_through_the_tiling() {
 #[test]
 fn out_of_range_coordinates_are_errors() {
     let d = desc(SurfaceType::D2, 16, 16, 1, 5);
-    assert!(d.texel_offset(16, 0, 0, 0, 0).is_err());
-    assert!(d.texel_offset(8, 0, 0, 1, 0).is_err(), "LOD1 is 8 wide");
-    assert!(d.texel_offset(0, 0, 0, 5, 0).is_err());
-    assert!(d.texel_offset(0, 0, 0, 0, 1).is_err());
+    assert_eq!(d.texel_offset(16, 0, 0, 0, 0), Err(outside("x", 16, 16)));
+    assert_eq!(
+        d.texel_offset(8, 0, 0, 1, 0),
+        Err(outside("x", 8, 8)),
+        "LOD1 is 8 wide"
+    );
+    assert_eq!(d.texel_offset(0, 16, 0, 0, 0), Err(outside("y", 16, 16)));
+    assert_eq!(d.texel_offset(0, 0, 0, 5, 0), Err(outside("LOD", 5, 5)));
+    assert_eq!(d.texel_offset(0, 0, 0, 0, 1), Err(outside("sample", 1, 1)));
     let mut bad = d;
     bad.samples = 3;
-    assert!(bad.texel_offset(0, 0, 0, 0, 0).is_err());
+    assert!(
+        matches!(
+            bad.texel_offset(0, 0, 0, 0, 0),
+            Err(LayoutError::Invalid(ref why)) if why.contains("3 samples")
+        ),
+        "{:?}",
+        bad.texel_offset(0, 0, 0, 0, 0)
+    );
     // Buffers: element index times the structure size, which is the Surface Pitch
     // (seed 000 §2.12.2), whatever the format's size: 4-byte elements 16 bytes apart put
     // element 99 at 1584; a 1-byte pitch makes the index a byte offset.
     let mut b = desc(SurfaceType::Buffer, 100, 1, 1, 1);
     b.pitch = 16;
     assert_eq!(b.texel_offset(99, 0, 0, 0, 0).unwrap(), 1584);
-    assert!(b.texel_offset(100, 0, 0, 0, 0).is_err());
+    assert_eq!(
+        b.texel_offset(100, 0, 0, 0, 0),
+        Err(outside("element", 100, 100))
+    );
     b.pitch = 1;
     assert_eq!(b.texel_offset(48, 0, 0, 0, 0).unwrap(), 48);
 }

@@ -2,7 +2,7 @@
 //! slices QPitch rows apart with the same mip arrangement inside a slice, and 3D surfaces
 //! as 2D arrays of their z slices (LOD L holding d >> L of them).
 
-use gtsim_mem::layout::{ArraySpacing, MsaaLayout, SurfaceDesc, SurfaceType};
+use gtsim_mem::layout::{ArraySpacing, LayoutError, MsaaLayout, SurfaceDesc, SurfaceType};
 use gtsim_mem::tiling::Tiling;
 
 fn desc(ty: SurfaceType, depth: u32, levels: u32, qpitch: u32) -> SurfaceDesc {
@@ -43,6 +43,13 @@ fn a_3d_surface_is_an_array_of_its_z_slices() {
     let d = desc(SurfaceType::D3, 4, 2, 12);
     assert_eq!(d.image_origin(3, 0).unwrap(), (0, 36));
     assert_eq!(d.image_origin(1, 1).unwrap(), (0, 20));
-    assert!(d.image_origin(2, 1).is_err());
+    assert_eq!(
+        d.image_origin(2, 1),
+        Err(LayoutError::Outside {
+            what: "z",
+            value: 2,
+            limit: 2
+        })
+    );
     assert_eq!(d.total_rows().unwrap(), 3 * 12 + 12);
 }

@@ -644,8 +644,21 @@ fn ycrcb_byte_orders() {
         ));
         assert_eq!(layout(f).unwrap().bits_per_element, 16);
     }
-    assert!(decode_ycrcb(SF::YCRCB_NORMAL, &[1, 2, 3], false).is_err());
-    assert!(decode_ycrcb(SF::R8_UNORM, &[1, 2, 3, 4], false).is_err());
+    assert_eq!(
+        decode_ycrcb(SF::YCRCB_NORMAL, &[1, 2, 3], false),
+        Err(FormatError::WrongLength {
+            format: "YCRCB_NORMAL",
+            expected: 4,
+            got: 3
+        })
+    );
+    assert!(matches!(
+        decode_ycrcb(SF::R8_UNORM, &[1, 2, 3, 4], false),
+        Err(FormatError::Unsupported {
+            format: "R8_UNORM",
+            ..
+        })
+    ));
 }
 
 #[test]
@@ -671,8 +684,21 @@ fn palette_indices() {
         decode_palette_index(SF::P8A8_UNORM_PALETTE1, &[7, 0]),
         Ok((7, Some(0.0)))
     );
-    assert!(decode_palette_index(SF::P8A8_UNORM_PALETTE1, &[7]).is_err());
-    assert!(decode_palette_index(SF::R8_UNORM, &[7]).is_err());
+    assert_eq!(
+        decode_palette_index(SF::P8A8_UNORM_PALETTE1, &[7]),
+        Err(FormatError::WrongLength {
+            format: "P8A8_UNORM_PALETTE1",
+            expected: 2,
+            got: 1
+        })
+    );
+    assert!(matches!(
+        decode_palette_index(SF::R8_UNORM, &[7]),
+        Err(FormatError::Unsupported {
+            format: "R8_UNORM",
+            ..
+        })
+    ));
     assert!(matches!(
         decode(SF::P8_UNORM_PALETTE0, &[1]),
         Err(FormatError::Unsupported { .. })
@@ -684,7 +710,14 @@ fn palette_indices() {
             Ok(i as u8)
         );
     }
-    assert!(decode_palette_index_sub_byte(SF::P2_UNORM_PALETTE0, 0, 4).is_err());
+    assert_eq!(
+        decode_palette_index_sub_byte(SF::P2_UNORM_PALETTE0, 0, 4),
+        Err(FormatError::SubByteIndex {
+            format: "P2_UNORM_PALETTE0",
+            index: 4,
+            per_byte: 4
+        })
+    );
     assert_eq!(
         decode_sub_byte(SF::R1_UNORM, 0b10, 1),
         Ok(Texel::Float([1.0, 0.0, 0.0, 1.0]))
@@ -693,7 +726,14 @@ fn palette_indices() {
         decode_sub_byte(SF::R1_UNORM, 0b10, 0),
         Ok(Texel::Float([0.0, 0.0, 0.0, 1.0]))
     );
-    assert!(decode_sub_byte(SF::R1_UNORM, 0, 8).is_err());
+    assert_eq!(
+        decode_sub_byte(SF::R1_UNORM, 0, 8),
+        Err(FormatError::SubByteIndex {
+            format: "R1_UNORM",
+            index: 8,
+            per_byte: 8
+        })
+    );
 }
 
 #[test]
@@ -701,8 +741,21 @@ fn passthru_raw_bits() {
     let bytes: Vec<u8> = (0..16).collect();
     let ch = decode_passthru(SF::R64G64_PASSTHRU, &bytes).unwrap();
     assert_eq!(ch, vec![0x0706_0504_0302_0100, 0x0f0e_0d0c_0b0a_0908]);
-    assert!(decode_passthru(SF::R64G64B64A64_PASSTHRU, &bytes).is_err());
-    assert!(decode(SF::R64_PASSTHRU, &bytes[..8]).is_err());
+    // Four 64-bit channels are 32 bytes, not 16.
+    assert_eq!(
+        decode_passthru(SF::R64G64B64A64_PASSTHRU, &bytes),
+        Err(FormatError::WrongLength {
+            format: "R64G64B64A64_PASSTHRU",
+            expected: 32,
+            got: 16
+        })
+    );
+    // `decode` refuses PASSTHRU formats and points at `decode_passthru`.
+    assert!(matches!(
+        decode(SF::R64_PASSTHRU, &bytes[..8]),
+        Err(FormatError::Unsupported { format: "R64_PASSTHRU", reason })
+            if reason.contains("decode_passthru")
+    ));
 }
 
 // ---------------------------------------------------------------------------------------
