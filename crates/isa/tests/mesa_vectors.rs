@@ -94,6 +94,13 @@ fn send_with_its_descriptor_in_a0() {
     let wrong = text.replace("0x00000200", "0x00000201");
     let e = assemble(&wrong, Compaction::Never).unwrap_err();
     assert_eq!(e.line, 1);
+    assert!(
+        e.msg.contains(
+            "descriptor dword 0x00000201 does not match its register operand (0x00000200)"
+        ),
+        "{}",
+        e.msg
+    );
 }
 
 #[test]

@@ -231,13 +231,16 @@ mod tests {
 
     #[test]
     fn reserved_codes_are_decode_errors() {
-        assert!(cond_modifier(10).is_err());
-        assert!(math_function(0).is_err());
-        assert!(math_function(14).is_err());
-        assert!(sfid(8).is_err());
-        assert!(sfid(12).is_err());
-        assert!(pred_control(13, false).is_err());
-        assert!(pred_control(8, true).is_err());
+        fn reserved<T>(what: &str) -> Result<T, DecodeError> {
+            Err(DecodeError::Invalid(format!("reserved {what}")))
+        }
+        assert_eq!(cond_modifier(10), reserved("conditional modifier 10"));
+        assert_eq!(math_function(0), reserved("math function 0"));
+        assert_eq!(math_function(14), reserved("math function 14"));
+        assert_eq!(sfid(8), reserved("shared function 8"));
+        assert_eq!(sfid(12), reserved("shared function 12"));
+        assert_eq!(pred_control(13, false), reserved("predicate control 13"));
+        assert_eq!(pred_control(8, true), reserved("predicate control 8"));
         assert_eq!(pred_control(0, false), Ok(None));
     }
 }

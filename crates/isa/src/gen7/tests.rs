@@ -1,6 +1,7 @@
 use super::compact::{compact, uncompact};
 use super::decode::decode;
 use super::encode::{encode, encode_native};
+use crate::error::{DecodeError, EncodeError};
 
 #[test]
 fn compact_round_trip_on_every_control_entry() {
@@ -47,6 +48,14 @@ fn decode_encode_round_trip_of_simple_instructions() {
     let _ = encode_native(&back).unwrap();
 }
 
+/// `ins` is refused by the native encoder, for the reason `why` names.
+fn assert_unencodable(ins: &crate::ir::Instruction, why: &str) {
+    match encode_native(ins) {
+        Err(EncodeError::Unencodable(m)) => assert!(m.contains(why), "{m:?} does not say {why:?}"),
+        other => panic!("{other:?}: expected the encoder to refuse ({why})"),
+    }
+}
+
 /// Assembles one line of Mesa's syntax to IR (native, no compaction).
 fn ir(line: &str) -> crate::ir::Instruction {
     let bytes = crate::asm::assemble(line, crate::asm::Compaction::Never).unwrap();
@@ -60,20 +69,14 @@ fn values_a_layout_cannot_hold_are_refused_not_dropped() {
     let mut ins = ir("mov(8) g10<1>UD g1.4<0>UD { align16 1Q };");
     let good = encode_native(&ins).unwrap();
     ins.dst.subnr = 8;
-    assert!(
-        encode_native(&ins).is_err(),
-        "align16 dst subregister byte 8"
-    );
+    assert_unencodable(&ins, "subregister byte 8 in align16");
     // Three-source subregisters count dwords.
     let mut ins = ir("mad(8) g11<1>F g8<4,4,1>F g10<4,4,1>F g3.1<0,1,0>F { align16 1Q };");
     encode_native(&ins).unwrap();
     if let Src::Reg { subnr, .. } = &mut ins.srcs[1] {
         *subnr = 2;
     }
-    assert!(
-        encode_native(&ins).is_err(),
-        "three-source subregister byte 2"
-    );
+    assert_unencodable(&ins, "three-source subregister byte 2 is not a whole dword");
     // A branch's src1 immediate has no bits: dword 3 holds JIP and UIP.
     let mut ins = ir("if(8) JIP: 16 UIP: 32 { align1 1Q };");
     encode_native(&ins).unwrap();
@@ -81,7 +84,7 @@ fn values_a_layout_cannot_hold_are_refused_not_dropped() {
         ty: crate::ir::Type::W,
         bits: 5,
     };
-    assert!(encode_native(&ins).is_err(), "branch src1 immediate bits");
+    assert_unencodable(&ins, "a branch's src1 immediate has no bits");
     // The send descriptor register is direct, and End Of Thread is a descriptor bit.
     // (Mesa's `send(8) null<1>F g113<4>F 0x8a08c000 urb ... { align16 1Q EOT }`.)
     let words = [0x0660_0131u32, 0x200f_0fbc, 0x006e_0e24, 0x8a08_c000];
@@ -104,10 +107,7 @@ fn values_a_layout_cannot_hold_are_refused_not_dropped() {
         abs: false,
     };
     ins.srcs.push(a0);
-    assert!(
-        encode_native(&ins).is_err(),
-        "EOT with a register descriptor"
-    );
+    assert_unencodable(&ins, "End Of Thread with a descriptor in a register");
     ins.eot = false;
     encode_native(&ins).unwrap();
     if let Src::Reg { address, .. } = &mut ins.srcs[1] {
@@ -116,7 +116,7 @@ fn values_a_layout_cannot_hold_are_refused_not_dropped() {
             offset: 0,
         };
     }
-    assert!(encode_native(&ins).is_err(), "indirect descriptor register");
+    assert_unencodable(&ins, "send with an indirect descriptor register");
     assert_ne!(good, [0; 4]);
 }
 
@@ -128,7 +128,11 @@ fn each_layout_checks_its_fixed_fields_both_ways() {
     let dw = encode_native(&ins).unwrap();
     let mut bytes: Vec<u8> = dw.iter().flat_map(|d| d.to_le_bytes()).collect();
     bytes[1] &= !1; // clear Access Mode (bit 8)
-    assert!(decode(&bytes).is_err());
+    let e = decode(&bytes).unwrap_err();
+    assert!(
+        matches!(&e, DecodeError::Invalid(m) if m.contains("`Access Mode` must be 0x1, found 0x0")),
+        "{e:?}"
+    );
     ins.align16 = false;
-    assert!(encode_native(&ins).is_err());
+    assert_unencodable(&ins, "`Access Mode` must be 0x1, found 0x0");
 }
