@@ -19,7 +19,15 @@ fn unorm_depth_quantization() {
     assert_eq!(DepthFormat::D24Unorm.encode(0.25), 4_194_304);
     assert_eq!(DepthFormat::D24Unorm.encode(1.0), 0xff_ffff);
     assert_eq!(DepthFormat::D32Float.encode(0.5), 0x3f00_0000);
-    assert!(DepthFormat::from_field(2).is_err());
+    // 2 is D24_UNORM_S8_UINT, a combined format: not modelled (separate stencil only).
+    assert!(matches!(
+        DepthFormat::from_field(2),
+        Err(gtsim_dataport::ReservedValue {
+            field: "3DSTATE_DEPTH_BUFFER Surface Format",
+            value: 2,
+            ..
+        })
+    ));
 }
 
 #[test]

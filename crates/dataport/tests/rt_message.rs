@@ -13,6 +13,14 @@ fn reg(f: impl Fn(u32) -> u32) -> [u8; 32] {
     r
 }
 
+/// `r` is the message refused as invalid, the reason saying `why`.
+fn assert_invalid<T: std::fmt::Debug>(r: Result<T, MessageError>, why: &str) {
+    match r {
+        Err(MessageError::Invalid(m)) => assert!(m.contains(why), "{m:?} does not say {why:?}"),
+        other => panic!("{other:?}: expected an invalid message ({why})"),
+    }
+}
+
 fn write(subtype: RtSubtype, hi: bool, header: Option<RtHeader>) -> RtWrite {
     RtWrite {
         subtype,
@@ -68,13 +76,21 @@ fn simd16_high_slot_group_fills_slots_16_to_31_after_the_header() {
 #[test]
 fn short_payloads_and_unmodelled_forms_are_errors() {
     let one = vec![reg(|_| 0)];
-    assert!(decode_payload(&write(RtSubtype::Simd8Lo, false, None), &one, false).is_err());
+    // Four colour registers, no header.
+    assert_invalid(
+        decode_payload(&write(RtSubtype::Simd8Lo, false, None), &one, false),
+        "(\"SIMD8_LO\") needs 4 payload registers, the message has 1",
+    );
     let omask = RtHeader {
         omask: true,
         ..Default::default()
     };
     let many = vec![reg(|_| 0); 10];
-    assert!(decode_payload(&write(RtSubtype::Simd16, false, Some(omask)), &many, false).is_err());
+    // Header (2), oMask (1) and eight colour registers: 11, one more than given.
+    assert_invalid(
+        decode_payload(&write(RtSubtype::Simd16, false, Some(omask)), &many, false),
+        "(\"SIMD16\") needs 11 payload registers, the message has 10",
+    );
     let e = decode_payload(
         &write(RtSubtype::Other("SIMD8_IMAGE_WRITE"), false, None),
         &many,
@@ -409,14 +425,18 @@ fn computed_stencil_follows_the_colours_and_depth_in_simd8_writes() {
     assert_eq!(stencil[..8], [9, 8, 7, 6, 5, 4, 3, 2]);
     assert_eq!(p.depth.unwrap()[3], 0x3f80_0003);
     // One register short: the stencil is missing.
-    assert!(
+    // Header 2, colours 4, depth 1, stencil 1: 8 registers.
+    assert_invalid(
         decode_payload(
             &write(RtSubtype::Simd8Lo, false, Some(header)),
             &payload[..payload.len() - 1],
-            false
-        )
-        .is_err()
+            false,
+        ),
+        "(\"SIMD8_LO\") needs 8 payload registers, the message has 7",
     );
     let many = vec![[0u8; 32]; 12];
-    assert!(decode_payload(&write(RtSubtype::Simd16, false, Some(header)), &many, false).is_err());
+    assert_invalid(
+        decode_payload(&write(RtSubtype::Simd16, false, Some(header)), &many, false),
+        "a SIMD16 render target write with Stencil Present",
+    );
 }

@@ -2,6 +2,15 @@
 //! the two vertices' entries, worked by hand.
 
 use gtsim_dataport::urb::{UrbWrite, Vue, write};
+use gtsim_message::MessageError;
+
+/// `r` is the message refused as invalid, the reason saying `why`.
+fn assert_invalid<T: std::fmt::Debug>(r: Result<T, MessageError>, why: &str) {
+    match r {
+        Err(MessageError::Invalid(m)) => assert!(m.contains(why), "{m:?} does not say {why:?}"),
+        other => panic!("{other:?}: expected an invalid message ({why})"),
+    }
+}
 
 fn reg(f: impl Fn(u32) -> u32) -> [u8; 32] {
     let mut r = [0u8; 32];
@@ -53,7 +62,10 @@ fn channel_mask_and_execution_mask_select_dwords() {
         handles: [0, 7],
         ..w
     };
-    assert!(write(&mut vues, &bad, &[reg(|_| 0)], 0xff).is_err());
+    assert_invalid(
+        write(&mut vues, &bad, &[reg(|_| 0)], 0xff),
+        "URB write to handle 7, which this thread was not given",
+    );
 }
 
 /// Per-slot offsets (M0.3/M0.4, 256-bit rows) add to the Global Offset, each for its
@@ -83,7 +95,11 @@ fn per_slot_offsets_add_to_the_global_offset_per_handle() {
         slot_offsets: [1023, 0],
         ..w
     };
-    assert!(write(&mut vues, &far, &[reg(|_| 0)], 0x0f).is_err());
+    // Handle 0: 2 x (1 + 1023) = slot 2048, the first past the end.
+    assert_invalid(
+        write(&mut vues, &far, &[reg(|_| 0)], 0x0f),
+        "URB write to 128-bit slot 2048 of handle 0, past the largest URB entry (2048 slots)",
+    );
     assert_eq!(vues[0].len(), 8);
 }
 
@@ -106,7 +122,10 @@ fn an_oword_write_counts_its_offsets_in_slots_and_writes_one_slot() {
     assert_eq!(vues[0][3], [50, 51, 52, 53]);
     assert_eq!(vues[1].len(), 2);
     assert_eq!(vues[1][1], [54, 55, 56, 57]);
-    assert!(write(&mut vues, &w, &[reg(|_| 0), reg(|_| 0)], 0xff).is_err());
+    assert_invalid(
+        write(&mut vues, &w, &[reg(|_| 0), reg(|_| 0)], 0xff),
+        "URB OWord write with 2 data registers",
+    );
 }
 
 /// URB_NOSWIZZLE (not interleaved): each data register's eight dwords go to the first
@@ -192,7 +211,10 @@ fn reads_return_each_handles_slots() {
         handles: [0, 5],
         ..r
     };
-    assert!(read(&vues, &bad, 1).is_err());
+    assert_invalid(
+        read(&vues, &bad, 1),
+        "URB read from handle 5, which this thread was not given",
+    );
 }
 
 /// A Gen8+ SIMD8 URB write as iris's GS emits one (seed 003 "SIMD8 URB Offset Message

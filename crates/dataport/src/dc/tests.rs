@@ -27,6 +27,17 @@ pub(super) fn reg(dws: [u32; 8]) -> [u8; 32] {
     r
 }
 
+/// `r` is the message refused as invalid, the reason saying `why`.
+#[track_caller]
+fn assert_invalid<T: std::fmt::Debug>(r: Result<T, gtsim_message::MessageError>, why: &str) {
+    match r {
+        Err(gtsim_message::MessageError::Invalid(m)) => {
+            assert!(m.contains(why), "{m:?} does not say {why:?}")
+        }
+        other => panic!("{other:?}: expected an invalid message ({why})"),
+    }
+}
+
 fn dwords(r: &[u8; 32]) -> [u32; 8] {
     std::array::from_fn(|i| {
         u32::from_le_bytes([r[4 * i], r[4 * i + 1], r[4 * i + 2], r[4 * i + 3]])
@@ -464,7 +475,10 @@ fn scratch_block_write_then_read() {
         0xff,
         1,
     );
-    assert!(e.is_err());
+    assert_invalid(
+        e,
+        "a stateless data port message without its header (the Immediate Buffer Base Address)",
+    );
 }
 
 /// The stateless model's bound is General State Access Upper Bound.
@@ -538,7 +552,10 @@ fn slm_untyped_access_wraps_at_64k() {
         slm: Some(&mut slm),
         color_processing: None,
     };
-    assert!(execute(&block, &payload, 1, 1, &mut t).is_err());
+    assert_invalid(
+        execute(&block, &payload, 1, 1, &mut t),
+        "shared local memory (binding table index 254) takes only Byte Scattered and the untyped messages",
+    );
 }
 
 /// A linear, single-level 2D `format` surface of `width` x `height` at `BASE`.
@@ -640,7 +657,7 @@ fn typed_read_slot_group_and_bounds() {
         0x0300,
         1,
     );
-    assert!(e.is_err());
+    assert_invalid(e, "a typed surface read of a R8G8B8A8_UNORM surface");
 }
 
 /// Typed atomics on R32_UINT (§3.9.9.3): AOP_UMAX returns the old value.
@@ -844,7 +861,11 @@ fn media_block_write_drops_what_is_outside() {
     // Byte 8 of the row is outside the 8-byte-wide surface: untouched.
     assert_eq!(mem.read_u32(BASE + 64 + 8).unwrap(), 1000 + 18);
     let misaligned = reg([2, 0, 3, 0, 0, 0, 0, 0]);
-    assert!(run(&mut mem, media(true), Some(s), &[misaligned, data], 0, 0).is_err());
+    // X 2, M0.2 width field 3: 4 bytes wide at a byte offset that is not a DWord's.
+    assert_invalid(
+        run(&mut mem, media(true), Some(s), &[misaligned, data], 0, 0),
+        "a media block write at X offset 2, 4 bytes wide: both must be DWord aligned",
+    );
     // Intel's VA driver's NV12 luma target: R8_UINT, Width 16 DWords for a 64-byte row:
     // a write at X 60 lands its 4 bytes (the old pixel rule kept 16 bytes of the row).
     let s = r8_surface(16, 2, SurfaceFormat::R8_UINT);
@@ -911,5 +932,5 @@ fn a64_untyped_write_and_read_address_graphics_memory() {
     let far = reg([0, 0x10, 0, 0, 0, 0, 0, 0]);
     let msg = a64(Access::Read, Simd::Simd8, [true, false, false, false]);
     let e = run(&mut mem, msg, None, &[far, far], 1, 1).unwrap_err();
-    assert!(e.fault().is_some(), "{e}");
+    assert_eq!(e.fault().map(|f| f.addr), Some(0x10_0000_0000), "{e}");
 }
