@@ -16,7 +16,9 @@
 //! that pin the model's current choice, each with its open hardware question, so that a
 //! change there is deliberate.
 
-use gtsim_eu::harness::{Run, dump, run_asm, run_bin};
+use gtsim_eu::exec::ExecError;
+use gtsim_eu::harness::{HarnessError, Run, dump, run_asm, run_bin};
+use gtsim_isa::DecodeError;
 
 // ---------------------------------------------------------------------------------------
 // Helpers
@@ -2496,12 +2498,32 @@ fn jmpi_counts_64_bit_chunks_on_gen7() {
     assert_eq!(ud(&r, 11, 8), vec![0x2222_2222; 8]);
 }
 
+/// The first byte past g127.
+const G128: usize = 128 * 32;
+
+/// `r` stopped the thread at its first instruction with a register region leaving the
+/// register file at byte `byte`.
+#[track_caller]
+fn assert_region_error(r: Result<Run, HarnessError>, byte: usize) {
+    match r {
+        Err(HarnessError::Exec(ExecError::Region { ip: 0, byte: b })) => assert_eq!(b, byte),
+        Err(e) => panic!("{e:?}: expected a region error at byte {byte:#x}"),
+        Ok(_) => panic!("ran: expected a region error at byte {byte:#x}"),
+    }
+}
+
 #[test]
 fn source_region_past_g127_is_an_error() {
     // 16 floats from g127 need g127 and g128.
-    assert!(run_asm("mov(16) g10<1>F g127<8,8,1>F { align1 1H };", 16, &[]).is_err());
+    assert_region_error(
+        run_asm("mov(16) g10<1>F g127<8,8,1>F { align1 1H };", 16, &[]),
+        G128,
+    );
     // A strided region starting at g126 with vstride 16: rows at g126 and g128.
-    assert!(run_asm("mov(16) g10<1>UD g126<16,8,1>UD { align1 1H };", 16, &[]).is_err());
+    assert_region_error(
+        run_asm("mov(16) g10<1>UD g126<16,8,1>UD { align1 1H };", 16, &[]),
+        G128,
+    );
 }
 
 #[test]
@@ -2530,8 +2552,15 @@ add(4) g125.4<1>UD g127.4<4,4,1>UD 0x10UD { align1 WE_all 1N };",
 
 #[test]
 fn destination_region_past_g127_is_an_error() {
-    assert!(run_asm("mov(16) g127<1>F g2<8,8,1>F { align1 1H };", 16, &[]).is_err());
-    assert!(run_asm("mov(8) g127<4>F g2<8,8,1>F { align1 1Q };", 8, &[]).is_err());
+    assert_region_error(
+        run_asm("mov(16) g127<1>F g2<8,8,1>F { align1 1H };", 16, &[]),
+        G128,
+    );
+    // Stride 4 floats: channel 2 is at byte 32 from g127.
+    assert_region_error(
+        run_asm("mov(8) g127<4>F g2<8,8,1>F { align1 1Q };", 8, &[]),
+        G128,
+    );
 }
 
 #[test]
@@ -2539,19 +2568,41 @@ fn send_payload_past_g127_is_an_error() {
     // mlen 4 from g126 would read g126..g129.
     let asm = "sendc(8) null<1>UW g126<8,8,1>UD 0x88031400
                             render MsgDesc: RT write SIMD8 LastRT Surface = 0 mlen 4 rlen 0 { align1 1Q EOT };";
-    assert!(run_asm(asm, 8, &[]).is_err());
+    assert_region_error(run_asm(asm, 8, &[]), G128);
 }
 
 #[test]
 fn invalid_encoding_is_an_error() {
-    let e = run_bin(&[0xff; 16], 8, &[]).unwrap_err().to_string();
-    assert!(!e.is_empty());
+    // Opcode 0x7f is no Gen7 instruction.
+    let e = run_bin(&[0xff; 16], 8, &[]).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            HarnessError::Exec(ExecError::Decode {
+                ip: 0,
+                error: DecodeError::UnknownOpcode(0x7f)
+            })
+        ),
+        "{e:?}"
+    );
 }
 
 #[test]
 fn truncated_instruction_is_an_error() {
-    // Five bytes cannot hold a native (16-byte) or compacted (8-byte) instruction.
-    assert!(run_bin(&[0x01, 0x00, 0x60, 0x00, 0x00], 8, &[]).is_err());
+    // Five bytes cannot hold a native (16-byte) or compacted (8-byte) instruction; the
+    // decoder reads the two dwords every instruction has before it looks at the
+    // compaction bit, so it reports the 8 it needs first.
+    let e = run_bin(&[0x01, 0x00, 0x60, 0x00, 0x00], 8, &[]).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            HarnessError::Exec(ExecError::Decode {
+                ip: 0,
+                error: DecodeError::Truncated { need: 8, have: 5 }
+            })
+        ),
+        "{e:?}"
+    );
 }
 
 // ---------------------------------------------------------------------------------------

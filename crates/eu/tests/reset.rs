@@ -8,7 +8,7 @@
 
 mod common;
 
-use gtsim_eu::exec::{Program, RegisterSet, SharedFunctions, Thread};
+use gtsim_eu::exec::{ExecError, Program, RegisterSet, SharedFunctions, Thread};
 use gtsim_eu::harness::Recorder;
 use gtsim_fuzzkit::Rng;
 use gtsim_isa::Encoding;
@@ -102,7 +102,10 @@ nop ;";
             let mut t = source.clone();
             let mut rec = Recorder::default();
             let stopped = t.run_program(&prog, &mut rec as &mut dyn SharedFunctions, 4);
-            assert!(stopped.is_err(), "{stopped:?}");
+            assert!(
+                matches!(stopped, Err(ExecError::Budget { budget: 4, .. })),
+                "{stopped:?}"
+            );
             assert_ne!(t.snapshot(), source.snapshot());
             t
         };
