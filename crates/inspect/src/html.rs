@@ -89,6 +89,7 @@ fn index(r: &Report) -> String {
         b,
         "<table id=\"draw-list\"><tr><th>draw</th><th>submission</th><th>address</th>\
          <th>vertices</th><th>primitives</th><th>pixel shader invocations</th>\
+         <th>ran: vertices / primitives / pixels / EU threads</th>\
          <th>render target after</th><th>outcome</th></tr>"
     );
     for (i, d) in r.draws.iter().enumerate() {
@@ -107,12 +108,16 @@ fn index(r: &Report) -> String {
         let _ = writeln!(
             b,
             "<tr class=\"draw\"><td><a href=\"draw-{i}.html\">draw {i}</a></td><td>{}</td>\
-             <td><code>{:#x}</code></td><td>{}</td><td>{}</td><td>{}</td><td>{thumb}</td><td>{}</td></tr>",
+             <td><code>{:#x}</code></td><td>{}</td><td>{}</td><td>{}</td><td>{} / {} / {} / {}</td><td>{thumb}</td><td>{}</td></tr>",
             d.submission,
             d.addr,
             d.stats.ia_vertices,
             d.stats.ia_primitives,
             d.stats.ps_invocations,
+            d.ran.vertices,
+            d.ran.primitives,
+            d.ran.pixels,
+            d.ran.threads,
             match &d.error {
                 Some(e) => format!("<span class=\"warn\">hang: {}</span>", esc(e)),
                 None => "completed".into(),
@@ -416,6 +421,21 @@ pub fn draw_page(i: usize, d: &Draw, has_next: bool) -> String {
         ("CL_PRIMITIVES_COUNT", s.cl_primitives),
         ("PS_INVOCATION_COUNT", s.ps_invocations),
         ("PS_DEPTH_COUNT", s.ps_depth_count),
+    ] {
+        let _ = writeln!(b, "<tr><td>{name}</td><td>{v}</td></tr>");
+    }
+    let _ = writeln!(b, "</table>");
+    let r = &d.ran;
+    let _ = writeln!(
+        b,
+        "<table id=\"ran-table\"><tr><th>what ran (counted by the model, statistics on or off)</th><th>count</th></tr>"
+    );
+    for (name, v) in [
+        ("vertices fetched", r.vertices),
+        ("primitives rasterized", r.primitives),
+        ("pixels dispatched", r.pixels),
+        ("EU threads", r.threads),
+        ("EU instructions", r.eu_instructions),
     ] {
         let _ = writeln!(b, "<tr><td>{name}</td><td>{v}</td></tr>");
     }

@@ -187,6 +187,9 @@ pub struct Draw {
     pub shaders: Vec<Shader>,
     /// The pipeline statistics it added.
     pub stats: Statistics,
+    /// What it ran, counted whatever the statistics registers count (a driver turns
+    /// statistics off for its own blits, clears and mipmap generation).
+    pub ran: gtsim_gpu::device::observe::Ran,
     /// Host time in its stages.
     pub times: StageTimes,
     /// Why it stopped, when it hung.

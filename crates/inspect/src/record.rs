@@ -669,6 +669,7 @@ impl Observer for Recorder {
             return;
         };
         draw.stats = *outcome.stats;
+        draw.ran = outcome.ran;
         draw.times = *outcome.times;
         draw.error = outcome.error.map(|e| e.to_string());
         if let Some(pending) = self.pending.take() {

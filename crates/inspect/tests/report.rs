@@ -77,6 +77,27 @@ fn the_triangle_capture_shows_every_draw() {
     );
     let (_, _, before) = png(&dir, w.before.file.as_ref().unwrap());
     assert_ne!(before, after, "the draw changed its render target");
+    // What ran, counted whatever the statistics count: the three vertices, the one
+    // triangle, a pixel dispatched for every pixel it changed (its interpolated colours
+    // are never the clear colour), and at least a pixel shader thread per 16 of them
+    // (SIMD16, Gen7's widest pixel dispatch).
+    let changed = before
+        .chunks(4)
+        .zip(after.chunks(4))
+        .filter(|(b, a)| b != a)
+        .count() as u64;
+    assert_eq!((last.ran.vertices, last.ran.primitives), (3, 1));
+    assert_eq!(last.ran.pixels, changed, "pixels dispatched");
+    assert!(last.ran.threads >= changed.div_ceil(16), "{:?}", last.ran);
+    assert!(last.ran.eu_instructions >= last.ran.threads);
+    // The driver's own clear before it ran with statistics off: its counters say 0,
+    // what ran says every pixel of the render target.
+    assert!(
+        r.draws[..r.draws.len() - 1]
+            .iter()
+            .any(|d| d.stats.ps_invocations == 0 && d.ran.pixels == u64::from(aw * ah)),
+        "the clear's pixels are counted"
+    );
     // Its page: state by stage with the manual's field names, kernels, counts.
     let page = read(&dir, &format!("draw-{}.html", r.draws.len() - 1));
     for want in [

@@ -24,10 +24,41 @@ pub struct DrawView<'a> {
     pub front: &'a dyn Front,
 }
 
+/// What a draw ran, counted by the model whatever the statistics registers were told to
+/// count (a driver turns statistics off for its own blits and clears).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Ran {
+    /// Vertices fetched.
+    pub vertices: u64,
+    /// Primitives that reached the pixel stage.
+    pub primitives: u64,
+    /// Pixels dispatched to it.
+    pub pixels: u64,
+    /// EU threads that ran, in every stage.
+    pub threads: u64,
+    /// EU instructions they executed.
+    pub eu_instructions: u64,
+}
+
+impl Ran {
+    /// What `after` counted beyond `before` (the same submission's watchdog).
+    fn between(before: &Watchdog, after: &Watchdog) -> Ran {
+        Ran {
+            vertices: after.vertices.saturating_sub(before.vertices),
+            primitives: after.primitives.saturating_sub(before.primitives),
+            pixels: after.pixels.saturating_sub(before.pixels),
+            threads: after.threads.saturating_sub(before.threads),
+            eu_instructions: after.eu_instructions.saturating_sub(before.eu_instructions),
+        }
+    }
+}
+
 /// How a draw ended.
 pub struct DrawOutcome<'a> {
     /// The pipeline statistics it added.
     pub stats: &'a Statistics,
+    /// What it ran.
+    pub ran: Ran,
     /// Host time in its stages.
     pub times: &'a StageTimes,
     /// The render targets it wrote.
@@ -81,11 +112,13 @@ pub(super) fn observed_draw<'o>(
         o.draw_begin(view, &*mem);
     }
     let mut times = StageTimes::default();
+    let before = watchdog.clone();
     let result =
         gtsim_pipe3d::draw::draw_timed(view.front, mem, kernels, stats, watchdog, &mut times);
     if let Some(o) = observer {
         let outcome = DrawOutcome {
             stats,
+            ran: Ran::between(&before, watchdog),
             times: &times,
             targets: result.as_deref().unwrap_or(&[]),
             error: result.as_ref().err(),

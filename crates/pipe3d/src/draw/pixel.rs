@@ -201,6 +201,7 @@ impl PixelStage {
         watchdog: &mut Watchdog,
     ) -> Result<(), DrawError> {
         watchdog.pixels(prim.pixels.len() as u64)?;
+        watchdog.primitives = watchdog.primitives.saturating_add(1);
         if st.ps.coarse.is_some() && self.kernel.is_some() {
             self.flush(st, front, mem, stats, watchdog)?;
             return coarse::shade(self, st, front, mem, prim, stats, watchdog);

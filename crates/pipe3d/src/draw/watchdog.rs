@@ -83,6 +83,11 @@ pub struct Watchdog {
     pub vertices: u64,
     /// Pixels dispatched.
     pub pixels: u64,
+    /// EU threads that ran (any stage), counted for tools, not limited: what ran,
+    /// whatever the statistics registers were told to count (`gtsim inspect`).
+    pub threads: u64,
+    /// Primitives that reached the pixel stage, counted for tools, not limited.
+    pub primitives: u64,
 }
 
 impl Watchdog {
@@ -146,6 +151,8 @@ impl Watchdog {
             ENV_EU_INSTRUCTIONS,
         )?;
         self.vertices(other.vertices)?;
+        self.threads = self.threads.saturating_add(other.threads);
+        self.primitives = self.primitives.saturating_add(other.primitives);
         self.pixels(other.pixels)
     }
 
@@ -200,6 +207,7 @@ impl Watchdog {
         budget: u64,
         per_thread: u64,
     ) -> Result<Result<u64, gtsim_eu::exec::ExecError>, DrawError> {
+        self.threads = self.threads.saturating_add(1);
         match result {
             Ok(n) => {
                 self.eu_instructions = self.eu_instructions.saturating_add(n);
