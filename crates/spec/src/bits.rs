@@ -283,12 +283,36 @@ mod tests {
     #[test]
     fn packing_checks_ranges() {
         let mut dw = [0u32; 1];
-        assert!(put(&mut dw, 0, 3, 16, "T", "f").is_err());
-        assert!(put_signed(&mut dw, 0, 3, -9, "T", "f").is_err());
+        let too_wide = |value: i128| {
+            Err(PackError::TooWide {
+                def: "T",
+                field: "f",
+                value,
+                bits: 4,
+            })
+        };
+        assert_eq!(put(&mut dw, 0, 3, 16, "T", "f"), too_wide(16));
+        assert_eq!(put_signed(&mut dw, 0, 3, -9, "T", "f"), too_wide(-9));
         assert!(put_signed(&mut dw, 0, 3, -8, "T", "f").is_ok());
         assert_eq!(dw[0], 8);
-        assert!(put_aligned(&mut dw, 6, 31, 6, 0x41, "T", "f").is_err());
-        assert!(put_fixed(&mut dw, 0, 10, 7, false, 0.5 + 1.0 / 256.0, "T", "f").is_err());
+        assert_eq!(
+            put_aligned(&mut dw, 6, 31, 6, 0x41, "T", "f"),
+            Err(PackError::Misaligned {
+                def: "T",
+                field: "f",
+                value: 0x41,
+                align: 64
+            })
+        );
+        // 7 fraction bits: 1/256 is half a step.
+        assert_eq!(
+            put_fixed(&mut dw, 0, 10, 7, false, 0.5 + 1.0 / 256.0, "T", "f"),
+            Err(PackError::NotRepresentable {
+                def: "T",
+                field: "f",
+                value: 0.5 + 1.0 / 256.0
+            })
+        );
         let mut dw = [0u32; 1];
         put_fixed(&mut dw, 0, 10, 7, false, 1.5, "T", "f").unwrap();
         assert_eq!(dw[0] & 0x7ff, 0xc0);
