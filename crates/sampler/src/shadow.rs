@@ -86,6 +86,13 @@ mod tests {
             let got = [0.25, 0.5, 0.75].map(|t| f.result(t, 0.5));
             assert_eq!(got, want, "{f:?}");
         }
-        assert!(ShadowFunction::from_raw(8).is_err());
+        assert!(matches!(
+            ShadowFunction::from_raw(8),
+            Err(SamplerError::Reserved {
+                field: "Shadow Function",
+                value: 8,
+                ..
+            })
+        ));
     }
 }

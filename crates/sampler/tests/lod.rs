@@ -196,5 +196,12 @@ fn nan_and_infinite_lods() {
     let r = compute_lod(&s, LodInput::Computed(f32::NEG_INFINITY));
     assert!(r.magnify);
     assert_eq!(r.levels, MipLevels::One(0));
-    assert!(MipFilter::from_raw(2).is_err());
+    assert!(matches!(
+        MipFilter::from_raw(2),
+        Err(gtsim_sampler::SamplerError::Reserved {
+            field: "Mip Mode Filter",
+            value: 2,
+            ..
+        })
+    ));
 }
