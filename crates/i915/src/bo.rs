@@ -446,11 +446,28 @@ mod tests {
         assert_eq!(byte(0x30000), Ok(2));
         assert_eq!(byte(0x32000), Ok(3));
         for gap in [0xffff, 0x11000, 0x2ffff, 0x33000] {
-            assert!(byte(gap).is_err(), "{gap:#x}");
+            assert_eq!(
+                byte(gap),
+                Err(Fault {
+                    addr: gap,
+                    len: 1,
+                    page: gap & !(PAGE - 1),
+                    kind: "read"
+                }),
+                "{gap:#x}"
+            );
         }
-        // Back to back: a read across the end of one object faults.
+        // Back to back: a read across the end of one object faults where it leaves b.
         let mut two = [0u8; 2];
-        assert!(view.read(0x30fff, &mut two).is_err());
+        assert_eq!(
+            view.read(0x30fff, &mut two),
+            Err(Fault {
+                addr: 0x30fff,
+                len: 2,
+                page: 0x31000,
+                kind: "read"
+            })
+        );
     }
 
     #[test]
@@ -462,8 +479,24 @@ mod tests {
         let mut view = GttView::new(&map);
         assert_eq!(view.read_u32(0x10008).unwrap(), 0x0403_0201);
         view.write_u32(0x10ffc, 9).unwrap();
-        assert!(view.read_u32(0x10ffe).is_err(), "crossing the end faults");
-        assert!(view.read_u32(0xfffc).is_err(), "below the object faults");
+        let fault = |addr: u64, page: u64| {
+            Err(Fault {
+                addr,
+                len: 4,
+                page,
+                kind: "read",
+            })
+        };
+        assert_eq!(
+            view.read_u32(0x10ffe),
+            fault(0x10ffe, 0x11000),
+            "crossing the end faults"
+        );
+        assert_eq!(
+            view.read_u32(0xfffc),
+            fault(0xfffc, 0xf000),
+            "below the object faults"
+        );
         let mut b = [0u8; 4];
         bo.read(0xffc, &mut b).unwrap();
         assert_eq!(b, [9, 0, 0, 0]);

@@ -599,9 +599,10 @@ fn closing_the_last_fd_releases_objects() {
     assert_eq!(k.ioctl(FD, r, &mut t as *mut _ as u64), Err(Errno::EBADF));
     k.close_fd(FD + 1);
     assert!(k.bos.is_empty());
-    assert!(
-        k.ioctl(FD, req(DRM_COMMAND_BASE + I915_GEM_CREATE, 16), 0)
-            .is_err()
+    // Both fds are closed now.
+    assert_eq!(
+        k.ioctl(FD, req(DRM_COMMAND_BASE + I915_GEM_CREATE, 16), 0),
+        Err(Errno::EBADF)
     );
 }
 
