@@ -140,6 +140,7 @@ fn a_line_loop_closes_back_to_its_first_vertex() {
 fn topologies_needing_conversion_fail_loudly() {
     for t in [T::_3DPRIM_TRILIST_ADJ, T(0x20)] {
         let e = decompose(t, 4, PV).unwrap_err();
+        assert_eq!(e.0, t.0, "the error names the topology: {e}");
         assert!(e.to_string().contains("§10.2"), "{e}");
     }
     assert!(decompose(T::_3DPRIM_TRISTRIP, 2, PV).unwrap().is_empty());
