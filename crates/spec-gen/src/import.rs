@@ -664,7 +664,11 @@ mod tests {
             d.contains("1 31:0   Scale                                    : float"),
             "{d}"
         );
-        assert!(draft(SAMPLE, &e[1]).is_err());
+        // BAR has no `Size (in bits)` line.
+        assert_eq!(
+            draft(SAMPLE, &e[1]),
+            Err("no `Size (in bits)` in its header (first page lost)".to_string())
+        );
     }
 
     #[test]
