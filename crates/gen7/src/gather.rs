@@ -19,7 +19,7 @@ use gtsim_pipe3d::state::{
     GsVertexCount, HullShader, KernelPointer, LineStipple, Multisample, Partitioning, PixelShader,
     PolygonStipple, PositionOffset, PsKernel, Scratch, SetupState, SoBuffer, SoDecl, SoFunction,
     SoStream, StageResources, StreamOutput, SwizzleSelect, TessDomain, TessOutput, Tessellation,
-    Tessellator, VertexElement, VertexFetch, VertexShader,
+    Tessellator, VertexElement, VertexFetch, VertexShader, ViewportSet,
 };
 use gtsim_pipe3d::vf::VertexBuffer;
 use gtsim_spec::gen7::vertex_buffer_state::BufferAccessType;
@@ -110,24 +110,51 @@ pub(crate) fn draw_state(
             SfClipViewport::unpack,
         )?
     };
-    let scissor = if sf.scissor_rectangle_enable {
+    // Entry `i` of the scissor rectangle array (seed 004 §10.3: up to 16, selected by
+    // the object's Viewport Index), when scissoring is enabled.
+    let scissor_at = |i: u64| -> Result<Option<[u32; 4]>, DrawError> {
+        if !sf.scissor_rectangle_enable {
+            return Ok(None);
+        }
         let s = dynamic_state(
             mem,
             bases.dynamic_bound,
             "SCISSOR_RECT",
-            dynamic(get(&s.scissor).pointer_to_scissor_rect),
+            dynamic(get(&s.scissor).pointer_to_scissor_rect)
+                .wrapping_add(i * ScissorRect::DWORDS as u64 * 4),
             ScissorRect::DWORDS,
             ScissorRect::unpack,
         )?;
-        Some([
+        Ok(Some([
             s.scissor_rectangle_x_min as u32,
             s.scissor_rectangle_y_min as u32,
             s.scissor_rectangle_x_max as u32,
             s.scissor_rectangle_y_max as u32,
-        ])
-    } else {
-        None
+        ]))
     };
+    let scissor = scissor_at(0)?;
+    // The viewport array's entries past the first, up to 3DSTATE_CLIP's Maximum VPIndex
+    // (SF_CLIP_VIEWPORT entries follow each other, SfClipViewport::DWORDS apart).
+    let used = sf.view_transform_enable || clip.clip_enable;
+    let viewports = (1..=u64::from(clip.maximum_vpindex))
+        .filter(|_| used)
+        .map(|i| {
+            let v = dynamic_state(
+                mem,
+                bases.dynamic_bound,
+                "SF_CLIP_VIEWPORT",
+                dynamic(get(&s.viewport_sf_clip).pointer_to_sf_clip_viewport)
+                    .wrapping_add(i * SfClipViewport::DWORDS as u64 * 4),
+                SfClipViewport::DWORDS,
+                SfClipViewport::unpack,
+            )?;
+            Ok(ViewportSet {
+                viewport: viewport_transform(&sf, &v),
+                scissor: scissor_at(i)?,
+                guardband: guardband(&v),
+            })
+        })
+        .collect::<Result<Vec<_>, DrawError>>()?;
     let depth_buffer_state = get(&s.depth_buffer);
     // Depth and stencil state matter only with a depth buffer bound (a null depth buffer
     // makes the tests pass and the writes vanish, seed 004 §11.5).
@@ -197,6 +224,7 @@ pub(crate) fn draw_state(
         ps: pixel_shader(&wm, &ps_state, &bases, ps_resources),
         depth,
         multisample: multisample_state(&multisample, &wm, s.sample_mask.as_ref())?,
+        viewports,
         vf,
     }))
 }
@@ -756,11 +784,34 @@ fn stream_output(
     Ok(out)
 }
 
+/// SF_CLIP_VIEWPORT's guard band in NDC: x min, x max, y min, y max.
+fn guardband(v: &SfClipViewport) -> [f32; 4] {
+    [
+        v.x_min_clip_guardband,
+        v.x_max_clip_guardband,
+        v.y_min_clip_guardband,
+        v.y_max_clip_guardband,
+    ]
+}
+
+/// SF_CLIP_VIEWPORT's viewport transform, when 3DSTATE_SF enables it.
+fn viewport_transform(sf: &ThreeDStateSf, v: &SfClipViewport) -> Option<Viewport> {
+    sf.view_transform_enable.then_some(Viewport {
+        m00: v.viewport_matrix_element_m00,
+        m11: v.viewport_matrix_element_m11,
+        m22: v.viewport_matrix_element_m22,
+        m30: v.viewport_matrix_element_m30,
+        m31: v.viewport_matrix_element_m31,
+        m32: v.viewport_matrix_element_m32,
+    })
+}
+
 /// 3DSTATE_CLIP with SF_CLIP_VIEWPORT's guard band (seed 004 §9.x).
 fn clip_state(c: &ThreeDStateClip, v: &SfClipViewport) -> ClipState {
     use three_d_state_clip::{ApiMode, ClipMode as Mode};
     ClipState {
         enabled: c.clip_enable,
+        max_vp_index: u32::from(c.maximum_vpindex),
         force_zero_rta_index: c.force_zero_rtaindex_enable,
         statistics: c.clipper_statistics_enable,
         mode: match c.clip_mode {
@@ -773,12 +824,7 @@ fn clip_state(c: &ThreeDStateClip, v: &SfClipViewport) -> ClipState {
             viewport_xy: c.viewport_xy_clip_test_enable,
             viewport_z: c.viewport_z_clip_test_enable,
             guardband: c.guardband_clip_test_enable,
-            gb: [
-                v.x_min_clip_guardband,
-                v.x_max_clip_guardband,
-                v.y_min_clip_guardband,
-                v.y_max_clip_guardband,
-            ],
+            gb: guardband(v),
             opengl_z: c.api_mode == ApiMode::APIMODE_OGL,
             ucd_mask: c.user_clip_distance_clip_test_enable_bitmask,
         },
@@ -807,14 +853,7 @@ fn setup_state(
         },
         last_pixel: sf.last_pixel_enable,
         statistics: sf.statistics_enable,
-        viewport: sf.view_transform_enable.then_some(Viewport {
-            m00: v.viewport_matrix_element_m00,
-            m11: v.viewport_matrix_element_m11,
-            m22: v.viewport_matrix_element_m22,
-            m30: v.viewport_matrix_element_m30,
-            m31: v.viewport_matrix_element_m31,
-            m32: v.viewport_matrix_element_m32,
-        }),
+        viewport: viewport_transform(sf, v),
         drawing_rectangle: DrawingRectangle {
             rect: [
                 d.clipped_drawing_rectangle_x_min as u32,

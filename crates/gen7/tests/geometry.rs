@@ -499,3 +499,112 @@ fn gs_output_is_streamed_out() {
     assert_eq!(stats.so_write_offsets, Some([96, 0, 0, 0]));
     assert_eq!(stats.ps_depth_count, 12);
 }
+
+/// A GS for POINTLIST input (as [`gs_two_triangles_with_a_cut`]) that outputs one
+/// triangle, (x-4, y-4) (x, y-4) (x-4, y), whose VUE headers carry Viewport Index `vp`
+/// (header DWord 2, seed 004 §1.8.1), with no cut bits.
+fn gs_triangle_in_viewport(vp: u32) -> String {
+    let mut k = String::from(HEADER);
+    k += &format!(
+        "mov(8)          g21<1>UD        0x00000000UD                    {{ align16 1Q }};
+mov(1)          g21.2<1>UD      0x{vp:08x}UD                    {{ align1 WE_all 1N }};
+mov(1)          g21.6<1>UD      0x{vp:08x}UD                    {{ align1 WE_all 1N }};
+mov(8)          g23<1>F         g2<0>F                          {{ align16 1Q }};
+"
+    );
+    let offsets = [
+        "add(8)          g22<1>F         g1.4<0>F        0xd0d0VF        { align16 1Q };",
+        "add(8)          g22<1>F         g1.4<0>F        0xd000VF        { align16 1Q };",
+        "add(8)          g22<1>F         g1.4<0>F        0xd0VF          { align16 1Q };",
+    ];
+    for (j, p) in offsets.iter().enumerate() {
+        k += &emit(j as u32, p);
+    }
+    k += "mov(1)          g20.3<1>UD      0x00000000UD                    { align1 WE_all 1N };
+mov(1)          g20.5<1>UD      0x00000100UD                    { align1 WE_all 1N };
+mov(8)          g21<1>UD        0x00000000UD                    { align16 1Q };
+send(8)         null<1>F        g20<4>F         0x04084001
+                            urb MsgDesc: offset 0 write OWord interleave mlen 2 rlen 0 { align16 1Q };
+mov(8)          g20<1>UD        g0<8,8,1>UD                     { align1 WE_all 1Q };
+mov(1)          g20.2<1>UD      0x00000003UD                    { align1 WE_all 1N };
+send(8)         null<1>F        g20<4>F         0x0208c000
+                            urb MsgDesc: offset 0 write HWord interleave complete mlen 1 rlen 0 { align16 1Q EOT };
+";
+    k
+}
+
+/// Seed 004 §1.8.1 VUE header DWord 2 and §10.2-10.3: an object's Viewport Index picks
+/// its SF_CLIP_VIEWPORT entry (entries 64 bytes apart) for the viewport mapping, unless
+/// it exceeds 3DSTATE_CLIP's Maximum VPIndex, when entry 0 is used ("a VPIndex value of
+/// 0 is passed down the pipeline"). Entry 0 here is the identity, entry 1 the identity
+/// moved by (3, 2) pixels (x' = x + m30, y' = y + m31): the GS's triangle at Viewport
+/// Index 1 lands exactly where the same triangle moved by (3, 2) lands drawn plainly, and
+/// with Maximum VPIndex 0 where it lands unmoved.
+#[test]
+fn the_viewport_index_selects_the_viewport_array_entry() {
+    let point = [v(8.0, 8.0, ORANGE)];
+    let draw = |max_vp_index: u8| {
+        let (mut st, mut mem) = setup(&point, PS_FLAT_SIMD16, false, None, true);
+        with_gs(&mut st, &mut mem, &gs_triangle_in_viewport(1), single_gs());
+        let entry = |dx: f32, dy: f32| SfClipViewport {
+            viewport_matrix_element_m00: 1.0,
+            viewport_matrix_element_m11: 1.0,
+            viewport_matrix_element_m22: 1.0,
+            viewport_matrix_element_m30: dx,
+            viewport_matrix_element_m31: dy,
+            ..Default::default()
+        };
+        let mut array = bytes(&entry(0.0, 0.0).pack().unwrap());
+        array.extend(bytes(&entry(3.0, 2.0).pack().unwrap()));
+        mem.load(SURFACE_BASE + 0x400, &array);
+        st.commands.insert(
+            "3DSTATE_VIEWPORT_STATE_POINTERS_SF_CLIP",
+            ThreeDStateViewportStatePointersSfClip {
+                pointer_to_sf_clip_viewport: 0x400,
+            }
+            .pack()
+            .unwrap(),
+        );
+        st.commands.insert(
+            "3DSTATE_SF",
+            ThreeDStateSf {
+                cull_mode: three_d_state_sf::CullMode::CULLMODE_NONE,
+                view_transform_enable: true,
+                ..Default::default()
+            }
+            .pack()
+            .unwrap(),
+        );
+        st.commands.insert(
+            "3DSTATE_CLIP",
+            ThreeDStateClip {
+                perspective_divide_disable: true,
+                maximum_vpindex: max_vp_index,
+                ..Default::default()
+            }
+            .pack()
+            .unwrap(),
+        );
+        run(&st, &mut mem, &primitive(T::_3DPRIM_POINTLIST, 1)).unwrap();
+        image(&mem)
+    };
+    let triangle = |dx: f32, dy: f32| {
+        plain(
+            &[
+                v(4.0 + dx, 4.0 + dy, ORANGE),
+                v(8.0 + dx, 4.0 + dy, ORANGE),
+                v(4.0 + dx, 8.0 + dy, ORANGE),
+            ],
+            T::_3DPRIM_TRILIST,
+        )
+        .0
+    };
+    let moved = triangle(3.0, 2.0);
+    assert_ne!(moved, triangle(0.0, 0.0));
+    assert_eq!(draw(1), moved, "Viewport Index 1: entry 1");
+    assert_eq!(
+        draw(0),
+        triangle(0.0, 0.0),
+        "past Maximum VPIndex 0: entry 0"
+    );
+}

@@ -68,7 +68,34 @@ pub(super) fn draw_state(f: &DrawFront, mem: &dyn Memory) -> Result<Option<DrawS
     } else {
         None
     };
-    let scissor = scissor(f, mem, &raster, viewport.as_ref())?;
+    let scissor0 = scissor(f, mem, &raster, viewport.as_ref(), 0)?;
+    // The viewport array's entries past the first, up to 3DSTATE_CLIP's Maximum VP Index
+    // (seed 004 §10.3 "Up to 16 structures"; SF_CLIP_VIEWPORT and SCISSOR_RECT entries
+    // follow each other): what an object whose Viewport Index selects one maps, clips
+    // and scissors with.
+    let used = sf.viewport_transform_enable || clip.clip_enable;
+    let viewports = (1..=u64::from(clip.maximum_vp_index))
+        .filter(|_| used)
+        .map(|i| {
+            let v = dynamic_state(
+                f,
+                mem,
+                "SF_CLIP_VIEWPORT",
+                dynamic(get(&s.viewport_state_pointers_sf_clip).sf_clip_viewport_pointer)
+                    .wrapping_add(i * SfClipViewport::DWORDS as u64 * 4),
+                SfClipViewport::DWORDS,
+                SfClipViewport::unpack,
+            )?;
+            let sc = scissor(f, mem, &raster, Some(&v), i)?;
+            let setup = setup_state(f, &sf, &raster, &wm, Some(&v), sc)?;
+            let c = clip_state(&clip, &raster, Some(&v))?;
+            Ok(gtsim_pipe3d::state::ViewportSet {
+                viewport: setup.viewport,
+                scissor: setup.scissor,
+                guardband: c.test.gb,
+            })
+        })
+        .collect::<Result<Vec<_>, DrawError>>()?;
     let ps = pixel_shader(f, mem)?;
     let msaa = multisample(f)?;
     // Seed 003 3DSTATE_MULTISAMPLE_BODY Number of Multisamples: "how many samples/pixel
@@ -83,11 +110,12 @@ pub(super) fn draw_state(f: &DrawFront, mem: &dyn Memory) -> Result<Option<DrawS
         gs,
         sol,
         clip: clip_state(&clip, &raster, viewport.as_ref())?,
-        setup: setup_state(f, &sf, &raster, &wm, viewport.as_ref(), scissor)?,
+        setup: setup_state(f, &sf, &raster, &wm, viewport.as_ref(), scissor0)?,
         attributes: attribute_setup(f),
         ps,
         depth,
         multisample: msaa,
+        viewports,
     }))
 }
 
@@ -402,8 +430,8 @@ fn vertex_shader(f: &DrawFront, mem: &dyn Memory) -> Result<VertexShader, DrawEr
     })
 }
 
-/// The scissor rectangle the rasterizer applies: 3DSTATE_RASTER's Scissor Rectangle
-/// Enable with SCISSOR_RECT, intersected with the viewport's extents (SF_CLIP_VIEWPORT X/Y
+/// The scissor rectangle the rasterizer applies for viewport array entry `index`:
+/// 3DSTATE_RASTER's Scissor Rectangle Enable with that SCISSOR_RECT entry, intersected with the viewport's extents (SF_CLIP_VIEWPORT X/Y
 /// Min/Max ViewPort, inclusive: on Gen8+ pixels outside the viewport are not rendered,
 /// which iris relies on, its drawing rectangle covering the whole 16K surface).
 fn scissor(
@@ -411,13 +439,15 @@ fn scissor(
     mem: &dyn Memory,
     raster: &ThreeDStateRaster,
     viewport: Option<&SfClipViewport>,
+    index: u64,
 ) -> Result<Option<[u32; 4]>, DrawError> {
     let mut rect: Option<[i64; 4]> = None;
     if raster.scissor_rectangle_enable {
         let addr = address(
             f.bases
                 .dynamic
-                .wrapping_add(get(&f.state.scissor_state_pointers).scissor_rect_pointer),
+                .wrapping_add(get(&f.state.scissor_state_pointers).scissor_rect_pointer)
+                .wrapping_add(index * ScissorRect::DWORDS as u64 * 4),
         );
         let s = dynamic_state(
             f,
@@ -481,6 +511,7 @@ fn clip_state(
     let v = v.cloned().unwrap_or_default();
     Ok(ClipState {
         enabled: c.clip_enable,
+        max_vp_index: u32::from(c.maximum_vp_index),
         force_zero_rta_index: c.force_zero_rta_index_enable,
         statistics: c.clipper_statistics_enable != 0,
         mode: match c.clip_mode {

@@ -38,8 +38,17 @@ pub(super) fn primitives(
     stats: &mut Statistics,
     watchdog: &mut Watchdog,
 ) -> Result<(), DrawError> {
-    let sf = &st.setup;
-    let raster = raster_state(st);
+    let whole = st;
+    // The viewport array's other entries (seed 004 §10.3), each its own state: an object
+    // maps, clips and scissors with the entry its Viewport Index selects.
+    let variants: Vec<(DrawState, RasterState)> = (1..=whole.viewports.len())
+        .filter_map(|i| whole.with_viewport(i))
+        .map(|v| {
+            let r = raster_state(&v);
+            (v, r)
+        })
+        .collect();
+    let whole_raster = raster_state(whole);
     let list = matches!(
         run.topology(),
         ThreeDPrimTopoType::_3DPRIM_LINELIST | ThreeDPrimTopoType::_3DPRIM_LINELIST_ADJ
@@ -48,11 +57,28 @@ pub(super) fn primitives(
     // it continues a strip.
     let stipple_counter = std::cell::Cell::new(0u32);
     for (obj, last_in_run) in objects {
+        let verts: Vec<&Vue> = obj.v.iter().map(|&i| run.vue(i)).collect();
+        let (st, raster) = match viewport_index(whole, &verts) {
+            0 => (whole, &whole_raster),
+            vp => match variants.get(vp as usize - 1) {
+                Some((v, r)) => (v, r),
+                None => {
+                    return Err(DrawError::State {
+                        command: "3DSTATE_CLIP",
+                        why: format!(
+                            "an object's Viewport Index {vp} is within Maximum VPIndex {} but \
+                             its viewport state was not read",
+                            whole.clip.max_vp_index
+                        ),
+                    });
+                }
+            },
+        };
+        let sf = &st.setup;
         let last_pixel = sf.last_pixel && (list || *last_in_run);
         if !obj.continue_stipple {
             stipple_counter.set(0);
         }
-        let verts: Vec<&Vue> = obj.v.iter().map(|&i| run.vue(i)).collect();
         // Seed 004 §10.3.13 Fill Mode: WIREFRAME and POINT follow "the topology type"
         // (the primitive's outline) and are "controlled by the vertex EdgeFlags": edge i
         // is drawn when vertex i's flag is set, and a vertex as a point likewise (as
@@ -247,6 +273,17 @@ struct Obj<'v> {
     /// vertices' EdgeFlags are set; a piece of a clipped triangle has its fan's inner
     /// edges, view volume cuts and clip-inserted vertices clear too.
     boundary: Boundary,
+}
+
+/// Seed 004 §1.8.1 VUE header DWord 2, the object's Viewport Index, taken from its
+/// leading vertex (§10.2, "VPIIndex/RTAIndex Selection"), and 0 past 3DSTATE_CLIP's
+/// Maximum VPIndex ("a VPIndex value of 0 is passed down the pipeline").
+fn viewport_index(st: &DrawState, verts: &[&Vue]) -> u32 {
+    let vp = verts
+        .first()
+        .and_then(|v| v.first())
+        .map_or(0, |header| header[2]);
+    if vp > st.clip.max_vp_index { 0 } else { vp }
 }
 
 fn position(v: &Vue) -> [f32; 4] {

@@ -35,7 +35,7 @@ pub use pixel::{
 };
 pub use setup::{
     ClipMode, ClipState, DrawingRectangle, FillMode, LineStipple, Multisample, PolygonStipple,
-    SetupState,
+    SetupState, ViewportSet,
 };
 pub use stream_out::{SoBuffer, SoDecl, SoFunction, SoStream, StreamOutput};
 pub use tessellation::{
@@ -191,9 +191,25 @@ pub struct DrawState {
     pub depth: Option<DepthBuffer>,
     /// Samples per pixel and where pixels are sampled.
     pub multisample: Multisample,
+    /// The viewport array entries 1 to 3DSTATE_CLIP's Maximum VPIndex, for objects whose
+    /// VUE header selects them (entry 0 is in `setup` and `clip`); empty when the
+    /// maximum is 0.
+    pub viewports: Vec<ViewportSet>,
 }
 
 impl DrawState {
+    /// This state with viewport array entry `index` (1-based into [`Self::viewports`])
+    /// in place of entry 0: its transform, scissor rectangle and guard band.
+    pub fn with_viewport(&self, index: usize) -> Option<DrawState> {
+        let v = self.viewports.get(index.checked_sub(1)?)?;
+        let mut st = self.clone();
+        st.setup.viewport = v.viewport;
+        st.setup.scissor = v.scissor;
+        st.clip.test.gb = v.guardband;
+        st.viewports = vec![];
+        Some(st)
+    }
+
     /// The topology of the primitives the clipper and the SF receive: the GS's output
     /// topology when it is enabled, otherwise the draw's.
     pub fn rasterized_topology(&self) -> gtsim_spec::shared::ThreeDPrimTopoType {

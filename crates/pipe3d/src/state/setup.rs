@@ -38,6 +38,9 @@ pub struct ClipState {
     pub cull_mask: u8,
     /// Perspective Divide Disable.
     pub perspective_divide_disable: bool,
+    /// Maximum VPIndex: an object's Viewport Index past it is taken as 0 (seed 004
+    /// 3DSTATE_CLIP, L6010-6017).
+    pub max_vp_index: u32,
 }
 
 /// How a triangle face is filled (seed 004 §10.3.13, 3DSTATE_SF Front/Back Face Fill
@@ -62,6 +65,21 @@ pub struct DrawingRectangle {
     pub rect: [u32; 4],
     /// Drawing Rectangle Origin X, Y.
     pub origin: [i32; 2],
+}
+
+/// One entry of the viewport arrays past the first (seed 004 §10.3: "Up to 16
+/// structures are supported"): what an object whose Viewport Index selects it maps and
+/// clips with. Entry 0 is [`SetupState::viewport`], [`SetupState::scissor`] and
+/// [`ClipTest::gb`](crate::clip::ClipTest).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ViewportSet {
+    /// The viewport transform of its SF_CLIP_VIEWPORT entry, `None` when the transform
+    /// is disabled.
+    pub viewport: Option<Viewport>,
+    /// Its scissor rectangle (SCISSOR_RECT entry), when scissoring is enabled.
+    pub scissor: Option<[u32; 4]>,
+    /// Its guard band in NDC (SF_CLIP_VIEWPORT entry): x min, x max, y min, y max.
+    pub guardband: [f32; 4],
 }
 
 /// The strips-and-fans unit and the rasterizer (seed 004 ch.10, §11.3).
