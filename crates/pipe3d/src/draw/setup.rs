@@ -129,7 +129,7 @@ pub(super) fn primitives(
                     z_bias: 0.0,
                     boundary,
                 };
-                object(st, front, &verts, &o, &raster, mem, ps, stats, watchdog)?;
+                object(st, front, &verts, &o, raster, mem, ps, stats, watchdog)?;
             }
             Clip::Must => {
                 if obj.kind == ObjectType::Line {
