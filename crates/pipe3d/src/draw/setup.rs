@@ -164,7 +164,7 @@ pub(super) fn primitives(
                                 linear: [linear[0], linear[1], linear[0]],
                             }),
                         };
-                        object(st, front, &[&a, &b], &o, &raster, mem, ps, stats, watchdog)?;
+                        object(st, front, &[&a, &b], &o, raster, mem, ps, stats, watchdog)?;
                     }
                     continue;
                 }
@@ -239,7 +239,7 @@ pub(super) fn primitives(
                             linear: fan.map(|k| linear[k]),
                         }),
                     };
-                    object(st, front, &tri, &o, &raster, mem, ps, stats, watchdog)?;
+                    object(st, front, &tri, &o, raster, mem, ps, stats, watchdog)?;
                 }
             }
         }
