@@ -8,6 +8,8 @@
 #   scripts/conformance.sh run --gen 7 --reference --tests LIST --out results/llvmpipe
 #   scripts/conformance.sh merge --out merged s1 s2 s3 s4
 #   scripts/conformance.sh compare results/llvmpipe results/g7
+#   scripts/conformance.sh baseline --reference results/llvmpipe --results results/g7 \
+#       --reasons docs/conformance/gen7-reasons.tsv --out docs/conformance/gen7-baseline.csv
 #
 # `run` (the default command) runs crocus (`--gen 7`) or iris (`--gen 11`) on gtsim, or
 # with `--reference` llvmpipe capped to what that driver exposes, and leaves
@@ -15,7 +17,10 @@
 # directory. Its exit status is piglit-runner's: non-zero when a test regressed against
 # `--baseline` (a result not listed there, or a listed failure that now passes).
 # `merge` combines shards' results.csv (refusing overlapping shards) and exits non-zero
-# when any shard regressed. `compare` prints the totals of a reference run and a gtsim
+# when any shard regressed. `baseline` writes the expected-failure baseline of a run: every
+# test gtsim does not pass, with its status and the reason the first matching line of
+# REASONS (tab-separated: a Python regular expression on the test name, then the reason)
+# gives, or, where the reference fails too, that. `compare` prints the totals of a reference run and a gtsim
 # run and every test the reference passes that gtsim does not. docs/CONFORMANCE.md has
 # the method and the figures.
 #
@@ -244,7 +249,55 @@ for t in passes:
 EOF
 }
 
+cmd_baseline() {
+  local ref="" res="" reasons="" out=""
+  while [ $# -gt 0 ]; do
+    case $1 in
+      --reference) ref=$2; shift 2 ;;
+      --results) res=$2; shift 2 ;;
+      --reasons) reasons=$2; shift 2 ;;
+      --out) out=$2; shift 2 ;;
+      *) die "baseline: unknown option $1" ;;
+    esac
+  done
+  [ -n "$ref" ] && [ -n "$res" ] && [ -n "$out" ] || die "baseline --reference DIR --results DIR [--reasons TSV] --out FILE"
+  python3 - "$ref/results.csv" "$res/results.csv" "${reasons:-}" "$out" <<'EOF'
+import csv, re, sys
+refp, resp, reasonsp, out = sys.argv[1:]
+load = lambda p: {r[0]: r[1] for r in csv.reader(open(p, newline='')) if len(r) > 1}
+ref, got = load(refp), load(resp)
+rules = []
+if reasonsp:
+    for line in open(reasonsp):
+        if line.strip() and not line.startswith('#'):
+            pat, why = line.rstrip('\n').split('\t', 1)
+            rules.append((re.compile(pat), why))
+good = ('Pass', 'Flake', 'Skip', 'ExpectedFail', 'Warn')
+rows = []
+for t in sorted(got):
+    status = got[t]
+    if status in good:
+        continue
+    why = next((w for p, w in rules if p.search(t)), None)
+    if why is None:
+        if t not in ref:
+            why = 'the reference (capped llvmpipe) has no result for it (its test skipped or stopped before it); not triaged yet'
+        elif ref[t] not in ('Pass', 'Flake'):
+            why = f'the reference (capped llvmpipe) does not pass it either ({ref[t]})'
+        else:
+            why = 'not triaged yet (issue 45)'
+    rows.append((t, status, why))
+with open(out, 'w', newline='') as f:
+    f.write('# test,status,reason: the expected non-passes of gtsim on the whole run '
+            '(scripts/conformance.sh baseline); docs/CONFORMANCE.md\n')
+    csv.writer(f).writerows(rows)
+untriaged = sum(1 for r in rows if 'not triaged' in r[2])
+print(f'{len(rows)} expected non-passes written to {out}; {untriaged} not triaged yet')
+EOF
+}
+
 case ${1:-} in
+  baseline) shift; cmd_baseline "$@" ;;
   run) shift; cmd_run "$@" ;;
   merge) shift; cmd_merge "$@" ;;
   compare) shift; cmd_compare "$@" ;;
