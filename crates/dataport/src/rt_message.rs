@@ -424,6 +424,42 @@ pub struct RenderTarget {
     pub mcs: Option<Surface>,
 }
 
+impl RenderTarget {
+    /// A null render target (seed 000 §2.12.2 SURFTYPE_NULL, or a write to the null
+    /// render target): its colour calculator still runs the alpha test and the alpha
+    /// coverage functions on the pixels (a depth-only framebuffer kills pixels by alpha
+    /// test), and nothing is written. Its surface holds no pixels (width and height 0),
+    /// a float format so that the tests see the shader's colour as floats.
+    pub fn is_null(&self) -> bool {
+        self.surface.desc.width == 0
+    }
+
+    /// The surface of a null render target (see [`RenderTarget::is_null`]).
+    pub fn null_surface() -> Surface {
+        use gtsim_mem::layout::{ArraySpacing, MsaaLayout, SurfaceDesc, SurfaceType};
+        Surface {
+            base: 0,
+            desc: SurfaceDesc {
+                ty: SurfaceType::D2,
+                width: 0,
+                height: 0,
+                depth: 1,
+                levels: 1,
+                samples: 1,
+                msaa_layout: MsaaLayout::Array,
+                halign: 4,
+                valign: 2,
+                array_spacing: ArraySpacing::Full,
+                block: (1, 1),
+                block_bytes: 4,
+                tiling: gtsim_mem::tiling::Tiling::Linear,
+                pitch: 0,
+            },
+            format: gtsim_spec::shared::SurfaceFormat::R8G8B8A8_UNORM,
+        }
+    }
+}
+
 /// BLEND_STATE's alpha coverage controls (seed 004 §12.1.1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct AlphaCoverage {

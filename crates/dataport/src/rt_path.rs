@@ -31,7 +31,12 @@ impl RenderTargets {
 
     /// The render targets written so far.
     pub fn written(&self) -> Vec<RenderTarget> {
-        self.resolved.values().flatten().copied().collect()
+        self.resolved
+            .values()
+            .flatten()
+            .filter(|t| !t.is_null())
+            .copied()
+            .collect()
     }
 
     /// The render target at binding table index `key.0` with blend state `key.1`,
@@ -219,7 +224,7 @@ impl PixelWrites<'_> {
         let width = if rd.simd16 { 16 } else { 8 };
         let regs = width / 8;
         let mut out = vec![[0u8; 32]; 4 * regs];
-        let Some(t) = resolve(&*mem, rd.binding_table_index, 0)? else {
+        let Some(t) = resolve(&*mem, rd.binding_table_index, 0)?.filter(|t| !t.is_null()) else {
             // A null render target reads zeros.
             return Ok(out);
         };
@@ -324,15 +329,20 @@ impl PixelWrites<'_> {
         }
         // Seed 003 Extended Message Descriptor Render Target, Null Render Target: "as if
         // it is directed to the NULL render target".
-        let target = if rt.extended.null_render_target {
-            None
-        } else {
-            self.targets.target(&*mem, key, resolve)?
+        // A null render target (SURFTYPE_NULL, or a write to the Null Render Target)
+        // still has its colour calculator's tests (`RenderTarget::is_null`).
+        let target = match self.targets.target(&*mem, key, resolve)? {
+            Some(mut t) if rt.extended.null_render_target => {
+                t.surface = RenderTarget::null_surface();
+                Some(t)
+            }
+            t => t,
         };
         // Seed 004 §11.4.1: 3DSTATE_MULTISAMPLE's Number of Multisamples "must match the
         // corresponding field in SURFACE_STATE for each render target".
         let draw_samples = self.samples.as_ref().map_or(1, |m| m.count);
         if let Some(t) = &target
+            && !t.is_null()
             && t.surface.desc.samples != draw_samples
         {
             return Err(MessageError::State {
@@ -347,7 +357,7 @@ impl PixelWrites<'_> {
             RtMode::FastClear => {
                 // Each slice the draw writes is cleared whole, once (a layered clear
                 // reaches its slices through the Render Target Array Index).
-                if let Some(t) = target {
+                if let Some(t) = target.filter(|t| !t.is_null()) {
                     let slice = crate::rt_message::target_slice(&t, p.array_index);
                     let k = (key.0, slice);
                     if !self.targets.cleared.contains(&k)
@@ -410,7 +420,7 @@ impl PixelWrites<'_> {
                 &self.slots,
                 mem,
                 &p,
-                target.as_ref(),
+                target.as_ref().filter(|t| !t.is_null()),
                 enabled,
                 p.array_index,
             )?;
@@ -508,6 +518,7 @@ impl PixelWrites<'_> {
         }
         // A null render target is not written (seed 000 §2.12.2 SURFTYPE_NULL), but its
         // pixels went through the tests and counts above.
+        let target = target.filter(|t| !t.is_null());
         if let (Some(t), Some(c)) = (&target, &self.coarse) {
             // Each enabled slot's colour to every pixel of its coarse pixel, in raster
             // order, neighbours along a row as one run.
@@ -661,7 +672,7 @@ pub fn write_alike(
         .iter()
         .map(|t| if p.last { enabled & t.lit } else { 0 })
         .collect();
-    let Some(t) = &target else {
+    let Some(t) = target.as_ref().filter(|t| !t.is_null()) else {
         return Some(visible);
     };
     if enabled == 0 {

@@ -14,8 +14,9 @@ use gtsim_pipe3d::draw::DrawError;
 use gtsim_spec::gen7::color_calc_state::AlphaTestFormat;
 use gtsim_spec::gen7::{BlendStateEntry, ColorCalcState, blend_state_entry::ColorClampRange};
 
-/// The render target behind binding table entry `bti`, with BLEND_STATE entry `rti`;
-/// `None` for a null surface (writes are dropped, seed 000 §2.12.2 SURFTYPE_NULL).
+/// The render target behind binding table entry `bti`, with BLEND_STATE entry `rti`; a
+/// null surface (seed 000 §2.12.2 SURFTYPE_NULL) gives a null render target
+/// (`RenderTarget::is_null`: its tests run, nothing is written).
 pub(crate) fn render_target(
     p: &Pointers,
     mem: &dyn Memory,
@@ -25,7 +26,9 @@ pub(crate) fn render_target(
     let (_, rss) = binding_table_surface(mem, &p.bases, p.ps.binding_table, bti)?;
     let (mut surface, lod) = match surface_from_state(&rss, Use::RenderTarget) {
         Ok(s) => s,
-        Err(SurfaceStateError::Null) => return Ok(None),
+        // A null surface keeps its colour calculator's tests and writes nothing
+        // (`RenderTarget::is_null`): a depth-only framebuffer's alpha test kills pixels.
+        Err(SurfaceStateError::Null) => (RenderTarget::null_surface(), 0),
         Err(e) => {
             return Err(DrawError::State {
                 command: "RENDER_SURFACE_STATE",
@@ -107,7 +110,7 @@ pub(crate) fn render_target(
             to_coverage: b.alpha_to_coverage_enable,
             to_one: b.alpha_to_one_enable,
         },
-        mcs: match crate::sampling::mcs_surface(&rss) {
+        mcs: match crate::sampling::mcs_surface(&rss).filter(|_| surface.desc.width != 0) {
             None => None,
             // The MCS has the render target's slices, up to those the view reaches.
             Some(Ok(mut m)) => {

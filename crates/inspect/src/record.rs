@@ -317,7 +317,9 @@ impl Recorder {
             .map(|k| k.entries(true))
             .unwrap_or_default();
         for bti in rts {
-            if let Ok(Some(rt)) = view.front.render_target(mem, bti, 0) {
+            if let Ok(Some(rt)) = view.front.render_target(mem, bti, 0)
+                && !rt.is_null()
+            {
                 let key = (rt.surface.base, rt.lod, rt.min_array_element);
                 if pending.before.contains_key(&key) {
                     continue;

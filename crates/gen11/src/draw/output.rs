@@ -28,7 +28,7 @@ fn bad(bti: u8, why: impl std::fmt::Display) -> DrawError {
 }
 
 /// The render target behind PS binding table entry `bti`, blended by BLEND_STATE entry
-/// `rti`; `None` for SURFTYPE_NULL.
+/// `rti` (SURFTYPE_NULL: a null render target, `RenderTarget::is_null`).
 pub(super) fn render_target(
     f: &DrawFront,
     mem: &dyn Memory,
@@ -43,73 +43,77 @@ pub(super) fn render_target(
         RenderSurfaceState::DWORDS,
         RenderSurfaceState::unpack,
     )?;
-    if rss.surface_type == St::SURFTYPE_NULL {
-        return Ok(None);
-    }
-    // Seed 003 RENDER_SURFACE_STATE MIP Count / LOD: for render targets, the LOD
-    // rendered to; Minimum Array Element the first slice, Render Target View Extent the
-    // slices - 1 from there.
-    let lod = u32::from(rss.mip_count_lod);
-    let min = u32::from(rss.minimum_array_element);
-    let (ty, slices) = match rss.surface_type {
-        St::SURFTYPE_2D | St::SURFTYPE_CUBE => (
-            SurfaceType::D2,
-            (u32::from(rss.depth) + 1)
-                * if rss.surface_type == St::SURFTYPE_CUBE {
-                    6
-                } else {
-                    1
-                },
-        ),
-        // Gen9+ 3D surfaces are laid out as 2D arrays of their slices, QPitch apart.
-        St::SURFTYPE_3D => (SurfaceType::D2, (u32::from(rss.depth) + 1) >> lod.min(31)),
-        // The GFX9 1D layout: the LODs side by side in a row, each slice a row QPitch
-        // texels long.
-        St::SURFTYPE_1D => (SurfaceType::D1, u32::from(rss.depth) + 1),
-        other => {
-            return Err(unsupported(
-                format!(
-                    "render target {bti}: a {} render target on Gen11",
-                    other.name().unwrap_or("reserved")
-                ),
-                "seed 003 RENDER_SURFACE_STATE Surface Type",
-            ));
-        }
-    };
-    let depth = slices.max(min + u32::from(rss.render_target_view_extent) + 1);
-    let height = if ty == SurfaceType::D1 {
-        1
+    // A null surface keeps its colour calculator's tests and writes nothing
+    // (`RenderTarget::is_null`): a depth-only framebuffer's alpha test kills pixels.
+    let (surface, lod, min, clear_value, mcs) = if rss.surface_type == St::SURFTYPE_NULL {
+        (RenderTarget::null_surface(), 0, 0, None, None)
     } else {
-        u32::from(rss.height) + 1
-    };
-    let surface = crate::surface::layout(
-        &rss,
-        ty,
-        (u32::from(rss.width) + 1, height, depth),
-        lod + 1,
-        ArraySpacing::QPitch(u32::from(rss.surface_qpitch) << 2),
-    )
-    .map_err(|e| bad(bti, e))?;
-    let clear_value = match rss.auxiliary_surface_mode {
-        Aux::AUX_NONE => None,
-        Aux::AUX_CCS_D | Aux::AUX_CCS_E => Some(clear_value(mem, &rss, bti)?),
-        other => {
-            return Err(unsupported(
-                format!(
-                    "render target {bti} with auxiliary surface mode {}",
-                    other.name().unwrap_or("reserved")
-                ),
-                "seed 003 RENDER_SURFACE_STATE Auxiliary Surface Mode",
-            ));
-        }
-    };
-    // A multisampled render target's MCS (the model keeps it as the Gen7 model does:
-    // pixels are expanded to the identity before their samples are written,
-    // `gtsim_dataport::mcs`).
-    let mcs = match crate::surface::mcs_surface(&rss, &surface) {
-        None => None,
-        Some(Ok(m)) => Some(m),
-        Some(Err(e)) => return Err(bad(bti, e)),
+        // Seed 003 RENDER_SURFACE_STATE MIP Count / LOD: for render targets, the LOD
+        // rendered to; Minimum Array Element the first slice, Render Target View Extent the
+        // slices - 1 from there.
+        let lod = u32::from(rss.mip_count_lod);
+        let min = u32::from(rss.minimum_array_element);
+        let (ty, slices) = match rss.surface_type {
+            St::SURFTYPE_2D | St::SURFTYPE_CUBE => (
+                SurfaceType::D2,
+                (u32::from(rss.depth) + 1)
+                    * if rss.surface_type == St::SURFTYPE_CUBE {
+                        6
+                    } else {
+                        1
+                    },
+            ),
+            // Gen9+ 3D surfaces are laid out as 2D arrays of their slices, QPitch apart.
+            St::SURFTYPE_3D => (SurfaceType::D2, (u32::from(rss.depth) + 1) >> lod.min(31)),
+            // The GFX9 1D layout: the LODs side by side in a row, each slice a row QPitch
+            // texels long.
+            St::SURFTYPE_1D => (SurfaceType::D1, u32::from(rss.depth) + 1),
+            other => {
+                return Err(unsupported(
+                    format!(
+                        "render target {bti}: a {} render target on Gen11",
+                        other.name().unwrap_or("reserved")
+                    ),
+                    "seed 003 RENDER_SURFACE_STATE Surface Type",
+                ));
+            }
+        };
+        let depth = slices.max(min + u32::from(rss.render_target_view_extent) + 1);
+        let height = if ty == SurfaceType::D1 {
+            1
+        } else {
+            u32::from(rss.height) + 1
+        };
+        let surface = crate::surface::layout(
+            &rss,
+            ty,
+            (u32::from(rss.width) + 1, height, depth),
+            lod + 1,
+            ArraySpacing::QPitch(u32::from(rss.surface_qpitch) << 2),
+        )
+        .map_err(|e| bad(bti, e))?;
+        let clear_value = match rss.auxiliary_surface_mode {
+            Aux::AUX_NONE => None,
+            Aux::AUX_CCS_D | Aux::AUX_CCS_E => Some(clear_value(mem, &rss, bti)?),
+            other => {
+                return Err(unsupported(
+                    format!(
+                        "render target {bti} with auxiliary surface mode {}",
+                        other.name().unwrap_or("reserved")
+                    ),
+                    "seed 003 RENDER_SURFACE_STATE Auxiliary Surface Mode",
+                ));
+            }
+        };
+        // A multisampled render target's MCS (the model keeps it as the Gen7 model does:
+        // pixels are expanded to the identity before their samples are written,
+        // `gtsim_dataport::mcs`).
+        let mcs = match crate::surface::mcs_surface(&rss, &surface) {
+            None => None,
+            Some(Ok(m)) => Some(m),
+            Some(Err(e)) => return Err(bad(bti, e)),
+        };
+        (surface, lod, min, clear_value, mcs)
     };
     let pointers = get(&f.state.blend_state_pointers);
     let blend_at = address(f.bases.dynamic.wrapping_add(pointers.blend_state_pointer));
