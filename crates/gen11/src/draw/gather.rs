@@ -831,7 +831,22 @@ fn pixel_shader(f: &DrawFront, mem: &dyn Memory) -> Result<PixelShader, DrawErro
         dispatch: extra.pixel_shader_valid && wm.force_thread_dispatch_enable.0 != 1,
         statistics: wm.statistics_enable,
         alt_float_mode: ps.floating_point_mode.0 == 1,
-        kills_pixels: extra.pixel_shader_kills_pixel || wm.force_kill_pixel_enable.0 == 2,
+        // WM_INT::Pixel Shader Kill Pixel, "computed normally" (seed 003 3DSTATE_WM
+        // Force Kill Pixel Enable, L3051-3056) from what can drop a pixel after the
+        // shader: the kernel's kills, 3DSTATE_PS_BLEND's alpha test and alpha to coverage
+        // and 3DSTATE_WM_CHROMAKEY's kill (the Gen8+ PRM's 3DSTATE_WM field description);
+        // ForceOn and ForceOff override it.
+        kills_pixels: match wm.force_kill_pixel_enable.0 {
+            1 => false,
+            2 => true,
+            _ => {
+                let blend = get(&s.ps_blend);
+                extra.pixel_shader_kills_pixel
+                    || blend.alpha_test_enable
+                    || blend.alpha_to_coverage_enable
+                    || get(&s.wm_chromakey).chroma_key_kill_enable
+            }
+        },
         computes_depth: extra.pixel_shader_computed_depth_mode.0 != 0,
         computes_stencil: extra.pixel_shader_computes_stencil,
         early_depth_forced: wm.early_depth_stencil_control.0 == 2,
