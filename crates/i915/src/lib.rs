@@ -112,6 +112,33 @@ pub(crate) fn ensure_tree() {
 
 thread_local! {
     static MUTED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// Set while this thread's thread-local storage is being destroyed (by
+    /// [`TeardownSentinel`]); no destructor of its own, so readable to the end.
+    static TEARDOWN: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// Registered after this thread's first log event, so that its destructor runs before
+    /// those of the logging's thread-locals (they run in reverse order of registration).
+    static SENTINEL: TeardownSentinel = const { TeardownSentinel };
+}
+
+/// Marks the thread's teardown (see `SENTINEL`): a client that submits from an exit
+/// handler or a thread-local destructor (crocus flushes its batch so) logs after the
+/// stderr subscriber's own thread-locals are gone, where a `tracing` event would panic
+/// ("cannot access a Thread Local Storage value during or after destruction") and take
+/// the client down.
+struct TeardownSentinel;
+
+impl Drop for TeardownSentinel {
+    fn drop(&mut self) {
+        let _ = TEARDOWN.try_with(|t| t.set(true));
+    }
+}
+
+/// Writes `msg` to stderr with one write(2), touching no thread-local state.
+fn raw_stderr(msg: &str) {
+    let line = format!("gtsim-i915: {msg}\n");
+    // SAFETY: write(2) on fd 2 reads `line.len()` bytes from a live buffer; a failure
+    // (stderr closed) is ignored, as a log line may be lost.
+    let _ = unsafe { libc::write(2, line.as_ptr().cast(), line.len()) };
 }
 
 /// Runs `f` with [`log`] silent on this thread (the fuzz harness's random batches hang
@@ -136,17 +163,32 @@ pub fn trace_ioctls() -> bool {
 /// The preloaded library installs a stderr subscriber in the client process
 /// ([`init_logging`]) unless the program has its own.
 pub fn log(msg: &str) {
-    if MUTED.with(|m| m.get()) {
+    if MUTED.try_with(|m| m.get()).unwrap_or(false) {
+        return;
+    }
+    let warning = msg.contains("HANG") || msg.contains("unknown ioctl") || msg.contains("cannot");
+    // During thread teardown the subscriber cannot run: a warning goes straight to
+    // stderr, the rest is dropped.
+    if TEARDOWN.try_with(|t| t.get()).unwrap_or(true) {
+        if warning {
+            raw_stderr(msg);
+        }
         return;
     }
     init_logging();
-    if msg.starts_with("ioctl ") {
-        tracing::info!(target: "gtsim_i915::trace", "{msg}");
-    } else if msg.contains("HANG") || msg.contains("unknown ioctl") || msg.contains("cannot") {
-        tracing::warn!(target: "gtsim_i915", "{msg}");
-    } else {
-        tracing::info!(target: "gtsim_i915", "{msg}");
+    let event = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        if msg.starts_with("ioctl ") {
+            tracing::info!(target: "gtsim_i915::trace", "{msg}");
+        } else if warning {
+            tracing::warn!(target: "gtsim_i915", "{msg}");
+        } else {
+            tracing::info!(target: "gtsim_i915", "{msg}");
+        }
+    }));
+    if event.is_err() && warning {
+        raw_stderr(msg);
     }
+    let _ = SENTINEL.try_with(|_| ());
 }
 
 /// Installs the log's subscriber once: lines on stderr filtered by `GTSIM_LOG`

@@ -2687,3 +2687,28 @@ fn the_video_enhancement_engine_runs_its_batches() {
     );
     assert_eq!(reset_stats(&mut k, 0).batch_active, 1);
 }
+
+/// A client that submits from a thread-local destructor (crocus flushes its batch from
+/// an exit handler) logs after the stderr subscriber's thread-locals are destroyed: the
+/// log goes to stderr directly (or is dropped) instead of panicking inside `tracing`,
+/// which took piglit's processes down at exit (`Crash` in piglit-runner with the test
+/// passed). The thread's destructors run in reverse order of registration: `LateLog`'s,
+/// registered before the first log event, runs last.
+#[test]
+fn logging_from_a_thread_local_destructor_does_not_panic() {
+    struct LateLog;
+    impl Drop for LateLog {
+        fn drop(&mut self) {
+            crate::log("GPU HANG: logged from a thread-local destructor at thread exit");
+        }
+    }
+    thread_local! {
+        static LATE: LateLog = const { LateLog };
+    }
+    let joined = std::thread::spawn(|| {
+        LATE.with(|_| ());
+        crate::log("a first log line on this thread");
+    })
+    .join();
+    assert!(joined.is_ok(), "the thread panicked at exit");
+}
