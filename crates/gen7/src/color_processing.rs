@@ -193,6 +193,10 @@ mod tests {
             assert!(e.contains(section), "DW{dw} bit {bit}: {e}");
         }
         // Two Forced flags for 4:4:4 input contradict each other.
-        assert!(state(&[(66, 3 << 29)]).is_err());
+        let e = state(&[(66, 3 << 29)]).unwrap_err().to_string();
+        assert!(
+            e.contains("Forced 444 for 444 and Forced 422 for 444 are both set"),
+            "{e}"
+        );
     }
 }

@@ -601,7 +601,10 @@ mod tests {
         // The render target write is left to its own decoder.
         assert_eq!(decode(Sfid::DataPortRenderCache, 12 << 14).unwrap(), None);
         // A reserved scratch block size is an error, not a guess.
-        assert!(decode(Sfid::DataPortDataCache, 1 << 18 | 2 << 12).is_err());
+        let e = decode(Sfid::DataPortDataCache, 1 << 18 | 2 << 12)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("scratch Block Size 2 is reserved"), "{e}");
     }
 
     /// Fuzz (docs/FUZZING.md): random descriptors on the four data port SFIDs, and

@@ -492,7 +492,11 @@ fn media_objects_need_the_media_pipeline_and_modelled_features() {
         children_present: true,
         ..media_object(0, 0, 0, &[])
     };
-    assert!(run_object(&s, &mut mem, &o).is_err());
+    let e = run_object(&s, &mut mem, &o).unwrap_err().to_string();
+    assert!(
+        e.contains("Children Present") && e.contains("not modelled"),
+        "{e}"
+    );
     // Inline data that does not fit the GRF after the CURBE row.
     let e = run_object(&s, &mut mem, &media_object(0, 0, 0, &[0; 8 * 127])).unwrap_err();
     assert!(matches!(e, DrawError::State { .. }), "{e}");

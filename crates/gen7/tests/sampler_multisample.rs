@@ -266,7 +266,8 @@ fn sampleinfo_returns_the_count_and_palette_index_plus_one() {
     f.surface.surface_type = SurfaceType::SURFTYPE_NULL;
     assert_eq!(simd8(&f, T::SAMPLEINFO, &[ZERO]).unwrap()[0], [0; 4]);
     f.surface.surface_type = SurfaceType::SURFTYPE_3D;
-    assert!(simd8(&f, T::SAMPLEINFO, &[ZERO]).is_err());
+    let e = simd8(&f, T::SAMPLEINFO, &[ZERO]).unwrap_err().to_string();
+    assert!(e.contains("sampleinfo of a SURFTYPE_3D surface"), "{e}");
 }
 
 /// SIMD4x2 ld2dms: "u v r lod si mcs" (seed 000 §2.13.1.3.1), four parameters per
