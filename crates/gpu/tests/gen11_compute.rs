@@ -205,6 +205,12 @@ fn iris_compute_kernel_writes_what_its_glsl_says() {
     let mut dev = Device::with_platform(Platform::IceLake);
     let report = dev.submit(1, BATCH, &mut m).unwrap();
     assert_eq!(report.walkers, 1);
+    // CS_INVOCATION_COUNT (0x2290, Mesa genxml) counts the compute shader invocations:
+    // every pixel of the grid is one (8x4 groups of two full SIMD16 threads).
+    let count = |dev: &mut Device, o: u32| {
+        u64::from(dev.read_register(1, o)) | u64::from(dev.read_register(1, o + 4)) << 32
+    };
+    assert_eq!(count(&mut dev, 0x2290), u64::from(WIDTH * HEIGHT));
     for y in 0..HEIGHT {
         for x in 0..WIDTH {
             let i = u64::from(y * WIDTH + x);

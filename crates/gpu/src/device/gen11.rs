@@ -28,9 +28,9 @@ impl CommandStreamer<'_, LatchedState> {
         let result =
             gtsim_pipe3d::draw::compute::walk(&front, self.mem, &mut kernels, &mut self.watchdog);
         self.ctx.kernels = kernels;
-        result
-            .map(|_| ())
-            .map_err(|error| Hang::Walker { addr: at, error })
+        let stats = result.map_err(|error| Hang::Walker { addr: at, error })?;
+        self.add_compute_invocations(stats.invocations);
+        Ok(())
     }
 }
 

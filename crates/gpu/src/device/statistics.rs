@@ -8,6 +8,16 @@ use super::front::Front;
 use gtsim_pipe3d::draw::Statistics;
 
 impl<F: Front> CommandStreamer<'_, F> {
+    /// Adds a GPGPU_WALKER's compute shader invocations (the channels its threads ran)
+    /// to CS_INVOCATION_COUNT (0x2290: Mesa genxml; crocus, iris and anv read the GL and
+    /// Vulkan compute invocation statistics there unscaled).
+    pub(super) fn add_compute_invocations(&mut self, n: u64) {
+        if let Some(off) = F::INFO.register("CS_INVOCATION_COUNT") {
+            let v = self.ctx.registers.read64(off, 0);
+            self.ctx.registers.write64(off, v.wrapping_add(n));
+        }
+    }
+
     /// Adds `stats` to the 64-bit counters, and the SO write offsets the SOL stage
     /// moved (seed 004 §8.2, §8.8).
     pub(super) fn add_statistics(&mut self, stats: &Statistics) {

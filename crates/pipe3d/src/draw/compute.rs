@@ -33,6 +33,8 @@ pub struct ComputeStatistics {
     pub groups: u64,
     /// Threads dispatched.
     pub threads: u64,
+    /// Channels enabled in them: the compute shader invocations.
+    pub invocations: u64,
 }
 
 /// Runs the GPGPU walker `front` was made for.
@@ -64,6 +66,7 @@ pub fn walk(
         });
     }
     let mut stats = ComputeStatistics::default();
+    let per_group_invocations = cs.invocations_per_group();
     let serial = super::router::sends_atomics(front, &prog);
     let [xs, ys, zs] = cs.groups.clone();
     let mut pending = Vec::with_capacity(parallel::BATCH);
@@ -84,6 +87,7 @@ pub fn walk(
                 }
                 stats.groups += 1;
                 stats.threads += u64::from(per_group);
+                stats.invocations += per_group_invocations;
             }
         }
     }

@@ -69,6 +69,18 @@ impl ComputeDispatch {
         self.threads.iter().product()
     }
 
+    /// The channels a group runs: every thread's execution mask counted (the compute
+    /// shader invocations of one group).
+    pub fn invocations_per_group(&self) -> u64 {
+        let mut n = 0u64;
+        for h in 0..self.threads[1] {
+            for w in 0..self.threads[0] {
+                n += u64::from(self.execution_mask(w, h).count_ones());
+            }
+        }
+        n * u64::from(self.threads[2])
+    }
+
     /// The execution mask of thread `(w, h)` of a group: all `simd` channels, ANDed
     /// with the Right Execution Mask for the last thread of a row and the Bottom
     /// Execution Mask for the last row.
