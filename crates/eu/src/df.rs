@@ -23,7 +23,8 @@
 //!   in fp64 instructions is interpreted as 1-bit per fp64 component"): double channel `k`
 //!   of an instruction whose channel group starts at `g` (quarter/nibble control: 1Q = 0,
 //!   2N = 4, 2Q = 8, 4N = 12, ...) uses bit `g + k`, and in align16 write-mask bit `k % 4`
-//!   (`.x` .. `.w` name the four doubles of a 32-byte register; the crocus dumps show
+//!   (`.x` .. `.w` name the four doubles of a 32-byte register, and a disabled one's flag
+//!   bit is left as it was, as in single precision; the crocus dumps show
 //!   single components and `.xyzw` only, Mesa splitting `.xy`/`.zw` masks in brw_vec4.cpp
 //!   scalarize_df; other masks are taken the same way, one bit per double).
 //! * A 32-bit source of a DF instruction (F/D/UD -> DF conversions) is read by the even
@@ -392,7 +393,11 @@ fn execute(
             };
             write(t, k, lo, hi)?;
         }
-        if let Some(f) = flag {
+        // In align16 the write mask gates the flag bit too (`ops::flag_write_enabled`):
+        // one bit per double, as for the destination.
+        if let Some(f) = flag
+            && wm & (1 << (k % 4)) != 0
+        {
             let at = group + k + 16 * ins.flag.1 as usize;
             if at > 31 {
                 return Err(ExecError::Invalid {

@@ -548,7 +548,9 @@ pub(crate) fn alu(t: &mut Thread, ins: &Instruction, negate_is_not: bool) -> Res
         } else {
             t.write_dst(ins, c, r)?;
         }
-        if let Some(f) = flag {
+        if let Some(f) = flag
+            && crate::ops::flag_write_enabled(ins, c)
+        {
             // A flag subregister holds 16 channels.
             let Some(bit) = 1u32.checked_shl(((group + c) + 16 * ins.flag.1 as usize) as u32)
             else {
@@ -583,6 +585,24 @@ pub(crate) fn alu(t: &mut Thread, ins: &Instruction, negate_is_not: bool) -> Res
         }
     }
     Ok(())
+}
+
+/// Whether channel `c` of `ins` updates its flag bit: always in align1; in align16 only
+/// when the destination write mask enables the channel's component (`c % 4`), the null
+/// register's included.
+///
+/// The seeds have no EU ISA (seed INDEX §4). Public fact: Mesa's vec4 backend relies on
+/// it. Its dead-code pass tracks the flag register per component and narrows an
+/// instruction's write mask to the components whose flag or value is still read
+/// (brw_vec4_dead_code_eliminate.cpp), and for a double's `sign` it sets one flag
+/// component per instruction (`mov.nz.f0.0 null.xDF`, `null.yDF`, ...) before one
+/// `(+f0.0)` predicate reads all four (brw_vec4_nir.cpp, nir_op_fsign on 64 bits), which
+/// piglit's fp64 `sign` tests check on the real part.
+pub(crate) fn flag_write_enabled(ins: &Instruction, c: usize) -> bool {
+    match ins.dst.layout {
+        gtsim_isa::ir::DstLayout::WriteMask(wm) => wm & (1 << (c % 4)) != 0,
+        gtsim_isa::ir::DstLayout::HStride(_) => true,
+    }
 }
 
 fn needs_all(op: Opcode) -> bool {

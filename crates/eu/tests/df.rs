@@ -434,12 +434,44 @@ mov(4) g27.4<1>UD g26<8,4,2>UD { align1 2N };",
     );
     assert_df(&df(&r, 9, 1), &[0.1], "vertex 0 .x");
     assert_df(&df(&r, 10, 1), &[-2.25], "vertex 1 .x");
-    // 0.1 != 0.1 is false for vertex 0, -2.25 != 0.1 true for vertex 1; all four doubles
-    // of each half compare the same broadcast scalars.
-    assert_eq!(r.thread.flag(0, 0), 0xf0);
+    // 0.1 != 0.1 is false for vertex 0, -2.25 != 0.1 true for vertex 1; the `.x` write
+    // mask lets only double 0 of each half update its flag bit (bits 0 and 4).
+    assert_eq!(r.thread.flag(0, 0), 0x10);
     assert_eq!(dwords(&r, 25, 4), [0, 0, 5, 5]);
     assert_eq!(dwords(&r, 26, 4), [u32::MAX, u32::MAX, 5, 5]);
     assert_eq!(dwords(&r, 27, 8), [0, 5, 5, 5, u32::MAX, 5, 5, 5]);
+}
+
+#[test]
+fn mesa_vs_double_sign_sets_one_flag_component_per_instruction() {
+    // crocus's dvec2 sign() (piglit vs-sign-dvec2, INTEL_DEBUG=vs): one `mov.nz` per
+    // component of each vertex into f0.0, each under a one-component write mask, then a
+    // `(+f0.0) or` over the eight high dwords ORs in 1.0's. The write mask gates the flag
+    // bit (one per double), so each instruction sets only its component's bit. Vertex 0
+    // (1Q) has arg (0, 0.75), read as .xyyy; vertex 1 (2N) has (-1.5, 0):
+    // vertex 0 -> x 0, y z w 1 (0b1110); vertex 1 -> x 1, y z w 0 (0b0001) -> 0x1e.
+    // (Were the mask ignored, `.w` would set all four bits from .y: 0x0f.)
+    let r = run(
+        "mov.nz.f0.0(8) null<1>.xDF (abs)g2<0>.xyxyDF { align16 1Q };
+mov.nz.f0.0(8) null<1>.yDF (abs)g2<0>.zwzwDF { align16 1Q };
+mov.nz.f0.0(8) null<1>.zDF (abs)g2<0>.zwzwDF { align16 1Q };
+mov.nz.f0.0(8) null<1>.wDF (abs)g2<0>.zwzwDF { align16 1Q };
+mov.nz.f0.0(8) null<1>.xDF (abs)g3<0>.xyxyDF { align16 2N };
+mov.nz.f0.0(8) null<1>.yDF (abs)g3<0>.zwzwDF { align16 2N };
+mov.nz.f0.0(8) null<1>.zDF (abs)g3<0>.zwzwDF { align16 2N };
+mov.nz.f0.0(8) null<1>.wDF (abs)g3<0>.zwzwDF { align16 2N };
+(+f0.0) or(8) g10<1>UD g11<4>UD 0x3f800000UD { align16 1Q };",
+        8,
+        &[
+            "g2:df=0,0.75",
+            "g3:df=-1.5,0",
+            "g10:ud=7,7,7,7,7,7,7,7",
+            "g11:ud=0,0,0,0,0,0,0,0",
+        ],
+    );
+    assert_eq!(r.thread.flag(0, 0), 0x1e);
+    let one = 0x3f80_0000;
+    assert_eq!(dwords(&r, 10, 8), [7, one, one, one, one, 7, 7, 7]);
 }
 
 // ---------------------------------------------------------------------------------------

@@ -2034,6 +2034,38 @@ fn inverted_predicate_and_masked_channels_keep_old_values() {
 }
 
 #[test]
+fn align16_write_mask_gates_the_flag_bits() {
+    // In align16 a condition updates the flag bit of a channel only when the write mask
+    // enables that channel's component (c % 4), the null register's mask included (Mesa's
+    // vec4 backend tracks f0 per component and narrows write masks by it,
+    // brw_vec4_dead_code_eliminate.cpp). g2 is all 1.0, so the first mov sets bits 0-7;
+    // g3 is all 0: `.y` clears bits 1 and 5 only (0xdd). The predicated add then runs on
+    // channels 0, 2, 3, 4, 6, 7.
+    let r = run(
+        "mov.nz.f0.0(8) null<1>F g2<4>F { align16 1Q };
+mov.nz.f0.0(8) null<1>.yF g3<4>F { align16 1Q };
+cmp.nz.f0.0(8) g12<1>.wF g3<4>F g2<4>F { align16 1Q };
+(+f0.0) add(8) g10<1>D g4<4>D 100D { align16 1Q };",
+        8,
+        &[
+            "g2:f=1,1,1,1,1,1,1,1",
+            "g3:f=0,0,0,0,0,0,0,0",
+            "g4:d=1,2,3,4,5,6,7,8",
+            "g10:d=-9,-9,-9,-9,-9,-9,-9,-9",
+            "g12:d=-9,-9,-9,-9,-9,-9,-9,-9",
+        ],
+    );
+    // cmp.nz 0 != 1 is true on every channel, but only components w (3, 7) take it:
+    // bits 3 and 7 are set again (0xdd), and only g12's w dwords get all ones.
+    assert_eq!(r.thread.flag(0, 0), 0xdd);
+    assert_eq!(show(&r, "g12:d", 8), "g12:d = -9 -9 -9 -1 -9 -9 -9 -1");
+    assert_eq!(
+        show(&r, "g10:d", 8),
+        "g10:d = 101 -9 103 104 105 -9 107 108"
+    );
+}
+
+#[test]
 fn simd16_add_spans_two_registers() {
     // SIMD16 with 32-bit types: each operand spans two registers (channels 8-15 in the
     // second).

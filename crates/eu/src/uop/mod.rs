@@ -480,6 +480,11 @@ pub(crate) fn predecode(ins: &Instruction) -> Option<Uop> {
     if flags && group + n + flag_shift as usize > 32 {
         return None;
     }
+    // An align16 flag write under a partial write mask updates only the enabled
+    // components' bits (`ops::flag_write_enabled`): left to `ops`.
+    if flags && matches!(ins.dst.layout, DstLayout::WriteMask(wm) if wm & 0xf != 0xf) {
+        return None;
+    }
     let raw_mov = op == UopOp::Mov
         && !ins.saturate
         && srcs[0].ty() == ins.dst.ty
