@@ -127,6 +127,21 @@ impl Surface {
                 let (bw, bh) = bf.block_size();
                 let i = ((y % bh) * bw + x % bw) as usize;
                 let t = texels.get(i).copied().unwrap_or([0.0; 4]);
+                // Seed 000 §2.6 (L724-728): an `_SRGB` format's pre-filtered texel RGB is
+                // converted to linear, after decompression for a block format (the block
+                // decoders return the stored, gamma-encoded values), as `texel::decode`
+                // does for the uncompressed ones.
+                let srgb = self.format.name().is_some_and(|n| n.ends_with("_SRGB"));
+                let t = if srgb {
+                    [
+                        texel::srgb_to_linear(t[0]),
+                        texel::srgb_to_linear(t[1]),
+                        texel::srgb_to_linear(t[2]),
+                        t[3],
+                    ]
+                } else {
+                    t
+                };
                 Ok(Texel::Float(t))
             }
             None => Ok(texel::decode(self.format, bytes)?),

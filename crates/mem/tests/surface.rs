@@ -67,6 +67,40 @@ fn read_a_bc1_texel_and_fault_outside_memory() {
 }
 
 #[test]
+fn an_srgb_block_format_reads_linear_texels() {
+    // The same BC1 block read as BC1_UNORM and as BC1_UNORM_SRGB (and DXT1_RGB_SRGB):
+    // color0 = color1 = 0x8410 (R5 = 16, G6 = 32, B5 = 16), so every texel is the
+    // expanded colour R = B = (16 << 3 | 16 >> 2) / 255 = 132/255, G = (32 << 2 | 32 >> 4)
+    // / 255 = 130/255. sRGB formats give the linear value (seed 000 §2.6: the pre-filtered
+    // texel converted to gamma 1.0), worked by hand with the sRGB curve
+    // ((c + 0.055) / 1.055)^2.4: 132/255 -> 0.230740, 130/255 -> 0.223228; alpha stays 1.
+    let mut mem = AddressSpace::new();
+    mem.map(0x20000, 4096);
+    mem.write(0x20000, &[0x10, 0x84, 0x10, 0x84, 0, 0, 0, 0])
+        .unwrap();
+    let read = |format| {
+        let s = Surface {
+            base: 0x20000,
+            desc: desc(Tiling::Linear, 512, (4, 4), 8),
+            format,
+        };
+        match s.read_texel(&mem, TexelCoord::xy(2, 1)).unwrap() {
+            Texel::Float(t) => t,
+            other => panic!("a float texel, not {other:?}"),
+        }
+    };
+    let unorm = read(SurfaceFormat::BC1_UNORM);
+    assert_eq!(unorm, [132.0 / 255.0, 130.0 / 255.0, 132.0 / 255.0, 1.0]);
+    for format in [SurfaceFormat::BC1_UNORM_SRGB, SurfaceFormat::DXT1_RGB_SRGB] {
+        let t = read(format);
+        let want = [0.230_740, 0.223_228, 0.230_740, 1.0];
+        for (c, (g, w)) in t.iter().zip(want).enumerate() {
+            assert!((g - w).abs() < 2e-6, "{format:?} channel {c}: {g} != {w}");
+        }
+    }
+}
+
+#[test]
 fn new_takes_the_block_geometry_from_the_format() {
     // BC1: 4x4 blocks of 64 bits; R16G16B16A16_FLOAT: one texel of 64 bits.
     let d = desc(Tiling::Linear, 512, (1, 1), 1);
