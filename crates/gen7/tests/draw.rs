@@ -46,6 +46,39 @@ fn a_rectlist_rectangle_lights_exactly_its_pixels_with_the_flat_colour() {
     assert_eq!(stats.ia_vertices, 3);
 }
 
+#[test]
+fn wm_statistics_enable_gates_ps_depth_count() {
+    // The rectangle of the test above with 3DSTATE_WM Statistics Enable clear: the same
+    // 64 pixels are written, and PS_DEPTH_COUNT does not count them (seed 004 §11.2.1
+    // L10737: it increments "If Statistics Enable is set in 3DSTATE_WM"), as crocus
+    // relies on for the blorp draws it issues inside an occlusion query.
+    let c = [0.2, 0.4, 0.6, 1.0];
+    let v = [
+        [12.0, 10.0, c[0], c[1], c[2], c[3]],
+        [4.0, 10.0, c[0], c[1], c[2], c[3]],
+        [4.0, 2.0, c[0], c[1], c[2], c[3]],
+    ];
+    let (mut st, mut mem) = setup(&v, PS_FLAT_SIMD16, false, None, true);
+    let wm = st
+        .commands
+        .get_mut("3DSTATE_WM")
+        .expect("setup emits 3DSTATE_WM");
+    // DW1 bit 31: Statistics Enable (seed 004 §11.2.1).
+    assert_ne!(wm[1] & (1 << 31), 0, "setup enables the WM statistics");
+    wm[1] &= !(1 << 31);
+    let stats = run(
+        &st,
+        &mut mem,
+        &primitive(ThreeDPrimTopoType::_3DPRIM_RECTLIST, 3),
+    )
+    .unwrap();
+    assert_eq!(pixel(&mem, 4, 2), [51, 102, 153, 255]);
+    assert_eq!(pixel(&mem, 11, 9), [51, 102, 153, 255]);
+    assert_eq!(stats.ps_depth_count, 0);
+    assert_eq!(stats.ps_invocations, 0);
+    assert_eq!(stats.ia_vertices, 3);
+}
+
 /// Pixels of the screen triangle (2, 2), (14, 2), (2, 14) under the upper-left rule:
 /// centres with x + 0.5 > 2 and y + 0.5 > 2 (strictly inside the left and top edges, or
 /// on them, which are lit), and x + y + 1 < 16 (the hypotenuse is a bottom-right edge,

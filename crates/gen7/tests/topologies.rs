@@ -366,11 +366,16 @@ fn a_rectangle_over_the_largest_drawing_rectangle_streams_its_pixels() {
         .pack()
         .unwrap(),
     );
-    // No pixel shader: the WM only counts the pixels (PS_DEPTH_COUNT), which keeps the
-    // test fast.
+    // No pixel shader: the WM only counts the pixels (PS_DEPTH_COUNT, which its
+    // Statistics Enable turns on), which keeps the test fast.
     st.commands.insert(
         "3DSTATE_WM",
-        gtsim_spec::gen7::ThreeDStateWm::default().pack().unwrap(),
+        gtsim_spec::gen7::ThreeDStateWm {
+            statistics_enable: true,
+            ..Default::default()
+        }
+        .pack()
+        .unwrap(),
     );
     let limits = WorkLimits {
         pixels: 1 << 18,

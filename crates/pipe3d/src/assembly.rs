@@ -13,6 +13,18 @@
 //! vertex and keeps the quad's winding: (3,0,1,2) and (2k+3,2k+2,2k,2k+1), drawn as the
 //! two triangles of its fan.
 //!
+//! Topologies with adjacency that reach the clipper without a GS (seed 004 §9.4.3.5,
+//! L6202: "the adjacent-only vertices are dereferenced and only non-adjacent objects are
+//! passed down the pipeline") pass through as their plain forms (§9.5 table, L6218-6230):
+//! LINELIST_ADJ object k is the line (4k+1, 4k+2), LINESTRIP_ADJ's the line (k+1, k+2),
+//! and TRILIST_ADJ's the triangle (6k, 6k+2, 6k+4) (the vertices §8.1's SOL table streams
+//! out). An object is complete only with its adjacent-only vertices ([`Object::last`]):
+//! the VF drops incomplete objects (§1.3, "incomplete objects are silently ignored").
+//! TRISTRIP_ADJ is refused by name: §9.5 passes it through as TRISTRIP or TRISTRIP_REV
+//! "depending on where the incoming strip is broken", pointing to a Tristrip Clipping
+//! Errata the seed does not include, so the provoking vertex of its odd triangles is
+//! unknown (crocus's gl-3.2-adj-prims pv-last shows the obvious choice is not it).
+//!
 //! Objects are produced one at a time by index ([`object_at`]) so that a draw of any
 //! length streams through the pipeline with a bounded window of vertices.
 
@@ -38,6 +50,11 @@ pub struct Object {
     pub kind: ObjectType,
     /// Indices into the topology's vertex stream.
     pub v: Vec<usize>,
+    /// The highest vertex index the object consumes: its last vertex, or the last
+    /// adjacent-only vertex of an object with adjacency, which must have arrived for the
+    /// object to be complete (and counts in IA_VERTICES_COUNT, seed 004 §1.9: "Will
+    /// include unused adjacent-only vertices").
+    pub last: usize,
     /// Triangle orientation to be inverted (odd strip triangles, TRISTRIP_REVERSE).
     pub invert_orientation: bool,
     /// Point/line objects of _BF topologies.
@@ -106,6 +123,7 @@ pub struct AssemblyError(pub u32, pub &'static str);
 fn obj(kind: ObjectType, v: Vec<usize>, provoking: usize) -> Object {
     Object {
         kind,
+        last: v.iter().copied().max().unwrap_or(0),
         v,
         invert_orientation: false,
         back_facing: false,
@@ -208,10 +226,39 @@ pub fn object_at(t: T, k: usize, pv: ProvokingVertex) -> Result<Object, Assembly
             o.boundary = boundary;
             o
         }
+        T::_3DPRIM_LINELIST_ADJ => {
+            let mut o = obj(ObjectType::Line, vec![4 * k + 1, 4 * k + 2], pv.line.min(1));
+            o.last = 4 * k + 3;
+            o
+        }
+        T::_3DPRIM_LINESTRIP_ADJ => {
+            let mut o = obj(ObjectType::Line, vec![k + 1, k + 2], pv.line.min(1));
+            o.continue_stipple = k > 0;
+            o.last = k + 3;
+            o
+        }
+        T::_3DPRIM_TRILIST_ADJ => {
+            let mut o = obj(
+                ObjectType::Triangle,
+                vec![6 * k, 6 * k + 2, 6 * k + 4],
+                pv.tri_list_strip.min(2),
+            );
+            o.last = 6 * k + 5;
+            o
+        }
+        T::_3DPRIM_TRISTRIP_ADJ => {
+            // §9.5 passes it through as TRISTRIP or TRISTRIP_REV "depending on where the
+            // incoming strip is broken ... See Tristrip Clipping Errata", which the seed
+            // does not include: which vertex of an odd triangle provokes is not given.
+            return Err(AssemblyError(
+                t.0,
+                "TRISTRIP_ADJ without a GS: the clipper's pass-through of its odd triangles (§9.5, the Tristrip Clipping Errata the seed omits) is not modelled",
+            ));
+        }
         other => {
             return Err(AssemblyError(
                 other.0,
-                "adjacency and patch topologies must be converted by a GS or the tessellator first; not modelled",
+                "patch topologies must be converted by the tessellator first",
             ));
         }
     })
@@ -248,7 +295,7 @@ pub fn decompose(t: T, count: usize, pv: ProvokingVertex) -> Result<Vec<Object>,
     let mut out = vec![];
     for k in 0.. {
         let o = object_at(t, k, pv)?;
-        if o.v.iter().any(|&i| i >= count) {
+        if o.last >= count {
             break;
         }
         out.push(o);

@@ -138,7 +138,9 @@ fn a_line_loop_closes_back_to_its_first_vertex() {
 
 #[test]
 fn topologies_needing_conversion_fail_loudly() {
-    for t in [T::_3DPRIM_TRILIST_ADJ, T(0x20)] {
+    // Patch lists need the tessellator; TRISTRIP_ADJ's pass-through is not in the seed
+    // (the other adjacency topologies pass the clipper: above).
+    for t in [T::_3DPRIM_TRISTRIP_ADJ, T(0x20), T(0x3f)] {
         let e = decompose(t, 4, PV).unwrap_err();
         assert_eq!(e.0, t.0, "the error names the topology: {e}");
         assert!(e.to_string().contains("§10.2"), "{e}");
@@ -189,4 +191,39 @@ fn polygon_and_quad_triangles_keep_only_their_outline() {
             assert_eq!(o.boundary, Boundary::ALL, "{t:?}");
         }
     }
+}
+
+#[test]
+fn adjacency_topologies_pass_the_clipper_as_their_plain_forms() {
+    // Seed 004 §9.5 pass-through table (adjacent vertices removed) with the vertices of
+    // §8.1's SOL table: LINELIST_ADJ (1,2), (5,6); a dangling 4-vertex group is dropped.
+    assert_eq!(
+        verts(T::_3DPRIM_LINELIST_ADJ, 11),
+        vec![vec![1, 2], vec![5, 6]]
+    );
+    // LINESTRIP_ADJ (N >= 4): (1,2), (2,3), ..., (N-3, N-2).
+    assert_eq!(
+        verts(T::_3DPRIM_LINESTRIP_ADJ, 6),
+        vec![vec![1, 2], vec![2, 3], vec![3, 4]]
+    );
+    assert!(verts(T::_3DPRIM_LINESTRIP_ADJ, 3).is_empty());
+    // TRILIST_ADJ: (0,2,4), (6,8,10); 17 vertices hold two whole objects.
+    assert_eq!(
+        verts(T::_3DPRIM_TRILIST_ADJ, 17),
+        vec![vec![0, 2, 4], vec![6, 8, 10]]
+    );
+    // Each object counts its adjacent-only vertices: the last TRILIST_ADJ object of 17
+    // vertices ends at 11.
+    let t = decompose(T::_3DPRIM_TRILIST_ADJ, 17, PV).unwrap();
+    assert_eq!(t.last().map(|o| o.last), Some(11));
+    assert!(
+        t.iter()
+            .all(|o| o.kind == ObjectType::Triangle && o.provoking == 0)
+    );
+    let l = decompose(T::_3DPRIM_LINESTRIP_ADJ, 6, PV).unwrap();
+    assert_eq!(l.iter().map(|o| o.last).collect::<Vec<_>>(), [3, 4, 5]);
+    assert_eq!(
+        l.iter().map(|o| o.continue_stipple).collect::<Vec<_>>(),
+        [false, true, true]
+    );
 }

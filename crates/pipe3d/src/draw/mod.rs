@@ -553,6 +553,7 @@ fn draw_stages(
         return Ok(vec![]);
     };
     let mut ps = pixel::PixelStage::new(&st, mem, kernels)?;
+    let depth_count = stats.ps_depth_count;
     // The pixel stage's time counts also when a later stage stops the draw.
     let mut stages = || -> Result<Vec<RenderTarget>, DrawError> {
         let mut vs = vertex::VertexStage::new(&st, mem, kernels)?;
@@ -618,6 +619,14 @@ fn draw_stages(
         ps.finish(&st, front, mem, stats, watchdog)
     };
     let result = stages();
+    if !st.ps.statistics {
+        // Seed 004 §11.2.1 (L10737): "If Statistics Enable is set in 3DSTATE_WM, the
+        // PS_DEPTH_COUNT register ... will be incremented once for each pixel (or
+        // sample) that passes the depth, stencil and alpha tests": with it clear the
+        // draw adds nothing (crocus clears it for its blorp draws, which must not count
+        // in an occlusion query).
+        stats.ps_depth_count = depth_count;
+    }
     *pixel_time += ps.busy;
     result
 }

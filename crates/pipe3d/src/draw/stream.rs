@@ -217,7 +217,7 @@ impl RunAssembler {
         let mut out = vec![];
         loop {
             let o = self.object(self.next);
-            if o.v.iter().any(|&i| i >= self.count) {
+            if o.last >= self.count {
                 break;
             }
             let counted = assembly::counts_as_object(self.topology, self.next);
@@ -231,7 +231,7 @@ impl RunAssembler {
     }
 
     fn note_used(&mut self, o: &Object, stats: &mut Statistics, count_ia: bool, primitive: bool) {
-        let hi = o.v.iter().copied().max().unwrap_or(0);
+        let hi = o.last;
         self.max_used = Some(self.max_used.map_or(hi, |m| m.max(hi)));
         if count_ia && primitive {
             stats.ia_primitives += 1;

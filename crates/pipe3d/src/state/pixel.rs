@@ -24,7 +24,8 @@ pub struct PixelShader {
     pub scratch: super::Scratch,
     /// Thread dispatch is enabled (with no kernel listed, a state error).
     pub dispatch: bool,
-    /// PS_INVOCATION_COUNT counts this draw's pixels.
+    /// 3DSTATE_WM Statistics Enable: PS_INVOCATION_COUNT and PS_DEPTH_COUNT count this
+    /// draw's pixels.
     pub statistics: bool,
     /// The ALT floating-point mode (otherwise IEEE-754).
     pub alt_float_mode: bool,
