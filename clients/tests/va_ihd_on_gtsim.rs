@@ -14,8 +14,16 @@
 //! libgl1-mesa-dri`). Where they are missing the tests say so and pass, except under CI
 //! (`CI` set), where they fail.
 
+mod common;
+
+use common::gtsim;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+
+/// A fresh file path for `name` (`common::tmp` in this test's folder).
+fn tmp(name: &str) -> PathBuf {
+    common::tmp("gtsim-ihd", name)
+}
 
 fn ihd_present() -> bool {
     let present = Path::new("/usr/lib/x86_64-linux-gnu/dri/iHD_drv_video.so").is_file()
@@ -28,24 +36,6 @@ fn ihd_present() -> bool {
         eprintln!("SKIPPED: ffmpeg or Intel's iHD VA driver is not installed");
     }
     present
-}
-
-fn gtsim() -> PathBuf {
-    let p = PathBuf::from(env!("CARGO_BIN_EXE_clear"))
-        .parent()
-        .unwrap()
-        .join("gtsim");
-    assert!(p.is_file(), "{} not built", p.display());
-    p
-}
-
-/// A fresh file path for `name`.
-fn tmp(name: &str) -> PathBuf {
-    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let dir = std::env::temp_dir().join(format!("gtsim-ihd-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(format!("{n}-{name}"))
 }
 
 /// One 64x48 frame of lavfi `source` as NV12: in ffmpeg's software when `filter` is

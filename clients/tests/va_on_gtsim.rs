@@ -8,8 +8,16 @@
 //! they are missing the tests say so and pass, except under CI (`CI` set), where they
 //! fail.
 
+mod common;
+
+use common::gtsim;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+
+/// A fresh file path for `name` (`common::tmp` in this test's folder).
+fn tmp(name: &str) -> PathBuf {
+    common::tmp("gtsim-va", name)
+}
 
 fn va_present() -> bool {
     let present = Path::new("/usr/lib/x86_64-linux-gnu/dri/i965_drv_video.so").is_file()
@@ -23,24 +31,6 @@ fn va_present() -> bool {
         eprintln!("SKIPPED: ffmpeg, Intel's i965 VA driver or Mesa is not installed");
     }
     present
-}
-
-fn gtsim() -> PathBuf {
-    let p = PathBuf::from(env!("CARGO_BIN_EXE_clear"))
-        .parent()
-        .unwrap()
-        .join("gtsim");
-    assert!(p.is_file(), "{} not built", p.display());
-    p
-}
-
-/// A fresh file path for `name`: the tests run in parallel, each call gets its own.
-fn tmp(name: &str) -> PathBuf {
-    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let dir = std::env::temp_dir().join(format!("gtsim-va-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(format!("{n}-{name}"))
 }
 
 /// One frame of the lavfi source `source` at `size`, through `filters`, as raw NV12:

@@ -1,9 +1,29 @@
-//! What the client tests share: reading PNGs and comparing an image with a reference
-//! within a stated tolerance.
+//! What the client tests share: the gtsim binary, fresh temporary paths, reading PNGs
+//! and comparing an image with a reference within a stated tolerance.
 
 #![allow(dead_code, reason = "each test binary uses a part")]
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+/// The `gtsim` binary built beside the client binaries.
+pub fn gtsim() -> PathBuf {
+    let p = PathBuf::from(env!("CARGO_BIN_EXE_clear"))
+        .parent()
+        .unwrap()
+        .join("gtsim");
+    assert!(p.is_file(), "{} not built", p.display());
+    p
+}
+
+/// A fresh file path for `name` in this process's folder `prefix-PID` of the temporary
+/// directory: the tests run in parallel, each call gets its own.
+pub fn tmp(prefix: &str, name: &str) -> PathBuf {
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("{prefix}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(format!("{n}-{name}"))
+}
 
 /// An RGBA8 PNG's size and pixels.
 pub fn read_png(path: &Path) -> (u32, u32, Vec<u8>) {

@@ -393,10 +393,10 @@ fn execute(
             };
             write(t, k, lo, hi)?;
         }
-        // In align16 the write mask gates the flag bit too (`ops::flag_write_enabled`):
-        // one bit per double, as for the destination.
+        // In align16 the write mask gates the flag bit too: one bit per double, as for
+        // the destination.
         if let Some(f) = flag
-            && wm & (1 << (k % 4)) != 0
+            && crate::ops::flag_write_enabled(ins, k)
         {
             let at = group + k + 16 * ins.flag.1 as usize;
             if at > 31 {

@@ -549,7 +549,7 @@ pub(crate) fn alu(t: &mut Thread, ins: &Instruction, negate_is_not: bool) -> Res
             t.write_dst(ins, c, r)?;
         }
         if let Some(f) = flag
-            && crate::ops::flag_write_enabled(ins, c)
+            && flag_write_enabled(ins, c)
         {
             // A flag subregister holds 16 channels.
             let Some(bit) = 1u32.checked_shl(((group + c) + 16 * ins.flag.1 as usize) as u32)

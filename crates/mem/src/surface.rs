@@ -131,8 +131,7 @@ impl Surface {
                 // converted to linear, after decompression for a block format (the block
                 // decoders return the stored, gamma-encoded values), as `texel::decode`
                 // does for the uncompressed ones.
-                let srgb = self.format.name().is_some_and(|n| n.ends_with("_SRGB"));
-                let t = if srgb {
+                let t = if bf.is_srgb() {
                     [
                         texel::srgb_to_linear(t[0]),
                         texel::srgb_to_linear(t[1]),

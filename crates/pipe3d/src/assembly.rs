@@ -120,6 +120,14 @@ pub struct ProvokingVertex {
 #[error("3DPRIMITIVE topology {0:#x} is not assembled by the SF (seed 004 §10.2: {1})")]
 pub struct AssemblyError(pub u32, pub &'static str);
 
+impl AssemblyError {
+    /// Whether the hardware would draw the topology and only the model lacks it
+    /// (TRISTRIP_ADJ without a GS), rather than the guest sending what the SF cannot take.
+    pub fn unmodelled(&self) -> bool {
+        self.0 == T::_3DPRIM_TRISTRIP_ADJ.0
+    }
+}
+
 fn obj(kind: ObjectType, v: Vec<usize>, provoking: usize) -> Object {
     Object {
         kind,

@@ -7,8 +7,12 @@
 //! The sentence names the encoding exponent (1/2.4) of the sRGB curve; undoing it raises
 //! to the power 2.4. The seed gives no more detail; this model uses the sRGB decode curve
 //! that exponent belongs to (IEC 61966-2-1): `c/12.92` for `c ≤ 0.04045`, otherwise
-//! `((c + 0.055)/1.055)^2.4`. Callers apply [`linearize_texel`] inside their `fetch`, so
-//! the filters see linear texels as the seed requires.
+//! `((c + 0.055)/1.055)^2.4`.
+//!
+//! The sampler's messages do not call these: the texels they filter come linear from
+//! `gtsim_mem` (`texel::decode` for uncompressed `_SRGB` formats, `Surface::read_texel_at`
+//! for the block-compressed ones, both through `texel::srgb_to_linear`). This module is
+//! the curve as a standalone function for callers outside the message path.
 
 /// Converts one sRGB-encoded channel in \[0,1\] to linear. Inputs are clamped to \[0,1\]
 /// first (UNORM texels cannot lie outside it); NaN reads as 0.

@@ -119,9 +119,15 @@ impl RunAssembler {
         topology: gtsim_spec::shared::ThreeDPrimTopoType,
         pv: ProvokingVertex,
     ) -> Result<RunAssembler, DrawError> {
-        assembly::object_at(topology, 0, pv).map_err(|e| DrawError::State {
-            command: "3DPRIMITIVE",
-            why: e.to_string(),
+        assembly::object_at(topology, 0, pv).map_err(|e| {
+            if e.unmodelled() {
+                super::unsupported(e.to_string(), "seed 004 §9.5")
+            } else {
+                DrawError::State {
+                    command: "3DPRIMITIVE",
+                    why: e.to_string(),
+                }
+            }
         })?;
         Ok(RunAssembler {
             topology,
