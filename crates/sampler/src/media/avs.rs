@@ -12,8 +12,10 @@
 //!   array of 17 elements" per table (§2.12.4): phases 0 to 16, beta 0 to 1/2. A phase
 //!   past 16 uses the mirror of phase 32 − beta, its eight coefficients in reverse order
 //!   on the same footprint (a filter for beta reversed is the filter for 1 − beta about
-//!   the footprint's centre, 3.5). Intel's VA driver fills the tables so: its phase 16
-//!   is symmetric about tap 3.5, its phase 0 about tap 3.
+//!   the footprint's centre, 3.5). Intel's VA driver fills the tables so: its phase 0
+//!   is symmetric about tap 3 and its phase 16 about tap 3.5, up to the 1/64 units its
+//!   normalization adds to the middle taps (i965_vpp_avs.c; 2:1 down gives phase 16
+//!   `-2 -4 9 30 28 9 -4 -2`).
 //! * Sharp: the §2.9.1.1 formula, each of the 8 rows filtered with the horizontal
 //!   table's coefficients (Kh) and the 8 results with the vertical table's (Kv), in
 //!   exact integer arithmetic on 8-bit texels ("Only the 8 MSBs are used") and S1.6
