@@ -165,6 +165,7 @@ const KNOWN: &[u32] = &[
     DRM_COMMAND_BASE + I915_GEM_CONTEXT_GETPARAM,
     DRM_COMMAND_BASE + I915_GEM_CONTEXT_SETPARAM,
     DRM_COMMAND_BASE + I915_QUERY,
+    DRM_COMMAND_BASE + I915_GEM_CREATE_EXT,
 ];
 
 /// The errors the kernel's handler for command `nr` (Linux 6.1) can return, besides
@@ -178,6 +179,8 @@ pub fn allowed(nr: u32) -> &'static [Errno] {
         return match nr - DRM_COMMAND_BASE {
             I915_GETPARAM => &[E::EINVAL, E::ENODEV],
             I915_GEM_CREATE => &[E::EINVAL, E::E2BIG, E::ENOMEM],
+            // ENODEV: protected content without PXP.
+            I915_GEM_CREATE_EXT => &[E::EINVAL, E::E2BIG, E::ENOMEM, E::ENODEV],
             I915_GEM_PREAD | I915_GEM_PWRITE => &[E::EINVAL, E::ENOENT],
             I915_GEM_MMAP => &[E::EINVAL, E::ENOENT, E::ENOMEM],
             I915_GEM_MMAP_GTT => &[
@@ -491,6 +494,26 @@ impl Harness {
                 self.arena.put(at + 32, rng.below(2));
             }
             I915_GEM_CREATE => self.arena.put(at, rng.below(1 << 20)),
+            I915_GEM_CREATE_EXT => {
+                // Size, then no handle and flags 0 or NEEDS_CPU_ACCESS; the extension
+                // chain empty or a MEMORY_REGIONS header naming system memory or
+                // another region (or garbage, where the name or list is random).
+                self.arena.put(at, rng.below(1 << 20));
+                put32(at + 8, 0, rng.below(2));
+                if rng.below(2) == 0 {
+                    self.arena.put(at + 16, 0);
+                } else {
+                    let ext = HANDLES + 64;
+                    self.arena.put(ext, 0);
+                    put32(ext + 8, rng.below(3), 0);
+                    self.arena.put(ext + 16, 0);
+                    self.arena.put(ext + 24, 0);
+                    put32(ext + 32, 0, 1 + rng.below(2));
+                    self.arena.put(ext + 40, a + HANDLES as u64);
+                    put32(HANDLES, rng.below(2), 0);
+                    self.arena.put(at + 16, a + ext as u64);
+                }
+            }
             I915_GEM_SET_TILING => {
                 put32(at, handle(rng), rng.below(3));
                 put32(at + 8, 512 * rng.below(8), 0);

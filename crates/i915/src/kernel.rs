@@ -667,6 +667,29 @@ impl Kernel {
                 c.handle = self.add_handle(fd, id)?;
                 a.put(&c)
             }
+            I915_GEM_CREATE_EXT => {
+                // i915_gem_create_ext_ioctl (gem/i915_gem_create.c, Linux 6.1): flags
+                // other than NEEDS_CPU_ACCESS are EINVAL; then the extension chain; with
+                // no placement named, system memory; NEEDS_CPU_ACCESS wants a list of
+                // more than one region including system memory, which an integrated
+                // part (one region) cannot give: EINVAL. Then the object as GEM_CREATE
+                // makes it, its size rounded up to a page.
+                let mut c: I915GemCreateExt = a.get();
+                if c.flags & !I915_GEM_CREATE_EXT_FLAG_NEEDS_CPU_ACCESS != 0 {
+                    return Err(Errno::EINVAL);
+                }
+                let placements = create_ext_extensions(c.extensions)?;
+                if c.flags & I915_GEM_CREATE_EXT_FLAG_NEEDS_CPU_ACCESS != 0 && placements <= 1 {
+                    return Err(Errno::EINVAL);
+                }
+                let bo = Bo::new(c.size)?;
+                c.size = bo.size;
+                self.next_bo += 1;
+                let id = self.next_bo;
+                self.bos.insert(id, bo);
+                c.handle = self.add_handle(fd, id)?;
+                a.put(&c)
+            }
             I915_GEM_PREAD | I915_GEM_PWRITE => {
                 // i915_gem_pread_ioctl / i915_gem_pwrite_ioctl (drivers/gpu/drm/i915/
                 // i915_gem.c, Linux 6.1), in their order: an empty copy succeeds at once;
@@ -1353,4 +1376,64 @@ impl Kernel {
         self.mmap_offsets.insert(off, id);
         off
     }
+}
+
+/// Most regions one MEMORY_REGIONS extension may name: the size of i915's region table
+/// (`enum intel_region_id` up to INTEL_REGION_UNKNOWN, Linux 6.1: system, four device
+/// memories, two stolen).
+const MAX_PLACEMENTS: u32 = 7;
+
+/// GEM_CREATE_EXT's extension chain (i915_user_extensions, Linux 6.1): at most 512
+/// links, each `{u64 next; u32 name; u32 flags = 0; u32 rsvd[4] = 0}`; the number of
+/// placements named. MEMORY_REGIONS (0, once; `set_placements` in
+/// gem/i915_gem_create.c): pad 0, 1 to [`MAX_PLACEMENTS`] regions, each an existing,
+/// non-private region named once: here only system memory (class 0, instance 0), the
+/// one region DRM_I915_QUERY_MEMORY_REGIONS reports. PROTECTED_CONTENT (1): flags 0,
+/// then ENODEV, as on every part without PXP (Gen12+ only). Other names are EINVAL.
+fn create_ext_extensions(first: u64) -> Result<u32, Errno> {
+    let mut next = first;
+    let mut links = 0;
+    let mut placements = 0;
+    while next != 0 {
+        links += 1;
+        if links > 512 {
+            return Err(Errno::E2BIG);
+        }
+        let ext: I915UserExtension = user::read(next)?;
+        if ext.flags != 0 || ext.rsvd != [0; 4] {
+            return Err(Errno::EINVAL);
+        }
+        match ext.name {
+            I915_GEM_CREATE_EXT_MEMORY_REGIONS => {
+                let r: I915GemCreateExtMemoryRegions = user::read(next)?;
+                if r.pad != 0 || r.num_regions == 0 || r.num_regions > MAX_PLACEMENTS {
+                    return Err(Errno::EINVAL);
+                }
+                let mut system = false;
+                for i in 0..u64::from(r.num_regions) {
+                    let [class, instance]: [u16; 2] = user::read(r.regions.wrapping_add(4 * i))?;
+                    // Not a region of this device, or named twice.
+                    if (class, instance) != (I915_MEMORY_CLASS_SYSTEM, 0) || system {
+                        return Err(Errno::EINVAL);
+                    }
+                    system = true;
+                }
+                if placements != 0 {
+                    return Err(Errno::EINVAL);
+                }
+                placements = r.num_regions;
+            }
+            I915_GEM_CREATE_EXT_PROTECTED_CONTENT => {
+                let flags: u32 = user::read(next + size_of::<I915UserExtension>() as u64)?;
+                return Err(if flags != 0 {
+                    Errno::EINVAL
+                } else {
+                    Errno::ENODEV
+                });
+            }
+            _ => return Err(Errno::EINVAL),
+        }
+        next = ext.next_extension;
+    }
+    Ok(placements)
 }

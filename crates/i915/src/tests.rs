@@ -2712,3 +2712,147 @@ fn logging_from_a_thread_local_destructor_does_not_panic() {
     .join();
     assert!(joined.is_ok(), "the thread panicked at exit");
 }
+
+/// GEM_CREATE_EXT with `flags` and a chain of extensions, each given as its bytes (the
+/// 32-byte i915_user_extension header first, its `next_extension` filled in here).
+fn gem_create_ext(
+    k: &mut Kernel,
+    size: u64,
+    flags: u32,
+    exts: &mut [Vec<u64>],
+) -> Result<I915GemCreateExt, Errno> {
+    for i in (0..exts.len().saturating_sub(1)).rev() {
+        let next = exts[i + 1].as_ptr() as u64;
+        exts[i][0] = next;
+    }
+    let mut c = I915GemCreateExt {
+        size,
+        handle: 0,
+        flags,
+        extensions: exts.first().map_or(0, |e| e.as_ptr() as u64),
+    };
+    i915(k, I915_GEM_CREATE_EXT, &mut c)?;
+    Ok(c)
+}
+
+/// A MEMORY_REGIONS extension naming `regions` ((class, instance) pairs).
+fn regions_ext(regions: &[(u16, u16)], pad: u32) -> (Vec<u64>, Vec<u32>) {
+    let list: Vec<u32> = regions
+        .iter()
+        .map(|&(c, i)| u32::from(c) | u32::from(i) << 16)
+        .collect();
+    let ext = vec![
+        0,
+        u64::from(I915_GEM_CREATE_EXT_MEMORY_REGIONS),
+        0,
+        0,
+        u64::from(pad) | (regions.len() as u64) << 32,
+        list.as_ptr() as u64,
+    ];
+    (ext, list)
+}
+
+/// GEM_CREATE_EXT as Linux 6.1 answers it on an integrated part, whose one memory region
+/// is system memory (what the regions query reports): Mesa 23 and later create every
+/// object with it.
+#[test]
+fn gem_create_ext_makes_objects_in_system_memory_and_refuses_the_rest() {
+    let mut k = icl_kernel();
+    // No extension: a system-memory object, its size rounded up to a page, usable as
+    // any other.
+    let c = gem_create_ext(&mut k, 5000, 0, &mut []).unwrap();
+    assert_eq!(c.size, 8192);
+    pwrite(&mut k, c.handle, 4096, &[1, 2, 3, 4]).unwrap();
+    assert_eq!(pread(&mut k, c.handle, 4096, 4), [1, 2, 3, 4]);
+    // System memory named: the same.
+    let (ext, _list) = regions_ext(&[(I915_MEMORY_CLASS_SYSTEM, 0)], 0);
+    let c = gem_create_ext(&mut k, 4096, 0, &mut [ext]).unwrap();
+    assert_eq!(c.size, 4096);
+    assert_ne!(c.handle, 0);
+    // Zero size: EINVAL, as GEM_CREATE.
+    assert_eq!(
+        gem_create_ext(&mut k, 0, 0, &mut []).unwrap_err(),
+        Errno::EINVAL
+    );
+    // Unknown flags: EINVAL.
+    assert_eq!(
+        gem_create_ext(&mut k, 4096, 2, &mut []).unwrap_err(),
+        Errno::EINVAL
+    );
+    // NEEDS_CPU_ACCESS asks for device memory with a system fallback: one region cannot.
+    let (ext, _l1) = regions_ext(&[(I915_MEMORY_CLASS_SYSTEM, 0)], 0);
+    assert_eq!(
+        gem_create_ext(
+            &mut k,
+            4096,
+            I915_GEM_CREATE_EXT_FLAG_NEEDS_CPU_ACCESS,
+            &mut [ext]
+        )
+        .unwrap_err(),
+        Errno::EINVAL
+    );
+    // Device memory (class 1), a second instance, a region named twice, a nonzero pad,
+    // no regions, too many regions: EINVAL.
+    for (regions, pad) in [
+        (vec![(1, 0)], 0),
+        (vec![(I915_MEMORY_CLASS_SYSTEM, 1)], 0),
+        (
+            vec![(I915_MEMORY_CLASS_SYSTEM, 0), (I915_MEMORY_CLASS_SYSTEM, 0)],
+            0,
+        ),
+        (vec![(I915_MEMORY_CLASS_SYSTEM, 0)], 1),
+        (vec![], 0),
+        (vec![(I915_MEMORY_CLASS_SYSTEM, 0); 8], 0),
+    ] {
+        let (ext, _list) = regions_ext(&regions, pad);
+        assert_eq!(
+            gem_create_ext(&mut k, 4096, 0, &mut [ext]).unwrap_err(),
+            Errno::EINVAL,
+            "{regions:?} pad {pad}"
+        );
+    }
+    // MEMORY_REGIONS twice in one chain: EINVAL.
+    let (a, _la) = regions_ext(&[(I915_MEMORY_CLASS_SYSTEM, 0)], 0);
+    let (b, _lb) = regions_ext(&[(I915_MEMORY_CLASS_SYSTEM, 0)], 0);
+    assert_eq!(
+        gem_create_ext(&mut k, 4096, 0, &mut [a, b]).unwrap_err(),
+        Errno::EINVAL
+    );
+    // PROTECTED_CONTENT: no PXP before Gen12, ENODEV; with flags set, EINVAL.
+    let protected = |flags: u64| {
+        vec![
+            0,
+            u64::from(I915_GEM_CREATE_EXT_PROTECTED_CONTENT),
+            0,
+            0,
+            flags,
+        ]
+    };
+    assert_eq!(
+        gem_create_ext(&mut k, 4096, 0, &mut [protected(0)]).unwrap_err(),
+        Errno::ENODEV
+    );
+    assert_eq!(
+        gem_create_ext(&mut k, 4096, 0, &mut [protected(1)]).unwrap_err(),
+        Errno::EINVAL
+    );
+    // An unknown extension name, a header with flags: EINVAL; an unreadable chain: EFAULT.
+    assert_eq!(
+        gem_create_ext(&mut k, 4096, 0, &mut [vec![0, 7, 0, 0]]).unwrap_err(),
+        Errno::EINVAL
+    );
+    assert_eq!(
+        gem_create_ext(&mut k, 4096, 0, &mut [vec![0, 1 << 32, 0, 0]]).unwrap_err(),
+        Errno::EINVAL
+    );
+    let mut c = I915GemCreateExt {
+        size: 4096,
+        handle: 0,
+        flags: 0,
+        extensions: 8,
+    };
+    assert_eq!(
+        i915(&mut k, I915_GEM_CREATE_EXT, &mut c).unwrap_err(),
+        Errno::EFAULT
+    );
+}

@@ -104,6 +104,7 @@ pub fn decl(nr: u32) -> Option<Decl> {
             I915_QUERY => iowr(size_of::<I915Query>()),
             I915_GEM_VM_CREATE => iowr(size_of::<I915GemVmControl>()),
             I915_GEM_VM_DESTROY => iow(size_of::<I915GemVmControl>()),
+            I915_GEM_CREATE_EXT => iowr(size_of::<I915GemCreateExt>()),
             _ => return None,
         });
     }
@@ -160,6 +161,7 @@ pub fn name(nr: u32) -> &'static str {
             I915_QUERY => "I915_QUERY",
             I915_GEM_VM_CREATE => "I915_GEM_VM_CREATE",
             I915_GEM_VM_DESTROY => "I915_GEM_VM_DESTROY",
+            I915_GEM_CREATE_EXT => "I915_GEM_CREATE_EXT",
             _ => "(i915 private)",
         };
     }
@@ -355,6 +357,16 @@ pub const I915_ENGINE_CLASS_INVALID_NONE: u16 = 0xffff;
 pub const I915_GEM_VM_CREATE: u32 = 0x3a;
 /// GEM_VM_DESTROY.
 pub const I915_GEM_VM_DESTROY: u32 = 0x3b;
+/// GEM_CREATE_EXT (Linux 5.19+; Mesa 23+ creates every object with it once the memory
+/// regions query answers).
+pub const I915_GEM_CREATE_EXT: u32 = 0x3c;
+/// GEM_CREATE_EXT flag: the object must be CPU-mappable (device memory only).
+pub const I915_GEM_CREATE_EXT_FLAG_NEEDS_CPU_ACCESS: u32 = 1;
+/// GEM_CREATE_EXT extension names.
+pub const I915_GEM_CREATE_EXT_MEMORY_REGIONS: u32 = 0;
+pub const I915_GEM_CREATE_EXT_PROTECTED_CONTENT: u32 = 1;
+/// Memory region classes (`drm_i915_gem_memory_class`).
+pub const I915_MEMORY_CLASS_SYSTEM: u16 = 0;
 
 // Execbuffer flags.
 pub const I915_EXEC_RING_MASK: u64 = 0x3f;
@@ -572,6 +584,28 @@ pub struct I915GemUserptr {
 pub const I915_USERPTR_READ_ONLY: u32 = 0x1;
 pub const I915_USERPTR_PROBE: u32 = 0x2;
 pub const I915_USERPTR_UNSYNCHRONIZED: u32 = 0x8000_0000;
+
+/// `struct drm_i915_gem_create_ext` (24 bytes).
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct I915GemCreateExt {
+    pub size: u64,
+    pub handle: u32,
+    pub flags: u32,
+    pub extensions: u64,
+}
+
+/// `struct drm_i915_gem_create_ext_memory_regions` (48 bytes): the extension header,
+/// then `pad` (MBZ), `num_regions` and a pointer to that many
+/// `drm_i915_gem_memory_class_instance` (u16 class, u16 instance).
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct I915GemCreateExtMemoryRegions {
+    pub base: I915UserExtension,
+    pub pad: u32,
+    pub num_regions: u32,
+    pub regions: u64,
+}
 
 #[repr(C)]
 #[derive(Debug, Clone, Copy)]
@@ -845,6 +879,8 @@ const _: () = {
     assert!(size_of::<I915ExecbufferExtTimelineFences>() == 56);
     assert!(size_of::<I915Getparam>() == 16);
     assert!(size_of::<I915GemCreate>() == 16);
+    assert!(size_of::<I915GemCreateExt>() == 24);
+    assert!(size_of::<I915GemCreateExtMemoryRegions>() == 48);
     assert!(size_of::<I915GemPread>() == 32);
     assert!(size_of::<I915GemMmap>() == 40);
     assert!(size_of::<I915GemMmapGtt>() == 16);
