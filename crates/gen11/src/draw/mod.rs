@@ -19,6 +19,9 @@ mod stream_out;
 pub use depth::wm_hz_op;
 pub use stream_out::offset_write_backs;
 mod output;
+mod pending_clear;
+
+pub use pending_clear::PendingClears;
 
 use crate::bases::Bases;
 use crate::latched::LatchedState;

@@ -43,6 +43,9 @@ impl CommandStreamer<'_, LatchedState> {
         let mut kernels = std::mem::take(&mut self.ctx.kernels);
         let registers = super::gen7::ContextRegisters(&self.ctx.registers);
         let front = gtsim_gen11::DrawFront::new(&self.ctx.state, &registers, primitive);
+        // A fast clear's value as the surface states that now name its surface give it.
+        let mut pending = std::mem::take(&mut self.ctx.pending_clears);
+        let settled = pending.settle(&front, self.mem, &mut kernels);
         // The observer (`gtsim inspect`) sees the draw through its neutral front.
         let view = super::observe::DrawView {
             addr: at,
@@ -50,6 +53,11 @@ impl CommandStreamer<'_, LatchedState> {
             latched: &self.ctx.state,
             front: &front,
         };
+        if let Err(error) = settled {
+            self.ctx.kernels = kernels;
+            self.ctx.pending_clears = pending;
+            return Err(Hang::Draw { addr: at, error });
+        }
         let result = super::observe::observed_draw(
             self.observer.as_deref_mut(),
             &view,
@@ -59,6 +67,10 @@ impl CommandStreamer<'_, LatchedState> {
             &mut self.watchdog,
         );
         self.ctx.kernels = kernels;
+        if let Ok(written) = &result {
+            pending.record(&front, self.mem, written);
+        }
+        self.ctx.pending_clears = pending;
         self.add_statistics(&stats);
         // Gen8+ SO buffers store their final write offsets back to memory.
         if let Some(offsets) = stats.so_write_offsets {

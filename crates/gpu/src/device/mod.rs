@@ -294,6 +294,9 @@ pub struct Context<F = gtsim_gen7::LatchedState> {
     pub kernels: gtsim_pipe3d::draw::KernelCache,
     /// The VEBOX and SFC state a video enhancement context latched.
     pub vebox: vebox::Latched,
+    /// Gen9+ fast clears whose clear value a later surface state may still set
+    /// (`gtsim_gen11::draw::PendingClears`).
+    pub pending_clears: gtsim_gen11::draw::PendingClears,
 }
 
 /// Limits that turn runaway guests into hangs (the model's hangcheck): a submission
@@ -495,6 +498,7 @@ fn new_context<F: Front>(contexts: &mut BTreeMap<u32, Context<F>>, id: u32) -> &
         state: F::default(),
         kernels: Default::default(),
         vebox: Default::default(),
+        pending_clears: Default::default(),
     })
 }
 

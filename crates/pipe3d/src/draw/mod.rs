@@ -296,6 +296,16 @@ impl KernelCache {
 
     /// The kernel at `addr`: the bytes from there to the end of the mapped run (at most
     /// 1 MiB), decoded once in `encoding`.
+    /// The decoded program of the kernel at `addr` (cached as a draw caches it).
+    pub fn program(
+        &mut self,
+        encoding: gtsim_isa::Encoding,
+        mem: &dyn Memory,
+        addr: u64,
+    ) -> Result<Arc<Program>, DrawError> {
+        self.get(encoding, mem, addr)
+    }
+
     pub(crate) fn get(
         &mut self,
         encoding: gtsim_isa::Encoding,
