@@ -297,6 +297,22 @@ pub(crate) fn alu(t: &mut Thread, ins: &Instruction, negate_is_not: bool) -> Res
                 };
                 if take_a { a } else { b }
             }
+            // csel (Gen8+; Mesa brw_eu_defines.h BRW_OPCODE_CSEL, lowered from NIR's
+            // fcsel/b32csel): dst = src2 <cond> 0 ? src0 : src1, the comparison in
+            // src2's type; the conditional modifier only chooses, no flag is written
+            // (Intel's Gen8+ PRM "CSEL").
+            Opcode::Csel => {
+                let zero = if is_float(src_ty(&ins.srcs[2])) {
+                    Val::F(0.0)
+                } else {
+                    Val::I(0)
+                };
+                if test(ins.cond_modifier, x, zero) {
+                    a
+                } else {
+                    b
+                }
+            }
             Opcode::Not => Val::I(!a.i()),
             Opcode::And => Val::I(a.i() & b.i()),
             Opcode::Or => Val::I(a.i() | b.i()),
@@ -488,7 +504,7 @@ pub(crate) fn alu(t: &mut Thread, ins: &Instruction, negate_is_not: bool) -> Res
                 ));
             }
         };
-        let r = if !matches!(ins.opcode, Opcode::Mov | Opcode::Sel) {
+        let r = if !matches!(ins.opcode, Opcode::Mov | Opcode::Sel | Opcode::Csel) {
             default_nan(r)
         } else {
             r
@@ -509,7 +525,7 @@ pub(crate) fn alu(t: &mut Thread, ins: &Instruction, negate_is_not: bool) -> Res
         if flag.is_none()
             && ins.cond_modifier.is_some()
             && ins.opcode.kind() != Kind::Math
-            && ins.opcode != Opcode::Sel
+            && !matches!(ins.opcode, Opcode::Sel | Opcode::Csel)
         {
             // The condition tests the result as it is written (after type conversion and
             // saturation) against zero.

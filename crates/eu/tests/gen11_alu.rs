@@ -110,3 +110,25 @@ mov(8)          g4<1>F          g2<16,8,2>HF    { align1 1Q };";
         f32::from(half::f16::from_bits(0x3555))
     );
 }
+
+/// csel (Gen8+, which Mesa 25 emits for NIR's fcsel): dst = src2 <cond> 0 ? src0 : src1,
+/// the comparison in src2's type and with its modifiers; no flag is written. With
+/// g1 = 2.0 and g2 = -3.0: `.g` on g1 takes src0 (2.0); on -g1 (-2.0 > 0 is false)
+/// src1 (-3.0); `.le` on (abs)g2 (3.0 <= 0 is false) src1, the other source order
+/// giving 2.0 again.
+#[test]
+fn csel_selects_by_its_third_source_against_zero() {
+    let body =
+        "csel.g(8)       g3<1>F          g1<8,8,1>F      g2<8,8,1>F      g1<1,1,1>F { align1 1Q };
+csel.g(8)       g4<1>F          g1<8,8,1>F      g2<8,8,1>F      -g1<1,1,1>F { align1 1Q };";
+    assert_eq!(
+        run(Encoding::IceLake, body, 2f32.to_bits(), (-3f32).to_bits()),
+        [2f32.to_bits(), (-3f32).to_bits()]
+    );
+    let body = "csel.le(8)      g3<1>F          g1<8,8,1>F      g2<8,8,1>F      (abs)g2<1,1,1>F { align1 1Q };
+csel.le(8)      g4<1>F          g2<8,8,1>F      g1<8,8,1>F      (abs)g2<1,1,1>F { align1 1Q };";
+    assert_eq!(
+        run(Encoding::IceLake, body, 2f32.to_bits(), (-3f32).to_bits()),
+        [(-3f32).to_bits(), 2f32.to_bits()]
+    );
+}

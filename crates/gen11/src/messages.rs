@@ -123,6 +123,8 @@ fn data_port(sfid: Sfid, desc: u32) -> Result<DataMessage, MessageError> {
     let op = match sfid {
         Sfid::DataPortConstantCache => match Ro(u32::from(d.message_type)) {
             Ro::MT_CC_OWB => oword_block(desc, false)?,
+            // Unaligned OWord Block Read: Global Offset in bytes (seed 003 MT_CC_OWUB).
+            Ro::MT_CC_OWUB => unaligned(oword_block(desc, false)?),
             other => return Err(not_modelled("constant cache", other.name(), other.0)),
         },
         // Seed 003 MT_DP0: bit 18 (the message type's bit 4) selects the scratch block
@@ -136,6 +138,12 @@ fn data_port(sfid: Sfid, desc: u32) -> Result<DataMessage, MessageError> {
         }
         Sfid::DataPortDataCache => match Dp0(u32::from(d.message_type)) {
             Dp0::MT0R_B => oword_block(desc, false)?,
+            // Seed 003 names 01h MT0R_AB ("Aligned Block Read") and says no more; Mesa
+            // sends it as its unaligned OWord block read (brw_eu_defines.h
+            // GFX7_DATAPORT_DC_UNALIGNED_OWORD_BLOCK_READ = 1), with the Global Offset
+            // in bytes where type 0 takes OWords (brw_lower_logical_sends.cpp: "Address
+            // in OWord units when aligned to OWords"): modelled as Mesa uses it.
+            Dp0::MT0R_AB => unaligned(oword_block(desc, false)?),
             Dp0::MT0W_B => oword_block(desc, true)?,
             Dp0::MT0_MEMFENCE => DataOp::Fence {
                 commit: d.response_length > 0,
@@ -190,6 +198,41 @@ fn data_port(sfid: Sfid, desc: u32) -> Result<DataMessage, MessageError> {
                     op: untyped_rw(desc)?,
                     model: AddressModel::A64,
                     header: false,
+                });
+            }
+            // A64 OWord block read and write (seed 003 MT1R_A64_B, MT1W_A64_B; Mesa
+            // brw_dp_a64_oword_block_rw_desc): Message Specific Control bits 2:0 the
+            // block size as for the A32 block messages, bit 3 set for an address only
+            // DWord aligned; the address is the header's first qword.
+            Dp1::MT1R_A64_B | Dp1::MT1W_A64_B => {
+                let control = d.message_specific_control;
+                let (owords, high) = match control & 7 {
+                    0 => (1, false),
+                    1 => (1, true),
+                    2 => (2, false),
+                    3 => (4, false),
+                    4 => (8, false),
+                    other => {
+                        return Err(gtsim_message::invalid(format!(
+                            "A64 OWord Block Size {other} is reserved"
+                        )));
+                    }
+                };
+                let write = d.message_type == Dp1::MT1W_A64_B.0 as u8;
+                if write && control & 8 != 0 {
+                    return Err(gtsim_message::invalid(
+                        "an unaligned A64 OWord block write (writes are OWord aligned)",
+                    ));
+                }
+                return Ok(DataMessage {
+                    op: DataOp::OwordBlock {
+                        write,
+                        unaligned: control & 8 != 0,
+                        owords,
+                        high,
+                    },
+                    model: AddressModel::A64,
+                    header: true,
                 });
             }
             Dp1::MT1A_A64_UI | Dp1::MT1A_A64_UF => {
@@ -416,6 +459,24 @@ fn oword_block(desc: u32, write: bool) -> Result<DataOp, MessageError> {
     })
 }
 
+/// `op` (an OWord block read) with its Global Offset in bytes.
+fn unaligned(op: DataOp) -> DataOp {
+    match op {
+        DataOp::OwordBlock {
+            write,
+            owords,
+            high,
+            ..
+        } => DataOp::OwordBlock {
+            write,
+            unaligned: true,
+            owords,
+            high,
+        },
+        other => other,
+    }
+}
+
 /// A media block write through the render cache's colour processing pipe: Gen11 does
 /// that in the VEBOX, which a 3D or GPGPU thread's message does not reach.
 pub(crate) fn no_color_processing() -> MessageError {
@@ -486,6 +547,43 @@ mod tests {
                 owords: 4,
                 high: false
             }
+        );
+    }
+
+    /// The block reads Mesa 25 sends on Gen11: the constant cache's unaligned OWord
+    /// block read (MT_CC_OWUB, type 1) and data port 0's type 1 (MT0R_AB), both with
+    /// the Global Offset in bytes; data port 1's A64 block read (MT1R_A64_B, 14h) with
+    /// control 0xb (4 OWords, bit 3: DWord aligned), its address in the header; an A64
+    /// block write with bit 3 set is refused. Descriptors built field by field: mlen 1
+    /// (bit 25), rlen 2 (24:20), header (19), type (18:14), control (13:8), BTI (7:0).
+    #[test]
+    fn mesa_25_block_reads_decode() {
+        let desc = |ty: u32, control: u32, bti: u32| {
+            1 << 25 | 2 << 20 | 1 << 19 | ty << 14 | control << 8 | bti
+        };
+        let block = |unaligned, owords| DataOp::OwordBlock {
+            write: false,
+            unaligned,
+            owords,
+            high: false,
+        };
+        let d = decode(Sfid::DataPortConstantCache, desc(1, 3, 2));
+        assert_eq!(
+            (d.op, d.model, d.header),
+            (block(true, 4), AddressModel::Surface(2), true)
+        );
+        let d = decode(Sfid::DataPortDataCache, desc(1, 2, 3));
+        assert_eq!((d.op, d.model), (block(true, 2), AddressModel::Surface(3)));
+        let d = decode(Sfid::DataPortDataCache1, desc(0x14, 0xb, 0xfd));
+        assert_eq!(
+            (d.op, d.model, d.header),
+            (block(true, 4), AddressModel::A64, true)
+        );
+        let d = decode(Sfid::DataPortDataCache1, desc(0x14, 4, 0xfd));
+        assert_eq!(d.op, block(false, 8));
+        assert!(
+            data_port(Sfid::DataPortDataCache1, desc(0x15, 0xb, 0xfd))
+                .is_err_and(|e| e.to_string().contains("unaligned A64 OWord block write"))
         );
     }
 

@@ -18,7 +18,17 @@ pub(super) fn execute(
             unaligned,
             owords,
             high,
-        } => oword_block(regs, exec_mask, space, write, unaligned, owords, high),
+        } => {
+            let a64 = msg.model == super::AddressModel::A64;
+            oword_block(
+                regs,
+                exec_mask,
+                space,
+                (write, unaligned, a64),
+                owords,
+                high,
+            )
+        }
         DataOp::OwordDualBlock { write, owords } => {
             dual_block(regs, exec_mask, space, write, owords)
         }
@@ -87,25 +97,32 @@ fn write_oword(
     clippy::too_many_arguments,
     reason = "the descriptor's fields, unpacked"
 )]
+/// An OWord block at the header's Global Offset (M0.2: OWords; bytes, DWord aligned,
+/// for the unaligned read, §3.9.2.2), or with `a64` (Gen9+ A64 block messages, seed
+/// 003 MT1R_A64_B/MT1W_A64_B) at the graphics address in the header's first qword
+/// (M0.0-1; Mesa emit_a64_oword_block_header), OWord aligned, or DWord aligned when
+/// unaligned.
 fn oword_block(
     regs: &Regs,
     exec_mask: u32,
     space: &mut Space,
-    write: bool,
-    unaligned: bool,
+    (write, unaligned, a64): (bool, bool, bool),
     owords: u8,
     high: bool,
 ) -> Result<Response, MessageError> {
-    let Some(global) = regs.header(2) else {
+    let (Some(global), Some(low), Some(high_dw)) = (regs.header(2), regs.header(0), regs.header(1))
+    else {
         return Err(gtsim_message::invalid(
             "an OWord Block message without its header (the Global Offset) (seed 000 §3.9.2: header required)",
         ));
     };
-    // Global Offset: OWords; bytes (DWord aligned) for the unaligned read (§3.9.2.2).
-    let start = if unaligned {
-        u64::from(global & !3)
-    } else {
-        u64::from(global) * 16
+    let start = match (a64, unaligned) {
+        (true, _) => {
+            let addr = u64::from(low) | u64::from(high_dw) << 32;
+            addr & if unaligned { !3 } else { !15 }
+        }
+        (false, true) => u64::from(global & !3),
+        (false, false) => u64::from(global) * 16,
     };
     let n = usize::from(owords);
     let place = |i: usize| -> (usize, usize) {

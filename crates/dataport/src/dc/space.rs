@@ -114,13 +114,13 @@ impl<'t> Space<'t> {
             // The untyped messages' A64 forms address graphics memory directly: each
             // slot's address is whole, nothing bounds it (a fault is a fault).
             AddressModel::A64 => match msg.op {
-                DataOp::Untyped { .. } => Kind::Linear {
+                DataOp::Untyped { .. } | DataOp::OwordBlock { .. } => Kind::Linear {
                     base: 0,
                     bound: None,
                 },
                 _ => {
                     return Err(gtsim_spec::Unsupported::new(
-                        "A64 messages other than the untyped ones",
+                        "A64 messages other than the untyped and OWord block ones",
                         "seed 003 MT_DP1 (A64 scattered and block messages)",
                     )
                     .into());

@@ -288,6 +288,37 @@ fn untyped_structured_buffer_addressing() {
     assert_eq!(dwords(&r.registers[0])[0], 1020);
 }
 
+/// Gen9+ A64 OWord block reads (seed 003 MT1R_A64_B): the block at the graphics
+/// address of the header's first qword, not at M0.2. Two OWords at BASE + 20: aligned,
+/// the address is taken down to BASE + 16 (dwords 4-11: 1004-1011); unaligned, DWord
+/// aligned, dwords 5-12 (1005-1012). M0.2 holds a decoy OWord offset.
+#[test]
+fn a64_oword_block_reads_take_the_headers_address() {
+    let mut mem = memory();
+    let addr = BASE + 20;
+    let header = reg([addr as u32, (addr >> 32) as u32, 7, 0, 0, 0, 0, 0]);
+    let msg = |unaligned| DataMessage {
+        op: DataOp::OwordBlock {
+            write: false,
+            unaligned,
+            owords: 2,
+            high: false,
+        },
+        model: AddressModel::A64,
+        header: true,
+    };
+    let r = run(&mut mem, msg(false), None, &[header], 0xffff, 1).unwrap();
+    assert_eq!(
+        dwords(&r.registers[0]),
+        std::array::from_fn(|i| 1004 + i as u32)
+    );
+    let r = run(&mut mem, msg(true), None, &[header], 0xffff, 1).unwrap();
+    assert_eq!(
+        dwords(&r.registers[0]),
+        std::array::from_fn(|i| 1005 + i as u32)
+    );
+}
+
 /// §3.9.3: OWord Block Read of 4 OWords at Global Offset 2 (OWords): W0 = OWords 2, 3,
 /// W1 = OWords 4, 5. The 1-OWord high form fills only the high half.
 #[test]
