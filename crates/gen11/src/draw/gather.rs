@@ -267,6 +267,16 @@ fn vertex_fetch(f: &DrawFront, counts: DrawCounts) -> Result<VertexFetch, DrawEr
             e.buffer = vertex_buffers.len() - 1;
         }
     }
+    // 3DSTATE_VF_SGVS_2: the XP0-XP2 system values (a vertex location, the start
+    // instance, or the extended 3DPRIMITIVE's parameters) are not modelled; a draw that
+    // enables one is refused rather than run without them.
+    let sgvs2 = get(&s.vf_sgvs_2);
+    if sgvs2.xp0_enable != 0 || sgvs2.xp1_enable != 0 || sgvs2.xp2_enable != 0 {
+        return Err(unsupported(
+            "3DSTATE_VF_SGVS_2 XP0/XP1/XP2 insertion",
+            "seed 003 3DSTATE_VF_SGVS_2",
+        ));
+    }
     // 3DSTATE_VF_SGVS: VertexID and InstanceID into the element and component named.
     let sgvs = get(&s.vf_sgvs);
     for (on, element, component, control) in [
@@ -1251,9 +1261,11 @@ fn tessellation(
 
 #[cfg(test)]
 mod tests {
+    use super::vertex_fetch;
     use super::{DrawFront, multisample};
     use crate::latched::LatchedState;
     use gtsim_pipe3d::draw::DrawError;
+    use gtsim_pipe3d::state::DrawCounts;
     use gtsim_pipe3d::state::Registers;
     use gtsim_spec::gen11::*;
 
@@ -1287,6 +1299,33 @@ mod tests {
     fn gathered(state: &LatchedState) -> Result<gtsim_pipe3d::state::Multisample, DrawError> {
         let prim = ThreeDPrimitive::default();
         multisample(&DrawFront::new(state, &NoRegisters, &prim))
+    }
+
+    /// 3DSTATE_VF_SGVS_2 with an XP system value enabled (XP0: a vertex location, which
+    /// anv 23+ inserts for gl_BaseVertex) is refused by name, not run without it; with
+    /// all three disabled (as iris sends it) the VF gathers.
+    #[test]
+    fn sgvs_2_insertion_is_refused_by_name() {
+        let mut s = LatchedState::default();
+        let prim = ThreeDPrimitive::default();
+        assert!(
+            vertex_fetch(
+                &DrawFront::new(&s, &NoRegisters, &prim),
+                DrawCounts::default()
+            )
+            .is_ok()
+        );
+        s.vf_sgvs_2 = Some(ThreeDStateVfSgvs2 {
+            xp0_enable: 1,
+            ..Default::default()
+        });
+        let e = vertex_fetch(
+            &DrawFront::new(&s, &NoRegisters, &prim),
+            DrawCounts::default(),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("3DSTATE_VF_SGVS_2 XP0/XP1/XP2"), "{e}");
     }
 
     /// 4x: the pattern of that count, ON_PATTERN when the API's multisample enable is

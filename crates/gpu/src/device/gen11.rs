@@ -105,6 +105,18 @@ impl Front for LatchedState {
         // (The blitter ring is refused before any command: `Device::submit_observed`.)
         match name {
             "3DPRIMITIVE" => {
+                // The extended form (10 dwords, DWord Length 8: three more dwords, the
+                // XP0-XP2 draw parameters that 3DSTATE_VF_SGVS_2 inserts; Mesa's anv 23
+                // and later send it on Gen11) is past what seed 003's 3DPRIMITIVE lays
+                // out: refused by name rather than as a malformed command.
+                if dw.first().is_some_and(|d| d & 0xff == 8) {
+                    return Err(super::cs::unsupported(
+                        name,
+                        at,
+                        "the extended 3DPRIMITIVE (DWord Length 8, the XP0-XP2 draw parameters)",
+                        "seed 003 3DPRIMITIVE, 3DSTATE_VF_SGVS_2",
+                    ));
+                }
                 let p = ThreeDPrimitive::unpack(dw).map_err(|error| Hang::Decode {
                     command: name,
                     addr: at,
