@@ -295,11 +295,19 @@ pub(crate) fn clear_value(
             rss.alpha_clear_color as u32,
         ]);
     }
-    let at = crate::bases::address(
-        (rss.clear_color_address & 0xffff_ffc0) | u64::from(rss.clear_color_address_high) << 32,
-    );
+    let at = clear_color_address(rss).unwrap_or_default();
     let dw = mem.read_dwords(at, 4)?;
     Ok([dw[0], dw[1], dw[2], dw[3]])
+}
+
+/// With Clear Value Address Enable, the graphics address of the surface's clear value
+/// (Clear Color Address bits 47:6, High holding 47:32).
+pub(crate) fn clear_color_address(rss: &RenderSurfaceState) -> Option<u64> {
+    rss.clear_value_address_enable.then(|| {
+        crate::bases::address(
+            (rss.clear_color_address & 0xffff_ffc0) | u64::from(rss.clear_color_address_high) << 32,
+        )
+    })
 }
 
 /// A 1D, 2D or 3D image as the typed messages address it. As Mesa's isl programs storage

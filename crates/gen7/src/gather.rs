@@ -446,6 +446,7 @@ fn vertex_fetch(
         vertex_buffers,
         elements,
         statistics: get(&s.vf_statistics).statistics_enable,
+        draw_values: vec![],
     })
 }
 

@@ -267,16 +267,6 @@ fn vertex_fetch(f: &DrawFront, counts: DrawCounts) -> Result<VertexFetch, DrawEr
             e.buffer = vertex_buffers.len() - 1;
         }
     }
-    // 3DSTATE_VF_SGVS_2: the XP0-XP2 system values (a vertex location, the start
-    // instance, or the extended 3DPRIMITIVE's parameters) are not modelled; a draw that
-    // enables one is refused rather than run without them.
-    let sgvs2 = get(&s.vf_sgvs_2);
-    if sgvs2.xp0_enable != 0 || sgvs2.xp1_enable != 0 || sgvs2.xp2_enable != 0 {
-        return Err(unsupported(
-            "3DSTATE_VF_SGVS_2 XP0/XP1/XP2 insertion",
-            "seed 003 3DSTATE_VF_SGVS_2",
-        ));
-    }
     // 3DSTATE_VF_SGVS: VertexID and InstanceID into the element and component named.
     let sgvs = get(&s.vf_sgvs);
     for (on, element, component, control) in [
@@ -311,6 +301,7 @@ fn vertex_fetch(f: &DrawFront, counts: DrawCounts) -> Result<VertexFetch, DrawEr
         e.valid = true;
         e.components[(component & 3) as usize] = control;
     }
+    let draw_values = xp_values(f, counts, &mut elements)?;
     Ok(VertexFetch {
         topology: get(&s.vf_topology).primitive_topology_type,
         counts,
@@ -318,7 +309,87 @@ fn vertex_fetch(f: &DrawFront, counts: DrawCounts) -> Result<VertexFetch, DrawEr
         vertex_buffers,
         elements,
         statistics: get(&s.vf_statistics).statistics_enable,
+        draw_values,
     })
+}
+
+/// 3DSTATE_VF_SGVS_2 (seed 003): the XP0, XP1 and XP2 system values, each stored into
+/// every vertex at the element and component it names. XP0 is the vertex location
+/// (Start Vertex Location for SEQUENTIAL access, Base Vertex Location for RANDOM) or
+/// the 3DPRIMITIVE's XP0 parameter; XP1 the Start Instance Location or its XP1
+/// parameter; XP2 always its XP2 parameter. The parameters are those of the extended
+/// 3DPRIMITIVE (Extended Parameters Present, DWs 7-9; Mesa genxml gen11.xml
+/// 3DPRIMITIVE_EXTENDED); a parameter asked for without them, or with Indirect
+/// Parameter Enable (whose 3DPRIM_XP registers the model lacks), is refused.
+fn xp_values(
+    f: &DrawFront,
+    counts: DrawCounts,
+    elements: &mut Vec<VertexElement>,
+) -> Result<Vec<(usize, usize, u32)>, DrawError> {
+    let x = get(&f.state.vf_sgvs_2);
+    let random = f.primitive.vertex_access_type == three_d_primitive::VertexAccessType::RANDOM;
+    let location = if random {
+        counts.base_vertex as u32
+    } else {
+        counts.start_vertex
+    };
+    let parameter = |i: usize| -> Result<u32, DrawError> {
+        match f.extended {
+            Some(xp) if !f.primitive.indirect_parameter_enable => Ok(xp[i]),
+            _ => Err(unsupported(
+                format!(
+                    "3DSTATE_VF_SGVS_2 XP{i} from the 3DPRIMITIVE's XP{i} parameter without the extended 3DPRIMITIVE's parameters (or from the 3DPRIM_XP registers of an indirect draw)"
+                ),
+                "seed 003 3DSTATE_VF_SGVS_2",
+            )),
+        }
+    };
+    let mut out = vec![];
+    for (i, on, element, component, location_source) in [
+        (
+            0,
+            x.xp0_enable,
+            x.xp0_element_offset,
+            x.xp0_component_number.0,
+            x.xp0_source_select.0 == 1,
+        ),
+        (
+            1,
+            x.xp1_enable,
+            x.xp1_element_offset,
+            x.xp1_component_number.0,
+            x.xp1_source_select.0 == 1,
+        ),
+        (
+            2,
+            x.xp2_enable,
+            x.xp2_element_offset,
+            x.xp2_component_number.0,
+            false,
+        ),
+    ] {
+        if on == 0 {
+            continue;
+        }
+        let value = match (i, location_source) {
+            (0, true) => location,
+            (1, true) => counts.start_instance,
+            _ => parameter(i)?,
+        };
+        let at = usize::from(element);
+        while elements.len() <= at {
+            elements.push(VertexElement {
+                buffer: 0,
+                valid: false,
+                format: SurfaceFormat::R32G32B32A32_FLOAT,
+                offset: 0,
+                components: [C::VFCOMP_NOSTORE; 4],
+                edge_flag: false,
+            });
+        }
+        out.push((at, (component & 3) as usize, value));
+    }
+    Ok(out)
 }
 
 /// Per-thread scratch space on Gen8+ (Mesa iris_state.c programs ffs(size) - 11): 1 KiB
@@ -1301,31 +1372,46 @@ mod tests {
         multisample(&DrawFront::new(state, &NoRegisters, &prim))
     }
 
-    /// 3DSTATE_VF_SGVS_2 with an XP system value enabled (XP0: a vertex location, which
-    /// anv 23+ inserts for gl_BaseVertex) is refused by name, not run without it; with
-    /// all three disabled (as iris sends it) the VF gathers.
+    /// 3DSTATE_VF_SGVS_2 (seed 003): XP0 from the vertex location into element 5 .y
+    /// (Start Vertex Location 7 for a SEQUENTIAL draw), XP1 from the Start Instance
+    /// Location (3) into element 5 .z, XP2 from the extended 3DPRIMITIVE's third
+    /// parameter (42) into element 6 .x; without the extended parameters an XP2 is
+    /// refused by name.
     #[test]
-    fn sgvs_2_insertion_is_refused_by_name() {
-        let mut s = LatchedState::default();
-        let prim = ThreeDPrimitive::default();
-        assert!(
-            vertex_fetch(
-                &DrawFront::new(&s, &NoRegisters, &prim),
-                DrawCounts::default()
-            )
-            .is_ok()
-        );
-        s.vf_sgvs_2 = Some(ThreeDStateVfSgvs2 {
-            xp0_enable: 1,
+    fn sgvs_2_stores_the_draw_values_it_names() {
+        let s = LatchedState {
+            vf_sgvs_2: Some(ThreeDStateVfSgvs2 {
+                xp0_enable: 1,
+                xp0_source_select: three_d_state_vf_sgvs_2::Xp0SourceSelect(1),
+                xp0_element_offset: 5,
+                xp0_component_number: three_d_state_vf_sgvs_2::Xp0ComponentNumber(1),
+                xp1_enable: 1,
+                xp1_source_select: three_d_state_vf_sgvs_2::Xp1SourceSelect(1),
+                xp1_element_offset: 5,
+                xp1_component_number: three_d_state_vf_sgvs_2::Xp1ComponentNumber(2),
+                xp2_enable: 1,
+                xp2_element_offset: 6,
+                ..Default::default()
+            }),
             ..Default::default()
-        });
-        let e = vertex_fetch(
-            &DrawFront::new(&s, &NoRegisters, &prim),
-            DrawCounts::default(),
-        )
-        .unwrap_err()
-        .to_string();
-        assert!(e.contains("3DSTATE_VF_SGVS_2 XP0/XP1/XP2"), "{e}");
+        };
+        let prim = ThreeDPrimitive::default();
+        let counts = DrawCounts {
+            start_vertex: 7,
+            start_instance: 3,
+            ..Default::default()
+        };
+        let f = DrawFront::new(&s, &NoRegisters, &prim).with_extended_parameters([9, 8, 42]);
+        let vf = vertex_fetch(&f, counts).unwrap();
+        assert_eq!(vf.draw_values, vec![(5, 1, 7), (5, 2, 3), (6, 0, 42)]);
+        assert_eq!(vf.elements.len(), 7, "elements up to 6 exist");
+        let e = vertex_fetch(&DrawFront::new(&s, &NoRegisters, &prim), counts)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("XP2 from the 3DPRIMITIVE's XP2 parameter"),
+            "{e}"
+        );
     }
 
     /// 4x: the pattern of that count, ON_PATTERN when the API's multisample enable is

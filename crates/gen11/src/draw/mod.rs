@@ -117,6 +117,8 @@ pub struct DrawFront<'a> {
     tables: Tables,
     /// The surfaces and sampler states the draw's sampler messages resolved.
     sampler_cache: crate::sampling::SamplerCache,
+    /// The extended 3DPRIMITIVE's XP0-XP2 parameters (DWs 7-9), when it has them.
+    extended: Option<[u32; 3]>,
 }
 
 impl<'a> DrawFront<'a> {
@@ -135,7 +137,16 @@ impl<'a> DrawFront<'a> {
             tables: Tables::latched(state, &bases),
             bases,
             sampler_cache: crate::sampling::SamplerCache::default(),
+            extended: None,
         }
+    }
+
+    /// The front with the extended 3DPRIMITIVE's XP0-XP2 parameters (Extended
+    /// Parameters Present; Mesa genxml gen11.xml 3DPRIMITIVE_EXTENDED DWs 7-9), which
+    /// 3DSTATE_VF_SGVS_2 can insert.
+    pub fn with_extended_parameters(mut self, xp: [u32; 3]) -> Self {
+        self.extended = Some(xp);
+        self
     }
 }
 

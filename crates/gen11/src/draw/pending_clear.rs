@@ -21,8 +21,9 @@
 //! The entries looked at are those the draw's kernels name (each enabled stage's
 //! binding table, at the Binding Table Index of every immediate sampler and data port
 //! descriptor; all of 00h-EFh for a kernel with a descriptor in a register, where
-//! entries past the table's end may be stale, which is why the clear's own surface
-//! state is recognised by its address). A draw that renders to a remembered surface
+//! entries past the table's end may be stale). A surface state that names the clear's
+//! own clear value address (a stale copy of the clear's state, or one naming the same
+//! value) is passed over: it gives the value already stored. A draw that renders to a remembered surface
 //! without its binding tables showing it forgets it, so that no later value is stored
 //! over what it drew. Compute dispatches do not look (iris resolves a CCS surface
 //! before compute uses it as an image, with a 3D resolve draw that does look). The
@@ -56,10 +57,10 @@ struct Pending {
     target: RenderTarget,
     /// The slices it cleared (Minimum Array Element and Render Target View Extent).
     slices: Range<u32>,
-    /// Where the clear's own RENDER_SURFACE_STATE is: binding tables past their end
-    /// can still name it (a binding table pool reuses its memory), and its value is
-    /// the one already stored.
-    state: Option<u64>,
+    /// The clear value address of the clear's own RENDER_SURFACE_STATE: a surface
+    /// state naming it gives the value already stored (stale copies of the clear's
+    /// state, which binding tables past their end can still reach, among them).
+    clear_address: Option<u64>,
 }
 
 /// A context's fast clears whose value a later surface state may still change.
@@ -108,7 +109,9 @@ impl PendingClears {
             self.entries.push(Pending {
                 target: *t,
                 slices,
-                state: own.map(|(at, _)| at),
+                clear_address: own
+                    .as_ref()
+                    .and_then(|(_, r)| crate::surface::clear_color_address(r)),
             });
         }
     }
@@ -143,16 +146,16 @@ impl PendingClears {
     ) -> Result<(), DrawError> {
         let mut seen: Vec<(u64, Option<[u32; 4]>)> = vec![];
         for &(table, bti) in named {
-            let Some((at, r)) = entry(f, &*mem, table, bti) else {
+            let Some((_, r)) = entry(f, &*mem, table, bti) else {
                 continue;
             };
             let base = address(r.surface_base_address);
+            let named = crate::surface::clear_color_address(&r);
             if r.surface_type == St::SURFTYPE_NULL
                 || seen.iter().any(|(b, _)| *b == base)
-                || !self
-                    .entries
-                    .iter()
-                    .any(|p| p.target.surface.base == base && p.state != Some(at))
+                || !self.entries.iter().any(|p| {
+                    p.target.surface.base == base && (named.is_none() || named != p.clear_address)
+                })
             {
                 continue;
             }
@@ -199,7 +202,8 @@ impl PendingClears {
 /// is immediate (bits 7:0), in stage order, pixel shader first (its render targets and
 /// textures). A kernel with a descriptor in a register may name any entry: its table's
 /// entries 00h-EFh are all taken (entries past the table's end may be stale, a binding
-/// table pool reusing its memory; the clear's own surface state is skipped by address).
+/// table pool reusing its memory; a state naming the clear's own clear value address
+/// is passed over).
 fn named_entries(
     f: &DrawFront,
     st: &DrawState,

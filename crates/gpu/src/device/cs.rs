@@ -305,11 +305,14 @@ impl<'a, F: Front> CommandStreamer<'a, F> {
                 self.write_u32(name, at, c.address("Memory Address"), v)?;
             }
             "MI_STORE_DATA_IMM" => {
-                // DWord Length 2 stores one dword, 3 a qword.
+                // DWord Length 2 stores one dword, 3 a qword; a longer command stores
+                // each of its data dwords in turn (Gen8+: anv writes a whole clear colour,
+                // six dwords, with one; Mesa genX_cmd_buffer.c).
                 let addr = c.address("Address");
                 self.write_u32(name, at, addr, c.u("Data DWord 0") as u32)?;
-                if let Some(hi) = c.array("Data DWord 1").first() {
-                    self.write_u32(name, at, addr + 4, hi.u("Data DWord") as u32)?;
+                for (i, d) in c.array("Data DWord 1").iter().enumerate() {
+                    let to = addr + 4 * (i as u64 + 1);
+                    self.write_u32(name, at, to, d.u("Data DWord") as u32)?;
                 }
             }
             "MI_STORE_DATA_INDEX" => {

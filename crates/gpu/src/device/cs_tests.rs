@@ -213,3 +213,17 @@ fn engine_relative_register_offsets_add_the_render_mmio_base() {
     assert_eq!(mem.read_u32(0x18000).unwrap(), 0x1234_5678);
     assert_eq!(dev.read_register(1, 0x600), 0, "0x600 itself is untouched");
 }
+
+/// A Gen11 MI_STORE_DATA_IMM longer than a qword (DWord Length 7, Store Qword set, as
+/// anv 25 writes a clear colour: address in DW1-2, six data dwords in DW3-8) stores every
+/// data dword in turn.
+#[test]
+fn a_long_store_data_imm_stores_each_of_its_dwords() {
+    let batch = [0x1020_0007, 0x18040, 0, 11, 12, 13, 14, 15, 16, END];
+    let (_, m, r) = run(Platform::IceLake, &batch);
+    assert_eq!(r.unwrap().commands, 2, "the store and the batch end");
+    for (i, v) in (11..=16).enumerate() {
+        assert_eq!(m.read_u32(0x18040 + 4 * i as u64).unwrap(), v, "dword {i}");
+    }
+    assert_eq!(m.read_u32(0x18058).unwrap(), 0, "nothing past the sixth");
+}

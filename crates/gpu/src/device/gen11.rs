@@ -38,11 +38,19 @@ impl CommandStreamer<'_, LatchedState> {
     /// Runs a 3DPRIMITIVE through the 3D pipeline with the Gen11 draw front and adds
     /// its statistics to the counters (also when the draw then hung: they count what
     /// ran).
-    fn draw(&mut self, at: u64, primitive: &ThreeDPrimitive) -> Result<Vec<RenderTarget>, Hang> {
+    fn draw(
+        &mut self,
+        at: u64,
+        primitive: &ThreeDPrimitive,
+        extended: Option<[u32; 3]>,
+    ) -> Result<Vec<RenderTarget>, Hang> {
         let mut stats = Statistics::default();
         let mut kernels = std::mem::take(&mut self.ctx.kernels);
         let registers = super::gen7::ContextRegisters(&self.ctx.registers);
-        let front = gtsim_gen11::DrawFront::new(&self.ctx.state, &registers, primitive);
+        let mut front = gtsim_gen11::DrawFront::new(&self.ctx.state, &registers, primitive);
+        if let Some(xp) = extended {
+            front = front.with_extended_parameters(xp);
+        }
         // A fast clear's value as the surface states that now name its surface give it.
         let mut pending = std::mem::take(&mut self.ctx.pending_clears);
         let settled = pending.settle(&front, self.mem, &mut kernels);
@@ -105,18 +113,22 @@ impl Front for LatchedState {
         // (The blitter ring is refused before any command: `Device::submit_observed`.)
         match name {
             "3DPRIMITIVE" => {
-                // The extended form (10 dwords, DWord Length 8: three more dwords, the
-                // XP0-XP2 draw parameters that 3DSTATE_VF_SGVS_2 inserts; Mesa's anv 23
-                // and later send it on Gen11) is past what seed 003's 3DPRIMITIVE lays
-                // out: refused by name rather than as a malformed command.
-                if dw.first().is_some_and(|d| d & 0xff == 8) {
-                    return Err(super::cs::unsupported(
-                        name,
-                        at,
-                        "the extended 3DPRIMITIVE (DWord Length 8, the XP0-XP2 draw parameters)",
-                        "seed 003 3DPRIMITIVE, 3DSTATE_VF_SGVS_2",
-                    ));
-                }
+                // The extended form (Mesa genxml gen11.xml 3DPRIMITIVE_EXTENDED: DWord
+                // Length 8 with Extended Parameters Present, DWs 7-9 the XP0-XP2
+                // parameters 3DSTATE_VF_SGVS_2 inserts; anv 23+ sends it) decodes as the
+                // 7-dword command plus those three.
+                let extended = dw
+                    .first()
+                    .is_some_and(|d| d & 0xff == 8 && d >> 11 & 1 != 0);
+                let (dw, xp) = if extended && dw.len() >= 10 {
+                    let mut base = [0u32; 7];
+                    base.copy_from_slice(&dw[..7]);
+                    base[0] = (base[0] & !0xff) | 5;
+                    (base.to_vec(), Some([dw[7], dw[8], dw[9]]))
+                } else {
+                    (dw.to_vec(), None)
+                };
+                let dw = dw.as_slice();
                 let p = ThreeDPrimitive::unpack(dw).map_err(|error| Hang::Decode {
                     command: name,
                     addr: at,
@@ -134,7 +146,7 @@ impl Front for LatchedState {
                 }
                 // Predicate Enable: MI_PREDICATE_RESULT decides.
                 if !(p.predicate_enable && cs.predicated_off()) {
-                    let targets = cs.draw(at, &p)?;
+                    let targets = cs.draw(at, &p, xp)?;
                     report.draws += 1;
                     for t in targets {
                         report

@@ -199,6 +199,11 @@ fn fetch_vertex(
         }
         vue.push(slot);
     }
+    for &(element, component, value) in &vf.draw_values {
+        if let Some(slot) = vue.get_mut(element) {
+            slot[component & 3] = value;
+        }
+    }
     Ok(vue)
 }
 

@@ -55,6 +55,9 @@ pub struct VertexFetch {
     pub elements: Vec<VertexElement>,
     /// IA_VERTICES_COUNT and IA_PRIMITIVES_COUNT count this draw.
     pub statistics: bool,
+    /// Per-draw values stored into every vertex after its elements, as (element,
+    /// component, dword): Gen11's 3DSTATE_VF_SGVS_2 XP0-XP2 system values.
+    pub draw_values: Vec<(usize, usize, u32)>,
 }
 
 /// The vertex shader (seed 004 ch.3).
