@@ -128,7 +128,13 @@ fn scale_is_the_seeds_avs(
     let n = (w * h) as usize;
     assert_eq!(got.len(), n * 3 / 2, "an NV12 frame of {w}x{h}: {log}");
     // The frame the driver uploads, as ffmpeg converts it in software.
-    let (src, _) = frame(false, source, size, &format!("format={upload}"), &tmp("src.yuv"));
+    let (src, _) = frame(
+        false,
+        source,
+        size,
+        &format!("format={upload}"),
+        &tmp("src.yuv"),
+    );
     let (sw, sh) = (width as usize, height as usize);
     assert_eq!(src.len(), sw * sh * 3 / 2, "the {upload} source frame");
     let plane = |offset, width, height, stride, step| avs::Plane {
