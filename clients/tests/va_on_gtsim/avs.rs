@@ -116,15 +116,13 @@ pub fn expected(plane: &Plane, to: (u32, u32), table: &Table, x: u32, y: u32) ->
     (out8(f.div_euclid(16)), out8(-(-f).div_euclid(16)))
 }
 
+/// A sample outside its range: (x, y, got, lowest, highest).
+pub type Miss = (u32, u32, u8, u8, u8);
+
 /// Every sample of `got` (row `y` of the scaled plane at `got[offset + y * stride + x *
-/// step]`) against [`expected`]: the samples outside their range, as (x, y, got, lowest,
-/// highest), and how many samples had a range of two values.
-pub fn check(
-    plane: &Plane,
-    to: (u32, u32),
-    table: &Table,
-    got: &Plane,
-) -> (Vec<(u32, u32, u8, u8, u8)>, usize) {
+/// step]`) against [`expected`]: the samples outside their range, and how many samples
+/// had a range of two values.
+pub fn check(plane: &Plane, to: (u32, u32), table: &Table, got: &Plane) -> (Vec<Miss>, usize) {
     let mut wrong = vec![];
     let mut loose = 0;
     for y in 0..to.1 {

@@ -137,34 +137,16 @@ impl Signals {
     }
 }
 
-/// Most extensions in one chain: i915_user_extensions gives up with E2BIG after 512
-/// (its stackdepth).
-const MAX_EXTENSIONS: u32 = 512;
-
-/// The execbuffer extension chain at `at` (i915_user_extensions, Linux 6.1): each header
-/// readable (EFAULT), its flags and reserved words zero (check_user_mbz: EINVAL), its
-/// name one the table knows (EINVAL): only DRM_I915_GEM_EXECBUFFER_EXT_TIMELINE_FENCES.
-fn extensions(k: &mut Kernel, fd: i32, mut at: u64, signals: &mut Signals) -> Result<(), Errno> {
-    let mut left = MAX_EXTENSIONS;
-    while at != 0 {
-        if left == 0 {
-            return Err(Errno::E2BIG);
-        }
-        left -= 1;
-        let mut header = [0u8; 32];
-        user::read_bytes(at, &mut header)?;
-        let word = |i: usize| u32::from_le_bytes(header[i..i + 4].try_into().unwrap_or_default());
-        if (16..32).step_by(4).any(|i| word(i) != 0) || word(12) != 0 {
-            return Err(Errno::EINVAL);
-        }
-        if word(8) != DRM_I915_GEM_EXECBUFFER_EXT_TIMELINE_FENCES {
+/// The execbuffer extension chain at `at` ([`user::extension_chain`]): only
+/// DRM_I915_GEM_EXECBUFFER_EXT_TIMELINE_FENCES is known (others EINVAL).
+fn extensions(k: &mut Kernel, fd: i32, at: u64, signals: &mut Signals) -> Result<(), Errno> {
+    user::extension_chain(at, |at, name| {
+        if name != DRM_I915_GEM_EXECBUFFER_EXT_TIMELINE_FENCES {
             return Err(Errno::EINVAL);
         }
         let ext: I915ExecbufferExtTimelineFences = user::read(at)?;
-        timeline_fences(k, fd, &ext, signals)?;
-        at = ext.next_extension;
-    }
-    Ok(())
+        timeline_fences(k, fd, &ext, signals)
+    })
 }
 
 /// add_timeline_fence_array (i915_gem_execbuffer.c, Linux 6.1): a count the kernel

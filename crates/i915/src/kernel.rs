@@ -1194,30 +1194,16 @@ impl Kernel {
                 _ => Some(self.engine(class, instance).ok_or(Errno::EINVAL)?),
             });
         }
-        let mut next = u64::from_le_bytes(buf[..8].try_into().unwrap_or_default());
-        let mut links = 0;
-        while next != 0 {
-            links += 1;
-            if links > 512 {
-                return Err(Errno::E2BIG);
+        let first = u64::from_le_bytes(buf[..8].try_into().unwrap_or_default());
+        user::extension_chain(first, |at, name| match name {
+            I915_CONTEXT_ENGINES_EXT_LOAD_BALANCE => self.engines_load_balance(at, &mut rings),
+            _ => {
+                crate::log(
+                    "context engine-map bonds and parallel submission are not modelled: refused with EINVAL",
+                );
+                Err(Errno::EINVAL)
             }
-            let ext: I915UserExtension = user::read(next)?;
-            if ext.flags != 0 || ext.rsvd != [0; 4] {
-                return Err(Errno::EINVAL);
-            }
-            match ext.name {
-                I915_CONTEXT_ENGINES_EXT_LOAD_BALANCE => {
-                    self.engines_load_balance(next, &mut rings)?;
-                }
-                _ => {
-                    crate::log(
-                        "context engine-map bonds and parallel submission are not modelled: refused with EINVAL",
-                    );
-                    return Err(Errno::EINVAL);
-                }
-            }
-            next = ext.next_extension;
-        }
+        })?;
         let slots: Vec<Option<EngineSlot>> = rings
             .into_iter()
             .map(|r| {
@@ -1307,31 +1293,17 @@ impl Kernel {
     /// carries a `drm_i915_gem_context_param` whose ctx_id must be 0; CLONE (1) and
     /// unknown names are EINVAL on Linux 6.1.
     fn create_extensions(&mut self, fd: i32, ctx: &mut Ctx, first: u64) -> Result<(), Errno> {
-        let mut next = first;
-        let mut links = 0;
-        while next != 0 {
-            links += 1;
-            if links > 512 {
-                return Err(Errno::E2BIG);
-            }
-            let ext: I915UserExtension = user::read(next)?;
-            if ext.flags != 0 || ext.rsvd != [0; 4] {
-                return Err(Errno::EINVAL);
-            }
-            match ext.name {
-                I915_CONTEXT_CREATE_EXT_SETPARAM => {
-                    let p: I915GemContextParam =
-                        user::read(next + size_of::<I915UserExtension>() as u64)?;
-                    if p.ctx_id != 0 {
-                        return Err(Errno::EINVAL);
-                    }
-                    self.apply_param(fd, ctx, &p)?;
+        user::extension_chain(first, |at, name| match name {
+            I915_CONTEXT_CREATE_EXT_SETPARAM => {
+                let p: I915GemContextParam =
+                    user::read(at + size_of::<I915UserExtension>() as u64)?;
+                if p.ctx_id != 0 {
+                    return Err(Errno::EINVAL);
                 }
-                _ => return Err(Errno::EINVAL),
+                self.apply_param(fd, ctx, &p)
             }
-            next = ext.next_extension;
-        }
-        Ok(())
+            _ => Err(Errno::EINVAL),
+        })
     }
 
     /// The mmap offset of a GTT map of object `id`: a linear object's own pages, or for
@@ -1383,57 +1355,44 @@ impl Kernel {
 /// memories, two stolen).
 const MAX_PLACEMENTS: u32 = 7;
 
-/// GEM_CREATE_EXT's extension chain (i915_user_extensions, Linux 6.1): at most 512
-/// links, each `{u64 next; u32 name; u32 flags = 0; u32 rsvd[4] = 0}`; the number of
+/// GEM_CREATE_EXT's extension chain ([`user::extension_chain`]): the number of
 /// placements named. MEMORY_REGIONS (0, once; `set_placements` in
 /// gem/i915_gem_create.c): pad 0, 1 to [`MAX_PLACEMENTS`] regions, each an existing,
 /// non-private region named once: here only system memory (class 0, instance 0), the
 /// one region DRM_I915_QUERY_MEMORY_REGIONS reports. PROTECTED_CONTENT (1): flags 0,
 /// then ENODEV, as on every part without PXP (Gen12+ only). Other names are EINVAL.
 fn create_ext_extensions(first: u64) -> Result<u32, Errno> {
-    let mut next = first;
-    let mut links = 0;
     let mut placements = 0;
-    while next != 0 {
-        links += 1;
-        if links > 512 {
-            return Err(Errno::E2BIG);
-        }
-        let ext: I915UserExtension = user::read(next)?;
-        if ext.flags != 0 || ext.rsvd != [0; 4] {
-            return Err(Errno::EINVAL);
-        }
-        match ext.name {
-            I915_GEM_CREATE_EXT_MEMORY_REGIONS => {
-                let r: I915GemCreateExtMemoryRegions = user::read(next)?;
-                if r.pad != 0 || r.num_regions == 0 || r.num_regions > MAX_PLACEMENTS {
+    user::extension_chain(first, |at, name| match name {
+        I915_GEM_CREATE_EXT_MEMORY_REGIONS => {
+            let r: I915GemCreateExtMemoryRegions = user::read(at)?;
+            if r.pad != 0 || r.num_regions == 0 || r.num_regions > MAX_PLACEMENTS {
+                return Err(Errno::EINVAL);
+            }
+            let mut system = false;
+            for i in 0..u64::from(r.num_regions) {
+                let [class, instance]: [u16; 2] = user::read(r.regions.wrapping_add(4 * i))?;
+                // Not a region of this device, or named twice.
+                if (class, instance) != (I915_MEMORY_CLASS_SYSTEM, 0) || system {
                     return Err(Errno::EINVAL);
                 }
-                let mut system = false;
-                for i in 0..u64::from(r.num_regions) {
-                    let [class, instance]: [u16; 2] = user::read(r.regions.wrapping_add(4 * i))?;
-                    // Not a region of this device, or named twice.
-                    if (class, instance) != (I915_MEMORY_CLASS_SYSTEM, 0) || system {
-                        return Err(Errno::EINVAL);
-                    }
-                    system = true;
-                }
-                if placements != 0 {
-                    return Err(Errno::EINVAL);
-                }
-                placements = r.num_regions;
+                system = true;
             }
-            I915_GEM_CREATE_EXT_PROTECTED_CONTENT => {
-                let flags: u32 = user::read(next + size_of::<I915UserExtension>() as u64)?;
-                return Err(if flags != 0 {
-                    Errno::EINVAL
-                } else {
-                    Errno::ENODEV
-                });
+            if placements != 0 {
+                return Err(Errno::EINVAL);
             }
-            _ => return Err(Errno::EINVAL),
+            placements = r.num_regions;
+            Ok(())
         }
-        next = ext.next_extension;
-    }
+        I915_GEM_CREATE_EXT_PROTECTED_CONTENT => {
+            let flags: u32 = user::read(at + size_of::<I915UserExtension>() as u64)?;
+            Err(if flags != 0 {
+                Errno::EINVAL
+            } else {
+                Errno::ENODEV
+            })
+        }
+        _ => Err(Errno::EINVAL),
+    })?;
     Ok(placements)
 }

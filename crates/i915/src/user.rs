@@ -269,3 +269,29 @@ impl Args {
         self.addr
     }
 }
+
+/// Walks an i915 extension chain from `first` (i915_user_extensions,
+/// drivers/gpu/drm/i915/i915_user_extensions.c, Linux 6.1): at most 512 links (then
+/// E2BIG), each `struct i915_user_extension` header readable (EFAULT) with its flags
+/// and reserved words zero (check_user_mbz: EINVAL); `visit` takes each link's address
+/// and name, in order, and its error ends the walk.
+pub fn extension_chain(
+    first: u64,
+    mut visit: impl FnMut(u64, u32) -> Result<(), Errno>,
+) -> Result<(), Errno> {
+    let mut next = first;
+    let mut links = 0;
+    while next != 0 {
+        links += 1;
+        if links > 512 {
+            return Err(Errno::E2BIG);
+        }
+        let ext: crate::uapi::I915UserExtension = read(next)?;
+        if ext.flags != 0 || ext.rsvd != [0; 4] {
+            return Err(Errno::EINVAL);
+        }
+        visit(next, ext.name)?;
+        next = ext.next_extension;
+    }
+    Ok(())
+}

@@ -131,16 +131,7 @@ fn messages(i: &Instruction, s: &mut Scan) {
     let Some(sfid) = i.sfid else {
         return;
     };
-    let surfaces = matches!(
-        sfid,
-        Sfid::Sampler
-            | Sfid::DataPortSamplerCache
-            | Sfid::DataPortRenderCache
-            | Sfid::DataPortConstantCache
-            | Sfid::DataPortDataCache
-            | Sfid::DataPortDataCache1
-    );
-    if !surfaces {
+    if !sfid.names_surfaces() {
         return;
     }
     let Some(d) = i.desc else {

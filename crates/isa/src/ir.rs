@@ -494,6 +494,22 @@ mnemonics! {
     }
 }
 
+impl Sfid {
+    /// Whether the function's immediate descriptors name a binding table entry in bits
+    /// 7:0: the sampler and the data ports (seed 000 §2.11.1, §3.9.2).
+    pub fn names_surfaces(self) -> bool {
+        matches!(
+            self,
+            Sfid::Sampler
+                | Sfid::DataPortSamplerCache
+                | Sfid::DataPortRenderCache
+                | Sfid::DataPortConstantCache
+                | Sfid::DataPortDataCache
+                | Sfid::DataPortDataCache1
+        )
+    }
+}
+
 mnemonics! {
     /// Architecture register kinds (IVB PRM Vol4 Part3 "Architecture Registers"): an ARF
     /// operand's register number holds the kind in its high nibble and the register's

@@ -286,18 +286,7 @@ fn vertex_fetch(f: &DrawFront, counts: DrawCounts) -> Result<VertexFetch, DrawEr
         if !on {
             continue;
         }
-        let at = usize::from(element);
-        while elements.len() <= at {
-            elements.push(VertexElement {
-                buffer: 0,
-                valid: false,
-                format: SurfaceFormat::R32G32B32A32_FLOAT,
-                offset: 0,
-                components: [C::VFCOMP_NOSTORE; 4],
-                edge_flag: false,
-            });
-        }
-        let e = &mut elements[at];
+        let e = element_at(&mut elements, usize::from(element));
         e.valid = true;
         e.components[(component & 3) as usize] = control;
     }
@@ -311,6 +300,22 @@ fn vertex_fetch(f: &DrawFront, counts: DrawCounts) -> Result<VertexFetch, DrawEr
         statistics: get(&s.vf_statistics).statistics_enable,
         draw_values,
     })
+}
+
+/// Element `at`, the elements before it made up to it as empty ones (no source, every
+/// component NOSTORE) where the state has none.
+fn element_at(elements: &mut Vec<VertexElement>, at: usize) -> &mut VertexElement {
+    while elements.len() <= at {
+        elements.push(VertexElement {
+            buffer: 0,
+            valid: false,
+            format: SurfaceFormat::R32G32B32A32_FLOAT,
+            offset: 0,
+            components: [C::VFCOMP_NOSTORE; 4],
+            edge_flag: false,
+        });
+    }
+    &mut elements[at]
 }
 
 /// 3DSTATE_VF_SGVS_2 (seed 003): the XP0, XP1 and XP2 system values, each stored into
@@ -377,16 +382,7 @@ fn xp_values(
             _ => parameter(i)?,
         };
         let at = usize::from(element);
-        while elements.len() <= at {
-            elements.push(VertexElement {
-                buffer: 0,
-                valid: false,
-                format: SurfaceFormat::R32G32B32A32_FLOAT,
-                offset: 0,
-                components: [C::VFCOMP_NOSTORE; 4],
-                edge_flag: false,
-            });
-        }
+        element_at(elements, at);
         out.push((at, (component & 3) as usize, value));
     }
     Ok(out)

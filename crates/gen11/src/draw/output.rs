@@ -27,6 +27,25 @@ fn bad(bti: u8, why: impl std::fmt::Display) -> DrawError {
     }
 }
 
+/// The address and RENDER_SURFACE_STATE of entry `bti` of the binding table at `table`
+/// (a graphics address).
+pub(super) fn surface_state(
+    f: &DrawFront,
+    mem: &dyn Memory,
+    table: u64,
+    bti: u8,
+) -> Result<(u64, RenderSurfaceState), DrawError> {
+    let at = binding_table_entry(mem, &f.bases, table, bti)?;
+    let rss = read_indirect(
+        mem,
+        "RENDER_SURFACE_STATE",
+        at,
+        RenderSurfaceState::DWORDS,
+        RenderSurfaceState::unpack,
+    )?;
+    Ok((at, rss))
+}
+
 /// The render target behind PS binding table entry `bti`, blended by BLEND_STATE entry
 /// `rti` (SURFTYPE_NULL: a null render target, `RenderTarget::is_null`).
 pub(super) fn render_target(
@@ -35,14 +54,7 @@ pub(super) fn render_target(
     bti: u8,
     rti: u8,
 ) -> Result<Option<RenderTarget>, DrawError> {
-    let at = binding_table_entry(mem, &f.bases, f.tables.ps.binding_table, bti)?;
-    let rss = read_indirect(
-        mem,
-        "RENDER_SURFACE_STATE",
-        at,
-        RenderSurfaceState::DWORDS,
-        RenderSurfaceState::unpack,
-    )?;
+    let (_, rss) = surface_state(f, mem, f.tables.ps.binding_table, bti)?;
     // A null surface keeps its colour calculator's tests and writes nothing
     // (`RenderTarget::is_null`): a depth-only framebuffer's alpha test kills pixels.
     let (surface, lod, min, clear_value, mcs) = if rss.surface_type == St::SURFTYPE_NULL {

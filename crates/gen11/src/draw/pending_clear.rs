@@ -31,13 +31,11 @@
 //! in another keeps the value its clear stored.
 
 use super::{DrawFront, get};
-use crate::bases::{address, binding_table_entry};
+use crate::bases::address;
 use gtsim_dataport::rt_message::RenderTarget;
 use gtsim_eu::exec::Program;
-use gtsim_isa::ir::Sfid;
 use gtsim_mem::Memory;
 use gtsim_pipe3d::draw::{DrawError, KernelCache};
-use gtsim_pipe3d::state::read_indirect;
 use gtsim_pipe3d::state::{DrawState, Front, KernelPointer};
 use gtsim_spec::gen11::RenderSurfaceState;
 use gtsim_spec::gen11::render_surface_state::{AuxiliarySurfaceMode as Aux, SurfaceType as St};
@@ -244,15 +242,7 @@ fn named_entries(
 fn named_by(prog: &Program) -> Vec<u8> {
     let mut out = vec![];
     for (sfid, desc) in prog.sends() {
-        if !matches!(
-            sfid,
-            Sfid::Sampler
-                | Sfid::DataPortSamplerCache
-                | Sfid::DataPortRenderCache
-                | Sfid::DataPortConstantCache
-                | Sfid::DataPortDataCache
-                | Sfid::DataPortDataCache1
-        ) {
+        if !sfid.names_surfaces() {
             continue;
         }
         match desc {
@@ -274,16 +264,7 @@ fn entry(
     table: u64,
     bti: u8,
 ) -> Option<(u64, RenderSurfaceState)> {
-    let at = binding_table_entry(mem, &f.bases, table, bti).ok()?;
-    let rss = read_indirect(
-        mem,
-        "RENDER_SURFACE_STATE",
-        at,
-        RenderSurfaceState::DWORDS,
-        RenderSurfaceState::unpack,
-    )
-    .ok()?;
-    Some((at, rss))
+    super::output::surface_state(f, mem, table, bti).ok()
 }
 
 #[cfg(test)]
