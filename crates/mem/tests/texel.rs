@@ -1074,3 +1074,48 @@ fn numeric_class_agrees_with_decoding() {
     }
     assert!(checked > 150, "only {checked} formats decode");
 }
+
+/// `decode_run` gives, element by element, what `decode` gives each element (its fast
+/// paths included: four UNORM8 bytes, whole-byte UINT), for every format with a texel
+/// layout, over a run of 16 elements of varied bytes.
+#[test]
+fn decode_run_is_decode_element_by_element() {
+    use gtsim_mem::format::texel::decode_run;
+    let mut checked = 0;
+    for code in 0..512u32 {
+        let f = SF(code);
+        let Ok(l) = layout(f) else { continue };
+        let bpe = l.bits_per_element.div_ceil(8) as usize;
+        if bpe == 0 || bpe > 16 {
+            continue;
+        }
+        let bytes: Vec<u8> = (0..16 * bpe)
+            .map(|i| (i * 37 + code as usize * 11) as u8)
+            .collect();
+        let Ok(expected) = bytes
+            .chunks_exact(bpe)
+            .map(|b| decode(f, b))
+            .collect::<Result<Vec<_>, _>>()
+        else {
+            continue;
+        };
+        let mut got = vec![Texel::Uint([9; 4]); 16];
+        decode_run(f, &bytes, bpe, &mut got).unwrap();
+        // Bit patterns compared, so that NaNs compare too.
+        let bits = |t: &Texel| match *t {
+            Texel::Float(v) => v.map(f32::to_bits),
+            Texel::Uint(v) => v,
+            Texel::Sint(v) => v.map(|x| x as u32),
+        };
+        for (i, (g, e)) in got.iter().zip(&expected).enumerate() {
+            assert_eq!(
+                (std::mem::discriminant(g), bits(g)),
+                (std::mem::discriminant(e), bits(e)),
+                "{:?} element {i}",
+                f.name()
+            );
+        }
+        checked += 1;
+    }
+    assert!(checked > 100, "only {checked} formats decoded");
+}

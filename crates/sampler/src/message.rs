@@ -838,14 +838,19 @@ impl<'a> Texture<'a> {
         }
         let (off, k) = self.image(level, slice)?.run(x0, y).ok()?;
         let k = (k as usize).min(n).min(32);
-        let mut buf = [0u8; 32 * 16];
-        let buf = &mut buf[..k * bytes];
+        // Most runs are a few texels of up to 16 bytes: a small buffer then.
+        let mut small = [0u8; 64];
+        let mut large = Vec::new();
+        let buf: &mut [u8] = if k * bytes <= small.len() {
+            &mut small[..k * bytes]
+        } else {
+            large.resize(k * bytes, 0);
+            &mut large
+        };
         self.mem
             .read(self.surface.base.wrapping_add(off), buf)
             .ok()?;
-        for (t, b) in out.iter_mut().zip(buf.chunks_exact(bytes)) {
-            *t = texel::decode(f, b).ok()?;
-        }
+        texel::decode_run(f, buf, bytes, &mut out[..k]).ok()?;
         Some(k)
     }
 

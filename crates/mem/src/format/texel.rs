@@ -652,6 +652,49 @@ pub fn decode(f: SurfaceFormat, bytes: &[u8]) -> Result<Texel, FormatError> {
     }
 }
 
+/// [`decode`] of the consecutive elements of `bytes`, `bpe` bytes each, into `out` (as
+/// many as both hold), the format looked up once: the same texels, element by element.
+pub fn decode_run(
+    f: SurfaceFormat,
+    bytes: &[u8],
+    bpe: usize,
+    out: &mut [Texel],
+) -> Result<(), FormatError> {
+    let e = entry(f)?;
+    let elements = bytes.chunks_exact(bpe.max(1));
+    if let (Some(layout), 4) = (e.unorm8, bpe) {
+        let floats = unorm8_floats();
+        for (t, b) in out.iter_mut().zip(elements) {
+            let mut o = [0.0, 0.0, 0.0, 1.0];
+            for (ch, &v) in layout.iter().zip(b) {
+                if let Some(ch) = ch {
+                    o[*ch as usize & 3] = floats[v as usize];
+                }
+            }
+            *t = Texel::Float(o);
+        }
+        return Ok(());
+    }
+    if let Some(u) = e.uint8
+        && u.bytes == bpe
+    {
+        for (t, b) in out.iter_mut().zip(elements) {
+            let mut o = [0, 0, 0, 1];
+            for (ch, &v) in u.layout.iter().zip(b) {
+                if let Some(ch) = ch {
+                    o[*ch as usize & 3] = u32::from(v);
+                }
+            }
+            *t = Texel::Uint(o);
+        }
+        return Ok(());
+    }
+    for (t, b) in out.iter_mut().zip(elements) {
+        *t = decode(f, b)?;
+    }
+    Ok(())
+}
+
 /// Encode one texel as a render-target write would store it (see the module docs for the
 /// rounding and clamping rules). The texel's class must match the format's: UINT formats
 /// take [`Texel::Uint`], SINT formats [`Texel::Sint`], all others [`Texel::Float`].
