@@ -107,7 +107,15 @@ fn mutated_memory_writes_end_in_images_or_hangs() {
         "the trace's batches are among its writes"
     );
     let mut hung = 0;
-    for case in 0..cases() {
+    // Past the campaign's cases, more run (up to eight times as many) while one of the
+    // two outcomes has not been reached: a mutation hangs a few times in a hundred, so
+    // a fresh seed's first cases may all still render.
+    let mut ran = 0;
+    for case in 0..cases() * 8 {
+        if case >= cases() && hung > 0 && hung < ran {
+            break;
+        }
+        ran += 1;
         let mut rng = Rng(gtsim_fuzzkit::seed(0x9e37_79b9_7f4a_7c15) ^ (case + 1));
         let mut t = base.clone();
         for _ in 0..1 + rng.below(3) {
@@ -128,13 +136,9 @@ fn mutated_memory_writes_end_in_images_or_hangs() {
             assert_eq!(summary(&r), summary(&again), "case {case}");
         }
     }
-    eprintln!("{} mutated traces replayed, {hung} of them hung", cases());
+    eprintln!("{ran} mutated traces replayed, {hung} of them hung");
     // Both outcomes are reached: some mutations hang, some still render.
-    assert!(
-        hung > 0 && hung < cases() as usize,
-        "{hung} of {} hung",
-        cases()
-    );
+    assert!(hung > 0 && hung < ran, "{hung} of {ran} hung");
 }
 
 #[test]
