@@ -650,6 +650,18 @@ impl Kernel {
         })
     }
 
+    /// A new shmem-backed object of at least `size` bytes and its handle on `fd`, as
+    /// GEM_CREATE and GEM_CREATE_EXT make it: (its size, rounded up to a page; the
+    /// handle).
+    fn create_object(&mut self, fd: i32, size: u64) -> Result<(u64, u32), Errno> {
+        let bo = Bo::new(size)?;
+        let size = bo.size;
+        self.next_bo += 1;
+        let id = self.next_bo;
+        self.bos.insert(id, bo);
+        Ok((size, self.add_handle(fd, id)?))
+    }
+
     fn i915_ioctl(&mut self, fd: i32, n: u32, a: &mut user::Args) -> Result<(), Errno> {
         match n {
             I915_GETPARAM => {
@@ -659,12 +671,7 @@ impl Kernel {
             }
             I915_GEM_CREATE => {
                 let mut c: I915GemCreate = a.get();
-                let bo = Bo::new(c.size)?;
-                c.size = bo.size;
-                self.next_bo += 1;
-                let id = self.next_bo;
-                self.bos.insert(id, bo);
-                c.handle = self.add_handle(fd, id)?;
+                (c.size, c.handle) = self.create_object(fd, c.size)?;
                 a.put(&c)
             }
             I915_GEM_CREATE_EXT => {
@@ -682,12 +689,7 @@ impl Kernel {
                 if c.flags & I915_GEM_CREATE_EXT_FLAG_NEEDS_CPU_ACCESS != 0 && placements <= 1 {
                     return Err(Errno::EINVAL);
                 }
-                let bo = Bo::new(c.size)?;
-                c.size = bo.size;
-                self.next_bo += 1;
-                let id = self.next_bo;
-                self.bos.insert(id, bo);
-                c.handle = self.add_handle(fd, id)?;
+                (c.size, c.handle) = self.create_object(fd, c.size)?;
                 a.put(&c)
             }
             I915_GEM_PREAD | I915_GEM_PWRITE => {
