@@ -83,9 +83,7 @@ fn gtsim() -> PathBuf {
 }
 
 fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("gtsim-clients-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d.join(name)
+    common::scratch_dir("gtsim-clients").join(name)
 }
 
 /// Runs `exe` on llvmpipe writing `png`; returns its standard output.

@@ -66,9 +66,7 @@ fn gtsim() -> PathBuf {
 }
 
 fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("gtsim-vk-clients-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d.join(name)
+    common::scratch_dir("gtsim-vk-clients").join(name)
 }
 
 /// Per client: the largest difference allowed in any channel of a pixel, the number of

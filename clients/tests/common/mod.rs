@@ -15,14 +15,28 @@ pub fn gtsim() -> PathBuf {
     p
 }
 
-/// A fresh file path for `name` in this process's folder `prefix-PID` of the temporary
-/// directory: the tests run in parallel, each call gets its own.
+/// This test binary's folder `prefix` under Cargo's test scratch directory
+/// (`target/tmp`), emptied on first use in each run: what a run leaves (captures and
+/// images, 160 MB for the GL clients) stays there to look at until the next run
+/// replaces it, rather than piling up in `/tmp` one folder per run.
+pub fn scratch_dir(prefix: &str) -> PathBuf {
+    static CLEARED: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(prefix);
+    let mut cleared = CLEARED.lock().unwrap_or_else(|e| e.into_inner());
+    if !cleared.iter().any(|p| p == prefix) {
+        let _ = std::fs::remove_dir_all(&dir);
+        cleared.push(prefix.to_string());
+    }
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A fresh file path for `name` in [`scratch_dir`]`(prefix)`: the tests run in
+/// parallel, each call gets its own.
 pub fn tmp(prefix: &str, name: &str) -> PathBuf {
     static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let dir = std::env::temp_dir().join(format!("{prefix}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(format!("{n}-{name}"))
+    scratch_dir(prefix).join(format!("{n}-{name}"))
 }
 
 /// An RGBA8 PNG's size and pixels.
