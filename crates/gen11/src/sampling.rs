@@ -450,7 +450,7 @@ fn one_bits(rss: &RenderSurfaceState) -> u32 {
 /// Selects applied to what it returns.
 #[derive(Debug, Clone)]
 struct SurfaceEntry {
-    view: SurfaceView,
+    view: std::sync::Arc<SurfaceView>,
     /// Shader Channel Select Red, Green, Blue and Alpha.
     selects: [u32; 4],
     /// SCS_ONE's bits in the surface format's class.
@@ -518,7 +518,7 @@ impl Resources<'_> {
         let e = self.cache.surfaces.get_or(table, bti, || {
             let rss = self.rss(bti)?;
             Ok::<_, MessageError>(SurfaceEntry {
-                view: surface_view(&rss, self.mem),
+                view: std::sync::Arc::new(surface_view(&rss, self.mem)),
                 selects: channel_selects(&rss),
                 one: one_bits(&rss),
             })
@@ -569,7 +569,7 @@ impl Resources<'_> {
 }
 
 impl SamplerResources for Resources<'_> {
-    fn surface(&self, bti: u8) -> Result<SurfaceView, MessageError> {
+    fn surface(&self, bti: u8) -> Result<std::sync::Arc<SurfaceView>, MessageError> {
         Ok(self.entry(bti)?.view)
     }
 

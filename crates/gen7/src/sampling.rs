@@ -114,7 +114,7 @@ pub(crate) fn message(
 /// [`TableCache`]), and the draw's chroma keys that sampler states are decoded with.
 #[derive(Debug, Default)]
 pub(crate) struct SamplerCache {
-    surfaces: TableCache<SurfaceView>,
+    surfaces: TableCache<std::sync::Arc<SurfaceView>>,
     samplers: TableCache<SamplerConfig>,
     /// The 3DSTATE_CHROMA_KEY table: (low, high) per ChromaKey Index.
     chroma_keys: [(u32, u32); 4],
@@ -137,11 +137,13 @@ struct Cached<'a> {
 }
 
 impl SamplerResources for Cached<'_> {
-    fn surface(&self, bti: u8) -> Result<SurfaceView, MessageError> {
+    fn surface(&self, bti: u8) -> Result<std::sync::Arc<SurfaceView>, MessageError> {
         let table = self.tables.tables.binding_table;
-        self.cache
-            .surfaces
-            .get_or(table, bti, || Ok(surface_view(&self.tables.surface(bti)?)))
+        self.cache.surfaces.get_or(table, bti, || {
+            Ok(std::sync::Arc::new(surface_view(
+                &self.tables.surface(bti)?,
+            )))
+        })
     }
 
     fn sampler(&self, index: u8) -> Result<SamplerConfig, MessageError> {
@@ -289,8 +291,10 @@ fn run(
 struct Neutral<'a>(&'a dyn SamplerTables);
 
 impl SamplerResources for Neutral<'_> {
-    fn surface(&self, bti: u8) -> Result<SurfaceView, MessageError> {
-        self.0.surface(bti).map(|rss| surface_view(&rss))
+    fn surface(&self, bti: u8) -> Result<std::sync::Arc<SurfaceView>, MessageError> {
+        self.0
+            .surface(bti)
+            .map(|rss| std::sync::Arc::new(surface_view(&rss)))
     }
 
     fn sampler(&self, index: u8) -> Result<SamplerConfig, MessageError> {

@@ -535,6 +535,7 @@ pub fn execbuffer2(k: &mut Kernel, fd: i32, a: &mut user::Args) -> Result<(), Er
     // What the CPU wrote through GTT maps of tiled objects reaches the objects before
     // the GPU runs, and what the GPU wrote reaches the maps after (`detile.rs`).
     // Only the objects the submission lists: a batch touches no other.
+    let started = std::time::Instant::now();
     for id in &ids {
         if let (Some(view), Some(bo)) = (k.gtt_views.get_mut(id), k.bos.get(id)) {
             view.retile(bo)?;
@@ -555,11 +556,20 @@ pub fn execbuffer2(k: &mut Kernel, fd: i32, a: &mut user::Args) -> Result<(), Er
         k.device
             .submit_on(engine, device_ctx, batch_addr, &mut view)
     };
+    let ran = started.elapsed();
     for id in &ids {
         if let (Some(view), Some(bo)) = (k.gtt_views.get_mut(id), k.bos.get(id)) {
             view.detile(bo)?;
         }
     }
+    // `GTSIM_LOG=gtsim_i915::timing=debug`: a submission's time, tiled maps included.
+    tracing::debug!(
+        target: "gtsim_i915::timing",
+        objects = ids.len(),
+        through_submit_us = ran.as_micros() as u64,
+        total_us = started.elapsed().as_micros() as u64,
+        "execbuffer"
+    );
     match result {
         Ok(report) => {
             for line in &report.not_executed {

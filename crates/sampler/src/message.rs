@@ -89,8 +89,9 @@ use gtsim_spec::shared::SurfaceFormat;
 /// What a sampler message needs from the outside world, decoded by the generation's
 /// front.
 pub trait SamplerResources {
-    /// The surface at binding table index `bti`.
-    fn surface(&self, bti: u8) -> Result<SurfaceView, MessageError>;
+    /// The surface at binding table index `bti`, shared: a front keeps the views it
+    /// decoded for the draw's later messages, and a message only reads it.
+    fn surface(&self, bti: u8) -> Result<std::sync::Arc<SurfaceView>, MessageError>;
     /// The sampler state at sampler index `index`, with its border colour.
     fn sampler(&self, index: u8) -> Result<SamplerConfig, MessageError>;
     /// Graphics memory, for texels.
@@ -1541,7 +1542,7 @@ fn array_slice(tex: &Texture<'_>, ai: f32) -> u32 {
 fn bound_surface(
     d: &SamplerMessage,
     res: &dyn SamplerResources,
-) -> Result<Option<SurfaceView>, MessageError> {
+) -> Result<Option<std::sync::Arc<SurfaceView>>, MessageError> {
     let view = res
         .surface(d.binding_table_index)
         .map_err(|e| e.context("surface state"))?;

@@ -115,6 +115,15 @@ pub(super) fn observed_draw<'o>(
     let before = watchdog.clone();
     let result =
         gtsim_pipe3d::draw::draw_timed(view.front, mem, kernels, stats, watchdog, &mut times);
+    // `GTSIM_LOG=gtsim_gpu::timing=debug`: where a run's draw time goes, without a report.
+    tracing::debug!(
+        target: "gtsim_gpu::timing",
+        total_us = times.total.as_micros() as u64,
+        vertex_us = times.vertex.as_micros() as u64,
+        primitives_us = times.primitives.as_micros() as u64,
+        pixel_us = times.pixel.as_micros() as u64,
+        "draw"
+    );
     if let Some(o) = observer {
         let outcome = DrawOutcome {
             stats,

@@ -257,7 +257,7 @@ pub(super) fn ld_mcs_message(
         layout: Ok(mcs),
         samples: 1,
         mcs: None,
-        ..view.clone()
+        ..(*view).clone()
     };
     let tex = Texture::open(&mcs_view, res.memory(), Access::Single)?;
     for (lane, slot) in out.iter_mut().enumerate() {
