@@ -1732,7 +1732,12 @@ fn sample_message(
                     cube_slice(&tex, params.f(at[2] + 1, lane), f)
                 }
             };
-            let compare = shadow.map(|f| (f, params.f(0, lane)));
+            let compare = shadow.map(|f| {
+                (
+                    f,
+                    crate::shadow::reference(tex.surface.format, params.f(0, lane)),
+                )
+            });
             smp.keyed.set(false);
             let t = tex
                 .sample(
@@ -1886,7 +1891,12 @@ fn gather_message(
             coords,
             slice,
             offsets: if face.is_some() { [0; 3] } else { offsets },
-            compare: shadow.map(|f| (f, params.f(0, lane))),
+            compare: shadow.map(|f| {
+                (
+                    f,
+                    crate::shadow::reference(tex.surface.format, params.f(0, lane)),
+                )
+            }),
             face,
             aniso: None,
         };

@@ -3,6 +3,27 @@
 //! result (0.0 or 1.0) is filtered in place of the texel.
 
 use crate::SamplerError;
+use gtsim_mem::format::texel::{NumericClass, numeric_class};
+use gtsim_spec::shared::SurfaceFormat;
+
+/// The reference a sample_c family message compares with, for a surface of `format`:
+/// clamped to [0, 1] when the surface is UNORM, as given otherwise.
+///
+/// Seed 000 §2.4 and §2.13.1.4 are silent on the reference's range. The hardware clamps
+/// it for UNORM surfaces (Vulkan 1.3 §16.8 "Depth Compare Operation": "If the image being
+/// sampled has an unsigned normalized fixed-point format, then D_ref is clamped to [0,1]
+/// before the compare operation"; D3D's SampleCmp says the same; Mesa's crocus, iris
+/// and anv pass the shader's reference unclamped and rely on it, and Mesa's CI on
+/// Haswell passes piglit's depth-tex-compare, whose references reach 1.8 against a
+/// texel of 1.0). Float surfaces (R32_FLOAT) compare the reference as it is. A NaN
+/// reference stays NaN (and compares false).
+pub fn reference(format: SurfaceFormat, r: f32) -> f32 {
+    if matches!(numeric_class(format), Ok(NumericClass::Unorm)) {
+        r.clamp(0.0, 1.0)
+    } else {
+        r
+    }
+}
 
 /// SAMPLER_STATE Shadow Function (seed 000 §2.12.3, the §2.4 table).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -67,6 +88,32 @@ impl ShadowFunction {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A UNORM depth surface's reference is clamped before the §2.4 compare, a float
+    /// one's is not: worked by hand for a texel of 1.0 (the largest UNORM value).
+    #[test]
+    fn a_unorm_surface_compares_a_clamped_reference() {
+        let unorm = SurfaceFormat::R24_UNORM_X8_TYPELESS;
+        assert_eq!(reference(unorm, 1.5), 1.0);
+        assert_eq!(reference(unorm, -0.5), 0.0);
+        assert_eq!(reference(SurfaceFormat::R16_UNORM, 0.25), 0.25);
+        assert_eq!(reference(SurfaceFormat::R32_FLOAT, 1.5), 1.5);
+        assert_eq!(reference(SurfaceFormat::R32_FLOAT, -0.5), -0.5);
+        assert!(reference(unorm, f32::NAN).is_nan());
+        // LESS: (texel < ref) ? 0.0 : 1.0. Texel 1.0 against 1.5 clamped to 1.0 passes
+        // (GL's LEQUAL, which crocus programs as LESS); against 1.5 itself it would not.
+        let less = ShadowFunction::Less;
+        assert_eq!(less.result(1.0, reference(unorm, 1.5)), 1.0);
+        assert_eq!(
+            less.result(1.0, reference(SurfaceFormat::R32_FLOAT, 1.5)),
+            0.0
+        );
+        // GREATER: texel 0.0 against -0.5 clamped to 0.0: (0 > 0) is false, 1.0.
+        assert_eq!(
+            ShadowFunction::Greater.result(0.0, reference(unorm, -0.5)),
+            1.0
+        );
+    }
 
     /// The §2.4 table, row by row, for a texel below, at and above the reference.
     #[test]
