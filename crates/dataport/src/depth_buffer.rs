@@ -51,12 +51,24 @@ pub struct DepthBuffer {
     pub front: PixelState,
     /// Back-facing pixels' tests.
     pub back: PixelState,
-    /// The depth clear value (the buffer's raw bits).
-    pub clear_value: u32,
+    /// The depth clear value (the buffer's raw bits); `None` when 3DSTATE_CLEAR_PARAMS
+    /// Depth Clear Value Valid is clear: the value is then "obtained from interpolated
+    /// depth of an arbitrary pixel of the primitive rendered with Depth Buffer Clear set"
+    /// (seed 004 3DSTATE_CLEAR_PARAMS), which the pipeline resolves per primitive before
+    /// clearing.
+    pub clear_value: Option<u32>,
     /// The stencil clear value, when a clear writes stencil.
     pub stencil_clear: Option<u8>,
     /// What the draw does.
     pub op: DepthOp,
+}
+
+/// A clear whose value comes from its primitive reached the buffer without it.
+fn unresolved_clear() -> MessageError {
+    MessageError::State {
+        structure: "3DSTATE_CLEAR_PARAMS",
+        why: "Depth Clear Value Valid is clear and no primitive gave the clear its depth".into(),
+    }
 }
 
 fn dword_le(b: &[u8]) -> u32 {
@@ -189,7 +201,7 @@ impl DepthAccess<'_> {
                 }
             }
         }
-        let value = d.clear_value.to_le_bytes();
+        let value = d.clear_value.ok_or_else(unresolved_clear)?.to_le_bytes();
         depth.write(mem, &value[..bytes]).map_err(fault)?;
         if let Some(s) = d.stencil_clear {
             stencil.write(mem, &[s]).map_err(fault)?;
@@ -455,7 +467,7 @@ impl DepthAccess<'_> {
             DepthOp::Clear => {
                 if d.front.depth_write {
                     let da = self.depth_addr(x, y)?;
-                    let v = d.clear_value.to_le_bytes();
+                    let v = d.clear_value.ok_or_else(unresolved_clear)?.to_le_bytes();
                     mem.write(da, &v[..bytes]).map_err(fault)?;
                 }
                 if let (Some(a), Some(s)) = (sa, d.stencil_clear) {

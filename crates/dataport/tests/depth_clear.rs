@@ -43,7 +43,7 @@ fn buffer(tiling: Tiling, format: DepthFormat, stencil: bool, write: bool) -> De
         stencil: stencil.then(|| (STENCIL, desc(50, 40, 1, Tiling::W, 128))),
         front: state,
         back: state,
-        clear_value: 0x3f12_3456,
+        clear_value: Some(0x3f12_3456),
         stencil_clear: stencil.then_some(0x5a),
         op: DepthOp::Clear,
     }

@@ -168,7 +168,11 @@ pub(crate) fn depth_buffer(
             stencil,
             front: face(false),
             back: face(true),
-            clear_value: clear.depth_clear_value,
+            // Seed 004 3DSTATE_CLEAR_PARAMS: the field counts only when Depth Clear Value
+            // Valid is set; otherwise the clear primitive's depth is the value.
+            clear_value: clear
+                .depth_clear_value_valid
+                .then_some(clear.depth_clear_value),
             // §11.5.3.1: a stencil clear writes COLOR_CALC_STATE's Stencil Reference Value.
             stencil_clear: (ds.stencil_buffer_write_enable && d.stencil_write_enable)
                 .then_some(front_ref),

@@ -199,7 +199,9 @@ fn depth_buffer_of(
         stencil,
         front: face(false),
         back: face(true),
-        clear_value: format.encode(clear.depth_clear_value),
+        clear_value: clear
+            .depth_clear_value_valid
+            .then(|| format.encode(clear.depth_clear_value)),
         stencil_clear: None,
         op: DepthOp::Test,
     }))
@@ -238,6 +240,16 @@ pub fn wm_hz_op(
             "seed 003 3DSTATE_WM_HZ_OP_BODY",
         ));
     };
+    // Seed 003 3DSTATE_CLEAR_PARAMS Depth Clear Value Valid: clear, the value would
+    // come from the clear primitive's depth, and a 3DSTATE_WM_HZ_OP clear has none.
+    if op.depth_buffer_clear_enable && db.clear_value.is_none() {
+        return Err(DrawError::State {
+            command: "3DSTATE_WM_HZ_OP",
+            why: "a depth clear while 3DSTATE_CLEAR_PARAMS Depth Clear Value Valid is clear: \
+                  the value would come from a primitive, and the operation draws none"
+                .into(),
+        });
+    }
     db.front.depth_write = op.depth_buffer_clear_enable;
     db.back.depth_write = op.depth_buffer_clear_enable;
     db.stencil_clear = op

@@ -644,6 +644,7 @@ fn early_depth(
     const CHUNK: usize = parallel::BATCH * 2;
     // A clear only writes, each pixel once and the same bytes, straight to memory.
     if d.op == DepthOp::Clear {
+        let d = clear_of(st, prim, d);
         d.access()
             .clear(mem, &prim.pixels)
             .map_err(DrawError::from_depth_buffer)?;
@@ -696,6 +697,7 @@ fn depth_test(
     pixels: &[(u32, u32)],
 ) -> (Vec<(u32, u32)>, Option<DrawError>) {
     let mut passed = Vec::with_capacity(pixels.len());
+    let d = clear_of(st, prim, d);
     let access = d.access();
     // A clear does not look at the source depth.
     let clear = d.op == DepthOp::Clear;
@@ -1113,6 +1115,21 @@ fn dispatch_preference() -> Option<usize> {
             .and_then(|v| v.parse().ok())
             .filter(|w| [8, 16, 32].contains(w))
     })
+}
+
+/// The depth buffer `d` with the value a clear by `prim` writes: a clear whose value is
+/// not given (3DSTATE_CLEAR_PARAMS Depth Clear Value Valid clear) takes "interpolated
+/// depth of an arbitrary pixel of the primitive" (seed 004 3DSTATE_CLEAR_PARAMS); the
+/// model's arbitrary pixel is the primitive's first in raster order, so that every pixel
+/// of the clear gets one value. Anything else is `d` as it is.
+fn clear_of<'d>(st: &DrawState, prim: &Primitive, d: &'d DepthBuffer) -> Cow<'d, DepthBuffer> {
+    match (d.op, d.clear_value, prim.pixels.first()) {
+        (DepthOp::Clear, None, Some(&(x, y))) => Cow::Owned(DepthBuffer {
+            clear_value: Some(d.format.encode(source_depth(st, prim, x, y))),
+            ..d.clone()
+        }),
+        _ => Cow::Borrowed(d),
+    }
 }
 
 /// The WM's source depth at pixel (x, y): screen-linear across the primitive (seed 004
