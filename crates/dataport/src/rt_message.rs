@@ -407,6 +407,12 @@ pub struct RenderTarget {
     pub lod: u32,
     /// First array slice ("Minimum Array Element").
     pub min_array_element: u32,
+    /// The largest Render Target Array Index in range, counted from Minimum Array
+    /// Element: Depth for 1D and 2D arrays (seed 000 §3.9.11 "the range between Minimum
+    /// Array Element and Depth"), Render Target View Extent for 3D surfaces and on Gen9+
+    /// (seed 003 RENDER_SURFACE_STATE), 5 less Minimum Array Element for a Gen7 cube ("a
+    /// depth value of 5 is used").
+    pub array_extent: u32,
     /// The SURFACE_STATE clear colour, per channel: one (CC_ONE) or zero (fast clears,
     /// seed 004 §11.8).
     pub clear_color: [bool; 4],
@@ -555,21 +561,20 @@ enum Bytes4 {
 }
 
 /// The slice of render target `rt` a write with Render Target Array Index `array_index`
-/// reaches: seed 000 §3.9.11 header Render Target Array Index, "overridden with the
-/// Minimum Array Element ... if it is out of the range between Minimum Array Element
-/// and Depth. For cube surfaces, a depth value of 5 is used for this determination"
-/// (the index is the face, +x 0 to -z 5).
+/// reaches. Seed 000 §2.12.2 Minimum Array Element, for render targets: "This field is
+/// added to the delivered array index before it is used to address the surface"; and
+/// §3.9 "Out-of-Bounds Accesses": "if the Render Target Array Index is out of bounds, it
+/// is set to zero and the surface write is not surpressed" (the bounds: Minimum Array
+/// Element and Depth, §3.9.11; for cube surfaces "a depth value of 5", the index being
+/// the face, +x 0 to -z 5), so the slice is Minimum Array Element + the index, or
+/// Minimum Array Element itself for an index past [`RenderTarget::array_extent`].
 pub fn target_slice(rt: &RenderTarget, array_index: u32) -> u32 {
-    let s = &rt.surface;
-    let last = match s.desc.ty {
-        gtsim_mem::layout::SurfaceType::Cube => 5,
-        _ => s.desc.depth.max(1) - 1,
-    };
-    if (rt.min_array_element..=last).contains(&array_index) {
+    let index = if array_index <= rt.array_extent {
         array_index
     } else {
-        rt.min_array_element
-    }
+        0
+    };
+    rt.min_array_element.saturating_add(index)
 }
 
 impl<'a> PixelSink<'a> {

@@ -61,6 +61,7 @@ fn target(format: F, bytes: u32, tiling: Tiling, cc: RtState) -> RenderTarget {
         },
         lod: 0,
         min_array_element: 0,
+        array_extent: 0,
         clear_color: [false; 4],
         clear_value: None,
         cc,
@@ -316,6 +317,8 @@ fn a_headerless_write_goes_to_the_dispatchs_array_index() {
     rt.surface.desc.height = 8;
     rt.surface.desc.depth = 2;
     rt.surface.desc.array_spacing = ArraySpacing::Lod0;
+    // Depth 1: indices 0 and 1 are in range.
+    rt.array_extent = 1;
     let resolve = |_: &dyn Memory, _: u8, _: u8| -> Result<Option<RenderTarget>, MessageError> {
         Ok(Some(rt))
     };

@@ -24,6 +24,7 @@ fn target(format: Sf, bytes: u32, tiling: Tiling, pitch: u64, clear: [bool; 4]) 
         },
         lod: 0,
         min_array_element: 0,
+        array_extent: 0,
         clear_color: clear,
         clear_value: None,
         cc: RtState {

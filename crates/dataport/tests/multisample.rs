@@ -44,6 +44,7 @@ fn target(samples: u32, mcs: bool, state: RtState, coverage: AlphaCoverage) -> R
         },
         lod: 0,
         min_array_element: 0,
+        array_extent: 0,
         clear_color: [true, false, false, true],
         clear_value: None,
         cc: state,

@@ -18,6 +18,7 @@ fn null_target() -> RenderTarget {
         surface: RenderTarget::null_surface(),
         lod: 0,
         min_array_element: 0,
+        array_extent: 0,
         clear_color: [false; 4],
         clear_value: None,
         cc: RtState {

@@ -123,6 +123,7 @@ fn render_target(
         },
         lod: 0,
         min_array_element: 0,
+        array_extent: 0,
         clear_color: [false; 4],
         clear_value: None,
         cc,
@@ -379,6 +380,8 @@ fn a_cube_targets_array_index_selects_the_face() {
     );
     rt.surface.desc.ty = SurfaceType::Cube;
     rt.surface.desc.array_spacing = ArraySpacing::Lod0;
+    // What the Gen7 front gives a cube with Minimum Array Element 0: faces 0 to 5.
+    rt.array_extent = 5;
     let mut mem = gtsim_mem::AddressSpace::new();
     mem.map(base, 0x1000);
     let red = [1.0f32, 0.0, 0.0, 1.0].map(f32::to_bits);
@@ -396,6 +399,61 @@ fn a_cube_targets_array_index_selects_the_face() {
     assert_eq!(byte(3 * 64 + 4), [255, 0, 0, 255]);
     assert_eq!(byte(8), [255, 0, 0, 255]);
     assert_eq!(byte(6 * 64 + 8), [0; 4]);
+}
+
+/// Minimum Array Element "is added to the delivered array index before it is used to
+/// address the surface" (seed 000 §2.12.2), and an index out of bounds "is set to zero"
+/// (§3.9): a linear 4x4 R8G8B8A8 2D array with LOD0 spacing (64 bytes a slice) viewed
+/// from element 1 with Depth 2 (elements 1 to 3). Index 2 writes slice 3 (at 3 · 64 + 4
+/// for pixel (1, 0)), index 3 is past Depth and writes slice 1 (64 + 8 for pixel (2, 0)),
+/// and slice 2 is untouched.
+#[test]
+fn the_array_index_counts_from_the_minimum_array_element() {
+    use gtsim_mem::layout::ArraySpacing;
+    use gtsim_mem::tiling::Tiling;
+    let base = 0x4000;
+    let cc = gtsim_dataport::rt_write::RtState {
+        blend: None,
+        constant: [0.0; 4],
+        pre_clamp: None,
+        post_clamp: None,
+        logic_op: None,
+        write_disable: [false; 4],
+    };
+    let mut rt = render_target(
+        base,
+        gtsim_spec::shared::SurfaceFormat::R8G8B8A8_UNORM,
+        4,
+        Tiling::Linear,
+        (4, 4, 16),
+        cc,
+    );
+    rt.surface.desc.array_spacing = ArraySpacing::Lod0;
+    rt.surface.desc.depth = 4;
+    rt.min_array_element = 1;
+    rt.array_extent = 2;
+    let mut mem = gtsim_mem::AddressSpace::new();
+    mem.map(base, 0x1000);
+    let red = [1.0f32, 0.0, 0.0, 1.0].map(f32::to_bits);
+    gtsim_dataport::rt_message::PixelSink::new(&rt, 2)
+        .write(&mut mem, 1, 0, red)
+        .unwrap();
+    gtsim_dataport::rt_message::PixelSink::new(&rt, 3)
+        .write(&mut mem, 2, 0, red)
+        .unwrap();
+    let slice = |s: u64| {
+        let mut b = [0u8; 64];
+        gtsim_mem::Memory::read(&mem, base + s * 64, &mut b).unwrap();
+        b
+    };
+    let mut want3 = [0u8; 64];
+    want3[4..8].copy_from_slice(&[255, 0, 0, 255]);
+    let mut want1 = [0u8; 64];
+    want1[8..12].copy_from_slice(&[255, 0, 0, 255]);
+    assert_eq!(slice(3), want3);
+    assert_eq!(slice(1), want1);
+    assert_eq!(slice(2), [0u8; 64]);
+    assert_eq!(slice(0), [0u8; 64]);
 }
 
 /// Gen9+ computed stencil (header bit 14, Stencil Present to Render Target): in a SIMD8

@@ -25,6 +25,7 @@ fn target(format: Sf, bytes: u32) -> RenderTarget {
         },
         lod: 0,
         min_array_element: 0,
+        array_extent: 0,
         clear_color: [false; 4],
         clear_value: None,
         cc: RtState {

@@ -69,6 +69,13 @@ pub(crate) fn render_target(
         surface,
         lod,
         min_array_element: rss.minimum_array_element as u32,
+        // Seed 000 §3.9.11: an index past Depth (for a cube, past face 5; for a 3D
+        // surface, past Render Target View Extent) is out of range.
+        array_extent: match surface.desc.ty {
+            LayoutType::Cube => 5u32.saturating_sub(min),
+            LayoutType::D3 => u32::from(rss.render_target_view_extent),
+            _ => u32::from(rss.depth),
+        },
         clear_color: [
             rss.red_clear_color.0 == 1,
             rss.green_clear_color.0 == 1,

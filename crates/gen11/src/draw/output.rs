@@ -155,10 +155,14 @@ pub(super) fn render_target(
         1 => ClampRange::Snorm,
         _ => ClampRange::of_format(surface.format),
     };
+    let extent = u32::from(rss.render_target_view_extent);
     Ok(Some(RenderTarget {
         surface,
         lod,
         min_array_element: min,
+        // Seed 003 RENDER_SURFACE_STATE Render Target View Extent: the slices from
+        // Minimum Array Element, less one.
+        array_extent: extent,
         clear_color: [false; 4],
         clear_value,
         cc: RtState {
