@@ -1375,6 +1375,36 @@ fn cube_directions_select_faces_and_texels() {
     }
 }
 
+/// A cube subspan's LOD is measured on the face of its centre (the model's choice where
+/// seed 000 §2.2.1.1 leaves it to the implementation), worked by hand with the LOD
+/// message (green: the unclamped LOD). The subspan lies on +X, with directions UL
+/// (1, 1.1, 1.2), UR (1, 1.1, 0.7), LL (1, 0.6, 1.2), LR (1, 0.6, 0.7), sent divided by
+/// their largest component (§2.1.2); its upper-left pixel is a helper past +X's corner
+/// and selects +Z on its own. UR + LL = (2, 1.7, 1.9) selects +X, where sc = -z/x and
+/// tc = -y/x step by 0.5 a pixel in x and in y: s and t by 0.25, on 2x2 faces half a
+/// texel a pixel, LOD log2(0.5) = -1. Measured on +Z (the upper-left pixel's face) the
+/// x step would be (0.595, -0.655) texels, LOD -0.18.
+#[test]
+fn a_cube_subspans_lod_is_measured_on_the_face_of_its_centre() {
+    let f = cube_fake();
+    let dirs: [[f32; 3]; 4] = [
+        [1.0, 1.1, 1.2],
+        [1.0, 1.1, 0.7],
+        [1.0, 0.6, 1.2],
+        [1.0, 0.6, 0.7],
+    ];
+    let sent = dirs.map(|d| {
+        let m = d.iter().fold(0.0f32, |m, c| m.max(c.abs()));
+        d.map(|c| c / m)
+    });
+    let lanes = |a: usize| floats(&[0, 1, 2, 3, 0, 1, 2, 3].map(|l| sent[l][a]));
+    let w = sample8(&f, SamplerMessageType::LOD, &[lanes(0), lanes(1), lanes(2)]);
+    for lane in 0..8 {
+        let unclamped = f32::from_bits(dword(&w[1], lane));
+        assert!((unclamped + 1.0).abs() < 1e-5, "lane {lane}: {unclamped}");
+    }
+}
+
 /// sample_d of a cube (seed 000 §2.13.1.4): u, v are already the face's coordinates and
 /// r the face id; ai follows r's gradients. u 0.75, v 0.25 on face 2 (+Y) of cube 1 is
 /// texel (1, 0) of slice 6 + 2; face 4.6 rounds to 5.

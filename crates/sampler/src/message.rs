@@ -1632,7 +1632,7 @@ fn sample_message(
         Dim::Cube => [0, 0, 0],
     };
     // A cube's direction as the coordinates of the face it selects (§2.1.2), on the face
-    // `on` when given (a subspan's LOD is taken on its upper-left pixel's face).
+    // `on` when given (a subspan's LOD is taken on the face of its centre, below).
     let on_face = |c: [f32; 3], on: Option<u32>| -> ([f32; 3], u32) {
         let p = match on {
             Some(face) => crate::cube::project(c, face),
@@ -1661,9 +1661,23 @@ fn sample_message(
             aniso = Some(footprint);
             lod
         } else if tex.dim == Dim::Cube {
-            let (ul, face) = on_face(coords(base), None);
-            let ur = on_face(coords(base + 1), Some(face)).0;
-            let ll = on_face(coords(base + 2), Some(face)).0;
+            // The subspan's LOD is taken on one face, the face of its centre: the sum
+            // of the upper-right and lower-left pixels' directions (the two pixels
+            // whose midpoint is the centre, both among those §2.13.1.3.1 says are valid
+            // "regardless of the execution mask"). The seed leaves the LOD to the
+            // implementation (§2.2.1.1); the upper-left pixel's own face, the
+            // model's choice before, is another face whenever that pixel is a helper
+            // past an edge of the face the subspan lies on (piglit's fbo-cubemap and
+            // cubemap npot draw such quads), and the LOD measured there is half a
+            // level or more too high. The projection is central, so coordinates
+            // divided by their major component (§2.1.2) give the same face and
+            // positions as the directions themselves.
+            let [ur, ll] = [coords(base + 1), coords(base + 2)];
+            let centre = [0, 1, 2].map(|a| ur[a] + ll[a]);
+            let face = crate::cube::select(centre).face;
+            let ul = on_face(coords(base), Some(face)).0;
+            let ur = on_face(ur, Some(face)).0;
+            let ll = on_face(ll, Some(face)).0;
             tex.subspan_lod(&smp, ul, ur, ll)
         } else {
             tex.subspan_lod(&smp, coords(base), coords(base + 1), coords(base + 2))
