@@ -159,7 +159,14 @@ pub fn ideal_lod(dx: [f32; 3], dy: [f32; 3]) -> f32 {
 ///   selected levels are not offset by `Base`.
 /// * The final clamp (L535) is to "the integer bits of MinLOD and MaxLOD". This uses the
 ///   integer bits of `AdjMinLod`/`AdjMaxLod`, the same values already limited by
-///   `MIPCnt`, so `LOD1` never names a level past `MIPCnt`.
+///   `MIPCnt`, so `LOD1` never names a level past `MIPCnt`. For `LOD1` of a LINEAR blend
+///   the upper bound is `AdjMaxLod` rounded up: §2.2.1.3 (L452) says MaxLOD's
+///   "fractional parts will limit the inter-level filter weighting of the ... lowest ...
+///   resolution map" (MaxLOD 4.5: level 5 "can contribute only up to 50%"), which needs
+///   that level read, as the Mag/None branch's `ceil(AdjMaxLod)` (L493) also bounds by.
+///   At a whole MaxLOD the blend weight there is 0, so nothing changes; the driver
+///   relies on it (piglit lodclamp-between-max: MaxLOD L + 0.5 blends levels L and
+///   L + 1 half and half, as Mesa's CI sees on Haswell).
 pub fn compute_lod(state: &LodState, input: LodInput) -> LodResult {
     let bias = state_value(state.bias);
     let min_lod = state_value(state.min_lod);
@@ -199,6 +206,7 @@ pub fn compute_lod(state: &LodState, input: LodInput) -> LodResult {
     // L510 and L535.
     let (low, high) = (adj_min_lod.floor(), adj_max_lod.floor());
     let level = |l: f32| l.min(high).max(low) as u32; // saturating: negative → 0
+    let next_level = |l: f32| l.min(adj_max_lod.ceil()).max(low) as u32;
     let offset = match input {
         LodInput::Query(_) => 0,
         _ => surf_min_lod,
@@ -207,7 +215,7 @@ pub fn compute_lod(state: &LodState, input: LodInput) -> LodResult {
     let levels = if state.mip_filter == MipFilter::Linear && !magnify {
         MipLevels::Two {
             lod0: level(lod0) + offset,
-            lod1: level(lod0 + 1.0) + offset,
+            lod1: next_level(lod0 + 1.0) + offset,
             beta: lod - lod0,
         }
     } else {

@@ -76,7 +76,8 @@ fn linear_blends_the_two_levels() {
 #[test]
 fn max_lod_and_mip_count_clamp() {
     // MaxLod 2.5 with MIPCnt 5: AdjMaxLod 2.5; LOD 4 → 2.5; LINEAR: beta 0.5, LOD0 2,
-    // LOD1 3 clamped to the integer bits 2 (L535).
+    // LOD1 3: MaxLOD's fraction limits level 3's weight to 50% (L452), so level 3 is
+    // read (the integer bits of L535 bound it by ceil(AdjMaxLod) = 3).
     let mut s = state(MipFilter::Linear);
     s.max_lod = 2.5;
     let r = compute_lod(&s, LodInput::Computed(4.0));
@@ -84,8 +85,33 @@ fn max_lod_and_mip_count_clamp() {
         r.levels,
         MipLevels::Two {
             lod0: 2,
-            lod1: 2,
+            lod1: 3,
             beta: 0.5
+        }
+    );
+    // piglit lodclamp-between-max: LOD 5 (32 texels a pixel) and MaxLod L + 0.5 blend
+    // levels L and L + 1 half and half, up to MaxLod 4.5 (levels 4 and 5 of MIPCnt 5).
+    for l in 0..5u32 {
+        s.max_lod = l as f32 + 0.5;
+        assert_eq!(
+            compute_lod(&s, LodInput::Computed(5.0)).levels,
+            MipLevels::Two {
+                lod0: l,
+                lod1: l + 1,
+                beta: 0.5
+            },
+            "MaxLod {}",
+            s.max_lod
+        );
+    }
+    // A whole MaxLod 3 clamps LOD 5 to 3 with no weight past it: level 3 alone.
+    s.max_lod = 3.0;
+    assert_eq!(
+        compute_lod(&s, LodInput::Computed(5.0)).levels,
+        MipLevels::Two {
+            lod0: 3,
+            lod1: 3,
+            beta: 0.0
         }
     );
     // MIPCnt 3 bounds MaxLod 15: LOD 9 → 3; NEAREST floor(3.5) = 3.
