@@ -53,6 +53,7 @@ pub fn kind(m: &Message) -> MessageKind {
         }
         Sfid::Sampler => MessageKind::Sampler,
         Sfid::Urb => crate::messages_3d::urb(m),
+        Sfid::PixelInterpolator => gtsim_pipe3d::state::PiMessage::decode(m),
         Sfid::DataPortRenderCache => crate::messages_3d::render_cache(m),
         other => MessageKind::Unsupported(Unsupported::new(
             format!("Gen11 messages to {}", other.mnemonic()),

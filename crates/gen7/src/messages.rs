@@ -23,6 +23,7 @@ pub(crate) fn kind(m: &Message) -> MessageKind {
         Sfid::Null => MessageKind::Null,
         Sfid::Sampler => MessageKind::Sampler,
         Sfid::Urb => urb(m),
+        Sfid::PixelInterpolator => gtsim_pipe3d::state::PiMessage::decode(m),
         Sfid::Gateway => gateway(m),
         // A GPGPU thread ends with a message to the thread spawner with End of Thread
         // (IVB PRM Vol4 Part2 "Thread Spawner"; Mesa's Gen7 CS_OPCODE_CS_TERMINATE);

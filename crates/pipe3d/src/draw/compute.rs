@@ -241,6 +241,7 @@ fn group(
     };
     group.run(&mut threads, watchdog, &mut |t, barrier, resume, budget| {
         let mut router = Router {
+            interpolator: None,
             slm: slm.as_deref_mut(),
             front,
             stage: ShaderStage::Compute,

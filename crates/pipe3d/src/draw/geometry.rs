@@ -372,6 +372,7 @@ fn run_gs_thread_simd8(
         entries.extend(o.vues.iter().cloned());
     }
     let mut router = Router {
+        interpolator: None,
         slm: None,
         front,
         stage: ShaderStage::Geometry,
@@ -548,6 +549,7 @@ fn run_gs_thread(
     })?;
     let mut entries = vec![Vue::new(); objects.len()];
     let mut router = Router {
+        interpolator: None,
         slm: None,
         front,
         stage: ShaderStage::Geometry,

@@ -35,6 +35,7 @@ pub fn object(
     watchdog.pixels(u64::from(CHANNELS))?;
     let mut t = thread(&m)?;
     let mut router = Router {
+        interpolator: None,
         slm: None,
         front,
         stage: ShaderStage::Compute,

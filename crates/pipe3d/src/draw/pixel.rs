@@ -23,7 +23,9 @@ use std::borrow::Cow;
 use std::sync::Arc;
 
 mod coarse;
+mod interpolator;
 mod multisample;
+pub(super) use interpolator::Interpolation;
 use coarse::CoarseMap;
 use gtsim_dataport::rt_path::CoarseWrites;
 use multisample::{Location, MsThread};
@@ -900,11 +902,17 @@ impl ThreadContext<'_> {
         mem: &'b mut dyn Memory,
         targets: &'b mut RenderTargets,
         (slots, lit, coarse): ([(u32, u32); 32], u32, Option<CoarseWrites>),
-        ms: Option<&MsThread>,
+        ms: Option<&'b MsThread>,
     ) -> Router<'b> {
         let (st, prim) = (self.st, self.prim);
         Router {
             slm: None,
+            interpolator: Some(Interpolation {
+                st,
+                prim,
+                slots,
+                ms,
+            }),
             front: self.front,
             stage: ShaderStage::Pixel,
             mem,

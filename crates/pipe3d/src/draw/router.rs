@@ -32,6 +32,8 @@ pub(super) struct Router<'a> {
     pub pixels: Option<PixelWrites<'a>>,
     /// The shared local memory of a compute thread's group (seed 000 §3.2.3).
     pub slm: Option<&'a mut [u8]>,
+    /// A pixel shader thread's primitive and slots, for the pixel interpolator.
+    pub interpolator: Option<super::pixel::Interpolation<'a>>,
 }
 
 /// Whether `prog`'s threads must run one after the other on memory itself rather than
@@ -239,6 +241,12 @@ impl Router<'_> {
                     self.vertex_counts = Some(w.vertex_counts);
                 }
                 Ok(reply)
+            }
+            MessageKind::PixelInterpolator(pi) => {
+                let Some(i) = &self.interpolator else {
+                    return Err(self.unrouted(m));
+                };
+                Ok(i.respond(&pi, &m.payload))
             }
             MessageKind::UrbRead(r) => {
                 let Some(entries) = self.urb.as_deref() else {

@@ -200,6 +200,7 @@ impl TessellationStage {
         };
         group.run(&mut threads, watchdog, &mut |t, barrier, resume, budget| {
             let mut router = Router {
+                interpolator: None,
                 slm: None,
                 front,
                 stage: ShaderStage::Hull,
@@ -309,6 +310,7 @@ impl TessellationStage {
             entries.push(record.clone());
             let budget = watchdog.thread_budget(DEFAULT_BUDGET);
             let mut router = Router {
+                interpolator: None,
                 slm: None,
                 front,
                 stage: ShaderStage::Domain,

@@ -268,6 +268,7 @@ fn run_vs_thread(
     })?;
     let mut vues = vec![Vue::new(); pair.len()];
     let mut router = Router {
+        interpolator: None,
         slm: None,
         front,
         stage: ShaderStage::Vertex,
@@ -334,6 +335,7 @@ fn run_vs_thread_simd8(
     })?;
     let mut vues = vec![Vue::new(); vertices.len()];
     let mut router = Router {
+        interpolator: None,
         slm: None,
         front,
         stage: ShaderStage::Vertex,

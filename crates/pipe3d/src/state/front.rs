@@ -62,6 +62,8 @@ pub enum MessageKind {
     RenderTargetRead(gtsim_dataport::rt_message::RtRead),
     /// A data port memory message (seed 000 §3.9.3-§3.9.10), its descriptor decoded.
     DataPort(gtsim_dataport::dc::DataMessage),
+    /// A pixel interpolator message (SFID 11), decoded ([`super::PiMessage`]).
+    PixelInterpolator(super::PiMessage),
     /// A message of a modelled shared function in a form not modelled yet.
     Unsupported(Unsupported),
     /// A descriptor that does not decode, or a message that breaks its rules.

@@ -16,6 +16,7 @@
 mod compute;
 mod front;
 mod geometry;
+mod interpolator;
 mod media;
 mod payload;
 mod pixel;
@@ -27,6 +28,7 @@ mod vertex;
 pub use compute::{ComputeDispatch, ComputePayload};
 pub use front::{Front, MessageKind, Registers, ShaderStage};
 pub use geometry::{ControlData, GeometryShader, GsDispatch, GsVertexCount};
+pub use interpolator::{PiLocation, PiMessage};
 pub use media::{MediaPayload, MediaThread};
 pub use payload::{PayloadField, PayloadLayout, PointerFields};
 pub use pixel::{
