@@ -87,6 +87,46 @@ fn in_triangle(x: u32, y: u32) -> bool {
     x >= 2 && y >= 2 && x + y <= 14
 }
 
+/// The pixel interpolator (SFID 11; see `gtsim_pipe3d::state::PiMessage` for the public
+/// description it follows): the PS asks for linear barycentrics at a shared offset of
+/// (+7/16, 0) from each pixel (descriptor 0x02204007: SIMD8, location 0, X 7 and Y 0 in
+/// S0.4) and interpolates with them instead of the payload's. On the screen triangle
+/// (2, 2), (14, 2), (2, 14) with red 1 at vertex 1 only, b1 at (x + 0.5 + 7/16, y + 0.5)
+/// is (x + 0.9375 - 2) / 12, so red = round(255 * that) where the payload's pixel
+/// centre would give (x + 0.5 - 2) / 12.
+#[test]
+fn the_pixel_interpolator_evaluates_barycentrics_at_an_offset() {
+    let ps = format!(
+        "send(8)         g20<1>UW        g0<8,8,1>UD     0x02204007\n\
+         {:>28}pixel interp MsgDesc: {{ align1 1Q }};\n{}",
+        "",
+        PS_PLN_SIMD8.replace("g2<8,8,1>F", "g20<8,8,1>F")
+    );
+    let v = [
+        [2.0, 2.0, 0.0, 0.5, 0.0, 1.0],
+        [14.0, 2.0, 1.0, 0.5, 0.0, 1.0],
+        [2.0, 14.0, 0.0, 0.5, 0.0, 1.0],
+    ];
+    let (st, mut mem) = setup(&v, &ps, true, None, false);
+    run(
+        &st,
+        &mut mem,
+        &primitive(ThreeDPrimTopoType::_3DPRIM_TRILIST, 3),
+    )
+    .unwrap();
+    for y in 0..W {
+        for x in 0..W {
+            let got = pixel(&mem, x, y);
+            if in_triangle(x, y) {
+                let red = ((x as f64 + 0.9375 - 2.0) / 12.0 * 255.0).round() as u8;
+                assert_eq!(got, [red, 128, 0, 255], "({x}, {y})");
+            } else {
+                assert_eq!(got, [0; 4], "({x}, {y})");
+            }
+        }
+    }
+}
+
 #[test]
 fn a_vs_thread_scales_positions_and_the_ps_interpolates_colour() {
     // The VS doubles positions, so the input triangle (1, 1), (7, 1), (1, 7) lands on

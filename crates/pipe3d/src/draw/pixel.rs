@@ -25,9 +25,9 @@ use std::sync::Arc;
 mod coarse;
 mod interpolator;
 mod multisample;
-pub(super) use interpolator::Interpolation;
 use coarse::CoarseMap;
 use gtsim_dataport::rt_path::CoarseWrites;
+pub(super) use interpolator::Interpolation;
 use multisample::{Location, MsThread};
 
 /// One vertex of a primitive as the WM sees it.

@@ -3,8 +3,9 @@
 //! sampler (through the front, which resolves the stage's surfaces and samplers), to the
 //! URB, to the gateway's barrier, to the render target write path or the memory
 //! messages of the data port (`gtsim_dataport::dc`, over the surface the front
-//! resolves), and reports everything else as not modelled, naming the seed (seed 000
-//! §1.5).
+//! resolves), a pixel shader's pixel interpolator messages to its primitive
+//! (`pixel::Interpolation`), and reports everything else as not modelled, naming the
+//! seed (seed 000 §1.5).
 
 use crate::state::{Front, MessageKind, ShaderStage};
 use gtsim_dataport::rt_path::PixelWrites;

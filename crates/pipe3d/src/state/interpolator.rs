@@ -172,8 +172,14 @@ mod tests {
         ));
         // A per-slot message without its offsets, a wrong response length, a Gen10+
         // coarse-rate form.
-        assert!(matches!(k(0x0841_3000, 4, &[[0; 32]]), MessageKind::Invalid(_)));
-        assert!(matches!(k(0x0241_1020, 2, &[[0; 32]]), MessageKind::Invalid(_)));
+        assert!(matches!(
+            k(0x0841_3000, 4, &[[0; 32]]),
+            MessageKind::Invalid(_)
+        ));
+        assert!(matches!(
+            k(0x0241_1020, 2, &[[0; 32]]),
+            MessageKind::Invalid(_)
+        ));
         assert!(matches!(
             k(0x0241_9020, 4, &[[0; 32]]),
             MessageKind::Unsupported(_)

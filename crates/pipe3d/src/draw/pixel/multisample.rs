@@ -72,7 +72,12 @@ fn per_sample_raster(st: &DrawState, prim: &Primitive) -> bool {
 }
 
 /// The position of sample `k` of pixel (x, y) (see the module docs).
-pub(super) fn sample_position(st: &DrawState, prim: &Primitive, (x, y): (u32, u32), k: u32) -> [f32; 2] {
+pub(super) fn sample_position(
+    st: &DrawState,
+    prim: &Primitive,
+    (x, y): (u32, u32),
+    k: u32,
+) -> [f32; 2] {
     if per_sample_raster(st, prim) {
         let o = st.multisample.pattern.offsets[k as usize % MAX_SAMPLES];
         [
