@@ -880,13 +880,15 @@ fn pixel_shader(f: &DrawFront, mem: &dyn Memory) -> Result<PixelShader, DrawErro
             "seed 003 3DSTATE_PS_BODY Rounding Mode, Single Precision Denormal Mode",
         ));
     }
-    if extra.pixel_shader_pulls_bary
-        || extra.pixel_shader_requires_perspective_bary_plane_coefficients
+    // Pixel Shader Pulls Bary: "the Pixel Shader uses Pull Bary i.e. PI message" (seed
+    // 003 3DSTATE_PS_EXTRA_BODY), which the router answers (`PiMessage`); nothing of
+    // the payload changes. The plane coefficients in the payload are not modelled.
+    if extra.pixel_shader_requires_perspective_bary_plane_coefficients
         || extra.pixel_shader_requires_non_perspective_bary_plane_coefficients
     {
         unsupported.push((
-            "pulled barycentrics and barycentric plane coefficients in the PS payload",
-            "seed 003 3DSTATE_PS_EXTRA_BODY Pixel Shader Pulls Bary, Requires (Non-)Perspective Bary Plane Coefficients",
+            "barycentric plane coefficients in the PS payload",
+            "seed 003 3DSTATE_PS_EXTRA_BODY Pixel Shader Requires (Non-)Perspective Bary Plane Coefficients",
         ));
     }
     let coarse = coarse_shading(&get(&s.cps), &extra, &mut unsupported);

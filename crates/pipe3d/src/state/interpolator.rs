@@ -13,8 +13,8 @@
 //!   index in bits 7:4), 2 the centroid, 3 an offset per slot (the payload: X then Y,
 //!   each a signed integer in sixteenths, one register per 8 slots);
 //! * bit 14 set for linear (noperspective) barycentrics, clear for perspective ones;
-//! * bit 16 SIMD16 (else SIMD8); bit 15 (coarse pixel rate) and bit 11 (slot group
-//!   16-31) are Gen10+ forms, refused;
+//! * bit 16 SIMD16 (else SIMD8); bit 11 the slot group (slots 16-31 of a SIMD32
+//!   thread); bit 15 (coarse pixel rate, Gen11's coarse pixel shading) is refused;
 //! * the response: the barycentrics (b1, b2) of each slot in the layout of the pixel
 //!   shader payload's barycentric phases (seed 004 §11.10.3.1): per 8 slots, a register
 //!   of b1 then a register of b2.
@@ -48,6 +48,8 @@ pub struct PiMessage {
     pub perspective: bool,
     /// Slots: 8 or 16.
     pub simd: usize,
+    /// The first slot (16 for the second half of a SIMD32 thread, descriptor bit 11).
+    pub first: usize,
 }
 
 /// A signed 4-bit field (S0.4 sixteenths of a pixel) as pixels.
@@ -60,13 +62,10 @@ impl PiMessage {
     /// not one the model carries out.
     pub fn decode(m: &Message) -> MessageKind {
         let d = m.desc;
-        if d & (1 << 15) != 0 || d & (1 << 11) != 0 {
+        if d & (1 << 15) != 0 {
             return MessageKind::Unsupported(Unsupported::new(
-                format!(
-                    "a pixel interpolator message at coarse pixel rate or for slots 16-31 \
-                     (descriptor {d:#010x})"
-                ),
-                "Mesa brw_pixel_interp_desc (Gen10+ fields; no seed describes the pixel interpolator)",
+                format!("a pixel interpolator message at coarse pixel rate (descriptor {d:#010x})"),
+                "Mesa brw_pixel_interp_desc (a Gen10+ field; no seed describes the pixel interpolator)",
             ));
         }
         let simd = if d & (1 << 16) != 0 { 16 } else { 8 };
@@ -95,10 +94,12 @@ impl PiMessage {
             location,
             perspective: d & (1 << 14) == 0,
             simd,
+            first: if d & (1 << 11) != 0 { 16 } else { 0 },
         })
     }
 
-    /// Slot `s`'s per-slot offset in pixels, from `payload` (X registers, then Y).
+    /// Slot `first + s`'s per-slot offset in pixels, from `payload` (X registers, then
+    /// Y).
     pub fn slot_offset(&self, payload: &[[u8; 32]], s: usize) -> [f32; 2] {
         let per = self.simd / 8;
         let at = |c: usize| {
@@ -143,7 +144,8 @@ mod tests {
             MessageKind::PixelInterpolator(PiMessage {
                 location: PiLocation::Sample(2),
                 perspective: true,
-                simd: 16
+                simd: 16,
+                first: 0
             })
         );
         assert_eq!(
@@ -151,7 +153,8 @@ mod tests {
             MessageKind::PixelInterpolator(PiMessage {
                 location: PiLocation::Offset([-0.5, 0.0]),
                 perspective: true,
-                simd: 16
+                simd: 16,
+                first: 0
             })
         );
         // X 7/16 (0x7), Y -1/16 (0xf), linear, SIMD8.
@@ -160,7 +163,8 @@ mod tests {
             MessageKind::PixelInterpolator(PiMessage {
                 location: PiLocation::Offset([7.0 / 16.0, -1.0 / 16.0]),
                 perspective: false,
-                simd: 8
+                simd: 8,
+                first: 0
             })
         );
         assert!(matches!(
@@ -184,6 +188,11 @@ mod tests {
             k(0x0241_9020, 4, &[[0; 32]]),
             MessageKind::Unsupported(_)
         ));
+        // Bit 11: slots 16-31.
+        assert!(matches!(
+            k(0x0241_1820, 4, &[[0; 32]]),
+            MessageKind::PixelInterpolator(PiMessage { first: 16, .. })
+        ));
     }
 
     /// SIMD16 per-slot offsets: X in registers 0-1 (slots 0-7, 8-15), Y in 2-3, signed
@@ -197,6 +206,7 @@ mod tests {
             location: PiLocation::PerSlotOffset,
             perspective: true,
             simd: 16,
+            first: 0,
         };
         assert_eq!(pi.slot_offset(&regs, 9), [-0.5, 7.0 / 16.0]);
         assert_eq!(pi.slot_offset(&regs, 1), [0.0, 0.0]);

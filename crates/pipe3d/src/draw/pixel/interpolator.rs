@@ -27,7 +27,8 @@ impl Interpolation<'_> {
         let (st, prim) = (self.st, self.prim);
         let bias = pixel_bias(st);
         let mut out = vec![[0u8; 32]; 2 * pi.simd / 8];
-        for s in 0..pi.simd.min(32) {
+        for i in 0..pi.simd {
+            let s = (pi.first + i).min(31);
             let xy = self.slots[s];
             // The pixel's location (its centre under PIXLOC_CENTER), where an offset of
             // 0 gives the payload's own barycentrics.
@@ -35,7 +36,7 @@ impl Interpolation<'_> {
             let at = match pi.location {
                 PiLocation::Offset(o) => [pixel[0] + o[0], pixel[1] + o[1]],
                 PiLocation::PerSlotOffset => {
-                    let o = pi.slot_offset(payload, s);
+                    let o = pi.slot_offset(payload, i);
                     [pixel[0] + o[0], pixel[1] + o[1]]
                 }
                 PiLocation::Sample(k) => sample_position(st, prim, xy, k),
@@ -52,9 +53,9 @@ impl Interpolation<'_> {
                     b.linear
                 }
             });
-            let (pair, i) = (2 * (s / 8), 4 * (s % 8));
-            out[pair][i..i + 4].copy_from_slice(&v[0].to_le_bytes());
-            out[pair + 1][i..i + 4].copy_from_slice(&v[1].to_le_bytes());
+            let (pair, at) = (2 * (i / 8), 4 * (i % 8));
+            out[pair][at..at + 4].copy_from_slice(&v[0].to_le_bytes());
+            out[pair + 1][at..at + 4].copy_from_slice(&v[1].to_le_bytes());
         }
         out
     }
