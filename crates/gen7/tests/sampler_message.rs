@@ -1375,17 +1375,19 @@ fn cube_directions_select_faces_and_texels() {
     }
 }
 
-/// A cube subspan's LOD is measured on the face of its centre (the model's choice where
-/// seed 000 §2.2.1.1 leaves it to the implementation), worked by hand with the LOD
-/// message (green: the unclamped LOD). The subspan lies on +X, with directions UL
-/// (1, 1.1, 1.2), UR (1, 1.1, 0.7), LL (1, 0.6, 1.2), LR (1, 0.6, 0.7), sent divided by
-/// their largest component (§2.1.2); its upper-left pixel is a helper past +X's corner
-/// and selects +Z on its own. UR + LL = (2, 1.7, 1.9) selects +X, where sc = -z/x and
-/// tc = -y/x step by 0.5 a pixel in x and in y: s and t by 0.25, on 2x2 faces half a
-/// texel a pixel, LOD log2(0.5) = -1. Measured on +Z (the upper-left pixel's face) the
-/// x step would be (0.595, -0.655) texels, LOD -0.18.
+/// A cube subspan's LOD is measured on its upper-left pixel's face or its centre's,
+/// whichever gives the smaller LOD (the model's choice where seed 000 §2.2.1.1 leaves it
+/// to the implementation), worked by hand with the LOD message (green: the unclamped
+/// LOD). The subspan lies on +X with directions UL (1, 1.1, 1.2), UR (1, 1.1, 0.7), LL
+/// (1, 0.6, 1.2), LR (1, 0.6, 0.7), sent divided by their largest component (§2.1.2);
+/// its upper-left pixel, a helper past +X's corner, selects +Z. On +X (the face of UR +
+/// LL = (2, 1.7, 1.9)), sc = -z/x and tc = -y/x step by 0.5 a pixel in x and in y: s and
+/// t by 0.25, on 2x2 faces half a texel a pixel, LOD log2(0.5) = -1. On +Z the x step
+/// is UR (1/0.7, -1.1/0.7) less UL (1/1.2, -1.1/1.2), halved and times 2 texels:
+/// (0.5952, -0.6548), length 0.8849, and the y step (0, 0.4167): LOD -0.1764. The
+/// smaller, -1, is the answer.
 #[test]
-fn a_cube_subspans_lod_is_measured_on_the_face_of_its_centre() {
+fn a_cube_subspans_lod_is_the_smaller_of_its_upper_left_and_centre_faces() {
     let f = cube_fake();
     let dirs: [[f32; 3]; 4] = [
         [1.0, 1.1, 1.2],
@@ -1400,9 +1402,21 @@ fn a_cube_subspans_lod_is_measured_on_the_face_of_its_centre() {
     let lanes = |a: usize| floats(&[0, 1, 2, 3, 0, 1, 2, 3].map(|l| sent[l][a]));
     let w = sample8(&f, SamplerMessageType::LOD, &[lanes(0), lanes(1), lanes(2)]);
     for lane in 0..8 {
-        let unclamped = f32::from_bits(dword(&w[1], lane));
-        assert!((unclamped + 1.0).abs() < 1e-5, "lane {lane}: {unclamped}");
+        let got = f32::from_bits(dword(&w[1], lane));
+        assert!((got + 1.0).abs() < 1e-5, "lane {lane}: {got}");
     }
+    // x and z swapped, so that the upper-left pixel's face is +X and the centre's +Z:
+    // UL (1.2, 1.1, 1), UR (0.7, 1.1, 1), LL (1.2, 0.6, 1), UR + LL = (1.9, 1.7, 2).
+    // The swap maps each face's steps onto the other's with the same lengths: -0.1764
+    // on +X, -1 on +Z. The smaller is -1 again, whichever face is the upper-left's.
+    let mirrored = dirs.map(|d| [d[2], d[1], d[0]]).map(|d| {
+        let m = d.iter().fold(0.0f32, |m, c| m.max(c.abs()));
+        d.map(|c| c / m)
+    });
+    let lanes = |a: usize| floats(&[0, 1, 2, 3, 0, 1, 2, 3].map(|l| mirrored[l][a]));
+    let w = sample8(&f, SamplerMessageType::LOD, &[lanes(0), lanes(1), lanes(2)]);
+    let got = f32::from_bits(dword(&w[1], 0));
+    assert!((got + 1.0).abs() < 1e-5, "mirrored: {got}");
 }
 
 /// sample_d of a cube (seed 000 §2.13.1.4): u, v are already the face's coordinates and

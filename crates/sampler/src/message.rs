@@ -1632,7 +1632,7 @@ fn sample_message(
         Dim::Cube => [0, 0, 0],
     };
     // A cube's direction as the coordinates of the face it selects (§2.1.2), on the face
-    // `on` when given (a subspan's LOD is taken on the face of its centre, below).
+    // `on` when given (a subspan's LOD is taken on one face, below).
     let on_face = |c: [f32; 3], on: Option<u32>| -> ([f32; 3], u32) {
         let p = match on {
             Some(face) => crate::cube::project(c, face),
@@ -1661,24 +1661,33 @@ fn sample_message(
             aniso = Some(footprint);
             lod
         } else if tex.dim == Dim::Cube {
-            // The subspan's LOD is taken on one face, the face of its centre: the sum
-            // of the upper-right and lower-left pixels' directions (the two pixels
-            // whose midpoint is the centre, both among those §2.13.1.3.1 says are valid
-            // "regardless of the execution mask"). The seed leaves the LOD to the
-            // implementation (§2.2.1.1); the upper-left pixel's own face, the
-            // model's choice before, is another face whenever that pixel is a helper
-            // past an edge of the face the subspan lies on (piglit's fbo-cubemap and
-            // cubemap npot draw such quads), and the LOD measured there is half a
-            // level or more too high. The projection is central, so coordinates
-            // divided by their major component (§2.1.2) give the same face and
-            // positions as the directions themselves.
-            let [ur, ll] = [coords(base + 1), coords(base + 2)];
-            let centre = [0, 1, 2].map(|a| ur[a] + ll[a]);
-            let face = crate::cube::select(centre).face;
-            let ul = on_face(coords(base), Some(face)).0;
-            let ur = on_face(ur, Some(face)).0;
-            let ll = on_face(ll, Some(face)).0;
-            tex.subspan_lod(&smp, ul, ur, ll)
+            // The subspan's LOD is measured on one face, onto which the upper-left,
+            // upper-right and lower-left pixels' directions are projected: the face of
+            // the upper-left pixel or that of the subspan's centre (the sum of the
+            // upper-right and lower-left directions, whose midpoint it is), whichever
+            // gives the smaller LOD. The seed leaves the LOD to the implementation
+            // (§2.2.1.1). A face that a direction leaves at a steep angle magnifies
+            // its steps: a helper pixel just past an edge of the face the primitive
+            // lies on selects the neighbouring face, and the LOD measured there is
+            // half a level or more too high (piglit's fbo-cubemap and cubemap npot
+            // draw such quads); a subspan whose steps span half a face (piglit's
+            // tex-miplevel-selection) has its centre on another face than its upper-
+            // left pixel, and is measured on the latter. The projection is central, so
+            // coordinates divided by their major component (§2.1.2) give the same
+            // faces and positions as the directions themselves.
+            let [ul, ur, ll] = [coords(base), coords(base + 1), coords(base + 2)];
+            let measured = |face: u32| {
+                let [a, b, c] = [ul, ur, ll].map(|d| on_face(d, Some(face)).0);
+                tex.subspan_lod(&smp, a, b, c)
+            };
+            let own = crate::cube::select(ul).face;
+            let centre = crate::cube::select([0, 1, 2].map(|a| ur[a] + ll[a])).face;
+            let lod = measured(own);
+            if centre == own {
+                lod
+            } else {
+                lod.min(measured(centre))
+            }
         } else {
             tex.subspan_lod(&smp, coords(base), coords(base + 1), coords(base + 2))
         };
