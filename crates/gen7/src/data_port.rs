@@ -450,7 +450,14 @@ pub(crate) fn surface(
             let mut state = rss.clone();
             // The layout places every level up to the view's last.
             state.mip_count_lod = (base_level + levels - 1) as _;
-            let (surface, _) = surface_from_state(&state, Use::Sampled).map_err(state_error)?;
+            let (mut surface, _) = surface_from_state(&state, Use::Sampled).map_err(state_error)?;
+            // Seed 000 §2.12.2 Minimum Array Element, for typed surfaces "added to the
+            // delivered array index", Depth the elements from there: the layout reaches
+            // Minimum Array Element + Depth (as for render targets, `output.rs`).
+            if rss.surface_array && rss.surface_type != St::SURFTYPE_3D {
+                let min = u32::from(rss.minimum_array_element);
+                surface.desc.depth = surface.desc.depth.max(min + surface.desc.depth);
+            }
             DataSurface::Image {
                 surface,
                 array: rss.surface_array,

@@ -691,6 +691,47 @@ fn typed_read_slot_group_and_bounds() {
     assert_invalid(e, "a typed surface read of a R8G8B8A8_UNORM surface");
 }
 
+/// An array view from Minimum Array Element 2 with two elements (Depth 1), over a
+/// layout of four 4x4 R32_UINT slices of 64 bytes (LOD0 spacing: QPitch 4 rows of 16
+/// bytes; the fronts lay an array out up to
+/// Minimum Array Element + Depth): the array index "is added to" Minimum Array Element
+/// (seed 000 §2.12.2), so index 1 reads slice 3, texel (1, 0) at dword 16 · 3 + 1
+/// (1049); index 2 is past the view and reads zero (§3.9 "Out-of-Bounds Accesses"),
+/// as a read of slice 4 would, which the layout does not have.
+#[test]
+fn typed_array_reads_count_from_the_minimum_array_element() {
+    let mut mem = memory();
+    let mut surface = surface_2d(SurfaceFormat::R32_UINT, 4, 4, 16);
+    if let DataSurface::Image {
+        surface,
+        array,
+        view,
+        ..
+    } = &mut surface
+    {
+        *surface = Surface::new(
+            BASE,
+            SurfaceDesc {
+                depth: 4,
+                block_bytes: 4,
+                array_spacing: ArraySpacing::Lod0,
+                ..surface.desc
+            },
+            SurfaceFormat::R32_UINT,
+        )
+        .unwrap();
+        *array = true;
+        view.base_slice = 2;
+    }
+    let header = reg([0, 0, 0, 0, 0, 0, 0, 0xffff]);
+    let u = reg([1, 1, 0, 0, 0, 0, 0, 0]);
+    let v = reg([0; 8]);
+    let r = reg([1, 2, 0, 0, 0, 0, 0, 0]);
+    let msg = typed(Access::Read, false, [true, false, false, false]);
+    let got = run(&mut mem, msg, Some(surface), &[header, u, v, r], 0x03, 1).unwrap();
+    assert_eq!(dwords(&got.registers[0])[..2], [1049, 0]);
+}
+
 /// Typed atomics on R32_UINT (§3.9.9.3): AOP_UMAX returns the old value.
 #[test]
 fn typed_atomic_umax() {

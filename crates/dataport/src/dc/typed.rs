@@ -118,17 +118,20 @@ fn coord(
     } else {
         minify(d.height)
     };
-    let slices = match d.ty {
-        SurfaceType::D3 => minify(d.depth),
-        _ if array => d.depth,
-        _ => 1,
-    };
-    // An array's slices count from Minimum Array Element; its Depth is the view's (and
-    // a 3D view's z where the generation offsets it, `ImageView::base_slice_3d`).
+    // An array's slices count from Minimum Array Element, and the layout reaches
+    // Minimum Array Element + Depth (the fronts lay it out so), so the view has the
+    // layout's slices from there (and a 3D view's z where the generation offsets it,
+    // `ImageView::base_slice_3d`). An index past them is out of bounds: a read returns
+    // zero and a write is dropped (seed 000 §3.9 "Out-of-Bounds Accesses").
     let base = if array || (view.base_slice_3d && d.ty == SurfaceType::D3) {
         view.base_slice
     } else {
         0
+    };
+    let slices = match d.ty {
+        SurfaceType::D3 => minify(d.depth).saturating_sub(base),
+        _ if array => d.depth.saturating_sub(base),
+        _ => 1,
     };
     (x < minify(d.width) && y < height && slice < slices).then_some(TexelCoord {
         x,
