@@ -1419,9 +1419,10 @@ fn a_cube_subspans_lod_is_the_smaller_of_its_upper_left_and_centre_faces() {
     assert!((got + 1.0).abs() < 1e-5, "mirrored: {got}");
 }
 
-/// sample_d of a cube (seed 000 §2.13.1.4): u, v are already the face's coordinates and
-/// r the face id; ai follows r's gradients. u 0.75, v 0.25 on face 2 (+Y) of cube 1 is
-/// texel (1, 0) of slice 6 + 2; face 4.6 rounds to 5.
+/// sample_d of a cube (seed 000 §2.13.1.4): u, v are already the face's coordinates,
+/// "still in [-1,+1] range", and r the face id; ai follows r's gradients. u 0.5, v -0.5
+/// on face 2 (+Y) of cube 1 is s 0.75, t 0.25: texel (1, 0) of slice 6 + 2; face 4.6
+/// rounds to 5.
 #[test]
 fn sample_d_of_a_cube_takes_face_coordinates_and_the_face_id() {
     let f = cube_fake();
@@ -1433,10 +1434,10 @@ fn sample_d_of_a_cube_takes_face_coordinates_and_the_face_id() {
             &f,
             SamplerMessageType::SAMPLE_D,
             &[
-                floats(&[0.75; 8]),
+                floats(&[0.5; 8]),
                 floats(&[0.0; 8]),
                 floats(&[0.0; 8]),
-                floats(&[0.25; 8]),
+                floats(&[-0.5; 8]),
                 floats(&[0.0; 8]),
                 floats(&[0.0; 8]),
                 floats(&[r; 8]),

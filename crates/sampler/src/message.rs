@@ -1706,10 +1706,13 @@ fn sample_message(
                 // sample_d: "LOD is computed using the gradients present in the
                 // message" (§2.13.1.4), per channel; d/dx and d/dy follow each coordinate.
                 SamplerOp::SampleD | SamplerOp::SampleDC if !header.force_lod_zero => {
+                    // On a cube the gradients are in the face's [-1, +1] units (below):
+                    // half as many in the face's [0, 1] s and t.
+                    let k = if tex.dim == Dim::Cube { 0.5 } else { 1.0 };
                     LodInput::Computed(tex.gradient_lod(
                         &smp,
-                        |a| params.f(at[a] + 1, lane),
-                        |a| params.f(at[a] + 2, lane),
+                        |a| params.f(at[a] + 1, lane) * k,
+                        |a| params.f(at[a] + 2, lane) * k,
                     ))
                 }
                 _ => LodInput::Computed(computed),
@@ -1734,14 +1737,17 @@ fn sample_message(
                 Dim::Cube if gradients => {
                     // §2.13.1.4 sample_d: "Usage of this message type on cube surfaces
                     // assumes that the u, v, and gradients have already been transformed
-                    // onto the appropriate face ... The r coordinate contains the
-                    // faceid": u, v are the face's s, t and the gradients theirs; ai
-                    // follows r's gradients.
+                    // onto the appropriate face, but still in [-1,+1] range. The r
+                    // coordinate contains the faceid": u, v are the face's sc, tc, so
+                    // s = (u + 1) / 2, t = (v + 1) / 2 (the gradients are halved with
+                    // them, above); ai follows r's gradients.
                     let f = if c[2].is_nan() {
                         0
                     } else {
                         c[2].round().clamp(0.0, 5.0) as u32
                     };
+                    c[0] = (c[0] + 1.0) * 0.5;
+                    c[1] = (c[1] + 1.0) * 0.5;
                     c[2] = 0.0;
                     face = Some(f);
                     cube_slice(&tex, params.f(at[2] + 3, lane), f)
