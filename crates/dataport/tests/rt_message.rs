@@ -104,6 +104,27 @@ fn short_payloads_and_unmodelled_forms_are_errors() {
     );
 }
 
+/// A linear 4x4 R8G8B8A8_UNORM render target at `base` (16-byte rows) without blending,
+/// logic op or write masks.
+fn linear_rgba8_4x4(base: u64) -> gtsim_dataport::rt_message::RenderTarget {
+    let cc = gtsim_dataport::rt_write::RtState {
+        blend: None,
+        constant: [0.0; 4],
+        pre_clamp: None,
+        post_clamp: None,
+        logic_op: None,
+        write_disable: [false; 4],
+    };
+    render_target(
+        base,
+        gtsim_spec::shared::SurfaceFormat::R8G8B8A8_UNORM,
+        4,
+        gtsim_mem::tiling::Tiling::Linear,
+        (4, 4, 16),
+        cc,
+    )
+}
+
 /// A single-sampled 2D render target at `base` of `(width, height, pitch)` with colour
 /// calculator state `cc`, no alpha test.
 fn render_target(
@@ -360,24 +381,8 @@ fn a_run_of_pixels_writes_what_the_pixels_write_one_by_one() {
 #[test]
 fn a_cube_targets_array_index_selects_the_face() {
     use gtsim_mem::layout::{ArraySpacing, SurfaceType};
-    use gtsim_mem::tiling::Tiling;
     let base = 0x4000;
-    let cc = gtsim_dataport::rt_write::RtState {
-        blend: None,
-        constant: [0.0; 4],
-        pre_clamp: None,
-        post_clamp: None,
-        logic_op: None,
-        write_disable: [false; 4],
-    };
-    let mut rt = render_target(
-        base,
-        gtsim_spec::shared::SurfaceFormat::R8G8B8A8_UNORM,
-        4,
-        Tiling::Linear,
-        (4, 4, 16),
-        cc,
-    );
+    let mut rt = linear_rgba8_4x4(base);
     rt.surface.desc.ty = SurfaceType::Cube;
     rt.surface.desc.array_spacing = ArraySpacing::Lod0;
     // What the Gen7 front gives a cube with Minimum Array Element 0: faces 0 to 5.
@@ -410,24 +415,8 @@ fn a_cube_targets_array_index_selects_the_face() {
 #[test]
 fn the_array_index_counts_from_the_minimum_array_element() {
     use gtsim_mem::layout::ArraySpacing;
-    use gtsim_mem::tiling::Tiling;
     let base = 0x4000;
-    let cc = gtsim_dataport::rt_write::RtState {
-        blend: None,
-        constant: [0.0; 4],
-        pre_clamp: None,
-        post_clamp: None,
-        logic_op: None,
-        write_disable: [false; 4],
-    };
-    let mut rt = render_target(
-        base,
-        gtsim_spec::shared::SurfaceFormat::R8G8B8A8_UNORM,
-        4,
-        Tiling::Linear,
-        (4, 4, 16),
-        cc,
-    );
+    let mut rt = linear_rgba8_4x4(base);
     rt.surface.desc.array_spacing = ArraySpacing::Lod0;
     rt.surface.desc.depth = 4;
     rt.min_array_element = 1;

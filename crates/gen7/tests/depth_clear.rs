@@ -8,7 +8,7 @@ use common::*;
 use gtsim_spec::gen7::{
     DepthStencilState, ThreeDStateClearParams, ThreeDStateDepthBuffer,
     ThreeDStateDepthStencilStatePointers, ThreeDStateVertexElements, ThreeDStateWm,
-    VertexElementState, three_d_state_depth_buffer as db,
+    three_d_state_depth_buffer as db,
 };
 use gtsim_spec::shared::{
     SurfaceFormat, ThreeDPrimTopoType as T, ThreeDVertexComponentControl as C,
@@ -38,16 +38,6 @@ fn clear(z: f32, field: f32, valid: bool) -> Vec<u32> {
         None,
         true,
     );
-    let element = |format, offset, controls: [C; 4]| VertexElementState {
-        valid: true,
-        source_element_format: format,
-        source_element_offset: offset,
-        component_0_control: controls[0],
-        component_1_control: controls[1],
-        component_2_control: controls[2],
-        component_3_control: controls[3],
-        ..Default::default()
-    };
     // The VUE: a zero header, the position (x, y, z, 1) and the colour.
     let header = element(SurfaceFormat::R32G32B32A32_FLOAT, 0, [C::VFCOMP_STORE_0; 4]);
     let position = element(

@@ -109,6 +109,25 @@ mov(1)          g20.2<1>UD      0x00030003UD                    { align1 WE_all 
 send(8)         null<1>F        g20<4>F         0x0208c000
                             urb MsgDesc: offset 0 write HWord interleave complete mlen 1 rlen 0 { align16 1Q EOT };";
 
+/// A valid VERTEX_ELEMENT_STATE: `format` at `offset`, its four components as
+/// `controls` say.
+pub fn element(
+    format: SurfaceFormat,
+    offset: u16,
+    controls: [ThreeDVertexComponentControl; 4],
+) -> VertexElementState {
+    VertexElementState {
+        valid: true,
+        source_element_format: format,
+        source_element_offset: offset,
+        component_0_control: controls[0],
+        component_1_control: controls[1],
+        component_2_control: controls[2],
+        component_3_control: controls[3],
+        ..Default::default()
+    }
+}
+
 /// Memory and state for a draw of `vertices` (x, y, r, g, b, a each) into a cleared
 /// 16x16 render target, with the given kernels.
 pub fn setup(
@@ -175,16 +194,6 @@ pub fn setup(
         .unwrap(),
     );
     use ThreeDVertexComponentControl as C;
-    let element = |format, offset, controls: [C; 4]| VertexElementState {
-        valid: true,
-        source_element_format: format,
-        source_element_offset: offset,
-        component_0_control: controls[0],
-        component_1_control: controls[1],
-        component_2_control: controls[2],
-        component_3_control: controls[3],
-        ..Default::default()
-    };
     let position = element(
         SurfaceFormat::R32G32_FLOAT,
         0,
