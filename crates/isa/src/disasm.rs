@@ -767,6 +767,26 @@ fn message(w: &mut W, sfid: Option<Sfid>, desc: u32) {
                 desc & 0xff,
             ));
         }
+        // The pixel interpolator, as Mesa's brw_disasm prints it: "(persp|linear, the
+        // location, the message data)" (no seed describes its descriptor).
+        Some(Sfid::PixelInterpolator) => {
+            const PI: [&str; 4] = [
+                "per_message_offset",
+                "sample_position",
+                "centroid",
+                "per_slot_offset",
+            ];
+            w.put(&format!(
+                " ({}, {}, 0x{:02x})",
+                if (desc >> 14) & 1 != 0 {
+                    "linear"
+                } else {
+                    "persp"
+                },
+                PI[((desc >> 12) & 3) as usize],
+                desc & 0xff
+            ));
+        }
         _ => {
             w.put(&format!("unsupported shared function ID {sfid:?}"));
         }

@@ -168,3 +168,20 @@ fn untyped_atomics_print_their_operation() {
     let t = send_text(10, 0x0411_5301); // untyped surface read, msg control 0x13
     assert!(t.contains("(DC untyped surface read, bti 1, 19)"), "{t}");
 }
+
+/// Pixel interpolator sends as Mesa 22.3 prints them (`INTEL_DEBUG=fs` of piglit's
+/// arb_gpu_shader5-interpolateAtOffset on crocus, SIMD8 and SIMD16): the text assembles,
+/// and disassembles back to the same text (whitespace aside).
+#[test]
+fn pixel_interpolator_sends_print_as_mesa_prints_them() {
+    let mesa = [
+        "send(8)         g7<1>UW         g0<8,8,1>UD     0x02200008\n                            pixel interp MsgDesc: (persp, per_message_offset, 0x08) mlen 1 rlen 2 { align1 1Q };",
+        "send(16)        g19<1>UW        g0<8,8,1>UD     0x02410008\n                            pixel interp MsgDesc: (persp, per_message_offset, 0x08) mlen 1 rlen 4 { align1 1H };",
+    ];
+    let words = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+    for text in mesa {
+        let bytes = assemble(text, Compaction::Never).unwrap();
+        let back = disassemble(&bytes).unwrap().join("\n");
+        assert_eq!(words(&back), words(text));
+    }
+}
