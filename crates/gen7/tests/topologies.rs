@@ -491,16 +491,8 @@ fn vertex_ids_leave_out_the_start_vertex_and_the_base_vertex() {
         };
         mem.write(SURFACE_BASE + 0x200, &bytes(&rss.pack().unwrap()))
             .unwrap();
-        let element = |offset, controls: [C; 4]| VertexElementState {
-            valid: true,
-            source_element_format: SurfaceFormat::R32G32_FLOAT,
-            source_element_offset: offset,
-            component_0_control: controls[0],
-            component_1_control: controls[1],
-            component_2_control: controls[2],
-            component_3_control: controls[3],
-            ..Default::default()
-        };
+        let element =
+            |offset, controls: [C; 4]| element(SurfaceFormat::R32G32_FLOAT, offset, controls);
         let elements = vec![
             element(0, [C::VFCOMP_STORE_0; 4]),
             element(

@@ -632,6 +632,27 @@ fn has_uip(enc: Encoding, op: Opcode) -> bool {
     }
 }
 
+/// A pixel interpolator descriptor as Mesa's brw_disasm prints it, the same on Gen7 and
+/// Gen11: " (persp|linear, the location, the message data)" (no seed describes it).
+pub(crate) fn pixel_interpolator(desc: u32) -> String {
+    const LOCATIONS: [&str; 4] = [
+        "per_message_offset",
+        "sample_position",
+        "centroid",
+        "per_slot_offset",
+    ];
+    format!(
+        " ({}, {}, 0x{:02x})",
+        if (desc >> 14) & 1 != 0 {
+            "linear"
+        } else {
+            "persp"
+        },
+        LOCATIONS[((desc >> 12) & 3) as usize],
+        desc & 0xff
+    )
+}
+
 pub(crate) fn sfid_name(sfid: Option<Sfid>) -> String {
     sfid.map_or("*** invalid SFID value ".into(), |s| {
         s.mnemonic().to_string()
@@ -767,26 +788,7 @@ fn message(w: &mut W, sfid: Option<Sfid>, desc: u32) {
                 desc & 0xff,
             ));
         }
-        // The pixel interpolator, as Mesa's brw_disasm prints it: "(persp|linear, the
-        // location, the message data)" (no seed describes its descriptor).
-        Some(Sfid::PixelInterpolator) => {
-            const PI: [&str; 4] = [
-                "per_message_offset",
-                "sample_position",
-                "centroid",
-                "per_slot_offset",
-            ];
-            w.put(&format!(
-                " ({}, {}, 0x{:02x})",
-                if (desc >> 14) & 1 != 0 {
-                    "linear"
-                } else {
-                    "persp"
-                },
-                PI[((desc >> 12) & 3) as usize],
-                desc & 0xff
-            ));
-        }
+        Some(Sfid::PixelInterpolator) => w.put(&pixel_interpolator(desc)),
         _ => {
             w.put(&format!("unsupported shared function ID {sfid:?}"));
         }

@@ -271,24 +271,7 @@ pub(crate) fn message(w: &mut W, ins: &Instruction, desc: u32) {
                 find(DC1, msg_type)
             ));
         }
-        Some(Sfid::PixelInterpolator) => {
-            const PI: [&str; 4] = [
-                "per_message_offset",
-                "sample_position",
-                "centroid",
-                "per_slot_offset",
-            ];
-            w.put(&format!(
-                " ({}, {}, 0x{:02x})",
-                if bits(desc, 14, 14) != 0 {
-                    "linear"
-                } else {
-                    "persp"
-                },
-                PI[bits(desc, 13, 12) as usize],
-                bits(desc, 7, 0)
-            ));
-        }
+        Some(Sfid::PixelInterpolator) => w.put(&crate::disasm::pixel_interpolator(desc)),
         _ => {
             let code = ins.sfid.map_or(0, |s| {
                 super::codes::CODES
