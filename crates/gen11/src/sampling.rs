@@ -457,6 +457,15 @@ struct SurfaceEntry {
     one: u32,
 }
 
+impl gtsim_sampler::cache::HostCopy for SurfaceEntry {
+    fn host_copy(&self) -> Self {
+        SurfaceEntry {
+            view: gtsim_sampler::cache::HostCopy::host_copy(&self.view),
+            ..*self
+        }
+    }
+}
+
 /// The surfaces and sampler states a draw's or dispatch's sampler messages resolved
 /// (the neutral [`TableCache`]): each decoded once per draw.
 #[derive(Debug, Default)]
