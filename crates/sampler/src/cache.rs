@@ -86,18 +86,24 @@ impl<T: HostCopy> TableCache<T> {
         index: u8,
         fill: impl FnOnce() -> Result<T, E>,
     ) -> Result<T, E> {
-        let mine = COPIES.with(|c| {
-            c.borrow()
-                .iter()
-                .find(|e| (e.0, e.1, e.2) == (self.id, table, index))
-                .and_then(|e| e.3.downcast_ref::<T>())
-                .cloned()
-        });
+        // A thread whose own storage is already gone (a draw from an exit handler,
+        // after the thread's destructors ran) uses the shared map alone.
+        let mine = COPIES
+            .try_with(|c| {
+                c.borrow()
+                    .iter()
+                    .find(|e| (e.0, e.1, e.2) == (self.id, table, index))
+                    .and_then(|e| e.3.downcast_ref::<T>())
+                    .cloned()
+            })
+            .ok()
+            .flatten();
         if let Some(v) = mine {
             return Ok(v);
         }
         let v = self.shared(table, index, fill)?.host_copy();
-        COPIES.with(|c| {
+        // Nothing to keep on a thread whose storage is gone.
+        let _ = COPIES.try_with(|c| {
             let mut c = c.borrow_mut();
             if c.len() >= HOST_COPIES {
                 c.clear();
@@ -207,5 +213,34 @@ mod host_copies {
                 .unwrap(),
             Arc::new(vec![9])
         );
+    }
+
+    /// A lookup from a thread's exit, after the thread's own copies were dropped (an
+    /// exit handler that flushes a last batch), is answered from the shared map.
+    #[test]
+    fn a_lookup_after_the_threads_copies_are_gone_uses_the_shared_map() {
+        static CACHE: std::sync::LazyLock<TableCache<Arc<Vec<u8>>>> =
+            std::sync::LazyLock::new(TableCache::default);
+        static SEEN: std::sync::Mutex<Option<Vec<u8>>> = std::sync::Mutex::new(None);
+        struct AtExit;
+        impl Drop for AtExit {
+            fn drop(&mut self) {
+                let v = CACHE.get_or(0x1000, 1, || Err(())).unwrap();
+                *SEEN.lock().unwrap() = Some(v.to_vec());
+            }
+        }
+        thread_local! { static GUARD: AtExit = const { AtExit }; }
+        CACHE
+            .get_or(0x1000, 1, || Ok::<_, ()>(Arc::new(vec![4, 5])))
+            .unwrap();
+        std::thread::spawn(|| {
+            // The guard is registered before the thread's copies, so it is dropped
+            // after them.
+            GUARD.with(|_| ());
+            CACHE.get_or(0x1000, 1, || Err(())).unwrap();
+        })
+        .join()
+        .unwrap();
+        assert_eq!(*SEEN.lock().unwrap(), Some(vec![4, 5]));
     }
 }
