@@ -460,6 +460,7 @@ impl RenderTarget {
                 block_bytes: 4,
                 tiling: gtsim_mem::tiling::Tiling::Linear,
                 pitch: 0,
+                origin: (0, 0),
             },
             format: gtsim_spec::shared::SurfaceFormat::R8G8B8A8_UNORM,
         }

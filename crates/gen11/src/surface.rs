@@ -173,7 +173,19 @@ pub(crate) fn layout(
         } else {
             u64::from(rss.surface_pitch) + 1
         },
+        // Seed 003 RENDER_SURFACE_STATE DW5: X Offset is PixelOffset[8:2] and Y Offset
+        // RowOffset[4:2] ("in multiples of 4"); both must be zero on a linear surface.
+        origin: (u32::from(rss.x_offset) * 4, u32::from(rss.y_offset) * 4),
     };
+    if tiling == Tiling::Linear && desc.origin != (0, 0) {
+        return Err(MessageError::State {
+            structure: "RENDER_SURFACE_STATE",
+            why: format!(
+                "X Offset {} and Y Offset {} on a linear surface: \"For linear surfaces, this field must be zero\" (seed 003 RENDER_SURFACE_STATE DW5)",
+                rss.x_offset, rss.y_offset
+            ),
+        });
+    }
     let mut surface = Surface::new(
         crate::bases::address(rss.surface_base_address),
         desc,
@@ -449,6 +461,34 @@ mod tests {
         // Layer 3's level 2 (16x8): below level 0 (32 rows), right of level 1 (32
         // wide), 3 × 48 rows down.
         assert_eq!(d.image_origin(3, 2).unwrap(), (32, 3 * 48 + 32));
+    }
+
+    /// X Offset and Y Offset (seed 003 RENDER_SURFACE_STATE DW5, both in multiples of
+    /// 4): X Offset 3 and Y Offset 5 put a Y-tiled surface's origin 12 texels right and
+    /// 20 rows down of its base; on a linear surface they are refused.
+    #[test]
+    fn x_and_y_offset_move_the_origin_of_a_tiled_surface() {
+        let mut rss = RenderSurfaceState {
+            surface_type: St::SURFTYPE_2D,
+            surface_format: SurfaceFormat::R32_UINT,
+            surface_horizontal_alignment: Ha::HALIGN_4,
+            surface_vertical_alignment: Va::VALIGN_4,
+            tile_mode: TileMode::YMAJOR,
+            width: 15,
+            height: 7,
+            surface_pitch: 127,
+            x_offset: 3,
+            y_offset: 5,
+            ..Default::default()
+        };
+        let spacing = ArraySpacing::QPitch(8);
+        let s = layout(&rss, SurfaceType::D2, (16, 8, 1), 1, spacing).unwrap();
+        assert_eq!(s.desc.origin, (12, 20));
+        // Texel (0, 0): byte 48 of row 20, OWord column 3 of the Y tile: 3 * 512 + 20 * 16.
+        assert_eq!(s.desc.texel_offset(0, 0, 0, 0, 0).unwrap(), 3 * 512 + 320);
+        rss.tile_mode = TileMode::LINEAR;
+        let e = layout(&rss, SurfaceType::D2, (16, 8, 1), 1, spacing).unwrap_err();
+        assert!(e.to_string().contains("X Offset 3 and Y Offset 5"), "{e}");
     }
 
     /// An auxiliary surface the model does not keep (HiZ on a colour image) is refused,

@@ -648,6 +648,7 @@ mod tests {
                 block_bytes: 4,
                 tiling: Tiling::Linear,
                 pitch: 64,
+                origin: (0, 0),
             };
             Surface::new(0x10_8000, desc, format).ok()
         };

@@ -135,7 +135,23 @@ pub fn surface_from_state(
             s.tile_walk == rss::TileWalk::TILEWALK_YMAJOR,
         ),
         pitch: s.surface_pitch as u64 + 1,
+        // Seed 000 RENDER_SURFACE_STATE DW5: X Offset is PixelOffset[8:2] ("in
+        // multiples of 4") and Y Offset RowOffset[4:1] ("in multiples of 2"): where a
+        // tiled surface's origin sits from Surface Base Address.
+        origin: (u32::from(s.x_offset) * 4, u32::from(s.y_offset) * 2),
     };
+    // "For linear surfaces, this field must be zero" (both fields).
+    if !s.tiled_surface {
+        for (name, v) in [("X Offset", s.x_offset), ("Y Offset", s.y_offset)] {
+            if v != 0 {
+                return Err(field(
+                    name,
+                    u32::from(v),
+                    "must be zero on a linear surface (seed 000 RENDER_SURFACE_STATE DW5)",
+                ));
+            }
+        }
+    }
     let surface = Surface::new(s.surface_base_address, desc, s.surface_format)?;
     Ok((
         surface,

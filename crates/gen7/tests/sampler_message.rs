@@ -1628,3 +1628,55 @@ fn border_colour_channels_follow_the_format() {
     let w = sample8(&f, SamplerMessageType::SAMPLE, &outside);
     assert_eq!(rgba8(&w, 0), [0.25, 0.5, 1.0, 1.0]);
 }
+
+/// X Offset and Y Offset (seed 000 RENDER_SURFACE_STATE DW5, in multiples of 4 pixels
+/// and 2 rows) move a tiled surface's origin from its base address. A 4x4 R8G8B8A8
+/// surface, Y-tiled with a 128-byte pitch, X Offset 1 (4 pixels, bytes 16-31 of a row)
+/// and Y Offset 14 (28 rows): texel (x, y) is byte 16 + 4x of tile row y + 28, which a
+/// Y tile keeps in its second OWord column, at 512 + 16 (y + 28) + 4x. crocus binds a 3D
+/// slice this way for a framebuffer fetch (piglit's single-slice-3d).
+#[test]
+fn ld_reads_from_the_surface_origin_that_x_and_y_offset_give() {
+    // A memory of its own: fake()'s level 0 sits where an offset-less Y tile keeps the
+    // texels, which would let a model that drops the offsets pass.
+    let mut f = fake();
+    f.mem = AddressSpace::new();
+    f.mem.map(BASE, 0x1000);
+    for y in 0..4u32 {
+        for x in 0..4u32 {
+            let at = 512 + 16 * u64::from(y + 28) + 4 * u64::from(x);
+            f.mem.load(BASE + at, &level0(x, y));
+        }
+    }
+    f.surface = RenderSurfaceState {
+        surface_type: SurfaceType::SURFTYPE_2D,
+        surface_format: SurfaceFormat::R8G8B8A8_UNORM,
+        width: 3,
+        height: 3,
+        surface_pitch: 127,
+        surface_base_address: BASE,
+        tiled_surface: true,
+        tile_walk: gtsim_spec::gen7::render_surface_state::TileWalk::TILEWALK_YMAJOR,
+        x_offset: 1,
+        y_offset: 14,
+        ..Default::default()
+    };
+    let u = vec![0, 3, 1, 2, 0, 0, 0, 0];
+    let lod = vec![0; 8];
+    let v = vec![0, 3, 2, 1, 0, 0, 0, 0];
+    let w = sample8(&f, SamplerMessageType::LD, &[u, lod, v]);
+    for (lane, (x, y)) in [(0, 0), (3, 3), (1, 2), (2, 1)].into_iter().enumerate() {
+        assert_eq!(rgba8(&w, lane), unorm(level0(x, y)), "texel ({x}, {y})");
+    }
+    // "For linear surfaces, this field must be zero": a linear surface with an offset
+    // is refused, naming the field.
+    f.surface.tiled_surface = false;
+    let e = handle(
+        desc(SamplerMessageType::LD, false, false, 3, 4),
+        &payload(&[vec![0; 8], vec![0; 8], vec![0; 8]]),
+        0xff,
+        &f,
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("X Offset"), "{e}");
+}

@@ -99,6 +99,12 @@ pub struct SurfaceDesc {
     pub tiling: Tiling,
     /// Pitch in bytes.
     pub pitch: u64,
+    /// Where the surface's origin sits from its base address, in texels (x, y): the
+    /// X Offset and Y Offset of RENDER_SURFACE_STATE, which let a tiled surface start
+    /// inside a tile (seed 000 RENDER_SURFACE_STATE DW5, seed 003 RENDER_SURFACE_STATE
+    /// DW5: "the horizontal offset in pixels from the Surface Base Address to the
+    /// start (origin) of the surface"). Every level and slice is placed from it.
+    pub origin: (u32, u32),
 }
 
 /// A texel the layout cannot place.
@@ -300,6 +306,7 @@ impl SurfaceDesc {
             block_bytes,
             tiling,
             pitch,
+            origin: (0, 0),
         }
     }
 
@@ -391,8 +398,16 @@ impl SurfaceDesc {
         (w1, h0 + below)
     }
 
-    /// Top-left texel of (slice or z, lod): the origin of that image in the surface.
+    /// Top-left texel of (slice or z, lod) from the surface's base address: the
+    /// image's place in the layout, moved by the surface's [`origin`](Self::origin).
     pub fn image_origin(&self, slice: u32, lod: u32) -> Result<(u32, u32), LayoutError> {
+        let (x, y) = self.image_place(slice, lod)?;
+        let (ox, oy) = self.origin;
+        Ok((x + ox, y + oy))
+    }
+
+    /// Top-left texel of (slice or z, lod) from the surface's origin.
+    fn image_place(&self, slice: u32, lod: u32) -> Result<(u32, u32), LayoutError> {
         self.check()?;
         if lod >= self.levels {
             return Err(LayoutError::Outside {
@@ -567,7 +582,7 @@ impl SurfaceDesc {
             }
             SurfaceType::D3 => {
                 let last = self.levels - 1;
-                let (_, y) = self.image_origin(0, last)?;
+                let (_, y) = self.image_place(0, last)?;
                 let per_row = 1u32 << last.min(31);
                 y + minify(self.depth.max(1), last).div_ceil(per_row) * self.level_extent(last).1
             }
@@ -582,7 +597,13 @@ impl SurfaceDesc {
                 (self.physical_slices() - 1) * self.qpitch() + one
             }
         };
-        Ok(texel_rows.div_ceil(self.block.1))
+        // The rows above the origin belong to the surface's span too.
+        let origin = if self.ty == SurfaceType::Buffer {
+            0
+        } else {
+            self.origin.1
+        };
+        Ok((texel_rows + origin).div_ceil(self.block.1))
     }
 }
 
@@ -655,6 +676,7 @@ impl SurfaceDesc {
             block_bytes: bytes,
             tiling: Tiling::Y,
             pitch,
+            origin: (0, 0),
         }
     }
 

@@ -360,3 +360,49 @@ fn buffer_entries_join_the_three_fields() {
     assert_eq!(buffer_entries(0, 0, 0x3ff, 10), (0x3ff << 21) + 1);
     assert_eq!(buffer_entries(0xff, 0, 0, 10), 0x80, "Width keeps bits 6:0");
 }
+
+/// X Offset and Y Offset (seed 000 RENDER_SURFACE_STATE DW5): a Y-tiled surface whose
+/// origin is 4 texels right and 6 rows down of its base. Texel (0, 0) is byte 16 of row
+/// 6 of the first tile: OWord column 1 (512 bytes per 32-row column) plus 6 rows of 16
+/// bytes, 608. Texel (28, 0) is byte 128 of row 6, the second tile's column 0: 4096 + 96.
+/// The origin's rows count towards the surface's span.
+#[test]
+fn surface_origin_offset() {
+    let d = SurfaceDesc {
+        origin: (4, 6),
+        ..SurfaceDesc::plain_2d(64, 32, 4, Tiling::Y, 512)
+    };
+    assert_eq!(d.image_origin(0, 0).unwrap(), (4, 6));
+    assert_eq!(d.texel_offset(0, 0, 0, 0, 0).unwrap(), 608);
+    assert_eq!(d.texel_offset(28, 0, 0, 0, 0).unwrap(), 4096 + 96);
+    let img = d.image_offsets(0, 0).unwrap();
+    assert_eq!(img.offset(0, 0).unwrap(), 608);
+    assert_eq!(d.total_rows().unwrap(), 32 + 6);
+}
+
+/// crocus's framebuffer fetch from slice 1 of a 250x250x4 Y-tiled RGBA8 3D texture
+/// (piglit's single-slice-3d): a 2D view whose base is the Y-tile row holding the slice
+/// and whose Y Offset reaches its first row. Slice 1 starts at row 252 (250 rows aligned
+/// to VALIGN_4), which is tile row 7 (7 * 32 rows * 1024 bytes = 0x38000 from the base)
+/// and row 28 within it. Every texel of the view is the 3D surface's texel of slice 1.
+#[test]
+fn a_2d_view_with_an_origin_reaches_a_3d_slice() {
+    let volume = SurfaceDesc {
+        ty: SurfaceType::D3,
+        depth: 4,
+        valign: 4,
+        ..SurfaceDesc::plain_2d(250, 250, 4, Tiling::Y, 1024)
+    };
+    let view = SurfaceDesc {
+        valign: 4,
+        origin: (0, 28),
+        ..SurfaceDesc::plain_2d(250, 250, 4, Tiling::Y, 1024)
+    };
+    for (x, y) in [(0, 0), (31, 3), (32, 4), (100, 100), (249, 249), (7, 230)] {
+        assert_eq!(
+            0x38000 + view.texel_offset(x, y, 0, 0, 0).unwrap(),
+            volume.texel_offset(x, y, 1, 0, 0).unwrap(),
+            "texel ({x}, {y})"
+        );
+    }
+}

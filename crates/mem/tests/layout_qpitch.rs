@@ -21,6 +21,7 @@ fn desc(ty: SurfaceType, depth: u32, levels: u32, qpitch: u32) -> SurfaceDesc {
         block_bytes: 4,
         tiling: Tiling::Linear,
         pitch: 64,
+        origin: (0, 0),
     }
 }
 

@@ -606,6 +606,7 @@ fn surface_2d(format: SurfaceFormat, width: u32, height: u32, pitch: u64) -> Dat
         block_bytes: 1,
         tiling: Tiling::Linear,
         pitch,
+        origin: (0, 0),
     };
     DataSurface::Image {
         surface: Surface::new(BASE, desc, format).unwrap(),
