@@ -19,6 +19,47 @@ fn stencil_row_pitch(surface_pitch: u32) -> u64 {
     programmed_bytes / 2
 }
 
+/// Depth Coordinate Offset X and Y of 3DSTATE_DEPTH_BUFFER (seed 004 §12.1.3): "a
+/// programmable constant offset" "unconditionally added to the RT pixel coordinates to
+/// generate DepthBuffer pixel coordinates", which the stencil and hierarchical depth
+/// buffers share (§11.5.5.1-2). The model places the depth and stencil images from that
+/// point (`SurfaceDesc::origin`). Refused: offsets whose 3 low bits are set (the field
+/// is "S15 ... (3 LSBs MBZ)", 3DSTATE_DEPTH_BUFFER DW5), offsets on a multisampled or
+/// mipmapped buffer ("Only simple 2D RTs are supported (no mipmaps)"), and negative
+/// offsets, which the seed allows as long as the sums stay non-negative but the model
+/// does not place yet.
+fn depth_coordinate_offset(
+    d: &ThreeDStateDepthBuffer,
+    samples: u32,
+    levels: u32,
+) -> Result<(u32, u32), DrawError> {
+    let (x, y) = (d.depth_coordinate_offset_x, d.depth_coordinate_offset_y);
+    if (x, y) == (0, 0) {
+        return Ok((0, 0));
+    }
+    let state = |why: String| DrawError::State {
+        command: "3DSTATE_DEPTH_BUFFER",
+        why,
+    };
+    if x & 7 != 0 || y & 7 != 0 {
+        return Err(state(format!(
+            "Depth Coordinate Offset ({x}, {y}): the 3 low bits must be zero (seed 004 3DSTATE_DEPTH_BUFFER DW5)"
+        )));
+    }
+    if samples > 1 || levels > 1 {
+        return Err(state(format!(
+            "Depth Coordinate Offset ({x}, {y}) on a buffer of {samples} samples and {levels} levels: only simple 2D render targets, no mipmaps (seed 004 §12.1.3)"
+        )));
+    }
+    match (u32::try_from(x), u32::try_from(y)) {
+        (Ok(x), Ok(y)) => Ok((x, y)),
+        _ => Err(DrawError::Unsupported(gtsim_spec::Unsupported::new(
+            format!("a negative Depth Coordinate Offset ({x}, {y})"),
+            "seed 004 §12.1.3",
+        ))),
+    }
+}
+
 /// The draw's depth buffer, `None` when it is SURFTYPE_NULL (tests pass, nothing is
 /// written): 3DSTATE_DEPTH_BUFFER, 3DSTATE_WM's depth operations, DEPTH_STENCIL_STATE,
 /// CC_VIEWPORT's depth range, 3DSTATE_STENCIL_BUFFER and 3DSTATE_CLEAR_PARAMS
@@ -88,7 +129,8 @@ pub(crate) fn depth_buffer(
             3 => 8,
             _ => 1,
         };
-        let desc = SurfaceDesc {
+        let origin = depth_coordinate_offset(d, samples, levels)?;
+        let mut desc = SurfaceDesc {
             ty: layout_type,
             ..SurfaceDesc::depth(
                 w,
@@ -101,23 +143,27 @@ pub(crate) fn depth_buffer(
             )
         }
         .interleaved_plane();
+        desc.origin = origin;
         let stencil_needed = ds.stencil_test_enable || ds.stencil_buffer_write_enable;
         let stencil = if stencil_needed {
             let s = get(&latched.stencil_buffer);
             Some((
                 s.surface_base_address,
                 SurfaceDesc {
-                    ty: layout_type,
-                    ..SurfaceDesc::separate_stencil(
-                        w,
-                        h,
-                        layers,
-                        levels,
-                        samples,
-                        stencil_row_pitch(s.surface_pitch),
-                    )
-                }
-                .interleaved_plane(),
+                    origin,
+                    ..SurfaceDesc {
+                        ty: layout_type,
+                        ..SurfaceDesc::separate_stencil(
+                            w,
+                            h,
+                            layers,
+                            levels,
+                            samples,
+                            stencil_row_pitch(s.surface_pitch),
+                        )
+                    }
+                    .interleaved_plane()
+                },
             ))
         } else {
             None
@@ -183,8 +229,45 @@ pub(crate) fn depth_buffer(
 
 #[cfg(test)]
 mod tests {
-    use super::stencil_row_pitch;
+    use super::{depth_coordinate_offset, stencil_row_pitch};
     use gtsim_mem::layout::SurfaceDesc;
+    use gtsim_spec::gen7::ThreeDStateDepthBuffer;
+
+    fn offset(x: i16, y: i16) -> ThreeDStateDepthBuffer {
+        ThreeDStateDepthBuffer {
+            depth_coordinate_offset_x: x,
+            depth_coordinate_offset_y: y,
+            ..Default::default()
+        }
+    }
+
+    /// Seed 004 §12.1.3: the offset moves the depth buffer's pixels. With (8, 16) on a
+    /// Y-tiled D32 buffer of 256-byte pitch, render target pixel (0, 0) is depth texel
+    /// (8, 16): byte 32 of row 16, OWord column 2 of the first tile, 2 * 512 + 16 * 16.
+    /// Refused: low bits set, a multisampled or mipmapped buffer, a negative offset.
+    #[test]
+    fn the_depth_coordinate_offset_moves_the_depth_pixels() {
+        let origin = depth_coordinate_offset(&offset(8, 16), 1, 1).unwrap();
+        assert_eq!(origin, (8, 16));
+        let d = SurfaceDesc {
+            origin,
+            ..SurfaceDesc::depth(64, 64, 1, 1, 1, 4, 256)
+        };
+        assert_eq!(d.texel_offset(0, 0, 0, 0, 0), Ok(2 * 512 + 16 * 16));
+        assert_eq!(
+            depth_coordinate_offset(&offset(0, 0), 8, 4).unwrap(),
+            (0, 0)
+        );
+        let e = |x, y, samples, levels| {
+            depth_coordinate_offset(&offset(x, y), samples, levels)
+                .unwrap_err()
+                .to_string()
+        };
+        assert!(e(4, 0, 1, 1).contains("3 low bits"), "{}", e(4, 0, 1, 1));
+        assert!(e(8, 8, 4, 1).contains("no mipmaps"));
+        assert!(e(8, 8, 1, 2).contains("no mipmaps"));
+        assert!(e(-8, 8, 1, 1).contains("negative Depth Coordinate Offset"));
+    }
 
     /// Pitch field 255 (256 bytes programmed) is a 128-byte W-major row: two 64x64 tiles
     /// per tile row. Pixel (100, 70) is in tile 1 * 2 + 1 = 3; inside it, byte (36, 6):
