@@ -262,6 +262,16 @@ pub(crate) fn mcs_surface(
     if samples < 2 || !mcs || main.desc.msaa_layout != MsaaLayout::Array {
         return None;
     }
+    // Whether X Offset and Y Offset move the MCS too the seed does not say (isl never
+    // gives a multisampled surface an offset).
+    if main.desc.origin != (0, 0) {
+        return Some(Err(MessageError::Unsupported(
+            gtsim_spec::Unsupported::new(
+                "an MCS for a surface with X Offset or Y Offset",
+                "seed 003 RENDER_SURFACE_STATE X Offset, Auxiliary Surface Base Address",
+            ),
+        )));
+    }
     let (bytes, format) = match samples {
         16 => (8, SurfaceFormat::R32G32_UINT),
         8 => (4, SurfaceFormat::R32_UINT),

@@ -401,6 +401,13 @@ pub(crate) fn mcs_surface(rss: &RenderSurfaceState) -> Option<Result<Surface, Me
                 why: e.to_string(),
             })
             .and_then(|(color, _)| {
+                // Whether X Offset and Y Offset move the MCS too the seed does not say.
+                if color.desc.origin != (0, 0) {
+                    return Err(MessageError::Unsupported(gtsim_spec::Unsupported::new(
+                        "an MCS for a surface with X Offset or Y Offset",
+                        "seed 000 RENDER_SURFACE_STATE DW5, MCS Base Address",
+                    )));
+                }
                 // Y tiles are 128 bytes wide.
                 let pitch = (u64::from(rss.mcs_surface_pitch) + 1) * 128;
                 let desc = SurfaceDesc::mcs(&color.desc, pitch);

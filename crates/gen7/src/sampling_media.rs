@@ -204,6 +204,12 @@ pub(crate) fn statistics(dw: &[u32]) -> Result<Channel, MessageError> {
                 .into(),
         });
     }
+    if surface.desc.origin != (0, 0) {
+        return Err(MessageError::Unsupported(gtsim_spec::Unsupported::new(
+            "a deinterlace statistics surface with X Offset or Y Offset",
+            "seed 000 §2.8.6.2, RENDER_SURFACE_STATE DW5",
+        )));
+    }
     Ok(Channel::bytes(
         surface.base,
         surface.desc.pitch,

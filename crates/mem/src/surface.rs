@@ -84,6 +84,15 @@ impl Surface {
         let l = texel::layout(format)?;
         desc.block = (l.block_width, l.block_height);
         desc.block_bytes = l.bits_per_element.div_ceil(8);
+        // A block-compressed surface's origin (X Offset, Y Offset) must fall on a block:
+        // the texel inside a block is picked from the image's coordinates alone.
+        let (ox, oy) = desc.origin;
+        if ox % desc.block.0 != 0 || oy % desc.block.1 != 0 {
+            return Err(SurfaceError::Layout(LayoutError::Invalid(format!(
+                "the surface origin ({ox}, {oy}) (X Offset, Y Offset) is not on a {}x{} block",
+                desc.block.0, desc.block.1
+            ))));
+        }
         Ok(Surface { base, desc, format })
     }
 

@@ -406,3 +406,21 @@ fn a_2d_view_with_an_origin_reaches_a_3d_slice() {
         );
     }
 }
+
+/// A block-compressed surface's origin must fall on a block (BC1: 4x4 texels): Gen7's
+/// Y Offset counts 2 rows, which could put it inside one.
+#[test]
+fn a_compressed_surface_origin_must_fall_on_a_block() {
+    use gtsim_mem::surface::Surface;
+    use gtsim_spec::shared::SurfaceFormat;
+    let at = |origin| {
+        let d = SurfaceDesc {
+            origin,
+            ..SurfaceDesc::plain_2d(16, 16, 8, Tiling::Y, 128)
+        };
+        Surface::new(0x10000, d, SurfaceFormat::BC1_UNORM)
+    };
+    assert!(at((4, 4)).is_ok());
+    let e = at((4, 2)).unwrap_err().to_string();
+    assert!(e.contains("not on a 4x4 block"), "{e}");
+}

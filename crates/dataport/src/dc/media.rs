@@ -123,11 +123,16 @@ pub(super) fn execute(
     let rows = Rows::new(view.rows, stride_override, h_rows)?;
     let regs_needed = (height * pitch).div_ceil(32) as usize;
     // The byte at (column, row) of the surface, the column in bytes: the surface's
-    // tiling over its pitch, as for its texels.
+    // tiling over its pitch, as for its texels, from the surface's origin (X Offset and
+    // Y Offset, `SurfaceDesc::origin`, in pixels: whole elements of the format).
+    let (origin_col, origin_row) = (
+        u64::from(d.origin.0 / d.block.0.max(1)) * u64::from(d.block_bytes),
+        u64::from(d.origin.1),
+    );
     let address = |col: u64, row: u64| -> Result<u64, MessageError> {
         let off = d
             .tiling
-            .offset(d.pitch, col, row)
+            .offset(d.pitch, origin_col + col, origin_row + row)
             .map_err(|e| gtsim_message::invalid(format!("media block message: {e}")))?;
         Ok(surface.base.wrapping_add(off))
     };

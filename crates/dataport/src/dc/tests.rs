@@ -947,6 +947,41 @@ fn media_block_write_drops_what_is_outside() {
     assert_eq!(mem.read_u32(BASE + 60).unwrap(), 0x4433_2211);
 }
 
+/// A media block message addresses the surface from its origin (RENDER_SURFACE_STATE X
+/// Offset and Y Offset, `SurfaceDesc::origin`): with the origin at pixel (8, 1) of an R8
+/// surface of pitch 64, block byte (0, 0) is byte 64 + 8, dword 18 of `memory()`, 1018
+/// (fa 03 00 00); a write at (4, 0) lands at byte 64 + 12.
+#[test]
+fn media_block_messages_start_at_the_surface_origin() {
+    let mut mem = memory();
+    let mut s = r8_surface(4, 2, SurfaceFormat::R8_UINT);
+    let DataSurface::Image { surface, .. } = &mut s else {
+        unreachable!("an image");
+    };
+    surface.desc.origin = (8, 1);
+    let r = run(
+        &mut mem,
+        media(false),
+        Some(s),
+        &[reg([0, 0, 3, 0, 0, 0, 0, 0])],
+        0,
+        1,
+    )
+    .unwrap();
+    assert_eq!(r.registers[0][..4], [0xfa, 0x03, 0x00, 0x00]);
+    let data = reg([0x4433_2211, 0, 0, 0, 0, 0, 0, 0]);
+    run(
+        &mut mem,
+        media(true),
+        Some(s),
+        &[reg([4, 0, 3, 0, 0, 0, 0, 0]), data],
+        0,
+        0,
+    )
+    .unwrap();
+    assert_eq!(mem.read_u32(BASE + 64 + 12).unwrap(), 0x4433_2211);
+}
+
 fn a64(access: Access, simd: Simd, channels: [bool; 4]) -> DataMessage {
     DataMessage {
         op: DataOp::Untyped {
