@@ -19,7 +19,11 @@ if ! grep -rqs "^Types:.*deb-src" /etc/apt/sources.list.d/ && ! grep -qs "^deb-s
 fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-(cd "$work" && apt-get source --download-only -qq mesa >&2 2>/dev/null) || {
+# The release's own Mesa (mesa/bookworm), not a newer one that a backports deb-src line
+# would otherwise pick (and whose Debian files may be gone from the mirror).
+codename=$(. /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME:-}")
+(cd "$work" && { { [ -n "$codename" ] && apt-get source --download-only -qq "mesa/$codename" >&2 2>/dev/null; } ||
+  apt-get source --download-only -qq mesa >&2 2>/dev/null; }) || {
   echo "mesa-tests-debian.sh: apt-get source mesa failed" >&2
   exit 1
 }
