@@ -598,6 +598,25 @@ mod tests {
             (mcs16.format, mcs16.desc.block_bytes),
             (SurfaceFormat::R32G32_UINT, 8)
         );
+        // With X Offset or Y Offset the MCS is refused by name: the seed does not say
+        // whether the offset moves it too.
+        let offset = RenderSurfaceState {
+            x_offset: 1,
+            ..eight.clone()
+        };
+        let main_offset = layout(
+            &offset,
+            SurfaceType::D2,
+            (100, 50, 3),
+            1,
+            ArraySpacing::QPitch(52),
+        )
+        .unwrap();
+        let e = mcs_surface(&offset, &main_offset).unwrap().unwrap_err();
+        assert!(
+            e.to_string().contains("MCS for a surface with X Offset"),
+            "{e}"
+        );
     }
 
     /// SSO_BINDLESS (binding table index FCh): the surface state is at Bindless Surface

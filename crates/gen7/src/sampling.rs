@@ -663,3 +663,40 @@ impl SamplerTables for StageSampling<'_> {
         Ok((s, t, raw))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::mcs_surface;
+    use gtsim_spec::gen7::RenderSurfaceState;
+    use gtsim_spec::gen7::render_surface_state::{NumberOfMultisamples, SurfaceType, TileWalk};
+    use gtsim_spec::shared::SurfaceFormat;
+
+    /// A 4x Y-tiled surface with MCS Enable has its MCS (one R8_UINT per pixel, MCS
+    /// Surface Pitch 0: one 128-byte tile wide); with a Y Offset the MCS is refused by
+    /// name, since seed 000 does not say whether the offset moves it too.
+    #[test]
+    fn an_mcs_with_a_surface_offset_is_refused() {
+        let mut rss = RenderSurfaceState {
+            surface_type: SurfaceType::SURFTYPE_2D,
+            surface_format: SurfaceFormat::R8G8B8A8_UNORM,
+            width: 15,
+            height: 15,
+            surface_pitch: 127,
+            tiled_surface: true,
+            tile_walk: TileWalk::TILEWALK_YMAJOR,
+            number_of_multisamples: NumberOfMultisamples::MULTISAMPLECOUNT_4,
+            mcs_enable: true,
+            mcs_base_address: 0x8000,
+            ..Default::default()
+        };
+        let mcs = mcs_surface(&rss).unwrap().unwrap();
+        assert_eq!((mcs.base, mcs.format), (0x8000, SurfaceFormat::R8_UINT));
+        assert_eq!(mcs.desc.pitch, 128);
+        rss.y_offset = 2;
+        let e = mcs_surface(&rss).unwrap().unwrap_err();
+        assert!(
+            e.to_string().contains("MCS for a surface with X Offset"),
+            "{e}"
+        );
+    }
+}
