@@ -510,6 +510,17 @@ mod tests {
     /// Auxiliary Surface Mode programming notes).
     #[test]
     fn a_multisampled_surface_has_its_mcs() {
+        // Each variant's main surface: 100x50, three slices 52 rows apart.
+        let lay = |rss: &RenderSurfaceState| {
+            layout(
+                rss,
+                SurfaceType::D2,
+                (100, 50, 3),
+                1,
+                ArraySpacing::QPitch(52),
+            )
+            .unwrap()
+        };
         let rss = RenderSurfaceState {
             surface_type: St::SURFTYPE_2D,
             surface_format: SurfaceFormat::R8G8B8A8_UNORM,
@@ -526,14 +537,7 @@ mod tests {
             auxiliary_surface_qpitch: 16,
             ..Default::default()
         };
-        let main = layout(
-            &rss,
-            SurfaceType::D2,
-            (100, 50, 3),
-            1,
-            ArraySpacing::QPitch(52),
-        )
-        .unwrap();
+        let main = lay(&rss);
         assert_eq!(
             (main.desc.samples, main.desc.msaa_layout),
             (4, MsaaLayout::Array)
@@ -553,14 +557,7 @@ mod tests {
             number_of_multisamples: NumberOfMultisamples::MULTISAMPLECOUNT_8,
             ..rss.clone()
         };
-        let main8 = layout(
-            &eight,
-            SurfaceType::D2,
-            (100, 50, 3),
-            1,
-            ArraySpacing::QPitch(52),
-        )
-        .unwrap();
+        let main8 = lay(&eight);
         let mcs8 = mcs_surface(&eight, &main8).unwrap().unwrap();
         assert_eq!(
             (mcs8.format, mcs8.desc.block_bytes),
@@ -571,27 +568,13 @@ mod tests {
             number_of_multisamples: NumberOfMultisamples::MULTISAMPLECOUNT_1,
             ..rss.clone()
         };
-        let main1 = layout(
-            &single,
-            SurfaceType::D2,
-            (100, 50, 3),
-            1,
-            ArraySpacing::QPitch(52),
-        )
-        .unwrap();
+        let main1 = lay(&single);
         assert!(mcs_surface(&single, &main1).is_none());
         let sixteen = RenderSurfaceState {
             number_of_multisamples: NumberOfMultisamples::MULTISAMPLECOUNT_16,
             ..rss
         };
-        let main16 = layout(
-            &sixteen,
-            SurfaceType::D2,
-            (100, 50, 3),
-            1,
-            ArraySpacing::QPitch(52),
-        )
-        .unwrap();
+        let main16 = lay(&sixteen);
         assert_eq!(main16.desc.samples, 16);
         let mcs16 = mcs_surface(&sixteen, &main16).unwrap().unwrap();
         assert_eq!(
@@ -604,14 +587,7 @@ mod tests {
             x_offset: 1,
             ..eight.clone()
         };
-        let main_offset = layout(
-            &offset,
-            SurfaceType::D2,
-            (100, 50, 3),
-            1,
-            ArraySpacing::QPitch(52),
-        )
-        .unwrap();
+        let main_offset = lay(&offset);
         let e = mcs_surface(&offset, &main_offset).unwrap().unwrap_err();
         assert!(
             e.to_string().contains("MCS for a surface with X Offset"),
