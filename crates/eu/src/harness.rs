@@ -35,6 +35,15 @@ pub enum HarnessError {
     /// The thread stopped with an error.
     #[error(transparent)]
     Exec(#[from] ExecError),
+    /// [`run_asm_every_path`]: a path's registers, messages or result differ from the
+    /// per-instruction run's.
+    #[error("the {path} path's {what} differ from the per-instruction run's")]
+    PathsDiffer {
+        /// The path: "micro-ops", "jit" or "optimized jit" (against "per-channel").
+        path: &'static str,
+        /// What differs: "registers", "messages" or "instruction count".
+        what: &'static str,
+    },
 }
 
 fn input(msg: String) -> HarnessError {
@@ -207,6 +216,51 @@ pub fn dump(thread: &Thread, spec: &str, channels: usize) -> Result<String, Harn
 pub fn run_asm(asm: &str, simd: u8, sets: &[&str]) -> Result<Run, HarnessError> {
     let code = assemble(asm, Compaction::Never)?;
     run_bin(&code, simd, sets)
+}
+
+/// Runs `asm` as [`run_asm`] does, on each of the model's paths in turn: every
+/// instruction on the per-channel interpreter (the reference), then micro-ops, then the
+/// JIT and its optimized tier forced on (a one-shot kernel never runs long enough for the
+/// JIT to take it up by itself). The reference run, when every path ends with the same
+/// registers, messages and instruction count; else [`HarnessError::PathsDiffer`] naming
+/// the first path that differs and what.
+pub fn run_asm_every_path(asm: &str, simd: u8, sets: &[&str]) -> Result<Run, HarnessError> {
+    let code = assemble(asm, Compaction::Never)?;
+    let mut reference: Option<Run> = None;
+    for path in ["per-channel", "micro-ops", "jit", "optimized jit"] {
+        let mut prog = crate::exec::Program::new(gtsim_isa::Encoding::IvyBridge, &code);
+        prog.set_micro_ops(path != "per-channel");
+        prog.set_jit(path == "jit" || path == "optimized jit");
+        if path == "optimized jit" {
+            prog.optimize();
+        }
+        let mut thread = Thread::new(simd);
+        for s in sets {
+            set(&mut thread, s)?;
+        }
+        let mut rec = Recorder::default();
+        let executed = thread.run_program(&prog, &mut rec, crate::exec::DEFAULT_BUDGET)?;
+        let run = Run {
+            thread,
+            messages: rec.messages,
+            executed,
+        };
+        let Some(r) = &reference else {
+            reference = Some(run);
+            continue;
+        };
+        let differs = |what| Err(HarnessError::PathsDiffer { path, what });
+        if run.thread.snapshot() != r.thread.snapshot() {
+            return differs("registers");
+        }
+        if format!("{:?}", run.messages) != format!("{:?}", r.messages) {
+            return differs("messages");
+        }
+        if run.executed != r.executed {
+            return differs("instruction count");
+        }
+    }
+    reference.ok_or(HarnessError::Input("no path ran".into()))
 }
 
 /// Runs raw kernel bytes.

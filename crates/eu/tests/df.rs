@@ -15,7 +15,7 @@
 //! 0x3dcc_cccd = 0.100000001490116119384765625 exactly.
 
 use gtsim_eu::exec::ExecError;
-use gtsim_eu::harness::{HarnessError, Run, run_asm};
+use gtsim_eu::harness::{HarnessError, Run, run_asm, run_asm_every_path};
 
 fn run(asm: &str, simd: u8, sets: &[&str]) -> Run {
     match run_asm(asm, simd, sets) {
@@ -524,7 +524,8 @@ fn df_math_rounding_and_exec_size_1_are_unsupported() {
 fn uncertain_df_mad_is_fused() {
     // (1 + 2^-30)(1 - 2^-30) - 1 = -2^-60 exactly when fused; unfused the product rounds to
     // 1.0 and the result is +0. The model rounds once, like its single-precision mad.
-    let r = run(
+    // Pinned on every path the model runs kernels on (micro-ops, the JIT).
+    let r = run_asm_every_path(
         "mad(8) g10<1>DF g2<4,4,1>DF g4<4,4,1>DF g6<4,4,1>DF { align16 1Q };",
         8,
         &[
@@ -532,6 +533,7 @@ fn uncertain_df_mad_is_fused() {
             "g4:df=1.0000000009313226,1,1,1",
             "g6:df=0.9999999990686774,1,1,1",
         ],
-    );
+    )
+    .unwrap();
     assert_df(&df(&r, 10, 1), &[-8.673617379884035e-19], "fused");
 }

@@ -17,7 +17,7 @@
 //! change there is deliberate.
 
 use gtsim_eu::exec::ExecError;
-use gtsim_eu::harness::{HarnessError, Run, dump, run_asm, run_bin};
+use gtsim_eu::harness::{HarnessError, Run, dump, run_asm, run_asm_every_path, run_bin};
 use gtsim_isa::DecodeError;
 
 // ---------------------------------------------------------------------------------------
@@ -2644,13 +2644,23 @@ fn truncated_instruction_is_an_error() {
 // made here with its reason, not a side effect.
 // ---------------------------------------------------------------------------------------
 
+/// Runs a characterisation kernel that must succeed and give the same registers and
+/// messages on every path the model runs kernels on ([`run_asm_every_path`]), so that the
+/// pinned choice holds on each.
+fn pinned(asm: &str, simd: u8, sets: &[&str]) -> Run {
+    match run_asm_every_path(asm, simd, sets) {
+        Ok(r) => r,
+        Err(e) => panic!("kernel failed: {e}\n--- kernel ---\n{asm}"),
+    }
+}
+
 #[test]
 fn uncertain_float_denormals_flush_to_zero() {
     // Gen8+ has a "Single Precision Denorm Mode" bit in cr0; for Ivy Bridge I believe
     // float denormals are flushed to (sign-preserved) zero on input and output of
     // arithmetic, but I could not confirm it in the PRM text available. Expectation here:
     // flushed. 2^-149 = 0x00000001, 2^-127 = 0x00200000.
-    let r = run(
+    let r = pinned(
         "add(8) g10<1>F g2<8,8,1>F g3<8,8,1>F { align1 1Q };",
         8,
         &[
@@ -2672,7 +2682,7 @@ fn uncertain_half_denormals_are_kept() {
     // conversions; whether Ivy Bridge's f32to16/f16to32 keep them is not confirmed.
     let asm = "f32to16(8) g10<2>W g2<8,8,1>F { align1 1Q };
 f16to32(8) g11<1>F g3<16,8,2>W { align1 1Q };";
-    let r = run(
+    let r = pinned(
         asm,
         8,
         &[
@@ -2700,7 +2710,7 @@ fn uncertain_cmpn_nan_rule() {
     // src0 = 1 NaN NaN 2; src1 = NaN 1 NaN 3. The model's choice, pinned: true only
     // when src1 alone is NaN (and for 2 < 3), false when both are: 0b1001. The reading
     // above would also make the both-NaN lane true (0b1101); unconfirmed either way.
-    let r = run(
+    let r = pinned(
         "cmpn.l.f0.0(4) null<1>F g2<4,4,1>F g3<4,4,1>F { align1 1N };",
         8,
         &["g2:f=1,nan,nan,2", "g3:f=nan,1,nan,3"],
@@ -2716,7 +2726,7 @@ fn uncertain_intdiv_by_zero_values() {
 math intmod(8) g11<1>UD g2<8,8,1>UD g3<8,8,1>UD { align1 1Q };
 math intdiv(8) g12<1>D g4<8,8,1>D g5<8,8,1>D { align1 1Q };
 math intmod(8) g13<1>D g4<8,8,1>D g5<8,8,1>D { align1 1Q };";
-    let r = run(
+    let r = pinned(
         asm,
         8,
         &[
@@ -2736,7 +2746,7 @@ math intmod(8) g13<1>D g4<8,8,1>D g5<8,8,1>D { align1 1Q };";
 fn uncertain_cmp_unordered_modifier() {
     // Conditional modifier 9 (.u) is documented as "unordered (NaN)"; for cmp I expect it
     // to be true when either source is NaN. src0 = 1 NaN 1 NaN, src1 = 1 1 NaN NaN -> 0b1110.
-    let r = run(
+    let r = pinned(
         "cmp.u.f0.0(4) null<1>F g2<4,4,1>F g3<4,4,1>F { align1 1N };",
         8,
         &["g2:f=1,nan,1,nan", "g3:f=1,1,nan,nan"],
@@ -2753,7 +2763,7 @@ fn uncertain_mul_dword_by_dword_to_grf() {
     // destination really receives (and how the low word's sign is treated) is unconfirmed.
     // The model's choice, pinned: the low 32 bits of the whole product (131073), as the
     // instruction's documented semantics read; no driver emits this on Gen7.
-    let r = run(
+    let r = pinned(
         "mul(8) g10<1>D g2<8,8,1>D g3<8,8,1>D { align1 1Q };",
         8,
         &["g2:d=65537,3", "g3:d=65537,5"],
@@ -2766,7 +2776,7 @@ fn uncertain_negative_float_to_unsigned() {
     // The unsigned conversion table gives 0 for -0 and negative denormals but "qNaN
     // indefinite" for other negatives, which is not an integer. Clamping to 0 (saturation
     // to the unsigned range) is the expectation here.
-    let r = run(
+    let r = pinned(
         "mov(8) g10<1>UD g2<8,8,1>F { align1 1Q };",
         8,
         &["g2:f=-1,-1e9,-inf,-0.5"],
@@ -2781,7 +2791,7 @@ fn uncertain_rounding_to_negative_zero() {
     let asm = "rnde(8) g10<1>F g2<8,8,1>F { align1 1Q };
 rndz(8) g11<1>F g2<8,8,1>F { align1 1Q };
 rndu(8) g12<1>F g2<8,8,1>F { align1 1Q };";
-    let r = run(asm, 8, &["g2:f=-0.5,-0.25,-0"]);
+    let r = pinned(asm, 8, &["g2:f=-0.5,-0.25,-0"]);
     assert_f32_exact(&f(&r, 10, 3), &[-0.0, -0.0, -0.0], "rnde");
     assert_f32_exact(&f(&r, 11, 3), &[-0.0, -0.0, -0.0], "rndz");
     assert_f32_exact(&f(&r, 12, 3), &[-0.0, -0.0, -0.0], "rndu");
@@ -2804,7 +2814,7 @@ math exp(8) g13<1>F g2<8,8,1>F null<8,8,1>F { align1 1Q };";
             .collect::<Vec<_>>()
             .join(",")
     );
-    let r = run(asm, 8, &[&set]);
+    let r = pinned(asm, 8, &[&set]);
     let ulp = 1.0 / 8388608.0;
     assert_f32_close(
         &f(&r, 10, 8),
@@ -2842,7 +2852,7 @@ fn simd32_second_half_reads_and_writes_the_upper_flag_bits() {
     // 16-31 of f0 (the f0.1 half) and its predicate on f0.0 reads them back, channel n
     // reading bit n (IVB PRM Vol4 Part3, flag register). g22 holds channels 16-31's data:
     // 300 >= 200 at the odd channels 17..23 and at 24..27.
-    let r = run(
+    let r = pinned(
         "cmp.ge.f0.0(16) null<1>D        g22<8,8,1>D     200D            { align1 2H switch };
 mov(8)          g30<1>UD        f0<0,1,0>UD                     { align1 WE_all 1N };
 (+f0.0) mov(16) g40<1>D         1D                              { align1 2H };",
@@ -2871,7 +2881,7 @@ mov(8) g14<1>F g2<8,8,1>F { align1 1Q };
 sel(8) g15<1>F g2<8,8,1>F g3<8,8,1>F { align1 1Q };";
     // Lanes: -qNaN with payload / sNaN; qNaN with a number; -sNaN with -qNaN;
     // inf and -inf (add: NaN); 0 and inf (mul: NaN); -1 (sqrt: NaN); 1 and 2; a number.
-    let r = run(
+    let r = pinned(
         asm,
         8,
         &[
@@ -2898,7 +2908,7 @@ fn raw_float_moves_keep_signalling_nans() {
     let asm = "mov(8) g10<1>F g2<8,8,1>F { align1 1Q };
 mov(8) g11<1>F -g2<8,8,1>F { align1 1Q };
 add(8) g12<1>F g2<8,8,1>F 0x0F /* 0F */ { align1 1Q };";
-    let r = run(
+    let r = pinned(
         asm,
         8,
         &[
