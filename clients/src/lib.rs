@@ -1013,21 +1013,20 @@ mod tests {
     #[test]
     fn bad_arguments() {
         assert_eq!(parse(&["--help"]), Err(ArgError::Help));
-        assert!(matches!(parse(&["--size", "0"]), Err(ArgError::Invalid(_))));
-        assert!(matches!(parse(&["--size", "x"]), Err(ArgError::Invalid(_))));
-        assert!(matches!(
-            parse(&["--size", "3x"]),
-            Err(ArgError::Invalid(_))
-        ));
-        assert!(matches!(
-            parse(&["--size", "0x4"]),
-            Err(ArgError::Invalid(_))
-        ));
-        assert!(matches!(
-            parse(&["--size", "4x4x4"]),
-            Err(ArgError::Invalid(_))
-        ));
-        assert!(matches!(parse(&["--out"]), Err(ArgError::Invalid(_))));
-        assert!(matches!(parse(&["--bogus"]), Err(ArgError::Invalid(_))));
+        // Each refusal names the argument and, for a bad size, the value it got.
+        let invalid = |args: &[&str]| match parse(args) {
+            Err(ArgError::Invalid(why)) => why,
+            other => panic!("{args:?}: {other:?}"),
+        };
+        for size in ["0", "x", "3x", "0x4", "4x4x4"] {
+            let why = invalid(&["--size", size]);
+            assert!(
+                why.starts_with("--size must be N or WxH")
+                    && why.ends_with(&format!("got {size:?}")),
+                "{why}"
+            );
+        }
+        assert_eq!(invalid(&["--out"]), "--out needs a value");
+        assert_eq!(invalid(&["--bogus"]), "unknown argument \"--bogus\"");
     }
 }

@@ -104,9 +104,17 @@ fn runaway_and_bad_regions_are_errors() {
             byte: 128 * 32
         })
     );
+    // All-ones bytes: Compaction Control (bit 29) set, and opcode 0x7f is no Gen7
+    // instruction.
     let e = gtsim_eu::harness::run_bin(&[0xff; 16], 8, &[]).unwrap_err();
     assert!(
-        matches!(e, HarnessError::Exec(ExecError::Decode { ip: 0, .. })),
+        matches!(
+            e,
+            HarnessError::Exec(ExecError::Decode {
+                ip: 0,
+                error: gtsim_isa::DecodeError::UnknownOpcode(0x7f)
+            })
+        ),
         "{e}"
     );
 }

@@ -651,7 +651,8 @@ mod tests {
         );
         assert!(matches!(
             data_port(Sfid::DataPortDataCache1, add | 1 << 12),
-            Err(MessageError::Unsupported(_))
+            Err(MessageError::Unsupported(u))
+                if u.what == "64-bit A64 atomics" && u.reference.contains("(A64 Data Size)")
         ));
     }
 

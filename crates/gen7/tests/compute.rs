@@ -479,7 +479,12 @@ fn media_objects_need_the_media_pipeline_and_modelled_features() {
     // MEDIA_VFE_STATE in GPGPU mode.
     let (s, mut mem) = setup_media(media_vfe_state::GpgpuMode::GPGPU_MODE);
     let e = run_object(&s, &mut mem, &media_object(0, 0, 0, &[0, 0])).unwrap_err();
-    assert!(matches!(e, DrawError::Unsupported(_)), "{e}");
+    assert!(
+        matches!(&e, DrawError::Unsupported(u)
+            if u.what.contains("MEDIA_VFE_STATE in GPGPU mode")
+                && u.reference.ends_with("MEDIA_VFE_STATE GPGPU Mode")),
+        "{e}"
+    );
     let (s, mut mem) = setup_media(media_vfe_state::GpgpuMode::MEDIA_MODE);
     // Indirect data, child threads: refused, naming what.
     let o = MediaObject {
@@ -499,16 +504,22 @@ fn media_objects_need_the_media_pipeline_and_modelled_features() {
     );
     // Inline data that does not fit the GRF after the CURBE row.
     let e = run_object(&s, &mut mem, &media_object(0, 0, 0, &[0; 8 * 127])).unwrap_err();
-    assert!(matches!(e, DrawError::State { .. }), "{e}");
+    assert!(
+        matches!(&e, DrawError::State { command: "MEDIA_OBJECT", why }
+            if why.contains("inline data") && why.contains("leave the GRF")),
+        "{e}"
+    );
     // An interface descriptor past those loaded.
     let o = MediaObject {
         interface_descriptor_offset: 1,
         ..media_object(0, 0, 0, &[])
     };
-    assert!(matches!(
-        run_object(&s, &mut mem, &o).unwrap_err(),
-        DrawError::State { .. }
-    ));
+    let e = run_object(&s, &mut mem, &o).unwrap_err();
+    assert!(
+        matches!(&e, DrawError::State { command: "MEDIA_OBJECT", why }
+            if why.contains("Interface Descriptor Offset 1")),
+        "{e}"
+    );
     assert_eq!(dwords(&mem, BUFFER, 4), vec![0xeeee_eeee; 4], "nothing ran");
 }
 

@@ -667,7 +667,10 @@ sendc(8)        null<1>UW       g124<8,8,1>UD   0x88031400
     let fault = error.fault().expect("a fault");
     assert_eq!(fault.addr, UNMAPPED);
     assert!(
-        matches!(error.root(), MessageError::Texel { .. }),
+        matches!(error.root(), MessageError::Texel {
+            what,
+            error: gtsim_mem::surface::SurfaceError::Fault(f),
+        } if what == "texel (0, 0) slice 0 LOD 0" && f.addr == UNMAPPED),
         "{error:?}"
     );
     assert_eq!(e.fault().map(|f| f.addr), Some(UNMAPPED));
@@ -750,7 +753,9 @@ fn results_are_bit_identical_whatever_the_host_thread_count() {
             assert_eq!(r.0, runs[0].0, "limit {limit}: outcome, run {i}");
             assert!(r.1 == runs[0].1, "limit {limit}: render target, run {i}");
         }
-        if matches!(runs[0].0, Err(DrawError::Watchdog { .. })) {
+        if matches!(&runs[0].0, Err(DrawError::Watchdog { what: "EU instructions", limit: l, .. })
+            if *l == limit)
+        {
             watchdog_ended += 1;
             // Part-way: some pixels written, not all.
             let written = runs[0].1.chunks(4).filter(|p| p != &[0; 4]).count();

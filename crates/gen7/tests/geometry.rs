@@ -405,7 +405,12 @@ fn invalid_gs_state_and_output_are_errors() {
         },
         &k,
     );
-    assert!(matches!(e, DrawError::Unsupported(_)), "{e}");
+    assert!(
+        matches!(&e, DrawError::Unsupported(u)
+            if u.what.contains("3DSTATE_GS Include Vertex Handles")
+                && u.reference == "seed 004 §7.4.3"),
+        "{e}"
+    );
     // A thread that ends without its vertex counts (no EOT URB write).
     let no_eot = format!(
         "{HEADER}send(8)         null<1>F        g20<4>F         0x02000000

@@ -271,22 +271,27 @@ fn malformed_and_unmodelled_deinterlace_messages_are_errors() {
             .contains("cannot both")
     );
     // Frames after the first, DN with DI, DI Partial, other formats: not modelled.
-    let unsupported = |g: &Fake, rlen: u8| {
+    // Each names what is not modelled and its section.
+    let unsupported = |g: &Fake, rlen: u8, what: &str, section: &str| {
         let e = err(g, rlen, 0).unwrap_err();
-        assert!(matches!(e.root(), MessageError::Unsupported(_)), "{e}");
+        assert!(
+            matches!(e.root(), MessageError::Unsupported(u)
+                if u.what.contains(what) && u.reference == section),
+            "{e}"
+        );
     };
     g = frame(patch, |_, _| (128, 128), false, true);
     g.state.dn_di_first_frame = DnDiFirstFrame::NOT_FIRST_FIELD;
     g.state.mcdi_enable = true;
-    unsupported(&g, 10);
+    unsupported(&g, 10, "MCDI Enable", "seed 000 §2.8.4.9-§2.8.4.12");
     g = frame(patch, |_, _| (128, 128), true, true);
-    unsupported(&g, 11);
+    unsupported(&g, 11, "DN and DI both enabled", "seed 000 §2.13.2.6");
     g = frame(patch, |_, _| (128, 128), false, true);
     g.state.di_partial = true;
-    unsupported(&g, 10);
+    unsupported(&g, 10, "DI Partial", "seed 000 §2.12.3.3, §2.13.2.6");
     g = frame(patch, |_, _| (128, 128), true, false);
     g.surface.surface_format = MediaFormat::YCRCB_NORMAL;
-    unsupported(&g, 5);
+    unsupported(&g, 5, "on a YcrcbNormal surface", "seed 000 §2.13.2.6");
 }
 
 #[test]

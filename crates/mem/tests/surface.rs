@@ -1,10 +1,10 @@
 //! Texel access through memory: layout, tiling and codec together.
 
-use gtsim_mem::AddressSpace;
 use gtsim_mem::format::texel::Texel;
 use gtsim_mem::layout::SurfaceDesc;
 use gtsim_mem::surface::{Surface, SurfaceError, TexelCoord};
 use gtsim_mem::tiling::Tiling;
+use gtsim_mem::{AddressSpace, Fault};
 use gtsim_spec::shared::SurfaceFormat;
 
 fn desc(tiling: Tiling, pitch: u64, block: (u32, u32), block_bytes: u32) -> SurfaceDesc {
@@ -60,9 +60,15 @@ fn read_a_bc1_texel_and_fault_outside_memory() {
         Texel::Float([0.0, 0.0, 1.0, 1.0])
     );
     // Texel row 63 is block row 15, at 15 * 512 = 7680 bytes: past the one mapped page.
+    // The fault names the 8-byte block read at 0x20000 + 7680 = 0x21e00, on page 0x21000.
     assert!(matches!(
         s.read_texel(&mem, TexelCoord::xy(0, 63)),
-        Err(SurfaceError::Fault(_))
+        Err(SurfaceError::Fault(Fault {
+            addr: 0x21e00,
+            len: 8,
+            page: 0x21000,
+            kind: "read"
+        }))
     ));
 }
 

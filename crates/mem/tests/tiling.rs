@@ -57,11 +57,19 @@ fn linear_is_row_times_pitch() {
 fn bad_pitches_and_rows_are_errors() {
     assert!(matches!(
         Tiling::Y.offset(200, 0, 0),
-        Err(TilingError::Pitch { width: 128, .. })
+        Err(TilingError::Pitch {
+            tiling: Tiling::Y,
+            pitch: 200,
+            width: 128
+        })
     ));
     assert!(matches!(
         Tiling::X.offset(0, 0, 0),
-        Err(TilingError::Pitch { .. })
+        Err(TilingError::Pitch {
+            tiling: Tiling::X,
+            pitch: 0,
+            width: 512
+        })
     ));
     assert_eq!(
         Tiling::X.offset(512, 512, 0),

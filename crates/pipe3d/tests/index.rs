@@ -1,6 +1,6 @@
 //! Index buffer access worked by hand (seed 004 §2.2).
 
-use gtsim_mem::AddressSpace;
+use gtsim_mem::{AddressSpace, Fault};
 use gtsim_pipe3d::index::{IndexBuffer, IndexError, fetch, split_at_cuts};
 use gtsim_spec::shared::ThreeDPrimTopoType as T;
 
@@ -101,7 +101,8 @@ fn bad_state_is_an_error() {
         fetch(&m, &ib, T::_3DPRIM_TRIFAN, 0, 1),
         Err(IndexError::CutTopology(6))
     ));
-    // Unmapped memory faults.
+    // Unmapped memory faults: the fault names the 4-byte read of the first dword index,
+    // at the start address on the unmapped page 0x8000.
     let ib = IndexBuffer {
         start: 0x8000,
         end: 0,
@@ -110,6 +111,11 @@ fn bad_state_is_an_error() {
     };
     assert!(matches!(
         fetch(&m, &ib, T::_3DPRIM_TRILIST, 0, 1),
-        Err(IndexError::Fault(_))
+        Err(IndexError::Fault(Fault {
+            addr: 0x8000,
+            len: 4,
+            page: 0x8000,
+            kind: "read"
+        }))
     ));
 }

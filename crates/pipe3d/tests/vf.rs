@@ -1,5 +1,6 @@
 //! Vertex element assembly against hand-worked dwords (seed 004 §2.4.2).
 
+use gtsim_mem::format::texel::FormatError;
 use gtsim_pipe3d::vf::{VertexIds, VfError, assemble_element};
 use gtsim_spec::shared::{SurfaceFormat as Sf, ThreeDVertexComponentControl as C};
 
@@ -100,7 +101,15 @@ fn holes_are_errors() {
     assert!(matches!(e, VfError::ComponentControl { component: 1, .. }));
     // A source shorter than its format is a format error, not a panic.
     let e = assemble_element(Sf::R32G32B32_FLOAT, &[0; 4], [SRC; 4], IDS).unwrap_err();
-    assert!(matches!(e, VfError::Format(_)), "{e}");
+    assert_eq!(
+        e,
+        VfError::Format(FormatError::WrongLength {
+            format: "R32G32B32_FLOAT",
+            expected: 12,
+            got: 4
+        }),
+        "{e}"
+    );
 }
 
 #[test]

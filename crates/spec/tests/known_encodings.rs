@@ -98,7 +98,12 @@ fn values_that_do_not_fit_are_errors() {
     };
     assert!(matches!(
         vs.pack(),
-        Err(gtsim_spec::PackError::Misaligned { align: 64, .. })
+        Err(gtsim_spec::PackError::Misaligned {
+            def: "3DSTATE_VS",
+            field: "Kernel Start Pointer",
+            value: 0x41,
+            align: 64
+        })
     ));
     // A 3-bit enum field cannot hold 8.
     let e = BlendStateEntry {
@@ -107,21 +112,36 @@ fn values_that_do_not_fit_are_errors() {
     };
     assert!(matches!(
         e.pack(),
-        Err(gtsim_spec::PackError::TooWide { bits: 3, .. })
+        Err(gtsim_spec::PackError::TooWide {
+            def: "BLEND_STATE_ENTRY",
+            field: "Color Blend Function",
+            value: 8,
+            bits: 3
+        })
     ));
 }
 
 #[test]
 fn unpack_rejects_a_wrong_opcode_and_a_wrong_length() {
     // 3DSTATE_GS's header decoded as 3DSTATE_VS: Sub Opcode 11h instead of 10h.
-    assert!(matches!(
+    assert_eq!(
         ThreeDStateVs::unpack(&[0x7811_0004, 0, 0, 0, 0, 0]),
-        Err(gtsim_spec::UnpackError::Mismatch { .. })
-    ));
-    assert!(matches!(
+        Err(gtsim_spec::UnpackError::Mismatch {
+            def: "3DSTATE_VS",
+            field: "3D Command Sub Opcode",
+            expected: 0x10,
+            found: 0x11
+        })
+    );
+    // Three dwords of the six 3DSTATE_VS has (seed 004 §3.2.1.2).
+    assert_eq!(
         ThreeDStateVs::unpack(&[0x7810_0004, 0, 0]),
-        Err(gtsim_spec::UnpackError::Short { .. })
-    ));
+        Err(gtsim_spec::UnpackError::Short {
+            def: "3DSTATE_VS",
+            need: 6,
+            have: 3
+        })
+    );
 }
 
 #[test]

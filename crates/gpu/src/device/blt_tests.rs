@@ -172,13 +172,21 @@ fn linear_rows_run_past_the_pitch_and_reserved_values_are_refused() {
         .concat(),
         &mut mem,
     );
-    assert!(matches!(r, Err(Hang::Unsupported { .. })), "{r:?}");
+    assert!(
+        matches!(&r, Err(Hang::Unsupported { command: "XY_COLOR_BLT", addr: BATCH, unsupported })
+            if unsupported.what == "a linear pitch of 32768 bytes (bit 15 set: a bottom-up pitch)"),
+        "{r:?}"
+    );
     let r = run_on(
         Ring::Blitter,
         &[0x1300_0001 | 2 << 14, DST as u32, 1, END],
         &mut mem,
     );
-    assert!(matches!(r, Err(Hang::Unsupported { .. })), "{r:?}");
+    assert!(
+        matches!(&r, Err(Hang::Unsupported { command: "MI_FLUSH_DW", addr: BATCH, unsupported })
+            if unsupported.what == "MI_FLUSH_DW Post Sync Operation 2, a reserved value"),
+        "{r:?}"
+    );
     assert_eq!(mem.read_u32(DST).unwrap(), 0, "nothing written");
 }
 
@@ -187,17 +195,29 @@ fn rings_refuse_each_others_commands_and_huge_blits_end_at_the_watchdog() {
     let mut mem = memory();
     let blit = [color_blt(0, 0xf0 << 16 | 64, (0, 0), (1, 1), 1), vec![END]].concat();
     let r = run_on(Ring::Render, &blit, &mut mem);
-    assert!(matches!(r, Err(Hang::Unsupported { .. })), "{r:?}");
+    assert!(
+        matches!(&r, Err(Hang::Unsupported { command: "XY_COLOR_BLT", addr: BATCH, unsupported })
+            if unsupported.what == "2D blitter commands on the render ring"),
+        "{r:?}"
+    );
     // PIPELINE_SELECT (a render command) on the blitter ring.
     let r = run_on(Ring::Blitter, &[0x6904_0000, END], &mut mem);
-    assert!(matches!(r, Err(Hang::Unsupported { .. })), "{r:?}");
+    assert!(
+        matches!(&r, Err(Hang::Unsupported { command: "PIPELINE_SELECT", addr: BATCH, unsupported })
+            if unsupported.what == "3D, media and GPGPU commands on the blitter ring"),
+        "{r:?}"
+    );
     // Other raster operations, clipping: not modelled.
     let r = run_on(
         Ring::Blitter,
         &[color_blt(0, 0x5a << 16 | 64, (0, 0), (1, 1), 1), vec![END]].concat(),
         &mut mem,
     );
-    assert!(matches!(r, Err(Hang::Unsupported { .. })), "{r:?}");
+    assert!(
+        matches!(&r, Err(Hang::Unsupported { command: "XY_COLOR_BLT", addr: BATCH, unsupported })
+            if unsupported.what == "raster operation 0x5a in XY_COLOR_BLT (only PATCOPY, 0xf0)"),
+        "{r:?}"
+    );
     // 65535 x 65535 32-bit pixels: more than the submission's pixel budget.
     let mut dev = Device::new();
     dev.limits.work.pixels = 1 << 20;
@@ -215,7 +235,26 @@ fn rings_refuse_each_others_commands_and_huge_blits_end_at_the_watchdog() {
     let bytes: Vec<u8> = batch.iter().flat_map(|d| d.to_le_bytes()).collect();
     mem.write(BATCH, &bytes).unwrap();
     let r = dev.submit_on(Ring::Blitter, 1, BATCH, &mut mem);
-    assert!(matches!(r, Err(Hang::Blit { .. })), "{r:?}");
+    // The pixel budget set above (1 << 20 = 0x10_0000) is what ends it.
+    let Err(Hang::Blit {
+        command: "XY_COLOR_BLT",
+        addr: BATCH,
+        error,
+    }) = &r
+    else {
+        panic!("{r:?}");
+    };
+    assert!(
+        matches!(
+            **error,
+            gtsim_pipe3d::draw::DrawError::Watchdog {
+                what: "pixels",
+                limit: 0x10_0000,
+                ..
+            }
+        ),
+        "{error}"
+    );
 }
 
 #[test]

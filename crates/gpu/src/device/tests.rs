@@ -50,10 +50,22 @@ fn a_four_dword_pipe_control_flushes() {
     let (_, _, r) = run(&batch);
     assert_eq!(r.unwrap().commands, 2);
     let (_, mem, r) = run(&[0x7a00_0002, 1 << 14, 0x18000, 0xdead_beef, 0x0500_0000]);
-    assert!(matches!(r, Err(Hang::Unsupported { .. })), "{r:?}");
+    assert!(
+        matches!(&r, Err(Hang::Unsupported { command: "PIPE_CONTROL", addr: 0x10000, unsupported })
+            if unsupported.what.starts_with(
+                "a 4-dword PIPE_CONTROL with Post-Sync Operation Write Immediate Data"
+            ) && unsupported.reference == "seed 004 §1.10.4.1"),
+        "{r:?}"
+    );
     assert_eq!(mem.read_u64(0x18000).unwrap(), 0, "nothing written");
+    // DWord Length 4: six dwords, one past Immediate Data's high dword (DW4).
     let (_, _, r) = run(&[0x7a00_0004, 0, 0, 0, 0, 0, 0x0500_0000]);
-    assert!(matches!(r, Err(Hang::Unsupported { .. })), "{r:?}");
+    assert!(
+        matches!(&r, Err(Hang::Unsupported { command: "PIPE_CONTROL", addr: 0x10000, unsupported })
+            if unsupported.what == "a PIPE_CONTROL of 6 dwords (the spec defines 5)"
+                && unsupported.reference == "seed 004 §1.10.4.1"),
+        "{r:?}"
+    );
 }
 
 #[test]
@@ -444,7 +456,14 @@ fn a_media_object_needs_the_media_pipeline_and_its_state() {
         object.to_vec(),
         vec![0x0500_0000],
     ]));
+    // The MEDIA_OBJECT follows the one-dword PIPELINE_SELECT, at 0x10004.
     let e = r.unwrap_err();
-    assert!(matches!(e, Hang::Media { .. }), "{e}");
+    assert!(
+        matches!(&e, Hang::Media {
+            addr: 0x10004,
+            error: gtsim_pipe3d::draw::DrawError::State { command: "MEDIA_OBJECT", why },
+        } if why == "no MEDIA_VFE_STATE was sent before the MEDIA_OBJECT"),
+        "{e}"
+    );
     assert!(e.to_string().contains("no MEDIA_VFE_STATE"), "{e}");
 }

@@ -178,15 +178,21 @@ mod tests {
         // coarse-rate form.
         assert!(matches!(
             k(0x0841_3000, 4, &[[0; 32]]),
-            MessageKind::Invalid(_)
+            MessageKind::Invalid(gtsim_message::MessageError::Invalid(why))
+                if why.contains("per-slot-offset") && why.contains("4 registers of offsets")
+                    && why.ends_with("not 1")
         ));
         assert!(matches!(
             k(0x0241_1020, 2, &[[0; 32]]),
-            MessageKind::Invalid(_)
+            MessageKind::Invalid(gtsim_message::MessageError::Invalid(why))
+                if why.contains("SIMD16 pixel interpolator message returns 4 registers")
+                    && why.ends_with("not 2")
         ));
         assert!(matches!(
             k(0x0241_9020, 4, &[[0; 32]]),
-            MessageKind::Unsupported(_)
+            MessageKind::Unsupported(u)
+                if u.what.contains("coarse pixel rate (descriptor 0x02419020)")
+                    && u.reference.contains("brw_pixel_interp_desc")
         ));
         // Bit 11: slots 16-31.
         assert!(matches!(
