@@ -23,7 +23,10 @@ run -p gtsim-gen7 --lib data_port
 run -p gtsim-dataport --test alike --test depth_clear
 run -p gtsim-mem --lib fill
 run -p gtsim-mem --lib overlay
-run -p gtsim-eu --test reset
+run -p gtsim-eu --test reset --test differential
 run -p gtsim-eu --lib jit::cache
 run -p gtsim-i915 --lib fuzz
+# i915-stress fuzz under the preload library: the test finds the cdylib in deps/, where
+# this same `cargo test` builds it (with the i915-stress binary), so no build comes first.
+run -p gtsim-i915 --test preload fuzz
 exit $status

@@ -6,6 +6,10 @@
 //!   on one EU thread with a bounded instruction budget: no panic, and a kernel that
 //!   does not reach EOT or its end stops with an error.
 //!
+//! Each test also requires both of its outcomes (batches decoded cleanly and with
+//! diagnostics, traces read whole and refused, kernels that end and that stop with an
+//! error), each a large share of the cases whatever the seed.
+//!
 //! `GTSIM_FUZZ_CASES` scales the case counts (default: a few seconds in a debug build),
 //! `GTSIM_FUZZ_SEED` changes the seed. docs/FUZZING.md lists the campaigns run.
 
@@ -13,7 +17,7 @@ use gtsim_eu::exec::Thread;
 use gtsim_eu::harness;
 use gtsim_fuzzkit::{Rng, env_u64};
 use gtsim_gpu::aub;
-use gtsim_gpu::decode::{Decoder, RenderOptions, render};
+use gtsim_gpu::decode::{Decoder, Item, RenderOptions, render};
 use gtsim_mem::AddressSpace;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
@@ -41,7 +45,9 @@ fn headers() -> Vec<u32> {
     out
 }
 
-fn decode_batch(bytes: &[u8], base: u64) {
+/// Decodes and renders the batch `bytes` at `base`; whether it decoded cleanly (no
+/// diagnostic).
+fn decode_batch(bytes: &[u8], base: u64) -> bool {
     let mut mem = AddressSpace::new();
     mem.load(base, bytes);
     let mut d = Decoder::new(&gtsim_spec::gen7::GENERATION, &mem);
@@ -53,6 +59,7 @@ fn decode_batch(bytes: &[u8], base: u64) {
             raw: true,
         },
     );
+    !d.items.iter().any(|i| matches!(i, Item::Diagnostic { .. }))
 }
 
 #[test]
@@ -60,6 +67,7 @@ fn random_batches_decode_without_panicking() {
     let words = headers();
     let mut r = rng(1);
     let n = cases(400);
+    let (mut clean, mut diagnosed) = (0, 0);
     for case in 0..n {
         let len = 1 + r.below(64);
         let batch: Vec<u8> = (0..len)
@@ -76,11 +84,24 @@ fn random_batches_decode_without_panicking() {
             2 => u64::MAX - 4 * len as u64 - (r.next_u64() & 0xfc),
             _ => r.next_u64() & !3 & 0x0000_ffff_ffff_ffff,
         };
-        catch_unwind(AssertUnwindSafe(|| decode_batch(&batch, base))).unwrap_or_else(|_| {
-            panic!("case {case}: decode panicked on {batch:02x?} at {base:#x}")
-        });
+        let ok =
+            catch_unwind(AssertUnwindSafe(|| decode_batch(&batch, base))).unwrap_or_else(|_| {
+                panic!("case {case}: decode panicked on {batch:02x?} at {base:#x}")
+            });
+        if ok {
+            clean += 1;
+        } else {
+            diagnosed += 1;
+        }
     }
-    eprintln!("random batches: {n} cases");
+    eprintln!("random batches: {n} cases, {clean} decoded cleanly, {diagnosed} diagnosed");
+    // Both outcomes: a batch whose first dword is MI_BATCH_BUFFER_END (one in sixteen at
+    // least) decodes cleanly, and most others meet a random dword or 0xffffffff that is no
+    // command.
+    assert!(
+        clean > 0 && diagnosed > 0,
+        "both outcomes: {clean} decoded cleanly, {diagnosed} with diagnostics"
+    );
 }
 
 #[test]
@@ -88,6 +109,7 @@ fn mutated_traces_decode_without_panicking() {
     let sample = gtsim_gpu::sample::aub().expect("the embedded sample builds");
     let mut r = rng(2);
     let n = cases(200);
+    let (mut whole, mut refused) = (0, 0);
     for case in 0..n {
         let mut t = sample.clone();
         for _ in 0..1 + r.below(8) {
@@ -108,7 +130,7 @@ fn mutated_traces_decode_without_panicking() {
         if r.below(4) == 0 {
             t.truncate(r.below(t.len() + 1));
         }
-        catch_unwind(AssertUnwindSafe(|| {
+        let read_whole = catch_unwind(AssertUnwindSafe(|| {
             let trace = aub::parse(&t);
             let items = gtsim_gpu::trace::decode_trace(&gtsim_spec::gen7::GENERATION, &trace);
             let _ = render(
@@ -118,10 +140,23 @@ fn mutated_traces_decode_without_panicking() {
                     raw: false,
                 },
             );
+            trace.error.is_none() && trace.diagnostics.is_empty()
         }))
         .unwrap_or_else(|_| panic!("case {case}: trace decode panicked"));
+        if read_whole {
+            whole += 1;
+        } else {
+            refused += 1;
+        }
     }
-    eprintln!("mutated traces: {n} cases");
+    eprintln!("mutated traces: {n} cases, {whole} read whole, {refused} refused");
+    // Both outcomes: a quarter of the traces are cut (almost always inside a packet: a
+    // typed error), and the mutated bytes miss the packets' headers, lengths and
+    // operations (some 15% of the file) in about half of the others.
+    assert!(
+        whole > 0 && refused > 0,
+        "both outcomes: {whole} read whole, {refused} refused"
+    );
 }
 
 /// A random kernel: decodable random instructions, with structured branches, jumps and
@@ -215,6 +250,11 @@ fn random_kernels_run_to_an_end() {
         }
     }
     eprintln!("random kernels: {n} cases, {ran} ended, {stopped} stopped with an error");
+    // Both outcomes: campaigns (docs/FUZZING.md) ended 37% and stopped 60% of the kernels.
+    assert!(
+        ran > 0 && stopped > 0,
+        "both outcomes: {ran} ended, {stopped} stopped with an error"
+    );
 }
 
 #[test]

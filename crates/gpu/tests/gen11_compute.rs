@@ -254,7 +254,7 @@ fn a_walker_outside_the_gpgpu_pipeline_hangs() {
 /// Hostile compute state: the batch, interface descriptor, CURBE, binding table, surface
 /// states and kernel of the dispatch above, mutated dword by dword, run on an Ice Lake
 /// device under small limits. Whatever the bytes, the submission ends (done or a typed
-/// hang), never panics, and gives the same memory and result twice.
+/// hang, both reached), never panics, and gives the same memory and result twice.
 /// `GTSIM_FUZZ_CASES=N` runs N cases (docs/FUZZING.md).
 #[test]
 fn hostile_compute_state_ends_in_a_report_or_a_hang() {
@@ -311,5 +311,12 @@ fn hostile_compute_state_ends_in_a_report_or_a_hang() {
         assert_eq!(first, run(m), "the same submission must give the same bits");
         outcomes[usize::from(first.0.starts_with("Err"))] += 1;
     }
-    eprintln!("{} completed, {} hung", outcomes[0], outcomes[1]);
+    // Both outcomes are reached for any seed: 5,000 cases (docs/FUZZING.md) completed 36%
+    // of the time and hung 64%, so 120 cases miss one with a chance below 10^-20.
+    let [completed, hung] = outcomes;
+    eprintln!("{completed} completed, {hung} hung");
+    assert!(
+        completed > 0 && hung > 0,
+        "both outcomes: {completed} completed, {hung} hung"
+    );
 }

@@ -497,12 +497,18 @@ mod tests {
     /// with random bytes changed, inserted or cut, with the checksum made right again
     /// (what a hostile writer of the cache could make), never panic and never give code
     /// for another key; an entry accepted has its relocations inside its code or is
-    /// refused by the loader. `GTSIM_FUZZ_CASES` sizes the campaign.
+    /// refused by the loader. Both outcomes are reached for any seed: three cases in four
+    /// change a whole entry, and when each of its 1-4 changes is a byte replaced within the
+    /// code or a relocation's offset or addend (a third of the changes are replacements,
+    /// and those bytes are about a third of an entry) the entry is still accepted, some 3%
+    /// of the cases; the rest (random bytes, inserted bytes, cuts, a changed key, format
+    /// or length) are refused. `GTSIM_FUZZ_CASES` sizes the campaign.
     #[test]
     fn hostile_entries_never_panic_the_decoder() {
         let mut rng = gtsim_fuzzkit::Rng::new(gtsim_fuzzkit::seed(0x6a17_cace));
         let (key, code) = sample();
         let good = encode(&key, &code);
+        let (mut accepted, mut loaded, mut refused) = (0, 0, 0);
         for case in 0..gtsim_fuzzkit::cases(4000) {
             let mut data: Vec<u8> = if case % 4 == 0 {
                 (0..rng.below(300)).map(|_| rng.next_u64() as u8).collect()
@@ -524,11 +530,18 @@ mod tests {
             data.extend_from_slice(&sum.to_le_bytes());
             if let Some(m) = decode(&data, &key) {
                 // Only the code and relocation fields may differ from the original.
-                let _ = super::super::code::HostCode::load(&m);
+                accepted += 1;
+                loaded += usize::from(super::super::code::HostCode::load(&m).is_some());
+            } else {
+                refused += 1;
             }
             let other = Key::new(&[9], "IvyBridge", Quality::Optimized, "x", false);
             assert_eq!(decode(&data, &other), None, "case {case}");
         }
+        assert!(
+            accepted > 0 && refused > 0,
+            "both outcomes: {accepted} accepted ({loaded} loaded), {refused} refused"
+        );
     }
 
     #[test]
