@@ -17,7 +17,7 @@ run -p gtsim-isa --test fuzz --test fuzz_gen11
 run -p gtsim-gpu --test fuzz_gen11 --test fuzz_replay --test gen11_compute
 run -p gtsim-gpu --lib blt
 run -p gtsim --test fuzz
-run -p gtsim-inspect --test fuzz_inspect
+run -p gtsim-inspect --test fuzz_inspect --test diff
 run -p gtsim-gen7 --test raster_fuzz --test geometry_fuzz --test sampler_fuzz --test sampler_8x8 --test sampler_dndi --test sampler_message --test compute
 run -p gtsim-gen7 --lib data_port
 run -p gtsim-dataport --test alike --test depth_clear

@@ -7,8 +7,9 @@ use std::io::IsTerminal;
 use std::path::Path;
 use std::process::ExitCode;
 
-pub fn inspect(file: Option<&Path>, out: &Path, serve: Option<&str>) -> Result<ExitCode> {
-    let (bytes, source) = match file {
+/// The bytes of `file` (the embedded triangle trace without one) and its name.
+fn capture(file: Option<&Path>) -> Result<(Vec<u8>, String)> {
+    Ok(match file {
         Some(f) => (
             std::fs::read(f).with_context(|| format!("cannot read {}", f.display()))?,
             f.display().to_string(),
@@ -20,7 +21,11 @@ pub fn inspect(file: Option<&Path>, out: &Path, serve: Option<&str>) -> Result<E
                 "the embedded triangle trace".to_string(),
             )
         }
-    };
+    })
+}
+
+pub fn inspect(file: Option<&Path>, out: &Path, serve: Option<&str>) -> Result<ExitCode> {
+    let (bytes, source) = capture(file)?;
     let trace = aub::parse(&bytes);
     for (at, msg) in &trace.diagnostics {
         eprintln!("gtsim: AUB byte {at:#x}: {msg}");
@@ -63,5 +68,92 @@ pub fn inspect(file: Option<&Path>, out: &Path, serve: Option<&str>) -> Result<E
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
+    })
+}
+
+/// What `gtsim inspect --diff` / `--with` compares the capture with.
+pub enum Other<'a> {
+    /// A second capture, replayed on this build.
+    Capture(&'a Path),
+    /// The same capture on another gtsim build (its `inspect --digest`).
+    Build(&'a Path),
+}
+
+/// `gtsim inspect --digest FILE [--digest-draw N]`.
+pub fn write_digest(file: Option<&Path>, to: &Path, draw: Option<usize>) -> Result<ExitCode> {
+    let (bytes, _) = capture(file)?;
+    let text = gtsim_inspect::digest::digest(&aub::parse(&bytes), draw).to_text();
+    if to == Path::new("-") {
+        use std::io::Write;
+        std::io::stdout().lock().write_all(text.as_bytes())?;
+    } else {
+        std::fs::write(to, text).with_context(|| format!("cannot write {}", to.display()))?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `gtsim inspect A --diff B` and `gtsim inspect A --with OTHER_GTSIM`: where the two
+/// replays first diverge ([`gtsim_inspect::diff`]); exit 0 when they agree, 1 when not.
+pub fn diff(file: Option<&Path>, other: Other<'_>) -> Result<ExitCode> {
+    use gtsim_inspect::digest::{Digest, digest};
+    let (bytes, source) = capture(file)?;
+    let trace = aub::parse(&bytes);
+    // The other side: a second capture's trace, or another build to run.
+    let (b_side, b_name) = match other {
+        Other::Capture(p) => {
+            let (b, name) = capture(Some(p))?;
+            (Ok(aub::parse(&b)), name)
+        }
+        Other::Build(g) => (Err(g), format!("{source} on {}", g.display())),
+    };
+    // The other side's digest, with draw `detail` in full.
+    let other_digest = |detail: Option<usize>| -> Result<Digest> {
+        let g = match &b_side {
+            Ok(t) => return Ok(digest(t, detail)),
+            Err(g) => g,
+        };
+        let mut cmd = std::process::Command::new(g);
+        cmd.arg("inspect");
+        if let Some(f) = file {
+            cmd.arg(f);
+        }
+        cmd.args(["--digest", "-"]);
+        if let Some(n) = detail {
+            cmd.arg("--digest-draw").arg(n.to_string());
+        }
+        let out = cmd
+            .output()
+            .with_context(|| format!("cannot run {}", g.display()))?;
+        anyhow::ensure!(
+            out.status.success(),
+            "{} inspect --digest failed (a build older than `--digest` cannot be compared): {}",
+            g.display(),
+            String::from_utf8_lossy(&out.stderr).trim()
+        );
+        Digest::from_text(&String::from_utf8_lossy(&out.stdout))
+            .with_context(|| format!("the digest of {}", g.display()))
+    };
+    let a = digest(&trace, None);
+    let b = other_digest(None)?;
+    let divergence = gtsim_inspect::diff::compare(&a, &b);
+    let details = match &divergence {
+        gtsim_inspect::diff::Divergence::Draw { index, .. } => {
+            let da = digest(&trace, Some(*index)).detail;
+            let db = other_digest(Some(*index))?.detail;
+            da.zip(db)
+        }
+        _ => None,
+    };
+    let text = gtsim_inspect::diff::report(
+        (&source, &b_name),
+        &a,
+        &b,
+        &divergence,
+        details.as_ref().map(|(x, y)| (x, y)),
+    );
+    print!("{text}");
+    Ok(match divergence {
+        gtsim_inspect::diff::Divergence::Same { .. } => ExitCode::SUCCESS,
+        _ => ExitCode::from(1),
     })
 }

@@ -180,6 +180,24 @@ enum Command {
         /// interrupted.
         #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "127.0.0.1:8000")]
         serve: Option<String>,
+        /// Instead of a report: replay FILE and B.aub and print where they first diverge
+        /// (the first draw whose outputs differ, its state differences and first
+        /// differing pixel; else the hangs, the draw count or the memory at the end).
+        /// Exits 0 when they agree, 1 when they differ.
+        #[arg(long, value_name = "B.aub", conflicts_with_all = ["serve", "with", "digest"])]
+        diff: Option<PathBuf>,
+        /// Instead of a report: compare this build's replay of FILE with another gtsim
+        /// build's (its `inspect --digest`), to bisect the model. Exits as `--diff`.
+        #[arg(long, value_name = "GTSIM", conflicts_with_all = ["serve", "digest"])]
+        with: Option<PathBuf>,
+        /// Instead of a report: write the replay's digest (per draw a hash of its state
+        /// and of each image it wrote, the hangs, a hash of each page at the end; the
+        /// format is in crates/inspect/src/digest.rs) to FILE, `-` for standard output.
+        #[arg(long, value_name = "FILE", conflicts_with = "serve")]
+        digest: Option<PathBuf>,
+        /// With `--digest`: also draw N's state field by field and its images row by row.
+        #[arg(long, value_name = "N", requires = "digest")]
+        digest_draw: Option<usize>,
     },
     /// Check what `gtsim run` can drive on this machine: gtsim's preload library, EGL,
     /// Mesa's GL and Vulkan drivers, the VA-API drivers and the tools the docs use, each
@@ -293,7 +311,21 @@ fn run(cli: Cli) -> Result<ExitCode> {
             file,
             output,
             serve,
-        } => inspect::inspect(file.as_deref(), &output, serve.as_deref()),
+            diff,
+            with,
+            digest,
+            digest_draw,
+        } => {
+            if let Some(to) = digest {
+                inspect::write_digest(file.as_deref(), &to, digest_draw)
+            } else if let Some(b) = diff {
+                inspect::diff(file.as_deref(), inspect::Other::Capture(&b))
+            } else if let Some(g) = with {
+                inspect::diff(file.as_deref(), inspect::Other::Build(&g))
+            } else {
+                inspect::inspect(file.as_deref(), &output, serve.as_deref())
+            }
+        }
         Command::Exec {
             file,
             bin,

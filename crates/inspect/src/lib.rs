@@ -11,6 +11,8 @@
 //! added and the host time of its stages. [`html`] writes the pages, [`serve`] serves
 //! them on a local port.
 
+pub mod diff;
+pub mod digest;
 pub mod html;
 pub mod image;
 pub mod model;

@@ -267,7 +267,7 @@ fn stage_kernels(
 }
 
 /// The depth buffer's depth and stencil images as surfaces the texel codecs read.
-fn depth_surfaces(st: &DrawState) -> (Option<View>, Option<View>) {
+pub(crate) fn depth_surfaces(st: &DrawState) -> (Option<View>, Option<View>) {
     use gtsim_dataport::depth_stencil::DepthFormat;
     let Some(d) = &st.depth else {
         return (None, None);

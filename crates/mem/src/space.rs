@@ -159,6 +159,13 @@ impl AddressSpace {
     pub fn page_count(&self) -> usize {
         self.pages.len()
     }
+
+    /// The addresses of the mapped pages, in order.
+    pub fn page_addresses(&self) -> Vec<u64> {
+        let mut a: Vec<u64> = self.pages.keys().copied().collect();
+        a.sort_unstable();
+        a
+    }
 }
 
 #[cfg(test)]
