@@ -18,7 +18,8 @@ use gtsim_message::MessageError;
 use gtsim_pipe3d::state::read_indirect as indirect;
 use gtsim_spec::gen11::RenderSurfaceState;
 use gtsim_spec::gen11::render_surface_state::{
-    AuxiliarySurfaceMode, NumberOfMultisamples, SurfaceType as St, TileMode,
+    AuxiliarySurfaceMode, NumberOfMultisamples, SurfaceType as St, SurfaceVerticalAlignment,
+    TileMode,
 };
 use gtsim_spec::shared::SurfaceFormat;
 
@@ -93,6 +94,69 @@ pub fn data_surface(
             .into());
         }
     })
+}
+
+/// Seed 003 RENDER_SURFACE_STATE DW5, the X Offset and Y Offset programming notes: an
+/// origin other than the base is for one plain 2D image only. Either field must be zero
+/// for a Surface Format of other than 8, 16, 32, 64 or 128 bits per element, a Surface
+/// Type other than SURFTYPE_2D, a MIP Count / LOD not zero, more than one sample, a
+/// Surface Array and an Auxiliary Surface Mode other than AUX_NONE; X Offset must be a
+/// multiple of 8 with VALIGN_8, of 16 for 8-bit and of 8 for 16-bit elements. (The
+/// linear-surface rule is [`layout`]'s; Render Target Rotation other than 0 degrees is
+/// refused wherever it is read.) A surface that breaks one is a guest error naming the
+/// rule: the hardware's origin there is not defined.
+fn offset_rules(rss: &RenderSurfaceState) -> Result<(), MessageError> {
+    if (rss.x_offset, rss.y_offset) == (0, 0) {
+        return Ok(());
+    }
+    let bits =
+        gtsim_mem::format::texel::layout(rss.surface_format).map_or(0, |l| l.bits_per_element);
+    let x = u32::from(rss.x_offset) * 4;
+    let broken = if ![8, 16, 32, 64, 128].contains(&bits) {
+        Some(format!("a Surface Format of {bits} bits per element"))
+    } else if rss.surface_type != St::SURFTYPE_2D {
+        Some(format!(
+            "Surface Type {}",
+            rss.surface_type.name().unwrap_or("reserved")
+        ))
+    } else if rss.mip_count_lod != 0 {
+        Some(format!("MIP Count / LOD {}", rss.mip_count_lod))
+    } else if rss.number_of_multisamples != NumberOfMultisamples::MULTISAMPLECOUNT_1 {
+        Some("more than one sample".into())
+    } else if rss.surface_array {
+        Some("Surface Array enabled".into())
+    } else if rss.auxiliary_surface_mode != AuxiliarySurfaceMode::AUX_NONE {
+        Some(format!(
+            "Auxiliary Surface Mode {}",
+            rss.auxiliary_surface_mode.name().unwrap_or("reserved")
+        ))
+    } else if rss.surface_vertical_alignment == SurfaceVerticalAlignment::VALIGN_8 && x % 8 != 0 {
+        Some(format!(
+            "VALIGN_8 and an X Offset of {x} pixels, not a multiple of 8"
+        ))
+    } else if bits == 8 && x % 16 != 0 {
+        Some(format!(
+            "8-bit elements and an X Offset of {x} pixels, not a multiple of 16"
+        ))
+    } else if bits == 16 && x % 8 != 0 {
+        Some(format!(
+            "16-bit elements and an X Offset of {x} pixels, not a multiple of 8"
+        ))
+    } else {
+        None
+    };
+    match broken {
+        None => Ok(()),
+        Some(what) => Err(MessageError::State {
+            structure: "RENDER_SURFACE_STATE",
+            why: format!(
+                "X Offset {} and Y Offset {} (pixels {x}, {}) with {what}: the offsets must be zero there (seed 003 RENDER_SURFACE_STATE DW5 X Offset and Y Offset programming notes)",
+                rss.x_offset,
+                rss.y_offset,
+                u32::from(rss.y_offset) * 4
+            ),
+        }),
+    }
 }
 
 /// The layout of `rss` as `ty`: `width` by `height` by `depth` (array layers or 3D
@@ -186,6 +250,7 @@ pub(crate) fn layout(
             ),
         });
     }
+    offset_rules(rss)?;
     let mut surface = Surface::new(
         crate::bases::address(rss.surface_base_address),
         desc,
@@ -262,8 +327,9 @@ pub(crate) fn mcs_surface(
     if samples < 2 || !mcs || main.desc.msaa_layout != MsaaLayout::Array {
         return None;
     }
-    // Whether X Offset and Y Offset move the MCS too the seed does not say (isl never
-    // gives a multisampled surface an offset).
+    // A multisampled surface with X Offset or Y Offset is refused by `layout` (seed 003
+    // DW5: the offsets must be zero with more than one sample and with an auxiliary
+    // surface); a main surface laid out some other way is refused here too.
     if main.desc.origin != (0, 0) {
         return Some(Err(MessageError::Unsupported(
             gtsim_spec::Unsupported::new(
@@ -581,18 +647,112 @@ mod tests {
             (mcs16.format, mcs16.desc.block_bytes),
             (SurfaceFormat::R32G32_UINT, 8)
         );
-        // With X Offset or Y Offset the MCS is refused by name: the seed does not say
-        // whether the offset moves it too.
+        // With X Offset a multisampled surface is refused (the offsets must be zero
+        // with more than one sample), before any MCS is looked for.
         let offset = RenderSurfaceState {
             x_offset: 1,
             ..eight.clone()
         };
-        let main_offset = lay(&offset);
-        let e = mcs_surface(&offset, &main_offset).unwrap().unwrap_err();
+        let e = layout(
+            &offset,
+            SurfaceType::D2,
+            (100, 50, 3),
+            1,
+            ArraySpacing::QPitch(52),
+        )
+        .unwrap_err();
         assert!(
-            e.to_string().contains("MCS for a surface with X Offset"),
+            e.to_string()
+                .contains("with more than one sample: the offsets must be zero"),
             "{e}"
         );
+    }
+
+    /// Seed 003 RENDER_SURFACE_STATE DW5, the X Offset and Y Offset programming notes:
+    /// each case below breaks one rule and is refused naming it; the same surfaces
+    /// without the offending setting lay out.
+    #[test]
+    fn offsets_are_refused_where_the_seed_says_they_must_be_zero() {
+        let base = RenderSurfaceState {
+            surface_type: St::SURFTYPE_2D,
+            surface_format: SurfaceFormat::R32_UINT,
+            surface_horizontal_alignment: Ha::HALIGN_4,
+            surface_vertical_alignment: Va::VALIGN_4,
+            tile_mode: TileMode::YMAJOR,
+            width: 63,
+            height: 63,
+            surface_pitch: 511,
+            x_offset: 1,
+            y_offset: 1,
+            ..Default::default()
+        };
+        let lay = |rss: &RenderSurfaceState| {
+            layout(
+                rss,
+                SurfaceType::D2,
+                (64, 64, 1),
+                1,
+                ArraySpacing::QPitch(64),
+            )
+        };
+        lay(&base).unwrap();
+        let with = |f: &dyn Fn(&mut RenderSurfaceState)| {
+            let mut r = base.clone();
+            f(&mut r);
+            r
+        };
+        let refused = [
+            (
+                with(&|r| r.surface_format = SurfaceFormat::R8G8B8_UNORM),
+                "a Surface Format of 24 bits per element",
+            ),
+            (
+                with(&|r| r.surface_type = St::SURFTYPE_3D),
+                "Surface Type SURFTYPE_3D",
+            ),
+            (with(&|r| r.mip_count_lod = 2), "MIP Count / LOD 2"),
+            (with(&|r| r.surface_array = true), "Surface Array enabled"),
+            (
+                with(&|r| r.auxiliary_surface_mode = AuxiliarySurfaceMode::AUX_CCS_E),
+                "Auxiliary Surface Mode AUX_CCS_E",
+            ),
+            (
+                with(&|r| r.surface_vertical_alignment = Va::VALIGN_8),
+                "VALIGN_8 and an X Offset of 4 pixels",
+            ),
+            (
+                with(&|r| r.surface_format = SurfaceFormat::R8_UINT),
+                "8-bit elements and an X Offset of 4 pixels",
+            ),
+            (
+                with(&|r| r.surface_format = SurfaceFormat::R16_UINT),
+                "16-bit elements and an X Offset of 4 pixels",
+            ),
+        ];
+        for (rss, rule) in &refused {
+            let e = lay(rss).unwrap_err();
+            assert!(
+                e.to_string().contains(rule) && e.to_string().contains("programming notes"),
+                "{rule}: {e}"
+            );
+        }
+        // The multiples the element sizes ask for lay out: 16 pixels of 8-bit elements,
+        // 8 of 16-bit ones, 8 with VALIGN_8.
+        lay(&with(&|r| {
+            r.surface_format = SurfaceFormat::R8_UINT;
+            r.x_offset = 4;
+        }))
+        .unwrap();
+        lay(&with(&|r| {
+            r.surface_format = SurfaceFormat::R16_UINT;
+            r.x_offset = 2;
+        }))
+        .unwrap();
+        lay(&with(&|r| {
+            r.surface_vertical_alignment = Va::VALIGN_8;
+            r.x_offset = 2;
+        }))
+        .unwrap();
     }
 
     /// SSO_BINDLESS (binding table index FCh): the surface state is at Bindless Surface
