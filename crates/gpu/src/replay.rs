@@ -152,6 +152,9 @@ pub fn read_rgba8(
     let d = &rt.surface.desc;
     let (w, h) = ((d.width >> rt.lod).max(1), (d.height >> rt.lod).max(1));
     let mut out = Vec::with_capacity((w * h * 4) as usize);
+    // The image's offsets once (the surface's checks and the image's origin), not per
+    // texel; a multisampled or buffer surface takes the general path.
+    let image = d.image_offsets(rt.min_array_element, rt.lod);
     for y in 0..h {
         for x in 0..w {
             let at = TexelCoord {
@@ -161,10 +164,14 @@ pub fn read_rgba8(
                 lod: rt.lod,
                 sample: 0,
             };
-            let t = rt
-                .surface
-                .read_texel(mem, at)
-                .map_err(|error| ReadBackError {
+            let t = match &image {
+                Some(io) => io
+                    .offset(x, y)
+                    .map_err(gtsim_mem::surface::SurfaceError::from)
+                    .and_then(|off| rt.surface.read_texel_at(mem, off, x, y)),
+                None => rt.surface.read_texel(mem, at),
+            }
+            .map_err(|error| ReadBackError {
                     base: rt.surface.base,
                     x,
                     y,
