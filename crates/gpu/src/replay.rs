@@ -172,11 +172,11 @@ pub fn read_rgba8(
                 None => rt.surface.read_texel(mem, at),
             }
             .map_err(|error| ReadBackError {
-                    base: rt.surface.base,
-                    x,
-                    y,
-                    error,
-                })?;
+                base: rt.surface.base,
+                x,
+                y,
+                error,
+            })?;
             out.extend_from_slice(&texel_rgba8(t));
         }
     }
