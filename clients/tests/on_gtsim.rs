@@ -576,6 +576,38 @@ fn gtsim_decode_agrees_with_intel_debug_bat() {
     );
 }
 
+/// `gtsim inspect CAPTURE --pixel` at the centre of a client's image (render target 0,
+/// the client's framebuffer): the history lists at least two draws, shows `shows` (what
+/// the client exercises there) and ends in the client's own pixel, from the PNG it wrote
+/// through glReadPixels (`{name}-{suffix}.png`, row 0 last in memory).
+fn pixel_history_ends_in_the_image(name: &str, capture: &Path, suffix: &str, shows: &str) {
+    let (w, h, px) = read_png(&tmp(&format!("{name}-{suffix}.png")));
+    let (x, y) = (w / 2, h / 2);
+    let out = Command::new(gtsim())
+        .arg("inspect")
+        .arg(capture)
+        .args(["--pixel", &format!("{x},{y}")])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{name}: {text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let i = 4 * ((h - 1 - y) * w + x) as usize;
+    let last = format!(
+        "final {} {} {} {}\n",
+        px[i],
+        px[i + 1],
+        px[i + 2],
+        px[i + 3]
+    );
+    assert!(text.ends_with(&last), "{name}: want {last}{text}");
+    let draws = text.lines().filter(|l| l.starts_with("draw ")).count();
+    assert!(draws >= 2 && text.contains(shows), "{name}: {text}");
+}
+
 /// `gtsim inspect --diff` and `--with` on an iris capture: the capture agrees with
 /// itself, on this build and through another gtsim's digest (this one's, run as a
 /// separate process); with the triangle's vertex count (the last 3DPRIMITIVE but one,
@@ -793,6 +825,16 @@ fn replaying_a_capture_reproduces_the_client_image() {
         let out = under_gtsim(name, exe, &capture, false);
         assert!(out.status.success(), "{name}");
         check(name, Some(&capture));
+        // Pixel history on clients whose centre pixel several draws write: the depth
+        // client's overlapping, depth-tested triangles and the blend client's blended
+        // quads.
+        match *name {
+            "depth" => {
+                pixel_history_ends_in_the_image(name, &capture, "gtsim", "early depth/stencil test")
+            }
+            "blend" => pixel_history_ends_in_the_image(name, &capture, "gtsim", "blended with"),
+            _ => {}
+        }
     }
 }
 
@@ -1126,6 +1168,7 @@ fn iris_comes_up_on_ice_lake_and_its_submissions_decode_as_iris_says() {
         unpaired.extend(c.unpaired.keys().cloned());
         if *name == "triangle" {
             gen11_capture_diffs(&capture, &trace);
+            pixel_history_ends_in_the_image(name, &capture, "gen11", "stored (no blending)");
         }
         // `gtsim inspect` lists the commands with Gen11's fields.
         let dir = tmp(&format!("{name}-gen11-report"));

@@ -157,3 +157,40 @@ pub fn diff(file: Option<&Path>, other: Other<'_>) -> Result<ExitCode> {
         _ => ExitCode::from(1),
     })
 }
+
+/// `gtsim inspect FILE --pixel X,Y [--target N]`: the pixel's history
+/// ([`gtsim_inspect::history`]).
+pub fn pixel(file: Option<&Path>, at: &str, target: usize) -> Result<ExitCode> {
+    let parsed = at
+        .split_once(',')
+        .and_then(|(x, y)| Some((x.trim().parse::<u32>().ok()?, y.trim().parse::<u32>().ok()?)));
+    let Some((x, y)) = parsed else {
+        anyhow::bail!("--pixel takes X,Y (two whole numbers), not {at:?}");
+    };
+    let (bytes, _) = capture(file)?;
+    let trace = aub::parse(&bytes);
+    let targets = gtsim_inspect::history::targets(&trace);
+    let list = || {
+        targets
+            .iter()
+            .enumerate()
+            .map(|(i, t)| format!("  {i}: {}", t.describe()))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let Some(t) = targets.get(target) else {
+        anyhow::bail!(
+            "render target {target} is not written by the capture; it writes {}:\n{}",
+            targets.len(),
+            list()
+        );
+    };
+    let (w, h) = t.surface.desc.level_extent(t.lod);
+    anyhow::ensure!(
+        x < w && y < h,
+        "pixel ({x}, {y}) is outside render target {target} ({w}x{h})"
+    );
+    let h = gtsim_inspect::history::history(&trace, *t, (x, y));
+    print!("{}", gtsim_inspect::history::report(&h));
+    Ok(ExitCode::SUCCESS)
+}

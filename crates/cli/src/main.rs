@@ -198,6 +198,16 @@ enum Command {
         /// With `--digest`: also draw N's state field by field and its images row by row.
         #[arg(long, value_name = "N", requires = "digest")]
         digest_draw: Option<usize>,
+        /// Instead of a report: the history of render target pixel X,Y (row 0 first in
+        /// memory): every draw that covered or wrote it, with the early depth test's
+        /// values and outcome, the shader's colour, why a write was dropped, the pixel
+        /// before and after each write; it ends with `final R G B A`.
+        #[arg(long, value_name = "X,Y", conflicts_with_all = ["serve", "diff", "with", "digest"])]
+        pixel: Option<String>,
+        /// With `--pixel`: the render target, numbered in the order the replay first
+        /// writes them (0 by default; an N out of range lists them).
+        #[arg(long, value_name = "N", requires = "pixel")]
+        target: Option<usize>,
     },
     /// Check what `gtsim run` can drive on this machine: gtsim's preload library, EGL,
     /// Mesa's GL and Vulkan drivers, the VA-API drivers and the tools the docs use, each
@@ -315,8 +325,12 @@ fn run(cli: Cli) -> Result<ExitCode> {
             with,
             digest,
             digest_draw,
+            pixel,
+            target,
         } => {
-            if let Some(to) = digest {
+            if let Some(at) = pixel {
+                inspect::pixel(file.as_deref(), &at, target.unwrap_or(0))
+            } else if let Some(to) = digest {
                 inspect::write_digest(file.as_deref(), &to, digest_draw)
             } else if let Some(b) = diff {
                 inspect::diff(file.as_deref(), inspect::Other::Capture(&b))

@@ -132,6 +132,30 @@ impl DepthAccess<'_> {
         Ok(d.base.wrapping_add(off))
     }
 
+    /// The depth (decoded to a float: D32_FLOAT as it is, the UNORM formats divided by
+    /// their largest value) and the stencil value stored at pixel (`x`, `y`), each where
+    /// it can be read: what a test there compares with (`gtsim inspect --pixel`).
+    pub fn stored(&self, mem: &dyn Memory, x: u32, y: u32) -> (Option<f32>, Option<u8>) {
+        let d = self.buffer;
+        let bytes = (d.desc.block_bytes as usize).min(4);
+        let depth = self.depth_addr(x, y).ok().and_then(|a| {
+            let mut b = [0u8; 4];
+            mem.read(a, &mut b[..bytes]).ok()?;
+            let raw = dword_le(&b[..bytes]);
+            Some(match d.format {
+                DepthFormat::D32Float => f32::from_bits(raw),
+                DepthFormat::D24Unorm => (raw & 0x00ff_ffff) as f32 / 16_777_215.0,
+                DepthFormat::D16Unorm => (raw & 0xffff) as f32 / 65_535.0,
+            })
+        });
+        let stencil = self.stencil_addr(x, y).ok().flatten().and_then(|a| {
+            let mut s = [0u8; 1];
+            mem.read(a, &mut s).ok()?;
+            Some(s[0])
+        });
+        (depth, stencil)
+    }
+
     fn stencil_addr(&self, x: u32, y: u32) -> Result<Option<u64>, MessageError> {
         let d = self.buffer;
         let Some((base, desc)) = &d.stencil else {

@@ -30,6 +30,7 @@ pub mod depth_buffer;
 pub mod depth_stencil;
 pub mod logic_op;
 pub mod mcs;
+pub mod probe;
 pub mod rt_message;
 pub mod rt_path;
 pub mod rt_samples;

@@ -398,6 +398,29 @@ impl PixelWrites<'_> {
         if let Some(h) = p.header_pixel_mask {
             enabled &= h;
         }
+        // `gtsim inspect --pixel`: the slot of the watched pixel, when this write reaches
+        // the watched image there; `dropped` says where the pixel left the write.
+        let watched = crate::probe::watched().and_then(|w| {
+            let t = target.as_ref().filter(|t| !t.is_null())?;
+            let slice = crate::rt_message::target_slice(t, p.array_index);
+            if (t.surface.base, t.lod, slice) != (w.base, w.lod, w.slice) {
+                return None;
+            }
+            let s = (0..32)
+                .find(|&s| ((p.slots & self.lit) >> s) & 1 != 0 && self.slots[s] == (w.x, w.y))?;
+            Some((w, s, *t))
+        });
+        let bit = watched.as_ref().map_or(0, |(_, s, _)| 1u32 << s);
+        let mut dropped: Option<&'static str> = None;
+        let mut drop_if = |enabled: u32, why: &'static str| {
+            if bit != 0 && dropped.is_none() && enabled & bit == 0 {
+                dropped = Some(why);
+            }
+        };
+        drop_if(
+            enabled,
+            "the pixel mask (the shader discarded the pixel, or the message's pixel enables leave it out)",
+        );
         // Seed 004 §12.1.3: the alpha test comes first; a pixel that fails it is
         // discarded before the depth and stencil tests and counts.
         // "If delivered in the incoming render target write message, source 0 alpha is
@@ -412,6 +435,16 @@ impl PixelWrites<'_> {
                     enabled &= !(1 << s);
                 }
             }
+        }
+        drop_if(enabled, "the alpha test");
+        if bit != 0 && (self.samples.is_some() || self.coarse.is_some()) {
+            crate::probe::record(crate::probe::Event::NotFollowed(
+                if self.samples.is_some() {
+                    "a multisampled render target write"
+                } else {
+                    "a coarse render target write"
+                },
+            ));
         }
         if let Some(ms) = &mut self.samples {
             let lit = write_samples(
@@ -449,6 +482,7 @@ impl PixelWrites<'_> {
                 }
             }
         }
+        drop_if(enabled, "oMask or alpha to coverage");
         if float_target && target.as_ref().is_some_and(|t| t.alpha_coverage.to_one) {
             for c in &mut p.colors {
                 c[3] = 1.0f32.to_bits();
@@ -513,9 +547,32 @@ impl PixelWrites<'_> {
             }
             enabled &= late.passed;
         }
+        let late_depth = match (&self.late, &watched) {
+            (Some(late), Some((_, s, _))) if late.tested & bit != 0 => {
+                let z = match (late.computed, p.depth) {
+                    (true, Some(d)) => f32::from_bits(d[*s]),
+                    _ => late.z[*s],
+                };
+                Some((z, late.passed & bit != 0))
+            }
+            _ => None,
+        };
+        drop_if(enabled, "the late depth/stencil test");
         if p.last {
             self.visible |= enabled;
         }
+        // The watched pixel before the write (a coarse write is not followed).
+        let at = |w: &crate::probe::Watch| gtsim_mem::surface::TexelCoord {
+            x: w.x,
+            y: w.y,
+            slice: w.slice,
+            lod: w.lod,
+            sample: 0,
+        };
+        let watch_before = watched
+            .as_ref()
+            .filter(|_| self.coarse.is_none())
+            .map(|(w, _, t)| t.surface.read_texel(&*mem, at(w)).ok());
         // A null render target is not written (seed 000 §2.12.2 SURFTYPE_NULL), but its
         // pixels went through the tests and counts above.
         let target = target.filter(|t| !t.is_null());
@@ -585,6 +642,22 @@ impl PixelWrites<'_> {
             if len > 0 {
                 sink.write_run(mem, x0, y0, &colors[..len])?;
             }
+        }
+        if let (Some((w, s, t)), Some(before)) = (watched, watch_before) {
+            let after = dropped
+                .is_none()
+                .then(|| t.surface.read_texel(&*mem, at(&w)).ok())
+                .flatten();
+            crate::probe::record(crate::probe::Event::RtWrite(crate::probe::RtWrite {
+                binding_table_index: p.binding_table_index,
+                colour: p.colors[s],
+                float: float_target,
+                blends: t.cc.blend.is_some() || t.cc.logic_op.is_some(),
+                dropped,
+                late_depth,
+                before,
+                after,
+            }));
         }
         Ok(())
     }

@@ -13,6 +13,7 @@
 
 pub mod diff;
 pub mod digest;
+pub mod history;
 pub mod html;
 pub mod image;
 pub mod model;

@@ -204,6 +204,12 @@ impl PixelStage {
     ) -> Result<(), DrawError> {
         watchdog.pixels(prim.pixels.len() as u64)?;
         watchdog.primitives = watchdog.primitives.saturating_add(1);
+        // `gtsim inspect --pixel`: the primitive covers the watched position.
+        if let Some(w) = gtsim_dataport::probe::watched()
+            && prim.pixels.contains(&(w.x, w.y))
+        {
+            gtsim_dataport::probe::record(gtsim_dataport::probe::Event::Covered);
+        }
         if st.ps.coarse.is_some() && self.kernel.is_some() {
             self.flush(st, front, mem, stats, watchdog)?;
             return coarse::shade(self, st, front, mem, prim, stats, watchdog);
@@ -718,7 +724,20 @@ fn depth_test(
                 *z = source_depth(st, prim, x + j as u32, y);
             }
         }
+        // `gtsim inspect --pixel`: the watched position's test, with what it compares.
+        let watched = gtsim_dataport::probe::watched()
+            .filter(|w| !clear && w.y == y && w.x >= x && w.x - x < n as u32);
+        let stored = watched.map(|w| access.stored(&*mem, w.x, w.y));
         let (pass, error) = access.row(mem, (x, y), &zs[..n], prim.back_facing);
+        if let (Some(w), Some((depth, stencil))) = (watched, stored) {
+            let j = (w.x - x) as usize;
+            gtsim_dataport::probe::record(gtsim_dataport::probe::Event::EarlyDepth {
+                source: zs[j],
+                stored: depth,
+                stencil,
+                passed: pass & (1 << j) != 0,
+            });
+        }
         for (j, &p) in pixels[i..i + n].iter().enumerate() {
             if pass & (1 << j) != 0 {
                 passed.push(p);
@@ -1011,10 +1030,13 @@ impl ThreadContext<'_> {
         let [m] = rec.messages.as_slice() else {
             return None;
         };
+        // (While a pixel is watched, each thread's writes go through the general path,
+        // which tells the probe.)
         if self.late.is_some()
             || self.mode != RtMode::Write
             || self.prim.aa_line.is_some()
             || self.coarse.is_some()
+            || gtsim_dataport::probe::watched().is_some()
         {
             return None;
         }
