@@ -606,6 +606,20 @@ fn pixel_history_ends_in_the_image(name: &str, capture: &Path, suffix: &str, sho
     assert!(text.ends_with(&last), "{name}: want {last}{text}");
     let draws = text.lines().filter(|l| l.starts_with("draw ")).count();
     assert!(draws >= 2 && text.contains(shows), "{name}: {text}");
+    // With `--trace`, the same history and the last writing draw's pixel shader lane,
+    // ending in its render target write.
+    let out = Command::new(gtsim())
+        .arg("inspect")
+        .arg(capture)
+        .args(["--pixel", &format!("{x},{y}"), "--trace"])
+        .output()
+        .unwrap();
+    let traced = String::from_utf8_lossy(&out.stdout);
+    let lane = traced.find("pixel shader lane").expect("a lane trace");
+    assert!(
+        traced.ends_with(&last) && traced[lane..].contains("RT write"),
+        "{name}: {traced}"
+    );
 }
 
 /// `gtsim inspect --diff` and `--with` on an iris capture: the capture agrees with

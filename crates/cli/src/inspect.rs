@@ -160,7 +160,12 @@ pub fn diff(file: Option<&Path>, other: Other<'_>) -> Result<ExitCode> {
 
 /// `gtsim inspect FILE --pixel X,Y [--target N]`: the pixel's history
 /// ([`gtsim_inspect::history`]).
-pub fn pixel(file: Option<&Path>, at: &str, target: usize) -> Result<ExitCode> {
+pub fn pixel(
+    file: Option<&Path>,
+    at: &str,
+    target: usize,
+    lanes: gtsim_inspect::history::LaneTrace,
+) -> Result<ExitCode> {
     let parsed = at
         .split_once(',')
         .and_then(|(x, y)| Some((x.trim().parse::<u32>().ok()?, y.trim().parse::<u32>().ok()?)));
@@ -190,7 +195,7 @@ pub fn pixel(file: Option<&Path>, at: &str, target: usize) -> Result<ExitCode> {
         x < w && y < h,
         "pixel ({x}, {y}) is outside render target {target} ({w}x{h})"
     );
-    let h = gtsim_inspect::history::history(&trace, *t, (x, y));
+    let h = gtsim_inspect::history::history(&trace, *t, (x, y), lanes);
     print!("{}", gtsim_inspect::history::report(&h));
     Ok(ExitCode::SUCCESS)
 }

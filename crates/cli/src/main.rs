@@ -208,6 +208,15 @@ enum Command {
         /// writes them (0 by default; an N out of range lists them).
         #[arg(long, value_name = "N", requires = "pixel")]
         target: Option<usize>,
+        /// With `--pixel`: also the pixel shader lane of the pixel, instruction by
+        /// instruction (each instruction as Mesa prints it, whether the lane ran it, its
+        /// predicate, the lane's source values and what it left; a send's payload and
+        /// what it returned), for the last draw that wrote the pixel or `--draw N`.
+        #[arg(long, requires = "pixel")]
+        trace: bool,
+        /// With `--trace`: the draw whose lane to trace.
+        #[arg(long, value_name = "N", requires = "trace")]
+        draw: Option<usize>,
     },
     /// Check what `gtsim run` can drive on this machine: gtsim's preload library, EGL,
     /// Mesa's GL and Vulkan drivers, the VA-API drivers and the tools the docs use, each
@@ -327,9 +336,17 @@ fn run(cli: Cli) -> Result<ExitCode> {
             digest_draw,
             pixel,
             target,
+            trace,
+            draw,
         } => {
             if let Some(at) = pixel {
-                inspect::pixel(file.as_deref(), &at, target.unwrap_or(0))
+                use gtsim_inspect::history::LaneTrace;
+                let lanes = match (trace, draw) {
+                    (false, _) => LaneTrace::Off,
+                    (true, None) => LaneTrace::LastWrite,
+                    (true, Some(n)) => LaneTrace::Draw(n),
+                };
+                inspect::pixel(file.as_deref(), &at, target.unwrap_or(0), lanes)
             } else if let Some(to) = digest {
                 inspect::write_digest(file.as_deref(), &to, digest_draw)
             } else if let Some(b) = diff {

@@ -28,6 +28,9 @@ pub struct Watch {
     pub x: u32,
     /// The pixel's row (row 0 first in memory).
     pub y: u32,
+    /// Whether to trace, instruction by instruction, the pixel shader lane of every
+    /// thread that covers the position ([`Event::LaneTrace`]).
+    pub trace: bool,
 }
 
 /// What the pipeline did at the watched position.
@@ -51,6 +54,16 @@ pub enum Event {
     /// A render target write message of the pixel shader that reaches the watched image
     /// at the position.
     RtWrite(RtWrite),
+    /// A pixel shader thread covering the position, its lane for the position traced:
+    /// one line per instruction executed (bounded), as `gtsim_eu`'s trace gives them.
+    LaneTrace {
+        /// The lane (channel) of the position in the thread.
+        lane: usize,
+        /// The thread's SIMD width.
+        simd: usize,
+        /// The instructions, in the order executed.
+        lines: Vec<String>,
+    },
     /// Work at the position the probe does not follow (a multisampled or coarse
     /// render target write), named.
     NotFollowed(&'static str),

@@ -1,5 +1,7 @@
 //! The thread and its run loop: fetch, decode (gtsim-isa), execute, control flow.
 
+pub mod trace;
+
 use crate::region::Acc;
 use gtsim_isa::Encoding;
 use gtsim_isa::ir::*;

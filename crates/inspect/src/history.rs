@@ -131,6 +131,7 @@ pub struct History {
 }
 
 struct Historian {
+    lanes: LaneTrace,
     target: Target,
     at: (u32, u32),
     draws: Vec<DrawHistory>,
@@ -182,6 +183,22 @@ impl Observer for Historian {
             after,
             writes_target,
         });
+        // Only the lane traces asked for are kept: draw N's, or the last writing draw's.
+        let keep = match self.lanes {
+            LaneTrace::Off => None,
+            LaneTrace::Draw(n) => Some(n),
+            LaneTrace::LastWrite => self
+                .draws
+                .iter()
+                .rev()
+                .find(|d| d.events.iter().any(written))
+                .map(|d| d.draw),
+        };
+        for d in &mut self.draws {
+            if Some(d.draw) != keep {
+                d.events.retain(|e| !matches!(e, Event::LaneTrace { .. }));
+            }
+        }
     }
 
     fn hang(&mut self, hang: &Hang, _s: &dyn gtsim_gpu::device::Latched, _m: &dyn Memory) {
@@ -190,9 +207,27 @@ impl Observer for Historian {
     }
 }
 
-/// The history of pixel `at` of `target` through `trace`'s replay.
-pub fn history(trace: &gtsim_gpu::aub::Trace, target: Target, at: (u32, u32)) -> History {
+/// Which draw's pixel shader lane to trace.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LaneTrace {
+    /// None.
+    Off,
+    /// The last draw that wrote the pixel.
+    LastWrite,
+    /// Draw N.
+    Draw(usize),
+}
+
+/// The history of pixel `at` of `target` through `trace`'s replay, with the lane traces
+/// `lanes` asks for (the others are not kept).
+pub fn history(
+    trace: &gtsim_gpu::aub::Trace,
+    target: Target,
+    at: (u32, u32),
+    lanes: LaneTrace,
+) -> History {
     let mut h = Historian {
+        lanes,
         target,
         at,
         draws: vec![],
@@ -207,6 +242,7 @@ pub fn history(trace: &gtsim_gpu::aub::Trace, target: Target, at: (u32, u32)) ->
         slice: target.slice,
         x: at.0,
         y: at.1,
+        trace: lanes != LaneTrace::Off,
     }));
     let replay = gtsim_pipe3d::draw::parallel::with_threads(1, || {
         gtsim_gpu::replay::replay_observed(
@@ -229,6 +265,11 @@ pub fn history(trace: &gtsim_gpu::aub::Trace, target: Target, at: (u32, u32)) ->
         hangs: h.hangs,
         last: target.read(&replay.mem, at.0, at.1),
     }
+}
+
+/// Whether `e` is a render target write that wrote the pixel.
+fn written(e: &Event) -> bool {
+    matches!(e, Event::RtWrite(w) if w.dropped.is_none())
 }
 
 /// A texel's channels as integers where the format stores integers or UNORM values
@@ -330,6 +371,15 @@ pub fn report(h: &History) -> String {
                                 texel(&w.after.ok_or_else(|| "-".into()))
                             );
                         }
+                    }
+                }
+                Event::LaneTrace { lane, simd, lines } => {
+                    let _ = writeln!(
+                        o,
+                        "  pixel shader lane {lane} of a SIMD{simd} thread, instruction by instruction:"
+                    );
+                    for l in lines {
+                        let _ = writeln!(o, "    {}", l.replace('\n', "\n    "));
                     }
                 }
                 Event::NotFollowed(what) => {

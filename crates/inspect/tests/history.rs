@@ -5,7 +5,7 @@
 
 use gtsim_dataport::probe::Event;
 use gtsim_gpu::aub;
-use gtsim_inspect::history::{history, report, targets};
+use gtsim_inspect::history::{LaneTrace, history, report, targets};
 use gtsim_mem::format::texel::Texel;
 
 const TRIANGLE: &[u8] = include_bytes!("../../cli/data/triangle.aub");
@@ -29,8 +29,12 @@ fn a_pixel_under_the_triangle_has_the_clear_then_the_triangle() {
     assert_eq!(t[0].surface.base, r.render_targets[0].surface.base);
     // (6, 6): the first pixel of the triangle in memory order (crates/inspect/tests/diff.rs
     // finds it by comparing the replays with and without the triangle).
-    let h = history(&trace, t[0], (6, 6));
-    assert_eq!(h, history(&trace, t[0], (6, 6)), "not deterministic");
+    let h = history(&trace, t[0], (6, 6), LaneTrace::Off);
+    assert_eq!(
+        h,
+        history(&trace, t[0], (6, 6), LaneTrace::Off),
+        "not deterministic"
+    );
     let text = report(&h);
     let draws: Vec<usize> = h.draws.iter().map(|d| d.draw).collect();
     assert_eq!(draws, [1, 2], "{text}");
@@ -73,7 +77,7 @@ fn a_pixel_under_the_triangle_has_the_clear_then_the_triangle() {
 fn a_pixel_outside_the_triangle_has_the_clear_only() {
     let trace = aub::parse(TRIANGLE);
     let t = targets(&trace);
-    let h = history(&trace, t[0], (0, 0));
+    let h = history(&trace, t[0], (0, 0), LaneTrace::Off);
     let text = report(&h);
     let draws: Vec<usize> = h.draws.iter().map(|d| d.draw).collect();
     assert_eq!(draws, [1], "{text}");
@@ -82,4 +86,67 @@ fn a_pixel_outside_the_triangle_has_the_clear_only() {
         text.ends_with(&format!("final {r_} {g} {b} {a}\n")),
         "{text}"
     );
+}
+
+/// The lane trace (`--trace`): the pixel shader lane of the last draw that wrote the
+/// pixel, instruction by instruction; its render target write's payload holds, in the
+/// lane's column, the colour the history's write reports (the two read independently:
+/// the GRF as the lane left it, the data port's decode of the message); tracing changes
+/// nothing else, and `--draw` picks another draw's lane.
+#[test]
+fn the_lane_trace_ends_in_the_colour_the_write_reports() {
+    let trace = aub::parse(TRIANGLE);
+    let t = targets(&trace);
+    let plain = history(&trace, t[0], (6, 6), LaneTrace::Off);
+    let traced = history(&trace, t[0], (6, 6), LaneTrace::LastWrite);
+    let lanes = |h: &gtsim_inspect::history::History| -> Vec<(usize, Vec<String>)> {
+        h.draws
+            .iter()
+            .flat_map(|d| {
+                d.events.iter().filter_map(move |e| match e {
+                    Event::LaneTrace { lines, .. } => Some((d.draw, lines.clone())),
+                    _ => None,
+                })
+            })
+            .collect()
+    };
+    let text = report(&traced);
+    let found = lanes(&traced);
+    assert_eq!(found.len(), 1, "{text}");
+    assert_eq!(found[0].0, 2, "{text}");
+    let without = |h: &gtsim_inspect::history::History| -> Vec<Vec<Event>> {
+        h.draws
+            .iter()
+            .map(|d| {
+                d.events
+                    .iter()
+                    .filter(|e| !matches!(e, Event::LaneTrace { .. }))
+                    .cloned()
+                    .collect()
+            })
+            .collect()
+    };
+    assert_eq!(without(&plain), without(&traced));
+    let send = found[0]
+        .1
+        .iter()
+        .rev()
+        .find(|l| l.contains("RT write"))
+        .expect("the render target write in the trace");
+    let colour = traced.draws[1]
+        .events
+        .iter()
+        .find_map(|e| match e {
+            Event::RtWrite(w) => Some(w.colour),
+            _ => None,
+        })
+        .unwrap();
+    for c in colour {
+        let v = format!("({})", f32::from_bits(c));
+        assert!(send.contains(&v), "{v} not in {send}");
+    }
+    let other = history(&trace, t[0], (6, 6), LaneTrace::Draw(1));
+    let o = lanes(&other);
+    assert_eq!(o.len(), 1);
+    assert_eq!(o[0].0, 1);
 }

@@ -983,9 +983,11 @@ impl ThreadContext<'_> {
     /// The recording a thread for `group` replays with `budget` instructions, if there
     /// is one (see `replay`).
     fn recording(&self, group: &[Subspan], budget: u64) -> Option<Arc<Recording>> {
+        // (While a pixel is watched every thread runs, so that the probe sees it.)
         self.replays
             .get(dispatch_of(group))
             .filter(|r| r.executed <= budget)
+            .filter(|_| gtsim_dataport::probe::watched().is_none())
     }
 
     /// A thread for `group` that replays `rec`: its messages sent through the thread's
@@ -1103,7 +1105,20 @@ impl ThreadContext<'_> {
                 Err(e) => (Err(e), 128),
             }
         })?;
-        let result = if ms.is_none() && self.replays.wanted(dispatch) {
+        // `gtsim inspect --pixel X,Y --trace`: the lane of the watched position, traced.
+        let traced = gtsim_dataport::probe::watched()
+            .filter(|w| w.trace && ms.is_none())
+            .and_then(|w| (0..32).find(|&s| lit & (1 << s) != 0 && slots[s] == (w.x, w.y)));
+        let result = if let Some(lane) = traced {
+            let mut steps = vec![];
+            let r = t.run_traced(&k.prog, &mut sf, budget, lane, TRACE_LIMIT, &mut steps);
+            gtsim_dataport::probe::record(gtsim_dataport::probe::Event::LaneTrace {
+                lane,
+                simd: k.simd,
+                lines: steps.iter().map(trace_line).collect(),
+            });
+            r
+        } else if ms.is_none() && self.replays.wanted(dispatch) {
             let mut rec = Recorder::new(&mut sf);
             let result = t.run_program(&k.prog, &mut rec, budget);
             if let (Ok(executed), Some(messages)) = (&result, rec.messages()) {
@@ -1643,6 +1658,27 @@ fn build_payload(
     // The registers written: the header's phases up to `reg`, the constants and setup
     // data from the start register up to `at`.
     Ok(reg.max(at))
+}
+
+/// Instructions a traced lane records at most (the thread runs on past them).
+const TRACE_LIMIT: usize = 65_536;
+
+/// One traced instruction as a line: offset, instruction, whether the lane ran it (and
+/// its predicate), its sources and what it left.
+fn trace_line(s: &gtsim_eu::exec::trace::TraceStep) -> String {
+    let mut l = format!("{:#06x}  {}", s.ip, s.text.trim());
+    l.push_str(match (s.runs, s.predicate) {
+        (_, Some(false)) => "  [predicate false]",
+        (false, _) => "  [lane off]",
+        _ => "",
+    });
+    if !s.sources.is_empty() {
+        l.push_str(&format!("\n        sources: {}", s.sources.join(", ")));
+    }
+    if let Some(d) = &s.destination {
+        l.push_str(&format!("\n        -> {d}"));
+    }
+    l
 }
 
 #[cfg(test)]
