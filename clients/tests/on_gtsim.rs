@@ -1183,6 +1183,20 @@ fn iris_comes_up_on_ice_lake_and_its_submissions_decode_as_iris_says() {
         if *name == "triangle" {
             gen11_capture_diffs(&capture, &trace);
             pixel_history_ends_in_the_image(name, &capture, "gen11", "stored (no blending)");
+            // The triangle's first vertex through iris's SIMD8 vertex shader.
+            let out = Command::new(gtsim())
+                .arg("inspect")
+                .arg(&capture)
+                .args(["--vertex", "0", "--draw", "1"])
+                .output()
+                .unwrap();
+            let text = String::from_utf8_lossy(&out.stdout);
+            assert!(
+                out.status.success()
+                    && text.contains("vertex shader lane 0 of a SIMD8 thread")
+                    && text.contains("urb MsgDesc"),
+                "{text}"
+            );
         }
         // `gtsim inspect` lists the commands with Gen11's fields.
         let dir = tmp(&format!("{name}-gen11-report"));

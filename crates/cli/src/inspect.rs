@@ -199,3 +199,16 @@ pub fn pixel(
     print!("{}", gtsim_inspect::history::report(&h));
     Ok(ExitCode::SUCCESS)
 }
+
+/// `gtsim inspect FILE --vertex N --draw M`: the vertex's lanes traced
+/// ([`gtsim_inspect::history::vertex_trace`]); exit 1 when there is no such vertex.
+pub fn vertex(file: Option<&Path>, draw: usize, vertex: usize) -> Result<ExitCode> {
+    let (bytes, _) = capture(file)?;
+    let v = gtsim_inspect::history::vertex_trace(&aub::parse(&bytes), draw, vertex);
+    print!("{}", gtsim_inspect::history::report_vertex(&v));
+    Ok(if v.events.is_empty() {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}

@@ -214,9 +214,15 @@ enum Command {
         /// what it returned), for the last draw that wrote the pixel or `--draw N`.
         #[arg(long, requires = "pixel")]
         trace: bool,
-        /// With `--trace`: the draw whose lane to trace.
-        #[arg(long, value_name = "N", requires = "trace")]
+        /// With `--trace`: the draw whose lane to trace; with `--vertex`: the draw whose
+        /// vertex to trace.
+        #[arg(long, value_name = "N")]
         draw: Option<usize>,
+        /// Instead of a report: the vertex shader lanes of vertex N of `--draw M` (the
+        /// draw's Nth vertex handed to the vertex shader, from 0), instruction by
+        /// instruction, as `--trace` shows a pixel's.
+        #[arg(long, value_name = "N", requires = "draw", conflicts_with_all = ["serve", "diff", "with", "digest", "pixel"])]
+        vertex: Option<usize>,
     },
     /// Check what `gtsim run` can drive on this machine: gtsim's preload library, EGL,
     /// Mesa's GL and Vulkan drivers, the VA-API drivers and the tools the docs use, each
@@ -338,8 +344,13 @@ fn run(cli: Cli) -> Result<ExitCode> {
             target,
             trace,
             draw,
+            vertex,
         } => {
-            if let Some(at) = pixel {
+            if let (Some(n), Some(m)) = (vertex, draw) {
+                inspect::vertex(file.as_deref(), m, n)
+            } else if draw.is_some() && !trace {
+                anyhow::bail!("--draw goes with --trace or --vertex")
+            } else if let Some(at) = pixel {
                 use gtsim_inspect::history::LaneTrace;
                 let lanes = match (trace, draw) {
                     (false, _) => LaneTrace::Off,

@@ -57,8 +57,13 @@ pub enum Event {
     /// A pixel shader thread covering the position, its lane for the position traced:
     /// one line per instruction executed (bounded), as `gtsim_eu`'s trace gives them.
     LaneTrace {
+        /// "pixel shader" or "vertex shader".
+        stage: &'static str,
         /// The lane (channel) of the position in the thread.
         lane: usize,
+        /// How many channels from `lane` on are traced (4 for a SIMD4x2 vertex: its
+        /// x, y, z and w channels).
+        width: usize,
         /// The thread's SIMD width.
         simd: usize,
         /// The instructions, in the order executed.
@@ -93,15 +98,34 @@ pub struct RtWrite {
     pub after: Option<Texel>,
 }
 
-thread_local! {
-    static ON: Cell<bool> = const { Cell::new(false) };
-    static PROBE: RefCell<Option<(Watch, Vec<Event>)>> = const { RefCell::new(None) };
+/// The vertex watched: draw `draw`'s `vertex`th shaded vertex, counted from 0 in the
+/// order the vertex fetcher hands vertices to the vertex shader (instance by instance;
+/// a vertex the post-transform cache reuses is not shaded again).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct VertexWatch {
+    /// The draw, counted from 0 in the replay.
+    pub draw: usize,
+    /// The vertex.
+    pub vertex: usize,
 }
 
-/// Watches `w` on this thread from now on (`None`: stops), dropping earlier events.
+thread_local! {
+    /// The vertex watched, the draw running and the vertices it shaded so far.
+    static VERTEX: Cell<Option<(VertexWatch, usize, usize)>> = const { Cell::new(None) };
+    static ON: Cell<bool> = const { Cell::new(false) };
+    /// The pixel watched (if any) and the events recorded; `None` when nothing is
+    /// watched.
+    static PROBE: RefCell<Option<(Option<Watch>, Vec<Event>)>> = const { RefCell::new(None) };
+}
+
+/// Watches pixel `w` on this thread from now on (`None`: stops, and stops watching a
+/// vertex too), dropping earlier events.
 pub fn watch(w: Option<Watch>) {
     ON.with(|o| o.set(w.is_some()));
-    PROBE.with(|p| *p.borrow_mut() = w.map(|w| (w, vec![])));
+    PROBE.with(|p| *p.borrow_mut() = w.map(|w| (Some(w), vec![])));
+    if w.is_none() {
+        VERTEX.with(|v| v.set(None));
+    }
 }
 
 /// The pixel watched on this thread, if any (cheap when none is).
@@ -109,7 +133,7 @@ pub fn watched() -> Option<Watch> {
     if !ON.with(Cell::get) {
         return None;
     }
-    PROBE.with(|p| p.borrow().as_ref().map(|(w, _)| *w))
+    PROBE.with(|p| p.borrow().as_ref().and_then(|(w, _)| *w))
 }
 
 /// Tells the probe of this thread what happened (nothing when no pixel is watched).
@@ -125,6 +149,44 @@ pub fn record(e: Event) {
             }
         });
     }
+}
+
+/// Watches vertex `w` on this thread from now on (`None`: stops), with or without a
+/// pixel; its trace is an [`Event::LaneTrace`] of stage "vertex shader".
+pub fn watch_vertex(w: Option<VertexWatch>) {
+    VERTEX.with(|v| v.set(w.map(|w| (w, usize::MAX, 0))));
+    if w.is_some() {
+        ON.with(|o| o.set(true));
+        PROBE.with(|p| {
+            p.borrow_mut().get_or_insert_with(|| (None, vec![]));
+        });
+    }
+}
+
+/// A draw starts: draw `index` of the replay (the tool's observer says so).
+pub fn begin_draw(index: usize) {
+    VERTEX.with(|v| {
+        if let Some((w, _, _)) = v.get() {
+            v.set(Some((w, index, 0)));
+        }
+    });
+}
+
+/// The vertex shader is about to run a thread for the draw's next `n` vertices: the
+/// watched vertex's position among them, when it is one of them (the count moves on
+/// either way). Called in dispatch order.
+pub fn next_vertices(n: usize) -> Option<usize> {
+    VERTEX.with(|v| {
+        let (w, draw, done) = v.get()?;
+        v.set(Some((w, draw, done + n)));
+        (draw == w.draw && (done..done + n).contains(&w.vertex)).then(|| w.vertex - done)
+    })
+}
+
+/// The vertices the vertex shader has been handed in the draw running so far, when a
+/// vertex is watched.
+pub fn vertices_shaded() -> Option<usize> {
+    VERTEX.with(|v| v.get().map(|(_, _, n)| n))
 }
 
 /// The events recorded since the last call (or since [`watch`]).

@@ -373,10 +373,21 @@ pub fn report(h: &History) -> String {
                         }
                     }
                 }
-                Event::LaneTrace { lane, simd, lines } => {
+                Event::LaneTrace {
+                    stage,
+                    lane,
+                    width,
+                    simd,
+                    lines,
+                } => {
+                    let lanes = if *width > 1 {
+                        format!("lanes {lane}-{}", lane + width - 1)
+                    } else {
+                        format!("lane {lane}")
+                    };
                     let _ = writeln!(
                         o,
-                        "  pixel shader lane {lane} of a SIMD{simd} thread, instruction by instruction:"
+                        "  {stage} {lanes} of a SIMD{simd} thread, instruction by instruction:"
                     );
                     for l in lines {
                         let _ = writeln!(o, "    {}", l.replace('\n', "\n    "));
@@ -404,6 +415,125 @@ pub fn report(h: &History) -> String {
         }
         Err(e) => {
             let _ = writeln!(o, "final: unreadable ({e})");
+        }
+    }
+    o
+}
+
+/// A vertex's trace (`gtsim inspect CAPTURE --vertex N --draw M`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct VertexTrace {
+    /// The draw.
+    pub draw: usize,
+    /// The vertex: the draw's Nth vertex handed to the vertex shader.
+    pub vertex: usize,
+    /// Draws the replay ran.
+    pub draws: usize,
+    /// Vertices the draw's vertex shader was handed (`None` when the draw did not run
+    /// one).
+    pub shaded: Option<usize>,
+    /// The trace of the vertex's lanes ([`Event::LaneTrace`]), when it was shaded.
+    pub events: Vec<Event>,
+}
+
+/// The trace of vertex `vertex` of draw `draw` through `trace`'s replay (on this thread,
+/// with the vertex watched).
+pub fn vertex_trace(trace: &gtsim_gpu::aub::Trace, draw: usize, vertex: usize) -> VertexTrace {
+    struct Watcher {
+        draw: usize,
+        index: usize,
+        shaded: Option<usize>,
+        events: Vec<Event>,
+    }
+    impl Observer for Watcher {
+        fn draw_begin(&mut self, _v: &DrawView, _m: &dyn Memory) {
+            probe::begin_draw(self.index);
+            let _ = probe::take();
+        }
+        fn draw_end(&mut self, _v: &DrawView, _m: &dyn Memory, _o: &DrawOutcome) {
+            if self.index == self.draw {
+                self.events = probe::take();
+                self.shaded = probe::vertices_shaded().filter(|&n| n > 0);
+            }
+            self.index += 1;
+        }
+    }
+    let mut w = Watcher {
+        draw,
+        index: 0,
+        shaded: None,
+        events: vec![],
+    };
+    probe::watch_vertex(Some(probe::VertexWatch { draw, vertex }));
+    gtsim_pipe3d::draw::parallel::with_threads(1, || {
+        gtsim_gpu::replay::replay_observed(
+            trace,
+            gtsim_gpu::device::DeviceLimits::default(),
+            |_, _| {},
+            Some(&mut w),
+        )
+    });
+    probe::watch(None);
+    VertexTrace {
+        draw,
+        vertex,
+        draws: w.index,
+        shaded: w.shaded,
+        events: w.events,
+    }
+}
+
+/// A vertex trace as text.
+pub fn report_vertex(v: &VertexTrace) -> String {
+    let mut o = String::new();
+    if v.draw >= v.draws {
+        let _ = writeln!(
+            o,
+            "draw {} is not in the capture: it has {} draws",
+            v.draw, v.draws
+        );
+        return o;
+    }
+    match v.shaded {
+        None => {
+            let _ = writeln!(o, "draw {} runs no vertex shader", v.draw);
+        }
+        Some(n) if v.vertex >= n => {
+            let _ = writeln!(
+                o,
+                "draw {} hands its vertex shader {n} vertices: there is no vertex {}",
+                v.draw, v.vertex
+            );
+        }
+        Some(n) => {
+            let _ = writeln!(
+                o,
+                "vertex {} of the {n} vertices draw {} hands its vertex shader:",
+                v.vertex, v.draw
+            );
+        }
+    }
+    for e in &v.events {
+        if let Event::LaneTrace {
+            stage,
+            lane,
+            width,
+            simd,
+            lines,
+        } = e
+        {
+            let lanes = if *width > 1 {
+                format!("lanes {lane}-{}", lane + width - 1)
+            } else {
+                format!("lane {lane}")
+            };
+            let _ = writeln!(
+                o,
+                "{stage} {lanes} of a SIMD{simd} thread, instruction by instruction:"
+            );
+            for l in lines {
+                let _ = writeln!(o, "  {}", l.replace('\n', "\n  "));
+            }
         }
     }
     o

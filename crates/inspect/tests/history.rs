@@ -150,3 +150,31 @@ fn the_lane_trace_ends_in_the_colour_the_write_reports() {
     assert_eq!(o.len(), 1);
     assert_eq!(o[0].0, 1);
 }
+
+/// `--vertex N --draw M`: the triangle's three vertices, each traced through the vertex
+/// shader from the vertex data the client put in its buffer (the `triangle` client's
+/// TRIANGLE_VERTICES, clients/src/lib.rs: (-0.8, -0.8), (0.8, -0.8), (0, 0.8)); a
+/// vertex or draw that is not there says so.
+#[test]
+fn a_vertex_is_traced_from_the_clients_vertex_data() {
+    use gtsim_inspect::history::{report_vertex, vertex_trace};
+    let trace = aub::parse(TRIANGLE);
+    let positions: [(f32, f32); 3] = [(-0.8, -0.8), (0.8, -0.8), (0.0, 0.8)];
+    for (v, (x, y)) in positions.iter().enumerate() {
+        let t = vertex_trace(&trace, 2, v);
+        let text = report_vertex(&t);
+        assert_eq!(t.shaded, Some(3), "{text}");
+        let Some(Event::LaneTrace { lines, width, .. }) = t.events.first() else {
+            panic!("{text}");
+        };
+        // Gen7: SIMD4x2, the vertex's four channels; the first instruction moves the
+        // position the vertex fetcher stored.
+        assert_eq!(*width, 4, "{text}");
+        for c in [x, y] {
+            let bits = format!("({:#x})", c.to_bits());
+            assert!(lines[0].contains(&bits), "{bits} in {}", lines[0]);
+        }
+    }
+    assert!(report_vertex(&vertex_trace(&trace, 2, 3)).contains("there is no vertex 3"));
+    assert!(report_vertex(&vertex_trace(&trace, 9, 0)).contains("is not in the capture"));
+}

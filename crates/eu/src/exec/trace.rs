@@ -83,17 +83,26 @@ impl Thread {
     }
 
     /// Runs `prog` like [`Thread::run_program`], every instruction on the per-channel
-    /// interpreter, recording for channel `lane` each instruction it executed (at most
-    /// `limit`; the rest of the thread runs unrecorded).
+    /// interpreter, recording for channels `lanes` (one pixel's, or a SIMD4x2 vertex's
+    /// four) each instruction executed (at most `limit`; the rest of the thread runs
+    /// unrecorded). With several lanes each value is the list of theirs.
     pub fn run_traced(
         &mut self,
         prog: &Program,
         sf: &mut dyn SharedFunctions,
         budget: u64,
-        lane: usize,
+        lanes: std::ops::Range<usize>,
         limit: usize,
         steps: &mut Vec<TraceStep>,
     ) -> Result<u64, ExecError> {
+        let lanes: Vec<usize> = lanes.filter(|&l| l < 32).collect();
+        let list = |v: Vec<String>| {
+            if v.len() == 1 {
+                v.into_iter().next().unwrap_or_default()
+            } else {
+                format!("[{}]", v.join(", "))
+            }
+        };
         let code = prog.code.as_slice();
         let labels = gtsim_isa::disasm::labels_for(prog.encoding(), &[]);
         self.ip = 0;
@@ -133,11 +142,15 @@ impl Thread {
             };
             executed += 1;
             let record = steps.len() < limit;
-            let channel = Self::channel_of(ins, lane);
-            // The lane's predicate bit, where the lane is otherwise live; `sel` chooses by
+            let bits = lanes.iter().fold(0u32, |m, &l| m | 1 << l);
+            let channels: Vec<usize> = lanes
+                .iter()
+                .filter_map(|&l| Self::channel_of(ins, l))
+                .collect();
+            // The lanes' predicate bits, where they are otherwise live; `sel` chooses by
             // its predicate and writes either way.
-            let live = self.exec_mask_with(ins, false) & (1 << lane) != 0;
-            let passed = self.exec_mask_with(ins, true) & (1 << lane) != 0;
+            let live = self.exec_mask_with(ins, false) & bits != 0;
+            let passed = self.exec_mask_with(ins, true) & bits != 0;
             let predicate = ins.predicate.filter(|_| live).map(|_| passed);
             let runs = if ins.opcode == Opcode::Sel {
                 live
@@ -148,13 +161,19 @@ impl Thread {
                 ins.opcode,
                 Opcode::Send | Opcode::Sendc | Opcode::Sends | Opcode::Sendsc
             );
-            // A send's payload: the lane's column of each message register.
+            // A send's payload: the lanes' columns of each message register.
             let column = |t: &Thread, reg: usize| {
-                let at = reg * 32 + (lane % 8) * 4;
-                t.grf_bytes().get(at..at + 4).map_or("-".into(), |b| {
-                    let d = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
-                    format!("g{reg}.{}: {d:#010x} ({})", lane % 8, f32::from_bits(d))
-                })
+                let v = lanes
+                    .iter()
+                    .map(|&lane| {
+                        let at = reg * 32 + (lane % 8) * 4;
+                        t.grf_bytes().get(at..at + 4).map_or("-".into(), |b| {
+                            let d = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+                            format!("{d:#010x} ({})", f32::from_bits(d))
+                        })
+                    })
+                    .collect();
+                format!("g{reg}.{}: {}", lanes.first().map_or(0, |l| l % 8), list(v))
             };
             let payload = |t: &Thread| -> Vec<String> {
                 let reg_of = |s: Option<&Src>| match s {
@@ -173,19 +192,25 @@ impl Thread {
                 }
                 out
             };
-            let sources = match channel {
-                Some(_) if record && sends => payload(self),
-                Some(c) if record && !sends => ins
-                    .srcs
+            let sources = if !record || channels.is_empty() {
+                vec![]
+            } else if sends {
+                payload(self)
+            } else {
+                ins.srcs
                     .iter()
                     .map(|s| {
                         let ty = match s {
                             Src::Reg { ty, .. } | Src::Imm { ty, .. } => *ty,
                         };
-                        self.read_src(s, c).map_or("-".into(), |v| show(v, ty))
+                        list(
+                            channels
+                                .iter()
+                                .map(|&c| self.read_src(s, c).map_or("-".into(), |v| show(v, ty)))
+                                .collect(),
+                        )
                     })
-                    .collect(),
-                _ => vec![],
+                    .collect()
             };
             let ip = self.ip;
             let next = ip + len;
@@ -203,11 +228,16 @@ impl Thread {
                             .collect::<Vec<_>>()
                             .join(", ")
                     })
+                } else if runs && !channels.is_empty() {
+                    let v: Vec<Option<String>> = channels
+                        .iter()
+                        .map(|&c| self.dst_value(&ins.dst, c).map(|v| show(v, ins.dst.ty)))
+                        .collect();
+                    v.iter()
+                        .any(Option::is_some)
+                        .then(|| list(v.into_iter().map(|x| x.unwrap_or("-".into())).collect()))
                 } else {
-                    channel
-                        .filter(|_| runs)
-                        .and_then(|c| self.dst_value(&ins.dst, c))
-                        .map(|v| show(v, ins.dst.ty))
+                    None
                 };
                 steps.push(TraceStep {
                     ip,

@@ -1111,9 +1111,18 @@ impl ThreadContext<'_> {
             .and_then(|w| (0..32).find(|&s| lit & (1 << s) != 0 && slots[s] == (w.x, w.y)));
         let result = if let Some(lane) = traced {
             let mut steps = vec![];
-            let r = t.run_traced(&k.prog, &mut sf, budget, lane, TRACE_LIMIT, &mut steps);
+            let r = t.run_traced(
+                &k.prog,
+                &mut sf,
+                budget,
+                lane..lane + 1,
+                TRACE_LIMIT,
+                &mut steps,
+            );
             gtsim_dataport::probe::record(gtsim_dataport::probe::Event::LaneTrace {
+                stage: "pixel shader",
                 lane,
+                width: 1,
                 simd: k.simd,
                 lines: steps.iter().map(trace_line).collect(),
             });
@@ -1661,11 +1670,11 @@ fn build_payload(
 }
 
 /// Instructions a traced lane records at most (the thread runs on past them).
-const TRACE_LIMIT: usize = 65_536;
+pub(super) const TRACE_LIMIT: usize = 65_536;
 
 /// One traced instruction as a line: offset, instruction, whether the lane ran it (and
 /// its predicate), its sources and what it left.
-fn trace_line(s: &gtsim_eu::exec::trace::TraceStep) -> String {
+pub(super) fn trace_line(s: &gtsim_eu::exec::trace::TraceStep) -> String {
     let mut l = format!("{:#06x}  {}", s.ip, s.text.trim());
     l.push_str(match (s.runs, s.predicate) {
         (_, Some(false)) => "  [predicate false]",

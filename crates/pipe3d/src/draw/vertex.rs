@@ -99,7 +99,10 @@ impl VertexStage {
         if pairs.len() < parallel::MIN_BATCH || super::router::sends_atomics(front, prog) {
             for pair in pairs {
                 let budget = watchdog.thread_budget(DEFAULT_BUDGET);
-                let (result, vues) = run_vs_thread(st, front, &mut *mem, prog, pair, budget)?;
+                let traced = gtsim_dataport::probe::next_vertices(pair.len());
+                let (result, vues, lines) =
+                    run_vs_thread(st, front, &mut *mem, prog, pair, budget, traced)?;
+                record_trace(st, traced, lines);
                 watchdog
                     .thread_ran(result, budget, DEFAULT_BUDGET)?
                     .map_err(failed)?;
@@ -110,13 +113,19 @@ impl VertexStage {
         for batch in pairs.chunks(parallel::BATCH) {
             let budget = watchdog.thread_budget(DEFAULT_BUDGET);
             let base: &dyn Memory = &*mem;
+            // (The watched vertex, if any, found in dispatch order on this thread.)
+            let traced: Vec<Option<usize>> = batch
+                .iter()
+                .map(|p| gtsim_dataport::probe::next_vertices(p.len()))
+                .collect();
             let outcomes = parallel::run(batch.len(), |i| {
                 let mut overlay = Overlay::new(base);
-                let r = run_vs_thread(st, front, &mut overlay, prog, batch[i], budget);
+                let r = run_vs_thread(st, front, &mut overlay, prog, batch[i], budget, traced[i]);
                 (r, overlay.into_log())
             });
-            for (r, log) in outcomes {
-                let (result, vues) = r?;
+            for ((r, log), t) in outcomes.into_iter().zip(traced) {
+                let (result, vues, lines) = r?;
+                record_trace(st, t, lines);
                 watchdog
                     .thread_ran_in_order(result, DEFAULT_BUDGET)?
                     .map_err(failed)?;
@@ -207,6 +216,64 @@ fn fetch_vertex(
     Ok(vue)
 }
 
+/// How a VS thread ended, its output VUEs, and its traced lanes' lines (when it held the
+/// watched vertex).
+type VsThread = (Result<u64, ExecError>, Vec<Vue>, Option<Vec<String>>);
+
+/// `gtsim inspect --vertex N --draw M`: the traced vertex's lanes, told to the probe
+/// (on the submitting thread, in dispatch order).
+fn record_trace(st: &DrawState, vertex: Option<usize>, lines: Option<Vec<String>>) {
+    let (Some(v), Some(lines)) = (vertex, lines) else {
+        return;
+    };
+    let (stage, lane, width) = if st.vs.simd8 {
+        ("vertex shader", v, 1)
+    } else {
+        (
+            "vertex shader (SIMD4x2: the vertex's x, y, z, w channels)",
+            4 * v,
+            4,
+        )
+    };
+    gtsim_dataport::probe::record(gtsim_dataport::probe::Event::LaneTrace {
+        stage,
+        lane,
+        width,
+        simd: 8,
+        lines,
+    });
+}
+
+/// Runs `prog` on `t` through `router`, traced for vertex `vertex` of the thread when it
+/// is the one watched (its lanes: `v` on SIMD8, `4v..4v + 4` on SIMD4x2).
+fn run_maybe_traced(
+    t: &mut gtsim_eu::exec::Thread,
+    prog: &Program,
+    router: &mut Router,
+    budget: u64,
+    (vertex, simd8): (Option<usize>, bool),
+) -> (Result<u64, ExecError>, Option<Vec<String>>) {
+    match vertex {
+        None => (t.run_program(prog, router, budget), None),
+        Some(v) => {
+            let lanes = if simd8 { v..v + 1 } else { 4 * v..4 * v + 4 };
+            let mut steps = vec![];
+            let r = t.run_traced(
+                prog,
+                router,
+                budget,
+                lanes,
+                super::pixel::TRACE_LIMIT,
+                &mut steps,
+            );
+            (
+                r,
+                Some(steps.iter().map(super::pixel::trace_line).collect()),
+            )
+        }
+    }
+}
+
 /// One SIMD4x2 VS thread for one or two vertices (seed 004 §3.3): R0 with the URB return
 /// handles, then from the URB data start register the push constants and the vertex
 /// data interleaved (vertex 0 in dwords
@@ -220,10 +287,11 @@ fn run_vs_thread(
     prog: &Program,
     pair: &[Vue],
     budget: u64,
-) -> Result<(Result<u64, ExecError>, Vec<Vue>), DrawError> {
+    traced: Option<usize>,
+) -> Result<VsThread, DrawError> {
     let vs = &st.vs;
     if vs.simd8 {
-        return run_vs_thread_simd8(st, front, mem, prog, pair, budget);
+        return run_vs_thread_simd8(st, front, mem, prog, pair, budget, traced);
     }
     let mut t = super::spare::thread(8, prog);
     t.dispatch_mask = if pair.len() == 2 { 0xff } else { 0x0f };
@@ -278,9 +346,9 @@ fn run_vs_thread(
         barrier: None,
         pixels: None,
     };
-    let result = t.run_program(prog, &mut router, budget);
+    let (result, lines) = run_maybe_traced(&mut t, prog, &mut router, budget, (traced, vs.simd8));
     super::spare::keep(t);
-    Ok((result, vues))
+    Ok((result, vues, lines))
 }
 
 /// One SIMD8 VS thread for up to eight vertices (Gen8+; Mesa brw_fs setup_vs_payload
@@ -295,7 +363,8 @@ fn run_vs_thread_simd8(
     prog: &Program,
     vertices: &[Vue],
     budget: u64,
-) -> Result<(Result<u64, ExecError>, Vec<Vue>), DrawError> {
+    traced: Option<usize>,
+) -> Result<VsThread, DrawError> {
     let vs = &st.vs;
     let mut t = super::spare::thread(8, prog);
     t.dispatch_mask = (1u32 << vertices.len()) - 1;
@@ -345,7 +414,7 @@ fn run_vs_thread_simd8(
         barrier: None,
         pixels: None,
     };
-    let result = t.run_program(prog, &mut router, budget);
+    let (result, lines) = run_maybe_traced(&mut t, prog, &mut router, budget, (traced, vs.simd8));
     super::spare::keep(t);
-    Ok((result, vues))
+    Ok((result, vues, lines))
 }
