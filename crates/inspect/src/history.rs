@@ -226,6 +226,23 @@ pub fn history(
     at: (u32, u32),
     lanes: LaneTrace,
 ) -> History {
+    history_limited(
+        trace,
+        target,
+        at,
+        lanes,
+        gtsim_gpu::device::DeviceLimits::default(),
+    )
+}
+
+/// [`history`] under the given hangcheck limits.
+pub fn history_limited(
+    trace: &gtsim_gpu::aub::Trace,
+    target: Target,
+    at: (u32, u32),
+    lanes: LaneTrace,
+    limits: gtsim_gpu::device::DeviceLimits,
+) -> History {
     let mut h = Historian {
         lanes,
         target,
@@ -245,12 +262,7 @@ pub fn history(
         trace: lanes != LaneTrace::Off,
     }));
     let replay = gtsim_pipe3d::draw::parallel::with_threads(1, || {
-        gtsim_gpu::replay::replay_observed(
-            trace,
-            gtsim_gpu::device::DeviceLimits::default(),
-            |_, _| {},
-            Some(&mut h),
-        )
+        gtsim_gpu::replay::replay_observed(trace, limits, |_, _| {}, Some(&mut h))
     });
     probe::watch(None);
     for (i, why) in &replay.hangs {
