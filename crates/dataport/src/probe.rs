@@ -54,6 +54,25 @@ pub enum Event {
     /// A render target write message of the pixel shader that reaches the watched image
     /// at the position.
     RtWrite(RtWrite),
+    /// A render target write of a multisampled target at the watched pixel: the samples
+    /// the primitive covers there and those the write stored (after oMask, alpha to
+    /// coverage and the late depth test), and each sample before and after.
+    RtWriteSamples {
+        /// Binding table index of the render target.
+        binding_table_index: u8,
+        /// The colour the shader sent for the pixel (source 0), as its channels' bits.
+        colour: [u32; 4],
+        /// Whether the channels are floats.
+        float: bool,
+        /// Samples covered, bit per sample.
+        covered: u16,
+        /// Samples written, bit per sample.
+        written: u16,
+        /// Each sample before the write.
+        before: Vec<Option<Texel>>,
+        /// Each sample after it.
+        after: Vec<Option<Texel>>,
+    },
     /// A pixel shader thread covering the position, its lane for the position traced:
     /// one line per instruction executed (bounded), as `gtsim_eu`'s trace gives them.
     LaneTrace {

@@ -437,17 +437,30 @@ impl PixelWrites<'_> {
             }
         }
         drop_if(enabled, "the alpha test");
-        if bit != 0 && (self.samples.is_some() || self.coarse.is_some()) {
+        if bit != 0 && self.coarse.is_some() {
             crate::probe::record(crate::probe::Event::NotFollowed(
-                if self.samples.is_some() {
-                    "a multisampled render target write"
-                } else {
-                    "a coarse render target write"
-                },
+                "a coarse render target write",
             ));
         }
+        // A multisampled target's watched pixel: every sample before the write.
+        let sample_at = |w: &crate::probe::Watch, k: u32| gtsim_mem::surface::TexelCoord {
+            x: w.x,
+            y: w.y,
+            slice: w.slice,
+            lod: w.lod,
+            sample: k,
+        };
+        let samples_before = match (&self.samples, &watched) {
+            (Some(ms), Some((w, _, t))) => Some(
+                (0..ms.count)
+                    .map(|k| t.surface.read_texel(&*mem, sample_at(w, k)).ok())
+                    .collect::<Vec<_>>(),
+            ),
+            _ => None,
+        };
         if let Some(ms) = &mut self.samples {
-            let lit = write_samples(
+            let covered = watched.as_ref().map_or(0, |(_, s, _)| ms.masks[*s]);
+            let (lit, written) = write_samples(
                 ms,
                 self.late.as_mut(),
                 &self.slots,
@@ -459,6 +472,20 @@ impl PixelWrites<'_> {
             )?;
             if p.last {
                 self.visible |= lit;
+            }
+            if let (Some((w, s, t)), Some(before)) = (&watched, samples_before) {
+                let count = before.len() as u32;
+                crate::probe::record(crate::probe::Event::RtWriteSamples {
+                    binding_table_index: p.binding_table_index,
+                    colour: p.colors[*s],
+                    float: float_target,
+                    covered,
+                    written: written[*s],
+                    before,
+                    after: (0..count)
+                        .map(|k| t.surface.read_texel(&*mem, sample_at(w, k)).ok())
+                        .collect(),
+                });
             }
             return Ok(());
         }

@@ -90,7 +90,7 @@ pub(crate) fn write_samples(
     target: Option<&RenderTarget>,
     enabled: u32,
     array_index: u32,
-) -> Result<u32, MessageError> {
+) -> Result<(u32, [SampleMask; 32]), MessageError> {
     let mut late = late;
     let float = match target {
         Some(t) => matches!(texel_of(&t.surface, [0; 4])?, Texel::Float(_)),
@@ -155,7 +155,7 @@ pub(crate) fn write_samples(
         }
     }
     let Some(t) = target else {
-        return Ok(lit);
+        return Ok((lit, masks));
     };
     let sink = PixelSink::new(t, array_index);
     for s in (0..32).filter(|s| lit & (1 << s) != 0) {
@@ -170,7 +170,7 @@ pub(crate) fn write_samples(
             sink.write_dual(mem, (x, y, k), color, p.colors1.map(|c| c[s]))?;
         }
     }
-    Ok(lit)
+    Ok((lit, masks))
 }
 
 #[cfg(test)]

@@ -162,7 +162,9 @@ impl Observer for Historian {
                 && (rt.min_array_element..=rt.min_array_element.saturating_add(rt.array_extent))
                     .contains(&self.target.slice)
         });
-        let wrote_here = events.iter().any(|e| matches!(e, Event::RtWrite(_)));
+        let wrote_here = events
+            .iter()
+            .any(|e| matches!(e, Event::RtWrite(_) | Event::RtWriteSamples { .. }));
         let before = self.before.take().unwrap_or_else(|| Err("not read".into()));
         let after = self.target.read(mem, self.at.0, self.at.1);
         // A draw is part of the history when it wrote the pixel, covered the position
@@ -281,7 +283,11 @@ pub fn history_limited(
 
 /// Whether `e` is a render target write that wrote the pixel.
 fn written(e: &Event) -> bool {
-    matches!(e, Event::RtWrite(w) if w.dropped.is_none())
+    match e {
+        Event::RtWrite(w) => w.dropped.is_none(),
+        Event::RtWriteSamples { written, .. } => *written != 0,
+        _ => false,
+    }
 }
 
 /// A texel's channels as integers where the format stores integers or UNORM values
@@ -311,6 +317,12 @@ pub fn report(h: &History) -> String {
         h.at.1,
         h.target.describe()
     );
+    if h.target.surface.desc.samples > 1 {
+        let _ = writeln!(
+            o,
+            "a multisampled target: before, after and final are sample 0's; each write lists every sample"
+        );
+    }
     if h.draws.is_empty() {
         let _ = writeln!(o, "no draw covered or wrote it");
     }
@@ -405,12 +417,39 @@ pub fn report(h: &History) -> String {
                         let _ = writeln!(o, "    {}", l.replace('\n', "\n    "));
                     }
                 }
+                Event::RtWriteSamples {
+                    binding_table_index,
+                    colour,
+                    float,
+                    covered,
+                    written,
+                    before,
+                    after,
+                } => {
+                    let colour = if *float {
+                        format!("{:?}", colour.map(f32::from_bits))
+                    } else {
+                        format!("{colour:?}")
+                    };
+                    let _ = writeln!(
+                        o,
+                        "  render target write (binding table entry {binding_table_index}): the shader's colour {colour}; samples covered {covered:#b}, written {written:#b}"
+                    );
+                    for (k, (b, a)) in before.iter().zip(after).enumerate() {
+                        let show = |t: &Option<Texel>| texel(&t.ok_or_else(|| "-".into()));
+                        let _ = writeln!(o, "    sample {k}: {} -> {}", show(b), show(a));
+                    }
+                }
                 Event::NotFollowed(what) => {
                     let _ = writeln!(o, "  {what}: not followed by the probe");
                 }
             }
         }
-        if d.before != d.after && !d.events.iter().any(|e| matches!(e, Event::RtWrite(_))) {
+        let writes = d
+            .events
+            .iter()
+            .any(|e| matches!(e, Event::RtWrite(_) | Event::RtWriteSamples { .. }));
+        if d.before != d.after && !writes {
             let _ = writeln!(
                 o,
                 "  the pixel changed without a render target write at it (a fast clear or a resolve, which act on the whole surface)"
