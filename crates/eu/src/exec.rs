@@ -1182,24 +1182,7 @@ impl Thread {
                     ip: self.ip,
                 });
             }
-            // Wake the channels waiting for this instruction (broken channels stay parked:
-            // they move past the `while` below).
-            let mut parked = self.parked & !self.broken;
-            if parked != 0 && self.wait_bloom & wait_bit(self.ip) != 0 {
-                let mut woke = false;
-                while parked != 0 {
-                    let c = parked.trailing_zeros() as usize;
-                    parked &= parked - 1;
-                    if self.waiting[c] == Some(self.ip) {
-                        self.waiting[c] = None;
-                        self.parked &= !(1 << c);
-                        woke = true;
-                    }
-                }
-                if !woke {
-                    self.refresh_wait_bloom();
-                }
-            }
+            self.wake_waiting();
             // Compiled code, entered at a block's start when the budget covers the
             // block (see `crate::jit`).
             if self.fp_mode == FpMode::Ieee
@@ -1268,6 +1251,28 @@ impl Thread {
             }
         }
         Ok(*executed)
+    }
+
+    /// Wakes the channels waiting for the instruction at the instruction pointer
+    /// (broken channels stay parked: they move past the `while` that broke them).
+    #[inline(always)]
+    pub(crate) fn wake_waiting(&mut self) {
+        let mut parked = self.parked & !self.broken;
+        if parked != 0 && self.wait_bloom & wait_bit(self.ip) != 0 {
+            let mut woke = false;
+            while parked != 0 {
+                let c = parked.trailing_zeros() as usize;
+                parked &= parked - 1;
+                if self.waiting[c] == Some(self.ip) {
+                    self.waiting[c] = None;
+                    self.parked &= !(1 << c);
+                    woke = true;
+                }
+            }
+            if !woke {
+                self.refresh_wait_bloom();
+            }
+        }
     }
 
     /// A micro-op or double-precision instruction.

@@ -119,16 +119,7 @@ impl Thread {
                 });
             }
             // Wake the channels waiting for this instruction, as the run loop does.
-            let mut parked = self.parked & !self.broken;
-            while parked != 0 {
-                let c = parked.trailing_zeros() as usize;
-                parked &= parked - 1;
-                if self.waiting[c] == Some(self.ip) {
-                    self.waiting[c] = None;
-                    self.parked &= !(1 << c);
-                }
-            }
-            self.refresh_wait_bloom();
+            self.wake_waiting();
             let decoded;
             let (ins, len) = match prog.at(self.ip) {
                 Some(d) => (&d.ins, d.len),
