@@ -88,8 +88,8 @@ pub enum Event {
         /// The instructions, in the order executed.
         lines: Vec<String>,
     },
-    /// Work at the position the probe does not follow (a multisampled or coarse
-    /// render target write), named.
+    /// Work at the position the probe does not follow (a coarse render target
+    /// write), named.
     NotFollowed(&'static str),
 }
 

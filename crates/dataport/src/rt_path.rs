@@ -442,7 +442,7 @@ impl PixelWrites<'_> {
                 "a coarse render target write",
             ));
         }
-        // A multisampled target's watched pixel: every sample before the write.
+        // Sample k of the watched pixel.
         let sample_at = |w: &crate::probe::Watch, k: u32| gtsim_mem::surface::TexelCoord {
             x: w.x,
             y: w.y,
@@ -450,6 +450,7 @@ impl PixelWrites<'_> {
             lod: w.lod,
             sample: k,
         };
+        // A multisampled target's watched pixel: every sample before the write.
         let samples_before = match (&self.samples, &watched) {
             (Some(ms), Some((w, _, t))) => Some(
                 (0..ms.count)
@@ -589,17 +590,10 @@ impl PixelWrites<'_> {
             self.visible |= enabled;
         }
         // The watched pixel before the write (a coarse write is not followed).
-        let at = |w: &crate::probe::Watch| gtsim_mem::surface::TexelCoord {
-            x: w.x,
-            y: w.y,
-            slice: w.slice,
-            lod: w.lod,
-            sample: 0,
-        };
         let watch_before = watched
             .as_ref()
             .filter(|_| self.coarse.is_none())
-            .map(|(w, _, t)| t.surface.read_texel(&*mem, at(w)).ok());
+            .map(|(w, _, t)| t.surface.read_texel(&*mem, sample_at(w, 0)).ok());
         // A null render target is not written (seed 000 §2.12.2 SURFTYPE_NULL), but its
         // pixels went through the tests and counts above.
         let target = target.filter(|t| !t.is_null());
@@ -673,7 +667,7 @@ impl PixelWrites<'_> {
         if let (Some((w, s, t)), Some(before)) = (watched, watch_before) {
             let after = dropped
                 .is_none()
-                .then(|| t.surface.read_texel(&*mem, at(&w)).ok())
+                .then(|| t.surface.read_texel(&*mem, sample_at(&w, 0)).ok())
                 .flatten();
             crate::probe::record(crate::probe::Event::RtWrite(crate::probe::RtWrite {
                 binding_table_index: p.binding_table_index,

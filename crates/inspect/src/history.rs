@@ -290,9 +290,9 @@ fn written(e: &Event) -> bool {
     }
 }
 
-/// A texel's channels as integers where the format stores integers or UNORM values
-/// (as `gtsim replay` reads them back: UNORM scaled to 255 and rounded, integers
-/// clamped to 0..=255), else as the floats they are.
+/// A texel's channels as the 8-bit integers `gtsim replay` reads back
+/// (`gtsim_gpu::replay::texel_rgba8`: floats clamped to [0, 1], scaled to 255 and
+/// rounded, integers clamped to 0..=255): a UNORM8 or UINT8 target's stored values.
 pub fn final_channels(t: &Texel) -> String {
     let c = gtsim_gpu::replay::texel_rgba8(*t);
     format!("{} {} {} {}", c[0], c[1], c[2], c[3])

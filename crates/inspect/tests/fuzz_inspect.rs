@@ -23,6 +23,17 @@ const LIMITS: DeviceLimits = DeviceLimits {
     },
 };
 
+/// The indices of the capture's memory writes of a dword or more: what the harnesses
+/// mutate.
+fn memory_writes(t: &gtsim_gpu::aub::Trace) -> Vec<usize> {
+    t.events
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| matches!(e, Event::Write { data, .. } if data.len() >= 4))
+        .map(|(i, _)| i)
+        .collect()
+}
+
 fn mutate(rng: &mut Rng, data: &mut [u8]) {
     gtsim_fuzzkit::mutate_dwords(rng, data, &[0, 1, 0xffff_ffff, 0x8000_0000, 0x0000_ffff]);
 }
@@ -46,13 +57,7 @@ fn seed(fixed: u64, salt: u64) -> u64 {
 #[test]
 fn mutated_captures_end_in_reports() {
     let base = parse(TRACE);
-    let writes: Vec<usize> = base
-        .events
-        .iter()
-        .enumerate()
-        .filter(|(_, e)| matches!(e, Event::Write { data, .. } if data.len() >= 4))
-        .map(|(i, _)| i)
-        .collect();
+    let writes = memory_writes(&base);
     let dir = std::env::temp_dir().join(format!("gtsim-fuzz-inspect-{}", std::process::id()));
     let (mut hangs, n) = (0, gtsim_fuzzkit::cases(12));
     let (mut clean, mut errors) = (0, 0);
@@ -206,13 +211,7 @@ fn the_server_answers_random_requests() {
 fn mutated_captures_give_a_pixel_history() {
     let base = parse(TRACE);
     let target = gtsim_inspect::history::targets(&base)[0];
-    let writes: Vec<usize> = base
-        .events
-        .iter()
-        .enumerate()
-        .filter(|(_, e)| matches!(e, Event::Write { data, .. } if data.len() >= 4))
-        .map(|(i, _)| i)
-        .collect();
+    let writes = memory_writes(&base);
     let (mut written, mut other) = (0, 0);
     for case in 0..gtsim_fuzzkit::cases(16) {
         let mut rng = Rng(seed(0x9e37_79b9_7f4a_7c15, 0x6869_7374_0000_0000) ^ (case + 1));

@@ -1,5 +1,6 @@
-//! One channel (lane) of a thread traced instruction by instruction (`gtsim inspect
-//! --pixel X,Y --trace`): each instruction as Mesa prints it, whether the lane runs it,
+//! Channels (lanes) of a thread traced instruction by instruction (`gtsim inspect
+//! --pixel X,Y --trace`, `--vertex N --draw M`): each instruction as Mesa prints it,
+//! whether the lane runs it,
 //! its predicate, the lane's source values and the destination value it left, in their
 //! types. The traced thread runs on the per-channel interpreter (every instruction through
 //! `Thread::step`, no micro-ops or compiled code), which gives the same bits as every
@@ -7,7 +8,7 @@
 
 use super::{ExecError, Flow, Program, SharedFunctions, Thread};
 use crate::region::Val;
-use gtsim_isa::ir::{Dst, DstLayout, Layout, RegFile, Region, Src, Type};
+use gtsim_isa::ir::{Address, Dst, DstLayout, Layout, RegFile, Region, Src, Type};
 use gtsim_isa::opcode::Opcode;
 
 /// One instruction the traced thread executed.
@@ -24,8 +25,8 @@ pub struct TraceStep {
     pub predicate: Option<bool>,
     /// The lane's source values, in their types (with source modifiers applied).
     pub sources: Vec<String>,
-    /// The lane's destination value after the instruction, in its type (a GRF or the
-    /// accumulator); for a send, the lane's column of the registers it returned.
+    /// The lane's destination value after the instruction, in its type (a directly
+    /// addressed GRF); for a send, the lane's column of the registers it returned.
     pub destination: Option<String>,
 }
 
@@ -48,37 +49,34 @@ impl Thread {
         (lane >= g && lane < g + usize::from(ins.exec_size)).then(|| lane - g)
     }
 
-    /// The value channel `c` of destination `d` holds (a GRF element or the
-    /// accumulator), if it can be read.
+    /// The value channel `c` of destination `d` holds, for a directly addressed GRF
+    /// destination; other destinations (the null register, the accumulator, flags,
+    /// indirect addressing) show none.
     fn dst_value(&self, d: &Dst, c: usize) -> Option<Val> {
-        let src = Src::Reg {
-            file: d.file,
-            nr: d.nr,
-            subnr: d.subnr,
+        if d.file != RegFile::Grf || d.address != Address::Direct {
+            return None;
+        }
+        let h = match d.layout {
+            DstLayout::HStride(h) => usize::from(h.max(1)),
+            DstLayout::WriteMask(_) => 1,
+        };
+        // Channel c of the destination: c * stride elements past its start, read as a
+        // scalar source there.
+        let byte = usize::from(d.nr) * 32 + usize::from(d.subnr) + c * h * d.ty.size() as usize;
+        let at = Src::Reg {
+            file: RegFile::Grf,
+            nr: u8::try_from(byte / 32).ok()?,
+            subnr: (byte % 32) as u8,
             ty: d.ty,
             layout: Layout::Region(Region {
                 vstride: Some(0),
                 width: 1,
                 hstride: 0,
             }),
-            address: d.address,
+            address: Address::Direct,
             negate: false,
             abs: false,
         };
-        let h = match d.layout {
-            DstLayout::HStride(h) => usize::from(h.max(1)),
-            DstLayout::WriteMask(_) => 1,
-        };
-        if d.file != RegFile::Grf {
-            return None;
-        }
-        // Channel c of the destination: c * stride elements past its start.
-        let mut at = src;
-        if let Src::Reg { subnr, nr, ty, .. } = &mut at {
-            let byte = usize::from(*nr) * 32 + usize::from(*subnr) + c * h * ty.size() as usize;
-            *nr = u8::try_from(byte / 32).ok()?;
-            *subnr = (byte % 32) as u8;
-        }
         self.read_src(&at, 0).ok()
     }
 
@@ -106,6 +104,8 @@ impl Thread {
         let code = prog.code.as_slice();
         let labels = gtsim_isa::disasm::labels_for(prog.encoding(), &[]);
         self.ip = 0;
+        // Instructions run here outside the program's predecoded set, so any register
+        // may be written: a later reset of the thread must clear them all.
         self.nonzero = crate::written::RegisterSet::ALL;
         self.touched = crate::written::RegisterSet::ALL;
         self.acc_dirty = true;
