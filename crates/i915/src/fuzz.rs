@@ -191,8 +191,10 @@ pub fn allowed(nr: u32) -> &'static [Errno] {
                 E::E2BIG,
                 E::ENOSPC,
             ],
-            // E2BIG: too long an extension chain (timeline fences).
+            // E2BIG: too long an extension chain (timeline fences). EIO: the context is
+            // banned after a hang (eb_pin_engine's intel_context_is_banned, `ban.rs`).
             I915_GEM_EXECBUFFER2 => &[
+                E::EIO,
                 E::EINVAL,
                 E::ENOENT,
                 E::EPERM,
@@ -205,7 +207,10 @@ pub fn allowed(nr: u32) -> &'static [Errno] {
                 &[E::EINVAL, E::ENOENT, E::ENODEV, E::EPERM]
             }
             // CONTEXT_CREATE_EXT's extensions carry SETPARAMs (E2BIG: too long a chain).
-            I915_GEM_CONTEXT_CREATE => &[E::EINVAL, E::ENOENT, E::ENODEV, E::EPERM, E::E2BIG],
+            // EIO: a client banned after repeated hangs (client_is_banned, `ban.rs`).
+            I915_GEM_CONTEXT_CREATE => {
+                &[E::EIO, E::EINVAL, E::ENOENT, E::ENODEV, E::EPERM, E::E2BIG]
+            }
             // ENODEV without full PPGTT (Ivy Bridge).
             I915_GEM_VM_CREATE | I915_GEM_VM_DESTROY => &[E::EINVAL, E::ENOENT, E::ENODEV],
             // i915_gem_userptr_ioctl's checks (`Kernel::userptr`); ENOSPC: handles.
