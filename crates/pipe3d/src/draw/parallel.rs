@@ -22,6 +22,14 @@ use std::sync::{Arc, Mutex, OnceLock};
 /// hardware too).
 pub const BATCH: usize = 256;
 
+/// Pixel shader threads dispatched per batch ([`BATCH`] for the other stages). Larger:
+/// a pixel shader thread is short (a blit's is two sends), so at 256 a batch took about
+/// a quarter of a millisecond on two cores, and the pool threads' wake-up at its start
+/// (about 40 us on the reference VM) and the landing of its writes at its end left the
+/// second core idle for a sixth of a full-screen blit; 1,024 per batch made BLORP's
+/// 640x480 readback copy 11% faster (BENCHMARKS.md, issue 42).
+pub const PIXEL_BATCH: usize = 1024;
+
 /// Fewest threads a primitive must dispatch for them to run in parallel; fewer run one
 /// after the other directly on memory (the hand-over to host threads would cost more
 /// than it saves). Like [`BATCH`], independent of the host's thread count.

@@ -449,7 +449,7 @@ fn dispatch(
 }
 
 /// Runs PS threads (each its context and subspans) in parallel batches of
-/// [`parallel::BATCH`] dispatches, each over an overlay of `mem`, and lands their writes,
+/// [`parallel::PIXEL_BATCH`] dispatches, each over an overlay of `mem`, and lands their writes,
 /// watchdog charges, render targets and counts in dispatch order (see `parallel`).
 ///
 /// Threads that replay a recording (`replay`) do not run in parallel: they are cheap,
@@ -492,7 +492,7 @@ fn run_batches(
     let (first, rest) = jobs.split_at(head);
     for batch in std::iter::once(first)
         .filter(|b| !b.is_empty())
-        .chain(rest.chunks(parallel::BATCH))
+        .chain(rest.chunks(parallel::PIXEL_BATCH))
     {
         let budget = watchdog.thread_budget(DEFAULT_BUDGET);
         // The recordings known before the batch runs; the other threads run.
