@@ -477,7 +477,54 @@ fn clients_complete_on_crocus_over_gtsim_and_their_captures_decode() {
         );
         assert!(String::from_utf8_lossy(&dec.stdout).contains("3DPRIMITIVE"));
         inspect_report_shows_every_draw(name, &capture);
+        if *name == "compute_ssbo" {
+            invocation_trace_shows_the_shaders_values(&capture);
+        }
     }
+}
+
+/// `gtsim inspect --invocation` of compute_ssbo's dispatch (clients/src/bin/
+/// compute_ssbo.rs: 8x4 workgroups, `values[i] = (x * 7 + y * 13) ^ (x * y)`, `ids[i] =
+/// (group.x * 16 + group.y * 8, local index)`): invocation (11, 6, 0) is local ID (3, 2)
+/// of group (1, 1), local index 3 + 8 * 2 = 19, so its lane stores (11 * 7 + 6 * 13) ^
+/// (11 * 6) = 155 ^ 66 = 217 and the pair (24, 19); an invocation past the grid and a
+/// walker not in the capture say so and exit 1.
+fn invocation_trace_shows_the_shaders_values(capture: &Path) {
+    let inspect = |args: &[&str]| {
+        let out = Command::new(gtsim())
+            .arg("inspect")
+            .arg(capture)
+            .args(args)
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+        )
+    };
+    let (code, text) = inspect(&["--invocation", "11,6,0", "--local-size", "8,4,1"]);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(
+        text.contains("thread group [1, 1, 0]") && text.contains("workgroup size [8, 4, 1]"),
+        "{text}"
+    );
+    // The lane's column of the stores' payloads: 217, then 24 and 19.
+    let stores: Vec<&str> = text
+        .lines()
+        .filter(|l| l.trim_start().starts_with("sources:") && l.contains(": 0x000000d9 "))
+        .collect();
+    assert_eq!(stores.len(), 1, "one store of 217 in:\n{text}");
+    assert!(
+        text.lines()
+            .any(|l| l.contains(": 0x00000018 ") && l.contains(": 0x00000013 ")),
+        "the ids store (24, 19) in:\n{text}"
+    );
+    let (code, text) = inspect(&["--invocation", "4096,0,0", "--local-size", "8,4,1"]);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(text.contains("is not among the walker's"), "{text}");
+    let (code, text) = inspect(&["--invocation", "0,0,0", "--walker", "5"]);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(text.contains("walker 5 is not in the capture"), "{text}");
 }
 
 /// `gtsim inspect` of a client's capture: a page per draw with its state by stage, its
@@ -1181,6 +1228,7 @@ fn iris_comes_up_on_ice_lake_and_its_submissions_decode_as_iris_says() {
         // draw, are llvmpipe's bit for bit.
         if *name == "compute_ssbo" {
             compute_matches_llvmpipe(name, exe, &out);
+            invocation_trace_shows_the_shaders_values(&capture);
         }
         // `gtsim replay` of the capture runs its draws (and compute_ssbo's dispatch)
         // again, without a hang.

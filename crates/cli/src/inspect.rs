@@ -200,6 +200,53 @@ pub fn pixel(
     Ok(ExitCode::SUCCESS)
 }
 
+/// Three unsigned integers "X,Y,Z", for `what`.
+fn triple(text: &str, what: &str) -> Result<[u32; 3]> {
+    let v: Vec<u32> = text
+        .split(',')
+        .map(|p| p.trim().parse::<u32>())
+        .collect::<Result<_, _>>()
+        .with_context(|| format!("{what} {text:?}: not three unsigned integers X,Y,Z"))?;
+    <[u32; 3]>::try_from(v)
+        .map_err(|v| anyhow::anyhow!("{what} {text:?}: {} numbers, not three (X,Y,Z)", v.len()))
+}
+
+/// `gtsim inspect FILE --invocation X,Y,Z [--walker N] [--local-size X,Y,Z]`: the
+/// invocation's lane traced ([`gtsim_inspect::history::invocation_trace`]); exit 1 when
+/// the walker does not run it.
+pub fn invocation(
+    file: Option<&Path>,
+    id: &str,
+    walker: usize,
+    local_size: Option<&str>,
+) -> Result<ExitCode> {
+    let id = triple(id, "--invocation")?;
+    let local_size = local_size.map(|s| triple(s, "--local-size")).transpose()?;
+    if let Some(s) = local_size {
+        anyhow::ensure!(
+            !s.contains(&0),
+            "--local-size {s:?}: a workgroup size is at least 1 in each dimension"
+        );
+    }
+    let (bytes, _) = capture(file)?;
+    let watch = gtsim_inspect::history::InvocationWatch {
+        walker,
+        id,
+        local_size,
+    };
+    let v = gtsim_inspect::history::invocation_trace(&aub::parse(&bytes), watch);
+    print!("{}", gtsim_inspect::history::report_invocation(&v));
+    let traced = v
+        .events
+        .iter()
+        .any(|e| matches!(e, gtsim_inspect::history::ProbeEvent::LaneTrace { .. }));
+    Ok(if traced {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
 /// `gtsim inspect FILE --vertex N --draw M`: the vertex's lanes traced
 /// ([`gtsim_inspect::history::vertex_trace`]); exit 1 when there is no such vertex.
 pub fn vertex(file: Option<&Path>, draw: usize, vertex: usize) -> Result<ExitCode> {

@@ -68,6 +68,10 @@ enum Format {
 }
 
 #[derive(Subcommand)]
+#[allow(
+    clippy::large_enum_variant,
+    reason = "the command line, parsed once per process: `inspect`'s many options cost nothing to keep inline"
+)]
 enum Command {
     /// Decode a batch buffer or an AUB trace: every command with every field named,
     /// following MI_BATCH_BUFFER_START and the indirect state pointers reach.
@@ -223,6 +227,20 @@ enum Command {
         /// instruction, as `--trace` shows a pixel's.
         #[arg(long, value_name = "N", requires = "draw", conflicts_with_all = ["serve", "diff", "with", "digest", "pixel"])]
         vertex: Option<usize>,
+        /// Instead of a report: the compute shader lane of global invocation X,Y,Z of
+        /// `--walker N` (the capture's Nth GPGPU walker, from 0; 0 by default),
+        /// instruction by instruction, as `--trace` shows a pixel's. Invocations are
+        /// numbered as Mesa's drivers lay them out (X-major within a workgroup); the
+        /// workgroup size is the shader's `--local-size`.
+        #[arg(long, value_name = "X,Y,Z", conflicts_with_all = ["serve", "diff", "with", "digest", "pixel", "vertex"])]
+        invocation: Option<String>,
+        /// With `--invocation`: the walker.
+        #[arg(long, value_name = "N", requires = "invocation")]
+        walker: Option<usize>,
+        /// With `--invocation`: the shader's workgroup size (local_size_x, _y, _z); by
+        /// default the group's channels in a row (threads × SIMD, 1, 1).
+        #[arg(long, value_name = "X,Y,Z", requires = "invocation")]
+        local_size: Option<String>,
     },
     /// Check what `gtsim run` can drive on this machine: gtsim's preload library, EGL,
     /// Mesa's GL and Vulkan drivers, the VA-API drivers and the tools the docs use, each
@@ -345,8 +363,18 @@ fn run(cli: Cli) -> Result<ExitCode> {
             trace,
             draw,
             vertex,
+            invocation,
+            walker,
+            local_size,
         } => {
-            if let (Some(n), Some(m)) = (vertex, draw) {
+            if let Some(id) = invocation {
+                inspect::invocation(
+                    file.as_deref(),
+                    &id,
+                    walker.unwrap_or(0),
+                    local_size.as_deref(),
+                )
+            } else if let (Some(n), Some(m)) = (vertex, draw) {
                 inspect::vertex(file.as_deref(), m, n)
             } else if draw.is_some() && !trace {
                 anyhow::bail!("--draw goes with --trace or --vertex")

@@ -76,7 +76,7 @@ pub enum Event {
     /// A pixel shader thread covering the position, its lane for the position traced:
     /// one line per instruction executed (bounded), as `gtsim_eu`'s trace gives them.
     LaneTrace {
-        /// "pixel shader" or "vertex shader".
+        /// "pixel shader", "vertex shader" or "compute shader".
         stage: &'static str,
         /// The lane (channel) of the position in the thread.
         lane: usize,
@@ -91,6 +91,26 @@ pub enum Event {
     /// Work at the position the probe does not follow (a coarse render target
     /// write), named.
     NotFollowed(&'static str),
+    /// Where the watched walker put the watched compute invocation: thread group
+    /// `group`, its thread `thread` (from 0 in dispatch order), channel `lane`, with
+    /// the workgroup size the mapping used; `outside` when the walker's groups do not
+    /// reach it (then `group`, `thread` and `lane` are where it would have been).
+    Invocation {
+        /// The thread group ID.
+        group: [u32; 3],
+        /// The thread within the group.
+        thread: u32,
+        /// The channel.
+        lane: usize,
+        /// The workgroup size used.
+        local_size: [u32; 3],
+        /// The threads' SIMD width.
+        simd: usize,
+        /// Threads per group the walker dispatches.
+        threads: u32,
+        /// Why the invocation is not run, when it is not.
+        outside: Option<String>,
+    },
 }
 
 /// A render target write at the watched pixel.
@@ -128,7 +148,31 @@ pub struct VertexWatch {
     pub vertex: usize,
 }
 
+/// The compute invocation watched (`gtsim inspect CAPTURE --invocation X,Y,Z`): global
+/// invocation `id` of walker `walker` (counted from 0 in the replay, GPGPU_WALKER
+/// commands in execution order), with the workgroup's `local_size` (`None`: the group's
+/// lanes in a row, `threads × SIMD` by 1 by 1).
+///
+/// The hardware knows thread groups, the threads of a group and their channels, not
+/// invocation IDs: those are the driver's. Mesa's drivers for Gen7 to Gen11 number a
+/// group's invocations X-major, invocation `thread × SIMD + channel` being local ID
+/// `(i % X, i / X % Y, i / (X × Y))` (Mesa src/intel/compiler/
+/// brw_nir_lower_cs_intrinsics.c, "X-major lid order", with each thread's subgroup ID
+/// its index in the group); shaders with `derivative_group` quads are laid out otherwise
+/// and not followed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct InvocationWatch {
+    /// The walker.
+    pub walker: usize,
+    /// The global invocation ID.
+    pub id: [u32; 3],
+    /// The workgroup size.
+    pub local_size: Option<[u32; 3]>,
+}
+
 thread_local! {
+    /// The invocation watched and the walkers begun so far.
+    static INVOCATION: Cell<Option<(InvocationWatch, usize)>> = const { Cell::new(None) };
     /// The vertex watched, the draw running and the vertices it shaded so far.
     static VERTEX: Cell<Option<(VertexWatch, usize, usize)>> = const { Cell::new(None) };
     static ON: Cell<bool> = const { Cell::new(false) };
@@ -144,6 +188,7 @@ pub fn watch(w: Option<Watch>) {
     PROBE.with(|p| *p.borrow_mut() = w.map(|w| (Some(w), vec![])));
     if w.is_none() {
         VERTEX.with(|v| v.set(None));
+        INVOCATION.with(|v| v.set(None));
     }
 }
 
@@ -206,6 +251,34 @@ pub fn next_vertices(n: usize) -> Option<usize> {
 /// vertex is watched.
 pub fn vertices_shaded() -> Option<usize> {
     VERTEX.with(|v| v.get().map(|(_, _, n)| n))
+}
+
+/// Watches compute invocation `w` on this thread from now on (`None`: stops); its trace
+/// is an [`Event::LaneTrace`] of stage "compute shader", after an [`Event::Invocation`]
+/// saying where the walker put it.
+pub fn watch_invocation(w: Option<InvocationWatch>) {
+    INVOCATION.with(|v| v.set(w.map(|w| (w, 0))));
+    if w.is_some() {
+        ON.with(|o| o.set(true));
+        PROBE.with(|p| {
+            p.borrow_mut().get_or_insert_with(|| (None, vec![]));
+        });
+    }
+}
+
+/// A GPGPU walker starts: the watched invocation, when this walker is the watched one
+/// (the count moves on either way; nothing when no invocation is watched).
+pub fn begin_walker() -> Option<InvocationWatch> {
+    INVOCATION.with(|v| {
+        let (w, n) = v.get()?;
+        v.set(Some((w, n + 1)));
+        (n == w.walker).then_some(w)
+    })
+}
+
+/// The GPGPU walkers begun so far, when an invocation is watched.
+pub fn walkers_begun() -> Option<usize> {
+    INVOCATION.with(|v| v.get().map(|(_, n)| n))
 }
 
 /// The events recorded since the last call (or since [`watch`]).

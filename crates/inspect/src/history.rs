@@ -11,6 +11,8 @@
 //! pixel is in surface coordinates, row 0 first in memory.
 
 use gtsim_dataport::probe::{self, Event, Watch};
+/// The probe's events and invocation watch, for callers of this module.
+pub use gtsim_dataport::probe::{Event as ProbeEvent, InvocationWatch};
 use gtsim_gpu::device::observe::{DrawOutcome, DrawView, Observer};
 use gtsim_gpu::device::{Hang, Ring};
 use gtsim_mem::Memory;
@@ -343,7 +345,8 @@ pub fn report(h: &History) -> String {
         let _ = writeln!(o, "  before: {}", texel(&d.before));
         for e in &d.events {
             match e {
-                Event::Covered => {}
+                // Compute only (`invocation_trace`).
+                Event::Covered | Event::Invocation { .. } => {}
                 Event::EarlyDepth {
                     source,
                     stored,
@@ -564,7 +567,13 @@ pub fn report_vertex(v: &VertexTrace) -> String {
             );
         }
     }
-    for e in &v.events {
+    lane_traces(&mut o, &v.events);
+    o
+}
+
+/// The lane traces among `events`, as text.
+fn lane_traces(o: &mut String, events: &[Event]) {
+    for e in events {
         if let Event::LaneTrace {
             stage,
             lane,
@@ -587,5 +596,101 @@ pub fn report_vertex(v: &VertexTrace) -> String {
             }
         }
     }
+}
+
+/// A compute invocation's trace (`gtsim inspect CAPTURE --invocation X,Y,Z`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct InvocationTrace {
+    /// What was watched.
+    pub watch: probe::InvocationWatch,
+    /// GPGPU walkers the replay ran.
+    pub walkers: usize,
+    /// Where the walker put the invocation ([`Event::Invocation`]) and its lane's trace
+    /// ([`Event::LaneTrace`]), when the walker ran it.
+    pub events: Vec<Event>,
+}
+
+/// The trace of compute invocation `watch` through `trace`'s replay (on this thread,
+/// with the invocation watched).
+pub fn invocation_trace(
+    trace: &gtsim_gpu::aub::Trace,
+    watch: probe::InvocationWatch,
+) -> InvocationTrace {
+    probe::watch_invocation(Some(watch));
+    gtsim_pipe3d::draw::parallel::with_threads(1, || {
+        gtsim_gpu::replay::replay_observed(
+            trace,
+            gtsim_gpu::device::DeviceLimits::default(),
+            |_, _| {},
+            None,
+        )
+    });
+    let walkers = probe::walkers_begun().unwrap_or(0);
+    let events = probe::take();
+    probe::watch(None);
+    InvocationTrace {
+        watch,
+        walkers,
+        events,
+    }
+}
+
+/// An invocation trace as text.
+pub fn report_invocation(v: &InvocationTrace) -> String {
+    let mut o = String::new();
+    let w = &v.watch;
+    if w.walker >= v.walkers {
+        let _ = writeln!(
+            o,
+            "walker {} is not in the capture: it has {} GPGPU walkers",
+            w.walker, v.walkers
+        );
+        return o;
+    }
+    let mut placed = false;
+    for e in &v.events {
+        if let Event::Invocation {
+            group,
+            thread,
+            lane,
+            local_size,
+            simd,
+            threads,
+            outside,
+        } = e
+        {
+            placed = true;
+            let [x, y, z] = w.id;
+            match outside {
+                Some(why) => {
+                    let _ = writeln!(
+                        o,
+                        "walker {} does not run invocation ({x}, {y}, {z}): {why}",
+                        w.walker
+                    );
+                }
+                None => {
+                    let _ = writeln!(
+                        o,
+                        "invocation ({x}, {y}, {z}) of walker {}: thread group {group:?}, thread {thread} of {threads} (SIMD{simd}), channel {lane}; workgroup size {local_size:?}{}",
+                        w.walker,
+                        if w.local_size.is_none() {
+                            " (the group's channels in a row; --local-size gives the shader's)"
+                        } else {
+                            ""
+                        }
+                    );
+                }
+            }
+        }
+    }
+    if !placed {
+        let _ = writeln!(
+            o,
+            "walker {} dispatches no compute threads (no kernel, or an empty grid)",
+            w.walker
+        );
+    }
+    lane_traces(&mut o, &v.events);
     o
 }

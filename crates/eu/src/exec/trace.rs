@@ -93,6 +93,34 @@ impl Thread {
         limit: usize,
         steps: &mut Vec<TraceStep>,
     ) -> Result<u64, ExecError> {
+        self.ip = 0;
+        self.traced(prog, sf, budget, lanes, limit, steps)
+    }
+
+    /// [`Thread::run_traced`] for a thread that stopped at a `wait`
+    /// ([`ExecError::Waiting`], which a traced run returns too): it goes on from there,
+    /// as [`Thread::resume_program`] does, appending to `steps`.
+    pub fn resume_traced(
+        &mut self,
+        prog: &Program,
+        sf: &mut dyn SharedFunctions,
+        budget: u64,
+        lanes: std::ops::Range<usize>,
+        limit: usize,
+        steps: &mut Vec<TraceStep>,
+    ) -> Result<u64, ExecError> {
+        self.traced(prog, sf, budget, lanes, limit, steps)
+    }
+
+    fn traced(
+        &mut self,
+        prog: &Program,
+        sf: &mut dyn SharedFunctions,
+        budget: u64,
+        lanes: std::ops::Range<usize>,
+        limit: usize,
+        steps: &mut Vec<TraceStep>,
+    ) -> Result<u64, ExecError> {
         let lanes: Vec<usize> = lanes.filter(|&l| l < 32).collect();
         let list = |v: Vec<String>| {
             if v.len() == 1 {
@@ -103,7 +131,6 @@ impl Thread {
         };
         let code = prog.code.as_slice();
         let labels = gtsim_isa::disasm::labels_for(prog.encoding(), &[]);
-        self.ip = 0;
         // Instructions run here outside the program's predecoded set, so any register
         // may be written: a later reset of the thread must clear them all.
         self.nonzero = crate::written::RegisterSet::ALL;
@@ -205,7 +232,17 @@ impl Thread {
             };
             let ip = self.ip;
             let next = ip + len;
-            let flow = self.step(ins, next, prog.encoding(), sf)?;
+            let flow = match self.step(ins, next, prog.encoding(), sf) {
+                // Stopped at a `wait`: charged what ran before it (the run loop's
+                // `with_executed`), and resumed at it.
+                Err(ExecError::Waiting { ip, .. }) => {
+                    return Err(ExecError::Waiting {
+                        ip,
+                        executed: executed - 1,
+                    });
+                }
+                r => r?,
+            };
             if record {
                 let destination = if sends {
                     // The lane's column of each register the send returned.

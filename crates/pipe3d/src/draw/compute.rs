@@ -44,6 +44,8 @@ pub fn walk(
     kernels: &mut KernelCache,
     watchdog: &mut Watchdog,
 ) -> Result<ComputeStatistics, DrawError> {
+    // `gtsim inspect --invocation`: counted before anything can end the walker early.
+    let watched = gtsim_dataport::probe::begin_walker();
     let Some(cs) = front.compute_state(mem)? else {
         return Ok(ComputeStatistics::default());
     };
@@ -76,6 +78,7 @@ pub fn walk(
         prog: &prog,
         addr,
         serial,
+        traced: watched.and_then(|w| locate(&cs, w)),
     };
     for z in zs {
         for y in ys.clone() {
@@ -103,6 +106,53 @@ struct GroupRun<'a> {
     addr: u64,
     /// The kernel sends atomics: its groups run one after the other on memory itself.
     serial: bool,
+    /// `gtsim inspect --invocation`: the group, thread and channel traced.
+    traced: Option<([u32; 3], u32, usize)>,
+}
+
+/// Where walker `cs` puts watched invocation `w` (Mesa's X-major local IDs, see
+/// `gtsim_dataport::probe::InvocationWatch`), told to the probe; the group, thread and
+/// channel to trace when the walker runs it.
+fn locate(
+    cs: &ComputeDispatch,
+    w: gtsim_dataport::probe::InvocationWatch,
+) -> Option<([u32; 3], u32, usize)> {
+    let threads = cs.threads_per_group();
+    let lanes = u64::from(threads) * cs.simd as u64;
+    let size = w
+        .local_size
+        .unwrap_or([u32::try_from(lanes).unwrap_or(u32::MAX), 1, 1]);
+    let group: [u32; 3] = std::array::from_fn(|i| w.id[i] / size[i].max(1));
+    let local: [u32; 3] = std::array::from_fn(|i| w.id[i] % size[i].max(1));
+    let index = u64::from(local[0])
+        + u64::from(size[0]) * (u64::from(local[1]) + u64::from(size[1]) * u64::from(local[2]));
+    let (thread, lane) = (index / cs.simd as u64, (index % cs.simd as u64) as usize);
+    let outside = if size.contains(&0) {
+        Some("a workgroup size of 0".to_string())
+    } else if size.iter().map(|&n| u64::from(n)).product::<u64>() > lanes {
+        Some(format!(
+            "the workgroup size {size:?} has more invocations than the walker's {threads} threads of SIMD{} ({lanes} channels)",
+            cs.simd
+        ))
+    } else if !(0..3).all(|i| cs.groups[i].contains(&group[i])) {
+        Some(format!(
+            "thread group {group:?} is not among the walker's ({:?} by {:?} by {:?})",
+            cs.groups[0], cs.groups[1], cs.groups[2]
+        ))
+    } else {
+        None
+    };
+    let thread = u32::try_from(thread).unwrap_or(u32::MAX);
+    gtsim_dataport::probe::record(gtsim_dataport::probe::Event::Invocation {
+        group,
+        thread,
+        lane,
+        local_size: size,
+        simd: cs.simd,
+        threads,
+        outside: outside.clone(),
+    });
+    outside.is_none().then_some((group, thread, lane))
 }
 
 impl GroupRun<'_> {
@@ -117,9 +167,22 @@ impl GroupRun<'_> {
         ids: &[[u32; 3]],
         watchdog: &mut Watchdog,
     ) -> Result<(), DrawError> {
-        if self.serial || ids.len() < parallel::MIN_BATCH {
+        // A traced group runs on this thread, where the probe is.
+        if self.serial
+            || ids.len() < parallel::MIN_BATCH
+            || self.traced.is_some_and(|(g, ..)| ids.contains(&g))
+        {
             for &id in ids {
-                group(self.cs, self.front, mem, self.prog, self.addr, id, watchdog)?;
+                group(
+                    self.cs,
+                    self.front,
+                    mem,
+                    self.prog,
+                    self.addr,
+                    id,
+                    watchdog,
+                    self.traced_in(id),
+                )?;
             }
             return Ok(());
         }
@@ -141,6 +204,7 @@ impl GroupRun<'_> {
                 self.addr,
                 ids[i],
                 &mut w,
+                None,
             );
             (r, overlay.into_log(), w)
         });
@@ -149,7 +213,9 @@ impl GroupRun<'_> {
             .any(|(r, ..)| matches!(r, Err(DrawError::Watchdog { .. })))
         {
             for &id in ids {
-                group(self.cs, self.front, mem, self.prog, self.addr, id, watchdog)?;
+                group(
+                    self.cs, self.front, mem, self.prog, self.addr, id, watchdog, None,
+                )?;
             }
             return Ok(());
         }
@@ -162,6 +228,15 @@ impl GroupRun<'_> {
             r?;
         }
         Ok(())
+    }
+}
+
+impl GroupRun<'_> {
+    /// The thread and channel of group `id` to trace, if any.
+    fn traced_in(&self, id: [u32; 3]) -> Option<(u32, usize)> {
+        self.traced
+            .filter(|(g, ..)| *g == id)
+            .map(|(_, t, l)| (t, l))
     }
 }
 
@@ -209,7 +284,12 @@ fn thread(cs: &ComputeDispatch, id: [u32; 3], t: u32) -> Result<Box<Thread>, Dra
     Ok(th)
 }
 
-/// Runs one thread group.
+/// Runs one thread group; with `traced`, channel `.1` of thread `.0` on the per-channel
+/// interpreter, recorded (`gtsim inspect --invocation`).
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the walker's shared state, one group's own, and the probe's channel"
+)]
 fn group(
     cs: &ComputeDispatch,
     front: &dyn Front,
@@ -218,6 +298,7 @@ fn group(
     addr: u64,
     id: [u32; 3],
     watchdog: &mut Watchdog,
+    traced: Option<(u32, usize)>,
 ) -> Result<(), DrawError> {
     let failed = |error| DrawError::Thread {
         stage: "CS",
@@ -232,6 +313,11 @@ fn group(
     let mut threads = (0..per_group)
         .map(|t| thread(cs, id, t))
         .collect::<Result<Vec<_>, _>>()?;
+    let traced_thread: Option<*const Thread> = traced
+        .and_then(|(t, _)| threads.get(t as usize))
+        .map(|t| &**t as *const Thread);
+    let lane = traced.map_or(0, |(_, l)| l);
+    let mut steps = vec![];
     let group = super::group::Group {
         count: cs.barrier.unwrap_or(per_group),
         barrier: cs.barrier.is_some(),
@@ -239,7 +325,7 @@ fn group(
         command: "GPGPU threads",
         failed: &failed,
     };
-    group.run(&mut threads, watchdog, &mut |t, barrier, resume, budget| {
+    let result = group.run(&mut threads, watchdog, &mut |t, barrier, resume, budget| {
         let mut router = Router {
             interpolator: None,
             slm: slm.as_deref_mut(),
@@ -251,10 +337,26 @@ fn group(
             barrier: Some(barrier),
             pixels: None,
         };
-        if resume {
-            t.resume_program(prog, &mut router, budget)
-        } else {
-            t.run_program(prog, &mut router, budget)
+        let limit = super::pixel::TRACE_LIMIT;
+        match (traced_thread.is_some_and(|p| std::ptr::eq(&*t, p)), resume) {
+            (true, false) => {
+                t.run_traced(prog, &mut router, budget, lane..lane + 1, limit, &mut steps)
+            }
+            (true, true) => {
+                t.resume_traced(prog, &mut router, budget, lane..lane + 1, limit, &mut steps)
+            }
+            (false, true) => t.resume_program(prog, &mut router, budget),
+            (false, false) => t.run_program(prog, &mut router, budget),
         }
-    })
+    });
+    if traced_thread.is_some() {
+        gtsim_dataport::probe::record(gtsim_dataport::probe::Event::LaneTrace {
+            stage: "compute shader",
+            lane,
+            width: 1,
+            simd: cs.simd,
+            lines: steps.iter().map(super::pixel::trace_line).collect(),
+        });
+    }
+    result
 }
