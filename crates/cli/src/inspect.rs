@@ -62,7 +62,11 @@ pub fn inspect(file: Option<&Path>, out: &Path, serve: Option<&str>) -> Result<E
             use std::io::Write;
             let _ = std::io::stdout().flush();
         }
-        gtsim_inspect::serve::serve(out, listener)?;
+        // Pixel pages are made on request from the capture (a click on a render
+        // target's picture).
+        let pages: std::sync::Arc<dyn gtsim_inspect::serve::Pages> =
+            std::sync::Arc::new(gtsim_inspect::pixel_page::PixelPages::new(trace));
+        gtsim_inspect::serve::serve_with(out, listener, Some(pages))?;
     }
     Ok(if summary.hangs == 0 {
         ExitCode::SUCCESS

@@ -26,7 +26,12 @@ nav a{margin-right:1em}details{margin:.3em 0}body.flip img.surface{transform:sca
 const SCRIPT: &str = "window.addEventListener('load',function(){var ok=0,bad=0;
 for(const i of document.images){if(i.complete&&i.naturalWidth>0)ok++;else bad++;}
 document.body.dataset.imagesDecoded=ok;document.body.dataset.imagesBroken=bad;
-var f=document.getElementById('flip');if(f){f.onchange=function(){document.body.classList.toggle('flip',f.checked);};}});";
+var f=document.getElementById('flip');if(f){f.onchange=function(){document.body.classList.toggle('flip',f.checked);};}
+for(const i of document.querySelectorAll('img[data-rt]')){i.title='click a pixel for its history';i.style.cursor='crosshair';
+i.onclick=function(e){var w=i.naturalWidth,h=i.naturalHeight,x=Math.floor(e.offsetX*w/i.clientWidth),y=Math.floor(e.offsetY*h/i.clientHeight);
+if(document.body.classList.contains('flip'))y=h-1-y;x=Math.max(0,Math.min(w-1,x));y=Math.max(0,Math.min(h-1,y));
+var u=pixelUrl(i.dataset.rt,x,y);if(location.protocol=='file:'){alert('pixel ('+x+', '+y+'): its history is made by the report server: gtsim inspect CAPTURE -o DIR --serve');}else{location.href=u;}};}});
+function pixelUrl(rt,x,y){return 'pixel.html?rt='+rt+'&x='+x+'&y='+y;}";
 
 /// The flip box (see [`SCRIPT`]).
 const FLIP: &str = "<label><input type=\"checkbox\" id=\"flip\"> show surfaces bottom row \
@@ -41,9 +46,14 @@ pub fn esc(s: &str) -> String {
 }
 
 fn page(title: &str, body: &str) -> String {
+    page_with(title, body, "")
+}
+
+/// A page with `head` (its own style or script) after the report's.
+pub(crate) fn page_with(title: &str, body: &str, head: &str) -> String {
     format!(
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{}</title>\
-         <style>{STYLE}</style><script>{SCRIPT}</script></head><body>\n{body}</body></html>\n",
+         <style>{STYLE}</style><script>{SCRIPT}</script>{head}</head><body>\n{body}</body></html>\n",
         esc(title)
     )
 }
@@ -269,9 +279,15 @@ fn shown(size: (u32, u32)) -> (u32, u32) {
 
 fn figure(p: &Picture) -> String {
     let (w, h) = shown(p.size);
-    let image = |f: &str, alt: &str| {
+    // A render target's colour picture: a click asks the report server for the
+    // pixel's history (`pixel_page`).
+    let rt = p
+        .target
+        .map(|t| format!(" data-rt=\"{}\"", esc(&t.query())))
+        .unwrap_or_default();
+    let image = |f: &str, alt: &str, rt: &str| {
         format!(
-            "<img class=\"surface\" src=\"{}\" alt=\"{}\" width=\"{w}\" height=\"{h}\">",
+            "<img class=\"surface\" src=\"{}\" alt=\"{}\" width=\"{w}\" height=\"{h}\"{rt}>",
             esc(f),
             esc(alt),
         )
@@ -279,11 +295,11 @@ fn figure(p: &Picture) -> String {
     let mut img = p
         .file
         .as_ref()
-        .map(|f| image(f, &p.label))
+        .map(|f| image(f, &p.label, &rt))
         .unwrap_or_default();
     if let Some(a) = &p.alpha {
         img.push(' ');
-        img.push_str(&image(a, &format!("{} alpha", p.label)));
+        img.push_str(&image(a, &format!("{} alpha", p.label), ""));
     }
     let alpha = match (&p.alpha, p.alpha_value) {
         (Some(_), _) => ", colour and alpha".to_string(),

@@ -17,6 +17,7 @@ pub mod history;
 pub mod html;
 pub mod image;
 pub mod model;
+pub mod pixel_page;
 pub mod record;
 pub mod serve;
 pub mod shader;

@@ -391,15 +391,25 @@ impl Recorder {
                 .collect()
         };
         for (bti, (surface, lod, slice)) in targets {
-            let after = self.images.picture(
+            // The pictures of a render target are clickable (`crate::pixel_page`).
+            let target = Some(crate::pixel_page::PictureTarget {
+                base: surface.base,
+                lod,
+                slice,
+            });
+            let mut after = self.images.picture(
                 mem,
                 &surface,
                 (lod, slice),
                 (Shade::Colour, Kind::Written),
                 "after".into(),
             );
+            after.target = target;
             let before = match pending.before.get(&(surface.base, lod, slice)) {
-                Some((_, _, p)) => p.clone(),
+                Some((_, _, p)) => Picture {
+                    target,
+                    ..p.clone()
+                },
                 None => Picture {
                     label: "before".into(),
                     size: after.size,

@@ -7,6 +7,10 @@
 //! has no header-read timeout without a hyper timer, while a report server must not let
 //! a client that sends nothing hold it.
 //!
+//! Besides the folder's files it answers the pages a [`Pages`] source makes on request
+//! (the pixel history page, `crate::pixel_page`), one at a time, each given its own
+//! [`DEADLINE`] to be sent in once made.
+//!
 //! What it will not do: serve anything but the report's pages and pictures (`*.html`,
 //! `*.png`) inside the folder (no `..`, no absolute paths); answer a request whose Host is
 //! not this machine's loopback or the address it listens on (a web page elsewhere cannot
@@ -29,6 +33,13 @@ const MAX_HEADERS: usize = 100;
 pub const DEADLINE: Duration = Duration::from_secs(10);
 /// Connections served at once.
 pub const MAX_CONNECTIONS: usize = 8;
+
+/// Pages made on request rather than read from the folder.
+pub trait Pages: Send + Sync {
+    /// The page at `path` with query `query` (the text after `?`): `None` when this
+    /// source makes no such page, the page, or a bad request's reason.
+    fn page(&self, path: &str, query: &str) -> Option<Result<String, String>>;
+}
 
 /// The file `request_path` names inside `root`, or `None` when it would leave it or is
 /// not a page or a picture.
@@ -150,6 +161,16 @@ fn read_head(io: &mut Timed) -> std::io::Result<Result<Head, &'static str>> {
 
 /// Answers one connection; `local` is the address the server listens on.
 pub fn answer(root: &Path, stream: TcpStream, local: &str) -> std::io::Result<()> {
+    answer_with(root, stream, local, None)
+}
+
+/// [`answer`], with the pages `pages` makes.
+pub fn answer_with(
+    root: &Path,
+    stream: TcpStream,
+    local: &str,
+    pages: Option<&dyn Pages>,
+) -> std::io::Result<()> {
     let mut io = Timed {
         stream: &stream,
         deadline: Instant::now() + DEADLINE,
@@ -184,6 +205,33 @@ pub fn answer(root: &Path, stream: TcpStream, local: &str) -> std::io::Result<()
     if !host_allowed(host.as_deref(), local) {
         return status(&mut io, "403 Forbidden", "");
     }
+    let (path, query) = target.split_once('?').unwrap_or((target, ""));
+    if let Some(made) = pages.and_then(|p| p.page(path, query)) {
+        // Making the page is the server's time, not the client's: the answer gets a
+        // deadline of its own.
+        io.deadline = Instant::now() + DEADLINE;
+        let (code, body) = match made {
+            Ok(page) => ("200 OK", page),
+            Err(why) => (
+                "400 Bad Request",
+                format!(
+                    "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>bad request</title></head><body><p>{}</p></body></html>\n",
+                    crate::html::esc(&why)
+                ),
+            ),
+        };
+        io.write_all(
+            format!(
+                "HTTP/1.1 {code}\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+                body.len()
+            )
+            .as_bytes(),
+        )?;
+        if method == "GET" {
+            io.write_all(body.as_bytes())?;
+        }
+        return Ok(());
+    }
     let file = resolve(root, target).and_then(|p| std::fs::read(&p).ok().map(|b| (p, b)));
     match file {
         Some((p, body)) => {
@@ -206,6 +254,15 @@ pub fn answer(root: &Path, stream: TcpStream, local: &str) -> std::io::Result<()
 /// its own, at most [`MAX_CONNECTIONS`] at once; a failed connection is logged and the
 /// server goes on.
 pub fn serve(root: &Path, listener: TcpListener) -> std::io::Result<()> {
+    serve_with(root, listener, None)
+}
+
+/// [`serve`], with the pages `pages` makes.
+pub fn serve_with(
+    root: &Path,
+    listener: TcpListener,
+    pages: Option<Arc<dyn Pages>>,
+) -> std::io::Result<()> {
     let local = Arc::new(listener.local_addr()?.to_string());
     let root = Arc::new(root.to_path_buf());
     let open = Arc::new(AtomicUsize::new(0));
@@ -226,10 +283,11 @@ pub fn serve(root: &Path, listener: TcpListener) -> std::io::Result<()> {
             continue;
         }
         let (root, local, done) = (root.clone(), local.clone(), open.clone());
+        let pages = pages.clone();
         let spawned = std::thread::Builder::new()
             .name("gtsim-serve".into())
             .spawn(move || {
-                if let Err(e) = answer(&root, s, &local) {
+                if let Err(e) = answer_with(&root, s, &local, pages.as_deref()) {
                     tracing::warn!("a connection failed: {e}");
                 }
                 done.fetch_sub(1, Ordering::AcqRel);

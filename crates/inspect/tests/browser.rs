@@ -20,6 +20,11 @@ fn chromium() -> Option<PathBuf> {
 
 /// Runs the browser headless on `page` with `args`; returns its standard output.
 fn browse(bin: &Path, profile: &Path, args: &[&str], page: &Path) -> String {
+    browse_url(bin, profile, args, &format!("file://{}", page.display()))
+}
+
+/// Runs the browser headless on `url` with `args`; returns its standard output.
+fn browse_url(bin: &Path, profile: &Path, args: &[&str], url: &str) -> String {
     let out = Command::new(bin)
         .args([
             "--headless",
@@ -29,7 +34,7 @@ fn browse(bin: &Path, profile: &Path, args: &[&str], page: &Path) -> String {
         ])
         .arg(format!("--user-data-dir={}", profile.display()))
         .args(args)
-        .arg(format!("file://{}", page.display()))
+        .arg(url)
         .output()
         .expect("chromium runs");
     assert!(
@@ -48,14 +53,101 @@ fn body_attr(dom: &str, name: &str) -> Option<u32> {
     body[at..].split('"').next()?.parse().ok()
 }
 
-#[test]
-fn the_report_opens_in_a_browser() {
-    let Some(bin) = chromium() else {
+/// Chromium, or `None` with a note (a failure under `GTSIM_REQUIRE_CHROMIUM`).
+fn chromium_or_skip() -> Option<PathBuf> {
+    let bin = chromium();
+    if bin.is_none() {
         assert!(
             std::env::var_os("GTSIM_REQUIRE_CHROMIUM").is_none(),
             "GTSIM_REQUIRE_CHROMIUM is set but no chromium is on PATH"
         );
         eprintln!("skipped: no Chromium on PATH (apt-get install -y chromium)");
+    }
+    bin
+}
+
+/// The served report's pixel page: a render target picture of a draw page is clickable
+/// (the report's script marks it), and the page its click asks for, made by the server
+/// from the capture, holds the pixel's history, ending in the replayed image's value at
+/// the pixel, and a stepping view over as many steps as the lane trace
+/// (`history::history`) has, the first one current once the page has loaded.
+#[test]
+fn the_served_pixel_page_steps_through_the_lane_trace() {
+    let Some(bin) = chromium_or_skip() else {
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("gtsim-browser-pixel-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let trace = gtsim_gpu::aub::parse(TRIANGLE);
+    gtsim_inspect::inspect(&trace, "triangle.aub", &dir, |_, _| {}).unwrap();
+    let profile = dir.join("profile");
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    let pages: std::sync::Arc<dyn gtsim_inspect::serve::Pages> = std::sync::Arc::new(
+        gtsim_inspect::pixel_page::PixelPages::new(gtsim_gpu::aub::parse(TRIANGLE)),
+    );
+    let root = dir.clone();
+    std::thread::spawn(move || gtsim_inspect::serve::serve_with(&root, listener, Some(pages)));
+
+    let dom = browse_url(
+        &bin,
+        &profile,
+        &["--dump-dom"],
+        &format!("http://{addr}/draw-2.html"),
+    );
+    let img = dom
+        .split("<img ")
+        .find(|i| i.contains("alt=\"after\"") && i.contains("data-rt=\""))
+        .expect("the render target's after picture carries its target");
+    assert!(img.contains("click a pixel for its history"), "{img}");
+    let rt = img
+        .split("data-rt=\"")
+        .nth(1)
+        .unwrap()
+        .split('"')
+        .next()
+        .unwrap();
+
+    // (32, 40): inside the triangle (crates/inspect/tests/history.rs).
+    let (x, y) = (32, 40);
+    let r = gtsim_gpu::replay::replay(&trace, |_, _| {});
+    let (w, _, px) = gtsim_gpu::replay::read_rgba8(&r.mem, &r.render_targets[0]).unwrap();
+    let i = 4 * (y * w + x) as usize;
+    let final_line = format!("final {} {} {} {}", px[i], px[i + 1], px[i + 2], px[i + 3]);
+    let t = gtsim_inspect::history::targets(&trace);
+    let h = gtsim_inspect::history::history(
+        &trace,
+        t[0],
+        (x, y),
+        gtsim_inspect::history::LaneTrace::LastWrite,
+    );
+    let steps: usize = h
+        .draws
+        .iter()
+        .flat_map(|d| &d.events)
+        .map(|e| match e {
+            gtsim_dataport::probe::Event::LaneTrace { lines, .. } => lines.len(),
+            _ => 0,
+        })
+        .sum();
+    assert!(steps > 0, "the history has a lane trace");
+
+    let dom = browse_url(
+        &bin,
+        &profile,
+        &["--dump-dom"],
+        &format!("http://{addr}/pixel.html?rt={rt}&x={x}&y={y}"),
+    );
+    assert!(dom.contains(&final_line), "{final_line} in {dom}");
+    assert_eq!(body_attr(&dom, "steps"), Some(steps as u32), "{dom}");
+    assert_eq!(body_attr(&dom, "current"), Some(1), "{dom}");
+    assert!(dom.contains("<li class=\"cur\">"), "{dom}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_report_opens_in_a_browser() {
+    let Some(bin) = chromium_or_skip() else {
         return;
     };
     let dir = std::env::temp_dir().join(format!("gtsim-browser-{}", std::process::id()));

@@ -255,3 +255,66 @@ fn mutated_captures_give_a_pixel_history() {
         "both outcomes: {written} histories with a write, {other} without or hung"
     );
 }
+
+/// The pixel page source (`gtsim inspect --serve`'s `pixel.html`) on queries assembled
+/// from pieces: the triangle's render target or other addresses, LODs and slices,
+/// coordinates inside, at the edge of and past its 64x64, numbers that overflow, empty
+/// and unknown parameters, junk bytes. Every query gets a page or a reason, never a
+/// panic; the pieces make both common for any seed (a query is well-formed with its
+/// three parameters about half the time, and then inside the target a third of it).
+#[test]
+fn pixel_pages_answer_random_queries() {
+    let pages = gtsim_inspect::pixel_page::PixelPages::new(parse(TRACE));
+    let pieces = [
+        "rt=0x1f000:0:0",
+        "rt=0x1f000:1:0",
+        "rt=0x1f000:0:9",
+        "rt=0x2000:0:0",
+        "rt=0x1f000",
+        "rt=1f000:0:0",
+        "x=32",
+        "x=63",
+        "x=64",
+        "x=4294967295",
+        "x=99999999999",
+        "y=40",
+        "y=0",
+        "y=-1",
+        "z=1",
+        "",
+        "=",
+        "\u{0}\u{ff}",
+    ];
+    let (mut made, mut refused) = (0, 0);
+    for case in 0..gtsim_fuzzkit::cases(60) {
+        let mut rng = Rng(seed(0x51_7cc1_b727, 0x7069_7865_6c00_0000) ^ (case + 1));
+        let mut parts: Vec<&str> = vec![];
+        if case % 2 == 0 {
+            parts.push(pieces[rng.below(3)]);
+            parts.push(pieces[6 + rng.below(5)]);
+            parts.push(pieces[11 + rng.below(3)]);
+        } else {
+            for _ in 0..rng.below(5) {
+                parts.push(pieces[rng.below(pieces.len())]);
+            }
+        }
+        let query = parts.join("&");
+        use gtsim_inspect::serve::Pages;
+        match pages.page("/pixel.html", &query) {
+            Some(Ok(page)) => {
+                assert!(page.contains("final"), "{query:?}: {page}");
+                made += 1;
+            }
+            Some(Err(why)) => {
+                assert!(!why.is_empty(), "{query:?}");
+                refused += 1;
+            }
+            None => panic!("{query:?}: the pixel page is not made"),
+        }
+        assert!(pages.page("/other.html", &query).is_none());
+    }
+    assert!(
+        made > 0 && refused > 0,
+        "both outcomes: {made} pages, {refused} refused"
+    );
+}
