@@ -719,6 +719,59 @@ fn msaa_pixel_history(capture: &Path) {
         }
     }
     assert!(checked > 0, "no alpha-to-coverage write along row 40");
+    msaa_depth_by_sample(&trace, t);
+}
+
+/// The per-sample early depth test in the msaa client's piercing triangles (GL_LESS on a
+/// 24-bit depth buffer cleared to 1.0): along memory rows 21 and 22, where the crossing
+/// line runs, each covered sample of the pixel's every test passes exactly when its
+/// source depth, converted to 24 bits, is less than the stored one; the write that
+/// follows stores the samples that passed; and some pixel there has samples on both
+/// sides of the line (the crossing is resolved sample by sample).
+fn msaa_depth_by_sample(trace: &gtsim_gpu::aub::Trace, t: gtsim_inspect::history::Target) {
+    use gtsim_dataport::probe::Event;
+    use gtsim_inspect::history::{LaneTrace, history};
+    let d24 = |z: f32| (f64::from(z.clamp(0.0, 1.0)) * 16_777_215.0).round() as u32;
+    let mut mixed = 0;
+    for y in [21, 22] {
+        for x in 6..24 {
+            let h = history(trace, t, (x, y), LaneTrace::Off);
+            for d in &h.draws {
+                let mut passed = 0u16;
+                let mut tested = 0u16;
+                for e in &d.events {
+                    match e {
+                        Event::EarlyDepthSample {
+                            sample,
+                            source,
+                            stored: Some(stored),
+                            passed: p,
+                            ..
+                        } => {
+                            assert_eq!(
+                                *p,
+                                d24(*source) < d24(*stored),
+                                "pixel ({x}, {y}) sample {sample}: {e:?}"
+                            );
+                            tested |= 1 << sample;
+                            if *p {
+                                passed |= 1 << sample;
+                            }
+                        }
+                        Event::RtWriteSamples { written, .. } if tested != 0 => {
+                            assert_eq!(*written, passed, "pixel ({x}, {y}): {e:?}");
+                            if passed != 0 && passed != tested {
+                                mixed += 1;
+                            }
+                            (passed, tested) = (0, 0);
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+    }
+    assert!(mixed > 0, "no pixel of rows 21-22 split by the depth test");
 }
 
 /// `gtsim inspect --diff` and `--with` on an iris capture: the capture agrees with

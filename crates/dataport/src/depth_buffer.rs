@@ -156,6 +156,17 @@ impl DepthAccess<'_> {
         (depth, stencil)
     }
 
+    /// [`Self::stored`] of sample `s` of pixel (`x`, `y`) of a multisampled buffer (its
+    /// samples interleaved in one plane, `gtsim_mem::layout::ims_position`).
+    pub fn stored_sample(
+        &self,
+        mem: &dyn Memory,
+        (x, y, s): (u32, u32, u32),
+    ) -> (Option<f32>, Option<u8>) {
+        let (px, py) = gtsim_mem::layout::ims_position(x, y, s, self.buffer.samples);
+        self.stored(mem, px, py)
+    }
+
     fn stencil_addr(&self, x: u32, y: u32) -> Result<Option<u64>, MessageError> {
         let d = self.buffer;
         let Some((base, desc)) = &d.stencil else {

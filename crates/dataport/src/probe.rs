@@ -51,6 +51,21 @@ pub enum Event {
         /// Whether the pixel goes on to the pixel shader.
         passed: bool,
     },
+    /// The early depth and stencil test of one sample of the position in a multisampled
+    /// draw (seed 004 §11.4: each sample at its own source depth against its own stored
+    /// values), as [`Event::EarlyDepth`] gives a pixel's.
+    EarlyDepthSample {
+        /// The sample.
+        sample: u32,
+        /// The primitive's depth at the sample's position.
+        source: f32,
+        /// The stored depth before the test.
+        stored: Option<f32>,
+        /// The stored stencil value before the test.
+        stencil: Option<u8>,
+        /// Whether the sample goes on to the pixel shader.
+        passed: bool,
+    },
     /// A render target write message of the pixel shader that reaches the watched image
     /// at the position.
     RtWrite(RtWrite),

@@ -361,6 +361,21 @@ pub fn report(h: &History) -> String {
                         if *passed { "passed" } else { "failed" }
                     );
                 }
+                Event::EarlyDepthSample {
+                    sample,
+                    source,
+                    stored,
+                    stencil,
+                    passed,
+                } => {
+                    let _ = writeln!(
+                        o,
+                        "  early depth/stencil test of sample {sample}: source depth {source}, stored {}{}: {}",
+                        stored.map_or("-".into(), |z| z.to_string()),
+                        stencil.map_or(String::new(), |s| format!(", stencil {s}")),
+                        if *passed { "passed" } else { "failed" }
+                    );
+                }
                 Event::RtWrite(w) => {
                     let colour = if w.float {
                         format!("{:?}", w.colour.map(f32::from_bits))

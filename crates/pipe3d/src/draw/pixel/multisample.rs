@@ -165,16 +165,31 @@ pub(super) fn shade(
             }
             DepthOp::Resolve => return Ok(()),
             DepthOp::Test => {
+                // `gtsim inspect --pixel`: each covered sample's test at the position.
+                let watched = gtsim_dataport::probe::watched().map(|w| (w.x, w.y));
                 for (i, &(x, y)) in prim.pixels.iter().enumerate() {
                     for k in 0..ms.samples {
                         if coverage[i] & (1 << k) == 0 {
                             continue;
                         }
                         let z = source_depth_at(prim, sample_position(st, prim, (x, y), k));
-                        if !access
+                        let stored = (watched == Some((x, y)))
+                            .then(|| access.stored_sample(&*mem, (x, y, k)));
+                        let pass = access
                             .sample(mem, (x, y, k), z, prim.back_facing)
-                            .map_err(DrawError::from_depth_buffer)?
-                        {
+                            .map_err(DrawError::from_depth_buffer)?;
+                        if let Some((depth, stencil)) = stored {
+                            gtsim_dataport::probe::record(
+                                gtsim_dataport::probe::Event::EarlyDepthSample {
+                                    sample: k,
+                                    source: z,
+                                    stored: depth,
+                                    stencil,
+                                    passed: pass,
+                                },
+                            );
+                        }
+                        if !pass {
                             passed[i] &= !(1 << k);
                         }
                     }
