@@ -451,3 +451,72 @@ fn ffmpeg_vulkan_filters_match_lavapipe_on_both_generations() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// Pixel history through coarse pixel shading: `vk_shading_rate` on anv (Gen11) shades
+/// 2x2 coarse pixels, and a pixel that is not its coarse pixel's first (odd x and y)
+/// has the coarse write in its history, with a lane trace ending in the render target
+/// write, and its `final` value is the client's own pixel (read back by the client);
+/// in block (5, 9), which the shader discards (clients/shaders/rate.frag), the history
+/// says the write left the pixel out.
+#[test]
+fn pixel_history_follows_coarse_writes() {
+    if !vulkan_present() {
+        return;
+    }
+    let exe = env!("CARGO_BIN_EXE_vk_shading_rate");
+    let png = tmp("vk_shading_rate-history.png");
+    let capture = tmp("vk_shading_rate-history.aub");
+    let out = Command::new(gtsim())
+        .args(["run", "--gen", "11", "--capture"])
+        .arg(&capture)
+        .arg("--")
+        .arg(exe)
+        .arg("--out")
+        .arg(&png)
+        .env("GTSIM_I915_QUIET", "1")
+        .env("MESA_SHADER_CACHE_DISABLE", "true")
+        .env_remove("VK_DRIVER_FILES")
+        .env_remove("VK_ICD_FILENAMES")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let (w, _, px) = common::read_png(&png);
+    let inspect = |x: u32, y: u32| {
+        let out = Command::new(gtsim())
+            .arg("inspect")
+            .arg(&capture)
+            .args(["--pixel", &format!("{x},{y}"), "--trace"])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "({x}, {y})");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    // Outside the occluder (columns 13..41, rows 7..31) and the discarded block.
+    for (x, y) in [(5, 5), (45, 51), (61, 39)] {
+        let text = inspect(x, y);
+        let i = 4 * (y * w + x) as usize;
+        let last = format!(
+            "final {} {} {} {}\n",
+            px[i],
+            px[i + 1],
+            px[i + 2],
+            px[i + 3]
+        );
+        assert!(text.ends_with(&last), "({x}, {y}): want {last}{text}");
+        assert!(
+            text.contains("render target write (binding table entry")
+                && !text.contains("not followed")
+                && text.contains("pixel shader lane"),
+            "({x}, {y}): {text}"
+        );
+    }
+    let text = inspect(11, 19);
+    assert!(
+        text.contains("the shader discarded the pixel"),
+        "(11, 19): {text}"
+    );
+}

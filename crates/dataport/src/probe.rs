@@ -103,9 +103,6 @@ pub enum Event {
         /// The instructions, in the order executed.
         lines: Vec<String>,
     },
-    /// Work at the position the probe does not follow (a coarse render target
-    /// write), named.
-    NotFollowed(&'static str),
     /// Where the watched walker put the watched compute invocation: thread group
     /// `group`, its thread `thread` (from 0 in dispatch order), channel `lane`, with
     /// the workgroup size the mapping used; `outside` when the walker's groups do not

@@ -406,10 +406,17 @@ impl PixelWrites<'_> {
             if (t.surface.base, t.lod, slice) != (w.base, w.lod, w.slice) {
                 return None;
             }
-            let s = (0..32)
-                .find(|&s| ((p.slots & self.lit) >> s) & 1 != 0 && self.slots[s] == (w.x, w.y))?;
+            let s = (0..32).find(|&s| {
+                ((p.slots & self.lit) >> s) & 1 != 0
+                    && coarse_bit(&self.coarse, self.slots[s], s, (w.x, w.y)).is_some()
+            })?;
             Some((w, s, *t))
         });
+        // Of a coarse write: the watched pixel's bit in its slot's coarse pixel.
+        let watched_coarse = watched
+            .as_ref()
+            .and_then(|(w, s, _)| coarse_bit(&self.coarse, self.slots[*s], *s, (w.x, w.y)))
+            .filter(|_| self.coarse.is_some());
         let bit = watched.as_ref().map_or(0, |(_, s, _)| 1u32 << s);
         let mut dropped: Option<&'static str> = None;
         let mut drop_if = |enabled: u32, why: &'static str| {
@@ -437,11 +444,6 @@ impl PixelWrites<'_> {
             }
         }
         drop_if(enabled, "the alpha test");
-        if bit != 0 && self.coarse.is_some() {
-            crate::probe::record(crate::probe::Event::NotFollowed(
-                "a coarse render target write",
-            ));
-        }
         // Sample k of the watched pixel.
         let sample_at = |w: &crate::probe::Watch, k: u32| gtsim_mem::surface::TexelCoord {
             x: w.x,
@@ -577,22 +579,34 @@ impl PixelWrites<'_> {
         }
         let late_depth = match (&self.late, &watched) {
             (Some(late), Some((_, s, _))) if late.tested & bit != 0 => {
-                let z = match (late.computed, p.depth) {
-                    (true, Some(d)) => f32::from_bits(d[*s]),
-                    _ => late.z[*s],
-                };
-                Some((z, late.passed & bit != 0))
+                // A coarse pixel's pixels are tested each at its own depth.
+                match (watched_coarse, &late.coarse_z, &self.coarse) {
+                    (Some(b), Some(zs), Some(c)) => {
+                        Some((zs[*s][usize::from(b)], c.pixels[*s] & (1 << b) != 0))
+                    }
+                    _ => {
+                        let z = match (late.computed, p.depth) {
+                            (true, Some(d)) => f32::from_bits(d[*s]),
+                            _ => late.z[*s],
+                        };
+                        Some((z, late.passed & bit != 0))
+                    }
+                }
             }
             _ => None,
         };
         drop_if(enabled, "the late depth/stencil test");
+        if let (Some(b), Some(c), Some((_, s, _))) = (watched_coarse, &self.coarse, &watched)
+            && c.pixels[*s] & (1 << b) == 0
+        {
+            drop_if(0, "the late depth/stencil test");
+        }
         if p.last {
             self.visible |= enabled;
         }
-        // The watched pixel before the write (a coarse write is not followed).
+        // The watched pixel before the write.
         let watch_before = watched
             .as_ref()
-            .filter(|_| self.coarse.is_none())
             .map(|(w, _, t)| t.surface.read_texel(&*mem, sample_at(w, 0)).ok());
         // A null render target is not written (seed 000 §2.12.2 SURFTYPE_NULL), but its
         // pixels went through the tests and counts above.
@@ -606,25 +620,23 @@ impl PixelWrites<'_> {
                 for &(x, y, s) in &pixels {
                     sink.write_dual(mem, (x, y, 0), p.colors[s], Some(c1[s]))?;
                 }
-                return Ok(());
-            }
-            let mut i = 0;
-            while i < pixels.len() {
-                let (x0, y0, _) = pixels[i];
-                let mut run = vec![p.colors[pixels[i].2]];
-                while i + run.len() < pixels.len() {
-                    let (x, y, s) = pixels[i + run.len()];
-                    if y != y0 || x != x0 + run.len() as u32 {
-                        break;
+            } else {
+                let mut i = 0;
+                while i < pixels.len() {
+                    let (x0, y0, _) = pixels[i];
+                    let mut run = vec![p.colors[pixels[i].2]];
+                    while i + run.len() < pixels.len() {
+                        let (x, y, s) = pixels[i + run.len()];
+                        if y != y0 || x != x0 + run.len() as u32 {
+                            break;
+                        }
+                        run.push(p.colors[s]);
                     }
-                    run.push(p.colors[s]);
+                    sink.write_run(mem, x0, y0, &run)?;
+                    i += run.len();
                 }
-                sink.write_run(mem, x0, y0, &run)?;
-                i += run.len();
             }
-            return Ok(());
-        }
-        if let (Some(t), Some(c1)) = (&target, &p.colors1) {
+        } else if let (Some(t), Some(c1)) = (&target, &p.colors1) {
             // Dual source: pixel by pixel, each with its second colour.
             let sink = PixelSink::new(t, p.array_index);
             for s in raster_order(&self.slots).map(usize::from) {
@@ -682,6 +694,28 @@ impl PixelWrites<'_> {
         }
         Ok(())
     }
+}
+
+/// The bit of pixel `at` in the coarse pixel of slot `s` at `origin` (`coarse`: the
+/// thread's coarse pixels; without them, bit 0 when `at` is the slot's own pixel), when
+/// the slot's writes reach it (the object covers it): which slot of a thread stands for
+/// a pixel (`gtsim inspect --pixel`).
+pub fn coarse_bit(
+    coarse: &Option<CoarseWrites>,
+    origin: (u32, u32),
+    s: usize,
+    at: (u32, u32),
+) -> Option<u16> {
+    let Some(c) = coarse else {
+        return (origin == at).then_some(0);
+    };
+    let (w, h) = c.size;
+    let (dx, dy) = (at.0.checked_sub(origin.0)?, at.1.checked_sub(origin.1)?);
+    if dx >= w || dy >= h {
+        return None;
+    }
+    let b = (dy * w + dx) as u16;
+    (c.pixels[s] & (1 << b) != 0).then_some(b)
 }
 
 /// Where one of several alike threads' render target writes land: its slots' pixel

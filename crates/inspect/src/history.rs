@@ -458,9 +458,6 @@ pub fn report(h: &History) -> String {
                         let _ = writeln!(o, "    sample {k}: {} -> {}", show(b), show(a));
                     }
                 }
-                Event::NotFollowed(what) => {
-                    let _ = writeln!(o, "  {what}: not followed by the probe");
-                }
             }
         }
         let writes = d

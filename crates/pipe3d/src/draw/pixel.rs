@@ -1091,6 +1091,17 @@ impl ThreadContext<'_> {
         super::replay::count(false);
         let (st, prim, k) = (self.st, self.prim, self.kernel);
         let (slots, lit, dispatch, coarse) = self.slots(group);
+        // `gtsim inspect --pixel X,Y --trace`: the lane standing for the watched
+        // position (its own slot, or the slot of the coarse pixel holding it).
+        let traced = gtsim_dataport::probe::watched()
+            .filter(|w| w.trace && ms.is_none())
+            .and_then(|w| {
+                (0..32).find(|&s| {
+                    lit & (1 << s) != 0
+                        && gtsim_dataport::rt_path::coarse_bit(&coarse, slots[s], s, (w.x, w.y))
+                            .is_some()
+                })
+            });
         let mut sf = self.router(mem, targets, (slots, lit, coarse), ms);
         let mut t = super::spare::thread(k.simd as u8, &k.prog);
         t.dispatch_mask = dispatch;
@@ -1105,10 +1116,6 @@ impl ThreadContext<'_> {
                 Err(e) => (Err(e), 128),
             }
         })?;
-        // `gtsim inspect --pixel X,Y --trace`: the lane of the watched position, traced.
-        let traced = gtsim_dataport::probe::watched()
-            .filter(|w| w.trace && ms.is_none())
-            .and_then(|w| (0..32).find(|&s| lit & (1 << s) != 0 && slots[s] == (w.x, w.y)));
         let result = if let Some(lane) = traced {
             let mut steps = vec![];
             let r = t.run_traced(
