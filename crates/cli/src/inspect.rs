@@ -65,7 +65,7 @@ pub fn inspect(file: Option<&Path>, out: &Path, serve: Option<&str>) -> Result<E
         // Pixel pages are made on request from the capture (a click on a render
         // target's picture).
         let pages: std::sync::Arc<dyn gtsim_inspect::serve::Pages> =
-            std::sync::Arc::new(gtsim_inspect::pixel_page::PixelPages::new(trace));
+            std::sync::Arc::new(gtsim_inspect::trace_page::TracePages::new(trace));
         gtsim_inspect::serve::serve_with(out, listener, Some(pages))?;
     }
     Ok(if summary.hangs == 0 {

@@ -31,6 +31,8 @@ for(const i of document.querySelectorAll('img[data-rt]')){i.title='click a pixel
 i.onclick=function(e){var w=i.naturalWidth,h=i.naturalHeight,x=Math.floor(e.offsetX*w/i.clientWidth),y=Math.floor(e.offsetY*h/i.clientHeight);
 if(document.body.classList.contains('flip'))y=h-1-y;x=Math.max(0,Math.min(w-1,x));y=Math.max(0,Math.min(h-1,y));
 var u=pixelUrl(i.dataset.rt,x,y);if(location.protocol=='file:'){alert('pixel ('+x+', '+y+'): its history is made by the report server: gtsim inspect CAPTURE -o DIR --serve');}else{location.href=u;}};}});
+for(const f of document.querySelectorAll('form.served')){f.onsubmit=function(e){if(location.protocol=='file:'){e.preventDefault();
+alert('traces are made by the report server: gtsim inspect CAPTURE -o DIR --serve');}};}
 function pixelUrl(rt,x,y){return 'pixel.html?rt='+rt+'&x='+x+'&y='+y;}";
 
 /// The flip box (see [`SCRIPT`]).
@@ -94,6 +96,14 @@ fn index(r: &Report) -> String {
         }
         let _ = writeln!(b, "</ul>");
     }
+    // Served reports make traces on request (`trace_page`).
+    let _ = writeln!(
+        b,
+        "<form class=\"served\" action=\"invocation.html\">Trace compute invocation \
+         <input name=\"id\" value=\"0,0,0\" size=\"12\"> (X,Y,Z) of walker \
+         <input name=\"walker\" type=\"number\" min=\"0\" value=\"0\" style=\"width:5em\">, workgroup size \
+         <input name=\"local\" placeholder=\"X,Y,Z\" size=\"10\"> <button>trace</button></form>"
+    );
     let _ = writeln!(b, "<h2 id=\"draws\">Draws</h2>");
     let _ = writeln!(
         b,
@@ -280,7 +290,7 @@ fn shown(size: (u32, u32)) -> (u32, u32) {
 fn figure(p: &Picture) -> String {
     let (w, h) = shown(p.size);
     // A render target's colour picture: a click asks the report server for the
-    // pixel's history (`pixel_page`).
+    // pixel's history (`trace_page`).
     let rt = p
         .target
         .map(|t| format!(" data-rt=\"{}\"", esc(&t.query())))
@@ -341,6 +351,13 @@ pub fn draw_page(i: usize, d: &Draw, has_next: bool) -> String {
     if let Some(e) = &d.error {
         let _ = writeln!(b, "<p class=\"hang\">The draw hung: {}</p>", esc(e));
     }
+    // Served reports make traces on request (`trace_page`).
+    let _ = writeln!(
+        b,
+        "<form class=\"served\" action=\"vertex.html\"><input type=\"hidden\" name=\"draw\" value=\"{i}\">\
+         Trace vertex <input name=\"vertex\" type=\"number\" min=\"0\" value=\"0\" style=\"width:6em\"> of this draw \
+         <button>trace</button> <span class=\"note\">(or click a pixel of a render target picture for its history)</span></form>"
+    );
     if d.summary_only {
         let _ = writeln!(
             b,

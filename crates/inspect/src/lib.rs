@@ -17,11 +17,11 @@ pub mod history;
 pub mod html;
 pub mod image;
 pub mod model;
-pub mod pixel_page;
 pub mod record;
 pub mod serve;
 pub mod shader;
 pub mod state;
+pub mod trace_page;
 
 use gtsim_gpu::aub::Trace;
 use gtsim_gpu::device::DeviceLimits;

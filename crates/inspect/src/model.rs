@@ -111,8 +111,8 @@ pub struct Picture {
     /// The alpha channel's one value, when it is the same everywhere and not 255.
     pub alpha_value: Option<u8>,
     /// The render target it shows, for a render target's picture (a click on it asks
-    /// for a pixel's history, `crate::pixel_page`).
-    pub target: Option<crate::pixel_page::PictureTarget>,
+    /// for a pixel's history, `crate::trace_page`).
+    pub target: Option<crate::trace_page::PictureTarget>,
 }
 
 /// A render target, depth or stencil buffer a draw wrote, before and after.

@@ -391,8 +391,8 @@ impl Recorder {
                 .collect()
         };
         for (bti, (surface, lod, slice)) in targets {
-            // The pictures of a render target are clickable (`crate::pixel_page`).
-            let target = Some(crate::pixel_page::PictureTarget {
+            // The pictures of a render target are clickable (`crate::trace_page`).
+            let target = Some(crate::trace_page::PictureTarget {
                 base: surface.base,
                 lod,
                 slice,

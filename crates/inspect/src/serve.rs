@@ -8,7 +8,7 @@
 //! a client that sends nothing hold it.
 //!
 //! Besides the folder's files it answers the pages a [`Pages`] source makes on request
-//! (the pixel history page, `crate::pixel_page`), one at a time, each given its own
+//! (the pixel history page, `crate::trace_page`), one at a time, each given its own
 //! [`DEADLINE`] to be sent in once made.
 //!
 //! What it will not do: serve anything but the report's pages and pictures (`*.html`,

@@ -66,13 +66,14 @@ fn chromium_or_skip() -> Option<PathBuf> {
     bin
 }
 
-/// The served report's pixel page: a render target picture of a draw page is clickable
+/// The served report's trace pages: a render target picture of a draw page is clickable
 /// (the report's script marks it), and the page its click asks for, made by the server
 /// from the capture, holds the pixel's history, ending in the replayed image's value at
 /// the pixel, and a stepping view over as many steps as the lane trace
-/// (`history::history`) has, the first one current once the page has loaded.
+/// (`history::history`) has, the first one current once the page has loaded; the same
+/// for a vertex through the draw page's form.
 #[test]
-fn the_served_pixel_page_steps_through_the_lane_trace() {
+fn the_served_trace_pages_step_through_the_lane_traces() {
     let Some(bin) = chromium_or_skip() else {
         return;
     };
@@ -84,7 +85,7 @@ fn the_served_pixel_page_steps_through_the_lane_trace() {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let addr = listener.local_addr().unwrap();
     let pages: std::sync::Arc<dyn gtsim_inspect::serve::Pages> = std::sync::Arc::new(
-        gtsim_inspect::pixel_page::PixelPages::new(gtsim_gpu::aub::parse(TRIANGLE)),
+        gtsim_inspect::trace_page::TracePages::new(gtsim_gpu::aub::parse(TRIANGLE)),
     );
     let root = dir.clone();
     std::thread::spawn(move || gtsim_inspect::serve::serve_with(&root, listener, Some(pages)));
@@ -142,6 +143,34 @@ fn the_served_pixel_page_steps_through_the_lane_trace() {
     assert_eq!(body_attr(&dom, "steps"), Some(steps as u32), "{dom}");
     assert_eq!(body_attr(&dom, "current"), Some(1), "{dom}");
     assert!(dom.contains("<li class=\"cur\">"), "{dom}");
+
+    // The draw page's vertex form asks for vertex.html: vertex 1 of draw 2, stepped
+    // over as many instructions as its trace has.
+    let v = gtsim_inspect::history::vertex_trace(&trace, 2, 1);
+    let vsteps: usize = v
+        .events
+        .iter()
+        .map(|e| match e {
+            gtsim_dataport::probe::Event::LaneTrace { lines, .. } => lines.len(),
+            _ => 0,
+        })
+        .sum();
+    assert!(vsteps > 0);
+    let draw = browse_url(
+        &bin,
+        &profile,
+        &["--dump-dom"],
+        &format!("http://{addr}/draw-2.html"),
+    );
+    assert!(draw.contains("action=\"vertex.html\""), "{draw}");
+    let dom = browse_url(
+        &bin,
+        &profile,
+        &["--dump-dom"],
+        &format!("http://{addr}/vertex.html?draw=2&vertex=1"),
+    );
+    assert_eq!(body_attr(&dom, "steps"), Some(vsteps as u32), "{dom}");
+    assert!(dom.contains("vertex 1 of the 3 vertices draw 2"), "{dom}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -256,15 +256,16 @@ fn mutated_captures_give_a_pixel_history() {
     );
 }
 
-/// The pixel page source (`gtsim inspect --serve`'s `pixel.html`) on queries assembled
+/// The trace page source (`gtsim inspect --serve`'s `pixel.html`, and its vertex and
+/// invocation pages on the same queries) on queries assembled
 /// from pieces: the triangle's render target or other addresses, LODs and slices,
 /// coordinates inside, at the edge of and past its 64x64, numbers that overflow, empty
 /// and unknown parameters, junk bytes. Every query gets a page or a reason, never a
 /// panic; the pieces make both common for any seed (a query is well-formed with its
 /// three parameters about half the time, and then inside the target a third of it).
 #[test]
-fn pixel_pages_answer_random_queries() {
-    let pages = gtsim_inspect::pixel_page::PixelPages::new(parse(TRACE));
+fn trace_pages_answer_random_queries() {
+    let pages = gtsim_inspect::trace_page::TracePages::new(parse(TRACE));
     let pieces = [
         "rt=0x1f000:0:0",
         "rt=0x1f000:1:0",
@@ -284,6 +285,13 @@ fn pixel_pages_answer_random_queries() {
         "",
         "=",
         "\u{0}\u{ff}",
+        "draw=2",
+        "vertex=1",
+        "vertex=99999999999999999999",
+        "id=1,2,3",
+        "id=1%2C2",
+        "local=0,1,1",
+        "walker=3",
     ];
     let (mut made, mut refused) = (0, 0);
     for case in 0..gtsim_fuzzkit::cases(60) {
@@ -312,6 +320,10 @@ fn pixel_pages_answer_random_queries() {
             None => panic!("{query:?}: the pixel page is not made"),
         }
         assert!(pages.page("/other.html", &query).is_none());
+        // The vertex and invocation pages on the same pieces: a page or a reason.
+        for path in ["/vertex.html", "/invocation.html"] {
+            assert!(pages.page(path, &query).is_some(), "{path}?{query}");
+        }
     }
     assert!(
         made > 0 && refused > 0,
