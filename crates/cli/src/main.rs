@@ -258,6 +258,10 @@ enum Command {
         /// blocks; Gen11: memtrace packets and execlist submissions).
         #[arg(long, value_name = "FILE.aub")]
         capture: Option<PathBuf>,
+        /// Write each frame the program shows on the emulated display (KMS mode sets and
+        /// page flips on card0) as DIR/frame-NNNNN.png, detiled, in RGB.
+        #[arg(long, value_name = "DIR")]
+        display: Option<PathBuf>,
         /// The GPU generation to present: 7 (Ivy Bridge, crocus) or 11 (Ice Lake, iris).
         #[arg(long = "gen", default_value_t = 7, value_parser = clap::builder::TypedValueParser::map(clap::builder::PossibleValuesParser::new(["7", "11"]), |s: String| s.parse::<u32>().unwrap_or(7)))]
         generation: u32,
@@ -333,9 +337,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Command::Run {
             capture,
+            display,
             generation,
             command,
-        } => run::run(capture, generation, command),
+        } => run::run(capture, display, generation, command),
         Command::Doctor => {
             let (text, works) = doctor::report(&doctor::Host);
             print!("{text}");

@@ -140,7 +140,12 @@ fn check_mesa(generation: u32) -> Result<()> {
 }
 
 /// Runs `command` under the emulation and returns its exit status.
-pub fn run(capture: Option<PathBuf>, generation: u32, command: Vec<OsString>) -> Result<ExitCode> {
+pub fn run(
+    capture: Option<PathBuf>,
+    display: Option<PathBuf>,
+    generation: u32,
+    command: Vec<OsString>,
+) -> Result<ExitCode> {
     check_mesa(generation)?;
     let lib = find_library()?;
     let (program, args) = command.split_first().context("no program given")?;
@@ -156,7 +161,11 @@ pub fn run(capture: Option<PathBuf>, generation: u32, command: Vec<OsString>) ->
         _ => lib.clone().into_os_string(),
     };
     cmd.env("LD_PRELOAD", preload);
-    cmd.env("MESA_LOADER_DRIVER_OVERRIDE", driver(generation));
+    // A driver the user named wins: `MESA_LOADER_DRIVER_OVERRIDE=kms_swrast` runs
+    // llvmpipe on the emulated display (through its dumb buffers) for comparison.
+    if std::env::var_os("MESA_LOADER_DRIVER_OVERRIDE").is_none() {
+        cmd.env("MESA_LOADER_DRIVER_OVERRIDE", driver(generation));
+    }
     // VA-API clients get Intel's VA driver for the emulated GPU, as Mesa gets crocus or
     // iris: libva would otherwise try the media driver (iHD) for an i915 node first,
     // which has no Ivy Bridge support. A name the user set wins.
@@ -186,6 +195,13 @@ pub fn run(capture: Option<PathBuf>, generation: u32, command: Vec<OsString>) ->
         let abs =
             std::path::absolute(c).with_context(|| format!("bad capture path {}", c.display()))?;
         cmd.env("GTSIM_CAPTURE", abs);
+    }
+    if let Some(d) = &display {
+        std::fs::create_dir_all(d)
+            .with_context(|| format!("cannot create the display folder {}", d.display()))?;
+        let abs =
+            std::path::absolute(d).with_context(|| format!("bad display path {}", d.display()))?;
+        cmd.env("GTSIM_DISPLAY", abs);
     }
     let status = cmd
         .status()

@@ -10,6 +10,8 @@ impl Errno {
     pub const ENOENT: Errno = Errno(libc::ENOENT);
     pub const E2BIG: Errno = Errno(libc::E2BIG);
     pub const EIO: Errno = Errno(libc::EIO);
+    pub const EBUSY: Errno = Errno(libc::EBUSY);
+    pub const EACCES: Errno = Errno(libc::EACCES);
     pub const ENXIO: Errno = Errno(libc::ENXIO);
     pub const EBADF: Errno = Errno(libc::EBADF);
     pub const ENOMEM: Errno = Errno(libc::ENOMEM);

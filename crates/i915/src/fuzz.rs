@@ -119,6 +119,24 @@ impl Drop for Arena {
 
 /// Commands the harness aims at most of the time.
 const KNOWN: &[u32] = &[
+    crate::kms::MODE_GETRESOURCES,
+    crate::kms::MODE_GETCRTC,
+    crate::kms::MODE_SETCRTC,
+    crate::kms::MODE_GETENCODER,
+    crate::kms::MODE_GETCONNECTOR,
+    crate::kms::MODE_GETFB,
+    crate::kms::MODE_ADDFB,
+    crate::kms::MODE_ADDFB2,
+    crate::kms::MODE_ADDFB2,
+    crate::kms::MODE_RMFB,
+    crate::kms::MODE_PAGE_FLIP,
+    crate::kms::MODE_PAGE_FLIP,
+    crate::kms::MODE_CREATE_DUMB,
+    crate::kms::MODE_MAP_DUMB,
+    crate::kms::MODE_DESTROY_DUMB,
+    crate::kms::MODE_GETPLANERESOURCES,
+    crate::kms::MODE_GETPLANE,
+    DRM_DROP_MASTER,
     DRM_VERSION,
     DRM_GEM_CLOSE,
     DRM_GET_CAP,
@@ -231,7 +249,28 @@ pub fn allowed(nr: u32) -> &'static [Errno] {
         | DRM_SYNCOBJ_QUERY => &[E::EINVAL, E::ENOENT, E::ENOMEM],
         DRM_SYNCOBJ_TRANSFER => &[E::EINVAL, E::ENOENT, E::ETIME],
         DRM_SYNCOBJ_HANDLE_TO_FD | DRM_SYNCOBJ_FD_TO_HANDLE => &[E::EINVAL, E::ENOENT, E::ENOMEM],
-        DRM_VERSION | DRM_SET_CLIENT_CAP | DRM_SET_MASTER | DRM_DROP_MASTER => &[],
+        DRM_VERSION => &[],
+        // The atomic interface is refused (`crate::kms`).
+        DRM_SET_CLIENT_CAP => &[E::EOPNOTSUPP],
+        DRM_SET_MASTER => &[E::EBUSY, E::EACCES],
+        DRM_DROP_MASTER => &[E::EINVAL, E::EACCES],
+        // The KMS ioctls (`crate::kms`): EACCES on the render node and for a file that
+        // is not master; the DRM core's checks otherwise.
+        crate::kms::MODE_GETRESOURCES | crate::kms::MODE_GETPLANERESOURCES => &[E::EACCES],
+        crate::kms::MODE_GETCRTC
+        | crate::kms::MODE_GETENCODER
+        | crate::kms::MODE_GETCONNECTOR
+        | crate::kms::MODE_GETPLANE
+        | crate::kms::MODE_RMFB => &[E::EACCES, E::ENOENT],
+        crate::kms::MODE_GETFB => &[E::EACCES, E::ENOENT, E::ENOSPC],
+        crate::kms::MODE_SETCRTC => &[E::EACCES, E::ENOENT, E::EINVAL, E::ENOSPC],
+        crate::kms::MODE_PAGE_FLIP => &[E::EACCES, E::ENOENT, E::EINVAL, E::ENOSPC, E::ENOMEM],
+        crate::kms::MODE_ADDFB | crate::kms::MODE_ADDFB2 => {
+            &[E::EACCES, E::ENOENT, E::EINVAL, E::ENOSPC]
+        }
+        crate::kms::MODE_CREATE_DUMB => &[E::EACCES, E::EINVAL, E::E2BIG, E::ENOMEM, E::ENOSPC],
+        crate::kms::MODE_MAP_DUMB => &[E::EACCES, E::ENOENT],
+        crate::kms::MODE_DESTROY_DUMB => &[E::EACCES, E::EINVAL],
         _ => &[E::EINVAL, E::ENOENT],
     }
 }
@@ -256,10 +295,15 @@ impl Harness {
     /// A harness on `platform`'s kernel (the campaign alternates Ivy Bridge and Ice Lake
     /// between resets, so the Gen8+ uapi — softpin, VMs, engine maps, context-creation
     /// extensions, queries — is fuzzed too).
-    fn new(platform: crate::platform::Platform) -> Harness {
+    fn new((platform, node): (crate::platform::Platform, Node)) -> Harness {
         let mut k = Kernel::for_platform(platform);
         k.device.limits.max_commands = MAX_COMMANDS;
-        k.open_file(FD, Node::Render);
+        // A 64x64 display, so that the harness's small objects hold its framebuffers,
+        // and no frames written.
+        k.kms.modes = vec![crate::kms::ModeInfo::new(64, 64, true)];
+        k.kms.display = None;
+        // card0 (its first file is master: the KMS ioctls run) or the render node.
+        k.open_file(FD, node);
         let mut h = Harness {
             k,
             arena: Arena::new(),
@@ -415,6 +459,147 @@ impl Harness {
         (Case { seed, req, arg }, r)
     }
 
+    /// A well-formed KMS argument (`crate::kms`'s structures) at byte `at`: the fixed
+    /// object ids most of the time, framebuffer ids from 100, 64x64 framebuffers in the
+    /// harness's objects (the third holds one linear or X-tiled), the display's mode.
+    fn kms_template(&self, rng: &mut Rng, nr: u32, at: usize) {
+        use crate::kms::*;
+        let a = self.arena.addr();
+        let fb = |rng: &mut Rng| 100 + rng.below(4) as u32;
+        let handle = |rng: &mut Rng| 1 + rng.below(3) as u32;
+        let small = |rng: &mut Rng| rng.below(4) as u32;
+        let id = |rng: &mut Rng, good: u32| {
+            if rng.one_in(8) {
+                rng.below(128) as u32
+            } else {
+                good
+            }
+        };
+        // The structure's bytes into the arena, a word at a time.
+        let write = |bytes: &[u8]| {
+            for (i, chunk) in bytes.chunks(8).enumerate() {
+                let mut w = [0u8; 8];
+                w[..chunk.len()].copy_from_slice(chunk);
+                self.arena.put(at + 8 * i, u64::from_le_bytes(w));
+            }
+        };
+        fn bytes_of<T: Copy>(v: &T) -> Vec<u8> {
+            // SAFETY: the KMS argument structures are plain old data (repr(C), integers
+            // and arrays of them), read for their size.
+            unsafe { std::slice::from_raw_parts((v as *const T).cast::<u8>(), size_of::<T>()) }
+                .to_vec()
+        }
+        match nr {
+            MODE_GETRESOURCES => write(&bytes_of(&CardRes {
+                fb_id_ptr: a + HANDLES as u64,
+                crtc_id_ptr: a + HANDLES as u64 + 64,
+                connector_id_ptr: a + HANDLES as u64 + 128,
+                encoder_id_ptr: a + HANDLES as u64 + 192,
+                count_fbs: small(rng),
+                count_crtcs: small(rng),
+                count_connectors: small(rng),
+                count_encoders: small(rng),
+                ..CardRes::default()
+            })),
+            MODE_GETCONNECTOR => write(&bytes_of(&GetConnector {
+                encoders_ptr: a + HANDLES as u64,
+                modes_ptr: a + FENCES as u64,
+                props_ptr: a + HANDLES as u64 + 64,
+                prop_values_ptr: a + HANDLES as u64 + 128,
+                count_modes: small(rng),
+                count_encoders: small(rng),
+                connector_id: id(rng, CONNECTOR),
+                ..GetConnector::default()
+            })),
+            MODE_GETCRTC => write(&bytes_of(&ModeCrtc {
+                crtc_id: id(rng, CRTC),
+                ..ModeCrtc::default()
+            })),
+            MODE_GETENCODER => write(&bytes_of(&GetEncoder {
+                encoder_id: id(rng, ENCODER),
+                ..GetEncoder::default()
+            })),
+            MODE_GETPLANERESOURCES => write(&bytes_of(&GetPlaneRes {
+                plane_id_ptr: a + HANDLES as u64,
+                count_planes: small(rng),
+            })),
+            MODE_GETPLANE => {
+                let plane = [PRIMARY_PLANE, CURSOR_PLANE][rng.below(2) as usize];
+                write(&bytes_of(&GetPlane {
+                    plane_id: id(rng, plane),
+                    count_format_types: rng.below(8) as u32,
+                    format_type_ptr: a + HANDLES as u64,
+                    ..GetPlane::default()
+                }))
+            }
+            MODE_SETCRTC => {
+                self.arena.put(HANDLES, u64::from(id(rng, CONNECTOR)));
+                write(&bytes_of(&ModeCrtc {
+                    set_connectors_ptr: a + HANDLES as u64,
+                    count_connectors: if rng.one_in(4) {
+                        rng.below(3) as u32
+                    } else {
+                        1
+                    },
+                    crtc_id: id(rng, CRTC),
+                    fb_id: if rng.one_in(8) { 0 } else { fb(rng) },
+                    mode_valid: u32::from(!rng.one_in(8)),
+                    // The display's mode (the harness's 64x64), as GETCONNECTOR gives it.
+                    mode: ModeInfo::new(64, 64, true),
+                    ..ModeCrtc::default()
+                }))
+            }
+            MODE_ADDFB2 => {
+                let modifiers = rng.one_in(2);
+                write(&bytes_of(&FbCmd2 {
+                    width: 64,
+                    height: 64,
+                    pixel_format: [XRGB8888, ARGB8888, RGB565, 0x3231_564e][rng.below(4) as usize],
+                    flags: u32::from(modifiers) * 2,
+                    // Mostly the harness's 64 KiB object, which holds a 64x64 frame.
+                    handles: [if rng.one_in(3) { handle(rng) } else { 3 }, 0, 0, 0],
+                    pitches: [[256, 256, 512, 128, 4096][rng.below(5) as usize], 0, 0, 0],
+                    modifier: [
+                        if modifiers {
+                            [MOD_LINEAR, MOD_X_TILED, MOD_Y_TILED, 7][rng.below(4) as usize]
+                        } else {
+                            0
+                        },
+                        0,
+                        0,
+                        0,
+                    ],
+                    ..FbCmd2::default()
+                }))
+            }
+            MODE_ADDFB => write(&bytes_of(&FbCmd {
+                width: 64,
+                height: 64,
+                pitch: [256, 512, 128][rng.below(3) as usize],
+                bpp: [32, 16][rng.below(2) as usize],
+                depth: [24, 32, 16][rng.below(3) as usize],
+                handle: handle(rng),
+                ..FbCmd::default()
+            })),
+            MODE_GETFB | MODE_RMFB => self.arena.put(at, u64::from(fb(rng))),
+            MODE_PAGE_FLIP => write(&bytes_of(&PageFlip {
+                crtc_id: id(rng, CRTC),
+                fb_id: fb(rng),
+                flags: rng.below(4) as u32,
+                reserved: 0,
+                user_data: rng.next_u64(),
+            })),
+            MODE_CREATE_DUMB => write(&bytes_of(&CreateDumb {
+                height: 1 + rng.below(64) as u32,
+                width: 1 + rng.below(64) as u32,
+                bpp: [32, 16, 8, 0][rng.below(4) as usize],
+                ..CreateDumb::default()
+            })),
+            MODE_MAP_DUMB | MODE_DESTROY_DUMB => self.arena.put(at, u64::from(handle(rng))),
+            _ => {}
+        }
+    }
+
     /// Writes a well-formed argument for command `nr` at byte `at` of the arena, with its
     /// arrays in the fixed regions; handles 1-3 name the harness's objects, 1-2 its
     /// syncobjs, context 1 its context.
@@ -424,6 +609,13 @@ impl Harness {
         let put32 = |w: usize, lo: u64, hi: u64| self.arena.put(w, lo | hi << 32);
         for i in 0..8 {
             self.arena.put(at + 8 * i, 0);
+        }
+        if Kernel::is_kms(nr) {
+            for i in 8..14 {
+                self.arena.put(at + 8 * i, 0);
+            }
+            self.kms_template(rng, nr, at);
+            return;
         }
         match nr.wrapping_sub(DRM_COMMAND_BASE) {
             I915_GEM_EXECBUFFER2 => {
@@ -628,6 +820,13 @@ impl Harness {
                 *refs.entry(*id).or_default() += 1;
             }
         }
+        // A framebuffer holds its object too (`crate::kms`).
+        for f in self.k.kms.fbs.values() {
+            if !self.k.bos.contains_key(&f.bo) {
+                return Err(format!("framebuffer of a freed object {}", f.bo));
+            }
+            *refs.entry(f.bo).or_default() += 1;
+        }
         for (id, bo) in &self.k.bos {
             if refs.get(id).copied().unwrap_or(0) != bo.refs {
                 return Err(format!(
@@ -669,11 +868,17 @@ pub struct Report {
 pub fn campaign(seed: u64, cases: u64) -> Report {
     let mut report = Report::default();
     let platform = |i: u64| {
-        if (i / RESET_EVERY) % 2 == 1 {
+        let platform = if (i / RESET_EVERY) % 2 == 1 {
             crate::platform::Platform::IceLake
         } else {
             crate::platform::Platform::IvyBridge
-        }
+        };
+        let node = if (i / RESET_EVERY / 2) % 2 == 1 {
+            Node::Primary
+        } else {
+            Node::Render
+        };
+        (platform, node)
     };
     let mut h = Harness::new(platform(0));
     for i in 0..cases {

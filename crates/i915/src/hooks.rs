@@ -21,7 +21,7 @@
 use crate::kernel::Node;
 use crate::log;
 use crate::vfs::{self, Virtual};
-use libc::{c_char, c_int, c_long, c_ulong, c_void, mode_t, off_t, size_t};
+use libc::{c_char, c_int, c_long, c_ulong, c_void, mode_t, off_t, size_t, ssize_t};
 use std::cell::Cell;
 use std::ffi::{CStr, CString};
 
@@ -461,6 +461,38 @@ pub unsafe extern "C" fn mmap64(
 ) -> *mut c_void {
     // SAFETY: same contract as mmap on 64-bit.
     unsafe { mmap(addr, len, prot, flags, fd, off) }
+}
+
+/// read(2) of a DRM fd gives the events queued on its file (drm_read: whole events that
+/// fit, in order; `crate::kms`); with none queued, what the fd's memfd gives (nothing).
+/// Other reads, and every read while no event is queued anywhere, go straight through
+/// without the kernel's lock.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn read(fd: c_int, buf: *mut c_void, count: size_t) -> ssize_t {
+    let Some(real) = real!(read: fn(c_int, *mut c_void, size_t) -> ssize_t) else {
+        set_errno(libc::ENOSYS);
+        return -1;
+    };
+    if inside() || !crate::kms::events_queued() {
+        // SAFETY: forwarding unchanged.
+        return unsafe { real(fd, buf, count) };
+    }
+    let events = guarded(None, || {
+        let mut k = crate::kernel_if_started()?;
+        if !k.is_drm_fd(fd) {
+            return None;
+        }
+        k.read_events(fd, count)
+    });
+    match events {
+        Some(e) if !e.is_empty() => {
+            // SAFETY: the caller's buffer holds `count` bytes, and `e` is no longer.
+            unsafe { std::ptr::copy_nonoverlapping(e.as_ptr(), buf.cast::<u8>(), e.len()) };
+            e.len() as ssize_t
+        }
+        // SAFETY: not ours, or nothing queued: forwarding unchanged.
+        _ => unsafe { real(fd, buf, count) },
+    }
 }
 
 #[unsafe(no_mangle)]

@@ -141,6 +141,8 @@ pub struct Kernel {
     /// a syncobj all of whose handles are gone is gone).
     pub syncobj_files:
         BTreeMap<(u64, u64), std::sync::Weak<std::sync::Mutex<crate::syncobj::Shared>>>,
+    /// The display on card0 (`crate::kms`).
+    pub kms: crate::kms::Kms,
 }
 
 /// An AUB capture being written.
@@ -237,6 +239,10 @@ impl Kernel {
         self.files.insert(id, file);
         self.fds.insert(fd, id);
         self.fd_ids.insert(fd, fd_identity(fd));
+        // drm_master_open: the first file of the primary node while no file is master.
+        if node == Node::Primary && self.kms.master.is_none() {
+            self.kms.master = Some(id);
+        }
     }
 
     /// fd `new` now refers to whatever `old` refers to (dup, dup2, dup3, fcntl F_DUPFD):
@@ -306,6 +312,7 @@ impl Kernel {
             None => false,
         };
         if last && let Some(f) = self.files.remove(&id) {
+            self.kms_file_closed(id);
             for bo in f.handles.values() {
                 self.unref_bo(*bo);
             }
@@ -315,7 +322,7 @@ impl Kernel {
         }
     }
 
-    fn unref_bo(&mut self, id: u64) {
+    pub(crate) fn unref_bo(&mut self, id: u64) {
         let gone = match self.bos.get_mut(&id) {
             Some(bo) => {
                 bo.refs -= 1;
@@ -376,7 +383,7 @@ impl Kernel {
         self.bos.get_mut(&id).ok_or(Errno::ENOENT)
     }
 
-    fn add_handle(&mut self, fd: i32, bo: u64) -> Result<u32, Errno> {
+    pub(crate) fn add_handle(&mut self, fd: i32, bo: u64) -> Result<u32, Errno> {
         let f = self.file(fd)?;
         let h = f.next_handle;
         f.next_handle += 1;
@@ -484,17 +491,61 @@ impl Kernel {
             DRM_VERSION => self.version(a),
             DRM_GET_CAP => {
                 let mut c: DrmGetCap = a.get();
+                // drm_getcap (drm_ioctl.c, Linux 6.1) with i915's display values.
                 c.value = match c.capability {
                     DRM_CAP_PRIME => 3,
                     DRM_CAP_SYNCOBJ => 1,
                     // Timeline syncobjs are served (`crate::syncobj`).
                     DRM_CAP_SYNCOBJ_TIMELINE => 1,
+                    DRM_CAP_DUMB_BUFFER => 1,
+                    DRM_CAP_VBLANK_HIGH_CRTC => 1,
+                    DRM_CAP_DUMB_PREFERRED_DEPTH => 24,
+                    DRM_CAP_DUMB_PREFER_SHADOW => 1,
+                    DRM_CAP_TIMESTAMP_MONOTONIC => 1,
+                    // No async flips (`crate::kms`).
+                    DRM_CAP_ASYNC_PAGE_FLIP => 0,
+                    DRM_CAP_CURSOR_WIDTH | DRM_CAP_CURSOR_HEIGHT => 256,
+                    DRM_CAP_ADDFB2_MODIFIERS => 1,
+                    DRM_CAP_PAGE_FLIP_TARGET => 0,
+                    DRM_CAP_CRTC_IN_VBLANK_EVENT => 1,
                     _ => return Err(Errno::EINVAL),
                 };
                 a.put(&c)
             }
-            DRM_SET_CLIENT_CAP => Ok(()),
-            DRM_SET_MASTER | DRM_DROP_MASTER => Ok(()),
+            DRM_SET_CLIENT_CAP => {
+                // drm_setclientcap: the atomic interface is not modelled yet (issue 47):
+                // refused as a driver without DRIVER_ATOMIC refuses it.
+                let c: DrmGetCap = a.get();
+                if c.capability == DRM_CLIENT_CAP_ATOMIC {
+                    crate::log(
+                        "DRM_CLIENT_CAP_ATOMIC refused: atomic modesetting is not modelled yet (legacy SETCRTC and PAGE_FLIP are)",
+                    );
+                    return Err(Errno::EOPNOTSUPP);
+                }
+                Ok(())
+            }
+            DRM_SET_MASTER | DRM_DROP_MASTER => {
+                // drm_setmaster_ioctl / drm_dropmaster_ioctl: the master is one file of
+                // card0 (the render node has none: not DRM_RENDER_ALLOW, EACCES).
+                let id = *self.fds.get(&fd).ok_or(Errno::EBADF)?;
+                if self.file(fd)?.node == Node::Render {
+                    return Err(Errno::EACCES);
+                }
+                match (n, self.kms.master) {
+                    (DRM_SET_MASTER, Some(m)) if m == id => Ok(()),
+                    (DRM_SET_MASTER, Some(_)) => Err(Errno::EBUSY),
+                    (DRM_SET_MASTER, None) => {
+                        self.kms.master = Some(id);
+                        Ok(())
+                    }
+                    (_, Some(m)) if m == id => {
+                        self.kms.master = None;
+                        Ok(())
+                    }
+                    _ => Err(Errno::EINVAL),
+                }
+            }
+            n if Kernel::is_kms(n) => self.kms_ioctl(fd, n, a),
             DRM_GEM_CLOSE => {
                 let c: DrmGemClose = a.get();
                 let id = self
@@ -653,7 +704,7 @@ impl Kernel {
     /// A new shmem-backed object of at least `size` bytes and its handle on `fd`, as
     /// GEM_CREATE and GEM_CREATE_EXT make it: (its size, rounded up to a page; the
     /// handle).
-    fn create_object(&mut self, fd: i32, size: u64) -> Result<(u64, u32), Errno> {
+    pub(crate) fn create_object(&mut self, fd: i32, size: u64) -> Result<(u64, u32), Errno> {
         let bo = Bo::new(size)?;
         let size = bo.size;
         self.next_bo += 1;
@@ -1337,7 +1388,7 @@ impl Kernel {
         Ok(off)
     }
 
-    fn mmap_offset(&mut self, id: u64) -> u64 {
+    pub(crate) fn mmap_offset(&mut self, id: u64) -> u64 {
         if let Some((&off, _)) = self.mmap_offsets.iter().find(|(_, b)| **b == id) {
             return off;
         }

@@ -29,6 +29,7 @@ pub mod execbuffer;
 pub mod fuzz;
 pub mod hooks;
 pub mod kernel;
+pub mod kms;
 pub mod platform;
 pub mod syncobj;
 pub mod uapi;

@@ -125,6 +125,21 @@ pub fn decl(nr: u32) -> Option<Decl> {
         }
         DRM_SYNCOBJ_TRANSFER => iowr(size_of::<DrmSyncobjTransfer>()),
         DRM_SYNCOBJ_HANDLE_TO_FD | DRM_SYNCOBJ_FD_TO_HANDLE => iowr(size_of::<DrmSyncobjHandle>()),
+        crate::kms::MODE_GETRESOURCES => iowr(size_of::<crate::kms::CardRes>()),
+        crate::kms::MODE_GETCRTC | crate::kms::MODE_SETCRTC => {
+            iowr(size_of::<crate::kms::ModeCrtc>())
+        }
+        crate::kms::MODE_GETENCODER => iowr(size_of::<crate::kms::GetEncoder>()),
+        crate::kms::MODE_GETCONNECTOR => iowr(size_of::<crate::kms::GetConnector>()),
+        crate::kms::MODE_GETFB | crate::kms::MODE_ADDFB => iowr(size_of::<crate::kms::FbCmd>()),
+        crate::kms::MODE_RMFB => iowr(size_of::<u32>()),
+        crate::kms::MODE_PAGE_FLIP => iowr(size_of::<crate::kms::PageFlip>()),
+        crate::kms::MODE_CREATE_DUMB => iowr(size_of::<crate::kms::CreateDumb>()),
+        crate::kms::MODE_MAP_DUMB => iowr(size_of::<crate::kms::MapDumb>()),
+        crate::kms::MODE_DESTROY_DUMB => iowr(size_of::<u32>()),
+        crate::kms::MODE_GETPLANERESOURCES => iowr(size_of::<crate::kms::GetPlaneRes>()),
+        crate::kms::MODE_GETPLANE => iowr(size_of::<crate::kms::GetPlane>()),
+        crate::kms::MODE_ADDFB2 => iowr(size_of::<crate::kms::FbCmd2>()),
         _ => return None,
     })
 }
@@ -179,6 +194,21 @@ pub fn name(nr: u32) -> &'static str {
         DRM_DROP_MASTER => "DRM_DROP_MASTER",
         DRM_PRIME_HANDLE_TO_FD => "DRM_PRIME_HANDLE_TO_FD",
         DRM_PRIME_FD_TO_HANDLE => "DRM_PRIME_FD_TO_HANDLE",
+        crate::kms::MODE_GETRESOURCES => "DRM_MODE_GETRESOURCES",
+        crate::kms::MODE_GETCRTC => "DRM_MODE_GETCRTC",
+        crate::kms::MODE_SETCRTC => "DRM_MODE_SETCRTC",
+        crate::kms::MODE_GETENCODER => "DRM_MODE_GETENCODER",
+        crate::kms::MODE_GETCONNECTOR => "DRM_MODE_GETCONNECTOR",
+        crate::kms::MODE_GETFB => "DRM_MODE_GETFB",
+        crate::kms::MODE_ADDFB => "DRM_MODE_ADDFB",
+        crate::kms::MODE_RMFB => "DRM_MODE_RMFB",
+        crate::kms::MODE_PAGE_FLIP => "DRM_MODE_PAGE_FLIP",
+        crate::kms::MODE_CREATE_DUMB => "DRM_MODE_CREATE_DUMB",
+        crate::kms::MODE_MAP_DUMB => "DRM_MODE_MAP_DUMB",
+        crate::kms::MODE_DESTROY_DUMB => "DRM_MODE_DESTROY_DUMB",
+        crate::kms::MODE_GETPLANERESOURCES => "DRM_MODE_GETPLANERESOURCES",
+        crate::kms::MODE_GETPLANE => "DRM_MODE_GETPLANE",
+        crate::kms::MODE_ADDFB2 => "DRM_MODE_ADDFB2",
         DRM_SYNCOBJ_CREATE => "DRM_SYNCOBJ_CREATE",
         DRM_SYNCOBJ_DESTROY => "DRM_SYNCOBJ_DESTROY",
         DRM_SYNCOBJ_HANDLE_TO_FD => "DRM_SYNCOBJ_HANDLE_TO_FD",
@@ -221,6 +251,18 @@ pub const DRM_SYNCOBJ_WAIT: u32 = 0xc3;
 pub const DRM_SYNCOBJ_RESET: u32 = 0xc4;
 pub const DRM_SYNCOBJ_SIGNAL: u32 = 0xc5;
 
+pub const DRM_CAP_DUMB_BUFFER: u64 = 0x1;
+pub const DRM_CAP_VBLANK_HIGH_CRTC: u64 = 0x2;
+pub const DRM_CAP_DUMB_PREFERRED_DEPTH: u64 = 0x3;
+pub const DRM_CAP_DUMB_PREFER_SHADOW: u64 = 0x4;
+pub const DRM_CAP_TIMESTAMP_MONOTONIC: u64 = 0x6;
+pub const DRM_CAP_ASYNC_PAGE_FLIP: u64 = 0x7;
+pub const DRM_CAP_CURSOR_WIDTH: u64 = 0x8;
+pub const DRM_CAP_CURSOR_HEIGHT: u64 = 0x9;
+pub const DRM_CAP_ADDFB2_MODIFIERS: u64 = 0x10;
+pub const DRM_CAP_PAGE_FLIP_TARGET: u64 = 0x11;
+pub const DRM_CAP_CRTC_IN_VBLANK_EVENT: u64 = 0x12;
+pub const DRM_CLIENT_CAP_ATOMIC: u64 = 0x3;
 pub const DRM_CAP_PRIME: u64 = 0x5;
 pub const DRM_CAP_SYNCOBJ: u64 = 0x13;
 pub const DRM_CAP_SYNCOBJ_TIMELINE: u64 = 0x14;
