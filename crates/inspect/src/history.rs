@@ -352,30 +352,21 @@ pub fn report(h: &History) -> String {
                     stored,
                     stencil,
                     passed,
-                } => {
-                    let _ = writeln!(
-                        o,
-                        "  early depth/stencil test: source depth {source}, stored {}{}: {}",
-                        stored.map_or("-".into(), |z| z.to_string()),
-                        stencil.map_or(String::new(), |s| format!(", stencil {s}")),
-                        if *passed { "passed" } else { "failed" }
-                    );
-                }
+                } => depth_test(&mut o, "", *source, *stored, *stencil, *passed),
                 Event::EarlyDepthSample {
                     sample,
                     source,
                     stored,
                     stencil,
                     passed,
-                } => {
-                    let _ = writeln!(
-                        o,
-                        "  early depth/stencil test of sample {sample}: source depth {source}, stored {}{}: {}",
-                        stored.map_or("-".into(), |z| z.to_string()),
-                        stencil.map_or(String::new(), |s| format!(", stencil {s}")),
-                        if *passed { "passed" } else { "failed" }
-                    );
-                }
+                } => depth_test(
+                    &mut o,
+                    &format!(" of sample {sample}"),
+                    *source,
+                    *stored,
+                    *stencil,
+                    *passed,
+                ),
                 Event::RtWrite(w) => {
                     let colour = if w.float {
                         format!("{:?}", w.colour.map(f32::from_bits))
@@ -422,11 +413,7 @@ pub fn report(h: &History) -> String {
                     simd,
                     lines,
                 } => {
-                    let lanes = if *width > 1 {
-                        format!("lanes {lane}-{}", lane + width - 1)
-                    } else {
-                        format!("lane {lane}")
-                    };
+                    let lanes = lanes_label(*lane, *width);
                     let _ = writeln!(
                         o,
                         "  {stage} {lanes} of a SIMD{simd} thread, instruction by instruction:"
@@ -583,6 +570,33 @@ pub fn report_vertex(v: &VertexTrace) -> String {
     o
 }
 
+/// An early depth test's line (`what`: which sample, if one).
+fn depth_test(
+    o: &mut String,
+    what: &str,
+    source: f32,
+    stored: Option<f32>,
+    stencil: Option<u8>,
+    passed: bool,
+) {
+    let _ = writeln!(
+        o,
+        "  early depth/stencil test{what}: source depth {source}, stored {}{}: {}",
+        stored.map_or("-".into(), |z| z.to_string()),
+        stencil.map_or(String::new(), |s| format!(", stencil {s}")),
+        if passed { "passed" } else { "failed" }
+    );
+}
+
+/// "lane L", or "lanes L-M" for a trace of `width` lanes from `lane`.
+pub(crate) fn lanes_label(lane: usize, width: usize) -> String {
+    if width > 1 {
+        format!("lanes {lane}-{}", lane + width - 1)
+    } else {
+        format!("lane {lane}")
+    }
+}
+
 /// The lane traces among `events`, as text.
 fn lane_traces(o: &mut String, events: &[Event]) {
     for e in events {
@@ -594,11 +608,7 @@ fn lane_traces(o: &mut String, events: &[Event]) {
             lines,
         } = e
         {
-            let lanes = if *width > 1 {
-                format!("lanes {lane}-{}", lane + width - 1)
-            } else {
-                format!("lane {lane}")
-            };
+            let lanes = lanes_label(*lane, *width);
             let _ = writeln!(
                 o,
                 "{stage} {lanes} of a SIMD{simd} thread, instruction by instruction:"

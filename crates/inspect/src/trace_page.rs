@@ -302,11 +302,7 @@ fn stepper(b: &mut String, draw: Option<usize>, e: &Event) {
     else {
         return;
     };
-    let lanes = if *width > 1 {
-        format!("lanes {lane}-{}", lane + width - 1)
-    } else {
-        format!("lane {lane}")
-    };
+    let lanes = history::lanes_label(*lane, *width);
     let _ = writeln!(
         b,
         "<h2>{}{} {lanes} of a SIMD{simd} thread</h2>\
