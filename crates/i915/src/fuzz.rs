@@ -264,7 +264,14 @@ pub fn allowed(nr: u32) -> &'static [Errno] {
         | crate::kms::MODE_RMFB => &[E::EACCES, E::ENOENT],
         crate::kms::MODE_GETFB => &[E::EACCES, E::ENOENT, E::ENOSPC],
         crate::kms::MODE_SETCRTC => &[E::EACCES, E::ENOENT, E::EINVAL, E::ENOSPC],
-        crate::kms::MODE_PAGE_FLIP => &[E::EACCES, E::ENOENT, E::EINVAL, E::ENOSPC, E::ENOMEM],
+        crate::kms::MODE_PAGE_FLIP => &[
+            E::EACCES,
+            E::ENOENT,
+            E::EINVAL,
+            E::ENOSPC,
+            E::ENOMEM,
+            E::EBUSY,
+        ],
         crate::kms::MODE_ADDFB | crate::kms::MODE_ADDFB2 => {
             &[E::EACCES, E::ENOENT, E::EINVAL, E::ENOSPC]
         }

@@ -17,6 +17,8 @@
 //!   otherwise). SET_MASTER makes a file master when no other is (EBUSY otherwise), and
 //!   DROP_MASTER gives it up (EINVAL for a file that is not master). The render node
 //!   serves no KMS ioctl (EACCES: not DRM_RENDER_ALLOW).
+//! * **At start** the CRTC is lit in the preferred mode with no client framebuffer, as
+//!   the kernel's console leaves it; the encoder and connector are bound to it.
 //! * **Flips.** A page flip completes at once ("as fast as frames come"): its event,
 //!   when asked for (DRM_MODE_PAGE_FLIP_EVENT), is queued on the file at the flip and
 //!   read from the fd (`read`, `Kernel::read_events`); the sequence counts the frames
@@ -434,11 +436,16 @@ impl Default for Kms {
                 modes.push(ModeInfo::new(mw, mh, false));
             }
         }
+        // As at boot with the kernel's console on the display (fbdev emulation): the
+        // CRTC lit in the preferred mode, showing no client's framebuffer, the
+        // encoder and connector bound to it. Programs such as glmark2 take the CRTC
+        // from the connector's encoder.
+        let console = Some(modes[0]);
         Kms {
             modes,
             fbs: BTreeMap::new(),
             next_fb: FIRST_FB,
-            crtc: (0, 0, 0, None),
+            crtc: (0, 0, 0, console),
             frames: 0,
             master: None,
             events: BTreeMap::new(),
@@ -786,25 +793,32 @@ impl Kernel {
         }
     }
 
-    /// SETCRTC (drm_mode_setcrtc): ENOENT for an unknown CRTC, framebuffer or
-    /// connector; a framebuffer with no mode, or a mode the connector does not offer,
-    /// EINVAL; a mode that does not fit the framebuffer at (x, y) ENOSPC
-    /// (drm_crtc_check_viewport); no framebuffer turns the CRTC off.
+    /// SETCRTC (drm_mode_setcrtc): no mode turns the CRTC off (connectors with it are
+    /// EINVAL); with a mode, ENOENT for an unknown CRTC, framebuffer (id 0 included; -1
+    /// keeps the one shown) or connector; a mode the connector does not offer EINVAL; a
+    /// mode that does not fit the framebuffer at (x, y) ENOSPC (drm_crtc_check_viewport).
     fn set_crtc(&mut self, c: &ModeCrtc) -> Result<(), Errno> {
         if c.crtc_id != CRTC {
             return Err(Errno::ENOENT);
         }
-        if c.fb_id == 0 {
-            if c.mode_valid != 0 || c.count_connectors != 0 {
+        if c.mode_valid == 0 {
+            // Off; connectors without a mode are EINVAL.
+            if c.count_connectors != 0 {
                 return Err(Errno::EINVAL);
             }
             self.kms.crtc = (0, 0, 0, None);
             return Ok(());
         }
-        if c.mode_valid == 0 {
-            return Err(Errno::EINVAL);
-        }
-        let f = *self.kms.fbs.get(&c.fb_id).ok_or(Errno::ENOENT)?;
+        // A framebuffer id of -1 keeps the one shown (EINVAL when there is none).
+        let fb_id = if c.fb_id == u32::MAX {
+            match self.kms.crtc.0 {
+                0 => return Err(Errno::EINVAL),
+                shown => shown,
+            }
+        } else {
+            c.fb_id
+        };
+        let f = *self.kms.fbs.get(&fb_id).ok_or(Errno::ENOENT)?;
         if !c.mode.offered(&self.kms.modes) {
             return Err(Errno::EINVAL);
         }
@@ -820,14 +834,14 @@ impl Kernel {
         {
             return Err(Errno::ENOSPC);
         }
-        self.kms.crtc = (c.fb_id, c.x, c.y, Some(c.mode));
+        self.kms.crtc = (fb_id, c.x, c.y, Some(c.mode));
         self.scan_out();
         Ok(())
     }
 
     /// PAGE_FLIP (drm_mode_page_flip_ioctl): flags other than EVENT and ASYNC EINVAL,
     /// ASYNC EINVAL (no async flips: DRM_CAP_ASYNC_PAGE_FLIP is 0), an unknown CRTC or
-    /// framebuffer ENOENT, a CRTC that is off EINVAL, a framebuffer of another size
+    /// framebuffer ENOENT, a CRTC that is off EINVAL, one showing no framebuffer EBUSY, a framebuffer of another size
     /// than the one shown ENOSPC; then the flip, done at once, and its event.
     fn page_flip(&mut self, file: u64, f: &PageFlip) -> Result<(), Errno> {
         if f.flags & !(PAGE_FLIP_EVENT | PAGE_FLIP_ASYNC) != 0
@@ -839,8 +853,12 @@ impl Kernel {
         if f.crtc_id != CRTC {
             return Err(Errno::ENOENT);
         }
-        let (_, x, y, mode) = self.kms.crtc;
+        let (shown, x, y, mode) = self.kms.crtc;
         let mode = mode.ok_or(Errno::EINVAL)?;
+        // "The framebuffer is currently unbound": EBUSY.
+        if shown == 0 {
+            return Err(Errno::EBUSY);
+        }
         let fb = *self.kms.fbs.get(&f.fb_id).ok_or(Errno::ENOENT)?;
         if u64::from(x) + u64::from(mode.hdisplay) > u64::from(fb.width)
             || u64::from(y) + u64::from(mode.vdisplay) > u64::from(fb.height)
@@ -1133,7 +1151,14 @@ mod tests {
             ..GetEncoder::default()
         };
         call(&mut k, CARD, MODE_GETENCODER, &mut e).unwrap();
-        assert_eq!((e.possible_crtcs, e.crtc_id), (1, 0));
+        // Bound to the CRTC, which the console left lit in the preferred mode.
+        assert_eq!((e.possible_crtcs, e.crtc_id), (1, CRTC));
+        let mut c = ModeCrtc {
+            crtc_id: CRTC,
+            ..ModeCrtc::default()
+        };
+        call(&mut k, CARD, MODE_GETCRTC, &mut c).unwrap();
+        assert_eq!((c.fb_id, c.mode_valid, c.mode.hdisplay), (0, 1, 1024));
         let mut planes = [0u32; 2];
         let mut pr = GetPlaneRes {
             plane_id_ptr: planes.as_mut_ptr() as u64,
@@ -1230,7 +1255,8 @@ mod tests {
 
     /// What the DRM core refuses: formats, pitches, handles and modifiers it does not
     /// take, another file's framebuffer, a mode the connector does not offer, async
-    /// flips, a flip with the CRTC off; and master passing from one file to another.
+    /// flips, a flip with no framebuffer shown; and master passing from one file to
+    /// another.
     #[test]
     fn bad_requests_get_the_kernels_errno_and_master_passes() {
         let mut k = kernel();
@@ -1259,9 +1285,10 @@ mod tests {
             fb_id: fb,
             ..PageFlip::default()
         };
+        // Nothing of a client's shown yet: nothing to flip from.
         assert_eq!(
             call(&mut k, CARD, MODE_PAGE_FLIP, &mut flip),
-            Err(Errno::EINVAL)
+            Err(Errno::EBUSY)
         );
         let conn = CONNECTOR;
         let mut set = ModeCrtc {

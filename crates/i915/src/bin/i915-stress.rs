@@ -314,6 +314,7 @@ fn fuzz(cases: u64, seed: u64) -> Result<String, String> {
         // atomic client cap, which the display refuses (`crate::kms`).
         libc::EACCES,
         libc::EOPNOTSUPP,
+        libc::EBUSY,
     ];
     let (mut ok, mut errs, mut maps) = (0u64, 0u64, 0u64);
     for case in 0..cases {
