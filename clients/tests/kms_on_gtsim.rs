@@ -35,7 +35,23 @@ fn kmscube() -> Option<PathBuf> {
 fn frames(bin: &Path, generation: u32, driver: Option<&str>) -> Vec<PathBuf> {
     let name = format!("gen{generation}-{}", driver.unwrap_or("native"));
     let dir = common::scratch_dir("gtsim-kms").join(&name);
-    let log = std::fs::File::create(dir.with_extension("log")).unwrap();
+    run_kmscube(bin, generation, driver, &dir);
+    let mut out: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "png"))
+        .collect();
+    out.sort();
+    out
+}
+
+/// Runs kmscube as [`frames`] says, its frames going to `display` (a folder, or a
+/// `.y4m` video).
+fn run_kmscube(bin: &Path, generation: u32, driver: Option<&str>, display: &Path) {
+    let name = format!("gen{generation}-{}", driver.unwrap_or("native"));
+    let dir = display;
+    let log_path = dir.with_extension("log");
+    let log = std::fs::File::create(&log_path).unwrap();
     let mut cmd = Command::new(common::gtsim());
     cmd.args(["run", "--gen", &generation.to_string(), "--display"])
         .arg(&dir)
@@ -56,19 +72,43 @@ fn frames(bin: &Path, generation: u32, driver: Option<&str>) -> Vec<PathBuf> {
     let stdin = child.stdin.take();
     let status = child.wait().unwrap();
     drop(stdin);
-    let log = std::fs::read_to_string(dir.with_extension("log")).unwrap_or_default();
+    let log = std::fs::read_to_string(&log_path).unwrap_or_default();
     assert!(status.success(), "kmscube on {name}: {log}");
     assert!(
         log.contains(&format!("Rendered {} frames", FRAMES - 1)) && !log.contains("GPU HANG"),
         "kmscube on {name}: {log}"
     );
-    let mut out: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "png"))
-        .collect();
-    out.sort();
-    out
+}
+
+/// `--display FILE.y4m`: the same run as a YUV4MPEG2 video, which ffprobe (CI installs
+/// ffmpeg) reads as [`FRAMES`] + 1 frames of the mode's size in 4:4:4.
+#[test]
+fn kmscube_frames_make_a_y4m_video() {
+    let Some(bin) = kmscube() else {
+        return;
+    };
+    let video = common::scratch_dir("gtsim-kms").join("gen7.y4m");
+    run_kmscube(&bin, 7, None, &video);
+    let Ok(out) = Command::new("ffprobe")
+        .args(["-v", "error", "-count_frames", "-select_streams", "v:0"])
+        .args([
+            "-show_entries",
+            "stream=nb_read_frames,width,height,pix_fmt",
+        ])
+        .args(["-of", "csv=p=0"])
+        .arg(&video)
+        .output()
+    else {
+        assert!(std::env::var_os("CI").is_none(), "CI must install ffmpeg");
+        eprintln!("SKIPPED: no ffprobe (apt-get install -y ffmpeg)");
+        return;
+    };
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).trim(),
+        format!("320,240,yuv444p,{}", FRAMES + 1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 /// The frame's pixels as RGB.

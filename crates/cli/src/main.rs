@@ -259,8 +259,9 @@ enum Command {
         #[arg(long, value_name = "FILE.aub")]
         capture: Option<PathBuf>,
         /// Write each frame the program shows on the emulated display (KMS mode sets and
-        /// page flips on card0) as DIR/frame-NNNNN.png, detiled, in RGB.
-        #[arg(long, value_name = "DIR")]
+        /// page flips on card0) as DIR/frame-NNNNN.png, detiled, in RGB; a path ending in
+        /// .y4m gets them as a YUV4MPEG2 video instead (60 frames a second, BT.601).
+        #[arg(long, value_name = "DIR|FILE.y4m")]
         display: Option<PathBuf>,
         /// The GPU generation to present: 7 (Ivy Bridge, crocus) or 11 (Ice Lake, iris).
         #[arg(long = "gen", default_value_t = 7, value_parser = clap::builder::TypedValueParser::map(clap::builder::PossibleValuesParser::new(["7", "11"]), |s: String| s.parse::<u32>().unwrap_or(7)))]

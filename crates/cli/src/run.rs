@@ -197,8 +197,11 @@ pub fn run(
         cmd.env("GTSIM_CAPTURE", abs);
     }
     if let Some(d) = &display {
-        std::fs::create_dir_all(d)
-            .with_context(|| format!("cannot create the display folder {}", d.display()))?;
+        // A `.y4m` path is a video file; anything else a folder of PNGs.
+        if d.extension().is_none_or(|e| e != "y4m") {
+            std::fs::create_dir_all(d)
+                .with_context(|| format!("cannot create the display folder {}", d.display()))?;
+        }
         let abs =
             std::path::absolute(d).with_context(|| format!("bad display path {}", d.display()))?;
         cmd.env("GTSIM_DISPLAY", abs);

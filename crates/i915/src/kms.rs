@@ -24,7 +24,9 @@
 //!   read from the fd (`read`, `Kernel::read_events`); the sequence counts the frames
 //!   scanned out.
 //! * **Scanout.** Every frame a mode set or flip shows is written, when
-//!   `GTSIM_DISPLAY=DIR` is set (`gtsim run --display DIR`), as `DIR/frame-NNNNN.png`:
+//!   `GTSIM_DISPLAY=DIR` is set (`gtsim run --display DIR`), as `DIR/frame-NNNNN.png`
+//!   (or, for a path ending in `.y4m`, appended to that YUV4MPEG2 video at 60 frames a
+//!   second, BT.601 4:4:4):
 //!   the framebuffer detiled by its modifier (linear, X- or Y-tiled) and converted from
 //!   its format (XRGB8888, ARGB8888, XBGR8888, ABGR8888, RGB565) to RGB.
 
@@ -415,8 +417,10 @@ pub struct Kms {
     pub master: Option<u64>,
     /// Events queued per file, in order.
     pub events: BTreeMap<u64, std::collections::VecDeque<Vec<u8>>>,
-    /// Where frames go (`GTSIM_DISPLAY`).
+    /// Where frames go (`GTSIM_DISPLAY`): a folder of PNGs, or a `.y4m` video.
     pub display: Option<std::path::PathBuf>,
+    /// The `.y4m` video being written, with its frame size.
+    video: Option<(std::fs::File, u32, u32)>,
 }
 
 impl Default for Kms {
@@ -450,6 +454,7 @@ impl Default for Kms {
             master: None,
             events: BTreeMap::new(),
             display: std::env::var_os("GTSIM_DISPLAY").map(std::path::PathBuf::from),
+            video: None,
         }
     }
 }
@@ -925,6 +930,11 @@ impl Kernel {
         };
         let (w, h) = (u32::from(mode.hdisplay), u32::from(mode.vdisplay));
         match frame_rgb(bo, &f, (x, y), (w, h)) {
+            Ok(rgb) if dir.extension().is_some_and(|e| e == "y4m") => {
+                if let Err(e) = self.kms.video_frame(&dir, w, h, &rgb) {
+                    crate::log(&format!("display: cannot write {}: {e}", dir.display()));
+                }
+            }
             Ok(rgb) => {
                 let path = dir.join(format!("frame-{:05}.png", self.kms.frames));
                 if let Err(e) = write_png(&path, w, h, &rgb) {
@@ -937,6 +947,54 @@ impl Kernel {
             )),
         }
     }
+}
+
+impl Kms {
+    /// Appends an RGB frame to the `.y4m` video at `path`, created with the first
+    /// frame's size (a YUV4MPEG2 stream cannot change size: frames of another size are
+    /// left out, said once each).
+    fn video_frame(
+        &mut self,
+        path: &std::path::Path,
+        w: u32,
+        h: u32,
+        rgb: &[u8],
+    ) -> Result<(), String> {
+        use std::io::Write;
+        if self.video.is_none() {
+            let mut f = std::fs::File::create(path).map_err(|e| e.to_string())?;
+            f.write_all(format!("YUV4MPEG2 W{w} H{h} F60:1 Ip A1:1 C444\n").as_bytes())
+                .map_err(|e| e.to_string())?;
+            self.video = Some((f, w, h));
+        }
+        let Some((f, vw, vh)) = self.video.as_mut() else {
+            return Ok(());
+        };
+        if (*vw, *vh) != (w, h) {
+            return Err(format!("a {w}x{h} frame in a {vw}x{vh} video: left out"));
+        }
+        let mut out = Vec::with_capacity(6 + rgb.len());
+        out.extend_from_slice(b"FRAME\n");
+        out.extend(yuv444(rgb));
+        f.write_all(&out).map_err(|e| e.to_string())
+    }
+}
+
+/// RGB8 pixels as the three planes of 8-bit Y'CbCr 4:4:4, BT.601 limited range (what a
+/// YUV4MPEG2 stream without a colour range tag means): Y' = 16 + 219 E'Y, Cb/Cr = 128 +
+/// 224 E'Pb/E'Pr, with E'Y = 0.299 R + 0.587 G + 0.114 B (ITU-R BT.601).
+pub fn yuv444(rgb: &[u8]) -> Vec<u8> {
+    let n = rgb.len() / 3;
+    let mut out = vec![0u8; 3 * n];
+    for (i, p) in rgb.chunks_exact(3).enumerate() {
+        let [r, g, b] = [p[0], p[1], p[2]].map(|c| f64::from(c) / 255.0);
+        let y = 0.299 * r + 0.587 * g + 0.114 * b;
+        let (pb, pr) = ((b - y) / 1.772, (r - y) / 1.402);
+        out[i] = (16.0 + 219.0 * y).round() as u8;
+        out[n + i] = (128.0 + 224.0 * pb).round().clamp(0.0, 255.0) as u8;
+        out[2 * n + i] = (128.0 + 224.0 * pr).round().clamp(0.0, 255.0) as u8;
+    }
+    out
 }
 
 /// The `w` x `h` pixels at (`x`, `y`) of framebuffer `f` as RGB8, detiled by its
@@ -1251,6 +1309,61 @@ mod tests {
         call(&mut k, CARD, MODE_GETCRTC, &mut c).unwrap();
         assert_eq!((c.fb_id, c.mode_valid, c.mode.hdisplay), (b, 1, 1024));
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A `.y4m` display: the YUV4MPEG2 header with the mode's size, one FRAME per mode
+    /// set or flip, BT.601 limited range worked by hand (white Y' 235, black 16, grey
+    /// 128 Y' 126 with Cb = Cr = 128; pure red Y' = 16 + 219 x 0.299 = 81, Cr = 128 +
+    /// 224 x 0.5 = 240).
+    #[test]
+    fn a_y4m_display_gets_one_frame_per_scanout_in_bt601() {
+        assert_eq!(
+            yuv444(&[255, 255, 255, 0, 0, 0, 128, 128, 128, 255, 0, 0]),
+            [
+                235, 16, 126, 81, // Y'
+                128, 128, 128, 90, // Cb: 128 - 224 x 0.299 / 1.772 for red
+                128, 128, 128, 240 // Cr
+            ]
+        );
+        let path = std::env::temp_dir().join(format!("gtsim-kms-{}.y4m", std::process::id()));
+        let mut k = kernel();
+        k.kms.display = Some(path.clone());
+        let h = pattern(&mut k, |xb, y| y * 4096 + xb);
+        let fb = add_fb(&mut k, h, None).unwrap();
+        let conn = CONNECTOR;
+        let mut set = ModeCrtc {
+            set_connectors_ptr: &conn as *const u32 as u64,
+            count_connectors: 1,
+            crtc_id: CRTC,
+            fb_id: fb,
+            mode_valid: 1,
+            mode: connector_modes(&mut k)[0],
+            ..ModeCrtc::default()
+        };
+        call(&mut k, CARD, MODE_SETCRTC, &mut set).unwrap();
+        let mut flip = PageFlip {
+            crtc_id: CRTC,
+            fb_id: fb,
+            ..PageFlip::default()
+        };
+        call(&mut k, CARD, MODE_PAGE_FLIP, &mut flip).unwrap();
+        drop(k);
+        let bytes = std::fs::read(&path).unwrap();
+        let header = b"YUV4MPEG2 W1024 H768 F60:1 Ip A1:1 C444\n";
+        assert!(bytes.starts_with(header));
+        let frame = 6 + 3 * 1024 * 768;
+        assert_eq!(bytes.len(), header.len() + 2 * frame);
+        let first = &bytes[header.len()..header.len() + frame];
+        assert!(first.starts_with(b"FRAME\n"));
+        // Pixel (0, 0): red 0, green 0, blue 0x80.
+        let want = yuv444(&[0, 0, 0x80]);
+        let planes = &first[6..];
+        let n = 1024 * 768;
+        assert_eq!(
+            [planes[0], planes[n], planes[2 * n]],
+            [want[0], want[1], want[2]]
+        );
+        let _ = std::fs::remove_file(&path);
     }
 
     /// What the DRM core refuses: formats, pitches, handles and modifiers it does not
