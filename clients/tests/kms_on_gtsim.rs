@@ -54,7 +54,7 @@ fn run_kmscube(bin: &Path, generation: u32, driver: Option<&str>, display: &Path
     let log = std::fs::File::create(&log_path).unwrap();
     let mut cmd = Command::new(common::gtsim());
     cmd.args(["run", "--gen", &generation.to_string(), "--display"])
-        .arg(&dir)
+        .arg(dir)
         .arg("--")
         .arg(bin)
         .args(["-c", &FRAMES.to_string()])
