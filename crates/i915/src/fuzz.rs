@@ -119,6 +119,7 @@ impl Drop for Arena {
 
 /// Commands the harness aims at most of the time.
 const KNOWN: &[u32] = &[
+    crate::kms::WAIT_VBLANK,
     crate::kms::MODE_GETRESOURCES,
     crate::kms::MODE_GETCRTC,
     crate::kms::MODE_SETCRTC,
@@ -257,6 +258,7 @@ pub fn allowed(nr: u32) -> &'static [Errno] {
         // The KMS ioctls (`crate::kms`): EACCES on the render node and for a file that
         // is not master; the DRM core's checks otherwise.
         crate::kms::MODE_GETRESOURCES | crate::kms::MODE_GETPLANERESOURCES => &[E::EACCES],
+        crate::kms::WAIT_VBLANK => &[E::EACCES, E::EINVAL, E::ENOMEM],
         crate::kms::MODE_GETCRTC
         | crate::kms::MODE_GETENCODER
         | crate::kms::MODE_GETCONNECTOR
@@ -603,6 +605,12 @@ impl Harness {
                 ..CreateDumb::default()
             })),
             MODE_MAP_DUMB | MODE_DESTROY_DUMB => self.arena.put(at, u64::from(handle(rng))),
+            WAIT_VBLANK => write(&bytes_of(&WaitVblank {
+                kind: [0, 1, 0x0400_0001, 0x1000_0000, 2][rng.below(5) as usize],
+                sequence: rng.below(4) as u32,
+                signal: rng.next_u64(),
+                usec: 0,
+            })),
             _ => {}
         }
     }

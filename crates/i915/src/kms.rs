@@ -21,8 +21,8 @@
 //!   the kernel's console leaves it; the encoder and connector are bound to it.
 //! * **Flips.** A page flip completes at once ("as fast as frames come"): its event,
 //!   when asked for (DRM_MODE_PAGE_FLIP_EVENT), is queued on the file at the flip and
-//!   read from the fd (`read`, `Kernel::read_events`); the sequence counts the frames
-//!   scanned out.
+//!   read from the fd (`read`, `Kernel::read_events`); its sequence is the vblank it
+//!   completed at. WAIT_VBLANK passes the vblanks it waits for at once.
 //! * **Scanout.** Every frame a mode set or flip shows is written, when
 //!   `GTSIM_DISPLAY=DIR` is set (`gtsim run --display DIR`), as `DIR/frame-NNNNN.png`
 //!   (or, for a path ending in `.y4m`, appended to that YUV4MPEG2 video at 60 frames a
@@ -60,6 +60,8 @@ const FIRST_FB: u32 = 100;
 pub const MAX_SIZE: u32 = 16384;
 
 // The KMS ioctl numbers (include/uapi/drm/drm.h).
+/// DRM_IOCTL_WAIT_VBLANK.
+pub const WAIT_VBLANK: u32 = 0x3a;
 /// DRM_IOCTL_MODE_GETRESOURCES.
 pub const MODE_GETRESOURCES: u32 = 0xa0;
 /// DRM_IOCTL_MODE_GETCRTC.
@@ -210,6 +212,18 @@ impl ModeInfo {
         };
         modes.iter().any(|m| key(m) == key(self))
     }
+}
+
+/// union drm_wait_vblank: the request (type, sequence, signal) and, over it, the reply
+/// (type, sequence, tval_sec in `signal`'s place, tval_usec).
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default)]
+#[allow(missing_docs, reason = "the fields are drm.h's own")]
+pub struct WaitVblank {
+    pub kind: u32,
+    pub sequence: u32,
+    pub signal: u64,
+    pub usec: i64,
 }
 
 /// struct drm_mode_card_res.
@@ -373,6 +387,7 @@ pub struct GetPlane {
 
 // The layouts of include/uapi/drm/drm_mode.h, checked by size.
 const _: () = {
+    assert!(size_of::<WaitVblank>() == 24);
     assert!(size_of::<ModeInfo>() == 68);
     assert!(size_of::<CardRes>() == 64);
     assert!(size_of::<ModeCrtc>() == 104);
@@ -413,6 +428,9 @@ pub struct Kms {
     pub crtc: (u32, u32, u32, Option<ModeInfo>),
     /// Frames scanned out.
     pub frames: u32,
+    /// Vblanks so far: each flip completes at one, each WAIT_VBLANK passes the ones it
+    /// waits for at once.
+    pub vblanks: u32,
     /// The master file, if any.
     pub master: Option<u64>,
     /// Events queued per file, in order.
@@ -451,6 +469,7 @@ impl Default for Kms {
             next_fb: FIRST_FB,
             crtc: (0, 0, 0, console),
             frames: 0,
+            vblanks: 0,
             master: None,
             events: BTreeMap::new(),
             display: std::env::var_os("GTSIM_DISPLAY").map(std::path::PathBuf::from),
@@ -475,7 +494,8 @@ impl Kernel {
     pub(crate) fn is_kms(n: u32) -> bool {
         matches!(
             n,
-            MODE_GETRESOURCES
+            WAIT_VBLANK
+                | MODE_GETRESOURCES
                 | MODE_GETCRTC
                 | MODE_SETCRTC
                 | MODE_GETENCODER
@@ -516,6 +536,7 @@ impl Kernel {
     pub(crate) fn kms_ioctl(&mut self, fd: i32, n: u32, a: &mut user::Args) -> Result<(), Errno> {
         let file = self.kms_file(fd)?;
         match n {
+            WAIT_VBLANK => self.wait_vblank(file, a),
             MODE_GETRESOURCES => {
                 let mut r: CardRes = a.get();
                 let fbs: Vec<u32> = self
@@ -871,6 +892,7 @@ impl Kernel {
             return Err(Errno::ENOSPC);
         }
         self.kms.crtc.0 = f.fb_id;
+        self.kms.vblanks = self.kms.vblanks.wrapping_add(1);
         self.scan_out();
         if f.flags & PAGE_FLIP_EVENT != 0 {
             // struct drm_event_vblank: the header, user_data, the time, the sequence
@@ -884,17 +906,76 @@ impl Kernel {
             e.extend_from_slice(&f.user_data.to_le_bytes());
             e.extend_from_slice(&(now.as_secs() as u32).to_le_bytes());
             e.extend_from_slice(&now.subsec_micros().to_le_bytes());
-            e.extend_from_slice(&self.kms.frames.to_le_bytes());
+            e.extend_from_slice(&self.kms.vblanks.to_le_bytes());
             e.extend_from_slice(&CRTC.to_le_bytes());
-            let q = self.kms.events.entry(file).or_default();
-            // drm_event_reserve: a file's event space is bounded (4 KiB).
-            if q.iter().map(Vec::len).sum::<usize>() + e.len() > 4096 {
-                return Err(Errno::ENOMEM);
-            }
-            q.push_back(e);
-            QUEUED.fetch_add(1, std::sync::atomic::Ordering::AcqRel);
+            self.queue_event(file, e)?;
         }
         Ok(())
+    }
+
+    /// Queues event `e` on `file` (drm_event_reserve: a file's event space is bounded,
+    /// 4 KiB; ENOMEM past it).
+    fn queue_event(&mut self, file: u64, e: Vec<u8>) -> Result<(), Errno> {
+        let q = self.kms.events.entry(file).or_default();
+        if q.iter().map(Vec::len).sum::<usize>() + e.len() > 4096 {
+            return Err(Errno::ENOMEM);
+        }
+        q.push_back(e);
+        QUEUED.fetch_add(1, std::sync::atomic::Ordering::AcqRel);
+        Ok(())
+    }
+
+    /// WAIT_VBLANK (drm_wait_vblank_ioctl): the one CRTC (index 0: no high-CRTC bits,
+    /// no SECONDARY), lit (EINVAL otherwise); unknown type bits EINVAL. Vblanks come as
+    /// fast as asked for: a wait passes the vblanks it waits for at once (ABSOLUTE to
+    /// the sequence asked, RELATIVE by the count asked) and answers the count and the
+    /// time; with EVENT the reply comes at once and a DRM_EVENT_VBLANK with the
+    /// request's signal is queued on the file.
+    fn wait_vblank(&mut self, file: u64, a: &mut user::Args) -> Result<(), Errno> {
+        const RELATIVE: u32 = 0x1;
+        const HIGH_CRTC: u32 = 0x3e;
+        const EVENT: u32 = 0x0400_0000;
+        const FLIP: u32 = 0x0800_0000;
+        const NEXTONMISS: u32 = 0x1000_0000;
+        const SECONDARY: u32 = 0x2000_0000;
+        let mut w: WaitVblank = a.get();
+        if w.kind & !(RELATIVE | HIGH_CRTC | EVENT | FLIP | NEXTONMISS | SECONDARY) != 0
+            || w.kind & (HIGH_CRTC | SECONDARY) != 0
+            || self.kms.crtc.3.is_none()
+        {
+            return Err(Errno::EINVAL);
+        }
+        let now = self.kms.vblanks;
+        let target = if w.kind & RELATIVE != 0 {
+            now.wrapping_add(w.sequence)
+        } else if w.sequence.wrapping_sub(now) as i32 > 0 {
+            w.sequence
+        } else if w.kind & NEXTONMISS != 0 {
+            now.wrapping_add(1)
+        } else {
+            now
+        };
+        self.kms.vblanks = target;
+        let t = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap_or_default();
+        if w.kind & EVENT != 0 {
+            // struct drm_event_vblank, type DRM_EVENT_VBLANK.
+            let mut e = Vec::with_capacity(32);
+            e.extend_from_slice(&1u32.to_le_bytes());
+            e.extend_from_slice(&32u32.to_le_bytes());
+            e.extend_from_slice(&w.signal.to_le_bytes());
+            e.extend_from_slice(&(t.as_secs() as u32).to_le_bytes());
+            e.extend_from_slice(&t.subsec_micros().to_le_bytes());
+            e.extend_from_slice(&target.to_le_bytes());
+            e.extend_from_slice(&CRTC.to_le_bytes());
+            self.queue_event(file, e)?;
+        }
+        // The reply: type, sequence, tval_sec, tval_usec over the request.
+        w.sequence = target;
+        w.signal = t.as_secs();
+        w.usec = i64::from(t.subsec_micros());
+        a.put(&w)
     }
 
     /// The events of `fd`'s file that fit in `len` bytes, whole, in order (drm_read);
@@ -1251,7 +1332,7 @@ mod tests {
     /// A mode set, then flips between a linear and an X-tiled framebuffer (the X tile's
     /// layout worked by hand: 512-byte rows of 8-row tiles, tile rows `pitch` x 8 bytes
     /// apart), each scanned out as a PNG holding the pattern, each flip's event read
-    /// back whole with its user data, sequence and CRTC; only the master modesets.
+    /// back whole with its user data, vblank sequence and CRTC; only the master modesets.
     #[test]
     fn mode_set_and_flips_scan_out_frames_and_send_events() {
         let dir = std::env::temp_dir().join(format!("gtsim-kms-{}", std::process::id()));
@@ -1296,7 +1377,8 @@ mod tests {
         let dw = |i: usize| u32::from_le_bytes(e[i..i + 4].try_into().unwrap());
         assert_eq!((dw(0), dw(4)), (EVENT_FLIP_COMPLETE, 32));
         assert_eq!(u64::from_le_bytes(e[8..16].try_into().unwrap()), 0xfeed);
-        assert_eq!((dw(24), dw(28)), (2, CRTC));
+        // The flip completed at the display's first vblank.
+        assert_eq!((dw(24), dw(28)), (1, CRTC));
         assert_eq!(k.read_events(CARD, 4096).unwrap(), Vec::<u8>::new());
         // An event does not go out in pieces.
         call(&mut k, CARD, MODE_PAGE_FLIP, &mut flip).unwrap();
@@ -1309,6 +1391,48 @@ mod tests {
         call(&mut k, CARD, MODE_GETCRTC, &mut c).unwrap();
         assert_eq!((c.fb_id, c.mode_valid, c.mode.hdisplay), (b, 1, 1024));
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// WAIT_VBLANK: relative waits pass the vblanks asked for, an absolute one in the
+    /// past answers the count now, one with EVENT queues a DRM_EVENT_VBLANK with the
+    /// signal; a dark CRTC or another CRTC is EINVAL.
+    #[test]
+    fn vblank_waits_count_and_send_events() {
+        let mut k = kernel();
+        let mut w = WaitVblank {
+            kind: 1,
+            sequence: 3,
+            ..WaitVblank::default()
+        };
+        call(&mut k, CARD, WAIT_VBLANK, &mut w).unwrap();
+        assert_eq!(w.sequence, 3);
+        let mut w = WaitVblank {
+            kind: 0,
+            sequence: 1,
+            ..WaitVblank::default()
+        };
+        call(&mut k, CARD, WAIT_VBLANK, &mut w).unwrap();
+        assert_eq!(w.sequence, 3, "a sequence already past");
+        let mut w = WaitVblank {
+            kind: 1 | 0x0400_0000,
+            sequence: 2,
+            signal: 0xabc,
+            ..WaitVblank::default()
+        };
+        call(&mut k, CARD, WAIT_VBLANK, &mut w).unwrap();
+        let e = k.read_events(CARD, 64).unwrap();
+        assert_eq!(e.len(), 32);
+        assert_eq!(u32::from_le_bytes(e[0..4].try_into().unwrap()), 1);
+        assert_eq!(u64::from_le_bytes(e[8..16].try_into().unwrap()), 0xabc);
+        assert_eq!(u32::from_le_bytes(e[24..28].try_into().unwrap()), 5);
+        let mut w = WaitVblank {
+            kind: 1 << 1,
+            ..WaitVblank::default()
+        };
+        assert_eq!(call(&mut k, CARD, WAIT_VBLANK, &mut w), Err(Errno::EINVAL));
+        k.kms.crtc = (0, 0, 0, None);
+        let mut w = WaitVblank::default();
+        assert_eq!(call(&mut k, CARD, WAIT_VBLANK, &mut w), Err(Errno::EINVAL));
     }
 
     /// A `.y4m` display: the YUV4MPEG2 header with the mode's size, one FRAME per mode

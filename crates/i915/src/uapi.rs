@@ -125,6 +125,7 @@ pub fn decl(nr: u32) -> Option<Decl> {
         }
         DRM_SYNCOBJ_TRANSFER => iowr(size_of::<DrmSyncobjTransfer>()),
         DRM_SYNCOBJ_HANDLE_TO_FD | DRM_SYNCOBJ_FD_TO_HANDLE => iowr(size_of::<DrmSyncobjHandle>()),
+        crate::kms::WAIT_VBLANK => iowr(size_of::<crate::kms::WaitVblank>()),
         crate::kms::MODE_GETRESOURCES => iowr(size_of::<crate::kms::CardRes>()),
         crate::kms::MODE_GETCRTC | crate::kms::MODE_SETCRTC => {
             iowr(size_of::<crate::kms::ModeCrtc>())
@@ -194,6 +195,7 @@ pub fn name(nr: u32) -> &'static str {
         DRM_DROP_MASTER => "DRM_DROP_MASTER",
         DRM_PRIME_HANDLE_TO_FD => "DRM_PRIME_HANDLE_TO_FD",
         DRM_PRIME_FD_TO_HANDLE => "DRM_PRIME_FD_TO_HANDLE",
+        crate::kms::WAIT_VBLANK => "DRM_WAIT_VBLANK",
         crate::kms::MODE_GETRESOURCES => "DRM_MODE_GETRESOURCES",
         crate::kms::MODE_GETCRTC => "DRM_MODE_GETCRTC",
         crate::kms::MODE_SETCRTC => "DRM_MODE_SETCRTC",
