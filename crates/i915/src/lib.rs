@@ -7,7 +7,10 @@
 //! model see, stable graphics addresses below 2 GiB, relocations, contexts, syncobjs,
 //! tiling records (never swizzled), timestamps. Every EXECBUFFER2 ([`execbuffer`]) runs
 //! on the `gtsim-gpu` device, synchronously; `GTSIM_CAPTURE=FILE.aub` records each
-//! submission as an AUB trace.
+//! submission as an AUB trace. `/dev/dri/card0` also has a display ([`kms`]): the legacy
+//! KMS ioctls, page-flip events read from the fd, and scanout of each shown frame to
+//! `GTSIM_DISPLAY` (a folder of PNGs or a `.y4m` video; `GTSIM_DISPLAY_MODE=WxH` sets
+//! the connector's preferred mode).
 //!
 //! The C entry points live in [`hooks`]; everything else is ordinary Rust over a single
 //! lock-protected [`kernel::Kernel`]. Client memory is only touched through checked,
