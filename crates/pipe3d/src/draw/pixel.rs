@@ -1314,6 +1314,15 @@ fn attribute_deltas(st: &DrawState, prim: &Primitive) -> Result<Vec<[[f32; 3]; 4
             "seed 004 §10.3.14",
         ));
     }
+    // Seed 004 §10.3.14 3DSTATE_SBE Number of SF Output Attributes: range [0, 32] (the
+    // field has 6 bits; the per-attribute masks, such as Constant Interpolation Enable,
+    // have 32).
+    if n > 32 {
+        return Err(DrawError::State {
+            command: "3DSTATE_SBE",
+            why: format!("Number of SF Output Attributes is {n}; at most 32 are allowed"),
+        });
+    }
     let mut out = Vec::with_capacity(n);
     for i in 0..n {
         let mut slot = first + i;
