@@ -258,11 +258,18 @@ enum Command {
         /// blocks; Gen11: memtrace packets and execlist submissions).
         #[arg(long, value_name = "FILE.aub")]
         capture: Option<PathBuf>,
-        /// Write each frame the program shows on the emulated display (KMS mode sets and
-        /// page flips on card0) as DIR/frame-NNNNN.png, detiled, in RGB; a path ending in
-        /// .y4m gets them as a YUV4MPEG2 video instead (60 frames a second, BT.601).
-        #[arg(long, value_name = "DIR|FILE.y4m")]
+        /// Write each frame the program shows on the emulated display (KMS mode sets,
+        /// page flips and atomic commits on card0, the cursor blended in) as
+        /// DIR/frame-NNNNN.png, detiled, in RGB; a path ending in .y4m gets them as a
+        /// YUV4MPEG2 video instead (60 frames a second, BT.601), one ending in .mkv,
+        /// .mp4, .webm, .avi or .mov as a video ffmpeg encodes when the program exits.
+        #[arg(long, value_name = "DIR|FILE.y4m|FILE.mkv")]
         display: Option<PathBuf>,
+        /// When the display's vblanks come: `fast`, as fast as frames do (a flip
+        /// completes at once), or `realtime`, at the mode's 60 Hz (a flip waits for the
+        /// next one, so programs run at most at 60 frames a second, as on hardware).
+        #[arg(long, default_value = "fast", value_parser = ["fast", "realtime"])]
+        vblank: String,
         /// The GPU generation to present: 7 (Ivy Bridge, crocus) or 11 (Ice Lake, iris).
         #[arg(long = "gen", default_value_t = 7, value_parser = clap::builder::TypedValueParser::map(clap::builder::PossibleValuesParser::new(["7", "11"]), |s: String| s.parse::<u32>().unwrap_or(7)))]
         generation: u32,
@@ -272,6 +279,7 @@ enum Command {
     },
 }
 
+mod display;
 mod doctor;
 mod exec;
 mod input;
@@ -339,9 +347,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Run {
             capture,
             display,
+            vblank,
             generation,
             command,
-        } => run::run(capture, display, generation, command),
+        } => run::run(capture, display, &vblank, generation, command),
         Command::Doctor => {
             let (text, works) = doctor::report(&doctor::Host);
             print!("{text}");

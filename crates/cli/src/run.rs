@@ -143,6 +143,7 @@ fn check_mesa(generation: u32) -> Result<()> {
 pub fn run(
     capture: Option<PathBuf>,
     display: Option<PathBuf>,
+    vblank: &str,
     generation: u32,
     command: Vec<OsString>,
 ) -> Result<ExitCode> {
@@ -196,19 +197,20 @@ pub fn run(
             std::path::absolute(c).with_context(|| format!("bad capture path {}", c.display()))?;
         cmd.env("GTSIM_CAPTURE", abs);
     }
-    if let Some(d) = &display {
-        // A `.y4m` path is a video file; anything else a folder of PNGs.
-        if d.extension().is_none_or(|e| e != "y4m") {
-            std::fs::create_dir_all(d)
-                .with_context(|| format!("cannot create the display folder {}", d.display()))?;
-        }
-        let abs =
-            std::path::absolute(d).with_context(|| format!("bad display path {}", d.display()))?;
-        cmd.env("GTSIM_DISPLAY", abs);
+    let target = match &display {
+        Some(d) => Some(crate::display::Target::plan(d)?),
+        None => None,
+    };
+    if let Some(t) = &target {
+        cmd.env("GTSIM_DISPLAY", t.env());
     }
+    cmd.env("GTSIM_DISPLAY_VBLANK", vblank);
     let status = cmd
         .status()
         .with_context(|| format!("cannot start {}", program.to_string_lossy()))?;
+    if let Some(t) = &target {
+        t.finish()?;
+    }
     use std::os::unix::process::ExitStatusExt;
     Ok(match (status.code(), status.signal()) {
         (Some(c), _) => ExitCode::from(c as u8),

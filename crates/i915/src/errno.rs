@@ -23,6 +23,7 @@ impl Errno {
     pub const ENODEV: Errno = Errno(libc::ENODEV);
     pub const ETIME: Errno = Errno(libc::ETIME);
     pub const EOPNOTSUPP: Errno = Errno(libc::EOPNOTSUPP);
+    pub const ERANGE: Errno = Errno(libc::ERANGE);
 }
 
 impl std::fmt::Display for Errno {
@@ -50,6 +51,7 @@ impl std::fmt::Display for Errno {
             libc::EINTR => "EINTR",
             libc::ENOSYS => "ENOSYS",
             libc::EACCES => "EACCES",
+            libc::ERANGE => "ERANGE",
             n => return write!(f, "errno {n}"),
         };
         f.write_str(name)

@@ -43,6 +43,8 @@ const OBJECTS: usize = 32 << 10;
 const RELOCS: usize = 40 << 10;
 const FENCES: usize = 48 << 10;
 const HANDLES: usize = 56 << 10;
+/// Where OUT_FENCE_PTR points in templates (past the arrays at HANDLES).
+const OUT_FENCE_SLOT: usize = HANDLES + 1024;
 
 /// Client memory for arguments: `ARENA` bytes read-write, then a read-only page, then a
 /// PROT_NONE guard page.
@@ -137,6 +139,20 @@ const KNOWN: &[u32] = &[
     crate::kms::MODE_DESTROY_DUMB,
     crate::kms::MODE_GETPLANERESOURCES,
     crate::kms::MODE_GETPLANE,
+    crate::kms::MODE_SETPLANE,
+    crate::kms::MODE_CURSOR,
+    crate::kms::MODE_CURSOR2,
+    crate::kms::MODE_GETPROPERTY,
+    crate::kms::MODE_SETPROPERTY,
+    crate::kms::MODE_GETPROPBLOB,
+    crate::kms::MODE_OBJ_GETPROPERTIES,
+    crate::kms::MODE_OBJ_SETPROPERTY,
+    crate::kms::MODE_ATOMIC,
+    crate::kms::MODE_ATOMIC,
+    crate::kms::MODE_ATOMIC,
+    crate::kms::MODE_CREATEPROPBLOB,
+    crate::kms::MODE_DESTROYPROPBLOB,
+    DRM_SET_CLIENT_CAP,
     DRM_DROP_MASTER,
     DRM_VERSION,
     DRM_GEM_CLOSE,
@@ -201,7 +217,10 @@ pub fn allowed(nr: u32) -> &'static [Errno] {
             // ENODEV: protected content without PXP.
             I915_GEM_CREATE_EXT => &[E::EINVAL, E::E2BIG, E::ENOMEM, E::ENODEV],
             I915_GEM_PREAD | I915_GEM_PWRITE => &[E::EINVAL, E::ENOENT],
-            I915_GEM_MMAP => &[E::EINVAL, E::ENOENT, E::ENOMEM],
+            // ENXIO: a userptr object has no shmem file to map.
+            I915_GEM_MMAP => &[E::EINVAL, E::ENOENT, E::ENOMEM, E::ENXIO],
+            // ENXIO: a userptr object's tiling; EBUSY: a framebuffer's.
+            I915_GEM_SET_TILING => &[E::EINVAL, E::ENOENT, E::ENXIO, E::EBUSY],
             I915_GEM_MMAP_GTT => &[
                 E::EINVAL,
                 E::ENOENT,
@@ -251,8 +270,8 @@ pub fn allowed(nr: u32) -> &'static [Errno] {
         DRM_SYNCOBJ_TRANSFER => &[E::EINVAL, E::ENOENT, E::ETIME],
         DRM_SYNCOBJ_HANDLE_TO_FD | DRM_SYNCOBJ_FD_TO_HANDLE => &[E::EINVAL, E::ENOENT, E::ENOMEM],
         DRM_VERSION => &[],
-        // The atomic interface is refused (`crate::kms`).
-        DRM_SET_CLIENT_CAP => &[E::EOPNOTSUPP],
+        // drm_setclientcap: card0 only, known caps and values.
+        DRM_SET_CLIENT_CAP => &[E::EACCES, E::EINVAL],
         DRM_SET_MASTER => &[E::EBUSY, E::EACCES],
         DRM_DROP_MASTER => &[E::EINVAL, E::EACCES],
         // The KMS ioctls (`crate::kms`): EACCES on the render node and for a file that
@@ -280,6 +299,26 @@ pub fn allowed(nr: u32) -> &'static [Errno] {
         crate::kms::MODE_CREATE_DUMB => &[E::EACCES, E::EINVAL, E::E2BIG, E::ENOMEM, E::ENOSPC],
         crate::kms::MODE_MAP_DUMB => &[E::EACCES, E::ENOENT],
         crate::kms::MODE_DESTROY_DUMB => &[E::EACCES, E::EINVAL],
+        crate::kms::MODE_GETPROPERTY | crate::kms::MODE_GETPROPBLOB => &[E::EACCES, E::ENOENT],
+        crate::kms::MODE_OBJ_GETPROPERTIES => &[E::EACCES, E::ENOENT, E::EINVAL],
+        crate::kms::MODE_CREATEPROPBLOB => &[E::EACCES, E::EINVAL, E::ENOMEM, E::ENOSPC],
+        crate::kms::MODE_DESTROYPROPBLOB => &[E::EACCES, E::EINVAL, E::EPERM],
+        // The atomic checks (`crate::kms`'s atomic.rs); E2BIG: the model's bound on a
+        // request's properties.
+        crate::kms::MODE_ATOMIC => &[
+            E::EACCES,
+            E::EINVAL,
+            E::ENOENT,
+            E::ENOSPC,
+            E::ERANGE,
+            E::ENOMEM,
+            E::E2BIG,
+        ],
+        crate::kms::MODE_OBJ_SETPROPERTY
+        | crate::kms::MODE_SETPROPERTY
+        | crate::kms::MODE_SETPLANE
+        | crate::kms::MODE_CURSOR
+        | crate::kms::MODE_CURSOR2 => &[E::EACCES, E::EINVAL, E::ENOENT, E::ENOSPC, E::ERANGE],
         _ => &[E::EINVAL, E::ENOENT],
     }
 }
@@ -310,6 +349,8 @@ impl Harness {
         // A 64x64 display, so that the harness's small objects hold its framebuffers,
         // and no frames written.
         k.kms.modes = vec![crate::kms::ModeInfo::new(64, 64, true)];
+        k.kms.state.crtc.mode = Some(k.kms.modes[0]);
+        k.kms.realtime = None;
         k.kms.display = None;
         // card0 (its first file is master: the KMS ioctls run) or the render node.
         k.open_file(FD, node);
@@ -605,6 +646,162 @@ impl Harness {
                 ..CreateDumb::default()
             })),
             MODE_MAP_DUMB | MODE_DESTROY_DUMB => self.arena.put(at, u64::from(handle(rng))),
+            MODE_SETPLANE => write(&bytes_of(&SetPlane {
+                plane_id: {
+                    let plane = [PRIMARY_PLANE, CURSOR_PLANE][rng.below(2) as usize];
+                    id(rng, plane)
+                },
+                crtc_id: id(rng, CRTC),
+                fb_id: if rng.one_in(4) { 0 } else { fb(rng) },
+                crtc_x: rng.below(5) as i32 - 2,
+                crtc_y: rng.below(5) as i32 - 2,
+                crtc_w: 64 >> rng.below(2),
+                crtc_h: 64 >> rng.below(2),
+                src_x: (rng.below(2) as u32) << 16,
+                src_y: 0,
+                src_h: (64 >> rng.below(2)) << 16,
+                src_w: (64 >> rng.below(2)) << 16,
+                ..SetPlane::default()
+            })),
+            MODE_CURSOR | MODE_CURSOR2 => write(&bytes_of(&Cursor {
+                flags: rng.below(4) as u32,
+                crtc_id: id(rng, CRTC),
+                x: rng.below(80) as i32 - 8,
+                y: rng.below(80) as i32 - 8,
+                width: [64, 64, 32, 128][rng.below(4) as usize],
+                height: [64, 64, 32][rng.below(3) as usize],
+                handle: if rng.one_in(4) { 0 } else { handle(rng) },
+                hot_x: 0,
+                hot_y: 0,
+            })),
+            MODE_GETPROPERTY => write(&bytes_of(&GetProperty {
+                values_ptr: a + HANDLES as u64,
+                enum_blob_ptr: a + FENCES as u64,
+                prop_id: rng.below(25) as u32,
+                count_values: small(rng),
+                count_enum_blobs: small(rng),
+                ..GetProperty::default()
+            })),
+            MODE_GETPROPBLOB => write(&bytes_of(&GetBlob {
+                blob_id: [33, 34, 100, 101, 102, 103][rng.below(6) as usize],
+                length: [0, 68, 4, 200][rng.below(4) as usize],
+                data: a + FENCES as u64,
+            })),
+            MODE_OBJ_GETPROPERTIES => write(&bytes_of(&ObjGetProperties {
+                props_ptr: a + HANDLES as u64,
+                prop_values_ptr: a + FENCES as u64,
+                count_props: rng.below(16) as u32,
+                obj_id: self.kms_object(rng),
+                obj_type: [0, props::OBJECT_PLANE, props::OBJECT_CRTC][rng.below(3) as usize],
+                pad: 0,
+            })),
+            MODE_OBJ_SETPROPERTY => {
+                let obj = self.kms_object(rng);
+                let prop = rng.below(23) as u32;
+                write(&bytes_of(&ObjSetProperty {
+                    value: self.kms_value(rng, prop),
+                    prop_id: prop,
+                    obj_id: obj,
+                    obj_type: 0,
+                    pad: 0,
+                }))
+            }
+            MODE_SETPROPERTY => write(&bytes_of(&ConnectorSetProperty {
+                value: rng.below(4),
+                prop_id: id(rng, props::DPMS),
+                connector_id: id(rng, CONNECTOR),
+            })),
+            MODE_CREATEPROPBLOB => {
+                // A 64x64 mode (the harness's display) or a few bytes.
+                let mode = bytes_of(&ModeInfo::new(64, 64, true));
+                for (i, chunk) in mode.chunks(8).enumerate() {
+                    let mut w = [0u8; 8];
+                    w[..chunk.len()].copy_from_slice(chunk);
+                    self.arena.put(FENCES + 8 * i, u64::from_le_bytes(w));
+                }
+                write(&bytes_of(&CreateBlob {
+                    data: a + FENCES as u64,
+                    length: [68, 68, 3, 0][rng.below(4) as usize],
+                    blob_id: 0,
+                }))
+            }
+            MODE_DESTROYPROPBLOB => self.arena.put(at, 100 + rng.below(6)),
+            MODE_ATOMIC => {
+                // Up to three objects with up to four properties each, in the arrays
+                // at HANDLES; OUT_FENCE_PTR points at the out-fence slot.
+                let n = 1 + rng.below(3) as usize;
+                let (mut objs, mut counts, mut ids, mut values) = (vec![], vec![], vec![], vec![]);
+                // Half the time a whole flip, as kmscube commits it (a 64x64 plane on
+                // the CRTC), with an out-fence now and then.
+                let whole = rng.one_in(2);
+                if whole {
+                    use crate::kms::props::*;
+                    let plane = [PRIMARY_PLANE, CURSOR_PLANE][usize::from(rng.one_in(4))];
+                    let fb = 100 + rng.below(4);
+                    let sizes = [64u64 << 16, 64 << 16, 64, 64];
+                    objs.push(plane);
+                    counts.push(10);
+                    ids.extend([
+                        FB_ID, CRTC_ID, SRC_X, SRC_Y, SRC_W, SRC_H, CRTC_X, CRTC_Y, CRTC_W, CRTC_H,
+                    ]);
+                    values.extend([
+                        fb,
+                        u64::from(CRTC),
+                        0,
+                        0,
+                        sizes[0],
+                        sizes[1],
+                        0,
+                        0,
+                        sizes[2],
+                        sizes[3],
+                    ]);
+                    if rng.one_in(3) {
+                        objs.push(CRTC);
+                        counts.push(1);
+                        ids.push(OUT_FENCE_PTR);
+                        values.push(a + OUT_FENCE_SLOT as u64);
+                    }
+                }
+                for _ in 0..if whole { 0 } else { n } {
+                    let obj = self.kms_object(rng);
+                    let count = 1 + rng.below(4) as u32;
+                    objs.push(obj);
+                    counts.push(count);
+                    for _ in 0..count {
+                        let prop = match props::attached(obj) {
+                            Some(p) if !rng.one_in(8) => p[rng.below(p.len() as u64) as usize],
+                            _ => rng.below(23) as u32,
+                        };
+                        ids.push(prop);
+                        values.push(self.kms_value(rng, prop));
+                    }
+                }
+                let put_u32s = |off: usize, v: &[u32]| {
+                    for (i, pair) in v.chunks(2).enumerate() {
+                        let hi = pair.get(1).copied().unwrap_or(0);
+                        self.arena
+                            .put(off + 8 * i, u64::from(pair[0]) | u64::from(hi) << 32);
+                    }
+                };
+                put_u32s(HANDLES, &objs);
+                put_u32s(HANDLES + 64, &counts);
+                put_u32s(HANDLES + 128, &ids);
+                for (i, v) in values.iter().enumerate() {
+                    self.arena.put(HANDLES + 256 + 8 * i, *v);
+                }
+                let flags = [0, 0x400, 0x200, 0x100, 1, 0x401, 0x201, 2][rng.below(8) as usize];
+                write(&bytes_of(&Atomic {
+                    flags,
+                    count_objs: objs.len() as u32,
+                    objs_ptr: a + HANDLES as u64,
+                    count_props_ptr: a + HANDLES as u64 + 64,
+                    props_ptr: a + HANDLES as u64 + 128,
+                    prop_values_ptr: a + HANDLES as u64 + 256,
+                    reserved: 0,
+                    user_data: rng.next_u64(),
+                }))
+            }
             WAIT_VBLANK => write(&bytes_of(&WaitVblank {
                 kind: [0, 1, 0x0400_0001, 0x1000_0000, 2][rng.below(5) as usize],
                 sequence: rng.below(4) as u32,
@@ -612,6 +809,41 @@ impl Harness {
                 usec: 0,
             })),
             _ => {}
+        }
+    }
+
+    /// A KMS object id: mostly one with properties, sometimes another or none.
+    fn kms_object(&self, rng: &mut Rng) -> u32 {
+        use crate::kms::*;
+        [
+            CONNECTOR,
+            CRTC,
+            PRIMARY_PLANE,
+            CURSOR_PLANE,
+            ENCODER,
+            100,
+            7,
+        ][rng.below(7) as usize]
+    }
+
+    /// A value for KMS property `prop`: mostly one that fits it (the harness's 64x64
+    /// display, framebuffers and blobs from 100, the out-fence slot).
+    fn kms_value(&self, rng: &mut Rng, prop: u32) -> u64 {
+        use crate::kms::props::*;
+        if rng.one_in(10) {
+            return rng.next_u64();
+        }
+        match prop {
+            FB_ID => 100 + rng.below(6),
+            CRTC_ID => [crate::kms::CRTC, 0][rng.below(2) as usize].into(),
+            SRC_X | SRC_Y => (rng.below(2)) << 16,
+            SRC_W | SRC_H => (64 >> rng.below(2)) << 16,
+            CRTC_X | CRTC_Y => (rng.below(5) as i64 - 2) as u64,
+            CRTC_W | CRTC_H => 64 >> rng.below(2),
+            MODE_ID => [0, 100, 101, 102, 103, 104][rng.below(6) as usize],
+            OUT_FENCE_PTR => self.arena.addr() + OUT_FENCE_SLOT as u64,
+            IN_FENCE_FD => u64::MAX,
+            _ => rng.below(3),
         }
     }
 
@@ -750,6 +982,13 @@ impl Harness {
                 put32(at + 8, n, 0);
             }
             _ if nr == DRM_PRIME_HANDLE_TO_FD => put32(at, handle(rng), libc::O_CLOEXEC as u64),
+            // Mostly the atomic cap (which opens ATOMIC) or universal planes.
+            _ if nr == DRM_SET_CLIENT_CAP => {
+                self.arena
+                    .put(at, [3, 3, 2, 1, 4, 5, 9][rng.below(7) as usize]);
+                self.arena
+                    .put(at + 8, [1, 1, 2, 0, 3][rng.below(5) as usize]);
+            }
             _ => put32(at, handle(rng), rng.below(4)),
         }
     }
@@ -788,6 +1027,11 @@ impl Harness {
 
     /// Releases what a successful case handed out (fds, mappings).
     fn release(&mut self, c: &Case) {
+        // An atomic commit's out-fence, wherever its pointer sent the fd.
+        if let Some(fd) = self.k.kms.last_out_fence.take() {
+            // SAFETY: closing the out-fence fd the commit created.
+            unsafe { libc::close(fd) };
+        }
         let nr = crate::uapi::nr(c.req);
         let out = crate::uapi::dir(c.req) & IOC_READ != 0
             && (self.arena.addr()..self.arena.readonly()).contains(&c.arg);

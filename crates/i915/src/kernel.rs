@@ -513,16 +513,9 @@ impl Kernel {
                 a.put(&c)
             }
             DRM_SET_CLIENT_CAP => {
-                // drm_setclientcap: the atomic interface is not modelled yet (issue 47):
-                // refused as a driver without DRIVER_ATOMIC refuses it.
+                // drm_setclientcap (`crate::kms`).
                 let c: DrmGetCap = a.get();
-                if c.capability == DRM_CLIENT_CAP_ATOMIC {
-                    crate::log(
-                        "DRM_CLIENT_CAP_ATOMIC refused: atomic modesetting is not modelled yet (legacy SETCRTC and PAGE_FLIP are)",
-                    );
-                    return Err(Errno::EOPNOTSUPP);
-                }
-                Ok(())
+                self.set_client_cap(fd, c.capability, c.value)
             }
             DRM_SET_MASTER | DRM_DROP_MASTER => {
                 // drm_setmaster_ioctl / drm_dropmaster_ioctl: the master is one file of
@@ -854,6 +847,12 @@ impl Kernel {
                 } else {
                     t.stride
                 };
+                let id = self.bo_id(fd, t.handle)?;
+                // A framebuffer's object keeps its tiling: EBUSY (i915_gem_object_set_
+                // tiling's i915_gem_object_is_framebuffer check).
+                if self.kms.fbs.values().any(|f| f.bo == id) {
+                    return Err(Errno::EBUSY);
+                }
                 let bo = self.bo(fd, t.handle)?;
                 // A proxy (userptr) object's tiling is not the client's to change:
                 // ENXIO (i915_gem_set_tiling_ioctl, gem/i915_gem_tiling.c, 6.1).
