@@ -52,13 +52,7 @@ fn frames(bin: &Path, generation: u32, driver: Option<&str>, extra: &[&str]) -> 
 
 /// Runs kmscube as [`frames`] says, with `extra` arguments, its frames going to
 /// `display` (a folder, or a video).
-fn run_kmscube(
-    bin: &Path,
-    generation: u32,
-    driver: Option<&str>,
-    display: &Path,
-    extra: &[&str],
-) {
+fn run_kmscube(bin: &Path, generation: u32, driver: Option<&str>, display: &Path, extra: &[&str]) {
     let name = format!("gen{generation}-{}", driver.unwrap_or("native"));
     let dir = display;
     let log_path = dir.with_extension("log");
@@ -195,7 +189,10 @@ fn kmscube_atomic_runs_on_both_generations_as_on_llvmpipe() {
     };
     let reference = frames(&bin, 7, Some("kms_swrast"), &[]);
     let (_, _, last) = rgb(&reference[FRAMES]);
-    for (generation, extra) in [(7, &["-A"][..]), (11, &["-A", "-m", "0x0100000000000004"][..])] {
+    for (generation, extra) in [
+        (7, &["-A"][..]),
+        (11, &["-A", "-m", "0x0100000000000004"][..]),
+    ] {
         let got = frames(&bin, generation, None, extra);
         assert_eq!(got.len(), FRAMES, "gen {generation} {extra:?}: {got:?}");
         let (w, h, px) = rgb(&got[FRAMES - 1]);
@@ -209,6 +206,57 @@ fn kmscube_atomic_runs_on_both_generations_as_on_llvmpipe() {
             "gen {generation} {extra:?}: {off} pixels of the last frame differ from llvmpipe's"
         );
     }
+}
+
+/// `--capture` with a display: the trace holds each frame shown (a data write and a
+/// CMD_AUB_DUMP_BMP), and `gtsim replay` writes them back as display-NNNNN.png, the same
+/// pictures `--display` wrote, in order.
+#[test]
+fn captured_kmscube_frames_replay_as_displayed() {
+    let Some(bin) = kmscube() else {
+        return;
+    };
+    let dir = common::scratch_dir("gtsim-kms").join("capture");
+    std::fs::create_dir_all(&dir).unwrap();
+    let aub = dir.join("kmscube.aub");
+    let shown = dir.join("shown");
+    let mut cmd = Command::new(common::gtsim());
+    cmd.args(["run", "--capture"])
+        .arg(&aub)
+        .arg("--display")
+        .arg(&shown)
+        .arg("--")
+        .arg(&bin)
+        .args(["-c", "5"])
+        .env("GTSIM_I915_QUIET", "1")
+        .env("GTSIM_DISPLAY_MODE", "320x240")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+    let mut child = cmd.spawn().unwrap();
+    let stdin = child.stdin.take();
+    assert!(child.wait().unwrap().success());
+    drop(stdin);
+    let replayed = dir.join("replayed");
+    let out = Command::new(common::gtsim())
+        .args(["replay", "-o"])
+        .arg(&replayed)
+        .arg(&aub)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for i in 1..=6 {
+        let (w, h, want) = rgb(&shown.join(format!("frame-{i:05}.png")));
+        let (rw, rh, got) = common::read_png(&replayed.join(format!("display-{i:05}.png")));
+        assert_eq!((rw, rh), (w, h));
+        let got: Vec<u8> = got.chunks(4).flat_map(|p| [p[0], p[1], p[2]]).collect();
+        assert!(got == want, "display frame {i} differs from what was shown");
+    }
+    assert!(!replayed.join("display-00007.png").exists());
 }
 
 /// glmark2's own validation of its scenes (it renders a frame and checks pixels it

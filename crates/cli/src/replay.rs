@@ -64,6 +64,20 @@ pub fn replay(file: Option<&Path>, out: &Path, flip_y: bool) -> Result<ExitCode>
             }
         }
     }
+    // The frames a display showed (a `gtsim run --display --capture` trace).
+    for (i, f) in r.display_frames.iter().enumerate() {
+        let path = out.join(format!("display-{:05}.png", i + 1));
+        match f {
+            Ok((w, h, px)) => {
+                write_png(&path, *w, *h, px)?;
+                println!("{}: {w}x{h} display frame {}", path.display(), i + 1);
+            }
+            Err(e) => {
+                eprintln!("gtsim: display frame {}: {e}", i + 1);
+                ok = false;
+            }
+        }
+    }
     println!(
         "{} submissions, {} draws, {} walkers, {} hangs, {} render targets",
         r.submissions,

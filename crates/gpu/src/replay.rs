@@ -32,6 +32,73 @@ pub struct Replay {
     pub not_executed: Vec<String>,
     /// Render targets written, by surface address (the last description of each).
     pub render_targets: Vec<RenderTarget>,
+    /// What the display showed (the trace's bitmap dumps, in order): each frame's
+    /// width, height and RGBA8 pixels, or why it could not be read.
+    pub display_frames: Vec<Result<Bitmap, String>>,
+}
+
+/// A picture: width, height and RGBA8 pixels.
+pub type Bitmap = (u32, u32, Vec<u8>);
+
+/// The pixels a display frame may have (the model's bound on a hostile trace: 16
+/// Mpixels, a 4096 x 4096 frame).
+const MAX_FRAME_PIXELS: u64 = 1 << 24;
+
+/// The bitmap `b` describes, read from `mem` as RGBA8 (ARGB8888 and ARGB0888: alpha
+/// 255 for the latter; linear, X- or Y-tiled as `gtsim_mem::tiling` lays tiles out).
+pub fn read_bitmap(
+    mem: &AddressSpace,
+    b: &crate::aub::DumpBmp,
+) -> Result<(u32, u32, Vec<u8>), String> {
+    use gtsim_mem::tiling::Tiling;
+    if ![crate::aub::BMP_ARGB_8888, crate::aub::BMP_ARGB_0888].contains(&b.format) || b.bpp != 32 {
+        return Err(format!(
+            "bitmap format {} with {} bits per pixel is not modelled (ARGB8888 and ARGB0888, 32 bits, are)",
+            b.format, b.bpp
+        ));
+    }
+    if b.width == 0 || b.height == 0 || u64::from(b.width) * u64::from(b.height) > MAX_FRAME_PIXELS
+    {
+        return Err(format!("a {}x{} bitmap", b.width, b.height));
+    }
+    if u64::from(b.x + b.width) * 4 > u64::from(b.pitch) {
+        return Err(format!(
+            "a pitch of {} bytes for {} pixels from x {}",
+            b.pitch, b.width, b.x
+        ));
+    }
+    let tiling = match (b.tiled, b.y_tiled) {
+        (false, _) => Tiling::Linear,
+        (true, false) => Tiling::X,
+        (true, true) => Tiling::Y,
+    };
+    let mut bgra = vec![0u8; b.width as usize * b.height as usize * 4];
+    let row_bytes = b.width as usize * 4;
+    for (i, row) in (b.y..b.y + b.height).enumerate() {
+        let dst = &mut bgra[i * row_bytes..(i + 1) * row_bytes];
+        if tiling == Tiling::Linear {
+            // A linear row is one read.
+            let at = u64::from(row) * u64::from(b.pitch) + u64::from(b.x) * 4;
+            mem.read(b.addr.wrapping_add(at), dst)
+                .map_err(|e| format!("reading the bitmap: {e:?}"))?;
+            continue;
+        }
+        for (j, col) in (b.x..b.x + b.width).enumerate() {
+            let at = tiling
+                .offset(u64::from(b.pitch), u64::from(col) * 4, u64::from(row))
+                .map_err(|e| e.to_string())?;
+            mem.read(b.addr.wrapping_add(at), &mut dst[4 * j..4 * j + 4])
+                .map_err(|e| format!("reading the bitmap: {e:?}"))?;
+        }
+    }
+    let opaque = b.format == crate::aub::BMP_ARGB_0888;
+    for p in bgra.chunks_exact_mut(4) {
+        p.swap(0, 2);
+        if opaque {
+            p[3] = 255;
+        }
+    }
+    Ok((b.width, b.height, bgra))
 }
 
 /// Replays `trace`; `progress(done, total)` is called after each submission.
@@ -121,6 +188,7 @@ pub fn replay_observed(
                 r.submissions += 1;
                 progress(r.submissions, total);
             }
+            Event::DumpBmp(b) => r.display_frames.push(read_bitmap(&r.mem, b)),
             Event::Header { .. } | Event::GttEntries { .. } | Event::Mmio { .. } => {}
         }
     }
@@ -196,5 +264,70 @@ pub fn texel_rgba8(t: Texel) -> [u8; 4] {
         }),
         Texel::Uint(c) => c.map(|v| v.min(255) as u8),
         Texel::Sint(c) => c.map(|v| v.clamp(0, 255) as u8),
+    }
+}
+
+#[cfg(test)]
+mod bitmap_tests {
+    use super::*;
+    use crate::aub::{BMP_ARGB_0888, BMP_ARGB_8888, DumpBmp};
+
+    fn bmp(width: u32, height: u32, pitch: u32) -> DumpBmp {
+        DumpBmp {
+            x: 0,
+            y: 0,
+            width,
+            height,
+            format: BMP_ARGB_8888,
+            bpp: 32,
+            pitch,
+            addr: 0x10_0000,
+            tiled: false,
+            y_tiled: false,
+        }
+    }
+
+    /// A packet's dwords parse back to its fields (libdrm's layout, the address's high
+    /// half in the seventh dword).
+    #[test]
+    fn a_dump_bmp_packet_round_trips() {
+        let mut b = bmp(320, 240, 1280);
+        (b.x, b.y, b.addr, b.tiled, b.y_tiled) = (3, 4, 0xfff0_0000_1000, true, true);
+        let bytes: Vec<u8> = b.dwords().iter().flat_map(|d| d.to_le_bytes()).collect();
+        assert_eq!(bytes.len(), 28);
+        assert_eq!(DumpBmp::parse(&bytes), Some(b));
+        // libdrm's six dwords: a 32-bit address.
+        assert_eq!(DumpBmp::parse(&bytes[..24]).map(|p| p.addr), Some(0x1000));
+        assert_eq!(DumpBmp::parse(&bytes[..20]), None);
+    }
+
+    /// ARGB8888 and ARGB0888 pixels (BGRA in memory) come back as RGBA; an X-tiled one
+    /// from where the X tile puts it (row 1 of a tile at byte 512, worked by hand);
+    /// unmodelled formats, empty or oversized bitmaps, short pitches and unmapped memory
+    /// are errors, not panics.
+    #[test]
+    fn bitmaps_read_back_and_bad_ones_are_errors() {
+        let mut mem = AddressSpace::new();
+        mem.load(0x10_0000, &[1, 2, 3, 4, 5, 6, 7, 8]);
+        assert_eq!(
+            read_bitmap(&mem, &bmp(2, 1, 8)),
+            Ok((2, 1, vec![3, 2, 1, 4, 7, 6, 5, 8]))
+        );
+        let mut opaque = bmp(2, 1, 8);
+        opaque.format = BMP_ARGB_0888;
+        assert_eq!(read_bitmap(&mem, &opaque).unwrap().2[3], 255);
+        let mut x = bmp(1, 2, 512);
+        x.tiled = true;
+        mem.load(0x10_0000 + 512, &[9, 10, 11, 12]);
+        assert_eq!(read_bitmap(&mem, &x).unwrap().2[4..], [11, 10, 9, 12]);
+        let mut bad = bmp(2, 1, 8);
+        bad.format = 1;
+        assert!(read_bitmap(&mem, &bad).is_err());
+        assert!(read_bitmap(&mem, &bmp(0, 1, 8)).is_err());
+        assert!(read_bitmap(&mem, &bmp(65535, 65535, 0x3fffc)).is_err());
+        assert!(read_bitmap(&mem, &bmp(4, 1, 8)).is_err());
+        let mut far = bmp(2, 1, 8);
+        far.addr = u64::MAX - 3;
+        let _ = read_bitmap(&mem, &far);
     }
 }

@@ -38,6 +38,13 @@ pub fn decode_trace(generation: &'static Generation, trace: &Trace) -> Vec<Item>
                 bases = d.bases;
                 items.extend(d.items);
             }
+            Event::DumpBmp(b) => items.push(Item::Note {
+                addr: b.addr,
+                msg: format!(
+                    "display frame: a {}x{} bitmap (format {}, pitch {}) at {:#x}",
+                    b.width, b.height, b.format, b.pitch, b.addr
+                ),
+            }),
             Event::Header { .. } | Event::GttEntries { .. } | Event::Mmio { .. } => {}
         }
     }

@@ -104,6 +104,26 @@ fn index(r: &Report) -> String {
          <input name=\"walker\" type=\"number\" min=\"0\" value=\"0\" style=\"width:5em\">, workgroup size \
          <input name=\"local\" placeholder=\"X,Y,Z\" size=\"10\"> <button>trace</button></form>"
     );
+    if !r.display.is_empty() {
+        // What the display showed, in order (KMS flips, recorded by `--capture`).
+        let _ = writeln!(
+            b,
+            "<h2 id=\"display\">Display</h2><p>{} frames shown on the display.</p><div class=\"display\">",
+            r.display.len()
+        );
+        for (i, f) in r.display.iter().enumerate() {
+            let _ = match f {
+                Ok(file) => writeln!(
+                    b,
+                    "<figure class=\"frame\"><a href=\"{0}\"><img src=\"{0}\" alt=\"frame {1}\" style=\"max-width:160px\"></a><figcaption>frame {1}</figcaption></figure>",
+                    esc(file),
+                    i + 1
+                ),
+                Err(e) => writeln!(b, "<p class=\"warn\">frame {}: {}</p>", i + 1, esc(e)),
+            };
+        }
+        let _ = writeln!(b, "</div>");
+    }
     let _ = writeln!(b, "<h2 id=\"draws\">Draws</h2>");
     let _ = writeln!(
         b,

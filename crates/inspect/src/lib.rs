@@ -97,6 +97,20 @@ pub fn inspect_limited(
     if let Some(e) = &trace.error {
         r.notes.push(format!("the capture: {e}"));
     }
+    // The frames the display showed (`gtsim run --display` with `--capture`).
+    for (i, f) in replay.display_frames.iter().enumerate() {
+        let entry = match f {
+            Ok((w, h, rgba)) => {
+                let name = format!("img/display-{:05}.png", i + 1);
+                std::fs::create_dir_all(dir.join("img"))?;
+                image::write_png(&dir.join(&name), *w, *h, rgba)
+                    .map_err(|e| std::io::Error::other(e.to_string()))?;
+                Ok(name)
+            }
+            Err(e) => Err(e.clone()),
+        };
+        r.display.push(entry);
+    }
     let r = &report;
     html::write(r, dir)?;
     Ok(Summary {

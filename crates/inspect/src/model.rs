@@ -20,6 +20,9 @@ pub struct Report {
     /// The capture's generation, whose tables name its commands' fields (Gen7 when
     /// `None`).
     pub generation: Option<&'static gtsim_spec::table::Generation>,
+    /// The frames the display showed (the capture's bitmap dumps), in order: each its
+    /// picture under `img/`, or why it could not be read.
+    pub display: Vec<Result<String, String>>,
 }
 
 impl Report {

@@ -22,7 +22,7 @@ mod read;
 mod write;
 
 pub use memtrace::MemtraceWriter;
-pub use read::{AubError, Event, Trace, parse};
+pub use read::{AubError, BMP_ARGB_0888, BMP_ARGB_8888, DumpBmp, Event, Trace, parse};
 pub use write::AubWriter;
 
 /// `CMD_AUB` in bits 31:29.
@@ -31,7 +31,7 @@ pub const CMD_AUB: u32 = 7 << 29;
 pub const CMD_AUB_HEADER: u32 = CMD_AUB | (1 << 23) | (0x05 << 16);
 /// Trace block packet.
 pub const CMD_AUB_TRACE_HEADER_BLOCK: u32 = CMD_AUB | (1 << 23) | (0x41 << 16);
-/// Bitmap dump packet (carries no memory; skipped).
+/// Bitmap dump packet: a surface to dump as a picture ([`DumpBmp`]).
 pub const CMD_AUB_DUMP_BMP: u32 = CMD_AUB | (1 << 23) | (0x9e << 16);
 
 /// Trace block operation: data write.

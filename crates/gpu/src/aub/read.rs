@@ -40,6 +40,9 @@ pub enum Event {
         /// The ring commands (usually MI_BATCH_BUFFER_START).
         commands: Vec<u32>,
     },
+    /// A bitmap to dump (CMD_AUB_DUMP_BMP): what a display showed, in graphics memory
+    /// as the packet describes it ([`DumpBmp`]).
+    DumpBmp(DumpBmp),
     /// An MMIO register write.
     Mmio {
         /// Register offset.
@@ -240,7 +243,16 @@ fn parse_into(bytes: &[u8], t: &mut Trace, memtrace: &mut Vec<(usize, super::mem
                 }
                 at = data_at + padded;
             }
-            CMD_AUB_DUMP_BMP => at += need,
+            CMD_AUB_DUMP_BMP => {
+                match DumpBmp::parse(pkt) {
+                    Some(b) => t.events.push(Event::DumpBmp(b)),
+                    None => t.diagnostics.push((
+                        at,
+                        format!("bitmap dump of {dwords} dwords is too short (6 needed); skipped"),
+                    )),
+                }
+                at += need;
+            }
             _ => {
                 t.diagnostics.push((at, format!("AUB packet {dw0:#010x} (opcode {:#x}, sub-opcode {:#x}) is not supported (Gen8+ memory-trace packets are not modelled); skipped by its length", (dw0 >> 23) & 0x3f, (dw0 >> 16) & 0x7f)));
                 at += need;
@@ -254,5 +266,77 @@ fn parse_into(bytes: &[u8], t: &mut Trace, memtrace: &mut Vec<(usize, super::mem
             need: 4,
             have: bytes.len() - at,
         });
+    }
+}
+
+/// A CMD_AUB_DUMP_BMP packet, as libdrm's drm_intel_gem_bo_aub_dump_bmp writes it
+/// (intel_bufmgr_gem.c; the formats of its `enum aub_dump_bmp_format`): dword 1 the
+/// origin (y in 31:16, x in 15:0), dword 2 the format (31:24), bits per pixel (23:16) and
+/// pitch in dwords (15:0), dword 3 the size (height in 31:16, width in 15:0), dword 4 the
+/// graphics address, dword 5 the tiling (bit 2 tiled, bit 3 Y-tiled). A seventh dword,
+/// which gtsim writes, holds the address's high half (48-bit traces); readers that know
+/// six skip it by the packet's length.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DumpBmp {
+    /// Origin column.
+    pub x: u32,
+    /// Origin row.
+    pub y: u32,
+    /// Width in pixels.
+    pub width: u32,
+    /// Height in pixels.
+    pub height: u32,
+    /// AUB_DUMP_BMP_FORMAT_*: 1 8-bit, 4 ARGB4444, 6 ARGB0888, 7 ARGB8888.
+    pub format: u32,
+    /// Bits per pixel.
+    pub bpp: u32,
+    /// Bytes per row.
+    pub pitch: u32,
+    /// Graphics address.
+    pub addr: u64,
+    /// Tiled (bit 2 of dword 5).
+    pub tiled: bool,
+    /// Y-tiled rather than X-tiled (bit 3).
+    pub y_tiled: bool,
+}
+
+/// AUB_DUMP_BMP_FORMAT_ARGB_8888.
+pub const BMP_ARGB_8888: u32 = 7;
+/// AUB_DUMP_BMP_FORMAT_ARGB_0888.
+pub const BMP_ARGB_0888: u32 = 6;
+
+impl DumpBmp {
+    /// The packet's fields (`pkt`: its dwords), `None` when it is shorter than six.
+    pub fn parse(pkt: &[u8]) -> Option<DumpBmp> {
+        let d = |i: usize| {
+            pkt.get(4 * i..4 * i + 4)
+                .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        };
+        let high = d(6).unwrap_or(0);
+        Some(DumpBmp {
+            x: d(1)? & 0xffff,
+            y: d(1)? >> 16,
+            format: d(2)? >> 24,
+            bpp: d(2)? >> 16 & 0xff,
+            pitch: (d(2)? & 0xffff) * 4,
+            width: d(3)? & 0xffff,
+            height: d(3)? >> 16,
+            addr: u64::from(d(4)?) | u64::from(high) << 32,
+            tiled: d(5)? & 1 << 2 != 0,
+            y_tiled: d(5)? & 1 << 3 != 0,
+        })
+    }
+
+    /// The packet's dwords (seven: the address's high half last).
+    pub fn dwords(&self) -> [u32; 7] {
+        [
+            CMD_AUB_DUMP_BMP | 5,
+            self.y << 16 | (self.x & 0xffff),
+            self.format << 24 | (self.bpp & 0xff) << 16 | ((self.pitch / 4) & 0xffff),
+            self.height << 16 | (self.width & 0xffff),
+            self.addr as u32,
+            u32::from(self.tiled) << 2 | u32::from(self.y_tiled) << 3,
+            (self.addr >> 32) as u32,
+        ]
     }
 }

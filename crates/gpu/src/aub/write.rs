@@ -99,6 +99,14 @@ impl AubWriter {
         );
     }
 
+    /// Records a bitmap dump: the picture at `bmp.addr` (written before) is what a
+    /// display shows from here.
+    pub fn dump_bmp(&mut self, bmp: &DumpBmp) {
+        for d in bmp.dwords() {
+            self.dw(d);
+        }
+    }
+
     /// Takes the bytes written so far, leaving the writer ready to append more (for
     /// streaming a capture to a file submission by submission).
     pub fn drain(&mut self) -> Vec<u8> {

@@ -14,19 +14,30 @@
 
 use super::*;
 
+/// Where a capture puts the frames the display shows (the top terabyte of the 48-bit
+/// address space, which neither generation's objects use).
+pub const DISPLAY_FRAME_ADDR: u64 = 0xfff0_0000_0000;
+
 impl Kernel {
     /// Counts a frame and writes it where frames go, when the CRTC is active.
     pub(super) fn scan_out(&mut self) {
         self.kms.frames = self.kms.frames.wrapping_add(1);
-        let Some(dir) = self.kms.display.clone() else {
+        if self.kms.display.is_none() && self.capture.is_none() {
             return;
-        };
+        }
         let s = self.kms.state;
         let Some(mode) = s.crtc.mode.filter(|_| s.crtc.active) else {
             return;
         };
         let (w, h) = (u32::from(mode.hdisplay), u32::from(mode.vdisplay));
-        match self.compose(w, h) {
+        let frame = self.compose(w, h);
+        if let Ok(rgb) = &frame {
+            self.capture_frame(w, h, rgb);
+        }
+        let Some(dir) = self.kms.display.clone() else {
+            return;
+        };
+        match frame {
             Ok(rgb) if dir.extension().is_some_and(|e| e == "y4m") => {
                 if let Err(e) = self.kms.video_frame(&dir, w, h, &rgb) {
                     crate::log(&format!("display: cannot write {}: {e}", dir.display()));
@@ -42,6 +53,49 @@ impl Kernel {
                 "display: frame {} not written: {e}",
                 self.kms.frames
             )),
+        }
+    }
+
+    /// Records frame `rgb` (`w` x `h`) in the capture, when there is one: its pixels as
+    /// a data write at [`DISPLAY_FRAME_ADDR`] in ARGB0888, then a CMD_AUB_DUMP_BMP
+    /// naming them (legacy packets, which both trace forms may hold), so that a replay
+    /// (`gtsim replay`, `gtsim inspect`) shows the frames the program showed. Each frame
+    /// is whole in the trace (3 MiB at 1024x768): its place among an Ice Lake trace's
+    /// submissions is not kept (the reader reconstructs those after the legacy packets).
+    fn capture_frame(&mut self, w: u32, h: u32, rgb: &[u8]) {
+        use std::io::Write;
+        let Some(cap) = self.capture.as_mut() else {
+            return;
+        };
+        let bgrx: Vec<u8> = rgb
+            .chunks_exact(3)
+            .flat_map(|p| [p[2], p[1], p[0], 255])
+            .collect();
+        // What the trace's writer holds (its header, before any submission) goes first.
+        let mut bytes = match &mut cap.writer {
+            crate::kernel::CaptureWriter::Legacy(w) => w.drain(),
+            crate::kernel::CaptureWriter::Execlist(w) => w.drain(),
+        };
+        let mut aub = gtsim_gpu::aub::AubWriter::default();
+        aub.write_memory(DISPLAY_FRAME_ADDR, &bgrx, 0);
+        aub.dump_bmp(&gtsim_gpu::aub::DumpBmp {
+            x: 0,
+            y: 0,
+            width: w,
+            height: h,
+            format: gtsim_gpu::aub::BMP_ARGB_0888,
+            bpp: 32,
+            pitch: 4 * w,
+            addr: DISPLAY_FRAME_ADDR,
+            tiled: false,
+            y_tiled: false,
+        });
+        bytes.extend(aub.drain());
+        if let Err(e) = cap.file.write_all(&bytes).and_then(|_| cap.file.flush()) {
+            crate::log(&format!(
+                "capture: cannot write the AUB file: {e}; capture stopped"
+            ));
+            self.capture = None;
         }
     }
 
