@@ -101,6 +101,47 @@ impl Bo {
         {
             return Err(Errno::ENOMEM);
         }
+        Bo::map(memfd, size)
+    }
+
+    /// An object again over the memory of a dma-buf fd this emulation handed out (a
+    /// duplicate of an object's memfd), whose object is gone: its last handle was closed
+    /// while the dma-buf lived on, which keeps a Linux object alive (the dma-buf holds a
+    /// reference). The fd must be such a memfd (named `gtsim-bo`, sealed against
+    /// resizing, a page multiple of at most 2 GiB): anything else is EINVAL, as
+    /// dma_buf_get answers a file that is not a dma-buf. The object starts linear (the
+    /// gone object's tiling is not kept).
+    pub fn from_dmabuf(fd: RawFd) -> Result<Bo, Errno> {
+        let link = std::fs::read_link(format!("/proc/self/fd/{fd}")).map_err(|_| Errno::EBADF)?;
+        if !link.to_string_lossy().starts_with("/memfd:gtsim-bo") {
+            return Err(Errno::EINVAL);
+        }
+        let want = libc::F_SEAL_SHRINK | libc::F_SEAL_GROW | libc::F_SEAL_SEAL;
+        // SAFETY: plain fcntl on the client's fd; the result is checked.
+        if unsafe { libc::fcntl(fd, libc::F_GET_SEALS) } & want != want {
+            return Err(Errno::EINVAL);
+        }
+        let mut st = std::mem::MaybeUninit::<libc::stat>::zeroed();
+        // SAFETY: fstat(2) writes one struct stat into our buffer; the result is checked.
+        if unsafe { libc::fstat(fd, st.as_mut_ptr()) } != 0 {
+            return Err(Errno::EBADF);
+        }
+        // SAFETY: initialised by zeroing and the successful fstat.
+        let size = unsafe { st.assume_init() }.st_size as u64;
+        if size == 0 || size > 1 << 31 || !size.is_multiple_of(PAGE) {
+            return Err(Errno::EINVAL);
+        }
+        // SAFETY: duplicating the client's fd for our own use; the result is checked.
+        let dup = unsafe { libc::fcntl(fd, libc::F_DUPFD_CLOEXEC, 0) };
+        if dup < 0 {
+            return Err(Errno::ENOMEM);
+        }
+        // SAFETY: `dup` was just made and is owned by nobody else.
+        Bo::map(unsafe { OwnedFd::from_raw_fd(dup) }, size)
+    }
+
+    /// An object over `memfd`'s `size` bytes, mapped.
+    fn map(memfd: OwnedFd, size: u64) -> Result<Bo, Errno> {
         // SAFETY: mapping our own memfd, shared, readable and writable, at a kernel-chosen
         // address; the result is checked.
         let p = unsafe {

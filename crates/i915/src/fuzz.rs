@@ -259,7 +259,8 @@ pub fn allowed(nr: u32) -> &'static [Errno] {
     }
     match nr {
         DRM_PRIME_HANDLE_TO_FD => &[E::EINVAL, E::ENOENT, E::ENOMEM],
-        DRM_PRIME_FD_TO_HANDLE => &[E::EBADF, E::EINVAL, E::ENOENT],
+        // ENOMEM, ENOSPC: an object made again over an orphaned dma-buf (`Bo::from_dmabuf`).
+        DRM_PRIME_FD_TO_HANDLE => &[E::EBADF, E::EINVAL, E::ENOENT, E::ENOMEM, E::ENOSPC],
         DRM_SYNCOBJ_WAIT | DRM_SYNCOBJ_TIMELINE_WAIT => {
             &[E::EINVAL, E::ENOENT, E::ENOMEM, E::ETIME]
         }

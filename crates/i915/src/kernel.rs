@@ -581,7 +581,27 @@ impl Kernel {
             }
             DRM_PRIME_FD_TO_HANDLE => {
                 let mut p: DrmPrimeHandle = a.get();
-                let id = self.bo_by_fd(p.fd)?;
+                // A dma-buf whose object lost its last handle is still that object's
+                // memory (Linux keeps the object while the dma-buf lives): an object
+                // over it again.
+                let id = match self.bo_by_fd(p.fd) {
+                    Ok(id) => id,
+                    Err(Errno::EINVAL) => {
+                        let bo = crate::bo::Bo::from_dmabuf(p.fd)?;
+                        self.next_bo += 1;
+                        let id = self.next_bo;
+                        self.bos.insert(id, bo);
+                        p.handle = match self.add_handle(fd, id) {
+                            Ok(h) => h,
+                            Err(e) => {
+                                self.bos.remove(&id);
+                                return Err(e);
+                            }
+                        };
+                        return a.put(&p);
+                    }
+                    Err(e) => return Err(e),
+                };
                 if let Some((&h, _)) = self.file(fd)?.handles.iter().find(|(_, b)| **b == id) {
                     p.handle = h;
                 } else {

@@ -666,6 +666,47 @@ fn a_dma_buf_cannot_be_resized_and_the_object_stays_usable() {
     unsafe { libc::close(fd) };
 }
 
+/// A dma-buf outlives its object's handles, as in Linux (the dma-buf holds the object):
+/// kmscube's textured mode exports a buffer, destroys it and imports the fd. The import
+/// gives a handle to the same memory; a memfd that is not one of ours, and a pipe, are
+/// EINVAL (not a dma-buf).
+#[test]
+fn a_dma_buf_outlives_the_objects_last_handle() {
+    let mut k = kernel();
+    let h = create(&mut k, 8192);
+    pwrite(&mut k, h, 100, &[1, 2, 3, 4]).unwrap();
+    let fd = prime_fd(&mut k, h);
+    let mut c = DrmGemClose { handle: h, pad: 0 };
+    k.ioctl(FD, req_dir(1, DRM_GEM_CLOSE, 8), &mut c as *mut _ as u64)
+        .unwrap();
+    let mut p = DrmPrimeHandle {
+        handle: 0,
+        flags: 0,
+        fd,
+    };
+    k.ioctl(FD, req(DRM_PRIME_FD_TO_HANDLE, 12), &mut p as *mut _ as u64)
+        .unwrap();
+    assert_eq!(pread(&mut k, p.handle, 100, 4), [1, 2, 3, 4]);
+    let id = k.bo_id(FD, p.handle).unwrap();
+    assert_eq!((k.bos[&id].size, k.bos[&id].refs), (8192, 1));
+    // SAFETY: memfd_create with a static name; closing what we made.
+    unsafe {
+        let other = libc::memfd_create(c"other".as_ptr(), libc::MFD_CLOEXEC);
+        libc::ftruncate(other, 8192);
+        let mut q = DrmPrimeHandle {
+            handle: 0,
+            flags: 0,
+            fd: other,
+        };
+        assert_eq!(
+            k.ioctl(FD, req(DRM_PRIME_FD_TO_HANDLE, 12), &mut q as *mut _ as u64),
+            Err(Errno::EINVAL)
+        );
+        libc::close(other);
+        libc::close(fd);
+    }
+}
+
 fn req_dir(dir: u64, nr: u32, size: usize) -> u64 {
     (dir << 30) | ((size as u64) << 16) | ((DRM_IOCTL_BASE as u64) << 8) | nr as u64
 }
