@@ -152,6 +152,8 @@ const KNOWN: &[u32] = &[
     crate::kms::MODE_ATOMIC,
     crate::kms::MODE_CREATEPROPBLOB,
     crate::kms::MODE_DESTROYPROPBLOB,
+    crate::kms::MODE_GETGAMMA,
+    crate::kms::MODE_SETGAMMA,
     DRM_SET_CLIENT_CAP,
     DRM_DROP_MASTER,
     DRM_VERSION,
@@ -301,6 +303,7 @@ pub fn allowed(nr: u32) -> &'static [Errno] {
         crate::kms::MODE_MAP_DUMB => &[E::EACCES, E::ENOENT],
         crate::kms::MODE_DESTROY_DUMB => &[E::EACCES, E::EINVAL],
         crate::kms::MODE_GETPROPERTY | crate::kms::MODE_GETPROPBLOB => &[E::EACCES, E::ENOENT],
+        crate::kms::MODE_GETGAMMA | crate::kms::MODE_SETGAMMA => &[E::EACCES, E::ENOENT, E::EINVAL],
         crate::kms::MODE_OBJ_GETPROPERTIES => &[E::EACCES, E::ENOENT, E::EINVAL],
         crate::kms::MODE_CREATEPROPBLOB => &[E::EACCES, E::EINVAL, E::ENOMEM, E::ENOSPC],
         crate::kms::MODE_DESTROYPROPBLOB => &[E::EACCES, E::EINVAL, E::EPERM],
@@ -727,6 +730,14 @@ impl Harness {
                 }))
             }
             MODE_DESTROYPROPBLOB => self.arena.put(at, 100 + rng.below(6)),
+            // The three tables in the FENCES region (512 bytes each).
+            MODE_GETGAMMA | MODE_SETGAMMA => write(&bytes_of(&CrtcLut {
+                crtc_id: id(rng, CRTC),
+                gamma_size: [256, 256, 255, 1024][rng.below(4) as usize],
+                red: a + FENCES as u64,
+                green: a + FENCES as u64 + 512,
+                blue: a + FENCES as u64 + 1024,
+            })),
             MODE_ATOMIC => {
                 // Up to three objects with up to four properties each, in the arrays
                 // at HANDLES; OUT_FENCE_PTR points at the out-fence slot.

@@ -142,6 +142,9 @@ pub fn decl(nr: u32) -> Option<Decl> {
         crate::kms::MODE_GETPLANE => iowr(size_of::<crate::kms::GetPlane>()),
         crate::kms::MODE_ADDFB2 => iowr(size_of::<crate::kms::FbCmd2>()),
         crate::kms::MODE_CURSOR => iowr(28),
+        crate::kms::MODE_GETGAMMA | crate::kms::MODE_SETGAMMA => {
+            iowr(size_of::<crate::kms::CrtcLut>())
+        }
         crate::kms::MODE_CURSOR2 => iowr(size_of::<crate::kms::Cursor>()),
         crate::kms::MODE_GETPROPERTY => iowr(size_of::<crate::kms::GetProperty>()),
         crate::kms::MODE_SETPROPERTY => iowr(size_of::<crate::kms::ConnectorSetProperty>()),
@@ -223,6 +226,8 @@ pub fn name(nr: u32) -> &'static str {
         crate::kms::MODE_GETPLANE => "DRM_MODE_GETPLANE",
         crate::kms::MODE_ADDFB2 => "DRM_MODE_ADDFB2",
         crate::kms::MODE_CURSOR => "DRM_MODE_CURSOR",
+        crate::kms::MODE_GETGAMMA => "DRM_MODE_GETGAMMA",
+        crate::kms::MODE_SETGAMMA => "DRM_MODE_SETGAMMA",
         crate::kms::MODE_CURSOR2 => "DRM_MODE_CURSOR2",
         crate::kms::MODE_GETPROPERTY => "DRM_MODE_GETPROPERTY",
         crate::kms::MODE_SETPROPERTY => "DRM_MODE_SETPROPERTY",

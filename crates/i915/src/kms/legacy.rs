@@ -42,7 +42,7 @@ impl Kernel {
                 let s = self.kms.state;
                 c.fb_id = s.primary.fb;
                 (c.x, c.y) = s.legacy_xy();
-                c.gamma_size = 256;
+                c.gamma_size = gamma::GAMMA_SIZE;
                 c.mode_valid = u32::from(s.crtc.mode.is_some());
                 c.mode = s.crtc.mode.unwrap_or_default();
                 a.put(&c)

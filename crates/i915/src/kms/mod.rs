@@ -35,8 +35,11 @@
 //!   `GTSIM_DISPLAY_VBLANK=realtime`, at the mode's refresh rate in real time: a flip or
 //!   commit then completes at the next vblank (the ioctl returns there), and a wait
 //!   sleeps until the vblank it waits for.
+//! * **Gamma** (`gamma.rs`): the legacy 256-entry tables of GETGAMMA/SETGAMMA, a linear
+//!   ramp at start, applied at scanout.
 //! * **Scanout** (`scanout.rs`). Every frame a mode set, flip or commit shows is
-//!   composed (the primary plane, then the cursor blended over it) and written, when
+//!   composed (the primary plane, then the cursor blended over it, through the gamma
+//!   tables) and written, when
 //!   `GTSIM_DISPLAY=DIR` is set (`gtsim run --display DIR`), as `DIR/frame-NNNNN.png`
 //!   (or, for a path ending in `.y4m`, appended to that YUV4MPEG2 video at 60 frames a
 //!   second, BT.601 4:4:4).
@@ -44,6 +47,7 @@
 mod atomic;
 mod events;
 pub mod formats;
+pub mod gamma;
 mod legacy;
 pub mod props;
 mod scanout;
@@ -95,6 +99,10 @@ pub const MODE_GETCRTC: u32 = 0xa1;
 pub const MODE_SETCRTC: u32 = 0xa2;
 /// DRM_IOCTL_MODE_CURSOR.
 pub const MODE_CURSOR: u32 = 0xa3;
+/// DRM_IOCTL_MODE_GETGAMMA.
+pub const MODE_GETGAMMA: u32 = 0xa4;
+/// DRM_IOCTL_MODE_SETGAMMA.
+pub const MODE_SETGAMMA: u32 = 0xa5;
 /// DRM_IOCTL_MODE_GETENCODER.
 pub const MODE_GETENCODER: u32 = 0xa6;
 /// DRM_IOCTL_MODE_GETCONNECTOR.
@@ -203,6 +211,8 @@ pub struct Kms {
     next_id: u32,
     /// What the display shows.
     pub state: State,
+    /// The CRTC's legacy gamma tables (`gamma.rs`).
+    pub gamma: gamma::Gamma,
     /// The legacy cursor position (CURSOR's MOVE).
     pub cursor_xy: (i32, i32),
     /// Frames scanned out.
@@ -260,6 +270,7 @@ impl Default for Kms {
             blobs: BTreeMap::new(),
             next_id: FIRST_ID,
             state,
+            gamma: gamma::linear(),
             cursor_xy: (0, 0),
             frames: 0,
             vblanks: 0,
@@ -375,6 +386,8 @@ impl Kernel {
                 | MODE_GETCRTC
                 | MODE_SETCRTC
                 | MODE_CURSOR
+                | MODE_GETGAMMA
+                | MODE_SETGAMMA
                 | MODE_GETENCODER
                 | MODE_GETCONNECTOR
                 | MODE_GETPROPERTY
@@ -444,6 +457,11 @@ impl Kernel {
         let file = self.kms_file(fd)?;
         match n {
             MODE_GETPROPERTY => self.get_property(a),
+            MODE_GETGAMMA => self.get_gamma(a),
+            MODE_SETGAMMA => {
+                self.master_only(file)?;
+                self.set_gamma(a)
+            }
             MODE_GETPROPBLOB => self.get_prop_blob(a),
             MODE_OBJ_GETPROPERTIES => self.obj_get_properties(file, a),
             MODE_CREATEPROPBLOB => self.create_prop_blob(file, a),

@@ -135,6 +135,12 @@ impl Kernel {
                 }
             }
         }
+        if self.kms.gamma != gamma::linear() {
+            for p in out.chunks_exact_mut(3) {
+                let g = gamma::apply(&self.kms.gamma, [p[0], p[1], p[2]]);
+                p.copy_from_slice(&g);
+            }
+        }
         Ok(out)
     }
 }

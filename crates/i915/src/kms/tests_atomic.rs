@@ -737,3 +737,52 @@ fn frame_of(r: &gtsim_gpu::replay::Replay, i: usize) -> Vec<u8> {
     let (_, _, rgba) = r.display_frames[i].as_ref().unwrap();
     rgba.chunks(4).flat_map(|p| [p[0], p[1], p[2]]).collect()
 }
+
+/// The legacy gamma tables: a linear ramp at start (entry i = i << 8, drm_mode_crtc_set_
+/// gamma_size), replaced by SETGAMMA (master only, the CRTC's size only) and applied at
+/// scanout: an inverted red table turns the pattern's red 10 into 245.
+#[test]
+fn the_gamma_tables_read_back_and_shape_the_frame() {
+    let mut k = kernel_on(Platform::IvyBridge);
+    let h = pattern(&mut k, |xb, y| y * 4096 + xb);
+    let fb = add_fb(&mut k, h, None).unwrap();
+    show(&mut k, fb);
+    let mut t = [[0u16; 256]; 3];
+    let mut l = CrtcLut {
+        crtc_id: CRTC,
+        gamma_size: 256,
+        red: t[0].as_mut_ptr() as u64,
+        green: t[1].as_mut_ptr() as u64,
+        blue: t[2].as_mut_ptr() as u64,
+    };
+    call(&mut k, CARD, MODE_GETGAMMA, &mut l).unwrap();
+    assert_eq!((t[0][5], t[1][255], t[2][0]), (0x500, 0xff00, 0));
+    let mut inv = t;
+    for (i, e) in inv[0].iter_mut().enumerate() {
+        *e = ((255 - i) as u16) << 8;
+    }
+    let mut s = CrtcLut {
+        red: inv[0].as_ptr() as u64,
+        green: inv[1].as_ptr() as u64,
+        blue: inv[2].as_ptr() as u64,
+        ..l
+    };
+    assert_eq!(
+        call(&mut k, OTHER, MODE_SETGAMMA, &mut s),
+        Err(Errno::EACCES)
+    );
+    call(&mut k, CARD, MODE_SETGAMMA, &mut s).unwrap();
+    assert_eq!(rgb_at(&frame(&k), 10, 20), [245, 20, 0x80]);
+    call(&mut k, CARD, MODE_GETGAMMA, &mut l).unwrap();
+    assert_eq!(t[0][10], 245 << 8);
+    s.gamma_size = 1024;
+    assert_eq!(
+        call(&mut k, CARD, MODE_SETGAMMA, &mut s),
+        Err(Errno::EINVAL)
+    );
+    l.crtc_id = 7;
+    assert_eq!(
+        call(&mut k, CARD, MODE_GETGAMMA, &mut l),
+        Err(Errno::ENOENT)
+    );
+}

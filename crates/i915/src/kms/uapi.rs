@@ -322,6 +322,18 @@ pub struct Cursor {
     pub hot_y: i32,
 }
 
+/// struct drm_mode_crtc_lut.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default)]
+#[allow(missing_docs, reason = "the fields are drm_mode.h\'s own")]
+pub struct CrtcLut {
+    pub crtc_id: u32,
+    pub gamma_size: u32,
+    pub red: u64,
+    pub green: u64,
+    pub blue: u64,
+}
+
 // The layouts of include/uapi/drm/drm_mode.h, checked by size.
 const _: () = {
     assert!(size_of::<WaitVblank>() == 24);
@@ -347,4 +359,5 @@ const _: () = {
     assert!(size_of::<ConnectorSetProperty>() == 16);
     assert!(size_of::<SetPlane>() == 48);
     assert!(size_of::<Cursor>() == 36);
+    assert!(size_of::<CrtcLut>() == 32);
 };
