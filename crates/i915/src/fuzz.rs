@@ -286,8 +286,9 @@ pub fn allowed(nr: u32) -> &'static [Errno] {
         | crate::kms::MODE_GETCONNECTOR
         | crate::kms::MODE_GETPLANE
         | crate::kms::MODE_RMFB => &[E::EACCES, E::ENOENT],
-        crate::kms::MODE_GETFB => &[E::EACCES, E::ENOENT, E::ENOSPC],
-        crate::kms::MODE_SETCRTC => &[E::EACCES, E::ENOENT, E::EINVAL, E::ENOSPC],
+        // EINVAL: a two-plane (CCS) framebuffer needs GETFB2.
+        crate::kms::MODE_GETFB => &[E::EACCES, E::ENOENT, E::ENOSPC, E::EINVAL],
+        crate::kms::MODE_SETCRTC => &[E::EACCES, E::ENOENT, E::EINVAL, E::ENOSPC, E::ERANGE],
         crate::kms::MODE_PAGE_FLIP => &[
             E::EACCES,
             E::ENOENT,
@@ -297,7 +298,7 @@ pub fn allowed(nr: u32) -> &'static [Errno] {
             E::EBUSY,
         ],
         crate::kms::MODE_ADDFB | crate::kms::MODE_ADDFB2 => {
-            &[E::EACCES, E::ENOENT, E::EINVAL, E::ENOSPC]
+            &[E::EACCES, E::ENOENT, E::EINVAL, E::ENOSPC, E::ERANGE]
         }
         crate::kms::MODE_CREATE_DUMB => &[E::EACCES, E::EINVAL, E::E2BIG, E::ENOMEM, E::ENOSPC],
         crate::kms::MODE_MAP_DUMB => &[E::EACCES, E::ENOENT],
@@ -306,9 +307,9 @@ pub fn allowed(nr: u32) -> &'static [Errno] {
         crate::kms::MODE_GETGAMMA | crate::kms::MODE_SETGAMMA => &[E::EACCES, E::ENOENT, E::EINVAL],
         crate::kms::MODE_OBJ_GETPROPERTIES => &[E::EACCES, E::ENOENT, E::EINVAL],
         crate::kms::MODE_CREATEPROPBLOB => &[E::EACCES, E::EINVAL, E::ENOMEM, E::ENOSPC],
-        crate::kms::MODE_DESTROYPROPBLOB => &[E::EACCES, E::EINVAL, E::EPERM],
-        // The atomic checks (`crate::kms`'s atomic.rs); E2BIG: the model's bound on a
-        // request's properties.
+        crate::kms::MODE_DESTROYPROPBLOB => &[E::EACCES, E::ENOENT, E::EPERM],
+        // The atomic checks (`crate::kms`'s atomic.rs); ENOMEM also the model's bound
+        // on a request's properties.
         crate::kms::MODE_ATOMIC => &[
             E::EACCES,
             E::EINVAL,
@@ -316,7 +317,6 @@ pub fn allowed(nr: u32) -> &'static [Errno] {
             E::ENOSPC,
             E::ERANGE,
             E::ENOMEM,
-            E::E2BIG,
         ],
         crate::kms::MODE_OBJ_SETPROPERTY
         | crate::kms::MODE_SETPROPERTY

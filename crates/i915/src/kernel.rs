@@ -502,8 +502,9 @@ impl Kernel {
                     DRM_CAP_DUMB_PREFERRED_DEPTH => 24,
                     DRM_CAP_DUMB_PREFER_SHADOW => 1,
                     DRM_CAP_TIMESTAMP_MONOTONIC => 1,
-                    // No async flips (`crate::kms`).
-                    DRM_CAP_ASYNC_PAGE_FLIP => 0,
+                    // i915's async flips (display version 5 on; `crate::kms`'s
+                    // legacy.rs: X-tiled framebuffers).
+                    DRM_CAP_ASYNC_PAGE_FLIP => 1,
                     DRM_CAP_CURSOR_WIDTH | DRM_CAP_CURSOR_HEIGHT => 256,
                     DRM_CAP_ADDFB2_MODIFIERS => 1,
                     DRM_CAP_PAGE_FLIP_TARGET => 0,

@@ -6,27 +6,27 @@
 //! A request builds a new [`State`] from the current one, property by property; the
 //! new state is checked whole ([`Kernel::check_state`]) and, unless the request only
 //! tests, replaces the current one at once: the commit completes at the next vblank
-//! (`vblank.rs`), its frame is scanned out, its CRTC's OUT_FENCE_PTR gets a signalled
+//! (`events.rs`; the legacy cursor's updates do not wait for one), its frame is scanned out, its CRTC's OUT_FENCE_PTR gets a signalled
 //! sync_file and its event, when asked for, is queued on the file.
 //!
 //! The checks, in the order the kernel makes them:
 //! * a property the object does not have ENOENT (ATOMIC) or EINVAL (SETPROPERTY); a
-//!   property that cannot be set (immutable ones, DPMS through ATOMIC) EINVAL; a plane's
-//!   or the connector's CRTC_ID naming no CRTC EACCES; IN_FENCE_FD that is not a
-//!   sync_file, or set twice, EINVAL; a MODE_ID blob that is not a valid mode EINVAL
-//!   (one that names no blob turns the CRTC off, as drm_property_lookup_blob's NULL
-//!   does);
+//!   value the property cannot take EINVAL (drm_property_change_valid_get: out of a
+//!   range, not an enum value, an object or blob that does not exist); a property that
+//!   cannot be set (immutable ones, DPMS through ATOMIC) EINVAL; IN_FENCE_FD that is not
+//!   a sync_file, or set twice, EINVAL; a MODE_ID blob that is not a valid mode EINVAL;
 //! * per plane (drm_atomic_plane_check): a CRTC without a framebuffer or the reverse
 //!   EINVAL, a format or modifier the plane does not take EINVAL, a destination
 //!   overflowing an int ERANGE, a source outside the framebuffer ENOSPC; then i915's
 //!   plane checks on an enabled CRTC: no scaling (ERANGE); Ivy Bridge's primary plane
-//!   must cover the whole CRTC (no windowing, EINVAL); the cursor is 64x64, 128x128 or
-//!   256x256 from its framebuffer's origin (EINVAL);
+//!   must cover the whole CRTC (no windowing, EINVAL); the cursor is 64, 128 or 256
+//!   wide, 8 rows up to its width high, from its framebuffer's origin, of a pitch of its
+//!   width's bytes (EINVAL, with the CRTC off too);
 //! * per CRTC (drm_atomic_crtc_check, drm_atomic_helper_check_modeset): active without
 //!   a mode EINVAL, a mode the connector does not offer EINVAL, a mode without the
 //!   connector routed to it (or the reverse) EINVAL, a change of mode, active or
-//!   routing without DRM_MODE_ATOMIC_ALLOW_MODESET EINVAL, an event for a CRTC off
-//!   before and after EINVAL.
+//!   routing without DRM_MODE_ATOMIC_ALLOW_MODESET EINVAL, an event (or an out-fence,
+//!   which brings one) for a CRTC off before and after EINVAL.
 
 use super::props::*;
 use super::state::PlaneState;
@@ -44,7 +44,8 @@ const CURSOR_BO: u32 = 1;
 /// DRM_MODE_CURSOR_MOVE.
 const CURSOR_MOVE: u32 = 2;
 /// The properties one ATOMIC request may set (the model's bound on the work a request
-/// makes; Linux has none but time). More is E2BIG.
+/// makes; Linux has none but time and memory). More is ENOMEM, as a request the kernel
+/// could not allocate the state of.
 const MAX_ATOMIC_PROPS: u64 = 1 << 16;
 
 /// What one request changes besides the state: the fences it carries.
@@ -56,6 +57,10 @@ pub(super) struct Request {
     out_fence: Option<u64>,
     /// Whether a CRTC property was set (the CRTC is in the request's state).
     crtc_touched: bool,
+    /// The planes a property was set on (bit 0 primary, bit 1 cursor).
+    planes: u32,
+    /// Whether a connector property was set.
+    connector: bool,
 }
 
 impl Kernel {
@@ -68,6 +73,10 @@ impl Kernel {
         prop: u32,
         value: u64,
     ) -> Result<(), Errno> {
+        // drm_atomic_set_property: a value the property cannot take is EINVAL.
+        if !self.value_valid(prop, value) {
+            return Err(Errno::EINVAL);
+        }
         let crtc_or_none = |v: u64| match v {
             0 => Ok(0),
             v if v == u64::from(CRTC) => Ok(CRTC),
@@ -109,6 +118,7 @@ impl Kernel {
             return Ok(());
         }
         if id == CONNECTOR {
+            req.connector = true;
             return match prop {
                 CRTC_ID => {
                     new.connector_crtc = crtc_or_none(value)?;
@@ -120,6 +130,7 @@ impl Kernel {
             };
         }
         let index = u32::from(id == CURSOR_PLANE);
+        req.planes |= 1 << index;
         if prop == IN_FENCE_FD {
             if req.in_fences & 1 << index != 0 {
                 return Err(Errno::EINVAL);
@@ -157,15 +168,15 @@ impl Kernel {
         Ok(())
     }
 
-    /// Whether the request's state includes the CRTC: a CRTC property set, or a plane
-    /// or the connector on it before or after.
+    /// Whether the request's state includes the CRTC: a CRTC property set, or a
+    /// property set on a plane or the connector that is on it before or after
+    /// (drm_atomic_get_plane_state and drm_atomic_get_connector_state pull their CRTC's
+    /// state in, whether or not a value changes).
     fn crtc_in_request(old: &State, new: &State, req: &Request) -> bool {
         req.crtc_touched
-            || old.primary.crtc != new.primary.crtc
-            || old.cursor.crtc != new.cursor.crtc
-            || old.connector_crtc != new.connector_crtc
-            || (old.primary != new.primary && (old.primary.crtc | new.primary.crtc) != 0)
-            || (old.cursor != new.cursor && (old.cursor.crtc | new.cursor.crtc) != 0)
+            || (req.planes & 1 != 0 && (old.primary.crtc | new.primary.crtc) != 0)
+            || (req.planes & 2 != 0 && (old.cursor.crtc | new.cursor.crtc) != 0)
+            || (req.connector && (old.connector_crtc | new.connector_crtc) != 0)
     }
 
     /// Plane `id` in `p` on a CRTC in state `crtc` (drm_atomic_plane_check, then i915's
@@ -196,6 +207,18 @@ impl Kernel {
         if sw > fw || sx > fw - sw || sh > fh || sy > fh - sh {
             return Err(Errno::ENOSPC);
         }
+        // i915's cursor (intel_check_cursor, i9xx_cursor_size_ok with HAS_CUR_FBC, Ivy
+        // Bridge on): 64, 128 or 256 wide, 8 rows up to its width, from its framebuffer's
+        // origin, the framebuffer's pitch its width's bytes; checked with the CRTC off too.
+        if !primary
+            && (![64, 128, 256].contains(&p.crtc_w)
+                || !(8..=p.crtc_w).contains(&p.crtc_h)
+                || p.src_x != 0
+                || p.src_y != 0
+                || fb.pitch != 4 * p.crtc_w)
+        {
+            return Err(Errno::EINVAL);
+        }
         let Some(mode) = crtc.mode else {
             // On a disabled CRTC the plane is not visible: nothing more to check.
             return Ok(());
@@ -217,14 +240,6 @@ impl Kernel {
             if clip(p.crtc_x, p.crtc_w, w) != (0, w) || clip(p.crtc_y, p.crtc_h, h) != (0, h) {
                 return Err(Errno::EINVAL);
             }
-        }
-        if !primary
-            && (p.crtc_w != p.crtc_h
-                || ![64, 128, 256].contains(&p.crtc_w)
-                || p.src_x != 0
-                || p.src_y != 0)
-        {
-            return Err(Errno::EINVAL);
         }
         Ok(())
     }
@@ -265,6 +280,12 @@ impl Kernel {
     /// Makes `new` the state: blobs and internal framebuffers the old state alone held
     /// go, the commit completes at a vblank, and its frame is scanned out.
     pub(super) fn commit_state(&mut self, new: State) {
+        self.apply_state(new, true);
+    }
+
+    /// [`Kernel::commit_state`], at the next vblank (`wait`) or at once (the legacy
+    /// cursor's fast path, intel_legacy_cursor_update, which does not wait).
+    pub(super) fn apply_state(&mut self, new: State, wait: bool) {
         let old = std::mem::replace(&mut self.kms.state, new);
         if old.crtc.mode_blob != new.crtc.mode_blob
             && self
@@ -281,7 +302,9 @@ impl Kernel {
                 self.remove_fb(fb);
             }
         }
-        self.next_vblank();
+        if wait {
+            self.next_vblank();
+        }
         self.scan_out();
     }
 
@@ -314,7 +337,7 @@ impl Kernel {
             let count: u32 = user::read(c.count_props_ptr.wrapping_add(4 * i))?;
             for _ in 0..count {
                 if copied >= MAX_ATOMIC_PROPS {
-                    return Err(Errno::E2BIG);
+                    return Err(Errno::ENOMEM);
                 }
                 let prop: u32 = user::read(c.props_ptr.wrapping_add(4 * copied))?;
                 if !props.contains(&prop) {
@@ -330,7 +353,10 @@ impl Kernel {
         if event && !crtc {
             return Err(Errno::EINVAL);
         }
-        self.check_state(&old, &new, c.flags & ALLOW_MODESET != 0, event)?;
+        // prepare_signaling (not for TEST_ONLY) gives the CRTC an event for an out-fence
+        // too, so an out-fence on a CRTC off before and after is EINVAL as well.
+        let signalled = event || (req.out_fence.is_some() && crtc && c.flags & TEST_ONLY == 0);
+        self.check_state(&old, &new, c.flags & ALLOW_MODESET != 0, signalled)?;
         if c.flags & TEST_ONLY != 0 {
             return Ok(());
         }
@@ -371,6 +397,9 @@ impl Kernel {
         let old = self.kms.state;
         let mut new = old;
         if o.prop_id == DPMS {
+            if !self.value_valid(DPMS, o.value) {
+                return Err(Errno::EINVAL);
+            }
             if new.connector_crtc == CRTC {
                 new.crtc.active = o.value == 0;
             }
@@ -464,7 +493,7 @@ impl Kernel {
         if c.flags & CURSOR_MOVE != 0 {
             self.kms.cursor_xy = (c.x, c.y);
         }
-        self.commit_state(new);
+        self.apply_state(new, false);
         Ok(())
     }
 }

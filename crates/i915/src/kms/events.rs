@@ -28,11 +28,20 @@ pub(super) const EVENT_FLIP_COMPLETE: u32 = 2;
 /// The bytes of events a file may have queued (drm_event_reserve_init's 4096).
 const EVENT_SPACE: usize = 4096;
 
-/// The time now (CLOCK_REALTIME, as the event's tv_sec and tv_usec say it).
+/// The time now on CLOCK_MONOTONIC, which the event's tv_sec and tv_usec and
+/// WAIT_VBLANK's reply say it in (drm_vblank.c stamps with ktime_get; GET_CAP's
+/// DRM_CAP_TIMESTAMP_MONOTONIC is 1).
 fn now() -> std::time::Duration {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap_or_default()
+    let mut t = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime writes one timespec into our own variable.
+    unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut t) };
+    std::time::Duration::new(
+        t.tv_sec.max(0) as u64,
+        t.tv_nsec.clamp(0, 999_999_999) as u32,
+    )
 }
 
 /// A struct drm_event_vblank.
@@ -145,7 +154,8 @@ impl Kernel {
     }
 
     /// WAIT_VBLANK (drm_wait_vblank_ioctl): the one CRTC (index 0: no high-CRTC bits,
-    /// no SECONDARY), active (EINVAL otherwise); unknown type bits EINVAL. A wait
+    /// no SECONDARY), active (EINVAL otherwise); type bits outside the types, flags and
+    /// high-CRTC masks (FLIP among them) EINVAL. A wait
     /// reaches the vblank it waits for (ABSOLUTE: the sequence asked, or the next one
     /// with NEXTONMISS when it has passed; RELATIVE: by the count asked) and answers
     /// its count and the time; with EVENT a DRM_EVENT_VBLANK with the request's signal
@@ -158,11 +168,13 @@ impl Kernel {
         const RELATIVE: u32 = 0x1;
         const HIGH_CRTC: u32 = 0x3e;
         const EVENT: u32 = 0x0400_0000;
-        const FLIP: u32 = 0x0800_0000;
         const NEXTONMISS: u32 = 0x1000_0000;
         const SECONDARY: u32 = 0x2000_0000;
+        const SIGNAL: u32 = 0x4000_0000;
         let mut w: WaitVblank = a.get();
-        if w.kind & !(RELATIVE | HIGH_CRTC | EVENT | FLIP | NEXTONMISS | SECONDARY) != 0
+        // _DRM_VBLANK_TYPES_MASK | _DRM_VBLANK_FLAGS_MASK | _DRM_VBLANK_HIGH_CRTC_MASK:
+        // FLIP (0x08000000) is not among them (EINVAL); SIGNAL is taken and ignored.
+        if w.kind & !(RELATIVE | HIGH_CRTC | EVENT | NEXTONMISS | SECONDARY | SIGNAL) != 0
             || w.kind & (HIGH_CRTC | SECONDARY) != 0
             || !self.kms.state.crtc.active
         {

@@ -27,10 +27,11 @@ impl Kernel {
             MODE_GETRESOURCES => {
                 let mut r: CardRes = a.get();
                 let fbs = self.kms.fbs_of(file);
-                r.count_fbs = put_ids(r.fb_id_ptr, r.count_fbs, &fbs)?;
-                r.count_crtcs = put_ids(r.crtc_id_ptr, r.count_crtcs, &[CRTC])?;
-                r.count_connectors = put_ids(r.connector_id_ptr, r.count_connectors, &[CONNECTOR])?;
-                r.count_encoders = put_ids(r.encoder_id_ptr, r.count_encoders, &[ENCODER])?;
+                r.count_fbs = put_some_ids(r.fb_id_ptr, r.count_fbs, &fbs)?;
+                r.count_crtcs = put_some_ids(r.crtc_id_ptr, r.count_crtcs, &[CRTC])?;
+                r.count_connectors =
+                    put_some_ids(r.connector_id_ptr, r.count_connectors, &[CONNECTOR])?;
+                r.count_encoders = put_some_ids(r.encoder_id_ptr, r.count_encoders, &[ENCODER])?;
                 (r.min_width, r.max_width, r.min_height, r.max_height) = (0, MAX_SIZE, 0, MAX_SIZE);
                 a.put(&r)
             }
@@ -59,7 +60,8 @@ impl Kernel {
                 }
                 e.encoder_type = ENCODER_VIRTUAL;
                 e.crtc_id = self.kms.state.connector_crtc;
-                (e.possible_crtcs, e.possible_clones) = (1, 0);
+                // fixup_encoder_possible_clones: an encoder is its own clone.
+                (e.possible_crtcs, e.possible_clones) = (1, 1);
                 a.put(&e)
             }
             MODE_GETCONNECTOR => {
@@ -99,7 +101,7 @@ impl Kernel {
                 } else {
                     &[]
                 };
-                r.count_planes = put_ids(r.plane_id_ptr, r.count_planes, planes)?;
+                r.count_planes = put_some_ids(r.plane_id_ptr, r.count_planes, planes)?;
                 a.put(&r)
             }
             MODE_GETPLANE => {
@@ -140,17 +142,30 @@ impl Kernel {
             MODE_GETFB => {
                 let mut c: FbCmd = a.get();
                 let f = *self.kms.fbs.get(&c.fb_id).ok_or(Errno::ENOENT)?;
+                // Multi-planar framebuffers need GETFB2 (drm_mode_getfb).
+                if f.modifier == MOD_Y_TILED_CCS {
+                    return Err(Errno::EINVAL);
+                }
                 (c.width, c.height, c.pitch) = (f.width, f.height, f.pitch);
                 (c.bpp, c.depth) = match f.format {
                     RGB565 => (16, 16),
                     ARGB8888 | ABGR8888 => (32, 32),
-                    formats::XRGB2101010 | formats::XBGR2101010 => (32, 30),
+                    formats::XRGB2101010
+                    | formats::XBGR2101010
+                    | formats::ARGB2101010
+                    | formats::ABGR2101010 => (32, 30),
                     _ => (32, 24),
                 };
-                // A handle of the caller's own to the object (drm_mode_getfb: 0 unless
-                // the caller may see it; every file here may).
-                self.bos.get_mut(&f.bo).ok_or(Errno::ENOENT)?.refs += 1;
-                c.handle = self.add_handle(fd, f.bo)?;
+                // A handle of the caller's own to the object for the master or root
+                // (drm_mode_getfb: 0 for anyone else).
+                // SAFETY: geteuid has no preconditions.
+                let root = unsafe { libc::geteuid() } == 0;
+                c.handle = if self.kms.master == Some(file) || root {
+                    self.bos.get_mut(&f.bo).ok_or(Errno::ENOENT)?.refs += 1;
+                    self.add_handle(fd, f.bo)?
+                } else {
+                    0
+                };
                 a.put(&c)
             }
             MODE_RMFB => {
@@ -169,9 +184,10 @@ impl Kernel {
             }
             MODE_CREATE_DUMB => {
                 let mut c: CreateDumb = a.get();
-                // drm_mode_create_dumb: no flags, sizes nonzero, bpp rounded up to bytes,
-                // the pitch and size not overflowing.
-                if c.flags != 0 || c.width == 0 || c.height == 0 || c.bpp == 0 {
+                // drm_mode_create_dumb: sizes nonzero (flags are not looked at), bpp
+                // rounded up to bytes, the pitch and size not overflowing;
+                // i915_gem_dumb_create: 1, 2 or 4 bytes per pixel (C8, RGB565, XRGB8888).
+                if c.width == 0 || c.height == 0 || ![1, 2, 4].contains(&c.bpp.div_ceil(8)) {
                     return Err(Errno::EINVAL);
                 }
                 let pitch = u64::from(c.width) * u64::from(c.bpp.div_ceil(8));
@@ -203,18 +219,24 @@ impl Kernel {
         }
     }
 
-    /// ADDFB2 (drm_mode_addfb2 and framebuffer_check, drm_framebuffer.c; i915's
-    /// intel_framebuffer_init for the modifiers, the tiling of objects added without
-    /// one and the CCS plane). `file` 0 makes a framebuffer of the kernel's own.
+    /// ADDFB2 (drm_mode_addfb2 and framebuffer_check, drm_framebuffer.c; then i915's
+    /// intel_user_framebuffer_create and intel_framebuffer_init). `file` 0 makes a
+    /// framebuffer of the kernel's own.
     ///
-    /// EINVAL for unknown flags and interlacing, a format or modifier no plane takes on
-    /// this platform, a size of 0 or past 16384, a pitch under the width's bytes or off
-    /// the tile width, a plane past the object, planes past the format's count that
-    /// are not all zero, modifiers that differ between planes; ENOENT for an unknown
-    /// handle. A Y_TILED_CCS framebuffer (Ice Lake) has its control surface in plane 1
-    /// of the same object (i915: "bad plane handle" otherwise, EINVAL), one byte per 8x16
-    /// pixels in Y tiles of its own pitch; scanout reads the main surface, which the
-    /// model always keeps resolved (`gtsim_gen11`'s CCS notes).
+    /// framebuffer_check first: unknown flags or interlacing EINVAL, a format no plane
+    /// takes EINVAL, a size of 0 or past 16384 EINVAL; per plane of the format (two for
+    /// Y_TILED_CCS), handle 0 EINVAL, rows x pitch + offset past 4 GiB ERANGE, a pitch
+    /// under the width's bytes EINVAL, a modifier without DRM_MODE_FB_MODIFIERS or one
+    /// that differs from plane 0's EINVAL; past the format's planes a modifier EINVAL,
+    /// and with DRM_MODE_FB_MODIFIERS a handle, pitch or offset EINVAL. Then the handle
+    /// (ENOENT), and i915's checks: the object's tiling must be the modifier's, and
+    /// without modifiers gives it (Y tiling EINVAL there); a format and modifier no
+    /// plane takes on this platform EINVAL; plane 0's offset must be 0; the pitch must
+    /// be whole tiles and, for a tiled object, its fence stride; the planes must fit in
+    /// the object. A Y_TILED_CCS framebuffer (Ice Lake) has its control surface in
+    /// plane 1 of the same object ("bad plane handle" otherwise, EINVAL), a byte per
+    /// 8x16 pixels in Y tiles of its own pitch; scanout reads the main surface, which
+    /// the model always keeps resolved (`gtsim_gen11`'s CCS notes).
     pub(super) fn add_fb(&mut self, fd: i32, file: u64, c: &FbCmd2) -> Result<u32, Errno> {
         if c.flags & !(FB_INTERLACED | FB_MODIFIERS) != 0 || c.flags & FB_INTERLACED != 0 {
             return Err(Errno::EINVAL);
@@ -223,34 +245,71 @@ impl Kernel {
         if c.width == 0 || c.height == 0 || c.width > MAX_SIZE || c.height > MAX_SIZE {
             return Err(Errno::EINVAL);
         }
-        let bo = self.bo_id(fd, c.handles[0]).map_err(|_| Errno::ENOENT)?;
-        let (size, tiling) = {
-            let b = &self.bos[&bo];
-            (b.size, b.tiling)
-        };
         let modifiers = c.flags & FB_MODIFIERS != 0;
-        let modifier = if modifiers {
-            c.modifier[0]
+        let planes = if modifiers && c.modifier[0] == MOD_Y_TILED_CCS {
+            2
         } else {
-            // Without modifiers the object's tiling says (I915_TILING_X: 1, Y: 2).
-            match tiling {
-                0 => MOD_LINEAR,
-                1 => MOD_X_TILED,
-                _ => return Err(Errno::EINVAL),
-            }
+            1
         };
-        if !formats::any_plane_takes(self.platform, c.pixel_format, modifier) {
-            return Err(Errno::EINVAL);
+        for i in 0..planes {
+            // The CCS plane: a byte per 8 pixels across, a row per 16 down.
+            let (w, h, bytes) = if i == 0 {
+                (c.width, c.height, cpp)
+            } else {
+                (c.width.div_ceil(8), c.height.div_ceil(16), 1)
+            };
+            if c.handles[i] == 0 {
+                return Err(Errno::EINVAL);
+            }
+            if u64::from(h) * u64::from(c.pitches[i]) + u64::from(c.offsets[i])
+                > u64::from(u32::MAX)
+            {
+                return Err(Errno::ERANGE);
+            }
+            if u64::from(c.pitches[i]) < u64::from(w) * u64::from(bytes) {
+                return Err(Errno::EINVAL);
+            }
+            if (c.modifier[i] != 0 && !modifiers) || (modifiers && c.modifier[i] != c.modifier[0]) {
+                return Err(Errno::EINVAL);
+            }
         }
-        let planes = if modifier == MOD_Y_TILED_CCS { 2 } else { 1 };
         for i in planes..4 {
-            if c.handles[i] != 0
-                || c.pitches[i] != 0
-                || c.offsets[i] != 0
-                || (modifiers && c.modifier[i] != 0)
+            if c.modifier[i] != 0
+                || (modifiers && (c.handles[i] != 0 || c.pitches[i] != 0 || c.offsets[i] != 0))
             {
                 return Err(Errno::EINVAL);
             }
+        }
+        let bo = self.bo_id(fd, c.handles[0]).map_err(|_| Errno::ENOENT)?;
+        let (size, tiling, stride) = {
+            let b = &self.bos[&bo];
+            (b.size, b.tiling, b.stride)
+        };
+        let tiling_modifier = match tiling {
+            0 => MOD_LINEAR,
+            1 => MOD_X_TILED,
+            _ => formats::MOD_Y_TILED,
+        };
+        let modifier = if modifiers {
+            // "tiling_mode doesn't match fb modifier" (CCS is Y-tiled).
+            let wanted = if c.modifier[0] == MOD_Y_TILED_CCS {
+                formats::MOD_Y_TILED
+            } else {
+                c.modifier[0]
+            };
+            if tiling != 0 && tiling_modifier != wanted {
+                return Err(Errno::EINVAL);
+            }
+            c.modifier[0]
+        } else {
+            // "No Y tiling for legacy addfb".
+            if tiling > 1 {
+                return Err(Errno::EINVAL);
+            }
+            tiling_modifier
+        };
+        if !formats::any_plane_takes(self.platform, c.pixel_format, modifier) || c.offsets[0] != 0 {
+            return Err(Errno::EINVAL);
         }
         let (tile_pitch, tile_rows) = match modifier {
             MOD_LINEAR => (64, 1),
@@ -258,22 +317,16 @@ impl Kernel {
             _ => (128, 32),
         };
         let pitch = c.pitches[0];
-        if u64::from(pitch) < u64::from(c.width) * u64::from(cpp)
-            || !pitch.is_multiple_of(tile_pitch)
-        {
+        if !pitch.is_multiple_of(tile_pitch) || (tiling != 0 && pitch != stride) {
             return Err(Errno::EINVAL);
         }
         let rows = u64::from(c.height).div_ceil(tile_rows) * tile_rows;
-        if u64::from(c.offsets[0]) + u64::from(pitch) * rows > size {
+        if u64::from(pitch) * rows > size {
             return Err(Errno::EINVAL);
         }
         if planes == 2 {
-            // The CCS plane: the same object and modifier, its pitch at least a byte per
-            // 8 pixels in whole Y tiles, its rows (one per 16 pixel rows) in the object.
             let aux_rows = u64::from(c.height.div_ceil(16)).div_ceil(32) * 32;
             if c.handles[1] != c.handles[0]
-                || (modifiers && c.modifier[1] != modifier)
-                || c.pitches[1] < c.width.div_ceil(8)
                 || !c.pitches[1].is_multiple_of(128)
                 || !c.offsets[1].is_multiple_of(4096)
                 || u64::from(c.offsets[1]) + u64::from(c.pitches[1]) * aux_rows > size
@@ -292,7 +345,7 @@ impl Kernel {
                 height: c.height,
                 format: c.pixel_format,
                 pitch,
-                offset: c.offsets[0],
+                offset: 0,
                 modifier,
             },
         );
@@ -300,14 +353,16 @@ impl Kernel {
     }
 
     /// Removes framebuffer `id` (drm_framebuffer_remove, atomic_remove_fb): the planes
-    /// showing it are disabled, and the CRTC whose primary plane showed it turns off.
+    /// showing it are disabled. The CRTC stays lit (atomic_remove_fb turns CRTCs off only
+    /// when the plane-only commit fails, and i915 takes an active CRTC with its primary
+    /// plane off: it shows black).
     pub(crate) fn remove_fb(&mut self, id: u32) {
         let Some(f) = self.kms.fbs.remove(&id) else {
             return;
         };
         let s = &mut self.kms.state;
         if s.primary.fb == id {
-            s.off();
+            s.primary = PlaneState::default();
         }
         if s.cursor.fb == id {
             s.cursor = PlaneState::default();
@@ -315,14 +370,19 @@ impl Kernel {
         self.unref_bo(f.bo);
     }
 
-    /// SETCRTC (drm_mode_setcrtc): no mode turns the CRTC off (connectors with it are
-    /// EINVAL); with a mode, ENOENT for an unknown CRTC, framebuffer (id 0 included; -1
-    /// keeps the one shown) or connector; a mode the connector does not offer EINVAL; a
-    /// mode that does not fit the framebuffer at (x, y) ENOSPC (drm_crtc_check_viewport);
-    /// then the state's checks (a format the primary plane does not take EINVAL).
+    /// SETCRTC (drm_mode_setcrtc), in its order: an unknown CRTC ENOENT; x or y past 16
+    /// bits ERANGE; no mode turns the CRTC off (connectors with it are EINVAL); with a
+    /// mode, an unknown framebuffer ENOENT (-1 keeps the one shown, EINVAL when there is
+    /// none), a format the primary plane does not take EINVAL, a mode that does not fit
+    /// the framebuffer at (x, y) ENOSPC (drm_crtc_check_viewport), no connectors or more
+    /// than the one EINVAL, an unknown connector ENOENT; then the state's checks (a mode
+    /// the connector does not offer EINVAL, i915's mode_valid).
     fn set_crtc(&mut self, c: &ModeCrtc) -> Result<(), Errno> {
         if c.crtc_id != CRTC {
             return Err(Errno::ENOENT);
+        }
+        if (c.x | c.y) & 0xffff_0000 != 0 {
+            return Err(Errno::ERANGE);
         }
         let old = self.kms.state;
         let mut new = old;
@@ -345,8 +405,14 @@ impl Kernel {
             c.fb_id
         };
         let f = *self.kms.fbs.get(&fb_id).ok_or(Errno::ENOENT)?;
-        if !c.mode.offered(&self.kms.modes) {
+        if !formats::plane_takes(self.platform, true, f.format, f.modifier) {
             return Err(Errno::EINVAL);
+        }
+        let (w, h) = (u32::from(c.mode.hdisplay), u32::from(c.mode.vdisplay));
+        if u64::from(c.x) + u64::from(w) > u64::from(f.width)
+            || u64::from(c.y) + u64::from(h) > u64::from(f.height)
+        {
+            return Err(Errno::ENOSPC);
         }
         if c.count_connectors != 1 {
             return Err(Errno::EINVAL);
@@ -355,11 +421,8 @@ impl Kernel {
         if connector != CONNECTOR {
             return Err(Errno::ENOENT);
         }
-        let (w, h) = (u32::from(c.mode.hdisplay), u32::from(c.mode.vdisplay));
-        if u64::from(c.x) + u64::from(w) > u64::from(f.width)
-            || u64::from(c.y) + u64::from(h) > u64::from(f.height)
-        {
-            return Err(Errno::ENOSPC);
+        if !c.mode.offered(&self.kms.modes) {
+            return Err(Errno::EINVAL);
         }
         if old.crtc.mode.map(|m| m.timings()) != Some(c.mode.timings()) {
             new.crtc.mode_blob = 0;
@@ -373,36 +436,41 @@ impl Kernel {
         Ok(())
     }
 
-    /// PAGE_FLIP (drm_mode_page_flip_ioctl): flags other than EVENT and ASYNC EINVAL,
-    /// ASYNC EINVAL (no async flips: DRM_CAP_ASYNC_PAGE_FLIP is 0), an unknown CRTC or
-    /// framebuffer ENOENT, no framebuffer shown EBUSY, a framebuffer too small for the
-    /// viewport ENOSPC, one of another format EINVAL, no room for the event ENOMEM, a
-    /// CRTC that is off EINVAL; then the flip, done at the next vblank, and its event.
+    /// PAGE_FLIP (drm_mode_page_flip_ioctl), in its order: flags other than EVENT and
+    /// ASYNC EINVAL, an unknown CRTC ENOENT, no framebuffer shown EBUSY ("currently
+    /// unbound"), an unknown framebuffer ENOENT, one too small for the primary plane's
+    /// source rectangle ENOSPC, one of another format EINVAL, no room for the event
+    /// ENOMEM, a CRTC that is off EINVAL; then the flip, done at the next vblank, and
+    /// its event. ASYNC (DRM_CAP_ASYNC_PAGE_FLIP is 1: i915's async flips from display
+    /// version 5) takes X-tiled framebuffers of the shown one's pitch only
+    /// (intel_async_flip_check_uapi: EINVAL otherwise) and completes at once, without
+    /// waiting for a vblank.
     fn page_flip(&mut self, file: u64, f: &PageFlip) -> Result<(), Errno> {
-        if f.flags & !(PAGE_FLIP_EVENT | PAGE_FLIP_ASYNC) != 0
-            || f.flags & PAGE_FLIP_ASYNC != 0
-            || f.reserved != 0
-        {
+        if f.flags & !(PAGE_FLIP_EVENT | PAGE_FLIP_ASYNC) != 0 || f.reserved != 0 {
             return Err(Errno::EINVAL);
         }
         if f.crtc_id != CRTC {
             return Err(Errno::ENOENT);
         }
         let old = self.kms.state;
-        let fb = *self.kms.fbs.get(&f.fb_id).ok_or(Errno::ENOENT)?;
-        // "The framebuffer is currently unbound": EBUSY.
         let shown = *self.kms.fbs.get(&old.primary.fb).ok_or(Errno::EBUSY)?;
+        let fb = *self.kms.fbs.get(&f.fb_id).ok_or(Errno::ENOENT)?;
+        let p = old.primary;
         let (x, y) = old.legacy_xy();
-        let (w, h) = old
-            .crtc
-            .mode
-            .map_or((0, 0), |m| (u32::from(m.hdisplay), u32::from(m.vdisplay)));
-        if u64::from(x) + u64::from(w) > u64::from(fb.width)
-            || u64::from(y) + u64::from(h) > u64::from(fb.height)
+        if u64::from(x) + u64::from(p.src_w >> 16) > u64::from(fb.width)
+            || u64::from(y) + u64::from(p.src_h >> 16) > u64::from(fb.height)
         {
             return Err(Errno::ENOSPC);
         }
         if shown.format != fb.format {
+            return Err(Errno::EINVAL);
+        }
+        let async_flip = f.flags & PAGE_FLIP_ASYNC != 0;
+        if async_flip
+            && (fb.modifier != MOD_X_TILED
+                || shown.modifier != MOD_X_TILED
+                || fb.pitch != shown.pitch)
+        {
             return Err(Errno::EINVAL);
         }
         let event = f.flags & PAGE_FLIP_EVENT != 0;
@@ -412,7 +480,11 @@ impl Kernel {
         let mut new = old;
         new.primary.fb = f.fb_id;
         self.check_state(&old, &new, false, true)?;
-        self.commit_state(new);
+        if async_flip {
+            self.apply_state(new, false);
+        } else {
+            self.commit_state(new);
+        }
         if event {
             self.queue_flip_event(file, f.user_data)?;
         }

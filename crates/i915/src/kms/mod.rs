@@ -286,10 +286,12 @@ impl Default for Kms {
 }
 
 impl Kms {
-    /// The ids of `file`'s framebuffers.
+    /// The ids of `file`'s framebuffers, newest first (the file's list, which
+    /// drm_framebuffer_init adds to at its head).
     fn fbs_of(&self, file: u64) -> Vec<u32> {
         self.fbs
             .iter()
+            .rev()
             .filter(|(_, f)| f.file == file)
             .map(|(id, _)| *id)
             .collect()
@@ -366,12 +368,21 @@ fn bytes_of<T: Copy>(v: &T) -> Vec<u8> {
 }
 
 /// Copies `ids` to the client's array at `ptr` when it has room for them all (`count`
-/// the client's count), as the DRM core's getters do; the count to report.
+/// the client's count), as GETCONNECTOR's encoders and GETPLANE's formats are copied;
+/// the count to report.
 fn put_ids(ptr: u64, count: u32, ids: &[u32]) -> Result<u32, Errno> {
     if count as usize >= ids.len() && !ids.is_empty() {
-        for (i, id) in ids.iter().enumerate() {
-            user::write(ptr + 4 * i as u64, id)?;
-        }
+        put_some_ids(ptr, count, ids)?;
+    }
+    Ok(ids.len() as u32)
+}
+
+/// Copies as many of `ids` as the client's array holds (`count`), as GETRESOURCES and
+/// GETPLANERESOURCES copy theirs (put_user while `count` is under the client's); the
+/// count to report.
+fn put_some_ids(ptr: u64, count: u32, ids: &[u32]) -> Result<u32, Errno> {
+    for (i, id) in ids.iter().take(count as usize).enumerate() {
+        user::write(ptr + 4 * i as u64, id)?;
     }
     Ok(ids.len() as u32)
 }

@@ -12,7 +12,7 @@
 //!   connector's CRTC_ID) are listed only to a file with DRM_CLIENT_CAP_ATOMIC
 //!   (drm_mode_object_get_properties).
 //! * **Blobs** a client creates are its own: DESTROYPROPBLOB of another's is EPERM, and
-//!   they go when the file closes; a blob whose mode the CRTC shows lives on until the
+//!   they go when the file closes (an unknown one is ENOENT); a blob whose mode the CRTC shows lives on until the
 //!   CRTC stops showing it (the state holds a reference). Their bytes are bounded: 16
 //!   MiB in all (ENOMEM past it: the model's bound; Linux bounds them by memory).
 
@@ -174,7 +174,8 @@ pub fn property(id: u32) -> Option<Prop> {
 /// for an object without properties.
 pub fn attached(id: u32) -> Option<&'static [u32]> {
     match id {
-        CONNECTOR => Some(&[EDID, DPMS, LINK_STATUS, NON_DESKTOP, TILE, CRTC_ID]),
+        // No EDID: drm_connector_init attaches none to a virtual connector.
+        CONNECTOR => Some(&[DPMS, LINK_STATUS, NON_DESKTOP, TILE, CRTC_ID]),
         CRTC => Some(&[ACTIVE, MODE_ID, OUT_FENCE_PTR, VRR_ENABLED]),
         PRIMARY_PLANE | CURSOR_PLANE => Some(&[
             TYPE,
@@ -226,6 +227,29 @@ impl Kernel {
         match self.object_type(id) {
             Some(t) if ty == 0 || t == ty => Ok(t),
             _ => Err(Errno::ENOENT),
+        }
+    }
+
+    /// Whether `value` is one property `prop` may take (drm_property_change_valid_get):
+    /// a range's or signed range's bounds, an enum's values, 0 or an existing object of
+    /// the property's type, 0 or an existing blob.
+    pub(super) fn value_valid(&self, prop: u32, value: u64) -> bool {
+        let Some(p) = property(prop) else {
+            return false;
+        };
+        match p.flags & 0xffc0 {
+            OBJECT => {
+                value == 0
+                    || u32::try_from(value)
+                        .is_ok_and(|id| self.object_type(id) == Some(p.values[0] as u32))
+            }
+            SIGNED_RANGE => (p.values[0] as i64..=p.values[1] as i64).contains(&(value as i64)),
+            _ if p.flags & RANGE != 0 => (p.values[0]..=p.values[1]).contains(&value),
+            _ if p.flags & ENUM != 0 => p.values.contains(&value),
+            _ if p.flags & BLOB != 0 => {
+                value == 0 || u32::try_from(value).is_ok_and(|b| self.blob(b).is_some())
+            }
+            _ => false,
         }
     }
 
@@ -425,12 +449,15 @@ impl Kernel {
         a.put(&c)
     }
 
-    /// DESTROYPROPBLOB (drm_mode_destroyblob_ioctl): an unknown blob EINVAL, another
-    /// file's EPERM.
+    /// DESTROYPROPBLOB (drm_mode_destroyblob_ioctl): an unknown blob ENOENT, another
+    /// file's (or the kernel's) EPERM.
     pub(super) fn destroy_prop_blob(&mut self, file: u64, a: &mut user::Args) -> Result<(), Errno> {
         let id: u32 = a.get();
+        if id == PRIMARY_FORMATS_BLOB || id == CURSOR_FORMATS_BLOB {
+            return Err(Errno::EPERM);
+        }
         match self.kms.blobs.get(&id) {
-            None => Err(Errno::EINVAL),
+            None => Err(Errno::ENOENT),
             Some(b) if b.owner != Some(file) => Err(Errno::EPERM),
             Some(_) => {
                 self.release_blob(id);

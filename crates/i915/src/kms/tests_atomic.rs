@@ -247,8 +247,8 @@ fn objects_report_their_properties_and_blobs() {
     }
 }
 
-/// Blobs belong to the file that made them: another's destroy is EPERM, an unknown one
-/// EINVAL, a length of 0 EINVAL; a short read reports the length without copying.
+/// Blobs belong to the file that made them: another's destroy is EPERM (the kernel's
+/// IN_FORMATS blobs too), an unknown one ENOENT, a length of 0 EINVAL; a short read reports the length without copying.
 #[test]
 fn blobs_are_their_files_own() {
     let mut k = kernel_on(Platform::IvyBridge);
@@ -269,10 +269,15 @@ fn blobs_are_their_files_own() {
         call(&mut k, OTHER, MODE_DESTROYPROPBLOB, &mut d),
         Err(Errno::EPERM)
     );
+    let mut kernel_blob = PRIMARY_FORMATS_BLOB;
+    assert_eq!(
+        call(&mut k, CARD, MODE_DESTROYPROPBLOB, &mut kernel_blob),
+        Err(Errno::EPERM)
+    );
     call(&mut k, CARD, MODE_DESTROYPROPBLOB, &mut d).unwrap();
     assert_eq!(
         call(&mut k, CARD, MODE_DESTROYPROPBLOB, &mut d),
-        Err(Errno::EINVAL)
+        Err(Errno::ENOENT)
     );
 }
 
@@ -361,12 +366,17 @@ fn an_atomic_mode_set_and_flips_show_frames_with_fences_and_events() {
         libc::close(pipe[0]);
         libc::close(pipe[1]);
     }
-    // An event with no CRTC in the request; TEST_ONLY with an event.
-    let link = Req::default().add(CONNECTOR, LINK_STATUS, 0);
+    // An event with no CRTC in the request (a property of the cursor, which is on no
+    // CRTC); a property of the connector brings its CRTC in, changed or not, and the
+    // event comes; TEST_ONLY with an event.
+    let none = Req::default().add(CURSOR_PLANE, SRC_X, 0);
     assert_eq!(
-        link.commit(&mut k, CARD, PAGE_FLIP_EVENT, 0),
+        none.commit(&mut k, CARD, PAGE_FLIP_EVENT, 0),
         Err(Errno::EINVAL)
     );
+    let link = Req::default().add(CONNECTOR, LINK_STATUS, 0);
+    link.commit(&mut k, CARD, PAGE_FLIP_EVENT, 7).unwrap();
+    assert_eq!(k.read_events(CARD, 64).unwrap()[8], 7);
     assert_eq!(
         flip_to(fa).commit(&mut k, CARD, TEST_ONLY | PAGE_FLIP_EVENT, 0),
         Err(Errno::EINVAL)
@@ -409,9 +419,23 @@ fn atomic_checks_refuse_what_the_kernel_refuses() {
             unrouted.commit(&mut k, CARD, ALLOW_MODESET, 0),
             Err(Errno::EINVAL)
         );
-        // A CRTC_ID naming no CRTC; a property the object lacks; a bad mode blob.
-        let nocrtc = Req::default().add(PRIMARY_PLANE, CRTC_ID, 7);
-        assert_eq!(nocrtc.commit(&mut k, CARD, 0, 0), Err(Errno::EACCES));
+        // Values the property cannot take (drm_property_change_valid_get): a CRTC_ID
+        // naming no CRTC, an FB_ID naming no framebuffer, a MODE_ID naming no blob,
+        // ACTIVE of 2, a CRTC_X past an int; a property the object lacks; a bad mode blob.
+        for (obj, prop, v) in [
+            (PRIMARY_PLANE, CRTC_ID, 7),
+            (PRIMARY_PLANE, FB_ID, 999),
+            (CRTC, MODE_ID, 999),
+            (CRTC, ACTIVE, 2),
+            (PRIMARY_PLANE, CRTC_X, 1 << 40),
+        ] {
+            let bad = Req::default().add(obj, prop, v);
+            assert_eq!(
+                bad.commit(&mut k, CARD, ALLOW_MODESET, 0),
+                Err(Errno::EINVAL),
+                "{prop} = {v}"
+            );
+        }
         let foreign = Req::default().add(CRTC, FB_ID, u64::from(fb));
         assert_eq!(foreign.commit(&mut k, CARD, 0, 0), Err(Errno::ENOENT));
         let junk = create_blob(&mut k, CARD, &[1, 2, 3]).unwrap();
@@ -785,4 +809,149 @@ fn the_gamma_tables_read_back_and_shape_the_frame() {
         call(&mut k, CARD, MODE_GETGAMMA, &mut l),
         Err(Errno::ENOENT)
     );
+}
+
+/// Details the DRM core and i915 answer in their own way: SETCRTC's ERANGE for a
+/// position past 16 bits; ADDFB2's handle 0 (EINVAL), plane 0 offset (EINVAL), rows
+/// past 4 GiB (ERANGE), an object tiled other than the modifier (EINVAL); dumb buffers
+/// of 3 bytes a pixel (EINVAL); a cursor 64 wide and 32 high (taken); WAIT_VBLANK's
+/// FLIP bit (EINVAL); an async flip between X-tiled framebuffers (taken, at once); event
+/// times on CLOCK_MONOTONIC; GETRESOURCES copying as many ids as fit.
+#[test]
+fn kernel_details_are_the_kernels() {
+    let mut k = kernel_on(Platform::IvyBridge);
+    let x_tiled =
+        |xb: u64, y: u64| (y / 8) * 4096 * 8 + (xb / 512) * 4096 + (y % 8) * 512 + xb % 512;
+    let h = pattern(&mut k, x_tiled);
+    let fa = add_fb(&mut k, h, Some(MOD_X_TILED)).unwrap();
+    let h2 = pattern(&mut k, x_tiled);
+    let fb = add_fb(&mut k, h2, Some(MOD_X_TILED)).unwrap();
+    show(&mut k, fa);
+    let conn = CONNECTOR;
+    let mut set = ModeCrtc {
+        set_connectors_ptr: &conn as *const u32 as u64,
+        count_connectors: 1,
+        crtc_id: CRTC,
+        fb_id: fa,
+        x: 1 << 16,
+        mode_valid: 1,
+        mode: connector_modes(&mut k)[0],
+        ..ModeCrtc::default()
+    };
+    assert_eq!(
+        call(&mut k, CARD, MODE_SETCRTC, &mut set),
+        Err(Errno::ERANGE)
+    );
+    let base = FbCmd2 {
+        width: 1024,
+        height: 768,
+        pixel_format: XRGB8888,
+        handles: [h, 0, 0, 0],
+        pitches: [4096, 0, 0, 0],
+        ..FbCmd2::default()
+    };
+    for (change, want) in [
+        (
+            &(|f: &mut FbCmd2| f.handles[0] = 0) as &dyn Fn(&mut FbCmd2),
+            Errno::EINVAL,
+        ),
+        (&|f: &mut FbCmd2| f.offsets[0] = 4096, Errno::EINVAL),
+        (&|f: &mut FbCmd2| f.pitches[0] = 1 << 23, Errno::ERANGE),
+        (&|f: &mut FbCmd2| f.modifier[1] = 1, Errno::EINVAL),
+    ] {
+        let mut f = base;
+        change(&mut f);
+        assert_eq!(call(&mut k, CARD, MODE_ADDFB2, &mut f), Err(want), "{f:?}");
+    }
+    // An X-tiled object (SET_TILING) added as linear: the modifier is not its tiling.
+    let mut t = I915GemSetTiling {
+        handle: h,
+        tiling_mode: 1,
+        stride: 4096,
+        swizzle_mode: 0,
+    };
+    let mut d = CreateDumb {
+        width: 1024,
+        height: 768,
+        bpp: 32,
+        ..CreateDumb::default()
+    };
+    call(&mut k, CARD, MODE_CREATE_DUMB, &mut d).unwrap();
+    t.handle = d.handle;
+    call(&mut k, CARD, DRM_COMMAND_BASE + I915_GEM_SET_TILING, &mut t).unwrap();
+    let mut f = base;
+    f.handles[0] = d.handle;
+    f.flags = 2;
+    assert_eq!(call(&mut k, CARD, MODE_ADDFB2, &mut f), Err(Errno::EINVAL));
+    f.modifier[0] = MOD_X_TILED;
+    call(&mut k, CARD, MODE_ADDFB2, &mut f).unwrap();
+    // A framebuffer's object keeps its tiling.
+    assert_eq!(
+        call(&mut k, CARD, DRM_COMMAND_BASE + I915_GEM_SET_TILING, &mut t),
+        Err(Errno::EBUSY)
+    );
+    let mut d24 = CreateDumb {
+        width: 64,
+        height: 64,
+        bpp: 24,
+        ..CreateDumb::default()
+    };
+    assert_eq!(
+        call(&mut k, CARD, MODE_CREATE_DUMB, &mut d24),
+        Err(Errno::EINVAL)
+    );
+    // A 64x32 cursor.
+    let mut cd = CreateDumb {
+        width: 64,
+        height: 32,
+        bpp: 32,
+        ..CreateDumb::default()
+    };
+    call(&mut k, CARD, MODE_CREATE_DUMB, &mut cd).unwrap();
+    let mut c = Cursor {
+        flags: 1,
+        crtc_id: CRTC,
+        width: 64,
+        height: 32,
+        handle: cd.handle,
+        ..Cursor::default()
+    };
+    call(&mut k, CARD, MODE_CURSOR2, &mut c).unwrap();
+    let mut w = WaitVblank {
+        kind: 0x0800_0001,
+        ..WaitVblank::default()
+    };
+    assert_eq!(call(&mut k, CARD, WAIT_VBLANK, &mut w), Err(Errno::EINVAL));
+    // An async flip, with its event stamped on the monotonic clock.
+    let vblank = k.kms.vblanks;
+    let mut flip = PageFlip {
+        crtc_id: CRTC,
+        fb_id: fb,
+        flags: 1 | 2,
+        ..PageFlip::default()
+    };
+    call(&mut k, CARD, MODE_PAGE_FLIP, &mut flip).unwrap();
+    assert_eq!(k.kms.vblanks, vblank, "no vblank waited for");
+    let e = k.read_events(CARD, 64).unwrap();
+    let sec = u32::from_le_bytes(e[16..20].try_into().unwrap());
+    let mut now = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime into our own variable.
+    unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut now) };
+    assert!(
+        (now.tv_sec - i64::from(sec)).abs() <= 1,
+        "{sec} vs {}",
+        now.tv_sec
+    );
+    // GETRESOURCES with room for one framebuffer id of three: the newest.
+    let mut one = [0u32; 1];
+    let mut r = CardRes {
+        fb_id_ptr: one.as_mut_ptr() as u64,
+        count_fbs: 1,
+        ..CardRes::default()
+    };
+    call(&mut k, CARD, MODE_GETRESOURCES, &mut r).unwrap();
+    assert_eq!((r.count_fbs, one[0]), (3, f.fb_id));
 }
