@@ -73,39 +73,27 @@ impl Kernel {
         prop: u32,
         value: u64,
     ) -> Result<(), Errno> {
-        // drm_atomic_set_property: a value the property cannot take is EINVAL.
+        // drm_atomic_set_property: a value the property cannot take is EINVAL. Past
+        // this an object id names an existing object of its type (CRTC_ID: 0 or the
+        // CRTC; FB_ID: 0 or a framebuffer) and a blob id an existing blob or 0.
         if !self.value_valid(prop, value) {
             return Err(Errno::EINVAL);
         }
-        let crtc_or_none = |v: u64| match v {
-            0 => Ok(0),
-            v if v == u64::from(CRTC) => Ok(CRTC),
-            _ => Err(Errno::EACCES),
-        };
         if id == CRTC {
             req.crtc_touched = true;
             match prop {
                 ACTIVE => new.crtc.active = value != 0,
-                MODE_ID => {
-                    let blob = u32::try_from(value).ok().and_then(|b| {
-                        if b == PRIMARY_FORMATS_BLOB || b == CURSOR_FORMATS_BLOB {
-                            self.blob(b).map(|d| (b, d))
-                        } else {
-                            self.kms.blobs.get(&b).map(|d| (b, d.data.clone()))
-                        }
-                    });
-                    match blob {
-                        None => {
-                            new.crtc.mode = None;
-                            new.crtc.mode_blob = 0;
-                        }
-                        Some((b, data)) => {
-                            let mode = mode_from_blob(&data).ok_or(Errno::EINVAL)?;
-                            new.crtc.mode = Some(mode);
-                            new.crtc.mode_blob = b;
-                        }
+                // Blob 0: no mode (the CRTC disabled).
+                MODE_ID => match self.blob(value as u32) {
+                    Some(data) if value != 0 => {
+                        new.crtc.mode = Some(mode_from_blob(&data).ok_or(Errno::EINVAL)?);
+                        new.crtc.mode_blob = value as u32;
                     }
-                }
+                    _ => {
+                        new.crtc.mode = None;
+                        new.crtc.mode_blob = 0;
+                    }
+                },
                 OUT_FENCE_PTR => {
                     if value != 0 {
                         user::write(value, &(-1i32))?;
@@ -121,7 +109,7 @@ impl Kernel {
             req.connector = true;
             return match prop {
                 CRTC_ID => {
-                    new.connector_crtc = crtc_or_none(value)?;
+                    new.connector_crtc = value as u32;
                     Ok(())
                 }
                 // link-status may be set back to Good, which it always is.
@@ -145,16 +133,10 @@ impl Kernel {
             req.in_fences |= 1 << index;
             return Ok(());
         }
-        let fb_known = |v: u64| {
-            u32::try_from(v)
-                .ok()
-                .filter(|f| self.kms.fbs.contains_key(f))
-        };
         let p = new.plane_mut(id).ok_or(Errno::EINVAL)?;
         match prop {
-            // An unknown framebuffer is none (drm_framebuffer_lookup's NULL).
-            FB_ID => p.fb = fb_known(value).unwrap_or(0),
-            CRTC_ID => p.crtc = crtc_or_none(value)?,
+            FB_ID => p.fb = value as u32,
+            CRTC_ID => p.crtc = value as u32,
             CRTC_X => p.crtc_x = value as i32,
             CRTC_Y => p.crtc_y = value as i32,
             CRTC_W => p.crtc_w = value as u32,

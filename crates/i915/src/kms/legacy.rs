@@ -345,7 +345,6 @@ impl Kernel {
                 height: c.height,
                 format: c.pixel_format,
                 pitch,
-                offset: 0,
                 modifier,
             },
         );

@@ -184,7 +184,8 @@ pub struct ClientCaps {
     pub atomic: bool,
 }
 
-/// A framebuffer: its object, layout, format and modifier, and the file that made it
+/// A framebuffer: its object (from its start: i915 takes plane 0 at offset 0 only),
+/// layout, format and modifier, and the file that made it
 /// (0: the kernel's own, made by CURSOR for its image).
 #[derive(Debug, Clone, Copy)]
 #[allow(missing_docs, reason = "the fields are drm_mode.h\'s own")]
@@ -195,7 +196,6 @@ pub struct Fb {
     pub height: u32,
     pub format: u32,
     pub pitch: u32,
-    pub offset: u32,
     pub modifier: u64,
 }
 

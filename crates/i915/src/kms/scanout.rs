@@ -159,7 +159,7 @@ fn pixel(bo: &crate::bo::Bo, f: &Fb, col: u32, row: u32) -> Result<[u8; 4], Stri
         .offset(u64::from(f.pitch), u64::from(col * cpp), u64::from(row))
         .map_err(|e| e.to_string())?;
     let mut px = [0u8; 4];
-    bo.read(u64::from(f.offset) + at, &mut px[..cpp as usize])
+    bo.read(at, &mut px[..cpp as usize])
         .map_err(|e| format!("reading the framebuffer: {e:?}"))?;
     Ok(formats::to_rgba8(f.format, u32::from_le_bytes(px)))
 }

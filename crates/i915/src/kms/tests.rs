@@ -90,15 +90,21 @@ pub(super) fn pattern(k: &mut Kernel, offset: impl Fn(u64, u64) -> u64) -> u32 {
     pattern_rows(k, 768, offset)
 }
 
-/// [`pattern`] in a dumb buffer of `rows` rows of 4096 bytes (768 or more).
-pub(super) fn pattern_rows(k: &mut Kernel, rows: u32, offset: impl Fn(u64, u64) -> u64) -> u32 {
+/// A `width` x `height` 32-bit dumb buffer made on CARD.
+pub(super) fn dumb(k: &mut Kernel, width: u32, height: u32) -> CreateDumb {
     let mut d = CreateDumb {
-        width: 1024,
-        height: rows,
+        width,
+        height,
         bpp: 32,
         ..CreateDumb::default()
     };
     call(k, CARD, MODE_CREATE_DUMB, &mut d).unwrap();
+    d
+}
+
+/// [`pattern`] in a dumb buffer of `rows` rows of 4096 bytes (768 or more).
+pub(super) fn pattern_rows(k: &mut Kernel, rows: u32, offset: impl Fn(u64, u64) -> u64) -> u32 {
+    let d = dumb(k, 1024, rows);
     assert_eq!(d.pitch, 4096);
     assert!(d.size >= 4096 * 768);
     let mut bytes = vec![0u8; d.size as usize];

@@ -497,13 +497,7 @@ fn the_cursor_is_blended_over_the_frame() {
     show(&mut k, fb);
     // A 64x64 cursor, every pixel premultiplied ARGB (0x80, 0x80, 0, 0): half-covering
     // red.
-    let mut d = CreateDumb {
-        width: 64,
-        height: 64,
-        bpp: 32,
-        ..CreateDumb::default()
-    };
-    call(&mut k, CARD, MODE_CREATE_DUMB, &mut d).unwrap();
+    let d = dumb(&mut k, 64, 64);
     let px = vec![0x8080_0000u32; 64 * 64];
     let mut w = I915GemPread {
         handle: d.handle,
@@ -719,13 +713,7 @@ fn captured_frames_replay_as_shown() {
         show(&mut k, fa);
         let first = frame(&k);
         // A second frame: the same framebuffer, the cursor over it.
-        let mut d = CreateDumb {
-            width: 64,
-            height: 64,
-            bpp: 32,
-            ..CreateDumb::default()
-        };
-        call(&mut k, CARD, MODE_CREATE_DUMB, &mut d).unwrap();
+        let d = dumb(&mut k, 64, 64);
         let mut c = Cursor {
             flags: 3,
             crtc_id: CRTC,
@@ -870,13 +858,7 @@ fn kernel_details_are_the_kernels() {
         stride: 4096,
         swizzle_mode: 0,
     };
-    let mut d = CreateDumb {
-        width: 1024,
-        height: 768,
-        bpp: 32,
-        ..CreateDumb::default()
-    };
-    call(&mut k, CARD, MODE_CREATE_DUMB, &mut d).unwrap();
+    let d = dumb(&mut k, 1024, 768);
     t.handle = d.handle;
     call(&mut k, CARD, DRM_COMMAND_BASE + I915_GEM_SET_TILING, &mut t).unwrap();
     let mut f = base;
@@ -901,13 +883,7 @@ fn kernel_details_are_the_kernels() {
         Err(Errno::EINVAL)
     );
     // A 64x32 cursor.
-    let mut cd = CreateDumb {
-        width: 64,
-        height: 32,
-        bpp: 32,
-        ..CreateDumb::default()
-    };
-    call(&mut k, CARD, MODE_CREATE_DUMB, &mut cd).unwrap();
+    let cd = dumb(&mut k, 64, 32);
     let mut c = Cursor {
         flags: 1,
         crtc_id: CRTC,
