@@ -382,7 +382,7 @@ fn mutated_vebox_frames_end_and_repeat() {
 }
 
 /// The video enhancement ring's batch runs to VEB_DI_IECP, which is refused by name (its
-/// SFC scaling); mutated, its VEBOX and SFC commands end as results or typed hangs, the
+/// SFC_STATE's pipe mode 0, the video decoder's); mutated, its VEBOX and SFC commands end as results or typed hangs, the
 /// same twice. The batch itself ends in that refusal, so a mutated one almost always
 /// ends in a typed error; every other case is plausible instead: the batch without its
 /// VEB_DI_IECP (MI_NOOPs in its place) and with 1-4 dwords of the VEBOX and SFC commands'
@@ -393,7 +393,7 @@ fn mutated_vebox_traces_end_and_repeat() {
     let base = vebox_trace();
     let (r, _) = run_on_rings(&base);
     assert!(
-        r.contains("VEB_DI_IECP") && r.contains("the SFC's scaling to 160x120"),
+        r.contains("VEB_DI_IECP") && r.contains("SFC Pipe Mode 0"),
         "{r}"
     );
     let mut rng = Rng::new(seed(0x7eb0, 0x7665_626f_0000_0000));

@@ -235,8 +235,8 @@ fn pci_ids_name_their_platform() {
 }
 
 /// The video enhancement ring: MI_FLUSH_DW's post-sync write (4 dwords, as iHD sends
-/// it), the VEBOX and SFC state commands latched, and VEB_DI_IECP refused by name with
-/// what it was asked: the frame as VEBOX_SURFACE_STATE describes it (Width/Height minus
+/// it), the VEBOX and SFC state commands latched, and VEB_DI_IECP with denoise refused
+/// by name with what it was asked: the frame as VEBOX_SURFACE_STATE describes it (Width/Height minus
 /// one, Surface Format 4 = PLANAR4208, media-driver mhw_vebox_hwcmd_g11_X.h) and the
 /// SFC's scaled size (SFC_STATE DW8 Scaled Region Size minus one). A VEBOX command on the
 /// render ring and a 3D command on the video enhancement ring are refused.
@@ -263,11 +263,12 @@ fn the_video_enhancement_ring_latches_vebox_state_and_refuses_the_frame() {
     );
     assert_eq!(r.unwrap().commands, 2);
     assert_eq!(m.read_u32(0x2_8000).unwrap(), 0x55);
-    // VEBOX_STATE with Global IECP Enable (DW1 bit 2); the input and output surfaces,
+    // VEBOX_STATE with Global IECP Enable and DN Enable (DW1 bits 2 and 3: denoise is
+    // refused, the seeds lack its filter); the input and output surfaces,
     // 320x240 PLANAR4208 (DW2: Width-1 in 17:4, Height-1 in 31:18; DW3: format in
     // 31:27); SFC_LOCK, SFC_STATE scaling to 160x120 (DW8: width-1 in 11:0, height-1
     // in 27:16), SFC_FRAME_START; VEB_DI_IECP over columns 0..=319.
-    let mut batch = vec![0x7402_0011, 1 << 2];
+    let mut batch = vec![0x7402_0011, 1 << 2 | 1 << 3];
     batch.extend([0u32; 17]);
     for id in 0..2 {
         batch.extend([
@@ -300,7 +301,7 @@ fn the_video_enhancement_ring_latches_vebox_state_and_refuses_the_frame() {
         err.contains("VEB_DI_IECP")
             && err.contains("320x240 PLANAR4208 frame (columns 0..=319)")
             && err.contains("into a 320x240 PLANAR4208 output")
-            && err.contains("the IECP colour pipe")
+            && err.contains("with denoise, the IECP colour pipe")
             && err.contains("the SFC's scaling to 160x120")
             && err.contains("is not modelled yet"),
         "{err}"

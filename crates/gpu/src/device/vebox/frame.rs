@@ -7,10 +7,17 @@
 //! X. VEB_DI_IECP's address fields hold bits 47:12 of the address in a Low (31:12) and a
 //! High (15:0) field (media-driver `MHW_VEBOX_DI_IECP_SHIFT` = 12).
 //!
-//! Denoise, deinterlace, gamut, LACE, the capture pipe's units and the SFC are refused
-//! by name (`super::refusal`). The statistics surface is not written: its contents on
-//! Gen7 (seed 000 §2.8.6) are the denoise and deinterlace blocks' statistics, and with
-//! both off, and ACE off (its histogram), nothing the model runs produces any.
+//! Deinterlacing (DI Enable) runs on a stream's first frame (`deinterlace`). When
+//! SFC_FRAME_START came after SFC_LOCK, the pipe's frame goes on to the SFC (`super::sfc`)
+//! at its input subsampling, and lands at Current Frame Output Address as well only
+//! when SFC_LOCK's Pre-Scaled Output Surface Output Enable is set.
+//!
+//! Denoise, motion-adaptive deinterlacing of later frames, gamut, LACE and the capture
+//! pipe's units are refused by name (`super::refusal`). The statistics and STMM surfaces
+//! are not written: on a first frame the STMM is its maximum everywhere (seed 000
+//! §2.8.6) and a later frame, which would read it, is refused; the statistics are the
+//! denoise and deinterlace blocks' (§2.8.6), which iHD does not read back for these
+//! frames.
 
 use super::super::Hang;
 use super::super::cs::CommandStreamer;
@@ -18,7 +25,8 @@ use super::super::fields::Fields;
 use super::super::front::Front;
 use super::chroma::{self, ChromaSampling};
 use super::iecp::Pipe;
-use super::surface::{Layout, invalid};
+use super::sfc::Sfc;
+use super::surface::{Frame, Layout, invalid};
 
 /// An address from VEB_DI_IECP's Low (31:12) and High (15:0) fields named `name`.
 fn address(c: &Fields, name: &str) -> u64 {
@@ -45,26 +53,27 @@ pub(super) fn process<F: Front>(
             dw,
         })
     }
-    let (Some(state), Some(input), Some(output)) = (
+    let (Some(state), Some(input)) = (
         latched.vebox_state.as_deref(),
         latched.surfaces[0].as_deref(),
-        latched.surfaces[1].as_deref(),
     ) else {
         return Err(super::refusal(cs, c, at));
     };
-    if latched.sfc_started {
-        return Err(super::refusal(cs, c, at));
-    }
-    let (Some(s), Some(input), Some(output)) = (
+    let mask = cs.info().address_mask();
+    let pre_scaled = latched
+        .sfc
+        .iter()
+        .find(|(n, _)| *n == "SFC_LOCK")
+        .and_then(|(_, dw)| fields(generation, "SFC_LOCK", dw))
+        .is_some_and(|l| l.flag("Pre Scaled Output Surface Output Enable"));
+    let (Some(s), Some(input)) = (
         fields(generation, "VEBOX_STATE", state),
         fields(generation, "VEBOX_SURFACE_STATE", input),
-        fields(generation, "VEBOX_SURFACE_STATE", output),
     ) else {
         return Err(super::refusal(cs, c, at));
     };
     for field in [
         "Dn Enable",
-        "Di Enable",
         "Color Gamut Expansion Enable",
         "Color Gamut Compression Enable",
         "Lace Correction Enable",
@@ -79,6 +88,18 @@ pub(super) fn process<F: Front>(
             return Err(super::refusal(cs, c, at));
         }
     }
+    let sfc = if latched.sfc_started {
+        Some(Sfc::decode(generation, &latched.sfc, mask, at)?)
+    } else {
+        None
+    };
+    // The output surface's state, needed when the VEBOX writes its own output.
+    let to_memory = sfc.is_none() || pre_scaled;
+    let output = match latched.surfaces[1].as_deref() {
+        Some(dw) => fields(generation, "VEBOX_SURFACE_STATE", dw),
+        None if to_memory => return Err(super::refusal(cs, c, at)),
+        None => None,
+    };
     let sampling = ChromaSampling {
         up: (!s.flag("Bypass Chroma Upsampling")).then(|| {
             (
@@ -95,8 +116,19 @@ pub(super) fn process<F: Front>(
     };
     let iecp_at = s.u("Iecp State Pointer High") << 32 | s.u("Iecp State Pointer Low") << 12;
     let global_iecp = s.flag("Global Iecp Enable");
-    let (input, output) = (Layout::decode(&input, at)?, Layout::decode(&output, at)?);
-    if (input.width, input.height) != (output.width, output.height) {
+    let deinterlace = if s.flag("Di Enable") {
+        Some(super::deinterlace::Di::read(cs, &s, at)?)
+    } else {
+        None
+    };
+    let input = Layout::decode(&input, at)?;
+    let output = match &output {
+        Some(o) if to_memory => Some(Layout::decode(o, at)?),
+        _ => None,
+    };
+    if let Some(output) = &output
+        && (input.width, input.height) != (output.width, output.height)
+    {
         return Err(invalid(
             CMD,
             at,
@@ -120,36 +152,57 @@ pub(super) fn process<F: Front>(
         ));
     }
     let columns = start..(end + 1).min(width);
+    if sfc.is_some() && columns != (0..width) {
+        return Err(super::super::cs::unsupported(
+            CMD,
+            at,
+            format!(
+                "columns {start}..={end} of a {width}-pixel-wide frame sent to the SFC (the model sends whole frames)"
+            ),
+            super::REFERENCE,
+        ));
+    }
+    let sfc_pixels = sfc.as_ref().map_or(0, Sfc::pixels);
     cs.watchdog
-        .pixels(columns.len() as u64 * u64::from(input.height))
+        .pixels(columns.len() as u64 * u64::from(input.height) + sfc_pixels)
         .map_err(|error| Hang::Command {
             command: CMD,
             addr: at,
             error: Box::new(error),
         })?;
-    let mask = cs.info().address_mask();
     let pipe = if global_iecp {
         Pipe::read(generation, &*cs.mem, iecp_at & mask, at)?
     } else {
         Pipe::default()
     };
-    let frame = input.read(&*cs.mem, from & mask, CMD, at)?;
-    let result = run(&frame, &pipe, sampling, &output);
-    output.write(&mut *cs.mem, to & mask, &result, columns, CMD, at)
+    let mut frame = input.read(&*cs.mem, from & mask, CMD, at)?;
+    if let Some(di) = &deinterlace {
+        frame = di.first_frame(&frame, at)?;
+    }
+    let (y, full) = through_pipe(&frame, &pipe, sampling);
+    let (w, h) = (frame.width, frame.height);
+    let subsampled = |chroma_size: (usize, usize)| Frame {
+        width: w,
+        height: h,
+        y: y.clone(),
+        uv: chroma::downsample(&full, (w, h), chroma_size, sampling.down),
+        chroma_size,
+    };
+    if let Some(output) = &output {
+        let result = subsampled(output.chroma_size());
+        output.write(&mut *cs.mem, to & mask, &result, columns, CMD, at)?;
+    }
+    match sfc {
+        Some(sfc) => sfc.run(&subsampled(sfc.input_chroma_size()), &mut *cs.mem, at),
+        None => Ok(()),
+    }
 }
 
-/// The frame `frame` through the chroma upsampler, `pipe` and the downsampler, at the
-/// output layout's chroma resolution.
-pub fn run(
-    frame: &super::surface::Frame,
-    pipe: &Pipe,
-    sampling: ChromaSampling,
-    output: &Layout,
-) -> super::surface::Frame {
+/// The frame through the chroma upsampler and `pipe`: its luma and 4:4:4 chroma.
+fn through_pipe(frame: &Frame, pipe: &Pipe, sampling: ChromaSampling) -> (Vec<i32>, Vec<[i32; 2]>) {
     let (w, h) = (frame.width, frame.height);
-    let full = chroma::upsample(&frame.uv, frame.chroma_size, (w, h), sampling.up);
+    let mut uv = chroma::upsample(&frame.uv, frame.chroma_size, (w, h), sampling.up);
     let mut y = frame.y.clone();
-    let mut uv = full;
     if !pipe.is_identity() {
         for (luma, c) in y.iter_mut().zip(uv.iter_mut()) {
             let [ly, u, v] = pipe.apply([*luma, c[0], c[1]]);
@@ -157,15 +210,5 @@ pub fn run(
             *c = [u, v];
         }
     }
-    let chroma_size = match output.format {
-        super::surface::Format::Nv12 => (w.div_ceil(2), h.div_ceil(2)),
-        super::surface::Format::Yuy2 => (w.div_ceil(2), h),
-    };
-    super::surface::Frame {
-        width: w,
-        height: h,
-        y,
-        uv: chroma::downsample(&uv, (w, h), chroma_size, sampling.down),
-        chroma_size,
-    }
+    (y, uv)
 }

@@ -11,14 +11,18 @@
 //! heap states' in seed 003 (`seed003_hand_vebox.spec`, `seed003_media.spec`).
 //!
 //! The state commands are latched here, per context, and checked; VEB_DI_IECP runs the
-//! frame (`frame`): its surfaces (`surface`), the chroma up- and downsampler
-//! (`chroma`) and the IECP pipe's ProcAmp (`iecp`). What it does not model yet
-//! (denoise, deinterlace, the IECP's other units, gamut, the SFC's scaling and format
-//! conversion) is refused by name, with what the frame was asked to do.
+//! frame (`frame`): its surfaces (`surface`), a first frame's deinterlacing
+//! (`deinterlace`), the chroma up- and downsampler (`chroma`), the IECP pipe's ProcAmp
+//! (`iecp`) and the SFC (`sfc`: scaling, colour conversion, rotation, colour fill and
+//! the output formats). What it does not model (denoise, motion-adaptive deinterlacing
+//! of later frames, the IECP's other units, gamut, the SFC's image enhancement filter)
+//! is refused by name, with what the frame was asked to do.
 
 mod chroma;
+mod deinterlace;
 mod frame;
 mod iecp;
+mod sfc;
 mod surface;
 
 use super::Hang;

@@ -139,7 +139,7 @@ impl Layout {
     }
 
     /// The chroma planes' size for a frame of this layout.
-    fn chroma_size(&self) -> (usize, usize) {
+    pub fn chroma_size(&self) -> (usize, usize) {
         let (w, h) = (self.width as usize, self.height as usize);
         match self.format {
             Format::Nv12 => (w.div_ceil(2), h.div_ceil(2)),
@@ -306,7 +306,7 @@ impl Layout {
         clippy::too_many_arguments,
         reason = "one row's place and the error's context"
     )]
-    fn io_row(
+    pub(super) fn io_row(
         &self,
         mem: &dyn Memory,
         base: u64,
@@ -335,7 +335,7 @@ impl Layout {
         clippy::too_many_arguments,
         reason = "one row's place and the error's context"
     )]
-    fn io_row_write(
+    pub(super) fn io_row_write(
         &self,
         mem: &mut dyn Memory,
         base: u64,
