@@ -10,6 +10,11 @@
 //! (media-driver's VEBOX ProcAmp parameters; the values were read back from a capture of
 //! these runs and agree).
 //!
+//! `deinterlace_vaapi` (bob and motion adaptive) runs on the VEBOX's deinterlacer (seed
+//! 000 §2.8.4's first frame) and the SFC's chroma downsampler (seed 003 SFC_STATE_BODY);
+//! the expectation works both by hand from the same software NV12. `sharpness_vaapi`
+//! reaches the SFC's image enhancement filter, which the seeds do not define: refused.
+//!
 //! Needs ffmpeg, iHD and Mesa (`apt-get install -y ffmpeg intel-media-va-driver
 //! libgl1-mesa-dri`). Where they are missing the tests say so and pass, except under CI
 //! (`CI` set), where they fail.
@@ -41,7 +46,12 @@ fn ihd_present() -> bool {
 /// One 64x48 frame of lavfi `source` as NV12: in ffmpeg's software when `filter` is
 /// None, else uploaded, through the VA filter `filter` on gtsim `--gen 11`, and back.
 fn frame(source: &str, filter: Option<&str>) -> Vec<u8> {
-    let out = tmp("frame.nv12");
+    frame_of(source, filter, (64, 48))
+}
+
+/// The ffmpeg command that makes one `w` x `h` frame of `source` as NV12 into `out`, in
+/// software or through `filter` on gtsim (see [`frame`]).
+fn ffmpeg(source: &str, filter: Option<&str>, (w, h): (usize, usize), out: &Path) -> Command {
     let mut cmd = match filter {
         Some(_) => {
             let mut c = Command::new(gtsim());
@@ -58,21 +68,27 @@ fn frame(source: &str, filter: Option<&str>) -> Vec<u8> {
     };
     cmd.args(["-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i"]);
     let sep = if source.contains('=') { ':' } else { '=' };
-    cmd.arg(format!("{source}{sep}size=64x48:rate=25"));
+    cmd.arg(format!("{source}{sep}size={w}x{h}:rate=25"));
     let chain = match filter {
         Some(f) => format!("format=nv12,hwupload,{f},hwdownload,format=nv12"),
         None => "format=nv12".into(),
     };
     cmd.args(["-frames:v", "1", "-vf", &chain, "-f", "rawvideo", "-y"]);
-    cmd.arg(&out);
-    let o = cmd.output().unwrap();
+    cmd.arg(out);
+    cmd
+}
+
+/// [`frame`] at `w` x `h`.
+fn frame_of(source: &str, filter: Option<&str>, (w, h): (usize, usize)) -> Vec<u8> {
+    let out = tmp("frame.nv12");
+    let o = ffmpeg(source, filter, (w, h), &out).output().unwrap();
     assert!(
         o.status.success(),
         "ffmpeg ({filter:?}) failed: {}",
         String::from_utf8_lossy(&o.stderr)
     );
     let bytes = std::fs::read(&out).unwrap();
-    assert_eq!(bytes.len(), 64 * 48 * 3 / 2, "one NV12 frame");
+    assert_eq!(bytes.len(), w * h * 3 / 2, "one NV12 frame");
     bytes
 }
 
@@ -161,4 +177,105 @@ fn procamp_vaapi_chroma_of_a_flat_colour_is_the_seeds() {
         assert_eq!((pair[0], pair[1]), (eu, ev), "chroma sample {i}");
     }
     assert!(out[..64 * 48].iter().all(|&y| y == luma(src[0], p)));
+}
+
+/// The first field of `src` (a `w` x `h` NV12 frame) deinterlaced as seed 000 §2.8.4
+/// defines a first frame (the spatial deinterlacer, every direction the 90-degree
+/// default: each missing line the mean of the field's lines above and below, rounded
+/// up; at the frame's edge the one field line there), with the field's chroma made
+/// 4:2:2 from its own rows of interlaced 4:2:0 the same way, then brought to 4:2:0 by
+/// the SFC's bilinear downsampler at the vertical co-siting iHD programs (4/8: the mean
+/// of the two rows, at 12 bits, whose 8 MSBs are the floor of the 8-bit mean). `parity`
+/// is the first field's: 1 for the bottom field.
+fn deinterlaced(src: &[u8], (w, h): (usize, usize), parity: usize) -> Vec<u8> {
+    let (cw, ch) = (w / 2, h / 2);
+    // The field line next to `y` towards `t` (±1), or the other way at an edge.
+    let near = |y: usize, t: isize| -> usize {
+        let l = y as isize + t;
+        if l < 0 || l >= h as isize {
+            (y as isize - t) as usize
+        } else {
+            l as usize
+        }
+    };
+    let luma = |x: usize, y: usize| -> u8 {
+        if y % 2 == parity {
+            return src[y * w + x];
+        }
+        let (a, b) = (src[near(y, -1) * w + x], src[near(y, 1) * w + x]);
+        (u16::from(a) + u16::from(b)).div_ceil(2) as u8
+    };
+    // Interlaced 4:2:0: field line k = (y − parity)/2 uses chroma row 2·(k/2) + parity.
+    let row = |y: usize| 2 * ((y - parity) / 2 / 2) + parity;
+    let c422 = |x: usize, y: usize, c: usize| -> u16 {
+        let at = |r: usize| u16::from(src[w * h + 2 * (r.min(ch - 1) * cw + x) + c]);
+        if y % 2 == parity {
+            return at(row(y));
+        }
+        (at(row(near(y, -1))) + at(row(near(y, 1)))).div_ceil(2)
+    };
+    let mut out: Vec<u8> = (0..h)
+        .flat_map(|y| (0..w).map(move |x| (x, y)))
+        .map(|(x, y)| luma(x, y))
+        .collect();
+    for k in 0..ch {
+        for x in 0..cw {
+            for c in 0..2 {
+                out.push(((c422(x, 2 * k, c) + c422(x, 2 * k + 1, c)) / 2) as u8);
+            }
+        }
+    }
+    out
+}
+
+/// deinterlace_vaapi, bob and motion adaptive, at 320x240 (iHD sends smaller frames to
+/// its render-engine kernels): iHD runs each frame through the VEBOX's deinterlacer as a
+/// first frame (DN/DI First Frame set, DI Output Frames "current frame only") and the
+/// SFC, 4:2:2 into NV12. ffmpeg marks a progressive frame bottom field first
+/// (VA_DEINTERLACING_BOTTOM_FIELD_FIRST when the frame is not top field first), so the
+/// bottom field (odd lines) is kept. Every sample is the seed's first-frame output.
+#[test]
+fn deinterlace_vaapi_is_the_seeds_first_frame_deinterlacer() {
+    if !ihd_present() {
+        return;
+    }
+    let size = (320, 240);
+    let src = frame_of("testsrc2", None, size);
+    let expected = deinterlaced(&src, size, 1);
+    assert_ne!(expected, src, "deinterlacing changes the frame");
+    for mode in ["bob", "motion_adaptive"] {
+        let out = frame_of(
+            "testsrc2",
+            Some(&format!("deinterlace_vaapi=mode={mode}")),
+            size,
+        );
+        let wrong: Vec<usize> = (0..out.len()).filter(|&i| out[i] != expected[i]).collect();
+        assert!(
+            wrong.is_empty(),
+            "{mode}: {} samples differ, first at {} ({} for {})",
+            wrong.len(),
+            wrong[0],
+            out[wrong[0]],
+            expected[wrong[0]]
+        );
+    }
+}
+
+/// sharpness_vaapi reaches the SFC's image enhancement filter, which neither seed
+/// defines: the frame is refused by name as a GPU hang, and ffmpeg fails.
+#[test]
+fn sharpness_vaapi_is_refused_by_name() {
+    if !ihd_present() {
+        return;
+    }
+    let out = tmp("sharp.nv12");
+    let o = ffmpeg("testsrc2", Some("sharpness_vaapi"), (320, 240), &out)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success(), "{err}");
+    assert!(
+        err.contains("GPU HANG") && err.contains("image enhancement filter"),
+        "{err}"
+    );
 }
