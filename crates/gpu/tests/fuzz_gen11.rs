@@ -293,6 +293,86 @@ fn vebox_frame_trace() -> Vec<u8> {
     w.drain()
 }
 
+/// A VEBOX frame sent through the SFC: 32x16 NV12 at 0x50000 (linear, pitch 32, chroma
+/// at row 16), chroma up- and downsampling bypassed; SFC_LOCK (VE-SFC), SFC_STATE
+/// (VE-to-SFC, 4:2:0 in, the 8x8 poly-phase AVS with adaptive filtering bypassed at 2:1
+/// both ways, CSC on, 16x8 YUYV out at 0x60000, pitch 32), SFC_AVS_STATE (sharpness 128,
+/// vertical siting 4/8), identity coefficient tables (tap 3 = 64), SFC_IEF_STATE (an
+/// identity transform), SFC_FRAME_START, VEB_DI_IECP over columns 0..=31. Also returns
+/// where each SFC command starts in the batch and the batch's length before its end.
+fn sfc_frame_batch() -> (Vec<u32>, Vec<usize>) {
+    let mut batch = vec![];
+    let mut starts = vec![];
+    let mut command = |header: u32, dwords: usize, fill: &[(usize, u32)]| {
+        starts.push(batch.len());
+        let mut c = vec![0u32; dwords];
+        c[0] = header;
+        for &(i, v) in fill {
+            c[i] |= v;
+        }
+        batch.extend(c);
+    };
+    command(0x7402_0011, 19, &[(18, 3 << 10)]);
+    command(
+        0x7400_0007,
+        9,
+        &[
+            (2, 31 << 4 | 15 << 18),
+            (3, 4 << 27 | 1 << 20 | 31 << 3),
+            (4, 16),
+        ],
+    );
+    command(0x7500_0000, 2, &[(1, 1)]);
+    command(
+        0x7501_0020,
+        34,
+        &[
+            (1, 1 | 1 << 4),
+            (2, 31 | 15 << 16),
+            (3, 5 | 4 << 8),
+            (4, 1 << 4 | 1 << 7 | 3 << 8 | 1 << 19),
+            (5, 31 | 15 << 16),
+            (7, 15 | 7 << 16),
+            (8, 15 | 7 << 16),
+            (13, 0x3ff),
+            (14, 1 << 18),
+            (15, 1 << 18),
+            (17, 0x6_0000),
+            (29, 31 << 3),
+        ],
+    );
+    command(0x7502_0002, 4, &[(1, 128 << 24), (3, 4)]);
+    let luma: Vec<(usize, u32)> = (0..32)
+        .map(|p| (1 + 4 * p + 1, 64 << 16 | 64 << 24))
+        .collect();
+    command(0x7505_007f, 129, &luma);
+    let chroma: Vec<(usize, u32)> = (0..32).map(|p| (1 + 2 * p, 64 << 16 | 64 << 24)).collect();
+    command(0x7506_003f, 65, &chroma);
+    command(
+        0x7503_0016,
+        24,
+        &[(16, 1 | 1024 << 3), (18, 1024), (20, 1024)],
+    );
+    command(0x7504_0000, 2, &[]);
+    command(0x7403_0016, 24, &[(1, 31), (2, 0x5_0000)]);
+    batch.extend([0x1300_4002, 0x3000, 1, 0xfeed]);
+    (batch, starts)
+}
+
+/// [`sfc_frame_batch`]'s batch (ended) as a trace with its input frame.
+fn sfc_frame_trace_of(batch: &[u32]) -> Vec<u8> {
+    let mut w = MemtraceWriter::new("fuzz", 0x8a52);
+    let mut batch = batch.to_vec();
+    batch.push(0x0500_0000);
+    w.write_memory(BATCH, &dwords(&batch));
+    let frame: Vec<u8> = (0..32 * 24).map(|i| (i * 13 % 251) as u8).collect();
+    w.write_memory(0x5_0000, &frame);
+    w.write_memory(0x6_0000, &vec![0; 64 * 24]);
+    w.write_memory(0x1_0000_3000, &[0; 64]);
+    w.exec_in_context_on_vecs(BATCH, 2);
+    w.drain()
+}
+
 /// Parse and run on the ring each submission names: a summary, and whether it completed
 /// (as [`run_with_memory`] counts it).
 fn run_on_rings(bytes: &[u8]) -> (String, bool) {
@@ -423,6 +503,54 @@ fn mutated_vebox_traces_end_and_repeat() {
             "case {case}: not deterministic"
         );
         if first.1 {
+            completed += 1;
+        } else {
+            errors += 1;
+        }
+    }
+    assert!(
+        completed > 0 && errors > 0,
+        "both outcomes: {completed} completed, {errors} typed errors"
+    );
+}
+
+/// The SFC frame runs (its scaled output lands); mutated, as bytes of the trace or as
+/// 1-4 random dwords of the SFC's state commands (sizes, formats, modes, tables,
+/// siting, the transform), it ends as a result or a typed hang (both reached), the same
+/// twice with the same output. The device's pixel limit (10,000) bounds what a random
+/// size costs: a larger frame is a typed hang before any work.
+#[test]
+fn mutated_sfc_frames_end_and_repeat() {
+    let (batch, starts) = sfc_frame_batch();
+    let base = sfc_frame_trace_of(&batch);
+    let (r, done) = run_on_rings(&base);
+    assert!(done && !r.ends_with("output true 0"), "{r}");
+    let mut rng = Rng::new(seed(0x5fc, 0x7366_6300_0000_0000));
+    let (mut completed, mut errors) = (0, 0);
+    // The SFC commands: from SFC_LOCK (the third command) to SFC_FRAME_START.
+    let (first, last) = (starts[2], starts[starts.len() - 2]);
+    for case in 0..gtsim_fuzzkit::cases(40) {
+        let bytes = if case % 2 == 0 {
+            let mut bytes = base.clone();
+            mutate(&mut rng, &mut bytes);
+            bytes
+        } else {
+            let mut b = batch.clone();
+            for _ in 0..1 + rng.below(4) {
+                let at = first + 1 + rng.below(last - first - 1);
+                if !starts.contains(&at) {
+                    b[at] = rng.next_u64() as u32;
+                }
+            }
+            sfc_frame_trace_of(&b)
+        };
+        let first_run = run_on_rings(&bytes);
+        assert_eq!(
+            first_run,
+            run_on_rings(&bytes),
+            "case {case}: not deterministic"
+        );
+        if first_run.1 {
             completed += 1;
         } else {
             errors += 1;
