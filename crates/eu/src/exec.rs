@@ -618,6 +618,18 @@ pub struct Thread {
     /// the kernel set them: clear at dispatch (round to nearest even, single precision
     /// denormals flushed).
     pub cr0: u32,
+    /// cr0.1 bit 12, Illegal Opcode Exception Enable, loaded at dispatch from the
+    /// state's field of that name (seed 003 INTERFACE_DESCRIPTOR_DATA DW2 13: "This bit
+    /// gets loaded into EU CR0.1[12]"). Set, an `illegal` instruction would raise the
+    /// exception and enter the System Routine, which the model does not run (refused);
+    /// clear, the instruction does nothing. Neither seed says what an EU does with an
+    /// illegal opcode whose exception is disabled; Intel's iHD driver runs eight all-zero
+    /// (`illegal`) instructions after each of its video kernels' components (its kernel
+    /// tool pads every component binary with 128 zero bytes, media-driver
+    /// `KrnToHex_IGA.cpp`) with the exception disabled and no System Routine, so on the
+    /// hardware they must do nothing. True for a new thread (the conservative refusal);
+    /// fronts that know the state's field clear it.
+    pub illegal_opcode_exception: bool,
     /// Channel-instructions executed: per instruction, the channels of its span that were
     /// dispatched and not waiting in control flow (the benchmark's unit).
     pub channel_instructions: u64,
@@ -680,6 +692,7 @@ impl Thread {
             simd,
             fp_mode,
             cr0,
+            illegal_opcode_exception,
             channel_instructions,
             notifications,
             nonzero: _,
@@ -697,6 +710,7 @@ impl Thread {
         self.simd = *simd;
         self.fp_mode = *fp_mode;
         self.cr0 = *cr0;
+        self.illegal_opcode_exception = *illegal_opcode_exception;
         self.channel_instructions = *channel_instructions;
         self.notifications = *notifications;
     }
@@ -803,6 +817,7 @@ impl Thread {
             simd: width,
             fp_mode,
             cr0,
+            illegal_opcode_exception,
             channel_instructions,
             notifications,
             nonzero,
@@ -825,6 +840,7 @@ impl Thread {
         *width = simd;
         *fp_mode = FpMode::Ieee;
         *cr0 = 0;
+        *illegal_opcode_exception = true;
         *channel_instructions = 0;
         *notifications = 0;
         (*nonzero, *touched) = (RegisterSet::EMPTY, RegisterSet::EMPTY);
@@ -846,6 +862,7 @@ impl Thread {
             simd,
             fp_mode: FpMode::Ieee,
             cr0: 0,
+            illegal_opcode_exception: true,
             channel_instructions: 0,
             notifications: 0,
             nonzero: RegisterSet::EMPTY,
@@ -1406,15 +1423,16 @@ impl Thread {
                     self.notifications -= 1;
                     Ok(Flow::Next)
                 }
-                Opcode::Illegal
-                | Opcode::Msave
-                | Opcode::Mrest
-                | Opcode::Push
-                | Opcode::Pop
-                | Opcode::Movi => Err(ExecError::unsupported(
+                // See `Thread::illegal_opcode_exception`.
+                Opcode::Illegal if !self.illegal_opcode_exception => Ok(Flow::Next),
+                Opcode::Illegal => Err(ExecError::unsupported(
                     self.ip,
-                    format!("`{}`", ins.opcode.mnemonic()),
+                    "`illegal` with Illegal Opcode Exception Enable set (the exception's \
+                     System Routine)",
                 )),
+                Opcode::Msave | Opcode::Mrest | Opcode::Push | Opcode::Pop | Opcode::Movi => Err(
+                    ExecError::unsupported(self.ip, format!("`{}`", ins.opcode.mnemonic())),
+                ),
                 _ => {
                     crate::ops::alu(self, ins, encoding.negate_is_not(ins))?;
                     Ok(Flow::Next)

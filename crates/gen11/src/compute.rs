@@ -1,11 +1,15 @@
-//! [`ComputeFront`]: the Gen11 front of one GPGPU_WALKER. It reads the walker with the
+//! [`ComputeFront`]: the Gen11 front of one GPGPU_WALKER or MEDIA_OBJECT_WALKER. It reads
+//! the walker with the
 //! latched MEDIA_VFE_STATE, MEDIA_CURBE_LOAD and MEDIA_INTERFACE_DESCRIPTOR_LOAD, whose
 //! INTERFACE_DESCRIPTOR_DATA (seed 003) it follows into dynamic state, into the neutral
 //! [`ComputeDispatch`]. What differs from Gen7 is here: 48-bit kernel pointers (Kernel
 //! Start Pointer High), the CURBE's cross-thread block before the per-thread blocks
 //! (Cross-Thread Constant Data Read Length), the Shared Local Memory Size encoding
 //! (seed 003: 0 none, 1 1K, 2 2K, 3 4K ... 7 64K), the binding table pool, and the
-//! Gen9+ data port messages (`messages.rs`).
+//! Gen9+ data port messages (`messages.rs`). A MEDIA_OBJECT_WALKER's threads share one
+//! [`MediaThread`] (the walker's loops give each its position, `media_walker`): the
+//! interface descriptor's kernel, its CURBE rows and the walker's inline data, with the
+//! Gen11 media payload (`payload::MEDIA`).
 
 use crate::bases::Bases;
 use crate::latched::LatchedState;
@@ -13,23 +17,33 @@ use crate::payload::COMPUTE;
 use gtsim_dataport::dc::{DataSurface, GeneralState};
 use gtsim_eu::exec::{Message, MessageError, Response};
 use gtsim_mem::Memory;
+use gtsim_pipe3d::draw::media_walker::WalkerLoops;
 use gtsim_pipe3d::draw::{DrawError, RenderTarget};
 use gtsim_pipe3d::state::read_indirect as indirect;
 use gtsim_pipe3d::state::{
-    ComputeDispatch, DrawState, Front, KernelPointer, MessageKind, Registers, Scratch, ShaderStage,
-    StageResources,
+    ComputeDispatch, DrawState, Front, KernelPointer, MediaThread, MessageKind, Registers, Scratch,
+    ShaderStage, StageResources,
 };
 use gtsim_spec::gen11::gpgpu_walker::SimdSize;
 use gtsim_spec::gen11::{
     GpgpuDispatchdimx, GpgpuDispatchdimy, GpgpuDispatchdimz, GpgpuWalker, InterfaceDescriptorData,
-    MediaVfeState,
+    MediaObjectWalker, MediaVfeState,
 };
+
+/// What the front runs.
+#[derive(Clone, Copy)]
+enum Job<'a> {
+    /// A GPGPU_WALKER's thread groups.
+    Gpgpu(&'a GpgpuWalker),
+    /// A MEDIA_OBJECT_WALKER's threads.
+    Media(&'a MediaObjectWalker),
+}
 
 /// The front of one GPGPU_WALKER over a context's latched state and registers.
 pub struct ComputeFront<'a> {
     state: &'a LatchedState,
     registers: &'a dyn Registers,
-    walker: &'a GpgpuWalker,
+    job: Job<'a>,
     bases: Bases,
     /// The interface descriptor's binding table (graphics address), once read.
     binding_table: std::sync::OnceLock<u64>,
@@ -46,6 +60,15 @@ fn state_error(why: String) -> DrawError {
     }
 }
 
+/// A MEDIA_OBJECT_WALKER feature the model does not run (the walker is not in the seeds;
+/// its fields are genxml gen11.xml's and media-driver's `mhw_render_hwcmd_g11_X.h`).
+fn media_unsupported(what: String) -> DrawError {
+    DrawError::Unsupported(gtsim_spec::Unsupported::new(
+        format!("MEDIA_OBJECT_WALKER {what}"),
+        "media-driver mhw_render_hwcmd_g11_X.h MEDIA_OBJECT_WALKER_CMD",
+    ))
+}
+
 impl<'a> ComputeFront<'a> {
     /// The front of `walker` against `state` and `registers`.
     pub fn new(
@@ -53,10 +76,23 @@ impl<'a> ComputeFront<'a> {
         registers: &'a dyn Registers,
         walker: &'a GpgpuWalker,
     ) -> ComputeFront<'a> {
+        ComputeFront::of(state, registers, Job::Gpgpu(walker))
+    }
+
+    /// The front of MEDIA_OBJECT_WALKER `walker` against `state` and `registers`.
+    pub fn media_walker(
+        state: &'a LatchedState,
+        registers: &'a dyn Registers,
+        walker: &'a MediaObjectWalker,
+    ) -> ComputeFront<'a> {
+        ComputeFront::of(state, registers, Job::Media(walker))
+    }
+
+    fn of(state: &'a LatchedState, registers: &'a dyn Registers, job: Job<'a>) -> ComputeFront<'a> {
         ComputeFront {
             state,
             registers,
-            walker,
+            job,
             bases: Bases::latched(state, registers),
             binding_table: std::sync::OnceLock::new(),
             sampler_state: std::sync::OnceLock::new(),
@@ -151,7 +187,9 @@ impl Front for ComputeFront<'_> {
     }
 
     fn compute_state(&self, mem: &dyn Memory) -> Result<Option<ComputeDispatch>, DrawError> {
-        let w = self.walker;
+        let Job::Gpgpu(w) = self.job else {
+            return Ok(None);
+        };
         let vfe = self.vfe()?;
         let idd = self.interface_descriptor(mem, u32::from(w.interface_descriptor_offset))?;
         if w.indirect_data_length != 0 {
@@ -239,6 +277,78 @@ impl Front for ComputeFront<'_> {
         }))
     }
 
+    fn media_object(&self, mem: &dyn Memory) -> Result<Option<MediaThread>, DrawError> {
+        let Job::Media(w) = self.job else {
+            return Ok(None);
+        };
+        let vfe = self.vfe()?;
+        if w.indirect_data_length != 0 {
+            return Err(media_unsupported("indirect data".into()));
+        }
+        if w.thread_synchronization.0 != 0 {
+            return Err(media_unsupported(
+                "Thread Synchronization (spawn root thread messages)".into(),
+            ));
+        }
+        if w.masked_dispatch != 0 {
+            return Err(media_unsupported(format!(
+                "Masked Dispatch {} (the mask's layout in the CURBE is not public)",
+                w.masked_dispatch
+            )));
+        }
+        if w.group_id_loop_select.0 != 0 {
+            return Err(media_unsupported(format!(
+                "Group ID Loop Select {} (thread groups)",
+                w.group_id_loop_select.0
+            )));
+        }
+        let idd = self.interface_descriptor(mem, u32::from(w.interface_descriptor_offset))?;
+        if idd.rounding_mode != 0 {
+            return Err(DrawError::Unsupported(gtsim_spec::Unsupported::new(
+                format!(
+                    "INTERFACE_DESCRIPTOR_DATA Rounding Mode {} (only RTNE at dispatch)",
+                    idd.rounding_mode
+                ),
+                "seed 003 INTERFACE_DESCRIPTOR_DATA Rounding Mode",
+            )));
+        }
+        // Every media thread receives the same CURBE rows: the cross-thread rows and
+        // Constant URB Entry Read Length more, from Constant URB Entry Read Offset.
+        let curbe = self.curbe(mem)?;
+        let first = usize::from(idd.constant_urb_entry_read_offset);
+        let count = usize::from(idd.cross_thread_constant_data_read_length)
+            + usize::from(idd.constant_indirect_urb_entry_read_length);
+        let rows = (first..first + count)
+            .map(|r| curbe.get(r).copied().unwrap_or([0; 32]))
+            .collect();
+        let binding_table = self.bases.binding_table(idd.binding_table_pointer);
+        let _ = self.binding_table.set(binding_table);
+        let _ = self.sampler_state.set(crate::bases::address(
+            self.bases.dynamic.wrapping_add(idd.sampler_state_pointer),
+        ));
+        let kernel = idd.kernel_start_pointer | idd.kernel_start_pointer_high << 32;
+        Ok(Some(MediaThread {
+            kernel: KernelPointer {
+                address: crate::bases::address(self.bases.instruction.wrapping_add(kernel)),
+                bound: self.bases.instruction_bound,
+            },
+            encoding: gtsim_isa::Encoding::IceLake,
+            curbe: rows,
+            inline: w.entries.iter().map(|e| e.inline_data).collect(),
+            position: [0, 0],
+            color: 0,
+            resources: StageResources {
+                binding_table: idd.binding_table_pointer,
+                sampler_state: idd.sampler_state_pointer,
+                constants: vec![],
+            },
+            scratch: Self::scratch(vfe),
+            alt_float_mode: idd.floating_point_mode == 1,
+            illegal_opcode_exception: idd.illegal_opcode_exception_enable,
+            payload: &crate::payload::MEDIA,
+        }))
+    }
+
     fn render_target(
         &self,
         _mem: &dyn Memory,
@@ -308,5 +418,29 @@ impl Front for ComputeFront<'_> {
             sampler_state_pointer: 0,
         };
         crate::sampling::message(&self.sampler_cache, &self.bases, tables, mem, m)
+    }
+}
+
+/// The walker loops of MEDIA_OBJECT_WALKER `w` (its signed fields sign-extended).
+pub fn walker_loops(w: &MediaObjectWalker) -> WalkerLoops {
+    let p = |x: i16, y: i16| (i64::from(x), i64::from(y));
+    let u = |x: u16, y: u16| (i64::from(x), i64::from(y));
+    WalkerLoops {
+        color_count_minus_one: u32::from(w.color_count_minus_one),
+        middle_loop_extra_steps: u32::from(w.middle_loop_extra_steps),
+        mid_loop_unit: (
+            i64::from(w.mid_loop_unit_x),
+            i64::from(w.local_mid_loop_unit_y),
+        ),
+        global_loop_exec_count: u32::from(w.global_loop_exec_count),
+        local_loop_exec_count: u32::from(w.local_loop_exec_count),
+        block_resolution: u(w.block_resolution_x, w.block_resolution_y),
+        local_start: u(w.local_start_x, w.local_start_y),
+        local_outer_loop_stride: p(w.local_outer_loop_stride_x, w.local_outer_loop_stride_y),
+        local_inner_loop_unit: p(w.local_inner_loop_unit_x, w.local_inner_loop_unit_y),
+        global_resolution: u(w.global_resolution_x, w.global_resolution_y),
+        global_start: p(w.global_start_x, w.global_start_y),
+        global_outer_loop_stride: p(w.global_outer_loop_stride_x, w.global_outer_loop_stride_y),
+        global_inner_loop_unit: p(w.global_inner_loop_unit_x, w.global_inner_loop_unit_y),
     }
 }

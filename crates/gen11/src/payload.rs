@@ -7,7 +7,9 @@
 //! (brw_cs setup_cs_payload: a one-register payload). The 3D stages' payloads come with
 //! the Gen11 draw front.
 
-use gtsim_pipe3d::state::{ComputePayload, PayloadField, PayloadLayout, PointerFields};
+use gtsim_pipe3d::state::{
+    ComputePayload, MediaPayload, PayloadField, PayloadLayout, PointerFields,
+};
 
 const fn field(reg: usize, dword: usize, shift: u32, bits: u32) -> PayloadField {
     PayloadField {
@@ -31,6 +33,19 @@ static POINTERS: PointerFields = PointerFields {
 pub(crate) static COMPUTE: ComputePayload = ComputePayload {
     group_id: [field(0, 1, 0, 32), field(0, 6, 0, 32), field(0, 7, 0, 32)],
     barrier_id: field(0, 2, 24, 7),
+    common: &POINTERS,
+    curbe_start: 1,
+};
+
+/// Gen11's media thread payload (MEDIA_OBJECT_WALKER): R0.1 11:0 the thread's X, 23:12
+/// its Y and 31:24 its colour (Intel's graphics compiler reads them so from Ice Lake on,
+/// `visa/BuildIRImpl.cpp` expandPredefinedVars with `useNewR0Format`; iHD's Gen11 VP
+/// kernels take X as `r0.1 & 0xFFF` and Y as `>> 12`), the pointers as the compute
+/// payload's, the CURBE from R1 (iHD's `MEDIA_OBJECT_KA2_STATIC_DATA` "GRF R1.0"), the
+/// inline data after it.
+pub(crate) static MEDIA: MediaPayload = MediaPayload {
+    position: [field(0, 1, 0, 12), field(0, 1, 12, 12)],
+    color: field(0, 1, 24, 8),
     common: &POINTERS,
     curbe_start: 1,
 };

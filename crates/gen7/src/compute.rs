@@ -368,6 +368,7 @@ impl Front for ComputeFront<'_> {
             scratch: Self::scratch(vfe),
             alt_float_mode: idd.floating_point_mode
                 == gtsim_spec::gen7::interface_descriptor_data::FloatingPointMode::ALTERNATE,
+            illegal_opcode_exception: idd.illegal_opcode_exception_enable,
             payload: &MEDIA_PAYLOAD,
         }))
     }

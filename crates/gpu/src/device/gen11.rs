@@ -16,7 +16,7 @@ use super::{Hang, SubmitReport};
 use gtsim_gen11::LatchedState;
 use gtsim_pipe3d::draw::{RenderTarget, Statistics};
 use gtsim_spec::gen11::pipeline_select::PipelineSelection;
-use gtsim_spec::gen11::{GpgpuWalker, ThreeDPrimitive};
+use gtsim_spec::gen11::{GpgpuWalker, MediaObjectWalker, ThreeDPrimitive};
 use gtsim_spec::table::{Def, DefKind};
 
 impl CommandStreamer<'_, LatchedState> {
@@ -30,6 +30,28 @@ impl CommandStreamer<'_, LatchedState> {
         self.ctx.kernels = kernels;
         let stats = result.map_err(|error| Hang::Walker { addr: at, error })?;
         self.add_compute_invocations(stats.invocations);
+        Ok(())
+    }
+
+    /// Runs a MEDIA_OBJECT_WALKER's threads (`gtsim_pipe3d::draw::media::walk`).
+    fn media_walk(&mut self, at: u64, walker: &MediaObjectWalker) -> Result<(), Hang> {
+        let mut kernels = std::mem::take(&mut self.ctx.kernels);
+        let registers = super::gen7::ContextRegisters(&self.ctx.registers);
+        let front = gtsim_gen11::ComputeFront::media_walker(&self.ctx.state, &registers, walker);
+        let loops = gtsim_gen11::compute::walker_loops(walker);
+        let result = gtsim_pipe3d::draw::media::walk(
+            &front,
+            self.mem,
+            &mut kernels,
+            &mut self.watchdog,
+            &loops,
+        );
+        self.ctx.kernels = kernels;
+        result.map_err(|error| Hang::Media {
+            walker: true,
+            addr: at,
+            error,
+        })?;
         Ok(())
     }
 }
@@ -180,14 +202,32 @@ impl Front for LatchedState {
                 }
                 Ok(())
             }
-            "MEDIA_OBJECT" | "MEDIA_OBJECT_WALKER" | "MEDIA_OBJECT_GRPID" | "MEDIA_OBJECT_PRT" => {
-                Err(unsupported(
-                    name,
-                    at,
-                    "the Gen11 media pipeline's objects (MEDIA_VFE_STATE and INTERFACE_DESCRIPTOR_DATA are latched; GPGPU_WALKER runs)",
-                    "seed 003 INTERFACE_DESCRIPTOR_DATA",
-                ))
+            "MEDIA_OBJECT_WALKER" => {
+                let w = MediaObjectWalker::unpack(dw).map_err(|error| Hang::Decode {
+                    command: name,
+                    addr: at,
+                    error,
+                })?;
+                if cs.ctx.state.pipeline() != PipelineSelection::MEDIA {
+                    return Err(Hang::Walker {
+                        addr: at,
+                        error: gtsim_pipe3d::draw::DrawError::State {
+                            command: "MEDIA_OBJECT_WALKER",
+                            why: "sent while PIPELINE_SELECT does not select the media pipeline"
+                                .into(),
+                        },
+                    });
+                }
+                cs.media_walk(at, &w)?;
+                report.walkers += 1;
+                Ok(())
             }
+            "MEDIA_OBJECT" | "MEDIA_OBJECT_GRPID" | "MEDIA_OBJECT_PRT" => Err(unsupported(
+                name,
+                at,
+                "the Gen11 media pipeline's single objects (MEDIA_OBJECT_WALKER runs; iHD sends walkers)",
+                "seed 003 INTERFACE_DESCRIPTOR_DATA",
+            )),
             "MEDIA_STATE_FLUSH" => Ok(()),
             "3DSTATE_WM_HZ_OP" => {
                 cs.ctx.state.latch(name, dw).map_err(|e| Hang::Decode {

@@ -199,9 +199,11 @@ impl CommandStreamer<'_, LatchedState> {
         let result =
             gtsim_pipe3d::draw::media::object(&front, self.mem, &mut kernels, &mut self.watchdog);
         self.ctx.kernels = kernels;
-        result
-            .map(|_| ())
-            .map_err(|error| Hang::Media { addr: at, error })
+        result.map(|_| ()).map_err(|error| Hang::Media {
+            walker: false,
+            addr: at,
+            error,
+        })
     }
 
     /// Latches a state command into the context (seed 004 §1.4.1), decoded once into the

@@ -135,9 +135,11 @@ pub enum Hang {
         #[source]
         error: gtsim_pipe3d::draw::DrawError,
     },
-    /// A MEDIA_OBJECT whose thread could not complete.
-    #[error("MEDIA_OBJECT at {addr:#x}: {error}")]
+    /// A MEDIA_OBJECT or MEDIA_OBJECT_WALKER whose thread could not complete.
+    #[error("{} at {addr:#x}: {error}", media_command(*.walker))]
     Media {
+        /// Whether the command is a MEDIA_OBJECT_WALKER (else a MEDIA_OBJECT).
+        walker: bool,
         /// Address of the command.
         addr: u64,
         /// What went wrong.
@@ -178,6 +180,15 @@ pub enum Hang {
         /// The limit reached.
         limit: usize,
     },
+}
+
+/// The name of a media command (`Hang::Media`).
+fn media_command(walker: bool) -> &'static str {
+    if walker {
+        "MEDIA_OBJECT_WALKER"
+    } else {
+        "MEDIA_OBJECT"
+    }
 }
 
 impl Hang {

@@ -460,6 +460,7 @@ fn a_media_object_needs_the_media_pipeline_and_its_state() {
     let e = r.unwrap_err();
     assert!(
         matches!(&e, Hang::Media {
+            walker: false,
             addr: 0x10004,
             error: gtsim_pipe3d::draw::DrawError::State { command: "MEDIA_OBJECT", why },
         } if why == "no MEDIA_VFE_STATE was sent before the MEDIA_OBJECT"),

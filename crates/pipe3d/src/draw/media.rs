@@ -30,10 +30,46 @@ pub fn object(
     };
     let addr = m.kernel.checked("the media kernel")?;
     let prog = kernels.get(m.encoding, mem, addr)?;
+    run(front, mem, &prog, &m, addr, watchdog)?;
+    Ok(true)
+}
+
+/// Runs a MEDIA_OBJECT_WALKER's threads (`front.media_object` gives the thread every
+/// position shares; `loops` the positions, `media_walker`), one after the other in the
+/// walker's order; `false` if `front` has no media object.
+pub fn walk(
+    front: &dyn Front,
+    mem: &mut dyn Memory,
+    kernels: &mut KernelCache,
+    watchdog: &mut Watchdog,
+    loops: &super::media_walker::WalkerLoops,
+) -> Result<bool, DrawError> {
+    let Some(mut m) = front.media_object(mem)? else {
+        return Ok(false);
+    };
+    let addr = m.kernel.checked("the media kernel")?;
+    let prog = kernels.get(m.encoding, mem, addr)?;
+    loops.walk("MEDIA_OBJECT_WALKER", |t| {
+        m.position = [t.position.0, t.position.1];
+        m.color = t.color;
+        run(front, mem, &prog, &m, addr, watchdog)
+    })?;
+    Ok(true)
+}
+
+/// Runs one media thread of kernel `prog` (at `addr`) with `m`'s payload.
+fn run(
+    front: &dyn Front,
+    mem: &mut dyn Memory,
+    prog: &gtsim_eu::exec::Program,
+    m: &MediaThread,
+    addr: u64,
+    watchdog: &mut Watchdog,
+) -> Result<(), DrawError> {
     // Media threads count against the submission's pixel budget, as compute invocations
     // do (`GTSIM_WATCHDOG_PIXELS`).
     watchdog.pixels(u64::from(CHANNELS))?;
-    let mut t = thread(&m)?;
+    let mut t = thread(m)?;
     let mut router = Router {
         interpolator: None,
         slm: None,
@@ -46,7 +82,7 @@ pub fn object(
         pixels: None,
     };
     let budget = watchdog.thread_budget(DEFAULT_BUDGET);
-    let result = t.run_program(&prog, &mut router, budget);
+    let result = t.run_program(prog, &mut router, budget);
     watchdog
         .thread_ran(result, budget, DEFAULT_BUDGET)?
         .map_err(|error| DrawError::Thread {
@@ -54,7 +90,7 @@ pub fn object(
             kernel: addr,
             error,
         })?;
-    Ok(true)
+    Ok(())
 }
 
 /// The thread of `m`, its payload written.
@@ -75,6 +111,7 @@ fn thread(m: &MediaThread) -> Result<Box<Thread>, DrawError> {
     }
     let mut t = Box::new(Thread::new(CHANNELS));
     t.dispatch_mask = (1 << CHANNELS) - 1;
+    t.illegal_opcode_exception = m.illegal_opcode_exception;
     t.fp_mode = if m.alt_float_mode {
         FpMode::Alt
     } else {

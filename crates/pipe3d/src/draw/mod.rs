@@ -44,6 +44,7 @@ mod deferred;
 mod geometry;
 mod group;
 pub mod media;
+pub mod media_walker;
 pub mod parallel;
 mod pixel;
 mod replay;

@@ -34,6 +34,9 @@ pub struct MediaThread {
     pub scratch: Scratch,
     /// The ALT floating-point mode.
     pub alt_float_mode: bool,
+    /// The interface descriptor's Illegal Opcode Exception Enable (loaded into cr0.1 12,
+    /// `gtsim_eu::exec::Thread::illegal_opcode_exception`).
+    pub illegal_opcode_exception: bool,
     /// Where the generation puts the payload's header fields.
     pub payload: &'static MediaPayload,
 }
