@@ -631,6 +631,7 @@ fn sampler_config(s: &SamplerState, border: Vec<f32>) -> SamplerConfig {
         lod_pre_clamp: s.lod_pre_clamp_mode == 2,
         non_normalized: s.non_normalized_coordinate_enable,
         border,
+        integer_border: true,
     }
 }
 
@@ -991,5 +992,90 @@ mod masked_select_tests {
         assert_eq!(ld2dms_w(3, mcs), [0, 1, 2, 3]);
         assert_eq!(ld2dms_w(15, mcs), [0, 1, 2, 3]);
         assert_eq!(ld2dms_w(11, u64::MAX), [70, 71, 72, 73]);
+    }
+
+    /// A SIMD8 `sample` at u = 2 (outside the map) with CLAMP_BORDER on an R16G16_SINT
+    /// surface whose SAMPLER_BORDER_COLOR_STATE holds (−5, 7, 9, 11) as integers: seed
+    /// 003 (DX10/OpenGL mode) reads it as R32G32B32A32_SINT and gives the channels the
+    /// format lacks 0 and 1, so the response is −5, 7, 0, 1. Gen7 refuses the same
+    /// (seed 000 §2.13.1.4).
+    #[test]
+    fn an_integer_surface_takes_the_border_colour_as_integers() {
+        let mut mem = AddressSpace::new();
+        mem.map(0x1000, 0x3000);
+        // Binding table at 0x1000, its entry 0 the surface state at 0x1100.
+        mem.write_u32(0x1000, 0x1100).unwrap();
+        let rss = RenderSurfaceState {
+            surface_type: St::SURFTYPE_2D,
+            surface_format: SurfaceFormat::R16G16_SINT,
+            width: 3,
+            height: 3,
+            surface_pitch: 15,
+            surface_base_address: 0x1800,
+            shader_channel_select_red: ShaderChannelSelectRed(4),
+            shader_channel_select_green: ShaderChannelSelectGreen(5),
+            shader_channel_select_blue: ShaderChannelSelectBlue(6),
+            shader_channel_select_alpha: ShaderChannelSelectAlpha(7),
+            ..Default::default()
+        };
+        let words = |v: Vec<u32>| -> Vec<u8> { v.iter().flat_map(|d| d.to_le_bytes()).collect() };
+        mem.write(0x1100, &words(rss.pack().unwrap())).unwrap();
+        // SAMPLER_STATE at 0x2000: NEAREST, CLAMP_BORDER (4) on every axis, the border
+        // colour at Dynamic State Base (0) + 0x2800.
+        let sampler = gtsim_spec::gen11::SamplerState {
+            tcx_address_control_mode: 4,
+            tcy_address_control_mode: 4,
+            tcz_address_control_mode: 4,
+            indirect_state_pointer: 0x2800,
+            ..Default::default()
+        };
+        mem.write(0x2000, &words(sampler.pack().unwrap())).unwrap();
+        mem.write(0x2800, &words(vec![(-5i32) as u32, 7, 9, 11]))
+            .unwrap();
+        let desc = MessageDescriptorSamplingEngine {
+            message_length: 2,
+            response_length: 4,
+            simd_mode_1_0: 1,
+            message_type: 0,
+            ..Default::default()
+        }
+        .pack()
+        .unwrap()[0];
+        let mut payload = Payload::new();
+        payload.push(reg([2.0f32.to_bits(); 8]));
+        payload.push(reg([0.5f32.to_bits(); 8]));
+        let m = Message {
+            sfid: Sfid::Sampler,
+            desc,
+            ex_desc: 0,
+            exec_size: 8,
+            channel_mask: 1,
+            first_channel: 0,
+            payload,
+            payload2: Payload::new(),
+            response_length: 4,
+            dst: 0,
+            eot: false,
+            ip: 0,
+        };
+        let tables = StageTables {
+            binding_table: 0x1000,
+            sampler_state: 0x2000,
+            ..Default::default()
+        };
+        let r = message(
+            &SamplerCache::default(),
+            &Bases::default(),
+            tables,
+            &mem,
+            &m,
+        )
+        .unwrap();
+        let lane0: Vec<i32> = r
+            .registers
+            .iter()
+            .map(|g| i32::from_le_bytes([g[0], g[1], g[2], g[3]]))
+            .collect();
+        assert_eq!(lane0, [-5, 7, 0, 1]);
     }
 }

@@ -526,6 +526,7 @@ fn sampler_config(
         lod_pre_clamp: s.lod_pre_clamp_enable == LodPreClampEnable::OGL,
         non_normalized: s.non_normalized_coordinate_enable,
         border,
+        integer_border: false,
     }
 }
 

@@ -913,6 +913,8 @@ struct Setup {
     max_aniso: f32,
     /// Texture Border Color Mode DX9.
     border_dx9: bool,
+    /// Integer surfaces take the border colour (`SamplerConfig::integer_border`).
+    integer_border: bool,
     /// The chroma key (seed 000 §2.3.1), when ChromaKey Enable is set.
     chroma: Option<crate::chroma::Keyer>,
     /// Whether a texel read since the flag was last cleared matched the chroma key.
@@ -985,6 +987,7 @@ impl Setup {
             tri_threshold,
             max_aniso: state.max_anisotropy,
             border_dx9: state.border_dx9,
+            integer_border: state.integer_border,
             chroma,
             keyed: std::cell::Cell::new(false),
         })
@@ -1484,8 +1487,12 @@ impl Texture<'_> {
     }
 
     /// The border colour (§2.2.3.5); UINT/SINT surfaces may not use
-    /// TEXCOORDMODE_CLAMP_BORDER (§2.13.1.4 programming notes).
+    /// TEXCOORDMODE_CLAMP_BORDER (§2.13.1.4 programming notes) on Gen7; on Gen8+ they
+    /// take the border colour's bits as integers ([`Self::integer_border`]).
     fn border(&self, smp: &Setup) -> Result<Texel, MessageError> {
+        if self.integer && smp.integer_border && !smp.border_dx9 {
+            return Ok(self.integer_border(smp));
+        }
         if self.integer {
             return Err(invalid(format!(
                 "a tap on the border colour of the integer surface format {}: Address \
@@ -1495,6 +1502,21 @@ impl Texture<'_> {
             )));
         }
         Ok(Texel::Float(self.border_color(smp)))
+    }
+
+    /// The border colour of a UINT or SINT surface (seed 003 SAMPLER_BORDER_COLOR_STATE,
+    /// DX10/OpenGL mode): its four dwords as R32G32B32A32_UINT or _SINT; "the value from
+    /// the border color is not used for the missing channels, resulting in these
+    /// channels resulting in the overall default value (0 for colors and 1 for alpha)".
+    fn integer_border(&self, smp: &Setup) -> Texel {
+        let bits = smp.border.map(f32::to_bits);
+        let has = texel::rgba_channels(self.surface.format).unwrap_or([true; 4]);
+        let v: [u32; 4] = std::array::from_fn(|c| if has[c] { bits[c] } else { u32::from(c == 3) });
+        if texel::numeric_class(self.surface.format).is_ok_and(|c| c == texel::NumericClass::Sint) {
+            Texel::Sint(v.map(|b| b as i32))
+        } else {
+            Texel::Uint(v)
+        }
     }
 
     /// The border colour as this surface format returns it: the Sampler Output Channel

@@ -248,6 +248,12 @@ pub struct SamplerConfig {
     pub lod_pre_clamp: bool,
     /// Non-normalized Coordinate Enable.
     pub non_normalized: bool,
-    /// The border colour (RGBA float).
+    /// The border colour (RGBA float; for an integer border, the channels' bits).
     pub border: [f32; 4],
+    /// Whether a UINT or SINT surface may take the border colour, as R32G32B32A32_UINT
+    /// or _SINT bits (seed 003 SAMPLER_BORDER_COLOR_STATE, DX10/OpenGL mode: "If the map
+    /// format is UINT, then the border color format is R32G32B32A32_UINT. If the map
+    /// format is SINT, then the border color format is R32G32B32A32_SINT"); Gen7 forbids
+    /// CLAMP_BORDER on them (seed 000 §2.13.1.4).
+    pub integer_border: bool,
 }
