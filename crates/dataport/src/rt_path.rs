@@ -19,7 +19,7 @@ use std::collections::{BTreeMap, BTreeSet};
 /// thread running in parallel costs a reference count, not a map).
 #[derive(Debug, Default, Clone)]
 pub struct RenderTargets {
-    resolved: std::sync::Arc<BTreeMap<(u8, u8), Option<RenderTarget>>>,
+    resolved: std::sync::Arc<BTreeMap<(Option<u8>, u8), Option<RenderTarget>>>,
     cleared: std::sync::Arc<BTreeSet<(u8, u32)>>,
 }
 
@@ -39,12 +39,12 @@ impl RenderTargets {
             .collect()
     }
 
-    /// The render target at binding table index `key.0` with blend state `key.1`,
-    /// resolved once per draw.
+    /// The render target at binding table index `key.0` (`None`: the Null Render Target)
+    /// with blend state `key.1`, resolved once per draw.
     fn target(
         &mut self,
         mem: &dyn Memory,
-        key: (u8, u8),
+        key: (Option<u8>, u8),
         resolve: &ResolveTarget<'_>,
     ) -> Result<Option<RenderTarget>, MessageError> {
         if let Some(t) = self.resolved.get(&key) {
@@ -104,9 +104,11 @@ pub struct LateDepth<'a> {
 }
 
 /// How the render target at a binding table index, blended by a blend state index, is
-/// found (the generation's front reads the binding table and the blend state).
+/// found (the generation's front reads the binding table and the blend state). No
+/// binding table index: a write to the Null Render Target (seed 003 Extended Message
+/// Descriptor Render Target), which reads no surface state, only the blend state.
 pub type ResolveTarget<'a> =
-    dyn Fn(&dyn Memory, u8, u8) -> Result<Option<RenderTarget>, MessageError> + 'a;
+    dyn Fn(&dyn Memory, Option<u8>, u8) -> Result<Option<RenderTarget>, MessageError> + 'a;
 
 /// One pixel shader thread's render target writes.
 #[derive(Debug)]
@@ -224,7 +226,8 @@ impl PixelWrites<'_> {
         let width = if rd.simd16 { 16 } else { 8 };
         let regs = width / 8;
         let mut out = vec![[0u8; 32]; 4 * regs];
-        let Some(t) = resolve(&*mem, rd.binding_table_index, 0)?.filter(|t| !t.is_null()) else {
+        let Some(t) = resolve(&*mem, Some(rd.binding_table_index), 0)?.filter(|t| !t.is_null())
+        else {
             // A null render target reads zeros.
             return Ok(out);
         };
@@ -309,7 +312,12 @@ impl PixelWrites<'_> {
         // The render target's surface comes from the binding table entry, its
         // BLEND_STATE entry from the header's Render Target Index (0 without a header;
         // seed 000 §3.9.11.3 M0.2).
-        let key = (p.binding_table_index, p.render_target_index);
+        // Seed 003 Extended Message Descriptor Render Target, Null Render Target: "as if
+        // it is directed to the NULL render target": no binding table entry is read.
+        let key = (
+            (!rt.extended.null_render_target).then_some(p.binding_table_index),
+            p.render_target_index,
+        );
         // A thread dispatched per coarse pixel sends coarse writes, any other thread
         // ordinary ones (Mesa sets the descriptor's Coarse Write exactly when the
         // kernel runs per coarse pixel, brw_fs.cpp lower_fb_write_logical_send).
@@ -327,17 +335,10 @@ impl PixelWrites<'_> {
             )
             .into());
         }
-        // Seed 003 Extended Message Descriptor Render Target, Null Render Target: "as if
-        // it is directed to the NULL render target".
-        // A null render target (SURFTYPE_NULL, or a write to the Null Render Target)
-        // still has its colour calculator's tests (`RenderTarget::is_null`).
-        let target = match self.targets.target(&*mem, key, resolve)? {
-            Some(mut t) if rt.extended.null_render_target => {
-                t.surface = RenderTarget::null_surface();
-                Some(t)
-            }
-            t => t,
-        };
+        // A null render target (SURFTYPE_NULL, or a write to the Null Render Target,
+        // which the front resolves with a null surface) still has its colour
+        // calculator's tests (`RenderTarget::is_null`).
+        let target = self.targets.target(&*mem, key, resolve)?;
         // Seed 004 §11.4.1: 3DSTATE_MULTISAMPLE's Number of Multisamples "must match the
         // corresponding field in SURFACE_STATE for each render target".
         let draw_samples = self.samples.as_ref().map_or(1, |m| m.count);
@@ -349,7 +350,7 @@ impl PixelWrites<'_> {
                 structure: "RENDER_SURFACE_STATE",
                 why: format!(
                     "render target {} has {} samples per pixel, 3DSTATE_MULTISAMPLE {} (they must match, seed 004 §11.4.1)",
-                    key.0, t.surface.desc.samples, draw_samples
+                    p.binding_table_index, t.surface.desc.samples, draw_samples
                 ),
             });
         }
@@ -359,7 +360,8 @@ impl PixelWrites<'_> {
                 // reaches its slices through the Render Target Array Index).
                 if let Some(t) = target.filter(|t| !t.is_null()) {
                     let slice = crate::rt_message::target_slice(&t, p.array_index);
-                    let k = (key.0, slice);
+                    // Not null: its binding table entry.
+                    let k = (p.binding_table_index, slice);
                     if !self.targets.cleared.contains(&k)
                         && std::sync::Arc::make_mut(&mut self.targets.cleared).insert(k)
                     {
@@ -763,7 +765,7 @@ pub fn write_alike(
     if rt.header.is_none() {
         p.array_index = rt_array_index;
     }
-    let key = (p.binding_table_index, p.render_target_index);
+    let key = (Some(p.binding_table_index), p.render_target_index);
     let target = targets.target(&*mem, key, resolve).ok()?;
     // oMask, source 0 alpha, alpha coverage and multisampled targets go thread by
     // thread.

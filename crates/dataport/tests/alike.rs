@@ -222,7 +222,7 @@ fn alike_writes_at_once_leave_what_they_leave_thread_by_thread() {
             extended: Default::default(),
         };
         let resolve = |_: &dyn Memory,
-                       _: u8,
+                       _: Option<u8>,
                        _: u8|
          -> Result<Option<RenderTarget>, MessageError> { Ok(Some(rt)) };
         let threads = threads(&mut rng);
@@ -319,9 +319,10 @@ fn a_headerless_write_goes_to_the_dispatchs_array_index() {
     rt.surface.desc.array_spacing = ArraySpacing::Lod0;
     // Depth 1: indices 0 and 1 are in range.
     rt.array_extent = 1;
-    let resolve = |_: &dyn Memory, _: u8, _: u8| -> Result<Option<RenderTarget>, MessageError> {
-        Ok(Some(rt))
-    };
+    let resolve = |_: &dyn Memory,
+                   _: Option<u8>,
+                   _: u8|
+     -> Result<Option<RenderTarget>, MessageError> { Ok(Some(rt)) };
     let red = [1.0f32, 0.0, 0.0, 1.0].map(f32::to_bits);
     let mut slots = [(0, 0); 32];
     for p in 0..4u32 {

@@ -144,7 +144,7 @@ fn write(
         coarse: None,
     };
     let resolve = move |_: &dyn Memory,
-                        _: u8,
+                        _: Option<u8>,
                         _: u8|
           -> Result<Option<RenderTarget>, MessageError> { Ok(Some(rt)) };
     p.write(mem, &w, &payload, &resolve)?;
@@ -302,7 +302,7 @@ fn aa_coverage_scales_source_alpha() {
         coarse: None,
     };
     let resolve = move |_: &dyn Memory,
-                        _: u8,
+                        _: Option<u8>,
                         _: u8|
           -> Result<Option<RenderTarget>, MessageError> { Ok(Some(rt)) };
     p.write(&mut mem, &w, &payload, &resolve).unwrap();

@@ -82,9 +82,10 @@ fn a_null_target_alpha_tests_and_writes_nothing() {
         aa_alpha: None,
         coarse: None,
     };
-    let resolve = |_: &dyn Memory, _: u8, _: u8| -> Result<Option<RenderTarget>, MessageError> {
-        Ok(Some(null_target()))
-    };
+    let resolve = |_: &dyn Memory,
+                   _: Option<u8>,
+                   _: u8|
+     -> Result<Option<RenderTarget>, MessageError> { Ok(Some(null_target())) };
     p.write(&mut mem, &w, &payload, &resolve).unwrap();
     assert_eq!(p.visible, 0b1010_1010);
     // The draw's render targets do not list it (nothing to show or read back).

@@ -161,7 +161,17 @@ impl Front for DrawFront<'_> {
         bti: u8,
         rti: u8,
     ) -> Result<Option<RenderTarget>, DrawError> {
-        output::render_target(self, mem, bti, rti)
+        output::render_target(self, mem, Some(bti), rti)
+    }
+
+    /// A write to the Null Render Target reads no binding table entry or surface state:
+    /// a null surface with blend state entry `rti`'s colour calculator state.
+    fn null_render_target(
+        &self,
+        mem: &dyn Memory,
+        rti: u8,
+    ) -> Result<Option<RenderTarget>, DrawError> {
+        output::render_target(self, mem, None, rti)
     }
 
     fn message(&self, m: &Message) -> MessageKind {

@@ -47,14 +47,22 @@ pub(super) fn surface_state(
 }
 
 /// The render target behind PS binding table entry `bti`, blended by BLEND_STATE entry
-/// `rti` (SURFTYPE_NULL: a null render target, `RenderTarget::is_null`).
+/// `rti` (SURFTYPE_NULL: a null render target, `RenderTarget::is_null`); no `bti`: the
+/// Null Render Target of a write that asks for it, whose surface state is not read.
 pub(super) fn render_target(
     f: &DrawFront,
     mem: &dyn Memory,
-    bti: u8,
+    bti: Option<u8>,
     rti: u8,
 ) -> Result<Option<RenderTarget>, DrawError> {
-    let (_, rss) = surface_state(f, mem, f.tables.ps.binding_table, bti)?;
+    let rss = match bti {
+        Some(bti) => surface_state(f, mem, f.tables.ps.binding_table, bti)?.1,
+        None => RenderSurfaceState {
+            surface_type: St::SURFTYPE_NULL,
+            ..Default::default()
+        },
+    };
+    let bti = bti.unwrap_or(0);
     // A null surface keeps its colour calculator's tests and writes nothing
     // (`RenderTarget::is_null`): a depth-only framebuffer's alpha test kills pixels.
     let (surface, lod, min, clear_value, mcs) = if rss.surface_type == St::SURFTYPE_NULL {

@@ -345,6 +345,25 @@ mod tests {
             .collect()
     }
 
+    /// A render target write to the Null Render Target (seed 003 Extended Message
+    /// Descriptor Render Target) reads no binding table entry or surface state: with the
+    /// PS binding table's entry 0 naming unmapped memory (as iris leaves a depth- or
+    /// stencil-only draw's table, pointer 0 into the pool), the binding table entry's
+    /// target faults and the null one is a null surface with the blend state's tests.
+    #[test]
+    fn a_null_render_target_write_reads_no_surface_state() {
+        let mut mem = AddressSpace::new();
+        mem.map(0, 0x1_0000);
+        mem.write_u32(0x1000, 0x9000_0000).unwrap();
+        let prim = ThreeDPrimitive::default();
+        let st = state(0x1000, false);
+        let f = DrawFront::new(&st, &NoRegisters, &prim);
+        let e = f.render_target(&mem, 0, 0).unwrap_err().to_string();
+        assert!(e.contains("RENDER_SURFACE_STATE"), "{e}");
+        let t = f.null_render_target(&mem, 0).unwrap().unwrap();
+        assert!(t.is_null());
+    }
+
     /// Mesa 25's order: the fast clear's own surface state names a scratch clear value
     /// (zeros), the later draw's surface state the real one (1.0, 0.5, 0.25, 1.0). The
     /// clear stores zeros; the next draw naming the surface with its CCS stores the

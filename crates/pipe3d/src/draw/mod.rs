@@ -738,3 +738,18 @@ mod kernel_cache_tests {
         ));
     }
 }
+
+/// The render target a pixel shader's write resolves (`gtsim_dataport::rt_path::ResolveTarget`):
+/// binding table entry `bti` of the front's, or the Null Render Target when `None`.
+pub(crate) fn resolve_target(
+    front: &dyn crate::state::Front,
+    mem: &dyn gtsim_mem::Memory,
+    bti: Option<u8>,
+    rti: u8,
+) -> Result<Option<gtsim_dataport::rt_message::RenderTarget>, gtsim_message::MessageError> {
+    match bti {
+        Some(bti) => front.render_target(mem, bti, rti),
+        None => front.null_render_target(mem, rti),
+    }
+    .map_err(DrawError::into_message_error)
+}

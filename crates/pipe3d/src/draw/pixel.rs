@@ -1062,11 +1062,7 @@ impl ThreadContext<'_> {
             mem,
             &rt,
             &m.payload,
-            &|mem, bti, rti| {
-                front
-                    .render_target(mem, bti, rti)
-                    .map_err(DrawError::into_message_error)
-            },
+            &|mem, bti, rti| super::resolve_target(front, mem, bti, rti),
             &threads,
         )
     }

@@ -306,9 +306,7 @@ impl Router<'_> {
                     &joined
                 };
                 pixels.write(&mut *self.mem, &rt, payload, &|mem, bti, rti| {
-                    front
-                        .render_target(mem, bti, rti)
-                        .map_err(super::DrawError::into_message_error)
+                    super::resolve_target(front, mem, bti, rti)
                 })?;
                 Ok(reply)
             }
@@ -320,11 +318,7 @@ impl Router<'_> {
                     &mut *self.mem,
                     &rd,
                     m.channel_mask >> m.first_channel,
-                    &|mem, bti, rti| {
-                        front
-                            .render_target(mem, bti, rti)
-                            .map_err(super::DrawError::into_message_error)
-                    },
+                    &|mem, bti, rti| super::resolve_target(front, mem, bti, rti),
                 )
             }
             MessageKind::DataPort(d) => self.data_port(&d, m).map(|r| r.registers),

@@ -108,6 +108,21 @@ pub trait Front: Sync {
         rti: u8,
     ) -> Result<Option<RenderTarget>, DrawError>;
 
+    /// The render target a write to the Null Render Target uses (seed 003 Extended
+    /// Message Descriptor Render Target: no surface; its colour calculator state from
+    /// blend state entry `rti`). By default the render target of binding table entry 0
+    /// with a null surface, for fronts whose generation has no such write.
+    fn null_render_target(
+        &self,
+        mem: &dyn Memory,
+        rti: u8,
+    ) -> Result<Option<RenderTarget>, DrawError> {
+        Ok(self.render_target(mem, 0, rti)?.map(|mut t| {
+            t.surface = RenderTarget::null_surface();
+            t
+        }))
+    }
+
     /// What message `m` is.
     fn message(&self, m: &Message) -> MessageKind;
 
