@@ -12,6 +12,10 @@ use gtsim_mem::Memory;
 use gtsim_message::{MessageError, invalid};
 use std::collections::{BTreeMap, BTreeSet};
 
+/// A resolved render target's key: its binding table index (`None` for the Null Render
+/// Target) and blend state index.
+type TargetKey = (Option<u8>, u8);
+
 /// The render targets a draw's writes resolved (by binding table index and blend state
 /// index; `None` for a null surface), and those it fast-cleared.
 ///
@@ -19,7 +23,7 @@ use std::collections::{BTreeMap, BTreeSet};
 /// thread running in parallel costs a reference count, not a map).
 #[derive(Debug, Default, Clone)]
 pub struct RenderTargets {
-    resolved: std::sync::Arc<BTreeMap<(Option<u8>, u8), Option<RenderTarget>>>,
+    resolved: std::sync::Arc<BTreeMap<TargetKey, Option<RenderTarget>>>,
     cleared: std::sync::Arc<BTreeSet<(u8, u32)>>,
 }
 
@@ -44,7 +48,7 @@ impl RenderTargets {
     fn target(
         &mut self,
         mem: &dyn Memory,
-        key: (Option<u8>, u8),
+        key: TargetKey,
         resolve: &ResolveTarget<'_>,
     ) -> Result<Option<RenderTarget>, MessageError> {
         if let Some(t) = self.resolved.get(&key) {
