@@ -642,6 +642,21 @@ fn draw_stages(
     result
 }
 
+/// The render target a pixel shader's write resolves (`gtsim_dataport::rt_path::ResolveTarget`):
+/// binding table entry `bti` of the front's, or the Null Render Target when `None`.
+pub(crate) fn resolve_target(
+    front: &dyn crate::state::Front,
+    mem: &dyn gtsim_mem::Memory,
+    bti: Option<u8>,
+    rti: u8,
+) -> Result<Option<gtsim_dataport::rt_message::RenderTarget>, gtsim_message::MessageError> {
+    match bti {
+        Some(bti) => front.render_target(mem, bti, rti),
+        None => front.null_render_target(mem, rti),
+    }
+    .map_err(DrawError::into_message_error)
+}
+
 #[cfg(test)]
 mod kernel_cache_tests {
     use super::*;
@@ -737,19 +752,4 @@ mod kernel_cache_tests {
             &cache.get(enc, &mem, 0x10000).unwrap()
         ));
     }
-}
-
-/// The render target a pixel shader's write resolves (`gtsim_dataport::rt_path::ResolveTarget`):
-/// binding table entry `bti` of the front's, or the Null Render Target when `None`.
-pub(crate) fn resolve_target(
-    front: &dyn crate::state::Front,
-    mem: &dyn gtsim_mem::Memory,
-    bti: Option<u8>,
-    rti: u8,
-) -> Result<Option<gtsim_dataport::rt_message::RenderTarget>, gtsim_message::MessageError> {
-    match bti {
-        Some(bti) => front.render_target(mem, bti, rti),
-        None => front.null_render_target(mem, rti),
-    }
-    .map_err(DrawError::into_message_error)
 }
