@@ -93,7 +93,7 @@ fn read(
         array_index: 0,
     };
     let resolve = move |_: &dyn Memory,
-                        _: u8,
+                        _: Option<u8>,
                         _: u8|
           -> Result<Option<RenderTarget>, MessageError> { Ok(rt) };
     w.read(mem, &rd, mask, &resolve).unwrap()
