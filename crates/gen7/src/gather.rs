@@ -984,6 +984,8 @@ fn attribute_setup(sbe: &ThreeDStateSbe) -> AttributeSetup {
         point_sprite: sbe.point_sprite_texture_coordinate_enable,
         point_sprite_lower_left: sbe.point_sprite_texture_coordinate_origin.0 == 1,
         flat: sbe.constant_interpolation_enable,
+        // Gen7's 3DSTATE_SBE has no Primitive ID Override (a Gen8+ field).
+        primitive_id_override: None,
     }
 }
 

@@ -816,6 +816,17 @@ fn attribute_setup(f: &DrawFront) -> AttributeSetup {
         // Point Sprite Texture Coordinate Origin 1: LOWERLEFT.
         point_sprite_lower_left: sbe.point_sprite_texture_coordinate_origin.0 == 1,
         flat: sbe.constant_interpolation_enable,
+        primitive_id_override: {
+            let c = [
+                sbe.primitive_id_override_component_x,
+                sbe.primitive_id_override_component_y,
+                sbe.primitive_id_override_component_z,
+                sbe.primitive_id_override_component_w,
+            ];
+            c.iter()
+                .any(|&b| b)
+                .then_some((usize::from(sbe.primitive_id_override_attribute_select), c))
+        },
     }
 }
 

@@ -1301,7 +1301,14 @@ fn f32s(v: u32) -> f32 {
 /// payload as [a1, a2, reserved, a0] (seed 004
 /// §11.10.3 "Setup Data", §11.6; 3DSTATE_SBE selects the VUE slots).
 fn attribute_deltas(st: &DrawState, prim: &Primitive) -> Result<Vec<[[f32; 3]; 4]>, DrawError> {
-    let sbe = &st.attributes;
+    attribute_setup_data(&st.attributes, prim)
+}
+
+/// [`attribute_deltas`] from the draw's 3DSTATE_SBE alone.
+fn attribute_setup_data(
+    sbe: &crate::state::AttributeSetup,
+    prim: &Primitive,
+) -> Result<Vec<[[f32; 3]; 4]>, DrawError> {
     let n = sbe.count;
     let first = sbe.first_slot;
     if sbe.swizzles.is_some() && sbe.swizzles_upper {
@@ -1363,6 +1370,19 @@ fn attribute_deltas(st: &DrawState, prim: &Primitive) -> Result<Vec<[[f32; 3]; 4
                 [1.0, 0.0, 0.0],
             ]);
             continue;
+        }
+        // Seed 003 3DSTATE_SBE_BODY Primitive ID Override: the selected attribute's
+        // components take the primitive ID (its 32 bits, read as an integer), after the
+        // swizzle's own overrides.
+        if let Some((a, components)) = sbe.primitive_id_override
+            && a == i
+        {
+            for c in 0..4 {
+                if components[c] {
+                    overrides[c] = true;
+                    constant[c] = f32::from_bits(prim.primitive_id);
+                }
+            }
         }
         let flat = sbe.flat & (1 << i) != 0 || prim.corners.len() < 2;
         let mut comps = [[0.0f32; 3]; 4];
@@ -1742,6 +1762,47 @@ mod tests {
         assert_eq!((start, z0), ((2.0, 2.0), 0.25));
         let point = prim(vec![corner([3.0, 1.0], 0.5)]);
         assert_eq!(super::depth_plane(&point), (0.0, 0.0, (3.0, 1.0), 0.5));
+    }
+
+    /// Seed 003 3DSTATE_SBE Primitive ID Override: attribute 1's Y and W components take
+    /// the primitive ID's bits (7, flat: a0 = 7, a1 = a2 = 0) whatever the VUE holds;
+    /// its X and Z, and attribute 0, keep the VUE's values (flat here: one vertex).
+    #[test]
+    fn the_primitive_id_override_replaces_the_selected_components() {
+        let vue: super::super::Vue = vec![[1.0f32.to_bits(); 4], [2.0f32.to_bits(); 4]];
+        let prim = super::Primitive {
+            corners: vec![super::Corner {
+                xy: [0.0, 0.0],
+                z: 0.0,
+                rhw: 1.0,
+                vue: &vue,
+            }],
+            provoking_vue: &vue,
+            back_facing: false,
+            primitive_id: 7,
+            pixels: std::borrow::Cow::Borrowed(&[]),
+            coverage: std::borrow::Cow::Borrowed(&[]),
+            aa_line: None,
+            point: None,
+            source: None,
+        };
+        let sbe = crate::state::AttributeSetup {
+            count: 2,
+            first_slot: 0,
+            swizzles: None,
+            swizzles_upper: false,
+            point_sprite: 0,
+            point_sprite_lower_left: false,
+            flat: 0,
+            primitive_id_override: Some((1, [false, true, false, true])),
+        };
+        let d = super::attribute_setup_data(&sbe, &prim).unwrap();
+        let id = f32::from_bits(7);
+        assert_eq!(d[0], [[1.0, 0.0, 0.0]; 4], "flat: (a0, 0, 0)");
+        assert_eq!(d[1][1][0].to_bits(), id.to_bits());
+        assert_eq!(d[1][3][0].to_bits(), id.to_bits());
+        assert_eq!(d[1][0][0], 2.0);
+        assert_eq!(d[1][2][0], 2.0);
     }
 
     /// The one-pass grouping of raster-ordered pixels equals sorting by subspan, and

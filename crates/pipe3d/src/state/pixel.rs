@@ -155,4 +155,10 @@ pub struct AttributeSetup {
     pub point_sprite_lower_left: bool,
     /// Constant interpolation enables, one bit per attribute.
     pub flat: u32,
+    /// Gen8+ 3DSTATE_SBE Primitive ID Override Attribute Select and Component X/Y/Z/W
+    /// (seed 003 3DSTATE_SBE_BODY: "If set, the X component of output attribute
+    /// selected by Primitive ID Override Attribute Select is overridden with the
+    /// Primitive ID"): the attribute and its overridden components; `None` when no
+    /// component is ("Set all ... to 0 to indicate there is no Primitive ID override").
+    pub primitive_id_override: Option<(usize, [bool; 4])>,
 }
