@@ -15,6 +15,8 @@ pub struct ExecArgs<'a> {
     pub bin: bool,
     /// Dispatch width.
     pub simd: u8,
+    /// The machine code's encoding (`--gen`).
+    pub encoding: gtsim_isa::Encoding,
     /// `REG:TYPE=v0,v1,...` assignments.
     pub sets: &'a [String],
     /// `REG:TYPE` registers to print afterwards.
@@ -31,12 +33,12 @@ pub fn exec(a: &ExecArgs) -> Result<String> {
         crate::input::read(a.file)?
     } else {
         let text = crate::input::read_text(a.file)?;
-        gtsim_isa::asm::assemble(&text, gtsim_isa::asm::Compaction::Never)
+        gtsim_isa::asm::assemble_for(a.encoding, &text, gtsim_isa::asm::Compaction::Never)
             .map_err(|e| InputProblem(format!("{}: {e}", a.file.display())))?
     };
     if ![1, 8, 16, 32].contains(&a.simd) {
         bail!(
-            "--simd {}: Gen7 threads are dispatched SIMD8, SIMD16 or SIMD32 (pixel shaders), or SIMD1 for tests",
+            "--simd {}: threads are dispatched SIMD8, SIMD16 or SIMD32 (pixel shaders), or SIMD1 for tests",
             a.simd
         );
     }
@@ -45,7 +47,7 @@ pub fn exec(a: &ExecArgs) -> Result<String> {
     for s in a.sets {
         harness::set(&mut thread, s).map_err(|e| anyhow!("--set {e}"))?;
     }
-    let run = harness::run_thread(thread, &code, a.budget)
+    let run = harness::run_thread_for(a.encoding, thread, &code, a.budget)
         .map_err(|e| InputProblem(format!("{}: thread hang: {e}", a.file.display())))?;
     let mut out = String::new();
     for d in a.dumps {

@@ -134,6 +134,9 @@ enum Command {
         /// Dispatch width (channels enabled).
         #[arg(long, default_value_t = 8)]
         simd: u8,
+        /// GPU generation of the machine code (7, Ivy Bridge, or 11, Ice Lake).
+        #[arg(long = "gen", default_value_t = 7)]
+        gen_: u32,
         /// Initial register contents, e.g. `g2:f=1.5,-0,inf,nan` (types ub b uw w ud d f df hf).
         #[arg(long = "set", value_name = "REG:TYPE=v0,v1,...")]
         sets: Vec<String>,
@@ -415,15 +418,20 @@ fn run(cli: Cli) -> Result<ExitCode> {
             file,
             bin,
             simd,
+            gen_,
             sets,
             dumps,
             alt,
             budget,
         } => {
+            let Some(encoding) = gtsim_isa::Encoding::from_generation(gen_) else {
+                bail!("generation {gen_} is not modelled (--gen 7, Ivy Bridge, or 11, Ice Lake)");
+            };
             let out = exec::exec(&exec::ExecArgs {
                 file: &file,
                 bin,
                 simd,
+                encoding,
                 sets: &sets,
                 dumps: &dumps,
                 alt,

@@ -137,6 +137,38 @@ fn asm_errors_name_the_line() {
     assert!(err.contains("line 2: unknown opcode `frobnicate`"), "{err}");
 }
 
+/// `gtsim exec --gen 11` assembles and runs Ice Lake machine code: g10 = 5, then + 7,
+/// and the EOT send's thread spawner message is recorded; an unmodelled generation is
+/// refused.
+#[test]
+fn exec_runs_an_ice_lake_kernel() {
+    let k = temp(
+        "exec-gen11.asm",
+        b"mov(8)          g10<1>UD        0x00000005UD                    { align1 1Q };\n\
+          add(8)          g10<1>UD        g10<8,8,1>UD    0x00000007UD    { align1 1Q };\n\
+          mov(8)          g126<1>UD       g0<8,8,1>UD                     { align1 WE_all 1Q };\n\
+          send(16)        null<1>UW       g126<8,8,1>UW   0x82000000\n\
+          thread_spawner MsgDesc: mlen 1 rlen 0           { align1 WE_all 1H EOT };\n",
+    );
+    let (code, out, err) = gtsim(&[
+        "exec",
+        "--gen",
+        "11",
+        k.to_str().unwrap(),
+        "--dump",
+        "g10:ud",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("g10:ud = 12 12 12 12 12 12 12 12\n"), "{out}");
+    assert!(
+        out.contains("mlen 1 rlen 0") && out.contains("EOT"),
+        "{out}"
+    );
+    let (code, _, err) = gtsim(&["exec", "--gen", "9", k.to_str().unwrap()]);
+    assert_ne!(code, 0);
+    assert!(err.contains("generation 9 is not modelled"), "{err}");
+}
+
 /// `gtsim exec` adds per channel as IEEE-754 says (1+0.5, inf+x = inf, NaN propagates,
 /// 7 + -0 = 7, 8 + -8 = +0) and reports the EOT message it recorded.
 #[test]

@@ -284,9 +284,19 @@ pub fn run_bin_with_budget(
 
 /// Runs a prepared thread (registers set, mode chosen) on `code` with the recording null
 /// shared function.
-pub fn run_thread(mut thread: Thread, code: &[u8], budget: u64) -> Result<Run, HarnessError> {
+pub fn run_thread(thread: Thread, code: &[u8], budget: u64) -> Result<Run, HarnessError> {
+    run_thread_for(gtsim_isa::Encoding::default(), thread, code, budget)
+}
+
+/// [`run_thread`] with the machine code of encoding `enc`.
+pub fn run_thread_for(
+    enc: gtsim_isa::Encoding,
+    mut thread: Thread,
+    code: &[u8],
+    budget: u64,
+) -> Result<Run, HarnessError> {
     let mut rec = Recorder::default();
-    let executed = thread.run(code, &mut rec, budget)?;
+    let executed = thread.run_program(&crate::exec::Program::new(enc, code), &mut rec, budget)?;
     Ok(Run {
         thread,
         messages: rec.messages,
