@@ -312,6 +312,11 @@ fn host_isa(quality: Quality) -> Option<std::sync::Arc<dyn cranelift_codegen::is
         flags.set("opt_level", opt).ok()?;
         flags.set("enable_verifier", "false").ok()?;
         flags.set("regalloc_algorithm", regalloc).ok()?;
+        // Every frame larger than a page touches its pages in order (inline probes), so a
+        // host thread stack too small for it ends at the guard page rather than writing
+        // past it into other memory.
+        flags.set("enable_probestack", "true").ok()?;
+        flags.set("probestack_strategy", "inline").ok()?;
         cranelift_native::builder()
             .ok()?
             .finish(settings::Flags::new(flags))
@@ -319,6 +324,16 @@ fn host_isa(quality: Quality) -> Option<std::sync::Arc<dyn cranelift_codegen::is
     })
     .clone()
 }
+
+/// The most instructions a program may have to be compiled; longer ones run
+/// interpreted. A compiled program is one host function whose stack frame grows with its
+/// length (the quick tier's allocator keeps values in stack slots): Mesa's softfp64 lowering
+/// of a dmat4 inverse on Ice Lake (86,827 SIMD8 instructions, piglit
+/// `fs-inverse-dmat4`) needed a frame larger than a 2 MiB host thread stack and, run on
+/// one, wrote past it. Programs this long run seconds per thread anyway; at this bound
+/// the frame stays well inside any host thread's stack, and the stack probes
+/// ([`host_isa`]) catch what might not.
+pub(crate) const MAX_INSTRUCTIONS: usize = 16_384;
 
 /// Where [`compile`] may take a program's code from.
 #[derive(Debug, Clone, Copy)]
@@ -341,6 +356,9 @@ pub(crate) fn compile(
     encoding: &str,
     source: Source<'_>,
 ) -> Option<Compiled> {
+    if code.len() > MAX_INSTRUCTIONS {
+        return None;
+    }
     let isa = host_isa(quality)?;
     let host_daz = fpenv::available();
     let disk = match source {

@@ -99,6 +99,9 @@ fn pool(n: usize) -> Option<Arc<rayon::ThreadPool>> {
     let p = Arc::new(
         rayon::ThreadPoolBuilder::new()
             .num_threads(n)
+            // Compiled EU programs run on these threads with frames that grow with the
+            // program (bounded by `gtsim_eu`'s JIT limit): room beyond the 2 MiB default.
+            .stack_size(16 << 20)
             .start_handler(|_| WORKER.with(|w| w.set(true)))
             .build()
             .ok()?,
