@@ -1333,6 +1333,15 @@ impl Thread {
         usize::try_from(self.ip as i64 + rel.unwrap_or(0) as i64).unwrap_or(usize::MAX)
     }
 
+    /// Whether a channel waits for an instruction in `from..to`.
+    fn waits_within(&self, from: usize, to: usize) -> bool {
+        self.parked != 0
+            && self
+                .waiting
+                .iter()
+                .any(|w| w.is_some_and(|w| (from..to).contains(&w)))
+    }
+
     fn wait(&mut self, mask: u32, at: usize) {
         let mut m = mask;
         while m != 0 {
@@ -1471,7 +1480,19 @@ impl Thread {
                 let pending = self.waiting.contains(&Some(next));
                 Ok(if pending { Flow::Next } else { Flow::Jump(jip) })
             }
-            Opcode::Endif => Ok(Flow::Next),
+            // IVB PRM Vol4 Part3 `endif`: with no channel enabled after it, the thread
+            // jumps to JIP (the next point where channels join again). No channel can be
+            // waiting in between, or the jump would strand it: then it goes on, and the
+            // instructions in between, enabling none, change nothing but what their
+            // WE_all forms write, which the jump keeps them from writing (Mesa's
+            // find-live-channel `fbl` of ce0 after a loop's last channels broke out
+            // would otherwise read an empty mask).
+            Opcode::Endif => Ok(match ins.jip {
+                Some(rel) if rel > 0 && live == 0 && !self.waits_within(next, jip) => {
+                    Flow::Jump(jip)
+                }
+                _ => Flow::Next,
+            }),
             Opcode::Break | Opcode::Cont | Opcode::Halt => {
                 // Breaking channels wait for UIP (after the loop / the while / the end);
                 // if none is left running, jump to JIP.

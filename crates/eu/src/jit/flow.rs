@@ -145,8 +145,7 @@ impl<'a> Layout<'a> {
                     }
                 }
                 let lands = match ins.opcode {
-                    Opcode::If | Opcode::Else | Opcode::While => landing(jip),
-                    Opcode::Endif => true,
+                    Opcode::If | Opcode::Else | Opcode::While | Opcode::Endif => landing(jip),
                     Opcode::Break | Opcode::Cont | Opcode::Halt => landing(jip) && landing(uip),
                     _ => false,
                 };
@@ -571,7 +570,23 @@ impl Builder<'_> {
                 };
                 self.branch_to(b, pending, next, jip);
             }
-            Opcode::Endif => self.goto(b, next),
+            Opcode::Endif => {
+                // `Thread::branch`: with no live channel and none waiting before JIP, go
+                // to JIP.
+                if !(jip > next && jip != usize::MAX) {
+                    self.goto(b, next);
+                    return;
+                }
+                let mut waiting = b.ins().iconst(types::I32, 0);
+                let first = self.layout.targets.partition_point(|&t| t < next);
+                let last = self.layout.targets.partition_point(|&t| t < jip);
+                for i in first..last {
+                    let w = self.load_wait(b, (i * 4) as i32);
+                    waiting = b.ins().bor(waiting, w);
+                }
+                let busy = b.ins().bor(live, waiting);
+                self.branch_to(b, busy, next, jip);
+            }
             Opcode::Break | Opcode::Cont | Opcode::Halt => {
                 let go = b.ins().band(live, cond);
                 self.park(b, go, uip);
