@@ -158,6 +158,22 @@ impl<'a> ComputeFront<'a> {
         gtsim_pipe3d::state::read_curbe(mem, at, load.curbe_total_data_length as usize)
     }
 
+    /// The interface descriptor's kernel, its binding table and sampler state table
+    /// noted for the dispatch's messages.
+    fn kernel_and_tables(&self, idd: &InterfaceDescriptorData) -> KernelPointer {
+        let _ = self
+            .binding_table
+            .set(self.bases.binding_table(idd.binding_table_pointer));
+        let _ = self.sampler_state.set(crate::bases::address(
+            self.bases.dynamic.wrapping_add(idd.sampler_state_pointer),
+        ));
+        let kernel = idd.kernel_start_pointer | idd.kernel_start_pointer_high << 32;
+        KernelPointer {
+            address: crate::bases::address(self.bases.instruction.wrapping_add(kernel)),
+            bound: self.bases.instruction_bound,
+        }
+    }
+
     /// Scratch space as MEDIA_VFE_STATE gives it on Gen8+: Per Thread Scratch Space n
     /// is 1 KiB << n (Mesa iris_state.c programs ffs(size) - 11).
     fn scratch(vfe: &MediaVfeState) -> Scratch {
@@ -167,6 +183,21 @@ impl<'a> ComputeFront<'a> {
             bytes_per_thread: 1024 << u64::from(vfe.per_thread_scratch_space.min(11)),
         }
     }
+}
+
+/// Threads start with round to nearest even: a dispatch's directed rounding mode is
+/// refused (seed 003 INTERFACE_DESCRIPTOR_DATA Rounding Mode).
+fn check_rounding(idd: &InterfaceDescriptorData) -> Result<(), DrawError> {
+    if idd.rounding_mode != 0 {
+        return Err(DrawError::Unsupported(gtsim_spec::Unsupported::new(
+            format!(
+                "INTERFACE_DESCRIPTOR_DATA Rounding Mode {} (only RTNE at dispatch)",
+                idd.rounding_mode
+            ),
+            "seed 003 INTERFACE_DESCRIPTOR_DATA Rounding Mode",
+        )));
+    }
+    Ok(())
 }
 
 /// Seed 003 INTERFACE_DESCRIPTOR_DATA Shared Local Memory Size: 0 none, then 1K << (n-1)
@@ -202,15 +233,7 @@ impl Front for ComputeFront<'_> {
         // flushed: Denorm Mode Ftz, or SetByKernel ("handled by kernel": its cr0, which
         // starts clear). A kernel may change both in cr0, which the EU models; a
         // dispatch's directed rounding mode is refused.
-        if idd.rounding_mode != 0 {
-            return Err(DrawError::Unsupported(gtsim_spec::Unsupported::new(
-                format!(
-                    "INTERFACE_DESCRIPTOR_DATA Rounding Mode {} (only RTNE at dispatch)",
-                    idd.rounding_mode
-                ),
-                "seed 003 INTERFACE_DESCRIPTOR_DATA Rounding Mode",
-            )));
-        }
+        check_rounding(&idd)?;
         let simd = match w.simd_size {
             SimdSize::SIMD8 => 8,
             SimdSize::SIMD16 => 16,
@@ -236,17 +259,9 @@ impl Front for ComputeFront<'_> {
             w.thread_group_id_starting_y,
             w.thread_group_id_starting_resume_z,
         ];
-        let binding_table = self.bases.binding_table(idd.binding_table_pointer);
-        let _ = self.binding_table.set(binding_table);
-        let _ = self.sampler_state.set(crate::bases::address(
-            self.bases.dynamic.wrapping_add(idd.sampler_state_pointer),
-        ));
-        let kernel = idd.kernel_start_pointer | idd.kernel_start_pointer_high << 32;
+        let kernel = self.kernel_and_tables(&idd);
         Ok(Some(ComputeDispatch {
-            kernel: KernelPointer {
-                address: crate::bases::address(self.bases.instruction.wrapping_add(kernel)),
-                bound: self.bases.instruction_bound,
-            },
+            kernel,
             encoding: gtsim_isa::Encoding::IceLake,
             simd,
             threads: [
@@ -303,15 +318,7 @@ impl Front for ComputeFront<'_> {
             )));
         }
         let idd = self.interface_descriptor(mem, u32::from(w.interface_descriptor_offset))?;
-        if idd.rounding_mode != 0 {
-            return Err(DrawError::Unsupported(gtsim_spec::Unsupported::new(
-                format!(
-                    "INTERFACE_DESCRIPTOR_DATA Rounding Mode {} (only RTNE at dispatch)",
-                    idd.rounding_mode
-                ),
-                "seed 003 INTERFACE_DESCRIPTOR_DATA Rounding Mode",
-            )));
-        }
+        check_rounding(&idd)?;
         // Every media thread receives the same CURBE rows: the cross-thread rows and
         // Constant URB Entry Read Length more, from Constant URB Entry Read Offset.
         let curbe = self.curbe(mem)?;
@@ -321,17 +328,9 @@ impl Front for ComputeFront<'_> {
         let rows = (first..first + count)
             .map(|r| curbe.get(r).copied().unwrap_or([0; 32]))
             .collect();
-        let binding_table = self.bases.binding_table(idd.binding_table_pointer);
-        let _ = self.binding_table.set(binding_table);
-        let _ = self.sampler_state.set(crate::bases::address(
-            self.bases.dynamic.wrapping_add(idd.sampler_state_pointer),
-        ));
-        let kernel = idd.kernel_start_pointer | idd.kernel_start_pointer_high << 32;
+        let kernel = self.kernel_and_tables(&idd);
         Ok(Some(MediaThread {
-            kernel: KernelPointer {
-                address: crate::bases::address(self.bases.instruction.wrapping_add(kernel)),
-                bound: self.bases.instruction_bound,
-            },
+            kernel,
             encoding: gtsim_isa::Encoding::IceLake,
             curbe: rows,
             inline: w.entries.iter().map(|e| e.inline_data).collect(),

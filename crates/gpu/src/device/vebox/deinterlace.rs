@@ -97,16 +97,7 @@ impl Di {
         };
         let addr = (s.u("Dn Di State Pointer High") << 32 | s.u("Dn Di State Pointer Low") << 12)
             & cs.info().address_mask();
-        let mut bytes = vec![0u8; def.dwords as usize * 4];
-        cs.mem.read(addr, &mut bytes).map_err(|fault| Hang::Fault {
-            command: CMD,
-            addr: at,
-            fault,
-        })?;
-        let dw: Vec<u32> = bytes
-            .chunks_exact(4)
-            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-            .collect();
+        let dw = super::read_state(&*cs.mem, addr, def.dwords as usize, at)?;
         let d = Fields {
             generation,
             def,

@@ -46,16 +46,7 @@ impl Pipe {
         addr: u64,
         at: u64,
     ) -> Result<Pipe, Hang> {
-        let mut bytes = vec![0u8; DWORDS * 4];
-        mem.read(addr, &mut bytes).map_err(|fault| Hang::Fault {
-            command: "VEB_DI_IECP",
-            addr: at,
-            fault,
-        })?;
-        let dw: Vec<u32> = bytes
-            .chunks_exact(4)
-            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-            .collect();
+        let dw = super::read_state(mem, addr, DWORDS, at)?;
         Pipe::decode(generation, &dw, at)
     }
 

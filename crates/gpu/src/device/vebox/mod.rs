@@ -103,6 +103,20 @@ pub(super) fn execute<F: Front>(
     Ok(())
 }
 
+/// The `dwords` dwords of a VEBOX heap state at `addr`, read for VEB_DI_IECP at `at`.
+pub(super) fn read_state(
+    mem: &dyn gtsim_mem::memory::Memory,
+    addr: u64,
+    dwords: usize,
+    at: u64,
+) -> Result<Vec<u32>, Hang> {
+    mem.read_dwords(addr, dwords).map_err(|fault| Hang::Fault {
+        command: "VEB_DI_IECP",
+        addr: at,
+        fault,
+    })
+}
+
 /// The name of enumerated field `name` of `c`'s value, or its number.
 fn named(c: &Fields, name: &str) -> String {
     let v = c.u(name);
