@@ -1077,5 +1077,22 @@ mod masked_select_tests {
             .map(|g| i32::from_le_bytes([g[0], g[1], g[2], g[3]]))
             .collect();
         assert_eq!(lane0, [-5, 7, 0, 1]);
+        // In DX9 border colour mode the integer border depends on a register the model
+        // does not read: refused by name.
+        let dx9 = gtsim_spec::gen11::SamplerState {
+            texture_border_color_mode: 1,
+            ..sampler
+        };
+        mem.write(0x2000, &words(dx9.pack().unwrap())).unwrap();
+        let e = message(
+            &SamplerCache::default(),
+            &Bases::default(),
+            tables,
+            &mem,
+            &m,
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("DX9 border colour mode"), "{e}");
     }
 }

@@ -298,8 +298,8 @@ fn vebox_frame_trace() -> Vec<u8> {
 /// (VE-to-SFC, 4:2:0 in, the 8x8 poly-phase AVS with adaptive filtering bypassed at 2:1
 /// both ways, CSC on, 16x8 YUYV out at 0x60000, pitch 32), SFC_AVS_STATE (sharpness 128,
 /// vertical siting 4/8), identity coefficient tables (tap 3 = 64), SFC_IEF_STATE (an
-/// identity transform), SFC_FRAME_START, VEB_DI_IECP over columns 0..=31. Also returns
-/// where each SFC command starts in the batch and the batch's length before its end.
+/// identity transform), SFC_FRAME_START, VEB_DI_IECP over columns 0..=31, and where
+/// each command starts in the batch (which [`sfc_frame_trace_of`] ends).
 fn sfc_frame_batch() -> (Vec<u32>, Vec<usize>) {
     let mut batch = vec![];
     let mut starts = vec![];

@@ -1490,7 +1490,18 @@ impl Texture<'_> {
     /// TEXCOORDMODE_CLAMP_BORDER (§2.13.1.4 programming notes) on Gen7; on Gen8+ they
     /// take the border colour's bits as integers ([`Self::integer_border`]).
     fn border(&self, smp: &Setup) -> Result<Texel, MessageError> {
-        if self.integer && smp.integer_border && !smp.border_dx9 {
+        if self.integer && smp.integer_border {
+            if smp.border_dx9 {
+                // Seed 003 SAMPLER_BORDER_COLOR_STATE: in DX9 mode an integer surface's
+                // border colour is UNORM8 or, with register E194h's "Enable Missing
+                // Alpha Format Fix", R8G8B8A8_UINT/SINT; the model does not read that
+                // register.
+                return Err(Unsupported::new(
+                    "the DX9 border colour mode on a UINT/SINT surface",
+                    "seed 003 SAMPLER_BORDER_COLOR_STATE (register E194h)",
+                )
+                .into());
+            }
             return Ok(self.integer_border(smp));
         }
         if self.integer {
