@@ -398,7 +398,9 @@ fn vertex_fetch(
             start: ib.buffer_starting_address,
             end: ib.buffer_ending_address,
             format: ib.index_format.0,
-            cut_enable: ib.cut_index_enable,
+            cut_index: ib
+                .cut_index_enable
+                .then(|| gtsim_pipe3d::index::all_ones(ib.index_format.0)),
         })
     } else {
         None
@@ -652,6 +654,8 @@ fn geometry_shader(
         control_header_rows: usize::from(gs.control_data_header_size),
         default_stream: u32::from(gs.default_stream_id),
         reorder: gs.reorder_enable,
+        // Seed 004 §7.4.1: Ivy Bridge reorders one way only.
+        reorder_trailing: false,
         discard_adjacency: gs.discard_adjacency,
         hint: u32::from(gs.hint),
         vertex_count: GsVertexCount::EotHeader,

@@ -42,6 +42,14 @@ pub enum GsNext {
 pub struct Staging {
     /// Reorder Enable: "odd" TRISTRIP (and "even" TRISTRIP_REV) triangles are reordered.
     pub reorder: bool,
+    /// Gen8+ Reorder Mode TRAILING (seed 003 3DSTATE_GS_BODY: "the trailing (last)
+    /// vertices are in consecutive order starting at v2"): a reordered triangle is the
+    /// LEADING one (Gen7's Reorder Enable order, `(k, k+2, k+1)`) rotated to end on the
+    /// strip's last vertex, `(k+1, k, k+2)`, OpenGL's order; an odd TRISTRIP_ADJ object
+    /// likewise, its adjacent vertices moving with their edges. The seed's Object Vertex
+    /// Ordering table is not in seed 003; the rotation is the one the SO stage's
+    /// REORDER_TRAILING makes (seed 004 §8.1, `draw::stream_out`).
+    pub trailing: bool,
     /// Discard Adjacency: only the non-adjacent vertices of adjacency objects are passed.
     pub discard_adjacency: bool,
 }
@@ -125,7 +133,9 @@ fn fixed(t: T, k: usize, s: Staging) -> Result<GsObject, AssemblyError> {
             } else {
                 T::_3DPRIM_TRISTRIP
             };
-            let v = if reversed && s.reorder {
+            let v = if reversed && s.reorder && s.trailing {
+                vec![k + 1, k, k + 2]
+            } else if reversed && s.reorder {
                 vec![k, k + 2, k + 1]
             } else {
                 vec![k, k + 1, k + 2]
@@ -155,7 +165,8 @@ fn fixed(t: T, k: usize, s: Staging) -> Result<GsObject, AssemblyError> {
 /// 2k+6, 2k+4, 2k+3) for even k and (2k, 2k+3, 2k+4, 2k+6, 2k+2, 2k-2) for odd k, except
 /// that the trailing object (k = N/2 - 3) takes N-1 = 2k+5 where the others take 2k+6.
 /// An odd vertex count rounds down (N = 7 is N = 6's single object). PrimitiveID comes
-/// from 2k+4 throughout.
+/// from 2k+4 throughout. Under Reorder Mode TRAILING ([`Staging::trailing`]) an odd
+/// object is (2k+2, 2k-2, 2k, 2k+3, 2k+4, 2k+6).
 fn tristrip_adj(k: usize, count: usize, ended: bool, s: Staging) -> GsNext {
     let n = count & !1;
     let trailing = if n >= 2 * k + 8 {
@@ -172,6 +183,8 @@ fn tristrip_adj(k: usize, count: usize, ended: bool, s: Staging) -> GsNext {
         vec![0, 1, 2, fourth, 4, 3]
     } else if k.is_multiple_of(2) {
         vec![2 * k, 2 * k - 2, 2 * k + 2, fourth, 2 * k + 4, 2 * k + 3]
+    } else if s.trailing {
+        vec![2 * k + 2, 2 * k - 2, 2 * k, 2 * k + 3, 2 * k + 4, fourth]
     } else {
         vec![2 * k, 2 * k + 3, 2 * k + 4, fourth, 2 * k + 2, 2 * k - 2]
     };
@@ -202,12 +215,57 @@ mod tests {
 
     const REORDER: Staging = Staging {
         reorder: true,
+        trailing: false,
         discard_adjacency: false,
     };
     const PLAIN: Staging = Staging {
         reorder: false,
+        trailing: false,
         discard_adjacency: false,
     };
+    const TRAILING: Staging = Staging {
+        reorder: true,
+        trailing: true,
+        discard_adjacency: false,
+    };
+
+    /// Reorder Mode TRAILING passes strip triangles in OpenGL's order: the OpenGL 4.6
+    /// core specification §10.1.6 (triangle strips: triangle i is (i, i+1, i+2) for
+    /// even i, (i+1, i, i+2) for odd i) and §10.1.13 table 10.1 (triangle strips with
+    /// adjacency, vertices numbered from 1: the first triangle (1, 2, 3, 7, 5, 4) when
+    /// there is more than one, middle odd i (2i+3, 2i-1, 2i+1, 2i+4, 2i+5, 2i+6), middle
+    /// even i (2i+1, 2i-1, 2i+3, 2i+7, 2i+5, 2i+4), the last odd i (2i+3, 2i-1, 2i+1,
+    /// 2i+4, 2i+5, 2i+6) and the last even i (2i+1, 2i-1, 2i+3, 2i+6, 2i+5, 2i+4)),
+    /// worked here for 5 and 10 vertices and written from 0.
+    #[test]
+    fn trailing_reorder_gives_opengl_order() {
+        assert_eq!(
+            verts(T::_3DPRIM_TRISTRIP, 5, TRAILING),
+            [[0, 1, 2], [2, 1, 3], [2, 3, 4]]
+        );
+        // TRISTRIP_REV reorders the even triangles the same way.
+        assert_eq!(
+            verts(T::_3DPRIM_TRISTRIP_REVERSE, 4, TRAILING),
+            [[1, 0, 2], [1, 2, 3]]
+        );
+        // 10 vertices, three triangles: first (i = 0), middle odd (i = 1), last even
+        // (i = 2): 1-based (1,2,3,7,5,4), (5,1,3,6,7,9), (5,3,7,10,9,8).
+        assert_eq!(
+            verts(T::_3DPRIM_TRISTRIP_ADJ, 10, TRAILING),
+            [[0, 1, 2, 6, 4, 3], [4, 0, 2, 5, 6, 8], [4, 2, 6, 9, 8, 7]]
+        );
+        // 12 vertices: the middle odd object and the last odd one, 1-based
+        // (5,1,3,6,7,9) and (9,5,7,10,11,12).
+        let v = verts(T::_3DPRIM_TRISTRIP_ADJ, 12, TRAILING);
+        assert_eq!(v[1], [4, 0, 2, 5, 6, 8]);
+        assert_eq!(v[3], [8, 4, 6, 9, 10, 11]);
+        // Without adjacency passed, the inner triangle of an odd object is TRISTRIP's.
+        let s = Staging {
+            discard_adjacency: true,
+            ..TRAILING
+        };
+        assert_eq!(verts(T::_3DPRIM_TRISTRIP_ADJ, 10, s)[1], [4, 2, 6]);
+    }
 
     /// The seed's rows for the simple topologies, with the underlined PrimitiveID vertex.
     #[test]
@@ -354,6 +412,7 @@ mod tests {
     fn discarding_adjacency_passes_the_inner_object() {
         let s = Staging {
             reorder: true,
+            trailing: false,
             discard_adjacency: true,
         };
         assert_eq!(verts(T::_3DPRIM_LINELIST_ADJ, 8, s), [[1, 2], [5, 6]]);

@@ -1,7 +1,8 @@
 //! Index buffer access (seed 004 §2.2, 3DSTATE_INDEX_BUFFER L1940-2040): indices read
 //! from linear memory in the Index Format, reads past the Buffer Ending Address return 0,
-//! and with Cut Index Enable the largest value of the format cuts the topology, for the
-//! topologies the seed's table allows.
+//! and with Cut Index Enable an index equal to the cut index cuts the topology, for the
+//! topologies the seed's table allows: on Gen7 the largest value of the format
+//! ([`all_ones`]), on Gen8+ 3DSTATE_VF's Cut Index.
 
 use gtsim_mem::{Fault, Memory};
 use gtsim_spec::shared::ThreeDPrimTopoType as T;
@@ -37,8 +38,27 @@ pub struct IndexBuffer {
     pub end: u64,
     /// Index Format: 0 byte, 1 word, 2 dword.
     pub format: u32,
-    /// Cut Index Enable.
-    pub cut_enable: bool,
+    /// With Cut Index Enable, the index value that cuts the topology, compared with
+    /// each fetched index zero-extended to 32 bits (Gen7: [`all_ones`] of the format,
+    /// seed 004 §2.2.1; Gen11: 3DSTATE_VF Cut Index, seed 003 3DSTATE_VF_BODY); `None`
+    /// without Cut Index Enable.
+    ///
+    /// Seed 003 says the Cut Index "is compared to the fetched (and possibly-sign-
+    /// extended) vertex index", and that for indices under 32 bits a large Cut Index
+    /// "will never match": the model compares the index as fetched, zero-extended,
+    /// which is what makes the format's all-ones cut (Mesa's anv programs 0xff, 0xffff
+    /// or 0xffffffff by index type, `restart_index_for_type`).
+    pub cut_index: Option<u32>,
+}
+
+/// The largest value of Index Format `format` (0 byte, 1 word, 2 dword): Gen7's cut
+/// index (seed 004 §2.2.1 Cut Index Enable).
+pub fn all_ones(format: u32) -> u32 {
+    match format {
+        0 => 0xff,
+        1 => 0xffff,
+        _ => u32::MAX,
+    }
 }
 
 /// Whether a topology accepts cut indices (seed 004 §2.2.1 table, L2014-2035).
@@ -72,14 +92,9 @@ pub fn fetch(
     if !ib.start.is_multiple_of(size) {
         return Err(IndexError::Misaligned(ib.start));
     }
-    if ib.cut_enable && !supports_cut(topology) {
+    if ib.cut_index.is_some() && !supports_cut(topology) {
         return Err(IndexError::CutTopology(topology.0));
     }
-    let cut = if size == 4 {
-        u32::MAX
-    } else {
-        (1u32 << (size * 8)) - 1
-    };
     let mut out = Vec::with_capacity(count.min(1 << 20) as usize);
     for i in first..first.saturating_add(count) {
         let at = ib.start.wrapping_add(i.wrapping_mul(size));
@@ -91,7 +106,7 @@ pub fn fetch(
             mem.read(at, &mut b[..size as usize])?;
             u32::from_le_bytes(b)
         };
-        out.push(if ib.cut_enable && v == cut {
+        out.push(if ib.cut_index == Some(v) {
             None
         } else {
             Some(v)

@@ -24,14 +24,14 @@ fn word_indices_with_a_cut() {
         start: 0x1000,
         end: 0,
         format: 1,
-        cut_enable: true,
+        cut_index: Some(0xffff),
     };
     let got = fetch(&m, &ib, T::_3DPRIM_TRISTRIP, 0, 7).unwrap();
     assert_eq!(got[3], None);
     assert_eq!(split_at_cuts(&got), vec![vec![0, 1, 2], vec![3, 4, 5]]);
     // Without cut enable 0xffff is an ordinary index.
     let plain = IndexBuffer {
-        cut_enable: false,
+        cut_index: None,
         ..ib
     };
     assert_eq!(
@@ -50,7 +50,7 @@ fn reads_past_the_end_address_are_zero() {
         start: 0x1000,
         end: 0x1007,
         format: 2,
-        cut_enable: false,
+        cut_index: None,
     };
     assert_eq!(
         fetch(&m, &ib, T::_3DPRIM_TRILIST, 0, 3).unwrap(),
@@ -75,7 +75,7 @@ fn bad_state_is_an_error() {
         start: 0x1001,
         end: 0,
         format: 1,
-        cut_enable: false,
+        cut_index: None,
     };
     assert_eq!(
         fetch(&m, &ib, T::_3DPRIM_TRILIST, 0, 1),
@@ -85,7 +85,7 @@ fn bad_state_is_an_error() {
         start: 0x1000,
         end: 0,
         format: 3,
-        cut_enable: false,
+        cut_index: None,
     };
     assert_eq!(
         fetch(&m, &ib, T::_3DPRIM_TRILIST, 0, 1),
@@ -95,7 +95,7 @@ fn bad_state_is_an_error() {
         start: 0x1000,
         end: 0,
         format: 1,
-        cut_enable: true,
+        cut_index: Some(0xffff),
     };
     assert!(matches!(
         fetch(&m, &ib, T::_3DPRIM_TRIFAN, 0, 1),
@@ -107,7 +107,7 @@ fn bad_state_is_an_error() {
         start: 0x8000,
         end: 0,
         format: 2,
-        cut_enable: false,
+        cut_index: None,
     };
     assert!(matches!(
         fetch(&m, &ib, T::_3DPRIM_TRILIST, 0, 1),
@@ -118,4 +118,44 @@ fn bad_state_is_an_error() {
             kind: "read"
         }))
     ));
+}
+
+/// Gen8+ (seed 003 3DSTATE_VF_BODY Cut Index): any value cuts where an index equals it;
+/// the format's all-ones is then an ordinary index, and a Cut Index wider than the
+/// format "will never match" (iris passes OpenGL's glPrimitiveRestartIndex value).
+#[test]
+fn any_cut_index_cuts_where_an_index_equals_it() {
+    let bytes = [0u8, 1, 2, 0x80, 0xff, 3, 4];
+    let m = mem_with(&bytes);
+    let ib = IndexBuffer {
+        start: 0x1000,
+        end: 0,
+        format: 0,
+        cut_index: Some(0x80),
+    };
+    let got = fetch(&m, &ib, T::_3DPRIM_TRISTRIP, 0, 7).unwrap();
+    assert_eq!(
+        got,
+        vec![
+            Some(0),
+            Some(1),
+            Some(2),
+            None,
+            Some(0xff),
+            Some(3),
+            Some(4)
+        ]
+    );
+    assert_eq!(split_at_cuts(&got), vec![vec![0, 1, 2], vec![0xff, 3, 4]]);
+    // 0x1ff matches no byte index, however its low byte reads.
+    let wide = IndexBuffer {
+        cut_index: Some(0x1ff),
+        ..ib
+    };
+    assert!(
+        fetch(&m, &wide, T::_3DPRIM_TRISTRIP, 0, 7)
+            .unwrap()
+            .iter()
+            .all(Option::is_some)
+    );
 }

@@ -186,27 +186,14 @@ fn vertex_fetch(f: &DrawFront, counts: DrawCounts) -> Result<VertexFetch, DrawEr
     let index_buffer = if p.vertex_access_type == three_d_primitive::VertexAccessType::RANDOM {
         let ib = get(&s.index_buffer);
         let format = ib.index_format.0;
-        let all_ones = match format {
-            0 => 0xff,
-            1 => 0xffff,
-            _ => u32::MAX,
-        };
-        if vf.indexed_draw_cut_index_enable && vf.cut_index & all_ones != all_ones {
-            return Err(unsupported(
-                format!(
-                    "3DSTATE_VF Cut Index {:#x}, other than the index format's all-ones",
-                    vf.cut_index
-                ),
-                "Gen11 PRM Vol 2a 3DSTATE_VF",
-            ));
-        }
         let start = address(ib.buffer_starting_address);
         Some(IndexBuffer {
             start,
             // Buffer Size bytes from the start; an empty buffer reads as zeros.
             end: start.wrapping_add(u64::from(ib.buffer_size.max(1))) - 1,
             format,
-            cut_enable: vf.indexed_draw_cut_index_enable,
+            // Seed 003 3DSTATE_VF_BODY Cut Index: any value, compared with each index.
+            cut_index: vf.indexed_draw_cut_index_enable.then_some(vf.cut_index),
         })
     } else {
         None
@@ -1203,8 +1190,10 @@ fn geometry_shader(f: &DrawFront, mem: &dyn Memory) -> Result<Option<GeometrySha
         },
         control_header_rows: usize::from(gs.control_data_header_size),
         default_stream: u32::from(gs.default_stream_id),
-        // Reorder Mode 1: TRAILING, the reordering Gen7's Reorder Enable selects.
-        reorder: gs.reorder_mode.0 == 1,
+        // Seed 003 3DSTATE_GS_BODY Reorder Mode: alternating strip triangles are always
+        // reordered, LEADING (0h, Gen7's Reorder Enable order) or TRAILING (1h).
+        reorder: true,
+        reorder_trailing: gs.reorder_mode.0 == 1,
         discard_adjacency: gs.discard_adjacency,
         hint: u32::from(gs.hint),
         vertex_count: if gs.static_output {

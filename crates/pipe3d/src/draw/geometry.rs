@@ -72,6 +72,7 @@ impl GeometryStage {
         let prog = kernels.get(st.encoding, mem, addr)?;
         let staging = Staging {
             reorder: gs.reorder,
+            trailing: gs.reorder_trailing,
             discard_adjacency: gs.discard_adjacency,
         };
         Ok(Some(GeometryStage {

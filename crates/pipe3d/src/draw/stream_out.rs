@@ -19,6 +19,7 @@ use gtsim_spec::shared::ThreeDPrimTopoType as T;
 /// The staging of §8.1: adjacent-only vertices dropped, strip triangles reordered.
 pub(super) const SO_STAGING: Staging = Staging {
     reorder: true,
+    trailing: false,
     discard_adjacency: true,
 };
 

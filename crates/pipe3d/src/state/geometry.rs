@@ -79,8 +79,11 @@ pub struct GeometryShader {
     pub control_header_rows: usize,
     /// StreamID of output vertices without StreamID bits.
     pub default_stream: u32,
-    /// TRISTRIP[_REV] "odd" objects are reordered (Reorder Enable).
+    /// TRISTRIP[_REV] "odd" objects are reordered (Reorder Enable; always on Gen8+).
     pub reorder: bool,
+    /// Reordered objects take the TRAILING order (Gen8+ Reorder Mode,
+    /// [`crate::gs_order::Staging::trailing`]); Gen7 has only the LEADING one.
+    pub reorder_trailing: bool,
     /// Adjacent vertices are dropped from adjacency topologies (Discard Adjacency).
     pub discard_adjacency: bool,
     /// The Hint bit passed in the payload.
