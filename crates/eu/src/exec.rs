@@ -636,6 +636,14 @@ pub struct Thread {
     /// The notification count n0.0: notifications the message gateway delivered (a
     /// barrier completing) that `wait` has not consumed yet.
     pub notifications: u32,
+    /// The value the timestamp register tm0.0-tm0.1 reads (IVB PRM Vol4 Part3
+    /// "Timestamp Register": a free-running 64-bit counter, tm0.0 its low and tm0.1 its
+    /// high dword). The model has no clock of its own: the dispatcher sets the start
+    /// value (0 for a new thread), and each instruction that reads tm0 moves it on by
+    /// one after it ran, so that a thread's successive reads increase (what
+    /// ARB_shader_clock asks of an invocation). tm0 reads always run interpreted, so
+    /// every execution tier gives the same values.
+    pub timestamp: u64,
     /// The registers that may hold non-zero bytes, an over-approximation
     /// (`crate::written`): [`Thread::reset`] zeroes only these. Not architectural state.
     nonzero: RegisterSet,
@@ -695,6 +703,7 @@ impl Thread {
             illegal_opcode_exception,
             channel_instructions,
             notifications,
+            timestamp,
             nonzero: _,
             touched: _,
             acc_dirty: _,
@@ -713,6 +722,7 @@ impl Thread {
         self.illegal_opcode_exception = *illegal_opcode_exception;
         self.channel_instructions = *channel_instructions;
         self.notifications = *notifications;
+        self.timestamp = *timestamp;
     }
 }
 
@@ -820,6 +830,7 @@ impl Thread {
             illegal_opcode_exception,
             channel_instructions,
             notifications,
+            timestamp,
             nonzero,
             touched,
             acc_dirty,
@@ -843,6 +854,7 @@ impl Thread {
         *illegal_opcode_exception = true;
         *channel_instructions = 0;
         *notifications = 0;
+        *timestamp = 0;
         (*nonzero, *touched) = (RegisterSet::EMPTY, RegisterSet::EMPTY);
     }
 
@@ -865,6 +877,7 @@ impl Thread {
             illegal_opcode_exception: true,
             channel_instructions: 0,
             notifications: 0,
+            timestamp: 0,
             nonzero: RegisterSet::EMPTY,
             touched: RegisterSet::EMPTY,
             acc_dirty: false,
@@ -1444,6 +1457,10 @@ impl Thread {
                 ),
                 _ => {
                     crate::ops::alu(self, ins, encoding.negate_is_not(ins))?;
+                    if ins.srcs.iter().any(reads_timestamp) {
+                        // See `Thread::timestamp`.
+                        self.timestamp = self.timestamp.wrapping_add(1);
+                    }
                     Ok(Flow::Next)
                 }
             },
@@ -1762,4 +1779,16 @@ pub(crate) enum Flow {
     Next,
     Jump(usize),
     End,
+}
+
+/// Whether `s` is the timestamp register tm0 (see [`Thread::timestamp`]).
+fn reads_timestamp(s: &Src) -> bool {
+    matches!(
+        *s,
+        Src::Reg {
+            file: RegFile::Arf,
+            nr,
+            ..
+        } if matches!(ArfRegister::of(nr), Some((ArfRegister::Timestamp, 0)))
+    )
 }

@@ -218,7 +218,8 @@ impl Thread {
                         | ArfRegister::Flag
                         | ArfRegister::ChannelEnable
                         | ArfRegister::State
-                        | ArfRegister::Control,
+                        | ArfRegister::Control
+                        | ArfRegister::Timestamp,
                     _
                 ))
             ) =>
@@ -309,6 +310,15 @@ impl Thread {
             .iter()
             .flat_map(|d| d.to_le_bytes())
             .collect(),
+            // tm0: the low and high dwords of `Thread::timestamp`; tm0.2 (whose bits
+            // report events such as a context switch that disturbed the count) and tm0.3
+            // read as zero: no such event happens to a model thread.
+            Some((ArfRegister::Timestamp, _)) => {
+                [self.timestamp as u32, (self.timestamp >> 32) as u32, 0, 0]
+                    .iter()
+                    .flat_map(|d| d.to_le_bytes())
+                    .collect()
+            }
             _ => self.a0.iter().flat_map(|w| w.to_le_bytes()).collect(),
         }
     }

@@ -142,6 +142,8 @@ impl<'a, F: Front> CommandStreamer<'a, F> {
             let (def, dw) = fetch(self.info().tables, self.mem, p)?;
             report.commands += 1;
             *self.device_clock += 1;
+            // The threads the command dispatches read it (`gtsim_pipe3d::draw::clock`).
+            gtsim_pipe3d::draw::clock::set(*self.device_clock);
             let next = p + dw.len() as u64 * 4;
             if let Some(o) = self.observer.as_deref_mut() {
                 o.command(p, def, &dw);

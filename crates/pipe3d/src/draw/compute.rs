@@ -244,6 +244,7 @@ impl GroupRun<'_> {
 fn thread(cs: &ComputeDispatch, id: [u32; 3], t: u32) -> Result<Box<Thread>, DrawError> {
     let (w, h) = (t % cs.threads[0], t / cs.threads[0] % cs.threads[1]);
     let mut th = Box::new(Thread::new(cs.simd as u8));
+    th.timestamp = super::clock::tm0_start();
     th.dispatch_mask = cs.execution_mask(w, h);
     th.fp_mode = if cs.alt_float_mode {
         FpMode::Alt

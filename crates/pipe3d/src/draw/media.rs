@@ -110,6 +110,7 @@ fn thread(m: &MediaThread) -> Result<Box<Thread>, DrawError> {
         });
     }
     let mut t = Box::new(Thread::new(CHANNELS));
+    t.timestamp = super::clock::tm0_start();
     t.dispatch_mask = (1 << CHANNELS) - 1;
     t.illegal_opcode_exception = m.illegal_opcode_exception;
     t.fp_mode = if m.alt_float_mode {

@@ -39,6 +39,7 @@
 //! stages not modelled yet.
 
 mod clipper;
+pub mod clock;
 pub mod compute;
 mod deferred;
 mod geometry;

@@ -116,6 +116,12 @@ pub fn run<T: Send>(n: usize, job: impl Fn(usize) -> T + Sync + Send) -> Vec<T> 
     if t <= 1 || n < 2 {
         return (0..n).map(job).collect();
     }
+    // The jobs run at the submitting thread's device clock (`clock`).
+    let clock = super::clock::now();
+    let job = |i| {
+        super::clock::set(clock);
+        job(i)
+    };
     match pool(t) {
         Some(p) => p.install(|| (0..n).into_par_iter().map(&job).collect()),
         // No threads to be had from the host: the same jobs, one after the other.

@@ -19,15 +19,17 @@ pub(super) fn keep(t: Box<Thread>) {
 }
 
 /// A new EU thread of `simd` channels to run `prog`: the host thread's spare one reset
-/// for it, or a new one.
+/// for it, or a new one, its timestamp at the device clock (`clock`).
 pub(super) fn thread(simd: u8, prog: &Program) -> Box<Thread> {
-    match SPARE.try_with(|s| s.take()).ok().flatten() {
+    let mut t = match SPARE.try_with(|s| s.take()).ok().flatten() {
         Some(mut t) => {
             t.reset_for(simd, prog);
             t
         }
         None => Box::new(Thread::new(simd)),
-    }
+    };
+    t.timestamp = super::clock::tm0_start();
+    t
 }
 
 #[cfg(test)]

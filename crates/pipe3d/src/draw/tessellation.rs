@@ -137,6 +137,7 @@ impl TessellationStage {
         let mut threads: Vec<Box<Thread>> = Vec::with_capacity(hs.instances as usize);
         for instance in 0..hs.instances {
             let mut t = Box::new(Thread::new(8));
+            t.timestamp = super::clock::tm0_start();
             // §4.7.1: "HS threads will be dispatched with the dispatch mask set to
             // 0xFFFF" (all eight SIMD4x2 channels).
             t.dispatch_mask = 0xff;
