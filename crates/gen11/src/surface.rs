@@ -251,10 +251,12 @@ pub(crate) fn layout(
         });
     }
     offset_rules(rss)?;
-    let mut surface = Surface::new(
+    // Ice Lake's formats: Mesa's ×10 generation 110 (`caps_on`).
+    let mut surface = Surface::new_on(
         crate::bases::address(rss.surface_base_address),
         desc,
         rss.surface_format,
+        110,
     )
     .map_err(|e| MessageError::State {
         structure: "RENDER_SURFACE_STATE",
@@ -879,6 +881,38 @@ mod tests {
         assert_eq!((s.desc.halign, s.desc.valign), (16, 16));
         assert_eq!(s.desc.texel_offset(0, 0, 0, 1, 0), Ok(4 * 64));
         assert_eq!(s.desc.texel_offset(0, 0, 0, 2, 0), Ok(4 * 64 + 4 * 8));
+    }
+
+    /// ETC2 and EAC are Ice Lake formats (seed 003 SURFACE_FORMAT 1AAh, 1C2h; Mesa isl:
+    /// sampled from Gen8), 4x4 blocks of 8 and 16 bytes, refused on Ivy Bridge.
+    #[test]
+    fn etc2_surfaces_are_ice_lake_formats() {
+        for (format, bytes) in [
+            (SurfaceFormat::ETC2_RGB8, 8),
+            (SurfaceFormat::ETC2_EAC_RGBA8, 16),
+            (SurfaceFormat::EAC_RG11, 16),
+        ] {
+            let rss = RenderSurfaceState {
+                surface_type: St::SURFTYPE_2D,
+                surface_format: format,
+                surface_horizontal_alignment: Ha::HALIGN_4,
+                surface_vertical_alignment: Va::VALIGN_4,
+                width: 15,
+                height: 15,
+                surface_pitch: 63,
+                ..Default::default()
+            };
+            let s = layout(
+                &rss,
+                SurfaceType::D2,
+                (16, 16, 1),
+                1,
+                ArraySpacing::QPitch(16),
+            )
+            .unwrap();
+            assert_eq!((s.desc.block, s.desc.block_bytes), ((4, 4), bytes));
+            assert!(Surface::new(0, s.desc, format).is_err());
+        }
     }
 
     /// A W-tiled stencil surface of 100x80 R8_UINT programmed, as isl programs it, with

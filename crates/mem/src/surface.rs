@@ -23,6 +23,19 @@ pub enum SurfaceError {
     /// The format is not one Ivy Bridge has (its capability table has no row).
     #[error("surface format {0} is not an Ivy Bridge format (seed 000 §2.12.2.1.1 notes)")]
     NotIvyBridge(String),
+    /// The format is not one of a later generation's that the model knows (its
+    /// capability table has no row for it there).
+    #[error(
+        "surface format {name} is not modelled as a format of generation {}.{} (Mesa isl_format.c has the generations' formats; `gtsim_mem::format::caps::caps_on`)",
+        generation / 10,
+        generation % 10
+    )]
+    NotOnGeneration {
+        /// The format's name (or code).
+        name: String,
+        /// The generation (×10: 110 is Ice Lake).
+        generation: u8,
+    },
     /// The memory is not mapped.
     #[error(transparent)]
     Fault(#[from] Fault),
@@ -72,14 +85,29 @@ impl Surface {
     /// that refuses formats Ivy Bridge does not have.
     pub fn new(
         base: u64,
-        mut desc: SurfaceDesc,
+        desc: SurfaceDesc,
         format: SurfaceFormat,
     ) -> Result<Surface, SurfaceError> {
-        if crate::format::caps::caps(format).is_none() {
+        Surface::new_on(base, desc, format, 70)
+    }
+
+    /// [`Surface::new`] on generation `generation` (×10: 70 Ivy Bridge, 110 Ice Lake),
+    /// which decides the formats there are ([`crate::format::caps::caps_on`]).
+    pub fn new_on(
+        base: u64,
+        mut desc: SurfaceDesc,
+        format: SurfaceFormat,
+        generation: u8,
+    ) -> Result<Surface, SurfaceError> {
+        if crate::format::caps::caps_on(format, generation).is_none() {
             let name = format
                 .name()
                 .map_or(format!("{:#x}", format.0), str::to_owned);
-            return Err(SurfaceError::NotIvyBridge(name));
+            return Err(if generation <= 75 {
+                SurfaceError::NotIvyBridge(name)
+            } else {
+                SurfaceError::NotOnGeneration { name, generation }
+            });
         }
         let l = texel::layout(format)?;
         desc.block = (l.block_width, l.block_height);

@@ -102,6 +102,28 @@ pub enum BlockFormat {
     Bc7Srgb,
     /// FXT1 (3dfx), 8x4 texels per 128-bit block.
     Fxt1,
+    /// ETC1_RGB8 (Gen8+; [`super::etc`]): decoded as ETC2_RGB8, whose modes extend it.
+    Etc1Rgb8,
+    /// ETC2_RGB8.
+    Etc2Rgb8,
+    /// ETC2_SRGB8.
+    Etc2Srgb8,
+    /// ETC2_RGB8_PTA (punch-through alpha).
+    Etc2Rgb8Pta,
+    /// ETC2_SRGB8_PTA.
+    Etc2Srgb8Pta,
+    /// ETC2_EAC_RGBA8: an EAC alpha block, then an ETC2 colour block.
+    Etc2EacRgba8,
+    /// ETC2_EAC_SRGB8_A8.
+    Etc2EacSrgb8A8,
+    /// EAC_R11, sampled as (r, 0, 0, 1).
+    EacR11,
+    /// EAC_SIGNED_R11.
+    EacSignedR11,
+    /// EAC_RG11 (two EAC blocks: red, then green), sampled as (r, g, 0, 1).
+    EacRg11,
+    /// EAC_SIGNED_RG11.
+    EacSignedRg11,
 }
 
 /// Why a block could not be decoded.
@@ -126,7 +148,7 @@ impl BlockFormat {
     /// The block format of a SURFACE_FORMAT, or `None` if it is not block-compressed.
     pub fn from_surface_format(f: SurfaceFormat) -> Option<BlockFormat> {
         use BlockFormat::*;
-        const TABLE: [(SurfaceFormat, BlockFormat); 17] = [
+        const TABLE: [(SurfaceFormat, BlockFormat); 28] = [
             (SurfaceFormat::BC1_UNORM, Bc1),
             (SurfaceFormat::BC1_UNORM_SRGB, Bc1Srgb),
             (SurfaceFormat::DXT1_RGB, Dxt1Rgb),
@@ -144,6 +166,17 @@ impl BlockFormat {
             (SurfaceFormat::BC7_UNORM, Bc7Unorm),
             (SurfaceFormat::BC7_UNORM_SRGB, Bc7Srgb),
             (SurfaceFormat::FXT1, Fxt1),
+            (SurfaceFormat::ETC1_RGB8, Etc1Rgb8),
+            (SurfaceFormat::ETC2_RGB8, Etc2Rgb8),
+            (SurfaceFormat::ETC2_SRGB8, Etc2Srgb8),
+            (SurfaceFormat::ETC2_RGB8_PTA, Etc2Rgb8Pta),
+            (SurfaceFormat::ETC2_SRGB8_PTA, Etc2Srgb8Pta),
+            (SurfaceFormat::ETC2_EAC_RGBA8, Etc2EacRgba8),
+            (SurfaceFormat::ETC2_EAC_SRGB8_A8, Etc2EacSrgb8A8),
+            (SurfaceFormat::EAC_R11, EacR11),
+            (SurfaceFormat::EAC_SIGNED_R11, EacSignedR11),
+            (SurfaceFormat::EAC_RG11, EacRg11),
+            (SurfaceFormat::EAC_SIGNED_RG11, EacSignedRg11),
         ];
         TABLE.iter().find(|(s, _)| *s == f).map(|&(_, b)| b)
     }
@@ -156,11 +189,13 @@ impl BlockFormat {
         }
     }
 
-    /// Bytes per block: 8 for BC1/DXT1/BC4, 16 otherwise.
+    /// Bytes per block: 8 for BC1/DXT1/BC4 and the one-block ETC2/EAC formats, 16
+    /// otherwise.
     pub fn block_bytes(self) -> usize {
         use BlockFormat::*;
         match self {
-            Bc1 | Bc1Srgb | Dxt1Rgb | Dxt1RgbSrgb | Bc4Unorm | Bc4Snorm => 8,
+            Bc1 | Bc1Srgb | Dxt1Rgb | Dxt1RgbSrgb | Bc4Unorm | Bc4Snorm | Etc1Rgb8 | Etc2Rgb8
+            | Etc2Srgb8 | Etc2Rgb8Pta | Etc2Srgb8Pta | EacR11 | EacSignedR11 => 8,
             _ => 16,
         }
     }
@@ -169,7 +204,17 @@ impl BlockFormat {
     /// the sRGB curve afterwards).
     pub fn is_srgb(self) -> bool {
         use BlockFormat::*;
-        matches!(self, Bc1Srgb | Dxt1RgbSrgb | Bc2Srgb | Bc3Srgb | Bc7Srgb)
+        matches!(
+            self,
+            Bc1Srgb
+                | Dxt1RgbSrgb
+                | Bc2Srgb
+                | Bc3Srgb
+                | Bc7Srgb
+                | Etc2Srgb8
+                | Etc2Srgb8Pta
+                | Etc2EacSrgb8A8
+        )
     }
 
     /// Number of texels in one block.
@@ -202,6 +247,20 @@ pub fn decode_block(f: BlockFormat, block: &[u8]) -> Result<Vec<[f32; 4]>, BcErr
                 .collect()
         }
         Bc6hUf16 | Bc6hSf16 => bc6h::decode(block, f == Bc6hSf16).to_vec(),
+        EacR11 | EacSignedR11 => super::etc::eac_r11(block, f == EacSignedR11)
+            .iter()
+            .map(|&r| [r, 0.0, 0.0, 1.0])
+            .collect(),
+        EacRg11 | EacSignedRg11 => {
+            let signed = f == EacSignedRg11;
+            let (lo, hi) = block.split_at(8);
+            let r = super::etc::eac_r11(lo, signed);
+            let g = super::etc::eac_r11(hi, signed);
+            r.iter()
+                .zip(g.iter())
+                .map(|(&r, &g)| [r, g, 0.0, 1.0])
+                .collect()
+        }
         _ => decode_block_unorm8(f, block)?
             .iter()
             .map(|t| t.map(|c| f32::from(c) / 255.0))
@@ -235,7 +294,19 @@ pub fn decode_block_unorm8(f: BlockFormat, block: &[u8]) -> Result<Vec<[u8; 4]>,
         }
         Bc7Unorm | Bc7Srgb => bc7::decode(block).to_vec(),
         Fxt1 => fxt1::decode(block).to_vec(),
-        Bc4Snorm | Bc5Snorm | Bc6hUf16 | Bc6hSf16 => return Err(BcError::NotUnorm8(f)),
+        Etc1Rgb8 | Etc2Rgb8 | Etc2Srgb8 => super::etc::etc2_rgb(block, false).to_vec(),
+        Etc2Rgb8Pta | Etc2Srgb8Pta => super::etc::etc2_rgb(block, true).to_vec(),
+        Etc2EacRgba8 | Etc2EacSrgb8A8 => {
+            let (alpha, colour) = block.split_at(8);
+            let a = super::etc::eac_alpha8(alpha);
+            let mut t = super::etc::etc2_rgb(colour, false);
+            for (t, a) in t.iter_mut().zip(a) {
+                t[3] = a;
+            }
+            t.to_vec()
+        }
+        Bc4Snorm | Bc5Snorm | Bc6hUf16 | Bc6hSf16 | EacR11 | EacSignedR11 | EacRg11
+        | EacSignedRg11 => return Err(BcError::NotUnorm8(f)),
     };
     Ok(out)
 }

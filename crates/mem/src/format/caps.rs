@@ -8,8 +8,9 @@
 //! Ivy Bridge is generation 7.0, so a capability is present when its number is ≤ 70.
 //!
 //! Deviations from a plain transcription, each from the seed:
-//! * ETC1/ETC2/EAC (1A9h-1AFh, 1C0h-1C3h) are Bay Trail-only encodings: [`caps`] returns
-//!   `None` for them (surface.spec note on SURFACE_FORMAT).
+//! * ETC1/ETC2/EAC (1A9h-1AFh, 1C0h-1C3h) are Bay Trail-only encodings on Gen7: [`caps`]
+//!   returns `None` for them (surface.spec note on SURFACE_FORMAT). From Gen8 they are
+//!   sampled and filtered (Mesa: 80/80), which [`caps_on`] gives for a later generation.
 //! * BC6H_SF16, BC6H_UF16 and BC7_UNORM_SRGB are listed by Mesa as sampleable from Gen7,
 //!   but the seed's errata (seed 000 L2873) says they "are not supported and may result in
 //!   data corruption": sampling and filtering are reported false.
@@ -265,8 +266,38 @@ static TABLE: &[Row] = &[
 /// Capabilities of `f` on Ivy Bridge, or `None` if `f` is not an Ivy Bridge format (not
 /// in the Gen7 SURFACE_FORMAT enum, or one of the Bay Trail-only ETC/EAC encodings).
 pub fn caps(f: SurfaceFormat) -> Option<Caps> {
-    let (_, gens) = TABLE.iter().find(|(code, _)| *code == f.0)?;
-    let on_ivb = |g: u8| g <= IVB;
+    caps_on(f, IVB)
+}
+
+/// Mesa isl_format.c rows of the formats that are not Gen7 formats at all (so that
+/// [`caps`] has no row for them), with their first generations.
+#[rustfmt::skip]
+static LATER: &[Row] = &[
+    (0x1a9, [80, 80, X, X, X, X]),  // ETC1_RGB8
+    (0x1aa, [80, 80, X, X, X, X]),  // ETC2_RGB8
+    (0x1ab, [80, 80, X, X, X, X]),  // EAC_R11
+    (0x1ac, [80, 80, X, X, X, X]),  // EAC_RG11
+    (0x1ad, [80, 80, X, X, X, X]),  // EAC_SIGNED_R11
+    (0x1ae, [80, 80, X, X, X, X]),  // EAC_SIGNED_RG11
+    (0x1af, [80, 80, X, X, X, X]),  // ETC2_SRGB8
+    (0x1c0, [80, 80, X, X, X, X]),  // ETC2_RGB8_PTA
+    (0x1c1, [80, 80, X, X, X, X]),  // ETC2_SRGB8_PTA
+    (0x1c2, [80, 80, X, X, X, X]),  // ETC2_EAC_RGBA8
+    (0x1c3, [80, 80, X, X, X, X]),  // ETC2_EAC_SRGB8_A8
+];
+
+/// Capabilities of `f` on generation `generation` (Mesa's ×10 notation: 70 Ivy Bridge,
+/// 110 Ice Lake), or `None` if `f` is not a format of that generation. Formats later
+/// generations added beyond the Gen7 enum are modelled only as far as [`LATER`] lists
+/// them; the rows of the Gen7 formats are those of [`caps`], read at `generation`.
+pub fn caps_on(f: SurfaceFormat, generation: u8) -> Option<Caps> {
+    let row = TABLE.iter().find(|(code, _)| *code == f.0).or_else(|| {
+        LATER
+            .iter()
+            .find(|(code, gens)| *code == f.0 && gens.iter().any(|&g| g <= generation))
+    });
+    let (_, gens) = row?;
+    let on_ivb = |g: u8| g <= generation;
     let [
         sampling,
         filtering,

@@ -8,4 +8,5 @@
 
 pub mod bc;
 pub mod caps;
+pub mod etc;
 pub mod texel;

@@ -242,12 +242,11 @@ enum Kind {
     },
     /// YCRCB_*: 4:2:2, two texels per 32 bits.
     Ycrcb,
-    /// Block-compressed; `ivb` is false for formats the Ivy Bridge sampler does not decode.
+    /// Block-compressed (which generation has which is [`super::caps`]'s to say).
     Compressed {
         bpb: u32,
         bw: u32,
         bh: u32,
-        not_ivb: Option<&'static str>,
     },
     /// Listed, but not a texel format this module can describe.
     Special {
@@ -276,8 +275,6 @@ struct Uint8 {
     /// Per byte, the channel it holds (None for an X byte).
     layout: [Option<u8>; 4],
 }
-
-const ETC_REASON: &str = "ETC1/ETC2/EAC are decoded only by the Bay Trail (VLV) sampler, not by Ivy Bridge GT (surface.spec note on SURFACE_FORMAT; Mesa isl: ETC native on Gen8+ and BYT)";
 
 /// Size of the code space: `SURFACE_FORMAT` is a 9-bit field.
 const CODES: usize = 512;
@@ -324,14 +321,7 @@ fn classify(code: u32) -> Result<Entry, FormatError> {
 
 /// Formats that are not independent bit fields, recognised by name.
 fn special_kind(name: &str) -> Option<Kind> {
-    let compressed = |bpb, bw, not_ivb| {
-        Some(Kind::Compressed {
-            bpb,
-            bw,
-            bh: 4,
-            not_ivb,
-        })
-    };
+    let compressed = |bpb, bw| Some(Kind::Compressed { bpb, bw, bh: 4 });
     match name {
         "R11G11B10_FLOAT" => Some(Kind::PackedFloat),
         "R9G9B9E5_SHAREDEXP" => Some(Kind::SharedExp),
@@ -354,18 +344,18 @@ fn special_kind(name: &str) -> Option<Kind> {
         "YCRCB_NORMAL" | "YCRCB_SWAPUVY" | "YCRCB_SWAPUV" | "YCRCB_SWAPY" => Some(Kind::Ycrcb),
         // 64-bit 4x4 blocks.
         "BC1_UNORM" | "BC1_UNORM_SRGB" | "BC4_UNORM" | "BC4_SNORM" | "DXT1_RGB"
-        | "DXT1_RGB_SRGB" => compressed(64, 4, None),
+        | "DXT1_RGB_SRGB" => compressed(64, 4),
         // 128-bit 4x4 blocks.
         "BC2_UNORM" | "BC2_UNORM_SRGB" | "BC3_UNORM" | "BC3_UNORM_SRGB" | "BC5_UNORM"
         | "BC5_SNORM" | "BC6H_SF16" | "BC6H_UF16" | "BC7_UNORM" | "BC7_UNORM_SRGB" => {
-            compressed(128, 4, None)
+            compressed(128, 4)
         }
         // FXT1: 128-bit 8x4 blocks.
-        "FXT1" => compressed(128, 8, None),
+        "FXT1" => compressed(128, 8),
         "ETC1_RGB8" | "ETC2_RGB8" | "ETC2_SRGB8" | "ETC2_RGB8_PTA" | "ETC2_SRGB8_PTA"
-        | "EAC_R11" | "EAC_SIGNED_R11" => compressed(64, 4, Some(ETC_REASON)),
+        | "EAC_R11" | "EAC_SIGNED_R11" => compressed(64, 4),
         "EAC_RG11" | "EAC_SIGNED_RG11" | "ETC2_EAC_RGBA8" | "ETC2_EAC_SRGB8_A8" => {
-            compressed(128, 4, Some(ETC_REASON))
+            compressed(128, 4)
         }
         "MONO8" => Some(Kind::Special {
             reason: "MONO8 is read only by the monochrome filter (seed 000 L552) and has no channel mapping (N/A in §2.12.2.1.2)",
@@ -742,22 +732,13 @@ fn not_a_texel(format: &'static str, kind: Kind) -> FormatError {
         Kind::SubByte { .. } => "2-bit palette format: use decode_palette_index_sub_byte",
         Kind::Passthru { .. } => "PASSTHRU channels are raw 64-bit values: use decode_passthru",
         Kind::Ycrcb => "4:2:2 format, two texels per 32 bits: use decode_ycrcb",
-        Kind::Compressed {
-            bw,
-            bh,
-            not_ivb: None,
-            ..
-        } => {
+        Kind::Compressed { bw, bh, .. } => {
             return FormatError::NotUncompressed {
                 format,
                 block_width: bw,
                 block_height: bh,
             };
         }
-        Kind::Compressed {
-            not_ivb: Some(reason),
-            ..
-        } => reason,
         Kind::Special { reason, .. } => reason,
         Kind::Plain(_) | Kind::PackedFloat | Kind::SharedExp => {
             "internal: texel format routed wrongly"
