@@ -401,6 +401,7 @@ fn vertex_fetch(
             cut_index: ib
                 .cut_index_enable
                 .then(|| gtsim_pipe3d::index::all_ones(ib.index_format.0)),
+            cut_any_topology: false,
         })
     } else {
         None

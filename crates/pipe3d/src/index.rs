@@ -49,6 +49,11 @@ pub struct IndexBuffer {
     /// which is what makes the format's all-ones cut (Mesa's anv programs 0xff, 0xffff
     /// or 0xffffffff by index type, `restart_index_for_type`).
     pub cut_index: Option<u32>,
+    /// Whether a cut index may end any topology: Gen8+ (3DSTATE_VF Indexed Draw Cut
+    /// Index Enable has no topology table in seed 003, and Mesa's drivers rely on it
+    /// from Haswell on: crocus `can_cut_index_handle_prim` returns true for Gen 7.5+).
+    /// Ivy Bridge refuses the topologies of seed 004 §2.2.1's table ([`supports_cut`]).
+    pub cut_any_topology: bool,
 }
 
 /// The largest value of Index Format `format` (0 byte, 1 word, 2 dword): Gen7's cut
@@ -92,7 +97,7 @@ pub fn fetch(
     if !ib.start.is_multiple_of(size) {
         return Err(IndexError::Misaligned(ib.start));
     }
-    if ib.cut_index.is_some() && !supports_cut(topology) {
+    if ib.cut_index.is_some() && !ib.cut_any_topology && !supports_cut(topology) {
         return Err(IndexError::CutTopology(topology.0));
     }
     let mut out = Vec::with_capacity(count.min(1 << 20) as usize);

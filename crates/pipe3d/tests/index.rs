@@ -25,6 +25,7 @@ fn word_indices_with_a_cut() {
         end: 0,
         format: 1,
         cut_index: Some(0xffff),
+        cut_any_topology: false,
     };
     let got = fetch(&m, &ib, T::_3DPRIM_TRISTRIP, 0, 7).unwrap();
     assert_eq!(got[3], None);
@@ -51,6 +52,7 @@ fn reads_past_the_end_address_are_zero() {
         end: 0x1007,
         format: 2,
         cut_index: None,
+        cut_any_topology: false,
     };
     assert_eq!(
         fetch(&m, &ib, T::_3DPRIM_TRILIST, 0, 3).unwrap(),
@@ -76,6 +78,7 @@ fn bad_state_is_an_error() {
         end: 0,
         format: 1,
         cut_index: None,
+        cut_any_topology: false,
     };
     assert_eq!(
         fetch(&m, &ib, T::_3DPRIM_TRILIST, 0, 1),
@@ -86,6 +89,7 @@ fn bad_state_is_an_error() {
         end: 0,
         format: 3,
         cut_index: None,
+        cut_any_topology: false,
     };
     assert_eq!(
         fetch(&m, &ib, T::_3DPRIM_TRILIST, 0, 1),
@@ -96,6 +100,7 @@ fn bad_state_is_an_error() {
         end: 0,
         format: 1,
         cut_index: Some(0xffff),
+        cut_any_topology: false,
     };
     assert!(matches!(
         fetch(&m, &ib, T::_3DPRIM_TRIFAN, 0, 1),
@@ -108,6 +113,7 @@ fn bad_state_is_an_error() {
         end: 0,
         format: 2,
         cut_index: None,
+        cut_any_topology: false,
     };
     assert!(matches!(
         fetch(&m, &ib, T::_3DPRIM_TRILIST, 0, 1),
@@ -132,6 +138,7 @@ fn any_cut_index_cuts_where_an_index_equals_it() {
         end: 0,
         format: 0,
         cut_index: Some(0x80),
+        cut_any_topology: false,
     };
     let got = fetch(&m, &ib, T::_3DPRIM_TRISTRIP, 0, 7).unwrap();
     assert_eq!(
@@ -147,6 +154,17 @@ fn any_cut_index_cuts_where_an_index_equals_it() {
         ]
     );
     assert_eq!(split_at_cuts(&got), vec![vec![0, 1, 2], vec![0xff, 3, 4]]);
+    // Gen8+ cuts any topology, fans and loops too (Ivy Bridge's table refuses them).
+    assert!(matches!(
+        fetch(&m, &ib, T::_3DPRIM_TRIFAN, 0, 7),
+        Err(IndexError::CutTopology(6))
+    ));
+    let any = IndexBuffer {
+        cut_any_topology: true,
+        ..ib
+    };
+    assert_eq!(fetch(&m, &any, T::_3DPRIM_TRIFAN, 0, 7).unwrap(), got);
+    assert_eq!(fetch(&m, &any, T::_3DPRIM_LINELOOP, 0, 7).unwrap(), got);
     // 0x1ff matches no byte index, however its low byte reads.
     let wide = IndexBuffer {
         cut_index: Some(0x1ff),

@@ -194,6 +194,7 @@ fn vertex_fetch(f: &DrawFront, counts: DrawCounts) -> Result<VertexFetch, DrawEr
             format,
             // Seed 003 3DSTATE_VF_BODY Cut Index: any value, compared with each index.
             cut_index: vf.indexed_draw_cut_index_enable.then_some(vf.cut_index),
+            cut_any_topology: true,
         })
     } else {
         None
