@@ -24,6 +24,17 @@ pub enum RtWriteError {
     Invalid(&'static str),
 }
 
+/// The render target formats Logic Op Enable may be set for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LogicOpFormats {
+    /// Ivy Bridge: "Logic Ops are only supported on *_UNORM surfaces, otherwise Logic
+    /// Ops must be DISABLED" (seed 004 §12.1.10); others are refused.
+    Unorm,
+    /// Ice Lake: seed 003 BLEND_STATE_ENTRY Logic Op Enable states no format
+    /// restriction, so the logic op acts on the stored bits of any format.
+    Any,
+}
+
 /// The colour-calculator state for one render target.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct RtState {
@@ -37,6 +48,8 @@ pub struct RtState {
     pub post_clamp: Option<ClampRange>,
     /// LogicOp Enable and function.
     pub logic_op: Option<ThreeDLogicOpFunction>,
+    /// The render target formats the logic op may act on.
+    pub logic_op_formats: LogicOpFormats,
     /// Write Disable Red, Green, Blue, Alpha.
     pub write_disable: [bool; 4],
 }
@@ -112,7 +125,9 @@ pub fn color_calc_into(
     if let Some(op) = s.logic_op {
         // §12.1.10: "Logic Ops are only supported on *_UNORM surfaces, otherwise Logic
         // Ops must be DISABLED."
-        if texel::numeric_class(format).ok() != Some(texel::NumericClass::Unorm) {
+        if s.logic_op_formats == LogicOpFormats::Unorm
+            && texel::numeric_class(format).ok() != Some(texel::NumericClass::Unorm)
+        {
             return Err(RtWriteError::Invalid(
                 "Logic Ops are only supported on UNORM render targets (seed 004 §12.1.10)",
             ));

@@ -78,6 +78,7 @@ fn plain() -> RtState {
         pre_clamp: None,
         post_clamp: None,
         logic_op: None,
+        logic_op_formats: gtsim_dataport::rt_write::LogicOpFormats::Unorm,
         write_disable: [false; 4],
     }
 }

@@ -255,6 +255,7 @@ fn logic_ops_act_on_unorm_bits_only() {
         pre_clamp: None,
         post_clamp: None,
         logic_op: Some(L(0x6)),
+        logic_op_formats: gtsim_dataport::rt_write::LogicOpFormats::Unorm,
         write_disable: [false; 4],
     };
     let src = Texel::Float([1.0, 0.0, 1.0, 1.0]);
@@ -271,4 +272,43 @@ fn logic_ops_act_on_unorm_bits_only() {
         color_calc(&cc, F::R32_FLOAT, Texel::Float([1.0; 4]), [0.0; 4], &[0; 4]),
         Err(RtWriteError::Invalid(why)) if why.starts_with("Logic Ops are only supported on UNORM")
     ));
+}
+
+/// Seed 003's Logic Op Enable states no format restriction: on Ice Lake the op acts on
+/// the stored bits of any format. XOR of source (1, 0, -1, 0.5) as R8G8B8A8_SNORM (7f
+/// 00 81 40: 0.5 * 127 = 63.5 rounds to 64) with destination ff 0f 01 40 gives 80 0f
+/// 80 00; R32_FLOAT 1.0 (3f800000) XOR 3f800000 is 0.
+#[test]
+fn logic_ops_act_on_any_format_on_ice_lake() {
+    use gtsim_dataport::rt_write::{LogicOpFormats, RtState, color_calc};
+    use gtsim_mem::format::texel::Texel;
+    use gtsim_spec::shared::SurfaceFormat as F;
+    let cc = RtState {
+        blend: None,
+        constant: [0.0; 4],
+        pre_clamp: None,
+        post_clamp: None,
+        logic_op: Some(L(0x6)),
+        logic_op_formats: LogicOpFormats::Any,
+        write_disable: [false; 4],
+    };
+    let src = Texel::Float([1.0, 0.0, -1.0, 0.5]);
+    let got = color_calc(
+        &cc,
+        F::R8G8B8A8_SNORM,
+        src,
+        [0.0; 4],
+        &[0xff, 0x0f, 0x01, 0x40],
+    )
+    .unwrap();
+    assert_eq!(got[..], [0x80, 0x0f, 0x80, 0x00]);
+    let f = color_calc(
+        &cc,
+        F::R32_FLOAT,
+        Texel::Float([1.0; 4]),
+        [0.0; 4],
+        &1.0f32.to_le_bytes(),
+    )
+    .unwrap();
+    assert_eq!(f[..4], [0; 4]);
 }

@@ -33,6 +33,7 @@ fn target(format: Sf, bytes: u32, tiling: Tiling, pitch: u64, clear: [bool; 4]) 
             pre_clamp: Some(ClampRange::Unorm),
             post_clamp: None,
             logic_op: None,
+            logic_op_formats: gtsim_dataport::rt_write::LogicOpFormats::Unorm,
             write_disable: [false; 4],
         },
         alpha_test: None,

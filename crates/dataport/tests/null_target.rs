@@ -27,6 +27,7 @@ fn null_target() -> RenderTarget {
             pre_clamp: None,
             post_clamp: None,
             logic_op: None,
+            logic_op_formats: gtsim_dataport::rt_write::LogicOpFormats::Unorm,
             write_disable: [false; 4],
         },
         alpha_test: Some((F::COMPAREFUNCTION_GREATER, AlphaReference::Float32(0.5))),

@@ -113,6 +113,7 @@ fn linear_rgba8_4x4(base: u64) -> gtsim_dataport::rt_message::RenderTarget {
         pre_clamp: None,
         post_clamp: None,
         logic_op: None,
+        logic_op_formats: gtsim_dataport::rt_write::LogicOpFormats::Unorm,
         write_disable: [false; 4],
     };
     render_target(
@@ -201,6 +202,7 @@ fn unorm8_render_target_writes_store_what_the_colour_calculator_computes() {
                 pre_clamp,
                 post_clamp: None,
                 logic_op: None,
+                logic_op_formats: gtsim_dataport::rt_write::LogicOpFormats::Unorm,
                 write_disable: [false; 4],
             };
             let rt = render_target(0x10000, format, 4, Tiling::Linear, (16, 16, 64), cc);
@@ -240,6 +242,7 @@ fn uint8_render_target_writes_saturate_each_channel() {
         pre_clamp: None,
         post_clamp: None,
         logic_op: None,
+        logic_op_formats: gtsim_dataport::rt_write::LogicOpFormats::Unorm,
         write_disable: [false; 4],
     };
     let rt = render_target(
@@ -318,6 +321,7 @@ fn a_run_of_pixels_writes_what_the_pixels_write_one_by_one() {
                         pre_clamp: None,
                         post_clamp: None,
                         logic_op: None,
+                        logic_op_formats: gtsim_dataport::rt_write::LogicOpFormats::Unorm,
                         write_disable: mask,
                     };
                     let rt = render_target(base, format, bytes, tiling, (40, 20, 1024), cc);

@@ -24,6 +24,7 @@ const PLAIN: RtState = RtState {
     pre_clamp: Some(ClampRange::Unorm),
     post_clamp: None,
     logic_op: None,
+    logic_op_formats: gtsim_dataport::rt_write::LogicOpFormats::Unorm,
     write_disable: [false; 4],
 };
 
@@ -72,6 +73,7 @@ fn logic_op_xor_on_stored_bits() {
     // src (1, 0, 0, 1) -> (ff, 00, 00, ff); XOR dst (0f, f0, aa, 55) -> (f0, f0, aa, aa).
     let s = RtState {
         logic_op: Some(L::LOGICOP_XOR),
+        logic_op_formats: gtsim_dataport::rt_write::LogicOpFormats::Unorm,
         ..PLAIN
     };
     let out = color_calc(
@@ -117,6 +119,7 @@ fn integer_targets_saturate_and_refuse_blending() {
     let s = RtState {
         blend: Some(ALPHA_BLEND),
         logic_op: Some(L::LOGICOP_COPY),
+        logic_op_formats: gtsim_dataport::rt_write::LogicOpFormats::Unorm,
         ..PLAIN
     };
     let e = color_calc(

@@ -106,6 +106,7 @@ pub(crate) fn render_target(
                 .post_blend_color_clamp_enable
                 .then(|| range(b.color_clamp_range)),
             logic_op: b.logic_op_enable.then_some(b.logic_op_function),
+            logic_op_formats: gtsim_dataport::rt_write::LogicOpFormats::Unorm,
             write_disable: [
                 b.write_disable_red,
                 b.write_disable_green,

@@ -196,6 +196,7 @@ pub(super) fn render_target(
                 .post_blend_color_clamp_enable
                 .then(|| range(b.color_clamp_range.0)),
             logic_op: b.logic_op_enable.then_some(b.logic_op_function),
+            logic_op_formats: gtsim_dataport::rt_write::LogicOpFormats::Any,
             write_disable: [
                 b.write_disable_red,
                 b.write_disable_green,
