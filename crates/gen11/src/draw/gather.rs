@@ -50,7 +50,7 @@ pub(super) fn draw_state(f: &DrawFront, mem: &dyn Memory) -> Result<Option<DrawS
     let tess = tessellation(f, mem)?;
     let gs = geometry_shader(f, mem)?;
     let so = get(&s.streamout);
-    let sol = super::stream_out::stream_output(s, f.registers, mem, &so)?;
+    let sol = super::stream_out::stream_output(s, f.registers, &so)?;
     let raster = get(&s.raster);
     let sf = get(&s.sf);
     let clip = get(&s.clip);

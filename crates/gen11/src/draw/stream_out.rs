@@ -1,16 +1,16 @@
 //! Gen8+ stream output: 3DSTATE_STREAMOUT, 3DSTATE_SO_DECL_LIST and 3DSTATE_SO_BUFFER
 //! (seed 003 3DSTATE_STREAMOUT_BODY; Mesa genxml gen11.xml). What Gen8 changed from
 //! seed 004 ch.8: the buffer pitches moved into 3DSTATE_STREAMOUT, a buffer has a size
-//! (DWords - 1) instead of an end address, and its write offset comes from the command:
+//! (DWords - 1) instead of an end address, and the command can load its write offset:
 //! with Stream Offset Write Enable, Stream Offset, or with Stream Offset 0xFFFFFFFF the
-//! dword at Stream Output Buffer Offset Address (where the offset is stored back after
-//! the draw when that address is enabled: [`offset_write_backs`]); otherwise the
-//! SO_WRITE_OFFSETn register, as on Gen7.
+//! dword at Stream Output Buffer Offset Address, go into the SO_WRITE_OFFSETn register
+//! when the command runs (the command streamer, `gtsim_gpu::device::gen11`). Draws
+//! write from that register, as on Gen7, and the final offsets are also stored back to
+//! the offset address when it is enabled ([`offset_write_backs`]).
 
 use super::get;
 use crate::bases::address;
 use crate::latched::LatchedState;
-use gtsim_mem::Memory;
 use gtsim_pipe3d::draw::DrawError;
 use gtsim_pipe3d::state::{Registers, SoBuffer, SoDecl, SoFunction, SoStream, StreamOutput};
 use gtsim_spec::gen11::{SoDecl as SoDeclBits, SoWriteOffset0, ThreeDStateStreamout};
@@ -23,7 +23,6 @@ fn bad(command: &'static str, why: String) -> DrawError {
 pub(super) fn stream_output(
     s: &LatchedState,
     l: &dyn Registers,
-    mem: &dyn Memory,
     so: &ThreeDStateStreamout,
 ) -> Result<StreamOutput, DrawError> {
     let mut out = StreamOutput {
@@ -126,17 +125,6 @@ pub(super) fn stream_output(
             end: base.wrapping_add((u64::from(sob.surface_size) + 1) * 4),
             pitch,
         });
-        if sob.stream_offset_write_enable {
-            write_offsets[b] = if sob.stream_offset == u32::MAX {
-                let at = address(sob.stream_output_buffer_offset_address);
-                mem.read_dwords(at, 1).map_err(|fault| DrawError::Fault {
-                    unit: "3DSTATE_SO_BUFFER Stream Output Buffer Offset Address",
-                    fault,
-                })?[0]
-            } else {
-                sob.stream_offset
-            } & !3;
-        }
     }
     out.function = Some(SoFunction {
         statistics: so.so_statistics_enable,

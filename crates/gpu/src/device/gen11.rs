@@ -229,6 +229,38 @@ impl Front for LatchedState {
                 "seed 003 INTERFACE_DESCRIPTOR_DATA",
             )),
             "MEDIA_STATE_FLUSH" => Ok(()),
+            // Stream Offset Write Enable loads the buffer's SO_WRITE_OFFSETn register when
+            // the command runs (seed 003 3DSTATE_SO_BUFFER; Mesa genxml gen11.xml), with
+            // Stream Offset, or with 0xFFFFFFFF the dword at Stream Output Buffer Offset
+            // Address; draws write from the register and leave their final offsets in it,
+            // so a draw after one that did not resend the command goes on where that one
+            // stopped (iris resends it only when the buffers change).
+            "3DSTATE_SO_BUFFER" => {
+                cs.ctx.state.latch(name, dw).map_err(|e| Hang::Decode {
+                    command: name,
+                    addr: at,
+                    error: e.error,
+                })?;
+                let b = gtsim_spec::gen11::ThreeDStateSoBuffer::unpack(dw).map_err(|error| {
+                    Hang::Decode {
+                        command: name,
+                        addr: at,
+                        error,
+                    }
+                })?;
+                if b.stream_offset_write_enable {
+                    let offset = if b.stream_offset == u32::MAX {
+                        let a = gtsim_gen11::bases::address(b.stream_output_buffer_offset_address);
+                        cs.read_u32(name, at, a)?
+                    } else {
+                        b.stream_offset
+                    };
+                    let reg = gtsim_spec::gen11::SoWriteOffset0::OFFSET
+                        + 4 * u32::from(b.so_buffer_index & 3);
+                    cs.ctx.registers.write(reg, offset & !3);
+                }
+                Ok(())
+            }
             "3DSTATE_WM_HZ_OP" => {
                 cs.ctx.state.latch(name, dw).map_err(|e| Hang::Decode {
                     command: name,

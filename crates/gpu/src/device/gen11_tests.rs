@@ -329,3 +329,41 @@ fn the_video_enhancement_ring_latches_vebox_state_and_refuses_the_frame() {
     .to_string();
     assert!(err.contains("on the video enhancement ring"), "{err}");
 }
+
+/// 3DSTATE_SO_BUFFER's Stream Offset Write Enable loads SO_WRITE_OFFSETn (5280h + 4n)
+/// when the command runs, not at each draw (genxml gen11.xml: DW1 bit 31 SO Buffer
+/// Enable, 30:29 SO Buffer Index, bit 21 Stream Offset Write Enable, bit 20 Stream
+/// Output Buffer Offset Address Enable; DW2-3 Surface Base Address, DW4 Surface Size,
+/// DW5-6 Stream Output Buffer Offset Address, DW7 Stream Offset): buffer 1 takes 0x44
+/// (the low two bits dropped: 0x47), buffer 2 with 0xFFFFFFFF the dword 0x88 at its
+/// offset address. MI_STORE_REGISTER_MEM then stores both registers.
+#[test]
+fn so_buffer_stream_offsets_load_the_write_offset_registers() {
+    let base = 0x2_0000u32;
+    let offset_at = 0x2_0800u32;
+    let so_buffer = |index: u32, offset: u32| {
+        [
+            0x7918_0006,
+            1 << 31 | index << 29 | 1 << 21 | 1 << 20,
+            base,
+            0,
+            63,
+            offset_at,
+            0,
+            offset,
+        ]
+    };
+    let srm = |reg: u32, to: u32| [0x1200_0002, reg, to, 0];
+    let mut batch = vec![];
+    batch.extend(so_buffer(1, 0x47));
+    batch.extend(so_buffer(2, u32::MAX));
+    batch.extend(srm(0x5284, 0x2_0900));
+    batch.extend(srm(0x5288, 0x2_0904));
+    batch.push(END);
+    let mut m = mem();
+    m.write_u32(u64::from(offset_at), 0x88).unwrap();
+    let (_, r) = run_at(&batch, HIGH, &mut m);
+    r.unwrap();
+    assert_eq!(m.read_u32(0x2_0900).unwrap(), 0x44);
+    assert_eq!(m.read_u32(0x2_0904).unwrap(), 0x88);
+}
