@@ -88,7 +88,7 @@ pub(super) fn draw_state(f: &DrawFront, mem: &dyn Memory) -> Result<Option<DrawS
             )?;
             let sc = scissor(f, mem, &raster, Some(&v), i)?;
             let setup = setup_state(f, &sf, &raster, &wm, Some(&v), sc)?;
-            let c = clip_state(&clip, &raster, Some(&v))?;
+            let c = clip_state(s, &clip, &raster, Some(&v))?;
             Ok(gtsim_pipe3d::state::ViewportSet {
                 viewport: setup.viewport,
                 scissor: setup.scissor,
@@ -109,7 +109,7 @@ pub(super) fn draw_state(f: &DrawFront, mem: &dyn Memory) -> Result<Option<DrawS
         tess,
         gs,
         sol,
-        clip: clip_state(&clip, &raster, viewport.as_ref())?,
+        clip: clip_state(s, &clip, &raster, viewport.as_ref())?,
         setup: setup_state(f, &sf, &raster, &wm, viewport.as_ref(), scissor0)?,
         attributes: attribute_setup(f),
         ps,
@@ -561,7 +561,47 @@ fn scissor(
 }
 
 /// 3DSTATE_CLIP with 3DSTATE_RASTER's Z clip tests and the viewport's guardband.
+/// The user clip distance clip and cull test masks the clipper uses (seed 003
+/// 3DSTATE_CLIP_BODY Force User Clip Distance Clip/Cull Test Enable Bitmask: "Normal"
+/// takes Clip_INT's bitmasks as they come, "Force" 3DSTATE_CLIP's own). What comes
+/// normally is the last enabled vertex stage's: 3DSTATE_GS, else 3DSTATE_DS, else
+/// 3DSTATE_VS, each with its User Clip Distance Clip and Cull Test Enable Bitmasks
+/// (seed 003 3DSTATE_VS_BODY, _DS_BODY, _GS_BODY; anv programs them there from Gen8 on,
+/// and 3DSTATE_CLIP's only on Gen7).
+fn clip_cull_masks(s: &crate::LatchedState, c: &ThreeDStateClip) -> (u8, u8) {
+    let (gs, ds, vs) = (get(&s.gs), get(&s.ds), get(&s.vs));
+    let (clip, cull) = if gs.enable {
+        (
+            gs.user_clip_distance_clip_test_enable_bitmask,
+            gs.user_clip_distance_cull_test_enable_bitmask,
+        )
+    } else if ds.enable {
+        (
+            ds.user_clip_distance_clip_test_enable_bitmask,
+            ds.user_clip_distance_cull_test_enable_bitmask,
+        )
+    } else {
+        (
+            vs.user_clip_distance_clip_test_enable_bitmask,
+            vs.user_clip_distance_cull_test_enable_bitmask,
+        )
+    };
+    (
+        if c.force_user_clip_distance_clip_test_enable_bitmask {
+            c.user_clip_distance_clip_test_enable_bitmask
+        } else {
+            clip
+        },
+        if c.force_user_clip_distance_cull_test_enable_bitmask {
+            c.user_clip_distance_cull_test_enable_bitmask
+        } else {
+            cull
+        },
+    )
+}
+
 fn clip_state(
+    s: &crate::LatchedState,
     c: &ThreeDStateClip,
     raster: &ThreeDStateRaster,
     v: Option<&SfClipViewport>,
@@ -574,6 +614,7 @@ fn clip_state(
         ));
     }
     let v = v.cloned().unwrap_or_default();
+    let (ucd_mask, cull_mask) = clip_cull_masks(s, c);
     Ok(ClipState {
         enabled: c.clip_enable,
         max_vp_index: u32::from(c.maximum_vp_index),
@@ -597,9 +638,9 @@ fn clip_state(
             ],
             // APIMODE_OGL is 0 in 3DSTATE_CLIP (Gen11 PRM Vol 2a).
             opengl_z: c.api_mode.0 == 0,
-            ucd_mask: c.user_clip_distance_clip_test_enable_bitmask,
+            ucd_mask,
         },
-        cull_mask: c.user_clip_distance_cull_test_enable_bitmask,
+        cull_mask,
         perspective_divide_disable: c.perspective_divide_disable,
     })
 }
@@ -1515,5 +1556,44 @@ mod tests {
         });
         let e = gathered(&s).unwrap_err().to_string();
         assert!(e.contains("reserved"), "{e}");
+    }
+}
+
+#[cfg(test)]
+mod clip_mask_tests {
+    use super::clip_cull_masks;
+    use crate::latched::LatchedState;
+    use gtsim_spec::gen11::*;
+
+    /// Seed 003 3DSTATE_CLIP_BODY: without the Force bits the masks come from the last
+    /// enabled vertex stage (the GS over the VS here), with them from 3DSTATE_CLIP;
+    /// each bit on its own (iris forces the clip mask and leaves the cull mask to the
+    /// shader stage, arb_cull_distance `clip-cull-4`).
+    #[test]
+    fn masks_come_from_the_last_stage_unless_forced() {
+        let mut s = LatchedState::default();
+        s.vs = Some(ThreeDStateVs {
+            user_clip_distance_clip_test_enable_bitmask: 0x01,
+            user_clip_distance_cull_test_enable_bitmask: 0x02,
+            ..Default::default()
+        });
+        let clip = ThreeDStateClip {
+            user_clip_distance_clip_test_enable_bitmask: 0x10,
+            user_clip_distance_cull_test_enable_bitmask: 0x20,
+            ..Default::default()
+        };
+        assert_eq!(clip_cull_masks(&s, &clip), (0x01, 0x02));
+        s.gs = Some(ThreeDStateGs {
+            enable: true,
+            user_clip_distance_clip_test_enable_bitmask: 0x04,
+            user_clip_distance_cull_test_enable_bitmask: 0x08,
+            ..Default::default()
+        });
+        assert_eq!(clip_cull_masks(&s, &clip), (0x04, 0x08));
+        let forced = ThreeDStateClip {
+            force_user_clip_distance_clip_test_enable_bitmask: true,
+            ..clip
+        };
+        assert_eq!(clip_cull_masks(&s, &forced), (0x10, 0x08));
     }
 }
