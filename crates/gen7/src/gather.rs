@@ -1079,6 +1079,8 @@ fn pixel_shader(
         push_constants: ps.push_constant_enable,
         attributes: ps.attribute_enable,
         input_coverage: wm.pixel_shader_uses_input_coverage_mask,
+        // Seed 004 §11.10.3.1: Ivy Bridge's mask is the covered samples.
+        input_coverage_post_depth: false,
         position_offset: match ps.position_xy_offset_select {
             PositionXyOffsetSelect::POSOFFSET_CENTROID => PositionOffset::Centroid,
             PositionXyOffsetSelect::POSOFFSET_SAMPLE => PositionOffset::Sample,

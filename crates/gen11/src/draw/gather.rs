@@ -932,11 +932,12 @@ fn pixel_shader(f: &DrawFront, mem: &dyn Memory) -> Result<PixelShader, DrawErro
         ));
     }
     let coarse = coarse_shading(&get(&s.cps), &extra, &mut unsupported);
-    // Input Coverage Mask State 1: ICMS_NORMAL; the inner-conservative (2) and
-    // depth-coverage (3) masks are not modelled.
-    if extra.input_coverage_mask_state.0 > 1 {
+    // Input Coverage Mask State 1: ICMS_NORMAL, 3: ICMS_DEPTH_COVERAGE (the samples the
+    // early depth and stencil tests left); the inner-conservative mask (2) is not
+    // modelled (the model has no conservative rasterization).
+    if extra.input_coverage_mask_state.0 == 2 {
         unsupported.push((
-            "3DSTATE_PS_EXTRA Input Coverage Mask State other than ICMS_NORMAL",
+            "3DSTATE_PS_EXTRA Input Coverage Mask State ICMS_INNER_CONSERVATIVE",
             "seed 003 3DSTATE_PS_EXTRA_BODY Input Coverage Mask State",
         ));
     }
@@ -976,6 +977,7 @@ fn pixel_shader(f: &DrawFront, mem: &dyn Memory) -> Result<PixelShader, DrawErro
         push_constants: push,
         attributes: extra.attribute_enable,
         input_coverage: extra.input_coverage_mask_state.0 != 0,
+        input_coverage_post_depth: extra.input_coverage_mask_state.0 == 3,
         position_offset: match ps.position_xy_offset_select.0 {
             2 => PositionOffset::Centroid,
             3 => PositionOffset::Sample,

@@ -1174,6 +1174,25 @@ fn dispatch_preference() -> Option<usize> {
     })
 }
 
+/// Slot `s`'s input coverage mask (R32-R33): the samples its pixel covers (`ms`: a
+/// multisampled thread's; single-sampled, 3DSTATE_SAMPLE_MASK's sample 0), or with
+/// `post_depth` (ICMS_DEPTH_COVERAGE) those the early depth and stencil tests left:
+/// the thread's surviving samples, or sample 0 when the slot is lit (`lit`).
+fn input_coverage(
+    post_depth: bool,
+    sample_mask: u32,
+    ms: Option<&MsThread>,
+    lit: u32,
+    s: usize,
+) -> u32 {
+    match ms {
+        Some(m) if post_depth => u32::from(m.masks[s]),
+        Some(m) => u32::from(m.coverage[s]),
+        None if post_depth => sample_mask & (lit >> s) & 1,
+        None => sample_mask & 1,
+    }
+}
+
 /// The depth buffer `d` with the value a clear by `prim` writes: a clear whose value is
 /// not given (3DSTATE_CLEAR_PARAMS Depth Clear Value Valid clear) takes "interpolated
 /// depth of an arbitrary pixel of the primitive" (seed 004 3DSTATE_CLEAR_PARAMS); the
@@ -1630,11 +1649,15 @@ fn build_payload(
             }
             reg += 1;
         }
-        // R32-R33: per slot its input coverage mask (bit n: sample n covered).
+        // R32-R33: per slot its input coverage mask (bit n: sample n covered). With
+        // ICMS_DEPTH_COVERAGE, the samples the early depth and stencil tests left: a
+        // multisampled slot's surviving samples, a single-sampled slot's one sample if
+        // its pixel is lit (a helper pixel's is 0).
         if st.ps.input_coverage {
             let all = u32::from(st.multisample.sample_mask);
+            let post_depth = st.ps.input_coverage_post_depth;
             phase(grf, &mut reg, &|s| {
-                ms.map_or(all & 1, |m| u32::from(m.coverage[s]))
+                input_coverage(post_depth, all, ms, lit, s)
             });
         }
     }
@@ -1725,6 +1748,27 @@ pub(super) fn trace_line(s: &gtsim_eu::exec::trace::TraceStep) -> String {
 #[cfg(test)]
 mod tests {
     use super::subspans;
+
+    /// ICMS_NORMAL gives the covered samples, ICMS_DEPTH_COVERAGE those that passed: a
+    /// 4x pixel covering samples 0-3 of which 1 and 3 passed; single-sampled, a lit
+    /// slot (0) and an unlit helper slot (1).
+    #[test]
+    fn the_input_coverage_mask_before_and_after_depth() {
+        let mut m = super::MsThread {
+            starting_sample_pair: 0,
+            sample: [0; 32],
+            coverage: [0; 32],
+            masks: [0; 32],
+        };
+        m.coverage[0] = 0b1111;
+        m.masks[0] = 0b1010;
+        assert_eq!(super::input_coverage(false, 0xffff, Some(&m), 1, 0), 0b1111);
+        assert_eq!(super::input_coverage(true, 0xffff, Some(&m), 1, 0), 0b1010);
+        assert_eq!(super::input_coverage(false, 0xffff, None, 0b01, 1), 1);
+        assert_eq!(super::input_coverage(true, 0xffff, None, 0b01, 0), 1);
+        assert_eq!(super::input_coverage(true, 0xffff, None, 0b01, 1), 0);
+        assert_eq!(super::input_coverage(true, 0xfffe, None, 0b01, 0), 0);
+    }
 
     /// The depth plane a coarse payload carries, worked by hand: a triangle from (0, 0)
     /// at depth 0 to (4, 0) at 1 and (0, 8) at 0.5 rises 1/4 per pixel in x and 1/16

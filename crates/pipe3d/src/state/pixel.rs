@@ -56,6 +56,10 @@ pub struct PixelShader {
     /// The payload carries each slot's input coverage mask (3DSTATE_WM Pixel Shader
     /// Uses Input Coverage Mask, seed 004 §11.10.3.1 R32-R33).
     pub input_coverage: bool,
+    /// The input coverage mask holds only the samples that passed the early depth and
+    /// stencil tests (Gen8+ 3DSTATE_PS_EXTRA Input Coverage Mask State ICMS_DEPTH_COVERAGE,
+    /// seed 003; ARB_post_depth_coverage); otherwise every covered sample.
+    pub input_coverage_post_depth: bool,
     /// The payload carries each slot's position offset (3DSTATE_PS Position XY Offset
     /// Select, seed 004 §11.10.3.1 R31).
     pub position_offset: PositionOffset,
