@@ -560,7 +560,6 @@ fn scissor(
     }))
 }
 
-/// 3DSTATE_CLIP with 3DSTATE_RASTER's Z clip tests and the viewport's guardband.
 /// The user clip distance clip and cull test masks the clipper uses (seed 003
 /// 3DSTATE_CLIP_BODY Force User Clip Distance Clip/Cull Test Enable Bitmask: "Normal"
 /// takes Clip_INT's bitmasks as they come, "Force" 3DSTATE_CLIP's own). What comes
@@ -600,6 +599,7 @@ fn clip_cull_masks(s: &crate::LatchedState, c: &ThreeDStateClip) -> (u8, u8) {
     )
 }
 
+/// 3DSTATE_CLIP with 3DSTATE_RASTER's Z clip tests and the viewport's guardband.
 fn clip_state(
     s: &crate::LatchedState,
     c: &ThreeDStateClip,
