@@ -1573,12 +1573,14 @@ mod clip_mask_tests {
     /// shader stage, arb_cull_distance `clip-cull-4`).
     #[test]
     fn masks_come_from_the_last_stage_unless_forced() {
-        let mut s = LatchedState::default();
-        s.vs = Some(ThreeDStateVs {
-            user_clip_distance_clip_test_enable_bitmask: 0x01,
-            user_clip_distance_cull_test_enable_bitmask: 0x02,
+        let mut s = LatchedState {
+            vs: Some(ThreeDStateVs {
+                user_clip_distance_clip_test_enable_bitmask: 0x01,
+                user_clip_distance_cull_test_enable_bitmask: 0x02,
+                ..Default::default()
+            }),
             ..Default::default()
-        });
+        };
         let clip = ThreeDStateClip {
             user_clip_distance_clip_test_enable_bitmask: 0x10,
             user_clip_distance_cull_test_enable_bitmask: 0x20,
