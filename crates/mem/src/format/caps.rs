@@ -297,7 +297,7 @@ pub fn caps_on(f: SurfaceFormat, generation: u8) -> Option<Caps> {
             .find(|(code, gens)| *code == f.0 && gens.iter().any(|&g| g <= generation))
     });
     let (_, gens) = row?;
-    let on_ivb = |g: u8| g <= generation;
+    let present = |g: u8| g <= generation;
     let [
         sampling,
         filtering,
@@ -305,7 +305,7 @@ pub fn caps_on(f: SurfaceFormat, generation: u8) -> Option<Caps> {
         render_target,
         alpha_blend,
         vertex_fetch,
-    ] = gens.map(on_ivb);
+    ] = gens.map(present);
     Some(Caps {
         sampling,
         filtering,
