@@ -118,7 +118,10 @@ fn on_llvmpipe(name: &str, exe: &str, png: &Path) -> Vec<u8> {
     out.stdout
 }
 
-fn under_gtsim(client: &str, exe: &str, capture: &Path, bat: bool) -> Output {
+/// Runs `exe` under `gtsim run`, capturing to `capture` and writing its image to
+/// `png`. The tests run in parallel and several run the same client: each caller
+/// names its own image (a shared name let one test read another's half-written PNG).
+fn under_gtsim(exe: &str, capture: &Path, png: &Path, bat: bool) -> Output {
     let mut cmd = Command::new(gtsim());
     cmd.arg("run")
         .arg("--capture")
@@ -126,7 +129,7 @@ fn under_gtsim(client: &str, exe: &str, capture: &Path, bat: bool) -> Output {
         .arg("--")
         .arg(exe)
         .arg("--out")
-        .arg(tmp(&format!("{client}-gtsim.png")));
+        .arg(png);
     cmd.env("GTSIM_I915_QUIET", "1")
         .env("MESA_SHADER_CACHE_DISABLE", "true");
     if bat {
@@ -299,13 +302,9 @@ fn clients_render_on_gtsim_as_on_llvmpipe() {
     let mut failures = vec![];
     for (name, exe) in CLIENTS {
         let capture = tmp(&format!("{name}-image.aub"));
-        let out = under_gtsim(name, exe, &capture, false);
-        failures.extend(compare_with_llvmpipe(
-            name,
-            exe,
-            &out,
-            &tmp(&format!("{name}-gtsim.png")),
-        ));
+        let png = tmp(&format!("{name}-gtsim.png"));
+        let out = under_gtsim(exe, &capture, &png, false);
+        failures.extend(compare_with_llvmpipe(name, exe, &out, &png));
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
@@ -451,7 +450,8 @@ fn clients_complete_on_crocus_over_gtsim_and_their_captures_decode() {
     }
     for (name, exe) in CLIENTS {
         let capture = tmp(&format!("{name}.aub"));
-        let out = under_gtsim(name, exe, &capture, false);
+        let png = tmp(&format!("{name}-decode.png"));
+        let out = under_gtsim(exe, &capture, &png, false);
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(out.status.success(), "{name} under gtsim: {stderr}");
         assert!(
@@ -587,7 +587,8 @@ fn gtsim_decode_agrees_with_intel_debug_bat() {
     let mut unpaired: std::collections::BTreeSet<(String, String)> = Default::default();
     for (name, exe) in CLIENTS {
         let capture = tmp(&format!("{name}-bat.aub"));
-        let out = under_gtsim(name, exe, &capture, true);
+        let png = tmp(&format!("{name}-bat.png"));
+        let out = under_gtsim(exe, &capture, &png, true);
         assert!(
             out.status.success(),
             "{name}: {}",
@@ -626,9 +627,9 @@ fn gtsim_decode_agrees_with_intel_debug_bat() {
 /// `gtsim inspect CAPTURE --pixel` at the centre of a client's image (render target 0,
 /// the client's framebuffer): the history lists at least two draws, shows `shows` (what
 /// the client exercises there) and ends in the client's own pixel, from the PNG it wrote
-/// through glReadPixels (`{name}-{suffix}.png`, row 0 last in memory).
-fn pixel_history_ends_in_the_image(name: &str, capture: &Path, suffix: &str, shows: &str) {
-    let (w, h, px) = read_png(&tmp(&format!("{name}-{suffix}.png")));
+/// through glReadPixels (`png`, row 0 last in memory).
+fn pixel_history_ends_in_the_image(name: &str, capture: &Path, png: &Path, shows: &str) {
+    let (w, h, px) = read_png(png);
     let (x, y) = (w / 2, h / 2);
     let out = Command::new(gtsim())
         .arg("inspect")
@@ -988,7 +989,8 @@ fn replaying_a_capture_reproduces_the_client_image() {
     check("triangle", None);
     for (name, exe) in CLIENTS {
         let capture = tmp(&format!("{name}-replay.aub"));
-        let out = under_gtsim(name, exe, &capture, false);
+        let png = tmp(&format!("{name}-replay.png"));
+        let out = under_gtsim(exe, &capture, &png, false);
         assert!(out.status.success(), "{name}");
         check(name, Some(&capture));
         // Pixel history on clients whose centre pixel several draws write: the depth
@@ -996,9 +998,9 @@ fn replaying_a_capture_reproduces_the_client_image() {
         // quads.
         match *name {
             "depth" => {
-                pixel_history_ends_in_the_image(name, &capture, "gtsim", "early depth/stencil test")
+                pixel_history_ends_in_the_image(name, &capture, &png, "early depth/stencil test")
             }
-            "blend" => pixel_history_ends_in_the_image(name, &capture, "gtsim", "blended with"),
+            "blend" => pixel_history_ends_in_the_image(name, &capture, &png, "blended with"),
             "msaa" => msaa_pixel_history(&capture),
             _ => {}
         }
@@ -1198,14 +1200,14 @@ const GEN11_CLIENTS: &[(&str, &str)] = &[
     ("compute_ssbo", env!("CARGO_BIN_EXE_compute_ssbo")),
 ];
 
-fn under_gtsim_gen11(client: &str, exe: &str, capture: &Path) -> Output {
+fn under_gtsim_gen11(exe: &str, capture: &Path, png: &Path) -> Output {
     Command::new(gtsim())
         .args(["run", "--gen", "11", "--capture"])
         .arg(capture)
         .arg("--")
         .arg(exe)
         .arg("--out")
-        .arg(tmp(&format!("{client}-gen11.png")))
+        .arg(png)
         .env("MESA_SHADER_CACHE_DISABLE", "true")
         .env("INTEL_DEBUG", "bat")
         .output()
@@ -1216,7 +1218,11 @@ fn under_gtsim_gen11(client: &str, exe: &str, capture: &Path) -> Output {
 /// llvmpipe's, and its dispatch and draw ran.
 fn compute_matches_llvmpipe(name: &str, exe: &str, out: &Output) {
     let stderr = String::from_utf8_lossy(&out.stderr);
-    let reference = on_llvmpipe(name, exe, &tmp(&format!("{name}-gen11-reference.png")));
+    let reference = on_llvmpipe(
+        name,
+        exe,
+        &tmp(&format!("{name}-gen11-compute-reference.png")),
+    );
     let reference = String::from_utf8_lossy(&reference);
     assert!(reference.contains("fnv1a"), "{name}: {reference}");
     assert_eq!(
@@ -1247,7 +1253,7 @@ fn iris_computes_on_ice_lake_as_llvmpipe_does() {
             .args(["run", "--gen", "11", "--"])
             .arg(exe)
             .arg("--out")
-            .arg(tmp(&format!("{name}-gen11.png")))
+            .arg(tmp(&format!("{name}-gen11-compute.png")))
             .output()
             .unwrap();
         assert!(
@@ -1267,7 +1273,8 @@ fn iris_comes_up_on_ice_lake_and_its_submissions_decode_as_iris_says() {
     let mut unpaired: std::collections::BTreeSet<(String, String)> = Default::default();
     for (name, exe) in GEN11_CLIENTS {
         let capture = tmp(&format!("{name}-gen11.aub"));
-        let out = under_gtsim_gen11(name, exe, &capture);
+        let png = tmp(&format!("{name}-gen11-bat.png"));
+        let out = under_gtsim_gen11(exe, &capture, &png);
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(out.status.success(), "{name}: {stderr}");
         // Mesa's iris names the device from its PCI id table (iris_pci_ids.h: 0x8A52).
@@ -1336,7 +1343,7 @@ fn iris_comes_up_on_ice_lake_and_its_submissions_decode_as_iris_says() {
         unpaired.extend(c.unpaired.keys().cloned());
         if *name == "triangle" {
             gen11_capture_diffs(&capture, &trace);
-            pixel_history_ends_in_the_image(name, &capture, "gen11", "stored (no blending)");
+            pixel_history_ends_in_the_image(name, &capture, &png, "stored (no blending)");
             // The triangle's first vertex through iris's SIMD8 vertex shader.
             let out = Command::new(gtsim())
                 .arg("inspect")
