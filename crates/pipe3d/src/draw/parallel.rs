@@ -110,10 +110,15 @@ fn pool(n: usize) -> Option<Arc<rayon::ThreadPool>> {
     Some(p)
 }
 
-/// `job(0..n)`, results in index order, on [`threads`] host threads.
+/// `job(0..n)`, results in index order, on [`threads`] host threads; fewer than
+/// [`MIN_BATCH`] jobs run one after the other on the calling thread. Handing jobs to
+/// the pool costs a wake-up and a wait (tens of microseconds); a draw of many small
+/// primitives that overlap, each flushed on its own (piglit's `longprim`: over a
+/// million calls of one to five jobs), spent five sixths of its time there, six times
+/// its time on one host thread (BENCHMARKS.md, "sixteenth session").
 pub fn run<T: Send>(n: usize, job: impl Fn(usize) -> T + Sync + Send) -> Vec<T> {
     let t = threads();
-    if t <= 1 || n < 2 {
+    if t <= 1 || n < MIN_BATCH {
         return (0..n).map(job).collect();
     }
     // The jobs run at the submitting thread's device clock (`clock`).
