@@ -22,6 +22,7 @@ const LIMITS: DeviceLimits = DeviceLimits {
         eu_instructions: 100_000,
         vertices: 1_000,
         pixels: 10_000,
+        host_seconds: 0, // counts only: the outcome may not depend on the host
     },
 };
 

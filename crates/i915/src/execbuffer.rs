@@ -562,10 +562,15 @@ pub fn execbuffer2(k: &mut Kernel, fd: i32, a: &mut user::Args) -> Result<(), Er
             view.detile(bo)?;
         }
     }
-    // `GTSIM_LOG=gtsim_i915::timing=debug`: a submission's time, tiled maps included.
+    // `GTSIM_LOG=gtsim_i915::timing=debug`: a submission's time, tiled maps included,
+    // and the work the hangcheck counted (the figures its limits are calibrated with).
+    let work = result.as_ref().map(|r| r.work).unwrap_or_default();
     tracing::debug!(
         target: "gtsim_i915::timing",
         objects = ids.len(),
+        eu_instructions = work[0],
+        vertices = work[1],
+        pixels = work[2],
         through_submit_us = ran.as_micros() as u64,
         total_us = started.elapsed().as_micros() as u64,
         "execbuffer"

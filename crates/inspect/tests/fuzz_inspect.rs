@@ -20,6 +20,7 @@ const LIMITS: DeviceLimits = DeviceLimits {
         eu_instructions: 2_000_000,
         vertices: 20_000,
         pixels: 200_000,
+        host_seconds: 0, // counts only: the outcome may not depend on the host
     },
 };
 

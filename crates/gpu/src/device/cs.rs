@@ -140,6 +140,8 @@ impl<'a, F: Front> CommandStreamer<'a, F> {
                 });
             }
             let (def, dw) = fetch(self.info().tables, self.mem, p)?;
+            // The hangcheck's clock runs per command (`Watchdog::begin_command`).
+            self.watchdog.begin_command();
             report.commands += 1;
             *self.device_clock += 1;
             // The threads the command dispatches read it (`gtsim_pipe3d::draw::clock`).
@@ -165,7 +167,14 @@ impl<'a, F: Front> CommandStreamer<'a, F> {
                 }
                 Flow::End => match ret.take() {
                     Some(back) => p = back,
-                    None => return Ok(report),
+                    None => {
+                        report.work = [
+                            self.watchdog.eu_instructions,
+                            self.watchdog.vertices,
+                            self.watchdog.pixels,
+                        ];
+                        return Ok(report);
+                    }
                 },
             }
         }

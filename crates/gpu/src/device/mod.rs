@@ -254,6 +254,9 @@ pub struct SubmitReport {
     pub render_targets: Vec<gtsim_pipe3d::draw::RenderTarget>,
     /// Work the model does not execute yet, one line each (media and GPGPU walkers).
     pub not_executed: Vec<String>,
+    /// The work the hangcheck counted ([`gtsim_pipe3d::draw::Watchdog`]): EU
+    /// instructions, vertices and pixels.
+    pub work: [u64; 3],
 }
 
 /// Which GPU the device is.

@@ -440,6 +440,56 @@ fn a_batch_looping_over_a_draw_ends_at_the_watchdog_as_a_hang() {
     dev.submit(1, 0x10000, &mut end).unwrap();
 }
 
+#[test]
+fn a_draw_that_does_not_finish_ends_at_the_hangcheck_clock() {
+    // 2^32 - 1 instances of a triangle, with the vertex limit out of reach: only the
+    // per-command clock (one second here) ends it, as a hang naming the 3DPRIMITIVE and
+    // the knob. The next command's clock starts afresh: a following submission runs.
+    let null_depth = ThreeDStateDepthBuffer {
+        surface_type: three_d_state_depth_buffer::SurfaceType::SURFTYPE_NULL,
+        ..Default::default()
+    }
+    .pack()
+    .unwrap();
+    let draw = ThreeDPrimitive {
+        vertex_count_per_instance: 3,
+        instance_count: u32::MAX,
+        primitive_topology_type: ThreeDPrimTopoType::_3DPRIM_TRILIST,
+        ..Default::default()
+    }
+    .pack()
+    .unwrap();
+    let draw_at = 0x10000 + 4 * null_depth.len() as u64;
+    let (mut dev, mut mem) = (Device::new(), AddressSpace::new());
+    dev.limits.work.vertices = u64::MAX;
+    dev.limits.work.host_seconds = 1;
+    mem.map(0x10000, 0x1000);
+    let batch = cat(&[null_depth.clone(), draw, vec![0x0500_0000]]);
+    let bytes: Vec<u8> = batch.iter().flat_map(|d| d.to_le_bytes()).collect();
+    mem.write(0x10000, &bytes).unwrap();
+    match dev.submit(1, 0x10000, &mut mem) {
+        Err(Hang::Draw {
+            addr,
+            error: gtsim_pipe3d::draw::DrawError::Watchdog { what, limit, knob },
+        }) => {
+            assert_eq!(
+                (addr, what, limit, knob),
+                (
+                    draw_at,
+                    "seconds of host time in one command",
+                    1,
+                    "GTSIM_WATCHDOG_SECONDS"
+                )
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    let batch = cat(&[null_depth, vec![0x0500_0000]]);
+    let bytes: Vec<u8> = batch.iter().flat_map(|d| d.to_le_bytes()).collect();
+    mem.write(0x10000, &bytes).unwrap();
+    dev.submit(1, 0x10000, &mut mem).unwrap();
+}
+
 /// A MEDIA_OBJECT (0x71000004: type 3, pipeline 2, opcode 1, sub-opcode 0, 6 dwords)
 /// runs only under PIPELINE_SELECT media: under the 3D pipeline (the default) it is a
 /// typed hang naming the pipeline, and with media selected but no MEDIA_VFE_STATE a
