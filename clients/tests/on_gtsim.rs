@@ -1419,3 +1419,42 @@ fn iris_comes_up_on_ice_lake_and_its_submissions_decode_as_iris_says() {
         "bat_unpaired_gen11.tsv",
     );
 }
+
+/// The hangcheck end to end (issue 46): the `runaway` client's draw of 2^31 - 1
+/// instances ends at the per-command clock (two seconds here) as a GPU HANG naming the
+/// 3DPRIMITIVE and the knob; the context is banned, as Linux bans a guilty one, and the
+/// client is not frozen: its `glFinish` returns and it exits. On crocus (Ivy Bridge)
+/// and, where Mesa has it, iris (Ice Lake).
+#[test]
+fn a_runaway_draw_ends_at_the_hangcheck_clock_and_the_client_goes_on() {
+    if !mesa_present() {
+        return;
+    }
+    let gens: &[&str] = if iris_present() { &["7", "11"] } else { &["7"] };
+    for generation in gens {
+        let out = Command::new(gtsim())
+            .args(["run", "--gen", generation, "--"])
+            .arg(env!("CARGO_BIN_EXE_runaway"))
+            .arg("--out")
+            .arg(tmp(&format!("runaway-gen{generation}.png")))
+            .env("GTSIM_WATCHDOG_SECONDS", "2")
+            .env("MESA_SHADER_CACHE_DISABLE", "true")
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "gen {generation}: {stderr}");
+        for want in [
+            "GPU HANG: context",
+            "3DPRIMITIVE at",
+            "exceeded its limit of 2 seconds of host time in one command",
+            "GTSIM_WATCHDOG_SECONDS",
+            "the context is banned",
+            "runaway: glGetError after glFinish",
+        ] {
+            assert!(
+                stderr.contains(want),
+                "gen {generation}: no {want:?} in\n{stderr}"
+            );
+        }
+    }
+}
