@@ -385,11 +385,9 @@ fn store_data_index_writes_into_the_hardware_status_page() {
     ));
 }
 
-#[test]
-fn a_batch_looping_over_a_draw_ends_at_the_watchdog_as_a_hang() {
-    // The batch's end replaced by a jump back to its start, with a 3-vertex draw inside:
-    // without a watchdog this runs until the command limit, millions of draws later. The
-    // vertex limit of 1,000 ends it in the 334th draw, as a hang naming the 3DPRIMITIVE.
+/// A null depth buffer (3DSTATE_DEPTH_BUFFER SURFTYPE_NULL) and a 3DPRIMITIVE of
+/// `instances` instances of one triangle (TRILIST, 3 vertices).
+fn null_depth_and_triangles(instances: u32) -> (Vec<u32>, Vec<u32>) {
     let null_depth = ThreeDStateDepthBuffer {
         surface_type: three_d_state_depth_buffer::SurfaceType::SURFTYPE_NULL,
         ..Default::default()
@@ -398,12 +396,21 @@ fn a_batch_looping_over_a_draw_ends_at_the_watchdog_as_a_hang() {
     .unwrap();
     let draw = ThreeDPrimitive {
         vertex_count_per_instance: 3,
-        instance_count: 1,
+        instance_count: instances,
         primitive_topology_type: ThreeDPrimTopoType::_3DPRIM_TRILIST,
         ..Default::default()
     }
     .pack()
     .unwrap();
+    (null_depth, draw)
+}
+
+#[test]
+fn a_batch_looping_over_a_draw_ends_at_the_watchdog_as_a_hang() {
+    // The batch's end replaced by a jump back to its start, with a 3-vertex draw inside:
+    // without a watchdog this runs until the command limit, millions of draws later. The
+    // vertex limit of 1,000 ends it in the 334th draw, as a hang naming the 3DPRIMITIVE.
+    let (null_depth, draw) = null_depth_and_triangles(1);
     let jump = MiBatchBufferStart {
         batch_buffer_start_address: 0x10000,
         ..Default::default()
@@ -445,20 +452,7 @@ fn a_draw_that_does_not_finish_ends_at_the_hangcheck_clock() {
     // 2^32 - 1 instances of a triangle, with the vertex limit out of reach: only the
     // per-command clock (one second here) ends it, as a hang naming the 3DPRIMITIVE and
     // the knob. The next command's clock starts afresh: a following submission runs.
-    let null_depth = ThreeDStateDepthBuffer {
-        surface_type: three_d_state_depth_buffer::SurfaceType::SURFTYPE_NULL,
-        ..Default::default()
-    }
-    .pack()
-    .unwrap();
-    let draw = ThreeDPrimitive {
-        vertex_count_per_instance: 3,
-        instance_count: u32::MAX,
-        primitive_topology_type: ThreeDPrimTopoType::_3DPRIM_TRILIST,
-        ..Default::default()
-    }
-    .pack()
-    .unwrap();
+    let (null_depth, draw) = null_depth_and_triangles(u32::MAX);
     let draw_at = 0x10000 + 4 * null_depth.len() as u64;
     let (mut dev, mut mem) = (Device::new(), AddressSpace::new());
     dev.limits.work.vertices = u64::MAX;
