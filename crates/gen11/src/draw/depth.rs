@@ -34,19 +34,22 @@ pub(super) fn depth_buffer(
     mem: &dyn Memory,
     samples: u32,
 ) -> Result<Option<DepthBuffer>, DrawError> {
-    depth_buffer_of(f.state, &f.bases, mem, false, samples)
+    depth_buffer_of(f.state, &f.bases, mem, None, samples)
 }
 
 /// [`depth_buffer`] from the latched state alone, with `samples` per pixel (their
 /// samples interleaved in the plane, as Mesa's isl lays out every multisampled depth
 /// and stencil surface on Gen8+: isl_gfx8_choose_msaa_layout requires
-/// ISL_MSAA_LAYOUT_INTERLEAVED for them); `with_stencil` binds the stencil buffer
-/// whatever the tests use (a clear writes it).
+/// ISL_MSAA_LAYOUT_INTERLEAVED for them). `stencil` says whether the stencil buffer is
+/// bound: `None` for a draw, which binds it when 3DSTATE_WM_DEPTH_STENCIL tests or
+/// writes stencil; `Some(clear)` for 3DSTATE_WM_HZ_OP, which ignores that state and
+/// binds it exactly when it clears stencil (iris's HiZ depth clears leave the stencil
+/// test of the last draw latched and the stencil buffer disabled).
 fn depth_buffer_of(
     s: &LatchedState,
     bases: &Bases,
     mem: &dyn Memory,
-    with_stencil: bool,
+    stencil: Option<bool>,
     samples: u32,
 ) -> Result<Option<DepthBuffer>, DrawError> {
     let d = get(&s.depth_buffer);
@@ -107,7 +110,8 @@ fn depth_buffer_of(
     // The depth operations address the samples in the plane (`DepthBuffer::samples`).
     .interleaved_plane();
     let ds = get(&s.wm_depth_stencil);
-    let stencil_needed = with_stencil || ds.stencil_test_enable || ds.stencil_buffer_write_enable;
+    let stencil_needed =
+        stencil.unwrap_or(ds.stencil_test_enable || ds.stencil_buffer_write_enable);
     let stencil = if stencil_needed {
         let sb = get(&s.stencil_buffer);
         if !sb.stencil_buffer_enable {
@@ -233,7 +237,13 @@ pub fn wm_hz_op(
         }
     };
     let bases = Bases::latched(s, registers);
-    let Some(mut db) = depth_buffer_of(s, &bases, &*mem, op.stencil_buffer_clear_enable, samples)?
+    let Some(mut db) = depth_buffer_of(
+        s,
+        &bases,
+        &*mem,
+        Some(op.stencil_buffer_clear_enable),
+        samples,
+    )?
     else {
         return Err(unsupported(
             "3DSTATE_WM_HZ_OP with a null depth buffer (a stencil-only clear)",
@@ -285,4 +295,86 @@ pub fn wm_hz_op(
             command: "3DSTATE_WM_HZ_OP",
             why: e.to_string(),
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gtsim_mem::AddressSpace;
+    use gtsim_spec::gen11::*;
+
+    struct NoRegisters;
+    impl gtsim_pipe3d::state::Registers for NoRegisters {
+        fn register(&self, _: u32) -> u32 {
+            0
+        }
+    }
+
+    /// An 8x4 D32_FLOAT depth buffer at 0x10000 (one Y tile: 128-byte rows), Depth Clear
+    /// Value 0.5 valid, and the stencil test of an earlier draw still latched in
+    /// 3DSTATE_WM_DEPTH_STENCIL with no stencil buffer: what iris leaves before a HiZ
+    /// depth clear (piglit `arb_framebuffer_object-depth-stencil-blit`).
+    fn depth_only_with_stale_stencil_test() -> LatchedState {
+        LatchedState {
+            depth_buffer: Some(ThreeDStateDepthBuffer {
+                surface_type: St::SURFTYPE_2D,
+                surface_format: three_d_state_depth_buffer::SurfaceFormat(1),
+                surface_pitch: 127,
+                surface_base_address: 0x10000,
+                width: 7,
+                height: 3,
+                ..Default::default()
+            }),
+            clear_params: Some(ThreeDStateClearParams {
+                depth_clear_value: 0.5,
+                depth_clear_value_valid: true,
+            }),
+            wm_depth_stencil: Some(ThreeDStateWmDepthStencil {
+                stencil_test_enable: true,
+                stencil_buffer_write_enable: true,
+                ..Default::default()
+            }),
+            ..Default::default()
+        }
+    }
+
+    /// Seed 003 3DSTATE_WM_HZ_OP_BODY: the operation takes its depth and stencil work
+    /// from its own enables, not from 3DSTATE_WM_DEPTH_STENCIL (which configures
+    /// draws). A depth clear with a stale stencil test latched and the stencil buffer
+    /// disabled clears the depth buffer: the first pixel at offset 0 and the last,
+    /// (7, 3), in the Y tile's second 16-byte column (bytes 28-31 of row 3: 512 + 3 x 16
+    /// + 12). A stencil clear with no stencil buffer is still refused by name.
+    #[test]
+    fn a_depth_clear_ignores_the_stencil_test_latched_for_draws() {
+        let s = depth_only_with_stale_stencil_test();
+        let mut mem = AddressSpace::new();
+        mem.map(0x10000, 0x1000);
+        let op = ThreeDStateWmHzOp {
+            depth_buffer_clear_enable: true,
+            full_surface_depth_and_stencil_clear: true,
+            ..Default::default()
+        };
+        wm_hz_op(&s, &NoRegisters, &op, &mut mem).unwrap();
+        for offset in [0u64, 572] {
+            let mut v = [0u8; 4];
+            mem.read(0x10000 + offset, &mut v).unwrap();
+            assert_eq!(f32::from_le_bytes(v), 0.5, "offset {offset}");
+        }
+        let op = ThreeDStateWmHzOp {
+            stencil_buffer_clear_enable: true,
+            full_surface_depth_and_stencil_clear: true,
+            ..Default::default()
+        };
+        let e = wm_hz_op(&s, &NoRegisters, &op, &mut mem).unwrap_err();
+        assert!(
+            matches!(
+                &e,
+                DrawError::State {
+                    command: "3DSTATE_STENCIL_BUFFER",
+                    ..
+                }
+            ),
+            "{e}"
+        );
+    }
 }
