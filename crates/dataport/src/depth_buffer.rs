@@ -42,8 +42,12 @@ pub struct DepthBuffer {
     pub format: DepthFormat,
     /// The level rendered to.
     pub lod: u32,
-    /// The array slice rendered to.
+    /// Minimum Array Element: the slice a primitive with Render Target Array Index 0
+    /// renders to ([`DepthBuffer::access_at`] adds the index).
     pub slice: u32,
+    /// The largest Render Target Array Index that reaches a slice of its own (the
+    /// Depth field, counting a cube's faces); a larger one addresses [`Self::slice`].
+    pub array_extent: u32,
     /// The separate stencil buffer's address and layout (for a multisampled buffer, its
     /// plane too), when the tests use it.
     pub stencil: Option<(u64, SurfaceDesc)>,
@@ -78,16 +82,34 @@ fn dword_le(b: &[u8]) -> u32 {
 }
 
 impl DepthBuffer {
-    /// The buffer ready for many pixels: the offsets of the depth and stencil images
-    /// worked out once.
+    /// The buffer ready for many pixels of a primitive with Render Target Array Index
+    /// 0 ([`Self::access_at`]).
     pub fn access(&self) -> DepthAccess<'_> {
+        self.access_at(0)
+    }
+
+    /// The buffer ready for many pixels of a primitive with Render Target Array Index
+    /// `array_index`: the offsets of the depth and stencil images of its slice worked
+    /// out once. Seed 004 3DSTATE_DEPTH_BUFFER Minimum Array Element: "The delivered
+    /// array index is added to this field before being used to address the surface"
+    /// (the stencil buffer shares the field, seed 004 3DSTATE_STENCIL_BUFFER); an index
+    /// past the Depth field is set to zero, as for render targets (seed 000 §3.9,
+    /// `rt_message::target_slice`).
+    pub fn access_at(&self, array_index: u32) -> DepthAccess<'_> {
+        let index = if array_index <= self.array_extent {
+            array_index
+        } else {
+            0
+        };
+        let slice = self.slice.saturating_add(index);
         DepthAccess {
             buffer: self,
-            depth: self.desc.image_offsets(self.slice, self.lod),
+            slice,
+            depth: self.desc.image_offsets(slice, self.lod),
             stencil: self
                 .stencil
                 .as_ref()
-                .and_then(|(_, d)| d.image_offsets(self.slice, self.lod)),
+                .and_then(|(_, d)| d.image_offsets(slice, self.lod)),
         }
     }
 
@@ -108,6 +130,8 @@ impl DepthBuffer {
 #[derive(Debug, Clone, Copy)]
 pub struct DepthAccess<'a> {
     buffer: &'a DepthBuffer,
+    /// The slice addressed (Minimum Array Element plus the array index).
+    slice: u32,
     depth: Option<ImageOffsets>,
     stencil: Option<ImageOffsets>,
 }
@@ -126,7 +150,7 @@ impl DepthAccess<'_> {
         // pixels into the miptree's padding.
         let off = match &self.depth {
             Some(img) => img.offset_in_pitch(x, y),
-            None => d.desc.texel_offset(x, y, d.slice, d.lod, 0),
+            None => d.desc.texel_offset(x, y, self.slice, d.lod, 0),
         }
         .map_err(|e| depth_layout_error(x, y, e))?;
         Ok(d.base.wrapping_add(off))
@@ -174,7 +198,7 @@ impl DepthAccess<'_> {
         };
         let off = match &self.stencil {
             Some(img) => img.offset_in_pitch(x, y),
-            None => desc.texel_offset(x, y, d.slice, d.lod, 0),
+            None => desc.texel_offset(x, y, self.slice, d.lod, 0),
         }
         .map_err(|e| MessageError::State {
             structure: "3DSTATE_STENCIL_BUFFER",

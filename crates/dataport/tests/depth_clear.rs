@@ -40,6 +40,7 @@ fn buffer(tiling: Tiling, format: DepthFormat, stencil: bool, write: bool) -> De
         format,
         lod: 0,
         slice: 0,
+        array_extent: 0,
         stencil: stencil.then(|| (STENCIL, desc(50, 40, 1, Tiling::W, 128))),
         front: state,
         back: state,
@@ -272,4 +273,37 @@ fn a_computed_stencil_reference_replaces_the_states() {
             .unwrap()
     );
     assert_eq!(stencil_at(&two, &mem, 7, 2), 0x37);
+}
+
+/// Seed 004 3DSTATE_DEPTH_BUFFER Minimum Array Element: "The delivered array index is
+/// added to this field before being used to address the surface". A linear D32 array
+/// of 4x4 slices 4 rows (64 bytes) apart, Minimum Array Element 1 and Depth 1 (two
+/// slices reachable): a clear at Render Target Array Index 1 writes slice 2 (byte 128),
+/// an index past the Depth field addresses slice 1 (byte 64), as a render target's
+/// does, and slices 0 and 3 keep their bytes.
+#[test]
+fn the_render_target_array_index_selects_the_slice_from_minimum_array_element() {
+    use gtsim_mem::layout::ArraySpacing;
+    let mut b = buffer(Tiling::Linear, DepthFormat::D32Float, false, true);
+    b.desc = SurfaceDesc {
+        depth: 4,
+        valign: 4,
+        array_spacing: ArraySpacing::QPitch(4),
+        ..SurfaceDesc::plain_2d(4, 4, 4, Tiling::Linear, 16)
+    };
+    b.slice = 1;
+    b.array_extent = 1;
+    let mut m = memory();
+    let before = snapshot(&m);
+    b.access_at(1).clear(&mut m, &[(0, 0)]).unwrap();
+    b.access_at(7).clear(&mut m, &[(0, 0)]).unwrap();
+    let after = snapshot(&m);
+    let cleared = 0x3f12_3456u32.to_le_bytes();
+    assert_eq!(after[128..132], cleared, "slice 2");
+    assert_eq!(after[64..68], cleared, "slice 1");
+    for (i, (a, b)) in before.iter().zip(&after).enumerate() {
+        if !(64..68).contains(&i) && !(128..132).contains(&i) {
+            assert_eq!(a, b, "byte {i}");
+        }
+    }
 }

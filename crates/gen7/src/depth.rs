@@ -211,6 +211,12 @@ pub(crate) fn depth_buffer(
             format,
             lod: d.lod as u32,
             slice: d.minimum_array_element as u32,
+            // A cube's index is its face, +x 0 to -z 5 (seed 000 §3.9.11).
+            array_extent: if layout_type == gtsim_mem::layout::SurfaceType::Cube {
+                5
+            } else {
+                d.depth as u32
+            },
             stencil,
             front: face(false),
             back: face(true),

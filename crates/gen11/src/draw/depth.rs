@@ -200,6 +200,7 @@ fn depth_buffer_of(
         format,
         lod: u32::from(d.lod),
         slice: min,
+        array_extent: (u32::from(d.depth) + 1) * faces - 1,
         stencil,
         front: face(false),
         back: face(true),

@@ -653,7 +653,7 @@ fn early_depth(
     // A clear only writes, each pixel once and the same bytes, straight to memory.
     if d.op == DepthOp::Clear {
         let d = clear_of(st, prim, d);
-        d.access()
+        d.access_at(rt_array_index(st, prim))
             .clear(mem, &prim.pixels)
             .map_err(DrawError::from_depth_buffer)?;
         return Ok(vec![]);
@@ -706,7 +706,7 @@ fn depth_test(
 ) -> (Vec<(u32, u32)>, Option<DrawError>) {
     let mut passed = Vec::with_capacity(pixels.len());
     let d = clear_of(st, prim, d);
-    let access = d.access();
+    let access = d.access_at(rt_array_index(st, prim));
     // A clear does not look at the source depth.
     let clear = d.op == DepthOp::Clear;
     // Row by row: each run of neighbouring pixels of a row (up to 32) is tested at once
@@ -870,7 +870,8 @@ struct ThreadContext<'a> {
 /// The object's Render Target Array Index (seed 004 §1.8.1 VUE header DWord 1, "routed into the
 /// PS thread payload" from its provoking vertex; R0.0 26:16), or 0 when 3DSTATE_CLIP's
 /// Force Zero RTA Index Enable is set. 11 bits; the data port clamps it to the surface.
-fn rt_array_index(st: &DrawState, prim: &Primitive<'_>) -> u32 {
+/// The depth and stencil buffers take the same index (`DepthBuffer::access_at`).
+pub(super) fn rt_array_index(st: &DrawState, prim: &Primitive<'_>) -> u32 {
     if st.clip.force_zero_rta_index {
         0
     } else {
@@ -944,7 +945,7 @@ impl ThreadContext<'_> {
                 lit,
                 visible: 0,
                 late: self.late.map(|depth| LateDepth {
-                    depth: depth.access(),
+                    depth: depth.access_at(rt_array_index(st, prim)),
                     z: slots.map(|(x, y)| source_depth(st, prim, x, y)),
                     back_facing: prim.back_facing,
                     computed: st.ps.computes_depth,

@@ -156,7 +156,7 @@ pub(super) fn shade(
         .collect();
     let mut passed = coverage.clone();
     if let Some(d) = stage.depth.as_ref().filter(|_| !stage.late) {
-        let access = d.access();
+        let access = d.access_at(super::rt_array_index(st, prim));
         match d.op {
             DepthOp::Clear => {
                 return access
