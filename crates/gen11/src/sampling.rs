@@ -498,14 +498,16 @@ impl Resources<'_> {
             self.ex_desc,
         )
         .map_err(gtsim_pipe3d::draw::DrawError::into_message_error)?;
-        gtsim_pipe3d::state::read_indirect(
+        let rss = gtsim_pipe3d::state::read_indirect(
             self.mem,
             "RENDER_SURFACE_STATE",
             at,
             RenderSurfaceState::DWORDS,
             RenderSurfaceState::unpack,
         )
-        .map_err(gtsim_pipe3d::draw::DrawError::into_message_error)
+        .map_err(gtsim_pipe3d::draw::DrawError::into_message_error)?;
+        crate::surface::refuse_astc(&rss)?;
+        Ok(rss)
     }
 }
 
