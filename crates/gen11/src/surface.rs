@@ -54,7 +54,7 @@ pub(crate) fn refuse_astc(rss: &RenderSurfaceState) -> Result<(), MessageError> 
         format!(
             "decoding an ASTC surface (ASTC_Enable with Surface Format {:#x}: Mesa isl.h format {:#x})",
             rss.surface_format.0,
-            0x200 | u32::from(rss.surface_format.0)
+            0x200 | rss.surface_format.0
         ),
         "seed 003 RENDER_SURFACE_STATE ASTC_Enable (the ASTC format table is not in the seeds)",
     )
