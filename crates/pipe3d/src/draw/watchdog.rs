@@ -25,7 +25,7 @@
 //! batch that loops over draws, which preemption would let run on a real GPU, ends at
 //! them. They cannot be calibrated to ten seconds without failing legitimate work:
 //! piglit's `longprim` fetches 5.7 million vertices in one submission and
-//! `ext_framebuffer_multisample-accuracy` shades 83 million pixels in one, as much
+//! `ext_framebuffer_multisample-accuracy` shades 76 million pixels in one, as much
 //! work as a runaway draw does in ten seconds (BENCHMARKS.md, "sixteenth session").
 //!
 //! The limits are configurable ([`WorkLimits::from_env`]).
@@ -71,8 +71,8 @@ impl WorkLimits {
     /// tens of millions), and 8 s of host time per command (a runaway draw is
     /// reported within ten seconds of its start, client start-up included, as Linux resets
     /// a stuck engine within a few 2.5 s heartbeats). A debug build (the test suite's)
-    /// runs the model ten to thirty times slower, and its clock is twenty times longer,
-    /// 160 s, so that the legitimate draws of the tests never meet it.
+    /// runs the model's unoptimized code many times slower, and its clock is twenty
+    /// times longer, 160 s, so that the legitimate draws of the tests never meet it.
     pub const BUILT_IN: WorkLimits = WorkLimits {
         eu_instructions: 1 << 30,
         vertices: 1 << 25,
