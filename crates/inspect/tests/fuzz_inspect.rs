@@ -262,8 +262,11 @@ fn mutated_captures_give_a_pixel_history() {
 /// from pieces: the triangle's render target or other addresses, LODs and slices,
 /// coordinates inside, at the edge of and past its 64x64, numbers that overflow, empty
 /// and unknown parameters, junk bytes. Every query gets a page or a reason, never a
-/// panic; the pieces make both common for any seed (a query is well-formed with its
-/// three parameters about half the time, and then inside the target a third of it).
+/// panic. Both outcomes are reached for any seed: every fourth query is well-formed and
+/// inside the target (a page), the odd ones join 0-4 random pieces (the empty query is
+/// refused), and the rest mix the three parameters' good and bad values. (Stop 61's CI
+/// drew a seed whose mixed queries were all refused: inside the target is only 4 in 45
+/// of them, so 30 such cases miss it about 6% of the time.)
 #[test]
 fn trace_pages_answer_random_queries() {
     let pages = gtsim_inspect::trace_page::TracePages::new(parse(TRACE));
@@ -298,7 +301,12 @@ fn trace_pages_answer_random_queries() {
     for case in 0..gtsim_fuzzkit::cases(60) {
         let mut rng = Rng(seed(0x51_7cc1_b727, 0x7069_7865_6c00_0000) ^ (case + 1));
         let mut parts: Vec<&str> = vec![];
-        if case % 2 == 0 {
+        if case % 4 == 0 {
+            // Well-formed and inside the target: a page for every seed.
+            parts.push(pieces[0]);
+            parts.push(pieces[6 + rng.below(2)]);
+            parts.push(pieces[11 + rng.below(2)]);
+        } else if case % 4 == 2 {
             parts.push(pieces[rng.below(3)]);
             parts.push(pieces[6 + rng.below(5)]);
             parts.push(pieces[11 + rng.below(3)]);
