@@ -12,6 +12,10 @@
 //! triangle patch in point mode, and isolines (4 lines of fractional-even detail, in
 //! the patch's colour).
 //!
+//! Two middle-row patches have more output control points than a SIMD8 HS thread
+//! holds (12 and 21) and take their corners from the last thread's, so each instance
+//! must know its Instance Number.
+//!
 //! Exercises HS dispatch (the control points read from the URB by handle), the patch
 //! record with its tessellation factors and patch constants, the TE's D3D11 pattern
 //! for the QUAD, TRI and ISOLINE domains in every partitioning and output topology,
@@ -34,7 +38,10 @@ void main() {
 }
 ";
 
-/// A control shader for `n` control points with the given outer and inner levels.
+/// A control shader for `n` output control points with the given outer and inner
+/// levels; output point i is input point i modulo the patch's input count, so a shader
+/// with more than eight outputs runs in more than one HS thread a patch (a SIMD8 HS
+/// thread holds eight invocations).
 fn control(n: usize, outer: [f32; 4], inner: [f32; 2]) -> String {
     format!(
         "#version 150
@@ -44,7 +51,7 @@ in vec4 v_pos[];
 out vec4 c_pos[];
 patch out vec4 c_color;
 void main() {{
-    c_pos[gl_InvocationID] = v_pos[gl_InvocationID];
+    c_pos[gl_InvocationID] = v_pos[gl_InvocationID % gl_PatchVerticesIn];
     c_color = vec4(float(gl_PrimitiveID % 3) * 0.4, 0.8 - float(gl_PrimitiveID % 2) * 0.4, 0.6, 1.0);
     gl_TessLevelOuter = float[4]({:?}, {:?}, {:?}, {:?});
     gl_TessLevelInner = float[2]({:?}, {:?});
@@ -55,16 +62,24 @@ void main() {{
 }
 
 /// An evaluation shader: `layout` the input layout qualifiers, `flat` whether the
-/// colour is the patch's (else the domain point's, with the bump).
-fn evaluation(layout: &str, flat: bool) -> String {
+/// colour is the patch's (else the domain point's, with the bump), `base` the first
+/// control point it reads (the corners are control points `base` on).
+fn evaluation(layout: &str, flat: bool, base: usize) -> String {
+    let c = |i: usize| format!("c_pos[{}]", base + i);
     let (position, bump) = if layout.starts_with("quads") || layout.starts_with("isolines") {
         (
-            "mix(mix(c_pos[0], c_pos[1], u), mix(c_pos[3], c_pos[2], u), v)",
+            format!(
+                "mix(mix({}, {}, u), mix({}, {}, u), v)",
+                c(0),
+                c(1),
+                c(3),
+                c(2)
+            ),
             "u * (1.0 - u) * v * (1.0 - v) * 0.5",
         )
     } else {
         (
-            "c_pos[0] * u + c_pos[1] * v + c_pos[2] * gl_TessCoord.z",
+            format!("{} * u + {} * v + {} * gl_TessCoord.z", c(0), c(1), c(2)),
             "u * v * gl_TessCoord.z * 1.2",
         )
     };
@@ -132,36 +147,39 @@ fn draw(session: &Session) -> Result<(), String> {
         // Top row: every level 1, flat per-patch colours.
         (
             control(4, unit, [1.0; 2]),
-            evaluation("quads", true),
+            evaluation("quads", true, 0),
             4,
             patches(&quad, 4, -0.95, 0.48, 0.4),
             16,
         ),
         // Middle row: the pattern of each spacing.
         (
-            control(4, [2.0, 3.0, 5.0, 4.0], [3.0, 6.0]),
-            evaluation("quads, equal_spacing", false),
+            // Twelve output control points (two HS threads a patch); the corners
+            // are the second thread's.
+            control(12, [2.0, 3.0, 5.0, 4.0], [3.0, 6.0]),
+            evaluation("quads, equal_spacing", false, 8),
             4,
             patches(&big_quad, 1, -0.98, 0.0, -0.25),
             4,
         ),
         (
             control(4, [2.5, 1.2, 7.3, 4.0], [5.4, 2.2]),
-            evaluation("quads, fractional_odd_spacing", false),
+            evaluation("quads, fractional_odd_spacing", false, 0),
             4,
             patches(&big_quad, 1, -0.49, 0.0, -0.25),
             4,
         ),
         (
             control(4, [3.3, 2.0, 6.6, 1.0], [4.1, 3.7]),
-            evaluation("quads, fractional_even_spacing", false),
+            evaluation("quads, fractional_even_spacing", false, 0),
             4,
             patches(&big_quad, 1, 0.0, 0.0, -0.25),
             4,
         ),
         (
-            control(3, [2.2, 5.0, 3.7, 0.0], [4.6, 0.0]),
-            evaluation("triangles, fractional_odd_spacing, cw", false),
+            // Twenty-one (three HS threads); the corners are the third thread's.
+            control(21, [2.2, 5.0, 3.7, 0.0], [4.6, 0.0]),
+            evaluation("triangles, fractional_odd_spacing, cw", false, 18),
             3,
             patches(&big_tri, 1, 0.5, 0.0, -0.25),
             3,
@@ -169,21 +187,21 @@ fn draw(session: &Session) -> Result<(), String> {
         // Bottom row: triangles at level 1, points, isolines.
         (
             control(3, unit, [1.0; 2]),
-            evaluation("triangles", true),
+            evaluation("triangles", true, 0),
             3,
             patches(&tri, 3, -0.95, 0.33, -0.9),
             9,
         ),
         (
             control(3, [3.0, 4.0, 5.0, 0.0], [5.0, 0.0]),
-            evaluation("triangles, equal_spacing, point_mode", false),
+            evaluation("triangles, equal_spacing, point_mode", false, 0),
             3,
             patches(&big_tri, 1, 0.0517, 0.0, -0.9471),
             3,
         ),
         (
             control(4, [4.0, 5.5, 1.0, 1.0], [1.0; 2]),
-            evaluation("isolines, fractional_even_spacing", true),
+            evaluation("isolines, fractional_even_spacing", true, 0),
             4,
             patches(&quad, 1, 0.5513, 0.0, -0.9029),
             4,

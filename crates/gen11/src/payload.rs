@@ -61,8 +61,10 @@ pub(crate) static MEDIA: MediaPayload = MediaPayload {
 /// (Mesa emit_sampleid_setup for Gen8+); R1.2-R1.5 the subspans' upper-left x 15:0 and y 31:16; R1.7 pixel mask
 /// 15:0 and dispatch mask 31:16 (R2 for the second 16 pixels of a 32-pixel dispatch).
 /// The SIMD8 GS's R1 output handles and R2 PrimitiveIDs (Mesa setup_gs_payload); the
-/// SINGLE_PATCH HS's R0.0 patch URB handle, R0.1 PrimitiveID, R0.2 23:17 instance and
-/// 30:24 barrier ID, R1 on its ICP handles (Mesa tcs_thread_payload, emit_barrier); the
+/// SINGLE_PATCH HS's R0.0 patch URB handle, R0.1 PrimitiveID, R0.2 22:16 instance (as
+/// seed 004 §4.6.1 has it for Gen7; Mesa's TCS reads gl_InvocationID so "22:16 on
+/// gfx11+", and iris's Ice Lake TCS ANDs R0.2 with 0x007f0000) and 30:24 barrier ID, R1
+/// on its ICP handles (Mesa tcs_thread_payload, emit_barrier); the
 /// SIMD8_SINGLE_PATCH DS's R0.0 patch handle, R0.1 PrimitiveID, R1-R3 U, V, W and R4
 /// output handles (Mesa tes_thread_payload). The SIMD4x2 GS fields are never written.
 pub(crate) static DRAW: PayloadLayout = PayloadLayout {
@@ -77,7 +79,7 @@ pub(crate) static DRAW: PayloadLayout = PayloadLayout {
     gs_primitive_ids: [field(1, 0, 0, 32), field(1, 4, 0, 32)],
     hs_patch_handle: field(0, 0, 0, 32),
     hs_primitive_id: field(0, 1, 0, 32),
-    hs_instance: field(0, 2, 17, 7),
+    hs_instance: field(0, 2, 16, 7),
     hs_barrier: field(0, 2, 24, 7),
     hs_icp_handle: field(1, 0, 0, 32),
     ds_domain_point: [field(1, 0, 0, 32), field(2, 0, 0, 32), field(3, 0, 0, 32)],
