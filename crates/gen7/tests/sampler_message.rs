@@ -607,16 +607,20 @@ fn array_index_and_non_normalized_coordinates() {
             f.mem.load(at, &[(1 + x + 4 * y) as u8, 0, 0, 255]);
         }
     }
-    // sample: r is the unnormalized array index, rounded and clamped to [0, Depth].
+    // sample: r is the unnormalized array index, rounded (ties to even: 0.5 is slice 0,
+    // 0.51 slice 1) and clamped to [0, Depth].
     let uv = [floats(&[0.625; 8]), floats(&[0.375; 8])];
     let mut p = uv.to_vec();
-    p.push(floats(&[1.4, 0.4, 7.0, -3.0, 1.4, 1.4, 1.4, 1.4]));
+    p.push(floats(&[1.4, 0.4, 7.0, -3.0, 0.5, 0.51, 1.5, 1.4]));
     let w = sample8(&f, SamplerMessageType::SAMPLE, &p);
     let slice1 = unorm([1 + 2 + 4, 0, 0, 255]);
     assert_eq!(rgba8(&w, 0), slice1);
     assert_eq!(rgba8(&w, 1), unorm(level0(2, 1)));
     assert_eq!(rgba8(&w, 2), slice1);
     assert_eq!(rgba8(&w, 3), unorm(level0(2, 1)));
+    assert_eq!(rgba8(&w, 4), unorm(level0(2, 1)));
+    assert_eq!(rgba8(&w, 5), slice1);
+    assert_eq!(rgba8(&w, 6), slice1);
     // ld: u, lod, v, r = array index; an index past Depth returns zero.
     let w = sample8(
         &f,

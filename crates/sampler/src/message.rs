@@ -1552,17 +1552,23 @@ impl Texture<'_> {
 fn cube_slice(tex: &Texture<'_>, ai: f32, face: u32) -> u32 {
     let ai = if ai.is_nan() { 0.0 } else { ai };
     let max = tex.array_len.saturating_sub(1) as f32;
-    let index = (ai + 0.5).floor().clamp(0.0, max) as u32;
+    let index = ai.round_ties_even().clamp(0.0, max) as u32;
     tex.min_array + 6 * index + face
 }
 
 /// The array slice for an unnormalized array index parameter: rounded to the nearest
-/// integer (ties up; the seed does not say how it rounds), "clamped to the surface"
-/// (§2.13.1.5), then offset by Minimum Array Element.
+/// integer, ties to even, "clamped to the surface" (§2.13.1.5), then offset by Minimum
+/// Array Element. The seed does not say how the index rounds; ties go to even as the
+/// Vulkan specification's layer selection has it (`clamp(RNE(a), 0, layers - 1)`), and
+/// as Mesa's blorp relies on: its blits sample a 1D array source at v = y + 0.5 = 0.5
+/// with Minimum Array Element naming the layer (blorp_blit.c's 2D-dimension texture
+/// instruction), which reads that layer only if 0.5 rounds to 0. (Rounding ties up made
+/// iris's glGenerateMipmap of a 1D array read the next layer at every level, piglit
+/// `fbo-generatemipmap-array` on Gen11.)
 fn array_slice(tex: &Texture<'_>, ai: f32) -> u32 {
     let ai = if ai.is_nan() { 0.0 } else { ai };
     let max = tex.array_len.saturating_sub(1) as f32;
-    let index = (ai + 0.5).floor().clamp(0.0, max) as u32;
+    let index = ai.round_ties_even().clamp(0.0, max) as u32;
     tex.min_array + index
 }
 
