@@ -818,6 +818,7 @@ fn clip_state(c: &ThreeDStateClip, v: &SfClipViewport) -> ClipState {
     ClipState {
         enabled: c.clip_enable,
         max_vp_index: u32::from(c.maximum_vpindex),
+        point_width_range: [c.minimum_point_width as f32, c.maximum_point_width as f32],
         force_zero_rta_index: c.force_zero_rtaindex_enable,
         statistics: c.clipper_statistics_enable,
         mode: match c.clip_mode {

@@ -895,6 +895,64 @@ fn point_and_wireframe_fill_modes_draw_vertices_and_edges() {
     }
 }
 
+/// 3DSTATE_CLIP Minimum and Maximum Point Width "clamp read-back PointWidth values"
+/// (seed 004 3DSTATE_CLIP DW3): without a VS the VF writes the VUE header, its Point
+/// Width 0.0; POINT fill draws each vertex as a square of the clamped width. Minimum 3:
+/// the square [0.5, 3.5) around (2, 2) covers the pixel centres 0.5, 1.5 and 2.5, three
+/// by three pixels a vertex. The defaults (0 and 0) leave no pixel; the state's Point
+/// Width (Use Point Width State) is not clamped: 1.0 lights one pixel a vertex.
+#[test]
+fn the_clip_unit_clamps_a_point_width_from_the_vue() {
+    let v = [
+        [2.0, 2.0, 0.0, 1.0, 0.0, 1.0],
+        [14.0, 2.0, 0.0, 1.0, 0.0, 1.0],
+        [2.0, 14.0, 0.0, 1.0, 0.0, 1.0],
+    ];
+    let lit = |mem: &gtsim_mem::AddressSpace| -> Vec<(u32, u32)> {
+        (0..16)
+            .flat_map(|y| (0..16).map(move |x| (x, y)))
+            .filter(|&(x, y)| pixel(mem, x, y) != [0; 4])
+            .collect()
+    };
+    let square =
+        |x0: u32, y0: u32| (y0..y0 + 3).flat_map(move |y| (x0..x0 + 3).map(move |x| (x, y)));
+    let mut three: Vec<(u32, u32)> = square(0, 0)
+        .chain(square(12, 0))
+        .chain(square(0, 12))
+        .collect();
+    three.sort_by_key(|&(x, y)| (y, x));
+    for (min, max, state_width, expect) in [
+        (3.0, 255.875, None, three),
+        (0.0, 0.0, None, vec![]),
+        (3.0, 255.875, Some(1.0), vec![(1, 1), (13, 1), (1, 13)]),
+    ] {
+        let (mut st, mut mem) = setup(&v, PS_PLN_SIMD8, true, None, true);
+        let mut sf = ThreeDStateSf::unpack(&st.commands["3DSTATE_SF"]).unwrap();
+        sf.front_face_fill_mode = three_d_state_sf::FrontFaceFillMode(2);
+        sf.back_face_fill_mode = three_d_state_sf::BackFaceFillMode(2);
+        if let Some(w) = state_width {
+            sf.use_point_width_state = three_d_state_sf::UsePointWidthState(1);
+            sf.point_width = w;
+        }
+        st.commands.insert("3DSTATE_SF", sf.pack().unwrap());
+        let mut clip = ThreeDStateClip::unpack(&st.commands["3DSTATE_CLIP"]).unwrap();
+        clip.minimum_point_width = min;
+        clip.maximum_point_width = max;
+        st.commands.insert("3DSTATE_CLIP", clip.pack().unwrap());
+        run(
+            &st,
+            &mut mem,
+            &primitive(ThreeDPrimTopoType::_3DPRIM_TRILIST, 3),
+        )
+        .unwrap();
+        assert_eq!(
+            lit(&mem),
+            expect,
+            "clamp [{min}, {max}], state width {state_width:?}"
+        );
+    }
+}
+
 /// VERTEX_ELEMENT_STATE Edge Flag Enable (seed 004: "If the source element is zero, the
 /// EdgeFlag will be set to FALSE"): the last element's first component is each vertex's
 /// flag, 1.0 for (2, 2) and (2, 14), 0.0 for (14, 2). WIREFRAME (§10.3.13 "controlled by the

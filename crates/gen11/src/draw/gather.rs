@@ -618,6 +618,7 @@ fn clip_state(
     Ok(ClipState {
         enabled: c.clip_enable,
         max_vp_index: u32::from(c.maximum_vp_index),
+        point_width_range: [c.minimum_point_width as f32, c.maximum_point_width as f32],
         force_zero_rta_index: c.force_zero_rta_index_enable,
         statistics: c.clipper_statistics_enable != 0,
         mode: match c.clip_mode {

@@ -389,10 +389,13 @@ fn object(
         }
     }
     let xy = |i: usize| [screen[i][0], screen[i][1]];
-    // Without a state point width: VUE header dword 3, Point Width (seed 004 §1.8).
-    let point_width = sf
-        .point_width
-        .unwrap_or_else(|| f(verts[0].first().copied().unwrap_or([0; 4])[3]));
+    // Without a state point width: VUE header dword 3, Point Width (seed 004 §1.8),
+    // clamped to 3DSTATE_CLIP's Minimum and Maximum Point Width (a NaN to the minimum).
+    let point_width = sf.point_width.unwrap_or_else(|| {
+        let [min, max] = st.clip.point_width_range;
+        let w = f(verts[0].first().copied().unwrap_or([0; 4])[3]);
+        if w.is_nan() { min } else { w.max(min).min(max) }
+    });
     let point = (obj.kind == ObjectType::Point).then(|| {
         (
             [xy(0)[0] - point_width / 2.0, xy(0)[1] - point_width / 2.0],

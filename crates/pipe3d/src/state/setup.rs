@@ -41,6 +41,10 @@ pub struct ClipState {
     /// Maximum VPIndex: an object's Viewport Index past it is taken as 0 (seed 004
     /// 3DSTATE_CLIP, L6010-6017).
     pub max_vp_index: u32,
+    /// Minimum and Maximum Point Width, in pixels (U8.3): "used to clamp read-back
+    /// PointWidth values" (seed 004 3DSTATE_CLIP DW3 27:17 and 16:6; seed 003
+    /// 3DSTATE_CLIP_BODY): a point width taken from the VUE header, not the state's.
+    pub point_width_range: [f32; 2],
 }
 
 /// How a triangle face is filled (seed 004 §10.3.13, 3DSTATE_SF Front/Back Face Fill
