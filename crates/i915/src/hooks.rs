@@ -27,19 +27,87 @@ use std::ffi::{CStr, CString};
 
 thread_local! {
     static INSIDE: Cell<bool> = const { Cell::new(false) };
+    /// Touched at the start of every hooked call, so registered before any thread-local
+    /// the call's work creates (the log's buffers, the model's per-thread caches):
+    /// destructors run in reverse order of registration, so once it is gone theirs are.
+    static ALIVE: Alive = const { Alive };
 }
 
-/// Runs `f` with the re-entrancy flag set, catching panics.
+/// See `ALIVE`; its destructor only marks the slot destroyed.
+struct Alive;
+
+impl Drop for Alive {
+    fn drop(&mut self) {}
+}
+
+/// A call handed to another thread while the caller blocks on it.
+struct OnAnotherThread<F>(F);
+
+// SAFETY: the closure runs on a scoped thread while the calling thread waits for it to
+// finish, so everything it borrows outlives it and nothing else touches it meanwhile;
+// the raw pointers it may hold (client buffers, ioctl arguments) are addresses in this
+// process, valid from any of its threads.
+unsafe impl<F> Send for OnAnotherThread<F> {}
+
+impl<F> OnAnotherThread<F> {
+    /// The wrapped value (a method, so that a closure captures the whole wrapper).
+    fn into_inner(self) -> F {
+        self.0
+    }
+}
+
+/// Runs `f` with the re-entrancy flag set, catching panics. On a thread whose
+/// thread-locals are already destroyed (glibc runs the main thread's thread-local
+/// destructors in `exit` before the `atexit` handlers, where Mesa's teardown still
+/// flushes a batch and closes its buffers), `f` runs on a scoped thread with its own:
+/// the log's subscriber and the model's per-thread state panic on destroyed ones
+/// ("cannot access a Thread Local Storage value during or after destruction"), which
+/// failed the last submission of a client that exits with work pending.
 pub(crate) fn guarded<T>(fail: T, f: impl FnOnce() -> T) -> T {
+    if ALIVE.try_with(|_| ()).is_err() {
+        let call = OnAnotherThread(f);
+        let ran = std::thread::scope(|s| {
+            std::thread::Builder::new()
+                .name("gtsim-i915-exit".into())
+                .spawn_scoped(s, move || {
+                    let r = catching(call.into_inner());
+                    // The hook's errno is the caller's, not this thread's.
+                    // SAFETY: __errno_location returns this thread's errno slot.
+                    OnAnotherThread((r, unsafe { *libc::__errno_location() }))
+                })
+                .ok()
+                .and_then(|h| h.join().ok())
+        });
+        return match ran {
+            Some(OnAnotherThread((Some(v), errno))) => {
+                set_errno(errno);
+                v
+            }
+            _ => {
+                set_errno(libc::EIO);
+                fail
+            }
+        };
+    }
+    match catching(f) {
+        Some(v) => v,
+        None => {
+            set_errno(libc::EIO);
+            fail
+        }
+    }
+}
+
+/// Runs `f` with the re-entrancy flag set; `None` (and a log line) if it panicked.
+fn catching<T>(f: impl FnOnce() -> T) -> Option<T> {
     INSIDE.with(|i| i.set(true));
     let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
     INSIDE.with(|i| i.set(false));
     match r {
-        Ok(v) => v,
+        Ok(v) => Some(v),
         Err(_) => {
             log("internal error (panic) inside the i915 emulation; the call fails with EIO");
-            set_errno(libc::EIO);
-            fail
+            None
         }
     }
 }
@@ -660,4 +728,67 @@ pub unsafe extern "C" fn mremap(
     }
     // SAFETY: forwarding unchanged.
     unsafe { real(old, old_size, new_size, flags, new_addr) }
+}
+
+#[cfg(test)]
+mod teardown_tests {
+    use super::guarded;
+    use std::cell::Cell;
+
+    /// A thread-local with a destructor, as the log's buffers and the model's caches are.
+    struct Buffer(Cell<u32>);
+
+    impl Drop for Buffer {
+        fn drop(&mut self) {}
+    }
+
+    thread_local! {
+        static BUFFER: Buffer = const { Buffer(Cell::new(0)) };
+        static LATE: Late = const { Late };
+    }
+
+    /// Registered first on its thread, so destroyed last: its destructor calls a hooked
+    /// function after the call's own thread-locals are gone, as a client's exit handler
+    /// does after glibc has run the main thread's thread-local destructors.
+    struct Late;
+
+    impl Drop for Late {
+        fn drop(&mut self) {
+            let got = guarded(None, || {
+                // SAFETY: __errno_location returns this thread's errno slot.
+                unsafe { *libc::__errno_location() = libc::ENOENT };
+                Some(BUFFER.with(|b| {
+                    b.0.set(b.0.get() + 1);
+                    b.0.get()
+                }))
+            });
+            // SAFETY: as above.
+            let errno = unsafe { *libc::__errno_location() };
+            RESULT.lock().unwrap().replace((got, errno));
+        }
+    }
+
+    static RESULT: std::sync::Mutex<Option<(Option<u32>, i32)>> = std::sync::Mutex::new(None);
+
+    /// The call made during teardown runs (on a scoped thread with fresh thread-locals:
+    /// the buffer counts 1 there, not the 2 of the destroyed one) and leaves its errno
+    /// on the calling thread. Before, the buffer's `with` panicked, the panic was caught
+    /// and the call failed with EIO.
+    #[test]
+    fn a_call_after_the_threads_thread_locals_are_destroyed_still_runs() {
+        std::thread::spawn(|| {
+            LATE.with(|_| ());
+            let first = guarded(None, || {
+                Some(BUFFER.with(|b| {
+                    b.0.set(b.0.get() + 1);
+                    b.0.get()
+                }))
+            });
+            assert_eq!(first, Some(1));
+            BUFFER.with(|b| b.0.set(b.0.get() + 1));
+        })
+        .join()
+        .unwrap();
+        assert_eq!(*RESULT.lock().unwrap(), Some((Some(1), libc::ENOENT)));
+    }
 }
