@@ -857,19 +857,24 @@ fn held_back_triangles_land_as_one_draw_per_triangle() {
 /// of pixel (1, 1) only, and so on); WIREFRAME its edges as lines: the interior stays
 /// unlit and the diagonal from (14, 2) to (2, 14) passes through the centre of pixel
 /// (8, 7), (8.5, 7.5).
+/// A triangle with its corners at (2, 2), (14, 2) and (2, 14), for the fill mode tests.
+const CORNERS: [[f32; 6]; 3] = [
+    [2.0, 2.0, 0.0, 1.0, 0.0, 1.0],
+    [14.0, 2.0, 0.0, 1.0, 0.0, 1.0],
+    [2.0, 14.0, 0.0, 1.0, 0.0, 1.0],
+];
+
+/// The render target's pixels that are not zero, row by row.
+fn lit(mem: &gtsim_mem::AddressSpace) -> Vec<(u32, u32)> {
+    (0..16)
+        .flat_map(|y| (0..16).map(move |x| (x, y)))
+        .filter(|&(x, y)| pixel(mem, x, y) != [0; 4])
+        .collect()
+}
+
 #[test]
 fn point_and_wireframe_fill_modes_draw_vertices_and_edges() {
-    let v = [
-        [2.0, 2.0, 0.0, 1.0, 0.0, 1.0],
-        [14.0, 2.0, 0.0, 1.0, 0.0, 1.0],
-        [2.0, 14.0, 0.0, 1.0, 0.0, 1.0],
-    ];
-    let lit = |mem: &gtsim_mem::AddressSpace| -> Vec<(u32, u32)> {
-        (0..16)
-            .flat_map(|y| (0..16).map(move |x| (x, y)))
-            .filter(|&(x, y)| pixel(mem, x, y) != [0; 4])
-            .collect()
-    };
+    let v = CORNERS;
     for (mode, name) in [(2u32, "POINT"), (1, "WIREFRAME")] {
         let (mut st, mut mem) = setup(&v, PS_PLN_SIMD8, true, None, true);
         let mut sf = ThreeDStateSf::unpack(&st.commands["3DSTATE_SF"]).unwrap();
@@ -903,17 +908,7 @@ fn point_and_wireframe_fill_modes_draw_vertices_and_edges() {
 /// Width (Use Point Width State) is not clamped: 1.0 lights one pixel a vertex.
 #[test]
 fn the_clip_unit_clamps_a_point_width_from_the_vue() {
-    let v = [
-        [2.0, 2.0, 0.0, 1.0, 0.0, 1.0],
-        [14.0, 2.0, 0.0, 1.0, 0.0, 1.0],
-        [2.0, 14.0, 0.0, 1.0, 0.0, 1.0],
-    ];
-    let lit = |mem: &gtsim_mem::AddressSpace| -> Vec<(u32, u32)> {
-        (0..16)
-            .flat_map(|y| (0..16).map(move |x| (x, y)))
-            .filter(|&(x, y)| pixel(mem, x, y) != [0; 4])
-            .collect()
-    };
+    let v = CORNERS;
     let square =
         |x0: u32, y0: u32| (y0..y0 + 3).flat_map(move |y| (x0..x0 + 3).map(move |x| (x, y)));
     let mut three: Vec<(u32, u32)> = square(0, 0)
@@ -970,12 +965,6 @@ fn edge_flags_steer_point_and_wireframe_fill() {
         [14.0, 2.0, 0.0, 1.0, 0.0, 1.0],
         [2.0, 14.0, 1.0, 1.0, 0.0, 1.0],
     ];
-    let lit = |mem: &gtsim_mem::AddressSpace| -> Vec<(u32, u32)> {
-        (0..16)
-            .flat_map(|y| (0..16).map(move |x| (x, y)))
-            .filter(|&(x, y)| pixel(mem, x, y) != [0; 4])
-            .collect()
-    };
     for mode in [2u32, 1, 0] {
         let (mut st, mut mem) = setup(&v, PS_PLN_SIMD8, true, None, true);
         let mut ve =
