@@ -1547,29 +1547,32 @@ impl Texture<'_> {
     }
 }
 
-/// The slice of face `face` of cube array element `ai` (rounded, clamped to the cubes the
-/// surface has): six slices per cube, from Minimum Array Element.
+/// The slice of face `face` of cube array element `ai` (rounded as [`array_index`]
+/// rounds, clamped to the cubes the surface has): six slices per cube, from Minimum
+/// Array Element.
 fn cube_slice(tex: &Texture<'_>, ai: f32, face: u32) -> u32 {
-    let ai = if ai.is_nan() { 0.0 } else { ai };
-    let max = tex.array_len.saturating_sub(1) as f32;
-    let index = ai.round_ties_even().clamp(0.0, max) as u32;
-    tex.min_array + 6 * index + face
+    tex.min_array + 6 * array_index(tex, ai) + face
 }
 
-/// The array slice for an unnormalized array index parameter: rounded to the nearest
-/// integer, ties to even, "clamped to the surface" (§2.13.1.5), then offset by Minimum
-/// Array Element. The seed does not say how the index rounds; ties go to even as the
+/// The array slice for an unnormalized array index parameter: [`array_index`], then
+/// offset by Minimum Array Element.
+fn array_slice(tex: &Texture<'_>, ai: f32) -> u32 {
+    tex.min_array + array_index(tex, ai)
+}
+
+/// An unnormalized array index parameter (a NaN as 0) rounded to the nearest integer,
+/// ties to even, and "clamped to the surface" (§2.13.1.5): to the arrays (or cubes) the
+/// surface has. The seed does not say how the index rounds; ties go to even as the
 /// Vulkan specification's layer selection has it (`clamp(RNE(a), 0, layers - 1)`), and
 /// as Mesa's blorp relies on: its blits sample a 1D array source at v = y + 0.5 = 0.5
 /// with Minimum Array Element naming the layer (blorp_blit.c's 2D-dimension texture
 /// instruction), which reads that layer only if 0.5 rounds to 0. (Rounding ties up made
 /// iris's glGenerateMipmap of a 1D array read the next layer at every level, piglit
 /// `fbo-generatemipmap-array` on Gen11.)
-fn array_slice(tex: &Texture<'_>, ai: f32) -> u32 {
+fn array_index(tex: &Texture<'_>, ai: f32) -> u32 {
     let ai = if ai.is_nan() { 0.0 } else { ai };
     let max = tex.array_len.saturating_sub(1) as f32;
-    let index = ai.round_ties_even().clamp(0.0, max) as u32;
-    tex.min_array + index
+    ai.round_ties_even().clamp(0.0, max) as u32
 }
 
 /// sample, sample_b, sample_l and sample+killpix (seed 000 §2.13.1.4). Parameters
