@@ -238,6 +238,25 @@ impl Params<'_> {
         u32::from_le_bytes([reg[i], reg[i + 1], reg[i + 2], reg[i + 3]])
     }
 
+    /// Parameter `p` of every channel as S31 (SIMD8 and SIMD16 layouts only; `None` for
+    /// SIMD4x2), 0 where not sent: one pass over its registers.
+    fn column(&self, p: usize) -> Option<[i32; 16]> {
+        let regs = match self.layout {
+            Layout::Simd8 => 1,
+            Layout::Simd16 => 2,
+            Layout::Simd4x2 { .. } => return None,
+        };
+        let mut c = [0i32; 16];
+        if p < self.count {
+            for (r, reg) in self.regs.iter().skip(regs * p).take(regs).enumerate() {
+                for (d, dw) in reg.chunks_exact(4).enumerate() {
+                    c[8 * r + d] = i32::from_le_bytes([dw[0], dw[1], dw[2], dw[3]]);
+                }
+            }
+        }
+        Some(c)
+    }
+
     /// IEEE float parameter (sample* messages).
     fn f(&self, p: usize, lane: usize) -> f32 {
         f32::from_bits(self.raw(p, lane))
@@ -2078,33 +2097,117 @@ fn ld_2d_uniform(
     if tex.dim != Dim::D2 || header.offsets != [0; 3] || enabled == 0 {
         return false;
     }
-    if !matches!(params.layout, Layout::Simd8 | Layout::Simd16) {
-        return false;
-    }
-    // Parameters u lod v r (seed 000 §2.13.1.3.1 ld): the LOD and array index of the
-    // first enabled lane, which every other must share.
-    let first = enabled.trailing_zeros() as usize;
-    let (lod, r) = (params.i(1, first), params.i(3, first));
-    let live = || (0..lanes).filter(|l| (enabled >> l) & 1 != 0);
-    if live().any(|l| params.i(1, l) != lod || params.i(3, l) != r) {
-        return false;
-    }
-    let (Ok(lod), Ok(r)) = (u32::try_from(lod), u32::try_from(r)) else {
+    // Parameters u lod v r (seed 000 §2.13.1.3.1 ld), every lane's at once.
+    let (Some(u), Some(lod), Some(v), Some(r)) = (
+        params.column(0),
+        params.column(1),
+        params.column(2),
+        params.column(3),
+    ) else {
         return false;
     };
-    if lod > tex.mip_count || r >= tex.array_len {
+    // The LOD and array index of the first enabled lane, which every other must share.
+    let first = enabled.trailing_zeros() as usize;
+    let (lod0, r0) = (lod[first], r[first]);
+    let live = |l: usize| (enabled >> l) & 1 != 0;
+    if (0..lanes).any(|l| live(l) && (lod[l] != lod0 || r[l] != r0)) {
         return false;
     }
-    let level = lod + tex.surf_min_lod;
-    let slice = r + tex.min_array;
+    let (Ok(lod0), Ok(r0)) = (u32::try_from(lod0), u32::try_from(r0)) else {
+        return false;
+    };
+    if lod0 > tex.mip_count || r0 >= tex.array_len {
+        return false;
+    }
+    let level = lod0 + tex.surf_min_lod;
+    let slice = r0 + tex.min_array;
     let [w, h, _] = tex.level_dims(level);
+    let inside = |l: usize| {
+        (0..w as i64).contains(&i64::from(u[l])) && (0..h as i64).contains(&i64::from(v[l]))
+    };
+    if let Some(done) = ld_in_grid(tex, (level, slice), (&u, &v), enabled, lanes, &inside, out) {
+        return done;
+    }
     let mut texel_of: [LdTexel; 32] = [None; 32];
-    for lane in live() {
-        let (x, y) = (params.i(0, lane), params.i(2, lane));
-        let inside = (0..w as i64).contains(&i64::from(x)) && (0..h as i64).contains(&i64::from(y));
-        texel_of[lane] = Some(inside.then_some((level, x as u32, y as u32, slice)));
+    for lane in (0..lanes).filter(|&l| live(l)) {
+        texel_of[lane] =
+            Some(inside(lane).then_some((level, u[lane] as u32, v[lane] as u32, slice)));
     }
     ld_in_runs(tex, &texel_of, out)
+}
+
+/// [`ld_2d_uniform`]'s lanes when their texels lie in a small box (a pixel shader's
+/// subspans do): each lane placed in a grid over the box, and each row's neighbours read
+/// with one memory access ([`Texture::read_run`]), as [`ld_in_runs`] reads them, without
+/// sorting. `None` when the lanes do not fit (a box over [`GRID`] cells, or two lanes on
+/// one texel): [`ld_in_runs`] then takes them. `Some(false)` when a read cannot be done
+/// that way (the general path then gives every value and error).
+fn ld_in_grid(
+    tex: &Texture,
+    (level, slice): (u32, u32),
+    (u, v): (&[i32; 16], &[i32; 16]),
+    enabled: u32,
+    lanes: usize,
+    inside: &dyn Fn(usize) -> bool,
+    out: &mut [[u32; 4]],
+) -> Option<bool> {
+    /// Cells of the box: a SIMD16 thread's four subspans span 8x2 or 4x4 texels.
+    const GRID: usize = 32;
+    let (mut x0, mut y0, mut x1, mut y1) = (i32::MAX, i32::MAX, i32::MIN, i32::MIN);
+    let mut any = false;
+    for l in 0..lanes {
+        if (enabled >> l) & 1 == 0 {
+            continue;
+        }
+        if !inside(l) {
+            out[l] = texel_bits(tex.zero(true));
+            continue;
+        }
+        any = true;
+        (x0, y0) = (x0.min(u[l]), y0.min(v[l]));
+        (x1, y1) = (x1.max(u[l]), y1.max(v[l]));
+    }
+    if !any {
+        return Some(true);
+    }
+    let (bw, bh) = ((x1 - x0 + 1) as usize, (y1 - y0 + 1) as usize);
+    if bw * bh > GRID {
+        return None;
+    }
+    // Lane + 1 per cell, 0 for none.
+    let mut grid = [0u8; GRID];
+    for l in 0..lanes {
+        if (enabled >> l) & 1 == 0 || !inside(l) {
+            continue;
+        }
+        let cell = &mut grid[(v[l] - y0) as usize * bw + (u[l] - x0) as usize];
+        if *cell != 0 {
+            return None;
+        }
+        *cell = l as u8 + 1;
+    }
+    let mut texels = [Texel::Uint([0; 4]); 32];
+    for row in 0..bh {
+        let cells = &grid[row * bw..(row + 1) * bw];
+        let mut i = 0;
+        while i < bw {
+            if cells[i] == 0 {
+                i += 1;
+                continue;
+            }
+            let len = cells[i..].iter().take_while(|&&c| c != 0).count();
+            let x = (x0 as usize + i) as u32;
+            let y = (y0 as usize + row) as u32;
+            let Some(k) = tex.read_run(level, (x, y), slice, len, &mut texels) else {
+                return Some(false);
+            };
+            for (j, t) in texels.iter().enumerate().take(k) {
+                out[usize::from(cells[i + j] - 1)] = texel_bits(*t);
+            }
+            i += k;
+        }
+    }
+    Some(true)
 }
 
 /// An `ld` lane's texel: None for a disabled lane, Some(None) outside the surface,
