@@ -24,6 +24,7 @@ pub mod messages;
 mod messages_3d;
 mod payload;
 mod sampling;
+mod sampling_media;
 pub mod surface;
 
 pub use compute::ComputeFront;

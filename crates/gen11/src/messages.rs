@@ -244,6 +244,19 @@ fn data_port(sfid: Sfid, desc: u32) -> Result<DataMessage, MessageError> {
                 });
             }
             Dp1::MT1R_TS | Dp1::MT1W_TS => typed_rw(desc)?,
+            // Media Block Read and Write (seed 003 MT1R_MB, MT1W_MB; the header is
+            // MH_MB): Message Specific Control 2:0 is the Vertical Line Stride Override
+            // (seed 003 MDC_VLSO: bit 2 enable, bit 1 the stride, bit 0 its offset).
+            Dp1::MT1R_MB | Dp1::MT1W_MB => {
+                let control = d.message_specific_control;
+                DataOp::MediaBlock {
+                    write: d.message_type == Dp1::MT1W_MB.0 as u8,
+                    stride_override: (control & 4 != 0)
+                        .then(|| (control & 2 != 0).then_some(control & 1)),
+                    render_cache: false,
+                    normal_header: true,
+                }
+            }
             Dp1::MT1A_TA => {
                 use gtsim_spec::gen11::MessageDescriptorTypedAtomicOperation as TypedAtomic;
                 use gtsim_spec::gen11::message_descriptor_typed_atomic_operation::SlotGroup;

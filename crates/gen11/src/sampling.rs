@@ -27,6 +27,8 @@ use gtsim_sampler::address::TexCoordMode;
 use gtsim_sampler::cache::TableCache;
 use gtsim_sampler::filter::MapFilter;
 use gtsim_sampler::lod::MipFilter;
+use gtsim_sampler::media::avs::AvsConfig;
+use gtsim_sampler::media::surface::MediaSurfaceView;
 use gtsim_sampler::message::SamplerResources;
 use gtsim_sampler::state::{
     SamplerConfig, SamplerHeader, SamplerMessage, SamplerOp, SamplerSimd, SurfaceKind, SurfaceView,
@@ -158,9 +160,13 @@ pub(crate) fn message(
     let simd = match (d.simd_mode_2 << 2) | d.simd_mode_1_0 {
         1 => SamplerSimd::Simd8,
         2 => SamplerSimd::Simd16,
+        // SIMD Mode[2:0] 011b: SIMD32/64, the media sampler's messages.
+        3 => SamplerSimd::Simd32_64,
         other => {
             return Err(Unsupported::new(
-                format!("sampler SIMD mode {other} on Gen11 (SIMD8 and SIMD16 are modelled)"),
+                format!(
+                    "sampler SIMD mode {other} on Gen11 (SIMD8, SIMD16 and SIMD32/64 are modelled)"
+                ),
                 "seed 003 Message Descriptor - Sampling Engine",
             )
             .into());
@@ -173,7 +179,11 @@ pub(crate) fn message(
         )
         .into());
     }
-    let (op, order) = op(d.message_type);
+    let (op, order) = if simd == SamplerSimd::Simd32_64 {
+        (op_simd32_64(d.message_type)?, None)
+    } else {
+        op(d.message_type)
+    };
     // The message registers on the stack: a message is at most two payloads (a split
     // send) and a header, and this runs once per sampler message.
     let mut joined = Regs::default();
@@ -193,6 +203,19 @@ pub(crate) fn message(
         let pointer = u64::from(dwords(r)[3] & !0x1f);
         if pointer != 0 {
             tables.sampler_state = address(bases.dynamic.wrapping_add(pointer));
+        }
+        // M0.2 19:18 Output Format Control of a media sampler message (Gen8+: 16- or
+        // 8-bit, full or chroma downsampled; IGC `visa/VisaToG4/TranslateSendMedia.cpp`,
+        // not in seed 003): the 16-bit full writeback (0) is modelled.
+        let control = (m2 >> 18) & 3;
+        if simd == SamplerSimd::Simd32_64 && control != 0 {
+            return Err(Unsupported::new(
+                format!(
+                    "sample_8x8 Output Format Control {control} (M0.2 19:18; 16-bit full, 0, is modelled)"
+                ),
+                "Gen8+ sampler message header (IGC TranslateSendMedia.cpp; not in seed 003)",
+            )
+            .into());
         }
         Some(SamplerHeader {
             write_masks: [12, 13, 14, 15].map(|b| m2 >> b & 1 != 0),
@@ -366,8 +389,31 @@ pub(crate) fn message(
 fn op_swizzles(op: SamplerOp) -> bool {
     !matches!(
         op,
-        SamplerOp::Resinfo | SamplerOp::Sampleinfo | SamplerOp::LdMcs | SamplerOp::Lod
+        SamplerOp::Resinfo
+            | SamplerOp::Sampleinfo
+            | SamplerOp::LdMcs
+            | SamplerOp::Lod
+            // A media surface (MEDIA_SURFACE_STATE) has no channel selects.
+            | SamplerOp::Sample8x8 { .. }
     )
+}
+
+/// A SIMD32/64 Message Type: the media layout's sample_8x8 (01011b, the value of seed
+/// 000 §2.13.1.3.1's SIMD32/64 table, which Intel's vISA lowering sends on Gen8+: IGC
+/// `TranslateSendMedia.cpp` "Message Type = sample8x8 Media layout"); the others are
+/// refused by name.
+fn op_simd32_64(t: u8) -> Result<SamplerOp, MessageError> {
+    match t {
+        0b01011 => Ok(SamplerOp::Sample8x8 { media: true }),
+        other => Err(Unsupported::new(
+            format!(
+                "SIMD32/64 sampler message type {other:#07b} on Gen11 (the media sample_8x8, \
+                 01011b, is modelled)"
+            ),
+            "seed 003 Message Descriptor - Sampling Engine",
+        )
+        .into()),
+    }
 }
 
 /// Seed 003 RENDER_SURFACE_STATE Shader Channel Select Red/Green/Blue/Alpha: each
@@ -594,6 +640,22 @@ impl SamplerResources for Resources<'_> {
 
     fn memory(&self) -> &dyn Memory {
         self.mem
+    }
+
+    fn media_surface(&self, bti: u8) -> Result<MediaSurfaceView, MessageError> {
+        let at = crate::bases::surface_state_address(
+            self.mem,
+            self.bases,
+            self.tables.binding_table,
+            bti,
+            self.ex_desc,
+        )
+        .map_err(gtsim_pipe3d::draw::DrawError::into_message_error)?;
+        crate::sampling_media::media_surface(self.mem, at)
+    }
+
+    fn avs(&self, index: u8) -> Result<AvsConfig, MessageError> {
+        crate::sampling_media::avs(self.mem, self.tables.sampler_state, index)
     }
 }
 

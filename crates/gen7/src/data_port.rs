@@ -190,6 +190,7 @@ fn media_block(desc: u32, write: bool, render_cache: bool) -> Result<DataOp, Mes
         write,
         stride_override,
         render_cache,
+        normal_header: false,
     })
 }
 

@@ -93,12 +93,16 @@ pub(crate) fn avs_config(s: &Sample8x8SamplerState, t: &Sampler8x8State, raw: &[
     AvsConfig {
         ief_bypass: s.ief_bypass,
         chroma_key: s.chroma_key_enable,
-        coefficients,
+        coefficients: AvsConfig::mirrored(coefficients),
         default_sharpness: t.default_sharpness_level,
         bypass_x_adaptive: t.bypass_x_adaptive_filtering
             == BypassXAdaptiveFiltering::DISABLE_X_ADAPTIVE_FILTERING,
         bypass_y_adaptive: t.bypass_y_adaptive_filtering
             == BypassYAdaptiveFiltering::DISABLE_Y_ADAPTIVE_FILTERING,
+        shuffle: false,
+        four_tap_all: false,
+        layout: gtsim_sampler::media::avs::PayloadLayout::Gen7,
+        centred: false,
     }
 }
 

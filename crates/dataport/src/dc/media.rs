@@ -37,6 +37,7 @@ pub(super) fn execute(
         write,
         stride_override,
         render_cache,
+        normal_header,
     } = msg.op
     else {
         unreachable!("media::execute takes the media block messages");
@@ -54,16 +55,29 @@ pub(super) fn execute(
     let unsupported = |what: &str| -> MessageError {
         Unsupported::new(
             format!("media block messages with {what}"),
-            "seed 000 §3.9.6",
+            if normal_header {
+                "seed 003 MHC_MB_CONTROL"
+            } else {
+                "seed 000 §3.9.6"
+            },
         )
         .into()
     };
-    if m3 >> 4 & 1 != 0 {
+    if normal_header {
+        // Seed 003 MHC_MB_CONTROL 31:30: Normal (0), "Others Reserved".
+        if m2 >> 30 != 0 {
+            return Err(gtsim_message::invalid(format!(
+                "media block Message Mode {} is reserved (seed 003 MHC_MB_CONTROL 31:30)",
+                m2 >> 30
+            )));
+        }
+    } else if m3 >> 4 & 1 != 0 {
         return Err(unsupported("Message Mode PIXEL_MASK"));
     }
     // Seed 000 §3.9.6.2 M0.3 bit 0: "This bit must be set to zero on a Media Block Read
-    // to the Render Cache"; the pipe is in the render cache pixel backend (§3.6.1).
-    let iecp = m3 & 1 != 0;
+    // to the Render Cache"; the pipe is in the render cache pixel backend (§3.6.1). The
+    // Gen8+ header's M0.3 is the Mask, which a Normal message ignores.
+    let iecp = !normal_header && m3 & 1 != 0;
     if iecp && !(write && render_cache) {
         return Err(gtsim_message::invalid(format!(
             "a media block {} to the {} with Color Processing Enable set: colour \
@@ -77,13 +91,27 @@ pub(super) fn execute(
             },
         )));
     }
-    if m2 >> 24 & 0x1f != 0 || m2 >> 8 & 3 != 0 {
+    // Seed 003: Sub-Register Offset and Register Pitch Control are "ignored (reserved)
+    // for a media block write message"; a read with either is the Merged subtype.
+    if (m2 >> 24 & 0x1f != 0 || m2 >> 8 & 3 != 0) && !(normal_header && write) {
         return Err(unsupported(
             "a Sub-Register Offset or Register Pitch Control",
         ));
     }
     let (x, y) = (x as i32 as i64, y as i32 as i64);
-    let width = u64::from(m2 & 0x1f) + 1;
+    let width = if normal_header {
+        // "For normal Media Block Writes, Range = [0,63] representing 1 to 64 Bytes. For
+        // normal Media Block Reads ... Range = [0,31]".
+        let w = u64::from(m2 & 0x3f) + 1;
+        if !write && w > 32 {
+            return Err(gtsim_message::invalid(format!(
+                "a media block read {w} bytes wide: reads are at most 32 (seed 003 MHC_MB_CONTROL Block Width)"
+            )));
+        }
+        w
+    } else {
+        u64::from(m2 & 0x1f) + 1
+    };
     let height = u64::from(m2 >> 16 & 0x3f) + 1;
     let pitch = width.next_power_of_two();
     if write && (x & 3 != 0 || width % 4 != 0) {

@@ -187,6 +187,11 @@ pub enum DataOp {
         /// Sent to the render cache, whose pixel backend holds the colour processing
         /// pipe (§3.6.1): only there may a write set Color Processing Enable.
         render_cache: bool,
+        /// The Gen8+ header (seed 003 MH_MB, MHC_MB_CONTROL): M0.2 31:30 the Message
+        /// Mode (0 Normal), 5:0 the Block Width (U6: up to 64 bytes written, 32 read),
+        /// M0.3 the Mask, "ignored by the Normal Media Block message"; else Gen7's
+        /// (seed 000 §3.9.6.2: M0.2 4:0 the width, M0.3 the mode and colour processing).
+        normal_header: bool,
     },
     /// Memory Fence: every earlier access of the thread is done (the model executes
     /// messages in order, so there is nothing to wait for); with Commit Enable one

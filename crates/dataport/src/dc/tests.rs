@@ -807,6 +807,7 @@ pub(super) fn media(write: bool) -> DataMessage {
             write,
             stride_override: None,
             render_cache: true,
+            normal_header: false,
         },
         model: AddressModel::Surface(3),
         header: true,
@@ -980,6 +981,78 @@ fn media_block_messages_start_at_the_surface_origin() {
     )
     .unwrap();
     assert_eq!(mem.read_u32(BASE + 64 + 12).unwrap(), 0x4433_2211);
+}
+
+/// The Gen8+ media block header (seed 003 MH_MB, MHC_MB_CONTROL): M0.2 5:0 the Block
+/// Width, "Range = [0,63] representing 1 to 64 Bytes" for a Normal write, whose rows
+/// then sit at a 64-byte pitch in the payload (two registers a row); M0.3 is the Mask,
+/// "ignored by the Normal Media Block message", so a value there is neither the Gen7
+/// PIXEL_MASK mode nor colour processing; Sub-Register Offset and Register Pitch
+/// Control are "ignored (reserved) for a media block write"; a read is at most 32 bytes
+/// wide, and Message Mode 1-3 is reserved.
+#[test]
+fn gen8_media_block_headers_write_64_byte_rows_and_ignore_the_mask() {
+    let normal = |write: bool| DataMessage {
+        op: DataOp::MediaBlock {
+            write,
+            stride_override: None,
+            render_cache: false,
+            normal_header: true,
+        },
+        model: AddressModel::Surface(3),
+        header: true,
+    };
+    let mut mem = memory();
+    let s = r8_surface(16, 4, SurfaceFormat::R8_UINT);
+    // 64 bytes wide (width field 63), one row, at row 2; the Mask (M0.3) and a
+    // Sub-Register Offset (M0.2 28:24) set, both ignored by a write.
+    let header = reg([0, 2, 1 << 24 | 63, 0x11, 0, 0, 0, 0]);
+    let lo = reg(std::array::from_fn(|i| 0x1000_0000 + i as u32));
+    let hi = reg(std::array::from_fn(|i| 0x2000_0000 + i as u32));
+    run(&mut mem, normal(true), Some(s), &[header, lo, hi], 0, 0).unwrap();
+    for i in 0..8u64 {
+        assert_eq!(
+            mem.read_u32(BASE + 128 + 4 * i).unwrap(),
+            0x1000_0000 + i as u32
+        );
+        assert_eq!(
+            mem.read_u32(BASE + 160 + 4 * i).unwrap(),
+            0x2000_0000 + i as u32
+        );
+    }
+    // Reads: 32 bytes at most, and the Mask does not select PIXEL_MASK.
+    let r = run(
+        &mut mem,
+        normal(false),
+        Some(s),
+        &[reg([0, 2, 31, 0x10, 0, 0, 0, 0])],
+        0,
+        1,
+    )
+    .unwrap();
+    assert_eq!(r.registers[0][..4], 0x1000_0000u32.to_le_bytes());
+    assert_invalid(
+        run(
+            &mut mem,
+            normal(false),
+            Some(s),
+            &[reg([0, 2, 32, 0, 0, 0, 0, 0])],
+            0,
+            2,
+        ),
+        "a media block read 33 bytes wide",
+    );
+    assert_invalid(
+        run(
+            &mut mem,
+            normal(false),
+            Some(s),
+            &[reg([0, 2, 1 << 30 | 3, 0, 0, 0, 0, 0])],
+            0,
+            1,
+        ),
+        "media block Message Mode 1 is reserved",
+    );
 }
 
 fn a64(access: Access, simd: Simd, channels: [bool; 4]) -> DataMessage {

@@ -8,14 +8,16 @@
 //!   upper-left texel is `floor(u) - 3`, `floor(v) - 3` (§2.9), so texel 3 of the 8 is
 //!   the one at `floor(u)`, and texels outside the plane clamp to its edge (§2.13.1.4:
 //!   "The address control mode behaves as clamp mode").
-//! * "The betas are first truncated to 5 bits": 32 phases. SAMPLER_8x8_STATE holds "an
-//!   array of 17 elements" per table (§2.12.4): phases 0 to 16, beta 0 to 1/2. A phase
-//!   past 16 uses the mirror of phase 32 − beta, its eight coefficients in reverse order
-//!   on the same footprint (a filter for beta reversed is the filter for 1 − beta about
-//!   the footprint's centre, 3.5). Intel's VA driver fills the tables so: its phase 0
-//!   is symmetric about tap 3 and its phase 16 about tap 3.5, up to the 1/64 units its
-//!   normalization adds to the middle taps (i965_vpp_avs.c; 2:1 down gives phase 16
-//!   `-2 -4 9 30 28 9 -4 -2`).
+//! * "The betas are first truncated to 5 bits": 32 phases, each with its own
+//!   coefficients here. Gen7's SAMPLER_8x8_STATE holds "an array of 17 elements" per
+//!   table (§2.12.4): phases 0 to 16, beta 0 to 1/2; its front gives a phase past 16
+//!   the mirror of phase 32 − beta ([`AvsConfig::mirrored`]), its eight coefficients in
+//!   reverse order on the same footprint (a filter for beta reversed is the filter for
+//!   1 − beta about the footprint's centre, 3.5). Intel's VA driver fills the tables so:
+//!   its phase 0 is symmetric about tap 3 and its phase 16 about tap 3.5, up to the 1/64
+//!   units its normalization adds to the middle taps (i965_vpp_avs.c; 2:1 down gives
+//!   phase 16 `-2 -4 9 30 28 9 -4 -2`). Gen11's SAMPLER_STATE_8x8_AVS stores all 32
+//!   (seed 003: Filter Coefficient[0..16] and [17..31]).
 //! * Sharp: the §2.9.1.1 formula, each of the 8 rows filtered with the horizontal
 //!   table's coefficients (Kh) and the 8 results with the vertical table's (Kv), in
 //!   exact integer arithmetic on 8-bit texels ("Only the 8 MSBs are used") and S1.6
@@ -39,8 +41,11 @@ use gtsim_mem::Memory;
 use gtsim_message::MessageError;
 use gtsim_spec::Unsupported;
 
-/// Phases stored per table (seed 000 §2.12.4: "an array of 17 elements").
+/// Phases Gen7 stores per table (seed 000 §2.12.4: "an array of 17 elements").
 pub const PHASES: usize = 17;
+
+/// Phases of the 5-bit betas (seed 000 §2.9: "The betas are first truncated to 5 bits").
+pub const ALL_PHASES: usize = 32;
 
 /// The AVS state of a sample_8x8 message: SAMPLER_STATE for Sample_8x8 (seed 000
 /// §2.12.3.2) and the SAMPLER_8x8_STATE it points to (§2.12.4), decoded by the front.
@@ -50,15 +55,51 @@ pub struct AvsConfig {
     pub ief_bypass: bool,
     /// ChromaKey Enable.
     pub chroma_key: bool,
-    /// Filter coefficients in 1/64 (S1.6) per table (0X, 0Y, 1X, 1Y), phase and tap;
-    /// the 4-tap tables 1X and 1Y hold zeros in taps 0, 1, 6 and 7.
-    pub coefficients: [[[i8; 8]; PHASES]; 4],
+    /// Filter coefficients in 1/64 (S1.6) per table (0X, 0Y, 1X, 1Y), phase (the 5-bit
+    /// beta) and tap; the 4-tap tables 1X and 1Y hold zeros in taps 0, 1, 6 and 7.
+    pub coefficients: [[[i8; 8]; ALL_PHASES]; 4],
     /// Default Sharpness Level.
     pub default_sharpness: u8,
     /// Bypass X Adaptive Filtering.
     pub bypass_x_adaptive: bool,
     /// Bypass Y Adaptive Filtering.
     pub bypass_y_adaptive: bool,
+    /// Gen11 SAMPLER_STATE_8x8_AVS DW4 11 Shuffle_OutputWriteback for sample_8x8: "Writeback
+    /// of Sample_8x8 Is Modified to Suite Sample_Unorm" (seed 003 L18264): a 16x4 block
+    /// comes back as two 8x4 halves ([`super::sample_8x8`]). Gen7 has no such field.
+    pub shuffle: bool,
+    /// Gen11 DW3 29:28 Enable 8-tap filter 00b, "4-tap filter is only done on all
+    /// channels" (seed 003 L18229): which coefficients the G channel of an RGB surface
+    /// then takes the seed does not say, so [`super::sample_8x8`] refuses it there (a YUV
+    /// surface "will default to adaptive mode automatically", the 8-tap G channel).
+    pub four_tap_all: bool,
+    /// Where the message's M1 puts its fields.
+    pub layout: PayloadLayout,
+    /// The sample of an output pixel is taken at its footprint's centre: (U + Delta
+    /// U / 2)·Width − 1/2 texels (V likewise), rather than at U·Width. The seeds give
+    /// only "u=3.3 ... betau=0.3" (seed 000 §2.9). Intel's drivers send the AVS the
+    /// output grid's corner (media-driver's composite adds the half-pixel shift,
+    /// VPHAL_HW_LINEAR_SHIFT, for its 3D sampler and not for the AVS), and with the
+    /// centre the scaled frames match a software scaler's: `scale_vaapi` 320x240 to
+    /// 160x120 through iHD on `--gen 11`, luma against ffmpeg's Lanczos, 45.8 dB centred
+    /// against 33.2 dB at U·Width; through i965 on Gen7, whose tables are Lanczos
+    /// windows, 52.9 dB against 33.9 dB. Set by the Gen11 front; the Gen7 front keeps
+    /// U·Width for now, with the hand-worked Gen7 tests written for it, though the
+    /// evidence above says the same rule holds there (docs/FEATURES.md).
+    pub centred: bool,
+}
+
+/// The generation's sample_8x8 M1 layout.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PayloadLayout {
+    /// Seed 000 §2.13.1.10: M1.0 ignored (media layout), M1.7 the Group ID, the IEF Bypass
+    /// in the sampler state.
+    Gen7,
+    /// Gen8+ (seed 003 has no payload table; Intel's vISA lowering, IGC
+    /// `visa/VisaToG4/TranslateSendMedia.cpp`, builds it): M1.0 the V 2nd derivative,
+    /// M1.7 22:0 Group ID, 26:25 block mode (0 16x4), 27 IEF Bypass, 31:28 function (0
+    /// AVS scaling); the rest as Gen7's media layout.
+    Gen9,
 }
 
 /// The table pair (X, Y) channel `c` uses (0 red, 1 green, 2 blue, 3 alpha).
@@ -69,15 +110,9 @@ fn tables(c: usize) -> (usize, usize) {
     }
 }
 
-/// The 8 coefficients of `table` for 5-bit `beta` (0..=31): phases past 16 mirror.
-fn taps(table: &[[i8; 8]; PHASES], beta: u32) -> [i32; 8] {
-    let b = beta as usize;
-    if b < PHASES {
-        table[b].map(i32::from)
-    } else {
-        let t = table[32 - b];
-        std::array::from_fn(|i| i32::from(t[7 - i]))
-    }
+/// The 8 coefficients of `table` for 5-bit `beta` (0..=31).
+fn taps(table: &[[i8; 8]; ALL_PHASES], beta: u32) -> [i32; 8] {
+    table[(beta as usize).min(ALL_PHASES - 1)].map(i32::from)
 }
 
 /// Largest texel-space coordinate magnitude the filter takes; further out every tap
@@ -85,6 +120,21 @@ fn taps(table: &[[i8; 8]; PHASES], beta: u32) -> [i32; 8] {
 const COORD_LIMIT: f64 = (1u64 << 24) as f64;
 
 impl AvsConfig {
+    /// The 32 phases of tables that store phases 0 to 16 (seed 000 §2.12.4): phase
+    /// 32 − b for b past 16, its taps reversed (see the module docs).
+    pub fn mirrored(stored: [[[i8; 8]; PHASES]; 4]) -> [[[i8; 8]; ALL_PHASES]; 4] {
+        stored.map(|table| {
+            std::array::from_fn(|b| {
+                if b < PHASES {
+                    table[b]
+                } else {
+                    let t = table[ALL_PHASES - b];
+                    std::array::from_fn(|i| t[7 - i])
+                }
+            })
+        })
+    }
+
     /// Checks what the model does not cover (seed 000 §2.9.1.3, §2.10).
     pub fn check(&self) -> Result<(), MessageError> {
         if !self.ief_bypass {

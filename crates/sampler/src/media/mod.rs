@@ -30,6 +30,7 @@ use crate::message::SamplerResources;
 use crate::state::{SamplerMessage, SamplerOp};
 use gtsim_message::{MessageError, Response, invalid};
 use gtsim_spec::Unsupported;
+use surface::MediaFormat;
 
 /// Pixels per row and rows of a SIMD32/64 message's block (§2.13.1.4 sample_8x8: "64
 /// contiguous pixels in an 16-wide by 4-high arrangement").
@@ -164,6 +165,43 @@ impl Block {
     }
 }
 
+/// What a Gen8+ sample_8x8 M1 adds to the media layout ([`avs::PayloadLayout::Gen9`]):
+/// the IEF Bypass of M1.7 27, after the fields the model does not cover are refused by
+/// name (a V 2nd Derivative other than 0, block modes other than 16x4, functions other
+/// than AVS scaling).
+fn gen9_m1(m1: &[u8; 32]) -> Result<bool, MessageError> {
+    let source = "Gen8+ sample_8x8 M1 (IGC visa/VisaToG4/TranslateSendMedia.cpp; not in seed 003)";
+    let v2d = f32::from_bits(dword(m1, 0));
+    if v2d != 0.0 {
+        return Err(Unsupported::new(
+            format!("sample_8x8 V 2nd Derivative {v2d} (M1.0): its formula is in no public source"),
+            source,
+        )
+        .into());
+    }
+    let m7 = dword(m1, 7);
+    let function = m7 >> 28;
+    if function != 0 {
+        return Err(Unsupported::new(
+            format!("sample_8x8 function {function} (M1.7 31:28; 0, AVS scaling, is modelled)"),
+            source,
+        )
+        .into());
+    }
+    let mode = (m7 >> 25) & 3;
+    if mode != 0 {
+        return Err(Unsupported::new(
+            format!(
+                "sample_8x8 block mode {} (M1.7 26:25; the 16x4 block, 0, is modelled)",
+                ["16x4", "8x4", "16x8", "4x4"][mode as usize]
+            ),
+            source,
+        )
+        .into());
+    }
+    Ok((m7 >> 27) & 1 != 0)
+}
+
 /// sample_8x8 (seed 000 §2.13.1.4): each enabled channel of the 16x4 block through the
 /// AVS, written back as §2.13.2.5 "16 bit Full": four registers per channel (one per
 /// row, pixel 2n in the low word of dword n), masked channels dropped and the rest
@@ -195,18 +233,47 @@ fn sample_8x8(
             enabled.len()
         )));
     }
-    // "for the sample_8x8 message, this field must be a multiple of 4" (§2.13.1.1
-    // Sampler Index).
-    if !d.sampler_index.is_multiple_of(4) {
-        return Err(invalid(format!(
-            "sample_8x8 sampler index {} is not a multiple of 4 (seed 000 §2.13.1.1)",
-            d.sampler_index
-        )));
+    let mut avs = res.avs(d.sampler_index)?;
+    match avs.layout {
+        avs::PayloadLayout::Gen7 => {
+            // "for the sample_8x8 message, this field must be a multiple of 4" (§2.13.1.1
+            // Sampler Index). Gen11 keeps the note (seed 003 L14967), but its sampler
+            // state is indexed in 2048-byte steps and Intel's kernels send indices 1 and
+            // 3 (the front's `avs`).
+            if !d.sampler_index.is_multiple_of(4) {
+                return Err(invalid(format!(
+                    "sample_8x8 sampler index {} is not a multiple of 4 (seed 000 §2.13.1.1)",
+                    d.sampler_index
+                )));
+            }
+        }
+        avs::PayloadLayout::Gen9 => {
+            if !media {
+                return Err(Unsupported::new(
+                    "the pixel shader layout of a Gen8+ sample_8x8 message (no public source gives it)",
+                    "seed 003 Message Descriptor - Sampling Engine",
+                )
+                .into());
+            }
+            avs.ief_bypass = gen9_m1(&payload[h])?;
+        }
     }
     let block = Block::read(&payload[h], media, "sample_8x8")?;
     let surface = res.media_surface(d.binding_table_index)?;
-    let avs = res.avs(d.sampler_index)?;
     avs.check()?;
+    if avs.four_tap_all
+        && matches!(
+            surface.format,
+            MediaFormat::R10G10B10A2 | MediaFormat::R8G8B8A8
+        )
+    {
+        return Err(Unsupported::new(
+            "Enable 8-tap filter 00b (4-tap on all channels) on an RGB surface: the G \
+             channel's 4-tap coefficients are not given",
+            "seed 003 SAMPLER_STATE_8x8_AVS DW3 29:28",
+        )
+        .into());
+    }
     let mem = res.memory();
     let mut out = vec![[0u8; 32]; d.response_length];
     for (i, &c) in enabled.iter().enumerate() {
@@ -221,6 +288,17 @@ fn sample_8x8(
                 block.du, block.dv
             )));
         }
+        // Where the pixel's value is taken, in texels from the plane's texel 0: its U
+        // and V times the plane's size, or, for a centred state, the centre of the
+        // output pixel's footprint, (U + Delta U / 2)·Width − 1/2 (and V likewise).
+        let (cu, cv) = if avs.centred {
+            (
+                (f64::from(block.du) * w - 1.0) / 2.0,
+                (f64::from(block.dv) * hgt - 1.0) / 2.0,
+            )
+        } else {
+            (0.0, 0.0)
+        };
         for y in 0..BLOCK.1 {
             let row = block.row0 as usize + y;
             let v = f64::from(block.v0) + f64::from(block.dv) * row as f64;
@@ -230,10 +308,21 @@ fn sample_8x8(
                     + f64::from(block.du) * xf
                     + f64::from(block.ddu) * xf * (xf - 1.0) / 2.0;
                 let value = avs
-                    .filter(mem, &ch, c, u * w, v * hgt - ch.v_shift)
+                    .filter(mem, &ch, c, u * w + cu, v * hgt - ch.v_shift + cv)
                     .map_err(|e| e.context(format!("channel {c}, pixel ({x}, {y})")))?;
-                let reg = &mut out[4 * i + y];
-                reg[2 * x..2 * x + 2].copy_from_slice(&value.to_le_bytes());
+                // Shuffled: the left 8x4 half of every enabled channel, two registers
+                // each as sample_unorm returns them (pixel 8y + x, 16 to a register),
+                // then the right half likewise (Intel's Gen12 VP kernels' layout
+                // diagram, media-driver `PL2_AVS_Buf.h`); else a row per register.
+                let (r, at) = if avs.shuffle {
+                    let half = x / 8;
+                    let p = 8 * y + x % 8;
+                    (half * 2 * enabled.len() + 2 * i + p / 16, p % 16)
+                } else {
+                    (4 * i + y, x)
+                };
+                let reg = &mut out[r];
+                reg[2 * at..2 * at + 2].copy_from_slice(&value.to_le_bytes());
             }
         }
     }
