@@ -163,6 +163,7 @@ impl SamplerResources for Cached<'_> {
     }
 
     fn avs(&self, index: u8) -> Result<AvsConfig, MessageError> {
+        crate::sampling_media::sample_8x8_index(index)?;
         let (s, t, raw) = self.tables.sampler_8x8(index)?;
         Ok(avs_config(&s, &t, &raw))
     }
@@ -312,6 +313,7 @@ impl SamplerResources for Neutral<'_> {
     }
 
     fn avs(&self, index: u8) -> Result<AvsConfig, MessageError> {
+        crate::sampling_media::sample_8x8_index(index)?;
         let (s, t, raw) = self.0.sampler_8x8(index)?;
         Ok(avs_config(&s, &t, &raw))
     }

@@ -106,6 +106,19 @@ pub(crate) fn avs_config(s: &Sample8x8SamplerState, t: &Sampler8x8State, raw: &[
     }
 }
 
+/// "For the sample_8x8 message, this field must be a multiple of 4" (seed 000 §2.13.1.1
+/// Sampler Index): Gen7's SAMPLER_STATE entries are 16 bytes and a sample_8x8 one takes
+/// four of them.
+pub(crate) fn sample_8x8_index(index: u8) -> Result<(), MessageError> {
+    if index.is_multiple_of(4) {
+        Ok(())
+    } else {
+        Err(gtsim_message::invalid(format!(
+            "sample_8x8 sampler index {index} is not a multiple of 4 (seed 000 §2.13.1.1)"
+        )))
+    }
+}
+
 /// DEINTERLACE_SAMPLER_STATE as the deinterlace message uses it (seed 000 §2.12.3.3).
 pub(crate) fn dndi_config(s: &DeinterlaceSamplerState) -> DndiConfig {
     DndiConfig {

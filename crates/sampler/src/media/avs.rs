@@ -76,16 +76,19 @@ pub struct AvsConfig {
     /// Where the message's M1 puts its fields.
     pub layout: PayloadLayout,
     /// The sample of an output pixel is taken at its footprint's centre: (U + Delta
-    /// U / 2)·Width − 1/2 texels (V likewise), rather than at U·Width. The seeds give
-    /// only "u=3.3 ... betau=0.3" (seed 000 §2.9). Intel's drivers send the AVS the
-    /// output grid's corner (media-driver's composite adds the half-pixel shift,
-    /// VPHAL_HW_LINEAR_SHIFT, for its 3D sampler and not for the AVS), and with the
-    /// centre the scaled frames match a software scaler's: `scale_vaapi` 320x240 to
-    /// 160x120 through iHD on `--gen 11`, luma against ffmpeg's Lanczos, 45.8 dB centred
-    /// against 33.2 dB at U·Width; through i965 on Gen7, whose tables are Lanczos
-    /// windows, 52.9 dB against 33.9 dB. Set by the Gen11 front; the Gen7 front keeps
-    /// U·Width for now, with the hand-worked Gen7 tests written for it, though the
-    /// evidence above says the same rule holds there (docs/FEATURES.md).
+    /// U / 2)·Width − 1/2 of the surface's (luma) pixels, V likewise, scaled to the
+    /// channel's plane; rather than at U·Width. The seeds give only "u=3.3 ...
+    /// betau=0.3" (seed 000 §2.9). Intel's drivers send the AVS the output grid's
+    /// corner (media-driver's composite adds the half-pixel shift, VPHAL_HW_LINEAR_SHIFT,
+    /// for its 3D sampler and not for the AVS), and with the centre the scaled frames
+    /// match a software scaler's: `scale_vaapi` 320x240 to 160x120 through iHD on
+    /// `--gen 11`, luma against ffmpeg's Lanczos, 45.8 dB centred against 33.2 dB at
+    /// U·Width. Set by the Gen11 front. The Gen7 front keeps U·Width: through i965 the
+    /// same luma comes to 52.9 dB centred against 33.9 dB, so the rule likely holds there
+    /// too, but i965 samples its chroma plane as a surface of its own at two samples a
+    /// texel, which the centre moves by a quarter texel, so that 1:1 would no longer
+    /// return the chroma unchanged; how the chroma siting fields enter is not settled
+    /// (docs/FEATURES.md).
     pub centred: bool,
 }
 

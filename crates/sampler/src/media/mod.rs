@@ -233,30 +233,19 @@ fn sample_8x8(
             enabled.len()
         )));
     }
+    // The front's state for the Sampler Index (its own rules for the index: Gen7's
+    // "must be a multiple of 4", seed 000 §2.13.1.1; Gen11's 2048-byte steps, which
+    // Intel's kernels take at indices 1 and 3).
     let mut avs = res.avs(d.sampler_index)?;
-    match avs.layout {
-        avs::PayloadLayout::Gen7 => {
-            // "for the sample_8x8 message, this field must be a multiple of 4" (§2.13.1.1
-            // Sampler Index). Gen11 keeps the note (seed 003 L14967), but its sampler
-            // state is indexed in 2048-byte steps and Intel's kernels send indices 1 and
-            // 3 (the front's `avs`).
-            if !d.sampler_index.is_multiple_of(4) {
-                return Err(invalid(format!(
-                    "sample_8x8 sampler index {} is not a multiple of 4 (seed 000 §2.13.1.1)",
-                    d.sampler_index
-                )));
-            }
+    if avs.layout == avs::PayloadLayout::Gen9 {
+        if !media {
+            return Err(Unsupported::new(
+                "the pixel shader layout of a Gen8+ sample_8x8 message (no public source gives it)",
+                "seed 003 Message Descriptor - Sampling Engine",
+            )
+            .into());
         }
-        avs::PayloadLayout::Gen9 => {
-            if !media {
-                return Err(Unsupported::new(
-                    "the pixel shader layout of a Gen8+ sample_8x8 message (no public source gives it)",
-                    "seed 003 Message Descriptor - Sampling Engine",
-                )
-                .into());
-            }
-            avs.ief_bypass = gen9_m1(&payload[h])?;
-        }
+        avs.ief_bypass = gen9_m1(&payload[h])?;
     }
     let block = Block::read(&payload[h], media, "sample_8x8")?;
     let surface = res.media_surface(d.binding_table_index)?;
@@ -290,11 +279,14 @@ fn sample_8x8(
         }
         // Where the pixel's value is taken, in texels from the plane's texel 0: its U
         // and V times the plane's size, or, for a centred state, the centre of the
-        // output pixel's footprint, (U + Delta U / 2)·Width − 1/2 (and V likewise).
+        // output pixel's footprint in the surface's (luma) pixels, (U + Delta U / 2)·
+        // Width − 1/2 (and V likewise), scaled to this channel's plane: a subsampled
+        // chroma plane's texel k stands at luma pixel 2k, so 1:1 stays exact there too.
         let (cu, cv) = if avs.centred {
+            let (sw, sh) = (f64::from(surface.width), f64::from(surface.height));
             (
-                (f64::from(block.du) * w - 1.0) / 2.0,
-                (f64::from(block.dv) * hgt - 1.0) / 2.0,
+                (f64::from(block.du) * sw - 1.0) / 2.0 * (w / sw),
+                (f64::from(block.dv) * sh - 1.0) / 2.0 * (hgt / sh),
             )
         } else {
             (0.0, 0.0)
