@@ -1055,6 +1055,66 @@ fn gen8_media_block_headers_write_64_byte_rows_and_ignore_the_mask() {
     );
 }
 
+/// Hostile Gen8+ media block messages (random offsets, controls, masks and payload
+/// lengths, reads and writes) end in a response or a typed error, never a panic; every
+/// fourth is a sane write and read of a block inside the surface, which must complete.
+/// `GTSIM_FUZZ_SEED` and `GTSIM_FUZZ_CASES` as every harness.
+#[test]
+fn hostile_gen8_media_block_messages_end_in_a_result_or_a_typed_error() {
+    let mut rng = gtsim_fuzzkit::Rng::new(gtsim_fuzzkit::seed(0x6d62_0008));
+    let s = r8_surface(16, 4, SurfaceFormat::R8_UINT);
+    let normal = |write: bool| DataMessage {
+        op: DataOp::MediaBlock {
+            write,
+            stride_override: None,
+            render_cache: false,
+            normal_header: true,
+        },
+        model: AddressModel::Surface(3),
+        header: true,
+    };
+    for case in 0..gtsim_fuzzkit::cases(500) {
+        let mut mem = memory();
+        let sane = case % 4 == 0;
+        let write = sane || rng.below(2) == 0;
+        let header = if sane {
+            // Up to 16 bytes by 2 rows at a DWord-aligned place inside 64x4.
+            reg([
+                4 * rng.below(12) as u32,
+                rng.below(3) as u32,
+                1 << 16 | 15,
+                0,
+                0,
+                0,
+                0,
+                0,
+            ])
+        } else {
+            let mut h = [0u32; 8];
+            for d in &mut h[..4] {
+                *d = rng.next_u64() as u32;
+            }
+            if rng.below(2) == 0 {
+                // Small offsets, so that many reach the surface.
+                h[0] %= 96;
+                h[1] %= 8;
+                h[2] &= 0xc03f_033f;
+            }
+            reg(h)
+        };
+        let data = reg(std::array::from_fn(|i| rng.next_u64() as u32 ^ i as u32));
+        let regs = if sane { 1 } else { rng.below(4) };
+        let mut payload = vec![header];
+        payload.extend(std::iter::repeat_n(data, regs));
+        let r = run(&mut mem, normal(write), Some(s), &payload, 0, 0);
+        if sane {
+            assert!(r.is_ok(), "case {case}: a sane write failed: {r:?}");
+            let back = run(&mut mem, normal(false), Some(s), &[header], 0, 1);
+            assert!(back.is_ok(), "case {case}: a sane read failed: {back:?}");
+        }
+    }
+}
+
 fn a64(access: Access, simd: Simd, channels: [bool; 4]) -> DataMessage {
     DataMessage {
         op: DataOp::Untyped {
