@@ -21,7 +21,7 @@
 
 mod common;
 
-use common::gtsim;
+use common::{gtsim, psnr};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -312,22 +312,6 @@ fn scaled(on_gtsim: bool, (w, h): (u32, u32), format: &str) -> (Vec<u8>, String)
     let o = cmd.output().unwrap();
     let log = String::from_utf8_lossy(&o.stderr).into_owned();
     (std::fs::read(&out).unwrap_or_default(), log)
-}
-
-/// PSNR in dB of two sample sequences of equal length (99 when equal).
-fn psnr(a: &[u8], b: &[u8]) -> f64 {
-    assert_eq!(a.len(), b.len());
-    let mse = a
-        .iter()
-        .zip(b)
-        .map(|(&x, &y)| (f64::from(x) - f64::from(y)).powi(2))
-        .sum::<f64>()
-        / a.len() as f64;
-    if mse == 0.0 {
-        99.0
-    } else {
-        10.0 * (255.0f64 * 255.0 / mse).log10()
-    }
 }
 
 /// `scale_vaapi` runs on the render engine: iHD's composite kernels sample the frame

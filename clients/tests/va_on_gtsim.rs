@@ -13,7 +13,7 @@
 mod avs;
 mod common;
 
-use common::gtsim;
+use common::{gtsim, psnr};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -77,22 +77,6 @@ fn frames(
         "software ffmpeg failed: {stderr}"
     );
     (std::fs::read(out).unwrap_or_default(), stderr)
-}
-
-/// Peak signal-to-noise ratio of 8-bit samples, in dB (99 for identical ones).
-fn psnr(a: &[u8], b: &[u8]) -> f64 {
-    assert_eq!(a.len(), b.len());
-    let mse = a
-        .iter()
-        .zip(b)
-        .map(|(&x, &y)| (f64::from(x) - f64::from(y)).powi(2))
-        .sum::<f64>()
-        / a.len() as f64;
-    if mse == 0.0 {
-        99.0
-    } else {
-        10.0 * (255.0 * 255.0 / mse).log10()
-    }
 }
 
 /// scale_vaapi to `w` x `h` on gtsim and ffmpeg's bicubic `scale` on the CPU, NV12 out,

@@ -535,15 +535,21 @@ struct Resources<'a> {
 }
 
 impl Resources<'_> {
-    fn rss(&self, bti: u8) -> Result<RenderSurfaceState, MessageError> {
-        let at = crate::bases::surface_state_address(
+    /// The surface state address of binding table entry `bti` (or of the bindless
+    /// surface the extended descriptor names).
+    fn surface_state_at(&self, bti: u8) -> Result<u64, MessageError> {
+        crate::bases::surface_state_address(
             self.mem,
             self.bases,
             self.tables.binding_table,
             bti,
             self.ex_desc,
         )
-        .map_err(gtsim_pipe3d::draw::DrawError::into_message_error)?;
+        .map_err(gtsim_pipe3d::draw::DrawError::into_message_error)
+    }
+
+    fn rss(&self, bti: u8) -> Result<RenderSurfaceState, MessageError> {
+        let at = self.surface_state_at(bti)?;
         let rss = gtsim_pipe3d::state::read_indirect(
             self.mem,
             "RENDER_SURFACE_STATE",
@@ -643,15 +649,7 @@ impl SamplerResources for Resources<'_> {
     }
 
     fn media_surface(&self, bti: u8) -> Result<MediaSurfaceView, MessageError> {
-        let at = crate::bases::surface_state_address(
-            self.mem,
-            self.bases,
-            self.tables.binding_table,
-            bti,
-            self.ex_desc,
-        )
-        .map_err(gtsim_pipe3d::draw::DrawError::into_message_error)?;
-        crate::sampling_media::media_surface(self.mem, at)
+        crate::sampling_media::media_surface(self.mem, self.surface_state_at(bti)?)
     }
 
     fn avs(&self, index: u8) -> Result<AvsConfig, MessageError> {

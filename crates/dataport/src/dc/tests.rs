@@ -801,6 +801,20 @@ pub(super) fn r8_surface(width: u32, height: u32, format: SurfaceFormat) -> Data
     surface_2d(format, width, height, 64)
 }
 
+/// A data port 1 media block message with the Gen8+ header (seed 003 MH_MB).
+fn media_gen8(write: bool) -> DataMessage {
+    DataMessage {
+        op: DataOp::MediaBlock {
+            write,
+            stride_override: None,
+            render_cache: false,
+            normal_header: true,
+        },
+        model: AddressModel::Surface(3),
+        header: true,
+    }
+}
+
 pub(super) fn media(write: bool) -> DataMessage {
     DataMessage {
         op: DataOp::MediaBlock {
@@ -992,16 +1006,6 @@ fn media_block_messages_start_at_the_surface_origin() {
 /// wide, and Message Mode 1-3 is reserved.
 #[test]
 fn gen8_media_block_headers_write_64_byte_rows_and_ignore_the_mask() {
-    let normal = |write: bool| DataMessage {
-        op: DataOp::MediaBlock {
-            write,
-            stride_override: None,
-            render_cache: false,
-            normal_header: true,
-        },
-        model: AddressModel::Surface(3),
-        header: true,
-    };
     let mut mem = memory();
     let s = r8_surface(16, 4, SurfaceFormat::R8_UINT);
     // 64 bytes wide (width field 63), one row, at row 2; the Mask (M0.3) and a
@@ -1009,7 +1013,7 @@ fn gen8_media_block_headers_write_64_byte_rows_and_ignore_the_mask() {
     let header = reg([0, 2, 1 << 24 | 63, 0x11, 0, 0, 0, 0]);
     let lo = reg(std::array::from_fn(|i| 0x1000_0000 + i as u32));
     let hi = reg(std::array::from_fn(|i| 0x2000_0000 + i as u32));
-    run(&mut mem, normal(true), Some(s), &[header, lo, hi], 0, 0).unwrap();
+    run(&mut mem, media_gen8(true), Some(s), &[header, lo, hi], 0, 0).unwrap();
     for i in 0..8u64 {
         assert_eq!(
             mem.read_u32(BASE + 128 + 4 * i).unwrap(),
@@ -1023,7 +1027,7 @@ fn gen8_media_block_headers_write_64_byte_rows_and_ignore_the_mask() {
     // Reads: 32 bytes at most, and the Mask does not select PIXEL_MASK.
     let r = run(
         &mut mem,
-        normal(false),
+        media_gen8(false),
         Some(s),
         &[reg([0, 2, 31, 0x10, 0, 0, 0, 0])],
         0,
@@ -1034,7 +1038,7 @@ fn gen8_media_block_headers_write_64_byte_rows_and_ignore_the_mask() {
     assert_invalid(
         run(
             &mut mem,
-            normal(false),
+            media_gen8(false),
             Some(s),
             &[reg([0, 2, 32, 0, 0, 0, 0, 0])],
             0,
@@ -1045,7 +1049,7 @@ fn gen8_media_block_headers_write_64_byte_rows_and_ignore_the_mask() {
     assert_invalid(
         run(
             &mut mem,
-            normal(false),
+            media_gen8(false),
             Some(s),
             &[reg([0, 2, 1 << 30 | 3, 0, 0, 0, 0, 0])],
             0,
@@ -1063,16 +1067,6 @@ fn gen8_media_block_headers_write_64_byte_rows_and_ignore_the_mask() {
 fn hostile_gen8_media_block_messages_end_in_a_result_or_a_typed_error() {
     let mut rng = gtsim_fuzzkit::Rng::new(gtsim_fuzzkit::seed(0x6d62_0008));
     let s = r8_surface(16, 4, SurfaceFormat::R8_UINT);
-    let normal = |write: bool| DataMessage {
-        op: DataOp::MediaBlock {
-            write,
-            stride_override: None,
-            render_cache: false,
-            normal_header: true,
-        },
-        model: AddressModel::Surface(3),
-        header: true,
-    };
     for case in 0..gtsim_fuzzkit::cases(500) {
         let mut mem = memory();
         let sane = case % 4 == 0;
@@ -1106,10 +1100,10 @@ fn hostile_gen8_media_block_messages_end_in_a_result_or_a_typed_error() {
         let regs = if sane { 1 } else { rng.below(4) };
         let mut payload = vec![header];
         payload.extend(std::iter::repeat_n(data, regs));
-        let r = run(&mut mem, normal(write), Some(s), &payload, 0, 0);
+        let r = run(&mut mem, media_gen8(write), Some(s), &payload, 0, 0);
         if sane {
             assert!(r.is_ok(), "case {case}: a sane write failed: {r:?}");
-            let back = run(&mut mem, normal(false), Some(s), &[header], 0, 1);
+            let back = run(&mut mem, media_gen8(false), Some(s), &[header], 0, 1);
             assert!(back.is_ok(), "case {case}: a sane read failed: {back:?}");
         }
     }
