@@ -735,9 +735,38 @@ mod tests {
             Err(MessageError::Unsupported(u)) => assert!(u.to_string().contains("MT1W_TS")),
             other => panic!("{other:?}"),
         }
-        // A media block read (MT1R_MB, 0x04): not modelled on Gen11, refused by name.
-        match data_port(Sfid::DataPortDataCache1, 0x0200_0000 | 0x04 << 14) {
-            Err(MessageError::Unsupported(u)) => assert!(u.to_string().contains("MT1R_MB")),
+        // Media block read and write (MT1R_MB 0x04, MT1W_MB 0x0a) with the Gen8+ header;
+        // Message Specific Control 2:0 the Vertical Line Stride Override (seed 003
+        // MDC_VLSO): 110b overrides to a field starting at row 0.
+        assert!(matches!(
+            data_port(Sfid::DataPortDataCache1, 0x0200_0000 | 0x04 << 14),
+            Ok(DataMessage {
+                op: DataOp::MediaBlock {
+                    write: false,
+                    stride_override: None,
+                    render_cache: false,
+                    normal_header: true,
+                },
+                ..
+            })
+        ));
+        assert!(matches!(
+            data_port(
+                Sfid::DataPortDataCache1,
+                0x0200_0000 | 0x0a << 14 | 0b110 << 8
+            ),
+            Ok(DataMessage {
+                op: DataOp::MediaBlock {
+                    write: true,
+                    stride_override: Some(Some(0)),
+                    ..
+                },
+                ..
+            })
+        ));
+        // The transpose read (MT1R_T, 0x00): not modelled on Gen11, refused by name.
+        match data_port(Sfid::DataPortDataCache1, 0x0200_0000) {
+            Err(MessageError::Unsupported(u)) => assert!(u.to_string().contains("MT1R_T")),
             other => panic!("{other:?}"),
         }
     }
