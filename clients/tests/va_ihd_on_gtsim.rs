@@ -319,10 +319,10 @@ fn scaled(on_gtsim: bool, (w, h): (u32, u32), format: &str) -> (Vec<u8>, String)
 /// tables iHD computes) and write it with media block writes. Against ffmpeg's Lanczos
 /// software scaler of the same frame: the identity is exact; 2:1 down, NV12 and (a
 /// format conversion) YUY2, luma within 42 dB (measured 45.8 and 43.9: iHD's tables are
-/// its own windowed filter, not Lanczos), chroma within 27 dB (measured 29.9 and 28.7:
-/// the kernels' chroma comes through another sampler path and siting); upscaling, for
-/// which iHD turns on the AVS's adaptive filtering (whose weight the seeds do not give),
-/// is refused by name.
+/// its own windowed filter, not Lanczos), chroma within 27 dB (measured 29.9 and 28.7;
+/// it is nearer ffmpeg's bilinear scaler, 31.7 dB, and its path through the kernels is
+/// not traced); upscaling, for which iHD turns on the AVS's adaptive filtering (whose
+/// weight the seeds do not give), is refused by name.
 #[test]
 fn scale_vaapi_through_ihd_is_close_to_a_software_lanczos_scaler() {
     if !ihd_present() {
