@@ -8,7 +8,10 @@
 //!   media), through the adaptive video scaler ([`avs`]) with the image enhancement
 //!   filter bypassed, on the media surfaces of [`surface`] (every format the seed allows
 //!   sample_8x8 except those it reserves for deinterlace); the "16 bit Full" writeback
-//!   with the header's write channel masks.
+//!   with the header's write channel masks. The front's [`avs::AvsConfig`] says where
+//!   the generation differs: Gen8+'s M1 (the V 2nd derivative, block mode, IEF Bypass
+//!   and function of M1.7: [`avs::PayloadLayout::Gen9`]), Gen11's shuffled writeback
+//!   (two 8x4 halves) and its footprint-centred sampling position.
 //! * `deinterlace` ([`dndi`]): denoise alone, on the first frame and later ones;
 //!   deinterlace alone, on the first frame and motion-adaptively on later ones.
 //! * `sample_unorm` and `sample_unorm+killpix` in both payload layouts: an 8x4 block
